@@ -1,0 +1,102 @@
+import type { Schema } from "@bufbuild/protoplugin";
+import type { FileModel, OperationModel, ServiceModel } from "../../model/service-model.js";
+import { docText } from "../js-doc.js";
+import { outputFile } from "../file-names.js";
+import { runtimeModule } from "../runtime-files.js";
+import { emitRequirementTable } from "./requirement-table.js";
+
+/** Names of the symbols emitted for a service, shared by every emitter that refers to them. */
+export function serviceSymbols(service: ServiceModel) {
+  const base = service.desc.name;
+  return {
+    handler: `${base}Handler`,
+    operations: `${base}Operations`,
+    operationName: `${base}OperationName`,
+    requiredFields: `${base}RequiredFields`,
+    jsonRpcMethods: `${base}JsonRpcMethods`,
+    routes: `${base}Routes`,
+  };
+}
+
+/**
+ * Emits `<file>_a2a_handler.ts`: per service, the handler interface agent authors
+ * implement (one method per RPC), the operation descriptors and the REQUIRED-field
+ * table; per file, the service parameters.
+ */
+export function emitHandlerFile(schema: Schema<object>, model: FileModel): void {
+  const f = schema.generateFile(outputFile(model.file, "handler"));
+  f.preamble(model.file);
+  const CallContext = f.import("CallContext", runtimeModule("call-context"), true);
+  const OperationDescriptor = f.import("OperationDescriptor", runtimeModule("operation"), true);
+
+  for (const service of model.services) {
+    const names = serviceSymbols(service);
+    // Handler interface.
+    f.print(
+      f.jsDoc(
+        docText(service.desc, [
+          "Implement this interface to serve the service: every binding (JSON-RPC, gRPC,",
+          "HTTP+JSON) decodes and validates the request, negotiates the version and",
+          "extensions, authenticates, then calls the method of the operation. Throw the",
+          `generated A2A error classes (${model.file.name}_a2a_errors.ts) to answer with an error.`,
+        ]),
+      ),
+    );
+    f.print(f.export("interface", names.handler), "<Principal = unknown> {");
+    service.operations.forEach((op, i) => {
+      if (i > 0) f.print();
+      f.print(f.jsDoc(docText(op.desc, bindingLines(op)), "  "));
+      const req = f.importShape(op.input);
+      const res = f.importShape(op.output);
+      if (op.kind === "unary") {
+        f.print("  ", op.localName, "(request: ", req, ", context: ", CallContext, "<Principal>): Promise<", res, ">;");
+      } else {
+        f.print("  ", op.localName, "(request: ", req, ", context: ", CallContext, "<Principal>): AsyncIterable<", res, ">;");
+      }
+    });
+    f.print("}");
+    f.print();
+
+    // Operation descriptors.
+    f.print(f.jsDoc(`The operations of ${service.typeName}, in proto order, keyed by handler method name.`));
+    f.print(f.export("const", names.operations), " = {");
+    for (const op of service.operations) {
+      const input = f.importSchema(op.input);
+      const output = f.importSchema(op.output);
+      f.print("  ", op.localName, ": {");
+      f.print("    name: ", f.string(op.name), ",");
+      f.print("    localName: ", f.string(op.localName), ",");
+      f.print("    kind: ", f.string(op.kind), ",");
+      f.print("    input: ", input, ",");
+      f.print("    output: ", output, ",");
+      f.print("    grpcPath: ", f.string(op.grpcPath), ",");
+      f.print("  },");
+    }
+    f.print("} as const satisfies Record<string, ", OperationDescriptor, ">;");
+    f.print();
+    f.print(f.jsDoc(`RPC name of an operation of ${service.typeName}.`));
+    f.print(f.export("type", names.operationName), " = (typeof ", names.operations, ")[keyof typeof ", names.operations, "][\"name\"];");
+    f.print();
+
+    emitRequirementTable(f, service, names.requiredFields);
+  }
+
+  // Service parameters (spec §3.2.6).
+  f.print(f.jsDoc("The service parameters of A2A (spec §3.2.6): HTTP header names and gRPC metadata keys."));
+  f.print(f.export("const", "serviceParameters"), " = {");
+  for (const p of model.serviceParameters) {
+    const key = p.name.replace(/^A2A-/, "").toLowerCase();
+    f.print("  /** ", p.description, " */");
+    f.print("  ", key, ": { name: ", f.string(p.name), ", grpcKey: ", f.string(p.grpcKey), ", query: ", p.query, " },");
+  }
+  f.print("} as const;");
+}
+
+/** The wire names of an operation on each binding, for its JSDoc. */
+function bindingLines(op: OperationModel): string[] {
+  const lines = [`- JSON-RPC: \`${op.jsonRpcMethod}\`${op.kind === "server_streaming" ? " (SSE stream)" : ""}`, `- gRPC: \`${op.grpcPath}\``];
+  for (const b of op.httpBindings) {
+    lines.push(`- HTTP: \`${b.method} ${b.template}\`${b.origin === "spec-alias" ? " (spec text alias)" : ""}`);
+  }
+  return lines;
+}

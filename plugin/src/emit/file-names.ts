@@ -1,0 +1,21 @@
+import type { DescFile } from "@bufbuild/protobuf";
+
+/**
+ * Output files per input proto, each with a suffix of its own (like protoc-gen-es's
+ * `_pb.ts`): `a2a.proto` → `a2a_a2a_handler.ts`, `a2a_a2a_errors.ts`, …
+ */
+export const outputSuffix = {
+  handler: "_a2a_handler.ts",
+  errors: "_a2a_errors.ts",
+  jsonRpcMethods: "_a2a_jsonrpc_methods.ts",
+  restRoutes: "_a2a_rest_routes.ts",
+} as const;
+
+export function outputFile(file: DescFile, kind: keyof typeof outputSuffix): string {
+  return file.name + outputSuffix[kind];
+}
+
+/** Import path of another output file of the same proto, relative to the output root. */
+export function outputModule(file: DescFile, kind: keyof typeof outputSuffix): string {
+  return "./" + outputFile(file, kind).replace(/\.ts$/, ".js");
+}

@@ -1,0 +1,84 @@
+import type { Schema } from "@bufbuild/protoplugin";
+import type { FileModel } from "../../model/service-model.js";
+import type { HttpBinding } from "../../model/http-binding.js";
+import { sortRoutes } from "../../model/route-order.js";
+import { generationError } from "../../generation-error.js";
+import { outputFile, outputModule } from "../file-names.js";
+import { runtimeModule } from "../runtime-files.js";
+import { serviceSymbols } from "../common/handler-interface.js";
+
+/**
+ * Emits `<file>_a2a_rest_routes.ts`: per service, the HTTP+JSON route table with every
+ * `google.api.http` binding precompiled (segments, verb, variables) and already in
+ * match order, so the runtime matcher only compares strings.
+ */
+export function emitRouteTable(schema: Schema<object>, model: FileModel): void {
+  const f = schema.generateFile(outputFile(model.file, "restRoutes"));
+  f.preamble(model.file);
+  const RouteTable = f.import("RouteTable", runtimeModule("route-matcher"), true);
+  for (const service of model.services) {
+    const names = serviceSymbols(service);
+    const OperationName = f.import(names.operationName, outputModule(model.file, "handler"), true);
+    const routes = service.operations.flatMap((op) => op.httpBindings.map((binding) => ({ op, binding, pattern: binding.pattern })));
+    checkAmbiguity(model.fileName, service.typeName, routes);
+    const ordered = sortRoutes(routes);
+    f.print(
+      f.jsDoc(
+        [
+          `HTTP+JSON routes of ${service.typeName}, in match order: custom-verb patterns first,`,
+          "then segment by segment literal before `*` before `**`, then proto order.",
+          "Match with `matchRoute(table, method, path)` from the runtime.",
+          "",
+          `@generated from service ${service.typeName}`,
+        ].join("\n"),
+      ),
+    );
+    f.print(f.export("const", names.routes), ": ", RouteTable, "<", OperationName, "> = {");
+    f.print("  routes: [");
+    for (const { op, binding } of ordered) {
+      f.print("    // ", binding.method, " ", binding.template, " → ", op.name, originNote(binding));
+      f.print("    {");
+      f.print("      method: ", f.string(binding.method), ",");
+      f.print("      template: ", f.string(binding.template), ",");
+      const variables = binding.pattern.variables.map((v) => `{ field: ${JSON.stringify(v.field)}, start: ${v.start}, end: ${v.end} }`);
+      f.print(
+        "      pattern: { segments: [", binding.pattern.segments.map((s) => JSON.stringify(s)).join(", "),
+        "], verb: ", binding.pattern.verb === undefined ? "undefined" : JSON.stringify(binding.pattern.verb),
+        ", variables: [", variables.join(", "), "] },",
+      );
+      f.print("      operation: ", f.string(op.name), ",");
+      f.print("      body: ", f.string(binding.body), ",");
+      f.print("    },");
+    }
+    f.print("  ],");
+    f.print("};");
+    f.print();
+  }
+}
+
+function originNote(binding: HttpBinding): string {
+  switch (binding.origin) {
+    case "rule":
+      return "";
+    case "additional":
+      return " (additional binding)";
+    case "spec-alias":
+      return " (spec §11.3 alias of the GET binding)";
+  }
+}
+
+/** Two bindings with the same method and the same pattern can never both be reached: reject them. */
+function checkAmbiguity(file: string, service: string, routes: readonly { op: { name: string }; binding: HttpBinding }[]): void {
+  const seen = new Map<string, string>();
+  for (const { op, binding } of routes) {
+    const key = `${binding.method} ${binding.pattern.segments.join("/")}:${binding.pattern.verb ?? ""}`;
+    const other = seen.get(key);
+    if (other !== undefined) {
+      throw generationError(
+        { file, rpc: `${service}.${op.name}`, option: "google.api.http" },
+        `${binding.method} "${binding.template}" matches exactly the same requests as a binding of ${other}`,
+      );
+    }
+    seen.set(key, `${service}.${op.name} ("${binding.template}")`);
+  }
+}

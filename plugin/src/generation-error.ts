@@ -1,0 +1,23 @@
+/**
+ * An error in the input (an unsupported proto shape, a malformed `google.api.http`
+ * rule) or in a plugin option. Its message names the proto file, the RPC and the
+ * option involved, and it is printed as is: never with a stack trace.
+ */
+export class GenerationError extends Error {
+  override name = "GenerationError";
+}
+
+/** Where in the proto a problem sits, for messages like `a2a.proto: rpc lf.a2a.v1.A2AService.GetTask: …`. */
+export interface ErrorLocation {
+  readonly file: string;
+  readonly rpc?: string;
+  readonly option?: string;
+}
+
+/** Builds a GenerationError whose message starts with the location. */
+export function generationError(where: ErrorLocation, problem: string): GenerationError {
+  const parts = [where.file];
+  if (where.rpc !== undefined) parts.push(`rpc ${where.rpc}`);
+  if (where.option !== undefined) parts.push(`option ${where.option}`);
+  return new GenerationError(`${parts.join(": ")}: ${problem}`);
+}

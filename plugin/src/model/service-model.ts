@@ -1,0 +1,96 @@
+import type { DescFile, DescMessage, DescMethod, DescService } from "@bufbuild/protobuf";
+import type { PluginOptions } from "../options.js";
+import { generationError } from "../generation-error.js";
+import { buildHttpBindings, type HttpBinding } from "./http-binding.js";
+import { collectRequiredFields, type MessageRequirements } from "./required-fields.js";
+import { errorCatalog, type ErrorCatalogEntry } from "./error-catalog.js";
+import { serviceParameters, type ServiceParameter } from "./service-parameters.js";
+
+/**
+ * The one model of an A2A-style service that every emitter reads. It is built once
+ * per proto file, from the descriptors and the plugin options; emitters never look
+ * at raw descriptors options themselves.
+ */
+export interface FileModel {
+  readonly file: DescFile;
+  /** Proto file name with extension, for messages ("a2a.proto"). */
+  readonly fileName: string;
+  readonly services: readonly ServiceModel[];
+  /** The error catalog of the selected profile (spec §5.4 plus JSON-RPC standard and auth errors). */
+  readonly errors: readonly ErrorCatalogEntry[];
+  /** The service parameters of spec §3.2.6, with their per-binding spelling. */
+  readonly serviceParameters: readonly ServiceParameter[];
+  readonly options: PluginOptions;
+}
+
+export interface ServiceModel {
+  readonly desc: DescService;
+  /** Fully qualified name, "lf.a2a.v1.A2AService". */
+  readonly typeName: string;
+  readonly operations: readonly OperationModel[];
+  /** REQUIRED fields (google.api.field_behavior) of every message reachable from the service's requests. */
+  readonly requirements: MessageRequirements;
+}
+
+/** How an operation returns: one response, or a stream of them (server streaming). */
+export type OperationKind = "unary" | "server_streaming";
+
+export interface OperationModel {
+  readonly desc: DescMethod;
+  /** RPC name, "SendMessage"; also the JSON-RPC method name (spec §5.3: PascalCase = RPC name). */
+  readonly name: string;
+  /** Handler method name, "sendMessage". */
+  readonly localName: string;
+  /** JSON-RPC 2.0 `method` value. */
+  readonly jsonRpcMethod: string;
+  /** gRPC path, "/lf.a2a.v1.A2AService/SendMessage". */
+  readonly grpcPath: string;
+  readonly kind: OperationKind;
+  readonly input: DescMessage;
+  readonly output: DescMessage;
+  /** Every HTTP binding: the google.api.http rule, its additional_bindings, then spec aliases. */
+  readonly httpBindings: readonly HttpBinding[];
+}
+
+/** Builds the model of one proto file. Throws GenerationError on unsupported shapes. */
+export function buildFileModel(file: DescFile, options: PluginOptions): FileModel {
+  const fileName = file.proto.name;
+  const services = file.services.map((service) => buildServiceModel(fileName, service, options));
+  return {
+    file,
+    fileName,
+    services,
+    errors: errorCatalog(options.errorProfile),
+    serviceParameters,
+    options,
+  };
+}
+
+function buildServiceModel(fileName: string, service: DescService, options: PluginOptions): ServiceModel {
+  const operations = service.methods.map((method): OperationModel => {
+    const where = { file: fileName, rpc: `${service.typeName}.${method.name}` };
+    if (method.methodKind !== "unary" && method.methodKind !== "server_streaming") {
+      throw generationError(
+        where,
+        `${method.methodKind.replace("_", " ")} RPCs are not supported: A2A bindings (JSON-RPC, HTTP+JSON with SSE, gRPC) carry unary and server-streaming operations only`,
+      );
+    }
+    return {
+      desc: method,
+      name: method.name,
+      localName: method.localName,
+      jsonRpcMethod: method.name,
+      grpcPath: `/${service.typeName}/${method.name}`,
+      kind: method.methodKind,
+      input: method.input,
+      output: method.output,
+      httpBindings: buildHttpBindings(where, method, options),
+    };
+  });
+  return {
+    desc: service,
+    typeName: service.typeName,
+    operations,
+    requirements: collectRequiredFields(operations.map((o) => o.input)),
+  };
+}

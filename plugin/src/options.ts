@@ -1,0 +1,55 @@
+import type { ErrorProfile } from "./model/error-catalog.js";
+import { errorProfiles } from "./model/error-catalog.js";
+
+/** The options of protoc-gen-a2a, besides protoplugin's standard ones (`target`, `import_extension`, …). */
+export interface PluginOptions {
+  /**
+   * `errors=v1.0.1` (default) or `errors=v1.0.0`: which version of the spec's §5.4
+   * error table the generated error mappers follow.
+   */
+  readonly errorProfile: ErrorProfile;
+  /**
+   * `subscribe_post=true` (default) or `false`. a2a.proto binds SubscribeToTask to
+   * `GET /tasks/{id}:subscribe` while the spec text (§5.3, §11.3.2) says POST; by
+   * default the route table answers both. `false` keeps the proto's verb only.
+   */
+  readonly subscribePost: boolean;
+}
+
+export const defaultOptions: PluginOptions = {
+  errorProfile: "v1.0.1",
+  subscribePost: true,
+};
+
+/**
+ * Parses the plugin's own options. Unknown keys and bad values throw: protoplugin
+ * turns the throw into `invalid option "key=value": reason` and exits 1.
+ */
+export function parseOptions(raw: readonly { key: string; value: string }[]): PluginOptions {
+  let errorProfile = defaultOptions.errorProfile;
+  let subscribePost = defaultOptions.subscribePost;
+  for (const { key, value } of raw) {
+    switch (key) {
+      case "errors":
+        if (!(errorProfiles as readonly string[]).includes(value)) {
+          throw new Error(`errors must be one of ${errorProfiles.join(", ")}; got "${value}"`);
+        }
+        errorProfile = value as ErrorProfile;
+        break;
+      case "subscribe_post":
+        subscribePost = parseBoolean(key, value);
+        break;
+      default:
+        throw new Error(
+          `unknown option "${key}"; protoc-gen-a2a accepts errors=v1.0.1|v1.0.0 and subscribe_post=true|false`,
+        );
+    }
+  }
+  return { errorProfile, subscribePost };
+}
+
+function parseBoolean(key: string, value: string): boolean {
+  if (value === "" || value === "true") return true;
+  if (value === "false") return false;
+  throw new Error(`${key} must be true or false; got "${value}"`);
+}

@@ -1,0 +1,52 @@
+import { createEcmaScriptPlugin, type Plugin, type Schema } from "@bufbuild/protoplugin";
+import type { CodeGeneratorRequest } from "@bufbuild/protobuf/wkt";
+import { parseOptions, type PluginOptions } from "./options.js";
+import { version } from "./version.js";
+import { buildFileModel } from "./model/service-model.js";
+import { emitRuntimeFiles } from "./emit/runtime-files.js";
+import { emitHandlerFile } from "./emit/common/handler-interface.js";
+import { emitErrorsFile } from "./emit/common/errors.js";
+import { emitJsonRpcMethodTable } from "./emit/jsonrpc/method-table.js";
+import { emitRouteTable } from "./emit/rest/route-table.js";
+
+const name = "protoc-gen-a2a";
+
+const inner = createEcmaScriptPlugin<PluginOptions>({
+  name,
+  version: `v${version}`,
+  parseOptions,
+  generateTs,
+  transpile() {
+    throw new Error(`${name} emits TypeScript only: run it with target=ts (the default when no target is given)`);
+  },
+});
+
+/**
+ * protoc-gen-a2a: generates, for every proto file with a service, the handler
+ * interface, error mappers, JSON-RPC method table and HTTP+JSON route table of the
+ * A2A bindings, plus the proto-independent runtime they share.
+ *
+ * Unlike protoplugin's default (`js+dts`), the default target is `ts`.
+ */
+export const protocGenA2a: Plugin = {
+  name: inner.name,
+  version: inner.version,
+  run(request: CodeGeneratorRequest) {
+    if (!/(^|,)\s*target=/.test(request.parameter)) {
+      request.parameter = request.parameter === "" ? "target=ts" : `${request.parameter},target=ts`;
+    }
+    return inner.run(request);
+  },
+};
+
+function generateTs(schema: Schema<PluginOptions>): void {
+  const models = schema.files.filter((file) => file.services.length > 0).map((file) => buildFileModel(file, schema.options));
+  if (models.length === 0) return;
+  emitRuntimeFiles(schema, name, `v${version}`);
+  for (const model of models) {
+    emitHandlerFile(schema, model);
+    emitErrorsFile(schema, model);
+    emitJsonRpcMethodTable(schema, model);
+    emitRouteTable(schema, model);
+  }
+}

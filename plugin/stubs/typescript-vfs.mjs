@@ -1,0 +1,7 @@
+// Stand-in for `@typescript/vfs` in the plugin bundle: protoc-gen-a2a never transpiles.
+const fail = () => {
+  throw new Error("protoc-gen-a2a emits TypeScript only: use target=ts");
+};
+export const createDefaultMapFromNodeModules = fail;
+export const createSystem = fail;
+export const createVirtualCompilerHost = fail;

@@ -1,0 +1,5 @@
+// Stand-in for `typescript` in the plugin bundle: protoc-gen-a2a never transpiles.
+const fail = () => {
+  throw new Error("protoc-gen-a2a emits TypeScript only: use target=ts");
+};
+export default new Proxy({}, { get: fail });

@@ -1,0 +1,115 @@
+/**
+ * REQUIRED-field validation (spec §5.7) from a table the plugin precompiles from
+ * `google.api.field_behavior`. Works on protobuf-es messages, whatever wire format
+ * they were decoded from (ProtoJSON or binary), so every binding shares it.
+ */
+
+/** How a REQUIRED field is checked. */
+export type RequiredCheck = "present" | "nonzero" | "nonempty" | "nonempty-map";
+
+/** One field the validator looks at. */
+export interface FieldRule {
+  /** Property name on the protobuf-es message ("messageId"). */
+  readonly name: string;
+  /** ProtoJSON name, used in violation paths ("messageId"). */
+  readonly json: string;
+  /** The presence check, when the field is REQUIRED. */
+  readonly check?: RequiredCheck;
+  /** Type name of a nested message to validate (the value, each list element or each map value). */
+  readonly nested?: string;
+  /** The oneof property holding the field, when it is a oneof member. */
+  readonly oneof?: string;
+}
+
+/** typeName → the fields of that message to check. */
+export type RequirementTable = Readonly<Record<string, readonly FieldRule[]>>;
+
+/** A missing required field, in google.rpc.BadRequest.FieldViolation form. */
+export interface FieldViolation {
+  /** Path in ProtoJSON names, e.g. "message.parts" or "message.parts[1].url". */
+  readonly field: string;
+  readonly description: string;
+}
+
+/**
+ * Returns the REQUIRED fields missing in `message` (of type `typeName`) and, recursively,
+ * in the messages it holds; at most `limit` violations (default 16). An empty array means valid.
+ */
+export function findMissingFields(
+  table: RequirementTable,
+  typeName: string,
+  message: object,
+  limit = 16,
+): FieldViolation[] {
+  const out: FieldViolation[] = [];
+  walk(table, typeName, message, "", out, limit, 0);
+  return out;
+}
+
+const MAX_DEPTH = 64;
+
+function walk(
+  table: RequirementTable,
+  typeName: string,
+  message: object,
+  prefix: string,
+  out: FieldViolation[],
+  limit: number,
+  depth: number,
+): void {
+  const rules = table[typeName];
+  if (rules === undefined || depth > MAX_DEPTH) return;
+  const record = message as Record<string, unknown>;
+  for (const rule of rules) {
+    if (out.length >= limit) return;
+    const path = prefix === "" ? rule.json : `${prefix}.${rule.json}`;
+    let value: unknown;
+    if (rule.oneof === undefined) {
+      value = record[rule.name];
+    } else {
+      const o = record[rule.oneof] as { case?: string; value?: unknown } | undefined;
+      value = o?.case === rule.name ? o.value : undefined;
+    }
+    if (rule.check !== undefined && isMissing(rule.check, value)) {
+      out.push({ field: path, description: `${path} is required` });
+      continue;
+    }
+    if (rule.nested === undefined || value === undefined || value === null) continue;
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length && out.length < limit; i++) {
+        const v: unknown = value[i];
+        if (typeof v === "object" && v !== null) walk(table, rule.nested, v, `${path}[${i}]`, out, limit, depth + 1);
+      }
+    } else if (typeof value === "object") {
+      if ("$typeName" in value) {
+        walk(table, rule.nested, value, path, out, limit, depth + 1);
+      } else {
+        for (const [k, v] of Object.entries(value)) {
+          if (out.length >= limit) return;
+          if (typeof v === "object" && v !== null) walk(table, rule.nested, v, `${path}[${JSON.stringify(k)}]`, out, limit, depth + 1);
+        }
+      }
+    }
+  }
+}
+
+function isMissing(check: RequiredCheck, value: unknown): boolean {
+  switch (check) {
+    case "present":
+      return value === undefined || value === null;
+    case "nonzero":
+      return (
+        value === undefined ||
+        value === null ||
+        value === "" ||
+        value === 0 ||
+        value === false ||
+        (typeof value === "bigint" && value === BigInt(0)) ||
+        (value instanceof Uint8Array && value.length === 0)
+      );
+    case "nonempty":
+      return !Array.isArray(value) || value.length === 0;
+    case "nonempty-map":
+      return typeof value !== "object" || value === null || Object.keys(value).length === 0;
+  }
+}
