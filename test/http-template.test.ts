@@ -6,6 +6,7 @@ import {
   parseHttpTemplateAst,
 } from "../plugin/src/model/http-template.js";
 import type { CompiledPattern, PatternVariable } from "../templates/runtime/route-matcher.js";
+import { seededRandom } from "./support/random.js";
 
 function v(field: string, start: number, end: number): PatternVariable {
   return { field, start, end };
@@ -238,18 +239,7 @@ describe("parseHttpTemplate: errors", () => {
 });
 
 describe("parseHttpTemplate: fuzz", () => {
-  // Deterministic xorshift32 so a failure is reproducible.
-  function rng(seed: number): () => number {
-    let s = seed >>> 0 || 1;
-    return () => {
-      s ^= s << 13;
-      s >>>= 0;
-      s ^= s >>> 17;
-      s ^= s << 5;
-      s >>>= 0;
-      return s / 0x100000000;
-    };
-  }
+  const rng = seededRandom;
   const alphabet = ["/", "/", "/", "{", "}", "=", "*", "**", ":", ".", "%", "%2F", "a", "b", "x_1", "1", " ", "é", "?", "-", "@", "tasks", "{id}", "{a.b=**}"];
 
   it("random strings parse or throw HttpTemplateError, and parses are well-formed", () => {

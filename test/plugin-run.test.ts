@@ -151,3 +151,10 @@ describe("plugin options", () => {
     expect(() => runPlugin("a2a", parameter)).toThrow(message);
   });
 });
+
+describe("version", () => {
+  it("matches package.json", () => {
+    const pkg = JSON.parse(readFileSync(join(repoRoot, "package.json"), "utf8")) as { version: string };
+    expect(version).toBe(pkg.version);
+  });
+});

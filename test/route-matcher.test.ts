@@ -2,6 +2,7 @@ import { describe, it, expect } from "vitest";
 import { parseHttpTemplate } from "../plugin/src/model/http-template.js";
 import { sortRoutes } from "../plugin/src/model/route-order.js";
 import { matchRoute, type Route, type RouteMatch, type RouteTable } from "../templates/runtime/route-matcher.js";
+import { seededRandom } from "./support/random.js";
 
 type A2aOperation =
   | "SendMessage"
@@ -373,17 +374,7 @@ describe("generic patterns", () => {
 });
 
 describe("round trip: encoded values come back decoded on the route they were built for", () => {
-  function rng(seed: number): () => number {
-    let s = seed >>> 0 || 1;
-    return () => {
-      s ^= s << 13;
-      s >>>= 0;
-      s ^= s >>> 17;
-      s ^= s << 5;
-      s >>>= 0;
-      return s / 0x100000000;
-    };
-  }
+  const rng = seededRandom;
   const chars = ["a", "Z", "7", "-", "_", ".", "~", ":", "é", " ", "%", "?", "#", "+", "😀", "@", "="];
 
   it.each(a2a.routes.map((r) => [r.method, r.template, r] as const))("%s %s", (method, _template, route) => {

@@ -2,6 +2,7 @@ import { describe, it, expect } from "vitest";
 import { parseHttpTemplate } from "../plugin/src/model/http-template.js";
 import { comparePatterns, sortRoutes } from "../plugin/src/model/route-order.js";
 import type { CompiledPattern } from "../templates/runtime/route-matcher.js";
+import { seededRandom } from "./support/random.js";
 
 interface TestRoute {
   readonly method: string;
@@ -85,14 +86,9 @@ const expectedA2aOrder = [
 
 function shuffled<T>(items: readonly T[], seed: number): T[] {
   const out = [...items];
-  let s = seed >>> 0 || 1;
+  const next = seededRandom(seed);
   for (let i = out.length - 1; i > 0; i--) {
-    s ^= s << 13;
-    s >>>= 0;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    s >>>= 0;
-    const j = s % (i + 1);
+    const j = Math.floor(next() * (i + 1));
     [out[i], out[j]] = [out[j]!, out[i]!];
   }
   return out;
