@@ -9,6 +9,8 @@ import { AgentCardSchema, CancelTaskRequestSchema, DeleteTaskPushNotificationCon
 import type { CallContext } from "./a2a-runtime/call-context.js";
 import type { Empty } from "@bufbuild/protobuf/wkt";
 import { EmptySchema } from "@bufbuild/protobuf/wkt";
+import type { Message, MessageInitShape } from "@bufbuild/protobuf";
+import type { CallOptions } from "./a2a-runtime/call-options.js";
 import type { OperationDescriptor } from "./a2a-runtime/operation.js";
 import type { RequirementTable } from "./a2a-runtime/required-fields.js";
 
@@ -161,6 +163,93 @@ export interface A2AServiceHandler<Principal = unknown> {
 }
 
 /**
+ * A client of lf.a2a.v1.A2AService, whatever the binding: the generated JSON-RPC, HTTP+JSON
+ * and gRPC clients all implement it, so code written against it runs on any of them.
+ *
+ * @generated from service lf.a2a.v1.A2AService
+ */
+export interface A2AServiceClient {
+  /**
+   * Sends a message to an agent.
+   *
+   * @generated from rpc lf.a2a.v1.A2AService.SendMessage
+   */
+  sendMessage(request: MessageInitShape<typeof SendMessageRequestSchema>, options?: CallOptions): Promise<SendMessageResponse>;
+
+  /**
+   * Sends a streaming message to an agent, allowing for real-time interaction and status updates.
+   * Streaming version of `SendMessage`
+   *
+   * @generated from rpc lf.a2a.v1.A2AService.SendStreamingMessage
+   */
+  sendStreamingMessage(request: MessageInitShape<typeof SendMessageRequestSchema>, options?: CallOptions): AsyncIterable<StreamResponse>;
+
+  /**
+   * Gets the latest state of a task.
+   *
+   * @generated from rpc lf.a2a.v1.A2AService.GetTask
+   */
+  getTask(request: MessageInitShape<typeof GetTaskRequestSchema>, options?: CallOptions): Promise<Task>;
+
+  /**
+   * Lists tasks that match the specified filter.
+   *
+   * @generated from rpc lf.a2a.v1.A2AService.ListTasks
+   */
+  listTasks(request: MessageInitShape<typeof ListTasksRequestSchema>, options?: CallOptions): Promise<ListTasksResponse>;
+
+  /**
+   * Cancels a task in progress.
+   *
+   * @generated from rpc lf.a2a.v1.A2AService.CancelTask
+   */
+  cancelTask(request: MessageInitShape<typeof CancelTaskRequestSchema>, options?: CallOptions): Promise<Task>;
+
+  /**
+   * Subscribes to task updates for tasks not in a terminal state.
+   * Returns `UnsupportedOperationError` if the task is already in a terminal state (completed, failed, canceled, rejected).
+   *
+   * @generated from rpc lf.a2a.v1.A2AService.SubscribeToTask
+   */
+  subscribeToTask(request: MessageInitShape<typeof SubscribeToTaskRequestSchema>, options?: CallOptions): AsyncIterable<StreamResponse>;
+
+  /**
+   * Creates a push notification config for a task.
+   *
+   * @generated from rpc lf.a2a.v1.A2AService.CreateTaskPushNotificationConfig
+   */
+  createTaskPushNotificationConfig(request: MessageInitShape<typeof TaskPushNotificationConfigSchema>, options?: CallOptions): Promise<TaskPushNotificationConfig>;
+
+  /**
+   * Gets a push notification config for a task.
+   *
+   * @generated from rpc lf.a2a.v1.A2AService.GetTaskPushNotificationConfig
+   */
+  getTaskPushNotificationConfig(request: MessageInitShape<typeof GetTaskPushNotificationConfigRequestSchema>, options?: CallOptions): Promise<TaskPushNotificationConfig>;
+
+  /**
+   * Get a list of push notifications configured for a task.
+   *
+   * @generated from rpc lf.a2a.v1.A2AService.ListTaskPushNotificationConfigs
+   */
+  listTaskPushNotificationConfigs(request: MessageInitShape<typeof ListTaskPushNotificationConfigsRequestSchema>, options?: CallOptions): Promise<ListTaskPushNotificationConfigsResponse>;
+
+  /**
+   * Gets the extended agent card for the authenticated agent.
+   *
+   * @generated from rpc lf.a2a.v1.A2AService.GetExtendedAgentCard
+   */
+  getExtendedAgentCard(request: MessageInitShape<typeof GetExtendedAgentCardRequestSchema>, options?: CallOptions): Promise<AgentCard>;
+
+  /**
+   * Deletes a push notification config for a task.
+   *
+   * @generated from rpc lf.a2a.v1.A2AService.DeleteTaskPushNotificationConfig
+   */
+  deleteTaskPushNotificationConfig(request: MessageInitShape<typeof DeleteTaskPushNotificationConfigRequestSchema>, options?: CallOptions): Promise<Empty>;
+}
+
+/**
  * The operations of lf.a2a.v1.A2AService, in proto order, keyed by handler method name.
  */
 export const A2AServiceOperations = {
@@ -305,6 +394,171 @@ export const A2AServiceRequiredFields: RequirementTable = {
     { name: "id", json: "id", check: "nonzero" },
   ],
 };
+
+/**
+ * REQUIRED fields of the messages reachable from the responses of lf.a2a.v1.A2AService: ProtoJSON
+ * omits zero values, but REQUIRED fields are emitted even then (spec §3.1.4: `nextPageToken`
+ * is always present; §8.4.1). Applied with `fillRequiredDefaults(table, typeName, json)`.
+ */
+export const A2AServiceResponseFields: RequirementTable = {
+  "lf.a2a.v1.SendMessageResponse": [
+    { name: "task", json: "task", nested: "lf.a2a.v1.Task", oneof: "payload" },
+    { name: "message", json: "message", nested: "lf.a2a.v1.Message", oneof: "payload" },
+  ],
+  "lf.a2a.v1.Task": [
+    { name: "id", json: "id", check: "nonzero", zero: "" },
+    { name: "status", json: "status", check: "present", nested: "lf.a2a.v1.TaskStatus" },
+    { name: "artifacts", json: "artifacts", nested: "lf.a2a.v1.Artifact" },
+    { name: "history", json: "history", nested: "lf.a2a.v1.Message" },
+  ],
+  "lf.a2a.v1.TaskStatus": [
+    { name: "state", json: "state", check: "nonzero", zero: "TASK_STATE_UNSPECIFIED" },
+    { name: "message", json: "message", nested: "lf.a2a.v1.Message" },
+  ],
+  "lf.a2a.v1.Message": [
+    { name: "messageId", json: "messageId", check: "nonzero", zero: "" },
+    { name: "role", json: "role", check: "nonzero", zero: "ROLE_UNSPECIFIED" },
+    { name: "parts", json: "parts", check: "nonempty", zero: [] },
+  ],
+  "lf.a2a.v1.Artifact": [
+    { name: "artifactId", json: "artifactId", check: "nonzero", zero: "" },
+    { name: "parts", json: "parts", check: "nonempty", zero: [] },
+  ],
+  "lf.a2a.v1.StreamResponse": [
+    { name: "task", json: "task", nested: "lf.a2a.v1.Task", oneof: "payload" },
+    { name: "message", json: "message", nested: "lf.a2a.v1.Message", oneof: "payload" },
+    { name: "statusUpdate", json: "statusUpdate", nested: "lf.a2a.v1.TaskStatusUpdateEvent", oneof: "payload" },
+    { name: "artifactUpdate", json: "artifactUpdate", nested: "lf.a2a.v1.TaskArtifactUpdateEvent", oneof: "payload" },
+  ],
+  "lf.a2a.v1.TaskStatusUpdateEvent": [
+    { name: "taskId", json: "taskId", check: "nonzero", zero: "" },
+    { name: "contextId", json: "contextId", check: "nonzero", zero: "" },
+    { name: "status", json: "status", check: "present", nested: "lf.a2a.v1.TaskStatus" },
+  ],
+  "lf.a2a.v1.TaskArtifactUpdateEvent": [
+    { name: "taskId", json: "taskId", check: "nonzero", zero: "" },
+    { name: "contextId", json: "contextId", check: "nonzero", zero: "" },
+    { name: "artifact", json: "artifact", check: "present", nested: "lf.a2a.v1.Artifact" },
+  ],
+  "lf.a2a.v1.ListTasksResponse": [
+    { name: "tasks", json: "tasks", check: "nonempty", nested: "lf.a2a.v1.Task", zero: [] },
+    { name: "nextPageToken", json: "nextPageToken", check: "nonzero", zero: "" },
+    { name: "pageSize", json: "pageSize", check: "nonzero", zero: 0 },
+    { name: "totalSize", json: "totalSize", check: "nonzero", zero: 0 },
+  ],
+  "lf.a2a.v1.TaskPushNotificationConfig": [
+    { name: "url", json: "url", check: "nonzero", zero: "" },
+    { name: "authentication", json: "authentication", nested: "lf.a2a.v1.AuthenticationInfo" },
+  ],
+  "lf.a2a.v1.AuthenticationInfo": [
+    { name: "scheme", json: "scheme", check: "nonzero", zero: "" },
+  ],
+  "lf.a2a.v1.ListTaskPushNotificationConfigsResponse": [
+    { name: "configs", json: "configs", nested: "lf.a2a.v1.TaskPushNotificationConfig" },
+  ],
+  "lf.a2a.v1.AgentCard": [
+    { name: "name", json: "name", check: "nonzero", zero: "" },
+    { name: "description", json: "description", check: "nonzero", zero: "" },
+    { name: "supportedInterfaces", json: "supportedInterfaces", check: "nonempty", nested: "lf.a2a.v1.AgentInterface", zero: [] },
+    { name: "provider", json: "provider", nested: "lf.a2a.v1.AgentProvider" },
+    { name: "version", json: "version", check: "nonzero", zero: "" },
+    { name: "capabilities", json: "capabilities", check: "present" },
+    { name: "securitySchemes", json: "securitySchemes", nested: "lf.a2a.v1.SecurityScheme", map: true },
+    { name: "defaultInputModes", json: "defaultInputModes", check: "nonempty", zero: [] },
+    { name: "defaultOutputModes", json: "defaultOutputModes", check: "nonempty", zero: [] },
+    { name: "skills", json: "skills", check: "nonempty", nested: "lf.a2a.v1.AgentSkill", zero: [] },
+    { name: "signatures", json: "signatures", nested: "lf.a2a.v1.AgentCardSignature" },
+  ],
+  "lf.a2a.v1.AgentInterface": [
+    { name: "url", json: "url", check: "nonzero", zero: "" },
+    { name: "protocolBinding", json: "protocolBinding", check: "nonzero", zero: "" },
+    { name: "protocolVersion", json: "protocolVersion", check: "nonzero", zero: "" },
+  ],
+  "lf.a2a.v1.AgentProvider": [
+    { name: "url", json: "url", check: "nonzero", zero: "" },
+    { name: "organization", json: "organization", check: "nonzero", zero: "" },
+  ],
+  "lf.a2a.v1.SecurityScheme": [
+    { name: "apiKeySecurityScheme", json: "apiKeySecurityScheme", nested: "lf.a2a.v1.APIKeySecurityScheme", oneof: "scheme" },
+    { name: "httpAuthSecurityScheme", json: "httpAuthSecurityScheme", nested: "lf.a2a.v1.HTTPAuthSecurityScheme", oneof: "scheme" },
+    { name: "oauth2SecurityScheme", json: "oauth2SecurityScheme", nested: "lf.a2a.v1.OAuth2SecurityScheme", oneof: "scheme" },
+    { name: "openIdConnectSecurityScheme", json: "openIdConnectSecurityScheme", nested: "lf.a2a.v1.OpenIdConnectSecurityScheme", oneof: "scheme" },
+  ],
+  "lf.a2a.v1.APIKeySecurityScheme": [
+    { name: "location", json: "location", check: "nonzero", zero: "" },
+    { name: "name", json: "name", check: "nonzero", zero: "" },
+  ],
+  "lf.a2a.v1.HTTPAuthSecurityScheme": [
+    { name: "scheme", json: "scheme", check: "nonzero", zero: "" },
+  ],
+  "lf.a2a.v1.OAuth2SecurityScheme": [
+    { name: "flows", json: "flows", check: "present", nested: "lf.a2a.v1.OAuthFlows" },
+  ],
+  "lf.a2a.v1.OAuthFlows": [
+    { name: "authorizationCode", json: "authorizationCode", nested: "lf.a2a.v1.AuthorizationCodeOAuthFlow", oneof: "flow" },
+    { name: "clientCredentials", json: "clientCredentials", nested: "lf.a2a.v1.ClientCredentialsOAuthFlow", oneof: "flow" },
+    { name: "deviceCode", json: "deviceCode", nested: "lf.a2a.v1.DeviceCodeOAuthFlow", oneof: "flow" },
+  ],
+  "lf.a2a.v1.AuthorizationCodeOAuthFlow": [
+    { name: "authorizationUrl", json: "authorizationUrl", check: "nonzero", zero: "" },
+    { name: "tokenUrl", json: "tokenUrl", check: "nonzero", zero: "" },
+    { name: "scopes", json: "scopes", check: "nonempty-map", zero: {} },
+  ],
+  "lf.a2a.v1.ClientCredentialsOAuthFlow": [
+    { name: "tokenUrl", json: "tokenUrl", check: "nonzero", zero: "" },
+    { name: "scopes", json: "scopes", check: "nonempty-map", zero: {} },
+  ],
+  "lf.a2a.v1.DeviceCodeOAuthFlow": [
+    { name: "deviceAuthorizationUrl", json: "deviceAuthorizationUrl", check: "nonzero", zero: "" },
+    { name: "tokenUrl", json: "tokenUrl", check: "nonzero", zero: "" },
+    { name: "scopes", json: "scopes", check: "nonempty-map", zero: {} },
+  ],
+  "lf.a2a.v1.OpenIdConnectSecurityScheme": [
+    { name: "openIdConnectUrl", json: "openIdConnectUrl", check: "nonzero", zero: "" },
+  ],
+  "lf.a2a.v1.AgentSkill": [
+    { name: "id", json: "id", check: "nonzero", zero: "" },
+    { name: "name", json: "name", check: "nonzero", zero: "" },
+    { name: "description", json: "description", check: "nonzero", zero: "" },
+    { name: "tags", json: "tags", check: "nonempty", zero: [] },
+  ],
+  "lf.a2a.v1.AgentCardSignature": [
+    { name: "protected", json: "protected", check: "nonzero", zero: "" },
+    { name: "signature", json: "signature", check: "nonzero", zero: "" },
+  ],
+};
+
+/**
+ * Calls the handler method of an operation of lf.a2a.v1.A2AService. The request must be
+ * a message of the operation's input type (the bindings decode it from the operation's
+ * schema); returns a promise for unary operations and an async iterable for streaming ones.
+ */
+export function dispatchA2AService<Principal>(handler: A2AServiceHandler<Principal>, operation: A2AServiceOperationName, request: Message, context: CallContext<Principal>): Promise<Message> | AsyncIterable<Message> {
+  switch (operation) {
+    case "SendMessage":
+      return handler.sendMessage(request as SendMessageRequest, context);
+    case "SendStreamingMessage":
+      return handler.sendStreamingMessage(request as SendMessageRequest, context);
+    case "GetTask":
+      return handler.getTask(request as GetTaskRequest, context);
+    case "ListTasks":
+      return handler.listTasks(request as ListTasksRequest, context);
+    case "CancelTask":
+      return handler.cancelTask(request as CancelTaskRequest, context);
+    case "SubscribeToTask":
+      return handler.subscribeToTask(request as SubscribeToTaskRequest, context);
+    case "CreateTaskPushNotificationConfig":
+      return handler.createTaskPushNotificationConfig(request as TaskPushNotificationConfig, context);
+    case "GetTaskPushNotificationConfig":
+      return handler.getTaskPushNotificationConfig(request as GetTaskPushNotificationConfigRequest, context);
+    case "ListTaskPushNotificationConfigs":
+      return handler.listTaskPushNotificationConfigs(request as ListTaskPushNotificationConfigsRequest, context);
+    case "GetExtendedAgentCard":
+      return handler.getExtendedAgentCard(request as GetExtendedAgentCardRequest, context);
+    case "DeleteTaskPushNotificationConfig":
+      return handler.deleteTaskPushNotificationConfig(request as DeleteTaskPushNotificationConfigRequest, context);
+  }
+}
 
 /**
  * The service parameters of A2A (spec §3.2.6): HTTP header names and gRPC metadata keys.

@@ -1,18 +1,14 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { Project, type InterfaceDeclaration } from "ts-morph";
 import { fileOf, repoRoot, runPlugin } from "./support/plugin-runner.js";
 import { version } from "../plugin/src/version.js";
 
-const runtimeFiles = [
-  "a2a-runtime/a2a-error.ts",
-  "a2a-runtime/call-context.ts",
-  "a2a-runtime/operation.ts",
-  "a2a-runtime/required-fields.ts",
-  "a2a-runtime/route-matcher.ts",
-  "a2a-runtime/service-parameters.ts",
-];
+/** Every runtime source in templates/runtime, as it must appear in the output. */
+const runtimeFiles = readdirSync(join(repoRoot, "templates/runtime"), { recursive: true, encoding: "utf8" })
+  .filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts"))
+  .map((f) => `a2a-runtime/${f.split("\\").join("/")}`);
 
 /** Parses generated TypeScript (syntax only) to assert on its structure. */
 function parse(source: string) {
@@ -35,7 +31,9 @@ describe("protoc-gen-a2a on a2a.proto", () => {
         ...runtimeFiles,
         "a2a_a2a_errors.ts",
         "a2a_a2a_handler.ts",
+        "a2a_a2a_jsonrpc_client.ts",
         "a2a_a2a_jsonrpc_methods.ts",
+        "a2a_a2a_jsonrpc_server.ts",
         "a2a_a2a_rest_routes.ts",
       ].sort(),
     );
@@ -116,8 +114,11 @@ describe("protoc-gen-a2a on a2a.proto", () => {
     const source = fileOf(run, "a2a_a2a_handler.ts");
     expect(source).toContain('"lf.a2a.v1.Message": [\n    { name: "messageId", json: "messageId", check: "nonzero" },\n    { name: "role", json: "role", check: "nonzero" },\n    { name: "parts", json: "parts", check: "nonempty" },\n  ],');
     expect(source).toContain('{ name: "message", json: "message", check: "present", nested: "lf.a2a.v1.Message" }');
-    // Output-only messages (AgentCard, Task) are not request inputs: not in the table.
-    expect(source).not.toContain('"lf.a2a.v1.AgentCard": [');
+    // Output-only messages (AgentCard) are not request inputs: only in the response table.
+    const requests = source.slice(source.indexOf("export const A2AServiceRequiredFields"), source.indexOf("export const A2AServiceResponseFields"));
+    expect(requests).not.toContain('"lf.a2a.v1.AgentCard": [');
+    const responses = source.slice(source.indexOf("export const A2AServiceResponseFields"));
+    expect(responses).toContain('"lf.a2a.v1.ListTasksResponse": [\n    { name: "tasks", json: "tasks", check: "nonempty", nested: "lf.a2a.v1.Task", zero: [] },\n    { name: "nextPageToken", json: "nextPageToken", check: "nonzero", zero: "" },');
   });
 });
 

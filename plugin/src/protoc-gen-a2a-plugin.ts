@@ -7,6 +7,8 @@ import { emitRuntimeFiles } from "./emit/runtime-files.js";
 import { emitHandlerFile } from "./emit/common/handler-interface.js";
 import { emitErrorsFile } from "./emit/common/errors.js";
 import { emitJsonRpcMethodTable } from "./emit/jsonrpc/method-table.js";
+import { emitJsonRpcServer } from "./emit/jsonrpc/server.js";
+import { emitJsonRpcClient } from "./emit/jsonrpc/client.js";
 import { emitRouteTable } from "./emit/rest/route-table.js";
 
 const name = "protoc-gen-a2a";
@@ -47,6 +49,8 @@ function generateTs(schema: Schema<PluginOptions>): void {
     emitHandlerFile(schema, model);
     emitErrorsFile(schema, model);
     emitJsonRpcMethodTable(schema, model);
+    emitJsonRpcServer(schema, model);
+    emitJsonRpcClient(schema, model);
     emitRouteTable(schema, model);
   }
 }

@@ -19,6 +19,10 @@ export interface FieldRule {
   readonly nested?: string;
   /** The oneof property holding the field, when it is a oneof member. */
   readonly oneof?: string;
+  /** True for a map field: `nested` applies to each value. */
+  readonly map?: true;
+  /** In response tables: the ProtoJSON zero value to emit when the field is absent. */
+  readonly zero?: unknown;
 }
 
 /** typeName → the fields of that message to check. */
@@ -81,13 +85,13 @@ function walk(
         if (typeof v === "object" && v !== null) walk(table, rule.nested, v, `${path}[${i}]`, out, limit, depth + 1);
       }
     } else if (typeof value === "object") {
-      if ("$typeName" in value) {
-        walk(table, rule.nested, value, path, out, limit, depth + 1);
-      } else {
+      if (rule.map === true) {
         for (const [k, v] of Object.entries(value)) {
           if (out.length >= limit) return;
           if (typeof v === "object" && v !== null) walk(table, rule.nested, v, `${path}[${JSON.stringify(k)}]`, out, limit, depth + 1);
         }
+      } else {
+        walk(table, rule.nested, value, path, out, limit, depth + 1);
       }
     }
   }
@@ -112,4 +116,41 @@ function isMissing(check: RequiredCheck, value: unknown): boolean {
     case "nonempty-map":
       return typeof value !== "object" || value === null || Object.keys(value).length === 0;
   }
+}
+
+/**
+ * Adds the REQUIRED fields that ProtoJSON left out because they hold their zero value
+ * (`"nextPageToken": ""`, `"tasks": []`), in place, recursively, to the JSON form of a
+ * message of type `typeName`. Returns the same object.
+ */
+export function fillRequiredDefaults<T>(table: RequirementTable, typeName: string, json: T): T {
+  fill(table, typeName, json, 0);
+  return json;
+}
+
+function fill(table: RequirementTable, typeName: string, json: unknown, depth: number): void {
+  const rules = table[typeName];
+  if (rules === undefined || depth > MAX_DEPTH || typeof json !== "object" || json === null || Array.isArray(json)) return;
+  const record = json as Record<string, unknown>;
+  for (const rule of rules) {
+    const value = record[rule.json];
+    if (value === undefined) {
+      if (rule.zero !== undefined && rule.oneof === undefined) record[rule.json] = cloneZero(rule.zero);
+      continue;
+    }
+    if (rule.nested === undefined) continue;
+    if (Array.isArray(value)) {
+      for (const v of value) fill(table, rule.nested, v, depth + 1);
+    } else if (rule.map === true) {
+      for (const v of Object.values(value as object)) fill(table, rule.nested, v, depth + 1);
+    } else {
+      fill(table, rule.nested, value, depth + 1);
+    }
+  }
+}
+
+function cloneZero(zero: unknown): unknown {
+  if (Array.isArray(zero)) return [];
+  if (typeof zero === "object" && zero !== null) return {};
+  return zero;
 }

@@ -8,6 +8,8 @@ export const outputSuffix = {
   handler: "_a2a_handler.ts",
   errors: "_a2a_errors.ts",
   jsonRpcMethods: "_a2a_jsonrpc_methods.ts",
+  jsonRpcServer: "_a2a_jsonrpc_server.ts",
+  jsonRpcClient: "_a2a_jsonrpc_client.ts",
   restRoutes: "_a2a_rest_routes.ts",
 } as const;
 

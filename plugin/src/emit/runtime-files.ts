@@ -19,7 +19,8 @@ export function runtimeModule(name: string): string {
  */
 export function emitRuntimeFiles(schema: Schema<object>, pluginName: string, pluginVersion: string): void {
   const dir = join(templatesDir(), "runtime");
-  const names = readdirSync(dir)
+  const names = readdirSync(dir, { recursive: true, encoding: "utf8" })
+    .map((n) => n.split("\\").join("/"))
     .filter((n) => n.endsWith(".ts") && !n.endsWith(".test.ts"))
     .sort();
   const extension = schema.options.importExtension;

@@ -28,8 +28,13 @@ export interface ServiceModel {
   /** Fully qualified name, "lf.a2a.v1.A2AService". */
   readonly typeName: string;
   readonly operations: readonly OperationModel[];
-  /** REQUIRED fields (google.api.field_behavior) of every message reachable from the service's requests. */
+  /** REQUIRED fields (google.api.field_behavior) of every message reachable from the service's requests: validated on input. */
   readonly requirements: MessageRequirements;
+  /**
+   * REQUIRED fields of every message reachable from the service's responses: emitted
+   * even at their zero value (spec §3.1.4 `nextPageToken: ""`, §8.4.1 canonical form).
+   */
+  readonly responseRequirements: MessageRequirements;
 }
 
 /** How an operation returns: one response, or a stream of them (server streaming). */
@@ -92,5 +97,6 @@ function buildServiceModel(fileName: string, service: DescService, options: Plug
     typeName: service.typeName,
     operations,
     requirements: collectRequiredFields(operations.map((o) => o.input)),
+    responseRequirements: collectRequiredFields(operations.map((o) => o.output)),
   };
 }

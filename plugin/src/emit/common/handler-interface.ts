@@ -1,4 +1,4 @@
-import type { Schema } from "@bufbuild/protoplugin";
+import type { GeneratedFile, ImportSymbol, Schema } from "@bufbuild/protoplugin";
 import type { FileModel, OperationModel, ServiceModel } from "../../model/service-model.js";
 import { docText } from "../js-doc.js";
 import { outputFile } from "../file-names.js";
@@ -13,6 +13,9 @@ export function serviceSymbols(service: ServiceModel) {
     operations: `${base}Operations`,
     operationName: `${base}OperationName`,
     requiredFields: `${base}RequiredFields`,
+    responseFields: `${base}ResponseFields`,
+    client: `${base}Client`,
+    dispatch: `dispatch${base}`,
     jsonRpcMethods: `${base}JsonRpcMethods`,
     routes: `${base}Routes`,
   };
@@ -57,6 +60,9 @@ export function emitHandlerFile(schema: Schema<object>, model: FileModel): void 
     f.print("}");
     f.print();
 
+    // Client interface, implemented by every binding's generated client.
+    emitClientInterface(f, service, names);
+
     // Operation descriptors.
     f.print(f.jsDoc(`The operations of ${service.typeName}, in proto order, keyed by handler method name.`));
     f.print(f.export("const", names.operations), " = {");
@@ -78,7 +84,29 @@ export function emitHandlerFile(schema: Schema<object>, model: FileModel): void 
     f.print(f.export("type", names.operationName), " = (typeof ", names.operations, ")[keyof typeof ", names.operations, "][\"name\"];");
     f.print();
 
-    emitRequirementTable(f, service, names.requiredFields);
+    emitRequirementTable(
+      f,
+      service.requirements,
+      names.requiredFields,
+      [
+        `REQUIRED fields (google.api.field_behavior) of the messages reachable from the requests of ${service.typeName},`,
+        "with the nested messages to descend into. Validate a decoded request with",
+        "`findMissingFields(table, request.$typeName, request)`.",
+      ].join("\n"),
+      false,
+    );
+    emitRequirementTable(
+      f,
+      service.responseRequirements,
+      names.responseFields,
+      [
+        `REQUIRED fields of the messages reachable from the responses of ${service.typeName}: ProtoJSON`,
+        "omits zero values, but REQUIRED fields are emitted even then (spec §3.1.4: `nextPageToken`",
+        "is always present; §8.4.1). Applied with `fillRequiredDefaults(table, typeName, json)`.",
+      ].join("\n"),
+      true,
+    );
+    emitDispatch(f, service, names, CallContext);
   }
 
   // Service parameters (spec §3.2.6).
@@ -90,6 +118,68 @@ export function emitHandlerFile(schema: Schema<object>, model: FileModel): void 
     f.print("  ", key, ": { name: ", f.string(p.name), ", grpcKey: ", f.string(p.grpcKey), ", query: ", p.query, " },");
   }
   f.print("} as const;");
+}
+
+/**
+ * Emits the typed dispatcher every binding's server calls: operation name → handler
+ * method, without reflection or casts in user-facing code.
+ */
+function emitDispatch(
+  f: GeneratedFile,
+  service: ServiceModel,
+  names: ReturnType<typeof serviceSymbols>,
+  CallContext: ImportSymbol,
+): void {
+  const Message = f.import("Message", "@bufbuild/protobuf", true);
+  f.print(
+    f.jsDoc(
+      [
+        `Calls the handler method of an operation of ${service.typeName}. The request must be`,
+        "a message of the operation's input type (the bindings decode it from the operation's",
+        "schema); returns a promise for unary operations and an async iterable for streaming ones.",
+      ].join("\n"),
+    ),
+  );
+  f.print(
+    f.export("function", names.dispatch),
+    "<Principal>(handler: ", names.handler, "<Principal>, operation: ", names.operationName,
+    ", request: ", Message, ", context: ", CallContext, "<Principal>): Promise<", Message, "> | AsyncIterable<", Message, "> {",
+  );
+  f.print("  switch (operation) {");
+  for (const op of service.operations) {
+    f.print("    case ", f.string(op.name), ":");
+    f.print("      return handler.", op.localName, "(request as ", f.importShape(op.input), ", context);");
+  }
+  f.print("  }");
+  f.print("}");
+  f.print();
+}
+
+/** The binding-independent client interface: the same methods as the handler, with init shapes and call options. */
+function emitClientInterface(f: GeneratedFile, service: ServiceModel, names: ReturnType<typeof serviceSymbols>): void {
+  const CallOptions = f.import("CallOptions", runtimeModule("call-options"), true);
+  const MessageInitShape = f.import("MessageInitShape", "@bufbuild/protobuf", true);
+  f.print(
+    f.jsDoc(
+      [
+        `A client of ${service.typeName}, whatever the binding: the generated JSON-RPC, HTTP+JSON`,
+        "and gRPC clients all implement it, so code written against it runs on any of them.",
+        "",
+        `@generated from service ${service.typeName}`,
+      ].join("\n"),
+    ),
+  );
+  f.print(f.export("interface", names.client), " {");
+  service.operations.forEach((op, i) => {
+    if (i > 0) f.print();
+    f.print(f.jsDoc(docText(op.desc), "  "));
+    const input = f.importSchema(op.input, true);
+    const output = f.importShape(op.output);
+    const ret = op.kind === "unary" ? ["Promise<", output, ">"] : ["AsyncIterable<", output, ">"];
+    f.print("  ", op.localName, "(request: ", MessageInitShape, "<typeof ", input, ">, options?: ", CallOptions, "): ", ...ret, ";");
+  });
+  f.print("}");
+  f.print();
 }
 
 /** The wire names of an operation on each binding, for its JSDoc. */

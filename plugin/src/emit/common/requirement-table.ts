@@ -1,34 +1,67 @@
 import type { GeneratedFile } from "@bufbuild/protoplugin";
-import type { ServiceModel } from "../../model/service-model.js";
+import { ScalarType, type DescField } from "@bufbuild/protobuf";
+import type { MessageRequirements } from "../../model/required-fields.js";
 import { runtimeModule } from "../runtime-files.js";
 
 /**
- * Emits the precompiled REQUIRED-field table of a service (google.api.field_behavior),
- * consumed by `findMissingFields` of the runtime.
+ * Emits a precompiled REQUIRED-field table (google.api.field_behavior), read by the
+ * runtime's `findMissingFields` (requests) and `fillRequiredDefaults` (responses; then
+ * every implicit-presence rule carries the ProtoJSON zero value to emit).
  */
-export function emitRequirementTable(f: GeneratedFile, service: ServiceModel, name: string): void {
+export function emitRequirementTable(
+  f: GeneratedFile,
+  requirements: MessageRequirements,
+  name: string,
+  doc: string,
+  withZero: boolean,
+): void {
   const RequirementTable = f.import("RequirementTable", runtimeModule("required-fields"), true);
-  f.print(
-    f.jsDoc(
-      [
-        `REQUIRED fields (google.api.field_behavior) of the messages reachable from the requests of ${service.typeName},`,
-        "with the nested messages to descend into. Validate a decoded request with",
-        "`findMissingFields(table, request.$typeName, request)`.",
-      ].join("\n"),
-    ),
-  );
+  f.print(f.jsDoc(doc));
   f.print(f.export("const", name), ": ", RequirementTable, " = {");
-  for (const [typeName, { fields }] of service.requirements) {
+  for (const [typeName, { fields }] of requirements) {
     f.print("  ", f.string(typeName), ": [");
     for (const r of fields) {
       const parts = [`name: ${JSON.stringify(r.field.localName)}`, `json: ${JSON.stringify(r.field.jsonName)}`];
       if (r.required !== undefined) parts.push(`check: ${JSON.stringify(r.required)}`);
       if (r.nested !== undefined) parts.push(`nested: ${JSON.stringify(r.nested.typeName)}`);
+      if (r.nested !== undefined && r.field.fieldKind === "map") parts.push("map: true");
       if (r.field.oneof !== undefined) parts.push(`oneof: ${JSON.stringify(r.field.oneof.localName)}`);
+      const zero = withZero && r.required !== undefined && r.required !== "present" ? jsonZero(r.field) : undefined;
+      if (zero !== undefined) parts.push(`zero: ${JSON.stringify(zero)}`);
       f.print("    { ", parts.join(", "), " },");
     }
     f.print("  ],");
   }
   f.print("};");
   f.print();
+}
+
+/** The ProtoJSON form of a field's zero value, for fields with implicit presence. */
+function jsonZero(field: DescField): unknown {
+  switch (field.fieldKind) {
+    case "list":
+      return [];
+    case "map":
+      return {};
+    case "enum":
+      return field.enum.values.find((v) => v.number === 0)?.name ?? 0;
+    case "scalar":
+      switch (field.scalar) {
+        case ScalarType.STRING:
+        case ScalarType.BYTES:
+          return "";
+        case ScalarType.BOOL:
+          return false;
+        case ScalarType.INT64:
+        case ScalarType.UINT64:
+        case ScalarType.SINT64:
+        case ScalarType.FIXED64:
+        case ScalarType.SFIXED64:
+          return "0";
+        default:
+          return 0;
+      }
+    case "message":
+      return undefined;
+  }
 }

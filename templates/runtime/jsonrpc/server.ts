@@ -1,0 +1,224 @@
+/**
+ * The JSON-RPC 2.0 server of A2A (spec §9), framework-neutral. The generated
+ * `create<Service>JsonRpcHandler` binds it to a service's tables and handler; serve
+ * the result with `serveNode` or `serveFetch`.
+ *
+ * Pipeline, for every request: POST only → JSON content type → body within the size
+ * limit → UTF-8 → JSON (-32700) → envelope (-32600) → method (-32601) → authenticate →
+ * A2A-Version → decode params with ProtoJSON (-32602) → REQUIRED fields (-32602) →
+ * required extensions → handler → ProtoJSON result. Every JSON-RPC answer is HTTP 200,
+ * errors included, except authentication (401) and authorisation (403) failures.
+ */
+import type { JsonValue, Message } from "@bufbuild/protobuf";
+import { A2AError, toA2AError, toJsonRpcError } from "../a2a-error.js";
+import { ServiceParameters, type CallContext } from "../call-context.js";
+import { isJsonMediaType } from "../http/content-type.js";
+import { SSE_HEADERS, encodeSseEvent, withKeepAlive } from "../http/sse.js";
+import type { UniversalHandler, UniversalRequest, UniversalResponse } from "../http/universal.js";
+import type { OperationDescriptor } from "../operation.js";
+import { JsonDecodeError, decodeMessage, encodeMessage } from "../proto-json.js";
+import { findMissingFields, type RequirementTable } from "../required-fields.js";
+import { formatExtensions } from "../service-parameters.js";
+import { queryParameter } from "../http/query.js";
+import { establishContext, resolveServerOptions, type PipelineErrorSpecs, type PipelineSettings, type ServerOptions } from "../service-context.js";
+import { errorResponse, isEnvelopeProblem, readRequestEnvelope, resultResponse, type JsonRpcId } from "./envelope.js";
+
+/** What the generated code hands the server: the service's tables and its dispatcher. */
+export interface JsonRpcServiceDefinition<Principal> {
+  /** JSON-RPC method name → operation. */
+  readonly methods: Readonly<Record<string, OperationDescriptor>>;
+  /** REQUIRED fields of requests (validated). */
+  readonly requestFields: RequirementTable;
+  /** REQUIRED fields of responses (always emitted). */
+  readonly responseFields: RequirementTable;
+  readonly errors: PipelineErrorSpecs;
+  /** Calls the handler method of an operation. */
+  readonly dispatch: (operation: string, request: Message, context: CallContext<Principal>) => Promise<Message> | AsyncIterable<Message>;
+}
+
+/** Options of the JSON-RPC server. */
+export interface JsonRpcServerOptions<Principal> extends ServerOptions<Principal> {
+  /** Largest request body accepted, in bytes. Default 10 MiB. */
+  readonly maxBodyBytes?: number;
+  /** Interval of SSE keep-alive comments on streams, in ms; 0 turns them off. Default 15 000. */
+  readonly keepAliveMs?: number;
+}
+
+const JSON_HEADERS: readonly (readonly [string, string])[] = [["content-type", "application/json"]];
+const DEFAULT_MAX_BODY = 10 * 1024 * 1024;
+const ACCEPTED_TYPES = ["application/json"];
+
+/** Creates the framework-neutral JSON-RPC handler of a service. */
+export function createJsonRpcHandler<Principal>(
+  service: JsonRpcServiceDefinition<Principal>,
+  options?: JsonRpcServerOptions<Principal>,
+): UniversalHandler {
+  const settings = resolveServerOptions(options, service.errors);
+  const maxBody = options?.maxBodyBytes ?? DEFAULT_MAX_BODY;
+  const keepAliveMs = options?.keepAliveMs ?? 15_000;
+  const methods = new Map(Object.entries(service.methods));
+  const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
+  const errors = service.errors;
+
+  const fail = (id: JsonRpcId, spec: keyof PipelineErrorSpecs, message: string, extra?: (readonly [string, string])[], status?: number) =>
+    respondError(settings, id, new A2AError(errors[spec], message), extra, status);
+
+  return async function handleJsonRpc(request: UniversalRequest): Promise<UniversalResponse> {
+    if (request.method !== "POST") {
+      return fail(null, "InvalidRequestError", `JSON-RPC requests must use POST, not ${request.method}`, [["allow", "POST"]], 405);
+    }
+    if (!isJsonMediaType(request.header("content-type"), ACCEPTED_TYPES)) {
+      return fail(null, "ContentTypeNotSupportedError", `Content-Type must be application/json, got ${JSON.stringify(request.header("content-type") ?? "")}`);
+    }
+    let bytes: Uint8Array | "too-large";
+    try {
+      bytes = await request.readBody(maxBody);
+    } catch {
+      return fail(null, "InvalidRequestError", "the request body could not be read");
+    }
+    if (bytes === "too-large") {
+      return fail(null, "InvalidRequestError", `the request body exceeds the limit of ${maxBody} bytes`, [["connection", "close"]]);
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(utf8.decode(bytes));
+    } catch (e) {
+      const why = e instanceof SyntaxError ? e.message : "the body is not valid UTF-8";
+      return fail(null, "JsonParseError", `Invalid JSON payload: ${why}`);
+    }
+    const envelope = readRequestEnvelope(body);
+    if (isEnvelopeProblem(envelope)) {
+      return fail(envelope.id, envelope.kind === "params" ? "InvalidParamsError" : "InvalidRequestError", envelope.message);
+    }
+    const { id } = envelope;
+    const operation = methods.get(envelope.method);
+    if (operation === undefined) {
+      return fail(id, "MethodNotFoundError", `method ${JSON.stringify(envelope.method)} not found`);
+    }
+    const serviceParameters = new ServiceParameters(request.headers());
+    let context: CallContext<Principal>;
+    let message: Message;
+    try {
+      context = await establishContext(settings, {
+        binding: "JSONRPC",
+        operation: operation.name,
+        serviceParameters,
+        versionParameter: queryParameter(request.query, "A2A-Version"),
+        tenant: "",
+        signal: request.signal,
+      });
+      message = decodeRequest(errors, operation, envelope.params, service.requestFields);
+    } catch (e) {
+      return respondError(settings, id, toA2AError(e, (cause) => internal(settings, operation, cause)));
+    }
+    const tenant = (message as { tenant?: unknown }).tenant;
+    if (typeof tenant === "string" && tenant !== "") context = { ...context, tenant };
+
+    let result: Promise<Message> | AsyncIterable<Message>;
+    try {
+      result = service.dispatch(operation.name, message, context);
+    } catch (e) {
+      return respondError(settings, id, toA2AError(e, (cause) => internal(settings, operation, cause)));
+    }
+    if (operation.kind === "unary") {
+      try {
+        const response = await (result as Promise<Message>);
+        const json = encodeMessage(operation.output, response, service.responseFields);
+        return { status: 200, headers: withExtensions(JSON_HEADERS, context), body: resultResponse(id, json) };
+      } catch (e) {
+        return respondError(settings, id, toA2AError(e, (cause) => internal(settings, operation, cause)));
+      }
+    }
+    return openStream(settings, service, operation, id, result as AsyncIterable<Message>, context, keepAliveMs);
+  };
+}
+
+/** Decodes and validates `params` as the operation's request message. */
+function decodeRequest(errors: PipelineErrorSpecs, operation: OperationDescriptor, params: JsonValue, requestFields: RequirementTable): Message {
+  let message: Message;
+  try {
+    message = decodeMessage(operation.input, params);
+  } catch (e) {
+    if (e instanceof JsonDecodeError) throw new A2AError(errors.InvalidParamsError, `Invalid parameters: ${e.message}`);
+    throw e;
+  }
+  const missing = findMissingFields(requestFields, operation.input.typeName, message);
+  if (missing.length > 0) {
+    throw new A2AError(errors.InvalidParamsError, `Invalid parameters: ${missing.map((v) => v.field).join(", ")} ${missing.length > 1 ? "are" : "is"} required`, {
+      fieldViolations: missing,
+    });
+  }
+  return message;
+}
+
+/**
+ * Streams server-streaming results as SSE, one full JSON-RPC response per `data:`
+ * (§9.4.2). The first event is awaited before the response starts, so an error
+ * before it is a plain JSON-RPC error response; a later error is a final error event.
+ */
+async function openStream<Principal>(
+  settings: PipelineSettings<Principal>,
+  service: JsonRpcServiceDefinition<Principal>,
+  operation: OperationDescriptor,
+  id: JsonRpcId,
+  events: AsyncIterable<Message>,
+  context: CallContext<Principal>,
+  keepAliveMs: number,
+): Promise<UniversalResponse> {
+  let iterator: AsyncIterator<Message>;
+  let first: IteratorResult<Message>;
+  try {
+    iterator = events[Symbol.asyncIterator]();
+    first = await iterator.next();
+  } catch (e) {
+    return respondError(settings, id, toA2AError(e, (cause) => internal(settings, operation, cause)));
+  }
+  const encode = (m: Message) => encodeSseEvent(resultResponse(id, encodeMessage(operation.output, m, service.responseFields)));
+  async function* sse(): AsyncGenerator<string> {
+    let done = first.done === true;
+    try {
+      if (!done) yield encode(first.value as Message);
+      while (!done) {
+        const next = await iterator.next();
+        done = next.done === true;
+        if (!done) yield encode(next.value);
+      }
+    } catch (e) {
+      done = true;
+      const err = toA2AError(e, (cause) => internal(settings, operation, cause));
+      yield encodeSseEvent(errorResponse(id, toJsonRpcError(err)));
+    } finally {
+      // The client went away (or the consumer stopped): let the handler's generator clean up,
+      // without waiting for it, since it may be blocked on something the abort signal ends.
+      if (!done) iterator.return?.().catch((e: unknown) => settings.logger.error(`${operation.name}: stream cleanup failed`, e));
+    }
+  }
+  return { status: 200, headers: withExtensions(SSE_HEADERS, context), stream: withKeepAlive(sse(), keepAliveMs, context.signal) };
+}
+
+/** An A2A error as a JSON-RPC error response: HTTP 200, or 401/403 for auth failures, unless `status` says otherwise. */
+function respondError<Principal>(
+  settings: PipelineSettings<Principal>,
+  id: JsonRpcId,
+  err: A2AError,
+  extra?: readonly (readonly [string, string])[],
+  status?: number,
+): UniversalResponse {
+  const spec = err.spec;
+  const authFailure = spec === settings.errors.UnauthenticatedError || spec === settings.errors.PermissionDeniedError;
+  return {
+    status: status ?? (authFailure ? spec.httpStatus : 200),
+    headers: extra === undefined ? JSON_HEADERS : [...JSON_HEADERS, ...extra],
+    body: errorResponse(id, toJsonRpcError(err)),
+  };
+}
+
+function internal<Principal>(settings: PipelineSettings<Principal>, operation: OperationDescriptor, cause: unknown): A2AError {
+  settings.logger.error(`${operation.name}: handler failed`, cause);
+  return new A2AError(settings.errors.InternalError, undefined, { cause });
+}
+
+function withExtensions(headers: readonly (readonly [string, string])[], context: CallContext<unknown>): readonly (readonly [string, string])[] {
+  if (context.activatedExtensions.size === 0) return headers;
+  return [...headers, ["a2a-extensions", formatExtensions(context.activatedExtensions)]];
+}

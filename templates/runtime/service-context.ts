@@ -1,0 +1,126 @@
+/**
+ * The part of every binding's pipeline that comes after routing and before the
+ * handler: authentication, version negotiation, extensions. Shared by JSON-RPC,
+ * HTTP+JSON and gRPC, so that the three answer alike.
+ */
+import { A2AError, type A2AErrorSpec } from "./a2a-error.js";
+import { ServiceParameters, type AuthenticateFn, type CallContext, type ProtocolBinding } from "./call-context.js";
+import { IMPLICIT_VERSION, negotiateVersion, parseExtensions } from "./service-parameters.js";
+
+/** The error types the pipelines raise themselves (the generated `errorSpecs` has them all). */
+export interface PipelineErrorSpecs {
+  readonly JsonParseError: A2AErrorSpec;
+  readonly InvalidRequestError: A2AErrorSpec;
+  readonly MethodNotFoundError: A2AErrorSpec;
+  readonly InvalidParamsError: A2AErrorSpec;
+  readonly InternalError: A2AErrorSpec;
+  readonly ContentTypeNotSupportedError: A2AErrorSpec;
+  readonly VersionNotSupportedError: A2AErrorSpec;
+  readonly ExtensionSupportRequiredError: A2AErrorSpec;
+  readonly UnauthenticatedError: A2AErrorSpec;
+  readonly PermissionDeniedError: A2AErrorSpec;
+}
+
+/** Where a pipeline reports what it does not send to clients (handler bugs, failed writes). */
+export interface Logger {
+  error(message: string, cause?: unknown): void;
+}
+
+/** The options every A2A server binding takes. */
+export interface ServerOptions<Principal> {
+  /** Protocol versions (Major.Minor) this interface serves. Default `["1.0"]`. */
+  readonly supportedVersions?: readonly string[];
+  /**
+   * The version assumed when a request carries no `A2A-Version` (or an empty one).
+   * The spec says "0.3" (§3.6.2), the default; a 1.0-only server that wants to be
+   * lenient with clients that omit the header can set "1.0".
+   */
+  readonly versionWhenMissing?: string;
+  /** Extension URIs the Agent Card marks `required: true`: a request that does not ask for all of them fails (§4.6.3). */
+  readonly requiredExtensions?: readonly string[];
+  /** Authenticates every request before its body is decoded; see AuthenticateFn. */
+  readonly authenticate?: AuthenticateFn<Principal>;
+  /** Where internal errors are logged. Default: console.error. */
+  readonly logger?: Logger;
+}
+
+/** What a binding knows about a request when it establishes the call context. */
+export interface ContextInput {
+  readonly binding: ProtocolBinding;
+  readonly operation: string;
+  readonly serviceParameters: ServiceParameters;
+  /** `A2A-Version` given as a query parameter (HTTP bindings, §3.6.1), which wins over the header. */
+  readonly versionParameter?: string | undefined;
+  readonly tenant: string;
+  readonly signal: AbortSignal;
+}
+
+/** Resolved, immutable server settings (defaults applied once, not per request). */
+export interface PipelineSettings<Principal> {
+  readonly supportedVersions: readonly string[];
+  readonly versionWhenMissing: string;
+  readonly requiredExtensions: readonly string[];
+  readonly authenticate: AuthenticateFn<Principal> | undefined;
+  readonly logger: Logger;
+  readonly errors: PipelineErrorSpecs;
+}
+
+/** Applies the defaults of ServerOptions. */
+export function resolveServerOptions<Principal>(options: ServerOptions<Principal> | undefined, errors: PipelineErrorSpecs): PipelineSettings<Principal> {
+  return {
+    supportedVersions: options?.supportedVersions ?? ["1.0"],
+    versionWhenMissing: options?.versionWhenMissing ?? IMPLICIT_VERSION,
+    requiredExtensions: options?.requiredExtensions ?? [],
+    authenticate: options?.authenticate,
+    logger: options?.logger ?? { error: (message, cause) => console.error(message, cause) },
+    errors,
+  };
+}
+
+/**
+ * Authenticates, negotiates the version and checks the required extensions; throws
+ * the A2A error to answer with. The order is fixed: auth first (an unauthenticated
+ * caller learns nothing else), then version, then extensions.
+ */
+export async function establishContext<Principal>(settings: PipelineSettings<Principal>, input: ContextInput): Promise<CallContext<Principal>> {
+  let principal: Principal | undefined;
+  if (settings.authenticate !== undefined) {
+    principal = await settings.authenticate({
+      binding: input.binding,
+      operation: input.operation,
+      serviceParameters: input.serviceParameters,
+    });
+  }
+  const requested = input.versionParameter ?? input.serviceParameters.get("a2a-version");
+  const negotiated = negotiateVersion(requested === undefined || requested.trim() === "" ? settings.versionWhenMissing : requested, settings.supportedVersions);
+  if (!negotiated.ok) {
+    const shown = requested === undefined || requested.trim() === "" ? `${settings.versionWhenMissing} (no A2A-Version given)` : `"${negotiated.requested}"`;
+    throw new A2AError(
+      settings.errors.VersionNotSupportedError,
+      `A2A protocol version ${shown} is not supported; supported versions: ${settings.supportedVersions.join(", ")}`,
+      { metadata: { requestedVersion: negotiated.requested, supportedVersions: settings.supportedVersions.join(",") } },
+    );
+  }
+  const requestedExtensions = parseExtensions(input.serviceParameters.get("a2a-extensions"));
+  if (settings.requiredExtensions.length > 0) {
+    const missing = settings.requiredExtensions.filter((uri) => !requestedExtensions.includes(uri));
+    if (missing.length > 0) {
+      throw new A2AError(
+        settings.errors.ExtensionSupportRequiredError,
+        `this agent requires the extension${missing.length > 1 ? "s" : ""} ${missing.join(", ")}; declare ${missing.length > 1 ? "them" : "it"} in A2A-Extensions`,
+        { metadata: { requiredExtensions: missing.join(",") } },
+      );
+    }
+  }
+  return {
+    operation: input.operation,
+    binding: input.binding,
+    serviceParameters: input.serviceParameters,
+    requestedVersion: negotiated.version,
+    requestedExtensions,
+    activatedExtensions: new Set<string>(),
+    tenant: input.tenant,
+    principal,
+    signal: input.signal,
+  };
+}
