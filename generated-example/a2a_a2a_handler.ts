@@ -344,6 +344,23 @@ export const A2AServiceOperations = {
 } as const satisfies Record<string, OperationDescriptor>;
 
 /**
+ * The operations of lf.a2a.v1.A2AService, keyed by RPC name.
+ */
+export const A2AServiceOperationsByName = {
+  SendMessage: A2AServiceOperations.sendMessage,
+  SendStreamingMessage: A2AServiceOperations.sendStreamingMessage,
+  GetTask: A2AServiceOperations.getTask,
+  ListTasks: A2AServiceOperations.listTasks,
+  CancelTask: A2AServiceOperations.cancelTask,
+  SubscribeToTask: A2AServiceOperations.subscribeToTask,
+  CreateTaskPushNotificationConfig: A2AServiceOperations.createTaskPushNotificationConfig,
+  GetTaskPushNotificationConfig: A2AServiceOperations.getTaskPushNotificationConfig,
+  ListTaskPushNotificationConfigs: A2AServiceOperations.listTaskPushNotificationConfigs,
+  GetExtendedAgentCard: A2AServiceOperations.getExtendedAgentCard,
+  DeleteTaskPushNotificationConfig: A2AServiceOperations.deleteTaskPushNotificationConfig,
+} as const;
+
+/**
  * RPC name of an operation of lf.a2a.v1.A2AService.
  */
 export type A2AServiceOperationName = (typeof A2AServiceOperations)[keyof typeof A2AServiceOperations]["name"];
@@ -365,6 +382,7 @@ export const A2AServiceRequiredFields: RequirementTable = {
   ],
   "lf.a2a.v1.SendMessageConfiguration": [
     { name: "taskPushNotificationConfig", json: "taskPushNotificationConfig", nested: "lf.a2a.v1.TaskPushNotificationConfig" },
+    { name: "historyLength", json: "historyLength", min: 0 },
   ],
   "lf.a2a.v1.TaskPushNotificationConfig": [
     { name: "url", json: "url", check: "nonzero" },
@@ -375,6 +393,11 @@ export const A2AServiceRequiredFields: RequirementTable = {
   ],
   "lf.a2a.v1.GetTaskRequest": [
     { name: "id", json: "id", check: "nonzero" },
+    { name: "historyLength", json: "historyLength", min: 0 },
+  ],
+  "lf.a2a.v1.ListTasksRequest": [
+    { name: "pageSize", json: "pageSize", min: 1, max: 100 },
+    { name: "historyLength", json: "historyLength", min: 0 },
   ],
   "lf.a2a.v1.CancelTaskRequest": [
     { name: "id", json: "id", check: "nonzero" },
@@ -388,6 +411,7 @@ export const A2AServiceRequiredFields: RequirementTable = {
   ],
   "lf.a2a.v1.ListTaskPushNotificationConfigsRequest": [
     { name: "taskId", json: "taskId", check: "nonzero" },
+    { name: "pageSize", json: "pageSize", min: 0 },
   ],
   "lf.a2a.v1.DeleteTaskPushNotificationConfigRequest": [
     { name: "taskId", json: "taskId", check: "nonzero" },

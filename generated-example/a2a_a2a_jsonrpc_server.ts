@@ -19,7 +19,7 @@ import { serveFetch } from "./a2a-runtime/http/fetch-adapter.js";
  * A JSON-RPC 2.0 server of lf.a2a.v1.A2AService, ready to mount.
  */
 export interface A2AServiceJsonRpcServer {
-  /** For `http.createServer(server.node)`, `http2.createServer(server.node)`, Express `app.post(path, server.node)`. */
+  /** For `http.createServer(server.node)`, `http2.createServer(server.node)`, Express `app.use(path, server.node)`. */
   readonly node: NodeRequestListener;
   /** For fetch-API runtimes and frameworks: Deno, Bun, workers, Hono (`(c) => server.fetch(c.req.raw)`). */
   readonly fetch: (request: Request) => Promise<Response>;
@@ -29,13 +29,13 @@ export interface A2AServiceJsonRpcServer {
 
 /**
  * Serves lf.a2a.v1.A2AService over JSON-RPC 2.0 (A2A spec §9): POST a JSON-RPC request to
- * any path; streaming operations answer with Server-Sent Events, one JSON-RPC response
+ * the endpoint; streaming operations answer with Server-Sent Events, one JSON-RPC response
  * per event. Validation, version negotiation, extensions, authentication and error
  * mapping happen before the handler is called.
  *
  * @generated from service lf.a2a.v1.A2AService
  */
-export function createA2AServiceJsonRpcServer<Principal = unknown>(handler: A2AServiceHandler<Principal>, options?: JsonRpcServerOptions<Principal>): A2AServiceJsonRpcServer {
+export function createA2AServiceJsonRpcServer<Principal = unknown>(handler: A2AServiceHandler<Principal>, options?: JsonRpcServerOptions<Principal> & { readonly basePath?: string }): A2AServiceJsonRpcServer {
   const universal = createJsonRpcHandler<Principal>(
     {
       methods: A2AServiceJsonRpcMethods,
@@ -46,6 +46,7 @@ export function createA2AServiceJsonRpcServer<Principal = unknown>(handler: A2AS
     },
     options,
   );
-  return { node: serveNode(universal), fetch: serveFetch(universal), handler: universal };
+  const adapter = { basePath: options?.basePath };
+  return { node: serveNode(universal, adapter), fetch: serveFetch(universal, adapter), handler: universal };
 }
 

@@ -6,6 +6,7 @@
 
 import type { RouteTable } from "./a2a-runtime/route-matcher.js";
 import type { A2AServiceOperationName } from "./a2a_a2a_handler.js";
+import type { RestRequestShape } from "./a2a-runtime/rest/request-shape.js";
 
 /**
  * HTTP+JSON routes of lf.a2a.v1.A2AService, in match order: custom-verb patterns first,
@@ -209,5 +210,98 @@ export const A2AServiceRoutes: RouteTable<A2AServiceOperationName> = {
       body: "",
     },
   ],
+};
+
+/**
+ * Request fields of the operations of lf.a2a.v1.A2AService that have HTTP bindings: how each
+ * maps to path variables and query parameters (spec §11.5; `message` fields cannot be
+ * sent in a query).
+ */
+export const A2AServiceRestRequests: Partial<Record<A2AServiceOperationName, RestRequestShape>> = {
+  SendMessage: {
+    fields: [
+      { name: "tenant", json: "tenant", kind: "string" },
+      { name: "message", json: "message", kind: "message" },
+      { name: "configuration", json: "configuration", kind: "message" },
+      { name: "metadata", json: "metadata", kind: "message" },
+    ],
+  },
+  SendStreamingMessage: {
+    fields: [
+      { name: "tenant", json: "tenant", kind: "string" },
+      { name: "message", json: "message", kind: "message" },
+      { name: "configuration", json: "configuration", kind: "message" },
+      { name: "metadata", json: "metadata", kind: "message" },
+    ],
+  },
+  GetTask: {
+    fields: [
+      { name: "tenant", json: "tenant", kind: "string" },
+      { name: "id", json: "id", kind: "string" },
+      { name: "history_length", json: "historyLength", kind: "int" },
+    ],
+  },
+  ListTasks: {
+    fields: [
+      { name: "tenant", json: "tenant", kind: "string" },
+      { name: "context_id", json: "contextId", kind: "string" },
+      { name: "status", json: "status", kind: "enum" },
+      { name: "page_size", json: "pageSize", kind: "int" },
+      { name: "page_token", json: "pageToken", kind: "string" },
+      { name: "history_length", json: "historyLength", kind: "int" },
+      { name: "status_timestamp_after", json: "statusTimestampAfter", kind: "timestamp" },
+      { name: "include_artifacts", json: "includeArtifacts", kind: "bool" },
+    ],
+  },
+  CancelTask: {
+    fields: [
+      { name: "tenant", json: "tenant", kind: "string" },
+      { name: "id", json: "id", kind: "string" },
+      { name: "metadata", json: "metadata", kind: "message" },
+    ],
+  },
+  SubscribeToTask: {
+    fields: [
+      { name: "tenant", json: "tenant", kind: "string" },
+      { name: "id", json: "id", kind: "string" },
+    ],
+  },
+  CreateTaskPushNotificationConfig: {
+    fields: [
+      { name: "tenant", json: "tenant", kind: "string" },
+      { name: "id", json: "id", kind: "string" },
+      { name: "task_id", json: "taskId", kind: "string" },
+      { name: "url", json: "url", kind: "string" },
+      { name: "token", json: "token", kind: "string" },
+      { name: "authentication", json: "authentication", kind: "message" },
+    ],
+  },
+  GetTaskPushNotificationConfig: {
+    fields: [
+      { name: "tenant", json: "tenant", kind: "string" },
+      { name: "task_id", json: "taskId", kind: "string" },
+      { name: "id", json: "id", kind: "string" },
+    ],
+  },
+  ListTaskPushNotificationConfigs: {
+    fields: [
+      { name: "tenant", json: "tenant", kind: "string" },
+      { name: "task_id", json: "taskId", kind: "string" },
+      { name: "page_size", json: "pageSize", kind: "int" },
+      { name: "page_token", json: "pageToken", kind: "string" },
+    ],
+  },
+  GetExtendedAgentCard: {
+    fields: [
+      { name: "tenant", json: "tenant", kind: "string" },
+    ],
+  },
+  DeleteTaskPushNotificationConfig: {
+    fields: [
+      { name: "tenant", json: "tenant", kind: "string" },
+      { name: "task_id", json: "taskId", kind: "string" },
+      { name: "id", json: "id", kind: "string" },
+    ],
+  },
 };
 

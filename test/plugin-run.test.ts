@@ -34,7 +34,9 @@ describe("protoc-gen-a2a on a2a.proto", () => {
         "a2a_a2a_jsonrpc_client.ts",
         "a2a_a2a_jsonrpc_methods.ts",
         "a2a_a2a_jsonrpc_server.ts",
+        "a2a_a2a_rest_client.ts",
         "a2a_a2a_rest_routes.ts",
+        "a2a_a2a_rest_server.ts",
       ].sort(),
     );
   });

@@ -22,6 +22,10 @@ export interface FieldRule {
   readonly nested?: string;
   /** The oneof property holding the field, when it is a oneof member. */
   readonly oneof?: string;
+  /** Smallest allowed value of a numeric field, when set (spec text, e.g. pageSize ≥ 1). */
+  readonly min?: number;
+  /** Largest allowed value of a numeric field, when set. */
+  readonly max?: number;
   /** True for a map field: `nested` applies to each value. */
   readonly map?: true;
   /** In response tables: the ProtoJSON zero value to emit when the field is absent. */
@@ -81,6 +85,12 @@ function walk(
       out.push({ field: path, description: `${path} is required` });
       continue;
     }
+    if ((rule.min !== undefined || rule.max !== undefined) && typeof value === "number") {
+      if ((rule.min !== undefined && value < rule.min) || (rule.max !== undefined && value > rule.max)) {
+        out.push({ field: path, description: `${path} must be ${rangeText(rule.min, rule.max)}, got ${value}` });
+        continue;
+      }
+    }
     if (rule.nested === undefined || value === undefined || value === null) continue;
     if (Array.isArray(value)) {
       for (let i = 0; i < value.length && out.length < limit; i++) {
@@ -98,6 +108,11 @@ function walk(
       }
     }
   }
+}
+
+function rangeText(min: number | undefined, max: number | undefined): string {
+  if (min !== undefined && max !== undefined) return `between ${min} and ${max}`;
+  return min !== undefined ? `at least ${min}` : `at most ${max}`;
 }
 
 function isMissing(check: RequiredCheck, value: unknown): boolean {

@@ -83,7 +83,7 @@ export type RouteMatch<Op extends string = string> =
   | { readonly kind: "not-found" }
   /** 405: the path matches only routes of other methods; `allow` lists them, sorted, unique. */
   | { readonly kind: "method-not-allowed"; readonly allow: readonly string[] }
-  /** 400: the path is malformed (no leading "/", bad percent-encoding, "%2F" inside a variable). */
+  /** 400: the path is malformed (no leading "/", bad percent-encoding, "%2F" inside a multi-segment variable). */
   | { readonly kind: "bad-path"; readonly reason: string };
 
 const notFound = { kind: "not-found" } as const;
@@ -149,6 +149,9 @@ function capture<Op extends string>(route: Route<Op>, segs: readonly string[], l
   const n = segs.length;
   for (const v of route.pattern.variables) {
     const end = v.end < 0 ? n : v.end;
+    // A one-segment variable holds an opaque value: "%2F" decodes to "/" (a tenant "org/team").
+    // In a multi-segment value "/" separates segments, so an encoded one would be ambiguous.
+    const multi = v.end < 0 || v.end - v.start > 1;
     let value = "";
     for (let i = v.start; i < end; i++) {
       let seg = i === n - 1 ? last : segs[i]!;
@@ -158,8 +161,8 @@ function capture<Op extends string>(route: Route<Op>, segs: readonly string[], l
         } catch {
           return { kind: "bad-path", reason: `malformed percent-encoding in path variable "${v.field}"` };
         }
-        if (seg.indexOf("/") >= 0) {
-          return { kind: "bad-path", reason: `path variable "${v.field}" must not contain an encoded "/"` };
+        if (multi && seg.indexOf("/") >= 0) {
+          return { kind: "bad-path", reason: `multi-segment path variable "${v.field}" must not contain an encoded "/"` };
         }
       }
       value = i === v.start ? seg : value + "/" + seg;

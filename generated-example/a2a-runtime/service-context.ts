@@ -8,7 +8,10 @@
  */
 import { A2AError, type A2AErrorSpec } from "./a2a-error.js";
 import { ServiceParameters, type AuthenticateFn, type CallContext, type ProtocolBinding } from "./call-context.js";
-import { IMPLICIT_VERSION, negotiateVersion, parseExtensions } from "./service-parameters.js";
+import { IMPLICIT_VERSION, formatExtensions, negotiateVersion, parseExtensions } from "./service-parameters.js";
+import type { DescMessage, JsonValue, Message } from "@bufbuild/protobuf";
+import { JsonDecodeError, decodeMessage } from "./proto-json.js";
+import { findMissingFields, type RequirementTable } from "./required-fields.js";
 
 /** The error types the pipelines raise themselves (the generated `errorSpecs` has them all). */
 export interface PipelineErrorSpecs {
@@ -126,4 +129,40 @@ export async function establishContext<Principal>(settings: PipelineSettings<Pri
     principal,
     signal: input.signal,
   };
+}
+
+/**
+ * Decodes a request from ProtoJSON and validates it against the REQUIRED/range table;
+ * throws InvalidParamsError naming the field (with a google.rpc.BadRequest).
+ */
+export function decodeRequest(errors: PipelineErrorSpecs, schema: DescMessage, json: JsonValue, requestFields: RequirementTable): Message {
+  let message: Message;
+  try {
+    message = decodeMessage(schema, json);
+  } catch (e) {
+    if (e instanceof JsonDecodeError) throw new A2AError(errors.InvalidParamsError, `Invalid parameters: ${e.message}`);
+    throw e;
+  }
+  const violations = findMissingFields(requestFields, schema.typeName, message);
+  if (violations.length > 0) {
+    throw new A2AError(errors.InvalidParamsError, `Invalid parameters: ${violations.map((v) => v.description).join("; ")}`, {
+      fieldViolations: violations,
+    });
+  }
+  return message;
+}
+
+/** A handler's unexpected throw as the generic InternalError, logged (never sent: no message, no stack). */
+export function internalError<Principal>(settings: PipelineSettings<Principal>, operation: string, cause: unknown): A2AError {
+  settings.logger.error(`${operation}: handler failed`, cause);
+  return new A2AError(settings.errors.InternalError, undefined, { cause });
+}
+
+/** Response headers plus `A2A-Extensions` listing the extensions the handler activated, if any. */
+export function withActivatedExtensions(
+  headers: readonly (readonly [string, string])[],
+  context: CallContext<unknown>,
+): readonly (readonly [string, string])[] {
+  if (context.activatedExtensions.size === 0) return headers;
+  return [...headers, ["a2a-extensions", formatExtensions(context.activatedExtensions)]];
 }

@@ -10,6 +10,8 @@ import { emitJsonRpcMethodTable } from "./emit/jsonrpc/method-table.js";
 import { emitJsonRpcServer } from "./emit/jsonrpc/server.js";
 import { emitJsonRpcClient } from "./emit/jsonrpc/client.js";
 import { emitRouteTable } from "./emit/rest/route-table.js";
+import { emitRestServer } from "./emit/rest/server.js";
+import { emitRestClient } from "./emit/rest/client.js";
 
 const name = "protoc-gen-a2a";
 
@@ -52,5 +54,7 @@ function generateTs(schema: Schema<PluginOptions>): void {
     emitJsonRpcServer(schema, model);
     emitJsonRpcClient(schema, model);
     emitRouteTable(schema, model);
+    emitRestServer(schema, model);
+    emitRestClient(schema, model);
   }
 }

@@ -16,14 +16,14 @@ import type { JsonValue, Message } from "@bufbuild/protobuf";
 import { A2AError, toA2AError, toJsonRpcError } from "../a2a-error.js";
 import { ServiceParameters, type CallContext } from "../call-context.js";
 import { isJsonMediaType } from "../http/content-type.js";
-import { SSE_HEADERS, encodeSseEvent, withKeepAlive } from "../http/sse.js";
+import { encodeSseEvent } from "../http/sse.js";
+import { openEventStream } from "../http/event-stream.js";
 import type { UniversalHandler, UniversalRequest, UniversalResponse } from "../http/universal.js";
 import type { OperationDescriptor } from "../operation.js";
-import { JsonDecodeError, decodeMessage, encodeMessage } from "../proto-json.js";
-import { findMissingFields, type RequirementTable } from "../required-fields.js";
-import { formatExtensions } from "../service-parameters.js";
+import { encodeMessage } from "../proto-json.js";
+import type { RequirementTable } from "../required-fields.js";
 import { queryParameter } from "../http/query.js";
-import { establishContext, resolveServerOptions, type PipelineErrorSpecs, type PipelineSettings, type ServerOptions } from "../service-context.js";
+import { decodeRequest, establishContext, internalError, resolveServerOptions, withActivatedExtensions, type PipelineErrorSpecs, type PipelineSettings, type ServerOptions } from "../service-context.js";
 import { errorResponse, isEnvelopeProblem, readRequestEnvelope, resultResponse, type JsonRpcId } from "./envelope.js";
 
 /** What the generated code hands the server: the service's tables and its dispatcher. */
@@ -110,9 +110,9 @@ export function createJsonRpcHandler<Principal>(
         tenant: "",
         signal: request.signal,
       });
-      message = decodeRequest(errors, operation, envelope.params, service.requestFields);
+      message = decodeRequest(errors, operation.input, envelope.params, service.requestFields);
     } catch (e) {
-      return respondError(settings, id, toA2AError(e, (cause) => internal(settings, operation, cause)));
+      return respondError(settings, id, toA2AError(e, (cause) => internalError(settings, operation.name, cause)));
     }
     const tenant = (message as { tenant?: unknown }).tenant;
     if (typeof tenant === "string" && tenant !== "") context = { ...context, tenant };
@@ -121,83 +121,33 @@ export function createJsonRpcHandler<Principal>(
     try {
       result = service.dispatch(operation.name, message, context);
     } catch (e) {
-      return respondError(settings, id, toA2AError(e, (cause) => internal(settings, operation, cause)));
+      return respondError(settings, id, toA2AError(e, (cause) => internalError(settings, operation.name, cause)));
     }
     if (operation.kind === "unary") {
       try {
         const response = await (result as Promise<Message>);
         const json = encodeMessage(operation.output, response, service.responseFields);
-        return { status: 200, headers: withExtensions(JSON_HEADERS, context), body: resultResponse(id, json) };
+        return { status: 200, headers: withActivatedExtensions(JSON_HEADERS, context), body: resultResponse(id, json) };
       } catch (e) {
-        return respondError(settings, id, toA2AError(e, (cause) => internal(settings, operation, cause)));
+        return respondError(settings, id, toA2AError(e, (cause) => internalError(settings, operation.name, cause)));
       }
     }
-    return openStream(settings, service, operation, id, result as AsyncIterable<Message>, context, keepAliveMs);
+    return openEventStream(
+      result as AsyncIterable<Message>,
+      {
+        encodeEvent: (m) => encodeSseEvent(resultResponse(id, encodeMessage(operation.output, m, service.responseFields))),
+        encodeError: (err) => encodeSseEvent(errorResponse(id, toJsonRpcError(err))),
+        respondError: (err) => respondError(settings, id, err),
+        toError: (e) => toA2AError(e, (cause) => internalError(settings, operation.name, cause)),
+        logCleanupError: (e) => settings.logger.error(`${operation.name}: stream clean-up failed`, e),
+      },
+      withActivatedExtensions([], context),
+      keepAliveMs,
+      context.signal,
+    );
   };
 }
 
-/** Decodes and validates `params` as the operation's request message. */
-function decodeRequest(errors: PipelineErrorSpecs, operation: OperationDescriptor, params: JsonValue, requestFields: RequirementTable): Message {
-  let message: Message;
-  try {
-    message = decodeMessage(operation.input, params);
-  } catch (e) {
-    if (e instanceof JsonDecodeError) throw new A2AError(errors.InvalidParamsError, `Invalid parameters: ${e.message}`);
-    throw e;
-  }
-  const missing = findMissingFields(requestFields, operation.input.typeName, message);
-  if (missing.length > 0) {
-    throw new A2AError(errors.InvalidParamsError, `Invalid parameters: ${missing.map((v) => v.field).join(", ")} ${missing.length > 1 ? "are" : "is"} required`, {
-      fieldViolations: missing,
-    });
-  }
-  return message;
-}
-
-/**
- * Streams server-streaming results as SSE, one full JSON-RPC response per `data:`
- * (§9.4.2). The first event is awaited before the response starts, so an error
- * before it is a plain JSON-RPC error response; a later error is a final error event.
- */
-async function openStream<Principal>(
-  settings: PipelineSettings<Principal>,
-  service: JsonRpcServiceDefinition<Principal>,
-  operation: OperationDescriptor,
-  id: JsonRpcId,
-  events: AsyncIterable<Message>,
-  context: CallContext<Principal>,
-  keepAliveMs: number,
-): Promise<UniversalResponse> {
-  let iterator: AsyncIterator<Message>;
-  let first: IteratorResult<Message>;
-  try {
-    iterator = events[Symbol.asyncIterator]();
-    first = await iterator.next();
-  } catch (e) {
-    return respondError(settings, id, toA2AError(e, (cause) => internal(settings, operation, cause)));
-  }
-  const encode = (m: Message) => encodeSseEvent(resultResponse(id, encodeMessage(operation.output, m, service.responseFields)));
-  async function* sse(): AsyncGenerator<string> {
-    let done = first.done === true;
-    try {
-      if (!done) yield encode(first.value as Message);
-      while (!done) {
-        const next = await iterator.next();
-        done = next.done === true;
-        if (!done) yield encode(next.value);
-      }
-    } catch (e) {
-      done = true;
-      const err = toA2AError(e, (cause) => internal(settings, operation, cause));
-      yield encodeSseEvent(errorResponse(id, toJsonRpcError(err)));
-    } finally {
-      // The client went away (or the consumer stopped): let the handler's generator clean up,
-      // without waiting for it, since it may be blocked on something the abort signal ends.
-      if (!done) iterator.return?.().catch((e: unknown) => settings.logger.error(`${operation.name}: stream cleanup failed`, e));
-    }
-  }
-  return { status: 200, headers: withExtensions(SSE_HEADERS, context), stream: withKeepAlive(sse(), keepAliveMs, context.signal) };
-}
 
 /** An A2A error as a JSON-RPC error response: HTTP 200, or 401/403 for auth failures, unless `status` says otherwise. */
 function respondError<Principal>(
@@ -214,14 +164,4 @@ function respondError<Principal>(
     headers: extra === undefined ? JSON_HEADERS : [...JSON_HEADERS, ...extra],
     body: errorResponse(id, toJsonRpcError(err)),
   };
-}
-
-function internal<Principal>(settings: PipelineSettings<Principal>, operation: OperationDescriptor, cause: unknown): A2AError {
-  settings.logger.error(`${operation.name}: handler failed`, cause);
-  return new A2AError(settings.errors.InternalError, undefined, { cause });
-}
-
-function withExtensions(headers: readonly (readonly [string, string])[], context: CallContext<unknown>): readonly (readonly [string, string])[] {
-  if (context.activatedExtensions.size === 0) return headers;
-  return [...headers, ["a2a-extensions", formatExtensions(context.activatedExtensions)]];
 }

@@ -11,6 +11,8 @@ export const outputSuffix = {
   jsonRpcServer: "_a2a_jsonrpc_server.ts",
   jsonRpcClient: "_a2a_jsonrpc_client.ts",
   restRoutes: "_a2a_rest_routes.ts",
+  restServer: "_a2a_rest_server.ts",
+  restClient: "_a2a_rest_client.ts",
 } as const;
 
 export function outputFile(file: DescFile, kind: keyof typeof outputSuffix): string {

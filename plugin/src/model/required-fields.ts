@@ -1,6 +1,7 @@
 import { getOption, hasOption, type DescField, type DescMessage } from "@bufbuild/protobuf";
 import { FeatureSet_FieldPresence } from "@bufbuild/protobuf/wkt";
 import { FieldBehavior, field_behavior } from "../gen/google/api/field_behavior_pb.js";
+import { fieldConstraint, type FieldConstraint } from "./field-constraints.js";
 
 /** How a REQUIRED field is checked (spec §5.7: present and set; required arrays non-empty). */
 export type RequiredCheck =
@@ -13,11 +14,13 @@ export type RequiredCheck =
   /** Map field: at least one entry. */
   | "nonempty-map";
 
-/** One field of a message that validation must look at: required, or leading to nested requirements. */
+/** One field of a message that validation must look at: required, ranged, or leading to nested requirements. */
 export interface FieldRequirement {
   readonly field: DescField;
   /** How to check presence, when the field is REQUIRED. */
   readonly required: RequiredCheck | undefined;
+  /** A numeric range from the spec text, when the field has one. */
+  readonly range: FieldConstraint | undefined;
   /** The nested message to validate (singular, every list element or every map value), if it has requirements. */
   readonly nested: DescMessage | undefined;
 }
@@ -54,7 +57,7 @@ export function collectRequiredFields(roots: readonly DescMessage[]): MessageReq
   };
   roots.forEach(visit);
 
-  for (const m of reachable) hasRequirements.set(m.typeName, m.fields.some(isRequiredField));
+  for (const m of reachable) hasRequirements.set(m.typeName, m.fields.some((f) => isRequiredField(f) || fieldConstraint(f) !== undefined));
   for (let changed = true; changed; ) {
     changed = false;
     for (const m of reachable) {
@@ -73,7 +76,8 @@ export function collectRequiredFields(roots: readonly DescMessage[]): MessageReq
       const n = nestedMessage(f);
       const nested = n !== undefined && hasRequirements.get(n.typeName) === true ? n : undefined;
       const required = isRequiredField(f) ? requiredCheck(f) : undefined;
-      if (required !== undefined || nested !== undefined) fields.push({ field: f, required, nested });
+      const range = fieldConstraint(f);
+      if (required !== undefined || nested !== undefined || range !== undefined) fields.push({ field: f, required, range, nested });
     }
     result.set(m.typeName, { message: m, fields });
   }

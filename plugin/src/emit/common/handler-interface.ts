@@ -11,6 +11,7 @@ export function serviceSymbols(service: ServiceModel) {
   return {
     handler: `${base}Handler`,
     operations: `${base}Operations`,
+    operationsByName: `${base}OperationsByName`,
     operationName: `${base}OperationName`,
     requiredFields: `${base}RequiredFields`,
     responseFields: `${base}ResponseFields`,
@@ -18,6 +19,7 @@ export function serviceSymbols(service: ServiceModel) {
     dispatch: `dispatch${base}`,
     jsonRpcMethods: `${base}JsonRpcMethods`,
     routes: `${base}Routes`,
+    restRequests: `${base}RestRequests`,
   };
 }
 
@@ -79,6 +81,11 @@ export function emitHandlerFile(schema: Schema<object>, model: FileModel): void 
       f.print("  },");
     }
     f.print("} as const satisfies Record<string, ", OperationDescriptor, ">;");
+    f.print();
+    f.print(f.jsDoc(`The operations of ${service.typeName}, keyed by RPC name.`));
+    f.print(f.export("const", names.operationsByName), " = {");
+    for (const op of service.operations) f.print("  ", op.name, ": ", names.operations, ".", op.localName, ",");
+    f.print("} as const;");
     f.print();
     f.print(f.jsDoc(`RPC name of an operation of ${service.typeName}.`));
     f.print(f.export("type", names.operationName), " = (typeof ", names.operations, ")[keyof typeof ", names.operations, "][\"name\"];");

@@ -23,6 +23,8 @@ export function emitRequirementTable(
     for (const r of fields) {
       const parts = [`name: ${JSON.stringify(r.field.localName)}`, `json: ${JSON.stringify(r.field.jsonName)}`];
       if (r.required !== undefined) parts.push(`check: ${JSON.stringify(r.required)}`);
+      if (!withZero && r.range?.min !== undefined) parts.push(`min: ${r.range.min}`);
+      if (!withZero && r.range?.max !== undefined) parts.push(`max: ${r.range.max}`);
       if (r.nested !== undefined) parts.push(`nested: ${JSON.stringify(r.nested.typeName)}`);
       if (r.nested !== undefined && r.field.fieldKind === "map") parts.push("map: true");
       if (r.field.oneof !== undefined) parts.push(`oneof: ${JSON.stringify(r.field.oneof.localName)}`);

@@ -1,5 +1,6 @@
-import type { Schema } from "@bufbuild/protoplugin";
-import type { FileModel } from "../../model/service-model.js";
+import type { GeneratedFile, ImportSymbol, Schema } from "@bufbuild/protoplugin";
+import type { FileModel, ServiceModel } from "../../model/service-model.js";
+import { requestFieldShapes } from "../../model/query-fields.js";
 import type { HttpBinding } from "../../model/http-binding.js";
 import { sortRoutes } from "../../model/route-order.js";
 import { generationError } from "../../generation-error.js";
@@ -53,7 +54,39 @@ export function emitRouteTable(schema: Schema<object>, model: FileModel): void {
     f.print("  ],");
     f.print("};");
     f.print();
+    emitRequestShapes(f, service, names.restRequests, OperationName);
   }
+}
+
+/**
+ * Emits the top-level request fields of every operation with an HTTP binding (proto and
+ * JSON names, query kind), for assembling requests from paths and queries and back.
+ */
+function emitRequestShapes(f: GeneratedFile, service: ServiceModel, name: string, OperationName: ImportSymbol): void {
+  const RestRequestShape = f.import("RestRequestShape", runtimeModule("rest/request-shape"), true);
+  f.print(
+    f.jsDoc(
+      [
+        `Request fields of the operations of ${service.typeName} that have HTTP bindings: how each`,
+        "maps to path variables and query parameters (spec §11.5; `message` fields cannot be",
+        "sent in a query).",
+      ].join("\n"),
+    ),
+  );
+  f.print(f.export("const", name), ": Partial<Record<", OperationName, ", ", RestRequestShape, ">> = {");
+  for (const op of service.operations) {
+    if (op.httpBindings.length === 0) continue;
+    f.print("  ", op.name, ": {");
+    f.print("    fields: [");
+    for (const field of requestFieldShapes(op.input)) {
+      const repeated = field.repeated ? ", repeated: true" : "";
+      f.print("      { name: ", f.string(field.name), ", json: ", f.string(field.json), ", kind: ", f.string(field.kind), repeated, " },");
+    }
+    f.print("    ],");
+    f.print("  },");
+  }
+  f.print("};");
+  f.print();
 }
 
 function originNote(binding: HttpBinding): string {

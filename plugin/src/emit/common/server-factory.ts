@@ -1,0 +1,72 @@
+import type { GeneratedFile, ImportSymbol, Printable } from "@bufbuild/protoplugin";
+import type { FileModel, ServiceModel } from "../../model/service-model.js";
+import { outputModule } from "../file-names.js";
+import { runtimeModule } from "../runtime-files.js";
+import { serviceSymbols } from "./handler-interface.js";
+
+/** What differs between the HTTP bindings' generated server factories. */
+export interface HttpServerFlavor {
+  /** "JsonRpc" or "Rest": part of the generated names. */
+  readonly name: string;
+  /** Runtime module with the handler factory and its options type. */
+  readonly runtime: string;
+  readonly createFunction: string;
+  readonly optionsType: string;
+  /** JSDoc paragraph of the factory. */
+  readonly doc: readonly string[];
+  /** The binding-specific members of the service definition, e.g. `methods: …`. */
+  readonly definition: (f: GeneratedFile, service: ServiceModel) => [string, Printable][];
+}
+
+/**
+ * Emits, for one service, the `<Service><Flavor>Server` interface and the
+ * `create<Service><Flavor>Server(handler, options)` factory that binds the runtime's
+ * pipeline to the service's tables and dispatcher and serves it both on node:http and
+ * through the fetch API.
+ */
+export function emitHttpServerFactory(f: GeneratedFile, model: FileModel, service: ServiceModel, flavor: HttpServerFlavor): void {
+  const create = f.import(flavor.createFunction, runtimeModule(flavor.runtime));
+  const Options = f.import(flavor.optionsType, runtimeModule(flavor.runtime), true);
+  const serveNode = f.import("serveNode", runtimeModule("http/node-adapter"));
+  const serveFetch = f.import("serveFetch", runtimeModule("http/fetch-adapter"));
+  const NodeListener = f.import("NodeRequestListener", runtimeModule("http/node-adapter"), true);
+  const UniversalHandler = f.import("UniversalHandler", runtimeModule("http/universal"), true);
+  const errorSpecs = f.import("errorSpecs", outputModule(model.file, "errors"));
+  const names = serviceSymbols(service);
+  const fromHandler = (name: string, typeOnly = false): ImportSymbol => f.import(name, outputModule(model.file, "handler"), typeOnly);
+  const serverName = `${service.desc.name}${flavor.name}Server`;
+
+  f.print(f.jsDoc(`A ${flavor.name === "Rest" ? "HTTP+JSON" : "JSON-RPC 2.0"} server of ${service.typeName}, ready to mount.`));
+  f.print(f.export("interface", serverName), " {");
+  f.print("  /** For `http.createServer(server.node)`, `http2.createServer(server.node)`, Express `app.use(path, server.node)`. */");
+  f.print("  readonly node: ", NodeListener, ";");
+  f.print("  /** For fetch-API runtimes and frameworks: Deno, Bun, workers, Hono (`(c) => server.fetch(c.req.raw)`). */");
+  f.print("  readonly fetch: (request: Request) => Promise<Response>;");
+  f.print("  /** The framework-neutral handler both are built on. */");
+  f.print("  readonly handler: ", UniversalHandler, ";");
+  f.print("}");
+  f.print();
+  f.print(f.jsDoc([...flavor.doc, "", `@generated from service ${service.typeName}`].join("\n")));
+  f.print(
+    f.export("function", `create${serverName}`),
+    "<Principal = unknown>(handler: ", fromHandler(names.handler, true), "<Principal>, options?: ", Options,
+    "<Principal> & { readonly basePath?: string }): ", serverName, " {",
+  );
+  f.print("  const universal = ", create, "<Principal>(");
+  f.print("    {");
+  for (const [key, value] of flavor.definition(f, service)) f.print("      ", key, ": ", value, ",");
+  f.print("      requestFields: ", fromHandler(names.requiredFields), ",");
+  f.print("      responseFields: ", fromHandler(names.responseFields), ",");
+  f.print("      errors: ", errorSpecs, ",");
+  f.print(
+    "      dispatch: (operation, request, context) => ", fromHandler(names.dispatch),
+    "(handler, operation as ", fromHandler(names.operationName, true), ", request, context),",
+  );
+  f.print("    },");
+  f.print("    options,");
+  f.print("  );");
+  f.print("  const adapter = { basePath: options?.basePath };");
+  f.print("  return { node: ", serveNode, "(universal, adapter), fetch: ", serveFetch, "(universal, adapter), handler: universal };");
+  f.print("}");
+  f.print();
+}

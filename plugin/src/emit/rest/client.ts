@@ -1,0 +1,30 @@
+import type { Schema } from "@bufbuild/protoplugin";
+import type { FileModel } from "../../model/service-model.js";
+import { outputFile, outputModule } from "../file-names.js";
+import { serviceSymbols } from "../common/handler-interface.js";
+import { emitClientClass } from "../common/client-class.js";
+
+/** Emits `<file>_a2a_rest_client.ts`: per service, `<Service>RestClient`. */
+export function emitRestClient(schema: Schema<object>, model: FileModel): void {
+  const f = schema.generateFile(outputFile(model.file, "restClient"));
+  f.preamble(model.file);
+  for (const service of model.services) {
+    const names = serviceSymbols(service);
+    emitClientClass(f, model, service, {
+      name: "Rest",
+      runtime: "rest/client",
+      transportClass: "RestTransport",
+      optionsType: "RestClientOptions",
+      doc: [
+        `Calls ${service.typeName} over HTTP+JSON (A2A spec §11) with \`fetch\`: paths from the route`,
+        "table (the tenant form when a tenant is set), query strings per §11.5, SSE for streams.",
+        "Every call sends `A2A-Version`; §11.6 errors are thrown as the generated error classes.",
+      ],
+      transportArgs: (g) => [
+        g.import(names.routes, outputModule(model.file, "restRoutes")),
+        g.import(names.restRequests, outputModule(model.file, "restRoutes")),
+        g.import("errorRegistry", outputModule(model.file, "errors")),
+      ],
+    });
+  }
+}
