@@ -15,6 +15,9 @@ const files = [
   "google/api/field_behavior.proto",
   "google/api/http.proto",
   "google/api/launch_stage.proto",
+  // For the gRPC binding's error details (grpc-status-details-bin: google.rpc.Status + ErrorInfo).
+  "google/rpc/error_details.proto",
+  "google/rpc/status.proto",
 ];
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");

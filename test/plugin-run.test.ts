@@ -30,6 +30,8 @@ describe("protoc-gen-a2a on a2a.proto", () => {
       [
         ...runtimeFiles,
         "a2a_a2a_errors.ts",
+        "a2a_a2a_grpc_client.ts",
+        "a2a_a2a_grpc_server.ts",
         "a2a_a2a_handler.ts",
         "a2a_a2a_jsonrpc_client.ts",
         "a2a_a2a_jsonrpc_methods.ts",
@@ -140,6 +142,20 @@ describe("plugin options", () => {
     expect(routes).toMatch(/\/\/ GET \/tasks\/\{id=\*\}:subscribe/);
   });
 
+  it("bindings= selects the bindings and their runtime folders", () => {
+    const run = runPlugin("a2a", "bindings=jsonrpc");
+    const names = [...run.files.keys()];
+    expect(names).toContain("a2a_a2a_jsonrpc_server.ts");
+    expect(names).toContain("a2a-runtime/http/sse.ts");
+    expect(names.filter((n) => n.includes("grpc") || n.includes("rest"))).toEqual([]);
+    const grpcOnly = [...runPlugin("a2a", "bindings=grpc").files.keys()];
+    expect(grpcOnly).toContain("a2a_a2a_grpc_client.ts");
+    expect(grpcOnly.filter((n) => n.includes("/http/") || n.includes("jsonrpc") || n.includes("rest"))).toEqual([]);
+    for (const [name, content] of runPlugin("a2a", "bindings=jsonrpc+rest").files) {
+      expect(content, name).not.toContain("@connectrpc");
+    }
+  });
+
   it("defaults to target=ts", () => {
     const run = runPlugin("a2a", "");
     expect(run.files.has("a2a_a2a_handler.ts")).toBe(true);
@@ -149,6 +165,7 @@ describe("plugin options", () => {
     ["errors=v2", /invalid option "errors=v2": errors must be one of v1\.0\.1, v1\.0\.0; got "v2"/],
     ["subscribe_post=maybe", /subscribe_post must be true or false; got "maybe"/],
     ["frobnicate=1", /unknown option "frobnicate"/],
+    ["bindings=soap", /bindings must be a \+-separated list of jsonrpc, rest, grpc; got "soap"/],
     ["target=js", /emits TypeScript only: run it with target=ts/],
   ])("rejects %s with a clear message", (parameter, message) => {
     expect(() => runPlugin("a2a", parameter)).toThrow(message);

@@ -14,11 +14,22 @@ export interface PluginOptions {
    * default the route table answers both. `false` keeps the proto's verb only.
    */
   readonly subscribePost: boolean;
+  /**
+   * `bindings=jsonrpc+rest+grpc` (default: all three): which bindings' servers and
+   * clients to emit. A project without gRPC leaves `grpc` out and gets no imports of
+   * `@connectrpc/*` at all.
+   */
+  readonly bindings: ReadonlySet<Binding>;
 }
+
+/** A binding the plugin can emit. */
+export type Binding = "jsonrpc" | "rest" | "grpc";
+const allBindings: readonly Binding[] = ["jsonrpc", "rest", "grpc"];
 
 export const defaultOptions: PluginOptions = {
   errorProfile: "v1.0.1",
   subscribePost: true,
+  bindings: new Set(allBindings),
 };
 
 /**
@@ -28,6 +39,7 @@ export const defaultOptions: PluginOptions = {
 export function parseOptions(raw: readonly { key: string; value: string }[]): PluginOptions {
   let errorProfile = defaultOptions.errorProfile;
   let subscribePost = defaultOptions.subscribePost;
+  let bindings = defaultOptions.bindings;
   for (const { key, value } of raw) {
     switch (key) {
       case "errors":
@@ -39,13 +51,22 @@ export function parseOptions(raw: readonly { key: string; value: string }[]): Pl
       case "subscribe_post":
         subscribePost = parseBoolean(key, value);
         break;
+      case "bindings": {
+        const list = value.split(/[+|]/).map((b) => b.trim()).filter((b) => b !== "");
+        const unknown = list.filter((b) => !(allBindings as readonly string[]).includes(b));
+        if (list.length === 0 || unknown.length > 0) {
+          throw new Error(`bindings must be a +-separated list of ${allBindings.join(", ")}; got "${value}"`);
+        }
+        bindings = new Set(list as Binding[]);
+        break;
+      }
       default:
         throw new Error(
-          `unknown option "${key}"; protoc-gen-a2a accepts errors=v1.0.1|v1.0.0 and subscribe_post=true|false`,
+          `unknown option "${key}"; protoc-gen-a2a accepts errors=v1.0.1|v1.0.0, subscribe_post=true|false and bindings=jsonrpc+rest+grpc`,
         );
     }
   }
-  return { errorProfile, subscribePost };
+  return { errorProfile, subscribePost, bindings };
 }
 
 function parseBoolean(key: string, value: string): boolean {

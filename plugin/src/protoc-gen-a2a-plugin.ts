@@ -12,6 +12,8 @@ import { emitJsonRpcClient } from "./emit/jsonrpc/client.js";
 import { emitRouteTable } from "./emit/rest/route-table.js";
 import { emitRestServer } from "./emit/rest/server.js";
 import { emitRestClient } from "./emit/rest/client.js";
+import { emitGrpcServer } from "./emit/grpc/server.js";
+import { emitGrpcClient } from "./emit/grpc/client.js";
 
 const name = "protoc-gen-a2a";
 
@@ -46,15 +48,24 @@ export const protocGenA2a: Plugin = {
 function generateTs(schema: Schema<PluginOptions>): void {
   const models = schema.files.filter((file) => file.services.length > 0).map((file) => buildFileModel(file, schema.options));
   if (models.length === 0) return;
-  emitRuntimeFiles(schema, name, `v${version}`);
+  const bindings = schema.options.bindings;
+  emitRuntimeFiles(schema, name, `v${version}`, bindings);
   for (const model of models) {
     emitHandlerFile(schema, model);
     emitErrorsFile(schema, model);
-    emitJsonRpcMethodTable(schema, model);
-    emitJsonRpcServer(schema, model);
-    emitJsonRpcClient(schema, model);
-    emitRouteTable(schema, model);
-    emitRestServer(schema, model);
-    emitRestClient(schema, model);
+    if (bindings.has("jsonrpc")) {
+      emitJsonRpcMethodTable(schema, model);
+      emitJsonRpcServer(schema, model);
+      emitJsonRpcClient(schema, model);
+    }
+    if (bindings.has("rest")) {
+      emitRouteTable(schema, model);
+      emitRestServer(schema, model);
+      emitRestClient(schema, model);
+    }
+    if (bindings.has("grpc")) {
+      emitGrpcServer(schema, model);
+      emitGrpcClient(schema, model);
+    }
   }
 }

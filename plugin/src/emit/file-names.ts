@@ -13,6 +13,8 @@ export const outputSuffix = {
   restRoutes: "_a2a_rest_routes.ts",
   restServer: "_a2a_rest_server.ts",
   restClient: "_a2a_rest_client.ts",
+  grpcServer: "_a2a_grpc_server.ts",
+  grpcClient: "_a2a_grpc_client.ts",
 } as const;
 
 export function outputFile(file: DescFile, kind: keyof typeof outputSuffix): string {

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Schema } from "@bufbuild/protoplugin";
 import { templatesDir } from "../templates-dir.js";
+import type { Binding } from "../options.js";
 
 /** Output folder (relative to `out`) of the proto-independent runtime files. */
 export const runtimeDir = "a2a-runtime";
@@ -17,11 +18,11 @@ export function runtimeModule(name: string): string {
  * type-checked, tested TypeScript files; the copy only gets a header and the
  * import extension the run asked for.
  */
-export function emitRuntimeFiles(schema: Schema<object>, pluginName: string, pluginVersion: string): void {
+export function emitRuntimeFiles(schema: Schema<object>, pluginName: string, pluginVersion: string, bindings: ReadonlySet<Binding>): void {
   const dir = join(templatesDir(), "runtime");
   const names = readdirSync(dir, { recursive: true, encoding: "utf8" })
     .map((n) => n.split("\\").join("/"))
-    .filter((n) => n.endsWith(".ts") && !n.endsWith(".test.ts"))
+    .filter((n) => n.endsWith(".ts") && !n.endsWith(".test.ts") && runtimeFolderWanted(n, bindings))
     .sort();
   const extension = schema.options.importExtension;
   for (const name of names) {
@@ -39,4 +40,19 @@ function rewriteRelativeImports(source: string, extension: "none" | "js" | "ts")
   if (extension === "js") return source;
   const to = extension === "none" ? "" : ".ts";
   return source.replace(/(from\s+["']\.{1,2}\/[^"']*?)\.js(["'])/g, `$1${to}$2`);
+}
+
+/** Binding folders of the runtime are copied only when the binding is emitted (`http/` serves JSON-RPC and REST). */
+function runtimeFolderWanted(path: string, bindings: ReadonlySet<Binding>): boolean {
+  const folder = path.includes("/") ? path.slice(0, path.indexOf("/")) : "";
+  switch (folder) {
+    case "jsonrpc":
+    case "rest":
+    case "grpc":
+      return bindings.has(folder);
+    case "http":
+      return bindings.has("jsonrpc") || bindings.has("rest");
+    default:
+      return true;
+  }
 }

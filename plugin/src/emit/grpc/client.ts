@@ -1,0 +1,25 @@
+import type { Schema } from "@bufbuild/protoplugin";
+import type { FileModel } from "../../model/service-model.js";
+import { outputFile, outputModule } from "../file-names.js";
+import { emitClientClass } from "../common/client-class.js";
+import { statusDetailSchemas } from "./status-details.js";
+
+/** Emits `<file>_a2a_grpc_client.ts`: per service, `<Service>GrpcClient` on Connect's gRPC transport. */
+export function emitGrpcClient(schema: Schema<object>, model: FileModel): void {
+  const f = schema.generateFile(outputFile(model.file, "grpcClient"));
+  f.preamble(model.file);
+  for (const service of model.services) {
+    emitClientClass(f, model, service, {
+      name: "Grpc",
+      runtime: "grpc/client",
+      transportClass: "GrpcTransport",
+      optionsType: "GrpcClientOptions",
+      doc: [
+        `Calls ${service.typeName} over gRPC (A2A spec §10) with Connect's gRPC transport (HTTP/2).`,
+        "Accepts `host:port` or a URL; sends `a2a-version` metadata; statuses with ErrorInfo details",
+        "are thrown as the generated error classes.",
+      ],
+      transportArgs: (g) => [g.importSchema(service.desc), statusDetailSchemas(g), g.import("errorRegistry", outputModule(model.file, "errors"))],
+    });
+  }
+}
