@@ -23,6 +23,8 @@ beforeAll(() => {
       "version: v2",
       "inputs:",
       "  - directory: test/fixtures/proto",
+      "  - directory: third_party/googleapis",
+      "    paths: [third_party/googleapis/google/rpc/error_details.proto, third_party/googleapis/google/rpc/status.proto]",
       "plugins:",
       '  - local: ["node", "node_modules/@bufbuild/protoc-gen-es/bin/protoc-gen-es"]',
       `    out: ${relative(repoRoot, out)}`,

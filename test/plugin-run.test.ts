@@ -7,7 +7,7 @@ import { version } from "../plugin/src/version.js";
 
 /** Every runtime source in templates/runtime, as it must appear in the output. */
 const runtimeFiles = readdirSync(join(repoRoot, "templates/runtime"), { recursive: true, encoding: "utf8" })
-  .filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts"))
+  .filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts") && !f.startsWith("task"))
   .map((f) => `a2a-runtime/${f.split("\\").join("/")}`);
 
 /** Parses generated TypeScript (syntax only) to assert on its structure. */

@@ -384,9 +384,13 @@ export function createErrorRegistry(entries: readonly (A2AErrorClass | ErrorRegi
       return build(
         message,
         e?.["details"],
+        // Without an error body (an HTML 404 from a proxy, a wrong base URL) a status says nothing about the task,
+        // but 401 and 403 keep their HTTP meaning whoever sent them.
         () =>
-          (statusName > 0 ? unique((s) => s.httpStatus === statusCode && s.grpcCode === statusName) : undefined) ??
-          unique((s) => s.httpStatus === statusCode),
+          e === undefined
+            ? unique((s) => s.httpStatus === statusCode && (statusCode === 401 || statusCode === 403))
+            : ((statusName > 0 ? unique((s) => s.httpStatus === statusCode && s.grpcCode === statusName) : undefined) ??
+              unique((s) => s.httpStatus === statusCode)),
         (reason, m) => genericSpec(reason, -32603, grpcCode, statusCode, m ?? `HTTP ${statusCode} error`),
       );
     },

@@ -13,7 +13,7 @@ import { parseSse } from "../http/sse.js";
 import type { OperationDescriptor } from "../operation.js";
 import type { Route, RouteTable } from "../route-matcher.js";
 import { formatExtensions } from "../service-parameters.js";
-import { bodyWithoutPathFields, buildQuery, expandPath, type RestRequestShape } from "./request-shape.js";
+import { bodyWithoutPathFields, buildQuery, expandPath, routeLiterals, type RestRequestShape } from "./request-shape.js";
 
 /** Options of a REST client, fixed for its lifetime. */
 export interface RestClientOptions {
@@ -42,6 +42,7 @@ export class RestTransport {
   readonly #requests: Readonly<Record<string, RestRequestShape>>;
   readonly #routes = new Map<string, Route[]>();
   readonly #base: string;
+  readonly #literals: ReadonlySet<string>;
 
   constructor(options: RestClientOptions, routes: RouteTable, requests: Readonly<Record<string, RestRequestShape>>, errors: ErrorRegistry) {
     this.#options = options;
@@ -49,6 +50,7 @@ export class RestTransport {
     this.#errors = errors;
     this.#requests = requests;
     this.#base = options.url.replace(/\/+$/, "");
+    this.#literals = routeLiterals(routes.routes);
     for (const route of routes.routes) {
       const list = this.#routes.get(route.operation) ?? [];
       list.push(route);
@@ -63,6 +65,8 @@ export class RestTransport {
       const text = await response.text();
       const json = parseJson(text);
       if (!response.ok) throw this.#errors.fromHttpError(response.status, json ?? text);
+      // A 204 (or any empty 2xx) is google.protobuf.Empty; @a2a-js/sdk answers deletes that way.
+      if (text === "" && operation.output.typeName === "google.protobuf.Empty") return this.#decode(operation, {});
       return this.#decode(operation, json);
     } finally {
       cleanup();
@@ -106,7 +110,7 @@ export class RestTransport {
     const json = toJson(operation.input, message) as JsonObject;
     const route = this.#pickRoute(operation, typeof json["tenant"] === "string" && json["tenant"] !== "");
     const shape = this.#requests[operation.name] ?? { fields: [] };
-    let url = this.#base + expandPath(route, shape, json);
+    let url = this.#base + expandPath(route, shape, json, this.#literals);
     let body: string | undefined;
     if (route.body === "") {
       const query = buildQuery(route, shape, json);

@@ -59,7 +59,7 @@ export function assembleRequest(
   } else {
     json = {};
   }
-  readQuery(route, shape, query, json);
+  readQuery(route, shape, params, query, json);
   for (const variable of route.pattern.variables) {
     const value = params[variable.field];
     if (value === undefined) continue;
@@ -68,7 +68,7 @@ export function assembleRequest(
   return json;
 }
 
-function readQuery(route: Route, shape: RestRequestShape, query: string, json: JsonObject): void {
+function readQuery(route: Route, shape: RestRequestShape, params: Readonly<Record<string, string>>, query: string, json: JsonObject): void {
   if (query === "") return;
   const seen = new Set<string>();
   for (const pair of query.split("&")) {
@@ -76,7 +76,7 @@ function readQuery(route: Route, shape: RestRequestShape, query: string, json: J
     const eq = pair.indexOf("=");
     const rawKey = eq < 0 ? pair : pair.slice(0, eq);
     const key = decodeComponent(rawKey, "query parameter name");
-    const value = decodeComponent(eq < 0 ? "" : pair.slice(eq + 1), `query parameter ${key}`);
+    const rawValue = eq < 0 ? "" : pair.slice(eq + 1);
     if (SERVICE_QUERY_PARAMETERS.has(key.toLowerCase())) continue;
     if (route.body !== "") {
       throw new RestRequestError(`query parameter ${key} is not allowed: ${route.method} ${route.template} takes its fields in the JSON body`);
@@ -84,19 +84,24 @@ function readQuery(route: Route, shape: RestRequestShape, query: string, json: J
     const field = shape.fields.find((f) => f.json === key || f.name === key);
     if (field === undefined) throw new RestRequestError(`unknown query parameter ${key}`);
     if (route.pattern.variables.some((v) => v.field === field.name)) {
-      throw new RestRequestError(`query parameter ${key} is bound by the path of ${route.template}`);
+      // The path has it; the same value again is harmless, a different one is a client error.
+      const inPath = params[field.name];
+      const given = decodeComponent(rawValue, `query parameter ${key}`);
+      if (given === inPath) continue;
+      throw new RestRequestError(`query parameter ${key} ${JSON.stringify(given)} disagrees with ${JSON.stringify(inPath ?? "")} in the path of ${route.template}`);
     }
     if (field.kind === "message") {
       throw new RestRequestError(`query parameter ${key}: ${field.json} is a message field; nested objects are not supported in queries, use POST (spec §11.5)`);
     }
     if (field.repeated === true) {
+      // Only a literal "," separates list items; an encoded one (%2C) is data.
       const list = (json[field.json] as JsonValue[] | undefined) ?? [];
-      for (const item of value.split(",")) list.push(queryValue(field, key, item));
+      for (const item of rawValue.split(",")) list.push(queryValue(field, key, decodeComponent(item, `query parameter ${key}`)));
       json[field.json] = list;
     } else {
       if (seen.has(field.name)) throw new RestRequestError(`query parameter ${key} is given more than once`);
       seen.add(field.name);
-      json[field.json] = queryValue(field, key, value);
+      json[field.json] = queryValue(field, key, decodeComponent(rawValue, `query parameter ${key}`));
     }
   }
 }
@@ -115,7 +120,9 @@ function queryValue(field: RestField, key: string, value: string): JsonValue {
       if (!/^-?\d{1,20}$/.test(value)) throw new RestRequestError(`query parameter ${key} must be an integer, got ${JSON.stringify(value)}`);
       return value;
     case "float":
-      if (value.trim() === "" || Number.isNaN(Number(value))) throw new RestRequestError(`query parameter ${key} must be a number, got ${JSON.stringify(value)}`);
+      // ProtoJSON spells the non-finite values as strings; pass them on for the decoder.
+      if (value === "NaN" || value === "Infinity" || value === "-Infinity") return value;
+      if (value.trim() === "" || !Number.isFinite(Number(value))) throw new RestRequestError(`query parameter ${key} must be a number, got ${JSON.stringify(value)}`);
       return Number(value);
     case "enum":
       return /^\d+$/.test(value) ? Number(value) : value;
@@ -168,7 +175,7 @@ function decodeComponent(raw: string, what: string): string {
  * percent-encoded (a one-segment variable encodes "/" and ":" too, so an id can never
  * be mistaken for a custom verb). Throws when a path field is empty.
  */
-export function expandPath(route: Route, shape: RestRequestShape, json: JsonObject): string {
+export function expandPath(route: Route, shape: RestRequestShape, json: JsonObject, literals?: ReadonlySet<string>): string {
   const segments = route.pattern.segments.slice();
   const vars = route.pattern.variables;
   const out: string[] = [];
@@ -186,7 +193,13 @@ export function expandPath(route: Route, shape: RestRequestShape, json: JsonObje
       throw new RestRequestError(`${field?.json ?? variable.field} is required to build the path ${route.template}`);
     }
     const end = variable.end < 0 ? segments.length : variable.end;
-    out.push(end - variable.start === 1 && segments[variable.start] === "*" ? encodeSegment(value) : value.split("/").map(encodeSegment).join("/"));
+    const single = end - variable.start === 1 && segments[variable.start] === "*";
+    const parts = single ? [value] : value.split("/");
+    if (parts.some((p) => p === "." || p === "..")) {
+      // URL parsing would remove a dot segment (even "%2E"), sending the request elsewhere.
+      throw new RestRequestError(`${field?.json ?? variable.field} ${JSON.stringify(value)} cannot be sent in a URL path`);
+    }
+    out.push(parts.map((p) => encodeSegment(p, literals)).join("/"));
     i = end;
   }
   const path = "/" + out.join("/");
@@ -217,6 +230,21 @@ export function bodyWithoutPathFields(route: Route, shape: RestRequestShape, jso
   return out;
 }
 
-function encodeSegment(value: string): string {
-  return encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+/**
+ * Percent-encodes a path value. A value spelled like a literal segment of the route
+ * table ("tasks") gets its first character encoded ("%74asks"): the matcher compares
+ * literals with the raw segment and decodes variables, so the value cannot be taken
+ * for the literal and reach another operation.
+ */
+function encodeSegment(value: string, literals?: ReadonlySet<string>): string {
+  const encoded = encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  if (literals === undefined || !literals.has(encoded)) return encoded;
+  return `%${encoded.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}${encoded.slice(1)}`;
+}
+
+/** The literal segments of a route table (verbs stripped), for expandPath. */
+export function routeLiterals(routes: readonly Route[]): ReadonlySet<string> {
+  const out = new Set<string>();
+  for (const route of routes) for (const s of route.pattern.segments) if (s !== "*" && s !== "**") out.add(s);
+  return out;
 }

@@ -52,6 +52,9 @@ function runtimeFolderWanted(path: string, bindings: ReadonlySet<Binding>): bool
       return bindings.has(folder);
     case "http":
       return bindings.has("jsonrpc") || bindings.has("rest");
+    case "task":
+      // The task runtime (issue #6) is not emitted yet: its binder to the generated handler comes first.
+      return false;
     default:
       return true;
   }

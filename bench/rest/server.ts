@@ -1,0 +1,214 @@
+/**
+ * One HTTP+JSON benchmark server per process, for bench/rest.mjs (bundled by it with esbuild into
+ * node_modules/.cache/bench/). Usage: `node rest-server.mjs <kind>`, with an IPC channel: the server listens on
+ * 127.0.0.1 (a free port), sends `{ ready: true, port }` to the parent, and exits as soon as the parent goes away
+ * (IPC "disconnect"), however the parent ended.
+ *
+ * Kinds, all answering the same two requests:
+ *   POST /message:send  {"message": {…, "parts": [{"text": T}]}}
+ *        → T = "task": {"task": Task(COMPLETED, history = [the user message])}; otherwise {"message": echo of T}
+ *   GET  /tasks/{id}     → that Task (ids come from a "task" send, so every kind answers a stored-like task)
+ * - bare:      node:http, JSON.parse + JSON.stringify of the same shapes (the physical limit);
+ * - ours-node: our generated REST server through its node adapter (`server.node`) with an echo handler;
+ * - sdk:       @a2a-js/sdk 1.3.0, express 5 + `restHandler` + DefaultRequestHandler with an equivalent executor
+ *              (GET /tasks/{id} reads its InMemoryTaskStore).
+ *
+ * The parent may send `{ cmd: "cpu" }`; the answer is `{ cpu: <user+system µs so far> }`.
+ */
+import { randomUUID } from "node:crypto";
+import { createServer, type RequestListener } from "node:http";
+import type { AddressInfo } from "node:net";
+import { create } from "@bufbuild/protobuf";
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import express from "express";
+import { A2A_PROTOCOL_VERSION, Role as SdkRole, TaskState as SdkTaskState, type AgentCard as SdkAgentCard } from "@a2a-js/sdk";
+import { AgentEvent, DefaultRequestHandler, InMemoryTaskStore, type AgentExecutor, type ExecutionEventBus, type RequestContext } from "@a2a-js/sdk/server";
+import { UserBuilder, restHandler } from "@a2a-js/sdk/server/express";
+import { createA2AServiceRestServer } from "../../generated-example/a2a_a2a_rest_server.js";
+import type { A2AServiceHandler } from "../../generated-example/a2a_a2a_handler.js";
+import { TaskNotFoundError, UnsupportedOperationError } from "../../generated-example/a2a_a2a_errors.js";
+import { Role, SendMessageResponseSchema, TaskSchema, TaskState, type Message, type StreamResponse, type Task } from "../../generated-example/a2a_pb.js";
+
+const CONTEXT_ID = "bench-context";
+
+// ---------------------------------------------------------------------------------------
+// bare node:http
+// ---------------------------------------------------------------------------------------
+
+interface BareMessage {
+  messageId?: string;
+  contextId?: string;
+  role?: string;
+  parts?: { text?: string }[];
+}
+
+function bareTask(id: string, userMessage: BareMessage): unknown {
+  return { id, contextId: CONTEXT_ID, status: { state: "TASK_STATE_COMPLETED", timestamp: new Date().toISOString() }, history: [userMessage] };
+}
+
+function bareListener(): RequestListener {
+  const tasks = new Map<string, BareMessage>();
+  const send = (res: Parameters<RequestListener>[1], status: number, body: string) =>
+    res.writeHead(status, { "content-type": "application/a2a+json", "content-length": Buffer.byteLength(body) }).end(body);
+  return (req, res) => {
+    const url = req.url ?? "/";
+    if (req.method === "GET") {
+      const m = /^\/tasks\/([^/?:]+)(?:\?|$)/.exec(url);
+      const id = m === null ? undefined : decodeURIComponent(m[1]!);
+      const message = id === undefined ? undefined : tasks.get(id);
+      if (id === undefined || message === undefined) return send(res, 404, JSON.stringify({ error: { code: 404, status: "NOT_FOUND", message: "not found", details: [] } }));
+      return send(res, 200, JSON.stringify(bareTask(id, message)));
+    }
+    if (req.method !== "POST" || url !== "/message:send") return send(res, 404, '{"error":{"code":404,"status":"NOT_FOUND","message":"not found","details":[]}}');
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      let body: { message?: BareMessage };
+      try {
+        body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { message?: BareMessage };
+      } catch {
+        return send(res, 400, '{"error":{"code":400,"status":"INVALID_ARGUMENT","message":"bad json","details":[]}}');
+      }
+      const message = body.message ?? {};
+      const text = message.parts?.[0]?.text ?? "";
+      if (text === "task") {
+        const id = `bench-task-${randomUUID()}`;
+        tasks.set(id, message);
+        return send(res, 200, JSON.stringify({ task: bareTask(id, message) }));
+      }
+      send(res, 200, JSON.stringify({ message: { messageId: randomUUID(), contextId: message.contextId ?? "", role: "ROLE_AGENT", parts: [{ text }] } }));
+    });
+  };
+}
+
+// ---------------------------------------------------------------------------------------
+// ours: an echo handler with a task store of one map
+// ---------------------------------------------------------------------------------------
+
+function firstText(message: Message | undefined): string {
+  const content = message?.parts[0]?.content;
+  return content?.case === "text" ? content.value : "";
+}
+
+const unsupported = async (): Promise<never> => {
+  throw new UnsupportedOperationError("not part of the benchmark");
+};
+
+function oursListener(): RequestListener {
+  const tasks = new Map<string, Message | undefined>();
+  const task = (id: string, message: Message | undefined): Task =>
+    create(TaskSchema, { id, contextId: CONTEXT_ID, status: { state: TaskState.COMPLETED, timestamp: timestampFromDate(new Date()) }, history: message === undefined ? [] : [message] });
+  const handler: A2AServiceHandler = {
+    async sendMessage(request) {
+      const text = firstText(request.message);
+      if (text === "task") {
+        const id = `bench-task-${randomUUID()}`;
+        tasks.set(id, request.message);
+        return create(SendMessageResponseSchema, { payload: { case: "task", value: task(id, request.message) } });
+      }
+      return create(SendMessageResponseSchema, {
+        payload: {
+          case: "message",
+          value: { messageId: randomUUID(), contextId: request.message?.contextId ?? "", role: Role.AGENT, parts: [{ content: { case: "text", value: text } }] },
+        },
+      });
+    },
+    async getTask(request) {
+      if (!tasks.has(request.id)) throw new TaskNotFoundError(`Task ${request.id} not found`);
+      return task(request.id, tasks.get(request.id));
+    },
+    async *sendStreamingMessage(): AsyncGenerator<StreamResponse> {
+      throw new UnsupportedOperationError("not part of the benchmark");
+    },
+    listTasks: unsupported,
+    cancelTask: unsupported,
+    async *subscribeToTask(): AsyncGenerator<StreamResponse> {
+      throw new UnsupportedOperationError("not part of the benchmark");
+    },
+    createTaskPushNotificationConfig: unsupported,
+    getTaskPushNotificationConfig: unsupported,
+    listTaskPushNotificationConfigs: unsupported,
+    getExtendedAgentCard: unsupported,
+    deleteTaskPushNotificationConfig: unsupported,
+  };
+  return createA2AServiceRestServer(handler, { logger: { error: (m, c) => console.error(m, c) } }).node as RequestListener;
+}
+
+// ---------------------------------------------------------------------------------------
+// @a2a-js/sdk 1.3.0
+// ---------------------------------------------------------------------------------------
+
+const sdkText = (text: string) => ({ content: { $case: "text" as const, value: text }, metadata: undefined, filename: "", mediaType: "" });
+
+/** "task": one Task, COMPLETED, with the user message as history; anything else: the echoed Message. */
+class SdkBenchExecutor implements AgentExecutor {
+  async execute(ctx: RequestContext, bus: ExecutionEventBus): Promise<void> {
+    const part = ctx.userMessage.parts[0]?.content;
+    const text = part?.$case === "text" ? part.value : "";
+    const { taskId, contextId } = ctx;
+    if (text === "task") {
+      bus.publish(
+        AgentEvent.task({
+          id: taskId,
+          contextId,
+          status: { state: SdkTaskState.TASK_STATE_COMPLETED, message: undefined, timestamp: new Date().toISOString() },
+          artifacts: [],
+          history: [ctx.userMessage],
+          metadata: undefined,
+        }),
+      );
+      return;
+    }
+    bus.publish(
+      AgentEvent.message({ messageId: randomUUID(), contextId, taskId: "", role: SdkRole.ROLE_AGENT, parts: [sdkText(text)], metadata: undefined, extensions: [], referenceTaskIds: [] }),
+    );
+  }
+  cancelTask = async (): Promise<void> => {};
+}
+
+function sdkListener(): RequestListener {
+  const card: SdkAgentCard = {
+    name: "SDK bench",
+    description: "echo",
+    supportedInterfaces: [{ url: "http://127.0.0.1/", protocolBinding: "HTTP+JSON", tenant: "", protocolVersion: A2A_PROTOCOL_VERSION }],
+    provider: undefined,
+    version: "1.0.0",
+    capabilities: { streaming: true, pushNotifications: false, extensions: [], extendedAgentCard: false },
+    securitySchemes: {},
+    securityRequirements: [],
+    defaultInputModes: ["text/plain"],
+    defaultOutputModes: ["text/plain"],
+    skills: [],
+    signatures: [],
+  };
+  const requestHandler = new DefaultRequestHandler(card, new InMemoryTaskStore(), new SdkBenchExecutor());
+  const app = express();
+  app.use("/", restHandler({ requestHandler, userBuilder: UserBuilder.noAuthentication }));
+  return app as unknown as RequestListener;
+}
+
+// ---------------------------------------------------------------------------------------
+// main
+// ---------------------------------------------------------------------------------------
+
+const listeners: Record<string, () => RequestListener> = { bare: bareListener, "ours-node": oursListener, sdk: sdkListener };
+
+const kind = process.argv[2] ?? "";
+const make = listeners[kind];
+if (make === undefined || process.send === undefined) {
+  console.error(`usage: node rest-server.mjs <${Object.keys(listeners).join("|")}> (spawned with an IPC channel)`);
+  process.exit(2);
+}
+// Exit with the parent, whatever way it ended (the IPC channel closes even on SIGKILL).
+process.on("disconnect", () => process.exit(0));
+process.on("message", (m: { cmd?: string } | null) => {
+  if (m?.cmd === "cpu") {
+    const { user, system } = process.cpuUsage();
+    process.send?.({ cpu: user + system });
+  }
+});
+const server = createServer(make());
+server.listen(0, "127.0.0.1", () => {
+  const { port } = server.address() as AddressInfo;
+  process.send?.({ ready: true, kind, port });
+});
