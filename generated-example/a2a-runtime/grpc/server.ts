@@ -8,7 +8,7 @@
  * `a2a-extensions`); the version negotiation, extensions and authentication are the
  * HTTP bindings' own code, so the three bindings answer alike.
  */
-import type { ConnectRouter, HandlerContext } from "@connectrpc/connect";
+import { ConnectError, type ConnectRouter, type HandlerContext } from "@connectrpc/connect";
 import type { DescService, Message } from "@bufbuild/protobuf";
 import { A2AError, toA2AError } from "../a2a-error.js";
 import { ServiceParameters, type CallContext } from "../call-context.js";
@@ -40,16 +40,21 @@ export function registerGrpcService<Principal>(router: ConnectRouter, definition
   for (const method of definition.service.methods) {
     const operation = definition.operations[method.name];
     if (operation === undefined) continue;
-    const fail = (e: unknown) => toConnectError(toA2AError(e, (cause) => internalError(settings, operation.name, cause)), definition.statusDetails);
+    // Once the call is cancelled or past its deadline, Connect's own reason (CANCELED or
+    // DEADLINE_EXCEEDED) is the answer, whatever the handler did since: not an internal error.
+    const fail = (e: unknown, ctx: HandlerContext) =>
+      ctx.signal.aborted && ctx.signal.reason instanceof ConnectError
+        ? ctx.signal.reason
+        : toConnectError(toA2AError(e, (cause) => internalError(settings, operation.name, cause)), definition.statusDetails);
     if (operation.kind === "unary") {
       impl[method.localName] = async (request: Message, ctx: HandlerContext) => {
         try {
           const context = await prepare(settings, definition, operation, request, ctx);
-          const response = await (definition.dispatch(operation.name, request, context) as Promise<Message>);
+          const response = await untilAborted(definition.dispatch(operation.name, request, context) as Promise<Message>, ctx.signal);
           echoExtensions(context, ctx);
           return response;
         } catch (e) {
-          throw fail(e);
+          throw fail(e, ctx);
         }
       };
     } else {
@@ -60,23 +65,24 @@ export function registerGrpcService<Principal>(router: ConnectRouter, definition
           context = await prepare(settings, definition, operation, request, ctx);
           events = definition.dispatch(operation.name, request, context) as AsyncIterable<Message>;
         } catch (e) {
-          throw fail(e);
+          throw fail(e, ctx);
         }
         const iterator = events[Symbol.asyncIterator]();
         let done = false;
         try {
           for (;;) {
-            const next = await iterator.next();
+            const next = await untilAborted(iterator.next(), ctx.signal);
             if (next.done === true) {
               done = true;
+              // A handler that stopped because of the abort ends the call with the abort's status, not OK.
+              ctx.signal.throwIfAborted();
               return;
             }
             echoExtensions(context, ctx);
             yield next.value;
           }
         } catch (e) {
-          done = true;
-          throw fail(e);
+          throw fail(e, ctx);
         } finally {
           // Cancelled by the client (or deadline): ask the handler to stop without waiting for it.
           if (!done) iterator.return?.().catch((e: unknown) => settings.logger.error(`${operation.name}: stream clean-up failed`, e));
@@ -110,6 +116,29 @@ async function prepare<Principal>(
     });
   }
   return context;
+}
+
+/**
+ * Settles with the promise, or rejects with the signal's reason as soon as the call is
+ * cancelled or its deadline passes: a handler that ignores its signal cannot hold the
+ * call open (its late result is dropped).
+ */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason as Error);
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error as Error);
+      },
+    );
+  });
 }
 
 function echoExtensions(context: CallContext<unknown>, ctx: HandlerContext): void {
