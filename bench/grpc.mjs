@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 /**
- * gRPC unary load benchmark: our generated gRPC server (Connect for Node on node:http2) vs
- * @a2a-js/sdk 1.3.0's `grpcService` on @grpc/grpc-js, in the same run.
+ * gRPC unary load benchmark: our gRPC server on both of its stacks (the generated Connect for
+ * Node server on node:http2, and `listenGrpcJs` on @grpc/grpc-js, same definition and pipeline)
+ * vs @a2a-js/sdk 1.3.0's `grpcService` on @grpc/grpc-js, in the same run. Each of our stacks gets
+ * its own PASS/FAIL against the SDK.
  *
  *   node bench/grpc.mjs [--duration 10] [--warmup 2] [--connections 10] [--streams 5]
  *                       [--tool auto|h2load|grpc-js]
@@ -82,6 +84,12 @@ if (args.tool === "h2load" && h2loadVersion === undefined) {
 }
 const TOOL = args.tool === "grpc-js" || (args.tool === "auto" && h2loadVersion === undefined) ? "grpc-js" : "h2load";
 
+/** Our two stacks, each judged against the SDK. */
+const CONTENDERS = [
+  { kind: "ours", name: "ours (Connect)" },
+  { kind: "grpcjs", name: "ours (grpc-js)" },
+];
+
 /** "At least on par": ours/sdk req/s ≥ this, and ours p99 ≤ sdk p99 × (2 − this); 5 % for run-to-run noise. */
 const PAR = 0.95;
 
@@ -128,6 +136,7 @@ process.on("unhandledRejection", (e) => {
 
 const SERVERS = [
   { kind: "ours", label: "ours (Connect, node:http2)" },
+  { kind: "grpcjs", label: "ours (grpc-js)" },
   { kind: "sdk", label: "@a2a-js/sdk grpcService (grpc-js)" },
   { kind: "connect", label: "reference: bare Connect routes" },
 ];
@@ -396,7 +405,7 @@ for (const method of METHODS) {
     results[`${method}/${s.kind}`] = r;
     const extra = r.codes && Object.keys(r.codes).length > 0 ? `  codes ${JSON.stringify(r.codes)}` : "";
     console.log(
-      `  ${s.kind.padEnd(5)} ${fmtInt(r.reqPerSec).padStart(7)} req/s  p50 ${fmtMs(r.p50)} ms  p99 ${fmtMs(r.p99)} ms  errors ${r.errors}  CPU server ${fmtPct(r.serverCpu)}${TOOL === "grpc-js" ? ` client ${fmtPct(r.clientCpu)}` : ""}${extra}`,
+      `  ${s.kind.padEnd(7)} ${fmtInt(r.reqPerSec).padStart(7)} req/s  p50 ${fmtMs(r.p50)} ms  p99 ${fmtMs(r.p99)} ms  errors ${r.errors}  CPU server ${fmtPct(r.serverCpu)}${TOOL === "grpc-js" ? ` client ${fmtPct(r.clientCpu)}` : ""}${extra}`,
     );
   }
 }
@@ -430,22 +439,28 @@ console.log(
 
 const verdict = (ok) => (ok ? "PASS" : "FAIL");
 console.log(`\nours / sdk (same run; "on par" = req/s ratio ≥ ${PAR}, p99 ratio ≤ ${(2 - PAR).toFixed(2)})`);
-let allPass = true;
-for (const method of METHODS) {
-  const ours = results[`${method}/ours`];
-  const sdk = results[`${method}/sdk`];
-  const rps = ours.reqPerSec / sdk.reqPerSec;
-  const p99 = ours.p99 / sdk.p99;
-  const rpsOk = rps >= PAR;
-  const p99Ok = !Number.isFinite(p99) || p99 <= 2 - PAR;
-  const clean = ours.errors === 0;
-  allPass &&= rpsOk && p99Ok && clean;
-  console.log(`  ${verdict(rpsOk)}  ${method.padEnd(11)} req/s  ${fmtRatio(rps)}`);
-  console.log(`  ${verdict(p99Ok)}  ${method.padEnd(11)} p99    ${fmtRatio(p99)}${Number.isFinite(p99) ? "" : " (no percentiles)"}`);
-  console.log(`  ${verdict(clean)}  ${method.padEnd(11)} no errors (ours)${sdk.errors > 0 ? `; sdk had ${sdk.errors}` : ""}`);
+const overall = {};
+for (const { kind, name } of CONTENDERS) {
+  let pass = true;
+  for (const method of METHODS) {
+    const ours = results[`${method}/${kind}`];
+    const sdk = results[`${method}/sdk`];
+    const rps = ours.reqPerSec / sdk.reqPerSec;
+    const p99 = ours.p99 / sdk.p99;
+    const rpsOk = rps >= PAR;
+    const p99Ok = !Number.isFinite(p99) || p99 <= 2 - PAR;
+    const clean = ours.errors === 0;
+    pass &&= rpsOk && p99Ok && clean;
+    const label = `${name.padEnd(14)} ${method.padEnd(11)}`;
+    console.log(`  ${verdict(rpsOk)}  ${label} req/s  ${fmtRatio(rps)}`);
+    console.log(`  ${verdict(p99Ok)}  ${label} p99    ${fmtRatio(p99)}${Number.isFinite(p99) ? "" : " (no percentiles)"}`);
+    console.log(`  ${verdict(clean)}  ${label} no errors${sdk.errors > 0 ? `; sdk had ${sdk.errors}` : ""}`);
+  }
+  overall[kind] = pass;
 }
-console.log(`\nOverall: ${verdict(allPass)} (ours at least on par with the SDK on both methods)`);
-console.log("\nReference (no verdict): ours / bare Connect routes, i.e. what the A2A pipeline costs on top of Connect");
+console.log("");
+for (const { kind, name } of CONTENDERS) console.log(`Overall ${name.padEnd(14)}: ${verdict(overall[kind])} (at least on par with the SDK on both methods)`);
+console.log("\nReference (no verdict): ours (Connect) / bare Connect routes, i.e. what the A2A pipeline costs on top of Connect");
 for (const method of METHODS) {
   const ours = results[`${method}/ours`];
   const bare = results[`${method}/connect`];

@@ -6,45 +6,58 @@
 
 import type { A2AServiceHandler, A2AServiceOperationName } from "./a2a_a2a_handler.js";
 import { A2AServiceOperationsByName, A2AServiceRequiredFields, dispatchA2AService } from "./a2a_a2a_handler.js";
-import type { GrpcServerOptions } from "./a2a-runtime/grpc/server.js";
-import { registerGrpcService } from "./a2a-runtime/grpc/server.js";
-import type { ConnectRouter } from "@connectrpc/connect";
+import type { GrpcJsEndpoint, GrpcJsListenOptions, GrpcJsServiceDefinition } from "./a2a-runtime/grpc/grpc-js-server.js";
+import { grpcJsService, listenGrpcJs } from "./a2a-runtime/grpc/grpc-js-server.js";
 import { A2AService } from "./a2a_pb.js";
 import { errorSpecs } from "./a2a_a2a_errors.js";
 import { BadRequestSchema, ErrorInfoSchema } from "./google/rpc/error_details_pb.js";
-import type { GrpcEndpoint, GrpcListenOptions } from "./a2a-runtime/grpc/listen.js";
-import { listenGrpc } from "./a2a-runtime/grpc/listen.js";
+import { StatusSchema } from "./google/rpc/status_pb.js";
+import type { GrpcServerOptions } from "./a2a-runtime/grpc/server.js";
+import { registerGrpcService } from "./a2a-runtime/grpc/server.js";
+import type { ConnectRouter } from "@connectrpc/connect";
+
+/**
+ * What the gRPC server stacks need of lf.a2a.v1.A2AService: schemas, tables and the handler's dispatcher.
+ */
+function grpcDefinitionOfA2AService<Principal>(handler: A2AServiceHandler<Principal>): GrpcJsServiceDefinition<Principal> {
+  return {
+    service: A2AService,
+    operations: A2AServiceOperationsByName,
+    requestFields: A2AServiceRequiredFields,
+    errors: errorSpecs,
+    statusDetails: { errorInfo: ErrorInfoSchema, badRequest: BadRequestSchema, status: StatusSchema },
+    dispatch: (operation, request, context) => dispatchA2AService(handler, operation as A2AServiceOperationName, request, context),
+  };
+}
 
 /**
  * Connect routes serving lf.a2a.v1.A2AService over gRPC (A2A spec §10), gRPC-web and Connect:
- * pass them to `connectNodeAdapter({ routes })`, `fastifyConnectPlugin`, `expressConnectMiddleware`,
- * or use `listenA2AServiceGrpc`. Service parameters come from metadata (`a2a-version`,
- * `a2a-extensions`); errors go out as gRPC statuses with google.rpc.ErrorInfo details.
+ * pass them to `connectNodeAdapter({ routes })`, `fastifyConnectPlugin`, `expressConnectMiddleware`.
+ * Service parameters come from metadata (`a2a-version`, `a2a-extensions`); errors go out as gRPC
+ * statuses with google.rpc.ErrorInfo details.
  *
  * @generated from service lf.a2a.v1.A2AService
  */
 export function createA2AServiceGrpcRoutes<Principal = unknown>(handler: A2AServiceHandler<Principal>, options?: GrpcServerOptions<Principal>): (router: ConnectRouter) => void {
-  return (router) =>
-    registerGrpcService<Principal>(
-      router,
-      {
-        service: A2AService,
-        operations: A2AServiceOperationsByName,
-        requestFields: A2AServiceRequiredFields,
-        errors: errorSpecs,
-        statusDetails: { errorInfo: ErrorInfoSchema, badRequest: BadRequestSchema },
-        dispatch: (operation, request, context) => dispatchA2AService(handler, operation as A2AServiceOperationName, request, context),
-      },
-      options,
-    );
+  return (router) => registerGrpcService<Principal>(router, grpcDefinitionOfA2AService(handler), options);
 }
 
 /**
- * Serves lf.a2a.v1.A2AService over gRPC on a new HTTP/2 server: TLS when `listen.tls` has a key and
- * certificate (spec §10.1), h2c otherwise. Resolves when listening; `address` is the `host:port`
- * an AgentInterface advertises.
+ * lf.a2a.v1.A2AService as a @grpc/grpc-js service, to mount on your own `Server`:
+ * `server.addService(service, implementation)`.
+ *
+ * @generated from service lf.a2a.v1.A2AService
  */
-export function listenA2AServiceGrpc<Principal = unknown>(handler: A2AServiceHandler<Principal>, options?: GrpcServerOptions<Principal> & { readonly listen?: GrpcListenOptions }): Promise<GrpcEndpoint> {
-  return listenGrpc(createA2AServiceGrpcRoutes(handler, options), options?.listen);
+export function createA2AServiceGrpcJsService<Principal = unknown>(handler: A2AServiceHandler<Principal>, options?: GrpcServerOptions<Principal>) {
+  return grpcJsService<Principal>(grpcDefinitionOfA2AService(handler), options);
+}
+
+/**
+ * Serves lf.a2a.v1.A2AService over gRPC on a new HTTP/2 server (@grpc/grpc-js):
+ * TLS when `listen.tls` has a key and certificate (spec §10.1), h2c otherwise. Resolves when
+ * listening; `address` is the `host:port` an AgentInterface advertises.
+ */
+export function listenA2AServiceGrpc<Principal = unknown>(handler: A2AServiceHandler<Principal>, options?: GrpcServerOptions<Principal> & { readonly listen?: GrpcJsListenOptions }): Promise<GrpcJsEndpoint> {
+  return listenGrpcJs(grpcDefinitionOfA2AService(handler), options, options?.listen);
 }
 

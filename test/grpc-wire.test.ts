@@ -12,7 +12,8 @@ import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { anyIs, anyUnpack } from "@bufbuild/protobuf/wkt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GetTaskRequestSchema, Role, SendMessageRequestSchema, StreamResponseSchema, TaskSchema, TaskState, type Task } from "../generated-example/a2a_pb.js";
-import { listenA2AServiceGrpc } from "../generated-example/a2a_a2a_grpc_server.js";
+import { createA2AServiceGrpcRoutes } from "../generated-example/a2a_a2a_grpc_server.js";
+import { listenGrpc } from "../generated-example/a2a-runtime/grpc/listen.js";
 import type { CallContext } from "../generated-example/a2a-runtime/call-context.js";
 import type { GrpcEndpoint } from "../generated-example/a2a-runtime/grpc/listen.js";
 import { StatusSchema, type Status } from "../generated-example/google/rpc/status_pb.js";
@@ -147,7 +148,10 @@ describe("gRPC wire: bad input against our server (node:http2, h2c)", () => {
   let session: ClientHttp2Session;
 
   beforeAll(async () => {
-    endpoint = await listenA2AServiceGrpc(agent, { logger: { error: (...args: unknown[]) => errors.push(args) }, listen: { adapter: { readMaxBytes: READ_MAX_BYTES } } });
+    // The Connect stack (test/grpc-js-server.test.ts covers the grpc-js one on the wire).
+    endpoint = await listenGrpc(createA2AServiceGrpcRoutes(agent, { logger: { error: (...args: unknown[]) => errors.push(args) } }), {
+      adapter: { readMaxBytes: READ_MAX_BYTES },
+    });
     session = connect(`http://${endpoint.address}`);
     await new Promise<void>((resolve, reject) => session.once("connect", () => resolve()).once("error", reject));
   });

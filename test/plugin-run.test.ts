@@ -7,7 +7,7 @@ import { version } from "../plugin/src/version.js";
 
 /** Every runtime source in templates/runtime, as it must appear in the output. */
 const runtimeFiles = readdirSync(join(repoRoot, "templates/runtime"), { recursive: true, encoding: "utf8" })
-  .filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts") && !f.startsWith("task"))
+  .filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts"))
   .map((f) => `a2a-runtime/${f.split("\\").join("/")}`);
 
 /** Parses generated TypeScript (syntax only) to assert on its structure. */
@@ -39,6 +39,7 @@ describe("protoc-gen-a2a on a2a.proto", () => {
         "a2a_a2a_rest_client.ts",
         "a2a_a2a_rest_routes.ts",
         "a2a_a2a_rest_server.ts",
+        "a2a_a2a_task_handler.ts",
       ].sort(),
     );
   });
@@ -156,6 +157,22 @@ describe("plugin options", () => {
     }
   });
 
+  it("grpc_server=connect leaves out the grpc-js stack", () => {
+    const connect = runPlugin("a2a", "grpc_server=connect");
+    expect(connect.files.has("a2a-runtime/grpc/grpc-js-server.ts")).toBe(false);
+    const server = fileOf(connect, "a2a_a2a_grpc_server.ts");
+    expect(server).not.toContain("@grpc/grpc-js");
+    expect(server).not.toContain("createA2AServiceGrpcJsService");
+    expect(server).toContain("listenGrpc(createA2AServiceGrpcRoutes(handler, options), options?.listen)");
+    expect(fileOf(runPlugin("a2a"), "a2a_a2a_grpc_server.ts")).toContain("listenGrpcJs(grpcDefinitionOfA2AService(handler), options, options?.listen)");
+  });
+
+  it("emits the task runtime only for A2A-shaped services", () => {
+    expect(runPlugin("a2a").files.has("a2a-runtime/task/index.ts")).toBe(true);
+    const library = runPlugin("library");
+    expect([...library.files.keys()].filter((n) => n.includes("task"))).toEqual([]);
+  });
+
   it("defaults to target=ts", () => {
     const run = runPlugin("a2a", "");
     expect(run.files.has("a2a_a2a_handler.ts")).toBe(true);
@@ -166,6 +183,7 @@ describe("plugin options", () => {
     ["subscribe_post=maybe", /subscribe_post must be true or false; got "maybe"/],
     ["frobnicate=1", /unknown option "frobnicate"/],
     ["bindings=soap", /bindings must be a \+-separated list of jsonrpc, rest, grpc; got "soap"/],
+    ["grpc_server=netty", /grpc_server must be grpc-js or connect; got "netty"/],
     ["target=js", /emits TypeScript only: run it with target=ts/],
   ])("rejects %s with a clear message", (parameter, message) => {
     expect(() => runPlugin("a2a", parameter)).toThrow(message);

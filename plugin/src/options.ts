@@ -20,6 +20,13 @@ export interface PluginOptions {
    * `@connectrpc/*` at all.
    */
   readonly bindings: ReadonlySet<Binding>;
+  /**
+   * `grpc_server=grpc-js` (default) or `connect`: the stack behind the generated
+   * `listen<Service>Grpc`. grpc-js is the faster gRPC server on Node (on par with or ahead of
+   * @a2a-js/sdk's, see bench/grpc.mjs); Connect adds gRPC-web and the Connect protocol for
+   * browsers. The Connect routes (`create<Service>GrpcRoutes`) are emitted either way.
+   */
+  readonly grpcServer: "grpc-js" | "connect";
 }
 
 /** A binding the plugin can emit. */
@@ -30,6 +37,7 @@ export const defaultOptions: PluginOptions = {
   errorProfile: "v1.0.1",
   subscribePost: true,
   bindings: new Set(allBindings),
+  grpcServer: "grpc-js",
 };
 
 /**
@@ -40,6 +48,7 @@ export function parseOptions(raw: readonly { key: string; value: string }[]): Pl
   let errorProfile = defaultOptions.errorProfile;
   let subscribePost = defaultOptions.subscribePost;
   let bindings = defaultOptions.bindings;
+  let grpcServer = defaultOptions.grpcServer;
   for (const { key, value } of raw) {
     switch (key) {
       case "errors":
@@ -60,13 +69,17 @@ export function parseOptions(raw: readonly { key: string; value: string }[]): Pl
         bindings = new Set(list as Binding[]);
         break;
       }
+      case "grpc_server":
+        if (value !== "grpc-js" && value !== "connect") throw new Error(`grpc_server must be grpc-js or connect; got "${value}"`);
+        grpcServer = value;
+        break;
       default:
         throw new Error(
-          `unknown option "${key}"; protoc-gen-a2a accepts errors=v1.0.1|v1.0.0, subscribe_post=true|false and bindings=jsonrpc+rest+grpc`,
+          `unknown option "${key}"; protoc-gen-a2a accepts errors=v1.0.1|v1.0.0, subscribe_post=true|false, bindings=jsonrpc+rest+grpc and grpc_server=grpc-js|connect`,
         );
     }
   }
-  return { errorProfile, subscribePost, bindings };
+  return { errorProfile, subscribePost, bindings, grpcServer };
 }
 
 function parseBoolean(key: string, value: string): boolean {

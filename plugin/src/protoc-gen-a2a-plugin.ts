@@ -6,6 +6,7 @@ import { buildFileModel } from "./model/service-model.js";
 import { emitRuntimeFiles } from "./emit/runtime-files.js";
 import { emitHandlerFile } from "./emit/common/handler-interface.js";
 import { emitErrorsFile } from "./emit/common/errors.js";
+import { emitTaskHandlerFile } from "./emit/common/task-handler.js";
 import { emitJsonRpcMethodTable } from "./emit/jsonrpc/method-table.js";
 import { emitJsonRpcServer } from "./emit/jsonrpc/server.js";
 import { emitJsonRpcClient } from "./emit/jsonrpc/client.js";
@@ -49,10 +50,12 @@ function generateTs(schema: Schema<PluginOptions>): void {
   const models = schema.files.filter((file) => file.services.length > 0).map((file) => buildFileModel(file, schema.options));
   if (models.length === 0) return;
   const bindings = schema.options.bindings;
-  emitRuntimeFiles(schema, name, `v${version}`, bindings);
+  const taskRuntime = models.some((m) => m.services.some((s) => s.taskRuntime !== undefined));
+  emitRuntimeFiles(schema, name, `v${version}`, schema.options, taskRuntime);
   for (const model of models) {
     emitHandlerFile(schema, model);
     emitErrorsFile(schema, model);
+    emitTaskHandlerFile(schema, model);
     if (bindings.has("jsonrpc")) {
       emitJsonRpcMethodTable(schema, model);
       emitJsonRpcServer(schema, model);

@@ -7,6 +7,7 @@ import type { DescFile } from "@bufbuild/protobuf";
 export const outputSuffix = {
   handler: "_a2a_handler.ts",
   errors: "_a2a_errors.ts",
+  taskHandler: "_a2a_task_handler.ts",
   jsonRpcMethods: "_a2a_jsonrpc_methods.ts",
   jsonRpcServer: "_a2a_jsonrpc_server.ts",
   jsonRpcClient: "_a2a_jsonrpc_client.ts",

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Schema } from "@bufbuild/protoplugin";
 import { templatesDir } from "../templates-dir.js";
-import type { Binding } from "../options.js";
+import type { PluginOptions } from "../options.js";
 
 /** Output folder (relative to `out`) of the proto-independent runtime files. */
 export const runtimeDir = "a2a-runtime";
@@ -18,11 +18,17 @@ export function runtimeModule(name: string): string {
  * type-checked, tested TypeScript files; the copy only gets a header and the
  * import extension the run asked for.
  */
-export function emitRuntimeFiles(schema: Schema<object>, pluginName: string, pluginVersion: string, bindings: ReadonlySet<Binding>): void {
+export function emitRuntimeFiles(
+  schema: Schema<object>,
+  pluginName: string,
+  pluginVersion: string,
+  options: Pick<PluginOptions, "bindings" | "grpcServer">,
+  taskRuntime: boolean,
+): void {
   const dir = join(templatesDir(), "runtime");
   const names = readdirSync(dir, { recursive: true, encoding: "utf8" })
     .map((n) => n.split("\\").join("/"))
-    .filter((n) => n.endsWith(".ts") && !n.endsWith(".test.ts") && runtimeFolderWanted(n, bindings))
+    .filter((n) => n.endsWith(".ts") && !n.endsWith(".test.ts") && runtimeFileWanted(n, options, taskRuntime))
     .sort();
   const extension = schema.options.importExtension;
   for (const name of names) {
@@ -42,8 +48,14 @@ function rewriteRelativeImports(source: string, extension: "none" | "js" | "ts")
   return source.replace(/(from\s+["']\.{1,2}\/[^"']*?)\.js(["'])/g, `$1${to}$2`);
 }
 
-/** Binding folders of the runtime are copied only when the binding is emitted (`http/` serves JSON-RPC and REST). */
-function runtimeFolderWanted(path: string, bindings: ReadonlySet<Binding>): boolean {
+/**
+ * Binding folders of the runtime are copied only when the binding is emitted (`http/` serves
+ * JSON-RPC and REST); `task/` only when a service can use the task runtime; the grpc-js
+ * server only when it is the chosen gRPC server stack.
+ */
+function runtimeFileWanted(path: string, options: Pick<PluginOptions, "bindings" | "grpcServer">, taskRuntime: boolean): boolean {
+  const bindings = options.bindings;
+  if (path === "grpc/grpc-js-server.ts" && options.grpcServer !== "grpc-js") return false;
   const folder = path.includes("/") ? path.slice(0, path.indexOf("/")) : "";
   switch (folder) {
     case "jsonrpc":
@@ -53,8 +65,8 @@ function runtimeFolderWanted(path: string, bindings: ReadonlySet<Binding>): bool
     case "http":
       return bindings.has("jsonrpc") || bindings.has("rest");
     case "task":
-      // The task runtime (issue #6) is not emitted yet: its binder to the generated handler comes first.
-      return false;
+      // Only for A2A-shaped services (see model/task-runtime.ts).
+      return taskRuntime;
     default:
       return true;
   }

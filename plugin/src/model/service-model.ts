@@ -5,6 +5,7 @@ import { buildHttpBindings, type HttpBinding } from "./http-binding.js";
 import { collectRequiredFields, type MessageRequirements } from "./required-fields.js";
 import { errorCatalog, type ErrorCatalogEntry } from "./error-catalog.js";
 import { serviceParameters, type ServiceParameter } from "./service-parameters.js";
+import { taskRuntimeModel, type TaskRuntimeModel } from "./task-runtime.js";
 
 /**
  * The one model of an A2A-style service that every emitter reads. It is built once
@@ -35,6 +36,8 @@ export interface ServiceModel {
    * even at their zero value (spec §3.1.4 `nextPageToken: ""`, §8.4.1 canonical form).
    */
   readonly responseRequirements: MessageRequirements;
+  /** The pieces the task runtime needs, when the service is A2A-shaped (all eleven operations and the A2A messages). */
+  readonly taskRuntime: TaskRuntimeModel | undefined;
 }
 
 /** How an operation returns: one response, or a stream of them (server streaming). */
@@ -98,5 +101,6 @@ function buildServiceModel(fileName: string, service: DescService, options: Plug
     operations,
     requirements: collectRequiredFields(operations.map((o) => o.input)),
     responseRequirements: collectRequiredFields(operations.map((o) => o.output)),
+    taskRuntime: taskRuntimeModel(service.file, { operations }),
   };
 }

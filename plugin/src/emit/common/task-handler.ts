@@ -1,0 +1,97 @@
+import type { Schema } from "@bufbuild/protoplugin";
+import type { DescEnum } from "@bufbuild/protobuf";
+import type { FileModel } from "../../model/service-model.js";
+import { taskRuntimeMessages } from "../../model/task-runtime.js";
+import { outputFile, outputModule } from "../file-names.js";
+import { runtimeModule } from "../runtime-files.js";
+import { serviceSymbols } from "./handler-interface.js";
+
+/** The task runtime's error factories → the generated error classes that implement them. */
+const errorClasses = {
+  TaskNotFound: "TaskNotFoundError",
+  TaskNotCancelable: "TaskNotCancelableError",
+  UnsupportedOperation: "UnsupportedOperationError",
+  PushNotificationNotSupported: "PushNotificationNotSupportedError",
+  ExtendedAgentCardNotConfigured: "ExtendedAgentCardNotConfiguredError",
+  InvalidParams: "InvalidParamsError",
+  Internal: "InternalError",
+} as const;
+
+/**
+ * Emits `<file>_a2a_task_handler.ts` for A2A-shaped services: the binder that hands the
+ * task runtime this proto's schemas, enums and error classes, so that an agent author
+ * writes only an executor and gets the whole handler interface.
+ */
+export function emitTaskHandlerFile(schema: Schema<object>, model: FileModel): void {
+  const services = model.services.filter((s) => s.taskRuntime !== undefined);
+  if (services.length === 0) return;
+  const f = schema.generateFile(outputFile(model.file, "taskHandler"));
+  f.preamble(model.file);
+  const task = runtimeModule("task/index");
+  const createTaskHandler = f.import("createTaskHandler", task);
+  const TaskRuntimeBinding = f.import("TaskRuntimeBinding", task, true);
+  const TaskHandlerOptions = f.import("TaskHandlerOptions", task, true);
+  const TaskHandlerIntrospection = f.import("TaskHandlerIntrospection", task, true);
+  const AgentExecutor = f.import("AgentExecutor", task, true);
+  const RequestContext = f.import("RequestContext", task, true);
+  const TaskEmitter = f.import("TaskEmitter", task, true);
+  // The generated TypeScript enum, as a value (importShape gives a type-only import).
+  const enumValue = (desc: DescEnum) => {
+    const shape = f.importShape(desc);
+    return f.import(shape.name, shape.from);
+  };
+  for (const service of services) {
+    const runtime = service.taskRuntime!;
+    const base = service.desc.name;
+    const names = serviceSymbols(service);
+    const schemasName = `${base}TaskSchemas`;
+    const schemasConst = `taskSchemasOf${base}`;
+    const bindingConst = `taskBindingOf${base}`;
+    f.print(f.jsDoc(`The messages of ${service.typeName} the task runtime creates.`));
+    f.print("const ", schemasConst, " = {");
+    for (const name of taskRuntimeMessages) f.print("  ", name, ": ", f.importSchema(runtime.messages.get(name)!), ",");
+    f.print("};");
+    f.print();
+    f.print(f.jsDoc("Their type, the `S` of the task runtime's generics."));
+    f.print(f.export("type", schemasName), " = typeof ", schemasConst, ";");
+    f.print();
+    f.print("const ", bindingConst, ": ", TaskRuntimeBinding, "<", schemasName, "> = {");
+    f.print("  schemas: ", schemasConst, ",");
+    f.print("  states: ", enumValue(runtime.taskState), ",");
+    f.print("  roles: ", enumValue(runtime.role), ",");
+    f.print("  errors: {");
+    for (const [key, cls] of Object.entries(errorClasses)) {
+      f.print("    ", key, ": (message, options) => new ", f.import(cls, outputModule(model.file, "errors")), "(message, options),");
+    }
+    f.print("  },");
+    f.print("};");
+    f.print();
+    f.print(f.jsDoc(`An agent's logic for ${service.typeName}: \`execute\` publishes a Message, or a Task and its updates, through the emitter.`));
+    f.print(f.export("type", `${base}Executor`), "<Principal = unknown> = ", AgentExecutor, "<Principal, ", schemasName, ">;");
+    f.print(f.jsDoc("What `execute` receives: the message, the task it continues (if any), ids and the call context."));
+    f.print(f.export("type", `${base}RequestContext`), "<Principal = unknown> = ", RequestContext, "<Principal, ", schemasName, ">;");
+    f.print(f.jsDoc("The emitter `execute` publishes through."));
+    f.print(f.export("type", `${base}TaskEmitter`), " = ", TaskEmitter, "<", schemasName, ">;");
+    f.print();
+    f.print(
+      f.jsDoc(
+        [
+          `The complete handler of ${service.typeName}, from an executor: task lifecycle, history,`,
+          "ListTasks pagination, cancellation, subscriptions with ordered fan-out, push config storage",
+          "and the capability checks of spec §3.3.4, over a task store (in memory unless `options.store`).",
+          "Serve it with any binding's generated server.",
+          "",
+          `@generated from service ${service.typeName}`,
+        ].join("\n"),
+      ),
+    );
+    f.print(
+      f.export("function", `create${base}TaskHandler`),
+      "<Principal = unknown>(options: ", TaskHandlerOptions, "<Principal, ", schemasName, ">): ",
+      f.import(names.handler, outputModule(model.file, "handler"), true), "<Principal> & ", TaskHandlerIntrospection, " {",
+    );
+    f.print("  return ", createTaskHandler, "(", bindingConst, ", options);");
+    f.print("}");
+    f.print();
+  }
+}

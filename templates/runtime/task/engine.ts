@@ -1,0 +1,444 @@
+/**
+ * The engine of the task runtime: starts turns (one `execute()` per incoming message),
+ * stores and streams what their emitters accept, ends turns, cancels tasks and opens
+ * subscriptions. Every read-modify-write of a task runs in that task's queue, so that
+ * events are stored, streamed and notified in one order, and a subscription's first
+ * snapshot is exactly the state before the first event it receives.
+ */
+import { clone, type JsonObject } from "@bufbuild/protobuf";
+import type { TaskRuntimeErrors } from "./errors.js";
+import { ExecutorMisuseError } from "./errors.js";
+import type { Subscription } from "./event-hub.js";
+import type { AgentExecutor, RequestContext, TaskCallContext } from "./executor.js";
+import type { TaskFactory } from "./factory.js";
+import { historyLengthProblem } from "./history.js";
+import { LiveTasks, type FeedItem, type LiveTask } from "./live-tasks.js";
+import type { TaskEventNotice } from "./options.js";
+import type { ArtifactShape, MessageShape, PushConfigShape, SendMessageRequestShape, StreamResponseShape, TaskRuntimeSchemas, TaskShape } from "./shapes.js";
+import type { TaskStates } from "./states.js";
+import { appendHistory, applyArtifact, applyStatus } from "./task-updates.js";
+import type { TaskScope, TaskStore } from "./task-store.js";
+import { TurnEmitter, type TurnCommitter } from "./emitter.js";
+import { Turn } from "./turn.js";
+
+/** Everything the engine runs with (options resolved, executor typed against the shapes). */
+export interface EngineSettings<Principal> {
+  /** Builds and copies messages. */
+  readonly factory: TaskFactory;
+  /** Where tasks and push configs live. */
+  readonly store: TaskStore;
+  /** The generated A2A errors. */
+  readonly errors: TaskRuntimeErrors;
+  /** The agent logic. */
+  readonly executor: AgentExecutor<Principal, TaskRuntimeSchemas>;
+  /** The owner key of a call. */
+  readonly ownerOf: (principal: Principal | undefined, call: TaskCallContext<Principal>) => string;
+  /** Whether push configs may come with SendMessage. */
+  readonly pushNotifications: boolean;
+  /** The hook of stored events. */
+  readonly onTaskEvent: ((notice: TaskEventNotice<TaskRuntimeSchemas>) => void | Promise<void>) | undefined;
+  /** Where unreported problems go. */
+  readonly onError: (error: unknown, context: string) => void;
+}
+
+/** A started turn, as its caller (SendMessage or SendStreamingMessage) sees it. */
+export interface TurnStart {
+  /** The turn number: the feed's `end` item with this number closes the turn. */
+  readonly turn: number;
+  /** The task's feed, subscribed before the turn started (close it when done). */
+  readonly feed: Subscription<FeedItem>;
+  /** For a turn that continues a task: the task with the new message in its history. */
+  readonly task: TaskShape | undefined;
+  /** The caller's scope. */
+  readonly scope: TaskScope;
+  /** The task id (fresh for a new task). */
+  readonly taskId: string;
+}
+
+/** Starts, runs and ends turns; cancels; subscribes. */
+export class TaskEngine<Principal> implements TurnCommitter {
+  readonly #s: EngineSettings<Principal>;
+  readonly #states: TaskStates;
+  /** Live per-task state (exposed for tests: it must empty once nothing runs). */
+  readonly live = new LiveTasks();
+  #turns = 0;
+
+  /** An engine with these settings. */
+  constructor(settings: EngineSettings<Principal>) {
+    this.#s = settings;
+    this.#states = settings.factory.states;
+  }
+
+  /** The scope of a call: its tenant and its principal's owner key. */
+  scopeOf(call: TaskCallContext<Principal>): TaskScope {
+    return { tenant: call.tenant, owner: this.#s.ownerOf(call.principal, call) };
+  }
+
+  /** The task, or TaskNotFoundError. */
+  async requireTask(scope: TaskScope, taskId: string): Promise<TaskShape> {
+    const task = taskId === "" ? undefined : await this.#s.store.getTask(scope, taskId);
+    if (task === undefined) throw this.#notFound(taskId);
+    return task;
+  }
+
+  #notFound(taskId: string): Error {
+    return this.#s.errors.TaskNotFound(`Task ${taskId} not found`, { metadata: { taskId } });
+  }
+
+  /**
+   * Validates a SendMessage request and starts its turn: a new task (fresh ids) or the
+   * continuation of the task named by `message.taskId` (which must exist in the caller's
+   * scope, match `message.contextId` when given, and not be terminal). Turns of one task
+   * run one at a time, in arrival order.
+   */
+  async beginTurn(request: SendMessageRequestShape, call: TaskCallContext<Principal>): Promise<TurnStart> {
+    const { errors } = this.#s;
+    const message = request.message;
+    if (message === undefined) throw errors.InvalidParams("message is required", { fieldViolations: [{ field: "message", description: "A message is required" }] });
+    if (message.parts.length === 0) throw errors.InvalidParams("message.parts must not be empty", { fieldViolations: [{ field: "message.parts", description: "At least one part is required" }] });
+    const historyProblem = historyLengthProblem(request.configuration?.historyLength);
+    if (historyProblem !== undefined) throw errors.InvalidParams(historyProblem, { fieldViolations: [{ field: "configuration.historyLength", description: historyProblem }] });
+    const pushConfig = request.configuration?.taskPushNotificationConfig;
+    if (pushConfig !== undefined && !this.#s.pushNotifications) throw errors.PushNotificationNotSupported("This agent does not support push notifications");
+    const scope = this.scopeOf(call);
+    const referenceTasks = await this.#references(scope, message.referenceTaskIds);
+    return message.taskId === ""
+      ? this.#beginNew(request, message, call, scope, referenceTasks, pushConfig)
+      : this.#beginContinued(request, message, call, scope, referenceTasks, pushConfig);
+  }
+
+  async #references(scope: TaskScope, ids: readonly string[]): Promise<TaskShape[]> {
+    const found: TaskShape[] = [];
+    for (const id of new Set(ids)) {
+      const task = id === "" ? undefined : await this.#s.store.getTask(scope, id);
+      if (task !== undefined) found.push(this.#s.factory.cloneTask(task));
+    }
+    return found;
+  }
+
+  #userMessage(message: MessageShape, taskId: string, contextId: string): MessageShape {
+    const copy = clone(this.#s.factory.schemas.Message, message);
+    copy.taskId = taskId;
+    copy.contextId = contextId;
+    return copy;
+  }
+
+  async #beginNew(
+    request: SendMessageRequestShape,
+    message: MessageShape,
+    call: TaskCallContext<Principal>,
+    scope: TaskScope,
+    referenceTasks: TaskShape[],
+    pushConfig: PushConfigShape | undefined,
+  ): Promise<TurnStart> {
+    const { factory } = this.#s;
+    const taskId = factory.newId();
+    const contextId = message.contextId !== "" ? message.contextId : factory.newId();
+    const userMessage = this.#userMessage(message, taskId, contextId);
+    const slot = this.live.acquire(scope, taskId);
+    const release = await slot.lock.acquire();
+    const feed = slot.subscribe(call.signal);
+    const turn = new Turn({ id: ++this.#turns, slot, taskId, contextId, userMessage, existing: undefined, pushConfig });
+    this.#run(turn, request, call, undefined, referenceTasks, release);
+    return { turn: turn.id, feed, task: undefined, scope, taskId };
+  }
+
+  async #beginContinued(
+    request: SendMessageRequestShape,
+    message: MessageShape,
+    call: TaskCallContext<Principal>,
+    scope: TaskScope,
+    referenceTasks: TaskShape[],
+    pushConfig: PushConfigShape | undefined,
+  ): Promise<TurnStart> {
+    const { errors, store, factory } = this.#s;
+    const taskId = message.taskId;
+    const slot = this.live.acquire(scope, taskId);
+    let release: (() => void) | undefined;
+    try {
+      release = await slot.lock.acquire();
+      const started = await slot.queue.run(async () => {
+        const stored = await this.requireTask(scope, taskId);
+        if (message.contextId !== "" && message.contextId !== stored.contextId) {
+          // §3.4.3: "Agents MUST reject messages containing mismatching contextId and taskId"; a validation error (§3.3.2).
+          throw errors.InvalidParams(`message.contextId "${message.contextId}" does not match the context of task ${taskId}`, {
+            metadata: { taskId },
+            fieldViolations: [{ field: "message.contextId", description: "Must be the contextId of the task named by message.taskId" }],
+          });
+        }
+        const state = stored.status?.state;
+        if (this.#states.isTerminal(state)) {
+          // §3.1.1: terminal tasks cannot accept further messages.
+          throw errors.UnsupportedOperation(`Task ${taskId} is in a terminal state and accepts no more messages`, { metadata: { taskId } });
+        }
+        const userMessage = this.#userMessage(message, taskId, stored.contextId);
+        const next = factory.copyTask(stored);
+        appendHistory(next, userMessage);
+        await store.saveTask(scope, next);
+        if (pushConfig !== undefined) await this.#savePushConfig(scope, taskId, pushConfig);
+        const feed = slot.subscribe(call.signal);
+        return { task: next, feed, userMessage, state };
+      });
+      const turn = new Turn({
+        id: ++this.#turns,
+        slot,
+        taskId,
+        contextId: started.task.contextId,
+        userMessage: started.userMessage,
+        existing: { state: started.state, artifactIds: started.task.artifacts.map((a) => a.artifactId) },
+        pushConfig: undefined,
+      });
+      this.#run(turn, request, call, started.task, referenceTasks, release);
+      return { turn: turn.id, feed: started.feed, task: started.task, scope, taskId };
+    } catch (e) {
+      release?.();
+      slot.release();
+      throw e;
+    }
+  }
+
+  /** Runs `execute()` in the background; the turn holds the slot and its lock until it has ended. */
+  #run(turn: Turn, request: SendMessageRequestShape, call: TaskCallContext<Principal>, task: TaskShape | undefined, referenceTasks: TaskShape[], release: () => void): void {
+    const { factory, executor, onError } = this.#s;
+    const slot = turn.slot;
+    slot.turn = turn;
+    turn.releaseLock = release;
+    const context: RequestContext<Principal, TaskRuntimeSchemas> = {
+      request,
+      message: clone(factory.schemas.Message, turn.userMessage),
+      task: task === undefined ? undefined : factory.cloneTask(task),
+      taskId: turn.taskId,
+      contextId: turn.contextId,
+      isNewTask: turn.isNew,
+      referenceTasks,
+      call,
+      signal: turn.abort.signal,
+    };
+    const emitter = new TurnEmitter(turn, factory, this);
+    void Promise.resolve()
+      .then(() => executor.execute(context, emitter))
+      .then(
+        () => ({ failed: false, error: undefined }),
+        (error: unknown) => ({ failed: true, error }),
+      )
+      .then((outcome) => {
+        turn.closed ??= "ended";
+        return this.#end(turn, slot, outcome.failed, outcome.error);
+      })
+      .catch((e: unknown) => onError(e, `ending turn of task ${turn.taskId}`))
+      .finally(() => {
+        if (slot.turn === turn) slot.turn = undefined;
+        release();
+        slot.release();
+      });
+  }
+
+  /**
+   * Ends a turn, after everything its emitter queued: a task left SUBMITTED or WORKING
+   * (or any non-terminal task whose executor threw) is failed; a new turn that produced
+   * nothing hands its caller an error; then the feed gets the turn's `end` item.
+   */
+  #end(turn: Turn, slot: LiveTask, failed: boolean, error: unknown): Promise<void> {
+    const { errors, onError, store, factory } = this.#s;
+    return slot.queue.run(async () => {
+      let failure: { error: unknown } | undefined;
+      try {
+        if (turn.closed === "canceled") {
+          // CancelTask decided the outcome; whatever execute() did afterwards does not matter.
+        } else if (!turn.created && !turn.replied) {
+          if (failed) failure = { error };
+          else {
+            failure = { error: errors.Internal("The agent produced no response") };
+            onError(new ExecutorMisuseError("invalid-event", "execute() resolved without a stateless Message or any task event"), `task ${turn.taskId}`);
+          }
+        } else if (turn.created) {
+          const task = await store.getTask(slot.scope, turn.taskId);
+          const state = task?.status?.state;
+          if (task !== undefined && !this.#states.isTerminal(state) && (failed || !this.#states.isInterrupted(state))) {
+            const reason = failed ? "The agent failed while processing the task." : "The agent stopped before finishing the task.";
+            onError(failed ? error : new ExecutorMisuseError("invalid-event", "execute() resolved while the task was still SUBMITTED or WORKING; the task was failed"), `task ${turn.taskId}`);
+            await this.#changeTask(turn.slot, task, (next) => {
+              const status = factory.status(this.#states.numbers.FAILED, factory.text(reason, turn.taskId, turn.contextId));
+              applyStatus(next, status);
+              return factory.statusEvent(next, status, undefined);
+            });
+          } else if (failed) onError(error, `task ${turn.taskId}`);
+        } else if (failed) onError(error, `task ${turn.taskId} (after its reply)`);
+      } catch (e) {
+        // The store failed while ending the turn: report it; a caller still waiting for a first result gets it.
+        onError(e, `ending the turn of task ${turn.taskId}`);
+        if (!turn.created && !turn.replied) failure ??= { error: e };
+      } finally {
+        slot.publish({ kind: "end", turn: turn.id, failure });
+      }
+    });
+  }
+
+  /** Stores a change of `task` (a stored instance, copied on write here), streams the event and notifies the hook. */
+  async #changeTask(slot: LiveTask, task: TaskShape, change: (next: TaskShape) => StreamResponseShape): Promise<TaskShape> {
+    const next = this.#s.factory.copyTask(task);
+    const event = change(next);
+    await this.#s.store.saveTask(slot.scope, next);
+    this.#deliver(slot, next, event);
+    return next;
+  }
+
+  #deliver(slot: LiveTask, task: TaskShape, event: StreamResponseShape): void {
+    const state = task.status?.state ?? 0;
+    slot.publish({ kind: "event", event, state });
+    const hook = this.#s.onTaskEvent;
+    if (hook === undefined) return;
+    const notice: TaskEventNotice<TaskRuntimeSchemas> = {
+      scope: slot.scope,
+      taskId: task.id,
+      contextId: task.contextId,
+      state,
+      event: this.#s.factory.cloneEvent(event),
+    };
+    try {
+      const result = hook(notice);
+      if (result !== undefined) result.catch((e: unknown) => this.#s.onError(e, `onTaskEvent of task ${task.id}`));
+    } catch (e) {
+      this.#s.onError(e, `onTaskEvent of task ${task.id}`);
+    }
+  }
+
+  /** Creates the turn's task if it does not exist yet (in the task's queue). */
+  async #ensureCreated(turn: Turn): Promise<void> {
+    if (turn.created) return;
+    const { factory, store } = this.#s;
+    const scope = turn.slot.scope;
+    const task = factory.newTask(turn.taskId, turn.contextId, turn.userMessage);
+    await store.saveTask(scope, task);
+    if (turn.pushConfig !== undefined) await this.#savePushConfig(scope, turn.taskId, turn.pushConfig);
+    turn.created = true;
+    this.#deliver(turn.slot, task, factory.taskEvent(task));
+  }
+
+  /** Registers a push config that came with a SendMessage for its task (a server id when it has none). */
+  async #savePushConfig(scope: TaskScope, taskId: string, pushConfig: PushConfigShape): Promise<void> {
+    const { factory, store } = this.#s;
+    const config = clone(factory.schemas.TaskPushNotificationConfig, pushConfig);
+    config.taskId = taskId;
+    if (config.id === "") config.id = factory.newId();
+    await store.savePushConfig(scope, config);
+  }
+
+  /** The turn's task as stored, creating it first; refuses changes to a canceled or terminal task. */
+  async #current(turn: Turn): Promise<TaskShape> {
+    if (turn.closed === "canceled") throw new ExecutorMisuseError("task-canceled", `task ${turn.taskId} was canceled`);
+    await this.#ensureCreated(turn);
+    const task = await this.#s.store.getTask(turn.slot.scope, turn.taskId);
+    if (task === undefined) throw new Error(`task ${turn.taskId} is missing from the store`);
+    if (this.#states.isTerminal(task.status?.state)) throw new ExecutorMisuseError("event-after-terminal", `task ${turn.taskId} is in a terminal state`);
+    return task;
+  }
+
+  /** Reports a commit's failure unless it is the executor's own misuse (which it sees thrown). */
+  #reported(turn: Turn, commit: Promise<void>): Promise<void> {
+    return commit.catch((e: unknown) => {
+      if (!(e instanceof ExecutorMisuseError)) this.#s.onError(e, `storing an event of task ${turn.taskId}`);
+      throw e;
+    });
+  }
+
+  /** {@inheritDoc TurnCommitter.commitReply} */
+  commitReply(turn: Turn, message: MessageShape): Promise<void> {
+    return turn.slot.queue.run(() => {
+      turn.replied = true;
+      turn.slot.publish({ kind: "event", event: this.#s.factory.messageEvent(message), state: undefined });
+    });
+  }
+
+  /** {@inheritDoc TurnCommitter.commitCreate} */
+  commitCreate(turn: Turn): Promise<void> {
+    return this.#reported(turn, turn.slot.queue.run(async () => {
+      if (turn.closed === "canceled") throw new ExecutorMisuseError("task-canceled", `task ${turn.taskId} was canceled`);
+      await this.#ensureCreated(turn);
+    }));
+  }
+
+  /** {@inheritDoc TurnCommitter.commitStatus} */
+  commitStatus(turn: Turn, state: number, message: MessageShape | undefined, metadata: JsonObject | undefined): Promise<void> {
+    const { factory } = this.#s;
+    return this.#reported(turn, turn.slot.queue.run(async () => {
+      const task = await this.#current(turn);
+      await this.#changeTask(turn.slot, task, (next) => {
+        const status = factory.status(state, message);
+        applyStatus(next, status);
+        return factory.statusEvent(next, status, metadata);
+      });
+    }));
+  }
+
+  /** {@inheritDoc TurnCommitter.commitArtifact} */
+  commitArtifact(turn: Turn, artifact: ArtifactShape, append: boolean, lastChunk: boolean, metadata: JsonObject | undefined): Promise<void> {
+    const { factory } = this.#s;
+    return this.#reported(turn, turn.slot.queue.run(async () => {
+      const task = await this.#current(turn);
+      await this.#changeTask(turn.slot, task, (next) => {
+        if (!applyArtifact(next, artifact, append, (a) => factory.cloneArtifact(a))) throw new ExecutorMisuseError("invalid-event", `append to artifact "${artifact.artifactId}", which the task does not have`);
+        return factory.artifactEvent(next, artifact, append, lastChunk, metadata);
+      });
+    }));
+  }
+
+  /**
+   * CancelTask (§3.1.5, §3.3.1): a CANCELED task is returned as it is (idempotent); any
+   * other terminal task is TaskNotCancelable. Otherwise the executor's cancel hook may
+   * refuse, then the running turn (if any) is aborted and the task set CANCELED.
+   */
+  async cancel(scope: TaskScope, taskId: string, call: TaskCallContext<Principal>, metadata: JsonObject | undefined): Promise<TaskShape> {
+    const { errors, factory, executor, store } = this.#s;
+    const numbers = this.#states.numbers;
+    const notCancelable = (): Error => errors.TaskNotCancelable(`Task ${taskId} is in a terminal state and cannot be canceled`, { metadata: { taskId } });
+    const task = await this.requireTask(scope, taskId);
+    if (task.status?.state === numbers.CANCELED) return task;
+    if (this.#states.isTerminal(task.status?.state)) throw notCancelable();
+    const slot = this.live.acquire(scope, taskId);
+    try {
+      if (executor.cancel !== undefined) {
+        await executor.cancel(taskId, { task: factory.cloneTask(task), running: slot.turn?.running === true, metadata, call });
+      }
+      return await slot.queue.run(async () => {
+        const current = await store.getTask(scope, taskId);
+        if (current === undefined) throw this.#notFound(taskId);
+        if (current.status?.state === numbers.CANCELED) return current;
+        if (this.#states.isTerminal(current.status?.state)) throw notCancelable();
+        const turn = slot.turn;
+        if (turn?.markCanceled() === true) {
+          // The canceled execute() may take its time (or never) to return: the task is terminal
+          // now, so let queued messages through at once (they will be refused as for any terminal task).
+          turn.releaseLock();
+        }
+        return this.#changeTask(slot, current, (next) => {
+          const status = factory.status(numbers.CANCELED, undefined);
+          applyStatus(next, status);
+          return factory.statusEvent(next, status, undefined);
+        });
+      });
+    } finally {
+      slot.release();
+    }
+  }
+
+  /**
+   * Subscribes to a non-terminal task (§3.1.6): the returned snapshot and the feed are
+   * taken together, so the feed holds exactly the events after the snapshot.
+   */
+  async subscribe(scope: TaskScope, taskId: string, signal: AbortSignal): Promise<{ task: TaskShape; feed: Subscription<FeedItem> }> {
+    const { errors } = this.#s;
+    const slot = this.live.acquire(scope, taskId);
+    try {
+      return await slot.queue.run(async () => {
+        const task = await this.requireTask(scope, taskId);
+        if (this.#states.isTerminal(task.status?.state)) {
+          throw errors.UnsupportedOperation(`Task ${taskId} is in a terminal state; there is nothing to subscribe to`, { metadata: { taskId } });
+        }
+        return { task, feed: slot.subscribe(signal) };
+      });
+    } finally {
+      slot.release();
+    }
+  }
+}

@@ -1,0 +1,148 @@
+/**
+ * Ordered fan-out of one task's events to any number of subscribers (spec §3.5.2:
+ * every active stream gets every event, in the order generated; closing one stream
+ * does not affect the others). Each subscriber has its own unbounded queue, so a slow
+ * reader never delays the task nor the other readers (memory grows instead).
+ */
+
+/** The receiving end a hub writes to. */
+interface Sink<T> {
+  push(item: T): void;
+  end(): void;
+}
+
+/**
+ * One subscriber's view of a hub: an async iterator over the items published after it
+ * subscribed. `return()` (what `for await … break` and the bindings call when a client
+ * goes away) ends it at once, even while a `next()` is pending.
+ */
+export class Subscription<T> implements AsyncIterableIterator<T> {
+  #items: T[] = [];
+  #head = 0;
+  #ended = false;
+  #closed = false;
+  #waiter: ((result: IteratorResult<T>) => void) | undefined;
+  readonly #detach: () => void;
+  readonly #onAbort: (() => void) | undefined;
+  readonly #signal: AbortSignal | undefined;
+
+  /** Subscribes through `attach`, which registers the sink and returns the function that unregisters it. */
+  constructor(attach: (sink: Sink<T>) => () => void, signal?: AbortSignal) {
+    this.#detach = attach({ push: (item) => this.#push(item), end: () => this.#end() });
+    this.#signal = signal;
+    if (signal !== undefined) {
+      this.#onAbort = () => this.close();
+      if (signal.aborted) this.close();
+      else signal.addEventListener("abort", this.#onAbort, { once: true });
+    }
+  }
+
+  #push(item: T): void {
+    if (this.#closed || this.#ended) return;
+    const waiter = this.#waiter;
+    if (waiter !== undefined) {
+      this.#waiter = undefined;
+      waiter({ done: false, value: item });
+    } else {
+      this.#items.push(item);
+    }
+  }
+
+  #end(): void {
+    this.#ended = true;
+    if (this.#head >= this.#items.length) this.#finish();
+  }
+
+  #finish(): void {
+    const waiter = this.#waiter;
+    this.#waiter = undefined;
+    waiter?.({ done: true, value: undefined });
+  }
+
+  /** The next item, waiting for it; done once the hub closed and the queue is drained, or after close(). */
+  next(): Promise<IteratorResult<T>> {
+    if (this.#closed) return Promise.resolve({ done: true, value: undefined });
+    if (this.#head < this.#items.length) {
+      const value = this.#items[this.#head] as T;
+      this.#items[this.#head] = undefined as T;
+      this.#head++;
+      if (this.#head > 1024 && this.#head * 2 > this.#items.length) {
+        this.#items = this.#items.slice(this.#head);
+        this.#head = 0;
+      }
+      return Promise.resolve({ done: false, value });
+    }
+    if (this.#ended) return Promise.resolve({ done: true, value: undefined });
+    if (this.#waiter !== undefined) return Promise.reject(new Error("Subscription.next() called while another next() is pending"));
+    return new Promise((resolve) => {
+      this.#waiter = resolve;
+    });
+  }
+
+  /** Ends the subscription now (queued items are dropped); other subscribers are unaffected. */
+  return(): Promise<IteratorResult<T>> {
+    this.close();
+    return Promise.resolve({ done: true, value: undefined });
+  }
+
+  /** Same as return(), synchronously. Idempotent. */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#items = [];
+    this.#head = 0;
+    if (this.#onAbort !== undefined) this.#signal?.removeEventListener("abort", this.#onAbort);
+    this.#detach();
+    this.#finish();
+  }
+
+  /** Items queued and not read yet. */
+  get backlog(): number {
+    return this.#items.length - this.#head;
+  }
+
+  /** The subscription itself. */
+  [Symbol.asyncIterator](): AsyncIterableIterator<T> {
+    return this;
+  }
+}
+
+/** Publishes items, in order, to every current subscription. */
+export class EventHub<T> {
+  readonly #sinks = new Set<Sink<T>>();
+  #closed = false;
+
+  /**
+   * A new subscription that receives every item published from now on. It also ends
+   * when `signal` aborts; `onClose` runs once when it is closed.
+   */
+  subscribe(signal?: AbortSignal, onClose?: () => void): Subscription<T> {
+    return new Subscription<T>((sink) => {
+      if (this.#closed) {
+        sink.end();
+        return () => onClose?.();
+      }
+      this.#sinks.add(sink);
+      return () => {
+        this.#sinks.delete(sink);
+        onClose?.();
+      };
+    }, signal);
+  }
+
+  /** Delivers `item` to every subscription, synchronously and in call order. */
+  publish(item: T): void {
+    for (const sink of this.#sinks) sink.push(item);
+  }
+
+  /** Ends every subscription once it has drained what was published; later subscriptions end at once. */
+  close(): void {
+    this.#closed = true;
+    for (const sink of [...this.#sinks]) sink.end();
+  }
+
+  /** The number of live subscriptions. */
+  get size(): number {
+    return this.#sinks.size;
+  }
+}

@@ -1,0 +1,167 @@
+/**
+ * Builds the messages the runtime stores and streams, with the schemas the binder
+ * handed in, and normalizes what executors give it (agent messages, artifacts).
+ */
+import { clone, create, type MessageInitShape } from "@bufbuild/protobuf";
+import type { GenMessage } from "@bufbuild/protobuf/codegenv2";
+import { timestampFromDate, type Timestamp } from "@bufbuild/protobuf/wkt";
+import type { JsonObject } from "@bufbuild/protobuf";
+import { ExecutorMisuseError } from "./errors.js";
+import type { ArtifactShape, MessageShape, StreamResponseShape, TaskRuntimeSchemas, TaskShape, TaskStatusShape } from "./shapes.js";
+import type { RoleNumbers, TaskStates } from "./states.js";
+
+/** What an executor may pass where a message is expected: plain text, a Message, or its init object. */
+export type MessageInput = string | MessageInitShape<GenMessage<MessageShape>>;
+
+/** What an executor may pass where an artifact is expected: an Artifact or its init object (`artifactId` may be left empty). */
+export type ArtifactInput = MessageInitShape<GenMessage<ArtifactShape>>;
+
+/** Creates and copies the runtime's messages. */
+export class TaskFactory {
+  /** The generated schemas. */
+  readonly schemas: TaskRuntimeSchemas;
+  /** The generated TaskState numbers. */
+  readonly states: TaskStates;
+  /** The generated Role numbers. */
+  readonly roles: RoleNumbers;
+  /** The clock of status timestamps. */
+  readonly now: () => Date;
+  /** Generates message and artifact ids. */
+  readonly newId: () => string;
+
+  /** Binds the factory to the generated schemas and enums, a clock and an id generator. */
+  constructor(schemas: TaskRuntimeSchemas, states: TaskStates, roles: RoleNumbers, now: () => Date, newId: () => string) {
+    this.schemas = schemas;
+    this.states = states;
+    this.roles = roles;
+    this.now = now;
+    this.newId = newId;
+  }
+
+  /** The current time as a Timestamp. */
+  timestamp(): Timestamp {
+    return timestampFromDate(this.now());
+  }
+
+  /** A one-part text message from the agent. */
+  text(text: string, taskId: string, contextId: string): MessageShape {
+    return create(this.schemas.Message, {
+      messageId: this.newId(),
+      role: this.roles.AGENT,
+      taskId,
+      contextId,
+      parts: [{ content: { case: "text", value: text } }],
+    });
+  }
+
+  /**
+   * An agent message for `taskId` ("" for a stateless reply) in `contextId`: a copy of
+   * the input with the ids filled in (and `messageId`, `role` when missing). Throws
+   * ExecutorMisuseError when the input names another task or context, or has no part.
+   */
+  agentMessage(input: MessageInput, taskId: string, contextId: string): MessageShape {
+    if (typeof input === "string") return this.text(input, taskId, contextId);
+    const message = clone(this.schemas.Message, create(this.schemas.Message, input));
+    if (message.taskId !== taskId && message.taskId !== "") {
+      throw new ExecutorMisuseError("wrong-task", taskId === ""
+        ? `a stateless reply carries no taskId, got "${message.taskId}"`
+        : `message for task "${message.taskId}" emitted for task "${taskId}"`);
+    }
+    if (message.contextId !== contextId && message.contextId !== "") {
+      throw new ExecutorMisuseError("wrong-task", `message for context "${message.contextId}" emitted in context "${contextId}"`);
+    }
+    if (message.parts.length === 0) throw new ExecutorMisuseError("invalid-event", "a message needs at least one part");
+    message.taskId = taskId;
+    message.contextId = contextId;
+    if (message.messageId === "") message.messageId = this.newId();
+    if (message.role !== this.roles.USER && message.role !== this.roles.AGENT) message.role = this.roles.AGENT;
+    return message;
+  }
+
+  /** A copy of an executor's artifact; throws ExecutorMisuseError when it has no part. An empty id is generated unless `append`. */
+  artifact(input: ArtifactInput, append: boolean): ArtifactShape {
+    const artifact = clone(this.schemas.Artifact, create(this.schemas.Artifact, input));
+    if (artifact.parts.length === 0) throw new ExecutorMisuseError("invalid-event", "an artifact needs at least one part");
+    if (artifact.artifactId === "") {
+      if (append) throw new ExecutorMisuseError("invalid-event", "an appended chunk must name the artifactId it extends");
+      artifact.artifactId = this.newId();
+    }
+    return artifact;
+  }
+
+  /** A status stamped now. */
+  status(state: number, message: MessageShape | undefined): TaskStatusShape {
+    return create(this.schemas.TaskStatus, { state, message, timestamp: this.timestamp() });
+  }
+
+  /** A new task in SUBMITTED whose history starts with the user's message. */
+  newTask(taskId: string, contextId: string, userMessage: MessageShape): TaskShape {
+    return create(this.schemas.Task, {
+      id: taskId,
+      contextId,
+      status: this.status(this.states.numbers.SUBMITTED, undefined),
+      history: [userMessage],
+    });
+  }
+
+  /**
+   * A shallow copy of a task for copy-on-write: a new Task with new `history` and
+   * `artifacts` arrays whose elements (and the status) are shared with the original.
+   * The copy may be changed by replacing fields or elements, never by mutating a shared one.
+   */
+  copyTask(task: TaskShape): TaskShape {
+    const copy = create(this.schemas.Task, { id: task.id, contextId: task.contextId, status: task.status, metadata: task.metadata });
+    copy.history = [...task.history];
+    copy.artifacts = [...task.artifacts];
+    return copy;
+  }
+
+  /** A deep copy of an artifact. */
+  cloneArtifact(artifact: ArtifactShape): ArtifactShape {
+    return clone(this.schemas.Artifact, artifact);
+  }
+
+  /** A deep copy of a task. */
+  cloneTask(task: TaskShape): TaskShape {
+    return clone(this.schemas.Task, task);
+  }
+
+  /** A deep copy of an event. */
+  cloneEvent(event: StreamResponseShape): StreamResponseShape {
+    return clone(this.schemas.StreamResponse, event);
+  }
+
+  /** `StreamResponse{task}` holding a copy of the task. */
+  taskEvent(task: TaskShape): StreamResponseShape {
+    return create(this.schemas.StreamResponse, { payload: { case: "task", value: this.cloneTask(task) } });
+  }
+
+  /** `StreamResponse{message}` holding a copy of the message. */
+  messageEvent(message: MessageShape): StreamResponseShape {
+    return create(this.schemas.StreamResponse, { payload: { case: "message", value: clone(this.schemas.Message, message) } });
+  }
+
+  /** `StreamResponse{statusUpdate}` holding a copy of the status. */
+  statusEvent(task: TaskShape, status: TaskStatusShape, metadata: JsonObject | undefined): StreamResponseShape {
+    const value = create(this.schemas.TaskStatusUpdateEvent, {
+      taskId: task.id,
+      contextId: task.contextId,
+      status: clone(this.schemas.TaskStatus, status),
+      metadata,
+    });
+    return create(this.schemas.StreamResponse, { payload: { case: "statusUpdate", value } });
+  }
+
+  /** `StreamResponse{artifactUpdate}` holding a copy of the artifact (or chunk). */
+  artifactEvent(task: TaskShape, artifact: ArtifactShape, append: boolean, lastChunk: boolean, metadata: JsonObject | undefined): StreamResponseShape {
+    const value = create(this.schemas.TaskArtifactUpdateEvent, {
+      taskId: task.id,
+      contextId: task.contextId,
+      artifact: clone(this.schemas.Artifact, artifact),
+      append,
+      lastChunk,
+      metadata,
+    });
+    return create(this.schemas.StreamResponse, { payload: { case: "artifactUpdate", value } });
+  }
+}

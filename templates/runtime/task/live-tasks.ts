@@ -1,0 +1,117 @@
+/**
+ * The in-process state of tasks that something is happening to: per task a queue that
+ * serializes its state changes, a mutex that lets one `execute()` run at a time, the hub
+ * its events fan out through, and the running turn. A slot exists while anything uses
+ * it (reference-counted) and is dropped when the last user leaves.
+ */
+import { EventHub, type Subscription } from "./event-hub.js";
+import { Mutex, SerialQueue } from "./serial.js";
+import type { StreamResponseShape } from "./shapes.js";
+import type { TaskScope } from "./task-store.js";
+
+/** One item of a task's feed: a stored event, or the end of a turn. */
+export type FeedItem =
+  | {
+      readonly kind: "event";
+      /** The event, shared by all readers: copy it before handing it out. */
+      readonly event: StreamResponseShape;
+      /** The task state after the event (undefined for a stateless reply). */
+      readonly state: number | undefined;
+    }
+  | {
+      readonly kind: "end";
+      /** The turn that ended. */
+      readonly turn: number;
+      /** Set when the turn produced nothing visible and failed: the error its caller gets. */
+      readonly failure: { readonly error: unknown } | undefined;
+    };
+
+/** What the slot needs to know about the running turn. */
+export interface ActiveTurn {
+  /** Turn number, unique in the process. */
+  readonly id: number;
+  /** True while its `execute()` has not settled and it was not canceled. */
+  readonly running: boolean;
+  /** Marks the turn canceled and aborts its signal; false when it had already ended. */
+  markCanceled(): boolean;
+  /** Lets the next turn of the task start (idempotent): used once a turn is canceled, whether or not its `execute()` returns. */
+  releaseLock(): void;
+}
+
+/** The live state of one task. */
+export class LiveTask {
+  /** Serializes every read-modify-write of the task and every subscription. */
+  readonly queue = new SerialQueue();
+  /** Held by a turn from its start until its end. */
+  readonly lock = new Mutex();
+  /** The turn holding the lock, once it started. */
+  turn: ActiveTurn | undefined;
+  readonly #hub = new EventHub<FeedItem>();
+  #users = 0;
+
+  /** Registry key: tenant, owner and task id. */
+  readonly key: string;
+  /** The task's scope. */
+  readonly scope: TaskScope;
+  /** The task id. */
+  readonly taskId: string;
+  readonly #registry: LiveTasks;
+
+  /** A slot registered under `key` in `registry`. */
+  constructor(key: string, scope: TaskScope, taskId: string, registry: LiveTasks) {
+    this.key = key;
+    this.scope = scope;
+    this.taskId = taskId;
+    this.#registry = registry;
+  }
+
+  /** Counts one more user. */
+  retain(): void {
+    this.#users++;
+  }
+
+  /** Counts one user less; the registry drops the slot when none is left. */
+  release(): void {
+    if (--this.#users === 0) this.#registry.drop(this);
+  }
+
+  /** Subscribes to the task's feed; the subscription holds the slot until it is closed (or `signal` aborts). */
+  subscribe(signal?: AbortSignal): Subscription<FeedItem> {
+    this.retain();
+    return this.#hub.subscribe(signal, () => this.release());
+  }
+
+  /** Delivers an item to every subscription. */
+  publish(item: FeedItem): void {
+    this.#hub.publish(item);
+  }
+
+  /** The number of open subscriptions. */
+  get subscribers(): number {
+    return this.#hub.size;
+  }
+}
+
+/** The slots of all live tasks of a handler. */
+export class LiveTasks {
+  readonly #slots = new Map<string, LiveTask>();
+
+  /** The slot of a task, created if needed, retained once for the caller (who must release it). */
+  acquire(scope: TaskScope, taskId: string): LiveTask {
+    const key = JSON.stringify([scope.tenant, scope.owner, taskId]);
+    let slot = this.#slots.get(key);
+    if (slot === undefined) this.#slots.set(key, (slot = new LiveTask(key, scope, taskId, this)));
+    slot.retain();
+    return slot;
+  }
+
+  /** Forgets a slot nobody uses. */
+  drop(slot: LiveTask): void {
+    if (this.#slots.get(slot.key) === slot) this.#slots.delete(slot.key);
+  }
+
+  /** How many tasks have live state (for tests and metrics). */
+  get size(): number {
+    return this.#slots.size;
+  }
+}

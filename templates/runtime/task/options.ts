@@ -1,0 +1,119 @@
+/**
+ * Configuration of the task runtime: what the generated binder supplies (schemas,
+ * enums, error classes) and what the agent author chooses (executor, store, capabilities, hooks).
+ */
+import type { Empty } from "@bufbuild/protobuf/wkt";
+import type { TaskRuntimeErrors } from "./errors.js";
+import type { AgentExecutor, TaskCallContext } from "./executor.js";
+import type {
+  CancelTaskRequestShape,
+  GetTaskRequestShape,
+  ListPushConfigsRequestShape,
+  ListTasksRequestShape,
+  Of,
+  PushConfigRefShape,
+  PushConfigShape,
+  SendMessageRequestShape,
+  SubscribeToTaskRequestShape,
+  TaskRuntimeSchemas,
+} from "./shapes.js";
+import type { RoleNumbers, TaskStateNumbers } from "./states.js";
+import type { TaskScope, TaskStore } from "./task-store.js";
+
+/** What the generated binder hands the runtime: the proto-specific pieces. */
+export interface TaskRuntimeBinding<S extends TaskRuntimeSchemas> {
+  /** The generated `*Schema` constants. */
+  readonly schemas: S;
+  /** The generated `TaskState` enum. */
+  readonly states: TaskStateNumbers;
+  /** The generated `Role` enum. */
+  readonly roles: RoleNumbers;
+  /** Factories of the generated error classes. */
+  readonly errors: TaskRuntimeErrors;
+}
+
+/** The capabilities the Agent Card declares (`AgentCapabilities` fits); absent means false (§3.3.4). */
+export interface TaskCapabilities {
+  /** SendStreamingMessage and SubscribeToTask; else UnsupportedOperationError. */
+  readonly streaming?: boolean | undefined;
+  /** The push config operations (and a push config in SendMessage); else PushNotificationNotSupportedError. */
+  readonly pushNotifications?: boolean | undefined;
+  /** GetExtendedAgentCard; else UnsupportedOperationError. */
+  readonly extendedAgentCard?: boolean | undefined;
+}
+
+/** One stored task event, as the `onTaskEvent` hook (e.g. a push notification sender) sees it. */
+export interface TaskEventNotice<S extends TaskRuntimeSchemas> {
+  /** Scope of the task: look its push configs up with `store.listPushConfigs(scope, taskId, …)`. */
+  readonly scope: TaskScope;
+  /** The task. */
+  readonly taskId: string;
+  /** Its context. */
+  readonly contextId: string;
+  /** The task state after the event. */
+  readonly state: number;
+  /** The event (a copy the hook may keep): the Task on creation, then status and artifact updates, in order. */
+  readonly event: Of<S, "StreamResponse">;
+}
+
+/** What the agent author configures. */
+export interface TaskHandlerOptions<Principal, S extends TaskRuntimeSchemas> {
+  /** The agent logic. */
+  readonly executor: AgentExecutor<Principal, S>;
+  /** Where tasks and push configs live. Default: a new InMemoryTaskStore. */
+  readonly store?: TaskStore;
+  /** The Agent Card's `capabilities`. Default: none (streaming, push and the extended card are refused). */
+  readonly capabilities?: TaskCapabilities;
+  /** The extended Agent Card, or a function of the (authenticated) call that returns it. */
+  readonly extendedAgentCard?: Of<S, "AgentCard"> | ((call: TaskCallContext<Principal>) => Of<S, "AgentCard"> | Promise<Of<S, "AgentCard">>);
+  /**
+   * The owner key of a call's tasks, from its principal. Default: `""` without a principal,
+   * else `JSON.stringify(principal)`. Calls with different keys never see each other's tasks.
+   */
+  readonly ownerOf?: (principal: Principal | undefined, call: TaskCallContext<Principal>) => string;
+  /**
+   * Called, in order per task, after each event is stored and streamed. Not awaited:
+   * a slow hook delays nothing; its errors go to `onError`. The place a push sender plugs in.
+   */
+  readonly onTaskEvent?: (notice: TaskEventNotice<S>) => void | Promise<void>;
+  /** Where problems no client is told about are reported (executor bugs, hook failures). Default: console.error. */
+  readonly onError?: (error: unknown, context: string) => void;
+  /** The clock of status timestamps. Default: `() => new Date()`. */
+  readonly now?: () => Date;
+  /** Generates task, context, message, artifact and push config ids. Default: `crypto.randomUUID()`. */
+  readonly generateId?: () => string;
+}
+
+/**
+ * The A2A service the runtime implements: the generated `A2AServiceHandler<Principal>`,
+ * written against the shapes (a value of this type is assignable to it).
+ */
+export interface TaskServiceHandler<Principal, S extends TaskRuntimeSchemas> {
+  /** SendMessage (§3.1.1). */
+  sendMessage(request: SendMessageRequestShape, context: TaskCallContext<Principal>): Promise<Of<S, "SendMessageResponse">>;
+  /** SendStreamingMessage (§3.1.2). */
+  sendStreamingMessage(request: SendMessageRequestShape, context: TaskCallContext<Principal>): AsyncIterable<Of<S, "StreamResponse">>;
+  /** GetTask (§3.1.3). */
+  getTask(request: GetTaskRequestShape, context: TaskCallContext<Principal>): Promise<Of<S, "Task">>;
+  /** ListTasks (§3.1.4). */
+  listTasks(request: ListTasksRequestShape, context: TaskCallContext<Principal>): Promise<Of<S, "ListTasksResponse">>;
+  /** CancelTask (§3.1.5). */
+  cancelTask(request: CancelTaskRequestShape, context: TaskCallContext<Principal>): Promise<Of<S, "Task">>;
+  /** SubscribeToTask (§3.1.6). */
+  subscribeToTask(request: SubscribeToTaskRequestShape, context: TaskCallContext<Principal>): AsyncIterable<Of<S, "StreamResponse">>;
+  /** CreateTaskPushNotificationConfig (§3.1.7). */
+  createTaskPushNotificationConfig(request: PushConfigShape, context: TaskCallContext<Principal>): Promise<Of<S, "TaskPushNotificationConfig">>;
+  /** GetTaskPushNotificationConfig (§3.1.8). */
+  getTaskPushNotificationConfig(request: PushConfigRefShape, context: TaskCallContext<Principal>): Promise<Of<S, "TaskPushNotificationConfig">>;
+  /** ListTaskPushNotificationConfigs (§3.1.9). */
+  listTaskPushNotificationConfigs(request: ListPushConfigsRequestShape, context: TaskCallContext<Principal>): Promise<Of<S, "ListTaskPushNotificationConfigsResponse">>;
+  /** GetExtendedAgentCard (§3.1.11). */
+  getExtendedAgentCard(request: object, context: TaskCallContext<Principal>): Promise<Of<S, "AgentCard">>;
+  /** DeleteTaskPushNotificationConfig (§3.1.10). */
+  deleteTaskPushNotificationConfig(request: PushConfigRefShape, context: TaskCallContext<Principal>): Promise<Empty>;
+}
+
+/** The default owner key: "" without a principal, else its JSON. */
+export function defaultOwnerOf(principal: unknown): string {
+  return principal === undefined ? "" : JSON.stringify(principal);
+}

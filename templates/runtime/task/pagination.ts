@@ -1,0 +1,50 @@
+/**
+ * Opaque cursor tokens for keyset pagination (ListTasks §3.1.4, ListTaskPushNotificationConfigs).
+ *
+ * A token carries the sort key of the last item of a page and a fingerprint of the query
+ * that produced it, base64url-encoded. Decoding checks both: a token that was not issued
+ * by this code, or that is replayed with other filters, is an {@link InvalidPageTokenError}
+ * (answered with InvalidParams). Tokens are opaque, not secret: scoping is enforced by the
+ * store's query, never by the token. No Node-only API is used, so this runs anywhere.
+ */
+import type { JsonValue } from "@bufbuild/protobuf";
+import { InvalidPageTokenError } from "./errors.js";
+
+const VERSION = 1;
+
+/** A short, stable fingerprint of any JSON-able query (FNV-1a, 32 bits, hex). */
+export function queryFingerprint(query: JsonValue): string {
+  const text = JSON.stringify(query);
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash.toString(16).padStart(8, "0");
+}
+
+/** Encodes the position after which the next page starts, bound to the query's fingerprint. */
+export function encodePageToken(fingerprint: string, position: JsonValue): string {
+  const bytes = new TextEncoder().encode(JSON.stringify({ v: VERSION, q: fingerprint, p: position }));
+  let binary = "";
+  for (const b of bytes) binary += String.fromCharCode(b);
+  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+/** Decodes a token issued by {@link encodePageToken} for the same fingerprint; throws InvalidPageTokenError otherwise. */
+export function decodePageToken(token: string, fingerprint: string): JsonValue {
+  const invalid = (): InvalidPageTokenError => new InvalidPageTokenError("pageToken is not a token this server issued for this query");
+  if (!/^[A-Za-z0-9_-]+$/.test(token)) throw invalid();
+  let parsed: unknown;
+  try {
+    const binary = atob(token.replace(/-/g, "+").replace(/_/g, "/"));
+    const bytes = Uint8Array.from(binary, (c) => c.charCodeAt(0));
+    parsed = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+  } catch {
+    throw invalid();
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) throw invalid();
+  const record = parsed as Record<string, JsonValue>;
+  if (record["v"] !== VERSION || record["q"] !== fingerprint || !("p" in record)) throw invalid();
+  return record["p"] as JsonValue;
+}

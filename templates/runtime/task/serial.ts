@@ -1,0 +1,59 @@
+/**
+ * In-process serialization primitives: a FIFO queue of short critical sections (every
+ * state change of a task runs in its task's queue) and a FIFO mutex held for longer spans
+ * (one `execute()` at a time per task). Both are per process: a store shared by several
+ * processes needs its own locking on top.
+ */
+
+const noop = (): void => {};
+
+/** Runs functions one after the other, in call order, whatever each one's outcome. */
+export class SerialQueue {
+  #tail: Promise<void> = Promise.resolve();
+  #pending = 0;
+
+  /** Queues `fn`; the promise settles with its outcome once it has run. */
+  run<T>(fn: () => T | Promise<T>): Promise<T> {
+    this.#pending++;
+    const result = this.#tail.then(fn);
+    this.#tail = result.then(noop, noop).finally(() => {
+      this.#pending--;
+    });
+    return result;
+  }
+
+  /** True when nothing is queued or running. */
+  get idle(): boolean {
+    return this.#pending === 0;
+  }
+}
+
+/** A FIFO mutex: `acquire()` resolves, in call order, with the function that releases it. */
+export class Mutex {
+  #locked = false;
+  readonly #waiters: (() => void)[] = [];
+
+  /** Waits for the lock; call the returned function (once) to release it. */
+  acquire(): Promise<() => void> {
+    return new Promise((resolve) => {
+      const grant = (): void => {
+        this.#locked = true;
+        let released = false;
+        resolve(() => {
+          if (released) return;
+          released = true;
+          const next = this.#waiters.shift();
+          if (next === undefined) this.#locked = false;
+          else next();
+        });
+      };
+      if (this.#locked) this.#waiters.push(grant);
+      else grant();
+    });
+  }
+
+  /** True when the lock is free and nobody waits for it. */
+  get idle(): boolean {
+    return !this.#locked && this.#waiters.length === 0;
+  }
+}

@@ -1,0 +1,92 @@
+/**
+ * The bookkeeping of one conversation turn (one `execute()` call): what the emitter has
+ * accepted so far (checked synchronously, so misuse fails at the call) and what has been
+ * stored (updated inside the task's queue).
+ */
+import type { ActiveTurn, LiveTask } from "./live-tasks.js";
+import type { MessageShape, PushConfigShape } from "./shapes.js";
+
+/** How a turn answers. */
+export type TurnMode = "idle" | "message" | "task";
+
+/** What a turn starts from. */
+export interface TurnInit {
+  /** Unique turn number. */
+  readonly id: number;
+  /** The task's live slot. */
+  readonly slot: LiveTask;
+  /** Task id (fresh for a new task). */
+  readonly taskId: string;
+  /** Context id. */
+  readonly contextId: string;
+  /** The user message as stored. */
+  readonly userMessage: MessageShape;
+  /** The task this turn continues, if any: its state and artifact ids. */
+  readonly existing: { readonly state: number | undefined; readonly artifactIds: readonly string[] } | undefined;
+  /** Push config to register when the new task is created. */
+  readonly pushConfig: PushConfigShape | undefined;
+}
+
+/** One running turn. */
+export class Turn implements ActiveTurn {
+  /** Unique turn number. */
+  readonly id: number;
+  /** The task's live slot. */
+  readonly slot: LiveTask;
+  /** Task id. */
+  readonly taskId: string;
+  /** Context id. */
+  readonly contextId: string;
+  /** The user message as stored. */
+  readonly userMessage: MessageShape;
+  /** True when the turn may create a task (or reply) rather than continue one. */
+  readonly isNew: boolean;
+  /** Push config to register when the task is created. */
+  readonly pushConfig: PushConfigShape | undefined;
+  /** Aborted by CancelTask. */
+  readonly abort = new AbortController();
+  /** Accepted so far: nothing, a reply, or task events. */
+  mode: TurnMode;
+  /** Task state as accepted so far. */
+  state: number | undefined;
+  /** Set when `execute()` settled ("ended") or the task was canceled through CancelTask ("canceled"). */
+  closed: "ended" | "canceled" | undefined;
+  /** The task exists in the store (always true when continuing). */
+  created: boolean;
+  /** A stateless reply was delivered. */
+  replied = false;
+  /** Artifact ids the task has (or will have once queued events are stored). */
+  readonly artifactIds: Set<string>;
+  /** Artifact ids marked `lastChunk` during this turn. */
+  readonly finishedArtifacts = new Set<string>();
+  /** Releases the task's turn lock (idempotent); set when the turn starts. */
+  releaseLock: () => void = () => {};
+
+  /** Starts the bookkeeping. */
+  constructor(init: TurnInit) {
+    this.id = init.id;
+    this.slot = init.slot;
+    this.taskId = init.taskId;
+    this.contextId = init.contextId;
+    this.userMessage = init.userMessage;
+    this.pushConfig = init.pushConfig;
+    this.isNew = init.existing === undefined;
+    this.mode = this.isNew ? "idle" : "task";
+    this.state = init.existing?.state;
+    this.created = !this.isNew;
+    this.artifactIds = new Set(init.existing?.artifactIds ?? []);
+  }
+
+  /** {@inheritDoc ActiveTurn.running} */
+  get running(): boolean {
+    return this.closed === undefined;
+  }
+
+  /** {@inheritDoc ActiveTurn.markCanceled} */
+  markCanceled(): boolean {
+    if (this.closed !== undefined) return false;
+    this.closed = "canceled";
+    this.abort.abort(new Error(`task ${this.taskId} was canceled`));
+    return true;
+  }
+}

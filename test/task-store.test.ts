@@ -1,0 +1,187 @@
+import { create } from "@bufbuild/protobuf";
+import { timestampFromMs } from "@bufbuild/protobuf/wkt";
+import { describe, expect, it } from "vitest";
+import { GetTaskRequestSchema, SubscribeToTaskRequestSchema, TaskPushNotificationConfigSchema, TaskSchema, TaskState, type Task } from "../generated-example/a2a_pb.js";
+import { EventHub, InMemoryTaskStore, InvalidPageTokenError, decodePageToken, encodePageToken, queryFingerprint, type TaskQuery } from "../generated-example/a2a-runtime/task/index.js";
+import { Mutex, SerialQueue } from "../generated-example/a2a-runtime/task/serial.js";
+import { Gate, callOf, collect, createA2ATaskHandler, sendRequest, taskOf, textOf, until, type A2ARequestContext } from "./support/task-runtime-binding.js";
+
+const scope = { tenant: "", owner: "" };
+const task = (id: string, seconds: number, state = TaskState.WORKING, contextId = "c"): Task =>
+  create(TaskSchema, { id, contextId, status: { state, timestamp: timestampFromMs(seconds * 1000) } });
+const query = (q: Partial<TaskQuery> = {}): TaskQuery => ({ contextId: "", state: undefined, statusTimestampAfter: undefined, pageSize: 50, pageToken: "", ...q });
+
+describe("InMemoryTaskStore", () => {
+  it("keeps scopes apart", async () => {
+    const store = new InMemoryTaskStore();
+    await store.saveTask({ tenant: "t", owner: "a" }, task("x", 1));
+    expect(await store.getTask({ tenant: "t", owner: "a" }, "x")).toBeDefined();
+    expect(await store.getTask({ tenant: "t", owner: "b" }, "x")).toBeUndefined();
+    expect(await store.getTask({ tenant: "u", owner: "a" }, "x")).toBeUndefined();
+    expect((await store.listTasks({ tenant: "t", owner: "b" }, query())).totalSize).toBe(0);
+  });
+
+  it("orders by status time, newest first, equal times by the latest save", async () => {
+    const store = new InMemoryTaskStore();
+    await store.saveTask(scope, task("old", 1));
+    await store.saveTask(scope, task("tie-1", 5));
+    await store.saveTask(scope, task("tie-2", 5));
+    await store.saveTask(scope, task("new", 9));
+    expect((await store.listTasks(scope, query())).tasks.map((t) => t.id)).toEqual(["new", "tie-2", "tie-1", "old"]);
+    await store.saveTask(scope, task("tie-1", 5));
+    expect((await store.listTasks(scope, query())).tasks.map((t) => t.id)).toEqual(["new", "tie-1", "tie-2", "old"]);
+  });
+
+  it("pages with keyset cursors across ties, and filters", async () => {
+    const store = new InMemoryTaskStore();
+    for (let i = 0; i < 7; i++) await store.saveTask(scope, task(`t${i}`, i % 3, i % 2 ? TaskState.COMPLETED : TaskState.WORKING, i < 4 ? "a" : "b"));
+    const all = (await store.listTasks(scope, query())).tasks.map((t) => t.id);
+    const paged: string[] = [];
+    let pageToken = "";
+    do {
+      const page = await store.listTasks(scope, query({ pageSize: 2, pageToken }));
+      expect(page.totalSize).toBe(7);
+      paged.push(...page.tasks.map((t) => t.id));
+      pageToken = page.nextPageToken;
+    } while (pageToken !== "");
+    expect(paged).toEqual(all);
+    expect((await store.listTasks(scope, query({ contextId: "a" }))).totalSize).toBe(4);
+    expect((await store.listTasks(scope, query({ state: TaskState.COMPLETED }))).tasks.map((t) => t.id).sort()).toEqual(["t1", "t3", "t5"]);
+    expect((await store.listTasks(scope, query({ statusTimestampAfter: timestampFromMs(2000) }))).tasks.map((t) => t.id).sort()).toEqual(["t2", "t5"]);
+  });
+
+  it("rejects tokens it did not issue for the query", async () => {
+    const store = new InMemoryTaskStore();
+    for (let i = 0; i < 3; i++) await store.saveTask(scope, task(`t${i}`, i));
+    const { nextPageToken } = await store.listTasks(scope, query({ pageSize: 1 }));
+    await expect(store.listTasks(scope, query({ pageToken: nextPageToken, contextId: "c" }))).rejects.toBeInstanceOf(InvalidPageTokenError);
+    await expect(store.listTasks(scope, query({ pageToken: encodePageToken(queryFingerprint(["", null, null]), "nope") }))).rejects.toBeInstanceOf(InvalidPageTokenError);
+    await expect(store.listTasks(scope, query({ pageToken: "%%%" }))).rejects.toBeInstanceOf(InvalidPageTokenError);
+  });
+
+  it("push configs: replace keeps the position, delete is idempotent, pages", async () => {
+    const store = new InMemoryTaskStore();
+    const config = (id: string, url: string) => create(TaskPushNotificationConfigSchema, { taskId: "t", id, url });
+    await store.savePushConfig(scope, config("a", "u1"));
+    await store.savePushConfig(scope, config("b", "u2"));
+    await store.savePushConfig(scope, config("a", "u3"));
+    const all = await store.listPushConfigs(scope, "t", { pageSize: 0, pageToken: "" });
+    expect(all.configs.map((c) => [c.id, c.url])).toEqual([["a", "u3"], ["b", "u2"]]);
+    const first = await store.listPushConfigs(scope, "t", { pageSize: 1, pageToken: "" });
+    expect((await store.listPushConfigs(scope, "t", { pageSize: 1, pageToken: first.nextPageToken })).configs.map((c) => c.id)).toEqual(["b"]);
+    await expect(store.listPushConfigs(scope, "other", { pageSize: 1, pageToken: first.nextPageToken })).rejects.toBeInstanceOf(InvalidPageTokenError);
+    await store.deletePushConfig(scope, "t", "a");
+    await store.deletePushConfig(scope, "t", "a");
+    expect(await store.getPushConfig(scope, "t", "a")).toBeUndefined();
+    expect(await store.getPushConfig({ tenant: "", owner: "x" }, "t", "b")).toBeUndefined();
+  });
+});
+
+describe("page tokens", () => {
+  it("round-trip a position bound to its query, opaque base64url", () => {
+    const token = encodePageToken("abcd1234", { t: "123", s: 4 });
+    expect(token).toMatch(/^[A-Za-z0-9_-]+$/);
+    expect(decodePageToken(token, "abcd1234")).toEqual({ t: "123", s: 4 });
+    expect(() => decodePageToken(token, "other")).toThrow(InvalidPageTokenError);
+    for (const bad of ["", "!", "AAAA", btoa("[1]"), btoa("\xff\xfe")]) expect(() => decodePageToken(bad, "abcd1234")).toThrow(InvalidPageTokenError);
+  });
+});
+
+describe("EventHub and the serialization primitives", () => {
+  it("fans out in order; a subscription's return() ends it at once, even with a next() pending", async () => {
+    const hub = new EventHub<number>();
+    const a = hub.subscribe();
+    const b = hub.subscribe();
+    const pending = b.next();
+    hub.publish(1);
+    expect(await pending).toEqual({ done: false, value: 1 });
+    const waiting = b.next();
+    await b.return();
+    expect(await waiting).toEqual({ done: true, value: undefined });
+    expect(hub.size).toBe(1);
+    for (let i = 2; i <= 3000; i++) hub.publish(i);
+    hub.close();
+    const got: number[] = [];
+    for await (const n of a) got.push(n);
+    expect(got).toEqual(Array.from({ length: 3000 }, (_, i) => i + 1));
+    expect((await hub.subscribe().next()).done).toBe(true);
+  });
+
+  it("an aborted signal ends a subscription and calls its onClose once", async () => {
+    const hub = new EventHub<number>();
+    const controller = new AbortController();
+    let closed = 0;
+    const s = hub.subscribe(controller.signal, () => closed++);
+    const pending = s.next();
+    controller.abort();
+    expect((await pending).done).toBe(true);
+    s.close();
+    expect(closed).toBe(1);
+    expect(hub.size).toBe(0);
+  });
+
+  it("SerialQueue runs in call order whatever each outcome; Mutex grants in order", async () => {
+    const queue = new SerialQueue();
+    const log: number[] = [];
+    const gate = new Gate();
+    const results = [
+      queue.run(async () => {
+        await gate.promise;
+        log.push(1);
+      }),
+      queue.run(() => {
+        log.push(2);
+        throw new Error("two");
+      }),
+      queue.run(() => log.push(3)),
+    ];
+    gate.open();
+    const settled = await Promise.allSettled(results);
+    expect(settled.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+    expect(log).toEqual([1, 2, 3]);
+    await until(() => queue.idle);
+    const mutex = new Mutex();
+    const order: number[] = [];
+    const release1 = await mutex.acquire();
+    const waiters = [1, 2, 3].map((i) => mutex.acquire().then((release) => (order.push(i), release())));
+    expect(mutex.idle).toBe(false);
+    release1();
+    await Promise.all(waiters);
+    expect(order).toEqual([1, 2, 3]);
+    expect(mutex.idle).toBe(true);
+  });
+});
+
+describe("copies: nothing handed out aliases the stored task", () => {
+  it("mutating responses, stream events and the executor's context leaves the store intact", async () => {
+    const contexts: A2ARequestContext[] = [];
+    const handler = createA2ATaskHandler({
+      capabilities: { streaming: true },
+      executor: {
+        async execute(context, emitter) {
+          contexts.push(context);
+          if (context.task) {
+            context.task.history.length = 0;
+            context.task.status = undefined;
+            context.message.parts.length = 0;
+          }
+          await emitter.addArtifact({ artifactId: "a", parts: [{ content: { case: "text", value: "x" } }] });
+          await emitter.requireInput("more?");
+        },
+      },
+    });
+    const response = taskOf(await handler.sendMessage(sendRequest("one"), callOf("SendMessage")));
+    response.history.length = 0;
+    response.artifacts[0]!.parts.length = 0;
+    const events = await collect(handler.sendStreamingMessage(sendRequest("two", { taskId: response.id }), callOf("SendStreamingMessage")));
+    for (const e of events) if (e.payload.case === "task") e.payload.value.history.length = 0;
+    const sub = handler.subscribeToTask(create(SubscribeToTaskRequestSchema, { id: response.id }), callOf("SubscribeToTask"))[Symbol.asyncIterator]();
+    const head = await sub.next();
+    if (!head.done && head.value.payload.case === "task") head.value.payload.value.artifacts.length = 0;
+    await sub.return?.();
+    const stored = await handler.getTask(create(GetTaskRequestSchema, { id: response.id }), callOf("GetTask"));
+    expect(stored.history.map(textOf)).toEqual(["one", "more?", "two", "more?"]);
+    expect(stored.artifacts[0]?.parts).toHaveLength(1);
+    expect(stored.status?.state).toBe(TaskState.INPUT_REQUIRED);
+  });
+});
