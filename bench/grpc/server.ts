@@ -10,11 +10,10 @@
  *   stored; GetTask of its id returns it.
  *
  * Kinds:
- * - ours: our generated gRPC server (`listenA2AServiceGrpc`, Connect for Node on node:http2, h2c)
+ * - ours: our generated Connect routes (`createA2AServiceGrpcRoutes` on `listenGrpc`: Connect for Node on node:http2, h2c)
  *         with a minimal handler (a Map for the tasks);
- * - grpcjs: the same handler and the same A2A pipeline on our grpc-js stack (`listenGrpcJs` of
- *         templates/runtime/grpc/grpc-js-server.ts, with the definition the generated Connect
- *         server builds, plus google.rpc.Status), h2c;
+ * - grpcjs: the same handler and the same A2A pipeline on our grpc-js stack (the generated
+ *         `listenA2AServiceGrpc`, grpc_server=grpc-js), h2c;
  * - connect: a reference, not a contender: the same two methods as bare Connect routes
  *         (`connectNodeAdapter` on node:http2, no A2A pipeline: no version/extension checks, no
  *         REQUIRED-field validation, no error mapping), to separate Connect's cost from ours;
@@ -33,12 +32,10 @@ import * as grpc from "@grpc/grpc-js";
 import { A2A_PROTOCOL_VERSION, Role as SdkRole, TaskState as SdkTaskState, type AgentCard as SdkAgentCard } from "@a2a-js/sdk";
 import { AgentEvent, DefaultRequestHandler, InMemoryTaskStore, type AgentExecutor, type ExecutionEventBus, type RequestContext } from "@a2a-js/sdk/server";
 import { A2AService as SdkA2AService, UserBuilder, grpcService } from "@a2a-js/sdk/server/grpc";
-import { listenA2AServiceGrpc } from "../../generated-example/a2a_a2a_grpc_server.js";
-import { A2AServiceOperationsByName, A2AServiceRequiredFields, dispatchA2AService, type A2AServiceHandler, type A2AServiceOperationName } from "../../generated-example/a2a_a2a_handler.js";
-import { TaskNotFoundError, UnsupportedOperationError, errorSpecs } from "../../generated-example/a2a_a2a_errors.js";
-import { BadRequestSchema, ErrorInfoSchema } from "../../generated-example/google/rpc/error_details_pb.js";
-import { StatusSchema } from "../../generated-example/google/rpc/status_pb.js";
-import { listenGrpcJs } from "../../templates/runtime/grpc/grpc-js-server.js";
+import { createA2AServiceGrpcRoutes, listenA2AServiceGrpc } from "../../generated-example/a2a_a2a_grpc_server.js";
+import type { A2AServiceHandler } from "../../generated-example/a2a_a2a_handler.js";
+import { TaskNotFoundError, UnsupportedOperationError } from "../../generated-example/a2a_a2a_errors.js";
+import { listenGrpc } from "../../generated-example/a2a-runtime/grpc/listen.js";
 import { A2AService, Role, SendMessageResponseSchema, TaskSchema, TaskState, type Message, type StreamResponse, type Task } from "../../generated-example/a2a_pb.js";
 
 // ---------------------------------------------------------------------------------------
@@ -99,27 +96,15 @@ function benchHandler(): A2AServiceHandler {
   };
 }
 
+/** Our Connect stack: the generated Connect routes on node:http2 (h2c). */
 async function startOurs(): Promise<number> {
-  const endpoint = await listenA2AServiceGrpc(benchHandler(), { listen: { host: "127.0.0.1", port: 0 } });
+  const endpoint = await listenGrpc(createA2AServiceGrpcRoutes(benchHandler()), { host: "127.0.0.1", port: 0 });
   return endpoint.port;
 }
 
-/** Our grpc-js stack: the definition of the generated `createA2AServiceGrpcRoutes`, plus google.rpc.Status. */
+/** Our grpc-js stack: the generated `listenA2AServiceGrpc` (grpc_server=grpc-js, the default). */
 async function startOursGrpcJs(): Promise<number> {
-  const handler = benchHandler();
-  const endpoint = await listenGrpcJs(
-    {
-      service: A2AService,
-      operations: A2AServiceOperationsByName,
-      requestFields: A2AServiceRequiredFields,
-      errors: errorSpecs,
-      statusDetails: { errorInfo: ErrorInfoSchema, badRequest: BadRequestSchema, status: StatusSchema },
-      // the runtime comes from templates/ (generated-example has no grpc-js copy yet): same shapes, other ServiceParameters class
-      dispatch: (operation, request, context) => dispatchA2AService(handler, operation as A2AServiceOperationName, request, context as never),
-    },
-    undefined,
-    { host: "127.0.0.1", port: 0 },
-  );
+  const endpoint = await listenA2AServiceGrpc(benchHandler(), { listen: { host: "127.0.0.1", port: 0 } });
   return endpoint.port;
 }
 
