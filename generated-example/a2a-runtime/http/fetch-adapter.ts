@@ -9,6 +9,7 @@
  * AbortController).
  */
 import type { UniversalBufferedResponse, UniversalHandler, UniversalRequest, UniversalResponse, UniversalStreamResponse } from "./universal.js";
+import { concatChunks, normalizeBasePath, stripBasePath } from "./paths.js";
 
 /** Options of {@link serveFetch}. */
 export interface ServeFetchOptions {
@@ -144,7 +145,7 @@ class FetchExchange implements UniversalRequest {
     } finally {
       reader.releaseLock();
     }
-    return concat(chunks, size);
+    return concatChunks(chunks, size);
   }
 
   #streamResponse(response: UniversalStreamResponse): Response {
@@ -196,31 +197,4 @@ function bufferedResponse(response: UniversalBufferedResponse): Response {
 
 function plain(status: number, text: string): Response {
   return new Response(text, { status, headers: { "content-type": "text/plain; charset=utf-8" } });
-}
-
-function concat(chunks: readonly Uint8Array[], size: number): Uint8Array {
-  if (chunks.length === 1) return chunks[0]!;
-  const out = new Uint8Array(size);
-  let offset = 0;
-  for (const c of chunks) {
-    out.set(c, offset);
-    offset += c.byteLength;
-  }
-  return out;
-}
-
-/** "" or "/" → undefined; otherwise a leading "/" and no trailing "/". */
-function normalizeBasePath(basePath: string | undefined): string | undefined {
-  if (basePath === undefined) return undefined;
-  let b = basePath;
-  while (b.endsWith("/")) b = b.slice(0, -1);
-  if (b === "") return undefined;
-  return b.charCodeAt(0) === 47 ? b : `/${b}`;
-}
-
-/** The path under `base`, or undefined when the request is outside it. "/a2a" serves "/a2a" (as "/") and "/a2a/…". */
-function stripBasePath(path: string, base: string): string | undefined {
-  if (!path.startsWith(base)) return undefined;
-  if (path.length === base.length) return "/";
-  return path.charCodeAt(base.length) === 47 ? path.slice(base.length) : undefined;
 }

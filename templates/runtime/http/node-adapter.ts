@@ -8,6 +8,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Http2ServerRequest, Http2ServerResponse } from "node:http2";
 import type { UniversalBufferedResponse, UniversalHandler, UniversalRequest, UniversalResponse, UniversalStreamResponse } from "./universal.js";
+import { concatChunks, normalizeBasePath, stripBasePath } from "./paths.js";
 
 /** Options of {@link serveNode}. */
 export interface ServeNodeOptions {
@@ -194,7 +195,7 @@ class NodeExchange implements UniversalRequest {
       };
       const onEnd = (): void => {
         cleanup();
-        resolve(concat(chunks, size));
+        resolve(concatChunks(chunks, size));
       };
       const onGone = (): void => {
         cleanup();
@@ -367,33 +368,6 @@ function destroyQuietly(stream: { destroy(): unknown }): void {
   } catch {
     // ignore
   }
-}
-
-function concat(chunks: readonly Uint8Array[], size: number): Uint8Array {
-  if (chunks.length === 1) return chunks[0]!;
-  const out = new Uint8Array(size);
-  let offset = 0;
-  for (const c of chunks) {
-    out.set(c, offset);
-    offset += c.byteLength;
-  }
-  return out;
-}
-
-/** "" or "/" → undefined; otherwise a leading "/" and no trailing "/". */
-function normalizeBasePath(basePath: string | undefined): string | undefined {
-  if (basePath === undefined) return undefined;
-  let b = basePath;
-  while (b.endsWith("/")) b = b.slice(0, -1);
-  if (b === "") return undefined;
-  return b.charCodeAt(0) === 47 ? b : `/${b}`;
-}
-
-/** The path under `base`, or undefined when the request is outside it. "/a2a" serves "/a2a" (as "/") and "/a2a/…". */
-function stripBasePath(path: string, base: string): string | undefined {
-  if (!path.startsWith(base)) return undefined;
-  if (path.length === base.length) return "/";
-  return path.charCodeAt(base.length) === 47 ? path.slice(base.length) : undefined;
 }
 
 /** "http://host:1/x" (absolute-form request target) → "/x"; anything else unchanged. */
