@@ -55,3 +55,12 @@ export { EventHub, Subscription } from "./event-hub.js";
 export type { RoleNumbers, TaskStateNumbers } from "./states.js";
 export { TaskStates } from "./states.js";
 export type * from "./shapes.js";
+export {
+  createPushNotificationSender,
+  checkWebhookUrl,
+  isBlockedAddress,
+  WebhookUrlError,
+  type PushNotificationSender,
+  type PushSenderOptions,
+  type WebhookUrlPolicy,
+} from "./push-sender.js";
