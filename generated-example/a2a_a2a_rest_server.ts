@@ -35,7 +35,7 @@ export interface A2AServiceRestServer {
  *
  * @generated from service lf.a2a.v1.A2AService
  */
-export function createA2AServiceRestServer<Principal = unknown>(handler: A2AServiceHandler<Principal>, options?: RestServerOptions<Principal> & { readonly basePath?: string }): A2AServiceRestServer {
+export function createA2AServiceRestServer<Principal = unknown>(handler: A2AServiceHandler<Principal>, options?: RestServerOptions<Principal>): A2AServiceRestServer {
   const universal = createRestHandler<Principal>(
     {
       routes: A2AServiceRoutes,
@@ -48,7 +48,6 @@ export function createA2AServiceRestServer<Principal = unknown>(handler: A2AServ
     },
     options,
   );
-  const adapter = { basePath: options?.basePath };
-  return { node: serveNode(universal, adapter), fetch: serveFetch(universal, adapter), handler: universal };
+  return { node: serveNode(universal), fetch: serveFetch(universal), handler: universal };
 }
 

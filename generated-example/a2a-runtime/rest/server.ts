@@ -31,6 +31,7 @@ import {
   type ServerOptions,
 } from "../service-context.js";
 import { RestRequestError, assembleRequest, type RestRequestShape } from "./request-shape.js";
+import { normalizeBasePath, stripBasePath } from "../http/paths.js";
 
 /** What the generated code hands the server. */
 export interface RestServiceDefinition<Principal> {
@@ -56,6 +57,11 @@ export interface RestServerOptions<Principal> extends ServerOptions<Principal> {
    * "application/json" (v1.0.0 and clients that compare the string exactly).
    */
   readonly responseContentType?: "application/a2a+json" | "application/json";
+  /**
+   * The path of the interface URL (`AgentInterface.url`), e.g. "/a2a/rest": routes are
+   * matched below it, and requests outside it are 404. Default: the root.
+   */
+  readonly basePath?: string;
 }
 
 const DEFAULT_MAX_BODY = 10 * 1024 * 1024;
@@ -72,6 +78,7 @@ export function createRestHandler<Principal>(service: RestServiceDefinition<Prin
   const notFound: A2AErrorSpec = { ...errors.MethodNotFoundError, httpStatus: 404, grpcCode: 5, grpcStatus: "NOT_FOUND" };
   const notAllowed: A2AErrorSpec = { ...errors.MethodNotFoundError, httpStatus: 405, grpcCode: 12, grpcStatus: "UNIMPLEMENTED" };
   const utf8 = new TextDecoder("utf-8", { fatal: true });
+  const basePath = normalizeBasePath(options?.basePath);
 
   const respond = (err: A2AError, extra?: readonly (readonly [string, string])[]): UniversalResponse => {
     const { status, body } = toHttpError(err);
@@ -80,7 +87,9 @@ export function createRestHandler<Principal>(service: RestServiceDefinition<Prin
   const invalid = (spec: A2AErrorSpec, message: string) => respond(new A2AError(spec, message));
 
   return async function handleRest(request: UniversalRequest): Promise<UniversalResponse> {
-    const match = matchRoute(service.routes, request.method, request.path);
+    const path = basePath === undefined ? request.path : stripBasePath(request.path, basePath);
+    if (path === undefined) return invalid(notFound, `no A2A operation at ${request.path}`);
+    const match = matchRoute(service.routes, request.method, path);
     switch (match.kind) {
       case "not-found":
         return invalid(notFound, `no A2A operation at ${request.path}`);

@@ -12,6 +12,8 @@ export interface HttpServerFlavor {
   readonly runtime: string;
   readonly createFunction: string;
   readonly optionsType: string;
+  /** Whether the adapters apply `basePath` (JSON-RPC: answer only there); REST applies it itself. */
+  readonly adapterBasePath: boolean;
   /** JSDoc paragraph of the factory. */
   readonly doc: readonly string[];
   /** The binding-specific members of the service definition, e.g. `methods: …`. */
@@ -50,7 +52,7 @@ export function emitHttpServerFactory(f: GeneratedFile, model: FileModel, servic
   f.print(
     f.export("function", `create${serverName}`),
     "<Principal = unknown>(handler: ", fromHandler(names.handler, true), "<Principal>, options?: ", Options,
-    "<Principal> & { readonly basePath?: string }): ", serverName, " {",
+    "<Principal>", flavor.adapterBasePath ? " & { readonly basePath?: string }" : "", "): ", serverName, " {",
   );
   f.print("  const universal = ", create, "<Principal>(");
   f.print("    {");
@@ -65,8 +67,12 @@ export function emitHttpServerFactory(f: GeneratedFile, model: FileModel, servic
   f.print("    },");
   f.print("    options,");
   f.print("  );");
-  f.print("  const adapter = { basePath: options?.basePath };");
-  f.print("  return { node: ", serveNode, "(universal, adapter), fetch: ", serveFetch, "(universal, adapter), handler: universal };");
+  if (flavor.adapterBasePath) {
+    f.print("  const adapter = { basePath: options?.basePath };");
+    f.print("  return { node: ", serveNode, "(universal, adapter), fetch: ", serveFetch, "(universal, adapter), handler: universal };");
+  } else {
+    f.print("  return { node: ", serveNode, "(universal), fetch: ", serveFetch, "(universal), handler: universal };");
+  }
   f.print("}");
   f.print();
 }

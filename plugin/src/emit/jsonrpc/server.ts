@@ -16,6 +16,7 @@ export function emitJsonRpcServer(schema: Schema<object>, model: FileModel): voi
       name: "JsonRpc",
       runtime: "jsonrpc/server",
       createFunction: "createJsonRpcHandler",
+      adapterBasePath: true,
       optionsType: "JsonRpcServerOptions",
       doc: [
         `Serves ${service.typeName} over JSON-RPC 2.0 (A2A spec §9): POST a JSON-RPC request to`,

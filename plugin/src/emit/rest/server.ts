@@ -17,6 +17,7 @@ export function emitRestServer(schema: Schema<object>, model: FileModel): void {
       name: "Rest",
       runtime: "rest/server",
       createFunction: "createRestHandler",
+      adapterBasePath: false,
       optionsType: "RestServerOptions",
       doc: [
         `Serves ${service.typeName} over HTTP+JSON (A2A spec §11) at the paths of its google.api.http`,

@@ -1,0 +1,18 @@
+// Bundles example/main.ts with esbuild (no TypeScript loader needed on Node 20) and runs it.
+import { build } from "esbuild";
+import { fileURLToPath } from "node:url";
+import { dirname, join } from "node:path";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const outfile = join(here, "..", "node_modules", ".cache", "example", "main.mjs");
+await build({
+  entryPoints: [join(here, "main.ts")],
+  outfile,
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  target: "node20",
+  packages: "external",
+  logLevel: "warning",
+});
+await import(outfile);
