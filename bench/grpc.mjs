@@ -32,40 +32,25 @@
  */
 import { fork, spawn, spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
-import { parseArgs } from "node:util";
-import { build, stop as stopEsbuild } from "esbuild";
-
-const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const cacheDir = join(root, "node_modules", ".cache", "bench");
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { parseBenchArgs } from "./lib/args.mjs";
+import { bundle, cacheDir } from "./lib/build.mjs";
+import { installExitHandlers, onShutdown, shutdown, startServer, startWatchdog, track } from "./lib/children.mjs";
+import { percentile } from "./lib/load.mjs";
+import { fmtInt, fmtMs, fmtPct, fmtRatio, shuffle, table, verdict } from "./lib/report.mjs";
 
 // ---------------------------------------------------------------------------------------
 // options
 // ---------------------------------------------------------------------------------------
 
-const { values: args } = parseArgs({
-  options: {
-    duration: { type: "string", default: "10" },
-    warmup: { type: "string", default: "2" },
-    connections: { type: "string", default: "10" },
-    streams: { type: "string", default: "5" },
-    tool: { type: "string", default: "auto" },
-    help: { type: "boolean", short: "h", default: false },
-  },
+const { args, intArg } = parseBenchArgs("usage: node bench/grpc.mjs [--duration 10] [--warmup 2] [--connections 10] [--streams 5] [--tool auto|h2load|grpc-js]", {
+  duration: { type: "string", default: "10" },
+  warmup: { type: "string", default: "2" },
+  connections: { type: "string", default: "10" },
+  streams: { type: "string", default: "5" },
+  tool: { type: "string", default: "auto" },
 });
-if (args.help) {
-  console.log("usage: node bench/grpc.mjs [--duration 10] [--warmup 2] [--connections 10] [--streams 5] [--tool auto|h2load|grpc-js]");
-  process.exit(0);
-}
-function intArg(name, min, max) {
-  const n = Number(args[name]);
-  if (!Number.isInteger(n) || n < min || n > max) {
-    console.error(`--${name} must be an integer in [${min}, ${max}], got ${JSON.stringify(args[name])}`);
-    process.exit(2);
-  }
-  return n;
-}
 const DURATION = intArg("duration", 1, 600);
 const WARMUP = intArg("warmup", 0, 60);
 const CONNECTIONS = intArg("connections", 1, 200);
@@ -97,42 +82,8 @@ const PAR = 0.95;
 // child processes: started, tracked, always ended
 // ---------------------------------------------------------------------------------------
 
-const children = new Set();
-let shuttingDown = false;
-function track(child) {
-  children.add(child);
-  child.once("exit", () => children.delete(child));
-  return child;
-}
-function killChildren() {
-  shuttingDown = true;
-  for (const child of children) {
-    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-  }
-}
-/** Kills the children, waits (at most 2 s) until they are reaped, then exits. */
-async function shutdown(code) {
-  const exits = [...children].filter((c) => c.exitCode === null && c.signalCode === null).map((c) => new Promise((r) => c.once("exit", r)));
-  killChildren();
-  await Promise.race([Promise.all(exits), new Promise((r) => setTimeout(r, 2000).unref())]);
-  rmSync(workDir, { recursive: true, force: true });
-  process.exit(code);
-}
-process.on("exit", killChildren); // last resort, synchronous
-for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
-  process.on(signal, () => {
-    console.error(`\n${signal}: stopping the children`);
-    void shutdown(130);
-  });
-}
-process.on("uncaughtException", (e) => {
-  console.error("benchmark failed:", e);
-  void shutdown(1);
-});
-process.on("unhandledRejection", (e) => {
-  console.error("benchmark failed:", e);
-  void shutdown(1);
-});
+installExitHandlers("children");
+onShutdown(() => rmSync(workDir, { recursive: true, force: true }));
 
 const SERVERS = [
   { kind: "ours", label: "ours (Connect, node:http2)" },
@@ -142,11 +93,7 @@ const SERVERS = [
 ];
 const METHODS = ["SendMessage", "GetTask"];
 
-const expectedSeconds = 40 + METHODS.length * SERVERS.length * (WARMUP + DURATION + 15);
-setTimeout(() => {
-  console.error(`watchdog: still running after ${expectedSeconds} s, giving up`);
-  void shutdown(1);
-}, expectedSeconds * 1000).unref();
+startWatchdog(40 + METHODS.length * SERVERS.length * (WARMUP + DURATION + 15));
 
 const workDir = join(cacheDir, `grpc-run-${process.pid}`);
 
@@ -172,60 +119,13 @@ function removeStaleWorkDirs() {
 async function buildAll() {
   removeStaleWorkDirs();
   mkdirSync(workDir, { recursive: true });
-  await build({
-    entryPoints: { "grpc-server": join(root, "bench", "grpc", "server.ts"), "grpc-load": join(root, "bench", "grpc", "load.ts"), "grpc-requests": join(root, "bench", "grpc", "requests.ts") },
-    outdir: cacheDir,
-    outExtension: { ".js": ".mjs" },
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node20",
-    packages: "external", // resolved from the project's node_modules at run time
-    logLevel: "warning",
-  });
-  await stopEsbuild(); // ends esbuild's service process
-  return { server: join(cacheDir, "grpc-server.mjs"), load: join(cacheDir, "grpc-load.mjs"), requests: join(cacheDir, "grpc-requests.mjs") };
-}
-
-function startServer(script, kind) {
-  return new Promise((resolve, reject) => {
-    const child = track(fork(script, [kind], { stdio: ["ignore", "inherit", "inherit", "ipc"] }));
-    const timer = setTimeout(() => reject(new Error(`${kind}: not ready within 15 s`)), 15_000);
-    const cpuWaiters = [];
-    /** The server process's CPU time so far (user + system), in µs. */
-    const cpu = () =>
-      new Promise((resolveCpu) => {
-        cpuWaiters.push(resolveCpu);
-        child.send({ cmd: "cpu" });
-      });
-    child.on("message", (m) => {
-      if (m && typeof m.cpu === "number") {
-        cpuWaiters.shift()?.(m.cpu);
-        return;
-      }
-      clearTimeout(timer);
-      if (m && m.ready === true && typeof m.port === "number") resolve({ kind, child, cpu, port: m.port });
-      else reject(new Error(`${kind}: unexpected message ${JSON.stringify(m)}`));
-    });
-    child.once("exit", (code, signal) => {
-      clearTimeout(timer);
-      reject(new Error(`${kind}: exited early (${signal ?? code})`));
-      if (!shuttingDown) {
-        console.error(`${kind}: the server process exited unexpectedly (${signal ?? code})`);
-        void shutdown(1);
-      }
-    });
-  });
+  const files = await bundle({ "grpc-server": "bench/grpc/server.ts", "grpc-load": "bench/grpc/load.ts", "grpc-requests": "bench/grpc/requests.ts" });
+  return { server: files["grpc-server"], load: files["grpc-load"], requests: files["grpc-requests"] };
 }
 
 // ---------------------------------------------------------------------------------------
 // load generators
 // ---------------------------------------------------------------------------------------
-
-function percentile(sorted, p) {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
-}
 
 /** One h2load run; returns req/s, latency percentiles (ms) and the DATA bytes per answer. */
 function runH2load(port, method, bodyFile, seconds, expectedAnswerBytes) {
@@ -310,28 +210,6 @@ function runGrpcJs(script, port, method, message, seconds) {
       if (!done) reject(new Error(`grpc-js load exited early (${signal ?? code})`));
     });
   });
-}
-
-// ---------------------------------------------------------------------------------------
-// reporting helpers
-// ---------------------------------------------------------------------------------------
-
-function shuffle(items) {
-  const a = [...items];
-  for (let i = a.length - 1; i > 0; i--) {
-    const j = Math.floor(Math.random() * (i + 1));
-    [a[i], a[j]] = [a[j], a[i]];
-  }
-  return a;
-}
-const fmtInt = (n) => (Number.isFinite(n) ? Math.round(n).toLocaleString("en-US") : "n/a");
-const fmtMs = (n) => (Number.isFinite(n) ? n.toFixed(2) : "n/a");
-const fmtPct = (n) => (Number.isFinite(n) ? `${Math.round(n * 100)}%` : "n/a");
-const fmtRatio = (n) => (Number.isFinite(n) ? `${n.toFixed(2)}×` : "n/a");
-function table(header, rows) {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
-  const line = (cells) => "| " + cells.map((c, i) => (i < 2 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join(" | ") + " |";
-  return [line(header), "|" + widths.map((w, i) => (i < 2 ? "-".repeat(w + 2) : "-".repeat(w + 1) + ":")).join("|") + "|", ...rows.map(line)].join("\n");
 }
 
 // ---------------------------------------------------------------------------------------
@@ -434,10 +312,10 @@ console.log(
           ];
         }),
       ),
+      2,
     ),
 );
 
-const verdict = (ok) => (ok ? "PASS" : "FAIL");
 console.log(`\nours / sdk (same run; "on par" = req/s ratio ≥ ${PAR}, p99 ratio ≤ ${(2 - PAR).toFixed(2)})`);
 const overall = {};
 for (const { kind, name } of CONTENDERS) {

@@ -27,43 +27,27 @@
  * Children exit with the parent (IPC disconnect), and are killed on exit, Ctrl-C, SIGTERM
  * and errors. A watchdog ends the script if it ever runs far past its expected duration.
  */
-import { fork } from "node:child_process";
-import { mkdirSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
-import autocannon from "autocannon";
-import { build, stop as stopEsbuild } from "esbuild";
-
-const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+import { parseBenchArgs } from "./lib/args.mjs";
+import { bundle } from "./lib/build.mjs";
+import { installExitHandlers, shutdown, startServer, startWatchdog } from "./lib/children.mjs";
+import { measureAutocannon } from "./lib/load.mjs";
+import { fmtInt, fmtMs, fmtPct, fmtRatio, median, printTargets, shuffle, table } from "./lib/report.mjs";
 
 // ---------------------------------------------------------------------------------------
 // options
 // ---------------------------------------------------------------------------------------
 
-const { values: args } = parseArgs({
-  options: {
+const { intArg } = parseBenchArgs(
+  "usage: node bench/jsonrpc.mjs [--duration 10] [--connections 50] [--warmup 2] [--rounds 1] [--stream-events 10000] [--stream-runs 3]",
+  {
     duration: { type: "string", default: "10" },
     connections: { type: "string", default: "50" },
     warmup: { type: "string", default: "2" },
     rounds: { type: "string", default: "1" },
     "stream-events": { type: "string", default: "10000" },
     "stream-runs": { type: "string", default: "3" },
-    help: { type: "boolean", short: "h", default: false },
   },
-});
-if (args.help) {
-  console.log("usage: node bench/jsonrpc.mjs [--duration 10] [--connections 50] [--warmup 2] [--rounds 1] [--stream-events 10000] [--stream-runs 3]");
-  process.exit(0);
-}
-function intArg(name, min, max) {
-  const n = Number(args[name]);
-  if (!Number.isInteger(n) || n < min || n > max) {
-    console.error(`--${name} must be an integer in [${min}, ${max}], got ${JSON.stringify(args[name])}`);
-    process.exit(2);
-  }
-  return n;
-}
+);
 const DURATION = intArg("duration", 1, 600);
 const CONNECTIONS = intArg("connections", 1, 1000);
 const WARMUP = intArg("warmup", 0, 60);
@@ -76,36 +60,7 @@ const STREAM_TIMEOUT_MS = 60_000;
 // child processes: started, tracked, always ended
 // ---------------------------------------------------------------------------------------
 
-const children = new Set();
-let shuttingDown = false;
-function killChildren() {
-  shuttingDown = true;
-  for (const child of children) {
-    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-  }
-}
-/** Kills the servers, waits (at most 2 s) until they are reaped, then exits. */
-async function shutdown(code) {
-  const exits = [...children].filter((c) => c.exitCode === null && c.signalCode === null).map((c) => new Promise((r) => c.once("exit", r)));
-  killChildren();
-  await Promise.race([Promise.all(exits), new Promise((r) => setTimeout(r, 2000).unref())]);
-  process.exit(code);
-}
-process.on("exit", killChildren); // last resort, synchronous
-for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
-  process.on(signal, () => {
-    console.error(`\n${signal}: stopping the servers`);
-    void shutdown(130);
-  });
-}
-process.on("uncaughtException", (e) => {
-  console.error("benchmark failed:", e);
-  void shutdown(1);
-});
-process.on("unhandledRejection", (e) => {
-  console.error("benchmark failed:", e);
-  void shutdown(1);
-});
+installExitHandlers("servers");
 
 const KINDS = [
   { kind: "bare", label: "bare node:http" },
@@ -115,63 +70,8 @@ const KINDS = [
   { kind: "sdk", label: "@a2a-js/sdk express" },
 ];
 
-// Watchdog: expected time plus a generous margin; unref'd so it never keeps us alive.
-const expectedSeconds = 30 + ROUNDS * KINDS.length * (WARMUP + DURATION + 2) + KINDS.length * (STREAM_RUNS + 1) * (STREAM_TIMEOUT_MS / 1000);
-setTimeout(() => {
-  console.error(`watchdog: still running after ${expectedSeconds} s, giving up`);
-  void shutdown(1);
-}, expectedSeconds * 1000).unref();
-
-async function buildServer() {
-  const outdir = join(root, "node_modules", ".cache", "bench");
-  mkdirSync(outdir, { recursive: true });
-  const outfile = join(outdir, "jsonrpc-server.mjs");
-  await build({
-    entryPoints: [join(root, "bench", "jsonrpc", "server.ts")],
-    outfile,
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node20",
-    packages: "external", // resolved from the project's node_modules at run time
-    logLevel: "warning",
-  });
-  await stopEsbuild(); // ends esbuild's service process
-  return outfile;
-}
-
-function startServer(script, kind) {
-  return new Promise((resolve, reject) => {
-    const child = fork(script, [kind], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
-    children.add(child);
-    const timer = setTimeout(() => reject(new Error(`${kind}: not ready within 15 s`)), 15_000);
-    const cpuWaiters = [];
-    /** The server process's CPU time so far (user + system), in µs. */
-    const cpu = () =>
-      new Promise((resolveCpu) => {
-        cpuWaiters.push(resolveCpu);
-        child.send({ cmd: "cpu" });
-      });
-    child.on("message", (m) => {
-      if (m && typeof m.cpu === "number") {
-        cpuWaiters.shift()?.(m.cpu);
-        return;
-      }
-      clearTimeout(timer);
-      if (m && m.ready === true && typeof m.port === "number") resolve({ kind, child, cpu, url: `http://127.0.0.1:${m.port}/` });
-      else reject(new Error(`${kind}: unexpected message ${JSON.stringify(m)}`));
-    });
-    child.once("exit", (code, signal) => {
-      clearTimeout(timer);
-      children.delete(child);
-      reject(new Error(`${kind}: exited early (${signal ?? code})`));
-      if (!shuttingDown) {
-        console.error(`${kind}: the server process exited unexpectedly (${signal ?? code})`);
-        void shutdown(1);
-      }
-    });
-  });
-}
+// Watchdog: expected time plus a generous margin.
+startWatchdog(30 + ROUNDS * KINDS.length * (WARMUP + DURATION + 2) + KINDS.length * (STREAM_RUNS + 1) * (STREAM_TIMEOUT_MS / 1000));
 
 // ---------------------------------------------------------------------------------------
 // requests
@@ -198,61 +98,10 @@ async function checkEcho(server) {
   }
 }
 
-function runAutocannon(url, seconds, latencies) {
-  return new Promise((resolve, reject) => {
-    const instance = autocannon(
-      { url, method: "POST", headers: HEADERS, body: UNARY_BODY, connections: CONNECTIONS, duration: seconds, pipelining: 1, timeout: 10 },
-      (err, result) => (err ? reject(err) : resolve(result)),
-    );
-    if (latencies !== undefined) {
-      instance.on("response", (_client, statusCode, _bytes, responseTime) => {
-        if (statusCode >= 200 && statusCode < 300) latencies.push(responseTime);
-      });
-    }
-  });
-}
-
-/** A growable Float64Array of response times in ms. */
-class Samples {
-  constructor() {
-    this.data = new Float64Array(1 << 16);
-    this.length = 0;
-  }
-  push(v) {
-    if (this.length === this.data.length) {
-      const next = new Float64Array(this.data.length * 2);
-      next.set(this.data);
-      this.data = next;
-    }
-    this.data[this.length++] = v;
-  }
-  percentile(p) {
-    if (this.length === 0) return NaN;
-    const sorted = this.data.subarray(0, this.length).sort();
-    return sorted[Math.min(this.length - 1, Math.ceil((p / 100) * this.length) - 1)];
-  }
-}
+const UNARY_REQUEST = (server) => ({ url: server.url, method: "POST", headers: HEADERS, body: UNARY_BODY });
 
 async function measureUnary(server) {
-  if (WARMUP > 0) await runAutocannon(server.url, WARMUP);
-  const samples = new Samples();
-  const serverCpu0 = await server.cpu();
-  const clientCpu0 = process.cpuUsage();
-  const r = await runAutocannon(server.url, DURATION, samples);
-  const clientCpu = process.cpuUsage(clientCpu0);
-  const serverCpu = (await server.cpu()) - serverCpu0;
-  const ok = r["2xx"];
-  const seconds = r.duration || DURATION;
-  return {
-    serverCpu: serverCpu / 1e6 / seconds,
-    clientCpu: (clientCpu.user + clientCpu.system) / 1e6 / seconds,
-    reqPerSec: ok / seconds,
-    p50: samples.percentile(50),
-    p99: samples.percentile(99),
-    errors: r.errors + r.timeouts,
-    non2xx: r.non2xx,
-    total: r.requests.total,
-  };
+  return measureAutocannon(server, UNARY_REQUEST(server), { connections: CONNECTIONS, warmup: WARMUP, duration: DURATION });
 }
 
 /** One SendStreamingMessage of n events read with plain fetch; counts SSE events. */
@@ -297,37 +146,11 @@ async function measureStream(server) {
 }
 
 // ---------------------------------------------------------------------------------------
-// reporting helpers
-// ---------------------------------------------------------------------------------------
-
-function median(items, key) {
-  const sorted = [...items].sort((a, b) => key(a) - key(b));
-  return sorted[Math.floor((sorted.length - 1) / 2)];
-}
-function shuffle(items) {
-  const a = [...items];
-  for (let i = a.length - 1; i > 0; i--) {
-    const j = Math.floor(Math.random() * (i + 1));
-    [a[i], a[j]] = [a[j], a[i]];
-  }
-  return a;
-}
-const fmtInt = (n) => (Number.isFinite(n) ? Math.round(n).toLocaleString("en-US") : "n/a");
-const fmtMs = (n) => (Number.isFinite(n) ? n.toFixed(2) : "n/a");
-const fmtPct = (n) => (Number.isFinite(n) ? `${Math.round(n * 100)}%` : "n/a");
-const fmtRatio = (n) => (Number.isFinite(n) ? `${n.toFixed(2)}×` : "n/a");
-function table(header, rows) {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
-  const line = (cells) => "| " + cells.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join(" | ") + " |";
-  return [line(header), "|" + widths.map((w, i) => (i === 0 ? "-".repeat(w + 2) : "-".repeat(w + 1) + ":")).join("|") + "|", ...rows.map(line)].join("\n");
-}
-
-// ---------------------------------------------------------------------------------------
 // main
 // ---------------------------------------------------------------------------------------
 
-const script = await buildServer();
-const servers = await Promise.all(KINDS.map(({ kind }) => startServer(script, kind)));
+const { "jsonrpc-server": script } = await bundle({ "jsonrpc-server": "bench/jsonrpc/server.ts" });
+const servers = (await Promise.all(KINDS.map(({ kind }) => startServer(script, kind)))).map((s) => ({ ...s, url: `http://127.0.0.1:${s.port}/` }));
 const byKind = Object.fromEntries(servers.map((s) => [s.kind, s]));
 for (const s of servers) await checkEcho(s);
 
@@ -403,7 +226,6 @@ console.log(`  ours(node)/bare   p99    ${fmtRatio(ratio.p99NodeVsBare)}`);
 console.log(`  ours(fetch)/bare  p99    ${fmtRatio(ratio.p99FetchVsBare)}`);
 if (stream["ours-node"] && stream.sdk) console.log(`  ours(node)/sdk    stream events/s  ${fmtRatio(stream["ours-node"].eventsPerSec / stream.sdk.eventsPerSec)}`);
 
-const verdict = (ok) => (ok ? "PASS" : "FAIL");
 const targets = [
   [`ours(node) req/s ≥ 50% of bare`, ratio.nodeVsBare >= 0.5, fmtRatio(ratio.nodeVsBare)],
   [`ours(node) req/s ≥ 5× sdk`, ratio.nodeVsSdk >= 5, fmtRatio(ratio.nodeVsSdk)],
@@ -413,8 +235,7 @@ const targets = [
   [`ours(fetch) p99 ≤ 2× bare p99`, ratio.p99FetchVsBare <= 2, fmtRatio(ratio.p99FetchVsBare)],
   [`no errors / non-2xx (ours)`, ["ours-node", "ours-fetch"].every((k) => unary[k].errors === 0 && unary[k].non2xx === 0), ""],
 ];
-console.log("\nTargets");
-for (const [name, ok, value] of targets) console.log(`  ${verdict(ok)}  ${name}${value ? `  (${value})` : ""}`);
+printTargets(targets);
 
 console.log(
   "\nServer CPU = the server process's CPU time / wall time (1.00 = one core busy); client CPU = the same for this\n" +

@@ -19,41 +19,22 @@
  * Children exit with the parent (IPC disconnect), and are killed on exit, Ctrl-C, SIGTERM and errors. A watchdog
  * ends the script if it runs far past its expected duration.
  */
-import { fork } from "node:child_process";
-import { mkdirSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
-import autocannon from "autocannon";
-import { build, stop as stopEsbuild } from "esbuild";
-
-const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+import { parseBenchArgs } from "./lib/args.mjs";
+import { bundle } from "./lib/build.mjs";
+import { installExitHandlers, shutdown, startServer, startWatchdog } from "./lib/children.mjs";
+import { measureAutocannon } from "./lib/load.mjs";
+import { fmtInt, fmtMs, fmtPct, fmtRatio, median, printTargets, shuffle, table } from "./lib/report.mjs";
 
 // ---------------------------------------------------------------------------------------
 // options
 // ---------------------------------------------------------------------------------------
 
-const { values: args } = parseArgs({
-  options: {
-    duration: { type: "string", default: "10" },
-    connections: { type: "string", default: "50" },
-    warmup: { type: "string", default: "2" },
-    rounds: { type: "string", default: "1" },
-    help: { type: "boolean", short: "h", default: false },
-  },
+const { intArg } = parseBenchArgs("usage: node bench/rest.mjs [--duration 10] [--connections 50] [--warmup 2] [--rounds 1]", {
+  duration: { type: "string", default: "10" },
+  connections: { type: "string", default: "50" },
+  warmup: { type: "string", default: "2" },
+  rounds: { type: "string", default: "1" },
 });
-if (args.help) {
-  console.log("usage: node bench/rest.mjs [--duration 10] [--connections 50] [--warmup 2] [--rounds 1]");
-  process.exit(0);
-}
-function intArg(name, min, max) {
-  const n = Number(args[name]);
-  if (!Number.isInteger(n) || n < min || n > max) {
-    console.error(`--${name} must be an integer in [${min}, ${max}], got ${JSON.stringify(args[name])}`);
-    process.exit(2);
-  }
-  return n;
-}
 const DURATION = intArg("duration", 1, 600);
 const CONNECTIONS = intArg("connections", 1, 1000);
 const WARMUP = intArg("warmup", 0, 60);
@@ -63,36 +44,7 @@ const ROUNDS = intArg("rounds", 1, 20);
 // child processes: started, tracked, always ended
 // ---------------------------------------------------------------------------------------
 
-const children = new Set();
-let shuttingDown = false;
-function killChildren() {
-  shuttingDown = true;
-  for (const child of children) {
-    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-  }
-}
-/** Kills the servers, waits (at most 2 s) until they are reaped, then exits. */
-async function shutdown(code) {
-  const exits = [...children].filter((c) => c.exitCode === null && c.signalCode === null).map((c) => new Promise((r) => c.once("exit", r)));
-  killChildren();
-  await Promise.race([Promise.all(exits), new Promise((r) => setTimeout(r, 2000).unref())]);
-  process.exit(code);
-}
-process.on("exit", killChildren); // last resort, synchronous
-for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) {
-  process.on(signal, () => {
-    console.error(`\n${signal}: stopping the servers`);
-    void shutdown(130);
-  });
-}
-process.on("uncaughtException", (e) => {
-  console.error("benchmark failed:", e);
-  void shutdown(1);
-});
-process.on("unhandledRejection", (e) => {
-  console.error("benchmark failed:", e);
-  void shutdown(1);
-});
+installExitHandlers("servers");
 
 const KINDS = [
   { kind: "bare", label: "bare node:http" },
@@ -101,63 +53,8 @@ const KINDS = [
 ];
 const ROUTES = ["POST /message:send", "GET /tasks/{id}"];
 
-// Watchdog: expected time plus a generous margin; unref'd so it never keeps us alive.
-const expectedSeconds = 60 + ROUNDS * KINDS.length * ROUTES.length * (WARMUP + DURATION + 2) * 2;
-setTimeout(() => {
-  console.error(`watchdog: still running after ${expectedSeconds} s, giving up`);
-  void shutdown(1);
-}, expectedSeconds * 1000).unref();
-
-async function buildServer() {
-  const outdir = join(root, "node_modules", ".cache", "bench");
-  mkdirSync(outdir, { recursive: true });
-  const outfile = join(outdir, "rest-server.mjs");
-  await build({
-    entryPoints: [join(root, "bench", "rest", "server.ts")],
-    outfile,
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node20",
-    packages: "external", // resolved from the project's node_modules at run time
-    logLevel: "warning",
-  });
-  await stopEsbuild(); // ends esbuild's service process
-  return outfile;
-}
-
-function startServer(script, kind) {
-  return new Promise((resolve, reject) => {
-    const child = fork(script, [kind], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
-    children.add(child);
-    const timer = setTimeout(() => reject(new Error(`${kind}: not ready within 15 s`)), 15_000);
-    const cpuWaiters = [];
-    /** The server process's CPU time so far (user + system), in µs. */
-    const cpu = () =>
-      new Promise((resolveCpu) => {
-        cpuWaiters.push(resolveCpu);
-        child.send({ cmd: "cpu" });
-      });
-    child.on("message", (m) => {
-      if (m && typeof m.cpu === "number") {
-        cpuWaiters.shift()?.(m.cpu);
-        return;
-      }
-      clearTimeout(timer);
-      if (m && m.ready === true && typeof m.port === "number") resolve({ kind, child, cpu, base: `http://127.0.0.1:${m.port}` });
-      else reject(new Error(`${kind}: unexpected message ${JSON.stringify(m)}`));
-    });
-    child.once("exit", (code, signal) => {
-      clearTimeout(timer);
-      children.delete(child);
-      reject(new Error(`${kind}: exited early (${signal ?? code})`));
-      if (!shuttingDown) {
-        console.error(`${kind}: the server process exited unexpectedly (${signal ?? code})`);
-        void shutdown(1);
-      }
-    });
-  });
-}
+// Watchdog: expected time plus a generous margin.
+startWatchdog(60 + ROUNDS * KINDS.length * ROUTES.length * (WARMUP + DURATION + 2) * 2);
 
 // ---------------------------------------------------------------------------------------
 // requests
@@ -196,88 +93,16 @@ function requestOptions(server, route) {
     : { url: `${server.base}${server.taskPath}`, method: "GET", headers: VERSION };
 }
 
-function runAutocannon(options, seconds, latencies) {
-  return new Promise((resolve, reject) => {
-    const instance = autocannon({ ...options, connections: CONNECTIONS, duration: seconds, pipelining: 1, timeout: 10 }, (err, result) => (err ? reject(err) : resolve(result)));
-    if (latencies !== undefined) {
-      instance.on("response", (_client, statusCode, _bytes, responseTime) => {
-        if (statusCode >= 200 && statusCode < 300) latencies.push(responseTime);
-      });
-    }
-  });
-}
-
-/** A growable Float64Array of response times in ms. */
-class Samples {
-  constructor() {
-    this.data = new Float64Array(1 << 16);
-    this.length = 0;
-  }
-  push(v) {
-    if (this.length === this.data.length) {
-      const next = new Float64Array(this.data.length * 2);
-      next.set(this.data);
-      this.data = next;
-    }
-    this.data[this.length++] = v;
-  }
-  percentile(p) {
-    if (this.length === 0) return NaN;
-    const sorted = this.data.subarray(0, this.length).sort();
-    return sorted[Math.min(this.length - 1, Math.ceil((p / 100) * this.length) - 1)];
-  }
-}
-
 async function measure(server, route) {
-  const options = requestOptions(server, route);
-  if (WARMUP > 0) await runAutocannon(options, WARMUP);
-  const samples = new Samples();
-  const serverCpu0 = await server.cpu();
-  const r = await runAutocannon(options, DURATION, samples);
-  const serverCpu = (await server.cpu()) - serverCpu0;
-  const seconds = r.duration || DURATION;
-  return {
-    reqPerSec: r["2xx"] / seconds,
-    p50: samples.percentile(50),
-    p99: samples.percentile(99),
-    errors: r.errors + r.timeouts,
-    non2xx: r.non2xx,
-    serverCpu: serverCpu / 1e6 / seconds,
-  };
-}
-
-// ---------------------------------------------------------------------------------------
-// reporting helpers
-// ---------------------------------------------------------------------------------------
-
-function median(items, key) {
-  const sorted = [...items].sort((a, b) => key(a) - key(b));
-  return sorted[Math.floor((sorted.length - 1) / 2)];
-}
-function shuffle(items) {
-  const a = [...items];
-  for (let i = a.length - 1; i > 0; i--) {
-    const j = Math.floor(Math.random() * (i + 1));
-    [a[i], a[j]] = [a[j], a[i]];
-  }
-  return a;
-}
-const fmtInt = (n) => (Number.isFinite(n) ? Math.round(n).toLocaleString("en-US") : "n/a");
-const fmtMs = (n) => (Number.isFinite(n) ? n.toFixed(2) : "n/a");
-const fmtPct = (n) => (Number.isFinite(n) ? `${Math.round(n * 100)}%` : "n/a");
-const fmtRatio = (n) => (Number.isFinite(n) ? `${n.toFixed(2)}×` : "n/a");
-function table(header, rows) {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
-  const line = (cells) => "| " + cells.map((c, i) => (i <= 1 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join(" | ") + " |";
-  return [line(header), "|" + widths.map((w, i) => (i <= 1 ? "-".repeat(w + 2) : "-".repeat(w + 1) + ":")).join("|") + "|", ...rows.map(line)].join("\n");
+  return measureAutocannon(server, requestOptions(server, route), { connections: CONNECTIONS, warmup: WARMUP, duration: DURATION });
 }
 
 // ---------------------------------------------------------------------------------------
 // main
 // ---------------------------------------------------------------------------------------
 
-const script = await buildServer();
-const servers = await Promise.all(KINDS.map(({ kind }) => startServer(script, kind)));
+const { "rest-server": script } = await bundle({ "rest-server": "bench/rest/server.ts" });
+const servers = (await Promise.all(KINDS.map(({ kind }) => startServer(script, kind)))).map((s) => ({ ...s, base: `http://127.0.0.1:${s.port}` }));
 const byKind = Object.fromEntries(servers.map((s) => [s.kind, s]));
 for (const s of servers) s.taskPath = await prepare(s);
 
@@ -310,10 +135,10 @@ console.log(
           return [route, label, fmtInt(r.reqPerSec), fmtMs(r.p50), fmtMs(r.p99), r.errors, r.non2xx, fmtRatio(paired(route, (u) => u[kind].reqPerSec / u.bare.reqPerSec)), fmtPct(r.serverCpu)];
         }),
       ),
+      2,
     ),
 );
 
-const verdict = (ok) => (ok ? "PASS" : "FAIL");
 const targets = [];
 console.log(`\nRatios${ROUNDS > 1 ? " (computed within each round, median over rounds)" : ""}`);
 for (const route of ROUTES) {
@@ -330,8 +155,7 @@ for (const route of ROUTES) {
     [`${route}: no errors / non-2xx (ours)`, errors === 0 && non2xx === 0, `${errors} / ${non2xx}`],
   );
 }
-console.log("\nTargets");
-for (const [name, ok, value] of targets) console.log(`  ${verdict(ok)}  ${name}  (${value})`);
+printTargets(targets);
 const failed = targets.filter(([, ok]) => !ok).length;
 console.log(failed === 0 ? "\nall targets met" : `\n${failed} target(s) missed`);
 console.log(

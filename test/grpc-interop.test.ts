@@ -12,33 +12,24 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { create, toJson } from "@bufbuild/protobuf";
 import * as grpc from "@grpc/grpc-js";
 import * as protoLoader from "@grpc/proto-loader";
 import protobuf from "protobufjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  A2A_PROTOCOL_VERSION,
-  Role as SdkRole,
-  TaskState as SdkTaskState,
-  type AgentCard as SdkAgentCard,
-  type Message as SdkMessage,
-  type SendMessageRequest as SdkSendMessageRequest,
-  type Task as SdkTask,
-} from "@a2a-js/sdk";
+import { Role as SdkRole, TaskState as SdkTaskState } from "@a2a-js/sdk";
 import { ClientFactory, ClientFactoryOptions, type Client as SdkClient } from "@a2a-js/sdk/client";
 import { GrpcTransportFactory } from "@a2a-js/sdk/client/grpc";
 import { A2AError as SdkA2AError, TaskNotFoundError as SdkTaskNotFoundError } from "@a2a-js/sdk/errors";
 import { isGrpcError } from "@a2a-js/sdk/errors/grpc";
-import { AgentEvent, DefaultRequestHandler, InMemoryTaskStore, type AgentExecutor, type ExecutionEventBus, type RequestContext } from "@a2a-js/sdk/server";
 import { A2AService as SdkA2AService, UserBuilder, grpcService } from "@a2a-js/sdk/server/grpc";
-import { AgentCardSchema, Role, TaskState } from "../generated-example/a2a_pb.js";
+import { Role, TaskState } from "../generated-example/a2a_pb.js";
 import { A2AServiceGrpcClient } from "../generated-example/a2a_a2a_grpc_client.js";
 import { listenA2AServiceGrpc } from "../generated-example/a2a_a2a_grpc_server.js";
 import { TaskNotCancelableError, TaskNotFoundError, VersionNotSupportedError } from "../generated-example/a2a_a2a_errors.js";
 import type { GrpcEndpoint } from "../generated-example/a2a-runtime/grpc/listen.js";
 import { TestAgent } from "./support/test-agent.js";
 import { listen, type Listening } from "./support/servers.js";
+import { SDK_ECHO_SKILL, SdkEchoExecutor, agentCardListener, isSdkMessage, ourGrpcAgentCard, sdkAgentCard, sdkFirstText, sdkRequestHandler, sdkSend } from "./support/sdk-agent.js";
 
 const root = join(fileURLToPath(new URL(".", import.meta.url)), "..");
 const INCLUDE_DIRS = [join(root, "proto"), join(root, "third_party", "googleapis"), join(root, "node_modules", "google-proto-files")];
@@ -255,26 +246,6 @@ describe("a. @grpc/grpc-js + proto-loader client → our gRPC server (h2c)", () 
   });
 });
 
-// ---------------------------------------------------------------------------------------
-// SDK-side message builders (ts-proto shapes: every field present)
-// ---------------------------------------------------------------------------------------
-
-const sdkText = (text: string) => ({ content: { $case: "text" as const, value: text }, metadata: undefined, filename: "", mediaType: "" });
-const sdkUserMessage = (text: string): SdkMessage => ({
-  messageId: `sdk-${text}`,
-  contextId: "",
-  taskId: "",
-  role: SdkRole.ROLE_USER,
-  parts: [sdkText(text)],
-  metadata: undefined,
-  extensions: [],
-  referenceTaskIds: [],
-});
-const sdkSend = (text: string): SdkSendMessageRequest => ({ tenant: "", message: sdkUserMessage(text), configuration: undefined, metadata: undefined });
-const sdkFirstText = (parts: readonly { content?: { $case: string; value: unknown } | undefined }[] | undefined): unknown =>
-  parts?.[0]?.content?.$case === "text" ? parts[0].content.value : undefined;
-const isSdkMessage = (r: SdkMessage | SdkTask): r is SdkMessage => "messageId" in r;
-
 /** Closes the grpc-js channel inside an SDK client (the SDK exposes no close()). */
 function closeSdkClient(client: SdkClient | undefined): void {
   (client?.transport as unknown as { grpcClient?: grpc.Client } | undefined)?.grpcClient?.close();
@@ -293,24 +264,11 @@ describe("b. @a2a-js/sdk GrpcTransportFactory client → our gRPC server", () =>
 
   beforeAll(async () => {
     endpoint = await listenA2AServiceGrpc(agent, { logger: { error() {} } });
-    const card = create(AgentCardSchema, {
-      name: "Our gRPC agent",
-      description: "our server, seen by the a2a-js gRPC client",
-      version: "1.0.0",
-      supportedInterfaces: [{ url: endpoint.address, protocolBinding: "GRPC", protocolVersion: "1.0" }],
-      capabilities: { streaming: true },
-      defaultInputModes: ["text/plain"],
-      defaultOutputModes: ["text/plain"],
-      skills: [{ id: "echo", name: "Echo", description: "Echoes", tags: ["echo"] }],
-    });
-    const body = JSON.stringify(toJson(AgentCardSchema, card));
+    const card = ourGrpcAgentCard("Our gRPC agent", "our server, seen by the a2a-js gRPC client", endpoint.address);
+    const serveCard = agentCardListener(() => card);
     cardServer = await listen((req, res) => {
       cardRequests.push(`${req.method} ${req.url}`);
-      if (req.method === "GET" && req.url === "/.well-known/agent-card.json") {
-        res.writeHead(200, { "content-type": "application/json" }).end(body);
-      } else {
-        res.writeHead(404).end();
-      }
+      serveCard(req, res);
     });
     const factory = new ClientFactory(ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { transports: [new GrpcTransportFactory()], preferredTransports: ["GRPC"] }));
     client = await factory.createFromUrl(`http://127.0.0.1:${cardServer.port}`);
@@ -388,46 +346,6 @@ describe("b. @a2a-js/sdk GrpcTransportFactory client → our gRPC server", () =>
 // c. our client → @a2a-js/sdk grpcService on grpc-js
 // ---------------------------------------------------------------------------------------
 
-/** Echoes text in a Message; "task" runs a Task to COMPLETED; "hold" leaves a Task WORKING. */
-class SdkEchoExecutor implements AgentExecutor {
-  async execute(ctx: RequestContext, bus: ExecutionEventBus): Promise<void> {
-    const text = String(sdkFirstText(ctx.userMessage.parts) ?? "");
-    const { taskId, contextId } = ctx;
-    const now = () => new Date().toISOString();
-    if (text === "task" || text === "hold") {
-      const state = text === "hold" ? SdkTaskState.TASK_STATE_WORKING : SdkTaskState.TASK_STATE_SUBMITTED;
-      bus.publish(AgentEvent.task({ id: taskId, contextId, status: { state, message: undefined, timestamp: now() }, artifacts: [], history: [ctx.userMessage], metadata: undefined }));
-      if (text === "hold") return;
-      bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: { state: SdkTaskState.TASK_STATE_WORKING, message: undefined, timestamp: now() }, metadata: undefined }));
-      bus.publish(
-        AgentEvent.artifactUpdate({
-          taskId,
-          contextId,
-          artifact: { artifactId: "sdk-a-1", name: "echo", description: "", parts: [sdkText("artifact text")], metadata: undefined, extensions: [] },
-          append: false,
-          lastChunk: true,
-          metadata: undefined,
-        }),
-      );
-      bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: { state: SdkTaskState.TASK_STATE_COMPLETED, message: undefined, timestamp: now() }, metadata: undefined }));
-      return;
-    }
-    bus.publish(
-      AgentEvent.message({
-        messageId: `sdk-reply-${ctx.userMessage.messageId}`,
-        contextId,
-        taskId: "",
-        role: SdkRole.ROLE_AGENT,
-        parts: [sdkText(text)],
-        metadata: undefined,
-        extensions: [],
-        referenceTaskIds: [],
-      }),
-    );
-  }
-  cancelTask = async (): Promise<void> => {};
-}
-
 describe("c. our generated gRPC client → @a2a-js/sdk grpcService on @grpc/grpc-js", () => {
   let server: grpc.Server;
   let client: A2AServiceGrpcClient;
@@ -435,21 +353,8 @@ describe("c. our generated gRPC client → @a2a-js/sdk grpcService on @grpc/grpc
   let completedTaskId = "";
 
   beforeAll(async () => {
-    const card: SdkAgentCard = {
-      name: "SDK gRPC echo",
-      description: "the a2a-js reference gRPC server",
-      supportedInterfaces: [{ url: "127.0.0.1:0", protocolBinding: "GRPC", tenant: "", protocolVersion: A2A_PROTOCOL_VERSION }],
-      provider: undefined,
-      version: "1.0.0",
-      capabilities: { streaming: true, pushNotifications: false, extensions: [], extendedAgentCard: false },
-      securitySchemes: {},
-      securityRequirements: [],
-      defaultInputModes: ["text/plain"],
-      defaultOutputModes: ["text/plain"],
-      skills: [{ id: "echo", name: "Echo", description: "echo", tags: ["echo"], examples: [], inputModes: [], outputModes: [], securityRequirements: [] }],
-      signatures: [],
-    };
-    const requestHandler = new DefaultRequestHandler(card, new InMemoryTaskStore(), new SdkEchoExecutor());
+    const card = sdkAgentCard({ name: "SDK gRPC echo", description: "the a2a-js reference gRPC server", url: "127.0.0.1:0", protocolBinding: "GRPC", skills: [SDK_ECHO_SKILL] });
+    const requestHandler = sdkRequestHandler(card, new SdkEchoExecutor());
     server = new grpc.Server();
     server.addService(SdkA2AService, grpcService({ requestHandler, userBuilder: UserBuilder.noAuthentication }));
     const port = await new Promise<number>((resolve, reject) => server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))));

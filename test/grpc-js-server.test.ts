@@ -11,17 +11,16 @@
  * ServiceParameters (#private) as different classes, hence one cast in `dispatch`.
  */
 import { connect, constants, type ClientHttp2Session, type IncomingHttpHeaders } from "node:http2";
-import { create, fromBinary, toBinary, toJson } from "@bufbuild/protobuf";
+import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { anyIs, anyUnpack } from "@bufbuild/protobuf/wkt";
 import * as grpc from "@grpc/grpc-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Role as SdkRole, TaskState as SdkTaskState, type Message as SdkMessage, type SendMessageRequest as SdkSendMessageRequest, type Task as SdkTask } from "@a2a-js/sdk";
+import { TaskState as SdkTaskState } from "@a2a-js/sdk";
 import { ClientFactory, ClientFactoryOptions, type Client as SdkClient } from "@a2a-js/sdk/client";
 import { GrpcTransportFactory } from "@a2a-js/sdk/client/grpc";
 import { A2AError as SdkA2AError, TaskNotFoundError as SdkTaskNotFoundError } from "@a2a-js/sdk/errors";
 import { isGrpcError } from "@a2a-js/sdk/errors/grpc";
 import {
-  AgentCardSchema,
   GetTaskRequestSchema,
   Role,
   SendMessageRequestSchema,
@@ -51,6 +50,7 @@ import type { GrpcJsEndpoint, GrpcJsListenOptions } from "../generated-example/a
 import { ECHO_EXTENSION, TestAgent, reply, task } from "./support/test-agent.js";
 import { eventually, listen, type Listening } from "./support/servers.js";
 import { selfSignedCertificate } from "./support/tls.js";
+import { agentCardListener, isSdkMessage, ourGrpcAgentCard, sdkSend } from "./support/sdk-agent.js";
 
 type Principal = { user: string };
 
@@ -635,15 +635,6 @@ describe("grpcJsService on an existing grpc-js Server, and close()", () => {
 // @a2a-js/sdk gRPC client → grpc-js server
 // ---------------------------------------------------------------------------------------
 
-const sdkText = (text: string) => ({ content: { $case: "text" as const, value: text }, metadata: undefined, filename: "", mediaType: "" });
-const sdkSend = (text: string): SdkSendMessageRequest => ({
-  tenant: "",
-  message: { messageId: `sdk-${text}`, contextId: "", taskId: "", role: SdkRole.ROLE_USER, parts: [sdkText(text)], metadata: undefined, extensions: [], referenceTaskIds: [] },
-  configuration: undefined,
-  metadata: undefined,
-});
-const isSdkMessage = (r: SdkMessage | SdkTask): r is SdkMessage => "messageId" in r;
-
 describe("@a2a-js/sdk GrpcTransportFactory client → listenGrpcJs", () => {
   const agent = new TestAgent();
   let endpoint: GrpcJsEndpoint;
@@ -652,21 +643,8 @@ describe("@a2a-js/sdk GrpcTransportFactory client → listenGrpcJs", () => {
 
   beforeAll(async () => {
     endpoint = await listenAgent(agent, { logger: { error() {} } });
-    const card = create(AgentCardSchema, {
-      name: "Our grpc-js agent",
-      description: "our grpc-js server, seen by the a2a-js gRPC client",
-      version: "1.0.0",
-      supportedInterfaces: [{ url: endpoint.address, protocolBinding: "GRPC", protocolVersion: "1.0" }],
-      capabilities: { streaming: true },
-      defaultInputModes: ["text/plain"],
-      defaultOutputModes: ["text/plain"],
-      skills: [{ id: "echo", name: "Echo", description: "Echoes", tags: ["echo"] }],
-    });
-    const body = JSON.stringify(toJson(AgentCardSchema, card));
-    cardServer = await listen((req, res) => {
-      if (req.method === "GET" && req.url === "/.well-known/agent-card.json") res.writeHead(200, { "content-type": "application/json" }).end(body);
-      else res.writeHead(404).end();
-    });
+    const card = ourGrpcAgentCard("Our grpc-js agent", "our grpc-js server, seen by the a2a-js gRPC client", endpoint.address);
+    cardServer = await listen(agentCardListener(() => card));
     const factory = new ClientFactory(ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { transports: [new GrpcTransportFactory()], preferredTransports: ["GRPC"] }));
     client = await factory.createFromUrl(`http://127.0.0.1:${cardServer.port}`);
   });

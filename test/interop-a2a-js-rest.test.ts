@@ -9,30 +9,12 @@
  * Every exchange is recorded (method, URL, request headers/body, response status/type/body) so expectations can be
  * read against the wire. SDK deviations from the spec are noted where they show; our side is held to the spec.
  */
-import type { IncomingMessage, ServerResponse } from "node:http";
-import { create, toJson } from "@bufbuild/protobuf";
+import { create } from "@bufbuild/protobuf";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import {
-  A2A_PROTOCOL_VERSION,
-  Role as SdkRole,
-  TaskState as SdkTaskState,
-  type AgentCard as SdkAgentCard,
-  type Message as SdkMessage,
-  type SendMessageRequest as SdkSendMessageRequest,
-  type Task as SdkTask,
-} from "@a2a-js/sdk";
+import { Role as SdkRole, TaskState as SdkTaskState } from "@a2a-js/sdk";
 import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory, RestTransportFactory, type Client as SdkClient } from "@a2a-js/sdk/client";
 import { TaskNotFoundError as SdkTaskNotFoundError, UnsupportedOperationError as SdkUnsupportedOperationError, isRestError } from "@a2a-js/sdk/errors";
-import {
-  AgentEvent,
-  DefaultRequestHandler,
-  InMemoryPushNotificationStore,
-  InMemoryTaskStore,
-  type AgentExecutor,
-  type ExecutionEventBus,
-  type RequestContext,
-} from "@a2a-js/sdk/server";
 import { UserBuilder, restHandler } from "@a2a-js/sdk/server/express";
 import { AgentCardSchema, Role, TaskState, type AgentCard } from "../generated-example/a2a_pb.js";
 import { A2AServiceRestClient } from "../generated-example/a2a_a2a_rest_client.js";
@@ -41,72 +23,28 @@ import { TaskNotCancelableError, TaskNotFoundError, VersionNotSupportedError } f
 import { A2AError } from "../generated-example/a2a-runtime/a2a-error.js";
 import { TestAgent } from "./support/test-agent.js";
 import { listen, type Listening } from "./support/servers.js";
+import {
+  SDK_ECHO_SKILL,
+  SdkEchoExecutor,
+  agentCardListener,
+  isSdkMessage,
+  recordingFetch,
+  sdkAgentCard,
+  sdkFirstText,
+  sdkRequestHandler,
+  sdkSend,
+  type Exchange,
+} from "./support/sdk-agent.js";
 
 // ---------------------------------------------------------------------------------------
 // wire recording
 // ---------------------------------------------------------------------------------------
-
-interface Exchange {
-  readonly method: string;
-  readonly url: string;
-  readonly requestHeaders: Record<string, string>;
-  readonly requestBody: string | undefined;
-  status?: number;
-  responseType?: string | null;
-  responseText?: string;
-}
-
-/** A fetch that records what goes over the wire (response bodies only for non-SSE answers). */
-function recordingFetch(log: Exchange[]): typeof fetch {
-  return async (input, init) => {
-    const headers: Record<string, string> = {};
-    new Headers(init?.headers).forEach((v, k) => (headers[k] = v));
-    const exchange: Exchange = {
-      method: init?.method ?? "GET",
-      url: String(input),
-      requestHeaders: headers,
-      requestBody: typeof init?.body === "string" ? init.body : undefined,
-    };
-    log.push(exchange);
-    const response = await fetch(input, init);
-    exchange.status = response.status;
-    exchange.responseType = response.headers.get("content-type");
-    if (!exchange.responseType?.startsWith("text/event-stream")) exchange.responseText = await response.clone().text();
-    return response;
-  };
-}
 
 /** The last exchange whose method and path (after the base URL) match. */
 function last(log: readonly Exchange[], method: string, pathPattern: RegExp): Exchange {
   const found = log.findLast((e) => e.method === method && pathPattern.test(new URL(e.url).pathname));
   if (found === undefined) throw new Error(`no ${method} ${pathPattern} was recorded; saw ${log.map((e) => `${e.method} ${e.url}`).join(", ")}`);
   return found;
-}
-
-// ---------------------------------------------------------------------------------------
-// SDK-side builders (ts-proto shapes: every field present)
-// ---------------------------------------------------------------------------------------
-
-function sdkText(text: string) {
-  return { content: { $case: "text" as const, value: text }, metadata: undefined, filename: "", mediaType: "" };
-}
-
-function sdkSend(text: string): SdkSendMessageRequest {
-  return {
-    tenant: "",
-    message: { messageId: `sdk-${text}`, contextId: "", taskId: "", role: SdkRole.ROLE_USER, parts: [sdkText(text)], metadata: undefined, extensions: [], referenceTaskIds: [] },
-    configuration: undefined,
-    metadata: undefined,
-  };
-}
-
-function sdkFirstText(parts: readonly { content?: { $case: string; value: unknown } | undefined }[] | undefined): unknown {
-  const content = parts?.[0]?.content;
-  return content?.$case === "text" ? content.value : undefined;
-}
-
-function isSdkMessage(result: SdkMessage | SdkTask): result is SdkMessage {
-  return "messageId" in result;
 }
 
 const ourUserMessage = (text: string) => ({ message: { messageId: `ours-${text}`, role: Role.USER, parts: [{ content: { case: "text" as const, value: text } }] } });
@@ -123,14 +61,7 @@ const ourUserMessage = (text: string) => ({ message: { messageId: `ours-${text}`
 async function startOurServerWithSdkClient(agent: TestAgent, wire: Exchange[], tenant: string | undefined) {
   let publicCard: AgentCard | undefined;
   const rest = createA2AServiceRestServer(agent, { basePath: "/a2a/rest", keepAliveMs: 0, logger: { error: () => {} } });
-  const listener = (req: IncomingMessage, res: ServerResponse) => {
-    if (req.method === "GET" && req.url === "/.well-known/agent-card.json" && publicCard !== undefined) {
-      res.writeHead(200, { "content-type": "application/json" });
-      res.end(JSON.stringify(toJson(AgentCardSchema, publicCard)));
-      return;
-    }
-    rest.node(req, res);
-  };
+  const listener = agentCardListener(() => publicCard, (req, res) => rest.node(req, res));
   const server = await listen(listener, "/a2a/rest");
   publicCard = create(AgentCardSchema, {
     name: "Interop agent (public card)",
@@ -353,72 +284,17 @@ describe.each([
 // b. our REST client → @a2a-js/sdk express restHandler
 // ---------------------------------------------------------------------------------------
 
-/** Echoes text in a Message; "task" runs a Task to COMPLETED; "hold" leaves a Task WORKING. */
-class SdkEchoExecutor implements AgentExecutor {
-  async execute(ctx: RequestContext, bus: ExecutionEventBus): Promise<void> {
-    const text = String(sdkFirstText(ctx.userMessage.parts) ?? "");
-    const { taskId, contextId } = ctx;
-    const now = () => new Date().toISOString();
-    if (text === "task" || text === "hold") {
-      bus.publish(
-        AgentEvent.task({
-          id: taskId,
-          contextId,
-          status: { state: text === "hold" ? SdkTaskState.TASK_STATE_WORKING : SdkTaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: now() },
-          artifacts: [],
-          history: [ctx.userMessage],
-          metadata: undefined,
-        }),
-      );
-      if (text === "hold") return;
-      bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: { state: SdkTaskState.TASK_STATE_WORKING, message: undefined, timestamp: now() }, metadata: undefined }));
-      bus.publish(
-        AgentEvent.artifactUpdate({
-          taskId,
-          contextId,
-          artifact: { artifactId: "sdk-a-1", name: "echo", description: "", parts: [sdkText("artifact text")], metadata: undefined, extensions: [] },
-          append: false,
-          lastChunk: true,
-          metadata: undefined,
-        }),
-      );
-      bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: { state: SdkTaskState.TASK_STATE_COMPLETED, message: undefined, timestamp: now() }, metadata: undefined }));
-      return;
-    }
-    bus.publish(
-      AgentEvent.message({
-        messageId: `sdk-reply-${ctx.userMessage.messageId}`,
-        contextId,
-        taskId: "",
-        role: SdkRole.ROLE_AGENT,
-        parts: [sdkText(text)],
-        metadata: undefined,
-        extensions: [],
-        referenceTaskIds: [],
-      }),
-    );
-  }
-  cancelTask = async (): Promise<void> => {};
-}
-
 /** The SDK's express REST server (in-memory stores, push configs, extended card) at /a2a/rest. */
 async function startSdkRestServer(): Promise<Listening> {
-  const card: SdkAgentCard = {
+  const card = sdkAgentCard({
     name: "SDK echo",
     description: "the a2a-js reference server",
-    supportedInterfaces: [{ url: "http://127.0.0.1/a2a/rest", protocolBinding: "HTTP+JSON", tenant: "", protocolVersion: A2A_PROTOCOL_VERSION }],
-    provider: undefined,
-    version: "1.0.0",
-    capabilities: { streaming: true, pushNotifications: true, extensions: [], extendedAgentCard: true },
-    securitySchemes: {},
-    securityRequirements: [],
-    defaultInputModes: ["text/plain"],
-    defaultOutputModes: ["text/plain"],
-    skills: [{ id: "echo", name: "Echo", description: "echo", tags: ["echo"], examples: [], inputModes: [], outputModes: [], securityRequirements: [] }],
-    signatures: [],
-  };
-  const extended: SdkAgentCard = { ...card, name: "SDK echo (extended)" };
-  const requestHandler = new DefaultRequestHandler(card, new InMemoryTaskStore(), new SdkEchoExecutor(), undefined, new InMemoryPushNotificationStore(), undefined, async () => extended);
+    url: "http://127.0.0.1/a2a/rest",
+    protocolBinding: "HTTP+JSON",
+    full: true,
+    skills: [SDK_ECHO_SKILL],
+  });
+  const requestHandler = sdkRequestHandler(card, new SdkEchoExecutor(), "SDK echo (extended)");
   const app = express();
   app.use("/a2a/rest", restHandler({ requestHandler, userBuilder: UserBuilder.noAuthentication }));
   return listen(app, "/a2a/rest");

@@ -9,31 +9,12 @@
  * Every exchange of (a) is recorded (request headers/body, response status/body) so a
  * failing expectation can be read against the wire.
  */
-import type { IncomingMessage, ServerResponse } from "node:http";
-import { create, toJson } from "@bufbuild/protobuf";
+import { create } from "@bufbuild/protobuf";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import {
-  A2A_PROTOCOL_VERSION,
-  Role as SdkRole,
-  TaskState as SdkTaskState,
-  roleToJSON,
-  type AgentCard as SdkAgentCard,
-  type Message as SdkMessage,
-  type SendMessageRequest as SdkSendMessageRequest,
-  type Task as SdkTask,
-} from "@a2a-js/sdk";
+import { Role as SdkRole, TaskState as SdkTaskState, roleToJSON } from "@a2a-js/sdk";
 import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory, type Client as SdkClient } from "@a2a-js/sdk/client";
 import { TaskNotFoundError as SdkTaskNotFoundError, isJsonRpcError } from "@a2a-js/sdk/errors";
-import {
-  AgentEvent,
-  DefaultRequestHandler,
-  InMemoryPushNotificationStore,
-  InMemoryTaskStore,
-  type AgentExecutor,
-  type ExecutionEventBus,
-  type RequestContext,
-} from "@a2a-js/sdk/server";
 import { UserBuilder, jsonRpcHandler } from "@a2a-js/sdk/server/express";
 import { AgentCardSchema, Role, RoleSchema, TaskState, type AgentCard } from "../generated-example/a2a_pb.js";
 import { A2AServiceJsonRpcClient } from "../generated-example/a2a_a2a_jsonrpc_client.js";
@@ -41,65 +22,30 @@ import { createA2AServiceJsonRpcServer } from "../generated-example/a2a_a2a_json
 import { TaskNotCancelableError, TaskNotFoundError, VersionNotSupportedError } from "../generated-example/a2a_a2a_errors.js";
 import { TestAgent } from "./support/test-agent.js";
 import { listen, type Listening } from "./support/servers.js";
+import {
+  SDK_ECHO_SKILL,
+  SdkEchoExecutor,
+  agentCardListener,
+  isSdkMessage,
+  recordingFetch,
+  sdkAgentCard,
+  sdkFirstText,
+  sdkRequestHandler,
+  sdkSend,
+  type Exchange as RecordedExchange,
+} from "./support/sdk-agent.js";
 
 // ---------------------------------------------------------------------------------------
 // Wire recording
 // ---------------------------------------------------------------------------------------
 
-interface Exchange {
-  readonly url: string;
-  readonly requestHeaders: Record<string, string>;
-  readonly requestBody: unknown;
-  status?: number;
-  responseType?: string | null;
-  responseText?: string;
-}
-
-/** A fetch that records what goes over the wire (response bodies only for non-SSE answers). */
-function recordingFetch(log: Exchange[]): typeof fetch {
-  return async (input, init) => {
-    const headers: Record<string, string> = {};
-    new Headers(init?.headers).forEach((v, k) => (headers[k] = v));
-    const raw = typeof init?.body === "string" ? init.body : undefined;
-    const exchange: Exchange = { url: String(input), requestHeaders: headers, requestBody: raw === undefined ? undefined : JSON.parse(raw) };
-    log.push(exchange);
-    const response = await fetch(input, init);
-    exchange.status = response.status;
-    exchange.responseType = response.headers.get("content-type");
-    if (!exchange.responseType?.startsWith("text/event-stream")) exchange.responseText = await response.clone().text();
-    return response;
-  };
-}
+/** Request bodies parsed from JSON. */
+type Exchange = RecordedExchange<unknown>;
 
 function lastRpc(log: readonly Exchange[], method: string): Exchange {
   const found = log.findLast((e) => (e.requestBody as { method?: string } | undefined)?.method === method);
   if (found === undefined) throw new Error(`no ${method} request was recorded`);
   return found;
-}
-
-// ---------------------------------------------------------------------------------------
-// SDK-side message builders (ts-proto shapes: every field present)
-// ---------------------------------------------------------------------------------------
-
-function sdkText(text: string) {
-  return { content: { $case: "text" as const, value: text }, metadata: undefined, filename: "", mediaType: "" };
-}
-
-function sdkUserMessage(text: string, messageId = `sdk-${text}`): SdkMessage {
-  return { messageId, contextId: "", taskId: "", role: SdkRole.ROLE_USER, parts: [sdkText(text)], metadata: undefined, extensions: [], referenceTaskIds: [] };
-}
-
-function sdkSend(text: string): SdkSendMessageRequest {
-  return { tenant: "", message: sdkUserMessage(text), configuration: undefined, metadata: undefined };
-}
-
-function sdkFirstText(parts: readonly { content?: { $case: string; value: unknown } | undefined }[] | undefined): unknown {
-  const content = parts?.[0]?.content;
-  return content?.$case === "text" ? content.value : undefined;
-}
-
-function isSdkMessage(result: SdkMessage | SdkTask): result is SdkMessage {
-  return "messageId" in result;
 }
 
 const ourUserMessage = (text: string) => ({ message: { messageId: `ours-${text}`, role: Role.USER, parts: [{ content: { case: "text" as const, value: text } }] } });
@@ -116,14 +62,7 @@ async function startOurServerWithSdkClient(agent: TestAgent, wire: Exchange[]): 
   let publicCard: AgentCard | undefined;
   const jsonrpc = createA2AServiceJsonRpcServer(agent, { keepAliveMs: 0, logger: { error: () => {} } });
   // One listener: the public agent card at the well-known path, JSON-RPC everywhere else.
-  const listener = (req: IncomingMessage, res: ServerResponse) => {
-    if (req.method === "GET" && req.url === "/.well-known/agent-card.json" && publicCard !== undefined) {
-      res.writeHead(200, { "content-type": "application/json" });
-      res.end(JSON.stringify(toJson(AgentCardSchema, publicCard)));
-      return;
-    }
-    jsonrpc.node(req, res);
-  };
+  const listener = agentCardListener(() => publicCard, (req, res) => jsonrpc.node(req, res));
   const server = await listen(listener, "/a2a/jsonrpc");
   publicCard = create(AgentCardSchema, {
     name: "Interop agent (public card)",
@@ -135,7 +74,7 @@ async function startOurServerWithSdkClient(agent: TestAgent, wire: Exchange[]): 
     defaultOutputModes: ["text/plain"],
     skills: [{ id: "echo", name: "Echo", description: "Echoes", tags: ["echo"] }],
   });
-  const fetchImpl = recordingFetch(wire);
+  const fetchImpl = recordingFetch(wire, (raw) => (raw === undefined ? undefined : JSON.parse(raw)));
   const factory = new ClientFactory(
     ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
       transports: [new JsonRpcTransportFactory({ fetchImpl })],
@@ -316,80 +255,17 @@ describe("a. @a2a-js/sdk JSON-RPC client → our generated JSON-RPC server", () 
 // b. our client → @a2a-js/sdk server
 // ---------------------------------------------------------------------------------------
 
-/** Echoes text in a Message; "task" runs a Task to COMPLETED; "hold" leaves a Task WORKING. */
-class SdkEchoExecutor implements AgentExecutor {
-  async execute(ctx: RequestContext, bus: ExecutionEventBus): Promise<void> {
-    const text = String(sdkFirstText(ctx.userMessage.parts) ?? "");
-    const { taskId, contextId } = ctx;
-    const now = () => new Date().toISOString();
-    if (text === "task" || text === "hold") {
-      bus.publish(
-        AgentEvent.task({
-          id: taskId,
-          contextId,
-          status: { state: text === "hold" ? SdkTaskState.TASK_STATE_WORKING : SdkTaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: now() },
-          artifacts: [],
-          history: [ctx.userMessage],
-          metadata: undefined,
-        }),
-      );
-      if (text === "hold") return;
-      bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: { state: SdkTaskState.TASK_STATE_WORKING, message: undefined, timestamp: now() }, metadata: undefined }));
-      bus.publish(
-        AgentEvent.artifactUpdate({
-          taskId,
-          contextId,
-          artifact: { artifactId: "sdk-a-1", name: "echo", description: "", parts: [sdkText("artifact text")], metadata: undefined, extensions: [] },
-          append: false,
-          lastChunk: true,
-          metadata: undefined,
-        }),
-      );
-      bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: { state: SdkTaskState.TASK_STATE_COMPLETED, message: undefined, timestamp: now() }, metadata: undefined }));
-      return;
-    }
-    bus.publish(
-      AgentEvent.message({
-        messageId: `sdk-reply-${ctx.userMessage.messageId}`,
-        contextId,
-        taskId: "",
-        role: SdkRole.ROLE_AGENT,
-        parts: [sdkText(text)],
-        metadata: undefined,
-        extensions: [],
-        referenceTaskIds: [],
-      }),
-    );
-  }
-  cancelTask = async (): Promise<void> => {};
-}
-
 /** The SDK's express JSON-RPC server (in-memory stores, push configs, extended card), and our client for it. */
 async function startSdkServerWithOurClient(): Promise<{ server: Listening; client: A2AServiceJsonRpcClient }> {
-  const card: SdkAgentCard = {
+  const card = sdkAgentCard({
     name: "SDK echo",
     description: "the a2a-js reference server",
-    supportedInterfaces: [{ url: "http://127.0.0.1/a2a/jsonrpc", protocolBinding: "JSONRPC", tenant: "", protocolVersion: A2A_PROTOCOL_VERSION }],
-    provider: undefined,
-    version: "1.0.0",
-    capabilities: { streaming: true, pushNotifications: true, extensions: [], extendedAgentCard: true },
-    securitySchemes: {},
-    securityRequirements: [],
-    defaultInputModes: ["text/plain"],
-    defaultOutputModes: ["text/plain"],
-    skills: [{ id: "echo", name: "Echo", description: "echo", tags: ["echo"], examples: [], inputModes: [], outputModes: [], securityRequirements: [] }],
-    signatures: [],
-  };
-  const extended: SdkAgentCard = { ...card, name: "SDK echo (extended)" };
-  const requestHandler = new DefaultRequestHandler(
-    card,
-    new InMemoryTaskStore(),
-    new SdkEchoExecutor(),
-    undefined,
-    new InMemoryPushNotificationStore(),
-    undefined,
-    async () => extended,
-  );
+    url: "http://127.0.0.1/a2a/jsonrpc",
+    protocolBinding: "JSONRPC",
+    full: true,
+    skills: [SDK_ECHO_SKILL],
+  });
+  const requestHandler = sdkRequestHandler(card, new SdkEchoExecutor(), "SDK echo (extended)");
   const app = express();
   app.use("/a2a/jsonrpc", jsonRpcHandler({ requestHandler, userBuilder: UserBuilder.noAuthentication }));
   const server = await listen(app, "/a2a/jsonrpc");

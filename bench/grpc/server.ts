@@ -29,27 +29,19 @@ import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { create } from "@bufbuild/protobuf";
 import { timestampNow } from "@bufbuild/protobuf/wkt";
 import * as grpc from "@grpc/grpc-js";
-import { A2A_PROTOCOL_VERSION, Role as SdkRole, TaskState as SdkTaskState, type AgentCard as SdkAgentCard } from "@a2a-js/sdk";
-import { AgentEvent, DefaultRequestHandler, InMemoryTaskStore, type AgentExecutor, type ExecutionEventBus, type RequestContext } from "@a2a-js/sdk/server";
+import type { AgentExecutor, ExecutionEventBus, RequestContext } from "@a2a-js/sdk/server";
 import { A2AService as SdkA2AService, UserBuilder, grpcService } from "@a2a-js/sdk/server/grpc";
 import { createA2AServiceGrpcRoutes, listenA2AServiceGrpc } from "../../generated-example/a2a_a2a_grpc_server.js";
 import type { A2AServiceHandler } from "../../generated-example/a2a_a2a_handler.js";
-import { TaskNotFoundError, UnsupportedOperationError } from "../../generated-example/a2a_a2a_errors.js";
+import { TaskNotFoundError } from "../../generated-example/a2a_a2a_errors.js";
 import { listenGrpc } from "../../generated-example/a2a-runtime/grpc/listen.js";
-import { A2AService, Role, SendMessageResponseSchema, TaskSchema, TaskState, type Message, type StreamResponse, type Task } from "../../generated-example/a2a_pb.js";
+import { firstText, notBenchmarked, runBenchServer } from "../lib/bench-server.js";
+import { publishSdkCompletedTask, sdkAgentCard, sdkAgentMessage, sdkFirstText, sdkRequestHandler } from "../../test/support/sdk-agent.js";
+import { A2AService, Role, SendMessageResponseSchema, TaskSchema, TaskState, type Task } from "../../generated-example/a2a_pb.js";
 
 // ---------------------------------------------------------------------------------------
 // ours
 // ---------------------------------------------------------------------------------------
-
-function firstText(message: Message | undefined): string {
-  const content = message?.parts[0]?.content;
-  return content?.case === "text" ? content.value : "";
-}
-
-const unsupported = async (): Promise<never> => {
-  throw new UnsupportedOperationError("not part of the benchmark");
-};
 
 /** At most this many stored tasks (only "task" creates one; the benchmark sends it once per server). */
 const MAX_TASKS = 1000;
@@ -57,6 +49,7 @@ const MAX_TASKS = 1000;
 function benchHandler(): A2AServiceHandler {
   const tasks = new Map<string, Task>();
   return {
+    ...notBenchmarked,
     async sendMessage(request) {
       const text = firstText(request.message);
       const contextId = request.message?.contextId || randomUUID();
@@ -75,24 +68,11 @@ function benchHandler(): A2AServiceHandler {
         payload: { case: "message", value: { messageId: randomUUID(), contextId, role: Role.AGENT, parts: [{ content: { case: "text", value: text } }] } },
       });
     },
-    async *sendStreamingMessage(): AsyncGenerator<StreamResponse> {
-      throw new UnsupportedOperationError("not part of the benchmark");
-    },
     async getTask(request) {
       const task = tasks.get(request.id);
       if (task === undefined) throw new TaskNotFoundError(`Task ${request.id} not found`, { metadata: { taskId: request.id } });
       return task;
     },
-    listTasks: unsupported,
-    cancelTask: unsupported,
-    async *subscribeToTask(): AsyncGenerator<StreamResponse> {
-      throw new UnsupportedOperationError("not part of the benchmark");
-    },
-    createTaskPushNotificationConfig: unsupported,
-    getTaskPushNotificationConfig: unsupported,
-    listTaskPushNotificationConfigs: unsupported,
-    getExtendedAgentCard: unsupported,
-    deleteTaskPushNotificationConfig: unsupported,
   };
 }
 
@@ -129,54 +109,22 @@ async function startConnectBare(): Promise<number> {
 // @a2a-js/sdk 1.3.0
 // ---------------------------------------------------------------------------------------
 
-const sdkText = (text: string) => ({ content: { $case: "text" as const, value: text }, metadata: undefined, filename: "", mediaType: "" });
-
 /** Echoes in a Message; "task": a Task SUBMITTED → WORKING → artifact → COMPLETED. */
 class SdkBenchExecutor implements AgentExecutor {
   async execute(ctx: RequestContext, bus: ExecutionEventBus): Promise<void> {
-    const part = ctx.userMessage.parts[0]?.content;
-    const text = part?.$case === "text" ? part.value : "";
-    const { taskId, contextId } = ctx;
+    const text = String(sdkFirstText(ctx.userMessage.parts) ?? "");
     if (text !== "task") {
-      bus.publish(
-        AgentEvent.message({ messageId: randomUUID(), contextId, taskId: "", role: SdkRole.ROLE_AGENT, parts: [sdkText(text)], metadata: undefined, extensions: [], referenceTaskIds: [] }),
-      );
+      bus.publish(sdkAgentMessage(ctx.contextId, text, randomUUID()));
       return;
     }
-    const status = (state: SdkTaskState) => ({ state, message: undefined, timestamp: new Date().toISOString() });
-    bus.publish(AgentEvent.task({ id: taskId, contextId, status: status(SdkTaskState.TASK_STATE_SUBMITTED), artifacts: [], history: [ctx.userMessage], metadata: undefined }));
-    bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: status(SdkTaskState.TASK_STATE_WORKING), metadata: undefined }));
-    bus.publish(
-      AgentEvent.artifactUpdate({
-        taskId,
-        contextId,
-        artifact: { artifactId: "bench-a-1", name: "echo", description: "", parts: [sdkText("artifact text")], metadata: undefined, extensions: [] },
-        append: false,
-        lastChunk: true,
-        metadata: undefined,
-      }),
-    );
-    bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: status(SdkTaskState.TASK_STATE_COMPLETED), metadata: undefined }));
+    publishSdkCompletedTask(ctx, bus, "bench-a-1");
   }
   cancelTask = async (): Promise<void> => {};
 }
 
 async function startSdk(): Promise<number> {
-  const card: SdkAgentCard = {
-    name: "SDK gRPC bench",
-    description: "echo",
-    supportedInterfaces: [{ url: "127.0.0.1:0", protocolBinding: "GRPC", tenant: "", protocolVersion: A2A_PROTOCOL_VERSION }],
-    provider: undefined,
-    version: "1.0.0",
-    capabilities: { streaming: true, pushNotifications: false, extensions: [], extendedAgentCard: false },
-    securitySchemes: {},
-    securityRequirements: [],
-    defaultInputModes: ["text/plain"],
-    defaultOutputModes: ["text/plain"],
-    skills: [],
-    signatures: [],
-  };
-  const requestHandler = new DefaultRequestHandler(card, new InMemoryTaskStore(), new SdkBenchExecutor());
+  const card = sdkAgentCard({ name: "SDK gRPC bench", description: "echo", url: "127.0.0.1:0", protocolBinding: "GRPC" });
+  const requestHandler = sdkRequestHandler(card, new SdkBenchExecutor());
   const server = new grpc.Server();
   server.addService(SdkA2AService, grpcService({ requestHandler, userBuilder: UserBuilder.noAuthentication }));
   return new Promise((resolve, reject) => server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (e, port) => (e ? reject(e) : resolve(port))));
@@ -187,24 +135,4 @@ async function startSdk(): Promise<number> {
 // ---------------------------------------------------------------------------------------
 
 const starters: Record<string, () => Promise<number>> = { ours: startOurs, grpcjs: startOursGrpcJs, sdk: startSdk, connect: startConnectBare };
-const kind = process.argv[2] ?? "";
-const start = starters[kind];
-if (start === undefined || process.send === undefined) {
-  console.error(`usage: node grpc-server.mjs <${Object.keys(starters).join("|")}> (spawned with an IPC channel)`);
-  process.exit(2);
-}
-// Exit with the parent, whatever way it ended (the IPC channel closes even on SIGKILL).
-process.on("disconnect", () => process.exit(0));
-process.on("message", (m: { cmd?: string } | null) => {
-  if (m?.cmd === "cpu") {
-    const { user, system } = process.cpuUsage();
-    process.send?.({ cpu: user + system });
-  }
-});
-start().then(
-  (port) => process.send?.({ ready: true, kind, port }),
-  (e: unknown) => {
-    console.error(`${kind}: failed to start`, e);
-    process.exit(1);
-  },
-);
+runBenchServer("grpc-server.mjs", starters);

@@ -18,17 +18,17 @@
  */
 import { randomUUID } from "node:crypto";
 import { once } from "node:events";
-import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
 import { create } from "@bufbuild/protobuf";
 import express from "express";
-import { A2A_PROTOCOL_VERSION, Role as SdkRole, TaskState as SdkTaskState, type AgentCard as SdkAgentCard } from "@a2a-js/sdk";
-import { AgentEvent, DefaultRequestHandler, InMemoryTaskStore, type AgentExecutor, type ExecutionEventBus, type RequestContext } from "@a2a-js/sdk/server";
+import { TaskState as SdkTaskState } from "@a2a-js/sdk";
+import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from "@a2a-js/sdk/server";
 import { UserBuilder, jsonRpcHandler } from "@a2a-js/sdk/server/express";
 import { createA2AServiceJsonRpcServer } from "../../generated-example/a2a_a2a_jsonrpc_server.js";
 import type { A2AServiceHandler } from "../../generated-example/a2a_a2a_handler.js";
-import { UnsupportedOperationError } from "../../generated-example/a2a_a2a_errors.js";
-import { Role, SendMessageResponseSchema, StreamResponseSchema, type Message, type StreamResponse } from "../../generated-example/a2a_pb.js";
+import { firstText, listenHttp, notBenchmarked, runBenchServer } from "../lib/bench-server.js";
+import { sdkAgentCard, sdkAgentMessage, sdkFirstText, sdkRequestHandler, sdkStatus } from "../../test/support/sdk-agent.js";
+import { Role, SendMessageResponseSchema, StreamResponseSchema, type StreamResponse } from "../../generated-example/a2a_pb.js";
 
 /** Upper bound of "count N" streams, so a typo cannot make a server loop for ever. */
 const MAX_STREAM_EVENTS = 1_000_000;
@@ -90,16 +90,8 @@ async function bareStream(res: ServerResponse, id: string | number | null, n: nu
 // ours: a minimal handler (echo + "count N" stream)
 // ---------------------------------------------------------------------------------------
 
-function firstText(message: Message | undefined): string {
-  const content = message?.parts[0]?.content;
-  return content?.case === "text" ? content.value : "";
-}
-
-const unsupported = async (): Promise<never> => {
-  throw new UnsupportedOperationError("not part of the benchmark");
-};
-
 const benchHandler: A2AServiceHandler = {
+  ...notBenchmarked,
   async sendMessage(request) {
     return create(SendMessageResponseSchema, {
       payload: {
@@ -116,17 +108,6 @@ const benchHandler: A2AServiceHandler = {
       });
     }
   },
-  getTask: unsupported,
-  listTasks: unsupported,
-  cancelTask: unsupported,
-  async *subscribeToTask(): AsyncGenerator<StreamResponse> {
-    throw new UnsupportedOperationError("not part of the benchmark");
-  },
-  createTaskPushNotificationConfig: unsupported,
-  getTaskPushNotificationConfig: unsupported,
-  listTaskPushNotificationConfigs: unsupported,
-  getExtendedAgentCard: unsupported,
-  deleteTaskPushNotificationConfig: unsupported,
 };
 
 function oursNodeListener(): RequestListener {
@@ -203,45 +184,26 @@ async function bridge(handle: (r: Request) => Promise<Response>, req: IncomingMe
 // @a2a-js/sdk 1.3.0
 // ---------------------------------------------------------------------------------------
 
-const sdkText = (text: string) => ({ content: { $case: "text" as const, value: text }, metadata: undefined, filename: "", mediaType: "" });
-
 /** Echoes in a Message; "count N": a Task, N-2 WORKING status updates, one COMPLETED (N events). */
 class SdkBenchExecutor implements AgentExecutor {
   async execute(ctx: RequestContext, bus: ExecutionEventBus): Promise<void> {
-    const part = ctx.userMessage.parts[0]?.content;
-    const text = part?.$case === "text" ? part.value : "";
+    const text = String(sdkFirstText(ctx.userMessage.parts) ?? "");
     const n = streamCount(text);
     const { taskId, contextId } = ctx;
     if (n === undefined) {
-      bus.publish(
-        AgentEvent.message({ messageId: randomUUID(), contextId, taskId: "", role: SdkRole.ROLE_AGENT, parts: [sdkText(text)], metadata: undefined, extensions: [], referenceTaskIds: [] }),
-      );
+      bus.publish(sdkAgentMessage(contextId, text, randomUUID()));
       return;
     }
-    const status = (state: SdkTaskState) => ({ state, message: undefined, timestamp: new Date().toISOString() });
-    bus.publish(AgentEvent.task({ id: taskId, contextId, status: status(SdkTaskState.TASK_STATE_WORKING), artifacts: [], history: [], metadata: undefined }));
-    for (let i = 0; i < n - 2; i++) bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: status(SdkTaskState.TASK_STATE_WORKING), metadata: undefined }));
-    bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: status(SdkTaskState.TASK_STATE_COMPLETED), metadata: undefined }));
+    bus.publish(AgentEvent.task({ id: taskId, contextId, status: sdkStatus(SdkTaskState.TASK_STATE_WORKING), artifacts: [], history: [], metadata: undefined }));
+    for (let i = 0; i < n - 2; i++) bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: sdkStatus(SdkTaskState.TASK_STATE_WORKING), metadata: undefined }));
+    bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: sdkStatus(SdkTaskState.TASK_STATE_COMPLETED), metadata: undefined }));
   }
   cancelTask = async (): Promise<void> => {};
 }
 
 function sdkListener(): RequestListener {
-  const card: SdkAgentCard = {
-    name: "SDK bench",
-    description: "echo",
-    supportedInterfaces: [{ url: "http://127.0.0.1/", protocolBinding: "JSONRPC", tenant: "", protocolVersion: A2A_PROTOCOL_VERSION }],
-    provider: undefined,
-    version: "1.0.0",
-    capabilities: { streaming: true, pushNotifications: false, extensions: [], extendedAgentCard: false },
-    securitySchemes: {},
-    securityRequirements: [],
-    defaultInputModes: ["text/plain"],
-    defaultOutputModes: ["text/plain"],
-    skills: [],
-    signatures: [],
-  };
-  const requestHandler = new DefaultRequestHandler(card, new InMemoryTaskStore(), new SdkBenchExecutor());
+  const card = sdkAgentCard({ name: "SDK bench", description: "echo", url: "http://127.0.0.1/", protocolBinding: "JSONRPC" });
+  const requestHandler = sdkRequestHandler(card, new SdkBenchExecutor());
   const app = express();
   app.use("/", jsonRpcHandler({ requestHandler, userBuilder: UserBuilder.noAuthentication }));
   return app as unknown as RequestListener;
@@ -259,22 +221,4 @@ const listeners: Record<string, () => RequestListener> = {
   sdk: sdkListener,
 };
 
-const kind = process.argv[2] ?? "";
-const make = listeners[kind];
-if (make === undefined || process.send === undefined) {
-  console.error(`usage: node server.mjs <${Object.keys(listeners).join("|")}> (spawned with an IPC channel)`);
-  process.exit(2);
-}
-// Exit with the parent, whatever way it ended (the IPC channel closes even on SIGKILL).
-process.on("disconnect", () => process.exit(0));
-process.on("message", (m: { cmd?: string } | null) => {
-  if (m?.cmd === "cpu") {
-    const { user, system } = process.cpuUsage();
-    process.send?.({ cpu: user + system });
-  }
-});
-const server = createServer(make());
-server.listen(0, "127.0.0.1", () => {
-  const { port } = server.address() as AddressInfo;
-  process.send?.({ ready: true, kind, port });
-});
+runBenchServer("server.mjs", Object.fromEntries(Object.entries(listeners).map(([kind, make]) => [kind, () => listenHttp(make())])));

@@ -16,18 +16,19 @@
  * The parent may send `{ cmd: "cpu" }`; the answer is `{ cpu: <user+system µs so far> }`.
  */
 import { randomUUID } from "node:crypto";
-import { createServer, type RequestListener } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { RequestListener } from "node:http";
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import express from "express";
-import { A2A_PROTOCOL_VERSION, Role as SdkRole, TaskState as SdkTaskState, type AgentCard as SdkAgentCard } from "@a2a-js/sdk";
-import { AgentEvent, DefaultRequestHandler, InMemoryTaskStore, type AgentExecutor, type ExecutionEventBus, type RequestContext } from "@a2a-js/sdk/server";
+import { TaskState as SdkTaskState } from "@a2a-js/sdk";
+import type { AgentExecutor, ExecutionEventBus, RequestContext } from "@a2a-js/sdk/server";
 import { UserBuilder, restHandler } from "@a2a-js/sdk/server/express";
 import { createA2AServiceRestServer } from "../../generated-example/a2a_a2a_rest_server.js";
 import type { A2AServiceHandler } from "../../generated-example/a2a_a2a_handler.js";
-import { TaskNotFoundError, UnsupportedOperationError } from "../../generated-example/a2a_a2a_errors.js";
-import { Role, SendMessageResponseSchema, TaskSchema, TaskState, type Message, type StreamResponse, type Task } from "../../generated-example/a2a_pb.js";
+import { TaskNotFoundError } from "../../generated-example/a2a_a2a_errors.js";
+import { firstText, listenHttp, notBenchmarked, runBenchServer } from "../lib/bench-server.js";
+import { publishSdkTask, sdkAgentCard, sdkAgentMessage, sdkFirstText, sdkRequestHandler } from "../../test/support/sdk-agent.js";
+import { Role, SendMessageResponseSchema, TaskSchema, TaskState, type Message, type Task } from "../../generated-example/a2a_pb.js";
 
 const CONTEXT_ID = "bench-context";
 
@@ -85,20 +86,12 @@ function bareListener(): RequestListener {
 // ours: an echo handler with a task store of one map
 // ---------------------------------------------------------------------------------------
 
-function firstText(message: Message | undefined): string {
-  const content = message?.parts[0]?.content;
-  return content?.case === "text" ? content.value : "";
-}
-
-const unsupported = async (): Promise<never> => {
-  throw new UnsupportedOperationError("not part of the benchmark");
-};
-
 function oursListener(): RequestListener {
   const tasks = new Map<string, Message | undefined>();
   const task = (id: string, message: Message | undefined): Task =>
     create(TaskSchema, { id, contextId: CONTEXT_ID, status: { state: TaskState.COMPLETED, timestamp: timestampFromDate(new Date()) }, history: message === undefined ? [] : [message] });
   const handler: A2AServiceHandler = {
+    ...notBenchmarked,
     async sendMessage(request) {
       const text = firstText(request.message);
       if (text === "task") {
@@ -117,19 +110,6 @@ function oursListener(): RequestListener {
       if (!tasks.has(request.id)) throw new TaskNotFoundError(`Task ${request.id} not found`);
       return task(request.id, tasks.get(request.id));
     },
-    async *sendStreamingMessage(): AsyncGenerator<StreamResponse> {
-      throw new UnsupportedOperationError("not part of the benchmark");
-    },
-    listTasks: unsupported,
-    cancelTask: unsupported,
-    async *subscribeToTask(): AsyncGenerator<StreamResponse> {
-      throw new UnsupportedOperationError("not part of the benchmark");
-    },
-    createTaskPushNotificationConfig: unsupported,
-    getTaskPushNotificationConfig: unsupported,
-    listTaskPushNotificationConfigs: unsupported,
-    getExtendedAgentCard: unsupported,
-    deleteTaskPushNotificationConfig: unsupported,
   };
   return createA2AServiceRestServer(handler, { logger: { error: (m, c) => console.error(m, c) } }).node as RequestListener;
 }
@@ -138,50 +118,22 @@ function oursListener(): RequestListener {
 // @a2a-js/sdk 1.3.0
 // ---------------------------------------------------------------------------------------
 
-const sdkText = (text: string) => ({ content: { $case: "text" as const, value: text }, metadata: undefined, filename: "", mediaType: "" });
-
 /** "task": one Task, COMPLETED, with the user message as history; anything else: the echoed Message. */
 class SdkBenchExecutor implements AgentExecutor {
   async execute(ctx: RequestContext, bus: ExecutionEventBus): Promise<void> {
-    const part = ctx.userMessage.parts[0]?.content;
-    const text = part?.$case === "text" ? part.value : "";
-    const { taskId, contextId } = ctx;
+    const text = String(sdkFirstText(ctx.userMessage.parts) ?? "");
     if (text === "task") {
-      bus.publish(
-        AgentEvent.task({
-          id: taskId,
-          contextId,
-          status: { state: SdkTaskState.TASK_STATE_COMPLETED, message: undefined, timestamp: new Date().toISOString() },
-          artifacts: [],
-          history: [ctx.userMessage],
-          metadata: undefined,
-        }),
-      );
+      publishSdkTask(ctx, bus, SdkTaskState.TASK_STATE_COMPLETED);
       return;
     }
-    bus.publish(
-      AgentEvent.message({ messageId: randomUUID(), contextId, taskId: "", role: SdkRole.ROLE_AGENT, parts: [sdkText(text)], metadata: undefined, extensions: [], referenceTaskIds: [] }),
-    );
+    bus.publish(sdkAgentMessage(ctx.contextId, text, randomUUID()));
   }
   cancelTask = async (): Promise<void> => {};
 }
 
 function sdkListener(): RequestListener {
-  const card: SdkAgentCard = {
-    name: "SDK bench",
-    description: "echo",
-    supportedInterfaces: [{ url: "http://127.0.0.1/", protocolBinding: "HTTP+JSON", tenant: "", protocolVersion: A2A_PROTOCOL_VERSION }],
-    provider: undefined,
-    version: "1.0.0",
-    capabilities: { streaming: true, pushNotifications: false, extensions: [], extendedAgentCard: false },
-    securitySchemes: {},
-    securityRequirements: [],
-    defaultInputModes: ["text/plain"],
-    defaultOutputModes: ["text/plain"],
-    skills: [],
-    signatures: [],
-  };
-  const requestHandler = new DefaultRequestHandler(card, new InMemoryTaskStore(), new SdkBenchExecutor());
+  const card = sdkAgentCard({ name: "SDK bench", description: "echo", url: "http://127.0.0.1/", protocolBinding: "HTTP+JSON" });
+  const requestHandler = sdkRequestHandler(card, new SdkBenchExecutor());
   const app = express();
   app.use("/", restHandler({ requestHandler, userBuilder: UserBuilder.noAuthentication }));
   return app as unknown as RequestListener;
@@ -193,22 +145,4 @@ function sdkListener(): RequestListener {
 
 const listeners: Record<string, () => RequestListener> = { bare: bareListener, "ours-node": oursListener, sdk: sdkListener };
 
-const kind = process.argv[2] ?? "";
-const make = listeners[kind];
-if (make === undefined || process.send === undefined) {
-  console.error(`usage: node rest-server.mjs <${Object.keys(listeners).join("|")}> (spawned with an IPC channel)`);
-  process.exit(2);
-}
-// Exit with the parent, whatever way it ended (the IPC channel closes even on SIGKILL).
-process.on("disconnect", () => process.exit(0));
-process.on("message", (m: { cmd?: string } | null) => {
-  if (m?.cmd === "cpu") {
-    const { user, system } = process.cpuUsage();
-    process.send?.({ cpu: user + system });
-  }
-});
-const server = createServer(make());
-server.listen(0, "127.0.0.1", () => {
-  const { port } = server.address() as AddressInfo;
-  process.send?.({ ready: true, kind, port });
-});
+runBenchServer("rest-server.mjs", Object.fromEntries(Object.entries(listeners).map(([kind, make]) => [kind, () => listenHttp(make())])));
