@@ -22,8 +22,11 @@ function handlerInterface(source: string, name: string): InterfaceDeclaration {
   return decl;
 }
 
+/** The parameter of buf.gen.yaml's protoc-gen-a2a run, which produced generated-example/. */
+const EXAMPLE_PARAMETER = "target=ts,import_extension=js,task_store=sqlite";
+
 describe("protoc-gen-a2a on a2a.proto", () => {
-  const run = runPlugin("a2a");
+  const run = runPlugin("a2a", EXAMPLE_PARAMETER);
 
   it("emits one file set per proto plus the shared runtime", () => {
     expect([...run.files.keys()].sort()).toEqual(
@@ -51,7 +54,7 @@ describe("protoc-gen-a2a on a2a.proto", () => {
   });
 
   it("is deterministic", () => {
-    const again = runPlugin("a2a");
+    const again = runPlugin("a2a", EXAMPLE_PARAMETER);
     expect([...again.files.entries()]).toEqual([...run.files.entries()]);
   });
 
@@ -167,6 +170,15 @@ describe("plugin options", () => {
     expect(fileOf(runPlugin("a2a"), "a2a_a2a_grpc_server.ts")).toContain("listenGrpcJs(grpcDefinitionOfA2AService(handler), options, options?.listen)");
   });
 
+  it("task_store=sqlite adds the SQLite store, and only then imports better-sqlite3", () => {
+    const memory = runPlugin("a2a");
+    expect(memory.files.has("a2a-runtime/task/sqlite-store.ts")).toBe(false);
+    for (const [name, content] of memory.files) expect(content, name).not.toContain("better-sqlite3");
+    const sqlite = runPlugin("a2a", "task_store=sqlite");
+    expect(sqlite.files.has("a2a-runtime/task/sqlite-store.ts")).toBe(true);
+    expect(fileOf(sqlite, "a2a_a2a_task_handler.ts")).toContain("export function createA2AServiceSqliteTaskStore(");
+  });
+
   it("emits the task runtime only for A2A-shaped services", () => {
     expect(runPlugin("a2a").files.has("a2a-runtime/task/index.ts")).toBe(true);
     const library = runPlugin("library");
@@ -184,6 +196,7 @@ describe("plugin options", () => {
     ["frobnicate=1", /unknown option "frobnicate"/],
     ["bindings=soap", /bindings must be a \+-separated list of jsonrpc, rest, grpc; got "soap"/],
     ["grpc_server=netty", /grpc_server must be grpc-js or connect; got "netty"/],
+    ["task_store=redis", /task_store must be memory or sqlite; got "redis"/],
     ["target=js", /emits TypeScript only: run it with target=ts/],
   ])("rejects %s with a clear message", (parameter, message) => {
     expect(() => runPlugin("a2a", parameter)).toThrow(message);

@@ -1,19 +1,36 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { GetTaskRequestSchema, SubscribeToTaskRequestSchema, TaskPushNotificationConfigSchema, TaskSchema, TaskState, type Task } from "../generated-example/a2a_pb.js";
-import { EventHub, InMemoryTaskStore, InvalidPageTokenError, decodePageToken, encodePageToken, queryFingerprint, type TaskQuery } from "../generated-example/a2a-runtime/task/index.js";
+import { EventHub, InMemoryTaskStore, InvalidPageTokenError, decodePageToken, encodePageToken, queryFingerprint, type TaskQuery, type TaskStore } from "../generated-example/a2a-runtime/task/index.js";
 import { Mutex, SerialQueue } from "../generated-example/a2a-runtime/task/serial.js";
+import { SqliteTaskStore } from "../generated-example/a2a-runtime/task/sqlite-store.js";
 import { Gate, callOf, collect, createA2ATaskHandler, sendRequest, taskOf, textOf, until, type A2ARequestContext } from "./support/task-runtime-binding.js";
+
 
 const scope = { tenant: "", owner: "" };
 const task = (id: string, seconds: number, state = TaskState.WORKING, contextId = "c"): Task =>
   create(TaskSchema, { id, contextId, status: { state, timestamp: timestampFromMs(seconds * 1000) } });
 const query = (q: Partial<TaskQuery> = {}): TaskQuery => ({ contextId: "", state: undefined, statusTimestampAfter: undefined, pageSize: 50, pageToken: "", ...q });
 
-describe("InMemoryTaskStore", () => {
+const stores: [string, () => TaskStore & { close?(): void }][] = [
+  ["InMemoryTaskStore", () => new InMemoryTaskStore()],
+  ["SqliteTaskStore", () => new SqliteTaskStore(":memory:", { schemas: { Task: TaskSchema, TaskPushNotificationConfig: TaskPushNotificationConfigSchema } })],
+];
+
+describe.each(stores)("%s (the TaskStore contract)", (_name, factory) => {
+  const opened: (TaskStore & { close?(): void })[] = [];
+  const open = () => {
+    const store = factory();
+    opened.push(store);
+    return store;
+  };
+  afterEach(() => {
+    for (const store of opened.splice(0)) store.close?.();
+  });
+
   it("keeps scopes apart", async () => {
-    const store = new InMemoryTaskStore();
+    const store = open();
     await store.saveTask({ tenant: "t", owner: "a" }, task("x", 1));
     expect(await store.getTask({ tenant: "t", owner: "a" }, "x")).toBeDefined();
     expect(await store.getTask({ tenant: "t", owner: "b" }, "x")).toBeUndefined();
@@ -22,7 +39,7 @@ describe("InMemoryTaskStore", () => {
   });
 
   it("orders by status time, newest first, equal times by the latest save", async () => {
-    const store = new InMemoryTaskStore();
+    const store = open();
     await store.saveTask(scope, task("old", 1));
     await store.saveTask(scope, task("tie-1", 5));
     await store.saveTask(scope, task("tie-2", 5));
@@ -33,7 +50,7 @@ describe("InMemoryTaskStore", () => {
   });
 
   it("pages with keyset cursors across ties, and filters", async () => {
-    const store = new InMemoryTaskStore();
+    const store = open();
     for (let i = 0; i < 7; i++) await store.saveTask(scope, task(`t${i}`, i % 3, i % 2 ? TaskState.COMPLETED : TaskState.WORKING, i < 4 ? "a" : "b"));
     const all = (await store.listTasks(scope, query())).tasks.map((t) => t.id);
     const paged: string[] = [];
@@ -51,7 +68,7 @@ describe("InMemoryTaskStore", () => {
   });
 
   it("rejects tokens it did not issue for the query", async () => {
-    const store = new InMemoryTaskStore();
+    const store = open();
     for (let i = 0; i < 3; i++) await store.saveTask(scope, task(`t${i}`, i));
     const { nextPageToken } = await store.listTasks(scope, query({ pageSize: 1 }));
     await expect(store.listTasks(scope, query({ pageToken: nextPageToken, contextId: "c" }))).rejects.toBeInstanceOf(InvalidPageTokenError);
@@ -60,7 +77,7 @@ describe("InMemoryTaskStore", () => {
   });
 
   it("push configs: replace keeps the position, delete is idempotent, pages", async () => {
-    const store = new InMemoryTaskStore();
+    const store = open();
     const config = (id: string, url: string) => create(TaskPushNotificationConfigSchema, { taskId: "t", id, url });
     await store.savePushConfig(scope, config("a", "u1"));
     await store.savePushConfig(scope, config("b", "u2"));
@@ -74,6 +91,48 @@ describe("InMemoryTaskStore", () => {
     await store.deletePushConfig(scope, "t", "a");
     expect(await store.getPushConfig(scope, "t", "a")).toBeUndefined();
     expect(await store.getPushConfig({ tenant: "", owner: "x" }, "t", "b")).toBeUndefined();
+  });
+
+  it("round-trips whole tasks; orders sub-second and pre-epoch times, a missing status as the epoch", async () => {
+    const store = open();
+    const full = create(TaskSchema, {
+      id: "full",
+      contextId: "c",
+      status: { state: TaskState.INPUT_REQUIRED, timestamp: { seconds: 10n, nanos: 500 }, message: { messageId: "m", parts: [{ content: { case: "text", value: "hi" } }] } },
+      artifacts: [{ artifactId: "a", parts: [{ content: { case: "text", value: "x" } }], metadata: { k: [1, "two", null] } }],
+      history: [{ messageId: "u", contextId: "c", taskId: "full", parts: [{ content: { case: "text", value: "q" } }] }],
+      metadata: { nested: { ok: true } },
+    });
+    await store.saveTask(scope, full);
+    await store.saveTask(scope, create(TaskSchema, { id: "same-second", contextId: "c", status: { state: TaskState.WORKING, timestamp: { seconds: 10n, nanos: 499 } } }));
+    await store.saveTask(scope, create(TaskSchema, { id: "pre-epoch", contextId: "c", status: { state: TaskState.WORKING, timestamp: { seconds: -5n, nanos: 7 } } }));
+    await store.saveTask(scope, create(TaskSchema, { id: "no-status", contextId: "c" }));
+    expect(await store.getTask(scope, "full")).toEqual(full);
+    expect((await store.listTasks(scope, query())).tasks.map((t) => t.id)).toEqual(["full", "same-second", "no-status", "pre-epoch"]);
+    const since = await store.listTasks(scope, query({ statusTimestampAfter: { $typeName: "google.protobuf.Timestamp", seconds: 10n, nanos: 500 } }));
+    expect(since.tasks.map((t) => t.id)).toEqual(["full"]);
+    const paged: string[] = [];
+    let pageToken = "";
+    do {
+      const page = await store.listTasks(scope, query({ pageSize: 1, pageToken }));
+      paged.push(...page.tasks.map((t) => t.id));
+      pageToken = page.nextPageToken;
+    } while (pageToken !== "");
+    expect(paged).toEqual(["full", "same-second", "no-status", "pre-epoch"]);
+  });
+
+  it("push configs are scoped by tenant, owner and task", async () => {
+    const store = open();
+    const config = (taskId: string, id: string) => create(TaskPushNotificationConfigSchema, { taskId, id, url: `https://h/${taskId}/${id}` });
+    await store.savePushConfig({ tenant: "t", owner: "a" }, config("x", "1"));
+    await store.savePushConfig({ tenant: "t", owner: "a" }, config("y", "1"));
+    await store.savePushConfig({ tenant: "u", owner: "a" }, config("x", "1"));
+    expect((await store.getPushConfig({ tenant: "t", owner: "a" }, "x", "1"))?.url).toBe("https://h/x/1");
+    expect(await store.getPushConfig({ tenant: "t", owner: "b" }, "x", "1")).toBeUndefined();
+    expect((await store.listPushConfigs({ tenant: "t", owner: "a" }, "x", { pageSize: 0, pageToken: "" })).configs).toHaveLength(1);
+    await store.deletePushConfig({ tenant: "t", owner: "a" }, "x", "1");
+    expect(await store.getPushConfig({ tenant: "u", owner: "a" }, "x", "1")).toBeDefined();
+    expect(await store.getPushConfig({ tenant: "t", owner: "a" }, "y", "1")).toBeDefined();
   });
 });
 

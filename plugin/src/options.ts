@@ -27,6 +27,12 @@ export interface PluginOptions {
    * browsers. The Connect routes (`create<Service>GrpcRoutes`) are emitted either way.
    */
   readonly grpcServer: "grpc-js" | "connect";
+  /**
+   * `task_store=memory` (default) or `sqlite`: with `sqlite` the task runtime also gets a
+   * SQLite store on better-sqlite3 (so an agent survives a restart) and the generated binder
+   * a `create<Service>SqliteTaskStore(path)`; without it nothing imports better-sqlite3.
+   */
+  readonly taskStore: "memory" | "sqlite";
 }
 
 /** A binding the plugin can emit. */
@@ -38,6 +44,7 @@ export const defaultOptions: PluginOptions = {
   subscribePost: true,
   bindings: new Set(allBindings),
   grpcServer: "grpc-js",
+  taskStore: "memory",
 };
 
 /**
@@ -49,6 +56,7 @@ export function parseOptions(raw: readonly { key: string; value: string }[]): Pl
   let subscribePost = defaultOptions.subscribePost;
   let bindings = defaultOptions.bindings;
   let grpcServer = defaultOptions.grpcServer;
+  let taskStore = defaultOptions.taskStore;
   for (const { key, value } of raw) {
     switch (key) {
       case "errors":
@@ -73,13 +81,17 @@ export function parseOptions(raw: readonly { key: string; value: string }[]): Pl
         if (value !== "grpc-js" && value !== "connect") throw new Error(`grpc_server must be grpc-js or connect; got "${value}"`);
         grpcServer = value;
         break;
+      case "task_store":
+        if (value !== "memory" && value !== "sqlite") throw new Error(`task_store must be memory or sqlite; got "${value}"`);
+        taskStore = value;
+        break;
       default:
         throw new Error(
-          `unknown option "${key}"; protoc-gen-a2a accepts errors=v1.0.1|v1.0.0, subscribe_post=true|false, bindings=jsonrpc+rest+grpc and grpc_server=grpc-js|connect`,
+          `unknown option "${key}"; protoc-gen-a2a accepts errors=v1.0.1|v1.0.0, subscribe_post=true|false, bindings=jsonrpc+rest+grpc, grpc_server=grpc-js|connect and task_store=memory|sqlite`,
         );
     }
   }
-  return { errorProfile, subscribePost, bindings, grpcServer };
+  return { errorProfile, subscribePost, bindings, grpcServer, taskStore };
 }
 
 function parseBoolean(key: string, value: string): boolean {

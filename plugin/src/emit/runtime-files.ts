@@ -22,7 +22,7 @@ export function emitRuntimeFiles(
   schema: Schema<object>,
   pluginName: string,
   pluginVersion: string,
-  options: Pick<PluginOptions, "bindings" | "grpcServer">,
+  options: Pick<PluginOptions, "bindings" | "grpcServer" | "taskStore">,
   taskRuntime: boolean,
 ): void {
   const dir = join(templatesDir(), "runtime");
@@ -53,9 +53,10 @@ function rewriteRelativeImports(source: string, extension: "none" | "js" | "ts")
  * JSON-RPC and REST); `task/` only when a service can use the task runtime; the grpc-js
  * server only when it is the chosen gRPC server stack.
  */
-function runtimeFileWanted(path: string, options: Pick<PluginOptions, "bindings" | "grpcServer">, taskRuntime: boolean): boolean {
+function runtimeFileWanted(path: string, options: Pick<PluginOptions, "bindings" | "grpcServer" | "taskStore">, taskRuntime: boolean): boolean {
   const bindings = options.bindings;
   if (path === "grpc/grpc-js-server.ts" && options.grpcServer !== "grpc-js") return false;
+  if (path === "task/sqlite-store.ts" && options.taskStore !== "sqlite") return false;
   const folder = path.includes("/") ? path.slice(0, path.indexOf("/")) : "";
   switch (folder) {
     case "jsonrpc":

@@ -1,5 +1,6 @@
 import type { Schema } from "@bufbuild/protoplugin";
 import type { DescEnum } from "@bufbuild/protobuf";
+import type { PluginOptions } from "../../options.js";
 import type { FileModel } from "../../model/service-model.js";
 import { taskRuntimeMessages } from "../../model/task-runtime.js";
 import { outputFile, outputModule } from "../file-names.js";
@@ -22,7 +23,7 @@ const errorClasses = {
  * task runtime this proto's schemas, enums and error classes, so that an agent author
  * writes only an executor and gets the whole handler interface.
  */
-export function emitTaskHandlerFile(schema: Schema<object>, model: FileModel): void {
+export function emitTaskHandlerFile(schema: Schema<PluginOptions>, model: FileModel): void {
   const services = model.services.filter((s) => s.taskRuntime !== undefined);
   if (services.length === 0) return;
   const f = schema.generateFile(outputFile(model.file, "taskHandler"));
@@ -93,5 +94,24 @@ export function emitTaskHandlerFile(schema: Schema<object>, model: FileModel): v
     f.print("  return ", createTaskHandler, "(", bindingConst, ", options);");
     f.print("}");
     f.print();
+    if (schema.options.taskStore === "sqlite") {
+      const SqliteTaskStore = f.import("SqliteTaskStore", runtimeModule("task/sqlite-store"));
+      const SqliteTaskStoreOptions = f.import("SqliteTaskStoreOptions", runtimeModule("task/sqlite-store"), true);
+      f.print(
+        f.jsDoc(
+          [
+            `A task store for ${service.typeName} in a SQLite file (better-sqlite3, WAL): tasks and push configs`,
+            "survive a restart. Pass it as `store` to `create" + base + "TaskHandler`; `\":memory:\"` for tests.",
+          ].join("\n"),
+        ),
+      );
+      f.print(
+        f.export("function", `create${base}SqliteTaskStore`),
+        "(path: string, options?: Omit<", SqliteTaskStoreOptions, ", \"schemas\">): ", SqliteTaskStore, " {",
+      );
+      f.print("  return new ", SqliteTaskStore, "(path, { ...options, schemas: ", schemasConst, " });");
+      f.print("}");
+      f.print();
+    }
   }
 }
