@@ -6,7 +6,7 @@
  * done per call (fine for tests and small agents; use a database-backed store beyond).
  */
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
-import { decodePageToken, encodePageToken, queryFingerprint } from "./pagination.js";
+import { decodePageToken, encodePageToken, pushConfigCursor, queryFingerprint } from "./pagination.js";
 import { InvalidPageTokenError } from "./errors.js";
 import type { PushConfigShape, TaskShape } from "./shapes.js";
 import type { PushConfigPage, PushConfigQuery, TaskPage, TaskQuery, TaskScope, TaskStore } from "./task-store.js";
@@ -109,13 +109,7 @@ export class InMemoryTaskStore implements TaskStore {
 
   /** {@inheritDoc TaskStore.listPushConfigs} */
   async listPushConfigs(scope: TaskScope, taskId: string, query: PushConfigQuery): Promise<PushConfigPage> {
-    const fingerprint = queryFingerprint(["push", taskId]);
-    let afterSeq = 0;
-    if (query.pageToken !== "") {
-      const position = decodePageToken(query.pageToken, fingerprint);
-      if (typeof position !== "number" || !Number.isSafeInteger(position)) throw new InvalidPageTokenError("pageToken is malformed");
-      afterSeq = position;
-    }
+    const { fingerprint, afterSeq } = pushConfigCursor(taskId, query.pageToken);
     const all = [...(this.#configs.get(configKey(scope, taskId))?.values() ?? [])].filter((r) => r.seq > afterSeq).sort((a, b) => a.seq - b.seq);
     const page = query.pageSize > 0 ? all.slice(0, query.pageSize) : all;
     const last = page.at(-1);

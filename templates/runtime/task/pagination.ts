@@ -48,3 +48,15 @@ export function decodePageToken(token: string, fingerprint: string): JsonValue {
   if (record["v"] !== VERSION || record["q"] !== fingerprint || !("p" in record)) throw invalid();
   return record["p"] as JsonValue;
 }
+
+/**
+ * The position after which a page of a task's push configs starts: 0 for the first page,
+ * else the sequence number in the token (bound to that task). Both stores use it.
+ */
+export function pushConfigCursor(taskId: string, pageToken: string): { readonly fingerprint: string; readonly afterSeq: number } {
+  const fingerprint = queryFingerprint(["push", taskId]);
+  if (pageToken === "") return { fingerprint, afterSeq: 0 };
+  const position = decodePageToken(pageToken, fingerprint);
+  if (typeof position !== "number" || !Number.isSafeInteger(position)) throw new InvalidPageTokenError("pageToken is malformed");
+  return { fingerprint, afterSeq: position };
+}

@@ -29,7 +29,7 @@ import { fromBinary, toBinary } from "@bufbuild/protobuf";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import Database from "better-sqlite3";
 import { InvalidPageTokenError } from "./errors.js";
-import { decodePageToken, encodePageToken, queryFingerprint } from "./pagination.js";
+import { decodePageToken, encodePageToken, pushConfigCursor, queryFingerprint } from "./pagination.js";
 import type { PushConfigShape, TaskRuntimeSchemas, TaskShape } from "./shapes.js";
 import type { PushConfigPage, PushConfigQuery, TaskPage, TaskQuery, TaskScope, TaskStore } from "./task-store.js";
 
@@ -311,13 +311,7 @@ export class SqliteTaskStore implements TaskStore {
 
   /** {@inheritDoc TaskStore.listPushConfigs} */
   async listPushConfigs(scope: TaskScope, taskId: string, query: PushConfigQuery): Promise<PushConfigPage> {
-    const fingerprint = queryFingerprint(["push", taskId]);
-    let afterSeq = 0;
-    if (query.pageToken !== "") {
-      const position = decodePageToken(query.pageToken, fingerprint);
-      if (typeof position !== "number" || !Number.isSafeInteger(position)) throw new InvalidPageTokenError("pageToken is malformed");
-      afterSeq = position;
-    }
+    const { fingerprint, afterSeq } = pushConfigCursor(taskId, query.pageToken);
     const rows = (
       query.pageSize > 0
         ? this.#listConfigs.all(scope.tenant, scope.owner, taskId, afterSeq, query.pageSize + 1)
