@@ -19,6 +19,8 @@ import {
   type PushSenderOptions,
   type ResolvedAddress,
 } from "../generated-example/a2a-runtime/task/push-sender.js";
+import { InvalidParamsError } from "../generated-example/a2a_a2a_errors.js";
+import { ListTasksRequestSchema } from "../generated-example/a2a_pb.js";
 import { Gate, callOf, createA2ATaskHandler, describeEvent, sendRequest, taskOf, until, type A2AExecutor } from "./support/task-runtime-binding.js";
 
 // ---------------------------------------------------------------------------------------------
@@ -468,3 +470,39 @@ describe("push notifications end to end with the generated task handler", () => 
 function fromBody(body: string): StreamResponse {
   return fromJsonString(StreamResponseSchema, body);
 }
+
+describe("checkPushUrl: refusing webhook URLs when a config is created", () => {
+  const executor: A2AExecutor = {
+    async execute(_request, emitter) {
+      await emitter.complete();
+    },
+  };
+  const resolveHost = async (host: string) => [{ address: host === "evil.example" ? "169.254.169.254" : "93.184.216.34", family: 4 }];
+  const handler = createA2ATaskHandler({
+    executor,
+    capabilities: { pushNotifications: true },
+    checkPushUrl: (url) => checkWebhookUrl(url, { resolveHost }),
+  });
+
+  it("CreateTaskPushNotificationConfig refuses a metadata address with InvalidParams naming url", async () => {
+    const done = await handler.sendMessage(sendRequest("go"), callOf("SendMessage"));
+    const taskId = taskOf(done).id;
+    const err = await handler
+      .createTaskPushNotificationConfig(create(TaskPushNotificationConfigSchema, { taskId, url: "http://evil.example/hook" }), callOf("CreateTaskPushNotificationConfig"))
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(InvalidParamsError);
+    expect((err as InvalidParamsError).fieldViolations[0]?.field).toBe("url");
+    const ok = await handler.createTaskPushNotificationConfig(create(TaskPushNotificationConfigSchema, { taskId, url: "https://good.example/hook" }), callOf("CreateTaskPushNotificationConfig"));
+    expect(ok.url).toBe("https://good.example/hook");
+  });
+
+  it("SendMessage with a refused config fails before any task exists", async () => {
+    const count = async () => (await handler.listTasks(create(ListTasksRequestSchema, {}), callOf("ListTasks"))).totalSize;
+    const before = await count();
+    const request = sendRequest("go", {}, { taskPushNotificationConfig: create(TaskPushNotificationConfigSchema, { url: "http://127.0.0.1:9/hook" }) });
+    const err = await handler.sendMessage(request, callOf("SendMessage")).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(InvalidParamsError);
+    expect((err as InvalidParamsError).fieldViolations[0]?.field).toBe("configuration.taskPushNotificationConfig.url");
+    expect(await count()).toBe(before);
+  });
+});

@@ -38,6 +38,8 @@ export interface EngineSettings<Principal> {
   readonly ownerOf: (principal: Principal | undefined, call: TaskCallContext<Principal>) => string;
   /** Whether push configs may come with SendMessage. */
   readonly pushNotifications: boolean;
+  /** Refuses a push URL by throwing (InvalidParams follows). */
+  readonly checkPushUrl: ((url: string) => unknown) | undefined;
   /** The hook of stored events. */
   readonly onTaskEvent: ((notice: TaskEventNotice<TaskRuntimeSchemas>) => void | Promise<void>) | undefined;
   /** Where unreported problems go. */
@@ -103,11 +105,24 @@ export class TaskEngine<Principal> implements TurnCommitter {
     if (historyProblem !== undefined) throw errors.InvalidParams(historyProblem, { fieldViolations: [{ field: "configuration.historyLength", description: historyProblem }] });
     const pushConfig = request.configuration?.taskPushNotificationConfig;
     if (pushConfig !== undefined && !this.#s.pushNotifications) throw errors.PushNotificationNotSupported("This agent does not support push notifications");
+    if (pushConfig !== undefined) await this.checkPushUrl(pushConfig.url, "configuration.taskPushNotificationConfig.url");
     const scope = this.scopeOf(call);
     const referenceTasks = await this.#references(scope, message.referenceTaskIds);
     return message.taskId === ""
       ? this.#beginNew(request, message, call, scope, referenceTasks, pushConfig)
       : this.#beginContinued(request, message, call, scope, referenceTasks, pushConfig);
+  }
+
+  /** Runs the `checkPushUrl` option; a refusal is InvalidParams naming the field. */
+  async checkPushUrl(url: string, field: string): Promise<void> {
+    const check = this.#s.checkPushUrl;
+    if (check === undefined) return;
+    try {
+      await check(url);
+    } catch (e) {
+      const why = e instanceof Error ? e.message : String(e);
+      throw this.#s.errors.InvalidParams(`${field} is not allowed: ${why}`, { fieldViolations: [{ field, description: why }] });
+    }
   }
 
   async #references(scope: TaskScope, ids: readonly string[]): Promise<TaskShape[]> {

@@ -115,6 +115,7 @@ class TaskHandler<Principal> implements TaskServiceHandler<Principal, TaskRuntim
       executor: options.executor,
       ownerOf: options.ownerOf ?? defaultOwnerOf,
       pushNotifications: this.#capabilities.pushNotifications === true,
+      checkPushUrl: options.checkPushUrl,
       onTaskEvent: options.onTaskEvent,
       onError: options.onError ?? ((error, context) => console.error(`task runtime: ${context}`, error)),
     });
@@ -273,6 +274,7 @@ class TaskHandler<Principal> implements TaskServiceHandler<Principal, TaskRuntim
   async createTaskPushNotificationConfig(request: PushConfigShape, context: TaskCallContext<Principal>): Promise<PushConfigShape> {
     this.#requirePush();
     if (request.url === "") throw this.#invalid("url", "url is required");
+    await this.#engine.checkPushUrl(request.url, "url");
     const scope = this.#engine.scopeOf(context);
     await this.#engine.requireTask(scope, request.taskId);
     const config = clone(this.#factory.schemas.TaskPushNotificationConfig, request);

@@ -76,6 +76,13 @@ export interface TaskHandlerOptions<Principal, S extends TaskRuntimeSchemas> {
    * a slow hook delays nothing; its errors go to `onError`. The place a push sender plugs in.
    */
   readonly onTaskEvent?: (notice: TaskEventNotice<S>) => void | Promise<void>;
+  /**
+   * Checks a push notification URL when a config is created (CreateTaskPushNotificationConfig
+   * or a config in SendMessage), before anything is stored: throw to refuse it, and the caller
+   * gets InvalidParams naming `url`. Pass the push sender's `checkWebhookUrl` (with the same
+   * policy) to refuse loopback, private and metadata addresses up front (spec §13.2).
+   */
+  readonly checkPushUrl?: (url: string) => unknown;
   /** Where problems no client is told about are reported (executor bugs, hook failures). Default: console.error. */
   readonly onError?: (error: unknown, context: string) => void;
   /** The clock of status timestamps. Default: `() => new Date()`. */
