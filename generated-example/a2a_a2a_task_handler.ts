@@ -7,7 +7,7 @@
 import { AgentCardSchema, ArtifactSchema, ListTaskPushNotificationConfigsResponseSchema, ListTasksResponseSchema, MessageSchema, Role, SendMessageResponseSchema, StreamResponseSchema, TaskArtifactUpdateEventSchema, TaskPushNotificationConfigSchema, TaskSchema, TaskState, TaskStatusSchema, TaskStatusUpdateEventSchema } from "./a2a_pb.js";
 import type { AgentExecutor, RequestContext, TaskEmitter, TaskHandlerIntrospection, TaskHandlerOptions, TaskRuntimeBinding } from "./a2a-runtime/task/index.js";
 import { createTaskHandler } from "./a2a-runtime/task/index.js";
-import { ExtendedAgentCardNotConfiguredError, InternalError, InvalidParamsError, PushNotificationNotSupportedError, TaskNotCancelableError, TaskNotFoundError, UnsupportedOperationError } from "./a2a_a2a_errors.js";
+import { ExtendedAgentCardNotConfiguredError, InternalError, InvalidParamsError, PushNotificationNotSupportedError, TaskNotCancelableError, TaskNotFoundError, UnauthenticatedError, UnsupportedOperationError } from "./a2a_a2a_errors.js";
 import type { A2AServiceHandler } from "./a2a_a2a_handler.js";
 import type { SqliteTaskStoreOptions } from "./a2a-runtime/task/sqlite-store.js";
 import { SqliteTaskStore } from "./a2a-runtime/task/sqlite-store.js";
@@ -47,6 +47,7 @@ const taskBindingOfA2AService: TaskRuntimeBinding<A2AServiceTaskSchemas> = {
     ExtendedAgentCardNotConfigured: (message, options) => new ExtendedAgentCardNotConfiguredError(message, options),
     InvalidParams: (message, options) => new InvalidParamsError(message, options),
     Internal: (message, options) => new InternalError(message, options),
+    Unauthenticated: (message, options) => new UnauthenticatedError(message, options),
   },
 };
 

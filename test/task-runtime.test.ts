@@ -19,6 +19,7 @@ import {
 } from "../generated-example/a2a_pb.js";
 import {
   ExtendedAgentCardNotConfiguredError,
+  UnauthenticatedError,
   InvalidParamsError,
   PushNotificationNotSupportedError,
   TaskNotCancelableError,
@@ -647,7 +648,9 @@ describe("task runtime: capabilities and the extended card (§3.3.4, §3.1.11)",
     const unconfigured = createA2ATaskHandler({ executor: new ChatAgent(), capabilities: { extendedAgentCard: true } });
     await expect(unconfigured.getExtendedAgentCard(request, call())).rejects.toBeInstanceOf(ExtendedAgentCardNotConfiguredError);
     const fixed = createA2ATaskHandler({ executor: new ChatAgent(), capabilities: { extendedAgentCard: true }, extendedAgentCard: card });
-    const got = await fixed.getExtendedAgentCard(request, call());
+    // §3.1.11/§13.3: only for authenticated callers.
+    await expect(fixed.getExtendedAgentCard(request, call())).rejects.toBeInstanceOf(UnauthenticatedError);
+    const got = await fixed.getExtendedAgentCard(request, callOf("GetExtendedAgentCard", { principal: { user: "bob" } }));
     expect(got).toEqual(card);
     expect(got).not.toBe(card);
     const perCaller = createA2ATaskHandler<{ user: string }>({

@@ -23,6 +23,8 @@ export interface TaskRuntimeErrors {
   readonly InvalidParams: A2AErrorFactory;
   /** The executor produced nothing for a new conversation turn. */
   readonly Internal: A2AErrorFactory;
+  /** GetExtendedAgentCard without an authenticated principal (§3.1.11, §13.3). */
+  readonly Unauthenticated: A2AErrorFactory;
 }
 
 /** What an executor did wrong, as {@link ExecutorMisuseError.code}. */

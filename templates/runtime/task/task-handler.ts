@@ -316,6 +316,10 @@ class TaskHandler<Principal> implements TaskServiceHandler<Principal, TaskRuntim
     if (this.#capabilities.extendedAgentCard !== true) throw this.#errors.UnsupportedOperation("This agent does not declare an extended agent card");
     const card = this.#card;
     if (card === undefined) throw this.#errors.ExtendedAgentCardNotConfigured("This agent has no extended agent card configured");
+    // §3.1.11/§13.3: the extended card is for authenticated clients only (the auth hook sets the principal).
+    if (context.principal === undefined || context.principal === null) {
+      throw this.#errors.Unauthenticated("The extended agent card requires authentication");
+    }
     const value = typeof card === "function" ? await card(context) : card;
     return clone(this.#factory.schemas.AgentCard, value);
   }

@@ -16,6 +16,7 @@ const errorClasses = {
   ExtendedAgentCardNotConfigured: "ExtendedAgentCardNotConfiguredError",
   InvalidParams: "InvalidParamsError",
   Internal: "InternalError",
+  Unauthenticated: "UnauthenticatedError",
 } as const;
 
 /**
