@@ -8,6 +8,7 @@ import type { Message, SendMessageConfiguration, StreamResponse, Task } from "..
 import { MessageSchema, Role, SendMessageRequestSchema, TaskState } from "../../generated-example/a2a_pb.js";
 import type { A2AServiceHandler } from "../../generated-example/a2a_a2a_handler.js";
 import {
+  createA2AServiceSqliteTaskStore,
   createA2AServiceTaskHandler,
   type A2AServiceExecutor,
   type A2AServiceRequestContext,
@@ -25,8 +26,15 @@ export type A2ARequestContext<P = unknown> = A2AServiceRequestContext<P>;
 /** Its emitter. */
 export type A2AEmitter = A2AServiceTaskEmitter;
 
-/** The handler of generated-example's service, driven by `options.executor`: the generated binder itself. */
+/**
+ * The handler of generated-example's service, driven by `options.executor`: the generated binder
+ * itself. Without an explicit store it uses the in-memory store, or a fresh SQLite store when
+ * A2A_TEST_TASK_STORE=sqlite (the vitest project "sqlite-store" reruns the task suites that way).
+ */
 export function createA2ATaskHandler<P = unknown>(options: TaskHandlerOptions<P, A2ASchemas>): A2AServiceHandler<P> & TaskHandlerIntrospection {
+  if (options.store === undefined && process.env["A2A_TEST_TASK_STORE"] === "sqlite") {
+    return createA2AServiceTaskHandler({ ...options, store: createA2AServiceSqliteTaskStore(":memory:") });
+  }
   return createA2AServiceTaskHandler(options);
 }
 
