@@ -1,4 +1,41 @@
-/** Per-call options shared by every binding's client. */
+/** Client options and per-call options shared by every binding's client. */
+import { create, type DescMessage, type Message, type MessageInitShape } from "@bufbuild/protobuf";
+import { formatExtensions } from "./service-parameters.js";
+
+/** Options every binding's client takes, fixed for its lifetime. */
+export interface ClientOptions {
+  /** Sent as `A2A-Version` (HTTP header or gRPC metadata). Default "1.0". */
+  readonly version?: string;
+  /**
+   * Sets `tenant` in every request that has the field and leaves it empty (spec §8.3.2: the
+   * tenant of the chosen interface); the REST client then also uses the `/{tenant}/…` routes.
+   */
+  readonly tenant?: string;
+  /** Extension URIs sent in `A2A-Extensions` on every call. */
+  readonly extensions?: readonly string[];
+  /** Headers (HTTP) or metadata (gRPC) sent on every call, e.g. Authorization. */
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Default timeout of a call in ms (for streams: until the stream ends); none when unset. */
+  readonly timeoutMs?: number;
+}
+
+/** The request message of a call: the init shape created, with the client's tenant filled in. */
+export function requestMessage(schema: DescMessage, init: MessageInitShape<DescMessage>, client: ClientOptions): Message {
+  const message = create(schema, init);
+  const tenant = client.tenant;
+  if (tenant !== undefined && schema.field["tenant"] !== undefined && (message as { tenant?: string }).tenant === "") {
+    (message as { tenant?: string }).tenant = tenant;
+  }
+  return message;
+}
+
+/** The headers of a call: the client's, the call's, `a2a-version`, `a2a-extensions` when any, then `extra`. */
+export function requestHeaders(client: ClientOptions, call: CallOptions | undefined, extra?: Readonly<Record<string, string>>): Record<string, string> {
+  const headers: Record<string, string> = { ...client.headers, ...call?.headers, ...extra, "a2a-version": client.version ?? "1.0" };
+  const extensions = [...(client.extensions ?? []), ...(call?.extensions ?? [])];
+  if (extensions.length > 0) headers["a2a-extensions"] = formatExtensions(new Set(extensions));
+  return headers;
+}
 
 /** Options of one call. */
 export interface CallOptions {

@@ -7,15 +7,14 @@
  */
 import { ConnectError, createClient, type Client, type Transport } from "@connectrpc/connect";
 import { createGrpcTransport, type GrpcTransportOptions } from "@connectrpc/connect-node";
-import { create, type DescService, type MessageInitShape, type MessageShape } from "@bufbuild/protobuf";
+import { type DescService, type MessageInitShape, type MessageShape } from "@bufbuild/protobuf";
 import type { ErrorRegistry } from "../a2a-error.js";
-import type { CallOptions } from "../call-options.js";
+import { requestHeaders, requestMessage, type CallOptions, type ClientOptions } from "../call-options.js";
 import type { OperationDescriptor } from "../operation.js";
-import { formatExtensions } from "../service-parameters.js";
 import { fromConnectError, type StatusDetailSchemas } from "./status.js";
 
 /** Options of a gRPC client, fixed for its lifetime. */
-export interface GrpcClientOptions {
+export interface GrpcClientOptions extends ClientOptions {
   /**
    * The interface address: `host:port` (the AgentInterface form, CHECKLIST K1) or a URL
    * (`https://host:port`, `http://host:port` for h2c).
@@ -23,14 +22,6 @@ export interface GrpcClientOptions {
   readonly address: string;
   /** For a bare `host:port`: use TLS. Default: true for port 443, false otherwise. */
   readonly tls?: boolean;
-  /** Sent as `a2a-version` metadata. Default "1.0". */
-  readonly version?: string;
-  /** Sets `tenant` in requests that have the field and leave it empty. */
-  readonly tenant?: string;
-  readonly extensions?: readonly string[];
-  /** Metadata sent on every call (e.g. authorization). */
-  readonly headers?: Readonly<Record<string, string>>;
-  readonly timeoutMs?: number;
   /** A Connect transport to use instead of a new gRPC transport (tests, custom TLS, interceptors). */
   readonly transport?: Transport;
   /** Options for the gRPC transport created otherwise (nodeOptions for TLS CAs, readMaxBytes, …). */
@@ -83,18 +74,11 @@ export class GrpcTransport {
   }
 
   #message(operation: OperationDescriptor, init: MessageInitShape<OperationDescriptor["input"]>) {
-    const message = create(operation.input, init);
-    const tenant = this.#options.tenant;
-    if (tenant !== undefined && operation.input.field["tenant"] !== undefined && (message as { tenant?: string }).tenant === "") {
-      (message as { tenant?: string }).tenant = tenant;
-    }
-    return message;
+    return requestMessage(operation.input, init, this.#options);
   }
 
   #callOptions(options: CallOptions | undefined) {
-    const headers: Record<string, string> = { ...this.#options.headers, ...options?.headers, "a2a-version": this.#options.version ?? "1.0" };
-    const extensions = [...(this.#options.extensions ?? []), ...(options?.extensions ?? [])];
-    if (extensions.length > 0) headers["a2a-extensions"] = formatExtensions(new Set(extensions));
+    const headers = requestHeaders(this.#options, options);
     return {
       headers,
       signal: options?.signal,

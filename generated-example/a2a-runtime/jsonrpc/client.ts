@@ -5,29 +5,18 @@
  * The JSON-RPC 2.0 client transport of A2A (spec §9) over `fetch`. The generated
  * `<Service>JsonRpcClient` wraps it with one typed method per RPC.
  */
-import { create, fromJson, toJson, type JsonValue, type Message, type MessageInitShape, type MessageShape } from "@bufbuild/protobuf";
+import { fromJson, toJson, type JsonValue, type Message, type MessageInitShape, type MessageShape } from "@bufbuild/protobuf";
 import { A2AError, type ErrorRegistry } from "../a2a-error.js";
 import { parseSse } from "../http/sse.js";
 import type { OperationDescriptor } from "../operation.js";
-import { formatExtensions } from "../service-parameters.js";
-import { callSignal, type CallOptions } from "../call-options.js";
+import { callSignal, requestHeaders, requestMessage, type CallOptions, type ClientOptions } from "../call-options.js";
 
-/** Options of a client, fixed for its lifetime. */
-export interface JsonRpcClientOptions {
+/** Options of a JSON-RPC client, fixed for its lifetime. */
+export interface JsonRpcClientOptions extends ClientOptions {
   /** The interface URL (`AgentInterface.url` of a JSONRPC interface). */
   readonly url: string;
   /** The fetch to use; default `globalThis.fetch`. */
   readonly fetch?: typeof globalThis.fetch;
-  /** Sent as `A2A-Version`. Default "1.0". */
-  readonly version?: string;
-  /** Sets `tenant` in every request that has the field and leaves it empty (spec §8.3.2: the tenant of the chosen interface). */
-  readonly tenant?: string;
-  /** Extension URIs sent in `A2A-Extensions` on every call. */
-  readonly extensions?: readonly string[];
-  /** Headers sent on every call (e.g. Authorization). */
-  readonly headers?: Readonly<Record<string, string>>;
-  /** Default timeout of a call in ms (for streams: until the stream ends); none when unset. */
-  readonly timeoutMs?: number;
 }
 
 /** Calls A2A operations over JSON-RPC; wire errors come back as the generated error classes. */
@@ -91,22 +80,10 @@ export class JsonRpcTransport {
   }
 
   async #post(operation: OperationDescriptor, init: MessageInitShape<OperationDescriptor["input"]>, options: CallOptions | undefined, accept: string) {
-    const message = create(operation.input, init);
-    const tenant = this.#options.tenant;
-    if (tenant !== undefined && operation.input.field["tenant"] !== undefined && (message as { tenant?: string }).tenant === "") {
-      (message as { tenant?: string }).tenant = tenant;
-    }
+    const message = requestMessage(operation.input, init, this.#options);
     const id = this.#nextId++;
     const body = JSON.stringify({ jsonrpc: "2.0", id, method: operation.name, params: toParams(operation, message) });
-    const headers: Record<string, string> = {
-      ...this.#options.headers,
-      ...options?.headers,
-      "content-type": "application/json",
-      accept,
-      "a2a-version": this.#options.version ?? "1.0",
-    };
-    const extensions = [...(this.#options.extensions ?? []), ...(options?.extensions ?? [])];
-    if (extensions.length > 0) headers["a2a-extensions"] = formatExtensions(new Set(extensions));
+    const headers = requestHeaders(this.#options, options, { "content-type": "application/json", accept });
     const { signal, cleanup } = callSignal(options?.signal, options?.timeoutMs ?? this.#options.timeoutMs);
     let response: Response;
     try {

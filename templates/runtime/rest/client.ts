@@ -3,27 +3,20 @@
  * the route table, query strings per §11.5, SSE for streams, §11.6 errors rebuilt into
  * the generated error classes. The generated `<Service>RestClient` wraps it.
  */
-import { create, fromJson, toJson, type JsonObject, type JsonValue, type MessageInitShape, type MessageShape } from "@bufbuild/protobuf";
+import { fromJson, toJson, type JsonObject, type JsonValue, type MessageInitShape, type MessageShape } from "@bufbuild/protobuf";
 import type { A2AError, ErrorRegistry } from "../a2a-error.js";
-import { callSignal, type CallOptions } from "../call-options.js";
+import { callSignal, requestHeaders, requestMessage, type CallOptions, type ClientOptions } from "../call-options.js";
 import { parseSse } from "../http/sse.js";
 import type { OperationDescriptor } from "../operation.js";
 import type { Route, RouteTable } from "../route-matcher.js";
-import { formatExtensions } from "../service-parameters.js";
 import { bodyWithoutPathFields, buildQuery, expandPath, routeLiterals, type RestRequestShape } from "./request-shape.js";
 
 /** Options of a REST client, fixed for its lifetime. */
-export interface RestClientOptions {
+export interface RestClientOptions extends ClientOptions {
   /** The interface URL (`AgentInterface.url` of an HTTP+JSON interface); paths are appended to it. */
   readonly url: string;
+  /** The fetch to use; default `globalThis.fetch`. */
   readonly fetch?: typeof globalThis.fetch;
-  /** Sent as `A2A-Version`. Default "1.0". */
-  readonly version?: string;
-  /** Uses the `/{tenant}/…` routes and sets `tenant` in requests that leave it empty. */
-  readonly tenant?: string;
-  readonly extensions?: readonly string[];
-  readonly headers?: Readonly<Record<string, string>>;
-  readonly timeoutMs?: number;
   /**
    * HTTP method for streaming operations bound to both GET and POST (SubscribeToTask:
    * GET in a2a.proto, POST in the spec text). Default "POST".
@@ -100,10 +93,7 @@ export class RestTransport {
   }
 
   async #send(operation: OperationDescriptor, init: MessageInitShape<OperationDescriptor["input"]>, options: CallOptions | undefined, accept: string) {
-    const message = create(operation.input, init);
-    const tenant = this.#options.tenant;
-    const hasTenantField = operation.input.field["tenant"] !== undefined;
-    if (tenant !== undefined && hasTenantField && (message as { tenant?: string }).tenant === "") (message as { tenant?: string }).tenant = tenant;
+    const message = requestMessage(operation.input, init, this.#options);
     const json = toJson(operation.input, message) as JsonObject;
     const route = this.#pickRoute(operation, typeof json["tenant"] === "string" && json["tenant"] !== "");
     const shape = this.#requests[operation.name] ?? { fields: [] };
@@ -115,15 +105,7 @@ export class RestTransport {
     } else {
       body = JSON.stringify(route.body === "*" ? bodyWithoutPathFields(route, shape, json) : (json[route.body] ?? {}));
     }
-    const headers: Record<string, string> = {
-      ...this.#options.headers,
-      ...options?.headers,
-      accept,
-      "a2a-version": this.#options.version ?? "1.0",
-    };
-    if (body !== undefined) headers["content-type"] = "application/a2a+json";
-    const extensions = [...(this.#options.extensions ?? []), ...(options?.extensions ?? [])];
-    if (extensions.length > 0) headers["a2a-extensions"] = formatExtensions(new Set(extensions));
+    const headers = requestHeaders(this.#options, options, body === undefined ? { accept } : { accept, "content-type": "application/a2a+json" });
     const { signal, cleanup } = callSignal(options?.signal, options?.timeoutMs ?? this.#options.timeoutMs);
     let response: Response;
     try {
