@@ -163,3 +163,20 @@ export function withActivatedExtensions(
   if (context.activatedExtensions.size === 0) return headers;
   return [...headers, ["a2a-extensions", formatExtensions(context.activatedExtensions)]];
 }
+
+/** What every binding's server takes from the generated code: validation tables, error table, dispatcher. */
+export interface ServiceDefinitionBase<Principal> {
+  /** REQUIRED fields and ranges of requests (validated). */
+  readonly requestFields: RequirementTable;
+  readonly errors: PipelineErrorSpecs;
+  /** Calls the handler method of an operation. */
+  readonly dispatch: (operation: string, request: Message, context: CallContext<Principal>) => Promise<Message> | AsyncIterable<Message>;
+}
+
+/** Options of the HTTP bindings' servers (JSON-RPC, HTTP+JSON). */
+export interface HttpServerOptions<Principal> extends ServerOptions<Principal> {
+  /** Largest request body accepted, in bytes. Default 10 MiB. */
+  readonly maxBodyBytes?: number;
+  /** Interval of SSE keep-alive comments on streams, in ms; 0 turns them off. Default 15 000. */
+  readonly keepAliveMs?: number;
+}

@@ -12,19 +12,16 @@ import { ServiceParameters, type CallContext } from "../call-context.js";
 import type { OperationDescriptor } from "../operation.js";
 import { findMissingFields, type RequirementTable } from "../required-fields.js";
 import { formatExtensions } from "../service-parameters.js";
-import { establishContext, internalError, resolveServerOptions, type PipelineErrorSpecs, type PipelineSettings, type ServerOptions } from "../service-context.js";
+import { establishContext, internalError, resolveServerOptions, type PipelineSettings, type ServerOptions, type ServiceDefinitionBase } from "../service-context.js";
 import { toConnectError, type StatusDetailSchemas } from "./status.js";
 
 /** What the generated code hands the gRPC binding. */
-export interface GrpcServiceDefinition<Principal> {
+export interface GrpcServiceDefinition<Principal> extends ServiceDefinitionBase<Principal> {
   /** The protobuf-es service descriptor (from the `_pb` file). */
   readonly service: DescService;
   /** RPC name → operation. */
   readonly operations: Readonly<Record<string, OperationDescriptor>>;
-  readonly requestFields: RequirementTable;
-  readonly errors: PipelineErrorSpecs;
   readonly statusDetails: StatusDetailSchemas;
-  readonly dispatch: (operation: string, request: Message, context: CallContext<Principal>) => Promise<Message> | AsyncIterable<Message>;
 }
 
 /** Options of the gRPC binding (limits such as the message size are Connect's adapter options). */

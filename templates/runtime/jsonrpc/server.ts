@@ -20,29 +20,19 @@ import type { OperationDescriptor } from "../operation.js";
 import { encodeMessage } from "../proto-json.js";
 import type { RequirementTable } from "../required-fields.js";
 import { queryParameter } from "../http/query.js";
-import { decodeRequest, establishContext, internalError, resolveServerOptions, withActivatedExtensions, type PipelineErrorSpecs, type PipelineSettings, type ServerOptions } from "../service-context.js";
+import { decodeRequest, establishContext, internalError, resolveServerOptions, withActivatedExtensions, type HttpServerOptions, type PipelineErrorSpecs, type PipelineSettings, type ServiceDefinitionBase } from "../service-context.js";
 import { errorResponse, isEnvelopeProblem, readRequestEnvelope, resultResponse, type JsonRpcId } from "./envelope.js";
 
 /** What the generated code hands the server: the service's tables and its dispatcher. */
-export interface JsonRpcServiceDefinition<Principal> {
+export interface JsonRpcServiceDefinition<Principal> extends ServiceDefinitionBase<Principal> {
   /** JSON-RPC method name → operation. */
   readonly methods: Readonly<Record<string, OperationDescriptor>>;
-  /** REQUIRED fields of requests (validated). */
-  readonly requestFields: RequirementTable;
   /** REQUIRED fields of responses (always emitted). */
   readonly responseFields: RequirementTable;
-  readonly errors: PipelineErrorSpecs;
-  /** Calls the handler method of an operation. */
-  readonly dispatch: (operation: string, request: Message, context: CallContext<Principal>) => Promise<Message> | AsyncIterable<Message>;
 }
 
 /** Options of the JSON-RPC server. */
-export interface JsonRpcServerOptions<Principal> extends ServerOptions<Principal> {
-  /** Largest request body accepted, in bytes. Default 10 MiB. */
-  readonly maxBodyBytes?: number;
-  /** Interval of SSE keep-alive comments on streams, in ms; 0 turns them off. Default 15 000. */
-  readonly keepAliveMs?: number;
-}
+export type JsonRpcServerOptions<Principal> = HttpServerOptions<Principal>;
 
 const JSON_HEADERS: readonly (readonly [string, string])[] = [["content-type", "application/json"]];
 const DEFAULT_MAX_BODY = 10 * 1024 * 1024;

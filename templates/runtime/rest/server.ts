@@ -25,30 +25,25 @@ import {
   resolveServerOptions,
   type PipelineErrorSpecs,
   type PipelineSettings,
-  type ServerOptions,
+  type HttpServerOptions,
+  type ServiceDefinitionBase,
 } from "../service-context.js";
 import { RestRequestError, assembleRequest, type RestRequestShape } from "./request-shape.js";
 import { normalizeBasePath, stripBasePath } from "../http/paths.js";
 
 /** What the generated code hands the server. */
-export interface RestServiceDefinition<Principal> {
+export interface RestServiceDefinition<Principal> extends ServiceDefinitionBase<Principal> {
   readonly routes: RouteTable;
   /** RPC name → operation. */
   readonly operations: Readonly<Record<string, OperationDescriptor>>;
   /** RPC name → top-level request fields. */
   readonly requests: Readonly<Record<string, RestRequestShape>>;
-  readonly requestFields: RequirementTable;
+  /** REQUIRED fields of responses (always emitted). */
   readonly responseFields: RequirementTable;
-  readonly errors: PipelineErrorSpecs;
-  readonly dispatch: (operation: string, request: Message, context: CallContext<Principal>) => Promise<Message> | AsyncIterable<Message>;
 }
 
 /** Options of the HTTP+JSON server. */
-export interface RestServerOptions<Principal> extends ServerOptions<Principal> {
-  /** Largest request body accepted, in bytes. Default 10 MiB. */
-  readonly maxBodyBytes?: number;
-  /** Interval of SSE keep-alive comments on streams, in ms; 0 turns them off. Default 15 000. */
-  readonly keepAliveMs?: number;
+export interface RestServerOptions<Principal> extends HttpServerOptions<Principal> {
   /**
    * Content-Type of responses: "application/a2a+json" (spec v1.0.1 §11.1, the default) or
    * "application/json" (v1.0.0 and clients that compare the string exactly).
