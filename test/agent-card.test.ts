@@ -8,10 +8,10 @@ import { create, fromJson, toJson, type JsonObject } from "@bufbuild/protobuf";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Role as SdkRole } from "@a2a-js/sdk";
 import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory } from "@a2a-js/sdk/client";
-import { AgentCardSchema } from "../generated-example/a2a_pb.js";
-import { createA2AServiceJsonRpcServer } from "../generated-example/a2a_a2a_jsonrpc_server.js";
-import { serveNode } from "../generated-example/a2a-runtime/http/node-adapter.js";
-import type { UniversalHandler, UniversalRequest } from "../generated-example/a2a-runtime/http/universal.js";
+import { AgentCardSchema } from "../generated-example/gen/a2a_pb.js";
+import { createA2AServiceJsonRpcServer } from "../generated-example/gen/a2a_a2a_jsonrpc_server.js";
+import { serveNode } from "../generated-example/gen/a2a-runtime/http/node-adapter.js";
+import type { UniversalHandler, UniversalRequest } from "../generated-example/gen/a2a-runtime/http/universal.js";
 import {
   buildSupportedInterfaces,
   checkAgentCard,

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Role, TaskState } from "../generated-example/a2a_pb.js";
-import { A2AServiceJsonRpcClient } from "../generated-example/a2a_a2a_jsonrpc_client.js";
-import { A2AServiceRestClient } from "../generated-example/a2a_a2a_rest_client.js";
-import { A2AServiceGrpcClient } from "../generated-example/a2a_a2a_grpc_client.js";
-import type { A2AServiceClient } from "../generated-example/a2a_a2a_handler.js";
-import { startExampleAgent, type ExampleAgent } from "../example/echo-agent.js";
+import { Role, TaskState } from "../generated-example/gen/a2a_pb.js";
+import { A2AServiceJsonRpcClient } from "../generated-example/gen/a2a_a2a_jsonrpc_client.js";
+import { A2AServiceRestClient } from "../generated-example/gen/a2a_a2a_rest_client.js";
+import { A2AServiceGrpcClient } from "../generated-example/gen/a2a_a2a_grpc_client.js";
+import type { A2AServiceClient } from "../generated-example/gen/a2a_a2a_handler.js";
+import { startExampleAgent, type ExampleAgent } from "../generated-example/agent/echo-agent.js";
 
 /** The example agent (`npm run example`), reached through its own Agent Card, on every binding. */
 let agent: ExampleAgent;

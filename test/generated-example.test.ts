@@ -6,8 +6,8 @@ import {
   Role,
   SendMessageRequestSchema,
   TaskPushNotificationConfigSchema,
-} from "../generated-example/a2a_pb.js";
-import { A2AServiceOperations, A2AServiceRequiredFields, serviceParameters } from "../generated-example/a2a_a2a_handler.js";
+} from "../generated-example/gen/a2a_pb.js";
+import { A2AServiceOperations, A2AServiceRequiredFields, serviceParameters } from "../generated-example/gen/a2a_a2a_handler.js";
 import {
   InternalError,
   TaskNotFoundError,
@@ -16,12 +16,12 @@ import {
   asA2AError,
   errorRegistry,
   errorSpecs,
-} from "../generated-example/a2a_a2a_errors.js";
-import { A2AServiceJsonRpcMethods, findA2AServiceJsonRpcMethod } from "../generated-example/a2a_a2a_jsonrpc_methods.js";
-import { A2AServiceRoutes } from "../generated-example/a2a_a2a_rest_routes.js";
-import { matchRoute } from "../generated-example/a2a-runtime/route-matcher.js";
-import { findMissingFields } from "../generated-example/a2a-runtime/required-fields.js";
-import { A2AError, toGrpcStatus, toHttpError, toJsonRpcError } from "../generated-example/a2a-runtime/a2a-error.js";
+} from "../generated-example/gen/a2a_a2a_errors.js";
+import { A2AServiceJsonRpcMethods, findA2AServiceJsonRpcMethod } from "../generated-example/gen/a2a_a2a_jsonrpc_methods.js";
+import { A2AServiceRoutes } from "../generated-example/gen/a2a_a2a_rest_routes.js";
+import { matchRoute } from "../generated-example/gen/a2a-runtime/route-matcher.js";
+import { findMissingFields } from "../generated-example/gen/a2a-runtime/required-fields.js";
+import { A2AError, toGrpcStatus, toHttpError, toJsonRpcError } from "../generated-example/gen/a2a-runtime/a2a-error.js";
 
 /** The checked-in output, used the way an agent project would use it. */
 describe("generated errors", () => {

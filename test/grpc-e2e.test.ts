@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Role, TaskState } from "../generated-example/a2a_pb.js";
-import { A2AServiceGrpcClient } from "../generated-example/a2a_a2a_grpc_client.js";
-import { listenA2AServiceGrpc } from "../generated-example/a2a_a2a_grpc_server.js";
-import type { GrpcEndpoint } from "../generated-example/a2a-runtime/grpc/listen.js";
+import { Role, TaskState } from "../generated-example/gen/a2a_pb.js";
+import { A2AServiceGrpcClient } from "../generated-example/gen/a2a_a2a_grpc_client.js";
+import { listenA2AServiceGrpc } from "../generated-example/gen/a2a_a2a_grpc_server.js";
+import type { GrpcEndpoint } from "../generated-example/gen/a2a-runtime/grpc/listen.js";
 import {
   InternalError,
   InvalidParamsError,
@@ -10,7 +10,7 @@ import {
   TaskNotFoundError,
   UnsupportedOperationError,
   VersionNotSupportedError,
-} from "../generated-example/a2a_a2a_errors.js";
+} from "../generated-example/gen/a2a_a2a_errors.js";
 import { ECHO_EXTENSION, TestAgent } from "./support/test-agent.js";
 import { eventually } from "./support/servers.js";
 import { selfSignedCertificate } from "./support/tls.js";
@@ -120,7 +120,7 @@ describe.each([
 
 describe("gRPC addresses", () => {
   it("accepts host:port and URLs", async () => {
-    const { grpcBaseUrl } = await import("../generated-example/a2a-runtime/grpc/client.js");
+    const { grpcBaseUrl } = await import("../generated-example/gen/a2a-runtime/grpc/client.js");
     expect(grpcBaseUrl("agent.example.com:443")).toBe("https://agent.example.com:443");
     expect(grpcBaseUrl("127.0.0.1:50051")).toBe("http://127.0.0.1:50051");
     expect(grpcBaseUrl("127.0.0.1:50051", true)).toBe("https://127.0.0.1:50051");

@@ -28,9 +28,9 @@ import {
   TaskSchema,
   TaskState,
   type Task,
-} from "../generated-example/a2a_pb.js";
-import { A2AServiceGrpcClient } from "../generated-example/a2a_a2a_grpc_client.js";
-import type { A2AServiceHandler } from "../generated-example/a2a_a2a_handler.js";
+} from "../generated-example/gen/a2a_pb.js";
+import { A2AServiceGrpcClient } from "../generated-example/gen/a2a_a2a_grpc_client.js";
+import type { A2AServiceHandler } from "../generated-example/gen/a2a_a2a_handler.js";
 import {
   InternalError,
   InvalidParamsError,
@@ -39,14 +39,14 @@ import {
   UnsupportedOperationError,
   VersionNotSupportedError,
 
-} from "../generated-example/a2a_a2a_errors.js";
-import type { A2AError } from "../generated-example/a2a-runtime/a2a-error.js";
-import type { CallContext } from "../generated-example/a2a-runtime/call-context.js";
-import type { GrpcServerOptions } from "../generated-example/a2a-runtime/grpc/server.js";
-import { createA2AServiceGrpcJsService, listenA2AServiceGrpc } from "../generated-example/a2a_a2a_grpc_server.js";
-import { BadRequestSchema, ErrorInfoSchema } from "../generated-example/google/rpc/error_details_pb.js";
-import { StatusSchema, type Status } from "../generated-example/google/rpc/status_pb.js";
-import type { GrpcJsEndpoint, GrpcJsListenOptions } from "../generated-example/a2a-runtime/grpc/grpc-js-server.js";
+} from "../generated-example/gen/a2a_a2a_errors.js";
+import type { A2AError } from "../generated-example/gen/a2a-runtime/a2a-error.js";
+import type { CallContext } from "../generated-example/gen/a2a-runtime/call-context.js";
+import type { GrpcServerOptions } from "../generated-example/gen/a2a-runtime/grpc/server.js";
+import { createA2AServiceGrpcJsService, listenA2AServiceGrpc } from "../generated-example/gen/a2a_a2a_grpc_server.js";
+import { BadRequestSchema, ErrorInfoSchema } from "../generated-example/gen/google/rpc/error_details_pb.js";
+import { StatusSchema, type Status } from "../generated-example/gen/google/rpc/status_pb.js";
+import type { GrpcJsEndpoint, GrpcJsListenOptions } from "../generated-example/gen/a2a-runtime/grpc/grpc-js-server.js";
 import { ECHO_EXTENSION, TestAgent, reply, task } from "./support/test-agent.js";
 import { eventually, listen, type Listening } from "./support/servers.js";
 import { selfSignedCertificate } from "./support/tls.js";

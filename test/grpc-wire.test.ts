@@ -11,14 +11,14 @@ import { connect, constants, type ClientHttp2Session, type IncomingHttpHeaders }
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { anyIs, anyUnpack } from "@bufbuild/protobuf/wkt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GetTaskRequestSchema, Role, SendMessageRequestSchema, StreamResponseSchema, TaskSchema, TaskState, type Task } from "../generated-example/a2a_pb.js";
-import { createA2AServiceGrpcRoutes } from "../generated-example/a2a_a2a_grpc_server.js";
-import { listenGrpc } from "../generated-example/a2a-runtime/grpc/listen.js";
-import type { CallContext } from "../generated-example/a2a-runtime/call-context.js";
-import type { GrpcEndpoint } from "../generated-example/a2a-runtime/grpc/listen.js";
-import { StatusSchema, type Status } from "../generated-example/google/rpc/status_pb.js";
-import { BadRequestSchema, ErrorInfoSchema } from "../generated-example/google/rpc/error_details_pb.js";
-import { TaskNotFoundError } from "../generated-example/a2a_a2a_errors.js";
+import { GetTaskRequestSchema, Role, SendMessageRequestSchema, StreamResponseSchema, TaskSchema, TaskState, type Task } from "../generated-example/gen/a2a_pb.js";
+import { createA2AServiceGrpcRoutes } from "../generated-example/gen/a2a_a2a_grpc_server.js";
+import { listenGrpc } from "../generated-example/gen/a2a-runtime/grpc/listen.js";
+import type { CallContext } from "../generated-example/gen/a2a-runtime/call-context.js";
+import type { GrpcEndpoint } from "../generated-example/gen/a2a-runtime/grpc/listen.js";
+import { StatusSchema, type Status } from "../generated-example/gen/google/rpc/status_pb.js";
+import { BadRequestSchema, ErrorInfoSchema } from "../generated-example/gen/google/rpc/error_details_pb.js";
+import { TaskNotFoundError } from "../generated-example/gen/a2a_a2a_errors.js";
 import { TestAgent, task } from "./support/test-agent.js";
 import { eventually } from "./support/servers.js";
 

@@ -16,11 +16,11 @@ import { Role as SdkRole, TaskState as SdkTaskState } from "@a2a-js/sdk";
 import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory, RestTransportFactory, type Client as SdkClient } from "@a2a-js/sdk/client";
 import { TaskNotFoundError as SdkTaskNotFoundError, UnsupportedOperationError as SdkUnsupportedOperationError, isRestError } from "@a2a-js/sdk/errors";
 import { UserBuilder, restHandler } from "@a2a-js/sdk/server/express";
-import { AgentCardSchema, Role, TaskState, type AgentCard } from "../generated-example/a2a_pb.js";
-import { A2AServiceRestClient } from "../generated-example/a2a_a2a_rest_client.js";
-import { createA2AServiceRestServer } from "../generated-example/a2a_a2a_rest_server.js";
-import { TaskNotCancelableError, TaskNotFoundError, VersionNotSupportedError } from "../generated-example/a2a_a2a_errors.js";
-import { A2AError } from "../generated-example/a2a-runtime/a2a-error.js";
+import { AgentCardSchema, Role, TaskState, type AgentCard } from "../generated-example/gen/a2a_pb.js";
+import { A2AServiceRestClient } from "../generated-example/gen/a2a_a2a_rest_client.js";
+import { createA2AServiceRestServer } from "../generated-example/gen/a2a_a2a_rest_server.js";
+import { TaskNotCancelableError, TaskNotFoundError, VersionNotSupportedError } from "../generated-example/gen/a2a_a2a_errors.js";
+import { A2AError } from "../generated-example/gen/a2a-runtime/a2a-error.js";
 import { TestAgent } from "./support/test-agent.js";
 import { listen, type Listening } from "./support/servers.js";
 import {

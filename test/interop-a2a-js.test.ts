@@ -16,10 +16,10 @@ import { Role as SdkRole, TaskState as SdkTaskState, roleToJSON } from "@a2a-js/
 import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory, type Client as SdkClient } from "@a2a-js/sdk/client";
 import { TaskNotFoundError as SdkTaskNotFoundError, isJsonRpcError } from "@a2a-js/sdk/errors";
 import { UserBuilder, jsonRpcHandler } from "@a2a-js/sdk/server/express";
-import { AgentCardSchema, Role, RoleSchema, TaskState, type AgentCard } from "../generated-example/a2a_pb.js";
-import { A2AServiceJsonRpcClient } from "../generated-example/a2a_a2a_jsonrpc_client.js";
-import { createA2AServiceJsonRpcServer } from "../generated-example/a2a_a2a_jsonrpc_server.js";
-import { TaskNotCancelableError, TaskNotFoundError, VersionNotSupportedError } from "../generated-example/a2a_a2a_errors.js";
+import { AgentCardSchema, Role, RoleSchema, TaskState, type AgentCard } from "../generated-example/gen/a2a_pb.js";
+import { A2AServiceJsonRpcClient } from "../generated-example/gen/a2a_a2a_jsonrpc_client.js";
+import { createA2AServiceJsonRpcServer } from "../generated-example/gen/a2a_a2a_jsonrpc_server.js";
+import { TaskNotCancelableError, TaskNotFoundError, VersionNotSupportedError } from "../generated-example/gen/a2a_a2a_errors.js";
 import { TestAgent } from "./support/test-agent.js";
 import { listen, type Listening } from "./support/servers.js";
 import {

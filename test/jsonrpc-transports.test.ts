@@ -1,10 +1,10 @@
 import { connect, createServer, type Http2Server } from "node:http2";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Role } from "../generated-example/a2a_pb.js";
-import { A2AServiceJsonRpcClient } from "../generated-example/a2a_a2a_jsonrpc_client.js";
-import { createA2AServiceJsonRpcServer } from "../generated-example/a2a_a2a_jsonrpc_server.js";
-import { TaskNotFoundError } from "../generated-example/a2a_a2a_errors.js";
+import { Role } from "../generated-example/gen/a2a_pb.js";
+import { A2AServiceJsonRpcClient } from "../generated-example/gen/a2a_a2a_jsonrpc_client.js";
+import { createA2AServiceJsonRpcServer } from "../generated-example/gen/a2a_a2a_jsonrpc_server.js";
+import { TaskNotFoundError } from "../generated-example/gen/a2a_a2a_errors.js";
 import { TestAgent } from "./support/test-agent.js";
 
 const request = (id: number, method: string, params: unknown) => JSON.stringify({ jsonrpc: "2.0", id, method, params });

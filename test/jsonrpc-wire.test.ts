@@ -1,7 +1,7 @@
 import { connect } from "node:net";
 import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createA2AServiceJsonRpcServer } from "../generated-example/a2a_a2a_jsonrpc_server.js";
+import { createA2AServiceJsonRpcServer } from "../generated-example/gen/a2a_a2a_jsonrpc_server.js";
 import { TestAgent } from "./support/test-agent.js";
 import { eventually, listen, type Listening } from "./support/servers.js";
 

@@ -22,7 +22,7 @@ function handlerInterface(source: string, name: string): InterfaceDeclaration {
   return decl;
 }
 
-/** The parameter of buf.gen.yaml's protoc-gen-a2a run, which produced generated-example/. */
+/** The parameter of buf.gen.yaml's protoc-gen-a2a run, which produced generated-example/gen/. */
 const EXAMPLE_PARAMETER = "target=ts,import_extension=js,task_store=sqlite";
 
 describe("protoc-gen-a2a on a2a.proto", () => {
@@ -47,9 +47,9 @@ describe("protoc-gen-a2a on a2a.proto", () => {
     );
   });
 
-  it("matches the checked-in generated-example/ byte for byte", () => {
+  it("matches the checked-in generated-example/gen/ byte for byte", () => {
     for (const [name, content] of run.files) {
-      expect(content, name).toBe(readFileSync(join(repoRoot, "generated-example", name), "utf8"));
+      expect(content, name).toBe(readFileSync(join(repoRoot, "generated-example/gen", name), "utf8"));
     }
   });
 

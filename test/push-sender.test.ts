@@ -7,8 +7,8 @@ import {
   TaskPushNotificationConfigSchema,
   TaskState,
   type StreamResponse,
-} from "../generated-example/a2a_pb.js";
-import { InMemoryTaskStore, type TaskStore } from "../generated-example/a2a-runtime/task/index.js";
+} from "../generated-example/gen/a2a_pb.js";
+import { InMemoryTaskStore, type TaskStore } from "../generated-example/gen/a2a-runtime/task/index.js";
 import {
   checkWebhookUrl,
   createPushNotificationSender,
@@ -18,9 +18,9 @@ import {
   type PushDeliverySuccess,
   type PushSenderOptions,
   type ResolvedAddress,
-} from "../generated-example/a2a-runtime/task/push-sender.js";
-import { InvalidParamsError } from "../generated-example/a2a_a2a_errors.js";
-import { ListTasksRequestSchema } from "../generated-example/a2a_pb.js";
+} from "../generated-example/gen/a2a-runtime/task/push-sender.js";
+import { InvalidParamsError } from "../generated-example/gen/a2a_a2a_errors.js";
+import { ListTasksRequestSchema } from "../generated-example/gen/a2a_pb.js";
 import { Gate, callOf, createA2ATaskHandler, describeEvent, sendRequest, taskOf, until, type A2AExecutor } from "./support/task-runtime-binding.js";
 
 // ---------------------------------------------------------------------------------------------

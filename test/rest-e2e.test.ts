@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Role, TaskState } from "../generated-example/a2a_pb.js";
-import { A2AServiceRestClient } from "../generated-example/a2a_a2a_rest_client.js";
-import { createA2AServiceRestServer } from "../generated-example/a2a_a2a_rest_server.js";
-import { InternalError, TaskNotFoundError, UnsupportedOperationError, VersionNotSupportedError } from "../generated-example/a2a_a2a_errors.js";
+import { Role, TaskState } from "../generated-example/gen/a2a_pb.js";
+import { A2AServiceRestClient } from "../generated-example/gen/a2a_a2a_rest_client.js";
+import { createA2AServiceRestServer } from "../generated-example/gen/a2a_a2a_rest_server.js";
+import { InternalError, TaskNotFoundError, UnsupportedOperationError, VersionNotSupportedError } from "../generated-example/gen/a2a_a2a_errors.js";
 import { ECHO_EXTENSION, TestAgent } from "./support/test-agent.js";
 import { eventually, listen, type Listening } from "./support/servers.js";
 

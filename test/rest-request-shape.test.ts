@@ -11,9 +11,9 @@
  */
 import { fromJson, toJson, type DescMessage, type JsonObject, type JsonValue } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
-import { A2AServiceRestRequests, A2AServiceRoutes } from "../generated-example/a2a_a2a_rest_routes.js";
-import { A2AServiceOperationsByName } from "../generated-example/a2a_a2a_handler.js";
-import { matchRoute, type Route, type RouteTable } from "../generated-example/a2a-runtime/route-matcher.js";
+import { A2AServiceRestRequests, A2AServiceRoutes } from "../generated-example/gen/a2a_a2a_rest_routes.js";
+import { A2AServiceOperationsByName } from "../generated-example/gen/a2a_a2a_handler.js";
+import { matchRoute, type Route, type RouteTable } from "../generated-example/gen/a2a-runtime/route-matcher.js";
 import {
   RestRequestError,
   assembleRequest,
@@ -22,7 +22,7 @@ import {
   expandPath,
   routeLiterals,
   type RestRequestShape,
-} from "../generated-example/a2a-runtime/rest/request-shape.js";
+} from "../generated-example/gen/a2a-runtime/rest/request-shape.js";
 
 // ---------------------------------------------------------------------------------------
 // helpers

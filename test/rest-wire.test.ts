@@ -4,8 +4,8 @@
  */
 import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createA2AServiceRestServer } from "../generated-example/a2a_a2a_rest_server.js";
-import { UnauthenticatedError } from "../generated-example/a2a_a2a_errors.js";
+import { createA2AServiceRestServer } from "../generated-example/gen/a2a_a2a_rest_server.js";
+import { UnauthenticatedError } from "../generated-example/gen/a2a_a2a_errors.js";
 import { ECHO_EXTENSION, TestAgent } from "./support/test-agent.js";
 import { eventually, listen, type Listening } from "./support/servers.js";
 

@@ -1,6 +1,6 @@
 import { create } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
-import { GetTaskRequestSchema, ListTasksRequestSchema, SubscribeToTaskRequestSchema, TaskState, type StreamResponse } from "../generated-example/a2a_pb.js";
+import { GetTaskRequestSchema, ListTasksRequestSchema, SubscribeToTaskRequestSchema, TaskState, type StreamResponse } from "../generated-example/gen/a2a_pb.js";
 import {
   Gate,
   callOf,

@@ -1,8 +1,8 @@
 import { create, toJson } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
-import { ArtifactSchema, GetTaskRequestSchema, ListTasksRequestSchema, MessageSchema, Role, StreamResponseSchema, TaskState } from "../generated-example/a2a_pb.js";
-import { InternalError, InvalidParamsError } from "../generated-example/a2a_a2a_errors.js";
-import { ExecutorMisuseError, InMemoryTaskStore, type ExecutorMisuseCode } from "../generated-example/a2a-runtime/task/index.js";
+import { ArtifactSchema, GetTaskRequestSchema, ListTasksRequestSchema, MessageSchema, Role, StreamResponseSchema, TaskState } from "../generated-example/gen/a2a_pb.js";
+import { InternalError, InvalidParamsError } from "../generated-example/gen/a2a_a2a_errors.js";
+import { ExecutorMisuseError, InMemoryTaskStore, type ExecutorMisuseCode } from "../generated-example/gen/a2a-runtime/task/index.js";
 import {
   Gate,
   callOf,

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Role, TaskState } from "../generated-example/a2a_pb.js";
-import { A2AServiceJsonRpcClient } from "../generated-example/a2a_a2a_jsonrpc_client.js";
-import { createA2AServiceJsonRpcServer } from "../generated-example/a2a_a2a_jsonrpc_server.js";
-import { TaskNotCancelableError, TaskNotFoundError, UnsupportedOperationError } from "../generated-example/a2a_a2a_errors.js";
+import { Role, TaskState } from "../generated-example/gen/a2a_pb.js";
+import { A2AServiceJsonRpcClient } from "../generated-example/gen/a2a_a2a_jsonrpc_client.js";
+import { createA2AServiceJsonRpcServer } from "../generated-example/gen/a2a_a2a_jsonrpc_server.js";
+import { TaskNotCancelableError, TaskNotFoundError, UnsupportedOperationError } from "../generated-example/gen/a2a_a2a_errors.js";
 import { listen, type Listening } from "./support/servers.js";
 import { createA2ATaskHandler, describeEvent, textOf, type A2AExecutor } from "./support/task-runtime-binding.js";
 

@@ -16,7 +16,7 @@ import {
   TaskPushNotificationConfigSchema,
   TaskSchema,
   TaskState,
-} from "../generated-example/a2a_pb.js";
+} from "../generated-example/gen/a2a_pb.js";
 import {
   ExtendedAgentCardNotConfiguredError,
   UnauthenticatedError,
@@ -25,8 +25,8 @@ import {
   TaskNotCancelableError,
   TaskNotFoundError,
   UnsupportedOperationError,
-} from "../generated-example/a2a_a2a_errors.js";
-import type { TaskEventNotice } from "../generated-example/a2a-runtime/task/index.js";
+} from "../generated-example/gen/a2a_a2a_errors.js";
+import type { TaskEventNotice } from "../generated-example/gen/a2a-runtime/task/index.js";
 import {
   Gate,
   callOf,

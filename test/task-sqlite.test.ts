@@ -19,14 +19,14 @@ import {
   TaskPushNotificationConfigSchema,
   TaskSchema,
   TaskState,
-} from "../generated-example/a2a_pb.js";
-import { InvalidParamsError, TaskNotFoundError, UnsupportedOperationError } from "../generated-example/a2a_a2a_errors.js";
+} from "../generated-example/gen/a2a_pb.js";
+import { InvalidParamsError, TaskNotFoundError, UnsupportedOperationError } from "../generated-example/gen/a2a_a2a_errors.js";
 import {
   SQLITE_TASK_STORE_APPLICATION_ID,
   SQLITE_TASK_STORE_SCHEMA_VERSION,
   SqliteTaskStore,
   SqliteTaskStoreError,
-} from "../generated-example/a2a-runtime/task/sqlite-store.js";
+} from "../generated-example/gen/a2a-runtime/task/sqlite-store.js";
 import { callOf, collect, createA2ATaskHandler, describeEvent, sendRequest, taskOf, textOf, type A2AExecutor, type A2ARequestContext } from "./support/task-runtime-binding.js";
 
 

@@ -1,10 +1,10 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import { afterEach, describe, expect, it } from "vitest";
-import { GetTaskRequestSchema, SubscribeToTaskRequestSchema, TaskPushNotificationConfigSchema, TaskSchema, TaskState, type Task } from "../generated-example/a2a_pb.js";
-import { EventHub, InMemoryTaskStore, InvalidPageTokenError, decodePageToken, encodePageToken, queryFingerprint, type TaskQuery, type TaskStore } from "../generated-example/a2a-runtime/task/index.js";
-import { Mutex, SerialQueue } from "../generated-example/a2a-runtime/task/serial.js";
-import { SqliteTaskStore } from "../generated-example/a2a-runtime/task/sqlite-store.js";
+import { GetTaskRequestSchema, SubscribeToTaskRequestSchema, TaskPushNotificationConfigSchema, TaskSchema, TaskState, type Task } from "../generated-example/gen/a2a_pb.js";
+import { EventHub, InMemoryTaskStore, InvalidPageTokenError, decodePageToken, encodePageToken, queryFingerprint, type TaskQuery, type TaskStore } from "../generated-example/gen/a2a-runtime/task/index.js";
+import { Mutex, SerialQueue } from "../generated-example/gen/a2a-runtime/task/serial.js";
+import { SqliteTaskStore } from "../generated-example/gen/a2a-runtime/task/sqlite-store.js";
 import { Gate, callOf, collect, createA2ATaskHandler, sendRequest, taskOf, textOf, until, type A2ARequestContext } from "./support/task-runtime-binding.js";
 
 

@@ -6,7 +6,7 @@
  */
 import { connect } from "node:http2";
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
-import { GetTaskRequestSchema, Role, SendMessageRequestSchema, SendMessageResponseSchema, TaskSchema, TaskState } from "../../generated-example/a2a_pb.js";
+import { GetTaskRequestSchema, Role, SendMessageRequestSchema, SendMessageResponseSchema, TaskSchema, TaskState } from "../../generated-example/gen/a2a_pb.js";
 
 export const SERVICE_PATH = "/lf.a2a.v1.A2AService";
 /** The text every SendMessage of the benchmark carries (echoed back in a Message). */

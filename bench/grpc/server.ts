@@ -31,13 +31,13 @@ import { timestampNow } from "@bufbuild/protobuf/wkt";
 import * as grpc from "@grpc/grpc-js";
 import type { AgentExecutor, ExecutionEventBus, RequestContext } from "@a2a-js/sdk/server";
 import { A2AService as SdkA2AService, UserBuilder, grpcService } from "@a2a-js/sdk/server/grpc";
-import { createA2AServiceGrpcRoutes, listenA2AServiceGrpc } from "../../generated-example/a2a_a2a_grpc_server.js";
-import type { A2AServiceHandler } from "../../generated-example/a2a_a2a_handler.js";
-import { TaskNotFoundError } from "../../generated-example/a2a_a2a_errors.js";
-import { listenGrpc } from "../../generated-example/a2a-runtime/grpc/listen.js";
+import { createA2AServiceGrpcRoutes, listenA2AServiceGrpc } from "../../generated-example/gen/a2a_a2a_grpc_server.js";
+import type { A2AServiceHandler } from "../../generated-example/gen/a2a_a2a_handler.js";
+import { TaskNotFoundError } from "../../generated-example/gen/a2a_a2a_errors.js";
+import { listenGrpc } from "../../generated-example/gen/a2a-runtime/grpc/listen.js";
 import { firstText, notBenchmarked, runBenchServer } from "../lib/bench-server.js";
 import { publishSdkCompletedTask, sdkAgentCard, sdkAgentMessage, sdkFirstText, sdkRequestHandler } from "../../test/support/sdk-agent.js";
-import { A2AService, Role, SendMessageResponseSchema, TaskSchema, TaskState, type Task } from "../../generated-example/a2a_pb.js";
+import { A2AService, Role, SendMessageResponseSchema, TaskSchema, TaskState, type Task } from "../../generated-example/gen/a2a_pb.js";
 
 // ---------------------------------------------------------------------------------------
 // ours

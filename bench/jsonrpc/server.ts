@@ -24,11 +24,11 @@ import express from "express";
 import { TaskState as SdkTaskState } from "@a2a-js/sdk";
 import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from "@a2a-js/sdk/server";
 import { UserBuilder, jsonRpcHandler } from "@a2a-js/sdk/server/express";
-import { createA2AServiceJsonRpcServer } from "../../generated-example/a2a_a2a_jsonrpc_server.js";
-import type { A2AServiceHandler } from "../../generated-example/a2a_a2a_handler.js";
+import { createA2AServiceJsonRpcServer } from "../../generated-example/gen/a2a_a2a_jsonrpc_server.js";
+import type { A2AServiceHandler } from "../../generated-example/gen/a2a_a2a_handler.js";
 import { firstText, listenHttp, notBenchmarked, runBenchServer } from "../lib/bench-server.js";
 import { sdkAgentCard, sdkAgentMessage, sdkFirstText, sdkRequestHandler, sdkStatus } from "../../test/support/sdk-agent.js";
-import { Role, SendMessageResponseSchema, StreamResponseSchema, type StreamResponse } from "../../generated-example/a2a_pb.js";
+import { Role, SendMessageResponseSchema, StreamResponseSchema, type StreamResponse } from "../../generated-example/gen/a2a_pb.js";
 
 /** Upper bound of "count N" streams, so a typo cannot make a server loop for ever. */
 const MAX_STREAM_EVENTS = 1_000_000;

@@ -4,9 +4,9 @@
  */
 import { createServer, type RequestListener } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { A2AServiceHandler } from "../../generated-example/a2a_a2a_handler.js";
-import { UnsupportedOperationError } from "../../generated-example/a2a_a2a_errors.js";
-import type { Message, StreamResponse } from "../../generated-example/a2a_pb.js";
+import type { A2AServiceHandler } from "../../generated-example/gen/a2a_a2a_handler.js";
+import { UnsupportedOperationError } from "../../generated-example/gen/a2a_a2a_errors.js";
+import type { Message, StreamResponse } from "../../generated-example/gen/a2a_pb.js";
 
 export function firstText(message: Message | undefined): string {
   const content = message?.parts[0]?.content;

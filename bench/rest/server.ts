@@ -23,12 +23,12 @@ import express from "express";
 import { TaskState as SdkTaskState } from "@a2a-js/sdk";
 import type { AgentExecutor, ExecutionEventBus, RequestContext } from "@a2a-js/sdk/server";
 import { UserBuilder, restHandler } from "@a2a-js/sdk/server/express";
-import { createA2AServiceRestServer } from "../../generated-example/a2a_a2a_rest_server.js";
-import type { A2AServiceHandler } from "../../generated-example/a2a_a2a_handler.js";
-import { TaskNotFoundError } from "../../generated-example/a2a_a2a_errors.js";
+import { createA2AServiceRestServer } from "../../generated-example/gen/a2a_a2a_rest_server.js";
+import type { A2AServiceHandler } from "../../generated-example/gen/a2a_a2a_handler.js";
+import { TaskNotFoundError } from "../../generated-example/gen/a2a_a2a_errors.js";
 import { firstText, listenHttp, notBenchmarked, runBenchServer } from "../lib/bench-server.js";
 import { publishSdkTask, sdkAgentCard, sdkAgentMessage, sdkFirstText, sdkRequestHandler } from "../../test/support/sdk-agent.js";
-import { Role, SendMessageResponseSchema, TaskSchema, TaskState, type Message, type Task } from "../../generated-example/a2a_pb.js";
+import { Role, SendMessageResponseSchema, TaskSchema, TaskState, type Message, type Task } from "../../generated-example/gen/a2a_pb.js";
 
 const CONTEXT_ID = "bench-context";
 

@@ -13,9 +13,9 @@
  * `{ result: {...} }` (or `{ error }`); the process exits with the parent.
  */
 import { create } from "@bufbuild/protobuf";
-import { createCallContext } from "../../generated-example/a2a-runtime/call-context.js";
-import { createA2AServiceTaskHandler, type A2AServiceExecutor } from "../../generated-example/a2a_a2a_task_handler.js";
-import { MessageSchema, Role, SendMessageRequestSchema, SubscribeToTaskRequestSchema, TaskState, type StreamResponse } from "../../generated-example/a2a_pb.js";
+import { createCallContext } from "../../generated-example/gen/a2a-runtime/call-context.js";
+import { createA2AServiceTaskHandler, type A2AServiceExecutor } from "../../generated-example/gen/a2a_a2a_task_handler.js";
+import { MessageSchema, Role, SendMessageRequestSchema, SubscribeToTaskRequestSchema, TaskState, type StreamResponse } from "../../generated-example/gen/a2a_pb.js";
 
 const gc = (globalThis as { gc?: () => void }).gc;
 

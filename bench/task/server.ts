@@ -14,10 +14,10 @@
 import { randomUUID } from "node:crypto";
 import type { RequestListener } from "node:http";
 import { create } from "@bufbuild/protobuf";
-import { createA2AServiceJsonRpcServer } from "../../generated-example/a2a_a2a_jsonrpc_server.js";
-import type { A2AServiceHandler } from "../../generated-example/a2a_a2a_handler.js";
-import { createA2AServiceSqliteTaskStore, createA2AServiceTaskHandler, type A2AServiceExecutor } from "../../generated-example/a2a_a2a_task_handler.js";
-import { Role, SendMessageResponseSchema } from "../../generated-example/a2a_pb.js";
+import { createA2AServiceJsonRpcServer } from "../../generated-example/gen/a2a_a2a_jsonrpc_server.js";
+import type { A2AServiceHandler } from "../../generated-example/gen/a2a_a2a_handler.js";
+import { createA2AServiceSqliteTaskStore, createA2AServiceTaskHandler, type A2AServiceExecutor } from "../../generated-example/gen/a2a_a2a_task_handler.js";
+import { Role, SendMessageResponseSchema } from "../../generated-example/gen/a2a_pb.js";
 import { firstText, listenHttp, notBenchmarked, runBenchServer } from "../lib/bench-server.js";
 
 const statelessHandler: A2AServiceHandler = {

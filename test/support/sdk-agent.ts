@@ -23,7 +23,7 @@ import {
   type ExecutionEventBus,
   type RequestContext,
 } from "@a2a-js/sdk/server";
-import { AgentCardSchema, type AgentCard } from "../../generated-example/a2a_pb.js";
+import { AgentCardSchema, type AgentCard } from "../../generated-example/gen/a2a_pb.js";
 
 // ---------------------------------------------------------------------------------------
 // SDK-side message builders (ts-proto shapes: every field present)

@@ -1,6 +1,6 @@
 /**
  * The example agent: one executor on the task runtime, served on all three bindings from
- * the generated code in generated-example/. `npm run example` starts it on 127.0.0.1:
+ * the generated code in generated-example/gen/. `npm run example` starts it on 127.0.0.1:
  * HTTP on A2A_HTTP_PORT (default 41241: Agent Card at /.well-known/agent-card.json,
  * JSON-RPC at /a2a/jsonrpc, HTTP+JSON at /a2a/rest), gRPC (h2c) on A2A_GRPC_PORT (41242).
  *
@@ -13,14 +13,14 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { toJson } from "@bufbuild/protobuf";
 import { create } from "@bufbuild/protobuf";
-import { AgentCardSchema } from "../generated-example/a2a_pb.js";
-import { createA2AServiceTaskHandler, type A2AServiceExecutor } from "../generated-example/a2a_a2a_task_handler.js";
-import { createA2AServiceJsonRpcServer } from "../generated-example/a2a_a2a_jsonrpc_server.js";
-import { createA2AServiceRestServer } from "../generated-example/a2a_a2a_rest_server.js";
-import { listenA2AServiceGrpc } from "../generated-example/a2a_a2a_grpc_server.js";
-import { buildSupportedInterfaces, checkAgentCard, composeHandlers, serveAgentCard } from "../generated-example/a2a-runtime/http/agent-card.js";
-import { serveNode } from "../generated-example/a2a-runtime/http/node-adapter.js";
-import type { GrpcEndpoint } from "../generated-example/a2a-runtime/grpc/listen.js";
+import { AgentCardSchema } from "../gen/a2a_pb.js";
+import { createA2AServiceTaskHandler, type A2AServiceExecutor } from "../gen/a2a_a2a_task_handler.js";
+import { createA2AServiceJsonRpcServer } from "../gen/a2a_a2a_jsonrpc_server.js";
+import { createA2AServiceRestServer } from "../gen/a2a_a2a_rest_server.js";
+import { listenA2AServiceGrpc } from "../gen/a2a_a2a_grpc_server.js";
+import { buildSupportedInterfaces, checkAgentCard, composeHandlers, serveAgentCard } from "../gen/a2a-runtime/http/agent-card.js";
+import { serveNode } from "../gen/a2a-runtime/http/node-adapter.js";
+import type { GrpcEndpoint } from "../gen/a2a-runtime/grpc/listen.js";
 
 const textPart = (value: string) => ({ content: { case: "text" as const, value } });
 
