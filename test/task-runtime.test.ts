@@ -18,6 +18,7 @@ import {
   TaskState,
 } from "../generated-example/gen/a2a_pb.js";
 import {
+  ContentTypeNotSupportedError,
   ExtendedAgentCardNotConfiguredError,
   UnauthenticatedError,
   InvalidParamsError,
@@ -87,6 +88,9 @@ class ChatAgent implements A2AExecutor {
         return;
       case "reject":
         return emitter.reject("no thanks");
+      case "refuse-content":
+        // An executor's own validation error, thrown before anything is emitted.
+        throw new ContentTypeNotSupportedError("text/x-refused is not accepted");
       default:
         await emitter.working();
         await emitter.addArtifact({ artifactId: "out", name: "out", parts: [{ content: { case: "text", value: text.toUpperCase() } }] });
@@ -100,7 +104,9 @@ class ChatAgent implements A2AExecutor {
   }
 }
 
-function setup(options: { capabilities?: typeof ALL | Partial<typeof ALL>; now?: () => Date; ownerOf?: (p: unknown) => string } = {}) {
+function setup(
+  options: { capabilities?: typeof ALL | Partial<typeof ALL>; now?: () => Date; ownerOf?: (p: unknown) => string; clientContextIds?: "accept" | "known" } = {},
+) {
   const agent = new ChatAgent();
   const errors: unknown[] = [];
   const notices: TaskEventNotice<A2ASchemas>[] = [];
@@ -111,6 +117,7 @@ function setup(options: { capabilities?: typeof ALL | Partial<typeof ALL>; now?:
     onTaskEvent: (n) => void notices.push(n),
     ...(options.now === undefined ? {} : { now: options.now }),
     ...(options.ownerOf === undefined ? {} : { ownerOf: options.ownerOf }),
+    ...(options.clientContextIds === undefined ? {} : { clientContextIds: options.clientContextIds }),
   });
   const send = async (text: string, ids: { taskId?: string; contextId?: string; referenceTaskIds?: string[] } = {}, configuration?: Parameters<typeof sendRequest>[2], ctx = call()) =>
     handler.sendMessage(sendRequest(text, ids, configuration), ctx);
@@ -222,6 +229,41 @@ describe("task runtime: SendMessage (§3.1.1, §3.2.2, §3.4)", () => {
     const bobs = agent.contexts[1]!.taskId;
     await sendTask("work", { referenceTaskIds: [mine.id, bobs, "missing"] });
     expect(agent.contexts[2]?.referenceTasks.map((t) => t.id)).toEqual([mine.id]);
+  });
+
+  it("an error execute() throws before emitting anything is the caller's error, and no task is left behind", async () => {
+    const { handler, send, errors } = setup();
+    await expect(send("refuse-content")).rejects.toBeInstanceOf(ContentTypeNotSupportedError);
+    await expect(collect(handler.sendStreamingMessage(sendRequest("refuse-content"), call()))).rejects.toBeInstanceOf(ContentTypeNotSupportedError);
+    await until(() => handler.liveTasks === 0);
+    expect((await handler.listTasks(create(ListTasksRequestSchema, {}), call("ListTasks"))).totalSize).toBe(0);
+    expect(errors).toEqual([]);
+  });
+
+  it("clientContextIds \"accept\" (default) keeps a client-chosen contextId for a new task (§3.4.1)", async () => {
+    const { sendTask } = setup();
+    expect((await sendTask("work", { contextId: "client-context" })).contextId).toBe("client-context");
+  });
+
+  it("clientContextIds \"known\": a new task may only join a context that has a task in the caller's scope (§3.4.1)", async () => {
+    const { handler, send, sendTask, agent } = setup({ clientContextIds: "known" });
+    const error = await send("work", { contextId: "client-context" }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(InvalidParamsError);
+    expect((error as InvalidParamsError).fieldViolations).toEqual([expect.objectContaining({ field: "message.contextId" })]);
+    await expect(collect(handler.sendStreamingMessage(sendRequest("work", { contextId: "client-context" }), call()))).rejects.toBeInstanceOf(InvalidParamsError);
+    expect(agent.contexts).toEqual([]);
+    expect((await handler.listTasks(create(ListTasksRequestSchema, {}), call("ListTasks"))).totalSize).toBe(0);
+    // A context the agent issued is accepted; a second task joins it.
+    const first = await sendTask("work");
+    const second = await sendTask("work", { contextId: first.contextId });
+    expect(second.contextId).toBe(first.contextId);
+    expect(second.id).not.toBe(first.id);
+    // Another principal does not know it.
+    await expect(send("work", { contextId: first.contextId }, undefined, call("SendMessage", { user: "bob" }))).rejects.toBeInstanceOf(InvalidParamsError);
+    // Continuing a task by taskId is unaffected, and messages without a contextId get a fresh one.
+    const asking = await sendTask("ask");
+    expect((await sendTask("work", { taskId: asking.id, contextId: asking.contextId })).status?.state).toBe(TaskState.COMPLETED);
+    expect((await sendTask("work")).contextId).not.toBe(first.contextId);
   });
 
   it("the executor sees the call: principal, tenant, extensions", async () => {

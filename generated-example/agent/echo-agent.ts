@@ -1,85 +1,168 @@
 /**
  * The example agent: one executor on the task runtime, served on all three bindings from
- * the generated code in generated-example/gen/. `npm run example` starts it on 127.0.0.1:
- * HTTP on A2A_HTTP_PORT (default 41241: Agent Card at /.well-known/agent-card.json,
- * JSON-RPC at /a2a/jsonrpc, HTTP+JSON at /a2a/rest), gRPC (h2c) on A2A_GRPC_PORT (41242).
+ * the generated code in generated-example/gen/, and the system under test of the ACTS
+ * conformance suite (its behaviours, keyed on the first part's text, are in ./behaviours.ts).
+ * `npm run example` starts it on 127.0.0.1: HTTP on A2A_HTTP_PORT (default 41241: Agent Card at
+ * /.well-known/agent-card.json, JSON-RPC at /a2a/jsonrpc, HTTP+JSON at /a2a/rest), gRPC (h2c)
+ * on A2A_GRPC_PORT (41242).
  *
- * Behaviour (by the text of the first part): "tck-message-response…" or anything starting
- * with "hello" → a Message echo; "tck-input-required…" → a task waiting for input;
- * "tck-reject-task…" → a rejected task; "tck-fail-task…" → a failed task; anything else → a
- * task that works, adds an artifact echoing the text and completes.
+ * Wiring: input must be text/plain (the card's defaultInputModes; anything else is
+ * ContentTypeNotSupportedError before a task exists); client-chosen contextIds must name a
+ * context the agent issued (`clientContextIds: "known"`); `Authorization: Bearer <token>`
+ * authenticates on every binding (no header = anonymous, an unknown token = Unauthenticated;
+ * the extended card needs a token allowed to see it); push configs are delivered by the
+ * runtime's webhook sender.
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { toJson } from "@bufbuild/protobuf";
-import { create } from "@bufbuild/protobuf";
-import { AgentCardSchema } from "../gen/a2a_pb.js";
+import { create, toJson } from "@bufbuild/protobuf";
+import { AgentCardSchema, StreamResponseSchema, type AgentCard, type Part } from "../gen/a2a_pb.js";
+import { ContentTypeNotSupportedError, PermissionDeniedError, UnauthenticatedError } from "../gen/a2a_a2a_errors.js";
 import { createA2AServiceTaskHandler, type A2AServiceExecutor } from "../gen/a2a_a2a_task_handler.js";
 import { createA2AServiceJsonRpcServer } from "../gen/a2a_a2a_jsonrpc_server.js";
 import { createA2AServiceRestServer } from "../gen/a2a_a2a_rest_server.js";
 import { listenA2AServiceGrpc } from "../gen/a2a_a2a_grpc_server.js";
 import { buildSupportedInterfaces, checkAgentCard, composeHandlers, serveAgentCard } from "../gen/a2a-runtime/http/agent-card.js";
 import { serveNode } from "../gen/a2a-runtime/http/node-adapter.js";
-import type { GrpcEndpoint } from "../gen/a2a-runtime/grpc/listen.js";
+import type { AuthRequest } from "../gen/a2a-runtime/call-context.js";
+import { createPushNotificationSender, InMemoryTaskStore } from "../gen/a2a-runtime/task/index.js";
+import { behaviourOf, echo, firstText } from "./behaviours.js";
 
-const textPart = (value: string) => ({ content: { case: "text" as const, value } });
+/** Who a bearer token stands for. */
+export interface ExamplePrincipal {
+  readonly subject: string;
+  /** May read the extended Agent Card. */
+  readonly extendedCard: boolean;
+}
 
-/** The agent's logic: the only code an author writes. */
-export const echoExecutor: A2AServiceExecutor = {
-  async execute(request, emitter) {
-    const first = request.message.parts[0];
-    const text = first?.content.case === "text" ? first.content.value : "";
-    if (text.startsWith("hello") || text.startsWith("tck-message-response")) {
-      await emitter.reply({ parts: [textPart(text)] });
-      return;
-    }
-    if (text.startsWith("tck-input-required") && request.isNewTask) {
-      await emitter.requireInput({ parts: [textPart("What else should I know?")] });
-      return;
-    }
-    if (text.startsWith("tck-reject-task")) {
-      await emitter.reject({ parts: [textPart("I will not do that.")] });
-      return;
-    }
-    await emitter.working();
-    if (text.startsWith("tck-fail-task")) {
-      await emitter.fail({ parts: [textPart("That did not work.")] });
-      return;
-    }
-    await emitter.addArtifact({ artifactId: "echo", name: "echo", parts: [textPart(text)] }, { lastChunk: true });
-    await emitter.complete();
-  },
-};
+/** Options of {@link startExampleAgent}. */
+export interface ExampleAgentOptions {
+  /** HTTP port (card, JSON-RPC, HTTP+JSON); 0 or absent picks a free one. */
+  readonly httpPort?: number;
+  /** gRPC port; 0 or absent picks a free one. */
+  readonly grpcPort?: number;
+  /** Default 127.0.0.1. */
+  readonly host?: string;
+  /** How long tck-long-running works, in ms. Default 1500. */
+  readonly longRunningMs?: number;
+  /** The card's capabilities, each default true; false switches the feature off in the card and the handler. */
+  readonly capabilities?: { readonly streaming?: boolean; readonly pushNotifications?: boolean; readonly extendedAgentCard?: boolean };
+  /** Bearer tokens → principal. Default: none (everyone is anonymous). */
+  readonly tokens?: Readonly<Record<string, ExamplePrincipal>>;
+  /** Let push notifications go to loopback and private addresses (local webhook receivers). Default false. */
+  readonly allowPrivateWebhooks?: boolean;
+}
 
 /** A running example agent. */
 export interface ExampleAgent {
   readonly cardUrl: string;
   readonly httpPort: number;
+  /** host:port of the gRPC server. */
   readonly grpcAddress: string;
+  readonly endpoints: { readonly cardUrl: string; readonly jsonrpc: string; readonly rest: string; readonly grpc: string };
   close(): Promise<void>;
 }
 
-/** Starts the example agent (ports 0 pick free ones). */
-export async function startExampleAgent(httpPort: number, grpcPort: number, host = "127.0.0.1"): Promise<ExampleAgent> {
-  const handler = createA2AServiceTaskHandler({ executor: echoExecutor, capabilities: { streaming: true, pushNotifications: true } });
-  const serverOptions = { versionWhenMissing: "1.0", logger: { error: (m: string, e?: unknown) => console.error(m, e) } };
-  const grpc: GrpcEndpoint = await listenA2AServiceGrpc(handler, { ...serverOptions, listen: { host, port: grpcPort } });
+/** The media types the agent accepts (the card's defaultInputModes). */
+const INPUT_MODES = ["text/plain"];
+
+/** A part's media type: its own, else what its kind implies. */
+function mediaTypeOf(part: Part): string {
+  if (part.mediaType !== "") return part.mediaType.split(";")[0]!.trim().toLowerCase();
+  return part.content.case === "text" ? "text/plain" : part.content.case === "data" ? "application/json" : "application/octet-stream";
+}
+
+/** The agent's logic: dispatches each turn to its behaviour. */
+export function createExampleExecutor(options: { longRunningMs: number; shutdown: AbortSignal }): A2AServiceExecutor<ExamplePrincipal | undefined> {
+  return {
+    async execute(request, emitter) {
+      const refused = request.message.parts.map(mediaTypeOf).find((type) => !INPUT_MODES.includes(type));
+      const turn = { request, emitter, text: firstText(request.message), ...options };
+      if (refused !== undefined) {
+        // Thrown before anything is emitted: the caller gets the error and no task is created.
+        if (request.isNewTask) throw new ContentTypeNotSupportedError(`This agent accepts ${INPUT_MODES.join(", ")} only, not ${refused}`, { metadata: { mediaType: refused } });
+        // The task exists already: keep it open and ask again.
+        await emitter.requireInput({ parts: [{ content: { case: "text", value: `Please answer in ${INPUT_MODES.join(", ")}; ${refused} is not accepted.` } }] });
+        return;
+      }
+      if (request.isNewTask) return (behaviourOf(turn.text) ?? echo).start(turn);
+      const behaviour = behaviourOf(firstText(request.task?.history[0]));
+      return behaviour?.resume !== undefined ? behaviour.resume(turn) : echo.start(turn);
+    },
+  };
+}
+
+/** The Agent Card (public, or extended: one more skill). */
+function agentCard(capabilities: Required<NonNullable<ExampleAgentOptions["capabilities"]>>, extended: boolean): AgentCard {
+  return create(AgentCardSchema, {
+    name: "protoc-gen-a2a example agent",
+    description: "The ACTS conformance SUT: behaves by the prefix of the first message part (tck-…); echoes anything else. Built on the generated task runtime.",
+    version: "0.1.0",
+    capabilities,
+    securitySchemes: { bearer: { scheme: { case: "httpAuthSecurityScheme", value: { scheme: "Bearer", description: "Optional; required for the extended Agent Card" } } } },
+    defaultInputModes: INPUT_MODES,
+    defaultOutputModes: ["text/plain", "application/json", "application/octet-stream"],
+    skills: [
+      { id: "echo", name: "Echo", description: "Echoes the text it gets", tags: ["echo"] },
+      { id: "acts", name: "ACTS behaviours", description: "The ACTS SUT behaviour contract (message prefixes tck-…)", tags: ["conformance"] },
+      ...(extended ? [{ id: "extended", name: "Extended skill", description: "Listed on the extended card only", tags: ["extended"] }] : []),
+    ],
+  });
+}
+
+/** Starts the example agent. */
+export async function startExampleAgent(options: ExampleAgentOptions = {}): Promise<ExampleAgent> {
+  const host = options.host ?? "127.0.0.1";
+  const capabilities = { streaming: true, pushNotifications: true, extendedAgentCard: true, ...options.capabilities };
+  const tokens = options.tokens ?? {};
+  const shutdown = new AbortController();
+  const store = new InMemoryTaskStore();
+  // Failed deliveries are reported once per (task, webhook) and kept short (ACTS registers
+  // unreachable https://example.com/… webhooks; this must not flood the log).
+  const reported = new Set<string>();
+  const push = createPushNotificationSender({
+    store,
+    schemas: { StreamResponse: StreamResponseSchema },
+    allowPrivateNetworks: options.allowPrivateWebhooks === true,
+    timeoutMs: 5_000,
+    maxRetries: 1,
+    closeTimeoutMs: 1_000,
+    onDeliveryError: (f) => {
+      const key = `${f.taskId} ${f.url}`;
+      if (reported.has(key) || reported.size > 1_000) return;
+      reported.add(key);
+      const why = f.status !== undefined ? `HTTP ${f.status}` : f.error instanceof Error ? f.error.message : f.reason;
+      console.warn(`example agent: push notification for task ${f.taskId} not delivered (${f.reason}: ${why}); further failures for this webhook are not logged`);
+    },
+  });
+  const handler = createA2AServiceTaskHandler<ExamplePrincipal | undefined>({
+    executor: createExampleExecutor({ longRunningMs: options.longRunningMs ?? 1500, shutdown: shutdown.signal }),
+    store,
+    capabilities,
+    clientContextIds: "known",
+    // Each token's subject has its own tasks; anonymous callers share theirs.
+    ownerOf: (principal) => principal?.subject ?? "",
+    extendedAgentCard: ({ principal }) => {
+      if (principal?.extendedCard !== true) throw new PermissionDeniedError("This token may not read the extended agent card");
+      return agentCard(capabilities, true);
+    },
+    ...(capabilities.pushNotifications ? { onTaskEvent: push.onTaskEvent } : {}),
+  });
+  const authenticate = ({ serviceParameters }: AuthRequest): ExamplePrincipal | undefined => {
+    const header = serviceParameters.get("authorization")?.trim();
+    if (header === undefined || header === "") return undefined;
+    const match = /^Bearer\s+(\S+)$/i.exec(header);
+    const principal = match === null ? undefined : Object.hasOwn(tokens, match[1]!) ? tokens[match[1]!] : undefined;
+    if (principal === undefined) throw new UnauthenticatedError("Unknown or malformed bearer token");
+    return principal;
+  };
+  const serverOptions = { versionWhenMissing: "1.0", authenticate, logger: { error: (m: string, e?: unknown) => console.error(m, e) } };
+  const grpc = await listenA2AServiceGrpc(handler, { ...serverOptions, listen: { host, port: options.grpcPort ?? 0 } });
   const http: Server = createServer();
-  await new Promise<void>((resolve) => http.listen(httpPort, host, resolve));
+  await new Promise<void>((resolve) => http.listen(options.httpPort ?? 0, host, resolve));
   const port = (http.address() as AddressInfo).port;
   const mounted = { baseUrl: `http://${host}:${port}`, jsonRpcPath: "/a2a/jsonrpc", restPath: "/a2a/rest", grpcAddress: grpc.address };
-  const card = toJson(
-    AgentCardSchema,
-    create(AgentCardSchema, {
-      name: "protoc-gen-a2a example agent",
-      description: "Echoes text as a Message or as a completed task with an artifact; built on the generated task runtime.",
-      version: "0.1.0",
-      capabilities: { streaming: true, pushNotifications: true },
-      defaultInputModes: ["text/plain"],
-      defaultOutputModes: ["text/plain"],
-      skills: [{ id: "echo", name: "Echo", description: "Echoes the text it gets", tags: ["echo"] }],
-    }),
-  ) as Record<string, unknown>;
+  const card = toJson(AgentCardSchema, agentCard(capabilities, false)) as Record<string, unknown>;
   card["supportedInterfaces"] = buildSupportedInterfaces(mounted) as unknown as never;
   const problems = checkAgentCard(card as never, mounted);
   if (problems.length > 0) throw new Error(`agent card does not match what is mounted: ${problems.map((p) => p.message).join("; ")}`);
@@ -95,13 +178,16 @@ export async function startExampleAgent(httpPort: number, grpcPort: number, host
       ),
     ),
   );
+  const cardUrl = `${mounted.baseUrl}/.well-known/agent-card.json`;
   return {
-    cardUrl: `${mounted.baseUrl}/.well-known/agent-card.json`,
+    cardUrl,
     httpPort: port,
     grpcAddress: grpc.address,
+    endpoints: { cardUrl, jsonrpc: `${mounted.baseUrl}/a2a/jsonrpc`, rest: `${mounted.baseUrl}/a2a/rest`, grpc: grpc.address },
     close: async () => {
+      shutdown.abort();
       http.closeAllConnections();
-      await Promise.all([new Promise<void>((resolve) => http.close(() => resolve())), grpc.close()]);
+      await Promise.all([new Promise<void>((resolve) => http.close(() => resolve())), grpc.close(), push.close()]);
     },
   };
 }

@@ -1,14 +1,30 @@
 /** `npm run example`: starts the example agent until SIGINT/SIGTERM. */
 import { startExampleAgent } from "./echo-agent.js";
 
-const agent = await startExampleAgent(Number(process.env["A2A_HTTP_PORT"] ?? 41241), Number(process.env["A2A_GRPC_PORT"] ?? 41242));
-console.log(`example agent: card ${agent.cardUrl} · JSON-RPC /a2a/jsonrpc · HTTP+JSON /a2a/rest · gRPC ${agent.grpcAddress} (h2c)`);
+const agent = await startExampleAgent({
+  httpPort: Number(process.env["A2A_HTTP_PORT"] ?? 41241),
+  grpcPort: Number(process.env["A2A_GRPC_PORT"] ?? 41242),
+});
+const { endpoints } = agent;
+console.log(`example agent: card ${endpoints.cardUrl} · JSON-RPC ${endpoints.jsonrpc} · HTTP+JSON ${endpoints.rest} · gRPC ${endpoints.grpc} (h2c)`);
+
 let stopping = false;
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.on(signal, () => {
-    if (stopping) return;
-    stopping = true;
-    console.log(`${signal}: stopping`);
-    void agent.close().then(() => process.exit(0));
-  });
+function stop(why: string): void {
+  if (stopping) return;
+  stopping = true;
+  console.log(`${why}: stopping`);
+  agent.close().then(
+    () => process.exit(0),
+    (e: unknown) => {
+      console.error("example agent: error while stopping", e);
+      process.exit(1);
+    },
+  );
 }
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => stop(signal));
+// `npm run example` starts us under `sh -c`, which dies of npm's SIGTERM without passing it on:
+// stop as well when the process that started us goes away.
+const parent = process.ppid;
+setInterval(() => {
+  if (process.ppid !== parent) stop("parent process exited");
+}, 500).unref();

@@ -13,7 +13,7 @@ import type { AgentExecutor, RequestContext, TaskCallContext } from "./executor.
 import type { TaskFactory } from "./factory.js";
 import { historyLengthProblem } from "./history.js";
 import { LiveTasks, type FeedItem, type LiveTask } from "./live-tasks.js";
-import type { TaskEventNotice } from "./options.js";
+import type { ClientContextIdPolicy, TaskEventNotice } from "./options.js";
 import type { ArtifactShape, MessageShape, PushConfigShape, SendMessageRequestShape, StreamResponseShape, TaskRuntimeSchemas, TaskShape } from "./shapes.js";
 import type { TaskStates } from "./states.js";
 import { appendHistory, applyArtifact, applyStatus } from "./task-updates.js";
@@ -33,6 +33,8 @@ export interface EngineSettings<Principal> {
   readonly executor: AgentExecutor<Principal, TaskRuntimeSchemas>;
   /** The owner key of a call. */
   readonly ownerOf: (principal: Principal | undefined, call: TaskCallContext<Principal>) => string;
+  /** Which client-provided contextIds a new task accepts. */
+  readonly clientContextIds: ClientContextIdPolicy;
   /** Whether push configs may come with SendMessage. */
   readonly pushNotifications: boolean;
   /** Refuses a push URL by throwing (InvalidParams follows). */
@@ -104,10 +106,24 @@ export class TaskEngine<Principal> implements TurnCommitter {
     if (pushConfig !== undefined && !this.#s.pushNotifications) throw errors.PushNotificationNotSupported("This agent does not support push notifications");
     if (pushConfig !== undefined) await this.checkPushUrl(pushConfig.url, "configuration.taskPushNotificationConfig.url");
     const scope = this.scopeOf(call);
+    if (message.taskId === "" && message.contextId !== "") await this.#checkClientContextId(scope, message.contextId);
     const referenceTasks = await this.#references(scope, message.referenceTaskIds);
     return message.taskId === ""
       ? this.#beginNew(request, message, call, scope, referenceTasks, pushConfig)
       : this.#beginContinued(request, message, call, scope, referenceTasks, pushConfig);
+  }
+
+  /**
+   * §3.4.1: a contextId the agent cannot accept is rejected (never replaced by a new one).
+   * With the "known" policy, only contexts that already have a task in the caller's scope pass.
+   */
+  async #checkClientContextId(scope: TaskScope, contextId: string): Promise<void> {
+    if (this.#s.clientContextIds !== "known") return;
+    const page = await this.#s.store.listTasks(scope, { contextId, state: undefined, statusTimestampAfter: undefined, pageSize: 1, pageToken: "" });
+    if (page.tasks.length > 0) return;
+    throw this.#s.errors.InvalidParams(`message.contextId "${contextId}" is not a context of this agent; omit it to start a new conversation`, {
+      fieldViolations: [{ field: "message.contextId", description: "Must be the contextId of an existing task (this agent does not accept client-chosen contextIds)" }],
+    });
   }
 
   /** Runs the `checkPushUrl` option; a refusal is InvalidParams naming the field. */

@@ -34,7 +34,7 @@
  * ```
  */
 export { createTaskHandler, type TaskHandlerIntrospection } from "./task-handler.js";
-export type { TaskCapabilities, TaskEventNotice, TaskHandlerOptions, TaskRuntimeBinding, TaskServiceHandler } from "./options.js";
+export type { ClientContextIdPolicy, TaskCapabilities, TaskEventNotice, TaskHandlerOptions, TaskRuntimeBinding, TaskServiceHandler } from "./options.js";
 export { defaultOwnerOf } from "./options.js";
 export type {
   AgentExecutor,

@@ -111,6 +111,7 @@ class TaskHandler<Principal> implements TaskServiceHandler<Principal, TaskRuntim
       errors: this.#errors,
       executor: options.executor,
       ownerOf: options.ownerOf ?? defaultOwnerOf,
+      clientContextIds: options.clientContextIds ?? "accept",
       pushNotifications: this.#capabilities.pushNotifications === true,
       checkPushUrl: options.checkPushUrl,
       onTaskEvent: options.onTaskEvent,

@@ -45,6 +45,9 @@ export interface TaskCapabilities {
   readonly extendedAgentCard?: boolean | undefined;
 }
 
+/** Which client-provided contextIds a new task accepts (see `TaskHandlerOptions.clientContextIds`). */
+export type ClientContextIdPolicy = "accept" | "known";
+
 /** One stored task event, as the `onTaskEvent` hook (e.g. a push notification sender) sees it. */
 export interface TaskEventNotice<S extends TaskRuntimeSchemas> {
   /** Scope of the task: look its push configs up with `store.listPushConfigs(scope, taskId, …)`. */
@@ -65,6 +68,14 @@ export interface TaskHandlerOptions<Principal, S extends TaskRuntimeSchemas> {
   readonly executor: AgentExecutor<Principal, S>;
   /** Where tasks and push configs live. Default: a new InMemoryTaskStore. */
   readonly store?: TaskStore;
+  /**
+   * What a new task's client-chosen `message.contextId` may be (spec §3.4.1: an agent MAY
+   * accept client-provided contextIds; one it cannot accept it MUST reject, without
+   * generating a new one). `"accept"` (default): any contextId is kept. `"known"`: only a
+   * contextId that already has a task in the caller's scope; any other is InvalidParamsError
+   * naming `message.contextId`, before `execute()` runs.
+   */
+  readonly clientContextIds?: ClientContextIdPolicy;
   /** The Agent Card's `capabilities`. Default: none (streaming, push and the extended card are refused). */
   readonly capabilities?: TaskCapabilities;
   /** The extended Agent Card, or a function of the (authenticated) call that returns it. */
