@@ -1,0 +1,116 @@
+/**
+ * The extra checks that tests tagged `runner-special` ask of a runner in their description
+ * (beyond their declared steps). Each returns failures (empty = the check passed) and a
+ * note saying what was checked, which the report prints.
+ */
+import { fromJson, type JsonValue as PbJson } from "@bufbuild/protobuf";
+import { SendMessageResponseSchema } from "../../../generated-example/gen/a2a_pb.js";
+import type { AssertionFailure } from "./assertions.js";
+import type { ActsClient, JsonObject, JsonValue } from "./client.js";
+import type { SpecialCheck, StepRecord } from "./runner.js";
+import { stateOf } from "./streams.js";
+import { valueAt } from "./paths.js";
+
+/** A webhook the agent can reach; records every request it gets. */
+export interface WebhookRecorder {
+  readonly url: string;
+  readonly received: readonly { readonly headers: Readonly<Record<string, string | string[] | undefined>>; readonly body: JsonValue }[];
+}
+
+const TERMINAL = new Set(["TASK_STATE_COMPLETED", "TASK_STATE_FAILED", "TASK_STATE_CANCELED", "TASK_STATE_REJECTED"]);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+const taskIdOf = (records: ReadonlyMap<string, StepRecord>, step: string): string => {
+  const id = valueAt(records.get(step)?.root, "task.id");
+  if (typeof id !== "string") throw new Error(`step ${step} has no task.id`);
+  return id;
+};
+
+/** Starts a long-running task (returnImmediately) for the stream checks. */
+async function startLongRunning(client: ActsClient, signal: AbortSignal): Promise<string> {
+  const outcome = await client.call("send_message", { message: { messageId: crypto.randomUUID(), role: "ROLE_USER", parts: [{ text: "tck-long-running special check" }] }, configuration: { returnImmediately: true } }, { headers: {}, signal });
+  const id = outcome.ok ? valueAt(outcome.body, "task.id") : undefined;
+  if (typeof id !== "string") throw new Error(`could not start a long-running task: ${JSON.stringify(outcome)}`);
+  return id;
+}
+
+/** Reads a subscription until its first event, then aborts it. */
+async function subscribeAndDrop(client: ActsClient, taskId: string, signal: AbortSignal): Promise<number> {
+  const controller = new AbortController();
+  signal.addEventListener("abort", () => controller.abort(), { once: true });
+  const pending = client.stream("subscribe_to_task", { id: taskId }, { headers: {}, signal: controller.signal });
+  // Give the stream time to open and deliver its first event (the task snapshot), then drop it.
+  await sleep(150);
+  controller.abort();
+  return (await pending).events.length;
+}
+
+const lastState = (events: readonly JsonValue[]) => stateOf(events[events.length - 1] ?? null);
+
+/** Push delivery: a POST for the task reached the webhook with the configured credentials. */
+function pushDelivered(webhook: WebhookRecorder, credentials: string): SpecialCheck {
+  return async ({ records, signal }) => {
+    const taskId = taskIdOf(records, "create-task");
+    const deadline = Date.now() + 15_000;
+    for (;;) {
+      const hits = webhook.received.filter((r) => JSON.stringify(r.body).includes(taskId));
+      if (hits.length > 0) {
+        const auth = hits.map((h) => h.headers["authorization"]);
+        const failures: AssertionFailure[] = auth.every((a) => a === `Bearer ${credentials}`)
+          ? []
+          : [{ path: "authorization", message: `webhook got Authorization ${JSON.stringify(auth)}, expected "Bearer ${credentials}"` }];
+        return { failures, note: `runner-special: ${hits.length} push notification(s) for the task reached the runner's webhook with Authorization: Bearer ${credentials}` };
+      }
+      if (Date.now() > deadline || signal.aborted) return { failures: [{ path: "", message: "no push notification for the task reached the webhook within 15 s" }], note: "runner-special: push delivery" };
+      await sleep(100);
+    }
+  };
+}
+
+/** The runner-special checks this runner implements, by test id. */
+export function specialChecks(webhook: WebhookRecorder): Record<string, SpecialCheck> {
+  return {
+    "CARD-CACHE-001": async ({ records }) => {
+      const headers = records.get("step-1")?.headers ?? {};
+      const failures: AssertionFailure[] = [];
+      if (!headers["cache-control"]) failures.push({ path: "cache-control", message: "no Cache-Control header on the Agent Card" });
+      if (!headers["etag"]) failures.push({ path: "etag", message: "no ETag header on the Agent Card" });
+      return { failures, note: `runner-special: Cache-Control "${headers["cache-control"]}", ETag ${headers["etag"]}` };
+    },
+    "DM-SERIAL-002": async ({ records }) => {
+      try {
+        fromJson(SendMessageResponseSchema, records.get("send")?.root as PbJson); // strict: unknown fields, wrong types, bad enum names throw
+        return { failures: [], note: "runner-special: the response is a valid SendMessageResponse (strict ProtoJSON decode against a2a.proto)" };
+      } catch (e) {
+        return { failures: [{ path: "", message: `not a valid SendMessageResponse: ${e instanceof Error ? e.message : String(e)}` }], note: "runner-special: schema validation" };
+      }
+    },
+    "SEC-PUSH-001": pushDelivered(webhook, "test-token"),
+    "SEC-PUSH-002": pushDelivered(webhook, "expected-token"),
+    "STREAM-MULTI-001": async ({ client, signal }) => {
+      const taskId = await startLongRunning(client, signal);
+      const [a, b] = await Promise.all([client.stream("subscribe_to_task", { id: taskId }, { headers: {}, signal }), client.stream("subscribe_to_task", { id: taskId }, { headers: {}, signal })]);
+      const failures: AssertionFailure[] = [];
+      // The first event of each is its own snapshot of the task; what follows must be the same events in the same order.
+      if (JSON.stringify(a.events.slice(1)) !== JSON.stringify(b.events.slice(1))) failures.push({ path: "events", message: `the two streams differ: ${JSON.stringify(a.events)} vs ${JSON.stringify(b.events)}` });
+      if (!TERMINAL.has(lastState(a.events) ?? "")) failures.push({ path: "events", message: "the streams did not end at a terminal state" });
+      return { failures, note: `runner-special: two concurrent SubscribeToTask streams on one long-running task got the same ${a.events.length - 1} update(s) after their snapshots` };
+    },
+    "STREAM-MULTI-002": async ({ client, signal }) => {
+      const taskId = await startLongRunning(client, signal);
+      const [dropped, kept] = await Promise.all([subscribeAndDrop(client, taskId, signal), client.stream("subscribe_to_task", { id: taskId }, { headers: {}, signal })]);
+      const failures: AssertionFailure[] = TERMINAL.has(lastState(kept.events) ?? "") && kept.error === undefined ? [] : [{ path: "events", message: `the remaining stream did not reach a terminal state: ${JSON.stringify(kept)}` }];
+      return { failures, note: `runner-special: one of two streams closed after ${dropped} event(s); the other still reached ${lastState(kept.events)}` };
+    },
+    "STREAM-RESUB-001": async ({ client, signal }) => {
+      const taskId = await startLongRunning(client, signal);
+      const before = await subscribeAndDrop(client, taskId, signal);
+      const again = await client.stream("subscribe_to_task", { id: taskId }, { headers: {}, signal });
+      const first = again.events[0] as JsonObject | undefined;
+      const failures: AssertionFailure[] = [];
+      if (first?.["task"] === undefined) failures.push({ path: "events[0]", message: `the resubscription did not start with the task snapshot: ${JSON.stringify(first)}` });
+      if (!TERMINAL.has(lastState(again.events) ?? "")) failures.push({ path: "events", message: "the resubscription did not reach a terminal state" });
+      return { failures, note: `runner-special: disconnected after ${before} event(s), resubscribed, got the snapshot and ${again.events.length - 1} update(s) to ${lastState(again.events)}` };
+    },
+  };
+}
