@@ -57,7 +57,7 @@ async function runOne(client: (typeof CLIENTS)[number], binding: Binding): Promi
     variables: { webhookUrl: webhook.url, insufficientAuthToken: "acts-limited-token", SUT_BASE_URL: new URL(full.cardUrl).origin },
     authHeaders: { authorization: "Bearer acts-reader-token" },
     runnerRequirements: new Set(["webhook_endpoint", "concurrent_streams", "stream_disconnect", "header_inspection"]),
-    specialChecks: specialChecks(recorder),
+    specialChecks: specialChecks(recorder, { reader: "acts-reader-token", limited: "acts-limited-token" }),
     parseWirePayload: wirePayloadParser(client.factory, binding),
     concurrency: 12,
   };
@@ -137,5 +137,14 @@ describe.each(CLIENTS.map((c) => c.name))("ACTS with the %s client", (implementa
       const applicable = result!.result !== "skip" || result!.skip_kind === "transport" || result!.skip_kind === "capability";
       expect(applicable && result!.result !== "fail" && result!.result !== "error", summary).toBe(true);
     });
+  });
+});
+
+describe("a third-party client sees the same results", () => {
+  it.each([...BINDINGS])("over %s: @a2a-js/sdk's outcome equals ours for every test", (binding) => {
+    const ours = runs.get(`protoc-gen-a2a ${binding}`)!.results;
+    const theirs = runs.get(`@a2a-js/sdk ${binding}`)!.results;
+    const outcome = (r: TestResult) => `${r.id}: ${r.result}${r.failure?.step_id ? ` at ${r.failure.step_id}` : ""}${r.skip_reason ? ` (${r.skip_reason})` : ""}`;
+    expect(theirs.map(outcome)).toEqual(ours.map(outcome));
   });
 });

@@ -56,7 +56,14 @@ export interface TestResult {
 }
 
 /** An extra check for a test whose text asks the runner for more than its steps (tag `runner-special`). */
-export type SpecialCheck = (run: { readonly records: ReadonlyMap<string, StepRecord>; readonly client: ActsClient; readonly signal: AbortSignal }) => Promise<{ failures: AssertionFailure[]; note: string }>;
+export interface SpecialCheckRun {
+  readonly records: ReadonlyMap<string, StepRecord>;
+  readonly client: ActsClient;
+  readonly binding: Binding;
+  readonly endpoints: AgentEndpoints;
+  readonly signal: AbortSignal;
+}
+export type SpecialCheck = (run: SpecialCheckRun) => Promise<{ failures: AssertionFailure[]; note: string }>;
 
 export interface RunnerConfig {
   readonly binding: Binding;
@@ -426,7 +433,7 @@ async function runTest(test: ActsTest, document: ActsDocument, suite: { id: stri
   }
   const special = config.specialChecks?.[test.id];
   if (special !== undefined) {
-    const outcome = await special({ records: run.records, client: config.client, signal: AbortSignal.timeout(config.stepTimeoutMs ?? 30_000) });
+    const outcome = await special({ records: run.records, client: config.client, binding: config.binding, endpoints: config.endpoints, signal: AbortSignal.timeout(config.stepTimeoutMs ?? 30_000) });
     notes.push(outcome.note);
     if (outcome.failures.length > 0) return finish("fail", { message: `runner-special check: ${outcome.failures.map((f) => f.message).join("; ")}` });
   } else if (test.tags.includes("runner-special")) {

@@ -67,9 +67,58 @@ function pushDelivered(webhook: WebhookRecorder, credentials: string): SpecialCh
   };
 }
 
+/** Tests tagged runner-special whose declared steps already are the whole check, given the runner's variables. */
+const declarative = (why: string): SpecialCheck => async () => ({ failures: [], note: `runner-special: ${why}` });
+
+/** Credentials of the agent under test: a token that may read the extended card and one that may not. */
+export interface RunnerCredentials {
+  readonly reader: string;
+  readonly limited: string;
+}
+
 /** The runner-special checks this runner implements, by test id. */
-export function specialChecks(webhook: WebhookRecorder): Record<string, SpecialCheck> {
+export function specialChecks(webhook: WebhookRecorder, credentials: RunnerCredentials): Record<string, SpecialCheck> {
+  const extendedCard = declarative("the declared raw requests are the check (insufficientAuthToken is a valid token without the extended-card right)");
   return {
+    "SEC-EXTCARD-001": extendedCard,
+    "SEC-EXTCARD-002": extendedCard,
+    "SEC-EXTCARD-004": extendedCard,
+    "CORE-CTX-001": async ({ client, signal }) => {
+      // "verify the server errors instead of minting a new contextId": nothing may exist in that context afterwards.
+      const outcome = await client.call("list_tasks", { contextId: "client-generated-context-that-should-be-rejected" }, { headers: {}, signal });
+      const tasks = outcome.ok ? valueAt(outcome.body, "tasks") : undefined;
+      const failures: AssertionFailure[] = outcome.ok && (tasks === undefined || (Array.isArray(tasks) && tasks.length === 0)) ? [] : [{ path: "tasks", message: `ListTasks of the rejected context: ${JSON.stringify(outcome)}` }];
+      return { failures, note: "runner-special: after the rejection, ListTasks finds no task in the client's contextId (none was created under it)" };
+    },
+    "CORE-ERR-009": async ({ client, signal }) => {
+      // Another principal's task and a task that does not exist must give the same answer (ids aside).
+      const reader = { authorization: `Bearer ${credentials.reader}` };
+      const sent = await client.call("send_message", { message: { messageId: crypto.randomUUID(), role: "ROLE_USER", parts: [{ text: "tck-complete-task owned by the reader" }] } }, { headers: reader, signal });
+      const taskId = sent.ok ? valueAt(sent.body, "task.id") : undefined;
+      if (typeof taskId !== "string") return { failures: [{ path: "", message: `could not create the reader's task: ${JSON.stringify(sent)}` }], note: "runner-special: missing vs unauthorized" };
+      const missingId = crypto.randomUUID();
+      const [other, missing, own] = await Promise.all([
+        client.call("get_task", { id: taskId }, { headers: { authorization: `Bearer ${credentials.limited}` }, signal }),
+        client.call("get_task", { id: missingId }, { headers: { authorization: `Bearer ${credentials.limited}` }, signal }),
+        client.call("get_task", { id: taskId }, { headers: reader, signal }),
+      ]);
+      const failures: AssertionFailure[] = [];
+      if (!own.ok) failures.push({ path: "", message: `the owner could not read its task: ${JSON.stringify(own)}` });
+      if (other.ok || missing.ok) failures.push({ path: "", message: `expected errors for both, got ${JSON.stringify({ other, missing })}` });
+      else {
+        const shape = (e: typeof other.error, id: string) => JSON.stringify({ ...e, message: e.message.split(id).join("<id>"), details: JSON.stringify(e.details ?? []).split(id).join("<id>") });
+        if (shape(other.error, taskId) !== shape(missing.error, missingId)) failures.push({ path: "error", message: `another principal's task answers ${shape(other.error, taskId)}, a missing one ${shape(missing.error, missingId)}` });
+      }
+      return { failures, note: "runner-special: another principal's task and a missing task give the same error (type, code, message and details, ids masked)" };
+    },
+    "REST-CT-001": async ({ records, endpoints, signal }) => {
+      const taskId = valueAt(records.get("send")?.root, "task.id");
+      const response = await fetch(`${endpoints.rest}/tasks/${encodeURIComponent(String(taskId))}`, { headers: { "a2a-version": "1.0" }, signal });
+      await response.arrayBuffer();
+      const type = response.headers.get("content-type") ?? "";
+      const failures: AssertionFailure[] = type.startsWith("application/a2a+json") ? [] : [{ path: "content-type", message: `GET /tasks/{id} answered Content-Type ${type}` }];
+      return { failures, note: `runner-special: GET /tasks/{id} answered Content-Type ${type}` };
+    },
     "CARD-CACHE-001": async ({ records }) => {
       const headers = records.get("step-1")?.headers ?? {};
       const failures: AssertionFailure[] = [];
