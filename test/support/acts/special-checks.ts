@@ -4,7 +4,7 @@
  * note saying what was checked, which the report prints.
  */
 import { fromJson, type JsonValue as PbJson } from "@bufbuild/protobuf";
-import { SendMessageResponseSchema } from "../../../generated-example/gen/a2a_pb.js";
+import { SendMessageResponseSchema, StreamResponseSchema } from "../../../generated-example/gen/a2a_pb.js";
 import type { AssertionFailure } from "./assertions.js";
 import type { ActsClient, JsonObject, JsonValue } from "./client.js";
 import type { SpecialCheck, StepRecord } from "./runner.js";
@@ -48,12 +48,12 @@ async function subscribeAndDrop(client: ActsClient, taskId: string, signal: Abor
 const lastState = (events: readonly JsonValue[]) => stateOf(events[events.length - 1] ?? null);
 
 /** Push delivery: a POST for the task reached the webhook with the configured credentials. */
-function pushDelivered(webhook: WebhookRecorder, credentials: string): SpecialCheck {
+function pushDelivered(webhook: WebhookRecorder, credentials: string, knownTaskId?: string): SpecialCheck {
   return async ({ records, signal }) => {
-    const taskId = taskIdOf(records, "create-task");
+    const taskId = knownTaskId ?? taskIdOf(records, "create-task");
     const deadline = Date.now() + 15_000;
     for (;;) {
-      const hits = webhook.received.filter((r) => JSON.stringify(r.body).includes(taskId));
+      const hits = webhook.received.filter((r) => JSON.stringify(r.body).includes(taskId) && (knownTaskId === undefined || r.headers["authorization"] === `Bearer ${credentials}`));
       if (hits.length > 0) {
         const auth = hits.map((h) => h.headers["authorization"]);
         const failures: AssertionFailure[] = auth.every((a) => a === `Bearer ${credentials}`)
@@ -74,6 +74,34 @@ const declarative = (why: string): SpecialCheck => async () => ({ failures: [], 
 export interface RunnerCredentials {
   readonly reader: string;
   readonly limited: string;
+}
+
+/**
+ * PUSH-DELIV-*: their declared webhook is the document's https://example.com/… (which this
+ * runner cannot observe), so the check adds a second config on the runner's own webhook for
+ * the same task and watches what arrives there.
+ */
+function pushDelivery(webhook: WebhookRecorder, what: "auth" | "at-least-once" | "payload"): SpecialCheck {
+  return async (run) => {
+    const { records, client, signal } = run;
+    const taskId = taskIdOf(records, "create");
+    const token = `deliv-${crypto.randomUUID()}`;
+    const config = await client.call("create_push_config", { taskId, url: webhook.url, authentication: { scheme: "Bearer", credentials: token } }, { headers: {}, signal });
+    if (!config.ok) return { failures: [{ path: "", message: `could not add the runner's webhook: ${JSON.stringify(config)}` }], note: "runner-special: push delivery" };
+    const result = await pushDelivered(webhook, token, taskId)(run);
+    if (result.failures.length > 0 || what !== "payload") return { failures: result.failures, note: `${result.note} (a second config on the runner's webhook)` };
+    const bodies = webhook.received.filter((r) => r.headers["authorization"] === `Bearer ${token}`).map((r) => r.body);
+    const failures: AssertionFailure[] = [];
+    for (const body of bodies) {
+      try {
+        const event = fromJson(StreamResponseSchema, body as PbJson);
+        if (event.payload.case === undefined) failures.push({ path: "", message: `a StreamResponse without a payload: ${JSON.stringify(body)}` });
+      } catch (e) {
+        failures.push({ path: "", message: `webhook body is not a StreamResponse: ${e instanceof Error ? e.message : String(e)}` });
+      }
+    }
+    return { failures, note: `runner-special: ${bodies.length} webhook body(ies) decode strictly as StreamResponse (a second config on the runner's webhook)` };
+  };
 }
 
 /** The runner-special checks this runner implements, by test id. */
@@ -135,6 +163,9 @@ export function specialChecks(webhook: WebhookRecorder, credentials: RunnerCrede
       }
     },
     "SEC-PUSH-001": pushDelivered(webhook, "test-token"),
+    "PUSH-DELIV-001": pushDelivery(webhook, "auth"),
+    "PUSH-DELIV-002": pushDelivery(webhook, "at-least-once"),
+    "PUSH-DELIV-003": pushDelivery(webhook, "payload"),
     "SEC-PUSH-002": pushDelivered(webhook, "expected-token"),
     "STREAM-MULTI-001": async ({ client, signal }) => {
       const taskId = await startLongRunning(client, signal);
