@@ -94,7 +94,7 @@ beforeAll(async () => {
     });
   });
   [full, minimal] = await Promise.all([
-    startExampleAgent({ longRunningMs: 1500, tokens: TOKENS, allowPrivateWebhooks: true }),
+    startExampleAgent({ longRunningMs: 5000, tokens: TOKENS, allowPrivateWebhooks: true }),
     startExampleAgent({ capabilities: { streaming: false, pushNotifications: false, extendedAgentCard: false }, tokens: TOKENS }),
   ]);
   const all = await Promise.all(CLIENTS.flatMap((client) => BINDINGS.map((binding) => runOne(client, binding))));

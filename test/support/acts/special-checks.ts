@@ -78,13 +78,14 @@ export interface RunnerCredentials {
 
 /**
  * PUSH-DELIV-*: their declared webhook is the document's https://example.com/… (which this
- * runner cannot observe), so the check adds a second config on the runner's own webhook for
- * the same task and watches what arrives there.
+ * runner cannot observe), so the check repeats the test's two steps with the runner's own
+ * webhook (a fresh long-running task, then its config at once, so the task is still running
+ * when the config lands) and watches what arrives there.
  */
 function pushDelivery(webhook: WebhookRecorder, what: "auth" | "at-least-once" | "payload"): SpecialCheck {
   return async (run) => {
-    const { records, client, signal } = run;
-    const taskId = taskIdOf(records, "create");
+    const { client, signal } = run;
+    const taskId = await startLongRunning(client, signal);
     const token = `deliv-${crypto.randomUUID()}`;
     const config = await client.call("create_push_config", { taskId, url: webhook.url, authentication: { scheme: "Bearer", credentials: token } }, { headers: {}, signal });
     if (!config.ok) return { failures: [{ path: "", message: `could not add the runner's webhook: ${JSON.stringify(config)}` }], note: "runner-special: push delivery" };
@@ -100,7 +101,7 @@ function pushDelivery(webhook: WebhookRecorder, what: "auth" | "at-least-once" |
         failures.push({ path: "", message: `webhook body is not a StreamResponse: ${e instanceof Error ? e.message : String(e)}` });
       }
     }
-    return { failures, note: `runner-special: ${bodies.length} webhook body(ies) decode strictly as StreamResponse (a second config on the runner's webhook)` };
+    return { failures, note: `runner-special: ${bodies.length} webhook body(ies) decode strictly as StreamResponse (the test's steps again with the runner's webhook)` };
   };
 }
 
