@@ -36,6 +36,10 @@ const CLIENTS: readonly { readonly name: string; readonly factory: ActsClientFac
   { name: "@a2a-js/sdk", factory: createSdkClient },
 ];
 
+/** The vitest project "sqlite-store" runs the suite again with the agent on the SQLite task store. */
+const STORE = process.env["A2A_TEST_TASK_STORE"] === "sqlite" ? "sqlite" : "memory";
+const storeOption = STORE === "sqlite" ? { taskDatabase: ":memory:" } : {};
+
 /** Bearer tokens of the full agent: one that may read the extended card, one that may not (ACTS `insufficientAuthToken`). */
 const TOKENS = { "acts-reader-token": { subject: "acts-reader", extendedCard: true }, "acts-limited-token": { subject: "acts-limited", extendedCard: false } };
 
@@ -94,8 +98,8 @@ beforeAll(async () => {
     });
   });
   [full, minimal] = await Promise.all([
-    startExampleAgent({ longRunningMs: 5000, tokens: TOKENS, allowPrivateWebhooks: true }),
-    startExampleAgent({ capabilities: { streaming: false, pushNotifications: false, extendedAgentCard: false }, tokens: TOKENS }),
+    startExampleAgent({ longRunningMs: 5000, tokens: TOKENS, allowPrivateWebhooks: true, ...storeOption }),
+    startExampleAgent({ capabilities: { streaming: false, pushNotifications: false, extendedAgentCard: false }, tokens: TOKENS, ...storeOption }),
   ]);
   const all = await Promise.all(CLIENTS.flatMap((client) => BINDINGS.map((binding) => runOne(client, binding))));
   for (const run of all) runs.set(`${run.implementation} ${run.binding}`, run);
@@ -109,10 +113,10 @@ afterAll(async () => {
     for (const client of CLIENTS) {
       const mine = BINDINGS.map((b) => runs.get(`${client.name} ${b}`)!).filter(Boolean);
       for (const run of mine) {
-        const file = join(dir, `acts-report-${client.name.replace(/[^a-z0-9]+/gi, "-").replace(/^-|-$/g, "")}-${run.binding}.json`);
+        const file = join(dir, `acts-report-${client.name.replace(/[^a-z0-9]+/gi, "-").replace(/^-|-$/g, "")}-${run.binding}-${STORE}.json`);
         writeFileSync(file, `${JSON.stringify(actsReport(run, { actsVersion: documents[0]!.actsVersion, specVersion: documents[0]!.specVersion, sdkVersion: client.name === "@a2a-js/sdk" ? "1.3.0" : "0.1.0" }), null, 2)}\n`);
       }
-      out.push(`\nACTS totals, client ${client.name} (cells: pass/fail/n-a/gap; n-a = not applicable to the binding or the agent's capabilities, gap = skipped for a missing behaviour or runner feature)`);
+      out.push(`\nACTS totals, client ${client.name}, agent on the ${STORE} task store (cells: pass/fail/n-a/gap; n-a = not applicable to the binding or the agent's capabilities, gap = skipped for a missing behaviour or runner feature)`);
       out.push(totalsTable(mine));
       out.push(`exceptions (${client.name}):`);
       out.push(exceptionsList(mine));

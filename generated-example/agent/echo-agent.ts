@@ -18,7 +18,7 @@ import type { AddressInfo } from "node:net";
 import { create, toJson } from "@bufbuild/protobuf";
 import { AgentCardSchema, StreamResponseSchema, type AgentCard, type Part } from "../gen/a2a_pb.js";
 import { ContentTypeNotSupportedError, PermissionDeniedError, UnauthenticatedError } from "../gen/a2a_a2a_errors.js";
-import { createA2AServiceTaskHandler, type A2AServiceExecutor } from "../gen/a2a_a2a_task_handler.js";
+import { createA2AServiceSqliteTaskStore, createA2AServiceTaskHandler, type A2AServiceExecutor } from "../gen/a2a_a2a_task_handler.js";
 import { createA2AServiceJsonRpcServer } from "../gen/a2a_a2a_jsonrpc_server.js";
 import { createA2AServiceRestServer } from "../gen/a2a_a2a_rest_server.js";
 import { listenA2AServiceGrpc } from "../gen/a2a_a2a_grpc_server.js";
@@ -51,6 +51,8 @@ export interface ExampleAgentOptions {
   readonly tokens?: Readonly<Record<string, ExamplePrincipal>>;
   /** Let push notifications go to loopback and private addresses (local webhook receivers). Default false. */
   readonly allowPrivateWebhooks?: boolean;
+  /** Keep tasks and push configs in this SQLite file (":memory:" for a private in-memory database). Default: in memory, without SQLite. */
+  readonly taskDatabase?: string;
 }
 
 /** A running example agent. */
@@ -116,7 +118,8 @@ export async function startExampleAgent(options: ExampleAgentOptions = {}): Prom
   const capabilities = { streaming: true, pushNotifications: true, extendedAgentCard: true, ...options.capabilities };
   const tokens = options.tokens ?? {};
   const shutdown = new AbortController();
-  const store = new InMemoryTaskStore();
+  const sqlite = options.taskDatabase !== undefined ? createA2AServiceSqliteTaskStore(options.taskDatabase) : undefined;
+  const store = sqlite ?? new InMemoryTaskStore();
   // Failed deliveries are reported once per (task, webhook) and kept short (ACTS registers
   // unreachable https://example.com/… webhooks; this must not flood the log).
   const reported = new Set<string>();
@@ -188,6 +191,7 @@ export async function startExampleAgent(options: ExampleAgentOptions = {}): Prom
       shutdown.abort();
       http.closeAllConnections();
       await Promise.all([new Promise<void>((resolve) => http.close(() => resolve())), grpc.close(), push.close()]);
+      sqlite?.close();
     },
   };
 }

@@ -4,6 +4,8 @@ import { startExampleAgent } from "./echo-agent.js";
 const agent = await startExampleAgent({
   httpPort: Number(process.env["A2A_HTTP_PORT"] ?? 41241),
   grpcPort: Number(process.env["A2A_GRPC_PORT"] ?? 41242),
+  // A2A_TASK_DB=tasks.db keeps tasks and push configs across restarts (SQLite); default: in memory.
+  ...(process.env["A2A_TASK_DB"] ? { taskDatabase: process.env["A2A_TASK_DB"] } : {}),
 });
 const { endpoints } = agent;
 console.log(`example agent: card ${endpoints.cardUrl} · JSON-RPC ${endpoints.jsonrpc} · HTTP+JSON ${endpoints.rest} · gRPC ${endpoints.grpc} (h2c)`);
