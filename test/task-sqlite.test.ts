@@ -3,7 +3,7 @@
  * stores): persistence across a restart, concurrent writers, files that are not a task
  * store, and the key task-runtime semantics with SQLite underneath.
  */
-import { create } from "@bufbuild/protobuf";
+import { create, toBinary } from "@bufbuild/protobuf";
 import Database from "better-sqlite3";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -211,6 +211,83 @@ describe("SqliteTaskStore: files that are not a task store", () => {
     db.close();
     expect(() => new SqliteTaskStore(path, { schemas })).toThrow(SqliteTaskStoreError);
     expect(() => new SqliteTaskStore(path, { schemas })).toThrow(/newer/);
+  });
+
+  it("a version 1 file (WITHOUT ROWID tasks) is migrated in place: tasks, order and configs read back, saves continue", async () => {
+    const path = join(dir, "v1.db");
+    const v1 = new Database(path);
+    v1.exec(`
+      CREATE TABLE tasks (tenant TEXT NOT NULL, owner TEXT NOT NULL, id TEXT NOT NULL, context_id TEXT NOT NULL, state INTEGER NOT NULL,
+        status_seconds INTEGER NOT NULL, status_nanos INTEGER NOT NULL, seq INTEGER NOT NULL, data BLOB NOT NULL, PRIMARY KEY (tenant, owner, id)) WITHOUT ROWID;
+      CREATE INDEX tasks_by_time ON tasks (tenant, owner, status_seconds DESC, status_nanos DESC, seq DESC);
+      CREATE INDEX tasks_by_context_time ON tasks (tenant, owner, context_id, status_seconds DESC, status_nanos DESC, seq DESC);
+      CREATE UNIQUE INDEX tasks_by_seq ON tasks (seq);
+      CREATE TABLE push_configs (seq INTEGER PRIMARY KEY AUTOINCREMENT, tenant TEXT NOT NULL, owner TEXT NOT NULL, task_id TEXT NOT NULL, id TEXT NOT NULL,
+        data BLOB NOT NULL, UNIQUE (tenant, owner, task_id, id));
+      CREATE INDEX push_configs_by_task ON push_configs (tenant, owner, task_id, seq);
+    `);
+    const insert = v1.prepare("INSERT INTO tasks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    const old = (id: string, seconds: number, seq: number) =>
+      create(TaskSchema, { id, contextId: "ctx", status: { state: TaskState.COMPLETED, timestamp: { seconds: BigInt(seconds), nanos: 0 } } });
+    for (const [id, seconds, seq] of [["a", 10, 1], ["b", 10, 2], ["c", 5, 3]] as const) {
+      insert.run("", "", id, "ctx", TaskState.COMPLETED, seconds, 0, seq, toBinary(TaskSchema, old(id, seconds, seq)));
+    }
+    const config = create(TaskPushNotificationConfigSchema, { taskId: "a", id: "k", url: "https://hooks.example.com/k" });
+    v1.prepare("INSERT INTO push_configs (tenant, owner, task_id, id, data) VALUES ('', '', 'a', 'k', ?)").run(toBinary(TaskPushNotificationConfigSchema, config));
+    v1.pragma(`application_id = ${SQLITE_TASK_STORE_APPLICATION_ID}`);
+    v1.pragma("user_version = 1");
+    v1.close();
+
+    const store = openStore(path);
+    const scope = { tenant: "", owner: "" };
+    expect(await store.getTask(scope, "a")).toEqual(old("a", 10, 1));
+    const page = await store.listTasks(scope, { contextId: "", state: undefined, statusTimestampAfter: undefined, pageSize: 10, pageToken: "" });
+    expect(page.tasks.map((t) => t.id)).toEqual(["b", "a", "c"]);
+    expect((await store.getPushConfig(scope, "a", "k"))?.url).toBe("https://hooks.example.com/k");
+    await store.saveTask(scope, old("c", 10, 0));
+    const after = await store.listTasks(scope, { contextId: "ctx", state: undefined, statusTimestampAfter: undefined, pageSize: 10, pageToken: "" });
+    expect(after.tasks.map((t) => t.id)).toEqual(["c", "b", "a"]);
+    store.close();
+    const check = new Database(path);
+    expect(check.pragma("user_version", { simple: true })).toBe(SQLITE_TASK_STORE_SCHEMA_VERSION);
+    expect(String(check.prepare("SELECT sql FROM sqlite_schema WHERE name = 'tasks'").pluck().get())).not.toMatch(/WITHOUT ROWID/i);
+    check.close();
+  });
+
+  it("group commit: saves issued together are committed in one transaction before any of them resolves; reads see them in issue order", async () => {
+    const path = join(dir, "group.db");
+    const store = openStore(path);
+    const other = new Database(path);
+    const count = () => other.prepare("SELECT COUNT(*) FROM tasks").pluck().get();
+    const scope = { tenant: "t", owner: "o" };
+    const resolved: string[] = [];
+    const saves = ["x", "y", "z"].map((id) => store.saveTask(scope, create(TaskSchema, { id, contextId: "c" })).then(() => resolved.push(id)));
+    // Nothing is committed (nor resolved) within the tick that issued the saves.
+    expect(count()).toBe(0);
+    await Promise.resolve();
+    expect(resolved).toEqual([]);
+    await Promise.all(saves);
+    expect(resolved).toEqual(["x", "y", "z"]);
+    expect(count()).toBe(3); // visible to another connection once resolved
+    // A read of a task with a pending save commits it first (read-your-writes, as before).
+    const pending = store.saveTask(scope, create(TaskSchema, { id: "x", contextId: "c", status: { state: TaskState.WORKING } }));
+    expect((await store.getTask(scope, "x"))?.status?.state).toBe(TaskState.WORKING);
+    expect(other.prepare("SELECT state FROM tasks WHERE id = 'x'").pluck().get()).toBe(TaskState.WORKING);
+    await pending;
+    // Two saves of one task before the commit: the last one wins and is the most recent save.
+    const first = store.saveTask(scope, create(TaskSchema, { id: "y", contextId: "c", status: { state: TaskState.WORKING } }));
+    const between = store.saveTask(scope, create(TaskSchema, { id: "z", contextId: "c" }));
+    const last = store.saveTask(scope, create(TaskSchema, { id: "y", contextId: "c", status: { state: TaskState.COMPLETED } }));
+    await Promise.all([first, between, last]);
+    expect((await store.getTask(scope, "y"))?.status?.state).toBe(TaskState.COMPLETED);
+    const page = await store.listTasks(scope, { contextId: "", state: undefined, statusTimestampAfter: undefined, pageSize: 10, pageToken: "" });
+    expect(page.tasks.map((t) => t.id)).toEqual(["y", "z", "x"]);
+    // close() commits what is pending.
+    const closing = store.saveTask(scope, create(TaskSchema, { id: "w", contextId: "c" }));
+    store.close();
+    await closing;
+    expect(count()).toBe(4);
+    other.close();
   });
 
   it("an open connection handed in is used and left open by close()", async () => {

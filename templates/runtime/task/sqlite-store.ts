@@ -17,13 +17,29 @@
  *   {@link SqliteTaskStore.deleteTask} removes a task with its configs in one transaction.
  *
  * The connection runs in WAL mode with a busy timeout, so several processes may share one
- * file (each write is one statement or one transaction; save counters are drawn inside the
- * write). The schema is versioned with `PRAGMA user_version` and marked with
- * `PRAGMA application_id`; opening a file that is not SQLite, or a SQLite database of
+ * file (save counters are drawn inside the write). The schema is versioned with
+ * `PRAGMA user_version` and marked with `PRAGMA application_id`; opening a file that is not SQLite, or a SQLite database of
  * another application or of a newer schema, throws {@link SqliteTaskStoreError}.
  *
- * better-sqlite3 is synchronous: each method does its work at once and returns a settled
- * promise (SQLite calls are short, indexed and local).
+ * Group commit: better-sqlite3 is synchronous, so a commit per save would block the event loop
+ * once per task event (a task created and completed costs four saves). `saveTask` therefore
+ * queues the task and commits every save queued during one event-loop turn in a single
+ * `BEGIN IMMEDIATE` transaction, at the end of that turn (`setImmediate`; at once past
+ * 256 queued saves); its promise resolves only after that COMMIT returned (a failing save
+ * rejects alone, a failing commit rejects every save of the batch). Two saves of one task in
+ * one batch are written once, the last one. The write lock is held only during that
+ * synchronous commit, never across an await. Every other method first commits what is
+ * pending (`getTask` only when the task it reads is pending), so each call sees every save
+ * issued before it, as with one commit per save.
+ *
+ * Durability: the runtime publishes a task event (stream event, SendMessage response, push
+ * notification, `onTaskEvent`) only after the `saveTask` of the task it describes resolved,
+ * so a client never sees an event that is not committed to the database file: with the
+ * default `synchronous: "NORMAL"` it survives a crash of the process (the WAL is written, not
+ * yet fsynced) but not a crash of the operating system or a power loss, which may roll back
+ * the commits since the last checkpoint; with `synchronous: "FULL"` the WAL is fsynced at every
+ * (group) commit, before any of its events is seen, so it survives those too. A save that was
+ * still queued when the process died was acknowledged to nobody and no event of it was seen.
  */
 import { fromBinary, toBinary } from "@bufbuild/protobuf";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
@@ -37,7 +53,7 @@ import type { PushConfigPage, PushConfigQuery, TaskPage, TaskQuery, TaskScope, T
 export const SQLITE_TASK_STORE_APPLICATION_ID = 0x41324154;
 
 /** The schema version this code writes (`PRAGMA user_version`). */
-export const SQLITE_TASK_STORE_SCHEMA_VERSION = 1;
+export const SQLITE_TASK_STORE_SCHEMA_VERSION = 2;
 
 /** A database that cannot be used as a task store (not SQLite, another application's, a newer schema). */
 export class SqliteTaskStoreError extends Error {
@@ -52,6 +68,13 @@ export interface SqliteTaskStoreOptions {
   readonly busyTimeoutMs?: number;
   /** Switch the database to WAL journaling (default true; ignored for `:memory:`). */
   readonly wal?: boolean;
+  /**
+   * `PRAGMA synchronous` (default `"NORMAL"`). With WAL, `"NORMAL"` makes a commit survive a crash
+   * of the process but not of the operating system or the machine (power loss): the WAL is only
+   * fsynced at checkpoints. `"FULL"` fsyncs the WAL at every commit (one fsync per group commit,
+   * see the class comment), so that a stored event also survives power loss.
+   */
+  readonly synchronous?: "NORMAL" | "FULL";
 }
 
 /**
@@ -85,6 +108,31 @@ const MIGRATIONS: readonly string[] = [
     UNIQUE (tenant, owner, task_id, id)
   );
   CREATE INDEX push_configs_by_task ON push_configs (tenant, owner, task_id, seq);
+  `,
+  // 2: tasks become a rowid table. WITHOUT ROWID kept each task's BLOB inside the primary-key
+  // b-tree, keyed by a random id: every save rewrote a random, crowded leaf (about 3 WAL pages per
+  // save). With a rowid, recently created tasks (the ones being saved) share the last table pages,
+  // and the (tenant, owner, id) index that the upsert targets holds only the short keys.
+  `
+  CREATE TABLE tasks_v2 (
+    tenant TEXT NOT NULL,
+    owner TEXT NOT NULL,
+    id TEXT NOT NULL,
+    context_id TEXT NOT NULL,
+    state INTEGER NOT NULL,
+    status_seconds INTEGER NOT NULL,
+    status_nanos INTEGER NOT NULL,
+    seq INTEGER NOT NULL,
+    data BLOB NOT NULL,
+    UNIQUE (tenant, owner, id)
+  );
+  INSERT INTO tasks_v2 (tenant, owner, id, context_id, state, status_seconds, status_nanos, seq, data)
+    SELECT tenant, owner, id, context_id, state, status_seconds, status_nanos, seq, data FROM tasks ORDER BY seq;
+  DROP TABLE tasks;
+  ALTER TABLE tasks_v2 RENAME TO tasks;
+  CREATE INDEX tasks_by_time ON tasks (tenant, owner, status_seconds DESC, status_nanos DESC, seq DESC);
+  CREATE INDEX tasks_by_context_time ON tasks (tenant, owner, context_id, status_seconds DESC, status_nanos DESC, seq DESC);
+  CREATE UNIQUE INDEX tasks_by_seq ON tasks (seq);
   `,
 ];
 
@@ -125,6 +173,20 @@ interface ConfigRow {
 
 type Stmt = Database.Statement<unknown[], unknown>;
 
+/** A save waiting for the next group commit, with the callers waiting for it. */
+interface PendingSave {
+  readonly scope: TaskScope;
+  readonly task: TaskShape;
+  readonly waiters: readonly { readonly resolve: () => void; readonly reject: (error: unknown) => void }[];
+}
+
+/** Saves per group commit at most: a longer batch is committed at once, without waiting for the tick to end. */
+const MAX_BATCH = 256;
+
+function taskKey(scope: TaskScope, taskId: string): string {
+  return JSON.stringify([scope.tenant, scope.owner, taskId]);
+}
+
 /** Keeps tasks and push configs in a SQLite database. */
 export class SqliteTaskStore implements TaskStore {
   readonly #db: Database.Database;
@@ -143,6 +205,10 @@ export class SqliteTaskStore implements TaskStore {
   readonly #listStatements = new Map<string, { readonly page: Stmt; readonly count: Stmt }>();
   readonly #readPage: (run: () => TaskPage) => TaskPage;
   readonly #deleteTaskTx: (scope: TaskScope, taskId: string) => void;
+  readonly #commitBatch: (batch: readonly PendingSave[], errors: unknown[]) => void;
+  /** Saves waiting for the next group commit, by task key, in the order of their (last) save. */
+  readonly #pending = new Map<string, PendingSave>();
+  #flushScheduled = false;
 
   /**
    * Opens (creating or migrating) the task store in the database file `path` (`":memory:"`
@@ -163,7 +229,7 @@ export class SqliteTaskStore implements TaskStore {
       // Reading the header first makes a file that is not SQLite fail here, with its name.
       this.#checkAndMigrate(name);
       if (options.wal ?? true) this.#db.pragma("journal_mode = WAL");
-      this.#db.pragma("synchronous = NORMAL");
+      this.#db.pragma(`synchronous = ${options.synchronous === "FULL" ? "FULL" : "NORMAL"}`);
       const db = this.#db;
       const prepare = (sql: string): Stmt => db.prepare(sql).safeIntegers(true);
       this.#getTask = prepare("SELECT data FROM tasks WHERE tenant = ? AND owner = ? AND id = ?");
@@ -190,6 +256,21 @@ export class SqliteTaskStore implements TaskStore {
         this.#deleteTaskConfigs.run(scope.tenant, scope.owner, taskId);
         this.#deleteTask.run(scope.tenant, scope.owner, taskId);
       }).immediate as (scope: TaskScope, taskId: string) => void;
+      // One group commit: each save is its own statement (a failing one fails alone, as before) unless
+      // the failure ended the transaction, which then fails (and rolls back) the whole batch.
+      this.#commitBatch = db.transaction((batch: readonly PendingSave[], errors: unknown[]) => {
+        for (let i = 0; i < batch.length; i++) {
+          const { scope, task } = batch[i] as PendingSave;
+          try {
+            const time = splitNanos(nanosOf(task.status?.timestamp));
+            const data = toBinary(this.#schemas.Task, task);
+            this.#saveTask.run(scope.tenant, scope.owner, task.id, task.contextId, task.status?.state ?? 0, time.seconds, time.nanos, data);
+          } catch (e) {
+            if (!db.inTransaction) throw e;
+            errors[i] = e;
+          }
+        }
+      }).immediate as (batch: readonly PendingSave[], errors: unknown[]) => void;
     } catch (e) {
       if (this.#ownsDb) this.#db.close();
       if (e instanceof SqliteTaskStoreError) throw e;
@@ -229,19 +310,58 @@ export class SqliteTaskStore implements TaskStore {
 
   /** {@inheritDoc TaskStore.getTask} */
   async getTask(scope: TaskScope, taskId: string): Promise<TaskShape | undefined> {
+    if (this.#pending.has(taskKey(scope, taskId))) this.#flush();
     const row = this.#getTask.get(scope.tenant, scope.owner, taskId) as { data: Uint8Array } | undefined;
     return row === undefined ? undefined : fromBinary(this.#schemas.Task, row.data);
   }
 
   /** {@inheritDoc TaskStore.saveTask} */
-  async saveTask(scope: TaskScope, task: TaskShape): Promise<void> {
-    const time = splitNanos(nanosOf(task.status?.timestamp));
-    const data = toBinary(this.#schemas.Task, task);
-    this.#saveTask.run(scope.tenant, scope.owner, task.id, task.contextId, task.status?.state ?? 0, time.seconds, time.nanos, data);
+  saveTask(scope: TaskScope, task: TaskShape): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const key = taskKey(scope, task.id);
+      const earlier = this.#pending.get(key);
+      // A second save of a task before the commit replaces the first (the task is serialized once) and
+      // moves to the end, so it draws its save counter after the saves issued in between, as it would alone.
+      if (earlier !== undefined) this.#pending.delete(key);
+      this.#pending.set(key, { scope, task, waiters: [...(earlier?.waiters ?? []), { resolve, reject }] });
+      if (this.#pending.size >= MAX_BATCH) this.#flush();
+      else if (!this.#flushScheduled) {
+        this.#flushScheduled = true;
+        setImmediate(() => {
+          this.#flushScheduled = false;
+          this.#flush();
+        });
+      }
+    });
+  }
+
+  /**
+   * Commits the pending saves in one transaction, then settles their promises: resolved once
+   * committed, rejected with the save's own error or the transaction's. Never throws.
+   */
+  #flush(): void {
+    if (this.#pending.size === 0) return;
+    const batch = [...this.#pending.values()];
+    this.#pending.clear();
+    const errors: unknown[] = new Array(batch.length);
+    let failure: { error: unknown } | undefined;
+    try {
+      this.#commitBatch(batch, errors);
+    } catch (e) {
+      failure = { error: e };
+    }
+    for (let i = 0; i < batch.length; i++) {
+      const error = failure !== undefined ? failure.error : errors[i];
+      for (const waiter of (batch[i] as PendingSave).waiters) {
+        if (failure !== undefined || i in errors) waiter.reject(error);
+        else waiter.resolve();
+      }
+    }
   }
 
   /** {@inheritDoc TaskStore.listTasks} */
   async listTasks(scope: TaskScope, query: TaskQuery): Promise<TaskPage> {
+    this.#flush();
     const since = query.statusTimestampAfter === undefined ? undefined : nanosOf(query.statusTimestampAfter);
     const fingerprint = queryFingerprint([query.contextId, query.state ?? null, since === undefined ? null : since.toString()]);
     const after = query.pageToken === "" ? undefined : parseTaskPosition(decodePageToken(query.pageToken, fingerprint));
@@ -300,17 +420,20 @@ export class SqliteTaskStore implements TaskStore {
 
   /** {@inheritDoc TaskStore.getPushConfig} */
   async getPushConfig(scope: TaskScope, taskId: string, configId: string): Promise<PushConfigShape | undefined> {
+    this.#flush();
     const row = this.#getConfig.get(scope.tenant, scope.owner, taskId, configId) as { data: Uint8Array } | undefined;
     return row === undefined ? undefined : fromBinary(this.#schemas.TaskPushNotificationConfig, row.data);
   }
 
   /** {@inheritDoc TaskStore.savePushConfig} */
   async savePushConfig(scope: TaskScope, config: PushConfigShape): Promise<void> {
+    this.#flush();
     this.#saveConfig.run(scope.tenant, scope.owner, config.taskId, config.id, toBinary(this.#schemas.TaskPushNotificationConfig, config));
   }
 
   /** {@inheritDoc TaskStore.listPushConfigs} */
   async listPushConfigs(scope: TaskScope, taskId: string, query: PushConfigQuery): Promise<PushConfigPage> {
+    this.#flush();
     const { fingerprint, afterSeq } = pushConfigCursor(taskId, query.pageToken);
     const rows = (
       query.pageSize > 0
@@ -327,6 +450,7 @@ export class SqliteTaskStore implements TaskStore {
 
   /** {@inheritDoc TaskStore.deletePushConfig} */
   async deletePushConfig(scope: TaskScope, taskId: string, configId: string): Promise<void> {
+    this.#flush();
     this.#deleteConfig.run(scope.tenant, scope.owner, taskId, configId);
   }
 
@@ -335,11 +459,13 @@ export class SqliteTaskStore implements TaskStore {
    * in the same transaction, its push configs. Does nothing when it does not exist.
    */
   async deleteTask(scope: TaskScope, taskId: string): Promise<void> {
+    this.#flush();
     this.#deleteTaskTx(scope, taskId);
   }
 
   /** Closes the connection when the store opened it (a connection handed in stays open). Idempotent. */
   close(): void {
+    if (this.#db.open) this.#flush();
     if (this.#ownsDb && this.#db.open) this.#db.close();
   }
 }
