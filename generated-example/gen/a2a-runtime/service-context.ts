@@ -152,9 +152,15 @@ export function decodeRequest(errors: PipelineErrorSpecs, schema: DescMessage, j
   return message;
 }
 
-/** A handler's unexpected throw as the generic InternalError, logged (never sent: no message, no stack). */
-export function internalError<Principal>(settings: PipelineSettings<Principal>, operation: string, cause: unknown): A2AError {
-  settings.logger.error(`${operation}: handler failed`, cause);
+/**
+ * A handler's unexpected throw as the generic InternalError, logged (never sent: no message,
+ * no stack). Not logged when it is only the abort of a call whose client went away
+ * (`signal` aborted and the throw is its reason or an AbortError): nobody is left to answer
+ * and nothing failed.
+ */
+export function internalError<Principal>(settings: PipelineSettings<Principal>, operation: string, cause: unknown, signal?: AbortSignal): A2AError {
+  const abandoned = signal?.aborted === true && (cause === signal.reason || (cause instanceof Error && cause.name === "AbortError"));
+  if (!abandoned) settings.logger.error(`${operation}: handler failed`, cause);
   return new A2AError(settings.errors.InternalError, undefined, { cause });
 }
 

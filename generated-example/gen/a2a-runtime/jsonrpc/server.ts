@@ -102,7 +102,7 @@ export function createJsonRpcHandler<Principal>(
       });
       message = decodeRequest(errors, operation.input, envelope.params, service.requestFields);
     } catch (e) {
-      return respondError(settings, id, toA2AError(e, (cause) => internalError(settings, operation.name, cause)));
+      return respondError(settings, id, toA2AError(e, (cause) => internalError(settings, operation.name, cause, request.signal)));
     }
     const tenant = (message as { tenant?: unknown }).tenant;
     if (typeof tenant === "string" && tenant !== "") context = { ...context, tenant };
@@ -111,7 +111,7 @@ export function createJsonRpcHandler<Principal>(
     try {
       result = service.dispatch(operation.name, message, context);
     } catch (e) {
-      return respondError(settings, id, toA2AError(e, (cause) => internalError(settings, operation.name, cause)));
+      return respondError(settings, id, toA2AError(e, (cause) => internalError(settings, operation.name, cause, request.signal)));
     }
     if (operation.kind === "unary") {
       try {
@@ -119,7 +119,7 @@ export function createJsonRpcHandler<Principal>(
         const json = encodeMessage(operation.output, response, service.responseFields);
         return { status: 200, headers: withActivatedExtensions(JSON_HEADERS, context), body: resultResponse(id, json) };
       } catch (e) {
-        return respondError(settings, id, toA2AError(e, (cause) => internalError(settings, operation.name, cause)));
+        return respondError(settings, id, toA2AError(e, (cause) => internalError(settings, operation.name, cause, request.signal)));
       }
     }
     return openEventStream(
@@ -128,7 +128,7 @@ export function createJsonRpcHandler<Principal>(
         encodeEvent: (m) => encodeSseEvent(resultResponse(id, encodeMessage(operation.output, m, service.responseFields))),
         encodeError: (err) => encodeSseEvent(errorResponse(id, toJsonRpcError(err))),
         respondError: (err) => respondError(settings, id, err),
-        toError: (e) => toA2AError(e, (cause) => internalError(settings, operation.name, cause)),
+        toError: (e) => toA2AError(e, (cause) => internalError(settings, operation.name, cause, request.signal)),
         logCleanupError: (e) => settings.logger.error(`${operation.name}: stream clean-up failed`, e),
       },
       withActivatedExtensions([], context),

@@ -147,7 +147,7 @@ export function createRestHandler<Principal>(service: RestServiceDefinition<Prin
       }
       message = decodeRequest(errors, operation.input, json, service.requestFields);
     } catch (e) {
-      return respond(toA2AError(e, (cause) => internalError(settings, operation.name, cause)));
+      return respond(toA2AError(e, (cause) => internalError(settings, operation.name, cause, request.signal)));
     }
     const tenant = (message as { tenant?: unknown }).tenant;
     if (typeof tenant === "string" && tenant !== "" && tenant !== context.tenant) context = { ...context, tenant };
@@ -161,7 +161,7 @@ export function createRestHandler<Principal>(service: RestServiceDefinition<Prin
         return { status: 200, headers: withActivatedExtensions(jsonHeaders, context), body: JSON.stringify(json) };
       }
     } catch (e) {
-      return respond(toA2AError(e, (cause) => internalError(settings, operation.name, cause)));
+      return respond(toA2AError(e, (cause) => internalError(settings, operation.name, cause, request.signal)));
     }
     return openEventStream(
       result as AsyncIterable<Message>,
@@ -169,7 +169,7 @@ export function createRestHandler<Principal>(service: RestServiceDefinition<Prin
         encodeEvent: (m) => encodeSseEvent(JSON.stringify(encodeMessage(operation.output, m, service.responseFields))),
         encodeError: (err) => encodeSseEvent(JSON.stringify(toHttpError(err).body), { event: "error" }),
         respondError: (err) => respond(err),
-        toError: (e) => toA2AError(e, (cause) => internalError(settings, operation.name, cause)),
+        toError: (e) => toA2AError(e, (cause) => internalError(settings, operation.name, cause, request.signal)),
         logCleanupError: (e) => settings.logger.error(`${operation.name}: stream clean-up failed`, e),
       },
       withActivatedExtensions([], context),
