@@ -86,6 +86,8 @@ describe("buf generate over library.proto", () => {
         "demo/v1/library_a2a_rest_routes.ts",
       ]),
     );
+    // Not A2A-shaped: no task runtime and no agent client (nor their runtime files).
+    expect(files.filter((f) => /task|agent[-_]client/.test(f))).toEqual([]);
   });
 
   it("type-checks under strict, together with code that implements the handler", () => {

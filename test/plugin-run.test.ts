@@ -32,6 +32,7 @@ describe("protoc-gen-a2a on a2a.proto", () => {
     expect([...run.files.keys()].sort()).toEqual(
       [
         ...runtimeFiles,
+        "a2a_a2a_agent_client.ts",
         "a2a_a2a_errors.ts",
         "a2a_a2a_grpc_client.ts",
         "a2a_a2a_grpc_server.ts",
@@ -183,6 +184,31 @@ describe("plugin options", () => {
     expect(runPlugin("a2a").files.has("a2a-runtime/task/index.ts")).toBe(true);
     const library = runPlugin("library");
     expect([...library.files.keys()].filter((n) => n.includes("task"))).toEqual([]);
+  });
+
+  it("emits the agent client (and its runtime) only for A2A-shaped services, over the emitted bindings only", () => {
+    const a2a = runPlugin("a2a");
+    expect(a2a.files.has("a2a-runtime/agent-client.ts")).toBe(true);
+    const source = fileOf(a2a, "a2a_a2a_agent_client.ts");
+    expect(source).toContain("export function connectA2AService(source: string | URL | AgentCard, options?: ConnectA2AServiceOptions): Promise<A2AServiceConnection>");
+    expect(source).toContain('export type A2AServiceBinding = "JSONRPC" | "HTTP+JSON" | "GRPC";');
+    const gates = [...source.matchAll(/^ {2}(\w+): \{ capability: "(\w+)", error: (\w+) \},$/gm)].map((m) => `${m[1]} ${m[2]} ${m[3]}`);
+    expect(gates).toEqual([
+      "sendStreamingMessage streaming UnsupportedOperationError",
+      "subscribeToTask streaming UnsupportedOperationError",
+      "createTaskPushNotificationConfig pushNotifications PushNotificationNotSupportedError",
+      "getTaskPushNotificationConfig pushNotifications PushNotificationNotSupportedError",
+      "listTaskPushNotificationConfigs pushNotifications PushNotificationNotSupportedError",
+      "getExtendedAgentCard extendedAgentCard UnsupportedOperationError",
+      "deleteTaskPushNotificationConfig pushNotifications PushNotificationNotSupportedError",
+    ]);
+    const library = runPlugin("library");
+    expect([...library.files.keys()].filter((n) => n.includes("agent_client") || n.includes("agent-client"))).toEqual([]);
+    const jsonRpcOnly = fileOf(runPlugin("a2a", "bindings=jsonrpc"), "a2a_a2a_agent_client.ts");
+    expect(jsonRpcOnly).toContain('export type A2AServiceBinding = "JSONRPC";');
+    expect(jsonRpcOnly).not.toMatch(/Rest|Grpc|grpc/);
+    const grpcOnly = fileOf(runPlugin("a2a", "bindings=grpc"), "a2a_a2a_agent_client.ts");
+    expect(grpcOnly).toContain('export type A2AServiceBinding = "GRPC";');
   });
 
   it("defaults to target=ts", () => {

@@ -7,6 +7,7 @@ import { emitRuntimeFiles } from "./emit/runtime-files.js";
 import { emitHandlerFile } from "./emit/common/handler-interface.js";
 import { emitErrorsFile } from "./emit/common/errors.js";
 import { emitTaskHandlerFile } from "./emit/common/task-handler.js";
+import { emitAgentClientFile } from "./emit/common/agent-client.js";
 import { emitJsonRpcMethodTable } from "./emit/jsonrpc/method-table.js";
 import { emitJsonRpcServer } from "./emit/jsonrpc/server.js";
 import { emitJsonRpcClient } from "./emit/jsonrpc/client.js";
@@ -56,6 +57,7 @@ function generateTs(schema: Schema<PluginOptions>): void {
     emitHandlerFile(schema, model);
     emitErrorsFile(schema, model);
     emitTaskHandlerFile(schema, model);
+    emitAgentClientFile(schema, model);
     if (bindings.has("jsonrpc")) {
       emitJsonRpcMethodTable(schema, model);
       emitJsonRpcServer(schema, model);

@@ -8,6 +8,7 @@ export const outputSuffix = {
   handler: "_a2a_handler.ts",
   errors: "_a2a_errors.ts",
   taskHandler: "_a2a_task_handler.ts",
+  agentClient: "_a2a_agent_client.ts",
   jsonRpcMethods: "_a2a_jsonrpc_methods.ts",
   jsonRpcServer: "_a2a_jsonrpc_server.ts",
   jsonRpcClient: "_a2a_jsonrpc_client.ts",

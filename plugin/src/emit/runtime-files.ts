@@ -50,13 +50,16 @@ function rewriteRelativeImports(source: string, extension: "none" | "js" | "ts")
 
 /**
  * Binding folders of the runtime are copied only when the binding is emitted (`http/` serves
- * JSON-RPC and REST); `task/` only when a service can use the task runtime; the grpc-js
+ * JSON-RPC and REST); `task/` and `agent-client.ts` only when a service can use the task
+ * runtime (is A2A-shaped); the grpc-js
  * server only when it is the chosen gRPC server stack.
  */
 function runtimeFileWanted(path: string, options: Pick<PluginOptions, "bindings" | "grpcServer" | "taskStore">, taskRuntime: boolean): boolean {
   const bindings = options.bindings;
   if (path === "grpc/grpc-js-server.ts" && options.grpcServer !== "grpc-js") return false;
   if (path === "task/sqlite-store.ts" && options.taskStore !== "sqlite") return false;
+  // Connecting from an Agent Card: only with the agent client file (A2A-shaped services).
+  if (path === "agent-client.ts") return taskRuntime;
   const folder = path.includes("/") ? path.slice(0, path.indexOf("/")) : "";
   switch (folder) {
     case "jsonrpc":

@@ -13,9 +13,12 @@
  */
 import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
 import type { UniversalBufferedResponse, UniversalHandler, UniversalRequest, UniversalResponse } from "./universal.js";
+import { AGENT_CARD_WELL_KNOWN_PATH, grpcHostPort, type A2ABindingName } from "../discovery.js";
 
-/** The well-known path of the public Agent Card (§8.2). */
-export const AGENT_CARD_WELL_KNOWN_PATH = "/.well-known/agent-card.json";
+// The well-known path, the binding names and the gRPC address forms are shared with the
+// client side (agent-client.ts), which is emitted even without the HTTP bindings.
+export { AGENT_CARD_WELL_KNOWN_PATH, grpcHostPort } from "../discovery.js";
+export type { A2ABindingName } from "../discovery.js";
 
 /** Options of {@link serveAgentCard}. */
 export interface ServeAgentCardOptions {
@@ -160,9 +163,6 @@ function jsonError(code: number, status: string, message: string): string {
 // supportedInterfaces
 // ---------------------------------------------------------------------------------------
 
-/** The protocol bindings of the A2A core (§5). */
-export type A2ABindingName = "JSONRPC" | "HTTP+JSON" | "GRPC";
-
 /** What a server mounts, for {@link buildSupportedInterfaces} / {@link checkAgentCard}. */
 export interface MountedInterfaces {
   /** Public origin (and optional path prefix) the HTTP bindings are reached at, e.g. "https://agent.example.com". */
@@ -216,26 +216,6 @@ function mountedUrls(input: MountedInterfaces): Map<A2ABindingName, string> {
   if (input.restPath !== undefined) urls.set("HTTP+JSON", join(input.restPath));
   if (input.grpcAddress !== undefined) urls.set("GRPC", grpcHostPort(input.grpcAddress) ?? input.grpcAddress);
   return urls;
-}
-
-/**
- * `host:port` of a gRPC address given as `host:port` or as a URL (K1); the port
- * defaults to 443 for https/grpcs, 80 for http/grpc. `undefined` when unparseable.
- */
-export function grpcHostPort(address: string): string | undefined {
-  const a = address.trim();
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(a)) {
-    try {
-      const u = new URL(a);
-      const scheme = u.protocol.slice(0, -1).toLowerCase();
-      const port = u.port !== "" ? u.port : scheme === "http" || scheme === "grpc" ? "80" : "443";
-      return u.hostname === "" ? undefined : `${u.hostname}:${port}`;
-    } catch {
-      return undefined;
-    }
-  }
-  const m = /^(\[[0-9a-f:.]+\]|[^\s:/[\]]+):(\d{1,5})$/i.exec(a);
-  return m === null ? undefined : `${m[1]!.toLowerCase()}:${m[2]}`;
 }
 
 function normalizeHttpUrl(url: string): string {

@@ -1,0 +1,43 @@
+/**
+ * Agent Card discovery basics shared by the serving side (http/agent-card.ts) and the
+ * connecting side (agent-client.ts): the well-known path (§8.2), the names of the core
+ * protocol bindings (§5) and the two forms of a gRPC interface address (CHECKLIST K1).
+ *
+ * Self-contained: this file is copied verbatim into generated output and imports nothing.
+ */
+
+/** The well-known path of the public Agent Card (§8.2). */
+export const AGENT_CARD_WELL_KNOWN_PATH = "/.well-known/agent-card.json";
+
+/** The protocol bindings of the A2A core (§5): the values of `AgentInterface.protocolBinding`. */
+export type A2ABindingName = "JSONRPC" | "HTTP+JSON" | "GRPC";
+
+/**
+ * `host:port` of a gRPC address given as `host:port` or as a URL (K1); the port
+ * defaults to 443 for https/grpcs, 80 for http/grpc. `undefined` when unparseable.
+ */
+export function grpcHostPort(address: string): string | undefined {
+  const a = address.trim();
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(a)) {
+    try {
+      const u = new URL(a);
+      const scheme = u.protocol.slice(0, -1).toLowerCase();
+      const port = u.port !== "" ? u.port : scheme === "http" || scheme === "grpc" ? "80" : "443";
+      return u.hostname === "" ? undefined : `${u.hostname}:${port}`;
+    } catch {
+      return undefined;
+    }
+  }
+  const m = /^(\[[0-9a-f:.]+\]|[^\s:/[\]]+):(\d{1,5})$/i.exec(a);
+  return m === null ? undefined : `${m[1]!.toLowerCase()}:${m[2]}`;
+}
+
+/**
+ * Whether a URL-form gRPC address asks for TLS: `true` for https/grpcs, `false` for
+ * http/grpc, `undefined` for `host:port` (the client then decides: TLS on port 443).
+ */
+export function grpcAddressTls(address: string): boolean | undefined {
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(address.trim())?.[1]?.toLowerCase();
+  if (scheme === undefined) return undefined;
+  return scheme === "https" || scheme === "grpcs";
+}
