@@ -46,18 +46,28 @@ async function readBody(req: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
-/** A fake agent answering every call of `binding` with `envelope`'s content. */
-async function fakeAgent(binding: Binding, envelope: JsonObject, operation: UnaryOperation): Promise<{ endpoints: { cardUrl: string; jsonrpc: string; rest: string; grpc: string }; close: () => Promise<void> }> {
+/** A local agent that answers every call with the same canned content; `requests` counts what reached it. */
+export interface FakeAgent {
+  readonly endpoints: { cardUrl: string; jsonrpc: string; rest: string; grpc: string };
+  readonly requests: number;
+  close(): Promise<void>;
+}
+
+/** A fake agent answering every call of `binding` with `envelope`'s content (as the response of `operation`). */
+export async function fakeAgent(binding: Binding, envelope: JsonObject, operation: UnaryOperation): Promise<FakeAgent> {
+  let requests = 0;
   if (binding === "grpc") {
     const answer = () => {
+      requests++;
       if (isMap(envelope["error"])) throw errorRegistry.fromJsonRpcError(envelope["error"]);
       return fromJson(RESPONSE_SCHEMAS[operation], (envelope["result"] ?? {}) as PbJson, { ignoreUnknownFields: true });
     };
     const handler = new Proxy({}, { get: () => async () => answer() }) as A2AServiceHandler;
     const endpoint = await listenA2AServiceGrpc(handler, { listen: { host: "127.0.0.1", port: 0 } });
-    return { endpoints: { cardUrl: "", jsonrpc: "", rest: "", grpc: endpoint.address }, close: () => endpoint.close() };
+    return { endpoints: { cardUrl: "", jsonrpc: "", rest: "", grpc: endpoint.address }, get requests() { return requests; }, close: () => endpoint.close() };
   }
   const server = await listen((req: IncomingMessage, res: ServerResponse) => {
+    requests++;
     void readBody(req).then((text) => {
       if (binding === "jsonrpc") {
         let id: JsonValue = null;
@@ -77,7 +87,7 @@ async function fakeAgent(binding: Binding, envelope: JsonObject, operation: Unar
       res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(envelope["result"] ?? {}));
     });
   });
-  return { endpoints: { cardUrl: `${server.url}/.well-known/agent-card.json`, jsonrpc: server.url, rest: server.url, grpc: "" }, close: () => server.close() };
+  return { endpoints: { cardUrl: `${server.url}/.well-known/agent-card.json`, jsonrpc: server.url, rest: server.url, grpc: "" }, get requests() { return requests; }, close: () => server.close() };
 }
 
 /** `RunnerConfig.parseWirePayload` for one client implementation on one binding. */

@@ -4,7 +4,11 @@
  * note saying what was checked, which the report prints.
  */
 import { fromJson, type JsonValue as PbJson } from "@bufbuild/protobuf";
-import { SendMessageResponseSchema, StreamResponseSchema } from "../../../generated-example/gen/a2a_pb.js";
+import { AgentCardSchema, SendMessageResponseSchema, StreamResponseSchema } from "../../../generated-example/gen/a2a_pb.js";
+import { connectA2AService, type A2AServiceBinding } from "../../../generated-example/gen/a2a_a2a_agent_client.js";
+import { PushNotificationNotSupportedError, UnsupportedOperationError } from "../../../generated-example/gen/a2a_a2a_errors.js";
+import { fakeAgent } from "./client-steps.js";
+import type { Binding } from "./client.js";
 import type { AssertionFailure } from "./assertions.js";
 import type { ActsClient, JsonObject, JsonValue } from "./client.js";
 import type { SpecialCheck, StepRecord } from "./runner.js";
@@ -105,10 +109,73 @@ function pushDelivery(webhook: WebhookRecorder, what: "auth" | "at-least-once" |
   };
 }
 
+const BINDING_NAMES: Readonly<Record<Binding, A2AServiceBinding>> = { jsonrpc: "JSONRPC", rest: "HTTP+JSON", grpc: "GRPC" };
+const GENERATED = "protoc-gen-a2a";
+
+/** What a call threw (or "ok"). */
+async function outcomeOf(call: () => Promise<unknown>): Promise<unknown> {
+  try {
+    await call();
+    return "ok";
+  } catch (e) {
+    return e;
+  }
+}
+
+/**
+ * The parsed card of a client step, re-pointed at a local fake agent of `binding` (the suite's
+ * cards name https://example.com/…), and a connection made from it with connectA2AService.
+ */
+async function connectToParsedCard(records: ReadonlyMap<string, StepRecord>, step: string, binding: Binding, answer: JsonObject) {
+  const agent = await fakeAgent(binding, { jsonrpc: "2.0", id: 1, result: answer }, "get_extended_agent_card");
+  const parsed = records.get(step)?.root as JsonObject;
+  const url = binding === "grpc" ? agent.endpoints.grpc : binding === "jsonrpc" ? agent.endpoints.jsonrpc : agent.endpoints.rest;
+  const card = fromJson(AgentCardSchema, { ...parsed, supportedInterfaces: [{ url, protocolBinding: BINDING_NAMES[binding], protocolVersion: "1.0" }] } as PbJson);
+  const connection = await connectA2AService(card, { bindings: [BINDING_NAMES[binding]] });
+  return { agent, connection };
+}
+
+const streamOnce = (connection: Awaited<ReturnType<typeof connectA2AService>>) => async () => {
+  for await (const _ of connection.client.sendStreamingMessage({ message: { messageId: "m", role: 1, parts: [{ content: { case: "text", value: "x" } }] } })) break;
+};
+
 /** The runner-special checks this runner implements, by test id. */
 export function specialChecks(webhook: WebhookRecorder, credentials: RunnerCredentials): Record<string, SpecialCheck> {
   const extendedCard = declarative("the declared raw requests are the check (insufficientAuthToken is a valid token without the extended-card right)");
   return {
+    "CLIENT-CAP-001": async ({ records, client, binding }) => {
+      if (client.implementation !== GENERATED) return { failures: [], note: "runner-special: capability gating not checked for this client (only the parse step)" };
+      const { agent, connection } = await connectToParsedCard(records, "parse-card", binding, {});
+      try {
+        const streaming = await outcomeOf(streamOnce(connection));
+        const push = await outcomeOf(() => connection.client.createTaskPushNotificationConfig({ taskId: "t", url: "https://example.com/hook" }));
+        const failures: AssertionFailure[] = [];
+        if (!(streaming instanceof UnsupportedOperationError)) failures.push({ path: "streaming", message: `SendStreamingMessage was not refused locally: ${String(streaming)}` });
+        if (!(push instanceof PushNotificationNotSupportedError)) failures.push({ path: "pushNotifications", message: `CreateTaskPushNotificationConfig was not refused locally: ${String(push)}` });
+        if (agent.requests !== 0) failures.push({ path: "", message: `${agent.requests} request(s) reached the agent` });
+        return { failures, note: "runner-special: connectA2AService on the parsed card refuses SendStreamingMessage (UnsupportedOperationError) and push config (PushNotificationNotSupportedError) without a request" };
+      } finally {
+        await agent.close();
+      }
+    },
+    "CLIENT-AUTH-001": async ({ records, client, binding }) => {
+      if (client.implementation !== GENERATED) return { failures: [], note: "runner-special: card replacement not checked for this client (only the parse steps)" };
+      const extended = records.get("parse-extended-card")?.root as JsonObject;
+      const { agent, connection } = await connectToParsedCard(records, "parse-public-card", binding, extended);
+      try {
+        const failures: AssertionFailure[] = [];
+        const before = await outcomeOf(streamOnce(connection));
+        if (!(before instanceof UnsupportedOperationError)) failures.push({ path: "", message: `with the public card (streaming false) streaming was not refused: ${String(before)}` });
+        await connection.client.getExtendedAgentCard({});
+        if (connection.card.capabilities?.streaming !== true) failures.push({ path: "card.capabilities.streaming", message: "the connection kept the public card after GetExtendedAgentCard" });
+        const seen = agent.requests;
+        const after = await outcomeOf(streamOnce(connection));
+        if (after instanceof UnsupportedOperationError || agent.requests === seen) failures.push({ path: "", message: `after the extended card, streaming is still refused locally: ${String(after)}` });
+        return { failures, note: "runner-special: after GetExtendedAgentCard the connectA2AService connection uses the extended card (streaming no longer refused locally)" };
+      } finally {
+        await agent.close();
+      }
+    },
     "SEC-EXTCARD-001": extendedCard,
     "SEC-EXTCARD-002": extendedCard,
     "SEC-EXTCARD-004": extendedCard,
