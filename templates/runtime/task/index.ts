@@ -35,7 +35,7 @@
  */
 export { createTaskHandler, type TaskHandlerIntrospection } from "./task-handler.js";
 export type { ClientContextIdPolicy, TaskCapabilities, TaskEventNotice, TaskHandlerOptions, TaskRuntimeBinding, TaskServiceHandler } from "./options.js";
-export { defaultOwnerOf } from "./options.js";
+export { DEFAULT_MAX_QUEUED_EVENTS, defaultOwnerOf } from "./options.js";
 export type {
   AgentExecutor,
   ArtifactInputOf,
@@ -51,7 +51,7 @@ export { ExecutorMisuseError, InvalidPageTokenError, type A2AErrorFactory, type 
 export type { PushConfigPage, PushConfigQuery, TaskPage, TaskQuery, TaskScope, TaskStore } from "./task-store.js";
 export { InMemoryTaskStore } from "./memory-store.js";
 export { decodePageToken, encodePageToken, queryFingerprint } from "./pagination.js";
-export { EventHub, Subscription } from "./event-hub.js";
+export { EventHub, Subscription, type QueueLimit } from "./event-hub.js";
 export type { RoleNumbers, TaskStateNumbers } from "./states.js";
 export { TaskStates } from "./states.js";
 export type * from "./shapes.js";

@@ -4,7 +4,7 @@
  * its events fan out through, and the running turn. A slot exists while anything uses
  * it (reference-counted) and is dropped when the last user leaves.
  */
-import { EventHub, type Subscription } from "./event-hub.js";
+import { EventHub, type QueueLimit, type Subscription } from "./event-hub.js";
 import { Mutex, SerialQueue } from "./serial.js";
 import type { StreamResponseShape } from "./shapes.js";
 import type { TaskScope } from "./task-store.js";
@@ -26,6 +26,14 @@ export type FeedItem =
       readonly failure: { readonly error: unknown } | undefined;
     };
 
+/** How far a subscriber of a task's feed may fall behind. */
+export interface FeedLimit {
+  /** Most feed items one subscriber may have queued and unread (a positive integer, or `Infinity`). */
+  readonly maxQueuedEvents: number;
+  /** The error a subscriber of `taskId` that fell further behind is ended with. */
+  readonly overflowError: (taskId: string, maxQueuedEvents: number) => unknown;
+}
+
 /** What the slot needs to know about the running turn. */
 export interface ActiveTurn {
   /** Turn number, unique in the process. */
@@ -46,7 +54,7 @@ export class LiveTask {
   readonly lock = new Mutex();
   /** The turn holding the lock, once it started. */
   turn: ActiveTurn | undefined;
-  readonly #hub = new EventHub<FeedItem>();
+  readonly #hub: EventHub<FeedItem>;
   #users = 0;
 
   /** Registry key: tenant, owner and task id. */
@@ -57,12 +65,18 @@ export class LiveTask {
   readonly taskId: string;
   readonly #registry: LiveTasks;
 
-  /** A slot registered under `key` in `registry`. */
-  constructor(key: string, scope: TaskScope, taskId: string, registry: LiveTasks) {
+  /** A slot registered under `key` in `registry`; its subscribers are bounded by `limit` (default: unbounded). */
+  constructor(key: string, scope: TaskScope, taskId: string, registry: LiveTasks, limit?: FeedLimit) {
     this.key = key;
     this.scope = scope;
     this.taskId = taskId;
     this.#registry = registry;
+    let queueLimit: QueueLimit | undefined;
+    if (limit !== undefined) {
+      const { maxQueuedEvents, overflowError } = limit;
+      queueLimit = { maxQueued: maxQueuedEvents, overflowError: () => overflowError(taskId, maxQueuedEvents) };
+    }
+    this.#hub = new EventHub<FeedItem>(queueLimit);
   }
 
   /** Counts one more user. */
@@ -75,7 +89,10 @@ export class LiveTask {
     if (--this.#users === 0) this.#registry.drop(this);
   }
 
-  /** Subscribes to the task's feed; the subscription holds the slot until it is closed (or `signal` aborts). */
+  /**
+   * Subscribes to the task's feed; the subscription holds the slot until it is closed
+   * (or `signal` aborts, or it falls more than the limit behind and is ended).
+   */
   subscribe(signal?: AbortSignal): Subscription<FeedItem> {
     this.retain();
     return this.#hub.subscribe(signal, () => this.release());
@@ -95,12 +112,18 @@ export class LiveTask {
 /** The slots of all live tasks of a handler. */
 export class LiveTasks {
   readonly #slots = new Map<string, LiveTask>();
+  readonly #limit: FeedLimit | undefined;
+
+  /** The registry; every task's subscribers are bounded by `limit` (default: unbounded). */
+  constructor(limit?: FeedLimit) {
+    this.#limit = limit;
+  }
 
   /** The slot of a task, created if needed, retained once for the caller (who must release it). */
   acquire(scope: TaskScope, taskId: string): LiveTask {
     const key = JSON.stringify([scope.tenant, scope.owner, taskId]);
     let slot = this.#slots.get(key);
-    if (slot === undefined) this.#slots.set(key, (slot = new LiveTask(key, scope, taskId, this)));
+    if (slot === undefined) this.#slots.set(key, (slot = new LiveTask(key, scope, taskId, this, this.#limit)));
     slot.retain();
     return slot;
   }

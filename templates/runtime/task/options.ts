@@ -100,7 +100,33 @@ export interface TaskHandlerOptions<Principal, S extends TaskRuntimeSchemas> {
   readonly now?: () => Date;
   /** Generates task, context, message, artifact and push config ids. Default: `crypto.randomUUID()`. */
   readonly generateId?: () => string;
+  /**
+   * Most events one stream (SendStreamingMessage, SubscribeToTask) may have queued and
+   * unread on the server. A task never waits for its readers, so events wait in a
+   * per-stream queue until the binding can write them (it honours the transport's
+   * backpressure); a client that reads more slowly than the task produces, or stops
+   * reading while keeping the connection open, is cut off once its queue would exceed
+   * this: its stream ends with UnsupportedOperationError (ErrorInfo metadata `taskId`
+   * and `maxQueuedEvents`), its queue is freed at once, and the task and every other
+   * stream go on (the client can resubscribe with SubscribeToTask). Events are shared
+   * between streams, so the memory a lagging stream holds is at most this many events.
+   * Counted per stream in feed items: the task's events plus one marker per turn end.
+   * Default: {@link DEFAULT_MAX_QUEUED_EVENTS} (1,000). A positive integer, or `Infinity`
+   * for no bound (not recommended: a stalled client then holds every later event).
+   * Raise it for executors that emit bursts longer than this faster than clients can read.
+   */
+  readonly maxQueuedEvents?: number;
 }
+
+/**
+ * Default of `TaskHandlerOptions.maxQueuedEvents`. A reader that keeps up has next to
+ * nothing queued (the engine publishes one event per store write; the in-process readers
+ * of a 1,000-subscriber × 1,001-event fan-out never have one queued), and network readers
+ * have the socket buffers on top, so only a stalled or far too slow client reaches it.
+ * It bounds such a client to 1,000 events (1 MB for 1 KB events; 8 KB of queue per stream,
+ * the events being shared) while leaving room for bursts of hundreds of events.
+ */
+export const DEFAULT_MAX_QUEUED_EVENTS = 1000;
 
 /**
  * The A2A service the runtime implements: the generated `A2AServiceHandler<Principal>`,

@@ -46,6 +46,8 @@ export interface EngineSettings<Principal> {
   readonly onTaskEvent: ((notice: TaskEventNotice<TaskRuntimeSchemas>) => void | Promise<void>) | undefined;
   /** Where unreported problems go. */
   readonly onError: (error: unknown, context: string) => void;
+  /** Most events one stream may have queued and unread before it is ended (positive integer or Infinity). */
+  readonly maxQueuedEvents: number;
 }
 
 /** A started turn, as its caller (SendMessage or SendStreamingMessage) sees it. */
@@ -67,13 +69,27 @@ export class TaskEngine<Principal> implements TurnCommitter {
   readonly #s: EngineSettings<Principal>;
   readonly #states: TaskStates;
   /** Live per-task state (exposed for tests: it must empty once nothing runs). */
-  readonly live = new LiveTasks();
+  readonly live: LiveTasks;
   #turns = 0;
 
   /** An engine with these settings. */
   constructor(settings: EngineSettings<Principal>) {
     this.#s = settings;
     this.#states = settings.factory.states;
+    const { errors } = settings;
+    this.live = new LiveTasks({
+      maxQueuedEvents: settings.maxQueuedEvents,
+      // Not InternalError: nothing failed on the server and the client can act on it. The A2A
+      // error catalog (§5.4) has no RESOURCE_EXHAUSTED error; UnsupportedOperation (an aspect the
+      // server does not support: unbounded buffering for a stream that is not read) keeps the cause
+      // visible, and ErrorInfo.metadata.maxQueuedEvents marks this case for clients.
+      overflowError: (taskId, maxQueuedEvents) =>
+        errors.UnsupportedOperation(
+          `Stream ended: the client fell behind, with more than ${maxQueuedEvents} events of task ${taskId} queued unread on the server. ` +
+            "The task and other streams go on; call SubscribeToTask to resubscribe (it starts with the task's current state), or GetTask once the task has ended.",
+          { metadata: { taskId, maxQueuedEvents: String(maxQueuedEvents) } },
+        ),
+    });
   }
 
   /** The scope of a call: its tenant and its principal's owner key. */

@@ -4,8 +4,11 @@
 /**
  * Ordered fan-out of one task's events to any number of subscribers (spec §3.5.2:
  * every active stream gets every event, in the order generated; closing one stream
- * does not affect the others). Each subscriber has its own unbounded queue, so a slow
- * reader never delays the task nor the other readers (memory grows instead).
+ * does not affect the others). Each subscriber has its own queue, so a slow reader
+ * never delays the task nor the other readers. The queue is bounded: a subscriber
+ * that falls more than `maxQueued` items behind is cut off on its own (its queue is
+ * dropped at once and its next read fails with the hub's overflow error), so a
+ * client that stops reading its stream cannot make the server's memory grow.
  */
 
 /** The receiving end a hub writes to. */
@@ -14,23 +17,49 @@ interface Sink<T> {
   end(): void;
 }
 
+/** The bound of each subscriber's queue. */
+export interface QueueLimit {
+  /** Most items a subscriber may have queued and unread; one more ends it. A positive integer, or `Infinity` (unbounded). */
+  readonly maxQueued: number;
+  /** The error the overflowing subscriber's next read rejects with. */
+  readonly overflowError: () => unknown;
+}
+
+/** No bound (the default of a hub built without one). */
+const UNBOUNDED: QueueLimit = { maxQueued: Infinity, overflowError: () => new Error("subscription queue overflow") };
+
+/** Throws a RangeError unless `value` is a positive integer or `Infinity`. */
+export function checkQueueLimit(value: number, name: string): void {
+  if (!(value === Infinity || (Number.isSafeInteger(value) && value >= 1))) {
+    throw new RangeError(`${name} must be a positive integer or Infinity, got ${String(value)}`);
+  }
+}
+
 /**
  * One subscriber's view of a hub: an async iterator over the items published after it
  * subscribed. `return()` (what `for await … break` and the bindings call when a client
- * goes away) ends it at once, even while a `next()` is pending.
+ * goes away) ends it at once, even while a `next()` is pending. When more than
+ * `limit.maxQueued` items are waiting unread, it ends itself: the queue is dropped,
+ * it leaves the hub, and its next `next()` rejects with `limit.overflowError()` (once;
+ * later calls are done).
  */
 export class Subscription<T> implements AsyncIterableIterator<T> {
   #items: T[] = [];
   #head = 0;
   #ended = false;
   #closed = false;
+  /** Set when the queue overflowed, until the reader got the error. */
+  #failure: { readonly error: unknown } | undefined;
+  #overflowed = false;
   #waiter: ((result: IteratorResult<T>) => void) | undefined;
+  readonly #limit: QueueLimit;
   readonly #detach: () => void;
   readonly #onAbort: (() => void) | undefined;
   readonly #signal: AbortSignal | undefined;
 
   /** Subscribes through `attach`, which registers the sink and returns the function that unregisters it. */
-  constructor(attach: (sink: Sink<T>) => () => void, signal?: AbortSignal) {
+  constructor(attach: (sink: Sink<T>) => () => void, signal?: AbortSignal, limit: QueueLimit = UNBOUNDED) {
+    this.#limit = limit;
     this.#detach = attach({ push: (item) => this.#push(item), end: () => this.#end() });
     this.#signal = signal;
     if (signal !== undefined) {
@@ -46,9 +75,24 @@ export class Subscription<T> implements AsyncIterableIterator<T> {
     if (waiter !== undefined) {
       this.#waiter = undefined;
       waiter({ done: false, value: item });
+    } else if (this.#items.length - this.#head >= this.#limit.maxQueued) {
+      this.#overflow();
     } else {
       this.#items.push(item);
     }
+  }
+
+  /** The reader fell too far behind: drop the queue, leave the hub, fail the next read. */
+  #overflow(): void {
+    let error: unknown;
+    try {
+      error = this.#limit.overflowError();
+    } catch (e) {
+      error = e;
+    }
+    this.#overflowed = true;
+    this.close();
+    this.#failure = { error };
   }
 
   #end(): void {
@@ -64,7 +108,12 @@ export class Subscription<T> implements AsyncIterableIterator<T> {
 
   /** The next item, waiting for it; done once the hub closed and the queue is drained, or after close(). */
   next(): Promise<IteratorResult<T>> {
-    if (this.#closed) return Promise.resolve({ done: true, value: undefined });
+    if (this.#closed) {
+      const failure = this.#failure;
+      if (failure === undefined) return Promise.resolve({ done: true, value: undefined });
+      this.#failure = undefined;
+      return Promise.reject(failure.error);
+    }
     if (this.#head < this.#items.length) {
       const value = this.#items[this.#head] as T;
       this.#items[this.#head] = undefined as T;
@@ -88,8 +137,9 @@ export class Subscription<T> implements AsyncIterableIterator<T> {
     return Promise.resolve({ done: true, value: undefined });
   }
 
-  /** Same as return(), synchronously. Idempotent. */
+  /** Same as return(), synchronously. Idempotent; after an overflow, drops the pending error. */
   close(): void {
+    this.#failure = undefined;
     if (this.#closed) return;
     this.#closed = true;
     this.#items = [];
@@ -104,6 +154,11 @@ export class Subscription<T> implements AsyncIterableIterator<T> {
     return this.#items.length - this.#head;
   }
 
+  /** True once the subscription was ended because its queue overflowed. */
+  get overflowed(): boolean {
+    return this.#overflowed;
+  }
+
   /** The subscription itself. */
   [Symbol.asyncIterator](): AsyncIterableIterator<T> {
     return this;
@@ -113,11 +168,18 @@ export class Subscription<T> implements AsyncIterableIterator<T> {
 /** Publishes items, in order, to every current subscription. */
 export class EventHub<T> {
   readonly #sinks = new Set<Sink<T>>();
+  readonly #limit: QueueLimit;
   #closed = false;
+
+  /** A hub whose subscribers each queue at most `limit.maxQueued` unread items (default: unbounded). */
+  constructor(limit: QueueLimit = UNBOUNDED) {
+    checkQueueLimit(limit.maxQueued, "maxQueued");
+    this.#limit = limit;
+  }
 
   /**
    * A new subscription that receives every item published from now on. It also ends
-   * when `signal` aborts; `onClose` runs once when it is closed.
+   * when `signal` aborts or its queue overflows; `onClose` runs once when it is closed.
    */
   subscribe(signal?: AbortSignal, onClose?: () => void): Subscription<T> {
     return new Subscription<T>((sink) => {
@@ -130,10 +192,10 @@ export class EventHub<T> {
         this.#sinks.delete(sink);
         onClose?.();
       };
-    }, signal);
+    }, signal, this.#limit);
   }
 
-  /** Delivers `item` to every subscription, synchronously and in call order. */
+  /** Delivers `item` to every subscription, synchronously and in call order (a subscription that overflows leaves the hub). */
   publish(item: T): void {
     for (const sink of this.#sinks) sink.push(item);
   }

@@ -22,11 +22,12 @@ import { EmptySchema, type Empty } from "@bufbuild/protobuf/wkt";
 import type { A2AErrorOptions } from "../a2a-error.js";
 import { TaskEngine } from "./engine.js";
 import { InvalidPageTokenError, type TaskRuntimeErrors } from "./errors.js";
+import { checkQueueLimit } from "./event-hub.js";
 import type { TaskCallContext } from "./executor.js";
 import { TaskFactory } from "./factory.js";
 import { applyView, historyLengthProblem, type TaskView } from "./history.js";
 import { InMemoryTaskStore } from "./memory-store.js";
-import { defaultOwnerOf, type TaskCapabilities, type TaskHandlerOptions, type TaskRuntimeBinding, type TaskServiceHandler } from "./options.js";
+import { DEFAULT_MAX_QUEUED_EVENTS, defaultOwnerOf, type TaskCapabilities, type TaskHandlerOptions, type TaskRuntimeBinding, type TaskServiceHandler } from "./options.js";
 import type {
   CancelTaskRequestShape,
   GetTaskRequestShape,
@@ -101,6 +102,8 @@ class TaskHandler<Principal> implements TaskServiceHandler<Principal, TaskRuntim
   readonly #card: TaskHandlerOptions<Principal, TaskRuntimeSchemas>["extendedAgentCard"];
 
   constructor(binding: TaskRuntimeBinding<TaskRuntimeSchemas>, options: TaskHandlerOptions<Principal, TaskRuntimeSchemas>) {
+    const maxQueuedEvents = options.maxQueuedEvents ?? DEFAULT_MAX_QUEUED_EVENTS;
+    checkQueueLimit(maxQueuedEvents, "maxQueuedEvents");
     this.#states = new TaskStates(binding.states);
     const newId = options.generateId ?? (() => crypto.randomUUID());
     this.#factory = new TaskFactory(binding.schemas, this.#states, binding.roles, options.now ?? (() => new Date()), newId);
@@ -119,6 +122,7 @@ class TaskHandler<Principal> implements TaskServiceHandler<Principal, TaskRuntim
       checkPushUrl: options.checkPushUrl,
       onTaskEvent: options.onTaskEvent,
       onError: options.onError ?? ((error, context) => console.error(`task runtime: ${context}`, error)),
+      maxQueuedEvents,
     });
   }
 
