@@ -47,6 +47,6 @@ export function createA2AServiceJsonRpcServer<Principal = unknown>(handler: A2AS
     options,
   );
   const adapter = { basePath: options?.basePath };
-  return { node: serveNode(universal, adapter), fetch: serveFetch(universal, adapter), handler: universal };
+  return { node: serveNode(universal, { ...adapter, stalledWriteTimeoutMs: options?.stalledWriteTimeoutMs }), fetch: serveFetch(universal, adapter), handler: universal };
 }
 

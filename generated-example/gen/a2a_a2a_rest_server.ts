@@ -48,6 +48,6 @@ export function createA2AServiceRestServer<Principal = unknown>(handler: A2AServ
     },
     options,
   );
-  return { node: serveNode(universal), fetch: serveFetch(universal), handler: universal };
+  return { node: serveNode(universal, { stalledWriteTimeoutMs: options?.stalledWriteTimeoutMs }), fetch: serveFetch(universal), handler: universal };
 }
 

@@ -185,4 +185,9 @@ export interface HttpServerOptions<Principal> extends ServerOptions<Principal> {
   readonly maxBodyBytes?: number;
   /** Interval of SSE keep-alive comments on streams, in ms; 0 turns them off. Default 15 000. */
   readonly keepAliveMs?: number;
+  /**
+   * `node` listener only: how long a stream may wait for a client that reads nothing before its
+   * response is destroyed, in ms (see `ServeNodeOptions`). Default 60 000; 0 waits forever.
+   */
+  readonly stalledWriteTimeoutMs?: number;
 }

@@ -21,7 +21,16 @@ export interface ServeNodeOptions {
    * Compared with the raw (percent-encoded) request path, case-sensitively.
    */
   readonly basePath?: string;
+  /**
+   * How long a streamed response may wait for a client that does not read (the socket
+   * buffer stays full, no "drain") before the response is destroyed, in ms. The stream's
+   * iterator is then returned as for a client that went away. Default 60 000; 0 waits forever.
+   */
+  readonly stalledWriteTimeoutMs?: number;
 }
+
+/** Default of {@link ServeNodeOptions.stalledWriteTimeoutMs}. */
+export const DEFAULT_STALLED_WRITE_TIMEOUT_MS = 60_000;
 
 /** A Node request listener, for `http.createServer`, `http2.createServer`/`createSecureServer` or `server.on("request")`. */
 export type NodeRequestListener = (req: IncomingMessage | Http2ServerRequest, res: ServerResponse | Http2ServerResponse) => void;
@@ -45,6 +54,8 @@ export type NodeRequestListener = (req: IncomingMessage | Http2ServerRequest, re
  */
 export function serveNode(handler: UniversalHandler, options?: ServeNodeOptions): NodeRequestListener {
   const base = normalizeBasePath(options?.basePath);
+  const stalledWriteTimeoutMs = options?.stalledWriteTimeoutMs ?? DEFAULT_STALLED_WRITE_TIMEOUT_MS;
+  if (!(stalledWriteTimeoutMs >= 0)) throw new RangeError(`stalledWriteTimeoutMs must be >= 0, got ${stalledWriteTimeoutMs}`);
   return function a2aNodeListener(req: IncomingMessage | Http2ServerRequest, res: ServerResponse | Http2ServerResponse): void {
     try {
       const url = req.url ?? "/";
@@ -61,7 +72,7 @@ export function serveNode(handler: UniversalHandler, options?: ServeNodeOptions)
         }
         path = inner;
       }
-      const exchange = new NodeExchange(req, res, (req.method ?? "GET").toUpperCase(), path, query);
+      const exchange = new NodeExchange(req, res, (req.method ?? "GET").toUpperCase(), path, query, stalledWriteTimeoutMs);
       void exchange.run(handler);
     } catch {
       destroyQuietly(res);
@@ -128,10 +139,12 @@ class NodeExchange implements UniversalRequest {
   #body: Promise<Uint8Array | "too-large"> | undefined;
   /** The body went over the limit; the rest is being discarded. */
   #discarding = false;
+  readonly #stalledWriteTimeoutMs: number;
 
-  constructor(req: NodeReq, res: NodeRes, method: string, path: string, query: string) {
+  constructor(req: NodeReq, res: NodeRes, method: string, path: string, query: string, stalledWriteTimeoutMs: number) {
     this.#req = req;
     this.#res = res;
+    this.#stalledWriteTimeoutMs = stalledWriteTimeoutMs;
     this.method = method;
     this.path = path;
     this.query = query;
@@ -274,11 +287,18 @@ class NodeExchange implements UniversalRequest {
     this.#end();
   }
 
-  /** Resolves on "drain" or "close", whichever comes first, leaving no listener behind. */
+  /**
+   * Resolves on "drain" or "close", whichever comes first, leaving no listener behind. A
+   * client that reads nothing for `stalledWriteTimeoutMs` gets its response destroyed
+   * (which closes it: the stream is then ended as for a client that went away).
+   */
   #drained(): Promise<void> {
     const res = this.#res;
     return new Promise((resolve) => {
+      const timer = this.#stalledWriteTimeoutMs > 0 ? setTimeout(() => destroyQuietly(res), this.#stalledWriteTimeoutMs) : undefined;
+      timer?.unref?.();
       const done = (): void => {
+        if (timer !== undefined) clearTimeout(timer);
         res.off("drain", done);
         res.off("close", done);
         resolve();

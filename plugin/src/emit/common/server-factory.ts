@@ -69,9 +69,9 @@ export function emitHttpServerFactory(f: GeneratedFile, model: FileModel, servic
   f.print("  );");
   if (flavor.adapterBasePath) {
     f.print("  const adapter = { basePath: options?.basePath };");
-    f.print("  return { node: ", serveNode, "(universal, adapter), fetch: ", serveFetch, "(universal, adapter), handler: universal };");
+    f.print("  return { node: ", serveNode, "(universal, { ...adapter, stalledWriteTimeoutMs: options?.stalledWriteTimeoutMs }), fetch: ", serveFetch, "(universal, adapter), handler: universal };");
   } else {
-    f.print("  return { node: ", serveNode, "(universal), fetch: ", serveFetch, "(universal), handler: universal };");
+    f.print("  return { node: ", serveNode, "(universal, { stalledWriteTimeoutMs: options?.stalledWriteTimeoutMs }), fetch: ", serveFetch, "(universal), handler: universal };");
   }
   f.print("}");
   f.print();
