@@ -4,6 +4,7 @@
 /** Client options and per-call options shared by every binding's client. */
 import { create, type DescMessage, type Message, type MessageInitShape } from "@bufbuild/protobuf";
 import { formatExtensions } from "./service-parameters.js";
+import type { ErrorRegistry } from "./a2a-error.js";
 
 /** Options every binding's client takes, fixed for its lifetime. */
 export interface ClientOptions {
@@ -77,3 +78,21 @@ export function callSignal(signal: AbortSignal | undefined, timeoutMs: number | 
 }
 
 function noop(): void {}
+
+/** gRPC status UNAVAILABLE: what Connect reports for an agent it cannot reach. */
+const UNAVAILABLE = 14;
+
+/**
+ * What an HTTP client throws when `fetch` rejects before any response (connection refused,
+ * DNS, TLS, reset): the same A2AError the gRPC client gives for an unreachable agent (gRPC
+ * status UNAVAILABLE, reason UNKNOWN, the underlying message; the original as `cause`), so
+ * callers handle it alike on every binding. An abort (the caller's signal or timeout) is
+ * returned unchanged.
+ */
+export function unreachableError(errors: ErrorRegistry, thrown: unknown, signal: AbortSignal | undefined): unknown {
+  if (signal?.aborted === true) return thrown;
+  const inner = thrown instanceof Error && thrown.cause instanceof Error ? thrown.cause : thrown;
+  const err = errors.fromGrpcStatus(UNAVAILABLE, inner instanceof Error ? inner.message : String(inner), []);
+  Object.defineProperty(err, "cause", { value: thrown, configurable: true, writable: true, enumerable: false });
+  return err;
+}

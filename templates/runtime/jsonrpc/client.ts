@@ -6,7 +6,7 @@ import { fromJson, toJson, type JsonValue, type Message, type MessageInitShape, 
 import { A2AError, type ErrorRegistry } from "../a2a-error.js";
 import { parseSse } from "../http/sse.js";
 import type { OperationDescriptor } from "../operation.js";
-import { callSignal, requestHeaders, requestMessage, type CallOptions, type ClientOptions } from "../call-options.js";
+import { callSignal, requestHeaders, requestMessage, unreachableError, type CallOptions, type ClientOptions } from "../call-options.js";
 
 /** Options of a JSON-RPC client, fixed for its lifetime. */
 export interface JsonRpcClientOptions extends ClientOptions {
@@ -87,7 +87,7 @@ export class JsonRpcTransport {
       response = await this.#fetch(this.#options.url, { method: "POST", headers, body, signal });
     } catch (e) {
       cleanup();
-      throw e;
+      throw unreachableError(this.#errors, e, signal);
     }
     options?.onHeaders?.(response.headers);
     return { response, id, cleanup };

@@ -8,7 +8,7 @@
  */
 import { fromJson, toJson, type JsonObject, type JsonValue, type MessageInitShape, type MessageShape } from "@bufbuild/protobuf";
 import type { A2AError, ErrorRegistry } from "../a2a-error.js";
-import { callSignal, requestHeaders, requestMessage, type CallOptions, type ClientOptions } from "../call-options.js";
+import { callSignal, requestHeaders, requestMessage, unreachableError, type CallOptions, type ClientOptions } from "../call-options.js";
 import { parseSse } from "../http/sse.js";
 import type { OperationDescriptor } from "../operation.js";
 import type { Route, RouteTable } from "../route-matcher.js";
@@ -115,7 +115,7 @@ export class RestTransport {
       response = await this.#fetch(url, { method: route.method, headers, body, signal });
     } catch (e) {
       cleanup();
-      throw e;
+      throw unreachableError(this.#errors, e, signal);
     }
     options?.onHeaders?.(response.headers);
     return { response, cleanup };
