@@ -5,20 +5,19 @@
  * processes needs its own locking on top.
  */
 
-const noop = (): void => {};
-
 /** Runs functions one after the other, in call order, whatever each one's outcome. */
 export class SerialQueue {
   #tail: Promise<void> = Promise.resolve();
   #pending = 0;
+  readonly #done = (): void => {
+    this.#pending--;
+  };
 
   /** Queues `fn`; the promise settles with its outcome once it has run. */
   run<T>(fn: () => T | Promise<T>): Promise<T> {
     this.#pending++;
     const result = this.#tail.then(fn);
-    this.#tail = result.then(noop, noop).finally(() => {
-      this.#pending--;
-    });
+    this.#tail = result.then(this.#done, this.#done);
     return result;
   }
 

@@ -167,7 +167,7 @@ export class TaskEngine<Principal> implements TurnCommitter {
   }
 
   #userMessage(message: MessageShape, taskId: string, contextId: string): MessageShape {
-    const copy = clone(this.#s.factory.schemas.Message, message);
+    const copy = this.#s.factory.cloneMessage(message);
     copy.taskId = taskId;
     copy.contextId = contextId;
     return copy;
@@ -255,14 +255,17 @@ export class TaskEngine<Principal> implements TurnCommitter {
     turn.releaseLock = release;
     const context: RequestContext<Principal, TaskRuntimeSchemas> = {
       request,
-      message: clone(factory.schemas.Message, turn.userMessage),
+      message: factory.cloneMessage(turn.userMessage),
       task: task === undefined ? undefined : factory.cloneTask(task),
       taskId: turn.taskId,
       contextId: turn.contextId,
       isNewTask: turn.isNew,
       referenceTasks,
       call,
-      signal: turn.abort.signal,
+      // A getter: an AbortSignal is only made for executors that look at it.
+      get signal() {
+        return turn.abort.signal;
+      },
     };
     const emitter = new TurnEmitter(turn, factory, this);
     void Promise.resolve()
@@ -353,16 +356,17 @@ export class TaskEngine<Principal> implements TurnCommitter {
     }
   }
 
-  /** Creates the turn's task if it does not exist yet (in the task's queue). */
-  async #ensureCreated(turn: Turn): Promise<void> {
-    if (turn.created) return;
+  /** Creates the turn's task if it does not exist yet (in the task's queue); returns it when created now. */
+  async #ensureCreated(turn: Turn): Promise<TaskShape | undefined> {
+    if (turn.created) return undefined;
     const { factory, store } = this.#s;
     const scope = turn.slot.scope;
     const task = factory.newTask(turn.taskId, turn.contextId, turn.userMessage);
     await store.saveTask(scope, task);
     if (turn.pushConfig !== undefined) await this.#savePushConfig(scope, turn.taskId, turn.pushConfig);
     turn.created = true;
-    this.#deliver(turn.slot, task, factory.taskEvent(task));
+    this.#deliver(turn.slot, task, factory.feedTaskEvent(task));
+    return task;
   }
 
   /** Registers a push config that came with a SendMessage for its task (a server id when it has none). */
@@ -377,8 +381,8 @@ export class TaskEngine<Principal> implements TurnCommitter {
   /** The turn's task as stored, creating it first; refuses changes to a canceled or terminal task. */
   async #current(turn: Turn): Promise<TaskShape> {
     if (turn.closed === "canceled") throw new ExecutorMisuseError("task-canceled", `task ${turn.taskId} was canceled`);
-    await this.#ensureCreated(turn);
-    const task = await this.#s.store.getTask(turn.slot.scope, turn.taskId);
+    // Just created (in this queue run): it is the task as stored, no need to read it back.
+    const task = (await this.#ensureCreated(turn)) ?? (await this.#s.store.getTask(turn.slot.scope, turn.taskId));
     if (task === undefined) throw new Error(`task ${turn.taskId} is missing from the store`);
     if (this.#states.isTerminal(task.status?.state)) throw new ExecutorMisuseError("event-after-terminal", `task ${turn.taskId} is in a terminal state`);
     return task;

@@ -5,7 +5,7 @@
  * Builds the messages the runtime stores and streams, with the schemas the binder
  * handed in, and normalizes what executors give it (agent messages, artifacts).
  */
-import { clone, create, type MessageInitShape } from "@bufbuild/protobuf";
+import { clone, create, type DescMessage, type MessageInitShape, type MessageShape as ProtoShape } from "@bufbuild/protobuf";
 import type { GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { timestampFromDate, type Timestamp } from "@bufbuild/protobuf/wkt";
 import type { JsonObject } from "@bufbuild/protobuf";
@@ -18,6 +18,57 @@ export type MessageInput = string | MessageInitShape<GenMessage<MessageShape>>;
 
 /** What an executor may pass where an artifact is expected: an Artifact or its init object (`artifactId` may be left empty). */
 export type ArtifactInput = MessageInitShape<GenMessage<ArtifactShape>>;
+
+/** Thrown by {@link copyPlain} at a value it does not copy itself. */
+const NOT_PLAIN: unique symbol = Symbol("not plain");
+
+/**
+ * A deep copy of a protobuf-es message made of plain objects (prototype Object.prototype), arrays,
+ * Uint8Arrays and primitives, which is what `create`, `fromBinary` and `fromJson` build for these
+ * messages; throws NOT_PLAIN at anything else (e.g. a message with a prototype of default values,
+ * a Buffer, a function, an `undefined` that `clone` would turn into something else, such as a
+ * Struct value) so that `clone` deals with it. Own enumerable string keys are copied as they are
+ * (also `$typeName` and `$unknown`).
+ */
+function copyPlain(value: unknown): unknown {
+  if (typeof value !== "object" || value === null) {
+    if (value === undefined || typeof value === "function") throw NOT_PLAIN;
+    return value;
+  }
+  if (Array.isArray(value)) {
+    const out = new Array<unknown>(value.length);
+    for (let i = 0; i < value.length; i++) out[i] = copyPlain(value[i]);
+    return out;
+  }
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (proto === Uint8Array.prototype) return (value as Uint8Array).slice();
+  if (proto !== Object.prototype) throw NOT_PLAIN;
+  const out: Record<string, unknown> = {};
+  const keys = Object.keys(value);
+  for (const key of keys) {
+    const field = (value as Record<string, unknown>)[key];
+    // The one `undefined` of a well-formed message: an unset oneof, `{ case: undefined }`.
+    const copy = field === undefined && key === "case" && keys.length === 1 ? undefined : copyPlain(field);
+    if (key === "__proto__") Object.defineProperty(out, key, { value: copy, enumerable: true, writable: true, configurable: true });
+    else out[key] = copy;
+  }
+  return out;
+}
+
+/**
+ * `clone(schema, message)`, about ten times faster for the usual plain messages (see
+ * {@link copyPlain}); anything else (or a message of another type) goes to `clone` itself.
+ */
+export function deepCopy<Desc extends DescMessage>(schema: Desc, message: ProtoShape<Desc>): ProtoShape<Desc> {
+  if (message.$typeName === schema.typeName) {
+    try {
+      return copyPlain(message) as ProtoShape<Desc>;
+    } catch (e) {
+      if (e !== NOT_PLAIN) throw e;
+    }
+  }
+  return clone(schema, message);
+}
 
 /** Creates and copies the runtime's messages. */
 export class TaskFactory {
@@ -64,7 +115,7 @@ export class TaskFactory {
    */
   agentMessage(input: MessageInput, taskId: string, contextId: string): MessageShape {
     if (typeof input === "string") return this.text(input, taskId, contextId);
-    const message = clone(this.schemas.Message, create(this.schemas.Message, input));
+    const message = deepCopy(this.schemas.Message, create(this.schemas.Message, input));
     if (message.taskId !== taskId && message.taskId !== "") {
       throw new ExecutorMisuseError("wrong-task", taskId === ""
         ? `a stateless reply carries no taskId, got "${message.taskId}"`
@@ -83,7 +134,7 @@ export class TaskFactory {
 
   /** A copy of an executor's artifact; throws ExecutorMisuseError when it has no part. An empty id is generated unless `append`. */
   artifact(input: ArtifactInput, append: boolean): ArtifactShape {
-    const artifact = clone(this.schemas.Artifact, create(this.schemas.Artifact, input));
+    const artifact = deepCopy(this.schemas.Artifact, create(this.schemas.Artifact, input));
     if (artifact.parts.length === 0) throw new ExecutorMisuseError("invalid-event", "an artifact needs at least one part");
     if (artifact.artifactId === "") {
       if (append) throw new ExecutorMisuseError("invalid-event", "an appended chunk must name the artifactId it extends");
@@ -119,52 +170,55 @@ export class TaskFactory {
     return copy;
   }
 
+  /** A deep copy of a message. */
+  cloneMessage(message: MessageShape): MessageShape {
+    return deepCopy(this.schemas.Message, message);
+  }
+
   /** A deep copy of an artifact. */
   cloneArtifact(artifact: ArtifactShape): ArtifactShape {
-    return clone(this.schemas.Artifact, artifact);
+    return deepCopy(this.schemas.Artifact, artifact);
   }
 
   /** A deep copy of a task. */
   cloneTask(task: TaskShape): TaskShape {
-    return clone(this.schemas.Task, task);
+    return deepCopy(this.schemas.Task, task);
   }
 
   /** A deep copy of an event. */
   cloneEvent(event: StreamResponseShape): StreamResponseShape {
-    return clone(this.schemas.StreamResponse, event);
+    return deepCopy(this.schemas.StreamResponse, event);
   }
 
-  /** `StreamResponse{task}` holding a copy of the task. */
+  /** `StreamResponse{task}` holding a copy of the task (for a caller). */
   taskEvent(task: TaskShape): StreamResponseShape {
     return create(this.schemas.StreamResponse, { payload: { case: "task", value: this.cloneTask(task) } });
   }
 
-  /** `StreamResponse{message}` holding a copy of the message. */
-  messageEvent(message: MessageShape): StreamResponseShape {
-    return create(this.schemas.StreamResponse, { payload: { case: "message", value: clone(this.schemas.Message, message) } });
+  // The feed events below hold the stored (copy-on-write, never mutated) task parts and the
+  // runtime's own fresh copies of what executors emitted, without copying them again: a feed
+  // event is shared by its readers and never handed out as is (every reader, and the
+  // onTaskEvent hook, gets a deep copy), so nothing can change what it references.
+
+  /** Feed event `StreamResponse{task}` sharing the (stored, never mutated) task. */
+  feedTaskEvent(task: TaskShape): StreamResponseShape {
+    return create(this.schemas.StreamResponse, { payload: { case: "task", value: task } });
   }
 
-  /** `StreamResponse{statusUpdate}` holding a copy of the status. */
+  /** Feed event `StreamResponse{message}` sharing the message (a runtime-owned copy). */
+  messageEvent(message: MessageShape): StreamResponseShape {
+    return create(this.schemas.StreamResponse, { payload: { case: "message", value: message } });
+  }
+
+  /** Feed event `StreamResponse{statusUpdate}` sharing the status (as stored in the task). */
   statusEvent(task: TaskShape, status: TaskStatusShape, metadata: JsonObject | undefined): StreamResponseShape {
-    const value = create(this.schemas.TaskStatusUpdateEvent, {
-      taskId: task.id,
-      contextId: task.contextId,
-      status: clone(this.schemas.TaskStatus, status),
-      metadata,
-    });
+    const value = create(this.schemas.TaskStatusUpdateEvent, { taskId: task.id, contextId: task.contextId, status, metadata });
     return create(this.schemas.StreamResponse, { payload: { case: "statusUpdate", value } });
   }
 
-  /** `StreamResponse{artifactUpdate}` holding a copy of the artifact (or chunk). */
+  /** Feed event `StreamResponse{artifactUpdate}` sharing the artifact or chunk (a runtime-owned copy). */
   artifactEvent(task: TaskShape, artifact: ArtifactShape, append: boolean, lastChunk: boolean, metadata: JsonObject | undefined): StreamResponseShape {
-    const value = create(this.schemas.TaskArtifactUpdateEvent, {
-      taskId: task.id,
-      contextId: task.contextId,
-      artifact: clone(this.schemas.Artifact, artifact),
-      append,
-      lastChunk,
-      metadata,
-    });
+    const value = create(this.schemas.TaskArtifactUpdateEvent, { taskId: task.id, contextId: task.contextId, artifact, append, lastChunk, metadata });
     return create(this.schemas.StreamResponse, { payload: { case: "artifactUpdate", value } });
   }
 }

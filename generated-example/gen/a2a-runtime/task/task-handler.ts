@@ -184,7 +184,7 @@ class TaskHandler<Principal> implements TaskServiceHandler<Principal, TaskRuntim
         // §3.2.2 blocking: wait for a terminal or an interrupted state.
         if (payload.case === "statusUpdate" && (this.#states.isTerminal(item.state) || this.#states.isInterrupted(item.state))) break;
       }
-      if (reply !== undefined) return create(schema, { payload: { case: "message", value: clone(this.#factory.schemas.Message, reply) } });
+      if (reply !== undefined) return create(schema, { payload: { case: "message", value: this.#factory.cloneMessage(reply) } });
       if (context.signal.aborted) throw context.signal.reason;
       const task = await this.#engine.requireTask(start.scope, start.taskId);
       return create(schema, { payload: { case: "task", value: this.#view(task, view) } });

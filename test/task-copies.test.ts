@@ -1,0 +1,154 @@
+import { clone, create, equals, toJson } from "@bufbuild/protobuf";
+import { timestampFromMs } from "@bufbuild/protobuf/wkt";
+import { describe, expect, it } from "vitest";
+import { GetTaskRequestSchema, MessageSchema, StreamResponseSchema, SubscribeToTaskRequestSchema, TaskSchema, TaskState, type Task } from "../generated-example/gen/a2a_pb.js";
+import { deepCopy } from "../generated-example/gen/a2a-runtime/task/factory.js";
+import type { TaskEventNotice } from "../generated-example/gen/a2a-runtime/task/index.js";
+import { Gate, callOf, collect, createA2ATaskHandler, sendRequest, taskOf, type A2ARequestContext, type A2ASchemas } from "./support/task-runtime-binding.js";
+
+/** Every object (and array) reachable from `value`. */
+function objectsOf(value: unknown, into = new Set<object>()): Set<object> {
+  if (typeof value === "object" && value !== null && !into.has(value)) {
+    into.add(value);
+    for (const v of Object.values(value)) objectsOf(v, into);
+  }
+  return into;
+}
+
+/** Overwrites every string (but `$typeName`) and number reachable from `value`, and appends to every array. */
+function vandalize(value: unknown): void {
+  if (typeof value !== "object" || value === null || value instanceof Uint8Array) return;
+  if (Array.isArray(value)) {
+    for (const v of value) vandalize(v);
+    value.push("vandalized");
+    return;
+  }
+  const record = value as Record<string, unknown>;
+  for (const [key, v] of Object.entries(record)) {
+    if (key === "$typeName") continue;
+    if (typeof v === "string") record[key] = "vandalized";
+    else if (typeof v === "number") record[key] = 999;
+    else vandalize(v);
+  }
+}
+
+const richTask = (): Task =>
+  create(TaskSchema, {
+    id: "t-1",
+    contextId: "c-1",
+    status: {
+      state: TaskState.WORKING,
+      timestamp: timestampFromMs(1_700_000_000_123),
+      message: { messageId: "m-2", role: 2, parts: [{ content: { case: "text", value: "working" } }] },
+    },
+    history: [
+      { messageId: "m-1", role: 1, parts: [{ content: { case: "raw", value: new Uint8Array([1, 2, 3]) } }, { content: { case: "text", value: "hi" } }], metadata: { a: [1, { b: null }] } },
+    ],
+    artifacts: [{ artifactId: "a-1", name: "n", parts: [{ content: { case: "text", value: "x" } }], metadata: { k: { deep: ["v"] } }, extensions: ["urn:x"] }],
+    metadata: JSON.parse('{"__proto__": {"polluted": true}, "plain": 1}') as Record<string, never>,
+  });
+
+describe("deepCopy", () => {
+  it("equals clone() and shares no object with its source", () => {
+    const task = richTask();
+    task.$unknown = [{ no: 99, wireType: 2, data: new Uint8Array([7]) }];
+    const copy = deepCopy(TaskSchema, task);
+    expect(equals(TaskSchema, copy, task)).toBe(true);
+    expect(toJson(TaskSchema, copy)).toEqual(toJson(TaskSchema, clone(TaskSchema, task)));
+    expect(copy.$unknown).toEqual(task.$unknown);
+    const shared = [...objectsOf(copy)].filter((o) => objectsOf(task).has(o));
+    expect(shared).toEqual([]);
+    // A "__proto__" key of a Struct is copied as a key, never as a prototype.
+    expect(Object.getPrototypeOf(copy.metadata)).toBe(Object.prototype);
+    expect(Object.keys(copy.metadata ?? {})).toEqual(["__proto__", "plain"]);
+    expect(({} as Record<string, unknown>)["polluted"]).toBeUndefined();
+  });
+
+  it("mutating the copy leaves the source intact", () => {
+    const task = richTask();
+    const before = toJson(TaskSchema, task);
+    vandalize(deepCopy(TaskSchema, task));
+    expect(toJson(TaskSchema, task)).toEqual(before);
+  });
+
+  it("falls back to clone() for what it does not copy itself", () => {
+    const message = create(MessageSchema, { messageId: "m", parts: [{ content: { case: "raw", value: Buffer.from([1, 2]) } }] });
+    const copy = deepCopy(MessageSchema, message);
+    expect(equals(MessageSchema, copy, message)).toBe(true);
+    expect(copy.parts[0]).not.toBe(message.parts[0]);
+    // An `undefined` in a Struct (not JSON, but JavaScript lets it through): clone() makes it null.
+    const task = richTask();
+    task.metadata = { gone: undefined } as unknown as Record<string, never>;
+    expect(deepCopy(TaskSchema, task).metadata).toEqual(clone(TaskSchema, task).metadata);
+    expect(toJson(TaskSchema, deepCopy(TaskSchema, task))).toEqual({ ...toJson(TaskSchema, richTask()) as object, metadata: { gone: null } });
+    const event = create(StreamResponseSchema, { payload: { case: "task", value: richTask() } });
+    const withPrototype = Object.assign(Object.create({ inherited: true }) as object, event) as typeof event;
+    const copied = deepCopy(StreamResponseSchema, withPrototype);
+    expect(equals(StreamResponseSchema, copied, event)).toBe(true);
+    expect(copied.payload.value).not.toBe(event.payload.value);
+  });
+});
+
+describe("copies: deep mutations of anything handed out leave the store and other readers intact", () => {
+  it("responses, stream events, subscription events, onTaskEvent notices and the executor's context", async () => {
+    const gate = new Gate();
+    const notices: TaskEventNotice<A2ASchemas>[] = [];
+    const contexts: A2ARequestContext[] = [];
+    const handler = createA2ATaskHandler({
+      capabilities: { streaming: true },
+      onTaskEvent: (notice) => {
+        notices.push(notice);
+        vandalize(notice.event);
+      },
+      executor: {
+        async execute(context, emitter) {
+          contexts.push(context);
+          vandalize(context.message);
+          if (context.task !== undefined) vandalize(context.task);
+          for (const t of context.referenceTasks) vandalize(t);
+          await emitter.working("step");
+          if (context.task === undefined) await gate.promise;
+          await emitter.addArtifact({ artifactId: "a", parts: [{ content: { case: "text", value: "x" } }], metadata: { k: "v" } });
+          await emitter.requireInput("more?");
+        },
+      },
+    });
+    const request = sendRequest("one");
+    const first = handler.sendMessage(request, callOf("SendMessage"));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const taskId = contexts[0]!.taskId;
+    const sub = handler.subscribeToTask(create(SubscribeToTaskRequestSchema, { id: taskId }), callOf("SubscribeToTask"));
+    const subEvents: unknown[] = [];
+    const subDone = (async () => {
+      for await (const e of sub) {
+        subEvents.push(toJson(StreamResponseSchema, e));
+        vandalize(e);
+        if (subEvents.length === 3) break;
+      }
+    })();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    gate.open();
+    const response = taskOf(await first);
+    const snapshot = toJson(TaskSchema, response);
+    vandalize(response);
+    const stored = await handler.getTask(create(GetTaskRequestSchema, { id: taskId }), callOf("GetTask"));
+    expect(toJson(TaskSchema, stored)).toEqual(snapshot);
+    vandalize(stored);
+    await subDone;
+    expect(subEvents.map((e) => Object.keys((e as { [k: string]: unknown }) ?? {})[0])).toEqual(["task", "artifactUpdate", "statusUpdate"]);
+
+    // A second turn, streamed, referencing the task; then every reader's view must still be the stored one.
+    const events = await collect(handler.sendStreamingMessage(sendRequest("two", { taskId, referenceTaskIds: [taskId] }), callOf("SendStreamingMessage")));
+    const streamed = events.map((e) => toJson(StreamResponseSchema, e));
+    for (const e of events) vandalize(e);
+    const after = await handler.getTask(create(GetTaskRequestSchema, { id: taskId }), callOf("GetTask"));
+    const json = toJson(TaskSchema, after) as { history: unknown[]; artifacts: { parts: unknown[]; metadata: unknown }[]; status: { state: string } };
+    expect(json.history).toHaveLength(6);
+    expect(JSON.stringify(json)).not.toContain("vandalized");
+    expect(json.artifacts[0]?.metadata).toEqual({ k: "v" });
+    expect(json.status.state).toBe("TASK_STATE_INPUT_REQUIRED");
+    expect(JSON.stringify(streamed)).not.toContain("vandalized");
+    expect(notices.length).toBeGreaterThan(0);
+    expect(JSON.stringify(request.message ? toJson(MessageSchema, request.message) : {})).not.toContain("vandalized");
+  });
+});
