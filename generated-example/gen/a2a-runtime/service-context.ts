@@ -193,4 +193,15 @@ export interface HttpServerOptions<Principal> extends ServerOptions<Principal> {
    * response is destroyed, in ms (see `ServeNodeOptions`). Default 60 000; 0 waits forever.
    */
   readonly stalledWriteTimeoutMs?: number;
+  /**
+   * The `WWW-Authenticate` challenge sent with every 401 (RFC 9110 §15.5.2: a 401 MUST carry
+   * one). Default `"Bearer"`; name the schemes your Agent Card declares (e.g.
+   * `Bearer realm="my-agent"`, or `Basic realm="my-agent", Bearer`).
+   */
+  readonly authChallenge?: string;
+}
+
+/** The header an HTTP server adds to a 401 answer (see HttpServerOptions.authChallenge). */
+export function authChallengeHeader(options: { readonly authChallenge?: string } | undefined): readonly [string, string] {
+  return ["www-authenticate", options?.authChallenge ?? "Bearer"];
 }

@@ -12,7 +12,7 @@
  * required extensions → handler → ProtoJSON result. Every JSON-RPC answer is HTTP 200,
  * errors included, except authentication (401) and authorisation (403) failures.
  */
-import type { JsonValue, Message } from "@bufbuild/protobuf";
+import type { Message } from "@bufbuild/protobuf";
 import { A2AError, toA2AError, toJsonRpcError } from "../a2a-error.js";
 import { ServiceParameters, type CallContext } from "../call-context.js";
 import { isJsonMediaType } from "../http/content-type.js";
@@ -23,7 +23,7 @@ import type { OperationDescriptor } from "../operation.js";
 import { encodeMessage } from "../proto-json.js";
 import type { RequirementTable } from "../required-fields.js";
 import { queryParameter } from "../http/query.js";
-import { decodeRequest, establishContext, internalError, resolveServerOptions, withActivatedExtensions, type HttpServerOptions, type PipelineErrorSpecs, type PipelineSettings, type ServiceDefinitionBase } from "../service-context.js";
+import { authChallengeHeader, decodeRequest, establishContext, internalError, resolveServerOptions, withActivatedExtensions, type HttpServerOptions, type PipelineErrorSpecs, type PipelineSettings, type ServiceDefinitionBase } from "../service-context.js";
 import { errorResponse, isEnvelopeProblem, readRequestEnvelope, resultResponse, type JsonRpcId } from "./envelope.js";
 
 /** What the generated code hands the server: the service's tables and its dispatcher. */
@@ -52,9 +52,11 @@ export function createJsonRpcHandler<Principal>(
   const methods = new Map(Object.entries(service.methods));
   const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
   const errors = service.errors;
+  const challenge = authChallengeHeader(options);
+  const respondError = (id: JsonRpcId, err: A2AError, extra?: readonly (readonly [string, string])[], status?: number) => errorAnswer(settings, challenge, id, err, extra, status);
 
   const fail = (id: JsonRpcId, spec: keyof PipelineErrorSpecs, message: string, extra?: (readonly [string, string])[], status?: number) =>
-    respondError(settings, id, new A2AError(errors[spec], message), extra, status);
+    respondError(id, new A2AError(errors[spec], message), extra, status);
 
   return async function handleJsonRpc(request: UniversalRequest): Promise<UniversalResponse> {
     if (request.method !== "POST") {
@@ -102,7 +104,7 @@ export function createJsonRpcHandler<Principal>(
       });
       message = decodeRequest(errors, operation.input, envelope.params, service.requestFields);
     } catch (e) {
-      return respondError(settings, id, toA2AError(e, (cause) => internalError(settings, operation.name, cause, request.signal)));
+      return respondError(id, toA2AError(e, (cause) => internalError(settings, operation.name, cause, request.signal)));
     }
     const tenant = (message as { tenant?: unknown }).tenant;
     if (typeof tenant === "string" && tenant !== "") context = { ...context, tenant };
@@ -111,7 +113,7 @@ export function createJsonRpcHandler<Principal>(
     try {
       result = service.dispatch(operation.name, message, context);
     } catch (e) {
-      return respondError(settings, id, toA2AError(e, (cause) => internalError(settings, operation.name, cause, request.signal)));
+      return respondError(id, toA2AError(e, (cause) => internalError(settings, operation.name, cause, request.signal)));
     }
     if (operation.kind === "unary") {
       try {
@@ -119,7 +121,7 @@ export function createJsonRpcHandler<Principal>(
         const json = encodeMessage(operation.output, response, service.responseFields);
         return { status: 200, headers: withActivatedExtensions(JSON_HEADERS, context), body: resultResponse(id, json) };
       } catch (e) {
-        return respondError(settings, id, toA2AError(e, (cause) => internalError(settings, operation.name, cause, request.signal)));
+        return respondError(id, toA2AError(e, (cause) => internalError(settings, operation.name, cause, request.signal)));
       }
     }
     return openEventStream(
@@ -127,7 +129,7 @@ export function createJsonRpcHandler<Principal>(
       {
         encodeEvent: (m) => encodeSseEvent(resultResponse(id, encodeMessage(operation.output, m, service.responseFields))),
         encodeError: (err) => encodeSseEvent(errorResponse(id, toJsonRpcError(err))),
-        respondError: (err) => respondError(settings, id, err),
+        respondError: (err) => respondError(id, err),
         toError: (e) => toA2AError(e, (cause) => internalError(settings, operation.name, cause, request.signal)),
         logCleanupError: (e) => settings.logger.error(`${operation.name}: stream clean-up failed`, e),
       },
@@ -139,9 +141,13 @@ export function createJsonRpcHandler<Principal>(
 }
 
 
-/** An A2A error as a JSON-RPC error response: HTTP 200, or 401/403 for auth failures, unless `status` says otherwise. */
-function respondError<Principal>(
+/**
+ * An A2A error as a JSON-RPC error response: HTTP 200, or 401/403 for auth failures (a 401
+ * with the `WWW-Authenticate` challenge), unless `status` says otherwise.
+ */
+function errorAnswer<Principal>(
   settings: PipelineSettings<Principal>,
+  challenge: readonly [string, string],
   id: JsonRpcId,
   err: A2AError,
   extra?: readonly (readonly [string, string])[],
@@ -149,9 +155,7 @@ function respondError<Principal>(
 ): UniversalResponse {
   const spec = err.spec;
   const authFailure = spec === settings.errors.UnauthenticatedError || spec === settings.errors.PermissionDeniedError;
-  return {
-    status: status ?? (authFailure ? spec.httpStatus : 200),
-    headers: extra === undefined ? JSON_HEADERS : [...JSON_HEADERS, ...extra],
-    body: errorResponse(id, toJsonRpcError(err)),
-  };
+  const answered = status ?? (authFailure ? spec.httpStatus : 200);
+  const headers = extra === undefined ? JSON_HEADERS : [...JSON_HEADERS, ...extra];
+  return { status: answered, headers: answered === 401 ? [...headers, challenge] : headers, body: errorResponse(id, toJsonRpcError(err)) };
 }

@@ -21,13 +21,12 @@ import { encodeMessage } from "../proto-json.js";
 import type { RequirementTable } from "../required-fields.js";
 import { matchRoute, type RouteTable } from "../route-matcher.js";
 import {
+  authChallengeHeader,
   decodeRequest,
   establishContext,
   internalError,
   withActivatedExtensions,
   resolveServerOptions,
-  type PipelineErrorSpecs,
-  type PipelineSettings,
   type HttpServerOptions,
   type ServiceDefinitionBase,
 } from "../service-context.js";
@@ -75,9 +74,12 @@ export function createRestHandler<Principal>(service: RestServiceDefinition<Prin
   const utf8 = new TextDecoder("utf-8", { fatal: true });
   const basePath = normalizeBasePath(options?.basePath);
 
+  const challenge = authChallengeHeader(options);
   const respond = (err: A2AError, extra?: readonly (readonly [string, string])[]): UniversalResponse => {
     const { status, body } = toHttpError(err);
-    return { status, headers: extra === undefined ? jsonHeaders : [...jsonHeaders, ...extra], body: JSON.stringify(body) };
+    const headers = extra === undefined ? jsonHeaders : [...jsonHeaders, ...extra];
+    // RFC 9110 §15.5.2: a 401 carries a challenge.
+    return { status, headers: status === 401 ? [...headers, challenge] : headers, body: JSON.stringify(body) };
   };
   const invalid = (spec: A2AErrorSpec, message: string) => respond(new A2AError(spec, message));
 
