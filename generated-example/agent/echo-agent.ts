@@ -15,7 +15,7 @@
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { create, toJson } from "@bufbuild/protobuf";
+import { create, fromJson, toJson, type JsonValue } from "@bufbuild/protobuf";
 import { AgentCardSchema, StreamResponseSchema, type AgentCard, type Part } from "../gen/a2a_pb.js";
 import { ContentTypeNotSupportedError, PermissionDeniedError, UnauthenticatedError } from "../gen/a2a_a2a_errors.js";
 import { createA2AServiceSqliteTaskStore, createA2AServiceTaskHandler, type A2AServiceExecutor } from "../gen/a2a_a2a_task_handler.js";
@@ -33,6 +33,8 @@ export interface ExamplePrincipal {
   readonly subject: string;
   /** May read the extended Agent Card. */
   readonly extendedCard: boolean;
+  /** May send messages and use tasks and their push configs. Default true. */
+  readonly tasks?: boolean;
 }
 
 /** Options of {@link startExampleAgent}. */
@@ -49,6 +51,11 @@ export interface ExampleAgentOptions {
   readonly capabilities?: { readonly streaming?: boolean; readonly pushNotifications?: boolean; readonly extendedAgentCard?: boolean };
   /** Bearer tokens → principal. Default: none (everyone is anonymous). */
   readonly tokens?: Readonly<Record<string, ExamplePrincipal>>;
+  /**
+   * Refuse anonymous callers (UnauthenticatedError on every operation) and say so in the card
+   * (`securityRequirements`: the bearer scheme). The Agent Card itself stays public. Default false.
+   */
+  readonly requireAuthentication?: boolean;
   /** Let push notifications go to loopback and private addresses (local webhook receivers). Default false. */
   readonly allowPrivateWebhooks?: boolean;
   /** Keep tasks and push configs in this SQLite file (":memory:" for a private in-memory database). Default: in memory, without SQLite. */
@@ -94,14 +101,15 @@ export function createExampleExecutor(options: { longRunningMs: number; shutdown
   };
 }
 
-/** The Agent Card (public, or extended: one more skill). */
-function agentCard(capabilities: Required<NonNullable<ExampleAgentOptions["capabilities"]>>, extended: boolean): AgentCard {
+/** The Agent Card (public, or extended: one more skill), without its interfaces. */
+function agentCard(capabilities: Required<NonNullable<ExampleAgentOptions["capabilities"]>>, extended: boolean, requireAuthentication: boolean): AgentCard {
   return create(AgentCardSchema, {
     name: "protoc-gen-a2a example agent",
     description: "The ACTS conformance SUT: behaves by the prefix of the first message part (tck-…); echoes anything else. Built on the generated task runtime.",
     version: "0.1.0",
     capabilities,
-    securitySchemes: { bearer: { scheme: { case: "httpAuthSecurityScheme", value: { scheme: "Bearer", description: "Optional; required for the extended Agent Card" } } } },
+    securitySchemes: { bearer: { scheme: { case: "httpAuthSecurityScheme", value: { scheme: "Bearer", description: requireAuthentication ? "Required for every operation" : "Optional; required for the extended Agent Card" } } } },
+    ...(requireAuthentication ? { securityRequirements: [{ schemes: { bearer: { list: [] } } }] } : {}),
     defaultInputModes: INPUT_MODES,
     defaultOutputModes: ["text/plain", "application/json", "application/octet-stream"],
     skills: [
@@ -117,7 +125,9 @@ export async function startExampleAgent(options: ExampleAgentOptions = {}): Prom
   const host = options.host ?? "127.0.0.1";
   const capabilities = { streaming: true, pushNotifications: true, extendedAgentCard: true, ...options.capabilities };
   const tokens = options.tokens ?? {};
+  const requireAuthentication = options.requireAuthentication === true;
   const shutdown = new AbortController();
+  let extendedCard: AgentCard | undefined;
   const sqlite = options.taskDatabase !== undefined ? createA2AServiceSqliteTaskStore(options.taskDatabase) : undefined;
   const store = sqlite ?? new InMemoryTaskStore();
   // Failed deliveries are reported once per (task, webhook) and kept short (ACTS registers
@@ -147,16 +157,21 @@ export async function startExampleAgent(options: ExampleAgentOptions = {}): Prom
     ownerOf: (principal) => principal?.subject ?? "",
     extendedAgentCard: ({ principal }) => {
       if (principal?.extendedCard !== true) throw new PermissionDeniedError("This token may not read the extended agent card");
-      return agentCard(capabilities, true);
+      if (extendedCard === undefined) throw new Error("the extended card is not ready: the agent is still starting");
+      return extendedCard;
     },
     ...(capabilities.pushNotifications ? { onTaskEvent: push.onTaskEvent } : {}),
   });
-  const authenticate = ({ serviceParameters }: AuthRequest): ExamplePrincipal | undefined => {
+  const authenticate = ({ serviceParameters, operation }: AuthRequest): ExamplePrincipal | undefined => {
     const header = serviceParameters.get("authorization")?.trim();
-    if (header === undefined || header === "") return undefined;
+    if (header === undefined || header === "") {
+      if (requireAuthentication) throw new UnauthenticatedError("This agent requires a bearer token");
+      return undefined;
+    }
     const match = /^Bearer\s+(\S+)$/i.exec(header);
     const principal = match === null ? undefined : Object.hasOwn(tokens, match[1]!) ? tokens[match[1]!] : undefined;
     if (principal === undefined) throw new UnauthenticatedError("Unknown or malformed bearer token");
+    if (principal.tasks === false && operation !== undefined && operation !== "GetExtendedAgentCard") throw new PermissionDeniedError("This token may not use messages or tasks");
     return principal;
   };
   const serverOptions = { versionWhenMissing: "1.0", authenticate, logger: { error: (m: string, e?: unknown) => console.error(m, e) } };
@@ -165,10 +180,12 @@ export async function startExampleAgent(options: ExampleAgentOptions = {}): Prom
   await new Promise<void>((resolve) => http.listen(options.httpPort ?? 0, host, resolve));
   const port = (http.address() as AddressInfo).port;
   const mounted = { baseUrl: `http://${host}:${port}`, jsonRpcPath: "/a2a/jsonrpc", restPath: "/a2a/rest", grpcAddress: grpc.address };
-  const card = toJson(AgentCardSchema, agentCard(capabilities, false)) as Record<string, unknown>;
-  card["supportedInterfaces"] = buildSupportedInterfaces(mounted) as unknown as never;
+  // Both cards list every interface (supportedInterfaces is REQUIRED on the extended card too).
+  const withInterfaces = (extended: boolean): Record<string, unknown> => ({ ...(toJson(AgentCardSchema, agentCard(capabilities, extended, requireAuthentication)) as Record<string, unknown>), supportedInterfaces: buildSupportedInterfaces(mounted) });
+  const card = withInterfaces(false);
   const problems = checkAgentCard(card as never, mounted);
   if (problems.length > 0) throw new Error(`agent card does not match what is mounted: ${problems.map((p) => p.message).join("; ")}`);
+  extendedCard = fromJson(AgentCardSchema, withInterfaces(true) as JsonValue);
   const jsonrpc = createA2AServiceJsonRpcServer(handler, serverOptions);
   const rest = createA2AServiceRestServer(handler, { ...serverOptions, basePath: "/a2a/rest" });
   http.on(
