@@ -1,18 +1,22 @@
 /**
  * Unit tests of the ACTS runner (test/support/acts): dot-paths, the assertion DSL, variables,
- * document loading and validation, request building, `repeat.until`, stream checks, the
- * canonical JSON of responses, reports, and end-to-end `runActs` runs over inline documents
- * with a fake `ActsClient`. Table-driven; every row asserts something that could fail.
- * No servers, no network: `runActs` only ever talks to the fake client here.
+ * document loading and validation, request building, `repeat.until`, stream checks, reports,
+ * and end-to-end `runActs` runs over inline documents with a fake `ActsClient` that also
+ * plays the wire (each answer becomes the JSON-RPC exchange a correct agent would send, or a
+ * deliberately broken one). Table-driven; every row asserts something that could fail.
+ * No servers, no network: `runActs` only ever talks to the fake client here. The wire
+ * modules themselves are tested in acts-wire.test.ts.
  */
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ListTasksResponseSchema, SendMessageResponseSchema, StreamResponseSchema, TaskSchema } from "../generated-example/gen/a2a_pb.js";
 import { check, passes, show } from "./support/acts/assertions.js";
-import { withRequiredFields } from "./support/acts/canonical-json.js";
 import type { ActsClient, ActsError, CallOptions, JsonObject, JsonValue, OperationOutcome, StreamOperation, StreamOutcome, UnaryOperation } from "./support/acts/client.js";
+import { specErrorByName } from "./support/acts/spec-errors.js";
+import type { WireSource } from "./support/acts/wire-call.js";
+import { OPERATION_METHODS } from "./support/acts/wire-judge.js";
+import { EXCHANGE_HEADER, type WireExchange } from "./support/acts/wire-tap.js";
 import { ActsDocumentError, loadActsSuite, parseActsDocument, type ActsDocument } from "./support/acts/document.js";
 import { buildRequest, isStreamOperation, resolveOperation, type AbstractOperation } from "./support/acts/operations.js";
 import { parsePath, resolvePath, valueAt } from "./support/acts/paths.js";
@@ -775,31 +779,6 @@ describe("checkStream", () => {
 });
 
 // ---------------------------------------------------------------------------------------------
-// canonical-json.ts
-// ---------------------------------------------------------------------------------------------
-
-describe("withRequiredFields", () => {
-  const rows: readonly [string, Parameters<typeof withRequiredFields>[0], JsonValue, JsonValue][] = [
-    ["ListTasksResponse of the last page", ListTasksResponseSchema, {}, { tasks: [], nextPageToken: "", pageSize: 0, totalSize: 0 }],
-    ["ListTasksResponse keeps present values", ListTasksResponseSchema, { nextPageToken: "p", pageSize: 2, totalSize: 7 }, { tasks: [], nextPageToken: "p", pageSize: 2, totalSize: 7 }],
-    ["ListTasksResponse recurses into tasks", ListTasksResponseSchema, { tasks: [{ id: "t", status: {} }] }, { tasks: [{ id: "t", status: {} }], nextPageToken: "", pageSize: 0, totalSize: 0 }],
-    ["Task: REQUIRED id, optional contextId not added, REQUIRED message status not invented", TaskSchema, {}, { id: "" }],
-    ["Task: nested history and artifacts (a REQUIRED enum is not invented: UNSPECIFIED is never valid)", TaskSchema, { id: "t", status: { state: "TASK_STATE_WORKING" }, history: [{}], artifacts: [{ parts: [{ text: "x" }] }] }, { id: "t", status: { state: "TASK_STATE_WORKING" }, history: [{ messageId: "", parts: [] }], artifacts: [{ artifactId: "", parts: [{ text: "x" }] }] }],
-    ["Task: google.protobuf.Struct metadata is left alone", TaskSchema, { id: "t", status: { state: "TASK_STATE_WORKING" }, metadata: { a: {} } }, { id: "t", status: { state: "TASK_STATE_WORKING" }, metadata: { a: {} } }],
-    ["SendMessageResponse: oneof payload recursed into", SendMessageResponseSchema, { task: { id: "t", status: {} } }, { task: { id: "t", status: {} } }],
-    ["SendMessageResponse: no oneof member invented", SendMessageResponseSchema, {}, {}],
-    ["StreamResponse status update", StreamResponseSchema, { statusUpdate: { taskId: "t", contextId: "c", status: { state: "TASK_STATE_WORKING" } } }, { statusUpdate: { taskId: "t", contextId: "c", status: { state: "TASK_STATE_WORKING" } } }],
-    ["non-object values pass through", TaskSchema, "x", "x"],
-    ["arrays pass through", TaskSchema, [1], [1]],
-  ];
-  it.each(rows)("%s", (_, schema, json, out) => {
-    const before = JSON.stringify(json);
-    expect(withRequiredFields(schema, json)).toEqual(out);
-    expect(JSON.stringify(json)).toBe(before);
-  });
-});
-
-// ---------------------------------------------------------------------------------------------
 // report.ts
 // ---------------------------------------------------------------------------------------------
 
@@ -865,23 +844,68 @@ describe("reports", () => {
 
 type Handler = (operation: UnaryOperation, request: JsonObject, attempt: number) => OperationOutcome | Promise<OperationOutcome>;
 type StreamHandler = (operation: StreamOperation, request: JsonObject) => StreamOutcome | Promise<StreamOutcome>;
+/** Rewrites the JSON-RPC response envelope the fake puts on the wire (to make it wrong), given the client's outcome. */
+type WireEdit = (envelope: JsonObject) => JsonObject;
 
-/** An ActsClient that answers from functions and records every call. */
-class FakeClient implements ActsClient {
+const ERROR_INFO = (reason: string): JsonObject => ({ "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason, domain: "a2a-protocol.org" });
+
+/** The JSON-RPC error object a correct agent sends for `error` (its spec code, an ErrorInfo first). */
+function wireErrorOf(error: ActsError): JsonObject {
+  const spec = specErrorByName(error.type);
+  const details = [...(error.details ?? [])];
+  if (spec !== undefined && !details.some((d) => typeof d === "object" && d !== null && !Array.isArray(d) && d["reason"] !== undefined)) details.unshift(ERROR_INFO(spec.reason));
+  return { code: spec?.jsonRpcCode ?? -32603, message: error.message, ...(details.length > 0 ? { data: details } : {}) };
+}
+
+/** The JSON-RPC exchange (request, response) that carries `outcome` of `method`, as a correct agent sends it. */
+function jsonRpcExchange(id: string, method: string, outcome: OperationOutcome | StreamOutcome, edit: WireEdit): WireExchange {
+  const request = { method: "POST", path: "/", headers: {}, body: Buffer.from(JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: {} })) };
+  const envelope = (body: JsonObject) => edit({ jsonrpc: "2.0", id: 1, ...body });
+  if ("events" in outcome) {
+    const frames = [...outcome.events.map((e) => envelope({ result: e })), ...(outcome.error !== undefined ? [envelope({ error: wireErrorOf(outcome.error) })] : [])];
+    const body = frames.map((f) => `data: ${JSON.stringify(f)}\n\n`).join("");
+    return { id, binding: "jsonrpc", request, response: { status: 200, headers: { "content-type": "text/event-stream" }, body: Buffer.from(body), complete: true } };
+  }
+  const answer = outcome.ok ? envelope({ result: outcome.body }) : envelope({ error: wireErrorOf(outcome.error) });
+  const status = outcome.ok ? 200 : (specErrorByName(outcome.error.type)?.jsonRpcHttpStatus ?? 200);
+  return { id, binding: "jsonrpc", request, response: { status, headers: { "content-type": "application/json" }, body: Buffer.from(JSON.stringify(answer)), complete: true } };
+}
+
+/** An ActsClient that answers from functions, records every call, and plays the wire of its answers (a WireSource). */
+class FakeClient implements ActsClient, WireSource {
   readonly binding = "jsonrpc" as const;
   readonly implementation = "fake";
   readonly calls: { operation: string; request: JsonObject; headers: Readonly<Record<string, string>>; aborted: boolean }[] = [];
+  readonly #exchanges = new Map<string, WireExchange>();
   constructor(
     private readonly handler: Handler,
     private readonly streamHandler: StreamHandler = () => ({ events: [] }),
+    private readonly edit: WireEdit = (e) => e,
   ) {}
+  #record(operation: string, request: JsonObject, options: CallOptions) {
+    const { [EXCHANGE_HEADER]: _exchange, ...headers } = options.headers;
+    this.calls.push({ operation, request, headers, aborted: options.signal.aborted });
+  }
+  #wire(operation: UnaryOperation | StreamOperation, options: CallOptions, outcome: OperationOutcome | StreamOutcome) {
+    const id = options.headers[EXCHANGE_HEADER];
+    if (id !== undefined) this.#exchanges.set(id, jsonRpcExchange(id, OPERATION_METHODS[operation], outcome, this.edit));
+  }
   async call(operation: UnaryOperation, request: JsonObject, options: CallOptions): Promise<OperationOutcome> {
-    this.calls.push({ operation, request, headers: options.headers, aborted: options.signal.aborted });
-    return this.handler(operation, request, this.calls.filter((c) => c.operation === operation).length);
+    this.#record(operation, request, options);
+    const outcome = await this.handler(operation, request, this.calls.filter((c) => c.operation === operation).length);
+    this.#wire(operation, options, outcome);
+    return outcome;
   }
   async stream(operation: StreamOperation, request: JsonObject, options: CallOptions): Promise<StreamOutcome> {
-    this.calls.push({ operation, request, headers: options.headers, aborted: options.signal.aborted });
-    return this.streamHandler(operation, request);
+    this.#record(operation, request, options);
+    const outcome = await this.streamHandler(operation, request);
+    this.#wire(operation, options, outcome);
+    return outcome;
+  }
+  async take(id: string): Promise<WireExchange[]> {
+    const exchange = this.#exchanges.get(id);
+    this.#exchanges.delete(id);
+    return exchange === undefined ? [] : [exchange];
   }
   async close(): Promise<void> {}
 }
@@ -889,6 +913,7 @@ class FakeClient implements ActsClient {
 const ok = (body: JsonValue): OperationOutcome => ({ ok: true, body });
 const failed = (error: ActsError): OperationOutcome => ({ ok: false, error });
 const task = (id: string, state: string): JsonObject => ({ id, contextId: `ctx-${id}`, status: { state: S(state) }, artifacts: [{ artifactId: "a", parts: [{ text: "out" }] }] });
+const page = (tasks: JsonObject[]): JsonObject => ({ tasks, nextPageToken: "", pageSize: 50, totalSize: tasks.length });
 
 /** A document of inline tests (written as objects: YAML 1.2 reads JSON). */
 function documentOf(tests: readonly JsonObject[], variables: Record<string, string> = {}): ActsDocument {
@@ -896,10 +921,11 @@ function documentOf(tests: readonly JsonObject[], variables: Record<string, stri
 }
 const T = (id: string, steps: JsonObject[], extra: JsonObject = {}): JsonObject => ({ id, name: `test ${id}`, level: "must", steps, ...extra });
 
-function config(client: ActsClient, extra: Partial<RunnerConfig> = {}): RunnerConfig {
+function config(client: FakeClient, extra: Partial<RunnerConfig> = {}): RunnerConfig {
   return {
     binding: "jsonrpc",
     client,
+    wire: client,
     endpoints: { cardUrl: "http://127.0.0.1:9/.well-known/agent-card.json", jsonrpc: "http://127.0.0.1:9/a2a", rest: "http://127.0.0.1:9/rest", grpc: "127.0.0.1:9" },
     card: { name: "fake", capabilities: { streaming: true, extensions: [{ uri: "urn:ext:a" }] }, skills: [{ id: "echo" }] },
     behaviours: new Set(["tck-complete-task"]),
@@ -910,32 +936,48 @@ function config(client: ActsClient, extra: Partial<RunnerConfig> = {}): RunnerCo
   };
 }
 
-async function runOne(test: JsonObject, client: ActsClient, extra: Partial<RunnerConfig> = {}, variables: Record<string, string> = {}): Promise<TestResult> {
+async function runOne(test: JsonObject, client: FakeClient, extra: Partial<RunnerConfig> = {}, variables: Record<string, string> = {}): Promise<TestResult> {
   const results = await runActs([documentOf([test], variables)], config(client, extra));
   expect(results).toHaveLength(1);
   return results[0]!;
 }
 
 /** A small agent: send creates COMPLETED tasks, get_task reads them, other ids are not found. */
-function agent(): FakeClient {
+function agent(edit?: WireEdit): FakeClient {
   const tasks = new Map<string, JsonObject>();
   let n = 0;
-  return new FakeClient((operation, request) => {
-    if (operation === "send_message") {
-      const t = task(`t-${++n}`, "COMPLETED");
-      tasks.set(t["id"] as string, t);
-      return ok({ task: t });
-    }
-    if (operation === "get_task" || operation === "cancel_task") {
-      const t = tasks.get(request["id"] as string);
-      if (t === undefined) return failed({ type: "TaskNotFoundError", code: -32001, message: `task ${String(request["id"])} not found`, details: [{ "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: "TASK_NOT_FOUND", domain: "a2a-protocol.org" }] });
-      if (operation === "cancel_task") return failed({ type: "TaskNotCancelableError", code: -32002, message: "task is terminal" });
-      return ok(t);
-    }
-    if (operation === "list_tasks") return ok({ tasks: [...tasks.values()] });
-    return failed({ type: "UnsupportedOperationError", code: -32004, message: `${operation} unsupported` });
-  });
+  return new FakeClient(
+    (operation, request) => {
+      if (operation === "send_message") {
+        const t = task(`t-${++n}`, "COMPLETED");
+        tasks.set(t["id"] as string, t);
+        return ok({ task: t });
+      }
+      if (operation === "get_task" || operation === "cancel_task") {
+        const t = tasks.get(request["id"] as string);
+        if (t === undefined) return failed({ type: "TaskNotFoundError", message: `task ${String(request["id"])} not found`, details: [ERROR_INFO("TASK_NOT_FOUND")] });
+        if (operation === "cancel_task") return failed({ type: "TaskNotCancelableError", message: "task is terminal" });
+        return ok(t);
+      }
+      if (operation === "list_tasks") return ok(page([...tasks.values()]));
+      return failed({ type: "UnsupportedOperationError", message: `${operation} unsupported` });
+    },
+    undefined,
+    edit,
+  );
 }
+
+/** A valid Agent Card (every REQUIRED field). */
+const CARD: JsonObject = {
+  name: "x",
+  description: "an agent",
+  supportedInterfaces: [{ url: "http://127.0.0.1:9/a2a", protocolBinding: "JSONRPC", protocolVersion: "1.0" }],
+  version: "1",
+  capabilities: {},
+  defaultInputModes: ["text/plain"],
+  defaultOutputModes: ["text/plain"],
+  skills: [],
+};
 
 const SEND = { id: "send", operation: "send_message", params: { message: { role: "ROLE_USER", parts: [{ text: "hi" }] } } };
 
@@ -993,6 +1035,8 @@ describe("runActs", () => {
     ["capability the card lacks", { preconditions: { capabilities: { pushNotifications: true } } }, {}, "capability", "precondition capabilities.pushNotifications = true; the card declares false"],
     ["capability that must be absent", { preconditions: { capabilities: { streaming: false } } }, {}, "capability", "precondition capabilities.streaming = false; the card declares true"],
     ["skill", { preconditions: { skills: [{ id: "translate" }] } }, {}, "capability", "precondition skill translate is not in the card"],
+    ["authentication on a card without securityRequirements", { preconditions: { capabilities: { authentication: true } } }, {}, "capability", "precondition capabilities.authentication = true (read as: the card's securityRequirements ask for credentials); the card allows anonymous callers"],
+    ["no authentication on a card that requires it", { preconditions: { capabilities: { authentication: false } } }, { card: { name: "fake", capabilities: {}, securityRequirements: [{ schemes: { bearer: { list: [] } } }] } }, "capability", "precondition capabilities.authentication = false (read as: the card's securityRequirements ask for credentials); the card requires credentials"],
     ["extension", { preconditions: { extensions: ["urn:ext:b"] } }, {}, "capability", "precondition extension urn:ext:b is not declared"],
     ["missing behaviour", { requires_behaviors: ["tck-complete-task", "tck-long-running"] }, {}, "behaviour", "the agent does not implement tck-long-running"],
     ["runner requirement", { runner_requirements: ["webhook_endpoint", "concurrent_streams", "stream_disconnect"] }, {}, "runner", "runner requirement concurrent_streams, stream_disconnect not supported"],
@@ -1043,38 +1087,56 @@ describe("runActs", () => {
   });
 
   it("a malformed until expression is a runner error", async () => {
-    const r = await runOne(T("POLL-BAD", [{ id: "poll", operation: "get_task", params: { id: "t" }, repeat: { until: "status.state ~ X" } }]), new FakeClient(() => ok({})));
+    const r = await runOne(T("POLL-BAD", [{ id: "poll", operation: "get_task", params: { id: "t" }, repeat: { until: "status.state ~ X" } }]), new FakeClient(() => ok(task("t", "WORKING"))));
     expect(r).toMatchObject({ result: "error", failure: { step_id: "poll", message: 'runner error: malformed until expression "status.state ~ X"' } });
   });
 
   const errorRows: readonly [string, ActsError, JsonObject, "pass" | "fail", string?][] = [
-    ["ACTS name JSONParseError matches JsonParseError", { type: "JsonParseError", code: -32700, message: "bad json" }, { error_type: "JSONParseError" }, "pass"],
+    ["ACTS name JSONParseError matches JsonParseError", { type: "JsonParseError", message: "bad json" }, { error_type: "JSONParseError" }, "pass"],
     ["ExtendedCardNotSupportedError matches ExtendedAgentCardNotConfiguredError", { type: "ExtendedAgentCardNotConfiguredError", message: "no" }, { error_type: "ExtendedCardNotSupportedError" }, "pass"],
     ["StreamingNotSupportedError matches UnsupportedOperationError", { type: "UnsupportedOperationError", message: "no" }, { error_type: "StreamingNotSupportedError" }, "pass"],
-    ["code: dialect", { type: "TaskNotFoundError", code: -32001, message: "gone" }, { code: "TaskNotFoundError" }, "pass"],
+    ["code: dialect", { type: "TaskNotFoundError", message: "gone" }, { code: "TaskNotFoundError" }, "pass"],
     ["code: one_of with an alias", { type: "JsonParseError", message: "x" }, { code: { one_of: ["InvalidParamsError", "JSONParseError"] } }, "pass"],
-    ["message and details", { type: "TaskNotFoundError", message: "task t not found", details: [{ reason: "TASK_NOT_FOUND" }] }, { error_type: "TaskNotFoundError", message: { contains: "not found" }, details: [{ reason: "TASK_NOT_FOUND" }] }, "pass"],
-    ["data: for details", { type: "TaskNotFoundError", message: "x", details: [{ reason: "TASK_NOT_FOUND" }] }, { error_type: "TaskNotFoundError", data: { count: 1 } }, "pass"],
+    ["message and details", { type: "TaskNotFoundError", message: "task t not found", details: [ERROR_INFO("TASK_NOT_FOUND")] }, { error_type: "TaskNotFoundError", message: { contains: "not found" }, details: [{ reason: "TASK_NOT_FOUND" }] }, "pass"],
+    ["data: for details", { type: "TaskNotFoundError", message: "x", details: [ERROR_INFO("TASK_NOT_FOUND")] }, { error_type: "TaskNotFoundError", data: { count: 1 } }, "pass"],
     ["interpolated expectation", { type: "TaskNotFoundError", message: "task t-9 not found" }, { error_type: "TaskNotFoundError", message: { contains: "{{missingId}}" } }, "pass"],
     ["wrong error type", { type: "TaskNotFoundError", message: "gone" }, { error_type: "TaskNotCancelableError" }, "fail", 'error TaskNotFoundError "gone": error.type: expected "TaskNotCancelableError", got "TaskNotFoundError"'],
     ["wrong alias target", { type: "InvalidParamsError", message: "x" }, { error_type: "JSONParseError" }, "fail", 'error InvalidParamsError "x": error.type: expected "JsonParseError", got "InvalidParamsError"'],
     ["code: one_of none matching", { type: "InternalError", message: "x" }, { code: { one_of: ["TaskNotFoundError", "TaskNotCancelableError"] } }, "fail", 'error InternalError "x": error.type: one_of ["TaskNotFoundError","TaskNotCancelableError"]: got "InternalError"'],
     ["message mismatch", { type: "TaskNotFoundError", message: "gone" }, { error_type: "TaskNotFoundError", message: { matches: "^task" } }, "fail", 'error TaskNotFoundError "gone": error.message: matches "^task": got "gone"'],
-    ["details missing", { type: "TaskNotFoundError", message: "gone" }, { error_type: "TaskNotFoundError", details: { count_gte: 1 } }, "fail", 'error TaskNotFoundError "gone": error.details: count_gte 1: expected an array, got (missing)'],
+    ["too few details", { type: "TaskNotFoundError", message: "gone" }, { error_type: "TaskNotFoundError", details: { count_gte: 2 } }, "fail", 'error TaskNotFoundError "gone": error.details: count_gte 2: length 1'],
   ];
   it.each(errorRows)("expect_error: %s", async (_, error, expectation, outcome, message) => {
     const r = await runOne(T("ERR", [{ id: "get", operation: "get_task", params: { id: "t-9" }, expect_error: expectation }]), new FakeClient(() => failed(error)), {}, { missingId: "t-9" });
-    expect(r.result).toBe(outcome);
+    expect(r.result, JSON.stringify(r.failure)).toBe(outcome);
     if (message !== undefined) expect(r.failure).toMatchObject({ step_id: "get", message });
   });
 
+  // The error on the wire, against the spec table entry of the expected type (§5.4, §9.5).
+  const wrongWires: readonly [string, WireEdit, string][] = [
+    ["a wrong JSON-RPC code with the right reason", (e) => ({ ...e, error: { ...(e["error"] as JsonObject), code: -32603 } }), "wire: code -32603 is InternalError, but ErrorInfo.reason TASK_NOT_FOUND is TaskNotFoundError (code -32001)"],
+    ["the right code with a wrong reason", (e) => ({ ...e, error: { ...(e["error"] as JsonObject), data: [ERROR_INFO("TASK_NOT_CANCELABLE")] } }), "wire: code -32001 is TaskNotFoundError, but ErrorInfo.reason TASK_NOT_CANCELABLE is TaskNotCancelableError (code -32002)"],
+    ["no ErrorInfo", (e) => ({ ...e, error: { ...(e["error"] as JsonObject), data: [] } }), 'ErrorInfo.reason: TaskNotFoundError on jsonrpc has ErrorInfo reason "TASK_NOT_FOUND", the wire has none'],
+    ["a foreign ErrorInfo domain", (e) => ({ ...e, error: { ...(e["error"] as JsonObject), data: [{ ...ERROR_INFO("TASK_NOT_FOUND"), domain: "example.com" }] } }), 'wire: ErrorInfo.domain is "example.com", not "a2a-protocol.org" (§10.6, §11.6)'],
+    ["details as an object", (e) => ({ ...e, error: { ...(e["error"] as JsonObject), data: ERROR_INFO("TASK_NOT_FOUND") } }), "wire: error details must be an array of Any objects (§9.5, §11.6)"],
+    ["the response id of another request", (e) => ({ ...e, id: 2 }), "wire: response id 2 is not the request's id 1"],
+    ["a result beside the error", (e) => ({ ...e, result: {} }), "wire: a JSON-RPC response has exactly one of result and error (has both)"],
+  ];
+  it.each(wrongWires)("expect_error fails on %s", async (_, edit, message) => {
+    const client = new FakeClient(() => failed({ type: "TaskNotFoundError", message: "gone" }), undefined, edit);
+    const r = await runOne(T("ERR-WIRE", [{ id: "get", operation: "get_task", params: { id: "t" }, expect_error: { error_type: "TaskNotFoundError" } }]), client);
+    expect(r.result).toBe("fail");
+    expect(r.failure?.step_id).toBe("get");
+    expect(r.failure?.message).toContain(message);
+  });
+
   it("expect_error on a success fails", async () => {
-    const r = await runOne(T("ERR-OK", [{ id: "get", operation: "get_task", params: { id: "t" }, expect_error: { error_type: "TaskNotFoundError" } }]), new FakeClient(() => ok({ id: "t" })));
-    expect(r.failure).toMatchObject({ step_id: "get", message: 'expected an error, got {"id":"t"}' });
+    const r = await runOne(T("ERR-OK", [{ id: "get", operation: "get_task", params: { id: "t" }, expect_error: { error_type: "TaskNotFoundError" } }]), new FakeClient(() => ok(task("t", "WORKING"))));
+    expect(r.failure).toMatchObject({ step_id: "get", message: expect.stringMatching(/^expected an error, got \{"id":"t",/) });
   });
 
   it("an unexpected error fails the step (no expectation, a capture, or expect status 200)", async () => {
-    const client = new FakeClient(() => failed({ type: "InternalError", code: -32603, message: "kaboom" }));
+    const client = new FakeClient(() => failed({ type: "InternalError", message: "kaboom" }));
     const bare = await runOne(T("UNEXP-1", [{ id: "get", operation: "get_task", params: { id: "t" } }]), client);
     expect(bare).toMatchObject({ result: "fail", failure: { step_id: "get", message: "unexpected error InternalError: kaboom" } });
     const capture = await runOne(T("UNEXP-2", [{ id: "get", operation: "get_task", params: { id: "t" }, capture: { x: "id" } }]), client);
@@ -1091,15 +1153,77 @@ describe("runActs", () => {
   });
 
   it("expect may ask for the error of an operation (status: error, or an error key)", async () => {
-    const client = new FakeClient(() => failed({ type: "TaskNotFoundError", code: -32001, message: "gone", details: [{ reason: "TASK_NOT_FOUND" }] }));
+    const client = new FakeClient(() => failed({ type: "TaskNotFoundError", message: "gone", details: [ERROR_INFO("TASK_NOT_FOUND")] }));
     const byStatus = await runOne(T("EXP-ERR-1", [{ id: "get", operation: "get_task", params: { id: "t" }, expect: { status: "error", error: { exists: true } } }]), client);
     expect(byStatus.result).toBe("pass");
     const byKey = await runOne(T("EXP-ERR-2", [{ id: "get", operation: "get_task", params: { id: "t" }, expect: { error: { type: "TaskNotFoundError", code: -32001, message: "gone", details: [{ reason: "TASK_NOT_FOUND" }], data: { count: 1 } } } }]), client);
     expect(byKey.result).toBe("pass");
     const inBody = await runOne(T("EXP-ERR-3", [{ id: "get", operation: "get_task", params: { id: "t" }, expect: { body: { error: { type: "InternalError" } } } }]), client);
     expect(inBody.failure).toMatchObject({ step_id: "get", message: 'got error TaskNotFoundError "gone": error.type: expected "InternalError", got "TaskNotFoundError"' });
-    const success = await runOne(T("EXP-ERR-4", [{ id: "get", operation: "get_task", params: { id: "t" }, expect: { status: "error" } }]), new FakeClient(() => ok({ id: "t" })));
+    const success = await runOne(T("EXP-ERR-4", [{ id: "get", operation: "get_task", params: { id: "t" }, expect: { status: "error" } }]), new FakeClient(() => ok(task("t", "WORKING"))));
     expect(success.failure).toMatchObject({ step_id: "get", message: 'status: expected "error", got 200' });
+  });
+
+  it("assertions read the wire, not the client's decoding; a client that reads it differently fails the step", async () => {
+    // The client says COMPLETED; the wire says WORKING.
+    const onTheWire = (e: JsonObject): JsonObject => ({ ...e, result: { ...(e["result"] as JsonObject), status: { state: S("WORKING") } } });
+    const client = new FakeClient(() => ok(task("t", "COMPLETED")), undefined, onTheWire);
+    const r = await runOne(T("WIRE-1", [{ id: "get", operation: "get_task", params: { id: "t" }, expect: { body: { status: { state: S("WORKING") } } } }]), client);
+    expect(r.failure).toMatchObject({ step_id: "get", message: 'client: decoded the response differently from the wire (status.state: wire "TASK_STATE_WORKING", client "TASK_STATE_COMPLETED")' });
+    const agrees = new FakeClient(() => ok(task("t", "WORKING")), undefined, onTheWire);
+    expect((await runOne(T("WIRE-2", [{ id: "get", operation: "get_task", params: { id: "t" }, expect: { body: { status: { state: S("WORKING") } } } }]), agrees)).result).toBe("pass");
+  });
+
+  const violations: readonly [string, WireEdit, string][] = [
+    ["an unknown field", (e) => ({ ...e, result: { ...(e["result"] as JsonObject), unexpected_field: 1 } }), 'result.unexpected_field: wire: unknown field "unexpected_field" (lf.a2a.v1.Task has no such field)'],
+    ["a snake_case name", (e) => ({ ...e, result: { id: "t", context_id: "c", status: { state: S("COMPLETED") } } }), 'result.context_id: wire: proto field name "context_id"; JSON uses "contextId" (§5.5)'],
+    ["an enum as a number", (e) => ({ ...e, result: { id: "t", status: { state: 3 } } }), "result.status.state: wire: enum lf.a2a.v1.TaskState as the number 3; ProtoJSON writes the value name (§5.5)"],
+    ["a lowercase enum name", (e) => ({ ...e, result: { id: "t", status: { state: "task_state_completed" } } }), 'result.status.state: wire: "task_state_completed" is not a value of enum lf.a2a.v1.TaskState'],
+    ["a missing REQUIRED field", (e) => ({ ...e, result: { id: "t" } }), "result.status: wire: REQUIRED field status is missing (§5.7)"],
+    ["a null", (e) => ({ ...e, result: { id: "t", status: { state: S("COMPLETED") }, contextId: null } }), "result.contextId: wire: null; a ProtoJSON printer omits an unset field"],
+    ["no jsonrpc member", (e) => { const { jsonrpc: _, ...rest } = e; return rest; }, 'jsonrpc: wire: expected "2.0", got undefined'],
+  ];
+  it.each(violations)("a wire violation fails the step whatever it expects: %s", async (_, edit, message) => {
+    const r = await runOne(T("WIRE-V", [{ id: "get", operation: "get_task", params: { id: "t" } }]), new FakeClient(() => ok(task("t", "COMPLETED")), undefined, edit));
+    expect(r.result).toBe("fail");
+    expect(r.failure).toMatchObject({ step_id: "get" });
+    expect(r.failure?.message).toContain(message);
+  });
+
+  it("with judgeWire off, violations do not fail a step, and the assertions still read the wire", async () => {
+    const edit: WireEdit = (e) => ({ ...e, result: { ...(e["result"] as JsonObject), unexpected_field: 1, status: { state: S("WORKING") } } });
+    const test = T("JW", [{ id: "get", operation: "get_task", params: { id: "t" }, expect: { body: { status: { state: S("WORKING") } } } }]);
+    const judged = await runOne(test, new FakeClient(() => ok(task("t", "WORKING")), undefined, edit));
+    expect(judged.failure?.message).toContain('unknown field "unexpected_field"');
+    const alone = await runOne(test, new FakeClient(() => ok(task("t", "WORKING")), undefined, edit), { judgeWire: false });
+    expect(alone.result).toBe("pass");
+    const readsTheWire = await runOne(T("JW-2", [{ id: "get", operation: "get_task", params: { id: "t" }, expect: { body: { status: { state: S("COMPLETED") } } } }]), new FakeClient(() => ok(task("t", "COMPLETED")), undefined, edit), { judgeWire: false });
+    expect(readsTheWire.failure?.message).toBe('status.state: expected "TASK_STATE_COMPLETED", got "TASK_STATE_WORKING"');
+  });
+
+  it("runs a test that wants authentication on a card whose securityRequirements ask for it", async () => {
+    const r = await runOne(T("AUTH", [SEND], { preconditions: { capabilities: { authentication: true } } }), agent(), { card: { name: "fake", capabilities: {}, securityRequirements: [{ schemes: { bearer: { list: [] } } }] } });
+    expect(r.result).toBe("pass");
+  });
+
+  it("a call that never reached the wire fails; a request the client cannot express is the step's error", async () => {
+    const client = agent();
+    const nothing: WireSource = { take: async () => [] };
+    const silent = await runOne(T("OFF-1", [SEND]), client, { wire: nothing });
+    expect(silent.failure).toMatchObject({ step_id: "send", message: expect.stringContaining("client: answered without any request reaching the agent") });
+    const refused = await runOne(T("OFF-2", [{ id: "get", operation: "get_task", params: { id: "t" }, expect_error: { error_type: "TaskNotFoundError" } }]), new FakeClient(() => failed({ type: "TaskNotFoundError", message: "checked locally" })), { wire: nothing });
+    expect(refused.failure?.message).toContain('client: refused locally with TaskNotFoundError ("checked locally"); nothing reached the agent');
+    const unsupported = await runOne(T("OFF-3", [{ id: "get", operation: "get_task", params: { id: "t" } }]), new FakeClient(() => failed({ type: "ClientUnsupported", message: "cannot send it" })), { wire: nothing });
+    expect(unsupported.failure).toMatchObject({ step_id: "get", message: "unexpected error ClientUnsupported: cannot send it" });
+  });
+
+  it("the client must report errors and successes as the wire carries them", async () => {
+    const hidesError = new FakeClient(() => ok(task("t", "COMPLETED")), undefined, (e) => ({ jsonrpc: "2.0", id: 1, error: { code: -32001, message: "gone", data: [ERROR_INFO("TASK_NOT_FOUND")] } }));
+    const r1 = await runOne(T("CL-1", [{ id: "get", operation: "get_task", params: { id: "t" }, expect_error: { error_type: "TaskNotFoundError" } }]), hidesError);
+    expect(r1.failure?.message).toContain("client: reported success for an error response (TaskNotFoundError)");
+    const misnames = new FakeClient(() => failed({ type: "TaskNotFoundError", message: "gone" }), undefined, (e) => ({ ...e, error: { code: -32002, message: "gone", data: [ERROR_INFO("TASK_NOT_CANCELABLE")] } }));
+    const r2 = await runOne(T("CL-2", [{ id: "get", operation: "get_task", params: { id: "t" }, expect_error: { error_type: "TaskNotCancelableError" } }]), misnames);
+    expect(r2.failure?.message).toContain('client: read the error as TaskNotFoundError ("gone"), the wire says TaskNotCancelableError');
   });
 
   it("a capture that finds nothing fails the step", async () => {
@@ -1160,10 +1284,10 @@ describe("runActs", () => {
   });
 
   it("streams: events are checked, and a stream that ends with an error fails", async () => {
-    const events = [snap("SUBMITTED"), su("WORKING"), art(), su("COMPLETED", { final: true })];
+    const events = [snap("SUBMITTED"), su("WORKING"), art(), su("COMPLETED")];
     const client = new FakeClient(() => ok({}), (operation) => (operation === "subscribe_to_task" ? { events: [snap("WORKING")], error: { type: "InternalError", message: "dropped" } } : { events }));
-    const good = await runOne(T("ST-1", [{ id: "s", operation: "send_streaming_message", params: { message: { role: "ROLE_USER", parts: [{ text: "go" }] } }, capture: { n: "events[3].statusUpdate.status.state" }, expect_stream: { min_count: 2, ordering: "monotonic_state", events: [{ match: "any_position", artifact_update: { artifact: { parts: { count_gte: 1 } } } }], final_event: { status_update: { final: true } } } }]), client);
-    expect(good.result).toBe("pass");
+    const good = await runOne(T("ST-1", [{ id: "s", operation: "send_streaming_message", params: { message: { role: "ROLE_USER", parts: [{ text: "go" }] } }, capture: { n: "events[3].statusUpdate.status.state" }, expect_stream: { min_count: 2, ordering: "monotonic_state", events: [{ match: "any_position", artifact_update: { artifact: { parts: { count_gte: 1 } } } }], final_event: { status_update: { status: { state: S("COMPLETED") } } } } }]), client);
+    expect(good.result, JSON.stringify(good.failure)).toBe("pass");
     expect(client.calls[0]!.request).toMatchObject({ message: { messageId: expect.stringMatching(UUID) } });
     const bad = await runOne(T("ST-2", [{ id: "s", operation: "send_streaming_message", params: { message: { role: "ROLE_USER", parts: [] } }, expect_stream: { max_count: 2 } }]), client);
     expect(bad.failure).toMatchObject({ step_id: "s", message: "4 event(s): events: expected at most 2 events, got 4" });
@@ -1174,18 +1298,23 @@ describe("runActs", () => {
   });
 
   it("get_agent_card with extended: true calls get_extended_agent_card with the auth headers", async () => {
-    const client = new FakeClient(() => ok({ name: "x", supportedInterfaces: [] }));
+    const client = new FakeClient(() => ok(CARD));
     const r = await runOne(T("CARD", [{ id: "card", operation: "get_agent_card", params: { extended: true }, expect: { body: { name: "x" } } }]), client, { authHeaders: { authorization: "Bearer t" } });
-    expect(r.result).toBe("pass");
+    expect(r.result, JSON.stringify(r.failure)).toBe("pass");
     expect(client.calls).toEqual([{ operation: "get_extended_agent_card", request: {}, headers: { authorization: "Bearer t" }, aborted: false }]);
   });
 
-  it("runner-special tests get a note, or the special check's result", async () => {
+  it("runner-special tests: the check's result, a gap when it cannot be checked, never a pass without a check", async () => {
     const plain = await runOne(T("SP-1", [SEND], { tags: ["runner-special"] }), agent());
-    expect(plain.result).toBe("pass");
-    expect(plain.notes).toEqual(["runner-special: only the declared steps were run (the extra check its description asks for is not implemented)"]);
+    expect(plain).toMatchObject({ result: "skip", skip_kind: "runner", skip_reason: "runner-special: the extra check its description asks for is not implemented by this runner (its steps passed)" });
     const special = await runOne(T("SP-2", [SEND], { tags: ["runner-special"] }), agent(), { specialChecks: { "SP-2": async ({ records }) => ({ failures: records.has("send") ? [{ path: "", message: "no push arrived" }] : [], note: "checked push" }) } });
     expect(special).toMatchObject({ result: "fail", notes: ["checked push"], failure: { message: "runner-special check: no push arrived" } });
+    const passed = await runOne(T("SP-3", [SEND], { tags: ["runner-special"] }), agent(), { specialChecks: { "SP-3": async () => ({ failures: [], note: "checked" }) } });
+    expect(passed).toMatchObject({ result: "pass", notes: ["checked"] });
+    const gap = await runOne(T("SP-4", [SEND], { tags: ["runner-special"] }), agent(), { specialChecks: { "SP-4": async () => ({ gap: "this client has no receiver" }) } });
+    expect(gap).toMatchObject({ result: "skip", skip_kind: "runner", skip_reason: "runner-special: this client has no receiver" });
+    const broken = await runOne(T("SP-5", [SEND], { tags: ["runner-special"] }), agent(), { specialChecks: { "SP-5": async () => { throw new Error("boom"); } } });
+    expect(broken).toMatchObject({ result: "error", failure: { message: "runner-special check: runner error: boom" } });
   });
 
   it("delay_ms delays a step; results keep the document order whatever the concurrency", async () => {

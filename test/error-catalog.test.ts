@@ -13,20 +13,12 @@ import {
   type ErrorProfile,
   type GrpcStatusName,
 } from "../plugin/src/model/error-catalog.js";
+import { GRPC_CODES, SPEC_ERRORS } from "./support/acts/spec-errors.js";
 
-// [name, reason, JSON-RPC, gRPC, HTTP] — spec §5.4 at v1.0.1, typed out by hand.
+// [name, reason, JSON-RPC, gRPC, HTTP] — spec §5.4 at v1.0.1, from the hand-written table the ACTS runner judges the wire with.
 type Row = readonly [string, string, number, GrpcStatusName, number];
-const A2A_V1_0_1: readonly Row[] = [
-  ["TaskNotFoundError", "TASK_NOT_FOUND", -32001, "NOT_FOUND", 404],
-  ["TaskNotCancelableError", "TASK_NOT_CANCELABLE", -32002, "FAILED_PRECONDITION", 400],
-  ["PushNotificationNotSupportedError", "PUSH_NOTIFICATION_NOT_SUPPORTED", -32003, "FAILED_PRECONDITION", 400],
-  ["UnsupportedOperationError", "UNSUPPORTED_OPERATION", -32004, "FAILED_PRECONDITION", 400],
-  ["ContentTypeNotSupportedError", "CONTENT_TYPE_NOT_SUPPORTED", -32005, "INVALID_ARGUMENT", 400],
-  ["InvalidAgentResponseError", "INVALID_AGENT_RESPONSE", -32006, "INTERNAL", 500],
-  ["ExtendedAgentCardNotConfiguredError", "EXTENDED_AGENT_CARD_NOT_CONFIGURED", -32007, "FAILED_PRECONDITION", 400],
-  ["ExtensionSupportRequiredError", "EXTENSION_SUPPORT_REQUIRED", -32008, "FAILED_PRECONDITION", 400],
-  ["VersionNotSupportedError", "VERSION_NOT_SUPPORTED", -32009, "FAILED_PRECONDITION", 400],
-];
+const fromSpecTable = (source: (s: string) => boolean) => SPEC_ERRORS.filter((e) => source(e.source)).map((e) => [e.name, e.reason, e.jsonRpcCode, e.grpcStatus, e.httpStatus] as const);
+const A2A_V1_0_1: readonly Row[] = fromSpecTable((s) => s === "§5.4");
 // §5.4 at v1.0.0 (CHECKLIST §5 "v1.0.0 differed" column applied).
 const A2A_V1_0_0: readonly Row[] = [
   ["TaskNotFoundError", "TASK_NOT_FOUND", -32001, "NOT_FOUND", 404],
@@ -39,41 +31,25 @@ const A2A_V1_0_0: readonly Row[] = [
   ["ExtensionSupportRequiredError", "EXTENSION_SUPPORT_REQUIRED", -32008, "FAILED_PRECONDITION", 400],
   ["VersionNotSupportedError", "VERSION_NOT_SUPPORTED", -32009, "UNIMPLEMENTED", 400],
 ];
+// Standard messages (§9.5; §3.3.2 for the auth errors).
+const MESSAGES: Readonly<Record<string, string>> = {
+  JsonParseError: "Invalid JSON payload",
+  InvalidRequestError: "Request payload validation error",
+  MethodNotFoundError: "Method not found",
+  InvalidParamsError: "Invalid parameters",
+  InternalError: "Internal error",
+  UnauthenticatedError: "Authentication required",
+  PermissionDeniedError: "Permission denied",
+};
+const withMessage = (row: Row) => [...row, MESSAGES[row[0]]!] as const;
 // §9.5 standard errors: [name, reason, code, gRPC, HTTP, standard message]; the same in both profiles.
-const JSONRPC: readonly (readonly [string, string, number, GrpcStatusName, number, string])[] = [
-  ["JsonParseError", "JSON_PARSE", -32700, "INVALID_ARGUMENT", 400, "Invalid JSON payload"],
-  ["InvalidRequestError", "INVALID_REQUEST", -32600, "INVALID_ARGUMENT", 400, "Request payload validation error"],
-  ["MethodNotFoundError", "METHOD_NOT_FOUND", -32601, "UNIMPLEMENTED", 501, "Method not found"],
-  ["InvalidParamsError", "INVALID_PARAMS", -32602, "INVALID_ARGUMENT", 400, "Invalid parameters"],
-  ["InternalError", "INTERNAL", -32603, "INTERNAL", 500, "Internal error"],
-];
+const JSONRPC = fromSpecTable((s) => s.startsWith("§9.5")).map(withMessage);
 // §3.3.2 auth errors.
-const AUTH: readonly (readonly [string, string, number, GrpcStatusName, number, string])[] = [
-  ["UnauthenticatedError", "UNAUTHENTICATED", -32098, "UNAUTHENTICATED", 401, "Authentication required"],
-  ["PermissionDeniedError", "PERMISSION_DENIED", -32099, "PERMISSION_DENIED", 403, "Permission denied"],
-];
+const AUTH = fromSpecTable((s) => s.startsWith("§3.3.2")).map(withMessage);
 const EXPECTED_A2A: Record<ErrorProfile, readonly Row[]> = { "v1.0.1": A2A_V1_0_1, "v1.0.0": A2A_V1_0_0 };
 
-// google/rpc/code.proto, typed out by hand.
-const GOOGLE_RPC_CODE: readonly (readonly [GrpcStatusName, number])[] = [
-  ["OK", 0],
-  ["CANCELLED", 1],
-  ["UNKNOWN", 2],
-  ["INVALID_ARGUMENT", 3],
-  ["DEADLINE_EXCEEDED", 4],
-  ["NOT_FOUND", 5],
-  ["ALREADY_EXISTS", 6],
-  ["PERMISSION_DENIED", 7],
-  ["RESOURCE_EXHAUSTED", 8],
-  ["FAILED_PRECONDITION", 9],
-  ["ABORTED", 10],
-  ["OUT_OF_RANGE", 11],
-  ["UNIMPLEMENTED", 12],
-  ["INTERNAL", 13],
-  ["UNAVAILABLE", 14],
-  ["DATA_LOSS", 15],
-  ["UNAUTHENTICATED", 16],
-];
+// google/rpc/code.proto (the runner's hand-written copy).
+const GOOGLE_RPC_CODE = Object.entries(GRPC_CODES) as [GrpcStatusName, number][];
 
 function entry(profile: ErrorProfile, name: string): ErrorCatalogEntry {
   const found = errorCatalog(profile).find((e) => e.name === name);

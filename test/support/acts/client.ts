@@ -1,9 +1,10 @@
 /**
  * The seam between the ACTS runner and an A2A client on one binding. The runner turns a
  * step's abstract `params` into the ProtoJSON of the RPC's request message (once, binding
- * neutral) and hands it to an `ActsClient`; the client sends it on its binding and gives
- * back the response as ProtoJSON (camelCase names, enum value names, default values
- * omitted) or the error as an `ActsError`. Implementations: our generated clients
+ * neutral) and hands it to an `ActsClient`; the client sends it on its binding (through the
+ * runner's wire tap, wire-tap.ts) and gives back its reading of the response as ProtoJSON
+ * (camelCase names, enum value names, default values omitted) or the error as an `ActsError`.
+ * The runner asserts on the recorded wire and checks the client's reading against it. Implementations: our generated clients
  * (`generated-clients.ts`) and @a2a-js/sdk 1.3.0's (`sdk-clients.ts`).
  */
 
@@ -41,23 +42,20 @@ export type UnaryOperation =
 /** Abstract operations answered by a stream of StreamResponse. Requests: SendMessageRequest, SubscribeToTaskRequest. */
 export type StreamOperation = "send_streaming_message" | "subscribe_to_task";
 
-/** An A2A error as the client surfaced it. */
+/**
+ * An A2A error as the client surfaced it. The runner judges errors on the wire; this is the
+ * client's reading, which must name the same type.
+ */
 export interface ActsError {
   /**
    * The abstract error name ("TaskNotFoundError", "InvalidParamsError", "UnsupportedOperationError",
-   * "UnauthenticatedError", …, the names of our error catalog), as the client identified it
-   * (ErrorInfo reason, else the binding's code); "UnknownError" when it could not.
+   * "UnauthenticatedError", …, the v1.0.1 names), as the client identified it; "UnknownError" when
+   * it could not; "ClientUnsupported" when the client cannot put the request on the wire.
    */
   readonly type: string;
-  /** The JSON-RPC code of that error type (for JSON-RPC: the code on the wire). */
-  readonly code?: number;
   readonly message: string;
   /** The error details as ProtoJSON (`google.rpc.ErrorInfo` etc. with "@type"), when the client exposes them. */
   readonly details?: readonly JsonValue[];
-  /** HTTP status (JSON-RPC: 200; REST: the response status), when known. */
-  readonly httpStatus?: number;
-  /** gRPC status code, when the binding is gRPC. */
-  readonly grpcCode?: number;
 }
 
 export type OperationOutcome = { readonly ok: true; readonly body: JsonValue } | { readonly ok: false; readonly error: ActsError };
@@ -71,9 +69,11 @@ export interface StreamOutcome {
 }
 
 export interface CallOptions {
-  /** Extra request headers / gRPC metadata (e.g. `authorization`), lower-case names. The client adds `A2A-Version: 1.0` itself. */
+  /** Extra request headers / gRPC metadata (e.g. `authorization`, the runner's `acts-exchange`), lower-case names. The client adds `A2A-Version: 1.0` itself. */
   readonly headers: Readonly<Record<string, string>>;
   readonly signal: AbortSignal;
+  /** Streams: called with each event (ProtoJSON) as soon as the client delivers it. */
+  readonly onEvent?: (event: JsonValue) => void;
 }
 
 /** One A2A client on one binding, bound to one agent interface. */
@@ -99,3 +99,35 @@ export interface AgentEndpoints {
 }
 
 export type ActsClientFactory = (binding: Binding, endpoints: AgentEndpoints) => Promise<ActsClient>;
+
+/** The result of one call made through a {@link CardConnection}: done, or the error it ended with. */
+export type CardCallResult = { readonly ok: true } | { readonly ok: false; readonly error: string };
+
+/** A client made from an Agent Card the way an application makes one (capabilities honoured). */
+export interface CardConnection {
+  /** Sends a streaming message and reads the stream to its end. */
+  sendStreamingMessage(): Promise<CardCallResult>;
+  /** Creates a push notification config for a task. */
+  createPushConfig(): Promise<CardCallResult>;
+  /** Fetches the extended Agent Card and lets the connection use it from now on. */
+  useExtendedCard(): Promise<CardCallResult>;
+}
+
+/** Starts a webhook receiver of the implementation; `expected` is what the application registered per task. */
+export interface PushReceiverSetup {
+  expected(taskId: string): { readonly scheme: string; readonly credentials: string } | undefined;
+  /** Each notification the receiver accepted, as ProtoJSON. */
+  onNotification(notification: JsonValue, taskId: string): void;
+}
+
+/**
+ * What a client implementation offers beyond calls, for the client-side checks
+ * (CLIENT-CAP-001, CLIENT-AUTH-001, SEC-PUSH-002). An absent member is a gap of the
+ * implementation, reported as such.
+ */
+export interface ClientFeatures {
+  /** A connection from `card` (ProtoJSON) on `binding`. */
+  connectFromCard?(card: JsonObject, binding: Binding): Promise<CardConnection>;
+  /** The implementation's webhook receiver, listening on 127.0.0.1. */
+  startPushReceiver?(setup: PushReceiverSetup): Promise<{ readonly url: string; close(): Promise<void> }>;
+}

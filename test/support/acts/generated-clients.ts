@@ -2,10 +2,8 @@
  * `ActsClient`s over OUR generated clients (generated-example/gen): `A2AServiceJsonRpcClient`,
  * `A2AServiceRestClient` and `A2AServiceGrpcClient`. The request ProtoJSON is parsed with
  * `fromJson(<RequestSchema>, json)` and the response written back with `toJson` (default options);
- * the generated error classes become `ActsError`s (catalog name, JSON-RPC code, ErrorInfo details,
- * HTTP status as seen on the wire, gRPC code).
+ * the generated error classes become `ActsError`s (the class the client chose, its details).
  */
-import { AsyncLocalStorage } from "node:async_hooks";
 import { fromJson, toJson, type DescMessage, type JsonValue as ProtoJsonValue, type Message } from "@bufbuild/protobuf";
 import { EmptySchema } from "@bufbuild/protobuf/wkt";
 import { createGrpcTransport, Http2SessionManager } from "@connectrpc/connect-node";
@@ -32,9 +30,12 @@ import type { A2AServiceClient } from "../../../generated-example/gen/a2a_a2a_ha
 import { A2AServiceJsonRpcClient } from "../../../generated-example/gen/a2a_a2a_jsonrpc_client.js";
 import { A2AServiceRestClient } from "../../../generated-example/gen/a2a_a2a_rest_client.js";
 import { A2AServiceGrpcClient } from "../../../generated-example/gen/a2a_a2a_grpc_client.js";
-import { errorSpecs } from "../../../generated-example/gen/a2a_a2a_errors.js";
-import { isA2AError, type A2AErrorSpec } from "../../../generated-example/gen/a2a-runtime/a2a-error.js";
+import { isA2AError } from "../../../generated-example/gen/a2a-runtime/a2a-error.js";
 import { grpcBaseUrl } from "../../../generated-example/gen/a2a-runtime/grpc/client.js";
+import { connectA2AService, type A2AServiceBinding } from "../../../generated-example/gen/a2a_a2a_agent_client.js";
+import { createPushNotificationReceiver } from "../../../generated-example/gen/a2a-runtime/http/push-receiver.js";
+import { serveNode } from "../../../generated-example/gen/a2a-runtime/http/node-adapter.js";
+import { listen } from "../servers.js";
 import type {
   ActsClient,
   ActsClientFactory,
@@ -42,6 +43,10 @@ import type {
   AgentEndpoints,
   Binding,
   CallOptions,
+  CardCallResult,
+  CardConnection,
+  ClientFeatures,
+  PushReceiverSetup,
   JsonObject,
   JsonValue,
   OperationOutcome,
@@ -56,56 +61,8 @@ export const GENERATED_IMPLEMENTATION = "protoc-gen-a2a";
 export const DEFAULT_A2A_VERSION = "1.0";
 
 // ---------------------------------------------------------------------------------------------
-// Shared by both implementations: the error catalog, wire recording, header handling.
+// Shared by both implementations: header handling, request parsing, the operation tables.
 // ---------------------------------------------------------------------------------------------
-
-const CATALOG: readonly A2AErrorSpec[] = Object.values(errorSpecs);
-
-/** The catalog entry of an `ErrorInfo.reason`, if any. */
-export function specByReason(reason: string | undefined): A2AErrorSpec | undefined {
-  return reason === undefined ? undefined : CATALOG.find((s) => s.reason === reason);
-}
-
-/** The catalog entry of a JSON-RPC code (codes are unique), if any. */
-export function specByJsonRpcCode(code: number | undefined): A2AErrorSpec | undefined {
-  return code === undefined ? undefined : CATALOG.find((s) => s.jsonRpcCode === code);
-}
-
-/** The only catalog entry with this HTTP status (e.g. 401, 403, 404), if exactly one has it. */
-export function specByHttpStatus(status: number | undefined): A2AErrorSpec | undefined {
-  const found = CATALOG.filter((s) => s.httpStatus === status);
-  return found.length === 1 ? found[0] : undefined;
-}
-
-/** The only catalog entry with this gRPC status code, if exactly one has it. */
-export function specByGrpcCode(code: number | undefined): A2AErrorSpec | undefined {
-  const found = CATALOG.filter((s) => s.grpcCode === code);
-  return found.length === 1 ? found[0] : undefined;
-}
-
-/** What the HTTP exchanges of one call looked like (the last response wins). */
-export interface WireRecord {
-  status?: number;
-}
-
-/** A per-call record of the HTTP status, kept in async context so concurrent calls do not mix. */
-export class WireRecorder {
-  readonly #storage = new AsyncLocalStorage<WireRecord>();
-
-  /** A fetch that notes each response status in the current call's record. */
-  readonly fetch: typeof globalThis.fetch = async (input, init) => {
-    const response = await globalThis.fetch(input, init);
-    const record = this.#storage.getStore();
-    if (record !== undefined) record.status = response.status;
-    return response;
-  };
-
-  /** Runs `fn` with a fresh record, handing it the record. */
-  run<T>(fn: (record: WireRecord) => Promise<T>): Promise<T> {
-    const record: WireRecord = {};
-    return this.#storage.run(record, () => fn(record));
-  }
-}
 
 /** The runner's headers split into the A2A version to announce and the rest. */
 export function splitVersionHeader(headers: Readonly<Record<string, string>>): { version: string; rest: Record<string, string> } {
@@ -179,21 +136,10 @@ const STREAM_CALLS: Record<StreamOperation, AnyStream> = {
   subscribe_to_task: (c, r, o) => c.subscribeToTask(r, o),
 };
 
-/** A thrown value of our clients as an ActsError. */
-export function generatedActsError(e: unknown, binding: Binding, wire: WireRecord): ActsError {
-  const httpStatus = binding === "grpc" ? undefined : wire.status;
-  if (isA2AError(e)) {
-    const known = e.spec.name !== "A2AError";
-    return {
-      type: known ? e.spec.name : "UnknownError",
-      code: e.code,
-      message: e.message,
-      details: e.wireDetails() as unknown as JsonValue[],
-      ...(httpStatus === undefined ? {} : { httpStatus }),
-      ...(binding === "grpc" ? { grpcCode: e.grpcCode } : {}),
-    };
-  }
-  return { type: "UnknownError", message: messageOf(e), ...(httpStatus === undefined ? {} : { httpStatus }) };
+/** A thrown value of our clients as an ActsError: the error class the client chose. */
+export function generatedActsError(e: unknown): ActsError {
+  if (isA2AError(e)) return { type: e.spec.name !== "A2AError" ? e.spec.name : "UnknownError", message: e.message, details: e.wireDetails() as unknown as JsonValue[] };
+  return { type: "UnknownError", message: messageOf(e) };
 }
 
 /**
@@ -201,7 +147,6 @@ export function generatedActsError(e: unknown, binding: Binding, wire: WireRecor
  * `a2a-version` of the runner's headers) and the runner's other headers as per-call headers / metadata.
  */
 export const createGeneratedClient: ActsClientFactory = async (binding: Binding, endpoints: AgentEndpoints): Promise<ActsClient> => {
-  const recorder = new WireRecorder();
   let sessionManager: Http2SessionManager | undefined;
   let grpcTransport: ConnectTransport | undefined;
   if (binding === "grpc") {
@@ -216,10 +161,10 @@ export const createGeneratedClient: ActsClientFactory = async (binding: Binding,
     if (client === undefined) {
       switch (binding) {
         case "jsonrpc":
-          client = new A2AServiceJsonRpcClient({ url: endpoints.jsonrpc, version, fetch: recorder.fetch });
+          client = new A2AServiceJsonRpcClient({ url: endpoints.jsonrpc, version });
           break;
         case "rest":
-          client = new A2AServiceRestClient({ url: endpoints.rest, version, fetch: recorder.fetch });
+          client = new A2AServiceRestClient({ url: endpoints.rest, version });
           break;
         case "grpc":
           client = new A2AServiceGrpcClient({ address: endpoints.grpc, version, ...(grpcTransport === undefined ? {} : { transport: grpcTransport }) });
@@ -234,36 +179,34 @@ export const createGeneratedClient: ActsClientFactory = async (binding: Binding,
     binding,
     implementation: GENERATED_IMPLEMENTATION,
 
-    call(operation: UnaryOperation, request: JsonObject, options: CallOptions): Promise<OperationOutcome> {
+    async call(operation: UnaryOperation, request: JsonObject, options: CallOptions): Promise<OperationOutcome> {
       const schemas = UNARY_SCHEMAS[operation];
       const parsed = parseRequest(schemas.input, request);
-      if (!parsed.ok) return Promise.resolve({ ok: false, error: parsed.error });
+      if (!parsed.ok) return { ok: false, error: parsed.error };
       const { version, rest } = splitVersionHeader(options.headers);
-      return recorder.run(async (wire) => {
-        try {
-          const response = await UNARY_CALLS[operation](clientFor(version), parsed.message as never, { headers: rest, signal: options.signal });
-          return { ok: true, body: toJson(schemas.output, response) as JsonValue };
-        } catch (e) {
-          return { ok: false, error: generatedActsError(e, binding, wire) };
-        }
-      });
+      try {
+        const response = await UNARY_CALLS[operation](clientFor(version), parsed.message as never, { headers: rest, signal: options.signal });
+        return { ok: true, body: toJson(schemas.output, response) as JsonValue };
+      } catch (e) {
+        return { ok: false, error: generatedActsError(e) };
+      }
     },
 
-    stream(operation: StreamOperation, request: JsonObject, options: CallOptions): Promise<StreamOutcome> {
+    async stream(operation: StreamOperation, request: JsonObject, options: CallOptions): Promise<StreamOutcome> {
       const parsed = parseRequest(STREAM_SCHEMAS[operation], request);
-      if (!parsed.ok) return Promise.resolve({ events: [], error: parsed.error });
+      if (!parsed.ok) return { events: [], error: parsed.error };
       const { version, rest } = splitVersionHeader(options.headers);
-      return recorder.run(async (wire) => {
-        const events: JsonValue[] = [];
-        try {
-          for await (const event of STREAM_CALLS[operation](clientFor(version), parsed.message as never, { headers: rest, signal: options.signal })) {
-            events.push(toJson(StreamResponseSchema, event as never) as JsonValue);
-          }
-          return { events };
-        } catch (e) {
-          return { events, error: generatedActsError(e, binding, wire) };
+      const events: JsonValue[] = [];
+      try {
+        for await (const event of STREAM_CALLS[operation](clientFor(version), parsed.message as never, { headers: rest, signal: options.signal })) {
+          const json = toJson(StreamResponseSchema, event as never) as JsonValue;
+          events.push(json);
+          options.onEvent?.(json);
         }
-      });
+        return { events };
+      } catch (e) {
+        return { events, error: generatedActsError(e) };
+      }
     },
 
     async close(): Promise<void> {
@@ -271,4 +214,46 @@ export const createGeneratedClient: ActsClientFactory = async (binding: Binding,
       clients.clear();
     },
   };
+};
+
+// ---------------------------------------------------------------------------------------------
+// Beyond calls: a connection from an Agent Card, and the webhook receiver.
+// ---------------------------------------------------------------------------------------------
+
+const BINDING_NAMES: Readonly<Record<Binding, A2AServiceBinding>> = { jsonrpc: "JSONRPC", rest: "HTTP+JSON", grpc: "GRPC" };
+
+const outcomeOf = async (call: () => Promise<unknown>): Promise<CardCallResult> => {
+  try {
+    await call();
+    return { ok: true };
+  } catch (e) {
+    return { ok: false, error: isA2AError(e) ? `${e.spec.name}: ${e.message}` : messageOf(e) };
+  }
+};
+
+/** What our generated code offers beyond calls: `connectA2AService` and `createPushNotificationReceiver`. */
+export const generatedClientFeatures: ClientFeatures = {
+  async connectFromCard(card: JsonObject, binding: Binding): Promise<CardConnection> {
+    const connection = await connectA2AService(fromJson(AgentCardSchema, card as ProtoJsonValue, { ignoreUnknownFields: true }), { bindings: [BINDING_NAMES[binding]] });
+    return {
+      sendStreamingMessage: () =>
+        outcomeOf(async () => {
+          for await (const _ of connection.client.sendStreamingMessage({ message: { messageId: "acts-card", role: 1, parts: [{ content: { case: "text", value: "x" } }] } })) void _;
+        }),
+      createPushConfig: () => outcomeOf(() => connection.client.createTaskPushNotificationConfig({ taskId: "acts-card", url: "https://example.com/hook" })),
+      useExtendedCard: () => outcomeOf(() => connection.client.getExtendedAgentCard({})),
+    };
+  },
+  async startPushReceiver(setup: PushReceiverSetup) {
+    const receiver = createPushNotificationReceiver({
+      schema: StreamResponseSchema,
+      expected: (taskId) => {
+        const auth = setup.expected(taskId);
+        return auth === undefined ? undefined : { authentication: auth };
+      },
+      onNotification: (event, { taskId }) => setup.onNotification(toJson(StreamResponseSchema, event) as JsonValue, taskId),
+    });
+    const server = await listen(serveNode(receiver) as never);
+    return { url: server.url, close: () => server.close() };
+  },
 };

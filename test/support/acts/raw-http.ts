@@ -1,10 +1,11 @@
 /**
  * Plain HTTP for the steps that are not client calls: `raw` steps (§4.4) and
- * `get_agent_card`. Deliberately independent of the code under test: node's fetch, and a
- * small SSE reader of its own (text/event-stream responses become the list of their
- * events' `data`, parsed as JSON when they are JSON).
+ * `get_agent_card`. Deliberately independent of the code under test: node's fetch, and
+ * the runner's SSE reader (text/event-stream responses become the list of their events'
+ * `data`, parsed as JSON when they are JSON).
  */
 import type { JsonValue } from "./client.js";
+import { parseSse } from "./wire-judge.js";
 
 export interface HttpResult {
   readonly status: number;
@@ -13,6 +14,8 @@ export interface HttpResult {
   readonly body: JsonValue | undefined;
   /** For a text/event-stream response: the events' data, in order. */
   readonly events?: JsonValue[];
+  /** The body exactly as received. */
+  readonly bytes: Buffer;
 }
 
 export interface HttpRequest {
@@ -32,18 +35,8 @@ const parseMaybeJson = (text: string): JsonValue => {
   }
 };
 
-/** Splits an event stream into its events' data (multi-line data joined with "\n"; comments skipped). */
-export function parseEventStream(text: string): JsonValue[] {
-  const events: JsonValue[] = [];
-  for (const block of text.replace(/\r\n?/g, "\n").split("\n\n")) {
-    const data = block
-      .split("\n")
-      .filter((line) => line.startsWith("data:"))
-      .map((line) => line.slice(5).replace(/^ /, ""));
-    if (data.length > 0) events.push(parseMaybeJson(data.join("\n")));
-  }
-  return events;
-}
+/** An event stream's events' data, parsed as JSON when they are JSON. */
+export const parseEventStream = (text: string): JsonValue[] => parseSse(text).map((e) => parseMaybeJson(e.data));
 
 export async function sendHttp(request: HttpRequest): Promise<HttpResult> {
   const response = await fetch(request.url, {
@@ -55,7 +48,8 @@ export async function sendHttp(request: HttpRequest): Promise<HttpResult> {
   });
   const headers: Record<string, string> = {};
   response.headers.forEach((value, key) => (headers[key] = value));
-  const text = await response.text();
-  if ((headers["content-type"] ?? "").startsWith("text/event-stream")) return { status: response.status, headers, body: undefined, events: parseEventStream(text) };
-  return { status: response.status, headers, body: text === "" ? undefined : parseMaybeJson(text) };
+  const bytes = Buffer.from(await response.arrayBuffer());
+  const text = bytes.toString("utf8");
+  if ((headers["content-type"] ?? "").startsWith("text/event-stream")) return { status: response.status, headers, body: undefined, events: parseEventStream(text), bytes };
+  return { status: response.status, headers, body: text === "" ? undefined : parseMaybeJson(text), bytes };
 }

@@ -10,9 +10,10 @@
  * Requests: our ProtoJSON → the SDK's ts-proto message with its own `X.fromJSON`. Results: the
  * SDK's `X.toJSON`, then canonicalized through our protobuf-es schema (`toJson(fromJson(json))`,
  * strict: an unknown field fails), so timestamps, int64s and default omission read the same as our
- * clients' output. Errors: the SDK's error classes (@a2a-js/sdk/errors, /errors/grpc) mapped to the
- * names of our catalog by the wire code the SDK exposes (JSON-RPC `envelopeCode`, the gRPC
- * `google.rpc.Status` it keeps as `statusDetailsBin`), else its ErrorInfo reason, else the HTTP status.
+ * clients' output. Errors: the SDK's error classes (@a2a-js/sdk/errors, /errors/grpc) named after the
+ * spec table (spec-errors.ts) by what the SDK exposes: the JSON-RPC `envelopeCode`, the ErrorInfo in
+ * the gRPC `google.rpc.Status` it keeps as `statusDetailsBin`, its own reason for the REST error, else
+ * its class; the HTTP status only for errors the SDK did not read at all.
  */
 import { fromBinary, toJson, fromJson, createRegistry, type DescMessage, type JsonValue as ProtoJsonValue } from "@bufbuild/protobuf";
 import { anyUnpack } from "@bufbuild/protobuf/wkt";
@@ -36,13 +37,14 @@ import {
   type JsonInput,
   type SendMessageResult,
 } from "@a2a-js/sdk";
-import { JsonRpcTransportFactory, RestTransportFactory, ServiceParameters, withA2AVersion, type RequestOptions, type Transport } from "@a2a-js/sdk/client";
+import { ClientFactory, JsonRpcTransportFactory, RestTransportFactory, ServiceParameters, withA2AVersion, type RequestOptions, type Transport } from "@a2a-js/sdk/client";
 import { GrpcTransportFactory } from "@a2a-js/sdk/client/grpc";
 import { A2AError as SdkA2AError, isJsonRpcError, isRestError } from "@a2a-js/sdk/errors";
 import { isGrpcError } from "@a2a-js/sdk/errors/grpc";
 import { StreamResponseSchema } from "../../../generated-example/gen/a2a_pb.js";
 import { StatusSchema } from "../../../generated-example/gen/google/rpc/status_pb.js";
 import { file_google_rpc_error_details } from "../../../generated-example/gen/google/rpc/error_details_pb.js";
+import { GRPC_CODES } from "./spec-errors.js";
 import type {
   ActsClient,
   ActsClientFactory,
@@ -50,6 +52,9 @@ import type {
   AgentEndpoints,
   Binding,
   CallOptions,
+  CardCallResult,
+  CardConnection,
+  ClientFeatures,
   JsonObject,
   JsonValue,
   OperationOutcome,
@@ -57,20 +62,20 @@ import type {
   StreamOutcome,
   UnaryOperation,
 } from "./client.js";
-import {
-  STREAM_SCHEMAS,
-  UNARY_SCHEMAS,
-  WireRecorder,
-  clientUnsupported,
-  messageOf,
-  parseRequest,
-  specByGrpcCode,
-  specByHttpStatus,
-  specByJsonRpcCode,
-  specByReason,
-  splitVersionHeader,
-  type WireRecord,
-} from "./generated-clients.js";
+import { STREAM_SCHEMAS, UNARY_SCHEMAS, clientUnsupported, messageOf, parseRequest, splitVersionHeader } from "./generated-clients.js";
+import { SPEC_ERRORS, specErrorByJsonRpcCode as specByJsonRpcCode, specErrorByReason as specByReason, type SpecError } from "./spec-errors.js";
+
+/** The only spec error with this HTTP status (401, 403, 404), if exactly one has it. */
+function specByHttpStatus(status: number | undefined): SpecError | undefined {
+  const found = SPEC_ERRORS.filter((s) => s.httpStatus === status);
+  return found.length === 1 ? found[0] : undefined;
+}
+
+/** The only spec error with this gRPC status code, if exactly one has it. */
+function specByGrpcCode(code: number | undefined): SpecError | undefined {
+  const found = SPEC_ERRORS.filter((s) => GRPC_CODES[s.grpcStatus] === code);
+  return found.length === 1 ? found[0] : undefined;
+}
 
 export const SDK_IMPLEMENTATION = "@a2a-js/sdk";
 
@@ -168,49 +173,48 @@ function grpcStatusDetails(bin: Uint8Array | undefined): { details: JsonValue[];
   }
 }
 
-/** Anything the SDK threw as an ActsError. */
-export function sdkActsError(thrown: unknown, binding: Binding, wire: WireRecord): ActsError {
+/** Anything the SDK threw as an ActsError. `httpStatus`: the status of the response, for errors the SDK did not read. */
+export function sdkActsError(thrown: unknown, httpStatus?: number): ActsError {
   // JSON-RPC: an error event inside the SSE stream is a plain Error whose `cause` is the SDK error.
   const e = !(thrown instanceof SdkA2AError) && thrown instanceof Error && thrown.cause instanceof SdkA2AError ? thrown.cause : thrown;
-  const httpStatus = binding === "grpc" ? undefined : wire.status;
-  const withHttp = httpStatus === undefined ? {} : { httpStatus };
   if (e instanceof SdkA2AError) {
     const semantic = SDK_SEMANTIC_ERRORS.has(e.name);
     if (isJsonRpcError(e)) {
       const spec = specByJsonRpcCode(e.envelopeCode) ?? (semantic ? specByReason(e.reason) : undefined);
       const data = e.data;
       const details = Array.isArray(data) ? (data as JsonValue[]) : data === undefined ? undefined : [data as JsonValue];
-      return { type: spec?.name ?? "UnknownError", code: e.envelopeCode, message: e.message, ...(details === undefined ? {} : { details }), ...withHttp };
+      return { type: spec?.name ?? "UnknownError", message: e.message, ...(details === undefined ? {} : { details }) };
     }
     if (isRestError(e)) {
       const spec = semantic ? specByReason(e.reason) : specByHttpStatus(e.statusCode);
-      return {
-        type: spec?.name ?? "UnknownError",
-        ...(spec === undefined ? {} : { code: spec.jsonRpcCode }),
-        message: e.message,
-        // The SDK keeps only the ErrorInfo (reason, metadata) of a REST error body.
-        ...(semantic ? { details: [e.toErrorInfo() as unknown as JsonValue] } : {}),
-        httpStatus: e.statusCode,
-      };
+      // The SDK keeps only the ErrorInfo (reason, metadata) of a REST error body.
+      return { type: spec?.name ?? "UnknownError", message: e.message, ...(semantic ? { details: [e.toErrorInfo() as unknown as JsonValue] } : {}) };
     }
     if (isGrpcError(e)) {
       const { details, reason } = grpcStatusDetails(e.statusDetailsBin);
       const spec = specByReason(reason) ?? (semantic ? specByReason(e.reason) : undefined) ?? specByGrpcCode(e.status);
-      return {
-        type: spec?.name ?? "UnknownError",
-        ...(spec === undefined ? {} : { code: spec.jsonRpcCode }),
-        message: e.message,
-        ...(details.length > 0 ? { details } : {}),
-        grpcCode: e.status,
-      };
+      return { type: spec?.name ?? "UnknownError", message: e.message, ...(details.length > 0 ? { details } : {}) };
     }
     // A transport-neutral SDK error (e.g. thrown by the SDK itself before sending).
     const spec = semantic ? specByReason(e.reason) : undefined;
-    return { type: spec?.name ?? "UnknownError", ...(spec === undefined ? {} : { code: spec.jsonRpcCode }), message: e.message, ...withHttp };
+    return { type: spec?.name ?? "UnknownError", message: e.message };
   }
   // Plain errors: HTTP errors without a JSON-RPC body, bad content types, network failures, aborts.
   const spec = httpStatus !== undefined && httpStatus >= 400 ? specByHttpStatus(httpStatus) : undefined;
-  return { type: spec?.name ?? "UnknownError", ...(spec === undefined ? {} : { code: spec.jsonRpcCode }), message: messageOf(e), ...withHttp };
+  return { type: spec?.name ?? "UnknownError", message: messageOf(e) };
+}
+
+/** A fetch that remembers the status of the last response (for errors the SDK throws without reading the body). */
+function statusRecordingFetch(): { fetch: typeof globalThis.fetch; last(): number | undefined } {
+  let status: number | undefined;
+  return {
+    fetch: async (input, init) => {
+      const response = await globalThis.fetch(input, init);
+      status = response.status;
+      return response;
+    },
+    last: () => status,
+  };
 }
 
 /** A minimal card naming the one interface the transport is created for (the factories only read it for v0.3 compat). */
@@ -230,7 +234,8 @@ function cardFor(binding: Binding, url: string): SdkAgentCard {
  * express answer an ActsError of type "ClientUnsupported".
  */
 export const createSdkClient: ActsClientFactory = async (binding: Binding, endpoints: AgentEndpoints): Promise<ActsClient> => {
-  const recorder = new WireRecorder();
+  // The client is used one call at a time per adapter call; the status is only a fallback name for unread errors.
+  const recorder = statusRecordingFetch();
   let url: string;
   let transport: Transport;
   switch (binding) {
@@ -256,42 +261,40 @@ export const createSdkClient: ActsClientFactory = async (binding: Binding, endpo
     binding,
     implementation: SDK_IMPLEMENTATION,
 
-    call(operation: UnaryOperation, request: JsonObject, options: CallOptions): Promise<OperationOutcome> {
+    async call(operation: UnaryOperation, request: JsonObject, options: CallOptions): Promise<OperationOutcome> {
       const parsed = parseRequest(UNARY_SCHEMAS[operation].input, request);
-      if (!parsed.ok) return Promise.resolve({ ok: false, error: parsed.error });
+      if (!parsed.ok) return { ok: false, error: parsed.error };
       const unsupported = unsupportedBySdk(binding, operation, request);
-      if (unsupported !== undefined) return Promise.resolve({ ok: false, error: clientUnsupported(unsupported) });
-      return recorder.run(async (wire) => {
-        let result: unknown;
-        try {
-          result = await UNARY_CALLS[operation](transport, request, requestOptions(options));
-        } catch (e) {
-          return { ok: false, error: sdkActsError(e, binding, wire) };
-        }
-        try {
-          return { ok: true, body: canonical(UNARY_SCHEMAS[operation].output, result) };
-        } catch (e) {
-          return { ok: false, error: { type: "UnknownError", message: `the SDK's result is not ProtoJSON of ${UNARY_SCHEMAS[operation].output.typeName}: ${messageOf(e)}` } };
-        }
-      });
+      if (unsupported !== undefined) return { ok: false, error: clientUnsupported(unsupported) };
+      let result: unknown;
+      try {
+        result = await UNARY_CALLS[operation](transport, request, requestOptions(options));
+      } catch (e) {
+        return { ok: false, error: sdkActsError(e, binding === "grpc" ? undefined : recorder.last()) };
+      }
+      try {
+        return { ok: true, body: canonical(UNARY_SCHEMAS[operation].output, result) };
+      } catch (e) {
+        return { ok: false, error: { type: "UnknownError", message: `the SDK's result is not ProtoJSON of ${UNARY_SCHEMAS[operation].output.typeName}: ${messageOf(e)}` } };
+      }
     },
 
-    stream(operation: StreamOperation, request: JsonObject, options: CallOptions): Promise<StreamOutcome> {
+    async stream(operation: StreamOperation, request: JsonObject, options: CallOptions): Promise<StreamOutcome> {
       const parsed = parseRequest(STREAM_SCHEMAS[operation], request);
-      if (!parsed.ok) return Promise.resolve({ events: [], error: parsed.error });
+      if (!parsed.ok) return { events: [], error: parsed.error };
       const unsupported = unsupportedBySdk(binding, operation, request);
-      if (unsupported !== undefined) return Promise.resolve({ events: [], error: clientUnsupported(unsupported) });
-      return recorder.run(async (wire) => {
-        const events: JsonValue[] = [];
-        try {
-          for await (const event of STREAM_CALLS[operation](transport, request, requestOptions(options))) {
-            events.push(canonicalStreamEvent(event));
-          }
-          return { events };
-        } catch (e) {
-          return { events, error: sdkActsError(e, binding, wire) };
+      if (unsupported !== undefined) return { events: [], error: clientUnsupported(unsupported) };
+      const events: JsonValue[] = [];
+      try {
+        for await (const event of STREAM_CALLS[operation](transport, request, requestOptions(options))) {
+          const json = canonicalStreamEvent(event);
+          events.push(json);
+          options.onEvent?.(json);
         }
-      });
+        return { events };
+      } catch (e) {
+        return { events, error: sdkActsError(e, binding === "grpc" ? undefined : recorder.last()) };
+      }
     },
 
     async close(): Promise<void> {
@@ -304,3 +307,32 @@ export const createSdkClient: ActsClientFactory = async (binding: Binding, endpo
 function canonicalStreamEvent(event: SdkStreamResponse): JsonValue {
   return canonical(StreamResponseSchema, SdkStreamResponse.toJSON(event));
 }
+
+/** What @a2a-js/sdk 1.3.0 offers beyond calls: its `Client` from an Agent Card (it has no webhook receiver). */
+export const sdkClientFeatures: ClientFeatures = {
+  async connectFromCard(card: JsonObject, binding: Binding): Promise<CardConnection> {
+    const transports = binding === "grpc" ? [new GrpcTransportFactory()] : binding === "jsonrpc" ? [new JsonRpcTransportFactory()] : [new RestTransportFactory()];
+    const client = await new ClientFactory({ transports }).createFromAgentCard(SdkAgentCard.fromJSON(card));
+    // Bounded: the SDK's gRPC transport throws inside a grpc-js callback on some malformed answers and never settles.
+    const outcome = async (call: () => Promise<unknown>): Promise<CardCallResult> => {
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        await Promise.race([call(), new Promise((_, reject) => (timer = setTimeout(() => reject(new Error("no answer within 10 s")), 10_000)))]);
+        return { ok: true };
+      } catch (e) {
+        return { ok: false, error: `${e instanceof Error ? e.name : "Error"}: ${messageOf(e)}` };
+      } finally {
+        clearTimeout(timer);
+      }
+    };
+    return {
+      sendStreamingMessage: () =>
+        outcome(async () => {
+          for await (const _ of client.sendMessageStream(SdkSendMessageRequest.fromJSON({ message: { messageId: "acts-card", role: "ROLE_USER", parts: [{ text: "x" }] } }))) void _;
+        }),
+      createPushConfig: () => outcome(() => client.createTaskPushNotificationConfig(SdkTaskPushNotificationConfig.fromJSON({ taskId: "acts-card", url: "https://example.com/hook" }))),
+      // Client.getAgentCard fetches the extended card when the card advertises one and keeps it.
+      useExtendedCard: () => outcome(() => client.getAgentCard()),
+    };
+  },
+};
