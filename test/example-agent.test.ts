@@ -170,8 +170,10 @@ describe.each(BINDINGS)("example agent over %s", (binding) => {
     expect(done.status?.state).toBe(TaskState.COMPLETED);
     expect(done.artifacts).toHaveLength(1);
     const other = await sendTask(client(), { ...message("tck-long-running again"), configuration: { returnImmediately: true } });
+    // Started after `other`, with the same work time: once it has COMPLETED, `other` would have finished its work too.
+    const witness = await sendTask(client(), { ...message("tck-long-running witness"), configuration: { returnImmediately: true } });
     expect((await client().cancelTask({ id: other.id })).status?.state).toBe(TaskState.CANCELED);
-    await new Promise((r) => setTimeout(r, 400));
+    expect((await until(() => client().getTask({ id: witness.id }), (t) => t.status?.state === TaskState.COMPLETED)).status?.state).toBe(TaskState.COMPLETED);
     const after = await client().getTask({ id: other.id });
     expect(after.status?.state).toBe(TaskState.CANCELED);
     expect(after.artifacts).toEqual([]);
@@ -180,7 +182,8 @@ describe.each(BINDINGS)("example agent over %s", (binding) => {
   it("tck-cancel → stays WORKING until canceled", async () => {
     const task = await sendTask(client(), { ...message("tck-cancel start"), configuration: { returnImmediately: true } });
     expect([TaskState.SUBMITTED, TaskState.WORKING]).toContain(task.status?.state);
-    await new Promise((r) => setTimeout(r, 100));
+    // A task started after it works for longRunningMs, then COMPLETES; meanwhile this one has stayed WORKING.
+    expect((await sendTask(client(), message("tck-long-running witness"))).status?.state).toBe(TaskState.COMPLETED);
     expect((await client().getTask({ id: task.id })).status?.state).toBe(TaskState.WORKING);
     expect((await client().cancelTask({ id: task.id })).status?.state).toBe(TaskState.CANCELED);
     expect((await client().cancelTask({ id: task.id })).status?.state).toBe(TaskState.CANCELED);
@@ -328,5 +331,41 @@ describe("example agent with an unreachable webhook", () => {
     const started = Date.now();
     await agent.close();
     expect(Date.now() - started).toBeLessThan(3_000);
+  });
+});
+
+describe("the extended card", () => {
+  it.each(BINDINGS)("lists the same interfaces as the public card (supportedInterfaces is REQUIRED) over %s", async (binding) => {
+    const extended = await main.clients[binding].getExtendedAgentCard({}, bearer("admin-token"));
+    expect(extended.supportedInterfaces.map((i) => [i.protocolBinding, i.url])).toEqual(main.card.supportedInterfaces.map((i) => [i.protocolBinding, i.url]));
+    expect(extended.skills.map((s) => s.id)).toContain("extended");
+  });
+});
+
+describe("example agent with requireAuthentication", () => {
+  let secured: Started;
+  const tokens = { ...TOKENS, "no-tasks-token": { subject: "reader", extendedCard: true, tasks: false } };
+  beforeAll(async () => {
+    secured = await start({ tokens, requireAuthentication: true });
+  });
+  afterAll(() => secured.agent.close());
+
+  it("says so in its card (securityRequirements on the bearer scheme); the card itself stays public", () => {
+    expect((secured.card as unknown as { securityRequirements: unknown }).securityRequirements).toEqual([{ schemes: { bearer: {} } }]);
+  });
+
+  it.each(BINDINGS)("refuses anonymous callers with UnauthenticatedError and serves tokens over %s", async (binding) => {
+    const client = secured.clients[binding];
+    await expect(client.sendMessage(message("hello"))).rejects.toBeInstanceOf(UnauthenticatedError);
+    await expect(client.getTask({ id: "00000000-0000-0000-0000-000000000000" })).rejects.toBeInstanceOf(UnauthenticatedError);
+    const reply = await client.sendMessage(message("hello"), bearer("user-token"));
+    expect(reply.payload.case).toBe("message");
+  });
+
+  it.each(BINDINGS)("a token without the task right gets PermissionDeniedError for tasks but may read the extended card over %s", async (binding) => {
+    const client = secured.clients[binding];
+    await expect(client.sendMessage(message("hello"), bearer("no-tasks-token"))).rejects.toBeInstanceOf(PermissionDeniedError);
+    await expect(client.listTasks({}, bearer("no-tasks-token"))).rejects.toBeInstanceOf(PermissionDeniedError);
+    expect((await client.getExtendedAgentCard({}, bearer("no-tasks-token"))).name).toBe("protoc-gen-a2a example agent");
   });
 });

@@ -58,28 +58,61 @@ function listenAgent(agent: A2AServiceHandler<Principal>, options?: GrpcServerOp
   return listenA2AServiceGrpc(agent, { ...options, listen: listenOptions });
 }
 
+function deferred(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
 /**
- * TestAgent plus: GetTask "sleepy" takes 300 ms, ignoring its signal (which it records);
- * GetTask "abortable" waits for the abort and throws its reason; SendStreamingMessage
- * "flood" yields 2000 events of 16 KiB, counting how many it produced.
+ * TestAgent plus: GetTask "sleepy" holds its answer, ignoring its signal (which it records), until
+ * the test calls `wakeSleepy()`; GetTask "abortable" waits for the abort and throws its reason
+ * (`abortableWaiting` resolves once it waits); `handled` settles once the handler of the last of
+ * those two has returned or thrown; SendStreamingMessage "flood" yields 2000 events of 16 KiB,
+ * counting how many it produced.
  */
 class GrpcJsAgent extends TestAgent {
   sleepySignal: AbortSignal | undefined;
-  sleepyDone = false;
   produced = 0;
   abortableReason: unknown;
+  /** Resolves when the next "abortable" GetTask has started waiting for its abort. */
+  abortableWaiting = deferred();
+  /** The last "sleepy" or "abortable" GetTask: resolves once its handler has returned or thrown. */
+  handled: Promise<void> = Promise.resolve();
+  #wakeSleepy = (): void => {};
 
-  override async getTask(request: { id: string; historyLength?: number }, context: CallContext<Principal>): Promise<Task> {
+  /** Lets the pending "sleepy" GetTask return its (late) answer; resolves once its handler has returned. */
+  wakeSleepy(): Promise<void> {
+    this.#wakeSleepy();
+    return this.handled;
+  }
+
+  override getTask(request: { id: string; historyLength?: number }, context: CallContext<Principal>): Promise<Task> {
+    const answer = this.#getTask(request, context);
+    if (request.id === "sleepy" || request.id === "abortable") {
+      this.handled = answer.then(
+        () => undefined,
+        () => undefined,
+      );
+    }
+    return answer;
+  }
+
+  async #getTask(request: { id: string; historyLength?: number }, context: CallContext<Principal>): Promise<Task> {
     if (request.id === "sleepy") {
       this.sleepySignal = context.signal;
-      this.sleepyDone = false;
-      await new Promise((r) => setTimeout(r, 300));
-      this.sleepyDone = true;
+      await new Promise<void>((resolve) => (this.#wakeSleepy = resolve));
       return task("sleepy", TaskState.WORKING);
     }
     if (request.id === "abortable") {
       this.abortableReason = undefined;
-      await new Promise<void>((resolve) => context.signal.addEventListener("abort", () => resolve(), { once: true }));
+      const waiting = this.abortableWaiting;
+      this.abortableWaiting = deferred();
+      await new Promise<void>((resolve) => {
+        if (context.signal.aborted) resolve();
+        else context.signal.addEventListener("abort", () => resolve(), { once: true });
+        waiting.resolve();
+      });
       this.abortableReason = context.signal.reason;
       context.signal.throwIfAborted();
     }
@@ -99,6 +132,11 @@ class GrpcJsAgent extends TestAgent {
     }
     yield* super.sendStreamingMessage(request, context);
   }
+}
+
+/** Resolves after the server side of the next stream on `endpoint` has emitted 'close' (listened to after grpc-js's own listener). */
+function serverStreamClosed(endpoint: GrpcJsEndpoint): Promise<void> {
+  return new Promise<void>((resolve) => endpoint.server.once("stream", (stream) => stream.once("close", () => resolve())));
 }
 
 const userMessage = (text: string) => ({ message: { messageId: `m-${text.slice(0, 32)}`, role: Role.USER, parts: [{ content: { case: "text" as const, value: text } }] } });
@@ -275,25 +313,30 @@ describe.each([
     expect((err as A2AError).grpcCode).toBe(4);
     await eventually(() => agent.sleepySignal?.aborted === true);
     expect((agent.sleepySignal?.reason as Error).name).toBe("TimeoutError");
-    // the handler's late answer is dropped harmlessly
-    await eventually(() => agent.sleepyDone);
-    await new Promise((r) => setTimeout(r, 20));
+    // the handler's late answer is dropped harmlessly: let it answer now, then the next call is served
+    await agent.wakeSleepy();
     expect((await client.getTask({ id: "after-sleepy" })).id).toBe("after-sleepy");
   });
 
   it("a client cancelling a unary call aborts the handler's signal (AbortError), nothing logged; a finished call's signal stays unaborted", async () => {
     const before = logged.length;
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 50);
-    const err = await client.getTask({ id: "abortable" }, { signal: controller.signal }).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(Error);
+    const waiting = agent.abortableWaiting.promise;
+    const call = client.getTask({ id: "abortable" }, { signal: controller.signal }).catch((e: unknown) => e);
+    await waiting; // the handler is running: cancel mid-call
+    controller.abort();
+    expect(await call).toBeInstanceOf(Error);
     await eventually(() => agent.abortableReason !== undefined);
     expect((agent.abortableReason as Error).name).toBe("AbortError");
-    await new Promise((r) => setTimeout(r, 20));
-    expect(logged.length).toBe(before);
-    await client.getTask({ id: "t-done" });
+    await agent.handled; // the handler has thrown the abort's reason
+    const streamClosed = serverStreamClosed(endpoint);
+    await client.getTask({ id: "t-done" }); // served after the runtime has dealt with that throw (where it would log)
     const ctx = agent.contexts.at(-1)!;
-    await new Promise((r) => setTimeout(r, 20));
+    // grpc-js emits 'cancelled' (which would abort a finished call's signal) on a tick after the server
+    // stream's 'close'; one event-loop turn after that close it has been emitted.
+    await streamClosed;
+    await new Promise((r) => setImmediate(r));
+    expect(logged.length).toBe(before);
     expect(ctx.signal.aborted).toBe(false); // as on the HTTP bindings: the end of a call is not an abort
   });
 
@@ -378,6 +421,13 @@ function call(session: ClientHttp2Session, method: string, body: Buffer, metadat
       });
     });
     req.end(body);
+  });
+}
+
+/** A PING round trip on the session: the peer has processed everything sent before it. */
+function ping(session: ClientHttp2Session): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    session.ping((error) => (error === null ? resolve() : reject(error)));
   });
 }
 
@@ -546,8 +596,7 @@ describe(`raw node:http2 → listenGrpcJs (h2c, adapter.readMaxBytes ${READ_MAX_
     expect({ grpcStatus: res.grpcStatus, messages: res.messages.length }).toEqual({ grpcStatus: "4", messages: 0 });
     expect(res.ms).toBeLessThan(250);
     expect(agent.sleepySignal?.aborted).toBe(true);
-    await eventually(() => agent.sleepyDone);
-    await new Promise((r) => setTimeout(r, 20));
+    await agent.wakeSleepy(); // the late answer, after the deadline's
     await expectAlive();
   });
 
@@ -555,7 +604,9 @@ describe(`raw node:http2 → listenGrpcJs (h2c, adapter.readMaxBytes ${READ_MAX_
     const before = logged.length;
     const res = await call(session, "GetTask", frame(getTask("abortable")), { "grpc-timeout": "50m" });
     expect(res.ms).toBeLessThan(1000);
-    await new Promise((r) => setTimeout(r, 20));
+    await agent.handled; // the handler has thrown the abort's reason
+    // A call on the same connection, served after the runtime has dealt with that throw.
+    expect((await call(session, "GetTask", frame(getTask("t-after-abortable")))).grpcStatus).toBe("0");
     expect({ grpcStatus: res.grpcStatus, logged: logged.length - before }).toEqual({ grpcStatus: "4", logged: 0 });
   });
 
@@ -567,10 +618,14 @@ describe(`raw node:http2 → listenGrpcJs (h2c, adapter.readMaxBytes ${READ_MAX_
       req.once("error", reject);
     });
     req.pause();
-    await new Promise((r) => setTimeout(r, 300));
+    // The stream's HTTP/2 window is used up: the server can send nothing more on it until this reader
+    // reads again (which is what would let the handler go on). A PING round trip after that: the server
+    // has done all it could with the window it had.
+    await eventually(() => req.state.localWindowSize === 0);
+    await ping(session);
     const stalled = agent.produced;
     expect(stalled).toBeLessThan(400);
-    await new Promise((r) => setTimeout(r, 200));
+    await ping(session);
     expect(agent.produced).toBe(stalled);
     // reading again lets it run to the end
     let bytes = 0;

@@ -19,12 +19,20 @@ interface Observed {
   bodyOutcome: string | undefined;
   gate: Promise<void>;
   openGate: () => void;
+  /** The node:http response of the last request (set by the "serveNode on node:http" server). */
+  response: http.ServerResponse | undefined;
+  /** /big: chunks pulled while `response` was waiting for "drain" (write() had returned false). */
+  pulledWhileBlocked: number;
+  /** read() calls a test made on a streamed body (counted by the test, before each call). */
+  readsAsked: number;
+  /** /events: `readsAsked` at each pull. */
+  readsAtPull: number[];
 }
 
 function freshObserved(): Observed {
   let openGate!: () => void;
   const gate = new Promise<void>((r) => (openGate = r));
-  return { signal: undefined, pulled: 0, finallyRan: false, bodyOutcome: undefined, gate, openGate };
+  return { signal: undefined, pulled: 0, finallyRan: false, bodyOutcome: undefined, gate, openGate, response: undefined, pulledWhileBlocked: 0, readsAsked: 0, readsAtPull: [] };
 }
 
 let seen = freshObserved();
@@ -88,6 +96,7 @@ const handler: UniversalHandler = async (req: UniversalRequest) => {
         try {
           for (let i = 0; i < n; i++) {
             observed.pulled++;
+            observed.readsAtPull.push(observed.readsAsked);
             yield encodeSseEvent(JSON.stringify({ i }), { id: String(i) });
             if (i === waitAfter) await observed.gate;
           }
@@ -120,6 +129,7 @@ const handler: UniversalHandler = async (req: UniversalRequest) => {
         try {
           for (let i = 0; i < BIG_COUNT; i++) {
             observed.pulled++;
+            if (observed.response?.writableNeedDrain === true) observed.pulledWhileBlocked++;
             yield BIG_CHUNK;
           }
         } finally {
@@ -164,7 +174,11 @@ describe("serveNode on node:http", () => {
   let mountedBase: string;
 
   beforeAll(async () => {
-    server = http.createServer(serveNode(handler));
+    const listener = serveNode(handler);
+    server = http.createServer((req, res) => {
+      seen.response = res;
+      listener(req, res);
+    });
     base = `http://127.0.0.1:${await listen(server)}`;
     mounted = http.createServer(serveNode(handler, { basePath: "/a2a/" }));
     mountedBase = `http://127.0.0.1:${await listen(mounted)}`;
@@ -335,16 +349,16 @@ describe("serveNode on node:http", () => {
     const res = await fetch(`${base}/big`, { signal: client.signal });
     const reader = res.body!.getReader();
     await reader.read();
-    await new Promise((r) => setTimeout(r, 300));
     const seenHere = seen;
-    // Socket buffers hold a few MiB; the generator must not run through all 64 MiB.
-    expect(seenHere.pulled).toBeLessThan(BIG_COUNT / 2);
-    const before = seenHere.pulled;
-    await new Promise((r) => setTimeout(r, 100));
-    expect(seenHere.pulled).toBe(before); // stalled, not creeping on
+    // The client reads no more: once the socket buffers are full write() returns false and the listener waits for "drain".
+    await waitFor(() => seenHere.response?.writableNeedDrain === true);
     client.abort();
     await reader.cancel().catch(() => undefined);
     await waitFor(() => seenHere.finallyRan && seenHere.signal?.aborted === true);
+    // The generator is done: every pull it will ever see has happened, all while the client read one chunk.
+    // Socket buffers hold a few MiB; the generator must not run through all 64 MiB.
+    expect(seenHere.pulled).toBeLessThan(BIG_COUNT / 2);
+    expect(seenHere.pulledWhileBlocked).toBe(0); // stalled while the socket is full, not creeping on
   });
 
   it("reads a whole large stream", async () => {
@@ -551,16 +565,21 @@ describe("serveFetch", () => {
     const res = await serve(new Request("http://host/events?n=5"));
     expect(res.headers.get("content-type")).toBe("text/event-stream");
     const reader = res.body!.getReader();
-    await new Promise((r) => setTimeout(r, 10));
+    const read = () => {
+      seen.readsAsked++;
+      return reader.read();
+    };
     expect(seen.pulled).toBe(0); // nothing read yet, nothing generated
-    const first = await reader.read();
+    const first = await read();
     expect(decoder.decode(first.value)).toBe('id: 0\ndata: {"i":0}\n\n');
-    await new Promise((r) => setTimeout(r, 10));
     expect(seen.pulled).toBe(1);
     const all = [decoder.decode(first.value)];
-    for (let r = await reader.read(); !r.done; r = await reader.read()) all.push(decoder.decode(r.value));
+    for (let r = await read(); !r.done; r = await read()) all.push(decoder.decode(r.value));
     expect(all).toHaveLength(5);
     expect(seen.finallyRan).toBe(true);
+    // The stream is over: the generator was pulled exactly once per read(), each time from within that read
+    // (none before the first, no read-ahead after any).
+    expect(seen.readsAtPull).toEqual([1, 2, 3, 4, 5]);
     expect(seen.signal?.aborted).toBe(false);
   });
 

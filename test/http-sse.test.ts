@@ -250,10 +250,15 @@ describe("parseSse", () => {
   it("stops with the abort reason while an async-iterable source is stuck", async () => {
     let finallyRan = false;
     let unblock!: () => void;
+    let reachStuck!: () => void;
+    const stuck = new Promise<void>((r) => (reachStuck = r));
     async function* source(): AsyncGenerator<Uint8Array> {
       try {
         yield utf8.encode("data: x\n\n");
-        await new Promise<void>((r) => (unblock = r));
+        await new Promise<void>((r) => {
+          unblock = r;
+          reachStuck();
+        });
         yield utf8.encode("data: y\n\n");
       } finally {
         finallyRan = true;
@@ -263,7 +268,7 @@ describe("parseSse", () => {
     const it = parseSse(source(), controller.signal)[Symbol.asyncIterator]();
     expect((await it.next()).value).toEqual(ev("x"));
     const pending = it.next();
-    await new Promise((r) => setTimeout(r, 10));
+    await stuck; // the pending next() has reached the source, which is now stuck
     controller.abort(new Error("stop"));
     await expect(pending).rejects.toThrow("stop");
     unblock(); // the generator acts on the queued return() at its next step

@@ -3,7 +3,7 @@
  * node listener waits for "drain"; after `stalledWriteTimeoutMs` it destroys the response and
  * ends the stream (iterator returned) instead of holding the connection forever. Real sockets.
  */
-import { request as httpRequest, type IncomingMessage } from "node:http";
+import { request as httpRequest, type IncomingMessage, type ServerResponse } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { serveNode } from "../generated-example/gen/a2a-runtime/http/node-adapter.js";
 import type { UniversalHandler } from "../generated-example/gen/a2a-runtime/http/universal.js";
@@ -15,12 +15,16 @@ import { eventually, listen, type Listening } from "./support/servers.js";
 
 const CHUNK = `data: ${"x".repeat(64 * 1024)}\n\n`;
 
-/** An endless stream; `state.returned` turns true when the listener gives up on it. */
-function endlessStream(state: { returned: boolean; written: number }): AsyncIterable<string> {
+/**
+ * An endless stream; `state.returned` turns true when the listener gives up on it. With `blocked`
+ * (the response waits for "drain"), `state.writtenWhileBlocked` counts the chunks pulled while it held.
+ */
+function endlessStream(state: { returned: boolean; written: number; writtenWhileBlocked?: number }, blocked?: () => boolean): AsyncIterable<string> {
   return {
     [Symbol.asyncIterator]: () => ({
       next: async () => {
         state.written++;
+        if (blocked?.() === true) state.writtenWhileBlocked = (state.writtenWhileBlocked ?? 0) + 1;
         return { done: false, value: CHUNK };
       },
       return: async () => {
@@ -73,18 +77,37 @@ describe("serveNode: a client that stops reading", () => {
   });
 
   it("with 0 waits for the client (nothing is destroyed)", async () => {
-    const state = { returned: false, written: 0 };
-    const handler: UniversalHandler = async () => ({ status: 200, headers: [["content-type", "text/event-stream"]], stream: endlessStream(state) });
-    server = await listen(serveNode(handler, { stalledWriteTimeoutMs: 0 }));
+    const state = { returned: false, written: 0, writtenWhileBlocked: 0 };
+    let response: ServerResponse | undefined;
+    const waitsForDrain = () => response?.writableNeedDrain === true;
+    const handler: UniversalHandler = async () => ({ status: 200, headers: [["content-type", "text/event-stream"]], stream: endlessStream(state, waitsForDrain) });
+    // The same stall on /control, with a 1 s timeout: the witness that 1 s of stalling has passed.
+    const control = { returned: false, written: 0 };
+    const controlHandler: UniversalHandler = async () => ({ status: 200, headers: [["content-type", "text/event-stream"]], stream: endlessStream(control) });
+    const waiting = serveNode(handler, { stalledWriteTimeoutMs: 0 });
+    const timed = serveNode(controlHandler, { stalledWriteTimeoutMs: 1_000 });
+    server = await listen((req, res) => {
+      if (req.url === "/control") return timed(req, res);
+      response = res;
+      waiting(req, res);
+    });
     const call = readThenStall(server.url, { method: "GET" });
     await call.response;
-    await new Promise((r) => setTimeout(r, 1_000));
+    await eventually(waitsForDrain, 5_000); // the buffers are full: the listener waits for "drain"
+    // Stalled after this one, the control is given up on after 1 s without "drain": by then this one has
+    // been stalled for longer, and a timeout would have fired.
+    const witness = readThenStall(`${server.url.replace(/\/$/, "")}/control`, { method: "GET" });
+    const witnessResponse = await witness.response;
+    await eventually(() => control.returned, 5_000);
+    witnessResponse.resume(); // what was buffered drains, then the response ends: the server closed it
+    await witness.closed;
     expect(state.returned).toBe(false);
-    const written = state.written;
-    await new Promise((r) => setTimeout(r, 200));
-    expect(state.written).toBe(written); // blocked on "drain", not spinning
+    expect(waitsForDrain()).toBe(true);
     call.abort();
     await eventually(() => state.returned, 5_000); // the client going away still ends it
+    // Over the whole stall (and until the stream ended), no chunk was pulled while the response waited for "drain".
+    expect(state.writtenWhileBlocked).toBe(0); // blocked on "drain", not spinning
+    expect(state.written).toBeGreaterThan(1);
   });
 
   it("rejects a negative timeout", () => {

@@ -229,11 +229,11 @@ describe("task handler: maxQueuedEvents", () => {
   });
 
   it("is configurable: the same stall within a larger limit loses nothing", async () => {
-    const { gate, subscribe } = await startBurst(30, 40);
+    const { gate, finished, subscribe } = await startBurst(30, 40);
     const slow = subscribe();
     expect(describeEvent((await slow.next()).value as StreamResponse)).toBe("task:WORKING");
     gate.open();
-    await new Promise((r) => setTimeout(r, 20)); // let the whole burst queue up
+    await finished.promise; // the whole burst, COMPLETED included, has been emitted while nobody read
     const rest = await collect({ [Symbol.asyncIterator]: () => slow });
     expect(["task:WORKING", ...rest.map(describeEvent)]).toEqual(expectedBurst(30));
   });

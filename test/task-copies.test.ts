@@ -92,6 +92,7 @@ describe("deepCopy", () => {
 describe("copies: deep mutations of anything handed out leave the store and other readers intact", () => {
   it("responses, stream events, subscription events, onTaskEvent notices and the executor's context", async () => {
     const gate = new Gate();
+    const waiting = new Gate();
     const notices: TaskEventNotice<A2ASchemas>[] = [];
     const contexts: A2ARequestContext[] = [];
     const handler = createA2ATaskHandler({
@@ -107,7 +108,10 @@ describe("copies: deep mutations of anything handed out leave the store and othe
           if (context.task !== undefined) vandalize(context.task);
           for (const t of context.referenceTasks) vandalize(t);
           await emitter.working("step");
-          if (context.task === undefined) await gate.promise;
+          if (context.task === undefined) {
+            waiting.open();
+            await gate.promise;
+          }
           await emitter.addArtifact({ artifactId: "a", parts: [{ content: { case: "text", value: "x" } }], metadata: { k: "v" } });
           await emitter.requireInput("more?");
         },
@@ -115,18 +119,20 @@ describe("copies: deep mutations of anything handed out leave the store and othe
     });
     const request = sendRequest("one");
     const first = handler.sendMessage(request, callOf("SendMessage"));
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await waiting.promise; // the first turn is WORKING, held at the gate
     const taskId = contexts[0]!.taskId;
     const sub = handler.subscribeToTask(create(SubscribeToTaskRequestSchema, { id: taskId }), callOf("SubscribeToTask"));
     const subEvents: unknown[] = [];
+    const subscribed = new Gate();
     const subDone = (async () => {
       for await (const e of sub) {
         subEvents.push(toJson(StreamResponseSchema, e));
         vandalize(e);
+        subscribed.open();
         if (subEvents.length === 3) break;
       }
     })();
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await subscribed.promise; // the subscription's snapshot (the WORKING task) has arrived
     gate.open();
     const response = taskOf(await first);
     const snapshot = toJson(TaskSchema, response);
