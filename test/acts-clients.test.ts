@@ -14,9 +14,9 @@ import { createA2AServiceTaskHandler, type A2AServiceExecutor, type A2AServiceRe
 import { createA2AServiceJsonRpcServer } from "../generated-example/gen/a2a_a2a_jsonrpc_server.js";
 import { createA2AServiceRestServer } from "../generated-example/gen/a2a_a2a_rest_server.js";
 import { listenA2AServiceGrpc } from "../generated-example/gen/a2a_a2a_grpc_server.js";
-import type { AuthenticateFn } from "../generated-example/gen/a2a-runtime/call-context.js";
+import type { AuthenticateFn } from "@protoc-gen-a2a/runtime";
 import { UnauthenticatedError } from "../generated-example/gen/a2a_a2a_errors.js";
-import type { GrpcEndpoint } from "../generated-example/gen/a2a-runtime/grpc/listen.js";
+import type { GrpcEndpoint } from "@protoc-gen-a2a/runtime/grpc";
 import { BINDINGS, type ActsClient, type ActsClientFactory, type AgentEndpoints, type Binding, type CallOptions, type JsonObject, type JsonValue, type OperationOutcome, type StreamOutcome } from "./support/acts/client.js";
 import { createGeneratedClient } from "./support/acts/generated-clients.js";
 import { createSdkClient } from "./support/acts/sdk-clients.js";

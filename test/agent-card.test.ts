@@ -10,8 +10,8 @@ import { Role as SdkRole } from "@a2a-js/sdk";
 import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory } from "@a2a-js/sdk/client";
 import { AgentCardSchema } from "../generated-example/gen/a2a_pb.js";
 import { createA2AServiceJsonRpcServer } from "../generated-example/gen/a2a_a2a_jsonrpc_server.js";
-import { serveNode } from "../generated-example/gen/a2a-runtime/http/node-adapter.js";
-import type { UniversalHandler, UniversalRequest } from "../generated-example/gen/a2a-runtime/http/universal.js";
+import { serveNode } from "@protoc-gen-a2a/runtime/http";
+import type { UniversalHandler, UniversalRequest } from "@protoc-gen-a2a/runtime/http";
 import {
   buildSupportedInterfaces,
   checkAgentCard,
@@ -21,7 +21,7 @@ import {
   serveAgentCard,
   sha256,
   type MountedInterfaces,
-} from "../templates/runtime/http/agent-card.js";
+} from "../runtime/src/http/agent-card.js";
 import { TestAgent } from "./support/test-agent.js";
 import { listen, type Listening } from "./support/servers.js";
 

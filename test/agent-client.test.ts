@@ -12,10 +12,10 @@ import { PushNotificationNotSupportedError, UnauthenticatedError, UnsupportedOpe
 import { createA2AServiceJsonRpcServer } from "../generated-example/gen/a2a_a2a_jsonrpc_server.js";
 import { createA2AServiceRestServer } from "../generated-example/gen/a2a_a2a_rest_server.js";
 import { listenA2AServiceGrpc } from "../generated-example/gen/a2a_a2a_grpc_server.js";
-import { buildSupportedInterfaces, composeHandlers, serveAgentCard } from "../generated-example/gen/a2a-runtime/http/agent-card.js";
-import { serveNode } from "../generated-example/gen/a2a-runtime/http/node-adapter.js";
-import type { AuthRequest } from "../generated-example/gen/a2a-runtime/call-context.js";
-import { selectInterface } from "../generated-example/gen/a2a-runtime/agent-client.js";
+import { buildSupportedInterfaces, composeHandlers, serveAgentCard } from "@protoc-gen-a2a/runtime/http";
+import { serveNode } from "@protoc-gen-a2a/runtime/http";
+import type { AuthRequest } from "@protoc-gen-a2a/runtime";
+import { selectInterface } from "@protoc-gen-a2a/runtime/client";
 import { collect, createA2ATaskHandler, sendRequest, textOf, type A2AExecutor } from "./support/task-runtime-binding.js";
 import { listen, type Listening } from "./support/servers.js";
 import { selfSignedCertificate } from "./support/tls.js";

@@ -64,6 +64,8 @@ function typeCheck(files: string[]): string[] {
       verbatimModuleSyntax: true,
       skipLibCheck: true,
       noEmit: true,
+      // The workspace's runtime package, from its sources.
+      customConditions: ["@protoc-gen-a2a/source"],
     },
   });
   project.addSourceFilesAtPaths(files);
@@ -78,7 +80,6 @@ describe("buf generate over library.proto", () => {
     const files = listTs(out);
     expect(files).toEqual(
       expect.arrayContaining([
-        "a2a-runtime/route-matcher.ts",
         "demo/v1/library_pb.ts",
         "demo/v1/library_a2a_handler.ts",
         "demo/v1/library_a2a_errors.ts",
@@ -86,8 +87,9 @@ describe("buf generate over library.proto", () => {
         "demo/v1/library_a2a_rest_routes.ts",
       ]),
     );
-    // Not A2A-shaped: no task runtime and no agent client (nor their runtime files).
+    // Not A2A-shaped: no task runtime and no agent client; and no runtime copy (it is imported from @protoc-gen-a2a/runtime).
     expect(files.filter((f) => /task|agent[-_]client/.test(f))).toEqual([]);
+    expect(files.filter((f) => f.startsWith("a2a-runtime/"))).toEqual([]);
   });
 
   it("type-checks under strict, together with code that implements the handler", () => {
@@ -102,7 +104,7 @@ import { LibraryServiceOperations } from "./demo/v1/library_a2a_handler.js";
 import { TaskNotFoundError, errorRegistry } from "./demo/v1/library_a2a_errors.js";
 import { LibraryServiceRoutes } from "./demo/v1/library_a2a_rest_routes.js";
 import { findLibraryServiceJsonRpcMethod } from "./demo/v1/library_a2a_jsonrpc_methods.js";
-import { matchRoute } from "./a2a-runtime/route-matcher.js";
+import { matchRoute } from "@protoc-gen-a2a/runtime/rest";
 
 export const handler: LibraryServiceHandler<{ user: string }> = {
   async getBook(request, context) {
@@ -128,7 +130,7 @@ export const checks = [kind, op, findLibraryServiceJsonRpcMethod("Ping")?.name, 
   });
 
   it("routes by the proto's own rules: multi-segment variables, verbs, ** and custom methods", async () => {
-    const { matchRoute } = await import(join(out, "a2a-runtime/route-matcher.ts"));
+    const { matchRoute } = await import("@protoc-gen-a2a/runtime/rest");
     const { LibraryServiceRoutes } = await import(join(out, "demo/v1/library_a2a_rest_routes.ts"));
     const cases: [string, string, unknown][] = [
       ["GET", "/v1/shelves/s1/books/b1", { operation: "GetBook", params: { name: "shelves/s1/books/b1" } }],
@@ -143,6 +145,7 @@ export const checks = [kind, op, findLibraryServiceJsonRpcMethod("Ping")?.name, 
     for (const [method, path, want] of cases) {
       const m = matchRoute(LibraryServiceRoutes, method, path);
       expect(m.kind, `${method} ${path}`).toBe("match");
+      if (m.kind !== "match") continue;
       expect({ operation: m.route.operation, params: { ...m.params } }, `${method} ${path}`).toEqual(want);
     }
     expect(matchRoute(LibraryServiceRoutes, "PUT", "/v1/shelves/s1/books/b1")).toEqual({ kind: "method-not-allowed", allow: ["DELETE", "GET"] });

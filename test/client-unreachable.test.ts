@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { A2AServiceGrpcClient } from "../generated-example/gen/a2a_a2a_grpc_client.js";
 import { A2AServiceJsonRpcClient } from "../generated-example/gen/a2a_a2a_jsonrpc_client.js";
 import { A2AServiceRestClient } from "../generated-example/gen/a2a_a2a_rest_client.js";
-import { isA2AError } from "../generated-example/gen/a2a-runtime/a2a-error.js";
+import { isA2AError } from "@protoc-gen-a2a/runtime";
 import type { A2AServiceClient } from "../generated-example/gen/a2a_a2a_handler.js";
 import { listen } from "./support/servers.js";
 

@@ -19,9 +19,9 @@ import {
 } from "../generated-example/gen/a2a_a2a_errors.js";
 import { A2AServiceJsonRpcMethods, findA2AServiceJsonRpcMethod } from "../generated-example/gen/a2a_a2a_jsonrpc_methods.js";
 import { A2AServiceRoutes } from "../generated-example/gen/a2a_a2a_rest_routes.js";
-import { matchRoute } from "../generated-example/gen/a2a-runtime/route-matcher.js";
-import { findMissingFields } from "../generated-example/gen/a2a-runtime/required-fields.js";
-import { A2AError, toGrpcStatus, toHttpError, toJsonRpcError } from "../generated-example/gen/a2a-runtime/a2a-error.js";
+import { matchRoute } from "@protoc-gen-a2a/runtime/rest";
+import { findMissingFields } from "@protoc-gen-a2a/runtime";
+import { A2AError, toGrpcStatus, toHttpError, toJsonRpcError } from "@protoc-gen-a2a/runtime";
 
 /** The checked-in output, used the way an agent project would use it. */
 describe("generated errors", () => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Role, TaskState } from "../generated-example/gen/a2a_pb.js";
 import { A2AServiceGrpcClient } from "../generated-example/gen/a2a_a2a_grpc_client.js";
 import { listenA2AServiceGrpc } from "../generated-example/gen/a2a_a2a_grpc_server.js";
-import type { GrpcEndpoint } from "../generated-example/gen/a2a-runtime/grpc/listen.js";
+import type { GrpcEndpoint } from "@protoc-gen-a2a/runtime/grpc";
 import {
   InternalError,
   InvalidParamsError,
@@ -120,7 +120,7 @@ describe.each([
 
 describe("gRPC addresses", () => {
   it("accepts host:port and URLs", async () => {
-    const { grpcBaseUrl } = await import("../generated-example/gen/a2a-runtime/grpc/client.js");
+    const { grpcBaseUrl } = await import("@protoc-gen-a2a/runtime/grpc");
     expect(grpcBaseUrl("agent.example.com:443")).toBe("https://agent.example.com:443");
     expect(grpcBaseUrl("127.0.0.1:50051")).toBe("http://127.0.0.1:50051");
     expect(grpcBaseUrl("127.0.0.1:50051", true)).toBe("https://127.0.0.1:50051");

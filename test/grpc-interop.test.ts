@@ -26,7 +26,7 @@ import { Role, TaskState } from "../generated-example/gen/a2a_pb.js";
 import { A2AServiceGrpcClient } from "../generated-example/gen/a2a_a2a_grpc_client.js";
 import { listenA2AServiceGrpc } from "../generated-example/gen/a2a_a2a_grpc_server.js";
 import { TaskNotCancelableError, TaskNotFoundError, VersionNotSupportedError } from "../generated-example/gen/a2a_a2a_errors.js";
-import type { GrpcEndpoint } from "../generated-example/gen/a2a-runtime/grpc/listen.js";
+import type { GrpcEndpoint } from "@protoc-gen-a2a/runtime/grpc";
 import { TestAgent } from "./support/test-agent.js";
 import { listen, type Listening } from "./support/servers.js";
 import { SDK_ECHO_SKILL, SdkEchoExecutor, agentCardListener, isSdkMessage, ourGrpcAgentCard, sdkAgentCard, sdkFirstText, sdkRequestHandler, sdkSend } from "./support/sdk-agent.js";

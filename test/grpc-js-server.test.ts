@@ -1,5 +1,5 @@
 /**
- * The grpc-js server stack (templates/runtime/grpc/grpc-js-server.ts, the default of the generated listen helper) with the definition the
+ * The grpc-js server stack (runtime/src/grpc-js/grpc-js-server.ts, the default of the generated listen helper) with the definition the
  * generated Connect server uses (the object literal of `createA2AServiceGrpcRoutes`, plus
  * google.rpc.Status), against:
  *   - OUR generated gRPC client (Connect's gRPC transport), h2c and TLS;
@@ -40,13 +40,13 @@ import {
   VersionNotSupportedError,
 
 } from "../generated-example/gen/a2a_a2a_errors.js";
-import type { A2AError } from "../generated-example/gen/a2a-runtime/a2a-error.js";
-import type { CallContext } from "../generated-example/gen/a2a-runtime/call-context.js";
-import type { GrpcServerOptions } from "../generated-example/gen/a2a-runtime/grpc/server.js";
+import type { A2AError } from "@protoc-gen-a2a/runtime";
+import type { CallContext } from "@protoc-gen-a2a/runtime";
+import type { GrpcServerOptions } from "@protoc-gen-a2a/runtime/grpc";
 import { createA2AServiceGrpcJsService, listenA2AServiceGrpc } from "../generated-example/gen/a2a_a2a_grpc_server.js";
 import { BadRequestSchema, ErrorInfoSchema } from "../generated-example/gen/google/rpc/error_details_pb.js";
 import { StatusSchema, type Status } from "../generated-example/gen/google/rpc/status_pb.js";
-import type { GrpcJsEndpoint, GrpcJsListenOptions } from "../generated-example/gen/a2a-runtime/grpc/grpc-js-server.js";
+import type { GrpcJsEndpoint, GrpcJsListenOptions } from "@protoc-gen-a2a/runtime/grpc-js";
 import { ECHO_EXTENSION, TestAgent, reply, task } from "./support/test-agent.js";
 import { eventually, listen, type Listening } from "./support/servers.js";
 import { selfSignedCertificate } from "./support/tls.js";

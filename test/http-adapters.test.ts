@@ -2,10 +2,10 @@ import http from "node:http";
 import http2 from "node:http2";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { serveFetch } from "../templates/runtime/http/fetch-adapter.js";
-import { serveNode } from "../templates/runtime/http/node-adapter.js";
-import { SSE_HEADERS, encodeSseEvent, parseSse } from "../templates/runtime/http/sse.js";
-import type { UniversalHandler, UniversalRequest, UniversalResponse } from "../templates/runtime/http/universal.js";
+import { serveFetch } from "../runtime/src/http/fetch-adapter.js";
+import { serveNode } from "../runtime/src/http/node-adapter.js";
+import { SSE_HEADERS, encodeSseEvent, parseSse } from "../runtime/src/http/sse.js";
+import type { UniversalHandler, UniversalRequest, UniversalResponse } from "../runtime/src/http/universal.js";
 
 const BODY_LIMIT = 1024;
 const BIG_CHUNK = "x".repeat(16 * 1024);

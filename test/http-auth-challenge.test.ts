@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createA2AServiceJsonRpcServer } from "../generated-example/gen/a2a_a2a_jsonrpc_server.js";
 import { createA2AServiceRestServer } from "../generated-example/gen/a2a_a2a_rest_server.js";
 import { PermissionDeniedError, UnauthenticatedError } from "../generated-example/gen/a2a_a2a_errors.js";
-import type { AuthenticateFn } from "../generated-example/gen/a2a-runtime/call-context.js";
+import type { AuthenticateFn } from "@protoc-gen-a2a/runtime";
 import { TestAgent } from "./support/test-agent.js";
 import { listen, type Listening } from "./support/servers.js";
 

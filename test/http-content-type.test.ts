@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isJsonMediaType, parseMediaType } from "../templates/runtime/http/content-type.js";
+import { isJsonMediaType, parseMediaType } from "../runtime/src/http/content-type.js";
 
 describe("parseMediaType", () => {
   const valid: [header: string, type: string, params: Record<string, string>][] = [

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { SSE_HEADERS, SSE_KEEP_ALIVE, SseParser, encodeSseEvent, parseSse, withKeepAlive, type SseEvent } from "../templates/runtime/http/sse.js";
+import { SSE_HEADERS, SSE_KEEP_ALIVE, SseParser, encodeSseEvent, parseSse, withKeepAlive, type SseEvent } from "../runtime/src/http/sse.js";
 import { seededRandom } from "./support/random.js";
 
 const utf8 = new TextEncoder();

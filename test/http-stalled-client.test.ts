@@ -5,8 +5,8 @@
  */
 import { request as httpRequest, type IncomingMessage, type ServerResponse } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
-import { serveNode } from "../generated-example/gen/a2a-runtime/http/node-adapter.js";
-import type { UniversalHandler } from "../generated-example/gen/a2a-runtime/http/universal.js";
+import { serveNode } from "@protoc-gen-a2a/runtime/http";
+import type { UniversalHandler } from "@protoc-gen-a2a/runtime/http";
 import { createA2AServiceJsonRpcServer } from "../generated-example/gen/a2a_a2a_jsonrpc_server.js";
 import type { A2AServiceHandler } from "../generated-example/gen/a2a_a2a_handler.js";
 import { StreamResponseSchema, TaskState } from "../generated-example/gen/a2a_pb.js";

@@ -5,7 +5,7 @@ import {
   parseHttpTemplate,
   parseHttpTemplateAst,
 } from "../plugin/src/model/http-template.js";
-import type { CompiledPattern, PatternVariable } from "../templates/runtime/route-matcher.js";
+import type { CompiledPattern, PatternVariable } from "../runtime/src/route-matcher.js";
 import { seededRandom } from "./support/random.js";
 
 function v(field: string, start: number, end: number): PatternVariable {

@@ -20,7 +20,7 @@ import { AgentCardSchema, Role, TaskState, type AgentCard } from "../generated-e
 import { A2AServiceRestClient } from "../generated-example/gen/a2a_a2a_rest_client.js";
 import { createA2AServiceRestServer } from "../generated-example/gen/a2a_a2a_rest_server.js";
 import { TaskNotCancelableError, TaskNotFoundError, VersionNotSupportedError } from "../generated-example/gen/a2a_a2a_errors.js";
-import { A2AError } from "../generated-example/gen/a2a-runtime/a2a-error.js";
+import { A2AError } from "@protoc-gen-a2a/runtime";
 import { TestAgent } from "./support/test-agent.js";
 import { listen, type Listening } from "./support/servers.js";
 import {

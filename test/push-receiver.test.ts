@@ -7,9 +7,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { toJson } from "@bufbuild/protobuf";
 import { StreamResponseSchema, TaskState, type StreamResponse } from "../generated-example/gen/a2a_pb.js";
-import { createPushNotificationReceiver, type PushExpectation } from "../generated-example/gen/a2a-runtime/http/push-receiver.js";
-import { serveNode } from "../generated-example/gen/a2a-runtime/http/node-adapter.js";
-import { serveFetch } from "../generated-example/gen/a2a-runtime/http/fetch-adapter.js";
+import { createPushNotificationReceiver, type PushExpectation } from "@protoc-gen-a2a/runtime/http";
+import { serveNode } from "@protoc-gen-a2a/runtime/http";
+import { serveFetch } from "@protoc-gen-a2a/runtime/http";
 import { A2AServiceJsonRpcClient } from "../generated-example/gen/a2a_a2a_jsonrpc_client.js";
 import { startExampleAgent, type ExampleAgent } from "../generated-example/agent/echo-agent.js";
 import { eventually, listen, type Listening } from "./support/servers.js";

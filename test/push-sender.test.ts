@@ -8,7 +8,7 @@ import {
   TaskState,
   type StreamResponse,
 } from "../generated-example/gen/a2a_pb.js";
-import { InMemoryTaskStore, type TaskStore } from "../generated-example/gen/a2a-runtime/task/index.js";
+import { InMemoryTaskStore, type TaskStore } from "@protoc-gen-a2a/runtime/task";
 import {
   checkWebhookUrl,
   createPushNotificationSender,
@@ -18,7 +18,7 @@ import {
   type PushDeliverySuccess,
   type PushSenderOptions,
   type ResolvedAddress,
-} from "../generated-example/gen/a2a-runtime/task/push-sender.js";
+} from "@protoc-gen-a2a/runtime/task";
 import { InvalidParamsError } from "../generated-example/gen/a2a_a2a_errors.js";
 import { ListTasksRequestSchema } from "../generated-example/gen/a2a_pb.js";
 import { Gate, callOf, createA2ATaskHandler, describeEvent, sendRequest, taskOf, until, type A2AExecutor } from "./support/task-runtime-binding.js";

@@ -13,7 +13,7 @@ import { fromJson, toJson, type DescMessage, type JsonObject, type JsonValue } f
 import { describe, expect, it } from "vitest";
 import { A2AServiceRestRequests, A2AServiceRoutes } from "../generated-example/gen/a2a_a2a_rest_routes.js";
 import { A2AServiceOperationsByName } from "../generated-example/gen/a2a_a2a_handler.js";
-import { matchRoute, type Route, type RouteTable } from "../generated-example/gen/a2a-runtime/route-matcher.js";
+import { matchRoute, type Route, type RouteTable } from "@protoc-gen-a2a/runtime/rest";
 import {
   RestRequestError,
   assembleRequest,
@@ -22,7 +22,7 @@ import {
   expandPath,
   routeLiterals,
   type RestRequestShape,
-} from "../generated-example/gen/a2a-runtime/rest/request-shape.js";
+} from "../runtime/src/rest/request-shape.js";
 
 // ---------------------------------------------------------------------------------------
 // helpers
@@ -342,7 +342,7 @@ describe("query conversions of the other kinds (synthetic route)", () => {
     expect(probe(query)).toEqual({ ...expected, name: "n" });
   });
 
-  // Regression (reported as a BUG by this suite; fixed in templates/runtime/rest/request-shape.ts readQuery): a comma
+  // Regression (reported as a BUG by this suite; fixed in runtime/src/rest/request-shape.ts readQuery): a comma
   // inside a value of a repeated field was split even when the client percent-encoded it. §11.5 allows
   // comma-separated lists and requires values to be URL-encoded per RFC 3986, so `%2C` is data and only a literal `,`
   // may separate values. readQuery() decodes the value first and splits afterwards (`value.split(",")` on the decoded
@@ -356,7 +356,7 @@ describe("query conversions of the other kinds (synthetic route)", () => {
     expect(probe(query)).toEqual({ name: "n", tags: ["a,b", "c"] });
   });
 
-  // Regression (reported as a BUG by this suite; fixed in templates/runtime/rest/request-shape.ts queryValue): ProtoJSON
+  // Regression (reported as a BUG by this suite; fixed in runtime/src/rest/request-shape.ts queryValue): ProtoJSON
   // writes non-finite floats as the strings "NaN", "Infinity", "-Infinity", and buildQuery() sends them as such, but
   // queryValue() rejected `?ratio=NaN` ("must be a number") and turned `?ratio=Infinity` into the JS number Infinity,
   // which is not JSON. Expected: the three strings pass through as
@@ -563,7 +563,7 @@ describe("client → server round trips: json → path/query/body → (URL) → 
     expect(buildQuery(PROBE_ROUTE, PROBE_SHAPE, { name: "n", tags: ["a", "b"], bigNumber: "12" })).toBe("tags=a&tags=b&bigNumber=12");
   });
 
-  // Regression (reported as a BUG by this suite; fixed in templates/runtime/rest/request-shape.ts expandPath): a path
+  // Regression (reported as a BUG by this suite; fixed in runtime/src/rest/request-shape.ts expandPath): a path
   // value that is a dot segment ("." or "..") cannot be sent, because URL parsing in fetch removes dot segments (WHATWG
   // URL; "%2E" counts as a dot too, so no encoding survives) and the request silently reaches ANOTHER resource:
   // `getTask({tenant: "..", id: "t"})` went out as `GET /tasks/t` (the default tenant), `getTask({tenant: "acme",
@@ -591,7 +591,7 @@ describe("client → server round trips: json → path/query/body → (URL) → 
     expect(expandPath(getTask, shapeOf("GetTask"), { id: "..." }, LITERALS)).toBe("/tasks/...");
   });
 
-  // Regression (reported as a BUG by this suite; fixed in templates/runtime/rest/request-shape.ts encodeSegment +
+  // Regression (reported as a BUG by this suite; fixed in runtime/src/rest/request-shape.ts encodeSegment +
   // routeLiterals): a tenant (or id) equal to a literal segment of another route made the client's path match a
   // DIFFERENT operation, because the tenant forms overlap with the plain ones and literals win: `listTasks({tenant:
   // "tasks"})` sent `GET /tasks/tasks` → GetTask(id "tasks"); `getExtendedAgentCard({tenant: "tasks"})` sent

@@ -12,7 +12,7 @@ import { GetTaskRequestSchema, SubscribeToTaskRequestSchema, TaskState, type Str
 import { UnsupportedOperationError } from "../generated-example/gen/a2a_a2a_errors.js";
 import { A2AServiceJsonRpcClient } from "../generated-example/gen/a2a_a2a_jsonrpc_client.js";
 import { createA2AServiceJsonRpcServer } from "../generated-example/gen/a2a_a2a_jsonrpc_server.js";
-import { DEFAULT_MAX_QUEUED_EVENTS, EventHub } from "../generated-example/gen/a2a-runtime/task/index.js";
+import { DEFAULT_MAX_QUEUED_EVENTS, EventHub } from "@protoc-gen-a2a/runtime/task";
 import { listen, type Listening } from "./support/servers.js";
 import {
   Gate,

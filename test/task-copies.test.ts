@@ -2,8 +2,8 @@ import { clone, create, equals, toJson } from "@bufbuild/protobuf";
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import { describe, expect, it } from "vitest";
 import { GetTaskRequestSchema, MessageSchema, StreamResponseSchema, SubscribeToTaskRequestSchema, TaskSchema, TaskState, type Task } from "../generated-example/gen/a2a_pb.js";
-import { deepCopy } from "../generated-example/gen/a2a-runtime/task/factory.js";
-import type { TaskEventNotice } from "../generated-example/gen/a2a-runtime/task/index.js";
+import { deepCopy } from "../runtime/src/task/factory.js";
+import type { TaskEventNotice } from "@protoc-gen-a2a/runtime/task";
 import { Gate, callOf, collect, createA2ATaskHandler, sendRequest, taskOf, type A2ARequestContext, type A2ASchemas } from "./support/task-runtime-binding.js";
 
 /** Every object (and array) reachable from `value`. */

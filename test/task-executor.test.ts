@@ -2,7 +2,7 @@ import { create, toJson } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
 import { ArtifactSchema, GetTaskRequestSchema, ListTasksRequestSchema, MessageSchema, Role, StreamResponseSchema, TaskState } from "../generated-example/gen/a2a_pb.js";
 import { InternalError, InvalidParamsError } from "../generated-example/gen/a2a_a2a_errors.js";
-import { ExecutorMisuseError, InMemoryTaskStore, type ExecutorMisuseCode } from "../generated-example/gen/a2a-runtime/task/index.js";
+import { ExecutorMisuseError, InMemoryTaskStore, type ExecutorMisuseCode } from "@protoc-gen-a2a/runtime/task";
 import {
   Gate,
   callOf,

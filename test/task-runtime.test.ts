@@ -27,7 +27,7 @@ import {
   TaskNotFoundError,
   UnsupportedOperationError,
 } from "../generated-example/gen/a2a_a2a_errors.js";
-import type { TaskEventNotice } from "../generated-example/gen/a2a-runtime/task/index.js";
+import type { TaskEventNotice } from "@protoc-gen-a2a/runtime/task";
 import {
   Gate,
   callOf,

@@ -26,7 +26,7 @@ import {
   SQLITE_TASK_STORE_SCHEMA_VERSION,
   SqliteTaskStore,
   SqliteTaskStoreError,
-} from "../generated-example/gen/a2a-runtime/task/sqlite-store.js";
+} from "@protoc-gen-a2a/runtime/sqlite";
 import { callOf, collect, createA2ATaskHandler, describeEvent, sendRequest, taskOf, textOf, type A2AExecutor, type A2ARequestContext } from "./support/task-runtime-binding.js";
 
 

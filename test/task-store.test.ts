@@ -2,9 +2,9 @@ import { create } from "@bufbuild/protobuf";
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import { afterEach, describe, expect, it } from "vitest";
 import { GetTaskRequestSchema, SubscribeToTaskRequestSchema, TaskPushNotificationConfigSchema, TaskSchema, TaskState, type Task } from "../generated-example/gen/a2a_pb.js";
-import { EventHub, InMemoryTaskStore, InvalidPageTokenError, decodePageToken, encodePageToken, queryFingerprint, type TaskQuery, type TaskStore } from "../generated-example/gen/a2a-runtime/task/index.js";
-import { Mutex, SerialQueue } from "../generated-example/gen/a2a-runtime/task/serial.js";
-import { SqliteTaskStore } from "../generated-example/gen/a2a-runtime/task/sqlite-store.js";
+import { EventHub, InMemoryTaskStore, InvalidPageTokenError, decodePageToken, encodePageToken, queryFingerprint, type TaskQuery, type TaskStore } from "@protoc-gen-a2a/runtime/task";
+import { Mutex, SerialQueue } from "../runtime/src/task/serial.js";
+import { SqliteTaskStore } from "@protoc-gen-a2a/runtime/sqlite";
 import { Gate, callOf, collect, createA2ATaskHandler, sendRequest, taskOf, textOf, until, type A2ARequestContext } from "./support/task-runtime-binding.js";
 
 

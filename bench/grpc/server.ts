@@ -34,7 +34,7 @@ import { A2AService as SdkA2AService, UserBuilder, grpcService } from "@a2a-js/s
 import { createA2AServiceGrpcRoutes, listenA2AServiceGrpc } from "../../generated-example/gen/a2a_a2a_grpc_server.js";
 import type { A2AServiceHandler } from "../../generated-example/gen/a2a_a2a_handler.js";
 import { TaskNotFoundError } from "../../generated-example/gen/a2a_a2a_errors.js";
-import { listenGrpc } from "../../generated-example/gen/a2a-runtime/grpc/listen.js";
+import { listenGrpc } from "@protoc-gen-a2a/runtime/grpc";
 import { firstText, notBenchmarked, runBenchServer } from "../lib/bench-server.js";
 import { publishSdkCompletedTask, sdkAgentCard, sdkAgentMessage, sdkFirstText, sdkRequestHandler } from "../../test/support/sdk-agent.js";
 import { A2AService, Role, SendMessageResponseSchema, TaskSchema, TaskState, type Task } from "../../generated-example/gen/a2a_pb.js";

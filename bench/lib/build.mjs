@@ -3,6 +3,7 @@ import { mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build, stop as stopEsbuild } from "esbuild";
+import { runtimeFromSource } from "../../scripts/runtime-from-source.mjs";
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 export const cacheDir = join(root, "node_modules", ".cache", "bench");
@@ -19,6 +20,7 @@ export async function bundle(entries) {
     format: "esm",
     target: "node20",
     packages: "external", // resolved from the project's node_modules at run time
+    plugins: [runtimeFromSource], // …but the runtime from its sources
     logLevel: "warning",
   });
   await stopEsbuild(); // ends esbuild's service process

@@ -13,7 +13,7 @@
  * `{ result: {...} }` (or `{ error }`); the process exits with the parent.
  */
 import { create } from "@bufbuild/protobuf";
-import { createCallContext } from "../../generated-example/gen/a2a-runtime/call-context.js";
+import { createCallContext } from "@protoc-gen-a2a/runtime";
 import { createA2AServiceTaskHandler, type A2AServiceExecutor } from "../../generated-example/gen/a2a_a2a_task_handler.js";
 import { MessageSchema, Role, SendMessageRequestSchema, SubscribeToTaskRequestSchema, TaskState, type StreamResponse } from "../../generated-example/gen/a2a_pb.js";
 

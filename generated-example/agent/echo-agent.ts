@@ -22,10 +22,10 @@ import { createA2AServiceSqliteTaskStore, createA2AServiceTaskHandler, type A2AS
 import { createA2AServiceJsonRpcServer } from "../gen/a2a_a2a_jsonrpc_server.js";
 import { createA2AServiceRestServer } from "../gen/a2a_a2a_rest_server.js";
 import { listenA2AServiceGrpc } from "../gen/a2a_a2a_grpc_server.js";
-import { buildSupportedInterfaces, checkAgentCard, composeHandlers, serveAgentCard } from "../gen/a2a-runtime/http/agent-card.js";
-import { serveNode } from "../gen/a2a-runtime/http/node-adapter.js";
-import type { AuthRequest } from "../gen/a2a-runtime/call-context.js";
-import { createPushNotificationSender, InMemoryTaskStore } from "../gen/a2a-runtime/task/index.js";
+import { buildSupportedInterfaces, checkAgentCard, composeHandlers, serveAgentCard } from "@protoc-gen-a2a/runtime/http";
+import { serveNode } from "@protoc-gen-a2a/runtime/http";
+import type { AuthRequest } from "@protoc-gen-a2a/runtime";
+import { createPushNotificationSender, InMemoryTaskStore } from "@protoc-gen-a2a/runtime/task";
 import { behaviourOf, echo, firstText } from "./behaviours.js";
 
 /** Who a bearer token stands for. */

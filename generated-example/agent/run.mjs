@@ -1,5 +1,6 @@
 // Bundles generated-example/agent/main.ts with esbuild (no TypeScript loader needed on Node 20) and runs it.
 import { build } from "esbuild";
+import { runtimeFromSource } from "../../scripts/runtime-from-source.mjs";
 import { fileURLToPath } from "node:url";
 import { dirname, join } from "node:path";
 
@@ -13,6 +14,7 @@ await build({
   format: "esm",
   target: "node20",
   packages: "external",
+  plugins: [runtimeFromSource],
   logLevel: "warning",
 });
 await import(outfile);

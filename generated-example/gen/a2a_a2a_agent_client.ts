@@ -4,10 +4,10 @@
 // @generated from file a2a.proto (package lf.a2a.v1, syntax proto3)
 /* eslint-disable */
 
-import type { AgentClientSpec, AgentConnection, AgentConnectOptions, CapabilityGate } from "./a2a-runtime/agent-client.js";
-import { AgentConnectError, connectAgent } from "./a2a-runtime/agent-client.js";
+import type { AgentClientSpec, AgentConnection, AgentConnectOptions, CapabilityGate } from "@protoc-gen-a2a/runtime/client";
+import { AgentConnectError, connectAgent } from "@protoc-gen-a2a/runtime/client";
 import { PushNotificationNotSupportedError, UnsupportedOperationError } from "./a2a_a2a_errors.js";
-import type { GrpcClientOptions } from "./a2a-runtime/grpc/client.js";
+import type { GrpcClientOptions } from "@protoc-gen-a2a/runtime/grpc";
 import type { AgentCard } from "./a2a_pb.js";
 import { AgentCardSchema } from "./a2a_pb.js";
 import type { A2AServiceClient } from "./a2a_a2a_handler.js";

@@ -4,8 +4,8 @@
 // @generated from file a2a.proto (package lf.a2a.v1, syntax proto3)
 /* eslint-disable */
 
-import type { A2AErrorOptions, A2AErrorSpec, ErrorRegistry } from "./a2a-runtime/a2a-error.js";
-import { A2AError, createErrorRegistry, toA2AError } from "./a2a-runtime/a2a-error.js";
+import type { A2AErrorOptions, A2AErrorSpec, ErrorRegistry } from "@protoc-gen-a2a/runtime";
+import { A2AError, createErrorRegistry, toA2AError } from "@protoc-gen-a2a/runtime";
 
 /**
  * The errors of the A2A bindings, one row per error and binding: the nine A2A errors

@@ -4,17 +4,12 @@
 // @generated from file a2a.proto (package lf.a2a.v1, syntax proto3)
 /* eslint-disable */
 
-import type { A2AServiceClient } from "./a2a_a2a_handler.js";
-import { A2AServiceOperations } from "./a2a_a2a_handler.js";
-import type { GrpcClientOptions } from "./a2a-runtime/grpc/client.js";
-import { GrpcTransport } from "./a2a-runtime/grpc/client.js";
-import type { AgentCard, CancelTaskRequestSchema, DeleteTaskPushNotificationConfigRequestSchema, GetExtendedAgentCardRequestSchema, GetTaskPushNotificationConfigRequestSchema, GetTaskRequestSchema, ListTaskPushNotificationConfigsRequestSchema, ListTaskPushNotificationConfigsResponse, ListTasksRequestSchema, ListTasksResponse, SendMessageRequestSchema, SendMessageResponse, StreamResponse, SubscribeToTaskRequestSchema, Task, TaskPushNotificationConfig, TaskPushNotificationConfigSchema } from "./a2a_pb.js";
+import { A2AServiceTransportClient } from "./a2a_a2a_handler.js";
+import type { GrpcClientOptions } from "@protoc-gen-a2a/runtime/grpc";
+import { GrpcTransport } from "@protoc-gen-a2a/runtime/grpc";
 import { A2AService } from "./a2a_pb.js";
 import { BadRequestSchema, ErrorInfoSchema } from "./google/rpc/error_details_pb.js";
 import { errorRegistry } from "./a2a_a2a_errors.js";
-import type { MessageInitShape } from "@bufbuild/protobuf";
-import type { CallOptions } from "./a2a-runtime/call-options.js";
-import type { Empty } from "@bufbuild/protobuf/wkt";
 
 /**
  * Calls lf.a2a.v1.A2AService over gRPC (A2A spec §10) with Connect's gRPC transport (HTTP/2).
@@ -23,112 +18,9 @@ import type { Empty } from "@bufbuild/protobuf/wkt";
  *
  * @generated from service lf.a2a.v1.A2AService
  */
-export class A2AServiceGrpcClient implements A2AServiceClient {
-  readonly #transport: GrpcTransport;
-
+export class A2AServiceGrpcClient extends A2AServiceTransportClient {
   constructor(options: GrpcClientOptions) {
-    this.#transport = new GrpcTransport(options, A2AService, { errorInfo: ErrorInfoSchema, badRequest: BadRequestSchema }, errorRegistry);
-  }
-
-  /**
-   * Sends a message to an agent.
-   *
-   * @generated from rpc lf.a2a.v1.A2AService.SendMessage
-   */
-  sendMessage(request: MessageInitShape<typeof SendMessageRequestSchema>, options?: CallOptions): Promise<SendMessageResponse> {
-    return this.#transport.unary(A2AServiceOperations.sendMessage, request, options);
-  }
-
-  /**
-   * Sends a streaming message to an agent, allowing for real-time interaction and status updates.
-   * Streaming version of `SendMessage`
-   *
-   * @generated from rpc lf.a2a.v1.A2AService.SendStreamingMessage
-   */
-  sendStreamingMessage(request: MessageInitShape<typeof SendMessageRequestSchema>, options?: CallOptions): AsyncIterable<StreamResponse> {
-    return this.#transport.stream(A2AServiceOperations.sendStreamingMessage, request, options);
-  }
-
-  /**
-   * Gets the latest state of a task.
-   *
-   * @generated from rpc lf.a2a.v1.A2AService.GetTask
-   */
-  getTask(request: MessageInitShape<typeof GetTaskRequestSchema>, options?: CallOptions): Promise<Task> {
-    return this.#transport.unary(A2AServiceOperations.getTask, request, options);
-  }
-
-  /**
-   * Lists tasks that match the specified filter.
-   *
-   * @generated from rpc lf.a2a.v1.A2AService.ListTasks
-   */
-  listTasks(request: MessageInitShape<typeof ListTasksRequestSchema>, options?: CallOptions): Promise<ListTasksResponse> {
-    return this.#transport.unary(A2AServiceOperations.listTasks, request, options);
-  }
-
-  /**
-   * Cancels a task in progress.
-   *
-   * @generated from rpc lf.a2a.v1.A2AService.CancelTask
-   */
-  cancelTask(request: MessageInitShape<typeof CancelTaskRequestSchema>, options?: CallOptions): Promise<Task> {
-    return this.#transport.unary(A2AServiceOperations.cancelTask, request, options);
-  }
-
-  /**
-   * Subscribes to task updates for tasks not in a terminal state.
-   * Returns `UnsupportedOperationError` if the task is already in a terminal state (completed, failed, canceled, rejected).
-   *
-   * @generated from rpc lf.a2a.v1.A2AService.SubscribeToTask
-   */
-  subscribeToTask(request: MessageInitShape<typeof SubscribeToTaskRequestSchema>, options?: CallOptions): AsyncIterable<StreamResponse> {
-    return this.#transport.stream(A2AServiceOperations.subscribeToTask, request, options);
-  }
-
-  /**
-   * Creates a push notification config for a task.
-   *
-   * @generated from rpc lf.a2a.v1.A2AService.CreateTaskPushNotificationConfig
-   */
-  createTaskPushNotificationConfig(request: MessageInitShape<typeof TaskPushNotificationConfigSchema>, options?: CallOptions): Promise<TaskPushNotificationConfig> {
-    return this.#transport.unary(A2AServiceOperations.createTaskPushNotificationConfig, request, options);
-  }
-
-  /**
-   * Gets a push notification config for a task.
-   *
-   * @generated from rpc lf.a2a.v1.A2AService.GetTaskPushNotificationConfig
-   */
-  getTaskPushNotificationConfig(request: MessageInitShape<typeof GetTaskPushNotificationConfigRequestSchema>, options?: CallOptions): Promise<TaskPushNotificationConfig> {
-    return this.#transport.unary(A2AServiceOperations.getTaskPushNotificationConfig, request, options);
-  }
-
-  /**
-   * Get a list of push notifications configured for a task.
-   *
-   * @generated from rpc lf.a2a.v1.A2AService.ListTaskPushNotificationConfigs
-   */
-  listTaskPushNotificationConfigs(request: MessageInitShape<typeof ListTaskPushNotificationConfigsRequestSchema>, options?: CallOptions): Promise<ListTaskPushNotificationConfigsResponse> {
-    return this.#transport.unary(A2AServiceOperations.listTaskPushNotificationConfigs, request, options);
-  }
-
-  /**
-   * Gets the extended agent card for the authenticated agent.
-   *
-   * @generated from rpc lf.a2a.v1.A2AService.GetExtendedAgentCard
-   */
-  getExtendedAgentCard(request: MessageInitShape<typeof GetExtendedAgentCardRequestSchema>, options?: CallOptions): Promise<AgentCard> {
-    return this.#transport.unary(A2AServiceOperations.getExtendedAgentCard, request, options);
-  }
-
-  /**
-   * Deletes a push notification config for a task.
-   *
-   * @generated from rpc lf.a2a.v1.A2AService.DeleteTaskPushNotificationConfig
-   */
-  deleteTaskPushNotificationConfig(request: MessageInitShape<typeof DeleteTaskPushNotificationConfigRequestSchema>, options?: CallOptions): Promise<Empty> {
-    return this.#transport.unary(A2AServiceOperations.deleteTaskPushNotificationConfig, request, options);
+    super(new GrpcTransport(options, A2AService, { errorInfo: ErrorInfoSchema, badRequest: BadRequestSchema }, errorRegistry));
   }
 }
 

@@ -6,14 +6,14 @@
 
 import type { A2AServiceHandler, A2AServiceOperationName } from "./a2a_a2a_handler.js";
 import { A2AServiceOperationsByName, A2AServiceRequiredFields, dispatchA2AService } from "./a2a_a2a_handler.js";
-import type { GrpcJsEndpoint, GrpcJsListenOptions, GrpcJsServiceDefinition } from "./a2a-runtime/grpc/grpc-js-server.js";
-import { grpcJsService, listenGrpcJs } from "./a2a-runtime/grpc/grpc-js-server.js";
+import type { GrpcJsEndpoint, GrpcJsListenOptions, GrpcJsServiceDefinition } from "@protoc-gen-a2a/runtime/grpc-js";
+import { grpcJsService, listenGrpcJs } from "@protoc-gen-a2a/runtime/grpc-js";
 import { A2AService } from "./a2a_pb.js";
 import { errorSpecs } from "./a2a_a2a_errors.js";
 import { BadRequestSchema, ErrorInfoSchema } from "./google/rpc/error_details_pb.js";
 import { StatusSchema } from "./google/rpc/status_pb.js";
-import type { GrpcServerOptions } from "./a2a-runtime/grpc/server.js";
-import { registerGrpcService } from "./a2a-runtime/grpc/server.js";
+import type { GrpcServerOptions } from "@protoc-gen-a2a/runtime/grpc";
+import { registerGrpcService } from "@protoc-gen-a2a/runtime/grpc";
 import type { ConnectRouter } from "@connectrpc/connect";
 
 /**

@@ -4,15 +4,15 @@
 // @generated from file a2a.proto (package lf.a2a.v1, syntax proto3)
 /* eslint-disable */
 
+import type { CallContext, CallOptions, OperationDescriptor, RequirementTable, Transport } from "@protoc-gen-a2a/runtime";
+import { checkRuntimeVersion } from "@protoc-gen-a2a/runtime";
 import type { AgentCard, CancelTaskRequest, DeleteTaskPushNotificationConfigRequest, GetExtendedAgentCardRequest, GetTaskPushNotificationConfigRequest, GetTaskRequest, ListTaskPushNotificationConfigsRequest, ListTaskPushNotificationConfigsResponse, ListTasksRequest, ListTasksResponse, SendMessageRequest, SendMessageResponse, StreamResponse, SubscribeToTaskRequest, Task, TaskPushNotificationConfig } from "./a2a_pb.js";
 import { AgentCardSchema, CancelTaskRequestSchema, DeleteTaskPushNotificationConfigRequestSchema, GetExtendedAgentCardRequestSchema, GetTaskPushNotificationConfigRequestSchema, GetTaskRequestSchema, ListTaskPushNotificationConfigsRequestSchema, ListTaskPushNotificationConfigsResponseSchema, ListTasksRequestSchema, ListTasksResponseSchema, SendMessageRequestSchema, SendMessageResponseSchema, StreamResponseSchema, SubscribeToTaskRequestSchema, TaskPushNotificationConfigSchema, TaskSchema } from "./a2a_pb.js";
-import type { CallContext } from "./a2a-runtime/call-context.js";
 import type { Empty } from "@bufbuild/protobuf/wkt";
 import { EmptySchema } from "@bufbuild/protobuf/wkt";
 import type { Message, MessageInitShape } from "@bufbuild/protobuf";
-import type { CallOptions } from "./a2a-runtime/call-options.js";
-import type { OperationDescriptor } from "./a2a-runtime/operation.js";
-import type { RequirementTable } from "./a2a-runtime/required-fields.js";
+
+checkRuntimeVersion("v0.1.0", "a2a.proto");
 
 /**
  * Provides operations for interacting with agents using the A2A protocol.
@@ -247,6 +247,118 @@ export interface A2AServiceClient {
    * @generated from rpc lf.a2a.v1.A2AService.DeleteTaskPushNotificationConfig
    */
   deleteTaskPushNotificationConfig(request: MessageInitShape<typeof DeleteTaskPushNotificationConfigRequestSchema>, options?: CallOptions): Promise<Empty>;
+}
+
+/**
+ * A2AServiceClient over any runtime `Transport`: each method hands its operation to the transport.
+ * The bindings' generated clients are this class with their transport; give it a
+ * transport of your own to call the service over a custom binding.
+ *
+ * @generated from service lf.a2a.v1.A2AService
+ */
+export class A2AServiceTransportClient implements A2AServiceClient {
+  constructor(readonly transport: Transport) {}
+
+  /**
+   * Sends a message to an agent.
+   *
+   * @generated from rpc lf.a2a.v1.A2AService.SendMessage
+   */
+  sendMessage(request: MessageInitShape<typeof SendMessageRequestSchema>, options?: CallOptions): Promise<SendMessageResponse> {
+    return this.transport.unary(A2AServiceOperations.sendMessage, request, options);
+  }
+
+  /**
+   * Sends a streaming message to an agent, allowing for real-time interaction and status updates.
+   * Streaming version of `SendMessage`
+   *
+   * @generated from rpc lf.a2a.v1.A2AService.SendStreamingMessage
+   */
+  sendStreamingMessage(request: MessageInitShape<typeof SendMessageRequestSchema>, options?: CallOptions): AsyncIterable<StreamResponse> {
+    return this.transport.stream(A2AServiceOperations.sendStreamingMessage, request, options);
+  }
+
+  /**
+   * Gets the latest state of a task.
+   *
+   * @generated from rpc lf.a2a.v1.A2AService.GetTask
+   */
+  getTask(request: MessageInitShape<typeof GetTaskRequestSchema>, options?: CallOptions): Promise<Task> {
+    return this.transport.unary(A2AServiceOperations.getTask, request, options);
+  }
+
+  /**
+   * Lists tasks that match the specified filter.
+   *
+   * @generated from rpc lf.a2a.v1.A2AService.ListTasks
+   */
+  listTasks(request: MessageInitShape<typeof ListTasksRequestSchema>, options?: CallOptions): Promise<ListTasksResponse> {
+    return this.transport.unary(A2AServiceOperations.listTasks, request, options);
+  }
+
+  /**
+   * Cancels a task in progress.
+   *
+   * @generated from rpc lf.a2a.v1.A2AService.CancelTask
+   */
+  cancelTask(request: MessageInitShape<typeof CancelTaskRequestSchema>, options?: CallOptions): Promise<Task> {
+    return this.transport.unary(A2AServiceOperations.cancelTask, request, options);
+  }
+
+  /**
+   * Subscribes to task updates for tasks not in a terminal state.
+   * Returns `UnsupportedOperationError` if the task is already in a terminal state (completed, failed, canceled, rejected).
+   *
+   * @generated from rpc lf.a2a.v1.A2AService.SubscribeToTask
+   */
+  subscribeToTask(request: MessageInitShape<typeof SubscribeToTaskRequestSchema>, options?: CallOptions): AsyncIterable<StreamResponse> {
+    return this.transport.stream(A2AServiceOperations.subscribeToTask, request, options);
+  }
+
+  /**
+   * Creates a push notification config for a task.
+   *
+   * @generated from rpc lf.a2a.v1.A2AService.CreateTaskPushNotificationConfig
+   */
+  createTaskPushNotificationConfig(request: MessageInitShape<typeof TaskPushNotificationConfigSchema>, options?: CallOptions): Promise<TaskPushNotificationConfig> {
+    return this.transport.unary(A2AServiceOperations.createTaskPushNotificationConfig, request, options);
+  }
+
+  /**
+   * Gets a push notification config for a task.
+   *
+   * @generated from rpc lf.a2a.v1.A2AService.GetTaskPushNotificationConfig
+   */
+  getTaskPushNotificationConfig(request: MessageInitShape<typeof GetTaskPushNotificationConfigRequestSchema>, options?: CallOptions): Promise<TaskPushNotificationConfig> {
+    return this.transport.unary(A2AServiceOperations.getTaskPushNotificationConfig, request, options);
+  }
+
+  /**
+   * Get a list of push notifications configured for a task.
+   *
+   * @generated from rpc lf.a2a.v1.A2AService.ListTaskPushNotificationConfigs
+   */
+  listTaskPushNotificationConfigs(request: MessageInitShape<typeof ListTaskPushNotificationConfigsRequestSchema>, options?: CallOptions): Promise<ListTaskPushNotificationConfigsResponse> {
+    return this.transport.unary(A2AServiceOperations.listTaskPushNotificationConfigs, request, options);
+  }
+
+  /**
+   * Gets the extended agent card for the authenticated agent.
+   *
+   * @generated from rpc lf.a2a.v1.A2AService.GetExtendedAgentCard
+   */
+  getExtendedAgentCard(request: MessageInitShape<typeof GetExtendedAgentCardRequestSchema>, options?: CallOptions): Promise<AgentCard> {
+    return this.transport.unary(A2AServiceOperations.getExtendedAgentCard, request, options);
+  }
+
+  /**
+   * Deletes a push notification config for a task.
+   *
+   * @generated from rpc lf.a2a.v1.A2AService.DeleteTaskPushNotificationConfig
+   */
+  deleteTaskPushNotificationConfig(request: MessageInitShape<typeof DeleteTaskPushNotificationConfigRequestSchema>, options?: CallOptions): Promise<Empty> {
+    return this.transport.unary(A2AServiceOperations.deleteTaskPushNotificationConfig, request, options);
+  }
 }
 
 /**

@@ -4,16 +4,14 @@
 // @generated from file a2a.proto (package lf.a2a.v1, syntax proto3)
 /* eslint-disable */
 
-import type { NodeRequestListener } from "./a2a-runtime/http/node-adapter.js";
-import { serveNode } from "./a2a-runtime/http/node-adapter.js";
-import type { UniversalHandler } from "./a2a-runtime/http/universal.js";
+import type { NodeRequestListener, UniversalHandler } from "@protoc-gen-a2a/runtime/http";
+import { serveFetch, serveNode } from "@protoc-gen-a2a/runtime/http";
 import type { A2AServiceHandler, A2AServiceOperationName } from "./a2a_a2a_handler.js";
 import { A2AServiceRequiredFields, A2AServiceResponseFields, dispatchA2AService } from "./a2a_a2a_handler.js";
-import type { JsonRpcServerOptions } from "./a2a-runtime/jsonrpc/server.js";
-import { createJsonRpcHandler } from "./a2a-runtime/jsonrpc/server.js";
+import type { JsonRpcServerOptions } from "@protoc-gen-a2a/runtime/jsonrpc";
+import { createJsonRpcHandler } from "@protoc-gen-a2a/runtime/jsonrpc";
 import { A2AServiceJsonRpcMethods } from "./a2a_a2a_jsonrpc_methods.js";
 import { errorSpecs } from "./a2a_a2a_errors.js";
-import { serveFetch } from "./a2a-runtime/http/fetch-adapter.js";
 
 /**
  * A JSON-RPC 2.0 server of lf.a2a.v1.A2AService, ready to mount.

@@ -4,9 +4,8 @@
 // @generated from file a2a.proto (package lf.a2a.v1, syntax proto3)
 /* eslint-disable */
 
-import type { RouteTable } from "./a2a-runtime/route-matcher.js";
+import type { RestRequestShape, RouteTable } from "@protoc-gen-a2a/runtime/rest";
 import type { A2AServiceOperationName } from "./a2a_a2a_handler.js";
-import type { RestRequestShape } from "./a2a-runtime/rest/request-shape.js";
 
 /**
  * HTTP+JSON routes of lf.a2a.v1.A2AService, in match order: custom-verb patterns first,

@@ -4,16 +4,14 @@
 // @generated from file a2a.proto (package lf.a2a.v1, syntax proto3)
 /* eslint-disable */
 
-import type { NodeRequestListener } from "./a2a-runtime/http/node-adapter.js";
-import { serveNode } from "./a2a-runtime/http/node-adapter.js";
-import type { UniversalHandler } from "./a2a-runtime/http/universal.js";
+import type { NodeRequestListener, UniversalHandler } from "@protoc-gen-a2a/runtime/http";
+import { serveFetch, serveNode } from "@protoc-gen-a2a/runtime/http";
 import type { A2AServiceHandler, A2AServiceOperationName } from "./a2a_a2a_handler.js";
 import { A2AServiceOperationsByName, A2AServiceRequiredFields, A2AServiceResponseFields, dispatchA2AService } from "./a2a_a2a_handler.js";
-import type { RestServerOptions } from "./a2a-runtime/rest/server.js";
-import { createRestHandler } from "./a2a-runtime/rest/server.js";
+import type { RestServerOptions } from "@protoc-gen-a2a/runtime/rest";
+import { createRestHandler } from "@protoc-gen-a2a/runtime/rest";
 import { A2AServiceRestRequests, A2AServiceRoutes } from "./a2a_a2a_rest_routes.js";
 import { errorSpecs } from "./a2a_a2a_errors.js";
-import { serveFetch } from "./a2a-runtime/http/fetch-adapter.js";
 
 /**
  * A HTTP+JSON server of lf.a2a.v1.A2AService, ready to mount.

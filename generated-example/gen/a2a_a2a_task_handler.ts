@@ -5,12 +5,12 @@
 /* eslint-disable */
 
 import { AgentCardSchema, ArtifactSchema, ListTaskPushNotificationConfigsResponseSchema, ListTasksResponseSchema, MessageSchema, Role, SendMessageResponseSchema, StreamResponseSchema, TaskArtifactUpdateEventSchema, TaskPushNotificationConfigSchema, TaskSchema, TaskState, TaskStatusSchema, TaskStatusUpdateEventSchema } from "./a2a_pb.js";
-import type { AgentExecutor, RequestContext, TaskEmitter, TaskHandlerIntrospection, TaskHandlerOptions, TaskRuntimeBinding } from "./a2a-runtime/task/index.js";
-import { createTaskHandler } from "./a2a-runtime/task/index.js";
+import type { AgentExecutor, RequestContext, TaskEmitter, TaskHandlerIntrospection, TaskHandlerOptions, TaskRuntimeBinding } from "@protoc-gen-a2a/runtime/task";
+import { createTaskHandler } from "@protoc-gen-a2a/runtime/task";
 import { ExtendedAgentCardNotConfiguredError, InternalError, InvalidParamsError, PushNotificationNotSupportedError, TaskNotCancelableError, TaskNotFoundError, UnauthenticatedError, UnsupportedOperationError } from "./a2a_a2a_errors.js";
 import type { A2AServiceHandler } from "./a2a_a2a_handler.js";
-import type { SqliteTaskStoreOptions } from "./a2a-runtime/task/sqlite-store.js";
-import { SqliteTaskStore } from "./a2a-runtime/task/sqlite-store.js";
+import type { SqliteTaskStoreOptions } from "@protoc-gen-a2a/runtime/sqlite";
+import { SqliteTaskStore } from "@protoc-gen-a2a/runtime/sqlite";
 
 /**
  * The messages of lf.a2a.v1.A2AService the task runtime creates.

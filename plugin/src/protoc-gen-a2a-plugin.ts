@@ -3,7 +3,6 @@ import type { CodeGeneratorRequest } from "@bufbuild/protobuf/wkt";
 import { parseOptions, type PluginOptions } from "./options.js";
 import { version } from "./version.js";
 import { buildFileModel } from "./model/service-model.js";
-import { emitRuntimeFiles } from "./emit/runtime-files.js";
 import { emitHandlerFile } from "./emit/common/handler-interface.js";
 import { emitErrorsFile } from "./emit/common/errors.js";
 import { emitTaskHandlerFile } from "./emit/common/task-handler.js";
@@ -32,7 +31,7 @@ const inner = createEcmaScriptPlugin<PluginOptions>({
 /**
  * protoc-gen-a2a: generates, for every proto file with a service, the handler
  * interface, error mappers, JSON-RPC method table and HTTP+JSON route table of the
- * A2A bindings, plus the proto-independent runtime they share.
+ * A2A bindings, over the runtime library `@protoc-gen-a2a/runtime`.
  *
  * Unlike protoplugin's default (`js+dts`), the default target is `ts`.
  */
@@ -51,8 +50,6 @@ function generateTs(schema: Schema<PluginOptions>): void {
   const models = schema.files.filter((file) => file.services.length > 0).map((file) => buildFileModel(file, schema.options));
   if (models.length === 0) return;
   const bindings = schema.options.bindings;
-  const taskRuntime = models.some((m) => m.services.some((s) => s.taskRuntime !== undefined));
-  emitRuntimeFiles(schema, name, `v${version}`, schema.options, taskRuntime);
   for (const model of models) {
     emitHandlerFile(schema, model);
     emitErrorsFile(schema, model);

@@ -13,7 +13,7 @@ export function templatesDir(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (;;) {
     const candidate = join(dir, "templates");
-    if (existsSync(join(candidate, "runtime"))) return (cached = candidate);
+    if (existsSync(join(candidate, "errors.ts.hbs"))) return (cached = candidate);
     const parent = dirname(dir);
     if (parent === dir) throw new Error(`protoc-gen-a2a: templates/ not found above ${fileURLToPath(import.meta.url)}`);
     dir = parent;

@@ -3,7 +3,7 @@
  * a2a_a2a_task_handler.ts): the tests drive exactly what an agent author gets.
  */
 import { create } from "@bufbuild/protobuf";
-import { createCallContext, type CallContext } from "../../generated-example/gen/a2a-runtime/call-context.js";
+import { createCallContext, type CallContext } from "@protoc-gen-a2a/runtime";
 import type { Message, SendMessageConfiguration, StreamResponse, Task } from "../../generated-example/gen/a2a_pb.js";
 import { MessageSchema, Role, SendMessageRequestSchema, TaskState } from "../../generated-example/gen/a2a_pb.js";
 import type { A2AServiceHandler } from "../../generated-example/gen/a2a_a2a_handler.js";
@@ -15,7 +15,7 @@ import {
   type A2AServiceTaskEmitter,
   type A2AServiceTaskSchemas,
 } from "../../generated-example/gen/a2a_a2a_task_handler.js";
-import type { TaskHandlerIntrospection, TaskHandlerOptions } from "../../generated-example/gen/a2a-runtime/task/index.js";
+import type { TaskHandlerIntrospection, TaskHandlerOptions } from "@protoc-gen-a2a/runtime/task";
 
 /** The generated binder's types, under the names the task tests use. */
 export type A2ASchemas = A2AServiceTaskSchemas;

@@ -17,7 +17,7 @@ import {
 } from "../../generated-example/gen/a2a_pb.js";
 import type { A2AServiceHandler } from "../../generated-example/gen/a2a_a2a_handler.js";
 import { TaskNotFoundError, UnsupportedOperationError } from "../../generated-example/gen/a2a_a2a_errors.js";
-import type { CallContext } from "../../generated-example/gen/a2a-runtime/call-context.js";
+import type { CallContext } from "@protoc-gen-a2a/runtime";
 
 /** An extension the test agent activates when asked for it. */
 export const ECHO_EXTENSION = "https://example.com/ext/echo/v1";

@@ -4,7 +4,7 @@ import type { HttpRule } from "../gen/google/api/http_pb.js";
 import type { PluginOptions } from "../options.js";
 import { generationError, type ErrorLocation } from "../generation-error.js";
 import { HttpTemplateError, parseHttpTemplate } from "./http-template.js";
-import type { CompiledPattern } from "../../../templates/runtime/route-matcher.js";
+import type { CompiledPattern } from "../../../runtime/src/route-matcher.js";
 
 /** Where a binding comes from. */
 export type HttpBindingOrigin =

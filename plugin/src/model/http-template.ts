@@ -26,7 +26,7 @@
  * Every problem is reported as an {@link HttpTemplateError} naming the template,
  * the problem and its offset.
  */
-import type { CompiledPattern, PatternSegment, PatternVariable } from "../../../templates/runtime/route-matcher.js";
+import type { CompiledPattern, PatternSegment, PatternVariable } from "../../../runtime/src/route-matcher.js";
 
 export type { CompiledPattern, PatternSegment, PatternVariable };
 

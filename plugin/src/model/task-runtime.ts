@@ -38,7 +38,7 @@ type TaskRuntimeRpc = (typeof taskRuntimeRpcs)[number];
 /**
  * The optional operations of spec §3.3.4: the `AgentCapabilities` field each needs, and the
  * error it is refused with when the Agent Card does not declare it true. The task runtime's
- * server-side checks (templates/runtime/task/task-handler.ts) answer the same way; the
+ * server-side checks (runtime/src/task/task-handler.ts) answer the same way; the
  * generated agent client refuses the same calls locally, before any request (ACTS CLIENT-CAP-001).
  */
 export const capabilityRequirements = [

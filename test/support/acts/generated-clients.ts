@@ -30,11 +30,11 @@ import type { A2AServiceClient } from "../../../generated-example/gen/a2a_a2a_ha
 import { A2AServiceJsonRpcClient } from "../../../generated-example/gen/a2a_a2a_jsonrpc_client.js";
 import { A2AServiceRestClient } from "../../../generated-example/gen/a2a_a2a_rest_client.js";
 import { A2AServiceGrpcClient } from "../../../generated-example/gen/a2a_a2a_grpc_client.js";
-import { isA2AError } from "../../../generated-example/gen/a2a-runtime/a2a-error.js";
-import { grpcBaseUrl } from "../../../generated-example/gen/a2a-runtime/grpc/client.js";
+import { isA2AError } from "@protoc-gen-a2a/runtime";
+import { grpcBaseUrl } from "@protoc-gen-a2a/runtime/grpc";
 import { connectA2AService, type A2AServiceBinding } from "../../../generated-example/gen/a2a_a2a_agent_client.js";
-import { createPushNotificationReceiver } from "../../../generated-example/gen/a2a-runtime/http/push-receiver.js";
-import { serveNode } from "../../../generated-example/gen/a2a-runtime/http/node-adapter.js";
+import { createPushNotificationReceiver } from "@protoc-gen-a2a/runtime/http";
+import { serveNode } from "@protoc-gen-a2a/runtime/http";
 import { listen } from "../servers.js";
 import type {
   ActsClient,

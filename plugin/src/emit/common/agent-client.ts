@@ -2,7 +2,7 @@ import type { Schema } from "@bufbuild/protoplugin";
 import type { Binding, PluginOptions } from "../../options.js";
 import type { FileModel } from "../../model/service-model.js";
 import { outputFile, outputModule, type outputSuffix } from "../file-names.js";
-import { runtimeModule } from "../runtime-files.js";
+import { runtimeImport } from "../runtime-package.js";
 import { serviceSymbols } from "./handler-interface.js";
 
 /** Per emitted binding: its `protocolBinding` name (§5), client class suffix and output file. */
@@ -25,7 +25,7 @@ export function emitAgentClientFile(schema: Schema<PluginOptions>, model: FileMo
   if (services.length === 0) return;
   const f = schema.generateFile(outputFile(model.file, "agentClient"));
   f.preamble(model.file);
-  const runtime = runtimeModule("agent-client");
+  const runtime = runtimeImport("client");
   const connectAgent = f.import("connectAgent", runtime);
   const AgentConnection = f.import("AgentConnection", runtime, true);
   const AgentClientSpec = f.import("AgentClientSpec", runtime, true);
@@ -76,7 +76,7 @@ export function emitAgentClientFile(schema: Schema<PluginOptions>, model: FileMo
     f.print(f.export("interface", optionsType), " extends ", AgentConnectOptions, "<", bindingType, "> {");
     const grpc = clients.find((c) => c.binding === "grpc");
     if (grpc !== undefined) {
-      const GrpcClientOptions = f.import("GrpcClientOptions", runtimeModule("grpc/client"), true);
+      const GrpcClientOptions = f.import("GrpcClientOptions", runtimeImport("grpc"), true);
       f.print(f.jsDoc(`gRPC only: TLS (default: as the interface URL says, else TLS on port 443), a Connect transport or its options.`, "  "));
       f.print("  readonly grpc?: Pick<", GrpcClientOptions, ", \"tls\" | \"transport\" | \"transportOptions\">;");
     }

@@ -1,16 +1,15 @@
 import type { GeneratedFile, Printable } from "@bufbuild/protoplugin";
 import type { FileModel, ServiceModel } from "../../model/service-model.js";
-import { docText } from "../js-doc.js";
 import { outputModule } from "../file-names.js";
-import { runtimeModule } from "../runtime-files.js";
+import { runtimeImport, type RuntimeEntry } from "../runtime-package.js";
 import { serviceSymbols } from "./handler-interface.js";
 
 /** What differs between the bindings' generated clients. */
 export interface ClientFlavor {
   /** "JsonRpc", "Rest", …: part of the class name. */
   readonly name: string;
-  /** Runtime module of the transport class and its options type. */
-  readonly runtime: string;
+  /** Runtime entry point of the transport class and its options type. */
+  readonly runtime: RuntimeEntry;
   readonly transportClass: string;
   readonly optionsType: string;
   readonly doc: readonly string[];
@@ -19,37 +18,21 @@ export interface ClientFlavor {
 }
 
 /**
- * Emits `<Service><Flavor>Client`: one typed method per RPC (streaming ones return
- * AsyncIterable) over the runtime transport, implementing `<Service>Client`.
+ * Emits `<Service><Flavor>Client`: the service's `<Service>TransportClient` (one typed method
+ * per RPC, in the handler file) over this binding's runtime transport.
  */
 export function emitClientClass(f: GeneratedFile, model: FileModel, service: ServiceModel, flavor: ClientFlavor): void {
-  const Transport = f.import(flavor.transportClass, runtimeModule(flavor.runtime));
-  const Options = f.import(flavor.optionsType, runtimeModule(flavor.runtime), true);
-  const CallOptions = f.import("CallOptions", runtimeModule("call-options"), true);
-  const MessageInitShape = f.import("MessageInitShape", "@bufbuild/protobuf", true);
+  const Transport = f.import(flavor.transportClass, runtimeImport(flavor.runtime));
+  const Options = f.import(flavor.optionsType, runtimeImport(flavor.runtime), true);
   const names = serviceSymbols(service);
-  const clientInterface = f.import(names.client, outputModule(model.file, "handler"), true);
-  const operations = f.import(names.operations, outputModule(model.file, "handler"));
+  const base = f.import(names.transportClient, outputModule(model.file, "handler"));
   const className = `${service.desc.name}${flavor.name}Client`;
   f.print(f.jsDoc([...flavor.doc, "", `@generated from service ${service.typeName}`].join("\n")));
-  f.print(f.export("class", className), " implements ", clientInterface, " {");
-  f.print("  readonly #transport: ", Transport, ";");
-  f.print();
+  f.print(f.export("class", className), " extends ", base, " {");
   f.print("  constructor(options: ", Options, ") {");
   const args = flavor.transportArgs(f, service).flatMap((a) => [", ", a]);
-  f.print("    this.#transport = new ", Transport, "(options", ...args, ");");
+  f.print("    super(new ", Transport, "(options", ...args, "));");
   f.print("  }");
-  for (const op of service.operations) {
-    f.print();
-    f.print(f.jsDoc(docText(op.desc), "  "));
-    const input = f.importSchema(op.input, true);
-    const output = f.importShape(op.output);
-    const call = op.kind === "unary" ? "unary" : "stream";
-    const ret = op.kind === "unary" ? ["Promise<", output, ">"] : ["AsyncIterable<", output, ">"];
-    f.print("  ", op.localName, "(request: ", MessageInitShape, "<typeof ", input, ">, options?: ", CallOptions, "): ", ...ret, " {");
-    f.print("    return this.#transport.", call, "(", operations, ".", op.localName, ", request, options);");
-    f.print("  }");
-  }
   f.print("}");
   f.print();
 }

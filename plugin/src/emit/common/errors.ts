@@ -2,7 +2,7 @@ import type { Schema } from "@bufbuild/protoplugin";
 import type { FileModel } from "../../model/service-model.js";
 import { ERROR_DOMAIN } from "../../model/error-catalog.js";
 import { outputFile } from "../file-names.js";
-import { runtimeModule } from "../runtime-files.js";
+import { runtimeImport } from "../runtime-package.js";
 import { renderTemplate } from "../render-template.js";
 
 /**
@@ -13,7 +13,7 @@ import { renderTemplate } from "../render-template.js";
 export function emitErrorsFile(schema: Schema<object>, model: FileModel): void {
   const f = schema.generateFile(outputFile(model.file, "errors"));
   f.preamble(model.file);
-  const from = runtimeModule("a2a-error");
+  const from = runtimeImport("");
   const symbols = {
     A2AError: f.import("A2AError", from),
     A2AErrorSpec: f.import("A2AErrorSpec", from, true),

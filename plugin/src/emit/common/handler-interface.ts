@@ -1,8 +1,9 @@
-import type { GeneratedFile, ImportSymbol, Schema } from "@bufbuild/protoplugin";
+import type { GeneratedFile, ImportSymbol, Printable, Schema } from "@bufbuild/protoplugin";
 import type { FileModel, OperationModel, ServiceModel } from "../../model/service-model.js";
 import { docText } from "../js-doc.js";
 import { outputFile } from "../file-names.js";
-import { runtimeModule } from "../runtime-files.js";
+import { runtimeImport } from "../runtime-package.js";
+import { version } from "../../version.js";
 import { emitRequirementTable } from "./requirement-table.js";
 
 /** Names of the symbols emitted for a service, shared by every emitter that refers to them. */
@@ -16,6 +17,7 @@ export function serviceSymbols(service: ServiceModel) {
     requiredFields: `${base}RequiredFields`,
     responseFields: `${base}ResponseFields`,
     client: `${base}Client`,
+    transportClient: `${base}TransportClient`,
     dispatch: `dispatch${base}`,
     jsonRpcMethods: `${base}JsonRpcMethods`,
     routes: `${base}Routes`,
@@ -31,8 +33,11 @@ export function serviceSymbols(service: ServiceModel) {
 export function emitHandlerFile(schema: Schema<object>, model: FileModel): void {
   const f = schema.generateFile(outputFile(model.file, "handler"));
   f.preamble(model.file);
-  const CallContext = f.import("CallContext", runtimeModule("call-context"), true);
-  const OperationDescriptor = f.import("OperationDescriptor", runtimeModule("operation"), true);
+  const CallContext = f.import("CallContext", runtimeImport(""), true);
+  const OperationDescriptor = f.import("OperationDescriptor", runtimeImport(""), true);
+  // Every generated file imports this one: a runtime of another release line fails here, at load, saying what to do.
+  f.print(f.import("checkRuntimeVersion", runtimeImport("")), '("v', version, '", "', model.file.name, '.proto");');
+  f.print();
 
   for (const service of model.services) {
     const names = serviceSymbols(service);
@@ -162,10 +167,21 @@ function emitDispatch(
   f.print();
 }
 
-/** The binding-independent client interface: the same methods as the handler, with init shapes and call options. */
+/**
+ * The binding-independent client interface (the same methods as the handler, with init shapes
+ * and call options) and its one implementation over a runtime `Transport`, which every
+ * binding's generated client extends.
+ */
 function emitClientInterface(f: GeneratedFile, service: ServiceModel, names: ReturnType<typeof serviceSymbols>): void {
-  const CallOptions = f.import("CallOptions", runtimeModule("call-options"), true);
+  const CallOptions = f.import("CallOptions", runtimeImport(""), true);
+  const Transport = f.import("Transport", runtimeImport(""), true);
   const MessageInitShape = f.import("MessageInitShape", "@bufbuild/protobuf", true);
+  const signature = (op: ServiceModel["operations"][number]): Printable[] => {
+    const input = f.importSchema(op.input, true);
+    const output = f.importShape(op.output);
+    const ret = op.kind === "unary" ? ["Promise<", output, ">"] : ["AsyncIterable<", output, ">"];
+    return [op.localName, "(request: ", MessageInitShape, "<typeof ", input, ">, options?: ", CallOptions, "): ", ...ret];
+  };
   f.print(
     f.jsDoc(
       [
@@ -180,11 +196,30 @@ function emitClientInterface(f: GeneratedFile, service: ServiceModel, names: Ret
   service.operations.forEach((op, i) => {
     if (i > 0) f.print();
     f.print(f.jsDoc(docText(op.desc), "  "));
-    const input = f.importSchema(op.input, true);
-    const output = f.importShape(op.output);
-    const ret = op.kind === "unary" ? ["Promise<", output, ">"] : ["AsyncIterable<", output, ">"];
-    f.print("  ", op.localName, "(request: ", MessageInitShape, "<typeof ", input, ">, options?: ", CallOptions, "): ", ...ret, ";");
+    f.print("  ", ...signature(op), ";");
   });
+  f.print("}");
+  f.print();
+  f.print(
+    f.jsDoc(
+      [
+        `${names.client} over any runtime \`Transport\`: each method hands its operation to the transport.`,
+        "The bindings' generated clients are this class with their transport; give it a",
+        "transport of your own to call the service over a custom binding.",
+        "",
+        `@generated from service ${service.typeName}`,
+      ].join("\n"),
+    ),
+  );
+  f.print(f.export("class", names.transportClient), " implements ", names.client, " {");
+  f.print("  constructor(readonly transport: ", Transport, ") {}");
+  for (const op of service.operations) {
+    f.print();
+    f.print(f.jsDoc(docText(op.desc), "  "));
+    f.print("  ", ...signature(op), " {");
+    f.print("    return this.transport.", op.kind === "unary" ? "unary" : "stream", "(", names.operations, ".", op.localName, ", request, options);");
+    f.print("  }");
+  }
   f.print("}");
   f.print();
 }

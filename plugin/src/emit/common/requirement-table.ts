@@ -1,7 +1,7 @@
 import type { GeneratedFile } from "@bufbuild/protoplugin";
 import { ScalarType, type DescField } from "@bufbuild/protobuf";
 import type { MessageRequirements } from "../../model/required-fields.js";
-import { runtimeModule } from "../runtime-files.js";
+import { runtimeImport } from "../runtime-package.js";
 
 /**
  * Emits a precompiled REQUIRED-field table (google.api.field_behavior), read by the
@@ -15,7 +15,7 @@ export function emitRequirementTable(
   doc: string,
   withZero: boolean,
 ): void {
-  const RequirementTable = f.import("RequirementTable", runtimeModule("required-fields"), true);
+  const RequirementTable = f.import("RequirementTable", runtimeImport(""), true);
   f.print(f.jsDoc(doc));
   f.print(f.export("const", name), ": ", RequirementTable, " = {");
   for (const [typeName, { fields }] of requirements) {

@@ -1,15 +1,15 @@
 import type { GeneratedFile, ImportSymbol, Printable } from "@bufbuild/protoplugin";
 import type { FileModel, ServiceModel } from "../../model/service-model.js";
 import { outputModule } from "../file-names.js";
-import { runtimeModule } from "../runtime-files.js";
+import { runtimeImport, type RuntimeEntry } from "../runtime-package.js";
 import { serviceSymbols } from "./handler-interface.js";
 
 /** What differs between the HTTP bindings' generated server factories. */
 export interface HttpServerFlavor {
   /** "JsonRpc" or "Rest": part of the generated names. */
   readonly name: string;
-  /** Runtime module with the handler factory and its options type. */
-  readonly runtime: string;
+  /** Runtime entry point with the handler factory and its options type. */
+  readonly runtime: RuntimeEntry;
   readonly createFunction: string;
   readonly optionsType: string;
   /** Whether the adapters apply `basePath` (JSON-RPC: answer only there); REST applies it itself. */
@@ -27,12 +27,12 @@ export interface HttpServerFlavor {
  * through the fetch API.
  */
 export function emitHttpServerFactory(f: GeneratedFile, model: FileModel, service: ServiceModel, flavor: HttpServerFlavor): void {
-  const create = f.import(flavor.createFunction, runtimeModule(flavor.runtime));
-  const Options = f.import(flavor.optionsType, runtimeModule(flavor.runtime), true);
-  const serveNode = f.import("serveNode", runtimeModule("http/node-adapter"));
-  const serveFetch = f.import("serveFetch", runtimeModule("http/fetch-adapter"));
-  const NodeListener = f.import("NodeRequestListener", runtimeModule("http/node-adapter"), true);
-  const UniversalHandler = f.import("UniversalHandler", runtimeModule("http/universal"), true);
+  const create = f.import(flavor.createFunction, runtimeImport(flavor.runtime));
+  const Options = f.import(flavor.optionsType, runtimeImport(flavor.runtime), true);
+  const serveNode = f.import("serveNode", runtimeImport("http"));
+  const serveFetch = f.import("serveFetch", runtimeImport("http"));
+  const NodeListener = f.import("NodeRequestListener", runtimeImport("http"), true);
+  const UniversalHandler = f.import("UniversalHandler", runtimeImport("http"), true);
   const errorSpecs = f.import("errorSpecs", outputModule(model.file, "errors"));
   const names = serviceSymbols(service);
   const fromHandler = (name: string, typeOnly = false): ImportSymbol => f.import(name, outputModule(model.file, "handler"), typeOnly);

@@ -4,7 +4,7 @@ import type { PluginOptions } from "../../options.js";
 import type { FileModel } from "../../model/service-model.js";
 import { taskRuntimeMessages } from "../../model/task-runtime.js";
 import { outputFile, outputModule } from "../file-names.js";
-import { runtimeModule } from "../runtime-files.js";
+import { runtimeImport } from "../runtime-package.js";
 import { serviceSymbols } from "./handler-interface.js";
 
 /** The task runtime's error factories → the generated error classes that implement them. */
@@ -29,7 +29,7 @@ export function emitTaskHandlerFile(schema: Schema<PluginOptions>, model: FileMo
   if (services.length === 0) return;
   const f = schema.generateFile(outputFile(model.file, "taskHandler"));
   f.preamble(model.file);
-  const task = runtimeModule("task/index");
+  const task = runtimeImport("task");
   const createTaskHandler = f.import("createTaskHandler", task);
   const TaskRuntimeBinding = f.import("TaskRuntimeBinding", task, true);
   const TaskHandlerOptions = f.import("TaskHandlerOptions", task, true);
@@ -96,8 +96,8 @@ export function emitTaskHandlerFile(schema: Schema<PluginOptions>, model: FileMo
     f.print("}");
     f.print();
     if (schema.options.taskStore === "sqlite") {
-      const SqliteTaskStore = f.import("SqliteTaskStore", runtimeModule("task/sqlite-store"));
-      const SqliteTaskStoreOptions = f.import("SqliteTaskStoreOptions", runtimeModule("task/sqlite-store"), true);
+      const SqliteTaskStore = f.import("SqliteTaskStore", runtimeImport("sqlite"));
+      const SqliteTaskStoreOptions = f.import("SqliteTaskStoreOptions", runtimeImport("sqlite"), true);
       f.print(
         f.jsDoc(
           [

@@ -11,7 +11,7 @@ export function emitGrpcClient(schema: Schema<object>, model: FileModel): void {
   for (const service of model.services) {
     emitClientClass(f, model, service, {
       name: "Grpc",
-      runtime: "grpc/client",
+      runtime: "grpc",
       transportClass: "GrpcTransport",
       optionsType: "GrpcClientOptions",
       doc: [

@@ -2,7 +2,7 @@ import type { Schema } from "@bufbuild/protoplugin";
 import type { FileModel } from "../../model/service-model.js";
 import type { PluginOptions } from "../../options.js";
 import { outputFile, outputModule } from "../file-names.js";
-import { runtimeModule } from "../runtime-files.js";
+import { runtimeImport } from "../runtime-package.js";
 import { serviceSymbols } from "../common/handler-interface.js";
 import { statusDetailSchemas } from "./status-details.js";
 
@@ -15,19 +15,19 @@ export function emitGrpcServer(schema: Schema<PluginOptions>, model: FileModel):
   const f = schema.generateFile(outputFile(model.file, "grpcServer"));
   f.preamble(model.file);
   const grpcJs = schema.options.grpcServer === "grpc-js";
-  const registerGrpcService = f.import("registerGrpcService", runtimeModule("grpc/server"));
-  const GrpcServerOptions = f.import("GrpcServerOptions", runtimeModule("grpc/server"), true);
+  const registerGrpcService = f.import("registerGrpcService", runtimeImport("grpc"));
+  const GrpcServerOptions = f.import("GrpcServerOptions", runtimeImport("grpc"), true);
   const ConnectRouter = f.import("ConnectRouter", "@connectrpc/connect", true);
   const errorSpecs = f.import("errorSpecs", outputModule(model.file, "errors"));
   const Definition = grpcJs
-    ? f.import("GrpcJsServiceDefinition", runtimeModule("grpc/grpc-js-server"), true)
-    : f.import("GrpcServiceDefinition", runtimeModule("grpc/server"), true);
+    ? f.import("GrpcJsServiceDefinition", runtimeImport("grpc-js"), true)
+    : f.import("GrpcServiceDefinition", runtimeImport("grpc"), true);
   const ListenOptions = grpcJs
-    ? f.import("GrpcJsListenOptions", runtimeModule("grpc/grpc-js-server"), true)
-    : f.import("GrpcListenOptions", runtimeModule("grpc/listen"), true);
+    ? f.import("GrpcJsListenOptions", runtimeImport("grpc-js"), true)
+    : f.import("GrpcListenOptions", runtimeImport("grpc"), true);
   const Endpoint = grpcJs
-    ? f.import("GrpcJsEndpoint", runtimeModule("grpc/grpc-js-server"), true)
-    : f.import("GrpcEndpoint", runtimeModule("grpc/listen"), true);
+    ? f.import("GrpcJsEndpoint", runtimeImport("grpc-js"), true)
+    : f.import("GrpcEndpoint", runtimeImport("grpc"), true);
   for (const service of model.services) {
     const names = serviceSymbols(service);
     const base = service.desc.name;
@@ -74,7 +74,7 @@ export function emitGrpcServer(schema: Schema<PluginOptions>, model: FileModel):
     f.print();
 
     if (grpcJs) {
-      const grpcJsService = f.import("grpcJsService", runtimeModule("grpc/grpc-js-server"));
+      const grpcJsService = f.import("grpcJsService", runtimeImport("grpc-js"));
       f.print(
         f.jsDoc(
           [
@@ -110,9 +110,9 @@ export function emitGrpcServer(schema: Schema<PluginOptions>, model: FileModel):
       "<Principal> & { readonly listen?: ", ListenOptions, " }): Promise<", Endpoint, "> {",
     );
     if (grpcJs) {
-      f.print("  return ", f.import("listenGrpcJs", runtimeModule("grpc/grpc-js-server")), "(", definitionName, "(handler), options, options?.listen);");
+      f.print("  return ", f.import("listenGrpcJs", runtimeImport("grpc-js")), "(", definitionName, "(handler), options, options?.listen);");
     } else {
-      f.print("  return ", f.import("listenGrpc", runtimeModule("grpc/listen")), "(create", base, "GrpcRoutes(handler, options), options?.listen);");
+      f.print("  return ", f.import("listenGrpc", runtimeImport("grpc")), "(create", base, "GrpcRoutes(handler, options), options?.listen);");
     }
     f.print("}");
     f.print();

@@ -10,7 +10,7 @@ export function emitJsonRpcClient(schema: Schema<object>, model: FileModel): voi
   for (const service of model.services) {
     emitClientClass(f, model, service, {
       name: "JsonRpc",
-      runtime: "jsonrpc/client",
+      runtime: "jsonrpc",
       transportClass: "JsonRpcTransport",
       optionsType: "JsonRpcClientOptions",
       doc: [

@@ -14,7 +14,7 @@ export function emitJsonRpcServer(schema: Schema<object>, model: FileModel): voi
   for (const service of model.services) {
     emitHttpServerFactory(f, model, service, {
       name: "JsonRpc",
-      runtime: "jsonrpc/server",
+      runtime: "jsonrpc",
       createFunction: "createJsonRpcHandler",
       adapterBasePath: true,
       optionsType: "JsonRpcServerOptions",

@@ -12,7 +12,7 @@ export function emitRestClient(schema: Schema<object>, model: FileModel): void {
     const names = serviceSymbols(service);
     emitClientClass(f, model, service, {
       name: "Rest",
-      runtime: "rest/client",
+      runtime: "rest",
       transportClass: "RestTransport",
       optionsType: "RestClientOptions",
       doc: [

@@ -5,7 +5,7 @@ import type { HttpBinding } from "../../model/http-binding.js";
 import { sortRoutes } from "../../model/route-order.js";
 import { generationError } from "../../generation-error.js";
 import { outputFile, outputModule } from "../file-names.js";
-import { runtimeModule } from "../runtime-files.js";
+import { runtimeImport } from "../runtime-package.js";
 import { serviceSymbols } from "../common/handler-interface.js";
 
 /**
@@ -16,7 +16,7 @@ import { serviceSymbols } from "../common/handler-interface.js";
 export function emitRouteTable(schema: Schema<object>, model: FileModel): void {
   const f = schema.generateFile(outputFile(model.file, "restRoutes"));
   f.preamble(model.file);
-  const RouteTable = f.import("RouteTable", runtimeModule("route-matcher"), true);
+  const RouteTable = f.import("RouteTable", runtimeImport("rest"), true);
   for (const service of model.services) {
     const names = serviceSymbols(service);
     const OperationName = f.import(names.operationName, outputModule(model.file, "handler"), true);
@@ -63,7 +63,7 @@ export function emitRouteTable(schema: Schema<object>, model: FileModel): void {
  * JSON names, query kind), for assembling requests from paths and queries and back.
  */
 function emitRequestShapes(f: GeneratedFile, service: ServiceModel, name: string, OperationName: ImportSymbol): void {
-  const RestRequestShape = f.import("RestRequestShape", runtimeModule("rest/request-shape"), true);
+  const RestRequestShape = f.import("RestRequestShape", runtimeImport("rest"), true);
   f.print(
     f.jsDoc(
       [

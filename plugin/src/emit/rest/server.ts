@@ -15,7 +15,7 @@ export function emitRestServer(schema: Schema<object>, model: FileModel): void {
     const names = serviceSymbols(service);
     emitHttpServerFactory(f, model, service, {
       name: "Rest",
-      runtime: "rest/server",
+      runtime: "rest",
       createFunction: "createRestHandler",
       adapterBasePath: false,
       optionsType: "RestServerOptions",

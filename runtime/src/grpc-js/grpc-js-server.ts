@@ -1,0 +1,449 @@
+/**
+ * The gRPC binding of A2A (spec §10) on `@grpc/grpc-js`: the same service definition and
+ * the same pipeline as the Connect server (grpc/server.ts): service parameters from
+ * metadata, authentication, version negotiation, extensions, REQUIRED fields, then the
+ * handler; errors as gRPC statuses with a google.rpc.Status (ErrorInfo, BadRequest) in
+ * `grpc-status-details-bin`. Only the HTTP/2 and gRPC framing are grpc-js's, which is
+ * markedly faster than node:http2 behind Connect for plain gRPC. No gRPC-web, no Connect
+ * protocol on this stack.
+ *
+ * Deliberately free of Connect at run time: everything imported from the Connect files
+ * (server.ts, status.ts, listen.ts) is a type.
+ */
+import { Metadata, Server, ServerCredentials, status as GrpcStatus } from "@grpc/grpc-js";
+import type {
+  KeyCertPair,
+  MethodDefinition,
+  ServerOptions as GrpcJsServerOptions,
+  ServerUnaryCall,
+  ServerWritableStream,
+  ServiceDefinition,
+  UntypedServiceImplementation,
+  sendUnaryData,
+} from "@grpc/grpc-js";
+import { create, fromBinary, toBinary, type DescMessage, type DescMethod, type Message, type MessageInitShape } from "@bufbuild/protobuf";
+import { anyPack, type Any } from "@bufbuild/protobuf/wkt";
+import { A2AError, ERROR_DOMAIN, toA2AError } from "../a2a-error.js";
+import { ServiceParameters, type CallContext } from "../call-context.js";
+import type { OperationDescriptor } from "../operation.js";
+import { findMissingFields, type FieldRule } from "../required-fields.js";
+import { formatExtensions } from "../service-parameters.js";
+import { establishContext, internalError, resolveServerOptions, type PipelineSettings } from "../service-context.js";
+import type { GrpcEndpoint, GrpcListenOptions } from "../grpc/listen.js";
+import type { GrpcServerOptions, GrpcServiceDefinition } from "../grpc/server.js";
+import type { StatusDetailSchemas } from "../grpc/status.js";
+
+/** The generated google.rpc schemas this binding packs by hand (Connect packs google.rpc.Status itself). */
+export interface GrpcJsStatusSchemas extends StatusDetailSchemas {
+  /** google.rpc.Status (`StatusSchema` of google/rpc/status_pb). */
+  readonly status: DescMessage;
+}
+
+/**
+ * The definition the Connect binding takes, with google.rpc.Status added to `statusDetails`.
+ * One object literal serves both stacks (Connect ignores `statusDetails.status`).
+ */
+export interface GrpcJsServiceDefinition<Principal> extends GrpcServiceDefinition<Principal> {
+  readonly statusDetails: GrpcJsStatusSchemas;
+}
+
+/**
+ * Where and how to listen: the options of the Connect stack, plus grpc-js server options.
+ * Of `adapter` (Connect's adapter options) only `readMaxBytes` (→ `grpc.max_receive_message_length`,
+ * default 4 MiB as on the Connect stack) and `writeMaxBytes` (→ `grpc.max_send_message_length`)
+ * apply; the rest (maxTimeoutMs, compression, interceptors, …) is ignored on this stack.
+ */
+export interface GrpcJsListenOptions extends GrpcListenOptions {
+  /** Passed to `new Server(…)` (keepalive, max concurrent streams, interceptors, …); wins over `adapter`. */
+  readonly grpcJs?: GrpcJsServerOptions | undefined;
+}
+
+/** A listening grpc-js endpoint: `server` is the node:http2 server grpc-js listens on; `grpcServer` the grpc-js Server. */
+export interface GrpcJsEndpoint extends GrpcEndpoint {
+  readonly grpcServer: Server;
+}
+
+/** How long close() lets calls in flight finish before it cuts the connections. */
+const CLOSE_GRACE_MS = 1000;
+const DEFAULT_READ_MAX_BYTES = 4 * 1024 * 1024;
+
+/** Abort reasons of the CallContext signal (shared: allocated once). */
+const CANCELLED_REASON = new DOMException("the call was cancelled or has ended", "AbortError");
+const DEADLINE_REASON = new DOMException("the call's deadline passed", "TimeoutError");
+/** Answers to a call grpc-js has already ended (cancelled, past its deadline): grpc-js drops them. */
+const CANCELLED_STATUS = { code: GrpcStatus.CANCELLED, details: "Cancelled" };
+const DEADLINE_STATUS = { code: GrpcStatus.DEADLINE_EXCEEDED, details: "Deadline exceeded" };
+
+/** Where a call keeps its AbortController, so that one shared 'cancelled' listener serves every call. */
+const CONTROLLER = Symbol("a2a.grpc-js.controller");
+type TrackedCall = (ServerUnaryCall<Message, Message> | ServerWritableStream<Message, Message>) & { [CONTROLLER]?: AbortController | undefined };
+
+/** Everything a method's handler needs, resolved once per method (not per call). */
+interface Binding<Principal> {
+  readonly settings: PipelineSettings<Principal>;
+  readonly definition: GrpcJsServiceDefinition<Principal>;
+  readonly operation: OperationDescriptor;
+  /** The REQUIRED-field rules of the request type, or undefined when it has none. */
+  readonly rules: readonly FieldRule[] | undefined;
+}
+
+/**
+ * The A2A service as a grpc-js ServiceDefinition and implementation, for an existing grpc-js Server:
+ * `server.addService(service, implementation)`. Built from the descriptor: path `/<service>/<rpc>`,
+ * protobuf-es binary (de)serialization. A request that does not parse is answered by grpc-js
+ * (INTERNAL, as grpc-go and grpc-java, and as the Connect stack).
+ */
+export function grpcJsService<Principal>(
+  definition: GrpcJsServiceDefinition<Principal>,
+  options?: GrpcServerOptions<Principal>,
+): { service: ServiceDefinition; implementation: UntypedServiceImplementation } {
+  const settings = resolveServerOptions(options, definition.errors);
+  const service: Record<string, MethodDefinition<Message, Message>> = {};
+  const implementation: UntypedServiceImplementation = {};
+  for (const method of definition.service.methods) {
+    const operation = definition.operations[method.name];
+    if (operation === undefined) continue;
+    if (method.methodKind !== "unary" && method.methodKind !== "server_streaming") continue;
+    service[method.name] = methodDefinition(definition.service.typeName, method);
+    const binding: Binding<Principal> = { settings, definition, operation, rules: definition.requestFields[operation.input.typeName] };
+    implementation[method.name] =
+      method.methodKind === "unary"
+        ? (call: ServerUnaryCall<Message, Message>, callback: sendUnaryData<Message>) => void handleUnary(binding, call, callback)
+        : (call: ServerWritableStream<Message, Message>) => void handleServerStream(binding, call);
+  }
+  return { service: service as ServiceDefinition, implementation };
+}
+
+/**
+ * Serves the A2A service over gRPC on a new grpc-js Server: TLS when `listen.tls` has a key and
+ * certificate (spec §10.1), h2c when `listen.tls` is absent. Resolves when listening; `address` is
+ * the `host:port` an AgentInterface advertises. `close()` shuts down gracefully, and cuts the calls
+ * still running after a short grace (1 s).
+ */
+export async function listenGrpcJs<Principal>(
+  definition: GrpcJsServiceDefinition<Principal>,
+  options?: GrpcServerOptions<Principal>,
+  listen?: GrpcJsListenOptions,
+): Promise<GrpcJsEndpoint> {
+  const serverOptions: GrpcJsServerOptions = { "grpc.max_receive_message_length": listen?.adapter?.readMaxBytes ?? DEFAULT_READ_MAX_BYTES };
+  if (listen?.adapter?.writeMaxBytes !== undefined) serverOptions["grpc.max_send_message_length"] = listen.adapter.writeMaxBytes;
+  const credentials = listen?.tls === undefined ? ServerCredentials.createInsecure() : sslCredentials(listen.tls);
+  const server = new Server({ ...serverOptions, ...listen?.grpcJs });
+  const { service, implementation } = grpcJsService(definition, options);
+  server.addService(service, implementation);
+  const host = listen?.host ?? "127.0.0.1";
+  const hostPart = host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync(`${hostPart}:${listen?.port ?? 0}`, credentials, (error, bound) => (error === null ? resolve(bound) : reject(error))),
+  );
+  const http2Server = boundHttp2Server(server, port);
+  if (http2Server === undefined) {
+    server.forceShutdown();
+    throw new Error("listenGrpcJs: cannot find the HTTP/2 server of this @grpc/grpc-js version; mount grpcJsService() on your own grpc-js Server instead");
+  }
+  let closing: Promise<void> | undefined;
+  return {
+    server: http2Server,
+    grpcServer: server,
+    address: `${hostPart}:${port}`,
+    port,
+    close: () => (closing ??= shutdown(server)),
+  };
+}
+
+// ---------------------------------------------------------------------------------------
+// calls
+// ---------------------------------------------------------------------------------------
+
+async function handleUnary<Principal>(b: Binding<Principal>, call: ServerUnaryCall<Message, Message>, callback: sendUnaryData<Message>): Promise<void> {
+  const signal = track(call);
+  try {
+    const request = call.request;
+    const context = await prepare(b, request, call.metadata, signal);
+    const response = await (b.definition.dispatch(b.operation.name, request, context) as Promise<Message>);
+    // Cancelled or past the deadline: grpc-js has answered already; the late answer is dropped.
+    if (signal.aborted) return callback(abortStatus(signal));
+    if (context.activatedExtensions.size > 0) echoExtensions(b, call, context);
+    answered(call);
+    callback(null, response);
+  } catch (e) {
+    try {
+      const status = failure(b, e, signal);
+      answered(call);
+      callback(status);
+    } catch (inner) {
+      b.settings.logger.error(`${b.operation.name}: sending the error failed`, inner);
+    }
+  }
+}
+
+async function handleServerStream<Principal>(b: Binding<Principal>, call: ServerWritableStream<Message, Message>): Promise<void> {
+  const signal = track(call);
+  let context: CallContext<Principal>;
+  let iterator: AsyncIterator<Message>;
+  try {
+    context = await prepare(b, call.request, call.metadata, signal);
+    iterator = (b.definition.dispatch(b.operation.name, call.request, context) as AsyncIterable<Message>)[Symbol.asyncIterator]();
+  } catch (e) {
+    endWithError(b, call, e, signal);
+    return;
+  }
+  // Settles when the call is cancelled or past its deadline: a handler that ignores its signal cannot hold the loop.
+  const aborted = new Promise<typeof ABORTED>((resolve) => {
+    if (signal.aborted) resolve(ABORTED);
+    else signal.addEventListener("abort", () => resolve(ABORTED), { once: true });
+  });
+  let finished = false;
+  let headersSent = false;
+  try {
+    for (;;) {
+      if (signal.aborted) return;
+      const next = await Promise.race([iterator.next(), aborted]);
+      if (next === ABORTED) return;
+      if (next.done === true) {
+        finished = true;
+        break;
+      }
+      if (!headersSent) {
+        headersSent = true;
+        if (context.activatedExtensions.size > 0) echoExtensions(b, call, context);
+      }
+      if (!call.write(next.value)) await drained(call, signal);
+    }
+  } catch (e) {
+    endWithError(b, call, e, signal);
+    return;
+  } finally {
+    // Cancelled, past the deadline, or failed: ask the handler to stop, without waiting for it
+    // (a generator that threw is already done, and return() is a no-op for it).
+    if (!finished) void iterator.return?.()?.catch((e: unknown) => b.settings.logger.error(`${b.operation.name}: stream clean-up failed`, e));
+  }
+  // A handler that stopped because of the abort: grpc-js has ended the call with CANCELLED or DEADLINE_EXCEEDED.
+  if (signal.aborted) return;
+  if (!headersSent && context.activatedExtensions.size > 0) echoExtensions(b, call, context);
+  answered(call);
+  call.end();
+}
+
+const ABORTED = Symbol("aborted");
+
+/** Resolves when the writable drains or the call ends (a cancelled call never drains). */
+function drained(call: ServerWritableStream<Message, Message>, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      call.off("drain", done);
+      signal.removeEventListener("abort", done);
+      resolve();
+    };
+    call.on("drain", done);
+    signal.addEventListener("abort", done);
+  });
+}
+
+/**
+ * The call's AbortController, aborted by grpc-js's 'cancelled': client cancel, deadline, shutdown.
+ * grpc-js emits 'cancelled' at the end of every call; once answered (see `answered`), it is not an
+ * abort, as on the HTTP bindings (and it saves dispatching an abort event per call).
+ */
+function track(call: TrackedCall): AbortSignal {
+  const controller = new AbortController();
+  call[CONTROLLER] = controller;
+  call.on("cancelled", onCancelled);
+  // Cancelled before the handler was called: grpc-js has emitted 'cancelled' already.
+  if (call.cancelled) onCancelled.call(call);
+  return controller.signal;
+}
+
+/** The call is answered: a later 'cancelled' (grpc-js emits one when the call ends) does not abort. */
+function answered(call: TrackedCall): void {
+  call[CONTROLLER] = undefined;
+}
+
+/** The one 'cancelled' listener of every call (`this` is the call). */
+function onCancelled(this: TrackedCall): void {
+  const controller = this[CONTROLLER];
+  if (controller === undefined || controller.signal.aborted) return;
+  controller.abort(pastDeadline(this) ? DEADLINE_REASON : CANCELLED_REASON);
+}
+
+function pastDeadline(call: TrackedCall): boolean {
+  const deadline = call.getDeadline();
+  const ms = deadline instanceof Date ? deadline.getTime() : deadline;
+  // grpc-js fires its deadline timer at (not before) the deadline; 5 ms of slack for the clock's granularity.
+  return Number.isFinite(ms) && Date.now() + 5 >= ms;
+}
+
+function abortStatus(signal: AbortSignal): { code: number; details: string } {
+  return signal.reason === DEADLINE_REASON ? DEADLINE_STATUS : CANCELLED_STATUS;
+}
+
+/** Service parameters from metadata, auth, version, extensions, then REQUIRED fields and ranges (as grpc/server.ts). */
+async function prepare<Principal>(b: Binding<Principal>, request: Message, metadata: Metadata, signal: AbortSignal): Promise<CallContext<Principal>> {
+  const tenant = (request as { tenant?: unknown }).tenant;
+  const context = await establishContext(b.settings, {
+    binding: "GRPC",
+    operation: b.operation.name,
+    serviceParameters: serviceParameters(metadata),
+    tenant: typeof tenant === "string" ? tenant : "",
+    signal,
+  });
+  if (b.rules !== undefined) {
+    const violations = findMissingFields(b.definition.requestFields, b.operation.input.typeName, request);
+    if (violations.length > 0) {
+      throw new A2AError(b.definition.errors.InvalidParamsError, `Invalid parameters: ${violations.map((v) => v.description).join("; ")}`, {
+        fieldViolations: violations,
+      });
+    }
+  }
+  return context;
+}
+
+/** Metadata as service parameters: keys lower-case (grpc-js normalizes them), repeated keys joined, binary (`-bin`) keys skipped. */
+function serviceParameters(metadata: Metadata): ServiceParameters {
+  const entries: [string, string][] = [];
+  const all = metadata.toJSON();
+  for (const key in all) {
+    if (key.endsWith("-bin")) continue;
+    for (const value of all[key] ?? []) if (typeof value === "string") entries.push([key, value]);
+  }
+  return new ServiceParameters(entries);
+}
+
+function echoExtensions<Principal>(b: Binding<Principal>, call: TrackedCall, context: CallContext<Principal>): void {
+  try {
+    const metadata = new Metadata();
+    metadata.set("a2a-extensions", formatExtensions(context.activatedExtensions));
+    call.sendMetadata(metadata);
+  } catch (e) {
+    // grpc-js refuses non-ASCII metadata values: answer without the echo rather than fail the call.
+    b.settings.logger.error(`${b.operation.name}: cannot echo a2a-extensions`, e);
+  }
+}
+
+/** What a throw becomes: the abort's status once the call is over, else the A2A error (unknown throws: INTERNAL, logged). */
+function failure<Principal>(b: Binding<Principal>, thrown: unknown, signal: AbortSignal): { code: number; details: string; metadata?: Metadata } {
+  if (signal.aborted) return abortStatus(signal);
+  return toGrpcJsStatus(
+    toA2AError(thrown, (cause) => internalError(b.settings, b.operation.name, cause)),
+    b.definition.statusDetails,
+  );
+}
+
+function endWithError<Principal>(b: Binding<Principal>, call: ServerWritableStream<Message, Message>, thrown: unknown, signal: AbortSignal): void {
+  const status = failure(b, thrown, signal);
+  if (signal.aborted) return;
+  answered(call);
+  // grpc-js's documented way to end a server stream with a status (its 'error' listener ends the call).
+  call.emit("error", status);
+}
+
+// ---------------------------------------------------------------------------------------
+// statuses
+// ---------------------------------------------------------------------------------------
+
+/**
+ * An A2A error as the status grpc-js sends: the code of the error table, the message, and a
+ * google.rpc.Status {code, message, details: [ErrorInfo, BadRequest?]} in `grpc-status-details-bin`
+ * (the details Connect's toConnectError sends; `err.details` are not packed by either stack).
+ */
+export function toGrpcJsStatus(err: A2AError, schemas: GrpcJsStatusSchemas): { code: number; details: string; metadata: Metadata } {
+  const details: Any[] = [
+    anyPack(
+      schemas.errorInfo,
+      create(schemas.errorInfo, { reason: err.reason, domain: ERROR_DOMAIN, metadata: { ...err.metadata } } as MessageInitShape<DescMessage>),
+    ),
+  ];
+  if (err.fieldViolations.length > 0) {
+    const fieldViolations = err.fieldViolations.map((v) => ({ field: v.field, description: v.description }));
+    details.push(anyPack(schemas.badRequest, create(schemas.badRequest, { fieldViolations } as MessageInitShape<DescMessage>)));
+  }
+  const code = err.spec.grpcCode;
+  const status = create(schemas.status, { code, message: err.message, details } as MessageInitShape<DescMessage>);
+  const metadata = new Metadata();
+  metadata.set("grpc-status-details-bin", asBuffer(toBinary(schemas.status, status)));
+  return { code, details: err.message, metadata };
+}
+
+// ---------------------------------------------------------------------------------------
+// service definition, credentials, server
+// ---------------------------------------------------------------------------------------
+
+function methodDefinition(serviceName: string, method: DescMethod): MethodDefinition<Message, Message> {
+  const input = method.input;
+  const output = method.output;
+  return {
+    path: `/${serviceName}/${method.name}`,
+    originalName: method.localName,
+    requestStream: false,
+    responseStream: method.methodKind === "server_streaming",
+    requestSerialize: (value: Message) => asBuffer(toBinary(input, value)),
+    // A throw here is caught by grpc-js and answered with INTERNAL; the handler never runs.
+    requestDeserialize: (bytes: Buffer) => fromBinary(input, bytes),
+    responseSerialize: (value: Message) => asBuffer(toBinary(output, value)),
+    responseDeserialize: (bytes: Buffer) => fromBinary(output, bytes),
+  };
+}
+
+/** A Buffer view of the bytes (grpc-js needs Buffer methods), without copying. */
+function asBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+type PemInput = string | Buffer | { pem: string | Buffer; passphrase?: string } | Uint8Array;
+
+function pems(value: unknown, what: string): Buffer[] {
+  const list = (Array.isArray(value) ? value : [value]) as PemInput[];
+  return list.map((item) => {
+    if (typeof item === "string" || item instanceof Uint8Array) return Buffer.from(item);
+    if (typeof item === "object" && item !== null && "pem" in item && item.passphrase === undefined) return Buffer.from(item.pem);
+    throw new TypeError(`listenGrpcJs: tls.${what} must be PEM strings or Buffers (grpc-js cannot use encrypted keys or KeyObjects)`);
+  });
+}
+
+/** ServerCredentials.createSsl from the node:tls-style options of GrpcListenOptions. */
+function sslCredentials(tls: NonNullable<GrpcListenOptions["tls"]>): ServerCredentials {
+  if (tls.key === undefined || tls.cert === undefined) throw new TypeError("listenGrpcJs: tls needs a key and a cert (omit tls for h2c)");
+  if (tls.passphrase !== undefined) throw new TypeError("listenGrpcJs: grpc-js cannot decrypt private keys: pass tls.key unencrypted");
+  const keys = pems(tls.key, "key");
+  const certs = pems(tls.cert, "cert");
+  if (keys.length !== certs.length) throw new TypeError("listenGrpcJs: tls.key and tls.cert must pair up (as many keys as certificate chains)");
+  const pairs: KeyCertPair[] = keys.map((key, i) => ({ private_key: key, cert_chain: certs[i]! }));
+  // `ca` has the node:tls meaning: trusted roots for client certificates, which are not requested.
+  const ca = tls.ca === undefined ? null : Buffer.concat(pems(tls.ca, "ca").flatMap((b) => [b, Buffer.from("\n")]));
+  return ServerCredentials.createSsl(ca, pairs, false);
+}
+
+/**
+ * The node:http2 server grpc-js listens on for `port`. grpc-js keeps it private (`http2Servers`,
+ * since 1.10); looked up defensively, undefined when absent.
+ */
+function boundHttp2Server(server: Server, port: number): GrpcEndpoint["server"] | undefined {
+  const servers = (server as unknown as { http2Servers?: unknown }).http2Servers;
+  if (!(servers instanceof Map)) return undefined;
+  for (const candidate of servers.keys() as IterableIterator<GrpcEndpoint["server"]>) {
+    if (typeof candidate?.address !== "function") continue;
+    const address = candidate.address();
+    if (address !== null && typeof address === "object" && address.port === port) return candidate;
+  }
+  return undefined;
+}
+
+/** tryShutdown (calls in flight may finish), forceShutdown after the grace; resolves when closed. */
+function shutdown(server: Server): Promise<void> {
+  return new Promise<void>((resolve) => {
+    let done = false;
+    const finish = () => {
+      if (done) return;
+      done = true;
+      clearTimeout(force);
+      resolve();
+    };
+    const force = setTimeout(() => {
+      server.forceShutdown();
+      // Destroyed sessions close at once; do not depend on grpc-js calling back after a forced shutdown.
+      setTimeout(finish, 100);
+    }, CLOSE_GRACE_MS);
+    server.tryShutdown(finish);
+  });
+}

@@ -1,0 +1,91 @@
+/**
+ * The gRPC client transport of A2A (spec §10) on Connect's gRPC transport over HTTP/2.
+ * The generated `<Service>GrpcClient` wraps it with one typed method per RPC.
+ */
+import { ConnectError, createClient, type Client, type Transport } from "@connectrpc/connect";
+import { createGrpcTransport, type GrpcTransportOptions } from "@connectrpc/connect-node";
+import { type DescService, type MessageInitShape, type MessageShape } from "@bufbuild/protobuf";
+import type { ErrorRegistry } from "../a2a-error.js";
+import { requestHeaders, requestMessage, type CallOptions, type ClientOptions } from "../call-options.js";
+import type { OperationDescriptor } from "../operation.js";
+import { fromConnectError, type StatusDetailSchemas } from "./status.js";
+import type { Transport as A2ATransport } from "../transport.js";
+
+/** Options of a gRPC client, fixed for its lifetime. */
+export interface GrpcClientOptions extends ClientOptions {
+  /**
+   * The interface address: `host:port` (the AgentInterface form, CHECKLIST K1) or a URL
+   * (`https://host:port`, `http://host:port` for h2c).
+   */
+  readonly address: string;
+  /** For a bare `host:port`: use TLS. Default: true for port 443, false otherwise. */
+  readonly tls?: boolean | undefined;
+  /** A Connect transport to use instead of a new gRPC transport (tests, custom TLS, interceptors). */
+  readonly transport?: Transport | undefined;
+  /** Options for the gRPC transport created otherwise (nodeOptions for TLS CAs, readMaxBytes, …). */
+  readonly transportOptions?: Partial<GrpcTransportOptions> | undefined;
+}
+
+/** The base URL Connect needs, from `host:port` or a URL. */
+export function grpcBaseUrl(address: string, tls?: boolean): string {
+  if (/^https?:\/\//i.test(address)) return address;
+  const port = /:(\d+)$/.exec(address)?.[1];
+  const secure = tls ?? port === "443";
+  return `${secure ? "https" : "http"}://${address}`;
+}
+
+/** Calls A2A operations over gRPC; statuses come back as the generated error classes. */
+export class GrpcTransport implements A2ATransport {
+  readonly #options: GrpcClientOptions;
+  readonly #client: Client<DescService>;
+  readonly #errors: ErrorRegistry;
+  readonly #schemas: StatusDetailSchemas;
+
+  constructor(options: GrpcClientOptions, service: DescService, statusDetails: StatusDetailSchemas, errors: ErrorRegistry) {
+    this.#options = options;
+    this.#errors = errors;
+    this.#schemas = statusDetails;
+    const transport =
+      options.transport ??
+      createGrpcTransport({ baseUrl: grpcBaseUrl(options.address, options.tls), ...options.transportOptions });
+    this.#client = createClient(service, transport);
+  }
+
+  /** Calls a unary operation. */
+  async unary<I extends OperationDescriptor>(operation: I, request: MessageInitShape<I["input"]>, options?: CallOptions): Promise<MessageShape<I["output"]>> {
+    const call = this.#client[operation.localName] as unknown as (req: unknown, opts: object) => Promise<MessageShape<I["output"]>>;
+    try {
+      return await call(this.#message(operation, request), this.#callOptions(options));
+    } catch (e) {
+      throw this.#error(e);
+    }
+  }
+
+  /** Calls a server-streaming operation; breaking out of the loop cancels the call. */
+  async *stream<I extends OperationDescriptor>(operation: I, request: MessageInitShape<I["input"]>, options?: CallOptions): AsyncGenerator<MessageShape<I["output"]>> {
+    const call = this.#client[operation.localName] as unknown as (req: unknown, opts: object) => AsyncIterable<MessageShape<I["output"]>>;
+    try {
+      yield* call(this.#message(operation, request), this.#callOptions(options));
+    } catch (e) {
+      throw this.#error(e);
+    }
+  }
+
+  #message(operation: OperationDescriptor, init: MessageInitShape<OperationDescriptor["input"]>) {
+    return requestMessage(operation.input, init, this.#options);
+  }
+
+  #callOptions(options: CallOptions | undefined) {
+    const headers = requestHeaders(this.#options, options);
+    return {
+      headers,
+      signal: options?.signal,
+      timeoutMs: options?.timeoutMs ?? this.#options.timeoutMs,
+      onHeader: options?.onHeaders,
+    };
+  }
+
+  #error(e: unknown): unknown {
+    return e instanceof ConnectError ? fromConnectError(e, this.#schemas, this.#errors) : e;
+  }
+}

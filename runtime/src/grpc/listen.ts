@@ -1,0 +1,57 @@
+/**
+ * Starting a gRPC endpoint: h2c (plaintext HTTP/2, for local use and conformance kits)
+ * or TLS (spec §10.1, production), or mounting on an existing http2 server.
+ */
+import { createServer, createSecureServer, type Http2SecureServer, type Http2Server, type SecureServerOptions } from "node:http2";
+import type { AddressInfo } from "node:net";
+import { connectNodeAdapter, type ConnectNodeAdapterOptions } from "@connectrpc/connect-node";
+
+/** Where and how to listen. */
+export interface GrpcListenOptions {
+  readonly host?: string | undefined;
+  /** 0 (default) picks a free port. */
+  readonly port?: number | undefined;
+  /** Key and certificate (PEM): TLS with ALPN h2 (and HTTP/1.1 for gRPC-web/Connect). Omit for h2c. */
+  readonly tls?: Pick<SecureServerOptions, "key" | "cert" | "ca" | "passphrase"> | undefined;
+  /** Connect adapter options: readMaxBytes (largest message, default 4 MiB here), maxTimeoutMs, … */
+  readonly adapter?: Partial<Omit<ConnectNodeAdapterOptions, "routes">> | undefined;
+}
+
+/** A listening gRPC endpoint. */
+export interface GrpcEndpoint {
+  readonly server: Http2Server | Http2SecureServer;
+  /** `host:port`, the form an AgentInterface advertises for gRPC. */
+  readonly address: string;
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+/** Starts an HTTP/2 server for the given Connect routes. */
+export async function listenGrpc(routes: ConnectNodeAdapterOptions["routes"], options?: GrpcListenOptions): Promise<GrpcEndpoint> {
+  const handler = connectNodeAdapter({ readMaxBytes: 4 * 1024 * 1024, ...options?.adapter, routes });
+  const server = options?.tls !== undefined ? createSecureServer({ ...options.tls, allowHTTP1: true }, handler) : createServer(handler);
+  const host = options?.host ?? "127.0.0.1";
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options?.port ?? 0, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const sessions = new Set<{ destroy(): void }>();
+  server.on("session", (s) => {
+    sessions.add(s);
+    s.on("close", () => sessions.delete(s));
+  });
+  return {
+    server,
+    address: `${host.includes(":") ? `[${host}]` : host}:${port}`,
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sessions) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}

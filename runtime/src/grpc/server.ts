@@ -1,0 +1,140 @@
+/**
+ * The gRPC binding of A2A (spec §10) on Connect for Node: the service implementation
+ * Connect serves (gRPC over HTTP/2; gRPC-web and Connect come for free), adapted from the
+ * generated handler interface. Service parameters come from metadata (`a2a-version`,
+ * `a2a-extensions`); the version negotiation, extensions and authentication are the
+ * HTTP bindings' own code, so the three bindings answer alike.
+ */
+import { ConnectError, type ConnectRouter, type HandlerContext } from "@connectrpc/connect";
+import type { DescService, Message } from "@bufbuild/protobuf";
+import { A2AError, toA2AError } from "../a2a-error.js";
+import { ServiceParameters, type CallContext } from "../call-context.js";
+import type { OperationDescriptor } from "../operation.js";
+import { findMissingFields } from "../required-fields.js";
+import { formatExtensions } from "../service-parameters.js";
+import { establishContext, internalError, resolveServerOptions, type PipelineSettings, type ServerOptions, type ServiceDefinitionBase } from "../service-context.js";
+import { toConnectError, type StatusDetailSchemas } from "./status.js";
+
+/** What the generated code hands the gRPC binding. */
+export interface GrpcServiceDefinition<Principal> extends ServiceDefinitionBase<Principal> {
+  /** The protobuf-es service descriptor (from the `_pb` file). */
+  readonly service: DescService;
+  /** RPC name → operation. */
+  readonly operations: Readonly<Record<string, OperationDescriptor>>;
+  readonly statusDetails: StatusDetailSchemas;
+}
+
+/** Options of the gRPC binding (limits such as the message size are Connect's adapter options). */
+export type GrpcServerOptions<Principal> = ServerOptions<Principal>;
+
+/** Registers the A2A service on a Connect router. */
+export function registerGrpcService<Principal>(router: ConnectRouter, definition: GrpcServiceDefinition<Principal>, options?: GrpcServerOptions<Principal>): void {
+  const settings = resolveServerOptions(options, definition.errors);
+  const impl: Record<string, unknown> = {};
+  for (const method of definition.service.methods) {
+    const operation = definition.operations[method.name];
+    if (operation === undefined) continue;
+    // Once the call is cancelled or past its deadline, Connect's own reason (CANCELED or
+    // DEADLINE_EXCEEDED) is the answer, whatever the handler did since: not an internal error.
+    const fail = (e: unknown, ctx: HandlerContext) =>
+      ctx.signal.aborted && ctx.signal.reason instanceof ConnectError
+        ? ctx.signal.reason
+        : toConnectError(toA2AError(e, (cause) => internalError(settings, operation.name, cause)), definition.statusDetails);
+    if (operation.kind === "unary") {
+      impl[method.localName] = async (request: Message, ctx: HandlerContext) => {
+        try {
+          const context = await prepare(settings, definition, operation, request, ctx);
+          const response = await untilAborted(definition.dispatch(operation.name, request, context) as Promise<Message>, ctx.signal);
+          echoExtensions(context, ctx);
+          return response;
+        } catch (e) {
+          throw fail(e, ctx);
+        }
+      };
+    } else {
+      impl[method.localName] = async function* (request: Message, ctx: HandlerContext) {
+        let events: AsyncIterable<Message>;
+        let context: CallContext<Principal>;
+        try {
+          context = await prepare(settings, definition, operation, request, ctx);
+          events = definition.dispatch(operation.name, request, context) as AsyncIterable<Message>;
+        } catch (e) {
+          throw fail(e, ctx);
+        }
+        const iterator = events[Symbol.asyncIterator]();
+        let done = false;
+        try {
+          for (;;) {
+            const next = await untilAborted(iterator.next(), ctx.signal);
+            if (next.done === true) {
+              done = true;
+              // A handler that stopped because of the abort ends the call with the abort's status, not OK.
+              ctx.signal.throwIfAborted();
+              return;
+            }
+            echoExtensions(context, ctx);
+            yield next.value;
+          }
+        } catch (e) {
+          throw fail(e, ctx);
+        } finally {
+          // Cancelled by the client (or deadline): ask the handler to stop without waiting for it.
+          if (!done) iterator.return?.().catch((e: unknown) => settings.logger.error(`${operation.name}: stream clean-up failed`, e));
+        }
+      };
+    }
+  }
+  router.service(definition.service, impl as never);
+}
+
+/** Service parameters from metadata, auth, version, extensions, then REQUIRED fields and ranges. */
+async function prepare<Principal>(
+  settings: PipelineSettings<Principal>,
+  definition: GrpcServiceDefinition<Principal>,
+  operation: OperationDescriptor,
+  request: Message,
+  ctx: HandlerContext,
+): Promise<CallContext<Principal>> {
+  const tenant = (request as { tenant?: unknown }).tenant;
+  const context = await establishContext(settings, {
+    binding: "GRPC",
+    operation: operation.name,
+    serviceParameters: new ServiceParameters(ctx.requestHeader),
+    tenant: typeof tenant === "string" ? tenant : "",
+    signal: ctx.signal,
+  });
+  const violations = findMissingFields(definition.requestFields, operation.input.typeName, request);
+  if (violations.length > 0) {
+    throw new A2AError(definition.errors.InvalidParamsError, `Invalid parameters: ${violations.map((v) => v.description).join("; ")}`, {
+      fieldViolations: violations,
+    });
+  }
+  return context;
+}
+
+/**
+ * Settles with the promise, or rejects with the signal's reason as soon as the call is
+ * cancelled or its deadline passes: a handler that ignores its signal cannot hold the
+ * call open (its late result is dropped).
+ */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason as Error);
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error as Error);
+      },
+    );
+  });
+}
+
+function echoExtensions(context: CallContext<unknown>, ctx: HandlerContext): void {
+  if (context.activatedExtensions.size > 0) ctx.responseHeader.set("a2a-extensions", formatExtensions(context.activatedExtensions));
+}

@@ -1,0 +1,141 @@
+/**
+ * The JSON-RPC 2.0 client transport of A2A (spec §9) over `fetch`. The generated
+ * `<Service>JsonRpcClient` wraps it with one typed method per RPC.
+ */
+import { fromJson, toJson, type JsonValue, type Message, type MessageInitShape, type MessageShape } from "@bufbuild/protobuf";
+import { A2AError, type ErrorRegistry } from "../a2a-error.js";
+import { parseSse } from "../http/sse.js";
+import type { OperationDescriptor } from "../operation.js";
+import { callSignal, requestHeaders, requestMessage, unreachableError, type CallOptions, type ClientOptions } from "../call-options.js";
+import type { Transport } from "../transport.js";
+
+/** Options of a JSON-RPC client, fixed for its lifetime. */
+export interface JsonRpcClientOptions extends ClientOptions {
+  /** The interface URL (`AgentInterface.url` of a JSONRPC interface). */
+  readonly url: string;
+  /** The fetch to use; default `globalThis.fetch`. */
+  readonly fetch?: typeof globalThis.fetch | undefined;
+}
+
+/** Calls A2A operations over JSON-RPC; wire errors come back as the generated error classes. */
+export class JsonRpcTransport implements Transport {
+  readonly #options: JsonRpcClientOptions;
+  readonly #fetch: typeof globalThis.fetch;
+  readonly #errors: ErrorRegistry;
+  #nextId = 1;
+
+  constructor(options: JsonRpcClientOptions, errors: ErrorRegistry) {
+    this.#options = options;
+    this.#fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+    this.#errors = errors;
+  }
+
+  /** Calls a unary operation. */
+  async unary<I extends OperationDescriptor>(
+    operation: I,
+    request: MessageInitShape<I["input"]>,
+    options?: CallOptions,
+  ): Promise<MessageShape<I["output"]>> {
+    const { response, id, cleanup } = await this.#post(operation, request, options, "application/json");
+    try {
+      const text = await response.text();
+      const envelope = this.#parseEnvelope(response, text, id);
+      return this.#decodeResult(operation, envelope);
+    } finally {
+      cleanup();
+    }
+  }
+
+  /** Calls a server-streaming operation: the events, as they arrive. Breaking out of the loop cancels the call. */
+  async *stream<I extends OperationDescriptor>(
+    operation: I,
+    request: MessageInitShape<I["input"]>,
+    options?: CallOptions,
+  ): AsyncGenerator<MessageShape<I["output"]>> {
+    const { response, id, cleanup } = await this.#post(operation, request, options, "text/event-stream");
+    try {
+      const type = response.headers.get("content-type") ?? "";
+      if (!type.toLowerCase().startsWith("text/event-stream")) {
+        // An error before the first event comes as a plain JSON-RPC response.
+        const envelope = this.#parseEnvelope(response, await response.text(), id);
+        yield this.#decodeResult(operation, envelope);
+        return;
+      }
+      if (response.body === null) return;
+      for await (const event of parseSse(response.body)) {
+        if (event.data === "") continue;
+        let envelope: unknown;
+        try {
+          envelope = JSON.parse(event.data);
+        } catch {
+          throw this.#protocolError(`stream event is not JSON: ${event.data.slice(0, 100)}`);
+        }
+        yield this.#decodeResult(operation, this.#checkEnvelope(envelope, id, 200));
+      }
+    } finally {
+      cleanup();
+    }
+  }
+
+  async #post(operation: OperationDescriptor, init: MessageInitShape<OperationDescriptor["input"]>, options: CallOptions | undefined, accept: string) {
+    const message = requestMessage(operation.input, init, this.#options);
+    const id = this.#nextId++;
+    const body = JSON.stringify({ jsonrpc: "2.0", id, method: operation.name, params: toParams(operation, message) });
+    const headers = requestHeaders(this.#options, options, { "content-type": "application/json", accept });
+    const { signal, cleanup } = callSignal(options?.signal, options?.timeoutMs ?? this.#options.timeoutMs);
+    let response: Response;
+    try {
+      response = await this.#fetch(this.#options.url, { method: "POST", headers, body, signal: signal ?? null });
+    } catch (e) {
+      cleanup();
+      throw unreachableError(this.#errors, e, signal);
+    }
+    options?.onHeaders?.(response.headers);
+    return { response, id, cleanup };
+  }
+
+  #parseEnvelope(response: Response, text: string, id: number): Record<string, unknown> {
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      throw this.#errors.fromHttpError(response.status, text);
+    }
+    return this.#checkEnvelope(json, id, response.status);
+  }
+
+  #checkEnvelope(json: unknown, id: number, status: number): Record<string, unknown> {
+    if (typeof json !== "object" || json === null || Array.isArray(json)) throw this.#errors.fromHttpError(status, json);
+    const envelope = json as Record<string, unknown>;
+    if (Object.hasOwn(envelope, "error")) throw this.#errors.fromJsonRpcError(envelope["error"]);
+    if (envelope["jsonrpc"] !== "2.0" || !Object.hasOwn(envelope, "result")) {
+      throw status >= 300 ? this.#errors.fromHttpError(status, json) : this.#protocolError("the response is not a JSON-RPC 2.0 result");
+    }
+    if (envelope["id"] !== id) throw this.#protocolError(`the response id ${JSON.stringify(envelope["id"])} does not match the request id ${id}`);
+    return envelope;
+  }
+
+  #decodeResult<I extends OperationDescriptor>(operation: I, envelope: Record<string, unknown>): MessageShape<I["output"]> {
+    let result = envelope["result"] as JsonValue;
+    // Some servers (@a2a-js/sdk 1.3.0) answer `null` where the result is google.protobuf.Empty (`{}`).
+    if (result === null && operation.output.typeName === "google.protobuf.Empty") result = {};
+    try {
+      return fromJson(operation.output, result, { ignoreUnknownFields: true }) as MessageShape<I["output"]>;
+    } catch (e) {
+      throw this.#protocolError(`the result is not a valid ${operation.output.typeName}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+
+  /** A response that breaks the protocol (InvalidAgentResponseError). */
+  #protocolError(message: string): A2AError {
+    return this.#errors.fromJsonRpcError({
+      code: -32006,
+      message,
+      data: [{ "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: "INVALID_AGENT_RESPONSE", domain: "a2a-protocol.org" }],
+    });
+  }
+}
+
+function toParams(operation: OperationDescriptor, message: Message): JsonValue {
+  return toJson(operation.input, message);
+}

@@ -1,0 +1,168 @@
+/**
+ * REQUIRED-field validation (spec §5.7) from a table the plugin precompiles from
+ * `google.api.field_behavior`. Works on protobuf-es messages, whatever wire format
+ * they were decoded from (ProtoJSON or binary), so every binding shares it.
+ */
+import type { FieldViolation } from "./a2a-error.js";
+
+export type { FieldViolation };
+
+/** How a REQUIRED field is checked. */
+export type RequiredCheck = "present" | "nonzero" | "nonempty" | "nonempty-map";
+
+/** One field the validator looks at. */
+export interface FieldRule {
+  /** Property name on the protobuf-es message ("messageId"). */
+  readonly name: string;
+  /** ProtoJSON name, used in violation paths ("messageId"). */
+  readonly json: string;
+  /** The presence check, when the field is REQUIRED. */
+  readonly check?: RequiredCheck;
+  /** Type name of a nested message to validate (the value, each list element or each map value). */
+  readonly nested?: string;
+  /** The oneof property holding the field, when it is a oneof member. */
+  readonly oneof?: string;
+  /** Smallest allowed value of a numeric field, when set (spec text, e.g. pageSize ≥ 1). */
+  readonly min?: number;
+  /** Largest allowed value of a numeric field, when set. */
+  readonly max?: number;
+  /** True for a map field: `nested` applies to each value. */
+  readonly map?: true;
+  /** In response tables: the ProtoJSON zero value to emit when the field is absent. */
+  readonly zero?: unknown;
+}
+
+/** typeName → the fields of that message to check. */
+export type RequirementTable = Readonly<Record<string, readonly FieldRule[]>>;
+
+
+/**
+ * Returns the REQUIRED fields missing in `message` (of type `typeName`) and, recursively,
+ * in the messages it holds; at most `limit` violations (default 16). An empty array means valid.
+ */
+export function findMissingFields(
+  table: RequirementTable,
+  typeName: string,
+  message: object,
+  limit = 16,
+): FieldViolation[] {
+  const out: FieldViolation[] = [];
+  walk(table, typeName, message, "", out, limit, 0);
+  return out;
+}
+
+const MAX_DEPTH = 64;
+
+function walk(
+  table: RequirementTable,
+  typeName: string,
+  message: object,
+  prefix: string,
+  out: FieldViolation[],
+  limit: number,
+  depth: number,
+): void {
+  const rules = table[typeName];
+  if (rules === undefined || depth > MAX_DEPTH) return;
+  const record = message as Record<string, unknown>;
+  for (const rule of rules) {
+    if (out.length >= limit) return;
+    const path = prefix === "" ? rule.json : `${prefix}.${rule.json}`;
+    let value: unknown;
+    if (rule.oneof === undefined) {
+      value = record[rule.name];
+    } else {
+      const o = record[rule.oneof] as { case?: string; value?: unknown } | undefined;
+      value = o?.case === rule.name ? o.value : undefined;
+    }
+    if (rule.check !== undefined && isMissing(rule.check, value)) {
+      out.push({ field: path, description: `${path} is required` });
+      continue;
+    }
+    if ((rule.min !== undefined || rule.max !== undefined) && typeof value === "number") {
+      if ((rule.min !== undefined && value < rule.min) || (rule.max !== undefined && value > rule.max)) {
+        out.push({ field: path, description: `${path} must be ${rangeText(rule.min, rule.max)}, got ${value}` });
+        continue;
+      }
+    }
+    if (rule.nested === undefined || value === undefined || value === null) continue;
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length && out.length < limit; i++) {
+        const v: unknown = value[i];
+        if (typeof v === "object" && v !== null) walk(table, rule.nested, v, `${path}[${i}]`, out, limit, depth + 1);
+      }
+    } else if (typeof value === "object") {
+      if (rule.map === true) {
+        for (const [k, v] of Object.entries(value)) {
+          if (out.length >= limit) return;
+          if (typeof v === "object" && v !== null) walk(table, rule.nested, v, `${path}[${JSON.stringify(k)}]`, out, limit, depth + 1);
+        }
+      } else {
+        walk(table, rule.nested, value, path, out, limit, depth + 1);
+      }
+    }
+  }
+}
+
+function rangeText(min: number | undefined, max: number | undefined): string {
+  if (min !== undefined && max !== undefined) return `between ${min} and ${max}`;
+  return min !== undefined ? `at least ${min}` : `at most ${max}`;
+}
+
+function isMissing(check: RequiredCheck, value: unknown): boolean {
+  switch (check) {
+    case "present":
+      return value === undefined || value === null;
+    case "nonzero":
+      return (
+        value === undefined ||
+        value === null ||
+        value === "" ||
+        value === 0 ||
+        value === false ||
+        (typeof value === "bigint" && value === BigInt(0)) ||
+        (value instanceof Uint8Array && value.length === 0)
+      );
+    case "nonempty":
+      return !Array.isArray(value) || value.length === 0;
+    case "nonempty-map":
+      return typeof value !== "object" || value === null || Object.keys(value).length === 0;
+  }
+}
+
+/**
+ * Adds the REQUIRED fields that ProtoJSON left out because they hold their zero value
+ * (`"nextPageToken": ""`, `"tasks": []`), in place, recursively, to the JSON form of a
+ * message of type `typeName`. Returns the same object.
+ */
+export function fillRequiredDefaults<T>(table: RequirementTable, typeName: string, json: T): T {
+  fill(table, typeName, json, 0);
+  return json;
+}
+
+function fill(table: RequirementTable, typeName: string, json: unknown, depth: number): void {
+  const rules = table[typeName];
+  if (rules === undefined || depth > MAX_DEPTH || typeof json !== "object" || json === null || Array.isArray(json)) return;
+  const record = json as Record<string, unknown>;
+  for (const rule of rules) {
+    const value = record[rule.json];
+    if (value === undefined) {
+      if (rule.zero !== undefined && rule.oneof === undefined) record[rule.json] = cloneZero(rule.zero);
+      continue;
+    }
+    if (rule.nested === undefined) continue;
+    if (Array.isArray(value)) {
+      for (const v of value) fill(table, rule.nested, v, depth + 1);
+    } else if (rule.map === true) {
+      for (const v of Object.values(value as object)) fill(table, rule.nested, v, depth + 1);
+    } else {
+      fill(table, rule.nested, value, depth + 1);
+    }
+  }
+}
+
+function cloneZero(zero: unknown): unknown {
+  if (Array.isArray(zero)) return [];
+  if (typeof zero === "object" && zero !== null) return {};
+  return zero;
+}

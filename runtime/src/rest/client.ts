@@ -1,0 +1,159 @@
+/**
+ * The HTTP+JSON/REST client transport of A2A (spec §11) over `fetch`: paths built from
+ * the route table, query strings per §11.5, SSE for streams, §11.6 errors rebuilt into
+ * the generated error classes. The generated `<Service>RestClient` wraps it.
+ */
+import { fromJson, toJson, type JsonObject, type JsonValue, type MessageInitShape, type MessageShape } from "@bufbuild/protobuf";
+import type { A2AError, ErrorRegistry } from "../a2a-error.js";
+import { callSignal, requestHeaders, requestMessage, unreachableError, type CallOptions, type ClientOptions } from "../call-options.js";
+import { parseSse } from "../http/sse.js";
+import type { OperationDescriptor } from "../operation.js";
+import type { Route, RouteTable } from "../route-matcher.js";
+import { bodyWithoutPathFields, buildQuery, expandPath, routeLiterals, type RestRequestShape } from "./request-shape.js";
+import type { Transport } from "../transport.js";
+
+/** Options of a REST client, fixed for its lifetime. */
+export interface RestClientOptions extends ClientOptions {
+  /** The interface URL (`AgentInterface.url` of an HTTP+JSON interface); paths are appended to it. */
+  readonly url: string;
+  /** The fetch to use; default `globalThis.fetch`. */
+  readonly fetch?: typeof globalThis.fetch | undefined;
+  /**
+   * HTTP method for streaming operations bound to both GET and POST (SubscribeToTask:
+   * GET in a2a.proto, POST in the spec text). Default "POST".
+   */
+  readonly streamMethod?: "GET" | "POST" | undefined;
+}
+
+/** Calls A2A operations over HTTP+JSON. */
+export class RestTransport implements Transport {
+  readonly #options: RestClientOptions;
+  readonly #fetch: typeof globalThis.fetch;
+  readonly #errors: ErrorRegistry;
+  readonly #requests: Readonly<Record<string, RestRequestShape>>;
+  readonly #routes = new Map<string, Route[]>();
+  readonly #base: string;
+  readonly #literals: ReadonlySet<string>;
+
+  constructor(options: RestClientOptions, routes: RouteTable, requests: Readonly<Record<string, RestRequestShape>>, errors: ErrorRegistry) {
+    this.#options = options;
+    this.#fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
+    this.#errors = errors;
+    this.#requests = requests;
+    this.#base = options.url.replace(/\/+$/, "");
+    this.#literals = routeLiterals(routes.routes);
+    for (const route of routes.routes) {
+      const list = this.#routes.get(route.operation) ?? [];
+      list.push(route);
+      this.#routes.set(route.operation, list);
+    }
+  }
+
+  /** Calls a unary operation. */
+  async unary<I extends OperationDescriptor>(operation: I, request: MessageInitShape<I["input"]>, options?: CallOptions): Promise<MessageShape<I["output"]>> {
+    const { response, cleanup } = await this.#send(operation, request, options, "application/json");
+    try {
+      const text = await response.text();
+      const json = parseJson(text);
+      if (!response.ok) throw this.#errors.fromHttpError(response.status, json ?? text);
+      // A 204 (or any empty 2xx) is google.protobuf.Empty; @a2a-js/sdk answers deletes that way.
+      if (text === "" && operation.output.typeName === "google.protobuf.Empty") return this.#decode(operation, {});
+      return this.#decode(operation, json);
+    } finally {
+      cleanup();
+    }
+  }
+
+  /** Calls a server-streaming operation: the events as they arrive; breaking out of the loop cancels the call. */
+  async *stream<I extends OperationDescriptor>(operation: I, request: MessageInitShape<I["input"]>, options?: CallOptions): AsyncGenerator<MessageShape<I["output"]>> {
+    const { response, cleanup } = await this.#send(operation, request, options, "text/event-stream");
+    try {
+      if (!response.ok) {
+        const text = await response.text();
+        throw this.#errors.fromHttpError(response.status, parseJson(text) ?? text);
+      }
+      const type = response.headers.get("content-type") ?? "";
+      if (!type.toLowerCase().startsWith("text/event-stream")) {
+        // A server may answer a stream that has exactly one event with a plain body.
+        yield this.#decode(operation, parseJson(await response.text()));
+        return;
+      }
+      if (response.body === null) return;
+      for await (const event of parseSse(response.body)) {
+        if (event.data === "") continue;
+        const json = parseJson(event.data);
+        if (event.event === "error") {
+          const status = typeof json === "object" && json !== null && !Array.isArray(json) ? (json as { error?: { code?: unknown } }).error?.code : undefined;
+          throw this.#errors.fromHttpError(typeof status === "number" ? status : 500, json);
+        }
+        yield this.#decode(operation, json);
+      }
+    } finally {
+      cleanup();
+    }
+  }
+
+  async #send(operation: OperationDescriptor, init: MessageInitShape<OperationDescriptor["input"]>, options: CallOptions | undefined, accept: string) {
+    const message = requestMessage(operation.input, init, this.#options);
+    const json = toJson(operation.input, message) as JsonObject;
+    const route = this.#pickRoute(operation, typeof json["tenant"] === "string" && json["tenant"] !== "");
+    const shape = this.#requests[operation.name] ?? { fields: [] };
+    let url = this.#base + expandPath(route, shape, json, this.#literals);
+    let body: string | undefined;
+    if (route.body === "") {
+      const query = buildQuery(route, shape, json);
+      if (query !== "") url += `?${query}`;
+    } else {
+      body = JSON.stringify(route.body === "*" ? bodyWithoutPathFields(route, shape, json) : (json[route.body] ?? {}));
+    }
+    const headers = requestHeaders(this.#options, options, body === undefined ? { accept } : { accept, "content-type": "application/a2a+json" });
+    const { signal, cleanup } = callSignal(options?.signal, options?.timeoutMs ?? this.#options.timeoutMs);
+    let response: Response;
+    try {
+      response = await this.#fetch(url, { method: route.method, headers, ...(body !== undefined ? { body } : {}), signal: signal ?? null });
+    } catch (e) {
+      cleanup();
+      throw unreachableError(this.#errors, e, signal);
+    }
+    options?.onHeaders?.(response.headers);
+    return { response, cleanup };
+  }
+
+  /** The tenant form when the request has a tenant, the plain form otherwise; for streams, the configured method first. */
+  #pickRoute(operation: OperationDescriptor, withTenant: boolean): Route {
+    const routes = this.#routes.get(operation.name) ?? [];
+    const fitting = routes.filter((r) => r.pattern.variables.some((v) => v.field === "tenant") === withTenant);
+    const candidates = fitting.length > 0 ? fitting : routes;
+    const preferred = operation.kind === "server_streaming" ? (this.#options.streamMethod ?? "POST") : undefined;
+    const route = candidates.find((r) => r.method === preferred) ?? candidates[0];
+    if (route === undefined) throw new Error(`${operation.name} has no HTTP binding`);
+    return route;
+  }
+
+  #decode<I extends OperationDescriptor>(operation: I, json: JsonValue | undefined): MessageShape<I["output"]> {
+    try {
+      return fromJson(operation.output, json ?? null, { ignoreUnknownFields: true }) as MessageShape<I["output"]>;
+    } catch (e) {
+      throw this.#protocolError(`the response is not a valid ${operation.output.typeName}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+
+  #protocolError(message: string): A2AError {
+    return this.#errors.fromHttpError(500, {
+      error: {
+        code: 500,
+        status: "INTERNAL",
+        message,
+        details: [{ "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: "INVALID_AGENT_RESPONSE", domain: "a2a-protocol.org" }],
+      },
+    });
+  }
+}
+
+function parseJson(text: string): JsonValue | undefined {
+  try {
+    return JSON.parse(text) as JsonValue;
+  } catch {
+    return undefined;
+  }
+}

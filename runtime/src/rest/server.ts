@@ -1,0 +1,180 @@
+/**
+ * The HTTP+JSON/REST server of A2A (spec §11), framework-neutral: the precompiled route
+ * table picks the operation, the request is assembled transcoding-style from path,
+ * query and body, then the same pipeline as JSON-RPC runs (authentication, version,
+ * ProtoJSON decoding, REQUIRED fields, extensions, handler). Errors are §11.6 bodies:
+ * `{"error": {"code", "status", "message", "details": [ErrorInfo, …]}}`.
+ */
+import type { JsonValue, Message } from "@bufbuild/protobuf";
+import { A2AError, toA2AError, toHttpError, type A2AErrorSpec } from "../a2a-error.js";
+import { ServiceParameters, type CallContext } from "../call-context.js";
+import { isJsonMediaType } from "../http/content-type.js";
+import { queryParameter } from "../http/query.js";
+import { encodeSseEvent } from "../http/sse.js";
+import { openEventStream } from "../http/event-stream.js";
+import type { UniversalHandler, UniversalRequest, UniversalResponse } from "../http/universal.js";
+import type { OperationDescriptor } from "../operation.js";
+import { encodeMessage } from "../proto-json.js";
+import type { RequirementTable } from "../required-fields.js";
+import { matchRoute, type RouteTable } from "../route-matcher.js";
+import {
+  authChallengeHeader,
+  decodeRequest,
+  establishContext,
+  internalError,
+  withActivatedExtensions,
+  resolveServerOptions,
+  type HttpServerOptions,
+  type ServiceDefinitionBase,
+} from "../service-context.js";
+import { RestRequestError, assembleRequest, type RestRequestShape } from "./request-shape.js";
+import { normalizeBasePath, stripBasePath } from "../http/paths.js";
+
+/** What the generated code hands the server. */
+export interface RestServiceDefinition<Principal> extends ServiceDefinitionBase<Principal> {
+  readonly routes: RouteTable;
+  /** RPC name → operation. */
+  readonly operations: Readonly<Record<string, OperationDescriptor>>;
+  /** RPC name → top-level request fields. */
+  readonly requests: Readonly<Record<string, RestRequestShape>>;
+  /** REQUIRED fields of responses (always emitted). */
+  readonly responseFields: RequirementTable;
+}
+
+/** Options of the HTTP+JSON server. */
+export interface RestServerOptions<Principal> extends HttpServerOptions<Principal> {
+  /**
+   * Content-Type of responses: "application/a2a+json" (spec v1.0.1 §11.1, the default) or
+   * "application/json" (v1.0.0 and clients that compare the string exactly).
+   */
+  readonly responseContentType?: "application/a2a+json" | "application/json" | undefined;
+  /**
+   * The path of the interface URL (`AgentInterface.url`), e.g. "/a2a/rest": routes are
+   * matched below it, and requests outside it are 404. Default: the root.
+   */
+  readonly basePath?: string | undefined;
+}
+
+const DEFAULT_MAX_BODY = 10 * 1024 * 1024;
+const ACCEPTED_TYPES = ["application/json", "application/a2a+json"];
+
+/** Creates the framework-neutral HTTP+JSON handler of a service. */
+export function createRestHandler<Principal>(service: RestServiceDefinition<Principal>, options?: RestServerOptions<Principal>): UniversalHandler {
+  const settings = resolveServerOptions(options, service.errors);
+  const maxBody = options?.maxBodyBytes ?? DEFAULT_MAX_BODY;
+  const keepAliveMs = options?.keepAliveMs ?? 15_000;
+  const jsonHeaders: readonly (readonly [string, string])[] = [["content-type", options?.responseContentType ?? "application/a2a+json"]];
+  const errors = service.errors;
+  // Routing failures keep METHOD_NOT_FOUND as ErrorInfo reason, with the HTTP status of the case.
+  const notFound: A2AErrorSpec = { ...errors.MethodNotFoundError, httpStatus: 404, grpcCode: 5, grpcStatus: "NOT_FOUND" };
+  const notAllowed: A2AErrorSpec = { ...errors.MethodNotFoundError, httpStatus: 405, grpcCode: 12, grpcStatus: "UNIMPLEMENTED" };
+  const utf8 = new TextDecoder("utf-8", { fatal: true });
+  const basePath = normalizeBasePath(options?.basePath);
+
+  const challenge = authChallengeHeader(options);
+  const respond = (err: A2AError, extra?: readonly (readonly [string, string])[]): UniversalResponse => {
+    const { status, body } = toHttpError(err);
+    const headers = extra === undefined ? jsonHeaders : [...jsonHeaders, ...extra];
+    // RFC 9110 §15.5.2: a 401 carries a challenge.
+    return { status, headers: status === 401 ? [...headers, challenge] : headers, body: JSON.stringify(body) };
+  };
+  const invalid = (spec: A2AErrorSpec, message: string) => respond(new A2AError(spec, message));
+
+  return async function handleRest(request: UniversalRequest): Promise<UniversalResponse> {
+    const path = basePath === undefined ? request.path : stripBasePath(request.path, basePath);
+    if (path === undefined) return invalid(notFound, `no A2A operation at ${request.path}`);
+    const match = matchRoute(service.routes, request.method, path);
+    switch (match.kind) {
+      case "not-found":
+        return invalid(notFound, `no A2A operation at ${request.path}`);
+      case "method-not-allowed":
+        return respond(new A2AError(notAllowed, `${request.method} is not allowed on ${request.path}; allowed: ${match.allow.join(", ")}`), [
+          ["allow", match.allow.join(", ")],
+        ]);
+      case "bad-path":
+        return invalid(errors.InvalidRequestError, `bad request path: ${match.reason}`);
+    }
+    const route = match.route;
+    const operation = service.operations[route.operation];
+    const shape = service.requests[route.operation];
+    if (operation === undefined || shape === undefined) return invalid(notFound, `no A2A operation at ${request.path}`);
+
+    let body: JsonValue | undefined;
+    if (route.body !== "") {
+      let bytes: Uint8Array | "too-large";
+      try {
+        bytes = await request.readBody(maxBody);
+      } catch {
+        return invalid(errors.InvalidRequestError, "the request body could not be read");
+      }
+      if (bytes === "too-large") {
+        return respond(new A2AError(errors.InvalidRequestError, `the request body exceeds the limit of ${maxBody} bytes`), [["connection", "close"]]);
+      }
+      if (bytes.length > 0) {
+        if (!isJsonMediaType(request.header("content-type"), ACCEPTED_TYPES)) {
+          return invalid(
+            errors.ContentTypeNotSupportedError,
+            `Content-Type must be application/a2a+json or application/json, got ${JSON.stringify(request.header("content-type") ?? "")}`,
+          );
+        }
+        try {
+          body = JSON.parse(utf8.decode(bytes)) as JsonValue;
+        } catch (e) {
+          return invalid(errors.JsonParseError, `Invalid JSON payload: ${e instanceof SyntaxError ? e.message : "the body is not valid UTF-8"}`);
+        }
+      }
+    }
+
+    const serviceParameters = new ServiceParameters(request.headers());
+    let context: CallContext<Principal>;
+    let message: Message;
+    try {
+      context = await establishContext(settings, {
+        binding: "HTTP+JSON",
+        operation: operation.name,
+        serviceParameters,
+        versionParameter: queryParameter(request.query, "A2A-Version"),
+        tenant: match.params["tenant"] ?? "",
+        signal: request.signal,
+      });
+      let json: JsonValue;
+      try {
+        json = assembleRequest(route, shape, match.params, request.query, body);
+      } catch (e) {
+        if (e instanceof RestRequestError) throw new A2AError(errors.InvalidParamsError, `Invalid parameters: ${e.message}`);
+        throw e;
+      }
+      message = decodeRequest(errors, operation.input, json, service.requestFields);
+    } catch (e) {
+      return respond(toA2AError(e, (cause) => internalError(settings, operation.name, cause, request.signal)));
+    }
+    const tenant = (message as { tenant?: unknown }).tenant;
+    if (typeof tenant === "string" && tenant !== "" && tenant !== context.tenant) context = { ...context, tenant };
+
+    let result: Promise<Message> | AsyncIterable<Message>;
+    try {
+      result = service.dispatch(operation.name, message, context);
+      if (operation.kind === "unary") {
+        const response = await (result as Promise<Message>);
+        const json = encodeMessage(operation.output, response, service.responseFields);
+        return { status: 200, headers: withActivatedExtensions(jsonHeaders, context), body: JSON.stringify(json) };
+      }
+    } catch (e) {
+      return respond(toA2AError(e, (cause) => internalError(settings, operation.name, cause, request.signal)));
+    }
+    return openEventStream(
+      result as AsyncIterable<Message>,
+      {
+        encodeEvent: (m) => encodeSseEvent(JSON.stringify(encodeMessage(operation.output, m, service.responseFields))),
+        encodeError: (err) => encodeSseEvent(JSON.stringify(toHttpError(err).body), { event: "error" }),
+        respondError: (err) => respond(err),
+        toError: (e) => toA2AError(e, (cause) => internalError(settings, operation.name, cause, request.signal)),
+        logCleanupError: (e) => settings.logger.error(`${operation.name}: stream clean-up failed`, e),
+      },
+      withActivatedExtensions([], context),
+      keepAliveMs,
+      context.signal,
+    );
+  };
+}
+

@@ -1,0 +1,204 @@
+/**
+ * The part of every binding's pipeline that comes after routing and before the
+ * handler: authentication, version negotiation, extensions. Shared by JSON-RPC,
+ * HTTP+JSON and gRPC, so that the three answer alike.
+ */
+import { A2AError, type A2AErrorSpec } from "./a2a-error.js";
+import { ServiceParameters, type AuthenticateFn, type CallContext, type ProtocolBinding } from "./call-context.js";
+import { IMPLICIT_VERSION, formatExtensions, negotiateVersion, parseExtensions } from "./service-parameters.js";
+import type { DescMessage, JsonValue, Message } from "@bufbuild/protobuf";
+import { JsonDecodeError, decodeMessage } from "./proto-json.js";
+import { findMissingFields, type RequirementTable } from "./required-fields.js";
+
+/** The error types the pipelines raise themselves (the generated `errorSpecs` has them all). */
+export interface PipelineErrorSpecs {
+  readonly JsonParseError: A2AErrorSpec;
+  readonly InvalidRequestError: A2AErrorSpec;
+  readonly MethodNotFoundError: A2AErrorSpec;
+  readonly InvalidParamsError: A2AErrorSpec;
+  readonly InternalError: A2AErrorSpec;
+  readonly ContentTypeNotSupportedError: A2AErrorSpec;
+  readonly VersionNotSupportedError: A2AErrorSpec;
+  readonly ExtensionSupportRequiredError: A2AErrorSpec;
+  readonly UnauthenticatedError: A2AErrorSpec;
+  readonly PermissionDeniedError: A2AErrorSpec;
+}
+
+/** Where a pipeline reports what it does not send to clients (handler bugs, failed writes). */
+export interface Logger {
+  error(message: string, cause?: unknown): void;
+}
+
+/** The options every A2A server binding takes. */
+export interface ServerOptions<Principal> {
+  /** Protocol versions (Major.Minor) this interface serves. Default `["1.0"]`. */
+  readonly supportedVersions?: readonly string[] | undefined;
+  /**
+   * The version assumed when a request carries no `A2A-Version` (or an empty one).
+   * The spec says "0.3" (§3.6.2), the default; a 1.0-only server that wants to be
+   * lenient with clients that omit the header can set "1.0".
+   */
+  readonly versionWhenMissing?: string | undefined;
+  /** Extension URIs the Agent Card marks `required: true`: a request that does not ask for all of them fails (§4.6.3). */
+  readonly requiredExtensions?: readonly string[] | undefined;
+  /** Authenticates every request before its body is decoded; see AuthenticateFn. */
+  readonly authenticate?: AuthenticateFn<Principal> | undefined;
+  /** Where internal errors are logged. Default: console.error. */
+  readonly logger?: Logger | undefined;
+}
+
+/** What a binding knows about a request when it establishes the call context. */
+export interface ContextInput {
+  readonly binding: ProtocolBinding;
+  readonly operation: string;
+  readonly serviceParameters: ServiceParameters;
+  /** `A2A-Version` given as a query parameter (HTTP bindings, §3.6.1), which wins over the header. */
+  readonly versionParameter?: string | undefined;
+  readonly tenant: string;
+  readonly signal: AbortSignal;
+}
+
+/** Resolved, immutable server settings (defaults applied once, not per request). */
+export interface PipelineSettings<Principal> {
+  readonly supportedVersions: readonly string[];
+  readonly versionWhenMissing: string;
+  readonly requiredExtensions: readonly string[];
+  readonly authenticate: AuthenticateFn<Principal> | undefined;
+  readonly logger: Logger;
+  readonly errors: PipelineErrorSpecs;
+}
+
+/** Applies the defaults of ServerOptions. */
+export function resolveServerOptions<Principal>(options: ServerOptions<Principal> | undefined, errors: PipelineErrorSpecs): PipelineSettings<Principal> {
+  return {
+    supportedVersions: options?.supportedVersions ?? ["1.0"],
+    versionWhenMissing: options?.versionWhenMissing ?? IMPLICIT_VERSION,
+    requiredExtensions: options?.requiredExtensions ?? [],
+    authenticate: options?.authenticate,
+    logger: options?.logger ?? { error: (message, cause) => console.error(message, cause) },
+    errors,
+  };
+}
+
+/**
+ * Authenticates, negotiates the version and checks the required extensions; throws
+ * the A2A error to answer with. The order is fixed: auth first (an unauthenticated
+ * caller learns nothing else), then version, then extensions.
+ */
+export async function establishContext<Principal>(settings: PipelineSettings<Principal>, input: ContextInput): Promise<CallContext<Principal>> {
+  let principal: Principal | undefined;
+  if (settings.authenticate !== undefined) {
+    principal = await settings.authenticate({
+      binding: input.binding,
+      operation: input.operation,
+      serviceParameters: input.serviceParameters,
+    });
+  }
+  const requested = input.versionParameter ?? input.serviceParameters.get("a2a-version");
+  const negotiated = negotiateVersion(requested === undefined || requested.trim() === "" ? settings.versionWhenMissing : requested, settings.supportedVersions);
+  if (!negotiated.ok) {
+    const shown = requested === undefined || requested.trim() === "" ? `${settings.versionWhenMissing} (no A2A-Version given)` : `"${negotiated.requested}"`;
+    throw new A2AError(
+      settings.errors.VersionNotSupportedError,
+      `A2A protocol version ${shown} is not supported; supported versions: ${settings.supportedVersions.join(", ")}`,
+      { metadata: { requestedVersion: negotiated.requested, supportedVersions: settings.supportedVersions.join(",") } },
+    );
+  }
+  const requestedExtensions = parseExtensions(input.serviceParameters.get("a2a-extensions"));
+  if (settings.requiredExtensions.length > 0) {
+    const missing = settings.requiredExtensions.filter((uri) => !requestedExtensions.includes(uri));
+    if (missing.length > 0) {
+      throw new A2AError(
+        settings.errors.ExtensionSupportRequiredError,
+        `this agent requires the extension${missing.length > 1 ? "s" : ""} ${missing.join(", ")}; declare ${missing.length > 1 ? "them" : "it"} in A2A-Extensions`,
+        { metadata: { requiredExtensions: missing.join(",") } },
+      );
+    }
+  }
+  return {
+    operation: input.operation,
+    binding: input.binding,
+    serviceParameters: input.serviceParameters,
+    requestedVersion: negotiated.version,
+    requestedExtensions,
+    activatedExtensions: new Set<string>(),
+    tenant: input.tenant,
+    principal,
+    signal: input.signal,
+  };
+}
+
+/**
+ * Decodes a request from ProtoJSON and validates it against the REQUIRED/range table;
+ * throws InvalidParamsError naming the field (with a google.rpc.BadRequest).
+ */
+export function decodeRequest(errors: PipelineErrorSpecs, schema: DescMessage, json: JsonValue, requestFields: RequirementTable): Message {
+  let message: Message;
+  try {
+    message = decodeMessage(schema, json);
+  } catch (e) {
+    if (e instanceof JsonDecodeError) throw new A2AError(errors.InvalidParamsError, `Invalid parameters: ${e.message}`);
+    throw e;
+  }
+  const violations = findMissingFields(requestFields, schema.typeName, message);
+  if (violations.length > 0) {
+    throw new A2AError(errors.InvalidParamsError, `Invalid parameters: ${violations.map((v) => v.description).join("; ")}`, {
+      fieldViolations: violations,
+    });
+  }
+  return message;
+}
+
+/**
+ * A handler's unexpected throw as the generic InternalError, logged (never sent: no message,
+ * no stack). Not logged when it is only the abort of a call whose client went away
+ * (`signal` aborted and the throw is its reason or an AbortError): nobody is left to answer
+ * and nothing failed.
+ */
+export function internalError<Principal>(settings: PipelineSettings<Principal>, operation: string, cause: unknown, signal?: AbortSignal): A2AError {
+  const abandoned = signal?.aborted === true && (cause === signal.reason || (cause instanceof Error && cause.name === "AbortError"));
+  if (!abandoned) settings.logger.error(`${operation}: handler failed`, cause);
+  return new A2AError(settings.errors.InternalError, undefined, { cause });
+}
+
+/** Response headers plus `A2A-Extensions` listing the extensions the handler activated, if any. */
+export function withActivatedExtensions(
+  headers: readonly (readonly [string, string])[],
+  context: CallContext<unknown>,
+): readonly (readonly [string, string])[] {
+  if (context.activatedExtensions.size === 0) return headers;
+  return [...headers, ["a2a-extensions", formatExtensions(context.activatedExtensions)]];
+}
+
+/** What every binding's server takes from the generated code: validation tables, error table, dispatcher. */
+export interface ServiceDefinitionBase<Principal> {
+  /** REQUIRED fields and ranges of requests (validated). */
+  readonly requestFields: RequirementTable;
+  readonly errors: PipelineErrorSpecs;
+  /** Calls the handler method of an operation. */
+  readonly dispatch: (operation: string, request: Message, context: CallContext<Principal>) => Promise<Message> | AsyncIterable<Message>;
+}
+
+/** Options of the HTTP bindings' servers (JSON-RPC, HTTP+JSON). */
+export interface HttpServerOptions<Principal> extends ServerOptions<Principal> {
+  /** Largest request body accepted, in bytes. Default 10 MiB. */
+  readonly maxBodyBytes?: number | undefined;
+  /** Interval of SSE keep-alive comments on streams, in ms; 0 turns them off. Default 15 000. */
+  readonly keepAliveMs?: number | undefined;
+  /**
+   * `node` listener only: how long a stream may wait for a client that reads nothing before its
+   * response is destroyed, in ms (see `ServeNodeOptions`). Default 60 000; 0 waits forever.
+   */
+  readonly stalledWriteTimeoutMs?: number | undefined;
+  /**
+   * The `WWW-Authenticate` challenge sent with every 401 (RFC 9110 §15.5.2: a 401 MUST carry
+   * one). Default `"Bearer"`; name the schemes your Agent Card declares (e.g.
+   * `Bearer realm="my-agent"`, or `Basic realm="my-agent", Bearer`).
+   */
+  readonly authChallenge?: string | undefined;
+}
+
+/** The header an HTTP server adds to a 401 answer (see HttpServerOptions.authChallenge). */
+export function authChallengeHeader(options: { readonly authChallenge?: string | undefined } | undefined): readonly [string, string] {
+  return ["www-authenticate", options?.authChallenge ?? "Bearer"];
+}

@@ -1,0 +1,7 @@
+/**
+ * @protoc-gen-a2a/runtime/sqlite: the task runtime's SQLite store on `better-sqlite3` (an
+ * optional peer dependency of this package): tasks and push configs survive a restart; the
+ * saves of one event-loop turn are one transaction and no event reaches a client before its
+ * commit. The generated `create<Service>SqliteTaskStore` is built on it.
+ */
+export { SQLITE_TASK_STORE_APPLICATION_ID, SQLITE_TASK_STORE_SCHEMA_VERSION, SqliteTaskStore, SqliteTaskStoreError, type SqliteTaskStoreOptions } from "./sqlite-store.js";

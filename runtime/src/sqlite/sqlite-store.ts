@@ -1,0 +1,483 @@
+/**
+ * A {@link TaskStore} on SQLite through `better-sqlite3` (an optional dependency: only
+ * agents that import this file need it installed).
+ *
+ * Tasks and push configs are stored as protobuf binary BLOBs (`toBinary` / `fromBinary`
+ * with the schemas handed in), next to the indexed columns every query runs on:
+ *
+ * - `tasks (tenant, owner, id)`: `context_id`, `state`, the status time as normalized
+ *   `status_seconds` / `status_nanos`, and `seq`, a store-wide save counter that breaks
+ *   ties (most recent save first), exactly like {@link InMemoryTaskStore}. ListTasks walks
+ *   the index `(tenant, owner, status_seconds DESC, status_nanos DESC, seq DESC)` (or its
+ *   `context_id` twin) with keyset cursors from ./pagination.ts; the cursor format is the
+ *   in-memory store's, so the two stores page identically.
+ * - `push_configs (tenant, owner, task_id, id)`: `seq` is an AUTOINCREMENT rowid kept on
+ *   replace, so configs list oldest first (index `(tenant, owner, task_id, seq)`) and a
+ *   replaced config keeps its place. The runtime never deletes tasks; the extra
+ *   {@link SqliteTaskStore.deleteTask} removes a task with its configs in one transaction.
+ *
+ * The connection runs in WAL mode with a busy timeout, so several processes may share one
+ * file (save counters are drawn inside the write). The schema is versioned with
+ * `PRAGMA user_version` and marked with `PRAGMA application_id`; opening a file that is not SQLite, or a SQLite database of
+ * another application or of a newer schema, throws {@link SqliteTaskStoreError}.
+ *
+ * Group commit: better-sqlite3 is synchronous, so a commit per save would block the event loop
+ * once per task event (a task created and completed costs four saves). `saveTask` therefore
+ * queues the task and commits every save queued during one event-loop turn in a single
+ * `BEGIN IMMEDIATE` transaction, at the end of that turn (`setImmediate`; at once past
+ * 256 queued saves); its promise resolves only after that COMMIT returned (a failing save
+ * rejects alone, a failing commit rejects every save of the batch). Two saves of one task in
+ * one batch are written once, the last one. The write lock is held only during that
+ * synchronous commit, never across an await. Every other method first commits what is
+ * pending (`getTask` only when the task it reads is pending), so each call sees every save
+ * issued before it, as with one commit per save.
+ *
+ * Durability: the runtime publishes a task event (stream event, SendMessage response, push
+ * notification, `onTaskEvent`) only after the `saveTask` of the task it describes resolved,
+ * so a client never sees an event that is not committed to the database file: with the
+ * default `synchronous: "NORMAL"` it survives a crash of the process (the WAL is written, not
+ * yet fsynced) but not a crash of the operating system or a power loss, which may roll back
+ * the commits since the last checkpoint; with `synchronous: "FULL"` the WAL is fsynced at every
+ * (group) commit, before any of its events is seen, so it survives those too. A save that was
+ * still queued when the process died was acknowledged to nobody and no event of it was seen.
+ */
+import { fromBinary, toBinary } from "@bufbuild/protobuf";
+import type { Timestamp } from "@bufbuild/protobuf/wkt";
+import Database from "better-sqlite3";
+import { InvalidPageTokenError } from "../task/errors.js";
+import { decodePageToken, encodePageToken, pushConfigCursor, queryFingerprint } from "../task/pagination.js";
+import type { PushConfigShape, TaskRuntimeSchemas, TaskShape } from "../task/shapes.js";
+import type { PushConfigPage, PushConfigQuery, TaskPage, TaskQuery, TaskScope, TaskStore } from "../task/task-store.js";
+
+/** `PRAGMA application_id` of a task store database ("A2AT"). */
+export const SQLITE_TASK_STORE_APPLICATION_ID = 0x41324154;
+
+/** The schema version this code writes (`PRAGMA user_version`). */
+export const SQLITE_TASK_STORE_SCHEMA_VERSION = 2;
+
+/** A database that cannot be used as a task store (not SQLite, another application's, a newer schema). */
+export class SqliteTaskStoreError extends Error {
+  override name = "SqliteTaskStoreError";
+}
+
+/** Options of {@link SqliteTaskStore}. */
+export interface SqliteTaskStoreOptions {
+  /** The schemas to (de)serialize with: the generated `TaskSchema` and `TaskPushNotificationConfigSchema` (the binder's schemas object fits). */
+  readonly schemas: Pick<TaskRuntimeSchemas, "Task" | "TaskPushNotificationConfig">;
+  /** How long a write waits for another connection's lock, in ms (default 5000). */
+  readonly busyTimeoutMs?: number | undefined;
+  /** Switch the database to WAL journaling (default true; ignored for `:memory:`). */
+  readonly wal?: boolean | undefined;
+  /**
+   * `PRAGMA synchronous` (default `"NORMAL"`). With WAL, `"NORMAL"` makes a commit survive a crash
+   * of the process but not of the operating system or the machine (power loss): the WAL is only
+   * fsynced at checkpoints. `"FULL"` fsyncs the WAL at every commit (one fsync per group commit,
+   * see the class comment), so that a stored event also survives power loss.
+   */
+  readonly synchronous?: "NORMAL" | "FULL" | undefined;
+}
+
+/**
+ * Migrations, in order: `MIGRATIONS[i]` takes the schema from version `i` to `i + 1`.
+ * Append only; never edit a released step.
+ */
+const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE tasks (
+    tenant TEXT NOT NULL,
+    owner TEXT NOT NULL,
+    id TEXT NOT NULL,
+    context_id TEXT NOT NULL,
+    state INTEGER NOT NULL,
+    status_seconds INTEGER NOT NULL,
+    status_nanos INTEGER NOT NULL,
+    seq INTEGER NOT NULL,
+    data BLOB NOT NULL,
+    PRIMARY KEY (tenant, owner, id)
+  ) WITHOUT ROWID;
+  CREATE INDEX tasks_by_time ON tasks (tenant, owner, status_seconds DESC, status_nanos DESC, seq DESC);
+  CREATE INDEX tasks_by_context_time ON tasks (tenant, owner, context_id, status_seconds DESC, status_nanos DESC, seq DESC);
+  CREATE UNIQUE INDEX tasks_by_seq ON tasks (seq);
+  CREATE TABLE push_configs (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    tenant TEXT NOT NULL,
+    owner TEXT NOT NULL,
+    task_id TEXT NOT NULL,
+    id TEXT NOT NULL,
+    data BLOB NOT NULL,
+    UNIQUE (tenant, owner, task_id, id)
+  );
+  CREATE INDEX push_configs_by_task ON push_configs (tenant, owner, task_id, seq);
+  `,
+  // 2: tasks become a rowid table. WITHOUT ROWID kept each task's BLOB inside the primary-key
+  // b-tree, keyed by a random id: every save rewrote a random, crowded leaf (about 3 WAL pages per
+  // save). With a rowid, recently created tasks (the ones being saved) share the last table pages,
+  // and the (tenant, owner, id) index that the upsert targets holds only the short keys.
+  `
+  CREATE TABLE tasks_v2 (
+    tenant TEXT NOT NULL,
+    owner TEXT NOT NULL,
+    id TEXT NOT NULL,
+    context_id TEXT NOT NULL,
+    state INTEGER NOT NULL,
+    status_seconds INTEGER NOT NULL,
+    status_nanos INTEGER NOT NULL,
+    seq INTEGER NOT NULL,
+    data BLOB NOT NULL,
+    UNIQUE (tenant, owner, id)
+  );
+  INSERT INTO tasks_v2 (tenant, owner, id, context_id, state, status_seconds, status_nanos, seq, data)
+    SELECT tenant, owner, id, context_id, state, status_seconds, status_nanos, seq, data FROM tasks ORDER BY seq;
+  DROP TABLE tasks;
+  ALTER TABLE tasks_v2 RENAME TO tasks;
+  CREATE INDEX tasks_by_time ON tasks (tenant, owner, status_seconds DESC, status_nanos DESC, seq DESC);
+  CREATE INDEX tasks_by_context_time ON tasks (tenant, owner, context_id, status_seconds DESC, status_nanos DESC, seq DESC);
+  CREATE UNIQUE INDEX tasks_by_seq ON tasks (seq);
+  `,
+];
+
+/** Status time of a task, normalized (0 <= nanos < 1e9); a missing timestamp is the epoch, as in the memory store. */
+interface StatusTime {
+  readonly seconds: bigint;
+  readonly nanos: number;
+}
+
+const NANOS = 1_000_000_000n;
+
+function nanosOf(timestamp: Timestamp | undefined): bigint {
+  if (timestamp === undefined) return 0n;
+  return timestamp.seconds * NANOS + BigInt(timestamp.nanos);
+}
+
+function splitNanos(total: bigint): StatusTime {
+  let seconds = total / NANOS;
+  let nanos = total % NANOS;
+  if (nanos < 0n) {
+    nanos += NANOS;
+    seconds -= 1n;
+  }
+  return { seconds, nanos: Number(nanos) };
+}
+
+interface TaskRow {
+  readonly data: Uint8Array;
+  readonly status_seconds: bigint;
+  readonly status_nanos: bigint;
+  readonly seq: bigint;
+}
+
+interface ConfigRow {
+  readonly data: Uint8Array;
+  readonly seq: bigint;
+}
+
+type Stmt = Database.Statement<unknown[], unknown>;
+
+/** A save waiting for the next group commit, with the callers waiting for it. */
+interface PendingSave {
+  readonly scope: TaskScope;
+  readonly task: TaskShape;
+  readonly waiters: readonly { readonly resolve: () => void; readonly reject: (error: unknown) => void }[];
+}
+
+/** Saves per group commit at most: a longer batch is committed at once, without waiting for the tick to end. */
+const MAX_BATCH = 256;
+
+function taskKey(scope: TaskScope, taskId: string): string {
+  return JSON.stringify([scope.tenant, scope.owner, taskId]);
+}
+
+/** Keeps tasks and push configs in a SQLite database. */
+export class SqliteTaskStore implements TaskStore {
+  readonly #db: Database.Database;
+  readonly #ownsDb: boolean;
+  readonly #schemas: SqliteTaskStoreOptions["schemas"];
+  readonly #getTask: Stmt;
+  readonly #saveTask: Stmt;
+  readonly #getConfig: Stmt;
+  readonly #saveConfig: Stmt;
+  readonly #deleteConfig: Stmt;
+  readonly #deleteTask: Stmt;
+  readonly #deleteTaskConfigs: Stmt;
+  readonly #listConfigs: Stmt;
+  readonly #listAllConfigs: Stmt;
+  /** ListTasks statements per filter combination, prepared on first use and kept. */
+  readonly #listStatements = new Map<string, { readonly page: Stmt; readonly count: Stmt }>();
+  readonly #readPage: (run: () => TaskPage) => TaskPage;
+  readonly #deleteTaskTx: (scope: TaskScope, taskId: string) => void;
+  readonly #commitBatch: (batch: readonly PendingSave[], errors: unknown[]) => void;
+  /** Saves waiting for the next group commit, by task key, in the order of their (last) save. */
+  readonly #pending = new Map<string, PendingSave>();
+  #flushScheduled = false;
+
+  /**
+   * Opens (creating or migrating) the task store in the database file `path` (`":memory:"`
+   * for a private in-memory one), or in an open better-sqlite3 connection.
+   * Throws {@link SqliteTaskStoreError} when the file cannot be a task store.
+   */
+  constructor(path: string | Database.Database, options: SqliteTaskStoreOptions) {
+    this.#schemas = options.schemas;
+    const name = typeof path === "string" ? path : path.name;
+    try {
+      this.#db = typeof path === "string" ? new Database(path, { timeout: options.busyTimeoutMs ?? 5000 }) : path;
+    } catch (e) {
+      throw new SqliteTaskStoreError(`cannot open the task store database ${JSON.stringify(name)}: ${messageOf(e)}`, { cause: e });
+    }
+    this.#ownsDb = typeof path === "string";
+    try {
+      if (typeof path !== "string") this.#db.pragma(`busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000))}`);
+      // Reading the header first makes a file that is not SQLite fail here, with its name.
+      this.#checkAndMigrate(name);
+      if (options.wal ?? true) this.#db.pragma("journal_mode = WAL");
+      this.#db.pragma(`synchronous = ${options.synchronous === "FULL" ? "FULL" : "NORMAL"}`);
+      const db = this.#db;
+      const prepare = (sql: string): Stmt => db.prepare(sql).safeIntegers(true);
+      this.#getTask = prepare("SELECT data FROM tasks WHERE tenant = ? AND owner = ? AND id = ?");
+      this.#saveTask = prepare(
+        `INSERT INTO tasks (tenant, owner, id, context_id, state, status_seconds, status_nanos, seq, data)
+         VALUES (?, ?, ?, ?, ?, ?, ?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM tasks), ?)
+         ON CONFLICT (tenant, owner, id) DO UPDATE SET
+           context_id = excluded.context_id, state = excluded.state, status_seconds = excluded.status_seconds,
+           status_nanos = excluded.status_nanos, seq = excluded.seq, data = excluded.data`,
+      );
+      this.#getConfig = prepare("SELECT data FROM push_configs WHERE tenant = ? AND owner = ? AND task_id = ? AND id = ?");
+      this.#saveConfig = prepare(
+        `INSERT INTO push_configs (tenant, owner, task_id, id, data) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (tenant, owner, task_id, id) DO UPDATE SET data = excluded.data`,
+      );
+      this.#deleteConfig = prepare("DELETE FROM push_configs WHERE tenant = ? AND owner = ? AND task_id = ? AND id = ?");
+      this.#deleteTask = prepare("DELETE FROM tasks WHERE tenant = ? AND owner = ? AND id = ?");
+      this.#deleteTaskConfigs = prepare("DELETE FROM push_configs WHERE tenant = ? AND owner = ? AND task_id = ?");
+      this.#listConfigs = prepare("SELECT data, seq FROM push_configs WHERE tenant = ? AND owner = ? AND task_id = ? AND seq > ? ORDER BY seq LIMIT ?");
+      this.#listAllConfigs = prepare("SELECT data, seq FROM push_configs WHERE tenant = ? AND owner = ? AND task_id = ? AND seq > ? ORDER BY seq");
+      // A page and its totalSize come from one snapshot.
+      this.#readPage = db.transaction((run: () => TaskPage) => run()).deferred as (run: () => TaskPage) => TaskPage;
+      this.#deleteTaskTx = db.transaction((scope: TaskScope, taskId: string) => {
+        this.#deleteTaskConfigs.run(scope.tenant, scope.owner, taskId);
+        this.#deleteTask.run(scope.tenant, scope.owner, taskId);
+      }).immediate as (scope: TaskScope, taskId: string) => void;
+      // One group commit: each save is its own statement (a failing one fails alone, as before) unless
+      // the failure ended the transaction, which then fails (and rolls back) the whole batch.
+      this.#commitBatch = db.transaction((batch: readonly PendingSave[], errors: unknown[]) => {
+        for (let i = 0; i < batch.length; i++) {
+          const { scope, task } = batch[i] as PendingSave;
+          try {
+            const time = splitNanos(nanosOf(task.status?.timestamp));
+            const data = toBinary(this.#schemas.Task, task);
+            this.#saveTask.run(scope.tenant, scope.owner, task.id, task.contextId, task.status?.state ?? 0, time.seconds, time.nanos, data);
+          } catch (e) {
+            if (!db.inTransaction) throw e;
+            errors[i] = e;
+          }
+        }
+      }).immediate as (batch: readonly PendingSave[], errors: unknown[]) => void;
+    } catch (e) {
+      if (this.#ownsDb) this.#db.close();
+      if (e instanceof SqliteTaskStoreError) throw e;
+      throw new SqliteTaskStoreError(`${JSON.stringify(name)} is not a usable task store database: ${messageOf(e)}`, { cause: e });
+    }
+  }
+
+  /** Checks the application id and schema version; creates or migrates the schema in one transaction. */
+  #checkAndMigrate(name: string): void {
+    const db = this.#db;
+    const read = () => ({
+      applicationId: Number(db.pragma("application_id", { simple: true })),
+      version: Number(db.pragma("user_version", { simple: true })),
+      objects: Number(db.prepare("SELECT COUNT(*) FROM sqlite_schema").pluck().get()),
+    });
+    const check = (state: ReturnType<typeof read>): void => {
+      const fresh = state.applicationId === 0 && state.version === 0 && state.objects === 0;
+      if (!fresh && state.applicationId !== SQLITE_TASK_STORE_APPLICATION_ID) {
+        throw new SqliteTaskStoreError(`${JSON.stringify(name)} is a SQLite database of another application, not a task store`);
+      }
+      if (state.version > MIGRATIONS.length) {
+        throw new SqliteTaskStoreError(`${JSON.stringify(name)} has task store schema version ${state.version}, newer than this code supports (${MIGRATIONS.length})`);
+      }
+    };
+    const first = read();
+    check(first);
+    if (first.version === MIGRATIONS.length) return;
+    db.transaction(() => {
+      // Re-read under the write lock: another process may have migrated meanwhile.
+      const state = read();
+      check(state);
+      for (let v = state.version; v < MIGRATIONS.length; v++) db.exec(MIGRATIONS[v] as string);
+      db.pragma(`application_id = ${SQLITE_TASK_STORE_APPLICATION_ID}`);
+      db.pragma(`user_version = ${MIGRATIONS.length}`);
+    }).immediate();
+  }
+
+  /** {@inheritDoc TaskStore.getTask} */
+  async getTask(scope: TaskScope, taskId: string): Promise<TaskShape | undefined> {
+    if (this.#pending.has(taskKey(scope, taskId))) this.#flush();
+    const row = this.#getTask.get(scope.tenant, scope.owner, taskId) as { data: Uint8Array } | undefined;
+    return row === undefined ? undefined : fromBinary(this.#schemas.Task, row.data);
+  }
+
+  /** {@inheritDoc TaskStore.saveTask} */
+  saveTask(scope: TaskScope, task: TaskShape): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const key = taskKey(scope, task.id);
+      const earlier = this.#pending.get(key);
+      // A second save of a task before the commit replaces the first (the task is serialized once) and
+      // moves to the end, so it draws its save counter after the saves issued in between, as it would alone.
+      if (earlier !== undefined) this.#pending.delete(key);
+      this.#pending.set(key, { scope, task, waiters: [...(earlier?.waiters ?? []), { resolve, reject }] });
+      if (this.#pending.size >= MAX_BATCH) this.#flush();
+      else if (!this.#flushScheduled) {
+        this.#flushScheduled = true;
+        setImmediate(() => {
+          this.#flushScheduled = false;
+          this.#flush();
+        });
+      }
+    });
+  }
+
+  /**
+   * Commits the pending saves in one transaction, then settles their promises: resolved once
+   * committed, rejected with the save's own error or the transaction's. Never throws.
+   */
+  #flush(): void {
+    if (this.#pending.size === 0) return;
+    const batch = [...this.#pending.values()];
+    this.#pending.clear();
+    const errors: unknown[] = new Array(batch.length);
+    let failure: { error: unknown } | undefined;
+    try {
+      this.#commitBatch(batch, errors);
+    } catch (e) {
+      failure = { error: e };
+    }
+    for (let i = 0; i < batch.length; i++) {
+      const error = failure !== undefined ? failure.error : errors[i];
+      for (const waiter of (batch[i] as PendingSave).waiters) {
+        if (failure !== undefined || i in errors) waiter.reject(error);
+        else waiter.resolve();
+      }
+    }
+  }
+
+  /** {@inheritDoc TaskStore.listTasks} */
+  async listTasks(scope: TaskScope, query: TaskQuery): Promise<TaskPage> {
+    this.#flush();
+    const since = query.statusTimestampAfter === undefined ? undefined : nanosOf(query.statusTimestampAfter);
+    const fingerprint = queryFingerprint([query.contextId, query.state ?? null, since === undefined ? null : since.toString()]);
+    const after = query.pageToken === "" ? undefined : parseTaskPosition(decodePageToken(query.pageToken, fingerprint));
+    const statements = this.#listStatementsFor(query.contextId !== "", query.state !== undefined, since !== undefined, after !== undefined);
+    const filters: unknown[] = [scope.tenant, scope.owner];
+    if (query.contextId !== "") filters.push(query.contextId);
+    if (query.state !== undefined) filters.push(query.state);
+    if (since !== undefined) {
+      const s = splitNanos(since);
+      filters.push(s.seconds, s.nanos);
+    }
+    const cursor: unknown[] = [];
+    if (after !== undefined) {
+      const a = splitNanos(after.time);
+      cursor.push(a.seconds, a.nanos, after.seq);
+    }
+    return this.#readPage(() => {
+      const rows = statements.page.all(...filters, ...cursor, query.pageSize + 1) as TaskRow[];
+      const totalSize = Number(statements.count.get(...filters));
+      const page = rows.slice(0, query.pageSize);
+      const last = page.at(-1);
+      return {
+        tasks: page.map((r) => fromBinary(this.#schemas.Task, r.data)),
+        nextPageToken:
+          rows.length > query.pageSize && last !== undefined
+            ? encodePageToken(fingerprint, { t: (last.status_seconds * NANOS + last.status_nanos).toString(), s: Number(last.seq) })
+            : "",
+        totalSize,
+      };
+    });
+  }
+
+  #listStatementsFor(byContext: boolean, byState: boolean, bySince: boolean, withCursor: boolean): { page: Stmt; count: Stmt } {
+    const key = `${+byContext}${+byState}${+bySince}${+withCursor}`;
+    let statements = this.#listStatements.get(key);
+    if (statements === undefined) {
+      const where = ["tenant = ?", "owner = ?"];
+      if (byContext) where.push("context_id = ?");
+      if (byState) where.push("state = ?");
+      if (bySince) where.push("(status_seconds, status_nanos) >= (?, ?)");
+      const filter = where.join(" AND ");
+      const keyset = withCursor ? " AND (status_seconds, status_nanos, seq) < (?, ?, ?)" : "";
+      statements = {
+        page: this.#db
+          .prepare(
+            `SELECT data, status_seconds, status_nanos, seq FROM tasks WHERE ${filter}${keyset}
+             ORDER BY status_seconds DESC, status_nanos DESC, seq DESC LIMIT ?`,
+          )
+          .safeIntegers(true),
+        count: this.#db.prepare(`SELECT COUNT(*) FROM tasks WHERE ${filter}`).pluck().safeIntegers(true),
+      };
+      this.#listStatements.set(key, statements);
+    }
+    return statements;
+  }
+
+  /** {@inheritDoc TaskStore.getPushConfig} */
+  async getPushConfig(scope: TaskScope, taskId: string, configId: string): Promise<PushConfigShape | undefined> {
+    this.#flush();
+    const row = this.#getConfig.get(scope.tenant, scope.owner, taskId, configId) as { data: Uint8Array } | undefined;
+    return row === undefined ? undefined : fromBinary(this.#schemas.TaskPushNotificationConfig, row.data);
+  }
+
+  /** {@inheritDoc TaskStore.savePushConfig} */
+  async savePushConfig(scope: TaskScope, config: PushConfigShape): Promise<void> {
+    this.#flush();
+    this.#saveConfig.run(scope.tenant, scope.owner, config.taskId, config.id, toBinary(this.#schemas.TaskPushNotificationConfig, config));
+  }
+
+  /** {@inheritDoc TaskStore.listPushConfigs} */
+  async listPushConfigs(scope: TaskScope, taskId: string, query: PushConfigQuery): Promise<PushConfigPage> {
+    this.#flush();
+    const { fingerprint, afterSeq } = pushConfigCursor(taskId, query.pageToken);
+    const rows = (
+      query.pageSize > 0
+        ? this.#listConfigs.all(scope.tenant, scope.owner, taskId, afterSeq, query.pageSize + 1)
+        : this.#listAllConfigs.all(scope.tenant, scope.owner, taskId, afterSeq)
+    ) as ConfigRow[];
+    const page = query.pageSize > 0 ? rows.slice(0, query.pageSize) : rows;
+    const last = page.at(-1);
+    return {
+      configs: page.map((r) => fromBinary(this.#schemas.TaskPushNotificationConfig, r.data)),
+      nextPageToken: page.length < rows.length && last !== undefined ? encodePageToken(fingerprint, Number(last.seq)) : "",
+    };
+  }
+
+  /** {@inheritDoc TaskStore.deletePushConfig} */
+  async deletePushConfig(scope: TaskScope, taskId: string, configId: string): Promise<void> {
+    this.#flush();
+    this.#deleteConfig.run(scope.tenant, scope.owner, taskId, configId);
+  }
+
+  /**
+   * Not part of {@link TaskStore} (the runtime never deletes tasks): deletes the task and,
+   * in the same transaction, its push configs. Does nothing when it does not exist.
+   */
+  async deleteTask(scope: TaskScope, taskId: string): Promise<void> {
+    this.#flush();
+    this.#deleteTaskTx(scope, taskId);
+  }
+
+  /** Closes the connection when the store opened it (a connection handed in stays open). Idempotent. */
+  close(): void {
+    if (this.#db.open) this.#flush();
+    if (this.#ownsDb && this.#db.open) this.#db.close();
+  }
+}
+
+function messageOf(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+function parseTaskPosition(position: unknown): { time: bigint; seq: number } {
+  if (typeof position === "object" && position !== null && !Array.isArray(position)) {
+    const { t, s } = position as Record<string, unknown>;
+    if (typeof t === "string" && /^-?\d{1,30}$/.test(t) && typeof s === "number" && Number.isSafeInteger(s)) return { time: BigInt(t), seq: s };
+  }
+  throw new InvalidPageTokenError("pageToken is malformed");
+}

@@ -1,0 +1,72 @@
+/**
+ * @protoc-gen-a2a/runtime/task: the task runtime. Agent authors implement `AgentExecutor.execute(context,
+ * emitter)`; `createTaskHandler` turns it into the whole A2A service, backed by a
+ * `TaskStore`. Proto-independent: the generated binder supplies schemas, enums and errors.
+ *
+ * The binder (generated per proto) does, in essence:
+ *
+ * ```ts
+ * const schemas = { Task: TaskSchema, TaskStatus: TaskStatusSchema, Message: MessageSchema, Artifact: ArtifactSchema,
+ *   TaskStatusUpdateEvent: TaskStatusUpdateEventSchema, TaskArtifactUpdateEvent: TaskArtifactUpdateEventSchema,
+ *   StreamResponse: StreamResponseSchema, SendMessageResponse: SendMessageResponseSchema,
+ *   ListTasksResponse: ListTasksResponseSchema, TaskPushNotificationConfig: TaskPushNotificationConfigSchema,
+ *   ListTaskPushNotificationConfigsResponse: ListTaskPushNotificationConfigsResponseSchema, AgentCard: AgentCardSchema };
+ * const binding: TaskRuntimeBinding<typeof schemas> = { schemas, states: TaskState, roles: Role,
+ *   errors: { TaskNotFound: (m, o) => new TaskNotFoundError(m, o), … } };
+ * export function createA2AServiceTaskHandler<P>(options: TaskHandlerOptions<P, typeof schemas>): A2AServiceHandler<P> {
+ *   return createTaskHandler(binding, options);
+ * }
+ * ```
+ *
+ * and an agent is then:
+ *
+ * ```ts
+ * const handler = createA2AServiceTaskHandler({
+ *   capabilities: { streaming: true },
+ *   executor: {
+ *     async execute(context, emitter) {
+ *       await emitter.working("thinking");
+ *       await emitter.addArtifact({ name: "answer", parts: [{ content: { case: "text", value: "42" } }] });
+ *       await emitter.complete();
+ *     },
+ *   },
+ * });
+ * ```
+ */
+export { createTaskHandler, type TaskHandlerIntrospection } from "./task-handler.js";
+export type { ClientContextIdPolicy, TaskCapabilities, TaskEventNotice, TaskHandlerOptions, TaskRuntimeBinding, TaskServiceHandler } from "./options.js";
+export { DEFAULT_MAX_QUEUED_EVENTS, defaultOwnerOf } from "./options.js";
+export type {
+  AgentExecutor,
+  ArtifactInputOf,
+  ArtifactOptions,
+  CancelContext,
+  MessageInputOf,
+  RequestContext,
+  TaskCallContext,
+  TaskEmitter,
+  TaskEventInputOf,
+} from "./executor.js";
+export { ExecutorMisuseError, InvalidPageTokenError, type A2AErrorFactory, type ExecutorMisuseCode, type TaskRuntimeErrors } from "./errors.js";
+export type { PushConfigPage, PushConfigQuery, TaskPage, TaskQuery, TaskScope, TaskStore } from "./task-store.js";
+export { InMemoryTaskStore } from "./memory-store.js";
+export { decodePageToken, encodePageToken, queryFingerprint } from "./pagination.js";
+export { EventHub, Subscription, type QueueLimit } from "./event-hub.js";
+export type { RoleNumbers, TaskStateNumbers } from "./states.js";
+export { TaskStates } from "./states.js";
+export type * from "./shapes.js";
+export {
+  createPushNotificationSender,
+  checkWebhookUrl,
+  isBlockedAddress,
+  WebhookUrlError,
+  type HostResolver,
+  type PushDeliveryFailure,
+  type PushDeliverySuccess,
+  type PushEventNotice,
+  type PushFailureReason,
+  type PushNotificationSender,
+  type PushSenderOptions,
+  type ResolvedAddress,
+  type WebhookUrlPolicy,
+} from "./push-sender.js";

@@ -1,0 +1,163 @@
+/**
+ * Configuration of the task runtime: what the generated binder supplies (schemas,
+ * enums, error classes) and what the agent author chooses (executor, store, capabilities, hooks).
+ */
+import type { Empty } from "@bufbuild/protobuf/wkt";
+import type { TaskRuntimeErrors } from "./errors.js";
+import type { AgentExecutor, TaskCallContext } from "./executor.js";
+import type {
+  CancelTaskRequestShape,
+  GetTaskRequestShape,
+  ListPushConfigsRequestShape,
+  ListTasksRequestShape,
+  Of,
+  PushConfigRefShape,
+  PushConfigShape,
+  SendMessageRequestShape,
+  SubscribeToTaskRequestShape,
+  TaskRuntimeSchemas,
+} from "./shapes.js";
+import type { RoleNumbers, TaskStateNumbers } from "./states.js";
+import type { TaskScope, TaskStore } from "./task-store.js";
+
+/** What the generated binder hands the runtime: the proto-specific pieces. */
+export interface TaskRuntimeBinding<S extends TaskRuntimeSchemas> {
+  /** The generated `*Schema` constants. */
+  readonly schemas: S;
+  /** The generated `TaskState` enum. */
+  readonly states: TaskStateNumbers;
+  /** The generated `Role` enum. */
+  readonly roles: RoleNumbers;
+  /** Factories of the generated error classes. */
+  readonly errors: TaskRuntimeErrors;
+}
+
+/** The capabilities the Agent Card declares (`AgentCapabilities` fits); absent means false (§3.3.4). */
+export interface TaskCapabilities {
+  /** SendStreamingMessage and SubscribeToTask; else UnsupportedOperationError. */
+  readonly streaming?: boolean | undefined;
+  /** The push config operations (and a push config in SendMessage); else PushNotificationNotSupportedError. */
+  readonly pushNotifications?: boolean | undefined;
+  /** GetExtendedAgentCard; else UnsupportedOperationError. */
+  readonly extendedAgentCard?: boolean | undefined;
+}
+
+/** Which client-provided contextIds a new task accepts (see `TaskHandlerOptions.clientContextIds`). */
+export type ClientContextIdPolicy = "accept" | "known";
+
+/** One stored task event, as the `onTaskEvent` hook (e.g. a push notification sender) sees it. */
+export interface TaskEventNotice<S extends TaskRuntimeSchemas> {
+  /** Scope of the task: look its push configs up with `store.listPushConfigs(scope, taskId, …)`. */
+  readonly scope: TaskScope;
+  /** The task. */
+  readonly taskId: string;
+  /** Its context. */
+  readonly contextId: string;
+  /** The task state after the event. */
+  readonly state: number;
+  /** The event (a copy the hook may keep): the Task on creation, then status and artifact updates, in order. */
+  readonly event: Of<S, "StreamResponse">;
+}
+
+/** What the agent author configures. */
+export interface TaskHandlerOptions<Principal, S extends TaskRuntimeSchemas> {
+  /** The agent logic. */
+  readonly executor: AgentExecutor<Principal, S>;
+  /** Where tasks and push configs live. Default: a new InMemoryTaskStore. */
+  readonly store?: TaskStore | undefined;
+  /**
+   * What a new task's client-chosen `message.contextId` may be (spec §3.4.1: an agent MAY
+   * accept client-provided contextIds; one it cannot accept it MUST reject, without
+   * generating a new one). `"accept"` (default): any contextId is kept. `"known"`: only a
+   * contextId that already has a task in the caller's scope; any other is InvalidParamsError
+   * naming `message.contextId`, before `execute()` runs.
+   */
+  readonly clientContextIds?: ClientContextIdPolicy | undefined;
+  /** The Agent Card's `capabilities`. Default: none (streaming, push and the extended card are refused). */
+  readonly capabilities?: TaskCapabilities | undefined;
+  /** The extended Agent Card, or a function of the (authenticated) call that returns it. */
+  readonly extendedAgentCard?: (Of<S, "AgentCard"> | ((call: TaskCallContext<Principal>) => Of<S, "AgentCard"> | Promise<Of<S, "AgentCard">>)) | undefined;
+  /**
+   * The owner key of a call's tasks, from its principal. Default: `""` without a principal,
+   * else `JSON.stringify(principal)`. Calls with different keys never see each other's tasks.
+   */
+  readonly ownerOf?: ((principal: Principal | undefined, call: TaskCallContext<Principal>) => string) | undefined;
+  /**
+   * Called, in order per task, after each event is stored and streamed. Not awaited:
+   * a slow hook delays nothing; its errors go to `onError`. The place a push sender plugs in.
+   */
+  readonly onTaskEvent?: ((notice: TaskEventNotice<S>) => void | Promise<void>) | undefined;
+  /**
+   * Checks a push notification URL when a config is created (CreateTaskPushNotificationConfig
+   * or a config in SendMessage), before anything is stored: throw to refuse it, and the caller
+   * gets InvalidParams naming `url`. Pass the push sender's `checkWebhookUrl` (with the same
+   * policy) to refuse loopback, private and metadata addresses up front (spec §13.2).
+   */
+  readonly checkPushUrl?: ((url: string) => unknown) | undefined;
+  /** Where problems no client is told about are reported (executor bugs, hook failures). Default: console.error. */
+  readonly onError?: ((error: unknown, context: string) => void) | undefined;
+  /** The clock of status timestamps. Default: `() => new Date()`. */
+  readonly now?: (() => Date) | undefined;
+  /** Generates task, context, message, artifact and push config ids. Default: `crypto.randomUUID()`. */
+  readonly generateId?: (() => string) | undefined;
+  /**
+   * Most events one stream (SendStreamingMessage, SubscribeToTask) may have queued and
+   * unread on the server. A task never waits for its readers, so events wait in a
+   * per-stream queue until the binding can write them (it honours the transport's
+   * backpressure); a client that reads more slowly than the task produces, or stops
+   * reading while keeping the connection open, is cut off once its queue would exceed
+   * this: its stream ends with UnsupportedOperationError (ErrorInfo metadata `taskId`
+   * and `maxQueuedEvents`), its queue is freed at once, and the task and every other
+   * stream go on (the client can resubscribe with SubscribeToTask). Events are shared
+   * between streams, so the memory a lagging stream holds is at most this many events.
+   * Counted per stream in feed items: the task's events plus one marker per turn end.
+   * Default: {@link DEFAULT_MAX_QUEUED_EVENTS} (1,000). A positive integer, or `Infinity`
+   * for no bound (not recommended: a stalled client then holds every later event).
+   * Raise it for executors that emit bursts longer than this faster than clients can read.
+   */
+  readonly maxQueuedEvents?: number | undefined;
+}
+
+/**
+ * Default of `TaskHandlerOptions.maxQueuedEvents`. A reader that keeps up has next to
+ * nothing queued (the engine publishes one event per store write; the in-process readers
+ * of a 1,000-subscriber × 1,001-event fan-out never have one queued), and network readers
+ * have the socket buffers on top, so only a stalled or far too slow client reaches it.
+ * It bounds such a client to 1,000 events (1 MB for 1 KB events; 8 KB of queue per stream,
+ * the events being shared) while leaving room for bursts of hundreds of events.
+ */
+export const DEFAULT_MAX_QUEUED_EVENTS = 1000;
+
+/**
+ * The A2A service the runtime implements: the generated `A2AServiceHandler<Principal>`,
+ * written against the shapes (a value of this type is assignable to it).
+ */
+export interface TaskServiceHandler<Principal, S extends TaskRuntimeSchemas> {
+  /** SendMessage (§3.1.1). */
+  sendMessage(request: SendMessageRequestShape, context: TaskCallContext<Principal>): Promise<Of<S, "SendMessageResponse">>;
+  /** SendStreamingMessage (§3.1.2). */
+  sendStreamingMessage(request: SendMessageRequestShape, context: TaskCallContext<Principal>): AsyncIterable<Of<S, "StreamResponse">>;
+  /** GetTask (§3.1.3). */
+  getTask(request: GetTaskRequestShape, context: TaskCallContext<Principal>): Promise<Of<S, "Task">>;
+  /** ListTasks (§3.1.4). */
+  listTasks(request: ListTasksRequestShape, context: TaskCallContext<Principal>): Promise<Of<S, "ListTasksResponse">>;
+  /** CancelTask (§3.1.5). */
+  cancelTask(request: CancelTaskRequestShape, context: TaskCallContext<Principal>): Promise<Of<S, "Task">>;
+  /** SubscribeToTask (§3.1.6). */
+  subscribeToTask(request: SubscribeToTaskRequestShape, context: TaskCallContext<Principal>): AsyncIterable<Of<S, "StreamResponse">>;
+  /** CreateTaskPushNotificationConfig (§3.1.7). */
+  createTaskPushNotificationConfig(request: PushConfigShape, context: TaskCallContext<Principal>): Promise<Of<S, "TaskPushNotificationConfig">>;
+  /** GetTaskPushNotificationConfig (§3.1.8). */
+  getTaskPushNotificationConfig(request: PushConfigRefShape, context: TaskCallContext<Principal>): Promise<Of<S, "TaskPushNotificationConfig">>;
+  /** ListTaskPushNotificationConfigs (§3.1.9). */
+  listTaskPushNotificationConfigs(request: ListPushConfigsRequestShape, context: TaskCallContext<Principal>): Promise<Of<S, "ListTaskPushNotificationConfigsResponse">>;
+  /** GetExtendedAgentCard (§3.1.11). */
+  getExtendedAgentCard(request: object, context: TaskCallContext<Principal>): Promise<Of<S, "AgentCard">>;
+  /** DeleteTaskPushNotificationConfig (§3.1.10). */
+  deleteTaskPushNotificationConfig(request: PushConfigRefShape, context: TaskCallContext<Principal>): Promise<Empty>;
+}
+
+/** The default owner key: "" without a principal, else its JSON. */
+export function defaultOwnerOf(principal: unknown): string {
+  return principal === undefined ? "" : JSON.stringify(principal);
+}
