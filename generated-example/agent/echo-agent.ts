@@ -15,15 +15,14 @@
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { create, fromJson, toJson, type JsonValue } from "@bufbuild/protobuf";
+import { create, toJson } from "@bufbuild/protobuf";
 import { AgentCardSchema, StreamResponseSchema, type AgentCard, type Part } from "../gen/a2a_pb.js";
 import { ContentTypeNotSupportedError, PermissionDeniedError, UnauthenticatedError } from "../gen/a2a_a2a_errors.js";
 import { createA2AServiceSqliteTaskStore, createA2AServiceTaskHandler, type A2AServiceExecutor } from "../gen/a2a_a2a_task_handler.js";
 import { createA2AServiceJsonRpcServer } from "../gen/a2a_a2a_jsonrpc_server.js";
 import { createA2AServiceRestServer } from "../gen/a2a_a2a_rest_server.js";
 import { listenA2AServiceGrpc } from "../gen/a2a_a2a_grpc_server.js";
-import { buildSupportedInterfaces, checkAgentCard, composeHandlers, serveAgentCard } from "@protoc-gen-a2a/runtime/http";
-import { serveNode } from "@protoc-gen-a2a/runtime/http";
+import { buildSupportedInterfaces, checkAgentCard, composeHandlers, serveAgentCard, serveNode, type MountedInterfaces } from "@protoc-gen-a2a/runtime/http";
 import type { AuthRequest } from "@protoc-gen-a2a/runtime";
 import { createPushNotificationSender, InMemoryTaskStore } from "@protoc-gen-a2a/runtime/task";
 import { behaviourOf, echo, firstText } from "./behaviours.js";
@@ -101,9 +100,10 @@ export function createExampleExecutor(options: { longRunningMs: number; shutdown
   };
 }
 
-/** The Agent Card (public, or extended: one more skill), without its interfaces. */
-function agentCard(capabilities: Required<NonNullable<ExampleAgentOptions["capabilities"]>>, extended: boolean, requireAuthentication: boolean): AgentCard {
+/** The Agent Card (public, or extended: one more skill), listing the interfaces mounted. */
+function agentCard(capabilities: Required<NonNullable<ExampleAgentOptions["capabilities"]>>, extended: boolean, requireAuthentication: boolean, mounted: MountedInterfaces): AgentCard {
   return create(AgentCardSchema, {
+    supportedInterfaces: buildSupportedInterfaces(mounted),
     name: "protoc-gen-a2a example agent",
     description: "The ACTS conformance SUT: behaves by the prefix of the first message part (tck-…); echoes anything else. Built on the generated task runtime.",
     version: "0.1.0",
@@ -181,18 +181,17 @@ export async function startExampleAgent(options: ExampleAgentOptions = {}): Prom
   const port = (http.address() as AddressInfo).port;
   const mounted = { baseUrl: `http://${host}:${port}`, jsonRpcPath: "/a2a/jsonrpc", restPath: "/a2a/rest", grpcAddress: grpc.address };
   // Both cards list every interface (supportedInterfaces is REQUIRED on the extended card too).
-  const withInterfaces = (extended: boolean): Record<string, unknown> => ({ ...(toJson(AgentCardSchema, agentCard(capabilities, extended, requireAuthentication)) as Record<string, unknown>), supportedInterfaces: buildSupportedInterfaces(mounted) });
-  const card = withInterfaces(false);
-  const problems = checkAgentCard(card as never, mounted);
+  const card = toJson(AgentCardSchema, agentCard(capabilities, false, requireAuthentication, mounted));
+  const problems = checkAgentCard(card, mounted);
   if (problems.length > 0) throw new Error(`agent card does not match what is mounted: ${problems.map((p) => p.message).join("; ")}`);
-  extendedCard = fromJson(AgentCardSchema, withInterfaces(true) as JsonValue);
+  extendedCard = agentCard(capabilities, true, requireAuthentication, mounted);
   const jsonrpc = createA2AServiceJsonRpcServer(handler, serverOptions);
   const rest = createA2AServiceRestServer(handler, { ...serverOptions, basePath: "/a2a/rest" });
   http.on(
     "request",
     serveNode(
       composeHandlers(
-        { prefix: "/.well-known/agent-card.json", handler: serveAgentCard(card as never) },
+        { prefix: "/.well-known/agent-card.json", handler: serveAgentCard(card) },
         { prefix: "/a2a/jsonrpc", handler: jsonrpc.handler },
         { prefix: "/a2a/rest", handler: rest.handler },
       ),

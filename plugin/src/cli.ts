@@ -1,4 +1,38 @@
+/**
+ * The `protoc-gen-a2a` binary. Without arguments it is the protoc plugin (protoc and buf run
+ * it that way: a CodeGeneratorRequest on stdin, the response on stdout); `init` sets up an
+ * agent project, `--version` and `--help` say what they say.
+ */
 import { runNodeJs } from "@bufbuild/protoplugin";
 import { protocGenA2a } from "./protoc-gen-a2a-plugin.js";
+import { runInit } from "./init/init-command.js";
+import { version } from "./version.js";
 
-runNodeJs(protocGenA2a);
+const USAGE = `protoc-gen-a2a ${version}: generates A2A servers, clients, route and error tables from a2a.proto.
+
+usage:
+  protoc-gen-a2a                      the protoc plugin (run by buf generate / protoc; reads stdin)
+  protoc-gen-a2a init [dir] [--force] write proto/, buf.yaml, buf.gen.yaml, tsconfig.json and a
+                                      starter agent into dir (default .), keeping existing files
+  protoc-gen-a2a --version | --help`;
+
+const [command, ...rest] = process.argv.slice(2);
+if (command === undefined) {
+  if (process.stdin.isTTY) {
+    // A person typed the plugin's name: a plugin would wait for a request on stdin forever.
+    console.error(USAGE);
+    process.exit(2);
+  }
+  runNodeJs(protocGenA2a);
+} else if (command === "init") {
+  const result = runInit(rest);
+  (result.ok ? console.log : console.error)(result.lines.join("\n"));
+  process.exit(result.ok ? 0 : 2);
+} else if (command === "--version" || command === "-v") {
+  console.log(`protoc-gen-a2a v${version}`);
+} else if (command === "--help" || command === "-h") {
+  console.log(USAGE);
+} else {
+  console.error(`protoc-gen-a2a: unknown command "${command}"\n\n${USAGE}`);
+  process.exit(2);
+}

@@ -372,7 +372,7 @@ export function createErrorRegistry(entries: readonly (A2AErrorClass | ErrorRegi
 
     fromHttpError(status, body) {
       const b = isRecord(body) ? body : undefined;
-      // §11.6 AIP-193 envelope; tolerate a bare google.rpc.Status and RFC 9457 problem+json (§6.4, K3).
+      // §11.6 AIP-193 envelope; tolerate a bare google.rpc.Status and RFC 9457 problem+json (the §6.4 example).
       const e = b && isRecord(b["error"]) ? b["error"] : b;
       const statusCode = isHttpError(status) ? status : e && isHttpError(e["code"]) ? (e["code"] as number) : 500;
       const statusName = e && typeof e["status"] === "string" ? GRPC_STATUS_NAMES.indexOf(e["status"]) : -1;

@@ -1,7 +1,7 @@
 /**
  * Agent Card discovery basics shared by the serving side (http/agent-card.ts) and the
  * connecting side (agent-client.ts): the well-known path (§8.2), the names of the core
- * protocol bindings (§5) and the two forms of a gRPC interface address (CHECKLIST K1).
+ * protocol bindings (§5) and the two forms of a gRPC interface address (`host:port`, which clients dial, and the URL of §8.5's sample).
  *
  * Self-contained: this file is copied verbatim into generated output and imports nothing.
  */
@@ -13,7 +13,7 @@ export const AGENT_CARD_WELL_KNOWN_PATH = "/.well-known/agent-card.json";
 export type A2ABindingName = "JSONRPC" | "HTTP+JSON" | "GRPC";
 
 /**
- * `host:port` of a gRPC address given as `host:port` or as a URL (K1); the port
+ * `host:port` of a gRPC address given as `host:port` or as a URL; the port
  * defaults to 443 for https/grpcs, 80 for http/grpc. `undefined` when unparseable.
  */
 export function grpcHostPort(address: string): string | undefined {

@@ -147,7 +147,7 @@ interface Row {
   readonly category: ErrorCatalogEntry["category"];
 }
 
-/** Per-profile deviations from the v1.0.1 rows (CHECKLIST §5, "v1.0.0 differed"). */
+/** Per-profile deviations from the v1.0.1 rows (the v1.0.0 text of §5.4). */
 type RowOverride = Partial<Pick<Row, "grpcStatus" | "httpStatus">>;
 
 /** §5.4 at v1.0.1 (the A2A-specific errors; JSON-RPC codes -32001 upwards). */

@@ -12,7 +12,7 @@ export type HttpBindingOrigin =
   | "rule"
   /** One of its `additional_bindings` (in a2a.proto: the `/{tenant}/…` forms). */
   | "additional"
-  /** Added for the spec text: POST twins of SubscribeToTask (spec §5.3/§11.3.2 vs proto, CHECKLIST K2). */
+  /** Added for the spec text: POST twins of SubscribeToTask (spec §5.3/§11.3.2 say POST, the proto says GET). */
   | "spec-alias";
 
 /** A path variable resolved against the request message. */

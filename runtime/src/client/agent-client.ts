@@ -59,7 +59,7 @@ export class AgentConnectError extends Error {
 
 /** The parts of an `AgentInterface` a connection reads (the generated message fits). */
 export interface AgentInterfaceLike {
-  /** The interface URL; for gRPC `host:port` or a URL (CHECKLIST K1). */
+  /** The interface URL; for gRPC `host:port` or a URL (§8.5's sample). */
   readonly url: string;
   /** "JSONRPC", "HTTP+JSON", "GRPC", or a custom binding's URI. */
   readonly protocolBinding: string;
@@ -93,7 +93,7 @@ export interface SelectedInterface<B extends string = A2ABindingName> {
 
 /** What a binding's client factory connects to. */
 export interface InterfaceTarget<B extends string = A2ABindingName> extends SelectedInterface<B> {
-  /** HTTP bindings: the absolute URL. gRPC: `host:port` (a URL form is reduced to it, K1). */
+  /** HTTP bindings: the absolute URL. gRPC: `host:port` (a URL form is reduced to it). */
   readonly address: string;
   /** gRPC: TLS as the URL scheme says (https/grpcs: true, http/grpc: false); undefined for `host:port`. */
   readonly tls: boolean | undefined;

@@ -14,7 +14,7 @@ import type { Transport as A2ATransport } from "../transport.js";
 /** Options of a gRPC client, fixed for its lifetime. */
 export interface GrpcClientOptions extends ClientOptions {
   /**
-   * The interface address: `host:port` (the AgentInterface form, CHECKLIST K1) or a URL
+   * The interface address: `host:port` (the AgentInterface form clients dial; §8.5's sample shows a URL) or a URL
    * (`https://host:port`, `http://host:port` for h2c).
    */
   readonly address: string;

@@ -4,9 +4,9 @@
  * the card and the binding endpoints, and helpers to build and check
  * `supportedInterfaces` (§8.3) against what is actually mounted.
  *
- * The card is taken in ProtoJSON form: `toJson(AgentCardSchema, card)` — never
- * `JSON.stringify` of the message object (that would write bigint/enum/oneof shapes
- * a client cannot read).
+ * The card is taken in ProtoJSON form, as `toJson(AgentCardSchema, card)` returns it (a JSON
+ * object; anything else is a TypeError) — never `JSON.stringify` of the message object
+ * (that would write bigint/enum/oneof shapes a client cannot read).
  */
 import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
 import type { UniversalBufferedResponse, UniversalHandler, UniversalRequest, UniversalResponse } from "./universal.js";
@@ -44,7 +44,8 @@ const ALLOWED_METHODS = "GET, HEAD, OPTIONS";
  *
  * The body and the ETag are computed once, here.
  */
-export function serveAgentCard(card: JsonObject, options?: ServeAgentCardOptions): UniversalHandler {
+export function serveAgentCard(card: JsonValue, options?: ServeAgentCardOptions): UniversalHandler {
+  asCardObject(card);
   const path = options?.path ?? AGENT_CARD_WELL_KNOWN_PATH;
   const maxAge = Math.max(0, Math.floor(options?.maxAgeSeconds ?? 300));
   const cors = options?.cors ?? true;
@@ -168,7 +169,7 @@ export interface MountedInterfaces {
   readonly jsonRpcPath?: string;
   /** HTTP+JSON base path under `baseUrl`; absent = not mounted. */
   readonly restPath?: string;
-  /** gRPC address, `host:port` (a URL is accepted and reduced to `host:port`, K1); absent = not mounted. */
+  /** gRPC address, `host:port` (a URL is accepted and reduced to `host:port`); absent = not mounted. */
   readonly grpcAddress?: string;
   /** `AgentInterface.tenant` of every entry; omitted when empty. */
   readonly tenant?: string;
@@ -233,6 +234,12 @@ export interface AgentCardProblem {
   readonly message: string;
 }
 
+/** The card as a JSON object; a TypeError for anything else (the ProtoJSON of an AgentCard is an object). */
+function asCardObject(card: JsonValue): JsonObject {
+  if (card === null || typeof card !== "object" || Array.isArray(card)) throw new TypeError("an Agent Card is a JSON object: pass toJson(AgentCardSchema, card)");
+  return card;
+}
+
 const REQUIRED_STRINGS = ["name", "description", "version"] as const;
 const REQUIRED_ARRAYS = ["supportedInterfaces", "defaultInputModes", "defaultOutputModes", "skills"] as const;
 
@@ -240,12 +247,14 @@ const REQUIRED_ARRAYS = ["supportedInterfaces", "defaultInputModes", "defaultOut
  * Checks a ProtoJSON card against what the server mounts (for a startup check):
  * REQUIRED fields missing or empty (name, description, version, supportedInterfaces,
  * capabilities, defaultInputModes, defaultOutputModes, skills — an empty repeated field
- * is absent in ProtoJSON, so an empty `skills` is reported too, see K11), interfaces
+ * is absent in ProtoJSON, so an empty `skills` is reported too), interfaces
  * declared but not mounted, mounted bindings not declared, URL/tenant/version mismatches,
- * and a gRPC interface declared as a URL instead of `host:port` (K1). Interfaces of
+ * and a gRPC interface declared as a URL instead of `host:port` (what clients and the TCK
+ * dial; §8.5's sample shows a URL). Interfaces of
  * bindings other than the three core ones are not checked. Empty list = all good.
  */
-export function checkAgentCard(card: JsonObject, mounted: MountedInterfaces): AgentCardProblem[] {
+export function checkAgentCard(json: JsonValue, mounted: MountedInterfaces): AgentCardProblem[] {
+  const card = asCardObject(json);
   const problems: AgentCardProblem[] = [];
   const field = (camel: string, snake: string): JsonValue | undefined => card[camel] ?? card[snake];
   for (const name of REQUIRED_STRINGS) {

@@ -1,6 +1,6 @@
 /**
  * Task states and roles as the generated enums number them, and the lifecycle
- * predicates of spec §3 (CHECKLIST §11): terminal = COMPLETED, FAILED, CANCELED,
+ * predicates of spec §3 and §4.1.3: terminal = COMPLETED, FAILED, CANCELED,
  * REJECTED; interrupted = INPUT_REQUIRED, AUTH_REQUIRED.
  */
 

@@ -1,8 +1,8 @@
 /**
  * The A2A service on top of an {@link AgentExecutor}: all eleven operations of
- * `A2AServiceHandler`, with the semantics of spec §3 (CHECKLIST §11–12).
+ * `A2AServiceHandler`, with the semantics of spec §3.
  *
- * Stream ends (CHECKLIST K10: §3.1.2/§3.1.6 say "close at a terminal state", §11.7 and
+ * Stream ends (the spec disagrees with itself: §3.1.2/§3.1.6 say "close at a terminal state", §11.7 and
  * the streaming topic say "terminal or interrupted", §7.6.1 wants streams kept open in
  * AUTH_REQUIRED while credentials arrive out of band). Reading taken:
  * - a SendStreamingMessage stream is the stream of its turn: it closes at a terminal
