@@ -99,7 +99,7 @@ function runFanout(script) {
     timer.unref();
     child.on("message", (m) => {
       clearTimeout(timer);
-      if (m && m.result) resolve(m.result);
+      if (m?.result) resolve(m.result);
       else reject(new Error(`fan-out failed: ${m?.error ?? JSON.stringify(m)}`));
     });
     child.once("exit", (code, signal) => {

@@ -1,3 +1,4 @@
+// Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 // Bundles the plugin into one ESM file, plugin/dist/protoc-gen-a2a.mjs.
 //
 // Why a bundle: @bufbuild/protoplugin imports TypeScript (about 1 s of start-up) only
@@ -17,7 +18,7 @@ await build({
   platform: "node",
   format: "esm",
   target: "node20",
-  legalComments: "none",
+  legalComments: "eof", // keep the bundled dependencies' license notices
   logLevel: "warning",
   alias: {
     typescript: join(here, "stubs/typescript.mjs"),
@@ -25,6 +26,10 @@ await build({
   },
   banner: {
     // Handlebars' CommonJS build calls require(); give the ESM bundle one.
-    js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);',
+    js: [
+      "// protoc-gen-a2a, bundled with its dependencies (each under its own license: @bufbuild/protobuf and",
+      "// @bufbuild/protoplugin Apache-2.0, handlebars MIT). Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0",
+      'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);',
+    ].join("\n"),
   },
 });

@@ -1,3 +1,4 @@
+// Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 // An esbuild plugin for in-repository bundles (the example agent, the benches): imports of
 // @protoc-gen-a2a/runtime resolve to its TypeScript sources through the package's
 // "@protoc-gen-a2a/source" export condition, so nothing needs building first, while every other

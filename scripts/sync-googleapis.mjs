@@ -30,7 +30,7 @@ for (const file of files) {
   const want = readFileSync(join(source, file));
   const path = join(target, file);
   const have = existsSync(path) ? readFileSync(path) : undefined;
-  if (have !== undefined && have.equals(want)) continue;
+  if (have?.equals(want)) continue;
   if (check) {
     console.error(`stale: third_party/googleapis/${file} differs from google-proto-files`);
     stale++;

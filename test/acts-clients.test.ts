@@ -217,7 +217,7 @@ function normalize(value: unknown): unknown {
   const ids = new Map<string, string>();
   const ID_KEYS = new Set(["id", "taskId", "contextId", "messageId"]);
   const collect = (v: unknown, key?: string): void => {
-    if (Array.isArray(v)) v.forEach((x) => collect(x, key));
+    if (Array.isArray(v)) for (const x of v) collect(x, key);
     else if (v !== null && typeof v === "object") for (const [k, x] of Object.entries(v)) collect(x, k);
     else if (typeof v === "string" && key !== undefined && ID_KEYS.has(key) && !ids.has(v)) ids.set(v, `<id${ids.size + 1}>`);
   };

@@ -1218,7 +1218,7 @@ describe("runActs", () => {
   });
 
   it("the client must report errors and successes as the wire carries them", async () => {
-    const hidesError = new FakeClient(() => ok(task("t", "COMPLETED")), undefined, (e) => ({ jsonrpc: "2.0", id: 1, error: { code: -32001, message: "gone", data: [ERROR_INFO("TASK_NOT_FOUND")] } }));
+    const hidesError = new FakeClient(() => ok(task("t", "COMPLETED")), undefined, () => ({ jsonrpc: "2.0", id: 1, error: { code: -32001, message: "gone", data: [ERROR_INFO("TASK_NOT_FOUND")] } }));
     const r1 = await runOne(T("CL-1", [{ id: "get", operation: "get_task", params: { id: "t" }, expect_error: { error_type: "TaskNotFoundError" } }]), hidesError);
     expect(r1.failure?.message).toContain("client: reported success for an error response (TaskNotFoundError)");
     const misnames = new FakeClient(() => failed({ type: "TaskNotFoundError", message: "gone" }), undefined, (e) => ({ ...e, error: { code: -32002, message: "gone", data: [ERROR_INFO("TASK_NOT_CANCELABLE")] } }));

@@ -5,7 +5,7 @@
  * (wire-tap.ts, against real node:http and node:http2 upstreams on 127.0.0.1) and the
  * runner's webhook. Table-driven; each row is a way an agent can be wrong (or right).
  */
-import { createServer as createH2Server, type ServerHttp2Stream } from "node:http2";
+import { connect, createServer as createH2Server, type ServerHttp2Stream } from "node:http2";
 import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
 import { create, createRegistry, fromJson, toBinary, type DescMessage, type JsonValue as PbJson } from "@bufbuild/protobuf";
@@ -73,7 +73,10 @@ describe("checkProtoJson", () => {
   it.each(rows)("%s", (_, schema, json, expected) => {
     const got = messages(checkProtoJson(schema, json));
     expect(got).toHaveLength(expected.length);
-    expected.forEach((e, i) => (typeof e === "string" ? expect(got[i]).toBe(e) : expect(got[i]).toMatch(e)));
+    expected.forEach((e, i) => {
+      if (typeof e === "string") expect(got[i]).toBe(e);
+      else expect(got[i]).toMatch(e);
+    });
   });
 
   it("checks StreamResponse events: exactly one payload, REQUIRED fields of the update", () => {
@@ -334,8 +337,7 @@ describe("the wire tap", () => {
   });
 
   const grpcCall = (path: string, id: string) =>
-    new Promise<{ headers: Record<string, unknown>; data: Buffer; trailers: Record<string, unknown> }>(async (resolve, reject) => {
-      const { connect } = await import("node:http2");
+    new Promise<{ headers: Record<string, unknown>; data: Buffer; trailers: Record<string, unknown> }>((resolve, reject) => {
       const session = connect(`http://${tap.endpoints.grpc}`);
       const req = session.request({ ":method": "POST", ":path": path, "content-type": "application/grpc", [EXCHANGE_HEADER]: id });
       let headers: Record<string, unknown> = {};

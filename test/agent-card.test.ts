@@ -174,7 +174,12 @@ describe("serveAgentCard options", () => {
 
   it("composeHandlers: longest prefix wins, path unchanged, rejecting handler → 500", async () => {
     const seen: string[] = [];
-    const tag = (name: string): UniversalHandler => async (r) => (seen.push(`${name}:${r.path}`), { status: 200, headers: [], body: name });
+    const tag =
+      (name: string): UniversalHandler =>
+      async (r) => {
+        seen.push(`${name}:${r.path}`);
+        return { status: 200, headers: [], body: name };
+      };
     const boom: UniversalHandler = () => Promise.reject(new Error("boom"));
     const h = composeHandlers({ prefix: "/", handler: tag("root") }, { prefix: "/a2a", handler: tag("a2a") }, { prefix: "/a2a/rest/", handler: tag("rest") }, { prefix: "/boom", handler: boom });
     await h(req("GET", "/a2a/rest/tasks/1"));

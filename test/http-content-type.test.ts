@@ -54,6 +54,7 @@ describe("parseMediaType", () => {
 
   it("returns a null-prototype params object", () => {
     const m = parseMediaType("a/b; __proto__=x; constructor=y");
+    // biome-ignore lint/suspicious/noProto: the test is that a parameter named __proto__ is a plain key
     expect(m?.params["__proto__"]).toBe("x");
     expect(m?.params["constructor"]).toBe("y");
     expect(Object.getPrototypeOf(m?.params)).toBeNull();

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { Project, type InterfaceDeclaration } from "ts-morph";
 import { fileOf, repoRoot, runPlugin } from "./support/plugin-runner.js";
 import { version } from "../plugin/src/version.js";
+import { OPTIONS, defaultOptions, optionsTable, parseOptions } from "../plugin/src/options.js";
 
 import { RUNTIME_VERSION } from "../runtime/src/version.js";
 
@@ -223,6 +224,27 @@ describe("plugin options", () => {
     expect(grpcOnly).toContain('export type A2AServiceBinding = "GRPC";');
   });
 
+  it.each([
+    ["subscribe_post=1", true],
+    ["subscribe_post=0", false],
+    ["subscribe_post=true", true],
+    ["subscribe_post=false", false],
+    ["subscribe_post", true],
+  ])("reads the boolean %s as protoplugin does", (parameter, value) => {
+    const [key, v = ""] = parameter.split("=");
+    expect(parseOptions([{ key: key!, value: v }]).subscribePost).toBe(value);
+  });
+
+  it("has one table of options: the parser's keys, the defaults and the README's table come from it", () => {
+    expect(OPTIONS.map((o) => o.key)).toEqual(["errors", "subscribe_post", "bindings", "task_store", "grpc_server"]);
+    expect(parseOptions([])).toEqual(defaultOptions);
+    expect(defaultOptions).toEqual({ errorProfile: "v1.0.1", subscribePost: true, bindings: new Set(["jsonrpc", "rest", "grpc"]), grpcServer: "grpc-js", taskStore: "memory" });
+    const readme = readFileSync(join(repoRoot, "README.md"), "utf8");
+    const start = readme.indexOf("| option | default | meaning |");
+    const end = readme.indexOf("\n\n", start);
+    expect(readme.slice(start, end), "README's options table: paste optionsTable() of plugin/src/options.ts").toBe(optionsTable());
+  });
+
   it("defaults to target=ts", () => {
     const run = runPlugin("a2a", "");
     expect(run.files.has("a2a_a2a_handler.ts")).toBe(true);
@@ -230,8 +252,8 @@ describe("plugin options", () => {
 
   it.each([
     ["errors=v2", /invalid option "errors=v2": errors must be one of v1\.0\.1, v1\.0\.0; got "v2"/],
-    ["subscribe_post=maybe", /subscribe_post must be true or false; got "maybe"/],
-    ["frobnicate=1", /unknown option "frobnicate"/],
+    ["subscribe_post=maybe", /subscribe_post must be true or false \(or 1, 0\); got "maybe"/],
+    ["frobnicate=1", /unknown option "frobnicate"; protoc-gen-a2a accepts errors=v1\.0\.1\|v1\.0\.0, subscribe_post=true\|false, bindings=jsonrpc\+rest\+grpc, task_store=memory\|sqlite, grpc_server=grpc-js\|connect/],
     ["bindings=soap", /bindings must be a \+-separated list of jsonrpc, rest, grpc; got "soap"/],
     ["grpc_server=netty", /grpc_server must be grpc-js or connect; got "netty"/],
     ["task_store=redis", /task_store must be memory or sqlite; got "redis"/],

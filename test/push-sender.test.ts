@@ -303,7 +303,13 @@ describe("push notification delivery", () => {
   });
 
   it("close() is bounded: it aborts what is still running and reports it", async () => {
-    const h = harness({ timeoutMs: 60_000, closeTimeoutMs: 20, sleep: (ms, signal) => new Promise((r) => (signal.aborted ? r() : (setTimeout(r, ms), signal.addEventListener("abort", () => r())))) });
+    const h = harness({ timeoutMs: 60_000, closeTimeoutMs: 20, sleep: (ms, signal) =>
+        new Promise((r) => {
+          if (signal.aborted) return r();
+          setTimeout(r, ms);
+          signal.addEventListener("abort", () => r());
+        }),
+    });
     const path = hook(hang);
     await h.addConfig("t-8", base + path);
     h.notify("t-8", statusEvent("t-8", TaskState.WORKING));

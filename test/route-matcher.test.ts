@@ -351,6 +351,7 @@ describe("generic patterns", () => {
     expect(m.kind).toBe("match");
     if (m.kind !== "match") return;
     expect(Object.keys(m.params)).toEqual(["__proto__"]);
+    // biome-ignore lint/suspicious/noProto: the test is that a variable named __proto__ is a plain key
     expect(m.params["__proto__"]).toBe("value");
     expect(Object.getPrototypeOf(m.params)).toBe(null);
   });

@@ -196,7 +196,7 @@ describe("comparePatterns", () => {
 
   it("is a consistent ordering (transitive) over a mixed set of patterns", () => {
     const templates = [
-      ...new Set([...cases.flatMap(([a, b]) => [a, b]), ...a2aBindings.map(([, t]) => t), "/a/b/c/**", "/*/*", "/*/**", "/**:w"]),
+      ...new Set([...cases.flatMap(([a, b]) => [a, b] as const), ...a2aBindings.map(([, t]) => t), "/a/b/c/**", "/*/*", "/*/**", "/**:w"]),
     ];
     const ps = templates.map(parseHttpTemplate);
     for (const a of ps) {

@@ -164,7 +164,7 @@ describe("task runtime: SendMessage (§3.1.1, §3.2.2, §3.4)", () => {
     const { sendTask, agent } = setup();
     const first = await sendTask("ask");
     expect(first.status?.state).toBe(TaskState.INPUT_REQUIRED);
-    const second = await sendTask("ask", { taskId: first.id });
+    await sendTask("ask", { taskId: first.id });
     expect(agent.contexts[1]?.isNewTask).toBe(false);
     expect(agent.contexts[1]?.task?.history.map(textOf)).toEqual(["ask", "what next after 0?", "ask"]);
     const third = await sendTask("work", { taskId: first.id });

@@ -227,7 +227,7 @@ describe("SqliteTaskStore: files that are not a task store", () => {
       CREATE INDEX push_configs_by_task ON push_configs (tenant, owner, task_id, seq);
     `);
     const insert = v1.prepare("INSERT INTO tasks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
-    const old = (id: string, seconds: number, seq: number) =>
+    const old = (id: string, seconds: number, _seq: number) =>
       create(TaskSchema, { id, contextId: "ctx", status: { state: TaskState.COMPLETED, timestamp: { seconds: BigInt(seconds), nanos: 0 } } });
     for (const [id, seconds, seq] of [["a", 10, 1], ["b", 10, 2], ["c", 5, 3]] as const) {
       insert.run("", "", id, "ctx", TaskState.COMPLETED, seconds, 0, seq, toBinary(TaskSchema, old(id, seconds, seq)));

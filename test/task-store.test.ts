@@ -202,7 +202,12 @@ describe("EventHub and the serialization primitives", () => {
     const mutex = new Mutex();
     const order: number[] = [];
     const release1 = await mutex.acquire();
-    const waiters = [1, 2, 3].map((i) => mutex.acquire().then((release) => (order.push(i), release())));
+    const waiters = [1, 2, 3].map((i) =>
+      mutex.acquire().then((release) => {
+        order.push(i);
+        release();
+      }),
+    );
     expect(mutex.idle).toBe(false);
     release1();
     await Promise.all(waiters);

@@ -154,7 +154,9 @@ async function bridge(handle: (r: Request) => Promise<Response>, req: IncomingMe
   const request = new Request(`http://${req.headers.host ?? "127.0.0.1"}${req.url ?? "/"}`, { method, headers, body, signal: controller.signal });
   const response = await handle(request);
   const out: Record<string, string> = {};
-  response.headers.forEach((v, k) => (out[k] = v));
+  response.headers.forEach((v, k) => {
+    out[k] = v;
+  });
   if (response.body === null) {
     res.writeHead(response.status, out).end();
     return;

@@ -17,8 +17,10 @@ export const unsupported = async (): Promise<never> => {
   throw new UnsupportedOperationError("not part of the benchmark");
 };
 
-async function* unsupportedStream(): AsyncGenerator<StreamResponse> {
-  throw new UnsupportedOperationError("not part of the benchmark");
+function unsupportedStream(): AsyncIterable<StreamResponse> {
+  return {
+    [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(new UnsupportedOperationError("not part of the benchmark")) }),
+  };
 }
 
 /** Every handler method but sendMessage, each throwing UnsupportedOperationError; a server overrides what it serves. */

@@ -1,3 +1,4 @@
+// Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 /**
  * The `protoc-gen-a2a` binary. Without arguments it is the protoc plugin (protoc and buf run
  * it that way: a CodeGeneratorRequest on stdin, the response on stdout); `init` sets up an

@@ -1,3 +1,4 @@
+// Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 /**
  * An error in the input (an unsupported proto shape, a malformed `google.api.http`
  * rule) or in a plugin option. Its message names the proto file, the RPC and the

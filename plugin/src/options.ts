@@ -1,37 +1,18 @@
+// Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 import type { ErrorProfile } from "./model/error-catalog.js";
 import { errorProfiles } from "./model/error-catalog.js";
 
 /** The options of protoc-gen-a2a, besides protoplugin's standard ones (`target`, `import_extension`, …). */
 export interface PluginOptions {
-  /**
-   * `errors=v1.0.1` (default) or `errors=v1.0.0`: which version of the spec's §5.4
-   * error table the generated error mappers follow.
-   */
+  /** `errors=`: which version of the spec's §5.4 error table the generated error mappers follow. */
   readonly errorProfile: ErrorProfile;
-  /**
-   * `subscribe_post=true` (default) or `false`. a2a.proto binds SubscribeToTask to
-   * `GET /tasks/{id}:subscribe` while the spec text (§5.3, §11.3.2) says POST; by
-   * default the route table answers both. `false` keeps the proto's verb only.
-   */
+  /** `subscribe_post=`: whether the route table also answers `POST …:subscribe` (the spec text's verb). */
   readonly subscribePost: boolean;
-  /**
-   * `bindings=jsonrpc+rest+grpc` (default: all three): which bindings' servers and
-   * clients to emit. A project without gRPC leaves `grpc` out and gets no imports of
-   * `@connectrpc/*` at all.
-   */
+  /** `bindings=`: which bindings' servers and clients to emit. */
   readonly bindings: ReadonlySet<Binding>;
-  /**
-   * `grpc_server=grpc-js` (default) or `connect`: the stack behind the generated
-   * `listen<Service>Grpc`. grpc-js is the faster gRPC server on Node (on par with or ahead of
-   * @a2a-js/sdk's, see bench/grpc.mjs); Connect adds gRPC-web and the Connect protocol for
-   * browsers. The Connect routes (`create<Service>GrpcRoutes`) are emitted either way.
-   */
+  /** `grpc_server=`: the stack behind the generated `listen<Service>Grpc`. */
   readonly grpcServer: "grpc-js" | "connect";
-  /**
-   * `task_store=memory` (default) or `sqlite`: with `sqlite` the task runtime also gets a
-   * SQLite store on better-sqlite3 (so an agent survives a restart) and the generated binder
-   * a `create<Service>SqliteTaskStore(path)`; without it nothing imports better-sqlite3.
-   */
+  /** `task_store=`: whether the task runtime also gets the SQLite store. */
   readonly taskStore: "memory" | "sqlite";
 }
 
@@ -39,63 +20,119 @@ export interface PluginOptions {
 export type Binding = "jsonrpc" | "rest" | "grpc";
 const allBindings: readonly Binding[] = ["jsonrpc", "rest", "grpc"];
 
-export const defaultOptions: PluginOptions = {
-  errorProfile: "v1.0.1",
-  subscribePost: true,
-  bindings: new Set(allBindings),
-  grpcServer: "grpc-js",
-  taskStore: "memory",
-};
+/** One option: its key, what it accepts, its default, what it means, and how it is read. */
+export interface OptionSpec<K extends keyof PluginOptions = keyof PluginOptions> {
+  readonly key: string;
+  readonly field: K;
+  /** The accepted values, as the README and error messages show them ("true|false", "v1.0.1|v1.0.0"). */
+  readonly values: string;
+  /** The default, as written in an option. */
+  readonly default: string;
+  /** What it means (Markdown, one paragraph): the README's table cell. */
+  readonly meaning: string;
+  /** Reads a value; throws with the message a user sees after `invalid option "key=value": `. */
+  readonly parse: (value: string) => PluginOptions[K];
+}
+
+/** Booleans as protoplugin reads them: `true`/`1` (or no value) and `false`/`0`. */
+function parseBoolean(key: string, value: string): boolean {
+  if (value === "" || value === "true" || value === "1") return true;
+  if (value === "false" || value === "0") return false;
+  throw new Error(`${key} must be true or false (or 1, 0); got "${value}"`);
+}
+
+/** Every option of the plugin, in the order the README lists them: the parser, its messages and the README table come from here. */
+export const OPTIONS: readonly OptionSpec[] = [
+  {
+    key: "errors",
+    field: "errorProfile",
+    values: errorProfiles.join("|"),
+    default: "v1.0.1",
+    meaning:
+      "which §5.4 error table the mappers follow: v1.0.1 maps every error to a `google.rpc.Code`-consistent HTTP status; v1.0.0 had TaskNotCancelable 409, ContentTypeNotSupported 415, InvalidAgentResponse 502 and UNIMPLEMENTED for three gRPC codes",
+    parse: (value) => {
+      if (!(errorProfiles as readonly string[]).includes(value)) throw new Error(`errors must be one of ${errorProfiles.join(", ")}; got "${value}"`);
+      return value as ErrorProfile;
+    },
+  },
+  {
+    key: "subscribe_post",
+    field: "subscribePost",
+    values: "true|false",
+    default: "true",
+    meaning: "a2a.proto binds SubscribeToTask to `GET …:subscribe`, the spec text (§5.3, §11.3.2) to `POST`; by default the route table answers both, `false` keeps the proto's verb only",
+    parse: (value) => parseBoolean("subscribe_post", value),
+  },
+  {
+    key: "bindings",
+    field: "bindings",
+    values: "jsonrpc+rest+grpc",
+    default: "jsonrpc+rest+grpc",
+    meaning: "which bindings' servers and clients to emit (any +-separated subset); without `grpc` nothing imports `@connectrpc/*`, `@grpc/grpc-js` or the runtime's gRPC entry points",
+    parse: (value) => {
+      const list = value.split(/[+|]/).map((b) => b.trim()).filter((b) => b !== "");
+      const unknown = list.filter((b) => !(allBindings as readonly string[]).includes(b));
+      if (list.length === 0 || unknown.length > 0) throw new Error(`bindings must be a +-separated list of ${allBindings.join(", ")}; got "${value}"`);
+      return new Set(list as Binding[]);
+    },
+  },
+  {
+    key: "task_store",
+    field: "taskStore",
+    values: "memory|sqlite",
+    default: "memory",
+    meaning:
+      "`sqlite` adds the task runtime's SQLite store (`@protoc-gen-a2a/runtime/sqlite`, on better-sqlite3 12, WAL; tasks and push configs survive a restart; the saves of one event-loop turn are one transaction, and no event reaches a client before its commit; `synchronous: \"FULL\"` makes that survive power loss too) and `create<Service>SqliteTaskStore(path, options)` in the binder; generated-example/gen is generated with it",
+    parse: (value) => {
+      if (value !== "memory" && value !== "sqlite") throw new Error(`task_store must be memory or sqlite; got "${value}"`);
+      return value;
+    },
+  },
+  {
+    key: "grpc_server",
+    field: "grpcServer",
+    values: "grpc-js|connect",
+    default: "grpc-js",
+    meaning:
+      "the server stack of `listen<Service>Grpc`: @grpc/grpc-js (faster: on par with or ahead of @a2a-js/sdk's server in `bench/grpc.mjs`, where Connect on node:http2 is 3–5× slower) or Connect (adds gRPC-web and the Connect protocol). The Connect routes (`create<Service>GrpcRoutes`) are emitted either way; the client is Connect's gRPC transport",
+    parse: (value) => {
+      if (value !== "grpc-js" && value !== "connect") throw new Error(`grpc_server must be grpc-js or connect; got "${value}"`);
+      return value;
+    },
+  },
+];
+
+/** protoplugin's own options that apply to this plugin's output, for the README table. */
+export const STANDARD_OPTIONS: readonly { readonly option: string; readonly default: string; readonly meaning: string }[] = [
+  { option: "`target=ts`", default: "`ts`", meaning: "protoplugin's standard option; only `ts` is supported (the default here)" },
+  { option: "`import_extension=js` \\| `none` \\| `ts`", default: "`none`", meaning: "protoplugin's standard option: the extension of relative imports between generated files (NodeNext projects need `js`)" },
+  { option: "`rewrite_imports=…`, `ts_nocheck=true`, `keep_empty_files=true`", default: "", meaning: "protoplugin's standard options, as for protoc-gen-es (`rewrite_imports` applies to the imports of generated files, not to `@protoc-gen-a2a/runtime`)" },
+];
+
+export const defaultOptions: PluginOptions = Object.fromEntries(OPTIONS.map((o) => [o.field, o.parse(o.default)])) as unknown as PluginOptions;
 
 /**
  * Parses the plugin's own options. Unknown keys and bad values throw: protoplugin
  * turns the throw into `invalid option "key=value": reason` and exits 1.
  */
 export function parseOptions(raw: readonly { key: string; value: string }[]): PluginOptions {
-  let errorProfile = defaultOptions.errorProfile;
-  let subscribePost = defaultOptions.subscribePost;
-  let bindings = defaultOptions.bindings;
-  let grpcServer = defaultOptions.grpcServer;
-  let taskStore = defaultOptions.taskStore;
+  const options: Record<string, unknown> = { ...defaultOptions };
   for (const { key, value } of raw) {
-    switch (key) {
-      case "errors":
-        if (!(errorProfiles as readonly string[]).includes(value)) {
-          throw new Error(`errors must be one of ${errorProfiles.join(", ")}; got "${value}"`);
-        }
-        errorProfile = value as ErrorProfile;
-        break;
-      case "subscribe_post":
-        subscribePost = parseBoolean(key, value);
-        break;
-      case "bindings": {
-        const list = value.split(/[+|]/).map((b) => b.trim()).filter((b) => b !== "");
-        const unknown = list.filter((b) => !(allBindings as readonly string[]).includes(b));
-        if (list.length === 0 || unknown.length > 0) {
-          throw new Error(`bindings must be a +-separated list of ${allBindings.join(", ")}; got "${value}"`);
-        }
-        bindings = new Set(list as Binding[]);
-        break;
-      }
-      case "grpc_server":
-        if (value !== "grpc-js" && value !== "connect") throw new Error(`grpc_server must be grpc-js or connect; got "${value}"`);
-        grpcServer = value;
-        break;
-      case "task_store":
-        if (value !== "memory" && value !== "sqlite") throw new Error(`task_store must be memory or sqlite; got "${value}"`);
-        taskStore = value;
-        break;
-      default:
-        throw new Error(
-          `unknown option "${key}"; protoc-gen-a2a accepts errors=v1.0.1|v1.0.0, subscribe_post=true|false, bindings=jsonrpc+rest+grpc, grpc_server=grpc-js|connect and task_store=memory|sqlite`,
-        );
-    }
+    const spec = OPTIONS.find((o) => o.key === key);
+    if (spec === undefined) throw new Error(`unknown option "${key}"; protoc-gen-a2a accepts ${OPTIONS.map((o) => `${o.key}=${o.values}`).join(", ")}`);
+    options[spec.field] = spec.parse(value);
   }
-  return { errorProfile, subscribePost, bindings, grpcServer, taskStore };
+  return options as unknown as PluginOptions;
 }
 
-function parseBoolean(key: string, value: string): boolean {
-  if (value === "" || value === "true") return true;
-  if (value === "false") return false;
-  throw new Error(`${key} must be true or false; got "${value}"`);
+/** The README's table of options, rendered from {@link OPTIONS} and {@link STANDARD_OPTIONS}. */
+export function optionsTable(): string {
+  const rows = OPTIONS.map((o) => {
+    const [first, ...rest] = o.values.split("|");
+    const option = [`\`${o.key}=${first}\``, ...rest.map((v) => `\`${v}\``)].join(" \\| ");
+    const fallback = o.key === "bindings" ? "all three" : `\`${o.default}\``;
+    return `| ${option} | ${fallback} | ${o.meaning} |`;
+  });
+  const standard = STANDARD_OPTIONS.map((s) => `| ${s.option} | ${s.default} | ${s.meaning} |`);
+  return ["| option | default | meaning |", "| --- | --- | --- |", ...rows, ...standard].join("\n");
 }

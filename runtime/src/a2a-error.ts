@@ -1,3 +1,4 @@
+// Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 /**
  * A2A error runtime: one error base class and the mappings between it and the wire form of each binding
  * (A2A v1.0 §3.3.2, §5.4, §9.5 JSON-RPC, §10.6 gRPC, §11.6 HTTP+JSON).

@@ -1,3 +1,4 @@
+// Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 /**
  * The per-call context every generated handler method receives, whatever the
  * binding the request came in on (JSON-RPC, gRPC, HTTP+JSON or a custom one).

@@ -1,3 +1,4 @@
+// Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 /** Client options and per-call options shared by every binding's client. */
 import { create, type DescMessage, type Message, type MessageInitShape } from "@bufbuild/protobuf";
 import { formatExtensions } from "./service-parameters.js";

@@ -1,3 +1,4 @@
+// Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 /**
  * Agent Card discovery basics shared by the serving side (http/agent-card.ts) and the
  * connecting side (agent-client.ts): the well-known path (§8.2), the names of the core

@@ -1,3 +1,4 @@
+// Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 /**
  * Operation descriptors: what every binding needs to know about an RPC to decode
  * its request, call the handler and encode the response.

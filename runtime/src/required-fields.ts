@@ -1,3 +1,4 @@
+// Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 /**
  * REQUIRED-field validation (spec §5.7) from a table the plugin precompiles from
  * `google.api.field_behavior`. Works on protobuf-es messages, whatever wire format

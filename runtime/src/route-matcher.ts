@@ -1,3 +1,4 @@
+// Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 /**
  * Request-time matcher for the HTTP+JSON route table that protoc-gen-a2a
  * precompiles from `google.api.http` annotations.

@@ -1,10 +1,11 @@
+// Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 /**
  * The part of every binding's pipeline that comes after routing and before the
  * handler: authentication, version negotiation, extensions. Shared by JSON-RPC,
  * HTTP+JSON and gRPC, so that the three answer alike.
  */
 import { A2AError, type A2AErrorSpec } from "./a2a-error.js";
-import { ServiceParameters, type AuthenticateFn, type CallContext, type ProtocolBinding } from "./call-context.js";
+import type { ServiceParameters, AuthenticateFn, CallContext, ProtocolBinding } from "./call-context.js";
 import { IMPLICIT_VERSION, formatExtensions, negotiateVersion, parseExtensions } from "./service-parameters.js";
 import type { DescMessage, JsonValue, Message } from "@bufbuild/protobuf";
 import { JsonDecodeError, decodeMessage } from "./proto-json.js";

@@ -1,3 +1,4 @@
+// Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 /**
  * Version negotiation and extension lists (spec §3.2.6, §3.6), shared by every binding.
  */

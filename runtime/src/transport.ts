@@ -1,3 +1,4 @@
+// Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 /**
  * The seam between a typed client and a binding (connect-es's `Transport`): the generated
  * `<Service>TransportClient` has one method per RPC and hands every call to a `Transport`;

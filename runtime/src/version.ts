@@ -1,3 +1,4 @@
+// Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 /**
  * The runtime's version, released together with protoc-gen-a2a: generated code is written for
  * the runtime of the plugin version that wrote it (a test keeps this, runtime/package.json and

@@ -188,7 +188,9 @@ export interface Exchange<Body = string | undefined> {
 export function recordingFetch<Body = string | undefined>(log: Exchange<Body>[], body: (raw: string | undefined) => Body = (raw) => raw as Body): typeof fetch {
   return async (input, init) => {
     const headers: Record<string, string> = {};
-    new Headers(init?.headers).forEach((v, k) => (headers[k] = v));
+    new Headers(init?.headers).forEach((v, k) => {
+      headers[k] = v;
+    });
     const exchange: Exchange<Body> = {
       method: init?.method ?? "GET",
       url: String(input),

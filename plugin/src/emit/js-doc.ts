@@ -1,3 +1,4 @@
+// Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 import { getComments } from "@bufbuild/protoplugin";
 import type { DescMethod, DescService } from "@bufbuild/protobuf";
 

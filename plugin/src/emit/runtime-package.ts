@@ -1,3 +1,4 @@
+// Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 /**
  * The runtime library generated code imports: `@protoc-gen-a2a/runtime`, released with the
  * plugin at the same version (grpc-gateway's `runtime` package, protobuf-es's

@@ -1,3 +1,4 @@
+// Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 /**
  * `protoc-gen-a2a init [dir] [--force]`: turns a folder into an A2A agent project. Writes
  * the normative a2a.proto (with its license and source note) and the google/api and

@@ -1,3 +1,4 @@
+// Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 /**
  * The A2A error catalog as data, used at generation time.
  *

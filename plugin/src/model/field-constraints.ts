@@ -1,3 +1,4 @@
+// Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 import type { DescField } from "@bufbuild/protobuf";
 
 /** A numeric range the spec text puts on a request field (the proto has no annotation for it). */

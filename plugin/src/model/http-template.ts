@@ -1,3 +1,4 @@
+// Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 /**
  * Generation-time parser and compiler for `google.api.http` path templates
  * (googleapis google/api/http.proto):

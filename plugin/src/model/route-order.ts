@@ -1,3 +1,4 @@
+// Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 /**
  * Generation-time precedence order of compiled routes. The runtime matcher
  * (runtime/src/route-matcher.ts) walks the table in this order and the

@@ -1,3 +1,4 @@
+// Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 import type { DescFile, DescMessage, DescMethod, DescService } from "@bufbuild/protobuf";
 import type { PluginOptions } from "../options.js";
 import { generationError } from "../generation-error.js";

@@ -1,3 +1,4 @@
+// Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 /**
  * A service parameter of spec §3.2.6: case-insensitive key, case-sensitive value,
  * sent as an HTTP header (JSON-RPC §9.2, HTTP+JSON §11.2) or lowercase gRPC

@@ -1,3 +1,4 @@
+// Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 /**
  * Connecting to an agent from its Agent Card (A2A v1.0 §8.2, §8.3.2, §5.2): fetch the card,
  * decode it leniently, select the interface, build the generated client of its binding, and
@@ -357,12 +358,18 @@ export function selectInterface<B extends string>(
 ): { target: InterfaceTarget<B> | undefined; skipped: string[] } {
   const skipped: string[] = [];
   const candidates: InterfaceTarget<B>[] = [];
-  card.supportedInterfaces.forEach((entry, index) => {
+  for (const [index, entry] of card.supportedInterfaces.entries()) {
     const label = `supportedInterfaces[${index}] (${entry.protocolBinding} ${JSON.stringify(entry.url)})`;
     const name = BINDING_ALIASES[entry.protocolBinding.trim().toUpperCase()] ?? entry.protocolBinding;
     const binding = bindings.find((b) => b === name);
-    if (binding === undefined) return void skipped.push(`${label}: binding not wanted`);
-    if (majorVersion(entry.protocolVersion) !== 1) return void skipped.push(`${label}: protocolVersion ${JSON.stringify(entry.protocolVersion)} is not 1.x`);
+    if (binding === undefined) {
+      skipped.push(`${label}: binding not wanted`);
+      continue;
+    }
+    if (majorVersion(entry.protocolVersion) !== 1) {
+      skipped.push(`${label}: protocolVersion ${JSON.stringify(entry.protocolVersion)} is not 1.x`);
+      continue;
+    }
     let address: string | undefined;
     let url = entry.url;
     let tls: boolean | undefined;
@@ -373,9 +380,12 @@ export function selectInterface<B extends string>(
       address = httpUrl(entry.url, options?.cardUrl);
       if (address !== undefined) url = address;
     }
-    if (address === undefined) return void skipped.push(`${label}: unusable url`);
+    if (address === undefined) {
+      skipped.push(`${label}: unusable url`);
+      continue;
+    }
     candidates.push({ url, protocolBinding: binding, protocolVersion: entry.protocolVersion, tenant: entry.tenant, index, address, tls });
-  });
+  }
   if (options?.prefer === "bindings") candidates.sort((a, b) => bindings.indexOf(a.protocolBinding) - bindings.indexOf(b.protocolBinding) || a.index - b.index);
   return { target: candidates[0], skipped };
 }

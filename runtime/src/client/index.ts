@@ -1,3 +1,4 @@
+// Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 /**
  * @protoc-gen-a2a/runtime/client: connecting to an agent from its Agent Card (spec §8.3):
  * fetching and leniently decoding the card, choosing an interface, capability gates. The

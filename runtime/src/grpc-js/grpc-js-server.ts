@@ -1,3 +1,4 @@
+// Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 /**
  * The gRPC binding of A2A (spec §10) on `@grpc/grpc-js`: the same service definition and
  * the same pipeline as the Connect server (grpc/server.ts): service parameters from

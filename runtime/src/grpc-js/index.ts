@@ -1,3 +1,4 @@
+// Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 /**
  * @protoc-gen-a2a/runtime/grpc-js: the gRPC server on `@grpc/grpc-js` (an optional peer
  * dependency of this package), the faster stack of the generated `listen<Service>Grpc` with

@@ -1,10 +1,11 @@
+// Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 /**
  * The gRPC client transport of A2A (spec §10) on Connect's gRPC transport over HTTP/2.
  * The generated `<Service>GrpcClient` wraps it with one typed method per RPC.
  */
 import { ConnectError, createClient, type Client, type Transport } from "@connectrpc/connect";
 import { createGrpcTransport, type GrpcTransportOptions } from "@connectrpc/connect-node";
-import { type DescService, type MessageInitShape, type MessageShape } from "@bufbuild/protobuf";
+import type { DescService, MessageInitShape, MessageShape } from "@bufbuild/protobuf";
 import type { ErrorRegistry } from "../a2a-error.js";
 import { requestHeaders, requestMessage, type CallOptions, type ClientOptions } from "../call-options.js";
 import type { OperationDescriptor } from "../operation.js";

@@ -1,3 +1,4 @@
+// Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 /**
  * @protoc-gen-a2a/runtime/grpc: the gRPC binding (spec §10) on Connect (`@connectrpc/connect`,
  * `@connectrpc/connect-node`, optional peer dependencies of this package): service routes

@@ -1,3 +1,4 @@
+// Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 /**
  * Starting a gRPC endpoint: h2c (plaintext HTTP/2, for local use and conformance kits)
  * or TLS (spec §10.1, production), or mounting on an existing http2 server.

@@ -1,3 +1,4 @@
+// Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 /**
  * The gRPC binding of A2A (spec §10) on Connect for Node: the service implementation
  * Connect serves (gRPC over HTTP/2; gRPC-web and Connect come for free), adapted from the

@@ -1,3 +1,4 @@
+// Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 /**
  * A2A errors ↔ gRPC statuses (spec §10.6): the status code of the error table, the
  * message, and a google.rpc.ErrorInfo (plus a google.rpc.BadRequest for validation

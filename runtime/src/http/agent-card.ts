@@ -1,3 +1,4 @@
+// Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 /**
  * Agent Card discovery (A2A v1.0 §8): serving the public card at the well-known path
  * with the caching headers of §8.6, a path-prefix dispatcher so one server can carry

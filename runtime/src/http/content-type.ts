@@ -1,3 +1,4 @@
+// Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 /**
  * Media types (RFC 9110 §8.3.1): parsing of `Content-Type` and the JSON check the
  * bindings apply to request bodies.

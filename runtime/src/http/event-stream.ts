@@ -1,3 +1,4 @@
+// Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 /**
  * Server-streaming operations over HTTP as Server-Sent Events, shared by the JSON-RPC
  * and HTTP+JSON servers (they differ only in how an event and an error are framed).

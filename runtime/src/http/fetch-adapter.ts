@@ -1,3 +1,4 @@
+// Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 /**
  * Serves a {@link UniversalHandler} as a fetch handler, `(Request) => Promise<Response>`,
  * for Deno, Bun, workers, service workers and Node fetch-style servers.

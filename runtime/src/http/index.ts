@@ -1,3 +1,4 @@
+// Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 /**
  * @protoc-gen-a2a/runtime/http: serving A2A over HTTP. A framework-neutral exchange
  * (`UniversalHandler`) served natively on node:http / node:http2 (`serveNode`) or as a fetch

@@ -1,3 +1,4 @@
+// Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 /**
  * Serves a {@link UniversalHandler} natively on `node:http` and on the `node:http2`
  * compatibility API, without allocating fetch `Request`/`Response` objects.

@@ -1,3 +1,4 @@
+// Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 /** Small helpers both HTTP adapters share: base paths and body buffers. */
 
 /** "" or "/" → undefined; otherwise a leading "/" and no trailing "/". */

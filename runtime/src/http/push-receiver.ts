@@ -1,3 +1,4 @@
+// Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 /**
  * Receiving push notifications: the client (webhook receiver) side of spec §4.3.3 and
  * §13.2. An agent POSTs one ProtoJSON `StreamResponse` per task event to the URL of a push

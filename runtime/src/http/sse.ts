@@ -1,3 +1,4 @@
+// Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 /**
  * Server-sent events (WHATWG HTML §9.2): the server side encodes events and
  * interleaves keep-alive comments, the client side parses a response body into

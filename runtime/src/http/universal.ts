@@ -1,3 +1,4 @@
+// Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 /**
  * A framework-neutral view of one HTTP exchange, so that the JSON-RPC and HTTP+JSON
  * servers are written once and served both through the fetch API

@@ -1,9 +1,10 @@
+// Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 /**
  * The JSON-RPC 2.0 client transport of A2A (spec §9) over `fetch`. The generated
  * `<Service>JsonRpcClient` wraps it with one typed method per RPC.
  */
 import { fromJson, toJson, type JsonValue, type Message, type MessageInitShape, type MessageShape } from "@bufbuild/protobuf";
-import { A2AError, type ErrorRegistry } from "../a2a-error.js";
+import type { A2AError, ErrorRegistry } from "../a2a-error.js";
 import { parseSse } from "../http/sse.js";
 import type { OperationDescriptor } from "../operation.js";
 import { callSignal, requestHeaders, requestMessage, unreachableError, type CallOptions, type ClientOptions } from "../call-options.js";

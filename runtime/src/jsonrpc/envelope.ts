@@ -1,3 +1,4 @@
+// Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 /**
  * JSON-RPC 2.0 envelopes (https://www.jsonrpc.org/specification) as A2A uses them
  * (spec §9): one request per HTTP request, `params` a JSON object, no batches, no

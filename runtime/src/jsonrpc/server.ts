@@ -1,3 +1,4 @@
+// Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 /**
  * The JSON-RPC 2.0 server of A2A (spec §9), framework-neutral. The generated
  * `create<Service>JsonRpcHandler` binds it to a service's tables and handler; serve

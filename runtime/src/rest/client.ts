@@ -1,3 +1,4 @@
+// Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 /**
  * The HTTP+JSON/REST client transport of A2A (spec §11) over `fetch`: paths built from
  * the route table, query strings per §11.5, SSE for streams, §11.6 errors rebuilt into

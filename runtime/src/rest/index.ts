@@ -1,3 +1,4 @@
+// Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 /**
  * @protoc-gen-a2a/runtime/rest: the HTTP+JSON binding (spec §11): the server over a route
  * table compiled by the plugin from `google.api.http`, the route matcher, and the client

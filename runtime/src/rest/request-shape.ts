@@ -1,3 +1,4 @@
+// Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 /**
  * HTTP+JSON request mapping (spec §11.5, google.api.http transcoding): how a request
  * message is spread over path variables, query parameters and the JSON body, both

@@ -1,3 +1,4 @@
+// Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 /**
  * The HTTP+JSON/REST server of A2A (spec §11), framework-neutral: the precompiled route
  * table picks the operation, the request is assembled transcoding-style from path,

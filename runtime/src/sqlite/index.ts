@@ -1,3 +1,4 @@
+// Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 /**
  * @protoc-gen-a2a/runtime/sqlite: the task runtime's SQLite store on `better-sqlite3` (an
  * optional peer dependency of this package): tasks and push configs survive a restart; the

@@ -1,3 +1,4 @@
+// Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 /**
  * A {@link TaskStore} on SQLite through `better-sqlite3` (an optional dependency: only
  * agents that import this file need it installed).

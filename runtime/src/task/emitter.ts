@@ -1,3 +1,4 @@
+// Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 /**
  * The {@link TaskEmitter} handed to `execute()`: checks each call against the turn's
  * bookkeeping synchronously (throwing ExecutorMisuseError, nothing stored), updates

@@ -1,3 +1,4 @@
+// Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 /**
  * The engine of the task runtime: starts turns (one `execute()` per incoming message),
  * stores and streams what their emitters accept, ends turns, cancels tasks and opens

@@ -1,3 +1,4 @@
+// Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 /**
  * Errors of the task runtime: the A2A errors it answers with (constructed by the
  * generated error classes, which the binder hands in), and its own two error classes.

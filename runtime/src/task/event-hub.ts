@@ -1,3 +1,4 @@
+// Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 /**
  * Ordered fan-out of one task's events to any number of subscribers (spec §3.5.2:
  * every active stream gets every event, in the order generated; closing one stream

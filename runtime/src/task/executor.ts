@@ -1,3 +1,4 @@
+// Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 /**
  * The agent author's side of the task runtime: implement {@link AgentExecutor} and the
  * runtime implements all eleven A2A operations around it.

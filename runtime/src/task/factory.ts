@@ -1,3 +1,4 @@
+// Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 /**
  * Builds the messages the runtime stores and streams, with the schemas the binder
  * handed in, and normalizes what executors give it (agent messages, artifacts).

@@ -1,3 +1,4 @@
+// Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 /**
  * What a response shows of a task: `historyLength` (spec §3.2.4) and ListTasks'
  * `includeArtifacts` (§3.1.4). Both act on a copy; an emptied repeated field is

@@ -1,3 +1,4 @@
+// Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 /**
  * @protoc-gen-a2a/runtime/task: the task runtime. Agent authors implement `AgentExecutor.execute(context,
  * emitter)`; `createTaskHandler` turns it into the whole A2A service, backed by a

@@ -1,3 +1,4 @@
+// Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 /**
  * The in-process state of tasks that something is happening to: per task a queue that
  * serializes its state changes, a mutex that lets one `execute()` run at a time, the hub

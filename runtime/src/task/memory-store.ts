@@ -1,3 +1,4 @@
+// Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 /**
  * The in-memory {@link TaskStore}: maps keyed by scope, keyset pagination over a sort
  * done per call (fine for tests and small agents; use a database-backed store beyond).

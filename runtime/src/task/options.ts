@@ -1,3 +1,4 @@
+// Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 /**
  * Configuration of the task runtime: what the generated binder supplies (schemas,
  * enums, error classes) and what the agent author chooses (executor, store, capabilities, hooks).

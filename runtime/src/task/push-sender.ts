@@ -1,3 +1,4 @@
+// Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 /**
  * Push notification delivery (spec §3.5, §4.3.3, §13.2): plug
  * `createPushNotificationSender(…).onTaskEvent` into `TaskHandlerOptions.onTaskEvent` and

@@ -1,3 +1,4 @@
+// Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 /**
  * In-process serialization primitives: a FIFO queue of short critical sections (every
  * state change of a task runs in its task's queue) and a FIFO mutex held for longer spans

@@ -1,3 +1,4 @@
+// Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 /**
  * Task states and roles as the generated enums number them, and the lifecycle
  * predicates of spec §3 and §4.1.3: terminal = COMPLETED, FAILED, CANCELED,

@@ -1,3 +1,4 @@
+// Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 /**
  * The A2A service on top of an {@link AgentExecutor}: all eleven operations of
  * `A2AServiceHandler`, with the semantics of spec §3.
@@ -43,7 +44,7 @@ import type {
   TaskShape,
 } from "./shapes.js";
 import { TaskStates } from "./states.js";
-import type { TaskStore } from "./task-store.js";
+import type { TaskStore, PushConfigPage, TaskPage } from "./task-store.js";
 
 /** Default and bounds of `ListTasksRequest.page_size` (proto comment: "at most 50 … minimum 1 … maximum 100"). */
 const DEFAULT_PAGE_SIZE = 50;
@@ -227,7 +228,7 @@ class TaskHandler<Principal> implements TaskServiceHandler<Principal, TaskRuntim
     }
     this.#checkHistoryLength("historyLength", request.historyLength);
     if (request.status !== 0 && !this.#states.isKnown(request.status)) throw this.#invalid("status", `status ${request.status} is not a task state`);
-    let page;
+    let page: TaskPage;
     try {
       page = await this.#store.listTasks(this.#engine.scopeOf(context), {
         contextId: request.contextId,
@@ -302,7 +303,7 @@ class TaskHandler<Principal> implements TaskServiceHandler<Principal, TaskRuntim
     if (!Number.isInteger(request.pageSize) || request.pageSize < 0) throw this.#invalid("pageSize", `pageSize must not be negative, got ${request.pageSize}`);
     const scope = this.#engine.scopeOf(context);
     await this.#engine.requireTask(scope, request.taskId);
-    let page;
+    let page: PushConfigPage;
     try {
       page = await this.#store.listPushConfigs(scope, request.taskId, { pageSize: request.pageSize, pageToken: request.pageToken });
     } catch (e) {

@@ -1,3 +1,4 @@
+// Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 /**
  * The persistence interface of the task runtime. Everything is async and keyed by a
  * {@link TaskScope} (tenant + owner), so that a SQL implementation maps each method to

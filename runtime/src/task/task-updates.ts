@@ -1,3 +1,4 @@
+// Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 /**
  * How one event changes a task. The task is a copy-on-write copy (see
  * `TaskFactory.copyTask`): fields and array elements are replaced, never mutated in

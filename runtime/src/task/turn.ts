@@ -1,3 +1,4 @@
+// Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 /**
  * The bookkeeping of one conversation turn (one `execute()` call): what the emitter has
  * accepted so far (checked synchronously, so misuse fails at the call) and what has been

@@ -47,7 +47,9 @@ export async function sendHttp(request: HttpRequest): Promise<HttpResult> {
     signal: request.signal,
   });
   const headers: Record<string, string> = {};
-  response.headers.forEach((value, key) => (headers[key] = value));
+  response.headers.forEach((value, key) => {
+    headers[key] = value;
+  });
   const bytes = Buffer.from(await response.arrayBuffer());
   const text = bytes.toString("utf8");
   if ((headers["content-type"] ?? "").startsWith("text/event-stream")) return { status: response.status, headers, body: undefined, events: parseEventStream(text), bytes };

@@ -131,7 +131,9 @@ export function checkStream(events: readonly JsonValue[], expectation: JsonObjec
   }
   if (isMap(expectation["each_event"])) {
     const each = expectation["each_event"];
-    events.forEach((event, i) => failures.push(...checkEvent(event, each, `events[${i}]`)));
+    events.forEach((event, i) => {
+      failures.push(...checkEvent(event, each, `events[${i}]`));
+    });
   }
   return failures;
 }

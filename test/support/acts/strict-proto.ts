@@ -161,7 +161,11 @@ function walkJson(desc: DescMessage, value: JsonValue, path: string, out: WireVi
     switch (field.fieldKind) {
       case "list":
         if (!Array.isArray(v)) out.push({ path: at, message: `expected an array, got ${show(v)}` });
-        else v.forEach((e, i) => (field.listKind === "message" ? walkJson(field.message, e, `${at}[${i}]`, out, depth + 1) : checkValue(field, field.listKind, e, `${at}[${i}]`, out)));
+        else
+          v.forEach((e, i) => {
+            if (field.listKind === "message") walkJson(field.message, e, `${at}[${i}]`, out, depth + 1);
+            else checkValue(field, field.listKind, e, `${at}[${i}]`, out);
+          });
         break;
       case "map":
         if (!isMap(v)) out.push({ path: at, message: `expected an object (map), got ${show(v)}` });
@@ -214,7 +218,7 @@ type Fields = Record<string, unknown> & { $unknown?: readonly { no: number }[] }
 function walkBinary(desc: DescMessage, message: Fields, path: string, out: WireViolation[], depth = 0): void {
   if (depth > 64 || desc.typeName.startsWith("google.protobuf.")) return;
   for (const unknown of message.$unknown ?? []) out.push({ path: path === "" ? "(root)" : path, message: `unknown field number ${unknown.no} (${desc.typeName} has no such field)` });
-  const valueOf = (field: DescField): unknown => {
+  const fieldValue = (field: DescField): unknown => {
     if (field.oneof === undefined) return message[field.localName];
     const o = message[field.oneof.localName] as { case?: string; value?: unknown } | undefined;
     return o?.case === field.localName ? o.value : undefined;
@@ -223,7 +227,7 @@ function walkBinary(desc: DescMessage, message: Fields, path: string, out: WireV
     if (typeof n === "number" && e.values.every((v) => v.number !== n)) out.push({ path: at, message: `${n} is not a value of enum ${e.typeName}` });
   };
   for (const field of desc.fields) {
-    const v = valueOf(field);
+    const v = fieldValue(field);
     const at = join(path, field.jsonName);
     if (v === undefined) continue;
     switch (field.fieldKind) {
@@ -255,7 +259,7 @@ function walkBinary(desc: DescMessage, message: Fields, path: string, out: WireV
   }
   for (const field of desc.fields) {
     if (!required(field) || mayBeEmpty(field)) continue;
-    const v = valueOf(field);
+    const v = fieldValue(field);
     const at = join(path, field.jsonName);
     const missing =
       v === undefined ||

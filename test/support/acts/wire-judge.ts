@@ -390,7 +390,9 @@ function grpcMessages(body: Buffer, encoding: string | undefined, out: WireViola
     let bytes: Uint8Array = body.subarray(offset + 5, offset + 5 + length);
     if (compressed === 1) {
       try {
-        bytes = encoding === "gzip" ? gunzipSync(bytes) : encoding === "deflate" ? inflateSync(bytes) : (out.push(v("(frames)", `a compressed message with grpc-encoding ${show(encoding)}`)), bytes);
+        if (encoding === "gzip") bytes = gunzipSync(bytes);
+        else if (encoding === "deflate") bytes = inflateSync(bytes);
+        else out.push(v("(frames)", `a compressed message with grpc-encoding ${show(encoding)}`));
       } catch (e) {
         out.push(v("(frames)", `a compressed message does not decompress: ${e instanceof Error ? e.message : String(e)}`));
       }

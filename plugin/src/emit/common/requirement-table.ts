@@ -1,3 +1,4 @@
+// Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 import type { GeneratedFile } from "@bufbuild/protoplugin";
 import { ScalarType, type DescField } from "@bufbuild/protobuf";
 import type { MessageRequirements } from "../../model/required-fields.js";

@@ -1,3 +1,4 @@
+// Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 import type { GeneratedFile, ImportSymbol, Schema } from "@bufbuild/protoplugin";
 import type { FileModel, ServiceModel } from "../../model/service-model.js";
 import { requestFieldShapes } from "../../model/query-fields.js";
