@@ -31,10 +31,7 @@ const plugins = {
 function template(name) {
   const p = plugins[name];
   const file = join(work, `${name}.yaml`);
-  writeFileSync(
-    file,
-    `version: v2\ninputs:\n  - directory: proto\nplugins:\n  - local: ${JSON.stringify(p.local)}\n    out: ${relative(root, join(work, name))}\n    opt: ${p.opt}\n`,
-  );
+  writeFileSync(file, `version: v2\ninputs:\n  - directory: proto\nplugins:\n  - local: ${JSON.stringify(p.local)}\n    out: ${relative(root, join(work, name))}\n    opt: ${p.opt}\n`);
   return file;
 }
 

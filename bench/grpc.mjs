@@ -131,10 +131,22 @@ async function buildAll() {
 function runH2load(port, method, bodyFile, seconds, expectedAnswerBytes) {
   const logFile = join(workDir, `h2load-${method}-${port}.log`);
   const argv = [
-    "-c", String(CONNECTIONS), "-m", String(STREAMS), "-D", String(seconds),
-    "-d", bodyFile,
-    "-H", "content-type: application/grpc", "-H", "te: trailers", "-H", "a2a-version: 1.0",
-    "--log-file", logFile,
+    "-c",
+    String(CONNECTIONS),
+    "-m",
+    String(STREAMS),
+    "-D",
+    String(seconds),
+    "-d",
+    bodyFile,
+    "-H",
+    "content-type: application/grpc",
+    "-H",
+    "te: trailers",
+    "-H",
+    "a2a-version: 1.0",
+    "--log-file",
+    logFile,
     `http://127.0.0.1:${port}/lf.a2a.v1.A2AService/${method}`,
   ];
   return new Promise((resolve, reject) => {
@@ -342,7 +354,9 @@ console.log("\nReference (no verdict): ours (Connect) / bare Connect routes, i.e
 for (const method of METHODS) {
   const ours = results[`${method}/ours`];
   const bare = results[`${method}/connect`];
-  console.log(`        ${method.padEnd(11)} req/s  ${fmtRatio(ours.reqPerSec / bare.reqPerSec)}   p99 ${fmtRatio(ours.p99 / bare.p99)}   (sdk / bare Connect req/s ${fmtRatio(results[`${method}/sdk`].reqPerSec / bare.reqPerSec)})`);
+  console.log(
+    `        ${method.padEnd(11)} req/s  ${fmtRatio(ours.reqPerSec / bare.reqPerSec)}   p99 ${fmtRatio(ours.p99 / bare.p99)}   (sdk / bare Connect req/s ${fmtRatio(results[`${method}/sdk`].reqPerSec / bare.reqPerSec)})`,
+  );
 }
 console.log(
   TOOL === "grpc-js"

@@ -37,17 +37,14 @@ import { fmtInt, fmtMs, fmtPct, fmtRatio, median, printTargets, shuffle, table }
 // options
 // ---------------------------------------------------------------------------------------
 
-const { intArg } = parseBenchArgs(
-  "usage: node bench/jsonrpc.mjs [--duration 10] [--connections 50] [--warmup 2] [--rounds 1] [--stream-events 10000] [--stream-runs 3]",
-  {
-    duration: { type: "string", default: "10" },
-    connections: { type: "string", default: "50" },
-    warmup: { type: "string", default: "2" },
-    rounds: { type: "string", default: "1" },
-    "stream-events": { type: "string", default: "10000" },
-    "stream-runs": { type: "string", default: "3" },
-  },
-);
+const { intArg } = parseBenchArgs("usage: node bench/jsonrpc.mjs [--duration 10] [--connections 50] [--warmup 2] [--rounds 1] [--stream-events 10000] [--stream-runs 3]", {
+  duration: { type: "string", default: "10" },
+  connections: { type: "string", default: "50" },
+  warmup: { type: "string", default: "2" },
+  rounds: { type: "string", default: "1" },
+  "stream-events": { type: "string", default: "10000" },
+  "stream-runs": { type: "string", default: "3" },
+});
 const DURATION = intArg("duration", 1, 600);
 const CONNECTIONS = intArg("connections", 1, 1000);
 const WARMUP = intArg("warmup", 0, 60);
@@ -187,23 +184,29 @@ for (const { kind, unaryOnly } of KINDS) {
 }
 
 // -- unary table
-console.log("\n" + table(
-  ["server", "req/s", "p50 ms", "p99 ms", "errors", "non-2xx", "vs bare", "server CPU", "client CPU"],
-  KINDS.map(({ kind, label }) => {
-    const r = unary[kind];
-    return [label, fmtInt(r.reqPerSec), fmtMs(r.p50), fmtMs(r.p99), r.errors, r.non2xx, fmtRatio(paired((u) => u[kind].reqPerSec / u.bare.reqPerSec)), fmtPct(r.serverCpu), fmtPct(r.clientCpu)];
-  }),
-));
+console.log(
+  "\n" +
+    table(
+      ["server", "req/s", "p50 ms", "p99 ms", "errors", "non-2xx", "vs bare", "server CPU", "client CPU"],
+      KINDS.map(({ kind, label }) => {
+        const r = unary[kind];
+        return [label, fmtInt(r.reqPerSec), fmtMs(r.p50), fmtMs(r.p99), r.errors, r.non2xx, fmtRatio(paired((u) => u[kind].reqPerSec / u.bare.reqPerSec)), fmtPct(r.serverCpu), fmtPct(r.clientCpu)];
+      }),
+    ),
+);
 
 // -- stream table
-console.log("\n" + table(
-  ["server (stream)", "events/s", "seconds", "vs bare"],
-  KINDS.filter((k) => !k.unaryOnly).map(({ kind, label }) => {
-    const r = stream[kind];
-    if (r === undefined) return [label, "skipped", "-", "-"];
-    return [label, fmtInt(r.eventsPerSec), r.seconds.toFixed(3), stream.bare ? fmtRatio(r.eventsPerSec / stream.bare.eventsPerSec) : "n/a"];
-  }),
-));
+console.log(
+  "\n" +
+    table(
+      ["server (stream)", "events/s", "seconds", "vs bare"],
+      KINDS.filter((k) => !k.unaryOnly).map(({ kind, label }) => {
+        const r = stream[kind];
+        if (r === undefined) return [label, "skipped", "-", "-"];
+        return [label, fmtInt(r.eventsPerSec), r.seconds.toFixed(3), stream.bare ? fmtRatio(r.eventsPerSec / stream.bare.eventsPerSec) : "n/a"];
+      }),
+    ),
+);
 for (const [kind, note] of Object.entries(streamNotes)) console.log(`note: ${kind} stream skipped: ${note}`);
 
 // -- ratios and targets

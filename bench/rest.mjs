@@ -116,14 +116,20 @@ for (let round = 1; round <= ROUNDS; round++) {
     for (const kind of order) {
       const r = await measure(byKind[kind], route);
       rounds[route][kind].push(r);
-      console.log(`  ${kind.padEnd(10)} ${fmtInt(r.reqPerSec).padStart(7)} req/s  p50 ${fmtMs(r.p50)} ms  p99 ${fmtMs(r.p99)} ms  errors ${r.errors}  non-2xx ${r.non2xx}  server CPU ${fmtPct(r.serverCpu)}`);
+      console.log(
+        `  ${kind.padEnd(10)} ${fmtInt(r.reqPerSec).padStart(7)} req/s  p50 ${fmtMs(r.p50)} ms  p99 ${fmtMs(r.p99)} ms  errors ${r.errors}  non-2xx ${r.non2xx}  server CPU ${fmtPct(r.serverCpu)}`,
+      );
     }
   }
 }
 /** Each server's median round (by req/s), per request. */
 const results = Object.fromEntries(ROUTES.map((route) => [route, Object.fromEntries(KINDS.map(({ kind }) => [kind, median(rounds[route][kind], (r) => r.reqPerSec)]))]));
 /** A ratio computed within each round, then the median over rounds. */
-const paired = (route, f) => median(rounds[route].bare.map((_, i) => f(Object.fromEntries(KINDS.map(({ kind }) => [kind, rounds[route][kind][i]])))), (v) => v);
+const paired = (route, f) =>
+  median(
+    rounds[route].bare.map((_, i) => f(Object.fromEntries(KINDS.map(({ kind }) => [kind, rounds[route][kind][i]])))),
+    (v) => v,
+  );
 
 console.log(
   "\n" +
@@ -159,7 +165,6 @@ printTargets(targets);
 const failed = targets.filter(([, ok]) => !ok).length;
 console.log(failed === 0 ? "\nall targets met" : `\n${failed} target(s) missed`);
 console.log(
-  "Server CPU = the server process's CPU time / wall time (1.00 = one core busy). A server well below 100% while\n" +
-    "the others are near it is bounded by the load generator, not by itself.",
+  "Server CPU = the server process's CPU time / wall time (1.00 = one core busy). A server well below 100% while\n" + "the others are near it is bounded by the load generator, not by itself.",
 );
 await shutdown(0);

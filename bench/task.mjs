@@ -29,16 +29,13 @@ import { installExitHandlers, isShuttingDown, onShutdown, shutdown, startServer,
 import { measureAutocannon } from "./lib/load.mjs";
 import { fmtInt, fmtMs, fmtPct, fmtRatio, shuffle, table } from "./lib/report.mjs";
 
-const { intArg } = parseBenchArgs(
-  "usage: node bench/task.mjs [--duration 5] [--connections 50] [--warmup 1] [--subscribers 1000] [--updates 1000]",
-  {
-    duration: { type: "string", default: "5" },
-    connections: { type: "string", default: "50" },
-    warmup: { type: "string", default: "1" },
-    subscribers: { type: "string", default: "1000" },
-    updates: { type: "string", default: "1000" },
-  },
-);
+const { intArg } = parseBenchArgs("usage: node bench/task.mjs [--duration 5] [--connections 50] [--warmup 1] [--subscribers 1000] [--updates 1000]", {
+  duration: { type: "string", default: "5" },
+  connections: { type: "string", default: "50" },
+  warmup: { type: "string", default: "1" },
+  subscribers: { type: "string", default: "1000" },
+  updates: { type: "string", default: "1000" },
+});
 const DURATION = intArg("duration", 1, 600);
 const CONNECTIONS = intArg("connections", 1, 1000);
 const WARMUP = intArg("warmup", 0, 60);
@@ -134,39 +131,47 @@ for (const kind of order) {
 console.log(`\n2. Fan-out in-process: 1 task, ${fmtInt(SUBSCRIBERS)} SubscribeToTask subscribers, ${fmtInt(UPDATES)} updates + COMPLETED (after a 100 × 100 warm-up)`);
 const fan = await runFanout(scripts["task-fanout"]);
 
-console.log("\n" + table(
-  ["SendMessage (JSON-RPC)", "req/s", "p50 ms", "p99 ms", "errors", "non-2xx", "vs stateless", "server CPU", "client CPU"],
-  KINDS.map(({ kind, label }) => {
-    const r = unary[kind];
-    return [label, fmtInt(r.reqPerSec), fmtMs(r.p50), fmtMs(r.p99), r.errors, r.non2xx, fmtRatio(r.reqPerSec / unary.stateless.reqPerSec), fmtPct(r.serverCpu), fmtPct(r.clientCpu)];
-  }),
-));
+console.log(
+  "\n" +
+    table(
+      ["SendMessage (JSON-RPC)", "req/s", "p50 ms", "p99 ms", "errors", "non-2xx", "vs stateless", "server CPU", "client CPU"],
+      KINDS.map(({ kind, label }) => {
+        const r = unary[kind];
+        return [label, fmtInt(r.reqPerSec), fmtMs(r.p50), fmtMs(r.p99), r.errors, r.non2xx, fmtRatio(r.reqPerSec / unary.stateless.reqPerSec), fmtPct(r.serverCpu), fmtPct(r.clientCpu)];
+      }),
+    ),
+);
 
 const ratio = (a, b, key) => fmtRatio(unary[a][key] / unary[b][key]);
 console.log("\nRatios");
-console.log(table(
-  ["ratio", "req/s", "p50", "p99"],
-  [
-    ["task-memory / stateless", ratio("task-memory", "stateless", "reqPerSec"), ratio("task-memory", "stateless", "p50"), ratio("task-memory", "stateless", "p99")],
-    ["task-sqlite / task-memory", ratio("task-sqlite", "task-memory", "reqPerSec"), ratio("task-sqlite", "task-memory", "p50"), ratio("task-sqlite", "task-memory", "p99")],
-    ["task-reply / stateless", ratio("task-reply", "stateless", "reqPerSec"), ratio("task-reply", "stateless", "p50"), ratio("task-reply", "stateless", "p99")],
-    ["task-memory / task-reply", ratio("task-memory", "task-reply", "reqPerSec"), ratio("task-memory", "task-reply", "p50"), ratio("task-memory", "task-reply", "p99")],
-  ],
-));
+console.log(
+  table(
+    ["ratio", "req/s", "p50", "p99"],
+    [
+      ["task-memory / stateless", ratio("task-memory", "stateless", "reqPerSec"), ratio("task-memory", "stateless", "p50"), ratio("task-memory", "stateless", "p99")],
+      ["task-sqlite / task-memory", ratio("task-sqlite", "task-memory", "reqPerSec"), ratio("task-sqlite", "task-memory", "p50"), ratio("task-sqlite", "task-memory", "p99")],
+      ["task-reply / stateless", ratio("task-reply", "stateless", "reqPerSec"), ratio("task-reply", "stateless", "p50"), ratio("task-reply", "stateless", "p99")],
+      ["task-memory / task-reply", ratio("task-memory", "task-reply", "reqPerSec"), ratio("task-memory", "task-reply", "p50"), ratio("task-memory", "task-reply", "p99")],
+    ],
+  ),
+);
 
-console.log("\n" + table(
-  ["fan-out", "value"],
-  [
-    ["subscribers × (updates + COMPLETED)", `${fmtInt(fan.subscribers)} × ${fmtInt(fan.updates + 1)}`],
-    ["events delivered", fmtInt(fan.delivered)],
-    ["emit → last subscriber done (s)", fan.seconds.toFixed(3)],
-    ["delivered events/s (all subscribers)", fmtInt(fan.eventsPerSec)],
-    ["updates/s (per subscriber)", fmtInt((fan.updates + 1) / fan.seconds)],
-    ["subscribe all (s)", fan.subscribeSeconds.toFixed(3)],
-    [`heap per subscriber (bytes${fan.gc ? ", after gc" : ", NO gc"})`, fmtInt(fan.bytesPerSubscriber)],
-    ["every subscriber got every event in order, ended", fan.ok ? "yes" : "NO"],
-  ],
-));
+console.log(
+  "\n" +
+    table(
+      ["fan-out", "value"],
+      [
+        ["subscribers × (updates + COMPLETED)", `${fmtInt(fan.subscribers)} × ${fmtInt(fan.updates + 1)}`],
+        ["events delivered", fmtInt(fan.delivered)],
+        ["emit → last subscriber done (s)", fan.seconds.toFixed(3)],
+        ["delivered events/s (all subscribers)", fmtInt(fan.eventsPerSec)],
+        ["updates/s (per subscriber)", fmtInt((fan.updates + 1) / fan.seconds)],
+        ["subscribe all (s)", fan.subscribeSeconds.toFixed(3)],
+        [`heap per subscriber (bytes${fan.gc ? ", after gc" : ", NO gc"})`, fmtInt(fan.bytesPerSubscriber)],
+        ["every subscriber got every event in order, ended", fan.ok ? "yes" : "NO"],
+      ],
+    ),
+);
 for (const p of fan.problems) console.log(`  problem: ${p}`);
 
 const unaryClean = KINDS.every(({ kind }) => unary[kind].errors === 0 && unary[kind].non2xx === 0);

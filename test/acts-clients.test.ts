@@ -17,7 +17,18 @@ import { listenA2AServiceGrpc } from "../generated-example/gen/a2a_a2a_grpc_serv
 import type { AuthenticateFn } from "@protoc-gen-a2a/runtime";
 import { UnauthenticatedError } from "../generated-example/gen/a2a_a2a_errors.js";
 import type { GrpcEndpoint } from "@protoc-gen-a2a/runtime/grpc";
-import { BINDINGS, type ActsClient, type ActsClientFactory, type AgentEndpoints, type Binding, type CallOptions, type JsonObject, type JsonValue, type OperationOutcome, type StreamOutcome } from "./support/acts/client.js";
+import {
+  BINDINGS,
+  type ActsClient,
+  type ActsClientFactory,
+  type AgentEndpoints,
+  type Binding,
+  type CallOptions,
+  type JsonObject,
+  type JsonValue,
+  type OperationOutcome,
+  type StreamOutcome,
+} from "./support/acts/client.js";
 import { createGeneratedClient } from "./support/acts/generated-clients.js";
 import { createSdkClient } from "./support/acts/sdk-clients.js";
 import { AGENT_CARD_PATH, agentCardListener } from "./support/sdk-agent.js";
@@ -251,7 +262,6 @@ function withoutSdkGaps(binding: Binding, outcomes: Record<string, Outcome>): Re
   );
 }
 
-
 // ---------------------------------------------------------------------------------------------
 // The tests
 // ---------------------------------------------------------------------------------------------
@@ -369,7 +379,7 @@ it("the generated clients give the same outcomes on all three bindings", () => {
   for (const other of others) expect(normalize(other ?? {})).toEqual(normalize(first));
 });
 
-describe("stream errors (test/support/test-agent.ts: \"fail-early\" before the first event, \"fail-late\" after two)", () => {
+describe('stream errors (test/support/test-agent.ts: "fail-early" before the first event, "fail-late" after two)', () => {
   let endpoints: AgentEndpoints;
   let close: () => Promise<void>;
   beforeAll(async () => {

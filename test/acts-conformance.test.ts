@@ -53,9 +53,14 @@ afterAll(async () => {
       const mine = BINDINGS.map((b) => runs.get(`${client.name} ${b}`)!).filter(Boolean);
       for (const run of mine) {
         const file = join(dir, `acts-report-${client.name.replace(/[^a-z0-9]+/gi, "-").replace(/^-|-$/g, "")}-${run.binding}-${STORE}.json`);
-        writeFileSync(file, `${JSON.stringify(actsReport(run, { actsVersion: documents[0]!.actsVersion, specVersion: documents[0]!.specVersion, sdkVersion: client.name === "@a2a-js/sdk" ? "1.3.0" : "0.1.0" }), null, 2)}\n`);
+        writeFileSync(
+          file,
+          `${JSON.stringify(actsReport(run, { actsVersion: documents[0]!.actsVersion, specVersion: documents[0]!.specVersion, sdkVersion: client.name === "@a2a-js/sdk" ? "1.3.0" : "0.1.0" }), null, 2)}\n`,
+        );
       }
-      out.push(`\nACTS totals, client ${client.name}, agent on the ${STORE} task store (cells: pass/fail/n-a/gap; n-a = not applicable to the binding or the agent's capabilities, gap = skipped for a missing behaviour, runner or client feature)`);
+      out.push(
+        `\nACTS totals, client ${client.name}, agent on the ${STORE} task store (cells: pass/fail/n-a/gap; n-a = not applicable to the binding or the agent's capabilities, gap = skipped for a missing behaviour, runner or client feature)`,
+      );
       out.push(totalsTable(mine));
       out.push(`exceptions (${client.name}):`);
       out.push(exceptionsList(mine));
@@ -79,7 +84,10 @@ describe.each(CLIENTS.map((c) => c.name))("ACTS with the %s client", (implementa
       if (expected !== undefined) {
         // Exactly the listed outcome: same result, same step, a message matching the pattern.
         const text = r.result === "skip" ? (r.skip_reason ?? "") : (r.failure?.message ?? "");
-        expect({ result: r.result, step: r.failure?.step_id, matches: expected.message.test(text) }, `expected ${expected.result}${expected.step ? ` at ${expected.step}` : ""} matching ${expected.message} (${expected.reason}), got ${summaryOf(r)}`).toEqual({
+        expect(
+          { result: r.result, step: r.failure?.step_id, matches: expected.message.test(text) },
+          `expected ${expected.result}${expected.step ? ` at ${expected.step}` : ""} matching ${expected.message} (${expected.reason}), got ${summaryOf(r)}`,
+        ).toEqual({
           result: expected.result,
           step: expected.step,
           matches: true,

@@ -52,7 +52,12 @@ beforeAll(async () => {
   for (const judged of [true, false]) {
     for (const binding of BINDINGS) jobs.push(["control", binding, judged, { judgeWire: judged }]);
     for (const [mutation, binding] of CASES) {
-      jobs.push([mutation.name, binding, judged, { judgeWire: judged, ...(mutation.wire !== undefined ? { mutation: mutation.wire } : {}), ...(mutation.webhookHeaders !== undefined ? { webhookHeaders: mutation.webhookHeaders } : {}) }]);
+      jobs.push([
+        mutation.name,
+        binding,
+        judged,
+        { judgeWire: judged, ...(mutation.wire !== undefined ? { mutation: mutation.wire } : {}), ...(mutation.webhookHeaders !== undefined ? { webhookHeaders: mutation.webhookHeaders } : {}) },
+      ]);
     }
   }
   await Promise.all(
@@ -68,13 +73,20 @@ beforeAll(async () => {
 
 afterAll(async () => {
   if (failing.size > 0) {
-    const lines = ["", "ACTS runner mutations: tests that fail under the mutation and pass without it", "(ACTS alone = the suite's own assertions on the wire, the runner's wire judge off; judged = as the conformance run runs)", ""];
+    const lines = [
+      "",
+      "ACTS runner mutations: tests that fail under the mutation and pass without it",
+      "(ACTS alone = the suite's own assertions on the wire, the runner's wire judge off; judged = as the conformance run runs)",
+      "",
+    ];
     for (const mutation of MUTATIONS) {
       lines.push(`${mutation.name}: ${mutation.description}`);
       for (const binding of mutation.bindings) {
         const alone = newlyFailing(mutation, binding, false);
         const judged = newlyFailing(mutation, binding, true);
-        lines.push(`  ${binding.padEnd(8)} judged: ${String(judged.length).padStart(3)} (${mutation.mustCatch.filter((id) => judged.includes(id)).join(", ")}${judged.length > 0 ? ", …" : ""})   ACTS alone: ${alone.length === 0 ? "none (a hole in ACTS)" : `${alone.length}: ${alone.join(" ")}`}`);
+        lines.push(
+          `  ${binding.padEnd(8)} judged: ${String(judged.length).padStart(3)} (${mutation.mustCatch.filter((id) => judged.includes(id)).join(", ")}${judged.length > 0 ? ", …" : ""})   ACTS alone: ${alone.length === 0 ? "none (a hole in ACTS)" : `${alone.length}: ${alone.join(" ")}`}`,
+        );
       }
     }
     console.log(lines.join("\n"));

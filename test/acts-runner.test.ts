@@ -180,7 +180,12 @@ describe("check: the assertion DSL", () => {
     ["all_of", 3, { all_of: [{ gte: 1 }, { lte: 3 }] }, []],
     ["all_of reports the failing member", 5, { all_of: [{ gte: 1 }, { lte: 3 }] }, [{ path: "", message: "lte 3: got 5" }]],
     ["any_of", "x", { any_of: [{ type: "number" }, { type: "string" }] }, []],
-    ["any_of none passing", 5, { any_of: [{ gte: 10 }, { type: "string" }] }, [{ path: "", message: 'any_of [{"gte":10},{"type":"string"}]: no alternative passed (gte 10: got 5 | type "string": got number)' }]],
+    [
+      "any_of none passing",
+      5,
+      { any_of: [{ gte: 10 }, { type: "string" }] },
+      [{ path: "", message: 'any_of [{"gte":10},{"type":"string"}]: no alternative passed (gte 10: got 5 | type "string": got number)' }],
+    ],
     ["not", "x", { not: { type: "number" } }, []],
     ["not failing", 5, { not: { type: "number" } }, [{ path: "", message: 'not {"type":"number"}: assertion passed but must not: got 5' }]],
     ["not of an exact value", "a", { not: "a" }, [{ path: "", message: 'not "a": assertion passed but must not: got "a"' }]],
@@ -200,7 +205,15 @@ describe("check: the assertion DSL", () => {
     ["field of a non-object", { task: "str" }, { task: { id: 1 } }, [{ path: "task.id", message: 'expected an object with field "id", got "str"' }]],
     ["field of null", { task: null }, { task: { id: 1 } }, [{ path: "task.id", message: 'expected an object with field "id", got null' }]],
     ["extra actual fields are fine", { a: 1, b: 2 }, { a: 1 }, []],
-    ["every failure is reported", { a: 1, b: 2 }, { a: 2, b: 3 }, [{ path: "a", message: "expected 2, got 1" }, { path: "b", message: "expected 3, got 2" }]],
+    [
+      "every failure is reported",
+      { a: 1, b: 2 },
+      { a: 2, b: 3 },
+      [
+        { path: "a", message: "expected 2, got 1" },
+        { path: "b", message: "expected 3, got 2" },
+      ],
+    ],
     ["operators and fields mixed", { id: "x" }, { type: "object", id: { starts_with: "y" } }, [{ path: "id", message: 'starts_with "y": got "x"' }]],
     // positional lists
     ["positional list prefix", { parts: [{ text: "a" }, { text: "b" }] }, { parts: [{ text: "a" }] }, []],
@@ -245,10 +258,28 @@ describe("check: the assertion DSL", () => {
 describe("interpolate: variables", () => {
   const scope: VariableScope = {
     captures: new Map([
-      ["send", new Map<string, JsonValue>([["taskId", "t-1"], ["n", 5], ["response", { task: { id: "t-1" } }]])],
+      [
+        "send",
+        new Map<string, JsonValue>([
+          ["taskId", "t-1"],
+          ["n", 5],
+          ["response", { task: { id: "t-1" } }],
+        ]),
+      ],
       ["empty", new Map<string, JsonValue>()],
     ]),
-    document: { name: "Ann", greeting: "hi {{name}}", both: "doc", obj: "{{send.response}}", loop: "{{loop}}", ping: "{{pong}}", pong: "{{ping}}", "send.taskId": "document", "other.x": "dotted document var", bad: "{{nope}}" },
+    document: {
+      name: "Ann",
+      greeting: "hi {{name}}",
+      both: "doc",
+      obj: "{{send.response}}",
+      loop: "{{loop}}",
+      ping: "{{pong}}",
+      pong: "{{ping}}",
+      "send.taskId": "document",
+      "other.x": "dotted document var",
+      bad: "{{nope}}",
+    },
     runner: { both: "runner", name: "RunnerName", webhookUrl: "http://hook/x", runnerOnly: "r" },
     env: { HOME_X: "/h", both: "env", envOnly: "E", EMPTY: "" },
   };
@@ -319,7 +350,11 @@ function dedent(text: string): string {
   const indent = Math.min(...lines.filter((l) => l.trim() !== "").map((l) => /^ */.exec(l)![0].length));
   return lines.map((l) => l.slice(indent)).join("\n");
 }
-const indented = (text: string, n: number) => dedent(text).split("\n").map((l) => " ".repeat(n) + l).join("\n");
+const indented = (text: string, n: number) =>
+  dedent(text)
+    .split("\n")
+    .map((l) => " ".repeat(n) + l)
+    .join("\n");
 
 /** A document with one suite "s" whose tests are `tests` (YAML, a list). */
 const withTests = (tests: string) => `acts_version: "1.0"\nspec_version: "1.0"\nsuites:\n  - id: s\n    name: S\n    tests:\n${indented(tests, 6)}\n`;
@@ -388,7 +423,12 @@ describe("parseActsDocument: validation", () => {
     ["raw step beside an operation step needs no transport", withSteps(`${op}\n- id: b\n  raw: {method: DELETE, path: /x}`)],
     ["assertion step", withSteps(`${op}\n- id: b\n  assertion: {source: "{{a.response}}", match: {id: x}}`)],
     ["client step", withSteps("- id: a\n  client_response: {operation: get_task, wire_payload: {jsonrpc: '2.0'}}\n  expect_parsed: {id: x}")],
-    ["every optional step field", withSteps(`${op}\n  description: d\n  expect: {status: 200}\n  capture: {id: id}\n  assertions: [{source: "{{a.response}}"}]\n  repeat: {until: id == x, max_attempts: 2, delay_ms: 1, backoff: linear}\n  delay_ms: 1\n- id: s\n  operation: send_streaming_message\n  params: {}\n  expect_stream: {min_count: 1}`)],
+    [
+      "every optional step field",
+      withSteps(
+        `${op}\n  description: d\n  expect: {status: 200}\n  capture: {id: id}\n  assertions: [{source: "{{a.response}}"}]\n  repeat: {until: id == x, max_attempts: 2, delay_ms: 1, backoff: linear}\n  delay_ms: 1\n- id: s\n  operation: send_streaming_message\n  params: {}\n  expect_stream: {min_count: 1}`,
+      ),
+    ],
     ["JSON text", JSON.stringify({ acts_version: "1.0", spec_version: "1.0", suites: [{ id: "s", tests: [{ id: "T", name: "t", level: "may", steps: [{ id: "a", operation: "list_tasks" }] }] }] })],
   ];
   it.each(accepted)("accepts: %s", (_, text) => {
@@ -401,15 +441,33 @@ describe("parseActsDocument: validation", () => {
     expect(doc.suites).toHaveLength(1);
     expect(doc.suites[0]!.name).toBe("S");
     const test = doc.suites[0]!.tests[0]!;
-    expect(test).toEqual({ id: "T-1", name: "t", level: "must", tags: [], requires_behaviors: [], runner_requirements: [], steps: [{ id: "a", operation: "get_task", params: { id: "x" } }], assertions: [] });
+    expect(test).toEqual({
+      id: "T-1",
+      name: "t",
+      level: "must",
+      tags: [],
+      requires_behaviors: [],
+      runner_requirements: [],
+      steps: [{ id: "a", operation: "get_task", params: { id: "x" } }],
+      assertions: [],
+    });
     expect(test.transport).toBeUndefined();
     expect(test.preconditions).toBeUndefined();
   });
 
   it("keeps the optional fields of a test", () => {
-    const extra = "description: d\ntags: [x, y]\ntransport: [grpc]\npreconditions: {capabilities: {streaming: true}}\nrequires_behaviors: [tck-a]\nrunner_requirements: [webhook_endpoint]\nassertions: [{source: '{{a.response}}', match: {id: x}}]";
+    const extra =
+      "description: d\ntags: [x, y]\ntransport: [grpc]\npreconditions: {capabilities: {streaming: true}}\nrequires_behaviors: [tck-a]\nrunner_requirements: [webhook_endpoint]\nassertions: [{source: '{{a.response}}', match: {id: x}}]";
     const test = parseActsDocument(withSteps(op, extra), "f.acts.yaml").suites[0]!.tests[0]!;
-    expect(test).toMatchObject({ description: "d", tags: ["x", "y"], transport: ["grpc"], preconditions: { capabilities: { streaming: true } }, requires_behaviors: ["tck-a"], runner_requirements: ["webhook_endpoint"], assertions: [{ source: "{{a.response}}", match: { id: "x" } }] });
+    expect(test).toMatchObject({
+      description: "d",
+      tags: ["x", "y"],
+      transport: ["grpc"],
+      preconditions: { capabilities: { streaming: true } },
+      requires_behaviors: ["tck-a"],
+      runner_requirements: ["webhook_endpoint"],
+      assertions: [{ source: "{{a.response}}", match: { id: "x" } }],
+    });
   });
 
   it("a suite's name defaults to its id", () => {
@@ -424,8 +482,20 @@ describe("loadActsSuite", () => {
     const tests = documents.flatMap((d) => d.suites.flatMap((s) => s.tests));
     expect(documents).toHaveLength(14);
     expect(documents.map((d) => d.file)).toEqual([
-      "discovery.acts.yaml", "core-operations.acts.yaml", "history.acts.yaml", "multi-turn.acts.yaml", "streaming.acts.yaml", "polling.acts.yaml", "error-handling.acts.yaml",
-      "auth-security.acts.yaml", "version-negotiation.acts.yaml", "wire-format.acts.yaml", "data-types.acts.yaml", "push-notifications.acts.yaml", "transport-bindings.acts.yaml", "client-parsing.acts.yaml",
+      "discovery.acts.yaml",
+      "core-operations.acts.yaml",
+      "history.acts.yaml",
+      "multi-turn.acts.yaml",
+      "streaming.acts.yaml",
+      "polling.acts.yaml",
+      "error-handling.acts.yaml",
+      "auth-security.acts.yaml",
+      "version-negotiation.acts.yaml",
+      "wire-format.acts.yaml",
+      "data-types.acts.yaml",
+      "push-notifications.acts.yaml",
+      "transport-bindings.acts.yaml",
+      "client-parsing.acts.yaml",
     ]);
     expect(tests).toHaveLength(111);
     expect(tests.filter((t) => t.level === "must")).toHaveLength(65);
@@ -442,7 +512,8 @@ describe("loadActsSuite", () => {
   });
 
   const tmp = () => mkdtempSync(join(tmpdir(), "acts-runner-"));
-  const file = (id: string, extra = "") => `acts_version: "1.0"\nspec_version: "1.0"\n${extra}suites:\n  - id: s-${id}\n    tests:\n      - id: ${id}\n        name: t\n        level: must\n        steps:\n          - id: a\n            operation: get_task\n`;
+  const file = (id: string, extra = "") =>
+    `acts_version: "1.0"\nspec_version: "1.0"\n${extra}suites:\n  - id: s-${id}\n    tests:\n      - id: ${id}\n        name: t\n        level: must\n        steps:\n          - id: a\n            operation: get_task\n`;
 
   it("merges variables (an included file overrides the master) and drops suite-less documents", () => {
     const dir = tmp();
@@ -519,21 +590,57 @@ describe("buildRequest", () => {
   const msg = { role: "ROLE_USER", parts: [{ text: "hi" }] };
   type Op = Parameters<typeof buildRequest>[0];
   const rows: readonly [string, Op, JsonObject, JsonObject, string[]][] = [
-    ["send_message keeps a given messageId", "send_message", { message: { ...msg, messageId: "m-1" }, configuration: { returnImmediately: true }, metadata: { k: "v" }, tenant: "t" }, { message: { ...msg, messageId: "m-1" }, configuration: { returnImmediately: true }, metadata: { k: "v" }, tenant: "t" }, []],
-    ["send_message moves taskId/contextId into the message", "send_message", { message: { ...msg, messageId: "m" }, taskId: "t-1", contextId: "c-1" }, { message: { ...msg, messageId: "m", taskId: "t-1", contextId: "c-1" } }, []],
-    ["send_message: the message's own taskId wins", "send_message", { message: { ...msg, messageId: "m", taskId: "inner" }, taskId: "outer" }, { message: { ...msg, messageId: "m", taskId: "inner" } }, []],
+    [
+      "send_message keeps a given messageId",
+      "send_message",
+      { message: { ...msg, messageId: "m-1" }, configuration: { returnImmediately: true }, metadata: { k: "v" }, tenant: "t" },
+      { message: { ...msg, messageId: "m-1" }, configuration: { returnImmediately: true }, metadata: { k: "v" }, tenant: "t" },
+      [],
+    ],
+    [
+      "send_message moves taskId/contextId into the message",
+      "send_message",
+      { message: { ...msg, messageId: "m" }, taskId: "t-1", contextId: "c-1" },
+      { message: { ...msg, messageId: "m", taskId: "t-1", contextId: "c-1" } },
+      [],
+    ],
+    [
+      "send_message: the message's own taskId wins",
+      "send_message",
+      { message: { ...msg, messageId: "m", taskId: "inner" }, taskId: "outer" },
+      { message: { ...msg, messageId: "m", taskId: "inner" } },
+      [],
+    ],
     ["send_message drops unknown params", "send_message", { message: { ...msg, messageId: "m" }, historyLength: 2, foo: 1 }, { message: { ...msg, messageId: "m" } }, ["historyLength", "foo"]],
     ["send_streaming_message moves ids too", "send_streaming_message", { message: { ...msg, messageId: "m" }, contextId: "c" }, { message: { ...msg, messageId: "m", contextId: "c" } }, []],
     ["get_task", "get_task", { id: "t", historyLength: 3, tenant: "x" }, { id: "t", historyLength: 3, tenant: "x" }, []],
     ["get_task drops taskId", "get_task", { taskId: "t" }, {}, ["taskId"]],
-    ["list_tasks: cursor is pageToken", "list_tasks", { cursor: "c", pageSize: 2, contextId: "ctx", status: "TASK_STATE_WORKING", includeArtifacts: false, historyLength: 0, statusTimestampAfter: "2020-01-01T00:00:00Z" }, { pageToken: "c", pageSize: 2, contextId: "ctx", status: "TASK_STATE_WORKING", includeArtifacts: false, historyLength: 0, statusTimestampAfter: "2020-01-01T00:00:00Z" }, []],
+    [
+      "list_tasks: cursor is pageToken",
+      "list_tasks",
+      { cursor: "c", pageSize: 2, contextId: "ctx", status: "TASK_STATE_WORKING", includeArtifacts: false, historyLength: 0, statusTimestampAfter: "2020-01-01T00:00:00Z" },
+      { pageToken: "c", pageSize: 2, contextId: "ctx", status: "TASK_STATE_WORKING", includeArtifacts: false, historyLength: 0, statusTimestampAfter: "2020-01-01T00:00:00Z" },
+      [],
+    ],
     ["list_tasks: cursor overrides pageToken", "list_tasks", { pageToken: "p", cursor: "c" }, { pageToken: "c" }, []],
     ["list_tasks drops unknown params", "list_tasks", { id: "x" }, {}, ["id"]],
     ["cancel_task", "cancel_task", { id: "t", metadata: { why: "x" } }, { id: "t", metadata: { why: "x" } }, []],
     ["subscribe_to_task", "subscribe_to_task", { id: "t", historyLength: 1 }, { id: "t" }, ["historyLength"]],
     ["get_extended_agent_card", "get_extended_agent_card", { extended: true }, {}, ["extended"]],
-    ["create_push_config flattens pushNotificationConfig", "create_push_config", { taskId: "t", pushNotificationConfig: { url: "http://h", token: "tok", authentication: { scheme: "Bearer", credentials: "c" }, id: "cfg" } }, { taskId: "t", url: "http://h", token: "tok", authentication: { scheme: "Bearer", credentials: "c" }, id: "cfg" }, []],
-    ["create_push_config drops what the flat message lacks", "create_push_config", { taskId: "t", pushNotificationConfig: { url: "http://h", metadata: {} } }, { taskId: "t", url: "http://h" }, ["metadata"]],
+    [
+      "create_push_config flattens pushNotificationConfig",
+      "create_push_config",
+      { taskId: "t", pushNotificationConfig: { url: "http://h", token: "tok", authentication: { scheme: "Bearer", credentials: "c" }, id: "cfg" } },
+      { taskId: "t", url: "http://h", token: "tok", authentication: { scheme: "Bearer", credentials: "c" }, id: "cfg" },
+      [],
+    ],
+    [
+      "create_push_config drops what the flat message lacks",
+      "create_push_config",
+      { taskId: "t", pushNotificationConfig: { url: "http://h", metadata: {} } },
+      { taskId: "t", url: "http://h" },
+      ["metadata"],
+    ],
     ["create_push_config with a non-map config", "create_push_config", { taskId: "t", pushNotificationConfig: "x" }, { taskId: "t" }, ["pushNotificationConfig"]],
     ["create_push_config already flat", "create_push_config", { taskId: "t", url: "http://h" }, { taskId: "t", url: "http://h" }, []],
     ["get_push_config", "get_push_config", { taskId: "t", id: "cfg", url: "x" }, { taskId: "t", id: "cfg" }, ["url"]],
@@ -700,7 +807,11 @@ describe("checkMonotonic (§7.1)", () => {
     ["WORKING → SUBMITTED", seq("WORKING", "SUBMITTED"), ["events[1]: state regressed from TASK_STATE_WORKING to SUBMITTED"]],
     ["INPUT_REQUIRED → SUBMITTED", seq("INPUT_REQUIRED", "SUBMITTED"), ["events[1]: state regressed from TASK_STATE_INPUT_REQUIRED to SUBMITTED"]],
     ["snapshot SUBMITTED after WORKING", [su("WORKING"), snap("SUBMITTED")], ["events[1]: state regressed from TASK_STATE_WORKING to SUBMITTED"]],
-    ["every violation is reported", seq("COMPLETED", "WORKING", "SUBMITTED"), ["events[1]: state TASK_STATE_WORKING after terminal TASK_STATE_COMPLETED", "events[2]: state regressed from TASK_STATE_WORKING to SUBMITTED"]],
+    [
+      "every violation is reported",
+      seq("COMPLETED", "WORKING", "SUBMITTED"),
+      ["events[1]: state TASK_STATE_WORKING after terminal TASK_STATE_COMPLETED", "events[2]: state regressed from TASK_STATE_WORKING to SUBMITTED"],
+    ],
   ];
   it.each(rows)("%s", (_, events, failures) => {
     expect(checkMonotonic(events).map((f) => `${f.path}: ${f.message}`)).toEqual(failures);
@@ -717,7 +828,12 @@ describe("checkEvent", () => {
     ["status_update key on a status update", su("WORKING"), { status_update: { status: { state: S("WORKING") } } }, []],
     ["statusUpdate (ProtoJSON spelling)", su("WORKING"), { statusUpdate: { taskId: "t" } }, []],
     ["status_update key on a task", snap("WORKING"), { status_update: { status: { state: S("WORKING") } } }, [{ path: "e.statusUpdate", message: /^expected a statusUpdate event, got \{"task"/ }]],
-    ["status_update field mismatch", su("WORKING"), { status_update: { status: { state: S("COMPLETED") } } }, [{ path: "e.statusUpdate.status.state", message: 'expected "TASK_STATE_COMPLETED", got "TASK_STATE_WORKING"' }]],
+    [
+      "status_update field mismatch",
+      su("WORKING"),
+      { status_update: { status: { state: S("COMPLETED") } } },
+      [{ path: "e.statusUpdate.status.state", message: 'expected "TASK_STATE_COMPLETED", got "TASK_STATE_WORKING"' }],
+    ],
     ["generic status holds for a task", snap("COMPLETED"), { status: { state: S("COMPLETED") } }, []],
     ["generic status holds for a status update", su("COMPLETED"), { status: { state: S("COMPLETED") } }, []],
     ["generic field mismatch", su("WORKING"), { status: { state: S("COMPLETED") } }, [{ path: "e.status.state", message: 'expected "TASK_STATE_COMPLETED", got "TASK_STATE_WORKING"' }]],
@@ -727,7 +843,12 @@ describe("checkEvent", () => {
     ["task key", snap("SUBMITTED"), { task: { id: "t" } }, []],
     ["message key on a task", snap("SUBMITTED"), { message: { exists: true } }, [{ path: "e.message", message: /^expected a message event/ }]],
     ["event-level one_of naming payload kinds", su("COMPLETED", { final: true }), { one_of: [{ task: { status: { state: S("COMPLETED") } } }, { status_update: { final: true } }] }, []],
-    ["event-level one_of none matching", su("WORKING"), { one_of: [{ task: {} }, { artifact_update: {} }] }, [{ path: "e", message: /^no alternative of \[\{"task":\{\}\},\{"artifact_update":\{\}\}\] matched/ }]],
+    [
+      "event-level one_of none matching",
+      su("WORKING"),
+      { one_of: [{ task: {} }, { artifact_update: {} }] },
+      [{ path: "e", message: /^no alternative of \[\{"task":\{\}\},\{"artifact_update":\{\}\}\] matched/ }],
+    ],
     ["event-level any_of", art(), { any_of: [{ task: {} }, { artifact_update: {} }] }, []],
     ["description, match and index are not assertions", su("WORKING"), { description: "d", match: "any_position", index: 7, status_update: {} }, []],
     ["JSON-RPC envelope", rpc(su("WORKING")), { status_update: { status: { state: S("WORKING") } }, jsonrpc: "2.0" }, []],
@@ -752,7 +873,17 @@ describe("checkStream", () => {
     ["max_count exceeded", events, { max_count: 3 }, ["events: expected at most 3 events, got 4"]],
     ["any_position match", events, { events: [{ match: "any_position", artifact_update: { artifact: { parts: { count_gte: 1 } } } }] }, []],
     ["any_position no match", events, { events: [{ description: "a message", match: "any_position", message: {} }] }, ["events[*]: no event matched assertion #0 (a message)"]],
-    ["any_position no match, second assertion", events, { events: [{ match: "any_position", task: {} }, { match: "any_position", status: { state: S("FAILED") } }] }, ["events[*]: no event matched assertion #1"]],
+    [
+      "any_position no match, second assertion",
+      events,
+      {
+        events: [
+          { match: "any_position", task: {} },
+          { match: "any_position", status: { state: S("FAILED") } },
+        ],
+      },
+      ["events[*]: no event matched assertion #1"],
+    ],
     ["exact position by list order", events, { events: [{ task: { status: { state: S("SUBMITTED") } } }, { status_update: { status: { state: S("WORKING") } } }] }, []],
     ["exact position mismatch", events, { events: [{ status_update: {} }] }, [`events[0].statusUpdate: expected a statusUpdate event, got ${show(events[0])}`]],
     ["explicit index", events, { events: [{ index: 3, status_update: { final: true } }] }, []],
@@ -760,14 +891,41 @@ describe("checkStream", () => {
     ["index beyond the stream", events, { events: [{ index: 9, description: "late", task: {} }] }, ["events[9]: no event at index 9 (late) (4 events)"]],
     ["position beyond the stream", [snap("SUBMITTED")], { events: [{ task: {} }, { status_update: {} }] }, ["events[1]: no event at index 1 (1 events)"]],
     ["final_event", events, { final_event: { status_update: { final: true, status: { state: S("COMPLETED") } } } }, []],
-    ["final_event one_of (spec §7 example)", events, { final_event: { one_of: [{ task: { status: { state: S("COMPLETED") } } }, { status_update: { final: true, status: { state: S("COMPLETED") } } }] } }, []],
+    [
+      "final_event one_of (spec §7 example)",
+      events,
+      { final_event: { one_of: [{ task: { status: { state: S("COMPLETED") } } }, { status_update: { final: true, status: { state: S("COMPLETED") } } }] } },
+      [],
+    ],
     ["final_event mismatch", events, { final_event: { status: { state: S("FAILED") } } }, ['final_event.status.state: expected "TASK_STATE_FAILED", got "TASK_STATE_COMPLETED"']],
     ["final_event on an empty stream", [], { final_event: { task: {} } }, ["final_event: the stream had no events"]],
     ["each_event", events, { each_event: { contextId: "c" } }, []],
     ["each_event failing on one event", [...events, msgEvent()], { each_event: { contextId: "c" } }, ['events[4].contextId: expected "c", got (missing)']],
     ["each_event on an empty stream passes", [], { each_event: { task: {} } }, []],
-    ["everything at once", events, { min_count: 2, max_count: 10, ordering: "monotonic_state", events: [{ match: "any_position", status_update: { status: { state: S("WORKING") } } }], final_event: { status_update: { final: true } }, each_event: { contextId: { type: "string" } }, timeout_ms: 100 }, []],
-    ["every failure is reported", [su("COMPLETED"), su("WORKING")], { min_count: 3, ordering: "monotonic_state", final_event: { status: { state: S("COMPLETED") } } }, ["events: expected at least 3 events, got 2", "events[1]: state TASK_STATE_WORKING after terminal TASK_STATE_COMPLETED", 'final_event.status.state: expected "TASK_STATE_COMPLETED", got "TASK_STATE_WORKING"']],
+    [
+      "everything at once",
+      events,
+      {
+        min_count: 2,
+        max_count: 10,
+        ordering: "monotonic_state",
+        events: [{ match: "any_position", status_update: { status: { state: S("WORKING") } } }],
+        final_event: { status_update: { final: true } },
+        each_event: { contextId: { type: "string" } },
+        timeout_ms: 100,
+      },
+      [],
+    ],
+    [
+      "every failure is reported",
+      [su("COMPLETED"), su("WORKING")],
+      { min_count: 3, ordering: "monotonic_state", final_event: { status: { state: S("COMPLETED") } } },
+      [
+        "events: expected at least 3 events, got 2",
+        "events[1]: state TASK_STATE_WORKING after terminal TASK_STATE_COMPLETED",
+        'final_event.status.state: expected "TASK_STATE_COMPLETED", got "TASK_STATE_WORKING"',
+      ],
+    ],
   ];
   it.each(rows)("%s", (_, list, expectation, failures) => {
     expect(checkStream(list, expectation).map((f) => `${f.path}: ${f.message}`)).toEqual(failures);
@@ -784,7 +942,16 @@ describe("checkStream", () => {
 
 describe("reports", () => {
   const result = (file: string, id: string, level: "must" | "should" | "may", outcome: TestResult["result"], extra: Partial<TestResult> = {}): TestResult => ({
-    file, suite: { id: "s", name: "S" }, id, name: id, level, result: outcome, duration_ms: 2, steps: [], notes: [], ...extra,
+    file,
+    suite: { id: "s", name: "S" },
+    id,
+    name: id,
+    level,
+    result: outcome,
+    duration_ms: 2,
+    steps: [],
+    notes: [],
+    ...extra,
   });
   const results: TestResult[] = [
     result("a.acts.yaml", "A-1", "must", "pass"),
@@ -798,7 +965,9 @@ describe("reports", () => {
   const run: RunReport = { implementation: "fake", binding: "jsonrpc", results };
 
   it("totalsTable: pass/fail+error/n-a/gap per file, overall and per level", () => {
-    const lines = totalsTable([run, { ...run, binding: "rest", results: results.slice(0, 1) }]).split("\n").map((l) => l.replace(/\s+/g, " ").trim());
+    const lines = totalsTable([run, { ...run, binding: "rest", results: results.slice(0, 1) }])
+      .split("\n")
+      .map((l) => l.replace(/\s+/g, " ").trim());
     expect(lines).toEqual([
       "file jsonrpc rest",
       "a.acts.yaml 1/1/1/0 1/0/0/0",
@@ -814,8 +983,17 @@ describe("reports", () => {
     const report = actsReport(run, { actsVersion: "1.0", specVersion: "1.0", sdkVersion: "9" }) as Record<string, any>;
     expect(report).toMatchObject({ acts_version: "1.0", spec_version: "1.0", sdk: { name: "fake", version: "9", language: "typescript" }, transport: "jsonrpc" });
     expect(report["summary"]).toEqual({
-      total: 7, passed: 2, failed: 1, skipped: 3, errors: 1, duration_ms: 14,
-      by_level: { must: { total: 3, passed: 1, failed: 1, skipped: 1, errors: 0 }, should: { total: 2, passed: 0, failed: 0, skipped: 1, errors: 1 }, may: { total: 2, passed: 1, failed: 0, skipped: 1, errors: 0 } },
+      total: 7,
+      passed: 2,
+      failed: 1,
+      skipped: 3,
+      errors: 1,
+      duration_ms: 14,
+      by_level: {
+        must: { total: 3, passed: 1, failed: 1, skipped: 1, errors: 0 },
+        should: { total: 2, passed: 0, failed: 0, skipped: 1, errors: 1 },
+        may: { total: 2, passed: 1, failed: 0, skipped: 1, errors: 0 },
+      },
     });
     expect(report["suites"]).toHaveLength(1);
     const tests = report["suites"][0].tests as Record<string, unknown>[];
@@ -828,7 +1006,11 @@ describe("reports", () => {
   });
 
   it("exceptionsList: every non-pass but transport skips, and passes with notes", () => {
-    expect(exceptionsList([run]).split("\n").map((l) => l.replace(/\s+/g, " "))).toEqual([
+    expect(
+      exceptionsList([run])
+        .split("\n")
+        .map((l) => l.replace(/\s+/g, " ")),
+    ).toEqual([
       "jsonrpc must fail A-2: [x] boom",
       "jsonrpc may skip B-1: cap",
       "jsonrpc must skip B-2: missing tck-x",
@@ -985,23 +1167,37 @@ describe("runActs", () => {
   it("passes: capture, {{step.response}}, step and test-level assertions, canonical list response", async () => {
     const client = agent();
     const r = await runOne(
-      T("PASS-1", [
-        { ...SEND, capture: { taskId: "task.id", contextId: "task.contextId" }, expect: { status: 200, body: { task: { id: { type: "string" }, status: { state: S("COMPLETED") } } } } },
+      T(
+        "PASS-1",
+        [
+          { ...SEND, capture: { taskId: "task.id", contextId: "task.contextId" }, expect: { status: 200, body: { task: { id: { type: "string" }, status: { state: S("COMPLETED") } } } } },
+          {
+            id: "get",
+            operation: "get_task",
+            params: { id: "{{send.taskId}}", historyLength: 2 },
+            expect: { body: { id: "{{send.taskId}}", contextId: "{{send.contextId}}", status: { state: S("COMPLETED") } } },
+            assertions: [{ id: "text-part", source: "{{send.response}}", any: { path: "task.artifacts[*].parts[*]", match: { text: { type: "string" } } } }],
+          },
+          { id: "list", operation: "list_tasks", params: { pageSize: 10 }, expect: { body: { nextPageToken: "", tasks: { count: 1 } } } },
+          { id: "check", assertion: { source: "{{list.response}}", all: { path: "tasks[*]", match: { contextId: "{{send.contextId}}" } } } },
+        ],
         {
-          id: "get",
-          operation: "get_task",
-          params: { id: "{{send.taskId}}", historyLength: 2 },
-          expect: { body: { id: "{{send.taskId}}", contextId: "{{send.contextId}}", status: { state: S("COMPLETED") } } },
-          assertions: [{ id: "text-part", source: "{{send.response}}", any: { path: "task.artifacts[*].parts[*]", match: { text: { type: "string" } } } }],
+          assertions: [
+            { source: "{{get.response}}", match: { id: "{{send.taskId}}" } },
+            { source: "{{send.response}}", path: "task.status", match: { state: S("COMPLETED") } },
+          ],
         },
-        { id: "list", operation: "list_tasks", params: { pageSize: 10 }, expect: { body: { nextPageToken: "", tasks: { count: 1 } } } },
-        { id: "check", assertion: { source: "{{list.response}}", all: { path: "tasks[*]", match: { contextId: "{{send.contextId}}" } } } },
-      ], { assertions: [{ source: "{{get.response}}", match: { id: "{{send.taskId}}" } }, { source: "{{send.response}}", path: "task.status", match: { state: S("COMPLETED") } }] }),
+      ),
       client,
     );
     expect(r).toMatchObject({ file: "inline.acts.yaml", suite: { id: "inline", name: "Inline" }, id: "PASS-1", level: "must", result: "pass", notes: [] });
     expect(r.failure).toBeUndefined();
-    expect(r.steps.map((s) => [s.id, s.result])).toEqual([["send", "pass"], ["get", "pass"], ["list", "pass"], ["check", "pass"]]);
+    expect(r.steps.map((s) => [s.id, s.result])).toEqual([
+      ["send", "pass"],
+      ["get", "pass"],
+      ["list", "pass"],
+      ["check", "pass"],
+    ]);
     expect(client.calls.map((c) => c.operation)).toEqual(["send_message", "get_task", "list_tasks"]);
     expect(client.calls[0]!.request).toMatchObject({ message: { role: "ROLE_USER", parts: [{ text: "hi" }], messageId: expect.stringMatching(UUID) } });
     expect(client.calls[1]!.request).toEqual({ id: "t-1", historyLength: 2 });
@@ -1019,8 +1215,17 @@ describe("runActs", () => {
       client,
     );
     expect(r.result).toBe("fail");
-    expect(r.failure).toEqual({ step_id: "get", message: 'status.state: expected "TASK_STATE_WORKING", got "TASK_STATE_COMPLETED"', assertion_path: "status.state", expected: '"TASK_STATE_WORKING"', actual: '"TASK_STATE_COMPLETED"' });
-    expect(r.steps.map((s) => [s.id, s.result])).toEqual([["send", "pass"], ["get", "fail"]]);
+    expect(r.failure).toEqual({
+      step_id: "get",
+      message: 'status.state: expected "TASK_STATE_WORKING", got "TASK_STATE_COMPLETED"',
+      assertion_path: "status.state",
+      expected: '"TASK_STATE_WORKING"',
+      actual: '"TASK_STATE_COMPLETED"',
+    });
+    expect(r.steps.map((s) => [s.id, s.result])).toEqual([
+      ["send", "pass"],
+      ["get", "fail"],
+    ]);
     expect(client.calls.map((c) => c.operation)).toEqual(["send_message", "get_task"]);
   });
 
@@ -1035,11 +1240,29 @@ describe("runActs", () => {
     ["capability the card lacks", { preconditions: { capabilities: { pushNotifications: true } } }, {}, "capability", "precondition capabilities.pushNotifications = true; the card declares false"],
     ["capability that must be absent", { preconditions: { capabilities: { streaming: false } } }, {}, "capability", "precondition capabilities.streaming = false; the card declares true"],
     ["skill", { preconditions: { skills: [{ id: "translate" }] } }, {}, "capability", "precondition skill translate is not in the card"],
-    ["authentication on a card without securityRequirements", { preconditions: { capabilities: { authentication: true } } }, {}, "capability", "precondition capabilities.authentication = true (read as: the card's securityRequirements ask for credentials); the card allows anonymous callers"],
-    ["no authentication on a card that requires it", { preconditions: { capabilities: { authentication: false } } }, { card: { name: "fake", capabilities: {}, securityRequirements: [{ schemes: { bearer: { list: [] } } }] } }, "capability", "precondition capabilities.authentication = false (read as: the card's securityRequirements ask for credentials); the card requires credentials"],
+    [
+      "authentication on a card without securityRequirements",
+      { preconditions: { capabilities: { authentication: true } } },
+      {},
+      "capability",
+      "precondition capabilities.authentication = true (read as: the card's securityRequirements ask for credentials); the card allows anonymous callers",
+    ],
+    [
+      "no authentication on a card that requires it",
+      { preconditions: { capabilities: { authentication: false } } },
+      { card: { name: "fake", capabilities: {}, securityRequirements: [{ schemes: { bearer: { list: [] } } }] } },
+      "capability",
+      "precondition capabilities.authentication = false (read as: the card's securityRequirements ask for credentials); the card requires credentials",
+    ],
     ["extension", { preconditions: { extensions: ["urn:ext:b"] } }, {}, "capability", "precondition extension urn:ext:b is not declared"],
     ["missing behaviour", { requires_behaviors: ["tck-complete-task", "tck-long-running"] }, {}, "behaviour", "the agent does not implement tck-long-running"],
-    ["runner requirement", { runner_requirements: ["webhook_endpoint", "concurrent_streams", "stream_disconnect"] }, {}, "runner", "runner requirement concurrent_streams, stream_disconnect not supported"],
+    [
+      "runner requirement",
+      { runner_requirements: ["webhook_endpoint", "concurrent_streams", "stream_disconnect"] },
+      {},
+      "runner",
+      "runner requirement concurrent_streams, stream_disconnect not supported",
+    ],
   ];
   it.each(skips)("skips: %s", async (_, extra, cfg, kind, reason) => {
     const client = agent();
@@ -1057,20 +1280,42 @@ describe("runActs", () => {
   });
 
   it("runs a test whose preconditions hold", async () => {
-    const r = await runOne(T("RUN", [SEND], { transport: ["jsonrpc"], preconditions: { capabilities: { streaming: true, pushNotifications: false }, skills: [{ id: "echo" }], extensions: ["urn:ext:a"] }, requires_behaviors: ["tck-complete-task"], runner_requirements: ["webhook_endpoint"] }), agent());
+    const r = await runOne(
+      T("RUN", [SEND], {
+        transport: ["jsonrpc"],
+        preconditions: { capabilities: { streaming: true, pushNotifications: false }, skills: [{ id: "echo" }], extensions: ["urn:ext:a"] },
+        requires_behaviors: ["tck-complete-task"],
+        runner_requirements: ["webhook_endpoint"],
+      }),
+      agent(),
+    );
     expect(r.result).toBe("pass");
   });
 
   it("repeat: polls until the condition holds, then evaluates expect on the last response", async () => {
     const client = new FakeClient((_, request, attempt) => ok(task(request["id"] as string, attempt < 3 ? "WORKING" : "COMPLETED")));
-    const r = await runOne(T("POLL", [{ id: "poll", operation: "get_task", params: { id: "t" }, repeat: { until: `status.state in [${S("COMPLETED")}, ${S("FAILED")}]`, max_attempts: 5, delay_ms: 5 }, expect: { body: { status: { state: S("COMPLETED") } } } }]), client);
+    const r = await runOne(
+      T("POLL", [
+        {
+          id: "poll",
+          operation: "get_task",
+          params: { id: "t" },
+          repeat: { until: `status.state in [${S("COMPLETED")}, ${S("FAILED")}]`, max_attempts: 5, delay_ms: 5 },
+          expect: { body: { status: { state: S("COMPLETED") } } },
+        },
+      ]),
+      client,
+    );
     expect(r.result).toBe("pass");
     expect(client.calls).toHaveLength(3);
   });
 
   it("repeat: max_attempts exhausted → fail", async () => {
     const client = new FakeClient((_, request) => ok(task(request["id"] as string, "WORKING")));
-    const r = await runOne(T("POLL-X", [{ id: "poll", operation: "get_task", params: { id: "t" }, repeat: { until: `status.state == ${S("COMPLETED")}`, max_attempts: 3, delay_ms: 5, backoff: "linear" } }]), client);
+    const r = await runOne(
+      T("POLL-X", [{ id: "poll", operation: "get_task", params: { id: "t" }, repeat: { until: `status.state == ${S("COMPLETED")}`, max_attempts: 3, delay_ms: 5, backoff: "linear" } }]),
+      client,
+    );
     expect(r.result).toBe("fail");
     expect(r.failure?.step_id).toBe("poll");
     expect(r.failure?.message).toMatch(/^repeat: "status\.state == TASK_STATE_COMPLETED" still false after 3 attempts \(last: \{"id":"t",.*"TASK_STATE_WORKING"/);
@@ -1080,7 +1325,11 @@ describe("runActs", () => {
   it("repeat: the step's time budget covers an exponential backoff schedule", async () => {
     // Delays 10, 20, 40, 80, 160 ms (310 ms) against a 10 ms step timeout: every attempt must still get a live signal.
     const client = new FakeClient((_, request) => ok(task(request["id"] as string, "WORKING")));
-    const r = await runOne(T("POLL-EXP", [{ id: "poll", operation: "get_task", params: { id: "t" }, repeat: { until: `status.state == ${S("COMPLETED")}`, max_attempts: 6, delay_ms: 10, backoff: "exponential" } }]), client, { stepTimeoutMs: 10 });
+    const r = await runOne(
+      T("POLL-EXP", [{ id: "poll", operation: "get_task", params: { id: "t" }, repeat: { until: `status.state == ${S("COMPLETED")}`, max_attempts: 6, delay_ms: 10, backoff: "exponential" } }]),
+      client,
+      { stepTimeoutMs: 10 },
+    );
     expect(r.failure?.message).toMatch(/still false after 6 attempts/);
     expect(client.calls.map((c) => c.aborted)).toEqual([false, false, false, false, false, false]);
     expect(r.duration_ms).toBeGreaterThanOrEqual(300);
@@ -1093,18 +1342,58 @@ describe("runActs", () => {
 
   const errorRows: readonly [string, ActsError, JsonObject, "pass" | "fail", string?][] = [
     ["ACTS name JSONParseError matches JsonParseError", { type: "JsonParseError", message: "bad json" }, { error_type: "JSONParseError" }, "pass"],
-    ["ExtendedCardNotSupportedError matches ExtendedAgentCardNotConfiguredError", { type: "ExtendedAgentCardNotConfiguredError", message: "no" }, { error_type: "ExtendedCardNotSupportedError" }, "pass"],
+    [
+      "ExtendedCardNotSupportedError matches ExtendedAgentCardNotConfiguredError",
+      { type: "ExtendedAgentCardNotConfiguredError", message: "no" },
+      { error_type: "ExtendedCardNotSupportedError" },
+      "pass",
+    ],
     ["StreamingNotSupportedError matches UnsupportedOperationError", { type: "UnsupportedOperationError", message: "no" }, { error_type: "StreamingNotSupportedError" }, "pass"],
     ["code: dialect", { type: "TaskNotFoundError", message: "gone" }, { code: "TaskNotFoundError" }, "pass"],
     ["code: one_of with an alias", { type: "JsonParseError", message: "x" }, { code: { one_of: ["InvalidParamsError", "JSONParseError"] } }, "pass"],
-    ["message and details", { type: "TaskNotFoundError", message: "task t not found", details: [ERROR_INFO("TASK_NOT_FOUND")] }, { error_type: "TaskNotFoundError", message: { contains: "not found" }, details: [{ reason: "TASK_NOT_FOUND" }] }, "pass"],
+    [
+      "message and details",
+      { type: "TaskNotFoundError", message: "task t not found", details: [ERROR_INFO("TASK_NOT_FOUND")] },
+      { error_type: "TaskNotFoundError", message: { contains: "not found" }, details: [{ reason: "TASK_NOT_FOUND" }] },
+      "pass",
+    ],
     ["data: for details", { type: "TaskNotFoundError", message: "x", details: [ERROR_INFO("TASK_NOT_FOUND")] }, { error_type: "TaskNotFoundError", data: { count: 1 } }, "pass"],
     ["interpolated expectation", { type: "TaskNotFoundError", message: "task t-9 not found" }, { error_type: "TaskNotFoundError", message: { contains: "{{missingId}}" } }, "pass"],
-    ["wrong error type", { type: "TaskNotFoundError", message: "gone" }, { error_type: "TaskNotCancelableError" }, "fail", 'error TaskNotFoundError "gone": error.type: expected "TaskNotCancelableError", got "TaskNotFoundError"'],
-    ["wrong alias target", { type: "InvalidParamsError", message: "x" }, { error_type: "JSONParseError" }, "fail", 'error InvalidParamsError "x": error.type: expected "JsonParseError", got "InvalidParamsError"'],
-    ["code: one_of none matching", { type: "InternalError", message: "x" }, { code: { one_of: ["TaskNotFoundError", "TaskNotCancelableError"] } }, "fail", 'error InternalError "x": error.type: one_of ["TaskNotFoundError","TaskNotCancelableError"]: got "InternalError"'],
-    ["message mismatch", { type: "TaskNotFoundError", message: "gone" }, { error_type: "TaskNotFoundError", message: { matches: "^task" } }, "fail", 'error TaskNotFoundError "gone": error.message: matches "^task": got "gone"'],
-    ["too few details", { type: "TaskNotFoundError", message: "gone" }, { error_type: "TaskNotFoundError", details: { count_gte: 2 } }, "fail", 'error TaskNotFoundError "gone": error.details: count_gte 2: length 1'],
+    [
+      "wrong error type",
+      { type: "TaskNotFoundError", message: "gone" },
+      { error_type: "TaskNotCancelableError" },
+      "fail",
+      'error TaskNotFoundError "gone": error.type: expected "TaskNotCancelableError", got "TaskNotFoundError"',
+    ],
+    [
+      "wrong alias target",
+      { type: "InvalidParamsError", message: "x" },
+      { error_type: "JSONParseError" },
+      "fail",
+      'error InvalidParamsError "x": error.type: expected "JsonParseError", got "InvalidParamsError"',
+    ],
+    [
+      "code: one_of none matching",
+      { type: "InternalError", message: "x" },
+      { code: { one_of: ["TaskNotFoundError", "TaskNotCancelableError"] } },
+      "fail",
+      'error InternalError "x": error.type: one_of ["TaskNotFoundError","TaskNotCancelableError"]: got "InternalError"',
+    ],
+    [
+      "message mismatch",
+      { type: "TaskNotFoundError", message: "gone" },
+      { error_type: "TaskNotFoundError", message: { matches: "^task" } },
+      "fail",
+      'error TaskNotFoundError "gone": error.message: matches "^task": got "gone"',
+    ],
+    [
+      "too few details",
+      { type: "TaskNotFoundError", message: "gone" },
+      { error_type: "TaskNotFoundError", details: { count_gte: 2 } },
+      "fail",
+      'error TaskNotFoundError "gone": error.details: count_gte 2: length 1',
+    ],
   ];
   it.each(errorRows)("expect_error: %s", async (_, error, expectation, outcome, message) => {
     const r = await runOne(T("ERR", [{ id: "get", operation: "get_task", params: { id: "t-9" }, expect_error: expectation }]), new FakeClient(() => failed(error)), {}, { missingId: "t-9" });
@@ -1114,10 +1403,22 @@ describe("runActs", () => {
 
   // The error on the wire, against the spec table entry of the expected type (§5.4, §9.5).
   const wrongWires: readonly [string, WireEdit, string][] = [
-    ["a wrong JSON-RPC code with the right reason", (e) => ({ ...e, error: { ...(e["error"] as JsonObject), code: -32603 } }), "wire: code -32603 is InternalError, but ErrorInfo.reason TASK_NOT_FOUND is TaskNotFoundError (code -32001)"],
-    ["the right code with a wrong reason", (e) => ({ ...e, error: { ...(e["error"] as JsonObject), data: [ERROR_INFO("TASK_NOT_CANCELABLE")] } }), "wire: code -32001 is TaskNotFoundError, but ErrorInfo.reason TASK_NOT_CANCELABLE is TaskNotCancelableError (code -32002)"],
+    [
+      "a wrong JSON-RPC code with the right reason",
+      (e) => ({ ...e, error: { ...(e["error"] as JsonObject), code: -32603 } }),
+      "wire: code -32603 is InternalError, but ErrorInfo.reason TASK_NOT_FOUND is TaskNotFoundError (code -32001)",
+    ],
+    [
+      "the right code with a wrong reason",
+      (e) => ({ ...e, error: { ...(e["error"] as JsonObject), data: [ERROR_INFO("TASK_NOT_CANCELABLE")] } }),
+      "wire: code -32001 is TaskNotFoundError, but ErrorInfo.reason TASK_NOT_CANCELABLE is TaskNotCancelableError (code -32002)",
+    ],
     ["no ErrorInfo", (e) => ({ ...e, error: { ...(e["error"] as JsonObject), data: [] } }), 'ErrorInfo.reason: TaskNotFoundError on jsonrpc has ErrorInfo reason "TASK_NOT_FOUND", the wire has none'],
-    ["a foreign ErrorInfo domain", (e) => ({ ...e, error: { ...(e["error"] as JsonObject), data: [{ ...ERROR_INFO("TASK_NOT_FOUND"), domain: "example.com" }] } }), 'wire: ErrorInfo.domain is "example.com", not "a2a-protocol.org" (§10.6, §11.6)'],
+    [
+      "a foreign ErrorInfo domain",
+      (e) => ({ ...e, error: { ...(e["error"] as JsonObject), data: [{ ...ERROR_INFO("TASK_NOT_FOUND"), domain: "example.com" }] } }),
+      'wire: ErrorInfo.domain is "example.com", not "a2a-protocol.org" (§10.6, §11.6)',
+    ],
     ["details as an object", (e) => ({ ...e, error: { ...(e["error"] as JsonObject), data: ERROR_INFO("TASK_NOT_FOUND") } }), "wire: error details must be an array of Any objects (§9.5, §11.6)"],
     ["the response id of another request", (e) => ({ ...e, id: 2 }), "wire: response id 2 is not the request's id 1"],
     ["a result beside the error", (e) => ({ ...e, result: {} }), "wire: a JSON-RPC response has exactly one of result and error (has both)"],
@@ -1156,7 +1457,17 @@ describe("runActs", () => {
     const client = new FakeClient(() => failed({ type: "TaskNotFoundError", message: "gone", details: [ERROR_INFO("TASK_NOT_FOUND")] }));
     const byStatus = await runOne(T("EXP-ERR-1", [{ id: "get", operation: "get_task", params: { id: "t" }, expect: { status: "error", error: { exists: true } } }]), client);
     expect(byStatus.result).toBe("pass");
-    const byKey = await runOne(T("EXP-ERR-2", [{ id: "get", operation: "get_task", params: { id: "t" }, expect: { error: { type: "TaskNotFoundError", code: -32001, message: "gone", details: [{ reason: "TASK_NOT_FOUND" }], data: { count: 1 } } } }]), client);
+    const byKey = await runOne(
+      T("EXP-ERR-2", [
+        {
+          id: "get",
+          operation: "get_task",
+          params: { id: "t" },
+          expect: { error: { type: "TaskNotFoundError", code: -32001, message: "gone", details: [{ reason: "TASK_NOT_FOUND" }], data: { count: 1 } } },
+        },
+      ]),
+      client,
+    );
     expect(byKey.result).toBe("pass");
     const inBody = await runOne(T("EXP-ERR-3", [{ id: "get", operation: "get_task", params: { id: "t" }, expect: { body: { error: { type: "InternalError" } } } }]), client);
     expect(inBody.failure).toMatchObject({ step_id: "get", message: 'got error TaskNotFoundError "gone": error.type: expected "InternalError", got "TaskNotFoundError"' });
@@ -1175,13 +1486,36 @@ describe("runActs", () => {
   });
 
   const violations: readonly [string, WireEdit, string][] = [
-    ["an unknown field", (e) => ({ ...e, result: { ...(e["result"] as JsonObject), unexpected_field: 1 } }), 'result.unexpected_field: wire: unknown field "unexpected_field" (lf.a2a.v1.Task has no such field)'],
-    ["a snake_case name", (e) => ({ ...e, result: { id: "t", context_id: "c", status: { state: S("COMPLETED") } } }), 'result.context_id: wire: proto field name "context_id"; JSON uses "contextId" (§5.5)'],
-    ["an enum as a number", (e) => ({ ...e, result: { id: "t", status: { state: 3 } } }), "result.status.state: wire: enum lf.a2a.v1.TaskState as the number 3; ProtoJSON writes the value name (§5.5)"],
-    ["a lowercase enum name", (e) => ({ ...e, result: { id: "t", status: { state: "task_state_completed" } } }), 'result.status.state: wire: "task_state_completed" is not a value of enum lf.a2a.v1.TaskState'],
+    [
+      "an unknown field",
+      (e) => ({ ...e, result: { ...(e["result"] as JsonObject), unexpected_field: 1 } }),
+      'result.unexpected_field: wire: unknown field "unexpected_field" (lf.a2a.v1.Task has no such field)',
+    ],
+    [
+      "a snake_case name",
+      (e) => ({ ...e, result: { id: "t", context_id: "c", status: { state: S("COMPLETED") } } }),
+      'result.context_id: wire: proto field name "context_id"; JSON uses "contextId" (§5.5)',
+    ],
+    [
+      "an enum as a number",
+      (e) => ({ ...e, result: { id: "t", status: { state: 3 } } }),
+      "result.status.state: wire: enum lf.a2a.v1.TaskState as the number 3; ProtoJSON writes the value name (§5.5)",
+    ],
+    [
+      "a lowercase enum name",
+      (e) => ({ ...e, result: { id: "t", status: { state: "task_state_completed" } } }),
+      'result.status.state: wire: "task_state_completed" is not a value of enum lf.a2a.v1.TaskState',
+    ],
     ["a missing REQUIRED field", (e) => ({ ...e, result: { id: "t" } }), "result.status: wire: REQUIRED field status is missing (§5.7)"],
     ["a null", (e) => ({ ...e, result: { id: "t", status: { state: S("COMPLETED") }, contextId: null } }), "result.contextId: wire: null; a ProtoJSON printer omits an unset field"],
-    ["no jsonrpc member", (e) => { const { jsonrpc: _, ...rest } = e; return rest; }, 'jsonrpc: wire: expected "2.0", got undefined'],
+    [
+      "no jsonrpc member",
+      (e) => {
+        const { jsonrpc: _, ...rest } = e;
+        return rest;
+      },
+      'jsonrpc: wire: expected "2.0", got undefined',
+    ],
   ];
   it.each(violations)("a wire violation fails the step whatever it expects: %s", async (_, edit, message) => {
     const r = await runOne(T("WIRE-V", [{ id: "get", operation: "get_task", params: { id: "t" } }]), new FakeClient(() => ok(task("t", "COMPLETED")), undefined, edit));
@@ -1197,12 +1531,18 @@ describe("runActs", () => {
     expect(judged.failure?.message).toContain('unknown field "unexpected_field"');
     const alone = await runOne(test, new FakeClient(() => ok(task("t", "WORKING")), undefined, edit), { judgeWire: false });
     expect(alone.result).toBe("pass");
-    const readsTheWire = await runOne(T("JW-2", [{ id: "get", operation: "get_task", params: { id: "t" }, expect: { body: { status: { state: S("COMPLETED") } } } }]), new FakeClient(() => ok(task("t", "COMPLETED")), undefined, edit), { judgeWire: false });
+    const readsTheWire = await runOne(
+      T("JW-2", [{ id: "get", operation: "get_task", params: { id: "t" }, expect: { body: { status: { state: S("COMPLETED") } } } }]),
+      new FakeClient(() => ok(task("t", "COMPLETED")), undefined, edit),
+      { judgeWire: false },
+    );
     expect(readsTheWire.failure?.message).toBe('status.state: expected "TASK_STATE_COMPLETED", got "TASK_STATE_WORKING"');
   });
 
   it("runs a test that wants authentication on a card whose securityRequirements ask for it", async () => {
-    const r = await runOne(T("AUTH", [SEND], { preconditions: { capabilities: { authentication: true } } }), agent(), { card: { name: "fake", capabilities: {}, securityRequirements: [{ schemes: { bearer: { list: [] } } }] } });
+    const r = await runOne(T("AUTH", [SEND], { preconditions: { capabilities: { authentication: true } } }), agent(), {
+      card: { name: "fake", capabilities: {}, securityRequirements: [{ schemes: { bearer: { list: [] } } }] },
+    });
     expect(r.result).toBe("pass");
   });
 
@@ -1211,17 +1551,31 @@ describe("runActs", () => {
     const nothing: WireSource = { take: async () => [] };
     const silent = await runOne(T("OFF-1", [SEND]), client, { wire: nothing });
     expect(silent.failure).toMatchObject({ step_id: "send", message: expect.stringContaining("client: answered without any request reaching the agent") });
-    const refused = await runOne(T("OFF-2", [{ id: "get", operation: "get_task", params: { id: "t" }, expect_error: { error_type: "TaskNotFoundError" } }]), new FakeClient(() => failed({ type: "TaskNotFoundError", message: "checked locally" })), { wire: nothing });
+    const refused = await runOne(
+      T("OFF-2", [{ id: "get", operation: "get_task", params: { id: "t" }, expect_error: { error_type: "TaskNotFoundError" } }]),
+      new FakeClient(() => failed({ type: "TaskNotFoundError", message: "checked locally" })),
+      { wire: nothing },
+    );
     expect(refused.failure?.message).toContain('client: refused locally with TaskNotFoundError ("checked locally"); nothing reached the agent');
-    const unsupported = await runOne(T("OFF-3", [{ id: "get", operation: "get_task", params: { id: "t" } }]), new FakeClient(() => failed({ type: "ClientUnsupported", message: "cannot send it" })), { wire: nothing });
+    const unsupported = await runOne(T("OFF-3", [{ id: "get", operation: "get_task", params: { id: "t" } }]), new FakeClient(() => failed({ type: "ClientUnsupported", message: "cannot send it" })), {
+      wire: nothing,
+    });
     expect(unsupported.failure).toMatchObject({ step_id: "get", message: "unexpected error ClientUnsupported: cannot send it" });
   });
 
   it("the client must report errors and successes as the wire carries them", async () => {
-    const hidesError = new FakeClient(() => ok(task("t", "COMPLETED")), undefined, () => ({ jsonrpc: "2.0", id: 1, error: { code: -32001, message: "gone", data: [ERROR_INFO("TASK_NOT_FOUND")] } }));
+    const hidesError = new FakeClient(
+      () => ok(task("t", "COMPLETED")),
+      undefined,
+      () => ({ jsonrpc: "2.0", id: 1, error: { code: -32001, message: "gone", data: [ERROR_INFO("TASK_NOT_FOUND")] } }),
+    );
     const r1 = await runOne(T("CL-1", [{ id: "get", operation: "get_task", params: { id: "t" }, expect_error: { error_type: "TaskNotFoundError" } }]), hidesError);
     expect(r1.failure?.message).toContain("client: reported success for an error response (TaskNotFoundError)");
-    const misnames = new FakeClient(() => failed({ type: "TaskNotFoundError", message: "gone" }), undefined, (e) => ({ ...e, error: { code: -32002, message: "gone", data: [ERROR_INFO("TASK_NOT_CANCELABLE")] } }));
+    const misnames = new FakeClient(
+      () => failed({ type: "TaskNotFoundError", message: "gone" }),
+      undefined,
+      (e) => ({ ...e, error: { code: -32002, message: "gone", data: [ERROR_INFO("TASK_NOT_CANCELABLE")] } }),
+    );
     const r2 = await runOne(T("CL-2", [{ id: "get", operation: "get_task", params: { id: "t" }, expect_error: { error_type: "TaskNotCancelableError" } }]), misnames);
     expect(r2.failure?.message).toContain('client: read the error as TaskNotFoundError ("gone"), the wire says TaskNotCancelableError');
   });
@@ -1240,7 +1594,12 @@ describe("runActs", () => {
 
   it("document variables beat runner variables; runner variables are available", async () => {
     const client = agent();
-    const r = await runOne(T("VARS", [{ id: "get", operation: "get_task", params: { id: "{{taskPrefix}}-{{webhookUrl}}" }, expect_error: { error_type: "TaskNotFoundError" } }]), client, { variables: { webhookUrl: "runner-hook", taskPrefix: "runner" } }, { taskPrefix: "doc" });
+    const r = await runOne(
+      T("VARS", [{ id: "get", operation: "get_task", params: { id: "{{taskPrefix}}-{{webhookUrl}}" }, expect_error: { error_type: "TaskNotFoundError" } }]),
+      client,
+      { variables: { webhookUrl: "runner-hook", taskPrefix: "runner" } },
+      { taskPrefix: "doc" },
+    );
     expect(r.result).toBe("pass");
     expect(client.calls[0]!.request).toEqual({ id: "doc-runner-hook" });
   });
@@ -1256,15 +1615,28 @@ describe("runActs", () => {
 
   it("a failing assertion step and a failing step assertion name their step", async () => {
     const step = await runOne(T("AS-1", [{ ...SEND }, { id: "verify", assertion: { source: "{{send.response}}", none: { path: "task.artifacts[*].parts[*]", match: { text: "out" } } } }]), agent());
-    expect(step.failure).toMatchObject({ step_id: "verify", assertion_path: "task.artifacts[*].parts[*]", message: expect.stringMatching(/^task\.artifacts\[\*\]\.parts\[\*\]: an element matched: none of task\.artifacts\[\*\]\.parts\[\*\] \(1 element\(s\), 1 matching \{"text":"out"\}\)$/) });
-    const named = await runOne(T("AS-2", [{ ...SEND, assertions: [{ id: "has-data", source: "{{send.response}}", any: { path: "task.artifacts[*].parts[*]", match: { data: { type: "object" } } } }] }]), agent());
+    expect(step.failure).toMatchObject({
+      step_id: "verify",
+      assertion_path: "task.artifacts[*].parts[*]",
+      message: expect.stringMatching(/^task\.artifacts\[\*\]\.parts\[\*\]: an element matched: none of task\.artifacts\[\*\]\.parts\[\*\] \(1 element\(s\), 1 matching \{"text":"out"\}\)$/),
+    });
+    const named = await runOne(
+      T("AS-2", [{ ...SEND, assertions: [{ id: "has-data", source: "{{send.response}}", any: { path: "task.artifacts[*].parts[*]", match: { data: { type: "object" } } } }] }]),
+      agent(),
+    );
     expect(named.failure).toMatchObject({ step_id: "send", message: expect.stringMatching(/^has-data: task\.artifacts\[\*\]\.parts\[\*\]: no element matched/) });
     const all = await runOne(T("AS-3", [{ ...SEND }, { id: "v", assertion: { source: "{{send.response}}", all: { path: "task.history[*]", match: {} } } }]), agent());
     expect(all.failure?.message).toMatch(/not every element matched: all of task\.history\[\*\] \(0 element\(s\)/);
   });
 
   it("a named assertion's direct match is interpolated", async () => {
-    const r = await runOne(T("AS-4", [{ ...SEND, capture: { taskId: "task.id" } }, { id: "v", assertion: { source: "{{send.response}}", path: "task.id", match: "{{send.taskId}}" } }]), agent());
+    const r = await runOne(
+      T("AS-4", [
+        { ...SEND, capture: { taskId: "task.id" } },
+        { id: "v", assertion: { source: "{{send.response}}", path: "task.id", match: "{{send.taskId}}" } },
+      ]),
+      agent(),
+    );
     expect(r.result).toBe("pass");
   });
 
@@ -1277,7 +1649,10 @@ describe("runActs", () => {
 
   it("a test-level assertion with an unresolved variable fails that test, not the whole run", async () => {
     const results = await runActs([documentOf([T("TL-2", [SEND], { assertions: [{ source: "{{ghost.response}}", match: {} }] }), T("TL-3", [SEND])])], config(agent()));
-    expect(results.map((r) => [r.id, r.result])).toEqual([["TL-2", "fail"], ["TL-3", "pass"]]);
+    expect(results.map((r) => [r.id, r.result])).toEqual([
+      ["TL-2", "fail"],
+      ["TL-3", "pass"],
+    ]);
     expect(results[0]!.failure?.message).toBe("unresolved variable {{ghost.response}}");
     const broken = await runOne(T("TL-4", [SEND], { assertions: [{ source: "{{send.response}}", any: { match: {} } }] }), agent());
     expect(broken).toMatchObject({ result: "error", failure: { message: "runner error: any needs path and match" } });
@@ -1285,8 +1660,27 @@ describe("runActs", () => {
 
   it("streams: events are checked, and a stream that ends with an error fails", async () => {
     const events = [snap("SUBMITTED"), su("WORKING"), art(), su("COMPLETED")];
-    const client = new FakeClient(() => ok({}), (operation) => (operation === "subscribe_to_task" ? { events: [snap("WORKING")], error: { type: "InternalError", message: "dropped" } } : { events }));
-    const good = await runOne(T("ST-1", [{ id: "s", operation: "send_streaming_message", params: { message: { role: "ROLE_USER", parts: [{ text: "go" }] } }, capture: { n: "events[3].statusUpdate.status.state" }, expect_stream: { min_count: 2, ordering: "monotonic_state", events: [{ match: "any_position", artifact_update: { artifact: { parts: { count_gte: 1 } } } }], final_event: { status_update: { status: { state: S("COMPLETED") } } } } }]), client);
+    const client = new FakeClient(
+      () => ok({}),
+      (operation) => (operation === "subscribe_to_task" ? { events: [snap("WORKING")], error: { type: "InternalError", message: "dropped" } } : { events }),
+    );
+    const good = await runOne(
+      T("ST-1", [
+        {
+          id: "s",
+          operation: "send_streaming_message",
+          params: { message: { role: "ROLE_USER", parts: [{ text: "go" }] } },
+          capture: { n: "events[3].statusUpdate.status.state" },
+          expect_stream: {
+            min_count: 2,
+            ordering: "monotonic_state",
+            events: [{ match: "any_position", artifact_update: { artifact: { parts: { count_gte: 1 } } } }],
+            final_event: { status_update: { status: { state: S("COMPLETED") } } },
+          },
+        },
+      ]),
+      client,
+    );
     expect(good.result, JSON.stringify(good.failure)).toBe("pass");
     expect(client.calls[0]!.request).toMatchObject({ message: { messageId: expect.stringMatching(UUID) } });
     const bad = await runOne(T("ST-2", [{ id: "s", operation: "send_streaming_message", params: { message: { role: "ROLE_USER", parts: [] } }, expect_stream: { max_count: 2 } }]), client);
@@ -1299,7 +1693,9 @@ describe("runActs", () => {
 
   it("get_agent_card with extended: true calls get_extended_agent_card with the auth headers", async () => {
     const client = new FakeClient(() => ok(CARD));
-    const r = await runOne(T("CARD", [{ id: "card", operation: "get_agent_card", params: { extended: true }, expect: { body: { name: "x" } } }]), client, { authHeaders: { authorization: "Bearer t" } });
+    const r = await runOne(T("CARD", [{ id: "card", operation: "get_agent_card", params: { extended: true }, expect: { body: { name: "x" } } }]), client, {
+      authHeaders: { authorization: "Bearer t" },
+    });
     expect(r.result, JSON.stringify(r.failure)).toBe("pass");
     expect(client.calls).toEqual([{ operation: "get_extended_agent_card", request: {}, headers: { authorization: "Bearer t" }, aborted: false }]);
   });
@@ -1307,13 +1703,21 @@ describe("runActs", () => {
   it("runner-special tests: the check's result, a gap when it cannot be checked, never a pass without a check", async () => {
     const plain = await runOne(T("SP-1", [SEND], { tags: ["runner-special"] }), agent());
     expect(plain).toMatchObject({ result: "skip", skip_kind: "runner", skip_reason: "runner-special: the extra check its description asks for is not implemented by this runner (its steps passed)" });
-    const special = await runOne(T("SP-2", [SEND], { tags: ["runner-special"] }), agent(), { specialChecks: { "SP-2": async ({ records }) => ({ failures: records.has("send") ? [{ path: "", message: "no push arrived" }] : [], note: "checked push" }) } });
+    const special = await runOne(T("SP-2", [SEND], { tags: ["runner-special"] }), agent(), {
+      specialChecks: { "SP-2": async ({ records }) => ({ failures: records.has("send") ? [{ path: "", message: "no push arrived" }] : [], note: "checked push" }) },
+    });
     expect(special).toMatchObject({ result: "fail", notes: ["checked push"], failure: { message: "runner-special check: no push arrived" } });
     const passed = await runOne(T("SP-3", [SEND], { tags: ["runner-special"] }), agent(), { specialChecks: { "SP-3": async () => ({ failures: [], note: "checked" }) } });
     expect(passed).toMatchObject({ result: "pass", notes: ["checked"] });
     const gap = await runOne(T("SP-4", [SEND], { tags: ["runner-special"] }), agent(), { specialChecks: { "SP-4": async () => ({ gap: "this client has no receiver" }) } });
     expect(gap).toMatchObject({ result: "skip", skip_kind: "runner", skip_reason: "runner-special: this client has no receiver" });
-    const broken = await runOne(T("SP-5", [SEND], { tags: ["runner-special"] }), agent(), { specialChecks: { "SP-5": async () => { throw new Error("boom"); } } });
+    const broken = await runOne(T("SP-5", [SEND], { tags: ["runner-special"] }), agent(), {
+      specialChecks: {
+        "SP-5": async () => {
+          throw new Error("boom");
+        },
+      },
+    });
     expect(broken).toMatchObject({ result: "error", failure: { message: "runner-special check: runner error: boom" } });
   });
 
@@ -1322,7 +1726,12 @@ describe("runActs", () => {
     const started = performance.now();
     const results = await runActs([documentOf(tests)], config(agent(), { concurrency: 2 }));
     expect(performance.now() - started).toBeGreaterThanOrEqual(25);
-    expect(results.map((r) => [r.id, r.result])).toEqual([["D-1", "pass"], ["D-2", "pass"], ["D-3", "fail"], ["D-4", "skip"]]);
+    expect(results.map((r) => [r.id, r.result])).toEqual([
+      ["D-1", "pass"],
+      ["D-2", "pass"],
+      ["D-3", "fail"],
+      ["D-4", "skip"],
+    ]);
     expect(results[0]!.steps[0]!.duration_ms).toBeGreaterThanOrEqual(25);
     const selected = await runActs([documentOf(tests)], config(agent()), (t) => t.id === "D-2");
     expect(selected.map((r) => r.id)).toEqual(["D-2"]);

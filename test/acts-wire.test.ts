@@ -54,18 +54,48 @@ describe("checkProtoJson", () => {
     ["an unknown field", TaskSchema, { ...TASK, unexpected_field: 1 }, ['unexpected_field: unknown field "unexpected_field" (lf.a2a.v1.Task has no such field)']],
     ["a proto (snake_case) name", TaskSchema, { id: "t", context_id: "c", status: { state: S("WORKING") } }, ['context_id: proto field name "context_id"; JSON uses "contextId" (§5.5)']],
     ["an enum as a number", TaskSchema, { id: "t", status: { state: 3 } }, ["status.state: enum lf.a2a.v1.TaskState as the number 3; ProtoJSON writes the value name (§5.5)"]],
-    ["a lowercase enum", TaskSchema, { id: "t", status: { state: "task_state_completed" } }, [/^status\.state: "task_state_completed" is not a value of enum lf\.a2a\.v1\.TaskState \(TASK_STATE_UNSPECIFIED, TASK_STATE_SUBMITTED, /]],
+    [
+      "a lowercase enum",
+      TaskSchema,
+      { id: "t", status: { state: "task_state_completed" } },
+      [/^status\.state: "task_state_completed" is not a value of enum lf\.a2a\.v1\.TaskState \(TASK_STATE_UNSPECIFIED, TASK_STATE_SUBMITTED, /],
+    ],
     ["a REQUIRED enum at its UNSPECIFIED zero", TaskSchema, { id: "t", status: { state: "TASK_STATE_UNSPECIFIED" } }, ["status.state: REQUIRED enum state is TASK_STATE_UNSPECIFIED (§5.7)"]],
     ["a REQUIRED message missing", TaskSchema, { id: "t" }, ["status: REQUIRED field status is missing (§5.7)"]],
     ["a REQUIRED string empty", TaskSchema, { id: "", status: { state: S("WORKING") } }, ["id: REQUIRED field id is an empty string (§5.7)"]],
     ["a REQUIRED list empty", TaskSchema, { ...TASK, artifacts: [{ artifactId: "a", parts: [] }] }, ["artifacts[0].parts: REQUIRED list parts is empty (§5.7: at least one element)"]],
-    ["a part with two contents", TaskSchema, { ...TASK, artifacts: [{ artifactId: "a", parts: [{ text: "x", url: "http://x" }] }] }, ["artifacts[0].parts[0]: lf.a2a.v1.Part.content needs exactly one of text, raw, url, data; has text, url"]],
-    ["a part with no content", TaskSchema, { ...TASK, artifacts: [{ artifactId: "a", parts: [{ mediaType: "text/plain" }] }] }, ["artifacts[0].parts[0]: lf.a2a.v1.Part.content needs exactly one of text, raw, url, data; has none"]],
-    ["a SendMessageResponse with both payloads", SendMessageResponseSchema, { task: TASK, message: { messageId: "m", role: "ROLE_AGENT", parts: [{ text: "x" }] } }, ["(root): lf.a2a.v1.SendMessageResponse.payload needs exactly one of task, message; has task, message"]],
+    [
+      "a part with two contents",
+      TaskSchema,
+      { ...TASK, artifacts: [{ artifactId: "a", parts: [{ text: "x", url: "http://x" }] }] },
+      ["artifacts[0].parts[0]: lf.a2a.v1.Part.content needs exactly one of text, raw, url, data; has text, url"],
+    ],
+    [
+      "a part with no content",
+      TaskSchema,
+      { ...TASK, artifacts: [{ artifactId: "a", parts: [{ mediaType: "text/plain" }] }] },
+      ["artifacts[0].parts[0]: lf.a2a.v1.Part.content needs exactly one of text, raw, url, data; has none"],
+    ],
+    [
+      "a SendMessageResponse with both payloads",
+      SendMessageResponseSchema,
+      { task: TASK, message: { messageId: "m", role: "ROLE_AGENT", parts: [{ text: "x" }] } },
+      ["(root): lf.a2a.v1.SendMessageResponse.payload needs exactly one of task, message; has task, message"],
+    ],
     ["a null where printers omit", TaskSchema, { ...TASK, contextId: null }, ["contextId: null; a ProtoJSON printer omits an unset field"]],
     ["data: null is a Value (valid)", TaskSchema, { ...TASK, artifacts: [{ artifactId: "a", parts: [{ data: null }] }] }, []],
-    ["a timestamp with an offset", TaskSchema, { ...TASK, status: { state: S("WORKING"), timestamp: "2026-01-02T03:04:05+01:00" } }, ['status.timestamp: expected an RFC 3339 timestamp in UTC ("Z", §5.6.1), got "2026-01-02T03:04:05+01:00"']],
-    ["raw bytes that are not base64", TaskSchema, { ...TASK, artifacts: [{ artifactId: "a", parts: [{ raw: "not base64!" }] }] }, ['artifacts[0].parts[0].raw: expected base64 bytes, got "not base64!"']],
+    [
+      "a timestamp with an offset",
+      TaskSchema,
+      { ...TASK, status: { state: S("WORKING"), timestamp: "2026-01-02T03:04:05+01:00" } },
+      ['status.timestamp: expected an RFC 3339 timestamp in UTC ("Z", §5.6.1), got "2026-01-02T03:04:05+01:00"'],
+    ],
+    [
+      "raw bytes that are not base64",
+      TaskSchema,
+      { ...TASK, artifacts: [{ artifactId: "a", parts: [{ raw: "not base64!" }] }] },
+      ['artifacts[0].parts[0].raw: expected base64 bytes, got "not base64!"'],
+    ],
     ["a string where an int32 goes", ListTasksResponseSchema, { tasks: [], nextPageToken: "", pageSize: "50", totalSize: 0 }, ['pageSize: expected a 32-bit integer (JSON number), got "50"']],
     ["metadata that is not an object", TaskSchema, { ...TASK, metadata: [1] }, ["metadata: expected a JSON object (google.protobuf.Struct), got [1]"]],
     ["no body at all", TaskSchema, undefined as unknown as JsonValue, ["(root): no body; expected lf.a2a.v1.Task"]],
@@ -81,7 +111,9 @@ describe("checkProtoJson", () => {
 
   it("checks StreamResponse events: exactly one payload, REQUIRED fields of the update", () => {
     expect(messages(checkProtoJson(StreamResponseSchema, { statusUpdate: { taskId: "t", contextId: "c", status: { state: S("WORKING") } } }))).toEqual([]);
-    expect(messages(checkProtoJson(StreamResponseSchema, { statusUpdate: { taskId: "t", status: { state: S("WORKING") } } }))).toEqual(["statusUpdate.contextId: REQUIRED field contextId is missing (§5.7)"]);
+    expect(messages(checkProtoJson(StreamResponseSchema, { statusUpdate: { taskId: "t", status: { state: S("WORKING") } } }))).toEqual([
+      "statusUpdate.contextId: REQUIRED field contextId is missing (§5.7)",
+    ]);
     expect(messages(checkProtoJson(StreamResponseSchema, {}))).toEqual(["(root): lf.a2a.v1.StreamResponse.payload needs exactly one of task, message, statusUpdate, artifactUpdate; has none"]);
   });
 });
@@ -139,7 +171,15 @@ describe("the spec error table", () => {
 
 const ERROR_INFO = (reason: string, domain = "a2a-protocol.org"): JsonObject => ({ "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason, domain });
 
-function exchange(binding: Binding, request: JsonValue | Buffer, status: number, headers: Record<string, string>, body: string | Buffer, trailers?: Record<string, string>, complete = true): WireExchange {
+function exchange(
+  binding: Binding,
+  request: JsonValue | Buffer,
+  status: number,
+  headers: Record<string, string>,
+  body: string | Buffer,
+  trailers?: Record<string, string>,
+  complete = true,
+): WireExchange {
   return {
     id: "x",
     binding,
@@ -159,13 +199,49 @@ describe("judgeExchange: JSON-RPC", () => {
     expect(error).toMatchObject({ kind: "error", violations: [], error: { type: "TaskNotFoundError", jsonRpcCode: -32001, httpStatus: 200, reason: "TASK_NOT_FOUND", domain: "a2a-protocol.org" } });
   });
   const wrong: readonly [string, JsonObject, number, Record<string, string>, string][] = [
-    ["a code that is not the reason's", { jsonrpc: "2.0", id: 7, error: { code: -32603, message: "x", data: [ERROR_INFO("TASK_NOT_FOUND")] } }, 200, JSON_CT, "error.data[ErrorInfo].reason: code -32603 is InternalError, but ErrorInfo.reason TASK_NOT_FOUND is TaskNotFoundError (code -32001)"],
+    [
+      "a code that is not the reason's",
+      { jsonrpc: "2.0", id: 7, error: { code: -32603, message: "x", data: [ERROR_INFO("TASK_NOT_FOUND")] } },
+      200,
+      JSON_CT,
+      "error.data[ErrorInfo].reason: code -32603 is InternalError, but ErrorInfo.reason TASK_NOT_FOUND is TaskNotFoundError (code -32001)",
+    ],
     ["a code no table has", { jsonrpc: "2.0", id: 7, error: { code: -32050, message: "x" } }, 200, JSON_CT, "error.code: -32050 is no A2A or JSON-RPC error code (§5.4, §9.5)"],
-    ["an error answered HTTP 500", { jsonrpc: "2.0", id: 7, error: { code: -32001, message: "x", data: [ERROR_INFO("TASK_NOT_FOUND")] } }, 500, JSON_CT, "(http status): a JSON-RPC TaskNotFoundError answered HTTP 500, expected 200"],
-    ["Unauthenticated answered 200", { jsonrpc: "2.0", id: 7, error: { code: -32098, message: "x", data: [ERROR_INFO("UNAUTHENTICATED")] } }, 200, JSON_CT, "(http status): a JSON-RPC UnauthenticatedError answered HTTP 200, expected 401"],
-    ["data that is not an array", { jsonrpc: "2.0", id: 7, error: { code: -32001, message: "x", data: ERROR_INFO("TASK_NOT_FOUND") } }, 200, JSON_CT, "error.data: error details must be an array of Any objects (§9.5, §11.6), got"],
-    ["a detail without @type", { jsonrpc: "2.0", id: 7, error: { code: -32001, message: "x", data: [{ reason: "TASK_NOT_FOUND" }] } }, 200, JSON_CT, 'error.data[0]: an error detail needs "@type" (§9.5, §11.6)'],
-    ["another domain", { jsonrpc: "2.0", id: 7, error: { code: -32001, message: "x", data: [ERROR_INFO("TASK_NOT_FOUND", "example.com")] } }, 200, JSON_CT, 'error.data[ErrorInfo].domain: ErrorInfo.domain is "example.com", not "a2a-protocol.org" (§10.6, §11.6)'],
+    [
+      "an error answered HTTP 500",
+      { jsonrpc: "2.0", id: 7, error: { code: -32001, message: "x", data: [ERROR_INFO("TASK_NOT_FOUND")] } },
+      500,
+      JSON_CT,
+      "(http status): a JSON-RPC TaskNotFoundError answered HTTP 500, expected 200",
+    ],
+    [
+      "Unauthenticated answered 200",
+      { jsonrpc: "2.0", id: 7, error: { code: -32098, message: "x", data: [ERROR_INFO("UNAUTHENTICATED")] } },
+      200,
+      JSON_CT,
+      "(http status): a JSON-RPC UnauthenticatedError answered HTTP 200, expected 401",
+    ],
+    [
+      "data that is not an array",
+      { jsonrpc: "2.0", id: 7, error: { code: -32001, message: "x", data: ERROR_INFO("TASK_NOT_FOUND") } },
+      200,
+      JSON_CT,
+      "error.data: error details must be an array of Any objects (§9.5, §11.6), got",
+    ],
+    [
+      "a detail without @type",
+      { jsonrpc: "2.0", id: 7, error: { code: -32001, message: "x", data: [{ reason: "TASK_NOT_FOUND" }] } },
+      200,
+      JSON_CT,
+      'error.data[0]: an error detail needs "@type" (§9.5, §11.6)',
+    ],
+    [
+      "another domain",
+      { jsonrpc: "2.0", id: 7, error: { code: -32001, message: "x", data: [ERROR_INFO("TASK_NOT_FOUND", "example.com")] } },
+      200,
+      JSON_CT,
+      'error.data[ErrorInfo].domain: ErrorInfo.domain is "example.com", not "a2a-protocol.org" (§10.6, §11.6)',
+    ],
     ["another request's id", { jsonrpc: "2.0", id: 8, result: TASK }, 200, JSON_CT, "id: response id 8 is not the request's id 7"],
     ["jsonrpc 1.0", { jsonrpc: "1.0", id: 7, result: TASK }, 200, JSON_CT, 'jsonrpc: expected "2.0", got "1.0"'],
     ["an extra member", { jsonrpc: "2.0", id: 7, result: TASK, extra: 1 }, 200, JSON_CT, 'extra: unknown member "extra" of a JSON-RPC response'],
@@ -183,7 +259,12 @@ describe("judgeExchange: JSON-RPC", () => {
   it("streams: each data is an envelope around a StreamResponse; an error ends it", () => {
     const ev = (result: JsonValue) => `data: ${JSON.stringify({ jsonrpc: "2.0", id: 7, result })}\n\n`;
     const sse = { "content-type": "text/event-stream" };
-    const good = judgeExchange("jsonrpc", "SendStreamingMessage", exchange("jsonrpc", REQ, 200, sse, ev({ task: TASK }) + ": keep-alive\n\n" + ev({ statusUpdate: { taskId: "t", contextId: "c", status: { state: S("COMPLETED") } } })), true);
+    const good = judgeExchange(
+      "jsonrpc",
+      "SendStreamingMessage",
+      exchange("jsonrpc", REQ, 200, sse, ev({ task: TASK }) + ": keep-alive\n\n" + ev({ statusUpdate: { taskId: "t", contextId: "c", status: { state: S("COMPLETED") } } })),
+      true,
+    );
     expect(good).toMatchObject({ kind: "stream", violations: [], complete: true });
     expect((good as { events: unknown[] }).events).toHaveLength(2);
     const err = `data: ${JSON.stringify({ jsonrpc: "2.0", id: 7, error: { code: -32603, message: "x", data: [ERROR_INFO("INTERNAL")] } })}\n\n`;
@@ -191,12 +272,16 @@ describe("judgeExchange: JSON-RPC", () => {
     expect(late).toMatchObject({ kind: "stream", error: { type: "InternalError" } });
     expect(messages(late.violations)).toEqual(["events[2].(order): an event after the error that ended the stream"]);
     const bad = judgeExchange("jsonrpc", "SendStreamingMessage", exchange("jsonrpc", REQ, 200, sse, ev({ statusUpdate: { taskId: "t", status: { state: "working" } } })), true);
-    expect(messages(bad.violations)).toEqual(["events[0].result.statusUpdate.status.state: \"working\" is not a value of enum lf.a2a.v1.TaskState (TASK_STATE_UNSPECIFIED, TASK_STATE_SUBMITTED, TASK_STATE_WORKING, TASK_STATE_COMPLETED, TASK_STATE_FAILED, TASK_STATE_CANCELED, TASK_STATE_INPUT_REQUIRED, TASK_STATE_REJECTED, TASK_STATE_AUTH_REQUIRED)", "events[0].result.statusUpdate.contextId: REQUIRED field contextId is missing (§5.7)"]);
+    expect(messages(bad.violations)).toEqual([
+      'events[0].result.statusUpdate.status.state: "working" is not a value of enum lf.a2a.v1.TaskState (TASK_STATE_UNSPECIFIED, TASK_STATE_SUBMITTED, TASK_STATE_WORKING, TASK_STATE_COMPLETED, TASK_STATE_FAILED, TASK_STATE_CANCELED, TASK_STATE_INPUT_REQUIRED, TASK_STATE_REJECTED, TASK_STATE_AUTH_REQUIRED)',
+      "events[0].result.statusUpdate.contextId: REQUIRED field contextId is missing (§5.7)",
+    ]);
   });
 });
 
 describe("judgeExchange: HTTP+JSON", () => {
-  const rest = (status: number, body: JsonValue, headers: Record<string, string> = A2A_CT) => judgeExchange("rest", "GetTask", exchange("rest", Buffer.alloc(0), status, headers, JSON.stringify(body)), false);
+  const rest = (status: number, body: JsonValue, headers: Record<string, string> = A2A_CT) =>
+    judgeExchange("rest", "GetTask", exchange("rest", Buffer.alloc(0), status, headers, JSON.stringify(body)), false);
   const notFound = (over: JsonObject = {}) => ({ error: { code: 404, status: "NOT_FOUND", message: "gone", details: [ERROR_INFO("TASK_NOT_FOUND")], ...over } });
   it("a 200 body is the root; a §11.6 error names its type by the ErrorInfo", () => {
     expect(rest(200, TASK)).toEqual({ kind: "result", root: TASK, violations: [] });
@@ -229,9 +314,17 @@ describe("judgeExchange: HTTP+JSON", () => {
     expect(restRouteOf("GET", "/nowhere")).toBeUndefined();
     const raw = judgeRawResponse("rest", { method: "GET", path: "/tasks/abc" }, { status: 200, headers: A2A_CT, body: Buffer.from(JSON.stringify({ id: "abc" })) });
     expect(messages(raw.violations)).toEqual(["status: REQUIRED field status is missing (§5.7)"]);
-    const unrouted = judgeRawResponse("rest", { method: "GET", path: "/nowhere" }, { status: 404, headers: A2A_CT, body: Buffer.from(JSON.stringify({ error: { code: 404, status: "NOT_FOUND", message: "no route", details: [ERROR_INFO("METHOD_NOT_FOUND")] } })) });
+    const unrouted = judgeRawResponse(
+      "rest",
+      { method: "GET", path: "/nowhere" },
+      { status: 404, headers: A2A_CT, body: Buffer.from(JSON.stringify({ error: { code: 404, status: "NOT_FOUND", message: "no route", details: [ERROR_INFO("METHOD_NOT_FOUND")] } })) },
+    );
     expect(unrouted).toMatchObject({ violations: [], error: { type: "MethodNotFoundError" } });
-    const rpcRaw = judgeRawResponse("jsonrpc", { method: "POST", path: "/", body: "{oops" }, { status: 200, headers: JSON_CT, body: Buffer.from(JSON.stringify({ jsonrpc: "2.0", id: null, result: {} })) });
+    const rpcRaw = judgeRawResponse(
+      "jsonrpc",
+      { method: "POST", path: "/", body: "{oops" },
+      { status: 200, headers: JSON_CT, body: Buffer.from(JSON.stringify({ jsonrpc: "2.0", id: null, result: {} })) },
+    );
     expect(messages(rpcRaw.violations)).toEqual(["result: a result for a request that names no A2A method (undefined)"]);
   });
 });
@@ -240,8 +333,10 @@ describe("judgeExchange: gRPC", () => {
   const registry = createRegistry(file_google_rpc_error_details);
   const frame = (bytes: Uint8Array, compressed = 0) => Buffer.concat([Buffer.from([compressed, ...[24, 16, 8, 0].map((s) => (bytes.length >>> s) & 0xff)]), Buffer.from(bytes)]);
   const taskBytes = toBinary(TaskSchema, fromJson(TaskSchema, TASK as PbJson));
-  const details = (code: number, message: string, infos: JsonObject[]) => Buffer.from(toBinary(StatusSchema, fromJson(StatusSchema, { code, message, details: infos } as PbJson, { registry }))).toString("base64");
-  const grpc = (body: Buffer, trailers: Record<string, string> | undefined, stream = false, headers: Record<string, string> = { "content-type": "application/grpc" }) => judgeExchange("grpc", stream ? "SubscribeToTask" : "GetTask", exchange("grpc", Buffer.alloc(0), 200, headers, body, trailers), stream);
+  const details = (code: number, message: string, infos: JsonObject[]) =>
+    Buffer.from(toBinary(StatusSchema, fromJson(StatusSchema, { code, message, details: infos } as PbJson, { registry }))).toString("base64");
+  const grpc = (body: Buffer, trailers: Record<string, string> | undefined, stream = false, headers: Record<string, string> = { "content-type": "application/grpc" }) =>
+    judgeExchange("grpc", stream ? "SubscribeToTask" : "GetTask", exchange("grpc", Buffer.alloc(0), 200, headers, body, trailers), stream);
   it("one message and grpc-status 0 is the result", () => {
     expect(grpc(frame(taskBytes), { "grpc-status": "0" })).toEqual({ kind: "result", root: TASK, violations: [] });
     expect(grpc(frame(gzipSync(taskBytes), 1), { "grpc-status": "0" }, false, { "content-type": "application/grpc", "grpc-encoding": "gzip" })).toMatchObject({ kind: "result", violations: [] });
@@ -251,9 +346,24 @@ describe("judgeExchange: gRPC", () => {
     expect(grpc(Buffer.alloc(0), trailers)).toMatchObject({ kind: "error", violations: [], error: { type: "TaskNotFoundError", grpcCode: 5, message: "task gone", reason: "TASK_NOT_FOUND" } });
   });
   const wrong: readonly [string, Buffer, Record<string, string> | undefined, string][] = [
-    ["a status that is not the type's", Buffer.alloc(0), { "grpc-status": "13", "grpc-message": "x", "grpc-status-details-bin": details(13, "x", [ERROR_INFO("TASK_NOT_FOUND")]) }, "(grpc-status): TaskNotFoundError answered gRPC INTERNAL, expected NOT_FOUND (§5.4)"],
-    ["a Status code that differs from grpc-status", Buffer.alloc(0), { "grpc-status": "5", "grpc-message": "x", "grpc-status-details-bin": details(13, "x", [ERROR_INFO("TASK_NOT_FOUND")]) }, "(grpc-status-details-bin).code: google.rpc.Status.code 13 differs from grpc-status 5"],
-    ["no status details", Buffer.alloc(0), { "grpc-status": "5", "grpc-message": "x" }, "(grpc-status-details-bin): no grpc-status-details-bin: the google.rpc.Status with the ErrorInfo is missing (§10.6)"],
+    [
+      "a status that is not the type's",
+      Buffer.alloc(0),
+      { "grpc-status": "13", "grpc-message": "x", "grpc-status-details-bin": details(13, "x", [ERROR_INFO("TASK_NOT_FOUND")]) },
+      "(grpc-status): TaskNotFoundError answered gRPC INTERNAL, expected NOT_FOUND (§5.4)",
+    ],
+    [
+      "a Status code that differs from grpc-status",
+      Buffer.alloc(0),
+      { "grpc-status": "5", "grpc-message": "x", "grpc-status-details-bin": details(13, "x", [ERROR_INFO("TASK_NOT_FOUND")]) },
+      "(grpc-status-details-bin).code: google.rpc.Status.code 13 differs from grpc-status 5",
+    ],
+    [
+      "no status details",
+      Buffer.alloc(0),
+      { "grpc-status": "5", "grpc-message": "x" },
+      "(grpc-status-details-bin): no grpc-status-details-bin: the google.rpc.Status with the ErrorInfo is missing (§10.6)",
+    ],
     ["no trailers at the end", frame(taskBytes), undefined, "(grpc-status): the response ended without trailers"],
     ["two messages for a unary call", Buffer.concat([frame(taskBytes), frame(taskBytes)]), { "grpc-status": "0" }, "(frames): a unary response has 2 messages, expected 1"],
     ["a cut-off message", frame(taskBytes).subarray(0, 10), { "grpc-status": "0" }, "(frames): a message of"],
@@ -447,7 +557,11 @@ describe("the runner's webhook", () => {
       expect(await post(flaky, '{"a":1}')).toBe(200);
       expect(await post(webhook.url, "not json")).toBe(200);
       expect(await waiting).toBe(3);
-      expect(webhook.deliveries.map((d) => [d.answered, d.body, d.headers["authorization"]])).toEqual([[503, { a: 1 }, "rewritten"], [200, { a: 1 }, "rewritten"], [200, "not json", "rewritten"]]);
+      expect(webhook.deliveries.map((d) => [d.answered, d.body, d.headers["authorization"]])).toEqual([
+        [503, { a: 1 }, "rewritten"],
+        [200, { a: 1 }, "rewritten"],
+        [200, "not json", "rewritten"],
+      ]);
       expect(await webhook.waitFor(() => undefined, 20)).toBeUndefined();
     } finally {
       await webhook.close();

@@ -12,16 +12,7 @@ import { AgentCardSchema } from "../generated-example/gen/a2a_pb.js";
 import { createA2AServiceJsonRpcServer } from "../generated-example/gen/a2a_a2a_jsonrpc_server.js";
 import { serveNode } from "@protoc-gen-a2a/runtime/http";
 import type { UniversalHandler, UniversalRequest } from "@protoc-gen-a2a/runtime/http";
-import {
-  buildSupportedInterfaces,
-  checkAgentCard,
-  composeHandlers,
-  grpcHostPort,
-  ifNoneMatchHits,
-  serveAgentCard,
-  sha256,
-  type MountedInterfaces,
-} from "../runtime/src/http/agent-card.js";
+import { buildSupportedInterfaces, checkAgentCard, composeHandlers, grpcHostPort, ifNoneMatchHits, serveAgentCard, sha256, type MountedInterfaces } from "../runtime/src/http/agent-card.js";
 import { TestAgent } from "./support/test-agent.js";
 import { listen, type Listening } from "./support/servers.js";
 
@@ -103,7 +94,10 @@ describe("serveAgentCard + composeHandlers on node:http", () => {
   });
 
   it("OPTIONS preflight → 204 with CORS allow headers", async () => {
-    const res = await fetch(base + CARD_PATH, { method: "OPTIONS", headers: { origin: "https://ui.example", "access-control-request-method": "GET", "access-control-request-headers": "if-none-match" } });
+    const res = await fetch(base + CARD_PATH, {
+      method: "OPTIONS",
+      headers: { origin: "https://ui.example", "access-control-request-method": "GET", "access-control-request-headers": "if-none-match" },
+    });
     expect(res.status).toBe(204);
     expect(res.headers.get("access-control-allow-origin")).toBe("*");
     expect(res.headers.get("access-control-allow-methods")).toBe("GET, HEAD, OPTIONS");
@@ -134,7 +128,16 @@ describe("serveAgentCard + composeHandlers on node:http", () => {
     expect(client.transport.protocolName).toBe("JSONRPC");
     const result = await client.sendMessage({
       tenant: "",
-      message: { messageId: "m-1", contextId: "", taskId: "", role: SdkRole.ROLE_USER, parts: [{ content: { $case: "text", value: "hello" }, metadata: undefined, filename: "", mediaType: "" }], metadata: undefined, extensions: [], referenceTaskIds: [] },
+      message: {
+        messageId: "m-1",
+        contextId: "",
+        taskId: "",
+        role: SdkRole.ROLE_USER,
+        parts: [{ content: { $case: "text", value: "hello" }, metadata: undefined, filename: "", mediaType: "" }],
+        metadata: undefined,
+        extensions: [],
+        referenceTaskIds: [],
+      },
       configuration: undefined,
       metadata: undefined,
     });
@@ -302,9 +305,27 @@ describe("checkAgentCard", () => {
     ["URL mismatch", ifaces({ ...rpc, url: "https://a.example/other" }, rest, grpc), mounted, [["url-mismatch", "JSONRPC"]]],
     ["gRPC as URL form (K1)", ifaces(rpc, rest, { ...grpc, url: "https://grpc.a.example" }), mounted, [["grpc-address-form", "GRPC"]]],
     ["gRPC wrong port", ifaces(rpc, rest, { ...grpc, url: "grpc.a.example:8443" }), mounted, [["url-mismatch", "GRPC"]]],
-    ["tenant and version mismatch", ifaces({ ...rpc, tenant: "t1", protocolVersion: "0.3" }, rest, grpc), mounted, [["tenant-mismatch", "JSONRPC"], ["version-mismatch", "JSONRPC"]]],
+    [
+      "tenant and version mismatch",
+      ifaces({ ...rpc, tenant: "t1", protocolVersion: "0.3" }, rest, grpc),
+      mounted,
+      [
+        ["tenant-mismatch", "JSONRPC"],
+        ["version-mismatch", "JSONRPC"],
+      ],
+    ],
     ["malformed interface", ifaces(rpc, rest, grpc, { url: "" }), mounted, [["malformed-interface", "supportedInterfaces[3]"]]],
-    ["no supportedInterfaces at all", { ...good, supportedInterfaces: [] }, mounted, [["missing-field", "supportedInterfaces"], ["not-declared", "JSONRPC"], ["not-declared", "HTTP+JSON"], ["not-declared", "GRPC"]]],
+    [
+      "no supportedInterfaces at all",
+      { ...good, supportedInterfaces: [] },
+      mounted,
+      [
+        ["missing-field", "supportedInterfaces"],
+        ["not-declared", "JSONRPC"],
+        ["not-declared", "HTTP+JSON"],
+        ["not-declared", "GRPC"],
+      ],
+    ],
   ])("%s", (_, card, m, expected) => {
     const problems = checkAgentCard(card, m);
     expect(problems.map((p) => [p.kind, p.subject])).toEqual(expected);

@@ -44,10 +44,7 @@ function cardOf(capabilities: Capabilities, extended = false): AgentCard {
     capabilities,
     defaultInputModes: ["text/plain"],
     defaultOutputModes: ["text/plain"],
-    skills: [
-      { id: "echo", name: "Echo", description: "echoes", tags: ["echo"] },
-      ...(extended ? [{ id: "extended", name: "Extended", description: "on the extended card only", tags: ["x"] }] : []),
-    ],
+    skills: [{ id: "echo", name: "Echo", description: "echoes", tags: ["echo"] }, ...(extended ? [{ id: "extended", name: "Extended", description: "on the extended card only", tags: ["x"] }] : [])],
   });
 }
 
@@ -192,7 +189,7 @@ describe("connectA2AService against an agent on all three bindings", () => {
     expect((await again.client.sendMessage(sendRequest("hi"))).payload.case).toBe("message");
   });
 
-  it("decodes leniently: unknown fields are ignored, \"REST\" is HTTP+JSON, relative HTTP URLs resolve against the card URL", async () => {
+  it('decodes leniently: unknown fields are ignored, "REST" is HTTP+JSON, relative HTTP URLs resolve against the card URL', async () => {
     const rest = agent.interfaces.find((i) => i["protocolBinding"] === "HTTP+JSON")!;
     agent.card = {
       ...withInterfaces(agent, [{ url: "/a2a/rest", protocolBinding: "REST", protocolVersion: "1.0", futureField: true }]),
@@ -205,7 +202,10 @@ describe("connectA2AService against an agent on all three bindings", () => {
   });
 
   it("sets the interface's tenant in every request (§8.3.2)", async () => {
-    agent.card = withInterfaces(agent, agent.interfaces.map((i) => ({ ...i, tenant: "acme" })));
+    agent.card = withInterfaces(
+      agent,
+      agent.interfaces.map((i) => ({ ...i, tenant: "acme" })),
+    );
     for (const binding of bindings) {
       tenantsSeen.length = 0;
       const connection = await connectA2AService(agent.cardUrl, { bindings: [binding], tenant: "ignored" });
@@ -321,7 +321,10 @@ describe("connect failures are AgentConnectErrors", () => {
     expect(e.reason).toBe("no-matching-interface");
     expect(e.message).toMatch(/supportedInterfaces\[0\] \(GRPC .*\): binding not wanted/);
     expect(e.cardUrl).toBe(agent.cardUrl);
-    agent.card = withInterfaces(agent, agent.interfaces.map((i) => ({ ...i, protocolVersion: "2.0" })));
+    agent.card = withInterfaces(
+      agent,
+      agent.interfaces.map((i) => ({ ...i, protocolVersion: "2.0" })),
+    );
     e = await connectError(agent.cardUrl);
     expect(e.reason).toBe("no-matching-interface");
     expect(e.message).toContain('protocolVersion "2.0" is not 1.x');

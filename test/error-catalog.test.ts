@@ -85,11 +85,7 @@ describe.each(errorProfiles)("catalog %s", (profile) => {
   const catalog = errorCatalog(profile);
 
   it("has the nine A2A errors (in §5.4 order), then five JSON-RPC and two auth errors", () => {
-    expect(catalog.map((e) => e.name)).toEqual([
-      ...EXPECTED_A2A[profile].map((r) => r[0]),
-      ...JSONRPC.map((r) => r[0]),
-      ...AUTH.map((r) => r[0]),
-    ]);
+    expect(catalog.map((e) => e.name)).toEqual([...EXPECTED_A2A[profile].map((r) => r[0]), ...JSONRPC.map((r) => r[0]), ...AUTH.map((r) => r[0])]);
     expect(catalog.filter((e) => e.category === "a2a")).toHaveLength(9);
     expect(catalog.filter((e) => e.category === "jsonrpc")).toHaveLength(5);
     expect(catalog.filter((e) => e.category === "auth")).toHaveLength(2);
@@ -103,26 +99,12 @@ describe.each(errorProfiles)("catalog %s", (profile) => {
 
   it.each(JSONRPC)("%s → reason %s, JSON-RPC %i, gRPC %s, HTTP %i, %j", (name, reason, rpc, grpc, http, message) => {
     const e = entry(profile, name);
-    expect([e.reason, e.jsonRpcCode, e.grpcStatus, e.httpStatus, e.message, e.category]).toEqual([
-      reason,
-      rpc,
-      grpc,
-      http,
-      message,
-      "jsonrpc",
-    ]);
+    expect([e.reason, e.jsonRpcCode, e.grpcStatus, e.httpStatus, e.message, e.category]).toEqual([reason, rpc, grpc, http, message, "jsonrpc"]);
   });
 
   it.each(AUTH)("%s → reason %s, JSON-RPC %i, gRPC %s, HTTP %i, %j", (name, reason, rpc, grpc, http, message) => {
     const e = entry(profile, name);
-    expect([e.reason, e.jsonRpcCode, e.grpcStatus, e.httpStatus, e.message, e.category]).toEqual([
-      reason,
-      rpc,
-      grpc,
-      http,
-      message,
-      "auth",
-    ]);
+    expect([e.reason, e.jsonRpcCode, e.grpcStatus, e.httpStatus, e.message, e.category]).toEqual([reason, rpc, grpc, http, message, "auth"]);
   });
 
   it("has unique names, reasons and JSON-RPC codes", () => {
@@ -160,12 +142,9 @@ describe.each(errorProfiles)("catalog %s", (profile) => {
 });
 
 describe("v1.0.1 follows google/rpc/code.proto's HTTP mapping (the point of A2A #1627)", () => {
-  it.each(errorCatalog("v1.0.1").map((e) => [e.name, e.grpcStatus, e.httpStatus] as const))(
-    "%s: %s → %i",
-    (_name, grpc, http) => {
-      expect(grpcHttpStatus[grpc]).toBe(http);
-    },
-  );
+  it.each(errorCatalog("v1.0.1").map((e) => [e.name, e.grpcStatus, e.httpStatus] as const))("%s: %s → %i", (_name, grpc, http) => {
+    expect(grpcHttpStatus[grpc]).toBe(http);
+  });
   it("v1.0.0 does not (409, 415, 502)", () => {
     const off = errorCatalog("v1.0.0").filter((e) => grpcHttpStatus[e.grpcStatus] !== e.httpStatus);
     expect(off.map((e) => e.name)).toEqual([
@@ -219,6 +198,9 @@ describe("validateErrorCatalog", () => {
     ["empty message", [{ ...first, message: " " }], /empty message/],
   ] as const)("reports %s", (_what, entries, problem) => {
     const problems = validateErrorCatalog(entries as readonly ErrorCatalogEntry[]);
-    expect(problems.some((p) => problem.test(p)), problems.join("; ")).toBe(true);
+    expect(
+      problems.some((p) => problem.test(p)),
+      problems.join("; "),
+    ).toBe(true);
   });
 });

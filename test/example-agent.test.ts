@@ -113,7 +113,7 @@ describe.each(BINDINGS)("example agent over %s", (binding) => {
     expect(next.artifacts[0]?.parts[0]?.content.value).toBe("here it is");
   });
 
-  it("tck-multi-turn → INPUT_REQUIRED until \"done\"; the history lists the user turns in order", async () => {
+  it('tck-multi-turn → INPUT_REQUIRED until "done"; the history lists the user turns in order', async () => {
     const first = await sendTask(client(), message("tck-multi-turn chronological first"));
     expect(first.status?.state).toBe(TaskState.INPUT_REQUIRED);
     const second = await sendTask(client(), message("tck-multi-turn chronological second", { taskId: first.id, contextId: first.contextId }));
@@ -124,9 +124,7 @@ describe.each(BINDINGS)("example agent over %s", (binding) => {
     const history = (await client().getTask({ id: first.id })).history;
     expect(history.map(textOf)).toEqual(["tck-multi-turn chronological first", "tck-multi-turn chronological second", " Done ", "Conversation complete after 3 messages."]);
     expect((await client().getTask({ id: first.id, historyLength: 2 })).history).toHaveLength(2);
-    await expect(client().sendMessage(message("x", { taskId: (await sendTask(client(), message("tck-multi-turn"))).id, contextId: "wrong-context" }))).rejects.toBeInstanceOf(
-      InvalidParamsError,
-    );
+    await expect(client().sendMessage(message("x", { taskId: (await sendTask(client(), message("tck-multi-turn"))).id, contextId: "wrong-context" }))).rejects.toBeInstanceOf(InvalidParamsError);
   });
 
   it("tck-reject-task, tck-task-failure, tck-fail-task, tck-auth-required → their states with a status message", async () => {
@@ -165,15 +163,32 @@ describe.each(BINDINGS)("example agent over %s", (binding) => {
   it("tck-long-running → WORKING, then an artifact and COMPLETED; a cancel stops it at once", async () => {
     const started = await sendTask(client(), { ...message("tck-long-running start process"), configuration: { returnImmediately: true } });
     expect([TaskState.SUBMITTED, TaskState.WORKING]).toContain(started.status?.state);
-    expect((await until(() => client().getTask({ id: started.id }), (t) => t.status?.state === TaskState.WORKING)).status?.state).toBe(TaskState.WORKING);
-    const done = await until(() => client().getTask({ id: started.id }), (t) => t.status?.state === TaskState.COMPLETED);
+    expect(
+      (
+        await until(
+          () => client().getTask({ id: started.id }),
+          (t) => t.status?.state === TaskState.WORKING,
+        )
+      ).status?.state,
+    ).toBe(TaskState.WORKING);
+    const done = await until(
+      () => client().getTask({ id: started.id }),
+      (t) => t.status?.state === TaskState.COMPLETED,
+    );
     expect(done.status?.state).toBe(TaskState.COMPLETED);
     expect(done.artifacts).toHaveLength(1);
     const other = await sendTask(client(), { ...message("tck-long-running again"), configuration: { returnImmediately: true } });
     // Started after `other`, with the same work time: once it has COMPLETED, `other` would have finished its work too.
     const witness = await sendTask(client(), { ...message("tck-long-running witness"), configuration: { returnImmediately: true } });
     expect((await client().cancelTask({ id: other.id })).status?.state).toBe(TaskState.CANCELED);
-    expect((await until(() => client().getTask({ id: witness.id }), (t) => t.status?.state === TaskState.COMPLETED)).status?.state).toBe(TaskState.COMPLETED);
+    expect(
+      (
+        await until(
+          () => client().getTask({ id: witness.id }),
+          (t) => t.status?.state === TaskState.COMPLETED,
+        )
+      ).status?.state,
+    ).toBe(TaskState.COMPLETED);
     const after = await client().getTask({ id: other.id });
     expect(after.status?.state).toBe(TaskState.CANCELED);
     expect(after.artifacts).toEqual([]);
@@ -270,7 +285,10 @@ describe.each(BINDINGS)("example agent over %s", (binding) => {
       const task = await sendTask(client(), { ...message("tck-long-running start"), configuration: { returnImmediately: true } });
       const config = await client().createTaskPushNotificationConfig({ taskId: task.id, url, authentication: { scheme: "Bearer", credentials: "test-token" } });
       expect(config.id).not.toBe("");
-      await until(async () => received, (r) => r.some((e) => e.body.statusUpdate?.status?.state === "TASK_STATE_COMPLETED"));
+      await until(
+        async () => received,
+        (r) => r.some((e) => e.body.statusUpdate?.status?.state === "TASK_STATE_COMPLETED"),
+      );
       expect(received.length).toBeGreaterThan(0);
       for (const r of received) expect(r.headers.authorization).toBe("Bearer test-token");
       expect(received.at(-1)?.body.statusUpdate?.status?.state).toBe("TASK_STATE_COMPLETED");
@@ -327,7 +345,14 @@ describe("example agent with an unreachable webhook", () => {
     const client = clients["JSONRPC"];
     const task = await sendTask(client, { ...message("tck-long-running start"), configuration: { returnImmediately: true } });
     await client.createTaskPushNotificationConfig({ taskId: task.id, url: "https://unreachable.invalid/webhook", authentication: { scheme: "Bearer", credentials: "x" } });
-    expect((await until(() => client.getTask({ id: task.id }), (t) => t.status?.state === TaskState.COMPLETED)).status?.state).toBe(TaskState.COMPLETED);
+    expect(
+      (
+        await until(
+          () => client.getTask({ id: task.id }),
+          (t) => t.status?.state === TaskState.COMPLETED,
+        )
+      ).status?.state,
+    ).toBe(TaskState.COMPLETED);
     const started = Date.now();
     await agent.close();
     expect(Date.now() - started).toBeLessThan(3_000);

@@ -1,22 +1,8 @@
 import { create, fromJson } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
-import {
-  GetTaskPushNotificationConfigRequestSchema,
-  PartSchema,
-  Role,
-  SendMessageRequestSchema,
-  TaskPushNotificationConfigSchema,
-} from "../generated-example/gen/a2a_pb.js";
+import { GetTaskPushNotificationConfigRequestSchema, PartSchema, Role, SendMessageRequestSchema, TaskPushNotificationConfigSchema } from "../generated-example/gen/a2a_pb.js";
 import { A2AServiceOperations, A2AServiceRequiredFields, serviceParameters } from "../generated-example/gen/a2a_a2a_handler.js";
-import {
-  InternalError,
-  TaskNotFoundError,
-  UnauthenticatedError,
-  VersionNotSupportedError,
-  asA2AError,
-  errorRegistry,
-  errorSpecs,
-} from "../generated-example/gen/a2a_a2a_errors.js";
+import { InternalError, TaskNotFoundError, UnauthenticatedError, VersionNotSupportedError, asA2AError, errorRegistry, errorSpecs } from "../generated-example/gen/a2a_a2a_errors.js";
 import { A2AServiceJsonRpcMethods, findA2AServiceJsonRpcMethod } from "../generated-example/gen/a2a_a2a_jsonrpc_methods.js";
 import { A2AServiceRoutes } from "../generated-example/gen/a2a_a2a_rest_routes.js";
 import { matchRoute } from "@protoc-gen-a2a/runtime/rest";

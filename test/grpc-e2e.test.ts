@@ -3,14 +3,7 @@ import { Role, TaskState } from "../generated-example/gen/a2a_pb.js";
 import { A2AServiceGrpcClient } from "../generated-example/gen/a2a_a2a_grpc_client.js";
 import { listenA2AServiceGrpc } from "../generated-example/gen/a2a_a2a_grpc_server.js";
 import type { GrpcEndpoint } from "@protoc-gen-a2a/runtime/grpc";
-import {
-  InternalError,
-  InvalidParamsError,
-  PermissionDeniedError,
-  TaskNotFoundError,
-  UnsupportedOperationError,
-  VersionNotSupportedError,
-} from "../generated-example/gen/a2a_a2a_errors.js";
+import { InternalError, InvalidParamsError, PermissionDeniedError, TaskNotFoundError, UnsupportedOperationError, VersionNotSupportedError } from "../generated-example/gen/a2a_a2a_errors.js";
 import { ECHO_EXTENSION, TestAgent } from "./support/test-agent.js";
 import { eventually } from "./support/servers.js";
 import { selfSignedCertificate } from "./support/tls.js";

@@ -228,7 +228,15 @@ describe("a. @grpc/grpc-js + proto-loader client → our gRPC server (h2c)", () 
   it("an unknown method → UNIMPLEMENTED for a grpc-js client", async () => {
     const err = await serviceError(
       new Promise((resolve, reject) =>
-        client.makeUnaryRequest("/lf.a2a.v1.A2AService/NoSuchMethod", (b: Buffer) => b, (b: Buffer) => b, Buffer.alloc(0), metadata(), { deadline: Date.now() + 5000 }, (e, r) => (e ? reject(e) : resolve(r))),
+        client.makeUnaryRequest(
+          "/lf.a2a.v1.A2AService/NoSuchMethod",
+          (b: Buffer) => b,
+          (b: Buffer) => b,
+          Buffer.alloc(0),
+          metadata(),
+          { deadline: Date.now() + 5000 },
+          (e, r) => (e ? reject(e) : resolve(r)),
+        ),
       ),
     );
     expect(err.code).toBe(grpc.status.UNIMPLEMENTED);

@@ -20,26 +20,10 @@ import { ClientFactory, ClientFactoryOptions, type Client as SdkClient } from "@
 import { GrpcTransportFactory } from "@a2a-js/sdk/client/grpc";
 import { A2AError as SdkA2AError, TaskNotFoundError as SdkTaskNotFoundError } from "@a2a-js/sdk/errors";
 import { isGrpcError } from "@a2a-js/sdk/errors/grpc";
-import {
-  GetTaskRequestSchema,
-  Role,
-  SendMessageRequestSchema,
-  StreamResponseSchema,
-  TaskSchema,
-  TaskState,
-  type Task,
-} from "../generated-example/gen/a2a_pb.js";
+import { GetTaskRequestSchema, Role, SendMessageRequestSchema, StreamResponseSchema, TaskSchema, TaskState, type Task } from "../generated-example/gen/a2a_pb.js";
 import { A2AServiceGrpcClient } from "../generated-example/gen/a2a_a2a_grpc_client.js";
 import type { A2AServiceHandler } from "../generated-example/gen/a2a_a2a_handler.js";
-import {
-  InternalError,
-  InvalidParamsError,
-  PermissionDeniedError,
-  TaskNotFoundError,
-  UnsupportedOperationError,
-  VersionNotSupportedError,
-
-} from "../generated-example/gen/a2a_a2a_errors.js";
+import { InternalError, InvalidParamsError, PermissionDeniedError, TaskNotFoundError, UnsupportedOperationError, VersionNotSupportedError } from "../generated-example/gen/a2a_a2a_errors.js";
 import type { A2AError } from "@protoc-gen-a2a/runtime";
 import type { CallContext } from "@protoc-gen-a2a/runtime";
 import type { GrpcServerOptions } from "@protoc-gen-a2a/runtime/grpc";

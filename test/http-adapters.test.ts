@@ -451,7 +451,12 @@ describe("serveNode on node:http2 (h2c)", () => {
     const res = await request("/events?n=4");
     expect(res.headers["content-type"]).toBe("text/event-stream");
     const events = [];
-    for await (const e of parseSse((async function* () { yield new TextEncoder().encode(res.body); })())) events.push(e.id);
+    for await (const e of parseSse(
+      (async function* () {
+        yield new TextEncoder().encode(res.body);
+      })(),
+    ))
+      events.push(e.id);
     expect(events).toEqual(["0", "1", "2", "3"]);
     await waitFor(() => seen.finallyRan);
   });

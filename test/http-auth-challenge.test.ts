@@ -43,7 +43,9 @@ function request(kind: string, what: "unary" | "stream", authorization?: string)
   const headers = { ...V, ...(authorization !== undefined ? { authorization } : {}) };
   const url = servers[kind]!.url.replace(/\/$/, "");
   if (kind.startsWith("jsonrpc")) return fetch(url, { method: "POST", headers, body: what === "unary" ? getTask : stream });
-  return what === "unary" ? fetch(`${url}/tasks/t`, { headers }) : fetch(`${url}/message:stream`, { method: "POST", headers, body: JSON.stringify({ message: { messageId: "m", role: "ROLE_USER", parts: [{ text: "hello" }] } }) });
+  return what === "unary"
+    ? fetch(`${url}/tasks/t`, { headers })
+    : fetch(`${url}/message:stream`, { method: "POST", headers, body: JSON.stringify({ message: { messageId: "m", role: "ROLE_USER", parts: [{ text: "hello" }] } }) });
 }
 
 describe.each(["jsonrpc", "rest"])("%s", (kind) => {

@@ -52,12 +52,7 @@ describe("encodeSseEvent", () => {
     expect(encodeSseEvent(data, options)).toBe(expected);
   });
 
-  it.each([
-    [{ event: "a\nb" }],
-    [{ event: "a\rb" }],
-    [{ id: "1\n2" }],
-    [{ id: "1\0" }],
-  ])("rejects field injection %j", (options) => {
+  it.each([[{ event: "a\nb" }], [{ event: "a\rb" }], [{ id: "1\n2" }], [{ id: "1\0" }]])("rejects field injection %j", (options) => {
     expect(() => encodeSseEvent("x", options)).toThrow(RangeError);
   });
 
@@ -237,7 +232,12 @@ describe("parseSse", () => {
 
   it("stops with the abort reason and cancels a pending stream read", async () => {
     const cancel = vi.fn();
-    const body = new ReadableStream<Uint8Array>({ start(c) { c.enqueue(utf8.encode("data: x\n\n")); }, cancel });
+    const body = new ReadableStream<Uint8Array>({
+      start(c) {
+        c.enqueue(utf8.encode("data: x\n\n"));
+      },
+      cancel,
+    });
     const controller = new AbortController();
     const it = parseSse(body, controller.signal)[Symbol.asyncIterator]();
     expect((await it.next()).value).toEqual(ev("x"));

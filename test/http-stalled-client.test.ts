@@ -118,7 +118,12 @@ describe("serveNode: a client that stops reading", () => {
 describe("generated JSON-RPC server: stalledWriteTimeoutMs reaches the node listener", () => {
   it("a stalled SubscribeToTask stream is closed and the handler's stream is returned", async () => {
     const state = { returned: false };
-    const event = create(StreamResponseSchema, { payload: { case: "statusUpdate", value: { taskId: "t", contextId: "c", status: { state: TaskState.WORKING, message: { messageId: "m", parts: [{ content: { case: "text", value: "x".repeat(64 * 1024) } }] } } } } });
+    const event = create(StreamResponseSchema, {
+      payload: {
+        case: "statusUpdate",
+        value: { taskId: "t", contextId: "c", status: { state: TaskState.WORKING, message: { messageId: "m", parts: [{ content: { case: "text", value: "x".repeat(64 * 1024) } }] } } },
+      },
+    });
     const handler = new Proxy({} as A2AServiceHandler, {
       get: (_, name) =>
         name === "subscribeToTask"

@@ -1,10 +1,5 @@
 import { describe, it, expect } from "vitest";
-import {
-  HttpTemplateError,
-  compileHttpTemplate,
-  parseHttpTemplate,
-  parseHttpTemplateAst,
-} from "../plugin/src/model/http-template.js";
+import { HttpTemplateError, compileHttpTemplate, parseHttpTemplate, parseHttpTemplateAst } from "../plugin/src/model/http-template.js";
 import type { CompiledPattern, PatternVariable } from "../runtime/src/route-matcher.js";
 import { seededRandom } from "./support/random.js";
 
@@ -30,18 +25,9 @@ describe("parseHttpTemplate: a2a.proto v1.0.1 bindings", () => {
     ["/tasks/{id=*}:subscribe", p(["tasks", "*"], "subscribe", v("id", 1, 2))],
     ["/{tenant}/tasks/{id=*}:subscribe", p(["*", "tasks", "*"], "subscribe", v("tenant", 0, 1), v("id", 2, 3))],
     ["/tasks/{task_id=*}/pushNotificationConfigs", p(["tasks", "*", "pushNotificationConfigs"], undefined, v("task_id", 1, 2))],
-    [
-      "/{tenant}/tasks/{task_id=*}/pushNotificationConfigs",
-      p(["*", "tasks", "*", "pushNotificationConfigs"], undefined, v("tenant", 0, 1), v("task_id", 2, 3)),
-    ],
-    [
-      "/tasks/{task_id=*}/pushNotificationConfigs/{id=*}",
-      p(["tasks", "*", "pushNotificationConfigs", "*"], undefined, v("task_id", 1, 2), v("id", 3, 4)),
-    ],
-    [
-      "/{tenant}/tasks/{task_id=*}/pushNotificationConfigs/{id=*}",
-      p(["*", "tasks", "*", "pushNotificationConfigs", "*"], undefined, v("tenant", 0, 1), v("task_id", 2, 3), v("id", 4, 5)),
-    ],
+    ["/{tenant}/tasks/{task_id=*}/pushNotificationConfigs", p(["*", "tasks", "*", "pushNotificationConfigs"], undefined, v("tenant", 0, 1), v("task_id", 2, 3))],
+    ["/tasks/{task_id=*}/pushNotificationConfigs/{id=*}", p(["tasks", "*", "pushNotificationConfigs", "*"], undefined, v("task_id", 1, 2), v("id", 3, 4))],
+    ["/{tenant}/tasks/{task_id=*}/pushNotificationConfigs/{id=*}", p(["*", "tasks", "*", "pushNotificationConfigs", "*"], undefined, v("tenant", 0, 1), v("task_id", 2, 3), v("id", 4, 5))],
     ["/extendedAgentCard", p(["extendedAgentCard"], undefined)],
     ["/{tenant}/extendedAgentCard", p(["*", "extendedAgentCard"], undefined, v("tenant", 0, 1))],
   ];
@@ -84,10 +70,7 @@ describe("parseHttpTemplate: segments and variables", () => {
     ["/{x}", p(["*"], undefined, v("x", 0, 1))],
     ["/{x=*}", p(["*"], undefined, v("x", 0, 1))],
     ["/v1/{name=projects/*/tasks/*}", p(["v1", "projects", "*", "tasks", "*"], undefined, v("name", 1, 5))],
-    [
-      "/v1/{parent=projects/*}/tasks/{task.id}",
-      p(["v1", "projects", "*", "tasks", "*"], undefined, v("parent", 1, 3), v("task.id", 4, 5)),
-    ],
+    ["/v1/{parent=projects/*}/tasks/{task.id}", p(["v1", "projects", "*", "tasks", "*"], undefined, v("parent", 1, 3), v("task.id", 4, 5))],
     ["/files/{path=**}", p(["files", "**"], undefined, v("path", 1, -1))],
     ["/files/{path=a/**}", p(["files", "a", "**"], undefined, v("path", 1, -1))],
     ["/{a.b.c}/x", p(["*", "x"], undefined, v("a.b.c", 0, 1))],

@@ -49,7 +49,11 @@ describe("protoc-gen-a2a init", () => {
     expect(readFileSync(join(dir, "buf.gen.yaml"), "utf8")).toContain("out: src/gen");
     expect(readFileSync(join(dir, "src/agent.ts"), "utf8")).toContain(`name: "${dir.split("/").pop()}"`);
     expect(JSON.parse(readFileSync(join(dir, "tsconfig.json"), "utf8")).compilerOptions).toMatchObject({ strict: true, module: "NodeNext", exactOptionalPropertyTypes: true });
-    expect(JSON.parse(readFileSync(join(dir, "package.json"), "utf8"))).toMatchObject({ private: true, type: "module", scripts: { generate: "buf generate", build: "tsc", start: "node dist/agent.js" } });
+    expect(JSON.parse(readFileSync(join(dir, "package.json"), "utf8"))).toMatchObject({
+      private: true,
+      type: "module",
+      scripts: { generate: "buf generate", build: "tsc", start: "node dist/agent.js" },
+    });
     expect(result.lines).toContain("  npm run generate && npm run build && npm start");
   });
 

@@ -23,18 +23,7 @@ import { TaskNotCancelableError, TaskNotFoundError, VersionNotSupportedError } f
 import { A2AError } from "@protoc-gen-a2a/runtime";
 import { TestAgent } from "./support/test-agent.js";
 import { listen, type Listening } from "./support/servers.js";
-import {
-  SDK_ECHO_SKILL,
-  SdkEchoExecutor,
-  agentCardListener,
-  isSdkMessage,
-  recordingFetch,
-  sdkAgentCard,
-  sdkFirstText,
-  sdkRequestHandler,
-  sdkSend,
-  type Exchange,
-} from "./support/sdk-agent.js";
+import { SDK_ECHO_SKILL, SdkEchoExecutor, agentCardListener, isSdkMessage, recordingFetch, sdkAgentCard, sdkFirstText, sdkRequestHandler, sdkSend, type Exchange } from "./support/sdk-agent.js";
 
 // ---------------------------------------------------------------------------------------
 // wire recording
@@ -61,7 +50,10 @@ const ourUserMessage = (text: string) => ({ message: { messageId: `ours-${text}`
 async function startOurServerWithSdkClient(agent: TestAgent, wire: Exchange[], tenant: string | undefined) {
   let publicCard: AgentCard | undefined;
   const rest = createA2AServiceRestServer(agent, { basePath: "/a2a/rest", keepAliveMs: 0, logger: { error: () => {} } });
-  const listener = agentCardListener(() => publicCard, (req, res) => rest.node(req, res));
+  const listener = agentCardListener(
+    () => publicCard,
+    (req, res) => rest.node(req, res),
+  );
   const server = await listen(listener, "/a2a/rest");
   publicCard = create(AgentCardSchema, {
     name: "Interop agent (public card)",

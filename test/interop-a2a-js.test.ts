@@ -62,7 +62,10 @@ async function startOurServerWithSdkClient(agent: TestAgent, wire: Exchange[]): 
   let publicCard: AgentCard | undefined;
   const jsonrpc = createA2AServiceJsonRpcServer(agent, { keepAliveMs: 0, logger: { error: () => {} } });
   // One listener: the public agent card at the well-known path, JSON-RPC everywhere else.
-  const listener = agentCardListener(() => publicCard, (req, res) => jsonrpc.node(req, res));
+  const listener = agentCardListener(
+    () => publicCard,
+    (req, res) => jsonrpc.node(req, res),
+  );
   const server = await listen(listener, "/a2a/jsonrpc");
   publicCard = create(AgentCardSchema, {
     name: "Interop agent (public card)",
@@ -245,9 +248,7 @@ describe("a. @a2a-js/sdk JSON-RPC client → our generated JSON-RPC server", () 
     if (!isJsonRpcError(err)) throw new Error(`not a JSON-RPC error: ${String(err)}`);
     expect(err.envelopeCode).toBe(-32001);
     expect(err.message).toBe("Task missing not found");
-    expect(err.data).toEqual(
-      expect.arrayContaining([expect.objectContaining({ "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: "TASK_NOT_FOUND", domain: "a2a-protocol.org" })]),
-    );
+    expect(err.data).toEqual(expect.arrayContaining([expect.objectContaining({ "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: "TASK_NOT_FOUND", domain: "a2a-protocol.org" })]));
   });
 });
 
@@ -406,7 +407,7 @@ describe("b. our generated JSON-RPC client → @a2a-js/sdk express jsonRpcHandle
 // ---------------------------------------------------------------------------------------
 
 describe("c. the same echo request gives the same Message both ways", () => {
-  const text = "same request, both ways: ünïcødé ✓ \"quoted\" \n new line";
+  const text = 'same request, both ways: ünïcødé ✓ "quoted" \n new line';
   let ours: { server: Listening; client: SdkClient } | undefined;
   let sdk: { server: Listening; client: A2AServiceJsonRpcClient } | undefined;
 

@@ -2,14 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Role, TaskState } from "../generated-example/gen/a2a_pb.js";
 import { A2AServiceJsonRpcClient } from "../generated-example/gen/a2a_a2a_jsonrpc_client.js";
 import { createA2AServiceJsonRpcServer } from "../generated-example/gen/a2a_a2a_jsonrpc_server.js";
-import {
-  InternalError,
-  PermissionDeniedError,
-  TaskNotFoundError,
-  UnauthenticatedError,
-  UnsupportedOperationError,
-  VersionNotSupportedError,
-} from "../generated-example/gen/a2a_a2a_errors.js";
+import { InternalError, PermissionDeniedError, TaskNotFoundError, UnauthenticatedError, UnsupportedOperationError, VersionNotSupportedError } from "../generated-example/gen/a2a_a2a_errors.js";
 import { ECHO_EXTENSION, TestAgent } from "./support/test-agent.js";
 import { eventually, listen, type Listening } from "./support/servers.js";
 

@@ -53,7 +53,10 @@ describe("JSON-RPC over HTTP/2 (h2c) with the node adapter", () => {
   it("streams SSE events", async () => {
     const res = await h2(request(2, "SendStreamingMessage", hello));
     expect(res.type).toBe("text/event-stream");
-    const events = res.text.split("\n").filter((l) => l.startsWith("data: ")).map((l) => Object.keys(JSON.parse(l.slice(6)).result)[0]);
+    const events = res.text
+      .split("\n")
+      .filter((l) => l.startsWith("data: "))
+      .map((l) => Object.keys(JSON.parse(l.slice(6)).result)[0]);
     expect(events).toEqual(["task", "statusUpdate", "artifactUpdate", "statusUpdate"]);
   });
 });

@@ -217,7 +217,10 @@ describe("streams on the wire", () => {
       body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "SendStreamingMessage", params: { message: { ...ok, parts: [{ text: "count 10000" }] } } }),
     });
     const text = await res.text();
-    const events = text.split("\n").filter((l) => l.startsWith("data: ")).map((l) => JSON.parse(l.slice(6)).result.message.parts[0].text);
+    const events = text
+      .split("\n")
+      .filter((l) => l.startsWith("data: "))
+      .map((l) => JSON.parse(l.slice(6)).result.message.parts[0].text);
     expect(events).toHaveLength(10_000);
     expect(events[0]).toBe("event 0");
     expect(events[9999]).toBe("event 9999");

@@ -10,7 +10,6 @@ import type { MessageInitShape } from "@bufbuild/protobuf";
 import { GenerationError } from "../plugin/src/generation-error.js";
 import { fixtures, loadFixture, repoRoot, runPlugin } from "./support/plugin-runner.js";
 
-
 /** The library.proto method of that name. */
 function method(files: FileDescriptorProto[], name: string): MethodDescriptorProto {
   const file = files.find((f) => f.name === fixtures.library.file);
@@ -37,11 +36,7 @@ describe("unsupported proto shapes stop generation with one clear message", () =
       withRule("GetBook", { pattern: { case: "get", value: "/v1/{name=shelves/*" } }),
       `${where}.GetBook: option google.api.http: invalid path template "/v1/{name=shelves/*"`,
     ],
-    [
-      "a template without a leading slash",
-      withRule("GetBook", { pattern: { case: "get", value: "v1/{name}" } }),
-      `${where}.GetBook: option google.api.http: invalid path template "v1/{name}"`,
-    ],
+    ["a template without a leading slash", withRule("GetBook", { pattern: { case: "get", value: "v1/{name}" } }), `${where}.GetBook: option google.api.http: invalid path template "v1/{name}"`],
     [
       "a variable naming a missing field",
       withRule("GetBook", { pattern: { case: "get", value: "/v1/{title}" } }),
@@ -66,9 +61,7 @@ describe("unsupported proto shapes stop generation with one clear message", () =
       "nested additional_bindings",
       withRule("GetBook", {
         pattern: { case: "get", value: "/v1/{name=shelves/*/books/*}" },
-        additionalBindings: [
-          { pattern: { case: "get", value: "/v2/{name}" }, additionalBindings: [{ pattern: { case: "get", value: "/v3/{name}" } }] },
-        ],
+        additionalBindings: [{ pattern: { case: "get", value: "/v2/{name}" }, additionalBindings: [{ pattern: { case: "get", value: "/v3/{name}" } }] }],
       }),
       `${where}.GetBook: option google.api.http: additional_bindings must not contain additional_bindings`,
     ],
@@ -77,11 +70,7 @@ describe("unsupported proto shapes stop generation with one clear message", () =
       withRule("GetBook", { pattern: { case: "get", value: "/v1/{name=shelves/*/books/*}" }, responseBody: "title" }),
       `${where}.GetBook: option google.api.http: response_body "title" is not supported`,
     ],
-    [
-      "a rule without a pattern",
-      withRule("GetBook", {}),
-      `${where}.GetBook: option google.api.http: the rule has no pattern`,
-    ],
+    ["a rule without a pattern", withRule("GetBook", {}), `${where}.GetBook: option google.api.http: the rule has no pattern`],
     [
       "two bindings that match the same requests",
       withRule("DeleteBook", { pattern: { case: "get", value: "/v1/{name=shelves/*/books/*}" } }),

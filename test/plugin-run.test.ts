@@ -99,7 +99,12 @@ describe("protoc-gen-a2a on a2a.proto", () => {
 
   it("carries proto comments into JSDoc, without AIP-192 internal comments", () => {
     const handler = handlerInterface(fileOf(run, "a2a_a2a_handler.ts"), "A2AServiceHandler");
-    const doc = (name: string) => handler.getMethodOrThrow(name).getJsDocs().map((d) => d.getInnerText()).join("\n");
+    const doc = (name: string) =>
+      handler
+        .getMethodOrThrow(name)
+        .getJsDocs()
+        .map((d) => d.getInnerText())
+        .join("\n");
     expect(doc("sendMessage")).toContain("Sends a message to an agent.");
     expect(doc("sendMessage")).toContain("@generated from rpc lf.a2a.v1.A2AService.SendMessage");
     expect(doc("sendMessage")).toContain("- HTTP: `POST /{tenant}/message:send`");
@@ -120,23 +125,24 @@ describe("protoc-gen-a2a on a2a.proto", () => {
     const source = fileOf(run, "a2a_a2a_rest_routes.ts");
     const routes = [...source.matchAll(/^ {4}\/\/ (\S+) (\S+) → (\w+)/gm)].map((m) => `${m[1]} ${m[2]} ${m[3]}`);
     expect(routes).toHaveLength(24);
-    expect(routes.filter((r) => r.startsWith("POST") && r.includes(":subscribe"))).toEqual([
-      "POST /tasks/{id=*}:subscribe SubscribeToTask",
-      "POST /{tenant}/tasks/{id=*}:subscribe SubscribeToTask",
-    ]);
+    expect(routes.filter((r) => r.startsWith("POST") && r.includes(":subscribe"))).toEqual(["POST /tasks/{id=*}:subscribe SubscribeToTask", "POST /{tenant}/tasks/{id=*}:subscribe SubscribeToTask"]);
     const firstVerbless = routes.findIndex((r) => !/:[a-z]+ /.test(r));
     expect(routes.slice(firstVerbless).every((r) => !/:[a-z]+ /.test(r))).toBe(true);
   });
 
   it("emits the REQUIRED-field table from google.api.field_behavior", () => {
     const source = fileOf(run, "a2a_a2a_handler.ts");
-    expect(source).toContain('"lf.a2a.v1.Message": [\n    { name: "messageId", json: "messageId", check: "nonzero" },\n    { name: "role", json: "role", check: "nonzero" },\n    { name: "parts", json: "parts", check: "nonempty" },\n  ],');
+    expect(source).toContain(
+      '"lf.a2a.v1.Message": [\n    { name: "messageId", json: "messageId", check: "nonzero" },\n    { name: "role", json: "role", check: "nonzero" },\n    { name: "parts", json: "parts", check: "nonempty" },\n  ],',
+    );
     expect(source).toContain('{ name: "message", json: "message", check: "present", nested: "lf.a2a.v1.Message" }');
     // Output-only messages (AgentCard) are not request inputs: only in the response table.
     const requests = source.slice(source.indexOf("export const A2AServiceRequiredFields"), source.indexOf("export const A2AServiceResponseFields"));
     expect(requests).not.toContain('"lf.a2a.v1.AgentCard": [');
     const responses = source.slice(source.indexOf("export const A2AServiceResponseFields"));
-    expect(responses).toContain('"lf.a2a.v1.ListTasksResponse": [\n    { name: "tasks", json: "tasks", check: "nonempty", nested: "lf.a2a.v1.Task", zero: [] },\n    { name: "nextPageToken", json: "nextPageToken", check: "nonzero", zero: "" },');
+    expect(responses).toContain(
+      '"lf.a2a.v1.ListTasksResponse": [\n    { name: "tasks", json: "tasks", check: "nonempty", nested: "lf.a2a.v1.Task", zero: [] },\n    { name: "nextPageToken", json: "nextPageToken", check: "nonzero", zero: "" },',
+    );
   });
 });
 
@@ -253,7 +259,10 @@ describe("plugin options", () => {
   it.each([
     ["errors=v2", /invalid option "errors=v2": errors must be one of v1\.0\.1, v1\.0\.0; got "v2"/],
     ["subscribe_post=maybe", /subscribe_post must be true or false \(or 1, 0\); got "maybe"/],
-    ["frobnicate=1", /unknown option "frobnicate"; protoc-gen-a2a accepts errors=v1\.0\.1\|v1\.0\.0, subscribe_post=true\|false, bindings=jsonrpc\+rest\+grpc, task_store=memory\|sqlite, grpc_server=grpc-js\|connect/],
+    [
+      "frobnicate=1",
+      /unknown option "frobnicate"; protoc-gen-a2a accepts errors=v1\.0\.1\|v1\.0\.0, subscribe_post=true\|false, bindings=jsonrpc\+rest\+grpc, task_store=memory\|sqlite, grpc_server=grpc-js\|connect/,
+    ],
     ["bindings=soap", /bindings must be a \+-separated list of jsonrpc, rest, grpc; got "soap"/],
     ["grpc_server=netty", /grpc_server must be grpc-js or connect; got "netty"/],
     ["task_store=redis", /task_store must be memory or sqlite; got "redis"/],

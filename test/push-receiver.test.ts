@@ -15,7 +15,11 @@ import { startExampleAgent, type ExampleAgent } from "../generated-example/agent
 import { eventually, listen, type Listening } from "./support/servers.js";
 
 const EXPECTED: PushExpectation = { authentication: { scheme: "Bearer", credentials: "s3cret-token" } };
-const tasks = new Map<string, PushExpectation>([["task-1", EXPECTED], ["task-open", {}], ["task-token", { token: { header: "x-a2a-notification-token", value: "t0k" } }]]);
+const tasks = new Map<string, PushExpectation>([
+  ["task-1", EXPECTED],
+  ["task-open", {}],
+  ["task-token", { token: { header: "x-a2a-notification-token", value: "t0k" } }],
+]);
 const handed: { taskId: string; event: StreamResponse }[] = [];
 let failNext = 0;
 /** The events the application failed on (answered 500). */
@@ -50,7 +54,12 @@ describe("refusals", () => {
   const rows: readonly [string, () => Promise<Response>, number, string][] = [
     ["GET", () => post("", {}, "GET"), 405, "UNIMPLEMENTED"],
     ["a text body", () => post(status("task-1"), { "content-type": "text/plain", authorization: "Bearer s3cret-token" }), 415, "INVALID_ARGUMENT"],
-    ["a body over maxBodyBytes", () => post(JSON.stringify({ statusUpdate: { taskId: "task-1", contextId: "x".repeat(5000), status: { state: "TASK_STATE_WORKING" } } }), { authorization: "Bearer s3cret-token" }), 413, "INVALID_ARGUMENT"],
+    [
+      "a body over maxBodyBytes",
+      () => post(JSON.stringify({ statusUpdate: { taskId: "task-1", contextId: "x".repeat(5000), status: { state: "TASK_STATE_WORKING" } } }), { authorization: "Bearer s3cret-token" }),
+      413,
+      "INVALID_ARGUMENT",
+    ],
     ["not JSON", () => post("{", { authorization: "Bearer s3cret-token" }), 400, "INVALID_ARGUMENT"],
     ["not a StreamResponse", () => post(JSON.stringify({ statusUpdate: { status: { state: "NOT_A_STATE" } } }), { authorization: "Bearer s3cret-token" }), 400, "INVALID_ARGUMENT"],
     ["no payload", () => post("{}", { authorization: "Bearer s3cret-token" }), 400, "INVALID_ARGUMENT"],
@@ -114,7 +123,9 @@ describe("accepted", () => {
 
   it("works behind serveFetch too", async () => {
     const fetchHandler = serveFetch(receive);
-    const res = await fetchHandler(new Request("http://receiver.example/hook", { method: "POST", headers: { "content-type": "application/a2a+json", authorization: "Bearer s3cret-token" }, body: status("task-1") }));
+    const res = await fetchHandler(
+      new Request("http://receiver.example/hook", { method: "POST", headers: { "content-type": "application/a2a+json", authorization: "Bearer s3cret-token" }, body: status("task-1") }),
+    );
     expect(res.status).toBe(204);
   });
 });
@@ -128,7 +139,10 @@ describe("a real agent delivering to it", () => {
 
   it("every event of a task reaches the application with the config's credentials, one failure redelivered", async () => {
     const client = new A2AServiceJsonRpcClient({ url: agent.endpoints.jsonrpc, version: "1.0" });
-    const sent = await client.sendMessage({ message: { messageId: "m-push", role: 1, parts: [{ content: { case: "text", value: "tck-long-running go" } }] }, configuration: { returnImmediately: true } });
+    const sent = await client.sendMessage({
+      message: { messageId: "m-push", role: 1, parts: [{ content: { case: "text", value: "tck-long-running go" } }] },
+      configuration: { returnImmediately: true },
+    });
     if (sent.payload.case !== "task") throw new Error("expected a task");
     const taskId = sent.payload.value.id;
     tasks.set(taskId, { authentication: { scheme: "Bearer", credentials: "agent-token" } });

@@ -2,12 +2,7 @@ import { createServer, type IncomingHttpHeaders, type Server, type ServerRespons
 import type { AddressInfo } from "node:net";
 import { create, fromJsonString, toJson } from "@bufbuild/protobuf";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  StreamResponseSchema,
-  TaskPushNotificationConfigSchema,
-  TaskState,
-  type StreamResponse,
-} from "../generated-example/gen/a2a_pb.js";
+import { StreamResponseSchema, TaskPushNotificationConfigSchema, TaskState, type StreamResponse } from "../generated-example/gen/a2a_pb.js";
 import { InMemoryTaskStore, type TaskStore } from "@protoc-gen-a2a/runtime/task";
 import {
   checkWebhookUrl,
@@ -41,10 +36,12 @@ const script = new Map<string, Responder[]>();
 let server: Server;
 let base = "";
 
-const status = (code: number, headers: Record<string, string> = {}): Responder => (res) => {
-  res.writeHead(code, headers);
-  res.end();
-};
+const status =
+  (code: number, headers: Record<string, string> = {}): Responder =>
+  (res) => {
+    res.writeHead(code, headers);
+    res.end();
+  };
 /** Never answers (for timeouts). */
 const hang: Responder = () => {};
 
@@ -217,12 +214,7 @@ describe("push notification delivery", () => {
 
   it("honours Retry-After (seconds and dates), capped", async () => {
     const h = harness({ maxRetryAfterMs: 60_000, now: () => Date.parse("2026-01-01T00:00:00Z") });
-    const path = hook(
-      status(503, { "Retry-After": "7" }),
-      status(429, { "Retry-After": "3600" }),
-      status(503, { "Retry-After": "Thu, 01 Jan 2026 00:00:02 GMT" }),
-      status(200),
-    );
+    const path = hook(status(503, { "Retry-After": "7" }), status(429, { "Retry-After": "3600" }), status(503, { "Retry-After": "Thu, 01 Jan 2026 00:00:02 GMT" }), status(200));
     await h.addConfig("t-4", base + path);
     h.notify("t-4", statusEvent("t-4", TaskState.WORKING));
     await h.sender.close();
@@ -303,7 +295,10 @@ describe("push notification delivery", () => {
   });
 
   it("close() is bounded: it aborts what is still running and reports it", async () => {
-    const h = harness({ timeoutMs: 60_000, closeTimeoutMs: 20, sleep: (ms, signal) =>
+    const h = harness({
+      timeoutMs: 60_000,
+      closeTimeoutMs: 20,
+      sleep: (ms, signal) =>
         new Promise((r) => {
           if (signal.aborted) return r();
           setTimeout(r, ms);
@@ -334,9 +329,31 @@ describe("SSRF guard", () => {
       return addresses.map((address) => ({ address, family: address.includes(":") ? 6 : 4 }));
     };
 
-  const blocked = ["127.0.0.1", "127.5.6.7", "10.1.2.3", "172.20.0.1", "192.168.1.1", "169.254.169.254", "100.64.0.1", "0.0.0.0", "224.0.0.1", "255.255.255.255",
-    "::1", "::", "fe80::1", "fe80::1%eth0", "fc00::1", "fd12:3456::1", "ff02::1", "::ffff:127.0.0.1", "::ffff:7f00:1", "::ffff:10.0.0.1", "::ffff:169.254.169.254",
-    "64:ff9b::a9fe:a9fe", "2002:c0a8:0101::1"];
+  const blocked = [
+    "127.0.0.1",
+    "127.5.6.7",
+    "10.1.2.3",
+    "172.20.0.1",
+    "192.168.1.1",
+    "169.254.169.254",
+    "100.64.0.1",
+    "0.0.0.0",
+    "224.0.0.1",
+    "255.255.255.255",
+    "::1",
+    "::",
+    "fe80::1",
+    "fe80::1%eth0",
+    "fc00::1",
+    "fd12:3456::1",
+    "ff02::1",
+    "::ffff:127.0.0.1",
+    "::ffff:7f00:1",
+    "::ffff:10.0.0.1",
+    "::ffff:169.254.169.254",
+    "64:ff9b::a9fe:a9fe",
+    "2002:c0a8:0101::1",
+  ];
   it.each(blocked)("refuses a host resolving to %s", async (address) => {
     expect(isBlockedAddress(address)).toBe(true);
     const err = await checkWebhookUrl("https://hooks.example.com/x", { resolveHost: resolverOf({ "hooks.example.com": [address] }) }).catch((e: unknown) => e);
@@ -359,7 +376,16 @@ describe("SSRF guard", () => {
     const resolveHost = async (): Promise<ResolvedAddress[]> => {
       throw new Error("must not resolve");
     };
-    for (const url of ["http://127.0.0.1:8080/", "http://[::1]/", "http://169.254.169.254/latest/meta-data", "http://0x7f000001/", "http://[::ffff:127.0.0.1]/", "http://0.0.0.0/", "http://localhost/", "http://api.localhost/"]) {
+    for (const url of [
+      "http://127.0.0.1:8080/",
+      "http://[::1]/",
+      "http://169.254.169.254/latest/meta-data",
+      "http://0x7f000001/",
+      "http://[::ffff:127.0.0.1]/",
+      "http://0.0.0.0/",
+      "http://localhost/",
+      "http://api.localhost/",
+    ]) {
       const err = await checkWebhookUrl(url, { resolveHost }).catch((e: unknown) => e);
       expect(err, url).toBeInstanceOf(WebhookUrlError);
       expect(["blocked-address", "blocked-host"], url).toContain((err as WebhookUrlError).code);

@@ -14,15 +14,7 @@ import { describe, expect, it } from "vitest";
 import { A2AServiceRestRequests, A2AServiceRoutes } from "../generated-example/gen/a2a_a2a_rest_routes.js";
 import { A2AServiceOperationsByName } from "../generated-example/gen/a2a_a2a_handler.js";
 import { matchRoute, type Route, type RouteTable } from "@protoc-gen-a2a/runtime/rest";
-import {
-  RestRequestError,
-  assembleRequest,
-  bodyWithoutPathFields,
-  buildQuery,
-  expandPath,
-  routeLiterals,
-  type RestRequestShape,
-} from "../runtime/src/rest/request-shape.js";
+import { RestRequestError, assembleRequest, bodyWithoutPathFields, buildQuery, expandPath, routeLiterals, type RestRequestShape } from "../runtime/src/rest/request-shape.js";
 
 // ---------------------------------------------------------------------------------------
 // helpers
@@ -138,7 +130,14 @@ const ROUTE_CASES: readonly RouteCase[] = [
   // SubscribeToTask: GET (a2a.proto) and POST (spec §11.3.2), K2
   { method: "GET", target: "/tasks/t-1:subscribe", operation: "SubscribeToTask", template: "/tasks/{id=*}:subscribe", params: { id: "t-1" }, json: { id: "t-1" } },
   { method: "POST", target: "/tasks/t-1:subscribe", operation: "SubscribeToTask", template: "/tasks/{id=*}:subscribe", params: { id: "t-1" }, json: { id: "t-1" } },
-  { method: "GET", target: "/acme/tasks/t-1:subscribe", operation: "SubscribeToTask", template: "/{tenant}/tasks/{id=*}:subscribe", params: { tenant: "acme", id: "t-1" }, json: { tenant: "acme", id: "t-1" } },
+  {
+    method: "GET",
+    target: "/acme/tasks/t-1:subscribe",
+    operation: "SubscribeToTask",
+    template: "/{tenant}/tasks/{id=*}:subscribe",
+    params: { tenant: "acme", id: "t-1" },
+    json: { tenant: "acme", id: "t-1" },
+  },
   {
     method: "POST",
     target: "/acme/tasks/t-1:subscribe",
@@ -298,7 +297,11 @@ describe("query conversions on the A2A GET routes", () => {
     ["timestamp with an offset (+ encoded as %2B)", "statusTimestampAfter=2025-11-09T10:30:00%2B01:00", { statusTimestampAfter: "2025-11-09T10:30:00+01:00" }],
     ["proto name page_size", "page_size=7", { pageSize: 7 }],
     ["proto name context_id", "context_id=c", { contextId: "c" }],
-    ["proto names of bool, timestamp, int", "include_artifacts=true&status_timestamp_after=2025-01-01T00:00:00Z&history_length=1", { includeArtifacts: true, statusTimestampAfter: "2025-01-01T00:00:00Z", historyLength: 1 }],
+    [
+      "proto names of bool, timestamp, int",
+      "include_artifacts=true&status_timestamp_after=2025-01-01T00:00:00Z&history_length=1",
+      { includeArtifacts: true, statusTimestampAfter: "2025-01-01T00:00:00Z", historyLength: 1 },
+    ],
     ["string with percent-encoded unicode", "contextId=%C3%BC%E2%9C%93", { contextId: "ü✓" }],
     ["+ is a space (form encoding), %2B a plus", "contextId=a+b%2Bc", { contextId: "a b+c" }],
     ["an empty string", "contextId=", { contextId: "" }],
@@ -455,7 +458,28 @@ describe("request assembly errors name the parameter or field", () => {
 // 4. client side → server side round trips
 // ---------------------------------------------------------------------------------------
 
-const ID_VARIANTS = ["t-1", "a:b", "x:cancel", "a/b", "a/b/c", "with space", "ünïcødé ✓", "日本語", "🚀", "100%", "a+b", "q?x=1#f", "~._-!*'()", "back\\slash", ":", "...", "tasks", "pushNotificationConfigs", "extendedAgentCard", "message"];
+const ID_VARIANTS = [
+  "t-1",
+  "a:b",
+  "x:cancel",
+  "a/b",
+  "a/b/c",
+  "with space",
+  "ünïcødé ✓",
+  "日本語",
+  "🚀",
+  "100%",
+  "a+b",
+  "q?x=1#f",
+  "~._-!*'()",
+  "back\\slash",
+  ":",
+  "...",
+  "tasks",
+  "pushNotificationConfigs",
+  "extendedAgentCard",
+  "message",
+];
 const TENANT_VARIANTS = [undefined, "acme", "team/a:b c", "ü tenant", "x:subscribe", "tasks", "message"];
 /** The literal segments of the table, as RestTransport passes them to expandPath. */
 const LITERALS = routeLiterals(A2AServiceRoutes.routes);
@@ -514,7 +538,9 @@ function roundTrip(route: Route, json: JsonObject) {
 }
 
 const ROUND_TRIPS = A2AServiceRoutes.routes.flatMap((route) =>
-  TENANT_VARIANTS.filter((t) => (t !== undefined) === hasTenant(route)).map((tenant) => [`${routeKey(route)}${tenant === undefined ? "" : ` (tenant ${JSON.stringify(tenant)})`}`, route, tenant] as const),
+  TENANT_VARIANTS.filter((t) => (t !== undefined) === hasTenant(route)).map(
+    (tenant) => [`${routeKey(route)}${tenant === undefined ? "" : ` (tenant ${JSON.stringify(tenant)})`}`, route, tenant] as const,
+  ),
 );
 
 describe("client → server round trips: json → path/query/body → (URL) → assembled json", () => {
@@ -536,7 +562,8 @@ describe("client → server round trips: json → path/query/body → (URL) → 
       expect(server.json, where).toEqual(original);
       expect(canonical(operation, server.json), where).toEqual(original);
       // path fields never travel twice
-      if (body !== undefined) for (const v of route.pattern.variables) expect(Object.keys(JSON.parse(body) as object), where).not.toContain(shapeOf(operation).fields.find((f) => f.name === v.field)?.json);
+      if (body !== undefined)
+        for (const v of route.pattern.variables) expect(Object.keys(JSON.parse(body) as object), where).not.toContain(shapeOf(operation).fields.find((f) => f.name === v.field)?.json);
     }
   });
 
@@ -581,12 +608,7 @@ describe("client → server round trips: json → path/query/body → (URL) → 
         outcomes.push(e.message);
       }
     }
-    expect(outcomes).toEqual([
-      'tenant ".." cannot be sent in a URL path',
-      'tenant "." cannot be sent in a URL path',
-      'id ".." cannot be sent in a URL path',
-      'id "." cannot be sent in a URL path',
-    ]);
+    expect(outcomes).toEqual(['tenant ".." cannot be sent in a URL path', 'tenant "." cannot be sent in a URL path', 'id ".." cannot be sent in a URL path', 'id "." cannot be sent in a URL path']);
     const getTask = A2AServiceRoutes.routes.find((r) => r.method === "GET" && r.template === "/tasks/{id=*}")!;
     expect(expandPath(getTask, shapeOf("GetTask"), { id: "..." }, LITERALS)).toBe("/tasks/...");
   });

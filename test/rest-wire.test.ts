@@ -175,8 +175,14 @@ function sseEvents(text: string): SseEvent[] {
   for (const block of text.split("\n\n")) {
     const lines = block.split("\n").filter((l) => l !== "" && !l.startsWith(":"));
     if (lines.length === 0) continue;
-    const event = lines.find((l) => l.startsWith("event:"))?.slice(6).trim();
-    const data = lines.filter((l) => l.startsWith("data:")).map((l) => l.slice(5).replace(/^ /, "")).join("\n");
+    const event = lines
+      .find((l) => l.startsWith("event:"))
+      ?.slice(6)
+      .trim();
+    const data = lines
+      .filter((l) => l.startsWith("data:"))
+      .map((l) => l.slice(5).replace(/^ /, ""))
+      .join("\n");
     events.push({ event, data });
   }
   return events;
@@ -342,7 +348,7 @@ describe("query parameters (§11.5)", () => {
     expect(history.status).toBe(200);
   });
 
-  it("ListTasks always sends the REQUIRED fields, nextPageToken \"\" included (§3.1.4)", async () => {
+  it('ListTasks always sends the REQUIRED fields, nextPageToken "" included (§3.1.4)', async () => {
     const res = await call("GET", "/tasks");
     expect(res.status).toBe(200);
     expect(res.json).toEqual({ tasks: [], nextPageToken: "", pageSize: 50, totalSize: 0 });
@@ -372,19 +378,19 @@ describe("request bodies and Content-Type", () => {
     },
   );
 
-  it.each(["text/plain", "text/plain;charset=UTF-8", "application/json; charset=latin1", "application/jsonx", "application/problem+json", "multipart/form-data; boundary=x", "application/x-www-form-urlencoded"])(
-    "rejects Content-Type %s with 400 CONTENT_TYPE_NOT_SUPPORTED",
-    async (type) => {
-      const { error, handled } = await expectError(
-        call("POST", "/message:send", { body: sendBody("ct"), headers: { "content-type": type } }),
-        400,
-        "INVALID_ARGUMENT",
-        "CONTENT_TYPE_NOT_SUPPORTED",
-      );
-      expect(error.message).toContain(type);
-      expect(handled).toBe(0);
-    },
-  );
+  it.each([
+    "text/plain",
+    "text/plain;charset=UTF-8",
+    "application/json; charset=latin1",
+    "application/jsonx",
+    "application/problem+json",
+    "multipart/form-data; boundary=x",
+    "application/x-www-form-urlencoded",
+  ])("rejects Content-Type %s with 400 CONTENT_TYPE_NOT_SUPPORTED", async (type) => {
+    const { error, handled } = await expectError(call("POST", "/message:send", { body: sendBody("ct"), headers: { "content-type": type } }), 400, "INVALID_ARGUMENT", "CONTENT_TYPE_NOT_SUPPORTED");
+    expect(error.message).toContain(type);
+    expect(handled).toBe(0);
+  });
 
   it("rejects a body without Content-Type", async () => {
     await expectError(call("POST", "/message:send", { body: new TextEncoder().encode(sendBody("none")) }), 400, "INVALID_ARGUMENT", "CONTENT_TYPE_NOT_SUPPORTED");
@@ -589,7 +595,12 @@ describe("SSE streams", () => {
     expect(payloads[2]!.artifactUpdate.artifact.parts[0].text).toBe("hello");
     expect(payloads[3]!.statusUpdate.status.state).toBe("TASK_STATE_COMPLETED");
     // one event per data line: every event is exactly "data: <json>\n\n"
-    expect(text.split("\n\n").filter((b) => b !== "").every((b) => /^data: \{.*\}$/.test(b) || b.startsWith(":"))).toBe(true);
+    expect(
+      text
+        .split("\n\n")
+        .filter((b) => b !== "")
+        .every((b) => /^data: \{.*\}$/.test(b) || b.startsWith(":")),
+    ).toBe(true);
   });
 
   it("sends keep-alive comments while idle", async () => {

@@ -72,11 +72,7 @@ function summary(m: RouteMatch): unknown {
   }
 }
 
-type Expect =
-  | { match: string; params?: Record<string, string> }
-  | "not-found"
-  | { allow: string[] }
-  | { badPath: RegExp };
+type Expect = { match: string; params?: Record<string, string> } | "not-found" | { allow: string[] } | { badPath: RegExp };
 
 function check<Op extends string>(table: RouteTable<Op>, method: string, path: string, expected: Expect): void {
   const got = matchRoute(table, method, path);
@@ -115,27 +111,9 @@ describe("A2A table", () => {
     ["GET", "/acme/tasks/t-1:subscribe", "SubscribeToTask", "/{tenant}/tasks/{id=*}:subscribe", { tenant: "acme", id: "t-1" }],
     ["POST", "/tasks/t-1:subscribe", "SubscribeToTask", "/tasks/{id=*}:subscribe", { id: "t-1" }],
     ["POST", "/acme/tasks/t-1:subscribe", "SubscribeToTask", "/{tenant}/tasks/{id=*}:subscribe", { tenant: "acme", id: "t-1" }],
-    [
-      "POST",
-      "/tasks/t-1/pushNotificationConfigs",
-      "CreateTaskPushNotificationConfig",
-      "/tasks/{task_id=*}/pushNotificationConfigs",
-      { task_id: "t-1" },
-    ],
-    [
-      "POST",
-      "/acme/tasks/t-1/pushNotificationConfigs",
-      "CreateTaskPushNotificationConfig",
-      "/{tenant}/tasks/{task_id=*}/pushNotificationConfigs",
-      { tenant: "acme", task_id: "t-1" },
-    ],
-    [
-      "GET",
-      "/tasks/t-1/pushNotificationConfigs/c-9",
-      "GetTaskPushNotificationConfig",
-      "/tasks/{task_id=*}/pushNotificationConfigs/{id=*}",
-      { task_id: "t-1", id: "c-9" },
-    ],
+    ["POST", "/tasks/t-1/pushNotificationConfigs", "CreateTaskPushNotificationConfig", "/tasks/{task_id=*}/pushNotificationConfigs", { task_id: "t-1" }],
+    ["POST", "/acme/tasks/t-1/pushNotificationConfigs", "CreateTaskPushNotificationConfig", "/{tenant}/tasks/{task_id=*}/pushNotificationConfigs", { tenant: "acme", task_id: "t-1" }],
+    ["GET", "/tasks/t-1/pushNotificationConfigs/c-9", "GetTaskPushNotificationConfig", "/tasks/{task_id=*}/pushNotificationConfigs/{id=*}", { task_id: "t-1", id: "c-9" }],
     [
       "GET",
       "/acme/tasks/t-1/pushNotificationConfigs/c-9",
@@ -143,29 +121,11 @@ describe("A2A table", () => {
       "/{tenant}/tasks/{task_id=*}/pushNotificationConfigs/{id=*}",
       { tenant: "acme", task_id: "t-1", id: "c-9" },
     ],
-    [
-      "GET",
-      "/tasks/t-1/pushNotificationConfigs",
-      "ListTaskPushNotificationConfigs",
-      "/tasks/{task_id=*}/pushNotificationConfigs",
-      { task_id: "t-1" },
-    ],
-    [
-      "GET",
-      "/acme/tasks/t-1/pushNotificationConfigs",
-      "ListTaskPushNotificationConfigs",
-      "/{tenant}/tasks/{task_id=*}/pushNotificationConfigs",
-      { tenant: "acme", task_id: "t-1" },
-    ],
+    ["GET", "/tasks/t-1/pushNotificationConfigs", "ListTaskPushNotificationConfigs", "/tasks/{task_id=*}/pushNotificationConfigs", { task_id: "t-1" }],
+    ["GET", "/acme/tasks/t-1/pushNotificationConfigs", "ListTaskPushNotificationConfigs", "/{tenant}/tasks/{task_id=*}/pushNotificationConfigs", { tenant: "acme", task_id: "t-1" }],
     ["GET", "/extendedAgentCard", "GetExtendedAgentCard", "/extendedAgentCard", {}],
     ["GET", "/acme/extendedAgentCard", "GetExtendedAgentCard", "/{tenant}/extendedAgentCard", { tenant: "acme" }],
-    [
-      "DELETE",
-      "/tasks/t-1/pushNotificationConfigs/c-9",
-      "DeleteTaskPushNotificationConfig",
-      "/tasks/{task_id=*}/pushNotificationConfigs/{id=*}",
-      { task_id: "t-1", id: "c-9" },
-    ],
+    ["DELETE", "/tasks/t-1/pushNotificationConfigs/c-9", "DeleteTaskPushNotificationConfig", "/tasks/{task_id=*}/pushNotificationConfigs/{id=*}", { task_id: "t-1", id: "c-9" }],
     [
       "DELETE",
       "/acme/tasks/t-1/pushNotificationConfigs/c-9",
@@ -257,7 +217,12 @@ describe("A2A table", () => {
     ["GET", "/tasks/a%2Fb", { match: "GET /tasks/{id=*}", params: { id: "a/b" } }, "%2F inside a one-segment variable decodes"],
     ["GET", "/tasks/a%2fb", { match: "GET /tasks/{id=*}", params: { id: "a/b" } }, "lower-case %2f"],
     ["GET", "/acme%2Fx/tasks/abc", { match: "GET /{tenant}/tasks/{id=*}", params: { tenant: "acme/x", id: "abc" } }, "%2F in the tenant"],
-    ["DELETE", "/acme/tasks/t/pushNotificationConfigs/a%2Fb", { match: "DELETE /{tenant}/tasks/{task_id=*}/pushNotificationConfigs/{id=*}", params: { tenant: "acme", task_id: "t", id: "a/b" } }, "%2F in the config id"],
+    [
+      "DELETE",
+      "/acme/tasks/t/pushNotificationConfigs/a%2Fb",
+      { match: "DELETE /{tenant}/tasks/{task_id=*}/pushNotificationConfigs/{id=*}", params: { tenant: "acme", task_id: "t", id: "a/b" } },
+      "%2F in the config id",
+    ],
     ["GET", "/tasks/%zz", { badPath: /malformed percent-encoding in path variable "id"/ }, "bad escape"],
     ["GET", "/tasks/abc%", { badPath: /malformed percent-encoding in path variable "id"/ }, "truncated escape"],
     ["GET", "/tasks/abc%4", { badPath: /malformed percent-encoding/ }, "truncated escape"],

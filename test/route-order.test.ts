@@ -49,8 +49,7 @@ const a2aRoutes: TestRoute[] = a2aBindings.map(([method, template, operation]) =
 const label = (r: TestRoute): string => `${r.method} ${r.template}`;
 
 /** Precedence key: verb or not, then the segment kinds (L = literal). */
-const shape = (r: TestRoute): string =>
-  (r.pattern.verb === undefined ? "" : ":verb ") + r.pattern.segments.map((s) => (s === "*" || s === "**" ? s : "L")).join("/");
+const shape = (r: TestRoute): string => (r.pattern.verb === undefined ? "" : ":verb ") + r.pattern.segments.map((s) => (s === "*" || s === "**" ? s : "L")).join("/");
 
 /** The documented order for the declaration-ordered A2A list (ties keep declaration order). */
 const expectedA2aOrder = [
@@ -125,9 +124,7 @@ describe("sortRoutes: A2A table", () => {
       }
     }
     // Sorting the shuffled list by precedence, then by declaration order, gives the exact documented order.
-    const byDeclaration = [...out].sort(
-      (a, b) => comparePatterns(a.pattern, b.pattern) || a2aRoutes.indexOf(a) - a2aRoutes.indexOf(b),
-    );
+    const byDeclaration = [...out].sort((a, b) => comparePatterns(a.pattern, b.pattern) || a2aRoutes.indexOf(a) - a2aRoutes.indexOf(b));
     expect(byDeclaration.map(label)).toEqual(expectedA2aOrder);
   });
 
@@ -195,9 +192,7 @@ describe("comparePatterns", () => {
   });
 
   it("is a consistent ordering (transitive) over a mixed set of patterns", () => {
-    const templates = [
-      ...new Set([...cases.flatMap(([a, b]) => [a, b] as const), ...a2aBindings.map(([, t]) => t), "/a/b/c/**", "/*/*", "/*/**", "/**:w"]),
-    ];
+    const templates = [...new Set([...cases.flatMap(([a, b]) => [a, b] as const), ...a2aBindings.map(([, t]) => t), "/a/b/c/**", "/*/*", "/*/**", "/**:w"])];
     const ps = templates.map(parseHttpTemplate);
     for (const a of ps) {
       for (const b of ps) {

@@ -44,7 +44,10 @@ describe("parseExtensions (A2A-Extensions: comma-separated, trimmed, case-sensit
     ["https://a.example/ext/v1", ["https://a.example/ext/v1"]],
     [" https://a/x , https://b/y ,, ", ["https://a/x", "https://b/y"]],
     ["https://a/X,https://a/x,https://a/X", ["https://a/X", "https://a/x"]],
-    [["https://a/x, https://b/y", "https://c/z"], ["https://a/x", "https://b/y", "https://c/z"]],
+    [
+      ["https://a/x, https://b/y", "https://c/z"],
+      ["https://a/x", "https://b/y", "https://c/z"],
+    ],
   ])("%j → %j", (input, want) => {
     expect(parseExtensions(input)).toEqual(want);
   });

@@ -14,19 +14,7 @@ import { A2AServiceJsonRpcClient } from "../generated-example/gen/a2a_a2a_jsonrp
 import { createA2AServiceJsonRpcServer } from "../generated-example/gen/a2a_a2a_jsonrpc_server.js";
 import { DEFAULT_MAX_QUEUED_EVENTS, EventHub } from "@protoc-gen-a2a/runtime/task";
 import { listen, type Listening } from "./support/servers.js";
-import {
-  Gate,
-  callOf,
-  collect,
-  createA2ATaskHandler,
-  describeEvent,
-  drain,
-  sendRequest,
-  taskOf,
-  until,
-  type A2AEmitter,
-  type A2AExecutor,
-} from "./support/task-runtime-binding.js";
+import { Gate, callOf, collect, createA2ATaskHandler, describeEvent, drain, sendRequest, taskOf, until, type A2AEmitter, type A2AExecutor } from "./support/task-runtime-binding.js";
 
 // A real collector, to show that an overflowed queue no longer holds its items.
 setFlagsFromString("--expose-gc");
@@ -255,7 +243,14 @@ describe("task handler: maxQueuedEvents", () => {
     await cut.next();
     past.gate.open();
     await until(() => past.handler.liveTasks === 0);
-    expectFellBehind(await cut.next().then(() => undefined, (e: unknown) => e), past.task.id, DEFAULT_MAX_QUEUED_EVENTS);
+    expectFellBehind(
+      await cut.next().then(
+        () => undefined,
+        (e: unknown) => e,
+      ),
+      past.task.id,
+      DEFAULT_MAX_QUEUED_EVENTS,
+    );
   });
 
   it("refuses a limit that is not a positive integer or Infinity", () => {
@@ -331,7 +326,11 @@ describe("end to end over JSON-RPC SSE: a client that stops reading its socket",
     response.on("data", (chunk: Buffer) => chunks.push(chunk));
     response.resume();
     await ended;
-    const data = sseData(Buffer.concat(chunks).toString("utf8")) as { id: number; result?: Record<string, { artifact?: { artifactId: string } }>; error?: { code: number; message: string; data: { reason?: string; metadata?: Record<string, string> }[] } }[];
+    const data = sseData(Buffer.concat(chunks).toString("utf8")) as {
+      id: number;
+      result?: Record<string, { artifact?: { artifactId: string } }>;
+      error?: { code: number; message: string; data: { reason?: string; metadata?: Record<string, string> }[] };
+    }[];
     const last = data.at(-1)!;
     expect(last.id).toBe(7);
     expect(last.result).toBeUndefined();

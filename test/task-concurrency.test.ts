@@ -1,18 +1,7 @@
 import { create } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
 import { GetTaskRequestSchema, ListTasksRequestSchema, SubscribeToTaskRequestSchema, TaskState, type StreamResponse } from "../generated-example/gen/a2a_pb.js";
-import {
-  Gate,
-  callOf,
-  collect,
-  createA2ATaskHandler,
-  describeEvent,
-  sendRequest,
-  taskOf,
-  textOf,
-  until,
-  type A2AExecutor,
-} from "./support/task-runtime-binding.js";
+import { Gate, callOf, collect, createA2ATaskHandler, describeEvent, sendRequest, taskOf, textOf, until, type A2AExecutor } from "./support/task-runtime-binding.js";
 
 const N = 100;
 

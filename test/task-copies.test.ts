@@ -41,9 +41,7 @@ const richTask = (): Task =>
       timestamp: timestampFromMs(1_700_000_000_123),
       message: { messageId: "m-2", role: 2, parts: [{ content: { case: "text", value: "working" } }] },
     },
-    history: [
-      { messageId: "m-1", role: 1, parts: [{ content: { case: "raw", value: new Uint8Array([1, 2, 3]) } }, { content: { case: "text", value: "hi" } }], metadata: { a: [1, { b: null }] } },
-    ],
+    history: [{ messageId: "m-1", role: 1, parts: [{ content: { case: "raw", value: new Uint8Array([1, 2, 3]) } }, { content: { case: "text", value: "hi" } }], metadata: { a: [1, { b: null }] } }],
     artifacts: [{ artifactId: "a-1", name: "n", parts: [{ content: { case: "text", value: "x" } }], metadata: { k: { deep: ["v"] } }, extensions: ["urn:x"] }],
     metadata: JSON.parse('{"__proto__": {"polluted": true}, "plain": 1}') as Record<string, never>,
   });
@@ -80,7 +78,7 @@ describe("deepCopy", () => {
     const task = richTask();
     task.metadata = { gone: undefined } as unknown as Record<string, never>;
     expect(deepCopy(TaskSchema, task).metadata).toEqual(clone(TaskSchema, task).metadata);
-    expect(toJson(TaskSchema, deepCopy(TaskSchema, task))).toEqual({ ...toJson(TaskSchema, richTask()) as object, metadata: { gone: null } });
+    expect(toJson(TaskSchema, deepCopy(TaskSchema, task))).toEqual({ ...(toJson(TaskSchema, richTask()) as object), metadata: { gone: null } });
     const event = create(StreamResponseSchema, { payload: { case: "task", value: richTask() } });
     const withPrototype = Object.assign(Object.create({ inherited: true }) as object, event) as typeof event;
     const copied = deepCopy(StreamResponseSchema, withPrototype);

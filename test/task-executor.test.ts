@@ -171,54 +171,110 @@ describe("task runtime: the executor API", () => {
 
   describe("misuse is a synchronous ExecutorMisuseError, never a corrupted task", () => {
     const cases: [string, ExecutorMisuseCode, (emitter: A2AEmitter, context: A2ARequestContext) => Promise<void> | void][] = [
-      ["a second Message", "second-message", (e) => {
-        void e.reply("one");
-        void e.reply("two");
-      }],
-      ["a task event after a Message", "event-after-message", (e) => {
-        void e.reply("one");
-        void e.working();
-      }],
-      ["a Message after task events", "message-for-task", async (e) => {
-        await e.working();
-        void e.reply("late");
-      }],
-      ["an update after a terminal state", "event-after-terminal", async (e) => {
-        await e.complete();
-        void e.working();
-      }],
-      ["an artifact after a terminal state", "event-after-terminal", async (e) => {
-        await e.fail();
-        void e.addArtifact({ parts: [{ content: { case: "text", value: "x" } }] });
-      }],
-      ["an artifact event for another task", "wrong-task", (e) => {
-        void e.publish({ case: "artifactUpdate", value: { taskId: "someone-else", artifact: { parts: [{ content: { case: "text", value: "x" } }] } } });
-      }],
-      ["a status event for another context", "wrong-task", (e) => {
-        void e.publish({ case: "statusUpdate", value: { contextId: "other-ctx", status: { state: TaskState.WORKING } } });
-      }],
-      ["a message naming another task", "wrong-task", (e) => {
-        void e.working({ taskId: "other", parts: [{ content: { case: "text", value: "x" } }] });
-      }],
-      ["a stateless reply naming a task", "wrong-task", (e) => {
-        void e.reply({ taskId: "t", parts: [{ content: { case: "text", value: "x" } }] });
-      }],
-      ["a message without parts", "invalid-event", (e) => {
-        void e.working({ parts: [] });
-      }],
-      ["an artifact without parts", "invalid-event", (e) => {
-        void e.addArtifact({ artifactId: "a" });
-      }],
-      ["an append to an unknown artifact", "invalid-event", (e) => {
-        void e.addArtifact({ artifactId: "nope", parts: [{ content: { case: "text", value: "x" } }] }, { append: true });
-      }],
-      ["an append after lastChunk", "invalid-event", async (e) => {
-        await e.addArtifact({ artifactId: "a", parts: [{ content: { case: "text", value: "x" } }] }, { lastChunk: true });
-        void e.addArtifact({ artifactId: "a", parts: [{ content: { case: "text", value: "y" } }] }, { append: true });
-      }],
-      ["a status with an unknown state", "invalid-event", (e) => {
-        void e.publish({ case: "statusUpdate", value: { status: { state: 42 as TaskState } } });
-      }],
+      [
+        "a second Message",
+        "second-message",
+        (e) => {
+          void e.reply("one");
+          void e.reply("two");
+        },
+      ],
+      [
+        "a task event after a Message",
+        "event-after-message",
+        (e) => {
+          void e.reply("one");
+          void e.working();
+        },
+      ],
+      [
+        "a Message after task events",
+        "message-for-task",
+        async (e) => {
+          await e.working();
+          void e.reply("late");
+        },
+      ],
+      [
+        "an update after a terminal state",
+        "event-after-terminal",
+        async (e) => {
+          await e.complete();
+          void e.working();
+        },
+      ],
+      [
+        "an artifact after a terminal state",
+        "event-after-terminal",
+        async (e) => {
+          await e.fail();
+          void e.addArtifact({ parts: [{ content: { case: "text", value: "x" } }] });
+        },
+      ],
+      [
+        "an artifact event for another task",
+        "wrong-task",
+        (e) => {
+          void e.publish({ case: "artifactUpdate", value: { taskId: "someone-else", artifact: { parts: [{ content: { case: "text", value: "x" } }] } } });
+        },
+      ],
+      [
+        "a status event for another context",
+        "wrong-task",
+        (e) => {
+          void e.publish({ case: "statusUpdate", value: { contextId: "other-ctx", status: { state: TaskState.WORKING } } });
+        },
+      ],
+      [
+        "a message naming another task",
+        "wrong-task",
+        (e) => {
+          void e.working({ taskId: "other", parts: [{ content: { case: "text", value: "x" } }] });
+        },
+      ],
+      [
+        "a stateless reply naming a task",
+        "wrong-task",
+        (e) => {
+          void e.reply({ taskId: "t", parts: [{ content: { case: "text", value: "x" } }] });
+        },
+      ],
+      [
+        "a message without parts",
+        "invalid-event",
+        (e) => {
+          void e.working({ parts: [] });
+        },
+      ],
+      [
+        "an artifact without parts",
+        "invalid-event",
+        (e) => {
+          void e.addArtifact({ artifactId: "a" });
+        },
+      ],
+      [
+        "an append to an unknown artifact",
+        "invalid-event",
+        (e) => {
+          void e.addArtifact({ artifactId: "nope", parts: [{ content: { case: "text", value: "x" } }] }, { append: true });
+        },
+      ],
+      [
+        "an append after lastChunk",
+        "invalid-event",
+        async (e) => {
+          await e.addArtifact({ artifactId: "a", parts: [{ content: { case: "text", value: "x" } }] }, { lastChunk: true });
+          void e.addArtifact({ artifactId: "a", parts: [{ content: { case: "text", value: "y" } }] }, { append: true });
+        },
+      ],
+      [
+        "a status with an unknown state",
+        "invalid-event",
+        (e) => {
+          void e.publish({ case: "statusUpdate", value: { status: { state: 42 as TaskState } } });
+        },
+      ],
     ];
     it.each(cases)("%s", async (_name, code, body) => {
       expect(await misuse(body)).toBe(code);
@@ -285,10 +341,13 @@ describe("task runtime: the executor API", () => {
 
     it("throwing after the task exists: the task is FAILED and the error goes to onError", async () => {
       const errors: unknown[] = [];
-      const handler = handlerOf(async (_c, emitter) => {
-        await emitter.working();
-        throw new Error("database password hunter2");
-      }, { errors });
+      const handler = handlerOf(
+        async (_c, emitter) => {
+          await emitter.working();
+          throw new Error("database password hunter2");
+        },
+        { errors },
+      );
       const task = taskOf(await handler.sendMessage(sendRequest("x"), callOf("SendMessage")));
       expect(task.status?.state).toBe(TaskState.FAILED);
       expect(textOf(task.status?.message)).toBe("The agent failed while processing the task.");
@@ -298,9 +357,12 @@ describe("task runtime: the executor API", () => {
 
     it("resolving while the task is still WORKING: the task is FAILED, onError says why", async () => {
       const errors: unknown[] = [];
-      const handler = handlerOf(async (_c, emitter) => {
-        await emitter.working();
-      }, { errors });
+      const handler = handlerOf(
+        async (_c, emitter) => {
+          await emitter.working();
+        },
+        { errors },
+      );
       const task = taskOf(await handler.sendMessage(sendRequest("x"), callOf("SendMessage")));
       expect(task.status?.state).toBe(TaskState.FAILED);
       expect(textOf(task.status?.message)).toBe("The agent stopped before finishing the task.");
@@ -309,10 +371,13 @@ describe("task runtime: the executor API", () => {
 
     it("throwing after a reply: the reply stands, the error goes to onError", async () => {
       const errors: unknown[] = [];
-      const handler = handlerOf(async (_c, emitter) => {
-        await emitter.reply("hi");
-        throw new Error("late");
-      }, { errors });
+      const handler = handlerOf(
+        async (_c, emitter) => {
+          await emitter.reply("hi");
+          throw new Error("late");
+        },
+        { errors },
+      );
       expect(textOf(messageOf(await handler.sendMessage(sendRequest("x"), callOf("SendMessage"))))).toBe("hi");
       await until(() => errors.length === 1);
     });

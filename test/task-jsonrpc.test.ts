@@ -62,9 +62,11 @@ describe("task runtime behind the generated JSON-RPC server (smoke)", () => {
     await expect(bob.getTask({ id: task.id })).rejects.toBeInstanceOf(TaskNotFoundError);
     expect((await bob.listTasks({})).tasks).toEqual([]);
     await expect(alice.cancelTask({ id: task.id })).rejects.toBeInstanceOf(TaskNotCancelableError);
-    await expect((async () => {
-      for await (const _ of alice.subscribeToTask({ id: task.id })) void _;
-    })()).rejects.toBeInstanceOf(UnsupportedOperationError);
+    await expect(
+      (async () => {
+        for await (const _ of alice.subscribeToTask({ id: task.id })) void _;
+      })(),
+    ).rejects.toBeInstanceOf(UnsupportedOperationError);
 
     const config = await alice.createTaskPushNotificationConfig({ taskId: task.id, url: "https://hooks.example.com/a2a" });
     expect(config.id).not.toBe("");

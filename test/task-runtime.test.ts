@@ -44,8 +44,7 @@ import {
 } from "./support/task-runtime-binding.js";
 
 const ALL = { streaming: true, pushNotifications: true, extendedAgentCard: true };
-const call = (operation = "SendMessage", principal?: unknown, tenant?: string) =>
-  callOf(operation, { ...(principal === undefined ? {} : { principal }), ...(tenant === undefined ? {} : { tenant }) });
+const call = (operation = "SendMessage", principal?: unknown, tenant?: string) => callOf(operation, { ...(principal === undefined ? {} : { principal }), ...(tenant === undefined ? {} : { tenant }) });
 const getTask = (id: string, historyLength?: number) => create(GetTaskRequestSchema, { id, ...(historyLength === undefined ? {} : { historyLength }) });
 
 /**
@@ -104,9 +103,7 @@ class ChatAgent implements A2AExecutor {
   }
 }
 
-function setup(
-  options: { capabilities?: typeof ALL | Partial<typeof ALL>; now?: () => Date; ownerOf?: (p: unknown) => string; clientContextIds?: "accept" | "known" } = {},
-) {
+function setup(options: { capabilities?: typeof ALL | Partial<typeof ALL>; now?: () => Date; ownerOf?: (p: unknown) => string; clientContextIds?: "accept" | "known" } = {}) {
   const agent = new ChatAgent();
   const errors: unknown[] = [];
   const notices: TaskEventNotice<A2ASchemas>[] = [];
@@ -240,12 +237,12 @@ describe("task runtime: SendMessage (§3.1.1, §3.2.2, §3.4)", () => {
     expect(errors).toEqual([]);
   });
 
-  it("clientContextIds \"accept\" (default) keeps a client-chosen contextId for a new task (§3.4.1)", async () => {
+  it('clientContextIds "accept" (default) keeps a client-chosen contextId for a new task (§3.4.1)', async () => {
     const { sendTask } = setup();
     expect((await sendTask("work", { contextId: "client-context" })).contextId).toBe("client-context");
   });
 
-  it("clientContextIds \"known\": a new task may only join a context that has a task in the caller's scope (§3.4.1)", async () => {
+  it('clientContextIds "known": a new task may only join a context that has a task in the caller\'s scope (§3.4.1)', async () => {
     const { handler, send, sendTask, agent } = setup({ clientContextIds: "known" });
     const error = await send("work", { contextId: "client-context" }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InvalidParamsError);
@@ -336,7 +333,7 @@ describe("task runtime: GetTask and ListTasks (§3.1.3, §3.1.4)", () => {
     expect((await list({ statusTimestampAfter: timestampFromDate(new Date(Date.UTC(2030, 0, 1))) })).tasks).toEqual([]);
   });
 
-  it("cursor pagination: opaque tokens, totalSize, nextPageToken \"\" on the last page", async () => {
+  it('cursor pagination: opaque tokens, totalSize, nextPageToken "" on the last page', async () => {
     const { handler, sendTask } = setup({ now: steppingClock() });
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) ids.unshift((await sendTask("work")).id);
@@ -616,7 +613,9 @@ describe("task runtime: push notification configs (§3.1.7–3.1.10)", () => {
     await expect(handler.deleteTaskPushNotificationConfig(create(DeleteTaskPushNotificationConfigRequestSchema, ref("nope", "x")), call())).rejects.toBeInstanceOf(TaskNotFoundError);
     const task = await sendTask("ask");
     await expect(handler.getTaskPushNotificationConfig(create(GetTaskPushNotificationConfigRequestSchema, ref(task.id, "x")), call())).rejects.toBeInstanceOf(TaskNotFoundError);
-    await expect(handler.listTaskPushNotificationConfigs(create(ListTaskPushNotificationConfigsRequestSchema, { taskId: task.id, pageToken: "zzz" }), call())).rejects.toBeInstanceOf(InvalidParamsError);
+    await expect(handler.listTaskPushNotificationConfigs(create(ListTaskPushNotificationConfigsRequestSchema, { taskId: task.id, pageToken: "zzz" }), call())).rejects.toBeInstanceOf(
+      InvalidParamsError,
+    );
   });
 
   it("a push config in SendMessage is registered for the new task", async () => {

@@ -21,14 +21,8 @@ import {
   TaskState,
 } from "../generated-example/gen/a2a_pb.js";
 import { InvalidParamsError, TaskNotFoundError, UnsupportedOperationError } from "../generated-example/gen/a2a_a2a_errors.js";
-import {
-  SQLITE_TASK_STORE_APPLICATION_ID,
-  SQLITE_TASK_STORE_SCHEMA_VERSION,
-  SqliteTaskStore,
-  SqliteTaskStoreError,
-} from "@protoc-gen-a2a/runtime/sqlite";
+import { SQLITE_TASK_STORE_APPLICATION_ID, SQLITE_TASK_STORE_SCHEMA_VERSION, SqliteTaskStore, SqliteTaskStoreError } from "@protoc-gen-a2a/runtime/sqlite";
 import { callOf, collect, createA2ATaskHandler, describeEvent, sendRequest, taskOf, textOf, type A2AExecutor, type A2ARequestContext } from "./support/task-runtime-binding.js";
-
 
 const schemas = { Task: TaskSchema, TaskPushNotificationConfig: TaskPushNotificationConfigSchema };
 const getTask = (id: string, historyLength?: number) => create(GetTaskRequestSchema, { id, ...(historyLength === undefined ? {} : { historyLength }) });
@@ -135,9 +129,7 @@ describe("SqliteTaskStore: a file database", () => {
     const path = join(dir, "shared.db");
     const a = setup(openStore(path));
     const b = setup(openStore(path));
-    const results = await Promise.all(
-      Array.from({ length: 50 }, (_, i) => (i % 2 ? a : b).sendTask(i % 5 === 0 ? "ask" : `work ${i}`, { contextId: `c${i % 3}` })),
-    );
+    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => (i % 2 ? a : b).sendTask(i % 5 === 0 ? "ask" : `work ${i}`, { contextId: `c${i % 3}` })));
     const ids = new Set(results.map((t) => t.id));
     expect(ids.size).toBe(50);
     // Continue the INPUT_REQUIRED ones concurrently, each through the other handler.
@@ -227,9 +219,12 @@ describe("SqliteTaskStore: files that are not a task store", () => {
       CREATE INDEX push_configs_by_task ON push_configs (tenant, owner, task_id, seq);
     `);
     const insert = v1.prepare("INSERT INTO tasks VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
-    const old = (id: string, seconds: number, _seq: number) =>
-      create(TaskSchema, { id, contextId: "ctx", status: { state: TaskState.COMPLETED, timestamp: { seconds: BigInt(seconds), nanos: 0 } } });
-    for (const [id, seconds, seq] of [["a", 10, 1], ["b", 10, 2], ["c", 5, 3]] as const) {
+    const old = (id: string, seconds: number, _seq: number) => create(TaskSchema, { id, contextId: "ctx", status: { state: TaskState.COMPLETED, timestamp: { seconds: BigInt(seconds), nanos: 0 } } });
+    for (const [id, seconds, seq] of [
+      ["a", 10, 1],
+      ["b", 10, 2],
+      ["c", 5, 3],
+    ] as const) {
       insert.run("", "", id, "ctx", TaskState.COMPLETED, seconds, 0, seq, toBinary(TaskSchema, old(id, seconds, seq)));
     }
     const config = create(TaskPushNotificationConfigSchema, { taskId: "a", id: "k", url: "https://hooks.example.com/k" });

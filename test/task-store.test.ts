@@ -7,10 +7,8 @@ import { Mutex, SerialQueue } from "../runtime/src/task/serial.js";
 import { SqliteTaskStore } from "@protoc-gen-a2a/runtime/sqlite";
 import { Gate, callOf, collect, createA2ATaskHandler, sendRequest, taskOf, textOf, until, type A2ARequestContext } from "./support/task-runtime-binding.js";
 
-
 const scope = { tenant: "", owner: "" };
-const task = (id: string, seconds: number, state = TaskState.WORKING, contextId = "c"): Task =>
-  create(TaskSchema, { id, contextId, status: { state, timestamp: timestampFromMs(seconds * 1000) } });
+const task = (id: string, seconds: number, state = TaskState.WORKING, contextId = "c"): Task => create(TaskSchema, { id, contextId, status: { state, timestamp: timestampFromMs(seconds * 1000) } });
 const query = (q: Partial<TaskQuery> = {}): TaskQuery => ({ contextId: "", state: undefined, statusTimestampAfter: undefined, pageSize: 50, pageToken: "", ...q });
 
 const stores: [string, () => TaskStore & { close?(): void }][] = [
@@ -83,7 +81,10 @@ describe.each(stores)("%s (the TaskStore contract)", (_name, factory) => {
     await store.savePushConfig(scope, config("b", "u2"));
     await store.savePushConfig(scope, config("a", "u3"));
     const all = await store.listPushConfigs(scope, "t", { pageSize: 0, pageToken: "" });
-    expect(all.configs.map((c) => [c.id, c.url])).toEqual([["a", "u3"], ["b", "u2"]]);
+    expect(all.configs.map((c) => [c.id, c.url])).toEqual([
+      ["a", "u3"],
+      ["b", "u2"],
+    ]);
     const first = await store.listPushConfigs(scope, "t", { pageSize: 1, pageToken: "" });
     expect((await store.listPushConfigs(scope, "t", { pageSize: 1, pageToken: first.nextPageToken })).configs.map((c) => c.id)).toEqual(["b"]);
     await expect(store.listPushConfigs(scope, "other", { pageSize: 1, pageToken: first.nextPageToken })).rejects.toBeInstanceOf(InvalidPageTokenError);

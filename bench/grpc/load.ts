@@ -33,10 +33,7 @@ function percentile(sorted: Float64Array, p: number): number {
 async function run(job: Job): Promise<Record<string, unknown>> {
   const body = Buffer.from(job.message, "base64");
   const identity = (b: Buffer) => b;
-  const clients = Array.from(
-    { length: job.connections },
-    () => new grpc.Client(`127.0.0.1:${job.port}`, grpc.credentials.createInsecure(), { "grpc.use_local_subchannel_pool": 1 }),
-  );
+  const clients = Array.from({ length: job.connections }, () => new grpc.Client(`127.0.0.1:${job.port}`, grpc.credentials.createInsecure(), { "grpc.use_local_subchannel_pool": 1 }));
   let latencies = new Float64Array(1 << 16);
   let count = 0;
   let errors = 0;

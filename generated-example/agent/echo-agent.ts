@@ -108,7 +108,11 @@ function agentCard(capabilities: Required<NonNullable<ExampleAgentOptions["capab
     description: "The ACTS conformance SUT: behaves by the prefix of the first message part (tck-…); echoes anything else. Built on the generated task runtime.",
     version: "0.1.0",
     capabilities,
-    securitySchemes: { bearer: { scheme: { case: "httpAuthSecurityScheme", value: { scheme: "Bearer", description: requireAuthentication ? "Required for every operation" : "Optional; required for the extended Agent Card" } } } },
+    securitySchemes: {
+      bearer: {
+        scheme: { case: "httpAuthSecurityScheme", value: { scheme: "Bearer", description: requireAuthentication ? "Required for every operation" : "Optional; required for the extended Agent Card" } },
+      },
+    },
     ...(requireAuthentication ? { securityRequirements: [{ schemes: { bearer: { list: [] } } }] } : {}),
     defaultInputModes: INPUT_MODES,
     defaultOutputModes: ["text/plain", "application/json", "application/octet-stream"],
@@ -190,11 +194,7 @@ export async function startExampleAgent(options: ExampleAgentOptions = {}): Prom
   http.on(
     "request",
     serveNode(
-      composeHandlers(
-        { prefix: "/.well-known/agent-card.json", handler: serveAgentCard(card) },
-        { prefix: "/a2a/jsonrpc", handler: jsonrpc.handler },
-        { prefix: "/a2a/rest", handler: rest.handler },
-      ),
+      composeHandlers({ prefix: "/.well-known/agent-card.json", handler: serveAgentCard(card) }, { prefix: "/a2a/jsonrpc", handler: jsonrpc.handler }, { prefix: "/a2a/rest", handler: rest.handler }),
     ),
   );
   const cardUrl = `${mounted.baseUrl}/.well-known/agent-card.json`;

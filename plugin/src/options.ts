@@ -70,7 +70,10 @@ export const OPTIONS: readonly OptionSpec[] = [
     default: "jsonrpc+rest+grpc",
     meaning: "which bindings' servers and clients to emit (any +-separated subset); without `grpc` nothing imports `@connectrpc/*`, `@grpc/grpc-js` or the runtime's gRPC entry points",
     parse: (value) => {
-      const list = value.split(/[+|]/).map((b) => b.trim()).filter((b) => b !== "");
+      const list = value
+        .split(/[+|]/)
+        .map((b) => b.trim())
+        .filter((b) => b !== "");
       const unknown = list.filter((b) => !(allBindings as readonly string[]).includes(b));
       if (list.length === 0 || unknown.length > 0) throw new Error(`bindings must be a +-separated list of ${allBindings.join(", ")}; got "${value}"`);
       return new Set(list as Binding[]);
@@ -82,7 +85,7 @@ export const OPTIONS: readonly OptionSpec[] = [
     values: "memory|sqlite",
     default: "memory",
     meaning:
-      "`sqlite` adds the task runtime's SQLite store (`@protoc-gen-a2a/runtime/sqlite`, on better-sqlite3 12, WAL; tasks and push configs survive a restart; the saves of one event-loop turn are one transaction, and no event reaches a client before its commit; `synchronous: \"FULL\"` makes that survive power loss too) and `create<Service>SqliteTaskStore(path, options)` in the binder; generated-example/gen is generated with it",
+      '`sqlite` adds the task runtime\'s SQLite store (`@protoc-gen-a2a/runtime/sqlite`, on better-sqlite3 12, WAL; tasks and push configs survive a restart; the saves of one event-loop turn are one transaction, and no event reaches a client before its commit; `synchronous: "FULL"` makes that survive power loss too) and `create<Service>SqliteTaskStore(path, options)` in the binder; generated-example/gen is generated with it',
     parse: (value) => {
       if (value !== "memory" && value !== "sqlite") throw new Error(`task_store must be memory or sqlite; got "${value}"`);
       return value;
@@ -105,8 +108,16 @@ export const OPTIONS: readonly OptionSpec[] = [
 /** protoplugin's own options that apply to this plugin's output, for the README table. */
 export const STANDARD_OPTIONS: readonly { readonly option: string; readonly default: string; readonly meaning: string }[] = [
   { option: "`target=ts`", default: "`ts`", meaning: "protoplugin's standard option; only `ts` is supported (the default here)" },
-  { option: "`import_extension=js` \\| `none` \\| `ts`", default: "`none`", meaning: "protoplugin's standard option: the extension of relative imports between generated files (NodeNext projects need `js`)" },
-  { option: "`rewrite_imports=…`, `ts_nocheck=true`, `keep_empty_files=true`", default: "", meaning: "protoplugin's standard options, as for protoc-gen-es (`rewrite_imports` applies to the imports of generated files, not to `@protoc-gen-a2a/runtime`)" },
+  {
+    option: "`import_extension=js` \\| `none` \\| `ts`",
+    default: "`none`",
+    meaning: "protoplugin's standard option: the extension of relative imports between generated files (NodeNext projects need `js`)",
+  },
+  {
+    option: "`rewrite_imports=…`, `ts_nocheck=true`, `keep_empty_files=true`",
+    default: "",
+    meaning: "protoplugin's standard options, as for protoc-gen-es (`rewrite_imports` applies to the imports of generated files, not to `@protoc-gen-a2a/runtime`)",
+  },
 ];
 
 export const defaultOptions: PluginOptions = Object.fromEntries(OPTIONS.map((o) => [o.field, o.parse(o.default)])) as unknown as PluginOptions;

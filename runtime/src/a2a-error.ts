@@ -40,9 +40,7 @@ export const GRPC_STATUS_NAMES: readonly string[] = Object.freeze([
 ]);
 
 /** HTTP status per `google.rpc.Code` (the "HTTP Mapping" of google/rpc/code.proto), indexed by numeric code. */
-const GRPC_HTTP_STATUS: readonly number[] = [
-  200, 499, 500, 400, 504, 404, 409, 403, 429, 400, 409, 400, 501, 500, 503, 500, 401,
-];
+const GRPC_HTTP_STATUS: readonly number[] = [200, 499, 500, 400, 504, 404, 409, 403, 429, 400, 409, 400, 501, 500, 503, 500, 401];
 
 /** Everything the runtime needs to know about one error type: one row of the §5.4 / §9.5 tables. */
 export interface A2AErrorSpec {
@@ -302,8 +300,7 @@ export function createErrorRegistry(entries: readonly (A2AErrorClass | ErrorRegi
   const byJsonRpc = new Map<number, [A2AErrorSpec, Factory]>();
   for (const entry of entries) {
     const spec = entry.spec;
-    const create: Factory =
-      typeof entry === "function" ? (m, o) => new entry(m, o) : (entry as ErrorRegistryEntry).create;
+    const create: Factory = typeof entry === "function" ? (m, o) => new entry(m, o) : (entry as ErrorRegistryEntry).create;
     if (byReason.has(spec.reason)) throw new Error(`duplicate A2A error reason ${spec.reason}`);
     if (byJsonRpc.has(spec.jsonRpcCode)) throw new Error(`duplicate JSON-RPC error code ${spec.jsonRpcCode}`);
     const pair: [A2AErrorSpec, Factory] = [spec, create];
@@ -324,12 +321,7 @@ export function createErrorRegistry(entries: readonly (A2AErrorClass | ErrorRegi
     return found;
   };
 
-  const build = (
-    wireMessage: unknown,
-    rawDetails: unknown,
-    fallback: () => [A2AErrorSpec, Factory] | undefined,
-    generic: (reason: string, message: string | undefined) => A2AErrorSpec,
-  ): A2AError => {
+  const build = (wireMessage: unknown, rawDetails: unknown, fallback: () => [A2AErrorSpec, Factory] | undefined, generic: (reason: string, message: string | undefined) => A2AErrorSpec): A2AError => {
     const parsed = parseDetails(rawDetails);
     const message = typeof wireMessage === "string" && wireMessage !== "" ? wireMessage : undefined;
     const infoReason = parsed.info ? parsed.info.reason : undefined;
@@ -366,8 +358,7 @@ export function createErrorRegistry(entries: readonly (A2AErrorClass | ErrorRegi
         e?.["message"],
         e?.["data"],
         () => (code !== undefined ? byJsonRpc.get(code) : undefined),
-        (reason, message) =>
-          genericSpec(reason, code ?? -32603, 2, 500, message ?? (e ? "Unknown error" : "Malformed JSON-RPC error")),
+        (reason, message) => genericSpec(reason, code ?? -32603, 2, 500, message ?? (e ? "Unknown error" : "Malformed JSON-RPC error")),
       );
     },
 
@@ -387,8 +378,7 @@ export function createErrorRegistry(entries: readonly (A2AErrorClass | ErrorRegi
         () =>
           e === undefined
             ? unique((s) => s.httpStatus === statusCode && (statusCode === 401 || statusCode === 403))
-            : ((statusName > 0 ? unique((s) => s.httpStatus === statusCode && s.grpcCode === statusName) : undefined) ??
-              unique((s) => s.httpStatus === statusCode)),
+            : ((statusName > 0 ? unique((s) => s.httpStatus === statusCode && s.grpcCode === statusName) : undefined) ?? unique((s) => s.httpStatus === statusCode)),
         (reason, m) => genericSpec(reason, -32603, grpcCode, statusCode, m ?? `HTTP ${statusCode} error`),
       );
     },
@@ -399,8 +389,7 @@ export function createErrorRegistry(entries: readonly (A2AErrorClass | ErrorRegi
         message,
         details,
         () => unique((s) => s.grpcCode === grpcCode),
-        (reason, m) =>
-          genericSpec(reason, -32603, grpcCode, GRPC_HTTP_STATUS[grpcCode] ?? 500, m ?? `gRPC ${GRPC_STATUS_NAMES[grpcCode]}`),
+        (reason, m) => genericSpec(reason, -32603, grpcCode, GRPC_HTTP_STATUS[grpcCode] ?? 500, m ?? `gRPC ${GRPC_STATUS_NAMES[grpcCode]}`),
       );
     },
   };
@@ -436,13 +425,7 @@ function parseDetails(raw: unknown): ParsedDetails {
     if (!isRecord(d) || typeof d["@type"] !== "string") continue;
     const detail = d as ErrorDetail;
     const type = detail["@type"];
-    if (
-      !out.info &&
-      type === ERROR_INFO_TYPE &&
-      typeof d["reason"] === "string" &&
-      d["reason"] !== "" &&
-      (d["domain"] === ERROR_DOMAIN || d["domain"] === undefined || d["domain"] === "")
-    ) {
+    if (!out.info && type === ERROR_INFO_TYPE && typeof d["reason"] === "string" && d["reason"] !== "" && (d["domain"] === ERROR_DOMAIN || d["domain"] === undefined || d["domain"] === "")) {
       out.info = {
         reason: d["reason"],
         metadata: isRecord(d["metadata"]) ? stringMap(d["metadata"]) : undefined,
@@ -494,17 +477,29 @@ function isHttpError(value: unknown): value is number {
 /** Reverse of the google.rpc.Code HTTP mapping, for errors the registry does not know. */
 function grpcCodeForHttp(status: number): number {
   switch (status) {
-    case 400: return 3;
-    case 401: return 16;
-    case 403: return 7;
-    case 404: return 5;
-    case 409: return 10;
-    case 429: return 8;
-    case 499: return 1;
-    case 500: return 13;
-    case 501: return 12;
-    case 503: return 14;
-    case 504: return 4;
-    default: return 2;
+    case 400:
+      return 3;
+    case 401:
+      return 16;
+    case 403:
+      return 7;
+    case 404:
+      return 5;
+    case 409:
+      return 10;
+    case 429:
+      return 8;
+    case 499:
+      return 1;
+    case 500:
+      return 13;
+    case 501:
+      return 12;
+    case 503:
+      return 14;
+    case 504:
+      return 4;
+    default:
+      return 2;
   }
 }

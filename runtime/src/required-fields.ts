@@ -36,17 +36,11 @@ export interface FieldRule {
 /** typeName → the fields of that message to check. */
 export type RequirementTable = Readonly<Record<string, readonly FieldRule[]>>;
 
-
 /**
  * Returns the REQUIRED fields missing in `message` (of type `typeName`) and, recursively,
  * in the messages it holds; at most `limit` violations (default 16). An empty array means valid.
  */
-export function findMissingFields(
-  table: RequirementTable,
-  typeName: string,
-  message: object,
-  limit = 16,
-): FieldViolation[] {
+export function findMissingFields(table: RequirementTable, typeName: string, message: object, limit = 16): FieldViolation[] {
   const out: FieldViolation[] = [];
   walk(table, typeName, message, "", out, limit, 0);
   return out;
@@ -54,15 +48,7 @@ export function findMissingFields(
 
 const MAX_DEPTH = 64;
 
-function walk(
-  table: RequirementTable,
-  typeName: string,
-  message: object,
-  prefix: string,
-  out: FieldViolation[],
-  limit: number,
-  depth: number,
-): void {
+function walk(table: RequirementTable, typeName: string, message: object, prefix: string, out: FieldViolation[], limit: number, depth: number): void {
   const rules = table[typeName];
   if (rules === undefined || depth > MAX_DEPTH) return;
   const record = message as Record<string, unknown>;

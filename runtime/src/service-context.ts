@@ -99,11 +99,9 @@ export async function establishContext<Principal>(settings: PipelineSettings<Pri
   const negotiated = negotiateVersion(requested === undefined || requested.trim() === "" ? settings.versionWhenMissing : requested, settings.supportedVersions);
   if (!negotiated.ok) {
     const shown = requested === undefined || requested.trim() === "" ? `${settings.versionWhenMissing} (no A2A-Version given)` : `"${negotiated.requested}"`;
-    throw new A2AError(
-      settings.errors.VersionNotSupportedError,
-      `A2A protocol version ${shown} is not supported; supported versions: ${settings.supportedVersions.join(", ")}`,
-      { metadata: { requestedVersion: negotiated.requested, supportedVersions: settings.supportedVersions.join(",") } },
-    );
+    throw new A2AError(settings.errors.VersionNotSupportedError, `A2A protocol version ${shown} is not supported; supported versions: ${settings.supportedVersions.join(", ")}`, {
+      metadata: { requestedVersion: negotiated.requested, supportedVersions: settings.supportedVersions.join(",") },
+    });
   }
   const requestedExtensions = parseExtensions(input.serviceParameters.get("a2a-extensions"));
   if (settings.requiredExtensions.length > 0) {
@@ -163,10 +161,7 @@ export function internalError<Principal>(settings: PipelineSettings<Principal>, 
 }
 
 /** Response headers plus `A2A-Extensions` listing the extensions the handler activated, if any. */
-export function withActivatedExtensions(
-  headers: readonly (readonly [string, string])[],
-  context: CallContext<unknown>,
-): readonly (readonly [string, string])[] {
+export function withActivatedExtensions(headers: readonly (readonly [string, string])[], context: CallContext<unknown>): readonly (readonly [string, string])[] {
   if (context.activatedExtensions.size === 0) return headers;
   return [...headers, ["a2a-extensions", formatExtensions(context.activatedExtensions)]];
 }

@@ -18,9 +18,7 @@ export function normalizeVersion(value: string | undefined): string | undefined 
 }
 
 /** The outcome of version negotiation. */
-export type VersionNegotiation =
-  | { readonly ok: true; readonly version: string }
-  | { readonly ok: false; readonly requested: string; readonly supported: readonly string[] };
+export type VersionNegotiation = { readonly ok: true; readonly version: string } | { readonly ok: false; readonly requested: string; readonly supported: readonly string[] };
 
 /**
  * Compares the requested version with the versions the interface serves, on

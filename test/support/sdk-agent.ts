@@ -14,15 +14,7 @@ import {
   type SendMessageRequest as SdkSendMessageRequest,
   type Task as SdkTask,
 } from "@a2a-js/sdk";
-import {
-  AgentEvent,
-  DefaultRequestHandler,
-  InMemoryPushNotificationStore,
-  InMemoryTaskStore,
-  type AgentExecutor,
-  type ExecutionEventBus,
-  type RequestContext,
-} from "@a2a-js/sdk/server";
+import { AgentEvent, DefaultRequestHandler, InMemoryPushNotificationStore, InMemoryTaskStore, type AgentExecutor, type ExecutionEventBus, type RequestContext } from "@a2a-js/sdk/server";
 import { AgentCardSchema, type AgentCard } from "../../generated-example/gen/a2a_pb.js";
 
 // ---------------------------------------------------------------------------------------

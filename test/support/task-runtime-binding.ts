@@ -41,7 +41,6 @@ export function createA2ATaskHandler<P = unknown>(options: TaskHandlerOptions<P,
 // ---------------------------------------------------------------------------------------------
 // Test helpers.
 
-
 /** A call context as a binding would build it. */
 export function callOf<P = unknown>(operation: string, init: { principal?: P; tenant?: string; signal?: AbortSignal } = {}): CallContext<P> {
   return createCallContext<P>({ operation, binding: "JSONRPC", ...init });

@@ -159,8 +159,7 @@ const A2A_ROWS: readonly Row[] = [
     grpcStatus: "NOT_FOUND",
     httpStatus: 404,
     message: "Task not found",
-    description:
-      "The specified task ID does not correspond to an existing or accessible task. It might be invalid, expired, or already completed and purged.",
+    description: "The specified task ID does not correspond to an existing or accessible task. It might be invalid, expired, or already completed and purged.",
     category: "a2a",
   },
   {
@@ -179,8 +178,7 @@ const A2A_ROWS: readonly Row[] = [
     grpcStatus: "FAILED_PRECONDITION",
     httpStatus: 400,
     message: "Push notifications are not supported",
-    description:
-      "Client attempted to use push notification features but the server agent does not support them (i.e., `AgentCard.capabilities.pushNotifications` is `false`).",
+    description: "Client attempted to use push notification features but the server agent does not support them (i.e., `AgentCard.capabilities.pushNotifications` is `false`).",
     category: "a2a",
   },
   {
@@ -189,8 +187,7 @@ const A2A_ROWS: readonly Row[] = [
     grpcStatus: "FAILED_PRECONDITION",
     httpStatus: 400,
     message: "This operation is not supported",
-    description:
-      "The requested operation or a specific aspect of it is not supported by this server agent implementation.",
+    description: "The requested operation or a specific aspect of it is not supported by this server agent implementation.",
     category: "a2a",
   },
   {
@@ -199,8 +196,7 @@ const A2A_ROWS: readonly Row[] = [
     grpcStatus: "INVALID_ARGUMENT",
     httpStatus: 400,
     message: "Content type not supported",
-    description:
-      "A Media Type provided in the request's message parts or implied for an artifact is not supported by the agent or the specific skill being invoked.",
+    description: "A Media Type provided in the request's message parts or implied for an artifact is not supported by the agent or the specific skill being invoked.",
     category: "a2a",
   },
   {
@@ -218,8 +214,7 @@ const A2A_ROWS: readonly Row[] = [
     grpcStatus: "FAILED_PRECONDITION",
     httpStatus: 400,
     message: "Extended agent card is not configured",
-    description:
-      "The agent does not have an extended agent card configured when one is required for the requested operation.",
+    description: "The agent does not have an extended agent card configured when one is required for the requested operation.",
     category: "a2a",
   },
   {
@@ -228,8 +223,7 @@ const A2A_ROWS: readonly Row[] = [
     grpcStatus: "FAILED_PRECONDITION",
     httpStatus: 400,
     message: "Extension support required",
-    description:
-      "Server requested use of an extension marked as `required: true` in the Agent Card but the client did not declare support for it in the request.",
+    description: "Server requested use of an extension marked as `required: true` in the Agent Card but the client did not declare support for it in the request.",
     category: "a2a",
   },
   {
@@ -238,8 +232,7 @@ const A2A_ROWS: readonly Row[] = [
     grpcStatus: "FAILED_PRECONDITION",
     httpStatus: 400,
     message: "Protocol version not supported",
-    description:
-      "The A2A protocol version specified in the request (via `A2A-Version` service parameter) is not supported by the agent.",
+    description: "The A2A protocol version specified in the request (via `A2A-Version` service parameter) is not supported by the agent.",
     category: "a2a",
   },
 ];
@@ -280,8 +273,7 @@ const JSONRPC_ROWS: readonly Row[] = [
     grpcStatus: "INVALID_ARGUMENT",
     httpStatus: 400,
     message: "Invalid parameters",
-    description:
-      "The method parameters are invalid. Validation errors (§3.3.2) SHOULD say which parameter(s) failed and why, e.g. with a `google.rpc.BadRequest` detail.",
+    description: "The method parameters are invalid. Validation errors (§3.3.2) SHOULD say which parameter(s) failed and why, e.g. with a `google.rpc.BadRequest` detail.",
     category: "jsonrpc",
   },
   {
@@ -317,8 +309,7 @@ const AUTH_ROWS: readonly Row[] = [
     grpcStatus: "PERMISSION_DENIED",
     httpStatus: 403,
     message: "Permission denied",
-    description:
-      "The authenticated client lacks the permissions required for the requested operation. The error MUST NOT reveal the existence of resources the client is not authorized to access.",
+    description: "The authenticated client lacks the permissions required for the requested operation. The error MUST NOT reveal the existence of resources the client is not authorized to access.",
     category: "auth",
   },
 ];

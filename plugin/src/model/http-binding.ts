@@ -85,10 +85,12 @@ function readRule(at: ErrorLocation, input: DescMessage, rule: HttpRule, origin:
       throw generationError(at, `body "${rule.body}" must be a singular message field of ${input.typeName}`);
     }
   }
-  const variables = pattern.variables.map((v): BoundVariable => ({
-    field: v.field,
-    path: resolveFieldPath(at, input, template, v.field),
-  }));
+  const variables = pattern.variables.map(
+    (v): BoundVariable => ({
+      field: v.field,
+      path: resolveFieldPath(at, input, template, v.field),
+    }),
+  );
   return { method, template, pattern, body: rule.body, origin, variables };
 }
 
@@ -119,19 +121,13 @@ function resolveFieldPath(at: ErrorLocation, input: DescMessage, template: strin
   for (const [i, name] of names.entries()) {
     const field: DescField | undefined = message?.fields.find((f) => f.name === name);
     if (message === undefined || field === undefined) {
-      throw generationError(
-        at,
-        `path variable {${fieldPath}} in "${template}" names no field: ${message?.typeName ?? "?"} has no field "${name}"`,
-      );
+      throw generationError(at, `path variable {${fieldPath}} in "${template}" names no field: ${message?.typeName ?? "?"} has no field "${name}"`);
     }
     path.push(field);
     const last = i === names.length - 1;
     if (last) {
       if (field.fieldKind !== "scalar" && field.fieldKind !== "enum") {
-        throw generationError(
-          at,
-          `path variable {${fieldPath}} in "${template}" must be a singular scalar or enum field, not a ${field.fieldKind} field`,
-        );
+        throw generationError(at, `path variable {${fieldPath}} in "${template}" must be a singular scalar or enum field, not a ${field.fieldKind} field`);
       }
     } else {
       if (field.fieldKind !== "message") {

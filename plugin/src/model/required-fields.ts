@@ -58,12 +58,21 @@ export function collectRequiredFields(roots: readonly DescMessage[]): MessageReq
   };
   roots.forEach(visit);
 
-  for (const m of reachable) hasRequirements.set(m.typeName, m.fields.some((f) => isRequiredField(f) || fieldConstraint(f) !== undefined));
+  for (const m of reachable)
+    hasRequirements.set(
+      m.typeName,
+      m.fields.some((f) => isRequiredField(f) || fieldConstraint(f) !== undefined),
+    );
   for (let changed = true; changed; ) {
     changed = false;
     for (const m of reachable) {
       if (hasRequirements.get(m.typeName)) continue;
-      if (m.fields.some((f) => { const n = nestedMessage(f); return n !== undefined && hasRequirements.get(n.typeName) === true; })) {
+      if (
+        m.fields.some((f) => {
+          const n = nestedMessage(f);
+          return n !== undefined && hasRequirements.get(n.typeName) === true;
+        })
+      ) {
         hasRequirements.set(m.typeName, true);
         changed = true;
       }

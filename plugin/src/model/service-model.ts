@@ -79,10 +79,7 @@ function buildServiceModel(fileName: string, service: DescService, options: Plug
   const operations = service.methods.map((method): OperationModel => {
     const where = { file: fileName, rpc: `${service.typeName}.${method.name}` };
     if (method.methodKind !== "unary" && method.methodKind !== "server_streaming") {
-      throw generationError(
-        where,
-        `${method.methodKind.replace("_", " ")} RPCs are not supported: A2A bindings (JSON-RPC, HTTP+JSON with SSE, gRPC) carry unary and server-streaming operations only`,
-      );
+      throw generationError(where, `${method.methodKind.replace("_", " ")} RPCs are not supported: A2A bindings (JSON-RPC, HTTP+JSON with SSE, gRPC) carry unary and server-streaming operations only`);
     }
     return {
       desc: method,

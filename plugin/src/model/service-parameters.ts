@@ -20,8 +20,7 @@ export const serviceParameters: readonly ServiceParameter[] = [
     name: "A2A-Version",
     grpcKey: "a2a-version",
     query: true,
-    description:
-      "The A2A protocol version (Major.Minor) the client uses. Empty means 0.3; an unsupported version is answered with VersionNotSupportedError (§3.6).",
+    description: "The A2A protocol version (Major.Minor) the client uses. Empty means 0.3; an unsupported version is answered with VersionNotSupportedError (§3.6).",
   },
   {
     name: "A2A-Extensions",

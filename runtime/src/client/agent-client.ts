@@ -105,7 +105,10 @@ export interface CapabilityGate {
   /** The `AgentCapabilities` field (as on the message, e.g. "pushNotifications") that must be `true`. */
   readonly capability: string;
   /** The generated error class thrown without it (UnsupportedOperationError, PushNotificationNotSupportedError). */
-  readonly error: new (message?: string, options?: A2AErrorOptions) => Error;
+  readonly error: new (
+    message?: string,
+    options?: A2AErrorOptions,
+  ) => Error;
 }
 
 /** Options of {@link connectAgent}: how to fetch the card and choose the interface, plus the client's options. */
@@ -170,7 +173,14 @@ export class AgentConnection<Card extends AgentCardLike, Client, B extends strin
   #card: Card;
 
   /** Use {@link connectAgent}. */
-  constructor(card: Card, selected: SelectedInterface<B>, inner: Client, spec: Pick<AgentClientSpec<Card, Client, B, never>, "operations" | "gates" | "extendedCardOperation">, checkCapabilities: boolean, cardUrl: string | undefined) {
+  constructor(
+    card: Card,
+    selected: SelectedInterface<B>,
+    inner: Client,
+    spec: Pick<AgentClientSpec<Card, Client, B, never>, "operations" | "gates" | "extendedCardOperation">,
+    checkCapabilities: boolean,
+    cardUrl: string | undefined,
+  ) {
     this.#card = card;
     this.interface = selected;
     this.cardUrl = cardUrl;
@@ -249,11 +259,7 @@ export async function connectAgent<Card extends AgentCardLike, Client, B extends
   const available = Object.keys(spec.bindings) as B[];
   const wanted = (opts.bindings ?? available).filter((b) => available.includes(b));
   if (wanted.length === 0) {
-    throw new AgentConnectError(
-      "no-matching-interface",
-      `none of the bindings ${JSON.stringify(opts.bindings)} is available in this client (it has ${available.join(", ")})`,
-      { cardUrl },
-    );
+    throw new AgentConnectError("no-matching-interface", `none of the bindings ${JSON.stringify(opts.bindings)} is available in this client (it has ${available.join(", ")})`, { cardUrl });
   }
   const { target, skipped } = selectInterface(card, wanted, { prefer: opts.prefer, cardUrl });
   if (target === undefined) {
@@ -351,11 +357,7 @@ export interface SelectInterfaceOptions {
  * order, or in the order of `bindings` with `prefer: "bindings"`. `skipped` says why the others
  * were not taken.
  */
-export function selectInterface<B extends string>(
-  card: AgentCardLike,
-  bindings: readonly B[],
-  options?: SelectInterfaceOptions,
-): { target: InterfaceTarget<B> | undefined; skipped: string[] } {
+export function selectInterface<B extends string>(card: AgentCardLike, bindings: readonly B[], options?: SelectInterfaceOptions): { target: InterfaceTarget<B> | undefined; skipped: string[] } {
   const skipped: string[] = [];
   const candidates: InterfaceTarget<B>[] = [];
   for (const [index, entry] of card.supportedInterfaces.entries()) {

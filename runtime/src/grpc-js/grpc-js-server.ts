@@ -121,11 +121,7 @@ export function grpcJsService<Principal>(
  * the `host:port` an AgentInterface advertises. `close()` shuts down gracefully, and cuts the calls
  * still running after a short grace (1 s).
  */
-export async function listenGrpcJs<Principal>(
-  definition: GrpcJsServiceDefinition<Principal>,
-  options?: GrpcServerOptions<Principal>,
-  listen?: GrpcJsListenOptions,
-): Promise<GrpcJsEndpoint> {
+export async function listenGrpcJs<Principal>(definition: GrpcJsServiceDefinition<Principal>, options?: GrpcServerOptions<Principal>, listen?: GrpcJsListenOptions): Promise<GrpcJsEndpoint> {
   const serverOptions: GrpcJsServerOptions = { "grpc.max_receive_message_length": listen?.adapter?.readMaxBytes ?? DEFAULT_READ_MAX_BYTES };
   if (listen?.adapter?.writeMaxBytes !== undefined) serverOptions["grpc.max_send_message_length"] = listen.adapter.writeMaxBytes;
   const credentials = listen?.tls === undefined ? ServerCredentials.createInsecure() : sslCredentials(listen.tls);
@@ -134,9 +130,7 @@ export async function listenGrpcJs<Principal>(
   server.addService(service, implementation);
   const host = listen?.host ?? "127.0.0.1";
   const hostPart = host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
-  const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync(`${hostPart}:${listen?.port ?? 0}`, credentials, (error, bound) => (error === null ? resolve(bound) : reject(error))),
-  );
+  const port = await new Promise<number>((resolve, reject) => server.bindAsync(`${hostPart}:${listen?.port ?? 0}`, credentials, (error, bound) => (error === null ? resolve(bound) : reject(error))));
   const http2Server = boundHttp2Server(server, port);
   if (http2Server === undefined) {
     server.forceShutdown();
@@ -349,12 +343,7 @@ function endWithError<Principal>(b: Binding<Principal>, call: ServerWritableStre
  * (the details Connect's toConnectError sends; `err.details` are not packed by either stack).
  */
 export function toGrpcJsStatus(err: A2AError, schemas: GrpcJsStatusSchemas): { code: number; details: string; metadata: Metadata } {
-  const details: Any[] = [
-    anyPack(
-      schemas.errorInfo,
-      create(schemas.errorInfo, { reason: err.reason, domain: ERROR_DOMAIN, metadata: { ...err.metadata } } as MessageInitShape<DescMessage>),
-    ),
-  ];
+  const details: Any[] = [anyPack(schemas.errorInfo, create(schemas.errorInfo, { reason: err.reason, domain: ERROR_DOMAIN, metadata: { ...err.metadata } } as MessageInitShape<DescMessage>))];
   if (err.fieldViolations.length > 0) {
     const fieldViolations = err.fieldViolations.map((v) => ({ field: v.field, description: v.description }));
     details.push(anyPack(schemas.badRequest, create(schemas.badRequest, { fieldViolations } as MessageInitShape<DescMessage>)));

@@ -46,9 +46,7 @@ export class GrpcTransport implements A2ATransport {
     this.#options = options;
     this.#errors = errors;
     this.#schemas = statusDetails;
-    const transport =
-      options.transport ??
-      createGrpcTransport({ baseUrl: grpcBaseUrl(options.address, options.tls), ...options.transportOptions });
+    const transport = options.transport ?? createGrpcTransport({ baseUrl: grpcBaseUrl(options.address, options.tls), ...options.transportOptions });
     this.#client = createClient(service, transport);
   }
 

@@ -40,7 +40,10 @@ export function registerGrpcService<Principal>(router: ConnectRouter, definition
     const fail = (e: unknown, ctx: HandlerContext) =>
       ctx.signal.aborted && ctx.signal.reason instanceof ConnectError
         ? ctx.signal.reason
-        : toConnectError(toA2AError(e, (cause) => internalError(settings, operation.name, cause)), definition.statusDetails);
+        : toConnectError(
+            toA2AError(e, (cause) => internalError(settings, operation.name, cause)),
+            definition.statusDetails,
+          );
     if (operation.kind === "unary") {
       impl[method.localName] = async (request: Message, ctx: HandlerContext) => {
         try {

@@ -63,7 +63,11 @@ export function serveAgentCard(card: JsonValue, options?: ServeAgentCardOptions)
   ];
   const ok: UniversalBufferedResponse = { status: 200, headers: [["content-type", "application/json"], ...cacheHeaders], body };
   const notModified: UniversalBufferedResponse = { status: 304, headers: cacheHeaders, body: "" };
-  const notAllowed: UniversalBufferedResponse = { status: 405, headers: [["allow", ALLOWED_METHODS], ["content-type", "application/json"], ...corsHeaders], body: jsonError(405, "METHOD_NOT_ALLOWED", "method not allowed") };
+  const notAllowed: UniversalBufferedResponse = {
+    status: 405,
+    headers: [["allow", ALLOWED_METHODS], ["content-type", "application/json"], ...corsHeaders],
+    body: jsonError(405, "METHOD_NOT_ALLOWED", "method not allowed"),
+  };
   const notFound: UniversalBufferedResponse = { status: 404, headers: [["content-type", "application/json"]], body: jsonError(404, "NOT_FOUND", "not found") };
 
   return function agentCardHandler(request: UniversalRequest): Promise<UniversalResponse> {
@@ -135,14 +139,12 @@ export interface PrefixedHandler {
  * A handler that rejects (against its contract) gets a 500 JSON.
  */
 export function composeHandlers(...handlers: PrefixedHandler[]): UniversalHandler {
-  const mounts = handlers
-    .map((h) => ({ prefix: h.prefix === "/" ? "" : h.prefix.replace(/\/+$/, ""), handler: h.handler }))
-    .sort((a, b) => b.prefix.length - a.prefix.length);
+  const mounts = handlers.map((h) => ({ prefix: h.prefix === "/" ? "" : h.prefix.replace(/\/+$/, ""), handler: h.handler })).sort((a, b) => b.prefix.length - a.prefix.length);
   const notFound: UniversalBufferedResponse = { status: 404, headers: [["content-type", "application/json"]], body: jsonError(404, "NOT_FOUND", "not found") };
   return async function composedHandler(request: UniversalRequest): Promise<UniversalResponse> {
     const p = request.path;
     for (const m of mounts) {
-      if (m.prefix === "" || p === m.prefix || (p.startsWith(m.prefix) && p.charCodeAt(m.prefix.length) === 47 /* / */)) {
+      if (m.prefix === "" || p === m.prefix || (p.startsWith(m.prefix) && p.charCodeAt(m.prefix.length) === 47) /* / */) {
         try {
           return await m.handler(request);
         } catch {
@@ -301,9 +303,11 @@ export function checkAgentCard(json: JsonValue, mounted: MountedInterfaces): Age
       problems.push({ kind: "url-mismatch", subject: b, message: `${b} interface declares ${url}, mounted at ${want.url}` });
     }
     const tenant = item["tenant"] ?? "";
-    if (tenant !== (want.tenant ?? "")) problems.push({ kind: "tenant-mismatch", subject: b, message: `${b} interface declares tenant ${JSON.stringify(tenant)}, mounted with ${JSON.stringify(want.tenant ?? "")}` });
+    if (tenant !== (want.tenant ?? ""))
+      problems.push({ kind: "tenant-mismatch", subject: b, message: `${b} interface declares tenant ${JSON.stringify(tenant)}, mounted with ${JSON.stringify(want.tenant ?? "")}` });
     const version = item["protocolVersion"] ?? item["protocol_version"] ?? "";
-    if (version !== want.protocolVersion) problems.push({ kind: "version-mismatch", subject: b, message: `${b} interface declares protocolVersion ${JSON.stringify(version)}, server speaks ${want.protocolVersion}` });
+    if (version !== want.protocolVersion)
+      problems.push({ kind: "version-mismatch", subject: b, message: `${b} interface declares protocolVersion ${JSON.stringify(version)}, server speaks ${want.protocolVersion}` });
   }
   for (const [b, want] of expected) {
     if (!declared.has(b)) problems.push({ kind: "not-declared", subject: b, message: `${b} is mounted at ${want.url} but not declared in supportedInterfaces` });
@@ -330,7 +334,7 @@ const K = new Uint32Array([
 /** SHA-256 digest of `data`. */
 export function sha256(data: Uint8Array): Uint8Array {
   const bitLen = data.length * 8;
-  const padded = new Uint8Array((((data.length + 9 + 63) >> 6) << 6));
+  const padded = new Uint8Array(((data.length + 9 + 63) >> 6) << 6);
   padded.set(data);
   padded[data.length] = 0x80;
   const view = new DataView(padded.buffer);
@@ -347,7 +351,14 @@ export function sha256(data: Uint8Array): Uint8Array {
       const s1 = ((b >>> 17) | (b << 15)) ^ ((b >>> 19) | (b << 13)) ^ (b >>> 10);
       w[t] = (w[t - 16]! + s0 + w[t - 7]! + s1) | 0;
     }
-    let a = h[0]!, b = h[1]!, c = h[2]!, d = h[3]!, e = h[4]!, f = h[5]!, g = h[6]!, hh = h[7]!;
+    let a = h[0]!,
+      b = h[1]!,
+      c = h[2]!,
+      d = h[3]!,
+      e = h[4]!,
+      f = h[5]!,
+      g = h[6]!,
+      hh = h[7]!;
     for (let t = 0; t < 64; t++) {
       const S1 = ((e >>> 6) | (e << 26)) ^ ((e >>> 11) | (e << 21)) ^ ((e >>> 25) | (e << 7));
       const ch = (e & f) ^ (~e & g);

@@ -109,7 +109,8 @@ class KeepAliveIterator implements AsyncIterator<string, undefined> {
   readonly #onStep = (step: IteratorResult<string>): void => {
     this.#inFlight = false;
     if (this.#finished) return;
-    if (step.done) this.#finish(); // hands `done` to a waiting next(); later calls see #finished
+    if (step.done)
+      this.#finish(); // hands `done` to a waiting next(); later calls see #finished
     else if (this.#resolve !== undefined) this.#settle(step);
     else this.#buffered = { ok: true, step };
   };
@@ -397,10 +398,7 @@ class IterableSource implements ChunkSource {
  * cancelled (or the iterable's `return()` called). If `signal` aborts, the body is
  * cancelled and iteration throws `signal.reason`.
  */
-export async function* parseSse(
-  body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>,
-  signal?: AbortSignal,
-): AsyncGenerator<SseEvent, void, undefined> {
+export async function* parseSse(body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>, signal?: AbortSignal): AsyncGenerator<SseEvent, void, undefined> {
   signal?.throwIfAborted();
   const source: ChunkSource =
     typeof (body as Partial<ReadableStream<Uint8Array>>).getReader === "function"

@@ -32,11 +32,7 @@ export class JsonRpcTransport implements Transport {
   }
 
   /** Calls a unary operation. */
-  async unary<I extends OperationDescriptor>(
-    operation: I,
-    request: MessageInitShape<I["input"]>,
-    options?: CallOptions,
-  ): Promise<MessageShape<I["output"]>> {
+  async unary<I extends OperationDescriptor>(operation: I, request: MessageInitShape<I["input"]>, options?: CallOptions): Promise<MessageShape<I["output"]>> {
     const { response, id, cleanup } = await this.#post(operation, request, options, "application/json");
     try {
       const text = await response.text();
@@ -48,11 +44,7 @@ export class JsonRpcTransport implements Transport {
   }
 
   /** Calls a server-streaming operation: the events, as they arrive. Breaking out of the loop cancels the call. */
-  async *stream<I extends OperationDescriptor>(
-    operation: I,
-    request: MessageInitShape<I["input"]>,
-    options?: CallOptions,
-  ): AsyncGenerator<MessageShape<I["output"]>> {
+  async *stream<I extends OperationDescriptor>(operation: I, request: MessageInitShape<I["input"]>, options?: CallOptions): AsyncGenerator<MessageShape<I["output"]>> {
     const { response, id, cleanup } = await this.#post(operation, request, options, "text/event-stream");
     try {
       const type = response.headers.get("content-type") ?? "";

@@ -21,7 +21,18 @@ import type { OperationDescriptor } from "../operation.js";
 import { encodeMessage } from "../proto-json.js";
 import type { RequirementTable } from "../required-fields.js";
 import { queryParameter } from "../http/query.js";
-import { authChallengeHeader, decodeRequest, establishContext, internalError, resolveServerOptions, withActivatedExtensions, type HttpServerOptions, type PipelineErrorSpecs, type PipelineSettings, type ServiceDefinitionBase } from "../service-context.js";
+import {
+  authChallengeHeader,
+  decodeRequest,
+  establishContext,
+  internalError,
+  resolveServerOptions,
+  withActivatedExtensions,
+  type HttpServerOptions,
+  type PipelineErrorSpecs,
+  type PipelineSettings,
+  type ServiceDefinitionBase,
+} from "../service-context.js";
 import { errorResponse, isEnvelopeProblem, readRequestEnvelope, resultResponse, type JsonRpcId } from "./envelope.js";
 
 /** What the generated code hands the server: the service's tables and its dispatcher. */
@@ -40,10 +51,7 @@ const DEFAULT_MAX_BODY = 10 * 1024 * 1024;
 const ACCEPTED_TYPES = ["application/json"];
 
 /** Creates the framework-neutral JSON-RPC handler of a service. */
-export function createJsonRpcHandler<Principal>(
-  service: JsonRpcServiceDefinition<Principal>,
-  options?: JsonRpcServerOptions<Principal>,
-): UniversalHandler {
+export function createJsonRpcHandler<Principal>(service: JsonRpcServiceDefinition<Principal>, options?: JsonRpcServerOptions<Principal>): UniversalHandler {
   const settings = resolveServerOptions(options, service.errors);
   const maxBody = options?.maxBodyBytes ?? DEFAULT_MAX_BODY;
   const keepAliveMs = options?.keepAliveMs ?? 15_000;
@@ -102,7 +110,10 @@ export function createJsonRpcHandler<Principal>(
       });
       message = decodeRequest(errors, operation.input, envelope.params, service.requestFields);
     } catch (e) {
-      return respondError(id, toA2AError(e, (cause) => internalError(settings, operation.name, cause, request.signal)));
+      return respondError(
+        id,
+        toA2AError(e, (cause) => internalError(settings, operation.name, cause, request.signal)),
+      );
     }
     const tenant = (message as { tenant?: unknown }).tenant;
     if (typeof tenant === "string" && tenant !== "") context = { ...context, tenant };
@@ -111,7 +122,10 @@ export function createJsonRpcHandler<Principal>(
     try {
       result = service.dispatch(operation.name, message, context);
     } catch (e) {
-      return respondError(id, toA2AError(e, (cause) => internalError(settings, operation.name, cause, request.signal)));
+      return respondError(
+        id,
+        toA2AError(e, (cause) => internalError(settings, operation.name, cause, request.signal)),
+      );
     }
     if (operation.kind === "unary") {
       try {
@@ -119,7 +133,10 @@ export function createJsonRpcHandler<Principal>(
         const json = encodeMessage(operation.output, response, service.responseFields);
         return { status: 200, headers: withActivatedExtensions(JSON_HEADERS, context), body: resultResponse(id, json) };
       } catch (e) {
-        return respondError(id, toA2AError(e, (cause) => internalError(settings, operation.name, cause, request.signal)));
+        return respondError(
+          id,
+          toA2AError(e, (cause) => internalError(settings, operation.name, cause, request.signal)),
+        );
       }
     }
     return openEventStream(
@@ -137,7 +154,6 @@ export function createJsonRpcHandler<Principal>(
     );
   };
 }
-
 
 /**
  * An A2A error as a JSON-RPC error response: HTTP 200, or 401/403 for auth failures (a 401

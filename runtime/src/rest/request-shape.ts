@@ -40,13 +40,7 @@ const SERVICE_QUERY_PARAMETERS = new Set(["a2a-version"]);
  * agree (a tenant in the body that differs from the path's is an error, not silently
  * overridden).
  */
-export function assembleRequest(
-  route: Route,
-  shape: RestRequestShape,
-  params: Readonly<Record<string, string>>,
-  query: string,
-  body: JsonValue | undefined,
-): JsonObject {
+export function assembleRequest(route: Route, shape: RestRequestShape, params: Readonly<Record<string, string>>, query: string, body: JsonValue | undefined): JsonObject {
   let json: JsonObject;
   if (route.body === "*") {
     json = body === undefined ? {} : asObject(body, "the request body");

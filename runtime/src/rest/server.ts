@@ -89,9 +89,7 @@ export function createRestHandler<Principal>(service: RestServiceDefinition<Prin
       case "not-found":
         return invalid(notFound, `no A2A operation at ${request.path}`);
       case "method-not-allowed":
-        return respond(new A2AError(notAllowed, `${request.method} is not allowed on ${request.path}; allowed: ${match.allow.join(", ")}`), [
-          ["allow", match.allow.join(", ")],
-        ]);
+        return respond(new A2AError(notAllowed, `${request.method} is not allowed on ${request.path}; allowed: ${match.allow.join(", ")}`), [["allow", match.allow.join(", ")]]);
       case "bad-path":
         return invalid(errors.InvalidRequestError, `bad request path: ${match.reason}`);
     }
@@ -113,10 +111,7 @@ export function createRestHandler<Principal>(service: RestServiceDefinition<Prin
       }
       if (bytes.length > 0) {
         if (!isJsonMediaType(request.header("content-type"), ACCEPTED_TYPES)) {
-          return invalid(
-            errors.ContentTypeNotSupportedError,
-            `Content-Type must be application/a2a+json or application/json, got ${JSON.stringify(request.header("content-type") ?? "")}`,
-          );
+          return invalid(errors.ContentTypeNotSupportedError, `Content-Type must be application/a2a+json or application/json, got ${JSON.stringify(request.header("content-type") ?? "")}`);
         }
         try {
           body = JSON.parse(utf8.decode(bytes)) as JsonValue;
@@ -178,4 +173,3 @@ export function createRestHandler<Principal>(service: RestServiceDefinition<Prin
     );
   };
 }
-

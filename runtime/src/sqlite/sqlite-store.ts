@@ -386,10 +386,7 @@ export class SqliteTaskStore implements TaskStore {
       const last = page.at(-1);
       return {
         tasks: page.map((r) => fromBinary(this.#schemas.Task, r.data)),
-        nextPageToken:
-          rows.length > query.pageSize && last !== undefined
-            ? encodePageToken(fingerprint, { t: (last.status_seconds * NANOS + last.status_nanos).toString(), s: Number(last.seq) })
-            : "",
+        nextPageToken: rows.length > query.pageSize && last !== undefined ? encodePageToken(fingerprint, { t: (last.status_seconds * NANOS + last.status_nanos).toString(), s: Number(last.seq) }) : "",
         totalSize,
       };
     });
@@ -437,9 +434,7 @@ export class SqliteTaskStore implements TaskStore {
     this.#flush();
     const { fingerprint, afterSeq } = pushConfigCursor(taskId, query.pageToken);
     const rows = (
-      query.pageSize > 0
-        ? this.#listConfigs.all(scope.tenant, scope.owner, taskId, afterSeq, query.pageSize + 1)
-        : this.#listAllConfigs.all(scope.tenant, scope.owner, taskId, afterSeq)
+      query.pageSize > 0 ? this.#listConfigs.all(scope.tenant, scope.owner, taskId, afterSeq, query.pageSize + 1) : this.#listAllConfigs.all(scope.tenant, scope.owner, taskId, afterSeq)
     ) as ConfigRow[];
     const page = query.pageSize > 0 ? rows.slice(0, query.pageSize) : rows;
     const last = page.at(-1);

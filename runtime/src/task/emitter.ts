@@ -66,9 +66,10 @@ export class TurnEmitter implements TaskEmitter<TaskRuntimeSchemas> {
     if (kind === "reply") {
       if (turn.mode === "message") throw new ExecutorMisuseError("second-message", "a turn answers with at most one stateless Message");
       if (turn.mode === "task") {
-        throw new ExecutorMisuseError("message-for-task", turn.isNew
-          ? "a stateless Message cannot follow task events"
-          : `this message continues task ${turn.taskId}: answer with task events, not a stateless Message`);
+        throw new ExecutorMisuseError(
+          "message-for-task",
+          turn.isNew ? "a stateless Message cannot follow task events" : `this message continues task ${turn.taskId}: answer with task events, not a stateless Message`,
+        );
       }
     } else {
       if (turn.mode === "message") throw new ExecutorMisuseError("event-after-message", "no task event may follow a stateless Message");
@@ -180,7 +181,8 @@ export class TurnEmitter implements TaskEmitter<TaskRuntimeSchemas> {
     const update = create(schemas.TaskArtifactUpdateEvent, event.value);
     checkIds(update.taskId, update.contextId);
     if (update.artifact === undefined) throw new ExecutorMisuseError("invalid-event", "an artifact update needs an artifact");
-    const options: ArtifactOptions = update.metadata === undefined ? { append: update.append, lastChunk: update.lastChunk } : { append: update.append, lastChunk: update.lastChunk, metadata: update.metadata };
+    const options: ArtifactOptions =
+      update.metadata === undefined ? { append: update.append, lastChunk: update.lastChunk } : { append: update.append, lastChunk: update.lastChunk, metadata: update.metadata };
     return this.addArtifact(update.artifact, options);
   }
 }

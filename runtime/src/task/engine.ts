@@ -125,9 +125,7 @@ export class TaskEngine<Principal> implements TurnCommitter {
     const scope = this.scopeOf(call);
     if (message.taskId === "" && message.contextId !== "") await this.#checkClientContextId(scope, message.contextId);
     const referenceTasks = await this.#references(scope, message.referenceTaskIds);
-    return message.taskId === ""
-      ? this.#beginNew(request, message, call, scope, referenceTasks, pushConfig)
-      : this.#beginContinued(request, message, call, scope, referenceTasks, pushConfig);
+    return message.taskId === "" ? this.#beginNew(request, message, call, scope, referenceTasks, pushConfig) : this.#beginContinued(request, message, call, scope, referenceTasks, pushConfig);
   }
 
   /**
@@ -404,35 +402,45 @@ export class TaskEngine<Principal> implements TurnCommitter {
 
   /** {@inheritDoc TurnCommitter.commitCreate} */
   commitCreate(turn: Turn): Promise<void> {
-    return this.#reported(turn, turn.slot.queue.run(async () => {
-      if (turn.closed === "canceled") throw new ExecutorMisuseError("task-canceled", `task ${turn.taskId} was canceled`);
-      await this.#ensureCreated(turn);
-    }));
+    return this.#reported(
+      turn,
+      turn.slot.queue.run(async () => {
+        if (turn.closed === "canceled") throw new ExecutorMisuseError("task-canceled", `task ${turn.taskId} was canceled`);
+        await this.#ensureCreated(turn);
+      }),
+    );
   }
 
   /** {@inheritDoc TurnCommitter.commitStatus} */
   commitStatus(turn: Turn, state: number, message: MessageShape | undefined, metadata: JsonObject | undefined): Promise<void> {
     const { factory } = this.#s;
-    return this.#reported(turn, turn.slot.queue.run(async () => {
-      const task = await this.#current(turn);
-      await this.#changeTask(turn.slot, task, (next) => {
-        const status = factory.status(state, message);
-        applyStatus(next, status);
-        return factory.statusEvent(next, status, metadata);
-      });
-    }));
+    return this.#reported(
+      turn,
+      turn.slot.queue.run(async () => {
+        const task = await this.#current(turn);
+        await this.#changeTask(turn.slot, task, (next) => {
+          const status = factory.status(state, message);
+          applyStatus(next, status);
+          return factory.statusEvent(next, status, metadata);
+        });
+      }),
+    );
   }
 
   /** {@inheritDoc TurnCommitter.commitArtifact} */
   commitArtifact(turn: Turn, artifact: ArtifactShape, append: boolean, lastChunk: boolean, metadata: JsonObject | undefined): Promise<void> {
     const { factory } = this.#s;
-    return this.#reported(turn, turn.slot.queue.run(async () => {
-      const task = await this.#current(turn);
-      await this.#changeTask(turn.slot, task, (next) => {
-        if (!applyArtifact(next, artifact, append, (a) => factory.cloneArtifact(a))) throw new ExecutorMisuseError("invalid-event", `append to artifact "${artifact.artifactId}", which the task does not have`);
-        return factory.artifactEvent(next, artifact, append, lastChunk, metadata);
-      });
-    }));
+    return this.#reported(
+      turn,
+      turn.slot.queue.run(async () => {
+        const task = await this.#current(turn);
+        await this.#changeTask(turn.slot, task, (next) => {
+          if (!applyArtifact(next, artifact, append, (a) => factory.cloneArtifact(a)))
+            throw new ExecutorMisuseError("invalid-event", `append to artifact "${artifact.artifactId}", which the task does not have`);
+          return factory.artifactEvent(next, artifact, append, lastChunk, metadata);
+        });
+      }),
+    );
   }
 
   /**

@@ -180,17 +180,21 @@ export class EventHub<T> {
    * when `signal` aborts or its queue overflows; `onClose` runs once when it is closed.
    */
   subscribe(signal?: AbortSignal, onClose?: () => void): Subscription<T> {
-    return new Subscription<T>((sink) => {
-      if (this.#closed) {
-        sink.end();
-        return () => onClose?.();
-      }
-      this.#sinks.add(sink);
-      return () => {
-        this.#sinks.delete(sink);
-        onClose?.();
-      };
-    }, signal, this.#limit);
+    return new Subscription<T>(
+      (sink) => {
+        if (this.#closed) {
+          sink.end();
+          return () => onClose?.();
+        }
+        this.#sinks.add(sink);
+        return () => {
+          this.#sinks.delete(sink);
+          onClose?.();
+        };
+      },
+      signal,
+      this.#limit,
+    );
   }
 
   /** Delivers `item` to every subscription, synchronously and in call order (a subscription that overflows leaves the hub). */

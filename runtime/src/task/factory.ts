@@ -115,9 +115,7 @@ export class TaskFactory {
     if (typeof input === "string") return this.text(input, taskId, contextId);
     const message = deepCopy(this.schemas.Message, create(this.schemas.Message, input));
     if (message.taskId !== taskId && message.taskId !== "") {
-      throw new ExecutorMisuseError("wrong-task", taskId === ""
-        ? `a stateless reply carries no taskId, got "${message.taskId}"`
-        : `message for task "${message.taskId}" emitted for task "${taskId}"`);
+      throw new ExecutorMisuseError("wrong-task", taskId === "" ? `a stateless reply carries no taskId, got "${message.taskId}"` : `message for task "${message.taskId}" emitted for task "${taskId}"`);
     }
     if (message.contextId !== contextId && message.contextId !== "") {
       throw new ExecutorMisuseError("wrong-task", `message for context "${message.contextId}" emitted in context "${contextId}"`);

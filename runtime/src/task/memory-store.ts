@@ -63,11 +63,7 @@ export class InMemoryTaskStore implements TaskStore {
 
   /** {@inheritDoc TaskStore.listTasks} */
   async listTasks(scope: TaskScope, query: TaskQuery): Promise<TaskPage> {
-    const fingerprint = queryFingerprint([
-      query.contextId,
-      query.state ?? null,
-      query.statusTimestampAfter === undefined ? null : timeOf(query.statusTimestampAfter).toString(),
-    ]);
+    const fingerprint = queryFingerprint([query.contextId, query.state ?? null, query.statusTimestampAfter === undefined ? null : timeOf(query.statusTimestampAfter).toString()]);
     let after: TaskPosition | undefined;
     if (query.pageToken !== "") after = parseTaskPosition(decodePageToken(query.pageToken, fingerprint));
     const since = query.statusTimestampAfter === undefined ? undefined : timeOf(query.statusTimestampAfter);

@@ -438,14 +438,17 @@ export function createPushNotificationSender(options: PushSenderOptions): PushNo
   const enqueue = (key: string, job: () => Promise<void>): void => {
     pending++;
     const previous = tails.get(key) ?? Promise.resolve();
-    const next = previous.then(job).catch(() => {}).finally(() => {
-      if (tails.get(key) === next) tails.delete(key);
-      if (--pending === 0) {
-        const waiters = idleWaiters;
-        idleWaiters = [];
-        for (const w of waiters) w();
-      }
-    });
+    const next = previous
+      .then(job)
+      .catch(() => {})
+      .finally(() => {
+        if (tails.get(key) === next) tails.delete(key);
+        if (--pending === 0) {
+          const waiters = idleWaiters;
+          idleWaiters = [];
+          for (const w of waiters) w();
+        }
+      });
     tails.set(key, next);
   };
 

@@ -20,8 +20,25 @@ export interface AssertionFailure {
 }
 
 const OPERATORS = new Set([
-  "type", "exists", "absent", "contains", "matches", "starts_with", "ends_with",
-  "gte", "lte", "gt", "lt", "count", "count_gte", "count_lte", "one_of", "all_of", "any_of", "not", "items",
+  "type",
+  "exists",
+  "absent",
+  "contains",
+  "matches",
+  "starts_with",
+  "ends_with",
+  "gte",
+  "lte",
+  "gt",
+  "lt",
+  "count",
+  "count_gte",
+  "count_lte",
+  "one_of",
+  "all_of",
+  "any_of",
+  "not",
+  "items",
 ]);
 const TYPE_NAMES = new Set(["string", "number", "boolean", "array", "object", "null"]);
 
@@ -36,8 +53,7 @@ export function show(value: JsonValue | undefined): string {
   return s.length > 200 ? `${s.slice(0, 197)}...` : s;
 }
 
-const join = (path: string, key: string | number) =>
-  typeof key === "number" ? `${path}[${key}]` : path === "" ? key : `${path}.${key}`;
+const join = (path: string, key: string | number) => (typeof key === "number" ? `${path}[${key}]` : path === "" ? key : `${path}.${key}`);
 
 /** Is `key` of this assertion map an operator (rather than a field name)? */
 function isOperatorKey(key: string, value: JsonValue): boolean {
@@ -157,7 +173,13 @@ function checkOperator(actual: JsonValue | undefined, op: string, expected: Json
     case "any_of": {
       if (!Array.isArray(expected)) throw new Error(`${path}: any_of needs a list`);
       if (expected.some((a) => passes(actual, a))) return [];
-      const why = expected.map((a) => check(actual, a, path).map((f) => f.message).join("; ")).join(" | ");
+      const why = expected
+        .map((a) =>
+          check(actual, a, path)
+            .map((f) => f.message)
+            .join("; "),
+        )
+        .join(" | ");
       return fail(path, op, expected, actual, `no alternative passed (${why})`);
     }
     case "not":

@@ -72,7 +72,10 @@ export async function fakeAgent(binding: Binding, answerFor: JsonObject | ((rpc:
       s.on("close", () => sockets.delete(s));
     });
     server.on("stream", (stream: ServerHttp2Stream, headers: IncomingHttpHeaders) => {
-      const method = String(headers[":path"] ?? "").split("/").pop() ?? "?";
+      const method =
+        String(headers[":path"] ?? "")
+          .split("/")
+          .pop() ?? "?";
       requests.push(method);
       const answer = answers(method);
       void readAll(stream).then(() => {
@@ -80,7 +83,11 @@ export async function fakeAgent(binding: Binding, answerFor: JsonObject | ((rpc:
         try {
           respond();
         } catch (e) {
-          if (!stream.headersSent) stream.respond({ ":status": 200, "content-type": "application/grpc+proto", "grpc-status": "13", "grpc-message": encodeURIComponent(`fake agent: ${e instanceof Error ? e.message : String(e)}`) }, { endStream: true });
+          if (!stream.headersSent)
+            stream.respond(
+              { ":status": 200, "content-type": "application/grpc+proto", "grpc-status": "13", "grpc-message": encodeURIComponent(`fake agent: ${e instanceof Error ? e.message : String(e)}`) },
+              { endStream: true },
+            );
         }
       });
       const respond = () => {

@@ -56,8 +56,19 @@ export interface Harness {
 
 /** A task the "other" principal owns on `agent` (SEC-AUTH-003's `otherUserTaskId`). */
 async function taskOfOtherPrincipal(agent: ExampleAgent): Promise<string> {
-  const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "SendMessage", params: { message: { messageId: randomUUID(), role: "ROLE_USER", parts: [{ text: "tck-complete-task of another user" }] } } });
-  const result = await sendHttp({ method: "POST", url: agent.endpoints.jsonrpc, headers: { "content-type": "application/json", "a2a-version": "1.0", authorization: `Bearer ${CREDENTIALS.other}` }, body, signal: AbortSignal.timeout(10_000) });
+  const body = JSON.stringify({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "SendMessage",
+    params: { message: { messageId: randomUUID(), role: "ROLE_USER", parts: [{ text: "tck-complete-task of another user" }] } },
+  });
+  const result = await sendHttp({
+    method: "POST",
+    url: agent.endpoints.jsonrpc,
+    headers: { "content-type": "application/json", "a2a-version": "1.0", authorization: `Bearer ${CREDENTIALS.other}` },
+    body,
+    signal: AbortSignal.timeout(10_000),
+  });
   const id = (result.body as { result?: { task?: { id?: string } } }).result?.task?.id;
   if (typeof id !== "string") throw new Error(`could not create the other principal's task: ${JSON.stringify(result.body)}`);
   return id;

@@ -47,7 +47,8 @@ export function editMessages(desc: DescMessage, json: JsonValue, typeName: strin
     if (value === undefined) continue;
     if (field.fieldKind === "message") out[field.jsonName] = editMessages(field.message, value, typeName, edit);
     else if (field.fieldKind === "list" && field.listKind === "message" && Array.isArray(value)) out[field.jsonName] = value.map((v) => editMessages(field.message, v, typeName, edit));
-    else if (field.fieldKind === "map" && field.mapKind === "message" && isMap(value)) out[field.jsonName] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, editMessages(field.message, v, typeName, edit)]));
+    else if (field.fieldKind === "map" && field.mapKind === "message" && isMap(value))
+      out[field.jsonName] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, editMessages(field.message, v, typeName, edit)]));
   }
   return desc.typeName === typeName ? edit(out) : out;
 }
@@ -105,7 +106,12 @@ function protoNames(desc: DescMessage, json: JsonValue): JsonValue {
       out[key] = value;
       continue;
     }
-    const inner = field.fieldKind === "message" ? protoNames(field.message, value) : field.fieldKind === "list" && field.listKind === "message" && Array.isArray(value) ? value.map((v) => protoNames(field.message, v)) : value;
+    const inner =
+      field.fieldKind === "message"
+        ? protoNames(field.message, value)
+        : field.fieldKind === "list" && field.listKind === "message" && Array.isArray(value)
+          ? value.map((v) => protoNames(field.message, v))
+          : value;
     out[field.name] = inner;
   }
   return out;
@@ -123,7 +129,8 @@ function withUnknownField(bytes: Uint8Array): Uint8Array {
 }
 
 /** Error details without their ErrorInfo. */
-const withoutErrorInfo = (details: JsonValue): JsonValue => (Array.isArray(details) ? details.filter((d) => !(isMap(d) && typeof d["@type"] === "string" && d["@type"].endsWith("google.rpc.ErrorInfo"))) : details);
+const withoutErrorInfo = (details: JsonValue): JsonValue =>
+  Array.isArray(details) ? details.filter((d) => !(isMap(d) && typeof d["@type"] === "string" && d["@type"].endsWith("google.rpc.ErrorInfo"))) : details;
 
 export const MUTATIONS: readonly RunnerMutation[] = [
   {
@@ -176,7 +183,10 @@ export const MUTATIONS: readonly RunnerMutation[] = [
     name: "wrong-grpc-status",
     description: "gRPC errors with status INTERNAL (13), the status details unchanged",
     bindings: ["grpc"],
-    wire: { name: "wrong-grpc-status", grpcTrailers: (t) => (t["grpc-status"] !== undefined && t["grpc-status"] !== "0" ? { ...t, "grpc-status": t["grpc-status"] === "13" ? "2" : "13" } : undefined) },
+    wire: {
+      name: "wrong-grpc-status",
+      grpcTrailers: (t) => (t["grpc-status"] !== undefined && t["grpc-status"] !== "0" ? { ...t, "grpc-status": t["grpc-status"] === "13" ? "2" : "13" } : undefined),
+    },
     mustCatch: ["GRPC-STATUS-001"],
   },
   {
@@ -191,7 +201,10 @@ export const MUTATIONS: readonly RunnerMutation[] = [
         const key = error["data"] !== undefined ? "data" : "details";
         return { body: { ...body, error: { ...error, [key]: withoutErrorInfo(error[key] ?? []) } }, status };
       },
-      sseEvent: (data) => (isMap(data) && isMap(data["error"]) ? { ...data, error: { ...data["error"], data: withoutErrorInfo(data["error"]["data"] ?? []), details: withoutErrorInfo(data["error"]["details"] ?? []) } } : undefined),
+      sseEvent: (data) =>
+        isMap(data) && isMap(data["error"])
+          ? { ...data, error: { ...data["error"], data: withoutErrorInfo(data["error"]["data"] ?? []), details: withoutErrorInfo(data["error"]["details"] ?? []) } }
+          : undefined,
       grpcTrailers: (t) => {
         const bin = t["grpc-status-details-bin"];
         if (bin === undefined) return undefined;
@@ -224,7 +237,11 @@ export const MUTATIONS: readonly RunnerMutation[] = [
     name: "stream-ends-early",
     description: "every stream ends cleanly after its first event",
     bindings: ["jsonrpc", "rest", "grpc"],
-    wire: { name: "stream-ends-early", sseEvent: (_d, index) => (index >= 1 ? END_STREAM : undefined), grpcMessage: (_b, index, ctx) => (index >= 1 && /Streaming|Subscribe/.test(ctx.path) ? END_STREAM : undefined) },
+    wire: {
+      name: "stream-ends-early",
+      sseEvent: (_d, index) => (index >= 1 ? END_STREAM : undefined),
+      grpcMessage: (_b, index, ctx) => (index >= 1 && /Streaming|Subscribe/.test(ctx.path) ? END_STREAM : undefined),
+    },
     mustCatch: ["STREAM-SSE-001", "JSONRPC-SSE-001", "GRPC-STREAM-001"],
   },
   {

@@ -128,11 +128,28 @@ class StepFailure extends Error {
 }
 
 const isMap = (v: unknown): v is JsonObject => v !== null && typeof v === "object" && !Array.isArray(v);
-const sleep = (ms: number, signal?: AbortSignal) => new Promise<void>((resolve) => { const t = setTimeout(resolve, ms); signal?.addEventListener("abort", () => { clearTimeout(t); resolve(); }, { once: true }); });
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const t = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      "abort",
+      () => {
+        clearTimeout(t);
+        resolve();
+      },
+      { once: true },
+    );
+  });
 
 function failWith(stepId: string, failures: readonly AssertionFailure[], context?: string): never {
   const first = failures[0]!;
-  const more = failures.length > 1 ? ` (+${failures.length - 1} more: ${failures.slice(1, 4).map((f) => `${f.path}: ${f.message}`).join("; ")})` : "";
+  const more =
+    failures.length > 1
+      ? ` (+${failures.length - 1} more: ${failures
+          .slice(1, 4)
+          .map((f) => `${f.path}: ${f.message}`)
+          .join("; ")})`
+      : "";
   throw new StepFailure({
     message: `${context ? `${context}: ` : ""}${first.path === "" ? "" : `${first.path}: `}${first.message}${more}`,
     step_id: stepId,
@@ -162,7 +179,11 @@ export function withMessageId(body: JsonValue): JsonValue {
   if (isMap(body["params"]) && isMap(body["params"]["message"])) {
     // The same reading as for operation params (operations.ts): taskId/contextId written beside the message belong in it.
     const { taskId, contextId, ...params } = body["params"];
-    const message = { ...(body["params"]["message"] as JsonObject), ...(taskId !== undefined && body["params"]["message"]["taskId"] === undefined ? { taskId } : {}), ...(contextId !== undefined && body["params"]["message"]["contextId"] === undefined ? { contextId } : {}) };
+    const message = {
+      ...(body["params"]["message"] as JsonObject),
+      ...(taskId !== undefined && body["params"]["message"]["taskId"] === undefined ? { taskId } : {}),
+      ...(contextId !== undefined && body["params"]["message"]["contextId"] === undefined ? { contextId } : {}),
+    };
     return { ...body, params: { ...params, message: fill(message)! } };
   }
   if (body["message"] !== undefined && body["jsonrpc"] === undefined) return { ...body, message: fill(body["message"])! };
@@ -179,7 +200,11 @@ function skipReason(test: ActsTest, config: RunnerConfig): { kind: SkipKind; rea
       // Not a v1.0 AgentCapabilities field: read as "the card requires credentials" (securityRequirements, §4.4.1, §13.3).
       const requirements = config.card["securityRequirements"];
       const declared = Array.isArray(requirements) && requirements.length > 0;
-      if (declared !== wanted) return { kind: "capability", reason: `precondition capabilities.authentication = ${show(wanted)} (read as: the card's securityRequirements ask for credentials); the card ${declared ? "requires credentials" : "allows anonymous callers"}` };
+      if (declared !== wanted)
+        return {
+          kind: "capability",
+          reason: `precondition capabilities.authentication = ${show(wanted)} (read as: the card's securityRequirements ask for credentials); the card ${declared ? "requires credentials" : "allows anonymous callers"}`,
+        };
       continue;
     }
     const declared = capabilities[name] ?? (typeof wanted === "boolean" ? false : undefined);
@@ -220,7 +245,10 @@ export function evaluateUntil(expression: string, root: JsonValue | undefined): 
   if (m[2] === "in") {
     const list = /^\[(.*)\]$/.exec(m[3]!);
     if (list === null) throw new Error(`"in" needs a [list] in "${expression}"`);
-    return list[1]!.split(",").map(literal).some((v) => v === actual);
+    return list[1]!
+      .split(",")
+      .map(literal)
+      .some((v) => v === actual);
   }
   const equal = literal(m[3]!) === actual;
   return m[2] === "==" ? equal : !equal;
@@ -258,7 +286,12 @@ export function errorOnWireFailures(typeName: string, error: StepError, binding:
   if (spec === undefined || !error.onWire) return [];
   const failures: AssertionFailure[] = [];
   const differ = (path: string, what: string, expected: unknown, actual: unknown) =>
-    failures.push({ path, message: `${spec.name} on ${binding} has ${what} ${JSON.stringify(expected)}, the wire has ${actual === undefined ? "none" : JSON.stringify(actual)}`, expected: JSON.stringify(expected), actual: JSON.stringify(actual) });
+    failures.push({
+      path,
+      message: `${spec.name} on ${binding} has ${what} ${JSON.stringify(expected)}, the wire has ${actual === undefined ? "none" : JSON.stringify(actual)}`,
+      expected: JSON.stringify(expected),
+      actual: JSON.stringify(actual),
+    });
   if (binding === "jsonrpc") {
     if (error.jsonRpcCode !== spec.jsonRpcCode) differ("error.code", "JSON-RPC code", spec.jsonRpcCode, error.jsonRpcCode);
     if (error.httpStatus !== undefined && error.httpStatus !== spec.jsonRpcHttpStatus) differ("(http status)", "HTTP status", spec.jsonRpcHttpStatus, error.httpStatus);
@@ -404,7 +437,14 @@ class TestRun {
       const failures = checkStream(record.events ?? [], interpolate(step.expect_stream, this.scope) as JsonObject);
       if (failures.length > 0) failWith(step.id, failures, `${record.events?.length ?? 0} event(s)`);
     }
-    if (step.expect === undefined && step.expect_error === undefined && step.expect_stream === undefined && step.raw === undefined && record.error !== undefined && step.client_response === undefined) {
+    if (
+      step.expect === undefined &&
+      step.expect_error === undefined &&
+      step.expect_stream === undefined &&
+      step.raw === undefined &&
+      record.error !== undefined &&
+      step.client_response === undefined
+    ) {
       throw new StepFailure({ message: `unexpected error ${record.error.type}: ${record.error.message}`, step_id: step.id });
     }
     if (step.expect_parsed !== undefined) {
@@ -467,7 +507,16 @@ async function runTest(test: ActsTest, document: ActsDocument, suite: { id: stri
   if (special !== undefined) {
     let outcome: SpecialCheckOutcome;
     try {
-      outcome = await special({ records: run.records, client: config.client, caller: run.caller, headers: config.callHeaders ?? {}, binding: config.binding, endpoints: config.endpoints, variables: config.variables, signal: AbortSignal.timeout(config.stepTimeoutMs ?? 30_000) });
+      outcome = await special({
+        records: run.records,
+        client: config.client,
+        caller: run.caller,
+        headers: config.callHeaders ?? {},
+        binding: config.binding,
+        endpoints: config.endpoints,
+        variables: config.variables,
+        signal: AbortSignal.timeout(config.stepTimeoutMs ?? 30_000),
+      });
     } catch (e) {
       return finish("error", { message: `runner-special check: runner error: ${e instanceof Error ? e.message : String(e)}` });
     }

@@ -130,12 +130,9 @@ const UNARY_CALLS: Record<UnaryOperation, UnaryCall> = {
   list_tasks: async (t, r, o) => SdkListTasksResponse.toJSON(await t.listTasks(SdkListTasksRequest.fromJSON(r), o)),
   cancel_task: async (t, r, o) => SdkTask.toJSON(await t.cancelTask(SdkCancelTaskRequest.fromJSON(r), o)),
   get_extended_agent_card: async (t, r, o) => SdkAgentCard.toJSON(await t.getExtendedAgentCard(SdkGetExtendedAgentCardRequest.fromJSON(r), o)),
-  create_push_config: async (t, r, o) =>
-    SdkTaskPushNotificationConfig.toJSON(await t.createTaskPushNotificationConfig(SdkTaskPushNotificationConfig.fromJSON(r), o)),
-  get_push_config: async (t, r, o) =>
-    SdkTaskPushNotificationConfig.toJSON(await t.getTaskPushNotificationConfig(SdkGetTaskPushNotificationConfigRequest.fromJSON(r), o)),
-  list_push_configs: async (t, r, o) =>
-    SdkListTaskPushNotificationConfigsResponse.toJSON(await t.listTaskPushNotificationConfig(SdkListTaskPushNotificationConfigsRequest.fromJSON(r), o)),
+  create_push_config: async (t, r, o) => SdkTaskPushNotificationConfig.toJSON(await t.createTaskPushNotificationConfig(SdkTaskPushNotificationConfig.fromJSON(r), o)),
+  get_push_config: async (t, r, o) => SdkTaskPushNotificationConfig.toJSON(await t.getTaskPushNotificationConfig(SdkGetTaskPushNotificationConfigRequest.fromJSON(r), o)),
+  list_push_configs: async (t, r, o) => SdkListTaskPushNotificationConfigsResponse.toJSON(await t.listTaskPushNotificationConfig(SdkListTaskPushNotificationConfigsRequest.fromJSON(r), o)),
   // The SDK resolves with void (google.protobuf.Empty).
   delete_push_config: async (t, r, o) => {
     await t.deleteTaskPushNotificationConfig(SdkDeleteTaskPushNotificationConfigRequest.fromJSON(r), o);

@@ -62,7 +62,11 @@ function check(body: (run: SpecialCheckRun) => Promise<SpecialCheckOutcome>): Sp
 
 /** Starts a long-running task (returnImmediately) and returns its id. */
 async function startLongRunning(run: SpecialCheckRun): Promise<string> {
-  const record = await run.caller.call("send_message", { message: { messageId: randomUUID(), role: "ROLE_USER", parts: [{ text: "tck-long-running special check" }] }, configuration: { returnImmediately: true } }, { headers: run.headers, signal: run.signal });
+  const record = await run.caller.call(
+    "send_message",
+    { message: { messageId: randomUUID(), role: "ROLE_USER", parts: [{ text: "tck-long-running special check" }] }, configuration: { returnImmediately: true } },
+    { headers: run.headers, signal: run.signal },
+  );
   succeeded("SendMessage (tck-long-running)", record);
   const id = valueAt(record.root, "task.id");
   if (typeof id !== "string") throw new CheckFailed(`SendMessage returned no task: ${JSON.stringify(record.root)}`);
@@ -82,10 +86,14 @@ const forTask = (taskId: string, path?: string) => (deliveries: readonly Deliver
 /** Waits until the agent has delivered the task's terminal event to `path` (or WAIT_MS passed); the deliveries. */
 async function deliveriesUntilTerminal(webhook: RunnerWebhook, taskId: string, path: string, signal: AbortSignal): Promise<readonly Delivery[]> {
   const select = forTask(taskId, path);
-  const terminal = await webhook.waitFor((all) => {
-    const mine = select(all).filter((d) => d.answered < 300);
-    return mine.some((d) => TERMINAL.has(stateOf(d.body) ?? "")) ? mine : undefined;
-  }, WAIT_MS, signal);
+  const terminal = await webhook.waitFor(
+    (all) => {
+      const mine = select(all).filter((d) => d.answered < 300);
+      return mine.some((d) => TERMINAL.has(stateOf(d.body) ?? "")) ? mine : undefined;
+    },
+    WAIT_MS,
+    signal,
+  );
   return terminal ?? select(webhook.deliveries);
 }
 
@@ -103,8 +111,14 @@ function deliveredWithCredentials(webhook: RunnerWebhook, fromSteps: { task: str
     const deliveries = await deliveriesUntilTerminal(webhook, taskId, path, run.signal);
     if (deliveries.length === 0) throw new CheckFailed(`no push notification for task ${taskId} reached the webhook within ${WAIT_MS} ms`);
     const wrong = deliveries.filter((d) => d.headers["authorization"] !== `Bearer ${credentials}`).map((d) => d.headers["authorization"] ?? "(none)");
-    const failures: AssertionFailure[] = wrong.length === 0 ? [] : [{ path: "authorization", message: `${wrong.length} of ${deliveries.length} deliveries had Authorization ${JSON.stringify([...new Set(wrong)])}, expected "Bearer ${credentials}"` }];
-    return { failures, note: `runner-special: ${deliveries.length} push notification(s) for the task reached the runner's webhook, each with Authorization: Bearer ${fromSteps !== undefined ? credentials : "<the config's token>"}${fromSteps === undefined ? " (a second config on the runner's webhook)" : ""}` };
+    const failures: AssertionFailure[] =
+      wrong.length === 0
+        ? []
+        : [{ path: "authorization", message: `${wrong.length} of ${deliveries.length} deliveries had Authorization ${JSON.stringify([...new Set(wrong)])}, expected "Bearer ${credentials}"` }];
+    return {
+      failures,
+      note: `runner-special: ${deliveries.length} push notification(s) for the task reached the runner's webhook, each with Authorization: Bearer ${fromSteps !== undefined ? credentials : "<the config's token>"}${fromSteps === undefined ? " (a second config on the runner's webhook)" : ""}`,
+    };
   });
 }
 
@@ -115,18 +129,27 @@ function redelivered(webhook: RunnerWebhook): SpecialCheck {
     const path = new URL(url).pathname;
     const taskId = await taskWithWebhook(run, url);
     const select = forTask(taskId, path);
-    const pair = await webhook.waitFor((all) => {
-      const mine = select(all);
-      const refused = mine.find((d) => d.answered === 503);
-      const again = refused === undefined ? undefined : mine.find((d) => d !== refused && d.answered < 300 && JSON.stringify(d.body) === JSON.stringify(refused.body));
-      return refused !== undefined && again !== undefined ? { refused, again } : undefined;
-    }, WAIT_MS, run.signal);
+    const pair = await webhook.waitFor(
+      (all) => {
+        const mine = select(all);
+        const refused = mine.find((d) => d.answered === 503);
+        const again = refused === undefined ? undefined : mine.find((d) => d !== refused && d.answered < 300 && JSON.stringify(d.body) === JSON.stringify(refused.body));
+        return refused !== undefined && again !== undefined ? { refused, again } : undefined;
+      },
+      WAIT_MS,
+      run.signal,
+    );
     const mine = select(webhook.deliveries);
     if (pair === undefined) {
       const refused = mine.filter((d) => d.answered === 503).length;
-      throw new CheckFailed(refused === 0 ? `no delivery for task ${taskId} reached the webhook within ${WAIT_MS} ms` : `${refused} delivery(ies) refused with 503 were not delivered again within ${WAIT_MS} ms`);
+      throw new CheckFailed(
+        refused === 0 ? `no delivery for task ${taskId} reached the webhook within ${WAIT_MS} ms` : `${refused} delivery(ies) refused with 503 were not delivered again within ${WAIT_MS} ms`,
+      );
     }
-    return { failures: [], note: `runner-special: the webhook refused the first delivery of each event with 503; the agent delivered it again (${mine.length} attempts for ${new Set(mine.map((d) => JSON.stringify(d.body))).size} event(s))` };
+    return {
+      failures: [],
+      note: `runner-special: the webhook refused the first delivery of each event with 503; the agent delivered it again (${mine.length} attempts for ${new Set(mine.map((d) => JSON.stringify(d.body))).size} event(s))`,
+    };
   });
 }
 
@@ -144,7 +167,10 @@ function payloadFormat(webhook: RunnerWebhook): SpecialCheck {
       for (const v of checkProtoJson(StreamResponseSchema, d.body)) failures.push({ path: `deliveries[${i}].${v.path}`, message: v.message });
     });
     if (!TERMINAL.has(lastState(deliveries.map((d) => d.body)) ?? "")) failures.push({ path: "deliveries", message: "no delivery reported the terminal state" });
-    return { failures, note: `runner-special: ${deliveries.length} webhook body(ies), each strictly a StreamResponse of the task (camelCase, enum names, REQUIRED fields, one payload), the last one terminal` };
+    return {
+      failures,
+      note: `runner-special: ${deliveries.length} webhook body(ies), each strictly a StreamResponse of the task (camelCase, enum names, REQUIRED fields, one payload), the last one terminal`,
+    };
   });
 }
 
@@ -175,12 +201,16 @@ function receiverRejectsForgeries(features: ClientFeatures): SpecialCheck {
       const taskId = await startLongRunning(run);
       registered = taskId;
       const event = JSON.stringify({ statusUpdate: { taskId, contextId: "forged", status: { state: "TASK_STATE_COMPLETED" } } });
-      const forge = async (headers: Record<string, string>, body = event) => (await fetch(receiver.url, { method: "POST", headers: { "content-type": "application/a2a+json", ...headers }, body, signal: run.signal })).status;
+      const forge = async (headers: Record<string, string>, body = event) =>
+        (await fetch(receiver.url, { method: "POST", headers: { "content-type": "application/a2a+json", ...headers }, body, signal: run.signal })).status;
       const forged = {
         "wrong token": await forge(bearer("not-the-expected-token")),
         "no credentials": await forge({}),
         "another scheme": await forge({ authorization: "Basic ZXhwZWN0ZWQtdG9rZW4=" }),
-        "right token, unexpected task": await forge(bearer("expected-token"), JSON.stringify({ statusUpdate: { taskId: randomUUID(), contextId: "forged", status: { state: "TASK_STATE_COMPLETED" } } })),
+        "right token, unexpected task": await forge(
+          bearer("expected-token"),
+          JSON.stringify({ statusUpdate: { taskId: randomUUID(), contextId: "forged", status: { state: "TASK_STATE_COMPLETED" } } }),
+        ),
       };
       const failures: AssertionFailure[] = [];
       for (const [what, status] of Object.entries(forged)) if (status !== 401) failures.push({ path: what, message: `a forged delivery (${what}) was answered ${status}, expected 401` });
@@ -191,8 +221,12 @@ function receiverRejectsForgeries(features: ClientFeatures): SpecialCheck {
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([terminal, new Promise<void>((resolve) => (timer = setTimeout(resolve, WAIT_MS)))]);
       clearTimeout(timer);
-      if (!accepted.some((a) => a.taskId === taskId && TERMINAL.has(stateOf(a.body) ?? ""))) failures.push({ path: "", message: `the agent's deliveries (Authorization: Bearer expected-token) did not reach the application within ${WAIT_MS} ms` });
-      return { failures, note: `runner-special: the client's receiver answered 401 to ${Object.keys(forged).join(", ")} and accepted the agent's ${accepted.length} delivery(ies) with the expected token` };
+      if (!accepted.some((a) => a.taskId === taskId && TERMINAL.has(stateOf(a.body) ?? "")))
+        failures.push({ path: "", message: `the agent's deliveries (Authorization: Bearer expected-token) did not reach the application within ${WAIT_MS} ms` });
+      return {
+        failures,
+        note: `runner-special: the client's receiver answered 401 to ${Object.keys(forged).join(", ")} and accepted the agent's ${accepted.length} delivery(ies) with the expected token`,
+      };
     } finally {
       await receiver.close();
     }
@@ -233,7 +267,17 @@ function errorOfStep(step: string, expected: string, status: number, why: string
 /** Two errors are the same answer when they differ only in the ids they name. */
 function sameErrorShape(a: StepRecord, aId: string, b: StepRecord, bId: string): AssertionFailure[] {
   if (a.error === undefined || b.error === undefined) return [{ path: "", message: `expected two errors, got ${JSON.stringify({ a: a.root, b: b.root })}` }];
-  const shape = (r: StepRecord, id: string) => JSON.stringify({ type: r.error!.type, code: r.error!.jsonRpcCode, http: r.error!.httpStatus, grpc: r.error!.grpcCode, message: r.error!.message.split(id).join("<id>"), details: JSON.stringify(r.error!.details ?? []).split(id).join("<id>") });
+  const shape = (r: StepRecord, id: string) =>
+    JSON.stringify({
+      type: r.error!.type,
+      code: r.error!.jsonRpcCode,
+      http: r.error!.httpStatus,
+      grpc: r.error!.grpcCode,
+      message: r.error!.message.split(id).join("<id>"),
+      details: JSON.stringify(r.error!.details ?? [])
+        .split(id)
+        .join("<id>"),
+    });
   return shape(a, aId) === shape(b, bId) ? [] : [{ path: "error", message: `another principal's task answers ${shape(a, aId)}, a missing one ${shape(b, bId)}` }];
 }
 
@@ -261,9 +305,14 @@ export function specialChecks(webhook: RunnerWebhook, credentials: RunnerCredent
         const push = await connection.createPushConfig();
         const reached = [...agent.requests];
         const failures: AssertionFailure[] = [];
-        if (reached.includes(OPERATION_METHODS.send_streaming_message)) failures.push({ path: "capabilities.streaming", message: "SendStreamingMessage reached an agent whose card says streaming: false" });
-        if (reached.includes(OPERATION_METHODS.create_push_config)) failures.push({ path: "capabilities.pushNotifications", message: "CreateTaskPushNotificationConfig reached an agent whose card says pushNotifications: false" });
-        return { failures, note: `runner-special: with streaming and push notifications off in the card, the client sent ${reached.length === 0 ? "no request" : reached.join(", ")} (streaming: ${streaming.ok ? "ok" : streaming.error}; push config: ${push.ok ? "ok" : push.error})` };
+        if (reached.includes(OPERATION_METHODS.send_streaming_message))
+          failures.push({ path: "capabilities.streaming", message: "SendStreamingMessage reached an agent whose card says streaming: false" });
+        if (reached.includes(OPERATION_METHODS.create_push_config))
+          failures.push({ path: "capabilities.pushNotifications", message: "CreateTaskPushNotificationConfig reached an agent whose card says pushNotifications: false" });
+        return {
+          failures,
+          note: `runner-special: with streaming and push notifications off in the card, the client sent ${reached.length === 0 ? "no request" : reached.join(", ")} (streaming: ${streaming.ok ? "ok" : streaming.error}; push config: ${push.ok ? "ok" : push.error})`,
+        };
       } finally {
         await agent.close();
       }
@@ -278,10 +327,12 @@ export function specialChecks(webhook: RunnerWebhook, credentials: RunnerCredent
         await connection.sendStreamingMessage();
         if (agent.requests.includes(OPERATION_METHODS.send_streaming_message)) failures.push({ path: "", message: "with the public card (streaming: false) a streaming request reached the agent" });
         const extended = await connection.useExtendedCard();
-        if (!agent.requests.includes(OPERATION_METHODS.get_extended_agent_card)) failures.push({ path: "", message: `the client did not fetch the extended card (${extended.ok ? "ok" : extended.error})` });
+        if (!agent.requests.includes(OPERATION_METHODS.get_extended_agent_card))
+          failures.push({ path: "", message: `the client did not fetch the extended card (${extended.ok ? "ok" : extended.error})` });
         const before = agent.requests.length;
         await connection.sendStreamingMessage();
-        if (!agent.requests.slice(before).includes(OPERATION_METHODS.send_streaming_message)) failures.push({ path: "", message: "after fetching the extended card (streaming: true), the client still does not stream" });
+        if (!agent.requests.slice(before).includes(OPERATION_METHODS.send_streaming_message))
+          failures.push({ path: "", message: "after fetching the extended card (streaming: true), the client still does not stream" });
         return { failures, note: `runner-special: public card → no streaming request; extended card fetched → the next streaming request reached the agent (${agent.requests.join(", ")})` };
       } finally {
         await agent.close();
@@ -292,11 +343,18 @@ export function specialChecks(webhook: RunnerWebhook, credentials: RunnerCredent
     "SEC-EXTCARD-004": check(async (run) => {
       // The same refusal through the client under test on this binding and as a raw JSON-RPC request.
       const viaClient = await run.caller.call("get_extended_agent_card", {}, { headers: {}, signal: run.signal });
-      const raw = await sendHttp({ method: "POST", url: run.endpoints.jsonrpc, headers: { "content-type": "application/json", "a2a-version": "1.0" }, body: EXTENDED_CARD_JSONRPC, signal: run.signal });
+      const raw = await sendHttp({
+        method: "POST",
+        url: run.endpoints.jsonrpc,
+        headers: { "content-type": "application/json", "a2a-version": "1.0" },
+        body: EXTENDED_CARD_JSONRPC,
+        signal: run.signal,
+      });
       const rawJudged = judgeRawResponse("jsonrpc", { method: "POST", path: "/", body: EXTENDED_CARD_JSONRPC }, { status: raw.status, headers: raw.headers, body: raw.bytes });
       const failures: AssertionFailure[] = [...problemsOf(`GetExtendedAgentCard through the ${run.binding} client`, viaClient), ...asProblems(rawJudged.violations)];
       if (viaClient.error?.type !== "UnauthenticatedError") failures.push({ path: run.binding, message: `without credentials the ${run.binding} client got ${viaClient.error?.type ?? "the card"}` });
-      if (rawJudged.error?.type !== "UnauthenticatedError") failures.push({ path: "jsonrpc", message: `without credentials JSON-RPC answered ${rawJudged.error?.type ?? `HTTP ${raw.status} without an error`}` });
+      if (rawJudged.error?.type !== "UnauthenticatedError")
+        failures.push({ path: "jsonrpc", message: `without credentials JSON-RPC answered ${rawJudged.error?.type ?? `HTTP ${raw.status} without an error`}` });
       return { failures, note: `runner-special: without credentials the extended card is refused alike on ${run.binding} (client) and JSON-RPC (raw): UnauthenticatedError` };
     }),
     "CORE-CTX-001": check(async (run) => {
@@ -310,7 +368,11 @@ export function specialChecks(webhook: RunnerWebhook, credentials: RunnerCredent
     "CORE-ERR-009": check(async (run) => {
       // Another principal's task and a task that does not exist must give the same answer (ids aside).
       const owner = bearer(credentials.reader);
-      const sent = await run.caller.call("send_message", { message: { messageId: randomUUID(), role: "ROLE_USER", parts: [{ text: "tck-complete-task owned by the reader" }] } }, { headers: owner, signal: run.signal });
+      const sent = await run.caller.call(
+        "send_message",
+        { message: { messageId: randomUUID(), role: "ROLE_USER", parts: [{ text: "tck-complete-task owned by the reader" }] } },
+        { headers: owner, signal: run.signal },
+      );
       succeeded("SendMessage", sent);
       const taskId = String(valueAt(sent.root, "task.id"));
       const missingId = randomUUID();
@@ -337,7 +399,10 @@ export function specialChecks(webhook: RunnerWebhook, credentials: RunnerCredent
       // "unauthenticated requests to all endpoints are rejected": every operation, without credentials.
       const failures: AssertionFailure[] = [];
       for (const [operation, request] of EVERY_OPERATION) {
-        const record = operation === "send_streaming_message" || operation === "subscribe_to_task" ? await run.caller.stream(operation, request, { headers: {}, signal: run.signal }) : await run.caller.call(operation, request, { headers: {}, signal: run.signal });
+        const record =
+          operation === "send_streaming_message" || operation === "subscribe_to_task"
+            ? await run.caller.stream(operation, request, { headers: {}, signal: run.signal })
+            : await run.caller.call(operation, request, { headers: {}, signal: run.signal });
         failures.push(...problemsOf(OPERATION_METHODS[operation], record));
         if (record.error?.type !== "UnauthenticatedError") failures.push({ path: OPERATION_METHODS[operation], message: `without credentials: ${record.error?.type ?? "served"}` });
         else failures.push(...errorOnWireFailures("UnauthenticatedError", record.error, run.binding).map((f) => ({ ...f, path: `${OPERATION_METHODS[operation]}.${f.path}` })));
@@ -349,7 +414,8 @@ export function specialChecks(webhook: RunnerWebhook, credentials: RunnerCredent
       const response = await fetch(`${endpoints.rest}/tasks/${encodeURIComponent(String(taskId))}`, { headers: { "a2a-version": "1.0", ...headers }, signal });
       await response.arrayBuffer();
       const type = response.headers.get("content-type") ?? "";
-      const failures: AssertionFailure[] = response.status === 200 && type.startsWith("application/a2a+json") ? [] : [{ path: "content-type", message: `GET /tasks/{id} answered ${response.status} with Content-Type ${type}` }];
+      const failures: AssertionFailure[] =
+        response.status === 200 && type.startsWith("application/a2a+json") ? [] : [{ path: "content-type", message: `GET /tasks/{id} answered ${response.status} with Content-Type ${type}` }];
       return { failures, note: `runner-special: GET /tasks/{id} answered Content-Type ${type}` };
     }),
     "CARD-CACHE-001": check(async ({ records }) => {
@@ -375,7 +441,8 @@ export function specialChecks(webhook: RunnerWebhook, credentials: RunnerCredent
       const [a, b] = await Promise.all([0, 1].map(() => run.caller.stream("subscribe_to_task", { id: taskId }, { headers: run.headers, signal: run.signal })));
       const failures: AssertionFailure[] = [...problemsOf("first stream", a!), ...problemsOf("second stream", b!)];
       // The first event of each is its own snapshot of the task; what follows must be the same events in the same order.
-      if (JSON.stringify(a!.events?.slice(1)) !== JSON.stringify(b!.events?.slice(1))) failures.push({ path: "events", message: `the two streams differ: ${JSON.stringify(a!.events)} vs ${JSON.stringify(b!.events)}` });
+      if (JSON.stringify(a!.events?.slice(1)) !== JSON.stringify(b!.events?.slice(1)))
+        failures.push({ path: "events", message: `the two streams differ: ${JSON.stringify(a!.events)} vs ${JSON.stringify(b!.events)}` });
       if (!TERMINAL.has(lastState(a!.events ?? []) ?? "")) failures.push({ path: "events", message: "the streams did not end at a terminal state" });
       return { failures, note: `runner-special: two concurrent SubscribeToTask streams on one long-running task got the same ${(a!.events?.length ?? 1) - 1} update(s) after their snapshots` };
     }),
@@ -389,9 +456,13 @@ export function specialChecks(webhook: RunnerWebhook, credentials: RunnerCredent
       const other = await kept;
       const failures: AssertionFailure[] = droppedStreamProblems(dropped).map((message) => ({ path: "dropped", message }));
       failures.push(...problemsOf("the stream kept open", other));
-      if (!TERMINAL.has(lastState(other.events ?? []) ?? "") || other.error !== undefined) failures.push({ path: "kept", message: `the remaining stream did not reach a terminal state: ${JSON.stringify(other.root)}` });
+      if (!TERMINAL.has(lastState(other.events ?? []) ?? "") || other.error !== undefined)
+        failures.push({ path: "kept", message: `the remaining stream did not reach a terminal state: ${JSON.stringify(other.root)}` });
       if ((other.events?.length ?? 0) <= keptAtDrop) failures.push({ path: "kept", message: `the remaining stream received nothing after the other was closed (${keptAtDrop} event(s) before)` });
-      return { failures, note: `runner-special: one of two streams closed after its first event (${dropped.events?.length} on the wire); the other received ${(other.events?.length ?? 0) - keptAtDrop} more event(s), to ${lastState(other.events ?? [])}` };
+      return {
+        failures,
+        note: `runner-special: one of two streams closed after its first event (${dropped.events?.length} on the wire); the other received ${(other.events?.length ?? 0) - keptAtDrop} more event(s), to ${lastState(other.events ?? [])}`,
+      };
     }),
     "STREAM-RESUB-001": check(async (run) => {
       const taskId = await startLongRunning(run);
@@ -401,7 +472,10 @@ export function specialChecks(webhook: RunnerWebhook, credentials: RunnerCredent
       const first = again.events?.[0] as JsonObject | undefined;
       if (first?.["task"] === undefined) failures.push({ path: "events[0]", message: `the resubscription did not start with the task snapshot: ${JSON.stringify(first)}` });
       if (!TERMINAL.has(lastState(again.events ?? []) ?? "")) failures.push({ path: "events", message: "the resubscription did not reach a terminal state" });
-      return { failures, note: `runner-special: disconnected after the first event (${before.events?.length} on the wire), resubscribed, got the snapshot and ${(again.events?.length ?? 1) - 1} update(s) to ${lastState(again.events ?? [])}` };
+      return {
+        failures,
+        note: `runner-special: disconnected after the first event (${before.events?.length} on the wire), resubscribed, got the snapshot and ${(again.events?.length ?? 1) - 1} update(s) to ${lastState(again.events ?? [])}`,
+      };
     }),
   };
 }

@@ -105,8 +105,10 @@ export function checkStream(events: readonly JsonValue[], expectation: JsonObjec
   const failures: AssertionFailure[] = [];
   const min = expectation["min_count"];
   const max = expectation["max_count"];
-  if (typeof min === "number" && events.length < min) failures.push({ path: "events", message: `expected at least ${min} events, got ${events.length}`, expected: `>= ${min}`, actual: String(events.length) });
-  if (typeof max === "number" && events.length > max) failures.push({ path: "events", message: `expected at most ${max} events, got ${events.length}`, expected: `<= ${max}`, actual: String(events.length) });
+  if (typeof min === "number" && events.length < min)
+    failures.push({ path: "events", message: `expected at least ${min} events, got ${events.length}`, expected: `>= ${min}`, actual: String(events.length) });
+  if (typeof max === "number" && events.length > max)
+    failures.push({ path: "events", message: `expected at most ${max} events, got ${events.length}`, expected: `<= ${max}`, actual: String(events.length) });
   if (expectation["ordering"] !== undefined) {
     if (expectation["ordering"] !== "monotonic_state") throw new Error(`unknown ordering rule ${show(expectation["ordering"])}`);
     failures.push(...checkMonotonic(events));

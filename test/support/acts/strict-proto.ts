@@ -100,7 +100,8 @@ function checkEnumJson(desc: DescEnum, value: JsonValue, path: string, out: Wire
 function checkWellKnown(desc: DescMessage, value: JsonValue, path: string, out: WireViolation[]): boolean {
   switch (desc.typeName) {
     case "google.protobuf.Timestamp":
-      if (typeof value !== "string" || !RFC3339_UTC.test(value) || Number.isNaN(Date.parse(value))) out.push({ path, message: `expected an RFC 3339 timestamp in UTC ("Z", §5.6.1), got ${show(value)}` });
+      if (typeof value !== "string" || !RFC3339_UTC.test(value) || Number.isNaN(Date.parse(value)))
+        out.push({ path, message: `expected an RFC 3339 timestamp in UTC ("Z", §5.6.1), got ${show(value)}` });
       return true;
     case "google.protobuf.Duration":
       if (typeof value !== "string" || !/^-?\d+(\.\d{1,9})?s$/.test(value)) out.push({ path, message: `expected a duration like "1.5s", got ${show(value)}` });
@@ -155,7 +156,10 @@ function walkJson(desc: DescMessage, value: JsonValue, path: string, out: WireVi
     const at = join(path, key);
     if (field === undefined) {
       const byProtoName = desc.fields.find((f) => f.name === key);
-      out.push({ path: at, message: byProtoName !== undefined ? `proto field name "${key}"; JSON uses "${byProtoName.jsonName}" (§5.5)` : `unknown field "${key}" (${desc.typeName} has no such field)` });
+      out.push({
+        path: at,
+        message: byProtoName !== undefined ? `proto field name "${key}"; JSON uses "${byProtoName.jsonName}" (§5.5)` : `unknown field "${key}" (${desc.typeName} has no such field)`,
+      });
       continue;
     }
     switch (field.fieldKind) {
@@ -181,7 +185,11 @@ function walkJson(desc: DescMessage, value: JsonValue, path: string, out: WireVi
   }
   for (const oneof of desc.oneofs) {
     const set = oneof.fields.filter((f) => value[f.jsonName] !== undefined).map((f) => f.jsonName);
-    if (set.length !== 1) out.push({ path: path === "" ? "(root)" : path, message: `${desc.typeName}.${oneof.name} needs exactly one of ${oneof.fields.map((f) => f.jsonName).join(", ")}; has ${set.length === 0 ? "none" : set.join(", ")}` });
+    if (set.length !== 1)
+      out.push({
+        path: path === "" ? "(root)" : path,
+        message: `${desc.typeName}.${oneof.name} needs exactly one of ${oneof.fields.map((f) => f.jsonName).join(", ")}; has ${set.length === 0 ? "none" : set.join(", ")}`,
+      });
   }
   for (const field of desc.fields) {
     if (!required(field)) continue;
@@ -194,7 +202,8 @@ function walkJson(desc: DescMessage, value: JsonValue, path: string, out: WireVi
     if (mayBeEmpty(field)) continue;
     if (Array.isArray(v) && v.length === 0) out.push({ path: at, message: `REQUIRED list ${field.jsonName} is empty (§5.7: at least one element)` });
     else if (v === "" && field.fieldKind === "scalar") out.push({ path: at, message: `REQUIRED field ${field.jsonName} is an empty string (§5.7)` });
-    else if (field.fieldKind === "enum" && field.enum.values[0]?.name === v && field.enum.values[0]?.number === 0) out.push({ path: at, message: `REQUIRED enum ${field.jsonName} is ${String(v)} (§5.7)` });
+    else if (field.fieldKind === "enum" && field.enum.values[0]?.name === v && field.enum.values[0]?.number === 0)
+      out.push({ path: at, message: `REQUIRED enum ${field.jsonName} is ${String(v)} (§5.7)` });
   }
 }
 
@@ -255,7 +264,8 @@ function walkBinary(desc: DescMessage, message: Fields, path: string, out: WireV
   }
   for (const oneof of desc.oneofs) {
     const o = message[oneof.localName] as { case?: string } | undefined;
-    if (o?.case === undefined) out.push({ path: path === "" ? "(root)" : path, message: `${desc.typeName}.${oneof.name} needs exactly one of ${oneof.fields.map((f) => f.jsonName).join(", ")}; has none` });
+    if (o?.case === undefined)
+      out.push({ path: path === "" ? "(root)" : path, message: `${desc.typeName}.${oneof.name} needs exactly one of ${oneof.fields.map((f) => f.jsonName).join(", ")}; has none` });
   }
   for (const field of desc.fields) {
     if (!required(field) || mayBeEmpty(field)) continue;

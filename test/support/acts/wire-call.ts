@@ -115,7 +115,12 @@ const stepError = (error: WireError): StepError => ({ ...error, onWire: true });
 function offWire(client: OperationOutcome | StreamOutcome): StepRecord {
   const error = "ok" in client ? (client.ok ? undefined : client.error) : client.error;
   if (error === undefined) {
-    return { root: undefined, status: "error", error: { type: "NotOnTheWire", message: "the client answered without a request reaching the agent", onWire: false }, problems: [{ path: "", message: "client: answered without any request reaching the agent" }] };
+    return {
+      root: undefined,
+      status: "error",
+      error: { type: "NotOnTheWire", message: "the client answered without a request reaching the agent", onWire: false },
+      problems: [{ path: "", message: "client: answered without any request reaching the agent" }],
+    };
   }
   const record: StepError = { type: error.type, message: error.message, onWire: false };
   // A request a typed client cannot express is the client's limit, reported as the step's error; any other local refusal hides the agent's answer.
@@ -167,7 +172,11 @@ export class WireCaller {
 
   async #stream(operation: StreamOperation, request: JsonObject, options: WireCallOptions): Promise<StepRecord> {
     const id = randomUUID();
-    const outcome = await this.client.stream(operation, request, { headers: { ...options.headers, [EXCHANGE_HEADER]: id }, signal: options.signal, ...(options.onEvent !== undefined ? { onEvent: options.onEvent } : {}) });
+    const outcome = await this.client.stream(operation, request, {
+      headers: { ...options.headers, [EXCHANGE_HEADER]: id },
+      signal: options.signal,
+      ...(options.onEvent !== undefined ? { onEvent: options.onEvent } : {}),
+    });
     // A stream the runner closed settles as soon as the tap sees the client go.
     const exchange = (await this.wire.take(id)).at(-1);
     if (exchange === undefined) return offWire(outcome);
@@ -183,7 +192,8 @@ export class WireCaller {
     const aborted = options.signal.aborted;
     // The client may stop reading before the tap stops recording (the runner closed the stream): compare what both have.
     const shared = Math.min(judged.events.length, outcome.events.length);
-    if (!aborted && judged.events.length !== outcome.events.length) problems.push({ path: "events", message: `client: delivered ${outcome.events.length} event(s), the wire carried ${judged.events.length}` });
+    if (!aborted && judged.events.length !== outcome.events.length)
+      problems.push({ path: "events", message: `client: delivered ${outcome.events.length} event(s), the wire carried ${judged.events.length}` });
     for (let i = 0; i < shared; i++) problems.push(...sameMessage(StreamResponseSchema, judged.events[i]!, outcome.events[i]!, `events[${i}]`));
     if (judged.error !== undefined) {
       if (outcome.error === undefined) problems.push({ path: "", message: `client: reported a clean end for a stream that ended with ${judged.error.type}` });

@@ -162,7 +162,9 @@ function judgeJsonRpcError(error: JsonValue, httpStatus: number, out: WireViolat
   else {
     if (info?.reason !== undefined && info.reason !== spec.reason) {
       const named = specErrorByReason(info.reason);
-      out.push(v("error.data[ErrorInfo].reason", `code ${spec.jsonRpcCode} is ${spec.name}, but ErrorInfo.reason ${info.reason} is ${named ? `${named.name} (code ${named.jsonRpcCode})` : "no A2A error"}`));
+      out.push(
+        v("error.data[ErrorInfo].reason", `code ${spec.jsonRpcCode} is ${spec.name}, but ErrorInfo.reason ${info.reason} is ${named ? `${named.name} (code ${named.jsonRpcCode})` : "no A2A error"}`),
+      );
     }
     if (httpStatus !== spec.jsonRpcHttpStatus) out.push(v("(http status)", `a JSON-RPC ${spec.name} answered HTTP ${httpStatus}, expected ${spec.jsonRpcHttpStatus}`));
   }
@@ -192,7 +194,8 @@ function typeByReason(reason: string | undefined, out: WireViolation[], path: st
 export function judgeRestError(body: JsonValue | undefined, status: number, headers: Readonly<Record<string, string>>, out: WireViolation[], path = ""): WireError {
   const at = (p: string) => (path === "" ? p : `${path}.${p}`);
   const type = mediaType(headers);
-  if (headers["content-type"] !== undefined && type !== "application/a2a+json" && type !== "application/json") out.push(v(at("(content-type)"), `an HTTP+JSON error answered Content-Type ${headers["content-type"]}`));
+  if (headers["content-type"] !== undefined && type !== "application/a2a+json" && type !== "application/json")
+    out.push(v(at("(content-type)"), `an HTTP+JSON error answered Content-Type ${headers["content-type"]}`));
   const error = isMap(body) ? body["error"] : undefined;
   if (!isMap(body) || !isMap(error)) {
     out.push(v(at("error"), `expected the §11.6 body {"error": {code, status, message, details}}, got ${show(body)}`));
@@ -322,7 +325,8 @@ function judgeJsonRpc(exchange: WireExchange, method: string, stream: boolean): 
     });
     return { kind: "stream", events, ...(error !== undefined ? { error } : {}), complete: response.complete, violations: out };
   }
-  if (type !== "application/json") out.push(v("(content-type)", `JSON-RPC answered Content-Type ${show(response.headers["content-type"])}, expected application/json${stream ? " or text/event-stream" : ""}`));
+  if (type !== "application/json")
+    out.push(v("(content-type)", `JSON-RPC answered Content-Type ${show(response.headers["content-type"])}, expected application/json${stream ? " or text/event-stream" : ""}`));
   const parsed = parseJson(response.body);
   if (!parsed.ok) return { kind: "none", violations: [...out, v("(body)", `not JSON (HTTP ${response.status}): ${parsed.why}`)] };
   const judged = judgeEnvelope(parsed.value, requestId, schema, response.status, out);
@@ -366,7 +370,8 @@ function judgeRest(exchange: WireExchange, method: string, stream: boolean): Wir
   const body = parsed?.value;
   if (response.status >= 400) return { kind: "error", error: judgeRestError(body, response.status, response.headers, out), violations: out };
   if (response.status !== 200) out.push(v("(http status)", `expected 200, got ${response.status}`));
-  if (type !== "application/a2a+json" && type !== "application/json") out.push(v("(content-type)", `HTTP+JSON answered Content-Type ${show(response.headers["content-type"])}, expected application/a2a+json${stream ? " or text/event-stream" : ""}`));
+  if (type !== "application/a2a+json" && type !== "application/json")
+    out.push(v("(content-type)", `HTTP+JSON answered Content-Type ${show(response.headers["content-type"])}, expected application/a2a+json${stream ? " or text/event-stream" : ""}`));
   if (stream) out.push(v("(content-type)", "a streaming method answered a single body instead of an SSE stream"));
   out.push(...checkProtoJson(schema, body));
   return { kind: "result", root: body ?? null, violations: out };

@@ -146,7 +146,10 @@ class SseRewriter {
     const lines = block.split("\n");
     const data = lines.filter((l) => l.startsWith("data:")).map((l) => l.slice(5).replace(/^ /, ""));
     if (data.length === 0) return `${block}\n\n`;
-    const event = lines.find((l) => l.startsWith("event:"))?.slice(6).trim();
+    const event = lines
+      .find((l) => l.startsWith("event:"))
+      ?.slice(6)
+      .trim();
     let parsed: JsonValue;
     try {
       parsed = JSON.parse(data.join("\n")) as JsonValue;
@@ -239,7 +242,9 @@ export async function startWireTap(target: { readonly cardUrl: string; readonly 
     const settled = new Promise<void>((resolve) => (settle = resolve));
     let head: { status: number; headers: Record<string, string> } | undefined;
     const responseOf = (complete: boolean, error?: string): RecordedResponse | undefined =>
-      head === undefined && error === undefined ? undefined : { status: head?.status ?? 502, headers: head?.headers ?? {}, body: Buffer.concat(responseChunks), complete, ...(error !== undefined ? { error } : {}) };
+      head === undefined && error === undefined
+        ? undefined
+        : { status: head?.status ?? 502, headers: head?.headers ?? {}, body: Buffer.concat(responseChunks), complete, ...(error !== undefined ? { error } : {}) };
     let done = false;
     const finish = (complete: boolean, error?: string) => {
       if (done) return;

@@ -79,7 +79,7 @@ export function emitAgentClientFile(schema: Schema<PluginOptions>, model: FileMo
     if (grpc !== undefined) {
       const GrpcClientOptions = f.import("GrpcClientOptions", runtimeImport("grpc"), true);
       f.print(f.jsDoc(`gRPC only: TLS (default: as the interface URL says, else TLS on port 443), a Connect transport or its options.`, "  "));
-      f.print("  readonly grpc?: Pick<", GrpcClientOptions, ", \"tls\" | \"transport\" | \"transportOptions\">;");
+      f.print("  readonly grpc?: Pick<", GrpcClientOptions, ', "tls" | "transport" | "transportOptions">;');
     }
     f.print("}");
     f.print();
@@ -128,10 +128,7 @@ export function emitAgentClientFile(schema: Schema<PluginOptions>, model: FileMo
         ].join("\n"),
       ),
     );
-    f.print(
-      f.export("function", `connect${base}`),
-      "(source: string | URL | ", cardType, ", options?: ", optionsType, "): Promise<", connectionType, "> {",
-    );
+    f.print(f.export("function", `connect${base}`), "(source: string | URL | ", cardType, ", options?: ", optionsType, "): Promise<", connectionType, "> {");
     f.print("  return ", connectAgent, "(", specConst, ", source, options);");
     f.print("}");
     f.print();

@@ -37,11 +37,7 @@ export function emitErrorsFile(schema: Schema<object>, model: FileModel): void {
       grpcStatus: e.grpcStatus,
       httpStatus: e.httpStatus,
       message: e.message,
-      docLines: [
-        ...wrap(e.description, 96),
-        "",
-        `JSON-RPC \`${e.jsonRpcCode}\` · gRPC \`${e.grpcStatus}\` · HTTP \`${e.httpStatus}\` · ErrorInfo reason \`${e.reason}\``,
-      ],
+      docLines: [...wrap(e.description, 96), "", `JSON-RPC \`${e.jsonRpcCode}\` · gRPC \`${e.grpcStatus}\` · HTTP \`${e.httpStatus}\` · ErrorInfo reason \`${e.reason}\``],
     })),
   };
   renderTemplate(f, "errors.ts.hbs", view, symbols);

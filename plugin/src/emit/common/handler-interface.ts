@@ -94,7 +94,7 @@ export function emitHandlerFile(schema: Schema<object>, model: FileModel): void 
     f.print("} as const;");
     f.print();
     f.print(f.jsDoc(`RPC name of an operation of ${service.typeName}.`));
-    f.print(f.export("type", names.operationName), " = (typeof ", names.operations, ")[keyof typeof ", names.operations, "][\"name\"];");
+    f.print(f.export("type", names.operationName), " = (typeof ", names.operations, ")[keyof typeof ", names.operations, ']["name"];');
     f.print();
 
     emitRequirementTable(
@@ -137,12 +137,7 @@ export function emitHandlerFile(schema: Schema<object>, model: FileModel): void 
  * Emits the typed dispatcher every binding's server calls: operation name → handler
  * method, without reflection or casts in user-facing code.
  */
-function emitDispatch(
-  f: GeneratedFile,
-  service: ServiceModel,
-  names: ReturnType<typeof serviceSymbols>,
-  CallContext: ImportSymbol,
-): void {
+function emitDispatch(f: GeneratedFile, service: ServiceModel, names: ReturnType<typeof serviceSymbols>, CallContext: ImportSymbol): void {
   const Message = f.import("Message", "@bufbuild/protobuf", true);
   f.print(
     f.jsDoc(
@@ -155,8 +150,19 @@ function emitDispatch(
   );
   f.print(
     f.export("function", names.dispatch),
-    "<Principal>(handler: ", names.handler, "<Principal>, operation: ", names.operationName,
-    ", request: ", Message, ", context: ", CallContext, "<Principal>): Promise<", Message, "> | AsyncIterable<", Message, "> {",
+    "<Principal>(handler: ",
+    names.handler,
+    "<Principal>, operation: ",
+    names.operationName,
+    ", request: ",
+    Message,
+    ", context: ",
+    CallContext,
+    "<Principal>): Promise<",
+    Message,
+    "> | AsyncIterable<",
+    Message,
+    "> {",
   );
   f.print("  switch (operation) {");
   for (const op of service.operations) {

@@ -9,13 +9,7 @@ import { runtimeImport } from "../runtime-package.js";
  * runtime's `findMissingFields` (requests) and `fillRequiredDefaults` (responses; then
  * every implicit-presence rule carries the ProtoJSON zero value to emit).
  */
-export function emitRequirementTable(
-  f: GeneratedFile,
-  requirements: MessageRequirements,
-  name: string,
-  doc: string,
-  withZero: boolean,
-): void {
+export function emitRequirementTable(f: GeneratedFile, requirements: MessageRequirements, name: string, doc: string, withZero: boolean): void {
   const RequirementTable = f.import("RequirementTable", runtimeImport(""), true);
   f.print(f.jsDoc(doc));
   f.print(f.export("const", name), ": ", RequirementTable, " = {");

@@ -52,8 +52,15 @@ export function emitHttpServerFactory(f: GeneratedFile, model: FileModel, servic
   f.print(f.jsDoc([...flavor.doc, "", `@generated from service ${service.typeName}`].join("\n")));
   f.print(
     f.export("function", `create${serverName}`),
-    "<Principal = unknown>(handler: ", fromHandler(names.handler, true), "<Principal>, options?: ", Options,
-    "<Principal>", flavor.adapterBasePath ? " & { readonly basePath?: string }" : "", "): ", serverName, " {",
+    "<Principal = unknown>(handler: ",
+    fromHandler(names.handler, true),
+    "<Principal>, options?: ",
+    Options,
+    "<Principal>",
+    flavor.adapterBasePath ? " & { readonly basePath?: string }" : "",
+    "): ",
+    serverName,
+    " {",
   );
   f.print("  const universal = ", create, "<Principal>(");
   f.print("    {");
@@ -61,10 +68,7 @@ export function emitHttpServerFactory(f: GeneratedFile, model: FileModel, servic
   f.print("      requestFields: ", fromHandler(names.requiredFields), ",");
   f.print("      responseFields: ", fromHandler(names.responseFields), ",");
   f.print("      errors: ", errorSpecs, ",");
-  f.print(
-    "      dispatch: (operation, request, context) => ", fromHandler(names.dispatch),
-    "(handler, operation as ", fromHandler(names.operationName, true), ", request, context),",
-  );
+  f.print("      dispatch: (operation, request, context) => ", fromHandler(names.dispatch), "(handler, operation as ", fromHandler(names.operationName, true), ", request, context),");
   f.print("    },");
   f.print("    options,");
   f.print("  );");

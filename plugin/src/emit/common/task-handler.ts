@@ -90,8 +90,15 @@ export function emitTaskHandlerFile(schema: Schema<PluginOptions>, model: FileMo
     );
     f.print(
       f.export("function", `create${base}TaskHandler`),
-      "<Principal = unknown>(options: ", TaskHandlerOptions, "<Principal, ", schemasName, ">): ",
-      f.import(names.handler, outputModule(model.file, "handler"), true), "<Principal> & ", TaskHandlerIntrospection, " {",
+      "<Principal = unknown>(options: ",
+      TaskHandlerOptions,
+      "<Principal, ",
+      schemasName,
+      ">): ",
+      f.import(names.handler, outputModule(model.file, "handler"), true),
+      "<Principal> & ",
+      TaskHandlerIntrospection,
+      " {",
     );
     f.print("  return ", createTaskHandler, "(", bindingConst, ", options);");
     f.print("}");
@@ -103,14 +110,11 @@ export function emitTaskHandlerFile(schema: Schema<PluginOptions>, model: FileMo
         f.jsDoc(
           [
             `A task store for ${service.typeName} in a SQLite file (better-sqlite3, WAL): tasks and push configs`,
-            "survive a restart. Pass it as `store` to `create" + base + "TaskHandler`; `\":memory:\"` for tests.",
+            "survive a restart. Pass it as `store` to `create" + base + 'TaskHandler`; `":memory:"` for tests.',
           ].join("\n"),
         ),
       );
-      f.print(
-        f.export("function", `create${base}SqliteTaskStore`),
-        "(path: string, options?: Omit<", SqliteTaskStoreOptions, ", \"schemas\">): ", SqliteTaskStore, " {",
-      );
+      f.print(f.export("function", `create${base}SqliteTaskStore`), "(path: string, options?: Omit<", SqliteTaskStoreOptions, ', "schemas">): ', SqliteTaskStore, " {");
       f.print("  return new ", SqliteTaskStore, "(path, { ...options, schemas: ", schemasConst, " });");
       f.print("}");
       f.print();

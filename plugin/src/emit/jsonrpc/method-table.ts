@@ -35,10 +35,7 @@ export function emitJsonRpcMethodTable(schema: Schema<object>, model: FileModel)
     f.print(f.export("type", `${service.desc.name}JsonRpcMethod`), " = keyof typeof ", names.jsonRpcMethods, ";");
     f.print();
     f.print(f.jsDoc("Looks up a JSON-RPC method by name; undefined for an unknown method (answer -32601)."));
-    f.print(
-      f.export("function", `find${service.desc.name}JsonRpcMethod`),
-      "(method: string) {",
-    );
+    f.print(f.export("function", `find${service.desc.name}JsonRpcMethod`), "(method: string) {");
     f.print("  return Object.hasOwn(", names.jsonRpcMethods, ", method) ? ", names.jsonRpcMethods, "[method as keyof typeof ", names.jsonRpcMethods, "] : undefined;");
     f.print("}");
     f.print();

@@ -44,9 +44,13 @@ export function emitRouteTable(schema: Schema<object>, model: FileModel): void {
       f.print("      template: ", f.string(binding.template), ",");
       const variables = binding.pattern.variables.map((v) => `{ field: ${JSON.stringify(v.field)}, start: ${v.start}, end: ${v.end} }`);
       f.print(
-        "      pattern: { segments: [", binding.pattern.segments.map((s) => JSON.stringify(s)).join(", "),
-        "], verb: ", binding.pattern.verb === undefined ? "undefined" : JSON.stringify(binding.pattern.verb),
-        ", variables: [", variables.join(", "), "] },",
+        "      pattern: { segments: [",
+        binding.pattern.segments.map((s) => JSON.stringify(s)).join(", "),
+        "], verb: ",
+        binding.pattern.verb === undefined ? "undefined" : JSON.stringify(binding.pattern.verb),
+        ", variables: [",
+        variables.join(", "),
+        "] },",
       );
       f.print("      operation: ", f.string(op.name), ",");
       f.print("      body: ", f.string(binding.body), ",");
@@ -108,10 +112,7 @@ function checkAmbiguity(file: string, service: string, routes: readonly { op: { 
     const key = `${binding.method} ${binding.pattern.segments.join("/")}:${binding.pattern.verb ?? ""}`;
     const other = seen.get(key);
     if (other !== undefined) {
-      throw generationError(
-        { file, rpc: `${service}.${op.name}`, option: "google.api.http" },
-        `${binding.method} "${binding.template}" matches exactly the same requests as a binding of ${other}`,
-      );
+      throw generationError({ file, rpc: `${service}.${op.name}`, option: "google.api.http" }, `${binding.method} "${binding.template}" matches exactly the same requests as a binding of ${other}`);
     }
     seen.set(key, `${service}.${op.name} ("${binding.template}")`);
   }
