@@ -12,6 +12,7 @@ import { AgentCardSchema } from "../generated-example/gen/a2a_pb.js";
 import { createA2AServiceJsonRpcServer } from "../generated-example/gen/a2a_a2a_jsonrpc_server.js";
 import { serveNode } from "@protoc-gen-a2a/runtime/http";
 import type { UniversalHandler, UniversalRequest } from "@protoc-gen-a2a/runtime/http";
+import { CONNECT_PROTOCOL_BINDING, GRPC_WEB_PROTOCOL_BINDING } from "../runtime/src/discovery.js";
 import { buildSupportedInterfaces, checkAgentCard, composeHandlers, grpcHostPort, ifNoneMatchHits, serveAgentCard, sha256, type MountedInterfaces } from "../runtime/src/http/agent-card.js";
 import { TestAgent } from "./support/test-agent.js";
 import { listen, type Listening } from "./support/servers.js";
@@ -257,6 +258,15 @@ describe("buildSupportedInterfaces", () => {
         { url: "http://h:8080/rest", protocolBinding: "HTTP+JSON", protocolVersion: "1.0.1", tenant: "acme" },
       ],
     ],
+    [
+      "the Connect routes: gRPC-web and Connect, after the core bindings, whatever the order",
+      { baseUrl: "http://h:8080/", connectPath: "/a2a/connect", jsonRpcPath: "/rpc", order: ["GRPC"] },
+      [
+        { url: "http://h:8080/rpc", protocolBinding: "JSONRPC", protocolVersion: "1.0" },
+        { url: "http://h:8080/a2a/connect", protocolBinding: GRPC_WEB_PROTOCOL_BINDING, protocolVersion: "1.0" },
+        { url: "http://h:8080/a2a/connect", protocolBinding: CONNECT_PROTOCOL_BINDING, protocolVersion: "1.0" },
+      ],
+    ],
     ["nothing mounted", { baseUrl: "http://h" }, []],
   ])("%s", (_, input, expected) => {
     expect(buildSupportedInterfaces(input)).toEqual(expected);
@@ -281,6 +291,9 @@ describe("checkAgentCard", () => {
   const rpc = { url: "https://a.example/rpc", protocolBinding: "JSONRPC", protocolVersion: "1.0" };
   const rest = { url: "https://a.example/v1/", protocolBinding: "HTTP+JSON", protocolVersion: "1.0" };
   const grpc = { url: "grpc.a.example:443", protocolBinding: "GRPC", protocolVersion: "1.0" };
+  const withConnect: MountedInterfaces = { ...mounted, connectPath: "/connect" };
+  const web = { url: "https://a.example/connect", protocolBinding: GRPC_WEB_PROTOCOL_BINDING, protocolVersion: "1.0" };
+  const connect = { url: "https://a.example/connect/", protocolBinding: CONNECT_PROTOCOL_BINDING, protocolVersion: "1.0" };
 
   it.each<[string, JsonObject, MountedInterfaces, [string, string][]]>([
     ["a consistent card", good, mounted, []],
@@ -315,6 +328,10 @@ describe("checkAgentCard", () => {
       ],
     ],
     ["malformed interface", ifaces(rpc, rest, grpc, { url: "" }), mounted, [["malformed-interface", "supportedInterfaces[3]"]]],
+    ["gRPC-web and Connect, mounted and declared", ifaces(rpc, rest, grpc, web, connect), withConnect, []],
+    ["gRPC-web declared, the Connect routes not mounted", ifaces(rpc, rest, grpc, web), mounted, [["not-mounted", GRPC_WEB_PROTOCOL_BINDING]]],
+    ["the Connect routes mounted, Connect not declared", ifaces(rpc, rest, grpc, web), withConnect, [["not-declared", CONNECT_PROTOCOL_BINDING]]],
+    ["gRPC-web at another path", ifaces(rpc, rest, grpc, { ...web, url: "https://a.example/web" }, connect), withConnect, [["url-mismatch", GRPC_WEB_PROTOCOL_BINDING]]],
     [
       "no supportedInterfaces at all",
       { ...good, supportedInterfaces: [] },

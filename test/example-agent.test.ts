@@ -1,4 +1,8 @@
+import { execFile } from "node:child_process";
 import { createServer, type IncomingHttpHeaders } from "node:http";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { promisify } from "node:util";
 import type { AddressInfo } from "node:net";
 import { toJson } from "@bufbuild/protobuf";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -18,9 +22,16 @@ import { A2AServiceRestClient } from "../generated-example/gen/a2a_a2a_rest_clie
 import { A2AServiceGrpcClient } from "../generated-example/gen/a2a_a2a_grpc_client.js";
 import type { A2AServiceClient } from "../generated-example/gen/a2a_a2a_handler.js";
 import { startExampleAgent, type ExampleAgent, type ExampleAgentOptions } from "../generated-example/agent/echo-agent.js";
+import { createConnectTransport, createGrpcWebTransport } from "@connectrpc/connect-node";
+import { CONNECT_PROTOCOL_BINDING, GRPC_WEB_PROTOCOL_BINDING } from "@protoc-gen-a2a/runtime/grpc";
 
-/** The example agent (`npm run example`, the ACTS SUT), reached through its own Agent Card, on every binding. */
-const BINDINGS = ["JSONRPC", "HTTP+JSON", "GRPC"] as const;
+/**
+ * The example agent (`npm run example`, the ACTS SUT), reached through its own Agent Card, on every
+ * binding: the three core ones, and gRPC-web and Connect (the Connect routes on the HTTP port,
+ * custom bindings named by URI), called by the generated gRPC client over Connect's HTTP/1.1
+ * gRPC-web and Connect transports, so errors arrive as the same typed classes.
+ */
+const BINDINGS = ["JSONRPC", "HTTP+JSON", "GRPC", "GRPC-WEB", "CONNECT"] as const;
 type Binding = (typeof BINDINGS)[number];
 const TOKENS = { "admin-token": { subject: "admin", extendedCard: true }, "user-token": { subject: "user", extendedCard: false } };
 const bearer = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
@@ -39,6 +50,8 @@ async function start(options: ExampleAgentOptions): Promise<Started> {
     if (i.protocolBinding === "JSONRPC") clients["JSONRPC"] = new A2AServiceJsonRpcClient({ url: i.url });
     if (i.protocolBinding === "HTTP+JSON") clients["HTTP+JSON"] = new A2AServiceRestClient({ url: i.url });
     if (i.protocolBinding === "GRPC") clients["GRPC"] = new A2AServiceGrpcClient({ address: i.url });
+    if (i.protocolBinding === GRPC_WEB_PROTOCOL_BINDING) clients["GRPC-WEB"] = new A2AServiceGrpcClient({ address: i.url, transport: createGrpcWebTransport({ baseUrl: i.url, httpVersion: "1.1" }) });
+    if (i.protocolBinding === CONNECT_PROTOCOL_BINDING) clients["CONNECT"] = new A2AServiceGrpcClient({ address: i.url, transport: createConnectTransport({ baseUrl: i.url, httpVersion: "1.1" }) });
   }
   return { agent, card, clients };
 }
@@ -392,5 +405,79 @@ describe("example agent with requireAuthentication", () => {
     await expect(client.sendMessage(message("hello"), bearer("no-tasks-token"))).rejects.toBeInstanceOf(PermissionDeniedError);
     await expect(client.listTasks({}, bearer("no-tasks-token"))).rejects.toBeInstanceOf(PermissionDeniedError);
     expect((await client.getExtendedAgentCard({}, bearer("no-tasks-token"))).name).toBe("protoc-gen-a2a example agent");
+  });
+});
+
+describe("example agent for web pages and gRPC tools", () => {
+  const connectUrl = () => main.agent.endpoints.connect;
+
+  it("lists gRPC-web and Connect (custom bindings, by URI) at its Connect routes", () => {
+    const custom = main.card.supportedInterfaces.filter((i) => i.protocolBinding.startsWith("https://"));
+    expect(custom).toEqual([
+      { url: connectUrl(), protocolBinding: GRPC_WEB_PROTOCOL_BINDING, protocolVersion: "1.0" },
+      { url: connectUrl(), protocolBinding: CONNECT_PROTOCOL_BINDING, protocolVersion: "1.0" },
+    ]);
+    expect(connectUrl()).toBe(`http://127.0.0.1:${main.agent.httpPort}/a2a/connect`);
+  });
+
+  it("the Connect protocol is a plain JSON POST (what curl or a page's fetch sends)", async () => {
+    const post = (rpc: string, body: object, headers: Record<string, string> = {}) =>
+      fetch(`${connectUrl()}/lf.a2a.v1.A2AService/${rpc}`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "Connect-Protocol-Version": "1", ...headers },
+        body: JSON.stringify(body),
+      });
+    const sent = await post("SendMessage", { message: { messageId: "m-web", role: "ROLE_USER", parts: [{ text: "hello" }] } });
+    expect(sent.status).toBe(200);
+    expect(await sent.json()).toMatchObject({ message: { role: "ROLE_AGENT" } });
+    const missing = await post("GetTask", { id: "00000000-0000-0000-0000-000000000000" });
+    expect(missing.status).toBe(404);
+    const error = (await missing.json()) as { code: string; message: string; details: { type: string }[] };
+    expect(error).toMatchObject({ code: "not_found", message: expect.stringMatching(/not found/) });
+    expect(error.details.map((d) => d.type)).toContain("google.rpc.ErrorInfo");
+    expect((await post("SendMessage", { message: { messageId: "m", role: "ROLE_USER", parts: [{ text: "hi" }] } }, { Authorization: "Bearer nope" })).status).toBe(401);
+  });
+
+  it.each([
+    ["the Connect routes", () => `${main.agent.endpoints.connect}/lf.a2a.v1.A2AService/SendMessage`, "content-type, connect-protocol-version, x-grpc-web, authorization, a2a-version"],
+    ["JSON-RPC", () => main.agent.endpoints.jsonrpc, "content-type, authorization, a2a-version, a2a-extensions"],
+    ["HTTP+JSON", () => `${main.agent.endpoints.rest}/message:send`, "content-type, authorization, a2a-version"],
+  ])("answers a browser's CORS preflight on %s, and its calls carry the CORS headers", async (_, url, requested) => {
+    const preflight = await fetch(url(), { method: "OPTIONS", headers: { Origin: "https://page.example", "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": requested } });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("access-control-allow-origin")).toBe("*");
+    const allowed = (preflight.headers.get("access-control-allow-headers") ?? "").toLowerCase().split(/,\s*/);
+    expect(allowed).toEqual(expect.arrayContaining(requested.split(", ")));
+    expect(preflight.headers.get("access-control-allow-methods")).toContain("POST");
+  });
+
+  it("a gRPC-web call from another origin gets the allow-origin and the exposed gRPC headers", async () => {
+    const client = main.clients["GRPC-WEB"];
+    expect((await client.sendMessage(message("hello"))).payload.case).toBe("message");
+    const raw = await fetch(`${connectUrl()}/lf.a2a.v1.A2AService/GetTask`, {
+      method: "POST",
+      headers: { Origin: "https://page.example", "Content-Type": "application/grpc-web+proto", "X-Grpc-Web": "1" },
+      body: new Uint8Array([0, 0, 0, 0, 0]),
+    });
+    expect(raw.headers.get("access-control-allow-origin")).toBe("*");
+    expect(raw.headers.get("access-control-expose-headers")?.toLowerCase()).toContain("grpc-status-details-bin");
+  });
+
+  it("serves gRPC Server Reflection on its gRPC port: buf curl lists and calls it without proto files", async () => {
+    const run = promisify(execFile);
+    const buf = join(dirname(createRequire(import.meta.url).resolve("@bufbuild/buf/package.json")), "bin", "buf");
+    const base = `http://${main.agent.endpoints.grpc}`;
+    const listed = await run(buf, ["curl", "--protocol", "grpc", "--http2-prior-knowledge", "--list-services", base]);
+    expect(listed.stdout.trim()).toBe("lf.a2a.v1.A2AService");
+    const called = await run(buf, [
+      "curl",
+      "--protocol",
+      "grpc",
+      "--http2-prior-knowledge",
+      "-d",
+      JSON.stringify({ message: { messageId: "m-buf", role: "ROLE_USER", parts: [{ text: "tck-complete-task via buf curl" }] } }),
+      `${base}/lf.a2a.v1.A2AService/SendMessage`,
+    ]);
+    expect(JSON.parse(called.stdout)).toMatchObject({ task: { status: { state: "TASK_STATE_COMPLETED" } } });
   });
 });

@@ -3,8 +3,10 @@
  * the generated code in generated-example/gen/, and the system under test of the ACTS
  * conformance suite (its behaviours, keyed on the first part's text, are in ./behaviours.ts).
  * `npm run example` starts it on 127.0.0.1: HTTP on A2A_HTTP_PORT (default 41241: Agent Card at
- * /.well-known/agent-card.json, JSON-RPC at /a2a/jsonrpc, HTTP+JSON at /a2a/rest), gRPC (h2c)
- * on A2A_GRPC_PORT (41242).
+ * /.well-known/agent-card.json, JSON-RPC at /a2a/jsonrpc, HTTP+JSON at /a2a/rest, and the gRPC
+ * service's Connect routes, gRPC-web and the Connect protocol, at /a2a/connect), gRPC (h2c, with
+ * server reflection for grpcurl and buf curl) on A2A_GRPC_PORT (41242). Every HTTP endpoint
+ * answers CORS, so a web page on any origin can call it.
  *
  * Wiring: input must be text/plain (the card's defaultInputModes; anything else is
  * ContentTypeNotSupportedError before a task exists); client-chosen contextIds must name a
@@ -21,8 +23,9 @@ import { ContentTypeNotSupportedError, PermissionDeniedError, UnauthenticatedErr
 import { createA2AServiceSqliteTaskStore, createA2AServiceTaskHandler, type A2AServiceExecutor } from "../gen/a2a_a2a_task_handler.js";
 import { createA2AServiceJsonRpcServer } from "../gen/a2a_a2a_jsonrpc_server.js";
 import { createA2AServiceRestServer } from "../gen/a2a_a2a_rest_server.js";
-import { listenA2AServiceGrpc } from "../gen/a2a_a2a_grpc_server.js";
-import { buildSupportedInterfaces, checkAgentCard, composeHandlers, serveAgentCard, serveNode, type MountedInterfaces } from "@protoc-gen-a2a/runtime/http";
+import { createA2AServiceGrpcRoutes, listenA2AServiceGrpc } from "../gen/a2a_a2a_grpc_server.js";
+import { buildSupportedInterfaces, checkAgentCard, composeHandlers, serveAgentCard, serveNode, withCors, type MountedInterfaces } from "@protoc-gen-a2a/runtime/http";
+import { mountConnectRoutes } from "@protoc-gen-a2a/runtime/grpc";
 import type { AuthRequest } from "@protoc-gen-a2a/runtime";
 import { createPushNotificationSender, InMemoryTaskStore } from "@protoc-gen-a2a/runtime/task";
 import { behaviourOf, echo, firstText } from "./behaviours.js";
@@ -67,7 +70,8 @@ export interface ExampleAgent {
   readonly httpPort: number;
   /** host:port of the gRPC server. */
   readonly grpcAddress: string;
-  readonly endpoints: { readonly cardUrl: string; readonly jsonrpc: string; readonly rest: string; readonly grpc: string };
+  /** The card, the JSON-RPC endpoint, the HTTP+JSON base, the gRPC address, and the base URL of gRPC-web and Connect. */
+  readonly endpoints: { readonly cardUrl: string; readonly jsonrpc: string; readonly rest: string; readonly grpc: string; readonly connect: string };
   close(): Promise<void>;
 }
 
@@ -179,11 +183,11 @@ export async function startExampleAgent(options: ExampleAgentOptions = {}): Prom
     return principal;
   };
   const serverOptions = { versionWhenMissing: "1.0", authenticate, logger: { error: (m: string, e?: unknown) => console.error(m, e) } };
-  const grpc = await listenA2AServiceGrpc(handler, { ...serverOptions, listen: { host, port: options.grpcPort ?? 0 } });
+  const grpc = await listenA2AServiceGrpc(handler, { ...serverOptions, listen: { host, port: options.grpcPort ?? 0, reflection: true } });
   const http: Server = createServer();
   await new Promise<void>((resolve) => http.listen(options.httpPort ?? 0, host, resolve));
   const port = (http.address() as AddressInfo).port;
-  const mounted = { baseUrl: `http://${host}:${port}`, jsonRpcPath: "/a2a/jsonrpc", restPath: "/a2a/rest", grpcAddress: grpc.address };
+  const mounted = { baseUrl: `http://${host}:${port}`, jsonRpcPath: "/a2a/jsonrpc", restPath: "/a2a/rest", grpcAddress: grpc.address, connectPath: "/a2a/connect" };
   // Both cards list every interface (supportedInterfaces is REQUIRED on the extended card too).
   const card = toJson(AgentCardSchema, agentCard(capabilities, false, requireAuthentication, mounted));
   const problems = checkAgentCard(card, mounted);
@@ -191,18 +195,21 @@ export async function startExampleAgent(options: ExampleAgentOptions = {}): Prom
   extendedCard = agentCard(capabilities, true, requireAuthentication, mounted);
   const jsonrpc = createA2AServiceJsonRpcServer(handler, serverOptions);
   const rest = createA2AServiceRestServer(handler, { ...serverOptions, basePath: "/a2a/rest" });
-  http.on(
-    "request",
-    serveNode(
-      composeHandlers({ prefix: "/.well-known/agent-card.json", handler: serveAgentCard(card) }, { prefix: "/a2a/jsonrpc", handler: jsonrpc.handler }, { prefix: "/a2a/rest", handler: rest.handler }),
+  const bindings = serveNode(
+    composeHandlers(
+      { prefix: "/.well-known/agent-card.json", handler: serveAgentCard(card) },
+      { prefix: "/a2a/jsonrpc", handler: withCors(jsonrpc.handler) },
+      { prefix: "/a2a/rest", handler: withCors(rest.handler) },
     ),
   );
+  // gRPC-web and Connect on the same port (browsers cannot speak plain gRPC); everything else goes to the other bindings.
+  http.on("request", mountConnectRoutes(createA2AServiceGrpcRoutes(handler, serverOptions), bindings, { prefix: mounted.connectPath }));
   const cardUrl = `${mounted.baseUrl}/.well-known/agent-card.json`;
   return {
     cardUrl,
     httpPort: port,
     grpcAddress: grpc.address,
-    endpoints: { cardUrl, jsonrpc: `${mounted.baseUrl}/a2a/jsonrpc`, rest: `${mounted.baseUrl}/a2a/rest`, grpc: grpc.address },
+    endpoints: { cardUrl, jsonrpc: `${mounted.baseUrl}/a2a/jsonrpc`, rest: `${mounted.baseUrl}/a2a/rest`, grpc: grpc.address, connect: `${mounted.baseUrl}${mounted.connectPath}` },
     close: async () => {
       shutdown.abort();
       http.closeAllConnections();

@@ -8,7 +8,9 @@ const agent = await startExampleAgent({
   ...(process.env["A2A_TASK_DB"] ? { taskDatabase: process.env["A2A_TASK_DB"] } : {}),
 });
 const { endpoints } = agent;
-console.log(`example agent: card ${endpoints.cardUrl} · JSON-RPC ${endpoints.jsonrpc} · HTTP+JSON ${endpoints.rest} · gRPC ${endpoints.grpc} (h2c)`);
+console.log(
+  `example agent: card ${endpoints.cardUrl} · JSON-RPC ${endpoints.jsonrpc} · HTTP+JSON ${endpoints.rest} · gRPC ${endpoints.grpc} (h2c, reflection) · gRPC-web and Connect ${endpoints.connect}`,
+);
 
 let stopping = false;
 function stop(why: string): void {

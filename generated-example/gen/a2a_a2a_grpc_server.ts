@@ -55,7 +55,8 @@ export function createA2AServiceGrpcJsService<Principal = unknown>(handler: A2AS
 /**
  * Serves lf.a2a.v1.A2AService over gRPC on a new HTTP/2 server (@grpc/grpc-js):
  * TLS when `listen.tls` has a key and certificate (spec §10.1), h2c otherwise. Resolves when
- * listening; `address` is the `host:port` an AgentInterface advertises.
+ * listening; `address` is the `host:port` an AgentInterface advertises. `listen.reflection: true`
+ * adds gRPC Server Reflection (for grpcurl and buf curl).
  */
 export function listenA2AServiceGrpc<Principal = unknown>(handler: A2AServiceHandler<Principal>, options?: GrpcServerOptions<Principal> & { readonly listen?: GrpcJsListenOptions }): Promise<GrpcJsEndpoint> {
   return listenGrpcJs(grpcDefinitionOfA2AService(handler), options, options?.listen);

@@ -4,7 +4,7 @@
  * connecting side (agent-client.ts): the well-known path (§8.2), the names of the core
  * protocol bindings (§5) and the two forms of a gRPC interface address (`host:port`, which clients dial, and the URL of §8.5's sample).
  *
- * Self-contained: this file is copied verbatim into generated output and imports nothing.
+ * Self-contained: imports nothing (the client entry point uses it too).
  */
 
 /** The well-known path of the public Agent Card (§8.2). */
@@ -42,3 +42,17 @@ export function grpcAddressTls(address: string): boolean | undefined {
   if (scheme === undefined) return undefined;
   return scheme === "https" || scheme === "grpcs";
 }
+
+/**
+ * `AgentInterface.protocolBinding` of the A2A gRPC service carried by gRPC-web (a custom binding,
+ * identified by a URI as §5.8 asks: the protocol's own specification). Same service, messages and
+ * status mapping as `GRPC`; works over HTTP/1.1, hence from browsers.
+ */
+export const GRPC_WEB_PROTOCOL_BINDING = "https://github.com/grpc/grpc/blob/master/doc/PROTOCOL-WEB.md";
+
+/**
+ * `AgentInterface.protocolBinding` of the A2A gRPC service carried by the Connect protocol (a custom
+ * binding, identified by its protocol specification's URI, §5.8): unary calls as plain POSTs of
+ * ProtoJSON or binary, streams enveloped; errors are Connect's JSON with the gRPC status details.
+ */
+export const CONNECT_PROTOCOL_BINDING = "https://connectrpc.com/docs/protocol/";

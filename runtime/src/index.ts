@@ -38,7 +38,7 @@ export {
 } from "./a2a-error.js";
 export { ServiceParameters, createCallContext, type AuthRequest, type AuthenticateFn, type CallContext, type CallContextInit, type ProtocolBinding } from "./call-context.js";
 export { callSignal, requestHeaders, requestMessage, unreachableError, type CallOptions, type ClientOptions } from "./call-options.js";
-export { AGENT_CARD_WELL_KNOWN_PATH, grpcAddressTls, grpcHostPort, type A2ABindingName } from "./discovery.js";
+export { AGENT_CARD_WELL_KNOWN_PATH, CONNECT_PROTOCOL_BINDING, GRPC_WEB_PROTOCOL_BINDING, grpcAddressTls, grpcHostPort, type A2ABindingName } from "./discovery.js";
 export type { OperationDescriptor, OperationKind } from "./operation.js";
 export type { Transport } from "./transport.js";
 export { JsonDecodeError, decodeMessage, encodeMessage } from "./proto-json.js";

@@ -33,6 +33,7 @@ import { establishContext, internalError, resolveServerOptions, type PipelineSet
 import type { GrpcEndpoint, GrpcListenOptions } from "../grpc/listen.js";
 import type { GrpcServerOptions, GrpcServiceDefinition } from "../grpc/server.js";
 import type { StatusDetailSchemas } from "../grpc/status.js";
+import { addGrpcJsReflection } from "./reflection.js";
 
 /** The generated google.rpc schemas this binding packs by hand (Connect packs google.rpc.Status itself). */
 export interface GrpcJsStatusSchemas extends StatusDetailSchemas {
@@ -128,6 +129,7 @@ export async function listenGrpcJs<Principal>(definition: GrpcJsServiceDefinitio
   const server = new Server({ ...serverOptions, ...listen?.grpcJs });
   const { service, implementation } = grpcJsService(definition, options);
   server.addService(service, implementation);
+  if (listen?.reflection === true) addGrpcJsReflection(server, [definition.service]);
   const host = listen?.host ?? "127.0.0.1";
   const hostPart = host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
   const port = await new Promise<number>((resolve, reject) => server.bindAsync(`${hostPart}:${listen?.port ?? 0}`, credentials, (error, bound) => (error === null ? resolve(bound) : reject(error))));

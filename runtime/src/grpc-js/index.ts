@@ -2,6 +2,7 @@
 /**
  * @protoc-gen-a2a/runtime/grpc-js: the gRPC server on `@grpc/grpc-js` (an optional peer
  * dependency of this package), the faster stack of the generated `listen<Service>Grpc` with
- * `grpc_server=grpc-js` (the default).
+ * `grpc_server=grpc-js` (the default), and gRPC Server Reflection for a grpc-js Server.
  */
 export { grpcJsService, listenGrpcJs, toGrpcJsStatus, type GrpcJsEndpoint, type GrpcJsListenOptions, type GrpcJsServiceDefinition, type GrpcJsStatusSchemas } from "./grpc-js-server.js";
+export { addGrpcJsReflection } from "./reflection.js";

@@ -2,10 +2,13 @@
 /**
  * @protoc-gen-a2a/runtime/grpc: the gRPC binding (spec §10) on Connect (`@connectrpc/connect`,
  * `@connectrpc/connect-node`, optional peer dependencies of this package): service routes
- * (gRPC, gRPC-web, Connect), an HTTP/2 listener, the client transport and the status mapping
+ * (gRPC, gRPC-web, Connect), gRPC Server Reflection, an HTTP/2 listener, the client transport and the status mapping
  * with `google.rpc.ErrorInfo` details. For a server on @grpc/grpc-js see `/grpc-js`.
  */
 export { registerGrpcService, type GrpcServerOptions, type GrpcServiceDefinition } from "./server.js";
+export { registerGrpcReflection } from "./reflection-service.js";
+export { mountConnectRoutes, type ConnectHttpMountOptions } from "./http-mount.js";
+export { CONNECT_PROTOCOL_BINDING, GRPC_WEB_PROTOCOL_BINDING } from "../discovery.js";
 export { listenGrpc, type GrpcEndpoint, type GrpcListenOptions } from "./listen.js";
 export { GrpcTransport, grpcBaseUrl, type GrpcClientOptions } from "./client.js";
 export { fromConnectError, isCancellation, toConnectError, type StatusDetailSchemas } from "./status.js";

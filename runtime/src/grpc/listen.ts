@@ -5,7 +5,9 @@
  */
 import { createServer, createSecureServer, type Http2SecureServer, type Http2Server, type SecureServerOptions } from "node:http2";
 import type { AddressInfo } from "node:net";
+import type { ConnectRouter } from "@connectrpc/connect";
 import { connectNodeAdapter, type ConnectNodeAdapterOptions } from "@connectrpc/connect-node";
+import { registerGrpcReflection } from "./reflection-service.js";
 
 /** Where and how to listen. */
 export interface GrpcListenOptions {
@@ -16,6 +18,12 @@ export interface GrpcListenOptions {
   readonly tls?: Pick<SecureServerOptions, "key" | "cert" | "ca" | "passphrase"> | undefined;
   /** Connect adapter options: readMaxBytes (largest message, default 4 MiB here), maxTimeoutMs, … */
   readonly adapter?: Partial<Omit<ConnectNodeAdapterOptions, "routes">> | undefined;
+  /**
+   * Serve gRPC Server Reflection (`grpc.reflection.v1` and `v1alpha`) for the service, so `grpcurl`
+   * and `buf curl` list, describe and call it with no proto file. Off by default: reflection
+   * discloses the whole schema to anyone who can connect.
+   */
+  readonly reflection?: boolean | undefined;
 }
 
 /** A listening gRPC endpoint. */
@@ -29,7 +37,11 @@ export interface GrpcEndpoint {
 
 /** Starts an HTTP/2 server for the given Connect routes. */
 export async function listenGrpc(routes: ConnectNodeAdapterOptions["routes"], options?: GrpcListenOptions): Promise<GrpcEndpoint> {
-  const handler = connectNodeAdapter({ readMaxBytes: 4 * 1024 * 1024, ...options?.adapter, routes });
+  const withReflection = (router: ConnectRouter) => {
+    routes?.(router);
+    if (options?.reflection === true) registerGrpcReflection(router);
+  };
+  const handler = connectNodeAdapter({ readMaxBytes: 4 * 1024 * 1024, ...options?.adapter, routes: withReflection });
   const server = options?.tls !== undefined ? createSecureServer({ ...options.tls, allowHTTP1: true }, handler) : createServer(handler);
   const host = options?.host ?? "127.0.0.1";
   await new Promise<void>((resolve, reject) => {

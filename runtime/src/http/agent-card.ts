@@ -11,7 +11,7 @@
  */
 import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
 import type { UniversalBufferedResponse, UniversalHandler, UniversalRequest, UniversalResponse } from "./universal.js";
-import { AGENT_CARD_WELL_KNOWN_PATH, grpcHostPort, type A2ABindingName } from "../discovery.js";
+import { AGENT_CARD_WELL_KNOWN_PATH, CONNECT_PROTOCOL_BINDING, GRPC_WEB_PROTOCOL_BINDING, grpcHostPort, type A2ABindingName } from "../discovery.js";
 
 // The well-known path, the binding names and the gRPC address forms are shared with the
 // client side (agent-client.ts), which is emitted even without the HTTP bindings.
@@ -174,6 +174,12 @@ export interface MountedInterfaces {
   readonly restPath?: string;
   /** gRPC address, `host:port` (a URL is accepted and reduced to `host:port`); absent = not mounted. */
   readonly grpcAddress?: string;
+  /**
+   * Path under `baseUrl` of the gRPC service's Connect routes (`mountConnectRoutes` of
+   * `@protoc-gen-a2a/runtime/grpc`): listed as two custom bindings, gRPC-web and Connect
+   * (`GRPC_WEB_PROTOCOL_BINDING`, `CONNECT_PROTOCOL_BINDING`), after the core ones; absent = not mounted.
+   */
+  readonly connectPath?: string;
   /** `AgentInterface.tenant` of every entry; omitted when empty. */
   readonly tenant?: string;
   /** Default "1.0". */
@@ -185,19 +191,23 @@ export interface MountedInterfaces {
 /** One `AgentInterface` in ProtoJSON form. */
 export type AgentInterfaceJson = {
   url: string;
-  protocolBinding: A2ABindingName;
+  /** A core binding's name, or a custom binding's URI (§5.8). */
+  protocolBinding: A2ABindingName | typeof GRPC_WEB_PROTOCOL_BINDING | typeof CONNECT_PROTOCOL_BINDING;
   protocolVersion: string;
   tenant?: string;
 };
 
 const DEFAULT_ORDER: readonly A2ABindingName[] = ["JSONRPC", "HTTP+JSON", "GRPC"];
+/** The custom bindings this runtime serves (checked like the core ones when a card declares them). */
+const CUSTOM_BINDINGS = [GRPC_WEB_PROTOCOL_BINDING, CONNECT_PROTOCOL_BINDING] as const;
+type KnownBinding = AgentInterfaceJson["protocolBinding"];
 
 /** The `supportedInterfaces` entries (ProtoJSON) for what is mounted, in preference order. */
 export function buildSupportedInterfaces(input: MountedInterfaces): AgentInterfaceJson[] {
   const version = input.protocolVersion ?? "1.0";
   const urls = mountedUrls(input);
-  const order: A2ABindingName[] = [];
-  for (const b of [...(input.order ?? []), ...DEFAULT_ORDER]) if (!order.includes(b)) order.push(b);
+  const order: KnownBinding[] = [];
+  for (const b of [...(input.order ?? []), ...DEFAULT_ORDER, ...CUSTOM_BINDINGS]) if (!order.includes(b)) order.push(b);
   const out: AgentInterfaceJson[] = [];
   for (const binding of order) {
     const url = urls.get(binding);
@@ -209,13 +219,14 @@ export function buildSupportedInterfaces(input: MountedInterfaces): AgentInterfa
   return out;
 }
 
-function mountedUrls(input: MountedInterfaces): Map<A2ABindingName, string> {
+function mountedUrls(input: MountedInterfaces): Map<KnownBinding, string> {
   const base = input.baseUrl.replace(/\/+$/, "");
   const join = (path: string) => (path === "" || path === "/" ? base : base + (path.startsWith("/") ? path : `/${path}`));
-  const urls = new Map<A2ABindingName, string>();
+  const urls = new Map<KnownBinding, string>();
   if (input.jsonRpcPath !== undefined) urls.set("JSONRPC", join(input.jsonRpcPath));
   if (input.restPath !== undefined) urls.set("HTTP+JSON", join(input.restPath));
   if (input.grpcAddress !== undefined) urls.set("GRPC", grpcHostPort(input.grpcAddress) ?? input.grpcAddress);
+  if (input.connectPath !== undefined) for (const b of CUSTOM_BINDINGS) urls.set(b, join(input.connectPath));
   return urls;
 }
 
@@ -254,7 +265,8 @@ const REQUIRED_ARRAYS = ["supportedInterfaces", "defaultInputModes", "defaultOut
  * declared but not mounted, mounted bindings not declared, URL/tenant/version mismatches,
  * and a gRPC interface declared as a URL instead of `host:port` (what clients and the TCK
  * dial; §8.5's sample shows a URL). Interfaces of
- * bindings other than the three core ones are not checked. Empty list = all good.
+ * bindings other than the three core ones and the runtime's gRPC-web and Connect are not
+ * checked. Empty list = all good.
  */
 export function checkAgentCard(json: JsonValue, mounted: MountedInterfaces): AgentCardProblem[] {
   const card = asCardObject(json);
@@ -287,8 +299,8 @@ export function checkAgentCard(json: JsonValue, mounted: MountedInterfaces): Age
       problems.push({ kind: "malformed-interface", subject: `supportedInterfaces[${i}]`, message: `supportedInterfaces[${i}] lacks url or protocolBinding` });
       continue;
     }
-    if (!(DEFAULT_ORDER as readonly string[]).includes(binding)) continue;
-    const b = binding as A2ABindingName;
+    if (!(DEFAULT_ORDER as readonly string[]).includes(binding) && !(CUSTOM_BINDINGS as readonly string[]).includes(binding)) continue;
+    const b = binding as KnownBinding;
     declared.add(b);
     const want = expected.get(b);
     if (want === undefined) {

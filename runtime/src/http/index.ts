@@ -3,7 +3,7 @@
  * @protoc-gen-a2a/runtime/http: serving A2A over HTTP. A framework-neutral exchange
  * (`UniversalHandler`) served natively on node:http / node:http2 (`serveNode`) or as a fetch
  * handler (`serveFetch`: Deno, Bun, workers); Agent Card serving with caching and an interface
- * list built from what is mounted; SSE encoding and parsing; JSON media types; and the client
+ * list built from what is mounted; CORS for web pages on other origins; SSE encoding and parsing; JSON media types; and the client
  * side of push notifications, the webhook receiver.
  */
 export type { UniversalBufferedResponse, UniversalHandler, UniversalRequest, UniversalResponse, UniversalStreamResponse } from "./universal.js";
@@ -23,4 +23,5 @@ export {
 export { SSE_HEADERS, SSE_KEEP_ALIVE, SseParser, encodeSseEvent, withKeepAlive, type SseEvent } from "./sse.js";
 export { openEventStream, type EventStreamFraming } from "./event-stream.js";
 export { isJsonMediaType, parseMediaType, type MediaType } from "./content-type.js";
+export { A2A_CORS_ALLOWED_HEADERS, A2A_CORS_EXPOSED_HEADERS, corsPolicy, withCors, type CorsOptions, type CorsPolicy } from "./cors.js";
 export { createPushNotificationReceiver, type PushExpectation, type PushNotificationReceiverOptions } from "./push-receiver.js";

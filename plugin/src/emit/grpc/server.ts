@@ -88,7 +88,8 @@ export function emitGrpcServer(schema: Schema<PluginOptions>, model: FileModel):
         [
           `Serves ${service.typeName} over gRPC on a new HTTP/2 server (${grpcJs ? "@grpc/grpc-js" : "Connect on node:http2"}):`,
           "TLS when `listen.tls` has a key and certificate (spec §10.1), h2c otherwise. Resolves when",
-          "listening; `address` is the `host:port` an AgentInterface advertises.",
+          "listening; `address` is the `host:port` an AgentInterface advertises. `listen.reflection: true`",
+          "adds gRPC Server Reflection (for grpcurl and buf curl).",
         ].join("\n"),
       ),
     );

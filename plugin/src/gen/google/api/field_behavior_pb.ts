@@ -1,4 +1,3 @@
-// Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 Google LLC
 //
 // Licensed under the Apache License, Version 2.0 (the "License");

@@ -1,0 +1,59 @@
+// Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
+/**
+ * The gRPC service's Connect routes on an HTTP/1.1 (or HTTP/2) server, under a path prefix,
+ * beside the JSON-RPC and HTTP+JSON bindings: gRPC-web and the Connect protocol, which browsers
+ * can speak (plain gRPC needs HTTP/2 trailers and stays on the gRPC listener). With CORS by
+ * default, so a page on another origin can call the agent. Advertise what it serves with
+ * `GRPC_WEB_PROTOCOL_BINDING` and `CONNECT_PROTOCOL_BINDING` at `<origin><prefix>`.
+ */
+import { cors as connectCors } from "@connectrpc/connect";
+import { connectNodeAdapter, type ConnectNodeAdapterOptions } from "@connectrpc/connect-node";
+import { corsPolicy, type CorsOptions } from "../http/cors.js";
+import type { NodeRequestListener } from "../http/node-adapter.js";
+
+/** Options of {@link mountConnectRoutes}. */
+export interface ConnectHttpMountOptions {
+  /** Where the routes live, e.g. "/a2a/connect": a call goes to `<prefix>/lf.a2a.v1.A2AService/SendMessage`. */
+  readonly prefix: string;
+  /** CORS (default: any origin, with Connect's and A2A's headers); `false` for none. */
+  readonly cors?: CorsOptions | false | undefined;
+  /** Connect adapter options: readMaxBytes (default 4 MiB here), maxTimeoutMs, interceptors, … */
+  readonly adapter?: Partial<Omit<ConnectNodeAdapterOptions, "routes" | "requestPathPrefix" | "fallback">> | undefined;
+}
+
+/**
+ * A request listener serving `routes` (gRPC-web, Connect) under `options.prefix` and passing every
+ * other request to `fallback` (the listener of the JSON-RPC/HTTP+JSON bindings and the card).
+ */
+export function mountConnectRoutes(routes: ConnectNodeAdapterOptions["routes"], fallback: NodeRequestListener, options: ConnectHttpMountOptions): NodeRequestListener {
+  const prefix = options.prefix.replace(/\/+$/, "");
+  if (!prefix.startsWith("/")) throw new TypeError(`mountConnectRoutes: prefix must start with "/", got ${JSON.stringify(options.prefix)}`);
+  const connect = connectNodeAdapter({ readMaxBytes: 4 * 1024 * 1024, ...options.adapter, routes, requestPathPrefix: prefix });
+  const cors =
+    options.cors === false
+      ? undefined
+      : corsPolicy({
+          ...options.cors,
+          allowMethods: options.cors?.allowMethods ?? connectCors.allowedMethods,
+          allowHeaders: [...connectCors.allowedHeaders, ...(options.cors?.allowHeaders ?? [])],
+          exposeHeaders: [...connectCors.exposedHeaders, ...(options.cors?.exposeHeaders ?? [])],
+        });
+  return function connectMount(req, res) {
+    const url = req.url ?? "/";
+    if (!(url.startsWith(`${prefix}/`) || url === prefix)) return fallback(req, res);
+    if (cors !== undefined) {
+      const header = (name: string) => {
+        const v = req.headers[name];
+        return Array.isArray(v) ? v.join(", ") : v;
+      };
+      const preflight = cors.preflight(req.method ?? "", header);
+      if (preflight !== undefined) {
+        res.writeHead(preflight.status, Object.fromEntries(preflight.headers));
+        res.end();
+        return;
+      }
+      for (const [name, value] of cors.responseHeaders(header("origin"))) res.setHeader(name, value);
+    }
+    connect(req, res);
+  };
+}

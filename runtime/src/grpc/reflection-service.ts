@@ -1,0 +1,34 @@
+// Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
+/**
+ * gRPC Server Reflection on Connect: `grpc.reflection.v1.ServerReflection` and its v1alpha twin
+ * (the same messages under another package, which older `grpcurl` releases ask for first) on a
+ * Connect router. Reflection is a bidirectional stream, so it needs HTTP/2 (the gRPC listener);
+ * gRPC-web and Connect clients on HTTP/1.1 cannot use it.
+ */
+import type { ConnectRouter } from "@connectrpc/connect";
+import { fromBinary, toBinary, type DescService } from "@bufbuild/protobuf";
+import { ServerReflection, ServerReflectionRequestSchema, ServerReflectionResponseSchema } from "../gen/grpc/reflection/v1/reflection_pb.js";
+import { ServerReflection as ServerReflectionV1Alpha, ServerReflectionResponseSchema as ServerReflectionResponseSchemaV1Alpha } from "../gen/grpc/reflection/v1alpha/reflection_pb.js";
+import { ReflectionIndex } from "./reflection.js";
+
+/**
+ * Registers reflection on `router` for `services`, or, when omitted, for every service the router
+ * has at that point (register your services first).
+ */
+export function registerGrpcReflection(router: ConnectRouter, services?: readonly DescService[]): void {
+  const index = new ReflectionIndex(services ?? [...new Set(router.handlers.map((h) => h.service))]);
+  router.service(ServerReflection, {
+    async *serverReflectionInfo(requests) {
+      for await (const request of requests) yield index.answer(request);
+    },
+  });
+  // v1alpha is wire-identical to v1: the messages convert through their binary form.
+  router.service(ServerReflectionV1Alpha, {
+    async *serverReflectionInfo(requests) {
+      for await (const request of requests) {
+        const answer = index.answer(fromBinary(ServerReflectionRequestSchema, toBinary(ServerReflectionV1Alpha.method.serverReflectionInfo.input, request)));
+        yield fromBinary(ServerReflectionResponseSchemaV1Alpha, toBinary(ServerReflectionResponseSchema, answer));
+      }
+    },
+  });
+}
