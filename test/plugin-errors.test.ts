@@ -132,4 +132,16 @@ describe("the protoc-gen-a2a executable", () => {
     const result = spawnSync(process.execPath, [bin, "--version"]);
     expect(result.stdout.toString()).toMatch(/^protoc-gen-a2a v\d+\.\d+\.\d+\n$/);
   });
+
+  it.each([["--help"], ["-h"], ["init", "--help"]])("%s prints the usage and succeeds", (...args) => {
+    const result = spawnSync(process.execPath, [bin, ...args]);
+    expect(result.status).toBe(0);
+    expect(result.stdout.toString()).toMatch(/^protoc-gen-a2a v?\d+\.\d+\.\d+: generates A2A servers[\s\S]*protoc-gen-a2a init \[dir\] \[--force\]/);
+  });
+
+  it("an unknown command is a usage error (exit 2)", () => {
+    const result = spawnSync(process.execPath, [bin, "generate"]);
+    expect(result.status).toBe(2);
+    expect(result.stderr.toString()).toMatch(/^protoc-gen-a2a: unknown command "generate"/);
+  });
 });

@@ -25,6 +25,8 @@ if (command === undefined) {
     process.exit(2);
   }
   runNodeJs(protocGenA2a);
+} else if (command === "init" && (rest.includes("--help") || rest.includes("-h"))) {
+  console.log(USAGE);
 } else if (command === "init") {
   const result = runInit(rest);
   (result.ok ? console.log : console.error)(result.lines.join("\n"));
