@@ -117,7 +117,20 @@ try {
   run("mkdir", ["-p", project], repo);
   npm(["init", "-y"], project);
   npm(["install", runtime, pinned("@bufbuild/protobuf"), pinned("@connectrpc/connect"), pinned("@connectrpc/connect-node"), pinned("@grpc/grpc-js")], project);
-  npm(["install", "--save-dev", plugin, pinned("@bufbuild/protoc-gen-es"), pinned("@bufbuild/buf"), pinned("typescript"), "@types/node@20", pinned("@a2a-js/sdk"), ...Object.entries(OTHER_NODES).map(([alias, spec]) => `${alias}@npm:${spec}`)], project);
+  npm(
+    [
+      "install",
+      "--save-dev",
+      plugin,
+      pinned("@bufbuild/protoc-gen-es"),
+      pinned("@bufbuild/buf"),
+      pinned("typescript"),
+      "@types/node@20",
+      pinned("@a2a-js/sdk"),
+      ...Object.entries(OTHER_NODES).map(([alias, spec]) => `${alias}@npm:${spec}`),
+    ],
+    project,
+  );
   console.log(run("npx", ["protoc-gen-a2a", "init"], project));
   npm(["run", "generate"], project);
   npm(["run", "build"], project);
@@ -138,7 +151,10 @@ try {
 
   step("the starter agent on Node 20, 22 and 24, called on all three bindings (generated clients, connect from card, @a2a-js/sdk)");
   writeFileSync(join(project, "check.mjs"), CHECK);
-  for (const [label, node] of [[`node ${process.version}`, process.execPath], ...Object.keys(OTHER_NODES).map((alias) => [alias.replace("node", "node "), join(project, "node_modules", alias, "bin", "node")])]) {
+  for (const [label, node] of [
+    [`node ${process.version}`, process.execPath],
+    ...Object.keys(OTHER_NODES).map((alias) => [alias.replace("node", "node "), join(project, "node_modules", alias, "bin", "node")]),
+  ]) {
     const port = await freePort();
     const grpcPort = await freePort();
     const agent = spawn(node, ["dist/agent.js"], { cwd: project, env: { ...process.env, PORT: String(port), GRPC_PORT: String(grpcPort) }, stdio: ["ignore", "pipe", "inherit"] });
