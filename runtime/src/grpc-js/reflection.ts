@@ -6,6 +6,8 @@
  */
 import type { Server, ServerDuplexStream, ServiceDefinition } from "@grpc/grpc-js";
 import { fromBinary, toBinary, type DescMessage, type DescService, type Message } from "@bufbuild/protobuf";
+import type { ServerReflectionRequest } from "../gen/grpc/reflection/v1/reflection_pb.js";
+import type { ServerReflectionRequest as ServerReflectionRequestV1Alpha } from "../gen/grpc/reflection/v1alpha/reflection_pb.js";
 import { ServerReflectionRequestSchema, ServerReflectionResponseSchema } from "../gen/grpc/reflection/v1/reflection_pb.js";
 import {
   ServerReflectionRequestSchema as ServerReflectionRequestSchemaV1Alpha,
@@ -16,9 +18,9 @@ import { ReflectionIndex } from "../grpc/reflection.js";
 /** Adds reflection to `server`, listing `services` and serving the files that define them with their imports. */
 export function addGrpcJsReflection(server: Pick<Server, "addService">, services: readonly DescService[]): void {
   const index = new ReflectionIndex(services);
-  for (const [version, requestSchema, responseSchema] of [
-    ["v1", ServerReflectionRequestSchema, ServerReflectionResponseSchema],
-    ["v1alpha", ServerReflectionRequestSchemaV1Alpha, ServerReflectionResponseSchemaV1Alpha],
+  for (const [version, requestSchema, responseSchema, answer] of [
+    ["v1", ServerReflectionRequestSchema, ServerReflectionResponseSchema, (r: Message) => index.answer(r as ServerReflectionRequest)],
+    ["v1alpha", ServerReflectionRequestSchemaV1Alpha, ServerReflectionResponseSchemaV1Alpha, (r: Message) => index.answerV1Alpha(r as ServerReflectionRequestV1Alpha)],
   ] as const) {
     const definition: ServiceDefinition = {
       ServerReflectionInfo: {
@@ -33,12 +35,7 @@ export function addGrpcJsReflection(server: Pick<Server, "addService">, services
     };
     server.addService(definition, {
       ServerReflectionInfo: (call: ServerDuplexStream<Message, Message>) => {
-        call.on("data", (request: Message) => {
-          // v1alpha is wire-identical to v1: convert through the binary form.
-          const asV1 = version === "v1" ? (request as never) : fromBinary(ServerReflectionRequestSchema, toBinary(requestSchema as DescMessage, request));
-          const answer = index.answer(asV1);
-          call.write(version === "v1" ? answer : fromBinary(responseSchema, toBinary(ServerReflectionResponseSchema, answer)));
-        });
+        call.on("data", (request: Message) => call.write(answer(request)));
         call.on("end", () => call.end());
         // A client that goes away mid-stream: nothing to clean up.
         call.on("error", () => {});

@@ -6,9 +6,9 @@
  * gRPC-web and Connect clients on HTTP/1.1 cannot use it.
  */
 import type { ConnectRouter } from "@connectrpc/connect";
-import { fromBinary, toBinary, type DescService } from "@bufbuild/protobuf";
-import { ServerReflection, ServerReflectionRequestSchema, ServerReflectionResponseSchema } from "../gen/grpc/reflection/v1/reflection_pb.js";
-import { ServerReflection as ServerReflectionV1Alpha, ServerReflectionResponseSchema as ServerReflectionResponseSchemaV1Alpha } from "../gen/grpc/reflection/v1alpha/reflection_pb.js";
+import type { DescService } from "@bufbuild/protobuf";
+import { ServerReflection } from "../gen/grpc/reflection/v1/reflection_pb.js";
+import { ServerReflection as ServerReflectionV1Alpha } from "../gen/grpc/reflection/v1alpha/reflection_pb.js";
 import { ReflectionIndex } from "./reflection.js";
 
 /**
@@ -22,13 +22,9 @@ export function registerGrpcReflection(router: ConnectRouter, services?: readonl
       for await (const request of requests) yield index.answer(request);
     },
   });
-  // v1alpha is wire-identical to v1: the messages convert through their binary form.
   router.service(ServerReflectionV1Alpha, {
     async *serverReflectionInfo(requests) {
-      for await (const request of requests) {
-        const answer = index.answer(fromBinary(ServerReflectionRequestSchema, toBinary(ServerReflectionV1Alpha.method.serverReflectionInfo.input, request)));
-        yield fromBinary(ServerReflectionResponseSchemaV1Alpha, toBinary(ServerReflectionResponseSchema, answer));
-      }
+      for await (const request of requests) yield index.answerV1Alpha(request);
     },
   });
 }

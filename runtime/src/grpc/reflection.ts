@@ -12,8 +12,10 @@
  */
 import { create, toBinary, type MessageInitShape, type DescEnum, type DescFile, type DescMessage, type DescService } from "@bufbuild/protobuf";
 import { FileDescriptorProtoSchema } from "@bufbuild/protobuf/wkt";
+import { fromBinary } from "@bufbuild/protobuf";
 import type { ServerReflectionRequest, ServerReflectionResponse } from "../gen/grpc/reflection/v1/reflection_pb.js";
-import { ServerReflectionResponseSchema } from "../gen/grpc/reflection/v1/reflection_pb.js";
+import { ServerReflectionRequestSchema, ServerReflectionResponseSchema } from "../gen/grpc/reflection/v1/reflection_pb.js";
+import * as v1alpha from "../gen/grpc/reflection/v1alpha/reflection_pb.js";
 
 /** gRPC status codes of an ErrorResponse. */
 const NOT_FOUND = 5;
@@ -66,6 +68,12 @@ export class ReflectionIndex {
       default:
         return response({ case: "errorResponse", value: { errorCode: INVALID_ARGUMENT, errorMessage: "the request names no reflection query" } });
     }
+  }
+
+  /** The answer to a v1alpha request: v1alpha is wire-identical to v1, so both convert through their binary form. */
+  answerV1Alpha(request: v1alpha.ServerReflectionRequest): v1alpha.ServerReflectionResponse {
+    const answer = this.answer(fromBinary(ServerReflectionRequestSchema, toBinary(v1alpha.ServerReflectionRequestSchema, request)));
+    return fromBinary(v1alpha.ServerReflectionResponseSchema, toBinary(ServerReflectionResponseSchema, answer));
   }
 
   /** The file first, then every file it imports, transitively (encoded once, on first use). */
