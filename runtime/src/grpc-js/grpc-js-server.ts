@@ -33,6 +33,7 @@ import { establishContext, internalError, resolveServerOptions, type PipelineSet
 import type { GrpcEndpoint, GrpcListenOptions } from "../grpc/listen.js";
 import type { GrpcServerOptions, GrpcServiceDefinition } from "../grpc/server.js";
 import type { StatusDetailSchemas } from "../grpc/status.js";
+import { DEFAULT_GRPC_READ_MAX_BYTES } from "../grpc/limits.js";
 import { addGrpcJsReflection } from "./reflection.js";
 
 /** The generated google.rpc schemas this binding packs by hand (Connect packs google.rpc.Status itself). */
@@ -67,7 +68,6 @@ export interface GrpcJsEndpoint extends GrpcEndpoint {
 
 /** How long close() lets calls in flight finish before it cuts the connections. */
 const CLOSE_GRACE_MS = 1000;
-const DEFAULT_READ_MAX_BYTES = 4 * 1024 * 1024;
 
 /** Abort reasons of the CallContext signal (shared: allocated once). */
 const CANCELLED_REASON = new DOMException("the call was cancelled or has ended", "AbortError");
@@ -123,7 +123,7 @@ export function grpcJsService<Principal>(
  * still running after a short grace (1 s).
  */
 export async function listenGrpcJs<Principal>(definition: GrpcJsServiceDefinition<Principal>, options?: GrpcServerOptions<Principal>, listen?: GrpcJsListenOptions): Promise<GrpcJsEndpoint> {
-  const serverOptions: GrpcJsServerOptions = { "grpc.max_receive_message_length": listen?.adapter?.readMaxBytes ?? DEFAULT_READ_MAX_BYTES };
+  const serverOptions: GrpcJsServerOptions = { "grpc.max_receive_message_length": listen?.adapter?.readMaxBytes ?? DEFAULT_GRPC_READ_MAX_BYTES };
   if (listen?.adapter?.writeMaxBytes !== undefined) serverOptions["grpc.max_send_message_length"] = listen.adapter.writeMaxBytes;
   const credentials = listen?.tls === undefined ? ServerCredentials.createInsecure() : sslCredentials(listen.tls);
   const server = new Server({ ...serverOptions, ...listen?.grpcJs });

@@ -7,6 +7,7 @@
  * `GRPC_WEB_PROTOCOL_BINDING` and `CONNECT_PROTOCOL_BINDING` at `<origin><prefix>`.
  */
 import { cors as connectCors } from "@connectrpc/connect";
+import { DEFAULT_GRPC_READ_MAX_BYTES } from "./limits.js";
 import { connectNodeAdapter, type ConnectNodeAdapterOptions } from "@connectrpc/connect-node";
 import { corsPolicy, type CorsOptions } from "../http/cors.js";
 import type { NodeRequestListener } from "../http/node-adapter.js";
@@ -28,7 +29,7 @@ export interface ConnectHttpMountOptions {
 export function mountConnectRoutes(routes: ConnectNodeAdapterOptions["routes"], fallback: NodeRequestListener, options: ConnectHttpMountOptions): NodeRequestListener {
   const prefix = options.prefix.replace(/\/+$/, "");
   if (!prefix.startsWith("/")) throw new TypeError(`mountConnectRoutes: prefix must start with "/", got ${JSON.stringify(options.prefix)}`);
-  const connect = connectNodeAdapter({ readMaxBytes: 4 * 1024 * 1024, ...options.adapter, routes, requestPathPrefix: prefix });
+  const connect = connectNodeAdapter({ readMaxBytes: DEFAULT_GRPC_READ_MAX_BYTES, ...options.adapter, routes, requestPathPrefix: prefix });
   const cors =
     options.cors === false
       ? undefined

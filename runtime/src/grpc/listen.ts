@@ -6,6 +6,7 @@
 import { createServer, createSecureServer, type Http2SecureServer, type Http2Server, type SecureServerOptions } from "node:http2";
 import type { AddressInfo } from "node:net";
 import type { ConnectRouter } from "@connectrpc/connect";
+import { DEFAULT_GRPC_READ_MAX_BYTES } from "./limits.js";
 import { connectNodeAdapter, type ConnectNodeAdapterOptions } from "@connectrpc/connect-node";
 import { registerGrpcReflection } from "./reflection-service.js";
 
@@ -41,7 +42,7 @@ export async function listenGrpc(routes: ConnectNodeAdapterOptions["routes"], op
     routes?.(router);
     if (options?.reflection === true) registerGrpcReflection(router);
   };
-  const handler = connectNodeAdapter({ readMaxBytes: 4 * 1024 * 1024, ...options?.adapter, routes: withReflection });
+  const handler = connectNodeAdapter({ readMaxBytes: DEFAULT_GRPC_READ_MAX_BYTES, ...options?.adapter, routes: withReflection });
   const server = options?.tls !== undefined ? createSecureServer({ ...options.tls, allowHTTP1: true }, handler) : createServer(handler);
   const host = options?.host ?? "127.0.0.1";
   await new Promise<void>((resolve, reject) => {
