@@ -1,4 +1,4 @@
-import { create, fromJson } from "@bufbuild/protobuf";
+import { create, fromJson, type JsonValue } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
 import { GetTaskPushNotificationConfigRequestSchema, PartSchema, Role, SendMessageRequestSchema, TaskPushNotificationConfigSchema } from "../generated-example/gen/a2a_pb.js";
 import { A2AServiceOperations, A2AServiceRequiredFields, serviceParameters } from "../generated-example/gen/a2a_a2a_handler.js";
@@ -71,12 +71,13 @@ describe("generated REQUIRED-field table", () => {
     [{ message: {} }, ["message.messageId", "message.role", "message.parts"]],
     [{ message: { messageId: "m", role: "ROLE_USER", parts: [] } }, ["message.parts"]],
     [{ message: { messageId: "m", role: "ROLE_UNSPECIFIED", parts: [{ text: "x" }] } }, ["message.role"]],
+    [{ message: { messageId: "m", role: "ROLE_USER", parts: [{ text: "x" }, { mediaType: "text/plain" }] } }, ["message.parts[1].content"]],
     [
       { message: { messageId: "m", role: "ROLE_USER", parts: [{ text: "x" }] }, configuration: { taskPushNotificationConfig: { authentication: {} } } },
       ["configuration.taskPushNotificationConfig.url", "configuration.taskPushNotificationConfig.authentication.scheme"],
     ],
   ])("reports the missing fields of %j", (json, fields) => {
-    const req = fromJson(SendMessageRequestSchema, json);
+    const req = fromJson(SendMessageRequestSchema, json as JsonValue);
     expect(findMissingFields(table, req.$typeName, req).map((v) => v.field)).toEqual(fields);
   });
 
@@ -85,7 +86,8 @@ describe("generated REQUIRED-field table", () => {
     expect(findMissingFields(table, req.$typeName, req)).toEqual([{ field: "id", description: "id is required" }]);
     const cfg = create(TaskPushNotificationConfigSchema, { url: "https://example.com/hook" });
     expect(findMissingFields(table, cfg.$typeName, cfg)).toEqual([]);
-    expect(create(PartSchema).$typeName in table).toBe(false);
+    // A Part needs exactly one content (spec §4.1.6): the one rule of its entry.
+    expect(table[create(PartSchema).$typeName]).toEqual([{ name: "content", json: "content", check: "oneof", members: ["text", "raw", "url", "data"] }]);
     void Role;
   });
 });

@@ -4,9 +4,11 @@
  * conformance suite (its behaviours, keyed on the first part's text, are in ./behaviours.ts).
  * `npm run example` starts it on 127.0.0.1: HTTP on A2A_HTTP_PORT (default 41241: Agent Card at
  * /.well-known/agent-card.json, JSON-RPC at /a2a/jsonrpc, HTTP+JSON at /a2a/rest, and the gRPC
- * service's Connect routes, gRPC-web and the Connect protocol, at /a2a/connect), gRPC (h2c, with
- * server reflection for grpcurl and buf curl) on A2A_GRPC_PORT (41242). Every HTTP endpoint
- * answers CORS, so a web page on any origin can call it.
+ * service's Connect routes, gRPC-web and the Connect protocol, at /a2a/connect; the generated
+ * OpenAPI and OpenRPC documents at /openapi.json and /openrpc.json, their `servers` the mounted
+ * URLs, and the API reference page, Swagger UI on the OpenAPI document, at /docs, the card's
+ * documentationUrl), gRPC (h2c, with server reflection for grpcurl and buf curl) on A2A_GRPC_PORT
+ * (41242). Every HTTP endpoint answers CORS, so a web page on any origin can call it.
  *
  * Wiring: input must be text/plain (the card's defaultInputModes; anything else is
  * ContentTypeNotSupportedError before a task exists); client-chosen contextIds must name a
@@ -17,18 +19,32 @@
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { create, toJson } from "@bufbuild/protobuf";
+import { create, toJson, type JsonObject } from "@bufbuild/protobuf";
 import { AgentCardSchema, StreamResponseSchema, type AgentCard, type Part } from "../gen/a2a_pb.js";
 import { ContentTypeNotSupportedError, PermissionDeniedError, UnauthenticatedError } from "../gen/a2a_a2a_errors.js";
 import { createA2AServiceSqliteTaskStore, createA2AServiceTaskHandler, type A2AServiceExecutor } from "../gen/a2a_a2a_task_handler.js";
 import { createA2AServiceJsonRpcServer } from "../gen/a2a_a2a_jsonrpc_server.js";
 import { createA2AServiceRestServer } from "../gen/a2a_a2a_rest_server.js";
 import { createA2AServiceGrpcRoutes, listenA2AServiceGrpc } from "../gen/a2a_a2a_grpc_server.js";
-import { buildSupportedInterfaces, checkAgentCard, composeHandlers, serveAgentCard, serveNode, withCors, type MountedInterfaces } from "@protoc-gen-a2a/runtime/http";
+import {
+  buildSupportedInterfaces,
+  checkAgentCard,
+  composeHandlers,
+  serveAgentCard,
+  openApiSecurity,
+  serveApiDocument,
+  serveApiReference,
+  serveNode,
+  withCors,
+  type ApiDocument,
+  type MountedInterfaces,
+} from "@protoc-gen-a2a/runtime/http";
 import { mountConnectRoutes } from "@protoc-gen-a2a/runtime/grpc";
 import type { AuthRequest } from "@protoc-gen-a2a/runtime";
 import { createPushNotificationSender, InMemoryTaskStore } from "@protoc-gen-a2a/runtime/task";
 import { behaviourOf, echo, firstText } from "./behaviours.js";
+import openapi from "../gen/a2a_a2a_openapi.json" with { type: "json" };
+import openrpc from "../gen/a2a_a2a_openrpc.json" with { type: "json" };
 
 /** Who a bearer token stands for. */
 export interface ExamplePrincipal {
@@ -62,6 +78,8 @@ export interface ExampleAgentOptions {
   readonly allowPrivateWebhooks?: boolean;
   /** Keep tasks and push configs in this SQLite file (":memory:" for a private in-memory database). Default: in memory, without SQLite. */
   readonly taskDatabase?: string;
+  /** The API documents served at /openapi.json and /openrpc.json (and shown at /docs). Default: the generated ones, generated-example/gen/a2a_a2a_open{api,rpc}.json. */
+  readonly apiDocuments?: { readonly openapi: ApiDocument; readonly openrpc: ApiDocument };
 }
 
 /** A running example agent. */
@@ -70,10 +88,25 @@ export interface ExampleAgent {
   readonly httpPort: number;
   /** host:port of the gRPC server. */
   readonly grpcAddress: string;
-  /** The card, the JSON-RPC endpoint, the HTTP+JSON base, the gRPC address, and the base URL of gRPC-web and Connect. */
-  readonly endpoints: { readonly cardUrl: string; readonly jsonrpc: string; readonly rest: string; readonly grpc: string; readonly connect: string };
+  /**
+   * The card, the JSON-RPC endpoint, the HTTP+JSON base, the gRPC address, the base URL of gRPC-web and Connect, the OpenAPI
+   * (HTTP+JSON) and OpenRPC (JSON-RPC) documents, and the API reference page (the card's documentationUrl).
+   */
+  readonly endpoints: {
+    readonly cardUrl: string;
+    readonly jsonrpc: string;
+    readonly rest: string;
+    readonly grpc: string;
+    readonly connect: string;
+    readonly openapi: string;
+    readonly openrpc: string;
+    readonly docs: string;
+  };
   close(): Promise<void>;
 }
+
+/** The generated API documents (protoc-gen-a2a's OpenAPI and OpenRPC emitters). */
+const generatedApiDocuments: { readonly openapi: ApiDocument; readonly openrpc: ApiDocument } = { openapi, openrpc };
 
 /** The media types the agent accepts (the card's defaultInputModes). */
 const INPUT_MODES = ["text/plain"];
@@ -105,12 +138,19 @@ export function createExampleExecutor(options: { longRunningMs: number; shutdown
 }
 
 /** The Agent Card (public, or extended: one more skill), listing the interfaces mounted. */
-function agentCard(capabilities: Required<NonNullable<ExampleAgentOptions["capabilities"]>>, extended: boolean, requireAuthentication: boolean, mounted: MountedInterfaces): AgentCard {
+function agentCard(
+  capabilities: Required<NonNullable<ExampleAgentOptions["capabilities"]>>,
+  extended: boolean,
+  requireAuthentication: boolean,
+  mounted: MountedInterfaces,
+  documentationUrl: string,
+): AgentCard {
   return create(AgentCardSchema, {
     supportedInterfaces: buildSupportedInterfaces(mounted),
     name: "protoc-gen-a2a example agent",
     description: "The ACTS conformance SUT: behaves by the prefix of the first message part (tck-…); echoes anything else. Built on the generated task runtime.",
     version: "0.1.0",
+    documentationUrl,
     capabilities,
     securitySchemes: {
       bearer: {
@@ -188,18 +228,33 @@ export async function startExampleAgent(options: ExampleAgentOptions = {}): Prom
   await new Promise<void>((resolve) => http.listen(options.httpPort ?? 0, host, resolve));
   const port = (http.address() as AddressInfo).port;
   const mounted = { baseUrl: `http://${host}:${port}`, jsonRpcPath: "/a2a/jsonrpc", restPath: "/a2a/rest", grpcAddress: grpc.address, connectPath: "/a2a/connect" };
+  const docs = { openapi: "/openapi.json", openrpc: "/openrpc.json", page: "/docs" };
+  const docsUrl = `${mounted.baseUrl}${docs.page}`;
   // Both cards list every interface (supportedInterfaces is REQUIRED on the extended card too).
-  const card = toJson(AgentCardSchema, agentCard(capabilities, false, requireAuthentication, mounted));
+  const card = toJson(AgentCardSchema, agentCard(capabilities, false, requireAuthentication, mounted, docsUrl));
   const problems = checkAgentCard(card, mounted);
   if (problems.length > 0) throw new Error(`agent card does not match what is mounted: ${problems.map((p) => p.message).join("; ")}`);
-  extendedCard = agentCard(capabilities, true, requireAuthentication, mounted);
+  extendedCard = agentCard(capabilities, true, requireAuthentication, mounted, docsUrl);
   const jsonrpc = createA2AServiceJsonRpcServer(handler, serverOptions);
   const rest = createA2AServiceRestServer(handler, { ...serverOptions, basePath: "/a2a/rest" });
+  // The generated documents know the operations, not where they are mounted: their servers are set here.
+  const apiDocuments = options.apiDocuments ?? generatedApiDocuments;
   const bindings = serveNode(
     composeHandlers(
       { prefix: "/.well-known/agent-card.json", handler: serveAgentCard(card) },
       { prefix: "/a2a/jsonrpc", handler: withCors(jsonrpc.handler) },
       { prefix: "/a2a/rest", handler: withCors(rest.handler) },
+      {
+        prefix: docs.openapi,
+        handler: serveApiDocument(apiDocuments.openapi, {
+          path: docs.openapi,
+          servers: [{ url: `${mounted.baseUrl}${mounted.restPath}`, description: "HTTP+JSON" }],
+          // The card's bearer scheme, so that Swagger UI's "Authorize" sends the token.
+          security: openApiSecurity(card as JsonObject, String(apiDocuments.openapi["openapi"])),
+        }),
+      },
+      { prefix: docs.openrpc, handler: serveApiDocument(apiDocuments.openrpc, { path: docs.openrpc, servers: [{ name: "JSON-RPC", url: `${mounted.baseUrl}${mounted.jsonRpcPath}` }] }) },
+      { prefix: docs.page, handler: serveApiReference({ prefix: docs.page, documentUrl: `..${docs.openapi}`, title: "protoc-gen-a2a example agent: HTTP+JSON API" }) },
     ),
   );
   // gRPC-web and Connect on the same port (browsers cannot speak plain gRPC); everything else goes to the other bindings.
@@ -209,7 +264,16 @@ export async function startExampleAgent(options: ExampleAgentOptions = {}): Prom
     cardUrl,
     httpPort: port,
     grpcAddress: grpc.address,
-    endpoints: { cardUrl, jsonrpc: `${mounted.baseUrl}/a2a/jsonrpc`, rest: `${mounted.baseUrl}/a2a/rest`, grpc: grpc.address, connect: `${mounted.baseUrl}${mounted.connectPath}` },
+    endpoints: {
+      cardUrl,
+      jsonrpc: `${mounted.baseUrl}/a2a/jsonrpc`,
+      rest: `${mounted.baseUrl}/a2a/rest`,
+      grpc: grpc.address,
+      connect: `${mounted.baseUrl}${mounted.connectPath}`,
+      openapi: `${mounted.baseUrl}${docs.openapi}`,
+      openrpc: `${mounted.baseUrl}${docs.openrpc}`,
+      docs: docsUrl,
+    },
     close: async () => {
       shutdown.abort();
       http.closeAllConnections();

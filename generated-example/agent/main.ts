@@ -11,6 +11,7 @@ const { endpoints } = agent;
 console.log(
   `example agent: card ${endpoints.cardUrl} · JSON-RPC ${endpoints.jsonrpc} · HTTP+JSON ${endpoints.rest} · gRPC ${endpoints.grpc} (h2c, reflection) · gRPC-web and Connect ${endpoints.connect}`,
 );
+console.log(`example agent: API reference ${endpoints.docs} · OpenAPI ${endpoints.openapi} · OpenRPC ${endpoints.openrpc}`);
 
 let stopping = false;
 function stop(why: string): void {

@@ -490,7 +490,10 @@ export const A2AServiceRequiredFields: RequirementTable = {
   "lf.a2a.v1.Message": [
     { name: "messageId", json: "messageId", check: "nonzero" },
     { name: "role", json: "role", check: "nonzero" },
-    { name: "parts", json: "parts", check: "nonempty" },
+    { name: "parts", json: "parts", check: "nonempty", nested: "lf.a2a.v1.Part" },
+  ],
+  "lf.a2a.v1.Part": [
+    { name: "content", json: "content", check: "oneof", members: ["text","raw","url","data"] },
   ],
   "lf.a2a.v1.SendMessageConfiguration": [
     { name: "taskPushNotificationConfig", json: "taskPushNotificationConfig", nested: "lf.a2a.v1.TaskPushNotificationConfig" },
@@ -577,10 +580,10 @@ export const A2AServiceResponseFields: RequirementTable = {
     { name: "artifact", json: "artifact", check: "present", nested: "lf.a2a.v1.Artifact" },
   ],
   "lf.a2a.v1.ListTasksResponse": [
-    { name: "tasks", json: "tasks", check: "nonempty", nested: "lf.a2a.v1.Task", zero: [] },
-    { name: "nextPageToken", json: "nextPageToken", check: "nonzero", zero: "" },
-    { name: "pageSize", json: "pageSize", check: "nonzero", zero: 0 },
-    { name: "totalSize", json: "totalSize", check: "nonzero", zero: 0 },
+    { name: "tasks", json: "tasks", check: "present", nested: "lf.a2a.v1.Task", zero: [] },
+    { name: "nextPageToken", json: "nextPageToken", check: "present", zero: "" },
+    { name: "pageSize", json: "pageSize", check: "present", zero: 0 },
+    { name: "totalSize", json: "totalSize", check: "present", zero: 0 },
   ],
   "lf.a2a.v1.TaskPushNotificationConfig": [
     { name: "url", json: "url", check: "nonzero", zero: "" },
@@ -602,7 +605,7 @@ export const A2AServiceResponseFields: RequirementTable = {
     { name: "securitySchemes", json: "securitySchemes", nested: "lf.a2a.v1.SecurityScheme", map: true },
     { name: "defaultInputModes", json: "defaultInputModes", check: "nonempty", zero: [] },
     { name: "defaultOutputModes", json: "defaultOutputModes", check: "nonempty", zero: [] },
-    { name: "skills", json: "skills", check: "nonempty", nested: "lf.a2a.v1.AgentSkill", zero: [] },
+    { name: "skills", json: "skills", check: "present", nested: "lf.a2a.v1.AgentSkill", zero: [] },
     { name: "signatures", json: "signatures", nested: "lf.a2a.v1.AgentCardSignature" },
   ],
   "lf.a2a.v1.AgentInterface": [

@@ -14,6 +14,12 @@ export interface PluginOptions {
   readonly grpcServer: "grpc-js" | "connect";
   /** `task_store=`: whether the task runtime also gets the SQLite store. */
   readonly taskStore: "memory" | "sqlite";
+  /** `json_schema=`: whether to emit the JSON Schema bundle and one schema per message and enum. */
+  readonly jsonSchema: boolean;
+  /** `openapi=`: the OpenAPI version of the HTTP+JSON document, or none. */
+  readonly openApi: "3.1" | "3.2" | "none";
+  /** `openrpc=`: whether to emit the OpenRPC document of the JSON-RPC binding. */
+  readonly openRpc: boolean;
 }
 
 /** A binding the plugin can emit. */
@@ -102,6 +108,35 @@ export const OPTIONS: readonly OptionSpec[] = [
       if (value !== "grpc-js" && value !== "connect") throw new Error(`grpc_server must be grpc-js or connect; got "${value}"`);
       return value;
     },
+  },
+  {
+    key: "json_schema",
+    field: "jsonSchema",
+    values: "true|false",
+    default: "true",
+    meaning:
+      "`<file>_a2a_schema.json`, a JSON Schema 2020-12 bundle (every message and enum the operations use, the JSON-RPC envelopes, SSE events and error bodies of each operation, under `$defs`), and `<file>_a2a_schema/<type>.schema.json`, one schema per message and enum; see [JSON Schemas](#json-schemas-openapi-and-openrpc)",
+    parse: (value) => parseBoolean("json_schema", value),
+  },
+  {
+    key: "openapi",
+    field: "openApi",
+    values: "3.1|3.2|none",
+    default: "3.1",
+    meaning:
+      "`<file>_a2a_openapi.json`, the OpenAPI document of the HTTP+JSON binding (with `rest` in `bindings`); `3.2` describes SSE with `itemSchema`, `3.1` with the `x-a2a-item-schema` extension",
+    parse: (value) => {
+      if (value !== "3.1" && value !== "3.2" && value !== "none") throw new Error(`openapi must be 3.1, 3.2 or none; got "${value}"`);
+      return value;
+    },
+  },
+  {
+    key: "openrpc",
+    field: "openRpc",
+    values: "true|false",
+    default: "true",
+    meaning: "`<file>_a2a_openrpc.json`, the OpenRPC 1.3 document of the JSON-RPC binding (with `jsonrpc` in `bindings`)",
+    parse: (value) => parseBoolean("openrpc", value),
   },
 ];
 

@@ -16,6 +16,9 @@ import { emitRestServer } from "./emit/rest/server.js";
 import { emitRestClient } from "./emit/rest/client.js";
 import { emitGrpcServer } from "./emit/grpc/server.js";
 import { emitGrpcClient } from "./emit/grpc/client.js";
+import { emitJsonSchemas } from "./emit/schema/json-schema.js";
+import { emitOpenApi } from "./emit/schema/openapi.js";
+import { emitOpenRpc } from "./emit/schema/openrpc.js";
 
 const name = "protoc-gen-a2a";
 
@@ -70,5 +73,9 @@ function generateTs(schema: Schema<PluginOptions>): void {
       emitGrpcServer(schema, model);
       emitGrpcClient(schema, model);
     }
+    const parameter = schema.proto.parameter;
+    if (schema.options.jsonSchema) emitJsonSchemas(schema, model, parameter);
+    if (bindings.has("rest") && schema.options.openApi !== "none") emitOpenApi(schema, model, parameter, schema.options.openApi);
+    if (bindings.has("jsonrpc") && schema.options.openRpc) emitOpenRpc(schema, model, parameter);
   }
 }

@@ -8,8 +8,12 @@ import type { FieldViolation } from "./a2a-error.js";
 
 export type { FieldViolation };
 
-/** How a REQUIRED field is checked. */
-export type RequiredCheck = "present" | "nonzero" | "nonempty" | "nonempty-map";
+/**
+ * How a REQUIRED field is checked: present, set to a non-zero value, a non-empty list or
+ * map; `"oneof"`: a oneof the spec requires exactly one member of (the rule's `name` is
+ * the oneof's property, `members` its fields' JSON names).
+ */
+export type RequiredCheck = "present" | "nonzero" | "nonempty" | "nonempty-map" | "oneof";
 
 /** One field the validator looks at. */
 export interface FieldRule {
@@ -29,6 +33,8 @@ export interface FieldRule {
   readonly max?: number;
   /** True for a map field: `nested` applies to each value. */
   readonly map?: true;
+  /** For a `"oneof"` rule: the JSON names of the oneof's members, for the violation's description. */
+  readonly members?: readonly string[];
   /** In response tables: the ProtoJSON zero value to emit when the field is absent. */
   readonly zero?: unknown;
 }
@@ -55,6 +61,11 @@ function walk(table: RequirementTable, typeName: string, message: object, prefix
   for (const rule of rules) {
     if (out.length >= limit) return;
     const path = prefix === "" ? rule.json : `${prefix}.${rule.json}`;
+    if (rule.check === "oneof") {
+      const o = record[rule.name] as { case?: string } | undefined;
+      if (o?.case === undefined) out.push({ field: path, description: `${prefix === "" ? "the request" : prefix} needs one of ${(rule.members ?? []).join(", ")}` });
+      continue;
+    }
     let value: unknown;
     if (rule.oneof === undefined) {
       value = record[rule.name];
@@ -114,6 +125,8 @@ function isMissing(check: RequiredCheck, value: unknown): boolean {
       return !Array.isArray(value) || value.length === 0;
     case "nonempty-map":
       return typeof value !== "object" || value === null || Object.keys(value).length === 0;
+    case "oneof":
+      return false;
   }
 }
 

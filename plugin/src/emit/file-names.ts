@@ -18,6 +18,9 @@ export const outputSuffix = {
   restClient: "_a2a_rest_client.ts",
   grpcServer: "_a2a_grpc_server.ts",
   grpcClient: "_a2a_grpc_client.ts",
+  jsonSchema: "_a2a_schema.json",
+  openApi: "_a2a_openapi.json",
+  openRpc: "_a2a_openrpc.json",
 } as const;
 
 export function outputFile(file: DescFile, kind: keyof typeof outputSuffix): string {
@@ -27,4 +30,9 @@ export function outputFile(file: DescFile, kind: keyof typeof outputSuffix): str
 /** Import path of another output file of the same proto, relative to the output root. */
 export function outputModule(file: DescFile, kind: keyof typeof outputSuffix): string {
   return "./" + outputFile(file, kind).replace(/\.ts$/, ".js");
+}
+
+/** The folder of the one-schema-per-type JSON Schema files: `a2a.proto` → `a2a_a2a_schema/`. */
+export function schemaFileDir(file: DescFile): string {
+  return `${file.name}_a2a_schema`;
 }

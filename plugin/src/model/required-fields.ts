@@ -1,8 +1,9 @@
 // Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
-import { getOption, hasOption, type DescField, type DescMessage } from "@bufbuild/protobuf";
+import { getOption, hasOption, type DescField, type DescMessage, type DescOneof } from "@bufbuild/protobuf";
 import { FeatureSet_FieldPresence } from "@bufbuild/protobuf/wkt";
 import { FieldBehavior, field_behavior } from "../gen/google/api/field_behavior_pb.js";
 import { fieldConstraint, type FieldConstraint } from "./field-constraints.js";
+import { exactlyOneRule } from "./oneof-rules.js";
 
 /** How a REQUIRED field is checked (spec §5.7: present and set; required arrays non-empty). */
 export type RequiredCheck =
@@ -26,8 +27,15 @@ export interface FieldRequirement {
   readonly nested: DescMessage | undefined;
 }
 
-/** typeName → the fields to check, for every message reachable from the requests that has any requirement. */
-export type MessageRequirements = ReadonlyMap<string, { readonly message: DescMessage; readonly fields: readonly FieldRequirement[] }>;
+/** A oneof the spec requires exactly one member of (oneof-rules.ts). */
+export interface OneofRequirement {
+  readonly oneof: DescOneof;
+  /** Where the rule comes from. */
+  readonly source: string;
+}
+
+/** typeName → the fields (and exactly-one oneofs) to check, for every message reachable from the roots that has any requirement. */
+export type MessageRequirements = ReadonlyMap<string, { readonly message: DescMessage; readonly fields: readonly FieldRequirement[]; readonly oneofs: readonly OneofRequirement[] }>;
 
 /** True when the field carries `[(google.api.field_behavior) = REQUIRED]`. */
 export function isRequiredField(field: DescField): boolean {
@@ -40,8 +48,9 @@ export function isRequiredField(field: DescField): boolean {
  * the emitted table stays small; well-known types (google.protobuf.*) are never
  * descended into.
  */
-export function collectRequiredFields(roots: readonly DescMessage[]): MessageRequirements {
-  const result = new Map<string, { message: DescMessage; fields: FieldRequirement[] }>();
+export function collectRequiredFields(roots: readonly DescMessage[], options: { readonly oneofs: boolean } = { oneofs: true }): MessageRequirements {
+  const oneofRule = (o: DescOneof) => (options.oneofs ? exactlyOneRule(o) : undefined);
+  const result = new Map<string, { message: DescMessage; fields: FieldRequirement[]; oneofs: OneofRequirement[] }>();
   const hasRequirements = new Map<string, boolean>();
 
   // Fixed point over the reachable graph, so recursive messages terminate.
@@ -58,11 +67,7 @@ export function collectRequiredFields(roots: readonly DescMessage[]): MessageReq
   };
   roots.forEach(visit);
 
-  for (const m of reachable)
-    hasRequirements.set(
-      m.typeName,
-      m.fields.some((f) => isRequiredField(f) || fieldConstraint(f) !== undefined),
-    );
+  for (const m of reachable) hasRequirements.set(m.typeName, m.fields.some((f) => isRequiredField(f) || fieldConstraint(f) !== undefined) || m.oneofs.some((o) => oneofRule(o) !== undefined));
   for (let changed = true; changed; ) {
     changed = false;
     for (const m of reachable) {
@@ -85,13 +90,39 @@ export function collectRequiredFields(roots: readonly DescMessage[]): MessageReq
     for (const f of m.fields) {
       const n = nestedMessage(f);
       const nested = n !== undefined && hasRequirements.get(n.typeName) === true ? n : undefined;
-      const required = isRequiredField(f) ? requiredCheck(f) : undefined;
+      const required = requiredRule(f);
       const range = fieldConstraint(f);
       if (required !== undefined || nested !== undefined || range !== undefined) fields.push({ field: f, required, range, nested });
     }
-    result.set(m.typeName, { message: m, fields });
+    const oneofs = m.oneofs.flatMap((oneof): OneofRequirement[] => {
+      const source = oneofRule(oneof);
+      return source === undefined ? [] : [{ oneof, source }];
+    });
+    result.set(m.typeName, { message: m, fields, oneofs });
   }
   return result;
+}
+
+/**
+ * REQUIRED fields the spec allows at their zero value (CHECKLIST K11): an empty page
+ * (`tasks: []`, `nextPageToken: ""`, `totalSize: 0`), a card without skills (§8.4.1's
+ * `"skills": []`). Present, but not necessarily set. Keyed like field-constraints.ts.
+ */
+const MAY_BE_ZERO = new Set(["ListTasksResponse.tasks", "ListTasksResponse.next_page_token", "ListTasksResponse.page_size", "ListTasksResponse.total_size", "AgentCard.skills"]);
+
+/**
+ * How a REQUIRED field is checked, wherever the message occurs: the server's check for
+ * requests, and the JSON Schemas' `required` plus non-zero rule. Undefined when the
+ * field is not REQUIRED; `"present"` for the K11 fields that may be empty.
+ */
+export function requiredRule(f: DescField): RequiredCheck | undefined {
+  if (!isRequiredField(f)) return undefined;
+  return MAY_BE_ZERO.has(`${f.parent.name}.${f.name}`) ? "present" : requiredCheck(f);
+}
+
+/** True when the field has implicit presence (a list, a map, a plain proto3 scalar or enum): ProtoJSON omits it at its zero value. */
+export function hasImplicitPresence(f: DescField): boolean {
+  return requiredCheck(f) !== "present";
 }
 
 function requiredCheck(f: DescField): RequiredCheck {
@@ -109,7 +140,7 @@ function requiredCheck(f: DescField): RequiredCheck {
   }
 }
 
-function nestedMessage(f: DescField): DescMessage | undefined {
+export function nestedMessage(f: DescField): DescMessage | undefined {
   switch (f.fieldKind) {
     case "message":
       return isWellKnown(f.message) ? undefined : f.message;
@@ -122,6 +153,6 @@ function nestedMessage(f: DescField): DescMessage | undefined {
   }
 }
 
-function isWellKnown(m: DescMessage): boolean {
+export function isWellKnown(m: DescMessage): boolean {
   return m.typeName.startsWith("google.protobuf.");
 }

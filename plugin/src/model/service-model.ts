@@ -98,7 +98,11 @@ function buildServiceModel(fileName: string, service: DescService, options: Plug
     typeName: service.typeName,
     operations,
     requirements: collectRequiredFields(operations.map((o) => o.input)),
-    responseRequirements: collectRequiredFields(operations.map((o) => o.output)),
+    // Responses are not validated: their table only fills in zero values, so oneof rules stay out.
+    responseRequirements: collectRequiredFields(
+      operations.map((o) => o.output),
+      { oneofs: false },
+    ),
     taskRuntime: taskRuntimeModel(service.file, { operations }),
   };
 }

@@ -78,15 +78,8 @@ export function serveAgentCard(card: JsonValue, options?: ServeAgentCardOptions)
         const inm = request.header("if-none-match");
         return Promise.resolve(inm !== undefined && ifNoneMatchHits(inm, etag) ? notModified : ok);
       }
-      case "OPTIONS": {
-        const headers: [string, string][] = [["allow", ALLOWED_METHODS], ...corsHeaders];
-        if (cors !== false) {
-          headers.push(["access-control-allow-methods", ALLOWED_METHODS], ["access-control-max-age", "86400"]);
-          const requested = request.header("access-control-request-headers");
-          if (requested !== undefined && requested.trim() !== "") headers.push(["access-control-allow-headers", requested]);
-        }
-        return Promise.resolve({ status: 204, headers, body: "" });
-      }
+      case "OPTIONS":
+        return Promise.resolve(preflightResponse(request, ALLOWED_METHODS, corsHeaders, cors !== false));
       default:
         return Promise.resolve(notAllowed);
     }
@@ -404,7 +397,8 @@ export function sha256(data: Uint8Array): Uint8Array {
 
 const B64URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
-function base64Url(bytes: Uint8Array): string {
+/** `bytes` in base64url without padding (RFC 4648 §5), as the ETags write a digest. */
+export function base64Url(bytes: Uint8Array): string {
   let out = "";
   for (let i = 0; i < bytes.length; i += 3) {
     const n = (bytes[i]! << 16) | ((bytes[i + 1] ?? 0) << 8) | (bytes[i + 2] ?? 0);
@@ -412,4 +406,18 @@ function base64Url(bytes: Uint8Array): string {
     for (let j = 0; j < chars; j++) out += B64URL[(n >> (18 - 6 * j)) & 63];
   }
   return out;
+}
+
+/**
+ * The 204 answer to an OPTIONS request of a read-only resource (card, API documents): `Allow`,
+ * and with CORS on the preflight's allowed methods, max age and the requested headers.
+ */
+export function preflightResponse(request: UniversalRequest, allowed: string, corsHeaders: readonly [string, string][], cors: boolean): UniversalBufferedResponse {
+  const headers: [string, string][] = [["allow", allowed], ...corsHeaders];
+  if (cors) {
+    headers.push(["access-control-allow-methods", allowed], ["access-control-max-age", "86400"]);
+    const requested = request.header("access-control-request-headers");
+    if (requested !== undefined && requested.trim() !== "") headers.push(["access-control-allow-headers", requested]);
+  }
+  return { status: 204, headers, body: "" };
 }

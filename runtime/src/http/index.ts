@@ -3,8 +3,9 @@
  * @protoc-gen-a2a/runtime/http: serving A2A over HTTP. A framework-neutral exchange
  * (`UniversalHandler`) served natively on node:http / node:http2 (`serveNode`) or as a fetch
  * handler (`serveFetch`: Deno, Bun, workers); Agent Card serving with caching and an interface
- * list built from what is mounted; CORS for web pages on other origins; SSE encoding and parsing; JSON media types; and the client
- * side of push notifications, the webhook receiver.
+ * list built from what is mounted; the generated OpenAPI/OpenRPC documents with the mounted `servers`, and a Swagger UI API
+ * reference page (from the optional peer `swagger-ui-dist`); CORS for web pages on other origins; SSE encoding and parsing; JSON
+ * media types; and the client side of push notifications, the webhook receiver.
  */
 export type { UniversalBufferedResponse, UniversalHandler, UniversalRequest, UniversalResponse, UniversalStreamResponse } from "./universal.js";
 export { DEFAULT_STALLED_WRITE_TIMEOUT_MS, serveNode, type NodeRequestListener, type ServeNodeOptions } from "./node-adapter.js";
@@ -20,6 +21,10 @@ export {
   type PrefixedHandler,
   type ServeAgentCardOptions,
 } from "./agent-card.js";
+/** API documents (OpenAPI, OpenRPC) with the mounted `servers`, and the Swagger UI reference page on the OpenAPI one. */
+export { serveApiDocument, serveApiReference, type ApiDocument, type ServeApiDocumentOptions, type ServeApiReferenceOptions } from "./api-docs.js";
+/** An Agent Card's security schemes and requirements as OpenAPI `components.securitySchemes` and `security`, for `serveApiDocument`'s `security`. */
+export { openApiSecurity, type OpenApiSecurity } from "./openapi-security.js";
 export { SSE_HEADERS, SSE_KEEP_ALIVE, SseParser, encodeSseEvent, withKeepAlive, type SseEvent } from "./sse.js";
 export { openEventStream, type EventStreamFraming } from "./event-stream.js";
 export { isJsonMediaType, parseMediaType, type MediaType } from "./content-type.js";

@@ -24,7 +24,7 @@ import type { RunReport } from "./report.js";
 import { runActs, type RunnerConfig, type TestResult } from "./runner.js";
 import { specialChecks } from "./special-checks.js";
 import { startRunnerWebhook, type RunnerWebhook } from "./webhook.js";
-import { startWireTap, type WireMutation, type WireTap } from "./wire-tap.js";
+import { startWireTap, type WireExchange, type WireMutation, type WireTap } from "./wire-tap.js";
 
 export interface ClientImplementation {
   readonly name: string;
@@ -99,12 +99,14 @@ export interface RunOptions {
   /** See RunnerConfig.judgeWire. Default true. */
   readonly judgeWire?: boolean;
   readonly concurrency?: number;
+  /** Sees every JSON-RPC / HTTP+JSON / card exchange of the run, as it crossed the wire. */
+  readonly onExchange?: (exchange: WireExchange) => void;
 }
 
 /** Runs `documents` through `client` on `binding` against the harness's agents; the results of every test. */
 export async function runSuite(harness: Harness, documents: readonly ActsDocument[], client: ClientImplementation, binding: Binding, options: RunOptions = {}): Promise<RunReport> {
   const webhook: RunnerWebhook = await startRunnerWebhook(options.webhookHeaders);
-  const taps: WireTap[] = await Promise.all(harness.profiles.map((p) => startWireTap(p.agent.endpoints)));
+  const taps: WireTap[] = await Promise.all(harness.profiles.map((p) => startWireTap(p.agent.endpoints, { ...(options.onExchange !== undefined ? { onExchange: options.onExchange } : {}) })));
   for (const tap of taps) tap.mutate(options.mutation);
   const clients = await Promise.all(taps.map((tap) => client.factory(binding, tap.endpoints)));
   try {

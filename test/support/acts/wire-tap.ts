@@ -202,7 +202,12 @@ class GrpcRewriter {
 }
 
 /** Starts a tap in front of `target` (the agent's endpoints) on 127.0.0.1. */
-export async function startWireTap(target: { readonly cardUrl: string; readonly jsonrpc: string; readonly rest: string; readonly grpc: string }): Promise<WireTap> {
+export interface WireTapOptions {
+  /** Called with every HTTP/1.1 exchange (JSON-RPC, HTTP+JSON, card) once it settled: a recorder of everything that crossed. */
+  readonly onExchange?: (exchange: WireExchange) => void;
+}
+
+export async function startWireTap(target: { readonly cardUrl: string; readonly jsonrpc: string; readonly rest: string; readonly grpc: string }, options: WireTapOptions = {}): Promise<WireTap> {
   const pending = new Map<string, Pending[]>();
   let mutation: WireMutation | undefined;
   const http = new URL(target.jsonrpc);
@@ -252,6 +257,7 @@ export async function startWireTap(target: { readonly cardUrl: string; readonly 
       const response = responseOf(complete, error);
       if (response !== undefined) exchange.response = response;
       settle();
+      options.onExchange?.(exchange);
     };
     if (id !== undefined) track(id, { settled, snapshot: () => (done ? exchange : { ...exchange, ...(head !== undefined ? { response: responseOf(false)! } : {}) }) });
 

@@ -1,7 +1,7 @@
 // Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 import type { GeneratedFile } from "@bufbuild/protoplugin";
 import { ScalarType, type DescField } from "@bufbuild/protobuf";
-import type { MessageRequirements } from "../../model/required-fields.js";
+import { hasImplicitPresence, type MessageRequirements } from "../../model/required-fields.js";
 import { runtimeImport } from "../runtime-package.js";
 
 /**
@@ -13,7 +13,7 @@ export function emitRequirementTable(f: GeneratedFile, requirements: MessageRequ
   const RequirementTable = f.import("RequirementTable", runtimeImport(""), true);
   f.print(f.jsDoc(doc));
   f.print(f.export("const", name), ": ", RequirementTable, " = {");
-  for (const [typeName, { fields }] of requirements) {
+  for (const [typeName, { fields, oneofs }] of requirements) {
     f.print("  ", f.string(typeName), ": [");
     for (const r of fields) {
       const parts = [`name: ${JSON.stringify(r.field.localName)}`, `json: ${JSON.stringify(r.field.jsonName)}`];
@@ -23,9 +23,16 @@ export function emitRequirementTable(f: GeneratedFile, requirements: MessageRequ
       if (r.nested !== undefined) parts.push(`nested: ${JSON.stringify(r.nested.typeName)}`);
       if (r.nested !== undefined && r.field.fieldKind === "map") parts.push("map: true");
       if (r.field.oneof !== undefined) parts.push(`oneof: ${JSON.stringify(r.field.oneof.localName)}`);
-      const zero = withZero && r.required !== undefined && r.required !== "present" ? jsonZero(r.field) : undefined;
+      const zero = withZero && r.required !== undefined && hasImplicitPresence(r.field) ? jsonZero(r.field) : undefined;
       if (zero !== undefined) parts.push(`zero: ${JSON.stringify(zero)}`);
       f.print("    { ", parts.join(", "), " },");
+    }
+    // Exactly-one oneofs are an input rule; responses are not validated.
+    if (!withZero) {
+      for (const { oneof } of oneofs) {
+        const members = oneof.fields.map((m) => m.jsonName);
+        f.print("    { name: ", f.string(oneof.localName), ", json: ", f.string(oneof.localName), ', check: "oneof", members: ', JSON.stringify(members), " },");
+      }
     }
     f.print("  ],");
   }
