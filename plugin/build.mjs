@@ -19,6 +19,8 @@ await build({
   format: "esm",
   target: "node20",
   legalComments: "eof", // keep the bundled dependencies' license notices
+  // ts-morph (and the TypeScript it carries) only for scaffold-binding, loaded when that runs: not bundled.
+  external: ["ts-morph"],
   logLevel: "warning",
   alias: {
     typescript: join(here, "stubs/typescript.mjs"),

@@ -13,6 +13,9 @@ import { createA2AServiceJsonRpcServer } from "../generated-example/gen/a2a_a2a_
 import { serveNode } from "@protoc-gen-a2a/runtime/http";
 import type { UniversalHandler, UniversalRequest } from "@protoc-gen-a2a/runtime/http";
 import { CONNECT_PROTOCOL_BINDING, GRPC_WEB_PROTOCOL_BINDING } from "../runtime/src/discovery.js";
+
+/** A custom binding's URI (the example agent's WebSocket binding, generated-example/bindings/ws/). */
+const WS_URI = "https://protoc-gen-a2a.github.io/bindings/websocket/v1";
 import { buildSupportedInterfaces, checkAgentCard, composeHandlers, grpcHostPort, ifNoneMatchHits, serveAgentCard, sha256, type MountedInterfaces } from "../runtime/src/http/agent-card.js";
 import { TestAgent } from "./support/test-agent.js";
 import { listen, type Listening } from "./support/servers.js";
@@ -267,11 +270,55 @@ describe("buildSupportedInterfaces", () => {
         { url: "http://h:8080/a2a/connect", protocolBinding: CONNECT_PROTOCOL_BINDING, protocolVersion: "1.0" },
       ],
     ],
+    [
+      "custom bindings (§12.7): their own full URLs, after the core ones and gRPC-web/Connect, in the given order, with the tenant and version",
+      {
+        baseUrl: "http://h:8080",
+        jsonRpcPath: "/rpc",
+        connectPath: "/c",
+        tenant: "acme",
+        custom: [
+          { url: "wss://h/a2a/ws", protocolBinding: WS_URI },
+          { url: "mqtt://broker/a2a", protocolBinding: "urn:example:a2a:mqtt" },
+        ],
+      },
+      [
+        { url: "http://h:8080/rpc", protocolBinding: "JSONRPC", protocolVersion: "1.0", tenant: "acme" },
+        { url: "http://h:8080/c", protocolBinding: GRPC_WEB_PROTOCOL_BINDING, protocolVersion: "1.0", tenant: "acme" },
+        { url: "http://h:8080/c", protocolBinding: CONNECT_PROTOCOL_BINDING, protocolVersion: "1.0", tenant: "acme" },
+        { url: "wss://h/a2a/ws", protocolBinding: WS_URI, protocolVersion: "1.0", tenant: "acme" },
+        { url: "mqtt://broker/a2a", protocolBinding: "urn:example:a2a:mqtt", protocolVersion: "1.0", tenant: "acme" },
+      ],
+    ],
+    [
+      "a custom binding first through order",
+      { baseUrl: "http://h", jsonRpcPath: "/rpc", custom: [{ url: "ws://h/ws", protocolBinding: WS_URI }], order: [WS_URI] },
+      [
+        { url: "ws://h/ws", protocolBinding: WS_URI, protocolVersion: "1.0" },
+        { url: "http://h/rpc", protocolBinding: "JSONRPC", protocolVersion: "1.0" },
+      ],
+    ],
     ["nothing mounted", { baseUrl: "http://h" }, []],
   ])("%s", (_, input, expected) => {
     expect(buildSupportedInterfaces(input)).toEqual(expected);
     // the result is valid ProtoJSON for AgentInterface
     for (const e of buildSupportedInterfaces(input)) expect(() => fromJson(AgentCardSchema, { supportedInterfaces: [e] })).not.toThrow();
+  });
+
+  it.each<[string, MountedInterfaces["custom"]]>([
+    ["not a URI", [{ url: "ws://h/ws", protocolBinding: "websocket" }]],
+    ["a core binding's name", [{ url: "ws://h/ws", protocolBinding: "JSONRPC" }]],
+    ["the runtime's Connect binding", [{ url: "http://h/c", protocolBinding: CONNECT_PROTOCOL_BINDING }]],
+    [
+      "listed twice",
+      [
+        { url: "ws://h/ws", protocolBinding: WS_URI },
+        { url: "ws://h/ws2", protocolBinding: WS_URI },
+      ],
+    ],
+    ["no URL", [{ url: "", protocolBinding: WS_URI }]],
+  ])("a custom binding that is %s is a TypeError", (_, custom) => {
+    expect(() => buildSupportedInterfaces({ baseUrl: "http://h", custom })).toThrow(TypeError);
   });
 });
 
@@ -294,6 +341,8 @@ describe("checkAgentCard", () => {
   const withConnect: MountedInterfaces = { ...mounted, connectPath: "/connect" };
   const web = { url: "https://a.example/connect", protocolBinding: GRPC_WEB_PROTOCOL_BINDING, protocolVersion: "1.0" };
   const connect = { url: "https://a.example/connect/", protocolBinding: CONNECT_PROTOCOL_BINDING, protocolVersion: "1.0" };
+  const withWs: MountedInterfaces = { ...mounted, custom: [{ url: "wss://a.example/a2a/ws", protocolBinding: WS_URI }] };
+  const ws = { url: "wss://a.example/a2a/ws", protocolBinding: WS_URI, protocolVersion: "1.0" };
 
   it.each<[string, JsonObject, MountedInterfaces, [string, string][]]>([
     ["a consistent card", good, mounted, []],
@@ -332,6 +381,19 @@ describe("checkAgentCard", () => {
     ["gRPC-web declared, the Connect routes not mounted", ifaces(rpc, rest, grpc, web), mounted, [["not-mounted", GRPC_WEB_PROTOCOL_BINDING]]],
     ["the Connect routes mounted, Connect not declared", ifaces(rpc, rest, grpc, web), withConnect, [["not-declared", CONNECT_PROTOCOL_BINDING]]],
     ["gRPC-web at another path", ifaces(rpc, rest, grpc, { ...web, url: "https://a.example/web" }, connect), withConnect, [["url-mismatch", GRPC_WEB_PROTOCOL_BINDING]]],
+    ["a custom binding, mounted and declared (first, too)", ifaces(ws, rpc, rest, grpc), withWs, []],
+    ["a custom binding mounted, not declared", good, withWs, [["not-declared", WS_URI]]],
+    ["a custom binding declared, not mounted: not ours, so not checked", ifaces(rpc, rest, grpc, ws), mounted, []],
+    ["a custom binding at another URL", ifaces(rpc, rest, grpc, { ...ws, url: "wss://a.example/other" }), withWs, [["url-mismatch", WS_URI]]],
+    [
+      "a custom binding with another version and tenant",
+      ifaces(rpc, rest, grpc, { ...ws, protocolVersion: "0.3", tenant: "t" }),
+      withWs,
+      [
+        ["tenant-mismatch", WS_URI],
+        ["version-mismatch", WS_URI],
+      ],
+    ],
     [
       "no supportedInterfaces at all",
       { ...good, supportedInterfaces: [] },

@@ -4,12 +4,13 @@
  * replacing the public one, typed errors; against real servers (generated JSON-RPC, REST and
  * gRPC servers over the generated task handler) on 127.0.0.1.
  */
-import { create, toJson, type JsonObject } from "@bufbuild/protobuf";
+import { create, fromJson, toJson, type JsonObject } from "@bufbuild/protobuf";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { AgentCardSchema, TaskState, type AgentCard } from "../generated-example/gen/a2a_pb.js";
 import { AgentConnectError, connectA2AService, type A2AServiceBinding } from "../generated-example/gen/a2a_a2a_agent_client.js";
 import { PushNotificationNotSupportedError, UnauthenticatedError, UnsupportedOperationError } from "../generated-example/gen/a2a_a2a_errors.js";
 import { createA2AServiceJsonRpcServer } from "../generated-example/gen/a2a_a2a_jsonrpc_server.js";
+import { A2AServiceJsonRpcClient } from "../generated-example/gen/a2a_a2a_jsonrpc_client.js";
 import { createA2AServiceRestServer } from "../generated-example/gen/a2a_a2a_rest_server.js";
 import { listenA2AServiceGrpc } from "../generated-example/gen/a2a_a2a_grpc_server.js";
 import { buildSupportedInterfaces, composeHandlers, serveAgentCard } from "@protoc-gen-a2a/runtime/http";
@@ -444,5 +445,45 @@ describe("gRPC interface addresses: host:port and URL forms (CHECKLIST K1)", () 
       ["grpc.example.com:8443", undefined],
       ["grpc.example.com:443", true],
     ]);
+  });
+
+  it("selectInterface: a custom binding's interface is skipped unless wanted as custom; then any scheme, relative URLs resolved, TLS from the scheme", () => {
+    const uri = "https://example.com/bindings/websocket/v1";
+    const entry = (url: string) => ({ url, protocolBinding: uri, protocolVersion: "1.0", tenant: "" });
+    const card = { supportedInterfaces: [entry("wss://a.example/ws"), { url: "https://a.example/rpc", protocolBinding: "JSONRPC", protocolVersion: "1.0", tenant: "" }] };
+    const skipping = selectInterface(card, ["JSONRPC"]);
+    expect(skipping.target?.protocolBinding).toBe("JSONRPC");
+    expect(skipping.skipped).toEqual([`supportedInterfaces[0] (${uri} "wss://a.example/ws"): a binding this client does not know (give a transport for "${uri}" to use it)`]);
+    expect(selectInterface(card, ["JSONRPC", uri], { custom: [uri] }).target).toMatchObject({ protocolBinding: uri, address: "wss://a.example/ws", tls: true, index: 0 });
+    expect(selectInterface({ supportedInterfaces: [entry("/a2a/ws")] }, [uri], { custom: [uri], cardUrl: "http://a.example/.well-known/agent-card.json" }).target).toMatchObject({
+      address: "http://a.example/a2a/ws",
+      tls: false,
+    });
+    const unusable = selectInterface({ supportedInterfaces: [entry("/a2a/ws")] }, [uri], { custom: [uri] });
+    expect([unusable.target, unusable.skipped[0]]).toEqual([undefined, expect.stringMatching(/unusable url$/)]);
+  });
+
+  it("connectA2AService uses options.transports for a custom binding the card lists first, and skips it otherwise", async () => {
+    const uri = "https://example.com/bindings/websocket/v1";
+    const cardWithCustom = fromJson(AgentCardSchema, {
+      ...plain.initialCard,
+      supportedInterfaces: [{ url: "ws://127.0.0.1:9/ws", protocolBinding: uri, protocolVersion: "1.0" }, ...plain.interfaces],
+    });
+    const seen: { address: string; tenant: string | undefined; headers: unknown }[] = [];
+    const inner = new A2AServiceJsonRpcClient({ url: String(plain.interfaces[0]!["url"]) });
+    const viaCustom = await connectA2AService(cardWithCustom, {
+      headers: { "x-test": "1" },
+      transports: {
+        [uri]: (target, options) => {
+          seen.push({ address: target.address, tenant: options.tenant, headers: options.headers });
+          return inner;
+        },
+      },
+    });
+    expect(viaCustom.interface).toMatchObject({ protocolBinding: uri, index: 0 });
+    expect(seen).toEqual([{ address: "ws://127.0.0.1:9/ws", tenant: undefined, headers: { "x-test": "1" } }]);
+    expect((await viaCustom.client.sendMessage(sendRequest("hi"))).payload.case).toBe("message");
+    const without = await connectA2AService(cardWithCustom);
+    expect(without.interface).toMatchObject({ protocolBinding: "JSONRPC", index: 1 });
   });
 });

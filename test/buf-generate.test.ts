@@ -2,8 +2,8 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Project, ts } from "ts-morph";
 import { repoRoot } from "./support/plugin-runner.js";
+import { typeCheck } from "./support/type-check.js";
 
 /**
  * End to end: `buf generate` runs protoc-gen-es and the bundled protoc-gen-a2a over
@@ -48,31 +48,6 @@ function listTs(dir: string): string[] {
     .filter((f) => f.endsWith(".ts"))
     .map((f) => f.split("\\").join("/"))
     .sort();
-}
-
-function typeCheck(files: string[]): string[] {
-  const project = new Project({
-    compilerOptions: {
-      target: ts.ScriptTarget.ES2022,
-      module: ts.ModuleKind.NodeNext,
-      moduleResolution: ts.ModuleResolutionKind.NodeNext,
-      lib: ["lib.es2023.d.ts"],
-      types: ["node"],
-      strict: true,
-      noUncheckedIndexedAccess: true,
-      noImplicitOverride: true,
-      verbatimModuleSyntax: true,
-      skipLibCheck: true,
-      noEmit: true,
-      // The workspace's runtime package, from its sources.
-      customConditions: ["@protoc-gen-a2a/source"],
-    },
-  });
-  project.addSourceFilesAtPaths(files);
-  return project.getPreEmitDiagnostics().map((d) => {
-    const file = d.getSourceFile()?.getFilePath() ?? "?";
-    return `${relative(repoRoot, file)}:${d.getLineNumber() ?? 0}: ${ts.flattenDiagnosticMessageText(d.getMessageText() as string | ts.DiagnosticMessageChain, "\n")}`;
-  });
 }
 
 describe("buf generate over library.proto", () => {

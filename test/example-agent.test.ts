@@ -24,6 +24,7 @@ import type { A2AServiceClient } from "../generated-example/gen/a2a_a2a_handler.
 import { startExampleAgent, type ExampleAgent, type ExampleAgentOptions } from "../generated-example/agent/echo-agent.js";
 import { createConnectTransport, createGrpcWebTransport } from "@connectrpc/connect-node";
 import { CONNECT_PROTOCOL_BINDING, GRPC_WEB_PROTOCOL_BINDING } from "@protoc-gen-a2a/runtime/grpc";
+import { WS_PROTOCOL_BINDING } from "../generated-example/bindings/ws/ws-operations.js";
 
 /**
  * The example agent (`npm run example`, the ACTS SUT), reached through its own Agent Card, on every
@@ -411,11 +412,13 @@ describe("example agent with requireAuthentication", () => {
 describe("example agent for web pages and gRPC tools", () => {
   const connectUrl = () => main.agent.endpoints.connect;
 
-  it("lists gRPC-web and Connect (custom bindings, by URI) at its Connect routes", () => {
+  it("lists gRPC-web and Connect (custom bindings, by URI) at its Connect routes, then A2A over WebSocket", () => {
     const custom = main.card.supportedInterfaces.filter((i) => i.protocolBinding.startsWith("https://"));
     expect(custom).toEqual([
       { url: connectUrl(), protocolBinding: GRPC_WEB_PROTOCOL_BINDING, protocolVersion: "1.0" },
       { url: connectUrl(), protocolBinding: CONNECT_PROTOCOL_BINDING, protocolVersion: "1.0" },
+      // generated-example/bindings/ws/ (test/ws-binding.test.ts)
+      { url: main.agent.endpoints.ws, protocolBinding: WS_PROTOCOL_BINDING, protocolVersion: "1.0" },
     ]);
     expect(connectUrl()).toBe(`http://127.0.0.1:${main.agent.httpPort}/a2a/connect`);
   });

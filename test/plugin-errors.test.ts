@@ -139,6 +139,15 @@ describe("the protoc-gen-a2a executable", () => {
     expect(result.stdout.toString()).toMatch(/^protoc-gen-a2a v?\d+\.\d+\.\d+: generates A2A servers[\s\S]*protoc-gen-a2a init \[dir\] \[--force\]/);
   });
 
+  it("scaffold-binding --help prints its usage, the bundled binary runs it (ts-morph loaded only then)", () => {
+    const help = spawnSync(process.execPath, [bin, "scaffold-binding", "--help"]);
+    expect(help.status).toBe(0);
+    expect(help.stdout.toString()).toMatch(/^usage: protoc-gen-a2a scaffold-binding --name <short-name> --uri <binding URI>/);
+    const bad = spawnSync(process.execPath, [bin, "scaffold-binding", "--name", "ws"]);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr.toString()).toMatch(/^protoc-gen-a2a scaffold-binding: --name and --uri are required/);
+  });
+
   it("an unknown command is a usage error (exit 2)", () => {
     const result = spawnSync(process.execPath, [bin, "generate"]);
     expect(result.status).toBe(2);

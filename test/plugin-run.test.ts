@@ -34,10 +34,11 @@ describe("protoc-gen-a2a on a2a.proto", () => {
   const run = runPlugin("a2a", EXAMPLE_PARAMETER);
 
   it("emits one file set per proto, no runtime copy: the runtime is imported from @protoc-gen-a2a/runtime", () => {
-    expect(runtimeEntries(run.files)).toEqual(["", "client", "grpc", "grpc-js", "http", "jsonrpc", "rest", "sqlite", "task"]);
+    expect(runtimeEntries(run.files)).toEqual(["", "client", "grpc", "grpc-js", "http", "jsonrpc", "rest", "sqlite", "task", "testing"]);
     expect([...run.files.keys()].sort()).toEqual(
       [
         "a2a_a2a_agent_client.ts",
+        "a2a_a2a_equivalence.ts",
         "a2a_a2a_errors.ts",
         "a2a_a2a_grpc_client.ts",
         "a2a_a2a_grpc_server.ts",
@@ -230,11 +231,11 @@ describe("plugin options", () => {
     const names = [...run.files.keys()];
     expect(names).toContain("a2a_a2a_jsonrpc_server.ts");
     expect(names.filter((n) => n.includes("grpc") || n.includes("rest"))).toEqual([]);
-    expect(runtimeEntries(run.files)).toEqual(["", "client", "http", "jsonrpc", "task"]);
+    expect(runtimeEntries(run.files)).toEqual(["", "client", "http", "jsonrpc", "task", "testing"]);
     const grpcOnly = runPlugin("a2a", "bindings=grpc");
     expect([...grpcOnly.files.keys()]).toContain("a2a_a2a_grpc_client.ts");
     expect([...grpcOnly.files.keys()].filter((n) => n.includes("jsonrpc") || n.includes("rest"))).toEqual([]);
-    expect(runtimeEntries(grpcOnly.files)).toEqual(["", "client", "grpc", "grpc-js", "task"]);
+    expect(runtimeEntries(grpcOnly.files)).toEqual(["", "client", "grpc", "grpc-js", "task", "testing"]);
     for (const [name, content] of runPlugin("a2a", "bindings=jsonrpc+rest").files) {
       expect(content, name).not.toContain("@connectrpc");
       expect(content, name).not.toMatch(/runtime\/grpc/);

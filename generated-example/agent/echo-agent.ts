@@ -4,7 +4,8 @@
  * conformance suite (its behaviours, keyed on the first part's text, are in ./behaviours.ts).
  * `npm run example` starts it on 127.0.0.1: HTTP on A2A_HTTP_PORT (default 41241: Agent Card at
  * /.well-known/agent-card.json, JSON-RPC at /a2a/jsonrpc, HTTP+JSON at /a2a/rest, and the gRPC
- * service's Connect routes, gRPC-web and the Connect protocol, at /a2a/connect; the generated
+ * service's Connect routes, gRPC-web and the Connect protocol, at /a2a/connect; A2A over WebSocket,
+ * the custom binding of generated-example/bindings/ws/, at ws://…/a2a/ws; the generated
  * OpenAPI and OpenRPC documents at /openapi.json and /openrpc.json, their `servers` the mounted
  * URLs, and the API reference page, Swagger UI on the OpenAPI document, at /docs, the card's
  * documentationUrl), gRPC (h2c, with server reflection for grpcurl and buf curl) on A2A_GRPC_PORT
@@ -40,9 +41,12 @@ import {
   type MountedInterfaces,
 } from "@protoc-gen-a2a/runtime/http";
 import { mountConnectRoutes } from "@protoc-gen-a2a/runtime/grpc";
-import type { AuthRequest } from "@protoc-gen-a2a/runtime";
+import type { AuthRequest, CallContext } from "@protoc-gen-a2a/runtime";
+import { A2AServiceOperations, type A2AServiceHandler } from "../gen/a2a_a2a_handler.js";
 import { createPushNotificationSender, InMemoryTaskStore } from "@protoc-gen-a2a/runtime/task";
 import { behaviourOf, echo, firstText } from "./behaviours.js";
+import { attachWsServer } from "../bindings/ws/ws-server.js";
+import { WS_PROTOCOL_BINDING } from "../bindings/ws/ws-operations.js";
 import openapi from "../gen/a2a_a2a_openapi.json" with { type: "json" };
 import openrpc from "../gen/a2a_a2a_openrpc.json" with { type: "json" };
 
@@ -80,6 +84,23 @@ export interface ExampleAgentOptions {
   readonly taskDatabase?: string;
   /** The API documents served at /openapi.json and /openrpc.json (and shown at /docs). Default: the generated ones, generated-example/gen/a2a_a2a_open{api,rpc}.json. */
   readonly apiDocuments?: { readonly openapi: ApiDocument; readonly openrpc: ApiDocument };
+  /** Called with every call's context (all bindings) before the handler runs: tests watch `context.signal` through it. */
+  readonly onCall?: (operation: string, context: CallContext<ExamplePrincipal | undefined>) => void;
+}
+
+/** `handler` with `onCall` told of every call first. */
+function observed<P>(handler: A2AServiceHandler<P>, onCall: (operation: string, context: CallContext<P>) => void): A2AServiceHandler<P> {
+  type Method = (request: unknown, context: CallContext<P>) => unknown;
+  const methods = handler as unknown as Record<string, Method>;
+  const out: Record<string, Method> = {};
+  for (const op of Object.values(A2AServiceOperations)) {
+    const method = methods[op.localName]!.bind(handler);
+    out[op.localName] = (request, context) => {
+      onCall(op.name, context);
+      return method(request, context);
+    };
+  }
+  return out as unknown as A2AServiceHandler<P>;
 }
 
 /** A running example agent. */
@@ -90,7 +111,8 @@ export interface ExampleAgent {
   readonly grpcAddress: string;
   /**
    * The card, the JSON-RPC endpoint, the HTTP+JSON base, the gRPC address, the base URL of gRPC-web and Connect, the OpenAPI
-   * (HTTP+JSON) and OpenRPC (JSON-RPC) documents, and the API reference page (the card's documentationUrl).
+   * (HTTP+JSON) and OpenRPC (JSON-RPC) documents, the API reference page (the card's documentationUrl), and
+   * the WebSocket binding's URL (a custom binding, generated-example/bindings/ws/).
    */
   readonly endpoints: {
     readonly cardUrl: string;
@@ -101,6 +123,7 @@ export interface ExampleAgent {
     readonly openapi: string;
     readonly openrpc: string;
     readonly docs: string;
+    readonly ws: string;
   };
   close(): Promise<void>;
 }
@@ -196,7 +219,7 @@ export async function startExampleAgent(options: ExampleAgentOptions = {}): Prom
       console.warn(`example agent: push notification for task ${f.taskId} not delivered (${f.reason}: ${why}); further failures for this webhook are not logged`);
     },
   });
-  const handler = createA2AServiceTaskHandler<ExamplePrincipal | undefined>({
+  const taskHandler = createA2AServiceTaskHandler<ExamplePrincipal | undefined>({
     executor: createExampleExecutor({ longRunningMs: options.longRunningMs ?? 1500, shutdown: shutdown.signal }),
     store,
     capabilities,
@@ -210,6 +233,7 @@ export async function startExampleAgent(options: ExampleAgentOptions = {}): Prom
     },
     ...(capabilities.pushNotifications ? { onTaskEvent: push.onTaskEvent } : {}),
   });
+  const handler = options.onCall !== undefined ? observed(taskHandler, options.onCall) : taskHandler;
   const authenticate = ({ serviceParameters, operation }: AuthRequest): ExamplePrincipal | undefined => {
     const header = serviceParameters.get("authorization")?.trim();
     if (header === undefined || header === "") {
@@ -227,7 +251,17 @@ export async function startExampleAgent(options: ExampleAgentOptions = {}): Prom
   const http: Server = createServer();
   await new Promise<void>((resolve) => http.listen(options.httpPort ?? 0, host, resolve));
   const port = (http.address() as AddressInfo).port;
-  const mounted = { baseUrl: `http://${host}:${port}`, jsonRpcPath: "/a2a/jsonrpc", restPath: "/a2a/rest", grpcAddress: grpc.address, connectPath: "/a2a/connect" };
+  const wsPath = "/a2a/ws";
+  const wsUrl = `ws://${host}:${port}${wsPath}`;
+  const mounted = {
+    baseUrl: `http://${host}:${port}`,
+    jsonRpcPath: "/a2a/jsonrpc",
+    restPath: "/a2a/rest",
+    grpcAddress: grpc.address,
+    connectPath: "/a2a/connect",
+    // A custom binding (spec §12.7): listed by its URI, after the core bindings and gRPC-web/Connect.
+    custom: [{ url: wsUrl, protocolBinding: WS_PROTOCOL_BINDING }],
+  } satisfies MountedInterfaces;
   const docs = { openapi: "/openapi.json", openrpc: "/openrpc.json", page: "/docs" };
   const docsUrl = `${mounted.baseUrl}${docs.page}`;
   // Both cards list every interface (supportedInterfaces is REQUIRED on the extended card too).
@@ -259,6 +293,8 @@ export async function startExampleAgent(options: ExampleAgentOptions = {}): Prom
   );
   // gRPC-web and Connect on the same port (browsers cannot speak plain gRPC); everything else goes to the other bindings.
   http.on("request", mountConnectRoutes(createA2AServiceGrpcRoutes(handler, serverOptions), bindings, { prefix: mounted.connectPath }));
+  // A2A over WebSocket on the same port: the upgrade requests to /a2a/ws (others get 404).
+  const ws = attachWsServer(http, handler, { ...serverOptions, path: wsPath });
   const cardUrl = `${mounted.baseUrl}/.well-known/agent-card.json`;
   return {
     cardUrl,
@@ -273,9 +309,11 @@ export async function startExampleAgent(options: ExampleAgentOptions = {}): Prom
       openapi: `${mounted.baseUrl}${docs.openapi}`,
       openrpc: `${mounted.baseUrl}${docs.openrpc}`,
       docs: docsUrl,
+      ws: wsUrl,
     },
     close: async () => {
       shutdown.abort();
+      await ws.close();
       http.closeAllConnections();
       await Promise.all([new Promise<void>((resolve) => http.close(() => resolve())), grpc.close(), push.close()]);
       sqlite?.close();

@@ -9,7 +9,7 @@ const agent = await startExampleAgent({
 });
 const { endpoints } = agent;
 console.log(
-  `example agent: card ${endpoints.cardUrl} · JSON-RPC ${endpoints.jsonrpc} · HTTP+JSON ${endpoints.rest} · gRPC ${endpoints.grpc} (h2c, reflection) · gRPC-web and Connect ${endpoints.connect}`,
+  `example agent: card ${endpoints.cardUrl} · JSON-RPC ${endpoints.jsonrpc} · HTTP+JSON ${endpoints.rest} · gRPC ${endpoints.grpc} (h2c, reflection) · gRPC-web and Connect ${endpoints.connect} · WebSocket ${endpoints.ws}`,
 );
 console.log(`example agent: API reference ${endpoints.docs} · OpenAPI ${endpoints.openapi} · OpenRPC ${endpoints.openrpc}`);
 

@@ -7,11 +7,11 @@
 import type { AgentClientSpec, AgentConnection, AgentConnectOptions, CapabilityGate } from "@protoc-gen-a2a/runtime/client";
 import { AgentConnectError, connectAgent } from "@protoc-gen-a2a/runtime/client";
 import { PushNotificationNotSupportedError, UnsupportedOperationError } from "./a2a_a2a_errors.js";
+import type { A2AServiceClient } from "./a2a_a2a_handler.js";
+import { A2AServiceOperations } from "./a2a_a2a_handler.js";
 import type { GrpcClientOptions } from "@protoc-gen-a2a/runtime/grpc";
 import type { AgentCard } from "./a2a_pb.js";
 import { AgentCardSchema } from "./a2a_pb.js";
-import type { A2AServiceClient } from "./a2a_a2a_handler.js";
-import { A2AServiceOperations } from "./a2a_a2a_handler.js";
 import { A2AServiceJsonRpcClient } from "./a2a_a2a_jsonrpc_client.js";
 import { A2AServiceRestClient } from "./a2a_a2a_rest_client.js";
 import { A2AServiceGrpcClient } from "./a2a_a2a_grpc_client.js";
@@ -65,7 +65,7 @@ export const A2AServiceCapabilityGates = {
 /**
  * Options of `connectA2AService`: fetching the card, choosing the interface, capability gating, and the client's options.
  */
-export interface ConnectA2AServiceOptions extends AgentConnectOptions<A2AServiceBinding> {
+export interface ConnectA2AServiceOptions extends AgentConnectOptions<A2AServiceBinding, A2AServiceClient> {
   /**
    * gRPC only: TLS (default: as the interface URL says, else TLS on port 443), a Connect transport or its options.
    */
@@ -97,9 +97,10 @@ const agentClientOfA2AService: AgentClientSpec<AgentCard, A2AServiceClient, A2AS
  * (an origin alone means `/.well-known/agent-card.json`) or a card at hand. The card is fetched
  * (GET, `Accept: application/json`, `cardTimeoutMs`/`signal`/`fetch`) and decoded ignoring unknown
  * fields; the interface is the first `supportedInterfaces` entry (§8.3.2) whose binding is in
- * `options.bindings` (default JSONRPC, HTTP+JSON, GRPC) and whose protocolVersion is 1.x; the
- * client of that binding gets the caller's options (headers, extensions, timeouts) and the
- * interface's tenant. Operations the card's capabilities do not declare are refused locally
+ * `options.bindings` (default JSONRPC, HTTP+JSON, GRPC) or, for a custom binding (§12), whose URI
+ * is a key of `options.transports` (its client factory), and whose protocolVersion is 1.x; entries of
+ * other bindings are skipped. The client of that binding gets the caller's options (headers, extensions,
+ * timeouts) and the interface's tenant. Operations the card's capabilities do not declare are refused locally
  * (see `A2AServiceCapabilityGates`; `checkCapabilities: false` turns that off), and a successful
  * GetExtendedAgentCard replaces `connection.card`.
  *

@@ -7,6 +7,7 @@
 import { runNodeJs } from "@bufbuild/protoplugin";
 import { protocGenA2a } from "./protoc-gen-a2a-plugin.js";
 import { runInit } from "./init/init-command.js";
+import { runScaffold } from "./scaffold/scaffold-command.js";
 import { version } from "./version.js";
 
 const USAGE = `protoc-gen-a2a ${version}: generates A2A servers, clients, route and error tables from a2a.proto.
@@ -15,6 +16,9 @@ usage:
   protoc-gen-a2a                      the protoc plugin (run by buf generate / protoc; reads stdin)
   protoc-gen-a2a init [dir] [--force] write proto/, buf.yaml, buf.gen.yaml, tsconfig.json and a
                                       starter agent into dir (default .), keeping existing files
+  protoc-gen-a2a scaffold-binding --name <short-name> --uri <URI> [--help]
+                                      write (or bring up to date) a custom binding's starting point:
+                                      server adapter, client transport, operations table, BINDING.md
   protoc-gen-a2a --version | --help`;
 
 const [command, ...rest] = process.argv.slice(2);
@@ -31,6 +35,17 @@ if (command === undefined) {
   const result = runInit(rest);
   (result.ok ? console.log : console.error)(result.lines.join("\n"));
   process.exit(result.ok ? 0 : 2);
+} else if (command === "scaffold-binding") {
+  runScaffold(rest).then(
+    (result) => {
+      (result.ok ? console.log : console.error)(result.lines.join("\n"));
+      process.exit(result.ok ? 0 : 2);
+    },
+    (e: unknown) => {
+      console.error(`protoc-gen-a2a scaffold-binding: ${e instanceof Error ? e.message : String(e)}`);
+      process.exit(1);
+    },
+  );
 } else if (command === "--version" || command === "-v") {
   console.log(`protoc-gen-a2a v${version}`);
 } else if (command === "--help" || command === "-h") {

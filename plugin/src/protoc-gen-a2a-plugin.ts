@@ -8,6 +8,7 @@ import { emitHandlerFile } from "./emit/common/handler-interface.js";
 import { emitErrorsFile } from "./emit/common/errors.js";
 import { emitTaskHandlerFile } from "./emit/common/task-handler.js";
 import { emitAgentClientFile } from "./emit/common/agent-client.js";
+import { emitEquivalenceKitFile } from "./emit/common/equivalence-kit.js";
 import { emitJsonRpcMethodTable } from "./emit/jsonrpc/method-table.js";
 import { emitJsonRpcServer } from "./emit/jsonrpc/server.js";
 import { emitJsonRpcClient } from "./emit/jsonrpc/client.js";
@@ -59,6 +60,7 @@ function generateTs(schema: Schema<PluginOptions>): void {
     emitErrorsFile(schema, model);
     emitTaskHandlerFile(schema, model);
     emitAgentClientFile(schema, model);
+    emitEquivalenceKitFile(schema, model);
     if (bindings.has("jsonrpc")) {
       emitJsonRpcMethodTable(schema, model);
       emitJsonRpcServer(schema, model);

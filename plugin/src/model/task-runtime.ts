@@ -1,6 +1,7 @@
 // Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 import { ScalarType, type DescEnum, type DescField, type DescFile, type DescMessage } from "@bufbuild/protobuf";
 import type { OperationModel, ServiceModel } from "./service-model.js";
+import { A2A_OPERATIONS } from "../../../runtime/src/testing/service-spec.js";
 
 /** The messages the task runtime creates (the keys of its `schemas` binding). */
 export const taskRuntimeMessages = [
@@ -18,20 +19,8 @@ export const taskRuntimeMessages = [
   "AgentCard",
 ] as const;
 
-/** The RPCs a service needs for the task runtime to implement it. */
-const taskRuntimeRpcs = [
-  "SendMessage",
-  "SendStreamingMessage",
-  "GetTask",
-  "ListTasks",
-  "CancelTask",
-  "SubscribeToTask",
-  "CreateTaskPushNotificationConfig",
-  "GetTaskPushNotificationConfig",
-  "ListTaskPushNotificationConfigs",
-  "GetExtendedAgentCard",
-  "DeleteTaskPushNotificationConfig",
-] as const;
+/** The RPCs a service needs for the task runtime to implement it: the eleven of A2A (one list, shared with the equivalence kit). */
+const taskRuntimeRpcs = A2A_OPERATIONS;
 
 /** One of the eleven A2A operations. */
 type TaskRuntimeRpc = (typeof taskRuntimeRpcs)[number];

@@ -111,13 +111,31 @@ export interface CapabilityGate {
   ) => Error;
 }
 
+/** A custom binding's URI (§5.8) where a binding name is expected: any string, the core names still suggested. */
+export type CustomBindingUri = string & {};
+
+/**
+ * Builds the client of a custom binding's interface (spec §12): the generated typed client over
+ * the binding's transport, e.g. `(target, options) => new A2AServiceWsClient({ ...options, url: target.address })`.
+ * `target.address` is the interface URL, absolute (resolved against the card URL when relative);
+ * `options` are the caller's client options with the interface's tenant.
+ */
+export type CustomTransportFactory<Client> = (target: InterfaceTarget<CustomBindingUri>, options: ConnectClientOptions) => Client;
+
 /** Options of {@link connectAgent}: how to fetch the card and choose the interface, plus the client's options. */
-export interface AgentConnectOptions<B extends string = A2ABindingName> extends ClientOptions {
+export interface AgentConnectOptions<B extends string = A2ABindingName, Client = unknown> extends ClientOptions {
   /**
    * The bindings the client may use. Default: every binding of this output, JSONRPC, HTTP+JSON,
    * GRPC. Which one wins among the card's interfaces is decided by `prefer`.
    */
   readonly bindings?: readonly B[] | undefined;
+  /**
+   * Clients for custom bindings (§5.8, §12), by `protocolBinding` URI: an interface of such a
+   * binding is usable, like one of `bindings`, and connected with its factory. Interfaces whose
+   * binding is neither in `bindings` nor here are skipped (§8.3.2: the first *supported* entry).
+   * With `prefer: "bindings"`, custom bindings come after `bindings`, in this object's order.
+   */
+  readonly transports?: Readonly<Record<string, CustomTransportFactory<Client>>> | undefined;
   /**
    * Whose order decides when several interfaces fit: `"card"` (default; §8.3.2: the first
    * supported entry of `supportedInterfaces`, the agent's preference) or `"bindings"` (the
@@ -164,8 +182,8 @@ export interface AgentClientSpec<Card extends AgentCardLike, Client, B extends s
  * refusing gated operations the (current) card does not declare.
  */
 export class AgentConnection<Card extends AgentCardLike, Client, B extends string = A2ABindingName> {
-  /** The interface `client` talks to. */
-  readonly interface: SelectedInterface<B>;
+  /** The interface `client` talks to (a custom binding's URI when connected through `transports`). */
+  readonly interface: SelectedInterface<B | CustomBindingUri>;
   /** The client: the generated client of the binding, behind the capability gates. */
   readonly client: Client;
   /** Where the card was fetched from; undefined for a card passed in. */
@@ -175,7 +193,7 @@ export class AgentConnection<Card extends AgentCardLike, Client, B extends strin
   /** Use {@link connectAgent}. */
   constructor(
     card: Card,
-    selected: SelectedInterface<B>,
+    selected: SelectedInterface<B | CustomBindingUri>,
     inner: Client,
     spec: Pick<AgentClientSpec<Card, Client, B, never>, "operations" | "gates" | "extendedCardOperation">,
     checkCapabilities: boolean,
@@ -257,20 +275,27 @@ export async function connectAgent<Card extends AgentCardLike, Client, B extends
     card = source;
   }
   const available = Object.keys(spec.bindings) as B[];
+  const transports = (opts.transports ?? {}) as Readonly<Record<string, CustomTransportFactory<Client>>>;
+  const custom = Object.keys(transports).filter((uri) => !(available as string[]).includes(uri));
   const wanted = (opts.bindings ?? available).filter((b) => available.includes(b));
-  if (wanted.length === 0) {
+  if (wanted.length === 0 && custom.length === 0) {
     throw new AgentConnectError("no-matching-interface", `none of the bindings ${JSON.stringify(opts.bindings)} is available in this client (it has ${available.join(", ")})`, { cardUrl });
   }
-  const { target, skipped } = selectInterface(card, wanted, { prefer: opts.prefer, cardUrl });
+  const { target, skipped } = selectInterface<B | CustomBindingUri>(card, [...wanted, ...custom], { prefer: opts.prefer, cardUrl, custom });
   if (target === undefined) {
     const declared = card.supportedInterfaces.length === 0 ? "the card declares no supportedInterfaces (an A2A v0.3 card?)" : skipped.join("; ");
-    throw new AgentConnectError("no-matching-interface", `no interface of the agent fits bindings ${wanted.join(", ")} and protocol version 1.x: ${declared}`, { cardUrl });
+    throw new AgentConnectError("no-matching-interface", `no interface of the agent fits bindings ${[...wanted, ...custom].join(", ")} and protocol version 1.x: ${declared}`, { cardUrl });
   }
-  const { bindings: _b, prefer: _p, signal: _s, cardTimeoutMs: _c, cardHeaders: _h, checkCapabilities: _g, ...rest } = opts;
+  const { bindings: _b, prefer: _p, signal: _s, cardTimeoutMs: _c, cardHeaders: _h, checkCapabilities: _g, transports: _t, ...rest } = opts;
   const clientOptions: ConnectClientOptions = { ...rest, tenant: target.tenant !== "" ? target.tenant : opts.tenant };
-  const factory = spec.bindings[target.protocolBinding] as (target: InterfaceTarget<B>, client: ConnectClientOptions, options: O) => Client;
-  const inner = factory(target, clientOptions, opts);
-  const selected: SelectedInterface<B> = {
+  let inner: Client;
+  if (custom.includes(target.protocolBinding)) {
+    inner = transports[target.protocolBinding]!(target, clientOptions);
+  } else {
+    const factory = spec.bindings[target.protocolBinding as B] as (target: InterfaceTarget<B>, client: ConnectClientOptions, options: O) => Client;
+    inner = factory(target as InterfaceTarget<B>, clientOptions, opts);
+  }
+  const selected: SelectedInterface<B | CustomBindingUri> = {
     url: target.url,
     protocolBinding: target.protocolBinding,
     protocolVersion: target.protocolVersion,
@@ -348,6 +373,11 @@ export interface SelectInterfaceOptions {
   readonly prefer?: "card" | "bindings" | undefined;
   /** The card's URL, against which relative HTTP interface URLs resolve. */
   readonly cardUrl?: string | undefined;
+  /**
+   * Which of `bindings` are custom bindings' URIs: their URL may have any scheme (`wss:`, …;
+   * relative ones resolve against the card URL), and `tls` says whether the scheme is a secure one.
+   */
+  readonly custom?: readonly string[] | undefined;
 }
 
 /**
@@ -365,7 +395,8 @@ export function selectInterface<B extends string>(card: AgentCardLike, bindings:
     const name = BINDING_ALIASES[entry.protocolBinding.trim().toUpperCase()] ?? entry.protocolBinding;
     const binding = bindings.find((b) => b === name);
     if (binding === undefined) {
-      skipped.push(`${label}: binding not wanted`);
+      const core = Object.hasOwn(BINDING_ALIASES, entry.protocolBinding.trim().toUpperCase());
+      skipped.push(core ? `${label}: binding not wanted` : `${label}: a binding this client does not know (give a transport for ${JSON.stringify(entry.protocolBinding)} to use it)`);
       continue;
     }
     if (majorVersion(entry.protocolVersion) !== 1) {
@@ -375,7 +406,11 @@ export function selectInterface<B extends string>(card: AgentCardLike, bindings:
     let address: string | undefined;
     let url = entry.url;
     let tls: boolean | undefined;
-    if (binding === "GRPC") {
+    if (options?.custom?.includes(binding) === true) {
+      address = anyUrl(entry.url, options.cardUrl);
+      if (address !== undefined) url = address;
+      tls = address === undefined ? undefined : /^(wss|https|grpcs):/i.test(address) ? true : /^(ws|http|grpc):/i.test(address) ? false : undefined;
+    } else if (binding === "GRPC") {
       address = grpcHostPort(entry.url);
       tls = grpcAddressTls(entry.url);
     } else {
@@ -396,6 +431,21 @@ export function selectInterface<B extends string>(card: AgentCardLike, bindings:
 function majorVersion(version: string): number | undefined {
   const m = /^\s*(\d+)(?:\.\d+){0,2}\s*$/.exec(version);
   return m === null ? undefined : Number(m[1]);
+}
+
+/** An absolute URL of any scheme (a custom binding's): as declared when absolute, else resolved against the card URL. */
+function anyUrl(declared: string, base: string | undefined): string | undefined {
+  try {
+    new URL(declared);
+    return declared.trim();
+  } catch {
+    if (base === undefined) return undefined;
+    try {
+      return new URL(declared, base).href;
+    } catch {
+      return undefined;
+    }
+  }
 }
 
 /** An absolute http(s) URL: as declared when absolute, else resolved against the card URL. */

@@ -19,6 +19,8 @@ export {
   type AgentInterfaceLike,
   type CapabilityGate,
   type ConnectClientOptions,
+  type CustomBindingUri,
+  type CustomTransportFactory,
   type FetchAgentCardOptions,
   type InterfaceTarget,
   type SelectInterfaceOptions,

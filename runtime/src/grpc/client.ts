@@ -3,7 +3,7 @@
  * The gRPC client transport of A2A (spec §10) on Connect's gRPC transport over HTTP/2.
  * The generated `<Service>GrpcClient` wraps it with one typed method per RPC.
  */
-import { ConnectError, createClient, type Client, type Transport } from "@connectrpc/connect";
+import { Code, ConnectError, createClient, type Client, type Transport } from "@connectrpc/connect";
 import { createGrpcTransport, type GrpcTransportOptions } from "@connectrpc/connect-node";
 import type { DescService, MessageInitShape, MessageShape } from "@bufbuild/protobuf";
 import type { ErrorRegistry } from "../a2a-error.js";
@@ -56,17 +56,27 @@ export class GrpcTransport implements A2ATransport {
     try {
       return await call(this.#message(operation, request), this.#callOptions(options));
     } catch (e) {
-      throw this.#error(e);
+      throw this.#error(e, options?.signal);
     }
   }
 
   /** Calls a server-streaming operation; breaking out of the loop cancels the call. */
   async *stream<I extends OperationDescriptor>(operation: I, request: MessageInitShape<I["input"]>, options?: CallOptions): AsyncGenerator<MessageShape<I["output"]>> {
     const call = this.#client[operation.localName] as unknown as (req: unknown, opts: object) => AsyncIterable<MessageShape<I["output"]>>;
+    // Connect's stream does not cancel the call when the consumer stops reading (`break`): this
+    // signal does, in `finally`, so the server's handler sees its signal abort (as on the HTTP bindings).
+    const stop = new AbortController();
+    const caller = options?.signal;
+    const forward = () => stop.abort(caller?.reason);
+    if (caller?.aborted === true) forward();
+    else caller?.addEventListener("abort", forward, { once: true });
     try {
-      yield* call(this.#message(operation, request), this.#callOptions(options));
+      yield* call(this.#message(operation, request), { ...this.#callOptions(options), signal: stop.signal });
     } catch (e) {
-      throw this.#error(e);
+      throw this.#error(e, caller);
+    } finally {
+      caller?.removeEventListener("abort", forward);
+      stop.abort();
     }
   }
 
@@ -84,7 +94,13 @@ export class GrpcTransport implements A2ATransport {
     };
   }
 
-  #error(e: unknown): unknown {
-    return e instanceof ConnectError ? fromConnectError(e, this.#schemas, this.#errors) : e;
+  /**
+   * A Connect error as the generated A2A error; the cancellation the caller's own abort caused
+   * rejects with the signal's reason instead, as on the HTTP bindings.
+   */
+  #error(e: unknown, signal: AbortSignal | undefined): unknown {
+    if (!(e instanceof ConnectError)) return e;
+    if (signal?.aborted === true && e.code === Code.Canceled) return signal.reason;
+    return fromConnectError(e, this.#schemas, this.#errors);
   }
 }

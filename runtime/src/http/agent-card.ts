@@ -173,19 +173,38 @@ export interface MountedInterfaces {
    * (`GRPC_WEB_PROTOCOL_BINDING`, `CONNECT_PROTOCOL_BINDING`), after the core ones; absent = not mounted.
    */
   readonly connectPath?: string;
+  /**
+   * Custom bindings of your own (spec §12.7), e.g. one made with `protoc-gen-a2a scaffold-binding`:
+   * each its protocolBinding URI (§5.8) and its full endpoint URL (`wss://agent.example.com/a2a/ws`;
+   * not joined to `baseUrl`). Listed after the core bindings and gRPC-web/Connect, in this order
+   * (unless `order` names them), and checked by {@link checkAgentCard} like those. A binding
+   * that is not a URI, names a core binding or comes twice is a TypeError.
+   */
+  readonly custom?: readonly CustomInterface[];
   /** `AgentInterface.tenant` of every entry; omitted when empty. */
   readonly tenant?: string;
   /** Default "1.0". */
   readonly protocolVersion?: string;
-  /** Preference order (§8.3.1: first = preferred); mounted bindings missing here follow in the default order. */
-  readonly order?: readonly A2ABindingName[];
+  /**
+   * Preference order (§8.3.1: first = preferred): core binding names, or URIs of the custom
+   * bindings (gRPC-web, Connect, `custom`); mounted bindings missing here follow in the default order.
+   */
+  readonly order?: readonly (A2ABindingName | (string & {}))[];
+}
+
+/** A custom binding's interface, for {@link MountedInterfaces.custom}. */
+export interface CustomInterface {
+  /** The full endpoint URL, as the card declares it. */
+  readonly url: string;
+  /** The binding's URI (§5.8), e.g. `https://example.com/bindings/websocket/v1`. */
+  readonly protocolBinding: string;
 }
 
 /** One `AgentInterface` in ProtoJSON form. */
 export type AgentInterfaceJson = {
   url: string;
-  /** A core binding's name, or a custom binding's URI (§5.8). */
-  protocolBinding: A2ABindingName | typeof GRPC_WEB_PROTOCOL_BINDING | typeof CONNECT_PROTOCOL_BINDING;
+  /** A core binding's name, or a custom binding's URI (§5.8): gRPC-web, Connect, or one of `MountedInterfaces.custom`. */
+  protocolBinding: A2ABindingName | typeof GRPC_WEB_PROTOCOL_BINDING | typeof CONNECT_PROTOCOL_BINDING | (string & {});
   protocolVersion: string;
   tenant?: string;
 };
@@ -195,12 +214,27 @@ const DEFAULT_ORDER: readonly A2ABindingName[] = ["JSONRPC", "HTTP+JSON", "GRPC"
 const CUSTOM_BINDINGS = [GRPC_WEB_PROTOCOL_BINDING, CONNECT_PROTOCOL_BINDING] as const;
 type KnownBinding = AgentInterfaceJson["protocolBinding"];
 
+/** The URIs of `input.custom`, validated (a URI, not a core binding or the runtime's own, no duplicates). */
+function customBindings(input: MountedInterfaces): string[] {
+  const out: string[] = [];
+  for (const [i, entry] of (input.custom ?? []).entries()) {
+    const b = entry.protocolBinding;
+    if (!/^[a-z][a-z0-9+.-]*:\S+$/i.test(b)) throw new TypeError(`custom[${i}].protocolBinding ${JSON.stringify(b)} is not a URI (spec §5.8: custom bindings are identified by URI)`);
+    if ((DEFAULT_ORDER as readonly string[]).includes(b.toUpperCase()) || (CUSTOM_BINDINGS as readonly string[]).includes(b) || out.includes(b)) {
+      throw new TypeError(`custom[${i}].protocolBinding ${b} is a core binding, the runtime's gRPC-web/Connect binding (connectPath) or listed twice`);
+    }
+    if (typeof entry.url !== "string" || entry.url === "") throw new TypeError(`custom[${i}].url is empty`);
+    out.push(b);
+  }
+  return out;
+}
+
 /** The `supportedInterfaces` entries (ProtoJSON) for what is mounted, in preference order. */
 export function buildSupportedInterfaces(input: MountedInterfaces): AgentInterfaceJson[] {
   const version = input.protocolVersion ?? "1.0";
   const urls = mountedUrls(input);
   const order: KnownBinding[] = [];
-  for (const b of [...(input.order ?? []), ...DEFAULT_ORDER, ...CUSTOM_BINDINGS]) if (!order.includes(b)) order.push(b);
+  for (const b of [...(input.order ?? []), ...DEFAULT_ORDER, ...CUSTOM_BINDINGS, ...customBindings(input)]) if (!order.includes(b)) order.push(b);
   const out: AgentInterfaceJson[] = [];
   for (const binding of order) {
     const url = urls.get(binding);
@@ -220,6 +254,7 @@ function mountedUrls(input: MountedInterfaces): Map<KnownBinding, string> {
   if (input.restPath !== undefined) urls.set("HTTP+JSON", join(input.restPath));
   if (input.grpcAddress !== undefined) urls.set("GRPC", grpcHostPort(input.grpcAddress) ?? input.grpcAddress);
   if (input.connectPath !== undefined) for (const b of CUSTOM_BINDINGS) urls.set(b, join(input.connectPath));
+  for (const entry of input.custom ?? []) urls.set(entry.protocolBinding, entry.url);
   return urls;
 }
 
@@ -258,8 +293,8 @@ const REQUIRED_ARRAYS = ["supportedInterfaces", "defaultInputModes", "defaultOut
  * declared but not mounted, mounted bindings not declared, URL/tenant/version mismatches,
  * and a gRPC interface declared as a URL instead of `host:port` (what clients and the TCK
  * dial; §8.5's sample shows a URL). Interfaces of
- * bindings other than the three core ones and the runtime's gRPC-web and Connect are not
- * checked. Empty list = all good.
+ * bindings other than the three core ones, the runtime's gRPC-web and Connect and the
+ * `custom` ones of `mounted` are not checked. Empty list = all good.
  */
 export function checkAgentCard(json: JsonValue, mounted: MountedInterfaces): AgentCardProblem[] {
   const card = asCardObject(json);
@@ -292,7 +327,7 @@ export function checkAgentCard(json: JsonValue, mounted: MountedInterfaces): Age
       problems.push({ kind: "malformed-interface", subject: `supportedInterfaces[${i}]`, message: `supportedInterfaces[${i}] lacks url or protocolBinding` });
       continue;
     }
-    if (!(DEFAULT_ORDER as readonly string[]).includes(binding) && !(CUSTOM_BINDINGS as readonly string[]).includes(binding)) continue;
+    if (!(DEFAULT_ORDER as readonly string[]).includes(binding) && !(CUSTOM_BINDINGS as readonly string[]).includes(binding) && !expected.has(binding)) continue;
     const b = binding as KnownBinding;
     declared.add(b);
     const want = expected.get(b);

@@ -17,6 +17,7 @@ export {
   serveAgentCard,
   type AgentCardProblem,
   type AgentInterfaceJson,
+  type CustomInterface,
   type MountedInterfaces,
   type PrefixedHandler,
   type ServeAgentCardOptions,

@@ -5,12 +5,12 @@
  * the generated error classes. The generated `<Service>RestClient` wraps it.
  */
 import { fromJson, toJson, type JsonObject, type JsonValue, type MessageInitShape, type MessageShape } from "@bufbuild/protobuf";
-import type { A2AError, ErrorRegistry } from "../a2a-error.js";
+import { BAD_REQUEST_TYPE, ERROR_DOMAIN, ERROR_INFO_TYPE, type A2AError, type ErrorRegistry } from "../a2a-error.js";
 import { callSignal, requestHeaders, requestMessage, unreachableError, type CallOptions, type ClientOptions } from "../call-options.js";
 import { parseSse } from "../http/sse.js";
 import type { OperationDescriptor } from "../operation.js";
 import type { Route, RouteTable } from "../route-matcher.js";
-import { bodyWithoutPathFields, buildQuery, expandPath, routeLiterals, type RestRequestShape } from "./request-shape.js";
+import { RestRequestError, bodyWithoutPathFields, buildQuery, expandPath, routeLiterals, type RestRequestShape } from "./request-shape.js";
 import type { Transport } from "../transport.js";
 
 /** Options of a REST client, fixed for its lifetime. */
@@ -99,13 +99,18 @@ export class RestTransport implements Transport {
     const json = toJson(operation.input, message) as JsonObject;
     const route = this.#pickRoute(operation, typeof json["tenant"] === "string" && json["tenant"] !== "");
     const shape = this.#requests[operation.name] ?? { fields: [] };
-    let url = this.#base + expandPath(route, shape, json, this.#literals);
+    let url: string;
     let body: string | undefined;
-    if (route.body === "") {
-      const query = buildQuery(route, shape, json);
-      if (query !== "") url += `?${query}`;
-    } else {
-      body = JSON.stringify(route.body === "*" ? bodyWithoutPathFields(route, shape, json) : (json[route.body] ?? {}));
+    try {
+      url = this.#base + expandPath(route, shape, json, this.#literals);
+      if (route.body === "") {
+        const query = buildQuery(route, shape, json);
+        if (query !== "") url += `?${query}`;
+      } else {
+        body = JSON.stringify(route.body === "*" ? bodyWithoutPathFields(route, shape, json) : (json[route.body] ?? {}));
+      }
+    } catch (e) {
+      throw e instanceof RestRequestError ? this.#invalidParams(e) : e;
     }
     const headers = requestHeaders(this.#options, options, body === undefined ? { accept } : { accept, "content-type": "application/a2a+json" });
     const { signal, cleanup } = callSignal(options?.signal, options?.timeoutMs ?? this.#options.timeoutMs);
@@ -137,6 +142,17 @@ export class RestTransport implements Transport {
     } catch (e) {
       throw this.#protocolError(`the response is not a valid ${operation.output.typeName}: ${e instanceof Error ? e.message : String(e)}`);
     }
+  }
+
+  /**
+   * A request this binding cannot express (an empty path field, a message field in a query): the
+   * InvalidParamsError the other bindings' servers answer it with, raised before sending, with the
+   * field as a violation.
+   */
+  #invalidParams(e: RestRequestError): A2AError {
+    const details: object[] = [{ "@type": ERROR_INFO_TYPE, reason: "INVALID_PARAMS", domain: ERROR_DOMAIN }];
+    if (e.field !== undefined) details.push({ "@type": BAD_REQUEST_TYPE, fieldViolations: [{ field: e.field, description: e.message }] });
+    return this.#errors.fromHttpError(400, { error: { code: 400, status: "INVALID_ARGUMENT", message: `Invalid parameters: ${e.message}`, details } });
   }
 
   #protocolError(message: string): A2AError {

@@ -28,6 +28,13 @@ export interface RestRequestShape {
 /** A request that cannot be assembled: the message names the parameter or field. */
 export class RestRequestError extends Error {
   override name = "RestRequestError";
+  /** The request field at fault (ProtoJSON name), when there is one: the field violation the client reports. */
+  readonly field: string | undefined;
+
+  constructor(message: string, field?: string) {
+    super(message);
+    this.field = field;
+  }
 }
 
 /** Reserved query parameter names that are service parameters, not request fields (§3.6.1). */
@@ -182,14 +189,14 @@ export function expandPath(route: Route, shape: RestRequestShape, json: JsonObje
     const field = fieldByName(shape, variable.field);
     const value = json[field?.json ?? variable.field];
     if (typeof value !== "string" || value === "") {
-      throw new RestRequestError(`${field?.json ?? variable.field} is required to build the path ${route.template}`);
+      throw new RestRequestError(`${field?.json ?? variable.field} is required to build the path ${route.template}`, field?.json ?? variable.field);
     }
     const end = variable.end < 0 ? segments.length : variable.end;
     const single = end - variable.start === 1 && segments[variable.start] === "*";
     const parts = single ? [value] : value.split("/");
     if (parts.some((p) => p === "." || p === "..")) {
       // URL parsing would remove a dot segment (even "%2E"), sending the request elsewhere.
-      throw new RestRequestError(`${field?.json ?? variable.field} ${JSON.stringify(value)} cannot be sent in a URL path`);
+      throw new RestRequestError(`${field?.json ?? variable.field} ${JSON.stringify(value)} cannot be sent in a URL path`, field?.json ?? variable.field);
     }
     out.push(parts.map((p) => encodeSegment(p, literals)).join("/"));
     i = end;
@@ -206,7 +213,7 @@ export function buildQuery(route: Route, shape: RestRequestShape, json: JsonObje
     const value = json[field.json];
     if (value === undefined || value === null) continue;
     if (field.kind === "message" || (typeof value === "object" && !Array.isArray(value))) {
-      throw new RestRequestError(`${field.json} cannot be sent in a query string: ${route.method} ${route.template} takes no body`);
+      throw new RestRequestError(`${field.json} cannot be sent in a query string: ${route.method} ${route.template} takes no body`, field.json);
     }
     const values = Array.isArray(value) ? value : [value];
     for (const v of values) parts.push(`${encodeURIComponent(field.json)}=${encodeURIComponent(String(v))}`);

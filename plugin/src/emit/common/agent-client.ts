@@ -74,7 +74,7 @@ export function emitAgentClientFile(schema: Schema<PluginOptions>, model: FileMo
     f.print();
 
     f.print(f.jsDoc(`Options of \`connect${base}\`: fetching the card, choosing the interface, capability gating, and the client's options.`));
-    f.print(f.export("interface", optionsType), " extends ", AgentConnectOptions, "<", bindingType, "> {");
+    f.print(f.export("interface", optionsType), " extends ", AgentConnectOptions, "<", bindingType, ", ", clientInterface, "> {");
     const grpc = clients.find((c) => c.binding === "grpc");
     if (grpc !== undefined) {
       const GrpcClientOptions = f.import("GrpcClientOptions", runtimeImport("grpc"), true);
@@ -115,9 +115,10 @@ export function emitAgentClientFile(schema: Schema<PluginOptions>, model: FileMo
           "(an origin alone means `/.well-known/agent-card.json`) or a card at hand. The card is fetched",
           "(GET, `Accept: application/json`, `cardTimeoutMs`/`signal`/`fetch`) and decoded ignoring unknown",
           "fields; the interface is the first `supportedInterfaces` entry (§8.3.2) whose binding is in",
-          `\`options.bindings\` (default ${clients.map((c) => c.name).join(", ")}) and whose protocolVersion is 1.x; the`,
-          "client of that binding gets the caller's options (headers, extensions, timeouts) and the",
-          "interface's tenant. Operations the card's capabilities do not declare are refused locally",
+          `\`options.bindings\` (default ${clients.map((c) => c.name).join(", ")}) or, for a custom binding (§12), whose URI`,
+          "is a key of `options.transports` (its client factory), and whose protocolVersion is 1.x; entries of",
+          "other bindings are skipped. The client of that binding gets the caller's options (headers, extensions,",
+          "timeouts) and the interface's tenant. Operations the card's capabilities do not declare are refused locally",
           `(see \`${gatesConst}\`; \`checkCapabilities: false\` turns that off), and a successful`,
           "GetExtendedAgentCard replaces `connection.card`.",
           "",

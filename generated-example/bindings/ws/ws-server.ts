@@ -1,0 +1,418 @@
+// Written by protoc-gen-a2a scaffold-binding v0.1.0 for lf.a2a.v1.A2AService (a2a.proto); now yours.
+// The server side of the https://protoc-gen-a2a.github.io/bindings/websocket/v1 binding (spec §12): your transport's frames in, the
+// generated handler interface called through the runtime's shared pipeline (service
+// parameters, version negotiation, extensions, REQUIRED validation, error mapping: the same
+// steps and errors as the JSON-RPC, HTTP+JSON and gRPC servers), frames out. Fill the places
+// marked A2A-SCAFFOLD; a rerun of `protoc-gen-a2a scaffold-binding` leaves this file alone.
+import type { IncomingMessage, Server as HttpServer } from "node:http";
+import type { Duplex } from "node:stream";
+import type { JsonValue } from "@bufbuild/protobuf";
+import { isA2AError, toJsonRpcError, type A2AError, type JsonRpcErrorObject, type ServerOptions } from "@protoc-gen-a2a/runtime";
+import { createBindingDispatcher } from "@protoc-gen-a2a/runtime/binding";
+import { WebSocket, WebSocketServer } from "ws";
+import { errorSpecs, InvalidRequestError, JsonParseError, UnsupportedOperationError } from "../../gen/a2a_a2a_errors.js";
+import { A2AServiceOperationsByName, A2AServiceRequiredFields, A2AServiceResponseFields, dispatchA2AService, type A2AServiceHandler, type A2AServiceOperationName } from "../../gen/a2a_a2a_handler.js";
+import { WS_PROTOCOL_BINDING, wsOperations } from "./ws-operations.js";
+
+/** A call's id on the wire: answers carry it, so that calls can share one connection. */
+export type WsCallId = string | number;
+
+/**
+ * What the A2A-SCAFFOLD places not filled yet do: throw UnsupportedOperationError, which the
+ * caller gets as that error. Exported, so that filling the last place leaves no unused code.
+ */
+export function unfilledWsServer(place: string): never {
+  throw new UnsupportedOperationError(`${place}: not filled in yet (A2A-SCAFFOLD, ws-server.ts)`);
+}
+
+/** One call as {@link decodeWsCall} read it from an inbound frame. */
+export interface WsInboundCall {
+  readonly id: WsCallId;
+  /** The operation's wire name (wsOperations). */
+  readonly operation: string;
+  /** The request in ProtoJSON (spec §5.5, §12.2); decoded and validated by the pipeline. */
+  readonly request: JsonValue;
+  /** The call's service parameters (§3.2.6, §12.3): A2A-Version, A2A-Extensions, credentials. */
+  readonly serviceParameters: Readonly<Record<string, string>>;
+  /** The tenant, when the binding's addressing carries one (§3.2.7). */
+  readonly tenant?: string | undefined;
+}
+
+/** Where the server writes the answer frames of a call, in order. */
+export interface WsReplySink {
+  /** A unary call's response (and the extensions the agent activated: send them back as A2A-Extensions). */
+  result(id: WsCallId, response: JsonValue, activatedExtensions: readonly string[]): void | Promise<void>;
+  /**
+   * One event of a stream; resolve when the transport can take more (backpressure).
+   * `activatedExtensions`: on the first event, the extensions the agent activated (send them
+   * back as A2A-Extensions, §4.6); empty on later events.
+   */
+  event(id: WsCallId, event: JsonValue, activatedExtensions: readonly string[]): void | Promise<void>;
+  /** The regular end of a stream. */
+  end(id: WsCallId): void | Promise<void>;
+  /** A failed call, or the last frame of a failed stream; `id` null when the frame could not be read. */
+  error(id: WsCallId | null, error: JsonRpcErrorObject): void | Promise<void>;
+}
+
+/**
+ * A2A-SCAFFOLD(framing): reads one inbound frame of your transport (a WebSocket message, a
+ * queue message, a line of stdin, …). Throw an A2A error for a frame that is no call:
+ * `JsonParseError` for one that does not parse, `InvalidRequestError` for one that is no call.
+ *
+ * On this binding: a call is one WebSocket text frame holding one JSON object,
+ * `{"id": <number|string>, "method": <wire name>, "params"?: <ProtoJSON request>, "serviceParameters"?: {name: value}}`;
+ * {@link attachWsServer} hands a text frame over as its string, a binary frame as its bytes.
+ */
+export function decodeWsCall(frame: unknown): WsInboundCall {
+  if (typeof frame !== "string") throw new InvalidRequestError("binary frames are not part of this binding: send text frames of JSON");
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(frame);
+  } catch (e) {
+    throw new JsonParseError(`Invalid JSON frame: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  if (!isJsonObject(parsed)) throw new InvalidRequestError("a frame is a JSON object: {id, method, params, serviceParameters?}");
+  const id = parsed["id"];
+  if (!isWsCallId(id)) throw new InvalidRequestError('the frame has no "id" (a number or a string)');
+  const method = parsed["method"];
+  if (typeof method !== "string" || method === "") throw new InvalidRequestError('the frame has no "method" (the operation\'s wire name)');
+  // Absent params are an empty request (GetExtendedAgentCard has no required field); anything
+  // else goes to the pipeline as it is, which answers a non-object with InvalidParamsError.
+  const request = parsed["params"] === undefined ? {} : (parsed["params"] as JsonValue);
+  const parameters = parsed["serviceParameters"];
+  if (parameters !== undefined && (!isJsonObject(parameters) || !Object.values(parameters).every((v) => typeof v === "string"))) {
+    throw new InvalidRequestError('"serviceParameters" is an object of strings ({"A2A-Version": "1.0", …})');
+  }
+  // The tenant travels in the request (as on JSON-RPC): the pipeline scopes the call by it.
+  const tenant = isJsonObject(request) && typeof request["tenant"] === "string" ? request["tenant"] : undefined;
+  return { id, operation: method, request, serviceParameters: (parameters ?? {}) as Record<string, string>, tenant };
+}
+
+/** A frame's `id`: a number (finite) or a string (JSON-RPC's ids without null). */
+export function isWsCallId(id: unknown): id is WsCallId {
+  return typeof id === "string" || (typeof id === "number" && Number.isFinite(id));
+}
+
+function isJsonObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/**
+ * A2A-SCAFFOLD(framing): the call id of a frame {@link decodeWsCall} refused, when it can
+ * still be read, so that the error frame carries it; null otherwise.
+ *
+ * On this binding, as on JSON-RPC (§9.5): an error frame carries an id only for a frame that
+ * was read as a call; one that is not (not JSON, no id or method, bad `serviceParameters`,
+ * binary) is answered with id null, so that it can never end a call of the client's.
+ */
+export function peekWsCallId(frame: unknown): WsCallId | null {
+  void frame;
+  return null;
+}
+
+/**
+ * A2A-SCAFFOLD(service-parameters): the service parameters of a call (§12.3). Default: the
+ * call's own map; add what your transport carries elsewhere (connection-level headers set at
+ * connect time, a message's metadata `a2a-service-parameters` as fallback).
+ */
+export function wsServiceParameters(call: WsInboundCall, connection: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
+  // Names are case-insensitive (they are HTTP header names at the upgrade): lower-cased here so
+  // that a frame's "Authorization" replaces the upgrade's "authorization" instead of joining it.
+  // Connection-level values (the upgrade request's A2A-Version, A2A-Extensions, Authorization)
+  // apply to every call of the socket; a frame's own value for a name wins.
+  const merged: Record<string, string> = {};
+  for (const [name, value] of Object.entries(connection)) merged[name.toLowerCase()] = value;
+  const own: Record<string, string> = {};
+  for (const [name, value] of Object.entries(call.serviceParameters)) {
+    const key = name.toLowerCase();
+    // The same name twice in one frame (differing in case) is joined, as repeated HTTP headers are (RFC 9110 §5.3).
+    own[key] = own[key] === undefined ? value : `${own[key]}, ${value}`;
+  }
+  return Object.assign(merged, own);
+}
+
+/**
+ * A2A-SCAFFOLD(errors): the native form of an A2A error on your wire (§12.4; BINDING.md lists
+ * every error). Default: the JSON-RPC error object (code, message, data: [ErrorInfo, …]),
+ * which the generated `errorRegistry.fromJsonRpcError` turns back into the typed class.
+ */
+export function encodeWsError(error: A2AError): JsonRpcErrorObject {
+  // The scaffold's default, kept: {code, message, data: [google.rpc.ErrorInfo, google.rpc.BadRequest?]},
+  // the codes of spec §5.4 / §9.5 (plus -32098 / -32099 for the auth errors, as on JSON-RPC).
+  return toJsonRpcError(error);
+}
+
+/** One connection (socket, session, process) of the binding: hand it every frame that arrives on it. */
+export interface WsServerConnection {
+  /** Handles one frame; answers through the connection's sink. Never throws. */
+  receive(frame: unknown): Promise<void>;
+  /** Cancels one running call of this connection (a cancel frame): its handler's signal aborts. */
+  cancel(id: WsCallId): void;
+  /** Cancels every running call of this connection (it closed). */
+  close(): void;
+}
+
+/** The server of the binding for one agent: one dispatcher, any number of connections. */
+export interface WsBindingServer {
+  readonly protocolBinding: string;
+  /**
+   * A new connection, answering through `sink`. `parameters`: service parameters set for the
+   * whole connection (e.g. the headers of a WebSocket upgrade); a call's own override them.
+   * Call ids are the connection's: two connections may use the same ones.
+   */
+  connect(sink: WsReplySink, parameters?: Readonly<Record<string, string>>): WsServerConnection;
+}
+
+/**
+ * Serves `handler` over the https://protoc-gen-a2a.github.io/bindings/websocket/v1 binding. `options` are those of the standard servers
+ * (supportedVersions, versionWhenMissing, requiredExtensions, authenticate, logger), so that
+ * every binding of the agent answers alike.
+ *
+ * A2A-SCAFFOLD(auth): credentials travel as service parameters (e.g. `authorization`), per
+ * call or for the connection, and `options.authenticate` receives them before anything else
+ * runs (§12.6).
+ * On this binding: `Authorization` of the upgrade request applies to every call of the socket,
+ * a frame's `serviceParameters.authorization` to that call (and wins); the upgrade itself is
+ * never refused for its credentials: a bad or missing token is the UnauthenticatedError of each
+ * call it applies to (the error frame is the challenge; the card's securitySchemes name the scheme).
+ * A2A-SCAFFOLD(streaming): a stream's events go to `sink.event` in order, then `sink.end`;
+ * an error after the first event is the stream's last frame (`sink.error`); `cancel` stops it.
+ * On this binding: `{"id", "event"}` frames (the first with `activatedExtensions` when the agent
+ * activated any), then `{"id", "end": true}` or `{"id", "error"}`; a `{"id", "cancel": true}`
+ * frame or the socket closing aborts the handler's signal; the sink of {@link attachWsServer}
+ * resolves `event` once the socket has written the frame out, so a client that reads nothing
+ * stops the stream instead of filling the server's memory.
+ */
+export function createWsBindingServer<Principal>(handler: A2AServiceHandler<Principal>, options?: ServerOptions<Principal>): WsBindingServer {
+  const dispatcher = createBindingDispatcher<Principal>(
+    {
+      operations: A2AServiceOperationsByName,
+      requestFields: A2AServiceRequiredFields,
+      responseFields: A2AServiceResponseFields,
+      errors: errorSpecs,
+      dispatch: (operation, request, context) => dispatchA2AService(handler, operation as A2AServiceOperationName, request, context),
+    },
+    WS_PROTOCOL_BINDING,
+    options,
+  );
+  const byWire = new Map<string, string>(Object.entries(wsOperations).map(([rpc, wiring]) => [wiring.wire, rpc]));
+
+  function connect(sink: WsReplySink, parameters: Readonly<Record<string, string>> = {}): WsServerConnection {
+    const running = new Map<WsCallId, AbortController>();
+
+    async function receive(frame: unknown): Promise<void> {
+      let call: WsInboundCall;
+      try {
+        call = decodeWsCall(frame);
+      } catch (e) {
+        const error = isA2AError(e) ? e : new InvalidRequestError("the frame is not a call");
+        await sink.error(peekWsCallId(frame), encodeWsError(error));
+        return;
+      }
+      if (running.has(call.id)) {
+        // Not with the id: the refusal would read as the running call's last frame.
+        await sink.error(null, encodeWsError(new InvalidRequestError(`call id ${JSON.stringify(call.id)} is already in use on this connection`)));
+        return;
+      }
+      const abort = new AbortController();
+      running.set(call.id, abort);
+      try {
+        const result = await dispatcher.call({
+          // An unknown wire name is passed on as it is: the pipeline answers MethodNotFoundError.
+          operation: byWire.get(call.operation) ?? call.operation,
+          request: call.request,
+          serviceParameters: wsServiceParameters(call, parameters),
+          tenant: call.tenant,
+          signal: abort.signal,
+        });
+        if (result.kind === "unary") {
+          await sink.result(call.id, result.response, result.activatedExtensions);
+          return;
+        }
+        let first = true;
+        for await (const event of result.events) {
+          if (abort.signal.aborted) break;
+          await sink.event(call.id, event, first ? [...result.context.activatedExtensions] : []);
+          first = false;
+        }
+        if (!abort.signal.aborted) await sink.end(call.id);
+      } catch (e) {
+        // The dispatcher throws A2AErrors only (a handler's own failure is InternalError, logged).
+        if (!abort.signal.aborted) await sink.error(call.id, encodeWsError(e as A2AError));
+      } finally {
+        running.delete(call.id);
+      }
+    }
+
+    return {
+      receive: (frame) => receive(frame).catch(() => undefined),
+      cancel: (id) => running.get(id)?.abort(),
+      close: () => {
+        for (const abort of running.values()) abort.abort();
+        running.clear();
+      },
+    };
+  }
+
+  return { protocolBinding: WS_PROTOCOL_BINDING, connect };
+}
+
+// ---------------------------------------------------------------------------------------
+// The socket adapter: ws's WebSocketServer on a node:http server's `upgrade` event.
+// ---------------------------------------------------------------------------------------
+
+/** Where {@link attachWsServer} listens by default. */
+export const WS_DEFAULT_PATH = "/a2a/ws";
+
+/** The largest frame read by default, in bytes (as the HTTP servers' `maxBodyBytes`). */
+export const WS_DEFAULT_MAX_FRAME_BYTES = 10 * 1024 * 1024;
+
+/** The upgrade request's headers taken as connection-level service parameters by default. */
+export const WS_UPGRADE_PARAMETERS: readonly string[] = ["a2a-version", "a2a-extensions", "authorization"];
+
+/** Options of {@link attachWsServer}: the standard servers' options, and the socket's. */
+export interface WsServerOptions<Principal> extends ServerOptions<Principal> {
+  /** The upgrade path (query strings ignored). Default {@link WS_DEFAULT_PATH}. */
+  readonly path?: string | undefined;
+  /** Frames larger than this are answered with an InvalidRequestError frame (`id` null) and not read. Default 10 MiB. */
+  readonly maxFrameBytes?: number | undefined;
+  /** Frames larger than this close the socket (1009, ws's `maxPayload`): ws buffers a whole frame before it is read. Default 4 × maxFrameBytes. */
+  readonly maxPayloadBytes?: number | undefined;
+  /** Calls running at once on one socket; one more is answered with an InvalidRequestError frame. Default 1 000. */
+  readonly maxCallsPerSocket?: number | undefined;
+  /** Upgrade request headers that are service parameters of every call of the socket. Default {@link WS_UPGRADE_PARAMETERS}. */
+  readonly upgradeParameters?: readonly string[] | undefined;
+  /** Interval of the pings that find dead peers (a socket that missed a pong is closed and its calls cancelled), in ms; 0 = none. Default 30 000. */
+  readonly pingIntervalMs?: number | undefined;
+}
+
+/** What {@link attachWsServer} returns. */
+export interface WsServerAttachment {
+  /** The upgrade path served. */
+  readonly path: string;
+  /** The open sockets (their `bufferedAmount` is what the server has not written out yet). */
+  readonly sockets: ReadonlySet<WebSocket>;
+  /** Stops serving upgrades and closes every socket (their calls are cancelled). Call it before the HTTP server's `close`. */
+  close(): Promise<void>;
+}
+
+/** The largest frame looked at as a possible cancel frame (`{"id", "cancel": true}`); larger ones are calls. */
+const WS_MAX_CANCEL_FRAME_CHARS = 1024;
+
+/** The id of a cancel frame `{"id", "cancel": true}`, or undefined for any other frame (a call, for the binding server to read). */
+function cancelledCallId(text: string): WsCallId | undefined {
+  if (text.length > WS_MAX_CANCEL_FRAME_CHARS || !text.includes("cancel")) return undefined;
+  try {
+    const frame: unknown = JSON.parse(text);
+    return isJsonObject(frame) && frame["cancel"] === true && isWsCallId(frame["id"]) ? frame["id"] : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The id of a call frame, when it has one (for the answer to one call too many). */
+function callIdOf(text: string): WsCallId | null {
+  try {
+    const frame: unknown = JSON.parse(text);
+    return isJsonObject(frame) && isWsCallId(frame["id"]) ? frame["id"] : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Serves `handler` over WebSocket on `server`'s upgrade requests to `options.path`: one
+ * {@link createWsBindingServer} for the agent, one of its connections per socket (`connect`,
+ * with the upgrade's service parameters), text frames of JSON in and out (BINDING.md).
+ * Upgrades to other paths are left to the server's other `upgrade` listeners, or answered 404
+ * when this is the only one.
+ */
+export function attachWsServer<Principal>(server: HttpServer, handler: A2AServiceHandler<Principal>, options: WsServerOptions<Principal> = {}): WsServerAttachment {
+  const path = options.path ?? WS_DEFAULT_PATH;
+  const maxFrame = options.maxFrameBytes ?? WS_DEFAULT_MAX_FRAME_BYTES;
+  const maxCalls = options.maxCallsPerSocket ?? 1_000;
+  const names = (options.upgradeParameters ?? WS_UPGRADE_PARAMETERS).map((n) => n.toLowerCase());
+  const pingMs = options.pingIntervalMs ?? 30_000;
+  const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayloadBytes ?? maxFrame * 4, perMessageDeflate: false, clientTracking: true });
+  const binding = createWsBindingServer(handler, options);
+
+  function serveSocket(socket: WebSocket, parameters: Readonly<Record<string, string>>): void {
+    // Resolves once ws has handed the frame to the OS (its send callback): a stream's next event
+    // is not taken from the handler before the previous one left, so a reader that stops reading
+    // makes the server wait, with at most one frame per call in `bufferedAmount`.
+    const send = (frame: Record<string, unknown>): Promise<void> =>
+      new Promise<void>((resolve) => {
+        if (socket.readyState !== WebSocket.OPEN) return resolve();
+        socket.send(JSON.stringify(frame), () => resolve());
+      });
+    const sink: WsReplySink = {
+      result: (id, response, activated) => send(activated.length > 0 ? { id, result: response, activatedExtensions: activated } : { id, result: response }),
+      event: (id, event, activated) => send(activated.length > 0 ? { id, event, activatedExtensions: activated } : { id, event }),
+      end: (id) => send({ id, end: true }),
+      error: (id, error) => send({ id, error }),
+    };
+    const connection = binding.connect(sink, parameters);
+    const refuse = (id: WsCallId | null, error: A2AError) => void sink.error(id, encodeWsError(error));
+    let running = 0;
+    let alive = true;
+    socket.on("pong", () => {
+      alive = true;
+    });
+    const ping =
+      pingMs > 0
+        ? setInterval(() => {
+            if (!alive) return socket.terminate();
+            alive = false;
+            socket.ping();
+          }, pingMs)
+        : undefined;
+    ping?.unref();
+
+    socket.on("message", (data, isBinary) => {
+      const bytes = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
+      if (bytes.length > maxFrame) return refuse(null, new InvalidRequestError(`the frame exceeds the limit of ${maxFrame} bytes`));
+      // A text frame as its string (ws checked its UTF-8), a binary one as its bytes (decodeWsCall refuses it).
+      const frame = isBinary ? bytes : bytes.toString("utf8");
+      const cancelled = typeof frame === "string" ? cancelledCallId(frame) : undefined;
+      if (cancelled !== undefined) return connection.cancel(cancelled); // a call that already ended: nothing to do
+      if (running >= maxCalls) return refuse(typeof frame === "string" ? callIdOf(frame) : null, new InvalidRequestError(`too many calls running on this socket (${maxCalls})`));
+      running++;
+      void connection.receive(frame).finally(() => {
+        running--;
+      });
+    });
+    // ws closes the socket after a protocol error (invalid UTF-8, a frame over maxPayload); its calls end with it.
+    socket.on("error", () => undefined);
+    socket.once("close", () => {
+      clearInterval(ping);
+      connection.close();
+    });
+  }
+
+  const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const requestPath = (request.url ?? "/").split("?")[0];
+    if (requestPath !== path) {
+      if (server.listenerCount("upgrade") === 1) {
+        socket.end("HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
+      }
+      return;
+    }
+    const parameters: Record<string, string> = {};
+    for (const name of names) {
+      const value = request.headers[name];
+      if (value !== undefined) parameters[name] = Array.isArray(value) ? value.join(", ") : value;
+    }
+    wss.handleUpgrade(request, socket, head, (ws) => serveSocket(ws, parameters));
+  };
+  server.on("upgrade", onUpgrade);
+
+  return {
+    path,
+    sockets: wss.clients,
+    close: async () => {
+      server.off("upgrade", onUpgrade);
+      for (const socket of wss.clients) socket.terminate();
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+    },
+  };
+}
