@@ -2,7 +2,8 @@
 //
 // 1. `npm pack` the plugin (protoc-gen-a2a) and the runtime (@protoc-gen-a2a/runtime);
 // 2. a fresh project in a temporary folder: `npm init -y`, the README's install lines with the
-//    tarballs, `npx protoc-gen-a2a init`, `npm run generate`, `npm run build`;
+//    tarballs, `npx protoc-gen-a2a init`, `npm run generate`, `npx protoc-gen-a2a scaffold-binding`
+//    (and a rerun that must change nothing), `npm run build`;
 // 3. type-checks the project (generated code + starter + the packages' .d.ts) under the
 //    tsconfigs users have: the one init writes (strict, nodenext, exactOptionalPropertyTypes,
 //    noUncheckedIndexedAccess, default lib with DOM, no skipLibCheck) and a Node-only one
@@ -133,6 +134,12 @@ try {
   );
   console.log(run("npx", ["protoc-gen-a2a", "init"], project));
   npm(["run", "generate"], project);
+  // A custom binding's scaffold, as the README's "Custom bindings" has it: built by `npm run build` and type-checked below.
+  const scaffolded = run("npx", ["protoc-gen-a2a", "scaffold-binding", "--name", "ws", "--uri", "https://example.com/a2a/bindings/ws/v1"], project);
+  console.log(scaffolded);
+  if (!scaffolded.includes("wrote   src/ws-binding/ws-server.ts")) throw new Error("scaffold-binding did not write src/ws-binding/ws-server.ts");
+  const rerun = run("npx", ["protoc-gen-a2a", "scaffold-binding", "--name", "ws", "--uri", "https://example.com/a2a/bindings/ws/v1"], project);
+  if (rerun.includes("updated ")) throw new Error(`a rerun of scaffold-binding changed files:\n${rerun}`);
   npm(["run", "build"], project);
   const generated = run("find", ["src/gen", "-name", "*.ts"], project).split("\n").filter(Boolean);
   if (generated.some((f) => f.includes("a2a-runtime"))) throw new Error("the generated code holds a runtime copy");

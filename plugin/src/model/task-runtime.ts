@@ -1,7 +1,7 @@
 // Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 import { ScalarType, type DescEnum, type DescField, type DescFile, type DescMessage } from "@bufbuild/protobuf";
 import type { OperationModel, ServiceModel } from "./service-model.js";
-import { A2A_OPERATIONS } from "../../../runtime/src/testing/service-spec.js";
+import { A2A_OPERATIONS } from "../../../runtime/src/a2a-operations.js";
 
 /** The messages the task runtime creates (the keys of its `schemas` binding). */
 export const taskRuntimeMessages = [

@@ -27,23 +27,8 @@ export interface EquivalenceServiceSpec {
   readonly requiredFields: RequirementTable;
 }
 
-/** The eleven operations of A2A, by RPC name: what the kit's scenarios call. */
-export const A2A_OPERATIONS = [
-  "SendMessage",
-  "SendStreamingMessage",
-  "GetTask",
-  "ListTasks",
-  "CancelTask",
-  "SubscribeToTask",
-  "CreateTaskPushNotificationConfig",
-  "GetTaskPushNotificationConfig",
-  "ListTaskPushNotificationConfigs",
-  "GetExtendedAgentCard",
-  "DeleteTaskPushNotificationConfig",
-] as const;
-
-/** The RPC name of one of the eleven A2A operations. */
-export type A2AOperationName = (typeof A2A_OPERATIONS)[number];
+export { A2A_OPERATIONS, type A2AOperationName } from "../a2a-operations.js";
+import { A2A_OPERATIONS, type A2AOperationName } from "../a2a-operations.js";
 
 /** The spec's operations by RPC name; throws when the service lacks one of the eleven. */
 export function operationsByName(spec: EquivalenceServiceSpec): Readonly<Record<A2AOperationName, OperationDescriptor>> {
