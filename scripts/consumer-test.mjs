@@ -134,6 +134,9 @@ try {
   );
   console.log(run("npx", ["protoc-gen-a2a", "init"], project));
   npm(["run", "generate"], project);
+  const check = run("npx", ["protoc-gen-a2a", "check-generated"], project);
+  if (!check.startsWith("up to date:")) throw new Error(`check-generated after generate: ${check}`);
+  console.log(check.trim());
   // A custom binding's scaffold, as the README's "Custom bindings" has it: built by `npm run build` and type-checked below.
   const scaffolded = run("npx", ["protoc-gen-a2a", "scaffold-binding", "--name", "ws", "--uri", "https://example.com/a2a/bindings/ws/v1"], project);
   console.log(scaffolded);

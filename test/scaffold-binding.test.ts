@@ -6,16 +6,15 @@
  * entry and flags the removed one, and every hand-written line stays as it was; the result
  * compiles against the code `buf generate` writes for the changed proto.
  */
-import { execFileSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runScaffold } from "../plugin/src/scaffold/scaffold-command.js";
 import { REMOVED_MARK } from "../plugin/src/scaffold/update-scaffold.js";
 import { repoRoot } from "./support/plugin-runner.js";
 import { typeCheck } from "./support/type-check.js";
+import { project, regenerate } from "./support/agent-project.js";
 
-const buf = join(repoRoot, "node_modules/.bin/buf");
 const URI = "https://example.com/a2a/bindings/ws/v1";
 const STRICT_EXTRA = { noUnusedLocals: true, noUnusedParameters: true, exactOptionalPropertyTypes: true };
 let root: string;
@@ -32,48 +31,11 @@ const tsFiles = (dir: string) =>
     .map((f) => join(dir, f));
 const read = (dir: string) => Object.fromEntries(readdirSync(dir).map((f) => [f, readFileSync(join(dir, f), "utf8")]));
 
-/** An agent project: proto/ (a2a.proto, maybe changed), buf.yaml, buf.gen.yaml, `buf generate` into src/gen. */
-function project(name: string, editProto: (proto: string) => string = (p) => p): string {
-  const dir = join(root, name);
-  mkdirSync(join(dir, "proto"), { recursive: true });
-  writeFileSync(join(dir, "proto/a2a.proto"), editProto(readFileSync(join(repoRoot, "proto/a2a.proto"), "utf8")));
-  cpSync(join(repoRoot, "third_party/googleapis"), join(dir, "third_party/googleapis"), { recursive: true });
-  writeFileSync(join(dir, "buf.yaml"), "version: v2\nmodules:\n  - path: proto\n  - path: third_party/googleapis\n");
-  const out = relative(dir, join(dir, "src/gen"));
-  writeFileSync(
-    join(dir, "buf.gen.yaml"),
-    [
-      "version: v2",
-      "clean: true",
-      "inputs:",
-      "  - directory: proto",
-      "  - directory: third_party/googleapis",
-      "    paths: [third_party/googleapis/google/rpc/error_details.proto, third_party/googleapis/google/rpc/status.proto]",
-      "plugins:",
-      `  - local: ["node", "${join(repoRoot, "node_modules/@bufbuild/protoc-gen-es/bin/protoc-gen-es")}"]`,
-      `    out: ${out}`,
-      "    opt: [target=ts, import_extension=js]",
-      "    include_imports: true",
-      `  - local: ["node", "${join(repoRoot, "plugin/bin/protoc-gen-a2a")}"]`,
-      `    out: ${out}`,
-      "    opt: [import_extension=js, json_schema=false, openapi=none, openrpc=false]",
-      "",
-    ].join("\n"),
-  );
-  regenerate(dir);
-  return dir;
-}
-
-function regenerate(dir: string): void {
-  execFileSync(buf, ["generate"], { cwd: dir, stdio: "pipe" });
-  execFileSync(buf, ["build", "--path", "proto/a2a.proto", "-o", "image.binpb"], { cwd: dir, stdio: "pipe" });
-}
-
 const scaffold = (dir: string, extra: string[] = []) => runScaffold(["--name", "ws", "--uri", URI, "--image", "image.binpb", ...extra], dir);
 
 describe("scaffold-binding", () => {
   it("writes the operations table, server adapter, client transport and BINDING.md, which type-check under strict as written", async () => {
-    const dir = project("fresh");
+    const dir = project(root, "fresh");
     const result = await scaffold(dir);
     expect(result.ok, result.lines.join("\n")).toBe(true);
     expect(result.lines.slice(0, 4)).toEqual([
@@ -103,7 +65,7 @@ describe("scaffold-binding", () => {
   }, 60_000);
 
   it("is deterministic", async () => {
-    const dir = project("twice");
+    const dir = project(root, "twice");
     await scaffold(dir, ["--out", "a"]);
     await scaffold(dir, ["--out", "b"]);
     const [a, b] = [read(join(dir, "a")), read(join(dir, "b"))];
@@ -113,7 +75,7 @@ describe("scaffold-binding", () => {
   }, 60_000);
 
   it("keeps the author's work when the proto gains and loses an RPC: adds the stub, flags the removed one", async () => {
-    const dir = project("edited");
+    const dir = project(root, "edited");
     await scaffold(dir);
     const bindingDir = join(dir, "src/ws-binding");
     // The author's edits: a wire name, a helper and a comment in the table's file, a filled hole, filled BINDING.md cells.

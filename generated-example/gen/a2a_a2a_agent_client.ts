@@ -16,6 +16,8 @@ import { A2AServiceJsonRpcClient } from "./a2a_a2a_jsonrpc_client.js";
 import { A2AServiceRestClient } from "./a2a_a2a_rest_client.js";
 import { A2AServiceGrpcClient } from "./a2a_a2a_grpc_client.js";
 
+// @generated provenance: protoc-gen-a2a v0.1.0 from a2a.proto sha256:613b3e6cafd3bd3c0f97fc05ee54c05513d40e6ca36595cfaa2ee2dc4b6c43c5, options sha256:c5a7d60e18634ddc9e975d4a82ad08ed19a11a967cbe52031b26428835eaca43
+
 /**
  * Thrown by the `connect…` functions: the card could not be fetched or read, or no interface fits (`reason`).
  */

@@ -16,6 +16,8 @@ import { A2AServiceRestClient } from "./a2a_a2a_rest_client.js";
 import { listenA2AServiceGrpc } from "./a2a_a2a_grpc_server.js";
 import { A2AServiceGrpcClient } from "./a2a_a2a_grpc_client.js";
 
+// @generated provenance: protoc-gen-a2a v0.1.0 from a2a.proto sha256:613b3e6cafd3bd3c0f97fc05ee54c05513d40e6ca36595cfaa2ee2dc4b6c43c5, options sha256:c5a7d60e18634ddc9e975d4a82ad08ed19a11a967cbe52031b26428835eaca43
+
 /**
  * What the binding-equivalence kit needs of lf.a2a.v1.A2AService: its operations, its error classes (and those the reference agent raises), its REQUIRED table.
  */

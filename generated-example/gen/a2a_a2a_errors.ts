@@ -7,6 +7,8 @@
 import type { A2AErrorOptions, A2AErrorSpec, ErrorRegistry } from "@protoc-gen-a2a/runtime";
 import { A2AError, createErrorRegistry, toA2AError } from "@protoc-gen-a2a/runtime";
 
+// @generated provenance: protoc-gen-a2a v0.1.0 from a2a.proto sha256:613b3e6cafd3bd3c0f97fc05ee54c05513d40e6ca36595cfaa2ee2dc4b6c43c5, options sha256:c5a7d60e18634ddc9e975d4a82ad08ed19a11a967cbe52031b26428835eaca43
+
 /**
  * The errors of the A2A bindings, one row per error and binding: the nine A2A errors
  * of spec §5.4 (table profile v1.0.1), the JSON-RPC standard errors of §9.5 and the

@@ -11,6 +11,8 @@ import { A2AService } from "./a2a_pb.js";
 import { BadRequestSchema, ErrorInfoSchema } from "./google/rpc/error_details_pb.js";
 import { errorRegistry } from "./a2a_a2a_errors.js";
 
+// @generated provenance: protoc-gen-a2a v0.1.0 from a2a.proto sha256:613b3e6cafd3bd3c0f97fc05ee54c05513d40e6ca36595cfaa2ee2dc4b6c43c5, options sha256:c5a7d60e18634ddc9e975d4a82ad08ed19a11a967cbe52031b26428835eaca43
+
 /**
  * Calls lf.a2a.v1.A2AService over gRPC (A2A spec §10) with Connect's gRPC transport (HTTP/2).
  * Accepts `host:port` or a URL; sends `a2a-version` metadata; statuses with ErrorInfo details

@@ -12,6 +12,8 @@ import type { Empty } from "@bufbuild/protobuf/wkt";
 import { EmptySchema } from "@bufbuild/protobuf/wkt";
 import type { Message, MessageInitShape } from "@bufbuild/protobuf";
 
+// @generated provenance: protoc-gen-a2a v0.1.0 from a2a.proto sha256:613b3e6cafd3bd3c0f97fc05ee54c05513d40e6ca36595cfaa2ee2dc4b6c43c5, options sha256:c5a7d60e18634ddc9e975d4a82ad08ed19a11a967cbe52031b26428835eaca43
+
 checkRuntimeVersion("v0.1.0", "a2a.proto");
 
 /**

@@ -9,6 +9,8 @@ import type { JsonRpcClientOptions } from "@protoc-gen-a2a/runtime/jsonrpc";
 import { JsonRpcTransport } from "@protoc-gen-a2a/runtime/jsonrpc";
 import { errorRegistry } from "./a2a_a2a_errors.js";
 
+// @generated provenance: protoc-gen-a2a v0.1.0 from a2a.proto sha256:613b3e6cafd3bd3c0f97fc05ee54c05513d40e6ca36595cfaa2ee2dc4b6c43c5, options sha256:c5a7d60e18634ddc9e975d4a82ad08ed19a11a967cbe52031b26428835eaca43
+
 /**
  * Calls lf.a2a.v1.A2AService over JSON-RPC 2.0 (A2A spec §9) with `fetch`. Every call sends
  * `A2A-Version`; wire errors are thrown as the generated error classes.

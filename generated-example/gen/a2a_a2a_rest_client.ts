@@ -10,6 +10,8 @@ import { RestTransport } from "@protoc-gen-a2a/runtime/rest";
 import { A2AServiceRestRequests, A2AServiceRoutes } from "./a2a_a2a_rest_routes.js";
 import { errorRegistry } from "./a2a_a2a_errors.js";
 
+// @generated provenance: protoc-gen-a2a v0.1.0 from a2a.proto sha256:613b3e6cafd3bd3c0f97fc05ee54c05513d40e6ca36595cfaa2ee2dc4b6c43c5, options sha256:c5a7d60e18634ddc9e975d4a82ad08ed19a11a967cbe52031b26428835eaca43
+
 /**
  * Calls lf.a2a.v1.A2AService over HTTP+JSON (A2A spec §11) with `fetch`: paths from the route
  * table (the tenant form when a tenant is set), query strings per §11.5, SSE for streams.

@@ -12,6 +12,8 @@ import type { A2AServiceHandler } from "./a2a_a2a_handler.js";
 import type { SqliteTaskStoreOptions } from "@protoc-gen-a2a/runtime/sqlite";
 import { SqliteTaskStore } from "@protoc-gen-a2a/runtime/sqlite";
 
+// @generated provenance: protoc-gen-a2a v0.1.0 from a2a.proto sha256:613b3e6cafd3bd3c0f97fc05ee54c05513d40e6ca36595cfaa2ee2dc4b6c43c5, options sha256:c5a7d60e18634ddc9e975d4a82ad08ed19a11a967cbe52031b26428835eaca43
+
 /**
  * The messages of lf.a2a.v1.A2AService the task runtime creates.
  */

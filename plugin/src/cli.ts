@@ -8,6 +8,7 @@ import { runNodeJs } from "@bufbuild/protoplugin";
 import { protocGenA2a } from "./protoc-gen-a2a-plugin.js";
 import { runInit } from "./init/init-command.js";
 import { runScaffold } from "./scaffold/scaffold-command.js";
+import { runCheck } from "./check/check-command.js";
 import { version } from "./version.js";
 
 const USAGE = `protoc-gen-a2a ${version}: generates A2A servers, clients, route and error tables from a2a.proto.
@@ -19,6 +20,9 @@ usage:
   protoc-gen-a2a scaffold-binding --name <short-name> --uri <URI> [--help]
                                       write (or bring up to date) a custom binding's starting point:
                                       server adapter, client transport, operations table, BINDING.md
+  protoc-gen-a2a check-generated [--template buf.gen.yaml]
+                                      fail (exit 1) when the generated files are not what buf
+                                      generate makes of the protos and options now
   protoc-gen-a2a --version | --help`;
 
 const [command, ...rest] = process.argv.slice(2);
@@ -35,6 +39,10 @@ if (command === undefined) {
   const result = runInit(rest);
   (result.ok ? console.log : console.error)(result.lines.join("\n"));
   process.exit(result.ok ? 0 : 2);
+} else if (command === "check-generated") {
+  const result = runCheck(rest);
+  (result.ok ? console.log : console.error)(result.lines.join("\n"));
+  process.exit(result.ok ? 0 : 1);
 } else if (command === "scaffold-binding") {
   runScaffold(rest).then(
     (result) => {

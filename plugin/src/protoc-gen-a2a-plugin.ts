@@ -52,7 +52,7 @@ export const protocGenA2a: Plugin = {
 };
 
 function generateTs(schema: Schema<PluginOptions>): void {
-  const models = schema.files.filter((file) => file.services.length > 0).map((file) => buildFileModel(file, schema.options));
+  const models = schema.files.filter((file) => file.services.length > 0).map((file) => buildFileModel(file, schema.options, schema.proto.parameter));
   if (models.length === 0) return;
   const bindings = schema.options.bindings;
   for (const model of models) {

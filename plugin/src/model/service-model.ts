@@ -7,6 +7,7 @@ import { collectRequiredFields, type MessageRequirements } from "./required-fiel
 import { errorCatalog, type ErrorCatalogEntry } from "./error-catalog.js";
 import { serviceParameters, type ServiceParameter } from "./service-parameters.js";
 import { taskRuntimeModel, type TaskRuntimeModel } from "./task-runtime.js";
+import { provenanceOf, type Provenance } from "./provenance.js";
 
 /**
  * The one model of an A2A-style service that every emitter reads. It is built once
@@ -23,6 +24,8 @@ export interface FileModel {
   /** The service parameters of spec §3.2.6, with their per-binding spelling. */
   readonly serviceParameters: readonly ServiceParameter[];
   readonly options: PluginOptions;
+  /** The proto's and the options' hashes, which every generated file carries. */
+  readonly provenance: Provenance;
 }
 
 export interface ServiceModel {
@@ -62,7 +65,7 @@ export interface OperationModel {
 }
 
 /** Builds the model of one proto file. Throws GenerationError on unsupported shapes. */
-export function buildFileModel(file: DescFile, options: PluginOptions): FileModel {
+export function buildFileModel(file: DescFile, options: PluginOptions, parameter = ""): FileModel {
   const fileName = file.proto.name;
   const services = file.services.map((service) => buildServiceModel(fileName, service, options));
   return {
@@ -72,6 +75,7 @@ export function buildFileModel(file: DescFile, options: PluginOptions): FileMode
     errors: errorCatalog(options.errorProfile),
     serviceParameters,
     options,
+    provenance: provenanceOf(file, parameter),
   };
 }
 

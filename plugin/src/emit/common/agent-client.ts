@@ -5,6 +5,7 @@ import type { FileModel } from "../../model/service-model.js";
 import { outputFile, outputModule, type outputSuffix } from "../file-names.js";
 import { runtimeImport } from "../runtime-package.js";
 import { serviceSymbols } from "./handler-interface.js";
+import { writePreamble } from "../preamble.js";
 
 /** Per emitted binding: its `protocolBinding` name (§5), client class suffix and output file. */
 const bindingClients: readonly { binding: Binding; name: string; flavor: string; file: keyof typeof outputSuffix }[] = [
@@ -25,7 +26,7 @@ export function emitAgentClientFile(schema: Schema<PluginOptions>, model: FileMo
   const services = model.services.filter((s) => s.taskRuntime !== undefined);
   if (services.length === 0) return;
   const f = schema.generateFile(outputFile(model.file, "agentClient"));
-  f.preamble(model.file);
+  writePreamble(f, model);
   const runtime = runtimeImport("client");
   const connectAgent = f.import("connectAgent", runtime);
   const AgentConnection = f.import("AgentConnection", runtime, true);

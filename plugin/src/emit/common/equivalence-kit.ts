@@ -6,6 +6,7 @@ import type { Binding, PluginOptions } from "../../options.js";
 import { outputFile, outputModule, type outputSuffix } from "../file-names.js";
 import { RUNTIME_PACKAGE } from "../runtime-package.js";
 import { serviceSymbols } from "./handler-interface.js";
+import { writePreamble } from "../preamble.js";
 
 /** The runtime's Node-only entry point of the equivalence kit. */
 const TESTING_ENTRY = `${RUNTIME_PACKAGE}/testing`;
@@ -39,7 +40,7 @@ export function emitEquivalenceKitFile(schema: Schema<PluginOptions>, model: Fil
   const services = model.services.filter((s) => s.taskRuntime !== undefined);
   if (services.length === 0) return;
   const f = schema.generateFile(outputFile(model.file, "equivalenceKit"));
-  f.preamble(model.file);
+  writePreamble(f, model);
   const runBindingEquivalence = f.import("runBindingEquivalence", TESTING_ENTRY);
   const BindingEquivalenceOptions = f.import("BindingEquivalenceOptions", TESTING_ENTRY, true);
   const BindingFactory = f.import("BindingFactory", TESTING_ENTRY, true);

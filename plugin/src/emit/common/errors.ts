@@ -5,6 +5,7 @@ import { ERROR_DOMAIN } from "../../model/error-catalog.js";
 import { outputFile } from "../file-names.js";
 import { runtimeImport } from "../runtime-package.js";
 import { renderTemplate } from "../render-template.js";
+import { writePreamble } from "../preamble.js";
 
 /**
  * Emits `<file>_a2a_errors.ts`: the error table of the selected profile as data, one
@@ -13,7 +14,7 @@ import { renderTemplate } from "../render-template.js";
  */
 export function emitErrorsFile(schema: Schema<object>, model: FileModel): void {
   const f = schema.generateFile(outputFile(model.file, "errors"));
-  f.preamble(model.file);
+  writePreamble(f, model);
   const from = runtimeImport("");
   const symbols = {
     A2AError: f.import("A2AError", from),

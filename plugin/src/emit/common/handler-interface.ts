@@ -6,6 +6,7 @@ import { outputFile } from "../file-names.js";
 import { runtimeImport } from "../runtime-package.js";
 import { version } from "../../version.js";
 import { emitRequirementTable } from "./requirement-table.js";
+import { writePreamble } from "../preamble.js";
 
 /** Names of the symbols emitted for a service, shared by every emitter that refers to them. */
 export function serviceSymbols(service: ServiceModel) {
@@ -33,7 +34,7 @@ export function serviceSymbols(service: ServiceModel) {
  */
 export function emitHandlerFile(schema: Schema<object>, model: FileModel): void {
   const f = schema.generateFile(outputFile(model.file, "handler"));
-  f.preamble(model.file);
+  writePreamble(f, model);
   const CallContext = f.import("CallContext", runtimeImport(""), true);
   const OperationDescriptor = f.import("OperationDescriptor", runtimeImport(""), true);
   // Every generated file imports this one: a runtime of another release line fails here, at load, saying what to do.

@@ -7,6 +7,7 @@ import { taskRuntimeMessages } from "../../model/task-runtime.js";
 import { outputFile, outputModule } from "../file-names.js";
 import { runtimeImport } from "../runtime-package.js";
 import { serviceSymbols } from "./handler-interface.js";
+import { writePreamble } from "../preamble.js";
 
 /** The task runtime's error factories → the generated error classes that implement them. */
 const errorClasses = {
@@ -29,7 +30,7 @@ export function emitTaskHandlerFile(schema: Schema<PluginOptions>, model: FileMo
   const services = model.services.filter((s) => s.taskRuntime !== undefined);
   if (services.length === 0) return;
   const f = schema.generateFile(outputFile(model.file, "taskHandler"));
-  f.preamble(model.file);
+  writePreamble(f, model);
   const task = runtimeImport("task");
   const createTaskHandler = f.import("createTaskHandler", task);
   const TaskRuntimeBinding = f.import("TaskRuntimeBinding", task, true);

@@ -4,11 +4,12 @@ import type { FileModel } from "../../model/service-model.js";
 import { outputFile, outputModule } from "../file-names.js";
 import { emitClientClass } from "../common/client-class.js";
 import { statusDetailSchemas } from "./status-details.js";
+import { writePreamble } from "../preamble.js";
 
 /** Emits `<file>_a2a_grpc_client.ts`: per service, `<Service>GrpcClient` on Connect's gRPC transport. */
 export function emitGrpcClient(schema: Schema<object>, model: FileModel): void {
   const f = schema.generateFile(outputFile(model.file, "grpcClient"));
-  f.preamble(model.file);
+  writePreamble(f, model);
   for (const service of model.services) {
     emitClientClass(f, model, service, {
       name: "Grpc",

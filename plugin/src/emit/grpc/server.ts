@@ -6,6 +6,7 @@ import { outputFile, outputModule } from "../file-names.js";
 import { runtimeImport } from "../runtime-package.js";
 import { serviceSymbols } from "../common/handler-interface.js";
 import { statusDetailSchemas } from "./status-details.js";
+import { writePreamble } from "../preamble.js";
 
 /**
  * Emits `<file>_a2a_grpc_server.ts`: per service, the definition both gRPC server stacks
@@ -14,7 +15,7 @@ import { statusDetailSchemas } from "./status-details.js";
  */
 export function emitGrpcServer(schema: Schema<PluginOptions>, model: FileModel): void {
   const f = schema.generateFile(outputFile(model.file, "grpcServer"));
-  f.preamble(model.file);
+  writePreamble(f, model);
   const grpcJs = schema.options.grpcServer === "grpc-js";
   const registerGrpcService = f.import("registerGrpcService", runtimeImport("grpc"));
   const GrpcServerOptions = f.import("GrpcServerOptions", runtimeImport("grpc"), true);

@@ -3,11 +3,12 @@ import type { Schema } from "@bufbuild/protoplugin";
 import type { FileModel } from "../../model/service-model.js";
 import { outputFile, outputModule } from "../file-names.js";
 import { emitClientClass } from "../common/client-class.js";
+import { writePreamble } from "../preamble.js";
 
 /** Emits `<file>_a2a_jsonrpc_client.ts`: per service, `<Service>JsonRpcClient`. */
 export function emitJsonRpcClient(schema: Schema<object>, model: FileModel): void {
   const f = schema.generateFile(outputFile(model.file, "jsonRpcClient"));
-  f.preamble(model.file);
+  writePreamble(f, model);
   for (const service of model.services) {
     emitClientClass(f, model, service, {
       name: "JsonRpc",

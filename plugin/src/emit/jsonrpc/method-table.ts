@@ -3,6 +3,7 @@ import type { Schema } from "@bufbuild/protoplugin";
 import type { FileModel } from "../../model/service-model.js";
 import { outputFile, outputModule } from "../file-names.js";
 import { serviceSymbols } from "../common/handler-interface.js";
+import { writePreamble } from "../preamble.js";
 
 /**
  * Emits `<file>_a2a_jsonrpc_methods.ts`: per service, the JSON-RPC 2.0 method table
@@ -11,7 +12,7 @@ import { serviceSymbols } from "../common/handler-interface.js";
  */
 export function emitJsonRpcMethodTable(schema: Schema<object>, model: FileModel): void {
   const f = schema.generateFile(outputFile(model.file, "jsonRpcMethods"));
-  f.preamble(model.file);
+  writePreamble(f, model);
   for (const service of model.services) {
     const names = serviceSymbols(service);
     const operations = f.import(names.operations, outputModule(model.file, "handler"));

@@ -4,11 +4,12 @@ import type { FileModel } from "../../model/service-model.js";
 import { outputFile, outputModule } from "../file-names.js";
 import { serviceSymbols } from "../common/handler-interface.js";
 import { emitClientClass } from "../common/client-class.js";
+import { writePreamble } from "../preamble.js";
 
 /** Emits `<file>_a2a_rest_client.ts`: per service, `<Service>RestClient`. */
 export function emitRestClient(schema: Schema<object>, model: FileModel): void {
   const f = schema.generateFile(outputFile(model.file, "restClient"));
-  f.preamble(model.file);
+  writePreamble(f, model);
   for (const service of model.services) {
     const names = serviceSymbols(service);
     emitClientClass(f, model, service, {

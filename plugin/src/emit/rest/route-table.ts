@@ -8,6 +8,7 @@ import { generationError } from "../../generation-error.js";
 import { outputFile, outputModule } from "../file-names.js";
 import { runtimeImport } from "../runtime-package.js";
 import { serviceSymbols } from "../common/handler-interface.js";
+import { writePreamble } from "../preamble.js";
 
 /**
  * Emits `<file>_a2a_rest_routes.ts`: per service, the HTTP+JSON route table with every
@@ -16,7 +17,7 @@ import { serviceSymbols } from "../common/handler-interface.js";
  */
 export function emitRouteTable(schema: Schema<object>, model: FileModel): void {
   const f = schema.generateFile(outputFile(model.file, "restRoutes"));
-  f.preamble(model.file);
+  writePreamble(f, model);
   const RouteTable = f.import("RouteTable", runtimeImport("rest"), true);
   for (const service of model.services) {
     const names = serviceSymbols(service);

@@ -4,6 +4,7 @@ import type { FileModel } from "../../model/service-model.js";
 import { outputFile, outputModule } from "../file-names.js";
 import { serviceSymbols } from "../common/handler-interface.js";
 import { emitHttpServerFactory } from "../common/server-factory.js";
+import { writePreamble } from "../preamble.js";
 
 /**
  * Emits `<file>_a2a_rest_server.ts`: per service, `create<Service>RestServer`, binding the
@@ -11,7 +12,7 @@ import { emitHttpServerFactory } from "../common/server-factory.js";
  */
 export function emitRestServer(schema: Schema<object>, model: FileModel): void {
   const f = schema.generateFile(outputFile(model.file, "restServer"));
-  f.preamble(model.file);
+  writePreamble(f, model);
   for (const service of model.services) {
     const names = serviceSymbols(service);
     emitHttpServerFactory(f, model, service, {
