@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
 import { toJson } from "@bufbuild/protobuf";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ValueSchema } from "@bufbuild/protobuf/wkt";
-import { Role, TaskState, type Message, type StreamResponse, type Task } from "../generated-example/gen/a2a_pb.js";
+import { Role, TaskState, type Message, type Task } from "../generated-example/gen/a2a_pb.js";
 import {
   ContentTypeNotSupportedError,
   InvalidParamsError,
@@ -25,6 +25,7 @@ import { startExampleAgent, type ExampleAgent, type ExampleAgentOptions } from "
 import { createConnectTransport, createGrpcWebTransport } from "@connectrpc/connect-node";
 import { CONNECT_PROTOCOL_BINDING, GRPC_WEB_PROTOCOL_BINDING } from "@protoc-gen-a2a/runtime/grpc";
 import { WS_PROTOCOL_BINDING } from "../generated-example/bindings/ws/ws-operations.js";
+import { collect } from "./support/task-runtime-binding.js";
 
 /**
  * The example agent (`npm run example`, the ACTS SUT), reached through its own Agent Card, on every
@@ -72,12 +73,6 @@ async function sendTask(client: A2AServiceClient, request: ReturnType<typeof mes
   const response = await client.sendMessage(request);
   if (response.payload.case !== "task") throw new Error(`expected a task, got ${response.payload.case}`);
   return response.payload.value;
-}
-
-async function collect(stream: AsyncIterable<StreamResponse>): Promise<StreamResponse[]> {
-  const out: StreamResponse[] = [];
-  for await (const e of stream) out.push(e);
-  return out;
 }
 
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 5_000): Promise<T> {

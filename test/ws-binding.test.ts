@@ -35,6 +35,7 @@ import { WS_PROTOCOL_BINDING } from "../generated-example/bindings/ws/ws-operati
 import { A2AServiceWsClient, connectWs, type WsSocketConnection } from "../generated-example/bindings/ws/ws-client.js";
 import { attachWsServer, WS_DEFAULT_MAX_FRAME_BYTES } from "../generated-example/bindings/ws/ws-server.js";
 import { wsBindingFactory } from "../generated-example/bindings/ws/ws-equivalence.js";
+import { collect } from "./support/task-runtime-binding.js";
 
 const TOKENS = { "admin-token": { subject: "admin", extendedCard: true }, "user-token": { subject: "user", extendedCard: false } };
 const bearer = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
@@ -72,11 +73,6 @@ async function sendTask(client: A2AServiceClient, text: string): Promise<Task> {
   const response = await client.sendMessage({ ...message(text), configuration: { returnImmediately: text.startsWith("tck-cancel") } });
   if (response.payload.case !== "task") throw new Error(`expected a task, got ${response.payload.case}`);
   return response.payload.value;
-}
-async function collect(stream: AsyncIterable<StreamResponse>): Promise<StreamResponse[]> {
-  const out: StreamResponse[] = [];
-  for await (const e of stream) out.push(e);
-  return out;
 }
 const stateOf = (e: StreamResponse) => (e.payload.case === "task" ? e.payload.value.status?.state : e.payload.case === "statusUpdate" ? e.payload.value.status?.state : undefined);
 /** Resolves when `signal` aborts (at once when it has). */
