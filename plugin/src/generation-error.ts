@@ -17,8 +17,13 @@ export interface ErrorLocation {
 
 /** Builds a GenerationError whose message starts with the location. */
 export function generationError(where: ErrorLocation, problem: string): GenerationError {
+  return new GenerationError(`${locationPrefix(where)}: ${problem}`);
+}
+
+/** `a2a.proto: rpc lf.a2a.v1.A2AService.GetTask: option google.api.http`, for errors and notices. */
+export function locationPrefix(where: ErrorLocation): string {
   const parts = [where.file];
   if (where.rpc !== undefined) parts.push(`rpc ${where.rpc}`);
   if (where.option !== undefined) parts.push(`option ${where.option}`);
-  return new GenerationError(`${parts.join(": ")}: ${problem}`);
+  return parts.join(": ");
 }
