@@ -16,8 +16,8 @@
 //    `prepare` build) and from a folder, and checks that both generate what the tarball did.
 //
 // Usage: node scripts/consumer-test.mjs [--keep] (keeps the temporary folder and says where).
-import { execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -195,6 +195,23 @@ try {
     if (generatedTree(other) !== tarballOutput) throw new Error(`the plugin installed from a ${label} generates other code than the tarball's`);
     console.log(`ok: installed from a ${label}, same generated code`);
   }
+
+  step("updating to a new a2a.proto (README): diff against the checked-in manifest, staleness check, regenerate, build");
+  const same = run("npx", ["protoc-gen-a2a", "diff", "src/gen/a2a_a2a_manifest.json", "proto/a2a.proto"], project);
+  if (!same.includes("No API changes")) throw new Error(`diff of the manifest against its own proto:\n${same}`);
+  copyFileSync(join(repo, "test/fixtures/proto-history/added-rpc/a2a.proto"), join(project, "proto/a2a.proto"));
+  const changed = spawnSync("npx", ["protoc-gen-a2a", "diff", "src/gen/a2a_a2a_manifest.json", "proto/a2a.proto", "--fail-on-breaking"], { cwd: project, encoding: "utf8" });
+  console.log(changed.stdout.trim());
+  if (changed.status !== 1 || !changed.stdout.includes("ArchiveTask: operation added"))
+    throw new Error(`diff --fail-on-breaking after adding an RPC: exit ${changed.status}\n${changed.stdout}${changed.stderr}`);
+  const stale = spawnSync("npx", ["protoc-gen-a2a", "check-generated"], { cwd: project, encoding: "utf8" });
+  if (stale.status !== 1) throw new Error(`check-generated after a proto edit: exit ${stale.status}\n${stale.stdout}${stale.stderr}`);
+  console.log(`ok: check-generated fails after the proto edit (${stale.stderr.trim().split("\n")[0]})`);
+  npm(["run", "generate"], project);
+  const fresh = run("npx", ["protoc-gen-a2a", "check-generated"], project);
+  if (!fresh.startsWith("up to date:")) throw new Error(`check-generated after regenerating: ${fresh}`);
+  npm(["run", "build"], project);
+  console.log("ok: the added RPC regenerates, the staleness check passes again and the starter agent still builds");
   console.log("\nconsumer-project test passed");
 } catch (e) {
   failed = true;

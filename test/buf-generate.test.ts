@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bufGenTemplate } from "./support/buf-gen-template.js";
 import { repoRoot } from "./support/plugin-runner.js";
 import { typeCheck } from "./support/type-check.js";
 
@@ -19,22 +20,15 @@ beforeAll(() => {
   const template = join(out, "buf.gen.yaml");
   writeFileSync(
     template,
-    [
-      "version: v2",
-      "inputs:",
-      "  - directory: test/fixtures/proto",
-      "  - directory: third_party/googleapis",
-      "    paths: [third_party/googleapis/google/rpc/error_details.proto, third_party/googleapis/google/rpc/status.proto]",
-      "plugins:",
-      '  - local: ["node", "node_modules/@bufbuild/protoc-gen-es/bin/protoc-gen-es"]',
-      `    out: ${relative(repoRoot, out)}`,
-      "    opt: [target=ts, import_extension=js]",
-      "    include_imports: true",
-      '  - local: ["node", "plugin/bin/protoc-gen-a2a"]',
-      `    out: ${relative(repoRoot, out)}`,
-      "    opt: [import_extension=js, errors=v1.0.0]",
-      "",
-    ].join("\n"),
+    bufGenTemplate({
+      inputs: [
+        "  - directory: test/fixtures/proto",
+        "  - directory: third_party/googleapis",
+        "    paths: [third_party/googleapis/google/rpc/error_details.proto, third_party/googleapis/google/rpc/status.proto]",
+      ],
+      out: relative(repoRoot, out),
+      options: ["import_extension=js", "errors=v1.0.0"],
+    }),
   );
   execFileSync(buf, ["generate", "--template", template], { cwd: repoRoot, stdio: "pipe" });
 });

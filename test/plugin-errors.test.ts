@@ -77,7 +77,7 @@ describe("unsupported proto shapes stop generation with one clear message", () =
       `${where}.DeleteBook: option google.api.http: GET "/v1/{name=shelves/*/books/*}" matches exactly the same requests as a binding of demo.v1.LibraryService.GetBook`,
     ],
     [
-      "a client-streaming RPC",
+      "a client-streaming RPC (with unsupported_rpcs=error; the default skips it, test/unsupported-rpcs.test.ts)",
       (files: FileDescriptorProto[]) => {
         method(files, "Ping").clientStreaming = true;
       },
@@ -86,7 +86,7 @@ describe("unsupported proto shapes stop generation with one clear message", () =
   ])("%s", (_name, mutate, message) => {
     let thrown: unknown;
     try {
-      runPlugin("library", "", mutate);
+      runPlugin("library", "unsupported_rpcs=error", mutate);
     } catch (e) {
       thrown = e;
     }

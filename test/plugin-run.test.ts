@@ -53,6 +53,7 @@ describe("protoc-gen-a2a on a2a.proto", () => {
         "a2a_a2a_schema.json",
         "a2a_a2a_openapi.json",
         "a2a_a2a_openrpc.json",
+        "a2a_a2a_manifest.json",
         ...[...run.files.keys()].filter((n) => n.startsWith("a2a_a2a_schema/")),
       ].sort(),
     );
@@ -158,7 +159,8 @@ describe("protoc-gen-a2a on a2a.proto", () => {
 });
 
 describe("JSON Schema, OpenAPI and OpenRPC outputs", () => {
-  const documents = (run: ReturnType<typeof runPlugin>) => [...run.files.keys()].filter((n) => n.endsWith(".json")).sort();
+  // The API manifest (its own option, test/api-manifest.test.ts) is left out here.
+  const documents = (run: ReturnType<typeof runPlugin>) => [...run.files.keys()].filter((n) => n.endsWith(".json") && !n.endsWith("_a2a_manifest.json")).sort();
 
   it("switch on and off by option, each on its own", () => {
     const all = documents(runPlugin("a2a", ""));
@@ -306,7 +308,7 @@ describe("plugin options", () => {
   });
 
   it("has one table of options: the parser's keys, the defaults and the README's table come from it", () => {
-    expect(OPTIONS.map((o) => o.key)).toEqual(["errors", "subscribe_post", "bindings", "task_store", "grpc_server", "json_schema", "openapi", "openrpc"]);
+    expect(OPTIONS.map((o) => o.key)).toEqual(["errors", "subscribe_post", "bindings", "task_store", "grpc_server", "json_schema", "openapi", "openrpc", "unsupported_rpcs", "manifest"]);
     expect(parseOptions([])).toEqual(defaultOptions);
     expect(defaultOptions).toEqual({
       errorProfile: "v1.0.1",
@@ -317,6 +319,8 @@ describe("plugin options", () => {
       jsonSchema: true,
       openApi: "3.1",
       openRpc: true,
+      unsupportedRpcs: "skip",
+      manifest: true,
     });
     const readme = readFileSync(join(repoRoot, "README.md"), "utf8");
     const start = readme.indexOf("| option | default | meaning |");

@@ -9,6 +9,7 @@ import { protocGenA2a } from "./protoc-gen-a2a-plugin.js";
 import { runInit } from "./init/init-command.js";
 import { runScaffold } from "./scaffold/scaffold-command.js";
 import { runCheck } from "./check/check-command.js";
+import { runDiff } from "./diff/diff-command.js";
 import { version } from "./version.js";
 
 const USAGE = `protoc-gen-a2a ${version}: generates A2A servers, clients, route and error tables from a2a.proto.
@@ -23,6 +24,9 @@ usage:
   protoc-gen-a2a check-generated [--template buf.gen.yaml]
                                       fail (exit 1) when the generated files are not what buf
                                       generate makes of the protos and options now
+  protoc-gen-a2a diff <old> <new> [--format text|json] [--fail-on-breaking] [--options <opts>]
+                                      what changed between two API versions (manifests or protos),
+                                      each change breaking or not for servers and for clients
   protoc-gen-a2a --version | --help`;
 
 const [command, ...rest] = process.argv.slice(2);
@@ -43,6 +47,11 @@ if (command === undefined) {
   const result = runCheck(rest);
   (result.ok ? console.log : console.error)(result.lines.join("\n"));
   process.exit(result.ok ? 0 : 1);
+} else if (command === "diff") {
+  const result = runDiff(rest);
+  process.stdout.write(result.stdout);
+  process.stderr.write(result.stderr);
+  process.exitCode = result.code;
 } else if (command === "scaffold-binding") {
   runScaffold(rest).then(
     (result) => {

@@ -20,6 +20,10 @@ export interface PluginOptions {
   readonly openApi: "3.1" | "3.2" | "none";
   /** `openrpc=`: whether to emit the OpenRPC document of the JSON-RPC binding. */
   readonly openRpc: boolean;
+  /** `unsupported_rpcs=`: what a client- or bidi-streaming RPC does: skipped with a notice, or an error. */
+  readonly unsupportedRpcs: "skip" | "error";
+  /** `manifest=`: whether to emit the API manifest (`<file>_a2a_manifest.json`). */
+  readonly manifest: boolean;
 }
 
 /** A binding the plugin can emit. */
@@ -137,6 +141,27 @@ export const OPTIONS: readonly OptionSpec[] = [
     default: "true",
     meaning: "`<file>_a2a_openrpc.json`, the OpenRPC 1.3 document of the JSON-RPC binding (with `jsonrpc` in `bindings`)",
     parse: (value) => parseBoolean("openrpc", value),
+  },
+  {
+    key: "unsupported_rpcs",
+    field: "unsupportedRpcs",
+    values: "skip|error",
+    default: "skip",
+    meaning:
+      "what a client-streaming or bidi-streaming RPC (which no A2A binding carries) does: `skip` leaves it out of the handler, servers and clients with a notice on stderr naming it (a gRPC call of it gets UNIMPLEMENTED), and the rest of the service is generated; `error` fails generation as before",
+    parse: (value) => {
+      if (value !== "skip" && value !== "error") throw new Error(`unsupported_rpcs must be skip or error; got "${value}"`);
+      return value;
+    },
+  },
+  {
+    key: "manifest",
+    field: "manifest",
+    values: "true|false",
+    default: "true",
+    meaning:
+      "`<file>_a2a_manifest.json`, the API manifest (`manifestVersion` 1): per service its operations (kind, request and response types, JSON-RPC method, gRPC path, HTTP bindings, whether the task runtime implements them), the messages and enums they use (field numbers, JSON names, types, `field_behavior`, what validation treats as REQUIRED), the error table of the selected profile and the service parameters, with the provenance; what `protoc-gen-a2a diff` compares (see [Updating to a new a2a.proto](#updating-to-a-new-a2aproto))",
+    parse: (value) => parseBoolean("manifest", value),
   },
 ];
 

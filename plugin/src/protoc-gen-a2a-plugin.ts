@@ -12,7 +12,7 @@ import { emitEquivalenceKitFile } from "./emit/common/equivalence-kit.js";
 import { emitJsonRpcMethodTable } from "./emit/jsonrpc/method-table.js";
 import { emitJsonRpcServer } from "./emit/jsonrpc/server.js";
 import { emitJsonRpcClient } from "./emit/jsonrpc/client.js";
-import { emitRouteTable } from "./emit/rest/route-table.js";
+import { emitRouteTable, restServices } from "./emit/rest/route-table.js";
 import { emitRestServer } from "./emit/rest/server.js";
 import { emitRestClient } from "./emit/rest/client.js";
 import { emitGrpcServer } from "./emit/grpc/server.js";
@@ -20,6 +20,7 @@ import { emitGrpcClient } from "./emit/grpc/client.js";
 import { emitJsonSchemas } from "./emit/schema/json-schema.js";
 import { emitOpenApi } from "./emit/schema/openapi.js";
 import { emitOpenRpc } from "./emit/schema/openrpc.js";
+import { emitManifest } from "./emit/manifest/manifest.js";
 
 const name = "protoc-gen-a2a";
 
@@ -66,7 +67,8 @@ function generateTs(schema: Schema<PluginOptions>): void {
       emitJsonRpcServer(schema, model);
       emitJsonRpcClient(schema, model);
     }
-    if (bindings.has("rest")) {
+    // Only files with a google.api.http rule get REST files (route table, server, client).
+    if (bindings.has("rest") && restServices(model).length > 0) {
       emitRouteTable(schema, model);
       emitRestServer(schema, model);
       emitRestClient(schema, model);
@@ -79,5 +81,6 @@ function generateTs(schema: Schema<PluginOptions>): void {
     if (schema.options.jsonSchema) emitJsonSchemas(schema, model, parameter);
     if (bindings.has("rest") && schema.options.openApi !== "none") emitOpenApi(schema, model, parameter, schema.options.openApi);
     if (bindings.has("jsonrpc") && schema.options.openRpc) emitOpenRpc(schema, model, parameter);
+    if (schema.options.manifest) emitManifest(schema, model, parameter);
   }
 }

@@ -68,7 +68,8 @@ function walk(table: RequirementTable, typeName: string, message: object, prefix
     }
     let value: unknown;
     if (rule.oneof === undefined) {
-      value = record[rule.name];
+      // proto2 messages keep unset scalars' defaults on the prototype: only an own property is set.
+      value = rule.check === "present" && !Object.hasOwn(record, rule.name) ? undefined : record[rule.name];
     } else {
       const o = record[rule.oneof] as { case?: string; value?: unknown } | undefined;
       value = o?.case === rule.name ? o.value : undefined;

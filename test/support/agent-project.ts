@@ -3,10 +3,11 @@
  * changed), the google protos, buf.yaml, a buf.gen.yaml running protoc-gen-es and the bundled
  * protoc-gen-a2a into src/gen, generated with `buf generate`, plus `image.binpb` (`buf build`).
  */
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { repoRoot } from "./plugin-runner.js";
+import { bufGenTemplate } from "./buf-gen-template.js";
 
 const buf = join(repoRoot, "node_modules/.bin/buf");
 
@@ -15,31 +16,51 @@ export function project(root: string, name: string, editProto: (proto: string) =
   const dir = join(root, name);
   mkdirSync(join(dir, "proto"), { recursive: true });
   writeFileSync(join(dir, "proto/a2a.proto"), editProto(readFileSync(join(repoRoot, "proto/a2a.proto"), "utf8")));
-  cpSync(join(repoRoot, "third_party/googleapis"), join(dir, "third_party/googleapis"), { recursive: true });
-  writeFileSync(join(dir, "buf.yaml"), "version: v2\nmodules:\n  - path: proto\n  - path: third_party/googleapis\n");
-  const out = relative(dir, join(dir, "src/gen"));
-  writeFileSync(
-    join(dir, "buf.gen.yaml"),
-    [
-      "version: v2",
-      "clean: true",
-      "inputs:",
-      "  - directory: proto",
-      "  - directory: third_party/googleapis",
-      "    paths: [third_party/googleapis/google/rpc/error_details.proto, third_party/googleapis/google/rpc/status.proto]",
-      "plugins:",
-      `  - local: ["node", "${join(repoRoot, "node_modules/@bufbuild/protoc-gen-es/bin/protoc-gen-es")}"]`,
-      `    out: ${out}`,
-      "    opt: [target=ts, import_extension=js]",
-      "    include_imports: true",
-      `  - local: ["node", "${join(repoRoot, "plugin/bin/protoc-gen-a2a")}"]`,
-      `    out: ${out}`,
-      "    opt: [import_extension=js, json_schema=false, openapi=none, openrpc=false]",
-      "",
-    ].join("\n"),
-  );
+  writeProjectFiles(dir);
   regenerate(dir);
   return dir;
+}
+
+/** Where {@link projectFrom} generates to, and protoc-gen-a2a's options there. */
+export interface ProjectLayout {
+  /** The output folder, relative to the project. Default `src/gen`. */
+  readonly out?: string;
+  /** protoc-gen-a2a's `opt:`. Default: `import_extension=js`, no JSON documents. */
+  readonly options?: readonly string[];
+}
+
+/**
+ * An agent project whose proto/ is a copy of `protoDir` (e.g. a folder of test/fixtures/proto-history),
+ * not generated yet: run {@link generate} (which reports failures) or {@link regenerate}.
+ */
+export function projectFrom(root: string, name: string, protoDir: string, layout: ProjectLayout = {}): string {
+  const dir = join(root, name);
+  mkdirSync(dir, { recursive: true });
+  cpSync(protoDir, join(dir, "proto"), { recursive: true, filter: (source) => !source.endsWith(".md") });
+  writeProjectFiles(dir, layout);
+  return dir;
+}
+
+/** `buf generate` in a project, without throwing: its exit status and stderr. */
+export function generate(dir: string): { status: number | null; stderr: string } {
+  const result = spawnSync(buf, ["generate"], { cwd: dir, encoding: "utf8" });
+  return { status: result.status, stderr: result.stderr };
+}
+
+/** third_party/googleapis, buf.yaml and buf.gen.yaml (protoc-gen-es and the bundled protoc-gen-a2a into src/gen). */
+function writeProjectFiles(dir: string, layout: ProjectLayout = {}): void {
+  cpSync(join(repoRoot, "third_party/googleapis"), join(dir, "third_party/googleapis"), { recursive: true });
+  writeFileSync(join(dir, "buf.yaml"), "version: v2\nmodules:\n  - path: proto\n  - path: third_party/googleapis\n");
+  const out = relative(dir, join(dir, layout.out ?? "src/gen"));
+  writeFileSync(
+    join(dir, "buf.gen.yaml"),
+    bufGenTemplate({
+      clean: true,
+      inputs: ["  - directory: proto", "  - directory: third_party/googleapis", "    paths: [third_party/googleapis/google/rpc/error_details.proto, third_party/googleapis/google/rpc/status.proto]"],
+      out,
+      options: layout.options ?? ["import_extension=js", "json_schema=false", "openapi=none", "openrpc=false"],
+    }),
+  );
 }
 
 export function regenerate(dir: string): void {

@@ -22,6 +22,7 @@ export const outputSuffix = {
   jsonSchema: "_a2a_schema.json",
   openApi: "_a2a_openapi.json",
   openRpc: "_a2a_openrpc.json",
+  manifest: "_a2a_manifest.json",
 } as const;
 
 export function outputFile(file: DescFile, kind: keyof typeof outputSuffix): string {

@@ -8,7 +8,7 @@ import { ScalarType, type DescField, type DescMessage } from "@bufbuild/protobuf
  */
 export type QueryKind = "string" | "bytes" | "bool" | "int" | "int64" | "float" | "enum" | "timestamp" | "duration" | "message";
 
-/** A top-level request field, as the HTTP+JSON binding maps it to and from paths and queries. */
+/** A request field, as the HTTP+JSON binding maps it to and from paths and queries. */
 export interface RequestFieldShape {
   /** Proto name, "task_id" (also accepted in queries). */
   readonly name: string;
@@ -16,11 +16,35 @@ export interface RequestFieldShape {
   readonly json: string;
   readonly kind: QueryKind;
   readonly repeated: boolean;
+  /** With `nested`, for a singular message field: its fields, whose scalars travel as dotted query keys ("page.size"). */
+  readonly fields?: readonly RequestFieldShape[];
 }
 
-/** The top-level fields of a request message, for path and query mapping. */
-export function requestFieldShapes(message: DescMessage): RequestFieldShape[] {
-  return message.fields.map((f) => ({ name: f.name, json: f.jsonName, kind: queryKind(f), repeated: f.fieldKind === "list" }));
+/** How deep dotted query keys go ("a.b.c.d"). */
+const MAX_QUERY_DEPTH = 4;
+
+/**
+ * The top-level fields of a request message, for path and query mapping. With `nested`
+ * (operations that have a query), singular message fields also get their fields, down to
+ * a few levels and never into a message already on the way (recursive types).
+ */
+export function requestFieldShapes(message: DescMessage, options: { readonly nested: boolean } = { nested: false }): RequestFieldShape[] {
+  return fieldShapes(message, options.nested ? MAX_QUERY_DEPTH : 0, [message.typeName]);
+}
+
+function fieldShapes(message: DescMessage, depth: number, along: readonly string[]): RequestFieldShape[] {
+  return message.fields.map((f) => {
+    const shape: RequestFieldShape = { name: f.name, json: f.jsonName, kind: queryKind(f), repeated: f.fieldKind === "list" };
+    if (depth > 0 && f.fieldKind === "message" && shape.kind === "message" && !along.includes(f.message.typeName) && !f.message.typeName.startsWith("google.protobuf.")) {
+      return { ...shape, fields: fieldShapes(f.message, depth - 1, [...along, f.message.typeName]) };
+    }
+    return shape;
+  });
+}
+
+/** The kind of a path variable's leaf field (a singular scalar or enum). */
+export function pathFieldKind(f: DescField): QueryKind {
+  return queryKind(f);
 }
 
 function queryKind(f: DescField): QueryKind {
@@ -40,10 +64,25 @@ function queryKind(f: DescField): QueryKind {
   }
 }
 
+/** Well-known types whose ProtoJSON form is a scalar travel in a query like that scalar (google.api.http). */
+const SCALAR_LIKE: Readonly<Record<string, QueryKind>> = {
+  "google.protobuf.Timestamp": "timestamp",
+  "google.protobuf.Duration": "duration",
+  // "paths" joined by ",", one value (not a list)
+  "google.protobuf.FieldMask": "string",
+  "google.protobuf.StringValue": "string",
+  "google.protobuf.BytesValue": "bytes",
+  "google.protobuf.BoolValue": "bool",
+  "google.protobuf.Int32Value": "int",
+  "google.protobuf.UInt32Value": "int",
+  "google.protobuf.Int64Value": "int64",
+  "google.protobuf.UInt64Value": "int64",
+  "google.protobuf.FloatValue": "float",
+  "google.protobuf.DoubleValue": "float",
+};
+
 function messageKind(typeName: string): QueryKind {
-  if (typeName === "google.protobuf.Timestamp") return "timestamp";
-  if (typeName === "google.protobuf.Duration") return "duration";
-  return "message";
+  return SCALAR_LIKE[typeName] ?? "message";
 }
 
 function scalarKind(scalar: ScalarType): QueryKind {

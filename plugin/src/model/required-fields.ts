@@ -37,8 +37,9 @@ export interface OneofRequirement {
 /** typeName → the fields (and exactly-one oneofs) to check, for every message reachable from the roots that has any requirement. */
 export type MessageRequirements = ReadonlyMap<string, { readonly message: DescMessage; readonly fields: readonly FieldRequirement[]; readonly oneofs: readonly OneofRequirement[] }>;
 
-/** True when the field carries `[(google.api.field_behavior) = REQUIRED]`. */
+/** True when the field carries `[(google.api.field_behavior) = REQUIRED]` or is a proto2 `required` field. */
 export function isRequiredField(field: DescField): boolean {
+  if (field.presence === FeatureSet_FieldPresence.LEGACY_REQUIRED) return true;
   return hasOption(field, field_behavior) && getOption(field, field_behavior).includes(FieldBehavior.REQUIRED);
 }
 
@@ -135,8 +136,8 @@ function requiredCheck(f: DescField): RequiredCheck {
       return "present";
     case "scalar":
     case "enum":
-      // proto3 `optional` and oneof members have explicit presence.
-      return f.presence === FeatureSet_FieldPresence.EXPLICIT || f.oneof !== undefined ? "present" : "nonzero";
+      // proto3 `optional`, proto2 fields (`required` ones too: set, even to zero) and oneof members have explicit presence.
+      return f.presence === FeatureSet_FieldPresence.EXPLICIT || f.presence === FeatureSet_FieldPresence.LEGACY_REQUIRED || f.oneof !== undefined ? "present" : "nonzero";
   }
 }
 

@@ -1,7 +1,8 @@
 // Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 import type { DescFile, DescMessage, DescMethod, DescService } from "@bufbuild/protobuf";
 import type { PluginOptions } from "../options.js";
-import { generationError } from "../generation-error.js";
+import { GenerationError, generationError } from "../generation-error.js";
+import { notice } from "../notices.js";
 import { buildHttpBindings, type HttpBinding } from "./http-binding.js";
 import { collectRequiredFields, type MessageRequirements } from "./required-fields.js";
 import { errorCatalog, type ErrorCatalogEntry } from "./error-catalog.js";
@@ -42,6 +43,17 @@ export interface ServiceModel {
   readonly responseRequirements: MessageRequirements;
   /** The pieces the task runtime needs, when the service is A2A-shaped (all eleven operations and the A2A messages). */
   readonly taskRuntime: TaskRuntimeModel | undefined;
+  /**
+   * Why the task runtime refuses an A2A-shaped service (the drift GenerationError's message):
+   * only set when the model was built with `taskRuntimeDrift: "record"` (the diff command).
+   */
+  readonly taskRuntimeRefusal?: string | undefined;
+}
+
+/** How {@link buildFileModel} treats an A2A-shaped service the task runtime's contract refuses. */
+export interface BuildOptions {
+  /** "throw" (generation: the one-line GenerationError) or "record" (describing a proto: `taskRuntimeRefusal`). Default "throw". */
+  readonly taskRuntimeDrift?: "throw" | "record";
 }
 
 /** How an operation returns: one response, or a stream of them (server streaming). */
@@ -65,9 +77,9 @@ export interface OperationModel {
 }
 
 /** Builds the model of one proto file. Throws GenerationError on unsupported shapes. */
-export function buildFileModel(file: DescFile, options: PluginOptions, parameter = ""): FileModel {
+export function buildFileModel(file: DescFile, options: PluginOptions, parameter = "", build: BuildOptions = {}): FileModel {
   const fileName = file.proto.name;
-  const services = file.services.map((service) => buildServiceModel(fileName, service, options));
+  const services = file.services.map((service) => buildServiceModel(fileName, service, options, build));
   return {
     file,
     fileName,
@@ -79,24 +91,42 @@ export function buildFileModel(file: DescFile, options: PluginOptions, parameter
   };
 }
 
-function buildServiceModel(fileName: string, service: DescService, options: PluginOptions): ServiceModel {
-  const operations = service.methods.map((method): OperationModel => {
+function buildServiceModel(fileName: string, service: DescService, options: PluginOptions, build: BuildOptions): ServiceModel {
+  const operations = service.methods.flatMap((method): OperationModel[] => {
     const where = { file: fileName, rpc: `${service.typeName}.${method.name}` };
     if (method.methodKind !== "unary" && method.methodKind !== "server_streaming") {
-      throw generationError(where, `${method.methodKind.replace("_", " ")} RPCs are not supported: A2A bindings (JSON-RPC, HTTP+JSON with SSE, gRPC) carry unary and server-streaming operations only`);
+      const kind = method.methodKind.replace("_", " ");
+      if (options.unsupportedRpcs === "error") {
+        throw generationError(where, `${kind} RPCs are not supported: A2A bindings (JSON-RPC, HTTP+JSON with SSE, gRPC) carry unary and server-streaming operations only`);
+      }
+      notice(
+        where,
+        `skipped: ${kind} RPCs are not supported (A2A bindings carry unary and server-streaming operations only); a gRPC call of it gets UNIMPLEMENTED (unsupported_rpcs=error fails instead)`,
+      );
+      return [];
     }
-    return {
-      desc: method,
-      name: method.name,
-      localName: method.localName,
-      jsonRpcMethod: method.name,
-      grpcPath: `/${service.typeName}/${method.name}`,
-      kind: method.methodKind,
-      input: method.input,
-      output: method.output,
-      httpBindings: buildHttpBindings(where, method, options),
-    };
+    return [
+      {
+        desc: method,
+        name: method.name,
+        localName: method.localName,
+        jsonRpcMethod: method.name,
+        grpcPath: `/${service.typeName}/${method.name}`,
+        kind: method.methodKind,
+        input: method.input,
+        output: method.output,
+        httpBindings: buildHttpBindings(where, method, options),
+      },
+    ];
   });
+  let taskRuntime: TaskRuntimeModel | undefined;
+  let taskRuntimeRefusal: string | undefined;
+  try {
+    taskRuntime = taskRuntimeModel(service, { operations });
+  } catch (e) {
+    if (!(e instanceof GenerationError) || build.taskRuntimeDrift !== "record") throw e;
+    taskRuntimeRefusal = e.message;
+  }
   return {
     desc: service,
     typeName: service.typeName,
@@ -107,6 +137,7 @@ function buildServiceModel(fileName: string, service: DescService, options: Plug
       operations.map((o) => o.output),
       { oneofs: false },
     ),
-    taskRuntime: taskRuntimeModel(service.file, { operations }),
+    taskRuntime,
+    ...(taskRuntimeRefusal !== undefined ? { taskRuntimeRefusal } : {}),
   };
 }

@@ -96,18 +96,42 @@ export class RestTransport implements Transport {
 
   async #send(operation: OperationDescriptor, init: MessageInitShape<OperationDescriptor["input"]>, options: CallOptions | undefined, accept: string) {
     const message = requestMessage(operation.input, init, this.#options);
-    const json = toJson(operation.input, message) as JsonObject;
-    const route = this.#pickRoute(operation, typeof json["tenant"] === "string" && json["tenant"] !== "");
+    let json: JsonObject;
+    try {
+      json = toJson(operation.input, message) as JsonObject;
+    } catch (e) {
+      // A proto2 `required` field that is not set: the request cannot be written.
+      throw this.#invalidParams(new RestRequestError(e instanceof Error ? e.message : String(e)));
+    }
     const shape = this.#requests[operation.name] ?? { fields: [] };
-    let url: string;
+    let route: Route | undefined;
+    let path: string | undefined;
+    let first: RestRequestError | undefined;
+    // The first candidate whose templates the request fits (additional bindings may take other
+    // resource names, `{name=projects/*/topics/*}` or `{name=organizations/*/topics/*}`).
+    for (const candidate of this.#candidates(operation, typeof json["tenant"] === "string" && json["tenant"] !== "")) {
+      try {
+        path = expandPath(candidate, shape, json, this.#literals);
+        route = candidate;
+        break;
+      } catch (e) {
+        if (!(e instanceof RestRequestError)) throw e;
+        first ??= e;
+      }
+    }
+    if (route === undefined || path === undefined) {
+      if (first === undefined) throw new Error(`${operation.name} has no HTTP binding`);
+      throw this.#invalidParams(first);
+    }
+    let url = this.#base + path;
     let body: string | undefined;
     try {
-      url = this.#base + expandPath(route, shape, json, this.#literals);
-      if (route.body === "") {
+      if (route.body !== "*") {
         const query = buildQuery(route, shape, json);
         if (query !== "") url += `?${query}`;
-      } else {
-        body = JSON.stringify(route.body === "*" ? bodyWithoutPathFields(route, shape, json) : (json[route.body] ?? {}));
+      }
+      if (route.body !== "") {
+        body = JSON.stringify(route.body === "*" ? bodyWithoutPathFields(route, shape, json) : (json[fieldJsonName(shape, route.body)] ?? {}));
       }
     } catch (e) {
       throw e instanceof RestRequestError ? this.#invalidParams(e) : e;
@@ -125,15 +149,13 @@ export class RestTransport implements Transport {
     return { response, cleanup };
   }
 
-  /** The tenant form when the request has a tenant, the plain form otherwise; for streams, the configured method first. */
-  #pickRoute(operation: OperationDescriptor, withTenant: boolean): Route {
+  /** The tenant forms when the request has a tenant, the plain forms otherwise; for streams, the configured method first. */
+  #candidates(operation: OperationDescriptor, withTenant: boolean): Route[] {
     const routes = this.#routes.get(operation.name) ?? [];
     const fitting = routes.filter((r) => r.pattern.variables.some((v) => v.field === "tenant") === withTenant);
     const candidates = fitting.length > 0 ? fitting : routes;
     const preferred = operation.kind === "server_streaming" ? (this.#options.streamMethod ?? "POST") : undefined;
-    const route = candidates.find((r) => r.method === preferred) ?? candidates[0];
-    if (route === undefined) throw new Error(`${operation.name} has no HTTP binding`);
-    return route;
+    return [...candidates.filter((r) => r.method === preferred), ...candidates.filter((r) => r.method !== preferred)];
   }
 
   #decode<I extends OperationDescriptor>(operation: I, json: JsonValue | undefined): MessageShape<I["output"]> {
@@ -165,6 +187,11 @@ export class RestTransport implements Transport {
       },
     });
   }
+}
+
+/** The ProtoJSON name of a top-level request field (the body field of a `body: "field"` route). */
+function fieldJsonName(shape: RestRequestShape, name: string): string {
+  return shape.fields.find((f) => f.name === name)?.json ?? name;
 }
 
 function parseJson(text: string): JsonValue | undefined {

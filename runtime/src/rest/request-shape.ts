@@ -10,7 +10,7 @@ import type { Route } from "../route-matcher.js";
 /** How a top-level request field travels in a query string. */
 export type QueryKind = "string" | "bytes" | "bool" | "int" | "int64" | "float" | "enum" | "timestamp" | "duration" | "message";
 
-/** A top-level request field (precompiled by the plugin). */
+/** A request field (precompiled by the plugin): top-level, or inside a message field that travels as dotted query keys. */
 export interface RestField {
   /** Proto name, "task_id". */
   readonly name: string;
@@ -18,11 +18,32 @@ export interface RestField {
   readonly json: string;
   readonly kind: QueryKind;
   readonly repeated?: true;
+  /**
+   * For a singular message field of a request that has a query: its own fields, so that its
+   * scalars travel as dotted query keys (`page.size=3`, google.api.http). Absent: the field
+   * cannot be sent in a query.
+   */
+  readonly fields?: readonly RestField[];
 }
 
-/** The top-level fields of an operation's request. */
+/**
+ * A path variable's field, when it is not a top-level string field: the proto and ProtoJSON
+ * name of each step ("book.name" → ["book", "name"]), the leaf's kind, and the value the path
+ * carries when ProtoJSON leaves the field out at its zero value ("0", "false", the enum's zero name).
+ */
+export interface RestPathField {
+  readonly names: readonly string[];
+  readonly json: readonly string[];
+  readonly kind: QueryKind;
+  readonly zero?: string;
+}
+
+/** The fields of an operation's request. */
 export interface RestRequestShape {
+  /** The top-level fields. */
   readonly fields: readonly RestField[];
+  /** Path variables (by field path, "book.name") that are not top-level string fields. */
+  readonly paths?: Readonly<Record<string, RestPathField>>;
 }
 
 /** A request that cannot be assembled: the message names the parameter or field. */
@@ -42,10 +63,11 @@ const SERVICE_QUERY_PARAMETERS = new Set(["a2a-version"]);
 
 /**
  * Assembles the ProtoJSON form of a request from the JSON body (for `body: "*"` the
- * whole message, for `body: "field"` that field), the query (only for routes without
- * a body) and the path variables. A value given both in the path and elsewhere must
- * agree (a tenant in the body that differs from the path's is an error, not silently
- * overridden).
+ * whole message, for `body: "field"` that field), the query (for routes without a body
+ * and, for `body: "field"`, the fields outside the body and the path) and the path
+ * variables, each decoded per its field's type. A value given both in the path and
+ * elsewhere must agree (a tenant in the body that differs from the path's is an error,
+ * not silently overridden).
  */
 export function assembleRequest(route: Route, shape: RestRequestShape, params: Readonly<Record<string, string>>, query: string, body: JsonValue | undefined): JsonObject {
   let json: JsonObject;
@@ -62,9 +84,26 @@ export function assembleRequest(route: Route, shape: RestRequestShape, params: R
   for (const variable of route.pattern.variables) {
     const value = params[variable.field];
     if (value === undefined) continue;
-    setPathField(shape, json, variable.field, value);
+    setPathField(pathFieldOf(shape, variable.field), json, variable.field, value);
   }
   return json;
+}
+
+/** A query key resolved to a field: the fields along the way, outermost first. */
+function resolveQueryKey(shape: RestRequestShape, key: string): RestField[] | undefined {
+  const top = shape.fields.find((f) => f.json === key || f.name === key);
+  if (top !== undefined) return [top];
+  if (key.indexOf(".") < 0) return undefined;
+  // Dotted keys name scalars of nested messages ("page.size"), by JSON or proto names.
+  const steps: RestField[] = [];
+  let fields: readonly RestField[] | undefined = shape.fields;
+  for (const part of key.split(".")) {
+    const field: RestField | undefined = fields?.find((f) => f.json === part || f.name === part);
+    if (field === undefined) return undefined;
+    steps.push(field);
+    fields = field.repeated === true ? undefined : field.fields;
+  }
+  return steps;
 }
 
 function readQuery(route: Route, shape: RestRequestShape, params: Readonly<Record<string, string>>, query: string, json: JsonObject): void {
@@ -77,51 +116,79 @@ function readQuery(route: Route, shape: RestRequestShape, params: Readonly<Recor
     const key = decodeComponent(rawKey, "query parameter name");
     const rawValue = eq < 0 ? "" : pair.slice(eq + 1);
     if (SERVICE_QUERY_PARAMETERS.has(key.toLowerCase())) continue;
-    if (route.body !== "") {
+    if (route.body === "*") {
       throw new RestRequestError(`query parameter ${key} is not allowed: ${route.method} ${route.template} takes its fields in the JSON body`);
     }
-    const field = shape.fields.find((f) => f.json === key || f.name === key);
-    if (field === undefined) throw new RestRequestError(`unknown query parameter ${key}`);
-    if (route.pattern.variables.some((v) => v.field === field.name)) {
+    const steps = resolveQueryKey(shape, key);
+    if (steps === undefined) throw new RestRequestError(`unknown query parameter ${key}`);
+    const field = steps[steps.length - 1]!;
+    const protoPath = steps.map((f) => f.name).join(".");
+    if (route.body !== "" && steps[0]!.name === route.body) {
+      throw new RestRequestError(`query parameter ${key} is not allowed: ${route.method} ${route.template} takes ${route.body} in the JSON body`);
+    }
+    if (route.pattern.variables.some((v) => v.field === protoPath)) {
       // The path has it; the same value again is harmless, a different one is a client error.
-      const inPath = params[field.name];
+      const inPath = params[protoPath];
       const given = decodeComponent(rawValue, `query parameter ${key}`);
       if (given === inPath) continue;
       throw new RestRequestError(`query parameter ${key} ${JSON.stringify(given)} disagrees with ${JSON.stringify(inPath ?? "")} in the path of ${route.template}`);
     }
     if (field.kind === "message") {
-      throw new RestRequestError(`query parameter ${key}: ${field.json} is a message field; nested objects are not supported in queries, use POST (spec §11.5)`);
+      throw new RestRequestError(`query parameter ${key}: ${steps.map((f) => f.json).join(".")} is a message field; nested objects are not supported in queries, use POST (spec §11.5)`);
     }
+    const target = descend(json, steps.slice(0, -1), key);
+    const what = `query parameter ${key}`;
     if (field.repeated === true) {
       // Only a literal "," separates list items; an encoded one (%2C) is data.
-      const list = (json[field.json] as JsonValue[] | undefined) ?? [];
-      for (const item of rawValue.split(",")) list.push(queryValue(field, key, decodeComponent(item, `query parameter ${key}`)));
-      json[field.json] = list;
+      const list = (target[field.json] as JsonValue[] | undefined) ?? [];
+      for (const item of rawValue.split(",")) list.push(scalarValue(field.kind, what, decodeComponent(item, what)));
+      target[field.json] = list;
     } else {
-      if (seen.has(field.name)) throw new RestRequestError(`query parameter ${key} is given more than once`);
-      seen.add(field.name);
-      json[field.json] = queryValue(field, key, decodeComponent(rawValue, `query parameter ${key}`));
+      if (seen.has(protoPath)) throw new RestRequestError(`query parameter ${key} is given more than once`);
+      seen.add(protoPath);
+      target[field.json] = scalarValue(field.kind, what, decodeComponent(rawValue, what));
     }
   }
 }
 
-/** Converts one query value to its ProtoJSON form; ProtoJSON decoding then checks ranges and enum names. */
-function queryValue(field: RestField, key: string, value: string): JsonValue {
-  switch (field.kind) {
+/** The object at the end of the message steps (created on the way), by ProtoJSON names. */
+function descend(json: JsonObject, steps: readonly { readonly name: string; readonly json: string }[], what: string): JsonObject {
+  let target = json;
+  for (const step of steps) {
+    let next = target[step.json];
+    if (next === undefined && step.name !== step.json && target[step.name] !== undefined) {
+      // Given under its proto name (ProtoJSON accepts both): keep one spelling only.
+      next = target[step.name];
+      delete target[step.name];
+    }
+    if (next === undefined || next === null) next = {};
+    if (typeof next !== "object" || Array.isArray(next)) throw new RestRequestError(`${what}: ${step.json} in the request must be a JSON object`);
+    target[step.json] = next;
+    target = next;
+  }
+  return target;
+}
+
+/**
+ * Converts one query or path value to its ProtoJSON form (proto3 JSON: "true"/"false",
+ * decimal integers, enum names or numbers); ProtoJSON decoding then checks ranges and enum names.
+ */
+function scalarValue(kind: QueryKind, what: string, value: string): JsonValue {
+  switch (kind) {
     case "bool":
       if (value === "true") return true;
       if (value === "false") return false;
-      throw new RestRequestError(`query parameter ${key} must be true or false, got ${JSON.stringify(value)}`);
+      throw new RestRequestError(`${what} must be true or false, got ${JSON.stringify(value)}`);
     case "int":
-      if (!/^-?\d{1,10}$/.test(value)) throw new RestRequestError(`query parameter ${key} must be an integer, got ${JSON.stringify(value)}`);
+      if (!/^-?\d{1,10}$/.test(value)) throw new RestRequestError(`${what} must be an integer, got ${JSON.stringify(value)}`);
       return Number(value);
     case "int64":
-      if (!/^-?\d{1,20}$/.test(value)) throw new RestRequestError(`query parameter ${key} must be an integer, got ${JSON.stringify(value)}`);
+      if (!/^-?\d{1,20}$/.test(value)) throw new RestRequestError(`${what} must be an integer, got ${JSON.stringify(value)}`);
       return value;
     case "float":
       // ProtoJSON spells the non-finite values as strings; pass them on for the decoder.
       if (value === "NaN" || value === "Infinity" || value === "-Infinity") return value;
-      if (value.trim() === "" || !Number.isFinite(Number(value))) throw new RestRequestError(`query parameter ${key} must be a number, got ${JSON.stringify(value)}`);
+      if (value.trim() === "" || !Number.isFinite(Number(value))) throw new RestRequestError(`${what} must be a number, got ${JSON.stringify(value)}`);
       return Number(value);
     case "enum":
       return /^\d+$/.test(value) ? Number(value) : value;
@@ -130,26 +197,29 @@ function queryValue(field: RestField, key: string, value: string): JsonValue {
   }
 }
 
-function setPathField(shape: RestRequestShape, json: JsonObject, path: string, value: string): void {
-  const names = path.split(".");
-  if (names.length > 1) {
-    // Nested path variables ({parent.name}): descend by proto names, which ProtoJSON accepts.
-    let target: JsonObject = json;
-    for (const name of names.slice(0, -1)) {
-      const next = target[name];
-      target = (target[name] = typeof next === "object" && next !== null && !Array.isArray(next) ? next : {}) as JsonObject;
-    }
-    target[names[names.length - 1]!] = value;
-    return;
-  }
+/** How a path variable's field is reached: precompiled when nested or not a string, else the top-level field. */
+function pathFieldOf(shape: RestRequestShape, path: string): RestPathField {
+  const precompiled = shape.paths?.[path];
+  if (precompiled !== undefined) return precompiled;
   const field = fieldByName(shape, path);
-  const key = field?.json ?? path;
-  const existing = json[key] ?? (field !== undefined ? json[field.name] : undefined);
-  if (existing !== undefined && existing !== "" && existing !== value) {
-    throw new RestRequestError(`${key} ${JSON.stringify(existing)} in the request disagrees with ${JSON.stringify(value)} in the path`);
+  if (field !== undefined) return { names: [field.name], json: [field.json], kind: field.kind };
+  const names = path.split(".");
+  return { names, json: names, kind: "string" };
+}
+
+function setPathField(info: RestPathField, json: JsonObject, path: string, raw: string): void {
+  const jsonPath = info.json.join(".");
+  const value = info.kind === "string" ? raw : scalarValue(info.kind, `path variable ${jsonPath}`, raw);
+  const steps = info.names.slice(0, -1).map((name, i) => ({ name, json: info.json[i]! }));
+  const target = descend(json, steps, `path variable ${path}`);
+  const name = info.names[info.names.length - 1]!;
+  const key = info.json[info.json.length - 1]!;
+  const existing = target[key] ?? target[name];
+  if (existing !== undefined && existing !== "" && (info.kind === "string" ? existing !== value : existing === null || String(existing) !== String(value))) {
+    throw new RestRequestError(`${jsonPath} ${JSON.stringify(existing)} in the request disagrees with ${JSON.stringify(value)} in the path`);
   }
-  if (field !== undefined && field.name !== key) delete json[field.name];
-  json[key] = value;
+  if (name !== key) delete target[name];
+  target[key] = value;
 }
 
 function fieldByName(shape: RestRequestShape, name: string): RestField | undefined {
@@ -169,13 +239,32 @@ function decodeComponent(raw: string, what: string): string {
   }
 }
 
+/** The value at a JSON path, or undefined. */
+function jsonAt(json: JsonObject, path: readonly string[]): JsonValue | undefined {
+  let value: JsonValue | undefined = json;
+  for (const key of path) {
+    if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
+    value = value[key];
+  }
+  return value;
+}
+
+/** A path variable's value as the path spells it, or undefined when it cannot be sent. */
+function pathText(info: RestPathField, value: JsonValue | undefined): string | undefined {
+  if (value === undefined || value === null) return info.zero;
+  if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") return String(value);
+  return undefined;
+}
+
 /**
- * Client side: the path of a route for a request in ProtoJSON form, each variable
- * percent-encoded (a one-segment variable encodes "/" and ":" too, so an id can never
- * be mistaken for a custom verb). Throws when a path field is empty.
+ * Client side: the path of a route for a request in ProtoJSON form. A one-segment variable
+ * (`{id}`) is percent-encoded whole ("/" and ":" too, so an id can never be mistaken for a
+ * custom verb); a multi-segment one (`{name=shelves/*\/books/*}`, `{name=operations/**}`)
+ * must fit its template: its literals are sent as they are, each segment a wildcard takes
+ * is encoded. Throws when a path field is empty or does not fit.
  */
 export function expandPath(route: Route, shape: RestRequestShape, json: JsonObject, literals?: ReadonlySet<string>): string {
-  const segments = route.pattern.segments.slice();
+  const segments = route.pattern.segments;
   const vars = route.pattern.variables;
   const out: string[] = [];
   let i = 0;
@@ -186,38 +275,98 @@ export function expandPath(route: Route, shape: RestRequestShape, json: JsonObje
       i++;
       continue;
     }
-    const field = fieldByName(shape, variable.field);
-    const value = json[field?.json ?? variable.field];
-    if (typeof value !== "string" || value === "") {
-      throw new RestRequestError(`${field?.json ?? variable.field} is required to build the path ${route.template}`, field?.json ?? variable.field);
+    const info = pathFieldOf(shape, variable.field);
+    const name = info.json.join(".");
+    const value = pathText(info, jsonAt(json, info.json));
+    if (value === undefined || value === "") {
+      throw new RestRequestError(`${name} is required to build the path ${route.template}`, name);
     }
     const end = variable.end < 0 ? segments.length : variable.end;
-    const single = end - variable.start === 1 && segments[variable.start] === "*";
-    const parts = single ? [value] : value.split("/");
-    if (parts.some((p) => p === "." || p === "..")) {
-      // URL parsing would remove a dot segment (even "%2E"), sending the request elsewhere.
-      throw new RestRequestError(`${field?.json ?? variable.field} ${JSON.stringify(value)} cannot be sent in a URL path`, field?.json ?? variable.field);
+    const template = segments.slice(variable.start, end);
+    if (template.length === 1 && template[0] === "*") {
+      if (value === "." || value === "..") throw dotSegment(name, value);
+      out.push(encodeSegment(value, literals));
+    } else {
+      out.push(fitTemplate(template, value, name, route.template, literals));
     }
-    out.push(parts.map((p) => encodeSegment(p, literals)).join("/"));
     i = end;
   }
   const path = "/" + out.join("/");
   return route.pattern.verb === undefined ? path : `${path}:${route.pattern.verb}`;
 }
 
-/** Client side: the query string (without "?") for the fields of `json` not bound by the path. */
+function dotSegment(name: string, value: string): RestRequestError {
+  // URL parsing would remove a dot segment (even "%2E"), sending the request elsewhere.
+  return new RestRequestError(`${name} ${JSON.stringify(value)} cannot be sent in a URL path`, name);
+}
+
+/** A multi-segment value against its variable's segment template: the encoded path segments, or a RestRequestError. */
+function fitTemplate(template: readonly string[], value: string, name: string, routeTemplate: string, literals: ReadonlySet<string> | undefined): string {
+  const parts = value.split("/");
+  const out: string[] = [];
+  let fits = true;
+  for (let t = 0; t < template.length && fits; t++) {
+    const segment = template[t]!;
+    if (segment === "**") {
+      for (const part of parts.slice(t)) {
+        if (part === "") fits = false;
+        else if (part === "." || part === "..") throw dotSegment(name, value);
+        else out.push(encodeSegment(part, literals));
+      }
+      break;
+    }
+    const part = parts[t];
+    if (part === undefined) fits = false;
+    else if (segment === "*") {
+      if (part === "") fits = false;
+      else if (part === "." || part === "..") throw dotSegment(name, value);
+      else out.push(encodeSegment(part, literals));
+    } else if (part === literalText(segment)) out.push(segment);
+    else fits = false;
+    if (t === template.length - 1 && parts.length > template.length) fits = false;
+  }
+  if (!fits) throw new RestRequestError(`${name} ${JSON.stringify(value)} does not match ${template.join("/")} in the path ${routeTemplate}`, name);
+  return out.join("/");
+}
+
+/** A template literal as a value spells it (literals may hold percent-escapes). */
+function literalText(segment: string): string {
+  if (segment.indexOf("%") < 0) return segment;
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/**
+ * Client side: the query string (without "?") for the fields of `json` that neither the path
+ * nor the body carries; singular message fields with precompiled fields travel as dotted
+ * keys (`page.size=3`).
+ */
 export function buildQuery(route: Route, shape: RestRequestShape, json: JsonObject): string {
   const parts: string[] = [];
-  for (const field of shape.fields) {
-    if (route.pattern.variables.some((v) => v.field === field.name)) continue;
-    const value = json[field.json];
-    if (value === undefined || value === null) continue;
-    if (field.kind === "message" || (typeof value === "object" && !Array.isArray(value))) {
-      throw new RestRequestError(`${field.json} cannot be sent in a query string: ${route.method} ${route.template} takes no body`, field.json);
+  const bound = new Set(route.pattern.variables.map((v) => v.field));
+  const visit = (fields: readonly RestField[], object: JsonObject, jsonPrefix: string, protoPrefix: string): void => {
+    for (const field of fields) {
+      const protoPath = protoPrefix + field.name;
+      if (bound.has(protoPath)) continue;
+      if (protoPrefix === "" && route.body !== "" && field.name === route.body) continue;
+      const value = object[field.json];
+      if (value === undefined || value === null) continue;
+      const key = jsonPrefix + field.json;
+      if (field.kind === "message" || (typeof value === "object" && !Array.isArray(value))) {
+        if (field.fields !== undefined && field.repeated !== true && typeof value === "object" && !Array.isArray(value)) {
+          visit(field.fields, value, `${key}.`, `${protoPath}.`);
+          continue;
+        }
+        throw new RestRequestError(`${key} cannot be sent in a query string: ${route.method} ${route.template} takes ${route.body === "" ? "no body" : `only ${route.body} in its body`}`, key);
+      }
+      const values = Array.isArray(value) ? value : [value];
+      for (const v of values) parts.push(`${encodeURIComponent(key)}=${encodeURIComponent(String(v))}`);
     }
-    const values = Array.isArray(value) ? value : [value];
-    for (const v of values) parts.push(`${encodeURIComponent(field.json)}=${encodeURIComponent(String(v))}`);
-  }
+  };
+  visit(shape.fields, json, "", "");
   return parts.join("&");
 }
 
@@ -225,7 +374,19 @@ export function buildQuery(route: Route, shape: RestRequestShape, json: JsonObje
 export function bodyWithoutPathFields(route: Route, shape: RestRequestShape, json: JsonObject): JsonObject {
   if (route.pattern.variables.length === 0) return json;
   const out: JsonObject = { ...json };
-  for (const v of route.pattern.variables) delete out[fieldByName(shape, v.field)?.json ?? v.field];
+  for (const v of route.pattern.variables) {
+    const path = pathFieldOf(shape, v.field).json;
+    let target = out;
+    for (const key of path.slice(0, -1)) {
+      const next = target[key];
+      if (typeof next !== "object" || next === null || Array.isArray(next)) {
+        target = {};
+        break;
+      }
+      target = target[key] = { ...next };
+    }
+    delete target[path[path.length - 1]!];
+  }
   return out;
 }
 
@@ -233,7 +394,8 @@ export function bodyWithoutPathFields(route: Route, shape: RestRequestShape, jso
  * Percent-encodes a path value. A value spelled like a literal segment of the route
  * table ("tasks") gets its first character encoded ("%74asks"): the matcher compares
  * literals with the raw segment and decodes variables, so the value cannot be taken
- * for the literal and reach another operation.
+ * for the literal and reach another operation. Only for what a wildcard takes: the
+ * literals of a variable's own template are sent as they are.
  */
 function encodeSegment(value: string, literals?: ReadonlySet<string>): string {
   const encoded = encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);

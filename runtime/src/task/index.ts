@@ -35,7 +35,17 @@
  * ```
  */
 export { createTaskHandler, type TaskHandlerIntrospection } from "./task-handler.js";
-export type { ClientContextIdPolicy, TaskCapabilities, TaskEventNotice, TaskHandlerOptions, TaskRuntimeBinding, TaskServiceHandler } from "./options.js";
+export type {
+  ClientContextIdPolicy,
+  ExtraOperation,
+  ExtraOperationImplementations,
+  ExtraOperationImplementationsOf,
+  TaskCapabilities,
+  TaskEventNotice,
+  TaskHandlerOptions,
+  TaskRuntimeBinding,
+  TaskServiceHandler,
+} from "./options.js";
 export { DEFAULT_MAX_QUEUED_EVENTS, defaultOwnerOf } from "./options.js";
 export type {
   AgentExecutor,

@@ -31,7 +31,39 @@ export interface TaskRuntimeBinding<S extends TaskRuntimeSchemas> {
   readonly roles: RoleNumbers;
   /** Factories of the generated error classes. */
   readonly errors: TaskRuntimeErrors;
+  /**
+   * The service's RPCs beyond the eleven A2A operations (a newer or extended a2a.proto): each
+   * answers UnsupportedOperationError unless `TaskHandlerOptions.operations` implements it.
+   */
+  readonly extraOperations?: readonly ExtraOperation[] | undefined;
 }
+
+/** An RPC of the service that is not one of the eleven A2A operations. */
+export interface ExtraOperation {
+  /** RPC name, "ArchiveTask" (named in the UnsupportedOperationError). */
+  readonly name: string;
+  /** Handler method name, "archiveTask". */
+  readonly localName: string;
+  /** A server-streaming RPC is answered with a stream that fails before its first event. */
+  readonly kind: "unary" | "server_streaming";
+}
+
+/**
+ * Implementations of extra operations by handler method name, each `(request, context, handler)`:
+ * request and call context as in the generated handler interface, and the task handler itself (to
+ * read the caller's tasks with its `getTask`, …). The generated options type narrows this to the
+ * service's RPCs ({@link ExtraOperationImplementationsOf}).
+ */
+export type ExtraOperationImplementations = { readonly [localName: string]: ((...args: never[]) => unknown) | undefined };
+
+/**
+ * The `operations` option for the extra operations `X` (a `Pick` of the generated handler
+ * interface `H`): each optional, `(request, context, handler)` with the request, call context and
+ * result of `X`'s method, and the complete handler `H` as the third argument.
+ */
+export type ExtraOperationImplementationsOf<X, H> = {
+  readonly [K in keyof X]?: X[K] extends (request: infer Q, context: infer C) => infer R ? (request: Q, context: C, handler: H) => R : never;
+};
 
 /** The capabilities the Agent Card declares (`AgentCapabilities` fits); absent means false (§3.3.4). */
 export interface TaskCapabilities {
@@ -117,6 +149,13 @@ export interface TaskHandlerOptions<Principal, S extends TaskRuntimeSchemas> {
    * Raise it for executors that emit bursts longer than this faster than clients can read.
    */
   readonly maxQueuedEvents?: number | undefined;
+  /**
+   * The service's RPCs beyond the eleven A2A operations (`TaskRuntimeBinding.extraOperations`),
+   * by handler method name: called with the request and the call context as the binding's server
+   * passes them, and the task handler itself. One left out is answered UnsupportedOperationError.
+   * A name that is not an extra operation of the service is a TypeError when the handler is created.
+   */
+  readonly operations?: ExtraOperationImplementations | undefined;
 }
 
 /**

@@ -25,7 +25,16 @@ import type { TaskCallContext } from "./executor.js";
 import { TaskFactory } from "./factory.js";
 import { applyView, historyLengthProblem, type TaskView } from "./history.js";
 import { InMemoryTaskStore } from "./memory-store.js";
-import { DEFAULT_MAX_QUEUED_EVENTS, defaultOwnerOf, type TaskCapabilities, type TaskHandlerOptions, type TaskRuntimeBinding, type TaskServiceHandler } from "./options.js";
+import {
+  DEFAULT_MAX_QUEUED_EVENTS,
+  defaultOwnerOf,
+  type ExtraOperation,
+  type ExtraOperationImplementations,
+  type TaskCapabilities,
+  type TaskHandlerOptions,
+  type TaskRuntimeBinding,
+  type TaskServiceHandler,
+} from "./options.js";
 import type {
   CancelTaskRequestShape,
   GetTaskRequestShape,
@@ -59,12 +68,14 @@ export interface TaskHandlerIntrospection {
 /**
  * Builds the A2A service of an agent from its executor. The generated binder calls it
  * with the generated schemas, enums and errors; the result is assignable to the
- * generated `A2AServiceHandler<Principal>`.
+ * generated `A2AServiceHandler<Principal>`. `X` types the service's RPCs beyond the eleven
+ * (`binding.extraOperations`, the generated `<Service>ExtraOperations`): `options.operations`
+ * or UnsupportedOperationError.
  */
-export function createTaskHandler<Principal, S extends TaskRuntimeSchemas>(
+export function createTaskHandler<Principal, S extends TaskRuntimeSchemas, X extends object = Record<never, never>>(
   binding: TaskRuntimeBinding<S>,
   options: TaskHandlerOptions<Principal, S>,
-): TaskServiceHandler<Principal, S> & TaskHandlerIntrospection {
+): TaskServiceHandler<Principal, S> & TaskHandlerIntrospection & X {
   // The runtime works on the shapes; every message it hands out is created with the
   // binding's schemas, so it is of the generated type S describes. Only the static
   // types differ, hence the two casts at this boundary.
@@ -86,7 +97,48 @@ export function createTaskHandler<Principal, S extends TaskRuntimeSchemas>(
       return impl.liveTasks;
     },
   };
-  return handler as unknown as TaskServiceHandler<Principal, S> & TaskHandlerIntrospection;
+  const extras = extraOperations(binding.extraOperations ?? [], options.operations, binding.errors, handler);
+  for (const [localName, call] of extras) (handler as unknown as Record<string, unknown>)[localName] = call;
+  return handler as unknown as TaskServiceHandler<Principal, S> & TaskHandlerIntrospection & X;
+}
+
+/** A handler method of an extra operation. */
+type ExtraCall = (request: unknown, context: unknown) => unknown;
+
+/**
+ * The handler methods of the extra operations: the author's implementation (called with its
+ * `operations` object as `this`, and the handler as the third argument), else one that answers
+ * UnsupportedOperationError (a unary RPC with a rejected promise, a streaming one with a stream
+ * that fails before its first event).
+ */
+function extraOperations(declared: readonly ExtraOperation[], implementations: ExtraOperationImplementations | undefined, errors: TaskRuntimeErrors, handler: object): Map<string, ExtraCall> {
+  const calls = new Map<string, ExtraCall>();
+  const known = new Set(declared.map((op) => op.localName));
+  for (const [name, value] of Object.entries(implementations ?? {})) {
+    if (!known.has(name)) {
+      const list = declared.length === 0 ? "none" : declared.map((op) => op.localName).join(", ");
+      throw new TypeError(`operations.${name}: not an RPC of this service beyond the eleven A2A operations (those are: ${list})`);
+    }
+    if (value !== undefined && typeof value !== "function") throw new TypeError(`operations.${name} must be a function`);
+  }
+  for (const op of declared) {
+    const implementation = implementations?.[op.localName] as ((request: unknown, context: unknown, handler: object) => unknown) | undefined;
+    if (implementation !== undefined) {
+      calls.set(op.localName, (request, context) => implementation.call(implementations, request, context, handler));
+      continue;
+    }
+    const refuse = () => errors.UnsupportedOperation(`${op.name} is not implemented by this agent`, { metadata: { method: op.name } });
+    calls.set(
+      op.localName,
+      op.kind === "unary"
+        ? () => Promise.reject(refuse())
+        : // biome-ignore lint/correctness/useYield: the stream fails before its first event
+          async function* () {
+            throw refuse();
+          },
+    );
+  }
+  return calls;
 }
 
 /** The implementation behind {@link createTaskHandler}, typed against the shapes. */

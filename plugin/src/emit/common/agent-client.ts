@@ -6,6 +6,7 @@ import { outputFile, outputModule, type outputSuffix } from "../file-names.js";
 import { runtimeImport } from "../runtime-package.js";
 import { serviceSymbols } from "./handler-interface.js";
 import { writePreamble } from "../preamble.js";
+import { hasRestBinding } from "../rest/route-table.js";
 
 /** Per emitted binding: its `protocolBinding` name (§5), client class suffix and output file. */
 const bindingClients: readonly { binding: Binding; name: string; flavor: string; file: keyof typeof outputSuffix }[] = [
@@ -33,12 +34,14 @@ export function emitAgentClientFile(schema: Schema<PluginOptions>, model: FileMo
   const AgentClientSpec = f.import("AgentClientSpec", runtime, true);
   const AgentConnectOptions = f.import("AgentConnectOptions", runtime, true);
   const CapabilityGate = f.import("CapabilityGate", runtime, true);
-  const clients = bindingClients.filter((c) => schema.options.bindings.has(c.binding));
+  const emitted = bindingClients.filter((c) => schema.options.bindings.has(c.binding));
   f.print(f.jsDoc("Thrown by the `connect…` functions: the card could not be fetched or read, or no interface fits (`reason`)."));
   f.print("export { ", f.import("AgentConnectError", runtime), " };");
   f.print();
   for (const service of services) {
     const runtimeModel = service.taskRuntime!;
+    // A service without google.api.http rules has no REST client.
+    const clients = emitted.filter((c) => c.binding !== "rest" || hasRestBinding(service));
     const base = service.desc.name;
     const names = serviceSymbols(service);
     const card = runtimeModel.messages.get("AgentCard")!;

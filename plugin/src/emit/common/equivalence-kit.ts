@@ -7,6 +7,7 @@ import { outputFile, outputModule, type outputSuffix } from "../file-names.js";
 import { RUNTIME_PACKAGE } from "../runtime-package.js";
 import { serviceSymbols } from "./handler-interface.js";
 import { writePreamble } from "../preamble.js";
+import { hasRestBinding } from "../rest/route-table.js";
 
 /** The runtime's Node-only entry point of the equivalence kit. */
 const TESTING_ENTRY = `${RUNTIME_PACKAGE}/testing`;
@@ -46,11 +47,13 @@ export function emitEquivalenceKitFile(schema: Schema<PluginOptions>, model: Fil
   const BindingFactory = f.import("BindingFactory", TESTING_ENTRY, true);
   const EquivalenceReport = f.import("EquivalenceReport", TESTING_ENTRY, true);
   const EquivalenceServiceSpec = f.import("EquivalenceServiceSpec", TESTING_ENTRY, true);
-  const bindings = referenceBindings.filter((b) => schema.options.bindings.has(b.binding));
+  const emitted = referenceBindings.filter((b) => schema.options.bindings.has(b.binding));
   const errors = model.errors.map((e) => ({ entry: e, symbol: f.import(e.name, outputModule(model.file, "errors")) }));
   for (const service of services) {
     const base = service.desc.name;
     const names = serviceSymbols(service);
+    // A service without google.api.http rules has no REST server and client.
+    const bindings = emitted.filter((b) => b.binding !== "rest" || hasRestBinding(service));
     const fromHandler = (name: string, typeOnly = false) => f.import(name, outputModule(model.file, "handler"), typeOnly);
     const Handler = fromHandler(names.handler, true);
     const Client = fromHandler(names.client, true);

@@ -165,6 +165,13 @@ function emitDispatch(f: GeneratedFile, service: ServiceModel, names: ReturnType
     Message,
     "> {",
   );
+  if (service.operations.length === 0) {
+    // Every RPC was skipped (unsupported_rpcs=skip): `operation` is never.
+    f.print("  throw new Error(", f.string(`${service.typeName} has no operation the bindings carry: `), " + String(operation));");
+    f.print("}");
+    f.print();
+    return;
+  }
   f.print("  switch (operation) {");
   for (const op of service.operations) {
     f.print("    case ", f.string(op.name), ":");

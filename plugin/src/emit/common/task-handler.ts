@@ -1,9 +1,8 @@
 // Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
-import type { Schema } from "@bufbuild/protoplugin";
-import type { DescEnum } from "@bufbuild/protobuf";
+import type { Printable, Schema } from "@bufbuild/protoplugin";
 import type { PluginOptions } from "../../options.js";
 import type { FileModel } from "../../model/service-model.js";
-import { taskRuntimeMessages } from "../../model/task-runtime.js";
+import { taskRuntimeMessages, type TaskRuntimeEnum } from "../../model/task-runtime.js";
 import { outputFile, outputModule } from "../file-names.js";
 import { runtimeImport } from "../runtime-package.js";
 import { serviceSymbols } from "./handler-interface.js";
@@ -39,10 +38,14 @@ export function emitTaskHandlerFile(schema: Schema<PluginOptions>, model: FileMo
   const AgentExecutor = f.import("AgentExecutor", task, true);
   const RequestContext = f.import("RequestContext", task, true);
   const TaskEmitter = f.import("TaskEmitter", task, true);
-  // The generated TypeScript enum, as a value (importShape gives a type-only import).
-  const enumValue = (desc: DescEnum) => {
-    const shape = f.importShape(desc);
-    return f.import(shape.name, shape.from);
+  // The generated TypeScript enum, as a value (importShape gives a type-only import); when a value
+  // the runtime reads has another TypeScript name than its key (an enum whose values do not all
+  // share the prefix), the keys are spelled out.
+  const enumValue = (runtime: TaskRuntimeEnum): Printable => {
+    const shape = f.importShape(runtime.desc);
+    const value = f.import(shape.name, shape.from);
+    if ([...runtime.members].every(([key, member]) => key === member)) return value;
+    return ["{ ", [...runtime.members].flatMap(([key, member], i) => [i === 0 ? "" : ", ", key, ": ", value, ".", member]), " }"];
   };
   for (const service of services) {
     const runtime = service.taskRuntime!;
@@ -63,6 +66,12 @@ export function emitTaskHandlerFile(schema: Schema<PluginOptions>, model: FileMo
     f.print("  schemas: ", schemasConst, ",");
     f.print("  states: ", enumValue(runtime.taskState), ",");
     f.print("  roles: ", enumValue(runtime.role), ",");
+    const extras = runtime.extraOperations;
+    if (extras.length > 0) {
+      f.print("  extraOperations: [");
+      for (const op of extras) f.print("    { name: ", JSON.stringify(op.name), ", localName: ", JSON.stringify(op.localName), ", kind: ", JSON.stringify(op.kind), " },");
+      f.print("  ],");
+    }
     f.print("  errors: {");
     for (const [key, cls] of Object.entries(errorClasses)) {
       f.print("    ", key, ": (message, options) => new ", f.import(cls, outputModule(model.file, "errors")), "(message, options),");
@@ -77,31 +86,69 @@ export function emitTaskHandlerFile(schema: Schema<PluginOptions>, model: FileMo
     f.print(f.jsDoc("The emitter `execute` publishes through."));
     f.print(f.export("type", `${base}TaskEmitter`), " = ", TaskEmitter, "<", schemasName, ">;");
     f.print();
+    const Handler = f.import(names.handler, outputModule(model.file, "handler"), true);
+    const extraType = `${base}ExtraOperations`;
+    const optionsType = `${base}TaskHandlerOptions`;
+    if (extras.length > 0) {
+      const list = extras.map((op) => op.name).join(", ");
+      f.print(
+        f.jsDoc(
+          [
+            `The RPCs of ${service.typeName} beyond the eleven A2A operations (${list}), as in \`${names.handler}\`:`,
+            `the task runtime answers each UnsupportedOperationError until \`operations\` of \`create${base}TaskHandler\` implements it.`,
+          ].join("\n"),
+        ),
+      );
+      f.print(f.export("type", extraType), "<Principal = unknown> = Pick<", Handler, "<Principal>, ", extras.map((op) => JSON.stringify(op.localName)).join(" | "), ">;");
+      f.print();
+      f.print(f.jsDoc(`Options of \`create${base}TaskHandler\`: the task runtime's, and implementations of ${list}.`));
+      f.print(f.export("interface", optionsType), "<Principal = unknown> extends ", TaskHandlerOptions, "<Principal, ", schemasName, "> {");
+      f.print(
+        f.jsDoc(
+          [
+            `Implementations of ${list}: \`(request, context, handler)\`, request and call context (principal, tenant,`,
+            `service parameters, signal) as in \`${names.handler}\`, and the complete handler (its \`getTask\` reads the`,
+            "caller's tasks). One left out is answered UnsupportedOperationError on every binding.",
+          ].join("\n"),
+          "  ",
+        ),
+      );
+      const ImplementationsOf = f.import("ExtraOperationImplementationsOf", task, true);
+      f.print("  readonly operations?: ", ImplementationsOf, "<", extraType, "<Principal>, ", Handler, "<Principal>> | undefined;");
+      f.print("}");
+      f.print();
+    }
     f.print(
       f.jsDoc(
         [
           `The complete handler of ${service.typeName}, from an executor: task lifecycle, history,`,
           "ListTasks pagination, cancellation, subscriptions with ordered fan-out, push config storage",
           "and the capability checks of spec §3.3.4, over a task store (in memory unless `options.store`).",
+          ...(extras.length > 0 ? [`${extras.map((op) => op.name).join(", ")}: \`options.operations\`, else UnsupportedOperationError.`] : []),
           "Serve it with any binding's generated server.",
           "",
           `@generated from service ${service.typeName}`,
         ].join("\n"),
       ),
     );
-    f.print(
-      f.export("function", `create${base}TaskHandler`),
-      "<Principal = unknown>(options: ",
-      TaskHandlerOptions,
-      "<Principal, ",
-      schemasName,
-      ">): ",
-      f.import(names.handler, outputModule(model.file, "handler"), true),
-      "<Principal> & ",
-      TaskHandlerIntrospection,
-      " {",
-    );
-    f.print("  return ", createTaskHandler, "(", bindingConst, ", options);");
+    if (extras.length > 0) {
+      f.print(f.export("function", `create${base}TaskHandler`), "<Principal = unknown>(options: ", optionsType, "<Principal>): ", Handler, "<Principal> & ", TaskHandlerIntrospection, " {");
+      f.print("  return ", createTaskHandler, "<Principal, ", schemasName, ", ", extraType, "<Principal>>(", bindingConst, ", options);");
+    } else {
+      f.print(
+        f.export("function", `create${base}TaskHandler`),
+        "<Principal = unknown>(options: ",
+        TaskHandlerOptions,
+        "<Principal, ",
+        schemasName,
+        ">): ",
+        Handler,
+        "<Principal> & ",
+        TaskHandlerIntrospection,
+        " {",
+      );
+      f.print("  return ", createTaskHandler, "(", bindingConst, ", options);");
+    }
     f.print("}");
     f.print();
     if (schema.options.taskStore === "sqlite") {

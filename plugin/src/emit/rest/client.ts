@@ -5,12 +5,13 @@ import { outputFile, outputModule } from "../file-names.js";
 import { serviceSymbols } from "../common/handler-interface.js";
 import { emitClientClass } from "../common/client-class.js";
 import { writePreamble } from "../preamble.js";
+import { restServices } from "./route-table.js";
 
 /** Emits `<file>_a2a_rest_client.ts`: per service, `<Service>RestClient`. */
 export function emitRestClient(schema: Schema<object>, model: FileModel): void {
   const f = schema.generateFile(outputFile(model.file, "restClient"));
   writePreamble(f, model);
-  for (const service of model.services) {
+  for (const service of restServices(model)) {
     const names = serviceSymbols(service);
     emitClientClass(f, model, service, {
       name: "Rest",

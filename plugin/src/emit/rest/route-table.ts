@@ -1,7 +1,8 @@
 // Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 import type { GeneratedFile, ImportSymbol, Schema } from "@bufbuild/protoplugin";
 import type { FileModel, ServiceModel } from "../../model/service-model.js";
-import { requestFieldShapes } from "../../model/query-fields.js";
+import { ScalarType, type DescField } from "@bufbuild/protobuf";
+import { pathFieldKind, requestFieldShapes, type RequestFieldShape } from "../../model/query-fields.js";
 import type { HttpBinding } from "../../model/http-binding.js";
 import { sortRoutes } from "../../model/route-order.js";
 import { generationError } from "../../generation-error.js";
@@ -9,6 +10,16 @@ import { outputFile, outputModule } from "../file-names.js";
 import { runtimeImport } from "../runtime-package.js";
 import { serviceSymbols } from "../common/handler-interface.js";
 import { writePreamble } from "../preamble.js";
+
+/** The services of a file that have at least one google.api.http rule: only they get REST files. */
+export function restServices(model: FileModel): ServiceModel[] {
+  return model.services.filter(hasRestBinding);
+}
+
+/** True when the service has a google.api.http rule (its REST server, client and routes are emitted). */
+export function hasRestBinding(service: ServiceModel): boolean {
+  return service.operations.some((op) => op.httpBindings.length > 0);
+}
 
 /**
  * Emits `<file>_a2a_rest_routes.ts`: per service, the HTTP+JSON route table with every
@@ -19,7 +30,7 @@ export function emitRouteTable(schema: Schema<object>, model: FileModel): void {
   const f = schema.generateFile(outputFile(model.file, "restRoutes"));
   writePreamble(f, model);
   const RouteTable = f.import("RouteTable", runtimeImport("rest"), true);
-  for (const service of model.services) {
+  for (const service of restServices(model)) {
     const names = serviceSymbols(service);
     const OperationName = f.import(names.operationName, outputModule(model.file, "handler"), true);
     const routes = service.operations.flatMap((op) => op.httpBindings.map((binding) => ({ op, binding, pattern: binding.pattern })));
@@ -82,17 +93,67 @@ function emitRequestShapes(f: GeneratedFile, service: ServiceModel, name: string
   f.print(f.export("const", name), ": Partial<Record<", OperationName, ", ", RestRequestShape, ">> = {");
   for (const op of service.operations) {
     if (op.httpBindings.length === 0) continue;
+    // Fields of nested messages only where a query carries them (GET, DELETE, `body: "field"`).
+    const nested = op.httpBindings.some((b) => b.body !== "*");
     f.print("  ", op.name, ": {");
     f.print("    fields: [");
-    for (const field of requestFieldShapes(op.input)) {
-      const repeated = field.repeated ? ", repeated: true" : "";
-      f.print("      { name: ", f.string(field.name), ", json: ", f.string(field.json), ", kind: ", f.string(field.kind), repeated, " },");
-    }
+    for (const field of requestFieldShapes(op.input, { nested })) f.print("      ", fieldLiteral(field), ",");
     f.print("    ],");
+    const paths = pathFields(op.httpBindings);
+    if (paths.length > 0) {
+      f.print("    paths: {");
+      for (const p of paths) {
+        const zero = p.zero === undefined ? "" : `, zero: ${JSON.stringify(p.zero)}`;
+        f.print("      ", JSON.stringify(p.field), ": { names: ", JSON.stringify(p.names), ", json: ", JSON.stringify(p.json), ", kind: ", JSON.stringify(p.kind), zero, " },");
+      }
+      f.print("    },");
+    }
     f.print("  },");
   }
   f.print("};");
   f.print();
+}
+
+function fieldLiteral(field: RequestFieldShape): string {
+  const repeated = field.repeated ? ", repeated: true" : "";
+  const fields = field.fields === undefined ? "" : `, fields: [${field.fields.map(fieldLiteral).join(", ")}]`;
+  return `{ name: ${JSON.stringify(field.name)}, json: ${JSON.stringify(field.json)}, kind: ${JSON.stringify(field.kind)}${repeated}${fields} }`;
+}
+
+/**
+ * The path variables of an operation that are not top-level string fields: the proto and
+ * JSON name of each step, the leaf's kind, and the value the path carries when ProtoJSON
+ * leaves the field out (its zero or proto2 default), so the runtime never reflects.
+ */
+function pathFields(bindings: readonly HttpBinding[]): { field: string; names: string[]; json: string[]; kind: string; zero: string | undefined }[] {
+  const out = new Map<string, { field: string; names: string[]; json: string[]; kind: string; zero: string | undefined }>();
+  for (const binding of bindings) {
+    for (const v of binding.variables) {
+      const leaf = v.path[v.path.length - 1]!;
+      const kind = pathFieldKind(leaf);
+      if (out.has(v.field) || (v.path.length === 1 && kind === "string")) continue;
+      out.set(v.field, { field: v.field, names: v.path.map((f) => f.name), json: v.path.map((f) => f.jsonName), kind, zero: zeroText(leaf) });
+    }
+  }
+  return [...out.values()];
+}
+
+function zeroText(field: DescField): string | undefined {
+  if (field.fieldKind === "enum") {
+    const number = field.getDefaultValue() ?? 0;
+    return field.enum.values.find((v) => v.number === number)?.name ?? field.enum.values[0]?.name;
+  }
+  if (field.fieldKind !== "scalar") return undefined;
+  const value = field.getDefaultValue();
+  switch (field.scalar) {
+    case ScalarType.STRING:
+    case ScalarType.BYTES:
+      return undefined;
+    case ScalarType.BOOL:
+      return String(value ?? false);
+    default:
+      return String(value ?? 0);
+  }
 }
 
 function originNote(binding: HttpBinding): string {

@@ -5,6 +5,7 @@ import { outputFile, outputModule } from "../file-names.js";
 import { serviceSymbols } from "../common/handler-interface.js";
 import { emitHttpServerFactory } from "../common/server-factory.js";
 import { writePreamble } from "../preamble.js";
+import { restServices } from "./route-table.js";
 
 /**
  * Emits `<file>_a2a_rest_server.ts`: per service, `create<Service>RestServer`, binding the
@@ -13,7 +14,7 @@ import { writePreamble } from "../preamble.js";
 export function emitRestServer(schema: Schema<object>, model: FileModel): void {
   const f = schema.generateFile(outputFile(model.file, "restServer"));
   writePreamble(f, model);
-  for (const service of model.services) {
+  for (const service of restServices(model)) {
     const names = serviceSymbols(service);
     emitHttpServerFactory(f, model, service, {
       name: "Rest",

@@ -128,10 +128,11 @@ function operationObject(model: FileModel, service: ServiceModel, op: OperationM
       schema: queryValueSchema(field) ?? { type: "string" },
     });
   }
-  if (binding.body === "") {
+  // Without a body every other field is a query parameter; with `body: "field"` every field outside the path and that field (google.api.http).
+  if (binding.body !== "*") {
     const inPath = new Set(binding.variables.map((v) => v.path[0]!.name));
     for (const field of op.input.fields) {
-      if (inPath.has(field.name)) continue;
+      if (inPath.has(field.name) || field.name === binding.body) continue;
       const value = queryValueSchema(field);
       if (value === undefined) continue;
       const repeated = field.fieldKind === "list";
