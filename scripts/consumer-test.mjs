@@ -210,8 +210,12 @@ try {
   npm(["run", "generate"], project);
   const fresh = run("npx", ["protoc-gen-a2a", "check-generated"], project);
   if (!fresh.startsWith("up to date:")) throw new Error(`check-generated after regenerating: ${fresh}`);
+  // The custom binding's operations table must list the new RPC (a type error until it does): rerun the scaffold.
+  const updated = run("npx", ["protoc-gen-a2a", "scaffold-binding", "--name", "ws", "--uri", "https://example.com/a2a/bindings/ws/v1"], project);
+  console.log(updated);
+  if (!updated.includes("updated src/ws-binding/ws-operations.ts")) throw new Error("scaffold-binding did not add ArchiveTask to src/ws-binding/ws-operations.ts");
   npm(["run", "build"], project);
-  console.log("ok: the added RPC regenerates, the staleness check passes again and the starter agent still builds");
+  console.log("ok: the added RPC regenerates, the staleness check passes again, scaffold-binding adds it to the custom binding and the agent builds");
   console.log("\nconsumer-project test passed");
 } catch (e) {
   failed = true;
