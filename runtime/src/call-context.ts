@@ -12,32 +12,59 @@ export type ProtocolBinding = "JSONRPC" | "GRPC" | "HTTP+JSON" | (string & {});
  * values case-sensitive. HTTP bindings fill them from headers, gRPC from metadata.
  */
 export class ServiceParameters {
-  readonly #values = new Map<string, string>();
+  #values: Map<string, string> | undefined;
+  /** Headers read on demand (HTTP bindings): `get`/`has` ask them, `entries()` copies them once. */
+  #headers: HeaderSource | undefined;
 
   /** Builds the parameters from any iterable of [key, value] pairs; repeated keys are joined with ", " (RFC 9110 §5.3). */
   constructor(entries?: Iterable<readonly [string, string]>) {
-    if (entries === undefined) return;
-    for (const [key, value] of entries) {
-      const k = key.toLowerCase();
-      const prev = this.#values.get(k);
-      this.#values.set(k, prev === undefined ? value : `${prev}, ${value}`);
-    }
+    this.#values = collect(entries ?? []);
+  }
+
+  /**
+   * The parameters of an HTTP request, read from its headers when asked (no copy per request):
+   * `header(name)` returns a header's value (repeated ones joined with ", "), `headers()` all of them.
+   */
+  static fromHeaders(source: HeaderSource): ServiceParameters {
+    const parameters = new ServiceParameters();
+    parameters.#values = undefined;
+    parameters.#headers = source;
+    return parameters;
   }
 
   /** The value of a parameter, or undefined when the request did not carry it. */
   get(name: string): string | undefined {
-    return this.#values.get(name.toLowerCase());
+    const values = this.#values;
+    return values !== undefined ? values.get(name.toLowerCase()) : this.#headers!.header(name);
   }
 
   /** Whether the request carried the parameter (possibly empty). */
   has(name: string): boolean {
-    return this.#values.has(name.toLowerCase());
+    return this.get(name) !== undefined;
   }
 
   /** All parameters, keys lower-cased. */
   entries(): IterableIterator<[string, string]> {
+    this.#values ??= collect(this.#headers!.headers());
     return this.#values.entries();
   }
+}
+
+/** Keys lower-cased, repeated keys joined with ", " (RFC 9110 §5.3). */
+function collect(entries: Iterable<readonly [string, string]>): Map<string, string> {
+  const values = new Map<string, string>();
+  for (const [key, value] of entries) {
+    const k = key.toLowerCase();
+    const prev = values.get(k);
+    values.set(k, prev === undefined ? value : `${prev}, ${value}`);
+  }
+  return values;
+}
+
+/** Request headers as the HTTP adapters expose them (UniversalRequest's `header` and `headers`). */
+export interface HeaderSource {
+  header(name: string): string | undefined;
+  headers(): Iterable<[string, string]>;
 }
 
 /** What the auth hook sees of a request, before the request body is decoded. */

@@ -9,6 +9,7 @@ import type { ServiceParameters, AuthenticateFn, CallContext, ProtocolBinding } 
 import { IMPLICIT_VERSION, formatExtensions, negotiateVersion, parseExtensions } from "./service-parameters.js";
 import type { DescMessage, JsonValue, Message } from "@bufbuild/protobuf";
 import { JsonDecodeError, decodeMessage } from "./proto-json.js";
+import { CALL_CANCELLATION, type CallCancellation } from "./call-abort.js";
 import { findMissingFields, type RequirementTable } from "./required-fields.js";
 
 /** The error types the pipelines raise themselves (the generated `errorSpecs` has them all). */
@@ -56,7 +57,8 @@ export interface ContextInput {
   /** `A2A-Version` given as a query parameter (HTTP bindings, §3.6.1), which wins over the header. */
   readonly versionParameter?: string | undefined;
   readonly tenant: string;
-  readonly signal: AbortSignal;
+  /** The call's cancellation: an AbortSignal, or (HTTP adapters) a source whose signal is only made when a handler reads it. */
+  readonly signal: AbortSignal | CallCancellation;
 }
 
 /** Resolved, immutable server settings (defaults applied once, not per request). */
@@ -114,7 +116,21 @@ export async function establishContext<Principal>(settings: PipelineSettings<Pri
       );
     }
   }
-  return {
+  const source = input.signal;
+  if (source instanceof AbortSignal) {
+    return {
+      operation: input.operation,
+      binding: input.binding,
+      serviceParameters: input.serviceParameters,
+      requestedVersion: negotiated.version,
+      requestedExtensions,
+      activatedExtensions: new Set<string>(),
+      tenant: input.tenant,
+      principal,
+      signal: source,
+    };
+  }
+  const lazy: CallContext<Principal> & { readonly [CALL_CANCELLATION]: CallCancellation } = {
     operation: input.operation,
     binding: input.binding,
     serviceParameters: input.serviceParameters,
@@ -123,8 +139,13 @@ export async function establishContext<Principal>(settings: PipelineSettings<Pri
     activatedExtensions: new Set<string>(),
     tenant: input.tenant,
     principal,
-    signal: input.signal,
+    // Made on first read: most handlers never look (see call-abort.ts).
+    get signal() {
+      return source.signal;
+    },
+    [CALL_CANCELLATION]: source,
   };
+  return lazy;
 }
 
 /**

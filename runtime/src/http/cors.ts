@@ -36,7 +36,7 @@ export interface CorsPolicy {
   /** The answer to a preflight, or undefined when `method`/`headers` make the request no preflight. */
   preflight(method: string, header: (name: string) => string | undefined): { status: number; headers: [string, string][] } | undefined;
   /** Headers to add to an actual response for a request from `origin` (none for an origin not allowed). */
-  responseHeaders(origin: string | undefined): [string, string][];
+  responseHeaders(origin: string | undefined): readonly (readonly [string, string])[];
 }
 
 /** Compiles the options once; the returned policy only compares and copies. */
@@ -58,6 +58,12 @@ export function corsPolicy(options?: CorsOptions): CorsPolicy {
         ]
       : undefined;
   };
+  // The answer for every origin when all are allowed: computed once, shared by every response.
+  const wildcard: readonly (readonly [string, string])[] = [
+    ["access-control-allow-origin", "*"],
+    ["access-control-expose-headers", exposeHeaders],
+  ];
+  const refused: readonly (readonly [string, string])[] = allowed === undefined ? [] : [["vary", "Origin"]];
   return {
     preflight(method, header) {
       if (method !== "OPTIONS" || header("access-control-request-method") === undefined) return undefined;
@@ -69,8 +75,9 @@ export function corsPolicy(options?: CorsOptions): CorsPolicy {
       };
     },
     responseHeaders(origin) {
+      if (allowed === undefined) return wildcard;
       const base = originHeaders(origin);
-      if (base === undefined) return allowed === undefined ? [] : [["vary", "Origin"]];
+      if (base === undefined) return refused;
       return [...base, ["access-control-expose-headers", exposeHeaders]];
     },
   };
@@ -80,13 +87,18 @@ export function corsPolicy(options?: CorsOptions): CorsPolicy {
 export function withCors(handler: UniversalHandler, options?: CorsOptions): UniversalHandler {
   const policy = corsPolicy(options);
   return async function corsHandler(request: UniversalRequest): Promise<UniversalResponse> {
-    const preflight = policy.preflight(request.method, (name) => request.header(name));
-    if (preflight !== undefined) return { status: preflight.status, headers: preflight.headers, body: "" };
+    if (request.method === "OPTIONS") {
+      const preflight = policy.preflight(request.method, (name) => request.header(name));
+      if (preflight !== undefined) return { status: preflight.status, headers: preflight.headers, body: "" };
+    }
     const response = await handler(request);
     const extra = policy.responseHeaders(request.header("origin"));
     if (extra.length === 0) return response;
-    // Headers the handler set itself (the Agent Card's own CORS) win.
-    const own = new Set(response.headers.map(([name]) => name.toLowerCase()));
-    return { ...response, headers: [...response.headers, ...extra.filter(([name]) => !own.has(name))] };
+    // Headers the handler set itself (the Agent Card's own CORS) win. The lists are short: no Set.
+    const headers = response.headers.slice();
+    for (const header of extra) {
+      if (!response.headers.some(([name]) => name.toLowerCase() === header[0])) headers.push(header);
+    }
+    return { ...response, headers };
   };
 }

@@ -128,6 +128,8 @@ class NodeExchange implements UniversalRequest {
   readonly #res: NodeRes;
   /** Created on first `signal` access. */
   #controller: AbortController | undefined;
+  /** `onAbort` listeners (the runtime's cheap alternative to `signal`). */
+  #abortListeners: (() => void)[] | undefined;
   /** The response emitted "close" (or the request body broke off). */
   #closed = false;
   /** `res.end()` was called: a later close is not an abort. */
@@ -166,6 +168,23 @@ class NodeExchange implements UniversalRequest {
       if (v !== undefined) out.push([name, typeof v === "string" ? v : v.join(", ")]);
     }
     return out;
+  }
+
+  get aborted(): boolean {
+    return this.#closed && !this.#ended;
+  }
+
+  onAbort(listener: () => void): () => void {
+    if (this.#closed) {
+      if (!this.#ended) listener();
+      return ignore;
+    }
+    (this.#abortListeners ??= []).push(listener);
+    return () => {
+      const list = this.#abortListeners;
+      const i = list === undefined ? -1 : list.indexOf(listener);
+      if (i >= 0) list!.splice(i, 1);
+    };
   }
 
   get signal(): AbortSignal {
@@ -360,6 +379,9 @@ class NodeExchange implements UniversalRequest {
     this.#closed = true;
     if (this.#ended) return;
     this.#controller?.abort();
+    const listeners = this.#abortListeners;
+    this.#abortListeners = undefined;
+    if (listeners !== undefined) for (const listener of listeners) listener();
     const it = this.#iterator;
     if (it !== undefined) {
       this.#iterator = undefined;

@@ -26,6 +26,14 @@ export interface UniversalRequest {
   readBody(limit: number): Promise<Uint8Array | "too-large">;
   /** Aborted when the client disconnects before the response is complete. */
   readonly signal: AbortSignal;
+  /** Whether the client disconnected before the response was complete, without creating `signal`; absent: read `signal.aborted`. */
+  readonly aborted?: boolean;
+  /**
+   * Calls `listener` once when the client disconnects before the response is complete (at once if it
+   * already has); returns the function that stops watching. Cheaper than listening on `signal`,
+   * which the runtime then never creates for handlers that do not read it. Optional.
+   */
+  onAbort?(listener: () => void): () => void;
 }
 
 /** A response whose body is complete in memory. */

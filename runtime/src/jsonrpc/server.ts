@@ -13,6 +13,7 @@
 import type { Message } from "@bufbuild/protobuf";
 import { A2AError, toA2AError, toJsonRpcError } from "../a2a-error.js";
 import { ServiceParameters, type CallContext } from "../call-context.js";
+import { withTenant } from "../call-abort.js";
 import { isJsonMediaType } from "../http/content-type.js";
 import { encodeSseEvent } from "../http/sse.js";
 import { openEventStream } from "../http/event-stream.js";
@@ -96,7 +97,7 @@ export function createJsonRpcHandler<Principal>(service: JsonRpcServiceDefinitio
     if (operation === undefined) {
       return fail(id, "MethodNotFoundError", `method ${JSON.stringify(envelope.method)} not found`);
     }
-    const serviceParameters = new ServiceParameters(request.headers());
+    const serviceParameters = ServiceParameters.fromHeaders(request);
     let context: CallContext<Principal>;
     let message: Message;
     try {
@@ -106,7 +107,7 @@ export function createJsonRpcHandler<Principal>(service: JsonRpcServiceDefinitio
         serviceParameters,
         versionParameter: queryParameter(request.query, "A2A-Version"),
         tenant: "",
-        signal: request.signal,
+        signal: request,
       });
       message = decodeRequest(errors, operation.input, envelope.params, service.requestFields);
     } catch (e) {
@@ -116,7 +117,7 @@ export function createJsonRpcHandler<Principal>(service: JsonRpcServiceDefinitio
       );
     }
     const tenant = (message as { tenant?: unknown }).tenant;
-    if (typeof tenant === "string" && tenant !== "") context = { ...context, tenant };
+    if (typeof tenant === "string" && tenant !== "") context = withTenant(context, tenant);
 
     let result: Promise<Message> | AsyncIterable<Message>;
     try {

@@ -9,6 +9,7 @@
 import type { JsonValue, Message } from "@bufbuild/protobuf";
 import { A2AError, toA2AError, toHttpError, type A2AErrorSpec } from "../a2a-error.js";
 import { ServiceParameters, type CallContext } from "../call-context.js";
+import { withTenant } from "../call-abort.js";
 import { isJsonMediaType } from "../http/content-type.js";
 import { queryParameter } from "../http/query.js";
 import { encodeSseEvent } from "../http/sse.js";
@@ -121,7 +122,7 @@ export function createRestHandler<Principal>(service: RestServiceDefinition<Prin
       }
     }
 
-    const serviceParameters = new ServiceParameters(request.headers());
+    const serviceParameters = ServiceParameters.fromHeaders(request);
     let context: CallContext<Principal>;
     let message: Message;
     try {
@@ -131,7 +132,7 @@ export function createRestHandler<Principal>(service: RestServiceDefinition<Prin
         serviceParameters,
         versionParameter: queryParameter(request.query, "A2A-Version"),
         tenant: match.params["tenant"] ?? "",
-        signal: request.signal,
+        signal: request,
       });
       let json: JsonValue;
       try {
@@ -145,7 +146,7 @@ export function createRestHandler<Principal>(service: RestServiceDefinition<Prin
       return respond(toA2AError(e, (cause) => internalError(settings, operation.name, cause, request.signal)));
     }
     const tenant = (message as { tenant?: unknown }).tenant;
-    if (typeof tenant === "string" && tenant !== "" && tenant !== context.tenant) context = { ...context, tenant };
+    if (typeof tenant === "string" && tenant !== "" && tenant !== context.tenant) context = withTenant(context, tenant);
 
     let result: Promise<Message> | AsyncIterable<Message>;
     try {

@@ -7,6 +7,7 @@
  * snapshot is exactly the state before the first event it receives.
  */
 import { clone, type JsonObject } from "@bufbuild/protobuf";
+import { watchCallAbort, type AbortWatch } from "../call-abort.js";
 import type { TaskRuntimeErrors } from "./errors.js";
 import { ExecutorMisuseError } from "./errors.js";
 import type { Subscription } from "./event-hub.js";
@@ -155,6 +156,7 @@ export class TaskEngine<Principal> implements TurnCommitter {
 
   async #references(scope: TaskScope, ids: readonly string[]): Promise<TaskShape[]> {
     const found: TaskShape[] = [];
+    if (ids.length === 0) return found;
     for (const id of new Set(ids)) {
       const task = id === "" ? undefined : await this.#s.store.getTask(scope, id);
       if (task !== undefined) found.push(this.#s.factory.cloneTask(task));
@@ -183,7 +185,7 @@ export class TaskEngine<Principal> implements TurnCommitter {
     const userMessage = this.#userMessage(message, taskId, contextId);
     const slot = this.live.acquire(scope, taskId);
     const release = await slot.lock.acquire();
-    const feed = slot.subscribe(call.signal);
+    const feed = slot.subscribe(watchCallAbort(call));
     const turn = new Turn({ id: ++this.#turns, slot, taskId, contextId, userMessage, existing: undefined, pushConfig });
     this.#run(turn, request, call, undefined, referenceTasks, release);
     return { turn: turn.id, feed, task: undefined, scope, taskId };
@@ -222,7 +224,7 @@ export class TaskEngine<Principal> implements TurnCommitter {
         appendHistory(next, userMessage);
         await store.saveTask(scope, next);
         if (pushConfig !== undefined) await this.#savePushConfig(scope, taskId, pushConfig);
-        const feed = slot.subscribe(call.signal);
+        const feed = slot.subscribe(watchCallAbort(call));
         return { task: next, feed, userMessage, state };
       });
       const turn = new Turn({
@@ -260,7 +262,7 @@ export class TaskEngine<Principal> implements TurnCommitter {
       call,
       // A getter: an AbortSignal is only made for executors that look at it.
       get signal() {
-        return turn.abort.signal;
+        return turn.signal;
       },
     };
     const emitter = new TurnEmitter(turn, factory, this);
@@ -486,7 +488,7 @@ export class TaskEngine<Principal> implements TurnCommitter {
    * Subscribes to a non-terminal task (§3.1.6): the returned snapshot and the feed are
    * taken together, so the feed holds exactly the events after the snapshot.
    */
-  async subscribe(scope: TaskScope, taskId: string, signal: AbortSignal): Promise<{ task: TaskShape; feed: Subscription<FeedItem> }> {
+  async subscribe(scope: TaskScope, taskId: string, abort: AbortWatch): Promise<{ task: TaskShape; feed: Subscription<FeedItem> }> {
     const { errors } = this.#s;
     const slot = this.live.acquire(scope, taskId);
     try {
@@ -495,7 +497,7 @@ export class TaskEngine<Principal> implements TurnCommitter {
         if (this.#states.isTerminal(task.status?.state)) {
           throw errors.UnsupportedOperation(`Task ${taskId} is in a terminal state; there is nothing to subscribe to`, { metadata: { taskId } });
         }
-        return { task, feed: slot.subscribe(signal) };
+        return { task, feed: slot.subscribe(abort) };
       });
     } finally {
       slot.release();

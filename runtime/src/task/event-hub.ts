@@ -8,6 +8,7 @@
  * dropped at once and its next read fails with the hub's overflow error), so a
  * client that stops reading its stream cannot make the server's memory grow.
  */
+import { signalWatch, type AbortWatch } from "../call-abort.js";
 
 /** The receiving end a hub writes to. */
 interface Sink<T> {
@@ -52,18 +53,18 @@ export class Subscription<T> implements AsyncIterableIterator<T> {
   #waiter: ((result: IteratorResult<T>) => void) | undefined;
   readonly #limit: QueueLimit;
   readonly #detach: () => void;
-  readonly #onAbort: (() => void) | undefined;
-  readonly #signal: AbortSignal | undefined;
+  /** Stops watching for the call's abort. */
+  #unwatch: (() => void) | undefined;
 
-  /** Subscribes through `attach`, which registers the sink and returns the function that unregisters it. */
-  constructor(attach: (sink: Sink<T>) => () => void, signal?: AbortSignal, limit: QueueLimit = UNBOUNDED) {
+  /** Subscribes through `attach`, which registers the sink and returns the function that unregisters it; ends when `abort` fires. */
+  constructor(attach: (sink: Sink<T>) => () => void, abort?: AbortSignal | AbortWatch, limit: QueueLimit = UNBOUNDED) {
     this.#limit = limit;
     this.#detach = attach({ push: (item) => this.#push(item), end: () => this.#end() });
-    this.#signal = signal;
-    if (signal !== undefined) {
-      this.#onAbort = () => this.close();
-      if (signal.aborted) this.close();
-      else signal.addEventListener("abort", this.#onAbort, { once: true });
+    if (abort !== undefined) {
+      const unwatch = (abort instanceof AbortSignal ? signalWatch(abort) : abort)(() => this.close());
+      // An abort that already happened closed the subscription above: stop watching at once.
+      if (this.#closed) unwatch();
+      else this.#unwatch = unwatch;
     }
   }
 
@@ -142,7 +143,9 @@ export class Subscription<T> implements AsyncIterableIterator<T> {
     this.#closed = true;
     this.#items = [];
     this.#head = 0;
-    if (this.#onAbort !== undefined) this.#signal?.removeEventListener("abort", this.#onAbort);
+    const unwatch = this.#unwatch;
+    this.#unwatch = undefined;
+    unwatch?.();
     this.#detach();
     this.#finish();
   }
@@ -177,9 +180,9 @@ export class EventHub<T> {
 
   /**
    * A new subscription that receives every item published from now on. It also ends
-   * when `signal` aborts or its queue overflows; `onClose` runs once when it is closed.
+   * when `abort` fires or its queue overflows; `onClose` runs once when it is closed.
    */
-  subscribe(signal?: AbortSignal, onClose?: () => void): Subscription<T> {
+  subscribe(abort?: AbortSignal | AbortWatch, onClose?: () => void): Subscription<T> {
     return new Subscription<T>(
       (sink) => {
         if (this.#closed) {
@@ -192,7 +195,7 @@ export class EventHub<T> {
           onClose?.();
         };
       },
-      signal,
+      abort,
       this.#limit,
     );
   }

@@ -6,6 +6,7 @@
  * it (reference-counted) and is dropped when the last user leaves.
  */
 import { EventHub, type QueueLimit, type Subscription } from "./event-hub.js";
+import type { AbortWatch } from "../call-abort.js";
 import { Mutex, SerialQueue } from "./serial.js";
 import type { StreamResponseShape } from "./shapes.js";
 import type { TaskScope } from "./task-store.js";
@@ -94,9 +95,9 @@ export class LiveTask {
    * Subscribes to the task's feed; the subscription holds the slot until it is closed
    * (or `signal` aborts, or it falls more than the limit behind and is ended).
    */
-  subscribe(signal?: AbortSignal): Subscription<FeedItem> {
+  subscribe(abort?: AbortSignal | AbortWatch): Subscription<FeedItem> {
     this.retain();
-    return this.#hub.subscribe(signal, () => this.release());
+    return this.#hub.subscribe(abort, () => this.release());
   }
 
   /** Delivers an item to every subscription. */

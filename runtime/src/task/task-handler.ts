@@ -18,6 +18,7 @@
 import { clone, create } from "@bufbuild/protobuf";
 import { EmptySchema, type Empty } from "@bufbuild/protobuf/wkt";
 import type { A2AErrorOptions } from "../a2a-error.js";
+import { isCallAborted, watchCallAbort } from "../call-abort.js";
 import { TaskEngine } from "./engine.js";
 import { InvalidPageTokenError, type TaskRuntimeErrors } from "./errors.js";
 import { checkQueueLimit } from "./event-hub.js";
@@ -235,7 +236,7 @@ class TaskHandler<Principal> implements TaskServiceHandler<Principal, TaskRuntim
         if (payload.case === "statusUpdate" && (this.#states.isTerminal(item.state) || this.#states.isInterrupted(item.state))) break;
       }
       if (reply !== undefined) return create(schema, { payload: { case: "message", value: this.#factory.cloneMessage(reply) } });
-      if (context.signal.aborted) throw context.signal.reason;
+      if (isCallAborted(context)) throw context.signal.reason;
       const task = await this.#engine.requireTask(start.scope, start.taskId);
       return create(schema, { payload: { case: "task", value: this.#view(task, view) } });
     } finally {
@@ -310,7 +311,7 @@ class TaskHandler<Principal> implements TaskServiceHandler<Principal, TaskRuntim
 
   async *subscribeToTask(request: SubscribeToTaskRequestShape, context: TaskCallContext<Principal>): AsyncGenerator<StreamResponseShape> {
     this.#requireStreaming();
-    const { task, feed } = await this.#engine.subscribe(this.#engine.scopeOf(context), request.id, context.signal);
+    const { task, feed } = await this.#engine.subscribe(this.#engine.scopeOf(context), request.id, watchCallAbort(context));
     try {
       // §3.1.6: "MUST return a Task object as the first event".
       yield this.#factory.taskEvent(task);

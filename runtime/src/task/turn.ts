@@ -44,8 +44,8 @@ export class Turn implements ActiveTurn {
   readonly isNew: boolean;
   /** Push config to register when the task is created. */
   readonly pushConfig: PushConfigShape | undefined;
-  /** Aborted by CancelTask. */
-  readonly abort = new AbortController();
+  /** Made when the executor first reads its signal (most never do): an AbortController per turn costs. */
+  #abort: AbortController | undefined;
   /** Accepted so far: nothing, a reply, or task events. */
   mode: TurnMode;
   /** Task state as accepted so far. */
@@ -83,11 +83,25 @@ export class Turn implements ActiveTurn {
     return this.closed === undefined;
   }
 
+  /** Aborted by CancelTask (created on first access; already aborted when the turn was canceled before). */
+  get signal(): AbortSignal {
+    let controller = this.#abort;
+    if (controller === undefined) {
+      controller = this.#abort = new AbortController();
+      if (this.closed === "canceled") controller.abort(this.#cancelReason());
+    }
+    return controller.signal;
+  }
+
   /** {@inheritDoc ActiveTurn.markCanceled} */
   markCanceled(): boolean {
     if (this.closed !== undefined) return false;
     this.closed = "canceled";
-    this.abort.abort(new Error(`task ${this.taskId} was canceled`));
+    this.#abort?.abort(this.#cancelReason());
     return true;
+  }
+
+  #cancelReason(): Error {
+    return new Error(`task ${this.taskId} was canceled`);
   }
 }

@@ -1,0 +1,86 @@
+#!/usr/bin/env node
+/**
+ * CPU profile of one bench/agent.mjs server under one scenario's load:
+ *
+ *   node bench/profile.mjs [--server example] [--scenario jsonrpc-message] [--duration 6] [--connections 50] [--top 30]
+ *
+ * Runs the server (bench/agent/server.ts) with `--cpu-prof` into bench/output/ (not committed; open the
+ * .cpuprofile in Chrome DevTools or speedscope for the flame graph), loads it with autocannon from this
+ * process, and prints the functions with the most self and inclusive time.
+ */
+import { fork } from "node:child_process";
+import { mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import autocannon from "autocannon";
+import { parseBenchArgs } from "./lib/args.mjs";
+import { bundle, root } from "./lib/build.mjs";
+
+const { args, intArg } = parseBenchArgs(
+  "usage: node bench/profile.mjs [--server example] [--scenario jsonrpc-message|rest-message|jsonrpc-task|rest-task] [--duration 6] [--connections 50] [--top 30]",
+  {
+    server: { type: "string", default: "example" },
+    scenario: { type: "string", default: "jsonrpc-message" },
+    duration: { type: "string", default: "6" },
+    connections: { type: "string", default: "50" },
+    top: { type: "string", default: "30" },
+  },
+);
+const out = join(root, "bench", "output");
+mkdirSync(out, { recursive: true });
+const { "agent-server": script } = await bundle({ "agent-server": "bench/agent/server.ts" });
+const started = Date.now();
+const child = fork(script, [args.server], { execArgv: ["--cpu-prof", `--cpu-prof-dir=${out}`], stdio: ["ignore", "inherit", "inherit", "ipc"] });
+const port = await new Promise((resolve) => child.on("message", (m) => m?.ready && resolve(m.port)));
+const text = args.scenario.endsWith("-task") ? "tck-complete-task bench" : "tck-message-response bench";
+const message = { messageId: "bench-profile-m-1", role: "ROLE_USER", parts: [{ text }] };
+const rest = args.scenario.startsWith("rest-");
+const request = rest
+  ? { url: `http://127.0.0.1:${port}/a2a/rest/message:send`, body: JSON.stringify({ message }) }
+  : { url: `http://127.0.0.1:${port}/a2a/jsonrpc`, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "SendMessage", params: { message } }) };
+const r = await autocannon({
+  ...request,
+  method: "POST",
+  headers: { "content-type": "application/json", "a2a-version": "1.0" },
+  connections: intArg("connections", 1, 1000),
+  duration: intArg("duration", 1, 600),
+});
+console.log(`${args.server} · ${args.scenario}: ${Math.round(r.requests.average)} req/s (under the profiler), ${r.non2xx} non-2xx, ${r.errors} errors`);
+child.disconnect();
+await new Promise((resolve) => child.on("exit", resolve));
+
+const file = readdirSync(out)
+  .filter((f) => f.endsWith(".cpuprofile") && statSync(join(out, f)).mtimeMs >= started)
+  .map((f) => join(out, f))
+  .pop();
+if (file === undefined) throw new Error("no profile written");
+const profile = JSON.parse(readFileSync(file, "utf8"));
+const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
+const parent = new Map();
+for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+const time = new Map();
+for (let i = 0; i < profile.samples.length; i++) time.set(profile.samples[i], (time.get(profile.samples[i]) ?? 0) + (profile.timeDeltas[i] ?? 0));
+const label = (n) => `${n.callFrame.functionName || "(anonymous)"} ${n.callFrame.url.split("/").slice(-2).join("/")}:${n.callFrame.lineNumber + 1}`;
+const self = new Map();
+const inclusive = new Map();
+let total = 0;
+for (const n of profile.nodes) {
+  const t = time.get(n.id) ?? 0;
+  if (t === 0) continue;
+  total += t;
+  self.set(label(n), (self.get(label(n)) ?? 0) + t);
+  const seen = new Set();
+  for (let id = n.id; id !== undefined; id = parent.get(id)) {
+    const key = label(nodes.get(id));
+    if (seen.has(key)) continue;
+    seen.add(key);
+    inclusive.set(key, (inclusive.get(key) ?? 0) + t);
+  }
+}
+const top = intArg("top", 1, 1000);
+const list = (m) =>
+  [...m]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, top)
+    .map(([k, v]) => `${((100 * v) / total).toFixed(1).padStart(5)}%  ${k}`)
+    .join("\n");
+console.log(`\nprofile: ${file}\n\nself time\n${list(self)}\n\ninclusive time\n${list(inclusive)}`);
