@@ -10,7 +10,7 @@ import { serveNode } from "../runtime/src/http/node-adapter.js";
 import { listen } from "./support/servers.js";
 
 const headerOf = (headers: Record<string, string>) => (name: string) => headers[name.toLowerCase()];
-const asMap = (list: [string, string][]) => Object.fromEntries(list);
+const asMap = (list: readonly (readonly [string, string])[]) => Object.fromEntries(list);
 
 describe("corsPolicy", () => {
   it.each<[string, CorsOptions | undefined, string, Record<string, string>, Record<string, string> | undefined]>([
