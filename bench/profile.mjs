@@ -9,7 +9,7 @@
  * process, and prints the functions with the most self and inclusive time.
  */
 import { fork } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import autocannon from "autocannon";
 import { parseBenchArgs } from "./lib/args.mjs";
@@ -29,6 +29,10 @@ const out = join(root, "bench", "output");
 mkdirSync(out, { recursive: true });
 const { "agent-server": script } = await bundle({ "agent-server": "bench/agent/server.ts" });
 const started = Date.now();
+// The SQLite servers keep their file here (removed after the run).
+const db = join(out, "profile-tasks.db");
+for (const f of [db, `${db}-wal`, `${db}-shm`]) rmSync(f, { force: true });
+process.env.BENCH_AGENT_DB = db;
 const child = fork(script, [args.server], { execArgv: ["--cpu-prof", `--cpu-prof-dir=${out}`], stdio: ["ignore", "inherit", "inherit", "ipc"] });
 const port = await new Promise((resolve) => child.on("message", (m) => m?.ready && resolve(m.port)));
 const text = args.scenario.endsWith("-task") ? "tck-complete-task bench" : "tck-message-response bench";
@@ -47,6 +51,7 @@ const r = await autocannon({
 console.log(`${args.server} · ${args.scenario}: ${Math.round(r.requests.average)} req/s (under the profiler), ${r.non2xx} non-2xx, ${r.errors} errors`);
 child.disconnect();
 await new Promise((resolve) => child.on("exit", resolve));
+for (const f of [db, `${db}-wal`, `${db}-shm`]) rmSync(f, { force: true });
 
 const file = readdirSync(out)
   .filter((f) => f.endsWith(".cpuprofile") && statSync(join(out, f)).mtimeMs >= started)

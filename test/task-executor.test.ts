@@ -49,6 +49,8 @@ async function misuse(body: (emitter: A2AEmitter, context: A2ARequestContext) =>
     }
   });
   await handler.sendMessage(sendRequest("go"), callOf("SendMessage")).catch(() => undefined);
+  // The answer may come before execute() returns: wait until the turn is over.
+  await until(() => handler.liveTasks === 0);
   return outcome;
 }
 

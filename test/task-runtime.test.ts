@@ -433,6 +433,8 @@ describe("task runtime: CancelTask (§3.1.5, §3.3.1)", () => {
   it("cancels an interrupted task with no running turn", async () => {
     const { handler, sendTask, agent, send } = setup();
     const task = await sendTask("ask");
+    // The answer may come before execute() returns: wait until the turn is over.
+    await until(() => handler.liveTasks === 0);
     expect((await handler.cancelTask(cancel(task.id), call("CancelTask"))).status?.state).toBe(TaskState.CANCELED);
     expect(agent.cancels[0]?.running).toBe(false);
     await expect(send("more", { taskId: task.id })).rejects.toBeInstanceOf(UnsupportedOperationError);

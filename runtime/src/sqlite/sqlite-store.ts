@@ -46,7 +46,7 @@ import { fromBinary, toBinary } from "@bufbuild/protobuf";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import Database from "better-sqlite3";
 import { InvalidPageTokenError } from "../task/errors.js";
-import { decodePageToken, encodePageToken, pushConfigCursor, queryFingerprint } from "../task/pagination.js";
+import { decodePageToken, encodePageToken, pushConfigCursor, pushConfigPageToken, queryFingerprint } from "../task/pagination.js";
 import type { PushConfigShape, TaskRuntimeSchemas, TaskShape } from "../task/shapes.js";
 import type { PushConfigPage, PushConfigQuery, TaskPage, TaskQuery, TaskScope, TaskStore } from "../task/task-store.js";
 
@@ -418,7 +418,7 @@ export class SqliteTaskStore implements TaskStore {
 
   /** {@inheritDoc TaskStore.getPushConfig} */
   async getPushConfig(scope: TaskScope, taskId: string, configId: string): Promise<PushConfigShape | undefined> {
-    this.#flush();
+    // Push configs are written at once (savePushConfig), never batched: reading them needs no flush of pending task saves.
     const row = this.#getConfig.get(scope.tenant, scope.owner, taskId, configId) as { data: Uint8Array } | undefined;
     return row === undefined ? undefined : fromBinary(this.#schemas.TaskPushNotificationConfig, row.data);
   }
@@ -431,8 +431,8 @@ export class SqliteTaskStore implements TaskStore {
 
   /** {@inheritDoc TaskStore.listPushConfigs} */
   async listPushConfigs(scope: TaskScope, taskId: string, query: PushConfigQuery): Promise<PushConfigPage> {
-    this.#flush();
-    const { fingerprint, afterSeq } = pushConfigCursor(taskId, query.pageToken);
+    // As getPushConfig: no flush (the push sender lists a task's configs for every event; a flush would cut each group commit short).
+    const afterSeq = pushConfigCursor(taskId, query.pageToken);
     const rows = (
       query.pageSize > 0 ? this.#listConfigs.all(scope.tenant, scope.owner, taskId, afterSeq, query.pageSize + 1) : this.#listAllConfigs.all(scope.tenant, scope.owner, taskId, afterSeq)
     ) as ConfigRow[];
@@ -440,7 +440,7 @@ export class SqliteTaskStore implements TaskStore {
     const last = page.at(-1);
     return {
       configs: page.map((r) => fromBinary(this.#schemas.TaskPushNotificationConfig, r.data)),
-      nextPageToken: page.length < rows.length && last !== undefined ? encodePageToken(fingerprint, Number(last.seq)) : "",
+      nextPageToken: page.length < rows.length && last !== undefined ? pushConfigPageToken(taskId, Number(last.seq)) : "",
     };
   }
 

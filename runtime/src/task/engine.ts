@@ -98,7 +98,7 @@ export class TaskEngine<Principal> implements TurnCommitter {
 
   /** The task, or TaskNotFoundError. */
   async requireTask(scope: TaskScope, taskId: string): Promise<TaskShape> {
-    const task = taskId === "" ? undefined : await this.#s.store.getTask(scope, taskId);
+    const task = taskId === "" ? undefined : (this.live.stored(scope, taskId) ?? (await this.#s.store.getTask(scope, taskId)));
     if (task === undefined) throw this.#notFound(taskId);
     return task;
   }
@@ -223,6 +223,7 @@ export class TaskEngine<Principal> implements TurnCommitter {
         const next = factory.copyTask(stored);
         appendHistory(next, userMessage);
         await store.saveTask(scope, next);
+        slot.stored = next;
         if (pushConfig !== undefined) await this.#savePushConfig(scope, taskId, pushConfig);
         const feed = slot.subscribe(watchCallAbort(call));
         return { task: next, feed, userMessage, state };
@@ -303,7 +304,7 @@ export class TaskEngine<Principal> implements TurnCommitter {
             onError(new ExecutorMisuseError("invalid-event", "execute() resolved without a stateless Message or any task event"), `task ${turn.taskId}`);
           }
         } else if (turn.created) {
-          const task = await store.getTask(slot.scope, turn.taskId);
+          const task = slot.stored ?? (await store.getTask(slot.scope, turn.taskId));
           const state = task?.status?.state;
           if (task !== undefined && !this.#states.isTerminal(state) && (failed || !this.#states.isInterrupted(state))) {
             const reason = failed ? "The agent failed while processing the task." : "The agent stopped before finishing the task.";
@@ -330,6 +331,7 @@ export class TaskEngine<Principal> implements TurnCommitter {
     const next = this.#s.factory.copyTask(task);
     const event = change(next);
     await this.#s.store.saveTask(slot.scope, next);
+    slot.stored = next;
     this.#deliver(slot, next, event);
     return next;
   }
@@ -339,12 +341,19 @@ export class TaskEngine<Principal> implements TurnCommitter {
     slot.publish({ kind: "event", event, state });
     const hook = this.#s.onTaskEvent;
     if (hook === undefined) return;
+    const factory = this.#s.factory;
+    let copy: StreamResponseShape | undefined;
     const notice: TaskEventNotice<TaskRuntimeSchemas> = {
       scope: slot.scope,
       taskId: task.id,
       contextId: task.contextId,
       state,
-      event: this.#s.factory.cloneEvent(event),
+      // The hook's own copy, made when it first reads it: a push sender of a task without push
+      // configs never does. Published events are never changed, so a later copy is the same.
+      get event() {
+        copy ??= factory.cloneEvent(event);
+        return copy;
+      },
     };
     try {
       const result = hook(notice);
@@ -361,6 +370,7 @@ export class TaskEngine<Principal> implements TurnCommitter {
     const scope = turn.slot.scope;
     const task = factory.newTask(turn.taskId, turn.contextId, turn.userMessage);
     await store.saveTask(scope, task);
+    turn.slot.stored = task;
     if (turn.pushConfig !== undefined) await this.#savePushConfig(scope, turn.taskId, turn.pushConfig);
     turn.created = true;
     this.#deliver(turn.slot, task, factory.feedTaskEvent(task));
@@ -380,7 +390,7 @@ export class TaskEngine<Principal> implements TurnCommitter {
   async #current(turn: Turn): Promise<TaskShape> {
     if (turn.closed === "canceled") throw new ExecutorMisuseError("task-canceled", `task ${turn.taskId} was canceled`);
     // Just created (in this queue run): it is the task as stored, no need to read it back.
-    const task = (await this.#ensureCreated(turn)) ?? (await this.#s.store.getTask(turn.slot.scope, turn.taskId));
+    const task = (await this.#ensureCreated(turn)) ?? turn.slot.stored ?? (await this.#s.store.getTask(turn.slot.scope, turn.taskId));
     if (task === undefined) throw new Error(`task ${turn.taskId} is missing from the store`);
     if (this.#states.isTerminal(task.status?.state)) throw new ExecutorMisuseError("event-after-terminal", `task ${turn.taskId} is in a terminal state`);
     return task;

@@ -8,7 +8,7 @@
 import { EventHub, type QueueLimit, type Subscription } from "./event-hub.js";
 import type { AbortWatch } from "../call-abort.js";
 import { Mutex, SerialQueue } from "./serial.js";
-import type { StreamResponseShape } from "./shapes.js";
+import type { StreamResponseShape, TaskShape } from "./shapes.js";
 import type { TaskScope } from "./task-store.js";
 
 /** One item of a task's feed: a stored event, or the end of a turn. */
@@ -56,6 +56,13 @@ export class LiveTask {
   readonly lock = new Mutex();
   /** The turn holding the lock, once it started. */
   turn: ActiveTurn | undefined;
+  /**
+   * The task as this process last stored it, while the slot is live (set after each save of the
+   * engine, inside the task's queue): the engine's next read-modify-write starts from it instead
+   * of reading the store back (for SQLite: a query and a decode per event, and a commit forced
+   * early by the read). Stored instances are never changed (copy on write).
+   */
+  stored: TaskShape | undefined;
   readonly #hub: EventHub<FeedItem>;
   #users = 0;
 
@@ -123,12 +130,16 @@ export class LiveTasks {
 
   /** The slot of a task, created if needed, retained once for the caller (who must release it). */
   acquire(scope: TaskScope, taskId: string): LiveTask {
-    // Injective (the tenant's and owner's lengths first), cheaper than JSON.
-    const key = `${scope.tenant.length}:${scope.owner.length}:${scope.tenant}${scope.owner}${taskId}`;
+    const key = slotKey(scope, taskId);
     let slot = this.#slots.get(key);
     if (slot === undefined) this.#slots.set(key, (slot = new LiveTask(key, scope, taskId, this, this.#limit)));
     slot.retain();
     return slot;
+  }
+
+  /** The task as stored by this process, when it has a live slot (a running turn or a subscriber): no store read needed. */
+  stored(scope: TaskScope, taskId: string): TaskShape | undefined {
+    return this.#slots.get(slotKey(scope, taskId))?.stored;
   }
 
   /** Forgets a slot nobody uses. */
@@ -140,4 +151,9 @@ export class LiveTasks {
   get size(): number {
     return this.#slots.size;
   }
+}
+
+/** The registry key of a task: injective (the tenant's and owner's lengths first), cheaper than JSON. */
+function slotKey(scope: TaskScope, taskId: string): string {
+  return `${scope.tenant.length}:${scope.owner.length}:${scope.tenant}${scope.owner}${taskId}`;
 }

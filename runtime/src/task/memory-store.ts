@@ -4,7 +4,7 @@
  * done per call (fine for tests and small agents; use a database-backed store beyond).
  */
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
-import { decodePageToken, encodePageToken, pushConfigCursor, queryFingerprint } from "./pagination.js";
+import { decodePageToken, encodePageToken, pushConfigCursor, pushConfigPageToken, queryFingerprint } from "./pagination.js";
 import { InvalidPageTokenError } from "./errors.js";
 import type { PushConfigShape, TaskShape } from "./shapes.js";
 import type { PushConfigPage, PushConfigQuery, TaskPage, TaskQuery, TaskScope, TaskStore } from "./task-store.js";
@@ -104,13 +104,13 @@ export class InMemoryTaskStore implements TaskStore {
 
   /** {@inheritDoc TaskStore.listPushConfigs} */
   async listPushConfigs(scope: TaskScope, taskId: string, query: PushConfigQuery): Promise<PushConfigPage> {
-    const { fingerprint, afterSeq } = pushConfigCursor(taskId, query.pageToken);
+    const afterSeq = pushConfigCursor(taskId, query.pageToken);
     const all = [...(this.#configs.get(configKey(scope, taskId))?.values() ?? [])].filter((r) => r.seq > afterSeq).sort((a, b) => a.seq - b.seq);
     const page = query.pageSize > 0 ? all.slice(0, query.pageSize) : all;
     const last = page.at(-1);
     return {
       configs: page.map((r) => r.config),
-      nextPageToken: page.length < all.length && last !== undefined ? encodePageToken(fingerprint, last.seq) : "",
+      nextPageToken: page.length < all.length && last !== undefined ? pushConfigPageToken(taskId, last.seq) : "",
     };
   }
 

@@ -54,10 +54,18 @@ export function decodePageToken(token: string, fingerprint: string): JsonValue {
  * The position after which a page of a task's push configs starts: 0 for the first page,
  * else the sequence number in the token (bound to that task). Both stores use it.
  */
-export function pushConfigCursor(taskId: string, pageToken: string): { readonly fingerprint: string; readonly afterSeq: number } {
-  const fingerprint = queryFingerprint(["push", taskId]);
-  if (pageToken === "") return { fingerprint, afterSeq: 0 };
-  const position = decodePageToken(pageToken, fingerprint);
+export function pushConfigCursor(taskId: string, pageToken: string): number {
+  if (pageToken === "") return 0;
+  const position = decodePageToken(pageToken, pushConfigFingerprint(taskId));
   if (typeof position !== "number" || !Number.isSafeInteger(position)) throw new InvalidPageTokenError("pageToken is malformed");
-  return { fingerprint, afterSeq: position };
+  return position;
+}
+
+/** The token of the page of a task's push configs after sequence number `seq` (bound to that task). */
+export function pushConfigPageToken(taskId: string, seq: number): string {
+  return encodePageToken(pushConfigFingerprint(taskId), seq);
+}
+
+function pushConfigFingerprint(taskId: string): string {
+  return queryFingerprint(["push", taskId]);
 }

@@ -527,18 +527,19 @@ export function createPushNotificationSender(options: PushSenderOptions): PushNo
   const onTaskEvent = (notice: PushEventNotice): void => {
     if (closed) return;
     const taskKey = JSON.stringify([notice.scope.tenant, notice.scope.owner, notice.taskId]);
-    let body: string;
-    try {
-      body = JSON.stringify(toJson(options.schemas.StreamResponse, notice.event, options.jsonOptions));
-    } catch (error) {
-      report({ reason: "store", scope: notice.scope, taskId: notice.taskId, configId: "", url: "", attempts: 0, error, event: notice.event });
-      return;
-    }
     // One queue per task for the config look-up keeps the per-(task, url) queues in event order.
     enqueue(taskKey, async () => {
       let configs: PushConfigShape[];
       try {
         configs = await listAllConfigs(options.store, notice.scope, notice.taskId);
+      } catch (error) {
+        return report({ reason: "store", scope: notice.scope, taskId: notice.taskId, configId: "", url: "", attempts: 0, error, event: notice.event });
+      }
+      // Most tasks have no push config: the event is only serialized (and copied) for those that do.
+      if (configs.length === 0) return;
+      let body: string;
+      try {
+        body = JSON.stringify(toJson(options.schemas.StreamResponse, notice.event, options.jsonOptions));
       } catch (error) {
         return report({ reason: "store", scope: notice.scope, taskId: notice.taskId, configId: "", url: "", attempts: 0, error, event: notice.event });
       }
