@@ -16,7 +16,7 @@ import { parseBenchArgs } from "./lib/args.mjs";
 import { bundle, root } from "./lib/build.mjs";
 
 const { args, intArg } = parseBenchArgs(
-  "usage: node bench/profile.mjs [--server example] [--scenario jsonrpc-message|rest-message|jsonrpc-task|rest-task] [--duration 6] [--connections 50] [--top 30]",
+  "usage: node bench/profile.mjs [--server example] [--scenario jsonrpc-message|rest-message|jsonrpc-task|rest-task|jsonrpc-get|rest-get] [--duration 6] [--connections 50] [--top 30]",
   {
     server: { type: "string", default: "example" },
     scenario: { type: "string", default: "jsonrpc-message" },
@@ -35,19 +35,23 @@ for (const f of [db, `${db}-wal`, `${db}-shm`]) rmSync(f, { force: true });
 process.env.BENCH_AGENT_DB = db;
 const child = fork(script, [args.server], { execArgv: ["--cpu-prof", `--cpu-prof-dir=${out}`], stdio: ["ignore", "inherit", "inherit", "ipc"] });
 const port = await new Promise((resolve) => child.on("message", (m) => m?.ready && resolve(m.port)));
-const text = args.scenario.endsWith("-task") ? "tck-complete-task bench" : "tck-message-response bench";
+const get = args.scenario.endsWith("-get");
+const text = args.scenario.endsWith("-task") || get ? "tck-complete-task bench" : "tck-message-response bench";
 const message = { messageId: "bench-profile-m-1", role: "ROLE_USER", parts: [{ text }] };
 const rest = args.scenario.startsWith("rest-");
-const request = rest
-  ? { url: `http://127.0.0.1:${port}/a2a/rest/message:send`, body: JSON.stringify({ message }) }
-  : { url: `http://127.0.0.1:${port}/a2a/jsonrpc`, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "SendMessage", params: { message } }) };
-const r = await autocannon({
-  ...request,
-  method: "POST",
-  headers: { "content-type": "application/json", "a2a-version": "1.0" },
-  connections: intArg("connections", 1, 1000),
-  duration: intArg("duration", 1, 600),
-});
+const headers = { "content-type": "application/json", "a2a-version": "1.0" };
+let request = rest
+  ? { url: `http://127.0.0.1:${port}/a2a/rest/message:send`, method: "POST", body: JSON.stringify({ message }) }
+  : { url: `http://127.0.0.1:${port}/a2a/jsonrpc`, method: "POST", body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "SendMessage", params: { message } }) };
+if (get) {
+  // GetTask of a task created first.
+  const created = await (await fetch(`http://127.0.0.1:${port}/a2a/rest/message:send`, { method: "POST", headers, body: JSON.stringify({ message }) })).json();
+  const id = created.task.id;
+  request = rest
+    ? { url: `http://127.0.0.1:${port}/a2a/rest/tasks/${encodeURIComponent(id)}`, method: "GET" }
+    : { url: `http://127.0.0.1:${port}/a2a/jsonrpc`, method: "POST", body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "GetTask", params: { id } }) };
+}
+const r = await autocannon({ ...request, headers, connections: intArg("connections", 1, 1000), duration: intArg("duration", 1, 600) });
 console.log(`${args.server} · ${args.scenario}: ${Math.round(r.requests.average)} req/s (under the profiler), ${r.non2xx} non-2xx, ${r.errors} errors`);
 child.disconnect();
 await new Promise((resolve) => child.on("exit", resolve));
