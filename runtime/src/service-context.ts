@@ -116,21 +116,7 @@ export async function establishContext<Principal>(settings: PipelineSettings<Pri
       );
     }
   }
-  const source = input.signal;
-  if (source instanceof AbortSignal) {
-    return {
-      operation: input.operation,
-      binding: input.binding,
-      serviceParameters: input.serviceParameters,
-      requestedVersion: negotiated.version,
-      requestedExtensions,
-      activatedExtensions: new Set<string>(),
-      tenant: input.tenant,
-      principal,
-      signal: source,
-    };
-  }
-  const lazy: CallContext<Principal> & { readonly [CALL_CANCELLATION]: CallCancellation } = {
+  const fields: Omit<CallContext<Principal>, "signal"> = {
     operation: input.operation,
     binding: input.binding,
     serviceParameters: input.serviceParameters,
@@ -139,13 +125,14 @@ export async function establishContext<Principal>(settings: PipelineSettings<Pri
     activatedExtensions: new Set<string>(),
     tenant: input.tenant,
     principal,
-    // Made on first read: most handlers never look (see call-abort.ts).
-    get signal() {
-      return source.signal;
-    },
-    [CALL_CANCELLATION]: source,
   };
-  return lazy;
+  const source = input.signal;
+  if (source instanceof AbortSignal) return { ...fields, signal: source };
+  // The signal is made on first read: most handlers never look (see call-abort.ts).
+  return Object.defineProperties(fields, {
+    signal: { get: () => source.signal, enumerable: true, configurable: true },
+    [CALL_CANCELLATION]: { value: source, enumerable: true },
+  }) as CallContext<Principal>;
 }
 
 /**
