@@ -3,7 +3,7 @@
 // protoc-gen-a2a against protoc-gen-es, measured in the same run (this machine is noisy,
 // so runs are interleaved and the figures reported as medians and ratios).
 //
-//   npm run bench:generate [-- --runs 15]
+//   npm run bench:generate [-- --runs 15] [--results file.json]
 //
 // Two views:
 //   1. `buf generate` end to end with one plugin each (what a user waits for);
@@ -16,10 +16,13 @@ import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { CodeGeneratorRequestSchema, FileDescriptorSetSchema } from "@bufbuild/protobuf/wkt";
+import { writeResults } from "./lib/results.mjs";
 
 const root = join(fileURLToPath(import.meta.url), "..", "..");
 const runsArg = process.argv.indexOf("--runs");
 const runs = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 11;
+const resultsArg = process.argv.indexOf("--results");
+const resultsFile = resultsArg > 0 ? process.argv[resultsArg + 1] : "";
 const buf = join(root, "node_modules/.bin/buf");
 const work = mkdtempSync(join(tmpdir(), "bench-generate-"));
 
@@ -94,3 +97,18 @@ for (const [label, t] of rows) {
 }
 const ratio = median(bufTimes["protoc-gen-a2a"]) / median(bufTimes["protoc-gen-es"]);
 console.log(`target: ratio <= 1.00 for buf generate → ${ratio <= 1 ? "met" : "NOT met"}`);
+writeResults(resultsFile, {
+  bench: "generate",
+  rows: rows.flatMap(([label, t]) =>
+    ["protoc-gen-es", "protoc-gen-a2a"].map((name) => ({
+      scenario: `generate: ${label}`,
+      server: name,
+      unit: "ms",
+      value: median(t[name]),
+      vsBare: `${(median(t[name]) / median(t["protoc-gen-es"])).toFixed(2)}×`,
+      note: name === "protoc-gen-es" ? "baseline" : "",
+    })),
+  ),
+  targets: [{ name: "buf generate: protoc-gen-a2a ≤ 1.0× protoc-gen-es", measured: `${ratio.toFixed(2)}×`, pass: ratio <= 1 }],
+  notes: [`generation: ${runs} interleaved runs each, medians; "vs bare" is the time relative to protoc-gen-es (lower is better)`],
+});

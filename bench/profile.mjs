@@ -16,7 +16,7 @@ import { parseBenchArgs } from "./lib/args.mjs";
 import { bundle, root } from "./lib/build.mjs";
 
 const { args, intArg } = parseBenchArgs(
-  "usage: node bench/profile.mjs [--server example] [--scenario jsonrpc-message|rest-message|jsonrpc-task|rest-task|jsonrpc-get|rest-get] [--duration 6] [--connections 50] [--top 30]",
+  "usage: node bench/profile.mjs [--server example] [--scenario jsonrpc-message|rest-message|jsonrpc-task|rest-task|jsonrpc-get|rest-get|jsonrpc-list|rest-list] [--duration 6] [--connections 50] [--top 30]",
   {
     server: { type: "string", default: "example" },
     scenario: { type: "string", default: "jsonrpc-message" },
@@ -36,13 +36,25 @@ process.env.BENCH_AGENT_DB = db;
 const child = fork(script, [args.server], { execArgv: ["--cpu-prof", `--cpu-prof-dir=${out}`], stdio: ["ignore", "inherit", "inherit", "ipc"] });
 const port = await new Promise((resolve) => child.on("message", (m) => m?.ready && resolve(m.port)));
 const get = args.scenario.endsWith("-get");
-const text = args.scenario.endsWith("-task") || get ? "tck-complete-task bench" : "tck-message-response bench";
+const listing = args.scenario.endsWith("-list");
+const text = args.scenario.endsWith("-task") || get || listing ? "tck-complete-task bench" : "tck-message-response bench";
 const message = { messageId: "bench-profile-m-1", role: "ROLE_USER", parts: [{ text }] };
 const rest = args.scenario.startsWith("rest-");
 const headers = { "content-type": "application/json", "a2a-version": "1.0" };
 let request = rest
   ? { url: `http://127.0.0.1:${port}/a2a/rest/message:send`, method: "POST", body: JSON.stringify({ message }) }
   : { url: `http://127.0.0.1:${port}/a2a/jsonrpc`, method: "POST", body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "SendMessage", params: { message } }) };
+if (listing) {
+  // ListTasks of a context with three tasks.
+  let contextId;
+  for (let i = 0; i < 3; i++) {
+    const body = JSON.stringify({ message: { ...message, messageId: `bench-profile-m-${i + 2}`, ...(contextId ? { contextId } : {}) } });
+    contextId = (await (await fetch(`http://127.0.0.1:${port}/a2a/rest/message:send`, { method: "POST", headers, body })).json()).task.contextId;
+  }
+  request = rest
+    ? { url: `http://127.0.0.1:${port}/a2a/rest/tasks?contextId=${encodeURIComponent(contextId)}`, method: "GET" }
+    : { url: `http://127.0.0.1:${port}/a2a/jsonrpc`, method: "POST", body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ListTasks", params: { contextId } }) };
+}
 if (get) {
   // GetTask of a task created first.
   const created = await (await fetch(`http://127.0.0.1:${port}/a2a/rest/message:send`, { method: "POST", headers, body: JSON.stringify({ message }) })).json();

@@ -3,6 +3,7 @@ import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import { describe, expect, it } from "vitest";
 import { GetTaskRequestSchema, MessageSchema, StreamResponseSchema, SubscribeToTaskRequestSchema, TaskSchema, TaskState, type Task } from "../generated-example/gen/a2a_pb.js";
 import { deepCopy } from "../runtime/src/task/factory.js";
+import { BINDING_CALL } from "../runtime/src/binding-call.js";
 import type { TaskEventNotice } from "@protoc-gen-a2a/runtime/task";
 import { Gate, callOf, collect, createA2ATaskHandler, sendRequest, taskOf, type A2ARequestContext, type A2ASchemas } from "./support/task-runtime-binding.js";
 
@@ -154,5 +155,79 @@ describe("copies: deep mutations of anything handed out leave the store and othe
     expect(JSON.stringify(streamed)).not.toContain("vandalized");
     expect(notices.length).toBeGreaterThan(0);
     expect(JSON.stringify(request.message ? toJson(MessageSchema, request.message) : {})).not.toContain("vandalized");
+  });
+});
+
+describe("callers that only serialize (contexts made by a binding's pipeline) share what is stored", () => {
+  const serializing = (operation: string): ReturnType<typeof callOf> => Object.assign(callOf(operation), { [BINDING_CALL]: true });
+
+  it("get the stored task itself, a shallow copy where a view trims it, and the store never sees the trim", async () => {
+    const handler = createA2ATaskHandler({
+      capabilities: { streaming: true },
+      executor: {
+        async execute(_context, emitter) {
+          await emitter.working("step");
+          await emitter.requireInput("more?");
+        },
+      },
+    });
+    const created = taskOf(await handler.sendMessage(sendRequest("one"), serializing("SendMessage")));
+    const get = (historyLength?: number) => handler.getTask(create(GetTaskRequestSchema, { id: created.id, historyLength }), serializing("GetTask"));
+    const whole = await get();
+    expect(await get()).toBe(whole); // no copy per call
+    expect(whole.history.length).toBe(3);
+    const trimmed = await get(1);
+    expect(trimmed).not.toBe(whole);
+    expect(trimmed.history).toEqual([whole.history[2]]);
+    expect(trimmed.history[0]).toBe(whole.history[2]); // elements shared, arrays not
+    expect((await get()).history.length).toBe(3);
+    // A direct caller (no mark) still gets a deep copy it may change.
+    const direct = await handler.getTask(create(GetTaskRequestSchema, { id: created.id }), callOf("GetTask"));
+    expect(direct).not.toBe(whole);
+    vandalize(direct);
+    expect(JSON.stringify(toJson(TaskSchema, await get()))).not.toContain("vandalized");
+  });
+
+  it("a stateless Message reply and stream events are handed over without copies, and say the same as the copies", async () => {
+    const handler = createA2ATaskHandler({
+      capabilities: { streaming: true },
+      executor: {
+        async execute(context, emitter) {
+          if (context.message.parts[0]?.content.value === "reply") return emitter.reply("hello");
+          await emitter.working("step");
+          await emitter.complete("done");
+        },
+      },
+    });
+    const shared = await handler.sendMessage(sendRequest("reply"), serializing("SendMessage"));
+    const copied = await handler.sendMessage(sendRequest("reply"), callOf("SendMessage"));
+    expect(shared.payload.case).toBe("message");
+    expect((toJson(MessageSchema, shared.payload.value as never) as { parts: unknown }).parts).toEqual([{ text: "hello" }]);
+    expect(copied.payload.case).toBe("message");
+    const streamedShared = (await collect(handler.sendStreamingMessage(sendRequest("task"), serializing("SendStreamingMessage")))).map((e) => e.payload.case);
+    const streamedCopied = (await collect(handler.sendStreamingMessage(sendRequest("task"), callOf("SendStreamingMessage")))).map((e) => e.payload.case);
+    expect(streamedShared).toEqual(["task", "statusUpdate", "statusUpdate"]);
+    expect(streamedCopied).toEqual(streamedShared);
+  });
+
+  it("hand the executor the request's own message, and the stored history is a copy the executor cannot reach", async () => {
+    const seen: unknown[] = [];
+    const handler = createA2ATaskHandler({
+      executor: {
+        async execute(context, emitter) {
+          seen.push(context.message);
+          await emitter.working("step");
+          vandalize(context.message);
+          await emitter.requireInput("more?");
+        },
+      },
+    });
+    const request = sendRequest("one");
+    const created = taskOf(await handler.sendMessage(request, serializing("SendMessage")));
+    expect(seen[0]).toBe(request.message); // no copy for a binding's call…
+    expect(created.history[0]).not.toBe(request.message);
+    const stored = await handler.getTask(create(GetTaskRequestSchema, { id: created.id }), serializing("GetTask"));
+    expect(JSON.stringify(toJson(TaskSchema, stored))).not.toContain("vandalized"); // …but the store has its own
+    expect(stored.history[0]?.parts[0]?.content.value).toBe("one");
   });
 });

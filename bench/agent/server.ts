@@ -3,7 +3,8 @@
  * HTTP+JSON at /a2a/rest on one port:
  * - bare:           node:http doing the same JSON work by hand: parse the request, check the few fields
  *                   a server must, answer a Message echo or create + complete a task (kept in a Map with
- *                   its history, as a task store would), GetTask from the Map; the physical limit;
+ *                   its history, as a task store would), GetTask from the Map, ListTasks of a context
+ *                   (newest first, artifacts left out as ListTasks does by default); the physical limit;
  * - example:        the example agent exactly as `npm run example` starts it (generated-example/agent:
  *                   auth hook, composed handlers, card, task runtime, in-memory store);
  * - example-sqlite: the same with `A2A_TASK_DB` (SQLite, WAL) on a temp file;
@@ -27,12 +28,25 @@ import { runBenchServer } from "../lib/bench-server.js";
 
 interface BareMessage {
   messageId?: unknown;
+  contextId?: unknown;
   role?: unknown;
   parts?: { text?: unknown }[];
 }
 
 /** Task id → its JSON, as GetTask answers it. */
 const tasks = new Map<string, string>();
+/** Context id → its tasks, oldest first. */
+const contexts = new Map<string, object[]>();
+
+/** ListTasks of a context: newest first, without artifacts, one page of at most 50. */
+function bareList(contextId: unknown): string {
+  const all = typeof contextId === "string" ? (contexts.get(contextId) ?? []) : [];
+  const page = all
+    .slice(-50)
+    .reverse()
+    .map((t) => ({ ...t, artifacts: undefined }));
+  return JSON.stringify({ tasks: page, nextPageToken: "", pageSize: 50, totalSize: all.length });
+}
 
 /** The Message echo or the COMPLETED task (the JSON the agent answers), or an error text. */
 function bareSend(message: BareMessage | undefined): { json: object } | { error: string } {
@@ -40,7 +54,7 @@ function bareSend(message: BareMessage | undefined): { json: object } | { error:
     return { error: "invalid message" };
   }
   const text = typeof message.parts[0]?.text === "string" ? message.parts[0].text : "";
-  const contextId = randomUUID();
+  const contextId = typeof message.contextId === "string" && message.contextId !== "" ? message.contextId : randomUUID();
   if (!text.startsWith("tck-complete-task")) {
     return { json: { message: { messageId: randomUUID(), contextId, role: "ROLE_AGENT", parts: [{ text }] } } };
   }
@@ -54,6 +68,9 @@ function bareSend(message: BareMessage | undefined): { json: object } | { error:
     history: [{ ...message, contextId, taskId: id }, done],
   };
   tasks.set(id, JSON.stringify(task));
+  let list = contexts.get(contextId);
+  if (list === undefined) contexts.set(contextId, (list = []));
+  list.push(task);
   return { json: { task } };
 }
 
@@ -77,7 +94,7 @@ const httpError = (code: number, status: string, message: string) => JSON.string
 async function bare(req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = req.url ?? "/";
   if (req.method === "POST" && url === "/a2a/jsonrpc") {
-    let rpc: { id?: unknown; method?: unknown; params?: { message?: BareMessage; id?: unknown } };
+    let rpc: { id?: unknown; method?: unknown; params?: { message?: BareMessage; id?: unknown; contextId?: unknown } };
     try {
       rpc = JSON.parse(await readBody(req));
     } catch {
@@ -92,6 +109,7 @@ async function bare(req: IncomingMessage, res: ServerResponse): Promise<void> {
       const task = typeof rpc.params?.id === "string" ? tasks.get(rpc.params.id) : undefined;
       return send(res, 200, task === undefined ? rpcError(id, -32001, "task not found") : `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${task}}`);
     }
+    if (rpc.method === "ListTasks") return send(res, 200, `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${bareList(rpc.params?.contextId)}}`);
     return send(res, 200, rpcError(id, -32601, "method not found"));
   }
   if (req.method === "POST" && url === "/a2a/rest/message:send") {
@@ -103,6 +121,9 @@ async function bare(req: IncomingMessage, res: ServerResponse): Promise<void> {
     }
     const out = bareSend(body.message);
     return "json" in out ? send(res, 200, JSON.stringify(out.json)) : send(res, 400, httpError(400, "INVALID_ARGUMENT", out.error));
+  }
+  if (req.method === "GET" && (url === "/a2a/rest/tasks" || url.startsWith("/a2a/rest/tasks?"))) {
+    return send(res, 200, bareList(new URLSearchParams(url.slice("/a2a/rest/tasks".length)).get("contextId")));
   }
   if (req.method === "GET" && url.startsWith("/a2a/rest/tasks/")) {
     const task = tasks.get(decodeURIComponent(url.slice("/a2a/rest/tasks/".length).split("?")[0]!));

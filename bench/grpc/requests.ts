@@ -6,11 +6,15 @@
  */
 import { connect } from "node:http2";
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
-import { GetTaskRequestSchema, Role, SendMessageRequestSchema, SendMessageResponseSchema, TaskSchema, TaskState } from "../../generated-example/gen/a2a_pb.js";
+import { GetTaskRequestSchema, Role, SendMessageRequestSchema, SendMessageResponseSchema, TaskSchema, TaskState, type Task } from "../../generated-example/gen/a2a_pb.js";
 
 export const SERVICE_PATH = "/lf.a2a.v1.A2AService";
 /** The text every SendMessage of the benchmark carries (echoed back in a Message). */
 export const ECHO_TEXT = "hello, benchmark";
+/** The task path: the example agent answers this with a Message (behaviour tck-message-response). */
+export const MESSAGE_TEXT = "tck-message-response bench";
+/** The task path: a task WORKING → artifact "response" ("Completed: <text>") → COMPLETED. */
+export const TASK_TEXT = "tck-complete-task bench";
 
 /** SendMessageRequest{message{messageId, role USER, parts[text]}}, serialized. */
 export function sendMessageRequest(text: string = ECHO_TEXT): Uint8Array {
@@ -69,21 +73,32 @@ export function rawCall(port: number, method: string, message: Uint8Array, timeo
   });
 }
 
-/** What a SendMessageResponse holds, for the benchmark's checks. */
-export function describeSendMessageResponse(bytes: Uint8Array): { kind: string; text: string; taskId: string; state: string } {
+/** What a SendMessageResponse holds, for the benchmark's checks (`artifactText`: the first part of the first artifact). */
+export function describeSendMessageResponse(bytes: Uint8Array): { kind: string; text: string; taskId: string; state: string; artifactText: string } {
   const res = fromBinary(SendMessageResponseSchema, bytes);
   if (res.payload.case === "message") {
     const content = res.payload.value.parts[0]?.content;
-    return { kind: "message", text: content?.case === "text" ? content.value : "", taskId: "", state: "" };
+    return { kind: "message", text: content?.case === "text" ? content.value : "", taskId: "", state: "", artifactText: "" };
   }
   if (res.payload.case === "task") {
-    return { kind: "task", text: "", taskId: res.payload.value.id, state: TaskState[res.payload.value.status?.state ?? 0] ?? "?" };
+    const t = describeTaskMessage(res.payload.value);
+    return { kind: "task", text: "", taskId: t.id, state: t.state, artifactText: t.artifactText };
   }
-  return { kind: String(res.payload.case), text: "", taskId: "", state: "" };
+  return { kind: String(res.payload.case), text: "", taskId: "", state: "", artifactText: "" };
 }
 
 /** What a Task holds, for the benchmark's checks. */
-export function describeTask(bytes: Uint8Array): { id: string; state: string; history: number; artifacts: number } {
-  const task = fromBinary(TaskSchema, bytes);
-  return { id: task.id, state: TaskState[task.status?.state ?? 0] ?? "?", history: task.history.length, artifacts: task.artifacts.length };
+export function describeTask(bytes: Uint8Array): { id: string; state: string; history: number; artifacts: number; artifactText: string } {
+  return describeTaskMessage(fromBinary(TaskSchema, bytes));
+}
+
+function describeTaskMessage(task: Task): { id: string; state: string; history: number; artifacts: number; artifactText: string } {
+  const content = task.artifacts[0]?.parts[0]?.content;
+  return {
+    id: task.id,
+    state: TaskState[task.status?.state ?? 0] ?? "?",
+    history: task.history.length,
+    artifacts: task.artifacts.length,
+    artifactText: content?.case === "text" ? content.value : "",
+  };
 }

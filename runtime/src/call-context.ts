@@ -18,7 +18,7 @@ export class ServiceParameters {
 
   /** Builds the parameters from any iterable of [key, value] pairs; repeated keys are joined with ", " (RFC 9110 §5.3). */
   constructor(entries?: Iterable<readonly [string, string]>) {
-    this.#values = collect(entries ?? []);
+    this.#values = entries === undefined ? undefined : collect(entries);
   }
 
   /**
@@ -26,8 +26,7 @@ export class ServiceParameters {
    * `header(name)` returns a header's value (repeated ones joined with ", "), `headers()` all of them.
    */
   static fromHeaders(source: HeaderSource): ServiceParameters {
-    const parameters = new ServiceParameters();
-    parameters.#values = undefined;
+    const parameters = new ServiceParameters(); // no Map: the headers are asked on demand
     parameters.#headers = source;
     return parameters;
   }
@@ -35,7 +34,8 @@ export class ServiceParameters {
   /** The value of a parameter, or undefined when the request did not carry it. */
   get(name: string): string | undefined {
     const values = this.#values;
-    return values !== undefined ? values.get(name.toLowerCase()) : this.#headers!.header(name);
+    if (values !== undefined) return values.get(name.toLowerCase());
+    return this.#headers?.header(name);
   }
 
   /** Whether the request carried the parameter (possibly empty). */
@@ -45,7 +45,7 @@ export class ServiceParameters {
 
   /** All parameters, keys lower-cased. */
   entries(): IterableIterator<[string, string]> {
-    this.#values ??= collect(this.#headers!.headers());
+    this.#values ??= collect(this.#headers?.headers() ?? []);
     return this.#values.entries();
   }
 }

@@ -42,6 +42,7 @@ export { AGENT_CARD_WELL_KNOWN_PATH, CONNECT_PROTOCOL_BINDING, GRPC_WEB_PROTOCOL
 export type { OperationDescriptor, OperationKind } from "./operation.js";
 export type { Transport } from "./transport.js";
 export { JsonDecodeError, decodeMessage, encodeMessage } from "./proto-json.js";
+export { BINDING_CALL, isBindingCall, isImmutable, markImmutable } from "./binding-call.js";
 export { fillRequiredDefaults, findMissingFields, type FieldRule, type RequiredCheck, type RequirementTable } from "./required-fields.js";
 export {
   authChallengeHeader,

@@ -11,6 +11,7 @@ import type { DescMessage, JsonValue, Message } from "@bufbuild/protobuf";
 import { JsonDecodeError, decodeMessage } from "./proto-json.js";
 import { CALL_CANCELLATION, type CallCancellation } from "./call-abort.js";
 import { findMissingFields, type RequirementTable } from "./required-fields.js";
+import { BINDING_CALL } from "./binding-call.js";
 
 /** The error types the pipelines raise themselves (the generated `errorSpecs` has them all). */
 export interface PipelineErrorSpecs {
@@ -91,11 +92,9 @@ export function resolveServerOptions<Principal>(options: ServerOptions<Principal
 export async function establishContext<Principal>(settings: PipelineSettings<Principal>, input: ContextInput): Promise<CallContext<Principal>> {
   let principal: Principal | undefined;
   if (settings.authenticate !== undefined) {
-    principal = await settings.authenticate({
-      binding: input.binding,
-      operation: input.operation,
-      serviceParameters: input.serviceParameters,
-    });
+    const result = settings.authenticate({ binding: input.binding, operation: input.operation, serviceParameters: input.serviceParameters });
+    // A hook that answers at once is not awaited (a microtask turn per request).
+    principal = isPromiseLike(result) ? await result : result;
   }
   const requested = input.versionParameter ?? input.serviceParameters.get("a2a-version");
   const negotiated = negotiateVersion(requested === undefined || requested.trim() === "" ? settings.versionWhenMissing : requested, settings.supportedVersions);
@@ -116,7 +115,11 @@ export async function establishContext<Principal>(settings: PipelineSettings<Pri
       );
     }
   }
-  const fields: Omit<CallContext<Principal>, "signal"> = {
+  const source = input.signal;
+  const cancellation = source instanceof AbortSignal ? undefined : source;
+  // A binding's signal is made on first read: most handlers never look (see call-abort.ts). An own,
+  // enumerable getter (an object spread of the context reads it), in a literal: cheaper than defineProperties.
+  return {
     operation: input.operation,
     binding: input.binding,
     serviceParameters: input.serviceParameters,
@@ -125,14 +128,16 @@ export async function establishContext<Principal>(settings: PipelineSettings<Pri
     activatedExtensions: new Set<string>(),
     tenant: input.tenant,
     principal,
-  };
-  const source = input.signal;
-  if (source instanceof AbortSignal) return { ...fields, signal: source };
-  // The signal is made on first read: most handlers never look (see call-abort.ts).
-  return Object.defineProperties(fields, {
-    signal: { get: () => source.signal, enumerable: true, configurable: true },
-    [CALL_CANCELLATION]: { value: source, enumerable: true },
-  }) as CallContext<Principal>;
+    get signal(): AbortSignal {
+      return cancellation === undefined ? (source as AbortSignal) : cancellation.signal;
+    },
+    [CALL_CANCELLATION]: cancellation,
+    [BINDING_CALL]: true,
+  } as CallContext<Principal>;
+}
+
+function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as { then?: unknown } | null | undefined)?.then === "function";
 }
 
 /**

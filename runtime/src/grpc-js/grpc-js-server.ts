@@ -4,13 +4,15 @@
  * the same pipeline as the Connect server (grpc/server.ts): service parameters from
  * metadata, authentication, version negotiation, extensions, REQUIRED fields, then the
  * handler; errors as gRPC statuses with a google.rpc.Status (ErrorInfo, BadRequest) in
- * `grpc-status-details-bin`. Only the HTTP/2 and gRPC framing are grpc-js's, which is
- * markedly faster than node:http2 behind Connect for plain gRPC. No gRPC-web, no Connect
- * protocol on this stack.
+ * `grpc-status-details-bin`. Only the HTTP/2 and gRPC framing are grpc-js's. No gRPC-web,
+ * no Connect protocol on this stack. (Connect's own per-call pipeline is 3–5× slower than
+ * grpc-js; `listenGrpc` serves plain gRPC unary calls on a lean node:http2 path instead,
+ * grpc/lean-unary.ts, which is faster than this stack: bench/grpc.mjs.)
  *
  * Deliberately free of Connect at run time: everything imported from the Connect files
  * (server.ts, status.ts, listen.ts) is a type.
  */
+import { constants as http2Constants } from "node:http2";
 import { Metadata, Server, ServerCredentials, status as GrpcStatus } from "@grpc/grpc-js";
 import type {
   KeyCertPair,
@@ -25,7 +27,8 @@ import type {
 import { create, fromBinary, toBinary, type DescMessage, type DescMethod, type Message, type MessageInitShape } from "@bufbuild/protobuf";
 import { anyPack, type Any } from "@bufbuild/protobuf/wkt";
 import { A2AError, ERROR_DOMAIN, toA2AError } from "../a2a-error.js";
-import { ServiceParameters, type CallContext } from "../call-context.js";
+import { ServiceParameters, type CallContext, type HeaderSource } from "../call-context.js";
+import type { CallCancellation } from "../call-abort.js";
 import type { OperationDescriptor } from "../operation.js";
 import { findMissingFields, type FieldRule } from "../required-fields.js";
 import { formatExtensions } from "../service-parameters.js";
@@ -76,9 +79,60 @@ const DEADLINE_REASON = new DOMException("the call's deadline passed", "TimeoutE
 const CANCELLED_STATUS = { code: GrpcStatus.CANCELLED, details: "Cancelled" };
 const DEADLINE_STATUS = { code: GrpcStatus.DEADLINE_EXCEEDED, details: "Deadline exceeded" };
 
-/** Where a call keeps its AbortController, so that one shared 'cancelled' listener serves every call. */
-const CONTROLLER = Symbol("a2a.grpc-js.controller");
-type TrackedCall = (ServerUnaryCall<Message, Message> | ServerWritableStream<Message, Message>) & { [CONTROLLER]?: AbortController | undefined };
+const noop = (): void => {};
+
+/**
+ * A call's cancellation (see call-abort.ts): aborted by grpc-js's 'cancelled' (client cancel, deadline,
+ * shutdown) until the call is answered. No AbortSignal per call: `signal` is made when a handler reads it,
+ * the runtime's own waiters use `onAbort`.
+ */
+class GrpcJsCancellation implements CallCancellation {
+  #controller: AbortController | undefined;
+  #listeners: (() => void)[] | undefined;
+  /** The abort reason once aborted. */
+  reason: DOMException | undefined;
+  /** The call is answered: a later 'cancelled' (grpc-js emits one when the call ends) is not an abort. */
+  answered = false;
+
+  get aborted(): boolean {
+    return this.reason !== undefined;
+  }
+
+  get signal(): AbortSignal {
+    let c = this.#controller;
+    if (c === undefined) {
+      c = this.#controller = new AbortController();
+      if (this.reason !== undefined) c.abort(this.reason);
+    }
+    return c.signal;
+  }
+
+  onAbort(listener: () => void): () => void {
+    if (this.reason !== undefined) {
+      listener();
+      return noop;
+    }
+    (this.#listeners ??= []).push(listener);
+    return () => {
+      const list = this.#listeners;
+      const i = list === undefined ? -1 : list.indexOf(listener);
+      if (i >= 0) list!.splice(i, 1);
+    };
+  }
+
+  abort(reason: DOMException): void {
+    if (this.reason !== undefined || this.answered) return;
+    this.reason = reason;
+    this.#controller?.abort(reason);
+    const listeners = this.#listeners;
+    this.#listeners = undefined;
+    if (listeners !== undefined) for (const listener of listeners) listener();
+  }
+}
+
+/** Where a call keeps its cancellation, so that one shared 'cancelled' listener serves every call. */
+const CANCELLATION = Symbol("a2a.grpc-js.cancellation");
+type TrackedCall = (ServerUnaryCall<Message, Message> | ServerWritableStream<Message, Message>) & { [CANCELLATION]?: GrpcJsCancellation | undefined };
 
 /** Everything a method's handler needs, resolved once per method (not per call). */
 interface Binding<Principal> {
@@ -123,7 +177,9 @@ export function grpcJsService<Principal>(
  * still running after a short grace (1 s).
  */
 export async function listenGrpcJs<Principal>(definition: GrpcJsServiceDefinition<Principal>, options?: GrpcServerOptions<Principal>, listen?: GrpcJsListenOptions): Promise<GrpcJsEndpoint> {
-  const serverOptions: GrpcJsServerOptions = { "grpc.max_receive_message_length": listen?.adapter?.readMaxBytes ?? DEFAULT_GRPC_READ_MAX_BYTES };
+  // Channelz (call counters and timestamps on every message) is off unless asked for (`grpcJs: { "grpc.enable_channelz": 1 }`):
+  // nothing serves it here, and it costs on every call.
+  const serverOptions: GrpcJsServerOptions = { "grpc.max_receive_message_length": listen?.adapter?.readMaxBytes ?? DEFAULT_GRPC_READ_MAX_BYTES, "grpc.enable_channelz": 0 };
   if (listen?.adapter?.writeMaxBytes !== undefined) serverOptions["grpc.max_send_message_length"] = listen.adapter.writeMaxBytes;
   const credentials = listen?.tls === undefined ? ServerCredentials.createInsecure() : sslCredentials(listen.tls);
   const server = new Server({ ...serverOptions, ...listen?.grpcJs });
@@ -138,13 +194,20 @@ export async function listenGrpcJs<Principal>(definition: GrpcJsServiceDefinitio
     server.forceShutdown();
     throw new Error("listenGrpcJs: cannot find the HTTP/2 server of this @grpc/grpc-js version; mount grpcJsService() on your own grpc-js Server instead");
   }
+  // The connections, for close(): grpc-js's forceShutdown only destroys the sessions channelz tracks (1.14),
+  // and channelz is off by default here.
+  const sessions = new Set<{ destroy(error?: Error, code?: number): void }>();
+  http2Server.on("session", (session) => {
+    sessions.add(session);
+    session.once("close", () => sessions.delete(session));
+  });
   let closing: Promise<void> | undefined;
   return {
     server: http2Server,
     grpcServer: server,
     address: `${hostPart}:${port}`,
     port,
-    close: () => (closing ??= shutdown(server)),
+    close: () => (closing ??= shutdown(server, sessions)),
   };
 }
 
@@ -153,20 +216,20 @@ export async function listenGrpcJs<Principal>(definition: GrpcJsServiceDefinitio
 // ---------------------------------------------------------------------------------------
 
 async function handleUnary<Principal>(b: Binding<Principal>, call: ServerUnaryCall<Message, Message>, callback: sendUnaryData<Message>): Promise<void> {
-  const signal = track(call);
+  const cancellation = track(call);
   try {
     const request = call.request;
-    const context = await prepare(b, request, call.metadata, signal);
+    const context = await prepare(b, request, call.metadata, cancellation);
     const response = await (b.definition.dispatch(b.operation.name, request, context) as Promise<Message>);
     // Cancelled or past the deadline: grpc-js has answered already; the late answer is dropped.
-    if (signal.aborted) return callback(abortStatus(signal));
+    if (cancellation.reason !== undefined) return callback(abortStatus(cancellation));
     if (context.activatedExtensions.size > 0) echoExtensions(b, call, context);
-    answered(call);
+    cancellation.answered = true;
     callback(null, response);
   } catch (e) {
     try {
-      const status = failure(b, e, signal);
-      answered(call);
+      const status = failure(b, e, cancellation);
+      cancellation.answered = true;
       callback(status);
     } catch (inner) {
       b.settings.logger.error(`${b.operation.name}: sending the error failed`, inner);
@@ -175,26 +238,23 @@ async function handleUnary<Principal>(b: Binding<Principal>, call: ServerUnaryCa
 }
 
 async function handleServerStream<Principal>(b: Binding<Principal>, call: ServerWritableStream<Message, Message>): Promise<void> {
-  const signal = track(call);
+  const cancellation = track(call);
   let context: CallContext<Principal>;
   let iterator: AsyncIterator<Message>;
   try {
-    context = await prepare(b, call.request, call.metadata, signal);
+    context = await prepare(b, call.request, call.metadata, cancellation);
     iterator = (b.definition.dispatch(b.operation.name, call.request, context) as AsyncIterable<Message>)[Symbol.asyncIterator]();
   } catch (e) {
-    endWithError(b, call, e, signal);
+    endWithError(b, call, e, cancellation);
     return;
   }
   // Settles when the call is cancelled or past its deadline: a handler that ignores its signal cannot hold the loop.
-  const aborted = new Promise<typeof ABORTED>((resolve) => {
-    if (signal.aborted) resolve(ABORTED);
-    else signal.addEventListener("abort", () => resolve(ABORTED), { once: true });
-  });
+  const aborted = new Promise<typeof ABORTED>((resolve) => cancellation.onAbort(() => resolve(ABORTED)));
   let finished = false;
   let headersSent = false;
   try {
     for (;;) {
-      if (signal.aborted) return;
+      if (cancellation.aborted) return;
       const next = await Promise.race([iterator.next(), aborted]);
       if (next === ABORTED) return;
       if (next.done === true) {
@@ -205,10 +265,10 @@ async function handleServerStream<Principal>(b: Binding<Principal>, call: Server
         headersSent = true;
         if (context.activatedExtensions.size > 0) echoExtensions(b, call, context);
       }
-      if (!call.write(next.value)) await drained(call, signal);
+      if (!call.write(next.value)) await drained(call, cancellation);
     }
   } catch (e) {
-    endWithError(b, call, e, signal);
+    endWithError(b, call, e, cancellation);
     return;
   } finally {
     // Cancelled, past the deadline, or failed: ask the handler to stop, without waiting for it
@@ -216,52 +276,48 @@ async function handleServerStream<Principal>(b: Binding<Principal>, call: Server
     if (!finished) void iterator.return?.()?.catch((e: unknown) => b.settings.logger.error(`${b.operation.name}: stream clean-up failed`, e));
   }
   // A handler that stopped because of the abort: grpc-js has ended the call with CANCELLED or DEADLINE_EXCEEDED.
-  if (signal.aborted) return;
+  if (cancellation.aborted) return;
   if (!headersSent && context.activatedExtensions.size > 0) echoExtensions(b, call, context);
-  answered(call);
+  cancellation.answered = true;
   call.end();
 }
 
 const ABORTED = Symbol("aborted");
 
 /** Resolves when the writable drains or the call ends (a cancelled call never drains). */
-function drained(call: ServerWritableStream<Message, Message>, signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.resolve();
+function drained(call: ServerWritableStream<Message, Message>, cancellation: GrpcJsCancellation): Promise<void> {
+  if (cancellation.aborted) return Promise.resolve();
   return new Promise<void>((resolve) => {
+    let stop = noop;
     const done = () => {
       call.off("drain", done);
-      signal.removeEventListener("abort", done);
+      stop();
       resolve();
     };
     call.on("drain", done);
-    signal.addEventListener("abort", done);
+    stop = cancellation.onAbort(done);
   });
 }
 
 /**
- * The call's AbortController, aborted by grpc-js's 'cancelled': client cancel, deadline, shutdown.
- * grpc-js emits 'cancelled' at the end of every call; once answered (see `answered`), it is not an
- * abort, as on the HTTP bindings (and it saves dispatching an abort event per call).
+ * The call's cancellation, aborted by grpc-js's 'cancelled': client cancel, deadline, shutdown.
+ * grpc-js emits 'cancelled' at the end of every call; once answered, it is not an abort, as on the
+ * HTTP bindings (and it saves dispatching an abort event per call).
  */
-function track(call: TrackedCall): AbortSignal {
-  const controller = new AbortController();
-  call[CONTROLLER] = controller;
+function track(call: TrackedCall): GrpcJsCancellation {
+  const cancellation = new GrpcJsCancellation();
+  call[CANCELLATION] = cancellation;
   call.on("cancelled", onCancelled);
   // Cancelled before the handler was called: grpc-js has emitted 'cancelled' already.
   if (call.cancelled) onCancelled.call(call);
-  return controller.signal;
-}
-
-/** The call is answered: a later 'cancelled' (grpc-js emits one when the call ends) does not abort. */
-function answered(call: TrackedCall): void {
-  call[CONTROLLER] = undefined;
+  return cancellation;
 }
 
 /** The one 'cancelled' listener of every call (`this` is the call). */
 function onCancelled(this: TrackedCall): void {
-  const controller = this[CONTROLLER];
-  if (controller === undefined || controller.signal.aborted) return;
-  controller.abort(pastDeadline(this) ? DEADLINE_REASON : CANCELLED_REASON);
+  const cancellation = this[CANCELLATION];
+  if (cancellation === undefined || cancellation.aborted || cancellation.answered) return;
+  cancellation.abort(pastDeadline(this) ? DEADLINE_REASON : CANCELLED_REASON);
 }
 
 function pastDeadline(call: TrackedCall): boolean {
@@ -271,19 +327,19 @@ function pastDeadline(call: TrackedCall): boolean {
   return Number.isFinite(ms) && Date.now() + 5 >= ms;
 }
 
-function abortStatus(signal: AbortSignal): { code: number; details: string } {
-  return signal.reason === DEADLINE_REASON ? DEADLINE_STATUS : CANCELLED_STATUS;
+function abortStatus(cancellation: GrpcJsCancellation): { code: number; details: string } {
+  return cancellation.reason === DEADLINE_REASON ? DEADLINE_STATUS : CANCELLED_STATUS;
 }
 
 /** Service parameters from metadata, auth, version, extensions, then REQUIRED fields and ranges (as grpc/server.ts). */
-async function prepare<Principal>(b: Binding<Principal>, request: Message, metadata: Metadata, signal: AbortSignal): Promise<CallContext<Principal>> {
+async function prepare<Principal>(b: Binding<Principal>, request: Message, metadata: Metadata, cancellation: GrpcJsCancellation): Promise<CallContext<Principal>> {
   const tenant = (request as { tenant?: unknown }).tenant;
   const context = await establishContext(b.settings, {
     binding: "GRPC",
     operation: b.operation.name,
-    serviceParameters: serviceParameters(metadata),
+    serviceParameters: ServiceParameters.fromHeaders(new MetadataHeaders(metadata)),
     tenant: typeof tenant === "string" ? tenant : "",
-    signal,
+    signal: cancellation,
   });
   if (b.rules !== undefined) {
     const violations = findMissingFields(b.definition.requestFields, b.operation.input.typeName, request);
@@ -296,15 +352,32 @@ async function prepare<Principal>(b: Binding<Principal>, request: Message, metad
   return context;
 }
 
-/** Metadata as service parameters: keys lower-case (grpc-js normalizes them), repeated keys joined, binary (`-bin`) keys skipped. */
-function serviceParameters(metadata: Metadata): ServiceParameters {
-  const entries: [string, string][] = [];
-  const all = metadata.toJSON();
-  for (const key in all) {
-    if (key.endsWith("-bin")) continue;
-    for (const value of all[key] ?? []) if (typeof value === "string") entries.push([key, value]);
+/**
+ * Metadata as service parameters, read on demand (no copy per call): keys lower-case (grpc-js
+ * normalizes them), repeated keys joined with ", ", binary (`-bin`) keys skipped.
+ */
+class MetadataHeaders implements HeaderSource {
+  readonly #metadata: Metadata;
+  constructor(metadata: Metadata) {
+    this.#metadata = metadata;
   }
-  return new ServiceParameters(entries);
+  header(name: string): string | undefined {
+    const key = name.toLowerCase();
+    if (key.endsWith("-bin")) return undefined;
+    const values = this.#metadata.get(key);
+    let out: string | undefined;
+    for (const value of values) if (typeof value === "string") out = out === undefined ? value : `${out}, ${value}`;
+    return out;
+  }
+  headers(): Iterable<[string, string]> {
+    const entries: [string, string][] = [];
+    const all = this.#metadata.toJSON();
+    for (const key in all) {
+      if (key.endsWith("-bin")) continue;
+      for (const value of all[key] ?? []) if (typeof value === "string") entries.push([key, value]);
+    }
+    return entries;
+  }
 }
 
 function echoExtensions<Principal>(b: Binding<Principal>, call: TrackedCall, context: CallContext<Principal>): void {
@@ -319,18 +392,18 @@ function echoExtensions<Principal>(b: Binding<Principal>, call: TrackedCall, con
 }
 
 /** What a throw becomes: the abort's status once the call is over, else the A2A error (unknown throws: INTERNAL, logged). */
-function failure<Principal>(b: Binding<Principal>, thrown: unknown, signal: AbortSignal): { code: number; details: string; metadata?: Metadata } {
-  if (signal.aborted) return abortStatus(signal);
+function failure<Principal>(b: Binding<Principal>, thrown: unknown, cancellation: GrpcJsCancellation): { code: number; details: string; metadata?: Metadata } {
+  if (cancellation.reason !== undefined) return abortStatus(cancellation);
   return toGrpcJsStatus(
     toA2AError(thrown, (cause) => internalError(b.settings, b.operation.name, cause)),
     b.definition.statusDetails,
   );
 }
 
-function endWithError<Principal>(b: Binding<Principal>, call: ServerWritableStream<Message, Message>, thrown: unknown, signal: AbortSignal): void {
-  const status = failure(b, thrown, signal);
-  if (signal.aborted) return;
-  answered(call);
+function endWithError<Principal>(b: Binding<Principal>, call: ServerWritableStream<Message, Message>, thrown: unknown, cancellation: GrpcJsCancellation): void {
+  const status = failure(b, thrown, cancellation);
+  if (cancellation.aborted) return;
+  cancellation.answered = true;
   // grpc-js's documented way to end a server stream with a status (its 'error' listener ends the call).
   call.emit("error", status);
 }
@@ -421,8 +494,8 @@ function boundHttp2Server(server: Server, port: number): GrpcEndpoint["server"] 
   return undefined;
 }
 
-/** tryShutdown (calls in flight may finish), forceShutdown after the grace; resolves when closed. */
-function shutdown(server: Server): Promise<void> {
+/** tryShutdown (calls in flight may finish), forceShutdown (and `sessions` destroyed) after the grace; resolves when closed. */
+function shutdown(server: Server, sessions: Set<{ destroy(error?: Error, code?: number): void }>): Promise<void> {
   return new Promise<void>((resolve) => {
     let done = false;
     const finish = () => {
@@ -433,6 +506,7 @@ function shutdown(server: Server): Promise<void> {
     };
     const force = setTimeout(() => {
       server.forceShutdown();
+      for (const session of sessions) session.destroy(undefined, http2Constants.NGHTTP2_CANCEL);
       // Destroyed sessions close at once; do not depend on grpc-js calling back after a forced shutdown.
       setTimeout(finish, 100);
     }, CLOSE_GRACE_MS);

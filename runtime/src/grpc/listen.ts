@@ -9,6 +9,7 @@ import type { ConnectRouter } from "@connectrpc/connect";
 import { DEFAULT_GRPC_READ_MAX_BYTES } from "./limits.js";
 import { connectNodeAdapter, type ConnectNodeAdapterOptions } from "@connectrpc/connect-node";
 import { registerGrpcReflection } from "./reflection-service.js";
+import { installLeanUnary, leanUnaryMethods } from "./lean-unary.js";
 
 /** Where and how to listen. */
 export interface GrpcListenOptions {
@@ -36,14 +37,25 @@ export interface GrpcEndpoint {
   close(): Promise<void>;
 }
 
-/** Starts an HTTP/2 server for the given Connect routes. */
+/**
+ * Starts an HTTP/2 server for the given Connect routes. The unary methods registered by
+ * `registerGrpcService` (the generated `create<Service>GrpcRoutes`) are served, for plain gRPC
+ * calls (binary, no request compression), on a lean node:http2 path that answers as Connect does
+ * without Connect's per-call pipeline (lean-unary.ts); everything else goes through Connect.
+ */
 export async function listenGrpc(routes: ConnectNodeAdapterOptions["routes"], options?: GrpcListenOptions): Promise<GrpcEndpoint> {
-  const withReflection = (router: ConnectRouter) => {
-    routes?.(router);
-    if (options?.reflection === true) registerGrpcReflection(router);
+  let router: ConnectRouter | undefined;
+  const withReflection = (r: ConnectRouter) => {
+    router = r;
+    routes?.(r);
+    if (options?.reflection === true) registerGrpcReflection(r);
   };
-  const handler = connectNodeAdapter({ readMaxBytes: DEFAULT_GRPC_READ_MAX_BYTES, ...options?.adapter, routes: withReflection });
+  const adapter = { readMaxBytes: DEFAULT_GRPC_READ_MAX_BYTES, ...options?.adapter };
+  const handler = connectNodeAdapter({ ...adapter, routes: withReflection });
   const server = options?.tls !== undefined ? createSecureServer({ ...options.tls, allowHTTP1: true }, handler) : createServer(handler);
+  // Plain gRPC unary calls of the A2A service skip Connect's per-call pipeline (lean-unary.ts); everything else is Connect's.
+  const lean = leanUnaryMethods(router, adapter);
+  if (lean !== undefined) installLeanUnary(server, lean, adapter);
   const host = options?.host ?? "127.0.0.1";
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

@@ -15,6 +15,8 @@ import { findMissingFields } from "../required-fields.js";
 import { formatExtensions } from "../service-parameters.js";
 import { establishContext, internalError, resolveServerOptions, type PipelineSettings, type ServerOptions, type ServiceDefinitionBase } from "../service-context.js";
 import { toConnectError, type StatusDetailSchemas } from "./status.js";
+import { registerLeanUnary } from "./lean-unary.js";
+import type { CallCancellation } from "../call-abort.js";
 
 /** What the generated code hands the gRPC binding. */
 export interface GrpcServiceDefinition<Principal> extends ServiceDefinitionBase<Principal> {
@@ -47,7 +49,7 @@ export function registerGrpcService<Principal>(router: ConnectRouter, definition
     if (operation.kind === "unary") {
       impl[method.localName] = async (request: Message, ctx: HandlerContext) => {
         try {
-          const context = await prepare(settings, definition, operation, request, ctx);
+          const context = await prepare(settings, definition, operation, request, new ServiceParameters(ctx.requestHeader), ctx.signal);
           const response = await untilAborted(definition.dispatch(operation.name, request, context) as Promise<Message>, ctx.signal);
           echoExtensions(context, ctx);
           return response;
@@ -55,12 +57,31 @@ export function registerGrpcService<Principal>(router: ConnectRouter, definition
           throw fail(e, ctx);
         }
       };
+      // The same pipeline for listenGrpc's lean path (plain gRPC on node:http2, see lean-unary.ts).
+      registerLeanUnary(router, {
+        method,
+        async call(request, cancellation, parameters) {
+          try {
+            const context = await prepare(settings, definition, operation, request, parameters, cancellation);
+            const response = await cancellation.race(definition.dispatch(operation.name, request, context) as Promise<Message>);
+            return { response, extensions: context.activatedExtensions.size > 0 ? formatExtensions(context.activatedExtensions) : undefined };
+          } catch (e) {
+            throw (
+              cancellation.reason ??
+              toConnectError(
+                toA2AError(e, (cause) => internalError(settings, operation.name, cause)),
+                definition.statusDetails,
+              )
+            );
+          }
+        },
+      });
     } else {
       impl[method.localName] = async function* (request: Message, ctx: HandlerContext) {
         let events: AsyncIterable<Message>;
         let context: CallContext<Principal>;
         try {
-          context = await prepare(settings, definition, operation, request, ctx);
+          context = await prepare(settings, definition, operation, request, new ServiceParameters(ctx.requestHeader), ctx.signal);
           events = definition.dispatch(operation.name, request, context) as AsyncIterable<Message>;
         } catch (e) {
           throw fail(e, ctx);
@@ -97,15 +118,16 @@ async function prepare<Principal>(
   definition: GrpcServiceDefinition<Principal>,
   operation: OperationDescriptor,
   request: Message,
-  ctx: HandlerContext,
+  serviceParameters: ServiceParameters,
+  signal: AbortSignal | CallCancellation,
 ): Promise<CallContext<Principal>> {
   const tenant = (request as { tenant?: unknown }).tenant;
   const context = await establishContext(settings, {
     binding: "GRPC",
     operation: operation.name,
-    serviceParameters: new ServiceParameters(ctx.requestHeader),
+    serviceParameters,
     tenant: typeof tenant === "string" ? tenant : "",
-    signal: ctx.signal,
+    signal,
   });
   const violations = findMissingFields(definition.requestFields, operation.input.typeName, request);
   if (violations.length > 0) {

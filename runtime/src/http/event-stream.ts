@@ -6,12 +6,45 @@
 import type { Message } from "@bufbuild/protobuf";
 import type { A2AError } from "../a2a-error.js";
 import type { UniversalResponse } from "./universal.js";
-import { SSE_HEADERS, withKeepAlive } from "./sse.js";
+import { SSE_HEADERS, encodeEventStream, type EventStreamEncoding } from "./sse.js";
+import { isImmutable } from "../binding-call.js";
+
+/**
+ * The text of events shared between streams, per event object: one per binding and output
+ * type (the text must not depend on the stream). See {@link SharedEventEncoding}.
+ */
+export type EventTextCache = WeakMap<Message, string>;
+
+/** A cache for {@link SharedEventEncoding.cache}; make one per binding and output type, once (not per call). */
+export function createEventTextCache(): EventTextCache {
+  return new WeakMap();
+}
+
+/**
+ * How a binding encodes an event in two parts: the text every stream shares (its ProtoJSON as
+ * JSON text, say) and the stream's own framing around it (a JSON-RPC envelope with the request's
+ * id, the SSE `data:` line). The task runtime hands every subscriber of a task the very same event
+ * object when the call comes through a binding (binding-call.ts) and marks it immutable, so with
+ * 10,000 subscribers the shared text is computed once instead of 10,000 times; an event seen by one
+ * stream only costs a cache entry. Only events marked with `markImmutable` share their text: any
+ * other message (a handler that yields one object, changes it and yields it again, to one stream or
+ * to several) is encoded afresh every time.
+ */
+export interface SharedEventEncoding {
+  /** Where the shared texts are kept ({@link createEventTextCache}, one per binding and output type). */
+  readonly cache: EventTextCache;
+  /** The text of `event` every stream shares. */
+  text(event: Message): string;
+  /** This stream's complete SSE chunk around the shared `text`. */
+  frame(text: string): string;
+}
 
 /** How one binding frames its stream. */
 export interface EventStreamFraming {
   /** One event, as a complete SSE chunk. */
   encodeEvent(event: Message): string;
+  /** When given, events are encoded through it (and `encodeEvent` is not called): see {@link SharedEventEncoding}. */
+  readonly shared?: SharedEventEncoding | undefined;
   /** A final error event, as a complete SSE chunk. */
   encodeError(error: A2AError): string;
   /** The plain error response for an error before the first event. */
@@ -26,8 +59,13 @@ export interface EventStreamFraming {
  * Starts an SSE response for a handler's event stream. The first event is awaited
  * before anything is sent, so an error before it is a plain error response; a later
  * error becomes a final error event. When the client goes away the adapter returns the
- * generator, which asks the handler's iterator to stop without waiting for it (it may
+ * stream, which asks the handler's iterator to stop without waiting for it (it may
  * be blocked on something only the abort signal ends).
+ *
+ * Events are encoded as they arrive, by one iterator that also interleaves the
+ * keep-alives ({@link encodeEventStream}): no async generator sits between the
+ * handler's iterator and the writer, so a chunk costs one promise, not a chain of them
+ * (it matters when one event fans out to thousands of streams).
  */
 export async function openEventStream(
   events: AsyncIterable<Message>,
@@ -44,21 +82,25 @@ export async function openEventStream(
   } catch (e) {
     return framing.respondError(framing.toError(e));
   }
-  async function* sse(): AsyncGenerator<string> {
-    let done = first.done === true;
-    try {
-      if (!done) yield framing.encodeEvent(first.value as Message);
-      while (!done) {
-        const next = await iterator.next();
-        done = next.done === true;
-        if (!done) yield framing.encodeEvent(next.value);
-      }
-    } catch (e) {
-      done = true;
-      yield framing.encodeError(framing.toError(e));
-    } finally {
-      if (!done) iterator.return?.().catch((e: unknown) => framing.logCleanupError(e));
+  const encoding: EventStreamEncoding<Message> = {
+    encode: framing.shared === undefined ? (event) => framing.encodeEvent(event) : sharedEncoder(framing.shared),
+    encodeError: (e) => framing.encodeError(framing.toError(e)),
+    onReturnError: (e) => framing.logCleanupError(e),
+  };
+  return { status: 200, headers: [...SSE_HEADERS, ...headers], stream: encodeEventStream(iterator, encoding, keepAliveMs, signal, first) };
+}
+
+/** One stream's encoder over a {@link SharedEventEncoding}: only events marked immutable (binding-call.ts) share their text. */
+function sharedEncoder(shared: SharedEventEncoding): (event: Message) => string {
+  let last: Message | undefined;
+  return (event) => {
+    if (!isImmutable(event)) return shared.frame(shared.text(event));
+    let text = event === last ? undefined : shared.cache.get(event);
+    if (text === undefined) {
+      text = shared.text(event);
+      shared.cache.set(event, text);
     }
-  }
-  return { status: 200, headers: [...SSE_HEADERS, ...headers], stream: withKeepAlive(sse(), keepAliveMs, signal) };
+    last = event;
+    return shared.frame(text);
+  };
 }

@@ -69,8 +69,30 @@ export function encodeSseEvent(data: string, options?: { readonly event?: string
 export function withKeepAlive(events: AsyncIterable<string>, intervalMs: number, signal?: AbortSignal): AsyncIterable<string> {
   if (!(intervalMs > 0) && signal === undefined) return events;
   return {
-    [Symbol.asyncIterator]: () => new KeepAliveIterator(events[Symbol.asyncIterator](), intervalMs > 0 ? Math.min(intervalMs, MAX_TIMEOUT) : 0, signal),
+    [Symbol.asyncIterator]: () => new KeepAliveIterator<string>(events[Symbol.asyncIterator](), clampInterval(intervalMs), signal, undefined),
   };
+}
+
+/** How {@link encodeEventStream} turns a source's items and failure into SSE chunks. */
+export interface EventStreamEncoding<T> {
+  /** One item as a complete SSE chunk (see {@link encodeSseEvent}); a throw ends the stream as a source error would (the source is returned). */
+  encode(item: T): string;
+  /** The final chunk for a source error (or a throwing `encode`); the stream ends after it. A throw here rejects the pending `next()`. */
+  encodeError(error: unknown): string;
+  /** Where an error of the source's `return()` goes (the stream has ended for its consumer already). */
+  onReturnError?(error: unknown): void;
+}
+
+/**
+ * The SSE chunks of a source of items, with keep-alives as {@link withKeepAlive} interleaves
+ * them, in one iterator (no async generator between the source and the writer: one promise
+ * per chunk). `first`, when given, is a step already read from `source` (it is handed out
+ * first). Everything else is as for {@link withKeepAlive}: `signal` ends it, `return()` ends it
+ * at once and returns the source (without waiting when one of its steps is pending).
+ */
+export function encodeEventStream<T>(source: AsyncIterator<T>, encoding: EventStreamEncoding<T>, intervalMs: number, signal?: AbortSignal, first?: IteratorResult<T>): AsyncIterable<string> {
+  const iterator = new KeepAliveIterator<T>(source, clampInterval(intervalMs), signal, encoding, first);
+  return { [Symbol.asyncIterator]: () => iterator };
 }
 
 type Step = IteratorResult<string, undefined>;
@@ -78,23 +100,35 @@ type Step = IteratorResult<string, undefined>;
 /** setTimeout's largest delay; longer ones fire at once. */
 const MAX_TIMEOUT = 2_147_483_647;
 
+const clampInterval = (intervalMs: number): number => (intervalMs > 0 ? Math.min(intervalMs, MAX_TIMEOUT) : 0);
+
 const DONE: Step = Object.freeze({ done: true, value: undefined });
 const KEEP_ALIVE_STEP: Step = Object.freeze({ done: false, value: SSE_KEEP_ALIVE });
 
 function ignore(): void {}
 
-/** See {@link withKeepAlive}. */
-class KeepAliveIterator implements AsyncIterator<string, undefined> {
-  readonly #source: AsyncIterator<string>;
+/** A step for the consumer, or the error its `next()` rejects with. */
+type Outcome = { ok: true; step: IteratorYieldResult<string> } | { ok: false; error: unknown };
+
+/**
+ * See {@link withKeepAlive} and {@link encodeEventStream}. One timer per stream, armed
+ * (`refresh()`) when a wait starts and left to fire harmlessly when a step came first:
+ * nothing is allocated or cleared per chunk.
+ */
+class KeepAliveIterator<T> implements AsyncIterator<string, undefined> {
+  readonly #source: AsyncIterator<T>;
   readonly #intervalMs: number;
   readonly #signal: AbortSignal | undefined;
+  /** undefined: the items are the chunks. */
+  readonly #encoding: EventStreamEncoding<T> | undefined;
   #finished = false;
   /** A source `next()` is in flight. */
   #inFlight = false;
-  /** A source step that arrived while nobody waited (after a keep-alive was handed out). */
-  #buffered: { ok: true; step: IteratorYieldResult<string> } | { ok: false; error: unknown } | undefined;
+  /** What arrived while nobody waited (after a keep-alive was handed out, or the `first` step). */
+  #buffered: Outcome | undefined;
   #resolve: ((step: Step) => void) | undefined;
   #reject: ((error: unknown) => void) | undefined;
+  /** Created on the first wait; re-armed by each later one; fires a keep-alive only while a `next()` waits. */
   #timer: ReturnType<typeof setTimeout> | undefined;
   /** The last promise handed out, to queue overlapping `next()` calls. */
   #last: Promise<Step> | undefined;
@@ -103,33 +137,43 @@ class KeepAliveIterator implements AsyncIterator<string, undefined> {
     this.#returnSource();
   };
   readonly #onTimer = (): void => {
-    this.#timer = undefined;
     this.#settle(KEEP_ALIVE_STEP);
   };
-  readonly #onStep = (step: IteratorResult<string>): void => {
+  readonly #onStep = (step: IteratorResult<T>): void => {
     this.#inFlight = false;
     if (this.#finished) return;
-    if (step.done)
+    if (step.done) {
       this.#finish(); // hands `done` to a waiting next(); later calls see #finished
-    else if (this.#resolve !== undefined) this.#settle(step);
-    else this.#buffered = { ok: true, step };
+      return;
+    }
+    let chunk: string;
+    if (this.#encoding === undefined) chunk = step.value as unknown as string;
+    else {
+      try {
+        chunk = this.#encoding.encode(step.value);
+      } catch (error) {
+        this.#returnSource();
+        this.#fail(error);
+        return;
+      }
+    }
+    const out: IteratorYieldResult<string> = { done: false, value: chunk };
+    if (this.#resolve !== undefined) this.#settle(out);
+    else this.#buffered = { ok: true, step: out };
   };
   readonly #onError = (error: unknown): void => {
     this.#inFlight = false;
     if (this.#finished) return;
-    this.#finish(false);
-    if (this.#reject !== undefined) {
-      const reject = this.#reject;
-      this.#resolve = this.#reject = undefined;
-      reject(error);
-    } else this.#buffered = { ok: false, error };
+    this.#fail(error);
   };
 
-  constructor(source: AsyncIterator<string>, intervalMs: number, signal: AbortSignal | undefined) {
+  constructor(source: AsyncIterator<T>, intervalMs: number, signal: AbortSignal | undefined, encoding: EventStreamEncoding<T> | undefined, first?: IteratorResult<T>) {
     this.#source = source;
     this.#intervalMs = intervalMs;
     this.#signal = signal;
-    if (signal !== undefined) {
+    this.#encoding = encoding;
+    if (first !== undefined) this.#onStep(first);
+    if (signal !== undefined && !this.#finished) {
       if (signal.aborted) this.#onAbort();
       else signal.addEventListener("abort", this.#onAbort, { once: true });
     }
@@ -163,7 +207,7 @@ class KeepAliveIterator implements AsyncIterator<string, undefined> {
     this.#last = p;
     if (!this.#inFlight) {
       this.#inFlight = true;
-      let pending: Promise<IteratorResult<string>>;
+      let pending: Promise<IteratorResult<T>>;
       try {
         pending = this.#source.next();
       } catch (error) {
@@ -173,7 +217,10 @@ class KeepAliveIterator implements AsyncIterator<string, undefined> {
       pending.then(this.#onStep, this.#onError);
     }
     // The step may have settled synchronously above (sync throw); only arm the timer while waiting.
-    if (this.#resolve !== undefined && this.#intervalMs > 0) this.#timer = setTimeout(this.#onTimer, this.#intervalMs);
+    if (this.#resolve !== undefined && this.#intervalMs > 0) {
+      if (this.#timer === undefined) this.#timer = setTimeout(this.#onTimer, this.#intervalMs);
+      else this.#timer.refresh();
+    }
     return p;
   }
 
@@ -182,21 +229,47 @@ class KeepAliveIterator implements AsyncIterator<string, undefined> {
     this.#finish();
     if (!wasFinished) {
       if (this.#inFlight) this.#returnSource();
-      else await this.#source.return?.();
+      else if (this.#encoding?.onReturnError === undefined) await this.#source.return?.();
+      else {
+        try {
+          await this.#source.return?.();
+        } catch (error) {
+          this.#encoding.onReturnError(error);
+        }
+      }
     }
     return DONE;
   }
 
-  /** Hands `step` to the waiting `next()`. */
+  /** Hands `step` to the waiting `next()` (nothing when none waits). */
   #settle(step: Step): void {
     const resolve = this.#resolve;
     if (resolve === undefined) return;
     this.#resolve = this.#reject = undefined;
-    if (this.#timer !== undefined) {
-      clearTimeout(this.#timer);
-      this.#timer = undefined;
-    }
     resolve(step);
+  }
+
+  /** The source failed (or encoding did): the error, or its final chunk, goes to the consumer; then done. */
+  #fail(error: unknown): void {
+    this.#finish(false);
+    let outcome: Outcome;
+    if (this.#encoding === undefined) outcome = { ok: false, error };
+    else {
+      try {
+        outcome = { ok: true, step: { done: false, value: this.#encoding.encodeError(error) } };
+      } catch (e) {
+        outcome = { ok: false, error: e };
+      }
+    }
+    const resolve = this.#resolve;
+    const reject = this.#reject;
+    if (resolve === undefined || reject === undefined) {
+      this.#buffered = outcome;
+      return;
+    }
+    this.#resolve = this.#reject = undefined;
+    if (outcome.ok) resolve(outcome.step);
+    else reject(outcome.error);
   }
 
   /** Ends iteration: no timer, no abort listener, a pending `next()` gets `done`. */
@@ -211,13 +284,15 @@ class KeepAliveIterator implements AsyncIterator<string, undefined> {
     if (settlePending) this.#settle(DONE);
   }
 
-  /** Asks the source to stop without waiting for it; its errors are ignored. */
+  /** Asks the source to stop without waiting for it; its errors are ignored (or reported to `onReturnError`). */
   #returnSource(): void {
+    const report = this.#encoding?.onReturnError;
+    const onError = report === undefined ? ignore : (e: unknown) => report(e);
     try {
       const r = this.#source.return?.();
-      if (r !== undefined) r.then(ignore, ignore);
-    } catch {
-      // ignore: the source is gone either way
+      if (r !== undefined) r.then(ignore, onError);
+    } catch (e) {
+      onError(e); // the source is gone either way
     }
   }
 }

@@ -16,7 +16,7 @@ import { ServiceParameters, type CallContext } from "../call-context.js";
 import { withTenant } from "../call-abort.js";
 import { isJsonMediaType } from "../http/content-type.js";
 import { encodeSseEvent } from "../http/sse.js";
-import { openEventStream } from "../http/event-stream.js";
+import { createEventTextCache, openEventStream, type EventTextCache } from "../http/event-stream.js";
 import type { UniversalHandler, UniversalRequest, UniversalResponse } from "../http/universal.js";
 import type { OperationDescriptor } from "../operation.js";
 import { encodeMessage } from "../proto-json.js";
@@ -56,6 +56,12 @@ export function createJsonRpcHandler<Principal>(service: JsonRpcServiceDefinitio
   const settings = resolveServerOptions(options, service.errors);
   const maxBody = options?.maxBodyBytes ?? DEFAULT_MAX_BODY;
   const keepAliveMs = options?.keepAliveMs ?? 15_000;
+  const eventTexts = new Map<object, EventTextCache>();
+  const eventTextCache = (output: object): EventTextCache => {
+    let cache = eventTexts.get(output);
+    if (cache === undefined) eventTexts.set(output, (cache = createEventTextCache()));
+    return cache;
+  };
   const methods = new Map(Object.entries(service.methods));
   const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
   const errors = service.errors;
@@ -144,6 +150,11 @@ export function createJsonRpcHandler<Principal>(service: JsonRpcServiceDefinitio
       result as AsyncIterable<Message>,
       {
         encodeEvent: (m) => encodeSseEvent(resultResponse(id, encodeMessage(operation.output, m, service.responseFields))),
+        shared: {
+          cache: eventTextCache(operation.output),
+          text: (m) => JSON.stringify(encodeMessage(operation.output, m, service.responseFields)),
+          frame: (json) => `data: {"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${json}}\n\n`,
+        },
         encodeError: (err) => encodeSseEvent(errorResponse(id, toJsonRpcError(err))),
         respondError: (err) => respondError(id, err),
         toError: (e) => toA2AError(e, (cause) => internalError(settings, operation.name, cause, request.signal)),

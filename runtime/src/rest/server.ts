@@ -13,7 +13,7 @@ import { withTenant } from "../call-abort.js";
 import { isJsonMediaType } from "../http/content-type.js";
 import { queryParameter } from "../http/query.js";
 import { encodeSseEvent } from "../http/sse.js";
-import { openEventStream } from "../http/event-stream.js";
+import { createEventTextCache, openEventStream, type EventTextCache } from "../http/event-stream.js";
 import type { UniversalHandler, UniversalRequest, UniversalResponse } from "../http/universal.js";
 import type { OperationDescriptor } from "../operation.js";
 import { encodeMessage } from "../proto-json.js";
@@ -65,6 +65,12 @@ export function createRestHandler<Principal>(service: RestServiceDefinition<Prin
   const settings = resolveServerOptions(options, service.errors);
   const maxBody = options?.maxBodyBytes ?? DEFAULT_MAX_BODY;
   const keepAliveMs = options?.keepAliveMs ?? 15_000;
+  const eventTexts = new Map<object, EventTextCache>();
+  const eventTextCache = (output: object): EventTextCache => {
+    let cache = eventTexts.get(output);
+    if (cache === undefined) eventTexts.set(output, (cache = createEventTextCache()));
+    return cache;
+  };
   const jsonHeaders: readonly (readonly [string, string])[] = [["content-type", options?.responseContentType ?? "application/a2a+json"]];
   const errors = service.errors;
   // Routing failures keep METHOD_NOT_FOUND as ErrorInfo reason, with the HTTP status of the case.
@@ -163,6 +169,11 @@ export function createRestHandler<Principal>(service: RestServiceDefinition<Prin
       result as AsyncIterable<Message>,
       {
         encodeEvent: (m) => encodeSseEvent(JSON.stringify(encodeMessage(operation.output, m, service.responseFields))),
+        shared: {
+          cache: eventTextCache(operation.output),
+          text: (m) => JSON.stringify(encodeMessage(operation.output, m, service.responseFields)),
+          frame: (json) => `data: ${json}\n\n`,
+        },
         encodeError: (err) => encodeSseEvent(JSON.stringify(toHttpError(err).body), { event: "error" }),
         respondError: (err) => respond(err),
         toError: (e) => toA2AError(e, (cause) => internalError(settings, operation.name, cause, request.signal)),

@@ -8,6 +8,7 @@
  */
 import { clone, type JsonObject } from "@bufbuild/protobuf";
 import { watchCallAbort, type AbortWatch } from "../call-abort.js";
+import { isBindingCall } from "../binding-call.js";
 import type { TaskRuntimeErrors } from "./errors.js";
 import { ExecutorMisuseError } from "./errors.js";
 import type { Subscription } from "./event-hub.js";
@@ -22,6 +23,13 @@ import { appendHistory, applyArtifact, applyStatus } from "./task-updates.js";
 import type { TaskScope, TaskStore } from "./task-store.js";
 import { TurnEmitter, type TurnCommitter } from "./emitter.js";
 import { Turn } from "./turn.js";
+
+/** `message` with the turn's ids (a message the caller owns). */
+function withIds(message: MessageShape, taskId: string, contextId: string): MessageShape {
+  message.taskId = taskId;
+  message.contextId = contextId;
+  return message;
+}
 
 /** Everything the engine runs with (options resolved, executor typed against the shapes). */
 export interface EngineSettings<Principal> {
@@ -125,7 +133,7 @@ export class TaskEngine<Principal> implements TurnCommitter {
     if (pushConfig !== undefined) await this.checkPushUrl(pushConfig.url, "configuration.taskPushNotificationConfig.url");
     const scope = this.scopeOf(call);
     if (message.taskId === "" && message.contextId !== "") await this.#checkClientContextId(scope, message.contextId);
-    const referenceTasks = await this.#references(scope, message.referenceTaskIds);
+    const referenceTasks = message.referenceTaskIds.length === 0 ? [] : await this.#references(scope, message.referenceTaskIds);
     return message.taskId === "" ? this.#beginNew(request, message, call, scope, referenceTasks, pushConfig) : this.#beginContinued(request, message, call, scope, referenceTasks, pushConfig);
   }
 
@@ -184,7 +192,8 @@ export class TaskEngine<Principal> implements TurnCommitter {
     const contextId = message.contextId !== "" ? message.contextId : factory.newId();
     const userMessage = this.#userMessage(message, taskId, contextId);
     const slot = this.live.acquire(scope, taskId);
-    const release = await slot.lock.acquire();
+    // A fresh task id: nobody else can hold its lock.
+    const release = slot.lock.tryAcquire() ?? (await slot.lock.acquire());
     const feed = slot.subscribe(watchCallAbort(call));
     const turn = new Turn({ id: ++this.#turns, slot, taskId, contextId, userMessage, existing: undefined, pushConfig });
     this.#run(turn, request, call, undefined, referenceTasks, release);
@@ -248,13 +257,14 @@ export class TaskEngine<Principal> implements TurnCommitter {
 
   /** Runs `execute()` in the background; the turn holds the slot and its lock until it has ended. */
   #run(turn: Turn, request: SendMessageRequestShape, call: TaskCallContext<Principal>, task: TaskShape | undefined, referenceTasks: TaskShape[], release: () => void): void {
-    const { factory, executor, onError } = this.#s;
+    const { factory } = this.#s;
     const slot = turn.slot;
     slot.turn = turn;
     turn.releaseLock = release;
     const context: RequestContext<Principal, TaskRuntimeSchemas> = {
       request,
-      message: factory.cloneMessage(turn.userMessage),
+      // A binding's call owns its decoded request: the executor may have that message itself (with the ids set).
+      message: isBindingCall(call) && request.message !== undefined ? withIds(request.message, turn.taskId, turn.contextId) : factory.cloneMessage(turn.userMessage),
       task: task === undefined ? undefined : factory.cloneTask(task),
       taskId: turn.taskId,
       contextId: turn.contextId,
@@ -266,23 +276,32 @@ export class TaskEngine<Principal> implements TurnCommitter {
         return turn.signal;
       },
     };
-    const emitter = new TurnEmitter(turn, factory, this);
-    void Promise.resolve()
-      .then(() => executor.execute(context, emitter))
-      .then(
-        () => ({ failed: false, error: undefined }),
-        (error: unknown) => ({ failed: true, error }),
-      )
-      .then((outcome) => {
-        turn.closed ??= "ended";
-        return this.#end(turn, slot, outcome.failed, outcome.error);
-      })
-      .catch((e: unknown) => onError(e, `ending turn of task ${turn.taskId}`))
-      .finally(() => {
-        if (slot.turn === turn) slot.turn = undefined;
-        release();
-        slot.release();
-      });
+    void this.#execute(turn, new TurnEmitter(turn, factory, this), context, release);
+  }
+
+  /** Runs `execute()` (after the caller got its TurnStart), then ends the turn and lets go of the slot; never rejects. */
+  async #execute(turn: Turn, emitter: TurnEmitter, context: RequestContext<Principal, TaskRuntimeSchemas>, release: () => void): Promise<void> {
+    const { executor, onError } = this.#s;
+    const slot = turn.slot;
+    let failed = false;
+    let error: unknown;
+    try {
+      await undefined; // execute() starts once beginTurn has returned, as before any await of its own
+      await executor.execute(context, emitter);
+    } catch (e) {
+      failed = true;
+      error = e;
+    }
+    try {
+      turn.closed ??= "ended";
+      await this.#end(turn, slot, failed, error);
+    } catch (e) {
+      onError(e, `ending turn of task ${turn.taskId}`);
+    } finally {
+      if (slot.turn === turn) slot.turn = undefined;
+      release();
+      slot.release();
+    }
   }
 
   /**

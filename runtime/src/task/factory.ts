@@ -42,11 +42,11 @@ function copyPlain(value: unknown): unknown {
   if (proto === Uint8Array.prototype) return (value as Uint8Array).slice();
   if (proto !== Object.prototype) throw NOT_PLAIN;
   const out: Record<string, unknown> = {};
-  const keys = Object.keys(value);
-  for (const key of keys) {
+  // for…in over a plain object (its prototype checked above) walks its own keys without allocating a key array.
+  for (const key in value) {
     const field = (value as Record<string, unknown>)[key];
     // The one `undefined` of a well-formed message: an unset oneof, `{ case: undefined }`.
-    const copy = field === undefined && key === "case" && keys.length === 1 ? undefined : copyPlain(field);
+    const copy = field === undefined && key === "case" ? undefined : copyPlain(field);
     if (key === "__proto__") Object.defineProperty(out, key, { value: copy, enumerable: true, writable: true, configurable: true });
     else out[key] = copy;
   }

@@ -31,3 +31,9 @@ export function applyView(task: TaskShape, view: TaskView): TaskShape {
   if (includeArtifacts === false) task.artifacts = [];
   return task;
 }
+
+/** Whether {@link applyView} would change `task` (else a caller that only reads may have the task itself). */
+export function viewTrims(task: TaskShape, view: TaskView): boolean {
+  const { historyLength, includeArtifacts } = view;
+  return (historyLength !== undefined && task.history.length > historyLength) || (includeArtifacts === false && task.artifacts.length > 0);
+}

@@ -1,7 +1,8 @@
 // Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 /**
- * The in-memory {@link TaskStore}: maps keyed by scope, keyset pagination over a sort
- * done per call (fine for tests and small agents; use a database-backed store beyond).
+ * The in-memory {@link TaskStore}: maps keyed by scope (and an index of each context's tasks,
+ * so that listing a conversation's tasks does not scan every task), keyset pagination over a
+ * sort done per call (fine for tests and small agents; use a database-backed store beyond).
  */
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import { decodePageToken, encodePageToken, pushConfigCursor, pushConfigPageToken, queryFingerprint } from "./pagination.js";
@@ -42,10 +43,17 @@ function scopeKey(scope: TaskScope): string {
   return `${scope.tenant.length}:${scope.tenant}${scope.owner}`;
 }
 
+/** An injective key of a scope's context. */
+function contextKeyOf(scopeKey: string, contextId: string): string {
+  return `${scopeKey.length}:${scopeKey}${contextId}`;
+}
+
 /** Keeps tasks and push configs in process memory. */
 export class InMemoryTaskStore implements TaskStore {
   readonly #tasks = new Map<string, Map<string, TaskRecord>>();
   readonly #configs = new Map<string, Map<string, ConfigRecord>>();
+  /** Scope and contextId → the ids of its tasks (a task's contextId never changes). */
+  readonly #contexts = new Map<string, Set<string>>();
   #seq = 0;
 
   /** {@inheritDoc TaskStore.getTask} */
@@ -58,7 +66,27 @@ export class InMemoryTaskStore implements TaskStore {
     const key = scopeKey(scope);
     let tasks = this.#tasks.get(key);
     if (tasks === undefined) this.#tasks.set(key, (tasks = new Map()));
+    if (!tasks.has(task.id)) {
+      const contextKey = contextKeyOf(key, task.contextId);
+      let ids = this.#contexts.get(contextKey);
+      if (ids === undefined) this.#contexts.set(contextKey, (ids = new Set()));
+      ids.add(task.id);
+    }
     tasks.set(task.id, { task, seq: ++this.#seq });
+  }
+
+  /** The records a query may match: the context's tasks (from the index), or every task of the scope. */
+  *#candidates(key: string, contextId: string): Iterable<TaskRecord> {
+    const tasks = this.#tasks.get(key);
+    if (tasks === undefined) return;
+    if (contextId === "") {
+      yield* tasks.values();
+      return;
+    }
+    for (const id of this.#contexts.get(contextKeyOf(key, contextId)) ?? []) {
+      const record = tasks.get(id);
+      if (record !== undefined) yield record;
+    }
   }
 
   /** {@inheritDoc TaskStore.listTasks} */
@@ -68,7 +96,7 @@ export class InMemoryTaskStore implements TaskStore {
     if (query.pageToken !== "") after = parseTaskPosition(decodePageToken(query.pageToken, fingerprint));
     const since = query.statusTimestampAfter === undefined ? undefined : timeOf(query.statusTimestampAfter);
     const matching: (TaskRecord & TaskPosition)[] = [];
-    for (const record of this.#tasks.get(scopeKey(scope))?.values() ?? []) {
+    for (const record of this.#candidates(scopeKey(scope), query.contextId)) {
       const { task } = record;
       if (query.contextId !== "" && task.contextId !== query.contextId) continue;
       if (query.state !== undefined && task.status?.state !== query.state) continue;

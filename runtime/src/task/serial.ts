@@ -36,20 +36,27 @@ export class Mutex {
   /** Waits for the lock; call the returned function (once) to release it. */
   acquire(): Promise<() => void> {
     return new Promise((resolve) => {
-      const grant = (): void => {
-        this.#locked = true;
-        let released = false;
-        resolve(() => {
-          if (released) return;
-          released = true;
-          const next = this.#waiters.shift();
-          if (next === undefined) this.#locked = false;
-          else next();
-        });
-      };
-      if (this.#locked) this.#waiters.push(grant);
-      else grant();
+      if (this.#locked) this.#waiters.push(() => resolve(this.#grant()));
+      else resolve(this.#grant());
     });
+  }
+
+  /** The lock at once when it is free (its release function), else undefined. */
+  tryAcquire(): (() => void) | undefined {
+    return this.#locked ? undefined : this.#grant();
+  }
+
+  /** Takes the lock; returns the function that releases it (once) to the next waiter. */
+  #grant(): () => void {
+    this.#locked = true;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const next = this.#waiters.shift();
+      if (next === undefined) this.#locked = false;
+      else next();
+    };
   }
 
   /** True when the lock is free and nobody waits for it. */

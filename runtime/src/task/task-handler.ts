@@ -19,12 +19,13 @@ import { clone, create } from "@bufbuild/protobuf";
 import { EmptySchema, type Empty } from "@bufbuild/protobuf/wkt";
 import type { A2AErrorOptions } from "../a2a-error.js";
 import { isCallAborted, watchCallAbort } from "../call-abort.js";
+import { isBindingCall, markImmutable } from "../binding-call.js";
 import { TaskEngine } from "./engine.js";
 import { InvalidPageTokenError, type TaskRuntimeErrors } from "./errors.js";
 import { checkQueueLimit } from "./event-hub.js";
 import type { TaskCallContext } from "./executor.js";
 import { TaskFactory } from "./factory.js";
-import { applyView, historyLengthProblem, type TaskView } from "./history.js";
+import { applyView, historyLengthProblem, viewTrims, type TaskView } from "./history.js";
 import { InMemoryTaskStore } from "./memory-store.js";
 import {
   DEFAULT_MAX_QUEUED_EVENTS,
@@ -198,16 +199,25 @@ class TaskHandler<Principal> implements TaskServiceHandler<Principal, TaskRuntim
     if (this.#capabilities.pushNotifications !== true) throw this.#errors.PushNotificationNotSupported("This agent does not support push notifications");
   }
 
-  /** A copy of a stored task, trimmed to the view. */
-  #view(task: TaskShape, view: TaskView): TaskShape {
-    return applyView(this.#factory.cloneTask(task), view);
+  /**
+   * A stored task trimmed to the view, for a caller: a deep copy, or for a caller that only
+   * serializes it (`shared`, see binding-call.ts) the task itself (stored tasks are never
+   * changed in place), or a shallow copy when the view trims it.
+   */
+  #view(task: TaskShape, view: TaskView, shared: boolean): TaskShape {
+    if (!shared) return applyView(this.#factory.cloneTask(task), view);
+    return viewTrims(task, view) ? applyView(this.#factory.copyTask(task), view) : task;
   }
 
-  /** A copy of a feed event for one reader (a Task trimmed to the view). */
-  #copyEvent(event: StreamResponseShape, view: TaskView): StreamResponseShape {
-    const copy = this.#factory.cloneEvent(event);
-    if (copy.payload.case === "task") applyView(copy.payload.value, view);
-    return copy;
+  /** A feed event for one reader (a Task trimmed to the view): a deep copy, or the event itself when `shared` (as for {@link #view}). */
+  #copyEvent(event: StreamResponseShape, view: TaskView, shared: boolean): StreamResponseShape {
+    if (!shared) {
+      const copy = this.#factory.cloneEvent(event);
+      if (copy.payload.case === "task") applyView(copy.payload.value, view);
+      return copy;
+    }
+    if (event.payload.case !== "task" || !viewTrims(event.payload.value, view)) return markImmutable(event);
+    return this.#factory.feedTaskEvent(applyView(this.#factory.copyTask(event.payload.value), view));
   }
 
   async sendMessage(request: SendMessageRequestShape, context: TaskCallContext<Principal>): Promise<SendMessageResponseShape> {
@@ -215,10 +225,11 @@ class TaskHandler<Principal> implements TaskServiceHandler<Principal, TaskRuntim
     const view: TaskView = { historyLength: request.configuration?.historyLength };
     const immediate = request.configuration?.returnImmediately === true;
     const schema = this.#factory.schemas.SendMessageResponse;
+    const shared = isBindingCall(context);
     const { feed } = start;
     try {
       // §3.2.2: return_immediately returns as soon as the task exists; a continued task already does.
-      if (start.task !== undefined && immediate) return create(schema, { payload: { case: "task", value: this.#view(start.task, view) } });
+      if (start.task !== undefined && immediate) return create(schema, { payload: { case: "task", value: this.#view(start.task, view, shared) } });
       let reply: MessageShape | undefined;
       for await (const item of feed) {
         if (item.kind === "end") {
@@ -235,10 +246,10 @@ class TaskHandler<Principal> implements TaskServiceHandler<Principal, TaskRuntim
         // §3.2.2 blocking: wait for a terminal or an interrupted state.
         if (payload.case === "statusUpdate" && (this.#states.isTerminal(item.state) || this.#states.isInterrupted(item.state))) break;
       }
-      if (reply !== undefined) return create(schema, { payload: { case: "message", value: this.#factory.cloneMessage(reply) } });
+      if (reply !== undefined) return create(schema, { payload: { case: "message", value: shared ? reply : this.#factory.cloneMessage(reply) } });
       if (isCallAborted(context)) throw context.signal.reason;
       const task = await this.#engine.requireTask(start.scope, start.taskId);
-      return create(schema, { payload: { case: "task", value: this.#view(task, view) } });
+      return create(schema, { payload: { case: "task", value: this.#view(task, view, shared) } });
     } finally {
       feed.close();
     }
@@ -248,17 +259,18 @@ class TaskHandler<Principal> implements TaskServiceHandler<Principal, TaskRuntim
     this.#requireStreaming();
     const start = await this.#engine.beginTurn(request, context);
     const view: TaskView = { historyLength: request.configuration?.historyLength };
+    const shared = isBindingCall(context);
     const { feed } = start;
     try {
       // §3.1.2: a task stream begins with the Task (for a new task, the feed's first event is its creation).
-      if (start.task !== undefined) yield create(this.#factory.schemas.StreamResponse, { payload: { case: "task", value: this.#view(start.task, view) } });
+      if (start.task !== undefined) yield create(this.#factory.schemas.StreamResponse, { payload: { case: "task", value: this.#view(start.task, view, shared) } });
       for await (const item of feed) {
         if (item.kind === "end") {
           if (item.turn !== start.turn) continue;
           if (item.failure !== undefined) throw item.failure.error;
           return;
         }
-        yield this.#copyEvent(item.event, view);
+        yield this.#copyEvent(item.event, view, shared);
         const payload = item.event.payload;
         if (payload.case === "message") return;
         if (payload.case === "statusUpdate" && this.#states.isTerminal(item.state)) return;
@@ -271,7 +283,7 @@ class TaskHandler<Principal> implements TaskServiceHandler<Principal, TaskRuntim
   async getTask(request: GetTaskRequestShape, context: TaskCallContext<Principal>): Promise<TaskShape> {
     this.#checkHistoryLength("historyLength", request.historyLength);
     const task = await this.#engine.requireTask(this.#engine.scopeOf(context), request.id);
-    return this.#view(task, { historyLength: request.historyLength });
+    return this.#view(task, { historyLength: request.historyLength }, isBindingCall(context));
   }
 
   async listTasks(request: ListTasksRequestShape, context: TaskCallContext<Principal>): Promise<ListTasksResponseShape> {
@@ -296,8 +308,9 @@ class TaskHandler<Principal> implements TaskServiceHandler<Principal, TaskRuntim
     }
     // §3.1.4: includeArtifacts false (the default) → "the artifacts field MUST be omitted entirely".
     const view: TaskView = { historyLength: request.historyLength, includeArtifacts: request.includeArtifacts === true };
+    const shared = isBindingCall(context);
     return create(this.#factory.schemas.ListTasksResponse, {
-      tasks: page.tasks.map((task) => this.#view(task, view)),
+      tasks: page.tasks.map((task) => this.#view(task, view, shared)),
       nextPageToken: page.nextPageToken,
       pageSize,
       totalSize: page.totalSize,
@@ -306,7 +319,7 @@ class TaskHandler<Principal> implements TaskServiceHandler<Principal, TaskRuntim
 
   async cancelTask(request: CancelTaskRequestShape, context: TaskCallContext<Principal>): Promise<TaskShape> {
     const task = await this.#engine.cancel(this.#engine.scopeOf(context), request.id, context, request.metadata);
-    return this.#view(task, {});
+    return this.#view(task, {}, isBindingCall(context));
   }
 
   async *subscribeToTask(request: SubscribeToTaskRequestShape, context: TaskCallContext<Principal>): AsyncGenerator<StreamResponseShape> {
@@ -314,12 +327,13 @@ class TaskHandler<Principal> implements TaskServiceHandler<Principal, TaskRuntim
     const { task, feed } = await this.#engine.subscribe(this.#engine.scopeOf(context), request.id, watchCallAbort(context));
     try {
       // §3.1.6: "MUST return a Task object as the first event".
-      yield this.#factory.taskEvent(task);
+      const shared = isBindingCall(context);
+      yield shared ? this.#factory.feedTaskEvent(task) : this.#factory.taskEvent(task);
       for await (const item of feed) {
         if (item.kind !== "event") continue;
         const payload = item.event.payload;
         if (payload.case !== "statusUpdate" && payload.case !== "artifactUpdate") continue;
-        yield this.#factory.cloneEvent(item.event);
+        yield shared ? markImmutable(item.event) : this.#factory.cloneEvent(item.event);
         if (payload.case === "statusUpdate" && this.#states.isTerminal(item.state)) return;
       }
     } finally {

@@ -56,10 +56,9 @@ export class Turn implements ActiveTurn {
   created: boolean;
   /** A stateless reply was delivered. */
   replied = false;
-  /** Artifact ids the task has (or will have once queued events are stored). */
-  readonly artifactIds: Set<string>;
-  /** Artifact ids marked `lastChunk` during this turn. */
-  readonly finishedArtifacts = new Set<string>();
+  #artifactIds: Set<string> | undefined;
+  #finishedArtifacts: Set<string> | undefined;
+  readonly #existingArtifactIds: readonly string[] | undefined;
   /** Releases the task's turn lock (idempotent); set when the turn starts. */
   releaseLock: () => void = () => {};
 
@@ -75,7 +74,17 @@ export class Turn implements ActiveTurn {
     this.mode = this.isNew ? "idle" : "task";
     this.state = init.existing?.state;
     this.created = !this.isNew;
-    this.artifactIds = new Set(init.existing?.artifactIds ?? []);
+    this.#existingArtifactIds = init.existing?.artifactIds;
+  }
+
+  /** Artifact ids the task has (or will have once queued events are stored); made on first use (a Message reply never needs it). */
+  get artifactIds(): Set<string> {
+    return (this.#artifactIds ??= new Set(this.#existingArtifactIds));
+  }
+
+  /** Artifact ids marked `lastChunk` during this turn (made on first use). */
+  get finishedArtifacts(): Set<string> {
+    return (this.#finishedArtifacts ??= new Set());
   }
 
   /** {@inheritDoc ActiveTurn.running} */
