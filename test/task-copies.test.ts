@@ -3,7 +3,7 @@ import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import { describe, expect, it } from "vitest";
 import { GetTaskRequestSchema, MessageSchema, StreamResponseSchema, SubscribeToTaskRequestSchema, TaskSchema, TaskState, type Task } from "../generated-example/gen/a2a_pb.js";
 import { deepCopy } from "../runtime/src/task/factory.js";
-import { BINDING_CALL } from "../runtime/src/binding-call.js";
+import { BINDING_CALL, isImmutable } from "../runtime/src/binding-call.js";
 import type { TaskEventNotice } from "@protoc-gen-a2a/runtime/task";
 import { Gate, callOf, collect, createA2ATaskHandler, sendRequest, taskOf, type A2ARequestContext, type A2ASchemas } from "./support/task-runtime-binding.js";
 
@@ -229,5 +229,36 @@ describe("callers that only serialize (contexts made by a binding's pipeline) sh
     const stored = await handler.getTask(create(GetTaskRequestSchema, { id: created.id }), serializing("GetTask"));
     expect(JSON.stringify(toJson(TaskSchema, stored))).not.toContain("vandalized"); // …but the store has its own
     expect(stored.history[0]?.parts[0]?.content.value).toBe("one");
+  });
+
+  it("mark an event immutable (one encoding for every stream) only when it fans out to several streams", async () => {
+    const gate = new Gate();
+    const working = new Gate();
+    const handler = createA2ATaskHandler({
+      capabilities: { streaming: true },
+      executor: {
+        async execute(_context, emitter) {
+          await emitter.working("step");
+          working.open();
+          await gate.promise;
+          await emitter.complete("done");
+        },
+      },
+    });
+    const own = handler.sendStreamingMessage(sendRequest("task"), serializing("SendStreamingMessage"));
+    const first = await own.next(); // the Task
+    const second = await own.next(); // WORKING: published to this stream alone
+    expect(second.value && isImmutable(second.value)).toBe(false);
+    await working.promise;
+    const taskId = (first.value as { payload: { value: Task } }).payload.value.id;
+    const sub = handler.subscribeToTask(create(SubscribeToTaskRequestSchema, { id: taskId }), serializing("SubscribeToTask"));
+    await sub.next(); // its snapshot: from now on two streams read the task's events
+    gate.open();
+    const mine = await own.next();
+    const theirs = await sub.next();
+    expect(mine.value).toBe(theirs.value); // the very same event…
+    expect(isImmutable(mine.value as object)).toBe(true); // …encoded once for both
+    await own.return?.(undefined);
+    await sub.return?.(undefined);
   });
 });

@@ -107,7 +107,7 @@ export const OPTIONS: readonly OptionSpec[] = [
     values: "grpc-js|connect",
     default: "grpc-js",
     meaning:
-      "the server stack of `listen<Service>Grpc`: @grpc/grpc-js (faster: on par with or ahead of @a2a-js/sdk's server in `bench/grpc.mjs`, where Connect on node:http2 is 3–5× slower) or Connect (adds gRPC-web and the Connect protocol). The Connect routes (`create<Service>GrpcRoutes`) are emitted either way; the client is Connect's gRPC transport",
+      "the server stack of `listen<Service>Grpc`: @grpc/grpc-js, or Connect on node:http2 (adds gRPC-web and the Connect protocol; plain gRPC unary calls take a lean node:http2 path, which `bench/grpc.mjs` measures ahead of grpc-js on the task path; streams go through Connect's own pipeline). The Connect routes (`create<Service>GrpcRoutes`) are emitted either way; the client is Connect's gRPC transport",
     parse: (value) => {
       if (value !== "grpc-js" && value !== "connect") throw new Error(`grpc_server must be grpc-js or connect; got "${value}"`);
       return value;

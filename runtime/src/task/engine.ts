@@ -191,8 +191,8 @@ export class TaskEngine<Principal> implements TurnCommitter {
     const taskId = factory.newId();
     const contextId = message.contextId !== "" ? message.contextId : factory.newId();
     const userMessage = this.#userMessage(message, taskId, contextId);
-    const slot = this.live.acquire(scope, taskId);
-    // A fresh task id: nobody else can hold its lock.
+    // A fresh task id: nobody else knows it yet, so its slot joins the registry only once the task exists, and its lock is free.
+    const slot = this.live.fresh(scope, taskId);
     const release = slot.lock.tryAcquire() ?? (await slot.lock.acquire());
     const feed = slot.subscribe(watchCallAbort(call));
     const turn = new Turn({ id: ++this.#turns, slot, taskId, contextId, userMessage, existing: undefined, pushConfig });
@@ -357,7 +357,7 @@ export class TaskEngine<Principal> implements TurnCommitter {
 
   #deliver(slot: LiveTask, task: TaskShape, event: StreamResponseShape): void {
     const state = task.status?.state ?? 0;
-    slot.publish({ kind: "event", event, state });
+    slot.publish({ kind: "event", event, state, fanOut: slot.subscribers > 1 });
     const hook = this.#s.onTaskEvent;
     if (hook === undefined) return;
     const factory = this.#s.factory;
@@ -388,6 +388,8 @@ export class TaskEngine<Principal> implements TurnCommitter {
     const { factory, store } = this.#s;
     const scope = turn.slot.scope;
     const task = factory.newTask(turn.taskId, turn.contextId, turn.userMessage);
+    // Before the save makes the id findable (ListTasks): from now on GetTask, CancelTask and SubscribeToTask share this slot.
+    turn.slot.register();
     await store.saveTask(scope, task);
     turn.slot.stored = task;
     if (turn.pushConfig !== undefined) await this.#savePushConfig(scope, turn.taskId, turn.pushConfig);
@@ -427,7 +429,7 @@ export class TaskEngine<Principal> implements TurnCommitter {
   commitReply(turn: Turn, message: MessageShape): Promise<void> {
     return turn.slot.queue.run(() => {
       turn.replied = true;
-      turn.slot.publish({ kind: "event", event: this.#s.factory.messageEvent(message), state: undefined });
+      turn.slot.publish({ kind: "event", event: this.#s.factory.messageEvent(message), state: undefined, fanOut: false });
     });
   }
 

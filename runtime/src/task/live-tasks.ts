@@ -19,6 +19,8 @@ export type FeedItem =
       readonly event: StreamResponseShape;
       /** The task state after the event (undefined for a stateless reply). */
       readonly state: number | undefined;
+      /** More than one stream had subscribed when it was published: worth encoding once for all (see markImmutable). */
+      readonly fanOut: boolean;
     }
   | {
       readonly kind: "end";
@@ -65,18 +67,21 @@ export class LiveTask {
   stored: TaskShape | undefined;
   readonly #hub: EventHub<FeedItem>;
   #users = 0;
+  /** In the registry (a fresh task's slot joins it only once the task exists, see {@link LiveTasks.fresh}). */
+  #registered: boolean;
 
-  /** Registry key: tenant, owner and task id. */
-  readonly key: string;
+  /** Registry key: tenant, owner and task id (made when first needed). */
+  #key: string | undefined;
   /** The task's scope. */
   readonly scope: TaskScope;
   /** The task id. */
   readonly taskId: string;
   readonly #registry: LiveTasks;
 
-  /** A slot registered under `key` in `registry`; its subscribers are bounded by `limit` (default: unbounded). */
-  constructor(key: string, scope: TaskScope, taskId: string, registry: LiveTasks, limit?: FeedLimit) {
-    this.key = key;
+  /** A slot of `registry` (in it when `registered`); its subscribers are bounded by `limit` (default: unbounded). */
+  constructor(key: string | undefined, scope: TaskScope, taskId: string, registry: LiveTasks, registered: boolean, limit?: FeedLimit) {
+    this.#key = key;
+    this.#registered = registered;
     this.scope = scope;
     this.taskId = taskId;
     this.#registry = registry;
@@ -93,9 +98,24 @@ export class LiveTask {
     this.#users++;
   }
 
+  /** Registry key: tenant, owner and task id. */
+  get key(): string {
+    return (this.#key ??= slotKey(this.scope, this.taskId));
+  }
+
   /** Counts one user less; the registry drops the slot when none is left. */
   release(): void {
-    if (--this.#users === 0) this.#registry.drop(this);
+    if (--this.#users === 0 && this.#registered) {
+      this.#registered = false;
+      this.#registry.drop(this);
+    }
+  }
+
+  /** Puts a fresh task's slot in the registry (once its task exists, others may ask for it by id). Idempotent. */
+  register(): void {
+    if (this.#registered || this.#users === 0) return;
+    this.#registered = true;
+    this.#registry.add(this);
   }
 
   /**
@@ -132,9 +152,26 @@ export class LiveTasks {
   acquire(scope: TaskScope, taskId: string): LiveTask {
     const key = slotKey(scope, taskId);
     let slot = this.#slots.get(key);
-    if (slot === undefined) this.#slots.set(key, (slot = new LiveTask(key, scope, taskId, this, this.#limit)));
+    if (slot === undefined) this.#slots.set(key, (slot = new LiveTask(key, scope, taskId, this, true, this.#limit)));
     slot.retain();
     return slot;
+  }
+
+  /**
+   * A slot for a task id just generated, which nobody else can know yet, retained once for the caller:
+   * kept out of the registry until {@link LiveTask.register} (when the task is created), so that a
+   * turn answered with a stateless Message never touches the registry.
+   */
+  fresh(scope: TaskScope, taskId: string): LiveTask {
+    const slot = new LiveTask(undefined, scope, taskId, this, false, this.#limit);
+    slot.retain();
+    return slot;
+  }
+
+  /** Registers a fresh slot (see {@link fresh}). */
+  add(slot: LiveTask): void {
+    if (this.#slots.has(slot.key)) throw new Error(`task ${slot.taskId} already has a live slot`);
+    this.#slots.set(slot.key, slot);
   }
 
   /** The task as stored by this process, when it has a live slot (a running turn or a subscriber): no store read needed. */

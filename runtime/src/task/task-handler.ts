@@ -21,6 +21,7 @@ import type { A2AErrorOptions } from "../a2a-error.js";
 import { isCallAborted, watchCallAbort } from "../call-abort.js";
 import { isBindingCall, markImmutable } from "../binding-call.js";
 import { TaskEngine } from "./engine.js";
+import type { FeedItem } from "./live-tasks.js";
 import { InvalidPageTokenError, type TaskRuntimeErrors } from "./errors.js";
 import { checkQueueLimit } from "./event-hub.js";
 import type { TaskCallContext } from "./executor.js";
@@ -209,14 +210,19 @@ class TaskHandler<Principal> implements TaskServiceHandler<Principal, TaskRuntim
     return viewTrims(task, view) ? applyView(this.#factory.copyTask(task), view) : task;
   }
 
-  /** A feed event for one reader (a Task trimmed to the view): a deep copy, or the event itself when `shared` (as for {@link #view}). */
-  #copyEvent(event: StreamResponseShape, view: TaskView, shared: boolean): StreamResponseShape {
+  /**
+   * A feed event for one reader (a Task trimmed to the view): a deep copy, or the event itself when
+   * `shared` (as for {@link #view}), marked immutable when it fans out to several streams (so that a
+   * binding encodes it once for all; for a single reader the cache would only cost).
+   */
+  #copyEvent(item: FeedItem & { readonly kind: "event" }, view: TaskView, shared: boolean): StreamResponseShape {
+    const event = item.event;
     if (!shared) {
       const copy = this.#factory.cloneEvent(event);
       if (copy.payload.case === "task") applyView(copy.payload.value, view);
       return copy;
     }
-    if (event.payload.case !== "task" || !viewTrims(event.payload.value, view)) return markImmutable(event);
+    if (event.payload.case !== "task" || !viewTrims(event.payload.value, view)) return item.fanOut ? markImmutable(event) : event;
     return this.#factory.feedTaskEvent(applyView(this.#factory.copyTask(event.payload.value), view));
   }
 
@@ -270,7 +276,7 @@ class TaskHandler<Principal> implements TaskServiceHandler<Principal, TaskRuntim
           if (item.failure !== undefined) throw item.failure.error;
           return;
         }
-        yield this.#copyEvent(item.event, view, shared);
+        yield this.#copyEvent(item, view, shared);
         const payload = item.event.payload;
         if (payload.case === "message") return;
         if (payload.case === "statusUpdate" && this.#states.isTerminal(item.state)) return;
@@ -333,7 +339,7 @@ class TaskHandler<Principal> implements TaskServiceHandler<Principal, TaskRuntim
         if (item.kind !== "event") continue;
         const payload = item.event.payload;
         if (payload.case !== "statusUpdate" && payload.case !== "artifactUpdate") continue;
-        yield shared ? markImmutable(item.event) : this.#factory.cloneEvent(item.event);
+        yield shared ? (item.fanOut ? markImmutable(item.event) : item.event) : this.#factory.cloneEvent(item.event);
         if (payload.case === "statusUpdate" && this.#states.isTerminal(item.state)) return;
       }
     } finally {
