@@ -245,13 +245,13 @@ describe("callers that only serialize (contexts made by a binding's pipeline) sh
         },
       },
     });
-    const own = handler.sendStreamingMessage(sendRequest("task"), serializing("SendStreamingMessage"));
+    const own = handler.sendStreamingMessage(sendRequest("task"), serializing("SendStreamingMessage"))[Symbol.asyncIterator]();
     const first = await own.next(); // the Task
     const second = await own.next(); // WORKING: published to this stream alone
     expect(second.value && isImmutable(second.value)).toBe(false);
     await working.promise;
     const taskId = (first.value as { payload: { value: Task } }).payload.value.id;
-    const sub = handler.subscribeToTask(create(SubscribeToTaskRequestSchema, { id: taskId }), serializing("SubscribeToTask"));
+    const sub = handler.subscribeToTask(create(SubscribeToTaskRequestSchema, { id: taskId }), serializing("SubscribeToTask"))[Symbol.asyncIterator]();
     await sub.next(); // its snapshot: from now on two streams read the task's events
     gate.open();
     const mine = await own.next();
