@@ -9,11 +9,12 @@
  * process, and prints the functions with the most self and inclusive time.
  */
 import { fork } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import autocannon from "autocannon";
 import { parseBenchArgs } from "./lib/args.mjs";
 import { bundle, root } from "./lib/build.mjs";
+import { newestProfile, summarizeProfile } from "./lib/cpu-profile.mjs";
 
 const { args, intArg } = parseBenchArgs(
   "usage: node bench/profile.mjs [--server example] [--scenario jsonrpc-message|rest-message|jsonrpc-task|rest-task|jsonrpc-get|rest-get|jsonrpc-list|rest-list] [--duration 6] [--connections 50] [--top 30]",
@@ -69,39 +70,6 @@ child.disconnect();
 await new Promise((resolve) => child.on("exit", resolve));
 for (const f of [db, `${db}-wal`, `${db}-shm`]) rmSync(f, { force: true });
 
-const file = readdirSync(out)
-  .filter((f) => f.endsWith(".cpuprofile") && statSync(join(out, f)).mtimeMs >= started)
-  .map((f) => join(out, f))
-  .pop();
-if (file === undefined) throw new Error("no profile written");
-const profile = JSON.parse(readFileSync(file, "utf8"));
-const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
-const parent = new Map();
-for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-const time = new Map();
-for (let i = 0; i < profile.samples.length; i++) time.set(profile.samples[i], (time.get(profile.samples[i]) ?? 0) + (profile.timeDeltas[i] ?? 0));
-const label = (n) => `${n.callFrame.functionName || "(anonymous)"} ${n.callFrame.url.split("/").slice(-2).join("/")}:${n.callFrame.lineNumber + 1}`;
-const self = new Map();
-const inclusive = new Map();
-let total = 0;
-for (const n of profile.nodes) {
-  const t = time.get(n.id) ?? 0;
-  if (t === 0) continue;
-  total += t;
-  self.set(label(n), (self.get(label(n)) ?? 0) + t);
-  const seen = new Set();
-  for (let id = n.id; id !== undefined; id = parent.get(id)) {
-    const key = label(nodes.get(id));
-    if (seen.has(key)) continue;
-    seen.add(key);
-    inclusive.set(key, (inclusive.get(key) ?? 0) + t);
-  }
-}
-const top = intArg("top", 1, 1000);
-const list = (m) =>
-  [...m]
-    .sort((a, b) => b[1] - a[1])
-    .slice(0, top)
-    .map(([k, v]) => `${((100 * v) / total).toFixed(1).padStart(5)}%  ${k}`)
-    .join("\n");
-console.log(`\nprofile: ${file}\n\nself time\n${list(self)}\n\ninclusive time\n${list(inclusive)}`);
+const file = newestProfile(out, started);
+const { self, inclusive, format } = summarizeProfile(file, { top: intArg("top", 1, 1000) });
+console.log(`\nprofile: ${file}\n(percentages of busy time)\n\nself time\n${format(self)}\n\ninclusive time\n${format(inclusive)}`);

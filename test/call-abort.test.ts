@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { ServiceParameters } from "../runtime/src/call-context.js";
-import { CALL_CANCELLATION, isCallAborted, watchCallAbort, withTenant, type CallCancellation } from "../runtime/src/call-abort.js";
+import { CALL_CANCELLATION, LazyCallCancellation, isCallAborted, watchCallAbort, withTenant, type CallCancellation } from "../runtime/src/call-abort.js";
 import { establishContext, resolveServerOptions } from "../runtime/src/service-context.js";
 import { errorSpecs } from "../generated-example/gen/a2a_a2a_errors.js";
 
@@ -132,5 +132,36 @@ describe("ServiceParameters.fromHeaders", () => {
     ]);
     expect([...parameters.entries()]).toHaveLength(2);
     expect(listed).toBe(1);
+  });
+});
+
+describe("LazyCallCancellation", () => {
+  it("makes no signal until one is read, wakes onAbort listeners once, and the first abort wins", () => {
+    const c = new LazyCallCancellation<string>();
+    const seen: string[] = [];
+    const stop = c.onAbort(() => seen.push("a"));
+    c.onAbort(() => seen.push("b"));
+    stop(); // "a" no longer listens
+    expect(c.aborted).toBe(false);
+    expect(c.abort("first")).toBe(true);
+    expect(c.abort("second")).toBe(false);
+    expect(seen).toEqual(["b"]);
+    expect(c.reason).toBe("first");
+    // A signal read after the abort is aborted already, with the first reason.
+    expect(c.signal.aborted).toBe(true);
+    expect(c.signal.reason).toBe("first");
+    // A listener added after the abort is called at once.
+    c.onAbort(() => seen.push("late"));
+    expect(seen).toEqual(["b", "late"]);
+  });
+
+  it("aborts a signal read before the abort", () => {
+    const c = new LazyCallCancellation<Error>();
+    const signal = c.signal;
+    expect(signal.aborted).toBe(false);
+    const reason = new Error("gone");
+    c.abort(reason);
+    expect(signal.aborted).toBe(true);
+    expect(signal.reason).toBe(reason);
   });
 });

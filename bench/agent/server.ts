@@ -14,13 +14,12 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { Role as SdkRole, TaskState as SdkTaskState } from "@a2a-js/sdk";
-import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from "@a2a-js/sdk/server";
 import { UserBuilder, jsonRpcHandler, restHandler } from "@a2a-js/sdk/server/express";
 import express from "express";
 import { startExampleAgent } from "../../generated-example/agent/echo-agent.js";
-import { sdkAgentCard, sdkAgentMessage, sdkFirstText, sdkRequestHandler, sdkStatus, sdkText } from "../../test/support/sdk-agent.js";
+import { sdkAgentCard, sdkRequestHandler } from "../../test/support/sdk-agent.js";
 import { runBenchServer } from "../lib/bench-server.js";
+import { SdkAgentExecutor } from "../lib/sdk-agent-executor.js";
 
 // ---------------------------------------------------------------------------------------
 // bare node:http
@@ -149,33 +148,6 @@ async function listenExample(taskDatabase?: string): Promise<number> {
 // ---------------------------------------------------------------------------------------
 // @a2a-js/sdk 1.3.0
 // ---------------------------------------------------------------------------------------
-
-/** The example agent's two benchmarked behaviours: a Message echo, or WORKING → artifact "response" → COMPLETED. */
-class SdkAgentExecutor implements AgentExecutor {
-  async execute(ctx: RequestContext, bus: ExecutionEventBus): Promise<void> {
-    const text = String(sdkFirstText(ctx.userMessage.parts) ?? "");
-    const { taskId, contextId } = ctx;
-    if (!text.startsWith("tck-complete-task")) {
-      bus.publish(sdkAgentMessage(contextId, text, randomUUID()));
-      return;
-    }
-    bus.publish(AgentEvent.task({ id: taskId, contextId, status: sdkStatus(SdkTaskState.TASK_STATE_SUBMITTED), artifacts: [], history: [ctx.userMessage], metadata: undefined }));
-    bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: sdkStatus(SdkTaskState.TASK_STATE_WORKING), metadata: undefined }));
-    bus.publish(
-      AgentEvent.artifactUpdate({
-        taskId,
-        contextId,
-        artifact: { artifactId: "response", name: "response", description: "", parts: [sdkText(`Completed: ${text}`)], metadata: undefined, extensions: [] },
-        append: false,
-        lastChunk: true,
-        metadata: undefined,
-      }),
-    );
-    const done = { messageId: randomUUID(), contextId, taskId, role: SdkRole.ROLE_AGENT, parts: [sdkText("Task completed.")], metadata: undefined, extensions: [], referenceTaskIds: [] };
-    bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: { ...sdkStatus(SdkTaskState.TASK_STATE_COMPLETED), message: done }, metadata: undefined }));
-  }
-  cancelTask = async (): Promise<void> => {};
-}
 
 function listenSdk(): Promise<number> {
   const jsonrpc = sdkAgentCard({ name: "SDK bench", description: "echo", url: "http://127.0.0.1/a2a/jsonrpc", protocolBinding: "JSONRPC" });

@@ -11,11 +11,12 @@
  * protobuf-es, node:http2, the bundle: runtime + generated code + agent). Needs h2load on PATH (Debian: apt-get install nghttp2-client).
  */
 import { fork, spawnSync } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseBenchArgs } from "../lib/args.mjs";
 import { bundle, root } from "../lib/build.mjs";
+import { newestProfile, summarizeProfile } from "../lib/cpu-profile.mjs";
 
 const { args, intArg } = parseBenchArgs(
   "usage: node bench/grpc/profile.mjs [--server example|example-connect|sdk-agent|ours|grpcjs|sdk|connect] [--scenario grpc-message|grpc-task|grpc-get] [--duration 6] [--connections 10] [--streams 10] [--top 30]",
@@ -77,46 +78,7 @@ console.log(`${args.server} · ${args.scenario}: ${rps} req/s (under the profile
 child.disconnect();
 await new Promise((resolve) => child.on("exit", resolve));
 
-const file = readdirSync(out)
-  .filter((f) => f.endsWith(".cpuprofile") && statSync(join(out, f)).mtimeMs >= started)
-  .map((f) => join(out, f))
-  .pop();
-if (file === undefined) throw new Error("no profile written");
-const profile = JSON.parse(readFileSync(file, "utf8"));
-const label = (n) => `${n.callFrame.functionName || "(anonymous)"} ${n.callFrame.url.split("/").slice(-2).join("/")}:${n.callFrame.lineNumber + 1}`;
-const top = intArg("top", 1, 1000);
-const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
-const parent = new Map();
-for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-const time = new Map();
-for (let i = 0; i < profile.samples.length; i++) time.set(profile.samples[i], (time.get(profile.samples[i]) ?? 0) + (profile.timeDeltas[i] ?? 0));
-const self = new Map();
-const inclusive = new Map();
-let total = 0;
-let idle = 0;
-for (const n of profile.nodes) {
-  const t = time.get(n.id) ?? 0;
-  if (t === 0) continue;
-  if (n.callFrame.functionName === "(idle)") {
-    idle += t;
-    continue;
-  }
-  total += t;
-  self.set(label(n), (self.get(label(n)) ?? 0) + t);
-  const seen = new Set();
-  for (let id = n.id; id !== undefined; id = parent.get(id)) {
-    const key = label(nodes.get(id));
-    if (seen.has(key)) continue;
-    seen.add(key);
-    inclusive.set(key, (inclusive.get(key) ?? 0) + t);
-  }
-}
-const list = (m) =>
-  [...m]
-    .sort((a, b) => b[1] - a[1])
-    .slice(0, top)
-    .map(([k, v]) => `${((100 * v) / total).toFixed(1).padStart(5)}%  ${k}`)
-    .join("\n");
+const file = newestProfile(out, started);
 const category = (n) => {
   const { url, functionName } = n.callFrame;
   if (functionName === "(garbage collector)") return "GC";
@@ -133,12 +95,7 @@ const category = (n) => {
   if (url.startsWith("node:")) return "other node internals";
   return url === "" ? "native / program" : "other";
 };
-const byCategory = new Map();
-for (const n of profile.nodes) {
-  const t = time.get(n.id) ?? 0;
-  if (t === 0 || n.callFrame.functionName === "(idle)") continue;
-  byCategory.set(category(n), (byCategory.get(category(n)) ?? 0) + t);
-}
+const { busy, idle, self, inclusive, byCategory, format } = summarizeProfile(file, { top: intArg("top", 1, 1000), category });
 console.log(
-  `\nprofile: ${file}\nbusy ${(total / 1e6).toFixed(2)} s, idle ${(idle / 1e6).toFixed(2)} s (percentages of busy time)\n\nby package\n${list(byCategory)}\n\nself time\n${list(self)}\n\ninclusive time\n${list(inclusive)}`,
+  `\nprofile: ${file}\nbusy ${(busy / 1e6).toFixed(2)} s, idle ${(idle / 1e6).toFixed(2)} s (percentages of busy time)\n\nby package\n${format(byCategory)}\n\nself time\n${format(self)}\n\ninclusive time\n${format(inclusive)}`,
 );

@@ -53,6 +53,7 @@ import type { A2AServiceHandler } from "../../generated-example/gen/a2a_a2a_hand
 import { TaskNotFoundError } from "../../generated-example/gen/a2a_a2a_errors.js";
 import { listenGrpc } from "@protoc-gen-a2a/runtime/grpc";
 import { firstText, notBenchmarked, runBenchServer } from "../lib/bench-server.js";
+import { SdkAgentExecutor } from "../lib/sdk-agent-executor.js";
 import { publishSdkCompletedTask, sdkAgentCard, sdkAgentMessage, sdkFirstText, sdkRequestHandler } from "../../test/support/sdk-agent.js";
 import {
   A2AService,
@@ -70,9 +71,6 @@ import { createA2AServiceTaskHandler } from "../../generated-example/gen/a2a_a2a
 import { UnauthenticatedError } from "../../generated-example/gen/a2a_a2a_errors.js";
 import { createPushNotificationSender, InMemoryTaskStore } from "@protoc-gen-a2a/runtime/task";
 import type { AuthRequest } from "@protoc-gen-a2a/runtime";
-import { Role as SdkRole, TaskState as SdkTaskState } from "@a2a-js/sdk";
-import { AgentEvent } from "@a2a-js/sdk/server";
-import { sdkStatus, sdkText } from "../../test/support/sdk-agent.js";
 
 // ---------------------------------------------------------------------------------------
 // ours
@@ -267,33 +265,6 @@ async function startExampleH2(): Promise<number> {
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return (server.address() as AddressInfo).port;
-}
-
-/** The example agent's two benchmarked behaviours (as bench/agent/server.ts): a Message echo, or WORKING → artifact "response" → COMPLETED. */
-class SdkAgentExecutor implements AgentExecutor {
-  async execute(ctx: RequestContext, bus: ExecutionEventBus): Promise<void> {
-    const text = String(sdkFirstText(ctx.userMessage.parts) ?? "");
-    const { taskId, contextId } = ctx;
-    if (!text.startsWith("tck-complete-task")) {
-      bus.publish(sdkAgentMessage(contextId, text, randomUUID()));
-      return;
-    }
-    bus.publish(AgentEvent.task({ id: taskId, contextId, status: sdkStatus(SdkTaskState.TASK_STATE_SUBMITTED), artifacts: [], history: [ctx.userMessage], metadata: undefined }));
-    bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: sdkStatus(SdkTaskState.TASK_STATE_WORKING), metadata: undefined }));
-    bus.publish(
-      AgentEvent.artifactUpdate({
-        taskId,
-        contextId,
-        artifact: { artifactId: "response", name: "response", description: "", parts: [sdkText(`Completed: ${text}`)], metadata: undefined, extensions: [] },
-        append: false,
-        lastChunk: true,
-        metadata: undefined,
-      }),
-    );
-    const done = { messageId: randomUUID(), contextId, taskId, role: SdkRole.ROLE_AGENT, parts: [sdkText("Task completed.")], metadata: undefined, extensions: [], referenceTaskIds: [] };
-    bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: { ...sdkStatus(SdkTaskState.TASK_STATE_COMPLETED), message: done }, metadata: undefined }));
-  }
-  cancelTask = async (): Promise<void> => {};
 }
 
 async function startSdkAgent(): Promise<number> {

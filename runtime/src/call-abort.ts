@@ -65,3 +65,55 @@ export function withTenant<Principal>(context: CallContext<Principal>, tenant: s
   Object.defineProperty(copy, "tenant", { value: tenant, enumerable: true, writable: false, configurable: true });
   return copy;
 }
+
+/**
+ * A {@link CallCancellation} for bindings that learn of a call's end from their own events (a
+ * gRPC library's 'cancelled', a stream's 'close'): no AbortSignal per call, the signal is made when
+ * a handler first reads it; `abort(reason)` wakes the `onAbort` listeners once.
+ */
+export class LazyCallCancellation<Reason = unknown> implements CallCancellation {
+  #controller: AbortController | undefined;
+  #listeners: (() => void)[] | undefined;
+  /** The abort reason once aborted. */
+  reason: Reason | undefined;
+
+  /** Whether the call was aborted. */
+  get aborted(): boolean {
+    return this.reason !== undefined;
+  }
+
+  /** The call's signal, made on first read (aborted already if the call was). */
+  get signal(): AbortSignal {
+    let c = this.#controller;
+    if (c === undefined) {
+      c = this.#controller = new AbortController();
+      if (this.reason !== undefined) c.abort(this.reason);
+    }
+    return c.signal;
+  }
+
+  /** {@inheritDoc CallCancellation.onAbort} */
+  onAbort(listener: () => void): () => void {
+    if (this.reason !== undefined) {
+      listener();
+      return noop;
+    }
+    (this.#listeners ??= []).push(listener);
+    return () => {
+      const list = this.#listeners;
+      const i = list === undefined ? -1 : list.indexOf(listener);
+      if (i >= 0) list!.splice(i, 1);
+    };
+  }
+
+  /** Aborts the call with `reason` (the first abort wins); returns whether this call aborted it. */
+  abort(reason: Reason): boolean {
+    if (this.reason !== undefined) return false;
+    this.reason = reason;
+    this.#controller?.abort(reason);
+    const listeners = this.#listeners;
+    this.#listeners = undefined;
+    if (listeners !== undefined) for (const listener of listeners) listener();
+    return true;
+  }
+}

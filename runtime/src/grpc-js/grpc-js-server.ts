@@ -28,7 +28,7 @@ import { create, fromBinary, toBinary, type DescMessage, type DescMethod, type M
 import { anyPack, type Any } from "@bufbuild/protobuf/wkt";
 import { A2AError, ERROR_DOMAIN, toA2AError } from "../a2a-error.js";
 import { ServiceParameters, type CallContext, type HeaderSource } from "../call-context.js";
-import type { CallCancellation } from "../call-abort.js";
+import { LazyCallCancellation } from "../call-abort.js";
 import type { OperationDescriptor } from "../operation.js";
 import { findMissingFields, type FieldRule } from "../required-fields.js";
 import { formatExtensions } from "../service-parameters.js";
@@ -86,47 +86,12 @@ const noop = (): void => {};
  * shutdown) until the call is answered. No AbortSignal per call: `signal` is made when a handler reads it,
  * the runtime's own waiters use `onAbort`.
  */
-class GrpcJsCancellation implements CallCancellation {
-  #controller: AbortController | undefined;
-  #listeners: (() => void)[] | undefined;
-  /** The abort reason once aborted. */
-  reason: DOMException | undefined;
+class GrpcJsCancellation extends LazyCallCancellation<DOMException> {
   /** The call is answered: a later 'cancelled' (grpc-js emits one when the call ends) is not an abort. */
   answered = false;
 
-  get aborted(): boolean {
-    return this.reason !== undefined;
-  }
-
-  get signal(): AbortSignal {
-    let c = this.#controller;
-    if (c === undefined) {
-      c = this.#controller = new AbortController();
-      if (this.reason !== undefined) c.abort(this.reason);
-    }
-    return c.signal;
-  }
-
-  onAbort(listener: () => void): () => void {
-    if (this.reason !== undefined) {
-      listener();
-      return noop;
-    }
-    (this.#listeners ??= []).push(listener);
-    return () => {
-      const list = this.#listeners;
-      const i = list === undefined ? -1 : list.indexOf(listener);
-      if (i >= 0) list!.splice(i, 1);
-    };
-  }
-
-  abort(reason: DOMException): void {
-    if (this.reason !== undefined || this.answered) return;
-    this.reason = reason;
-    this.#controller?.abort(reason);
-    const listeners = this.#listeners;
-    this.#listeners = undefined;
-    if (listeners !== undefined) for (const listener of listeners) listener();
+  override abort(reason: DOMException): boolean {
+    return !this.answered && super.abort(reason);
   }
 }
 

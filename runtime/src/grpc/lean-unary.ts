@@ -22,7 +22,7 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import { compressionNegotiate, createMethodSerializationLookup, validateReadWriteMaxBytes, type Compression } from "@connectrpc/connect/protocol";
 import { parseTimeout, setTrailerStatus } from "@connectrpc/connect/protocol-grpc";
 import { compressionBrotli, compressionGzip, type ConnectNodeAdapterOptions } from "@connectrpc/connect-node";
-import type { CallCancellation } from "../call-abort.js";
+import { LazyCallCancellation } from "../call-abort.js";
 import { ServiceParameters, type HeaderSource } from "../call-context.js";
 
 /** One unary method as the lean path calls it: the A2A pipeline of grpc/server.ts without Connect's HandlerContext. */
@@ -54,47 +54,7 @@ export function leanUnaryMethods(router: object | undefined, options: Partial<Co
 const noop = (): void => {};
 
 /** A lean call's cancellation (see call-abort.ts): the signal made on first read; aborted with Connect's reasons. */
-export class LeanCancellation implements CallCancellation {
-  #controller: AbortController | undefined;
-  #listeners: (() => void)[] | undefined;
-  /** The ConnectError the call was aborted with (CANCELED, DEADLINE_EXCEEDED). */
-  reason: ConnectError | undefined;
-
-  get aborted(): boolean {
-    return this.reason !== undefined;
-  }
-
-  get signal(): AbortSignal {
-    let c = this.#controller;
-    if (c === undefined) {
-      c = this.#controller = new AbortController();
-      if (this.reason !== undefined) c.abort(this.reason);
-    }
-    return c.signal;
-  }
-
-  onAbort(listener: () => void): () => void {
-    if (this.reason !== undefined) {
-      listener();
-      return noop;
-    }
-    (this.#listeners ??= []).push(listener);
-    return () => {
-      const list = this.#listeners;
-      const i = list === undefined ? -1 : list.indexOf(listener);
-      if (i >= 0) list!.splice(i, 1);
-    };
-  }
-
-  abort(reason: ConnectError): void {
-    if (this.reason !== undefined) return;
-    this.reason = reason;
-    this.#controller?.abort(reason);
-    const listeners = this.#listeners;
-    this.#listeners = undefined;
-    if (listeners !== undefined) for (const listener of listeners) listener();
-  }
-
+export class LeanCancellation extends LazyCallCancellation<ConnectError> {
   /** Settles with `promise`, or rejects with the abort's reason as soon as the call is aborted (a late result is dropped). */
   race<T>(promise: Promise<T>): Promise<T> {
     if (this.reason !== undefined) return Promise.reject(this.reason);
