@@ -76,7 +76,7 @@ describe("the example agent's API documents and Swagger UI reference page", () =
     // agent's Unauthenticated (401), which no other mount answers.
     const extended = operationsOf(openapi).find((o) => o.operationId === "GetExtendedAgentCard" && !o.path.includes("{tenant}"));
     expect(extended?.method).toBe("get");
-    const direct = await fetch(`${openapi.servers[0]!.url}${extended!.path}`);
+    const direct = await fetch(`${openapi.servers[0]!.url}${extended!.path}`, { headers: { "A2A-Version": "1.0" } });
     expect(direct.status).toBe(401);
     expect(operationsOf(openapi).length).toBeGreaterThan(1);
   });
@@ -174,7 +174,7 @@ describe("the example agent's API documents and Swagger UI reference page", () =
 
     it("Try it out → Execute on GetExtendedAgentCard shows the agent's real answer", async () => {
       const op = operationsOf(openapi).find((o) => o.operationId === "GetExtendedAgentCard" && !o.path.includes("{tenant}"))!;
-      const expected = await fetch(`${openapi.servers[0]!.url}${op.path}`);
+      const expected = await fetch(`${openapi.servers[0]!.url}${op.path}`, { headers: { "A2A-Version": "1.0" } });
       const expectedBody = (await expected.json()) as { error: { status: string; message: string } };
       expect(expected.status).toBe(401);
       const block = tab.locator(`.opblock-${op.method}`).filter({ has: tab.locator(`.opblock-summary-path[data-path="${op.path}"]`) });

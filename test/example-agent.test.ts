@@ -422,7 +422,7 @@ describe("example agent for web pages and gRPC tools", () => {
     const post = (rpc: string, body: object, headers: Record<string, string> = {}) =>
       fetch(`${connectUrl()}/lf.a2a.v1.A2AService/${rpc}`, {
         method: "POST",
-        headers: { "Content-Type": "application/json", "Connect-Protocol-Version": "1", ...headers },
+        headers: { "Content-Type": "application/json", "Connect-Protocol-Version": "1", "A2A-Version": "1.0", ...headers },
         body: JSON.stringify(body),
       });
     const sent = await post("SendMessage", { message: { messageId: "m-web", role: "ROLE_USER", parts: [{ text: "hello" }] } });
@@ -472,6 +472,8 @@ describe("example agent for web pages and gRPC tools", () => {
       "--protocol",
       "grpc",
       "--http2-prior-knowledge",
+      "-H",
+      "A2A-Version: 1.0",
       "-d",
       JSON.stringify({ message: { messageId: "m-buf", role: "ROLE_USER", parts: [{ text: "tck-complete-task via buf curl" }] } }),
       `${base}/lf.a2a.v1.A2AService/SendMessage`,

@@ -339,7 +339,7 @@ describe("one socket", () => {
   });
 
   it("raw frames: two calls with their ids interleave, each ends with its own end frame", async () => {
-    const raw = await rawSocket(wsUrl);
+    const raw = await rawSocket(wsUrl, { "A2A-Version": "1.0" });
     try {
       raw.send({ id: "a", method: "SendStreamingMessage", params: sendMessageParams("tck-stream-chunked raw a") });
       raw.send({ id: "b", method: "SendStreamingMessage", params: sendMessageParams("tck-stream-chunked raw b") });
@@ -415,7 +415,7 @@ describe("one socket", () => {
 
 describe("malformed frames get error frames (id null when unreadable), and the socket stays usable", () => {
   it("not JSON, no id, a binary frame, bad serviceParameters, an unknown method, params not an object, a frame over 10 MiB", async () => {
-    const raw = await rawSocket(wsUrl);
+    const raw = await rawSocket(wsUrl, { "A2A-Version": "1.0" });
     try {
       raw.send("this is not json");
       let f = await raw.next();
@@ -461,7 +461,7 @@ describe("malformed frames get error frames (id null when unreadable), and the s
   });
 
   it("an id in use by a running call is refused without disturbing that call; a cancel of an unknown id is ignored", async () => {
-    const raw = await rawSocket(wsUrl);
+    const raw = await rawSocket(wsUrl, { "A2A-Version": "1.0" });
     try {
       raw.send({ id: 1, method: "SendStreamingMessage", params: sendMessageParams("tck-cancel dup") });
       const first = await raw.next();

@@ -246,7 +246,9 @@ export async function startExampleAgent(options: ExampleAgentOptions = {}): Prom
     if (principal.tasks === false && operation !== undefined && operation !== "GetExtendedAgentCard") throw new PermissionDeniedError("This token may not use messages or tasks");
     return principal;
   };
-  const serverOptions = { versionWhenMissing: "1.0", authenticate, logger: { error: (m: string, e?: unknown) => console.error(m, e) } };
+  // No versionWhenMissing: a request without A2A-Version is a 0.3 request (spec §3.6: "Agents MUST interpret empty value
+  // as 0.3 version"), which this agent does not serve: VersionNotSupportedError. Clients send A2A-Version: 1.0.
+  const serverOptions = { authenticate, logger: { error: (m: string, e?: unknown) => console.error(m, e) } };
   const grpc = await listenA2AServiceGrpc(handler, { ...serverOptions, listen: { host, port: options.grpcPort ?? 0, reflection: true } });
   const http: Server = createServer();
   await new Promise<void>((resolve) => http.listen(options.httpPort ?? 0, host, resolve));

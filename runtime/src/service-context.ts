@@ -12,6 +12,7 @@ import { JsonDecodeError, decodeMessage } from "./proto-json.js";
 import { CALL_CANCELLATION, type CallCancellation } from "./call-abort.js";
 import { findMissingFields, type RequirementTable } from "./required-fields.js";
 import { BINDING_CALL } from "./binding-call.js";
+import { clipped, quoted } from "./client-input.js";
 
 /** The error types the pipelines raise themselves (the generated `errorSpecs` has them all). */
 export interface PipelineErrorSpecs {
@@ -99,9 +100,9 @@ export async function establishContext<Principal>(settings: PipelineSettings<Pri
   const requested = input.versionParameter ?? input.serviceParameters.get("a2a-version");
   const negotiated = negotiateVersion(requested === undefined || requested.trim() === "" ? settings.versionWhenMissing : requested, settings.supportedVersions);
   if (!negotiated.ok) {
-    const shown = requested === undefined || requested.trim() === "" ? `${settings.versionWhenMissing} (no A2A-Version given)` : `"${negotiated.requested}"`;
+    const shown = requested === undefined || requested.trim() === "" ? `${settings.versionWhenMissing} (no A2A-Version given)` : quoted(negotiated.requested);
     throw new A2AError(settings.errors.VersionNotSupportedError, `A2A protocol version ${shown} is not supported; supported versions: ${settings.supportedVersions.join(", ")}`, {
-      metadata: { requestedVersion: negotiated.requested, supportedVersions: settings.supportedVersions.join(",") },
+      metadata: { requestedVersion: clipped(negotiated.requested), supportedVersions: settings.supportedVersions.join(",") },
     });
   }
   const requestedExtensions = parseExtensions(input.serviceParameters.get("a2a-extensions"));

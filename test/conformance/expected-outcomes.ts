@@ -25,6 +25,17 @@ export interface ExpectedOutcome {
 }
 
 export const EXPECTED_OUTCOMES: Readonly<Record<string, readonly ExpectedOutcome[]>> = {
+  "VER-NEG-002": [
+    {
+      result: "fail",
+      step: "send-without-version",
+      message:
+        /^got error VersionNotSupportedError "A2A protocol version 0\.3 \(no A2A-Version given\) is not supported; supported versions: 1\.0": result\.task\.id: type "string": got missing$/,
+      bindings: ["jsonrpc"],
+      reason:
+        'ACTS (should) expects a request without A2A-Version to succeed "using the server\'s default version behavior"; spec §3.6 says "Agents MUST interpret empty value as 0.3 version" (clients other than 0.3 ones MUST send the header). The example agent serves 1.0 only, so a request without the header is a 0.3 request and gets VersionNotSupportedError (-32009). We follow the spec (issue #17); an agent that wants the other behaviour sets `versionWhenMissing: "1.0"`.',
+    },
+  ],
   "CARD-DISC-002": [
     {
       result: "fail",

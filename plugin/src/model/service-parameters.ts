@@ -12,6 +12,8 @@ export interface ServiceParameter {
   /** Whether HTTP bindings also accept it as a query parameter (§3.6.1 allows it for the version). */
   readonly query: boolean;
   readonly description: string;
+  /** A value to show in API documents (Swagger UI fills it into "Try it out"). */
+  readonly example?: string;
 }
 
 /** The service parameters defined by A2A v1.0. */
@@ -21,6 +23,7 @@ export const serviceParameters: readonly ServiceParameter[] = [
     grpcKey: "a2a-version",
     query: true,
     description: "The A2A protocol version (Major.Minor) the client uses. Empty means 0.3; an unsupported version is answered with VersionNotSupportedError (§3.6).",
+    example: "1.0",
   },
   {
     name: "A2A-Extensions",

@@ -5,14 +5,15 @@
  * metadata, authentication, version negotiation, extensions, REQUIRED fields, then the
  * handler; errors as gRPC statuses with a google.rpc.Status (ErrorInfo, BadRequest) in
  * `grpc-status-details-bin`. Only the HTTP/2 and gRPC framing are grpc-js's. No gRPC-web,
- * no Connect protocol on this stack. (Connect's own per-call pipeline is 3–5× slower than
- * grpc-js; `listenGrpc` serves plain gRPC unary calls on a lean node:http2 path instead,
- * grpc/lean-unary.ts, which is faster than this stack: bench/grpc.mjs.)
+ * no Connect protocol on this stack: such requests are refused before dispatch (415).
+ * (Connect's own per-call pipeline is 3–5× slower than grpc-js; `listenGrpc` serves plain gRPC
+ * unary calls on a lean node:http2 path instead, grpc/lean-unary.ts, which is faster than this
+ * stack: bench/grpc.mjs.)
  *
  * Deliberately free of Connect at run time: everything imported from the Connect files
  * (server.ts, status.ts, listen.ts) is a type.
  */
-import { constants as http2Constants } from "node:http2";
+import { constants as http2Constants, type IncomingHttpHeaders, type ServerHttp2Stream } from "node:http2";
 import { Metadata, Server, ServerCredentials, status as GrpcStatus } from "@grpc/grpc-js";
 import type {
   KeyCertPair,
@@ -37,6 +38,7 @@ import type { GrpcEndpoint, GrpcListenOptions } from "../grpc/listen.js";
 import type { GrpcServerOptions, GrpcServiceDefinition } from "../grpc/server.js";
 import type { StatusDetailSchemas } from "../grpc/status.js";
 import { DEFAULT_GRPC_READ_MAX_BYTES } from "../grpc/limits.js";
+import { guardHttp2Sessions } from "../grpc/session-guard.js";
 import { addGrpcJsReflection } from "./reflection.js";
 
 /** The generated google.rpc schemas this binding packs by hand (Connect packs google.rpc.Status itself). */
@@ -139,7 +141,9 @@ export function grpcJsService<Principal>(
  * Serves the A2A service over gRPC on a new grpc-js Server: TLS when `listen.tls` has a key and
  * certificate (spec §10.1), h2c when `listen.tls` is absent. Resolves when listening; `address` is
  * the `host:port` an AgentInterface advertises. `close()` shuts down gracefully, and cuts the calls
- * still running after a short grace (1 s).
+ * still running after a short grace (1 s). Content types other than `application/grpc[+proto]` are
+ * answered 415 (INVALID_ARGUMENT) without dispatch; connections whose HTTP/2 session is over (GOAWAY
+ * after a protocol error, …) are closed after `listen.goawayGraceMs` (default 3 s).
  */
 export async function listenGrpcJs<Principal>(definition: GrpcJsServiceDefinition<Principal>, options?: GrpcServerOptions<Principal>, listen?: GrpcJsListenOptions): Promise<GrpcJsEndpoint> {
   // Channelz (call counters and timestamps on every message) is off unless asked for (`grpcJs: { "grpc.enable_channelz": 1 }`):
@@ -159,6 +163,10 @@ export async function listenGrpcJs<Principal>(definition: GrpcJsServiceDefinitio
     server.forceShutdown();
     throw new Error("listenGrpcJs: cannot find the HTTP/2 server of this @grpc/grpc-js version; mount grpcJsService() on your own grpc-js Server instead");
   }
+  // Only gRPC proper reaches grpc-js (it takes gRPC-web and the Connect protocol for gRPC, runs the handler, answers in gRPC).
+  refuseOtherContentTypes(http2Server);
+  // Sessions that are over (GOAWAY after a protocol error, …) lose their socket after a grace (session-guard.ts).
+  const guard = guardHttp2Sessions(http2Server, listen?.goawayGraceMs);
   // The connections, for close(): grpc-js's forceShutdown only destroys the sessions channelz tracks (1.14),
   // and channelz is off by default here.
   const sessions = new Set<{ destroy(error?: Error, code?: number): void }>();
@@ -172,7 +180,7 @@ export async function listenGrpcJs<Principal>(definition: GrpcJsServiceDefinitio
     grpcServer: server,
     address: `${hostPart}:${port}`,
     port,
-    close: () => (closing ??= shutdown(server, sessions)),
+    close: () => (closing ??= shutdown(server, sessions).finally(() => guard.stop())),
   };
 }
 
@@ -457,6 +465,61 @@ function boundHttp2Server(server: Server, port: number): GrpcEndpoint["server"] 
     if (address !== null && typeof address === "object" && address.port === port) return candidate;
   }
   return undefined;
+}
+
+/**
+ * The content types this stack serves: gRPC with the protobuf codec, `application/grpc` or
+ * `application/grpc+proto`, parameters allowed, case-insensitive (the media type is).
+ */
+const GRPC_CONTENT_TYPE = /^application\/grpc(\+proto)?\s*(;|$)/i;
+
+/** The answer to any other content type: grpc-js's own for a non-gRPC one (415), with grpc-go's gRPC status. */
+const UNSUPPORTED_MEDIA_TYPE_HEADERS = {
+  ":status": http2Constants.HTTP_STATUS_UNSUPPORTED_MEDIA_TYPE,
+  "content-type": "application/grpc",
+  "grpc-status": String(GrpcStatus.INVALID_ARGUMENT),
+  "grpc-message": "invalid gRPC request content-type: this server accepts application/grpc and application/grpc+proto",
+};
+
+/**
+ * Refuses, before dispatch, every request whose content type is not gRPC with the protobuf codec.
+ * grpc-js only checks that it begins with `application/grpc`, so `application/grpc-web+proto` (and
+ * `+json`) calls ran the handler and were answered in gRPC framing the caller could not read.
+ * gRPC over HTTP/2: "If Content-Type does not begin with application/grpc, gRPC servers SHOULD
+ * respond with HTTP status of 415", so that no HTTP client takes the error for a success. grpc-js
+ * answers so (no gRPC status); grpc-go answers 415 with INVALID_ARGUMENT, also for gRPC-web, which
+ * begins with application/grpc but is not gRPC. Here: 415 and INVALID_ARGUMENT in a trailers-only
+ * response, for every type but gRPC with protobuf (this stack has no other codec: `+json` too), the
+ * handler never called. grpc-js's 'stream' listener is wrapped (as lean-unary.ts wraps Connect's);
+ * when it cannot be found, nothing changes.
+ */
+function refuseOtherContentTypes(http2Server: GrpcEndpoint["server"]): boolean {
+  const listeners = http2Server.listeners("stream") as ((...args: unknown[]) => void)[];
+  if (listeners.length !== 1) return false;
+  const grpcJs = listeners[0]!;
+  http2Server.removeListener("stream", grpcJs);
+  http2Server.on("stream", function (this: unknown, stream: ServerHttp2Stream, headers: IncomingHttpHeaders, ...rest: unknown[]) {
+    const type = headers["content-type"];
+    if (typeof type === "string" && GRPC_CONTENT_TYPE.test(type)) {
+      // grpc-js compares case-sensitively: `Application/GRPC` is the same media type.
+      if (!type.startsWith("application/grpc")) headers["content-type"] = type.toLowerCase();
+      grpcJs.call(this, stream, headers, ...rest);
+      return;
+    }
+    stream.on("error", noop); // the client may be gone already
+    try {
+      stream.respond(UNSUPPORTED_MEDIA_TYPE_HEADERS, { endStream: true });
+    } catch {
+      // the stream went away meanwhile
+    }
+    // The request body, if any, is not read (RST_STREAM NO_ERROR after the answer: stop sending).
+    try {
+      if (!stream.readableEnded) stream.close(http2Constants.NGHTTP2_NO_ERROR);
+    } catch {
+      // already closed
+    }
+  });
+  return true;
 }
 
 /** tryShutdown (calls in flight may finish), forceShutdown (and `sessions` destroyed) after the grace; resolves when closed. */

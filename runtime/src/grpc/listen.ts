@@ -10,6 +10,7 @@ import { DEFAULT_GRPC_READ_MAX_BYTES } from "./limits.js";
 import { connectNodeAdapter, type ConnectNodeAdapterOptions } from "@connectrpc/connect-node";
 import { registerGrpcReflection } from "./reflection-service.js";
 import { installLeanUnary, leanUnaryMethods } from "./lean-unary.js";
+import { guardHttp2Sessions } from "./session-guard.js";
 
 /** Where and how to listen. */
 export interface GrpcListenOptions {
@@ -26,6 +27,16 @@ export interface GrpcListenOptions {
    * discloses the whole schema to anyone who can connect.
    */
   readonly reflection?: boolean | undefined;
+  /**
+   * How long (ms) a connection whose HTTP/2 session is over keeps its socket before the server
+   * destroys it: after the server sent GOAWAY for an HTTP/2 protocol error (DATA on stream 0, an
+   * oversized frame, a malformed HPACK block, …), after a session error, or after a graceful close
+   * the peer does not finish. Node's http2 leaves such sockets open for good (one file descriptor
+   * each, issue #17); the grace lets a well-behaved peer read the GOAWAY first. Default 3000; the
+   * socket goes between this and twice this after the fact. Healthy connections, idle or busy, are
+   * not affected (session-guard.ts). Both stacks: listenGrpc and listenGrpcJs.
+   */
+  readonly goawayGraceMs?: number | undefined;
 }
 
 /** A listening gRPC endpoint. */
@@ -42,6 +53,8 @@ export interface GrpcEndpoint {
  * `registerGrpcService` (the generated `create<Service>GrpcRoutes`) are served, for plain gRPC
  * calls (binary, no request compression), on a lean node:http2 path that answers as Connect does
  * without Connect's per-call pipeline (lean-unary.ts); everything else goes through Connect.
+ * Connections whose HTTP/2 session is over (GOAWAY after a protocol error, …) are closed after
+ * `goawayGraceMs`.
  */
 export async function listenGrpc(routes: ConnectNodeAdapterOptions["routes"], options?: GrpcListenOptions): Promise<GrpcEndpoint> {
   let router: ConnectRouter | undefined;
@@ -56,11 +69,17 @@ export async function listenGrpc(routes: ConnectNodeAdapterOptions["routes"], op
   // Plain gRPC unary calls of the A2A service skip Connect's per-call pipeline (lean-unary.ts); everything else is Connect's.
   const lean = leanUnaryMethods(router, adapter);
   if (lean !== undefined) installLeanUnary(server, lean, adapter);
+  // Sessions that are over (GOAWAY after a protocol error, …) lose their socket after a grace (session-guard.ts).
+  const guard = guardHttp2Sessions(server, options?.goawayGraceMs);
   const host = options?.host ?? "127.0.0.1";
   await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
+    const failed = (error: Error) => {
+      guard.stop();
+      reject(error);
+    };
+    server.once("error", failed);
     server.listen(options?.port ?? 0, host, () => {
-      server.off("error", reject);
+      server.off("error", failed);
       resolve();
     });
   });
@@ -77,7 +96,10 @@ export async function listenGrpc(routes: ConnectNodeAdapterOptions["routes"], op
     close: () =>
       new Promise<void>((resolve) => {
         for (const s of sessions) s.destroy();
-        server.close(() => resolve());
+        server.close(() => {
+          guard.stop();
+          resolve();
+        });
       }),
   };
 }

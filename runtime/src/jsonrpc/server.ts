@@ -22,6 +22,7 @@ import type { OperationDescriptor } from "../operation.js";
 import { encodeMessage } from "../proto-json.js";
 import type { RequirementTable } from "../required-fields.js";
 import { queryParameter } from "../http/query.js";
+import { clipped, quoted } from "../client-input.js";
 import {
   authChallengeHeader,
   decodeRequest,
@@ -73,10 +74,10 @@ export function createJsonRpcHandler<Principal>(service: JsonRpcServiceDefinitio
 
   return async function handleJsonRpc(request: UniversalRequest): Promise<UniversalResponse> {
     if (request.method !== "POST") {
-      return fail(null, "InvalidRequestError", `JSON-RPC requests must use POST, not ${request.method}`, [["allow", "POST"]], 405);
+      return fail(null, "InvalidRequestError", `JSON-RPC requests must use POST, not ${clipped(request.method)}`, [["allow", "POST"]], 405);
     }
     if (!isJsonMediaType(request.header("content-type"), ACCEPTED_TYPES)) {
-      return fail(null, "ContentTypeNotSupportedError", `Content-Type must be application/json, got ${JSON.stringify(request.header("content-type") ?? "")}`);
+      return fail(null, "ContentTypeNotSupportedError", `Content-Type must be application/json, got ${quoted(request.header("content-type") ?? "")}`);
     }
     let bytes: Uint8Array | "too-large";
     try {
@@ -101,7 +102,7 @@ export function createJsonRpcHandler<Principal>(service: JsonRpcServiceDefinitio
     const { id } = envelope;
     const operation = methods.get(envelope.method);
     if (operation === undefined) {
-      return fail(id, "MethodNotFoundError", `method ${JSON.stringify(envelope.method)} not found`);
+      return fail(id, "MethodNotFoundError", `method ${quoted(envelope.method)} not found`);
     }
     const serviceParameters = ServiceParameters.fromHeaders(request);
     let context: CallContext<Principal>;

@@ -4,6 +4,7 @@
  * message is spread over path variables, query parameters and the JSON body, both
  * ways: the server assembles the ProtoJSON request from them, the client splits it.
  */
+import { clipped, quoted } from "../client-input.js";
 import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
 import type { Route } from "../route-matcher.js";
 
@@ -120,7 +121,7 @@ function readQuery(route: Route, shape: RestRequestShape, params: Readonly<Recor
       throw new RestRequestError(`query parameter ${key} is not allowed: ${route.method} ${route.template} takes its fields in the JSON body`);
     }
     const steps = resolveQueryKey(shape, key);
-    if (steps === undefined) throw new RestRequestError(`unknown query parameter ${key}`);
+    if (steps === undefined) throw new RestRequestError(`unknown query parameter ${clipped(key)}`);
     const field = steps[steps.length - 1]!;
     const protoPath = steps.map((f) => f.name).join(".");
     if (route.body !== "" && steps[0]!.name === route.body) {
@@ -131,7 +132,7 @@ function readQuery(route: Route, shape: RestRequestShape, params: Readonly<Recor
       const inPath = params[protoPath];
       const given = decodeComponent(rawValue, `query parameter ${key}`);
       if (given === inPath) continue;
-      throw new RestRequestError(`query parameter ${key} ${JSON.stringify(given)} disagrees with ${JSON.stringify(inPath ?? "")} in the path of ${route.template}`);
+      throw new RestRequestError(`query parameter ${key} ${quoted(given)} disagrees with ${quoted(inPath ?? "")} in the path of ${route.template}`);
     }
     if (field.kind === "message") {
       throw new RestRequestError(`query parameter ${key}: ${steps.map((f) => f.json).join(".")} is a message field; nested objects are not supported in queries, use POST (spec §11.5)`);
@@ -144,7 +145,7 @@ function readQuery(route: Route, shape: RestRequestShape, params: Readonly<Recor
       for (const item of rawValue.split(",")) list.push(scalarValue(field.kind, what, decodeComponent(item, what)));
       target[field.json] = list;
     } else {
-      if (seen.has(protoPath)) throw new RestRequestError(`query parameter ${key} is given more than once`);
+      if (seen.has(protoPath)) throw new RestRequestError(`query parameter ${clipped(key)} is given more than once`);
       seen.add(protoPath);
       target[field.json] = scalarValue(field.kind, what, decodeComponent(rawValue, what));
     }
@@ -178,17 +179,17 @@ function scalarValue(kind: QueryKind, what: string, value: string): JsonValue {
     case "bool":
       if (value === "true") return true;
       if (value === "false") return false;
-      throw new RestRequestError(`${what} must be true or false, got ${JSON.stringify(value)}`);
+      throw new RestRequestError(`${what} must be true or false, got ${quoted(value)}`);
     case "int":
-      if (!/^-?\d{1,10}$/.test(value)) throw new RestRequestError(`${what} must be an integer, got ${JSON.stringify(value)}`);
+      if (!/^-?\d{1,10}$/.test(value)) throw new RestRequestError(`${what} must be an integer, got ${quoted(value)}`);
       return Number(value);
     case "int64":
-      if (!/^-?\d{1,20}$/.test(value)) throw new RestRequestError(`${what} must be an integer, got ${JSON.stringify(value)}`);
+      if (!/^-?\d{1,20}$/.test(value)) throw new RestRequestError(`${what} must be an integer, got ${quoted(value)}`);
       return value;
     case "float":
       // ProtoJSON spells the non-finite values as strings; pass them on for the decoder.
       if (value === "NaN" || value === "Infinity" || value === "-Infinity") return value;
-      if (value.trim() === "" || !Number.isFinite(Number(value))) throw new RestRequestError(`${what} must be a number, got ${JSON.stringify(value)}`);
+      if (value.trim() === "" || !Number.isFinite(Number(value))) throw new RestRequestError(`${what} must be a number, got ${quoted(value)}`);
       return Number(value);
     case "enum":
       return /^\d+$/.test(value) ? Number(value) : value;

@@ -12,6 +12,7 @@ import { ServiceParameters, type CallContext } from "../call-context.js";
 import { withTenant } from "../call-abort.js";
 import { isJsonMediaType } from "../http/content-type.js";
 import { queryParameter } from "../http/query.js";
+import { clipped, quoted } from "../client-input.js";
 import { encodeSseEvent } from "../http/sse.js";
 import { createEventTextCache, openEventStream, type EventTextCache } from "../http/event-stream.js";
 import type { UniversalHandler, UniversalRequest, UniversalResponse } from "../http/universal.js";
@@ -90,20 +91,20 @@ export function createRestHandler<Principal>(service: RestServiceDefinition<Prin
 
   return async function handleRest(request: UniversalRequest): Promise<UniversalResponse> {
     const path = basePath === undefined ? request.path : stripBasePath(request.path, basePath);
-    if (path === undefined) return invalid(notFound, `no A2A operation at ${request.path}`);
+    if (path === undefined) return invalid(notFound, `no A2A operation at ${clipped(request.path)}`);
     const match = matchRoute(service.routes, request.method, path);
     switch (match.kind) {
       case "not-found":
-        return invalid(notFound, `no A2A operation at ${request.path}`);
+        return invalid(notFound, `no A2A operation at ${clipped(request.path)}`);
       case "method-not-allowed":
-        return respond(new A2AError(notAllowed, `${request.method} is not allowed on ${request.path}; allowed: ${match.allow.join(", ")}`), [["allow", match.allow.join(", ")]]);
+        return respond(new A2AError(notAllowed, `${clipped(request.method)} is not allowed on ${clipped(request.path)}; allowed: ${match.allow.join(", ")}`), [["allow", match.allow.join(", ")]]);
       case "bad-path":
         return invalid(errors.InvalidRequestError, `bad request path: ${match.reason}`);
     }
     const route = match.route;
     const operation = service.operations[route.operation];
     const shape = service.requests[route.operation];
-    if (operation === undefined || shape === undefined) return invalid(notFound, `no A2A operation at ${request.path}`);
+    if (operation === undefined || shape === undefined) return invalid(notFound, `no A2A operation at ${clipped(request.path)}`);
 
     let body: JsonValue | undefined;
     if (route.body !== "") {
@@ -118,7 +119,7 @@ export function createRestHandler<Principal>(service: RestServiceDefinition<Prin
       }
       if (bytes.length > 0) {
         if (!isJsonMediaType(request.header("content-type"), ACCEPTED_TYPES)) {
-          return invalid(errors.ContentTypeNotSupportedError, `Content-Type must be application/a2a+json or application/json, got ${JSON.stringify(request.header("content-type") ?? "")}`);
+          return invalid(errors.ContentTypeNotSupportedError, `Content-Type must be application/a2a+json or application/json, got ${quoted(request.header("content-type") ?? "")}`);
         }
         try {
           body = JSON.parse(utf8.decode(bytes)) as JsonValue;

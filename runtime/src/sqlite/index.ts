@@ -5,4 +5,12 @@
  * saves of one event-loop turn are one transaction and no event reaches a client before its
  * commit. The generated `create<Service>SqliteTaskStore` is built on it.
  */
-export { SQLITE_TASK_STORE_APPLICATION_ID, SQLITE_TASK_STORE_SCHEMA_VERSION, SqliteTaskStore, SqliteTaskStoreError, type SqliteTaskStoreOptions } from "./sqlite-store.js";
+export {
+  SQLITE_TASK_STORE_APPLICATION_ID,
+  SQLITE_TASK_STORE_SCHEMA_VERSION,
+  SqliteTaskStore,
+  SqliteTaskStoreError,
+  type SqliteAutoPurgeOptions,
+  type SqlitePurgeOptions,
+  type SqliteTaskStoreOptions,
+} from "./sqlite-store.js";

@@ -41,6 +41,12 @@
  * the commits since the last checkpoint; with `synchronous: "FULL"` the WAL is fsynced at every
  * (group) commit, before any of its events is seen, so it survives those too. A save that was
  * still queued when the process died was acknowledged to nobody and no event of it was seen.
+ *
+ * Retention: nothing is deleted unless asked. {@link SqliteTaskStore.purge} deletes terminal
+ * tasks (COMPLETED, FAILED, CANCELED, REJECTED) older than an instant and/or beyond a total
+ * count, oldest first, each with its push configs, in one transaction; the `autoPurge` option
+ * runs it on a timer (off by default: this store is the durable one, and the disk is not the
+ * process heap). Tasks that are not terminal are never purged.
  */
 import { fromBinary, toBinary } from "@bufbuild/protobuf";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
@@ -49,6 +55,8 @@ import { InvalidPageTokenError } from "../task/errors.js";
 import { decodePageToken, encodePageToken, pushConfigCursor, pushConfigPageToken, queryFingerprint } from "../task/pagination.js";
 import type { PushConfigShape, TaskRuntimeSchemas, TaskShape } from "../task/shapes.js";
 import type { PushConfigPage, PushConfigQuery, TaskPage, TaskQuery, TaskScope, TaskStore } from "../task/task-store.js";
+import { A2A_TASK_STATE_NUMBERS } from "../task/memory-store.js";
+import type { TaskStateNumbers } from "../task/states.js";
 
 /** `PRAGMA application_id` of a task store database ("A2AT"). */
 export const SQLITE_TASK_STORE_APPLICATION_ID = 0x41324154;
@@ -76,6 +84,36 @@ export interface SqliteTaskStoreOptions {
    * see the class comment), so that a stored event also survives power loss.
    */
   readonly synchronous?: "NORMAL" | "FULL" | undefined;
+  /** The `TaskState` numbering, to tell terminal tasks when purging (default `A2A_TASK_STATE_NUMBERS`; the generated `TaskState` enum fits). */
+  readonly states?: TaskStateNumbers | undefined;
+  /** Runs {@link SqliteTaskStore.purge} every `intervalMs` (default: never). */
+  readonly autoPurge?: SqliteAutoPurgeOptions | undefined;
+  /** The clock of `autoPurge.terminalTaskTtlMs`, in ms since the epoch (default `Date.now`); for tests. */
+  readonly now?: (() => number) | undefined;
+}
+
+/** What {@link SqliteTaskStore.purge} deletes: terminal tasks only, with their push configs. */
+export interface SqlitePurgeOptions {
+  /** Deletes the terminal tasks whose status time (the time they became terminal) is before this instant (a Date, or ms since the epoch). */
+  readonly finishedBefore?: Date | number | undefined;
+  /**
+   * Then deletes the oldest terminal tasks (by status time, then save) until at most this many
+   * tasks remain in the database, over all tenants and owners. Tasks that are not terminal count
+   * but are never deleted, so more may remain.
+   */
+  readonly maxTasks?: number | undefined;
+}
+
+/** The timer of {@link SqliteTaskStoreOptions.autoPurge}. */
+export interface SqliteAutoPurgeOptions {
+  /** Time between purges, in ms (≥ 1000). The timer is unref'd and stops at `close()`. */
+  readonly intervalMs: number;
+  /** Purges the terminal tasks that became terminal more than this many ms ago. */
+  readonly terminalTaskTtlMs?: number | undefined;
+  /** Purges the oldest terminal tasks beyond this many tasks in all (see {@link SqlitePurgeOptions.maxTasks}). */
+  readonly maxTasks?: number | undefined;
+  /** Called with a purge's error (default: `console.error`); the timer keeps running. */
+  readonly onError?: ((error: unknown) => void) | undefined;
 }
 
 /**
@@ -210,6 +248,9 @@ export class SqliteTaskStore implements TaskStore {
   /** Saves waiting for the next group commit, by task key, in the order of their (last) save. */
   readonly #pending = new Map<string, PendingSave>();
   #flushScheduled = false;
+  readonly #purgeTx: (options: SqlitePurgeOptions) => number;
+  readonly #now: () => number;
+  #purgeTimer: ReturnType<typeof setInterval> | undefined;
 
   /**
    * Opens (creating or migrating) the task store in the database file `path` (`":memory:"`
@@ -218,6 +259,16 @@ export class SqliteTaskStore implements TaskStore {
    */
   constructor(path: string | Database.Database, options: SqliteTaskStoreOptions) {
     this.#schemas = options.schemas;
+    this.#now = options.now ?? Date.now;
+    const terminal = terminalStatesOf(options.states ?? A2A_TASK_STATE_NUMBERS);
+    const auto = options.autoPurge;
+    if (auto !== undefined) {
+      if (!(Number.isFinite(auto.intervalMs) && auto.intervalMs >= 1000)) throw new RangeError(`autoPurge.intervalMs must be a number of ms >= 1000, got ${auto.intervalMs}`);
+      if (auto.terminalTaskTtlMs !== undefined && !(auto.terminalTaskTtlMs >= 0 && Number.isFinite(auto.terminalTaskTtlMs))) {
+        throw new RangeError(`autoPurge.terminalTaskTtlMs must be a number of ms >= 0, got ${auto.terminalTaskTtlMs}`);
+      }
+      checkMaxTasks(auto.maxTasks, "autoPurge.maxTasks");
+    }
     const name = typeof path === "string" ? path : path.name;
     try {
       this.#db = typeof path === "string" ? new Database(path, { timeout: options.busyTimeoutMs ?? 5000 }) : path;
@@ -272,10 +323,46 @@ export class SqliteTaskStore implements TaskStore {
           }
         }
       }).immediate as (batch: readonly PendingSave[], errors: unknown[]) => void;
+      const byAge = prepare(`SELECT rowid, tenant, owner, id FROM tasks WHERE state IN (${terminal}) AND (status_seconds, status_nanos) < (?, ?)`);
+      const count = prepare("SELECT COUNT(*) FROM tasks").pluck();
+      const oldest = prepare(`SELECT rowid, tenant, owner, id FROM tasks WHERE state IN (${terminal}) ORDER BY status_seconds, status_nanos, seq LIMIT ?`);
+      const deleteByRowid = prepare("DELETE FROM tasks WHERE rowid = ?");
+      const remove = (rows: readonly PurgeRow[]): number => {
+        for (const row of rows) {
+          this.#deleteTaskConfigs.run(row.tenant, row.owner, row.id);
+          deleteByRowid.run(row.rowid);
+        }
+        return rows.length;
+      };
+      this.#purgeTx = db.transaction((purge: SqlitePurgeOptions): number => {
+        let removed = 0;
+        if (purge.finishedBefore !== undefined) {
+          const ms = purge.finishedBefore instanceof Date ? purge.finishedBefore.getTime() : purge.finishedBefore;
+          const before = splitNanos(BigInt(Math.trunc(ms)) * 1_000_000n);
+          removed += remove(byAge.all(before.seconds, before.nanos) as PurgeRow[]);
+        }
+        if (purge.maxTasks !== undefined) {
+          const excess = Number(count.get()) - purge.maxTasks;
+          if (excess > 0) removed += remove(oldest.all(excess) as PurgeRow[]);
+        }
+        return removed;
+      }).immediate as (options: SqlitePurgeOptions) => number;
     } catch (e) {
       if (this.#ownsDb) this.#db.close();
       if (e instanceof SqliteTaskStoreError) throw e;
       throw new SqliteTaskStoreError(`${JSON.stringify(name)} is not a usable task store database: ${messageOf(e)}`, { cause: e });
+    }
+    if (auto !== undefined) {
+      const onError = auto.onError ?? ((error: unknown) => console.error("SqliteTaskStore: automatic purge failed", error));
+      this.#purgeTimer = setInterval(() => {
+        try {
+          const ttl = auto.terminalTaskTtlMs;
+          this.#purgeNow({ finishedBefore: ttl === undefined ? undefined : this.#now() - ttl, maxTasks: auto.maxTasks });
+        } catch (e) {
+          onError(e);
+        }
+      }, auto.intervalMs);
+      this.#purgeTimer.unref?.();
     }
   }
 
@@ -459,11 +546,51 @@ export class SqliteTaskStore implements TaskStore {
     this.#deleteTaskTx(scope, taskId);
   }
 
-  /** Closes the connection when the store opened it (a connection handed in stays open). Idempotent. */
+  /**
+   * Not part of {@link TaskStore}: deletes terminal tasks (COMPLETED, FAILED, CANCELED, REJECTED),
+   * each with its push configs, in one transaction after committing the pending saves: first those
+   * that became terminal before `finishedBefore`, then the oldest ones beyond `maxTasks` tasks in
+   * all. Tasks that are not terminal are never deleted. Resolves with how many tasks it deleted.
+   * Throws RangeError for a `maxTasks` that is not an integer ≥ 0 or a `finishedBefore` that is not a time.
+   */
+  async purge(options: SqlitePurgeOptions): Promise<number> {
+    return this.#purgeNow(options);
+  }
+
+  #purgeNow(options: SqlitePurgeOptions): number {
+    checkMaxTasks(options.maxTasks, "maxTasks");
+    const before = options.finishedBefore;
+    if (before !== undefined && !Number.isFinite(before instanceof Date ? before.getTime() : before))
+      throw new RangeError(`finishedBefore must be a Date or ms since the epoch, got ${String(before)}`);
+    this.#flush();
+    return this.#purgeTx(options);
+  }
+
+  /** Closes the connection when the store opened it (a connection handed in stays open), and stops `autoPurge`. Idempotent. */
   close(): void {
+    if (this.#purgeTimer !== undefined) clearInterval(this.#purgeTimer);
+    this.#purgeTimer = undefined;
     if (this.#db.open) this.#flush();
     if (this.#ownsDb && this.#db.open) this.#db.close();
   }
+}
+
+interface PurgeRow {
+  readonly rowid: bigint;
+  readonly tenant: string;
+  readonly owner: string;
+  readonly id: string;
+}
+
+/** The terminal state numbers as an SQL list (integers checked: they are inlined in the statements). */
+function terminalStatesOf(states: TaskStateNumbers): string {
+  const terminal = [states.COMPLETED, states.FAILED, states.CANCELED, states.REJECTED];
+  for (const n of terminal) if (!Number.isSafeInteger(n)) throw new RangeError(`states: terminal state numbers must be integers, got ${n}`);
+  return terminal.join(", ");
+}
+
+function checkMaxTasks(maxTasks: number | undefined, name: string): void {
+  if (maxTasks !== undefined && !(Number.isSafeInteger(maxTasks) && maxTasks >= 0)) throw new RangeError(`${name} must be an integer >= 0, got ${maxTasks}`);
 }
 
 function messageOf(e: unknown): string {

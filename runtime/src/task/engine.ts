@@ -23,6 +23,7 @@ import { appendHistory, applyArtifact, applyStatus } from "./task-updates.js";
 import type { TaskScope, TaskStore } from "./task-store.js";
 import { TurnEmitter, type TurnCommitter } from "./emitter.js";
 import { Turn } from "./turn.js";
+import { TaskStoreFullError } from "./memory-store.js";
 
 /** `message` with the turn's ids (a message the caller owns). */
 function withIds(message: MessageShape, taskId: string, contextId: string): MessageShape {
@@ -390,7 +391,13 @@ export class TaskEngine<Principal> implements TurnCommitter {
     const task = factory.newTask(turn.taskId, turn.contextId, turn.userMessage);
     // Before the save makes the id findable (ListTasks): from now on GetTask, CancelTask and SubscribeToTask share this slot.
     turn.slot.register();
-    await store.saveTask(scope, task);
+    try {
+      await store.saveTask(scope, task);
+    } catch (e) {
+      // A bounded store full of unfinished tasks refuses new ones: say so (nothing the client was told about is lost).
+      if (e instanceof TaskStoreFullError) throw this.#s.errors.Internal("This agent cannot take a new task now: its task store is full of unfinished tasks; try again later");
+      throw e;
+    }
     turn.slot.stored = task;
     if (turn.pushConfig !== undefined) await this.#savePushConfig(scope, turn.taskId, turn.pushConfig);
     turn.created = true;

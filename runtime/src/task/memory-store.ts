@@ -3,17 +3,87 @@
  * The in-memory {@link TaskStore}: maps keyed by scope (and an index of each context's tasks,
  * so that listing a conversation's tasks does not scan every task), keyset pagination over a
  * sort done per call (fine for tests and small agents; use a database-backed store beyond).
+ *
+ * Retention (see {@link InMemoryTaskStoreOptions}): the store holds at most `maxTasks` tasks
+ * (default {@link DEFAULT_MAX_TASKS}) and, when `terminalTaskTtlMs` is set, drops a task that
+ * has been in a terminal state (COMPLETED, FAILED, CANCELED, REJECTED) for that long since its
+ * last save. Only terminal tasks are ever dropped, oldest last save first, each with its push
+ * configs; a task that is not terminal (submitted, working, input- or auth-required) is never
+ * dropped. When the store is full of such tasks, the save that would create one more is refused
+ * with {@link TaskStoreFullError} (the client of that request gets an error, nothing it was
+ * told about is lost). Terminal tasks are queued by last save (a linked list), so retention
+ * costs amortized O(1) per call, never a scan.
  */
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import { decodePageToken, encodePageToken, pushConfigCursor, pushConfigPageToken, queryFingerprint } from "./pagination.js";
 import { InvalidPageTokenError } from "./errors.js";
 import type { PushConfigShape, TaskShape } from "./shapes.js";
+import { TaskStates, type TaskStateNumbers } from "./states.js";
 import type { PushConfigPage, PushConfigQuery, TaskPage, TaskQuery, TaskScope, TaskStore } from "./task-store.js";
+
+/**
+ * Default {@link InMemoryTaskStoreOptions.maxTasks}: 10,000 tasks. ListTasks sorts a scope's
+ * matching tasks on every call, which stays in the low milliseconds at this size, and 10,000
+ * tasks of a few tens of KB each (history and artifacts) stay well inside Node's default heap.
+ */
+export const DEFAULT_MAX_TASKS = 10_000;
+
+/**
+ * The `TaskState` numbers of a2a.proto (A2A 0.3 and 1.0 number the states alike): the default
+ * of the stores' `states` option. The generated `TaskState` enum object is the same.
+ */
+export const A2A_TASK_STATE_NUMBERS: TaskStateNumbers = Object.freeze({
+  SUBMITTED: 1,
+  WORKING: 2,
+  COMPLETED: 3,
+  FAILED: 4,
+  CANCELED: 5,
+  INPUT_REQUIRED: 6,
+  REJECTED: 7,
+  AUTH_REQUIRED: 8,
+});
+
+/** Options of {@link InMemoryTaskStore}; every one is optional. */
+export interface InMemoryTaskStoreOptions {
+  /**
+   * Tasks kept at most, over all tenants and owners (default {@link DEFAULT_MAX_TASKS};
+   * `Infinity` = unbounded). Creating a task in a full store drops the terminal task saved
+   * least recently (with its push configs); when no task is terminal, the save is refused with
+   * {@link TaskStoreFullError}. Saving an existing task never fails for lack of room.
+   */
+  readonly maxTasks?: number | undefined;
+  /**
+   * How long a terminal task is kept after its last save, in ms (default: no limit, terminal
+   * tasks go only when `maxTasks` needs room). Expired tasks are dropped at the store's next call.
+   */
+  readonly terminalTaskTtlMs?: number | undefined;
+  /** The `TaskState` numbering, to tell terminal tasks (default {@link A2A_TASK_STATE_NUMBERS}; the generated `TaskState` enum fits). */
+  readonly states?: TaskStateNumbers | undefined;
+  /** The clock of `terminalTaskTtlMs`, in ms (default `Date.now`); for tests. */
+  readonly now?: (() => number) | undefined;
+}
+
+/** Thrown by {@link InMemoryTaskStore.saveTask} when creating a task would exceed `maxTasks` and no task is terminal. */
+export class TaskStoreFullError extends Error {
+  override name = "TaskStoreFullError";
+}
 
 interface TaskRecord {
   readonly task: TaskShape;
   /** Save counter: breaks timestamp ties, most recent save first. */
   readonly seq: number;
+}
+
+/** A terminal task in the retention queue (a doubly linked list, least recently saved first). */
+interface TerminalEntry {
+  readonly key: string;
+  readonly scopeKey: string;
+  readonly taskId: string;
+  readonly contextId: string;
+  /** `now()` at its last save. */
+  readonly savedAt: number;
+  prev: TerminalEntry | undefined;
+  next: TerminalEntry | undefined;
 }
 
 interface ConfigRecord {
@@ -48,31 +118,128 @@ function contextKeyOf(scopeKey: string, contextId: string): string {
   return `${scopeKey.length}:${scopeKey}${contextId}`;
 }
 
-/** Keeps tasks and push configs in process memory. */
+/** An injective key of a scope's task: its push configs and its place in the retention queue. */
+function taskKeyOf(scopeKey: string, taskId: string): string {
+  return `${scopeKey.length}:${scopeKey}${taskId}`;
+}
+
+/** Keeps tasks and push configs in process memory, within the bounds of its {@link InMemoryTaskStoreOptions}. */
 export class InMemoryTaskStore implements TaskStore {
   readonly #tasks = new Map<string, Map<string, TaskRecord>>();
+  /** Task key ({@link taskKeyOf}) → its configs. */
   readonly #configs = new Map<string, Map<string, ConfigRecord>>();
-  /** Scope and contextId → the ids of its tasks (a task's contextId never changes). */
+  /** Scope and contextId → the ids of its tasks. */
   readonly #contexts = new Map<string, Set<string>>();
+  /**
+   * Terminal tasks by task key, queued least recently saved first from `#head` (a save moves its task
+   * to `#tail`). A linked list rather than the Map's own order: iterating a Map from its start skips
+   * the holes its deletions left there, which made each eviction cost more as the store grew.
+   */
+  readonly #terminal = new Map<string, TerminalEntry>();
+  #head: TerminalEntry | undefined;
+  #tail: TerminalEntry | undefined;
+  readonly #maxTasks: number;
+  readonly #ttlMs: number | undefined;
+  readonly #states: TaskStates;
+  readonly #now: () => number;
+  #size = 0;
   #seq = 0;
+
+  /** A store bounded by `options` (see {@link InMemoryTaskStoreOptions} for the defaults). Throws RangeError for a bound that is not a number ≥ 1 (`maxTasks`) or ≥ 0 (`terminalTaskTtlMs`). */
+  constructor(options: InMemoryTaskStoreOptions = {}) {
+    const maxTasks = options.maxTasks ?? DEFAULT_MAX_TASKS;
+    if (!(maxTasks === Number.POSITIVE_INFINITY || (Number.isSafeInteger(maxTasks) && maxTasks >= 1))) throw new RangeError(`maxTasks must be an integer >= 1 or Infinity, got ${maxTasks}`);
+    const ttl = options.terminalTaskTtlMs;
+    if (ttl !== undefined && !(ttl >= 0 && ttl <= Number.MAX_SAFE_INTEGER)) throw new RangeError(`terminalTaskTtlMs must be a number of ms >= 0, got ${ttl}`);
+    this.#maxTasks = maxTasks;
+    this.#ttlMs = ttl;
+    this.#states = new TaskStates(options.states ?? A2A_TASK_STATE_NUMBERS);
+    this.#now = options.now ?? Date.now;
+  }
+
+  /** How many tasks the store holds now (over all scopes). */
+  get size(): number {
+    this.#expire();
+    return this.#size;
+  }
 
   /** {@inheritDoc TaskStore.getTask} */
   async getTask(scope: TaskScope, taskId: string): Promise<TaskShape | undefined> {
+    this.#expire();
     return this.#tasks.get(scopeKey(scope))?.get(taskId)?.task;
   }
 
-  /** {@inheritDoc TaskStore.saveTask} */
+  /** {@inheritDoc TaskStore.saveTask} Throws {@link TaskStoreFullError} when the task is new and no room can be made. */
   async saveTask(scope: TaskScope, task: TaskShape): Promise<void> {
+    const now = this.#expire();
     const key = scopeKey(scope);
+    const existing = this.#tasks.get(key)?.get(task.id);
+    if (existing === undefined && this.#size >= this.#maxTasks) {
+      const oldest = this.#head;
+      if (oldest === undefined) {
+        throw new TaskStoreFullError(`the task store is full: ${this.#size} tasks, none of them in a terminal state (maxTasks ${this.#maxTasks})`);
+      }
+      this.#evict(oldest);
+    }
     let tasks = this.#tasks.get(key);
     if (tasks === undefined) this.#tasks.set(key, (tasks = new Map()));
-    if (!tasks.has(task.id)) {
+    if (existing === undefined || existing.task.contextId !== task.contextId) {
+      if (existing !== undefined) this.#unindex(key, existing.task.contextId, task.id);
       const contextKey = contextKeyOf(key, task.contextId);
       let ids = this.#contexts.get(contextKey);
       if (ids === undefined) this.#contexts.set(contextKey, (ids = new Set()));
       ids.add(task.id);
     }
+    if (existing === undefined) this.#size++;
     tasks.set(task.id, { task, seq: ++this.#seq });
+    const taskKey = taskKeyOf(key, task.id);
+    this.#dequeue(taskKey);
+    if (this.#states.isTerminal(task.status?.state)) this.#enqueue({ key: taskKey, scopeKey: key, taskId: task.id, contextId: task.contextId, savedAt: now ?? 0, prev: undefined, next: undefined });
+  }
+
+  /** Drops the terminal tasks whose TTL ran out (from the head of the queue); returns the time it read, if any. */
+  #expire(): number | undefined {
+    if (this.#ttlMs === undefined) return undefined;
+    const now = this.#now();
+    while (this.#head !== undefined && now - this.#head.savedAt >= this.#ttlMs) this.#evict(this.#head);
+    return now;
+  }
+
+  #enqueue(entry: TerminalEntry): void {
+    this.#terminal.set(entry.key, entry);
+    entry.prev = this.#tail;
+    if (this.#tail === undefined) this.#head = entry;
+    else this.#tail.next = entry;
+    this.#tail = entry;
+  }
+
+  #dequeue(taskKey: string): void {
+    const entry = this.#terminal.get(taskKey);
+    if (entry === undefined) return;
+    this.#terminal.delete(taskKey);
+    if (entry.prev === undefined) this.#head = entry.next;
+    else entry.prev.next = entry.next;
+    if (entry.next === undefined) this.#tail = entry.prev;
+    else entry.next.prev = entry.prev;
+    entry.prev = entry.next = undefined;
+  }
+
+  /** Removes a terminal task with its push configs and its place in the context index. */
+  #evict(entry: TerminalEntry): void {
+    const tasks = this.#tasks.get(entry.scopeKey);
+    if (tasks?.delete(entry.taskId)) this.#size--;
+    if (tasks?.size === 0) this.#tasks.delete(entry.scopeKey);
+    this.#unindex(entry.scopeKey, entry.contextId, entry.taskId);
+    this.#configs.delete(entry.key);
+    this.#dequeue(entry.key);
+  }
+
+  #unindex(key: string, contextId: string, taskId: string): void {
+    const contextKey = contextKeyOf(key, contextId);
+    const ids = this.#contexts.get(contextKey);
+    if (ids === undefined) return;
+    ids.delete(taskId);
+    if (ids.size === 0) this.#contexts.delete(contextKey);
   }
 
   /** The records a query may match: the context's tasks (from the index), or every task of the scope. */
@@ -91,6 +258,7 @@ export class InMemoryTaskStore implements TaskStore {
 
   /** {@inheritDoc TaskStore.listTasks} */
   async listTasks(scope: TaskScope, query: TaskQuery): Promise<TaskPage> {
+    this.#expire();
     const fingerprint = queryFingerprint([query.contextId, query.state ?? null, query.statusTimestampAfter === undefined ? null : timeOf(query.statusTimestampAfter).toString()]);
     let after: TaskPosition | undefined;
     if (query.pageToken !== "") after = parseTaskPosition(decodePageToken(query.pageToken, fingerprint));
@@ -118,6 +286,7 @@ export class InMemoryTaskStore implements TaskStore {
 
   /** {@inheritDoc TaskStore.getPushConfig} */
   async getPushConfig(scope: TaskScope, taskId: string, configId: string): Promise<PushConfigShape | undefined> {
+    this.#expire();
     return this.#configs.get(configKey(scope, taskId))?.get(configId)?.config;
   }
 
@@ -132,6 +301,7 @@ export class InMemoryTaskStore implements TaskStore {
 
   /** {@inheritDoc TaskStore.listPushConfigs} */
   async listPushConfigs(scope: TaskScope, taskId: string, query: PushConfigQuery): Promise<PushConfigPage> {
+    this.#expire();
     const afterSeq = pushConfigCursor(taskId, query.pageToken);
     const all = [...(this.#configs.get(configKey(scope, taskId))?.values() ?? [])].filter((r) => r.seq > afterSeq).sort((a, b) => a.seq - b.seq);
     const page = query.pageSize > 0 ? all.slice(0, query.pageSize) : all;
@@ -152,9 +322,9 @@ export class InMemoryTaskStore implements TaskStore {
   }
 }
 
-/** An injective key of a task's configs (the tenant's and owner's lengths first). */
+/** The key of a task's configs: its task key, so that a dropped task's configs go with it. */
 function configKey(scope: TaskScope, taskId: string): string {
-  return `${scope.tenant.length}:${scope.owner.length}:${scope.tenant}${scope.owner}${taskId}`;
+  return taskKeyOf(scopeKey(scope), taskId);
 }
 
 function parseTaskPosition(position: unknown): TaskPosition {

@@ -123,10 +123,12 @@ export interface TaskHandlerOptions<Principal, S extends TaskRuntimeSchemas> {
   /**
    * Checks a push notification URL when a config is created (CreateTaskPushNotificationConfig
    * or a config in SendMessage), before anything is stored: throw to refuse it, and the caller
-   * gets InvalidParams naming `url`. Pass the push sender's `checkWebhookUrl` (with the same
-   * policy) to refuse loopback, private and metadata addresses up front (spec §13.2).
+   * gets InvalidParams naming the field (spec §13.2: agents SHOULD validate webhook URLs).
+   * Default: the URL policy of the push sender whose `onTaskEvent` is passed (loopback, private and
+   * metadata addresses, other schemes, credentials are refused at creation as at delivery); no check
+   * without one. `false` turns the default off.
    */
-  readonly checkPushUrl?: ((url: string) => unknown) | undefined;
+  readonly checkPushUrl?: ((url: string) => unknown) | false | undefined;
   /** Where problems no client is told about are reported (executor bugs, hook failures). Default: console.error. */
   readonly onError?: ((error: unknown, context: string) => void) | undefined;
   /** The clock of status timestamps. Default: `() => new Date()`. */

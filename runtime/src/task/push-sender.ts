@@ -41,6 +41,7 @@
  * Not bounded: the number of events queued per (task, url) while a webhook is slow (each waits
  * for the previous one, up to its retries); a task with a very slow webhook holds memory.
  */
+import { WEBHOOK_URL_CHECK } from "./webhook-check.js";
 import { toJson, type JsonWriteOptions } from "@bufbuild/protobuf";
 import type { GenMessage } from "@bufbuild/protobuf/codegenv2";
 import type { PushConfigShape, StreamResponseShape } from "./shapes.js";
@@ -174,8 +175,19 @@ export interface PushSenderOptions extends WebhookUrlPolicy {
 
 /** The sender: pass `onTaskEvent` to the task handler; `close()` on shutdown. */
 export interface PushNotificationSender {
-  /** The `TaskHandlerOptions.onTaskEvent` hook. Never throws; returns at once. */
-  readonly onTaskEvent: (notice: PushEventNotice) => void;
+  /**
+   * The `TaskHandlerOptions.onTaskEvent` hook. Never throws; returns at once. It carries
+   * {@link checkUrl} (under {@link WEBHOOK_URL_CHECK}), which the task handler applies to every
+   * push config it is asked to create unless its `checkPushUrl` option says otherwise.
+   */
+  readonly onTaskEvent: ((notice: PushEventNotice) => void) & { readonly [WEBHOOK_URL_CHECK]: (url: string) => Promise<void> };
+  /**
+   * Checks a webhook URL against this sender's policy, as a push config is created: rejects with
+   * {@link WebhookUrlError} for a URL it would never deliver to (not absolute, a scheme other than
+   * http(s), credentials, a blocked host or address, a host resolving to a blocked address). A host
+   * that does not resolve now is accepted: delivery checks again (DNS can be down for a while).
+   */
+  checkUrl(url: string): Promise<void>;
   /**
    * Stops accepting events and waits (at most `closeTimeoutMs`) for queued and in-flight
    * deliveries; then aborts what is left (reported as `closed`). Resolves true when everything
@@ -524,7 +536,15 @@ export function createPushNotificationSender(options: PushSenderOptions): PushNo
     }
   };
 
-  const onTaskEvent = (notice: PushEventNotice): void => {
+  const checkUrl = async (url: string): Promise<void> => {
+    try {
+      await checkWebhookUrl(url, options);
+    } catch (e) {
+      if (!(e instanceof WebhookUrlError && e.code === "unresolvable")) throw e;
+    }
+  };
+
+  const deliverEvent = (notice: PushEventNotice): void => {
     if (closed) return;
     const taskKey = JSON.stringify([notice.scope.tenant, notice.scope.owner, notice.taskId]);
     // One queue per task for the config look-up keeps the per-(task, url) queues in event order.
@@ -563,8 +583,10 @@ export function createPushNotificationSender(options: PushSenderOptions): PushNo
     return false;
   };
 
+  const onTaskEvent = Object.assign(deliverEvent, { [WEBHOOK_URL_CHECK]: checkUrl });
   return {
     onTaskEvent,
+    checkUrl,
     close,
     get pending() {
       return pending;

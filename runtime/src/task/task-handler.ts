@@ -56,6 +56,7 @@ import type {
   TaskShape,
 } from "./shapes.js";
 import { TaskStates } from "./states.js";
+import { webhookUrlCheckOf } from "./webhook-check.js";
 import type { TaskStore, PushConfigPage, TaskPage } from "./task-store.js";
 
 /** Default and bounds of `ListTasksRequest.page_size` (proto comment: "at most 50 … minimum 1 … maximum 100"). */
@@ -172,7 +173,7 @@ class TaskHandler<Principal> implements TaskServiceHandler<Principal, TaskRuntim
       ownerOf: options.ownerOf ?? defaultOwnerOf,
       clientContextIds: options.clientContextIds ?? "accept",
       pushNotifications: this.#capabilities.pushNotifications === true,
-      checkPushUrl: options.checkPushUrl,
+      checkPushUrl: options.checkPushUrl === false ? undefined : (options.checkPushUrl ?? webhookUrlCheckOf(options.onTaskEvent)),
       onTaskEvent: options.onTaskEvent,
       onError: options.onError ?? ((error, context) => console.error(`task runtime: ${context}`, error)),
       maxQueuedEvents,

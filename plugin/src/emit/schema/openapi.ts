@@ -63,7 +63,14 @@ export function openApiDocument(model: FileModel, services: readonly ServiceMode
   }
   const parameters: Record<string, JsonSchema> = {};
   for (const p of model.serviceParameters) {
-    parameters[headerParameterName(p.name)] = { name: p.name, in: "header", required: false, description: p.description, schema: { type: "string" } };
+    parameters[headerParameterName(p.name)] = {
+      name: p.name,
+      in: "header",
+      required: false,
+      description: p.description,
+      schema: { type: "string" },
+      ...(p.example !== undefined ? { example: p.example } : {}),
+    };
     if (p.query)
       parameters[`${headerParameterName(p.name)}Query`] = {
         name: p.name,
