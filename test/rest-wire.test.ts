@@ -102,6 +102,8 @@ const GRPC_FOR_HTTP: Record<number, readonly string[]> = {
   403: ["PERMISSION_DENIED"],
   404: ["NOT_FOUND"],
   405: ["UNIMPLEMENTED"],
+  // A body over maxBodyBytes: HTTP's own status (RFC 9110 §15.5.14), the request invalid as sent.
+  413: ["INVALID_ARGUMENT"],
   500: ["INTERNAL"],
   501: ["UNIMPLEMENTED"],
 };
@@ -440,13 +442,13 @@ describe("request bodies and Content-Type", () => {
     await expectError(call("POST", "/message:send", { body: bytes, headers: JSON_CT }), 400, "INVALID_ARGUMENT", "JSON_PARSE");
   });
 
-  it("maxBodyBytes: exactly the limit is read, one byte more is 400 with Connection: close", async () => {
+  it("maxBodyBytes: exactly the limit is read, one byte more is 413 (reason INVALID_REQUEST) with Connection: close", async () => {
     const body = sendBody("size");
     const exact = body + " ".repeat(1024 - body.length);
     expect(new TextEncoder().encode(exact).length).toBe(1024);
     const ok = await call("POST", "/message:send", { body: exact, url: small.url });
     expect(ok.status, ok.text).toBe(200);
-    const { error, res, handled } = await expectError(call("POST", "/message:send", { body: exact + " ", url: small.url }), 400, "INVALID_ARGUMENT", "INVALID_REQUEST");
+    const { error, res, handled } = await expectError(call("POST", "/message:send", { body: exact + " ", url: small.url }), 413, "INVALID_ARGUMENT", "INVALID_REQUEST");
     expect(error.message).toBe("the request body exceeds the limit of 1024 bytes");
     expect(res.headers.get("connection")).toBe("close");
     expect(handled).toBe(0);
@@ -457,8 +459,8 @@ describe("request bodies and Content-Type", () => {
     const res: Answer | Error = await call("POST", "/message:send", { body: huge, url: small.url }).catch((e: unknown) => (e instanceof Error ? e : new Error(String(e))));
     // the server may close the connection before the upload ends; if the answer arrives it is the §11.6 error
     if (!(res instanceof Error)) {
-      expect(res.status).toBe(400);
-      expectStatusBody(res.json, 400, "INVALID_ARGUMENT", "INVALID_REQUEST");
+      expect(res.status).toBe(413);
+      expectStatusBody(res.json, 413, "INVALID_ARGUMENT", "INVALID_REQUEST");
     }
     const after = await call("POST", "/message:send", { body: sendBody("after"), url: small.url });
     expect(after.json.message.parts[0].text).toBe("after");

@@ -77,6 +77,8 @@ export function createRestHandler<Principal>(service: RestServiceDefinition<Prin
   // Routing failures keep METHOD_NOT_FOUND as ErrorInfo reason, with the HTTP status of the case.
   const notFound: A2AErrorSpec = { ...errors.MethodNotFoundError, httpStatus: 404, grpcCode: 5, grpcStatus: "NOT_FOUND" };
   const notAllowed: A2AErrorSpec = { ...errors.MethodNotFoundError, httpStatus: 405, grpcCode: 12, grpcStatus: "UNIMPLEMENTED" };
+  // A body over maxBodyBytes keeps INVALID_REQUEST as ErrorInfo reason, with HTTP's own status for it (RFC 9110 §15.5.14).
+  const tooLarge: A2AErrorSpec = { ...errors.InvalidRequestError, httpStatus: 413 };
   const utf8 = new TextDecoder("utf-8", { fatal: true });
   const basePath = normalizeBasePath(options?.basePath);
 
@@ -115,7 +117,7 @@ export function createRestHandler<Principal>(service: RestServiceDefinition<Prin
         return invalid(errors.InvalidRequestError, "the request body could not be read");
       }
       if (bytes === "too-large") {
-        return respond(new A2AError(errors.InvalidRequestError, `the request body exceeds the limit of ${maxBody} bytes`), [["connection", "close"]]);
+        return respond(new A2AError(tooLarge, `the request body exceeds the limit of ${maxBody} bytes`), [["connection", "close"]]);
       }
       if (bytes.length > 0) {
         if (!isJsonMediaType(request.header("content-type"), ACCEPTED_TYPES)) {
