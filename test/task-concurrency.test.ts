@@ -144,3 +144,25 @@ describe("task runtime under concurrency", () => {
     expect(new Set(list.tasks.map((t) => t.id))).toEqual(ids);
   });
 });
+
+describe("a caller that goes away while queued behind a running turn", () => {
+  it("is not processed once the turn ends: its message never reaches the executor nor the history", async () => {
+    const { handler, gate, order } = agent();
+    const started = taskOf(await handler.sendMessage(sendRequest("start"), callOf("SendMessage")));
+    const burst = handler.sendMessage(sendRequest("burst", { taskId: started.id }), callOf("SendMessage"));
+    await until(() => order.includes("burst"));
+    const gone = new AbortController();
+    const queued = handler.sendMessage(sendRequest("never processed", { taskId: started.id }), callOf("SendMessage", { signal: gone.signal }));
+    const settled = queued.then(
+      () => "answered",
+      (e: unknown) => e,
+    );
+    gone.abort(new Error("client went away"));
+    gate.open();
+    expect(taskOf(await burst).status?.state).toBe(TaskState.COMPLETED);
+    expect(await settled).toMatchObject({ message: "client went away" });
+    expect(order).toEqual(["start", "burst"]);
+    const task = await handler.getTask(create(GetTaskRequestSchema, { id: started.id }), callOf("GetTask"));
+    expect(task.history.map((m) => textOf(m))).not.toContain("never processed");
+  });
+});

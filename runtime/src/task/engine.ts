@@ -7,7 +7,7 @@
  * snapshot is exactly the state before the first event it receives.
  */
 import { clone, type JsonObject } from "@bufbuild/protobuf";
-import { watchCallAbort, type AbortWatch } from "../call-abort.js";
+import { isCallAborted, watchCallAbort, type AbortWatch } from "../call-abort.js";
 import { isBindingCall } from "../binding-call.js";
 import type { TaskRuntimeErrors } from "./errors.js";
 import { ExecutorMisuseError } from "./errors.js";
@@ -215,6 +215,9 @@ export class TaskEngine<Principal> implements TurnCommitter {
     let release: (() => void) | undefined;
     try {
       release = await slot.lock.acquire();
+      // A caller that went away while queued behind the task's running turn got no answer and will not
+      // read one: its message is not processed (nothing was acknowledged; a client retries).
+      if (isCallAborted(call)) throw call.signal.reason ?? new Error("the caller went away");
       const started = await slot.queue.run(async () => {
         const stored = await this.requireTask(scope, taskId);
         if (message.contextId !== "" && message.contextId !== stored.contextId) {
