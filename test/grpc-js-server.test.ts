@@ -35,6 +35,7 @@ import { ECHO_EXTENSION, TestAgent, reply, task } from "./support/test-agent.js"
 import { eventually, listen, type Listening } from "./support/servers.js";
 import { selfSignedCertificate } from "./support/tls.js";
 import { agentCardListener, isSdkMessage, ourGrpcAgentCard, sdkSend } from "./support/sdk-agent.js";
+import { frame } from "./support/grpc-frames.js";
 
 type Principal = { user: string };
 
@@ -335,15 +336,6 @@ describe.each([
 
 const SERVICE = "/lf.a2a.v1.A2AService";
 const READ_MAX_BYTES = 1024;
-
-/** A gRPC length-prefixed message: flag byte, 4-byte big-endian length, payload. `length` may lie. */
-function frame(payload: Uint8Array, length = payload.length, flag = 0): Buffer {
-  const out = Buffer.alloc(5 + payload.length);
-  out[0] = flag;
-  out.writeUInt32BE(length, 1);
-  Buffer.from(payload).copy(out, 5);
-  return out;
-}
 
 function unframe(body: Buffer): Buffer[] {
   const out: Buffer[] = [];

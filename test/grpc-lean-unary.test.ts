@@ -16,20 +16,13 @@ import { listenGrpc, type GrpcEndpoint } from "@protoc-gen-a2a/runtime/grpc";
 import { ECHO_EXTENSION, TestAgent } from "./support/test-agent.js";
 import { CALL_CANCELLATION } from "../runtime/src/call-abort.js";
 import { LeanCancellation } from "../runtime/src/grpc/lean-unary.js";
+import { frame } from "./support/grpc-frames.js";
 
 /** Whether the handler's last call came through the lean path (its context's cancellation is the lean path's). */
 const viaLeanPath = (agent: TestAgent) => (agent.contexts.at(-1) as unknown as Record<symbol, unknown>)[CALL_CANCELLATION] instanceof LeanCancellation;
 
 const SERVICE = "/lf.a2a.v1.A2AService";
 const READ_MAX_BYTES = 1024;
-
-function frame(payload: Uint8Array, length = payload.length, flag = 0): Buffer {
-  const out = Buffer.alloc(5 + payload.length);
-  out[0] = flag;
-  out.writeUInt32BE(length, 1);
-  Buffer.from(payload).copy(out, 5);
-  return out;
-}
 
 const getTask = (id: string) => toBinary(GetTaskRequestSchema, create(GetTaskRequestSchema, { id }));
 const sendMessage = (text: string) =>

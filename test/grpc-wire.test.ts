@@ -21,18 +21,10 @@ import { BadRequestSchema, ErrorInfoSchema } from "../generated-example/gen/goog
 import { TaskNotFoundError } from "../generated-example/gen/a2a_a2a_errors.js";
 import { TestAgent, task } from "./support/test-agent.js";
 import { eventually } from "./support/servers.js";
+import { frame } from "./support/grpc-frames.js";
 
 const SERVICE = "/lf.a2a.v1.A2AService";
 const READ_MAX_BYTES = 1024;
-
-/** A gRPC length-prefixed message: flag byte, 4-byte big-endian length, payload. `length` may lie. */
-function frame(payload: Uint8Array, length = payload.length, flag = 0): Buffer {
-  const out = Buffer.alloc(5 + payload.length);
-  out[0] = flag;
-  out.writeUInt32BE(length, 1);
-  Buffer.from(payload).copy(out, 5);
-  return out;
-}
 
 /** Splits a response body into its length-prefixed messages (throws on a malformed body). */
 function unframe(body: Buffer): Buffer[] {
