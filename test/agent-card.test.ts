@@ -411,3 +411,46 @@ describe("checkAgentCard", () => {
     for (const p of problems) expect(p.message).not.toBe("");
   });
 });
+
+describe("serveAgentCard: lastModified (§8.6.1 MAY Last-Modified)", () => {
+  const lastModified = new Date("2026-12-01T10:20:30.456Z");
+  const handler = serveAgentCard({ name: "card" }, { lastModified });
+  const get = (headers: Record<string, string> = {}): UniversalRequest => ({
+    method: "GET",
+    path: CARD_PATH,
+    query: "",
+    header: (name) => headers[name.toLowerCase()],
+    headers: () => Object.entries(headers),
+    readBody: async () => new Uint8Array(),
+    signal: new AbortController().signal,
+  });
+  const header = (r: Awaited<ReturnType<UniversalHandler>>, name: string) => r.headers.find(([n]) => n === name)?.[1];
+
+  it("sends Last-Modified (whole seconds) on 200 and 304; If-Modified-Since at or after it → 304, before it or invalid → 200", async () => {
+    const ok = await handler(get());
+    expect(ok.status).toBe(200);
+    expect(header(ok, "last-modified")).toBe("Tue, 01 Dec 2026 10:20:30 GMT");
+    for (const [since, status] of [
+      ["Tue, 01 Dec 2026 10:20:30 GMT", 304],
+      ["Wed, 02 Dec 2026 00:00:00 GMT", 304],
+      ["Tue, 01 Dec 2026 10:20:29 GMT", 200],
+      ["not a date", 200],
+    ] as const) {
+      const r = await handler(get({ "if-modified-since": since }));
+      expect(r.status, since).toBe(status);
+      expect(header(r, "last-modified")).toBe("Tue, 01 Dec 2026 10:20:30 GMT");
+    }
+  });
+
+  it("If-None-Match wins over If-Modified-Since (RFC 9110 §13.2.2)", async () => {
+    const r = await handler(get({ "if-none-match": '"other"', "if-modified-since": "Wed, 02 Dec 2026 00:00:00 GMT" }));
+    expect(r.status).toBe(200);
+  });
+
+  it("without lastModified: no Last-Modified, If-Modified-Since ignored", async () => {
+    const plain = serveAgentCard({ name: "card" });
+    const r = await plain(get({ "if-modified-since": "Wed, 02 Dec 2099 00:00:00 GMT" }));
+    expect(r.status).toBe(200);
+    expect(header(r, "last-modified")).toBeUndefined();
+  });
+});

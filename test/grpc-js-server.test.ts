@@ -293,9 +293,10 @@ describe.each([
     await eventually(() => agent.streamAborted && agent.streamFinally);
   });
 
-  it("a deadline: DEADLINE_EXCEEDED for the client, the handler's signal aborted with a TimeoutError", async () => {
+  it("a deadline: DEADLINE_EXCEEDED on the wire, the client's TimeoutError (as on the HTTP bindings), the handler's signal aborted with a TimeoutError", async () => {
     const err = await client.getTask({ id: "sleepy" }, { timeoutMs: 50 }).catch((e: unknown) => e);
-    expect((err as A2AError).grpcCode).toBe(4);
+    expect(err).toBeInstanceOf(DOMException);
+    expect([(err as DOMException).name, (err as DOMException).message]).toEqual(["TimeoutError", "the call timed out after 50 ms"]);
     await eventually(() => agent.sleepySignal?.aborted === true);
     expect((agent.sleepySignal?.reason as Error | undefined)?.name).toBe("TimeoutError");
     // the handler's late answer is dropped harmlessly: let it answer now, then the next call is served

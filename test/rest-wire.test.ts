@@ -466,11 +466,11 @@ describe("request bodies and Content-Type", () => {
     expect(after.json.message.parts[0].text).toBe("after");
   });
 
-  it("deeply nested JSON (100 000 levels in metadata) is a 400 INVALID_PARAMS, not a 500 or a crash", async () => {
+  it("deeply nested JSON (100 000 levels in metadata) is a 400 INVALID_REQUEST (maxJsonDepth, before parsing), not a 500 or a crash", async () => {
     const depth = 100_000;
     const body = `{"message":{"messageId":"m","role":"ROLE_USER","parts":[{"text":"x"}],"metadata":{"a":${"[".repeat(depth)}${"]".repeat(depth)}}}}`;
-    const { error, handled } = await expectError(call("POST", "/message:send", { body }), 400, "INVALID_ARGUMENT", "INVALID_PARAMS");
-    expect(error.message).toContain("google.protobuf.Value");
+    const { error, handled } = await expectError(call("POST", "/message:send", { body }), 400, "INVALID_ARGUMENT", "INVALID_REQUEST");
+    expect(error.message).toContain("deeper than 64 levels");
     expect(handled).toBe(0);
   });
 

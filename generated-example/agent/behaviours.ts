@@ -1,29 +1,50 @@
 /**
- * What the example agent does with a message: the ACTS SUT behaviour contract (ACTS
- * specification §11), keyed on the text of the first part of the message that starts a task.
- * A later message to the same task (it is INPUT_REQUIRED or AUTH_REQUIRED) goes to the
- * behaviour of the task's first message (its `resume`), or, when it has none, to `echo`.
+ * What the example agent does with a message: ONE behaviour table that serves two conformance
+ * suites' SUT contracts.
  *
- * | prefix                          | emits                                                                   |
- * | ------------------------------- | ----------------------------------------------------------------------- |
- * | tck-message-response, hello     | a Message (role agent) echoing the text; no task                        |
- * | tck-complete-task               | WORKING → artifact "response" (text) → COMPLETED with a status message |
- * | tck-input-required              | INPUT_REQUIRED with a status message; the next message completes it     |
- * | tck-multi-turn                  | INPUT_REQUIRED (no status message) until a message "done" → COMPLETED   |
- * | tck-reject-task                 | REJECTED with a status message                                          |
- * | tck-task-failure, tck-fail-task | WORKING → FAILED with a status message                                  |
- * | tck-auth-required               | AUTH_REQUIRED with a status message; the next message completes it      |
- * | tck-artifact-text/-file/-file-url/-data | WORKING → one artifact of that kind → COMPLETED                 |
- * | tck-long-running                | WORKING → waits `longRunningMs` → artifact → COMPLETED (stops on cancel) |
- * | tck-cancel                      | WORKING until canceled                                                  |
- * | tck-stream-basic                | WORKING → artifact "Streamed content" → COMPLETED                       |
- * | tck-stream-chunked              | WORKING → the same artifact in 3 chunks (append, lastChunk) → COMPLETED |
- * | anything else                   | WORKING → artifact "echo" with the text → COMPLETED                     |
+ * - The official A2A TCK (a2aproject/a2a-tck, `scenarios/*.feature` and the SUTs it ships)
+ *   selects a behaviour by the **messageId prefix** (`tck-complete-task-<8 hex>`), with unrelated
+ *   text in the parts, and every message of a multi-turn task carries its own prefix: a follow-up
+ *   `tck-input-required-…` keeps the task waiting, a follow-up `tck-complete-task-…` completes it.
+ * - ACTS (its specification §11) selects a behaviour by the **text of the first part** of the
+ *   message that starts a task; a later message to the task (INPUT_REQUIRED or AUTH_REQUIRED)
+ *   goes to the behaviour of the task's first message (its `resume`), or, when it has none, to
+ *   `echo`. ACTS messageIds are UUIDs, so they never select a behaviour.
+ *
+ * The messageId is looked at first, then the text. The prefix is the same in both contracts;
+ * where the two suites assert different contents (the TCK's are exact: "Direct message
+ * response", `output.txt`, `{"key":"value","count":42}`…), the row says both and the turn's
+ * `contract` (which key selected it) picks one.
+ *
+ * | prefix                                | emits (ACTS contents · TCK contents where they differ)                              |
+ * | ------------------------------------- | ------------------------------------------------------------------------------------ |
+ * | tck-message-response, hello           | a Message (role agent), no task: the text echoed · "Direct message response"         |
+ * | tck-complete-task                     | WORKING → artifact "response" → COMPLETED, status "Task completed." · "Hello from TCK" |
+ * | tck-input-required                    | INPUT_REQUIRED with a status message; ACTS: the next message completes it            |
+ * | tck-multi-turn                        | INPUT_REQUIRED (no status message) until a message "done" → COMPLETED                |
+ * | tck-reject-task                       | REJECTED with a status message "I will not do that." · "rejected"                    |
+ * | tck-task-failure, tck-fail-task       | WORKING → FAILED with a status message                                               |
+ * | tck-auth-required                     | AUTH_REQUIRED with a status message; the next message completes it                   |
+ * | tck-artifact-text                     | WORKING → text artifact "Generated text content" → COMPLETED                         |
+ * | tck-artifact-file(-url)               | WORKING → inline file (URL) artifact, text/plain, `example.txt` · `output.txt` → COMPLETED |
+ * | tck-artifact-data                     | WORKING → data artifact `{kind,items,nested}` · `{"key":"value","count":42}` → COMPLETED |
+ * | tck-long-running                      | WORKING → waits `longRunningMs` → artifact → COMPLETED (stops on cancel)             |
+ * | tck-cancel                            | WORKING until canceled                                                               |
+ * | tck-stream-basic                      | WORKING → artifact "Streamed content" → COMPLETED                                    |
+ * | tck-stream-chunked                    | WORKING → the same artifact in 3 chunks (append, lastChunk) → COMPLETED              |
+ * | tck-stream-001, -003, -ordering-001   | WORKING → text artifact ("Stream hello from TCK", "Stream task lifecycle", "Ordered output") → COMPLETED |
+ * | tck-stream-002                        | COMPLETED                                                                            |
+ * | tck-stream-artifact-text/-file/-chunked | WORKING → "Streamed text content" / file `output.txt` / chunks "chunk-1 ", "chunk-2" → COMPLETED |
+ * | test-resubscribe-message-id           | WORKING → waits 4 s (the TCK's 2× streaming timeout) → COMPLETED (stops on cancel)   |
+ * | anything else                         | WORKING → artifact "echo" with the text → COMPLETED                                  |
  */
-import { fromJson } from "@bufbuild/protobuf";
+import { fromJson, type JsonValue } from "@bufbuild/protobuf";
 import { ValueSchema } from "@bufbuild/protobuf/wkt";
 import type { A2AServiceRequestContext, A2AServiceTaskEmitter } from "../gen/a2a_a2a_task_handler.js";
 import { TaskState, type Message } from "../gen/a2a_pb.js";
+
+/** Which suite's trigger selected the behaviour: the TCK's messageId prefix, or ACTS's first-part text. */
+export type Contract = "tck" | "acts";
 
 /** What a behaviour runs with. */
 export interface Turn {
@@ -31,6 +52,8 @@ export interface Turn {
   readonly emitter: A2AServiceTaskEmitter;
   /** The text of the first part of this turn's message. */
   readonly text: string;
+  /** Which contract selected this behaviour (default contents: ACTS's). */
+  readonly contract: Contract;
   /** How long tck-long-running works, in ms. */
   readonly longRunningMs: number;
   /** Aborted when the agent shuts down. */
@@ -39,13 +62,22 @@ export interface Turn {
 
 /** One behaviour of the contract. */
 export interface Behaviour {
-  /** Starts a task (or answers with a Message). */
+  /** Starts a task (or answers with a Message); under the TCK contract also a follow-up whose messageId names it. */
   start(turn: Turn): Promise<void>;
-  /** A later message to the task; default: {@link echo}. */
+  /** A later message (ACTS contract: selected by the task's first message); default: {@link echo}. */
   resume?(turn: Turn): Promise<void>;
 }
 
+/** Contents that differ between the contracts: ACTS's, and the TCK's exact ones. */
+interface ByContract<T> {
+  readonly acts: T;
+  readonly tck: T;
+}
+const pick = <T>(contents: ByContract<T>, turn: Turn): T => contents[turn.contract];
+
 const text = (value: string) => ({ content: { case: "text" as const, value } });
+const data = (value: JsonValue) => ({ content: { case: "data" as const, value: fromJson(ValueSchema, value) }, mediaType: "application/json" });
+type ArtifactInput = Parameters<A2AServiceTaskEmitter["addArtifact"]>[0];
 
 /** The text of the first part of a message ("" when it is not text). */
 export function firstText(message: Message | undefined): string {
@@ -75,13 +107,38 @@ async function interrupted(turn: Turn): Promise<void> {
   if (!turn.request.signal.aborted) await turn.emitter.fail({ parts: [text("The agent shut down before finishing the task.")] });
 }
 
-/** A completed task with one artifact. */
-function artifactTask(artifact: Parameters<A2AServiceTaskEmitter["addArtifact"]>[0]): Behaviour {
+/** WORKING → the artifact (the same for both contracts, or each its own) → COMPLETED. */
+function artifactTask(artifact: ArtifactInput | ByContract<ArtifactInput>): Behaviour {
+  return {
+    async start(turn) {
+      await turn.emitter.working();
+      await turn.emitter.addArtifact("acts" in artifact ? pick(artifact, turn) : artifact, { lastChunk: true });
+      await turn.emitter.complete();
+    },
+  };
+}
+
+/** WORKING → the artifact in chunks (append, the last one lastChunk) → COMPLETED. */
+function chunkedTask(artifactId: string, chunks: readonly string[]): Behaviour {
   return {
     async start({ emitter }) {
       await emitter.working();
-      await emitter.addArtifact(artifact, { lastChunk: true });
+      for (const [i, chunk] of chunks.entries()) {
+        await emitter.addArtifact({ artifactId, name: artifactId, parts: [text(chunk)] }, { append: i > 0, lastChunk: i === chunks.length - 1 });
+      }
       await emitter.complete();
+    },
+  };
+}
+
+/** WORKING → waits `ms(turn)` (stops on cancel) → the artifact, if any → COMPLETED. */
+function delayedTask(ms: (turn: Turn) => number, working?: string, artifact?: ArtifactInput): Behaviour {
+  return {
+    async start(turn) {
+      await turn.emitter.working(working === undefined ? undefined : { parts: [text(working)] });
+      if (!(await wait(ms(turn), turn))) return interrupted(turn);
+      if (artifact !== undefined) await turn.emitter.addArtifact(artifact, { lastChunk: true });
+      await turn.emitter.complete();
     },
   };
 }
@@ -96,8 +153,8 @@ export const echo: Behaviour = {
 };
 
 const messageResponse: Behaviour = {
-  async start({ emitter, text: value }) {
-    await emitter.reply({ parts: [text(value)] });
+  async start(turn) {
+    await turn.emitter.reply({ parts: [text(pick({ acts: turn.text, tck: "Direct message response" }, turn))] });
   },
 };
 
@@ -111,8 +168,23 @@ const failure: Behaviour = {
 /** INPUT_REQUIRED without a status message. */
 const awaitInput = (emitter: A2AServiceTaskEmitter) => emitter.publish({ case: "statusUpdate", value: { status: { state: TaskState.INPUT_REQUIRED } } });
 
+/** The file the tck-artifact-file behaviours return (inline, or by URL). */
+const file = (name: string, url?: string): ArtifactInput => ({
+  artifactId: url === undefined ? "file" : "file-url",
+  name: url === undefined ? "file" : "file-url",
+  parts: [
+    {
+      content: url === undefined ? { case: "raw", value: new TextEncoder().encode("Generated file content\n") } : { case: "url", value: url },
+      filename: name,
+      mediaType: "text/plain",
+    },
+  ],
+});
+const textArtifact = (artifactId: string, value: string): ArtifactInput => ({ artifactId, name: artifactId, parts: [text(value)] });
+
 /**
- * Behaviours by prefix, most specific first (tck-artifact-file-url before tck-artifact-file).
+ * Behaviours by prefix, most specific first (tck-artifact-file-url before tck-artifact-file,
+ * tck-stream-artifact-… before nothing shorter that matches).
  */
 export const behaviours: readonly (readonly [prefix: string, behaviour: Behaviour])[] = [
   ["tck-message-response", messageResponse],
@@ -120,10 +192,10 @@ export const behaviours: readonly (readonly [prefix: string, behaviour: Behaviou
   [
     "tck-complete-task",
     {
-      async start({ emitter, text: value }) {
-        await emitter.working();
-        await emitter.addArtifact({ artifactId: "response", name: "response", parts: [text(`Completed: ${value}`)] }, { lastChunk: true });
-        await emitter.complete({ parts: [text("Task completed.")] });
+      async start(turn) {
+        await turn.emitter.working();
+        await turn.emitter.addArtifact(textArtifact("response", `Completed: ${turn.text}`), { lastChunk: true });
+        await turn.emitter.complete({ parts: [text(pick({ acts: "Task completed.", tck: "Hello from TCK" }, turn))] });
       },
     },
   ],
@@ -156,8 +228,8 @@ export const behaviours: readonly (readonly [prefix: string, behaviour: Behaviou
   [
     "tck-reject-task",
     {
-      async start({ emitter }) {
-        await emitter.reject({ parts: [text("I will not do that.")] });
+      async start(turn) {
+        await turn.emitter.reject({ parts: [text(pick({ acts: "I will not do that.", tck: "rejected" }, turn))] });
       },
     },
   ],
@@ -171,42 +243,17 @@ export const behaviours: readonly (readonly [prefix: string, behaviour: Behaviou
       },
     },
   ],
-  ["tck-artifact-text", artifactTask({ artifactId: "text", name: "text", parts: [text("Generated text content")] })],
-  [
-    "tck-artifact-file-url",
-    artifactTask({
-      artifactId: "file-url",
-      name: "file-url",
-      parts: [{ content: { case: "url", value: "https://example.com/files/example.txt" }, filename: "example.txt", mediaType: "text/plain" }],
-    }),
-  ],
-  [
-    "tck-artifact-file",
-    artifactTask({
-      artifactId: "file",
-      name: "file",
-      parts: [{ content: { case: "raw", value: new TextEncoder().encode("Generated file content\n") }, filename: "example.txt", mediaType: "text/plain" }],
-    }),
-  ],
+  ["tck-artifact-text", artifactTask(textArtifact("text", "Generated text content"))],
+  ["tck-artifact-file-url", artifactTask({ acts: file("example.txt", "https://example.com/files/example.txt"), tck: file("output.txt", "https://example.com/output.txt") })],
+  ["tck-artifact-file", artifactTask({ acts: file("example.txt"), tck: file("output.txt") })],
   [
     "tck-artifact-data",
     artifactTask({
-      artifactId: "data",
-      name: "data",
-      parts: [{ content: { case: "data", value: fromJson(ValueSchema, { kind: "example", items: [1, 2, 3], nested: { ok: true } }) }, mediaType: "application/json" }],
+      acts: { artifactId: "data", name: "data", parts: [data({ kind: "example", items: [1, 2, 3], nested: { ok: true } })] },
+      tck: { artifactId: "data", name: "data", parts: [data({ key: "value", count: 42 })] },
     }),
   ],
-  [
-    "tck-long-running",
-    {
-      async start(turn) {
-        await turn.emitter.working({ parts: [text("Working on it…")] });
-        if (!(await wait(turn.longRunningMs, turn))) return interrupted(turn);
-        await turn.emitter.addArtifact({ artifactId: "result", name: "result", parts: [text("Long-running work finished")] }, { lastChunk: true });
-        await turn.emitter.complete();
-      },
-    },
-  ],
+  ["tck-long-running", delayedTask((turn) => turn.longRunningMs, "Working on it…", textArtifact("result", "Long-running work finished"))],
   [
     "tck-cancel",
     {
@@ -218,32 +265,56 @@ export const behaviours: readonly (readonly [prefix: string, behaviour: Behaviou
       },
     },
   ],
+  ["tck-stream-basic", artifactTask(textArtifact("stream", "Streamed content"))],
+  ["tck-stream-chunked", chunkedTask("stream", ["Streamed ", "chunked ", "content"])],
+  // The TCK's streaming scenarios (scenarios/streaming.feature).
+  ["tck-stream-001", artifactTask(textArtifact("stream", "Stream hello from TCK"))],
   [
-    "tck-stream-basic",
+    "tck-stream-002",
     {
       async start({ emitter }) {
-        await emitter.working();
-        await emitter.addArtifact({ artifactId: "stream", name: "stream", parts: [text("Streamed content")] }, { lastChunk: true });
         await emitter.complete();
       },
     },
   ],
-  [
-    "tck-stream-chunked",
-    {
-      async start({ emitter }) {
-        await emitter.working();
-        const chunks = ["Streamed ", "chunked ", "content"];
-        for (const [i, chunk] of chunks.entries()) {
-          await emitter.addArtifact({ artifactId: "stream", name: "stream", parts: [text(chunk)] }, { append: i > 0, lastChunk: i === chunks.length - 1 });
-        }
-        await emitter.complete();
-      },
-    },
-  ],
+  ["tck-stream-003", artifactTask(textArtifact("stream", "Stream task lifecycle"))],
+  ["tck-stream-ordering-001", artifactTask(textArtifact("stream", "Ordered output"))],
+  ["tck-stream-artifact-text", artifactTask(textArtifact("stream", "Streamed text content"))],
+  ["tck-stream-artifact-file", artifactTask(file("output.txt"))],
+  ["tck-stream-artifact-chunked", chunkedTask("stream", ["chunk-1 ", "chunk-2"])],
+  ["test-resubscribe-message-id", delayedTask(() => 4_000)],
 ];
 
-/** The behaviour whose prefix the text starts with, or undefined. */
+/** The behaviour whose prefix `value` starts with, or undefined. */
 export function behaviourOf(value: string): Behaviour | undefined {
   return behaviours.find(([prefix]) => value.startsWith(prefix))?.[1];
+}
+
+/** A behaviour and the contract that selected it. */
+export interface Selection {
+  readonly behaviour: Behaviour;
+  readonly contract: Contract;
+}
+
+/** The behaviour a message names: by its messageId prefix (TCK), else by its first part's text (ACTS). */
+export function selectBehaviour(message: Message | undefined): Selection | undefined {
+  const byId = behaviourOf(message?.messageId ?? "");
+  if (byId !== undefined) return { behaviour: byId, contract: "tck" };
+  const byText = behaviourOf(firstText(message));
+  return byText !== undefined ? { behaviour: byText, contract: "acts" } : undefined;
+}
+
+/**
+ * Runs one turn. A new task: the behaviour its message selects, else {@link echo}. A follow-up:
+ * the behaviour its own messageId names (TCK), else the `resume` of the behaviour the task's
+ * first message selected (ACTS), else {@link echo}.
+ */
+export function runTurn(turn: Omit<Turn, "text" | "contract">): Promise<void> {
+  const { request } = turn;
+  const at = (contract: Contract): Turn => ({ ...turn, text: firstText(request.message), contract });
+  const own = selectBehaviour(request.message);
+  if (request.isNewTask) return (own?.behaviour ?? echo).start(at(own?.contract ?? "acts"));
+  if (own?.contract === "tck") return own.behaviour.start(at("tck"));
+  const first = selectBehaviour(request.task?.history[0]);
+  return first?.behaviour.resume !== undefined ? first.behaviour.resume(at(first.contract)) : echo.start(at("acts"));
 }

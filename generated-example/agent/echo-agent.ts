@@ -1,7 +1,8 @@
 /**
  * The example agent: one executor on the task runtime, served on all three bindings from
  * the generated code in generated-example/gen/, and the system under test of the ACTS
- * conformance suite (its behaviours, keyed on the first part's text, are in ./behaviours.ts).
+ * conformance suite and of the official A2A TCK (its behaviours, keyed on the messageId prefix
+ * (TCK) or the first part's text (ACTS), are in ./behaviours.ts).
  * `npm run example` starts it on 127.0.0.1: HTTP on A2A_HTTP_PORT (default 41241: Agent Card at
  * /.well-known/agent-card.json, JSON-RPC at /a2a/jsonrpc, HTTP+JSON at /a2a/rest, and the gRPC
  * service's Connect routes, gRPC-web and the Connect protocol, at /a2a/connect; A2A over WebSocket,
@@ -17,8 +18,15 @@
  * authenticates on every binding (no header = anonymous, an unknown token = Unauthenticated;
  * the extended card needs a token allowed to see it); push configs are delivered by the
  * runtime's webhook sender.
+ *
+ * Profiles (`profile`, `A2A_PROFILE` for `npm run example`): "default"; "tck", the TCK's run
+ * (`npm run tck`): push notifications may go to loopback and private addresses (the TCK's
+ * webhook receiver listens on localhost) and HTTP+JSON answers `Content-Type: application/json`
+ * (spec v1.0.0 §11.1, which the TCK pins; v1.0.1 prefers application/a2a+json). The TCK's v1.0.0
+ * error table is a generator option (`errors=v1.0.0`), not a runtime one: scripts/tck.mjs runs
+ * this agent on code generated with it.
  */
-import { createServer, type Server } from "node:http";
+import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { create, toJson, type JsonObject } from "@bufbuild/protobuf";
 import { AgentCardSchema, StreamResponseSchema, type AgentCard, type Part } from "../gen/a2a_pb.js";
@@ -30,6 +38,7 @@ import { createA2AServiceGrpcRoutes, listenA2AServiceGrpc } from "../gen/a2a_a2a
 import {
   buildSupportedInterfaces,
   checkAgentCard,
+  createA2AHttpServer,
   composeHandlers,
   serveAgentCard,
   openApiSecurity,
@@ -44,7 +53,7 @@ import { mountConnectRoutes } from "@protoc-gen-a2a/runtime/grpc";
 import type { AuthRequest, CallContext } from "@protoc-gen-a2a/runtime";
 import { A2AServiceOperations, type A2AServiceHandler } from "../gen/a2a_a2a_handler.js";
 import { createPushNotificationSender, InMemoryTaskStore } from "@protoc-gen-a2a/runtime/task";
-import { behaviourOf, echo, firstText } from "./behaviours.js";
+import { runTurn } from "./behaviours.js";
 import { attachWsServer } from "../bindings/ws/ws-server.js";
 import { WS_PROTOCOL_BINDING } from "../bindings/ws/ws-operations.js";
 import openapi from "../gen/a2a_a2a_openapi.json" with { type: "json" };
@@ -59,8 +68,37 @@ export interface ExamplePrincipal {
   readonly tasks?: boolean;
 }
 
+/** A profile of the example agent: "default", or "tck" (loopback webhooks, REST `application/json`). */
+export type ExampleAgentProfile = "default" | "tck";
+
+/** The profile `A2A_PROFILE` names ("" or absent: "default"); throws on anything else. */
+export function profileFromEnv(value: string | undefined): ExampleAgentProfile {
+  if (value === undefined || value === "" || value === "default") return "default";
+  if (value === "tck") return "tck";
+  throw new Error(`A2A_PROFILE must be "default" or "tck", got ${JSON.stringify(value)}`);
+}
+
+/** The optional capabilities of the card. */
+const CAPABILITIES = ["streaming", "pushNotifications", "extendedAgentCard"] as const;
+
+/**
+ * The capabilities `A2A_CAPABILITIES` declares: a comma-separated list of streaming,
+ * pushNotifications, extendedAgentCard ("none": none of them; absent or "": all); throws on an unknown name.
+ */
+export function capabilitiesFromEnv(value: string | undefined): Required<NonNullable<ExampleAgentOptions["capabilities"]>> {
+  const on = value === undefined || value.trim() === "" ? [...CAPABILITIES] : value.trim() === "none" ? [] : value.split(",").map((c) => c.trim());
+  const unknown = on.filter((c) => !(CAPABILITIES as readonly string[]).includes(c));
+  if (unknown.length > 0) throw new Error(`A2A_CAPABILITIES lists unknown capabilities ${unknown.join(", ")}; known: ${CAPABILITIES.join(", ")}, or none`);
+  return { streaming: on.includes("streaming"), pushNotifications: on.includes("pushNotifications"), extendedAgentCard: on.includes("extendedAgentCard") };
+}
+
 /** Options of {@link startExampleAgent}. */
 export interface ExampleAgentOptions {
+  /**
+   * "tck": the official A2A TCK's run: `allowPrivateWebhooks` defaults to true and HTTP+JSON
+   * responses are `application/json` (spec v1.0.0, which the TCK pins). Default "default".
+   */
+  readonly profile?: ExampleAgentProfile;
   /** HTTP port (card, JSON-RPC, HTTP+JSON); 0 or absent picks a free one. */
   readonly httpPort?: number;
   /** gRPC port; 0 or absent picks a free one. */
@@ -78,7 +116,7 @@ export interface ExampleAgentOptions {
    * (`securityRequirements`: the bearer scheme). The Agent Card itself stays public. Default false.
    */
   readonly requireAuthentication?: boolean;
-  /** Let push notifications go to loopback and private addresses (local webhook receivers). Default false. */
+  /** Let push notifications go to loopback and private addresses (local webhook receivers). Default false (true in the "tck" profile). */
   readonly allowPrivateWebhooks?: boolean;
   /** Keep tasks and push configs in this SQLite file (":memory:" for a private in-memory database). Default: in memory, without SQLite. */
   readonly taskDatabase?: string;
@@ -145,7 +183,6 @@ export function createExampleExecutor(options: { longRunningMs: number; shutdown
   return {
     async execute(request, emitter) {
       const refused = request.message.parts.map(mediaTypeOf).find((type) => !INPUT_MODES.includes(type));
-      const turn = { request, emitter, text: firstText(request.message), ...options };
       if (refused !== undefined) {
         // Thrown before anything is emitted: the caller gets the error and no task is created.
         if (request.isNewTask) throw new ContentTypeNotSupportedError(`This agent accepts ${INPUT_MODES.join(", ")} only, not ${refused}`, { metadata: { mediaType: refused } });
@@ -153,9 +190,7 @@ export function createExampleExecutor(options: { longRunningMs: number; shutdown
         await emitter.requireInput({ parts: [{ content: { case: "text", value: `Please answer in ${INPUT_MODES.join(", ")}; ${refused} is not accepted.` } }] });
         return;
       }
-      if (request.isNewTask) return (behaviourOf(turn.text) ?? echo).start(turn);
-      const behaviour = behaviourOf(firstText(request.task?.history[0]));
-      return behaviour?.resume !== undefined ? behaviour.resume(turn) : echo.start(turn);
+      return runTurn({ request, emitter, ...options });
     },
   };
 }
@@ -171,7 +206,7 @@ function agentCard(
   return create(AgentCardSchema, {
     supportedInterfaces: buildSupportedInterfaces(mounted),
     name: "protoc-gen-a2a example agent",
-    description: "The ACTS conformance SUT: behaves by the prefix of the first message part (tck-…); echoes anything else. Built on the generated task runtime.",
+    description: "The conformance SUT of ACTS and the A2A TCK: behaves by the messageId prefix or the first message part's prefix (tck-…); echoes anything else. Built on the generated task runtime.",
     version: "0.1.0",
     documentationUrl,
     capabilities,
@@ -185,7 +220,7 @@ function agentCard(
     defaultOutputModes: ["text/plain", "application/json", "application/octet-stream"],
     skills: [
       { id: "echo", name: "Echo", description: "Echoes the text it gets", tags: ["echo"] },
-      { id: "acts", name: "ACTS behaviours", description: "The ACTS SUT behaviour contract (message prefixes tck-…)", tags: ["conformance"] },
+      { id: "acts", name: "ACTS and TCK behaviours", description: "The ACTS and A2A TCK SUT behaviour contracts (messageId or text prefixes tck-…)", tags: ["conformance"] },
       ...(extended ? [{ id: "extended", name: "Extended skill", description: "Listed on the extended card only", tags: ["extended"] }] : []),
     ],
   });
@@ -197,9 +232,16 @@ export async function startExampleAgent(options: ExampleAgentOptions = {}): Prom
   const capabilities = { streaming: true, pushNotifications: true, extendedAgentCard: true, ...options.capabilities };
   const tokens = options.tokens ?? {};
   const requireAuthentication = options.requireAuthentication === true;
+  const tckProfile = options.profile === "tck";
   const shutdown = new AbortController();
+  // The card is built once, at start: it last changed now (its Last-Modified).
+  const startedAt = new Date();
   let extendedCard: AgentCard | undefined;
   const sqlite = options.taskDatabase !== undefined ? createA2AServiceSqliteTaskStore(options.taskDatabase) : undefined;
+  // This process is the only user of its database: a task still SUBMITTED or WORKING in it was cut off by
+  // the end of the previous process (kill -9, a crash) and nothing will finish it. It is marked FAILED.
+  const interrupted = (await sqlite?.failInterruptedTasks()) ?? 0;
+  if (interrupted > 0) console.warn(`example agent: ${interrupted} task(s) cut off when the previous process ended are now FAILED`);
   const store = sqlite ?? new InMemoryTaskStore();
   // Failed deliveries are reported once per (task, webhook) and kept short (ACTS registers
   // unreachable https://example.com/… webhooks; this must not flood the log).
@@ -207,7 +249,7 @@ export async function startExampleAgent(options: ExampleAgentOptions = {}): Prom
   const push = createPushNotificationSender({
     store,
     schemas: { StreamResponse: StreamResponseSchema },
-    allowPrivateNetworks: options.allowPrivateWebhooks === true,
+    allowPrivateNetworks: options.allowPrivateWebhooks ?? tckProfile,
     timeoutMs: 5_000,
     maxRetries: 1,
     closeTimeoutMs: 1_000,
@@ -243,14 +285,16 @@ export async function startExampleAgent(options: ExampleAgentOptions = {}): Prom
     const match = /^Bearer\s+(\S+)$/i.exec(header);
     const principal = match === null ? undefined : Object.hasOwn(tokens, match[1]!) ? tokens[match[1]!] : undefined;
     if (principal === undefined) throw new UnauthenticatedError("Unknown or malformed bearer token");
-    if (principal.tasks === false && operation !== undefined && operation !== "GetExtendedAgentCard") throw new PermissionDeniedError("This token may not use messages or tasks");
+    // Fails closed: a binding that does not name the operation before authentication gets no task right either.
+    if (principal.tasks === false && operation !== "GetExtendedAgentCard") throw new PermissionDeniedError("This token may not use messages or tasks");
     return principal;
   };
   // No versionWhenMissing: a request without A2A-Version is a 0.3 request (spec §3.6: "Agents MUST interpret empty value
   // as 0.3 version"), which this agent does not serve: VersionNotSupportedError. Clients send A2A-Version: 1.0.
   const serverOptions = { authenticate, logger: { error: (m: string, e?: unknown) => console.error(m, e) } };
   const grpc = await listenA2AServiceGrpc(handler, { ...serverOptions, listen: { host, port: options.grpcPort ?? 0, reflection: true } });
-  const http: Server = createServer();
+  // Header size, slowloris and keep-alive limits, JSON error bodies for what node:http refuses itself (server-limits.ts).
+  const http: Server = createA2AHttpServer();
   await new Promise<void>((resolve) => http.listen(options.httpPort ?? 0, host, resolve));
   const port = (http.address() as AddressInfo).port;
   const wsPath = "/a2a/ws";
@@ -272,12 +316,12 @@ export async function startExampleAgent(options: ExampleAgentOptions = {}): Prom
   if (problems.length > 0) throw new Error(`agent card does not match what is mounted: ${problems.map((p) => p.message).join("; ")}`);
   extendedCard = agentCard(capabilities, true, requireAuthentication, mounted, docsUrl);
   const jsonrpc = createA2AServiceJsonRpcServer(handler, serverOptions);
-  const rest = createA2AServiceRestServer(handler, { ...serverOptions, basePath: "/a2a/rest" });
+  const rest = createA2AServiceRestServer(handler, { ...serverOptions, basePath: "/a2a/rest", ...(tckProfile ? { responseContentType: "application/json" as const } : {}) });
   // The generated documents know the operations, not where they are mounted: their servers are set here.
   const apiDocuments = options.apiDocuments ?? generatedApiDocuments;
   const bindings = serveNode(
     composeHandlers(
-      { prefix: "/.well-known/agent-card.json", handler: serveAgentCard(card) },
+      { prefix: "/.well-known/agent-card.json", handler: serveAgentCard(card, { lastModified: startedAt }) },
       { prefix: "/a2a/jsonrpc", handler: withCors(jsonrpc.handler) },
       { prefix: "/a2a/rest", handler: withCors(rest.handler) },
       {

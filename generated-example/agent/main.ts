@@ -1,16 +1,33 @@
-/** `npm run example`: starts the example agent until SIGINT/SIGTERM. */
-import { startExampleAgent } from "./echo-agent.js";
+/**
+ * `npm run example`: starts the example agent until SIGINT/SIGTERM. A2A_PROFILE=tck starts its
+ * TCK profile (loopback webhooks, REST `application/json`; see echo-agent.ts); A2A_CAPABILITIES
+ * (e.g. "none", or "streaming,pushNotifications") the optional capabilities declared (default
+ * all); A2A_HTTP_PORT and A2A_GRPC_PORT 0 pick free ports.
+ */
+import { SqliteTaskStoreError } from "@protoc-gen-a2a/runtime/sqlite";
+import { capabilitiesFromEnv, profileFromEnv, startExampleAgent } from "./echo-agent.js";
 
+const profile = profileFromEnv(process.env["A2A_PROFILE"]);
 const agent = await startExampleAgent({
+  profile,
+  capabilities: capabilitiesFromEnv(process.env["A2A_CAPABILITIES"]),
   httpPort: Number(process.env["A2A_HTTP_PORT"] ?? 41241),
   grpcPort: Number(process.env["A2A_GRPC_PORT"] ?? 41242),
   // A2A_TASK_DB=tasks.db keeps tasks and push configs across restarts (SQLite); default: in memory.
   ...(process.env["A2A_TASK_DB"] ? { taskDatabase: process.env["A2A_TASK_DB"] } : {}),
+}).catch((e: unknown) => {
+  // An unusable A2A_TASK_DB (not SQLite, damaged, locked, read-only, …): one line that names the file and says what to do.
+  if (e instanceof SqliteTaskStoreError) {
+    console.error(`example agent: cannot start: ${e.message}`);
+    process.exit(1);
+  }
+  throw e;
 });
 const { endpoints } = agent;
 console.log(
   `example agent: card ${endpoints.cardUrl} · JSON-RPC ${endpoints.jsonrpc} · HTTP+JSON ${endpoints.rest} · gRPC ${endpoints.grpc} (h2c, reflection) · gRPC-web and Connect ${endpoints.connect} · WebSocket ${endpoints.ws}`,
 );
+if (profile !== "default") console.log(`example agent: profile ${profile}`);
 console.log(`example agent: API reference ${endpoints.docs} · OpenAPI ${endpoints.openapi} · OpenRPC ${endpoints.openrpc}`);
 
 let stopping = false;

@@ -45,7 +45,20 @@ export { JsonDecodeError, decodeMessage, encodeMessage } from "./proto-json.js";
 export { BINDING_CALL, isBindingCall, isImmutable, markImmutable } from "./binding-call.js";
 export { fillRequiredDefaults, findMissingFields, type FieldRule, type RequiredCheck, type RequirementTable } from "./required-fields.js";
 export {
+  DEFAULT_MAX_JSON_DEPTH,
+  DEFAULT_MAX_METADATA_BYTES,
+  DEFAULT_MAX_PARTS_PER_MESSAGE,
+  DEFAULT_REQUEST_LIMITS,
+  findLimitViolation,
+  jsonDepthExceeds,
+  resolveRequestLimits,
+  type LimitViolation,
+  type RequestLimitOptions,
+  type RequestLimits,
+} from "./limits.js";
+export {
   authChallengeHeader,
+  checkRequestLimits,
   decodeRequest,
   establishContext,
   internalError,

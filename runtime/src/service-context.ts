@@ -13,6 +13,7 @@ import { CALL_CANCELLATION, type CallCancellation } from "./call-abort.js";
 import { findMissingFields, type RequirementTable } from "./required-fields.js";
 import { BINDING_CALL } from "./binding-call.js";
 import { clipped, quoted } from "./client-input.js";
+import { DEFAULT_REQUEST_LIMITS, findLimitViolation, resolveRequestLimits, type RequestLimitOptions, type RequestLimits } from "./limits.js";
 
 /** The error types the pipelines raise themselves (the generated `errorSpecs` has them all). */
 export interface PipelineErrorSpecs {
@@ -33,8 +34,11 @@ export interface Logger {
   error(message: string, cause?: unknown): void;
 }
 
-/** The options every A2A server binding takes. */
-export interface ServerOptions<Principal> {
+/**
+ * The options every A2A server binding takes. The request limits (`maxJsonDepth`,
+ * `maxPartsPerMessage`, `maxMetadataBytes`, see limits.ts) apply on every binding.
+ */
+export interface ServerOptions<Principal> extends RequestLimitOptions {
   /** Protocol versions (Major.Minor) this interface serves. Default `["1.0"]`. */
   readonly supportedVersions?: readonly string[] | undefined;
   /**
@@ -45,7 +49,12 @@ export interface ServerOptions<Principal> {
   readonly versionWhenMissing?: string | undefined;
   /** Extension URIs the Agent Card marks `required: true`: a request that does not ask for all of them fails (§4.6.3). */
   readonly requiredExtensions?: readonly string[] | undefined;
-  /** Authenticates every request before its body is decoded; see AuthenticateFn. */
+  /**
+   * Authenticates every call before its request is decoded into the operation's message and before the
+   * handler runs; see AuthenticateFn. What is needed to know the call comes first: the HTTP body's JSON
+   * parse and the JSON-RPC envelope (an unauthenticated caller can get JsonParseError or MethodNotFoundError),
+   * and on gRPC the protobuf decoding, which Connect and grpc-js do before any A2A code runs.
+   */
   readonly authenticate?: AuthenticateFn<Principal> | undefined;
   /** Where internal errors are logged. Default: console.error. */
   readonly logger?: Logger | undefined;
@@ -71,6 +80,8 @@ export interface PipelineSettings<Principal> {
   readonly authenticate: AuthenticateFn<Principal> | undefined;
   readonly logger: Logger;
   readonly errors: PipelineErrorSpecs;
+  /** The request limits (defaults applied). */
+  readonly limits: RequestLimits;
 }
 
 /** Applies the defaults of ServerOptions. */
@@ -82,6 +93,7 @@ export function resolveServerOptions<Principal>(options: ServerOptions<Principal
     authenticate: options?.authenticate,
     logger: options?.logger ?? { error: (message, cause) => console.error(message, cause) },
     errors,
+    limits: resolveRequestLimits(options),
   };
 }
 
@@ -142,10 +154,11 @@ function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
 }
 
 /**
- * Decodes a request from ProtoJSON and validates it against the REQUIRED/range table;
- * throws InvalidParamsError naming the field (with a google.rpc.BadRequest).
+ * Decodes a request from ProtoJSON and validates it against the REQUIRED/range table and the
+ * request limits (default: DEFAULT_REQUEST_LIMITS); throws InvalidParamsError naming the field
+ * (with a google.rpc.BadRequest).
  */
-export function decodeRequest(errors: PipelineErrorSpecs, schema: DescMessage, json: JsonValue, requestFields: RequirementTable): Message {
+export function decodeRequest(errors: PipelineErrorSpecs, schema: DescMessage, json: JsonValue, requestFields: RequirementTable, limits: RequestLimits = DEFAULT_REQUEST_LIMITS): Message {
   let message: Message;
   try {
     message = decodeMessage(schema, json);
@@ -159,7 +172,21 @@ export function decodeRequest(errors: PipelineErrorSpecs, schema: DescMessage, j
       fieldViolations: violations,
     });
   }
+  checkRequestLimits(errors, limits, schema, message);
   return message;
+}
+
+/**
+ * Throws InvalidParamsError naming the field when a decoded request breaks a request limit (too many
+ * parts, metadata too large or too deep); ErrorInfo metadata `limit` (the option's name) and `maximum`.
+ */
+export function checkRequestLimits(errors: PipelineErrorSpecs, limits: RequestLimits, schema: DescMessage, message: Message): void {
+  const violation = findLimitViolation(limits, schema, message);
+  if (violation === undefined) return;
+  throw new A2AError(errors.InvalidParamsError, `Invalid parameters: ${violation.description}`, {
+    metadata: { limit: violation.limit, maximum: String(violation.maximum) },
+    fieldViolations: [{ field: violation.field, description: violation.description }],
+  });
 }
 
 /**

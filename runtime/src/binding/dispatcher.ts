@@ -8,7 +8,8 @@
  *
  * Pipeline: operation known (MethodNotFound) → authenticate → A2A-Version → required
  * extensions → decode the ProtoJSON request (or take a message) and validate REQUIRED fields,
- * ranges and exactly-one oneofs (InvalidParams) → handler → ProtoJSON result (REQUIRED fields
+ * ranges and exactly-one oneofs (InvalidParams) → tenant (the binding's, else the request's `tenant`
+ * field) → handler → ProtoJSON result (REQUIRED fields
  * emitted at their zero value). Every failure is an `A2AError` of the generated catalog; a
  * handler's own throw becomes InternalError, logged, never leaked.
  */
@@ -18,7 +19,8 @@ import { ServiceParameters, type CallContext, type ProtocolBinding } from "../ca
 import type { OperationDescriptor } from "../operation.js";
 import { encodeMessage } from "../proto-json.js";
 import type { RequirementTable } from "../required-fields.js";
-import { decodeRequest, establishContext, internalError, resolveServerOptions, type ServerOptions, type ServiceDefinitionBase } from "../service-context.js";
+import { decodeRequest, establishContext, internalError, resolveServerOptions, type PipelineErrorSpecs, type ServerOptions, type ServiceDefinitionBase } from "../service-context.js";
+import { withTenant } from "../call-abort.js";
 
 /** What the generated code gives a custom binding: the operations and the tables the standard servers use. */
 export interface BindingServiceDefinition<Principal> extends ServiceDefinitionBase<Principal> {
@@ -36,7 +38,11 @@ export interface BindingCall {
   readonly request: JsonValue | Message;
   /** Service parameters (§3.2.6) as the binding carries them: header-like pairs, case-insensitive names. */
   readonly serviceParameters?: Iterable<readonly [string, string]> | Readonly<Record<string, string>> | undefined;
-  /** The tenant the binding's addressing names, if it has any (§3.2.7). Default "". */
+  /**
+   * The tenant the binding's addressing names, if it has any (§3.2.7). Default: the request's own
+   * `tenant` field (as on JSON-RPC and gRPC), else "". A request whose `tenant` field names another
+   * tenant is InvalidParamsError (as on HTTP+JSON, where the path's tenant and the body's must agree).
+   */
   readonly tenant?: string | undefined;
   /** Aborted when the caller goes away or cancels: passed to the handler, which stops its work. */
   readonly signal?: AbortSignal | undefined;
@@ -72,6 +78,22 @@ function parameters(input: BindingCall["serviceParameters"]): ServiceParameters 
 }
 
 /**
+ * The context scoped to the call's tenant: the binding's, else the request's `tenant` field (so that a
+ * binding that does not pass one still scopes the call as JSON-RPC and gRPC do, never to the default
+ * tenant); a request naming another tenant than the binding's is InvalidParamsError.
+ */
+function scopedToTenant<Principal>(errors: PipelineErrorSpecs, context: CallContext<Principal>, request: Message): CallContext<Principal> {
+  const field = (request as { tenant?: unknown }).tenant;
+  if (typeof field !== "string" || field === "" || field === context.tenant) return context;
+  if (context.tenant !== "") {
+    throw new A2AError(errors.InvalidParamsError, "Invalid parameters: the request's tenant differs from the tenant the binding addressed", {
+      fieldViolations: [{ field: "tenant", description: "Must be empty or the tenant the binding addressed" }],
+    });
+  }
+  return withTenant(context, field);
+}
+
+/**
  * Creates the dispatcher of a custom binding. `binding` is its protocolBinding URI; the
  * options are the standard servers' (`supportedVersions`, `versionWhenMissing`,
  * `requiredExtensions`, `authenticate`, `logger`), so that every binding of an agent answers alike.
@@ -86,10 +108,11 @@ export function createBindingDispatcher<Principal>(service: BindingServiceDefini
     const op = operations.get(input.operation);
     if (op === undefined) throw new A2AError(errors.MethodNotFoundError, `Method not found: ${input.operation.slice(0, 100)}`);
     const signal = input.signal ?? new AbortController().signal;
-    const context = await establishContext(settings, { binding, operation: op.name, serviceParameters: parameters(input.serviceParameters), tenant: input.tenant ?? "", signal });
+    const established = await establishContext(settings, { binding, operation: op.name, serviceParameters: parameters(input.serviceParameters), tenant: input.tenant ?? "", signal });
     const request = isMessage(input.request)
-      ? decodeRequest(errors, op.input, encodeMessage(op.input, input.request, {}), service.requestFields)
-      : decodeRequest(errors, op.input, input.request, service.requestFields);
+      ? decodeRequest(errors, op.input, encodeMessage(op.input, input.request, {}), service.requestFields, settings.limits)
+      : decodeRequest(errors, op.input, input.request, service.requestFields, settings.limits);
+    const context = scopedToTenant(errors, established, request);
     if (op.kind === "unary") {
       let response: Message;
       try {

@@ -14,7 +14,7 @@
  * (server.ts, status.ts, listen.ts) is a type.
  */
 import { constants as http2Constants, type IncomingHttpHeaders, type ServerHttp2Stream } from "node:http2";
-import { Metadata, Server, ServerCredentials, status as GrpcStatus } from "@grpc/grpc-js";
+import { Metadata, Server, ServerCredentials, setLogger, status as GrpcStatus } from "@grpc/grpc-js";
 import type {
   KeyCertPair,
   MethodDefinition,
@@ -33,12 +33,14 @@ import { LazyCallCancellation } from "../call-abort.js";
 import type { OperationDescriptor } from "../operation.js";
 import { findMissingFields, type FieldRule } from "../required-fields.js";
 import { formatExtensions } from "../service-parameters.js";
-import { establishContext, internalError, resolveServerOptions, type PipelineSettings } from "../service-context.js";
+import { checkRequestLimits, establishContext, internalError, resolveServerOptions, type PipelineSettings } from "../service-context.js";
 import type { GrpcEndpoint, GrpcListenOptions } from "../grpc/listen.js";
+import { DEFAULT_MAX_CONCURRENT_STREAMS } from "../grpc/session-guard.js";
 import type { GrpcServerOptions, GrpcServiceDefinition } from "../grpc/server.js";
 import type { StatusDetailSchemas } from "../grpc/status.js";
 import { DEFAULT_GRPC_READ_MAX_BYTES } from "../grpc/limits.js";
 import { guardHttp2Sessions } from "../grpc/session-guard.js";
+import { clampDeadlineHeaders } from "../grpc/timeout-header.js";
 import { addGrpcJsReflection } from "./reflection.js";
 
 /** The generated google.rpc schemas this binding packs by hand (Connect packs google.rpc.Status itself). */
@@ -64,6 +66,13 @@ export interface GrpcJsServiceDefinition<Principal> extends GrpcServiceDefinitio
 export interface GrpcJsListenOptions extends GrpcListenOptions {
   /** Passed to `new Server(…)` (keepalive, max concurrent streams, interceptors, …); wins over `adapter`. */
   readonly grpcJs?: GrpcJsServerOptions | undefined;
+  /**
+   * grpc-js logs an ERROR line, with the client's text in it, for every metadata entry it drops (a key
+   * with `&` or `+`, a value with non-ASCII bytes): any client can write lines into the agent's log
+   * at any rate. By default those lines are dropped from grpc-js's logger (process-wide; every other
+   * grpc-js line still reaches the logger that was set before); `true` keeps them.
+   */
+  readonly logDroppedMetadata?: boolean | undefined;
 }
 
 /** A listening grpc-js endpoint: `server` is the node:http2 server grpc-js listens on; `grpcServer` the grpc-js Server. */
@@ -143,14 +152,17 @@ export function grpcJsService<Principal>(
  * the `host:port` an AgentInterface advertises. `close()` shuts down gracefully, and cuts the calls
  * still running after a short grace (1 s). Content types other than `application/grpc[+proto]` are
  * answered 415 (INVALID_ARGUMENT) without dispatch; connections whose HTTP/2 session is over (GOAWAY
- * after a protocol error, …) are closed after `listen.goawayGraceMs` (default 3 s).
+ * after a protocol error, …) are closed after `listen.goawayGraceMs` (default 3 s); the connection
+ * limits of GrpcListenOptions apply (`maxConcurrentStreams`, handshake, idle and request-message timeouts).
  */
 export async function listenGrpcJs<Principal>(definition: GrpcJsServiceDefinition<Principal>, options?: GrpcServerOptions<Principal>, listen?: GrpcJsListenOptions): Promise<GrpcJsEndpoint> {
   // Channelz (call counters and timestamps on every message) is off unless asked for (`grpcJs: { "grpc.enable_channelz": 1 }`):
   // nothing serves it here, and it costs on every call.
   const serverOptions: GrpcJsServerOptions = { "grpc.max_receive_message_length": listen?.adapter?.readMaxBytes ?? DEFAULT_GRPC_READ_MAX_BYTES, "grpc.enable_channelz": 0 };
   if (listen?.adapter?.writeMaxBytes !== undefined) serverOptions["grpc.max_send_message_length"] = listen.adapter.writeMaxBytes;
+  serverOptions["grpc.max_concurrent_streams"] = maxConcurrentStreams(listen?.maxConcurrentStreams);
   const credentials = listen?.tls === undefined ? ServerCredentials.createInsecure() : sslCredentials(listen.tls);
+  if (listen?.logDroppedMetadata !== true) await quietDroppedMetadataLog();
   const server = new Server({ ...serverOptions, ...listen?.grpcJs });
   const { service, implementation } = grpcJsService(definition, options);
   server.addService(service, implementation);
@@ -166,7 +178,11 @@ export async function listenGrpcJs<Principal>(definition: GrpcJsServiceDefinitio
   // Only gRPC proper reaches grpc-js (it takes gRPC-web and the Connect protocol for gRPC, runs the handler, answers in gRPC).
   refuseOtherContentTypes(http2Server);
   // Sessions that are over (GOAWAY after a protocol error, …) lose their socket after a grace (session-guard.ts).
-  const guard = guardHttp2Sessions(http2Server, listen?.goawayGraceMs);
+  const guard = guardHttp2Sessions(http2Server, listen?.goawayGraceMs, {
+    handshakeTimeoutMs: listen?.handshakeTimeoutMs,
+    idleTimeoutMs: listen?.idleTimeoutMs,
+    requestMessageTimeoutMs: listen?.requestMessageTimeoutMs,
+  });
   // The connections, for close(): grpc-js's forceShutdown only destroys the sessions channelz tracks (1.14),
   // and channelz is off by default here.
   const sessions = new Set<{ destroy(error?: Error, code?: number): void }>();
@@ -193,6 +209,8 @@ async function handleUnary<Principal>(b: Binding<Principal>, call: ServerUnaryCa
   try {
     const request = call.request;
     const context = await prepare(b, request, call.metadata, cancellation);
+    // A call already cancelled or past its deadline starts no work nobody waits for.
+    if (cancellation.reason !== undefined) return callback(abortStatus(cancellation));
     const response = await (b.definition.dispatch(b.operation.name, request, context) as Promise<Message>);
     // Cancelled or past the deadline: grpc-js has answered already; the late answer is dropped.
     if (cancellation.reason !== undefined) return callback(abortStatus(cancellation));
@@ -216,6 +234,7 @@ async function handleServerStream<Principal>(b: Binding<Principal>, call: Server
   let iterator: AsyncIterator<Message>;
   try {
     context = await prepare(b, call.request, call.metadata, cancellation);
+    if (cancellation.reason !== undefined) throw cancellation.reason;
     iterator = (b.definition.dispatch(b.operation.name, call.request, context) as AsyncIterable<Message>)[Symbol.asyncIterator]();
   } catch (e) {
     endWithError(b, call, e, cancellation);
@@ -304,7 +323,7 @@ function abortStatus(cancellation: GrpcJsCancellation): { code: number; details:
   return cancellation.reason === DEADLINE_REASON ? DEADLINE_STATUS : CANCELLED_STATUS;
 }
 
-/** Service parameters from metadata, auth, version, extensions, then REQUIRED fields and ranges (as grpc/server.ts). */
+/** Service parameters from metadata, auth, version, extensions, then REQUIRED fields and ranges, then the request limits (as grpc/server.ts). */
 async function prepare<Principal>(b: Binding<Principal>, request: Message, metadata: Metadata, cancellation: GrpcJsCancellation): Promise<CallContext<Principal>> {
   const tenant = (request as { tenant?: unknown }).tenant;
   const context = await establishContext(b.settings, {
@@ -322,6 +341,7 @@ async function prepare<Principal>(b: Binding<Principal>, request: Message, metad
       });
     }
   }
+  checkRequestLimits(b.definition.errors, b.settings.limits, b.operation.input, request);
   return context;
 }
 
@@ -503,6 +523,8 @@ function refuseOtherContentTypes(http2Server: GrpcEndpoint["server"]): boolean {
     if (typeof type === "string" && GRPC_CONTENT_TYPE.test(type)) {
       // grpc-js compares case-sensitively: `Application/GRPC` is the same media type.
       if (!type.startsWith("application/grpc")) headers["content-type"] = type.toLowerCase();
+      // Deadlines beyond a timer's range read as the longest one, not as 1 ms (timeout-header.ts).
+      clampDeadlineHeaders(headers);
       grpcJs.call(this, stream, headers, ...rest);
       return;
     }
@@ -520,6 +542,13 @@ function refuseOtherContentTypes(http2Server: GrpcEndpoint["server"]): boolean {
     }
   });
   return true;
+}
+
+/** `maxConcurrentStreams` checked, with its default (as listen.ts; kept here so that this stack does not load Connect's listen.ts). */
+function maxConcurrentStreams(value: number | undefined): number {
+  const n = value ?? DEFAULT_MAX_CONCURRENT_STREAMS;
+  if (!Number.isInteger(n) || n < 1 || n > 2 ** 32 - 1) throw new RangeError(`maxConcurrentStreams must be an integer from 1 to 2^32 - 1, got ${n}`);
+  return n;
 }
 
 /** tryShutdown (calls in flight may finish), forceShutdown (and `sessions` destroyed) after the grace; resolves when closed. */
@@ -541,3 +570,26 @@ function shutdown(server: Server, sessions: Set<{ destroy(error?: Error, code?: 
     server.tryShutdown(finish);
   });
 }
+
+let droppedMetadataQuiet = false;
+
+/** Wraps grpc-js's logger (once per process) so that its per-entry "Failed to add metadata entry" lines are dropped. */
+async function quietDroppedMetadataLog(): Promise<void> {
+  if (droppedMetadataQuiet) return;
+  droppedMetadataQuiet = true;
+  // grpc-js exports setLogger but not getLogger: the wrapper must keep the logger a user set before.
+  const logging = (await import("@grpc/grpc-js/build/src/logging.js").catch(() => undefined)) as { getLogger?: () => Partial<Console> } | undefined;
+  const previous = logging?.getLogger?.();
+  if (previous === undefined) return;
+  const error = previous.error?.bind(previous);
+  setLogger({
+    ...previous,
+    error: (...args: unknown[]) => {
+      if (typeof args[0] === "string" && DROPPED_METADATA_LINE.test(args[0])) return;
+      error?.(...args);
+    },
+  });
+}
+
+/** grpc-js's line for a metadata entry it drops (metadata.ts), after its timestamp/severity prefix. */
+const DROPPED_METADATA_LINE = /Failed to add metadata entry /;

@@ -6,3 +6,11 @@
  */
 export { grpcJsService, listenGrpcJs, toGrpcJsStatus, type GrpcJsEndpoint, type GrpcJsListenOptions, type GrpcJsServiceDefinition, type GrpcJsStatusSchemas } from "./grpc-js-server.js";
 export { addGrpcJsReflection } from "./reflection.js";
+export {
+  DEFAULT_GOAWAY_GRACE_MS,
+  DEFAULT_HANDSHAKE_TIMEOUT_MS,
+  DEFAULT_IDLE_TIMEOUT_MS,
+  DEFAULT_MAX_CONCURRENT_STREAMS,
+  DEFAULT_REQUEST_MESSAGE_TIMEOUT_MS,
+  type SessionTimeouts,
+} from "../grpc/session-guard.js";

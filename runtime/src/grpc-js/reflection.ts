@@ -4,7 +4,7 @@
  * reflection index (grpc/reflection.ts, no Connect) behind a grpc-js bidirectional method, with
  * protobuf-es (de)serialization, so `grpcurl` and `buf curl` work without proto files.
  */
-import type { Server, ServerDuplexStream, ServiceDefinition } from "@grpc/grpc-js";
+import { status as GrpcStatus, type Server, type ServerDuplexStream, type ServiceDefinition } from "@grpc/grpc-js";
 import { fromBinary, toBinary, type DescMessage, type DescService, type Message } from "@bufbuild/protobuf";
 import type { ServerReflectionRequest } from "../gen/grpc/reflection/v1/reflection_pb.js";
 import type { ServerReflectionRequest as ServerReflectionRequestV1Alpha } from "../gen/grpc/reflection/v1alpha/reflection_pb.js";
@@ -35,7 +35,11 @@ export function addGrpcJsReflection(server: Pick<Server, "addService">, services
     };
     server.addService(definition, {
       ServerReflectionInfo: (call: ServerDuplexStream<Message, Message>) => {
-        call.on("data", (request: Message) => call.write(answer(request)));
+        call.on("data", (request: Message | typeof UNDECODABLE) => {
+          // grpc-js leaves the call hanging when its deserializer throws on a later message: the call ends here instead.
+          if (request === UNDECODABLE) call.emit("error", { code: GrpcStatus.INVALID_ARGUMENT, details: "a reflection request that does not decode" });
+          else call.write(answer(request));
+        });
         call.on("end", () => call.end());
         // A client that goes away mid-stream: nothing to clean up.
         call.on("error", () => {});
@@ -48,6 +52,15 @@ function serialize(schema: DescMessage): (message: Message) => Buffer {
   return (message) => Buffer.from(toBinary(schema, message));
 }
 
+/** What the request deserializer gives for bytes that do not decode (it must not throw, see above). */
+const UNDECODABLE: unique symbol = Symbol("undecodable");
+
 function deserialize(schema: DescMessage): (bytes: Buffer) => Message {
-  return (bytes) => fromBinary(schema, bytes);
+  return (bytes) => {
+    try {
+      return fromBinary(schema, bytes);
+    } catch {
+      return UNDECODABLE as unknown as Message;
+    }
+  };
 }

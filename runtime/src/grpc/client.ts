@@ -56,7 +56,7 @@ export class GrpcTransport implements A2ATransport {
     try {
       return await call(this.#message(operation, request), this.#callOptions(options));
     } catch (e) {
-      throw this.#error(e, options?.signal);
+      throw this.#error(e, options);
     }
   }
 
@@ -73,7 +73,7 @@ export class GrpcTransport implements A2ATransport {
     try {
       yield* call(this.#message(operation, request), { ...this.#callOptions(options), signal: stop.signal });
     } catch (e) {
-      throw this.#error(e, caller);
+      throw this.#error(e, options);
     } finally {
       caller?.removeEventListener("abort", forward);
       stop.abort();
@@ -98,9 +98,13 @@ export class GrpcTransport implements A2ATransport {
    * A Connect error as the generated A2A error; the cancellation the caller's own abort caused
    * rejects with the signal's reason instead, as on the HTTP bindings.
    */
-  #error(e: unknown, signal: AbortSignal | undefined): unknown {
+  #error(e: unknown, options: CallOptions | undefined): unknown {
     if (!(e instanceof ConnectError)) return e;
+    const signal = options?.signal;
     if (signal?.aborted === true && e.code === Code.Canceled) return signal.reason;
+    // The caller's own deadline passed: the TimeoutError the HTTP clients throw (call-options.ts).
+    const timeoutMs = options?.timeoutMs ?? this.#options.timeoutMs;
+    if (timeoutMs !== undefined && e.code === Code.DeadlineExceeded && e.details.length === 0) return new DOMException(`the call timed out after ${timeoutMs} ms`, "TimeoutError");
     return fromConnectError(e, this.#schemas, this.#errors);
   }
 }

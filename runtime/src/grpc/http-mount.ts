@@ -8,6 +8,8 @@
  */
 import { cors as connectCors } from "@connectrpc/connect";
 import { DEFAULT_GRPC_READ_MAX_BYTES } from "./limits.js";
+import { clampDeadlineHeaders } from "./timeout-header.js";
+import { isGrpcJsonCodec, refuseGrpcJsonCodec } from "./json-codecs.js";
 import { connectNodeAdapter, type ConnectNodeAdapterOptions } from "@connectrpc/connect-node";
 import { corsPolicy, type CorsOptions } from "../http/cors.js";
 import type { NodeRequestListener } from "../http/node-adapter.js";
@@ -20,6 +22,11 @@ export interface ConnectHttpMountOptions {
   readonly cors?: CorsOptions | false | undefined;
   /** Connect adapter options: readMaxBytes (default 4 MiB here), maxTimeoutMs, interceptors, … */
   readonly adapter?: Partial<Omit<ConnectNodeAdapterOptions, "routes" | "requestPathPrefix" | "fallback">> | undefined;
+  /**
+   * Serve gRPC-web with the JSON codec (`application/grpc-web+json`) as well: off by default, such
+   * calls get 415 with INVALID_ARGUMENT (json-codecs.ts says why). The Connect protocol's JSON is served.
+   */
+  readonly jsonCodecs?: boolean | undefined;
 }
 
 /**
@@ -55,6 +62,8 @@ export function mountConnectRoutes(routes: ConnectNodeAdapterOptions["routes"], 
       }
       for (const [name, value] of cors.responseHeaders(header("origin"))) res.setHeader(name, value);
     }
+    if (options.jsonCodecs !== true && isGrpcJsonCodec(req.headers["content-type"])) return refuseGrpcJsonCodec(req, res);
+    clampDeadlineHeaders(req.headers);
     connect(req, res);
   };
 }

@@ -10,5 +10,13 @@ export { registerGrpcReflection } from "./reflection-service.js";
 export { mountConnectRoutes, type ConnectHttpMountOptions } from "./http-mount.js";
 export { CONNECT_PROTOCOL_BINDING, GRPC_WEB_PROTOCOL_BINDING } from "../discovery.js";
 export { listenGrpc, type GrpcEndpoint, type GrpcListenOptions } from "./listen.js";
+export {
+  DEFAULT_GOAWAY_GRACE_MS,
+  DEFAULT_HANDSHAKE_TIMEOUT_MS,
+  DEFAULT_IDLE_TIMEOUT_MS,
+  DEFAULT_MAX_CONCURRENT_STREAMS,
+  DEFAULT_REQUEST_MESSAGE_TIMEOUT_MS,
+  type SessionTimeouts,
+} from "./session-guard.js";
 export { GrpcTransport, grpcBaseUrl, type GrpcClientOptions } from "./client.js";
 export { fromConnectError, isCancellation, toConnectError, type StatusDetailSchemas } from "./status.js";

@@ -16,6 +16,7 @@
  * reflection, compressed requests (`grpc-encoding`), `+json`, unknown paths; and every call when
  * the adapter has interceptors, context values or a shutdown signal, or `grpc: false`.
  */
+import { MAX_TIMER_MS } from "./timeout-header.js";
 import type { Http2SecureServer, Http2Server, IncomingHttpHeaders, ServerHttp2Stream } from "node:http2";
 import { create, isMessage, type DescMethod, type Message } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
@@ -57,7 +58,10 @@ const noop = (): void => {};
 export class LeanCancellation extends LazyCallCancellation<ConnectError> {
   /** Settles with `promise`, or rejects with the abort's reason as soon as the call is aborted (a late result is dropped). */
   race<T>(promise: Promise<T>): Promise<T> {
-    if (this.reason !== undefined) return Promise.reject(this.reason);
+    if (this.reason !== undefined) {
+      promise.catch(noop); // a dropped late result: never an unhandled rejection
+      return Promise.reject(this.reason);
+    }
     return new Promise<T>((resolve, reject) => {
       const stop = this.onAbort(() => reject(this.reason));
       promise.then(
@@ -214,11 +218,14 @@ function serve(method: PreparedMethod, settings: LeanSettings, stream: ServerHtt
     return;
   }
   if (timeout.timeoutMs !== undefined) {
-    timer = setTimeout(() => {
-      const reason = new ConnectError("the operation timed out", Code.DeadlineExceeded);
-      cancellation.abort(reason);
-      fail(reason);
-    }, timeout.timeoutMs);
+    timer = setTimeout(
+      () => {
+        const reason = new ConnectError("the operation timed out", Code.DeadlineExceeded);
+        cancellation.abort(reason);
+        fail(reason);
+      },
+      Math.min(timeout.timeoutMs, MAX_TIMER_MS),
+    );
   }
 
   // The body, with each envelope's length checked against readMaxBytes as soon as its prefix arrives.

@@ -10,10 +10,12 @@ import { DEFAULT_GRPC_READ_MAX_BYTES } from "./limits.js";
 import { connectNodeAdapter, type ConnectNodeAdapterOptions } from "@connectrpc/connect-node";
 import { registerGrpcReflection } from "./reflection-service.js";
 import { installLeanUnary, leanUnaryMethods } from "./lean-unary.js";
-import { guardHttp2Sessions } from "./session-guard.js";
+import { clampDeadlineHeaders } from "./timeout-header.js";
+import { isGrpcJsonCodec, refuseGrpcJsonCodec } from "./json-codecs.js";
+import { DEFAULT_HANDSHAKE_TIMEOUT_MS, DEFAULT_MAX_CONCURRENT_STREAMS, guardHttp2Sessions, type SessionTimeouts } from "./session-guard.js";
 
-/** Where and how to listen. */
-export interface GrpcListenOptions {
+/** Where and how to listen, and the connection limits (the timeouts: session-guard.ts). */
+export interface GrpcListenOptions extends SessionTimeouts {
   readonly host?: string | undefined;
   /** 0 (default) picks a free port. */
   readonly port?: number | undefined;
@@ -21,6 +23,11 @@ export interface GrpcListenOptions {
   readonly tls?: Pick<SecureServerOptions, "key" | "cert" | "ca" | "passphrase"> | undefined;
   /** Connect adapter options: readMaxBytes (largest message, default 4 MiB here), maxTimeoutMs, … */
   readonly adapter?: Partial<Omit<ConnectNodeAdapterOptions, "routes">> | undefined;
+  /**
+   * Serve gRPC with the JSON codec (`application/grpc+json`) as well: off by default, such calls get
+   * 415 with INVALID_ARGUMENT (the A2A gRPC binding is protobuf; json-codecs.ts says why).
+   */
+  readonly jsonCodecs?: boolean | undefined;
   /**
    * Serve gRPC Server Reflection (`grpc.reflection.v1` and `v1alpha`) for the service, so `grpcurl`
    * and `buf curl` list, describe and call it with no proto file. Off by default: reflection
@@ -37,6 +44,26 @@ export interface GrpcListenOptions {
    * not affected (session-guard.ts). Both stacks: listenGrpc and listenGrpcJs.
    */
   readonly goawayGraceMs?: number | undefined;
+  /**
+   * Most streams (calls, server streams included) open at once on one connection, announced in the
+   * HTTP/2 SETTINGS (`SETTINGS_MAX_CONCURRENT_STREAMS`): a client opens more only when one ends; one
+   * that does not wait gets RST_STREAM REFUSED_STREAM. Default 100 (RFC 9113's recommended minimum;
+   * Node's own default is 2³² − 1). On grpc-js it is `grpc.max_concurrent_streams` (`grpcJs` wins).
+   */
+  readonly maxConcurrentStreams?: number | undefined;
+  // handshakeTimeoutMs (default 10 s), idleTimeoutMs (default 5 min), requestMessageTimeoutMs (default 30 s): SessionTimeouts.
+}
+
+/** The session timeouts of listen options (for guardHttp2Sessions). */
+export function sessionTimeouts(options: SessionTimeouts | undefined): SessionTimeouts {
+  return { handshakeTimeoutMs: options?.handshakeTimeoutMs, idleTimeoutMs: options?.idleTimeoutMs, requestMessageTimeoutMs: options?.requestMessageTimeoutMs };
+}
+
+/** `maxConcurrentStreams` of listen options, checked, with its default. */
+export function maxConcurrentStreamsOf(options: { readonly maxConcurrentStreams?: number | undefined } | undefined): number {
+  const value = options?.maxConcurrentStreams ?? DEFAULT_MAX_CONCURRENT_STREAMS;
+  if (!Number.isInteger(value) || value < 1 || value > 2 ** 32 - 1) throw new RangeError(`maxConcurrentStreams must be an integer from 1 to 2^32 - 1, got ${value}`);
+  return value;
 }
 
 /** A listening gRPC endpoint. */
@@ -54,7 +81,8 @@ export interface GrpcEndpoint {
  * calls (binary, no request compression), on a lean node:http2 path that answers as Connect does
  * without Connect's per-call pipeline (lean-unary.ts); everything else goes through Connect.
  * Connections whose HTTP/2 session is over (GOAWAY after a protocol error, …) are closed after
- * `goawayGraceMs`.
+ * `goawayGraceMs`; the connection limits (`maxConcurrentStreams`, `handshakeTimeoutMs`, `idleTimeoutMs`,
+ * `requestMessageTimeoutMs`) apply.
  */
 export async function listenGrpc(routes: ConnectNodeAdapterOptions["routes"], options?: GrpcListenOptions): Promise<GrpcEndpoint> {
   let router: ConnectRouter | undefined;
@@ -64,13 +92,22 @@ export async function listenGrpc(routes: ConnectNodeAdapterOptions["routes"], op
     if (options?.reflection === true) registerGrpcReflection(r);
   };
   const adapter = { readMaxBytes: DEFAULT_GRPC_READ_MAX_BYTES, ...options?.adapter };
-  const handler = connectNodeAdapter({ ...adapter, routes: withReflection });
-  const server = options?.tls !== undefined ? createSecureServer({ ...options.tls, allowHTTP1: true }, handler) : createServer(handler);
+  const connect = connectNodeAdapter({ fallback: unknownMethod, ...adapter, routes: withReflection });
+  const handler: typeof connect = options?.jsonCodecs === true ? connect : (req, res) => (isGrpcJsonCodec(req.headers["content-type"]) ? refuseGrpcJsonCodec(req, res) : connect(req, res));
+  const settings = { maxConcurrentStreams: maxConcurrentStreamsOf(options) };
+  // TLS: the TLS handshake gets the same bound as the HTTP/2 one (node:tls's default is 120 s).
+  const handshakeTimeout = options?.handshakeTimeoutMs ?? DEFAULT_HANDSHAKE_TIMEOUT_MS;
+  const server =
+    options?.tls !== undefined
+      ? createSecureServer({ ...options.tls, allowHTTP1: true, settings, ...(handshakeTimeout > 0 ? { handshakeTimeout } : {}) }, handler)
+      : createServer({ settings }, handler);
   // Plain gRPC unary calls of the A2A service skip Connect's per-call pipeline (lean-unary.ts); everything else is Connect's.
   const lean = leanUnaryMethods(router, adapter);
   if (lean !== undefined) installLeanUnary(server, lean, adapter);
+  // Deadlines beyond a timer's range read as the longest one, not as 1 ms (timeout-header.ts).
+  server.prependListener("stream", (_stream, headers) => clampDeadlineHeaders(headers));
   // Sessions that are over (GOAWAY after a protocol error, …) lose their socket after a grace (session-guard.ts).
-  const guard = guardHttp2Sessions(server, options?.goawayGraceMs);
+  const guard = guardHttp2Sessions(server, options?.goawayGraceMs, sessionTimeouts(options));
   const host = options?.host ?? "127.0.0.1";
   await new Promise<void>((resolve, reject) => {
     const failed = (error: Error) => {
@@ -103,3 +140,18 @@ export async function listenGrpc(routes: ConnectNodeAdapterOptions["routes"], op
       }),
   };
 }
+
+/**
+ * Calls of a method this server does not have. gRPC over HTTP/2 answers them with HTTP 200 and
+ * `grpc-status: 12` (UNIMPLEMENTED) in a trailers-only response, as grpc-js and grpc-go do; anything
+ * that is not gRPC gets a plain 404.
+ */
+const unknownMethod: NonNullable<ConnectNodeAdapterOptions["fallback"]> = (req, res) => {
+  const type = String(req.headers["content-type"] ?? "").toLowerCase();
+  if (type.startsWith("application/grpc") && !type.startsWith("application/grpc-web")) {
+    res.writeHead(200, { "content-type": "application/grpc", "grpc-status": "12", "grpc-message": encodeURIComponent(`unknown method ${req.url ?? ""}`.slice(0, 200)) });
+  } else {
+    res.writeHead(404);
+  }
+  res.end();
+};

@@ -13,7 +13,7 @@ import { ServiceParameters, type CallContext } from "../call-context.js";
 import type { OperationDescriptor } from "../operation.js";
 import { findMissingFields } from "../required-fields.js";
 import { formatExtensions } from "../service-parameters.js";
-import { establishContext, internalError, resolveServerOptions, type PipelineSettings, type ServerOptions, type ServiceDefinitionBase } from "../service-context.js";
+import { checkRequestLimits, establishContext, internalError, resolveServerOptions, type PipelineSettings, type ServerOptions, type ServiceDefinitionBase } from "../service-context.js";
 import { toConnectError, type StatusDetailSchemas } from "./status.js";
 import { registerLeanUnary } from "./lean-unary.js";
 import type { CallCancellation } from "../call-abort.js";
@@ -28,11 +28,18 @@ export interface GrpcServiceDefinition<Principal> extends ServiceDefinitionBase<
 }
 
 /** Options of the gRPC binding (limits such as the message size are Connect's adapter options). */
-export type GrpcServerOptions<Principal> = ServerOptions<Principal>;
+export interface GrpcServerOptions<Principal> extends ServerOptions<Principal> {
+  /**
+   * The `WWW-Authenticate` challenge of an UNAUTHENTICATED answer: the Connect protocol answers it with
+   * HTTP 401, which MUST carry one (RFC 9110 §15.5.2). Default `"Bearer"`, as the HTTP servers' `authChallenge`.
+   */
+  readonly authChallenge?: string | undefined;
+}
 
 /** Registers the A2A service on a Connect router. */
 export function registerGrpcService<Principal>(router: ConnectRouter, definition: GrpcServiceDefinition<Principal>, options?: GrpcServerOptions<Principal>): void {
   const settings = resolveServerOptions(options, definition.errors);
+  const challenge = options?.authChallenge ?? "Bearer";
   const impl: Record<string, unknown> = {};
   for (const method of definition.service.methods) {
     const operation = definition.operations[method.name];
@@ -45,11 +52,14 @@ export function registerGrpcService<Principal>(router: ConnectRouter, definition
         : toConnectError(
             toA2AError(e, (cause) => internalError(settings, operation.name, cause)),
             definition.statusDetails,
+            challenge,
           );
     if (operation.kind === "unary") {
       impl[method.localName] = async (request: Message, ctx: HandlerContext) => {
         try {
           const context = await prepare(settings, definition, operation, request, new ServiceParameters(ctx.requestHeader), ctx.signal);
+          // A call already cancelled or past its deadline starts no work nobody waits for.
+          ctx.signal.throwIfAborted();
           const response = await untilAborted(definition.dispatch(operation.name, request, context) as Promise<Message>, ctx.signal);
           echoExtensions(context, ctx);
           return response;
@@ -63,6 +73,7 @@ export function registerGrpcService<Principal>(router: ConnectRouter, definition
         async call(request, cancellation, parameters) {
           try {
             const context = await prepare(settings, definition, operation, request, parameters, cancellation);
+            if (cancellation.reason !== undefined) throw cancellation.reason;
             const response = await cancellation.race(definition.dispatch(operation.name, request, context) as Promise<Message>);
             return { response, extensions: context.activatedExtensions.size > 0 ? formatExtensions(context.activatedExtensions) : undefined };
           } catch (e) {
@@ -82,6 +93,7 @@ export function registerGrpcService<Principal>(router: ConnectRouter, definition
         let context: CallContext<Principal>;
         try {
           context = await prepare(settings, definition, operation, request, new ServiceParameters(ctx.requestHeader), ctx.signal);
+          ctx.signal.throwIfAborted();
           events = definition.dispatch(operation.name, request, context) as AsyncIterable<Message>;
         } catch (e) {
           throw fail(e, ctx);
@@ -112,7 +124,7 @@ export function registerGrpcService<Principal>(router: ConnectRouter, definition
   router.service(definition.service, impl as never);
 }
 
-/** Service parameters from metadata, auth, version, extensions, then REQUIRED fields and ranges. */
+/** Service parameters from metadata, auth, version, extensions, then REQUIRED fields and ranges, then the request limits. */
 async function prepare<Principal>(
   settings: PipelineSettings<Principal>,
   definition: GrpcServiceDefinition<Principal>,
@@ -135,6 +147,7 @@ async function prepare<Principal>(
       fieldViolations: violations,
     });
   }
+  checkRequestLimits(definition.errors, settings.limits, operation.input, request);
   return context;
 }
 
@@ -144,7 +157,11 @@ async function prepare<Principal>(
  * call open (its late result is dropped).
  */
 function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  if (signal.aborted) {
+    // The late result is dropped; its rejection must not go unhandled (that ends the process).
+    promise.catch(() => {});
+    return Promise.reject(signal.reason as Error);
+  }
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(signal.reason as Error);
     signal.addEventListener("abort", onAbort, { once: true });

@@ -16,13 +16,39 @@
  * Node exposes "is the state machine over" only on its internal session handle (`hasPendingData()`,
  * the check its own graceful close uses); it is looked up defensively. Without it (another Node
  * version), failed and destroyed sessions are still reaped, protocol errors are not detected.
+ * The same sweeps enforce the connection timeouts (issue #17: a connection that opens HTTP/2 and sends
+ * nothing, or a call whose request never arrives, was held forever): a connection that has not sent
+ * its SETTINGS (the HTTP/2 preface) within `handshakeTimeoutMs` is destroyed; one without an open stream
+ * for `idleTimeoutMs` is closed gracefully (GOAWAY NO_ERROR: clients reconnect); a call whose request
+ * message has not fully arrived within `requestMessageTimeoutMs` is answered INVALID_ARGUMENT (ErrorInfo
+ * INVALID_REQUEST) and its stream reset. Their granularity is the sweep interval.
+ *
  * Free of Connect and grpc-js: both stacks use it.
  */
-import type { Http2SecureServer, Http2Server, ServerHttp2Session } from "node:http2";
+import { constants, type Http2SecureServer, type Http2Server, type ServerHttp2Session, type ServerHttp2Stream } from "node:http2";
 import type { Socket } from "node:net";
+import { ERROR_DOMAIN } from "../a2a-error.js";
 
 /** How long a connection that is over (GOAWAY sent, session error) stays open before its socket is destroyed. */
 export const DEFAULT_GOAWAY_GRACE_MS = 3000;
+/** Default of `handshakeTimeoutMs`: a connection must send the HTTP/2 preface and SETTINGS within 10 s. */
+export const DEFAULT_HANDSHAKE_TIMEOUT_MS = 10_000;
+/** Default of `idleTimeoutMs`: a connection without an open stream for 5 minutes is closed gracefully (GOAWAY). */
+export const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
+/** Default of `requestMessageTimeoutMs`: a call's request message must have fully arrived 30 s after its headers. */
+export const DEFAULT_REQUEST_MESSAGE_TIMEOUT_MS = 30_000;
+/** Default of `maxConcurrentStreams`: 100 open streams (calls) per connection, RFC 9113's recommended minimum (Node's default: 2³² − 1). */
+export const DEFAULT_MAX_CONCURRENT_STREAMS = 100;
+
+/** The connection timeouts of a guard (see the file comment); 0 turns one off. */
+export interface SessionTimeouts {
+  /** Time a connection has to send its HTTP/2 preface and SETTINGS, in ms. Default {@link DEFAULT_HANDSHAKE_TIMEOUT_MS}. */
+  readonly handshakeTimeoutMs?: number | undefined;
+  /** Time a connection may stay open without a stream, in ms, before a graceful close. Default {@link DEFAULT_IDLE_TIMEOUT_MS}. */
+  readonly idleTimeoutMs?: number | undefined;
+  /** Time a call's request message has to arrive in full after its headers, in ms. Default {@link DEFAULT_REQUEST_MESSAGE_TIMEOUT_MS}. */
+  readonly requestMessageTimeoutMs?: number | undefined;
+}
 
 /** Node's internal session handle, as far as the guard uses it. */
 interface NativeSession {
@@ -33,6 +59,16 @@ interface Tracked {
   readonly socket: Pick<Socket, "destroy" | "destroyed"> | undefined;
   /** When the session was first seen over (Date.now()), undefined while it is healthy. */
   overSince: number | undefined;
+  /** When the session started. */
+  readonly since: number;
+  /** The peer's SETTINGS arrived (the handshake is done). */
+  settled: boolean;
+  /** Open streams, with the time their headers arrived. */
+  readonly streams: Map<ServerHttp2Stream, number>;
+  /** Since when the session has had no open stream (undefined while it has one). */
+  idleSince: number | undefined;
+  /** A graceful close for idleness was asked for. */
+  closing: boolean;
 }
 
 /** The guard of one server: `stop()` ends the sweeps (the sessions are left as they are). */
@@ -47,8 +83,13 @@ export interface SessionGuard {
  * `graceMs` / 2). The sweep timer runs only while the server has sessions, and does not keep the
  * process alive.
  */
-export function guardHttp2Sessions(server: Http2Server | Http2SecureServer, graceMs: number = DEFAULT_GOAWAY_GRACE_MS): SessionGuard {
+export function guardHttp2Sessions(server: Http2Server | Http2SecureServer, graceMs: number = DEFAULT_GOAWAY_GRACE_MS, timeouts?: SessionTimeouts): SessionGuard {
   if (!Number.isFinite(graceMs) || graceMs < 0) throw new RangeError(`goawayGraceMs must be a non-negative number of milliseconds, got ${graceMs}`);
+  const handshakeMs = timeout("handshakeTimeoutMs", timeouts?.handshakeTimeoutMs ?? DEFAULT_HANDSHAKE_TIMEOUT_MS);
+  const idleMs = timeout("idleTimeoutMs", timeouts?.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS);
+  const messageMs = timeout("requestMessageTimeoutMs", timeouts?.requestMessageTimeoutMs ?? DEFAULT_REQUEST_MESSAGE_TIMEOUT_MS);
+  // Every bound is checked at least twice within its own length.
+  const interval = Math.max(10, Math.floor(Math.min(graceMs, handshakeMs || Infinity, idleMs || Infinity, messageMs || Infinity) / 2));
   const sessions = new Map<ServerHttp2Session, Tracked>();
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
@@ -61,7 +102,10 @@ export function guardHttp2Sessions(server: Http2Server | Http2SecureServer, grac
         continue;
       }
       if (tracked.overSince === undefined) {
-        if (!isOver(session)) continue;
+        if (!isOver(session)) {
+          enforceTimeouts(session, tracked, now);
+          continue;
+        }
         tracked.overSince = now;
       }
       if (now - tracked.overSince < graceMs) continue;
@@ -74,10 +118,49 @@ export function guardHttp2Sessions(server: Http2Server | Http2SecureServer, grac
     }
   };
 
+  /** The handshake, idle and request-message timeouts of a healthy session. */
+  const enforceTimeouts = (session: ServerHttp2Session, tracked: Tracked, now: number) => {
+    if (!tracked.settled && handshakeMs > 0 && now - tracked.since >= handshakeMs) {
+      // No preface, no SETTINGS: not an HTTP/2 client (or a slowloris one). Nothing to say to it.
+      reap(session, tracked);
+      return;
+    }
+    if (idleMs > 0 && !tracked.closing && tracked.idleSince !== undefined && now - tracked.idleSince >= idleMs) {
+      tracked.closing = true;
+      try {
+        session.close(); // GOAWAY NO_ERROR; the guard reaps the socket if the peer does not finish
+      } catch {
+        // destroyed meanwhile
+      }
+      return;
+    }
+    if (messageMs > 0) {
+      for (const [stream, since] of tracked.streams) {
+        if (now - since < messageMs) break; // in arrival order: the rest is younger
+        if (!requestReceived(stream)) cutStream(stream, messageMs);
+        tracked.streams.delete(stream); // checked once; its 'close' removes nothing more
+      }
+    }
+  };
+
   const onSession = (session: ServerHttp2Session) => {
     if (stopped) return;
-    const tracked: Tracked = { socket: rawSocket(session), overSince: undefined };
+    const now = Date.now();
+    const tracked: Tracked = { socket: rawSocket(session), overSince: undefined, since: now, settled: false, streams: new Map(), idleSince: now, closing: false };
     sessions.set(session, tracked);
+    session.once("remoteSettings", () => {
+      tracked.settled = true;
+    });
+    let open = 0;
+    session.on("stream", (stream: ServerHttp2Stream) => {
+      open++;
+      tracked.idleSince = undefined;
+      if (messageMs > 0 && !requestReceived(stream)) tracked.streams.set(stream, Date.now());
+      stream.once("close", () => {
+        tracked.streams.delete(stream);
+        if (--open === 0) tracked.idleSince = Date.now();
+      });
+    });
     const markOver = () => {
       tracked.overSince ??= Date.now();
     };
@@ -92,7 +175,7 @@ export function guardHttp2Sessions(server: Http2Server | Http2SecureServer, grac
       sessions.delete(session);
     });
     if (timer === undefined) {
-      timer = setInterval(sweep, Math.max(10, Math.floor(graceMs / 2)));
+      timer = setInterval(sweep, interval);
       timer.unref();
     }
   };
@@ -107,6 +190,66 @@ export function guardHttp2Sessions(server: Http2Server | Http2SecureServer, grac
       sessions.clear();
     },
   };
+}
+
+function timeout(name: string, value: number): number {
+  if (!Number.isFinite(value) || value < 0) throw new RangeError(`${name} must be a non-negative number of milliseconds (0: off), got ${value}`);
+  return value;
+}
+
+/** The client has sent its whole request (END_STREAM), or the stream is gone. */
+function requestReceived(stream: ServerHttp2Stream): boolean {
+  if (stream.destroyed || stream.closed || stream.readableEnded || stream.endAfterHeaders) return true;
+  // END_STREAM seen, data not yet read by the handler.
+  return (stream as unknown as { _readableState?: { ended?: boolean } })._readableState?.ended === true;
+}
+
+/**
+ * Ends a call whose request did not arrive in time: a trailers-only INVALID_ARGUMENT (ErrorInfo
+ * INVALID_REQUEST in grpc-status-details-bin, as the HTTP bindings' 408) when nothing was answered yet,
+ * then RST_STREAM (the client stops sending; the stack serving the call sees it closed).
+ */
+function cutStream(stream: ServerHttp2Stream, messageMs: number): void {
+  const message = `the request message did not arrive within ${messageMs} ms`;
+  try {
+    if (!stream.headersSent) {
+      stream.respond(
+        {
+          ":status": 200,
+          "content-type": "application/grpc",
+          "grpc-status": "3",
+          "grpc-message": encodeURIComponent(message),
+          "grpc-status-details-bin": statusDetails(3, message, "INVALID_REQUEST").toString("base64"),
+        },
+        { endStream: true },
+      );
+    }
+  } catch {
+    // the stream went away meanwhile
+  }
+  try {
+    stream.close(constants.NGHTTP2_CANCEL);
+  } catch {
+    // already closed
+  }
+}
+
+/** A google.rpc.Status {code, message, details: [ErrorInfo {reason, domain}]} in protobuf binary (hand-encoded: no generated code here). */
+function statusDetails(code: number, message: string, reason: string): Buffer {
+  const field = (tag: number, bytes: Buffer) => Buffer.concat([Buffer.from([tag]), varint(bytes.length), bytes]);
+  const errorInfo = Buffer.concat([field(0x0a, Buffer.from(reason)), field(0x12, Buffer.from(ERROR_DOMAIN))]);
+  const any = Buffer.concat([field(0x0a, Buffer.from("type.googleapis.com/google.rpc.ErrorInfo")), field(0x12, errorInfo)]);
+  return Buffer.concat([Buffer.from([0x08]), varint(code), field(0x12, Buffer.from(message)), field(0x1a, any)]);
+}
+
+function varint(n: number): Buffer {
+  const out: number[] = [];
+  while (n > 0x7f) {
+    out.push((n & 0x7f) | 0x80);
+    n >>>= 7;
+  }
+  out.push(n);
+  return Buffer.from(out);
 }
 
 /** Over: destroyed, or nghttp2 wants neither to read nor to write (GOAWAY sent after a protocol error, graceful close done). */

@@ -16,8 +16,12 @@ export interface StatusDetailSchemas {
   readonly badRequest: DescMessage;
 }
 
-/** An A2A error as the ConnectError Connect turns into grpc-status, grpc-message and grpc-status-details-bin. */
-export function toConnectError(err: A2AError, schemas: StatusDetailSchemas): ConnectError {
+/**
+ * An A2A error as the ConnectError Connect turns into grpc-status, grpc-message and grpc-status-details-bin.
+ * `authChallenge`: for UNAUTHENTICATED, sent as `WWW-Authenticate` (a response header of the Connect
+ * protocol's HTTP 401, RFC 9110 §15.5.2; a trailer on gRPC and gRPC-web).
+ */
+export function toConnectError(err: A2AError, schemas: StatusDetailSchemas, authChallenge?: string): ConnectError {
   const details: { desc: DescMessage; value: MessageInitShape<DescMessage> }[] = [
     { desc: schemas.errorInfo, value: { reason: err.reason, domain: "a2a-protocol.org", metadata: { ...err.metadata } } as MessageInitShape<DescMessage> },
   ];
@@ -27,7 +31,8 @@ export function toConnectError(err: A2AError, schemas: StatusDetailSchemas): Con
       value: { fieldViolations: err.fieldViolations.map((v) => ({ field: v.field, description: v.description })) } as MessageInitShape<DescMessage>,
     });
   }
-  return new ConnectError(err.message, err.spec.grpcCode as Code, undefined, details, err);
+  const metadata = authChallenge !== undefined && err.spec.grpcCode === Code.Unauthenticated ? { "www-authenticate": authChallenge } : undefined;
+  return new ConnectError(err.message, err.spec.grpcCode as Code, metadata, details, err);
 }
 
 /** A ConnectError from the wire as the generated A2A error class (by ErrorInfo reason, then by code). */

@@ -29,6 +29,12 @@ export interface ServeAgentCardOptions {
   readonly cors?: boolean | { readonly origin: string } | undefined;
   /** The path the card is served at. Default {@link AGENT_CARD_WELL_KNOWN_PATH}. */
   readonly path?: string | undefined;
+  /**
+   * When the card last changed (e.g. when the agent started): sent as `Last-Modified` (§8.6.1 MAY),
+   * and an `If-Modified-Since` at or after it (with no `If-None-Match`) is answered 304. Default: no
+   * `Last-Modified` (the ETag serves revalidation).
+   */
+  readonly lastModified?: Date | undefined;
 }
 
 const ALLOWED_METHODS = "GET, HEAD, OPTIONS";
@@ -39,7 +45,9 @@ const ALLOWED_METHODS = "GET, HEAD, OPTIONS";
  * - GET/HEAD → 200, `Content-Type: application/json`, `Cache-Control: public, max-age=N`,
  *   a strong `ETag` (SHA-256 of the body), CORS headers (`ETag` exposed). HEAD gets the
  *   same headers; the adapters/servers drop the body of a HEAD response (node:http does).
- * - `If-None-Match` matching the ETag (weak comparison, lists, `*`) → 304 without body.
+ * - `If-None-Match` matching the ETag (weak comparison, lists, `*`) → 304 without body; with
+ *   `lastModified`, a `Last-Modified` header, and without `If-None-Match` an `If-Modified-Since`
+ *   at or after it → 304 (RFC 9110 §13.1.3, §13.2.2).
  * - OPTIONS → 204 (CORS preflight: allowed methods/headers, max-age).
  * - other methods → 405 with `Allow`; other paths → 404 (so it composes, see {@link composeHandlers}).
  *
@@ -61,6 +69,12 @@ export function serveAgentCard(card: JsonValue, options?: ServeAgentCardOptions)
     ...corsHeaders,
     ...(cors === false ? [] : [["access-control-expose-headers", "ETag"] as [string, string]]),
   ];
+  // HTTP dates have whole seconds: the comparison is on the header's own value.
+  const lastModifiedS = options?.lastModified === undefined ? undefined : Math.floor(options.lastModified.getTime() / 1000);
+  if (lastModifiedS !== undefined) {
+    if (!Number.isFinite(lastModifiedS)) throw new TypeError("serveAgentCard: lastModified must be a valid Date");
+    cacheHeaders.push(["last-modified", new Date(lastModifiedS * 1000).toUTCString()]);
+  }
   const ok: UniversalBufferedResponse = { status: 200, headers: [["content-type", "application/json"], ...cacheHeaders], body };
   const notModified: UniversalBufferedResponse = { status: 304, headers: cacheHeaders, body: "" };
   const notAllowed: UniversalBufferedResponse = {
@@ -76,7 +90,8 @@ export function serveAgentCard(card: JsonValue, options?: ServeAgentCardOptions)
       case "GET":
       case "HEAD": {
         const inm = request.header("if-none-match");
-        return Promise.resolve(inm !== undefined && ifNoneMatchHits(inm, etag) ? notModified : ok);
+        if (inm !== undefined) return Promise.resolve(ifNoneMatchHits(inm, etag) ? notModified : ok);
+        return Promise.resolve(lastModifiedS !== undefined && notModifiedSince(request.header("if-modified-since"), lastModifiedS) ? notModified : ok);
       }
       case "OPTIONS":
         return Promise.resolve(preflightResponse(request, ALLOWED_METHODS, corsHeaders, cors !== false));
@@ -455,4 +470,11 @@ export function preflightResponse(request: UniversalRequest, allowed: string, co
     if (requested !== undefined && requested.trim() !== "") headers.push(["access-control-allow-headers", requested]);
   }
   return { status: 204, headers, body: "" };
+}
+
+/** An `If-Modified-Since` that is a valid HTTP date at or after `lastModifiedS` (an invalid date is ignored, RFC 9110 §13.1.3). */
+function notModifiedSince(header: string | undefined, lastModifiedS: number): boolean {
+  if (header === undefined) return false;
+  const since = Date.parse(header);
+  return Number.isFinite(since) && Math.floor(since / 1000) >= lastModifiedS;
 }

@@ -5,11 +5,23 @@
  * handler (`serveFetch`: Deno, Bun, workers); Agent Card serving with caching and an interface
  * list built from what is mounted; the generated OpenAPI/OpenRPC documents with the mounted `servers`, and a Swagger UI API
  * reference page (from the optional peer `swagger-ui-dist`); CORS for web pages on other origins; SSE encoding and parsing; JSON
- * media types; and the client side of push notifications, the webhook receiver.
+ * media types; the client side of push notifications, the webhook receiver; and `createA2AHttpServer`, a node:http
+ * server with connection limits (header size, slowloris timeouts, keep-alive) and JSON error bodies.
  */
 export type { UniversalBufferedResponse, UniversalHandler, UniversalRequest, UniversalResponse, UniversalStreamResponse } from "./universal.js";
 export { DEFAULT_STALLED_WRITE_TIMEOUT_MS, serveNode, type NodeRequestListener, type ServeNodeOptions } from "./node-adapter.js";
 export { serveFetch, type ServeFetchOptions } from "./fetch-adapter.js";
+export {
+  DEFAULT_CONNECTIONS_CHECKING_INTERVAL_MS,
+  DEFAULT_HEADERS_TIMEOUT_MS,
+  DEFAULT_KEEP_ALIVE_TIMEOUT_MS,
+  DEFAULT_MAX_HEADER_BYTES,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  applyHttpServerLimits,
+  createA2AHttpServer,
+  nodeHttpServerOptions,
+  type HttpServerLimits,
+} from "./server-limits.js";
 export {
   buildSupportedInterfaces,
   checkAgentCard,

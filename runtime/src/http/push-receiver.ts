@@ -34,6 +34,7 @@
  */
 import { fromJson, type JsonValue, type Message } from "@bufbuild/protobuf";
 import type { GenMessage } from "@bufbuild/protobuf/codegenv2";
+import { DEFAULT_MAX_JSON_DEPTH, jsonDepthExceeds } from "../limits.js";
 import { isJsonMediaType } from "./content-type.js";
 import type { UniversalBufferedResponse, UniversalHandler, UniversalRequest } from "./universal.js";
 
@@ -111,7 +112,10 @@ export function createPushNotificationReceiver<T extends Message>(options: PushN
     if (bytes === "too-large") return answer(413, "INVALID_ARGUMENT", `the body exceeds ${maxBody} bytes`, [["connection", "close"]]);
     let notification: T;
     try {
-      notification = fromJson(options.schema, JSON.parse(utf8.decode(bytes)) as JsonValue, { ignoreUnknownFields: true });
+      const text = utf8.decode(bytes);
+      // Refused before parsing, as the servers do (limits.ts).
+      if (jsonDepthExceeds(text, DEFAULT_MAX_JSON_DEPTH)) return answer(400, "INVALID_ARGUMENT", `the body nests deeper than ${DEFAULT_MAX_JSON_DEPTH} levels`);
+      notification = fromJson(options.schema, JSON.parse(text) as JsonValue, { ignoreUnknownFields: true });
     } catch {
       return answer(400, "INVALID_ARGUMENT", "the body is not a StreamResponse in ProtoJSON");
     }

@@ -23,6 +23,7 @@ import { encodeMessage } from "../proto-json.js";
 import type { RequirementTable } from "../required-fields.js";
 import { queryParameter } from "../http/query.js";
 import { clipped, quoted } from "../client-input.js";
+import { jsonDepthExceeds } from "../limits.js";
 import {
   authChallengeHeader,
   decodeRequest,
@@ -88,11 +89,21 @@ export function createJsonRpcHandler<Principal>(service: JsonRpcServiceDefinitio
     if (bytes === "too-large") {
       return fail(null, "InvalidRequestError", `the request body exceeds the limit of ${maxBody} bytes`, [["connection", "close"]]);
     }
+    let text: string;
+    try {
+      text = utf8.decode(bytes);
+    } catch {
+      return fail(null, "JsonParseError", "Invalid JSON payload: the body is not valid UTF-8");
+    }
+    // Before parsing, so that no decoder recurses through it (a scan of the text, see limits.ts).
+    if (jsonDepthExceeds(text, settings.limits.maxJsonDepth)) {
+      return fail(null, "InvalidRequestError", `the request body nests deeper than ${settings.limits.maxJsonDepth} levels (maxJsonDepth)`);
+    }
     let body: unknown;
     try {
-      body = JSON.parse(utf8.decode(bytes));
+      body = JSON.parse(text);
     } catch (e) {
-      const why = e instanceof SyntaxError ? e.message : "the body is not valid UTF-8";
+      const why = e instanceof SyntaxError ? e.message : "the body is not valid JSON";
       return fail(null, "JsonParseError", `Invalid JSON payload: ${why}`);
     }
     const envelope = readRequestEnvelope(body);
@@ -116,7 +127,7 @@ export function createJsonRpcHandler<Principal>(service: JsonRpcServiceDefinitio
         tenant: "",
         signal: request,
       });
-      message = decodeRequest(errors, operation.input, envelope.params, service.requestFields);
+      message = decodeRequest(errors, operation.input, envelope.params, service.requestFields, settings.limits);
     } catch (e) {
       return respondError(
         id,
@@ -181,7 +192,9 @@ function errorAnswer<Principal>(
   status?: number,
 ): UniversalResponse {
   const spec = err.spec;
-  const authFailure = spec === settings.errors.UnauthenticatedError || spec === settings.errors.PermissionDeniedError;
+  // By reason, not by object identity: an UnauthenticatedError of another generated error table (a second
+  // service, a second copy of the package) is still a 401, as on HTTP+JSON, which reads spec.httpStatus.
+  const authFailure = spec.reason === settings.errors.UnauthenticatedError.reason || spec.reason === settings.errors.PermissionDeniedError.reason;
   const answered = status ?? (authFailure ? spec.httpStatus : 200);
   const headers = extra === undefined ? JSON_HEADERS : [...JSON_HEADERS, ...extra];
   return { status: answered, headers: answered === 401 ? [...headers, challenge] : headers, body: errorResponse(id, toJsonRpcError(err)) };

@@ -13,6 +13,7 @@ import { withTenant } from "../call-abort.js";
 import { isJsonMediaType } from "../http/content-type.js";
 import { queryParameter } from "../http/query.js";
 import { clipped, quoted } from "../client-input.js";
+import { jsonDepthExceeds } from "../limits.js";
 import { encodeSseEvent } from "../http/sse.js";
 import { createEventTextCache, openEventStream, type EventTextCache } from "../http/event-stream.js";
 import type { UniversalHandler, UniversalRequest, UniversalResponse } from "../http/universal.js";
@@ -72,7 +73,11 @@ export function createRestHandler<Principal>(service: RestServiceDefinition<Prin
     if (cache === undefined) eventTexts.set(output, (cache = createEventTextCache()));
     return cache;
   };
-  const jsonHeaders: readonly (readonly [string, string])[] = [["content-type", options?.responseContentType ?? "application/a2a+json"]];
+  // Answers are the caller's own (tasks, the extended card, spec §13.3: "appropriate caching headers"): no cache keeps them.
+  const jsonHeaders: readonly (readonly [string, string])[] = [
+    ["content-type", options?.responseContentType ?? "application/a2a+json"],
+    ["cache-control", "no-store"],
+  ];
   const errors = service.errors;
   // Routing failures keep METHOD_NOT_FOUND as ErrorInfo reason, with the HTTP status of the case.
   const notFound: A2AErrorSpec = { ...errors.MethodNotFoundError, httpStatus: 404, grpcCode: 5, grpcStatus: "NOT_FOUND" };
@@ -123,10 +128,20 @@ export function createRestHandler<Principal>(service: RestServiceDefinition<Prin
         if (!isJsonMediaType(request.header("content-type"), ACCEPTED_TYPES)) {
           return invalid(errors.ContentTypeNotSupportedError, `Content-Type must be application/a2a+json or application/json, got ${quoted(request.header("content-type") ?? "")}`);
         }
+        let text: string;
         try {
-          body = JSON.parse(utf8.decode(bytes)) as JsonValue;
+          text = utf8.decode(bytes);
+        } catch {
+          return invalid(errors.JsonParseError, "Invalid JSON payload: the body is not valid UTF-8");
+        }
+        // Before parsing, so that no decoder recurses through it (a scan of the text, see limits.ts).
+        if (jsonDepthExceeds(text, settings.limits.maxJsonDepth)) {
+          return invalid(errors.InvalidRequestError, `the request body nests deeper than ${settings.limits.maxJsonDepth} levels (maxJsonDepth)`);
+        }
+        try {
+          body = JSON.parse(text) as JsonValue;
         } catch (e) {
-          return invalid(errors.JsonParseError, `Invalid JSON payload: ${e instanceof SyntaxError ? e.message : "the body is not valid UTF-8"}`);
+          return invalid(errors.JsonParseError, `Invalid JSON payload: ${e instanceof SyntaxError ? e.message : "the body is not valid JSON"}`);
         }
       }
     }
@@ -150,7 +165,7 @@ export function createRestHandler<Principal>(service: RestServiceDefinition<Prin
         if (e instanceof RestRequestError) throw new A2AError(errors.InvalidParamsError, `Invalid parameters: ${e.message}`);
         throw e;
       }
-      message = decodeRequest(errors, operation.input, json, service.requestFields);
+      message = decodeRequest(errors, operation.input, json, service.requestFields, settings.limits);
     } catch (e) {
       return respond(toA2AError(e, (cause) => internalError(settings, operation.name, cause, request.signal)));
     }

@@ -10,6 +10,7 @@ export {
   SQLITE_TASK_STORE_SCHEMA_VERSION,
   SqliteTaskStore,
   SqliteTaskStoreError,
+  type SqliteTaskStoreErrorCode,
   type SqliteAutoPurgeOptions,
   type SqlitePurgeOptions,
   type SqliteTaskStoreOptions,

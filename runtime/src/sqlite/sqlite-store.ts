@@ -19,8 +19,22 @@
  *
  * The connection runs in WAL mode with a busy timeout, so several processes may share one
  * file (save counters are drawn inside the write). The schema is versioned with
- * `PRAGMA user_version` and marked with `PRAGMA application_id`; opening a file that is not SQLite, or a SQLite database of
- * another application or of a newer schema, throws {@link SqliteTaskStoreError}.
+ * `PRAGMA user_version` and marked with `PRAGMA application_id`. Opening checks the file at
+ * once, including that it can be written (an empty write transaction), and throws a
+ * {@link SqliteTaskStoreError} whose `code` and message say what is wrong and what to do
+ * (./open-errors.ts): not SQLite, damaged (truncated), locked by another connection beyond the
+ * busy timeout, a missing directory, not openable, read-only, another application's database, a
+ * newer schema. A write that fails later (disk full, a lock held too long, an I/O error) rejects
+ * its call, which the task runtime answers as InternalError without the SQLite message.
+ *
+ * Locks: better-sqlite3 waits for another connection's lock synchronously, inside SQLite, which
+ * would stop the whole agent (every binding, reads too) for as long. So once open, a write waits
+ * synchronously for at most 25 ms; while the lock stays taken, its saves stay queued (in order,
+ * merged per task) and a timer retries every 20 ms until `busyTimeoutMs` has passed, then they are
+ * rejected with the SQLITE_BUSY error. Meanwhile reads are served from what is committed (in WAL
+ * mode another connection's write lock does not stop readers). Opening and `close()` still wait
+ * synchronously (nothing is served then), as does the `autoPurge` timer's purge (it fails and
+ * tries again at the next interval).
  *
  * Group commit: better-sqlite3 is synchronous, so a commit per save would block the event loop
  * once per task event (a task created and completed costs four saves). `saveTask` therefore
@@ -41,6 +55,9 @@
  * the commits since the last checkpoint; with `synchronous: "FULL"` the WAL is fsynced at every
  * (group) commit, before any of its events is seen, so it survives those too. A save that was
  * still queued when the process died was acknowledged to nobody and no event of it was seen.
+ * (bench/crash-safety.mjs checks this with kill -9 under load.) What a crash does lose is work in
+ * progress: a task SUBMITTED or WORKING when the process died is found so after a restart, with no
+ * executor behind it, until a client cancels it.
  *
  * Retention: nothing is deleted unless asked. {@link SqliteTaskStore.purge} deletes terminal
  * tasks (COMPLETED, FAILED, CANCELED, REJECTED) older than an instant and/or beyond a total
@@ -48,15 +65,17 @@
  * runs it on a timer (off by default: this store is the durable one, and the disk is not the
  * process heap). Tasks that are not terminal are never purged.
  */
-import { fromBinary, toBinary } from "@bufbuild/protobuf";
-import type { Timestamp } from "@bufbuild/protobuf/wkt";
+import { randomUUID } from "node:crypto";
+import { create, fromBinary, toBinary, type DescMessage } from "@bufbuild/protobuf";
+import { timestampNow, type Timestamp } from "@bufbuild/protobuf/wkt";
 import Database from "better-sqlite3";
 import { InvalidPageTokenError } from "../task/errors.js";
 import { decodePageToken, encodePageToken, pushConfigCursor, pushConfigPageToken, queryFingerprint } from "../task/pagination.js";
-import type { PushConfigShape, TaskRuntimeSchemas, TaskShape } from "../task/shapes.js";
+import type { PushConfigShape, TaskRuntimeSchemas, TaskShape, TaskStatusShape } from "../task/shapes.js";
 import type { PushConfigPage, PushConfigQuery, TaskPage, TaskQuery, TaskScope, TaskStore } from "../task/task-store.js";
 import { A2A_TASK_STATE_NUMBERS } from "../task/memory-store.js";
 import type { TaskStateNumbers } from "../task/states.js";
+import { openErrorOf, SqliteTaskStoreError } from "./open-errors.js";
 
 /** `PRAGMA application_id` of a task store database ("A2AT"). */
 export const SQLITE_TASK_STORE_APPLICATION_ID = 0x41324154;
@@ -64,16 +83,17 @@ export const SQLITE_TASK_STORE_APPLICATION_ID = 0x41324154;
 /** The schema version this code writes (`PRAGMA user_version`). */
 export const SQLITE_TASK_STORE_SCHEMA_VERSION = 2;
 
-/** A database that cannot be used as a task store (not SQLite, another application's, a newer schema). */
-export class SqliteTaskStoreError extends Error {
-  override name = "SqliteTaskStoreError";
-}
+export { SqliteTaskStoreError, type SqliteTaskStoreErrorCode } from "./open-errors.js";
 
 /** Options of {@link SqliteTaskStore}. */
 export interface SqliteTaskStoreOptions {
   /** The schemas to (de)serialize with: the generated `TaskSchema` and `TaskPushNotificationConfigSchema` (the binder's schemas object fits). */
   readonly schemas: Pick<TaskRuntimeSchemas, "Task" | "TaskPushNotificationConfig">;
-  /** How long a write waits for another connection's lock, in ms (default 5000). */
+  /**
+   * How long a write waits for another connection's lock, in ms (default 5000): synchronously at
+   * open and close, otherwise on timers without blocking the event loop (see the class comment).
+   * A connection handed in gets `PRAGMA busy_timeout` 25 ms (at most this) once the store is open.
+   */
   readonly busyTimeoutMs?: number | undefined;
   /** Switch the database to WAL journaling (default true; ignored for `:memory:`). */
   readonly wal?: boolean | undefined;
@@ -222,6 +242,20 @@ interface PendingSave {
 /** Saves per group commit at most: a longer batch is committed at once, without waiting for the tick to end. */
 const MAX_BATCH = 256;
 
+/**
+ * How long a write may wait for another connection's lock synchronously (better-sqlite3 sleeps in
+ * SQLite, blocking the event loop), in ms. Past it, the write is retried on a timer every
+ * {@link BUSY_RETRY_MS} until `busyTimeoutMs` has passed, while the agent keeps serving.
+ */
+const SYNC_BUSY_WAIT_MS = 25;
+const BUSY_RETRY_MS = 20;
+
+/** True for SQLITE_BUSY (and its extended codes): another connection holds the lock. */
+function isBusy(e: unknown): boolean {
+  const code = (e as { code?: unknown } | null)?.code;
+  return typeof code === "string" && code.startsWith("SQLITE_BUSY");
+}
+
 function taskKey(scope: TaskScope, taskId: string): string {
   return JSON.stringify([scope.tenant, scope.owner, taskId]);
 }
@@ -249,8 +283,15 @@ export class SqliteTaskStore implements TaskStore {
   readonly #pending = new Map<string, PendingSave>();
   #flushScheduled = false;
   readonly #purgeTx: (options: SqlitePurgeOptions) => number;
+  readonly #failInterruptedTx: (text: string) => number;
   readonly #now: () => number;
   #purgeTimer: ReturnType<typeof setInterval> | undefined;
+  readonly #busyTimeoutMs: number;
+  /** The next group commit attempt while another connection holds the lock. */
+  #retryTimer: ReturnType<typeof setTimeout> | undefined;
+  /** When the pending saves first found the database locked (their wait is bounded by busyTimeoutMs). */
+  #busySince: number | undefined;
+  #closing = false;
 
   /**
    * Opens (creating or migrating) the task store in the database file `path` (`":memory:"`
@@ -270,18 +311,25 @@ export class SqliteTaskStore implements TaskStore {
       checkMaxTasks(auto.maxTasks, "autoPurge.maxTasks");
     }
     const name = typeof path === "string" ? path : path.name;
+    const busyTimeoutMs = Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000));
+    this.#busyTimeoutMs = busyTimeoutMs;
     try {
-      this.#db = typeof path === "string" ? new Database(path, { timeout: options.busyTimeoutMs ?? 5000 }) : path;
+      this.#db = typeof path === "string" ? new Database(path, { timeout: busyTimeoutMs }) : path;
     } catch (e) {
-      throw new SqliteTaskStoreError(`cannot open the task store database ${JSON.stringify(name)}: ${messageOf(e)}`, { cause: e });
+      throw openErrorOf(name, e, busyTimeoutMs);
     }
     this.#ownsDb = typeof path === "string";
     try {
-      if (typeof path !== "string") this.#db.pragma(`busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000))}`);
+      if (typeof path !== "string") this.#db.pragma(`busy_timeout = ${busyTimeoutMs}`);
       // Reading the header first makes a file that is not SQLite fail here, with its name.
       this.#checkAndMigrate(name);
       if (options.wal ?? true) this.#db.pragma("journal_mode = WAL");
       this.#db.pragma(`synchronous = ${options.synchronous === "FULL" ? "FULL" : "NORMAL"}`);
+      // A file SQLite could open only for reading (permissions, a read-only mount) fails here, at start, rather than at the first save.
+      if (this.#ownsDb && !this.#db.memory) {
+        this.#db.exec("BEGIN IMMEDIATE");
+        this.#db.exec("ROLLBACK");
+      }
       const db = this.#db;
       const prepare = (sql: string): Stmt => db.prepare(sql).safeIntegers(true);
       this.#getTask = prepare("SELECT data FROM tasks WHERE tenant = ? AND owner = ? AND id = ?");
@@ -347,10 +395,25 @@ export class SqliteTaskStore implements TaskStore {
         }
         return removed;
       }).immediate as (options: SqlitePurgeOptions) => number;
+      const states = options.states ?? A2A_TASK_STATE_NUMBERS;
+      for (const n of [states.SUBMITTED, states.WORKING, states.FAILED]) if (!Number.isSafeInteger(n)) throw new RangeError(`states: state numbers must be integers, got ${n}`);
+      const interrupted = prepare(`SELECT tenant, owner, data FROM tasks WHERE state IN (${states.SUBMITTED}, ${states.WORKING}) ORDER BY seq`);
+      this.#failInterruptedTx = db.transaction((text: string): number => {
+        const rows = interrupted.all() as { tenant: string; owner: string; data: Uint8Array }[];
+        for (const row of rows) {
+          const task = fromBinary(this.#schemas.Task, row.data);
+          const status = failedStatus(this.#schemas.Task, states.FAILED, task, text);
+          task.status = status;
+          const time = splitNanos(nanosOf(status.timestamp));
+          this.#saveTask.run(row.tenant, row.owner, task.id, task.contextId, states.FAILED, time.seconds, time.nanos, toBinary(this.#schemas.Task, task));
+        }
+        return rows.length;
+      }).immediate as (text: string) => number;
+      // Opening waited for locks synchronously (there is nothing to serve yet); from now on, writes wait on timers.
+      db.pragma(`busy_timeout = ${Math.min(busyTimeoutMs, SYNC_BUSY_WAIT_MS)}`);
     } catch (e) {
       if (this.#ownsDb) this.#db.close();
-      if (e instanceof SqliteTaskStoreError) throw e;
-      throw new SqliteTaskStoreError(`${JSON.stringify(name)} is not a usable task store database: ${messageOf(e)}`, { cause: e });
+      throw openErrorOf(name, e, busyTimeoutMs);
     }
     if (auto !== undefined) {
       const onError = auto.onError ?? ((error: unknown) => console.error("SqliteTaskStore: automatic purge failed", error));
@@ -377,10 +440,15 @@ export class SqliteTaskStore implements TaskStore {
     const check = (state: ReturnType<typeof read>): void => {
       const fresh = state.applicationId === 0 && state.version === 0 && state.objects === 0;
       if (!fresh && state.applicationId !== SQLITE_TASK_STORE_APPLICATION_ID) {
-        throw new SqliteTaskStoreError(`${JSON.stringify(name)} is a SQLite database of another application, not a task store`);
+        throw new SqliteTaskStoreError(`${JSON.stringify(name)} is a SQLite database of another application, not a task store: choose another file`, { code: "other-application" });
       }
       if (state.version > MIGRATIONS.length) {
-        throw new SqliteTaskStoreError(`${JSON.stringify(name)} has task store schema version ${state.version}, newer than this code supports (${MIGRATIONS.length})`);
+        throw new SqliteTaskStoreError(
+          `${JSON.stringify(name)} has task store schema version ${state.version}, newer than this code supports (${MIGRATIONS.length}): run a newer version of the agent`,
+          {
+            code: "newer-schema",
+          },
+        );
       }
     };
     const first = read();
@@ -413,7 +481,7 @@ export class SqliteTaskStore implements TaskStore {
       if (earlier !== undefined) this.#pending.delete(key);
       this.#pending.set(key, { scope, task, waiters: [...(earlier?.waiters ?? []), { resolve, reject }] });
       if (this.#pending.size >= MAX_BATCH) this.#flush();
-      else if (!this.#flushScheduled) {
+      else if (!this.#flushScheduled && this.#retryTimer === undefined) {
         this.#flushScheduled = true;
         setImmediate(() => {
           this.#flushScheduled = false;
@@ -426,9 +494,12 @@ export class SqliteTaskStore implements TaskStore {
   /**
    * Commits the pending saves in one transaction, then settles their promises: resolved once
    * committed, rejected with the save's own error or the transaction's. Never throws.
+   * While another connection holds the lock (SQLITE_BUSY after a short synchronous wait), the
+   * saves stay pending and a timer retries, until they have waited `busyTimeoutMs`; meanwhile
+   * only that timer commits (`force`), other calls read what is committed.
    */
-  #flush(): void {
-    if (this.#pending.size === 0) return;
+  #flush(force = false): void {
+    if (this.#pending.size === 0 || (this.#retryTimer !== undefined && !force)) return;
     const batch = [...this.#pending.values()];
     this.#pending.clear();
     const errors: unknown[] = new Array(batch.length);
@@ -438,11 +509,57 @@ export class SqliteTaskStore implements TaskStore {
     } catch (e) {
       failure = { error: e };
     }
+    if (failure !== undefined && isBusy(failure.error) && !this.#closing) {
+      // Nothing of the batch was written (BEGIN IMMEDIATE, or a COMMIT that rolled back, found the lock taken).
+      this.#busySince ??= Date.now();
+      if (Date.now() - this.#busySince < this.#busyTimeoutMs) {
+        this.#requeue(batch);
+        this.#retryTimer = setTimeout(() => {
+          this.#retryTimer = undefined;
+          this.#flush(true);
+        }, BUSY_RETRY_MS);
+        return;
+      }
+    }
+    this.#busySince = undefined;
+    if (this.#pending.size > 0 && !this.#flushScheduled) {
+      // Saves queued while the batch waited for the lock.
+      this.#flushScheduled = true;
+      setImmediate(() => {
+        this.#flushScheduled = false;
+        this.#flush();
+      });
+    }
     for (let i = 0; i < batch.length; i++) {
       const error = failure !== undefined ? failure.error : errors[i];
       for (const waiter of (batch[i] as PendingSave).waiters) {
         if (failure !== undefined || i in errors) waiter.reject(error);
         else waiter.resolve();
+      }
+    }
+  }
+
+  /** Puts a batch that found the database locked back before the saves queued since, merging saves of one task. */
+  #requeue(batch: readonly PendingSave[]): void {
+    const newer = [...this.#pending.entries()];
+    this.#pending.clear();
+    for (const save of batch) this.#pending.set(taskKey(save.scope, save.task.id), save);
+    for (const [key, save] of newer) {
+      const earlier = this.#pending.get(key);
+      if (earlier !== undefined) this.#pending.delete(key);
+      this.#pending.set(key, { ...save, waiters: [...(earlier?.waiters ?? []), ...save.waiters] });
+    }
+  }
+
+  /** Runs a synchronous write, retrying on a timer while another connection holds the lock, for up to `busyTimeoutMs`. */
+  async #write<T>(run: () => T): Promise<T> {
+    const started = Date.now();
+    for (;;) {
+      try {
+        return run();
+      } catch (e) {
+        if (!isBusy(e) || this.#closing || Date.now() - started >= this.#busyTimeoutMs) throw e;
+        await new Promise((resolve) => setTimeout(resolve, BUSY_RETRY_MS));
       }
     }
   }
@@ -513,7 +630,8 @@ export class SqliteTaskStore implements TaskStore {
   /** {@inheritDoc TaskStore.savePushConfig} */
   async savePushConfig(scope: TaskScope, config: PushConfigShape): Promise<void> {
     this.#flush();
-    this.#saveConfig.run(scope.tenant, scope.owner, config.taskId, config.id, toBinary(this.#schemas.TaskPushNotificationConfig, config));
+    const data = toBinary(this.#schemas.TaskPushNotificationConfig, config);
+    await this.#write(() => this.#saveConfig.run(scope.tenant, scope.owner, config.taskId, config.id, data));
   }
 
   /** {@inheritDoc TaskStore.listPushConfigs} */
@@ -534,7 +652,7 @@ export class SqliteTaskStore implements TaskStore {
   /** {@inheritDoc TaskStore.deletePushConfig} */
   async deletePushConfig(scope: TaskScope, taskId: string, configId: string): Promise<void> {
     this.#flush();
-    this.#deleteConfig.run(scope.tenant, scope.owner, taskId, configId);
+    await this.#write(() => this.#deleteConfig.run(scope.tenant, scope.owner, taskId, configId));
   }
 
   /**
@@ -543,7 +661,7 @@ export class SqliteTaskStore implements TaskStore {
    */
   async deleteTask(scope: TaskScope, taskId: string): Promise<void> {
     this.#flush();
-    this.#deleteTaskTx(scope, taskId);
+    await this.#write(() => this.#deleteTaskTx(scope, taskId));
   }
 
   /**
@@ -554,14 +672,28 @@ export class SqliteTaskStore implements TaskStore {
    * Throws RangeError for a `maxTasks` that is not an integer ≥ 0 or a `finishedBefore` that is not a time.
    */
   async purge(options: SqlitePurgeOptions): Promise<number> {
-    return this.#purgeNow(options);
+    checkPurgeOptions(options);
+    this.#flush();
+    return this.#write(() => this.#purgeTx(options));
   }
 
+  /**
+   * Not part of {@link TaskStore}: marks FAILED every task still SUBMITTED or WORKING, with an agent
+   * status message saying why (`text`), in one transaction, and resolves with how many it changed.
+   * For the start of a process that is the only user of its database file: a task in those states
+   * was being worked on by an executor that died with the previous process (kill -9, a crash, a
+   * power loss), and nothing will ever finish it. Tasks waiting for input (INPUT_REQUIRED,
+   * AUTH_REQUIRED) are left alone: the next message continues them. Not for a file several agent
+   * processes share (another one may be working on those tasks); no push notification is sent.
+   */
+  async failInterruptedTasks(text = "The agent restarted while this task was in progress; send the request again."): Promise<number> {
+    this.#flush();
+    return this.#write(() => this.#failInterruptedTx(text));
+  }
+
+  /** The `autoPurge` timer's purge: synchronous, so a lock held by another connection fails it (reported to `onError`; the next interval tries again). */
   #purgeNow(options: SqlitePurgeOptions): number {
-    checkMaxTasks(options.maxTasks, "maxTasks");
-    const before = options.finishedBefore;
-    if (before !== undefined && !Number.isFinite(before instanceof Date ? before.getTime() : before))
-      throw new RangeError(`finishedBefore must be a Date or ms since the epoch, got ${String(before)}`);
+    checkPurgeOptions(options);
     this.#flush();
     return this.#purgeTx(options);
   }
@@ -570,7 +702,14 @@ export class SqliteTaskStore implements TaskStore {
   close(): void {
     if (this.#purgeTimer !== undefined) clearInterval(this.#purgeTimer);
     this.#purgeTimer = undefined;
-    if (this.#db.open) this.#flush();
+    if (this.#retryTimer !== undefined) clearTimeout(this.#retryTimer);
+    this.#retryTimer = undefined;
+    this.#closing = true;
+    if (this.#db.open) {
+      // The last commit waits for a lock as long as opening did (synchronously: nothing is served any more), then fails its saves.
+      if (this.#pending.size > 0) this.#db.pragma(`busy_timeout = ${this.#busyTimeoutMs}`);
+      this.#flush(true);
+    }
     if (this.#ownsDb && this.#db.open) this.#db.close();
   }
 }
@@ -589,12 +728,14 @@ function terminalStatesOf(states: TaskStateNumbers): string {
   return terminal.join(", ");
 }
 
-function checkMaxTasks(maxTasks: number | undefined, name: string): void {
-  if (maxTasks !== undefined && !(Number.isSafeInteger(maxTasks) && maxTasks >= 0)) throw new RangeError(`${name} must be an integer >= 0, got ${maxTasks}`);
+function checkPurgeOptions(options: SqlitePurgeOptions): void {
+  checkMaxTasks(options.maxTasks, "maxTasks");
+  const before = options.finishedBefore;
+  if (before !== undefined && !Number.isFinite(before instanceof Date ? before.getTime() : before)) throw new RangeError(`finishedBefore must be a Date or ms since the epoch, got ${String(before)}`);
 }
 
-function messageOf(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
+function checkMaxTasks(maxTasks: number | undefined, name: string): void {
+  if (maxTasks !== undefined && !(Number.isSafeInteger(maxTasks) && maxTasks >= 0)) throw new RangeError(`${name} must be an integer >= 0, got ${maxTasks}`);
 }
 
 function parseTaskPosition(position: unknown): { time: bigint; seq: number } {
@@ -603,4 +744,23 @@ function parseTaskPosition(position: unknown): { time: bigint; seq: number } {
     if (typeof t === "string" && /^-?\d{1,30}$/.test(t) && typeof s === "number" && Number.isSafeInteger(s)) return { time: BigInt(t), seq: s };
   }
   throw new InvalidPageTokenError("pageToken is malformed");
+}
+
+/** A FAILED TaskStatus of `task`, now, with an agent message (built from the Task schema: the store knows no other). */
+function failedStatus(taskSchema: DescMessage, failed: number, task: TaskShape, text: string): TaskStatusShape {
+  const statusSchema = taskSchema.fields.find((f) => f.name === "status")?.message;
+  const messageSchema = statusSchema?.fields.find((f) => f.name === "message")?.message;
+  const partSchema = messageSchema?.fields.find((f) => f.name === "parts")?.message;
+  const role = messageSchema?.fields.find((f) => f.name === "role")?.enum?.values.find((v) => v.name === "ROLE_AGENT")?.number;
+  if (statusSchema === undefined || messageSchema === undefined || partSchema === undefined || role === undefined) {
+    throw new TypeError("failInterruptedTasks: the Task schema has no status.message with parts and ROLE_AGENT (not a2a.proto's Task)");
+  }
+  const message = create(messageSchema, {
+    messageId: randomUUID(),
+    contextId: task.contextId,
+    taskId: task.id,
+    role,
+    parts: [create(partSchema, { content: { case: "text", value: text } })],
+  } as never);
+  return create(statusSchema, { state: failed, timestamp: timestampNow(), message } as never) as unknown as TaskStatusShape;
 }

@@ -24,6 +24,17 @@ import type { TaskScope, TaskStore } from "./task-store.js";
 import { TurnEmitter, type TurnCommitter } from "./emitter.js";
 import { Turn } from "./turn.js";
 import { TaskStoreFullError } from "./memory-store.js";
+import { DEFAULT_MAX_ACTIVE_TASKS_PER_OWNER, DEFAULT_MAX_ARTIFACTS_PER_TASK, DEFAULT_MAX_PARTS_PER_ARTIFACT, DEFAULT_MAX_SUBSCRIBERS_PER_TASK } from "./options.js";
+
+function checkLimit(name: string, value: number): number {
+  if (value === Number.POSITIVE_INFINITY || (Number.isSafeInteger(value) && value >= 1)) return value;
+  throw new RangeError(`${name} must be an integer >= 1 or Infinity, got ${value}`);
+}
+
+/** The key of a scope in the count of unfinished tasks (injective, as the live tasks' keys). */
+function ownerKey(scope: TaskScope): string {
+  return `${scope.tenant.length}:${scope.tenant}${scope.owner}`;
+}
 
 /** `message` with the turn's ids (a message the caller owns). */
 function withIds(message: MessageShape, taskId: string, contextId: string): MessageShape {
@@ -56,6 +67,14 @@ export interface EngineSettings<Principal> {
   readonly onError: (error: unknown, context: string) => void;
   /** Most events one stream may have queued and unread before it is ended (positive integer or Infinity). */
   readonly maxQueuedEvents: number;
+  /** Most open subscriptions of one task's feed (streams and waiting SendMessage calls). Default {@link DEFAULT_MAX_SUBSCRIBERS_PER_TASK}. */
+  readonly maxSubscribersPerTask?: number | undefined;
+  /** Most unfinished tasks one owner may have created through this handler. Default {@link DEFAULT_MAX_ACTIVE_TASKS_PER_OWNER}. */
+  readonly maxActiveTasksPerOwner?: number | undefined;
+  /** Most artifacts one task may have (the executor's own output). Default {@link DEFAULT_MAX_ARTIFACTS_PER_TASK}. */
+  readonly maxArtifactsPerTask?: number | undefined;
+  /** Most parts one artifact may have, appended chunks included. Default {@link DEFAULT_MAX_PARTS_PER_ARTIFACT}. */
+  readonly maxPartsPerArtifact?: number | undefined;
 }
 
 /** A started turn, as its caller (SendMessage or SendStreamingMessage) sees it. */
@@ -79,11 +98,25 @@ export class TaskEngine<Principal> implements TurnCommitter {
   /** Live per-task state (exposed for tests: it must empty once nothing runs). */
   readonly live: LiveTasks;
   #turns = 0;
+  readonly #maxSubscribers: number;
+  readonly #maxActiveTasks: number;
+  readonly #maxArtifacts: number;
+  readonly #maxArtifactParts: number;
+  /**
+   * The unfinished tasks of each owner (tenant and owner key) this engine started: reserved when a
+   * new turn begins, kept while the task is not terminal, released when it ends terminal or the turn
+   * created no task. Tasks created before this process started (a persistent store) are not counted.
+   */
+  readonly #activeTasks = new Map<string, Set<string>>();
 
   /** An engine with these settings. */
   constructor(settings: EngineSettings<Principal>) {
     this.#s = settings;
     this.#states = settings.factory.states;
+    this.#maxSubscribers = checkLimit("maxSubscribersPerTask", settings.maxSubscribersPerTask ?? DEFAULT_MAX_SUBSCRIBERS_PER_TASK);
+    this.#maxActiveTasks = checkLimit("maxActiveTasksPerOwner", settings.maxActiveTasksPerOwner ?? DEFAULT_MAX_ACTIVE_TASKS_PER_OWNER);
+    this.#maxArtifacts = checkLimit("maxArtifactsPerTask", settings.maxArtifactsPerTask ?? DEFAULT_MAX_ARTIFACTS_PER_TASK);
+    this.#maxArtifactParts = checkLimit("maxPartsPerArtifact", settings.maxPartsPerArtifact ?? DEFAULT_MAX_PARTS_PER_ARTIFACT);
     const { errors } = settings;
     this.live = new LiveTasks({
       maxQueuedEvents: settings.maxQueuedEvents,
@@ -190,6 +223,7 @@ export class TaskEngine<Principal> implements TurnCommitter {
   ): Promise<TurnStart> {
     const { factory } = this.#s;
     const taskId = factory.newId();
+    this.#reserveTask(scope, taskId);
     const contextId = message.contextId !== "" ? message.contextId : factory.newId();
     const userMessage = this.#userMessage(message, taskId, contextId);
     // A fresh task id: nobody else knows it yet, so its slot joins the registry only once the task exists, and its lock is free.
@@ -232,6 +266,8 @@ export class TaskEngine<Principal> implements TurnCommitter {
           // §3.1.1: terminal tasks cannot accept further messages.
           throw errors.UnsupportedOperation(`Task ${taskId} is in a terminal state and accepts no more messages`, { metadata: { taskId } });
         }
+        // Before anything is stored: a refused message leaves no trace.
+        this.#checkSubscribers(slot, taskId);
         const userMessage = this.#userMessage(message, taskId, stored.contextId);
         const next = factory.copyTask(stored);
         appendHistory(next, userMessage);
@@ -303,9 +339,61 @@ export class TaskEngine<Principal> implements TurnCommitter {
       onError(e, `ending turn of task ${turn.taskId}`);
     } finally {
       if (slot.turn === turn) slot.turn = undefined;
+      // A new turn that created no task (a stateless reply, a failure) frees its reservation (if #end could not).
+      if (turn.isNew && !turn.created) this.#releaseTask(slot.scope, turn.taskId);
       release();
       slot.release();
     }
+  }
+
+  /**
+   * Counts a new task against its owner's `maxActiveTasksPerOwner`, or refuses it: UnsupportedOperation
+   * (the A2A catalog has no quota error; as for maxQueuedEvents, ErrorInfo metadata names the limit).
+   */
+  #reserveTask(scope: TaskScope, taskId: string): void {
+    const key = ownerKey(scope);
+    let tasks = this.#activeTasks.get(key);
+    if (tasks === undefined) this.#activeTasks.set(key, (tasks = new Set()));
+    if (tasks.size >= this.#maxActiveTasks) {
+      throw this.#s.errors.UnsupportedOperation(
+        `This agent already holds ${this.#maxActiveTasks} unfinished tasks of this caller; complete or cancel some (or continue one with message.taskId) before starting another`,
+        { metadata: { maxActiveTasksPerOwner: String(this.#maxActiveTasks) } },
+      );
+    }
+    tasks.add(taskId);
+  }
+
+  /** Stops counting a task (terminal, or never created). */
+  #releaseTask(scope: TaskScope, taskId: string): void {
+    const key = ownerKey(scope);
+    const tasks = this.#activeTasks.get(key);
+    if (tasks === undefined || !tasks.delete(taskId)) return;
+    if (tasks.size === 0) this.#activeTasks.delete(key);
+  }
+
+  /** Unfinished tasks counted for `scope` (for tests and metrics). */
+  activeTasksOf(scope: TaskScope): number {
+    return this.#activeTasks.get(ownerKey(scope))?.size ?? 0;
+  }
+
+  /** Refuses (to the executor, before anything is stored) an artifact beyond `maxArtifactsPerTask` or `maxPartsPerArtifact`. */
+  #checkArtifact(task: TaskShape, artifact: ArtifactShape, append: boolean): void {
+    const stored = task.artifacts.find((a) => a.artifactId === artifact.artifactId);
+    if (stored === undefined && !append && task.artifacts.length >= this.#maxArtifacts) {
+      throw new ExecutorMisuseError("invalid-event", `task ${task.id} already has ${this.#maxArtifacts} artifacts (maxArtifactsPerTask)`);
+    }
+    const parts = artifact.parts.length + (append && stored !== undefined ? stored.parts.length : 0);
+    if (parts > this.#maxArtifactParts) {
+      throw new ExecutorMisuseError("invalid-event", `artifact "${artifact.artifactId}" of task ${task.id} would have ${parts} parts, more than ${this.#maxArtifactParts} (maxPartsPerArtifact)`);
+    }
+  }
+
+  /** Refuses one more subscription of a task that has `maxSubscribersPerTask` (UnsupportedOperation, ErrorInfo metadata naming the limit). */
+  #checkSubscribers(slot: LiveTask, taskId: string): void {
+    if (slot.subscribers < this.#maxSubscribers) return;
+    throw this.#s.errors.UnsupportedOperation(`Task ${taskId} already has ${this.#maxSubscribers} open streams on this agent; close one, or poll with GetTask`, {
+      metadata: { taskId, maxSubscribersPerTask: String(this.#maxSubscribers) },
+    });
   }
 
   /**
@@ -344,6 +432,8 @@ export class TaskEngine<Principal> implements TurnCommitter {
         onError(e, `ending the turn of task ${turn.taskId}`);
         if (!turn.created && !turn.replied) failure ??= { error: e };
       } finally {
+        // Before the caller hears of the end: a new turn that created no task frees its reservation.
+        if (turn.isNew && !turn.created) this.#releaseTask(slot.scope, turn.taskId);
         slot.publish({ kind: "end", turn: turn.id, failure });
       }
     });
@@ -355,6 +445,7 @@ export class TaskEngine<Principal> implements TurnCommitter {
     const event = change(next);
     await this.#s.store.saveTask(slot.scope, next);
     slot.stored = next;
+    if (this.#states.isTerminal(next.status?.state)) this.#releaseTask(slot.scope, next.id);
     this.#deliver(slot, next, event);
     return next;
   }
@@ -478,6 +569,7 @@ export class TaskEngine<Principal> implements TurnCommitter {
       turn.slot.queue.run(async () => {
         const task = await this.#current(turn);
         await this.#changeTask(turn.slot, task, (next) => {
+          this.#checkArtifact(next, artifact, append);
           if (!applyArtifact(next, artifact, append, (a) => factory.cloneArtifact(a)))
             throw new ExecutorMisuseError("invalid-event", `append to artifact "${artifact.artifactId}", which the task does not have`);
           return factory.artifactEvent(next, artifact, append, lastChunk, metadata);
@@ -538,6 +630,7 @@ export class TaskEngine<Principal> implements TurnCommitter {
         if (this.#states.isTerminal(task.status?.state)) {
           throw errors.UnsupportedOperation(`Task ${taskId} is in a terminal state; there is nothing to subscribe to`, { metadata: { taskId } });
         }
+        this.#checkSubscribers(slot, taskId);
         return { task, feed: slot.subscribe(abort) };
       });
     } finally {

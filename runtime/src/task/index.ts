@@ -46,7 +46,14 @@ export type {
   TaskRuntimeBinding,
   TaskServiceHandler,
 } from "./options.js";
-export { DEFAULT_MAX_QUEUED_EVENTS, defaultOwnerOf } from "./options.js";
+export {
+  DEFAULT_MAX_ACTIVE_TASKS_PER_OWNER,
+  DEFAULT_MAX_ARTIFACTS_PER_TASK,
+  DEFAULT_MAX_PARTS_PER_ARTIFACT,
+  DEFAULT_MAX_QUEUED_EVENTS,
+  DEFAULT_MAX_SUBSCRIBERS_PER_TASK,
+  defaultOwnerOf,
+} from "./options.js";
 export type {
   AgentExecutor,
   ArtifactInputOf,

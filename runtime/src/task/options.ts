@@ -152,6 +152,37 @@ export interface TaskHandlerOptions<Principal, S extends TaskRuntimeSchemas> {
    */
   readonly maxQueuedEvents?: number | undefined;
   /**
+   * Most open subscriptions of one task's live feed in this handler: SendStreamingMessage and
+   * SubscribeToTask streams, and SendMessage calls waiting for the turn's result. One more
+   * (SubscribeToTask, or a message that continues the task) is refused before anything is stored,
+   * with UnsupportedOperationError (the A2A catalog has no quota error; ErrorInfo metadata `taskId`
+   * and `maxSubscribersPerTask`): JSON-RPC -32004, HTTP 400, gRPC FAILED_PRECONDITION. Default
+   * {@link DEFAULT_MAX_SUBSCRIBERS_PER_TASK} (20,000). A positive integer, or `Infinity`.
+   */
+  readonly maxSubscribersPerTask?: number | undefined;
+  /**
+   * Most unfinished (non-terminal) tasks one owner (`ownerOf`, per tenant) may hold at once among
+   * the tasks this handler created since it started: a SendMessage that would create one more is
+   * refused before `execute()` runs, with UnsupportedOperationError (ErrorInfo metadata
+   * `maxActiveTasksPerOwner`); continuing a task (message.taskId) is not affected. A task counts from
+   * its turn's start until it is terminal (INPUT_REQUIRED and AUTH_REQUIRED tasks count). Without
+   * authentication every caller is the one owner `""`. Tasks found in a persistent store at start are
+   * not counted. Default {@link DEFAULT_MAX_ACTIVE_TASKS_PER_OWNER} (10,000). A positive integer, or `Infinity`.
+   */
+  readonly maxActiveTasksPerOwner?: number | undefined;
+  /**
+   * Most artifacts one task may have: an executor that adds one more (a new artifactId) gets
+   * ExecutorMisuseError (`invalid-event`) from the emitter and nothing is stored; if it lets the error
+   * escape, the task fails as for any executor error. Bounds a runaway executor's task (kept in the
+   * store, sent whole by GetTask). Default {@link DEFAULT_MAX_ARTIFACTS_PER_TASK} (1,000). A positive integer, or `Infinity`.
+   */
+  readonly maxArtifactsPerTask?: number | undefined;
+  /**
+   * Most parts one artifact may have, the parts of appended chunks included: as `maxArtifactsPerTask`.
+   * Default {@link DEFAULT_MAX_PARTS_PER_ARTIFACT} (10,000). A positive integer, or `Infinity`.
+   */
+  readonly maxPartsPerArtifact?: number | undefined;
+  /**
    * The service's RPCs beyond the eleven A2A operations (`TaskRuntimeBinding.extraOperations`),
    * by handler method name: called with the request and the call context as the binding's server
    * passes them, and the task handler itself. One left out is answered UnsupportedOperationError.
@@ -169,6 +200,29 @@ export interface TaskHandlerOptions<Principal, S extends TaskRuntimeSchemas> {
  * the events being shared) while leaving room for bursts of hundreds of events.
  */
 export const DEFAULT_MAX_QUEUED_EVENTS = 1000;
+
+/**
+ * Default of `TaskHandlerOptions.maxSubscribersPerTask`: 20,000 open streams on one task, twice what
+ * bench/streams.mjs's fan-out opens (10,000 SSE streams on one task): a bound against one task pinning
+ * the process's memory, not a tuning value.
+ */
+export const DEFAULT_MAX_SUBSCRIBERS_PER_TASK = 20_000;
+
+/**
+ * Default of `TaskHandlerOptions.maxActiveTasksPerOwner`: 10,000 unfinished tasks, the in-memory
+ * store's default `maxTasks` (bench/streams.mjs runs 10,000 concurrent tasks of one anonymous owner).
+ * Lower it when callers are authenticated, so that one caller cannot take all of a shared store.
+ */
+export const DEFAULT_MAX_ACTIVE_TASKS_PER_OWNER = 10_000;
+
+/** Default of `TaskHandlerOptions.maxArtifactsPerTask`: 1,000 artifacts. */
+export const DEFAULT_MAX_ARTIFACTS_PER_TASK = 1000;
+
+/**
+ * Default of `TaskHandlerOptions.maxPartsPerArtifact`: 10,000 parts (an artifact streamed in 10,000
+ * appended chunks of one part each; each append copies the artifact, so far more is slow anyway).
+ */
+export const DEFAULT_MAX_PARTS_PER_ARTIFACT = 10_000;
 
 /**
  * The A2A service the runtime implements: the generated `A2AServiceHandler<Principal>`,

@@ -16,7 +16,8 @@
  * Delivery: `POST {url}` with `Content-Type: application/a2a+json`, `A2A-Version: 1.0` and
  * `Authorization: {scheme} {credentials}` when the config has `authentication`. Events of one
  * task reach one URL in order (one serial queue per (task, url)); different tasks and URLs
- * are delivered concurrently, under a global cap. Each attempt has a timeout; network errors,
+ * are delivered concurrently, under a global cap and a cap per receiving host (so that one slow
+ * or hanging receiver cannot take every slot from the others). Each attempt has a timeout; network errors,
  * timeouts, 408, 429 and 5xx are retried a bounded number of times with exponential backoff
  * and jitter (`Retry-After` seconds or date honoured, capped); other statuses (including 3xx:
  * redirects are never followed) fail at once; 2xx is delivered. Failures after the last
@@ -38,8 +39,9 @@
  * `Agent({ connect: { lookup } })` with a lookup that refuses {@link isBlockedAddress} addresses),
  * or route webhooks through an egress proxy.
  *
- * Not bounded: the number of events queued per (task, url) while a webhook is slow (each waits
- * for the previous one, up to its retries); a task with a very slow webhook holds memory.
+ * Bounded: the events queued per (task, url) while a webhook is slow (each waits for the previous
+ * one, up to its retries): past `maxQueuedPerWebhook` further events of that queue are not queued
+ * but reported at once as `overflow`, so a task with a hanging webhook holds bounded memory.
  */
 import { WEBHOOK_URL_CHECK } from "./webhook-check.js";
 import { toJson, type JsonWriteOptions } from "@bufbuild/protobuf";
@@ -97,7 +99,9 @@ export type PushFailureReason =
   /** The push configs of the task could not be listed. */
   | "store"
   /** The sender was closed before the delivery could finish. */
-  | "closed";
+  | "closed"
+  /** `maxQueuedPerWebhook` events of the task were already waiting for this webhook: this one was dropped (not attempted). */
+  | "overflow";
 
 /** Reported by `onDeliveryError` once a delivery has failed for good. */
 export interface PushDeliveryFailure {
@@ -157,6 +161,17 @@ export interface PushSenderOptions extends WebhookUrlPolicy {
   readonly maxRetryAfterMs?: number | undefined;
   /** Deliveries (HTTP attempts) in flight at once, over all tasks. Default 16. */
   readonly concurrency?: number | undefined;
+  /**
+   * Deliveries in flight at once to one receiving host (`host:port` of the URL), over all tasks: a
+   * receiver that hangs holds at most this many of the `concurrency` slots. Default: half of
+   * `concurrency` (rounded up; at least 2, at most `concurrency`): 8 of the default 16.
+   */
+  readonly concurrencyPerHost?: number | undefined;
+  /**
+   * Events of one task that may wait (queued or in delivery) for one webhook URL; a further event is
+   * reported as `overflow` without being attempted. Default 100.
+   */
+  readonly maxQueuedPerWebhook?: number | undefined;
   /** How long `close()` waits for in-flight and queued deliveries before aborting them, in ms. Default 10 000. */
   readonly closeTimeoutMs?: number | undefined;
   /** Also sends the config's `token` in this header (the spec defines no header for it). Default: not sent. */
@@ -409,6 +424,8 @@ class Slots {
 type AttemptOutcome =
   | { kind: "delivered"; status: number }
   | { kind: "retry"; reason: "http-status" | "network" | "timeout"; status?: number; error?: unknown; retryAfterMs?: number }
+  /** The sender was closed while the attempt waited for a slot: no request was made. */
+  | { kind: "closed" }
   | { kind: "fail"; status: number };
 
 /**
@@ -430,7 +447,14 @@ export function createPushNotificationSender(options: PushSenderOptions): PushNo
     options.onDeliveryError ??
     ((f: PushDeliveryFailure) =>
       console.warn(`push notification for task ${f.taskId} to ${redact(f.url)} failed (${f.reason}${f.status === undefined ? "" : ` ${f.status}`}, ${f.attempts} attempt(s))`, f.error ?? ""));
-  const slots = new Slots(Math.max(1, Math.floor(options.concurrency ?? 16)));
+  const concurrency = Math.max(1, Math.floor(options.concurrency ?? 16));
+  const slots = new Slots(concurrency);
+  const perHost = Math.max(1, Math.floor(options.concurrencyPerHost ?? Math.max(Math.min(concurrency, 2), Math.ceil(concurrency / 2))));
+  const maxQueued = Math.max(1, Math.floor(options.maxQueuedPerWebhook ?? 100));
+  /** The slots of each receiving host with deliveries waiting or in flight (removed once it has none). */
+  const hostSlots = new Map<string, { readonly slots: Slots; users: number }>();
+  /** Events queued or in delivery per (task, url) queue key. */
+  const queued = new Map<string, number>();
   const lifetime = new AbortController();
   /** Tail of each serial queue, keyed by task (config look-up) or (task, url) (deliveries). */
   const tails = new Map<string, Promise<void>>();
@@ -464,8 +488,29 @@ export function createPushNotificationSender(options: PushSenderOptions): PushNo
     tails.set(key, next);
   };
 
+  /** A slot of the host of `url` (its own cap), then a global one; the function releases both. */
+  const acquire = async (url: string): Promise<() => void> => {
+    const host = hostKeyOf(url);
+    let entry = hostSlots.get(host);
+    if (entry === undefined) hostSlots.set(host, (entry = { slots: new Slots(perHost), users: 0 }));
+    entry.users++;
+    const releaseHost = await entry.slots.acquire();
+    const releaseGlobal = await slots.acquire();
+    const held = entry;
+    return () => {
+      releaseGlobal();
+      releaseHost();
+      if (--held.users === 0 && hostSlots.get(host) === held) hostSlots.delete(host);
+    };
+  };
+
   const attempt = async (url: string, headers: Record<string, string>, body: string): Promise<AttemptOutcome> => {
-    const release = await slots.acquire();
+    const release = await acquire(url);
+    // Closed while this attempt waited for a slot: no request (an abort listener added now would never fire).
+    if (lifetime.signal.aborted) {
+      release();
+      return { kind: "closed" };
+    }
     const controller = new AbortController();
     const onClose = (): void => controller.abort();
     lifetime.signal.addEventListener("abort", onClose);
@@ -518,7 +563,9 @@ export function createPushNotificationSender(options: PushSenderOptions): PushNo
       if (lifetime.signal.aborted) {
         return report({ ...base, reason: "closed", attempts: n - 1, ...statusAndError(last) });
       }
-      last = await attempt(config.url, headers, body);
+      const outcome = await attempt(config.url, headers, body);
+      if (outcome.kind === "closed") return report({ ...base, reason: "closed", attempts: n - 1, ...statusAndError(last) });
+      last = outcome;
       if (last.kind === "delivered") {
         options.onDelivered?.({ taskId: notice.taskId, configId: config.id, url: config.url, status: last.status, attempts: n });
         return;
@@ -564,7 +611,22 @@ export function createPushNotificationSender(options: PushSenderOptions): PushNo
         return report({ reason: "store", scope: notice.scope, taskId: notice.taskId, configId: "", url: "", attempts: 0, error, event: notice.event });
       }
       for (const config of configs) {
-        enqueue(JSON.stringify([notice.scope.tenant, notice.scope.owner, notice.taskId, config.url]), () => deliver(notice, config, body));
+        const key = JSON.stringify([notice.scope.tenant, notice.scope.owner, notice.taskId, config.url]);
+        const waiting = queued.get(key) ?? 0;
+        if (waiting >= maxQueued) {
+          report({ reason: "overflow", scope: notice.scope, taskId: notice.taskId, configId: config.id, url: config.url, attempts: 0, event: notice.event });
+          continue;
+        }
+        queued.set(key, waiting + 1);
+        enqueue(key, async () => {
+          try {
+            await deliver(notice, config, body);
+          } finally {
+            const left = (queued.get(key) ?? 1) - 1;
+            if (left === 0) queued.delete(key);
+            else queued.set(key, left);
+          }
+        });
       }
     });
   };
@@ -617,9 +679,18 @@ function parseRetryAfter(value: string | null, nowMs: number): number | undefine
 }
 
 function statusAndError(outcome: AttemptOutcome | undefined): { status?: number; error?: unknown } {
-  if (outcome === undefined || outcome.kind === "delivered") return {};
+  if (outcome === undefined || outcome.kind === "delivered" || outcome.kind === "closed") return {};
   if (outcome.kind === "fail") return { status: outcome.status };
   return { ...(outcome.status === undefined ? {} : { status: outcome.status }), ...(outcome.error === undefined ? {} : { error: outcome.error }) };
+}
+
+/** `host:port` of a URL (the key of the per-host cap); the whole text when it does not parse. */
+function hostKeyOf(url: string): string {
+  try {
+    return new URL(url).host.toLowerCase();
+  } catch {
+    return url;
+  }
 }
 
 /** The URL without query, fragment or credentials, for logs. */

@@ -145,6 +145,39 @@ function extraOperations(declared: readonly ExtraOperation[], implementations: E
   return calls;
 }
 
+/**
+ * The default owner key (`defaultOwnerOf`: "" without a principal, else its JSON), refusing a
+ * principal whose JSON cannot tell it apart from others: a class instance (or Map, Set, …) that
+ * serializes to `{}` (private fields, getters, no enumerable own fields) would give every such
+ * principal the same key, and so each the others' tasks. Such a call fails (InternalError, logged)
+ * until `ownerOf` is configured: closed, not shared.
+ */
+function safeDefaultOwnerOf(principal: unknown): string {
+  const key = defaultOwnerOf(principal);
+  if (key === "{}" && typeof principal === "object" && principal !== null) {
+    const prototype = Object.getPrototypeOf(principal) as unknown;
+    if (prototype !== Object.prototype && prototype !== null) {
+      throw new TypeError("task runtime: this principal serializes to {} (no enumerable fields), so the default owner key cannot tell principals apart: configure TaskHandlerOptions.ownerOf");
+    }
+  }
+  return key;
+}
+
+/**
+ * `ownerOf`, checked: an owner key that is not a string (a function of the principal that forgot a
+ * case, JSON.stringify of a function) fails the call (InternalError, logged) instead of becoming a
+ * key such as "undefined" that unrelated principals share.
+ */
+function checkedOwnerOf<Principal>(
+  ownerOf: (principal: Principal | undefined, call: TaskCallContext<Principal>) => string,
+): (principal: Principal | undefined, call: TaskCallContext<Principal>) => string {
+  return (principal, call) => {
+    const key: unknown = ownerOf(principal, call);
+    if (typeof key !== "string") throw new TypeError(`task runtime: ownerOf returned ${key === null ? "null" : typeof key}, not a string`);
+    return key;
+  };
+}
+
 /** The implementation behind {@link createTaskHandler}, typed against the shapes. */
 class TaskHandler<Principal> implements TaskServiceHandler<Principal, TaskRuntimeSchemas>, TaskHandlerIntrospection {
   readonly #engine: TaskEngine<Principal>;
@@ -170,13 +203,17 @@ class TaskHandler<Principal> implements TaskServiceHandler<Principal, TaskRuntim
       store: this.#store,
       errors: this.#errors,
       executor: options.executor,
-      ownerOf: options.ownerOf ?? defaultOwnerOf,
+      ownerOf: checkedOwnerOf(options.ownerOf ?? safeDefaultOwnerOf),
       clientContextIds: options.clientContextIds ?? "accept",
       pushNotifications: this.#capabilities.pushNotifications === true,
       checkPushUrl: options.checkPushUrl === false ? undefined : (options.checkPushUrl ?? webhookUrlCheckOf(options.onTaskEvent)),
       onTaskEvent: options.onTaskEvent,
       onError: options.onError ?? ((error, context) => console.error(`task runtime: ${context}`, error)),
       maxQueuedEvents,
+      maxSubscribersPerTask: options.maxSubscribersPerTask,
+      maxActiveTasksPerOwner: options.maxActiveTasksPerOwner,
+      maxArtifactsPerTask: options.maxArtifactsPerTask,
+      maxPartsPerArtifact: options.maxPartsPerArtifact,
     });
   }
 
