@@ -16,14 +16,14 @@
  * (test/support/fuzz-config.ts; the long run is scripts/fuzz.mjs). The regression fixtures of
  * test/fuzz/fixtures/ are replayed first.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fuzzBudget, timeShares } from "../support/fuzz-config.js";
-import { loadFixtures } from "../support/fuzz-failures.js";
-import { runFuzzProperty, tally, takeProcessFaults, watchProcessFaults } from "../support/fuzz-harness.js";
+import { afterAll, beforeAll, describe } from "vitest";
+import { httpFuzzCases } from "../support/fuzz-http-suite.js";
+import { fuzzBudget } from "../support/fuzz-config.js";
+import { tally, watchProcessFaults } from "../support/fuzz-harness.js";
 import { exchangeInProcess, exchangeOverSocket, type HttpInput } from "../support/fuzz-http.js";
 import { checkJsonRpcAnswer } from "../support/fuzz-checks.js";
 import { envelopeOf, jsonRpcInput, KNOWN_TASK, withKnownTask } from "../support/fuzz-jsonrpc-inputs.js";
-import { jsonRpcSanity, otherOwner, refusedJsonRpc, socketTaskCount, startFuzzTargets, type FuzzTargets } from "../support/fuzz-targets.js";
+import { otherOwner, refusedJsonRpc, socketTaskCount, startFuzzTargets, type FuzzTargets } from "../support/fuzz-targets.js";
 import type { HttpAnswer } from "../support/fuzz-http.js";
 
 /** Whether a JSON-RPC answer has a result (or stream event) naming `taskId`. */
@@ -76,48 +76,5 @@ async function checkOne(transport: "in-process" | "socket", raw: HttpInput): Pro
 }
 
 describe("JSON-RPC fuzzing", () => {
-  it("replays the regression fixtures (test/fuzz/fixtures/)", async () => {
-    const fixtures = loadFixtures<HttpInput>("jsonrpc");
-    if (process.env["A2A_FUZZ_FIXTURES"] === undefined) expect(fixtures.length).toBeGreaterThan(0);
-    for (const f of fixtures) {
-      const problems = [...(await checkOne(f.transport, f.input)), ...takeProcessFaults()];
-      expect(problems, `fixture ${JSON.stringify(f.input).slice(0, 300)}`).toEqual([]);
-    }
-  });
-
-  it(
-    "in-process: every input gets a spec-shaped answer and leaves the agent serving",
-    async () => {
-      const failures = await runFuzzProperty({
-        binding: "jsonrpc",
-        transport: "in-process",
-        arbitrary: jsonRpcInput,
-        runs: budget.inProcessRuns,
-        timeShare: timeShares(budget).inProcess,
-        seed: budget.seed,
-        check: (input) => checkOne("in-process", input),
-        sanity: () => jsonRpcSanity((i) => exchangeInProcess(targets.inProcess.jsonrpc, i)),
-      });
-      expect(failures.summary()).toEqual([]);
-    },
-    budget.timeoutMs,
-  );
-
-  it(
-    "over sockets (the started example agent): the same",
-    async () => {
-      const failures = await runFuzzProperty({
-        binding: "jsonrpc",
-        transport: "socket",
-        arbitrary: jsonRpcInput,
-        runs: budget.socketRuns,
-        timeShare: timeShares(budget).socket,
-        seed: budget.seed + 1,
-        check: (input) => checkOne("socket", input),
-        sanity: () => jsonRpcSanity((i) => exchangeOverSocket(targets.origin, i, targets.http)),
-      });
-      expect(failures.summary()).toEqual([]);
-    },
-    budget.timeoutMs,
-  );
+  httpFuzzCases({ binding: "jsonrpc", arbitrary: jsonRpcInput, budget, targets: () => targets, checkOne });
 });

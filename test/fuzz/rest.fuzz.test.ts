@@ -14,19 +14,19 @@
  * Budget and seed: A2A_FUZZ_RUNS, A2A_FUZZ_SEED, A2A_FUZZ_SOCKET_SHARE (scripts/fuzz.mjs for the
  * long run). The regression fixtures of test/fuzz/fixtures/ are replayed first.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe } from "vitest";
+import { httpFuzzCases } from "../support/fuzz-http-suite.js";
 import type { DescMessage } from "@bufbuild/protobuf";
 import { matchRoute } from "@protoc-gen-a2a/runtime/rest";
 import { A2AServiceRoutes } from "../../generated-example/gen/a2a_a2a_rest_routes.js";
 import { A2AServiceOperationsByName } from "../../generated-example/gen/a2a_a2a_handler.js";
-import { fuzzBudget, timeShares } from "../support/fuzz-config.js";
-import { loadFixtures } from "../support/fuzz-failures.js";
-import { runFuzzProperty, tally, takeProcessFaults, watchProcessFaults } from "../support/fuzz-harness.js";
+import { fuzzBudget } from "../support/fuzz-config.js";
+import { tally, watchProcessFaults } from "../support/fuzz-harness.js";
 import { exchangeInProcess, exchangeOverSocket, type HttpInput } from "../support/fuzz-http.js";
 import { checkRestAnswer } from "../support/fuzz-checks.js";
 import { KNOWN_TASK, withKnownTask } from "../support/fuzz-jsonrpc-inputs.js";
 import { REST_BASE, restInput } from "../support/fuzz-rest-inputs.js";
-import { jsonRpcSanity, otherOwner, refusedRest, socketTaskCount, startFuzzTargets, type FuzzTargets } from "../support/fuzz-targets.js";
+import { otherOwner, refusedRest, socketTaskCount, startFuzzTargets, type FuzzTargets } from "../support/fuzz-targets.js";
 
 const budget = fuzzBudget("rest", { runs: 1_500, socketShare: 0.15, msPerInput: 30 });
 let targets: FuzzTargets;
@@ -82,48 +82,5 @@ async function checkOne(transport: "in-process" | "socket", raw: HttpInput): Pro
 }
 
 describe("HTTP+JSON fuzzing", () => {
-  it("replays the regression fixtures (test/fuzz/fixtures/)", async () => {
-    const fixtures = loadFixtures<HttpInput>("rest");
-    if (process.env["A2A_FUZZ_FIXTURES"] === undefined) expect(fixtures.length).toBeGreaterThan(0);
-    for (const f of fixtures) {
-      const problems = [...(await checkOne(f.transport, f.input)), ...takeProcessFaults()];
-      expect(problems, `fixture ${JSON.stringify(f.input).slice(0, 300)}`).toEqual([]);
-    }
-  });
-
-  it(
-    "in-process: every input gets a spec-shaped answer and leaves the agent serving",
-    async () => {
-      const failures = await runFuzzProperty({
-        binding: "rest",
-        transport: "in-process",
-        arbitrary: restInput,
-        runs: budget.inProcessRuns,
-        timeShare: timeShares(budget).inProcess,
-        seed: budget.seed,
-        check: (input) => checkOne("in-process", input),
-        sanity: () => jsonRpcSanity((i) => exchangeInProcess(targets.inProcess.jsonrpc, i)),
-      });
-      expect(failures.summary()).toEqual([]);
-    },
-    budget.timeoutMs,
-  );
-
-  it(
-    "over sockets (the started example agent): the same",
-    async () => {
-      const failures = await runFuzzProperty({
-        binding: "rest",
-        transport: "socket",
-        arbitrary: restInput,
-        runs: budget.socketRuns,
-        timeShare: timeShares(budget).socket,
-        seed: budget.seed + 1,
-        check: (input) => checkOne("socket", input),
-        sanity: () => jsonRpcSanity((i) => exchangeOverSocket(targets.origin, i, targets.http)),
-      });
-      expect(failures.summary()).toEqual([]);
-    },
-    budget.timeoutMs,
-  );
+  httpFuzzCases({ binding: "rest", arbitrary: restInput, budget, targets: () => targets, checkOne });
 });
