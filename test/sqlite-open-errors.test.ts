@@ -112,10 +112,17 @@ describe("files that are not a task store", () => {
   });
 });
 
-/** Runs `node -e script` as a user for whom permissions count (nobody when we are root); resolves with its stdout. */
+/**
+ * Runs `node -e script` where file permissions count; resolves with its stdout. As root, without the
+ * capabilities that bypass them (setpriv, util-linux): still root, so the checkout (often in a
+ * 0700 temporary directory) stays readable, but a read-only file or directory is read-only.
+ */
 function asUnprivileged(script: string): { stdout: string; stderr: string; status: number | null } {
   const root = process.getuid?.() === 0;
-  const r = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8", timeout: 30_000, ...(root ? { uid: 65534, gid: 65534 } : {}) });
+  const node = [process.execPath, "--input-type=module", "-e", script];
+  const [command, ...args] = root ? ["setpriv", "--bounding-set", "-dac_override,-dac_read_search,-fowner", "--", ...node] : node;
+  const r = spawnSync(command as string, args, { encoding: "utf8", timeout: 30_000 });
+  if (r.error !== undefined) throw r.error;
   return { stdout: r.stdout, stderr: r.stderr, status: r.status };
 }
 

@@ -65,6 +65,36 @@ describe.each(stores)("%s (the TaskStore contract)", (_name, factory) => {
     expect((await store.listTasks(scope, query({ statusTimestampAfter: timestampFromMs(2000) }))).tasks.map((t) => t.id).sort()).toEqual(["t2", "t5"]);
   });
 
+  it("pages of 300 tasks with random times, ties and re-saves: every page size gives the reference order, each task once", async () => {
+    const store = open();
+    let seed = 7;
+    const random = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    // [id, seconds, save number]: the reference sorts by time desc, then by the latest save.
+    const saved = new Map<string, [number, number]>();
+    for (let i = 0; i < 400; i++) {
+      const id = `t${random(300)}`;
+      const seconds = random(40);
+      await store.saveTask(scope, task(id, seconds, TaskState.WORKING, random(2) === 0 ? "a" : "b"));
+      saved.set(id, [seconds, i]);
+    }
+    const reference = [...saved].sort(([, a], [, b]) => b[0] - a[0] || b[1] - a[1]).map(([id]) => id);
+    for (const pageSize of [1, 7, 50, 100]) {
+      const paged: string[] = [];
+      let pageToken = "";
+      do {
+        const page = await store.listTasks(scope, query({ pageSize, pageToken }));
+        expect(page.totalSize).toBe(saved.size);
+        expect(page.tasks.length).toBeLessThanOrEqual(pageSize);
+        paged.push(...page.tasks.map((t) => t.id));
+        pageToken = page.nextPageToken;
+      } while (pageToken !== "");
+      expect(paged, `pageSize ${pageSize}`).toEqual(reference);
+    }
+  });
+
   it("rejects tokens it did not issue for the query", async () => {
     const store = open();
     for (let i = 0; i < 3; i++) await store.saveTask(scope, task(`t${i}`, i));

@@ -68,8 +68,10 @@ export class TaskStoreFullError extends Error {
   override name = "TaskStoreFullError";
 }
 
-interface TaskRecord {
+interface TaskRecord extends TaskPosition {
   readonly task: TaskShape;
+  /** `status.timestamp` in ns (ListTasks' order: later first). */
+  readonly time: bigint;
   /** Save counter: breaks timestamp ties, most recent save first. */
   readonly seq: number;
 }
@@ -191,7 +193,7 @@ export class InMemoryTaskStore implements TaskStore {
       ids.add(task.id);
     }
     if (existing === undefined) this.#size++;
-    tasks.set(task.id, { task, seq: ++this.#seq });
+    tasks.set(task.id, { task, time: timeOf(task.status?.timestamp), seq: ++this.#seq });
     const taskKey = taskKeyOf(key, task.id);
     this.#dequeue(taskKey);
     if (this.#states.isTerminal(task.status?.state)) this.#enqueue({ key: taskKey, scopeKey: key, taskId: task.id, contextId: task.contextId, savedAt: now ?? 0, prev: undefined, next: undefined });
@@ -263,24 +265,29 @@ export class InMemoryTaskStore implements TaskStore {
     let after: TaskPosition | undefined;
     if (query.pageToken !== "") after = parseTaskPosition(decodePageToken(query.pageToken, fingerprint));
     const since = query.statusTimestampAfter === undefined ? undefined : timeOf(query.statusTimestampAfter);
-    const matching: (TaskRecord & TaskPosition)[] = [];
+    // One pass, no sort of every match: the page is the first `pageSize` matches after the cursor,
+    // kept in order as they are found (a scope may hold thousands of tasks; a page holds at most 100).
+    const page: TaskRecord[] = [];
+    let totalSize = 0;
+    let afterCursor = 0;
     for (const record of this.#candidates(scopeKey(scope), query.contextId)) {
       const { task } = record;
       if (query.contextId !== "" && task.contextId !== query.contextId) continue;
       if (query.state !== undefined && task.status?.state !== query.state) continue;
-      const time = timeOf(task.status?.timestamp);
-      if (since !== undefined && time < since) continue;
-      matching.push({ ...record, time });
+      if (since !== undefined && record.time < since) continue;
+      totalSize++;
+      if (after !== undefined && !before(after, record)) continue;
+      afterCursor++;
+      if (page.length === query.pageSize && !before(record, page[page.length - 1] as TaskRecord)) continue;
+      page.splice(insertionPoint(page, record), 0, record);
+      if (page.length > query.pageSize) page.pop();
     }
-    matching.sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0));
-    const start = after === undefined ? 0 : countBefore(matching, after);
-    const page = matching.slice(start, start + query.pageSize);
     const last = page.at(-1);
-    const more = start + page.length < matching.length;
+    const more = afterCursor > page.length;
     return {
       tasks: page.map((r) => r.task),
       nextPageToken: more && last !== undefined ? encodePageToken(fingerprint, { t: last.time.toString(), s: last.seq }) : "",
-      totalSize: matching.length,
+      totalSize,
     };
   }
 
@@ -336,13 +343,13 @@ function parseTaskPosition(position: unknown): TaskPosition {
 }
 
 /** Index of the first record that sorts after `position` (the records are sorted). */
-function countBefore(sorted: readonly TaskPosition[], position: TaskPosition): number {
+/** Where `position` goes in `sorted` (ListTasks order) to keep it sorted. */
+function insertionPoint(sorted: readonly TaskPosition[], position: TaskPosition): number {
   let lo = 0;
   let hi = sorted.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    const item = sorted[mid] as TaskPosition;
-    if (before(item, position) || (item.time === position.time && item.seq === position.seq)) lo = mid + 1;
+    if (before(sorted[mid] as TaskPosition, position)) lo = mid + 1;
     else hi = mid;
   }
   return lo;
