@@ -35,10 +35,15 @@ export function addGrpcJsReflection(server: Pick<Server, "addService">, services
     };
     server.addService(definition, {
       ServerReflectionInfo: (call: ServerDuplexStream<Message, Message>) => {
+        let failed = false;
         call.on("data", (request: Message | typeof UNDECODABLE) => {
+          // Messages after a failure are not answered: the call is over.
+          if (failed) return;
           // grpc-js leaves the call hanging when its deserializer throws on a later message: the call ends here instead.
-          if (request === UNDECODABLE) call.emit("error", { code: GrpcStatus.INVALID_ARGUMENT, details: "a reflection request that does not decode" });
-          else call.write(answer(request));
+          if (request === UNDECODABLE) {
+            failed = true;
+            call.emit("error", { code: GrpcStatus.INVALID_ARGUMENT, details: "a reflection request that does not decode" });
+          } else call.write(answer(request));
         });
         call.on("end", () => call.end());
         // A client that goes away mid-stream: nothing to clean up.
