@@ -121,23 +121,29 @@ function stringEnd(text: string, open: number): number {
   }
 }
 
-/** A request over a limit: the field, what is wrong, and which limit. */
+/**
+ * A request the agent refuses: the field, what is wrong, and which limit (`limit` undefined: not a
+ * limit but a value with no JSON form, a non-finite number in a `google.protobuf.Value`).
+ */
 export interface LimitViolation extends FieldViolation {
-  /** The option name of the limit ("maxPartsPerMessage"). */
-  readonly limit: keyof RequestLimits;
-  /** Its value. */
+  /** The option name of the limit ("maxPartsPerMessage"); undefined for a value that cannot be stored (NaN, ±Infinity). */
+  readonly limit: keyof RequestLimits | undefined;
+  /** The limit's value (0 when `limit` is undefined). */
   readonly maximum: number;
 }
 
 /** How one field of a request type is checked. */
 interface PlannedField {
   readonly field: DescField;
-  readonly check: "parts" | "struct" | "message" | "list" | "map";
+  /** "struct": a singular Struct field (a JsonObject); "value": a Value, ListValue or repeated/map Struct (messages). */
+  readonly check: "parts" | "struct" | "value" | "message" | "list" | "map";
   /** The message type to walk into (message, list and map checks). */
   readonly nested: DescMessage | undefined;
 }
 
 const STRUCT = "google.protobuf.Struct";
+/** The JSON types of google/protobuf/struct.proto: every number in them must be finite (JSON has no NaN or Infinity). */
+const JSON_TYPES: ReadonlySet<string> = new Set([STRUCT, "google.protobuf.Value", "google.protobuf.ListValue"]);
 const plans = new WeakMap<DescMessage, readonly PlannedField[]>();
 
 /** The fields of `desc` that lead to a `parts` list or a Struct (computed once per type). */
@@ -164,6 +170,10 @@ function planOf(desc: DescMessage, visiting: Set<DescMessage> = new Set()): read
       out.push({ field, check: "struct", nested: undefined });
       continue;
     }
+    if (JSON_TYPES.has(nested.typeName)) {
+      out.push({ field, check: "value", nested: undefined });
+      continue;
+    }
     if (nested.typeName.startsWith("google.protobuf.")) continue;
     // A recursive type being planned: walk into it (its plan is known by the time a message is checked).
     const relevant = visiting.has(nested) || planOf(nested, visiting).length > 0;
@@ -178,10 +188,13 @@ const MAX_WALK_DEPTH = 32;
 
 /**
  * The first limit `message` (of type `desc`) breaks, or undefined: a `parts` list longer than
- * `maxPartsPerMessage`, a Struct larger than `maxMetadataBytes` or deeper than `maxJsonDepth`.
+ * `maxPartsPerMessage`, a Struct larger than `maxMetadataBytes` or deeper than `maxJsonDepth`, a
+ * Value (`Part.data`) deeper than `maxJsonDepth`; and, whatever the limits, a NaN or ±Infinity in
+ * a Struct, Value or ListValue (`limit` undefined): JSON cannot express it, so a task holding one
+ * could never be answered on the JSON bindings. JSON text cannot carry one either, but `1e400`
+ * parses as Infinity, and protobuf binary carries any double.
  */
 export function findLimitViolation(limits: RequestLimits, desc: DescMessage, message: object): LimitViolation | undefined {
-  if (limits.maxPartsPerMessage === Number.POSITIVE_INFINITY && limits.maxMetadataBytes === Number.POSITIVE_INFINITY && limits.maxJsonDepth === Number.POSITIVE_INFINITY) return undefined;
   return walk(limits, desc, message, "", 0);
 }
 
@@ -215,6 +228,15 @@ function walk(limits: RequestLimits, desc: DescMessage, message: object, prefix:
         if (found !== undefined) return found;
         break;
       }
+      case "value": {
+        const entries: [string, unknown][] =
+          field.fieldKind === "list" ? (value as unknown[]).map((v, i) => [`${path}[${i}]`, v]) : field.fieldKind === "map" ? Object.entries(value as object).map(([k, v]) => [`${path}[${JSON.stringify(k)}]`, v]) : [[path, value]];
+        for (const [at, item] of entries) {
+          const found = valueMessageViolation(limits, item, at, 1);
+          if (found !== undefined) return found;
+        }
+        break;
+      }
       case "message": {
         const found = walk(limits, nested!, value as object, path, depth + 1);
         if (found !== undefined) return found;
@@ -241,21 +263,102 @@ function walk(limits: RequestLimits, desc: DescMessage, message: object, prefix:
 }
 
 const TOO_DEEP = -1;
+const NOT_FINITE = -2;
+
+function tooDeep(limits: RequestLimits, path: string): LimitViolation {
+  return { field: path, description: `${path} nests deeper than ${limits.maxJsonDepth} levels`, limit: "maxJsonDepth", maximum: limits.maxJsonDepth };
+}
+
+function notFinite(path: string): LimitViolation {
+  return { field: path, description: `${path} holds a number that is not finite (NaN or ±Infinity has no JSON form)`, limit: undefined, maximum: 0 };
+}
 
 function structViolation(limits: RequestLimits, value: JsonValue, path: string): LimitViolation | undefined {
   const size = jsonSize(value, limits.maxMetadataBytes, 1, limits.maxJsonDepth);
-  if (size === TOO_DEEP) {
-    return { field: path, description: `${path} nests deeper than ${limits.maxJsonDepth} levels`, limit: "maxJsonDepth", maximum: limits.maxJsonDepth };
-  }
+  if (size === TOO_DEEP) return tooDeep(limits, path);
+  if (size === NOT_FINITE) return notFinite(nonFinitePath(value, path));
   if (size > limits.maxMetadataBytes) {
     return { field: path, description: `${path} is larger than ${limits.maxMetadataBytes} bytes of JSON`, limit: "maxMetadataBytes", maximum: limits.maxMetadataBytes };
   }
   return undefined;
 }
 
+/** `path` extended by a JSON key: `.key` for an identifier, `["key"]` otherwise. */
+function keyPath(path: string, key: string): string {
+  return /^[A-Za-z_$][\w$]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
+}
+
+/** The path of the first non-finite number in a JSON value known to hold one. */
+function nonFinitePath(value: JsonValue, path: string): string {
+  if (typeof value === "number") return path;
+  if (typeof value !== "object" || value === null) return path;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (holdsNonFinite(value[i]!)) return nonFinitePath(value[i]!, `${path}[${i}]`);
+    return path;
+  }
+  for (const key in value) {
+    const item = (value as Record<string, JsonValue>)[key]!;
+    if (holdsNonFinite(item)) return nonFinitePath(item, keyPath(path, key));
+  }
+  return path;
+}
+
+function holdsNonFinite(value: JsonValue): boolean {
+  if (typeof value === "number") return !Number.isFinite(value);
+  if (typeof value !== "object" || value === null) return false;
+  if (Array.isArray(value)) return value.some(holdsNonFinite);
+  for (const key in value) if (holdsNonFinite((value as Record<string, JsonValue>)[key]!)) return true;
+  return false;
+}
+
+/** A protobuf-es Value, ListValue or Struct message (Part.data, repeated Structs). */
+interface JsonTypeMessage {
+  readonly $typeName?: string;
+  readonly kind?: { readonly case?: string; readonly value?: unknown };
+  readonly fields?: Readonly<Record<string, unknown>>;
+  readonly values?: readonly unknown[];
+}
+
+/** A non-finite number or a nesting deeper than `maxJsonDepth` in a Value/ListValue/Struct message. */
+function valueMessageViolation(limits: RequestLimits, value: unknown, path: string, depth: number): LimitViolation | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const m = value as JsonTypeMessage;
+  switch (m.$typeName) {
+    case "google.protobuf.Value": {
+      const kind = m.kind;
+      if (kind?.case === "numberValue") return Number.isFinite(kind.value) ? undefined : notFinite(path);
+      if (kind?.case === "structValue" || kind?.case === "listValue") return valueMessageViolation(limits, kind.value, path, depth);
+      return undefined;
+    }
+    case STRUCT: {
+      if (depth > limits.maxJsonDepth) return tooDeep(limits, path);
+      for (const key in m.fields) {
+        const found = valueMessageViolation(limits, m.fields[key], keyPath(path, key), depth + 1);
+        if (found !== undefined) return found;
+      }
+      return undefined;
+    }
+    case "google.protobuf.ListValue": {
+      if (depth > limits.maxJsonDepth) return tooDeep(limits, path);
+      const values = m.values ?? [];
+      for (let i = 0; i < values.length; i++) {
+        const found = valueMessageViolation(limits, values[i], `${path}[${i}]`, depth + 1);
+        if (found !== undefined) return found;
+      }
+      return undefined;
+    }
+  }
+  // A JsonObject (a Struct unboxed by protobuf-es): the JSON walk.
+  const size = jsonSize(value as JsonValue, Number.POSITIVE_INFINITY, depth, limits.maxJsonDepth);
+  if (size === TOO_DEEP) return tooDeep(limits, path);
+  if (size === NOT_FINITE) return notFinite(nonFinitePath(value as JsonValue, path));
+  return undefined;
+}
+
 /**
  * The length of `value`'s JSON text (strings in UTF-16 units, without escapes), stopping as soon as it
- * passes `budget` (returns a number > budget), or TOO_DEEP when it nests deeper than `maxDepth`.
+ * passes `budget` (returns a number > budget), TOO_DEEP when it nests deeper than `maxDepth`, or
+ * NOT_FINITE at a NaN or ±Infinity.
  */
 function jsonSize(value: JsonValue, budget: number, depth: number, maxDepth: number): number {
   if (value === null) return 4;
@@ -263,7 +366,7 @@ function jsonSize(value: JsonValue, budget: number, depth: number, maxDepth: num
     case "string":
       return value.length + 2;
     case "number":
-      return String(value).length;
+      return Number.isFinite(value) ? String(value).length : NOT_FINITE;
     case "boolean":
       return value ? 4 : 5;
   }
@@ -272,7 +375,7 @@ function jsonSize(value: JsonValue, budget: number, depth: number, maxDepth: num
   if (Array.isArray(value)) {
     for (const item of value) {
       const s = jsonSize(item, budget - size, depth + 1, maxDepth);
-      if (s === TOO_DEEP) return TOO_DEEP;
+      if (s < 0) return s;
       size += s + 1;
       if (size > budget) return size;
     }
@@ -280,7 +383,7 @@ function jsonSize(value: JsonValue, budget: number, depth: number, maxDepth: num
   }
   for (const key in value) {
     const s = jsonSize((value as Record<string, JsonValue>)[key]!, budget - size, depth + 1, maxDepth);
-    if (s === TOO_DEEP) return TOO_DEEP;
+    if (s < 0) return s;
     size += key.length + 4 + s;
     if (size > budget) return size;
   }

@@ -178,13 +178,14 @@ export function decodeRequest(errors: PipelineErrorSpecs, schema: DescMessage, j
 
 /**
  * Throws InvalidParamsError naming the field when a decoded request breaks a request limit (too many
- * parts, metadata too large or too deep); ErrorInfo metadata `limit` (the option's name) and `maximum`.
+ * parts, metadata too large or too deep; ErrorInfo metadata `limit`, the option's name, and `maximum`)
+ * or holds a number JSON cannot express (NaN, ±Infinity in a Struct or Value: it could never be answered).
  */
 export function checkRequestLimits(errors: PipelineErrorSpecs, limits: RequestLimits, schema: DescMessage, message: Message): void {
   const violation = findLimitViolation(limits, schema, message);
   if (violation === undefined) return;
   throw new A2AError(errors.InvalidParamsError, `Invalid parameters: ${violation.description}`, {
-    metadata: { limit: violation.limit, maximum: String(violation.maximum) },
+    ...(violation.limit === undefined ? {} : { metadata: { limit: violation.limit, maximum: String(violation.maximum) } }),
     fieldViolations: [{ field: violation.field, description: violation.description }],
   });
 }
