@@ -10,7 +10,7 @@ import { clone, type JsonObject } from "@bufbuild/protobuf";
 import { isCallAborted, watchCallAbort, type AbortWatch } from "../call-abort.js";
 import { isBindingCall } from "../binding-call.js";
 import type { TaskRuntimeErrors } from "./errors.js";
-import { ExecutorMisuseError } from "./errors.js";
+import { ExecutorMisuseError, TaskStoreFullError } from "./errors.js";
 import type { Subscription } from "./event-hub.js";
 import type { AgentExecutor, RequestContext, TaskCallContext } from "./executor.js";
 import type { TaskFactory } from "./factory.js";
@@ -23,7 +23,6 @@ import { appendHistory, applyArtifact, applyStatus } from "./task-updates.js";
 import type { TaskScope, TaskStore } from "./task-store.js";
 import { TurnEmitter, type TurnCommitter } from "./emitter.js";
 import { Turn } from "./turn.js";
-import { TaskStoreFullError } from "./memory-store.js";
 import { DEFAULT_MAX_ACTIVE_TASKS_PER_OWNER, DEFAULT_MAX_ARTIFACTS_PER_TASK, DEFAULT_MAX_PARTS_PER_ARTIFACT, DEFAULT_MAX_SUBSCRIBERS_PER_TASK } from "./options.js";
 
 function checkLimit(name: string, value: number): number {

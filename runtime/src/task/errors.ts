@@ -68,3 +68,34 @@ export class ExecutorMisuseError extends Error {
 export class InvalidPageTokenError extends Error {
   override name = "InvalidPageTokenError";
 }
+
+/** Which quota of a bounded task store a refused save would have broken. */
+export type TaskStoreLimit =
+  /** Tasks in the store (`InMemoryTaskStore` `maxTasks`). */
+  | "maxTasks"
+  /** Bytes of all tasks and push configs in the store. */
+  | "maxBytes"
+  /** Bytes of the tasks and push configs of one owner (tenant and owner key). */
+  | "maxBytesPerOwner";
+
+/**
+ * Thrown by a bounded {@link TaskStore} (./task-store.ts) when a save needs room it cannot make:
+ * every task that could be dropped is not terminal. Nothing was stored. The task runtime answers
+ * the client whose request needed the room (a per-owner quota as UnsupportedOperation naming the
+ * limit, a full store as InternalError); an executor's event gets it thrown from its emit.
+ */
+export class TaskStoreFullError extends Error {
+  override name = "TaskStoreFullError";
+
+  /** Which quota. */
+  readonly limit: TaskStoreLimit;
+  /** Its value. */
+  readonly maximum: number;
+
+  /** Builds the error: `message` says what is full (no task content). */
+  constructor(message: string, limit: TaskStoreLimit = "maxTasks", maximum = 0) {
+    super(message);
+    this.limit = limit;
+    this.maximum = maximum;
+  }
+}

@@ -65,9 +65,18 @@ export type {
   TaskEmitter,
   TaskEventInputOf,
 } from "./executor.js";
-export { ExecutorMisuseError, InvalidPageTokenError, type A2AErrorFactory, type ExecutorMisuseCode, type TaskRuntimeErrors } from "./errors.js";
-export type { PushConfigPage, PushConfigQuery, TaskPage, TaskQuery, TaskScope, TaskStore } from "./task-store.js";
-export { A2A_TASK_STATE_NUMBERS, DEFAULT_MAX_TASKS, InMemoryTaskStore, TaskStoreFullError, type InMemoryTaskStoreOptions } from "./memory-store.js";
+export {
+  ExecutorMisuseError,
+  InvalidPageTokenError,
+  TaskStoreFullError,
+  type A2AErrorFactory,
+  type ExecutorMisuseCode,
+  type TaskRuntimeErrors,
+  type TaskStoreLimit,
+} from "./errors.js";
+export type { PushConfigPage, PushConfigQuery, TaskPage, TaskPageBudget, TaskQuery, TaskScope, TaskStore } from "./task-store.js";
+export { artifactBytes, messageBytes, nonFinitePath, taskBytes, valueBytes } from "./task-size.js";
+export { A2A_TASK_STATE_NUMBERS, DEFAULT_MAX_TASKS, InMemoryTaskStore, type InMemoryTaskStoreOptions } from "./memory-store.js";
 export { decodePageToken, encodePageToken, queryFingerprint } from "./pagination.js";
 export { EventHub, Subscription, type QueueLimit } from "./event-hub.js";
 export type { RoleNumbers, TaskStateNumbers } from "./states.js";

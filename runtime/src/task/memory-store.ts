@@ -16,7 +16,7 @@
  */
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import { decodePageToken, encodePageToken, pushConfigCursor, pushConfigPageToken, queryFingerprint } from "./pagination.js";
-import { InvalidPageTokenError } from "./errors.js";
+import { InvalidPageTokenError, TaskStoreFullError } from "./errors.js";
 import type { PushConfigShape, TaskShape } from "./shapes.js";
 import { TaskStates, type TaskStateNumbers } from "./states.js";
 import type { PushConfigPage, PushConfigQuery, TaskPage, TaskQuery, TaskScope, TaskStore } from "./task-store.js";
@@ -63,10 +63,7 @@ export interface InMemoryTaskStoreOptions {
   readonly now?: (() => number) | undefined;
 }
 
-/** Thrown by {@link InMemoryTaskStore.saveTask} when creating a task would exceed `maxTasks` and no task is terminal. */
-export class TaskStoreFullError extends Error {
-  override name = "TaskStoreFullError";
-}
+export { TaskStoreFullError } from "./errors.js";
 
 interface TaskRecord extends TaskPosition {
   readonly task: TaskShape;
@@ -179,7 +176,7 @@ export class InMemoryTaskStore implements TaskStore {
     if (existing === undefined && this.#size >= this.#maxTasks) {
       const oldest = this.#head;
       if (oldest === undefined) {
-        throw new TaskStoreFullError(`the task store is full: ${this.#size} tasks, none of them in a terminal state (maxTasks ${this.#maxTasks})`);
+        throw new TaskStoreFullError(`the task store is full: ${this.#size} tasks, none of them in a terminal state (maxTasks ${this.#maxTasks})`, "maxTasks", this.#maxTasks);
       }
       this.#evict(oldest);
     }

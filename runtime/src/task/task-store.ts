@@ -33,6 +33,24 @@ export interface TaskQuery {
   readonly pageSize: number;
   /** "" for the first page, else a `nextPageToken` this store issued. */
   readonly pageToken: string;
+  /**
+   * A byte budget for the page (the task runtime's `maxResponseBytes`): when set, the page ends
+   * before the task that would take the sum of `sizeOf` over the page past `maxBytes` — always
+   * holding at least one task — and `nextPageToken` continues after the last task returned (the
+   * spec lets a page hold fewer than `pageSize` tasks). A store that reads tasks from elsewhere
+   * should call `sizeOf` as it reads them and stop there, so that one page never loads much more
+   * than `maxBytes`. A store that ignores it stays correct: the runtime then trims the page
+   * itself and asks again for the shorter page (one more query).
+   */
+  readonly budget?: TaskPageBudget | undefined;
+}
+
+/** The byte budget of one ListTasks page (see {@link TaskQuery.budget}). */
+export interface TaskPageBudget {
+  /** Bytes the page's tasks may weigh together. */
+  readonly maxBytes: number;
+  /** What one task weighs in the answer (its view: history trimmed, artifacts left out). */
+  sizeOf(task: TaskShape): number;
 }
 
 /** One page of tasks. */
@@ -71,6 +89,12 @@ export interface PushConfigPage {
  * shared between processes must add its own concurrency control (e.g. a version column).
  * `listTasks` and `listPushConfigs` throw `InvalidPageTokenError` (./errors.ts) for a token they
  * did not issue for the same query.
+ *
+ * A bounded store (byte or count quotas) refuses a save it has no room for with
+ * `TaskStoreFullError` (./errors.ts), having stored nothing; it never refuses a save that puts a
+ * task in a terminal state (the runtime's own FAILED and CANCELED must always land), and may make
+ * room by dropping terminal tasks. Task weights are `taskBytes()` (./task-size.ts), push configs'
+ * `valueBytes()`, so that every store and the runtime count the same bytes.
  */
 export interface TaskStore {
   /** The task, or undefined when it does not exist in this scope. */
