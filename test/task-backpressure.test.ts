@@ -280,7 +280,8 @@ describe("end to end over JSON-RPC SSE: a client that stops reading its socket",
     const COUNT = 1000;
     const CHUNK = "x".repeat(32 * 1024); // 32 KB per event: the socket buffers fill after some hundred events
     const { gate, started, executor } = burstAgent(COUNT, (i) => `${i}:${CHUNK}`, true);
-    const handler = createA2ATaskHandler({ executor, capabilities: { streaming: true }, maxQueuedEvents: LIMIT });
+    // The task grows to ~32 MB: above the default byte budgets, which this test is not about.
+    const handler = createA2ATaskHandler({ executor, capabilities: { streaming: true }, maxQueuedEvents: LIMIT, maxTaskBytes: 64 << 20, maxResponseBytes: 64 << 20 });
     server = await listen(createA2AServiceJsonRpcServer(handler, { keepAliveMs: 0 }).node, "/a2a");
     const client = new A2AServiceJsonRpcClient({ url: server.url });
     const sent = await client.sendMessage({ message: sendRequest("go").message!, configuration: { returnImmediately: true } });

@@ -9,7 +9,18 @@ import { ExecutorMisuseError } from "./errors.js";
 import type { ArtifactOptions, TaskEmitter, TaskEventInputOf } from "./executor.js";
 import type { ArtifactInput, MessageInput, TaskFactory } from "./factory.js";
 import type { ArtifactShape, MessageShape, TaskRuntimeSchemas } from "./shapes.js";
+import { artifactBytes, messageBytes, nonFinitePath, valueBytes } from "./task-size.js";
 import type { Turn } from "./turn.js";
+
+/**
+ * Refuses (synchronously, nothing stored) an emitted value with a NaN or ±Infinity in a Value or
+ * Struct: no JSON binding could send it, so a stored task holding one could never be answered.
+ */
+function checkEncodable(value: unknown, weight: number, what: string): void {
+  if (!Number.isNaN(weight)) return;
+  const at = nonFinitePath(value);
+  throw new ExecutorMisuseError("invalid-event", `${what} holds a number JSON cannot express (NaN or ±Infinity)${at === undefined || at === "" ? "" : ` at ${at}`}`);
+}
 
 /** Where the emitter sends accepted changes; each returns once the change is stored and streamed. */
 export interface TurnCommitter {
@@ -90,6 +101,7 @@ export class TurnEmitter implements TaskEmitter<TaskRuntimeSchemas> {
   reply(message: MessageInput): Promise<void> {
     this.#guard("reply");
     const reply = this.#factory.agentMessage(message, "", this.#turn.contextId);
+    checkEncodable(reply, messageBytes(reply), "the reply");
     this.#turn.mode = "message";
     return handled(this.#committer.commitReply(this.#turn, reply));
   }
@@ -104,6 +116,8 @@ export class TurnEmitter implements TaskEmitter<TaskRuntimeSchemas> {
   #status(state: number, input: MessageInput | undefined, metadata?: JsonObject): Promise<void> {
     this.#guard("task");
     const message = this.#agentMessage(input);
+    if (message !== undefined) checkEncodable(message, messageBytes(message), "the status message");
+    if (metadata !== undefined) checkEncodable(metadata, valueBytes(metadata), "the event metadata");
     this.#enterTask();
     this.#turn.state = state;
     return handled(this.#committer.commitStatus(this.#turn, state, message, metadata));
@@ -151,6 +165,8 @@ export class TurnEmitter implements TaskEmitter<TaskRuntimeSchemas> {
     const append = options?.append === true;
     const lastChunk = options?.lastChunk === true;
     const artifact = this.#factory.artifact(input, append);
+    checkEncodable(artifact, artifactBytes(artifact), `artifact "${artifact.artifactId}"`);
+    if (options?.metadata !== undefined) checkEncodable(options.metadata, valueBytes(options.metadata), "the event metadata");
     const id = artifact.artifactId;
     if (append && !turn.artifactIds.has(id)) throw new ExecutorMisuseError("invalid-event", `append to artifact "${id}", which the task does not have`);
     if (append && turn.finishedArtifacts.has(id)) throw new ExecutorMisuseError("invalid-event", `append to artifact "${id}" after its lastChunk`);

@@ -23,7 +23,14 @@ import { appendHistory, applyArtifact, applyStatus } from "./task-updates.js";
 import type { TaskScope, TaskStore } from "./task-store.js";
 import { TurnEmitter, type TurnCommitter } from "./emitter.js";
 import { Turn } from "./turn.js";
-import { DEFAULT_MAX_ACTIVE_TASKS_PER_OWNER, DEFAULT_MAX_ARTIFACTS_PER_TASK, DEFAULT_MAX_PARTS_PER_ARTIFACT, DEFAULT_MAX_SUBSCRIBERS_PER_TASK } from "./options.js";
+import { DEFAULT_MAX_ACTIVE_TASKS_PER_OWNER, DEFAULT_MAX_ARTIFACTS_PER_TASK, DEFAULT_MAX_PARTS_PER_ARTIFACT, DEFAULT_MAX_SUBSCRIBERS_PER_TASK, DEFAULT_MAX_TASK_BYTES } from "./options.js";
+import { messageBytes, nonFinitePath, taskBytes } from "./task-size.js";
+
+/**
+ * What a new task weighs besides its first message (ids, status with its timestamp, the JSON of the
+ * fields): the message alone may take at most `maxTaskBytes` minus this.
+ */
+const NEW_TASK_OVERHEAD_BYTES = 512;
 
 function checkLimit(name: string, value: number): number {
   if (value === Number.POSITIVE_INFINITY || (Number.isSafeInteger(value) && value >= 1)) return value;
@@ -74,6 +81,8 @@ export interface EngineSettings<Principal> {
   readonly maxArtifactsPerTask?: number | undefined;
   /** Most parts one artifact may have, appended chunks included. Default {@link DEFAULT_MAX_PARTS_PER_ARTIFACT}. */
   readonly maxPartsPerArtifact?: number | undefined;
+  /** Most bytes one task may weigh (`taskBytes`). Default {@link DEFAULT_MAX_TASK_BYTES}. */
+  readonly maxTaskBytes?: number | undefined;
 }
 
 /** A started turn, as its caller (SendMessage or SendStreamingMessage) sees it. */
@@ -101,6 +110,7 @@ export class TaskEngine<Principal> implements TurnCommitter {
   readonly #maxActiveTasks: number;
   readonly #maxArtifacts: number;
   readonly #maxArtifactParts: number;
+  readonly #maxTaskBytes: number;
   /**
    * The unfinished tasks of each owner (tenant and owner key) this engine started: reserved when a
    * new turn begins, kept while the task is not terminal, released when it ends terminal or the turn
@@ -116,6 +126,8 @@ export class TaskEngine<Principal> implements TurnCommitter {
     this.#maxActiveTasks = checkLimit("maxActiveTasksPerOwner", settings.maxActiveTasksPerOwner ?? DEFAULT_MAX_ACTIVE_TASKS_PER_OWNER);
     this.#maxArtifacts = checkLimit("maxArtifactsPerTask", settings.maxArtifactsPerTask ?? DEFAULT_MAX_ARTIFACTS_PER_TASK);
     this.#maxArtifactParts = checkLimit("maxPartsPerArtifact", settings.maxPartsPerArtifact ?? DEFAULT_MAX_PARTS_PER_ARTIFACT);
+    this.#maxTaskBytes = checkLimit("maxTaskBytes", settings.maxTaskBytes ?? DEFAULT_MAX_TASK_BYTES);
+    if (this.#maxTaskBytes <= NEW_TASK_OVERHEAD_BYTES) throw new RangeError(`maxTaskBytes must be more than ${NEW_TASK_OVERHEAD_BYTES}, got ${this.#maxTaskBytes}`);
     const { errors } = settings;
     this.live = new LiveTasks({
       maxQueuedEvents: settings.maxQueuedEvents,
@@ -159,6 +171,7 @@ export class TaskEngine<Principal> implements TurnCommitter {
     const message = request.message;
     if (message === undefined) throw errors.InvalidParams("message is required", { fieldViolations: [{ field: "message", description: "A message is required" }] });
     if (message.parts.length === 0) throw errors.InvalidParams("message.parts must not be empty", { fieldViolations: [{ field: "message.parts", description: "At least one part is required" }] });
+    this.#checkMessageWeight(message);
     const historyProblem = historyLengthProblem(request.configuration?.historyLength);
     if (historyProblem !== undefined) throw errors.InvalidParams(historyProblem, { fieldViolations: [{ field: "configuration.historyLength", description: historyProblem }] });
     const pushConfig = request.configuration?.taskPushNotificationConfig;
@@ -168,6 +181,42 @@ export class TaskEngine<Principal> implements TurnCommitter {
     if (message.taskId === "" && message.contextId !== "") await this.#checkClientContextId(scope, message.contextId);
     const referenceTasks = message.referenceTaskIds.length === 0 ? [] : await this.#references(scope, message.referenceTaskIds);
     return message.taskId === "" ? this.#beginNew(request, message, call, scope, referenceTasks, pushConfig) : this.#beginContinued(request, message, call, scope, referenceTasks, pushConfig);
+  }
+
+  /**
+   * Refuses a message that no task could hold: one with a number JSON cannot express (the bindings
+   * refuse those when decoding; an in-process caller may not have) or heavier than `maxTaskBytes`
+   * (less what a new task adds). InvalidParams naming the field.
+   */
+  #checkMessageWeight(message: MessageShape): void {
+    const bytes = messageBytes(message);
+    const { errors } = this.#s;
+    if (Number.isNaN(bytes)) {
+      const field = `message.${nonFinitePath(message) ?? ""}`;
+      const description = `${field} holds a number that is not finite (NaN or ±Infinity has no JSON form)`;
+      throw errors.InvalidParams(description, { fieldViolations: [{ field, description }] });
+    }
+    const max = this.#maxTaskBytes - NEW_TASK_OVERHEAD_BYTES;
+    if (bytes > max) {
+      const description = `message is ${bytes} bytes (as JSON); this agent keeps at most ${this.#maxTaskBytes} bytes per task (maxTaskBytes), so a message may take at most ${max}`;
+      throw errors.InvalidParams(description, { metadata: { limit: "maxTaskBytes", maximum: String(this.#maxTaskBytes) }, fieldViolations: [{ field: "message", description }] });
+    }
+  }
+
+  /** The client's answer to a save its store refused for lack of room (TaskStoreFullError); other errors as they are. */
+  #roomError(e: unknown, what: string): unknown {
+    if (!(e instanceof TaskStoreFullError)) return e;
+    const { errors } = this.#s;
+    if (e.limit === "maxBytesPerOwner") {
+      // As maxActiveTasksPerOwner: the caller can act on it (finish or cancel tasks, wait for old ones to go).
+      return errors.UnsupportedOperation(
+        `This agent holds as much of this caller's tasks as it keeps (${e.maximum} bytes, maxBytesPerOwner): ${what} would pass it; complete or cancel unfinished tasks first`,
+        {
+          metadata: { maxBytesPerOwner: String(e.maximum) },
+        },
+      );
+    }
+    return errors.Internal(`This agent cannot take ${what} now: its task store is full of unfinished tasks; try again later`);
   }
 
   /**
@@ -270,7 +319,18 @@ export class TaskEngine<Principal> implements TurnCommitter {
         const userMessage = this.#userMessage(message, taskId, stored.contextId);
         const next = factory.copyTask(stored);
         appendHistory(next, userMessage);
-        await store.saveTask(scope, next);
+        const bytes = taskBytes(next);
+        if (bytes > this.#maxTaskBytes) {
+          throw errors.UnsupportedOperation(
+            `Task ${taskId} would weigh ${bytes} bytes with this message, more than this agent keeps per task (${this.#maxTaskBytes}, maxTaskBytes); start a new task (message.referenceTaskIds can name this one)`,
+            { metadata: { taskId, maxTaskBytes: String(this.#maxTaskBytes) } },
+          );
+        }
+        try {
+          await store.saveTask(scope, next);
+        } catch (e) {
+          throw this.#roomError(e, "this message");
+        }
         slot.stored = next;
         if (pushConfig !== undefined) await this.#savePushConfig(scope, taskId, pushConfig);
         const feed = slot.subscribe(watchCallAbort(call));
@@ -438,10 +498,21 @@ export class TaskEngine<Principal> implements TurnCommitter {
     });
   }
 
-  /** Stores a change of `task` (a stored instance, copied on write here), streams the event and notifies the hook. */
-  async #changeTask(slot: LiveTask, task: TaskShape, change: (next: TaskShape) => StreamResponseShape): Promise<TaskShape> {
+  /**
+   * Stores a change of `task` (a stored instance, copied on write here), streams the event and
+   * notifies the hook. An executor's change (`weighed`) that would take the task past
+   * `maxTaskBytes` is refused with ExecutorMisuseError, nothing stored; the runtime's own FAILED and
+   * CANCELED are not weighed (they must land).
+   */
+  async #changeTask(slot: LiveTask, task: TaskShape, change: (next: TaskShape) => StreamResponseShape, weighed = false): Promise<TaskShape> {
     const next = this.#s.factory.copyTask(task);
     const event = change(next);
+    if (weighed) {
+      const bytes = taskBytes(next);
+      if (bytes > this.#maxTaskBytes) {
+        throw new ExecutorMisuseError("invalid-event", `task ${task.id} would weigh ${bytes} bytes with this event, more than maxTaskBytes (${this.#maxTaskBytes})`);
+      }
+    }
     await this.#s.store.saveTask(slot.scope, next);
     slot.stored = next;
     if (this.#states.isTerminal(next.status?.state)) this.#releaseTask(slot.scope, next.id);
@@ -488,8 +559,7 @@ export class TaskEngine<Principal> implements TurnCommitter {
       await store.saveTask(scope, task);
     } catch (e) {
       // A bounded store full of unfinished tasks refuses new ones: say so (nothing the client was told about is lost).
-      if (e instanceof TaskStoreFullError) throw this.#s.errors.Internal("This agent cannot take a new task now: its task store is full of unfinished tasks; try again later");
-      throw e;
+      throw this.#roomError(e, "a new task");
     }
     turn.slot.stored = task;
     if (turn.pushConfig !== undefined) await this.#savePushConfig(scope, turn.taskId, turn.pushConfig);
@@ -504,7 +574,11 @@ export class TaskEngine<Principal> implements TurnCommitter {
     const config = clone(factory.schemas.TaskPushNotificationConfig, pushConfig);
     config.taskId = taskId;
     if (config.id === "") config.id = factory.newId();
-    await store.savePushConfig(scope, config);
+    try {
+      await store.savePushConfig(scope, config);
+    } catch (e) {
+      throw this.#roomError(e, "this push notification config");
+    }
   }
 
   /** The turn's task as stored, creating it first; refuses changes to a canceled or terminal task. */
@@ -551,11 +625,16 @@ export class TaskEngine<Principal> implements TurnCommitter {
       turn,
       turn.slot.queue.run(async () => {
         const task = await this.#current(turn);
-        await this.#changeTask(turn.slot, task, (next) => {
-          const status = factory.status(state, message);
-          applyStatus(next, status);
-          return factory.statusEvent(next, status, metadata);
-        });
+        await this.#changeTask(
+          turn.slot,
+          task,
+          (next) => {
+            const status = factory.status(state, message);
+            applyStatus(next, status);
+            return factory.statusEvent(next, status, metadata);
+          },
+          true,
+        );
       }),
     );
   }
@@ -567,12 +646,17 @@ export class TaskEngine<Principal> implements TurnCommitter {
       turn,
       turn.slot.queue.run(async () => {
         const task = await this.#current(turn);
-        await this.#changeTask(turn.slot, task, (next) => {
-          this.#checkArtifact(next, artifact, append);
-          if (!applyArtifact(next, artifact, append, (a) => factory.cloneArtifact(a)))
-            throw new ExecutorMisuseError("invalid-event", `append to artifact "${artifact.artifactId}", which the task does not have`);
-          return factory.artifactEvent(next, artifact, append, lastChunk, metadata);
-        });
+        await this.#changeTask(
+          turn.slot,
+          task,
+          (next) => {
+            this.#checkArtifact(next, artifact, append);
+            if (!applyArtifact(next, artifact, append, (a) => factory.cloneArtifact(a)))
+              throw new ExecutorMisuseError("invalid-event", `append to artifact "${artifact.artifactId}", which the task does not have`);
+            return factory.artifactEvent(next, artifact, append, lastChunk, metadata);
+          },
+          true,
+        );
       }),
     );
   }

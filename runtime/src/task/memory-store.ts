@@ -13,6 +13,15 @@
  * with {@link TaskStoreFullError} (the client of that request gets an error, nothing it was
  * told about is lost). Terminal tasks are queued by last save (a linked list), so retention
  * costs amortized O(1) per call, never a scan.
+ *
+ * Bytes (issue #25: a count alone let 40 requests of 9 MB hold 374 MB, and the 10,000-task cap
+ * allowed ~100 GB): the store also holds at most `maxBytes` of tasks and push configs in all, and
+ * `maxBytesPerOwner` for one owner (tenant and owner key), weighed by `taskBytes()` /
+ * `valueBytes()` (./task-size.ts). A save that grows past a bound first drops terminal tasks, the
+ * owner's own for the owner's bound, oldest first; when those are not enough it is refused with
+ * {@link TaskStoreFullError} naming the bound, having dropped nothing. A save that puts a task in
+ * a terminal state is never refused (the runtime's own FAILED and CANCELED must land); room is
+ * made after it. Each bound keeps a running total, so a save costs O(1) besides its evictions.
  */
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import { decodePageToken, encodePageToken, pushConfigCursor, pushConfigPageToken, queryFingerprint } from "./pagination.js";
@@ -20,6 +29,7 @@ import { InvalidPageTokenError, TaskStoreFullError } from "./errors.js";
 import type { PushConfigShape, TaskShape } from "./shapes.js";
 import { TaskStates, type TaskStateNumbers } from "./states.js";
 import type { PushConfigPage, PushConfigQuery, TaskPage, TaskQuery, TaskScope, TaskStore } from "./task-store.js";
+import { taskBytes, valueBytes } from "./task-size.js";
 
 /**
  * Default {@link InMemoryTaskStoreOptions.maxTasks}: 10,000 tasks. ListTasks sorts a scope's
@@ -27,6 +37,20 @@ import type { PushConfigPage, PushConfigQuery, TaskPage, TaskQuery, TaskScope, T
  * tasks of a few tens of KB each (history and artifacts) stay well inside Node's default heap.
  */
 export const DEFAULT_MAX_TASKS = 10_000;
+
+/**
+ * Default {@link InMemoryTaskStoreOptions.maxBytes}: 256 MiB of tasks and push configs (as weighed
+ * by `taskBytes()`), well inside the heap Node gives a process on a machine of 1 GiB or more; the
+ * objects' own overhead comes on top (about 1.2–2× for text-heavy tasks, measured by
+ * `npm run bench:memory`).
+ */
+export const DEFAULT_MAX_STORE_BYTES = 256 * 1024 * 1024;
+
+/**
+ * Default {@link InMemoryTaskStoreOptions.maxBytesPerOwner}: 64 MiB, four of the largest tasks the
+ * runtime accepts by default (`maxTaskBytes`, 16 MiB), a quarter of the store.
+ */
+export const DEFAULT_MAX_BYTES_PER_OWNER = 64 * 1024 * 1024;
 
 /**
  * The `TaskState` numbers of a2a.proto (A2A 0.3 and 1.0 number the states alike): the default
@@ -57,6 +81,21 @@ export interface InMemoryTaskStoreOptions {
    * tasks go only when `maxTasks` needs room). Expired tasks are dropped at the store's next call.
    */
   readonly terminalTaskTtlMs?: number | undefined;
+  /**
+   * Bytes of tasks and push configs kept at most, over all tenants and owners, weighed by
+   * `taskBytes()` (default {@link DEFAULT_MAX_STORE_BYTES}, 256 MiB; `Infinity` = unbounded). A save
+   * that would pass it drops terminal tasks (least recently saved first) until it fits; when that is
+   * not enough it is refused with {@link TaskStoreFullError} (`limit` "maxBytes"), nothing dropped.
+   */
+  readonly maxBytes?: number | undefined;
+  /**
+   * Bytes of tasks and push configs kept at most for one owner (`TaskScope`: tenant and owner key),
+   * as `maxBytes` but dropping only the owner's own terminal tasks (default
+   * {@link DEFAULT_MAX_BYTES_PER_OWNER}, 64 MiB; `Infinity` = unbounded). Without authentication
+   * every caller is the one owner "". The refusal's `limit` is "maxBytesPerOwner"; the task runtime
+   * answers it UnsupportedOperationError naming the limit.
+   */
+  readonly maxBytesPerOwner?: number | undefined;
   /** The `TaskState` numbering, to tell terminal tasks (default {@link A2A_TASK_STATE_NUMBERS}; the generated `TaskState` enum fits). */
   readonly states?: TaskStateNumbers | undefined;
   /** The clock of `terminalTaskTtlMs`, in ms (default `Date.now`); for tests. */
@@ -67,13 +106,18 @@ export { TaskStoreFullError } from "./errors.js";
 
 interface TaskRecord extends TaskPosition {
   readonly task: TaskShape;
+  /** Its weight (`taskBytes`), as counted in the totals. */
+  readonly bytes: number;
   /** `status.timestamp` in ns (ListTasks' order: later first). */
   readonly time: bigint;
   /** Save counter: breaks timestamp ties, most recent save first. */
   readonly seq: number;
 }
 
-/** A terminal task in the retention queue (a doubly linked list, least recently saved first). */
+/**
+ * A terminal task in the retention queues, least recently saved first: the store's (`prev`/`next`)
+ * and its owner's (`ownerPrev`/`ownerNext`), both doubly linked lists.
+ */
 interface TerminalEntry {
   readonly key: string;
   readonly scopeKey: string;
@@ -83,12 +127,34 @@ interface TerminalEntry {
   readonly savedAt: number;
   prev: TerminalEntry | undefined;
   next: TerminalEntry | undefined;
+  ownerPrev: TerminalEntry | undefined;
+  ownerNext: TerminalEntry | undefined;
+}
+
+/** What one owner holds: bytes (tasks and push configs), and its terminal tasks' queue and bytes. */
+interface OwnerUsage {
+  bytes: number;
+  terminalBytes: number;
+  head: TerminalEntry | undefined;
+  tail: TerminalEntry | undefined;
 }
 
 interface ConfigRecord {
   readonly config: PushConfigShape;
   /** Creation counter: list order. */
   readonly seq: number;
+  /** Its weight (`valueBytes`). */
+  readonly bytes: number;
+}
+
+/** A weight for the totals: a value that has no JSON form (NaN) is still counted by its other fields' worth, never as NaN. */
+function weightOf(bytes: number): number {
+  return Number.isNaN(bytes) ? 0 : bytes;
+}
+
+function checkBytesBound(name: string, value: number): number {
+  if (value === Number.POSITIVE_INFINITY || (Number.isSafeInteger(value) && value >= 1)) return value;
+  throw new RangeError(`${name} must be an integer >= 1 or Infinity, got ${value}`);
 }
 
 /** Sort key of a task: status time in nanoseconds since the epoch, then save counter. */
@@ -137,7 +203,14 @@ export class InMemoryTaskStore implements TaskStore {
   readonly #terminal = new Map<string, TerminalEntry>();
   #head: TerminalEntry | undefined;
   #tail: TerminalEntry | undefined;
+  /** Scope key → what that owner holds. */
+  readonly #owners = new Map<string, OwnerUsage>();
+  /** Bytes of all tasks and push configs, and of the terminal tasks (with their configs). */
+  #bytes = 0;
+  #terminalBytes = 0;
   readonly #maxTasks: number;
+  readonly #maxBytes: number;
+  readonly #maxBytesPerOwner: number;
   readonly #ttlMs: number | undefined;
   readonly #states: TaskStates;
   readonly #now: () => number;
@@ -151,6 +224,8 @@ export class InMemoryTaskStore implements TaskStore {
     const ttl = options.terminalTaskTtlMs;
     if (ttl !== undefined && !(ttl >= 0 && ttl <= Number.MAX_SAFE_INTEGER)) throw new RangeError(`terminalTaskTtlMs must be a number of ms >= 0, got ${ttl}`);
     this.#maxTasks = maxTasks;
+    this.#maxBytes = checkBytesBound("maxBytes", options.maxBytes ?? DEFAULT_MAX_STORE_BYTES);
+    this.#maxBytesPerOwner = checkBytesBound("maxBytesPerOwner", options.maxBytesPerOwner ?? DEFAULT_MAX_BYTES_PER_OWNER);
     this.#ttlMs = ttl;
     this.#states = new TaskStates(options.states ?? A2A_TASK_STATE_NUMBERS);
     this.#now = options.now ?? Date.now;
@@ -162,17 +237,44 @@ export class InMemoryTaskStore implements TaskStore {
     return this.#size;
   }
 
+  /** Bytes of tasks and push configs the store holds now (over all scopes), as its `maxBytes` counts them. */
+  get bytes(): number {
+    this.#expire();
+    return this.#bytes;
+  }
+
+  /** Bytes of tasks and push configs one owner holds now, as `maxBytesPerOwner` counts them. */
+  bytesOf(scope: TaskScope): number {
+    this.#expire();
+    return this.#owners.get(scopeKey(scope))?.bytes ?? 0;
+  }
+
   /** {@inheritDoc TaskStore.getTask} */
   async getTask(scope: TaskScope, taskId: string): Promise<TaskShape | undefined> {
     this.#expire();
     return this.#tasks.get(scopeKey(scope))?.get(taskId)?.task;
   }
 
-  /** {@inheritDoc TaskStore.saveTask} Throws {@link TaskStoreFullError} when the task is new and no room can be made. */
+  /**
+   * {@inheritDoc TaskStore.saveTask} Throws {@link TaskStoreFullError} when the task is new and
+   * `maxTasks` leaves no room, or when it grows past `maxBytes` / `maxBytesPerOwner` and dropping
+   * terminal tasks cannot make room (never for a save that makes the task terminal).
+   */
   async saveTask(scope: TaskScope, task: TaskShape): Promise<void> {
     const now = this.#expire();
     const key = scopeKey(scope);
     const existing = this.#tasks.get(key)?.get(task.id);
+    const taskKey = taskKeyOf(key, task.id);
+    const terminal = this.#states.isTerminal(task.status?.state);
+    const bytes = weightOf(taskBytes(task));
+    const configBytes = this.#configBytes(taskKey);
+    const growth = bytes - (existing?.bytes ?? 0);
+    if (!terminal) {
+      // Refuse before changing anything: the task itself cannot be dropped to make its own room.
+      const wasTerminal = this.#terminal.has(taskKey);
+      const own = wasTerminal ? (existing?.bytes ?? 0) + configBytes : 0;
+      this.#checkRoom(key, growth, own, existing === undefined);
+    }
     if (existing === undefined && this.#size >= this.#maxTasks) {
       const oldest = this.#head;
       if (oldest === undefined) {
@@ -190,10 +292,73 @@ export class InMemoryTaskStore implements TaskStore {
       ids.add(task.id);
     }
     if (existing === undefined) this.#size++;
-    tasks.set(task.id, { task, time: timeOf(task.status?.timestamp), seq: ++this.#seq });
-    const taskKey = taskKeyOf(key, task.id);
     this.#dequeue(taskKey);
-    if (this.#states.isTerminal(task.status?.state)) this.#enqueue({ key: taskKey, scopeKey: key, taskId: task.id, contextId: task.contextId, savedAt: now ?? 0, prev: undefined, next: undefined });
+    tasks.set(task.id, { task, bytes, time: timeOf(task.status?.timestamp), seq: ++this.#seq });
+    this.#count(key, growth);
+    if (terminal) {
+      this.#enqueue(
+        { key: taskKey, scopeKey: key, taskId: task.id, contextId: task.contextId, savedAt: now ?? 0, prev: undefined, next: undefined, ownerPrev: undefined, ownerNext: undefined },
+        bytes + configBytes,
+      );
+      // A terminal save is never refused; it may have passed a bound: drop older terminal tasks until
+      // within (never this one, which its client may be about to read: the bound is passed by it at most).
+      this.#makeRoom(key, taskKey);
+    } else {
+      this.#makeRoom(key, undefined);
+    }
+  }
+
+  /** Bytes of a task's push configs. */
+  #configBytes(taskKey: string): number {
+    let bytes = 0;
+    for (const record of this.#configs.get(taskKey)?.values() ?? []) bytes += record.bytes;
+    return bytes;
+  }
+
+  #owner(key: string): OwnerUsage {
+    let owner = this.#owners.get(key);
+    if (owner === undefined) this.#owners.set(key, (owner = { bytes: 0, terminalBytes: 0, head: undefined, tail: undefined }));
+    return owner;
+  }
+
+  /** Adds `delta` bytes to the owner's and the store's totals. */
+  #count(key: string, delta: number): void {
+    if (delta === 0) return;
+    const owner = this.#owner(key);
+    owner.bytes += delta;
+    this.#bytes += delta;
+    if (owner.bytes === 0 && owner.head === undefined) this.#owners.delete(key);
+  }
+
+  /**
+   * Throws TaskStoreFullError unless `growth` more bytes of the owner `key` fit both byte bounds once
+   * the terminal tasks that may go are gone (`own`: bytes of the saved task itself if it is queued as
+   * terminal now, which cannot make room for itself). Checks only: {@link #makeRoom} drops.
+   */
+  #checkRoom(key: string, growth: number, own: number, creating: boolean): void {
+    if (growth <= 0) return;
+    const owner = this.#owners.get(key);
+    const ownerBytes = owner?.bytes ?? 0;
+    if (ownerBytes + growth > this.#maxBytesPerOwner && ownerBytes - ((owner?.terminalBytes ?? 0) - own) + growth > this.#maxBytesPerOwner) {
+      throw new TaskStoreFullError(
+        `${creating ? "a new task" : "this change"} needs ${growth} bytes; this owner holds ${ownerBytes} of ${this.#maxBytesPerOwner} (maxBytesPerOwner), in tasks that are not terminal`,
+        "maxBytesPerOwner",
+        this.#maxBytesPerOwner,
+      );
+    }
+    if (this.#bytes + growth > this.#maxBytes && this.#bytes - (this.#terminalBytes - own) + growth > this.#maxBytes) {
+      throw new TaskStoreFullError(`the task store is full: ${this.#bytes} of ${this.#maxBytes} bytes (maxBytes), in tasks that are not terminal`, "maxBytes", this.#maxBytes);
+    }
+  }
+
+  /**
+   * Drops the oldest terminal tasks (the owner's for its bound, anyone's for the store's) until the
+   * owner and the store are within their byte bounds, or only `keep` (the task just saved, the newest) is left to drop.
+   */
+  #makeRoom(key: string, keep: string | undefined): void {
+    const owner = this.#owners.get(key);
+    while (owner !== undefined && owner.bytes > this.#maxBytesPerOwner && owner.head !== undefined && owner.head.key !== keep) this.#evict(owner.head);
+    while (this.#bytes > this.#maxBytes && this.#head !== undefined && this.#head.key !== keep) this.#evict(this.#head);
   }
 
   /** Drops the terminal tasks whose TTL ran out (from the head of the queue); returns the time it read, if any. */
@@ -204,12 +369,19 @@ export class InMemoryTaskStore implements TaskStore {
     return now;
   }
 
-  #enqueue(entry: TerminalEntry): void {
+  #enqueue(entry: TerminalEntry, bytes: number): void {
     this.#terminal.set(entry.key, entry);
     entry.prev = this.#tail;
     if (this.#tail === undefined) this.#head = entry;
     else this.#tail.next = entry;
     this.#tail = entry;
+    const owner = this.#owner(entry.scopeKey);
+    entry.ownerPrev = owner.tail;
+    if (owner.tail === undefined) owner.head = entry;
+    else owner.tail.ownerNext = entry;
+    owner.tail = entry;
+    owner.terminalBytes += bytes;
+    this.#terminalBytes += bytes;
   }
 
   #dequeue(taskKey: string): void {
@@ -221,16 +393,29 @@ export class InMemoryTaskStore implements TaskStore {
     if (entry.next === undefined) this.#tail = entry.prev;
     else entry.next.prev = entry.prev;
     entry.prev = entry.next = undefined;
+    const owner = this.#owners.get(entry.scopeKey);
+    if (owner === undefined) return;
+    if (entry.ownerPrev === undefined) owner.head = entry.ownerNext;
+    else entry.ownerPrev.ownerNext = entry.ownerNext;
+    if (entry.ownerNext === undefined) owner.tail = entry.ownerPrev;
+    else entry.ownerNext.ownerPrev = entry.ownerPrev;
+    entry.ownerPrev = entry.ownerNext = undefined;
+    const bytes = weightOf(this.#tasks.get(entry.scopeKey)?.get(entry.taskId)?.bytes ?? 0) + this.#configBytes(entry.key);
+    owner.terminalBytes -= bytes;
+    this.#terminalBytes -= bytes;
   }
 
   /** Removes a terminal task with its push configs and its place in the context index. */
   #evict(entry: TerminalEntry): void {
+    this.#dequeue(entry.key);
     const tasks = this.#tasks.get(entry.scopeKey);
+    const record = tasks?.get(entry.taskId);
+    const freed = (record?.bytes ?? 0) + this.#configBytes(entry.key);
     if (tasks?.delete(entry.taskId)) this.#size--;
     if (tasks?.size === 0) this.#tasks.delete(entry.scopeKey);
     this.#unindex(entry.scopeKey, entry.contextId, entry.taskId);
     this.#configs.delete(entry.key);
-    this.#dequeue(entry.key);
+    this.#count(entry.scopeKey, -freed);
   }
 
   #unindex(key: string, contextId: string, taskId: string): void {
@@ -279,6 +464,18 @@ export class InMemoryTaskStore implements TaskStore {
       page.splice(insertionPoint(page, record), 0, record);
       if (page.length > query.pageSize) page.pop();
     }
+    // The byte budget: the page ends before the task that would pass it (always one task at least).
+    const budget = query.budget;
+    if (budget !== undefined) {
+      let bytes = 0;
+      for (let i = 0; i < page.length; i++) {
+        bytes += budget.sizeOf((page[i] as TaskRecord).task);
+        if (i > 0 && !(bytes <= budget.maxBytes)) {
+          page.length = i;
+          break;
+        }
+      }
+    }
     const last = page.at(-1);
     const more = afterCursor > page.length;
     return {
@@ -294,13 +491,29 @@ export class InMemoryTaskStore implements TaskStore {
     return this.#configs.get(configKey(scope, taskId))?.get(configId)?.config;
   }
 
-  /** {@inheritDoc TaskStore.savePushConfig} */
+  /** {@inheritDoc TaskStore.savePushConfig} Throws {@link TaskStoreFullError} when it grows past a byte bound and no room can be made. */
   async savePushConfig(scope: TaskScope, config: PushConfigShape): Promise<void> {
-    const key = configKey(scope, config.taskId);
+    this.#expire();
+    const scopeKeyValue = scopeKey(scope);
+    const key = taskKeyOf(scopeKeyValue, config.taskId);
+    const existing = this.#configs.get(key)?.get(config.id);
+    const bytes = weightOf(valueBytes(config));
+    const growth = bytes - (existing?.bytes ?? 0);
+    const terminalTask = this.#terminal.has(key);
+    this.#checkRoom(scopeKeyValue, growth, terminalTask ? (this.#tasks.get(scopeKeyValue)?.get(config.taskId)?.bytes ?? 0) + this.#configBytes(key) : 0, false);
     let configs = this.#configs.get(key);
     if (configs === undefined) this.#configs.set(key, (configs = new Map()));
-    const existing = configs.get(config.id);
-    configs.set(config.id, { config, seq: existing?.seq ?? ++this.#seq });
+    configs.set(config.id, { config, seq: existing?.seq ?? ++this.#seq, bytes });
+    this.#count(scopeKeyValue, growth);
+    if (terminalTask) this.#countTerminal(scopeKeyValue, growth);
+    this.#makeRoom(scopeKeyValue, undefined);
+  }
+
+  /** Adds `delta` bytes to the terminal totals (a terminal task's push configs changed). */
+  #countTerminal(key: string, delta: number): void {
+    const owner = this.#owner(key);
+    owner.terminalBytes += delta;
+    this.#terminalBytes += delta;
   }
 
   /** {@inheritDoc TaskStore.listPushConfigs} */
@@ -320,9 +533,13 @@ export class InMemoryTaskStore implements TaskStore {
   async deletePushConfig(scope: TaskScope, taskId: string, configId: string): Promise<void> {
     const key = configKey(scope, taskId);
     const configs = this.#configs.get(key);
-    if (configs === undefined) return;
+    const record = configs?.get(configId);
+    if (configs === undefined || record === undefined) return;
     configs.delete(configId);
     if (configs.size === 0) this.#configs.delete(key);
+    const owner = scopeKey(scope);
+    if (this.#terminal.has(key)) this.#countTerminal(owner, -record.bytes);
+    this.#count(owner, -record.bytes);
   }
 }
 

@@ -32,6 +32,36 @@ export interface TaskRuntimeBinding<S extends TaskRuntimeSchemas> {
   /** Factories of the generated error classes. */
   readonly errors: TaskRuntimeErrors;
   /**
+   * Most bytes one task may weigh (`taskBytes()`: its JSON size, history and artifacts included),
+   * so that every stored task can be answered whole (GetTask) and one task cannot take the store.
+   * A SendMessage whose message alone weighs more is InvalidParamsError naming `message` (ErrorInfo
+   * metadata `limit`, `maximum`); one that would take its task past it is UnsupportedOperationError
+   * (metadata `taskId`, `maxTaskBytes`: start a new task, referencing this one), before anything is
+   * stored; an executor event that would is refused with ExecutorMisuseError (`invalid-event`),
+   * nothing stored. Default {@link DEFAULT_MAX_TASK_BYTES} (16 MiB); at most `maxResponseBytes`.
+   */
+  readonly maxTaskBytes?: number | undefined;
+  /**
+   * Most bytes of tasks one answer carries (as `maxTaskBytes` weighs them). ListTasks fills its page
+   * up to it and goes on with `nextPageToken` (a page may hold fewer than `pageSize` tasks, which the
+   * spec allows); a GetTask, CancelTask, SendMessage or SubscribeToTask answer over it (a task
+   * stored under a larger `maxTaskBytes`) is UnsupportedOperationError (metadata `taskId`, `bytes`,
+   * `maxResponseBytes`) that suggests `historyLength`. It bounds what one call makes the agent
+   * encode and hold for a client that reads slowly. Default {@link DEFAULT_MAX_RESPONSE_BYTES} (16 MiB).
+   */
+  readonly maxResponseBytes?: number | undefined;
+  /**
+   * Most push notification configs one task may have: one more (CreateTaskPushNotificationConfig
+   * with a new id) is UnsupportedOperationError (metadata `taskId`, `maxPushConfigsPerTask`).
+   * Default {@link DEFAULT_MAX_PUSH_CONFIGS_PER_TASK} (100).
+   */
+  readonly maxPushConfigsPerTask?: number | undefined;
+  /**
+   * Most bytes one push notification config may weigh (URL, token, authentication credentials):
+   * more is InvalidParamsError naming the config. Default {@link DEFAULT_MAX_PUSH_CONFIG_BYTES} (64 KiB).
+   */
+  readonly maxPushConfigBytes?: number | undefined;
+  /**
    * The service's RPCs beyond the eleven A2A operations (a newer or extended a2a.proto): each
    * answers UnsupportedOperationError unless `TaskHandlerOptions.operations` implements it.
    */
@@ -183,6 +213,36 @@ export interface TaskHandlerOptions<Principal, S extends TaskRuntimeSchemas> {
    */
   readonly maxPartsPerArtifact?: number | undefined;
   /**
+   * Most bytes one task may weigh (`taskBytes()`: its JSON size, history and artifacts included),
+   * so that every stored task can be answered whole (GetTask) and one task cannot take the store.
+   * A SendMessage whose message alone weighs more is InvalidParamsError naming `message` (ErrorInfo
+   * metadata `limit`, `maximum`); one that would take its task past it is UnsupportedOperationError
+   * (metadata `taskId`, `maxTaskBytes`: start a new task, referencing this one), before anything is
+   * stored; an executor event that would is refused with ExecutorMisuseError (`invalid-event`),
+   * nothing stored. Default {@link DEFAULT_MAX_TASK_BYTES} (16 MiB); at most `maxResponseBytes`.
+   */
+  readonly maxTaskBytes?: number | undefined;
+  /**
+   * Most bytes of tasks one answer carries (as `maxTaskBytes` weighs them). ListTasks fills its page
+   * up to it and goes on with `nextPageToken` (a page may hold fewer than `pageSize` tasks, which the
+   * spec allows); a GetTask, CancelTask, SendMessage or SubscribeToTask answer over it (a task
+   * stored under a larger `maxTaskBytes`) is UnsupportedOperationError (metadata `taskId`, `bytes`,
+   * `maxResponseBytes`) that suggests `historyLength`. It bounds what one call makes the agent
+   * encode and hold for a client that reads slowly. Default {@link DEFAULT_MAX_RESPONSE_BYTES} (16 MiB).
+   */
+  readonly maxResponseBytes?: number | undefined;
+  /**
+   * Most push notification configs one task may have: one more (CreateTaskPushNotificationConfig
+   * with a new id) is UnsupportedOperationError (metadata `taskId`, `maxPushConfigsPerTask`).
+   * Default {@link DEFAULT_MAX_PUSH_CONFIGS_PER_TASK} (100).
+   */
+  readonly maxPushConfigsPerTask?: number | undefined;
+  /**
+   * Most bytes one push notification config may weigh (URL, token, authentication credentials):
+   * more is InvalidParamsError naming the config. Default {@link DEFAULT_MAX_PUSH_CONFIG_BYTES} (64 KiB).
+   */
+  readonly maxPushConfigBytes?: number | undefined;
+  /**
    * The service's RPCs beyond the eleven A2A operations (`TaskRuntimeBinding.extraOperations`),
    * by handler method name: called with the request and the call context as the binding's server
    * passes them, and the task handler itself. One left out is answered UnsupportedOperationError.
@@ -223,6 +283,21 @@ export const DEFAULT_MAX_ARTIFACTS_PER_TASK = 1000;
  * appended chunks of one part each; each append copies the artifact, so far more is slow anyway).
  */
 export const DEFAULT_MAX_PARTS_PER_ARTIFACT = 10_000;
+
+/**
+ * Default of `TaskHandlerOptions.maxTaskBytes`: 16 MiB, room for a message as large as the HTTP
+ * servers' default `maxBodyBytes` (10 MiB) and the agent's answer to it.
+ */
+export const DEFAULT_MAX_TASK_BYTES = 16 * 1024 * 1024;
+
+/** Default of `TaskHandlerOptions.maxResponseBytes`: 16 MiB, one task of the default `maxTaskBytes` whole. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+
+/** Default of `TaskHandlerOptions.maxPushConfigsPerTask`: 100 webhooks per task. */
+export const DEFAULT_MAX_PUSH_CONFIGS_PER_TASK = 100;
+
+/** Default of `TaskHandlerOptions.maxPushConfigBytes`: 64 KiB per config (a URL, a token and a credential of a few KB fit many times over). */
+export const DEFAULT_MAX_PUSH_CONFIG_BYTES = 64 * 1024;
 
 /**
  * The A2A service the runtime implements: the generated `A2AServiceHandler<Principal>`,

@@ -22,14 +22,18 @@ import { isCallAborted, watchCallAbort } from "../call-abort.js";
 import { isBindingCall, markImmutable } from "../binding-call.js";
 import { TaskEngine } from "./engine.js";
 import type { FeedItem } from "./live-tasks.js";
-import { InvalidPageTokenError, type TaskRuntimeErrors } from "./errors.js";
+import { InvalidPageTokenError, TaskStoreFullError, type TaskRuntimeErrors } from "./errors.js";
 import { checkQueueLimit } from "./event-hub.js";
 import type { TaskCallContext } from "./executor.js";
 import { TaskFactory } from "./factory.js";
 import { applyView, historyLengthProblem, viewTrims, type TaskView } from "./history.js";
 import { InMemoryTaskStore } from "./memory-store.js";
 import {
+  DEFAULT_MAX_PUSH_CONFIG_BYTES,
+  DEFAULT_MAX_PUSH_CONFIGS_PER_TASK,
   DEFAULT_MAX_QUEUED_EVENTS,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  DEFAULT_MAX_TASK_BYTES,
   defaultOwnerOf,
   type ExtraOperation,
   type ExtraOperationImplementations,
@@ -57,7 +61,14 @@ import type {
 } from "./shapes.js";
 import { TaskStates } from "./states.js";
 import { webhookUrlCheckOf } from "./webhook-check.js";
-import type { TaskStore, PushConfigPage, TaskPage } from "./task-store.js";
+import type { TaskStore, PushConfigPage, TaskPage, TaskQuery, TaskScope } from "./task-store.js";
+import { nonFinitePath, taskViewBytes, valueBytes } from "./task-size.js";
+
+/** A byte bound option: an integer ≥ 1 or Infinity. */
+function checkedBytes(name: string, value: number): number {
+  if (value === Number.POSITIVE_INFINITY || (Number.isSafeInteger(value) && value >= 1)) return value;
+  throw new RangeError(`${name} must be an integer >= 1 or Infinity, got ${value}`);
+}
 
 /** Default and bounds of `ListTasksRequest.page_size` (proto comment: "at most 50 … minimum 1 … maximum 100"). */
 const DEFAULT_PAGE_SIZE = 50;
@@ -187,6 +198,10 @@ class TaskHandler<Principal> implements TaskServiceHandler<Principal, TaskRuntim
   readonly #store: TaskStore;
   readonly #capabilities: TaskCapabilities;
   readonly #card: TaskHandlerOptions<Principal, TaskRuntimeSchemas>["extendedAgentCard"];
+  readonly #maxResponseBytes: number;
+  readonly #maxPushConfigs: number;
+  readonly #maxPushConfigBytes: number;
+  readonly #onError: (error: unknown, context: string) => void;
 
   constructor(binding: TaskRuntimeBinding<TaskRuntimeSchemas>, options: TaskHandlerOptions<Principal, TaskRuntimeSchemas>) {
     const maxQueuedEvents = options.maxQueuedEvents ?? DEFAULT_MAX_QUEUED_EVENTS;
@@ -198,6 +213,14 @@ class TaskHandler<Principal> implements TaskServiceHandler<Principal, TaskRuntim
     this.#store = options.store ?? new InMemoryTaskStore();
     this.#capabilities = options.capabilities ?? {};
     this.#card = options.extendedAgentCard;
+    const maxTaskBytes = options.maxTaskBytes ?? DEFAULT_MAX_TASK_BYTES;
+    this.#maxResponseBytes = checkedBytes("maxResponseBytes", options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES);
+    // Every task the runtime stores must fit one answer whole (GetTask has no way to leave artifacts out).
+    if (maxTaskBytes > this.#maxResponseBytes)
+      throw new RangeError(`maxTaskBytes (${maxTaskBytes}) must not exceed maxResponseBytes (${this.#maxResponseBytes}): a task could be stored that no answer can carry`);
+    this.#maxPushConfigs = checkedBytes("maxPushConfigsPerTask", options.maxPushConfigsPerTask ?? DEFAULT_MAX_PUSH_CONFIGS_PER_TASK);
+    this.#maxPushConfigBytes = checkedBytes("maxPushConfigBytes", options.maxPushConfigBytes ?? DEFAULT_MAX_PUSH_CONFIG_BYTES);
+    this.#onError = options.onError ?? ((error, context) => console.error(`task runtime: ${context}`, error));
     this.#engine = new TaskEngine<Principal>({
       factory: this.#factory,
       store: this.#store,
@@ -208,12 +231,13 @@ class TaskHandler<Principal> implements TaskServiceHandler<Principal, TaskRuntim
       pushNotifications: this.#capabilities.pushNotifications === true,
       checkPushUrl: options.checkPushUrl === false ? undefined : (options.checkPushUrl ?? webhookUrlCheckOf(options.onTaskEvent)),
       onTaskEvent: options.onTaskEvent,
-      onError: options.onError ?? ((error, context) => console.error(`task runtime: ${context}`, error)),
+      onError: this.#onError,
       maxQueuedEvents,
       maxSubscribersPerTask: options.maxSubscribersPerTask,
       maxActiveTasksPerOwner: options.maxActiveTasksPerOwner,
       maxArtifactsPerTask: options.maxArtifactsPerTask,
       maxPartsPerArtifact: options.maxPartsPerArtifact,
+      maxTaskBytes,
     });
   }
 
@@ -239,11 +263,36 @@ class TaskHandler<Principal> implements TaskServiceHandler<Principal, TaskRuntim
   }
 
   /**
+   * Why a stored task cannot be answered in this view, or undefined: it holds a number JSON cannot
+   * express (stored before such values were refused), or it weighs more than `maxResponseBytes`
+   * (stored under a larger `maxTaskBytes`). Weights are cached: for a stored task, a lookup.
+   */
+  #unanswerable(task: TaskShape, view: TaskView): Error | undefined {
+    const bytes = taskViewBytes(task, view.historyLength, view.includeArtifacts !== false);
+    if (bytes <= this.#maxResponseBytes) return undefined;
+    const taskId = task.id;
+    if (Number.isNaN(bytes)) {
+      const at = nonFinitePath(task);
+      return this.#errors.Internal(
+        `Task ${taskId} cannot be answered: it holds a number JSON cannot express (NaN or ±Infinity)${at === undefined ? "" : ` at ${at}`}, stored before this agent refused such values`,
+        { metadata: { taskId } },
+      );
+    }
+    return this.#errors.UnsupportedOperation(
+      `Task ${taskId} weighs ${bytes} bytes, more than this agent sends in one answer (${this.#maxResponseBytes}, maxResponseBytes); ask for fewer messages with historyLength`,
+      { metadata: { taskId, bytes: String(bytes), maxResponseBytes: String(this.#maxResponseBytes) } },
+    );
+  }
+
+  /**
    * A stored task trimmed to the view, for a caller: a deep copy, or for a caller that only
    * serializes it (`shared`, see binding-call.ts) the task itself (stored tasks are never
-   * changed in place), or a shallow copy when the view trims it.
+   * changed in place), or a shallow copy when the view trims it. Throws when it cannot be
+   * answered ({@link #unanswerable}).
    */
   #view(task: TaskShape, view: TaskView, shared: boolean): TaskShape {
+    const problem = this.#unanswerable(task, view);
+    if (problem !== undefined) throw problem;
     if (!shared) return applyView(this.#factory.cloneTask(task), view);
     return viewTrims(task, view) ? applyView(this.#factory.copyTask(task), view) : task;
   }
@@ -265,6 +314,7 @@ class TaskHandler<Principal> implements TaskServiceHandler<Principal, TaskRuntim
   }
 
   async sendMessage(request: SendMessageRequestShape, context: TaskCallContext<Principal>): Promise<SendMessageResponseShape> {
+    this.#checkSendConfig(request);
     const start = await this.#engine.beginTurn(request, context);
     const view: TaskView = { historyLength: request.configuration?.historyLength };
     const immediate = request.configuration?.returnImmediately === true;
@@ -301,6 +351,7 @@ class TaskHandler<Principal> implements TaskServiceHandler<Principal, TaskRuntim
 
   async *sendStreamingMessage(request: SendMessageRequestShape, context: TaskCallContext<Principal>): AsyncGenerator<StreamResponseShape> {
     this.#requireStreaming();
+    this.#checkSendConfig(request);
     const start = await this.#engine.beginTurn(request, context);
     const view: TaskView = { historyLength: request.configuration?.historyLength };
     const shared = isBindingCall(context);
@@ -324,6 +375,12 @@ class TaskHandler<Principal> implements TaskServiceHandler<Principal, TaskRuntim
     }
   }
 
+  /** The push config a SendMessage may carry, within `maxPushConfigBytes`. */
+  #checkSendConfig(request: SendMessageRequestShape): void {
+    const config = request.configuration?.taskPushNotificationConfig;
+    if (config !== undefined) this.#checkPushConfigWeight(config, "configuration.taskPushNotificationConfig");
+  }
+
   async getTask(request: GetTaskRequestShape, context: TaskCallContext<Principal>): Promise<TaskShape> {
     this.#checkHistoryLength("historyLength", request.historyLength);
     const task = await this.#engine.requireTask(this.#engine.scopeOf(context), request.id);
@@ -337,28 +394,50 @@ class TaskHandler<Principal> implements TaskServiceHandler<Principal, TaskRuntim
     }
     this.#checkHistoryLength("historyLength", request.historyLength);
     if (request.status !== 0 && !this.#states.isKnown(request.status)) throw this.#invalid("status", `status ${request.status} is not a task state`);
-    let page: TaskPage;
-    try {
-      page = await this.#store.listTasks(this.#engine.scopeOf(context), {
-        contextId: request.contextId,
-        state: request.status === 0 ? undefined : request.status,
-        statusTimestampAfter: request.statusTimestampAfter,
-        pageSize,
-        pageToken: request.pageToken,
-      });
-    } catch (e) {
-      if (e instanceof InvalidPageTokenError) throw this.#invalid("pageToken", e.message);
-      throw e;
-    }
     // §3.1.4: includeArtifacts false (the default) → "the artifacts field MUST be omitted entirely".
     const view: TaskView = { historyLength: request.historyLength, includeArtifacts: request.includeArtifacts === true };
+    const scope = this.#engine.scopeOf(context);
+    const maxBytes = this.#maxResponseBytes;
+    // A task that cannot be answered is left out of the page (and reported), so it weighs nothing here.
+    const sizeOf = (task: TaskShape): number => {
+      const bytes = taskViewBytes(task, view.historyLength, view.includeArtifacts !== false);
+      return bytes <= maxBytes ? bytes : 0;
+    };
+    const query: TaskQuery = {
+      contextId: request.contextId,
+      state: request.status === 0 ? undefined : request.status,
+      statusTimestampAfter: request.statusTimestampAfter,
+      pageSize,
+      pageToken: request.pageToken,
+      budget: { maxBytes, sizeOf },
+    };
+    let page = await this.#listPage(scope, query);
+    // A store that ignored the budget: end the page where the budget ends and ask again for that
+    // shorter page, which gives the right nextPageToken.
+    const fits = fittingCount(page.tasks, sizeOf, maxBytes);
+    if (fits < page.tasks.length) page = await this.#listPage(scope, { ...query, pageSize: fits });
     const shared = isBindingCall(context);
+    const tasks: TaskShape[] = [];
+    for (const task of page.tasks) {
+      const problem = this.#unanswerable(task, view);
+      if (problem === undefined) tasks.push(this.#view(task, view, shared));
+      else this.#onError(problem, `ListTasks left out task ${task.id}`);
+    }
     return create(this.#factory.schemas.ListTasksResponse, {
-      tasks: page.tasks.map((task) => this.#view(task, view, shared)),
+      tasks,
       nextPageToken: page.nextPageToken,
       pageSize,
       totalSize: page.totalSize,
     });
+  }
+
+  async #listPage(scope: TaskScope, query: TaskQuery): Promise<TaskPage> {
+    try {
+      return await this.#store.listTasks(scope, query);
+    } catch (e) {
+      if (e instanceof InvalidPageTokenError) throw this.#invalid("pageToken", e.message);
+      throw e;
+    }
   }
 
   async cancelTask(request: CancelTaskRequestShape, context: TaskCallContext<Principal>): Promise<TaskShape> {
@@ -388,13 +467,42 @@ class TaskHandler<Principal> implements TaskServiceHandler<Principal, TaskRuntim
   async createTaskPushNotificationConfig(request: PushConfigShape, context: TaskCallContext<Principal>): Promise<PushConfigShape> {
     this.#requirePush();
     if (request.url === "") throw this.#invalid("url", "url is required");
+    this.#checkPushConfigWeight(request, "");
     await this.#engine.checkPushUrl(request.url, "url");
     const scope = this.#engine.scopeOf(context);
     await this.#engine.requireTask(scope, request.taskId);
     const config = clone(this.#factory.schemas.TaskPushNotificationConfig, request);
     if (config.id === "") config.id = this.#factory.newId();
-    await this.#store.savePushConfig(scope, config);
+    if ((await this.#store.getPushConfig(scope, config.taskId, config.id)) === undefined) {
+      // One more config: within maxPushConfigsPerTask (pages of the limit's size: one read while under it).
+      const page = await this.#store.listPushConfigs(scope, config.taskId, { pageSize: this.#maxPushConfigs === Number.POSITIVE_INFINITY ? 0 : this.#maxPushConfigs, pageToken: "" });
+      if (this.#maxPushConfigs !== Number.POSITIVE_INFINITY && page.configs.length >= this.#maxPushConfigs) {
+        throw this.#errors.UnsupportedOperation(`Task ${config.taskId} already has ${this.#maxPushConfigs} push notification configs (maxPushConfigsPerTask); delete one first`, {
+          metadata: { taskId: config.taskId, maxPushConfigsPerTask: String(this.#maxPushConfigs) },
+        });
+      }
+    }
+    try {
+      await this.#store.savePushConfig(scope, config);
+    } catch (e) {
+      if (e instanceof TaskStoreFullError && e.limit === "maxBytesPerOwner") {
+        throw this.#errors.UnsupportedOperation(`This agent holds as much of this caller's tasks as it keeps (${e.maximum} bytes, maxBytesPerOwner); complete or cancel unfinished tasks first`, {
+          metadata: { maxBytesPerOwner: String(e.maximum) },
+        });
+      }
+      throw e;
+    }
     return clone(this.#factory.schemas.TaskPushNotificationConfig, config);
+  }
+
+  /** Refuses a push config heavier than `maxPushConfigBytes` (InvalidParams naming it; `prefix` is its field path, "" for the request itself). */
+  #checkPushConfigWeight(config: PushConfigShape, prefix: string): void {
+    const bytes = valueBytes(config);
+    if (bytes <= this.#maxPushConfigBytes) return;
+    const field = prefix === "" ? "url" : prefix;
+    throw this.#invalid(field, `the push notification config is ${bytes} bytes (as JSON), more than ${this.#maxPushConfigBytes} (maxPushConfigBytes)`, {
+      metadata: { limit: "maxPushConfigBytes", maximum: String(this.#maxPushConfigBytes) },
+    });
   }
 
   async getTaskPushNotificationConfig(request: PushConfigRefShape, context: TaskCallContext<Principal>): Promise<PushConfigShape> {
@@ -449,4 +557,14 @@ class TaskHandler<Principal> implements TaskServiceHandler<Principal, TaskRuntim
     await this.#store.deletePushConfig(scope, request.taskId, request.id);
     return create(EmptySchema);
   }
+}
+
+/** How many of `tasks`, from the first, fit `maxBytes` together (at least one). */
+function fittingCount(tasks: readonly TaskShape[], sizeOf: (task: TaskShape) => number, maxBytes: number): number {
+  let bytes = 0;
+  for (let i = 0; i < tasks.length; i++) {
+    bytes += sizeOf(tasks[i] as TaskShape);
+    if (i > 0 && bytes > maxBytes) return i;
+  }
+  return tasks.length;
 }

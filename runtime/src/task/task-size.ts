@@ -33,6 +33,23 @@ export function taskBytes(task: TaskShape): number {
   return w;
 }
 
+/**
+ * Bytes of the task as a response shows it (`historyLength`: the most recent messages only;
+ * `includeArtifacts` false: no artifacts), without making the trimmed copy: what {@link taskBytes}
+ * of `applyView(copy, view)` would answer.
+ */
+export function taskViewBytes(task: TaskShape, historyLength: number | undefined, includeArtifacts: boolean): number {
+  const keep = historyLength === undefined ? task.history.length : Math.min(historyLength, task.history.length);
+  if (keep === task.history.length && (includeArtifacts || task.artifacts.length === 0)) return taskBytes(task);
+  let w = 2 + fieldBytes("id", task.id) + fieldBytes("contextId", task.contextId) + (task.status === undefined ? 0 : 10 + valueBytes(task.status)) + metadataBytes(task.metadata);
+  if (keep > 0) {
+    w += 11;
+    for (let i = task.history.length - keep; i < task.history.length; i++) w += cachedBytes(task.history[i] as object) + 1;
+  }
+  if (includeArtifacts && task.artifacts.length > 0) w += 13 + listBytes(task.artifacts);
+  return w;
+}
+
 /** Bytes of the JSON encoding of a message, estimated; NaN when it holds a non-finite number. */
 export function messageBytes(message: MessageShape): number {
   return cachedBytes(message);
