@@ -230,7 +230,11 @@ function walk(limits: RequestLimits, desc: DescMessage, message: object, prefix:
       }
       case "value": {
         const entries: [string, unknown][] =
-          field.fieldKind === "list" ? (value as unknown[]).map((v, i) => [`${path}[${i}]`, v]) : field.fieldKind === "map" ? Object.entries(value as object).map(([k, v]) => [`${path}[${JSON.stringify(k)}]`, v]) : [[path, value]];
+          field.fieldKind === "list"
+            ? (value as unknown[]).map((v, i) => [`${path}[${i}]`, v])
+            : field.fieldKind === "map"
+              ? Object.entries(value as object).map(([k, v]) => [`${path}[${JSON.stringify(k)}]`, v])
+              : [[path, value]];
         for (const [at, item] of entries) {
           const found = valueMessageViolation(limits, item, at, 1);
           if (found !== undefined) return found;

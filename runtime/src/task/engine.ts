@@ -9,6 +9,7 @@
 import { clone, type JsonObject } from "@bufbuild/protobuf";
 import { isCallAborted, watchCallAbort, type AbortWatch } from "../call-abort.js";
 import { isBindingCall } from "../binding-call.js";
+import { A2AError } from "../a2a-error.js";
 import type { TaskRuntimeErrors } from "./errors.js";
 import { ExecutorMisuseError, TaskStoreFullError } from "./errors.js";
 import type { Subscription } from "./event-hub.js";
@@ -591,10 +592,11 @@ export class TaskEngine<Principal> implements TurnCommitter {
     return task;
   }
 
-  /** Reports a commit's failure unless it is the executor's own misuse (which it sees thrown). */
+  /** Reports a commit's failure unless the executor sees it thrown as its own misuse, or a client gets it as an A2A error. */
   #reported(turn: Turn, commit: Promise<void>): Promise<void> {
     return commit.catch((e: unknown) => {
-      if (!(e instanceof ExecutorMisuseError)) this.#s.onError(e, `storing an event of task ${turn.taskId}`);
+      // Not the executor's misuse (it sees the throw), nor an A2A error its client is answered with (a quota).
+      if (!(e instanceof ExecutorMisuseError) && !(e instanceof A2AError)) this.#s.onError(e, `storing an event of task ${turn.taskId}`);
       throw e;
     });
   }

@@ -202,6 +202,8 @@ class TaskHandler<Principal> implements TaskServiceHandler<Principal, TaskRuntim
   readonly #maxPushConfigs: number;
   readonly #maxPushConfigBytes: number;
   readonly #onError: (error: unknown, context: string) => void;
+  /** Tasks ListTasks has reported leaving out (each once; bounded). */
+  readonly #leftOut = new Set<string>();
 
   constructor(binding: TaskRuntimeBinding<TaskRuntimeSchemas>, options: TaskHandlerOptions<Principal, TaskRuntimeSchemas>) {
     const maxQueuedEvents = options.maxQueuedEvents ?? DEFAULT_MAX_QUEUED_EVENTS;
@@ -421,7 +423,7 @@ class TaskHandler<Principal> implements TaskServiceHandler<Principal, TaskRuntim
     for (const task of page.tasks) {
       const problem = this.#unanswerable(task, view);
       if (problem === undefined) tasks.push(this.#view(task, view, shared));
-      else this.#onError(problem, `ListTasks left out task ${task.id}`);
+      else this.#reportLeftOut(scope, task.id, problem);
     }
     return create(this.#factory.schemas.ListTasksResponse, {
       tasks,
@@ -429,6 +431,14 @@ class TaskHandler<Principal> implements TaskServiceHandler<Principal, TaskRuntim
       pageSize,
       totalSize: page.totalSize,
     });
+  }
+
+  /** Reports (once per task, for the first 1,000 tasks) a task ListTasks could not answer. */
+  #reportLeftOut(scope: TaskScope, taskId: string, problem: Error): void {
+    const key = JSON.stringify([scope.tenant, scope.owner, taskId]);
+    if (this.#leftOut.has(key) || this.#leftOut.size >= 1000) return;
+    this.#leftOut.add(key);
+    this.#onError(problem, `ListTasks left out task ${taskId}`);
   }
 
   async #listPage(scope: TaskScope, query: TaskQuery): Promise<TaskPage> {
