@@ -217,7 +217,10 @@ export class TaskEngine<Principal> implements TurnCommitter {
         },
       );
     }
-    return errors.Internal(`This agent cannot take ${what} now: its task store is full of unfinished tasks; try again later`);
+    // The agent's own capacity, not the caller's doing: the operator hears of it too.
+    const full = errors.Internal(`This agent cannot take ${what} now: its task store is full of unfinished tasks; try again later`);
+    this.#s.onError(full, `task store full (${e.limit} ${e.maximum})`);
+    return full;
   }
 
   /**
