@@ -12,7 +12,7 @@ import { GetTaskRequestSchema, SubscribeToTaskRequestSchema, TaskState, type Str
 import { UnsupportedOperationError } from "../generated-example/gen/a2a_a2a_errors.js";
 import { A2AServiceJsonRpcClient } from "../generated-example/gen/a2a_a2a_jsonrpc_client.js";
 import { createA2AServiceJsonRpcServer } from "../generated-example/gen/a2a_a2a_jsonrpc_server.js";
-import { DEFAULT_MAX_QUEUED_EVENTS, EventHub } from "@protoc-gen-a2a/runtime/task";
+import { DEFAULT_MAX_QUEUED_BYTES, DEFAULT_MAX_QUEUED_EVENTS, EventHub } from "@protoc-gen-a2a/runtime/task";
 import { listen, type Listening } from "./support/servers.js";
 import { Gate, callOf, collect, createA2ATaskHandler, describeEvent, drain, sendRequest, taskOf, until, type A2AEmitter, type A2AExecutor } from "./support/task-runtime-binding.js";
 
@@ -140,15 +140,60 @@ function burstAgent(count: number, text: (i: number) => string = (i) => `chunk $
 
 const expectedBurst = (count: number) => ["task:WORKING", ...Array.from({ length: count }, (_, i) => `artifact:a${i}`), "status:COMPLETED:done"];
 
-/** Expects the error a stream that fell behind ends with. */
-function expectFellBehind(error: unknown, taskId: string, limit: number): void {
+/** Expects the error a stream that fell behind ends with (the byte bound at its default unless given). */
+function expectFellBehind(error: unknown, taskId: string, limit: number, maxQueuedBytes = DEFAULT_MAX_QUEUED_BYTES): void {
   expect(error).toBeInstanceOf(UnsupportedOperationError);
   const e = error as UnsupportedOperationError;
   expect(e.message).toContain("fell behind");
-  expect(e.message).toContain(`more than ${limit} events`);
+  expect(e.message).toContain(`more than ${limit} events or ${maxQueuedBytes} bytes`);
   expect(e.message).toContain("SubscribeToTask");
-  expect(e.metadata).toEqual({ taskId, maxQueuedEvents: String(limit) });
+  expect(e.metadata).toEqual({ taskId, maxQueuedEvents: String(limit), maxQueuedBytes: String(maxQueuedBytes) });
 }
+
+describe("EventHub with a byte bound", () => {
+  it("ends a subscriber whose unread items would pass maxQueuedBytes; one item always fits; reading frees its bytes", async () => {
+    const hub = new EventHub<number>({ maxQueued: 1000, maxQueuedBytes: 100, weightOf: (n) => n, overflowError: () => new Error("behind") });
+    const heavy = hub.subscribe();
+    hub.publish(150); // alone in the queue: kept
+    expect(heavy.backlogBytes).toBe(150);
+    expect((await heavy.next()).value).toBe(150);
+    expect(heavy.backlogBytes).toBe(0);
+    hub.publish(40);
+    hub.publish(40);
+    expect(heavy.backlogBytes).toBe(80);
+    expect((await heavy.next()).value).toBe(40);
+    hub.publish(50); // 40 + 50 fits
+    expect(heavy.backlogBytes).toBe(90);
+    hub.publish(20); // 110 > 100: ended, queue dropped
+    expect(heavy.overflowed).toBe(true);
+    expect(heavy.backlogBytes).toBe(0);
+    await expect(heavy.next()).rejects.toThrow("behind");
+    expect(hub.size).toBe(0);
+    expect(() => new EventHub<number>({ maxQueued: 1, maxQueuedBytes: 0, overflowError: () => undefined })).toThrow(RangeError);
+  });
+});
+
+describe("task handler: maxQueuedBytes", () => {
+  it("a subscriber that stops reading large events is ended by bytes long before the count; a reader gets every event", async () => {
+    const { gate, started, executor } = burstAgent(20, (i) => `${i}:${"b".repeat(50 * 1024)}`);
+    const handler = createA2ATaskHandler({ executor, capabilities: { streaming: true }, maxQueuedBytes: 200 * 1024 });
+    const task = taskOf(await handler.sendMessage(sendRequest("go", {}, { returnImmediately: true }), callOf("SendMessage")));
+    await started.promise;
+    const subscribe = () => handler.subscribeToTask(create(SubscribeToTaskRequestSchema, { id: task.id }), callOf("SubscribeToTask"))[Symbol.asyncIterator]();
+    const stalled = subscribe();
+    expect(describeEvent((await stalled.next()).value as StreamResponse)).toBe("task:WORKING");
+    const reader = subscribe();
+    const all = collect({ [Symbol.asyncIterator]: () => reader });
+    gate.open();
+    expect((await all).map(describeEvent)).toEqual(expectedBurst(20));
+    const error = await stalled.next().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expectFellBehind(error, task.id, DEFAULT_MAX_QUEUED_EVENTS, 200 * 1024);
+    await until(() => handler.liveTasks === 0);
+  });
+});
 
 describe("task handler: maxQueuedEvents", () => {
   async function startBurst(count: number, maxQueuedEvents?: number) {

@@ -24,8 +24,15 @@ import { appendHistory, applyArtifact, applyStatus } from "./task-updates.js";
 import type { TaskScope, TaskStore } from "./task-store.js";
 import { TurnEmitter, type TurnCommitter } from "./emitter.js";
 import { Turn } from "./turn.js";
-import { DEFAULT_MAX_ACTIVE_TASKS_PER_OWNER, DEFAULT_MAX_ARTIFACTS_PER_TASK, DEFAULT_MAX_PARTS_PER_ARTIFACT, DEFAULT_MAX_SUBSCRIBERS_PER_TASK, DEFAULT_MAX_TASK_BYTES } from "./options.js";
-import { messageBytes, nonFinitePath, taskBytes } from "./task-size.js";
+import {
+  DEFAULT_MAX_ACTIVE_TASKS_PER_OWNER,
+  DEFAULT_MAX_ARTIFACTS_PER_TASK,
+  DEFAULT_MAX_PARTS_PER_ARTIFACT,
+  DEFAULT_MAX_QUEUED_BYTES,
+  DEFAULT_MAX_SUBSCRIBERS_PER_TASK,
+  DEFAULT_MAX_TASK_BYTES,
+} from "./options.js";
+import { eventBytes, messageBytes, nonFinitePath, taskBytes } from "./task-size.js";
 
 /**
  * What a new task weighs besides its first message (ids, status with its timestamp, the JSON of the
@@ -74,6 +81,8 @@ export interface EngineSettings<Principal> {
   readonly onError: (error: unknown, context: string) => void;
   /** Most events one stream may have queued and unread before it is ended (positive integer or Infinity). */
   readonly maxQueuedEvents: number;
+  /** Most bytes of events one stream may have queued and unread before it is ended. Default {@link DEFAULT_MAX_QUEUED_BYTES}. */
+  readonly maxQueuedBytes?: number | undefined;
   /** Most open subscriptions of one task's feed (streams and waiting SendMessage calls). Default {@link DEFAULT_MAX_SUBSCRIBERS_PER_TASK}. */
   readonly maxSubscribersPerTask?: number | undefined;
   /** Most unfinished tasks one owner may have created through this handler. Default {@link DEFAULT_MAX_ACTIVE_TASKS_PER_OWNER}. */
@@ -136,11 +145,12 @@ export class TaskEngine<Principal> implements TurnCommitter {
       // error catalog (§5.4) has no RESOURCE_EXHAUSTED error; UnsupportedOperation (an aspect the
       // server does not support: unbounded buffering for a stream that is not read) keeps the cause
       // visible, and ErrorInfo.metadata.maxQueuedEvents marks this case for clients.
-      overflowError: (taskId, maxQueuedEvents) =>
+      maxQueuedBytes: settings.maxQueuedBytes ?? DEFAULT_MAX_QUEUED_BYTES,
+      overflowError: (taskId) =>
         errors.UnsupportedOperation(
-          `Stream ended: the client fell behind, with more than ${maxQueuedEvents} events of task ${taskId} queued unread on the server. ` +
+          `Stream ended: the client fell behind, with more than ${settings.maxQueuedEvents} events or ${settings.maxQueuedBytes ?? DEFAULT_MAX_QUEUED_BYTES} bytes of task ${taskId} queued unread on the server. ` +
             "The task and other streams go on; call SubscribeToTask to resubscribe (it starts with the task's current state), or GetTask once the task has ended.",
-          { metadata: { taskId, maxQueuedEvents: String(maxQueuedEvents) } },
+          { metadata: { taskId, maxQueuedEvents: String(settings.maxQueuedEvents), maxQueuedBytes: String(settings.maxQueuedBytes ?? DEFAULT_MAX_QUEUED_BYTES) } },
         ),
     });
   }
@@ -526,7 +536,7 @@ export class TaskEngine<Principal> implements TurnCommitter {
 
   #deliver(slot: LiveTask, task: TaskShape, event: StreamResponseShape): void {
     const state = task.status?.state ?? 0;
-    slot.publish({ kind: "event", event, state, fanOut: slot.subscribers > 1 });
+    slot.publish({ kind: "event", event, state, fanOut: slot.subscribers > 1, bytes: eventBytes(event) });
     const hook = this.#s.onTaskEvent;
     if (hook === undefined) return;
     const factory = this.#s.factory;
@@ -608,7 +618,8 @@ export class TaskEngine<Principal> implements TurnCommitter {
   commitReply(turn: Turn, message: MessageShape): Promise<void> {
     return turn.slot.queue.run(() => {
       turn.replied = true;
-      turn.slot.publish({ kind: "event", event: this.#s.factory.messageEvent(message), state: undefined, fanOut: false });
+      const event = this.#s.factory.messageEvent(message);
+      turn.slot.publish({ kind: "event", event, state: undefined, fanOut: false, bytes: eventBytes(event) });
     });
   }
 

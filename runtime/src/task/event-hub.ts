@@ -4,7 +4,7 @@
  * every active stream gets every event, in the order generated; closing one stream
  * does not affect the others). Each subscriber has its own queue, so a slow reader
  * never delays the task nor the other readers. The queue is bounded: a subscriber
- * that falls more than `maxQueued` items behind is cut off on its own (its queue is
+ * that falls more than `maxQueued` items (or `maxQueuedBytes`) behind is cut off on its own (its queue is
  * dropped at once and its next read fails with the hub's overflow error), so a
  * client that stops reading its stream cannot make the server's memory grow.
  */
@@ -17,15 +17,24 @@ interface Sink<T> {
 }
 
 /** The bound of each subscriber's queue. */
-export interface QueueLimit {
+export interface QueueLimit<T = unknown> {
   /** Most items a subscriber may have queued and unread; one more ends it. A positive integer, or `Infinity` (unbounded). */
   readonly maxQueued: number;
+  /**
+   * Most bytes (by `weightOf`) a subscriber may have queued and unread; an item that would pass it
+   * ends it, unless the queue is empty (one item always fits). Items are shared between subscribers,
+   * but a subscriber that stopped reading keeps alive every item after the point where it stopped:
+   * counting items alone let a few large ones pin any amount of memory. Default: unbounded.
+   */
+  readonly maxQueuedBytes?: number | undefined;
+  /** What one item weighs, for `maxQueuedBytes` (called once per item and subscriber: make it cheap). */
+  readonly weightOf?: ((item: T) => number) | undefined;
   /** The error the overflowing subscriber's next read rejects with. */
   readonly overflowError: () => unknown;
 }
 
 /** No bound (the default of a hub built without one). */
-const UNBOUNDED: QueueLimit = { maxQueued: Infinity, overflowError: () => new Error("subscription queue overflow") };
+const UNBOUNDED: QueueLimit<unknown> = { maxQueued: Infinity, overflowError: () => new Error("subscription queue overflow") };
 
 /** Throws a RangeError unless `value` is a positive integer or `Infinity`. */
 export function checkQueueLimit(value: number, name: string): void {
@@ -51,13 +60,15 @@ export class Subscription<T> implements AsyncIterableIterator<T> {
   #failure: { readonly error: unknown } | undefined;
   #overflowed = false;
   #waiter: ((result: IteratorResult<T>) => void) | undefined;
-  readonly #limit: QueueLimit;
+  readonly #limit: QueueLimit<T>;
+  /** Bytes of the queued items (with `limit.weightOf`). */
+  #queuedBytes = 0;
   readonly #detach: () => void;
   /** Stops watching for the call's abort. */
   #unwatch: (() => void) | undefined;
 
   /** Subscribes through `attach`, which registers the sink and returns the function that unregisters it; ends when `abort` fires. */
-  constructor(attach: (sink: Sink<T>) => () => void, abort?: AbortSignal | AbortWatch, limit: QueueLimit = UNBOUNDED) {
+  constructor(attach: (sink: Sink<T>) => () => void, abort?: AbortSignal | AbortWatch, limit: QueueLimit<T> = UNBOUNDED as QueueLimit<T>) {
     this.#limit = limit;
     this.#detach = attach({ push: (item) => this.#push(item), end: () => this.#end() });
     if (abort !== undefined) {
@@ -74,9 +85,15 @@ export class Subscription<T> implements AsyncIterableIterator<T> {
     if (waiter !== undefined) {
       this.#waiter = undefined;
       waiter({ done: false, value: item });
-    } else if (this.#items.length - this.#head >= this.#limit.maxQueued) {
-      this.#overflow();
     } else {
+      const queued = this.#items.length - this.#head;
+      const weightOf = this.#limit.weightOf;
+      const weight = weightOf === undefined ? 0 : weightOf(item);
+      if (queued >= this.#limit.maxQueued || (queued > 0 && this.#queuedBytes + weight > (this.#limit.maxQueuedBytes ?? Infinity))) {
+        this.#overflow();
+        return;
+      }
+      this.#queuedBytes += weight;
       this.#items.push(item);
     }
   }
@@ -117,6 +134,8 @@ export class Subscription<T> implements AsyncIterableIterator<T> {
       const value = this.#items[this.#head] as T;
       this.#items[this.#head] = undefined as T;
       this.#head++;
+      const weightOf = this.#limit.weightOf;
+      if (weightOf !== undefined) this.#queuedBytes = this.#head === this.#items.length ? 0 : this.#queuedBytes - weightOf(value);
       if (this.#head > 1024 && this.#head * 2 > this.#items.length) {
         this.#items = this.#items.slice(this.#head);
         this.#head = 0;
@@ -143,6 +162,7 @@ export class Subscription<T> implements AsyncIterableIterator<T> {
     this.#closed = true;
     this.#items = [];
     this.#head = 0;
+    this.#queuedBytes = 0;
     const unwatch = this.#unwatch;
     this.#unwatch = undefined;
     unwatch?.();
@@ -153,6 +173,11 @@ export class Subscription<T> implements AsyncIterableIterator<T> {
   /** Items queued and not read yet. */
   get backlog(): number {
     return this.#items.length - this.#head;
+  }
+
+  /** Bytes of the items queued and not read yet (by the limit's `weightOf`; 0 without one). */
+  get backlogBytes(): number {
+    return this.#queuedBytes;
   }
 
   /** True once the subscription was ended because its queue overflowed. */
@@ -169,12 +194,13 @@ export class Subscription<T> implements AsyncIterableIterator<T> {
 /** Publishes items, in order, to every current subscription. */
 export class EventHub<T> {
   readonly #sinks = new Set<Sink<T>>();
-  readonly #limit: QueueLimit;
+  readonly #limit: QueueLimit<T>;
   #closed = false;
 
   /** A hub whose subscribers each queue at most `limit.maxQueued` unread items (default: unbounded). */
-  constructor(limit: QueueLimit = UNBOUNDED) {
+  constructor(limit: QueueLimit<T> = UNBOUNDED as QueueLimit<T>) {
     checkQueueLimit(limit.maxQueued, "maxQueued");
+    if (limit.maxQueuedBytes !== undefined) checkQueueLimit(limit.maxQueuedBytes, "maxQueuedBytes");
     this.#limit = limit;
   }
 

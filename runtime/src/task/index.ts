@@ -52,6 +52,7 @@ export {
   DEFAULT_MAX_PARTS_PER_ARTIFACT,
   DEFAULT_MAX_PUSH_CONFIG_BYTES,
   DEFAULT_MAX_PUSH_CONFIGS_PER_TASK,
+  DEFAULT_MAX_QUEUED_BYTES,
   DEFAULT_MAX_QUEUED_EVENTS,
   DEFAULT_MAX_RESPONSE_BYTES,
   DEFAULT_MAX_SUBSCRIBERS_PER_TASK,
@@ -79,7 +80,7 @@ export {
   type TaskStoreLimit,
 } from "./errors.js";
 export type { PushConfigPage, PushConfigQuery, TaskPage, TaskPageBudget, TaskQuery, TaskScope, TaskStore } from "./task-store.js";
-export { artifactBytes, messageBytes, nonFinitePath, taskBytes, taskViewBytes, valueBytes } from "./task-size.js";
+export { artifactBytes, eventBytes, messageBytes, nonFinitePath, taskBytes, taskViewBytes, valueBytes } from "./task-size.js";
 export { A2A_TASK_STATE_NUMBERS, DEFAULT_MAX_BYTES_PER_OWNER, DEFAULT_MAX_STORE_BYTES, DEFAULT_MAX_TASKS, InMemoryTaskStore, type InMemoryTaskStoreOptions } from "./memory-store.js";
 export { decodePageToken, encodePageToken, queryFingerprint } from "./pagination.js";
 export { EventHub, Subscription, type QueueLimit } from "./event-hub.js";

@@ -21,6 +21,8 @@ export type FeedItem =
       readonly state: number | undefined;
       /** More than one stream had subscribed when it was published: worth encoding once for all (see markImmutable). */
       readonly fanOut: boolean;
+      /** What the event weighs (`eventBytes`), for the queues' `maxQueuedBytes`. */
+      readonly bytes: number;
     }
   | {
       readonly kind: "end";
@@ -34,8 +36,15 @@ export type FeedItem =
 export interface FeedLimit {
   /** Most feed items one subscriber may have queued and unread (a positive integer, or `Infinity`). */
   readonly maxQueuedEvents: number;
+  /** Most bytes of events one subscriber may have queued and unread (a positive integer, or `Infinity`). */
+  readonly maxQueuedBytes: number;
   /** The error a subscriber of `taskId` that fell further behind is ended with. */
-  readonly overflowError: (taskId: string, maxQueuedEvents: number) => unknown;
+  readonly overflowError: (taskId: string) => unknown;
+}
+
+/** What a feed item weighs in a subscriber's queue (an end marker: nothing). */
+function feedItemBytes(item: FeedItem): number {
+  return item.kind === "event" ? item.bytes : 0;
 }
 
 /** What the slot needs to know about the running turn. */
@@ -85,10 +94,10 @@ export class LiveTask {
     this.scope = scope;
     this.taskId = taskId;
     this.#registry = registry;
-    let queueLimit: QueueLimit | undefined;
+    let queueLimit: QueueLimit<FeedItem> | undefined;
     if (limit !== undefined) {
-      const { maxQueuedEvents, overflowError } = limit;
-      queueLimit = { maxQueued: maxQueuedEvents, overflowError: () => overflowError(taskId, maxQueuedEvents) };
+      const { maxQueuedEvents, maxQueuedBytes, overflowError } = limit;
+      queueLimit = { maxQueued: maxQueuedEvents, maxQueuedBytes, weightOf: feedItemBytes, overflowError: () => overflowError(taskId) };
     }
     this.#hub = new EventHub<FeedItem>(queueLimit);
   }

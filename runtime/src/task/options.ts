@@ -182,6 +182,13 @@ export interface TaskHandlerOptions<Principal, S extends TaskRuntimeSchemas> {
    */
   readonly maxQueuedEvents?: number | undefined;
   /**
+   * Most bytes of events (as `maxTaskBytes` weighs them) one stream may have queued and unread: as
+   * `maxQueuedEvents`, for streams of large events (a stalled reader keeps every event after it
+   * stopped alive, however many others read them). One event always fits. Default
+   * {@link DEFAULT_MAX_QUEUED_BYTES} (32 MiB). A positive integer, or `Infinity`.
+   */
+  readonly maxQueuedBytes?: number | undefined;
+  /**
    * Most open subscriptions of one task's live feed in this handler: SendStreamingMessage and
    * SubscribeToTask streams, and SendMessage calls waiting for the turn's result. One more
    * (SubscribeToTask, or a message that continues the task) is refused before anything is stored,
@@ -260,6 +267,9 @@ export interface TaskHandlerOptions<Principal, S extends TaskRuntimeSchemas> {
  * the events being shared) while leaving room for bursts of hundreds of events.
  */
 export const DEFAULT_MAX_QUEUED_EVENTS = 1000;
+
+/** Default of `TaskHandlerOptions.maxQueuedBytes`: 32 MiB, two events as large as the default `maxTaskBytes`. */
+export const DEFAULT_MAX_QUEUED_BYTES = 32 * 1024 * 1024;
 
 /**
  * Default of `TaskHandlerOptions.maxSubscribersPerTask`: 20,000 open streams on one task, twice what

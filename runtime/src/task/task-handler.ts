@@ -208,6 +208,7 @@ class TaskHandler<Principal> implements TaskServiceHandler<Principal, TaskRuntim
   constructor(binding: TaskRuntimeBinding<TaskRuntimeSchemas>, options: TaskHandlerOptions<Principal, TaskRuntimeSchemas>) {
     const maxQueuedEvents = options.maxQueuedEvents ?? DEFAULT_MAX_QUEUED_EVENTS;
     checkQueueLimit(maxQueuedEvents, "maxQueuedEvents");
+    if (options.maxQueuedBytes !== undefined) checkQueueLimit(options.maxQueuedBytes, "maxQueuedBytes");
     this.#states = new TaskStates(binding.states);
     const newId = options.generateId ?? (() => crypto.randomUUID());
     this.#factory = new TaskFactory(binding.schemas, this.#states, binding.roles, options.now ?? (() => new Date()), newId);
@@ -235,6 +236,7 @@ class TaskHandler<Principal> implements TaskServiceHandler<Principal, TaskRuntim
       onTaskEvent: options.onTaskEvent,
       onError: this.#onError,
       maxQueuedEvents,
+      maxQueuedBytes: options.maxQueuedBytes,
       maxSubscribersPerTask: options.maxSubscribersPerTask,
       maxActiveTasksPerOwner: options.maxActiveTasksPerOwner,
       maxArtifactsPerTask: options.maxArtifactsPerTask,

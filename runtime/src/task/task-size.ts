@@ -17,7 +17,7 @@
  * `TaskFactory.copyTask`), so their weights are cached by object: weighing a task after an event
  * walks only what the event added.
  */
-import type { ArtifactShape, MessageShape, TaskShape } from "./shapes.js";
+import type { ArtifactShape, MessageShape, StreamResponseShape, TaskShape } from "./shapes.js";
 
 /** The cached weights of stored (never mutated) tasks, messages and artifacts. */
 const weights = new WeakMap<object, number>();
@@ -58,6 +58,31 @@ export function messageBytes(message: MessageShape): number {
 /** Bytes of the JSON encoding of an artifact, estimated; NaN when it holds a non-finite number. */
 export function artifactBytes(artifact: ArtifactShape): number {
   return cachedBytes(artifact);
+}
+
+/**
+ * Bytes of a stream event, estimated from the cached weights of what it carries (the task, the
+ * message, the status message, the artifact) plus its metadata: cheap for the events the runtime
+ * publishes, whose parts are stored objects.
+ */
+export function eventBytes(event: StreamResponseShape): number {
+  const payload = event.payload;
+  switch (payload.case) {
+    case "task":
+      return 10 + taskBytes(payload.value);
+    case "message":
+      return 13 + messageBytes(payload.value);
+    case "statusUpdate": {
+      const { status, metadata } = payload.value;
+      return 120 + (status?.message === undefined ? 0 : messageBytes(status.message)) + metadataBytes(metadata);
+    }
+    case "artifactUpdate": {
+      const { artifact, metadata } = payload.value;
+      return 120 + (artifact === undefined ? 0 : artifactBytes(artifact)) + metadataBytes(metadata);
+    }
+    default:
+      return 2;
+  }
 }
 
 /** Bytes of any protobuf-es message, JSON value or oneof, estimated; NaN when it holds a non-finite number. Not cached. */
