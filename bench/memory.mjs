@@ -147,7 +147,11 @@ async function largeTasksAndLists() {
   }
   const after = await agent.server.stats({ gc: true });
   report({ what: "outcomes", figure: [...outcomes].map(([k, v]) => `${k} × ${v}`).join(", ") });
-  report({ what: "heap after GC (in-memory store: held tasks)", figure: `${mib(after.heapUsed)} MiB (+${mib(after.heapUsed - before.heapUsed)}), RSS ${mib(after.rss)} MiB`, bound: args.sqlite ? "SQLite: on disk" : "store 64 MiB per owner (maxBytesPerOwner) + object overhead" });
+  report({
+    what: "heap after GC (in-memory store: held tasks)",
+    figure: `${mib(after.heapUsed)} MiB (+${mib(after.heapUsed - before.heapUsed)}), RSS ${mib(after.rss)} MiB`,
+    bound: args.sqlite ? "SQLite: on disk" : "store 64 MiB per owner (maxBytesPerOwner) + object overhead",
+  });
   if (!only.has("large-lists")) return agent.server.child.kill();
 
   console.log("\nlarge-lists: ListTasks pageSize 40, a small GetTask called every 20 ms meanwhile");
