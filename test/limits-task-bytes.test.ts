@@ -17,7 +17,7 @@ import { timestampFromMs, ValueSchema } from "@bufbuild/protobuf/wkt";
 import { afterEach, describe, expect, it } from "vitest";
 import type { A2AError } from "@protoc-gen-a2a/runtime";
 import { ExecutorMisuseError, InMemoryTaskStore, type TaskScope } from "@protoc-gen-a2a/runtime/task";
-import { MessageSchema, Role, TaskSchema, TaskState, type Task } from "../generated-example/gen/a2a_pb.js";
+import { MessageSchema, Role, TaskSchema, TaskState, TaskStatusSchema, type Task } from "../generated-example/gen/a2a_pb.js";
 import { InternalError, InvalidParamsError, UnsupportedOperationError } from "../generated-example/gen/a2a_a2a_errors.js";
 import type { A2AServiceHandler } from "../generated-example/gen/a2a_a2a_handler.js";
 import { createA2AServiceTaskHandler, type A2AServiceExecutor } from "../generated-example/gen/a2a_a2a_task_handler.js";
@@ -179,7 +179,16 @@ describe.each(SERVERS)("byte budgets on $name", ({ start }) => {
     await store.saveTask(anonymous, storedTask("poisoned", 1, 3, true));
     await store.saveTask(anonymous, storedTask("fine", 1, 2));
     const reported: string[] = [];
-    const client = await serve(createA2AServiceTaskHandler({ executor: echo, store, onError: (_e, context) => reported.push(context) }));
+    const live = storedTask("poisoned-live", 1, 1, true);
+    live.status = create(TaskStatusSchema, { state: TaskState.WORKING, timestamp: timestampFromMs(1000) });
+    await store.saveTask(anonymous, live);
+    const client = await serve(createA2AServiceTaskHandler({ executor: echo, store, capabilities: { streaming: true }, onError: (_e, context) => reported.push(context) }));
+    const stream = rejectionOf(
+      (async () => {
+        for await (const _event of client.subscribeToTask({ id: "poisoned-live" })) return;
+      })(),
+    );
+    expect(await stream).toBeInstanceOf(InternalError);
     const error = await rejectionOf(client.getTask({ id: "poisoned" }));
     expect(error).toBeInstanceOf(InternalError);
     expect((error as A2AError).message).toMatch(/cannot be answered.*NaN.*metadata\.score/);

@@ -461,6 +461,8 @@ class TaskHandler<Principal> implements TaskServiceHandler<Principal, TaskRuntim
     this.#requireStreaming();
     const { task, feed } = await this.#engine.subscribe(this.#engine.scopeOf(context), request.id, watchCallAbort(context));
     try {
+      const problem = this.#unanswerable(task, {});
+      if (problem !== undefined) throw problem;
       // §3.1.6: "MUST return a Task object as the first event".
       const shared = isBindingCall(context);
       yield shared ? this.#factory.feedTaskEvent(task) : this.#factory.taskEvent(task);
