@@ -7,6 +7,9 @@
  *   - a request message that does not decode, or nests deeper than protobuf's recursion limit (a
  *     Struct of 60 levels), is INVALID_ARGUMENT with ErrorInfo INVALID_REQUEST and a message without
  *     the decoder's text, the handler not called (it was INTERNAL with "parse binary: illegal tag …");
+ *   - a JSON message (the Connect protocol) is judged as the HTTP+JSON binding judges a body, with
+ *     ErrorInfo: deeper than maxJsonDepth INVALID_REQUEST, not JSON JSON_PARSE, not the message
+ *     INVALID_PARAMS (Connect answered INVALID_ARGUMENT without ErrorInfo, or with the decoder's text);
  *   - a message flagged compressed in a call that names no compression is INVALID_ARGUMENT too (grpc-js
  *     served it as uncompressed); one really compressed (gzip, named) is served, and one whose
  *     inflated bytes do not decode is refused like any other;
@@ -328,6 +331,20 @@ describe("bad input and unencodable answers on every gRPC path", () => {
       expect(agent.logged.length).toBe(logged + 2);
       expect(String(agent.logged.at(-1))).toMatch(/cannot encode/);
     });
+  });
+
+  it("the Connect protocol's JSON is judged as the HTTP+JSON binding judges a body, with ErrorInfo: too deep, not JSON, not the message", async () => {
+    const json = (method: string, body: string) => h1Call(base, method, "application/json", Buffer.from(body));
+    const deep = await json("SendMessage", `{"message":{"messageId":"m-1","role":"ROLE_USER","parts":[{"text":"x"}],"metadata":${'{"n":'.repeat(100)}1${"}".repeat(100)}}}`);
+    expect(deep).toMatchObject({ code: 3, reason: "INVALID_REQUEST", message: "the request body nests deeper than 64 levels (maxJsonDepth)" });
+    expect(await json("GetTask", "{not json")).toMatchObject({ code: 3, reason: "JSON_PARSE" });
+    const wrong = await json("GetTask", `{"id": 5}`);
+    expect(wrong).toMatchObject({ code: 3, reason: "INVALID_PARAMS" });
+    expect(wrong.message).toMatch(/^Invalid parameters: .*GetTaskRequest\.id/);
+    // At the limit (the whole body 62 levels deep) it is served; so is JSON with a charset.
+    const atLimit = JSON.stringify({ message: { messageId: "m-2", role: "ROLE_USER", parts: [{ text: "x" }], metadata: nested(60) } });
+    expect((await json("SendMessage", atLimit)).code).toBe(0);
+    expect((await h1Call(base, "GetTask", "application/json; charset=utf-8", Buffer.from(`{"id":"t-9"}`))).code).toBe(0);
   });
 
   it("a NaN in an answer: no ProtoJSON form, so the Connect protocol's JSON gets the generic INTERNAL (text logged); binary carries it", async () => {

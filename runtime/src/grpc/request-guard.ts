@@ -5,7 +5,9 @@
  * instead of Connect's: a protobuf message that does not decode (or nests deeper than the decoder's
  * recursion limit) is InvalidRequestError, where Connect answers INTERNAL "parse binary: <the
  * decoder's text>"; a message flagged compressed in a call that names no compression is
- * InvalidRequestError too (request-errors.ts), where Connect answers INTERNAL.
+ * InvalidRequestError too (request-errors.ts), where Connect answers INTERNAL; a JSON message is
+ * judged as the HTTP+JSON binding judges its body (too deep, not JSON, not the message), where Connect
+ * answers INVALID_ARGUMENT without ErrorInfo.
  *
  * Connect has no hook between reading a request and parsing it, so each handler of the service in
  * `router.handlers` is wrapped: the request body goes through {@link checkedBody}, which holds the
@@ -13,8 +15,8 @@
  * options Connect will use, and then passes every byte on unchanged, or throws the ConnectError to
  * answer: Connect sends an error from the request body as it sends its own (trailers for gRPC and
  * gRPC-web, a JSON error body for the Connect protocol), ErrorInfo included. What else Connect refuses
- * (sizes over readMaxBytes, incomplete envelopes, unknown compressions, JSON) is left to it. The price:
- * such calls decode their request twice (the lean path, plain gRPC unary calls, checks while parsing).
+ * (sizes over readMaxBytes, incomplete envelopes, unknown compressions) is left to it. The price: such
+ * calls decode their request twice (the lean path, plain gRPC unary calls, checks while parsing).
  */
 import { fromBinary, type BinaryReadOptions, type DescMessage, type DescService } from "@bufbuild/protobuf";
 import type { ConnectError, ConnectRouter } from "@connectrpc/connect";
@@ -28,6 +30,8 @@ export interface RequestRefusals {
   undecodable(input: DescMessage, cause: unknown): ConnectError;
   /** A message flagged compressed in a call whose `header` names no compression. */
   compressed(header: string): ConnectError;
+  /** The answer to a ProtoJSON message (UTF-8 bytes), or undefined when it decodes as `input`. */
+  json(input: DescMessage, bytes: Uint8Array): ConnectError | undefined;
 }
 
 /** What the adapter serving a router reads with: the check decodes exactly as Connect will. */
@@ -44,15 +48,33 @@ export function setRouterReadOptions(router: object, options: RouterReadOptions)
   readOptions.set(router, options);
 }
 
-/** The content types whose messages are protobuf binary, and the header naming their compression. */
-const FRAMINGS: Readonly<Record<string, { readonly enveloped: boolean; readonly encodingHeader: string }>> = {
-  "application/grpc": { enveloped: true, encodingHeader: "grpc-encoding" },
-  "application/grpc+proto": { enveloped: true, encodingHeader: "grpc-encoding" },
-  "application/grpc-web": { enveloped: true, encodingHeader: "grpc-encoding" },
-  "application/grpc-web+proto": { enveloped: true, encodingHeader: "grpc-encoding" },
-  "application/connect+proto": { enveloped: true, encodingHeader: "connect-content-encoding" },
-  "application/proto": { enveloped: false, encodingHeader: "content-encoding" },
+/** How the request message of a content type comes: in an envelope or as the whole body, in which codec, compressed as which header says. */
+interface Framing {
+  readonly enveloped: boolean;
+  readonly json: boolean;
+  readonly encodingHeader: string;
+}
+
+const GRPC = { enveloped: true, json: false, encodingHeader: "grpc-encoding" } as const;
+/** The content types Connect serves (its matchers; `; charset=utf-8` stripped from JSON ones first). */
+const FRAMINGS: Readonly<Record<string, Framing>> = {
+  "application/grpc": GRPC,
+  "application/grpc+proto": GRPC,
+  "application/grpc-web": GRPC,
+  "application/grpc-web+proto": GRPC,
+  "application/grpc+json": { ...GRPC, json: true },
+  "application/grpc-web+json": { ...GRPC, json: true },
+  "application/connect+proto": { enveloped: true, json: false, encodingHeader: "connect-content-encoding" },
+  "application/connect+json": { enveloped: true, json: true, encodingHeader: "connect-content-encoding" },
+  "application/proto": { enveloped: false, json: false, encodingHeader: "content-encoding" },
+  "application/json": { enveloped: false, json: true, encodingHeader: "content-encoding" },
 };
+
+const CHARSET = /;\s?charset=utf-?8$/;
+
+function framingOf(contentType: string | null): Framing | undefined {
+  return contentType === null ? undefined : FRAMINGS[contentType.toLowerCase().replace(CHARSET, "")];
+}
 
 const guarded = new WeakSet<UniversalHandler>();
 
@@ -71,11 +93,11 @@ export function guardRequestMessages(router: ConnectRouter, service: DescService
     if (handler.service !== service || guarded.has(handler)) continue;
     const input = handler.method.input;
     const wrapped: UniversalHandler = Object.assign(function guardedHandler(request: UniversalServerRequest) {
-      const framing = request.method === "POST" ? FRAMINGS[(request.header.get("content-type") ?? "").toLowerCase()] : undefined;
+      const framing = request.method === "POST" ? framingOf(request.header.get("content-type")) : undefined;
       const body = request.body;
       if (framing === undefined || typeof body !== "object" || body === null || !(Symbol.asyncIterator in body)) return handler(request);
       const encoding = request.header.get(framing.encodingHeader);
-      return handler({ ...request, body: checkedBody(body as AsyncIterable<Uint8Array>, input, framing.enveloped, framing.encodingHeader, encoding, settings) });
+      return handler({ ...request, body: checkedBody(body as AsyncIterable<Uint8Array>, input, framing, encoding, settings) });
     }, handler);
     guarded.add(wrapped);
     handlers[i] = wrapped;
@@ -94,14 +116,8 @@ interface CheckSettings {
  * complete (at most readMaxBytes; a longer one is left to Connect's own limit), then decoded; a
  * message that does not decode, or is flagged compressed without a compression named, throws.
  */
-async function* checkedBody(
-  body: AsyncIterable<Uint8Array>,
-  input: DescMessage,
-  enveloped: boolean,
-  encodingHeader: string,
-  encoding: string | null,
-  settings: CheckSettings,
-): AsyncGenerator<Uint8Array> {
+async function* checkedBody(body: AsyncIterable<Uint8Array>, input: DescMessage, framing: Framing, encoding: string | null, settings: CheckSettings): AsyncGenerator<Uint8Array> {
+  const { enveloped, encodingHeader } = framing;
   const held: Uint8Array[] = [];
   let size = 0;
   let checking = true;
@@ -124,7 +140,7 @@ async function* checkedBody(
         if (length > settings.readMaxBytes) checking = false;
       }
       if (checking && size >= 5 + length) {
-        await check(joined(held, size).subarray(5, 5 + length), compressed ? encoding : null, input, settings);
+        await check(joined(held, size).subarray(5, 5 + length), compressed ? encoding : null, input, framing.json, settings);
         checking = false;
       }
     } else if (!enveloped && size > settings.readMaxBytes) {
@@ -137,13 +153,13 @@ async function* checkedBody(
   }
   if (checking) {
     // The end of the body: a Connect unary message (the whole body) is complete; an incomplete envelope is Connect's to answer.
-    if (!enveloped) await check(joined(held, size), encoding === "identity" ? null : encoding, input, settings);
+    if (!enveloped) await check(joined(held, size), encoding === "identity" ? null : encoding, input, framing.json, settings);
     yield* held;
   }
 }
 
-/** Throws the refusal when `bytes` (compressed with `encoding`, or not) do not decode as `input`. */
-async function check(bytes: Uint8Array, encoding: string | null, input: DescMessage, settings: CheckSettings): Promise<void> {
+/** Throws the refusal when `bytes` (compressed with `encoding`, or not; protobuf binary, or ProtoJSON) do not decode as `input`. */
+async function check(bytes: Uint8Array, encoding: string | null, input: DescMessage, json: boolean, settings: CheckSettings): Promise<void> {
   let message = bytes;
   if (encoding !== null && encoding !== "") {
     const compression = settings.compressions.find((c) => c.name === encoding);
@@ -154,6 +170,11 @@ async function check(bytes: Uint8Array, encoding: string | null, input: DescMess
     } catch {
       return;
     }
+  }
+  if (json) {
+    const refusal = settings.refusals.json(input, message);
+    if (refusal !== undefined) throw refusal;
+    return;
   }
   try {
     fromBinary(input, message, settings.binaryOptions);

@@ -17,7 +17,7 @@ import { checkRequestLimits, establishContext, internalError, resolveServerOptio
 import { toConnectError, type StatusDetailSchemas } from "./status.js";
 import { registerLeanUnary } from "./lean-unary.js";
 import { guardRequestMessages, type RequestRefusals } from "./request-guard.js";
-import { compressedWithoutEncoding, undecodableRequest } from "./request-errors.js";
+import { compressedWithoutEncoding, jsonRequestError, undecodableRequest } from "./request-errors.js";
 import { answersInJson, encodableResponse } from "./response-check.js";
 import { addReflectionFiles } from "./reflection-files.js";
 import type { CallCancellation } from "../call-abort.js";
@@ -47,6 +47,10 @@ export function registerGrpcService<Principal>(router: ConnectRouter, definition
   const refusals: RequestRefusals = {
     undecodable: (input, cause) => toConnectError(undecodableRequest(definition.errors, input.typeName, cause), definition.statusDetails),
     compressed: (header) => toConnectError(compressedWithoutEncoding(definition.errors, header), definition.statusDetails),
+    json: (input, bytes) => {
+      const refusal = jsonRequestError(definition.errors, settings.limits.maxJsonDepth, input, bytes);
+      return refusal === undefined ? undefined : toConnectError(refusal, definition.statusDetails);
+    },
   };
   const impl: Record<string, unknown> = {};
   for (const method of definition.service.methods) {
