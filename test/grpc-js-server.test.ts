@@ -456,14 +456,16 @@ describe(`raw node:http2 → listenGrpcJs (h2c, adapter.readMaxBytes ${READ_MAX_
     expect(fromBinary(TaskSchema, res.messages[0]!).status?.state).toBe(TaskState.WORKING);
   });
 
-  it("a malformed protobuf message → INTERNAL, handler not called, server survives", async () => {
+  it("a malformed protobuf message → INVALID_ARGUMENT (ErrorInfo INVALID_REQUEST), handler not called, server survives", async () => {
     const before = agent.contexts.length;
     const garbage = Buffer.from([0x0f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff]);
     const res = await call(session, "GetTask", frame(garbage));
-    expect(res.grpcStatus).toBe("13");
+    // Not grpc-js's INTERNAL "Error deserializing request" without details: the client's bad input (issue #25).
+    expect(res.grpcStatus).toBe("3");
+    expect(errorInfo(res.status)).toMatchObject({ reason: "INVALID_REQUEST", domain: "a2a-protocol.org" });
     expect(res.messages).toEqual([]);
     const short = await call(session, "GetTask", frame(Buffer.from([0x12, 0x50, 0x41])));
-    expect(short.grpcStatus).toBe("13");
+    expect(short.grpcStatus).toBe("3");
     expect(agent.contexts.length).toBe(before);
     await expectAlive();
   });

@@ -179,19 +179,22 @@ describe("gRPC wire: bad input against our server (node:http2, h2c)", () => {
     expect(got.status?.state).toBe(TaskState.WORKING);
   });
 
-  it("a malformed protobuf message (valid length prefix, garbage bytes) → INTERNAL, handler not called, server survives", async () => {
+  it("a malformed protobuf message (valid length prefix, garbage bytes) → INVALID_ARGUMENT, ErrorInfo INVALID_REQUEST, no decoder text, handler not called, server survives", async () => {
     const before = agent.contexts.length;
     // 0x0f = field 1 with wire type 7, which does not exist; then a run of varint continuation bytes.
     const garbage = Buffer.from([0x0f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff]);
     const res = await call(session, "GetTask", frame(garbage));
     expect(res.httpStatus).toBe(200);
-    expect(res.grpcStatus).toBe("13"); // INTERNAL, as grpc-go and grpc-java answer an unparsable request
-    expect(res.grpcMessage).toMatch(/parse binary|illegal tag/);
+    // Not INTERNAL (grpc-go's and grpc-java's answer): the client's bad input (issue #25).
+    expect(res.grpcStatus).toBe("3");
+    expect(res.grpcMessage).toBe("the request message is not a valid lf.a2a.v1.GetTaskRequest in protobuf binary");
+    expect(errorInfo(res.status)).toMatchObject({ reason: "INVALID_REQUEST", domain: "a2a-protocol.org" });
     expect(res.messages).toEqual([]);
     // a length-delimited field (2 = id) claiming 80 bytes when 1 follows
     const short = await call(session, "GetTask", frame(Buffer.from([0x12, 0x50, 0x41])));
-    expect(short.grpcStatus).toBe("13");
-    expect(short.grpcMessage).toMatch(/premature EOF/);
+    expect(short.grpcStatus).toBe("3");
+    expect(short.grpcMessage).not.toMatch(/premature EOF|parse binary/);
+    expect(errorInfo(short.status)?.reason).toBe("INVALID_REQUEST");
     expect(agent.contexts.length).toBe(before);
     await expectAlive();
   });
@@ -223,10 +226,11 @@ describe("gRPC wire: bad input against our server (node:http2, h2c)", () => {
     await expectAlive();
   });
 
-  it("a compressed-flag message without grpc-encoding → INTERNAL", async () => {
+  it("a compressed-flag message without grpc-encoding → INVALID_ARGUMENT, ErrorInfo INVALID_REQUEST", async () => {
     const res = await call(session, "GetTask", frame(getTask("t-1"), undefined, 1));
-    expect(res.grpcStatus).toBe("13");
-    expect(res.grpcMessage).toMatch(/compressed/);
+    expect(res.grpcStatus).toBe("3");
+    expect(res.grpcMessage).toMatch(/compressed.*grpc-encoding/);
+    expect(errorInfo(res.status)?.reason).toBe("INVALID_REQUEST");
   });
 
   it("an empty message (REQUIRED id missing) → INVALID_ARGUMENT, ErrorInfo INVALID_PARAMS + BadRequest{id}", async () => {

@@ -41,6 +41,8 @@ import type { StatusDetailSchemas } from "../grpc/status.js";
 import { DEFAULT_GRPC_READ_MAX_BYTES } from "../grpc/limits.js";
 import { guardHttp2Sessions } from "../grpc/session-guard.js";
 import { clampDeadlineHeaders } from "../grpc/timeout-header.js";
+import { compressedWithoutEncoding, undecodableRequest } from "../grpc/request-errors.js";
+import { namesCompression, refuseCompressedMessages } from "../grpc/compressed-flag-guard.js";
 import { addGrpcJsReflection } from "./reflection.js";
 
 /** The generated google.rpc schemas this binding packs by hand (Connect packs google.rpc.Status itself). */
@@ -122,8 +124,9 @@ interface Binding<Principal> {
 /**
  * The A2A service as a grpc-js ServiceDefinition and implementation, for an existing grpc-js Server:
  * `server.addService(service, implementation)`. Built from the descriptor: path `/<service>/<rpc>`,
- * protobuf-es binary (de)serialization. A request that does not parse is answered by grpc-js
- * (INTERNAL, as grpc-go and grpc-java, and as the Connect stack).
+ * protobuf-es binary (de)serialization. A request that does not decode is answered InvalidRequestError
+ * (INVALID_ARGUMENT, ErrorInfo INVALID_REQUEST; grpc/request-errors.ts says why not INTERNAL), the
+ * handler not called; a response that cannot be encoded is the generic InternalError (text logged).
  */
 export function grpcJsService<Principal>(
   definition: GrpcJsServiceDefinition<Principal>,
@@ -153,7 +156,7 @@ export function grpcJsService<Principal>(
  * still running after a short grace (1 s). Content types other than `application/grpc[+proto]` are
  * answered 415 (INVALID_ARGUMENT) without dispatch; connections whose HTTP/2 session is over (GOAWAY
  * after a protocol error, …) are closed after `listen.goawayGraceMs` (default 3 s); the connection
- * limits of GrpcListenOptions apply (`maxConcurrentStreams`, handshake, idle and request-message timeouts).
+ * limits of GrpcListenOptions apply (`maxConcurrentStreams`, handshake, idle, request-message and stalled-write timeouts).
  */
 export async function listenGrpcJs<Principal>(definition: GrpcJsServiceDefinition<Principal>, options?: GrpcServerOptions<Principal>, listen?: GrpcJsListenOptions): Promise<GrpcJsEndpoint> {
   // Channelz (call counters and timestamps on every message) is off unless asked for (`grpcJs: { "grpc.enable_channelz": 1 }`):
@@ -166,7 +169,9 @@ export async function listenGrpcJs<Principal>(definition: GrpcJsServiceDefinitio
   const server = new Server({ ...serverOptions, ...listen?.grpcJs });
   const { service, implementation } = grpcJsService(definition, options);
   server.addService(service, implementation);
-  if (listen?.reflection === true) addGrpcJsReflection(server, [definition.service]);
+  // With the files of the error details: clients then decode grpc-status-details-bin (ErrorInfo, BadRequest).
+  const { errorInfo, badRequest } = definition.statusDetails;
+  if (listen?.reflection === true) addGrpcJsReflection(server, [definition.service], [...new Set([errorInfo.file, badRequest.file])]);
   const host = listen?.host ?? "127.0.0.1";
   const hostPart = host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
   const port = await new Promise<number>((resolve, reject) => server.bindAsync(`${hostPart}:${listen?.port ?? 0}`, credentials, (error, bound) => (error === null ? resolve(bound) : reject(error))));
@@ -175,13 +180,15 @@ export async function listenGrpcJs<Principal>(definition: GrpcJsServiceDefinitio
     server.forceShutdown();
     throw new Error("listenGrpcJs: cannot find the HTTP/2 server of this @grpc/grpc-js version; mount grpcJsService() on your own grpc-js Server instead");
   }
-  // Only gRPC proper reaches grpc-js (it takes gRPC-web and the Connect protocol for gRPC, runs the handler, answers in gRPC).
-  refuseOtherContentTypes(http2Server);
+  // Only gRPC proper reaches grpc-js (it takes gRPC-web and the Connect protocol for gRPC, runs the handler, answers in gRPC),
+  // and no compressed message without a grpc-encoding (grpc-js would read it as uncompressed).
+  refuseOtherContentTypes(http2Server, compressedWithoutEncoding(definition.errors, "grpc-encoding"));
   // Sessions that are over (GOAWAY after a protocol error, …) lose their socket after a grace (session-guard.ts).
   const guard = guardHttp2Sessions(http2Server, listen?.goawayGraceMs, {
     handshakeTimeoutMs: listen?.handshakeTimeoutMs,
     idleTimeoutMs: listen?.idleTimeoutMs,
     requestMessageTimeoutMs: listen?.requestMessageTimeoutMs,
+    stalledWriteTimeoutMs: listen?.stalledWriteTimeoutMs,
   });
   // The connections, for close(): grpc-js's forceShutdown only destroys the sessions channelz tracks (1.14),
   // and channelz is off by default here.
@@ -207,16 +214,17 @@ export async function listenGrpcJs<Principal>(definition: GrpcJsServiceDefinitio
 async function handleUnary<Principal>(b: Binding<Principal>, call: ServerUnaryCall<Message, Message>, callback: sendUnaryData<Message>): Promise<void> {
   const cancellation = track(call);
   try {
-    const request = call.request;
+    const request = decoded(b, call.request);
     const context = await prepare(b, request, call.metadata, cancellation);
     // A call already cancelled or past its deadline starts no work nobody waits for.
     if (cancellation.reason !== undefined) return callback(abortStatus(cancellation));
     const response = await (b.definition.dispatch(b.operation.name, request, context) as Promise<Message>);
     // Cancelled or past the deadline: grpc-js has answered already; the late answer is dropped.
     if (cancellation.reason !== undefined) return callback(abortStatus(cancellation));
+    const bytes = encoded(b, response);
     if (context.activatedExtensions.size > 0) echoExtensions(b, call, context);
     cancellation.answered = true;
-    callback(null, response);
+    callback(null, bytes);
   } catch (e) {
     try {
       const status = failure(b, e, cancellation);
@@ -233,9 +241,10 @@ async function handleServerStream<Principal>(b: Binding<Principal>, call: Server
   let context: CallContext<Principal>;
   let iterator: AsyncIterator<Message>;
   try {
-    context = await prepare(b, call.request, call.metadata, cancellation);
+    const request = decoded(b, call.request);
+    context = await prepare(b, request, call.metadata, cancellation);
     if (cancellation.reason !== undefined) throw cancellation.reason;
-    iterator = (b.definition.dispatch(b.operation.name, call.request, context) as AsyncIterable<Message>)[Symbol.asyncIterator]();
+    iterator = (b.definition.dispatch(b.operation.name, request, context) as AsyncIterable<Message>)[Symbol.asyncIterator]();
   } catch (e) {
     endWithError(b, call, e, cancellation);
     return;
@@ -257,7 +266,7 @@ async function handleServerStream<Principal>(b: Binding<Principal>, call: Server
         headersSent = true;
         if (context.activatedExtensions.size > 0) echoExtensions(b, call, context);
       }
-      if (!call.write(next.value)) await drained(call, cancellation);
+      if (!call.write(encoded(b, next.value))) await drained(call, cancellation);
     }
   } catch (e) {
     endWithError(b, call, e, cancellation);
@@ -321,6 +330,30 @@ function pastDeadline(call: TrackedCall): boolean {
 
 function abortStatus(cancellation: GrpcJsCancellation): { code: number; details: string } {
   return cancellation.reason === DEADLINE_REASON ? DEADLINE_STATUS : CANCELLED_STATUS;
+}
+
+/**
+ * What the request deserializer hands the handler for bytes that do not decode: grpc-js would answer
+ * a throwing deserializer itself, with INTERNAL and no ErrorInfo; the handler answers InvalidRequestError.
+ */
+class Undecodable {
+  constructor(readonly cause: unknown) {}
+}
+
+/** The request, or the A2A error (thrown) for one that did not decode. */
+function decoded<Principal>(b: Binding<Principal>, request: Message | Undecodable): Message {
+  if (request instanceof Undecodable) throw undecodableRequest(b.definition.errors, b.operation.input.typeName, request.cause);
+  return request;
+}
+
+/**
+ * A response message serialized here rather than by grpc-js, whose own failure answer is INTERNAL
+ * "Error serializing response" without ErrorInfo: a message that cannot be encoded (a handler's
+ * wrongly typed field) throws, and is answered as any handler failure, the generic InternalError
+ * (its text only logged). responseSerialize passes the bytes on.
+ */
+function encoded<Principal>(b: Binding<Principal>, response: Message): Message {
+  return toBinary(b.operation.output, response) as unknown as Message;
 }
 
 /** Service parameters from metadata, auth, version, extensions, then REQUIRED fields and ranges, then the request limits (as grpc/server.ts). */
@@ -436,9 +469,16 @@ function methodDefinition(serviceName: string, method: DescMethod): MethodDefini
     requestStream: false,
     responseStream: method.methodKind === "server_streaming",
     requestSerialize: (value: Message) => asBuffer(toBinary(input, value)),
-    // A throw here is caught by grpc-js and answered with INTERNAL; the handler never runs.
-    requestDeserialize: (bytes: Buffer) => fromBinary(input, bytes),
-    responseSerialize: (value: Message) => asBuffer(toBinary(output, value)),
+    // Never throws: grpc-js would answer INTERNAL itself; the handler answers InvalidRequestError (see decoded()).
+    requestDeserialize: (bytes: Buffer) => {
+      try {
+        return fromBinary(input, bytes);
+      } catch (e) {
+        return new Undecodable(e) as unknown as Message;
+      }
+    },
+    // The handlers hand over bytes they serialized themselves (see encoded()).
+    responseSerialize: (value: Message | Uint8Array) => asBuffer(value instanceof Uint8Array ? value : toBinary(output, value)),
     responseDeserialize: (bytes: Buffer) => fromBinary(output, bytes),
   };
 }
@@ -510,10 +550,11 @@ const UNSUPPORTED_MEDIA_TYPE_HEADERS = {
  * answers so (no gRPC status); grpc-go answers 415 with INVALID_ARGUMENT, also for gRPC-web, which
  * begins with application/grpc but is not gRPC. Here: 415 and INVALID_ARGUMENT in a trailers-only
  * response, for every type but gRPC with protobuf (this stack has no other codec: `+json` too), the
- * handler never called. grpc-js's 'stream' listener is wrapped (as lean-unary.ts wraps Connect's);
- * when it cannot be found, nothing changes.
+ * handler never called. A call that names no compression has its messages watched for the compressed
+ * flag (compressed-flag-guard.ts: `compressedRefusal` at the first one). grpc-js's 'stream' listener is
+ * wrapped (as lean-unary.ts wraps Connect's); when it cannot be found, nothing changes.
  */
-function refuseOtherContentTypes(http2Server: GrpcEndpoint["server"]): boolean {
+function refuseOtherContentTypes(http2Server: GrpcEndpoint["server"], compressedRefusal: A2AError): boolean {
   const listeners = http2Server.listeners("stream") as ((...args: unknown[]) => void)[];
   if (listeners.length !== 1) return false;
   const grpcJs = listeners[0]!;
@@ -525,6 +566,7 @@ function refuseOtherContentTypes(http2Server: GrpcEndpoint["server"]): boolean {
       if (!type.startsWith("application/grpc")) headers["content-type"] = type.toLowerCase();
       // Deadlines beyond a timer's range read as the longest one, not as 1 ms (timeout-header.ts).
       clampDeadlineHeaders(headers);
+      if (!namesCompression(headers)) refuseCompressedMessages(stream, compressedRefusal);
       grpcJs.call(this, stream, headers, ...rest);
       return;
     }

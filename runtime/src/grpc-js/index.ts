@@ -8,6 +8,7 @@ export { grpcJsService, listenGrpcJs, toGrpcJsStatus, type GrpcJsEndpoint, type 
 export { addGrpcJsReflection } from "./reflection.js";
 export {
   DEFAULT_GOAWAY_GRACE_MS,
+  DEFAULT_GRPC_STALLED_WRITE_TIMEOUT_MS,
   DEFAULT_HANDSHAKE_TIMEOUT_MS,
   DEFAULT_IDLE_TIMEOUT_MS,
   DEFAULT_MAX_CONCURRENT_STREAMS,

@@ -5,7 +5,7 @@
  * protobuf-es (de)serialization, so `grpcurl` and `buf curl` work without proto files.
  */
 import { status as GrpcStatus, type Server, type ServerDuplexStream, type ServiceDefinition } from "@grpc/grpc-js";
-import { fromBinary, toBinary, type DescMessage, type DescService, type Message } from "@bufbuild/protobuf";
+import { fromBinary, toBinary, type DescFile, type DescMessage, type DescService, type Message } from "@bufbuild/protobuf";
 import type { ServerReflectionRequest } from "../gen/grpc/reflection/v1/reflection_pb.js";
 import type { ServerReflectionRequest as ServerReflectionRequestV1Alpha } from "../gen/grpc/reflection/v1alpha/reflection_pb.js";
 import { ServerReflectionRequestSchema, ServerReflectionResponseSchema } from "../gen/grpc/reflection/v1/reflection_pb.js";
@@ -15,9 +15,13 @@ import {
 } from "../gen/grpc/reflection/v1alpha/reflection_pb.js";
 import { ReflectionIndex } from "../grpc/reflection.js";
 
-/** Adds reflection to `server`, listing `services` and serving the files that define them with their imports. */
-export function addGrpcJsReflection(server: Pick<Server, "addService">, services: readonly DescService[]): void {
-  const index = new ReflectionIndex(services);
+/**
+ * Adds reflection to `server`, listing `services` and serving the files that define them with their
+ * imports, and `files` (e.g. those of google.rpc.ErrorInfo and BadRequest, so that clients decode
+ * `grpc-status-details-bin`: `[ErrorInfoSchema.file]`).
+ */
+export function addGrpcJsReflection(server: Pick<Server, "addService">, services: readonly DescService[], files: readonly DescFile[] = []): void {
+  const index = new ReflectionIndex(services, files);
   for (const [version, requestSchema, responseSchema, answer] of [
     ["v1", ServerReflectionRequestSchema, ServerReflectionResponseSchema, (r: Message) => index.answer(r as ServerReflectionRequest)],
     ["v1alpha", ServerReflectionRequestSchemaV1Alpha, ServerReflectionResponseSchemaV1Alpha, (r: Message) => index.answerV1Alpha(r as ServerReflectionRequestV1Alpha)],

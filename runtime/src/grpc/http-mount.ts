@@ -10,9 +10,11 @@ import { cors as connectCors } from "@connectrpc/connect";
 import { DEFAULT_GRPC_READ_MAX_BYTES } from "./limits.js";
 import { clampDeadlineHeaders } from "./timeout-header.js";
 import { isGrpcJsonCodec, refuseGrpcJsonCodec } from "./json-codecs.js";
+import { setRouterReadOptions } from "./request-guard.js";
 import { connectNodeAdapter, type ConnectNodeAdapterOptions } from "@connectrpc/connect-node";
 import { corsPolicy, type CorsOptions } from "../http/cors.js";
-import type { NodeRequestListener } from "../http/node-adapter.js";
+import { DEFAULT_STALLED_WRITE_TIMEOUT_MS, type NodeRequestListener } from "../http/node-adapter.js";
+import { destroyWhenStalled } from "./stalled-response.js";
 
 /** Options of {@link mountConnectRoutes}. */
 export interface ConnectHttpMountOptions {
@@ -27,6 +29,14 @@ export interface ConnectHttpMountOptions {
    * calls get 415 with INVALID_ARGUMENT (json-codecs.ts says why). The Connect protocol's JSON is served.
    */
   readonly jsonCodecs?: boolean | undefined;
+  /**
+   * How long (ms) one write of an answer may wait for a client that reads nothing (the response's
+   * buffer full, no "drain") before the response is destroyed and the call aborted, as a client that
+   * went away: the bound on what such a client holds (an answer of many MB, a stream). Connect itself
+   * waits forever. Default 60 000, the HTTP bindings' `stalledWriteTimeoutMs` ({@link DEFAULT_STALLED_WRITE_TIMEOUT_MS});
+   * 0 waits forever.
+   */
+  readonly stalledWriteTimeoutMs?: number | undefined;
 }
 
 /**
@@ -36,7 +46,20 @@ export interface ConnectHttpMountOptions {
 export function mountConnectRoutes(routes: ConnectNodeAdapterOptions["routes"], fallback: NodeRequestListener, options: ConnectHttpMountOptions): NodeRequestListener {
   const prefix = options.prefix.replace(/\/+$/, "");
   if (!prefix.startsWith("/")) throw new TypeError(`mountConnectRoutes: prefix must start with "/", got ${JSON.stringify(options.prefix)}`);
-  const connect = connectNodeAdapter({ readMaxBytes: DEFAULT_GRPC_READ_MAX_BYTES, ...options.adapter, routes, requestPathPrefix: prefix });
+  const stalledWriteTimeoutMs = options.stalledWriteTimeoutMs ?? DEFAULT_STALLED_WRITE_TIMEOUT_MS;
+  if (!Number.isFinite(stalledWriteTimeoutMs) || stalledWriteTimeoutMs < 0) {
+    throw new RangeError(`stalledWriteTimeoutMs must be a non-negative number of milliseconds (0: off), got ${stalledWriteTimeoutMs}`);
+  }
+  const adapter = { readMaxBytes: DEFAULT_GRPC_READ_MAX_BYTES, ...options.adapter };
+  const connect = connectNodeAdapter({
+    ...adapter,
+    routes: (router) => {
+      // The A2A service's request check decodes as this adapter will (request-guard.ts).
+      setRouterReadOptions(router, adapter);
+      routes?.(router);
+    },
+    requestPathPrefix: prefix,
+  });
   const cors =
     options.cors === false
       ? undefined
@@ -64,6 +87,8 @@ export function mountConnectRoutes(routes: ConnectNodeAdapterOptions["routes"], 
     }
     if (options.jsonCodecs !== true && isGrpcJsonCodec(req.headers["content-type"])) return refuseGrpcJsonCodec(req, res);
     clampDeadlineHeaders(req.headers);
+    // A client that stops reading does not hold the answer for good (stalled-response.ts).
+    destroyWhenStalled(res, stalledWriteTimeoutMs);
     connect(req, res);
   };
 }

@@ -12,6 +12,7 @@ export { CONNECT_PROTOCOL_BINDING, GRPC_WEB_PROTOCOL_BINDING } from "../discover
 export { listenGrpc, type GrpcEndpoint, type GrpcListenOptions } from "./listen.js";
 export {
   DEFAULT_GOAWAY_GRACE_MS,
+  DEFAULT_GRPC_STALLED_WRITE_TIMEOUT_MS,
   DEFAULT_HANDSHAKE_TIMEOUT_MS,
   DEFAULT_IDLE_TIMEOUT_MS,
   DEFAULT_MAX_CONCURRENT_STREAMS,

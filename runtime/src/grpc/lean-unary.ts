@@ -11,7 +11,9 @@
  * serialization (`createMethodSerializationLookup`: the same parse errors and size limits),
  * `parseTimeout`, `compressionNegotiate` (response compression as Connect does it, with the
  * adapter's `acceptCompression` and `compressMinBytes`), `setTrailerStatus` (grpc-status,
- * grpc-message, grpc-status-details-bin); the envelope errors with Connect's codes and messages.
+ * grpc-message, grpc-status-details-bin); the envelope errors with Connect's codes and messages, except
+ * for a message that does not decode or is flagged compressed, and a response that cannot be encoded,
+ * which get the A2A answers of Connect's paths (request-guard.ts, response-check.ts).
  * Everything else goes to Connect unchanged: gRPC-web, the Connect protocol, server streaming,
  * reflection, compressed requests (`grpc-encoding`), `+json`, unknown paths; and every call when
  * the adapter has interceptors, context values or a shutdown signal, or `grpc: false`.
@@ -25,10 +27,15 @@ import { parseTimeout, setTrailerStatus } from "@connectrpc/connect/protocol-grp
 import { compressionBrotli, compressionGzip, type ConnectNodeAdapterOptions } from "@connectrpc/connect-node";
 import { LazyCallCancellation } from "../call-abort.js";
 import { ServiceParameters, type HeaderSource } from "../call-context.js";
+import type { RequestRefusals } from "./request-guard.js";
 
 /** One unary method as the lean path calls it: the A2A pipeline of grpc/server.ts without Connect's HandlerContext. */
 export interface LeanUnaryMethod {
   readonly method: DescMethod;
+  /** The answers to a request message that does not decode, or is flagged compressed (request-guard.ts). */
+  readonly refusals: RequestRefusals;
+  /** The answer to a response that cannot be encoded (the generic InternalError; `cause` logged). */
+  encodeFailure(cause: unknown): ConnectError;
   /** Runs the pipeline and the handler; resolves the response and the a2a-extensions to echo, or rejects with the ConnectError to answer. */
   call(request: Message, cancellation: LeanCancellation, parameters: ServiceParameters): Promise<{ response: Message; extensions: string | undefined }>;
 }
@@ -260,7 +267,13 @@ function serve(method: PreparedMethod, settings: LeanSettings, stream: ServerHtt
       .then(async ({ response, extensions }) => {
         if (answered) return;
         const message = isMessage(response, method.lean.method.output) ? response : create(method.lean.method.output, response as never);
-        let bytes = method.serialize(message);
+        let bytes: Uint8Array;
+        try {
+          bytes = method.serialize(message);
+        } catch (e) {
+          // A ConnectError over writeMaxBytes is Connect's own answer; anything else is the handler's message that does not encode.
+          throw e instanceof ConnectError && e.code === Code.ResourceExhausted ? e : method.lean.encodeFailure(e);
+        }
         let flags = 0;
         if (responseCompression !== null && bytes.byteLength >= settings.compressMinBytes) {
           bytes = await responseCompression.compress(bytes);
@@ -278,7 +291,7 @@ function serve(method: PreparedMethod, settings: LeanSettings, stream: ServerHtt
   stream.once("end", onEnd);
 }
 
-/** The one request message of a unary call, with Connect's errors (and their order) for anything else. */
+/** The one request message of a unary call, with Connect's errors (and their order) for anything else, the A2A refusals for a bad message. */
 function single(method: PreparedMethod, body: Buffer): Message {
   let at = 0;
   let first: Message | undefined;
@@ -286,8 +299,8 @@ function single(method: PreparedMethod, body: Buffer): Message {
     const flags = body[at]!;
     const length = body.readUInt32BE(at + 1);
     if (body.length - at - 5 < length) break; // incomplete
-    if ((flags & 0x01) === 0x01) throw new ConnectError("received compressed envelope, but do not know how to decompress", Code.Internal);
-    const message = method.parse(body.subarray(at + 5, at + 5 + length));
+    if ((flags & 0x01) === 0x01) throw method.lean.refusals.compressed("grpc-encoding");
+    const message = parse(method, body.subarray(at + 5, at + 5 + length));
     if (first !== undefined) throw new ConnectError("protocol error: received extra input message for unary method", Code.Unimplemented);
     first = message;
     at += 5 + length;
@@ -295,6 +308,16 @@ function single(method: PreparedMethod, body: Buffer): Message {
   if (at < body.length) throw new ConnectError("protocol error: incomplete envelope", Code.InvalidArgument);
   if (first === undefined) throw new ConnectError("protocol error: missing input message for unary method", Code.Unimplemented);
   return first;
+}
+
+/** One request message decoded; one that does not decode is the A2A refusal (Connect's own error over readMaxBytes passes). */
+function parse(method: PreparedMethod, bytes: Uint8Array): Message {
+  try {
+    return method.parse(bytes);
+  } catch (e) {
+    if (e instanceof ConnectError && e.code === Code.ResourceExhausted) throw e;
+    throw method.lean.refusals.undecodable(method.lean.method.input, e);
+  }
 }
 
 /** The big-endian uint32 at `offset` of the concatenated chunks. */

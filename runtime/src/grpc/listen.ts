@@ -9,6 +9,7 @@ import type { ConnectRouter } from "@connectrpc/connect";
 import { DEFAULT_GRPC_READ_MAX_BYTES } from "./limits.js";
 import { connectNodeAdapter, type ConnectNodeAdapterOptions } from "@connectrpc/connect-node";
 import { registerGrpcReflection } from "./reflection-service.js";
+import { setRouterReadOptions } from "./request-guard.js";
 import { installLeanUnary, leanUnaryMethods } from "./lean-unary.js";
 import { clampDeadlineHeaders } from "./timeout-header.js";
 import { isGrpcJsonCodec, refuseGrpcJsonCodec } from "./json-codecs.js";
@@ -51,12 +52,18 @@ export interface GrpcListenOptions extends SessionTimeouts {
    * Node's own default is 2³² − 1). On grpc-js it is `grpc.max_concurrent_streams` (`grpcJs` wins).
    */
   readonly maxConcurrentStreams?: number | undefined;
-  // handshakeTimeoutMs (default 10 s), idleTimeoutMs (default 5 min), requestMessageTimeoutMs (default 30 s): SessionTimeouts.
+  // handshakeTimeoutMs (default 10 s), idleTimeoutMs (default 5 min), requestMessageTimeoutMs (default 30 s),
+  // stalledWriteTimeoutMs (default 60 s): SessionTimeouts.
 }
 
 /** The session timeouts of listen options (for guardHttp2Sessions). */
 export function sessionTimeouts(options: SessionTimeouts | undefined): SessionTimeouts {
-  return { handshakeTimeoutMs: options?.handshakeTimeoutMs, idleTimeoutMs: options?.idleTimeoutMs, requestMessageTimeoutMs: options?.requestMessageTimeoutMs };
+  return {
+    handshakeTimeoutMs: options?.handshakeTimeoutMs,
+    idleTimeoutMs: options?.idleTimeoutMs,
+    requestMessageTimeoutMs: options?.requestMessageTimeoutMs,
+    stalledWriteTimeoutMs: options?.stalledWriteTimeoutMs,
+  };
 }
 
 /** `maxConcurrentStreams` of listen options, checked, with its default. */
@@ -82,16 +89,18 @@ export interface GrpcEndpoint {
  * without Connect's per-call pipeline (lean-unary.ts); everything else goes through Connect.
  * Connections whose HTTP/2 session is over (GOAWAY after a protocol error, …) are closed after
  * `goawayGraceMs`; the connection limits (`maxConcurrentStreams`, `handshakeTimeoutMs`, `idleTimeoutMs`,
- * `requestMessageTimeoutMs`) apply.
+ * `requestMessageTimeoutMs`, `stalledWriteTimeoutMs`) apply.
  */
 export async function listenGrpc(routes: ConnectNodeAdapterOptions["routes"], options?: GrpcListenOptions): Promise<GrpcEndpoint> {
   let router: ConnectRouter | undefined;
+  const adapter = { readMaxBytes: DEFAULT_GRPC_READ_MAX_BYTES, ...options?.adapter };
   const withReflection = (r: ConnectRouter) => {
     router = r;
+    // The A2A service's request check decodes as this adapter will (request-guard.ts).
+    setRouterReadOptions(r, adapter);
     routes?.(r);
     if (options?.reflection === true) registerGrpcReflection(r);
   };
-  const adapter = { readMaxBytes: DEFAULT_GRPC_READ_MAX_BYTES, ...options?.adapter };
   const connect = connectNodeAdapter({ fallback: unknownMethod, ...adapter, routes: withReflection });
   const handler: typeof connect = options?.jsonCodecs === true ? connect : (req, res) => (isGrpcJsonCodec(req.headers["content-type"]) ? refuseGrpcJsonCodec(req, res) : connect(req, res));
   const settings = { maxConcurrentStreams: maxConcurrentStreamsOf(options) };

@@ -30,10 +30,15 @@ export class ReflectionIndex {
   /** Extendee type name → extension number → the file that declares the extension. */
   readonly #extensions = new Map<string, Map<number, DescFile>>();
 
-  /** `services`: what `list_services` answers (and whose files, with their imports, are served). */
-  constructor(services: readonly DescService[]) {
+  /**
+   * `services`: what `list_services` answers (and whose files, with their imports, are served);
+   * `files`: more files to serve, with their imports, e.g. google/rpc/error_details.proto, so that a
+   * client can decode the ErrorInfo and BadRequest of `grpc-status-details-bin` (buf curl shows them
+   * as base64 otherwise).
+   */
+  constructor(services: readonly DescService[], files: readonly DescFile[] = []) {
     this.#services = [...new Set(services.map((s) => s.typeName))].sort();
-    for (const file of filesWithImports(services.map((s) => s.file))) {
+    for (const file of filesWithImports([...services.map((s) => s.file), ...files])) {
       this.#files.set(file.proto.name, file);
       this.#indexFile(file);
     }

@@ -16,6 +16,10 @@ import { formatExtensions } from "../service-parameters.js";
 import { checkRequestLimits, establishContext, internalError, resolveServerOptions, type PipelineSettings, type ServerOptions, type ServiceDefinitionBase } from "../service-context.js";
 import { toConnectError, type StatusDetailSchemas } from "./status.js";
 import { registerLeanUnary } from "./lean-unary.js";
+import { guardRequestMessages, type RequestRefusals } from "./request-guard.js";
+import { compressedWithoutEncoding, jsonRequestError, undecodableRequest } from "./request-errors.js";
+import { answersInJson, encodableResponse } from "./response-check.js";
+import { addReflectionFiles } from "./reflection-files.js";
 import type { CallCancellation } from "../call-abort.js";
 
 /** What the generated code hands the gRPC binding. */
@@ -40,6 +44,14 @@ export interface GrpcServerOptions<Principal> extends ServerOptions<Principal> {
 export function registerGrpcService<Principal>(router: ConnectRouter, definition: GrpcServiceDefinition<Principal>, options?: GrpcServerOptions<Principal>): void {
   const settings = resolveServerOptions(options, definition.errors);
   const challenge = options?.authChallenge ?? "Bearer";
+  const refusals: RequestRefusals = {
+    undecodable: (input, cause) => toConnectError(undecodableRequest(definition.errors, input.typeName, cause), definition.statusDetails),
+    compressed: (header) => toConnectError(compressedWithoutEncoding(definition.errors, header), definition.statusDetails),
+    json: (input, bytes) => {
+      const refusal = jsonRequestError(definition.errors, settings.limits.maxJsonDepth, input, bytes);
+      return refusal === undefined ? undefined : toConnectError(refusal, definition.statusDetails);
+    },
+  };
   const impl: Record<string, unknown> = {};
   for (const method of definition.service.methods) {
     const operation = definition.operations[method.name];
@@ -61,8 +73,10 @@ export function registerGrpcService<Principal>(router: ConnectRouter, definition
           // A call already cancelled or past its deadline starts no work nobody waits for.
           ctx.signal.throwIfAborted();
           const response = await untilAborted(definition.dispatch(operation.name, request, context) as Promise<Message>, ctx.signal);
+          // One Connect could not encode is the handler's failure, not Connect's text (response-check.ts).
+          const encodable = encodableResponse(method.output, response, answersInJson(ctx.requestHeader.get("content-type")));
           echoExtensions(context, ctx);
-          return response;
+          return encodable;
         } catch (e) {
           throw fail(e, ctx);
         }
@@ -70,6 +84,8 @@ export function registerGrpcService<Principal>(router: ConnectRouter, definition
       // The same pipeline for listenGrpc's lean path (plain gRPC on node:http2, see lean-unary.ts).
       registerLeanUnary(router, {
         method,
+        refusals,
+        encodeFailure: (cause) => toConnectError(internalError(settings, operation.name, cause), definition.statusDetails),
         async call(request, cancellation, parameters) {
           try {
             const context = await prepare(settings, definition, operation, request, parameters, cancellation);
@@ -99,7 +115,18 @@ export function registerGrpcService<Principal>(router: ConnectRouter, definition
           throw fail(e, ctx);
         }
         const iterator = events[Symbol.asyncIterator]();
+        const json = answersInJson(ctx.requestHeader.get("content-type"));
         let done = false;
+        // Cancelled by the client (or deadline, or a stalled stream reset): ask the handler to stop without waiting for it.
+        const stop = () => {
+          if (done) return;
+          done = true;
+          iterator.return?.().catch((e: unknown) => settings.logger.error(`${operation.name}: stream clean-up failed`, e));
+        };
+        // While this generator waits at a `yield` for Connect to write an event, an abort does not reach it: a
+        // stream reset under a write that never completes (a peer that stopped reading) leaves Connect waiting
+        // for a "drain" that never comes, and this generator with it. The handler is stopped all the same.
+        ctx.signal.addEventListener("abort", stop, { once: true });
         try {
           for (;;) {
             const next = await untilAborted(iterator.next(), ctx.signal);
@@ -109,19 +136,24 @@ export function registerGrpcService<Principal>(router: ConnectRouter, definition
               ctx.signal.throwIfAborted();
               return;
             }
+            const event = encodableResponse(method.output, next.value, json);
             echoExtensions(context, ctx);
-            yield next.value;
+            yield event;
           }
         } catch (e) {
           throw fail(e, ctx);
         } finally {
-          // Cancelled by the client (or deadline): ask the handler to stop without waiting for it.
-          if (!done) iterator.return?.().catch((e: unknown) => settings.logger.error(`${operation.name}: stream clean-up failed`, e));
+          ctx.signal.removeEventListener("abort", stop);
+          stop();
         }
       };
     }
   }
   router.service(definition.service, impl as never);
+  // Reflection serves the error details' files too, so that clients decode grpc-status-details-bin.
+  addReflectionFiles(router, [definition.statusDetails.errorInfo, definition.statusDetails.badRequest]);
+  // Request messages that do not decode (or are flagged compressed with no compression named) get the A2A answer (request-guard.ts).
+  guardRequestMessages(router, definition.service, refusals);
 }
 
 /** Service parameters from metadata, auth, version, extensions, then REQUIRED fields and ranges, then the request limits. */

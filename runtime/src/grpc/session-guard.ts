@@ -21,13 +21,16 @@
  * its SETTINGS (the HTTP/2 preface) within `handshakeTimeoutMs` is destroyed; one without an open stream
  * for `idleTimeoutMs` is closed gracefully (GOAWAY NO_ERROR: clients reconnect); a call whose request
  * message has not fully arrived within `requestMessageTimeoutMs` is answered INVALID_ARGUMENT (ErrorInfo
- * INVALID_REQUEST) and its stream reset. Their granularity is the sweep interval.
+ * INVALID_REQUEST) and its stream reset; a stream whose response data has been waiting, unmoved, for
+ * `stalledWriteTimeoutMs` (a peer that stopped reading: flow control or a full socket holds the server's
+ * writes) is reset (RST_STREAM CANCEL), which releases what it held. Their granularity is the sweep interval.
  *
  * Free of Connect and grpc-js: both stacks use it.
  */
 import { constants, type Http2SecureServer, type Http2Server, type ServerHttp2Session, type ServerHttp2Stream } from "node:http2";
 import type { Socket } from "node:net";
-import { ERROR_DOMAIN } from "../a2a-error.js";
+import { Writable } from "node:stream";
+import { statusDetailsBin } from "./status-details-bin.js";
 
 /** How long a connection that is over (GOAWAY sent, session error) stays open before its socket is destroyed. */
 export const DEFAULT_GOAWAY_GRACE_MS = 3000;
@@ -37,6 +40,11 @@ export const DEFAULT_HANDSHAKE_TIMEOUT_MS = 10_000;
 export const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
 /** Default of `requestMessageTimeoutMs`: a call's request message must have fully arrived 30 s after its headers. */
 export const DEFAULT_REQUEST_MESSAGE_TIMEOUT_MS = 30_000;
+/**
+ * Default of `stalledWriteTimeoutMs`: a stream whose response data has not moved for 60 s is reset
+ * (as the HTTP bindings' `stalledWriteTimeoutMs`).
+ */
+export const DEFAULT_GRPC_STALLED_WRITE_TIMEOUT_MS = 60_000;
 /** Default of `maxConcurrentStreams`: 100 open streams (calls) per connection, RFC 9113's recommended minimum (Node's default: 2³² − 1). */
 export const DEFAULT_MAX_CONCURRENT_STREAMS = 100;
 
@@ -48,6 +56,15 @@ export interface SessionTimeouts {
   readonly idleTimeoutMs?: number | undefined;
   /** Time a call's request message has to arrive in full after its headers, in ms. Default {@link DEFAULT_REQUEST_MESSAGE_TIMEOUT_MS}. */
   readonly requestMessageTimeoutMs?: number | undefined;
+  /**
+   * Time a stream's response data may wait without moving, in ms, before the stream is reset
+   * (RST_STREAM CANCEL) and what it held is released: the bound on a peer that stops reading (sends no
+   * WINDOW_UPDATE, or leaves the socket unread) while the server writes a large answer or a stream.
+   * "Moving" is a write of the stream completing; a slow reader that keeps taking data is not cut, one
+   * that takes nothing for this long is (its call ends as cancelled on the server; the peer sees the
+   * reset). Other streams and connections are not affected. Default {@link DEFAULT_GRPC_STALLED_WRITE_TIMEOUT_MS}.
+   */
+  readonly stalledWriteTimeoutMs?: number | undefined;
 }
 
 /** Node's internal session handle, as far as the guard uses it. */
@@ -63,12 +80,20 @@ interface Tracked {
   readonly since: number;
   /** The peer's SETTINGS arrived (the handshake is done). */
   settled: boolean;
-  /** Open streams, with the time their headers arrived. */
+  /** Open streams whose request has not fully arrived, with the time their headers arrived. */
   readonly streams: Map<ServerHttp2Stream, number>;
+  /** Open streams and how far their response had got at the last sweep (for `stalledWriteTimeoutMs`). */
+  readonly writes: Map<ServerHttp2Stream, WriteProgress>;
   /** Since when the session has had no open stream (undefined while it has one). */
   idleSince: number | undefined;
   /** A graceful close for idleness was asked for. */
   closing: boolean;
+}
+
+/** The response bytes a stream had sent at a sweep, and since when that number has not changed. */
+interface WriteProgress {
+  sent: number;
+  since: number;
 }
 
 /** The guard of one server: `stop()` ends the sweeps (the sessions are left as they are). */
@@ -88,8 +113,9 @@ export function guardHttp2Sessions(server: Http2Server | Http2SecureServer, grac
   const handshakeMs = timeout("handshakeTimeoutMs", timeouts?.handshakeTimeoutMs ?? DEFAULT_HANDSHAKE_TIMEOUT_MS);
   const idleMs = timeout("idleTimeoutMs", timeouts?.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS);
   const messageMs = timeout("requestMessageTimeoutMs", timeouts?.requestMessageTimeoutMs ?? DEFAULT_REQUEST_MESSAGE_TIMEOUT_MS);
+  const stalledMs = timeout("stalledWriteTimeoutMs", timeouts?.stalledWriteTimeoutMs ?? DEFAULT_GRPC_STALLED_WRITE_TIMEOUT_MS);
   // Every bound is checked at least twice within its own length.
-  const interval = Math.max(10, Math.floor(Math.min(graceMs, handshakeMs || Infinity, idleMs || Infinity, messageMs || Infinity) / 2));
+  const interval = Math.max(10, Math.floor(Math.min(graceMs, handshakeMs || Infinity, idleMs || Infinity, messageMs || Infinity, stalledMs || Infinity) / 2));
   const sessions = new Map<ServerHttp2Session, Tracked>();
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
@@ -141,12 +167,26 @@ export function guardHttp2Sessions(server: Http2Server | Http2SecureServer, grac
         tracked.streams.delete(stream); // checked once; its 'close' removes nothing more
       }
     }
+    if (stalledMs > 0) {
+      for (const [stream, progress] of tracked.writes) {
+        const waiting = waitingBytes(stream);
+        const sent = (stream as CountedStream)[WRITTEN] - waiting;
+        if (waiting === 0 || sent !== progress.sent) {
+          // Nothing waiting, or a write completed since the last sweep: the stream is not stalled.
+          progress.sent = sent;
+          progress.since = now;
+        } else if (now - progress.since >= stalledMs) {
+          tracked.writes.delete(stream);
+          resetStream(stream);
+        }
+      }
+    }
   };
 
   const onSession = (session: ServerHttp2Session) => {
     if (stopped) return;
     const now = Date.now();
-    const tracked: Tracked = { socket: rawSocket(session), overSince: undefined, since: now, settled: false, streams: new Map(), idleSince: now, closing: false };
+    const tracked: Tracked = { socket: rawSocket(session), overSince: undefined, since: now, settled: false, streams: new Map(), writes: new Map(), idleSince: now, closing: false };
     sessions.set(session, tracked);
     session.once("remoteSettings", () => {
       tracked.settled = true;
@@ -156,8 +196,13 @@ export function guardHttp2Sessions(server: Http2Server | Http2SecureServer, grac
       open++;
       tracked.idleSince = undefined;
       if (messageMs > 0 && !requestReceived(stream)) tracked.streams.set(stream, Date.now());
+      if (stalledMs > 0) {
+        countWrites(stream);
+        tracked.writes.set(stream, { sent: 0, since: Date.now() });
+      }
       stream.once("close", () => {
         tracked.streams.delete(stream);
+        tracked.writes.delete(stream);
         if (--open === 0) tracked.idleSince = Date.now();
       });
     });
@@ -219,7 +264,7 @@ function cutStream(stream: ServerHttp2Stream, messageMs: number): void {
           "content-type": "application/grpc",
           "grpc-status": "3",
           "grpc-message": encodeURIComponent(message),
-          "grpc-status-details-bin": statusDetails(3, message, "INVALID_REQUEST").toString("base64"),
+          "grpc-status-details-bin": statusDetailsBin(3, message, "INVALID_REQUEST"),
         },
         { endStream: true },
       );
@@ -234,22 +279,56 @@ function cutStream(stream: ServerHttp2Stream, messageMs: number): void {
   }
 }
 
-/** A google.rpc.Status {code, message, details: [ErrorInfo {reason, domain}]} in protobuf binary (hand-encoded: no generated code here). */
-function statusDetails(code: number, message: string, reason: string): Buffer {
-  const field = (tag: number, bytes: Buffer) => Buffer.concat([Buffer.from([tag]), varint(bytes.length), bytes]);
-  const errorInfo = Buffer.concat([field(0x0a, Buffer.from(reason)), field(0x12, Buffer.from(ERROR_DOMAIN))]);
-  const any = Buffer.concat([field(0x0a, Buffer.from("type.googleapis.com/google.rpc.ErrorInfo")), field(0x12, errorInfo)]);
-  return Buffer.concat([Buffer.from([0x08]), varint(code), field(0x12, Buffer.from(message)), field(0x1a, any)]);
+/** Where a stream counts the bytes written to it (see countWrites). */
+const WRITTEN = Symbol("a2a.grpc.bytesWritten");
+type CountedStream = ServerHttp2Stream & { [WRITTEN]: number };
+
+/**
+ * Makes `stream` count the bytes written to it, so that the sweeps can tell a stream that sends from
+ * one that is stuck: sent = written − still waiting (`writableLength`, which drops when nghttp2 has
+ * taken a write, i.e. when flow control and the socket let it go). The waiting byte count alone
+ * cannot tell: a stream that completes one write and starts an equal one looks the same. Both
+ * stacks write through `write()` (Connect's compat response too) or `end(chunk)`, Writable's own
+ * methods, which `Http2Stream` does not override.
+ */
+function countWrites(stream: ServerHttp2Stream): void {
+  (stream as CountedStream)[WRITTEN] = 0;
+  stream.write = countedWrite as ServerHttp2Stream["write"];
+  stream.end = countedEnd as ServerHttp2Stream["end"];
 }
 
-function varint(n: number): Buffer {
-  const out: number[] = [];
-  while (n > 0x7f) {
-    out.push((n & 0x7f) | 0x80);
-    n >>>= 7;
+function countedWrite(this: CountedStream, chunk: unknown, encoding?: unknown, callback?: unknown): boolean {
+  this[WRITTEN] += byteLength(chunk, encoding);
+  return Writable.prototype.write.call(this, chunk, encoding as BufferEncoding, callback as () => void);
+}
+
+function countedEnd(this: CountedStream, chunk?: unknown, encoding?: unknown, callback?: unknown): CountedStream {
+  if (chunk !== null && chunk !== undefined && typeof chunk !== "function") this[WRITTEN] += byteLength(chunk, encoding);
+  return Writable.prototype.end.call(this, chunk, encoding as BufferEncoding, callback as () => void) as CountedStream;
+}
+
+/** The bytes a chunk adds to `writableLength` (strings are encoded first: Http2Stream decodes strings). */
+function byteLength(chunk: unknown, encoding: unknown): number {
+  if (typeof chunk === "string") return Buffer.byteLength(chunk, typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8");
+  return (chunk as { byteLength?: number } | null)?.byteLength ?? 0;
+}
+
+/** The response bytes written to a stream and not yet taken by nghttp2 (held by flow control or a full socket). */
+function waitingBytes(stream: ServerHttp2Stream): number {
+  try {
+    return stream.writableLength;
+  } catch {
+    return 0;
   }
-  out.push(n);
-  return Buffer.from(out);
+}
+
+/** Resets a stream whose peer stopped reading: RST_STREAM CANCEL; node:http2 then drops its queued data. */
+function resetStream(stream: ServerHttp2Stream): void {
+  try {
+    stream.close(constants.NGHTTP2_CANCEL);
+  } catch {
+    // already closed
+  }
 }
 
 /** Over: destroyed, or nghttp2 wants neither to read nor to write (GOAWAY sent after a protocol error, graceful close done). */
