@@ -16,6 +16,11 @@
  *   replace, so configs list oldest first (index `(tenant, owner, task_id, seq)`) and a
  *   replaced config keeps its place. The runtime never deletes tasks; the extra
  *   {@link SqliteTaskStore.deleteTask} removes a task with its configs in one transaction.
+ * - Both carry `bytes`, the row's weight when saved (`taskBytes` of a task, `valueBytes` of a
+ *   config: ../task/task-size.ts, the measure every byte budget counts), and
+ *   `scope_usage (tenant, owner, bytes)` holds their sum per owner, kept exact by triggers on
+ *   every insert, update and delete of either table (so by every writer of the file, purges and
+ *   deletes included), which makes the quota check of a save one primary-key read.
  *
  * The connection runs in WAL mode with a busy timeout, so several processes may share one
  * file (save counters are drawn inside the write). The schema is versioned with
@@ -60,30 +65,56 @@
  * executor behind it, until a client cancels it.
  *
  * Retention: nothing is deleted unless asked. {@link SqliteTaskStore.purge} deletes terminal
- * tasks (COMPLETED, FAILED, CANCELED, REJECTED) older than an instant and/or beyond a total
- * count, oldest first, each with its push configs, in one transaction; the `autoPurge` option
- * runs it on a timer (off by default: this store is the durable one, and the disk is not the
- * process heap). Tasks that are not terminal are never purged.
+ * tasks (COMPLETED, FAILED, CANCELED, REJECTED) older than an instant, and/or the oldest of each
+ * owner over a number of bytes, and/or the oldest beyond a total count, each with its push
+ * configs, in one transaction; the `autoPurge` option runs it on a timer (off by default: this
+ * store is the durable one, and the disk is not the process heap). Tasks that are not terminal
+ * are never purged.
+ *
+ * Quota: since it never deletes on its own, the store refuses rather than evicts. A save that
+ * would take its owner's (tenant + owner) stored bytes, tasks and push configs, past
+ * `maxBytesPerOwner` (default 1 GiB) and grows them is rejected with `TaskStoreFullError`
+ * (`limit` "maxBytesPerOwner"), having stored nothing; the other saves of its group commit land.
+ * A save that puts a task in a terminal state is never refused (the runtime's own FAILED and
+ * CANCELED must land). A task or push config holding a non-finite number in a Value (no JSON form:
+ * no binding could ever answer it) is never stored: its save rejects with a RangeError naming
+ * the field.
+ *
+ * Repair: schema version 3 (the migration from 2, once per file, in its transaction) weighs every
+ * row and repairs the rows an older version stored with a NaN or ±Infinity in a
+ * `google.protobuf.Value` or Struct (binary protobuf holds them; no JSON binding could answer
+ * such a task, for every caller, across restarts): each such number becomes the string ProtoJSON
+ * writes for a non-finite double ("NaN", "Infinity", "-Infinity"), and `onRepair` (default: a
+ * console warning) gets the task ids. A row whose data does not decode at all (damaged) never
+ * breaks a list: ListTasks, ListTaskPushNotificationConfigs and `failInterruptedTasks` skip it,
+ * GetTask of it fails (for that task alone), and `onRepair` hears of it once; it stays in the file.
  */
 import { randomUUID } from "node:crypto";
 import { create, fromBinary, toBinary, type DescMessage } from "@bufbuild/protobuf";
 import { timestampNow, type Timestamp } from "@bufbuild/protobuf/wkt";
 import Database from "better-sqlite3";
-import { InvalidPageTokenError } from "../task/errors.js";
+import { InvalidPageTokenError, TaskStoreFullError } from "../task/errors.js";
 import { decodePageToken, encodePageToken, pushConfigCursor, pushConfigPageToken, queryFingerprint } from "../task/pagination.js";
 import type { PushConfigShape, TaskRuntimeSchemas, TaskShape, TaskStatusShape } from "../task/shapes.js";
 import type { PushConfigPage, PushConfigQuery, TaskPage, TaskQuery, TaskScope, TaskStore } from "../task/task-store.js";
 import { A2A_TASK_STATE_NUMBERS } from "../task/memory-store.js";
 import type { TaskStateNumbers } from "../task/states.js";
+import { nonFinitePath, taskBytes, valueBytes } from "../task/task-size.js";
+import { MIGRATIONS, type MigrationContext } from "./migrations.js";
 import { openErrorOf, SqliteTaskStoreError } from "./open-errors.js";
+import { repairReport, type SqliteRepairReport, type SqliteStoredRowKey, warnRepair } from "./repair-report.js";
 
 /** `PRAGMA application_id` of a task store database ("A2AT"). */
 export const SQLITE_TASK_STORE_APPLICATION_ID = 0x41324154;
 
 /** The schema version this code writes (`PRAGMA user_version`). */
-export const SQLITE_TASK_STORE_SCHEMA_VERSION = 2;
+export const SQLITE_TASK_STORE_SCHEMA_VERSION = 3;
+
+/** The default {@link SqliteTaskStoreOptions.maxBytesPerOwner}: 1 GiB. */
+export const DEFAULT_SQLITE_MAX_BYTES_PER_OWNER = 1024 ** 3;
 
 export { SqliteTaskStoreError, type SqliteTaskStoreErrorCode } from "./open-errors.js";
+export type { SqliteRepairReport, SqliteStoredRowKey } from "./repair-report.js";
 
 /** Options of {@link SqliteTaskStore}. */
 export interface SqliteTaskStoreOptions {
@@ -110,12 +141,38 @@ export interface SqliteTaskStoreOptions {
   readonly autoPurge?: SqliteAutoPurgeOptions | undefined;
   /** The clock of `autoPurge.terminalTaskTtlMs`, in ms since the epoch (default `Date.now`); for tests. */
   readonly now?: (() => number) | undefined;
+  /**
+   * Bytes one owner (tenant + owner key) may store, tasks and push configs together, weighed as
+   * `taskBytes` / `valueBytes` count them (about their ProtoJSON size; ../task/task-size.ts).
+   * Default {@link DEFAULT_SQLITE_MAX_BYTES_PER_OWNER} (1 GiB); `Infinity` for no quota. A save that
+   * would take the owner past it, and grows what the owner stores, is rejected with
+   * `TaskStoreFullError` (`limit` "maxBytesPerOwner", `maximum` this) having stored nothing: the
+   * task runtime answers the request that needed the room (UnsupportedOperation naming the limit),
+   * and an executor's event gets it thrown from its emit. A save that puts a task in a terminal
+   * state is never refused. The store never deletes to make room: free it with
+   * {@link SqliteTaskStore.purge} (`maxBytesPerOwner` there, or `autoPurge.maxBytesPerOwner` a little below this).
+   */
+  readonly maxBytesPerOwner?: number | undefined;
+  /**
+   * Hears what the store repaired, or found it cannot read, in its database (see
+   * {@link SqliteRepairReport}): the rows a migration repaired (once per file, at open, after its
+   * commit), and rows that do not decode (once per row, when a read meets one). Default: one
+   * `console.warn` with the report's message. Errors it throws are logged and ignored.
+   */
+  readonly onRepair?: ((report: SqliteRepairReport) => void) | undefined;
 }
 
 /** What {@link SqliteTaskStore.purge} deletes: terminal tasks only, with their push configs. */
 export interface SqlitePurgeOptions {
   /** Deletes the terminal tasks whose status time (the time they became terminal) is before this instant (a Date, or ms since the epoch). */
   readonly finishedBefore?: Date | number | undefined;
+  /**
+   * Then, for every owner (tenant + owner key) storing more than this many bytes (tasks and push
+   * configs, as counted for {@link SqliteTaskStoreOptions.maxBytesPerOwner}), deletes its oldest
+   * terminal tasks (by status time, then save) until it stores at most this many. Tasks that are
+   * not terminal count but are never deleted, so more may remain.
+   */
+  readonly maxBytesPerOwner?: number | undefined;
   /**
    * Then deletes the oldest terminal tasks (by status time, then save) until at most this many
    * tasks remain in the database, over all tenants and owners. Tasks that are not terminal count
@@ -130,70 +187,13 @@ export interface SqliteAutoPurgeOptions {
   readonly intervalMs: number;
   /** Purges the terminal tasks that became terminal more than this many ms ago. */
   readonly terminalTaskTtlMs?: number | undefined;
+  /** Purges the oldest terminal tasks of each owner storing more than this many bytes (see {@link SqlitePurgeOptions.maxBytesPerOwner}). */
+  readonly maxBytesPerOwner?: number | undefined;
   /** Purges the oldest terminal tasks beyond this many tasks in all (see {@link SqlitePurgeOptions.maxTasks}). */
   readonly maxTasks?: number | undefined;
   /** Called with a purge's error (default: `console.error`); the timer keeps running. */
   readonly onError?: ((error: unknown) => void) | undefined;
 }
-
-/**
- * Migrations, in order: `MIGRATIONS[i]` takes the schema from version `i` to `i + 1`.
- * Append only; never edit a released step.
- */
-const MIGRATIONS: readonly string[] = [
-  `
-  CREATE TABLE tasks (
-    tenant TEXT NOT NULL,
-    owner TEXT NOT NULL,
-    id TEXT NOT NULL,
-    context_id TEXT NOT NULL,
-    state INTEGER NOT NULL,
-    status_seconds INTEGER NOT NULL,
-    status_nanos INTEGER NOT NULL,
-    seq INTEGER NOT NULL,
-    data BLOB NOT NULL,
-    PRIMARY KEY (tenant, owner, id)
-  ) WITHOUT ROWID;
-  CREATE INDEX tasks_by_time ON tasks (tenant, owner, status_seconds DESC, status_nanos DESC, seq DESC);
-  CREATE INDEX tasks_by_context_time ON tasks (tenant, owner, context_id, status_seconds DESC, status_nanos DESC, seq DESC);
-  CREATE UNIQUE INDEX tasks_by_seq ON tasks (seq);
-  CREATE TABLE push_configs (
-    seq INTEGER PRIMARY KEY AUTOINCREMENT,
-    tenant TEXT NOT NULL,
-    owner TEXT NOT NULL,
-    task_id TEXT NOT NULL,
-    id TEXT NOT NULL,
-    data BLOB NOT NULL,
-    UNIQUE (tenant, owner, task_id, id)
-  );
-  CREATE INDEX push_configs_by_task ON push_configs (tenant, owner, task_id, seq);
-  `,
-  // 2: tasks become a rowid table. WITHOUT ROWID kept each task's BLOB inside the primary-key
-  // b-tree, keyed by a random id: every save rewrote a random, crowded leaf (about 3 WAL pages per
-  // save). With a rowid, recently created tasks (the ones being saved) share the last table pages,
-  // and the (tenant, owner, id) index that the upsert targets holds only the short keys.
-  `
-  CREATE TABLE tasks_v2 (
-    tenant TEXT NOT NULL,
-    owner TEXT NOT NULL,
-    id TEXT NOT NULL,
-    context_id TEXT NOT NULL,
-    state INTEGER NOT NULL,
-    status_seconds INTEGER NOT NULL,
-    status_nanos INTEGER NOT NULL,
-    seq INTEGER NOT NULL,
-    data BLOB NOT NULL,
-    UNIQUE (tenant, owner, id)
-  );
-  INSERT INTO tasks_v2 (tenant, owner, id, context_id, state, status_seconds, status_nanos, seq, data)
-    SELECT tenant, owner, id, context_id, state, status_seconds, status_nanos, seq, data FROM tasks ORDER BY seq;
-  DROP TABLE tasks;
-  ALTER TABLE tasks_v2 RENAME TO tasks;
-  CREATE INDEX tasks_by_time ON tasks (tenant, owner, status_seconds DESC, status_nanos DESC, seq DESC);
-  CREATE INDEX tasks_by_context_time ON tasks (tenant, owner, context_id, status_seconds DESC, status_nanos DESC, seq DESC);
-  CREATE UNIQUE INDEX tasks_by_seq ON tasks (seq);
-  `,
-];
 
 /** Status time of a task, normalized (0 <= nanos < 1e9); a missing timestamp is the epoch, as in the memory store. */
 interface StatusTime {
@@ -219,6 +219,7 @@ function splitNanos(total: bigint): StatusTime {
 }
 
 interface TaskRow {
+  readonly id: string;
   readonly data: Uint8Array;
   readonly status_seconds: bigint;
   readonly status_nanos: bigint;
@@ -226,6 +227,7 @@ interface TaskRow {
 }
 
 interface ConfigRow {
+  readonly id: string;
   readonly data: Uint8Array;
   readonly seq: bigint;
 }
@@ -260,6 +262,17 @@ function taskKey(scope: TaskScope, taskId: string): string {
   return JSON.stringify([scope.tenant, scope.owner, taskId]);
 }
 
+/** The error of a save of a value that holds a non-finite number in a Value: no JSON binding could ever answer it. */
+function nonFiniteError(what: string, value: unknown): RangeError {
+  return new RangeError(`${what} holds a NaN or Infinity at ${nonFinitePath(value) ?? "?"}, which JSON cannot express: not stored`);
+}
+
+/** Checks {@link SqliteTaskStoreOptions.maxBytesPerOwner}. */
+function checkQuota(max: number): number {
+  if (!(max === Number.POSITIVE_INFINITY || (Number.isSafeInteger(max) && max > 0))) throw new RangeError(`maxBytesPerOwner must be an integer > 0 or Infinity, got ${max}`);
+  return max;
+}
+
 /** Keeps tasks and push configs in a SQLite database. */
 export class SqliteTaskStore implements TaskStore {
   readonly #db: Database.Database;
@@ -283,7 +296,15 @@ export class SqliteTaskStore implements TaskStore {
   readonly #pending = new Map<string, PendingSave>();
   #flushScheduled = false;
   readonly #purgeTx: (options: SqlitePurgeOptions) => number;
-  readonly #failInterruptedTx: (text: string) => number;
+  readonly #failInterruptedTx: (text: string, undecodable: SqliteStoredRowKey[]) => number;
+  readonly #savePushConfigTx: (scope: TaskScope, config: PushConfigShape, data: Uint8Array, bytes: number) => void;
+  /** [usage of the scope, bytes of the task] (a task save's quota check). */
+  readonly #taskUsage: Stmt;
+  readonly #maxBytesPerOwner: number;
+  readonly #terminal: ReadonlySet<number>;
+  readonly #onRepair: (report: SqliteRepairReport) => void;
+  /** Undecodable rows already reported (each is reported once). */
+  readonly #reported = new Set<string>();
   readonly #now: () => number;
   #purgeTimer: ReturnType<typeof setInterval> | undefined;
   readonly #busyTimeoutMs: number;
@@ -301,7 +322,11 @@ export class SqliteTaskStore implements TaskStore {
   constructor(path: string | Database.Database, options: SqliteTaskStoreOptions) {
     this.#schemas = options.schemas;
     this.#now = options.now ?? Date.now;
-    const terminal = terminalStatesOf(options.states ?? A2A_TASK_STATE_NUMBERS);
+    this.#onRepair = options.onRepair ?? warnRepair;
+    this.#maxBytesPerOwner = checkQuota(options.maxBytesPerOwner ?? DEFAULT_SQLITE_MAX_BYTES_PER_OWNER);
+    const terminalStates = options.states ?? A2A_TASK_STATE_NUMBERS;
+    const terminal = terminalStatesOf(terminalStates);
+    this.#terminal = new Set([terminalStates.COMPLETED, terminalStates.FAILED, terminalStates.CANCELED, terminalStates.REJECTED]);
     const auto = options.autoPurge;
     if (auto !== undefined) {
       if (!(Number.isFinite(auto.intervalMs) && auto.intervalMs >= 1000)) throw new RangeError(`autoPurge.intervalMs must be a number of ms >= 1000, got ${auto.intervalMs}`);
@@ -309,6 +334,7 @@ export class SqliteTaskStore implements TaskStore {
         throw new RangeError(`autoPurge.terminalTaskTtlMs must be a number of ms >= 0, got ${auto.terminalTaskTtlMs}`);
       }
       checkMaxTasks(auto.maxTasks, "autoPurge.maxTasks");
+      checkMaxBytes(auto.maxBytesPerOwner, "autoPurge.maxBytesPerOwner");
     }
     const name = typeof path === "string" ? path : path.name;
     const busyTimeoutMs = Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000));
@@ -319,10 +345,11 @@ export class SqliteTaskStore implements TaskStore {
       throw openErrorOf(name, e, busyTimeoutMs);
     }
     this.#ownsDb = typeof path === "string";
+    let migration: MigrationContext | undefined;
     try {
       if (typeof path !== "string") this.#db.pragma(`busy_timeout = ${busyTimeoutMs}`);
       // Reading the header first makes a file that is not SQLite fail here, with its name.
-      this.#checkAndMigrate(name);
+      migration = this.#checkAndMigrate(name);
       if (options.wal ?? true) this.#db.pragma("journal_mode = WAL");
       this.#db.pragma(`synchronous = ${options.synchronous === "FULL" ? "FULL" : "NORMAL"}`);
       // A file SQLite could open only for reading (permissions, a read-only mount) fails here, at start, rather than at the first save.
@@ -334,22 +361,33 @@ export class SqliteTaskStore implements TaskStore {
       const prepare = (sql: string): Stmt => db.prepare(sql).safeIntegers(true);
       this.#getTask = prepare("SELECT data FROM tasks WHERE tenant = ? AND owner = ? AND id = ?");
       this.#saveTask = prepare(
-        `INSERT INTO tasks (tenant, owner, id, context_id, state, status_seconds, status_nanos, seq, data)
-         VALUES (?, ?, ?, ?, ?, ?, ?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM tasks), ?)
+        `INSERT INTO tasks (tenant, owner, id, context_id, state, status_seconds, status_nanos, seq, data, bytes)
+         VALUES (?, ?, ?, ?, ?, ?, ?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM tasks), ?, ?)
          ON CONFLICT (tenant, owner, id) DO UPDATE SET
            context_id = excluded.context_id, state = excluded.state, status_seconds = excluded.status_seconds,
-           status_nanos = excluded.status_nanos, seq = excluded.seq, data = excluded.data`,
+           status_nanos = excluded.status_nanos, seq = excluded.seq, data = excluded.data, bytes = excluded.bytes`,
       );
+      const usage = "COALESCE((SELECT bytes FROM scope_usage WHERE tenant = ? AND owner = ?), 0)";
+      this.#taskUsage = prepare(`SELECT ${usage}, COALESCE((SELECT bytes FROM tasks WHERE tenant = ? AND owner = ? AND id = ?), 0)`).raw(true);
+      const configUsage = prepare(`SELECT ${usage}, COALESCE((SELECT bytes FROM push_configs WHERE tenant = ? AND owner = ? AND task_id = ? AND id = ?), 0)`).raw(true);
       this.#getConfig = prepare("SELECT data FROM push_configs WHERE tenant = ? AND owner = ? AND task_id = ? AND id = ?");
       this.#saveConfig = prepare(
-        `INSERT INTO push_configs (tenant, owner, task_id, id, data) VALUES (?, ?, ?, ?, ?)
-         ON CONFLICT (tenant, owner, task_id, id) DO UPDATE SET data = excluded.data`,
+        `INSERT INTO push_configs (tenant, owner, task_id, id, data, bytes) VALUES (?, ?, ?, ?, ?, ?)
+         ON CONFLICT (tenant, owner, task_id, id) DO UPDATE SET data = excluded.data, bytes = excluded.bytes`,
       );
       this.#deleteConfig = prepare("DELETE FROM push_configs WHERE tenant = ? AND owner = ? AND task_id = ? AND id = ?");
       this.#deleteTask = prepare("DELETE FROM tasks WHERE tenant = ? AND owner = ? AND id = ?");
       this.#deleteTaskConfigs = prepare("DELETE FROM push_configs WHERE tenant = ? AND owner = ? AND task_id = ?");
-      this.#listConfigs = prepare("SELECT data, seq FROM push_configs WHERE tenant = ? AND owner = ? AND task_id = ? AND seq > ? ORDER BY seq LIMIT ?");
-      this.#listAllConfigs = prepare("SELECT data, seq FROM push_configs WHERE tenant = ? AND owner = ? AND task_id = ? AND seq > ? ORDER BY seq");
+      this.#listConfigs = prepare("SELECT id, data, seq FROM push_configs WHERE tenant = ? AND owner = ? AND task_id = ? AND seq > ? ORDER BY seq LIMIT ?");
+      this.#listAllConfigs = prepare("SELECT id, data, seq FROM push_configs WHERE tenant = ? AND owner = ? AND task_id = ? AND seq > ? ORDER BY seq");
+      this.#savePushConfigTx = db.transaction((scope: TaskScope, config: PushConfigShape, data: Uint8Array, bytes: number) => {
+        const max = this.#maxBytesPerOwner;
+        if (max !== Number.POSITIVE_INFINITY) {
+          const [used, old] = (configUsage.get(scope.tenant, scope.owner, scope.tenant, scope.owner, config.taskId, config.id) as bigint[]).map(Number) as [number, number];
+          if (bytes > old && used - old + bytes > max) throw quotaError(used - old + bytes, max);
+        }
+        this.#saveConfig.run(scope.tenant, scope.owner, config.taskId, config.id, data, bytes);
+      }).immediate as (scope: TaskScope, config: PushConfigShape, data: Uint8Array, bytes: number) => void;
       // A page and its totalSize come from one snapshot.
       this.#readPage = db.transaction((run: () => TaskPage) => run()).deferred as (run: () => TaskPage) => TaskPage;
       this.#deleteTaskTx = db.transaction((scope: TaskScope, taskId: string) => {
@@ -357,14 +395,26 @@ export class SqliteTaskStore implements TaskStore {
         this.#deleteTask.run(scope.tenant, scope.owner, taskId);
       }).immediate as (scope: TaskScope, taskId: string) => void;
       // One group commit: each save is its own statement (a failing one fails alone, as before) unless
-      // the failure ended the transaction, which then fails (and rolls back) the whole batch.
+      // the failure ended the transaction, which then fails (and rolls back) the whole batch. A save
+      // refused (quota, non-finite number) runs no statement: it rejects alone, the others land.
       this.#commitBatch = db.transaction((batch: readonly PendingSave[], errors: unknown[]) => {
         for (let i = 0; i < batch.length; i++) {
           const { scope, task } = batch[i] as PendingSave;
           try {
+            const bytes = taskBytes(task);
+            if (Number.isNaN(bytes)) {
+              errors[i] = nonFiniteError(`task ${JSON.stringify(task.id)}`, task);
+              continue;
+            }
+            const state = task.status?.state ?? 0;
+            const refused = this.#overQuota(scope, task.id, state, bytes);
+            if (refused !== undefined) {
+              errors[i] = refused;
+              continue;
+            }
             const time = splitNanos(nanosOf(task.status?.timestamp));
             const data = toBinary(this.#schemas.Task, task);
-            this.#saveTask.run(scope.tenant, scope.owner, task.id, task.contextId, task.status?.state ?? 0, time.seconds, time.nanos, data);
+            this.#saveTask.run(scope.tenant, scope.owner, task.id, task.contextId, state, time.seconds, time.nanos, data, bytes);
           } catch (e) {
             if (!db.inTransaction) throw e;
             errors[i] = e;
@@ -382,12 +432,31 @@ export class SqliteTaskStore implements TaskStore {
         }
         return rows.length;
       };
+      const overBytes = prepare("SELECT tenant, owner, bytes FROM scope_usage WHERE bytes > ?");
+      // An owner's terminal tasks, oldest first, with what deleting each frees (its push configs too).
+      const oldestOfOwner = prepare(
+        `SELECT rowid, tenant, owner, id, bytes + (SELECT COALESCE(SUM(p.bytes), 0) FROM push_configs p WHERE p.tenant = t.tenant AND p.owner = t.owner AND p.task_id = t.id) AS freed
+         FROM tasks t WHERE tenant = ? AND owner = ? AND state IN (${terminal}) ORDER BY status_seconds, status_nanos, seq`,
+      );
       this.#purgeTx = db.transaction((purge: SqlitePurgeOptions): number => {
         let removed = 0;
         if (purge.finishedBefore !== undefined) {
           const ms = purge.finishedBefore instanceof Date ? purge.finishedBefore.getTime() : purge.finishedBefore;
           const before = splitNanos(BigInt(Math.trunc(ms)) * 1_000_000n);
           removed += remove(byAge.all(before.seconds, before.nanos) as PurgeRow[]);
+        }
+        if (purge.maxBytesPerOwner !== undefined) {
+          for (const over of overBytes.all(purge.maxBytesPerOwner) as { tenant: string; owner: string; bytes: bigint }[]) {
+            // Reads only as many of the owner's tasks as it deletes (lazily), then deletes them (no write while a read is open).
+            let excess = Number(over.bytes) - purge.maxBytesPerOwner;
+            const rows: PurgeRow[] = [];
+            for (const row of oldestOfOwner.iterate(over.tenant, over.owner) as IterableIterator<PurgeRow & { freed: bigint }>) {
+              rows.push(row);
+              excess -= Number(row.freed);
+              if (excess <= 0) break;
+            }
+            removed += remove(rows);
+          }
         }
         if (purge.maxTasks !== undefined) {
           const excess = Number(count.get()) - purge.maxTasks;
@@ -397,30 +466,45 @@ export class SqliteTaskStore implements TaskStore {
       }).immediate as (options: SqlitePurgeOptions) => number;
       const states = options.states ?? A2A_TASK_STATE_NUMBERS;
       for (const n of [states.SUBMITTED, states.WORKING, states.FAILED]) if (!Number.isSafeInteger(n)) throw new RangeError(`states: state numbers must be integers, got ${n}`);
-      const interrupted = prepare(`SELECT tenant, owner, data FROM tasks WHERE state IN (${states.SUBMITTED}, ${states.WORKING}) ORDER BY seq`);
-      this.#failInterruptedTx = db.transaction((text: string): number => {
-        const rows = interrupted.all() as { tenant: string; owner: string; data: Uint8Array }[];
+      const interrupted = prepare(`SELECT tenant, owner, id, data FROM tasks WHERE state IN (${states.SUBMITTED}, ${states.WORKING}) ORDER BY seq`);
+      this.#failInterruptedTx = db.transaction((text: string, undecodable: SqliteStoredRowKey[]): number => {
+        const rows = interrupted.all() as { tenant: string; owner: string; id: string; data: Uint8Array }[];
+        let failed = 0;
         for (const row of rows) {
-          const task = fromBinary(this.#schemas.Task, row.data);
+          let task: TaskShape;
+          try {
+            task = fromBinary(this.#schemas.Task, row.data);
+          } catch {
+            undecodable.push({ tenant: row.tenant, owner: row.owner, taskId: row.id });
+            continue;
+          }
           const status = failedStatus(this.#schemas.Task, states.FAILED, task, text);
           task.status = status;
           const time = splitNanos(nanosOf(status.timestamp));
-          this.#saveTask.run(row.tenant, row.owner, task.id, task.contextId, states.FAILED, time.seconds, time.nanos, toBinary(this.#schemas.Task, task));
+          // A terminal save: never refused for the quota. A task stored before version 3 cannot weigh NaN (repaired by the migration).
+          const weight = taskBytes(task);
+          const bytes = Number.isNaN(weight) ? row.data.byteLength : weight;
+          this.#saveTask.run(row.tenant, row.owner, task.id, task.contextId, states.FAILED, time.seconds, time.nanos, toBinary(this.#schemas.Task, task), bytes);
+          failed++;
         }
-        return rows.length;
-      }).immediate as (text: string) => number;
+        return failed;
+      }).immediate as (text: string, undecodable: SqliteStoredRowKey[]) => number;
       // Opening waited for locks synchronously (there is nothing to serve yet); from now on, writes wait on timers.
       db.pragma(`busy_timeout = ${Math.min(busyTimeoutMs, SYNC_BUSY_WAIT_MS)}`);
     } catch (e) {
       if (this.#ownsDb) this.#db.close();
       throw openErrorOf(name, e, busyTimeoutMs);
     }
+    if (migration !== undefined) {
+      if (migration.repaired.tasks.length + migration.repaired.pushConfigs.length > 0) this.#report(repairReport("repaired", migration.repaired.tasks, migration.repaired.pushConfigs));
+      this.#reportUndecodable(migration.undecodable.tasks, migration.undecodable.pushConfigs);
+    }
     if (auto !== undefined) {
       const onError = auto.onError ?? ((error: unknown) => console.error("SqliteTaskStore: automatic purge failed", error));
       this.#purgeTimer = setInterval(() => {
         try {
           const ttl = auto.terminalTaskTtlMs;
-          this.#purgeNow({ finishedBefore: ttl === undefined ? undefined : this.#now() - ttl, maxTasks: auto.maxTasks });
+          this.#purgeNow({ finishedBefore: ttl === undefined ? undefined : this.#now() - ttl, maxBytesPerOwner: auto.maxBytesPerOwner, maxTasks: auto.maxTasks });
         } catch (e) {
           onError(e);
         }
@@ -429,8 +513,11 @@ export class SqliteTaskStore implements TaskStore {
     }
   }
 
-  /** Checks the application id and schema version; creates or migrates the schema in one transaction. */
-  #checkAndMigrate(name: string): void {
+  /**
+   * Checks the application id and schema version; creates or migrates the schema in one transaction.
+   * Returns what the migration repaired or could not read, when one ran.
+   */
+  #checkAndMigrate(name: string): MigrationContext | undefined {
     const db = this.#db;
     const read = () => ({
       applicationId: Number(db.pragma("application_id", { simple: true })),
@@ -453,22 +540,74 @@ export class SqliteTaskStore implements TaskStore {
     };
     const first = read();
     check(first);
-    if (first.version === MIGRATIONS.length) return;
+    if (first.version === MIGRATIONS.length) return undefined;
+    const context: MigrationContext = { schemas: this.#schemas, repaired: { tasks: [], pushConfigs: [] }, undecodable: { tasks: [], pushConfigs: [] } };
     db.transaction(() => {
       // Re-read under the write lock: another process may have migrated meanwhile.
       const state = read();
       check(state);
-      for (let v = state.version; v < MIGRATIONS.length; v++) db.exec(MIGRATIONS[v] as string);
+      for (let v = state.version; v < MIGRATIONS.length; v++) {
+        const migration = MIGRATIONS[v];
+        if (typeof migration === "string") db.exec(migration);
+        else migration?.(db, context);
+      }
       db.pragma(`application_id = ${SQLITE_TASK_STORE_APPLICATION_ID}`);
       db.pragma(`user_version = ${MIGRATIONS.length}`);
     }).immediate();
+    return context;
+  }
+
+  /**
+   * The refusal of a save of `bytes` for the task `taskId` in `state`, or undefined when it fits:
+   * over the quota and growing the owner's bytes, and not terminal. One read of the owner's usage and
+   * of the task's stored bytes (two primary-key lookups), inside the group commit's transaction, so
+   * it counts the saves of the batch before it.
+   */
+  #overQuota(scope: TaskScope, taskId: string, state: number, bytes: number): TaskStoreFullError | undefined {
+    const max = this.#maxBytesPerOwner;
+    if (max === Number.POSITIVE_INFINITY || this.#terminal.has(state)) return undefined;
+    const [used, old] = (this.#taskUsage.get(scope.tenant, scope.owner, scope.tenant, scope.owner, taskId) as bigint[]).map(Number) as [number, number];
+    return bytes > old && used - old + bytes > max ? quotaError(used - old + bytes, max) : undefined;
+  }
+
+  /** Hands a report to `onRepair`; what that throws is logged, never thrown to the caller of the store. */
+  #report(report: SqliteRepairReport): void {
+    try {
+      this.#onRepair(report);
+    } catch (e) {
+      console.error("SqliteTaskStore: onRepair failed", e);
+    }
+  }
+
+  /** Reports the undecodable rows not reported yet. */
+  #reportUndecodable(tasks: readonly SqliteStoredRowKey[], pushConfigs: readonly SqliteStoredRowKey[] = []): void {
+    const fresh = (rows: readonly SqliteStoredRowKey[]) =>
+      rows.filter((row) => {
+        const key = JSON.stringify([row.tenant, row.owner, row.taskId, row.configId ?? null]);
+        if (this.#reported.has(key)) return false;
+        this.#reported.add(key);
+        return true;
+      });
+    const newTasks = fresh(tasks);
+    const newConfigs = fresh(pushConfigs);
+    if (newTasks.length + newConfigs.length > 0) this.#report(repairReport("undecodable", newTasks, newConfigs));
+  }
+
+  /** Decodes a stored task, or reports it (once) and throws an error saying it is damaged. */
+  #decodeTask(scope: TaskScope, taskId: string, data: Uint8Array): TaskShape {
+    try {
+      return fromBinary(this.#schemas.Task, data);
+    } catch (e) {
+      this.#reportUndecodable([{ tenant: scope.tenant, owner: scope.owner, taskId }]);
+      throw new Error(`SqliteTaskStore: the stored task ${JSON.stringify(taskId)} does not decode (a damaged row?)`, { cause: e });
+    }
   }
 
   /** {@inheritDoc TaskStore.getTask} */
   async getTask(scope: TaskScope, taskId: string): Promise<TaskShape | undefined> {
     if (this.#pending.has(taskKey(scope, taskId))) this.#flush();
     const row = this.#getTask.get(scope.tenant, scope.owner, taskId) as { data: Uint8Array } | undefined;
-    return row === undefined ? undefined : fromBinary(this.#schemas.Task, row.data);
+    return row === undefined ? undefined : this.#decodeTask(scope, taskId, row.data);
   }
 
   /** {@inheritDoc TaskStore.saveTask} */
@@ -583,17 +722,54 @@ export class SqliteTaskStore implements TaskStore {
       const a = splitNanos(after.time);
       cursor.push(a.seconds, a.nanos, after.seq);
     }
-    return this.#readPage(() => {
-      const rows = statements.page.all(...filters, ...cursor, query.pageSize + 1) as TaskRow[];
+    const undecodable: SqliteStoredRowKey[] = [];
+    const page = this.#readPage(() => {
       const totalSize = Number(statements.count.get(...filters));
-      const page = rows.slice(0, query.pageSize);
-      const last = page.at(-1);
+      // Rows are read (and decoded) one by one: a page cut short by its byte budget reads at most one task past it.
+      const limit = query.pageSize + 1;
+      const budget = query.budget;
+      const tasks: TaskShape[] = [];
+      let weight = 0;
+      let read = 0;
+      let more = false;
+      /** The last row of the page: the next page starts after it. */
+      let last: TaskRow | undefined;
+      for (const row of statements.page.iterate(...filters, ...cursor, limit) as IterableIterator<TaskRow>) {
+        read++;
+        if (tasks.length === query.pageSize) {
+          more = true;
+          break;
+        }
+        let task: TaskShape;
+        try {
+          task = fromBinary(this.#schemas.Task, row.data);
+        } catch {
+          // A damaged row never breaks the list: skipped (the page continues after it), reported.
+          undecodable.push({ tenant: scope.tenant, owner: scope.owner, taskId: row.id });
+          last = row;
+          continue;
+        }
+        if (budget !== undefined) {
+          const size = budget.sizeOf(task);
+          if (tasks.length > 0 && weight + size > budget.maxBytes) {
+            more = true;
+            break;
+          }
+          weight += size;
+        }
+        tasks.push(task);
+        last = row;
+      }
+      // Skipped rows took places of the LIMIT: rows may follow.
+      if (!more && read === limit && last !== undefined) more = true;
       return {
-        tasks: page.map((r) => fromBinary(this.#schemas.Task, r.data)),
-        nextPageToken: rows.length > query.pageSize && last !== undefined ? encodePageToken(fingerprint, { t: (last.status_seconds * NANOS + last.status_nanos).toString(), s: Number(last.seq) }) : "",
+        tasks,
+        nextPageToken: more && last !== undefined ? encodePageToken(fingerprint, { t: (last.status_seconds * NANOS + last.status_nanos).toString(), s: Number(last.seq) }) : "",
         totalSize,
       };
     });
+    if (undecodable.length > 0) this.#reportUndecodable(undecodable);
+    return page;
   }
 
   #listStatementsFor(byContext: boolean, byState: boolean, bySince: boolean, withCursor: boolean): { page: Stmt; count: Stmt } {
@@ -609,7 +785,7 @@ export class SqliteTaskStore implements TaskStore {
       statements = {
         page: this.#db
           .prepare(
-            `SELECT data, status_seconds, status_nanos, seq FROM tasks WHERE ${filter}${keyset}
+            `SELECT id, data, status_seconds, status_nanos, seq FROM tasks WHERE ${filter}${keyset}
              ORDER BY status_seconds DESC, status_nanos DESC, seq DESC LIMIT ?`,
           )
           .safeIntegers(true),
@@ -624,14 +800,25 @@ export class SqliteTaskStore implements TaskStore {
   async getPushConfig(scope: TaskScope, taskId: string, configId: string): Promise<PushConfigShape | undefined> {
     // Push configs are written at once (savePushConfig), never batched: reading them needs no flush of pending task saves.
     const row = this.#getConfig.get(scope.tenant, scope.owner, taskId, configId) as { data: Uint8Array } | undefined;
-    return row === undefined ? undefined : fromBinary(this.#schemas.TaskPushNotificationConfig, row.data);
+    if (row === undefined) return undefined;
+    try {
+      return fromBinary(this.#schemas.TaskPushNotificationConfig, row.data);
+    } catch (e) {
+      this.#reportUndecodable([], [{ tenant: scope.tenant, owner: scope.owner, taskId, configId }]);
+      throw new Error(`SqliteTaskStore: the stored push config ${JSON.stringify(configId)} of task ${JSON.stringify(taskId)} does not decode (a damaged row?)`, { cause: e });
+    }
   }
 
-  /** {@inheritDoc TaskStore.savePushConfig} */
+  /**
+   * {@inheritDoc TaskStore.savePushConfig} Rejects with `TaskStoreFullError` past
+   * {@link SqliteTaskStoreOptions.maxBytesPerOwner}, and with a RangeError for a config holding a non-finite number in a Value.
+   */
   async savePushConfig(scope: TaskScope, config: PushConfigShape): Promise<void> {
     this.#flush();
+    const bytes = valueBytes(config);
+    if (Number.isNaN(bytes)) throw nonFiniteError(`push config ${JSON.stringify(config.id)}`, config);
     const data = toBinary(this.#schemas.TaskPushNotificationConfig, config);
-    await this.#write(() => this.#saveConfig.run(scope.tenant, scope.owner, config.taskId, config.id, data));
+    await this.#write(() => this.#savePushConfigTx(scope, config, data, bytes));
   }
 
   /** {@inheritDoc TaskStore.listPushConfigs} */
@@ -643,10 +830,18 @@ export class SqliteTaskStore implements TaskStore {
     ) as ConfigRow[];
     const page = query.pageSize > 0 ? rows.slice(0, query.pageSize) : rows;
     const last = page.at(-1);
-    return {
-      configs: page.map((r) => fromBinary(this.#schemas.TaskPushNotificationConfig, r.data)),
-      nextPageToken: page.length < rows.length && last !== undefined ? pushConfigPageToken(taskId, Number(last.seq)) : "",
-    };
+    const configs: PushConfigShape[] = [];
+    const undecodable: SqliteStoredRowKey[] = [];
+    for (const row of page) {
+      try {
+        configs.push(fromBinary(this.#schemas.TaskPushNotificationConfig, row.data));
+      } catch {
+        // Skipped (the page continues after it), reported: a damaged row never breaks the list.
+        undecodable.push({ tenant: scope.tenant, owner: scope.owner, taskId, configId: row.id });
+      }
+    }
+    if (undecodable.length > 0) this.#reportUndecodable([], undecodable);
+    return { configs, nextPageToken: page.length < rows.length && last !== undefined ? pushConfigPageToken(taskId, Number(last.seq)) : "" };
   }
 
   /** {@inheritDoc TaskStore.deletePushConfig} */
@@ -667,9 +862,11 @@ export class SqliteTaskStore implements TaskStore {
   /**
    * Not part of {@link TaskStore}: deletes terminal tasks (COMPLETED, FAILED, CANCELED, REJECTED),
    * each with its push configs, in one transaction after committing the pending saves: first those
-   * that became terminal before `finishedBefore`, then the oldest ones beyond `maxTasks` tasks in
-   * all. Tasks that are not terminal are never deleted. Resolves with how many tasks it deleted.
-   * Throws RangeError for a `maxTasks` that is not an integer ≥ 0 or a `finishedBefore` that is not a time.
+   * that became terminal before `finishedBefore`, then the oldest ones of each owner storing more
+   * than `maxBytesPerOwner` bytes until it stores at most that, then the oldest ones beyond
+   * `maxTasks` tasks in all. Tasks that are not terminal are never deleted. Resolves with how many
+   * tasks it deleted. Throws RangeError for a `maxTasks` that is not an integer ≥ 0, a
+   * `maxBytesPerOwner` that is not a number ≥ 0 or a `finishedBefore` that is not a time.
    */
   async purge(options: SqlitePurgeOptions): Promise<number> {
     checkPurgeOptions(options);
@@ -688,7 +885,14 @@ export class SqliteTaskStore implements TaskStore {
    */
   async failInterruptedTasks(text = "The agent restarted while this task was in progress; send the request again."): Promise<number> {
     this.#flush();
-    return this.#write(() => this.#failInterruptedTx(text));
+    const undecodable: SqliteStoredRowKey[] = [];
+    const failed = await this.#write(() => {
+      undecodable.length = 0; // a retry (another connection's lock) starts over
+      return this.#failInterruptedTx(text, undecodable);
+    });
+    // A damaged row is left as it is (and reported): it cannot be read, so not marked either.
+    if (undecodable.length > 0) this.#reportUndecodable(undecodable);
+    return failed;
   }
 
   /** The `autoPurge` timer's purge: synchronous, so a lock held by another connection fails it (reported to `onError`; the next interval tries again). */
@@ -730,12 +934,22 @@ function terminalStatesOf(states: TaskStateNumbers): string {
 
 function checkPurgeOptions(options: SqlitePurgeOptions): void {
   checkMaxTasks(options.maxTasks, "maxTasks");
+  checkMaxBytes(options.maxBytesPerOwner, "maxBytesPerOwner");
   const before = options.finishedBefore;
   if (before !== undefined && !Number.isFinite(before instanceof Date ? before.getTime() : before)) throw new RangeError(`finishedBefore must be a Date or ms since the epoch, got ${String(before)}`);
 }
 
 function checkMaxTasks(maxTasks: number | undefined, name: string): void {
   if (maxTasks !== undefined && !(Number.isSafeInteger(maxTasks) && maxTasks >= 0)) throw new RangeError(`${name} must be an integer >= 0, got ${maxTasks}`);
+}
+
+function checkMaxBytes(maxBytes: number | undefined, name: string): void {
+  if (maxBytes !== undefined && !(Number.isFinite(maxBytes) && maxBytes >= 0)) throw new RangeError(`${name} must be a number of bytes >= 0, got ${maxBytes}`);
+}
+
+/** The refusal of a save that would take its owner to `total` bytes, past `max`. */
+function quotaError(total: number, max: number): TaskStoreFullError {
+  return new TaskStoreFullError(`this owner's tasks and push configs would take ${total} bytes in the task store, more than maxBytesPerOwner (${max})`, "maxBytesPerOwner", max);
 }
 
 function parseTaskPosition(position: unknown): { time: bigint; seq: number } {
