@@ -237,8 +237,12 @@ export async function startExampleAgent(options: ExampleAgentOptions = {}): Prom
   // The card is built once, at start: it last changed now (its Last-Modified).
   const startedAt = new Date();
   let extendedCard: AgentCard | undefined;
-  // On disk as in memory, the store is bounded: every minute, finished tasks beyond the newest 10,000 are deleted.
-  const sqlite = options.taskDatabase !== undefined ? createA2AServiceSqliteTaskStore(options.taskDatabase, { autoPurge: { intervalMs: 60_000, maxTasks: 10_000 } }) : undefined;
+  // On disk as in memory, the store is bounded: every minute, finished tasks beyond the newest 10,000, and a caller's
+  // oldest finished tasks past 768 MiB, are deleted (the store itself refuses a caller's growth past 1 GiB, maxBytesPerOwner).
+  const sqlite =
+    options.taskDatabase !== undefined
+      ? createA2AServiceSqliteTaskStore(options.taskDatabase, { autoPurge: { intervalMs: 60_000, maxTasks: 10_000, maxBytesPerOwner: 768 * 1024 * 1024 } })
+      : undefined;
   // This process is the only user of its database: a task still SUBMITTED or WORKING in it was cut off by
   // the end of the previous process (kill -9, a crash) and nothing will finish it. It is marked FAILED.
   const interrupted = (await sqlite?.failInterruptedTasks()) ?? 0;
