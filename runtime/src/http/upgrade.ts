@@ -9,9 +9,14 @@
  * anyone with an `'upgrade'` listener of their own.
  *
  * How: on Node with `server.shouldUpgradeCallback` (22.21+, 24.9+) the requests no route takes
- * are never treated as upgrades; on older Node (20) the request is handed back to the server's
- * HTTP parsing: its head is written again without the upgrade offer and put back in front of
- * the bytes already read, and the socket goes through the server's connection handling anew.
+ * are never treated as upgrades (their handlers still see the ignored `Upgrade` header); on older
+ * Node (20, 22.20-, 24.8-) the request is handed back to the server's HTTP parsing: its head is
+ * written again without the upgrade offer (Upgrade, HTTP2-Settings and their Connection tokens)
+ * and put back in front of the bytes already read, and the socket goes through node:http's
+ * connection handling anew. Tested on Node 20.20, 22.23, 24.8 and 24.22. One difference remains:
+ * on the newer Node, bytes that arrive in the same segment right behind a declined upgrade request
+ * (a request pipelined after it) are not parsed by Node; clients do not pipeline behind an upgrade
+ * offer: until its answer they cannot know which protocol the connection goes on in.
  */
 import type { EventEmitter } from "node:events";
 import type { IncomingMessage, Server as HttpServer } from "node:http";
