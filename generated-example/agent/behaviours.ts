@@ -85,6 +85,34 @@ export function firstText(message: Message | undefined): string {
   return content?.case === "text" ? content.value : "";
 }
 
+/** What waits on each signal: one abort listener per signal, however many tasks wait on it. */
+const waitersOf = new WeakMap<AbortSignal, Set<() => void>>();
+
+/**
+ * Calls `stop` when `signal` aborts; returns the undo. Every waiting task shares the agent's one
+ * shutdown signal: a listener each would pass Node's 10 (MaxListenersExceededWarning) with 11
+ * waiting tasks, so the waiters of a signal hang off a single listener of it.
+ */
+function onAbort(signal: AbortSignal, stop: () => void): () => void {
+  let waiters = waitersOf.get(signal);
+  if (waiters === undefined) {
+    const all = new Set<() => void>();
+    waiters = all;
+    waitersOf.set(signal, all);
+    signal.addEventListener(
+      "abort",
+      () => {
+        waitersOf.delete(signal);
+        for (const waiter of all) waiter();
+      },
+      { once: true },
+    );
+  }
+  const own = waiters;
+  own.add(stop);
+  return () => own.delete(stop);
+}
+
 /** Resolves after `ms`, or false as soon as the task is canceled or the agent stops. */
 function wait(ms: number, turn: Turn): Promise<boolean> {
   const signals = [turn.request.signal, turn.shutdown];
@@ -92,13 +120,12 @@ function wait(ms: number, turn: Turn): Promise<boolean> {
   return new Promise((resolve) => {
     const done = (finished: boolean) => {
       clearTimeout(timer);
-      for (const s of signals) s.removeEventListener("abort", stop);
+      for (const undo of undos) undo();
       resolve(finished);
     };
-    const stop = () => done(false);
     const timer = setTimeout(() => done(true), ms);
     timer.unref?.();
-    for (const s of signals) s.addEventListener("abort", stop, { once: true });
+    const undos = signals.map((s) => onAbort(s, () => done(false)));
   });
 }
 

@@ -344,7 +344,7 @@ export async function startExampleAgent(options: ExampleAgentOptions = {}): Prom
   );
   // gRPC-web and Connect on the same port (browsers cannot speak plain gRPC); everything else goes to the other bindings.
   http.on("request", mountConnectRoutes(createA2AServiceGrpcRoutes(handler, serverOptions), bindings, { prefix: mounted.connectPath }));
-  // A2A over WebSocket on the same port: the upgrade requests to /a2a/ws (others get 404).
+  // A2A over WebSocket on the same port: WebSocket upgrades to /a2a/ws; any other upgrade offer (Upgrade: h2c) is plain HTTP.
   const ws = attachWsServer(http, handler, { ...serverOptions, path: wsPath });
   const cardUrl = `${mounted.baseUrl}/.well-known/agent-card.json`;
   return {

@@ -5,13 +5,14 @@
 // steps and errors as the JSON-RPC, HTTP+JSON and gRPC servers), frames out. Fill the places
 // marked A2A-SCAFFOLD; a rerun of `protoc-gen-a2a scaffold-binding` leaves this file alone.
 import type { IncomingMessage, Server as HttpServer } from "node:http";
-import type { Duplex } from "node:stream";
 import type { JsonValue } from "@bufbuild/protobuf";
 import { isA2AError, toJsonRpcError, type A2AError, type JsonRpcErrorObject, type ServerOptions } from "@protoc-gen-a2a/runtime";
 import { createBindingDispatcher } from "@protoc-gen-a2a/runtime/binding";
+import { DEFAULT_STALLED_WRITE_TIMEOUT_MS, routeUpgrade } from "@protoc-gen-a2a/runtime/http";
 import { WebSocket, WebSocketServer } from "ws";
 import { errorSpecs, InvalidRequestError, JsonParseError, UnsupportedOperationError } from "../../gen/a2a_a2a_errors.js";
 import { A2AServiceOperationsByName, A2AServiceRequiredFields, A2AServiceResponseFields, dispatchA2AService, type A2AServiceHandler, type A2AServiceOperationName } from "../../gen/a2a_a2a_handler.js";
+import { createWsFlow } from "./ws-flow.js";
 import { WS_PROTOCOL_BINDING, wsOperations } from "./ws-operations.js";
 
 /** A call's id on the wire: answers carry it, so that calls can share one connection. */
@@ -267,6 +268,15 @@ export const WS_DEFAULT_PATH = "/a2a/ws";
 /** The largest frame read by default, in bytes (as the HTTP servers' `maxBodyBytes`). */
 export const WS_DEFAULT_MAX_FRAME_BYTES = 10 * 1024 * 1024;
 
+/** The default of {@link WsServerOptions.maxBufferedBytes}: 1 MiB of unread answers per socket. */
+export const WS_DEFAULT_MAX_BUFFERED_BYTES = 1024 * 1024;
+
+/** The close code of a socket whose peer stopped reading (RFC 6455 §7.4.1 1008: it broke the server's policy; 1013 would tell it to retry). */
+export const WS_STALLED_CLOSE_CODE = 1008;
+
+/** How long a stalled socket gets to take its close frame before it is dropped, in ms. */
+const WS_STALLED_CLOSE_GRACE_MS = 1000;
+
 /** The upgrade request's headers taken as connection-level service parameters by default. */
 export const WS_UPGRADE_PARAMETERS: readonly string[] = ["a2a-version", "a2a-extensions", "authorization"];
 
@@ -284,6 +294,22 @@ export interface WsServerOptions<Principal> extends ServerOptions<Principal> {
   readonly upgradeParameters?: readonly string[] | undefined;
   /** Interval of the pings that find dead peers (a socket that missed a pong is closed and its calls cancelled), in ms; 0 = none. Default 30 000. */
   readonly pingIntervalMs?: number | undefined;
+  /**
+   * Answer bytes one socket may hold unwritten (ws's `bufferedAmount`: the peer has not read them)
+   * before the server stops reading the socket's frames and its answers wait, unencoded, for the
+   * peer to read (back-pressure). The server then holds at most this plus one answer frame for the
+   * socket, and the answers of calls already running. A peer that reads gets every answer, in
+   * order; one that stops reading stops the socket. Default {@link WS_DEFAULT_MAX_BUFFERED_BYTES} (1 MiB).
+   */
+  readonly maxBufferedBytes?: number | undefined;
+  /**
+   * How long a socket may stay over `maxBufferedBytes` without writing a byte out (the peer reads
+   * nothing), in ms, before the server closes it with 1008 (policy violation) and a reason, and
+   * drops it one second later whether the close frame got through or not: its calls are cancelled
+   * and what it held is freed. 0 = never. Default 60 000 (`DEFAULT_STALLED_WRITE_TIMEOUT_MS`, as
+   * the HTTP servers' stalled responses).
+   */
+  readonly stalledWriteTimeoutMs?: number | undefined;
 }
 
 /** What {@link attachWsServer} returns. */
@@ -324,8 +350,11 @@ function callIdOf(text: string): WsCallId | null {
  * Serves `handler` over WebSocket on `server`'s upgrade requests to `options.path`: one
  * {@link createWsBindingServer} for the agent, one of its connections per socket (`connect`,
  * with the upgrade's service parameters), text frames of JSON in and out (BINDING.md).
- * Upgrades to other paths are left to the server's other `upgrade` listeners, or answered 404
- * when this is the only one.
+ * Every other upgrade request (another path, `Upgrade: h2c`) is served as the plain HTTP/1.1
+ * request it also is (`routeUpgrade` of the runtime), or left to the server's own `upgrade`
+ * listeners when it has some; other attachments and `routeUpgrade` routes on the same server
+ * share the one listener. Each socket is bounded by bytes (`maxBufferedBytes`,
+ * `stalledWriteTimeoutMs`) and by calls (`maxCallsPerSocket`).
  */
 export function attachWsServer<Principal>(server: HttpServer, handler: A2AServiceHandler<Principal>, options: WsServerOptions<Principal> = {}): WsServerAttachment {
   const path = options.path ?? WS_DEFAULT_PATH;
@@ -333,18 +362,43 @@ export function attachWsServer<Principal>(server: HttpServer, handler: A2AServic
   const maxCalls = options.maxCallsPerSocket ?? 1_000;
   const names = (options.upgradeParameters ?? WS_UPGRADE_PARAMETERS).map((n) => n.toLowerCase());
   const pingMs = options.pingIntervalMs ?? 30_000;
+  const maxBufferedBytes = options.maxBufferedBytes ?? WS_DEFAULT_MAX_BUFFERED_BYTES;
+  const stalledWriteTimeoutMs = options.stalledWriteTimeoutMs ?? DEFAULT_STALLED_WRITE_TIMEOUT_MS;
   const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayloadBytes ?? maxFrame * 4, perMessageDeflate: false, clientTracking: true });
   const binding = createWsBindingServer(handler, options);
 
   function serveSocket(socket: WebSocket, parameters: Readonly<Record<string, string>>): void {
-    // Resolves once ws has handed the frame to the OS (its send callback): a stream's next event
-    // is not taken from the handler before the previous one left, so a reader that stops reading
-    // makes the server wait, with at most one frame per call in `bufferedAmount`.
-    const send = (frame: Record<string, unknown>): Promise<void> =>
-      new Promise<void>((resolve) => {
-        if (socket.readyState !== WebSocket.OPEN) return resolve();
-        socket.send(JSON.stringify(frame), () => resolve());
-      });
+    const flow = createWsFlow(socket, {
+      maxBufferedBytes,
+      stalledWriteTimeoutMs,
+      onStalled: () => {
+        // The close frame queues behind what the peer does not read: it reaches a peer that reads
+        // again within the grace; the socket is dropped after it either way, freeing what it held.
+        socket.close(WS_STALLED_CLOSE_CODE, `answers not read for ${stalledWriteTimeoutMs} ms`);
+        setTimeout(() => socket.terminate(), WS_STALLED_CLOSE_GRACE_MS).unref();
+      },
+    });
+    // Every frame waits for room (the socket under its bound) before it is encoded, and resolves
+    // once ws has handed it to the OS (its send callback): a stream's next event is not taken
+    // from the handler before the previous one left, and a peer that stops reading stops the
+    // socket with at most maxBufferedBytes plus one frame unwritten.
+    const send = async (frame: Record<string, unknown>): Promise<void> => {
+      await flow.room();
+      let written: Promise<void> = Promise.resolve();
+      try {
+        if (socket.readyState === WebSocket.OPEN) {
+          written = new Promise<void>((resolve) => {
+            socket.send(JSON.stringify(frame), () => {
+              flow.written();
+              resolve();
+            });
+          });
+        }
+      } finally {
+        flow.sent();
+      }
+      return written;
+    };
     const sink: WsReplySink = {
       result: (id, response, activated) => send(activated.length > 0 ? { id, result: response, activatedExtensions: activated } : { id, result: response }),
       event: (id, event, activated) => send(activated.length > 0 ? { id, event, activatedExtensions: activated } : { id, event }),
@@ -361,6 +415,8 @@ export function attachWsServer<Principal>(server: HttpServer, handler: A2AServic
     const ping =
       pingMs > 0
         ? setInterval(() => {
+            // While reading is stopped by the bound the peer's pongs are not read: the stalled-write timeout judges it then.
+            if (flow.paused) return;
             if (!alive) return socket.terminate();
             alive = false;
             socket.ping();
@@ -374,43 +430,49 @@ export function attachWsServer<Principal>(server: HttpServer, handler: A2AServic
       // A text frame as its string (ws checked its UTF-8), a binary one as its bytes (decodeWsCall refuses it).
       const frame = isBinary ? bytes : bytes.toString("utf8");
       const cancelled = typeof frame === "string" ? cancelledCallId(frame) : undefined;
-      if (cancelled !== undefined) return connection.cancel(cancelled); // a call that already ended: nothing to do
-      if (running >= maxCalls) return refuse(typeof frame === "string" ? callIdOf(frame) : null, new InvalidRequestError(`too many calls running on this socket (${maxCalls})`));
-      running++;
-      void connection.receive(frame).finally(() => {
-        running--;
+      // In the order read: a cancel frame right behind its call's frame finds the call started.
+      if (cancelled !== undefined) return flow.read({ call: false, run: () => connection.cancel(cancelled) }); // a call that already ended: nothing to do
+      flow.read({
+        call: true,
+        run: () => {
+          if (running >= maxCalls) return refuse(typeof frame === "string" ? callIdOf(frame) : null, new InvalidRequestError(`too many calls running on this socket (${maxCalls})`));
+          running++;
+          void connection.receive(frame).finally(() => {
+            running--;
+          });
+        },
       });
     });
     // ws closes the socket after a protocol error (invalid UTF-8, a frame over maxPayload); its calls end with it.
     socket.on("error", () => undefined);
     socket.once("close", () => {
       clearInterval(ping);
+      flow.close();
       connection.close();
     });
   }
 
-  const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-    const requestPath = (request.url ?? "/").split("?")[0];
-    if (requestPath !== path) {
-      if (server.listenerCount("upgrade") === 1) {
-        socket.end("HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
+  const isWebSocketUpgrade = (request: IncomingMessage) =>
+    (request.url ?? "/").split("?")[0] === path && (request.headers.upgrade ?? "").split(",").some((token) => token.trim().toLowerCase() === "websocket");
+  // Only WebSocket upgrades to `path` upgrade; any other request that offers an upgrade (`Upgrade: h2c`
+  // from curl --http2) is the plain HTTP/1.1 request it also is, served by the server's other listeners.
+  const removeRoute = routeUpgrade(server, {
+    matches: isWebSocketUpgrade,
+    upgrade: (request, socket, head) => {
+      const parameters: Record<string, string> = {};
+      for (const name of names) {
+        const value = request.headers[name];
+        if (value !== undefined) parameters[name] = Array.isArray(value) ? value.join(", ") : value;
       }
-      return;
-    }
-    const parameters: Record<string, string> = {};
-    for (const name of names) {
-      const value = request.headers[name];
-      if (value !== undefined) parameters[name] = Array.isArray(value) ? value.join(", ") : value;
-    }
-    wss.handleUpgrade(request, socket, head, (ws) => serveSocket(ws, parameters));
-  };
-  server.on("upgrade", onUpgrade);
+      wss.handleUpgrade(request, socket, head, (ws) => serveSocket(ws, parameters));
+    },
+  });
 
   return {
     path,
     sockets: wss.clients,
     close: async () => {
-      server.off("upgrade", onUpgrade);
+      removeRoute();
       for (const socket of wss.clients) socket.terminate();
       await new Promise<void>((resolve) => wss.close(() => resolve()));
     },

@@ -43,3 +43,5 @@ export { openEventStream, type EventStreamFraming } from "./event-stream.js";
 export { isJsonMediaType, parseMediaType, type MediaType } from "./content-type.js";
 export { A2A_CORS_ALLOWED_HEADERS, A2A_CORS_EXPOSED_HEADERS, corsPolicy, withCors, type CorsOptions, type CorsPolicy } from "./cors.js";
 export { createPushNotificationReceiver, type PushExpectation, type PushNotificationReceiverOptions } from "./push-receiver.js";
+/** Upgrade requests on a shared node:http server: routes for the protocols served, plain HTTP/1.1 for every other offer (`Upgrade: h2c`). */
+export { routeUpgrade, serveUpgradeAsHttp, type UpgradeRoute } from "./upgrade.js";

@@ -26,8 +26,9 @@
  * SSRF guard (§13.2), on by default: only `http:`/`https:` URLs without `user:pass@`; the host
  * (`localhost`, an IP literal, or every address it resolves to) must not be loopback, private,
  * link-local (incl. cloud metadata 169.254.169.254), unspecified, CGNAT, multicast, reserved,
- * or an IPv4-mapped / NAT64 / 6to4 form of those. `allowHosts` and `allowPrivateNetworks`
- * relax it for tests and local setups.
+ * or an IPv4-mapped / NAT64 / 6to4 form of those; an IPv6 address must be global unicast
+ * (2000::/3, outside its special ranges): {@link isBlockedAddress}. `allowHosts` and
+ * `allowPrivateNetworks` relax it for tests and local setups.
  *
  * Portability: host names are resolved with `node:dns`, imported lazily (`import("node:dns")`
  * inside the default resolver), so this module loads on any runtime with `fetch`; elsewhere
@@ -272,31 +273,41 @@ export async function checkWebhookUrl(url: string, policy: WebhookUrlPolicy = {}
 }
 
 /**
- * True when a textual IP address must not receive webhooks: loopback, private, link-local,
- * unspecified, CGNAT, multicast, reserved/benchmark ranges, and IPv6 forms embedding such an
- * IPv4 address (IPv4-mapped, IPv4-compatible, NAT64 64:ff9b::/96, 6to4 2002::/16). Text that
- * is not an IP address counts as blocked.
+ * True when a textual IP address must not receive webhooks: IPv4 loopback, private, link-local,
+ * unspecified, CGNAT, multicast, reserved/benchmark ranges; IPv6 forms embedding an IPv4 address
+ * (IPv4-mapped ::ffff:0:0/96, NAT64 64:ff9b::/96, 6to4 2002::/16) judged by that address; and
+ * every other IPv6 address outside global unicast 2000::/3 (loopback, unspecified, IPv4-compatible,
+ * unique local, link-local, multicast, the local-use NAT64 prefix 64:ff9b:1::/48, discard-only
+ * 100::/64, …) or in its special ranges (IETF protocol assignments 2001::/23 incl. Teredo,
+ * documentation 2001:db8::/32 and 3fff::/20). Text that is not an IP address counts as blocked.
  */
 export function isBlockedAddress(address: string): boolean {
   const bytes = parseIp(stripBrackets(address));
   if (bytes === undefined) return true;
   if (bytes.length === 4) return blockedV4(bytes);
-  const zeroPrefix = (n: number): boolean => bytes.slice(0, n).every((b) => b === 0);
-  // ::/96 (unspecified, loopback, deprecated IPv4-compatible) and ::ffff:0:0/96 (IPv4-mapped).
-  if (zeroPrefix(12)) return true;
-  if (zeroPrefix(10) && bytes[10] === 0xff && bytes[11] === 0xff) return blockedV4(bytes.slice(12));
-  // NAT64 well-known prefix 64:ff9b::/96.
-  if (bytes[0] === 0x00 && bytes[1] === 0x64 && bytes[2] === 0xff && bytes[3] === 0x9b && bytes.slice(4, 12).every((b) => b === 0)) return blockedV4(bytes.slice(12));
-  // 6to4 2002::/16 embeds an IPv4 address in bits 16–48.
-  if (bytes[0] === 0x20 && bytes[1] === 0x02) return blockedV4(bytes.slice(2, 6));
-  const b0 = bytes[0] ?? 0;
-  const b1 = bytes[1] ?? 0;
-  if ((b0 & 0xfe) === 0xfc) return true; // fc00::/7 unique local
-  if (b0 === 0xfe && (b1 & 0xc0) === 0x80) return true; // fe80::/10 link-local
-  if (b0 === 0xfe && (b1 & 0xc0) === 0xc0) return true; // fec0::/10 site-local (deprecated)
-  if (b0 === 0xff) return true; // ff00::/8 multicast
-  if (b0 === 0x20 && b1 === 0x01 && bytes[2] === 0x0d && bytes[3] === 0xb8) return true; // 2001:db8::/32 documentation
+  const embedded = embeddedIpv4(bytes);
+  if (embedded !== undefined) return blockedV4(embedded);
+  const [b0 = 0, b1 = 0, b2 = 0, b3 = 0] = bytes;
+  // Only 2000::/3 is global unicast (IANA): everything else is local, special or unassigned. This
+  // includes 64:ff9b:1::/48 (RFC 8215), whose embedded IPv4 sits where its operator's prefix
+  // length puts it, so it cannot be judged by it: IANA lists it as not globally reachable.
+  if ((b0 & 0xe0) !== 0x20) return true;
+  if (b0 === 0x20 && b1 === 0x01 && (b2 & 0xfe) === 0x00) return true; // 2001::/23 IETF protocol assignments (Teredo, benchmarking, ORCHID)
+  if (b0 === 0x20 && b1 === 0x01 && b2 === 0x0d && b3 === 0xb8) return true; // 2001:db8::/32 documentation
+  if (b0 === 0x3f && b1 === 0xff && (b2 & 0xf0) === 0x00) return true; // 3fff::/20 documentation (RFC 9637)
   return false;
+}
+
+/** The IPv4 address an IPv6 address stands for, in the forms that reach it: IPv4-mapped, NAT64 well-known prefix (RFC 6052), 6to4. */
+function embeddedIpv4(bytes: readonly number[]): number[] | undefined {
+  const zeros = (from: number, to: number): boolean => bytes.slice(from, to).every((b) => b === 0);
+  // ::ffff:0:0/96 IPv4-mapped: the socket API connects to the IPv4 address itself.
+  if (zeros(0, 10) && bytes[10] === 0xff && bytes[11] === 0xff) return bytes.slice(12);
+  // 64:ff9b::/96 NAT64 well-known prefix: a NAT64 gateway connects to the IPv4 address.
+  if (bytes[0] === 0x00 && bytes[1] === 0x64 && bytes[2] === 0xff && bytes[3] === 0x9b && zeros(4, 12)) return bytes.slice(12);
+  // 2002::/16 6to4 embeds an IPv4 address in bits 16–48.
+  if (bytes[0] === 0x20 && bytes[1] === 0x02) return bytes.slice(2, 6);
+  return undefined;
 }
 
 function blockedV4(b: readonly number[]): boolean {
