@@ -147,6 +147,40 @@ describe("a webhook receiver that never answers", () => {
   });
 });
 
+describe("large events to slow webhooks", () => {
+  it("are bounded in bytes over all tasks and webhooks: past maxQueuedBytes a delivery is reported as overflow, not queued; delivered ones free their bytes", async () => {
+    const held: ServerResponse[] = [];
+    const slow = await receiver((_req, res) => held.push(res));
+    const s = sender({ timeoutMs: 60_000, maxRetries: 0, maxQueuedBytes: 250_000, closeTimeoutMs: 100 });
+    // Events of ~100 KB each (a status message of 100,000 characters), one per task: the count per webhook never binds.
+    const big = (taskId: string) =>
+      create(StreamResponseSchema, {
+        payload: {
+          case: "statusUpdate",
+          value: { taskId, contextId: "c", status: { state: TaskState.WORKING, message: { messageId: "m", role: 2, parts: [{ content: { case: "text", value: "z".repeat(100_000) } }] } } },
+        },
+      });
+    const notifyBig = (taskId: string) => s.push.onTaskEvent({ scope, taskId, contextId: "c", state: TaskState.WORKING, event: big(taskId) });
+    for (let i = 0; i < 6; i++) {
+      await s.addConfig(`t-${i}`, `${slow.url}/hook/${i}`);
+      notifyBig(`t-${i}`);
+    }
+    // 2 bodies fit 250,000 bytes; the other 4 are refused at once.
+    await eventually(() => s.failures.length === 4 && held.length === 2, 10_000);
+    expect(s.failures.map((f) => f.reason)).toEqual(["overflow", "overflow", "overflow", "overflow"]);
+    expect(s.failures.every((f) => f.attempts === 0)).toBe(true);
+    // Once the receiver answers, their bytes are free: the next large event is delivered.
+    for (const res of held.splice(0)) res.writeHead(204).end();
+    await eventually(() => s.successes.length === 2 && s.push.pending === 0, 10_000);
+    notifyBig("t-5");
+    await eventually(() => held.length === 1, 10_000);
+    held[0]!.writeHead(204).end();
+    await eventually(() => s.successes.length === 3, 10_000);
+    expect(s.failures).toHaveLength(4);
+    expect(await s.push.close()).toBe(true);
+  });
+});
+
 describe("a webhook receiver that answers 500", () => {
   it("is retried maxRetries times, then reported once as http-status 500", async () => {
     const failing = await receiver((_req, res) => res.writeHead(500).end("boom"));

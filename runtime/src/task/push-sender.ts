@@ -101,7 +101,7 @@ export type PushFailureReason =
   | "store"
   /** The sender was closed before the delivery could finish. */
   | "closed"
-  /** `maxQueuedPerWebhook` events of the task were already waiting for this webhook: this one was dropped (not attempted). */
+  /** `maxQueuedPerWebhook` events of the task were already waiting for this webhook, or `maxQueuedBytes` of bodies for all: this one was dropped (not attempted). */
   | "overflow";
 
 /** Reported by `onDeliveryError` once a delivery has failed for good. */
@@ -173,6 +173,13 @@ export interface PushSenderOptions extends WebhookUrlPolicy {
    * reported as `overflow` without being attempted. Default 100.
    */
   readonly maxQueuedPerWebhook?: number | undefined;
+  /**
+   * Bytes of notification bodies (the events' JSON) that may wait, queued or in delivery, over all
+   * tasks and webhooks: a delivery that would pass it is reported as `overflow` without being
+   * attempted. The count per webhook alone let large events (up to the task runtime's
+   * `maxTaskBytes` each) to many slow webhooks hold any amount of memory. Default 64 MiB.
+   */
+  readonly maxQueuedBytes?: number | undefined;
   /** How long `close()` waits for in-flight and queued deliveries before aborting them, in ms. Default 10 000. */
   readonly closeTimeoutMs?: number | undefined;
   /** Also sends the config's `token` in this header (the spec defines no header for it). Default: not sent. */
@@ -462,6 +469,10 @@ export function createPushNotificationSender(options: PushSenderOptions): PushNo
   const slots = new Slots(concurrency);
   const perHost = Math.max(1, Math.floor(options.concurrencyPerHost ?? Math.max(Math.min(concurrency, 2), Math.ceil(concurrency / 2))));
   const maxQueued = Math.max(1, Math.floor(options.maxQueuedPerWebhook ?? 100));
+  const maxQueuedBytes = options.maxQueuedBytes ?? 64 * 1024 * 1024;
+  if (!(maxQueuedBytes >= 1)) throw new RangeError(`maxQueuedBytes must be at least 1, got ${maxQueuedBytes}`);
+  /** Bytes of the bodies of the deliveries queued or in flight (one body counted once per delivery). */
+  let queuedBytes = 0;
   /** The slots of each receiving host with deliveries waiting or in flight (removed once it has none). */
   const hostSlots = new Map<string, { readonly slots: Slots; users: number }>();
   /** Events queued or in delivery per (task, url) queue key. */
@@ -624,15 +635,18 @@ export function createPushNotificationSender(options: PushSenderOptions): PushNo
       for (const config of configs) {
         const key = JSON.stringify([notice.scope.tenant, notice.scope.owner, notice.taskId, config.url]);
         const waiting = queued.get(key) ?? 0;
-        if (waiting >= maxQueued) {
+        // One body is always let through (an idle sender delivers any event); beyond, within the byte budget.
+        if (waiting >= maxQueued || (queuedBytes > 0 && queuedBytes + body.length > maxQueuedBytes)) {
           report({ reason: "overflow", scope: notice.scope, taskId: notice.taskId, configId: config.id, url: config.url, attempts: 0, event: notice.event });
           continue;
         }
         queued.set(key, waiting + 1);
+        queuedBytes += body.length;
         enqueue(key, async () => {
           try {
             await deliver(notice, config, body);
           } finally {
+            queuedBytes -= body.length;
             const left = (queued.get(key) ?? 1) - 1;
             if (left === 0) queued.delete(key);
             else queued.set(key, left);
