@@ -297,6 +297,36 @@ describe("a client that reads slowly but steadily", () => {
   });
 });
 
+describe("large buffered answers are written in chunks", () => {
+  it("a text with characters beyond the BMP and non-ASCII arrives intact, HTTP/1.1 and HTTP/2", async () => {
+    // "a" first: every surrogate pair then starts at an odd index, so one straddles each 64 Ki-unit chunk boundary.
+    const text = `a${"😀".repeat(100_000)}é${"ü".repeat(70_000)}`;
+    const listener = serveNode(async () => ({ status: 200, headers: [["content-type", "text/plain; charset=utf-8"]], body: text }));
+    const h1 = await serve("h1", listener);
+    const viaHttp1 = await new Promise<{ length: string | undefined; body: string }>((resolve, reject) => {
+      httpRequest({ host: "127.0.0.1", port: h1.port, path: "/" }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => resolve({ length: res.headers["content-length"], body: Buffer.concat(chunks).toString("utf8") }));
+      })
+        .on("error", reject)
+        .end();
+    });
+    expect(viaHttp1.length).toBe(String(Buffer.byteLength(text)));
+    expect(viaHttp1.body === text).toBe(true);
+    const session = h2session((await serve("h2", listener)).port);
+    const viaHttp2 = await new Promise<string>((resolve, reject) => {
+      const s = session.request({ ":path": "/" });
+      const chunks: Buffer[] = [];
+      s.on("data", (c: Buffer) => chunks.push(c));
+      s.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+      s.on("error", reject);
+    });
+    expect(viaHttp2 === text).toBe(true);
+    await eventually(() => stats(listener).responses === 0, 5_000);
+  });
+});
+
 describe("options", () => {
   it("rejects negative and non-finite values", () => {
     const ok: UniversalHandler = async () => ({ status: 204, headers: [], body: "" });

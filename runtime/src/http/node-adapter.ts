@@ -32,8 +32,8 @@ export interface ServeNodeOptions {
   readonly stalledWriteTimeoutMs?: number | undefined;
   /**
    * Bytes this listener may hold for clients that have not taken them, summed over its responses
-   * (buffered bodies still to be written plus what waits in response, socket and HTTP/2 stream
-   * buffers). Over it, the response that has waited longest for its client is destroyed (as for the
+   * (what waits in response, socket and HTTP/2 stream buffers; a buffered body over 64 KiB counts
+   * whole until its last byte is flushed, as it stays in memory until then). Over it, the response that has waited longest for its client is destroyed (as for the
    * write timeout), then the next, until the rest fit; the response being written is never the one
    * destroyed, so one answer alone may exceed it. Default {@link DEFAULT_MAX_PENDING_WRITE_BYTES}
    * (64 MiB); 0: no bound.
@@ -219,8 +219,12 @@ class NodeExchange implements UniversalRequest {
   #discarding = false;
   /** Set while this response holds bytes its client has not taken (created at the first such write). */
   #pending: PendingWrite | undefined;
-  /** Bytes of a buffered body not yet handed to the response. */
-  #unwritten = 0;
+  /**
+   * Length of a large buffered body being written (bytes, or UTF-16 units of a text: what the write
+   * buffers count): all of it stays in memory until the last chunk is flushed (the chunks are views
+   * of it), so all of it counts as held until then.
+   */
+  #retained = 0;
   /** A chunk was flushed since the last report to #pending. */
   #progressed = false;
 
@@ -367,14 +371,12 @@ class NodeExchange implements UniversalRequest {
     if (this.#closed) return;
     const headers = this.#nodeHeaders(response.headers);
     const status = response.status;
-    let body = response.body;
-    // A large text is encoded once: its chunks are then slices, and the bytes held are counted exactly.
-    if (typeof body === "string" && body.length > WRITE_CHUNK_BYTES) body = Buffer.from(body, "utf8");
+    const body = response.body;
     if (status !== 204 && status !== 304) {
       headers["content-length"] = String(typeof body === "string" ? Buffer.byteLength(body, "utf8") : body.byteLength);
     }
     this.#res.writeHead(status, headers);
-    if (typeof body === "string" || body.byteLength <= WRITE_CHUNK_BYTES) {
+    if (body.length <= WRITE_CHUNK_BYTES) {
       this.#end(body);
       this.#account();
       return;
@@ -382,15 +384,22 @@ class NodeExchange implements UniversalRequest {
     await this.#writeChunks(body);
   }
 
-  /** Writes a large body a chunk at a time, the next once the previous ones were taken ("drain"). */
-  async #writeChunks(body: Uint8Array): Promise<void> {
+  /**
+   * Writes a large body a chunk at a time, the next once the previous ones were taken ("drain"). A text
+   * is written in slices (encoded as they go, never copied whole), none splitting a surrogate pair.
+   */
+  async #writeChunks(body: string | Uint8Array): Promise<void> {
     const res = this.#res;
-    const size = body.byteLength;
+    const size = body.length;
+    this.#retained = size;
     for (let offset = 0; ; ) {
-      const end = Math.min(offset + WRITE_CHUNK_BYTES, size);
-      const chunk = body.subarray(offset, end);
+      let end = Math.min(offset + WRITE_CHUNK_BYTES, size);
+      let chunk: string | Uint8Array;
+      if (typeof body === "string") {
+        if (end < size && isHighSurrogate(body.charCodeAt(end - 1))) end--;
+        chunk = body.slice(offset, end);
+      } else chunk = body.subarray(offset, end);
       offset = end;
-      this.#unwritten = size - end;
       if (end === size) {
         this.#end(chunk);
         this.#account();
@@ -446,7 +455,9 @@ class NodeExchange implements UniversalRequest {
    */
   #account(): void {
     if (this.#closed) return;
-    const held = this.#unwritten + this.#res.writableLength;
+    const buffered = this.#res.writableLength;
+    if (this.#retained > 0 && buffered === 0 && this.#ended) this.#retained = 0; // all flushed: the body is free
+    const held = Math.max(this.#retained, buffered);
     let pending = this.#pending;
     if (pending === undefined) {
       if (held === 0) return;
@@ -584,6 +595,10 @@ function returnQuietly(it: AsyncIterator<string>): void {
   } catch {
     // ignore
   }
+}
+
+function isHighSurrogate(c: number): boolean {
+  return c >= 0xd800 && c <= 0xdbff;
 }
 
 /** NGHTTP2_CANCEL: "the stream is no longer needed". */
