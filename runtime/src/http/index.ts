@@ -9,7 +9,17 @@
  * server with connection limits (header size, slowloris timeouts, keep-alive) and JSON error bodies.
  */
 export type { UniversalBufferedResponse, UniversalHandler, UniversalRequest, UniversalResponse, UniversalStreamResponse } from "./universal.js";
-export { DEFAULT_STALLED_WRITE_TIMEOUT_MS, serveNode, type NodeRequestListener, type ServeNodeOptions } from "./node-adapter.js";
+export {
+  DEFAULT_LINGERING_CLOSE_BYTES,
+  DEFAULT_LINGERING_CLOSE_MS,
+  DEFAULT_MAX_PENDING_WRITE_BYTES,
+  DEFAULT_STALLED_WRITE_TIMEOUT_MS,
+  pendingWriteStats,
+  serveNode,
+  type NodeRequestListener,
+  type ServeNodeOptions,
+} from "./node-adapter.js";
+export type { PendingWritesStats } from "./pending-writes.js";
 export { serveFetch, type ServeFetchOptions } from "./fetch-adapter.js";
 export {
   DEFAULT_CONNECTIONS_CHECKING_INTERVAL_MS,

@@ -10,6 +10,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Http2ServerRequest, Http2ServerResponse } from "node:http2";
 import type { UniversalBufferedResponse, UniversalHandler, UniversalRequest, UniversalResponse, UniversalStreamResponse } from "./universal.js";
 import { concatChunks, normalizeBasePath, stripBasePath } from "./paths.js";
+import { PendingWrites, type PendingWrite, type PendingWritesStats } from "./pending-writes.js";
 
 /** Options of {@link serveNode}. */
 export interface ServeNodeOptions {
@@ -20,18 +21,80 @@ export interface ServeNodeOptions {
    */
   readonly basePath?: string | undefined;
   /**
-   * How long a streamed response may wait for a client that does not read (the socket
-   * buffer stays full, no "drain") before the response is destroyed, in ms. The stream's
-   * iterator is then returned as for a client that went away. Default 60 000; 0 waits forever.
+   * Write timeout, in ms: a response (buffered or streamed, HTTP/1.1 or HTTP/2) that holds bytes its
+   * client has not taken, and of which the client took nothing for this long, is destroyed (HTTP/1.1:
+   * the connection is closed; HTTP/2: the stream is reset). Progress is counted per chunk of at most
+   * 64 KiB, so a client must read at least that much per timeout (about 1 KiB/s at the default). A
+   * stream's iterator is then returned as for a client that went away. Checked every second (a
+   * quarter of the timeout when shorter). Default {@link DEFAULT_STALLED_WRITE_TIMEOUT_MS} (60 s); 0
+   * waits forever. (The name is kept from when it applied to streams only.)
    */
   readonly stalledWriteTimeoutMs?: number | undefined;
+  /**
+   * Bytes this listener may hold for clients that have not taken them, summed over its responses
+   * (what waits in response, socket and HTTP/2 stream buffers; a buffered body over 64 KiB counts
+   * whole until its last byte is flushed, as it stays in memory until then). Over it, the response that has waited longest for its client is destroyed (as for the
+   * write timeout), then the next, until the rest fit; the response being written is never the one
+   * destroyed, so one answer alone may exceed it. Default {@link DEFAULT_MAX_PENDING_WRITE_BYTES}
+   * (64 MiB); 0: no bound.
+   */
+  readonly maxPendingWriteBytes?: number | undefined;
+  /**
+   * Lingering close (HTTP/1.1), like nginx's `lingering_close`: after a body over the `readBody`
+   * limit has been answered (413 / -32600, `Connection: close`), the rest of the body is read and
+   * discarded so that clients that send the whole body before reading (Python's urllib, …) or that
+   * fail on a reset (fetch/undici) read the answer, then the connection is closed. At most this many
+   * bytes are discarded (counted from the moment the limit was crossed); beyond, the connection is cut.
+   * Default {@link DEFAULT_LINGERING_CLOSE_BYTES} (64 MiB); 0 closes at once once the answer is out.
+   * On HTTP/2 the stream is reset (NO_ERROR) after the answer instead (RFC 9113 §8.1).
+   */
+  readonly lingeringCloseBytes?: number | undefined;
+  /**
+   * How long the lingering close waits for the rest of the body, in ms, from the answer; then the
+   * connection is cut. Default {@link DEFAULT_LINGERING_CLOSE_MS} (30 s, nginx's `lingering_time`);
+   * 0 closes at once once the answer is out.
+   */
+  readonly lingeringCloseMs?: number | undefined;
 }
 
-/** Default of {@link ServeNodeOptions.stalledWriteTimeoutMs}. */
+/** Default of {@link ServeNodeOptions.stalledWriteTimeoutMs}: 60 s. */
 export const DEFAULT_STALLED_WRITE_TIMEOUT_MS = 60_000;
+/** Default of {@link ServeNodeOptions.maxPendingWriteBytes}: 64 MiB. */
+export const DEFAULT_MAX_PENDING_WRITE_BYTES = 64 * 1024 * 1024;
+/** Default of {@link ServeNodeOptions.lingeringCloseBytes}: 64 MiB. */
+export const DEFAULT_LINGERING_CLOSE_BYTES = 64 * 1024 * 1024;
+/** Default of {@link ServeNodeOptions.lingeringCloseMs}: 30 s. */
+export const DEFAULT_LINGERING_CLOSE_MS = 30_000;
+
+/** Buffered bodies larger than this are written chunk by chunk, each after the previous one was taken. */
+const WRITE_CHUNK_BYTES = 64 * 1024;
 
 /** A Node request listener, for `http.createServer`, `http2.createServer`/`createSecureServer` or `server.on("request")`. */
 export type NodeRequestListener = (req: IncomingMessage | Http2ServerRequest, res: ServerResponse | Http2ServerResponse) => void;
+
+/** The write accounting of each listener serveNode returned (see {@link pendingWriteStats}). */
+const listenerWrites = new WeakMap<NodeRequestListener, PendingWrites>();
+
+/**
+ * What a listener returned by {@link serveNode} holds for clients that have not read it yet: the
+ * bytes (bounded by `maxPendingWriteBytes`) and the responses holding them. Undefined for a function
+ * serveNode did not return.
+ */
+export function pendingWriteStats(listener: NodeRequestListener): PendingWritesStats | undefined {
+  return listenerWrites.get(listener)?.stats;
+}
+
+/** The options, checked, with their defaults. */
+interface ExchangeSettings {
+  readonly writes: PendingWrites;
+  readonly lingeringCloseBytes: number;
+  readonly lingeringCloseMs: number;
+}
+
+function nonNegative(name: string, value: number): number {
+  if (value >= 0 && value !== Number.POSITIVE_INFINITY) return value;
+  throw new RangeError(`${name} must be >= 0, got ${value}`);
+}
 
 /**
  * Returns a request listener serving `handler` on `node:http` (HTTP/1.1) or the
@@ -41,20 +104,29 @@ export type NodeRequestListener = (req: IncomingMessage | Http2ServerRequest, re
  * - `readBody` reads the stream once; later calls return the first call's promise.
  * - `signal` aborts when the connection/stream closes before the response is complete
  *   (or the request body breaks off); it is only allocated if the handler reads it.
- * - Streamed responses honour back-pressure (`write()` returning false waits for
- *   "drain"); when the client goes away the iterator's `return()` is called.
- * - A body over the `readBody` limit is not buffered: the rest is read and
- *   discarded, and if it still has not fully arrived once the response is written,
- *   the request is destroyed (HTTP/1.1 gets `connection: close`, HTTP/2 a stream
- *   reset), so a client cannot keep the server busy draining an endless upload.
+ * - Responses honour back-pressure: streams wait for "drain" when `write()` returns false, and
+ *   buffered bodies over 64 KiB are written chunk by chunk the same way. When the client goes away
+ *   the stream's iterator's `return()` is called.
+ * - Clients that do not read are bounded: a response none of whose bytes are taken within
+ *   `stalledWriteTimeoutMs` is destroyed, and so is the one that has waited longest when the
+ *   listener holds more than `maxPendingWriteBytes` for its clients ({@link pendingWriteStats}).
+ * - A body over the `readBody` limit is not buffered: the rest is read and discarded. On HTTP/1.1
+ *   the answer goes out at once with `connection: close`, the rest of the body is discarded up to
+ *   `lingeringCloseBytes` / `lingeringCloseMs` (lingering close), then the connection is closed
+ *   (cut if a bound is crossed first). On HTTP/2 the stream is reset once the answer is out.
  * - The listener never throws; a rejecting handler (against its contract) gets a
  *   plain-text 500, or a destroyed response if headers were already sent.
  */
 export function serveNode(handler: UniversalHandler, options?: ServeNodeOptions): NodeRequestListener {
   const base = normalizeBasePath(options?.basePath);
-  const stalledWriteTimeoutMs = options?.stalledWriteTimeoutMs ?? DEFAULT_STALLED_WRITE_TIMEOUT_MS;
-  if (!(stalledWriteTimeoutMs >= 0)) throw new RangeError(`stalledWriteTimeoutMs must be >= 0, got ${stalledWriteTimeoutMs}`);
-  return function a2aNodeListener(req: IncomingMessage | Http2ServerRequest, res: ServerResponse | Http2ServerResponse): void {
+  const timeoutMs = nonNegative("stalledWriteTimeoutMs", options?.stalledWriteTimeoutMs ?? DEFAULT_STALLED_WRITE_TIMEOUT_MS);
+  const maxPending = nonNegative("maxPendingWriteBytes", options?.maxPendingWriteBytes ?? DEFAULT_MAX_PENDING_WRITE_BYTES);
+  const settings: ExchangeSettings = {
+    writes: new PendingWrites(timeoutMs, maxPending),
+    lingeringCloseBytes: nonNegative("lingeringCloseBytes", options?.lingeringCloseBytes ?? DEFAULT_LINGERING_CLOSE_BYTES),
+    lingeringCloseMs: nonNegative("lingeringCloseMs", options?.lingeringCloseMs ?? DEFAULT_LINGERING_CLOSE_MS),
+  };
+  const listener = function a2aNodeListener(req: IncomingMessage | Http2ServerRequest, res: ServerResponse | Http2ServerResponse): void {
     try {
       const url = req.url ?? "/";
       const q = url.indexOf("?");
@@ -70,12 +142,14 @@ export function serveNode(handler: UniversalHandler, options?: ServeNodeOptions)
         }
         path = inner;
       }
-      const exchange = new NodeExchange(req, res, (req.method ?? "GET").toUpperCase(), path, query, stalledWriteTimeoutMs);
+      const exchange = new NodeExchange(req, res, (req.method ?? "GET").toUpperCase(), path, query, settings);
       void exchange.run(handler);
     } catch {
       destroyQuietly(res);
     }
   };
+  listenerWrites.set(listener, settings.writes);
+  return listener;
 }
 
 // Minimal structural views of the two request/response flavours, so that calls
@@ -97,10 +171,13 @@ interface NodeReq {
 
 interface NodeRes {
   readonly headersSent: boolean;
+  /** Bytes (text: UTF-16 units) written and not yet flushed: the response's own buffer plus the socket's (HTTP/1.1) or the stream's (HTTP/2). */
+  readonly writableLength: number;
   writeHead(status: number, headers: Record<string, string | string[]>): unknown;
   /** Missing from the HTTP/2 compat typings, present at runtime. */
   flushHeaders?(): void;
-  write(chunk: string): boolean;
+  /** `flushed` is called once the chunk has left the response's buffers (or with an error if it never will). */
+  write(chunk: string | Uint8Array, flushed?: (error?: Error | null) => void): boolean;
   end(chunk?: string | Uint8Array): unknown;
   destroy(): unknown;
   on(event: "close" | "drain" | "finish", listener: () => void): unknown;
@@ -126,6 +203,7 @@ class NodeExchange implements UniversalRequest {
   readonly query: string;
   readonly #req: NodeReq;
   readonly #res: NodeRes;
+  readonly #settings: ExchangeSettings;
   /** Created on first `signal` access. */
   #controller: AbortController | undefined;
   /** `onAbort` listeners (the runtime's cheap alternative to `signal`). */
@@ -139,12 +217,21 @@ class NodeExchange implements UniversalRequest {
   #body: Promise<Uint8Array | "too-large"> | undefined;
   /** The body went over the limit; the rest is being discarded. */
   #discarding = false;
-  readonly #stalledWriteTimeoutMs: number;
+  /** Set while this response holds bytes its client has not taken (created at the first such write). */
+  #pending: PendingWrite | undefined;
+  /**
+   * Length of a large buffered body being written (bytes, or UTF-16 units of a text: what the write
+   * buffers count): all of it stays in memory until the last chunk is flushed (the chunks are views
+   * of it), so all of it counts as held until then.
+   */
+  #retained = 0;
+  /** A chunk was flushed since the last report to #pending. */
+  #progressed = false;
 
-  constructor(req: NodeReq, res: NodeRes, method: string, path: string, query: string, stalledWriteTimeoutMs: number) {
+  constructor(req: NodeReq, res: NodeRes, method: string, path: string, query: string, settings: ExchangeSettings) {
     this.#req = req;
     this.#res = res;
-    this.#stalledWriteTimeoutMs = stalledWriteTimeoutMs;
+    this.#settings = settings;
     this.method = method;
     this.path = path;
     this.query = query;
@@ -242,11 +329,25 @@ class NodeExchange implements UniversalRequest {
     });
   }
 
-  /** Reads and drops the rest of an oversized body (see {@link serveNode} for when it is cut off). */
+  /** Reads and drops the rest of an oversized body, at most lingeringCloseBytes (see {@link serveNode} for when it is cut off). */
   #discard(): void {
     this.#discarding = true;
-    this.#req.on("error", ignore);
-    this.#req.resume();
+    const req = this.#req;
+    const max = this.#settings.lingeringCloseBytes;
+    // Without lingering, the upload is cut once the answer is out (#end).
+    if (max > 0) {
+      let discarded = 0;
+      const onData = (chunk: Uint8Array): void => {
+        discarded += chunk.byteLength;
+        if (discarded > max) {
+          req.off("data", onData);
+          destroyQuietly(req); // an endless upload: cut
+        }
+      };
+      req.on("data", onData);
+    }
+    req.on("error", ignore);
+    req.resume();
   }
 
   /** Runs the handler and writes its response. Never rejects. */
@@ -260,21 +361,55 @@ class NodeExchange implements UniversalRequest {
     }
     try {
       if ("stream" in response) await this.#writeStream(response);
-      else this.#writeBuffered(response);
+      else await this.#writeBuffered(response);
     } catch {
       this.#fail();
     }
   }
 
-  #writeBuffered(response: UniversalBufferedResponse): void {
+  async #writeBuffered(response: UniversalBufferedResponse): Promise<void> {
     if (this.#closed) return;
     const headers = this.#nodeHeaders(response.headers);
-    const { status, body } = response;
+    const status = response.status;
+    const body = response.body;
     if (status !== 204 && status !== 304) {
       headers["content-length"] = String(typeof body === "string" ? Buffer.byteLength(body, "utf8") : body.byteLength);
     }
     this.#res.writeHead(status, headers);
-    this.#end(body);
+    if (body.length <= WRITE_CHUNK_BYTES) {
+      this.#end(body);
+      this.#account();
+      return;
+    }
+    await this.#writeChunks(body);
+  }
+
+  /**
+   * Writes a large body a chunk at a time, the next once the previous ones were taken ("drain"). A text
+   * is written in slices (encoded as they go, never copied whole), none splitting a surrogate pair.
+   */
+  async #writeChunks(body: string | Uint8Array): Promise<void> {
+    const res = this.#res;
+    const size = body.length;
+    this.#retained = size;
+    for (let offset = 0; ; ) {
+      let end = Math.min(offset + WRITE_CHUNK_BYTES, size);
+      let chunk: string | Uint8Array;
+      if (typeof body === "string") {
+        if (end < size && isHighSurrogate(body.charCodeAt(end - 1))) end--;
+        chunk = body.slice(offset, end);
+      } else chunk = body.subarray(offset, end);
+      offset = end;
+      if (end === size) {
+        this.#end(chunk);
+        this.#account();
+        return;
+      }
+      const more = res.write(chunk, this.#onFlushed);
+      this.#account();
+      if (!more) await this.#drained();
+      if (this.#closed) return;
+    }
   }
 
   async #writeStream(response: UniversalStreamResponse): Promise<void> {
@@ -298,24 +433,47 @@ class NodeExchange implements UniversalRequest {
       if (this.#closed) return; // #onClose returned the iterator
       if (step.done) break;
       if (step.value === "") continue;
-      if (!res.write(step.value) && !this.#closed) await this.#drained();
+      const more = res.write(step.value, this.#onFlushed);
+      this.#account();
+      if (!more && !this.#closed) await this.#drained();
     }
     this.#iterator = undefined;
     this.#end();
+    this.#account();
   }
 
+  /** A written chunk left the buffers (or failed: then "close" follows). An arrow: one function per exchange, no allocation per write. */
+  readonly #onFlushed = (): void => {
+    this.#progressed = true;
+    if (this.#pending !== undefined) this.#account();
+  };
+
   /**
-   * Resolves on "drain" or "close", whichever comes first, leaving no listener behind. A
-   * client that reads nothing for `stalledWriteTimeoutMs` gets its response destroyed
-   * (which closes it: the stream is then ended as for a client that went away).
+   * Reports what the response holds for its client to the listener's accounting (which destroys it
+   * when it stalls too long or the listener holds too much). Watching starts with the first write
+   * that leaves bytes behind: an answer the socket took at once costs nothing.
    */
+  #account(): void {
+    if (this.#closed) return;
+    const buffered = this.#res.writableLength;
+    if (this.#retained > 0 && buffered === 0 && this.#ended) this.#retained = 0; // all flushed: the body is free
+    const held = Math.max(this.#retained, buffered);
+    let pending = this.#pending;
+    if (pending === undefined) {
+      if (held === 0) return;
+      pending = this.#pending = this.#settings.writes.watch(() => cutResponse(this.#res));
+      this.#res.on("finish", this.#onFlushed); // the last chunk of end() has no callback
+    }
+    const progressed = this.#progressed;
+    this.#progressed = false;
+    pending.update(held, progressed);
+  }
+
+  /** Resolves on "drain" or "close", whichever comes first, leaving no listener behind (the write timeout closes a stalled response). */
   #drained(): Promise<void> {
     const res = this.#res;
     return new Promise((resolve) => {
-      const timer = this.#stalledWriteTimeoutMs > 0 ? setTimeout(() => destroyQuietly(res), this.#stalledWriteTimeoutMs) : undefined;
-      timer?.unref?.();
       const done = (): void => {
-        if (timer !== undefined) clearTimeout(timer);
         res.off("drain", done);
         res.off("close", done);
         resolve();
@@ -330,7 +488,11 @@ class NodeExchange implements UniversalRequest {
     const req = this.#req;
     if (!req.complete) {
       if (this.#discarding) {
-        // Cut off an upload still running once the answer is out.
+        if (req.httpVersionMajor === 1 && this.#settings.lingeringCloseBytes > 0 && this.#settings.lingeringCloseMs > 0) {
+          this.#linger(body);
+          return;
+        }
+        // Cut off an upload still running once the answer is out (HTTP/2: RST_STREAM NO_ERROR, RFC 9113 §8.1).
         this.#res.on("finish", () => {
           if (!req.complete) destroyQuietly(req);
         });
@@ -340,6 +502,35 @@ class NodeExchange implements UniversalRequest {
       }
     }
     this.#res.end(body);
+  }
+
+  /**
+   * Lingering close (HTTP/1.1): the answer is written now (its content-length lets the client read
+   * it), but ended only once the rest of the body has been discarded, so that node:http closes the
+   * connection (`connection: close`) with nothing unread: a close with unread data would be a reset,
+   * which discards the answer at clients that read it late. Cut after lingeringCloseMs; #discard cuts
+   * after lingeringCloseBytes.
+   */
+  #linger(body: string | Uint8Array | undefined): void {
+    const req = this.#req;
+    const res = this.#res;
+    if (body !== undefined && body.length > 0) res.write(body);
+    const timer = setTimeout(() => {
+      cleanup();
+      destroyQuietly(req);
+    }, this.#settings.lingeringCloseMs);
+    timer.unref?.();
+    const onEnd = (): void => {
+      cleanup();
+      res.end();
+    };
+    const cleanup = (): void => {
+      clearTimeout(timer);
+      req.off("end", onEnd);
+      res.off("close", cleanup);
+    };
+    req.on("end", onEnd);
+    res.on("close", cleanup);
   }
 
   #nodeHeaders(list: readonly (readonly [string, string])[]): Record<string, string | string[]> {
@@ -377,6 +568,7 @@ class NodeExchange implements UniversalRequest {
 
   #onClose(): void {
     this.#closed = true;
+    this.#pending?.close();
     if (this.#ended) return;
     this.#controller?.abort();
     const listeners = this.#abortListeners;
@@ -403,6 +595,30 @@ function returnQuietly(it: AsyncIterator<string>): void {
   } catch {
     // ignore
   }
+}
+
+function isHighSurrogate(c: number): boolean {
+  return c >= 0xd800 && c <= 0xdbff;
+}
+
+/** NGHTTP2_CANCEL: "the stream is no longer needed". */
+const HTTP2_CANCEL = 8;
+
+/**
+ * Ends a response its client does not take: HTTP/1.1 closes the connection; HTTP/2 resets the
+ * stream with CANCEL (a plain destroy would reset it with NO_ERROR, which reads as a complete answer).
+ */
+function cutResponse(res: NodeRes): void {
+  const stream = (res as { stream?: { close?(code: number): void } }).stream;
+  if (typeof stream?.close === "function") {
+    try {
+      stream.close(HTTP2_CANCEL);
+      return;
+    } catch {
+      // fall through
+    }
+  }
+  destroyQuietly(res);
 }
 
 function destroyQuietly(stream: { destroy(): unknown }): void {

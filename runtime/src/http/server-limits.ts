@@ -3,7 +3,8 @@
  * Connection-level limits of the node:http server an agent listens on (issue #17): header size,
  * the time a client may take to send its headers and its whole request (slowloris), the idle time
  * of a kept-alive connection, and spec-shaped answers (a google.rpc.Status JSON body, as the
- * HTTP+JSON binding's errors, §11.6) where Node would answer a bare `431`, `408` or `400`.
+ * HTTP+JSON binding's errors, §11.6) where Node would answer a bare `431`, `408` or `400` (malformed
+ * HTTP/1.1, or HTTP/1.1 without Host).
  *
  * Node applies some of these by default, with lenient values: headers within 60 s, the request within
  * 300 s, checked every 30 s (so a client can hold a connection with half a header for up to 90 s).
@@ -95,7 +96,52 @@ export function applyHttpServerLimits<S extends Server>(server: S, limits?: Http
   server.requestTimeout = r.requestTimeoutMs;
   server.keepAliveTimeout = r.keepAliveTimeoutMs;
   if (!server.listeners("clientError").includes(answerClientError)) server.on("clientError", answerClientError);
+  requireHost(server);
   return server;
+}
+
+/** Servers whose requests without Host are answered by {@link requireHost}. */
+const hostChecked = new WeakSet<Server>();
+
+/** The events node:http emits for a request (the latter two when it has `Expect`), each with (req, res). */
+const REQUEST_EVENTS = new Set<string | symbol>(["request", "checkContinue", "checkExpectation"]);
+
+/**
+ * An HTTP/1.1 request without Host (RFC 9112 §3.2: answered 400) gets the JSON error body, the
+ * connection closed. node:http (20, 22, 24) answers such requests itself with an empty 400 when
+ * `server.requireHostHeader` is true, its default, which it reads for each request: it is turned off
+ * here and the same check made before any listener sees the request (in `emit`, as node:http's own
+ * check precedes them: a listener added later, e.g. `server.on("request")`, is covered too).
+ */
+function requireHost(server: Server): void {
+  if (hostChecked.has(server)) return;
+  hostChecked.add(server);
+  (server as { requireHostHeader?: boolean }).requireHostHeader = false;
+  const emit = server.emit as (this: Server, event: string | symbol, ...args: unknown[]) => boolean;
+  server.emit = function emitWithHostCheck(this: Server, event: string | symbol, ...args: unknown[]): boolean {
+    if (REQUEST_EVENTS.has(event)) {
+      const req = args[0] as IncomingMessage;
+      if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor === 1) {
+        answerWithoutHost(args[1] as ServerResponse);
+        return true;
+      }
+    }
+    return emit.call(this, event, ...args);
+  } as Server["emit"];
+}
+
+function answerWithoutHost(res: ServerResponse): void {
+  const body = statusBody(400, "an HTTP/1.1 request must have a Host header");
+  res.on("error", () => {});
+  res.writeHead(400, { "content-type": "application/json", "content-length": String(Buffer.byteLength(body)), connection: "close" });
+  res.end(body);
+}
+
+/** The google.rpc.Status JSON body (INVALID_ARGUMENT, ErrorInfo INVALID_REQUEST) of a request node:http refuses. */
+function statusBody(status: number, message: string): string {
+  return JSON.stringify({
+    error: { code: status, status: "INVALID_ARGUMENT", message, details: [{ "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: "INVALID_REQUEST", domain: ERROR_DOMAIN, metadata: {} }] },
+  });
 }
 
 /**
@@ -128,9 +174,7 @@ function answerClientError(this: Server, error: NodeJS.ErrnoException, socket: D
   const inFlight = (socket as { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;
   if (error.code !== "ECONNRESET" && socket.writable && inFlight?.headersSent !== true) {
     const [status, phrase, message] = classify(error.code);
-    const body = JSON.stringify({
-      error: { code: status, status: "INVALID_ARGUMENT", message, details: [{ "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: "INVALID_REQUEST", domain: ERROR_DOMAIN, metadata: {} }] },
-    });
+    const body = statusBody(status, message);
     try {
       socket.write(`HTTP/1.1 ${status} ${phrase}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
     } catch {

@@ -6,13 +6,23 @@
  */
 import type { JsonValue } from "@bufbuild/protobuf";
 import type { JsonRpcErrorObject } from "../a2a-error.js";
+import { idJson } from "./raw-id.js";
 
 /** A request id: string, number or null. */
 export type JsonRpcId = string | number | null;
 
+/**
+ * A request id as the JSON text the answer echoes: `null`, a JSON string, or a number exactly as the
+ * request wrote it when a JS number would not echo it (beyond 2^53, fractions: see raw-id.ts).
+ */
+export type JsonRpcIdJson = string;
+
+/** The id of answers to requests whose id could not be read. */
+export const NULL_ID: JsonRpcIdJson = "null";
+
 /** A validated request envelope. */
 export interface JsonRpcRequest {
-  readonly id: JsonRpcId;
+  readonly id: JsonRpcIdJson;
   readonly method: string;
   /** The `params` object; `{}` when the request has none. */
   readonly params: JsonValue;
@@ -20,28 +30,31 @@ export interface JsonRpcRequest {
 
 /** Why an envelope is invalid, with the id to answer with (null when it could not be read). */
 export interface EnvelopeProblem {
-  readonly id: JsonRpcId;
+  readonly id: JsonRpcIdJson;
   /** "request": answer -32600; "params": answer -32602. */
   readonly kind: "request" | "params";
   readonly message: string;
 }
 
-/** Validates a parsed body as a JSON-RPC 2.0 request envelope. */
-export function readRequestEnvelope(body: unknown): JsonRpcRequest | EnvelopeProblem {
+/** Validates a parsed body as a JSON-RPC 2.0 request envelope; `text` is what was parsed (to echo a numeric id exactly). */
+export function readRequestEnvelope(body: unknown, text: string): JsonRpcRequest | EnvelopeProblem {
   if (Array.isArray(body)) {
-    return { id: null, kind: "request", message: "batch requests are not supported: send one JSON-RPC request per HTTP request" };
+    return { id: NULL_ID, kind: "request", message: "batch requests are not supported: send one JSON-RPC request per HTTP request" };
   }
   if (typeof body !== "object" || body === null) {
-    return { id: null, kind: "request", message: "the request must be a JSON object" };
+    return { id: NULL_ID, kind: "request", message: "the request must be a JSON object" };
   }
   const envelope = body as Record<string, unknown>;
-  const rawId = envelope["id"];
-  const idValid = typeof rawId === "string" || (typeof rawId === "number" && Number.isFinite(rawId)) || rawId === null;
-  const id: JsonRpcId = idValid ? (rawId as JsonRpcId) : null;
   if (!Object.hasOwn(envelope, "id")) {
-    return { id: null, kind: "request", message: "id is required: A2A methods always answer, so notifications are not supported" };
+    return { id: NULL_ID, kind: "request", message: "id is required: A2A methods always answer, so notifications are not supported" };
   }
-  if (!idValid) return { id: null, kind: "request", message: "id must be a string, a number or null" };
+  const rawId = envelope["id"];
+  if (typeof rawId !== "string" && typeof rawId !== "number" && rawId !== null) {
+    return { id: NULL_ID, kind: "request", message: "id must be a string, a number or null" };
+  }
+  // A number beyond what a double holds (1e400) is still a JSON number: echoed as written.
+  const id = idJson(rawId, text);
+  if (id === "null" && rawId !== null) return { id: NULL_ID, kind: "request", message: "id must be a string, a number or null" };
   if (envelope["jsonrpc"] !== "2.0") return { id, kind: "request", message: 'jsonrpc must be "2.0"' };
   const method = envelope["method"];
   if (typeof method !== "string" || method === "") return { id, kind: "request", message: "method must be a non-empty string" };
@@ -58,11 +71,11 @@ export function isEnvelopeProblem(value: JsonRpcRequest | EnvelopeProblem): valu
 }
 
 /** Serialises a success response. `result` is already ProtoJSON. */
-export function resultResponse(id: JsonRpcId, result: JsonValue): string {
-  return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${JSON.stringify(result)}}`;
+export function resultResponse(id: JsonRpcIdJson, result: JsonValue): string {
+  return `{"jsonrpc":"2.0","id":${id},"result":${JSON.stringify(result)}}`;
 }
 
 /** Serialises an error response. */
-export function errorResponse(id: JsonRpcId, error: JsonRpcErrorObject): string {
-  return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"error":${JSON.stringify(error)}}`;
+export function errorResponse(id: JsonRpcIdJson, error: JsonRpcErrorObject): string {
+  return `{"jsonrpc":"2.0","id":${id},"error":${JSON.stringify(error)}}`;
 }

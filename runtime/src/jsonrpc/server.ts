@@ -36,7 +36,7 @@ import {
   type PipelineSettings,
   type ServiceDefinitionBase,
 } from "../service-context.js";
-import { errorResponse, isEnvelopeProblem, readRequestEnvelope, resultResponse, type JsonRpcId } from "./envelope.js";
+import { errorResponse, isEnvelopeProblem, NULL_ID, readRequestEnvelope, resultResponse, type JsonRpcIdJson } from "./envelope.js";
 
 /** What the generated code hands the server: the service's tables and its dispatcher. */
 export interface JsonRpcServiceDefinition<Principal> extends ServiceDefinitionBase<Principal> {
@@ -68,45 +68,45 @@ export function createJsonRpcHandler<Principal>(service: JsonRpcServiceDefinitio
   const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
   const errors = service.errors;
   const challenge = authChallengeHeader(options);
-  const respondError = (id: JsonRpcId, err: A2AError, extra?: readonly (readonly [string, string])[], status?: number) => errorAnswer(settings, challenge, id, err, extra, status);
+  const respondError = (id: JsonRpcIdJson, err: A2AError, extra?: readonly (readonly [string, string])[], status?: number) => errorAnswer(settings, challenge, id, err, extra, status);
 
-  const fail = (id: JsonRpcId, spec: keyof PipelineErrorSpecs, message: string, extra?: (readonly [string, string])[], status?: number) =>
+  const fail = (id: JsonRpcIdJson, spec: keyof PipelineErrorSpecs, message: string, extra?: (readonly [string, string])[], status?: number) =>
     respondError(id, new A2AError(errors[spec], message), extra, status);
 
   return async function handleJsonRpc(request: UniversalRequest): Promise<UniversalResponse> {
     if (request.method !== "POST") {
-      return fail(null, "InvalidRequestError", `JSON-RPC requests must use POST, not ${clipped(request.method)}`, [["allow", "POST"]], 405);
+      return fail(NULL_ID, "InvalidRequestError", `JSON-RPC requests must use POST, not ${clipped(request.method)}`, [["allow", "POST"]], 405);
     }
     if (!isJsonMediaType(request.header("content-type"), ACCEPTED_TYPES)) {
-      return fail(null, "ContentTypeNotSupportedError", `Content-Type must be application/json, got ${quoted(request.header("content-type") ?? "")}`);
+      return fail(NULL_ID, "ContentTypeNotSupportedError", `Content-Type must be application/json, got ${quoted(request.header("content-type") ?? "")}`);
     }
     let bytes: Uint8Array | "too-large";
     try {
       bytes = await request.readBody(maxBody);
     } catch {
-      return fail(null, "InvalidRequestError", "the request body could not be read");
+      return fail(NULL_ID, "InvalidRequestError", "the request body could not be read");
     }
     if (bytes === "too-large") {
-      return fail(null, "InvalidRequestError", `the request body exceeds the limit of ${maxBody} bytes`, [["connection", "close"]]);
+      return fail(NULL_ID, "InvalidRequestError", `the request body exceeds the limit of ${maxBody} bytes`, [["connection", "close"]]);
     }
     let text: string;
     try {
       text = utf8.decode(bytes);
     } catch {
-      return fail(null, "JsonParseError", "Invalid JSON payload: the body is not valid UTF-8");
+      return fail(NULL_ID, "JsonParseError", "Invalid JSON payload: the body is not valid UTF-8");
     }
     // Before parsing, so that no decoder recurses through it (a scan of the text, see limits.ts).
     if (jsonDepthExceeds(text, settings.limits.maxJsonDepth)) {
-      return fail(null, "InvalidRequestError", `the request body nests deeper than ${settings.limits.maxJsonDepth} levels (maxJsonDepth)`);
+      return fail(NULL_ID, "InvalidRequestError", `the request body nests deeper than ${settings.limits.maxJsonDepth} levels (maxJsonDepth)`);
     }
     let body: unknown;
     try {
       body = JSON.parse(text);
     } catch (e) {
       const why = e instanceof SyntaxError ? e.message : "the body is not valid JSON";
-      return fail(null, "JsonParseError", `Invalid JSON payload: ${why}`);
+      return fail(NULL_ID, "JsonParseError", `Invalid JSON payload: ${why}`);
     }
-    const envelope = readRequestEnvelope(body);
+    const envelope = readRequestEnvelope(body, text);
     if (isEnvelopeProblem(envelope)) {
       return fail(envelope.id, envelope.kind === "params" ? "InvalidParamsError" : "InvalidRequestError", envelope.message);
     }
@@ -165,7 +165,7 @@ export function createJsonRpcHandler<Principal>(service: JsonRpcServiceDefinitio
         shared: {
           cache: eventTextCache(operation.output),
           text: (m) => JSON.stringify(encodeMessage(operation.output, m, service.responseFields)),
-          frame: (json) => `data: {"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${json}}\n\n`,
+          frame: (json) => `data: {"jsonrpc":"2.0","id":${id},"result":${json}}\n\n`,
         },
         encodeError: (err) => encodeSseEvent(errorResponse(id, toJsonRpcError(err))),
         respondError: (err) => respondError(id, err),
@@ -186,7 +186,7 @@ export function createJsonRpcHandler<Principal>(service: JsonRpcServiceDefinitio
 function errorAnswer<Principal>(
   settings: PipelineSettings<Principal>,
   challenge: readonly [string, string],
-  id: JsonRpcId,
+  id: JsonRpcIdJson,
   err: A2AError,
   extra?: readonly (readonly [string, string])[],
   status?: number,
