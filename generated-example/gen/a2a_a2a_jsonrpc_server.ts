@@ -46,7 +46,6 @@ export function createA2AServiceJsonRpcServer<Principal = unknown>(handler: A2AS
     },
     options,
   );
-  const adapter = { basePath: options?.basePath };
-  return { node: serveNode(universal, { ...adapter, stalledWriteTimeoutMs: options?.stalledWriteTimeoutMs }), fetch: serveFetch(universal, adapter), handler: universal };
+  return { node: serveNode(universal, options), fetch: serveFetch(universal, { basePath: options?.basePath }), handler: universal };
 }
 

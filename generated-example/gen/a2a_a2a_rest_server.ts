@@ -48,6 +48,7 @@ export function createA2AServiceRestServer<Principal = unknown>(handler: A2AServ
     },
     options,
   );
-  return { node: serveNode(universal, { stalledWriteTimeoutMs: options?.stalledWriteTimeoutMs }), fetch: serveFetch(universal), handler: universal };
+  // basePath is the router's own here, not stripped by the listener.
+  return { node: serveNode(universal, { ...options, basePath: undefined }), fetch: serveFetch(universal), handler: universal };
 }
 

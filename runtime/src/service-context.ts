@@ -13,6 +13,7 @@ import { CALL_CANCELLATION, type CallCancellation } from "./call-abort.js";
 import { findMissingFields, type RequirementTable } from "./required-fields.js";
 import { BINDING_CALL } from "./binding-call.js";
 import { clipped, quoted } from "./client-input.js";
+import type { ServeNodeOptions } from "./http/node-adapter.js";
 import { DEFAULT_REQUEST_LIMITS, findLimitViolation, resolveRequestLimits, type RequestLimitOptions, type RequestLimits } from "./limits.js";
 
 /** The error types the pipelines raise themselves (the generated `errorSpecs` has them all). */
@@ -217,17 +218,16 @@ export interface ServiceDefinitionBase<Principal> {
   readonly dispatch: (operation: string, request: Message, context: CallContext<Principal>) => Promise<Message> | AsyncIterable<Message>;
 }
 
-/** Options of the HTTP bindings' servers (JSON-RPC, HTTP+JSON). */
-export interface HttpServerOptions<Principal> extends ServerOptions<Principal> {
+/**
+ * Options of the HTTP bindings' servers (JSON-RPC, HTTP+JSON). The `node` listener's bounds on
+ * slow readers and oversized uploads (`stalledWriteTimeoutMs`, `maxPendingWriteBytes`,
+ * `lingeringCloseBytes`, `lingeringCloseMs`) are `serveNode`'s, passed through.
+ */
+export interface HttpServerOptions<Principal> extends ServerOptions<Principal>, Pick<ServeNodeOptions, "stalledWriteTimeoutMs" | "maxPendingWriteBytes" | "lingeringCloseBytes" | "lingeringCloseMs"> {
   /** Largest request body accepted, in bytes. Default 10 MiB. */
   readonly maxBodyBytes?: number | undefined;
   /** Interval of SSE keep-alive comments on streams, in ms; 0 turns them off. Default 15 000. */
   readonly keepAliveMs?: number | undefined;
-  /**
-   * `node` listener only: how long a stream may wait for a client that reads nothing before its
-   * response is destroyed, in ms (see `ServeNodeOptions`). Default 60 000; 0 waits forever.
-   */
-  readonly stalledWriteTimeoutMs?: number | undefined;
   /**
    * The `WWW-Authenticate` challenge sent with every 401 (RFC 9110 §15.5.2: a 401 MUST carry
    * one). Default `"Bearer"`; name the schemes your Agent Card declares (e.g.

@@ -73,10 +73,10 @@ export function emitHttpServerFactory(f: GeneratedFile, model: FileModel, servic
   f.print("    options,");
   f.print("  );");
   if (flavor.adapterBasePath) {
-    f.print("  const adapter = { basePath: options?.basePath };");
-    f.print("  return { node: ", serveNode, "(universal, { ...adapter, stalledWriteTimeoutMs: options?.stalledWriteTimeoutMs }), fetch: ", serveFetch, "(universal, adapter), handler: universal };");
+    f.print("  return { node: ", serveNode, "(universal, options), fetch: ", serveFetch, "(universal, { basePath: options?.basePath }), handler: universal };");
   } else {
-    f.print("  return { node: ", serveNode, "(universal, { stalledWriteTimeoutMs: options?.stalledWriteTimeoutMs }), fetch: ", serveFetch, "(universal), handler: universal };");
+    f.print("  // basePath is the router's own here, not stripped by the listener.");
+    f.print("  return { node: ", serveNode, "(universal, { ...options, basePath: undefined }), fetch: ", serveFetch, "(universal), handler: universal };");
   }
   f.print("}");
   f.print();
