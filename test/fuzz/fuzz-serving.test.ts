@@ -1,0 +1,173 @@
+// Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
+/**
+ * The still-serves oracle (test/support/fuzz-serving.ts) catches what it is meant to: a task stored
+ * with a value no JSON encoder can write (a NaN in its metadata), planted below the decode (the
+ * request decoders refuse non-finite numbers since #25, so the defect is planted in the store):
+ *
+ * - in a fuzz property on the in-process agent whose store keeps a poisoned copy of the tasks of
+ *   "poison" messages (the runtime answers from its own clean object, so every answer is fine and
+ *   the per-answer oracles see nothing: the same property without the still-serves oracle passes),
+ *   GetTask on JSON-RPC and HTTP+JSON is reported for the input that stored it, and ListTasks by
+ *   the sweep; gRPC (binary doubles carry NaN) is not;
+ * - a task planted in the store outside any input is reported by the full sweep;
+ * - on the example agent's SQLite file, a task written by another connection is reported on
+ *   JSON-RPC, HTTP+JSON and Connect, and the agent is restarted on the file and swept again;
+ * - tasks the store dropped by retention (maxTasks) are not reported.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { create } from "@bufbuild/protobuf";
+import { timestampNow } from "@bufbuild/protobuf/wkt";
+import fc from "fast-check";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { listenGrpc } from "@protoc-gen-a2a/runtime/grpc";
+import { AgentCardSchema, TaskSchema, TaskState, type Task } from "../../generated-example/gen/a2a_pb.js";
+import { createA2AServiceGrpcRoutes } from "../../generated-example/gen/a2a_a2a_grpc_server.js";
+import { createA2AServiceSqliteTaskStore } from "../../generated-example/gen/a2a_a2a_task_handler.js";
+import { startExampleAgent, type ExampleAgent } from "../../generated-example/agent/echo-agent.js";
+import { CountingTaskStore, createInProcessAgent, FUZZ_TOKENS } from "../support/fuzz-agent.js";
+import { checkJsonRpcAnswer } from "../support/fuzz-checks.js";
+import { GrpcFuzzClient } from "../support/fuzz-grpc.js";
+import { runFuzzProperty } from "../support/fuzz-harness.js";
+import { exchangeInProcess, socketAgent, type HttpInput } from "../support/fuzz-http.js";
+import { ServingOracle, type ServingSchedule } from "../support/fuzz-serving.js";
+import { inProcessServing, normalSend, socketServing } from "../support/fuzz-targets.js";
+import { SqliteTaskLedger } from "../support/fuzz-task-ledger.js";
+
+const SCHEDULE: ServingSchedule = { sweepEvery: 10, restartEvery: 0, sweepShare: 1 };
+
+/** Whether a task's history holds a text part "poison". */
+const poisoned = (task: Task) => task.history.some((m) => m.parts.some((p) => p.content.case === "text" && p.content.value === "poison"));
+
+/** Keeps, for the tasks of "poison" messages, a copy whose metadata holds a NaN; what the runtime answers from stays clean. */
+class PoisoningStore extends CountingTaskStore {
+  override async saveTask(...args: Parameters<CountingTaskStore["saveTask"]>): Promise<void> {
+    const [scope, task] = args;
+    await super.saveTask(scope, poisoned(task as Task) ? { ...(task as Task), metadata: { n: Number.NaN } } : task);
+  }
+}
+
+/** A task of the anonymous owner whose metadata no JSON encoder can write. */
+const poisonedTask = (id: string) => create(TaskSchema, { id, contextId: `c-${id}`, status: { state: TaskState.COMPLETED, timestamp: timestampNow() }, metadata: { n: Number.NaN } });
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+  vi.restoreAllMocks();
+});
+
+/** An in-process agent on `store`, its gRPC routes listening, as a still-serves target. */
+async function inProcessTarget(store: CountingTaskStore) {
+  const agent = createInProcessAgent(create(AgentCardSchema, { name: "still-serves" }), store);
+  const grpc = await listenGrpc(createA2AServiceGrpcRoutes(agent.handler, agent.serverOptions));
+  const client = new GrpcFuzzClient(grpc.address);
+  cleanups.push(async () => {
+    client.close();
+    await grpc.close();
+    await agent.close();
+  });
+  return { agent, target: inProcessServing(agent, client) };
+}
+
+describe("the still-serves oracle", () => {
+  it("reports the input that stored an unservable task (GetTask on JSON-RPC and HTTP+JSON, ListTasks by the sweep), which no per-answer oracle sees", async () => {
+    const arbitrary = fc.constantFrom("hello", "poison", "world").map((text) => normalSend(text));
+    const property = async (withOracle: boolean) => {
+      const { agent, target } = await inProcessTarget(new PoisoningStore());
+      return runFuzzProperty<HttpInput>({
+        binding: "still-serves-check",
+        transport: "in-process",
+        arbitrary,
+        runs: 30,
+        seed: 25,
+        check: async (input) => [...checkJsonRpcAnswer(input, await exchangeInProcess(agent.jsonrpc, input)), ...agent.takeLogs()],
+        sanity: async () => [],
+        ...(withOracle ? { serving: new ServingOracle<HttpInput>(target, SCHEDULE, "(before)" as unknown as HttpInput) } : {}),
+      });
+    };
+    // Every answer is spec-shaped: without the still-serves oracle nothing is found.
+    expect((await property(false)).summary()).toEqual([]);
+    const found = (await property(true)).firsts();
+    const all = found.flatMap((f) => f.problems).join("\n");
+    expect(all).toMatch(/the agent no longer serves a task this input saved \(in-process\): GetTask \(jsonrpc\) of task .* answered error -32603/);
+    expect(all).toMatch(/the agent no longer serves a task this input saved \(in-process\): GetTask \(rest\) of task .* answered HTTP 500/);
+    expect(all).toMatch(/ListTasks \(jsonrpc\)/);
+    expect(all).toMatch(/ListTasks \(rest\)/);
+    // Binary protobuf carries NaN: gRPC still serves the task.
+    expect(all).not.toMatch(/GetTask \(grpc\)|ListTasks \(grpc\)/);
+    // What is charged to an input is the doing of an input that stored a poisoned task (never of a clean one that came after).
+    for (const f of found) expect(Buffer.from(f.input.body, "base64").toString(), f.problems.join("; ")).toContain('"text":"poison"');
+  });
+
+  it("reports a task planted in the store outside any input in the full sweep, charged to what came before", async () => {
+    const store = new CountingTaskStore();
+    const { agent, target } = await inProcessTarget(store);
+    await exchangeInProcess(agent.jsonrpc, normalSend("a clean task"));
+    await store.saveTask({ tenant: "", owner: "" }, poisonedTask("planted"));
+    await store.takeSaved();
+    const oracle = new ServingOracle<string>(target, SCHEDULE, "(before)");
+    expect((await oracle.afterInput("an input that saved nothing")).own).toEqual([]);
+    const end = await oracle.atEnd();
+    expect(end.map((e) => e.input)).toEqual(["(before)"]);
+    const problems = end[0]!.problems.join("\n");
+    expect(problems).toMatch(/GetTask \(jsonrpc\) of task "planted" .* answered error -32603 .*\(full sweep\)/);
+    expect(problems).toMatch(/GetTask \(rest\) of task "planted" .* answered HTTP 500 .*\(full sweep\)/);
+    expect(problems).toMatch(/ListTasks \(jsonrpc\)/);
+    expect(problems).toMatch(/ListTasks \(rest\)/);
+    expect(problems).not.toMatch(/\(grpc\)/);
+    // Reported once: a second sweep adds nothing.
+    expect(await oracle.sweep()).toEqual([]);
+  });
+
+  it("reports a task written to the example agent's SQLite file, then restarts the agent on the file and sweeps again", async () => {
+    // The agent logs the failed encodings with their stacks: expected here.
+    vi.spyOn(console, "error").mockImplementation(() => {});
+    const dir = mkdtempSync(join(tmpdir(), "a2a-still-serves-"));
+    const file = join(dir, "tasks.db");
+    let agent: ExampleAgent = await startExampleAgent({ tokens: FUZZ_TOKENS, taskDatabase: file });
+    const http = socketAgent();
+    const grpc = new GrpcFuzzClient(() => agent.grpcAddress);
+    const ledger = new SqliteTaskLedger(file);
+    cleanups.push(async () => {
+      grpc.close();
+      http.destroy();
+      ledger.close();
+      await agent.close();
+      rmSync(dir, { recursive: true, force: true });
+    });
+    const restart = async () => {
+      ledger.close();
+      await agent.close();
+      agent = await startExampleAgent({ tokens: FUZZ_TOKENS, taskDatabase: file });
+    };
+    const target = socketServing(() => agent, http, grpc, ledger, { restart });
+    const oracle = new ServingOracle<string>(target, SCHEDULE, "(before)");
+    // Another connection writes below the agent (the request decoders refuse a NaN; an older version's file may hold one).
+    const writer = createA2AServiceSqliteTaskStore(file);
+    await writer.saveTask({ tenant: "", owner: "" }, poisonedTask("written-below"));
+    writer.close();
+    const own = (await oracle.afterInput("the write")).own.join("\n");
+    expect(own).toMatch(/\(socket\): GetTask \(jsonrpc\) of task "written-below" .* answered error -32603/);
+    expect(own).toMatch(/\(socket\): GetTask \(rest\) of task "written-below" .* answered HTTP 500/);
+    expect(own).toMatch(/\(socket\): GetTask \(connect\) of task "written-below" .* answered HTTP 500/);
+    expect(own).not.toMatch(/GetTask \(grpc\)/);
+    const end = (await oracle.atEnd()).flatMap((e) => e.problems).join("\n");
+    expect(oracle.stats.restarts).toBe(1);
+    expect(oracle.stats.sweeps).toBe(2);
+    expect(end).toMatch(/ListTasks \(jsonrpc\)/);
+  });
+
+  it("does not report tasks the store dropped by retention, nor served ones", async () => {
+    const store = new CountingTaskStore({ maxTasks: 3 });
+    const { agent, target } = await inProcessTarget(store);
+    const oracle = new ServingOracle<string>(target, SCHEDULE, "(before)");
+    for (let i = 0; i < 6; i++) {
+      await exchangeInProcess(agent.jsonrpc, normalSend(`task ${i}`));
+      expect(await oracle.afterInput(`input ${i}`)).toEqual({ own: [], earlier: [] });
+    }
+    expect(await oracle.atEnd()).toEqual([]);
+    expect(oracle.stats.accepted).toBe(6);
+    expect((await store.held()).length).toBe(3);
+  });
+});
