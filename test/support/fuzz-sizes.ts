@@ -66,14 +66,15 @@ function request(spec: SizeSpec, pad: string, messageId: string): { tenant?: str
 
 /** Pads `build(pad)` so that its length is `target` bytes (ASCII padding; exact unless a length prefix grows by the padding). */
 function padTo(target: number, build: (pad: string) => Uint8Array | string): Uint8Array | string {
-  let n = 0;
-  for (let i = 0; i < 3; i++) {
+  const size = (out: Uint8Array | string) => (typeof out === "string" ? Buffer.byteLength(out) : out.length);
+  // Built small first: each padding character adds one byte, and a length prefix of protobuf a few more.
+  let n = Math.max(0, target - size(build("")));
+  for (let i = 0; i < 2; i++) {
     const out = build("x".repeat(n));
-    const size = typeof out === "string" ? Buffer.byteLength(out) : out.length;
-    if (size === target) return out;
-    n = Math.max(0, n + target - size);
+    if (size(out) === target || i === 1) return out;
+    n = Math.max(0, n + target - size(out));
   }
-  return build("x".repeat(n));
+  throw new Error("unreachable");
 }
 
 /** The HTTP request of a sized SendMessage: JSON-RPC at /a2a/jsonrpc, or HTTP+JSON at `restBase`/message:send. */
