@@ -14,7 +14,7 @@
  * every binding. The sweeps are kept to `sweepShare` of the property's time (a sweep of the
  * 10,000 tasks a long run ends with takes seconds): a due sweep waits while they used more. With a
  * restartable target (the started agent on its SQLite file) the agent is restarted on the same
- * file at the end and every `restartEvery` such inputs, then swept again.
+ * file every `restartEvery` such inputs and at the end, then swept.
  *
  * Tasks the store dropped (retention: maxTasks, the SQLite purge) are not the oracle's concern: a
  * TaskNotFound for a task the ledger no longer holds is fine. A problem of the sweep is charged to
@@ -114,11 +114,12 @@ export class ServingOracle<Input> {
     return { own: [...own, ...earlier.filter((e) => e.input === input).flatMap((e) => e.problems)], earlier: earlier.filter((e) => e.input !== input) };
   }
 
-  /** At the end of the property: the full sweep, and with a restartable target a restart and the full sweep again. */
-  async atEnd(): Promise<Attributed<Input>[]> {
-    const out = await this.sweep();
-    if (this.target.restart !== undefined) out.push(...(await this.#restartAndSweep()));
-    return merge(out);
+  /**
+   * At the end of the property: the full sweep; with a restartable target (and `restart`, default true) after a
+   * restart on its database instead (what it stored persists: a task unservable before is unservable after).
+   */
+  async atEnd(restart = true): Promise<Attributed<Input>[]> {
+    return restart && this.target.restart !== undefined ? this.#restartAndSweep() : this.sweep();
   }
 
   /** GetTask of `ref` on every binding; problems by binding (none when served, or when the store dropped the task). */

@@ -8,18 +8,23 @@
  * a property): those inputs, the normal requests and the still-serves oracle must still be served.
  *
  * An input names the big task as {@link BIG_TASK}; the target creates it on first use
- * ({@link bigTaskText}: the echo agent keeps the text twice, so its answers are about 3 MB).
+ * ({@link bigTaskText}: the echo agent keeps the text twice, so its answers are about 3 MB in the long run).
  */
 import { connect as connectHttp2, type ClientHttp2Session } from "node:http2";
 import { connect as connectTcp, type Socket } from "node:net";
+import { heavyPer10k } from "./fuzz-config.js";
 import { tally } from "./fuzz-harness.js";
 import { bodyBytes, type HttpInput } from "./fuzz-http.js";
 
 /** The placeholder for the id of the target's big task (replaced before sending). */
 export const BIG_TASK = "@big@";
 
-/** The text of the big task's message (1.5 MB, well under both bindings' request limits). */
-export const bigTaskText = (): string => "slow reader ".repeat(128 * 1024);
+/**
+ * The text of the big task's message: 1.5 MB (answers of about 3 MB, more than loopback socket buffers take) when the
+ * slow kinds are on (A2A_FUZZ_HEAVY > 0, the long run), else 240 KB (`npm test` replays the slow-reader fixtures only,
+ * and every sweep reads the big task on every binding).
+ */
+export const bigTaskText = (): string => "slow reader ".repeat(heavyPer10k() > 0 ? 128 * 1024 : 20 * 1024);
 
 /** Open never-reading connections. */
 export class SlowReaders {

@@ -114,7 +114,7 @@ export async function startFuzzTargets(): Promise<FuzzTargets> {
     const send = jsonRpcRequest("SendMessage", { tenant: BIG_TENANT, message: { messageId: `m-big-${transport}`, role: "ROLE_USER", parts: [{ text: bigTaskText() }] } });
     const r = completedTaskOf(transport === "in-process" ? await exchangeInProcess(inProcess.jsonrpc, send) : await exchangeOverSocket(originOf(agent), send, http));
     if ("id" in r) bigTasks.set(transport, r.id);
-    return "id" in r ? r : { problem: `could not create the big task (a SendMessage of 1.5 MB): ${r.problem}` };
+    return "id" in r ? r : { problem: `could not create the big task (a SendMessage of ${bigTaskText().length} bytes of text): ${r.problem}` };
   };
   const restart = async () => {
     if (taskDatabase === undefined) throw new Error("the started agent keeps its tasks in memory: nothing to restart on");
