@@ -8,9 +8,9 @@
  *
  * What fits is stored (the echo agent keeps the text twice, message and artifact): at most
  * A2A_FUZZ_MAX_BIG (default 2) bodies of more than 1 MiB under the limit per process, later ones are
- * sent one byte over it, so that a long run does not fill the heap with 20 MB tasks. The large
- * bodies go to the tenant {@link BIG_TENANT}: every ListTasks of the fuzzed scopes would otherwise
- * carry a 20 MB task from then on (the still-serves oracle sweeps that tenant like any other).
+ * sent one byte over it, so that a long run does not fill the heap with 20 MB tasks. The sized
+ * messages go to the tenant {@link BIG_TENANT}: every ListTasks of the fuzzed scopes would otherwise
+ * carry their tasks (up to 20 MB) from then on (the still-serves oracle sweeps that tenant like any other).
  */
 import { create, toBinary } from "@bufbuild/protobuf";
 import fc from "fast-check";
@@ -61,7 +61,7 @@ function request(spec: SizeSpec, pad: string, messageId: string): { tenant?: str
   if (spec.grow === "parts") message["parts"] = Array.from({ length: Math.max(1, LIMITS.parts + spec.offset) }, (_, i) => ({ text: `p${i}` }));
   // jsonSize (runtime/src/limits.ts) of {"k": "x…x"}: 2 + (1 + 4) + (n + 2).
   if (spec.grow === "metadata") message["metadata"] = { k: "x".repeat(Math.max(0, LIMITS.metadata + spec.offset - 9)) };
-  return spec.grow === "body" ? { tenant: BIG_TENANT, message } : { message };
+  return { tenant: BIG_TENANT, message };
 }
 
 /** Pads `build(pad)` so that its length is `target` bytes (ASCII padding; exact unless a length prefix grows by the padding). */
@@ -86,7 +86,7 @@ export function sizedHttpInput(spec: SizeSpec, binding: "jsonrpc" | "rest", head
   const body = s.grow === "body" ? padTo(LIMITS.httpBody + s.offset, text) : text("size");
   return {
     method: "POST",
-    path: binding === "jsonrpc" ? "/a2a/jsonrpc" : `${restBase}${s.grow === "body" ? `/${BIG_TENANT}` : ""}/message:send`,
+    path: binding === "jsonrpc" ? "/a2a/jsonrpc" : `${restBase}/${BIG_TENANT}/message:send`,
     query: "",
     headers,
     body: Buffer.from(body).toString("base64"),
