@@ -13,6 +13,7 @@
  * | A2A_FUZZ_SWEEP_EVERY   | still-serves oracle: a full sweep after this many accepted inputs | 250          |
  * | A2A_FUZZ_SWEEP_SHARE   | still-serves oracle: the share of a property's time sweeps may use | 0.1          |
  * | A2A_FUZZ_RESTART_EVERY | restart the started agent on its database after this many accepted socket inputs (0: at the end only) | 0 |
+ * | A2A_FUZZ_STILL_SERVES  | "off": no still-serves oracle (to measure what it costs)        | on           |
  * | A2A_FUZZ_SOCKET_STORE  | the started agent's store: "sqlite" (a temporary file) or "memory" (no still-serves oracle over sockets) | sqlite |
  * | A2A_FUZZ_HEAVY         | inputs per 10,000 that are slow: a body or message at its size limit, a slow reader (each) | 0 (scripts/fuzz.mjs: 2) |
  * | A2A_FUZZ_MAX_BIG       | near-limit bodies under the limit (stored) sent per process at most; later ones go over it | 2 |

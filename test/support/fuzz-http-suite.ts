@@ -29,8 +29,9 @@ export async function prepared(targets: FuzzTargets, binding: "jsonrpc" | "rest"
   return raw.neverRead === true ? { ...input, neverRead: true } : input;
 }
 
-/** The still-serves oracle of `transport`'s target (undefined: none over sockets, the started agent keeps its tasks in memory). */
+/** The still-serves oracle of `transport`'s target (undefined: A2A_FUZZ_STILL_SERVES=off, or none over sockets: the started agent keeps its tasks in memory). */
 export function servingOracle<Input>(targets: FuzzTargets, transport: "in-process" | "socket", before: Input): ServingOracle<Input> | undefined {
+  if (process.env["A2A_FUZZ_STILL_SERVES"] === "off") return undefined;
   const target = transport === "in-process" ? targets.serving.inProcess : targets.serving.socket;
   return target === undefined ? undefined : new ServingOracle<Input>(target, servingSchedule(), before);
 }
