@@ -13,6 +13,7 @@ import fc from "fast-check";
 import { A2AServiceJsonRpcMethods } from "../../generated-example/gen/a2a_a2a_jsonrpc_methods.js";
 import { MUTATION_KINDS, mutate, validJson } from "./proto-json-arbitrary.js";
 import type { HttpInput } from "./fuzz-http.js";
+import { nestsDeeperThan, PARSE_DEPTH } from "./fuzz-checks.js";
 import { NONFINITE_JSON_TEXTS, nonFinitePlan, plantMark, withNonFiniteText } from "./fuzz-nonfinite.js";
 import { BIG_TENANT, withRareInputs } from "./fuzz-sizes.js";
 import { BIG_TASK } from "./fuzz-slow-readers.js";
@@ -291,7 +292,10 @@ export function withKnownTask(input: HttpInput, taskId: string): HttpInput {
 /** The JSON-RPC method and params `input` asks for, when it is a readable envelope. */
 export function envelopeOf(input: HttpInput): { method: string; params: JsonValue } | undefined {
   try {
-    const body = JSON.parse(Buffer.from(input.body, "base64").toString("utf8")) as unknown;
+    const text = Buffer.from(input.body, "base64").toString("utf8");
+    // Too deep to be served: not parsed (it is what took most of such an input's time).
+    if (nestsDeeperThan(text, PARSE_DEPTH)) return undefined;
+    const body = JSON.parse(text) as unknown;
     if (typeof body !== "object" || body === null || Array.isArray(body)) return undefined;
     const o = body as Record<string, JsonValue>;
     return typeof o["method"] === "string" ? { method: o["method"], params: o["params"] ?? null } : undefined;
