@@ -118,6 +118,8 @@ export async function startFuzzTargets(): Promise<FuzzTargets> {
   };
   const restart = async () => {
     if (taskDatabase === undefined) throw new Error("the started agent keeps its tasks in memory: nothing to restart on");
+    // The never-reading clients go first: a close lets calls in flight finish for a second (grpc-js), theirs never would.
+    slowReaders.closeAll();
     ledger?.close();
     await agent.close();
     agent = await start();
