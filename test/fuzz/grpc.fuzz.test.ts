@@ -32,7 +32,7 @@ import { otherOwner, socketTaskCount, startFuzzTargets, type FuzzTargets } from 
 import { KNOWN_TASK } from "../support/fuzz-jsonrpc-inputs.js";
 import { frame } from "../support/grpc-frames.js";
 
-const budget = fuzzBudget("grpc", { runs: 1_200, socketShare: 0.5, msPerInput: 40 });
+const budget = fuzzBudget("grpc", { runs: 1_000, socketShare: 0.5, msPerInput: 40 });
 let targets: FuzzTargets;
 const clients: Record<"grpc-js" | "grpc-connect", GrpcFuzzClient> = {} as never;
 /** The target each stack serves: grpc-js is the started agent's port, Connect the in-process agent's `listenGrpc`. */

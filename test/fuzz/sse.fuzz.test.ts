@@ -12,7 +12,7 @@
  * no unhandled rejection, nothing logged; a normal request is still served; and every task still
  * served on every binding, also after a restart of the agent on its SQLite file (the still-serves
  * oracle, test/support/fuzz-serving.ts). Budget:
- * A2A_FUZZ_RUNS (default 40 here), A2A_FUZZ_SEED.
+ * A2A_FUZZ_RUNS (default 34 here), A2A_FUZZ_SEED.
  */
 import fc from "fast-check";
 import { fromJson, type JsonValue } from "@bufbuild/protobuf";
@@ -27,7 +27,7 @@ import { exchangeOverSocket } from "../support/fuzz-http.js";
 import { INTERRUPTED, openStream, stateOf, TERMINAL, taskIdOf, type OpenStream, type SseItem } from "../support/fuzz-sse.js";
 import { jsonRpcSanity, startFuzzTargets, type FuzzTargets } from "../support/fuzz-targets.js";
 
-const budget = fuzzBudget("sse", { runs: 40, socketShare: 1, msPerInput: 3_000 });
+const budget = fuzzBudget("sse", { runs: 34, socketShare: 1, msPerInput: 3_000 });
 let targets: FuzzTargets;
 
 beforeAll(async () => {
