@@ -7,7 +7,8 @@
  * sockets), the rate and the failures, and exits non-zero on any failure.
  *
  *   node scripts/fuzz.mjs [--runs N] [--seed S] [--only jsonrpc,rest,grpc,sse] [--socket-share X]
- *                         [--max-minutes M] [--save DIR] [--strict]
+ *                         [--max-minutes M] [--save DIR] [--strict] [--sweep-every N]
+ *                         [--restart-every N] [--heavy N] [--socket-store sqlite|memory]
  *
  * --runs N          inputs per binding (default 1,000,000; sse: 2,000 unless --runs is given)
  * --seed S          the fast-check seed (default: drawn now, printed)
@@ -16,6 +17,15 @@
  *                   gRPC is always over sockets: the grpc-js share of its inputs, default 0.5)
  * --max-minutes M   stop each binding after M minutes and report what ran (default: no limit)
  * --strict          fail on known open findings too (test/fuzz/known-open.ts; otherwise counted and printed)
+ * --sweep-every N   still-serves oracle (test/support/fuzz-serving.ts): a full sweep (ListTasks pages and
+ *                   GetTask of every stored task on every binding) after N inputs that saved a task
+ *                   (default 250; the sweeps are kept to 10% of the time, A2A_FUZZ_SWEEP_SHARE)
+ * --restart-every N restart the started agent on its SQLite file, then sweep, after N such socket inputs
+ *                   (default 2,000; it is also restarted at the end of each socket property)
+ * --heavy N         inputs per 10,000 that are slow: a body or gRPC message at its size limit, and a
+ *                   slow reader (each; default 2 here, 1 in npm test)
+ * --socket-store S  the started agent's store: sqlite (default; a temporary file) or memory (no
+ *                   still-serves oracle over sockets)
  * --save DIR        where failing inputs are written as fixtures (default bench/output/fuzz-failures,
  *                   git-ignored; review them, then move them to test/fuzz/fixtures/ (replayed by
  *                   `npm test`) or, for faults not fixed yet, test/fuzz/fixtures-open/)
@@ -37,11 +47,17 @@ const { values } = parseArgs({
     "max-minutes": { type: "string" },
     save: { type: "string" },
     strict: { type: "boolean" },
+    "sweep-every": { type: "string" },
+    "restart-every": { type: "string" },
+    heavy: { type: "string" },
+    "socket-store": { type: "string" },
     help: { type: "boolean", short: "h" },
   },
 });
 if (values.help) {
-  console.log("node scripts/fuzz.mjs [--runs N] [--seed S] [--only jsonrpc,rest,grpc,sse] [--socket-share X] [--max-minutes M] [--save DIR] [--strict]");
+  console.log(
+    "node scripts/fuzz.mjs [--runs N] [--seed S] [--only jsonrpc,rest,grpc,sse] [--socket-share X] [--max-minutes M] [--save DIR] [--strict] [--sweep-every N] [--restart-every N] [--heavy N] [--socket-store sqlite|memory]",
+  );
   process.exit(0);
 }
 
@@ -73,6 +89,10 @@ for (const binding of only) {
     A2A_FUZZ_SEED: String(seed),
     A2A_FUZZ_SAVE_DIR: save,
     A2A_FUZZ_STATS: stats,
+    A2A_FUZZ_SWEEP_EVERY: String(number("sweep-every", values["sweep-every"] ?? 250)),
+    A2A_FUZZ_RESTART_EVERY: String(number("restart-every", values["restart-every"] ?? 2_000)),
+    A2A_FUZZ_HEAVY: String(number("heavy", values.heavy ?? 2)),
+    A2A_FUZZ_SOCKET_STORE: values["socket-store"] ?? "sqlite",
   };
   if (binding === "jsonrpc" || binding === "rest") env.A2A_FUZZ_SOCKET_SHARE = values["socket-share"] ?? "0.05";
   if (values["max-minutes"] !== undefined) env.A2A_FUZZ_MAX_MS = String(number("max-minutes", values["max-minutes"]) * 60_000);

@@ -11,40 +11,42 @@
  * the bound; a grpc-status; HTTP 200 (415 for a non-gRPC content type); status details that decode
  * with an A2A ErrorInfo matching the code, and always such an A2A error for a well-formed call
  * that fails; answer messages that decode; no internal detail in grpc-message; nothing logged as an
- * internal error; no unhandled rejection; no task or push config written by a refused call; and a
- * normal call still served every 250 calls and at the end. Budget: A2A_FUZZ_RUNS (split between the
+ * internal error; no unhandled rejection; no task or push config written by a refused call; a
+ * normal call still served every 250 calls and at the end; and every task a call saved still served
+ * on every binding, with full sweeps, and for grpc-js a restart of the agent on its SQLite file at
+ * the end (the still-serves oracle, test/support/fuzz-serving.ts). Budget: A2A_FUZZ_RUNS (split between the
  * two stacks by A2A_FUZZ_SOCKET_SHARE, the grpc-js share), A2A_FUZZ_SEED. Fixtures of
  * test/fuzz/fixtures/ are replayed first.
  */
 import { create, toBinary } from "@bufbuild/protobuf";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GetTaskRequestSchema } from "../../generated-example/gen/a2a_pb.js";
-import { createA2AServiceGrpcRoutes } from "../../generated-example/gen/a2a_a2a_grpc_server.js";
-import { listenGrpc, type GrpcEndpoint } from "@protoc-gen-a2a/runtime/grpc";
 import { fuzzBudget } from "../support/fuzz-config.js";
 import { loadFixtures } from "../support/fuzz-failures.js";
-import { runFuzzProperty, takeProcessFaults, watchProcessFaults } from "../support/fuzz-harness.js";
+import { replayFixtures, servingOracle } from "../support/fuzz-http-suite.js";
+import { runFuzzProperty, tally, watchProcessFaults } from "../support/fuzz-harness.js";
+import { BIG_TASK } from "../support/fuzz-slow-readers.js";
 import { checkGrpcAnswer, GrpcFuzzClient, grpcStatusOf } from "../support/fuzz-grpc.js";
 import { GRPC_INPUT, grpcBody, grpcInput, SERVICE, type GrpcInput } from "../support/fuzz-grpc-inputs.js";
 import { otherOwner, socketTaskCount, startFuzzTargets, type FuzzTargets } from "../support/fuzz-targets.js";
 import { KNOWN_TASK } from "../support/fuzz-jsonrpc-inputs.js";
 import { frame } from "../support/grpc-frames.js";
 
-const budget = fuzzBudget("grpc", { runs: 1_200, socketShare: 0.5, msPerInput: 40 });
+const budget = fuzzBudget("grpc", { runs: 1_000, socketShare: 0.5, msPerInput: 40 });
 let targets: FuzzTargets;
-let connect: GrpcEndpoint;
 const clients: Record<"grpc-js" | "grpc-connect", GrpcFuzzClient> = {} as never;
+/** The target each stack serves: grpc-js is the started agent's port, Connect the in-process agent's `listenGrpc`. */
+const TRANSPORT = { "grpc-js": "socket", "grpc-connect": "in-process" } as const;
 
 beforeAll(async () => {
   watchProcessFaults();
   targets = await startFuzzTargets();
-  connect = await listenGrpc(createA2AServiceGrpcRoutes(targets.inProcess.handler, targets.inProcess.serverOptions));
-  clients["grpc-js"] = new GrpcFuzzClient(targets.agent.grpcAddress);
-  clients["grpc-connect"] = new GrpcFuzzClient(connect.address);
+  // The started agent's port changes when the still-serves oracle restarts it.
+  clients["grpc-js"] = new GrpcFuzzClient(() => targets.agent.grpcAddress);
+  clients["grpc-connect"] = new GrpcFuzzClient(targets.inProcessGrpc.address);
 });
 afterAll(async () => {
   for (const c of Object.values(clients)) c?.close();
-  await connect?.close();
   await targets?.close();
 });
 
@@ -58,7 +60,15 @@ const refused = (status: string | undefined, body: Buffer) => status !== "0" && 
 
 async function checkOne(stack: "grpc-js" | "grpc-connect", input: GrpcInput): Promise<string[]> {
   const taskId = stack === "grpc-js" ? targets.knownTask.socket : targets.knownTask.inProcess;
-  const { body, wellFormed } = grpcBody(input, taskId);
+  const big = JSON.stringify(input.frames).includes(BIG_TASK) ? await targets.bigTask(TRANSPORT[stack]) : { id: "" };
+  if ("problem" in big) return [big.problem];
+  const { body, wellFormed } = grpcBody(input, taskId, big.id);
+  if (input.neverRead === true) {
+    // A slow reader: nothing to judge now; the next calls, the normal calls and the still-serves oracle must be served.
+    await targets.slowReaders.grpc(clients[stack].address, input.path, input.headers, body);
+    tally("slow reader (never reads its answer)");
+    return (stack === "grpc-js" ? targets.takeAgentLogs() : targets.inProcess.takeLogs()).map((l) => `the server logged: ${l}`);
+  }
   const sent = [input.path, ...input.headers.flat(), body.toString("latin1")].join("\n");
   // A cancelled call may or may not have changed something: no state check.
   const writes = WRITES.has(input.path) && input.cancelAfterMs === undefined;
@@ -109,13 +119,13 @@ describe("gRPC fuzzing", () => {
     for (const binding of ["grpc-js", "grpc-connect"] as const) {
       const fixtures = loadFixtures<GrpcInput>(binding);
       if (process.env["A2A_FUZZ_FIXTURES"] === undefined) expect(fixtures.length).toBeGreaterThan(0);
-      for (const f of fixtures) {
-        const problems = await checkOne(binding, f.input);
-        // A late handler failure (F1) surfaces after the answer.
-        await new Promise((r) => setTimeout(r, 100));
-        problems.push(...takeProcessFaults());
-        expect(problems, `fixture ${JSON.stringify(f.input).slice(0, 300)}`).toEqual([]);
-      }
+      // A late handler failure (F1) surfaces after the answer: 100 ms each.
+      await replayFixtures(
+        targets,
+        fixtures.map((f) => ({ ...f, transport: TRANSPORT[binding] })),
+        (_transport, input) => checkOne(binding, input),
+        100,
+      );
     }
   });
 
@@ -132,6 +142,7 @@ describe("gRPC fuzzing", () => {
           check: (input) => checkOne(stack, input),
           sanity: () => sanity(stack),
           timeShare: 0.5,
+          serving: servingOracle(targets, TRANSPORT[stack], "(stored before this property)" as unknown as GrpcInput),
         });
         expect(failures.summary()).toEqual([]);
       },

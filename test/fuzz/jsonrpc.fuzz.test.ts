@@ -17,7 +17,7 @@
  * test/fuzz/fixtures/ are replayed first.
  */
 import { afterAll, beforeAll, describe } from "vitest";
-import { httpFuzzCases } from "../support/fuzz-http-suite.js";
+import { httpFuzzCases, prepared } from "../support/fuzz-http-suite.js";
 import { fuzzBudget } from "../support/fuzz-config.js";
 import { tally, watchProcessFaults } from "../support/fuzz-harness.js";
 import { exchangeInProcess, exchangeOverSocket, type HttpInput } from "../support/fuzz-http.js";
@@ -43,7 +43,15 @@ afterAll(async () => {
 const WRITES = new Set(["SendMessage", "SendStreamingMessage", "CreateTaskPushNotificationConfig", "DeleteTaskPushNotificationConfig"]);
 
 /** Sends one input on one transport; returns its problems. */
-async function checkOne(transport: "in-process" | "socket", raw: HttpInput): Promise<string[]> {
+async function checkOne(transport: "in-process" | "socket", given: HttpInput): Promise<string[]> {
+  const raw = await prepared(targets, "jsonrpc", transport, given);
+  if ("problem" in raw) return [raw.problem];
+  if (transport === "socket" && raw.neverRead === true) {
+    // A slow reader: nothing to judge now; the next inputs, the normal requests and the still-serves oracle must be served.
+    await targets.slowReaders.http(targets.origin, raw);
+    tally("slow reader (never reads its answer)");
+    return targets.takeAgentLogs().map((l) => `the agent logged: ${l}`);
+  }
   const method = envelopeOf(raw)?.method ?? "";
   // A client that went away may or may not have changed something: no state check.
   const writes = WRITES.has(method) && raw.abortAfterMs === undefined;

@@ -15,7 +15,7 @@
  * long run). The regression fixtures of test/fuzz/fixtures/ are replayed first.
  */
 import { afterAll, beforeAll, describe } from "vitest";
-import { httpFuzzCases } from "../support/fuzz-http-suite.js";
+import { httpFuzzCases, prepared } from "../support/fuzz-http-suite.js";
 import type { DescMessage } from "@bufbuild/protobuf";
 import { matchRoute } from "@protoc-gen-a2a/runtime/rest";
 import { A2AServiceRoutes } from "../../generated-example/gen/a2a_a2a_rest_routes.js";
@@ -48,7 +48,15 @@ function operationOf(input: HttpInput): string | undefined {
   return match.kind === "match" ? match.route.operation : undefined;
 }
 
-async function checkOne(transport: "in-process" | "socket", raw: HttpInput): Promise<string[]> {
+async function checkOne(transport: "in-process" | "socket", given: HttpInput): Promise<string[]> {
+  const raw = await prepared(targets, "rest", transport, given);
+  if ("problem" in raw) return [raw.problem];
+  if (transport === "socket" && raw.neverRead === true) {
+    // A slow reader: nothing to judge now; the next inputs, the normal requests and the still-serves oracle must be served.
+    await targets.slowReaders.http(targets.origin, raw);
+    tally("slow reader (never reads its answer)");
+    return targets.takeAgentLogs().map((l) => `the agent logged: ${l}`);
+  }
   const operation = operationOf(raw);
   const output: DescMessage | undefined = operation === undefined ? undefined : A2AServiceOperationsByName[operation as keyof typeof A2AServiceOperationsByName].output;
   // A client that went away may or may not have changed something: no state check.

@@ -9,8 +9,10 @@
  * UnsupportedOperation only when the task is terminal; a stream ends when its task is terminal; no
  * stream hangs without an event or an end within the bound; after the input is answered or the
  * task canceled, the task is terminal and a new subscription is refused with UnsupportedOperation;
- * no unhandled rejection, nothing logged; and a normal request is still served. Budget:
- * A2A_FUZZ_RUNS (default 40 here), A2A_FUZZ_SEED.
+ * no unhandled rejection, nothing logged; a normal request is still served; and every task still
+ * served on every binding, also after a restart of the agent on its SQLite file (the still-serves
+ * oracle, test/support/fuzz-serving.ts). Budget:
+ * A2A_FUZZ_RUNS (default 34 here), A2A_FUZZ_SEED.
  */
 import fc from "fast-check";
 import { fromJson, type JsonValue } from "@bufbuild/protobuf";
@@ -18,13 +20,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { StreamResponseSchema } from "../../generated-example/gen/a2a_pb.js";
 import { fuzzBudget } from "../support/fuzz-config.js";
 import { loadFixtures } from "../support/fuzz-failures.js";
-import { runFuzzProperty, tally, takeProcessFaults, watchProcessFaults } from "../support/fuzz-harness.js";
+import { runFuzzProperty, tally, watchProcessFaults } from "../support/fuzz-harness.js";
+import { replayFixtures, servingOracle } from "../support/fuzz-http-suite.js";
 import { checkRestError, JSONRPC_CODES } from "../support/fuzz-checks.js";
 import { exchangeOverSocket } from "../support/fuzz-http.js";
 import { INTERRUPTED, openStream, stateOf, TERMINAL, taskIdOf, type OpenStream, type SseItem } from "../support/fuzz-sse.js";
 import { jsonRpcSanity, startFuzzTargets, type FuzzTargets } from "../support/fuzz-targets.js";
 
-const budget = fuzzBudget("sse", { runs: 40, socketShare: 1, msPerInput: 3_000 });
+const budget = fuzzBudget("sse", { runs: 34, socketShare: 1, msPerInput: 3_000 });
 let targets: FuzzTargets;
 
 beforeAll(async () => {
@@ -227,10 +230,7 @@ describe("SSE reconnect fuzzing", () => {
   it("replays the regression fixtures (test/fuzz/fixtures/)", async () => {
     const fixtures = loadFixtures<SseInput>("sse");
     if (process.env["A2A_FUZZ_FIXTURES"] === undefined) expect(fixtures.length).toBeGreaterThan(0);
-    for (const f of fixtures) {
-      const problems = [...(await checkOne(f.input)), ...takeProcessFaults()];
-      expect(problems, `fixture ${JSON.stringify(f.input)}`).toEqual([]);
-    }
+    await replayFixtures(targets, fixtures, (_transport, input) => checkOne(input));
   });
 
   it(
@@ -245,6 +245,7 @@ describe("SSE reconnect fuzzing", () => {
         check: checkOne,
         sanity: () => jsonRpcSanity((i) => exchangeOverSocket(targets.origin, i, targets.http)),
         sanityEvery: 20,
+        serving: servingOracle(targets, "socket", "(stored before this property)" as unknown as SseInput),
       });
       expect(failures.summary()).toEqual([]);
     },

@@ -5,8 +5,9 @@
  * clientContextIds "known", push sender policy), for the fuzzers to call through their universal
  * handlers without sockets. What differs, on purpose: the task store counts task creations and
  * push-config writes (so a fuzzer can assert that a rejected request changed nothing), the logger
- * records what the pipeline logs (an internal error is a finding), and the push sender neither
- * resolves host names nor delivers (stubs: no network).
+ * records what the pipeline logs (an internal error is a finding), the store keeps the ledger of
+ * the still-serves oracle (which tasks were saved, which it holds: test/support/fuzz-task-ledger.ts),
+ * and the push sender neither resolves host names nor delivers (stubs: no network).
  */
 import { StreamResponseSchema, type AgentCard } from "../../generated-example/gen/a2a_pb.js";
 import { PermissionDeniedError, UnauthenticatedError } from "../../generated-example/gen/a2a_a2a_errors.js";
@@ -18,6 +19,7 @@ import { createExampleExecutor, type ExamplePrincipal } from "../../generated-ex
 import { createPushNotificationSender, InMemoryTaskStore } from "@protoc-gen-a2a/runtime/task";
 import type { AuthRequest } from "@protoc-gen-a2a/runtime";
 import type { UniversalHandler } from "@protoc-gen-a2a/runtime/http";
+import { taskKey, type HeldTask, type TaskLedger, type TaskRef } from "./fuzz-task-ledger.js";
 
 /** The bearer tokens the fuzzers use (the example agent is started with the same ones). */
 export const FUZZ_TOKENS: Readonly<Record<string, ExamplePrincipal>> = {
@@ -26,18 +28,53 @@ export const FUZZ_TOKENS: Readonly<Record<string, ExamplePrincipal>> = {
   "fuzz-carol": { subject: "carol", extendedCard: false, tasks: false },
 };
 
-/** An in-memory store that counts what rejected requests must not do. */
-export class CountingTaskStore extends InMemoryTaskStore {
+/** An in-memory store that counts what rejected requests must not do, and keeps the still-serves oracle's ledger. */
+export class CountingTaskStore extends InMemoryTaskStore implements TaskLedger {
   /** Tasks created. */
   creations = 0;
   /** Push configs saved or deleted. */
   pushConfigWrites = 0;
+  /** Every task saved (pruned of those the store dropped when asked), with its last save's number. */
+  readonly #known = new Map<string, { ref: TaskRef; version: number }>();
+  /** Tasks saved since the last {@link takeSaved}. */
+  readonly #saved = new Map<string, TaskRef>();
+  #saves = 0;
 
   override async saveTask(...args: Parameters<InMemoryTaskStore["saveTask"]>): Promise<void> {
     const [scope, task] = args;
-    const existed = (await super.getTask(scope, (task as { id: string }).id)) !== undefined;
+    const id = (task as { id: string }).id;
+    const existed = (await super.getTask(scope, id)) !== undefined;
     await super.saveTask(...args);
     if (!existed) this.creations++;
+    const ref = { tenant: scope.tenant, owner: scope.owner, id };
+    const key = taskKey(ref);
+    this.#known.set(key, { ref, version: ++this.#saves });
+    this.#saved.set(key, ref);
+  }
+
+  async takeSaved(): Promise<TaskRef[]> {
+    const out = [...this.#saved.values()];
+    this.#saved.clear();
+    return out;
+  }
+
+  async held(): Promise<HeldTask[]> {
+    const out: HeldTask[] = [];
+    for (const { ref } of [...this.#known.values()]) {
+      const version = await this.version(ref);
+      if (version !== undefined) out.push({ ref, version });
+    }
+    return out;
+  }
+
+  async version(ref: TaskRef): Promise<number | undefined> {
+    const key = taskKey(ref);
+    if ((await super.getTask(ref, ref.id)) === undefined) {
+      // Dropped by retention (maxTasks): no longer the oracle's concern.
+      this.#known.delete(key);
+      return undefined;
+    }
+    return this.#known.get(key)?.version;
   }
 
   override async savePushConfig(...args: Parameters<InMemoryTaskStore["savePushConfig"]>): Promise<void> {
@@ -76,10 +113,12 @@ export function exampleAuthenticate({ serviceParameters, operation }: AuthReques
   return principal;
 }
 
-/** Builds the in-process agent; `extendedCard` is what GetExtendedAgentCard answers to a principal allowed to see it. */
-export function createInProcessAgent(extendedCard: AgentCard): InProcessAgent {
+/**
+ * Builds the in-process agent; `extendedCard` is what GetExtendedAgentCard answers to a principal allowed to see it;
+ * `store` replaces its store (the still-serves oracle's own tests plant defects in one).
+ */
+export function createInProcessAgent(extendedCard: AgentCard, store: CountingTaskStore = new CountingTaskStore()): InProcessAgent {
   const shutdown = new AbortController();
-  const store = new CountingTaskStore();
   const logs: string[] = [];
   const push = createPushNotificationSender({
     store,

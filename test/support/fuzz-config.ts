@@ -10,8 +10,16 @@
  * | A2A_FUZZ_SOCKET_SHARE  | share of the inputs sent over real sockets (0..1)                | per file     |
  * | A2A_FUZZ_SAVE_DIR      | where a failing input is written as a fixture; unset: not saved  | unset        |
  * | A2A_FUZZ_STATS         | a file each property appends one JSON line of figures to         | unset        |
+ * | A2A_FUZZ_SWEEP_EVERY   | still-serves oracle: a full sweep after this many accepted inputs | 250          |
+ * | A2A_FUZZ_SWEEP_SHARE   | still-serves oracle: the share of a property's time sweeps may use | 0.1          |
+ * | A2A_FUZZ_RESTART_EVERY | restart the started agent on its database after this many accepted socket inputs (0: at the end only) | 0 |
+ * | A2A_FUZZ_STILL_SERVES  | "off": no still-serves oracle (to measure what it costs)        | on           |
+ * | A2A_FUZZ_SOCKET_STORE  | the started agent's store: "sqlite" (a temporary file) or "memory" (no still-serves oracle over sockets) | sqlite |
+ * | A2A_FUZZ_HEAVY         | inputs per 10,000 that are slow: a body or message at its size limit, a slow reader (each) | 0 (scripts/fuzz.mjs: 2) |
+ * | A2A_FUZZ_MAX_BIG       | near-limit bodies under the limit (stored) sent per process at most; later ones go over it | 2 |
  */
 import { appendFileSync } from "node:fs";
+import type { ServingSchedule } from "./fuzz-serving.js";
 
 /** The budget of one binding's properties. */
 export interface FuzzBudget {
@@ -75,4 +83,23 @@ export function reportStats(stats: FuzzStats): void {
   console.log(`fuzz ${stats.binding} (${stats.transport}): ${stats.runs} inputs in ${(stats.ms / 1000).toFixed(1)} s, ${rate} inputs/s, ${stats.failures} failing, seed ${stats.seed}`);
   const file = process.env["A2A_FUZZ_STATS"];
   if (file !== undefined && file !== "") appendFileSync(file, `${JSON.stringify({ ...stats, rate })}\n`);
+}
+
+/** The still-serves oracle's schedule (test/support/fuzz-serving.ts), from A2A_FUZZ_SWEEP_EVERY, A2A_FUZZ_SWEEP_SHARE, A2A_FUZZ_RESTART_EVERY. */
+export function servingSchedule(): ServingSchedule {
+  return {
+    sweepEvery: Math.max(1, Math.round(numberFromEnv("A2A_FUZZ_SWEEP_EVERY") ?? 250)),
+    sweepShare: Math.min(1, numberFromEnv("A2A_FUZZ_SWEEP_SHARE") ?? 0.1),
+    restartEvery: Math.round(numberFromEnv("A2A_FUZZ_RESTART_EVERY") ?? 0),
+  };
+}
+
+/** A non-negative number from the environment, or `fallback`. */
+export function fuzzSetting(name: string, fallback: number): number {
+  return numberFromEnv(name) ?? fallback;
+}
+
+/** The weight per 10,000 inputs of the slow kinds (A2A_FUZZ_HEAVY: bodies at the size limits, slow readers), at most 1,000. */
+export function heavyPer10k(): number {
+  return Math.min(1_000, Math.round(numberFromEnv("A2A_FUZZ_HEAVY") ?? 0));
 }

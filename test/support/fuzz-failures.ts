@@ -80,6 +80,11 @@ export class FuzzFailures<Input> {
     return true;
   }
 
+  /** The first failing input of each kind of fault, with its problems. */
+  firsts(): FuzzFixture<Input>[] {
+    return [...this.#kinds.values()].map((k) => k.fixture);
+  }
+
   /** One line per kind of fault: count, problem, input (for the assertion message). */
   summary(): string[] {
     return [...this.#kinds.entries()].map(([kind, { count, fixture }]) => `${count}× ${kind}\n    first input: ${JSON.stringify(fixture.input).slice(0, 600)}`);

@@ -4,7 +4,8 @@
  * mostly; else unknown ones, reflection, nonsense), metadata (content-type, te, grpc-timeout,
  * grpc-encoding, A2A-Version, A2A-Extensions, authorization, random keys and -bin values) and
  * length-prefixed messages: the method's request as protobuf (from a valid, perhaps mutated
- * ProtoJSON payload; perhaps naming the known task) or random bytes, then perhaps bent (bits
+ * ProtoJSON payload; perhaps naming the known task; perhaps with a NaN or ±Infinity double in a
+ * Struct or Value field at any depth, test/support/fuzz-nonfinite.ts) or random bytes, then perhaps bent (bits
  * flipped, cut, bytes inserted), framed with odd compression flags, lying lengths, several
  * messages, a cut frame header or none at all. Bytes are built when sent ({@link grpcBody}), so
  * that a fixture naming the known task replays against a new one.
@@ -15,6 +16,10 @@ import { A2AServiceOperations } from "../../generated-example/gen/a2a_a2a_handle
 import { MUTATION_KINDS, mutate, validJson } from "./proto-json-arbitrary.js";
 import { extensionsValue, headerName, headerValue, sometimes, versionValue } from "./fuzz-headers.js";
 import { KNOWN_TASK } from "./fuzz-jsonrpc-inputs.js";
+import { NONFINITE_DOUBLES, nonFinitePlan, plantMark, replaceMarks, type NonFiniteDouble } from "./fuzz-nonfinite.js";
+import { BIG_TENANT, LIMITS, sizedGrpcMessage, withRareInputs, type SizeSpec } from "./fuzz-sizes.js";
+import { BIG_TASK } from "./fuzz-slow-readers.js";
+import { frame } from "./grpc-frames.js";
 
 /** The path prefix of the A2A service's gRPC methods. */
 export const SERVICE = "/lf.a2a.v1.A2AService";
@@ -36,6 +41,8 @@ export interface FrameSpec {
   readonly lengthDelta: number;
   /** Only the first n bytes of the frame are sent (undefined: all). */
   readonly cutAt?: number;
+  /** The double that replaces the non-finite mark planted in `payload.json` (test/support/fuzz-nonfinite.ts). */
+  readonly nonFinite?: NonFiniteDouble;
 }
 
 /** A gRPC call as the fuzzer builds it (JSON, for fixtures). */
@@ -45,26 +52,35 @@ export interface GrpcInput {
   readonly frames: readonly FrameSpec[];
   /** The client cancels the call (RST_STREAM CANCEL) this long (ms) after sending it. */
   readonly cancelAfterMs?: number;
+  /** A SendMessage of a size at a limit (test/support/fuzz-sizes.ts) instead of `frames`: built when sent. */
+  readonly grow?: SizeSpec;
+  /** The client never reads the answer (a flow-control window of 0: test/support/fuzz-slow-readers.ts). */
+  readonly neverRead?: true;
 }
 
-/** Encodes a ProtoJSON payload of `desc` (the placeholder replaced by `taskId`); undefined if it is not valid ProtoJSON. */
-export function encodePayload(desc: DescMessage | undefined, json: JsonObject, taskId: string): Uint8Array | undefined {
+/**
+ * Encodes a ProtoJSON payload of `desc` (the placeholder replaced by `taskId`, a planted non-finite mark by
+ * the double `nonFinite`); undefined if it is not valid ProtoJSON.
+ */
+export function encodePayload(desc: DescMessage | undefined, json: JsonObject, taskId: string, nonFinite?: NonFiniteDouble, bigTaskId = ""): Uint8Array | undefined {
   if (desc === undefined) return undefined;
   try {
-    const text = JSON.stringify(json).replaceAll(KNOWN_TASK, taskId);
-    return toBinary(desc, fromJson(desc, JSON.parse(text), { ignoreUnknownFields: true }));
+    const text = JSON.stringify(json).replaceAll(KNOWN_TASK, taskId).replaceAll(BIG_TASK, bigTaskId);
+    const message = fromJson(desc, JSON.parse(text), { ignoreUnknownFields: true });
+    if (nonFinite !== undefined) replaceMarks(message, nonFinite);
+    return toBinary(desc, message);
   } catch {
     return undefined;
   }
 }
 
 /** The bytes of one frame, and whether it is a well-formed uncompressed message of its method's input. */
-export function frameBytes(path: string, spec: FrameSpec, taskId: string): { bytes: Buffer; intact: boolean } {
+export function frameBytes(path: string, spec: FrameSpec, taskId: string, bigTaskId = ""): { bytes: Buffer; intact: boolean } {
   const desc = GRPC_INPUT.get(path);
   let payload: Buffer;
   let valid: boolean;
   if ("json" in spec.payload) {
-    const encoded = encodePayload(desc, spec.payload.json, taskId);
+    const encoded = encodePayload(desc, spec.payload.json, taskId, spec.nonFinite, bigTaskId);
     payload = Buffer.from(encoded ?? new Uint8Array());
     valid = encoded !== undefined;
   } else {
@@ -87,9 +103,16 @@ export function frameBytes(path: string, spec: FrameSpec, taskId: string): { byt
   return { bytes, intact: valid && spec.flag === 0 && spec.lengthDelta === 0 && bytes.length === whole.length };
 }
 
-/** The request body of `input`, and whether it is exactly one well-formed, uncompressed message that decodes as the method's input. */
-export function grpcBody(input: GrpcInput, taskId: string): { body: Buffer; wellFormed: boolean } {
-  const frames = input.frames.map((f) => frameBytes(input.path, f, taskId));
+/**
+ * The request body of `input` (the known task `taskId`, the big task `bigTaskId`), and whether it is exactly one well-formed,
+ * uncompressed message that decodes as the method's input (a sized one: and within the message limit).
+ */
+export function grpcBody(input: GrpcInput, taskId: string, bigTaskId = ""): { body: Buffer; wellFormed: boolean } {
+  if (input.grow !== undefined) {
+    const message = sizedGrpcMessage(input.grow);
+    return { body: frame(message), wellFormed: message.length <= LIMITS.grpcMessage };
+  }
+  const frames = input.frames.map((f) => frameBytes(input.path, f, taskId, bigTaskId));
   return { body: Buffer.concat(frames.map((f) => f.bytes)), wellFormed: frames.length === 1 && frames[0]!.intact };
 }
 
@@ -118,16 +141,25 @@ const payloadFor = (path: string): fc.Arbitrary<FrameSpec["payload"]> => {
 const bend = fc.array(fc.tuple(fc.constantFrom("flip" as const, "cut" as const, "insert" as const, "set" as const), fc.nat(1000), fc.nat(255)), { maxLength: 2 });
 
 const frameFor = (path: string): fc.Arbitrary<FrameSpec> =>
-  fc.record(
-    {
-      payload: payloadFor(path),
-      bend: fc.oneof({ weight: 5, arbitrary: fc.constant([]) }, { weight: 1, arbitrary: bend }),
-      flag: fc.oneof({ weight: 20, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.constantFrom(1, 2, 128, 255) }),
-      lengthDelta: fc.oneof({ weight: 20, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.constantFrom(-1, 1, 5, 1_000, 0x7fffffff, 0xffffffff) }),
-      cutAt: sometimes(fc.nat(60), 0.05),
-    },
-    { requiredKeys: ["payload", "bend", "flag", "lengthDelta"] },
-  );
+  fc
+    .record(
+      {
+        payload: payloadFor(path),
+        bend: fc.oneof({ weight: 5, arbitrary: fc.constant([]) }, { weight: 1, arbitrary: bend }),
+        flag: fc.oneof({ weight: 20, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.constantFrom(1, 2, 128, 255) }),
+        lengthDelta: fc.oneof({ weight: 20, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.constantFrom(-1, 1, 5, 1_000, 0x7fffffff, 0xffffffff) }),
+        cutAt: sometimes(fc.nat(60), 0.05),
+        nonFinite: sometimes(fc.tuple(nonFinitePlan, fc.constantFrom(...NONFINITE_DOUBLES)), 0.06),
+      },
+      { requiredKeys: ["payload", "bend", "flag", "lengthDelta"] },
+    )
+    .map(({ nonFinite, ...spec }): FrameSpec => {
+      // A NaN or ±Infinity double in a Struct or Value of the request (binary protobuf carries them).
+      const desc = GRPC_INPUT.get(path);
+      if (nonFinite === undefined || desc === undefined || !("json" in spec.payload)) return spec;
+      const json = structuredClone(spec.payload.json);
+      return plantMark(desc, json, nonFinite[0]) ? { ...spec, payload: { json }, nonFinite: nonFinite[1] } : spec;
+    });
 
 const pathArb: fc.Arbitrary<string> = fc.oneof(
   { weight: 30, arbitrary: fc.constantFrom(...OPS.map((o) => o.grpcPath)) },
@@ -246,7 +278,7 @@ const metadata: fc.Arbitrary<[string, string][]> = fc
   });
 
 /** A whole gRPC call. */
-export const grpcInput: fc.Arbitrary<GrpcInput> = pathArb.chain((path) =>
+const plainGrpcInput: fc.Arbitrary<GrpcInput> = pathArb.chain((path) =>
   fc
     .record({
       path: fc.constant(path),
@@ -259,4 +291,29 @@ export const grpcInput: fc.Arbitrary<GrpcInput> = pathArb.chain((path) =>
       cancelAfterMs: sometimes(fc.integer({ min: 0, max: 30 }), 0.015),
     })
     .map(({ cancelAfterMs, ...call }): GrpcInput => (cancelAfterMs === undefined ? call : { ...call, cancelAfterMs })),
+);
+
+/** The metadata of a normal call (sized and slow-reader calls), anonymous. */
+const NORMAL_METADATA: [string, string][] = [
+  ["content-type", "application/grpc"],
+  ["te", "trailers"],
+  ["a2a-version", "1.0"],
+];
+
+/**
+ * A gRPC call: mostly {@link plainGrpcInput}; rarely a SendMessage at a size limit (test/support/fuzz-sizes.ts), or a
+ * call for a large answer the client never reads (GetTask of the big task, ListTasks with artifacts:
+ * test/support/fuzz-slow-readers.ts).
+ */
+export const grpcInput: fc.Arbitrary<GrpcInput> = withRareInputs(
+  plainGrpcInput,
+  (grow): GrpcInput => ({ path: `${SERVICE}/SendMessage`, headers: NORMAL_METADATA, frames: [], grow }),
+  fc.boolean().map(
+    (get): GrpcInput => ({
+      path: `${SERVICE}/${get ? "GetTask" : "ListTasks"}`,
+      headers: NORMAL_METADATA,
+      frames: [{ payload: { json: get ? { tenant: BIG_TENANT, id: BIG_TASK } : { tenant: BIG_TENANT, pageSize: 100, includeArtifacts: true } }, bend: [], flag: 0, lengthDelta: 0 }],
+      neverRead: true,
+    }),
+  ),
 );

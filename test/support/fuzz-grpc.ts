@@ -36,15 +36,24 @@ export interface GrpcAnswer {
 
 const OUTPUT = new Map<string, DescMessage>(Object.values(A2AServiceOperations).map((o) => [o.grpcPath, o.output]));
 
-/** A reconnecting HTTP/2 client of one gRPC server. */
+/** A reconnecting HTTP/2 client of one gRPC server (`address` may be a getter: a restarted server listens elsewhere). */
 export class GrpcFuzzClient {
   #session: ClientHttp2Session | undefined;
+  #connectedTo = "";
 
-  constructor(readonly address: string) {}
+  constructor(readonly target: string | (() => string)) {}
+
+  /** host:port of the server now. */
+  get address(): string {
+    return typeof this.target === "string" ? this.target : this.target();
+  }
 
   #connection(): ClientHttp2Session {
-    if (this.#session === undefined || this.#session.closed || this.#session.destroyed) {
-      this.#session = connect(`http://${this.address}`);
+    const address = this.address;
+    if (this.#session === undefined || this.#session.closed || this.#session.destroyed || this.#connectedTo !== address) {
+      this.#session?.destroy();
+      this.#session = connect(`http://${address}`);
+      this.#connectedTo = address;
       this.#session.on("error", () => {});
     }
     return this.#session;
@@ -111,7 +120,7 @@ export class GrpcFuzzClient {
 }
 
 /** The messages of a gRPC body (length-prefixed; compressed ones inflated by `encoding`), or a problem; gRPC-web trailers apart. */
-function messages(body: Buffer, encoding: string | undefined): { messages: Buffer[]; trailers: Record<string, string> } | string {
+export function messages(body: Buffer, encoding: string | undefined): { messages: Buffer[]; trailers: Record<string, string> } | string {
   const out: Buffer[] = [];
   const trailers: Record<string, string> = {};
   for (let at = 0; at < body.length; ) {
@@ -155,7 +164,7 @@ const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 export const grpcStatusOf = (a: GrpcAnswer): string | undefined => trailerOf(a, "grpc-status");
 
 /** A trailer of an answer: HTTP/2 trailers, the headers of a trailers-only answer, or gRPC-web's trailer frame. */
-function trailerOf(a: GrpcAnswer, name: string): string | undefined {
+export function trailerOf(a: GrpcAnswer, name: string): string | undefined {
   const direct = one(a.trailers[name] as string | undefined) ?? one(a.headers[name] as string | undefined);
   if (direct !== undefined || !String(a.headers["content-type"] ?? "").startsWith("application/grpc-web")) return direct;
   const parsed = messages(a.body, one(a.headers["grpc-encoding"] as string | undefined));

@@ -3,13 +3,17 @@
  * Runs one fuzz property: `runs` inputs of `arbitrary` (seeded), each handed to `check`, which
  * sends it and returns what is wrong with the answer. Unhandled rejections and uncaught
  * exceptions during an input count against it. Every `sanityEvery` inputs, and at the end, a
- * normal request must still be served (`sanity`). Failures are collected by kind, not thrown, so
+ * normal request must still be served (`sanity`). With a still-serves oracle (`serving`,
+ * test/support/fuzz-serving.ts), every task an input saved must still be served on every binding,
+ * and the oracle's full sweeps (and restarts) run when due and at the end; what they find is charged
+ * to the input that saved the task. Failures are collected by kind, not thrown, so
  * that a long run reports every distinct fault (test/support/fuzz-failures.ts); the caller
  * asserts that there were none.
  */
 import fc from "fast-check";
 import { reportStats } from "./fuzz-config.js";
 import { FuzzFailures } from "./fuzz-failures.js";
+import type { ServingOracle } from "./fuzz-serving.js";
 
 /** One property to run. */
 export interface FuzzProperty<Input> {
@@ -26,7 +30,12 @@ export interface FuzzProperty<Input> {
   readonly sanityEvery?: number;
   /** The share (0..1) of the A2A_FUZZ_MAX_MS time budget this property may use. Default 1. */
   readonly timeShare?: number;
+  /** The still-serves oracle of the target the inputs go to (absent: none). */
+  readonly serving?: ServingOracle<Input>;
 }
+
+/** What the problems of tasks saved by the normal requests are charged to. */
+const SANITY = "(a normal request between inputs)";
 
 const kinds = new Map<string, number>();
 
@@ -76,6 +85,11 @@ export async function runFuzzProperty<Input>(property: FuzzProperty<Input>): Pro
         // Let stray promise rejections of this input surface before judging it.
         await new Promise((r) => setImmediate(r));
         problems.push(...takeProcessFaults());
+        if (property.serving !== undefined) {
+          const { own, earlier } = await property.serving.afterInput(input);
+          problems.push(...own);
+          for (const e of earlier) failures.record(e.input, e.problems);
+        }
         count++;
         if (Date.now() - lastProgress >= 60_000) {
           lastProgress = Date.now();
@@ -85,6 +99,11 @@ export async function runFuzzProperty<Input>(property: FuzzProperty<Input>): Pro
         if (count % every === 0) {
           const sane = await property.sanity();
           if (sane.length > 0) problems.push(...sane.map((p) => `a normal request after this input failed: ${p}`));
+          if (property.serving !== undefined) {
+            const { own, earlier } = await property.serving.afterInput(SANITY as Input);
+            if (own.length > 0) failures.record(SANITY as Input, own);
+            for (const e of earlier) failures.record(e.input, e.problems);
+          }
         }
         failures.record(input, problems);
         return true;
@@ -98,13 +117,22 @@ export async function runFuzzProperty<Input>(property: FuzzProperty<Input>): Pro
       },
     );
   }
-  console.log(`fuzz ${property.binding} (${property.transport}) answers: ${takeTally()}`);
   const sane = await property.sanity();
   if (sane.length > 0)
     failures.record(
       "(a normal request at the end)" as Input,
       sane.map((p) => `a normal request after the run failed: ${p}`),
     );
+  if (property.serving !== undefined) {
+    const { own, earlier } = await property.serving.afterInput(SANITY as Input);
+    if (own.length > 0) failures.record(SANITY as Input, own);
+    for (const e of [...earlier, ...(await property.serving.atEnd())]) failures.record(e.input, e.problems);
+    const s = property.serving.stats;
+    console.log(
+      `fuzz ${property.binding} (${property.transport}) still serves: ${s.accepted} inputs saved tasks, ${s.tasksChecked} task checks in ${(s.checkMs / 1000).toFixed(1)} s, ${s.sweeps} full sweeps and ${s.restarts} restarts in ${(s.sweepMs / 1000).toFixed(1)} s`,
+    );
+  }
+  console.log(`fuzz ${property.binding} (${property.transport}) answers: ${takeTally()}`);
   const knownOpen = Object.fromEntries(failures.knownOpen);
   if (failures.knownOpen.size > 0) console.log(`fuzz ${property.binding} (${property.transport}): known open findings hit (test/fuzz/known-open.ts): ${JSON.stringify(knownOpen)}`);
   reportStats({ binding: property.binding, transport: property.transport, runs: count, ms: Date.now() - started, failures: failures.total, knownOpen, seed: property.seed });

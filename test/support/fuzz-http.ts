@@ -7,6 +7,7 @@
  */
 import { Agent, request as httpRequest } from "node:http";
 import type { UniversalHandler, UniversalRequest, UniversalResponse } from "@protoc-gen-a2a/runtime/http";
+import type { SizeSpec } from "./fuzz-sizes.js";
 
 /** A request as the fuzzers build it (JSON, so that it can be saved as a fixture). */
 export interface HttpInput {
@@ -21,6 +22,10 @@ export interface HttpInput {
   readonly body: string;
   /** The client goes away this long (ms) after sending (in-process: the request's signal aborts; socket: the connection is destroyed). */
   readonly abortAfterMs?: number;
+  /** A SendMessage of a size at a limit (test/support/fuzz-sizes.ts): the body is built when sent. */
+  readonly grow?: SizeSpec;
+  /** Over a socket, the client never reads the answer (test/support/fuzz-slow-readers.ts); in-process it is read as usual. */
+  readonly neverRead?: true;
 }
 
 /** What came back. */

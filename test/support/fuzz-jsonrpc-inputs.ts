@@ -3,7 +3,8 @@
  * fast-check arbitraries of JSON-RPC requests to the example agent (POST /a2a/jsonrpc): valid
  * envelopes of the 11 methods with valid, mutated (test/support/proto-json-arbitrary.ts) or
  * random params; envelopes with a member missing, of the wrong type, repeated (duplicate keys)
- * or extra; batches; random JSON, bytes and unicode; huge numbers; deep nesting; and the HTTP
+ * or extra; batches; random JSON, bytes and unicode; huge numbers; non-finite numbers (`1e400`) in
+ * Struct and Value fields at any depth (test/support/fuzz-nonfinite.ts); deep nesting; and the HTTP
  * around it (method, Content-Type, A2A-Version, A2A-Extensions, Authorization, stray headers,
  * query). A request may name the agent's known task as "@task@" (see {@link withKnownTask}).
  */
@@ -12,6 +13,10 @@ import fc from "fast-check";
 import { A2AServiceJsonRpcMethods } from "../../generated-example/gen/a2a_a2a_jsonrpc_methods.js";
 import { MUTATION_KINDS, mutate, validJson } from "./proto-json-arbitrary.js";
 import type { HttpInput } from "./fuzz-http.js";
+import { nestsDeeperThan, PARSE_DEPTH } from "./fuzz-checks.js";
+import { NONFINITE_JSON_TEXTS, nonFinitePlan, plantMark, withNonFiniteText } from "./fuzz-nonfinite.js";
+import { BIG_TENANT, withRareInputs } from "./fuzz-sizes.js";
+import { BIG_TASK } from "./fuzz-slow-readers.js";
 import { authorizationValue, sometimes, extensionsValue, headerValue, httpMethod, jsonContentType, nastyText, numberText, strayHeaders, versionValue } from "./fuzz-headers.js";
 
 /** The placeholder for the id of a task that exists (replaced before sending). */
@@ -80,7 +85,7 @@ function realisticWebhook(json: JsonObject, pick: number): void {
   if (typeof target === "object" && target !== null && !Array.isArray(target)) target["url"] = WEBHOOKS[pick % WEBHOOKS.length]!;
 }
 
-/** Params of `desc`: valid, then perhaps pointed at the known task, given a huge number, and mutated. */
+/** Params of `desc`: valid, then perhaps pointed at the known task, given a huge number, mutated, and given a non-finite number in a Struct or Value. */
 export function paramsOf(desc: DescMessage): fc.Arbitrary<string> {
   const { ids, ints } = fieldsOf(desc);
   return fc
@@ -93,15 +98,18 @@ export function paramsOf(desc: DescMessage): fc.Arbitrary<string> {
       salt: fc.nat(50),
       mutateFreq: fc.integer({ min: 0, max: 1 }),
       realistic: fc.boolean(),
+      nonFinite: sometimes(fc.tuple(nonFinitePlan, fc.constantFrom(...NONFINITE_JSON_TEXTS)), 0.05),
     })
-    .map(({ json, known, num, kind, pick, salt, mutateFreq, realistic }) => {
+    .map(({ json, known, num, kind, pick, salt, mutateFreq, realistic, nonFinite }) => {
       let out: JsonObject = json;
       if (realistic) realisticMessage(out);
       else realisticWebhook(out, pick);
       if (known) for (const f of ids) out[f] = KNOWN_TASK;
       if (mutateFreq > 0) out = mutate(desc, out, kind, pick, salt) ?? out;
       if (num !== undefined) out[num[0]] = NUM;
-      return JSON.stringify(out).replace(`"${NUM}"`, num?.[1] ?? "0");
+      const planted = nonFinite !== undefined && plantMark(desc, out, nonFinite[0]);
+      const text = JSON.stringify(out).replace(`"${NUM}"`, num?.[1] ?? "0");
+      return planted ? withNonFiniteText(text, nonFinite[1]) : text;
     });
 }
 
@@ -200,7 +208,7 @@ export const jsonRpcBody: fc.Arbitrary<Buffer> = fc.oneof(
 );
 
 /** A whole JSON-RPC request: POST /a2a/jsonrpc with the A2A headers, mostly right. */
-export const jsonRpcInput: fc.Arbitrary<HttpInput> = fc
+const plainJsonRpcInput: fc.Arbitrary<HttpInput> = fc
   .record({
     method: httpMethod(["POST"], 1),
     contentType: jsonContentType(["application/json"]),
@@ -223,6 +231,46 @@ export const jsonRpcInput: fc.Arbitrary<HttpInput> = fc
     return r.abortAfterMs === undefined ? input : { ...input, abortAfterMs: r.abortAfterMs };
   });
 
+/** The headers of a normal request (sized and slow-reader inputs), perhaps as a fuzz principal. */
+export const normalHeaders: fc.Arbitrary<[string, string][]> = fc
+  .constantFrom(undefined, "Bearer fuzz-alice", "Bearer fuzz-bob")
+  .map((auth) => [["content-type", "application/json"], ["a2a-version", "1.0"], ...(auth === undefined ? [] : [["authorization", auth] as [string, string]])]);
+
+/** A JSON-RPC request of `method` with `params` (no placeholders replaced). */
+const rpcInput = (method: string, params: unknown, headers: readonly (readonly [string, string])[]): HttpInput => ({
+  method: "POST",
+  path: "/a2a/jsonrpc",
+  query: "",
+  headers,
+  body: Buffer.from(JSON.stringify({ jsonrpc: "2.0", id: 1, method, params })).toString("base64"),
+});
+
+/**
+ * A JSON-RPC request: mostly {@link plainJsonRpcInput}; rarely a SendMessage at a size limit (test/support/fuzz-sizes.ts),
+ * or a request for a large answer that the client never reads over a socket (GetTask of the big task, ListTasks with
+ * artifacts: test/support/fuzz-slow-readers.ts).
+ */
+export const jsonRpcInput: fc.Arbitrary<HttpInput> = withRareInputs(
+  plainJsonRpcInput,
+  (grow): HttpInput => ({
+    method: "POST",
+    path: "/a2a/jsonrpc",
+    query: "",
+    headers: [
+      ["content-type", "application/json"],
+      ["a2a-version", "1.0"],
+    ],
+    body: "",
+    grow,
+  }),
+  fc.tuple(fc.boolean(), normalHeaders).map(
+    ([get, headers]): HttpInput => ({
+      ...rpcInput(get ? "GetTask" : "ListTasks", get ? { tenant: BIG_TENANT, id: BIG_TASK } : { tenant: BIG_TENANT, pageSize: 100, includeArtifacts: true }, get ? headers.slice(0, 2) : headers),
+      neverRead: true,
+    }),
+  ),
+);
+
 /** `text` with what may not appear raw in a request target (controls, space, "#", non-ASCII) percent-encoded. */
 export function urlSafe(text: string): string {
   return text.replace(/[^\x21-\x7e]|#/gu, (c) => [...Buffer.from(c)].map((b) => `%${b.toString(16).toUpperCase().padStart(2, "0")}`).join(""));
@@ -244,7 +292,10 @@ export function withKnownTask(input: HttpInput, taskId: string): HttpInput {
 /** The JSON-RPC method and params `input` asks for, when it is a readable envelope. */
 export function envelopeOf(input: HttpInput): { method: string; params: JsonValue } | undefined {
   try {
-    const body = JSON.parse(Buffer.from(input.body, "base64").toString("utf8")) as unknown;
+    const text = Buffer.from(input.body, "base64").toString("utf8");
+    // Too deep to be served: not parsed (it is what took most of such an input's time).
+    if (nestsDeeperThan(text, PARSE_DEPTH)) return undefined;
+    const body = JSON.parse(text) as unknown;
     if (typeof body !== "object" || body === null || Array.isArray(body)) return undefined;
     const o = body as Record<string, JsonValue>;
     return typeof o["method"] === "string" ? { method: o["method"], params: o["params"] ?? null } : undefined;

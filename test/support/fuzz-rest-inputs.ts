@@ -6,14 +6,17 @@
  * unicode), perhaps a tenant; paths bent (verb changed, segments added or dropped, slashes
  * doubled, case changed); the route's method or another; query parameters of the operation and
  * others with hostile values (historyLength=-1, pageSize=1e99, repeated keys); bodies valid,
- * mutated, random, empty or bytes; and the A2A headers.
+ * mutated, random, empty or bytes; and the A2A headers; now and then a SendMessage at a size limit
+ * or a request for a large answer that is never read (see {@link restInput}).
  */
 import fc from "fast-check";
 import { A2AServiceRoutes } from "../../generated-example/gen/a2a_a2a_rest_routes.js";
 import { A2AServiceOperationsByName } from "../../generated-example/gen/a2a_a2a_handler.js";
 import type { HttpInput } from "./fuzz-http.js";
 import { authorizationValue, sometimes, extensionsValue, headerValue, httpMethod, jsonContentType, nastyText, numberText, strayHeaders, versionValue } from "./fuzz-headers.js";
-import { KNOWN_TASK, paramsOf, urlSafe } from "./fuzz-jsonrpc-inputs.js";
+import { KNOWN_TASK, normalHeaders, paramsOf, urlSafe } from "./fuzz-jsonrpc-inputs.js";
+import { BIG_TENANT, withRareInputs } from "./fuzz-sizes.js";
+import { BIG_TASK } from "./fuzz-slow-readers.js";
 
 /** Where the example agent mounts HTTP+JSON. */
 export const REST_BASE = "/a2a/rest";
@@ -120,7 +123,7 @@ const bodyFor = (operation: string): fc.Arbitrary<Buffer> => {
 };
 
 /** A whole HTTP+JSON request. */
-export const restInput: fc.Arbitrary<HttpInput> = routePath.chain((route) =>
+const plainRestInput: fc.Arbitrary<HttpInput> = routePath.chain((route) =>
   fc
     .record({
       method: httpMethod([route.method]),
@@ -143,4 +146,34 @@ export const restInput: fc.Arbitrary<HttpInput> = routePath.chain((route) =>
       const input: HttpInput = { method: r.method, path: route.path, query: r.query, headers, body: r.body.toString("base64") };
       return r.abortAfterMs === undefined ? input : { ...input, abortAfterMs: r.abortAfterMs };
     }),
+);
+
+/**
+ * An HTTP+JSON request: mostly {@link plainRestInput}; rarely a SendMessage at a size limit (test/support/fuzz-sizes.ts),
+ * or a request for a large answer that the client never reads over a socket (GetTask of the big task, ListTasks with
+ * artifacts: test/support/fuzz-slow-readers.ts).
+ */
+export const restInput: fc.Arbitrary<HttpInput> = withRareInputs(
+  plainRestInput,
+  (grow): HttpInput => ({
+    method: "POST",
+    path: `${REST_BASE}/message:send`,
+    query: "",
+    headers: [
+      ["content-type", "application/json"],
+      ["a2a-version", "1.0"],
+    ],
+    body: "",
+    grow,
+  }),
+  fc.tuple(fc.boolean(), normalHeaders).map(
+    ([get, headers]): HttpInput => ({
+      method: "GET",
+      path: get ? `${REST_BASE}/${BIG_TENANT}/tasks/${BIG_TASK}` : `${REST_BASE}/${BIG_TENANT}/tasks`,
+      query: get ? "" : "pageSize=100&includeArtifacts=true",
+      headers: (get ? headers.slice(0, 2) : headers).filter(([k]) => k !== "content-type"),
+      body: "",
+      neverRead: true,
+    }),
+  ),
 );
