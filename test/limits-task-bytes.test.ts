@@ -99,6 +99,19 @@ async function allPages(client: Client, pageSize: number): Promise<{ ids: string
   return { ids, pages };
 }
 
+/** A `serve(handler)` that starts the binding's server over it for one test (closed after it), and returns its client. */
+function servingWith(start: (handler: A2AServiceHandler) => Promise<FaultServer>): (handler: A2AServiceHandler) => Promise<Client> {
+  let server: FaultServer | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+  return async (handler) => {
+    server = await start(handler);
+    return server.client;
+  };
+}
+
 /** The stores the budgets are tested on: a fresh one per test. */
 const STORES = [
   { store: "memory", create: (maxBytesPerOwner?: number) => new InMemoryTaskStore(maxBytesPerOwner === undefined ? {} : { maxBytesPerOwner }) },
@@ -106,16 +119,7 @@ const STORES = [
 ] as const;
 
 describe.each(SERVERS.flatMap((server) => STORES.map((store) => ({ ...server, ...store }))))("byte budgets on $name, $store store", ({ start, create: createStore }) => {
-  let server: FaultServer | undefined;
-  afterEach(async () => {
-    await server?.close();
-    server = undefined;
-  });
-
-  async function serve(handler: A2AServiceHandler): Promise<Client> {
-    server = await start(handler);
-    return server.client;
-  }
+  const serve = servingWith(start);
 
   it("maxTaskBytes: a message no task can hold is InvalidParams naming it; nothing is stored", async () => {
     const client = await serve(createA2AServiceTaskHandler({ executor: echo, maxTaskBytes: 64 * KB }));
@@ -221,16 +225,7 @@ describe.each(SERVERS.flatMap((server) => STORES.map((store) => ({ ...server, ..
 
 // SQLite refuses such a task at save and repairs an older file's at open (sqlite-repair): planted in memory.
 describe.each(SERVERS)("a task stored with a NaN, on $name", ({ start }) => {
-  let server: FaultServer | undefined;
-  afterEach(async () => {
-    await server?.close();
-    server = undefined;
-  });
-
-  async function serve(handler: A2AServiceHandler): Promise<Client> {
-    server = await start(handler);
-    return server.client;
-  }
+  const serve = servingWith(start);
 
   it("a stored task with a NaN (an older version's) is a clear error for itself alone; lists and other tasks are served", async () => {
     const store = new InMemoryTaskStore();
