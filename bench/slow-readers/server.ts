@@ -7,8 +7,9 @@
  * - connect-http: createA2AServiceGrpcRoutes on mountConnectRoutes under /c of a node:http server.
  * GetTask of any id answers a task whose artifact holds `sizeMb` MiB of text (one string, shared: what
  * each call holds is its encoded answer). The server sends `{ ready: true, port }`, answers
- * `{ cmd: "mem", gc }` with `{ mem: process.memoryUsage(), served }` (after a full GC when `gc`; `served`:
- * the GetTask calls answered so far), and exits with its parent.
+ * `{ cmd: "mem", gc }` with `{ mem: process.memoryUsage(), served, budget }` (after a full GC when `gc`; `served`:
+ * the GetTask calls answered so far; `budget`: the totals of the write budget the stack counts in, 64 MiB, or
+ * null on a tree without WriteBudget), and exits with its parent.
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -19,6 +20,7 @@ import { ArtifactSchema, TaskSchema, TaskState } from "../../generated-example/g
 import { createA2AServiceGrpcRoutes, listenA2AServiceGrpc } from "../../generated-example/gen/a2a_a2a_grpc_server.js";
 import type { A2AServiceHandler } from "../../generated-example/gen/a2a_a2a_handler.js";
 import { listenGrpc, mountConnectRoutes } from "@protoc-gen-a2a/runtime/grpc";
+import * as runtime from "@protoc-gen-a2a/runtime";
 
 interface Config {
   readonly stack: "grpc-js" | "connect" | "connect-http";
@@ -47,15 +49,24 @@ const handler = {
   },
 } as unknown as A2AServiceHandler<unknown>;
 
+/**
+ * The write budget (64 MiB, the default), made here to read its totals: a tree without WriteBudget
+ * (before issue #25) has none, and `budget` in the answers is then null.
+ */
+const WriteBudgetClass = (runtime as Partial<typeof runtime>).WriteBudget;
+const writeBudget = WriteBudgetClass === undefined ? undefined : new WriteBudgetClass(64 * 1024 * 1024);
+
 async function start(): Promise<number> {
   const stalledWriteTimeoutMs = config.stalledWriteTimeoutMs;
   switch (config.stack) {
     case "grpc-js":
-      return (await listenA2AServiceGrpc(handler, { logger: quiet, listen: { stalledWriteTimeoutMs } })).port;
+      return (await listenA2AServiceGrpc(handler, { logger: quiet, listen: { stalledWriteTimeoutMs, writeBudget } as object })).port;
     case "connect":
-      return (await listenGrpc(createA2AServiceGrpcRoutes(handler, { logger: quiet }), { stalledWriteTimeoutMs })).port;
+      return (await listenGrpc(createA2AServiceGrpcRoutes(handler, { logger: quiet }), { stalledWriteTimeoutMs, writeBudget })).port;
     case "connect-http": {
-      const server = createServer(mountConnectRoutes(createA2AServiceGrpcRoutes(handler, { logger: quiet }), (_req, res) => res.writeHead(404).end(), { prefix: "/c", stalledWriteTimeoutMs }));
+      const server = createServer(
+        mountConnectRoutes(createA2AServiceGrpcRoutes(handler, { logger: quiet }), (_req, res) => res.writeHead(404).end(), { prefix: "/c", stalledWriteTimeoutMs, writeBudget }),
+      );
       await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
       return (server.address() as AddressInfo).port;
     }
@@ -69,7 +80,7 @@ process.on("message", (m: { cmd?: string; gc?: boolean }) => {
     gc();
     gc();
   }
-  process.send?.({ mem: process.memoryUsage(), served });
+  process.send?.({ mem: process.memoryUsage(), served, budget: writeBudget?.stats ?? null });
 });
 const port = await start();
 process.send?.({ ready: true, port });

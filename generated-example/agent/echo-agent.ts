@@ -50,7 +50,7 @@ import {
   type MountedInterfaces,
 } from "@protoc-gen-a2a/runtime/http";
 import { mountConnectRoutes } from "@protoc-gen-a2a/runtime/grpc";
-import type { AuthRequest, CallContext } from "@protoc-gen-a2a/runtime";
+import { DEFAULT_MAX_PENDING_WRITE_BYTES, WriteBudget, type AuthRequest, type CallContext } from "@protoc-gen-a2a/runtime";
 import { A2AServiceOperations, type A2AServiceHandler } from "../gen/a2a_a2a_handler.js";
 import { createPushNotificationSender, InMemoryTaskStore } from "@protoc-gen-a2a/runtime/task";
 import { runTurn } from "./behaviours.js";
@@ -297,7 +297,10 @@ export async function startExampleAgent(options: ExampleAgentOptions = {}): Prom
   // No versionWhenMissing: a request without A2A-Version is a 0.3 request (spec §3.6: "Agents MUST interpret empty value
   // as 0.3 version"), which this agent does not serve: VersionNotSupportedError. Clients send A2A-Version: 1.0.
   const serverOptions = { authenticate, logger: { error: (m: string, e?: unknown) => console.error(m, e) } };
-  const grpc = await listenA2AServiceGrpc(handler, { ...serverOptions, listen: { host, port: options.grpcPort ?? 0, reflection: true } });
+  // One bound on what the agent holds for peers that do not read, shared by every listener: HTTP (JSON-RPC, HTTP+JSON,
+  // card, Connect), gRPC and WebSocket. Over 64 MiB, the answer that has waited longest for its peer is dropped.
+  const writeBudget = new WriteBudget(DEFAULT_MAX_PENDING_WRITE_BYTES);
+  const grpc = await listenA2AServiceGrpc(handler, { ...serverOptions, listen: { host, port: options.grpcPort ?? 0, reflection: true, writeBudget } });
   // Header size, slowloris and keep-alive limits, JSON error bodies for what node:http refuses itself (server-limits.ts).
   const http: Server = createA2AHttpServer();
   await new Promise<void>((resolve) => http.listen(options.httpPort ?? 0, host, resolve));
@@ -341,11 +344,12 @@ export async function startExampleAgent(options: ExampleAgentOptions = {}): Prom
       { prefix: docs.openrpc, handler: serveApiDocument(apiDocuments.openrpc, { path: docs.openrpc, servers: [{ name: "JSON-RPC", url: `${mounted.baseUrl}${mounted.jsonRpcPath}` }] }) },
       { prefix: docs.page, handler: serveApiReference({ prefix: docs.page, documentUrl: `..${docs.openapi}`, title: "protoc-gen-a2a example agent: HTTP+JSON API" }) },
     ),
+    { writeBudget },
   );
   // gRPC-web and Connect on the same port (browsers cannot speak plain gRPC); everything else goes to the other bindings.
   http.on("request", mountConnectRoutes(createA2AServiceGrpcRoutes(handler, serverOptions), bindings, { prefix: mounted.connectPath }));
   // A2A over WebSocket on the same port: WebSocket upgrades to /a2a/ws; any other upgrade offer (Upgrade: h2c) is plain HTTP.
-  const ws = attachWsServer(http, handler, { ...serverOptions, path: wsPath });
+  const ws = attachWsServer(http, handler, { ...serverOptions, path: wsPath, writeBudget });
   const cardUrl = `${mounted.baseUrl}/.well-known/agent-card.json`;
   return {
     cardUrl,

@@ -5,7 +5,8 @@
  * model and its wire forms, the call context handed to handlers (service parameters,
  * principal, negotiated version, extensions), client call options, operation descriptors,
  * REQUIRED-field validation, version negotiation and the server pipeline that binding
- * implementations (the generated ones and custom bindings, spec §12) run every request through.
+ * implementations (the generated ones and custom bindings, spec §12) run every request through,
+ * and the write budget they share to bound what the agent holds for peers that do not read.
  *
  * Other entry points, by area: `/http` (node and fetch adapters, SSE, Agent Card serving,
  * the push notification receiver), `/jsonrpc`, `/rest`, `/grpc` (Connect; needs
@@ -74,3 +75,4 @@ export {
 } from "./service-context.js";
 export { IMPLICIT_VERSION, formatExtensions, negotiateVersion, normalizeVersion, parseExtensions, type VersionNegotiation } from "./service-parameters.js";
 export { RUNTIME_VERSION, checkRuntimeVersion } from "./version.js";
+export { DEFAULT_MAX_PENDING_WRITE_BYTES, WriteBudget, type PendingWrite, type PendingWritesStats, type WatchOptions } from "./write-budget.js";

@@ -220,10 +220,12 @@ export interface ServiceDefinitionBase<Principal> {
 
 /**
  * Options of the HTTP bindings' servers (JSON-RPC, HTTP+JSON). The `node` listener's bounds on
- * slow readers and oversized uploads (`stalledWriteTimeoutMs`, `maxPendingWriteBytes`,
+ * slow readers and oversized uploads (`stalledWriteTimeoutMs`, `maxPendingWriteBytes` or `writeBudget`,
  * `lingeringCloseBytes`, `lingeringCloseMs`) are `serveNode`'s, passed through.
  */
-export interface HttpServerOptions<Principal> extends ServerOptions<Principal>, Pick<ServeNodeOptions, "stalledWriteTimeoutMs" | "maxPendingWriteBytes" | "lingeringCloseBytes" | "lingeringCloseMs"> {
+export interface HttpServerOptions<Principal>
+  extends ServerOptions<Principal>,
+    Pick<ServeNodeOptions, "stalledWriteTimeoutMs" | "maxPendingWriteBytes" | "writeBudget" | "lingeringCloseBytes" | "lingeringCloseMs"> {
   /** Largest request body accepted, in bytes. Default 10 MiB. */
   readonly maxBodyBytes?: number | undefined;
   /** Interval of SSE keep-alive comments on streams, in ms; 0 turns them off. Default 15 000. */

@@ -157,7 +157,8 @@ function envelopeId(input: HttpInput): { id: unknown; valid: boolean; must: bool
   const body = requestJson(input);
   if (!isObject(body) || !Object.hasOwn(body, "id")) return { id: undefined, valid: false, must: false };
   const id = body["id"];
-  const valid = (typeof id === "string" || (typeof id === "number" && Number.isFinite(id)) || id === null) && body["jsonrpc"] === "2.0" && typeof body["method"] === "string" && body["method"] !== "";
+  // Any JSON number is an id: one beyond a double's range (1e400, parsed as Infinity) is echoed as written (raw-id.ts).
+  const valid = (typeof id === "string" || typeof id === "number" || id === null) && body["jsonrpc"] === "2.0" && typeof body["method"] === "string" && body["method"] !== "";
   const types = input.headers.filter(([k]) => k.toLowerCase() === "content-type").map(([, v]) => v);
   const must = valid && input.method.toUpperCase() === "POST" && types.length === 1 && isJsonMediaType(types[0], ["application/json"]);
   return { id, valid, must };

@@ -6,7 +6,7 @@
 // marked A2A-SCAFFOLD; a rerun of `protoc-gen-a2a scaffold-binding` leaves this file alone.
 import type { IncomingMessage, Server as HttpServer } from "node:http";
 import type { JsonValue } from "@bufbuild/protobuf";
-import { isA2AError, toJsonRpcError, type A2AError, type JsonRpcErrorObject, type ServerOptions } from "@protoc-gen-a2a/runtime";
+import { WriteBudget, isA2AError, toJsonRpcError, type A2AError, type JsonRpcErrorObject, type ServerOptions } from "@protoc-gen-a2a/runtime";
 import { createBindingDispatcher } from "@protoc-gen-a2a/runtime/binding";
 import { DEFAULT_STALLED_WRITE_TIMEOUT_MS, routeUpgrade } from "@protoc-gen-a2a/runtime/http";
 import { WebSocket, WebSocketServer } from "ws";
@@ -310,6 +310,14 @@ export interface WsServerOptions<Principal> extends ServerOptions<Principal> {
    * the HTTP servers' stalled responses).
    */
   readonly stalledWriteTimeoutMs?: number | undefined;
+  /**
+   * The bound on what all the sockets together hold unwritten (their `bufferedAmount`), shared with
+   * the agent's other listeners when it is the same {@link WriteBudget} (serveNode's and the gRPC
+   * listeners' `writeBudget`): over it, the socket that has waited longest for its peer is dropped
+   * (its calls are cancelled). Default: a budget of this attachment's own, of
+   * `DEFAULT_MAX_PENDING_WRITE_BYTES` (64 MiB).
+   */
+  readonly writeBudget?: WriteBudget | undefined;
 }
 
 /** What {@link attachWsServer} returns. */
@@ -354,7 +362,7 @@ function callIdOf(text: string): WsCallId | null {
  * request it also is (`routeUpgrade` of the runtime), or left to the server's own `upgrade`
  * listeners when it has some; other attachments and `routeUpgrade` routes on the same server
  * share the one listener. Each socket is bounded by bytes (`maxBufferedBytes`,
- * `stalledWriteTimeoutMs`) and by calls (`maxCallsPerSocket`).
+ * `stalledWriteTimeoutMs`) and by calls (`maxCallsPerSocket`), all of them together by `writeBudget`.
  */
 export function attachWsServer<Principal>(server: HttpServer, handler: A2AServiceHandler<Principal>, options: WsServerOptions<Principal> = {}): WsServerAttachment {
   const path = options.path ?? WS_DEFAULT_PATH;
@@ -366,6 +374,7 @@ export function attachWsServer<Principal>(server: HttpServer, handler: A2AServic
   const stalledWriteTimeoutMs = options.stalledWriteTimeoutMs ?? DEFAULT_STALLED_WRITE_TIMEOUT_MS;
   const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayloadBytes ?? maxFrame * 4, perMessageDeflate: false, clientTracking: true });
   const binding = createWsBindingServer(handler, options);
+  const budget = options.writeBudget ?? new WriteBudget();
 
   function serveSocket(socket: WebSocket, parameters: Readonly<Record<string, string>>): void {
     const flow = createWsFlow(socket, {
@@ -378,6 +387,8 @@ export function attachWsServer<Principal>(server: HttpServer, handler: A2AServic
         setTimeout(() => socket.terminate(), WS_STALLED_CLOSE_GRACE_MS).unref();
       },
     });
+    // What the socket holds unwritten counts in the write budget; over it, the socket that waited longest is dropped.
+    const pending = budget.watch(() => socket.terminate(), { measure: () => socket.bufferedAmount });
     // Every frame waits for room (the socket under its bound) before it is encoded, and resolves
     // once ws has handed it to the OS (its send callback): a stream's next event is not taken
     // from the handler before the previous one left, and a peer that stops reading stops the
@@ -389,10 +400,12 @@ export function attachWsServer<Principal>(server: HttpServer, handler: A2AServic
         if (socket.readyState === WebSocket.OPEN) {
           written = new Promise<void>((resolve) => {
             socket.send(JSON.stringify(frame), () => {
+              pending.update(socket.bufferedAmount, true);
               flow.written();
               resolve();
             });
           });
+          pending.update(socket.bufferedAmount, false);
         }
       } finally {
         flow.sent();
@@ -447,6 +460,7 @@ export function attachWsServer<Principal>(server: HttpServer, handler: A2AServic
     socket.on("error", () => undefined);
     socket.once("close", () => {
       clearInterval(ping);
+      pending.close();
       flow.close();
       connection.close();
     });

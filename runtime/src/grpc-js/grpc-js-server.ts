@@ -189,6 +189,8 @@ export async function listenGrpcJs<Principal>(definition: GrpcJsServiceDefinitio
     idleTimeoutMs: listen?.idleTimeoutMs,
     requestMessageTimeoutMs: listen?.requestMessageTimeoutMs,
     stalledWriteTimeoutMs: listen?.stalledWriteTimeoutMs,
+    maxPendingWriteBytes: listen?.maxPendingWriteBytes,
+    writeBudget: listen?.writeBudget,
   });
   // The connections, for close(): grpc-js's forceShutdown only destroys the sessions channelz tracks (1.14),
   // and channelz is off by default here.

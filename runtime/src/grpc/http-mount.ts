@@ -13,7 +13,8 @@ import { isGrpcJsonCodec, refuseGrpcJsonCodec } from "./json-codecs.js";
 import { setRouterReadOptions } from "./request-guard.js";
 import { connectNodeAdapter, type ConnectNodeAdapterOptions } from "@connectrpc/connect-node";
 import { corsPolicy, type CorsOptions } from "../http/cors.js";
-import { DEFAULT_STALLED_WRITE_TIMEOUT_MS, type NodeRequestListener } from "../http/node-adapter.js";
+import { DEFAULT_STALLED_WRITE_TIMEOUT_MS, writeBudgetOf, type NodeRequestListener } from "../http/node-adapter.js";
+import type { WriteBudget } from "../write-budget.js";
 import { destroyWhenStalled } from "./stalled-response.js";
 
 /** Options of {@link mountConnectRoutes}. */
@@ -37,6 +38,12 @@ export interface ConnectHttpMountOptions {
    * 0 waits forever.
    */
   readonly stalledWriteTimeoutMs?: number | undefined;
+  /**
+   * Where what the answers hold for clients that do not read them is counted (write-budget.ts): over
+   * the budget, the response that has waited longest is destroyed. Default: the budget of `fallback`
+   * when serveNode returned it (its `writeBudget`, or its own of `maxPendingWriteBytes`), else none.
+   */
+  readonly writeBudget?: WriteBudget | undefined;
 }
 
 /**
@@ -50,6 +57,7 @@ export function mountConnectRoutes(routes: ConnectNodeAdapterOptions["routes"], 
   if (!Number.isFinite(stalledWriteTimeoutMs) || stalledWriteTimeoutMs < 0) {
     throw new RangeError(`stalledWriteTimeoutMs must be a non-negative number of milliseconds (0: off), got ${stalledWriteTimeoutMs}`);
   }
+  const budget = options.writeBudget ?? writeBudgetOf(fallback);
   const adapter = { readMaxBytes: DEFAULT_GRPC_READ_MAX_BYTES, ...options.adapter };
   const connect = connectNodeAdapter({
     ...adapter,
@@ -87,8 +95,8 @@ export function mountConnectRoutes(routes: ConnectNodeAdapterOptions["routes"], 
     }
     if (options.jsonCodecs !== true && isGrpcJsonCodec(req.headers["content-type"])) return refuseGrpcJsonCodec(req, res);
     clampDeadlineHeaders(req.headers);
-    // A client that stops reading does not hold the answer for good (stalled-response.ts).
-    destroyWhenStalled(res, stalledWriteTimeoutMs);
+    // A client that stops reading does not hold the answer for good, nor more than the budget (stalled-response.ts).
+    destroyWhenStalled(res, stalledWriteTimeoutMs, budget);
     connect(req, res);
   };
 }

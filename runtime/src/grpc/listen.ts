@@ -53,7 +53,7 @@ export interface GrpcListenOptions extends SessionTimeouts {
    */
   readonly maxConcurrentStreams?: number | undefined;
   // handshakeTimeoutMs (default 10 s), idleTimeoutMs (default 5 min), requestMessageTimeoutMs (default 30 s),
-  // stalledWriteTimeoutMs (default 60 s): SessionTimeouts.
+  // stalledWriteTimeoutMs (default 60 s), maxPendingWriteBytes (default 64 MiB) or writeBudget: SessionTimeouts.
 }
 
 /** The session timeouts of listen options (for guardHttp2Sessions). */
@@ -63,6 +63,8 @@ export function sessionTimeouts(options: SessionTimeouts | undefined): SessionTi
     idleTimeoutMs: options?.idleTimeoutMs,
     requestMessageTimeoutMs: options?.requestMessageTimeoutMs,
     stalledWriteTimeoutMs: options?.stalledWriteTimeoutMs,
+    maxPendingWriteBytes: options?.maxPendingWriteBytes,
+    writeBudget: options?.writeBudget,
   };
 }
 
@@ -89,7 +91,7 @@ export interface GrpcEndpoint {
  * without Connect's per-call pipeline (lean-unary.ts); everything else goes through Connect.
  * Connections whose HTTP/2 session is over (GOAWAY after a protocol error, …) are closed after
  * `goawayGraceMs`; the connection limits (`maxConcurrentStreams`, `handshakeTimeoutMs`, `idleTimeoutMs`,
- * `requestMessageTimeoutMs`, `stalledWriteTimeoutMs`) apply.
+ * `requestMessageTimeoutMs`, `stalledWriteTimeoutMs`) and the write budget (`maxPendingWriteBytes` or `writeBudget`) apply.
  */
 export async function listenGrpc(routes: ConnectNodeAdapterOptions["routes"], options?: GrpcListenOptions): Promise<GrpcEndpoint> {
   let router: ConnectRouter | undefined;

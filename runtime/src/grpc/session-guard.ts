@@ -24,6 +24,9 @@
  * INVALID_REQUEST) and its stream reset; a stream whose response data has been waiting, unmoved, for
  * `stalledWriteTimeoutMs` (a peer that stopped reading: flow control or a full socket holds the server's
  * writes) is reset (RST_STREAM CANCEL), which releases what it held. Their granularity is the sweep interval.
+ * And what the streams hold unsent counts in a write budget (write-budget.ts; `maxPendingWriteBytes` of
+ * the server, or a `writeBudget` shared with the agent's other listeners), checked at every write: over
+ * it, the stream that has waited longest for its peer is reset the same way.
  *
  * Free of Connect and grpc-js: both stacks use it.
  */
@@ -31,6 +34,7 @@ import { constants, type Http2SecureServer, type Http2Server, type ServerHttp2Se
 import type { Socket } from "node:net";
 import { Writable } from "node:stream";
 import { statusDetailsBin } from "./status-details-bin.js";
+import { DEFAULT_MAX_PENDING_WRITE_BYTES, WriteBudget, type PendingWrite } from "../write-budget.js";
 
 /** How long a connection that is over (GOAWAY sent, session error) stays open before its socket is destroyed. */
 export const DEFAULT_GOAWAY_GRACE_MS = 3000;
@@ -65,6 +69,20 @@ export interface SessionTimeouts {
    * reset). Other streams and connections are not affected. Default {@link DEFAULT_GRPC_STALLED_WRITE_TIMEOUT_MS}.
    */
   readonly stalledWriteTimeoutMs?: number | undefined;
+  /**
+   * Bytes the server's streams may hold for peers that have not taken them (written, not yet taken
+   * by nghttp2: held by flow control or a full socket), summed over its connections. Over it, the
+   * stream that has waited longest for its peer is reset (RST_STREAM CANCEL), then the next, until the
+   * rest fit; the stream being written is never the one reset, so one answer alone may exceed it.
+   * Default {@link DEFAULT_MAX_PENDING_WRITE_BYTES} (64 MiB, as serveNode's); 0: no bound. Not with `writeBudget`.
+   */
+  readonly maxPendingWriteBytes?: number | undefined;
+  /**
+   * The byte budget to count the streams' pending writes in, instead of one of the server's own
+   * (`maxPendingWriteBytes`): share one {@link WriteBudget} between the gRPC listener, serveNode and
+   * custom bindings to bound what the whole agent holds for peers that do not read.
+   */
+  readonly writeBudget?: WriteBudget | undefined;
 }
 
 /** Node's internal session handle, as far as the guard uses it. */
@@ -114,6 +132,11 @@ export function guardHttp2Sessions(server: Http2Server | Http2SecureServer, grac
   const idleMs = timeout("idleTimeoutMs", timeouts?.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS);
   const messageMs = timeout("requestMessageTimeoutMs", timeouts?.requestMessageTimeoutMs ?? DEFAULT_REQUEST_MESSAGE_TIMEOUT_MS);
   const stalledMs = timeout("stalledWriteTimeoutMs", timeouts?.stalledWriteTimeoutMs ?? DEFAULT_GRPC_STALLED_WRITE_TIMEOUT_MS);
+  if (timeouts?.writeBudget !== undefined && timeouts.maxPendingWriteBytes !== undefined) {
+    throw new TypeError("give maxPendingWriteBytes or writeBudget, not both (the budget has its own size)");
+  }
+  const budget = timeouts?.writeBudget ?? new WriteBudget(timeouts?.maxPendingWriteBytes ?? DEFAULT_MAX_PENDING_WRITE_BYTES);
+  const budgeted = budget.maxBytes > 0;
   // Every bound is checked at least twice within its own length.
   const interval = Math.max(10, Math.floor(Math.min(graceMs, handshakeMs || Infinity, idleMs || Infinity, messageMs || Infinity, stalledMs || Infinity) / 2));
   const sessions = new Map<ServerHttp2Session, Tracked>();
@@ -169,6 +192,7 @@ export function guardHttp2Sessions(server: Http2Server | Http2SecureServer, grac
     }
     if (stalledMs > 0) {
       for (const [stream, progress] of tracked.writes) {
+        report(stream as CountedStream);
         const waiting = waitingBytes(stream);
         const sent = (stream as CountedStream)[WRITTEN] - waiting;
         if (waiting === 0 || sent !== progress.sent) {
@@ -196,11 +220,10 @@ export function guardHttp2Sessions(server: Http2Server | Http2SecureServer, grac
       open++;
       tracked.idleSince = undefined;
       if (messageMs > 0 && !requestReceived(stream)) tracked.streams.set(stream, Date.now());
-      if (stalledMs > 0) {
-        countWrites(stream);
-        tracked.writes.set(stream, { sent: 0, since: Date.now() });
-      }
+      if (stalledMs > 0 || budgeted) countWrites(stream, budgeted ? budget : undefined);
+      if (stalledMs > 0) tracked.writes.set(stream, { sent: 0, since: Date.now() });
       stream.once("close", () => {
+        (stream as CountedStream)[PENDING]?.close();
         tracked.streams.delete(stream);
         tracked.writes.delete(stream);
         if (--open === 0) tracked.idleSince = Date.now();
@@ -281,7 +304,10 @@ function cutStream(stream: ServerHttp2Stream, messageMs: number): void {
 
 /** Where a stream counts the bytes written to it (see countWrites). */
 const WRITTEN = Symbol("a2a.grpc.bytesWritten");
-type CountedStream = ServerHttp2Stream & { [WRITTEN]: number };
+/** The stream's entry in the write budget, and the bytes it had sent at its last report. */
+const PENDING = Symbol("a2a.grpc.pendingWrite");
+const REPORTED_SENT = Symbol("a2a.grpc.reportedSent");
+type CountedStream = ServerHttp2Stream & { [WRITTEN]: number; [PENDING]?: PendingWrite; [REPORTED_SENT]: number };
 
 /**
  * Makes `stream` count the bytes written to it, so that the sweeps can tell a stream that sends from
@@ -291,20 +317,38 @@ type CountedStream = ServerHttp2Stream & { [WRITTEN]: number };
  * stacks write through `write()` (Connect's compat response too) or `end(chunk)`, Writable's own
  * methods, which `Http2Stream` does not override.
  */
-function countWrites(stream: ServerHttp2Stream): void {
-  (stream as CountedStream)[WRITTEN] = 0;
+function countWrites(stream: ServerHttp2Stream, budget: WriteBudget | undefined): void {
+  const counted = stream as CountedStream;
+  counted[WRITTEN] = 0;
+  counted[REPORTED_SENT] = 0;
+  if (budget !== undefined) counted[PENDING] = budget.watch(() => resetStream(stream), { measure: () => waitingBytes(stream) });
   stream.write = countedWrite as ServerHttp2Stream["write"];
   stream.end = countedEnd as ServerHttp2Stream["end"];
 }
 
 function countedWrite(this: CountedStream, chunk: unknown, encoding?: unknown, callback?: unknown): boolean {
   this[WRITTEN] += byteLength(chunk, encoding);
-  return Writable.prototype.write.call(this, chunk, encoding as BufferEncoding, callback as () => void);
+  const more = Writable.prototype.write.call(this, chunk, encoding as BufferEncoding, callback as () => void);
+  report(this);
+  return more;
 }
 
 function countedEnd(this: CountedStream, chunk?: unknown, encoding?: unknown, callback?: unknown): CountedStream {
   if (chunk !== null && chunk !== undefined && typeof chunk !== "function") this[WRITTEN] += byteLength(chunk, encoding);
-  return Writable.prototype.end.call(this, chunk, encoding as BufferEncoding, callback as () => void) as CountedStream;
+  const stream = Writable.prototype.end.call(this, chunk, encoding as BufferEncoding, callback as () => void) as CountedStream;
+  report(this);
+  return stream;
+}
+
+/** Tells the write budget what the stream holds now, and whether the peer took some of it since the last report. */
+function report(stream: CountedStream): void {
+  const pending = stream[PENDING];
+  if (pending === undefined) return;
+  const waiting = waitingBytes(stream);
+  const sent = stream[WRITTEN] - waiting;
+  const progressed = sent !== stream[REPORTED_SENT];
+  stream[REPORTED_SENT] = sent;
+  pending.update(waiting, progressed);
 }
 
 /** The bytes a chunk adds to `writableLength` (strings are encoded first: Http2Stream decodes strings). */

@@ -10,7 +10,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Http2ServerRequest, Http2ServerResponse } from "node:http2";
 import type { UniversalBufferedResponse, UniversalHandler, UniversalRequest, UniversalResponse, UniversalStreamResponse } from "./universal.js";
 import { concatChunks, normalizeBasePath, stripBasePath } from "./paths.js";
-import { PendingWrites, type PendingWrite, type PendingWritesStats } from "./pending-writes.js";
+import { DEFAULT_MAX_PENDING_WRITE_BYTES, WriteBudget, type PendingWrite, type PendingWritesStats } from "../write-budget.js";
 
 /** Options of {@link serveNode}. */
 export interface ServeNodeOptions {
@@ -36,9 +36,17 @@ export interface ServeNodeOptions {
    * whole until its last byte is flushed, as it stays in memory until then). Over it, the response that has waited longest for its client is destroyed (as for the
    * write timeout), then the next, until the rest fit; the response being written is never the one
    * destroyed, so one answer alone may exceed it. Default {@link DEFAULT_MAX_PENDING_WRITE_BYTES}
-   * (64 MiB); 0: no bound.
+   * (64 MiB); 0: no bound. Not with `writeBudget`.
    */
   readonly maxPendingWriteBytes?: number | undefined;
+  /**
+   * The byte budget to count this listener's pending writes in, instead of one of its own
+   * (`maxPendingWriteBytes`): share one {@link WriteBudget} between serveNode, the gRPC listeners and
+   * custom bindings to bound what the whole agent holds for peers that do not read. The write timeout
+   * stays this listener's. Routes mounted with `mountConnectRoutes` in front of this listener count in
+   * it too.
+   */
+  readonly writeBudget?: WriteBudget | undefined;
   /**
    * Lingering close (HTTP/1.1), like nginx's `lingering_close`: after a body over the `readBody`
    * limit has been answered (413 / -32600, `Connection: close`), the rest of the body is read and
@@ -60,7 +68,7 @@ export interface ServeNodeOptions {
 /** Default of {@link ServeNodeOptions.stalledWriteTimeoutMs}: 60 s. */
 export const DEFAULT_STALLED_WRITE_TIMEOUT_MS = 60_000;
 /** Default of {@link ServeNodeOptions.maxPendingWriteBytes}: 64 MiB. */
-export const DEFAULT_MAX_PENDING_WRITE_BYTES = 64 * 1024 * 1024;
+export { DEFAULT_MAX_PENDING_WRITE_BYTES };
 /** Default of {@link ServeNodeOptions.lingeringCloseBytes}: 64 MiB. */
 export const DEFAULT_LINGERING_CLOSE_BYTES = 64 * 1024 * 1024;
 /** Default of {@link ServeNodeOptions.lingeringCloseMs}: 30 s. */
@@ -73,7 +81,7 @@ const WRITE_CHUNK_BYTES = 64 * 1024;
 export type NodeRequestListener = (req: IncomingMessage | Http2ServerRequest, res: ServerResponse | Http2ServerResponse) => void;
 
 /** The write accounting of each listener serveNode returned (see {@link pendingWriteStats}). */
-const listenerWrites = new WeakMap<NodeRequestListener, PendingWrites>();
+const listenerWrites = new WeakMap<NodeRequestListener, WriteBudget>();
 
 /**
  * What a listener returned by {@link serveNode} holds for clients that have not read it yet: the
@@ -84,9 +92,15 @@ export function pendingWriteStats(listener: NodeRequestListener): PendingWritesS
   return listenerWrites.get(listener)?.stats;
 }
 
+/** @private The budget a listener returned by serveNode counts its pending writes in (for mountConnectRoutes). */
+export function writeBudgetOf(listener: unknown): WriteBudget | undefined {
+  return typeof listener === "function" ? listenerWrites.get(listener as NodeRequestListener) : undefined;
+}
+
 /** The options, checked, with their defaults. */
 interface ExchangeSettings {
-  readonly writes: PendingWrites;
+  readonly writes: WriteBudget;
+  readonly writeTimeoutMs: number;
   readonly lingeringCloseBytes: number;
   readonly lingeringCloseMs: number;
 }
@@ -120,9 +134,13 @@ function nonNegative(name: string, value: number): number {
 export function serveNode(handler: UniversalHandler, options?: ServeNodeOptions): NodeRequestListener {
   const base = normalizeBasePath(options?.basePath);
   const timeoutMs = nonNegative("stalledWriteTimeoutMs", options?.stalledWriteTimeoutMs ?? DEFAULT_STALLED_WRITE_TIMEOUT_MS);
-  const maxPending = nonNegative("maxPendingWriteBytes", options?.maxPendingWriteBytes ?? DEFAULT_MAX_PENDING_WRITE_BYTES);
+  if (options?.writeBudget !== undefined && options.maxPendingWriteBytes !== undefined) {
+    throw new TypeError("serveNode: give maxPendingWriteBytes or writeBudget, not both (the budget has its own size)");
+  }
+  const writes = options?.writeBudget ?? new WriteBudget(nonNegative("maxPendingWriteBytes", options?.maxPendingWriteBytes ?? DEFAULT_MAX_PENDING_WRITE_BYTES));
   const settings: ExchangeSettings = {
-    writes: new PendingWrites(timeoutMs, maxPending),
+    writes,
+    writeTimeoutMs: timeoutMs,
     lingeringCloseBytes: nonNegative("lingeringCloseBytes", options?.lingeringCloseBytes ?? DEFAULT_LINGERING_CLOSE_BYTES),
     lingeringCloseMs: nonNegative("lingeringCloseMs", options?.lingeringCloseMs ?? DEFAULT_LINGERING_CLOSE_MS),
   };
@@ -461,7 +479,7 @@ class NodeExchange implements UniversalRequest {
     let pending = this.#pending;
     if (pending === undefined) {
       if (held === 0) return;
-      pending = this.#pending = this.#settings.writes.watch(() => cutResponse(this.#res));
+      pending = this.#pending = this.#settings.writes.watch(() => cutResponse(this.#res), { timeoutMs: this.#settings.writeTimeoutMs });
       this.#res.on("finish", this.#onFlushed); // the last chunk of end() has no callback
     }
     const progressed = this.#progressed;
