@@ -12,6 +12,7 @@ import { toJson } from "@bufbuild/protobuf";
 import { ValueSchema } from "@bufbuild/protobuf/wkt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startExampleAgent, type ExampleAgent } from "../generated-example/agent/echo-agent.js";
+import { ECHO_MAX_CHARS, echoed } from "../generated-example/agent/behaviours.js";
 import { A2AServiceJsonRpcClient } from "../generated-example/gen/a2a_a2a_jsonrpc_client.js";
 import { Role, TaskState, type Artifact, type Message, type Part, type StreamResponse, type Task } from "../generated-example/gen/a2a_pb.js";
 import { collect } from "./support/task-runtime-binding.js";
@@ -211,5 +212,27 @@ describe("the ACTS contract: behaviours by the first part's text (UUID messageId
   it("anything else → the echo artifact", async () => {
     const task = await sendTask(acts("something else"));
     expect([task.status?.state, partOf(task)?.content.value]).toEqual([TaskState.COMPLETED, "something else"]);
+  });
+
+  it("a text near the request limit → echoed cut to its first ECHO_MAX_CHARS, the task COMPLETED (not over maxTaskBytes, not FAILED) and served", async () => {
+    const big = "é".repeat(4 * 1024 * 1024); // 8 MiB of UTF-8: message + whole echo would pass the 16 MiB of maxTaskBytes
+    const task = await sendTask(acts(big));
+    expect(task.status?.state).toBe(TaskState.COMPLETED);
+    const echoedText = partOf(task)?.content.value as string;
+    expect(echoedText.startsWith("é".repeat(ECHO_MAX_CHARS))).toBe(true);
+    expect(echoedText.slice(ECHO_MAX_CHARS)).toBe(`… (${big.length - ECHO_MAX_CHARS} more characters not echoed)`);
+    const stored = await client.getTask({ id: task.id, historyLength: 0 });
+    expect(partOf(stored)?.content.value).toBe(echoedText);
+  });
+});
+
+describe("echoed", () => {
+  it("keeps a text up to ECHO_MAX_CHARS whole, cuts a longer one, never inside a surrogate pair", () => {
+    const exact = "a".repeat(ECHO_MAX_CHARS);
+    expect(echoed(exact)).toBe(exact);
+    const pairAtCut = `${"a".repeat(ECHO_MAX_CHARS - 1)}😀tail`; // the pair's high half is the last unit kept
+    const cut = echoed(pairAtCut);
+    expect(cut).toBe(`${"a".repeat(ECHO_MAX_CHARS - 1)}… (6 more characters not echoed)`);
+    expect(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/.test(cut)).toBe(false); // no lone high surrogate
   });
 });

@@ -36,7 +36,7 @@
  * | tck-stream-002                        | COMPLETED                                                                            |
  * | tck-stream-artifact-text/-file/-chunked | WORKING → "Streamed text content" / file `output.txt` / chunks "chunk-1 ", "chunk-2" → COMPLETED |
  * | test-resubscribe-message-id           | WORKING → waits 4 s (the TCK's 2× streaming timeout) → COMPLETED (stops on cancel)   |
- * | anything else                         | WORKING → artifact "echo" with the text → COMPLETED                                  |
+ * | anything else                         | WORKING → artifact "echo" with the text (its first MiB) → COMPLETED                  |
  */
 import { fromJson, type JsonValue } from "@bufbuild/protobuf";
 import { ValueSchema } from "@bufbuild/protobuf/wkt";
@@ -170,11 +170,28 @@ function delayedTask(ms: (turn: Turn) => number, working?: string, artifact?: Ar
   };
 }
 
-/** The default: WORKING → an artifact echoing the text → COMPLETED. */
+/**
+ * The longest text the default behaviour echoes whole, in UTF-16 code units: a task holds its messages
+ * and artifacts within `maxTaskBytes` (16 MiB), so a message near the request limit (10 MiB) is echoed
+ * cut (the task completes) instead of making the task too large (the runtime would refuse the artifact
+ * and fail the task).
+ */
+export const ECHO_MAX_CHARS = 1024 * 1024;
+
+/** `value`, or its first {@link ECHO_MAX_CHARS} code units (never half a surrogate pair) and how much was left out. */
+export function echoed(value: string): string {
+  if (value.length <= ECHO_MAX_CHARS) return value;
+  let cut = ECHO_MAX_CHARS;
+  const last = value.charCodeAt(cut - 1);
+  if (last >= 0xd800 && last <= 0xdbff) cut--; // a high surrogate: keep the pair together, out
+  return `${value.slice(0, cut)}… (${value.length - cut} more characters not echoed)`;
+}
+
+/** The default: WORKING → an artifact echoing the text (cut beyond {@link ECHO_MAX_CHARS}) → COMPLETED. */
 export const echo: Behaviour = {
   async start({ emitter, text: value }) {
     await emitter.working();
-    await emitter.addArtifact({ artifactId: "echo", name: "echo", parts: [text(value)] }, { lastChunk: true });
+    await emitter.addArtifact({ artifactId: "echo", name: "echo", parts: [text(echoed(value))] }, { lastChunk: true });
     await emitter.complete();
   },
 };
