@@ -152,7 +152,7 @@ async function largeTasksAndLists() {
     figure: `${mib(after.heapUsed)} MiB (+${mib(after.heapUsed - before.heapUsed)}), RSS ${mib(after.rss)} MiB`,
     bound: args.sqlite ? "SQLite: on disk" : "store 64 MiB per owner (maxBytesPerOwner) + object overhead",
   });
-  if (!only.has("large-lists")) return agent.server.child.kill();
+  if (!only.has("large-lists")) return agent.server.stop();
 
   console.log("\nlarge-lists: ListTasks pageSize 40, a small GetTask called every 20 ms meanwhile");
   for (const [label, run] of [
@@ -176,7 +176,7 @@ async function largeTasksAndLists() {
       bound: "answer ≤ maxResponseBytes 16 MiB",
     });
   }
-  agent.server.child.kill();
+  await agent.server.stop();
 }
 
 /** A task close to maxTaskBytes (echoed: history + artifact): its id. */
@@ -223,9 +223,12 @@ async function slowReaders() {
     const peers = neverReading(agent.port, text, clients);
     const start = performance.now();
     const marks = [];
+    /** Live memory (heap + external after a full GC) 10 s in: what the agent holds for the stalled peers. */
+    let live;
     for (let s = 5; s <= holdS; s += 5) {
       await new Promise((r) => setTimeout(r, 5000));
-      const now = await agent.server.stats();
+      const now = await agent.server.stats({ gc: s === 10 });
+      if (s === 10) live = now.heapUsed + now.external - (base.heapUsed + base.external);
       marks.push(`${s}s ${mib(now.rss)}`);
     }
     const { peak } = await rss.stop();
@@ -233,11 +236,12 @@ async function slowReaders() {
     const probeAfter = await rpc(agent, "GetTask", { id: task.id, historyLength: 0 });
     report({
       what: `${binding}: ${clients} never-reading clients × ${mib(task.bytes)} MiB`,
-      figure: `RSS ${mib(base.rss)} → peak ${mib(peak)} MiB (+${mib(peak - base.rss)}); after ${((performance.now() - start) / 1000).toFixed(0)} s ${mib(end.rss)} MiB, heap ${mib(end.heapUsed)} MiB; sockets still open ${peers.open()}/${clients}; a normal GetTask meanwhile: HTTP ${probeAfter.status} in ${probeAfter.ms.toFixed(0)} ms; RSS over time (MiB): ${marks.join(", ")}`,
-      bound: "peers × answer, for at most the write timeout; then freed",
+      figure: `RSS ${mib(base.rss)} → peak ${mib(peak)} MiB (+${mib(peak - base.rss)}); live 10 s in (heap + external after GC) +${live === undefined ? "?" : mib(live)} MiB; after ${((performance.now() - start) / 1000).toFixed(0)} s ${mib(end.rss)} MiB, heap ${mib(end.heapUsed)} MiB; sockets still open ${peers.open()}/${clients}; a normal GetTask meanwhile: HTTP ${probeAfter.status} in ${probeAfter.ms.toFixed(0)} ms; RSS over time (MiB): ${marks.join(", ")}`,
+      bound:
+        "live ≤ the write budget (64 MiB, shared by the agent's listeners) + 2 answers; the RSS peak is the answers' encoding garbage (peers × answer) until GC; all freed after the write timeout",
     });
     peers.close();
-    agent.server.child.kill();
+    await agent.server.stop();
   }
 }
 

@@ -220,7 +220,7 @@ describe("the ACTS contract: behaviours by the first part's text (UUID messageId
     expect(task.status?.state).toBe(TaskState.COMPLETED);
     const echoedText = partOf(task)?.content.value as string;
     expect(echoedText.startsWith("é".repeat(ECHO_MAX_CHARS))).toBe(true);
-    expect(echoedText.slice(ECHO_MAX_CHARS)).toBe(`… (${big.length - ECHO_MAX_CHARS} more characters not echoed)`);
+    expect(echoedText.slice(ECHO_MAX_CHARS)).toBe(`... (${big.length - ECHO_MAX_CHARS} more characters not echoed)`);
     const stored = await client.getTask({ id: task.id, historyLength: 0 });
     expect(partOf(stored)?.content.value).toBe(echoedText);
   });
@@ -232,7 +232,7 @@ describe("echoed", () => {
     expect(echoed(exact)).toBe(exact);
     const pairAtCut = `${"a".repeat(ECHO_MAX_CHARS - 1)}😀tail`; // the pair's high half is the last unit kept
     const cut = echoed(pairAtCut);
-    expect(cut).toBe(`${"a".repeat(ECHO_MAX_CHARS - 1)}… (6 more characters not echoed)`);
+    expect(cut).toBe(`${"a".repeat(ECHO_MAX_CHARS - 1)}... (6 more characters not echoed)`);
     expect(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/.test(cut)).toBe(false); // no lone high surrogate
   });
 });

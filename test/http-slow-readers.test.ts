@@ -235,6 +235,19 @@ describe("the listener's byte budget (maxPendingWriteBytes)", () => {
     await eventually(() => stats(listener).bytes === 0 && stats(listener).responses === 0, 5_000);
   });
 
+  it("a text answer counts what it takes in memory: ASCII 1 byte a character, any other text 2 (a V8 two-byte string)", async () => {
+    const chars = MiB;
+    const ascii = serveNode(async () => ({ status: 200, headers: [["content-type", "application/json"]], body: `"${"a".repeat(chars - 2)}"` }), { stalledWriteTimeoutMs: 0 });
+    const wide = serveNode(async () => ({ status: 200, headers: [["content-type", "application/json"]], body: `"…${"a".repeat(chars - 3)}"` }), { stalledWriteTimeoutMs: 0 });
+    const a = h2neverReading(h2session((await serve("h2", ascii)).port), { ":path": "/" });
+    const w = h2neverReading(h2session((await serve("h2", wide)).port), { ":path": "/" });
+    // Held by HTTP/2 flow control (65,535 bytes sent): the whole body counts until its last byte is taken.
+    await eventually(() => stats(ascii).bytes === chars && stats(wide).bytes === 2 * chars, 5_000);
+    a.stream.close(NGHTTP2_CANCEL);
+    w.stream.close(NGHTTP2_CANCEL);
+    await eventually(() => stats(ascii).bytes === 0 && stats(wide).bytes === 0, 5_000);
+  });
+
   it("HTTP/1.1: over the budget the oldest never-reading connection is closed first", async () => {
     const listener = serveNode(bigAnswer(LARGE), { stalledWriteTimeoutMs: 0, maxPendingWriteBytes: 2 * LARGE });
     const server = await serve("h1", listener);

@@ -7,9 +7,9 @@ import { bundle } from "./build.mjs";
 import { isShuttingDown, shutdown, track } from "./children.mjs";
 
 /**
- * Forks the server in `mode` ("streams" | "agent") with `args`; resolves `{ child, info, stats }` once it
+ * Forks the server in `mode` ("streams" | "agent") with `args`; resolves `{ child, info, stats, log, stop }` once it
  * is ready (`info`: what it sent: ports, addresses; `log`: with `quiet`, its output lines counted instead of
- * printed). A server that dies while the script runs ends it.
+ * printed; `stop()` ends it on purpose). A server that dies otherwise while the script runs ends the script.
  */
 export async function startSoakServer(mode, args = [], { quiet = false } = {}) {
   const { "soak-server": script } = await bundle({ "soak-server": "bench/lib/soak-server.mjs" });
@@ -39,17 +39,27 @@ export async function startSoakServer(mode, args = [], { quiet = false } = {}) {
         waiters.push(r);
         child.send({ cmd: "stats", gc });
       });
+    /** Set by stop(): the exit that follows is expected. */
+    let stopping = false;
+    /** Ends the server on purpose (not "exited unexpectedly"); resolves once it has exited. */
+    const stop = () => {
+      stopping = true;
+      if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+      const exited = new Promise((r) => child.once("exit", r));
+      child.kill();
+      return exited;
+    };
     child.on("message", (m) => {
       if (m?.stats !== undefined) return waiters.shift()?.(m.stats);
       if (m?.ready === true) {
         clearTimeout(timer);
-        resolve({ child, info: m, stats, log });
+        resolve({ child, info: m, stats, log, stop });
       }
     });
     child.once("exit", (code, signal) => {
       clearTimeout(timer);
       reject(new Error(`${mode} server exited early (${signal ?? code})`));
-      if (!isShuttingDown()) {
+      if (!isShuttingDown() && !stopping) {
         console.error(`${mode} server: exited unexpectedly (${signal ?? code})`);
         void shutdown(1);
       }

@@ -184,7 +184,7 @@ export function echoed(value: string): string {
   let cut = ECHO_MAX_CHARS;
   const last = value.charCodeAt(cut - 1);
   if (last >= 0xd800 && last <= 0xdbff) cut--; // a high surrogate: keep the pair together, out
-  return `${value.slice(0, cut)}… (${value.length - cut} more characters not echoed)`;
+  return `${value.slice(0, cut)}... (${value.length - cut} more characters not echoed)`; // ASCII: the answer stays a one-byte string
 }
 
 /** The default: WORKING → an artifact echoing the text (cut beyond {@link ECHO_MAX_CHARS}) → COMPLETED. */

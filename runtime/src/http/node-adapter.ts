@@ -33,7 +33,8 @@ export interface ServeNodeOptions {
   /**
    * Bytes this listener may hold for clients that have not taken them, summed over its responses
    * (what waits in response, socket and HTTP/2 stream buffers; a buffered body over 64 KiB counts
-   * whole until its last byte is flushed, as it stays in memory until then). Over it, the response that has waited longest for its client is destroyed (as for the
+   * whole until its last byte is flushed, as it stays in memory until then; a text that is not all ASCII counts 2 bytes a
+   * character, as V8 may hold it). Over it, the response that has waited longest for its client is destroyed (as for the
    * write timeout), then the next, until the rest fit; the response being written is never the one
    * destroyed, so one answer alone may exceed it. Default {@link DEFAULT_MAX_PENDING_WRITE_BYTES}
    * (64 MiB); 0: no bound. Not with `writeBudget`.
@@ -390,26 +391,27 @@ class NodeExchange implements UniversalRequest {
     const headers = this.#nodeHeaders(response.headers);
     const status = response.status;
     const body = response.body;
-    if (status !== 204 && status !== 304) {
-      headers["content-length"] = String(typeof body === "string" ? Buffer.byteLength(body, "utf8") : body.byteLength);
-    }
+    const bytes = typeof body === "string" ? Buffer.byteLength(body, "utf8") : body.byteLength;
+    if (status !== 204 && status !== 304) headers["content-length"] = String(bytes);
     this.#res.writeHead(status, headers);
     if (body.length <= WRITE_CHUNK_BYTES) {
       this.#end(body);
       this.#account();
       return;
     }
-    await this.#writeChunks(body);
+    // What the body takes in memory until its last byte is flushed: a text with only ASCII (as many UTF-8 bytes as
+    // characters) is a one-byte V8 string; any other may be a two-byte one, counted as such (2 bytes a character).
+    await this.#writeChunks(body, typeof body === "string" && bytes !== body.length ? 2 * body.length : body.length);
   }
 
   /**
    * Writes a large body a chunk at a time, the next once the previous ones were taken ("drain"). A text
    * is written in slices (encoded as they go, never copied whole), none splitting a surrogate pair.
    */
-  async #writeChunks(body: string | Uint8Array): Promise<void> {
+  async #writeChunks(body: string | Uint8Array, memoryBytes: number): Promise<void> {
     const res = this.#res;
     const size = body.length;
-    this.#retained = size;
+    this.#retained = memoryBytes;
     for (let offset = 0; ; ) {
       let end = Math.min(offset + WRITE_CHUNK_BYTES, size);
       let chunk: string | Uint8Array;
