@@ -308,6 +308,15 @@ describe("bad input and unencodable answers on every gRPC path", () => {
     });
   });
 
+  it("many refused compressed-flag calls on one connection leave it serving (each refused stream is released, not left counted against maxConcurrentStreams)", async () => {
+    // More than the 100 streams a connection may hold open (and node:http2's 100 rejected ones, after which it fails the session).
+    await forEachPath(async (path) => {
+      if (!path.enveloped) return;
+      for (let i = 0; i < 250; i++) expect((await path.send("GetTask", getTask("t-1"), { flag: 1 })).code).toBe(3);
+      expect((await path.send("SendMessage", sendMessage("still served"))).code).toBe(0);
+    });
+  });
+
   it("a message really compressed (gzip, named) is served; one whose inflated bytes do not decode is INVALID_REQUEST", async () => {
     await forEachPath(async (path) => {
       const flag = path.enveloped ? 1 : 0;

@@ -31,7 +31,11 @@ export function refuseCompressedMessages(stream: ServerHttp2Stream, refusal: A2A
   let skip = 0;
   let refused = false;
   stream.push = function (this: ServerHttp2Stream, chunk: unknown, encoding?: BufferEncoding): boolean {
-    if (refused) return false;
+    // After a refusal no data goes through, but the end of the body (null) does: node:http2 destroys a
+    // closed stream only once its readable side has ended, and a stream never destroyed stays counted
+    // against the connection's concurrent streams (after 100 of them, every new stream is refused with
+    // ENHANCE_YOUR_CALM, then the session fails).
+    if (refused) return chunk === null ? push.call(this, null) : false;
     if (chunk instanceof Uint8Array) {
       for (let i = 0; i < chunk.length; ) {
         if (skip > 0) {
