@@ -9,6 +9,8 @@ export default defineConfig({
   ssr: { resolve: { conditions } },
   test: {
     testTimeout: 60_000,
+    // One PostgreSQL for the whole run, shared by every project: tests get its URL with postgresUrl() (test/support/postgres-url.ts).
+    globalSetup: ["test/support/postgres-global-setup.ts"],
     projects: [
       {
         extends: true,
@@ -25,6 +27,16 @@ export default defineConfig({
           name: "sqlite-store",
           include: ["test/task-runtime.test.ts", "test/task-concurrency.test.ts", "test/task-executor.test.ts", "test/acts-conformance.test.ts"],
           env: { A2A_TEST_TASK_STORE: "sqlite" },
+          testTimeout: 60_000,
+        },
+      },
+      {
+        // The same suites on the PostgreSQL store: each handler on an empty schema of its own (test/support/postgres-task-store.ts).
+        extends: true,
+        test: {
+          name: "postgres-store",
+          include: ["test/task-runtime.test.ts", "test/task-concurrency.test.ts", "test/task-executor.test.ts", "test/acts-conformance.test.ts"],
+          env: { A2A_TEST_TASK_STORE: "postgres" },
           testTimeout: 60_000,
         },
       },

@@ -4,7 +4,7 @@
  * other (never two at once: they would share the two cores), then one table of every figure and
  * one list of every target:
  *
- *   node bench/all.mjs [--duration 5] [--only yardstick,inprocess,agent,grpc,streams,generate] [--out bench/output/bench-results.json]
+ *   node bench/all.mjs [--duration 5] [--only yardstick,inprocess,agent,grpc,streams,generate,postgres] [--out bench/output/bench-results.json]
  *
  * - yardstick: bench/bare-plus-work.mjs: bare node:http plus N µs of work per request (what "× bare" means here);
  * - inprocess: bench/inprocess.mjs: the example agent's own work per request without sockets (µs, GC share);
@@ -13,7 +13,9 @@
  * - grpc:     bench/grpc.mjs: the example agent's gRPC port (grpc-js; Connect) vs the SDK's grpc-js server;
  * - streams:  bench/streams.mjs: events/s of one stream vs the SDK, 10,000 SSE subscribers on one task,
  *             10,000 streams across 10,000 tasks (RSS, heap, p99 delivery delay);
- * - generate: bench/generate.mjs: `buf generate` with protoc-gen-a2a vs protoc-gen-es alone (after `npm run build`).
+ * - generate: bench/generate.mjs: `buf generate` with protoc-gen-a2a vs protoc-gen-es alone (after `npm run build`);
+ * - postgres: bench/postgres.mjs: the task path on memory vs SQLite vs PostgreSQL, 1-3 instances on one PostgreSQL,
+ *             the delivery delay of a stream across instances (an embedded PostgreSQL, started and stopped by it).
  * Each script prints its own detailed table as it runs and hands its figures over in a JSON file
  * (bench/lib/results.mjs); the merged figures are written to `--out` (bench/output/ is not committed).
  */
@@ -32,9 +34,10 @@ const BENCHES = {
   grpc: (d) => ["bench/grpc.mjs", "--duration", String(d)],
   streams: () => ["bench/streams.mjs"],
   generate: () => ["bench/generate.mjs"],
+  postgres: (d) => ["bench/postgres.mjs", "--duration", String(d)],
 };
 
-const { args, intArg } = parseBenchArgs("usage: node bench/all.mjs [--duration 5] [--only yardstick,inprocess,agent,grpc,streams,generate] [--out bench/output/bench-results.json]", {
+const { args, intArg } = parseBenchArgs("usage: node bench/all.mjs [--duration 5] [--only yardstick,inprocess,agent,grpc,streams,generate,postgres] [--out bench/output/bench-results.json]", {
   duration: { type: "string", default: "5" },
   only: { type: "string", default: "" },
   out: { type: "string", default: join("bench", "output", "bench-results.json") },

@@ -22,6 +22,8 @@ import { runSuite, startHarness, type ClientImplementation, type Harness } from 
 import type { TestResult } from "./support/acts/runner.js";
 import { actsReport, exceptionsList, totalsTable, type RunReport } from "./support/acts/report.js";
 import { EXPECTED_OUTCOMES } from "./conformance/expected-outcomes.js";
+import { freshDatabase, type FreshDatabase } from "./support/postgres.js";
+import { postgresUrl } from "./support/postgres-url.js";
 
 const SUITE = join(import.meta.dirname, "conformance", "acts", "suite.acts.yaml");
 const documents = loadActsSuite(SUITE);
@@ -32,14 +34,23 @@ const CLIENTS: readonly ClientImplementation[] = [
   { name: "@a2a-js/sdk", factory: createSdkClient, features: sdkClientFeatures },
 ];
 
-/** The vitest project "sqlite-store" runs the suite again with the agent on the SQLite task store. */
-const STORE = process.env["A2A_TEST_TASK_STORE"] === "sqlite" ? "sqlite" : "memory";
+/** The vitest projects "sqlite-store" and "postgres-store" run the suite again with the agent on the SQLite or PostgreSQL task store. */
+const STORE = process.env["A2A_TEST_TASK_STORE"] === "sqlite" ? "sqlite" : process.env["A2A_TEST_TASK_STORE"] === "postgres" ? "postgres" : "memory";
+
+/** On PostgreSQL, a database per profile (dropped after the suite): differently configured agents must not share one. */
+const databases: FreshDatabase[] = [];
+async function postgresDatabase(): Promise<string> {
+  const database = await freshDatabase(postgresUrl(), "acts");
+  databases.push(database);
+  return database.url;
+}
 
 let harness: Harness | undefined;
 const runs = new Map<string, RunReport>();
 
 beforeAll(async () => {
-  harness = await startHarness({ longRunningMs: 5000, ...(STORE === "sqlite" ? { taskDatabase: ":memory:" } : {}) });
+  const taskDatabase = STORE === "sqlite" ? ":memory:" : STORE === "postgres" ? postgresDatabase : undefined;
+  harness = await startHarness({ longRunningMs: 5000, ...(taskDatabase !== undefined ? { taskDatabase } : {}) });
   const all = await Promise.all(CLIENTS.flatMap((client) => BINDINGS.map((binding) => runSuite(harness!, documents, client, binding))));
   for (const run of all) runs.set(`${run.implementation} ${run.binding}`, run);
 }, 240_000);
@@ -69,6 +80,7 @@ afterAll(async () => {
     console.log(out.join("\n"));
   }
   await harness?.close();
+  for (const database of databases.splice(0)) await database.drop();
 });
 
 /** One line for a result: what it was, where it failed and why. */

@@ -142,9 +142,9 @@ describe("maxSubscribersPerTask (engine, limit 3)", () => {
     const err = await refusal(e.subscribe(scope, taskId, never));
     expect(err.metadata).toEqual({ taskId, maxSubscribersPerTask: "3" });
     expect(err.message).toContain("already has 3 open streams");
-    await feeds[0]!.feed.return?.();
+    await feeds[0]!.feed?.return?.();
     const again = await e.subscribe(scope, taskId, never);
-    for (const f of [...feeds.slice(1), again]) await f.feed.return?.();
+    for (const f of [...feeds.slice(1), again]) await f.feed?.return?.();
   });
 
   it("a message that continues a full task is refused before anything is stored", async () => {
@@ -155,7 +155,7 @@ describe("maxSubscribersPerTask (engine, limit 3)", () => {
     const before = (await e.requireTask(scope, taskId)).history.length;
     await refusal(e.beginTurn(request("more", taskId) as never, call()));
     expect((await e.requireTask(scope, taskId)).history.length).toBe(before);
-    for (const f of feeds) await f.feed.return?.();
+    for (const f of feeds) await f.feed?.return?.();
     await turn(e, "more", call(), taskId);
     expect((await e.requireTask(scope, taskId)).history.length).toBeGreaterThan(before);
   });

@@ -28,13 +28,13 @@ function handlerInterface(source: string, name: string): InterfaceDeclaration {
 }
 
 /** The parameter of buf.gen.yaml's protoc-gen-a2a run, which produced generated-example/gen/. */
-const EXAMPLE_PARAMETER = "target=ts,import_extension=js,task_store=sqlite";
+const EXAMPLE_PARAMETER = "target=ts,import_extension=js,task_store=sqlite+postgres";
 
 describe("protoc-gen-a2a on a2a.proto", () => {
   const run = runPlugin("a2a", EXAMPLE_PARAMETER);
 
   it("emits one file set per proto, no runtime copy: the runtime is imported from @protoc-gen-a2a/runtime", () => {
-    expect(runtimeEntries(run.files)).toEqual(["", "client", "grpc", "grpc-js", "http", "jsonrpc", "rest", "sqlite", "task", "testing"]);
+    expect(runtimeEntries(run.files)).toEqual(["", "client", "grpc", "grpc-js", "http", "jsonrpc", "postgres", "rest", "sqlite", "task", "testing"]);
     expect([...run.files.keys()].sort()).toEqual(
       [
         "a2a_a2a_agent_client.ts",
@@ -261,6 +261,20 @@ describe("plugin options", () => {
     const sqlite = runPlugin("a2a", "task_store=sqlite");
     expect(runtimeEntries(sqlite.files)).toContain("sqlite");
     expect(fileOf(sqlite, "a2a_a2a_task_handler.ts")).toContain("export function createA2AServiceSqliteTaskStore(");
+    expect(runtimeEntries(sqlite.files)).not.toContain("postgres");
+  });
+
+  it("task_store=postgres adds the PostgreSQL store, and only then imports the runtime's postgres entry (pg)", () => {
+    for (const [name, content] of runPlugin("a2a").files) expect(content, name).not.toContain("runtime/postgres");
+    const postgres = runPlugin("a2a", "task_store=postgres");
+    expect(runtimeEntries(postgres.files)).toContain("postgres");
+    expect(runtimeEntries(postgres.files)).not.toContain("sqlite");
+    const handler = fileOf(postgres, "a2a_a2a_task_handler.ts");
+    expect(handler).toContain("export function openA2AServicePostgresTaskStore(connectionString: string");
+    expect(handler).not.toContain("createA2AServiceSqliteTaskStore");
+    const both = fileOf(runPlugin("a2a", "task_store=sqlite+postgres"), "a2a_a2a_task_handler.ts");
+    expect(both).toContain("export function openA2AServicePostgresTaskStore(");
+    expect(both).toContain("export function createA2AServiceSqliteTaskStore(");
   });
 
   it("binds the task runtime only for A2A-shaped services", () => {
@@ -338,11 +352,11 @@ describe("plugin options", () => {
     ["subscribe_post=maybe", /subscribe_post must be true or false \(or 1, 0\); got "maybe"/],
     [
       "frobnicate=1",
-      /unknown option "frobnicate"; protoc-gen-a2a accepts errors=v1\.0\.1\|v1\.0\.0, subscribe_post=true\|false, bindings=jsonrpc\+rest\+grpc, task_store=memory\|sqlite, grpc_server=grpc-js\|connect/,
+      /unknown option "frobnicate"; protoc-gen-a2a accepts errors=v1\.0\.1\|v1\.0\.0, subscribe_post=true\|false, bindings=jsonrpc\+rest\+grpc, task_store=memory\|sqlite\|postgres\|sqlite\+postgres, grpc_server=grpc-js\|connect/,
     ],
     ["bindings=soap", /bindings must be a \+-separated list of jsonrpc, rest, grpc; got "soap"/],
     ["grpc_server=netty", /grpc_server must be grpc-js or connect; got "netty"/],
-    ["task_store=redis", /task_store must be memory or sqlite; got "redis"/],
+    ["task_store=redis", /task_store must be memory, sqlite, postgres or sqlite\+postgres; got "redis"/],
     ["target=js", /emits TypeScript only: run it with target=ts/],
   ])("rejects %s with a clear message", (parameter, message) => {
     expect(() => runPlugin("a2a", parameter)).toThrow(message);

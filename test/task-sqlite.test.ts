@@ -125,15 +125,19 @@ describe("SqliteTaskStore: a file database", () => {
     expect(after.errors).toEqual([]);
   });
 
-  it("concurrent writers: 50 tasks through two handlers on two connections to one file", async () => {
+  it("concurrent writers: 50 tasks through two handlers on one store; a second store on the file is refused (one process per file)", async () => {
     const path = join(dir, "shared.db");
-    const a = setup(openStore(path));
-    const b = setup(openStore(path));
+    const store = openStore(path);
+    const a = setup(store);
+    const b = setup(store);
+    expect(() => new SqliteTaskStore(path, { schemas })).toThrow(expect.objectContaining({ code: "in-use" }));
     const results = await Promise.all(Array.from({ length: 50 }, (_, i) => (i % 2 ? a : b).sendTask(i % 5 === 0 ? "ask" : `work ${i}`, { contextId: `c${i % 3}` })));
     const ids = new Set(results.map((t) => t.id));
     expect(ids.size).toBe(50);
     // Continue the INPUT_REQUIRED ones concurrently, each through the other handler.
     await Promise.all(results.map((t, i) => (t.status?.state === TaskState.INPUT_REQUIRED ? (i % 2 ? b : a).sendTask("done", { taskId: t.id }) : undefined)));
+    // Read back by the next store on the file.
+    store.close();
     const reader = setup(openStore(path));
     const seen: string[] = [];
     let pageToken = "";

@@ -5,30 +5,34 @@ import { GetTaskRequestSchema, SubscribeToTaskRequestSchema, TaskPushNotificatio
 import { EventHub, InMemoryTaskStore, InvalidPageTokenError, decodePageToken, encodePageToken, queryFingerprint, type TaskQuery, type TaskStore } from "@protoc-gen-a2a/runtime/task";
 import { Mutex, SerialQueue } from "../runtime/src/task/serial.js";
 import { SqliteTaskStore } from "@protoc-gen-a2a/runtime/sqlite";
+import { openPostgresTaskStore } from "./support/postgres-task-store.js";
 import { Gate, callOf, collect, createA2ATaskHandler, sendRequest, taskOf, textOf, until, type A2ARequestContext } from "./support/task-runtime-binding.js";
 
 const scope = { tenant: "", owner: "" };
 const task = (id: string, seconds: number, state = TaskState.WORKING, contextId = "c"): Task => create(TaskSchema, { id, contextId, status: { state, timestamp: timestampFromMs(seconds * 1000) } });
 const query = (q: Partial<TaskQuery> = {}): TaskQuery => ({ contextId: "", state: undefined, statusTimestampAfter: undefined, pageSize: 50, pageToken: "", ...q });
 
-const stores: [string, () => TaskStore & { close?(): void }][] = [
-  ["InMemoryTaskStore", () => new InMemoryTaskStore()],
-  ["SqliteTaskStore", () => new SqliteTaskStore(":memory:", { schemas: { Task: TaskSchema, TaskPushNotificationConfig: TaskPushNotificationConfigSchema } })],
+const stores: [string, () => Promise<TaskStore & { close?(): unknown }>][] = [
+  ["InMemoryTaskStore", async () => new InMemoryTaskStore()],
+  ["SqliteTaskStore", async () => new SqliteTaskStore(":memory:", { schemas: { Task: TaskSchema, TaskPushNotificationConfig: TaskPushNotificationConfigSchema } })],
+  // An empty schema of its own per test on the run's PostgreSQL (test/support/postgres-task-store.ts). No heartbeat
+  // during a test: its reclaim fails WORKING tasks that no turn holds (those saveTask stores here) as left by a dead instance.
+  ["PostgresTaskStore", () => openPostgresTaskStore({ heartbeatMs: 3_600_000, leaseMs: 7_200_000 })],
 ];
 
 describe.each(stores)("%s (the TaskStore contract)", (_name, factory) => {
-  const opened: (TaskStore & { close?(): void })[] = [];
-  const open = () => {
-    const store = factory();
+  const opened: (TaskStore & { close?(): unknown })[] = [];
+  const open = async () => {
+    const store = await factory();
     opened.push(store);
     return store;
   };
-  afterEach(() => {
-    for (const store of opened.splice(0)) store.close?.();
+  afterEach(async () => {
+    for (const store of opened.splice(0)) await store.close?.();
   });
 
   it("keeps scopes apart", async () => {
-    const store = open();
+    const store = await open();
     await store.saveTask({ tenant: "t", owner: "a" }, task("x", 1));
     expect(await store.getTask({ tenant: "t", owner: "a" }, "x")).toBeDefined();
     expect(await store.getTask({ tenant: "t", owner: "b" }, "x")).toBeUndefined();
@@ -37,7 +41,7 @@ describe.each(stores)("%s (the TaskStore contract)", (_name, factory) => {
   });
 
   it("orders by status time, newest first, equal times by the latest save", async () => {
-    const store = open();
+    const store = await open();
     await store.saveTask(scope, task("old", 1));
     await store.saveTask(scope, task("tie-1", 5));
     await store.saveTask(scope, task("tie-2", 5));
@@ -48,7 +52,7 @@ describe.each(stores)("%s (the TaskStore contract)", (_name, factory) => {
   });
 
   it("pages with keyset cursors across ties, and filters", async () => {
-    const store = open();
+    const store = await open();
     for (let i = 0; i < 7; i++) await store.saveTask(scope, task(`t${i}`, i % 3, i % 2 ? TaskState.COMPLETED : TaskState.WORKING, i < 4 ? "a" : "b"));
     const all = (await store.listTasks(scope, query())).tasks.map((t) => t.id);
     const paged: string[] = [];
@@ -66,7 +70,7 @@ describe.each(stores)("%s (the TaskStore contract)", (_name, factory) => {
   });
 
   it("pages of 300 tasks with random times, ties and re-saves: every page size gives the reference order, each task once", async () => {
-    const store = open();
+    const store = await open();
     let seed = 7;
     const random = (n: number) => {
       seed = (seed * 1103515245 + 12345) % 2 ** 31;
@@ -96,7 +100,7 @@ describe.each(stores)("%s (the TaskStore contract)", (_name, factory) => {
   });
 
   it("rejects tokens it did not issue for the query", async () => {
-    const store = open();
+    const store = await open();
     for (let i = 0; i < 3; i++) await store.saveTask(scope, task(`t${i}`, i));
     const { nextPageToken } = await store.listTasks(scope, query({ pageSize: 1 }));
     await expect(store.listTasks(scope, query({ pageToken: nextPageToken, contextId: "c" }))).rejects.toBeInstanceOf(InvalidPageTokenError);
@@ -104,8 +108,46 @@ describe.each(stores)("%s (the TaskStore contract)", (_name, factory) => {
     await expect(store.listTasks(scope, query({ pageToken: "%%%" }))).rejects.toBeInstanceOf(InvalidPageTokenError);
   });
 
+  it("pages within a byte budget: filled up to it, one task alone when it is past it, every task once", async () => {
+    const store = await open();
+    const sizes = [5, 30, 10, 10, 45, 1, 60, 20];
+    for (const [i, bytes] of sizes.entries()) await store.saveTask(scope, create(TaskSchema, { ...task(`t${i}`, i), metadata: { pad: "x".repeat(bytes) } }));
+    const weigh = (t: Task) => String(t.metadata?.["pad"] ?? "").length;
+    const pages: string[][] = [];
+    let pageToken = "";
+    do {
+      const page = await store.listTasks(scope, query({ pageSize: 3, pageToken, budget: { maxBytes: 40, sizeOf: (t) => weigh(t as Task) } }));
+      expect(page.totalSize).toBe(sizes.length);
+      pages.push(page.tasks.map((t) => t.id));
+      pageToken = page.nextPageToken;
+    } while (pageToken !== "");
+    // Newest first: t7 (20 bytes), t6 (60: alone), t5 (1) and t4 (45) apart, t3 + t2 (20; t1 would make 50), t1 + t0 (35).
+    expect(pages).toEqual([["t7"], ["t6"], ["t5"], ["t4"], ["t3", "t2"], ["t1", "t0"]]);
+    const full = await store.listTasks(scope, query({ pageSize: 3, budget: { maxBytes: 1_000, sizeOf: (t) => weigh(t as Task) } }));
+    expect(full.tasks.map((t) => t.id)).toEqual(["t7", "t6", "t5"]);
+  });
+
+  // SqliteTaskStore binds the position as is: a time past 64 bits is a RangeError of better-sqlite3 (a 500, not InvalidParams).
+  it("a token replayed with a forged position is refused as a page token or ends the list, never another error", async () => {
+    const store = await open();
+    for (let i = 0; i < 3; i++) await store.saveTask(scope, task(`t${i}`, i));
+    const fingerprint = queryFingerprint(["", null, null]);
+    for (const position of [
+      { t: "9".repeat(30), s: 1 },
+      { t: `-${"9".repeat(30)}`, s: 1 },
+      { t: "1", s: Number.MAX_SAFE_INTEGER },
+      { t: "1", s: -Number.MAX_SAFE_INTEGER },
+    ]) {
+      const outcome = await store.listTasks(scope, query({ pageToken: encodePageToken(fingerprint, position) })).then(
+        (page) => page.totalSize,
+        (e: unknown) => e,
+      );
+      if (typeof outcome !== "number") expect(outcome, JSON.stringify(position)).toBeInstanceOf(InvalidPageTokenError);
+    }
+  });
+
   it("push configs: replace keeps the position, delete is idempotent, pages", async () => {
-    const store = open();
+    const store = await open();
     const config = (id: string, url: string) => create(TaskPushNotificationConfigSchema, { taskId: "t", id, url });
     await store.savePushConfig(scope, config("a", "u1"));
     await store.savePushConfig(scope, config("b", "u2"));
@@ -125,7 +167,7 @@ describe.each(stores)("%s (the TaskStore contract)", (_name, factory) => {
   });
 
   it("round-trips whole tasks; orders sub-second and pre-epoch times, a missing status as the epoch", async () => {
-    const store = open();
+    const store = await open();
     const full = create(TaskSchema, {
       id: "full",
       contextId: "c",
@@ -153,7 +195,7 @@ describe.each(stores)("%s (the TaskStore contract)", (_name, factory) => {
   });
 
   it("push configs are scoped by tenant, owner and task", async () => {
-    const store = open();
+    const store = await open();
     const config = (taskId: string, id: string) => create(TaskPushNotificationConfigSchema, { taskId, id, url: `https://h/${taskId}/${id}` });
     await store.savePushConfig({ tenant: "t", owner: "a" }, config("x", "1"));
     await store.savePushConfig({ tenant: "t", owner: "a" }, config("y", "1"));

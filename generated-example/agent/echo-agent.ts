@@ -31,7 +31,7 @@ import type { AddressInfo } from "node:net";
 import { create, toJson, type JsonObject } from "@bufbuild/protobuf";
 import { AgentCardSchema, StreamResponseSchema, type AgentCard, type Part } from "../gen/a2a_pb.js";
 import { ContentTypeNotSupportedError, PermissionDeniedError, UnauthenticatedError } from "../gen/a2a_a2a_errors.js";
-import { createA2AServiceSqliteTaskStore, createA2AServiceTaskHandler, type A2AServiceExecutor } from "../gen/a2a_a2a_task_handler.js";
+import { createA2AServiceSqliteTaskStore, createA2AServiceTaskHandler, openA2AServicePostgresTaskStore, type A2AServiceExecutor } from "../gen/a2a_a2a_task_handler.js";
 import { createA2AServiceJsonRpcServer } from "../gen/a2a_a2a_jsonrpc_server.js";
 import { createA2AServiceRestServer } from "../gen/a2a_a2a_rest_server.js";
 import { createA2AServiceGrpcRoutes, listenA2AServiceGrpc } from "../gen/a2a_a2a_grpc_server.js";
@@ -52,7 +52,7 @@ import {
 import { mountConnectRoutes } from "@protoc-gen-a2a/runtime/grpc";
 import { DEFAULT_MAX_PENDING_WRITE_BYTES, WriteBudget, type AuthRequest, type CallContext } from "@protoc-gen-a2a/runtime";
 import { A2AServiceOperations, type A2AServiceHandler } from "../gen/a2a_a2a_handler.js";
-import { createPushNotificationSender, InMemoryTaskStore } from "@protoc-gen-a2a/runtime/task";
+import { createPushNotificationSender, InMemoryTaskStore, type PushDeliveryFailure } from "@protoc-gen-a2a/runtime/task";
 import { runTurn } from "./behaviours.js";
 import { attachWsServer } from "../bindings/ws/ws-server.js";
 import { WS_PROTOCOL_BINDING } from "../bindings/ws/ws-operations.js";
@@ -118,8 +118,24 @@ export interface ExampleAgentOptions {
   readonly requireAuthentication?: boolean;
   /** Let push notifications go to loopback and private addresses (local webhook receivers). Default false (true in the "tck" profile). */
   readonly allowPrivateWebhooks?: boolean;
-  /** Keep tasks and push configs in this SQLite file (":memory:" for a private in-memory database). Default: in memory, without SQLite. */
+  /**
+   * Keep tasks and push configs in this SQLite file (":memory:" for a private in-memory database), or, for a
+   * `postgres://…` URL, in that PostgreSQL database, which any number of instances of this agent may share
+   * (each serves every call; see the README's "Running several instances"). Default: in memory, without SQLite.
+   */
   readonly taskDatabase?: string;
+  /** With a PostgreSQL `taskDatabase`: this instance's heartbeat and lease (ms). Defaults 1000 and 10000. */
+  readonly cluster?: { readonly heartbeatMs?: number; readonly leaseMs?: number; readonly instanceId?: string };
+  /** With a PostgreSQL `taskDatabase`: how long `close()` lets running turns finish before failing them (ms). Default 5000. */
+  readonly shutdownGraceMs?: number;
+  /**
+   * The base URL clients reach this agent's HTTP port at when that is not its own address (a reverse proxy or load
+   * balancer in front of several instances, e.g. "https://agent.example.com"): the card's HTTP interfaces (JSON-RPC,
+   * HTTP+JSON, Connect, WebSocket), its documentationUrl and the API documents' servers use it. Default: http://host:port.
+   */
+  readonly publicUrl?: string;
+  /** Likewise for the card's gRPC interface (host:port of a gRPC proxy in front of the instances). Default: the gRPC server's own address. */
+  readonly publicGrpcAddress?: string;
   /** The API documents served at /openapi.json and /openrpc.json (and shown at /docs). Default: the generated ones, generated-example/gen/a2a_a2a_open{api,rpc}.json. */
   readonly apiDocuments?: { readonly openapi: ApiDocument; readonly openrpc: ApiDocument };
   /** Called with every call's context (all bindings) before the handler runs: tests watch `context.signal` through it. */
@@ -239,18 +255,35 @@ export async function startExampleAgent(options: ExampleAgentOptions = {}): Prom
   let extendedCard: AgentCard | undefined;
   // On disk as in memory, the store is bounded: every minute, finished tasks beyond the newest 10,000, and a caller's
   // oldest finished tasks past 768 MiB, are deleted (the store itself refuses a caller's growth past 1 GiB, maxBytesPerOwner).
+  const postgresUrl = options.taskDatabase !== undefined && /^postgres(ql)?:\/\//i.test(options.taskDatabase) ? options.taskDatabase : undefined;
+  // Several instances share a PostgreSQL database: any of them serves any call (streams, cancel and turns cross
+  // instances; a dead instance's running tasks are failed by the others once its lease expires).
+  const postgres =
+    postgresUrl !== undefined
+      ? await openA2AServicePostgresTaskStore(postgresUrl, {
+          ...options.cluster,
+          onError: (e, context) => console.warn(`example agent: task store: ${context}: ${e instanceof Error ? e.message : String(e)}`),
+        })
+      : undefined;
   const sqlite =
-    options.taskDatabase !== undefined
+    options.taskDatabase !== undefined && postgres === undefined
       ? createA2AServiceSqliteTaskStore(options.taskDatabase, { autoPurge: { intervalMs: 60_000, maxTasks: 10_000, maxBytesPerOwner: 768 * 1024 * 1024 } })
       : undefined;
   // This process is the only user of its database: a task still SUBMITTED or WORKING in it was cut off by
   // the end of the previous process (kill -9, a crash) and nothing will finish it. It is marked FAILED.
   const interrupted = (await sqlite?.failInterruptedTasks()) ?? 0;
   if (interrupted > 0) console.warn(`example agent: ${interrupted} task(s) cut off when the previous process ended are now FAILED`);
-  const store = sqlite ?? new InMemoryTaskStore();
+  const store = postgres ?? sqlite ?? new InMemoryTaskStore();
   // Failed deliveries are reported once per (task, webhook) and kept short (ACTS registers
   // unreachable https://example.com/… webhooks; this must not flood the log).
   const reported = new Set<string>();
+  const onDeliveryError = (f: PushDeliveryFailure): void => {
+    const key = `${f.taskId} ${f.url}`;
+    if (reported.has(key) || reported.size > 1_000) return;
+    reported.add(key);
+    const why = f.status !== undefined ? `HTTP ${f.status}` : f.error instanceof Error ? f.error.message : f.reason;
+    console.warn(`example agent: push notification for task ${f.taskId} not delivered (${f.reason}: ${why}); further failures for this webhook are not logged`);
+  };
   const push = createPushNotificationSender({
     store,
     schemas: { StreamResponse: StreamResponseSchema },
@@ -258,14 +291,11 @@ export async function startExampleAgent(options: ExampleAgentOptions = {}): Prom
     timeoutMs: 5_000,
     maxRetries: 1,
     closeTimeoutMs: 1_000,
-    onDeliveryError: (f) => {
-      const key = `${f.taskId} ${f.url}`;
-      if (reported.has(key) || reported.size > 1_000) return;
-      reported.add(key);
-      const why = f.status !== undefined ? `HTTP ${f.status}` : f.error instanceof Error ? f.error.message : f.reason;
-      console.warn(`example agent: push notification for task ${f.taskId} not delivered (${f.reason}: ${why}); further failures for this webhook are not logged`);
-    },
+    onDeliveryError,
   });
+  // With PostgreSQL, push notifications go through the store's outbox: queued with each event in its transaction,
+  // delivered once by whichever instance claims them, retried across restarts.
+  if (postgres !== undefined && capabilities.pushNotifications) postgres.deliverPushNotifications(push, { maxAttempts: 2, onDeliveryError });
   const taskHandler = createA2AServiceTaskHandler<ExamplePrincipal | undefined>({
     executor: createExampleExecutor({ longRunningMs: options.longRunningMs ?? 1500, shutdown: shutdown.signal }),
     store,
@@ -278,7 +308,7 @@ export async function startExampleAgent(options: ExampleAgentOptions = {}): Prom
       if (extendedCard === undefined) throw new Error("the extended card is not ready: the agent is still starting");
       return extendedCard;
     },
-    ...(capabilities.pushNotifications ? { onTaskEvent: push.onTaskEvent } : {}),
+    ...(capabilities.pushNotifications ? (postgres !== undefined ? { checkPushUrl: (url: string) => push.checkUrl(url) } : { onTaskEvent: push.onTaskEvent }) : {}),
   });
   const handler = options.onCall !== undefined ? observed(taskHandler, options.onCall) : taskHandler;
   const authenticate = ({ serviceParameters, operation }: AuthRequest): ExamplePrincipal | undefined => {
@@ -305,13 +335,16 @@ export async function startExampleAgent(options: ExampleAgentOptions = {}): Prom
   const http: Server = createA2AHttpServer();
   await new Promise<void>((resolve) => http.listen(options.httpPort ?? 0, host, resolve));
   const port = (http.address() as AddressInfo).port;
+  const ownUrl = `http://${host}:${port}`;
+  // What the card and the API documents name: this address, or the proxy's in front of it (publicUrl).
+  const publicUrl = options.publicUrl?.replace(/\/+$/, "") ?? ownUrl;
   const wsPath = "/a2a/ws";
-  const wsUrl = `ws://${host}:${port}${wsPath}`;
+  const wsUrl = `${publicUrl.replace(/^http/i, "ws")}${wsPath}`;
   const mounted = {
-    baseUrl: `http://${host}:${port}`,
+    baseUrl: publicUrl,
     jsonRpcPath: "/a2a/jsonrpc",
     restPath: "/a2a/rest",
-    grpcAddress: grpc.address,
+    grpcAddress: options.publicGrpcAddress ?? grpc.address,
     connectPath: "/a2a/connect",
     // A custom binding (spec §12.7): listed by its URI, after the core bindings and gRPC-web/Connect.
     custom: [{ url: wsUrl, protocolBinding: WS_PROTOCOL_BINDING }],
@@ -350,21 +383,21 @@ export async function startExampleAgent(options: ExampleAgentOptions = {}): Prom
   http.on("request", mountConnectRoutes(createA2AServiceGrpcRoutes(handler, serverOptions), bindings, { prefix: mounted.connectPath }));
   // A2A over WebSocket on the same port: WebSocket upgrades to /a2a/ws; any other upgrade offer (Upgrade: h2c) is plain HTTP.
   const ws = attachWsServer(http, handler, { ...serverOptions, path: wsPath, writeBudget });
-  const cardUrl = `${mounted.baseUrl}/.well-known/agent-card.json`;
+  const cardUrl = `${ownUrl}/.well-known/agent-card.json`;
   return {
     cardUrl,
     httpPort: port,
     grpcAddress: grpc.address,
     endpoints: {
       cardUrl,
-      jsonrpc: `${mounted.baseUrl}/a2a/jsonrpc`,
-      rest: `${mounted.baseUrl}/a2a/rest`,
+      jsonrpc: `${ownUrl}/a2a/jsonrpc`,
+      rest: `${ownUrl}/a2a/rest`,
       grpc: grpc.address,
-      connect: `${mounted.baseUrl}${mounted.connectPath}`,
-      openapi: `${mounted.baseUrl}${docs.openapi}`,
-      openrpc: `${mounted.baseUrl}${docs.openrpc}`,
-      docs: docsUrl,
-      ws: wsUrl,
+      connect: `${ownUrl}${mounted.connectPath}`,
+      openapi: `${ownUrl}${docs.openapi}`,
+      openrpc: `${ownUrl}${docs.openrpc}`,
+      docs: `${ownUrl}${docs.page}`,
+      ws: `ws://${host}:${port}${wsPath}`,
     },
     close: async () => {
       shutdown.abort();
@@ -372,6 +405,8 @@ export async function startExampleAgent(options: ExampleAgentOptions = {}): Prom
       http.closeAllConnections();
       await Promise.all([new Promise<void>((resolve) => http.close(() => resolve())), grpc.close(), push.close()]);
       sqlite?.close();
+      // Turns still running get the grace period, then their tasks are failed (with an event every stream gets).
+      await postgres?.close(options.shutdownGraceMs ?? 5_000);
     },
   };
 }

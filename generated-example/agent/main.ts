@@ -2,7 +2,8 @@
  * `npm run example`: starts the example agent until SIGINT/SIGTERM. A2A_PROFILE=tck starts its
  * TCK profile (loopback webhooks, REST `application/json`; see echo-agent.ts); A2A_CAPABILITIES
  * (e.g. "none", or "streaming,pushNotifications") the optional capabilities declared (default
- * all); A2A_HTTP_PORT and A2A_GRPC_PORT 0 pick free ports.
+ * all); A2A_HTTP_PORT and A2A_GRPC_PORT 0 pick free ports; A2A_PUBLIC_URL and A2A_PUBLIC_GRPC_ADDRESS the addresses
+ * the card names (a proxy's in front of several instances).
  */
 import { SqliteTaskStoreError } from "@protoc-gen-a2a/runtime/sqlite";
 import { capabilitiesFromEnv, profileFromEnv, startExampleAgent } from "./echo-agent.js";
@@ -13,12 +14,29 @@ const agent = await startExampleAgent({
   capabilities: capabilitiesFromEnv(process.env["A2A_CAPABILITIES"]),
   httpPort: Number(process.env["A2A_HTTP_PORT"] ?? 41241),
   grpcPort: Number(process.env["A2A_GRPC_PORT"] ?? 41242),
-  // A2A_TASK_DB=tasks.db keeps tasks and push configs across restarts (SQLite); default: in memory.
+  // A2A_TASK_DB=tasks.db keeps tasks and push configs across restarts (SQLite, one process per file);
+  // A2A_TASK_DB=postgres://… in PostgreSQL, which several instances of this agent may share. Default: in memory.
   ...(process.env["A2A_TASK_DB"] ? { taskDatabase: process.env["A2A_TASK_DB"] } : {}),
+  // With PostgreSQL: A2A_INSTANCE_ID names this instance (default random), A2A_HEARTBEAT_MS and A2A_LEASE_MS (default 1000
+  // and 10000) say how soon the others notice that it died.
+  cluster: {
+    ...(process.env["A2A_INSTANCE_ID"] ? { instanceId: process.env["A2A_INSTANCE_ID"] } : {}),
+    ...(process.env["A2A_HEARTBEAT_MS"] ? { heartbeatMs: Number(process.env["A2A_HEARTBEAT_MS"]) } : {}),
+    ...(process.env["A2A_LEASE_MS"] ? { leaseMs: Number(process.env["A2A_LEASE_MS"]) } : {}),
+  },
+  // Behind a reverse proxy or load balancer: A2A_PUBLIC_URL (e.g. https://agent.example.com) is the base of the card's HTTP
+  // interface URLs, A2A_PUBLIC_GRPC_ADDRESS (host:port) its gRPC address; default: this process's own addresses.
+  ...(process.env["A2A_PUBLIC_URL"] ? { publicUrl: process.env["A2A_PUBLIC_URL"] } : {}),
+  ...(process.env["A2A_PUBLIC_GRPC_ADDRESS"] ? { publicGrpcAddress: process.env["A2A_PUBLIC_GRPC_ADDRESS"] } : {}),
 }).catch((e: unknown) => {
   // An unusable A2A_TASK_DB (not SQLite, damaged, locked, read-only, …): one line that names the file and says what to do.
   if (e instanceof SqliteTaskStoreError) {
     console.error(`example agent: cannot start: ${e.message}`);
+    process.exit(1);
+  }
+  // A PostgreSQL that cannot be reached or used: one line (no stack).
+  if (/^postgres(ql)?:\/\//i.test(process.env["A2A_TASK_DB"] ?? "") && e instanceof Error) {
+    console.error(`example agent: cannot start: the PostgreSQL task database (A2A_TASK_DB) cannot be used: ${e.message}`);
     process.exit(1);
   }
   throw e;

@@ -12,8 +12,8 @@ export interface PluginOptions {
   readonly bindings: ReadonlySet<Binding>;
   /** `grpc_server=`: the stack behind the generated `listen<Service>Grpc`. */
   readonly grpcServer: "grpc-js" | "connect";
-  /** `task_store=`: whether the task runtime also gets the SQLite store. */
-  readonly taskStore: "memory" | "sqlite";
+  /** `task_store=`: which persistent stores the binder gets factories of (SQLite, PostgreSQL, both, or none). */
+  readonly taskStore: "memory" | "sqlite" | "postgres" | "sqlite+postgres";
   /** `json_schema=`: whether to emit the JSON Schema bundle and one schema per message and enum. */
   readonly jsonSchema: boolean;
   /** `openapi=`: the OpenAPI version of the HTTP+JSON document, or none. */
@@ -92,12 +92,14 @@ export const OPTIONS: readonly OptionSpec[] = [
   {
     key: "task_store",
     field: "taskStore",
-    values: "memory|sqlite",
+    values: "memory|sqlite|postgres|sqlite+postgres",
     default: "memory",
     meaning:
-      '`sqlite` adds the task runtime\'s SQLite store (`@protoc-gen-a2a/runtime/sqlite`, on better-sqlite3 12, WAL; tasks and push configs survive a restart; the saves of one event-loop turn are one transaction, and no event reaches a client before its commit; `synchronous: "FULL"` makes that survive power loss too) and `create<Service>SqliteTaskStore(path, options)` in the binder; generated-example/gen is generated with it',
+      '`sqlite` adds the task runtime\'s SQLite store (`@protoc-gen-a2a/runtime/sqlite`, on better-sqlite3 12, WAL; tasks and push configs survive a restart; the saves of one event-loop turn are one transaction, and no event reaches a client before its commit; `synchronous: "FULL"` makes that survive power loss too) and `create<Service>SqliteTaskStore(path, options)` in the binder; `postgres` adds the PostgreSQL store that several agent instances share (`@protoc-gen-a2a/runtime/postgres`, on `pg`: any instance serves any call, streams and cancel cross instances, push notifications from a durable outbox) and `open<Service>PostgresTaskStore(connectionString, options)`; `sqlite+postgres` both; generated-example/gen is generated with `sqlite+postgres`',
     parse: (value) => {
-      if (value !== "memory" && value !== "sqlite") throw new Error(`task_store must be memory or sqlite; got "${value}"`);
+      if (value !== "memory" && value !== "sqlite" && value !== "postgres" && value !== "sqlite+postgres") {
+        throw new Error(`task_store must be memory, sqlite, postgres or sqlite+postgres; got "${value}"`);
+      }
       return value;
     },
   },

@@ -42,6 +42,9 @@ export { callSignal, requestHeaders, requestMessage, unreachableError, type Call
 export { AGENT_CARD_WELL_KNOWN_PATH, CONNECT_PROTOCOL_BINDING, GRPC_WEB_PROTOCOL_BINDING, grpcAddressTls, grpcHostPort, type A2ABindingName } from "./discovery.js";
 export type { OperationDescriptor, OperationKind } from "./operation.js";
 export type { Transport } from "./transport.js";
+/** Stream event ids (`<seq>:<task id>`, sent as SSE `id:`) and resuming dropped streams in the HTTP clients. */
+export { LAST_EVENT_ID_PARAMETER, eventIdOf, formatEventId, parseEventId, setEventId, type ParsedEventId } from "./task/event-ids.js";
+export { DEFAULT_STREAM_RESUME, type ResumableStreamClientOptions, type ResumeSettings, type StreamResumeOptions } from "./http/stream-resume.js";
 export { JsonDecodeError, decodeMessage, encodeMessage } from "./proto-json.js";
 export { BINDING_CALL, isBindingCall, isImmutable, markImmutable } from "./binding-call.js";
 export { fillRequiredDefaults, findMissingFields, type FieldRule, type RequiredCheck, type RequirementTable } from "./required-fields.js";

@@ -31,7 +31,6 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { listenGrpc } from "@protoc-gen-a2a/runtime/grpc";
 import { AgentCardSchema, CancelTaskRequestSchema, SendMessageRequestSchema, TaskSchema, TaskState, type Task } from "../../generated-example/gen/a2a_pb.js";
 import { createA2AServiceGrpcRoutes } from "../../generated-example/gen/a2a_a2a_grpc_server.js";
-import { createA2AServiceSqliteTaskStore } from "../../generated-example/gen/a2a_a2a_task_handler.js";
 import { startExampleAgent, type ExampleAgent } from "../../generated-example/agent/echo-agent.js";
 import { CountingTaskStore, createInProcessAgent, FUZZ_TOKENS } from "../support/fuzz-agent.js";
 import { checkJsonRpcAnswer } from "../support/fuzz-checks.js";
@@ -154,15 +153,17 @@ describe("the still-serves oracle", () => {
     };
     const target = socketServing(() => agent, http, grpc, ledger, { restart });
     const oracle = new ServingOracle<string>(target, SCHEDULE, "(before)");
-    // Another connection writes below the agent: the request decoders and the store itself refuse a NaN, so the
-    // clean task is saved, then its row rewritten with raw SQL (as an older version's file, or another program, may hold it).
-    const writer = createA2AServiceSqliteTaskStore(file);
-    const clean = poisonedTask("written-below");
-    clean.metadata = { n: 1 };
-    await writer.saveTask({ tenant: "", owner: "" }, clean);
-    writer.close();
+    // Another connection writes below the agent: the request decoders and the store itself refuse a NaN (and a second
+    // task store on the agent's file is refused), so the row is written with raw SQL (as an older version's file, or
+    // another program, may hold it).
+    const poisoned = poisonedTask("written-below");
     const raw = new Database(file);
-    raw.prepare("UPDATE tasks SET data = ? WHERE id = ?").run(toBinary(TaskSchema, poisonedTask("written-below")), "written-below");
+    raw
+      .prepare(
+        `INSERT INTO tasks (tenant, owner, id, context_id, state, status_seconds, status_nanos, seq, data, bytes)
+         VALUES ('', '', ?, ?, ?, ?, ?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM tasks), ?, 0)`,
+      )
+      .run(poisoned.id, poisoned.contextId, poisoned.status?.state ?? 0, poisoned.status?.timestamp?.seconds ?? 0n, poisoned.status?.timestamp?.nanos ?? 0, toBinary(TaskSchema, poisoned));
     raw.close();
     const own = (await oracle.afterInput("the write")).own.join("\n");
     expect(own).toMatch(/\(socket\): GetTask \(jsonrpc\) of task "written-below" .* answered error -32603/);

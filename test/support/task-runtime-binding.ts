@@ -26,14 +26,22 @@ export type A2ARequestContext<P = unknown> = A2AServiceRequestContext<P>;
 /** Its emitter. */
 export type A2AEmitter = A2AServiceTaskEmitter;
 
+/** The PostgreSQL test stores, loaded only for the vitest project "postgres-store". */
+const postgres = process.env["A2A_TEST_TASK_STORE"] === "postgres" ? await import("./postgres-task-store.js") : undefined;
+
 /**
  * The handler of generated-example's service, driven by `options.executor`: the generated binder
  * itself. Without an explicit store it uses the in-memory store, or a fresh SQLite store when
- * A2A_TEST_TASK_STORE=sqlite (the vitest project "sqlite-store" reruns the task suites that way).
+ * A2A_TEST_TASK_STORE=sqlite, or a fresh PostgreSQL store (an empty schema of its own, closed when
+ * the test ends: ./postgres-task-store.ts) when A2A_TEST_TASK_STORE=postgres (the vitest projects
+ * "sqlite-store" and "postgres-store" rerun the task suites that way).
  */
 export function createA2ATaskHandler<P = unknown>(options: TaskHandlerOptions<P, A2ASchemas>): A2AServiceHandler<P> & TaskHandlerIntrospection {
   if (options.store === undefined && process.env["A2A_TEST_TASK_STORE"] === "sqlite") {
     return createA2AServiceTaskHandler({ ...options, store: createA2AServiceSqliteTaskStore(":memory:") });
+  }
+  if (options.store === undefined && postgres !== undefined) {
+    return createA2AServiceTaskHandler({ ...options, store: postgres.postgresTaskStore() });
   }
   return createA2AServiceTaskHandler(options);
 }
@@ -92,11 +100,21 @@ export async function drain(rounds = 5): Promise<void> {
   for (let i = 0; i < rounds; i++) await new Promise((resolve) => setImmediate(resolve));
 }
 
-/** Waits, without a clock, until `check` holds (bounded number of event-loop turns). */
+/**
+ * Waits, without a clock, until `check` holds (bounded number of event-loop turns). On the PostgreSQL
+ * store (A2A_TEST_TASK_STORE=postgres), whose every step is a round trip to the server, it then waits
+ * on a clock too, up to 10 s.
+ */
 export async function until(check: () => boolean, rounds = 10_000): Promise<void> {
   for (let i = 0; i < rounds; i++) {
     if (check()) return;
     await new Promise((resolve) => setImmediate(resolve));
+  }
+  if (process.env["A2A_TEST_TASK_STORE"] === "postgres") {
+    for (const deadline = Date.now() + 10_000; Date.now() < deadline; ) {
+      if (check()) return;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
   }
   throw new Error("condition not reached");
 }

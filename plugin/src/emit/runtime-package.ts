@@ -5,14 +5,14 @@
  * `@bufbuild/protobuf`). Generated files hold only what the proto determines and import the
  * rest from the entry point of its area, so a file only loads what its binding needs (the
  * gRPC entry points are the only ones that need `@connectrpc/*` or `@grpc/grpc-js`, the
- * SQLite one the only one that needs `better-sqlite3`).
+ * SQLite one the only one that needs `better-sqlite3`, the PostgreSQL one `pg`).
  */
 
 /** The runtime's package name. */
 export const RUNTIME_PACKAGE = "@protoc-gen-a2a/runtime";
 
 /** The runtime's entry points ("" is the package's main entry: errors, call context, pipeline). */
-export type RuntimeEntry = "" | "client" | "http" | "jsonrpc" | "rest" | "grpc" | "grpc-js" | "task" | "sqlite";
+export type RuntimeEntry = "" | "client" | "http" | "jsonrpc" | "rest" | "grpc" | "grpc-js" | "task" | "sqlite" | "postgres";
 
 /** The module specifier of an entry point, for `f.import(name, from)`. */
 export function runtimeImport(entry: RuntimeEntry): string {

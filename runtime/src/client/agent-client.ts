@@ -14,6 +14,7 @@ import type { A2AErrorOptions } from "../a2a-error.js";
 import { callSignal, type CallOptions, type ClientOptions } from "../call-options.js";
 import { AGENT_CARD_WELL_KNOWN_PATH, grpcAddressTls, grpcHostPort, type A2ABindingName } from "../discovery.js";
 import type { OperationDescriptor } from "../operation.js";
+import type { ResumableStreamClientOptions } from "../http/stream-resume.js";
 
 /** Default timeout of the card request, when neither `cardTimeoutMs` nor `timeoutMs` is set. */
 const DEFAULT_CARD_TIMEOUT_MS = 30_000;
@@ -122,8 +123,11 @@ export type CustomBindingUri = string & {};
  */
 export type CustomTransportFactory<Client> = (target: InterfaceTarget<CustomBindingUri>, options: ConnectClientOptions) => Client;
 
-/** Options of {@link connectAgent}: how to fetch the card and choose the interface, plus the client's options. */
-export interface AgentConnectOptions<B extends string = A2ABindingName, Client = unknown> extends ClientOptions {
+/**
+ * Options of {@link connectAgent}: how to fetch the card and choose the interface, plus the client's options
+ * (`resumeStreams` is for the HTTP bindings' clients, JSONRPC and HTTP+JSON; the gRPC client does not resume).
+ */
+export interface AgentConnectOptions<B extends string = A2ABindingName, Client = unknown> extends ClientOptions, ResumableStreamClientOptions {
   /**
    * The bindings the client may use. Default: every binding of this output, JSONRPC, HTTP+JSON,
    * GRPC. Which one wins among the card's interfaces is decided by `prefer`.
@@ -157,8 +161,8 @@ export interface AgentConnectOptions<B extends string = A2ABindingName, Client =
   readonly checkCapabilities?: boolean | undefined;
 }
 
-/** The client options a binding's factory gets: the caller's, with the interface's tenant, and the fetch. */
-export interface ConnectClientOptions extends ClientOptions {
+/** The client options a binding's factory gets: the caller's, with the interface's tenant, the fetch and `resumeStreams`. */
+export interface ConnectClientOptions extends ClientOptions, ResumableStreamClientOptions {
   /** The caller's fetch (HTTP bindings). */
   readonly fetch?: typeof globalThis.fetch | undefined;
 }

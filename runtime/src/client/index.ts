@@ -26,3 +26,4 @@ export {
   type SelectInterfaceOptions,
   type SelectedInterface,
 } from "./agent-client.js";
+export type { ResumableStreamClientOptions, StreamResumeOptions } from "../http/stream-resume.js";

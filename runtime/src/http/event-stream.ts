@@ -8,6 +8,7 @@ import type { A2AError } from "../a2a-error.js";
 import type { UniversalResponse } from "./universal.js";
 import { SSE_HEADERS, encodeEventStream, type EventStreamEncoding } from "./sse.js";
 import { isImmutable } from "../binding-call.js";
+import { eventIdOf } from "../task/event-ids.js";
 
 /**
  * The text of events shared between streams, per event object: one per binding and output
@@ -41,7 +42,7 @@ export interface SharedEventEncoding {
 
 /** How one binding frames its stream. */
 export interface EventStreamFraming {
-  /** One event, as a complete SSE chunk. */
+  /** One event, as a complete SSE chunk of one event ({@link openEventStream} puts the event's `id:` line before it). */
   encodeEvent(event: Message): string;
   /** When given, events are encoded through it (and `encodeEvent` is not called): see {@link SharedEventEncoding}. */
   readonly shared?: SharedEventEncoding | undefined;
@@ -61,6 +62,12 @@ export interface EventStreamFraming {
  * error becomes a final error event. When the client goes away the adapter returns the
  * stream, which asks the handler's iterator to stop without waiting for it (it may
  * be blocked on something only the abort signal ends).
+ *
+ * An event marked with an id (`setEventId`, task/event-ids.ts; the task runtime marks every event
+ * it hands out) goes out with an `id:` line before the framing's chunk (which must be one event),
+ * so a client that lost the stream can resume it with `Last-Event-ID`; an id SSE cannot carry (CR,
+ * LF, NUL) is left out. The id is added per chunk, never part of the text streams share: the cached
+ * text is right whatever the id, and an event marked after it was first encoded still gets it.
  *
  * Events are encoded as they arrive, by one iterator that also interleaves the
  * keep-alives ({@link encodeEventStream}): no async generator sits between the
@@ -82,12 +89,20 @@ export async function openEventStream(
   } catch (e) {
     return framing.respondError(framing.toError(e));
   }
+  const encode = framing.shared === undefined ? (event: Message) => framing.encodeEvent(event) : sharedEncoder(framing.shared);
   const encoding: EventStreamEncoding<Message> = {
-    encode: framing.shared === undefined ? (event) => framing.encodeEvent(event) : sharedEncoder(framing.shared),
+    encode: (event) => withIdField(event, encode(event)),
     encodeError: (e) => framing.encodeError(framing.toError(e)),
     onReturnError: (e) => framing.logCleanupError(e),
   };
   return { status: 200, headers: [...SSE_HEADERS, ...headers], stream: encodeEventStream(iterator, encoding, keepAliveMs, signal, first) };
+}
+
+/** `chunk` with the `id:` field of `event` first, when it was marked with an id SSE can carry. */
+function withIdField(event: Message, chunk: string): string {
+  const id = eventIdOf(event);
+  if (id === undefined || /[\r\n\0]/.test(id)) return chunk;
+  return `id: ${id}\n${chunk}`;
 }
 
 /** One stream's encoder over a {@link SharedEventEncoding}: only events marked immutable (binding-call.ts) share their text. */

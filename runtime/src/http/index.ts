@@ -50,6 +50,21 @@ export { serveApiDocument, serveApiReference, type ApiDocument, type ServeApiDoc
 export { openApiSecurity, type OpenApiSecurity } from "./openapi-security.js";
 export { SSE_HEADERS, SSE_KEEP_ALIVE, SseParser, encodeSseEvent, withKeepAlive, type SseEvent } from "./sse.js";
 export { openEventStream, type EventStreamFraming } from "./event-stream.js";
+/** Resuming dropped SendStreamingMessage/SubscribeToTask streams in the HTTP clients (SubscribeToTask with `Last-Event-ID`). */
+export {
+  DEFAULT_STREAM_RESUME,
+  RESUMABLE_STREAM_OPERATIONS,
+  RESUME_OPERATION,
+  StreamConnectionLost,
+  resumableStream,
+  resumeSettings,
+  type OpenStreamConnection,
+  type ReceivedEvent,
+  type ResumableStreamClientOptions,
+  type ResumePoint,
+  type ResumeSettings,
+  type StreamResumeOptions,
+} from "./stream-resume.js";
 export { isJsonMediaType, parseMediaType, type MediaType } from "./content-type.js";
 export { A2A_CORS_ALLOWED_HEADERS, A2A_CORS_EXPOSED_HEADERS, corsPolicy, withCors, type CorsOptions, type CorsPolicy } from "./cors.js";
 export { createPushNotificationReceiver, type PushExpectation, type PushNotificationReceiverOptions } from "./push-receiver.js";

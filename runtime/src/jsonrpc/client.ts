@@ -5,13 +5,24 @@
  */
 import { fromJson, toJson, type JsonValue, type Message, type MessageInitShape, type MessageShape } from "@bufbuild/protobuf";
 import type { A2AError, ErrorRegistry } from "../a2a-error.js";
-import { parseSse } from "../http/sse.js";
+import { afterDrop } from "../http/stream-end.js";
+import { isGatewayFailure, lost, readText, sseEvents } from "../http/stream-connection.js";
+import {
+  RESUMABLE_STREAM_OPERATIONS,
+  RESUME_OPERATION,
+  StreamConnectionLost,
+  resumableStream,
+  resumeSettings,
+  type OpenStreamConnection,
+  type ReceivedEvent,
+  type ResumableStreamClientOptions,
+} from "../http/stream-resume.js";
 import type { OperationDescriptor } from "../operation.js";
 import { callSignal, requestHeaders, requestMessage, unreachableError, type CallOptions, type ClientOptions } from "../call-options.js";
 import type { Transport } from "../transport.js";
 
 /** Options of a JSON-RPC client, fixed for its lifetime. */
-export interface JsonRpcClientOptions extends ClientOptions {
+export interface JsonRpcClientOptions extends ClientOptions, ResumableStreamClientOptions {
   /** The interface URL (`AgentInterface.url` of a JSONRPC interface). */
   readonly url: string;
   /** The fetch to use; default `globalThis.fetch`. */
@@ -43,30 +54,73 @@ export class JsonRpcTransport implements Transport {
     }
   }
 
-  /** Calls a server-streaming operation: the events, as they arrive. Breaking out of the loop cancels the call. */
+  /**
+   * Calls a server-streaming operation: the events, as they arrive. Breaking out of the loop cancels the call.
+   * SendStreamingMessage and SubscribeToTask streams whose connection drops are resumed (see `resumeStreams`).
+   */
   async *stream<I extends OperationDescriptor>(operation: I, request: MessageInitShape<I["input"]>, options?: CallOptions): AsyncGenerator<MessageShape<I["output"]>> {
-    const { response, id, cleanup } = await this.#post(operation, request, options, "text/event-stream");
+    const message = requestMessage(operation.input, request, this.#options);
+    const params = toParams(operation, message);
+    const settings = RESUMABLE_STREAM_OPERATIONS.includes(operation.name) ? resumeSettings(this.#options.resumeStreams) : undefined;
+    const { signal, cleanup } = callSignal(options?.signal, options?.timeoutMs ?? this.#options.timeoutMs);
     try {
-      const type = response.headers.get("content-type") ?? "";
-      if (!type.toLowerCase().startsWith("text/event-stream")) {
-        // An error before the first event comes as a plain JSON-RPC response.
-        const envelope = this.#parseEnvelope(response, await response.text(), id);
-        yield this.#decodeResult(operation, envelope);
-        return;
-      }
-      if (response.body === null) return;
-      for await (const event of parseSse(response.body)) {
-        if (event.data === "") continue;
-        let envelope: unknown;
-        try {
-          envelope = JSON.parse(event.data);
-        } catch {
-          throw this.#protocolError(`stream event is not JSON: ${event.data.slice(0, 100)}`);
-        }
-        yield this.#decodeResult(operation, this.#checkEnvelope(envelope, id, 200));
-      }
+      const open: OpenStreamConnection<MessageShape<I["output"]>> = (resume) => {
+        if (resume === undefined) return this.#events(operation, operation.name, params, options, signal, undefined);
+        return this.#events(operation, RESUME_OPERATION, resumeParams(resume.taskId, params), options, signal, resume.id);
+      };
+      yield* resumableStream(open, settings, signal, (event) => afterDrop(operation.name, operation.output, event));
     } finally {
       cleanup();
+    }
+  }
+
+  /**
+   * The events of one connection of a stream (`lastEventId` set: a resumption). A connection that
+   * breaks throws {@link StreamConnectionLost}: while connecting, while reading the body, or, for a
+   * resumption, with a gateway's 502/503/504.
+   */
+  async *#events<I extends OperationDescriptor>(
+    operation: I,
+    method: string,
+    params: JsonValue,
+    options: CallOptions | undefined,
+    signal: AbortSignal | undefined,
+    lastEventId: string | undefined,
+  ): AsyncGenerator<ReceivedEvent<MessageShape<I["output"]>>> {
+    const resuming = lastEventId !== undefined;
+    const id = this.#nextId++;
+    const body = JSON.stringify({ jsonrpc: "2.0", id, method, params });
+    const extra: Record<string, string> = { "content-type": "application/json", accept: "text/event-stream" };
+    if (resuming) extra["last-event-id"] = lastEventId;
+    const headers = requestHeaders(this.#options, options, extra);
+    let response: Response;
+    try {
+      response = await this.#fetch(this.#options.url, { method: "POST", headers, body, signal: signal ?? null });
+    } catch (e) {
+      throw lost(unreachableError(this.#errors, e, signal), signal);
+    }
+    if (!resuming) options?.onHeaders?.(response.headers);
+    const type = response.headers.get("content-type") ?? "";
+    if (!type.toLowerCase().startsWith("text/event-stream")) {
+      const text = await readText(response, signal);
+      if (resuming && isGatewayFailure(response.status)) {
+        throw new StreamConnectionLost(this.#errors.fromHttpError(response.status, text));
+      }
+      // An error before the first event comes as a plain JSON-RPC response.
+      const envelope = this.#parseEnvelope(response, text, id);
+      yield { message: this.#decodeResult(operation, envelope), id: undefined };
+      return;
+    }
+    if (response.body === null) return;
+    for await (const event of sseEvents(response.body, signal)) {
+      if (event.data === "") continue;
+      let envelope: unknown;
+      try {
+        envelope = JSON.parse(event.data);
+      } catch {
+        throw this.#protocolError(`stream event is not JSON: ${event.data.slice(0, 100)}`);
+      }
+      yield { message: this.#decodeResult(operation, this.#checkEnvelope(envelope, id, 200)), id: event.ownId };
     }
   }
 
@@ -131,4 +185,11 @@ export class JsonRpcTransport implements Transport {
 
 function toParams(operation: OperationDescriptor, message: Message): JsonValue {
   return toJson(operation.input, message);
+}
+
+/** The params of the SubscribeToTask that resumes a stream of task `taskId`: with the original request's tenant. */
+function resumeParams(taskId: string, original: JsonValue): JsonValue {
+  const isObject = typeof original === "object" && original !== null && !Array.isArray(original);
+  const tenant = isObject ? original["tenant"] : undefined;
+  return typeof tenant === "string" && tenant !== "" ? { tenant, id: taskId } : { id: taskId };
 }

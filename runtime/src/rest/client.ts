@@ -7,14 +7,25 @@
 import { fromJson, toJson, type JsonObject, type JsonValue, type MessageInitShape, type MessageShape } from "@bufbuild/protobuf";
 import { BAD_REQUEST_TYPE, ERROR_DOMAIN, ERROR_INFO_TYPE, type A2AError, type ErrorRegistry } from "../a2a-error.js";
 import { callSignal, requestHeaders, requestMessage, unreachableError, type CallOptions, type ClientOptions } from "../call-options.js";
-import { parseSse } from "../http/sse.js";
+import { afterDrop } from "../http/stream-end.js";
+import { isGatewayFailure, lost, readText, sseEvents } from "../http/stream-connection.js";
+import {
+  RESUMABLE_STREAM_OPERATIONS,
+  RESUME_OPERATION,
+  StreamConnectionLost,
+  resumableStream,
+  resumeSettings,
+  type OpenStreamConnection,
+  type ReceivedEvent,
+  type ResumableStreamClientOptions,
+} from "../http/stream-resume.js";
 import type { OperationDescriptor } from "../operation.js";
 import type { Route, RouteTable } from "../route-matcher.js";
 import { RestRequestError, bodyWithoutPathFields, buildQuery, expandPath, routeLiterals, type RestRequestShape } from "./request-shape.js";
 import type { Transport } from "../transport.js";
 
 /** Options of a REST client, fixed for its lifetime. */
-export interface RestClientOptions extends ClientOptions {
+export interface RestClientOptions extends ClientOptions, ResumableStreamClientOptions {
   /** The interface URL (`AgentInterface.url` of an HTTP+JSON interface); paths are appended to it. */
   readonly url: string;
   /** The fetch to use; default `globalThis.fetch`. */
@@ -65,44 +76,103 @@ export class RestTransport implements Transport {
     }
   }
 
-  /** Calls a server-streaming operation: the events as they arrive; breaking out of the loop cancels the call. */
+  /**
+   * Calls a server-streaming operation: the events as they arrive; breaking out of the loop cancels the call.
+   * SendStreamingMessage and SubscribeToTask streams whose connection drops are resumed (see `resumeStreams`).
+   */
   async *stream<I extends OperationDescriptor>(operation: I, request: MessageInitShape<I["input"]>, options?: CallOptions): AsyncGenerator<MessageShape<I["output"]>> {
-    const { response, cleanup } = await this.#send(operation, request, options, "text/event-stream");
+    const json = this.#requestJson(operation, request);
+    const settings = RESUMABLE_STREAM_OPERATIONS.includes(operation.name) ? resumeSettings(this.#options.resumeStreams) : undefined;
+    const { signal, cleanup } = callSignal(options?.signal, options?.timeoutMs ?? this.#options.timeoutMs);
     try {
-      if (!response.ok) {
-        const text = await response.text();
-        throw this.#errors.fromHttpError(response.status, parseJson(text) ?? text);
-      }
-      const type = response.headers.get("content-type") ?? "";
-      if (!type.toLowerCase().startsWith("text/event-stream")) {
-        // A server may answer a stream that has exactly one event with a plain body.
-        yield this.#decode(operation, parseJson(await response.text()));
-        return;
-      }
-      if (response.body === null) return;
-      for await (const event of parseSse(response.body)) {
-        if (event.data === "") continue;
-        const json = parseJson(event.data);
-        if (event.event === "error") {
-          const status = typeof json === "object" && json !== null && !Array.isArray(json) ? (json as { error?: { code?: unknown } }).error?.code : undefined;
-          throw this.#errors.fromHttpError(typeof status === "number" ? status : 500, json);
-        }
-        yield this.#decode(operation, json);
-      }
+      const open: OpenStreamConnection<MessageShape<I["output"]>> = (resume) => {
+        if (resume === undefined) return this.#events(operation, json, options, signal, undefined);
+        // The same output (the stream's events); the name picks the routes and the request shape.
+        const subscribe: I = { ...operation, name: RESUME_OPERATION, localName: "subscribeToTask" };
+        return this.#events(subscribe, resumeRequest(resume.taskId, json), options, signal, resume.id);
+      };
+      yield* resumableStream(open, settings, signal, (event) => afterDrop(operation.name, operation.output, event));
     } finally {
       cleanup();
     }
   }
 
-  async #send(operation: OperationDescriptor, init: MessageInitShape<OperationDescriptor["input"]>, options: CallOptions | undefined, accept: string) {
-    const message = requestMessage(operation.input, init, this.#options);
-    let json: JsonObject;
+  /**
+   * The events of one connection of a stream (`lastEventId` set: a resumption). A connection that
+   * breaks throws {@link StreamConnectionLost}: while connecting, while reading the body, or, for a
+   * resumption, with a gateway's 502/503/504.
+   */
+  async *#events<I extends OperationDescriptor>(
+    operation: I,
+    json: JsonObject,
+    options: CallOptions | undefined,
+    signal: AbortSignal | undefined,
+    lastEventId: string | undefined,
+  ): AsyncGenerator<ReceivedEvent<MessageShape<I["output"]>>> {
+    const resuming = lastEventId !== undefined;
+    const { url, method, body } = this.#target(operation, json);
+    const extra: Record<string, string> = { accept: "text/event-stream" };
+    if (body !== undefined) extra["content-type"] = "application/a2a+json";
+    if (resuming) extra["last-event-id"] = lastEventId;
+    const headers = requestHeaders(this.#options, options, extra);
+    let response: Response;
     try {
-      json = toJson(operation.input, message) as JsonObject;
+      response = await this.#fetch(url, { method, headers, ...(body !== undefined ? { body } : {}), signal: signal ?? null });
+    } catch (e) {
+      throw lost(unreachableError(this.#errors, e, signal), signal);
+    }
+    if (!resuming) options?.onHeaders?.(response.headers);
+    if (!response.ok) {
+      const text = await readText(response, signal);
+      const error = this.#errors.fromHttpError(response.status, parseJson(text) ?? text);
+      throw resuming && isGatewayFailure(response.status) ? new StreamConnectionLost(error) : error;
+    }
+    const type = response.headers.get("content-type") ?? "";
+    if (!type.toLowerCase().startsWith("text/event-stream")) {
+      // A server may answer a stream that has exactly one event with a plain body.
+      yield { message: this.#decode(operation, parseJson(await readText(response, signal))), id: undefined };
+      return;
+    }
+    if (response.body === null) return;
+    for await (const event of sseEvents(response.body, signal)) {
+      if (event.data === "") continue;
+      const json = parseJson(event.data);
+      if (event.event === "error") {
+        const status = typeof json === "object" && json !== null && !Array.isArray(json) ? (json as { error?: { code?: unknown } }).error?.code : undefined;
+        throw this.#errors.fromHttpError(typeof status === "number" ? status : 500, json);
+      }
+      yield { message: this.#decode(operation, json), id: event.ownId };
+    }
+  }
+
+  async #send(operation: OperationDescriptor, init: MessageInitShape<OperationDescriptor["input"]>, options: CallOptions | undefined, accept: string) {
+    const { url, method, body } = this.#target(operation, this.#requestJson(operation, init));
+    const headers = requestHeaders(this.#options, options, body === undefined ? { accept } : { accept, "content-type": "application/a2a+json" });
+    const { signal, cleanup } = callSignal(options?.signal, options?.timeoutMs ?? this.#options.timeoutMs);
+    let response: Response;
+    try {
+      response = await this.#fetch(url, { method, headers, ...(body !== undefined ? { body } : {}), signal: signal ?? null });
+    } catch (e) {
+      cleanup();
+      throw unreachableError(this.#errors, e, signal);
+    }
+    options?.onHeaders?.(response.headers);
+    return { response, cleanup };
+  }
+
+  /** The request as ProtoJSON, with the client's tenant. */
+  #requestJson(operation: OperationDescriptor, init: MessageInitShape<OperationDescriptor["input"]>): JsonObject {
+    const message = requestMessage(operation.input, init, this.#options);
+    try {
+      return toJson(operation.input, message) as JsonObject;
     } catch (e) {
       // A proto2 `required` field that is not set: the request cannot be written.
       throw this.#invalidParams(new RestRequestError(e instanceof Error ? e.message : String(e)));
     }
+  }
+
+  /** The URL, method and body of a request (its ProtoJSON `json`) by the operation's routes. */
+  #target(operation: OperationDescriptor, json: JsonObject): { url: string; method: string; body: string | undefined } {
     const shape = this.#requests[operation.name] ?? { fields: [] };
     let route: Route | undefined;
     let path: string | undefined;
@@ -136,17 +206,7 @@ export class RestTransport implements Transport {
     } catch (e) {
       throw e instanceof RestRequestError ? this.#invalidParams(e) : e;
     }
-    const headers = requestHeaders(this.#options, options, body === undefined ? { accept } : { accept, "content-type": "application/a2a+json" });
-    const { signal, cleanup } = callSignal(options?.signal, options?.timeoutMs ?? this.#options.timeoutMs);
-    let response: Response;
-    try {
-      response = await this.#fetch(url, { method: route.method, headers, ...(body !== undefined ? { body } : {}), signal: signal ?? null });
-    } catch (e) {
-      cleanup();
-      throw unreachableError(this.#errors, e, signal);
-    }
-    options?.onHeaders?.(response.headers);
-    return { response, cleanup };
+    return { url, method: route.method, body };
   }
 
   /** The tenant forms when the request has a tenant, the plain forms otherwise; for streams, the configured method first. */
@@ -192,6 +252,12 @@ export class RestTransport implements Transport {
 /** The ProtoJSON name of a top-level request field (the body field of a `body: "field"` route). */
 function fieldJsonName(shape: RestRequestShape, name: string): string {
   return shape.fields.find((f) => f.name === name)?.json ?? name;
+}
+
+/** The SubscribeToTask request that resumes a stream of task `taskId`: with the original request's tenant. */
+function resumeRequest(taskId: string, original: JsonObject): JsonObject {
+  const tenant = original["tenant"];
+  return typeof tenant === "string" && tenant !== "" ? { tenant, id: taskId } : { id: taskId };
 }
 
 function parseJson(text: string): JsonValue | undefined {

@@ -22,14 +22,18 @@
  *   every insert, update and delete of either table (so by every writer of the file, purges and
  *   deletes included), which makes the quota check of a save one primary-key read.
  *
- * The connection runs in WAL mode with a busy timeout, so several processes may share one
- * file (save counters are drawn inside the write). The schema is versioned with
+ * One task store per file: opening claims the file (./owner-lock.ts: a lock held through
+ * SQLite's own file locks in `<file>-lock`, released by the OS when the process dies), and a
+ * second store, in this process or another, is refused with `in-use` (several instances share a
+ * PostgreSQL store instead: the event fan-out, turn queue and cancellation of a task runtime live
+ * in its process). Other connections (backups, the sqlite3 shell, readers) may still open the
+ * file: the connection runs in WAL mode with a busy timeout (save counters are drawn inside the write). The schema is versioned with
  * `PRAGMA user_version` and marked with `PRAGMA application_id`. Opening checks the file at
  * once, including that it can be written (an empty write transaction), and throws a
  * {@link SqliteTaskStoreError} whose `code` and message say what is wrong and what to do
  * (./open-errors.ts): not SQLite, damaged (truncated), locked by another connection beyond the
  * busy timeout, a missing directory, not openable, read-only, another application's database, a
- * newer schema. A write that fails later (disk full, a lock held too long, an I/O error) rejects
+ * newer schema, in use by another task store. A write that fails later (disk full, a lock held too long, an I/O error) rejects
  * its call, which the task runtime answers as InternalError without the SQLite message.
  *
  * Locks: better-sqlite3 waits for another connection's lock synchronously, inside SQLite, which
@@ -89,19 +93,19 @@
  * breaks a list: ListTasks, ListTaskPushNotificationConfigs and `failInterruptedTasks` skip it,
  * GetTask of it fails (for that task alone), and `onRepair` hears of it once; it stays in the file.
  */
-import { randomUUID } from "node:crypto";
-import { create, fromBinary, toBinary, type DescMessage } from "@bufbuild/protobuf";
-import { timestampNow, type Timestamp } from "@bufbuild/protobuf/wkt";
+import { fromBinary, toBinary } from "@bufbuild/protobuf";
 import Database from "better-sqlite3";
-import { InvalidPageTokenError, TaskStoreFullError } from "../task/errors.js";
+import { TaskStoreFullError } from "../task/errors.js";
 import { decodePageToken, encodePageToken, pushConfigCursor, pushConfigPageToken, queryFingerprint } from "../task/pagination.js";
-import type { PushConfigShape, TaskRuntimeSchemas, TaskShape, TaskStatusShape } from "../task/shapes.js";
+import type { PushConfigShape, TaskRuntimeSchemas, TaskShape } from "../task/shapes.js";
 import type { PushConfigPage, PushConfigQuery, TaskPage, TaskQuery, TaskScope, TaskStore } from "../task/task-store.js";
 import { A2A_TASK_STATE_NUMBERS } from "../task/memory-store.js";
+import { NANOS, failedStatus, nanosOf, parseTaskPosition, splitNanos } from "../task/stored-rows.js";
 import type { TaskStateNumbers } from "../task/states.js";
 import { nonFinitePath, taskBytes, valueBytes } from "../task/task-size.js";
 import { MIGRATIONS, type MigrationContext } from "./migrations.js";
 import { openErrorOf, SqliteTaskStoreError } from "./open-errors.js";
+import { claimDatabaseFile, type SqliteFileClaim } from "./owner-lock.js";
 import { repairReport, type SqliteRepairReport, type SqliteStoredRowKey, warnRepair } from "./repair-report.js";
 
 /** `PRAGMA application_id` of a task store database ("A2AT"). */
@@ -195,29 +199,6 @@ export interface SqliteAutoPurgeOptions {
   readonly onError?: ((error: unknown) => void) | undefined;
 }
 
-/** Status time of a task, normalized (0 <= nanos < 1e9); a missing timestamp is the epoch, as in the memory store. */
-interface StatusTime {
-  readonly seconds: bigint;
-  readonly nanos: number;
-}
-
-const NANOS = 1_000_000_000n;
-
-function nanosOf(timestamp: Timestamp | undefined): bigint {
-  if (timestamp === undefined) return 0n;
-  return timestamp.seconds * NANOS + BigInt(timestamp.nanos);
-}
-
-function splitNanos(total: bigint): StatusTime {
-  let seconds = total / NANOS;
-  let nanos = total % NANOS;
-  if (nanos < 0n) {
-    nanos += NANOS;
-    seconds -= 1n;
-  }
-  return { seconds, nanos: Number(nanos) };
-}
-
 interface TaskRow {
   readonly id: string;
   readonly data: Uint8Array;
@@ -273,10 +254,40 @@ function checkQuota(max: number): number {
   return max;
 }
 
+/** The header fields and schema size that tell a fresh file, a task store of some version, or another application's database. */
+interface SchemaState {
+  readonly applicationId: number;
+  readonly version: number;
+  readonly objects: number;
+}
+
+function readSchemaState(db: Database.Database): SchemaState {
+  return {
+    applicationId: Number(db.pragma("application_id", { simple: true })),
+    version: Number(db.pragma("user_version", { simple: true })),
+    objects: Number(db.prepare("SELECT COUNT(*) FROM sqlite_schema").pluck().get()),
+  };
+}
+
+/** Throws "other-application" for a database that is neither fresh nor a task store, "newer-schema" for a task store newer than this code. */
+function checkSchemaState(name: string, state: SchemaState): void {
+  const fresh = state.applicationId === 0 && state.version === 0 && state.objects === 0;
+  if (!fresh && state.applicationId !== SQLITE_TASK_STORE_APPLICATION_ID) {
+    throw new SqliteTaskStoreError(`${JSON.stringify(name)} is a SQLite database of another application, not a task store: choose another file`, { code: "other-application" });
+  }
+  if (state.version > MIGRATIONS.length) {
+    throw new SqliteTaskStoreError(`${JSON.stringify(name)} has task store schema version ${state.version}, newer than this code supports (${MIGRATIONS.length}): run a newer version of the agent`, {
+      code: "newer-schema",
+    });
+  }
+}
+
 /** Keeps tasks and push configs in a SQLite database. */
 export class SqliteTaskStore implements TaskStore {
   readonly #db: Database.Database;
   readonly #ownsDb: boolean;
+  /** This store's claim on its database file (none for an in-memory database): no other task store opens the file while it is held. */
+  readonly #claim: SqliteFileClaim | undefined;
   readonly #schemas: SqliteTaskStoreOptions["schemas"];
   readonly #getTask: Stmt;
   readonly #saveTask: Stmt;
@@ -349,7 +360,9 @@ export class SqliteTaskStore implements TaskStore {
     try {
       if (typeof path !== "string") this.#db.pragma(`busy_timeout = ${busyTimeoutMs}`);
       // Reading the header first makes a file that is not SQLite fail here, with its name.
-      migration = this.#checkAndMigrate(name);
+      const schema = this.#checkSchema(name);
+      // Then the file is claimed before anything changes it: a second task store (another agent process) is refused here, untouched.
+      this.#claim = claimDatabaseFile(name, this.#db);
       if (options.wal ?? true) this.#db.pragma("journal_mode = WAL");
       this.#db.pragma(`synchronous = ${options.synchronous === "FULL" ? "FULL" : "NORMAL"}`);
       // A file SQLite could open only for reading (permissions, a read-only mount) fails here, at start, rather than at the first save.
@@ -357,6 +370,7 @@ export class SqliteTaskStore implements TaskStore {
         this.#db.exec("BEGIN IMMEDIATE");
         this.#db.exec("ROLLBACK");
       }
+      migration = this.#migrate(name, schema);
       const db = this.#db;
       const prepare = (sql: string): Stmt => db.prepare(sql).safeIntegers(true);
       this.#getTask = prepare("SELECT data FROM tasks WHERE tenant = ? AND owner = ? AND id = ?");
@@ -478,7 +492,7 @@ export class SqliteTaskStore implements TaskStore {
             undecodable.push({ tenant: row.tenant, owner: row.owner, taskId: row.id });
             continue;
           }
-          const status = failedStatus(this.#schemas.Task, states.FAILED, task, text);
+          const status = failedStatus(this.#schemas.Task, states.FAILED, task, text, "failInterruptedTasks");
           task.status = status;
           const time = splitNanos(nanosOf(status.timestamp));
           // A terminal save: never refused for the quota. A task stored before version 3 cannot weigh NaN (repaired by the migration).
@@ -493,6 +507,7 @@ export class SqliteTaskStore implements TaskStore {
       db.pragma(`busy_timeout = ${Math.min(busyTimeoutMs, SYNC_BUSY_WAIT_MS)}`);
     } catch (e) {
       if (this.#ownsDb) this.#db.close();
+      this.#claim?.release();
       throw openErrorOf(name, e, busyTimeoutMs);
     }
     if (migration !== undefined) {
@@ -513,39 +528,25 @@ export class SqliteTaskStore implements TaskStore {
     }
   }
 
+  /** Reads the application id and schema version (reading the file's header) and checks them. */
+  #checkSchema(name: string): SchemaState {
+    const state = readSchemaState(this.#db);
+    checkSchemaState(name, state);
+    return state;
+  }
+
   /**
-   * Checks the application id and schema version; creates or migrates the schema in one transaction.
-   * Returns what the migration repaired or could not read, when one ran.
+   * Creates or migrates the schema in one transaction, unless `checked` (the state the check read)
+   * is current. Returns what the migration repaired or could not read, when one ran.
    */
-  #checkAndMigrate(name: string): MigrationContext | undefined {
+  #migrate(name: string, checked: SchemaState): MigrationContext | undefined {
+    if (checked.version === MIGRATIONS.length) return undefined;
     const db = this.#db;
-    const read = () => ({
-      applicationId: Number(db.pragma("application_id", { simple: true })),
-      version: Number(db.pragma("user_version", { simple: true })),
-      objects: Number(db.prepare("SELECT COUNT(*) FROM sqlite_schema").pluck().get()),
-    });
-    const check = (state: ReturnType<typeof read>): void => {
-      const fresh = state.applicationId === 0 && state.version === 0 && state.objects === 0;
-      if (!fresh && state.applicationId !== SQLITE_TASK_STORE_APPLICATION_ID) {
-        throw new SqliteTaskStoreError(`${JSON.stringify(name)} is a SQLite database of another application, not a task store: choose another file`, { code: "other-application" });
-      }
-      if (state.version > MIGRATIONS.length) {
-        throw new SqliteTaskStoreError(
-          `${JSON.stringify(name)} has task store schema version ${state.version}, newer than this code supports (${MIGRATIONS.length}): run a newer version of the agent`,
-          {
-            code: "newer-schema",
-          },
-        );
-      }
-    };
-    const first = read();
-    check(first);
-    if (first.version === MIGRATIONS.length) return undefined;
     const context: MigrationContext = { schemas: this.#schemas, repaired: { tasks: [], pushConfigs: [] }, undecodable: { tasks: [], pushConfigs: [] } };
     db.transaction(() => {
-      // Re-read under the write lock: another process may have migrated meanwhile.
-      const state = read();
-      check(state);
+      // Re-read under the write lock: another program (not a task store: the file is claimed) may have changed it since the check.
+      const state = readSchemaState(db);
+      checkSchemaState(name, state);
       for (let v = state.version; v < MIGRATIONS.length; v++) {
         const migration = MIGRATIONS[v];
         if (typeof migration === "string") db.exec(migration);
@@ -880,8 +881,9 @@ export class SqliteTaskStore implements TaskStore {
    * For the start of a process that is the only user of its database file: a task in those states
    * was being worked on by an executor that died with the previous process (kill -9, a crash, a
    * power loss), and nothing will ever finish it. Tasks waiting for input (INPUT_REQUIRED,
-   * AUTH_REQUIRED) are left alone: the next message continues them. Not for a file several agent
-   * processes share (another one may be working on those tasks); no push notification is sent.
+   * AUTH_REQUIRED) are left alone: the next message continues them. The file has no other task
+   * store while this one is open (a second one is refused at open, see the class comment), so no
+   * other process is working on those tasks. No push notification is sent.
    */
   async failInterruptedTasks(text = "The agent restarted while this task was in progress; send the request again."): Promise<number> {
     this.#flush();
@@ -902,7 +904,10 @@ export class SqliteTaskStore implements TaskStore {
     return this.#purgeTx(options);
   }
 
-  /** Closes the connection when the store opened it (a connection handed in stays open), and stops `autoPurge`. Idempotent. */
+  /**
+   * Closes the connection when the store opened it (a connection handed in stays open), stops
+   * `autoPurge`, and releases the store's claim on its file (another task store may open it then). Idempotent.
+   */
   close(): void {
     if (this.#purgeTimer !== undefined) clearInterval(this.#purgeTimer);
     this.#purgeTimer = undefined;
@@ -915,6 +920,7 @@ export class SqliteTaskStore implements TaskStore {
       this.#flush(true);
     }
     if (this.#ownsDb && this.#db.open) this.#db.close();
+    this.#claim?.release();
   }
 }
 
@@ -950,31 +956,4 @@ function checkMaxBytes(maxBytes: number | undefined, name: string): void {
 /** The refusal of a save that would take its owner to `total` bytes, past `max`. */
 function quotaError(total: number, max: number): TaskStoreFullError {
   return new TaskStoreFullError(`this owner's tasks and push configs would take ${total} bytes in the task store, more than maxBytesPerOwner (${max})`, "maxBytesPerOwner", max);
-}
-
-function parseTaskPosition(position: unknown): { time: bigint; seq: number } {
-  if (typeof position === "object" && position !== null && !Array.isArray(position)) {
-    const { t, s } = position as Record<string, unknown>;
-    if (typeof t === "string" && /^-?\d{1,30}$/.test(t) && typeof s === "number" && Number.isSafeInteger(s)) return { time: BigInt(t), seq: s };
-  }
-  throw new InvalidPageTokenError("pageToken is malformed");
-}
-
-/** A FAILED TaskStatus of `task`, now, with an agent message (built from the Task schema: the store knows no other). */
-function failedStatus(taskSchema: DescMessage, failed: number, task: TaskShape, text: string): TaskStatusShape {
-  const statusSchema = taskSchema.fields.find((f) => f.name === "status")?.message;
-  const messageSchema = statusSchema?.fields.find((f) => f.name === "message")?.message;
-  const partSchema = messageSchema?.fields.find((f) => f.name === "parts")?.message;
-  const role = messageSchema?.fields.find((f) => f.name === "role")?.enum?.values.find((v) => v.name === "ROLE_AGENT")?.number;
-  if (statusSchema === undefined || messageSchema === undefined || partSchema === undefined || role === undefined) {
-    throw new TypeError("failInterruptedTasks: the Task schema has no status.message with parts and ROLE_AGENT (not a2a.proto's Task)");
-  }
-  const message = create(messageSchema, {
-    messageId: randomUUID(),
-    contextId: task.contextId,
-    taskId: task.id,
-    role,
-    parts: [create(partSchema, { content: { case: "text", value: text } })],
-  } as never);
-  return create(statusSchema, { state: failed, timestamp: timestampNow(), message } as never) as unknown as TaskStatusShape;
 }

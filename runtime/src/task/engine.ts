@@ -24,6 +24,7 @@ import { appendHistory, applyArtifact, applyStatus } from "./task-updates.js";
 import type { TaskScope, TaskStore } from "./task-store.js";
 import { TurnEmitter, type TurnCommitter } from "./emitter.js";
 import { Turn } from "./turn.js";
+import { clusterOf, TaskConflictError, type TaskCluster, type TaskEventRecord, type TurnTicket } from "./cluster.js";
 import {
   DEFAULT_MAX_ACTIVE_TASKS_PER_OWNER,
   DEFAULT_MAX_ARTIFACTS_PER_TASK,
@@ -127,6 +128,8 @@ export class TaskEngine<Principal> implements TurnCommitter {
    * created no task. Tasks created before this process started (a persistent store) are not counted.
    */
   readonly #activeTasks = new Map<string, Set<string>>();
+  /** The cross-instance side of a store several instances share (undefined: this process is alone). */
+  readonly #cluster: TaskCluster | undefined;
 
   /** An engine with these settings. */
   constructor(settings: EngineSettings<Principal>) {
@@ -139,20 +142,94 @@ export class TaskEngine<Principal> implements TurnCommitter {
     this.#maxTaskBytes = checkLimit("maxTaskBytes", settings.maxTaskBytes ?? DEFAULT_MAX_TASK_BYTES);
     if (this.#maxTaskBytes <= NEW_TASK_OVERHEAD_BYTES) throw new RangeError(`maxTaskBytes must be more than ${NEW_TASK_OVERHEAD_BYTES}, got ${this.#maxTaskBytes}`);
     const { errors } = settings;
-    this.live = new LiveTasks({
-      maxQueuedEvents: settings.maxQueuedEvents,
-      // Not InternalError: nothing failed on the server and the client can act on it. The A2A
-      // error catalog (§5.4) has no RESOURCE_EXHAUSTED error; UnsupportedOperation (an aspect the
-      // server does not support: unbounded buffering for a stream that is not read) keeps the cause
-      // visible, and ErrorInfo.metadata.maxQueuedEvents marks this case for clients.
-      maxQueuedBytes: settings.maxQueuedBytes ?? DEFAULT_MAX_QUEUED_BYTES,
-      overflowError: (taskId) =>
-        errors.UnsupportedOperation(
-          `Stream ended: the client fell behind, with more than ${settings.maxQueuedEvents} events or ${settings.maxQueuedBytes ?? DEFAULT_MAX_QUEUED_BYTES} bytes of task ${taskId} queued unread on the server. ` +
-            "The task and other streams go on; call SubscribeToTask to resubscribe (it starts with the task's current state), or GetTask once the task has ended.",
-          { metadata: { taskId, maxQueuedEvents: String(settings.maxQueuedEvents), maxQueuedBytes: String(settings.maxQueuedBytes ?? DEFAULT_MAX_QUEUED_BYTES) } },
-        ),
-    });
+    const cluster = clusterOf(settings.store);
+    this.#cluster = cluster;
+    const watch =
+      cluster === undefined
+        ? undefined
+        : (slot: LiveTask) =>
+            cluster.watch(slot.scope, slot.taskId, (seq) => {
+              // Its own events (and those already read) need no read of the log.
+              if (slot.lastSeq === undefined || (seq !== undefined && seq <= slot.lastSeq)) return;
+              slot.queue
+                .run(() => {
+                  // A wake-up of this instance's own commit may come before the commit's answer: read nothing then.
+                  if (seq !== undefined && slot.lastSeq !== undefined && seq <= slot.lastSeq) return;
+                  return this.#catchUp(slot, seq ?? Number.POSITIVE_INFINITY);
+                })
+                .catch((e: unknown) => this.#s.onError(e, `reading events of task ${slot.taskId}`));
+            });
+    this.live = new LiveTasks(
+      {
+        maxQueuedEvents: settings.maxQueuedEvents,
+        // Not InternalError: nothing failed on the server and the client can act on it. The A2A
+        // error catalog (§5.4) has no RESOURCE_EXHAUSTED error; UnsupportedOperation (an aspect the
+        // server does not support: unbounded buffering for a stream that is not read) keeps the cause
+        // visible, and ErrorInfo.metadata.maxQueuedEvents marks this case for clients.
+        maxQueuedBytes: settings.maxQueuedBytes ?? DEFAULT_MAX_QUEUED_BYTES,
+        overflowError: (taskId) =>
+          errors.UnsupportedOperation(
+            `Stream ended: the client fell behind, with more than ${settings.maxQueuedEvents} events or ${settings.maxQueuedBytes ?? DEFAULT_MAX_QUEUED_BYTES} bytes of task ${taskId} queued unread on the server. ` +
+              "The task and other streams go on; call SubscribeToTask to resubscribe (it starts with the task's current state), or GetTask once the task has ended.",
+            { metadata: { taskId, maxQueuedEvents: String(settings.maxQueuedEvents), maxQueuedBytes: String(settings.maxQueuedBytes ?? DEFAULT_MAX_QUEUED_BYTES) } },
+          ),
+      },
+      watch,
+    );
+  }
+
+  /** The cross-instance side of the store, when several instances share it. */
+  get cluster(): TaskCluster | undefined {
+    return this.#cluster;
+  }
+
+  /**
+   * With a shared store, in the slot's queue: publishes the events of the log after `slot.lastSeq`
+   * (up to `upTo`) that this instance has not published (another instance stored them). A terminal
+   * event ends this instance's running turn of the task (it was canceled or failed elsewhere).
+   */
+  async #catchUp(slot: LiveTask, upTo: number): Promise<void> {
+    const cluster = this.#cluster;
+    if (cluster === undefined || slot.lastSeq === undefined) return;
+    while (slot.lastSeq < upTo) {
+      const records = await cluster.readEvents(slot.scope, slot.taskId, slot.lastSeq, Math.min(100, upTo - slot.lastSeq));
+      if (records.length === 0) return;
+      for (const record of records) {
+        if (record.seq <= slot.lastSeq) continue;
+        slot.lastSeq = record.seq;
+        // The cached task is older than this event: the next change reads the store.
+        slot.stored = undefined;
+        const { event, state } = record;
+        slot.publish({ kind: "event", event, state, fanOut: slot.subscribers > 1, bytes: eventBytes(event), seq: record.seq });
+        if (this.#states.isTerminal(state)) {
+          const turn = slot.turn;
+          if (turn?.markCanceled() === true) turn.releaseLock();
+          this.#releaseTask(slot.scope, slot.taskId);
+        }
+      }
+    }
+  }
+
+  /**
+   * With a shared store, in the slot's queue: the task as stored now, with every event before it
+   * published to the slot's feed (so that a snapshot taken now and the feed join without gap or
+   * duplicate). Without one: the task as this process knows it.
+   */
+  async #readLive(slot: LiveTask): Promise<TaskShape | undefined> {
+    const cluster = this.#cluster;
+    if (cluster === undefined) return slot.stored ?? (await this.#s.store.getTask(slot.scope, slot.taskId));
+    for (;;) {
+      const task = await cluster.readTask(slot.scope, slot.taskId);
+      if (task === undefined) return undefined;
+      const seq = cluster.seqOf(task) ?? 0;
+      if (slot.lastSeq === undefined || slot.lastSeq < 0) slot.lastSeq = seq;
+      else if (slot.lastSeq < seq) await this.#catchUp(slot, seq);
+      // Events the log has that this read does not: read again.
+      if (slot.lastSeq <= seq) {
+        slot.stored = task;
+        return task;
+      }
+    }
   }
 
   /** The scope of a call: its tenant and its principal's owner key. */
@@ -162,7 +239,9 @@ export class TaskEngine<Principal> implements TurnCommitter {
 
   /** The task, or TaskNotFoundError. */
   async requireTask(scope: TaskScope, taskId: string): Promise<TaskShape> {
-    const task = taskId === "" ? undefined : (this.live.stored(scope, taskId) ?? (await this.#s.store.getTask(scope, taskId)));
+    // With a shared store, another instance may have changed the task since this one cached it.
+    const cached = this.#cluster === undefined ? this.live.stored(scope, taskId) : undefined;
+    const task = taskId === "" ? undefined : (cached ?? (await this.#s.store.getTask(scope, taskId)));
     if (task === undefined) throw this.#notFound(taskId);
     return task;
   }
@@ -310,12 +389,23 @@ export class TaskEngine<Principal> implements TurnCommitter {
     const slot = this.live.acquire(scope, taskId);
     let release: (() => void) | undefined;
     try {
-      release = await slot.lock.acquire();
+      const local = await slot.lock.acquire();
+      release = local;
+      const cluster = this.#cluster;
+      if (cluster !== undefined) {
+        // Behind the turns of the task on every instance, in arrival order.
+        const ticket: TurnTicket = await cluster.acquireTurn(scope, taskId, call.signal);
+        release = () => {
+          ticket.release();
+          local();
+        };
+      }
       // A caller that went away while queued behind the task's running turn got no answer and will not
       // read one: its message is not processed (nothing was acknowledged; a client retries).
       if (isCallAborted(call)) throw call.signal.reason ?? new Error("the caller went away");
       const started = await slot.queue.run(async () => {
-        const stored = await this.requireTask(scope, taskId);
+        const stored = await this.#readLive(slot);
+        if (stored === undefined) throw this.#notFound(taskId);
         if (message.contextId !== "" && message.contextId !== stored.contextId) {
           // §3.4.3: "Agents MUST reject messages containing mismatching contextId and taskId"; a validation error (§3.3.2).
           throw errors.InvalidParams(`message.contextId "${message.contextId}" does not match the context of task ${taskId}`, {
@@ -341,8 +431,11 @@ export class TaskEngine<Principal> implements TurnCommitter {
           );
         }
         try {
-          await store.saveTask(scope, next);
+          if (this.#cluster !== undefined) await this.#cluster.commit(scope, stored, next, undefined);
+          else await store.saveTask(scope, next);
         } catch (e) {
+          // Canceled or failed on another instance since it was read: as for a terminal task.
+          if (e instanceof TaskConflictError) throw errors.UnsupportedOperation(`Task ${taskId} changed while this message was being added; send it again`, { metadata: { taskId } });
           throw this.#roomError(e, "this message");
         }
         slot.stored = next;
@@ -373,7 +466,10 @@ export class TaskEngine<Principal> implements TurnCommitter {
     const { factory } = this.#s;
     const slot = turn.slot;
     slot.turn = turn;
-    turn.releaseLock = release;
+    turn.releaseLock = () => {
+      release();
+      turn.ticket?.release();
+    };
     const context: RequestContext<Principal, TaskRuntimeSchemas> = {
       request,
       // A binding's call owns its decoded request: the executor may have that message itself (with the ids set).
@@ -389,11 +485,11 @@ export class TaskEngine<Principal> implements TurnCommitter {
         return turn.signal;
       },
     };
-    void this.#execute(turn, new TurnEmitter(turn, factory, this), context, release);
+    void this.#execute(turn, new TurnEmitter(turn, factory, this), context);
   }
 
   /** Runs `execute()` (after the caller got its TurnStart), then ends the turn and lets go of the slot; never rejects. */
-  async #execute(turn: Turn, emitter: TurnEmitter, context: RequestContext<Principal, TaskRuntimeSchemas>, release: () => void): Promise<void> {
+  async #execute(turn: Turn, emitter: TurnEmitter, context: RequestContext<Principal, TaskRuntimeSchemas>): Promise<void> {
     const { executor, onError } = this.#s;
     const slot = turn.slot;
     let failed = false;
@@ -414,7 +510,7 @@ export class TaskEngine<Principal> implements TurnCommitter {
       if (slot.turn === turn) slot.turn = undefined;
       // A new turn that created no task (a stateless reply, a failure) frees its reservation (if #end could not).
       if (turn.isNew && !turn.created) this.#releaseTask(slot.scope, turn.taskId);
-      release();
+      turn.releaseLock();
       slot.release();
     }
   }
@@ -475,7 +571,7 @@ export class TaskEngine<Principal> implements TurnCommitter {
    * nothing hands its caller an error; then the feed gets the turn's `end` item.
    */
   #end(turn: Turn, slot: LiveTask, failed: boolean, error: unknown): Promise<void> {
-    const { errors, onError, store, factory } = this.#s;
+    const { errors, onError, factory } = this.#s;
     return slot.queue.run(async () => {
       let failure: { error: unknown } | undefined;
       try {
@@ -488,7 +584,8 @@ export class TaskEngine<Principal> implements TurnCommitter {
             onError(new ExecutorMisuseError("invalid-event", "execute() resolved without a stateless Message or any task event"), `task ${turn.taskId}`);
           }
         } else if (turn.created) {
-          const task = slot.stored ?? (await store.getTask(slot.scope, turn.taskId));
+          // The task as this turn stored it (a change that conflicts with another instance's re-reads it).
+          const task = slot.stored ?? (await this.#readLive(slot));
           const state = task?.status?.state;
           if (task !== undefined && !this.#states.isTerminal(state) && (failed || !this.#states.isInterrupted(state))) {
             const reason = failed ? "The agent failed while processing the task." : "The agent stopped before finishing the task.";
@@ -502,7 +599,8 @@ export class TaskEngine<Principal> implements TurnCommitter {
         } else if (failed) onError(error, `task ${turn.taskId} (after its reply)`);
       } catch (e) {
         // The store failed while ending the turn: report it; a caller still waiting for a first result gets it.
-        onError(e, `ending the turn of task ${turn.taskId}`);
+        // (A task ended meanwhile by another instance is not a failure.)
+        if (!(e instanceof ExecutorMisuseError)) onError(e, `ending the turn of task ${turn.taskId}`);
         if (!turn.created && !turn.replied) failure ??= { error: e };
       } finally {
         // Before the caller hears of the end: a new turn that created no task frees its reservation.
@@ -519,24 +617,48 @@ export class TaskEngine<Principal> implements TurnCommitter {
    * CANCELED are not weighed (they must land).
    */
   async #changeTask(slot: LiveTask, task: TaskShape, change: (next: TaskShape) => StreamResponseShape, weighed = false): Promise<TaskShape> {
-    const next = this.#s.factory.copyTask(task);
-    const event = change(next);
-    if (weighed) {
-      const bytes = taskBytes(next);
-      if (bytes > this.#maxTaskBytes) {
-        throw new ExecutorMisuseError("invalid-event", `task ${task.id} would weigh ${bytes} bytes with this event, more than maxTaskBytes (${this.#maxTaskBytes})`);
+    let base = task;
+    for (let attempt = 1; ; attempt++) {
+      const next = this.#s.factory.copyTask(base);
+      const event = change(next);
+      if (weighed) {
+        const bytes = taskBytes(next);
+        if (bytes > this.#maxTaskBytes) {
+          throw new ExecutorMisuseError("invalid-event", `task ${task.id} would weigh ${bytes} bytes with this event, more than maxTaskBytes (${this.#maxTaskBytes})`);
+        }
       }
+      let seq: number | undefined;
+      const cluster = this.#cluster;
+      if (cluster === undefined) await this.#s.store.saveTask(slot.scope, next);
+      else {
+        try {
+          seq = await cluster.commit(slot.scope, base, next, event);
+        } catch (e) {
+          if (!(e instanceof TaskConflictError) || attempt >= 10) throw e;
+          // Another instance changed the task (CancelTask, or its runner was declared dead): apply the change to what is stored now.
+          const fresh = await this.#readLive(slot);
+          if (fresh === undefined) throw new Error(`task ${task.id} is missing from the store`);
+          if (this.#states.isTerminal(fresh.status?.state)) {
+            const canceled = fresh.status?.state === this.#states.numbers.CANCELED;
+            throw new ExecutorMisuseError(canceled ? "task-canceled" : "event-after-terminal", `task ${task.id} was ${canceled ? "canceled" : "ended"} on another instance`);
+          }
+          base = fresh;
+          continue;
+        }
+        // Events other instances stored before this one reach this instance's streams first.
+        if (slot.lastSeq !== undefined && slot.lastSeq < seq - 1) await this.#catchUp(slot, seq - 1);
+        slot.lastSeq = seq;
+      }
+      slot.stored = next;
+      if (this.#states.isTerminal(next.status?.state)) this.#releaseTask(slot.scope, next.id);
+      this.#deliver(slot, next, event, seq);
+      return next;
     }
-    await this.#s.store.saveTask(slot.scope, next);
-    slot.stored = next;
-    if (this.#states.isTerminal(next.status?.state)) this.#releaseTask(slot.scope, next.id);
-    this.#deliver(slot, next, event);
-    return next;
   }
 
-  #deliver(slot: LiveTask, task: TaskShape, event: StreamResponseShape): void {
+  #deliver(slot: LiveTask, task: TaskShape, event: StreamResponseShape, seq: number | undefined): void {
     const state = task.status?.state ?? 0;
-    slot.publish({ kind: "event", event, state, fanOut: slot.subscribers > 1, bytes: eventBytes(event) });
+    slot.publish({ kind: "event", event, state, fanOut: slot.subscribers > 1, bytes: eventBytes(event), seq });
     const hook = this.#s.onTaskEvent;
     if (hook === undefined) return;
     const factory = this.#s.factory;
@@ -569,16 +691,31 @@ export class TaskEngine<Principal> implements TurnCommitter {
     const task = factory.newTask(turn.taskId, turn.contextId, turn.userMessage);
     // Before the save makes the id findable (ListTasks): from now on GetTask, CancelTask and SubscribeToTask share this slot.
     turn.slot.register();
+    const event = factory.feedTaskEvent(task);
+    let seq: number | undefined;
     try {
-      await store.saveTask(scope, task);
+      const cluster = this.#cluster;
+      if (cluster === undefined) await store.saveTask(scope, task);
+      else {
+        // A push config that came with the message is stored first: the task's first event is pushed
+        // (from the store's outbox) like every later one.
+        if (turn.pushConfig !== undefined) await this.#savePushConfig(scope, turn.taskId, turn.pushConfig);
+        // The turn's ticket comes with the task: another instance's message for it waits for this turn.
+        turn.slot.lastSeq = 0;
+        const created = await cluster.create(scope, task, event);
+        seq = created.seq;
+        turn.slot.lastSeq = seq;
+        if (turn.closed === undefined) turn.ticket = created.ticket;
+        else created.ticket.release();
+      }
     } catch (e) {
       // A bounded store full of unfinished tasks refuses new ones: say so (nothing the client was told about is lost).
       throw this.#roomError(e, "a new task");
     }
     turn.slot.stored = task;
-    if (turn.pushConfig !== undefined) await this.#savePushConfig(scope, turn.taskId, turn.pushConfig);
+    if (turn.pushConfig !== undefined && this.#cluster === undefined) await this.#savePushConfig(scope, turn.taskId, turn.pushConfig);
     turn.created = true;
-    this.#deliver(turn.slot, task, factory.feedTaskEvent(task));
+    this.#deliver(turn.slot, task, event, seq);
     return task;
   }
 
@@ -599,7 +736,7 @@ export class TaskEngine<Principal> implements TurnCommitter {
   async #current(turn: Turn): Promise<TaskShape> {
     if (turn.closed === "canceled") throw new ExecutorMisuseError("task-canceled", `task ${turn.taskId} was canceled`);
     // Just created (in this queue run): it is the task as stored, no need to read it back.
-    const task = (await this.#ensureCreated(turn)) ?? turn.slot.stored ?? (await this.#s.store.getTask(turn.slot.scope, turn.taskId));
+    const task = (await this.#ensureCreated(turn)) ?? turn.slot.stored ?? (await this.#readLive(turn.slot));
     if (task === undefined) throw new Error(`task ${turn.taskId} is missing from the store`);
     if (this.#states.isTerminal(task.status?.state)) throw new ExecutorMisuseError("event-after-terminal", `task ${turn.taskId} is in a terminal state`);
     return task;
@@ -683,33 +820,47 @@ export class TaskEngine<Principal> implements TurnCommitter {
    * refuse, then the running turn (if any) is aborted and the task set CANCELED.
    */
   async cancel(scope: TaskScope, taskId: string, call: TaskCallContext<Principal>, metadata: JsonObject | undefined): Promise<TaskShape> {
-    const { errors, factory, executor, store } = this.#s;
+    const { errors, factory, executor } = this.#s;
     const numbers = this.#states.numbers;
     const notCancelable = (): Error => errors.TaskNotCancelable(`Task ${taskId} is in a terminal state and cannot be canceled`, { metadata: { taskId } });
     const task = await this.requireTask(scope, taskId);
     if (task.status?.state === numbers.CANCELED) return task;
     if (this.#states.isTerminal(task.status?.state)) throw notCancelable();
     const slot = this.live.acquire(scope, taskId);
+    const cluster = this.#cluster;
     try {
       if (executor.cancel !== undefined) {
-        await executor.cancel(taskId, { task: factory.cloneTask(task), running: slot.turn?.running === true, metadata, call });
+        // With a shared store the turn may run on another instance.
+        const running = slot.turn?.running === true || (cluster !== undefined && (await cluster.isRunning(scope, taskId)));
+        await executor.cancel(taskId, { task: factory.cloneTask(task), running, metadata, call });
       }
       return await slot.queue.run(async () => {
-        const current = await store.getTask(scope, taskId);
+        const current = cluster === undefined ? await this.#s.store.getTask(scope, taskId) : await this.#readLive(slot);
         if (current === undefined) throw this.#notFound(taskId);
         if (current.status?.state === numbers.CANCELED) return current;
         if (this.#states.isTerminal(current.status?.state)) throw notCancelable();
         const turn = slot.turn;
-        if (turn?.markCanceled() === true) {
-          // The canceled execute() may take its time (or never) to return: the task is terminal
-          // now, so let queued messages through at once (they will be refused as for any terminal task).
-          turn.releaseLock();
+        const canceledHere = turn?.markCanceled() === true;
+        // The canceled execute() may take its time (or never) to return: the task is terminal
+        // now, so let queued messages through at once (they will be refused as for any terminal task).
+        // (A turn on another instance learns of it from the event log.) With a shared store, only once
+        // CANCELED is stored: a WORKING task without its turn's ticket looks abandoned to other instances.
+        if (canceledHere && cluster === undefined) turn?.releaseLock();
+        try {
+          return await this.#changeTask(slot, current, (next) => {
+            const status = factory.status(numbers.CANCELED, undefined);
+            applyStatus(next, status);
+            return factory.statusEvent(next, status, undefined);
+          });
+        } catch (e) {
+          // Ended on another instance meanwhile: answer what is stored.
+          if (!(e instanceof ExecutorMisuseError) || cluster === undefined) throw e;
+          const ended = await this.#readLive(slot);
+          if (ended?.status?.state === numbers.CANCELED) return ended;
+          throw notCancelable();
+        } finally {
+          if (canceledHere && cluster !== undefined) turn?.releaseLock();
         }
-        return this.#changeTask(slot, current, (next) => {
-          const status = factory.status(numbers.CANCELED, undefined);
-          applyStatus(next, status);
-          return factory.statusEvent(next, status, undefined);
-        });
       });
     } finally {
       slot.release();
@@ -719,21 +870,57 @@ export class TaskEngine<Principal> implements TurnCommitter {
   /**
    * Subscribes to a non-terminal task (§3.1.6): the returned snapshot and the feed are
    * taken together, so the feed holds exactly the events after the snapshot.
+   *
+   * With `resumeAfter` (a shared store's event sequence number the client got last): `missed` is
+   * the range of the log it did not get (to read with {@link readEvents}), the feed continues after
+   * it; a task that ended since is not refused (the client missed its end), it has no feed.
    */
-  async subscribe(scope: TaskScope, taskId: string, abort: AbortWatch): Promise<{ task: TaskShape; feed: Subscription<FeedItem> }> {
+  async subscribe(scope: TaskScope, taskId: string, abort: AbortWatch, resumeAfter?: number): Promise<SubscribeStart> {
     const { errors } = this.#s;
     const slot = this.live.acquire(scope, taskId);
+    const resume = this.#cluster !== undefined ? resumeAfter : undefined;
     try {
       return await slot.queue.run(async () => {
-        const task = await this.requireTask(scope, taskId);
+        const task = this.#cluster === undefined ? await this.requireTask(scope, taskId) : await this.#readLive(slot);
+        if (task === undefined) throw this.#notFound(taskId);
+        const seq = this.#cluster === undefined ? undefined : slot.lastSeq;
+        if (resume !== undefined && seq !== undefined && resume > seq) {
+          throw errors.InvalidParams(`Last-Event-ID names event ${resume} of task ${taskId}, which has ${seq} events`, {
+            fieldViolations: [{ field: "Last-Event-ID", description: "Must name an event this agent sent for the task" }],
+          });
+        }
+        const missed = resume !== undefined && seq !== undefined ? { after: resume, upTo: seq } : undefined;
         if (this.#states.isTerminal(task.status?.state)) {
+          if (missed !== undefined) return { task, seq, missed, feed: undefined };
           throw errors.UnsupportedOperation(`Task ${taskId} is in a terminal state; there is nothing to subscribe to`, { metadata: { taskId } });
         }
         this.#checkSubscribers(slot, taskId);
-        return { task, feed: slot.subscribe(abort) };
+        return { task, seq, missed, feed: slot.subscribe(abort) };
       });
     } finally {
       slot.release();
     }
   }
+
+  /** Events of the task's log after `afterSeq` (a shared store's; none without one). */
+  readEvents(scope: TaskScope, taskId: string, afterSeq: number, limit: number): Promise<TaskEventRecord[]> {
+    return this.#cluster?.readEvents(scope, taskId, afterSeq, limit) ?? Promise.resolve([]);
+  }
+
+  /** The event sequence number a task snapshot stands at (a shared store's; undefined without one). */
+  seqOf(task: TaskShape): number | undefined {
+    return this.#cluster?.seqOf(task);
+  }
+}
+
+/** What {@link TaskEngine.subscribe} gives. */
+export interface SubscribeStart {
+  /** The task now. */
+  readonly task: TaskShape;
+  /** The event sequence number the snapshot stands at (shared store only). */
+  readonly seq: number | undefined;
+  /** When resuming: the log range the client missed (after `after`, up to and with `upTo`). */
+  readonly missed: { readonly after: number; readonly upTo: number } | undefined;
+  /** The events after the snapshot; undefined when resuming a task that has ended. */
+  readonly feed: Subscription<FeedItem> | undefined;
 }

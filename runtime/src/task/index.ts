@@ -93,6 +93,7 @@ export {
   isBlockedAddress,
   WebhookUrlError,
   type HostResolver,
+  type PushAttemptResult,
   type PushDeliveryFailure,
   type PushDeliverySuccess,
   type PushEventNotice,
@@ -102,3 +103,5 @@ export {
   type ResolvedAddress,
   type WebhookUrlPolicy,
 } from "./push-sender.js";
+export { clusterOf, TaskConflictError, type ClusteredTaskStore, type TaskCluster, type TaskEventRecord, type TurnTicket } from "./cluster.js";
+export { LAST_EVENT_ID_PARAMETER, eventIdOf, formatEventId, parseEventId, setEventId, type ParsedEventId } from "./event-ids.js";

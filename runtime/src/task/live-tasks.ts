@@ -23,6 +23,8 @@ export type FeedItem =
       readonly fanOut: boolean;
       /** What the event weighs (`eventBytes`), for the queues' `maxQueuedBytes`. */
       readonly bytes: number;
+      /** Its sequence number in the task's event log (a shared store's); undefined without one, and for a stateless reply. */
+      readonly seq?: number | undefined;
     }
   | {
       readonly kind: "end";
@@ -74,6 +76,13 @@ export class LiveTask {
    * early by the read). Stored instances are never changed (copy on write).
    */
   stored: TaskShape | undefined;
+  /**
+   * With a shared store: the sequence number of the last event of the log published to this slot's
+   * feed (undefined until a reader took a snapshot); events after it are read from the log.
+   */
+  lastSeq: number | undefined;
+  /** Stops watching the shared store's wake-ups (set while the slot is in the registry, with a shared store). */
+  unwatch: (() => void) | undefined;
   readonly #hub: EventHub<FeedItem>;
   #users = 0;
   /** In the registry (a fresh task's slot joins it only once the task exists, see {@link LiveTasks.fresh}). */
@@ -151,17 +160,26 @@ export class LiveTask {
 export class LiveTasks {
   readonly #slots = new Map<string, LiveTask>();
   readonly #limit: FeedLimit | undefined;
+  readonly #watch: ((slot: LiveTask) => () => void) | undefined;
 
-  /** The registry; every task's subscribers are bounded by `limit` (default: unbounded). */
-  constructor(limit?: FeedLimit) {
+  /**
+   * The registry; every task's subscribers are bounded by `limit` (default: unbounded); `watch` (with a
+   * shared store) starts watching a slot's task when the slot joins the registry, and returns the
+   * function that stops it when the slot leaves.
+   */
+  constructor(limit?: FeedLimit, watch?: (slot: LiveTask) => () => void) {
     this.#limit = limit;
+    this.#watch = watch;
   }
 
   /** The slot of a task, created if needed, retained once for the caller (who must release it). */
   acquire(scope: TaskScope, taskId: string): LiveTask {
     const key = slotKey(scope, taskId);
     let slot = this.#slots.get(key);
-    if (slot === undefined) this.#slots.set(key, (slot = new LiveTask(key, scope, taskId, this, true, this.#limit)));
+    if (slot === undefined) {
+      this.#slots.set(key, (slot = new LiveTask(key, scope, taskId, this, true, this.#limit)));
+      if (this.#watch !== undefined) slot.unwatch = this.#watch(slot);
+    }
     slot.retain();
     return slot;
   }
@@ -181,6 +199,7 @@ export class LiveTasks {
   add(slot: LiveTask): void {
     if (this.#slots.has(slot.key)) throw new Error(`task ${slot.taskId} already has a live slot`);
     this.#slots.set(slot.key, slot);
+    if (this.#watch !== undefined) slot.unwatch = this.#watch(slot);
   }
 
   /** The task as stored by this process, when it has a live slot (a running turn or a subscriber): no store read needed. */
@@ -191,6 +210,8 @@ export class LiveTasks {
   /** Forgets a slot nobody uses. */
   drop(slot: LiveTask): void {
     if (this.#slots.get(slot.key) === slot) this.#slots.delete(slot.key);
+    slot.unwatch?.();
+    slot.unwatch = undefined;
   }
 
   /** How many tasks have live state (for tests and metrics). */

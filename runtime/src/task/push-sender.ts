@@ -219,7 +219,23 @@ export interface PushNotificationSender {
   close(): Promise<boolean>;
   /** Deliveries queued or in flight (and event look-ups pending). */
   readonly pending: number;
+  /**
+   * One delivery attempt of `event` to `config`'s webhook, with this sender's policy, headers,
+   * timeout and caps, and no retry, queue or report: for a durable outbox that schedules retries
+   * itself (the PostgreSQL store's). `eventId` goes in the `A2A-Event-Id` header, so that a receiver
+   * can recognize an event delivered again after a crash. Never rejects.
+   */
+  attemptOnce(config: PushConfigShape, event: StreamResponseShape, eventId?: string): Promise<PushAttemptResult>;
 }
+
+/** The outcome of {@link PushNotificationSender.attemptOnce}. */
+export type PushAttemptResult =
+  /** The receiver answered 2xx. */
+  | { readonly kind: "delivered"; readonly status: number }
+  /** Worth trying again later (network error, timeout, 408, 429, 5xx; `Retry-After` when given). */
+  | { readonly kind: "retry"; readonly reason: "http-status" | "network" | "timeout"; readonly status?: number; readonly error?: unknown; readonly retryAfterMs?: number }
+  /** Never worth trying again (refused URL, another status); `closed`: the sender is closed. */
+  | { readonly kind: "fail"; readonly reason: "refused" | "http-status" | "closed"; readonly status?: number; readonly error?: unknown };
 
 /** A webhook URL refused by the policy. */
 export class WebhookUrlError extends Error {
@@ -562,6 +578,50 @@ export function createPushNotificationSender(options: PushSenderOptions): PushNo
     }
   };
 
+  /** The request headers of a delivery to `config`, or the error that refuses it. */
+  const headersOf = (config: PushConfigShape, eventId: string | undefined): Record<string, string> | WebhookUrlError => {
+    const headers: Record<string, string> = { "Content-Type": A2A_JSON, Accept: "application/json", "A2A-Version": PROTOCOL_VERSION };
+    const auth = (config as PushConfigShape & { authentication?: { scheme: string; credentials: string } }).authentication;
+    if (auth !== undefined && (auth.scheme !== "" || auth.credentials !== "")) {
+      headers["Authorization"] = auth.scheme === "" ? auth.credentials : `${auth.scheme} ${auth.credentials}`;
+    }
+    const token = (config as PushConfigShape & { token?: string }).token;
+    if (options.tokenHeader !== undefined && token !== undefined && token !== "") headers[options.tokenHeader] = token;
+    if (eventId !== undefined) headers["A2A-Event-Id"] = eventId;
+    if (Object.values(headers).some((v) => /[\r\n\0]/.test(v))) return new WebhookUrlError("Push config authentication contains control characters", "invalid-url");
+    return headers;
+  };
+
+  const attemptOnce = async (config: PushConfigShape, event: StreamResponseShape, eventId?: string): Promise<PushAttemptResult> => {
+    if (closed || lifetime.signal.aborted) return { kind: "fail", reason: "closed" };
+    try {
+      await checkWebhookUrl(config.url, options);
+    } catch (error) {
+      return { kind: "fail", reason: "refused", error };
+    }
+    const headers = headersOf(config, eventId);
+    if (headers instanceof WebhookUrlError) return { kind: "fail", reason: "refused", error: headers };
+    let body: string;
+    try {
+      body = JSON.stringify(toJson(options.schemas.StreamResponse, event, options.jsonOptions));
+    } catch (error) {
+      return { kind: "fail", reason: "refused", error };
+    }
+    pending++;
+    try {
+      const outcome = await attempt(config.url, headers, body);
+      if (outcome.kind === "closed") return { kind: "fail", reason: "closed" };
+      if (outcome.kind === "fail") return { kind: "fail", reason: "http-status", status: outcome.status };
+      return outcome;
+    } finally {
+      if (--pending === 0) {
+        const waiters = idleWaiters;
+        idleWaiters = [];
+        for (const w of waiters) w();
+      }
+    }
+  };
+
   const deliver = async (notice: PushEventNotice, config: PushConfigShape, body: string): Promise<void> => {
     const base = { scope: notice.scope, taskId: notice.taskId, configId: config.id, url: config.url, event: notice.event };
     if (lifetime.signal.aborted) return report({ ...base, reason: "closed", attempts: 0 });
@@ -570,16 +630,8 @@ export function createPushNotificationSender(options: PushSenderOptions): PushNo
     } catch (error) {
       return report({ ...base, reason: "refused", attempts: 0, error });
     }
-    const headers: Record<string, string> = { "Content-Type": A2A_JSON, Accept: "application/json", "A2A-Version": PROTOCOL_VERSION };
-    const auth = (config as PushConfigShape & { authentication?: { scheme: string; credentials: string } }).authentication;
-    if (auth !== undefined && (auth.scheme !== "" || auth.credentials !== "")) {
-      headers["Authorization"] = auth.scheme === "" ? auth.credentials : `${auth.scheme} ${auth.credentials}`;
-    }
-    const token = (config as PushConfigShape & { token?: string }).token;
-    if (options.tokenHeader !== undefined && token !== undefined && token !== "") headers[options.tokenHeader] = token;
-    if (Object.values(headers).some((v) => /[\r\n\0]/.test(v))) {
-      return report({ ...base, reason: "refused", attempts: 0, error: new WebhookUrlError("Push config authentication contains control characters", "invalid-url") });
-    }
+    const headers = headersOf(config, undefined);
+    if (headers instanceof WebhookUrlError) return report({ ...base, reason: "refused", attempts: 0, error: headers });
     let last: AttemptOutcome | undefined;
     for (let n = 1; n <= maxRetries + 1; n++) {
       if (lifetime.signal.aborted) {
@@ -675,6 +727,7 @@ export function createPushNotificationSender(options: PushSenderOptions): PushNo
     onTaskEvent,
     checkUrl,
     close,
+    attemptOnce,
     get pending() {
       return pending;
     },

@@ -61,6 +61,7 @@ import type {
 } from "./shapes.js";
 import { TaskStates } from "./states.js";
 import { webhookUrlCheckOf } from "./webhook-check.js";
+import { LAST_EVENT_ID_PARAMETER, formatEventId, parseEventId, setEventId } from "./event-ids.js";
 import type { TaskStore, PushConfigPage, TaskPage, TaskQuery, TaskScope } from "./task-store.js";
 import { nonFinitePath, taskViewBytes, valueBytes } from "./task-size.js";
 
@@ -362,14 +363,17 @@ class TaskHandler<Principal> implements TaskServiceHandler<Principal, TaskRuntim
     const { feed } = start;
     try {
       // §3.1.2: a task stream begins with the Task (for a new task, the feed's first event is its creation).
-      if (start.task !== undefined) yield create(this.#factory.schemas.StreamResponse, { payload: { case: "task", value: this.#view(start.task, view, shared) } });
+      if (start.task !== undefined) {
+        const first = create(this.#factory.schemas.StreamResponse, { payload: { case: "task", value: this.#view(start.task, view, shared) } });
+        yield withEventId(first, start.taskId, this.#engine.seqOf(start.task));
+      }
       for await (const item of feed) {
         if (item.kind === "end") {
           if (item.turn !== start.turn) continue;
           if (item.failure !== undefined) throw item.failure.error;
           return;
         }
-        yield this.#copyEvent(item, view, shared);
+        yield withEventId(this.#copyEvent(item, view, shared), start.taskId, item.seq);
         const payload = item.event.payload;
         if (payload.case === "message") return;
         if (payload.case === "statusUpdate" && this.#states.isTerminal(item.state)) return;
@@ -459,23 +463,56 @@ class TaskHandler<Principal> implements TaskServiceHandler<Principal, TaskRuntim
 
   async *subscribeToTask(request: SubscribeToTaskRequestShape, context: TaskCallContext<Principal>): AsyncGenerator<StreamResponseShape> {
     this.#requireStreaming();
-    const { task, feed } = await this.#engine.subscribe(this.#engine.scopeOf(context), request.id, watchCallAbort(context));
+    const scope = this.#engine.scopeOf(context);
+    const resumeAfter = this.#resumePoint(request.id, context);
+    const { task, seq, missed, feed } = await this.#engine.subscribe(scope, request.id, watchCallAbort(context), resumeAfter);
     try {
-      const problem = this.#unanswerable(task, {});
-      if (problem !== undefined) throw problem;
-      // §3.1.6: "MUST return a Task object as the first event".
       const shared = isBindingCall(context);
-      yield shared ? this.#factory.feedTaskEvent(task) : this.#factory.taskEvent(task);
+      if (missed === undefined) {
+        const problem = this.#unanswerable(task, {});
+        if (problem !== undefined) throw problem;
+        // §3.1.6: "MUST return a Task object as the first event".
+        yield withEventId(shared ? this.#factory.feedTaskEvent(task) : this.#factory.taskEvent(task), task.id, seq);
+      } else {
+        // A resumed stream (Last-Event-ID): what the client missed, from the task's event log, then live events.
+        let after = missed.after;
+        while (after < missed.upTo) {
+          const records = await this.#engine.readEvents(scope, task.id, after, Math.min(100, missed.upTo - after));
+          if (records.length === 0) break;
+          for (const record of records) {
+            after = record.seq;
+            const payload = record.event.payload;
+            if (payload.case !== "statusUpdate" && payload.case !== "artifactUpdate") continue;
+            yield withEventId(record.event, task.id, record.seq);
+            if (payload.case === "statusUpdate" && this.#states.isTerminal(record.state)) return;
+          }
+        }
+      }
+      if (feed === undefined) return;
       for await (const item of feed) {
         if (item.kind !== "event") continue;
         const payload = item.event.payload;
         if (payload.case !== "statusUpdate" && payload.case !== "artifactUpdate") continue;
-        yield shared ? (item.fanOut ? markImmutable(item.event) : item.event) : this.#factory.cloneEvent(item.event);
+        yield withEventId(shared ? (item.fanOut ? markImmutable(item.event) : item.event) : this.#factory.cloneEvent(item.event), task.id, item.seq);
         if (payload.case === "statusUpdate" && this.#states.isTerminal(item.state)) return;
       }
     } finally {
-      feed.close();
+      feed?.close();
     }
+  }
+
+  /**
+   * The event a resuming SubscribeToTask got last (`Last-Event-ID`, an id this runtime sent for the
+   * task): its sequence number; undefined for a plain subscription. An id of another task is refused.
+   */
+  #resumePoint(taskId: string, context: TaskCallContext<Principal>): number | undefined {
+    const header = context.serviceParameters.get(LAST_EVENT_ID_PARAMETER);
+    if (header === undefined || header.trim() === "") return undefined;
+    const parsed = parseEventId(header.trim());
+    if (parsed === undefined || parsed.taskId !== taskId) {
+      throw this.#invalid("Last-Event-ID", `Last-Event-ID "${header.slice(0, 200)}" is not the id of an event of task ${taskId}`);
+    }
+    return parsed.seq;
   }
 
   async createTaskPushNotificationConfig(request: PushConfigShape, context: TaskCallContext<Principal>): Promise<PushConfigShape> {
@@ -571,6 +608,14 @@ class TaskHandler<Principal> implements TaskServiceHandler<Principal, TaskRuntim
     await this.#store.deletePushConfig(scope, request.taskId, request.id);
     return create(EmptySchema);
   }
+}
+
+/** `event`, marked with its id in the task's event log when it has one (see ./event-ids.ts). */
+function withEventId<E extends object>(event: E, taskId: string, seq: number | undefined): E {
+  if (seq === undefined) return event;
+  const id = formatEventId(taskId, seq);
+  if (id !== undefined) setEventId(event, id);
+  return event;
 }
 
 /** How many of `tasks`, from the first, fit `maxBytes` together (at least one). */

@@ -5,6 +5,7 @@
  * stored (updated inside the task's queue).
  */
 import type { ActiveTurn, LiveTask } from "./live-tasks.js";
+import type { TurnTicket } from "./cluster.js";
 import type { MessageShape, PushConfigShape } from "./shapes.js";
 
 /** How a turn answers. */
@@ -59,6 +60,8 @@ export class Turn implements ActiveTurn {
   #artifactIds: Set<string> | undefined;
   #finishedArtifacts: Set<string> | undefined;
   readonly #existingArtifactIds: readonly string[] | undefined;
+  /** The turn's ticket with a shared store, once it created its task (released with the lock). */
+  ticket: TurnTicket | undefined;
   /** Releases the task's turn lock (idempotent); set when the turn starts. */
   releaseLock: () => void = () => {};
 

@@ -75,10 +75,11 @@ async function taskOfOtherPrincipal(agent: ExampleAgent): Promise<string> {
 }
 
 /** Starts the three profiles of the example agent (`store`: its task store option). */
-export async function startHarness(options: { readonly taskDatabase?: string; readonly longRunningMs: number }): Promise<Harness> {
-  const store = options.taskDatabase !== undefined ? { taskDatabase: options.taskDatabase } : {};
+export async function startHarness(options: { readonly taskDatabase?: string | (() => Promise<string>); readonly longRunningMs: number }): Promise<Harness> {
   const start = async (name: string, agentOptions: ExampleAgentOptions, callHeaders: Record<string, string> = {}): Promise<Profile> => {
-    const agent = await startExampleAgent({ tokens: TOKENS, ...store, ...agentOptions });
+    // A function gives each profile a database of its own (PostgreSQL: instances sharing one serve each other's tasks and push deliveries).
+    const taskDatabase = typeof options.taskDatabase === "function" ? await options.taskDatabase() : options.taskDatabase;
+    const agent = await startExampleAgent({ tokens: TOKENS, ...(taskDatabase !== undefined ? { taskDatabase } : {}), ...agentOptions });
     const card = (await (await fetch(agent.cardUrl)).json()) as JsonObject;
     return { name, agent, card, callHeaders, variables: {} };
   };

@@ -151,7 +151,7 @@ export function emitTaskHandlerFile(schema: Schema<PluginOptions>, model: FileMo
     }
     f.print("}");
     f.print();
-    if (schema.options.taskStore === "sqlite") {
+    if (schema.options.taskStore.includes("sqlite")) {
       const SqliteTaskStore = f.import("SqliteTaskStore", runtimeImport("sqlite"));
       const SqliteTaskStoreOptions = f.import("SqliteTaskStoreOptions", runtimeImport("sqlite"), true);
       f.print(
@@ -164,6 +164,31 @@ export function emitTaskHandlerFile(schema: Schema<PluginOptions>, model: FileMo
       );
       f.print(f.export("function", `create${base}SqliteTaskStore`), "(path: string, options?: Omit<", SqliteTaskStoreOptions, ', "schemas">): ', SqliteTaskStore, " {");
       f.print("  return new ", SqliteTaskStore, "(path, { ...options, schemas: ", schemasConst, " });");
+      f.print("}");
+      f.print();
+    }
+    if (schema.options.taskStore.includes("postgres")) {
+      const PostgresTaskStore = f.import("PostgresTaskStore", runtimeImport("postgres"));
+      const PostgresTaskStoreOptions = f.import("PostgresTaskStoreOptions", runtimeImport("postgres"), true);
+      f.print(
+        f.jsDoc(
+          [
+            `A task store for ${service.typeName} in PostgreSQL (pg) that several instances of the agent share: any`,
+            "instance serves any call (streams, cancel and turns cross instances; a dead instance's running tasks are",
+            "failed by the others). Connects, migrates the schema, joins the cluster. Pass it as `store` to",
+            "`create" + base + "TaskHandler`; `close(graceMs)` it on shutdown.",
+          ].join("\n"),
+        ),
+      );
+      f.print(
+        f.export("function", `open${base}PostgresTaskStore`),
+        "(connectionString: string, options?: Omit<",
+        PostgresTaskStoreOptions,
+        ', "schemas" | "connectionString">): Promise<',
+        PostgresTaskStore,
+        "> {",
+      );
+      f.print("  return ", PostgresTaskStore, ".open({ ...options, connectionString, schemas: ", schemasConst, " });");
       f.print("}");
       f.print();
     }
