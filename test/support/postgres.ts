@@ -7,7 +7,7 @@ import { chmodSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
-import { assertReachable, ensurePostgresUser, freePort, importEmbeddedPostgres, runsAsRoot, startWatchdog } from "./postgres-host.js";
+import { assertReachable, ensurePostgresUser, freePort, importEmbeddedPostgres, makeBinariesReachable, runsAsRoot, startWatchdog } from "./postgres-host.js";
 
 /** The environment variable naming a running server to use instead of starting one (the global setup sets it too). */
 export const POSTGRES_URL_ENV = "A2A_TEST_POSTGRES_URL";
@@ -53,6 +53,7 @@ export async function startPostgres(options: StartPostgresOptions = {}): Promise
   if (external && !options.own) return { url: external, external: true, stop: async () => {} };
   const EmbeddedPostgres = await importEmbeddedPostgres();
   ensurePostgresUser();
+  makeBinariesReachable();
   const tempParent = options.dataDir ? undefined : mkdtempSync(join(runsAsRoot ? "/tmp" : tmpdir(), "a2a-postgres-"));
   if (tempParent) chmodSync(tempParent, 0o755);
   const dataDir = options.dataDir ?? join(tempParent!, "data");
