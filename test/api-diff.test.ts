@@ -108,8 +108,9 @@ describe("diff of a2a.proto versions", () => {
       const mixed = json("generated-example/gen/a2a_a2a_manifest.json", `${HISTORY}/${fixture}`);
       expect(mixed.changes, fixture).toEqual(fromProtos.changes);
     }
-    // Folders of manifests work too (generated-example/gen holds one).
-    expect(json("generated-example/gen", CURRENT).summary).toMatchObject({ changes: 0, sameProtos: true });
+    // Folders of manifests work too: generated-example/gen holds two, a2a.proto's and v0_3/a2a.proto's (A2A 0.3),
+    // against the folder of both protos.
+    expect(json("generated-example/gen", "proto").summary).toMatchObject({ changes: 0, sameProtos: true });
   });
 
   it("compares error tables: errors=v1.0.0 → v1.0.1 changes statuses, breaking for clients only", () => {

@@ -466,7 +466,8 @@ describe("example agent for web pages and gRPC tools", () => {
     const buf = join(dirname(createRequire(import.meta.url).resolve("@bufbuild/buf/package.json")), "bin", "buf");
     const base = `http://${main.agent.endpoints.grpc}`;
     const listed = await run(buf, ["curl", "--protocol", "grpc", "--http2-prior-knowledge", "--list-services", base]);
-    expect(listed.stdout.trim()).toBe("lf.a2a.v1.A2AService");
+    // A2A 1.0's service and 0.3's (served beside it: legacyV03, the default).
+    expect(listed.stdout.trim().split("\n").sort()).toEqual(["a2a.v1.A2AService", "lf.a2a.v1.A2AService"]);
     const called = await run(buf, [
       "curl",
       "--protocol",
@@ -479,5 +480,16 @@ describe("example agent for web pages and gRPC tools", () => {
       `${base}/lf.a2a.v1.A2AService/SendMessage`,
     ]);
     expect(JSON.parse(called.stdout)).toMatchObject({ task: { status: { state: "TASK_STATE_COMPLETED" } } });
+    // 0.3's service through reflection too (0.3 clients send no A2A-Version).
+    const legacy = await run(buf, [
+      "curl",
+      "--protocol",
+      "grpc",
+      "--http2-prior-knowledge",
+      "-d",
+      JSON.stringify({ request: { messageId: "m-buf-03", role: "ROLE_USER", content: [{ text: "tck-complete-task via buf curl 0.3" }] }, configuration: { blocking: true } }),
+      `${base}/a2a.v1.A2AService/SendMessage`,
+    ]);
+    expect(JSON.parse(legacy.stdout)).toMatchObject({ task: { status: { state: "TASK_STATE_COMPLETED" } } });
   });
 });

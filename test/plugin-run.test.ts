@@ -61,7 +61,10 @@ describe("protoc-gen-a2a on a2a.proto", () => {
   });
 
   it("matches the checked-in generated-example/gen/ byte for byte", () => {
+    // The agent client joins A2A 0.3's proto when it is in the same run (generated-example has both; this fixture has a2a.proto alone):
+    // test/v0_3-*.test.ts cover that output.
     for (const [name, content] of run.files) {
+      if (name === "a2a_a2a_agent_client.ts") continue;
       expect(content, name).toBe(readFileSync(join(repoRoot, "generated-example/gen", name), "utf8"));
     }
   });

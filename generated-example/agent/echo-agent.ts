@@ -28,7 +28,7 @@
  */
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { create, toJson, type JsonObject } from "@bufbuild/protobuf";
+import { create, toJson, type JsonObject, type JsonValue } from "@bufbuild/protobuf";
 import { AgentCardSchema, StreamResponseSchema, type AgentCard, type Part } from "../gen/a2a_pb.js";
 import { ContentTypeNotSupportedError, PermissionDeniedError, UnauthenticatedError } from "../gen/a2a_a2a_errors.js";
 import { createA2AServiceSqliteTaskStore, createA2AServiceTaskHandler, openA2AServicePostgresTaskStore, type A2AServiceExecutor } from "../gen/a2a_a2a_task_handler.js";
@@ -52,6 +52,8 @@ import {
 import { mountConnectRoutes } from "@protoc-gen-a2a/runtime/grpc";
 import { DEFAULT_MAX_PENDING_WRITE_BYTES, WriteBudget, type AuthRequest, type CallContext } from "@protoc-gen-a2a/runtime";
 import { A2AServiceOperations, type A2AServiceHandler } from "../gen/a2a_a2a_handler.js";
+import { createA2AServiceV03 } from "../gen/a2a_a2a_v03.js";
+import { V03_PUSH_PAYLOAD, hybridAgentCard, routeRestVersions, serveAgentCardVersions, withV03Interfaces } from "@protoc-gen-a2a/runtime/v0_3";
 import { createPushNotificationSender, InMemoryTaskStore, type PushDeliveryFailure } from "@protoc-gen-a2a/runtime/task";
 import { runTurn } from "./behaviours.js";
 import { attachWsServer } from "../bindings/ws/ws-server.js";
@@ -136,6 +138,14 @@ export interface ExampleAgentOptions {
   readonly publicUrl?: string;
   /** Likewise for the card's gRPC interface (host:port of a gRPC proxy in front of the instances). Default: the gRPC server's own address. */
   readonly publicGrpcAddress?: string;
+  /**
+   * Serve A2A 0.3 beside 1.0 on every binding (default true): JSON-RPC `message/send`-style methods on the same
+   * endpoint, the 0.3 HTTP+JSON routes (`/v1/…`) under the same base, gRPC's `a2a.v1.A2AService` beside
+   * `lf.a2a.v1.A2AService`, each for requests that name no A2A-Version (spec §3.6: 0.3) or 0.3; the card lists a 0.3
+   * interface per binding and carries 0.3's top-level fields. False: 1.0 only, a request without A2A-Version gets
+   * VersionNotSupportedError.
+   */
+  readonly legacyV03?: boolean;
   /** The API documents served at /openapi.json and /openrpc.json (and shown at /docs). Default: the generated ones, generated-example/gen/a2a_a2a_open{api,rpc}.json. */
   readonly apiDocuments?: { readonly openapi: ApiDocument; readonly openrpc: ApiDocument };
   /** Called with every call's context (all bindings) before the handler runs: tests watch `context.signal` through it. */
@@ -218,9 +228,11 @@ function agentCard(
   requireAuthentication: boolean,
   mounted: MountedInterfaces,
   documentationUrl: string,
+  legacyV03: boolean,
 ): AgentCard {
+  const interfaces = buildSupportedInterfaces(mounted);
   return create(AgentCardSchema, {
-    supportedInterfaces: buildSupportedInterfaces(mounted),
+    supportedInterfaces: legacyV03 ? withV03Interfaces(interfaces) : interfaces,
     name: "protoc-gen-a2a example agent",
     description: "The conformance SUT of ACTS and the A2A TCK: behaves by the messageId prefix or the first message part's prefix (tck-…); echoes anything else. Built on the generated task runtime.",
     version: "0.1.0",
@@ -288,6 +300,8 @@ export async function startExampleAgent(options: ExampleAgentOptions = {}): Prom
     store,
     schemas: { StreamResponse: StreamResponseSchema },
     allowPrivateNetworks: options.allowPrivateWebhooks ?? tckProfile,
+    // Webhooks registered by 0.3 clients go out as 0.3 events.
+    ...(options.legacyV03 !== false ? { payloads: { "0.3": V03_PUSH_PAYLOAD } } : {}),
     timeoutMs: 5_000,
     maxRetries: 1,
     closeTimeoutMs: 1_000,
@@ -325,12 +339,21 @@ export async function startExampleAgent(options: ExampleAgentOptions = {}): Prom
     return principal;
   };
   // No versionWhenMissing: a request without A2A-Version is a 0.3 request (spec §3.6: "Agents MUST interpret empty value
-  // as 0.3 version"), which this agent does not serve: VersionNotSupportedError. Clients send A2A-Version: 1.0.
+  // as 0.3 version"): with legacyV03 the 0.3 wires take it when it is 0.3-shaped (a 0.3 method, a /v1/ route, the
+  // a2a.v1 gRPC service); a 1.0-shaped request without the header gets VersionNotSupportedError. Clients send A2A-Version: 1.0.
   const serverOptions = { authenticate, logger: { error: (m: string, e?: unknown) => console.error(m, e) } };
+  const legacyV03 = options.legacyV03 !== false;
+  // A2A 0.3 on every binding, served by the same handler (gen/a2a_a2a_v03.ts): the 0.3 proto's generated gRPC and
+  // HTTP+JSON servers over a translating handler, and the 0.3 JSON-RPC wire on the 1.0 JSON-RPC server.
+  let publicCard: JsonObject | undefined;
+  const v03 = legacyV03 ? createA2AServiceV03(handler, { publicCard: () => publicCard }) : undefined;
   // One bound on what the agent holds for peers that do not read, shared by every listener: HTTP (JSON-RPC, HTTP+JSON,
   // card, Connect), gRPC and WebSocket. Over 64 MiB, the answer that has waited longest for its peer is dropped.
   const writeBudget = new WriteBudget(DEFAULT_MAX_PENDING_WRITE_BYTES);
-  const grpc = await listenA2AServiceGrpc(handler, { ...serverOptions, listen: { host, port: options.grpcPort ?? 0, reflection: true, writeBudget } });
+  const grpc = await listenA2AServiceGrpc(handler, {
+    ...serverOptions,
+    listen: { host, port: options.grpcPort ?? 0, reflection: true, writeBudget, services: v03 === undefined ? [] : [v03.grpcJsService(serverOptions)] },
+  });
   // Header size, slowloris and keep-alive limits, JSON error bodies for what node:http refuses itself (server-limits.ts).
   const http: Server = createA2AHttpServer();
   await new Promise<void>((resolve) => http.listen(options.httpPort ?? 0, host, resolve));
@@ -348,23 +371,33 @@ export async function startExampleAgent(options: ExampleAgentOptions = {}): Prom
     connectPath: "/a2a/connect",
     // A custom binding (spec §12.7): listed by its URI, after the core bindings and gRPC-web/Connect.
     custom: [{ url: wsUrl, protocolBinding: WS_PROTOCOL_BINDING }],
+    ...(legacyV03 ? { additionalVersions: ["0.3"] } : {}),
   } satisfies MountedInterfaces;
   const docs = { openapi: "/openapi.json", openrpc: "/openrpc.json", page: "/docs" };
   const docsUrl = `${mounted.baseUrl}${docs.page}`;
   // Both cards list every interface (supportedInterfaces is REQUIRED on the extended card too).
-  const card = toJson(AgentCardSchema, agentCard(capabilities, false, requireAuthentication, mounted, docsUrl));
-  const problems = checkAgentCard(card, mounted);
+  const card1 = toJson(AgentCardSchema, agentCard(capabilities, false, requireAuthentication, mounted, docsUrl, legacyV03)) as JsonObject;
+  const problems = checkAgentCard(card1, mounted);
   if (problems.length > 0) throw new Error(`agent card does not match what is mounted: ${problems.map((p) => p.message).join("; ")}`);
-  extendedCard = agentCard(capabilities, true, requireAuthentication, mounted, docsUrl);
-  const jsonrpc = createA2AServiceJsonRpcServer(handler, serverOptions);
+  const card = card1;
+  publicCard = card1;
+  // With 0.3: requests that name no A2A-Version (0.3 clients, spec §3.6) get the card with 0.3's top-level fields
+  // (url, preferredTransport, additionalInterfaces, protocolVersion, …) added, so that 0.3 clients find the agent;
+  // 1.x requests get the 1.0 card (Vary: A2A-Version).
+  const serveCard = (json: JsonValue) => serveAgentCard(json, { lastModified: startedAt });
+  const cardHandler = legacyV03 ? serveAgentCardVersions({ current: card1, v03: hybridAgentCard(card1) }, serveCard) : serveCard(card1);
+  extendedCard = agentCard(capabilities, true, requireAuthentication, mounted, docsUrl, legacyV03);
+  const jsonrpc = createA2AServiceJsonRpcServer(handler, { ...serverOptions, ...(v03 !== undefined ? { wires: [v03.jsonRpcWire] } : {}) });
   const rest = createA2AServiceRestServer(handler, { ...serverOptions, basePath: "/a2a/rest", ...(tckProfile ? { responseContentType: "application/json" as const } : {}) });
+  const restV03 = v03?.restServer({ ...serverOptions, basePath: "/a2a/rest" });
+  const restHandler = restV03 === undefined ? rest.handler : routeRestVersions({ current: rest.handler, v03: restV03.handler, basePath: "/a2a/rest" });
   // The generated documents know the operations, not where they are mounted: their servers are set here.
   const apiDocuments = options.apiDocuments ?? generatedApiDocuments;
   const bindings = serveNode(
     composeHandlers(
-      { prefix: "/.well-known/agent-card.json", handler: serveAgentCard(card, { lastModified: startedAt }) },
+      { prefix: "/.well-known/agent-card.json", handler: cardHandler },
       { prefix: "/a2a/jsonrpc", handler: withCors(jsonrpc.handler) },
-      { prefix: "/a2a/rest", handler: withCors(rest.handler) },
+      { prefix: "/a2a/rest", handler: withCors(restHandler) },
       {
         prefix: docs.openapi,
         handler: serveApiDocument(apiDocuments.openapi, {
@@ -380,7 +413,19 @@ export async function startExampleAgent(options: ExampleAgentOptions = {}): Prom
     { writeBudget },
   );
   // gRPC-web and Connect on the same port (browsers cannot speak plain gRPC); everything else goes to the other bindings.
-  http.on("request", mountConnectRoutes(createA2AServiceGrpcRoutes(handler, serverOptions), bindings, { prefix: mounted.connectPath }));
+  const connectRoutes = createA2AServiceGrpcRoutes(handler, serverOptions);
+  const connectRoutesV03 = v03?.grpcRoutes(serverOptions);
+  http.on(
+    "request",
+    mountConnectRoutes(
+      (router) => {
+        connectRoutes(router);
+        connectRoutesV03?.(router);
+      },
+      bindings,
+      { prefix: mounted.connectPath },
+    ),
+  );
   // A2A over WebSocket on the same port: WebSocket upgrades to /a2a/ws; any other upgrade offer (Upgrade: h2c) is plain HTTP.
   const ws = attachWsServer(http, handler, { ...serverOptions, path: wsPath, writeBudget });
   const cardUrl = `${ownUrl}/.well-known/agent-card.json`;

@@ -6,7 +6,7 @@
 
 import type { AgentClientSpec, AgentConnection, AgentConnectOptions, CapabilityGate } from "@protoc-gen-a2a/runtime/client";
 import { AgentConnectError, connectAgent } from "@protoc-gen-a2a/runtime/client";
-import { PushNotificationNotSupportedError, UnsupportedOperationError } from "./a2a_a2a_errors.js";
+import { errorRegistry, PushNotificationNotSupportedError, UnsupportedOperationError } from "./a2a_a2a_errors.js";
 import type { A2AServiceClient } from "./a2a_a2a_handler.js";
 import { A2AServiceOperations } from "./a2a_a2a_handler.js";
 import type { GrpcClientOptions } from "@protoc-gen-a2a/runtime/grpc";
@@ -15,6 +15,10 @@ import { AgentCardSchema } from "./a2a_pb.js";
 import { A2AServiceJsonRpcClient } from "./a2a_a2a_jsonrpc_client.js";
 import { A2AServiceRestClient } from "./a2a_a2a_rest_client.js";
 import { A2AServiceGrpcClient } from "./a2a_a2a_grpc_client.js";
+import { createV03JsonRpcClient, createV03ProtoClient, v03ProtoClientOptions } from "@protoc-gen-a2a/runtime/v0_3/client";
+import { A2AServiceRestClient as A2AServiceRestClient$1 } from "./v0_3/a2a_a2a_rest_client.js";
+import { A2AServiceOperations as A2AServiceOperations$1 } from "./v0_3/a2a_a2a_handler.js";
+import { A2AServiceGrpcClient as A2AServiceGrpcClient$1 } from "./v0_3/a2a_a2a_grpc_client.js";
 
 // @generated provenance: protoc-gen-a2a v0.1.0 from a2a.proto sha256:613b3e6cafd3bd3c0f97fc05ee54c05513d40e6ca36595cfaa2ee2dc4b6c43c5, options sha256:6513f48d294c4a18ce3b506f54f0423f3d6d109fae1a66cf04250f27e0cecd23
 
@@ -92,6 +96,23 @@ const agentClientOfA2AService: AgentClientSpec<AgentCard, A2AServiceClient, A2AS
     "HTTP+JSON": (target, client) => new A2AServiceRestClient({ ...client, url: target.address }),
     GRPC: (target, client, options) => new A2AServiceGrpcClient({ ...client, ...options.grpc, address: target.address, tls: options.grpc?.tls ?? target.tls }),
   },
+  v03Bindings: {
+    JSONRPC: (target, client) => createV03JsonRpcClient<A2AServiceClient>({ ...client, url: target.address, operations: A2AServiceOperations, errors: errorRegistry }),
+    "HTTP+JSON": (target, client) =>
+      createV03ProtoClient<A2AServiceClient>(new A2AServiceRestClient$1(v03ProtoClientOptions({ ...client, url: target.address })), {
+        operations: A2AServiceOperations,
+        v03Operations: A2AServiceOperations$1,
+        errors: errorRegistry,
+        extensions: client.extensions,
+      }),
+    GRPC: (target, client, options) =>
+      createV03ProtoClient<A2AServiceClient>(new A2AServiceGrpcClient$1(v03ProtoClientOptions({ ...client, ...options.grpc, address: target.address, tls: options.grpc?.tls ?? target.tls })), {
+        operations: A2AServiceOperations,
+        v03Operations: A2AServiceOperations$1,
+        errors: errorRegistry,
+        extensions: client.extensions,
+      }),
+  },
 };
 
 /**
@@ -100,7 +121,8 @@ const agentClientOfA2AService: AgentClientSpec<AgentCard, A2AServiceClient, A2AS
  * (GET, `Accept: application/json`, `cardTimeoutMs`/`signal`/`fetch`) and decoded ignoring unknown
  * fields; the interface is the first `supportedInterfaces` entry (§8.3.2) whose binding is in
  * `options.bindings` (default JSONRPC, HTTP+JSON, GRPC) or, for a custom binding (§12), whose URI
- * is a key of `options.transports` (its client factory), and whose protocolVersion is 1.x; entries of
+ * is a key of `options.transports` (its client factory), and whose protocolVersion is 1.x (or 0.3, for an agent that offers
+ * only 0.3, or when `options.protocolVersions` allows it: spec §3.6, a client never downgrades by itself); entries of
  * other bindings are skipped. The client of that binding gets the caller's options (headers, extensions,
  * timeouts) and the interface's tenant. Operations the card's capabilities do not declare are refused locally
  * (see `A2AServiceCapabilityGates`; `checkCapabilities: false` turns that off), and a successful

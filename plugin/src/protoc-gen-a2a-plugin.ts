@@ -21,6 +21,8 @@ import { emitJsonSchemas } from "./emit/schema/json-schema.js";
 import { emitOpenApi } from "./emit/schema/openapi.js";
 import { emitOpenRpc } from "./emit/schema/openrpc.js";
 import { emitManifest } from "./emit/manifest/manifest.js";
+import { isA2AV03Service, v03CompanionOf } from "./model/a2a-v0-3.js";
+import { emitV03CompatFile } from "./emit/common/v03-compat.js";
 
 const name = "protoc-gen-a2a";
 
@@ -56,13 +58,19 @@ function generateTs(schema: Schema<PluginOptions>): void {
   const models = schema.files.filter((file) => file.services.length > 0).map((file) => buildFileModel(file, schema.options, schema.proto.parameter));
   if (models.length === 0) return;
   const bindings = schema.options.bindings;
+  // A2A 0.3's proto in the same run: the 1.0 files get its clients and servers joined to theirs.
+  const v03 = v03CompanionOf(schema.files);
   for (const model of models) {
     emitHandlerFile(schema, model);
     emitErrorsFile(schema, model);
     emitTaskHandlerFile(schema, model);
-    emitAgentClientFile(schema, model);
+    const withV03 = v03 !== undefined && model.file !== v03 ? v03 : undefined;
+    emitAgentClientFile(schema, model, withV03);
+    if (withV03 !== undefined) emitV03CompatFile(schema, model, withV03);
     emitEquivalenceKitFile(schema, model);
-    if (bindings.has("jsonrpc")) {
+    // A2A 0.3's JSON-RPC wire is not its proto's: the runtime serves it (model/a2a-v0-3.ts).
+    const jsonRpc = bindings.has("jsonrpc") && !model.services.every((s) => isA2AV03Service(s.desc));
+    if (jsonRpc) {
       emitJsonRpcMethodTable(schema, model);
       emitJsonRpcServer(schema, model);
       emitJsonRpcClient(schema, model);
@@ -80,7 +88,7 @@ function generateTs(schema: Schema<PluginOptions>): void {
     const parameter = schema.proto.parameter;
     if (schema.options.jsonSchema) emitJsonSchemas(schema, model, parameter);
     if (bindings.has("rest") && schema.options.openApi !== "none") emitOpenApi(schema, model, parameter, schema.options.openApi);
-    if (bindings.has("jsonrpc") && schema.options.openRpc) emitOpenRpc(schema, model, parameter);
+    if (jsonRpc && schema.options.openRpc) emitOpenRpc(schema, model, parameter);
     if (schema.options.manifest) emitManifest(schema, model, parameter);
   }
 }

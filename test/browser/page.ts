@@ -76,11 +76,11 @@ async function connectWeb(binding: string, url: string, transport: ReturnType<ty
   };
 }
 
-/** Reads the card, then calls every interface it lists that a browser can use. */
+/** Reads the card, then calls every 1.0 interface it lists that a browser can use (the 0.3 ones have their own tests). */
 async function callEveryBinding(endpoints: Endpoints): Promise<BindingReport[]> {
-  const card = (await (await fetch(endpoints.cardUrl)).json()) as { supportedInterfaces: { url: string; protocolBinding: string }[] };
+  const card = (await (await fetch(endpoints.cardUrl)).json()) as { supportedInterfaces: { url: string; protocolBinding: string; protocolVersion: string }[] };
   const reports: BindingReport[] = [];
-  for (const { url, protocolBinding } of card.supportedInterfaces) {
+  for (const { url, protocolBinding } of card.supportedInterfaces.filter((i) => i.protocolVersion.startsWith("1."))) {
     if (protocolBinding === "JSONRPC") reports.push(await ours(protocolBinding, url, new A2AServiceJsonRpcClient({ url })));
     else if (protocolBinding === "HTTP+JSON") reports.push(await ours(protocolBinding, url, new A2AServiceRestClient({ url })));
     else if (protocolBinding.includes("PROTOCOL-WEB")) reports.push(await connectWeb("GRPC-WEB", url, createGrpcWebTransport({ baseUrl: url })));

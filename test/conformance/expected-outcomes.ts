@@ -41,9 +41,9 @@ export const EXPECTED_OUTCOMES: Readonly<Record<string, readonly ExpectedOutcome
       result: "fail",
       step: "step-1",
       message:
-        /^supportedInterfaces\[1\]\.protocolBinding: one_of \["JSONRPC","GRPC","REST"\]: got "HTTP\+JSON" \(\+3 more: supportedInterfaces\[3\]\.protocolBinding: one_of \["JSONRPC","GRPC","REST"\]: got "https:\/\/github\.com\/grpc\/grpc\/blob\/master\/doc\/PROTOCOL-WEB\.md"; supportedInterfaces\[4\]\.protocolBinding: one_of \["JSONRPC","GRPC","REST"\]: got "https:\/\/connectrpc\.com\/docs\/protocol\/"; supportedInterfaces\[5\]\.protocolBinding: one_of \["JSONRPC","GRPC","REST"\]: got "https:\/\/protoc-gen-a2a\.github\.io\/bindings\/websocket\/v1"\)$/,
+        /^supportedInterfaces\[1\]\.protocolBinding: one_of \["JSONRPC","GRPC","REST"\]: got "HTTP\+JSON" \(\+4 more: supportedInterfaces\[3\]\.protocolBinding: one_of \["JSONRPC","GRPC","REST"\]: got "https:\/\/github\.com\/grpc\/grpc\/blob\/master\/doc\/PROTOCOL-WEB\.md"; supportedInterfaces\[4\]\.protocolBinding: one_of \["JSONRPC","GRPC","REST"\]: got "https:\/\/connectrpc\.com\/docs\/protocol\/"; supportedInterfaces\[5\]\.protocolBinding: one_of \["JSONRPC","GRPC","REST"\]: got "https:\/\/protoc-gen-a2a\.github\.io\/bindings\/websocket\/v1"\)$/,
       reason:
-        "ACTS allows protocolBinding JSONRPC | GRPC | REST; A2A v1.0.1 names the HTTP+JSON binding \"HTTP+JSON\" (spec §5.5, §8.5 and the AgentInterface.protocol_binding comment in a2a.proto), which our card declares, and identifies custom bindings by URI (§5.8, §12.7): the card lists gRPC-web and Connect (the Connect routes on the HTTP port) and A2A over WebSocket (generated-example/bindings/ws/) that way. We follow the spec.",
+        "ACTS allows protocolBinding JSONRPC | GRPC | REST; A2A v1.0.1 names the HTTP+JSON binding \"HTTP+JSON\" (spec §5.5, §8.5 and the AgentInterface.protocol_binding comment in a2a.proto), which our card declares, and identifies custom bindings by URI (§5.8, §12.7): the card lists gRPC-web and Connect (the Connect routes on the HTTP port) and A2A over WebSocket (generated-example/bindings/ws/) that way. We follow the spec. The fourth \"more\" is the HTTP+JSON interface of A2A 0.3 (one interface per version, spec §3.6), listed after the 1.0 ones.",
     },
   ],
   "CORE-CAP-001": [

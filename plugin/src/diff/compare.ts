@@ -328,7 +328,7 @@ function compareRoutes(path: string, old: readonly ManifestHttpBinding[], now: r
   }
 }
 
-const originText = (o: string) => ({ rule: "google.api.http rule", additional: "additional_bindings", "spec-alias": "spec alias" })[o] ?? o;
+const originText = (o: string) => ({ rule: "google.api.http rule", additional: "additional_bindings", "spec-alias": "spec alias", erratum: "corrected template" })[o] ?? o;
 const routeText = (b: ManifestHttpBinding) => `${b.method} ${b.template}${b.body === "" ? "" : ` (body ${b.body})`}`;
 const signature = (op: ManifestOperation) => `${op.kind} ${op.request} → ${op.response}`;
 const routesText = (op: ManifestOperation) => `JSON-RPC ${op.jsonRpcMethod}, gRPC ${op.grpcPath}${op.http.length === 0 ? ", no HTTP+JSON route" : `, HTTP ${op.http.map(routeText).join(", ")}`}`;

@@ -10,6 +10,7 @@ export const outputSuffix = {
   errors: "_a2a_errors.ts",
   taskHandler: "_a2a_task_handler.ts",
   agentClient: "_a2a_agent_client.ts",
+  v03: "_a2a_v03.ts",
   equivalenceKit: "_a2a_equivalence.ts",
   jsonRpcMethods: "_a2a_jsonrpc_methods.ts",
   jsonRpcServer: "_a2a_jsonrpc_server.ts",

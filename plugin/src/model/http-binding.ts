@@ -5,6 +5,7 @@ import type { HttpRule } from "../gen/google/api/http_pb.js";
 import type { PluginOptions } from "../options.js";
 import { generationError, type ErrorLocation } from "../generation-error.js";
 import { HttpTemplateError, parseHttpTemplate } from "./http-template.js";
+import { v03BindingErrata } from "./a2a-v0-3.js";
 import type { CompiledPattern } from "../../../runtime/src/route-matcher.js";
 
 /** Where a binding comes from. */
@@ -13,8 +14,13 @@ export type HttpBindingOrigin =
   | "rule"
   /** One of its `additional_bindings` (in a2a.proto: the `/{tenant}/…` forms). */
   | "additional"
-  /** Added for the spec text: POST twins of SubscribeToTask (spec §5.3/§11.3.2 say POST, the proto says GET). */
-  | "spec-alias";
+  /**
+   * Added for the spec text: POST twins of SubscribeToTask (spec §5.3/§11.3.2 say POST, the proto says GET;
+   * 0.3's TaskSubscription likewise).
+   */
+  | "spec-alias"
+  /** Added where a proto's template is known to be wrong, beside it: A2A 0.3's `task/*` (model/a2a-v0-3.ts). */
+  | "erratum";
 
 /** A path variable resolved against the request message. */
 export interface BoundVariable {
@@ -37,7 +43,7 @@ export interface HttpBinding {
 }
 
 /** RPCs whose GET bindings also answer POST when `subscribe_post` is on. */
-const postAliasedRpcs = new Set(["SubscribeToTask"]);
+const postAliasedRpcs = new Set(["SubscribeToTask", "TaskSubscription"]);
 
 /** Reads, validates and compiles the google.api.http bindings of one method. */
 export function buildHttpBindings(where: ErrorLocation, method: DescMethod, options: PluginOptions): HttpBinding[] {
@@ -50,6 +56,10 @@ export function buildHttpBindings(where: ErrorLocation, method: DescMethod, opti
       throw generationError(at, "additional_bindings must not contain additional_bindings");
     }
     bindings.push(readRule(at, method.input, additional, "additional"));
+  }
+  for (const erratum of v03BindingErrata(method)) {
+    const wrong = bindings.find((b) => b.template === erratum.from);
+    if (wrong !== undefined) bindings.push(readRule(at, method.input, { ...rule, pattern: { case: "post", value: erratum.to }, additionalBindings: [] } as HttpRule, "erratum"));
   }
   if (options.subscribePost && postAliasedRpcs.has(method.name)) {
     for (const b of [...bindings]) {

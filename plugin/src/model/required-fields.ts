@@ -2,6 +2,7 @@
 import { getOption, hasOption, type DescField, type DescMessage, type DescOneof } from "@bufbuild/protobuf";
 import { FeatureSet_FieldPresence } from "@bufbuild/protobuf/wkt";
 import { FieldBehavior, field_behavior } from "../gen/google/api/field_behavior_pb.js";
+import { isV03UnsentRequiredField } from "./a2a-v0-3.js";
 import { fieldConstraint, type FieldConstraint } from "./field-constraints.js";
 import { exactlyOneRule } from "./oneof-rules.js";
 
@@ -39,6 +40,7 @@ export type MessageRequirements = ReadonlyMap<string, { readonly message: DescMe
 
 /** True when the field carries `[(google.api.field_behavior) = REQUIRED]` or is a proto2 `required` field. */
 export function isRequiredField(field: DescField): boolean {
+  if (isV03UnsentRequiredField(field)) return false;
   if (field.presence === FeatureSet_FieldPresence.LEGACY_REQUIRED) return true;
   return hasOption(field, field_behavior) && getOption(field, field_behavior).includes(FieldBehavior.REQUIRED);
 }

@@ -4,6 +4,7 @@ import type { OperationModel, ServiceModel } from "./service-model.js";
 import { A2A_OPERATIONS } from "../../../runtime/src/a2a-operations.js";
 import { generationError } from "../generation-error.js";
 import { notice } from "../notices.js";
+import { isA2AV03Service } from "./a2a-v0-3.js";
 import {
   contractEnums,
   contractMessageNames,
@@ -88,7 +89,7 @@ export function taskRuntimeModel(service: DescService, model: Pick<ServiceModel,
   const missing = taskRuntimeRpcs.filter((rpc) => !names.has(rpc));
   if (missing.length > 0) {
     const present = taskRuntimeRpcs.length - missing.length;
-    if (names.has("SendMessage") && present > 1) {
+    if (names.has("SendMessage") && present > 1 && !isA2AV03Service(service)) {
       notice(
         { file: fileName },
         `service ${service.typeName}: not A2A-shaped (no ${missing.join(", ")}): no task handler, agent client or equivalence kit is generated for it (they need all eleven A2A operations)`,

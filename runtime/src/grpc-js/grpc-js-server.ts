@@ -25,7 +25,7 @@ import type {
   UntypedServiceImplementation,
   sendUnaryData,
 } from "@grpc/grpc-js";
-import { create, fromBinary, toBinary, type DescMessage, type DescMethod, type Message, type MessageInitShape } from "@bufbuild/protobuf";
+import { create, fromBinary, toBinary, type DescMessage, type DescMethod, type DescService, type Message, type MessageInitShape } from "@bufbuild/protobuf";
 import { anyPack, type Any } from "@bufbuild/protobuf/wkt";
 import { A2AError, ERROR_DOMAIN, toA2AError } from "../a2a-error.js";
 import { ServiceParameters, type CallContext, type HeaderSource } from "../call-context.js";
@@ -75,6 +75,19 @@ export interface GrpcJsListenOptions extends GrpcListenOptions {
    * grpc-js line still reaches the logger that was set before); `true` keeps them.
    */
   readonly logDroppedMetadata?: boolean | undefined;
+  /**
+   * More services on the same server (and in its reflection), e.g. A2A 0.3's `a2a.v1.A2AService`
+   * beside `lf.a2a.v1.A2AService`: what `grpcJsService` (the generated `create<Service>GrpcJsService`) returns.
+   */
+  readonly services?: readonly GrpcJsServiceEntry[] | undefined;
+}
+
+/** A service for `GrpcJsListenOptions.services`: the generated `create<Service>GrpcJsService(handler)`'s result. */
+export interface GrpcJsServiceEntry {
+  readonly service: ServiceDefinition;
+  readonly implementation: UntypedServiceImplementation;
+  /** Its descriptor, for reflection. */
+  readonly descriptor?: DescService | undefined;
 }
 
 /** A listening grpc-js endpoint: `server` is the node:http2 server grpc-js listens on; `grpcServer` the grpc-js Server. */
@@ -128,10 +141,7 @@ interface Binding<Principal> {
  * (INVALID_ARGUMENT, ErrorInfo INVALID_REQUEST; grpc/request-errors.ts says why not INTERNAL), the
  * handler not called; a response that cannot be encoded is the generic InternalError (text logged).
  */
-export function grpcJsService<Principal>(
-  definition: GrpcJsServiceDefinition<Principal>,
-  options?: GrpcServerOptions<Principal>,
-): { service: ServiceDefinition; implementation: UntypedServiceImplementation } {
+export function grpcJsService<Principal>(definition: GrpcJsServiceDefinition<Principal>, options?: GrpcServerOptions<Principal>): GrpcJsServiceEntry & { readonly descriptor: DescService } {
   const settings = resolveServerOptions(options, definition.errors);
   const service: Record<string, MethodDefinition<Message, Message>> = {};
   const implementation: UntypedServiceImplementation = {};
@@ -146,7 +156,7 @@ export function grpcJsService<Principal>(
         ? (call: ServerUnaryCall<Message, Message>, callback: sendUnaryData<Message>) => void handleUnary(binding, call, callback)
         : (call: ServerWritableStream<Message, Message>) => void handleServerStream(binding, call);
   }
-  return { service: service as ServiceDefinition, implementation };
+  return { service: service as ServiceDefinition, implementation, descriptor: definition.service };
 }
 
 /**
@@ -169,9 +179,15 @@ export async function listenGrpcJs<Principal>(definition: GrpcJsServiceDefinitio
   const server = new Server({ ...serverOptions, ...listen?.grpcJs });
   const { service, implementation } = grpcJsService(definition, options);
   server.addService(service, implementation);
+  for (const more of listen?.services ?? []) server.addService(more.service, more.implementation);
   // With the files of the error details: clients then decode grpc-status-details-bin (ErrorInfo, BadRequest).
   const { errorInfo, badRequest } = definition.statusDetails;
-  if (listen?.reflection === true) addGrpcJsReflection(server, [definition.service], [...new Set([errorInfo.file, badRequest.file])]);
+  if (listen?.reflection === true)
+    addGrpcJsReflection(
+      server,
+      [definition.service, ...(listen?.services ?? []).flatMap((more) => (more.descriptor === undefined ? [] : [more.descriptor]))],
+      [...new Set([errorInfo.file, badRequest.file])],
+    );
   const host = listen?.host ?? "127.0.0.1";
   const hostPart = host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
   const port = await new Promise<number>((resolve, reject) => server.bindAsync(`${hostPart}:${listen?.port ?? 0}`, credentials, (error, bound) => (error === null ? resolve(bound) : reject(error))));

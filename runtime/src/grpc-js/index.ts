@@ -4,7 +4,16 @@
  * dependency of this package), the faster stack of the generated `listen<Service>Grpc` with
  * `grpc_server=grpc-js` (the default), and gRPC Server Reflection for a grpc-js Server.
  */
-export { grpcJsService, listenGrpcJs, toGrpcJsStatus, type GrpcJsEndpoint, type GrpcJsListenOptions, type GrpcJsServiceDefinition, type GrpcJsStatusSchemas } from "./grpc-js-server.js";
+export {
+  grpcJsService,
+  listenGrpcJs,
+  toGrpcJsStatus,
+  type GrpcJsEndpoint,
+  type GrpcJsListenOptions,
+  type GrpcJsServiceDefinition,
+  type GrpcJsServiceEntry,
+  type GrpcJsStatusSchemas,
+} from "./grpc-js-server.js";
 export { addGrpcJsReflection } from "./reflection.js";
 export {
   DEFAULT_GOAWAY_GRACE_MS,

@@ -105,6 +105,11 @@ export class GrpcTransport implements A2ATransport {
     // The caller's own deadline passed: the TimeoutError the HTTP clients throw (call-options.ts).
     const timeoutMs = options?.timeoutMs ?? this.#options.timeoutMs;
     if (timeoutMs !== undefined && e.code === Code.DeadlineExceeded && e.details.length === 0) return new DOMException(`the call timed out after ${timeoutMs} ms`, "TimeoutError");
-    return fromConnectError(e, this.#schemas, this.#errors);
+    const err = fromConnectError(e, this.#schemas, this.#errors);
+    // Not an A2A error (no ErrorInfo: a connection failure, a cut stream): the ConnectError (and through it the
+    // socket's failure, e.g. ECONNREFUSED) as `cause`, as the HTTP clients keep fetch's; a failover client tells
+    // "never sent" from "sent, then cut" by it.
+    if (err.cause === undefined && err.reason === "UNKNOWN" && err.spec.name === "A2AError") Object.defineProperty(err, "cause", { value: e, configurable: true, writable: true, enumerable: false });
+    return err;
   }
 }

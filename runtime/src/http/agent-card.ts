@@ -11,6 +11,7 @@
  */
 import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
 import type { UniversalBufferedResponse, UniversalHandler, UniversalRequest, UniversalResponse } from "./universal.js";
+import { signAgentCard, type SignAgentCardOptions } from "../card-signature/index.js";
 import { AGENT_CARD_WELL_KNOWN_PATH, CONNECT_PROTOCOL_BINDING, GRPC_WEB_PROTOCOL_BINDING, grpcHostPort, type A2ABindingName } from "../discovery.js";
 
 // The well-known path, the binding names and the gRPC address forms are shared with the
@@ -35,6 +36,12 @@ export interface ServeAgentCardOptions {
    * `Last-Modified` (the ETag serves revalidation).
    */
   readonly lastModified?: Date | undefined;
+  /**
+   * Serve the card signed (A2A §8.4): `signAgentCard(card, sign)` adds a JWS signature over the
+   * card's canonical form (needs the optional peer dependencies `jose` and `canonicalize`). Pass
+   * `schema: AgentCardSchema` for the proto normalization the SDKs' verifiers apply.
+   */
+  readonly sign?: SignAgentCardOptions | undefined;
 }
 
 const ALLOWED_METHODS = "GET, HEAD, OPTIONS";
@@ -51,52 +58,72 @@ const ALLOWED_METHODS = "GET, HEAD, OPTIONS";
  * - OPTIONS → 204 (CORS preflight: allowed methods/headers, max-age).
  * - other methods → 405 with `Allow`; other paths → 404 (so it composes, see {@link composeHandlers}).
  *
- * The body and the ETag are computed once, here.
+ * The body and the ETag are computed once, here — with `sign`, once the card is signed: the
+ * signing starts here, the first request waits for it, and the ETag is that of the signed body. A
+ * card that cannot be signed (bad key) is answered 500 (and never served unsigned).
  */
 export function serveAgentCard(card: JsonValue, options?: ServeAgentCardOptions): UniversalHandler {
-  asCardObject(card);
+  const cardObject = asCardObject(card);
   const path = options?.path ?? AGENT_CARD_WELL_KNOWN_PATH;
   const maxAge = Math.max(0, Math.floor(options?.maxAgeSeconds ?? 300));
   const cors = options?.cors ?? true;
-  const body = new TextEncoder().encode(JSON.stringify(card));
-  const etag = `"${base64Url(sha256(body))}"`;
   const corsHeaders: [string, string][] = [];
   if (cors === true) corsHeaders.push(["access-control-allow-origin", "*"]);
   else if (cors !== false) corsHeaders.push(["access-control-allow-origin", cors.origin], ["vary", "Origin"]);
-  const cacheHeaders: [string, string][] = [
-    ["cache-control", `public, max-age=${maxAge}`],
-    ["etag", etag],
-    ...corsHeaders,
-    ...(cors === false ? [] : [["access-control-expose-headers", "ETag"] as [string, string]]),
-  ];
   // HTTP dates have whole seconds: the comparison is on the header's own value.
   const lastModifiedS = options?.lastModified === undefined ? undefined : Math.floor(options.lastModified.getTime() / 1000);
-  if (lastModifiedS !== undefined) {
-    if (!Number.isFinite(lastModifiedS)) throw new TypeError("serveAgentCard: lastModified must be a valid Date");
-    cacheHeaders.push(["last-modified", new Date(lastModifiedS * 1000).toUTCString()]);
-  }
-  const ok: UniversalBufferedResponse = { status: 200, headers: [["content-type", "application/json"], ...cacheHeaders], body };
-  const notModified: UniversalBufferedResponse = { status: 304, headers: cacheHeaders, body: "" };
+  if (lastModifiedS !== undefined && !Number.isFinite(lastModifiedS)) throw new TypeError("serveAgentCard: lastModified must be a valid Date");
+  /** The 200 and 304 answers for the card `served`: the body and its ETag. */
+  const prepare = (served: JsonObject): { etag: string; ok: UniversalBufferedResponse; notModified: UniversalBufferedResponse } => {
+    const body = new TextEncoder().encode(JSON.stringify(served));
+    const etag = `"${base64Url(sha256(body))}"`;
+    const cacheHeaders: [string, string][] = [
+      ["cache-control", `public, max-age=${maxAge}`],
+      ["etag", etag],
+      ...corsHeaders,
+      ...(cors === false ? [] : [["access-control-expose-headers", "ETag"] as [string, string]]),
+    ];
+    if (lastModifiedS !== undefined) cacheHeaders.push(["last-modified", new Date(lastModifiedS * 1000).toUTCString()]);
+    return {
+      etag,
+      ok: { status: 200, headers: [["content-type", "application/json"], ...cacheHeaders], body },
+      notModified: { status: 304, headers: cacheHeaders, body: "" },
+    };
+  };
+  // Signed: signed once, from now (a failure answers 500 to every request); unsigned: ready now.
+  const sign = options?.sign;
+  const ready = sign === undefined ? prepare(cardObject) : undefined;
+  const signed = sign === undefined ? undefined : signAgentCard(cardObject, sign).then(prepare);
+  signed?.catch(() => {});
   const notAllowed: UniversalBufferedResponse = {
     status: 405,
     headers: [["allow", ALLOWED_METHODS], ["content-type", "application/json"], ...corsHeaders],
     body: jsonError(405, "METHOD_NOT_ALLOWED", "method not allowed"),
   };
   const notFound: UniversalBufferedResponse = { status: 404, headers: [["content-type", "application/json"]], body: jsonError(404, "NOT_FOUND", "not found") };
+  const signingFailed: UniversalBufferedResponse = { status: 500, headers: [["content-type", "application/json"]], body: jsonError(500, "INTERNAL", "the agent card could not be signed") };
 
-  return function agentCardHandler(request: UniversalRequest): Promise<UniversalResponse> {
-    if (request.path !== path) return Promise.resolve(notFound);
+  return async function agentCardHandler(request: UniversalRequest): Promise<UniversalResponse> {
+    if (request.path !== path) return notFound;
     switch (request.method) {
       case "GET":
       case "HEAD": {
+        let answers = ready;
+        if (answers === undefined) {
+          try {
+            answers = await signed!;
+          } catch {
+            return signingFailed;
+          }
+        }
         const inm = request.header("if-none-match");
-        if (inm !== undefined) return Promise.resolve(ifNoneMatchHits(inm, etag) ? notModified : ok);
-        return Promise.resolve(lastModifiedS !== undefined && notModifiedSince(request.header("if-modified-since"), lastModifiedS) ? notModified : ok);
+        if (inm !== undefined) return ifNoneMatchHits(inm, answers.etag) ? answers.notModified : answers.ok;
+        return lastModifiedS !== undefined && notModifiedSince(request.header("if-modified-since"), lastModifiedS) ? answers.notModified : answers.ok;
       }
       case "OPTIONS":
-        return Promise.resolve(preflightResponse(request, ALLOWED_METHODS, corsHeaders, cors !== false));
+        return preflightResponse(request, ALLOWED_METHODS, corsHeaders, cors !== false);
       default:
-        return Promise.resolve(notAllowed);
+        return notAllowed;
     }
   };
 }
@@ -200,6 +227,11 @@ export interface MountedInterfaces {
   readonly tenant?: string;
   /** Default "1.0". */
   readonly protocolVersion?: string;
+  /**
+   * Other protocol versions the core bindings also serve at the same URLs, e.g. `["0.3"]` when A2A 0.3 is
+   * served beside 1.0 (`@protoc-gen-a2a/runtime/v0_3`): {@link checkAgentCard} accepts interfaces that declare them.
+   */
+  readonly additionalVersions?: readonly string[];
   /**
    * Preference order (§8.3.1: first = preferred): core binding names, or URIs of the custom
    * bindings (gRPC-web, Connect, `custom`); mounted bindings missing here follow in the default order.
@@ -361,7 +393,7 @@ export function checkAgentCard(json: JsonValue, mounted: MountedInterfaces): Age
     if (tenant !== (want.tenant ?? ""))
       problems.push({ kind: "tenant-mismatch", subject: b, message: `${b} interface declares tenant ${JSON.stringify(tenant)}, mounted with ${JSON.stringify(want.tenant ?? "")}` });
     const version = item["protocolVersion"] ?? item["protocol_version"] ?? "";
-    if (version !== want.protocolVersion)
+    if (version !== want.protocolVersion && !(typeof version === "string" && (mounted.additionalVersions ?? []).includes(version)))
       problems.push({ kind: "version-mismatch", subject: b, message: `${b} interface declares protocolVersion ${JSON.stringify(version)}, server speaks ${want.protocolVersion}` });
   }
   for (const [b, want] of expected) {

@@ -44,6 +44,30 @@ export {
   type PrefixedHandler,
   type ServeAgentCardOptions,
 } from "./agent-card.js";
+/**
+ * Agent Card signatures (A2A §8.4): JWS over the RFC 8785 canonical form of the card, compatible with
+ * `@a2a-js/sdk` and `a2a-sdk` (Python). `serveAgentCard(card, { sign })` serves a signed card. Needs the
+ * optional peer dependencies `jose` and `canonicalize`, loaded on first use.
+ */
+export {
+  AgentCardSignatureError,
+  canonicalizeAgentCard,
+  signAgentCard,
+  verifyAgentCard,
+  type AgentCardJwk,
+  type AgentCardJws,
+  type AgentCardKey,
+  type AgentCardKeyResolver,
+  type AgentCardPayloadForm,
+  type AgentCardSignatureFailure,
+  type AgentCardSignatureHeader,
+  type AgentCardSignatureReason,
+  type AgentCardVerification,
+  type AgentCardVerificationKeys,
+  type SignAgentCardOptions,
+  type VerifiedAgentCardSignature,
+  type VerifyAgentCardOptions,
+} from "../card-signature/index.js";
 /** API documents (OpenAPI, OpenRPC) with the mounted `servers`, and the Swagger UI reference page on the OpenAPI one. */
 export { serveApiDocument, serveApiReference, type ApiDocument, type ServeApiDocumentOptions, type ServeApiReferenceOptions } from "./api-docs.js";
 /** An Agent Card's security schemes and requirements as OpenAPI `components.securitySchemes` and `security`, for `serveApiDocument`'s `security`. */

@@ -153,6 +153,7 @@ export async function* resumableStream<T>(
         verdict = settings === undefined || afterDrop === undefined ? "resume" : afterDrop(event.message);
         failures = 0;
         original = undefined;
+        if (event.id !== undefined && typeof event.message === "object" && event.message !== null) receivedIds.set(event.message, event.id);
         yield event.message;
       }
       return;
@@ -168,6 +169,18 @@ export async function* resumableStream<T>(
       resume = last;
     }
   }
+}
+
+/** The SSE ids of the events the HTTP clients handed out, by event. */
+const receivedIds = new WeakMap<object, string>();
+
+/**
+ * The SSE `id:` an event handed out by an HTTP client's stream (JSON-RPC, HTTP+JSON) carried
+ * itself, e.g. `"7:task-1"` (`<seq>:<task id>`, see task/event-ids.ts); undefined when it had none,
+ * or for an event of another client (gRPC messages carry no id).
+ */
+export function receivedEventId(event: unknown): string | undefined {
+  return typeof event === "object" && event !== null ? receivedIds.get(event) : undefined;
 }
 
 /** The resume point of an event with id `id`: undefined when it has none, or not a `<seq>:<task id>` one. */

@@ -6,3 +6,4 @@
 export { createJsonRpcHandler, type JsonRpcServerOptions, type JsonRpcServiceDefinition } from "./server.js";
 export { JsonRpcTransport, type JsonRpcClientOptions } from "./client.js";
 export type { StreamResumeOptions } from "../http/stream-resume.js";
+export type { JsonRpcWire, JsonRpcWireMethod } from "./wire.js";

@@ -36,6 +36,8 @@ import {
   type PipelineSettings,
   type ServiceDefinitionBase,
 } from "../service-context.js";
+import { wireOf, type JsonRpcWire, type JsonRpcWireMethod } from "./wire.js";
+import type { JsonValue } from "@bufbuild/protobuf";
 import { errorResponse, isEnvelopeProblem, NULL_ID, readRequestEnvelope, resultResponse, type JsonRpcIdJson } from "./envelope.js";
 
 /** What the generated code hands the server: the service's tables and its dispatcher. */
@@ -47,9 +49,20 @@ export interface JsonRpcServiceDefinition<Principal> extends ServiceDefinitionBa
 }
 
 /** Options of the JSON-RPC server. */
-export type JsonRpcServerOptions<Principal> = HttpServerOptions<Principal>;
+export interface JsonRpcServerOptions<Principal> extends HttpServerOptions<Principal> {
+  /**
+   * Other protocol versions served on the same endpoint by the same handler, e.g. A2A 0.3
+   * (`v03JsonRpcWire()` of `@protoc-gen-a2a/runtime/v0_3`): a request goes to a wire when the
+   * wire knows its method (`message/send`) and it names no A2A-Version, or the wire's.
+   */
+  readonly wires?: readonly JsonRpcWire[] | undefined;
+}
 
 const JSON_HEADERS: readonly (readonly [string, string])[] = [["content-type", "application/json"]];
+const SSE_HEADERS: readonly (readonly [string, string])[] = [
+  ["content-type", "text/event-stream"],
+  ["cache-control", "no-cache"],
+];
 const DEFAULT_MAX_BODY = 10 * 1024 * 1024;
 const ACCEPTED_TYPES = ["application/json"];
 
@@ -72,6 +85,8 @@ export function createJsonRpcHandler<Principal>(service: JsonRpcServiceDefinitio
 
   const fail = (id: JsonRpcIdJson, spec: keyof PipelineErrorSpecs, message: string, extra?: (readonly [string, string])[], status?: number) =>
     respondError(id, new A2AError(errors[spec], message), extra, status);
+  const wires = options?.wires !== undefined && options.wires.length > 0 ? options.wires : undefined;
+  const serveWire = wires === undefined ? undefined : wireCalls(service, settings, challenge, keepAliveMs);
 
   return async function handleJsonRpc(request: UniversalRequest): Promise<UniversalResponse> {
     if (request.method !== "POST") {
@@ -111,6 +126,10 @@ export function createJsonRpcHandler<Principal>(service: JsonRpcServiceDefinitio
       return fail(envelope.id, envelope.kind === "params" ? "InvalidParamsError" : "InvalidRequestError", envelope.message);
     }
     const { id } = envelope;
+    if (serveWire !== undefined) {
+      const found = wireOf(wires, envelope.method, request.header("a2a-version") ?? queryParameter(request.query, "A2A-Version"));
+      if (found !== undefined) return serveWire(found.wire, found.method, id, envelope.params, request);
+    }
     const operation = methods.get(envelope.method);
     if (operation === undefined) {
       return fail(id, "MethodNotFoundError", `method ${quoted(envelope.method)} not found`);
@@ -170,6 +189,88 @@ export function createJsonRpcHandler<Principal>(service: JsonRpcServiceDefinitio
         encodeError: (err) => encodeSseEvent(errorResponse(id, toJsonRpcError(err))),
         respondError: (err) => respondError(id, err),
         toError: (e) => toA2AError(e, (cause) => internalError(settings, operation.name, cause, request.signal)),
+        logCleanupError: (e) => settings.logger.error(`${operation.name}: stream clean-up failed`, e),
+      },
+      withActivatedExtensions([], context),
+      keepAliveMs,
+      context.signal,
+    );
+  };
+}
+
+/**
+ * The calls of other wires (JsonRpcWire): the same pipeline, with the wire's version negotiated,
+ * its params and results translated, and errors in its codes. No shared SSE event texts (the
+ * translation is per wire).
+ */
+function wireCalls<Principal>(service: JsonRpcServiceDefinition<Principal>, settings: PipelineSettings<Principal>, challenge: readonly [string, string], keepAliveMs: number) {
+  const byOperation = new Map(Object.values(service.methods).map((operation) => [operation.name, operation]));
+  const versionSettings = new Map<string, PipelineSettings<Principal>>();
+  const settingsOf = (wire: JsonRpcWire): PipelineSettings<Principal> => {
+    let found = versionSettings.get(wire.version);
+    if (found === undefined) versionSettings.set(wire.version, (found = { ...settings, supportedVersions: [wire.version], versionWhenMissing: wire.version }));
+    return found;
+  };
+  const errors = service.errors;
+  return async function serveWire(wire: JsonRpcWire, method: JsonRpcWireMethod, id: JsonRpcIdJson, params: JsonValue, request: UniversalRequest): Promise<UniversalResponse> {
+    const answerError = (err: A2AError): UniversalResponse => {
+      const reason = err.spec.reason;
+      const authFailure = reason === settings.errors.UnauthenticatedError.reason || reason === settings.errors.PermissionDeniedError.reason;
+      const status = authFailure ? err.spec.httpStatus : 200;
+      return { status, headers: status === 401 ? [...JSON_HEADERS, challenge] : JSON_HEADERS, body: errorResponse(id, wire.encodeError(err)) };
+    };
+    const operation = byOperation.get(method.operation);
+    if (operation === undefined) return answerError(new A2AError(errors.MethodNotFoundError, `method ${quoted(method.operation)} not found`));
+    // A streaming method answers with an event stream, errors too (A2A 0.3 §7: its clients read nothing else), except
+    // the HTTP auth failures (401/403).
+    const streamError = (err: A2AError): UniversalResponse => {
+      const reason = err.spec.reason;
+      if (reason === settings.errors.UnauthenticatedError.reason || reason === settings.errors.PermissionDeniedError.reason) return answerError(err);
+      return { status: 200, headers: SSE_HEADERS, body: encodeSseEvent(errorResponse(id, wire.encodeError(err))) };
+    };
+    const fail = operation.kind === "unary" ? answerError : streamError;
+    const toError = (e: unknown): A2AError => toA2AError(e, (cause) => internalError(settings, operation.name, cause, request.signal));
+    const serviceParameters = ServiceParameters.fromHeaders(wire.headers?.(request) ?? request);
+    let context: CallContext<Principal>;
+    let message: Message;
+    try {
+      context = await establishContext(settingsOf(wire), {
+        binding: "JSONRPC",
+        operation: operation.name,
+        serviceParameters,
+        versionParameter: queryParameter(request.query, "A2A-Version"),
+        tenant: "",
+        signal: request,
+      });
+      let json: JsonValue;
+      try {
+        json = method.decodeParams(params, serviceParameters);
+      } catch (e) {
+        if (e instanceof A2AError) throw e;
+        throw new A2AError(errors.InvalidParamsError, `Invalid parameters: ${e instanceof Error ? e.message : "the params cannot be read"}`);
+      }
+      message = decodeRequest(errors, operation.input, json, service.requestFields, settings.limits);
+    } catch (e) {
+      return fail(toError(e));
+    }
+    let result: Promise<Message> | AsyncIterable<Message>;
+    try {
+      result = service.dispatch(operation.name, message, context);
+      if (operation.kind === "unary") {
+        const response = await (result as Promise<Message>);
+        const json = method.encodeResult(encodeMessage(operation.output, response, service.responseFields));
+        return { status: 200, headers: withActivatedExtensions(JSON_HEADERS, context), body: resultResponse(id, json) };
+      }
+    } catch (e) {
+      return fail(toError(e));
+    }
+    return openEventStream(
+      result as AsyncIterable<Message>,
+      {
+        encodeEvent: (m) => encodeSseEvent(resultResponse(id, method.encodeResult(encodeMessage(operation.output, m, service.responseFields)))),
+        encodeError: (err) => encodeSseEvent(errorResponse(id, wire.encodeError(err))),
+        respondError: streamError,
+        toError,
         logCleanupError: (e) => settings.logger.error(`${operation.name}: stream clean-up failed`, e),
       },
       withActivatedExtensions([], context),

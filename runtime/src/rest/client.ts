@@ -35,6 +35,8 @@ export interface RestClientOptions extends ClientOptions, ResumableStreamClientO
    * GET in a2a.proto, POST in the spec text). Default "POST".
    */
   readonly streamMethod?: "GET" | "POST" | undefined;
+  /** The Content-Type of request bodies. Default "application/a2a+json" (§11); A2A 0.3 agents want "application/json". */
+  readonly requestContentType?: string | undefined;
 }
 
 /** Calls A2A operations over HTTP+JSON. */
@@ -67,7 +69,7 @@ export class RestTransport implements Transport {
     try {
       const text = await response.text();
       const json = parseJson(text);
-      if (!response.ok) throw this.#errors.fromHttpError(response.status, json ?? text);
+      if (!response.ok) throw this.#httpError(response.status, json ?? text);
       // A 204 (or any empty 2xx) is google.protobuf.Empty; @a2a-js/sdk answers deletes that way.
       if (text === "" && operation.output.typeName === "google.protobuf.Empty") return this.#decode(operation, {});
       return this.#decode(operation, json);
@@ -112,7 +114,7 @@ export class RestTransport implements Transport {
     const resuming = lastEventId !== undefined;
     const { url, method, body } = this.#target(operation, json);
     const extra: Record<string, string> = { accept: "text/event-stream" };
-    if (body !== undefined) extra["content-type"] = "application/a2a+json";
+    if (body !== undefined) extra["content-type"] = this.#options.requestContentType ?? "application/a2a+json";
     if (resuming) extra["last-event-id"] = lastEventId;
     const headers = requestHeaders(this.#options, options, extra);
     let response: Response;
@@ -124,7 +126,7 @@ export class RestTransport implements Transport {
     if (!resuming) options?.onHeaders?.(response.headers);
     if (!response.ok) {
       const text = await readText(response, signal);
-      const error = this.#errors.fromHttpError(response.status, parseJson(text) ?? text);
+      const error = this.#httpError(response.status, parseJson(text) ?? text);
       throw resuming && isGatewayFailure(response.status) ? new StreamConnectionLost(error) : error;
     }
     const type = response.headers.get("content-type") ?? "";
@@ -139,7 +141,7 @@ export class RestTransport implements Transport {
       const json = parseJson(event.data);
       if (event.event === "error") {
         const status = typeof json === "object" && json !== null && !Array.isArray(json) ? (json as { error?: { code?: unknown } }).error?.code : undefined;
-        throw this.#errors.fromHttpError(typeof status === "number" ? status : 500, json);
+        throw this.#httpError(typeof status === "number" ? status : 500, json);
       }
       yield { message: this.#decode(operation, json), id: event.ownId };
     }
@@ -147,7 +149,7 @@ export class RestTransport implements Transport {
 
   async #send(operation: OperationDescriptor, init: MessageInitShape<OperationDescriptor["input"]>, options: CallOptions | undefined, accept: string) {
     const { url, method, body } = this.#target(operation, this.#requestJson(operation, init));
-    const headers = requestHeaders(this.#options, options, body === undefined ? { accept } : { accept, "content-type": "application/a2a+json" });
+    const headers = requestHeaders(this.#options, options, body === undefined ? { accept } : { accept, "content-type": this.#options.requestContentType ?? "application/a2a+json" });
     const { signal, cleanup } = callSignal(options?.signal, options?.timeoutMs ?? this.#options.timeoutMs);
     let response: Response;
     try {
@@ -216,6 +218,19 @@ export class RestTransport implements Transport {
     const candidates = fitting.length > 0 ? fitting : routes;
     const preferred = operation.kind === "server_streaming" ? (this.#options.streamMethod ?? "POST") : undefined;
     return [...candidates.filter((r) => r.method === preferred), ...candidates.filter((r) => r.method !== preferred)];
+  }
+
+  /**
+   * An HTTP error response as the A2A error: §11.6's `google.rpc.Status` envelope, or A2A 0.3's HTTP+JSON error
+   * body `{code, message, data?}` whose `code` is a JSON-RPC code (-32768…-32000; what @a2a-js/sdk 0.3 servers and
+   * this runtime's 0.3 HTTP+JSON servers send), read by that code since its HTTP status is ambiguous.
+   */
+  #httpError(status: number, body: unknown): A2AError {
+    if (typeof body === "object" && body !== null && !Array.isArray(body) && !Object.hasOwn(body, "error")) {
+      const code = (body as { code?: unknown }).code;
+      if (typeof code === "number" && Number.isInteger(code) && code >= -32768 && code <= -32000) return this.#errors.fromJsonRpcError(body);
+    }
+    return this.#errors.fromHttpError(status, body);
   }
 
   #decode<I extends OperationDescriptor>(operation: I, json: JsonValue | undefined): MessageShape<I["output"]> {

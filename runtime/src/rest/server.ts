@@ -57,6 +57,12 @@ export interface RestServerOptions<Principal> extends HttpServerOptions<Principa
    * matched below it, and requests outside it are 404. Default: the root.
    */
   readonly basePath?: string | undefined;
+  /**
+   * The body of error answers and SSE `error` events, for another protocol version's wire (A2A 0.3:
+   * `v03RestErrorBody` of `@protoc-gen-a2a/runtime/v0_3`). Default: §11.6's `{error: {code, status, message, details}}`.
+   * The HTTP status is the error's either way.
+   */
+  readonly errorBody?: ((error: A2AError) => JsonValue) | undefined;
 }
 
 const DEFAULT_MAX_BODY = 10 * 1024 * 1024;
@@ -88,8 +94,10 @@ export function createRestHandler<Principal>(service: RestServiceDefinition<Prin
   const basePath = normalizeBasePath(options?.basePath);
 
   const challenge = authChallengeHeader(options);
+  const errorBody = options?.errorBody ?? ((err: A2AError): JsonValue => toHttpError(err).body as JsonValue);
   const respond = (err: A2AError, extra?: readonly (readonly [string, string])[]): UniversalResponse => {
-    const { status, body } = toHttpError(err);
+    const status = err.spec.httpStatus;
+    const body = errorBody(err);
     const headers = extra === undefined ? jsonHeaders : [...jsonHeaders, ...extra];
     // RFC 9110 §15.5.2: a 401 carries a challenge.
     return { status, headers: status === 401 ? [...headers, challenge] : headers, body: JSON.stringify(body) };
@@ -192,7 +200,7 @@ export function createRestHandler<Principal>(service: RestServiceDefinition<Prin
           text: (m) => JSON.stringify(encodeMessage(operation.output, m, service.responseFields)),
           frame: (json) => `data: ${json}\n\n`,
         },
-        encodeError: (err) => encodeSseEvent(JSON.stringify(toHttpError(err).body), { event: "error" }),
+        encodeError: (err) => encodeSseEvent(JSON.stringify(errorBody(err)), { event: "error" }),
         respondError: (err) => respond(err),
         toError: (e) => toA2AError(e, (cause) => internalError(settings, operation.name, cause, request.signal)),
         logCleanupError: (e) => settings.logger.error(`${operation.name}: stream clean-up failed`, e),

@@ -99,9 +99,11 @@ export {
   type PushEventNotice,
   type PushFailureReason,
   type PushNotificationSender,
+  type PushPayload,
   type PushSenderOptions,
   type ResolvedAddress,
   type WebhookUrlPolicy,
 } from "./push-sender.js";
 export { clusterOf, TaskConflictError, type ClusteredTaskStore, type TaskCluster, type TaskEventRecord, type TurnTicket } from "./cluster.js";
 export { LAST_EVENT_ID_PARAMETER, eventIdOf, formatEventId, parseEventId, setEventId, type ParsedEventId } from "./event-ids.js";
+export { markPushConfigVersion, pushConfigVersionOf } from "./push-config-version.js";

@@ -44,8 +44,9 @@
  * one, up to its retries): past `maxQueuedPerWebhook` further events of that queue are not queued
  * but reported at once as `overflow`, so a task with a hanging webhook holds bounded memory.
  */
+import { pushConfigVersionOf } from "./push-config-version.js";
 import { WEBHOOK_URL_CHECK } from "./webhook-check.js";
-import { toJson, type JsonWriteOptions } from "@bufbuild/protobuf";
+import { toJson, type JsonValue, type JsonWriteOptions } from "@bufbuild/protobuf";
 import type { GenMessage } from "@bufbuild/protobuf/codegenv2";
 import type { PushConfigShape, StreamResponseShape } from "./shapes.js";
 import type { TaskScope, TaskStore } from "./task-store.js";
@@ -184,6 +185,12 @@ export interface PushSenderOptions extends WebhookUrlPolicy {
   readonly closeTimeoutMs?: number | undefined;
   /** Also sends the config's `token` in this header (the spec defines no header for it). Default: not sent. */
   readonly tokenHeader?: string | undefined;
+  /**
+   * Webhook bodies for push configs registered in another protocol version (the task runtime marks them:
+   * push-config-version.ts), by version: A2A 0.3's is `V03_PUSH_PAYLOAD` of `@protoc-gen-a2a/runtime/v0_3`.
+   * Configs of the service's own version, or of a version without an entry, get the 1.0 body.
+   */
+  readonly payloads?: Readonly<Record<string, PushPayload>> | undefined;
   /** Called once a delivery has failed for good. Default: `console.warn`. Must not throw. */
   readonly onDeliveryError?: ((failure: PushDeliveryFailure) => void) | undefined;
   /** Called after each successful delivery. */
@@ -194,6 +201,18 @@ export interface PushSenderOptions extends WebhookUrlPolicy {
   readonly random?: (() => number) | undefined;
   /** Epoch ms, to read a `Retry-After` date. Default Date.now. */
   readonly now?: (() => number) | undefined;
+}
+
+/** A webhook body of another protocol version: see {@link PushSenderOptions.payloads}. */
+export interface PushPayload {
+  /** The event (1.0 ProtoJSON `StreamResponse`) → the body's JSON. */
+  encode(event: JsonValue): JsonValue;
+  /** Its Content-Type. */
+  readonly contentType: string;
+  /** The header the config's token goes in (A2A 0.3: X-A2A-Notification-Token); default `tokenHeader`. */
+  readonly tokenHeader?: string | undefined;
+  /** The A2A-Version header to send; none when undefined (0.3 had no such header). */
+  readonly version?: string | undefined;
 }
 
 /** The sender: pass `onTaskEvent` to the task handler; `close()` on shutdown. */
@@ -579,14 +598,28 @@ export function createPushNotificationSender(options: PushSenderOptions): PushNo
   };
 
   /** The request headers of a delivery to `config`, or the error that refuses it. */
+  const payloadOf = (config: PushConfigShape): PushPayload | undefined => {
+    if (options.payloads === undefined) return undefined;
+    const version = pushConfigVersionOf(config);
+    return version === undefined ? undefined : options.payloads[version];
+  };
+  const bodyOf = (event: StreamResponseShape, payload: PushPayload | undefined): string => {
+    const json = toJson(options.schemas.StreamResponse, event, options.jsonOptions);
+    return JSON.stringify(payload === undefined ? json : payload.encode(json));
+  };
   const headersOf = (config: PushConfigShape, eventId: string | undefined): Record<string, string> | WebhookUrlError => {
-    const headers: Record<string, string> = { "Content-Type": A2A_JSON, Accept: "application/json", "A2A-Version": PROTOCOL_VERSION };
+    const payload = payloadOf(config);
+    const headers: Record<string, string> =
+      payload === undefined
+        ? { "Content-Type": A2A_JSON, Accept: "application/json", "A2A-Version": PROTOCOL_VERSION }
+        : { "Content-Type": payload.contentType, Accept: "application/json", ...(payload.version === undefined ? {} : { "A2A-Version": payload.version }) };
     const auth = (config as PushConfigShape & { authentication?: { scheme: string; credentials: string } }).authentication;
     if (auth !== undefined && (auth.scheme !== "" || auth.credentials !== "")) {
       headers["Authorization"] = auth.scheme === "" ? auth.credentials : `${auth.scheme} ${auth.credentials}`;
     }
     const token = (config as PushConfigShape & { token?: string }).token;
-    if (options.tokenHeader !== undefined && token !== undefined && token !== "") headers[options.tokenHeader] = token;
+    const tokenHeader = payload?.tokenHeader ?? options.tokenHeader;
+    if (tokenHeader !== undefined && token !== undefined && token !== "") headers[tokenHeader] = token;
     if (eventId !== undefined) headers["A2A-Event-Id"] = eventId;
     if (Object.values(headers).some((v) => /[\r\n\0]/.test(v))) return new WebhookUrlError("Push config authentication contains control characters", "invalid-url");
     return headers;
@@ -603,7 +636,7 @@ export function createPushNotificationSender(options: PushSenderOptions): PushNo
     if (headers instanceof WebhookUrlError) return { kind: "fail", reason: "refused", error: headers };
     let body: string;
     try {
-      body = JSON.stringify(toJson(options.schemas.StreamResponse, event, options.jsonOptions));
+      body = bodyOf(event, payloadOf(config));
     } catch (error) {
       return { kind: "fail", reason: "refused", error };
     }
@@ -678,13 +711,20 @@ export function createPushNotificationSender(options: PushSenderOptions): PushNo
       }
       // Most tasks have no push config: the event is only serialized (and copied) for those that do.
       if (configs.length === 0) return;
-      let body: string;
-      try {
-        body = JSON.stringify(toJson(options.schemas.StreamResponse, notice.event, options.jsonOptions));
-      } catch (error) {
-        return report({ reason: "store", scope: notice.scope, taskId: notice.taskId, configId: "", url: "", attempts: 0, error, event: notice.event });
-      }
+      // One body per protocol version the configs were registered in (almost always one).
+      const bodies = new Map<PushPayload | undefined, string>();
       for (const config of configs) {
+        const payload = payloadOf(config);
+        let body = bodies.get(payload);
+        if (body === undefined) {
+          try {
+            body = bodyOf(notice.event, payload);
+          } catch (error) {
+            report({ reason: "store", scope: notice.scope, taskId: notice.taskId, configId: config.id, url: config.url, attempts: 0, error, event: notice.event });
+            continue;
+          }
+          bodies.set(payload, body);
+        }
         const key = JSON.stringify([notice.scope.tenant, notice.scope.owner, notice.taskId, config.url]);
         const waiting = queued.get(key) ?? 0;
         // One body is always let through (an idle sender delivers any event); beyond, within the byte budget.

@@ -15,6 +15,7 @@
  *   only (§3.1.6), surviving interrupted states and later turns;
  * - a blocking SendMessage returns at the first terminal or interrupted state (§3.2.2).
  */
+import { markPushConfigVersion } from "./push-config-version.js";
 import { clone, create } from "@bufbuild/protobuf";
 import { EmptySchema, type Empty } from "@bufbuild/protobuf/wkt";
 import type { A2AErrorOptions } from "../a2a-error.js";
@@ -320,6 +321,7 @@ class TaskHandler<Principal> implements TaskServiceHandler<Principal, TaskRuntim
 
   async sendMessage(request: SendMessageRequestShape, context: TaskCallContext<Principal>): Promise<SendMessageResponseShape> {
     this.#checkSendConfig(request);
+    this.#markPushVersion(request, context);
     const start = await this.#engine.beginTurn(request, context);
     const view: TaskView = { historyLength: request.configuration?.historyLength };
     const immediate = request.configuration?.returnImmediately === true;
@@ -357,6 +359,7 @@ class TaskHandler<Principal> implements TaskServiceHandler<Principal, TaskRuntim
   async *sendStreamingMessage(request: SendMessageRequestShape, context: TaskCallContext<Principal>): AsyncGenerator<StreamResponseShape> {
     this.#requireStreaming();
     this.#checkSendConfig(request);
+    this.#markPushVersion(request, context);
     const start = await this.#engine.beginTurn(request, context);
     const view: TaskView = { historyLength: request.configuration?.historyLength };
     const shared = isBindingCall(context);
@@ -515,6 +518,12 @@ class TaskHandler<Principal> implements TaskServiceHandler<Principal, TaskRuntim
     return parsed.seq;
   }
 
+  /** A push config given with a message remembers the caller's protocol version (push-config-version.ts). */
+  #markPushVersion(request: SendMessageRequestShape, context: TaskCallContext<Principal>): void {
+    const config = request.configuration?.taskPushNotificationConfig;
+    if (config !== undefined) markPushConfigVersion(config, context.requestedVersion ?? "");
+  }
+
   async createTaskPushNotificationConfig(request: PushConfigShape, context: TaskCallContext<Principal>): Promise<PushConfigShape> {
     this.#requirePush();
     if (request.url === "") throw this.#invalid("url", "url is required");
@@ -524,6 +533,8 @@ class TaskHandler<Principal> implements TaskServiceHandler<Principal, TaskRuntim
     await this.#engine.requireTask(scope, request.taskId);
     const config = clone(this.#factory.schemas.TaskPushNotificationConfig, request);
     if (config.id === "") config.id = this.#factory.newId();
+    // Webhooks go out in the version the config was registered in (push-config-version.ts).
+    markPushConfigVersion(config, context.requestedVersion ?? "");
     if ((await this.#store.getPushConfig(scope, config.taskId, config.id)) === undefined) {
       // One more config: within maxPushConfigsPerTask (pages of the limit's size: one read while under it).
       const page = await this.#store.listPushConfigs(scope, config.taskId, { pageSize: this.#maxPushConfigs === Number.POSITIVE_INFINITY ? 0 : this.#maxPushConfigs, pageToken: "" });

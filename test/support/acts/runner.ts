@@ -375,7 +375,9 @@ class TestRun {
     if (operation === undefined) throw new Error(`unknown operation ${step.operation}`);
     const params = (interpolate(step.params ?? {}, this.scope) ?? {}) as JsonObject;
     if (operation === "get_agent_card" && params["extended"] !== true) {
-      const result = await sendHttp({ method: "GET", url: this.config.endpoints.cardUrl, headers: { accept: "application/json" }, signal });
+      // As every request of this runner, a 1.0 one: a card request without A2A-Version is a 0.3 request (spec §3.6),
+      // which an agent serving 0.3 beside 1.0 answers with the 0.3 fields added (the example agent does).
+      const result = await sendHttp({ method: "GET", url: this.config.endpoints.cardUrl, headers: { accept: "application/json", "a2a-version": "1.0" }, signal });
       return { root: result.body, status: result.status, headers: result.headers, problems: asProblems(judgeAgentCard(result.status, result.headers, result.body)) };
     }
     const op = operation === "get_agent_card" ? "get_extended_agent_card" : operation;

@@ -1,6 +1,7 @@
 // Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
-import type { Schema } from "@bufbuild/protoplugin";
+import type { GeneratedFile, Printable, Schema } from "@bufbuild/protoplugin";
 import type { Binding, PluginOptions } from "../../options.js";
+import type { DescFile } from "@bufbuild/protobuf";
 import type { FileModel } from "../../model/service-model.js";
 import { outputFile, outputModule, type outputSuffix } from "../file-names.js";
 import { runtimeImport } from "../runtime-package.js";
@@ -23,7 +24,7 @@ const bindingClients: readonly { binding: Binding; name: string; flavor: string;
  * this file holds what is proto-specific: the AgentCard schema, the operation table, the
  * client classes and the capability table.
  */
-export function emitAgentClientFile(schema: Schema<PluginOptions>, model: FileModel): void {
+export function emitAgentClientFile(schema: Schema<PluginOptions>, model: FileModel, v03?: DescFile): void {
   const services = model.services.filter((s) => s.taskRuntime !== undefined);
   if (services.length === 0) return;
   const f = schema.generateFile(outputFile(model.file, "agentClient"));
@@ -109,6 +110,7 @@ export function emitAgentClientFile(schema: Schema<PluginOptions>, model: FileMo
       }
     }
     f.print("  },");
+    if (v03 !== undefined) printV03Bindings(f, model, v03, clients, base, clientInterface, operations);
     f.print("};");
     f.print();
 
@@ -120,7 +122,7 @@ export function emitAgentClientFile(schema: Schema<PluginOptions>, model: FileMo
           "(GET, `Accept: application/json`, `cardTimeoutMs`/`signal`/`fetch`) and decoded ignoring unknown",
           "fields; the interface is the first `supportedInterfaces` entry (§8.3.2) whose binding is in",
           `\`options.bindings\` (default ${clients.map((c) => c.name).join(", ")}) or, for a custom binding (§12), whose URI`,
-          "is a key of `options.transports` (its client factory), and whose protocolVersion is 1.x; entries of",
+          `is a key of \`options.transports\` (its client factory), and whose protocolVersion is 1.x${v03 === undefined ? "" : " (or 0.3, for an agent that offers\nonly 0.3, or when `options.protocolVersions` allows it: spec §3.6, a client never downgrades by itself)"}; entries of`,
           "other bindings are skipped. The client of that binding gets the caller's options (headers, extensions,",
           "timeouts) and the interface's tenant. Operations the card's capabilities do not declare are refused locally",
           `(see \`${gatesConst}\`; \`checkCapabilities: false\` turns that off), and a successful`,
@@ -138,4 +140,47 @@ export function emitAgentClientFile(schema: Schema<PluginOptions>, model: FileMo
     f.print("}");
     f.print();
   }
+}
+
+/**
+ * The A2A 0.3 clients of a connection (`v03Bindings`): with the 0.3 proto in the same run, an interface at
+ * protocolVersion 0.3 is served by the 0.3 JSON-RPC wire (the runtime's) or the 0.3 proto's generated REST and
+ * gRPC clients, each behind the 1.0 client interface (translated by `@protoc-gen-a2a/runtime/v0_3/client`).
+ */
+function printV03Bindings(
+  f: GeneratedFile,
+  model: FileModel,
+  v03: DescFile,
+  clients: readonly { binding: Binding; name: string; flavor: string; file: keyof typeof outputSuffix }[],
+  base: string,
+  clientInterface: Printable,
+  operations: Printable,
+): void {
+  const v03Client = runtimeImport("v0_3/client");
+  const errorRegistry = f.import("errorRegistry", outputModule(model.file, "errors"));
+  f.print("  v03Bindings: {");
+  for (const c of clients) {
+    const key = /^[A-Z_]+$/.test(c.name) ? c.name : JSON.stringify(c.name);
+    if (c.binding === "jsonrpc") {
+      const create = f.import("createV03JsonRpcClient", v03Client);
+      f.print("    ", key, ": (target, client) => ", create, "<", clientInterface, ">({ ...client, url: target.address, operations: ", operations, ", errors: ", errorRegistry, " }),");
+      continue;
+    }
+    const create = f.import("createV03ProtoClient", v03Client);
+    const options = f.import("v03ProtoClientOptions", v03Client);
+    const Client = f.import(`${base}${c.flavor}Client`, outputModule(v03, c.file));
+    const v03Operations = f.import(`${base}Operations`, outputModule(v03, "handler"));
+    const inner =
+      c.binding === "grpc"
+        ? ["new ", Client, "(", options, "({ ...client, ...options.grpc, address: target.address, tls: options.grpc?.tls ?? target.tls }))"]
+        : ["new ", Client, "(", options, "({ ...client, url: target.address }))"];
+    f.print("    ", key, ": (target, client", c.binding === "grpc" ? ", options" : "", ") =>");
+    f.print("      ", create, "<", clientInterface, ">(", ...inner, ", {");
+    f.print("        operations: ", operations, ",");
+    f.print("        v03Operations: ", v03Operations, ",");
+    f.print("        errors: ", errorRegistry, ",");
+    f.print("        extensions: client.extensions,");
+    f.print("      }),");
+  }
+  f.print("  },");
 }

@@ -243,7 +243,7 @@ function emitClientInterface(f: GeneratedFile, service: ServiceModel, names: Ret
 function bindingLines(op: OperationModel): string[] {
   const lines = [`- JSON-RPC: \`${op.jsonRpcMethod}\`${op.kind === "server_streaming" ? " (SSE stream)" : ""}`, `- gRPC: \`${op.grpcPath}\``];
   for (const b of op.httpBindings) {
-    lines.push(`- HTTP: \`${b.method} ${b.template}\`${b.origin === "spec-alias" ? " (spec text alias)" : ""}`);
+    lines.push(`- HTTP: \`${b.method} ${b.template}\`${b.origin === "spec-alias" ? " (spec text alias)" : b.origin === "erratum" ? " (the proto's template corrected)" : ""}`);
   }
   return lines;
 }

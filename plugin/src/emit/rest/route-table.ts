@@ -162,6 +162,8 @@ function originNote(binding: HttpBinding): string {
       return "";
     case "additional":
       return " (additional binding)";
+    case "erratum":
+      return " (the proto's template corrected, beside it)";
     case "spec-alias":
       return " (spec §11.3 alias of the GET binding)";
   }

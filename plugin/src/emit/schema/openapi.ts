@@ -164,7 +164,7 @@ function operationObject(model: FileModel, service: ServiceModel, op: OperationM
   if (summary !== undefined) operation["summary"] = summary;
   operation["description"] = [
     description,
-    `${binding.method} ${binding.template}${binding.origin === "additional" ? " (an additional binding of the rule)" : binding.origin === "spec-alias" ? " (the spec text's verb, beside the proto's)" : ""}; gRPC ${op.grpcPath}, JSON-RPC ${op.jsonRpcMethod}.`,
+    `${binding.method} ${binding.template}${binding.origin === "additional" ? " (an additional binding of the rule)" : binding.origin === "spec-alias" ? " (the spec text's verb, beside the proto's)" : binding.origin === "erratum" ? " (the proto's template corrected, beside it)" : ""}; gRPC ${op.grpcPath}, JSON-RPC ${op.jsonRpcMethod}.`,
   ]
     .filter((s) => s !== undefined)
     .join("\n\n");
