@@ -57,20 +57,20 @@ print(json.dumps(out))
 `;
 
 /**
- * What is missing.
+ * What is missing (`modules`: the Python modules to look for; the 1.0 TCK's by default).
  * @returns {{ python: string, pythonProblem?: string, modules: typeof PYTHON_MODULES, programs: typeof PROGRAMS, npm: string[], paths: Record<string, string> }}
  */
-export function checkPrerequisites({ repoRoot, env = process.env }) {
+export function checkPrerequisites({ repoRoot, env = process.env, modules = PYTHON_MODULES }) {
   const python = pythonOf(env);
   const result = { python, modules: [], programs: [], npm: [], paths: {} };
-  const probe = spawnSync(python, ["-c", PROBE, ...PYTHON_MODULES.map((m) => m.module)], { encoding: "utf8" });
+  const probe = spawnSync(python, ["-c", PROBE, ...modules.map((m) => m.module)], { encoding: "utf8" });
   if (probe.error !== undefined || probe.status !== 0) {
     result.pythonProblem = `cannot run ${python}${probe.error ? ` (${probe.error.message})` : `: ${probe.stderr.trim()}`}`;
-    result.modules = PYTHON_MODULES;
+    result.modules = modules;
   } else {
     const { version, missing } = JSON.parse(probe.stdout);
     if (version[0] < 3 || (version[0] === 3 && version[1] < 11)) result.pythonProblem = `${python} is Python ${version.join(".")}; the TCK needs ≥ 3.11`;
-    result.modules = PYTHON_MODULES.filter((m) => missing.includes(m.module));
+    result.modules = modules.filter((m) => missing.includes(m.module));
   }
   for (const p of PROGRAMS) {
     const path = which(p.program, env);
