@@ -11,7 +11,7 @@
  * errors included, except authentication (401) and authorisation (403) failures.
  */
 import type { Message } from "@bufbuild/protobuf";
-import { A2AError, toA2AError, toJsonRpcError } from "../a2a-error.js";
+import { A2AError, toA2AError, toJsonRpcError, type JsonRpcErrorObject } from "../a2a-error.js";
 import { ServiceParameters, type CallContext } from "../call-context.js";
 import { withTenant } from "../call-abort.js";
 import { isJsonMediaType } from "../http/content-type.js";
@@ -213,19 +213,13 @@ function wireCalls<Principal>(service: JsonRpcServiceDefinition<Principal>, sett
   };
   const errors = service.errors;
   return async function serveWire(wire: JsonRpcWire, method: JsonRpcWireMethod, id: JsonRpcIdJson, params: JsonValue, request: UniversalRequest): Promise<UniversalResponse> {
-    const answerError = (err: A2AError): UniversalResponse => {
-      const reason = err.spec.reason;
-      const authFailure = reason === settings.errors.UnauthenticatedError.reason || reason === settings.errors.PermissionDeniedError.reason;
-      const status = authFailure ? err.spec.httpStatus : 200;
-      return { status, headers: status === 401 ? [...JSON_HEADERS, challenge] : JSON_HEADERS, body: errorResponse(id, wire.encodeError(err)) };
-    };
+    const answerError = (err: A2AError): UniversalResponse => errorAnswer(settings, challenge, id, err, undefined, undefined, wire.encodeError);
     const operation = byOperation.get(method.operation);
     if (operation === undefined) return answerError(new A2AError(errors.MethodNotFoundError, `method ${quoted(method.operation)} not found`));
     // A streaming method answers with an event stream, errors too (A2A 0.3 §7: its clients read nothing else), except
     // the HTTP auth failures (401/403).
     const streamError = (err: A2AError): UniversalResponse => {
-      const reason = err.spec.reason;
-      if (reason === settings.errors.UnauthenticatedError.reason || reason === settings.errors.PermissionDeniedError.reason) return answerError(err);
+      if (isAuthFailure(settings, err)) return answerError(err);
       return { status: 200, headers: SSE_HEADERS, body: encodeSseEvent(errorResponse(id, wire.encodeError(err))) };
     };
     const fail = operation.kind === "unary" ? answerError : streamError;
@@ -291,12 +285,19 @@ function errorAnswer<Principal>(
   err: A2AError,
   extra?: readonly (readonly [string, string])[],
   status?: number,
+  encode: (err: A2AError) => JsonRpcErrorObject = toJsonRpcError,
 ): UniversalResponse {
-  const spec = err.spec;
-  // By reason, not by object identity: an UnauthenticatedError of another generated error table (a second
-  // service, a second copy of the package) is still a 401, as on HTTP+JSON, which reads spec.httpStatus.
-  const authFailure = spec.reason === settings.errors.UnauthenticatedError.reason || spec.reason === settings.errors.PermissionDeniedError.reason;
-  const answered = status ?? (authFailure ? spec.httpStatus : 200);
+  const answered = status ?? (isAuthFailure(settings, err) ? err.spec.httpStatus : 200);
   const headers = extra === undefined ? JSON_HEADERS : [...JSON_HEADERS, ...extra];
-  return { status: answered, headers: answered === 401 ? [...headers, challenge] : headers, body: errorResponse(id, toJsonRpcError(err)) };
+  return { status: answered, headers: answered === 401 ? [...headers, challenge] : headers, body: errorResponse(id, encode(err)) };
+}
+
+/**
+ * Whether an error is an authentication or authorisation failure (HTTP 401/403 on JSON-RPC). By reason, not by
+ * object identity: an UnauthenticatedError of another generated error table (a second service, a second copy of the
+ * package) is still a 401, as on HTTP+JSON, which reads spec.httpStatus.
+ */
+function isAuthFailure<Principal>(settings: PipelineSettings<Principal>, err: A2AError): boolean {
+  const reason = err.spec.reason;
+  return reason === settings.errors.UnauthenticatedError.reason || reason === settings.errors.PermissionDeniedError.reason;
 }
