@@ -329,10 +329,11 @@ describe("connect failures are AgentConnectErrors", () => {
     e = await connectError(agent.cardUrl);
     expect(e.reason).toBe("no-matching-interface");
     expect(e.message).toContain('protocolVersion "2.0" is not 1.x');
+    // A 0.3-only card: the generated client connects to it (test/v0_3-client.test.ts), unless 1.0 is required.
     agent.card = { name: "old", url: `${agent.origin}/a2a/jsonrpc`, preferredTransport: "JSONRPC", protocolVersion: "0.3.0" };
-    e = await connectError(agent.cardUrl);
+    e = await connectError(agent.cardUrl, { protocolVersions: ["1.0"] });
     expect(e.reason).toBe("no-matching-interface");
-    expect(e.message).toContain("no supportedInterfaces");
+    expect(e.message).toContain("only offers A2A 0.3");
     agent.card = withInterfaces(agent, [{ url: "not a url", protocolBinding: "GRPC", protocolVersion: "1.0" }]);
     expect((await connectError(agent.cardUrl)).message).toMatch(/unusable url/);
   });

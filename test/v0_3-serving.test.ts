@@ -10,7 +10,7 @@ import formats from "ajv-formats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startExampleAgent, type ExampleAgent } from "../generated-example/agent/echo-agent.js";
 
-const schema = JSON.parse(readFileSync(new URL("../../shared/spec/v0.3/a2a.json", import.meta.url), "utf8")) as { definitions: Record<string, unknown> };
+const schema = JSON.parse(readFileSync(new URL("../proto/v0_3/a2a.json", import.meta.url), "utf8")) as { definitions: Record<string, unknown> };
 const ajv = new Ajv({ strict: false, allErrors: true });
 (formats as unknown as (ajv: Ajv) => void)(ajv);
 ajv.addSchema(schema, "a2a-v03");

@@ -1,7 +1,7 @@
 // Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 /**
  * Property tests of the A2A 0.3 ⇄ 1.0 translators. Arbitraries, built by hand from the 0.3 JSON Schema
- * (/work/shared/spec/v0.3/a2a.json), generate every 0.3 JSON-RPC shape it allows for Part, Message, Task, the stream
+ * (proto/v0_3/a2a.json), generate every 0.3 JSON-RPC shape it allows for Part, Message, Task, the stream
  * events, MessageSendParams and TaskPushNotificationConfig (every part kind, every state, optional fields present
  * and absent). Properties:
  * - every generated value validates against the 0.3 JSON Schema (the arbitraries are honest);
@@ -23,7 +23,7 @@ import { addFormats } from "./support/schema-validator.js";
 
 const registry03 = createFileRegistry(fromBinary(FileDescriptorSetSchema, readFileSync(new URL("./fixtures/a2a-v0_3.binpb", import.meta.url))));
 const ajv = addFormats(new Ajv({ strict: false, allErrors: true }));
-ajv.addSchema(JSON.parse(readFileSync("/work/shared/spec/v0.3/a2a.json", "utf8")) as object, "a2a.json");
+ajv.addSchema(JSON.parse(readFileSync(new URL("../proto/v0_3/a2a.json", import.meta.url), "utf8")) as object, "a2a.json");
 
 function expectV03(def: string, json: JsonValue): void {
   const validate = ajv.getSchema(`a2a.json#/definitions/${def}`);

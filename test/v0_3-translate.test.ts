@@ -20,7 +20,7 @@ import { addFormats } from "./support/schema-validator.js";
 
 const registry03 = createFileRegistry(fromBinary(FileDescriptorSetSchema, readFileSync(new URL("./fixtures/a2a-v0_3.binpb", import.meta.url))));
 const ajv = addFormats(new Ajv({ strict: false, allErrors: true }));
-ajv.addSchema(JSON.parse(readFileSync("/work/shared/spec/v0.3/a2a.json", "utf8")) as object, "a2a.json");
+ajv.addSchema(JSON.parse(readFileSync(new URL("../proto/v0_3/a2a.json", import.meta.url), "utf8")) as object, "a2a.json");
 
 /** Asserts `json` is valid 0.3 JSON-RPC JSON of definition `def`. */
 function expectV03(def: string, json: JsonValue): void {
@@ -707,7 +707,12 @@ describe("0.3 proto requests", () => {
 
 // ---------------------------------------------------------------- agent cards
 
-const specCard03: JsonObject = JSON.parse(readFileSync("/work/shared/spec/v0.3/specification.md", "utf8").split("### 5.7. Sample Agent Card")[1]!.split("```json")[1]!.split("```")[0]!) as JsonObject;
+const specCard03: JsonObject = JSON.parse(
+  readFileSync(new URL("../proto/v0_3/specification.md", import.meta.url), "utf8")
+    .split("### 5.7. Sample Agent Card")[1]!
+    .split("```json")[1]!
+    .split("```")[0]!,
+) as JsonObject;
 
 const card1: JsonObject = {
   name: "GeoSpatial Route Planner Agent",

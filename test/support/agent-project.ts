@@ -27,6 +27,8 @@ export interface ProjectLayout {
   readonly out?: string;
   /** protoc-gen-a2a's `opt:`. Default: `import_extension=js`, no JSON documents. */
   readonly options?: readonly string[];
+  /** Also A2A 0.3's proto (the repository's proto/v0_3/), generated in the same request, as generated-example is. */
+  readonly withV03?: boolean;
 }
 
 /**
@@ -37,6 +39,7 @@ export function projectFrom(root: string, name: string, protoDir: string, layout
   const dir = join(root, name);
   mkdirSync(dir, { recursive: true });
   cpSync(protoDir, join(dir, "proto"), { recursive: true, filter: (source) => !source.endsWith(".md") });
+  if (layout.withV03 === true) cpSync(join(repoRoot, "proto/v0_3/a2a.proto"), join(dir, "proto/v0_3/a2a.proto"));
   writeProjectFiles(dir, layout);
   return dir;
 }
@@ -59,6 +62,7 @@ function writeProjectFiles(dir: string, layout: ProjectLayout = {}): void {
       inputs: ["  - directory: proto", "  - directory: third_party/googleapis", "    paths: [third_party/googleapis/google/rpc/error_details.proto, third_party/googleapis/google/rpc/status.proto]"],
       out,
       options: layout.options ?? ["import_extension=js", "json_schema=false", "openapi=none", "openrpc=false"],
+      allInOneRequest: layout.withV03 === true,
     }),
   );
 }

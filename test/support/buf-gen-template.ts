@@ -15,6 +15,8 @@ export interface BufGenTemplate {
   readonly options: readonly string[];
   /** `clean: true` (buf empties the output folder first). */
   readonly clean?: boolean;
+  /** protoc-gen-a2a gets all protos in one request (`strategy: all`: A2A 0.3's proto beside a2a.proto). */
+  readonly allInOneRequest?: boolean;
 }
 
 /** The text of a buf.gen.yaml (v2). */
@@ -32,6 +34,7 @@ export function bufGenTemplate(template: BufGenTemplate): string {
     `  - local: ["node", "${join(repoRoot, "plugin/bin/protoc-gen-a2a")}"]`,
     `    out: ${template.out}`,
     `    opt: [${template.options.join(", ")}]`,
+    ...(template.allInOneRequest === true ? ["    strategy: all"] : []),
     "",
   ].join("\n");
 }

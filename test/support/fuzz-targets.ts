@@ -93,7 +93,7 @@ export async function startFuzzTargets(): Promise<FuzzTargets> {
   const start = () => startExampleAgent({ tokens: FUZZ_TOKENS, longRunningMs: 200, ...(taskDatabase !== undefined ? { taskDatabase } : {}) });
   let agent = await start();
   const originOf = (a: ExampleAgent) => a.endpoints.jsonrpc.replace(/\/a2a\/jsonrpc$/, "");
-  const card = fromJson(AgentCardSchema, (await (await fetch(agent.cardUrl)).json()) as JsonValue);
+  const card = fromJson(AgentCardSchema, (await (await fetch(agent.cardUrl, { headers: { "A2A-Version": "1.0" } })).json()) as JsonValue);
   const inProcess = createInProcessAgent(card);
   const inProcessGrpc = await listenGrpc(createA2AServiceGrpcRoutes(inProcess.handler, inProcess.serverOptions));
   const http = socketAgent();
