@@ -146,7 +146,14 @@ describe("the Agent Card", () => {
     expect(interfaces.at(-1)).toEqual({ url: `ws://127.0.0.1:${agent.httpPort}/a2a/ws`, protocolBinding: WS_PROTOCOL_BINDING, protocolVersion: "1.0" });
     expect(interfaces.map((i) => i["protocolBinding"]).slice(0, 3)).toEqual(["JSONRPC", "HTTP+JSON", "GRPC"]);
     expect(agent.endpoints.ws).toBe(wsUrl);
-    const mounted = { baseUrl: `http://127.0.0.1:${agent.httpPort}`, jsonRpcPath: "/a2a/jsonrpc", restPath: "/a2a/rest", grpcAddress: agent.grpcAddress, connectPath: "/a2a/connect", additionalVersions: ["0.3"] };
+    const mounted = {
+      baseUrl: `http://127.0.0.1:${agent.httpPort}`,
+      jsonRpcPath: "/a2a/jsonrpc",
+      restPath: "/a2a/rest",
+      grpcAddress: agent.grpcAddress,
+      connectPath: "/a2a/connect",
+      additionalVersions: ["0.3"],
+    };
     expect(checkAgentCard(cardJson, { ...mounted, custom: [{ url: wsUrl, protocolBinding: WS_PROTOCOL_BINDING }] })).toEqual([]);
     expect(checkAgentCard(cardJson, { ...mounted, custom: [{ url: `${wsUrl}2`, protocolBinding: WS_PROTOCOL_BINDING }] }).map((p) => p.kind)).toEqual(["url-mismatch"]);
   });
