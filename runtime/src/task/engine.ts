@@ -658,7 +658,9 @@ export class TaskEngine<Principal> implements TurnCommitter {
 
   #deliver(slot: LiveTask, task: TaskShape, event: StreamResponseShape, seq: number | undefined): void {
     const state = task.status?.state ?? 0;
-    slot.publish({ kind: "event", event, state, fanOut: slot.subscribers > 1, bytes: eventBytes(event), seq });
+    // Stored instances are never changed (copy on write): the snapshot can travel with the event.
+    const settled = this.#states.isTerminal(state) || this.#states.isInterrupted(state) ? task : undefined;
+    slot.publish({ kind: "event", event, state, fanOut: slot.subscribers > 1, bytes: eventBytes(event), seq, settled });
     const hook = this.#s.onTaskEvent;
     if (hook === undefined) return;
     const factory = this.#s.factory;

@@ -25,6 +25,12 @@ export type FeedItem =
       readonly bytes: number;
       /** Its sequence number in the task's event log (a shared store's); undefined without one, and for a stateless reply. */
       readonly seq?: number | undefined;
+      /**
+       * The task as stored right after the event, set only when the event left it terminal or
+       * interrupted (what a blocking SendMessage answers: a later turn may change the stored task
+       * before the caller could read it). Undefined for events another instance stored.
+       */
+      readonly settled?: TaskShape | undefined;
     }
   | {
       readonly kind: "end";

@@ -332,6 +332,7 @@ class TaskHandler<Principal> implements TaskServiceHandler<Principal, TaskRuntim
       // §3.2.2: return_immediately returns as soon as the task exists; a continued task already does.
       if (start.task !== undefined && immediate) return create(schema, { payload: { case: "task", value: this.#view(start.task, view, shared) } });
       let reply: MessageShape | undefined;
+      let settled: TaskShape | undefined;
       for await (const item of feed) {
         if (item.kind === "end") {
           if (item.turn !== start.turn) continue;
@@ -345,11 +346,15 @@ class TaskHandler<Principal> implements TaskServiceHandler<Principal, TaskRuntim
         }
         if (immediate && payload.case === "task") break;
         // §3.2.2 blocking: wait for a terminal or an interrupted state.
-        if (payload.case === "statusUpdate" && (this.#states.isTerminal(item.state) || this.#states.isInterrupted(item.state))) break;
+        if (payload.case === "statusUpdate" && (this.#states.isTerminal(item.state) || this.#states.isInterrupted(item.state))) {
+          // The task as this event left it: the task's next turn may already be changing the stored one.
+          settled = item.settled;
+          break;
+        }
       }
       if (reply !== undefined) return create(schema, { payload: { case: "message", value: shared ? reply : this.#factory.cloneMessage(reply) } });
       if (isCallAborted(context)) throw context.signal.reason;
-      const task = await this.#engine.requireTask(start.scope, start.taskId);
+      const task = settled ?? (await this.#engine.requireTask(start.scope, start.taskId));
       return create(schema, { payload: { case: "task", value: this.#view(task, view, shared) } });
     } finally {
       feed.close();
