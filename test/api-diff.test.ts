@@ -227,3 +227,75 @@ describe("the diff CLI (bundled: npm run build)", () => {
     expect(cli("--help").stdout).toContain("usage: protoc-gen-a2a diff <old> <new>");
   }, 120_000);
 });
+
+describe("a single .proto file keeps the name buf gave it (its proto root, not its folder)", () => {
+  const PROTO = [
+    'syntax = "proto3";',
+    "package acme.lib.v1;",
+    'import "google/api/annotations.proto";',
+    "message Book { string name = 1; }",
+    'service Library { rpc GetBook(Book) returns (Book) { option (google.api.http) = {get: "/v1/{name=books/*}"}; } }',
+    "",
+  ].join("\n");
+  /** Writes `PROTO` at `rel` under a new folder of tmp; the folder. */
+  const layout = (name: string, rel: string, bufYaml?: string) => {
+    const dir = join(tmp, name);
+    mkdirSync(join(dir, rel, ".."), { recursive: true });
+    writeFileSync(join(dir, rel), PROTO);
+    if (bufYaml !== undefined) writeFileSync(join(dir, "buf.yaml"), bufYaml);
+    return dir;
+  };
+  /** The manifest buf generate writes for the protos of a folder (the folder is the root): its path. */
+  const manifestOf = (root: string, name: string) => {
+    const [manifest] = loadApi(root, parseOptions([]), "").manifests;
+    const path = join(tmp, `${name}_a2a_manifest.json`);
+    writeFileSync(path, JSON.stringify(manifest));
+    return { path, file: manifest!.file };
+  };
+
+  it("against the manifest generated from it, either way round: no change (not every message moved)", () => {
+    const root = layout("single-manifest", "names/v1/lib.proto");
+    const manifest = manifestOf(root, "single");
+    expect(manifest.file).toBe("names/v1/lib.proto");
+    const proto = join(root, "names/v1/lib.proto");
+    for (const args of [
+      [manifest.path, proto],
+      [proto, manifest.path],
+    ]) {
+      const r = diff(...args);
+      expect(r.stderr).toBe("");
+      expect(r.stdout, args.join(" ")).toContain("No API changes: the same protos.");
+      expect(r.stdout).not.toContain("moved");
+    }
+  });
+
+  it("without a manifest: the folders that spell its package, or its buf.yaml module, are the root; else its folder", () => {
+    const byPackage = layout("single-package", "protos/acme/lib/v1/lib.proto");
+    expect(loadApi(join(byPackage, "protos/acme/lib/v1/lib.proto"), parseOptions([]), "").manifests[0]?.file).toBe("acme/lib/v1/lib.proto");
+    const byModule = layout("single-module", "src/proto/v1/lib.proto", "version: v2\nmodules:\n  - path: src/proto\n");
+    expect(loadApi(join(byModule, "src/proto/v1/lib.proto"), parseOptions([]), "").manifests[0]?.file).toBe("v1/lib.proto");
+    const partial = layout("single-partial", "names/v1/lib.proto");
+    expect(loadApi(join(partial, "names/v1/lib.proto"), parseOptions([]), "").manifests[0]?.file).toBe("lib.proto");
+    const r = diff(join(byPackage, "protos"), join(byPackage, "protos/acme/lib/v1/lib.proto"));
+    expect(r.stdout).toContain("No API changes: the same protos.");
+  });
+});
+
+describe("an RPC name another service of the file gains", () => {
+  const proto = (services: string[]) =>
+    ['syntax = "proto3";', "package acme.shop.v1;", "message Item { string name = 1; }", ...services.map((s) => `service ${s} { rpc Get(Item) returns (Item); }`), ""].join("\n");
+  it("is documented qualified (`ShelfService.Get`), which breaks nothing: the server still takes `Get`; losing the qualified name breaks clients", () => {
+    const one = join(tmp, "shop-one/acme/shop/v1/shop.proto");
+    const two = join(tmp, "shop-two/acme/shop/v1/shop.proto");
+    mkdirSync(join(one, ".."), { recursive: true });
+    mkdirSync(join(two, ".."), { recursive: true });
+    writeFileSync(one, proto(["ShelfService"]));
+    writeFileSync(two, proto(["ShelfService", "BoxService"]));
+    const forward = diff(one, two, "--fail-on-breaking");
+    expect(forward.stdout).toContain("JSON-RPC method Get → ShelfService.Get");
+    expect(forward.code).toBe(0);
+    const jsonRpcChange = (changes: { kind: string; path: string; breaking: unknown }[]) => changes.find((c) => c.kind === "route-jsonrpc-changed");
+    expect(jsonRpcChange(json(one, two).changes)?.breaking).toEqual({ servers: false, clients: false });
+    expect(jsonRpcChange(json(two, one).changes)?.breaking).toEqual({ servers: false, clients: true });
+  });
+});

@@ -248,10 +248,13 @@ describe("google/example/library/v1/library.proto", () => {
       expect(e, name).toBeInstanceOf(InvalidParamsError);
       expect(e.message).toMatch(/name ".*" does not match shelves\/\*\/books\/\* in the path \/v1\/\{name=shelves\/\*\/books\/\*\}/);
     }
-    const e = await rejection(r.client["updateBook"]!({ book: { name: "shelves/1" } }));
+    // updateMask is REQUIRED: the client checks that before the path (the same InvalidParamsError either way).
+    const e = await rejection(r.client["updateBook"]!({ book: { name: "shelves/1" }, updateMask: { paths: ["title"] } }));
     expect(e).toBeInstanceOf(InvalidParamsError);
     expect(e.message).toMatch(/book\.name "shelves\/1" does not match/);
-    expect((await rejection(r.client["updateBook"]!({ book: {} }))).message).toMatch(/book\.name is required to build the path \/v1\/\{book\.name=shelves\/\*\/books\/\*\}/);
+    expect((await rejection(r.client["updateBook"]!({ book: {}, updateMask: { paths: ["title"] } }))).message).toMatch(
+      /book\.name is required to build the path \/v1\/\{book\.name=shelves\/\*\/books\/\*\}/,
+    );
     expect(r.received).toHaveLength(0);
   });
 });
@@ -545,6 +548,6 @@ describe("test/fixtures/googleapis/legacy/v1/legacy.proto (proto2)", () => {
     const InvalidParamsError = r.g.errors["InvalidParamsError"] as new (...a: never[]) => Error;
     const e = await rejection(r.client["getItem"]!({ name: "x" }));
     expect(e).toBeInstanceOf(InvalidParamsError);
-    expect(e.message).toMatch(/required field not set/);
+    expect(e.message).toMatch(/version is required/);
   });
 });

@@ -80,6 +80,20 @@ describe("parseHttpTemplate: segments and variables", () => {
     ["/aZ09-._~/%20%aF/!$&'()*+,;=/@x:y/z", p(["aZ09-._~", "%20%aF", "!$&'()*+,;=", "@x:y", "z"], undefined)],
     // A segment that is not exactly "*" or "**" is a literal.
     ["/***/a*/x", p(["***", "a*", "x"], undefined)],
+    // "**" followed by further segments, as Google's APIs write it (Firestore); a variable's end is then a pattern index.
+    ["/**/a", p(["**", "a"], undefined)],
+    ["/a/**/b:verb", p(["a", "**", "b"], "verb")],
+    ["/{x=**}/a", p(["**", "a"], undefined, v("x", 0, 1))],
+    ["/{x=**/a}", p(["**", "a"], undefined, v("x", 0, 2))],
+    ["/{x=**}/{y}", p(["**", "*"], undefined, v("x", 0, 1), v("y", 1, 2))],
+    ["/{x=a/**/b}/c", p(["a", "**", "b", "c"], undefined, v("x", 0, 3))],
+    [
+      "/v1/{parent=projects/*/databases/*/documents/*/**}/{collection_id}",
+      p(["v1", "projects", "*", "databases", "*", "documents", "*", "**", "*"], undefined, v("parent", 1, 8), v("collection_id", 8, 9)),
+    ],
+    ["/v1/{parent=projects/*/databases/*/documents/**}/{collection_id}", p(["v1", "projects", "*", "databases", "*", "documents", "**", "*"], undefined, v("parent", 1, 7), v("collection_id", 7, 8))],
+    // Dots inside a longer literal are ordinary characters.
+    ["/v1/.x/a.b/.../x..", p(["v1", ".x", "a.b", "...", "x.."], undefined)],
   ];
   it.each(cases)("%s", (template, expected) => {
     expect(parseHttpTemplate(template)).toStrictEqual(expected);
@@ -177,12 +191,15 @@ describe("parseHttpTemplate: errors", () => {
     ["/{a={b}}", /: variable inside variable \(variables cannot nest\) at offset 4$/],
     ["/{a=x/{b=*}}", /: variable inside variable \(variables cannot nest\) at offset 6$/],
     ["/{a=x{b}}", /: variable inside variable \(variables cannot nest\) at offset 5$/],
-    // "**" placement
-    ["/**/a", /: "\*\*" must be the last segment \(only a verb may follow it\) at offset 1$/],
-    ["/a/**/b:verb", /: "\*\*" must be the last segment .* at offset 3$/],
-    ["/{x=**}/a", /: "\*\*" must be the last segment .* at offset 4$/],
-    ["/{x=**/a}", /: "\*\*" must be the last segment .* at offset 4$/],
-    ["/{x=**}/{y}", /: "\*\*" must be the last segment .* at offset 4$/],
+    // dot segments: URL normalization removes them, no request reaches the route
+    ["/v1/./{name}", /: dot segment "\." \(URL normalization removes it, so no request could reach this path\) at offset 4$/],
+    ["/v1/../x", /: dot segment "\.\." .* at offset 4$/],
+    ["/v1/{name=a/./*}", /: dot segment "\." .* at offset 12$/],
+    ["/v1/{name=**/..}", /: dot segment "\.\." .* at offset 13$/],
+    ["/v1/%2E", /: dot segment "%2E" .* at offset 4$/],
+    ["/v1/.%2e:verb", /: dot segment "\.%2e" .* at offset 4$/],
+    ["/.", /: dot segment "\." .* at offset 1$/],
+    // "**" placement: one per template
     ["/**/**", /: more than one "\*\*" \(at most one is allowed\) at offset 4$/],
     ["/{a=**}/{b=**}", /: more than one "\*\*" .* at offset 11$/],
     ["/**/x/**", /: more than one "\*\*" .* at offset 6$/],
@@ -247,7 +264,8 @@ describe("parseHttpTemplate: fuzz", () => {
       const segs = result.segments;
       expect(segs.every((s) => s.length > 0)).toBe(true);
       const deep = segs.indexOf("**");
-      if (deep >= 0) expect(deep).toBe(segs.length - 1);
+      if (deep >= 0) expect(segs.lastIndexOf("**")).toBe(deep);
+      expect(segs.some((s) => s === "." || s === "..")).toBe(false);
       if (result.verb !== undefined) expect(result.verb.length).toBeGreaterThan(0);
       for (const x of result.variables) {
         expect(x.start).toBeGreaterThanOrEqual(0);

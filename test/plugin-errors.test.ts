@@ -8,7 +8,8 @@ import { http } from "../plugin/src/gen/google/api/annotations_pb.js";
 import { HttpRuleSchema, type HttpRule } from "../plugin/src/gen/google/api/http_pb.js";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import { GenerationError } from "../plugin/src/generation-error.js";
-import { fixtures, loadFixture, repoRoot, runPlugin } from "./support/plugin-runner.js";
+import { setNoticeSink } from "../plugin/src/notices.js";
+import { fileOf, fixtures, loadFixture, repoRoot, runPlugin } from "./support/plugin-runner.js";
 
 /** The library.proto method of that name. */
 function method(files: FileDescriptorProto[], name: string): MethodDescriptorProto {
@@ -68,7 +69,7 @@ describe("unsupported proto shapes stop generation with one clear message", () =
     [
       "response_body",
       withRule("GetBook", { pattern: { case: "get", value: "/v1/{name=shelves/*/books/*}" }, responseBody: "title" }),
-      `${where}.GetBook: option google.api.http: response_body "title" is not supported`,
+      `${where}.GetBook: option google.api.http: response_body "title" is not supported: the HTTP+JSON binding answers with the whole response message; remove response_body, or leave the RPC's HTTP rules out with skip_http_rules=demo.v1.LibraryService.GetBook (it stays on JSON-RPC and gRPC)`,
     ],
     ["a rule without a pattern", withRule("GetBook", {}), `${where}.GetBook: option google.api.http: the rule has no pattern`],
     [
@@ -95,6 +96,107 @@ describe("unsupported proto shapes stop generation with one clear message", () =
   });
 });
 
+describe("HTTP rules the HTTP+JSON binding cannot serve", () => {
+  /** Runs the plugin, collecting the notices; returns the run (or the GenerationError) and the notices. */
+  function run(parameter: string, mutate: (files: FileDescriptorProto[]) => void): { run?: ReturnType<typeof runPlugin>; error?: Error; notices: string[] } {
+    const notices: string[] = [];
+    const previous = setNoticeSink((line) => notices.push(line));
+    try {
+      return { run: runPlugin("library", parameter, mutate), notices };
+    } catch (e) {
+      return { error: e as Error, notices };
+    } finally {
+      setNoticeSink(previous);
+    }
+  }
+
+  const custom = (kind: string, path = "/v1/{name=shelves/*/books/*}") => withRule("GetBook", { pattern: { case: "custom", value: { kind, path } } });
+
+  it.each([
+    [
+      "FOO",
+      custom("FOO"),
+      `custom kind "FOO" ("/v1/{name=shelves/*/books/*}") is not supported: the HTTP+JSON binding serves GET, PUT, POST, DELETE, PATCH and HEAD (Node's HTTP parser, fetch and OpenAPI refuse or cannot describe other methods)`,
+    ],
+    [
+      "OPTIONS",
+      custom("OPTIONS"),
+      `custom kind "OPTIONS" ("/v1/{name=shelves/*/books/*}") is not supported: the HTTP+JSON binding serves GET, PUT, POST, DELETE, PATCH and HEAD (Node's HTTP parser, fetch and OpenAPI refuse or cannot describe other methods)`,
+    ],
+    ["M-SEARCH", custom("M-SEARCH"), 'custom kind "M-SEARCH" ("/v1/{name=shelves/*/books/*}") is not an HTTP method name'],
+    [
+      "HEAD on an RPC answering a message, without a GET of the same path",
+      custom("HEAD"),
+      'custom kind "HEAD" ("/v1/{name=shelves/*/books/*}") needs an RPC returning google.protobuf.Empty or a GET binding of the same path: a HEAD answer carries no body, so demo.v1.Book could not reach the client',
+    ],
+    [
+      "HEAD on a server-streaming RPC",
+      (files: FileDescriptorProto[]) => {
+        withRule("GetBook", {
+          pattern: { case: "get", value: "/v1/{name=shelves/*/books/*}" },
+          additionalBindings: [{ pattern: { case: "custom", value: { kind: "HEAD", path: "/v1/{name=shelves/*/books/*}" } } }],
+        })(files);
+        method(files, "GetBook").serverStreaming = true;
+      },
+      'custom kind "HEAD" ("/v1/{name=shelves/*/books/*}") needs a unary RPC: a HEAD answer carries no body, so no event of the stream could reach the client',
+    ],
+    [
+      "HEAD with a body",
+      withRule("GetBook", { pattern: { case: "custom", value: { kind: "head", path: "/v1/{name=shelves/*/books/*}" } }, body: "*" }),
+      'custom kind "HEAD" ("/v1/{name=shelves/*/books/*}") must not have a body (body: "*"): a HEAD request has none',
+    ],
+  ])("%s: unsupported_rpcs=error fails with one line naming file, RPC and kind; the default skips the rule with that notice", (_name, mutate, problem) => {
+    const failed = run("unsupported_rpcs=error", mutate);
+    expect(failed.error).toBeInstanceOf(GenerationError);
+    expect(failed.error?.message).toBe(`${where}.GetBook: option google.api.http: ${problem}`);
+    const skipped = run("target=ts", mutate);
+    expect(skipped.error).toBeUndefined();
+    expect(skipped.notices).toEqual([
+      `protoc-gen-a2a: notice: ${where}.GetBook: option google.api.http: ${problem}; this HTTP rule is skipped, the RPC stays on the other bindings (unsupported_rpcs=error fails instead)`,
+    ]);
+    const routes = fileOf(skipped.run!, "demo/v1/library_a2a_rest_routes.ts");
+    expect(routes).not.toMatch(/method: "(FOO|OPTIONS|M-SEARCH|HEAD)",\n\s+template: "\/v1\/\{name=shelves\/\*\/books\/\*\}"/);
+    const openapi = JSON.parse(fileOf(skipped.run!, "demo/v1/library_a2a_openapi.json")) as { paths: Record<string, Record<string, unknown>> };
+    for (const item of Object.values(openapi.paths)) for (const key of Object.keys(item)) expect(["get", "put", "post", "delete", "patch", "head", "parameters"]).toContain(key);
+    expect(fileOf(skipped.run!, "demo/v1/library_a2a_jsonrpc_methods.ts")).toContain("GetBook");
+  });
+
+  it("the standard methods spelled as custom kinds are those methods", () => {
+    const result = run("target=ts", custom("get"));
+    expect(result.notices).toEqual([]);
+    expect(fileOf(result.run!, "demo/v1/library_a2a_rest_routes.ts")).toMatch(/method: "GET",\n\s+template: "\/v1\/\{name=shelves\/\*\/books\/\*\}",/);
+  });
+
+  it.each([
+    ["/v1/./{name=shelves/*/books/*}", 'dot segment "." (URL normalization removes it, so no request could reach this path) at offset 4'],
+    ["/v1/../{name=shelves/*/books/*}", 'dot segment ".." (URL normalization removes it, so no request could reach this path) at offset 4'],
+    ["/v1/{name=shelves/%2e/books/*}", 'dot segment "%2e" (URL normalization removes it, so no request could reach this path) at offset 18'],
+    ["/v1//{name=shelves/*/books/*}", "empty segment at offset 4"],
+    ["/v1/{name=shelves/*/books/*}/", "empty segment at offset 29"],
+  ])("%s is refused at generation with one line", (template, problem) => {
+    const result = run("target=ts", withRule("GetBook", { pattern: { case: "get", value: template } }));
+    expect(result.error).toBeInstanceOf(GenerationError);
+    expect(result.error?.message).toBe(`${where}.GetBook: option google.api.http: invalid path template ${JSON.stringify(template)}: ${problem}`);
+  });
+
+  it.each([
+    ["a malformed template", withRule("GetBook", { pattern: { case: "get", value: "/v1/./{name}" } }), 'invalid path template "/v1/./{name}": dot segment'],
+    ["a GET with a body", withRule("GetBook", { pattern: { case: "get", value: "/v1/{name=shelves/*/books/*}" }, body: "*" }), 'GET "/v1/{name=shelves/*/books/*}" must not have a body'],
+    ["a variable naming no field", withRule("GetBook", { pattern: { case: "get", value: "/v1/{title}" } }), "path variable {title} in"],
+    ["a custom kind (unsupported_rpcs=error)", custom("FOO"), 'custom kind "FOO"'],
+  ])("bindings=jsonrpc+grpc emits no REST code: %s only gives a notice", (_name, mutate, problem) => {
+    const result = run("bindings=jsonrpc+grpc,unsupported_rpcs=error", mutate);
+    expect(result.error).toBeUndefined();
+    expect(result.notices).toHaveLength(1);
+    expect(result.notices[0]).toContain(`protoc-gen-a2a: notice: ${where}.GetBook: option google.api.http: HTTP rule ignored, bindings=jsonrpc+grpc emits no HTTP+JSON code: ${problem}`);
+    const files = [...result.run!.files.keys()];
+    expect(files.filter((f) => /rest|openapi/.test(f))).toEqual([]);
+    expect(fileOf(result.run!, "demo/v1/library_a2a_jsonrpc_methods.ts")).toContain("GetBook");
+    // with rest, the same rule fails as before (a custom kind under unsupported_rpcs=error too)
+    expect(run("unsupported_rpcs=error", mutate).error).toBeInstanceOf(GenerationError);
+  });
+});
+
 describe("the protoc-gen-a2a executable", () => {
   const bin = join(repoRoot, "plugin/bin/protoc-gen-a2a");
 
@@ -118,6 +220,14 @@ describe("the protoc-gen-a2a executable", () => {
     const result = exec(loadFixture("library"), "errors=v9");
     expect(result.status).toBe(1);
     expect(result.stderr.toString()).toMatch(/^protoc-gen-a2a: invalid option "errors=v9": errors must be one of v1\.0\.1, v1\.0\.0; got "v9"\n$/);
+  });
+
+  it("refuses import_extension=.mjs saying why and what to use, in one line", () => {
+    const result = exec(loadFixture("library"), "import_extension=.mjs");
+    expect(result.status).toBe(1);
+    expect(result.stderr.toString()).toMatch(
+      /^protoc-gen-a2a: invalid option "import_extension=\.mjs": import_extension must be js, ts or none \(as for protoc-gen-es, [^\n]*use import_extension=js with "type": "module" in package\.json\n$/,
+    );
   });
 
   it("answers a good request with a CodeGeneratorResponse", () => {

@@ -325,7 +325,20 @@ describe("plugin options", () => {
   });
 
   it("has one table of options: the parser's keys, the defaults and the README's table come from it", () => {
-    expect(OPTIONS.map((o) => o.key)).toEqual(["errors", "subscribe_post", "bindings", "task_store", "grpc_server", "json_schema", "openapi", "openrpc", "unsupported_rpcs", "manifest"]);
+    expect(OPTIONS.map((o) => o.key)).toEqual([
+      "errors",
+      "subscribe_post",
+      "bindings",
+      "task_store",
+      "grpc_server",
+      "json_schema",
+      "openapi",
+      "openrpc",
+      "json_documents_max_bytes",
+      "unsupported_rpcs",
+      "manifest",
+      "skip_http_rules",
+    ]);
     expect(parseOptions([])).toEqual(defaultOptions);
     expect(defaultOptions).toEqual({
       errorProfile: "v1.0.1",
@@ -336,13 +349,21 @@ describe("plugin options", () => {
       jsonSchema: true,
       openApi: "3.1",
       openRpc: true,
+      jsonDocumentsMaxBytes: 4 * 1024 * 1024,
       unsupportedRpcs: "skip",
       manifest: true,
+      skipHttpRules: new Set(),
     });
     const readme = readFileSync(join(repoRoot, "README.md"), "utf8");
     const start = readme.indexOf("| option | default | meaning |");
     const end = readme.indexOf("\n\n", start);
     expect(readme.slice(start, end), "README's options table: paste optionsTable() of plugin/src/options.ts").toBe(optionsTable());
+  });
+
+  it("reads skip_http_rules as ;-separated fully qualified RPC names", () => {
+    expect(parseOptions([{ key: "skip_http_rules", value: " google.firestore.v1.Firestore.ListDocuments; .pkg.Svc.Rpc ;" }]).skipHttpRules).toEqual(
+      new Set(["google.firestore.v1.Firestore.ListDocuments", "pkg.Svc.Rpc"]),
+    );
   });
 
   it("defaults to target=ts", () => {
@@ -360,7 +381,11 @@ describe("plugin options", () => {
     ["bindings=soap", /bindings must be a \+-separated list of jsonrpc, rest, grpc; got "soap"/],
     ["grpc_server=netty", /grpc_server must be grpc-js or connect; got "netty"/],
     ["task_store=redis", /task_store must be memory, sqlite, postgres or sqlite\+postgres; got "redis"/],
+    ["skip_http_rules=ListDocuments", /skip_http_rules must be a ;-separated list of fully qualified RPC names \(pkg\.Service\.Rpc\); got "ListDocuments"/],
+    ["skip_http_rules=a.B.C;x y.Z", /skip_http_rules must be .*; got "x y\.Z"/],
     ["target=js", /emits TypeScript only: run it with target=ts/],
+    ["import_extension=.mjs", /invalid option "import_extension=\.mjs": import_extension must be js, ts or none .*imports ending in \.mjs would find no file; for ES modules use import_extension=js/],
+    ["import_extension=mjs", /invalid option "import_extension=mjs": .*imports ending in \.mjs would find no file/],
   ])("rejects %s with a clear message", (parameter, message) => {
     expect(() => runPlugin("a2a", parameter)).toThrow(message);
   });

@@ -4,7 +4,7 @@
 // @generated from file a2a.proto (package lf.a2a.v1, syntax proto3)
 /* eslint-disable */
 
-import { A2AServiceTransportClient } from "./a2a_a2a_handler.js";
+import { A2AServiceRequiredFields, A2AServiceTransportClient, typeRegistry } from "./a2a_a2a_handler.js";
 import type { GrpcClientOptions } from "@protoc-gen-a2a/runtime/grpc";
 import { GrpcTransport } from "@protoc-gen-a2a/runtime/grpc";
 import { A2AService } from "./a2a_pb.js";
@@ -22,7 +22,7 @@ import { errorRegistry } from "./a2a_a2a_errors.js";
  */
 export class A2AServiceGrpcClient extends A2AServiceTransportClient {
   constructor(options: GrpcClientOptions) {
-    super(new GrpcTransport(options, A2AService, { errorInfo: ErrorInfoSchema, badRequest: BadRequestSchema }, errorRegistry));
+    super(new GrpcTransport(options, A2AService, { errorInfo: ErrorInfoSchema, badRequest: BadRequestSchema }, errorRegistry, { requestFields: A2AServiceRequiredFields, registry: typeRegistry }));
   }
 }
 

@@ -7,10 +7,11 @@
 import type { CallContext, CallOptions, OperationDescriptor, RequirementTable, Transport } from "@protoc-gen-a2a/runtime";
 import { checkRuntimeVersion } from "@protoc-gen-a2a/runtime";
 import type { AgentCard, CancelTaskRequest, DeleteTaskPushNotificationConfigRequest, GetExtendedAgentCardRequest, GetTaskPushNotificationConfigRequest, GetTaskRequest, ListTaskPushNotificationConfigsRequest, ListTaskPushNotificationConfigsResponse, ListTasksRequest, ListTasksResponse, SendMessageRequest, SendMessageResponse, StreamResponse, SubscribeToTaskRequest, Task, TaskPushNotificationConfig } from "./a2a_pb.js";
-import { AgentCardSchema, CancelTaskRequestSchema, DeleteTaskPushNotificationConfigRequestSchema, GetExtendedAgentCardRequestSchema, GetTaskPushNotificationConfigRequestSchema, GetTaskRequestSchema, ListTaskPushNotificationConfigsRequestSchema, ListTaskPushNotificationConfigsResponseSchema, ListTasksRequestSchema, ListTasksResponseSchema, SendMessageRequestSchema, SendMessageResponseSchema, StreamResponseSchema, SubscribeToTaskRequestSchema, TaskPushNotificationConfigSchema, TaskSchema } from "./a2a_pb.js";
+import { AgentCardSchema, CancelTaskRequestSchema, DeleteTaskPushNotificationConfigRequestSchema, file_a2a, GetExtendedAgentCardRequestSchema, GetTaskPushNotificationConfigRequestSchema, GetTaskRequestSchema, ListTaskPushNotificationConfigsRequestSchema, ListTaskPushNotificationConfigsResponseSchema, ListTasksRequestSchema, ListTasksResponseSchema, SendMessageRequestSchema, SendMessageResponseSchema, StreamResponseSchema, SubscribeToTaskRequestSchema, TaskPushNotificationConfigSchema, TaskSchema } from "./a2a_pb.js";
 import type { Empty } from "@bufbuild/protobuf/wkt";
-import { EmptySchema } from "@bufbuild/protobuf/wkt";
+import { EmptySchema, file_google_protobuf_any, file_google_protobuf_duration, file_google_protobuf_empty, file_google_protobuf_field_mask, file_google_protobuf_struct, file_google_protobuf_timestamp, file_google_protobuf_wrappers } from "@bufbuild/protobuf/wkt";
 import type { Message, MessageInitShape } from "@bufbuild/protobuf";
+import { createRegistry } from "@bufbuild/protobuf";
 
 // @generated provenance: protoc-gen-a2a v0.1.0 from a2a.proto sha256:613b3e6cafd3bd3c0f97fc05ee54c05513d40e6ca36595cfaa2ee2dc4b6c43c5, options sha256:6513f48d294c4a18ce3b506f54f0423f3d6d109fae1a66cf04250f27e0cecd23
 
@@ -710,3 +711,20 @@ export const serviceParameters = {
   /** Comma-separated extension URIs the client wants to use for the request (§3.2.6, §4.6). */
   extensions: { name: "A2A-Extensions", grpcKey: "a2a-extensions", query: false },
 } as const;
+
+/**
+ * The message, enum and extension types of a2a.proto, of the files it imports that its
+ * messages use or extend, and of the well-known types: what ProtoJSON needs to read and write
+ * `google.protobuf.Any` and extensions. Servers and clients use it, merged with their `registry`
+ * option (the agent's own types).
+ */
+export const typeRegistry = createRegistry(
+  file_a2a,
+  file_google_protobuf_empty,
+  file_google_protobuf_struct,
+  file_google_protobuf_timestamp,
+  file_google_protobuf_any,
+  file_google_protobuf_duration,
+  file_google_protobuf_field_mask,
+  file_google_protobuf_wrappers,
+);

@@ -4,7 +4,7 @@
 // @generated from file a2a.proto (package lf.a2a.v1, syntax proto3)
 /* eslint-disable */
 
-import { A2AServiceTransportClient } from "./a2a_a2a_handler.js";
+import { A2AServiceRequiredFields, A2AServiceTransportClient, typeRegistry } from "./a2a_a2a_handler.js";
 import type { JsonRpcClientOptions } from "@protoc-gen-a2a/runtime/jsonrpc";
 import { JsonRpcTransport } from "@protoc-gen-a2a/runtime/jsonrpc";
 import { errorRegistry } from "./a2a_a2a_errors.js";
@@ -19,7 +19,7 @@ import { errorRegistry } from "./a2a_a2a_errors.js";
  */
 export class A2AServiceJsonRpcClient extends A2AServiceTransportClient {
   constructor(options: JsonRpcClientOptions) {
-    super(new JsonRpcTransport(options, errorRegistry));
+    super(new JsonRpcTransport(options, errorRegistry, { requestFields: A2AServiceRequiredFields, registry: typeRegistry }));
   }
 }
 

@@ -7,7 +7,7 @@
 import type { NodeRequestListener, UniversalHandler } from "@protoc-gen-a2a/runtime/http";
 import { serveFetch, serveNode } from "@protoc-gen-a2a/runtime/http";
 import type { A2AServiceHandler, A2AServiceOperationName } from "./a2a_a2a_handler.js";
-import { A2AServiceRequiredFields, A2AServiceResponseFields, dispatchA2AService } from "./a2a_a2a_handler.js";
+import { A2AServiceRequiredFields, A2AServiceResponseFields, dispatchA2AService, typeRegistry } from "./a2a_a2a_handler.js";
 import type { JsonRpcServerOptions } from "@protoc-gen-a2a/runtime/jsonrpc";
 import { createJsonRpcHandler } from "@protoc-gen-a2a/runtime/jsonrpc";
 import { A2AServiceJsonRpcMethods } from "./a2a_a2a_jsonrpc_methods.js";
@@ -42,6 +42,7 @@ export function createA2AServiceJsonRpcServer<Principal = unknown>(handler: A2AS
       requestFields: A2AServiceRequiredFields,
       responseFields: A2AServiceResponseFields,
       errors: errorSpecs,
+      registry: typeRegistry,
       dispatch: (operation, request, context) => dispatchA2AService(handler, operation as A2AServiceOperationName, request, context),
     },
     options,

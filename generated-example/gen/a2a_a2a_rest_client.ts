@@ -4,7 +4,7 @@
 // @generated from file a2a.proto (package lf.a2a.v1, syntax proto3)
 /* eslint-disable */
 
-import { A2AServiceTransportClient } from "./a2a_a2a_handler.js";
+import { A2AServiceRequiredFields, A2AServiceTransportClient, typeRegistry } from "./a2a_a2a_handler.js";
 import type { RestClientOptions } from "@protoc-gen-a2a/runtime/rest";
 import { RestTransport } from "@protoc-gen-a2a/runtime/rest";
 import { A2AServiceRestRequests, A2AServiceRoutes } from "./a2a_a2a_rest_routes.js";
@@ -21,7 +21,7 @@ import { errorRegistry } from "./a2a_a2a_errors.js";
  */
 export class A2AServiceRestClient extends A2AServiceTransportClient {
   constructor(options: RestClientOptions) {
-    super(new RestTransport(options, A2AServiceRoutes, A2AServiceRestRequests, errorRegistry));
+    super(new RestTransport(options, A2AServiceRoutes, A2AServiceRestRequests, errorRegistry, { requestFields: A2AServiceRequiredFields, registry: typeRegistry }));
   }
 }
 

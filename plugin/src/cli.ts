@@ -6,11 +6,10 @@
  */
 import { runNodeJs } from "@bufbuild/protoplugin";
 import { protocGenA2a } from "./protoc-gen-a2a-plugin.js";
-import { runInit } from "./init/init-command.js";
-import { runScaffold } from "./scaffold/scaffold-command.js";
-import { runCheck } from "./check/check-command.js";
-import { runDiff } from "./diff/diff-command.js";
 import { version } from "./version.js";
+
+// The commands other than the plugin itself are imported when run: the plugin, which buf and protoc
+// start once per generation, does not load (nor compile) them (plugin/build.mjs splits them out).
 
 const USAGE = `protoc-gen-a2a ${version}: generates A2A servers, clients, route and error tables from a2a.proto.
 
@@ -40,19 +39,23 @@ if (command === undefined) {
 } else if (command === "init" && (rest.includes("--help") || rest.includes("-h"))) {
   console.log(USAGE);
 } else if (command === "init") {
+  const { runInit } = await import("./init/init-command.js");
   const result = runInit(rest);
   (result.ok ? console.log : console.error)(result.lines.join("\n"));
   process.exit(result.ok ? 0 : 2);
 } else if (command === "check-generated") {
+  const { runCheck } = await import("./check/check-command.js");
   const result = runCheck(rest);
   (result.ok ? console.log : console.error)(result.lines.join("\n"));
   process.exit(result.ok ? 0 : 1);
 } else if (command === "diff") {
+  const { runDiff } = await import("./diff/diff-command.js");
   const result = runDiff(rest);
   process.stdout.write(result.stdout);
   process.stderr.write(result.stderr);
   process.exitCode = result.code;
 } else if (command === "scaffold-binding") {
+  const { runScaffold } = await import("./scaffold/scaffold-command.js");
   runScaffold(rest).then(
     (result) => {
       (result.ok ? console.log : console.error)(result.lines.join("\n"));

@@ -27,3 +27,19 @@ export function locationPrefix(where: ErrorLocation): string {
   if (where.option !== undefined) parts.push(`option ${where.option}`);
   return parts.join(": ");
 }
+
+/**
+ * Runs `emit`, turning any error that is not already a GenerationError (a bug the input exposed, a
+ * TypeError) into one that names where it happened, so that no failure is an unnamed TypeError.
+ * The original error is kept as `cause`.
+ */
+export function withErrorLocation<T>(where: ErrorLocation, emit: () => T): T {
+  try {
+    return emit();
+  } catch (e) {
+    if (e instanceof GenerationError) throw e;
+    const error = generationError(where, `internal error: ${e instanceof Error ? e.message : String(e)} (please report it with this proto)`);
+    Object.defineProperty(error, "cause", { value: e, configurable: true, writable: true, enumerable: false });
+    throw error;
+  }
+}

@@ -20,10 +20,14 @@ export interface PluginOptions {
   readonly openApi: "3.1" | "3.2" | "none";
   /** `openrpc=`: whether to emit the OpenRPC document of the JSON-RPC binding. */
   readonly openRpc: boolean;
+  /** `json_documents_max_bytes=`: the size over which a single-file JSON document (schema bundle, OpenAPI, OpenRPC) is left out with a notice; undefined: no limit. */
+  readonly jsonDocumentsMaxBytes: number | undefined;
   /** `unsupported_rpcs=`: what a client- or bidi-streaming RPC does: skipped with a notice, or an error. */
   readonly unsupportedRpcs: "skip" | "error";
   /** `manifest=`: whether to emit the API manifest (`<file>_a2a_manifest.json`). */
   readonly manifest: boolean;
+  /** `skip_http_rules=`: fully qualified RPC names ("pkg.Service.Rpc") whose google.api.http rules are left out. */
+  readonly skipHttpRules: ReadonlySet<string>;
 }
 
 /** A binding the plugin can emit. */
@@ -145,6 +149,20 @@ export const OPTIONS: readonly OptionSpec[] = [
     parse: (value) => parseBoolean("openrpc", value),
   },
   {
+    key: "json_documents_max_bytes",
+    field: "jsonDocumentsMaxBytes",
+    values: "<bytes>|none",
+    default: "4194304",
+    meaning:
+      "the largest `<file>_a2a_schema.json`, `<file>_a2a_openapi.json` and `<file>_a2a_openrpc.json` written (bytes; a `k`/`M` suffix counts KiB/MiB): a larger one (a very large API: Google's compute.proto makes 6, 9 and 12 MB) is left out with a notice on stderr naming it and its size, and the one-schema-per-type folder `<file>_a2a_schema/` (always written with `json_schema`) is what to use instead; `none` writes them whatever their size. The A2A documents are far below the default (4 MiB)",
+    parse: (value) => {
+      if (value === "none") return undefined;
+      const m = /^([0-9]+)([kM]?)$/.exec(value);
+      if (m === null || Number(m[1]) === 0) throw new Error(`json_documents_max_bytes must be a positive number of bytes (with an optional k or M suffix) or none; got "${value}"`);
+      return Number(m[1]) * (m[2] === "k" ? 1024 : m[2] === "M" ? 1024 * 1024 : 1);
+    },
+  },
+  {
     key: "unsupported_rpcs",
     field: "unsupportedRpcs",
     values: "skip|error",
@@ -165,7 +183,27 @@ export const OPTIONS: readonly OptionSpec[] = [
       "`<file>_a2a_manifest.json`, the API manifest (`manifestVersion` 1): per service its operations (kind, request and response types, JSON-RPC method, gRPC path, HTTP bindings, whether the task runtime implements them), the messages and enums they use (field numbers, JSON names, types, `field_behavior`, what validation treats as REQUIRED), the error table of the selected profile and the service parameters, with the provenance; what `protoc-gen-a2a diff` compares (see [Updating to a new a2a.proto](#updating-to-a-new-a2aproto))",
     parse: (value) => parseBoolean("manifest", value),
   },
+  {
+    key: "skip_http_rules",
+    field: "skipHttpRules",
+    values: "pkg.Service.Rpc;…",
+    default: "",
+    meaning:
+      "RPCs (fully qualified, `;`-separated, e.g. `google.firestore.v1.Firestore.ListDocuments;pkg.Svc.Rpc`) whose `google.api.http` rules (with their `additional_bindings`) are left out: no route, no REST client method, no OpenAPI operation, a notice per skipped rule; the RPC stays on JSON-RPC and gRPC. For rules that overlap another RPC's routes (Firestore's ListDocuments `…/documents/*/**}/{collection_id}` takes the GETs of GetDocument `…/documents/*/**}`) or that the HTTP+JSON binding cannot serve; a name no RPC of the run has gets a notice",
+    parse: parseRpcNames,
+  },
 ];
+
+/** `skip_http_rules`: `;`-separated fully qualified RPC names (a leading "." is dropped). */
+function parseRpcNames(value: string): ReadonlySet<string> {
+  const names = value
+    .split(";")
+    .map((n) => n.trim().replace(/^\./, ""))
+    .filter((n) => n !== "");
+  const bad = names.filter((n) => !/^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+$/.test(n));
+  if (bad.length > 0) throw new Error(`skip_http_rules must be a ;-separated list of fully qualified RPC names (pkg.Service.Rpc); got "${bad[0]}"`);
+  return new Set(names);
+}
 
 /** protoplugin's own options that apply to this plugin's output, for the README table. */
 export const STANDARD_OPTIONS: readonly { readonly option: string; readonly default: string; readonly meaning: string }[] = [
@@ -173,7 +211,8 @@ export const STANDARD_OPTIONS: readonly { readonly option: string; readonly defa
   {
     option: "`import_extension=js` \\| `none` \\| `ts`",
     default: "`none`",
-    meaning: "protoplugin's standard option: the extension of relative imports between generated files (NodeNext projects need `js`)",
+    meaning:
+      "protoplugin's standard option: the extension of relative imports between generated files (NodeNext projects need `js`); others (`.mjs`) are refused with the reason: the generated files are `.ts`, compiled to `.js`",
   },
   {
     option: "`rewrite_imports=…`, `ts_nocheck=true`, `keep_empty_files=true`",
@@ -203,7 +242,7 @@ export function optionsTable(): string {
   const rows = OPTIONS.map((o) => {
     const [first, ...rest] = o.values.split("|");
     const option = [`\`${o.key}=${first}\``, ...rest.map((v) => `\`${v}\``)].join(" \\| ");
-    const fallback = o.key === "bindings" ? "all three" : `\`${o.default}\``;
+    const fallback = o.key === "bindings" ? "all three" : o.default === "" ? "none" : `\`${o.default}\``;
     return `| ${option} | ${fallback} | ${o.meaning} |`;
   });
   const standard = STANDARD_OPTIONS.map((s) => `| ${s.option} | ${s.default} | ${s.meaning} |`);

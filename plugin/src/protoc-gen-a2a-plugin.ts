@@ -3,7 +3,9 @@ import { createEcmaScriptPlugin, type Plugin, type Schema } from "@bufbuild/prot
 import type { CodeGeneratorRequest } from "@bufbuild/protobuf/wkt";
 import { parseOptions, type PluginOptions } from "./options.js";
 import { version } from "./version.js";
-import { buildFileModel } from "./model/service-model.js";
+import { checkImportExtension } from "./import-extension.js";
+import { buildFileModel, type FileModel } from "./model/service-model.js";
+import { withErrorLocation } from "./generation-error.js";
 import { emitHandlerFile } from "./emit/common/handler-interface.js";
 import { emitErrorsFile } from "./emit/common/errors.js";
 import { emitTaskHandlerFile } from "./emit/common/task-handler.js";
@@ -23,6 +25,7 @@ import { emitOpenRpc } from "./emit/schema/openrpc.js";
 import { emitManifest } from "./emit/manifest/manifest.js";
 import { isA2AV03Service, v03CompanionOf } from "./model/a2a-v0-3.js";
 import { emitV03CompatFile } from "./emit/common/v03-compat.js";
+import { notice } from "./notices.js";
 
 const name = "protoc-gen-a2a";
 
@@ -47,6 +50,7 @@ export const protocGenA2a: Plugin = {
   name: inner.name,
   version: inner.version,
   run(request: CodeGeneratorRequest) {
+    checkImportExtension(request.parameter);
     if (!/(^|,)\s*target=/.test(request.parameter)) {
       request.parameter = request.parameter === "" ? "target=ts" : `${request.parameter},target=ts`;
     }
@@ -56,39 +60,55 @@ export const protocGenA2a: Plugin = {
 
 function generateTs(schema: Schema<PluginOptions>): void {
   const models = schema.files.filter((file) => file.services.length > 0).map((file) => buildFileModel(file, schema.options, schema.proto.parameter));
+  noticeUnknownSkippedRpcs(schema);
   if (models.length === 0) return;
-  const bindings = schema.options.bindings;
   // A2A 0.3's proto in the same run: the 1.0 files get its clients and servers joined to theirs.
   const v03 = v03CompanionOf(schema.files);
   for (const model of models) {
-    emitHandlerFile(schema, model);
-    emitErrorsFile(schema, model);
-    emitTaskHandlerFile(schema, model);
-    const withV03 = v03 !== undefined && model.file !== v03 ? v03 : undefined;
-    emitAgentClientFile(schema, model, withV03);
-    if (withV03 !== undefined) emitV03CompatFile(schema, model, withV03);
-    emitEquivalenceKitFile(schema, model);
-    // A2A 0.3's JSON-RPC wire is not its proto's: the runtime serves it (model/a2a-v0-3.ts).
-    const jsonRpc = bindings.has("jsonrpc") && !model.services.every((s) => isA2AV03Service(s.desc));
-    if (jsonRpc) {
-      emitJsonRpcMethodTable(schema, model);
-      emitJsonRpcServer(schema, model);
-      emitJsonRpcClient(schema, model);
-    }
-    // Only files with a google.api.http rule get REST files (route table, server, client).
-    if (bindings.has("rest") && restServices(model).length > 0) {
-      emitRouteTable(schema, model);
-      emitRestServer(schema, model);
-      emitRestClient(schema, model);
-    }
-    if (bindings.has("grpc")) {
-      emitGrpcServer(schema, model);
-      emitGrpcClient(schema, model);
-    }
-    const parameter = schema.proto.parameter;
-    if (schema.options.jsonSchema) emitJsonSchemas(schema, model, parameter);
-    if (bindings.has("rest") && schema.options.openApi !== "none") emitOpenApi(schema, model, parameter, schema.options.openApi);
-    if (jsonRpc && schema.options.openRpc) emitOpenRpc(schema, model, parameter);
-    if (schema.options.manifest) emitManifest(schema, model, parameter);
+    // Whatever fails names the proto file (the emitters that go per RPC name it too).
+    withErrorLocation({ file: model.fileName }, () => emitFile(schema, model, v03));
+  }
+}
+
+/** Emits every output file of one proto file. */
+function emitFile(schema: Schema<PluginOptions>, model: FileModel, v03: ReturnType<typeof v03CompanionOf>): void {
+  const bindings = schema.options.bindings;
+  emitHandlerFile(schema, model);
+  emitErrorsFile(schema, model);
+  emitTaskHandlerFile(schema, model);
+  const withV03 = v03 !== undefined && model.file !== v03 ? v03 : undefined;
+  emitAgentClientFile(schema, model, withV03);
+  if (withV03 !== undefined) emitV03CompatFile(schema, model, withV03);
+  emitEquivalenceKitFile(schema, model);
+  // A2A 0.3's JSON-RPC wire is not its proto's: the runtime serves it (model/a2a-v0-3.ts).
+  const jsonRpc = bindings.has("jsonrpc") && !model.services.every((s) => isA2AV03Service(s.desc));
+  if (jsonRpc) {
+    emitJsonRpcMethodTable(schema, model);
+    emitJsonRpcServer(schema, model);
+    emitJsonRpcClient(schema, model);
+  }
+  // Only files with a google.api.http rule get REST files (route table, server, client).
+  if (bindings.has("rest") && restServices(model).length > 0) {
+    emitRouteTable(schema, model);
+    emitRestServer(schema, model);
+    emitRestClient(schema, model);
+  }
+  if (bindings.has("grpc")) {
+    emitGrpcServer(schema, model);
+    emitGrpcClient(schema, model);
+  }
+  const parameter = schema.proto.parameter;
+  if (schema.options.jsonSchema) emitJsonSchemas(schema, model, parameter);
+  if (bindings.has("rest") && schema.options.openApi !== "none") emitOpenApi(schema, model, parameter, schema.options.openApi);
+  if (jsonRpc && schema.options.openRpc) emitOpenRpc(schema, model, parameter);
+  if (schema.options.manifest) emitManifest(schema, model, parameter);
+}
+
+/** A `skip_http_rules` name that no RPC of this run has: a typo, or an RPC another plugin run (buf's per-directory strategy) generates. */
+function noticeUnknownSkippedRpcs(schema: Schema<PluginOptions>): void {
+  const known = new Set(schema.files.flatMap((file) => file.services.flatMap((service) => service.methods.map((m) => `${service.typeName}.${m.name}`))));
+  for (const name of schema.options.skipHttpRules) {
+    if (known.has(name)) continue;
+    notice({ file: "plugin options", option: "skip_http_rules" }, `no RPC of the files of this run is named ${name} (buf runs a plugin once per directory unless \`strategy: all\`)`);
   }
 }

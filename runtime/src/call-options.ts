@@ -3,6 +3,7 @@
 import { create, type DescMessage, type Message, type MessageInitShape } from "@bufbuild/protobuf";
 import { formatExtensions } from "./service-parameters.js";
 import type { ErrorRegistry } from "./a2a-error.js";
+import { ownMessageInit } from "./own-json.js";
 
 /** Options every binding's client takes, fixed for its lifetime. */
 export interface ClientOptions {
@@ -23,7 +24,8 @@ export interface ClientOptions {
 
 /** The request message of a call: the init shape created, with the client's tenant filled in. */
 export function requestMessage(schema: DescMessage, init: MessageInitShape<DescMessage>, client: ClientOptions): Message {
-  const message = create(schema, init);
+  // Own properties only: a field may be named after an Object.prototype member (own-json.ts).
+  const message = create(schema, ownMessageInit(init));
   const tenant = client.tenant;
   if (tenant !== undefined && schema.field["tenant"] !== undefined && (message as { tenant?: string }).tenant === "") {
     (message as { tenant?: string }).tenant = tenant;

@@ -46,6 +46,10 @@ export type { Transport } from "./transport.js";
 export { LAST_EVENT_ID_PARAMETER, eventIdOf, formatEventId, parseEventId, setEventId, type ParsedEventId } from "./task/event-ids.js";
 export { DEFAULT_STREAM_RESUME, type ResumableStreamClientOptions, type ResumeSettings, type StreamResumeOptions } from "./http/stream-resume.js";
 export { JsonDecodeError, decodeMessage, encodeMessage } from "./proto-json.js";
+/** The type registry of ProtoJSON (Any, extensions), requests whose ProtoJSON is not an object, and the clients' checks before sending. */
+export { mergeRegistries, type TypeRegistryOption } from "./type-registry.js";
+export { hasObjectJson, hasOwnJsonForm } from "./json-form.js";
+export { checkedRequestMessage, clientRequestSettings, invalidParamsError, type ClientRequestSettings, type ClientServiceTables } from "./client-request.js";
 export { BINDING_CALL, isBindingCall, isImmutable, markImmutable } from "./binding-call.js";
 export { fillRequiredDefaults, findMissingFields, type FieldRule, type RequiredCheck, type RequirementTable } from "./required-fields.js";
 export {

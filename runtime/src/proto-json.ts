@@ -5,9 +5,10 @@
  * Decoding is strict about what a field holds (wrong types, unknown enum names, two
  * oneof members, malformed timestamps are errors) and lenient about fields it does
  * not know, which spec §5.7 says implementations SHOULD ignore. The fast path is one
- * strict `fromJson`; only a request with unknown keys pays for a second pass.
+ * strict `fromJson`; only a request with unknown keys pays for a second pass. The type
+ * registry (type-registry.ts) resolves `google.protobuf.Any` and proto2 extensions both ways.
  */
-import { fromJson, toJson, type DescMessage, type JsonValue, type MessageShape } from "@bufbuild/protobuf";
+import { fromJson, toJson, type DescMessage, type JsonValue, type MessageShape, type Registry } from "@bufbuild/protobuf";
 import { fillRequiredDefaults, type RequirementTable } from "./required-fields.js";
 
 /** A request that does not decode: `message` says which field and why (no internals). */
@@ -17,24 +18,25 @@ export class JsonDecodeError extends Error {
 
 const UNKNOWN_KEY = /key "[^"]*" is unknown/;
 
-/** Decodes a ProtoJSON value into a message of `schema`; throws JsonDecodeError. */
-export function decodeMessage<Desc extends DescMessage>(schema: Desc, json: JsonValue): MessageShape<Desc> {
+/** Decodes a ProtoJSON value into a message of `schema` (Any and extensions by `registry`); throws JsonDecodeError. */
+export function decodeMessage<Desc extends DescMessage>(schema: Desc, json: JsonValue, registry?: Registry): MessageShape<Desc> {
+  const options = registry === undefined ? undefined : { registry };
   try {
-    return fromJson(schema, json);
+    return fromJson(schema, json, options);
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
     if (!UNKNOWN_KEY.test(message)) throw new JsonDecodeError(message);
   }
   try {
-    return fromJson(schema, dropUnknownKeys(schema, json, 0));
+    return fromJson(schema, dropUnknownKeys(schema, json, 0), options);
   } catch (e) {
     throw new JsonDecodeError(e instanceof Error ? e.message : String(e));
   }
 }
 
-/** Encodes a message to ProtoJSON, adding the REQUIRED fields ProtoJSON omits at their zero value. */
-export function encodeMessage(schema: DescMessage, message: MessageShape<DescMessage>, responseFields: RequirementTable): JsonValue {
-  return fillRequiredDefaults(responseFields, schema.typeName, toJson(schema, message));
+/** Encodes a message to ProtoJSON (Any and extensions by `registry`), adding the REQUIRED fields ProtoJSON omits at their zero value. */
+export function encodeMessage(schema: DescMessage, message: MessageShape<DescMessage>, responseFields: RequirementTable, registry?: Registry): JsonValue {
+  return fillRequiredDefaults(responseFields, schema.typeName, toJson(schema, message, registry === undefined ? undefined : { registry }));
 }
 
 const MAX_DEPTH = 100;

@@ -20,6 +20,9 @@
  *   a literal colon in an id must then be sent as `%3A`;
  * - routes are tried in table order and the first one with the request method wins;
  *   if only routes of other methods match, the result is 405 with their methods;
+ * - `**` takes zero or more segments; segments after it (Firestore's
+ *   `{parent=projects/*\/databases/*\/documents/*\/**}/{collection_id}`) match the end
+ *   of the path: with at most one `**` per pattern there is exactly one way to split;
  * - captured segments are percent-decoded; malformed escapes and an encoded `/`
  *   inside a variable are a 400 (`bad-path`).
  *
@@ -28,8 +31,8 @@
 
 /**
  * One path segment of a compiled pattern: a literal (exact raw match), "*" (one
- * non-empty segment) or "**" (zero or more segments, last). A literal can never
- * be exactly "*" or "**", so the encoding is unambiguous.
+ * non-empty segment) or "**" (zero or more segments; at most one per pattern, anywhere).
+ * A literal can never be exactly "*" or "**", so the encoding is unambiguous.
  */
 export type PatternSegment = string;
 
@@ -39,7 +42,11 @@ export interface PatternVariable {
   readonly field: string;
   /** First captured segment index (inclusive). */
   readonly start: number;
-  /** Last captured segment index, exclusive; -1 when the variable ends with "**" (captures to the end). */
+  /**
+   * End of the captured pattern segments, exclusive; -1 when the variable ends with the pattern's
+   * final "**" (captures to the end). Indices count pattern segments: after a "**" the path index
+   * is shifted by how many segments it took.
+   */
   readonly end: number;
 }
 
@@ -132,11 +139,15 @@ function fit(pattern: CompiledPattern, segs: readonly string[]): string | null {
   }
   const ps = pattern.segments;
   const m = ps.length;
-  const fixed = m > 0 && ps[m - 1] === "**" ? m - 1 : m;
-  if (fixed === m ? n !== m : n < fixed) return null;
-  for (let i = 0; i < fixed; i++) {
+  const deep = ps.indexOf("**");
+  if (deep < 0 ? n !== m : n < m - 1) return null;
+  // Segments after "**" match the end of the path: pattern index i is path index i + shift.
+  const shift = n - m;
+  for (let i = 0; i < m; i++) {
+    if (i === deep) continue;
     const p = ps[i]!;
-    if (p !== "*" && p !== (i === n - 1 ? last : segs[i])) return null;
+    const at = deep >= 0 && i > deep ? i + shift : i;
+    if (p !== "*" && p !== (at === n - 1 ? last : segs[at])) return null;
   }
   return last;
 }
@@ -145,13 +156,19 @@ function fit(pattern: CompiledPattern, segs: readonly string[]): string | null {
 function capture<Op extends string>(route: Route<Op>, segs: readonly string[], last: string): RouteMatch<Op> {
   const params: Record<string, string> = Object.create(null) as Record<string, string>;
   const n = segs.length;
+  const ps = route.pattern.segments;
+  const deep = ps.indexOf("**");
+  const shift = n - ps.length;
   for (const v of route.pattern.variables) {
-    const end = v.end < 0 ? n : v.end;
+    const patternEnd = v.end < 0 ? ps.length : v.end;
+    // Pattern indices after "**" are path indices shifted by what "**" took.
+    const start = deep >= 0 && v.start > deep ? v.start + shift : v.start;
+    const end = deep >= 0 && patternEnd > deep ? patternEnd + shift : patternEnd;
     // A one-segment variable holds an opaque value: "%2F" decodes to "/" (a tenant "org/team").
     // In a multi-segment value "/" separates segments, so an encoded one would be ambiguous.
-    const multi = v.end < 0 || v.end - v.start > 1;
+    const multi = patternEnd - v.start > 1 || (deep >= v.start && deep < patternEnd);
     let value = "";
-    for (let i = v.start; i < end; i++) {
+    for (let i = start; i < end; i++) {
       let seg = i === n - 1 ? last : segs[i]!;
       if (seg.indexOf("%") >= 0) {
         try {
@@ -163,7 +180,7 @@ function capture<Op extends string>(route: Route<Op>, segs: readonly string[], l
           return { kind: "bad-path", reason: `multi-segment path variable "${v.field}" must not contain an encoded "/"` };
         }
       }
-      value = i === v.start ? seg : value + "/" + seg;
+      value = i === start ? seg : value + "/" + seg;
     }
     params[v.field] = value;
   }

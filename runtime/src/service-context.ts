@@ -7,7 +7,7 @@
 import { A2AError, type A2AErrorSpec } from "./a2a-error.js";
 import type { ServiceParameters, AuthenticateFn, CallContext, ProtocolBinding } from "./call-context.js";
 import { IMPLICIT_VERSION, formatExtensions, negotiateVersion, parseExtensions } from "./service-parameters.js";
-import type { DescMessage, JsonValue, Message } from "@bufbuild/protobuf";
+import type { DescMessage, JsonValue, Message, Registry } from "@bufbuild/protobuf";
 import { JsonDecodeError, decodeMessage } from "./proto-json.js";
 import { CALL_CANCELLATION, type CallCancellation } from "./call-abort.js";
 import { findMissingFields, type RequirementTable } from "./required-fields.js";
@@ -15,6 +15,7 @@ import { BINDING_CALL } from "./binding-call.js";
 import { clipped, quoted } from "./client-input.js";
 import type { ServeNodeOptions } from "./http/node-adapter.js";
 import { DEFAULT_REQUEST_LIMITS, findLimitViolation, resolveRequestLimits, type RequestLimitOptions, type RequestLimits } from "./limits.js";
+import { mergeRegistries, type TypeRegistryOption } from "./type-registry.js";
 
 /** The error types the pipelines raise themselves (the generated `errorSpecs` has them all). */
 export interface PipelineErrorSpecs {
@@ -39,7 +40,7 @@ export interface Logger {
  * The options every A2A server binding takes. The request limits (`maxJsonDepth`,
  * `maxPartsPerMessage`, `maxMetadataBytes`, see limits.ts) apply on every binding.
  */
-export interface ServerOptions<Principal> extends RequestLimitOptions {
+export interface ServerOptions<Principal> extends RequestLimitOptions, TypeRegistryOption {
   /** Protocol versions (Major.Minor) this interface serves. Default `["1.0"]`. */
   readonly supportedVersions?: readonly string[] | undefined;
   /**
@@ -83,10 +84,12 @@ export interface PipelineSettings<Principal> {
   readonly errors: PipelineErrorSpecs;
   /** The request limits (defaults applied). */
   readonly limits: RequestLimits;
+  /** The generated type registry merged with the `registry` option (Any, extensions), once. */
+  readonly registry: Registry | undefined;
 }
 
-/** Applies the defaults of ServerOptions. */
-export function resolveServerOptions<Principal>(options: ServerOptions<Principal> | undefined, errors: PipelineErrorSpecs): PipelineSettings<Principal> {
+/** Applies the defaults of ServerOptions; `registry` is the generated one, merged with the option's. */
+export function resolveServerOptions<Principal>(options: ServerOptions<Principal> | undefined, errors: PipelineErrorSpecs, registry?: Registry): PipelineSettings<Principal> {
   return {
     supportedVersions: options?.supportedVersions ?? ["1.0"],
     versionWhenMissing: options?.versionWhenMissing ?? IMPLICIT_VERSION,
@@ -95,6 +98,7 @@ export function resolveServerOptions<Principal>(options: ServerOptions<Principal
     logger: options?.logger ?? { error: (message, cause) => console.error(message, cause) },
     errors,
     limits: resolveRequestLimits(options),
+    registry: mergeRegistries(registry, options?.registry),
   };
 }
 
@@ -157,12 +161,19 @@ function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
 /**
  * Decodes a request from ProtoJSON and validates it against the REQUIRED/range table and the
  * request limits (default: DEFAULT_REQUEST_LIMITS); throws InvalidParamsError naming the field
- * (with a google.rpc.BadRequest).
+ * (with a google.rpc.BadRequest). `registry` resolves Any and extensions.
  */
-export function decodeRequest(errors: PipelineErrorSpecs, schema: DescMessage, json: JsonValue, requestFields: RequirementTable, limits: RequestLimits = DEFAULT_REQUEST_LIMITS): Message {
+export function decodeRequest(
+  errors: PipelineErrorSpecs,
+  schema: DescMessage,
+  json: JsonValue,
+  requestFields: RequirementTable,
+  limits: RequestLimits = DEFAULT_REQUEST_LIMITS,
+  registry?: Registry,
+): Message {
   let message: Message;
   try {
-    message = decodeMessage(schema, json);
+    message = decodeMessage(schema, json, registry);
   } catch (e) {
     if (e instanceof JsonDecodeError) throw new A2AError(errors.InvalidParamsError, `Invalid parameters: ${e.message}`);
     throw e;
@@ -216,6 +227,8 @@ export interface ServiceDefinitionBase<Principal> {
   readonly errors: PipelineErrorSpecs;
   /** Calls the handler method of an operation. */
   readonly dispatch: (operation: string, request: Message, context: CallContext<Principal>) => Promise<Message> | AsyncIterable<Message>;
+  /** The types of the proto's files, their imports and the well-known types, for ProtoJSON's Any and extensions. */
+  readonly registry?: Registry | undefined;
 }
 
 /**

@@ -5,7 +5,7 @@
 /* eslint-disable */
 
 import type { A2AServiceHandler, A2AServiceOperationName } from "./a2a_a2a_handler.js";
-import { A2AServiceOperationsByName, A2AServiceRequiredFields, dispatchA2AService } from "./a2a_a2a_handler.js";
+import { A2AServiceOperationsByName, A2AServiceRequiredFields, dispatchA2AService, typeRegistry } from "./a2a_a2a_handler.js";
 import type { GrpcJsEndpoint, GrpcJsListenOptions, GrpcJsServiceDefinition } from "@protoc-gen-a2a/runtime/grpc-js";
 import { grpcJsService, listenGrpcJs } from "@protoc-gen-a2a/runtime/grpc-js";
 import { A2AService } from "./a2a_pb.js";
@@ -27,6 +27,7 @@ function grpcDefinitionOfA2AService<Principal>(handler: A2AServiceHandler<Princi
     operations: A2AServiceOperationsByName,
     requestFields: A2AServiceRequiredFields,
     errors: errorSpecs,
+    registry: typeRegistry,
     statusDetails: { errorInfo: ErrorInfoSchema, badRequest: BadRequestSchema, status: StatusSchema },
     dispatch: (operation, request, context) => dispatchA2AService(handler, operation as A2AServiceOperationName, request, context),
   };

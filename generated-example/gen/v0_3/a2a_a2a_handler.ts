@@ -7,10 +7,11 @@
 import type { CallContext, CallOptions, OperationDescriptor, RequirementTable, Transport } from "@protoc-gen-a2a/runtime";
 import { checkRuntimeVersion } from "@protoc-gen-a2a/runtime";
 import type { AgentCard, CancelTaskRequest, CreateTaskPushNotificationConfigRequest, DeleteTaskPushNotificationConfigRequest, GetAgentCardRequest, GetTaskPushNotificationConfigRequest, GetTaskRequest, ListTaskPushNotificationConfigRequest, ListTaskPushNotificationConfigResponse, SendMessageRequest, SendMessageResponse, StreamResponse, Task, TaskPushNotificationConfig, TaskSubscriptionRequest } from "./a2a_pb.js";
-import { AgentCardSchema, CancelTaskRequestSchema, CreateTaskPushNotificationConfigRequestSchema, DeleteTaskPushNotificationConfigRequestSchema, GetAgentCardRequestSchema, GetTaskPushNotificationConfigRequestSchema, GetTaskRequestSchema, ListTaskPushNotificationConfigRequestSchema, ListTaskPushNotificationConfigResponseSchema, SendMessageRequestSchema, SendMessageResponseSchema, StreamResponseSchema, TaskPushNotificationConfigSchema, TaskSchema, TaskSubscriptionRequestSchema } from "./a2a_pb.js";
+import { AgentCardSchema, CancelTaskRequestSchema, CreateTaskPushNotificationConfigRequestSchema, DeleteTaskPushNotificationConfigRequestSchema, file_v0_3_a2a, GetAgentCardRequestSchema, GetTaskPushNotificationConfigRequestSchema, GetTaskRequestSchema, ListTaskPushNotificationConfigRequestSchema, ListTaskPushNotificationConfigResponseSchema, SendMessageRequestSchema, SendMessageResponseSchema, StreamResponseSchema, TaskPushNotificationConfigSchema, TaskSchema, TaskSubscriptionRequestSchema } from "./a2a_pb.js";
 import type { Empty } from "@bufbuild/protobuf/wkt";
-import { EmptySchema } from "@bufbuild/protobuf/wkt";
+import { EmptySchema, file_google_protobuf_any, file_google_protobuf_duration, file_google_protobuf_empty, file_google_protobuf_field_mask, file_google_protobuf_struct, file_google_protobuf_timestamp, file_google_protobuf_wrappers } from "@bufbuild/protobuf/wkt";
 import type { Message, MessageInitShape } from "@bufbuild/protobuf";
+import { createRegistry } from "@bufbuild/protobuf";
 
 // @generated provenance: protoc-gen-a2a v0.1.0 from v0_3/a2a.proto sha256:9c8ec0ac116bffac2a4e4b6762fba19e95b8fd6d67a4d55a5e46f64dd6807ec3, options sha256:6513f48d294c4a18ce3b506f54f0423f3d6d109fae1a66cf04250f27e0cecd23
 
@@ -533,3 +534,20 @@ export const serviceParameters = {
   /** Comma-separated extension URIs the client wants to use for the request (§3.2.6, §4.6). */
   extensions: { name: "A2A-Extensions", grpcKey: "a2a-extensions", query: false },
 } as const;
+
+/**
+ * The message, enum and extension types of v0_3/a2a.proto, of the files it imports that its
+ * messages use or extend, and of the well-known types: what ProtoJSON needs to read and write
+ * `google.protobuf.Any` and extensions. Servers and clients use it, merged with their `registry`
+ * option (the agent's own types).
+ */
+export const typeRegistry = createRegistry(
+  file_v0_3_a2a,
+  file_google_protobuf_empty,
+  file_google_protobuf_struct,
+  file_google_protobuf_timestamp,
+  file_google_protobuf_any,
+  file_google_protobuf_duration,
+  file_google_protobuf_field_mask,
+  file_google_protobuf_wrappers,
+);

@@ -7,7 +7,7 @@
 import type { NodeRequestListener, UniversalHandler } from "@protoc-gen-a2a/runtime/http";
 import { serveFetch, serveNode } from "@protoc-gen-a2a/runtime/http";
 import type { A2AServiceHandler, A2AServiceOperationName } from "./a2a_a2a_handler.js";
-import { A2AServiceOperationsByName, A2AServiceRequiredFields, A2AServiceResponseFields, dispatchA2AService } from "./a2a_a2a_handler.js";
+import { A2AServiceOperationsByName, A2AServiceRequiredFields, A2AServiceResponseFields, dispatchA2AService, typeRegistry } from "./a2a_a2a_handler.js";
 import type { RestServerOptions } from "@protoc-gen-a2a/runtime/rest";
 import { createRestHandler } from "@protoc-gen-a2a/runtime/rest";
 import { A2AServiceRestRequests, A2AServiceRoutes } from "./a2a_a2a_rest_routes.js";
@@ -44,6 +44,7 @@ export function createA2AServiceRestServer<Principal = unknown>(handler: A2AServ
       requestFields: A2AServiceRequiredFields,
       responseFields: A2AServiceResponseFields,
       errors: errorSpecs,
+      registry: typeRegistry,
       dispatch: (operation, request, context) => dispatchA2AService(handler, operation as A2AServiceOperationName, request, context),
     },
     options,

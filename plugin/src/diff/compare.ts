@@ -267,7 +267,10 @@ function compareOperation(path: string, old: ManifestOperation, now: ManifestOpe
     add("operation-request-changed", path, `request type ${old.request} → ${now.request}`, BOTH, "the request message changed: handlers read, and clients send, another type");
   if (old.response !== now.response)
     add("operation-response-changed", path, `response type ${old.response} → ${now.response}`, BOTH, "the response message changed: handlers return, and clients read, another type");
-  if (old.jsonRpcMethod !== now.jsonRpcMethod)
+  // The RPC name qualified (`Get` → `ShelfService.Get`, another service of the file now has a Get): the server still takes `Get`.
+  if (old.jsonRpcMethod !== now.jsonRpcMethod && old.jsonRpcMethod === now.name)
+    add("route-jsonrpc-changed", path, `JSON-RPC method ${old.jsonRpcMethod} → ${now.jsonRpcMethod}`, NONE, `the server takes ${now.name} too (what the generated clients send)`);
+  else if (old.jsonRpcMethod !== now.jsonRpcMethod)
     add(
       "route-jsonrpc-changed",
       path,

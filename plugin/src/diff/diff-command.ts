@@ -87,8 +87,27 @@ export function runDiff(args: readonly string[], cwd = process.cwd()): DiffResul
   let before: LoadedApi;
   let after: LoadedApi;
   try {
-    before = loadApi(paths[0]!, options, parameter, cwd);
-    after = loadApi(paths[1]!, options, parameter, cwd);
+    // A single .proto file is read after the other side, whose file names tell its proto root (a manifest of it names it as buf did).
+    const [oldPath, newPath] = [paths[0]!, paths[1]!];
+    if (oldPath.endsWith(".proto") && !newPath.endsWith(".proto")) {
+      after = loadApi(newPath, options, parameter, cwd);
+      before = loadApi(
+        oldPath,
+        options,
+        parameter,
+        cwd,
+        after.manifests.map((m) => m.file),
+      );
+    } else {
+      before = loadApi(oldPath, options, parameter, cwd);
+      after = loadApi(
+        newPath,
+        options,
+        parameter,
+        cwd,
+        before.manifests.map((m) => m.file),
+      );
+    }
   } catch (e) {
     if (e instanceof InputError) return fail(e.message.startsWith("protoc-gen-a2a") ? e.message : `protoc-gen-a2a diff: ${e.message}`);
     return fail(`protoc-gen-a2a diff: ${e instanceof Error ? e.message.split("\n")[0] : String(e)}`);

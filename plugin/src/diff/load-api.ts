@@ -9,7 +9,7 @@
 import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { basename, delimiter, dirname, join, relative, resolve, sep } from "node:path";
+import { delimiter, dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createFileRegistry, fromBinary } from "@bufbuild/protobuf";
 import { FileDescriptorSetSchema } from "@bufbuild/protobuf/wkt";
@@ -18,6 +18,7 @@ import { setNoticeSink } from "../notices.js";
 import type { PluginOptions } from "../options.js";
 import { MANIFEST_VERSION, apiManifest, type ApiManifest } from "../manifest/api-manifest.js";
 import { buildFileModel } from "../model/service-model.js";
+import { protoRootOf } from "./proto-root.js";
 
 /** A problem with an input: printed as one line, exit 2. */
 export class InputError extends Error {
@@ -31,8 +32,11 @@ export interface LoadedApi {
   readonly manifests: readonly ApiManifest[];
 }
 
-/** Reads one side: a manifest (.json), a folder of manifests (`*_a2a_manifest.json`), a .proto file or a folder of protos. */
-export function loadApi(source: string, options: PluginOptions, parameter: string, cwd = process.cwd()): LoadedApi {
+/**
+ * Reads one side: a manifest (.json), a folder of manifests (`*_a2a_manifest.json`), a .proto file or a folder of protos.
+ * `knownNames`: the proto file names the other side records, which tell a single .proto file's root (proto-root.ts).
+ */
+export function loadApi(source: string, options: PluginOptions, parameter: string, cwd = process.cwd(), knownNames: readonly string[] = []): LoadedApi {
   const path = resolve(cwd, source);
   if (!existsSync(path)) throw new InputError(`${source}: no such file or directory`);
   if (statSync(path).isDirectory()) {
@@ -43,8 +47,8 @@ export function loadApi(source: string, options: PluginOptions, parameter: strin
     throw new InputError(`${source}: no .proto files and no *_a2a_manifest.json in this folder`);
   }
   if (path.endsWith(".proto")) {
-    // The file's folder is the proto root, so that it can import its neighbours; only the file itself is described.
-    const root = dirname(path);
+    // The file's proto root (where buf generate had it), so that it keeps its name and can import its neighbours; only the file itself is described.
+    const root = protoRootOf(path, knownNames);
     return {
       source,
       kind: "proto",
@@ -52,7 +56,7 @@ export function loadApi(source: string, options: PluginOptions, parameter: strin
         source,
         root,
         listFiles(root, (f) => f.endsWith(".proto")),
-        [basename(path)],
+        [relative(root, path).split(sep).join("/")],
         options,
         parameter,
       ),

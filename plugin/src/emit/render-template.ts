@@ -1,11 +1,8 @@
 // Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import Handlebars from "handlebars";
+import type Handlebars from "handlebars";
 import type { GeneratedFile, ImportSymbol, Printable } from "@bufbuild/protoplugin";
-import { templatesDir } from "../templates-dir.js";
+import { compileTemplate } from "./template-engine.js";
 
-const hb = Handlebars.create();
 const compiled = new Map<string, Handlebars.TemplateDelegate>();
 const TOKEN = "\u0000";
 
@@ -29,8 +26,7 @@ export function renderTemplate(f: GeneratedFile, name: string, view: object, sym
   const json = (value: unknown) => JSON.stringify(value);
   let template = compiled.get(name);
   if (template === undefined) {
-    const source = readFileSync(join(templatesDir(), name), "utf8");
-    template = hb.compile(source, { noEscape: true, strict: true, knownHelpers: { sym: true, json: true }, knownHelpersOnly: true });
+    template = compileTemplate(name);
     compiled.set(name, template);
   }
   const text = template(view, { helpers: { sym, json } });

@@ -12,9 +12,15 @@
  * Verb     = ":" LITERAL ;
  * ```
  *
- * - `{x}` is `{x=*}`; `*` is one segment, `**` zero or more and must be the last
- *   segment (only the verb may follow); at most one `**`; variables do not nest;
- *   a field path appears at most once.
+ * - `{x}` is `{x=*}`; `*` is one segment, `**` zero or more; at most one `**`;
+ *   variables do not nest; a field path appears at most once.
+ * - `**` may be followed by further segments, as Google's own APIs write it
+ *   (Firestore: `/v1/{parent=projects/*\/databases/*\/documents/*\/**}/{collection_id}`);
+ *   http.proto's grammar only shows it last, but with one `**` per template the match
+ *   stays unambiguous: the segments after it match the end of the path, `**` takes
+ *   what lies between (see runtime/src/route-matcher.ts).
+ * - A literal that is a dot segment (`.`, `..`, also percent-encoded as `%2E`) is
+ *   refused: URL normalization removes it, so no request could reach the route.
  * - IDENT is `[A-Za-z_][A-Za-z0-9_]*`; LITERAL is a non-empty run of RFC 3986 pchars
  *   (unreserved / pct-encoded / sub-delims / ":" / "@"). A segment that is exactly
  *   `*` or `**` is a wildcard, never a literal.
@@ -95,18 +101,17 @@ export function parseHttpTemplateAst(template: string): TemplateAst {
 export function compileHttpTemplate(ast: TemplateAst): CompiledPattern {
   const segments: PatternSegment[] = [];
   const variables: PatternVariable[] = [];
+  const lastSegment = ast.segments[ast.segments.length - 1];
   for (const s of ast.segments) {
     if (s.kind !== "variable") {
       segments.push(plain(s));
       continue;
     }
     const start = segments.length;
-    let deep = false;
-    for (const inner of s.segments) {
-      segments.push(plain(inner));
-      if (inner.kind === "deep-wildcard") deep = true;
-    }
-    variables.push({ field: s.fieldPath.join("."), start, end: deep ? -1 : segments.length });
+    for (const inner of s.segments) segments.push(plain(inner));
+    // A variable ending in a final "**" captures to the end of the path (-1); elsewhere its end is a pattern index.
+    const toEnd = s === lastSegment && s.segments[s.segments.length - 1]?.kind === "deep-wildcard";
+    variables.push({ field: s.fieldPath.join("."), start, end: toEnd ? -1 : segments.length });
   }
   return { segments, verb: ast.verb, variables };
 }
@@ -130,9 +135,10 @@ function validate(ast: TemplateAst): void {
   const flat: TemplatePlainSegment[] = ast.segments.flatMap((s) => (s.kind === "variable" ? s.segments : [s]));
   const deep = flat.filter((s) => s.kind === "deep-wildcard");
   if (deep.length > 1) fail('more than one "**" (at most one is allowed)', deep[1]!.offset);
-  const d = deep[0];
-  if (d !== undefined && flat[flat.length - 1] !== d) {
-    fail('"**" must be the last segment (only a verb may follow it)', d.offset);
+  for (const s of flat) {
+    if (s.kind === "literal" && isDotSegment(s.value)) {
+      fail(`dot segment ${JSON.stringify(s.value)} (URL normalization removes it, so no request could reach this path)`, s.offset);
+    }
   }
   const seen: { path: string; offset: number }[] = [];
   for (const s of ast.segments) {
@@ -146,6 +152,12 @@ function validate(ast: TemplateAst): void {
     }
     seen.push({ path, offset: s.offset });
   }
+}
+
+/** `.` and `..`, also percent-encoded (`%2E`, `.%2e`): the segments URL parsing removes (RFC 3986 §5.2.4, WHATWG URL). */
+function isDotSegment(literal: string): boolean {
+  const plainDots = literal.replace(/%2e/gi, ".");
+  return plainDots === "." || plainDots === "..";
 }
 
 const HEX = /^[0-9A-Fa-f]$/;

@@ -82,7 +82,8 @@ const SCALAR_LIKE: Readonly<Record<string, QueryKind>> = {
 };
 
 function messageKind(typeName: string): QueryKind {
-  return SCALAR_LIKE[typeName] ?? "message";
+  // Own entries only: a message in no package may be named "constructor".
+  return Object.hasOwn(SCALAR_LIKE, typeName) ? SCALAR_LIKE[typeName]! : "message";
 }
 
 function scalarKind(scalar: ScalarType): QueryKind {

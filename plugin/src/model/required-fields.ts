@@ -38,8 +38,20 @@ export interface OneofRequirement {
 /** typeName → the fields (and exactly-one oneofs) to check, for every message reachable from the roots that has any requirement. */
 export type MessageRequirements = ReadonlyMap<string, { readonly message: DescMessage; readonly fields: readonly FieldRequirement[]; readonly oneofs: readonly OneofRequirement[] }>;
 
+const requiredFields = new WeakMap<DescField, boolean>();
+
 /** True when the field carries `[(google.api.field_behavior) = REQUIRED]` or is a proto2 `required` field. */
 export function isRequiredField(field: DescField): boolean {
+  // Asked for every field by each emitter; reading the option decodes it again each time: once per field.
+  let required = requiredFields.get(field);
+  if (required === undefined) {
+    required = readRequired(field);
+    requiredFields.set(field, required);
+  }
+  return required;
+}
+
+function readRequired(field: DescField): boolean {
   if (isV03UnsentRequiredField(field)) return false;
   if (field.presence === FeatureSet_FieldPresence.LEGACY_REQUIRED) return true;
   return hasOption(field, field_behavior) && getOption(field, field_behavior).includes(FieldBehavior.REQUIRED);

@@ -9,6 +9,7 @@ import { errorCatalog, type ErrorCatalogEntry } from "./error-catalog.js";
 import { serviceParameters, type ServiceParameter } from "./service-parameters.js";
 import { taskRuntimeModel, type TaskRuntimeModel } from "./task-runtime.js";
 import { provenanceOf, type Provenance } from "./provenance.js";
+import { ambiguousRpcNames, documentedJsonRpcMethod, operationLocalNames } from "./operation-names.js";
 
 /**
  * The one model of an A2A-style service that every emitter reads. It is built once
@@ -63,9 +64,12 @@ export interface OperationModel {
   readonly desc: DescMethod;
   /** RPC name, "SendMessage"; also the JSON-RPC method name (spec §5.3: PascalCase = RPC name). */
   readonly name: string;
-  /** Handler method name, "sendMessage". */
+  /** Handler and client method name, "sendMessage" (`then$` for `rpc then`: model/operation-names.ts). */
   readonly localName: string;
-  /** JSON-RPC 2.0 `method` value. */
+  /**
+   * JSON-RPC 2.0 `method` value the documents name: the RPC name, or `<Service>.<Rpc>` when
+   * another service of the file has an RPC of that name (the method table then accepts both).
+   */
   readonly jsonRpcMethod: string;
   /** gRPC path, "/lf.a2a.v1.A2AService/SendMessage". */
   readonly grpcPath: string;
@@ -79,7 +83,8 @@ export interface OperationModel {
 /** Builds the model of one proto file. Throws GenerationError on unsupported shapes. */
 export function buildFileModel(file: DescFile, options: PluginOptions, parameter = "", build: BuildOptions = {}): FileModel {
   const fileName = file.proto.name;
-  const services = file.services.map((service) => buildServiceModel(fileName, service, options, build));
+  const ambiguous = ambiguousRpcNames(file.services);
+  const services = file.services.map((service) => buildServiceModel(fileName, service, options, build, ambiguous));
   return {
     file,
     fileName,
@@ -91,7 +96,8 @@ export function buildFileModel(file: DescFile, options: PluginOptions, parameter
   };
 }
 
-function buildServiceModel(fileName: string, service: DescService, options: PluginOptions, build: BuildOptions): ServiceModel {
+function buildServiceModel(fileName: string, service: DescService, options: PluginOptions, build: BuildOptions, ambiguous: ReadonlySet<string>): ServiceModel {
+  const localNames = operationLocalNames(service.methods);
   const operations = service.methods.flatMap((method): OperationModel[] => {
     const where = { file: fileName, rpc: `${service.typeName}.${method.name}` };
     if (method.methodKind !== "unary" && method.methodKind !== "server_streaming") {
@@ -109,8 +115,8 @@ function buildServiceModel(fileName: string, service: DescService, options: Plug
       {
         desc: method,
         name: method.name,
-        localName: method.localName,
-        jsonRpcMethod: method.name,
+        localName: localNames.get(method.name) ?? method.localName,
+        jsonRpcMethod: documentedJsonRpcMethod(service, method, ambiguous),
         grpcPath: `/${service.typeName}/${method.name}`,
         kind: method.methodKind,
         input: method.input,

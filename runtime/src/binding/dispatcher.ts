@@ -13,12 +13,12 @@
  * emitted at their zero value). Every failure is an `A2AError` of the generated catalog; a
  * handler's own throw becomes InternalError, logged, never leaked.
  */
-import type { JsonValue, Message } from "@bufbuild/protobuf";
+import type { JsonValue, Message, Registry } from "@bufbuild/protobuf";
 import { A2AError, toA2AError } from "../a2a-error.js";
 import { ServiceParameters, type CallContext, type ProtocolBinding } from "../call-context.js";
 import type { OperationDescriptor } from "../operation.js";
 import { encodeMessage } from "../proto-json.js";
-import type { RequirementTable } from "../required-fields.js";
+import { findMissingFields, type RequirementTable } from "../required-fields.js";
 import { decodeRequest, establishContext, internalError, resolveServerOptions, type PipelineErrorSpecs, type ServerOptions, type ServiceDefinitionBase } from "../service-context.js";
 import { withTenant } from "../call-abort.js";
 
@@ -94,24 +94,35 @@ function scopedToTenant<Principal>(errors: PipelineErrorSpecs, context: CallCont
 }
 
 /**
+ * A decoded request's ProtoJSON, to be validated as a wire's: its REQUIRED fields are checked first, so that
+ * a proto2 `required` field left unset (which ProtoJSON cannot write) is InvalidParamsError naming it.
+ */
+function messageJson(errors: PipelineErrorSpecs, requestFields: RequirementTable, op: OperationDescriptor, request: Message, registry: Registry | undefined): JsonValue {
+  const violations = findMissingFields(requestFields, op.input.typeName, request);
+  if (violations.length > 0) {
+    throw new A2AError(errors.InvalidParamsError, `Invalid parameters: ${violations.map((v) => v.description).join("; ")}`, { fieldViolations: violations });
+  }
+  return encodeMessage(op.input, request, {}, registry);
+}
+
+/**
  * Creates the dispatcher of a custom binding. `binding` is its protocolBinding URI; the
  * options are the standard servers' (`supportedVersions`, `versionWhenMissing`,
  * `requiredExtensions`, `authenticate`, `logger`), so that every binding of an agent answers alike.
  */
 export function createBindingDispatcher<Principal>(service: BindingServiceDefinition<Principal>, binding: ProtocolBinding, options?: ServerOptions<Principal>): BindingDispatcher {
-  const settings = resolveServerOptions(options, service.errors);
+  const settings = resolveServerOptions(options, service.errors, service.registry);
   const operations = new Map(Object.entries(service.operations));
   const errors = service.errors;
-  const encode = (op: OperationDescriptor, m: Message) => encodeMessage(op.output, m, service.responseFields);
+  const encode = (op: OperationDescriptor, m: Message) => encodeMessage(op.output, m, service.responseFields, settings.registry);
 
   async function call(input: BindingCall): Promise<BindingResult> {
     const op = operations.get(input.operation);
     if (op === undefined) throw new A2AError(errors.MethodNotFoundError, `Method not found: ${input.operation.slice(0, 100)}`);
     const signal = input.signal ?? new AbortController().signal;
     const established = await establishContext(settings, { binding, operation: op.name, serviceParameters: parameters(input.serviceParameters), tenant: input.tenant ?? "", signal });
-    const request = isMessage(input.request)
-      ? decodeRequest(errors, op.input, encodeMessage(op.input, input.request, {}), service.requestFields, settings.limits)
-      : decodeRequest(errors, op.input, input.request, service.requestFields, settings.limits);
+    const json = isMessage(input.request) ? messageJson(errors, service.requestFields, op, input.request, settings.registry) : input.request;
+    const request = decodeRequest(errors, op.input, json, service.requestFields, settings.limits, settings.registry);
     const context = scopedToTenant(errors, established, request);
     if (op.kind === "unary") {
       let response: Message;

@@ -44,6 +44,7 @@ import { clampDeadlineHeaders } from "../grpc/timeout-header.js";
 import { compressedWithoutEncoding, undecodableRequest } from "../grpc/request-errors.js";
 import { namesCompression, refuseCompressedMessages } from "../grpc/compressed-flag-guard.js";
 import { addGrpcJsReflection } from "./reflection.js";
+import { ownEntry } from "../own-json.js";
 
 /** The generated google.rpc schemas this binding packs by hand (Connect packs google.rpc.Status itself). */
 export interface GrpcJsStatusSchemas extends StatusDetailSchemas {
@@ -142,11 +143,12 @@ interface Binding<Principal> {
  * handler not called; a response that cannot be encoded is the generic InternalError (text logged).
  */
 export function grpcJsService<Principal>(definition: GrpcJsServiceDefinition<Principal>, options?: GrpcServerOptions<Principal>): GrpcJsServiceEntry & { readonly descriptor: DescService } {
-  const settings = resolveServerOptions(options, definition.errors);
+  const settings = resolveServerOptions(options, definition.errors, definition.registry);
   const service: Record<string, MethodDefinition<Message, Message>> = {};
   const implementation: UntypedServiceImplementation = {};
   for (const method of definition.service.methods) {
-    const operation = definition.operations[method.name];
+    // Own entries only: an RPC may be named after an Object.prototype member (`toString`).
+    const operation = ownEntry(definition.operations, method.name);
     if (operation === undefined) continue;
     if (method.methodKind !== "unary" && method.methodKind !== "server_streaming") continue;
     service[method.name] = methodDefinition(definition.service.typeName, method);

@@ -7,7 +7,8 @@ import { Code, ConnectError, createClient, type Client, type Transport } from "@
 import { createGrpcTransport, type GrpcTransportOptions } from "@connectrpc/connect-node";
 import type { DescService, MessageInitShape, MessageShape } from "@bufbuild/protobuf";
 import type { ErrorRegistry } from "../a2a-error.js";
-import { requestHeaders, requestMessage, type CallOptions, type ClientOptions } from "../call-options.js";
+import { requestHeaders, type CallOptions, type ClientOptions } from "../call-options.js";
+import { checkedRequestMessage, clientRequestSettings, type ClientRequestSettings, type ClientServiceTables } from "../client-request.js";
 import type { OperationDescriptor } from "../operation.js";
 import { fromConnectError, type StatusDetailSchemas } from "./status.js";
 import type { Transport as A2ATransport } from "../transport.js";
@@ -39,20 +40,33 @@ export function grpcBaseUrl(address: string, tls?: boolean): string {
 export class GrpcTransport implements A2ATransport {
   readonly #options: GrpcClientOptions;
   readonly #client: Client<DescService>;
+  readonly #clientKeys: ReadonlyMap<string, string>;
   readonly #errors: ErrorRegistry;
   readonly #schemas: StatusDetailSchemas;
+  readonly #checks: ClientRequestSettings;
 
-  constructor(options: GrpcClientOptions, service: DescService, statusDetails: StatusDetailSchemas, errors: ErrorRegistry) {
+  /** `tables`: the service's REQUIRED table, checked before sending (the registry is the JSON bindings'). */
+  constructor(options: GrpcClientOptions, service: DescService, statusDetails: StatusDetailSchemas, errors: ErrorRegistry, tables?: ClientServiceTables) {
     this.#options = options;
     this.#errors = errors;
+    this.#checks = clientRequestSettings(errors, tables, undefined);
     this.#schemas = statusDetails;
     const transport = options.transport ?? createGrpcTransport({ baseUrl: grpcBaseUrl(options.address, options.tls), ...options.transportOptions });
     this.#client = createClient(service, transport);
+    this.#clientKeys = new Map(service.methods.map((m) => [m.name, m.localName]));
+  }
+
+  /**
+   * Connect's client method of an operation: protobuf-es's `localName` of its RPC, which can
+   * differ from the operation's (the generated `then$` of `rpc then` is Connect's `then`).
+   */
+  #clientKey(operation: OperationDescriptor): string {
+    return this.#clientKeys.get(operation.name) ?? operation.localName;
   }
 
   /** Calls a unary operation. */
   async unary<I extends OperationDescriptor>(operation: I, request: MessageInitShape<I["input"]>, options?: CallOptions): Promise<MessageShape<I["output"]>> {
-    const call = this.#client[operation.localName] as unknown as (req: unknown, opts: object) => Promise<MessageShape<I["output"]>>;
+    const call = this.#client[this.#clientKey(operation)] as unknown as (req: unknown, opts: object) => Promise<MessageShape<I["output"]>>;
     try {
       return await call(this.#message(operation, request), this.#callOptions(options));
     } catch (e) {
@@ -62,7 +76,7 @@ export class GrpcTransport implements A2ATransport {
 
   /** Calls a server-streaming operation; breaking out of the loop cancels the call. */
   async *stream<I extends OperationDescriptor>(operation: I, request: MessageInitShape<I["input"]>, options?: CallOptions): AsyncGenerator<MessageShape<I["output"]>> {
-    const call = this.#client[operation.localName] as unknown as (req: unknown, opts: object) => AsyncIterable<MessageShape<I["output"]>>;
+    const call = this.#client[this.#clientKey(operation)] as unknown as (req: unknown, opts: object) => AsyncIterable<MessageShape<I["output"]>>;
     // Connect's stream does not cancel the call when the consumer stops reading (`break`): this
     // signal does, in `finally`, so the server's handler sees its signal abort (as on the HTTP bindings).
     const stop = new AbortController();
@@ -81,7 +95,7 @@ export class GrpcTransport implements A2ATransport {
   }
 
   #message(operation: OperationDescriptor, init: MessageInitShape<OperationDescriptor["input"]>) {
-    return requestMessage(operation.input, init, this.#options);
+    return checkedRequestMessage(this.#checks, operation.input, init, this.#options);
   }
 
   #callOptions(options: CallOptions | undefined) {

@@ -21,6 +21,7 @@ import { compressedWithoutEncoding, jsonRequestError, undecodableRequest } from 
 import { answersInJson, encodableResponse } from "./response-check.js";
 import { addReflectionFiles } from "./reflection-files.js";
 import type { CallCancellation } from "../call-abort.js";
+import { ownEntry } from "../own-json.js";
 
 /** What the generated code hands the gRPC binding. */
 export interface GrpcServiceDefinition<Principal> extends ServiceDefinitionBase<Principal> {
@@ -42,7 +43,7 @@ export interface GrpcServerOptions<Principal> extends ServerOptions<Principal> {
 
 /** Registers the A2A service on a Connect router. */
 export function registerGrpcService<Principal>(router: ConnectRouter, definition: GrpcServiceDefinition<Principal>, options?: GrpcServerOptions<Principal>): void {
-  const settings = resolveServerOptions(options, definition.errors);
+  const settings = resolveServerOptions(options, definition.errors, definition.registry);
   const challenge = options?.authChallenge ?? "Bearer";
   const refusals: RequestRefusals = {
     undecodable: (input, cause) => toConnectError(undecodableRequest(definition.errors, input.typeName, cause), definition.statusDetails),
@@ -54,7 +55,8 @@ export function registerGrpcService<Principal>(router: ConnectRouter, definition
   };
   const impl: Record<string, unknown> = {};
   for (const method of definition.service.methods) {
-    const operation = definition.operations[method.name];
+    // Own entries only: an RPC may be named after an Object.prototype member (`toString`).
+    const operation = ownEntry(definition.operations, method.name);
     if (operation === undefined) continue;
     // Once the call is cancelled or past its deadline, Connect's own reason (CANCELED or
     // DEADLINE_EXCEEDED) is the answer, whatever the handler did since: not an internal error.
@@ -149,7 +151,8 @@ export function registerGrpcService<Principal>(router: ConnectRouter, definition
       };
     }
   }
-  router.service(definition.service, impl as never);
+  // The Connect protocol's JSON (and the JSON codecs, when allowed) reads and writes Any and extensions by the registry.
+  router.service(definition.service, impl as never, settings.registry === undefined ? undefined : { jsonOptions: { registry: settings.registry } });
   // Reflection serves the error details' files too, so that clients decode grpc-status-details-bin.
   addReflectionFiles(router, [definition.statusDetails.errorInfo, definition.statusDetails.badRequest]);
   // Request messages that do not decode (or are flagged compressed with no compression named) get the A2A answer (request-guard.ts).

@@ -3,7 +3,7 @@
  * The JSON-RPC 2.0 client transport of A2A (spec §9) over `fetch`. The generated
  * `<Service>JsonRpcClient` wraps it with one typed method per RPC.
  */
-import { fromJson, toJson, type JsonValue, type Message, type MessageInitShape, type MessageShape } from "@bufbuild/protobuf";
+import { fromJson, toJson, type JsonValue, type Message, type MessageInitShape, type MessageShape, type Registry } from "@bufbuild/protobuf";
 import type { A2AError, ErrorRegistry } from "../a2a-error.js";
 import { afterDrop } from "../http/stream-end.js";
 import { isGatewayFailure, lost, readText, sseEvents } from "../http/stream-connection.js";
@@ -18,11 +18,14 @@ import {
   type ResumableStreamClientOptions,
 } from "../http/stream-resume.js";
 import type { OperationDescriptor } from "../operation.js";
-import { callSignal, requestHeaders, requestMessage, unreachableError, type CallOptions, type ClientOptions } from "../call-options.js";
+import { callSignal, requestHeaders, unreachableError, type CallOptions, type ClientOptions } from "../call-options.js";
+import { checkedRequestMessage, clientRequestSettings, type ClientRequestSettings, type ClientServiceTables } from "../client-request.js";
+import type { TypeRegistryOption } from "../type-registry.js";
 import type { Transport } from "../transport.js";
+import { toJsonRpcParams } from "./params.js";
 
 /** Options of a JSON-RPC client, fixed for its lifetime. */
-export interface JsonRpcClientOptions extends ClientOptions, ResumableStreamClientOptions {
+export interface JsonRpcClientOptions extends ClientOptions, ResumableStreamClientOptions, TypeRegistryOption {
   /** The interface URL (`AgentInterface.url` of a JSONRPC interface). */
   readonly url: string;
   /** The fetch to use; default `globalThis.fetch`. */
@@ -34,12 +37,15 @@ export class JsonRpcTransport implements Transport {
   readonly #options: JsonRpcClientOptions;
   readonly #fetch: typeof globalThis.fetch;
   readonly #errors: ErrorRegistry;
+  readonly #requests: ClientRequestSettings;
   #nextId = 1;
 
-  constructor(options: JsonRpcClientOptions, errors: ErrorRegistry) {
+  /** `tables`: the service's REQUIRED table (checked before sending) and type registry, from the generated client. */
+  constructor(options: JsonRpcClientOptions, errors: ErrorRegistry, tables?: ClientServiceTables) {
     this.#options = options;
     this.#fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
     this.#errors = errors;
+    this.#requests = clientRequestSettings(errors, tables, options.registry);
   }
 
   /** Calls a unary operation. */
@@ -59,8 +65,8 @@ export class JsonRpcTransport implements Transport {
    * SendStreamingMessage and SubscribeToTask streams whose connection drops are resumed (see `resumeStreams`).
    */
   async *stream<I extends OperationDescriptor>(operation: I, request: MessageInitShape<I["input"]>, options?: CallOptions): AsyncGenerator<MessageShape<I["output"]>> {
-    const message = requestMessage(operation.input, request, this.#options);
-    const params = toParams(operation, message);
+    const message = checkedRequestMessage(this.#requests, operation.input, request, this.#options);
+    const params = toParams(operation, message, this.#requests.registry);
     const settings = RESUMABLE_STREAM_OPERATIONS.includes(operation.name) ? resumeSettings(this.#options.resumeStreams) : undefined;
     const { signal, cleanup } = callSignal(options?.signal, options?.timeoutMs ?? this.#options.timeoutMs);
     try {
@@ -125,9 +131,9 @@ export class JsonRpcTransport implements Transport {
   }
 
   async #post(operation: OperationDescriptor, init: MessageInitShape<OperationDescriptor["input"]>, options: CallOptions | undefined, accept: string) {
-    const message = requestMessage(operation.input, init, this.#options);
+    const message = checkedRequestMessage(this.#requests, operation.input, init, this.#options);
     const id = this.#nextId++;
-    const body = JSON.stringify({ jsonrpc: "2.0", id, method: operation.name, params: toParams(operation, message) });
+    const body = JSON.stringify({ jsonrpc: "2.0", id, method: operation.name, params: toParams(operation, message, this.#requests.registry) });
     const headers = requestHeaders(this.#options, options, { "content-type": "application/json", accept });
     const { signal, cleanup } = callSignal(options?.signal, options?.timeoutMs ?? this.#options.timeoutMs);
     let response: Response;
@@ -167,7 +173,7 @@ export class JsonRpcTransport implements Transport {
     // Some servers (@a2a-js/sdk 1.3.0) answer `null` where the result is google.protobuf.Empty (`{}`).
     if (result === null && operation.output.typeName === "google.protobuf.Empty") result = {};
     try {
-      return fromJson(operation.output, result, { ignoreUnknownFields: true }) as MessageShape<I["output"]>;
+      return fromJson(operation.output, result, { ignoreUnknownFields: true, registry: this.#requests.registry }) as MessageShape<I["output"]>;
     } catch (e) {
       throw this.#protocolError(`the result is not a valid ${operation.output.typeName}: ${e instanceof Error ? e.message : String(e)}`);
     }
@@ -183,8 +189,9 @@ export class JsonRpcTransport implements Transport {
   }
 }
 
-function toParams(operation: OperationDescriptor, message: Message): JsonValue {
-  return toJson(operation.input, message);
+/** The `params` of a request: its ProtoJSON (Any and extensions by `registry`), by name, or `[value]` for a non-object type (params.ts). */
+function toParams(operation: OperationDescriptor, message: Message, registry: Registry | undefined): JsonValue {
+  return toJsonRpcParams(operation.input, toJson(operation.input, message, registry === undefined ? undefined : { registry }));
 }
 
 /** The params of the SubscribeToTask that resumes a stream of task `taskId`: with the original request's tenant. */

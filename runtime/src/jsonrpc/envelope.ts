@@ -1,8 +1,8 @@
 // Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 /**
  * JSON-RPC 2.0 envelopes (https://www.jsonrpc.org/specification) as A2A uses them
- * (spec §9): one request per HTTP request, `params` a JSON object, no batches, no
- * notifications.
+ * (spec §9): one request per HTTP request, `params` a JSON object (or, for a request whose
+ * ProtoJSON is not an object, a one-element array: params.ts), no batches, no notifications.
  */
 import type { JsonValue } from "@bufbuild/protobuf";
 import type { JsonRpcErrorObject } from "../a2a-error.js";
@@ -24,7 +24,7 @@ export const NULL_ID: JsonRpcIdJson = "null";
 export interface JsonRpcRequest {
   readonly id: JsonRpcIdJson;
   readonly method: string;
-  /** The `params` object; `{}` when the request has none. */
+  /** The `params` object (or array, see params.ts); `{}` when the request has none. */
   readonly params: JsonValue;
 }
 
@@ -59,7 +59,8 @@ export function readRequestEnvelope(body: unknown, text: string): JsonRpcRequest
   const method = envelope["method"];
   if (typeof method !== "string" || method === "") return { id, kind: "request", message: "method must be a non-empty string" };
   const params = Object.hasOwn(envelope, "params") ? envelope["params"] : {};
-  if (typeof params !== "object" || params === null || Array.isArray(params)) {
+  // An array (by position) is a request type's whose ProtoJSON is not an object (params.ts): the method decides.
+  if (typeof params !== "object" || params === null) {
     return { id, kind: "params", message: "params must be a JSON object (by-name parameters)" };
   }
   return { id, method, params: params as JsonValue };

@@ -7,3 +7,4 @@ export { createJsonRpcHandler, type JsonRpcServerOptions, type JsonRpcServiceDef
 export { JsonRpcTransport, type JsonRpcClientOptions } from "./client.js";
 export type { StreamResumeOptions } from "../http/stream-resume.js";
 export type { JsonRpcWire, JsonRpcWireMethod } from "./wire.js";
+export { JsonRpcParamsError, fromJsonRpcParams, toJsonRpcParams } from "./params.js";

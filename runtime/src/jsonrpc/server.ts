@@ -39,6 +39,7 @@ import {
 import { wireOf, type JsonRpcWire, type JsonRpcWireMethod } from "./wire.js";
 import type { JsonValue } from "@bufbuild/protobuf";
 import { errorResponse, isEnvelopeProblem, NULL_ID, readRequestEnvelope, resultResponse, type JsonRpcIdJson } from "./envelope.js";
+import { fromJsonRpcParams, JsonRpcParamsError } from "./params.js";
 
 /** What the generated code hands the server: the service's tables and its dispatcher. */
 export interface JsonRpcServiceDefinition<Principal> extends ServiceDefinitionBase<Principal> {
@@ -68,7 +69,7 @@ const ACCEPTED_TYPES = ["application/json"];
 
 /** Creates the framework-neutral JSON-RPC handler of a service. */
 export function createJsonRpcHandler<Principal>(service: JsonRpcServiceDefinition<Principal>, options?: JsonRpcServerOptions<Principal>): UniversalHandler {
-  const settings = resolveServerOptions(options, service.errors);
+  const settings = resolveServerOptions(options, service.errors, service.registry);
   const maxBody = options?.maxBodyBytes ?? DEFAULT_MAX_BODY;
   const keepAliveMs = options?.keepAliveMs ?? 15_000;
   const eventTexts = new Map<object, EventTextCache>();
@@ -146,7 +147,7 @@ export function createJsonRpcHandler<Principal>(service: JsonRpcServiceDefinitio
         tenant: "",
         signal: request,
       });
-      message = decodeRequest(errors, operation.input, envelope.params, service.requestFields, settings.limits);
+      message = decodeRequest(errors, operation.input, requestJson(errors, operation, envelope.params), service.requestFields, settings.limits, settings.registry);
     } catch (e) {
       return respondError(
         id,
@@ -168,7 +169,7 @@ export function createJsonRpcHandler<Principal>(service: JsonRpcServiceDefinitio
     if (operation.kind === "unary") {
       try {
         const response = await (result as Promise<Message>);
-        const json = encodeMessage(operation.output, response, service.responseFields);
+        const json = encodeMessage(operation.output, response, service.responseFields, settings.registry);
         return { status: 200, headers: withActivatedExtensions(JSON_HEADERS, context), body: resultResponse(id, json) };
       } catch (e) {
         return respondError(
@@ -180,10 +181,10 @@ export function createJsonRpcHandler<Principal>(service: JsonRpcServiceDefinitio
     return openEventStream(
       result as AsyncIterable<Message>,
       {
-        encodeEvent: (m) => encodeSseEvent(resultResponse(id, encodeMessage(operation.output, m, service.responseFields))),
+        encodeEvent: (m) => encodeSseEvent(resultResponse(id, encodeMessage(operation.output, m, service.responseFields, settings.registry))),
         shared: {
           cache: eventTextCache(operation.output),
-          text: (m) => JSON.stringify(encodeMessage(operation.output, m, service.responseFields)),
+          text: (m) => JSON.stringify(encodeMessage(operation.output, m, service.responseFields, settings.registry)),
           frame: (json) => `data: {"jsonrpc":"2.0","id":${id},"result":${json}}\n\n`,
         },
         encodeError: (err) => encodeSseEvent(errorResponse(id, toJsonRpcError(err))),
@@ -238,12 +239,13 @@ function wireCalls<Principal>(service: JsonRpcServiceDefinition<Principal>, sett
       });
       let json: JsonValue;
       try {
+        if (Array.isArray(params)) throw new A2AError(errors.InvalidParamsError, "params must be a JSON object (by-name parameters)");
         json = method.decodeParams(params, serviceParameters);
       } catch (e) {
         if (e instanceof A2AError) throw e;
         throw new A2AError(errors.InvalidParamsError, `Invalid parameters: ${e instanceof Error ? e.message : "the params cannot be read"}`);
       }
-      message = decodeRequest(errors, operation.input, json, service.requestFields, settings.limits);
+      message = decodeRequest(errors, operation.input, json, service.requestFields, settings.limits, settings.registry);
     } catch (e) {
       return fail(toError(e));
     }
@@ -252,7 +254,7 @@ function wireCalls<Principal>(service: JsonRpcServiceDefinition<Principal>, sett
       result = service.dispatch(operation.name, message, context);
       if (operation.kind === "unary") {
         const response = await (result as Promise<Message>);
-        const json = method.encodeResult(encodeMessage(operation.output, response, service.responseFields));
+        const json = method.encodeResult(encodeMessage(operation.output, response, service.responseFields, settings.registry));
         return { status: 200, headers: withActivatedExtensions(JSON_HEADERS, context), body: resultResponse(id, json) };
       }
     } catch (e) {
@@ -261,7 +263,7 @@ function wireCalls<Principal>(service: JsonRpcServiceDefinition<Principal>, sett
     return openEventStream(
       result as AsyncIterable<Message>,
       {
-        encodeEvent: (m) => encodeSseEvent(resultResponse(id, method.encodeResult(encodeMessage(operation.output, m, service.responseFields)))),
+        encodeEvent: (m) => encodeSseEvent(resultResponse(id, method.encodeResult(encodeMessage(operation.output, m, service.responseFields, settings.registry)))),
         encodeError: (err) => encodeSseEvent(errorResponse(id, wire.encodeError(err))),
         respondError: streamError,
         toError,
@@ -272,6 +274,16 @@ function wireCalls<Principal>(service: JsonRpcServiceDefinition<Principal>, sett
       context.signal,
     );
   };
+}
+
+/** The ProtoJSON request in `params` (an object, or `[value]` for a non-object type: params.ts); InvalidParamsError otherwise. */
+function requestJson(errors: PipelineErrorSpecs, operation: OperationDescriptor, params: JsonValue): JsonValue {
+  try {
+    return fromJsonRpcParams(operation.input, params);
+  } catch (e) {
+    if (e instanceof JsonRpcParamsError) throw new A2AError(errors.InvalidParamsError, `Invalid parameters: ${e.message}`);
+    throw e;
+  }
 }
 
 /**

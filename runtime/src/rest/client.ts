@@ -6,7 +6,10 @@
  */
 import { fromJson, toJson, type JsonObject, type JsonValue, type MessageInitShape, type MessageShape } from "@bufbuild/protobuf";
 import { BAD_REQUEST_TYPE, ERROR_DOMAIN, ERROR_INFO_TYPE, type A2AError, type ErrorRegistry } from "../a2a-error.js";
-import { callSignal, requestHeaders, requestMessage, unreachableError, type CallOptions, type ClientOptions } from "../call-options.js";
+import { callSignal, requestHeaders, unreachableError, type CallOptions, type ClientOptions } from "../call-options.js";
+import { checkedRequestMessage, clientRequestSettings, type ClientRequestSettings, type ClientServiceTables } from "../client-request.js";
+import { hasOwnJsonForm } from "../json-form.js";
+import type { TypeRegistryOption } from "../type-registry.js";
 import { afterDrop } from "../http/stream-end.js";
 import { isGatewayFailure, lost, readText, sseEvents } from "../http/stream-connection.js";
 import {
@@ -20,12 +23,13 @@ import {
   type ResumableStreamClientOptions,
 } from "../http/stream-resume.js";
 import type { OperationDescriptor } from "../operation.js";
-import type { Route, RouteTable } from "../route-matcher.js";
+import { matchRoute, type Route, type RouteTable } from "../route-matcher.js";
+import { ownEntry, ownJsonValue } from "../own-json.js";
 import { RestRequestError, bodyWithoutPathFields, buildQuery, expandPath, routeLiterals, type RestRequestShape } from "./request-shape.js";
 import type { Transport } from "../transport.js";
 
 /** Options of a REST client, fixed for its lifetime. */
-export interface RestClientOptions extends ClientOptions, ResumableStreamClientOptions {
+export interface RestClientOptions extends ClientOptions, ResumableStreamClientOptions, TypeRegistryOption {
   /** The interface URL (`AgentInterface.url` of an HTTP+JSON interface); paths are appended to it. */
   readonly url: string;
   /** The fetch to use; default `globalThis.fetch`. */
@@ -48,14 +52,19 @@ export class RestTransport implements Transport {
   readonly #routes = new Map<string, Route[]>();
   readonly #base: string;
   readonly #literals: ReadonlySet<string>;
+  readonly #table: RouteTable;
+  readonly #checks: ClientRequestSettings;
 
-  constructor(options: RestClientOptions, routes: RouteTable, requests: Readonly<Record<string, RestRequestShape>>, errors: ErrorRegistry) {
+  /** `tables`: the service's REQUIRED table (checked before sending) and type registry, from the generated client. */
+  constructor(options: RestClientOptions, routes: RouteTable, requests: Readonly<Record<string, RestRequestShape>>, errors: ErrorRegistry, tables?: ClientServiceTables) {
     this.#options = options;
+    this.#checks = clientRequestSettings(errors, tables, options.registry);
     this.#fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
     this.#errors = errors;
     this.#requests = requests;
     this.#base = options.url.replace(/\/+$/, "");
     this.#literals = routeLiterals(routes.routes);
+    this.#table = routes;
     for (const route of routes.routes) {
       const list = this.#routes.get(route.operation) ?? [];
       list.push(route);
@@ -164,9 +173,12 @@ export class RestTransport implements Transport {
 
   /** The request as ProtoJSON, with the client's tenant. */
   #requestJson(operation: OperationDescriptor, init: MessageInitShape<OperationDescriptor["input"]>): JsonObject {
-    const message = requestMessage(operation.input, init, this.#options);
+    const message = checkedRequestMessage(this.#checks, operation.input, init, this.#options);
+    const registry = this.#checks.registry;
     try {
-      return toJson(operation.input, message) as JsonObject;
+      const json = toJson(operation.input, message, registry === undefined ? undefined : { registry });
+      // A type whose ProtoJSON is not an object of its fields is the body as it is (json-form.ts).
+      return (hasOwnJsonForm(operation.input) ? { [WHOLE_BODY]: json } : json) as JsonObject;
     } catch (e) {
       // A proto2 `required` field that is not set: the request cannot be written.
       throw this.#invalidParams(new RestRequestError(e instanceof Error ? e.message : String(e)));
@@ -175,7 +187,7 @@ export class RestTransport implements Transport {
 
   /** The URL, method and body of a request (its ProtoJSON `json`) by the operation's routes. */
   #target(operation: OperationDescriptor, json: JsonObject): { url: string; method: string; body: string | undefined } {
-    const shape = this.#requests[operation.name] ?? { fields: [] };
+    const shape = ownEntry(this.#requests, operation.name) ?? { fields: [] };
     let route: Route | undefined;
     let path: string | undefined;
     let first: RestRequestError | undefined;
@@ -184,6 +196,7 @@ export class RestTransport implements Transport {
     for (const candidate of this.#candidates(operation, typeof json["tenant"] === "string" && json["tenant"] !== "")) {
       try {
         path = expandPath(candidate, shape, json, this.#literals);
+        checkReaches(this.#table, candidate, path);
         route = candidate;
         break;
       } catch (e) {
@@ -192,18 +205,21 @@ export class RestTransport implements Transport {
       }
     }
     if (route === undefined || path === undefined) {
-      if (first === undefined) throw new Error(`${operation.name} has no HTTP binding`);
+      if (first === undefined) throw this.#unsupported(operation);
       throw this.#invalidParams(first);
     }
     let url = this.#base + path;
     let body: string | undefined;
+    if (Object.hasOwn(json, WHOLE_BODY)) return { url, method: route.method, body: route.body === "*" ? JSON.stringify(json[WHOLE_BODY]) : undefined };
     try {
       if (route.body !== "*") {
         const query = buildQuery(route, shape, json);
         if (query !== "") url += `?${query}`;
       }
       if (route.body !== "") {
-        body = JSON.stringify(route.body === "*" ? bodyWithoutPathFields(route, shape, json) : (json[fieldJsonName(shape, route.body)] ?? {}));
+        // An unset body field sends no body: the server leaves the field unset too (and answers a REQUIRED one with InvalidParams).
+        const value = route.body === "*" ? bodyWithoutPathFields(route, shape, json) : ownJsonValue(json, fieldJsonName(shape, route.body));
+        if (value !== undefined) body = JSON.stringify(value);
       }
     } catch (e) {
       throw e instanceof RestRequestError ? this.#invalidParams(e) : e;
@@ -217,7 +233,9 @@ export class RestTransport implements Transport {
     const fitting = routes.filter((r) => r.pattern.variables.some((v) => v.field === "tenant") === withTenant);
     const candidates = fitting.length > 0 ? fitting : routes;
     const preferred = operation.kind === "server_streaming" ? (this.#options.streamMethod ?? "POST") : undefined;
-    return [...candidates.filter((r) => r.method === preferred), ...candidates.filter((r) => r.method !== preferred)];
+    // HEAD last: beside a GET of the same path it is that GET without the answer's body.
+    const rank = (r: Route): number => (r.method === preferred ? 0 : r.method === "HEAD" ? 2 : 1);
+    return [...candidates].sort((a, b) => rank(a) - rank(b));
   }
 
   /**
@@ -235,7 +253,7 @@ export class RestTransport implements Transport {
 
   #decode<I extends OperationDescriptor>(operation: I, json: JsonValue | undefined): MessageShape<I["output"]> {
     try {
-      return fromJson(operation.output, json ?? null, { ignoreUnknownFields: true }) as MessageShape<I["output"]>;
+      return fromJson(operation.output, json ?? null, { ignoreUnknownFields: true, registry: this.#checks.registry }) as MessageShape<I["output"]>;
     } catch (e) {
       throw this.#protocolError(`the response is not a valid ${operation.output.typeName}: ${e instanceof Error ? e.message : String(e)}`);
     }
@@ -252,6 +270,24 @@ export class RestTransport implements Transport {
     return this.#errors.fromHttpError(400, { error: { code: 400, status: "INVALID_ARGUMENT", message: `Invalid parameters: ${e.message}`, details } });
   }
 
+  /**
+   * An operation without a `google.api.http` rule (the generated REST client of a service that is
+   * not A2A-shaped does not offer it; an agent client's full interface does): UnsupportedOperationError,
+   * as a server answers an operation it does not implement, raised before sending.
+   */
+  #unsupported(operation: OperationDescriptor): A2AError {
+    const spec = this.#errors.byReason("UNSUPPORTED_OPERATION");
+    const status = spec?.httpStatus ?? 400;
+    return this.#errors.fromHttpError(status, {
+      error: {
+        code: status,
+        status: spec?.grpcStatus ?? "FAILED_PRECONDITION",
+        message: `${operation.name} has no HTTP+JSON binding (no google.api.http rule): call it over JSON-RPC or gRPC`,
+        details: [{ "@type": ERROR_INFO_TYPE, reason: "UNSUPPORTED_OPERATION", domain: ERROR_DOMAIN }],
+      },
+    });
+  }
+
   #protocolError(message: string): A2AError {
     return this.#errors.fromHttpError(500, {
       error: {
@@ -261,6 +297,21 @@ export class RestTransport implements Transport {
         details: [{ "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: "INVALID_AGENT_RESPONSE", domain: "a2a-protocol.org" }],
       },
     });
+  }
+}
+
+/** The key under which #requestJson holds the ProtoJSON of a request that is its body as it is (no field has this name). */
+const WHOLE_BODY = " body";
+
+/**
+ * Refuses a path that the server's route table gives to another operation: overlapping templates
+ * (Firestore's GetDocument `{name=…/documents/*\/**}` and ListDocuments `{parent=…/documents/*\/**}/{collection_id}`)
+ * would otherwise deliver the call to the wrong RPC. `skip_http_rules` can leave one of them out.
+ */
+function checkReaches(table: RouteTable, route: Route, path: string): void {
+  const reached = matchRoute(table, route.method, path);
+  if (reached.kind === "match" && reached.route.operation !== route.operation) {
+    throw new RestRequestError(`${route.method} ${path} would reach ${reached.route.operation} (${reached.route.template}), not ${route.operation} (${route.template}): the two routes overlap`);
   }
 }
 

@@ -7,6 +7,7 @@
 import { clipped, quoted } from "../client-input.js";
 import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
 import type { Route } from "../route-matcher.js";
+import { ownEntry, ownJsonValue, setOwnJsonValue } from "../own-json.js";
 
 /** How a top-level request field travels in a query string. */
 export type QueryKind = "string" | "bytes" | "bool" | "int" | "int64" | "float" | "enum" | "timestamp" | "duration" | "message";
@@ -77,13 +78,13 @@ export function assembleRequest(route: Route, shape: RestRequestShape, params: R
   } else if (route.body !== "") {
     const field = fieldByName(shape, route.body);
     json = {};
-    if (body !== undefined && field !== undefined) json[field.json] = body;
+    if (body !== undefined && field !== undefined) setOwnJsonValue(json, field.json, body);
   } else {
     json = {};
   }
   readQuery(route, shape, params, query, json);
   for (const variable of route.pattern.variables) {
-    const value = params[variable.field];
+    const value = ownEntry(params, variable.field);
     if (value === undefined) continue;
     setPathField(pathFieldOf(shape, variable.field), json, variable.field, value);
   }
@@ -129,25 +130,31 @@ function readQuery(route: Route, shape: RestRequestShape, params: Readonly<Recor
     }
     if (route.pattern.variables.some((v) => v.field === protoPath)) {
       // The path has it; the same value again is harmless, a different one is a client error.
-      const inPath = params[protoPath];
+      const inPath = ownEntry(params, protoPath);
       const given = decodeComponent(rawValue, `query parameter ${key}`);
       if (given === inPath) continue;
       throw new RestRequestError(`query parameter ${key} ${quoted(given)} disagrees with ${quoted(inPath ?? "")} in the path of ${route.template}`);
     }
     if (field.kind === "message") {
+      // `key=` (no value) sets a message field to its empty message (a oneof's empty member): what the client sends for one.
+      if (rawValue === "" && field.repeated !== true) {
+        descend(json, steps, key);
+        continue;
+      }
       throw new RestRequestError(`query parameter ${key}: ${steps.map((f) => f.json).join(".")} is a message field; nested objects are not supported in queries, use POST (spec §11.5)`);
     }
     const target = descend(json, steps.slice(0, -1), key);
     const what = `query parameter ${key}`;
     if (field.repeated === true) {
       // Only a literal "," separates list items; an encoded one (%2C) is data.
-      const list = (target[field.json] as JsonValue[] | undefined) ?? [];
+      const existing = ownJsonValue(target, field.json);
+      const list = Array.isArray(existing) ? existing : [];
       for (const item of rawValue.split(",")) list.push(scalarValue(field.kind, what, decodeComponent(item, what)));
-      target[field.json] = list;
+      setOwnJsonValue(target, field.json, list);
     } else {
       if (seen.has(protoPath)) throw new RestRequestError(`query parameter ${clipped(key)} is given more than once`);
       seen.add(protoPath);
-      target[field.json] = scalarValue(field.kind, what, decodeComponent(rawValue, what));
+      setOwnJsonValue(target, field.json, scalarValue(field.kind, what, decodeComponent(rawValue, what)));
     }
   }
 }
@@ -156,15 +163,15 @@ function readQuery(route: Route, shape: RestRequestShape, params: Readonly<Recor
 function descend(json: JsonObject, steps: readonly { readonly name: string; readonly json: string }[], what: string): JsonObject {
   let target = json;
   for (const step of steps) {
-    let next = target[step.json];
-    if (next === undefined && step.name !== step.json && target[step.name] !== undefined) {
+    let next = ownJsonValue(target, step.json);
+    if (next === undefined && step.name !== step.json && ownJsonValue(target, step.name) !== undefined) {
       // Given under its proto name (ProtoJSON accepts both): keep one spelling only.
-      next = target[step.name];
+      next = ownJsonValue(target, step.name);
       delete target[step.name];
     }
     if (next === undefined || next === null) next = {};
     if (typeof next !== "object" || Array.isArray(next)) throw new RestRequestError(`${what}: ${step.json} in the request must be a JSON object`);
-    target[step.json] = next;
+    setOwnJsonValue(target, step.json, next);
     target = next;
   }
   return target;
@@ -200,7 +207,7 @@ function scalarValue(kind: QueryKind, what: string, value: string): JsonValue {
 
 /** How a path variable's field is reached: precompiled when nested or not a string, else the top-level field. */
 function pathFieldOf(shape: RestRequestShape, path: string): RestPathField {
-  const precompiled = shape.paths?.[path];
+  const precompiled = ownEntry(shape.paths, path);
   if (precompiled !== undefined) return precompiled;
   const field = fieldByName(shape, path);
   if (field !== undefined) return { names: [field.name], json: [field.json], kind: field.kind };
@@ -215,12 +222,12 @@ function setPathField(info: RestPathField, json: JsonObject, path: string, raw: 
   const target = descend(json, steps, `path variable ${path}`);
   const name = info.names[info.names.length - 1]!;
   const key = info.json[info.json.length - 1]!;
-  const existing = target[key] ?? target[name];
+  const existing = ownJsonValue(target, key) ?? ownJsonValue(target, name);
   if (existing !== undefined && existing !== "" && (info.kind === "string" ? existing !== value : existing === null || String(existing) !== String(value))) {
     throw new RestRequestError(`${jsonPath} ${JSON.stringify(existing)} in the request disagrees with ${JSON.stringify(value)} in the path`);
   }
   if (name !== key) delete target[name];
-  target[key] = value;
+  setOwnJsonValue(target, key, value);
 }
 
 function fieldByName(shape: RestRequestShape, name: string): RestField | undefined {
@@ -245,7 +252,7 @@ function jsonAt(json: JsonObject, path: readonly string[]): JsonValue | undefine
   let value: JsonValue | undefined = json;
   for (const key of path) {
     if (typeof value !== "object" || value === null || Array.isArray(value)) return undefined;
-    value = value[key];
+    value = ownJsonValue(value, key);
   }
   return value;
 }
@@ -301,30 +308,28 @@ function dotSegment(name: string, value: string): RestRequestError {
   return new RestRequestError(`${name} ${JSON.stringify(value)} cannot be sent in a URL path`, name);
 }
 
-/** A multi-segment value against its variable's segment template: the encoded path segments, or a RestRequestError. */
+/**
+ * A multi-segment value against its variable's segment template: the encoded path segments, or a
+ * RestRequestError. A "**" (at most one) takes the value's parts that the segments before and
+ * after it leave (zero or more), so `{parent=a/*\/**\/b}` fits "a/x/b" and "a/x/y/z/b".
+ */
 function fitTemplate(template: readonly string[], value: string, name: string, routeTemplate: string, literals: ReadonlySet<string> | undefined): string {
   const parts = value.split("/");
+  const deep = template.indexOf("**");
+  const after = deep < 0 ? 0 : template.length - deep - 1;
   const out: string[] = [];
-  let fits = true;
-  for (let t = 0; t < template.length && fits; t++) {
+  let fits = deep < 0 ? parts.length === template.length : parts.length >= template.length - 1;
+  for (let p = 0; p < parts.length && fits; p++) {
+    const part = parts[p]!;
+    // The template segment this part fits: before "**" by position, after it from the end, else "**" itself.
+    const t = deep < 0 || p < deep ? p : p >= parts.length - after ? template.length - (parts.length - p) : deep;
     const segment = template[t]!;
-    if (segment === "**") {
-      for (const part of parts.slice(t)) {
-        if (part === "") fits = false;
-        else if (part === "." || part === "..") throw dotSegment(name, value);
-        else out.push(encodeSegment(part, literals));
-      }
-      break;
-    }
-    const part = parts[t];
-    if (part === undefined) fits = false;
-    else if (segment === "*") {
+    if (segment === "*" || segment === "**") {
       if (part === "") fits = false;
       else if (part === "." || part === "..") throw dotSegment(name, value);
       else out.push(encodeSegment(part, literals));
     } else if (part === literalText(segment)) out.push(segment);
     else fits = false;
-    if (t === template.length - 1 && parts.length > template.length) fits = false;
   }
   if (!fits) throw new RestRequestError(`${name} ${JSON.stringify(value)} does not match ${template.join("/")} in the path ${routeTemplate}`, name);
   return out.join("/");
@@ -353,12 +358,15 @@ export function buildQuery(route: Route, shape: RestRequestShape, json: JsonObje
       const protoPath = protoPrefix + field.name;
       if (bound.has(protoPath)) continue;
       if (protoPrefix === "" && route.body !== "" && field.name === route.body) continue;
-      const value = object[field.json];
+      const value = ownJsonValue(object, field.json);
       if (value === undefined || value === null) continue;
       const key = jsonPrefix + field.json;
       if (field.kind === "message" || (typeof value === "object" && !Array.isArray(value))) {
         if (field.fields !== undefined && field.repeated !== true && typeof value === "object" && !Array.isArray(value)) {
+          const before = parts.length;
           visit(field.fields, value, `${key}.`, `${protoPath}.`);
+          // A set message none of whose fields is (a oneof's empty member) still travels: `key=` sets it, empty.
+          if (parts.length === before) parts.push(`${encodeURIComponent(key)}=`);
           continue;
         }
         throw new RestRequestError(`${key} cannot be sent in a query string: ${route.method} ${route.template} takes ${route.body === "" ? "no body" : `only ${route.body} in its body`}`, key);
@@ -379,12 +387,14 @@ export function bodyWithoutPathFields(route: Route, shape: RestRequestShape, jso
     const path = pathFieldOf(shape, v.field).json;
     let target = out;
     for (const key of path.slice(0, -1)) {
-      const next = target[key];
+      const next = ownJsonValue(target, key);
       if (typeof next !== "object" || next === null || Array.isArray(next)) {
         target = {};
         break;
       }
-      target = target[key] = { ...next };
+      const copy: JsonObject = { ...next };
+      setOwnJsonValue(target, key, copy);
+      target = copy;
     }
     delete target[path[path.length - 1]!];
   }

@@ -6,7 +6,7 @@
  * ProtoJSON decoding, REQUIRED fields, extensions, handler). Errors are §11.6 bodies:
  * `{"error": {"code", "status", "message", "details": [ErrorInfo, …]}}`.
  */
-import type { JsonValue, Message } from "@bufbuild/protobuf";
+import type { DescMessage, JsonValue, Message } from "@bufbuild/protobuf";
 import { A2AError, toA2AError, toHttpError, type A2AErrorSpec } from "../a2a-error.js";
 import { ServiceParameters, type CallContext } from "../call-context.js";
 import { withTenant } from "../call-abort.js";
@@ -20,7 +20,7 @@ import type { UniversalHandler, UniversalRequest, UniversalResponse } from "../h
 import type { OperationDescriptor } from "../operation.js";
 import { encodeMessage } from "../proto-json.js";
 import type { RequirementTable } from "../required-fields.js";
-import { matchRoute, type RouteTable } from "../route-matcher.js";
+import { matchRoute, type Route, type RouteTable } from "../route-matcher.js";
 import {
   authChallengeHeader,
   decodeRequest,
@@ -33,6 +33,8 @@ import {
 } from "../service-context.js";
 import { RestRequestError, assembleRequest, type RestRequestShape } from "./request-shape.js";
 import { normalizeBasePath, stripBasePath } from "../http/paths.js";
+import { hasObjectJson, hasOwnJsonForm } from "../json-form.js";
+import { ownEntry } from "../own-json.js";
 
 /** What the generated code hands the server. */
 export interface RestServiceDefinition<Principal> extends ServiceDefinitionBase<Principal> {
@@ -70,7 +72,7 @@ const ACCEPTED_TYPES = ["application/json", "application/a2a+json"];
 
 /** Creates the framework-neutral HTTP+JSON handler of a service. */
 export function createRestHandler<Principal>(service: RestServiceDefinition<Principal>, options?: RestServerOptions<Principal>): UniversalHandler {
-  const settings = resolveServerOptions(options, service.errors);
+  const settings = resolveServerOptions(options, service.errors, service.registry);
   const maxBody = options?.maxBodyBytes ?? DEFAULT_MAX_BODY;
   const keepAliveMs = options?.keepAliveMs ?? 15_000;
   const eventTexts = new Map<object, EventTextCache>();
@@ -117,8 +119,8 @@ export function createRestHandler<Principal>(service: RestServiceDefinition<Prin
         return invalid(errors.InvalidRequestError, `bad request path: ${match.reason}`);
     }
     const route = match.route;
-    const operation = service.operations[route.operation];
-    const shape = service.requests[route.operation];
+    const operation = ownEntry(service.operations, route.operation);
+    const shape = ownEntry(service.requests, route.operation);
     if (operation === undefined || shape === undefined) return invalid(notFound, `no A2A operation at ${clipped(request.path)}`);
 
     let body: JsonValue | undefined;
@@ -168,12 +170,12 @@ export function createRestHandler<Principal>(service: RestServiceDefinition<Prin
       });
       let json: JsonValue;
       try {
-        json = assembleRequest(route, shape, match.params, request.query, body);
+        json = hasOwnJsonForm(operation.input) ? wholeBodyRequest(route, operation.input, request.query, body) : assembleRequest(route, shape, match.params, request.query, body);
       } catch (e) {
         if (e instanceof RestRequestError) throw new A2AError(errors.InvalidParamsError, `Invalid parameters: ${e.message}`);
         throw e;
       }
-      message = decodeRequest(errors, operation.input, json, service.requestFields, settings.limits);
+      message = decodeRequest(errors, operation.input, json, service.requestFields, settings.limits, settings.registry);
     } catch (e) {
       return respond(toA2AError(e, (cause) => internalError(settings, operation.name, cause, request.signal)));
     }
@@ -185,7 +187,7 @@ export function createRestHandler<Principal>(service: RestServiceDefinition<Prin
       result = service.dispatch(operation.name, message, context);
       if (operation.kind === "unary") {
         const response = await (result as Promise<Message>);
-        const json = encodeMessage(operation.output, response, service.responseFields);
+        const json = encodeMessage(operation.output, response, service.responseFields, settings.registry);
         return { status: 200, headers: withActivatedExtensions(jsonHeaders, context), body: JSON.stringify(json) };
       }
     } catch (e) {
@@ -194,10 +196,10 @@ export function createRestHandler<Principal>(service: RestServiceDefinition<Prin
     return openEventStream(
       result as AsyncIterable<Message>,
       {
-        encodeEvent: (m) => encodeSseEvent(JSON.stringify(encodeMessage(operation.output, m, service.responseFields))),
+        encodeEvent: (m) => encodeSseEvent(JSON.stringify(encodeMessage(operation.output, m, service.responseFields, settings.registry))),
         shared: {
           cache: eventTextCache(operation.output),
-          text: (m) => JSON.stringify(encodeMessage(operation.output, m, service.responseFields)),
+          text: (m) => JSON.stringify(encodeMessage(operation.output, m, service.responseFields, settings.registry)),
           frame: (json) => `data: ${json}\n\n`,
         },
         encodeError: (err) => encodeSseEvent(JSON.stringify(errorBody(err)), { event: "error" }),
@@ -210,4 +212,16 @@ export function createRestHandler<Principal>(service: RestServiceDefinition<Prin
       context.signal,
     );
   };
+}
+
+/**
+ * The request of a type whose ProtoJSON is not an object of its fields (a Timestamp, a wrapper, a
+ * Value, a Struct, an Any: json-form.ts): the body as it is, as grpc-gateway reads it (`"1.5s"`,
+ * `true`, `[…]`); nothing of it travels in the path or the query.
+ */
+function wholeBodyRequest(route: Route, schema: DescMessage, query: string, body: JsonValue | undefined): JsonValue {
+  const given = query.split("&").find((pair) => pair !== "" && !/^a2a-version(=|$)/i.test(pair));
+  if (given !== undefined) throw new RestRequestError(`query parameter ${clipped(given.split("=")[0]!)} is not allowed: ${route.method} ${route.template} takes the whole request in the JSON body`);
+  if (route.body === "*") return body ?? null;
+  return hasObjectJson(schema) ? {} : null;
 }

@@ -7,6 +7,7 @@ import { runtimeImport } from "../runtime-package.js";
 import { version } from "../../version.js";
 import { emitRequirementTable } from "./requirement-table.js";
 import { writePreamble } from "../preamble.js";
+import { emitTypeRegistry } from "./type-registry.js";
 
 /** Names of the symbols emitted for a service, shared by every emitter that refers to them. */
 export function serviceSymbols(service: ServiceModel) {
@@ -132,6 +133,8 @@ export function emitHandlerFile(schema: Schema<object>, model: FileModel): void 
     f.print("  ", key, ": { name: ", f.string(p.name), ", grpcKey: ", f.string(p.grpcKey), ", query: ", p.query, " },");
   }
   f.print("} as const;");
+  f.print();
+  emitTypeRegistry(f, model);
 }
 
 /**

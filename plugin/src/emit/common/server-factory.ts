@@ -4,6 +4,7 @@ import type { FileModel, ServiceModel } from "../../model/service-model.js";
 import { outputModule } from "../file-names.js";
 import { runtimeImport, type RuntimeEntry } from "../runtime-package.js";
 import { serviceSymbols } from "./handler-interface.js";
+import { TYPE_REGISTRY } from "./type-registry.js";
 
 /** What differs between the HTTP bindings' generated server factories. */
 export interface HttpServerFlavor {
@@ -68,6 +69,7 @@ export function emitHttpServerFactory(f: GeneratedFile, model: FileModel, servic
   f.print("      requestFields: ", fromHandler(names.requiredFields), ",");
   f.print("      responseFields: ", fromHandler(names.responseFields), ",");
   f.print("      errors: ", errorSpecs, ",");
+  f.print("      registry: ", fromHandler(TYPE_REGISTRY), ",");
   f.print("      dispatch: (operation, request, context) => ", fromHandler(names.dispatch), "(handler, operation as ", fromHandler(names.operationName, true), ", request, context),");
   f.print("    },");
   f.print("    options,");

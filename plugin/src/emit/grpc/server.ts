@@ -5,6 +5,7 @@ import type { PluginOptions } from "../../options.js";
 import { outputFile, outputModule } from "../file-names.js";
 import { runtimeImport } from "../runtime-package.js";
 import { serviceSymbols } from "../common/handler-interface.js";
+import { TYPE_REGISTRY } from "../common/type-registry.js";
 import { statusDetailSchemas } from "./status-details.js";
 import { writePreamble } from "../preamble.js";
 
@@ -37,6 +38,7 @@ export function emitGrpcServer(schema: Schema<PluginOptions>, model: FileModel):
     f.print("    operations: ", fromHandler(names.operationsByName), ",");
     f.print("    requestFields: ", fromHandler(names.requiredFields), ",");
     f.print("    errors: ", errorSpecs, ",");
+    f.print("    registry: ", fromHandler(TYPE_REGISTRY), ",");
     f.print("    statusDetails: ", statusDetailSchemas(f, grpcJs), ",");
     f.print("    dispatch: (operation, request, context) => ", fromHandler(names.dispatch), "(handler, operation as ", fromHandler(names.operationName, true), ", request, context),");
     f.print("  };");

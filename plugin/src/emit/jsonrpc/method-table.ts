@@ -29,6 +29,8 @@ export function emitJsonRpcMethodTable(schema: Schema<object>, model: FileModel)
     f.print(f.export("const", names.jsonRpcMethods), " = {");
     for (const op of service.operations) {
       f.print("  ", f.string(op.jsonRpcMethod), ": ", operations, ".", op.localName, ",");
+      // An RPC name another service of the file also has is documented qualified; its clients send the RPC name.
+      if (op.jsonRpcMethod !== op.name) f.print("  ", f.string(op.name), ": ", operations, ".", op.localName, ",");
     }
     f.print("} as const;");
     f.print();

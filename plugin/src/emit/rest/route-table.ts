@@ -95,7 +95,7 @@ function emitRequestShapes(f: GeneratedFile, service: ServiceModel, name: string
     if (op.httpBindings.length === 0) continue;
     // Fields of nested messages only where a query carries them (GET, DELETE, `body: "field"`).
     const nested = op.httpBindings.some((b) => b.body !== "*");
-    f.print("  ", op.name, ": {");
+    f.print("  ", objectKey(op.name), ": {");
     f.print("    fields: [");
     for (const field of requestFieldShapes(op.input, { nested })) f.print("      ", fieldLiteral(field), ",");
     f.print("    ],");
@@ -104,7 +104,7 @@ function emitRequestShapes(f: GeneratedFile, service: ServiceModel, name: string
       f.print("    paths: {");
       for (const p of paths) {
         const zero = p.zero === undefined ? "" : `, zero: ${JSON.stringify(p.zero)}`;
-        f.print("      ", JSON.stringify(p.field), ": { names: ", JSON.stringify(p.names), ", json: ", JSON.stringify(p.json), ", kind: ", JSON.stringify(p.kind), zero, " },");
+        f.print("      ", objectKey(p.field, "quoted"), ": { names: ", JSON.stringify(p.names), ", json: ", JSON.stringify(p.json), ", kind: ", JSON.stringify(p.kind), zero, " },");
       }
       f.print("    },");
     }
@@ -112,6 +112,15 @@ function emitRequestShapes(f: GeneratedFile, service: ServiceModel, name: string
   }
   f.print("};");
   f.print();
+}
+
+/**
+ * A key of a generated object literal: as written, except `__proto__`, which in a literal would set the
+ * object's prototype: it is written computed (`["__proto__"]`), an own property like any other.
+ */
+function objectKey(name: string, style: "bare" | "quoted" = "bare"): string {
+  if (name === "__proto__") return '["__proto__"]';
+  return style === "quoted" ? JSON.stringify(name) : name;
 }
 
 function fieldLiteral(field: RequestFieldShape): string {

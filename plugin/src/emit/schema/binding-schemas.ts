@@ -12,6 +12,8 @@ import type { OperationModel, ServiceModel } from "../../model/service-model.js"
 import { exactlyOneRule } from "../../model/oneof-rules.js";
 import { requiredRule } from "../../model/required-fields.js";
 import { messageRef, messageSchema, requiredKey, type JsonSchema, type RefStyle } from "./message-schema.js";
+import { hasObjectJson } from "../../model/json-form.js";
+import { withErrorLocation } from "../../generation-error.js";
 
 const ERROR_INFO_TYPE = "type.googleapis.com/google.rpc.ErrorInfo";
 const BAD_REQUEST_TYPE = "type.googleapis.com/google.rpc.BadRequest";
@@ -118,8 +120,9 @@ export function sharedBindingDefs(errors: readonly ErrorCatalogEntry[], ref: Ref
   };
 }
 
-/** Whether `{}` is a valid request: no REQUIRED field and no exactly-one oneof at the top. */
+/** Whether `{}` is a valid request: an object type with no REQUIRED field and no exactly-one oneof at the top. */
 export function acceptsEmpty(message: DescMessage, inPath: ReadonlySet<string> = new Set()): boolean {
+  if (!hasObjectJson(message)) return false;
   return message.fields.every((f) => inPath.has(f.name) || requiredRule(f) === undefined) && message.oneofs.every((o) => exactlyOneRule(o) === undefined);
 }
 
@@ -127,49 +130,56 @@ export function acceptsEmpty(message: DescMessage, inPath: ReadonlySet<string> =
 export function operationDefs(service: ServiceModel, ref: RefStyle): Record<string, JsonSchema> {
   const defs: Record<string, JsonSchema> = {};
   for (const op of service.operations) {
-    const name = (kind: OperationDefKind) => operationDefName(service, op, kind);
-    const streaming = op.kind === "server_streaming";
-    defs[name("JsonRpcRequest")] = {
-      type: "object",
-      description: `A JSON-RPC 2.0 request of ${op.name} (§9.4): params is a ${op.input.typeName}${acceptsEmpty(op.input) ? ", {} when left out" : ""}.`,
-      properties: {
-        jsonrpc: { const: "2.0" },
-        id: { $ref: ref(bindingDefNames.jsonRpcId) },
-        method: { const: op.jsonRpcMethod },
-        params: messageRef(op.input, ref),
-      },
-      required: acceptsEmpty(op.input) ? ["jsonrpc", "id", "method"] : ["jsonrpc", "id", "method", "params"],
-    };
-    const success = (what: string): JsonSchema => ({
-      type: "object",
-      description: what,
-      properties: { jsonrpc: { const: "2.0" }, id: { $ref: ref(bindingDefNames.jsonRpcId) }, result: messageRef(op.output, ref) },
-      required: ["jsonrpc", "id", "result"],
-      not: requiredKey("error"),
-    });
-    if (streaming) {
-      defs[name("JsonRpcStreamEvent")] = {
-        description: `The data of one SSE event of ${op.name} (§9.4.2): a JSON-RPC response whose result is a ${op.output.typeName}, or an error response that ends the stream.`,
-        oneOf: [success(`A ${op.output.typeName} of the stream.`), { $ref: ref(bindingDefNames.jsonRpcErrorResponse) }],
-      };
-    } else {
-      defs[name("JsonRpcResponse")] = {
-        description: `The JSON-RPC 2.0 response of ${op.name}: a ${op.output.typeName} result, or an error.`,
-        oneOf: [success(`The result of ${op.name}.`), { $ref: ref(bindingDefNames.jsonRpcErrorResponse) }],
-      };
-    }
-    const primary = op.httpBindings[0];
-    // The body of the first binding that has one (SubscribeToTask: its POST alias).
-    const withBody = op.httpBindings.find((b) => b.body !== "");
-    if (withBody !== undefined) defs[name("HttpRequestBody")] = httpBodySchema(op, withBody, ref);
-    if (primary !== undefined) {
-      defs[name(streaming ? "HttpStreamEvent" : "HttpResponse")] = {
-        description: streaming ? `The data of one SSE event of ${op.name} over HTTP+JSON (§11.7): a ${op.output.typeName}.` : `The 200 body of ${op.name} over HTTP+JSON: a ${op.output.typeName}.`,
-        ...messageRef(op.output, ref),
-      };
-    }
+    withErrorLocation({ file: service.desc.file.proto.name, rpc: `${service.typeName}.${op.name}` }, () => addOperationDefs(defs, service, op, ref));
   }
   return defs;
+}
+
+/** Adds the definitions of one operation. */
+function addOperationDefs(defs: Record<string, JsonSchema>, service: ServiceModel, op: OperationModel, ref: RefStyle): void {
+  const name = (kind: OperationDefKind) => operationDefName(service, op, kind);
+  const streaming = op.kind === "server_streaming";
+  defs[name("JsonRpcRequest")] = {
+    type: "object",
+    description: `A JSON-RPC 2.0 request of ${op.name} (§9.4): params is a ${op.input.typeName}${acceptsEmpty(op.input) ? ", {} when left out" : ""}.`,
+    properties: {
+      jsonrpc: { const: "2.0" },
+      id: { $ref: ref(bindingDefNames.jsonRpcId) },
+      // The qualified name of an RPC name two services of the file have, or the RPC name (model/operation-names.ts).
+      method: op.jsonRpcMethod === op.name ? { const: op.name } : { enum: [op.jsonRpcMethod, op.name] },
+      // A request whose ProtoJSON is not an object travels by position: `[value]` (runtime jsonrpc/params.ts).
+      params: hasObjectJson(op.input) ? messageRef(op.input, ref) : { type: "array", prefixItems: [messageRef(op.input, ref)], minItems: 1, maxItems: 1 },
+    },
+    required: acceptsEmpty(op.input) ? ["jsonrpc", "id", "method"] : ["jsonrpc", "id", "method", "params"],
+  };
+  const success = (what: string): JsonSchema => ({
+    type: "object",
+    description: what,
+    properties: { jsonrpc: { const: "2.0" }, id: { $ref: ref(bindingDefNames.jsonRpcId) }, result: messageRef(op.output, ref) },
+    required: ["jsonrpc", "id", "result"],
+    not: requiredKey("error"),
+  });
+  if (streaming) {
+    defs[name("JsonRpcStreamEvent")] = {
+      description: `The data of one SSE event of ${op.name} (§9.4.2): a JSON-RPC response whose result is a ${op.output.typeName}, or an error response that ends the stream.`,
+      oneOf: [success(`A ${op.output.typeName} of the stream.`), { $ref: ref(bindingDefNames.jsonRpcErrorResponse) }],
+    };
+  } else {
+    defs[name("JsonRpcResponse")] = {
+      description: `The JSON-RPC 2.0 response of ${op.name}: a ${op.output.typeName} result, or an error.`,
+      oneOf: [success(`The result of ${op.name}.`), { $ref: ref(bindingDefNames.jsonRpcErrorResponse) }],
+    };
+  }
+  const primary = op.httpBindings[0];
+  // The body of the first binding that has one (SubscribeToTask: its POST alias).
+  const withBody = op.httpBindings.find((b) => b.body !== "");
+  if (withBody !== undefined) defs[name("HttpRequestBody")] = httpBodySchema(op, withBody, ref);
+  if (primary !== undefined) {
+    defs[name(streaming ? "HttpStreamEvent" : "HttpResponse")] = {
+      description: streaming ? `The data of one SSE event of ${op.name} over HTTP+JSON (§11.7): a ${op.output.typeName}.` : `The 200 body of ${op.name} over HTTP+JSON: a ${op.output.typeName}.`,
+      ...messageRef(op.output, ref),
+    };
+  }
 }
 
 /** The JSON body of an HTTP binding: the request without the fields the path carries (body "*"), or the one body field's message. */

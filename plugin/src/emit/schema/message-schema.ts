@@ -47,8 +47,18 @@ const RFC3339 = "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]
 /** Standard or URL-safe base64, padded or not. */
 const BASE64 = "^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}(?:==)?|[A-Za-z0-9+/]{3}=?)?$|^(?:[A-Za-z0-9_-]{4})*(?:[A-Za-z0-9_-]{2}(?:==)?|[A-Za-z0-9_-]{3}=?)?$";
 
+const commentTexts = new WeakMap<object, string | undefined>();
+
 /** The text of a descriptor's proto comments, for `description` (AIP-192 internal comments dropped). */
 export function commentText(desc: DescMessage | DescEnum | DescField | DescMethod | DescService): string | undefined {
+  // Each JSON document asks again for the same descriptors: read each one's comments once.
+  if (commentTexts.has(desc)) return commentTexts.get(desc);
+  const text = readCommentText(desc);
+  commentTexts.set(desc, text);
+  return text;
+}
+
+function readCommentText(desc: DescMessage | DescEnum | DescField | DescMethod | DescService): string | undefined {
   const c = getComments(desc).leading;
   if (c === undefined) return undefined;
   const text = c

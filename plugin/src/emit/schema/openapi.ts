@@ -4,7 +4,8 @@
  * (the same `HttpBinding`s the REST server and client are generated from):
  * - one path item per route, tenant forms (`additional_bindings`) and spec aliases included,
  *   `{field=*}` written `{field}`; operationId = the RPC name for its `google.api.http`
- *   rule, `<Rpc>_<n>` for its n-th further binding;
+ *   rule, `<Rpc>_<n>` for its n-th further binding (`<Service>_<Rpc>` when two services of the
+ *   file have the RPC name; a path and method two services bind is described once, with a notice);
  * - query parameters (§11.5) for routes without a body: every top-level field not in the
  *   path that a query can carry, by its camelCase name, typed;
  * - `A2A-Version` / `A2A-Extensions` as header parameters (and `A2A-Version` as the query
@@ -29,7 +30,11 @@ import { acceptsEmpty, bindingDefNames, httpBodySchema, sharedBindingDefs } from
 import { generatedNotice } from "./generated-notice.js";
 import { fileDefinitions } from "./json-schema.js";
 import { commentText, componentRef, messageRef, scalarSchema, type JsonSchema } from "./message-schema.js";
-import { printJson } from "./print-json.js";
+import { writeJsonDocument } from "./print-json.js";
+import type { PluginOptions } from "../../options.js";
+import { notice } from "../../notices.js";
+import { hasOwnJsonForm } from "../../model/json-form.js";
+import { openApiPathOf } from "./openapi-path.js";
 
 /** The OpenAPI versions the plugin writes. */
 export type OpenApiVersion = "3.1" | "3.2";
@@ -37,11 +42,10 @@ export type OpenApiVersion = "3.1" | "3.2";
 const CONTENT_TYPES = ["application/a2a+json", "application/json"] as const;
 
 /** Emits `<file>_a2a_openapi.json` for the services of a file that have HTTP bindings. */
-export function emitOpenApi(schema: Schema<object>, model: FileModel, parameter: string, version: OpenApiVersion): void {
+export function emitOpenApi(schema: Schema<PluginOptions>, model: FileModel, parameter: string, version: OpenApiVersion): void {
   const services = model.services.filter((s) => s.operations.some((op) => op.httpBindings.length > 0));
   if (services.length === 0) return;
-  const f = schema.generateFile(outputFile(model.file, "openApi"));
-  f.print(printJson(openApiDocument(model, services, parameter, version)));
+  writeJsonDocument(schema, model, outputFile(model.file, "openApi"), openApiDocument(model, services, parameter, version));
 }
 
 export function openApiDocument(model: FileModel, services: readonly ServiceModel[], parameter: string, version: OpenApiVersion): JsonSchema {
@@ -52,11 +56,23 @@ export function openApiDocument(model: FileModel, services: readonly ServiceMode
     if (!name.startsWith("jsonrpc.")) schemas[name] = def;
   }
   const paths: Record<string, Record<string, unknown>> = {};
+  // Which service's operation each HTTP method + template is described for: two services of the file can bind the same one.
+  const describedBy = new Map<string, { service: ServiceModel; rpc: string }>();
   for (const service of services) {
     for (const op of service.operations) {
       op.httpBindings.forEach((binding, index) => {
-        const path = openApiPath(binding.template);
-        const item = (paths[path] ??= {});
+        const rpc = `${service.typeName}.${op.name}`;
+        const route = `${binding.method} ${binding.template}`;
+        const first = describedBy.get(route);
+        if (first !== undefined && first.service !== service) {
+          notice(
+            { file: model.fileName, rpc },
+            `${route} is also bound by rpc ${first.rpc} (another service of the file): each service's REST server serves its own operation at its own interface URL, but the file's OpenAPI document describes only rpc ${first.rpc} there`,
+          );
+          return;
+        }
+        describedBy.set(route, { service, rpc });
+        const item = (paths[openApiPathOf(binding.pattern).path] ??= {});
         item[binding.method.toLowerCase()] = operationObject(model, service, op, binding, index, version);
       });
     }
@@ -109,9 +125,9 @@ export function openApiDocument(model: FileModel, services: readonly ServiceMode
   };
 }
 
-/** `/tasks/{id=*}:cancel` → `/tasks/{id}:cancel`. */
-export function openApiPath(template: string): string {
-  return template.replace(/\{([^}=]+)(?:=[^}]*)?\}/g, "{$1}");
+/** The RPC name, or `<Service>_<Rpc>` when another service of the file has an RPC of that name (as its documented JSON-RPC method is qualified). */
+function operationIdBase(service: ServiceModel, op: OperationModel): string {
+  return op.jsonRpcMethod === op.name ? op.name : `${service.desc.name}_${op.name}`;
 }
 
 function headerParameterName(name: string): string {
@@ -122,21 +138,32 @@ function operationObject(model: FileModel, service: ServiceModel, op: OperationM
   const description = commentText(op.desc);
   const summary = description?.split(/\n\s*\n|(?<=\.)\s/)[0]?.replace(/\n/g, " ");
   const parameters: unknown[] = [];
-  for (const v of binding.variables) {
-    const field = v.path[v.path.length - 1]!;
-    const segment = /\{([^}=]+)(?:=([^}]*))?\}/g;
-    let pattern = "*";
-    for (let m = segment.exec(binding.template); m !== null; m = segment.exec(binding.template)) if (m[1] === v.field) pattern = m[2] ?? "*";
+  for (const p of openApiPathOf(binding.pattern).parameters) {
+    const v = binding.variables.find((x) => x.field === p.variable.field);
+    const field = v?.path[v.path.length - 1];
+    if (p.kind === "whole") {
+      parameters.push({
+        name: p.name,
+        in: "path",
+        required: true,
+        description: (field === undefined ? undefined : commentText(field)) || undefined,
+        schema: (field === undefined ? undefined : queryValueSchema(field)) ?? { type: "string" },
+      });
+      continue;
+    }
+    // A wildcard of a variable with a pattern of its own (openapi-path.ts): the request field is the whole form.
+    const what = p.kind === "segments" ? "one or more path segments (may hold `/`)" : "one path segment";
     parameters.push({
-      name: v.field,
+      name: p.name,
       in: "path",
       required: true,
-      description: [commentText(field), pattern === "*" ? undefined : `Matches the path pattern ${pattern}.`].filter((s) => s !== undefined).join(" ") || undefined,
-      schema: queryValueSchema(field) ?? { type: "string" },
+      description: `${what} of \`${p.variable.field}\`, which is \`${p.valueForm}\`.${field === undefined || commentText(field) === undefined ? "" : ` ${commentText(field)}`}`,
+      schema: { type: "string" },
     });
   }
   // Without a body every other field is a query parameter; with `body: "field"` every field outside the path and that field (google.api.http).
-  if (binding.body !== "*") {
+  // A request whose ProtoJSON is not an object of its fields (Timestamp, Struct, …) has no query parameters: it is the body.
+  if (binding.body !== "*" && !hasOwnJsonForm(op.input)) {
     const inPath = new Set(binding.variables.map((v) => v.path[0]!.name));
     for (const field of op.input.fields) {
       if (inPath.has(field.name) || field.name === binding.body) continue;
@@ -158,7 +185,7 @@ function operationObject(model: FileModel, service: ServiceModel, op: OperationM
     if (p.query) parameters.push({ $ref: `#/components/parameters/${headerParameterName(p.name)}Query` });
   }
   const operation: Record<string, unknown> = {
-    operationId: index === 0 ? op.name : `${op.name}_${index}`,
+    operationId: index === 0 ? operationIdBase(service, op) : `${operationIdBase(service, op)}_${index}`,
     tags: [service.desc.name],
   };
   if (summary !== undefined) operation["summary"] = summary;
@@ -191,6 +218,9 @@ function operationObject(model: FileModel, service: ServiceModel, op: OperationM
             : { schema: { type: "string", description: `Server-sent events; the data of each is a JSON ${op.output.typeName}.` }, "x-a2a-item-schema": output },
       },
     };
+  } else if (binding.method === "HEAD") {
+    // A HEAD answer has no body (model/http-binding.ts binds HEAD only to RPCs returning google.protobuf.Empty).
+    responses["200"] = { description: "Success (a HEAD answer carries no body: the google.protobuf.Empty result)." };
   } else {
     responses["200"] = { description: `The ${op.output.typeName}.`, content: Object.fromEntries(CONTENT_TYPES.map((t) => [t, { schema: output }])) };
   }
