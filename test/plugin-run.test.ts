@@ -43,6 +43,7 @@ describe("protoc-gen-a2a on a2a.proto", () => {
         "a2a_a2a_grpc_client.ts",
         "a2a_a2a_grpc_server.ts",
         "a2a_a2a_handler.ts",
+        "a2a_a2a_json.ts",
         "a2a_a2a_jsonrpc_client.ts",
         "a2a_a2a_jsonrpc_methods.ts",
         "a2a_a2a_jsonrpc_server.ts",

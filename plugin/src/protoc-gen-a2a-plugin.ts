@@ -25,6 +25,7 @@ import { emitOpenRpc } from "./emit/schema/openrpc.js";
 import { emitManifest } from "./emit/manifest/manifest.js";
 import { isA2AV03Service, v03CompanionOf } from "./model/a2a-v0-3.js";
 import { emitV03CompatFile } from "./emit/common/v03-compat.js";
+import { emitJsonWriters } from "./emit/common/json-writers.js";
 import { notice } from "./notices.js";
 
 const name = "protoc-gen-a2a";
@@ -82,13 +83,16 @@ function emitFile(schema: Schema<PluginOptions>, model: FileModel, v03: ReturnTy
   emitEquivalenceKitFile(schema, model);
   // A2A 0.3's JSON-RPC wire is not its proto's: the runtime serves it (model/a2a-v0-3.ts).
   const jsonRpc = bindings.has("jsonrpc") && !model.services.every((s) => isA2AV03Service(s.desc));
+  const rest = bindings.has("rest") && restServices(model).length > 0;
+  // The servers of both HTTP bindings write responses with the generated ProtoJSON writers.
+  if (jsonRpc || rest) emitJsonWriters(schema, model);
   if (jsonRpc) {
     emitJsonRpcMethodTable(schema, model);
     emitJsonRpcServer(schema, model);
     emitJsonRpcClient(schema, model);
   }
   // Only files with a google.api.http rule get REST files (route table, server, client).
-  if (bindings.has("rest") && restServices(model).length > 0) {
+  if (rest) {
     emitRouteTable(schema, model);
     emitRestServer(schema, model);
     emitRestClient(schema, model);

@@ -46,6 +46,33 @@ export type { Transport } from "./transport.js";
 export { LAST_EVENT_ID_PARAMETER, eventIdOf, formatEventId, parseEventId, setEventId, type ParsedEventId } from "./task/event-ids.js";
 export { DEFAULT_STREAM_RESUME, type ResumableStreamClientOptions, type ResumeSettings, type StreamResumeOptions } from "./http/stream-resume.js";
 export { JsonDecodeError, decodeMessage, encodeMessage } from "./proto-json.js";
+/** Plumbing for generated code (the `_a2a_json.ts` ProtoJSON writers): not for hand-written code. */
+export { encodeMessageText } from "./response-json-text.js";
+export {
+  JSON_WRITE_BAIL,
+  bailJsonWrite,
+  writeJsonAny,
+  writeJsonBool,
+  writeJsonBytes,
+  writeJsonDouble,
+  writeJsonDuration,
+  writeJsonEnum,
+  writeJsonFieldMask,
+  writeJsonInt32,
+  writeJsonInt64,
+  writeJsonListValueMessage,
+  writeJsonNullValue,
+  writeJsonObject,
+  writeJsonString,
+  writeJsonStructMessage,
+  writeJsonTimestamp,
+  writeJsonValueMessage,
+  writeJsonWrapper,
+  type JsonTextWriter,
+  type JsonTextWriterTable,
+  type JsonWriteOneof,
+  type JsonWriteSource,
+} from "./json-write.js";
 /** The type registry of ProtoJSON (Any, extensions), requests whose ProtoJSON is not an object, and the clients' checks before sending. */
 export { mergeRegistries, type TypeRegistryOption } from "./type-registry.js";
 export { hasObjectJson, hasOwnJsonForm } from "./json-form.js";

@@ -12,6 +12,7 @@ export const outputSuffix = {
   agentClient: "_a2a_agent_client.ts",
   v03: "_a2a_v03.ts",
   equivalenceKit: "_a2a_equivalence.ts",
+  jsonWriters: "_a2a_json.ts",
   jsonRpcMethods: "_a2a_jsonrpc_methods.ts",
   jsonRpcServer: "_a2a_jsonrpc_server.ts",
   jsonRpcClient: "_a2a_jsonrpc_client.ts",

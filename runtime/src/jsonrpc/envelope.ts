@@ -76,6 +76,11 @@ export function resultResponse(id: JsonRpcIdJson, result: JsonValue): string {
   return `{"jsonrpc":"2.0","id":${id},"result":${JSON.stringify(result)}}`;
 }
 
+/** Serialises a result response around the result's JSON text (a generated writer's, response-json-text.ts). */
+export function resultTextResponse(id: JsonRpcIdJson, resultText: string): string {
+  return `{"jsonrpc":"2.0","id":${id},"result":${resultText}}`;
+}
+
 /** Serialises an error response. */
 export function errorResponse(id: JsonRpcIdJson, error: JsonRpcErrorObject): string {
   return `{"jsonrpc":"2.0","id":${id},"error":${JSON.stringify(error)}}`;

@@ -21,6 +21,8 @@ import type { UniversalHandler, UniversalRequest, UniversalResponse } from "../h
 import type { OperationDescriptor } from "../operation.js";
 import { encodeMessage } from "../proto-json.js";
 import type { RequirementTable } from "../required-fields.js";
+import type { JsonTextWriterTable } from "../json-write.js";
+import { encodeMessageText } from "../response-json-text.js";
 import { queryParameter } from "../http/query.js";
 import { clipped, quoted } from "../client-input.js";
 import { jsonDepthExceeds } from "../limits.js";
@@ -38,7 +40,7 @@ import {
 } from "../service-context.js";
 import { wireOf, type JsonRpcWire, type JsonRpcWireMethod } from "./wire.js";
 import type { JsonValue } from "@bufbuild/protobuf";
-import { errorResponse, isEnvelopeProblem, NULL_ID, readRequestEnvelope, resultResponse, type JsonRpcIdJson } from "./envelope.js";
+import { errorResponse, isEnvelopeProblem, NULL_ID, readRequestEnvelope, resultResponse, resultTextResponse, type JsonRpcIdJson } from "./envelope.js";
 import { fromJsonRpcParams, JsonRpcParamsError } from "./params.js";
 
 /** What the generated code hands the server: the service's tables and its dispatcher. */
@@ -47,6 +49,8 @@ export interface JsonRpcServiceDefinition<Principal> extends ServiceDefinitionBa
   readonly methods: Readonly<Record<string, OperationDescriptor>>;
   /** REQUIRED fields of responses (always emitted). */
   readonly responseFields: RequirementTable;
+  /** The generated ProtoJSON writers of the response types (`<Service>ResponseJsonWriters`); reflection without them. */
+  readonly responseWriters?: JsonTextWriterTable | undefined;
 }
 
 /** Options of the JSON-RPC server. */
@@ -169,8 +173,8 @@ export function createJsonRpcHandler<Principal>(service: JsonRpcServiceDefinitio
     if (operation.kind === "unary") {
       try {
         const response = await (result as Promise<Message>);
-        const json = encodeMessage(operation.output, response, service.responseFields, settings.registry);
-        return { status: 200, headers: withActivatedExtensions(JSON_HEADERS, context), body: resultResponse(id, json) };
+        const text = encodeMessageText(operation.output, response, service.responseFields, settings.registry, service.responseWriters);
+        return { status: 200, headers: withActivatedExtensions(JSON_HEADERS, context), body: resultTextResponse(id, text) };
       } catch (e) {
         return respondError(
           id,
@@ -181,10 +185,10 @@ export function createJsonRpcHandler<Principal>(service: JsonRpcServiceDefinitio
     return openEventStream(
       result as AsyncIterable<Message>,
       {
-        encodeEvent: (m) => encodeSseEvent(resultResponse(id, encodeMessage(operation.output, m, service.responseFields, settings.registry))),
+        encodeEvent: (m) => encodeSseEvent(resultTextResponse(id, encodeMessageText(operation.output, m, service.responseFields, settings.registry, service.responseWriters))),
         shared: {
           cache: eventTextCache(operation.output),
-          text: (m) => JSON.stringify(encodeMessage(operation.output, m, service.responseFields, settings.registry)),
+          text: (m) => encodeMessageText(operation.output, m, service.responseFields, settings.registry, service.responseWriters),
           frame: (json) => `data: {"jsonrpc":"2.0","id":${id},"result":${json}}\n\n`,
         },
         encodeError: (err) => encodeSseEvent(errorResponse(id, toJsonRpcError(err))),

@@ -18,8 +18,9 @@ import { encodeSseEvent } from "../http/sse.js";
 import { createEventTextCache, openEventStream, type EventTextCache } from "../http/event-stream.js";
 import type { UniversalHandler, UniversalRequest, UniversalResponse } from "../http/universal.js";
 import type { OperationDescriptor } from "../operation.js";
-import { encodeMessage } from "../proto-json.js";
 import type { RequirementTable } from "../required-fields.js";
+import type { JsonTextWriterTable } from "../json-write.js";
+import { encodeMessageText } from "../response-json-text.js";
 import { matchRoute, type Route, type RouteTable } from "../route-matcher.js";
 import {
   authChallengeHeader,
@@ -45,6 +46,8 @@ export interface RestServiceDefinition<Principal> extends ServiceDefinitionBase<
   readonly requests: Readonly<Record<string, RestRequestShape>>;
   /** REQUIRED fields of responses (always emitted). */
   readonly responseFields: RequirementTable;
+  /** The generated ProtoJSON writers of the response types (`<Service>ResponseJsonWriters`); reflection without them. */
+  readonly responseWriters?: JsonTextWriterTable | undefined;
 }
 
 /** Options of the HTTP+JSON server. */
@@ -187,8 +190,8 @@ export function createRestHandler<Principal>(service: RestServiceDefinition<Prin
       result = service.dispatch(operation.name, message, context);
       if (operation.kind === "unary") {
         const response = await (result as Promise<Message>);
-        const json = encodeMessage(operation.output, response, service.responseFields, settings.registry);
-        return { status: 200, headers: withActivatedExtensions(jsonHeaders, context), body: JSON.stringify(json) };
+        const text = encodeMessageText(operation.output, response, service.responseFields, settings.registry, service.responseWriters);
+        return { status: 200, headers: withActivatedExtensions(jsonHeaders, context), body: text };
       }
     } catch (e) {
       return respond(toA2AError(e, (cause) => internalError(settings, operation.name, cause, request.signal)));
@@ -196,10 +199,10 @@ export function createRestHandler<Principal>(service: RestServiceDefinition<Prin
     return openEventStream(
       result as AsyncIterable<Message>,
       {
-        encodeEvent: (m) => encodeSseEvent(JSON.stringify(encodeMessage(operation.output, m, service.responseFields, settings.registry))),
+        encodeEvent: (m) => encodeSseEvent(encodeMessageText(operation.output, m, service.responseFields, settings.registry, service.responseWriters)),
         shared: {
           cache: eventTextCache(operation.output),
-          text: (m) => JSON.stringify(encodeMessage(operation.output, m, service.responseFields, settings.registry)),
+          text: (m) => encodeMessageText(operation.output, m, service.responseFields, settings.registry, service.responseWriters),
           frame: (json) => `data: ${json}\n\n`,
         },
         encodeError: (err) => encodeSseEvent(JSON.stringify(errorBody(err)), { event: "error" }),

@@ -16,7 +16,7 @@ import type { Turn } from "./turn.js";
  * Refuses (synchronously, nothing stored) an emitted value with a NaN or ±Infinity in a Value or
  * Struct: no JSON binding could send it, so a stored task holding one could never be answered.
  */
-function checkEncodable(value: unknown, weight: number, what: string): void {
+export function checkEncodable(value: unknown, weight: number, what: string): void {
   if (!Number.isNaN(weight)) return;
   const at = nonFinitePath(value);
   throw new ExecutorMisuseError("invalid-event", `${what} holds a number JSON cannot express (NaN or ±Infinity)${at === undefined || at === "" ? "" : ` at ${at}`}`);

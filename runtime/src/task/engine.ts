@@ -23,6 +23,8 @@ import type { TaskStates } from "./states.js";
 import { appendHistory, applyArtifact, applyStatus } from "./task-updates.js";
 import type { TaskScope, TaskStore } from "./task-store.js";
 import { TurnEmitter, type TurnCommitter } from "./emitter.js";
+import { FreshTurnEmitter } from "./fresh-emitter.js";
+import { FreshTurn, type TurnFeed } from "./fresh-turn.js";
 import { Turn } from "./turn.js";
 import { clusterOf, TaskConflictError, type TaskCluster, type TaskEventRecord, type TurnTicket } from "./cluster.js";
 import {
@@ -33,7 +35,7 @@ import {
   DEFAULT_MAX_SUBSCRIBERS_PER_TASK,
   DEFAULT_MAX_TASK_BYTES,
 } from "./options.js";
-import { eventBytes, messageBytes, nonFinitePath, taskBytes } from "./task-size.js";
+import { eventBytes, nonFinitePath, taskBytes, valueBytes } from "./task-size.js";
 
 /**
  * What a new task weighs besides its first message (ids, status with its timestamp, the JSON of the
@@ -100,8 +102,12 @@ export interface EngineSettings<Principal> {
 export interface TurnStart {
   /** The turn number: the feed's `end` item with this number closes the turn. */
   readonly turn: number;
-  /** The task's feed, subscribed before the turn started (close it when done). */
-  readonly feed: Subscription<FeedItem>;
+  /**
+   * The turn's feed, subscribed before the turn started (close it when done). For a new task, the
+   * turn's own outcome until its first task event (a stateless reply needs no subscription), then
+   * the task's feed.
+   */
+  readonly feed: TurnFeed;
   /** For a turn that continues a task: the task with the new message in its history. */
   readonly task: TaskShape | undefined;
   /** The caller's scope. */
@@ -279,7 +285,8 @@ export class TaskEngine<Principal> implements TurnCommitter {
    * (less what a new task adds). InvalidParams naming the field.
    */
   #checkMessageWeight(message: MessageShape): void {
-    const bytes = messageBytes(message);
+    // Not cached on the request's message: the task stores a copy of it (weighed when the task is).
+    const bytes = valueBytes(message);
     const { errors } = this.#s;
     if (Number.isNaN(bytes)) {
       const field = `message.${nonFinitePath(message) ?? ""}`;
@@ -367,13 +374,64 @@ export class TaskEngine<Principal> implements TurnCommitter {
     this.#reserveTask(scope, taskId);
     const contextId = message.contextId !== "" ? message.contextId : factory.newId();
     const userMessage = this.#userMessage(message, taskId, contextId);
-    // A fresh task id: nobody else knows it yet, so its slot joins the registry only once the task exists, and its lock is free.
-    const slot = this.live.fresh(scope, taskId);
-    const release = slot.lock.tryAcquire() ?? (await slot.lock.acquire());
-    const feed = slot.subscribe(watchCallAbort(call));
-    const turn = new Turn({ id: ++this.#turns, slot, taskId, contextId, userMessage, existing: undefined, pushConfig });
-    this.#run(turn, request, call, undefined, referenceTasks, release);
-    return { turn: turn.id, feed, task: undefined, scope, taskId };
+    // No turn machinery yet: a stateless reply never needs it; the first task event builds it (#promote).
+    const fresh = new FreshTurn<Principal>({ id: ++this.#turns, scope, taskId, contextId, userMessage, pushConfig, call });
+    const emitter = new FreshTurnEmitter(fresh as FreshTurn<unknown>, factory, () => this.#promote(fresh));
+    const context = this.#requestContext(request, call, taskId, contextId, userMessage, undefined, true, referenceTasks, () => fresh.signal);
+    void this.#executeFresh(fresh, emitter, context);
+    return { turn: fresh.id, feed: fresh, task: undefined, scope, taskId };
+  }
+
+  /**
+   * Builds the real turn of a fresh one, at its executor's first task event (before that event is
+   * committed): a slot kept out of the registry until the task exists, its lock (free: nobody else
+   * knows the task id), the caller's feed subscription; returns the turn's emitter.
+   */
+  #promote(fresh: FreshTurn<Principal>): TurnEmitter {
+    const { taskId, contextId, userMessage, pushConfig } = fresh;
+    const slot = this.live.fresh(fresh.scope, taskId);
+    const release = slot.lock.tryAcquire();
+    if (release === undefined) throw new Error(`task ${taskId}: the lock of a fresh task is held`);
+    const turn = new Turn({ id: fresh.id, slot, taskId, contextId, userMessage, existing: undefined, pushConfig, abort: fresh.abortController });
+    fresh.promote(turn, () => slot.subscribe(watchCallAbort(fresh.call)));
+    this.#start(turn, release);
+    return new TurnEmitter(turn, this.#s.factory, this);
+  }
+
+  /**
+   * Runs `execute()` of a fresh turn (after the caller got its TurnStart), then ends it: as a real
+   * turn once promoted (#finish), else here (the reply or the failure its caller gets); never rejects.
+   */
+  async #executeFresh(fresh: FreshTurn<Principal>, emitter: FreshTurnEmitter, context: RequestContext<Principal, TaskRuntimeSchemas>): Promise<void> {
+    const { executor, onError, errors } = this.#s;
+    let failed = false;
+    let error: unknown;
+    try {
+      await undefined; // execute() starts once beginTurn has returned, as before any await of its own
+      await executor.execute(context, emitter);
+    } catch (e) {
+      failed = true;
+      error = e;
+    }
+    fresh.ended = true;
+    const turn = fresh.promoted;
+    if (turn !== undefined) return this.#finish(turn, failed, error);
+    let failure: { error: unknown } | undefined;
+    try {
+      if (!fresh.replied) {
+        if (failed) failure = { error };
+        else {
+          failure = { error: errors.Internal("The agent produced no response") };
+          onError(new ExecutorMisuseError("invalid-event", "execute() resolved without a stateless Message or any task event"), `task ${fresh.taskId}`);
+        }
+      } else if (failed) onError(error, `task ${fresh.taskId} (after its reply)`);
+    } catch (e) {
+      onError(e, `ending turn of task ${fresh.taskId}`);
+    } finally {
+      // Before the caller hears of the end: a turn that created no task frees its reservation.
+      this.#releaseTask(fresh.scope, fresh.taskId);
+      fresh.deliverEnd(failure);
+    }
   }
 
   async #beginContinued(
@@ -463,35 +521,52 @@ export class TaskEngine<Principal> implements TurnCommitter {
 
   /** Runs `execute()` in the background; the turn holds the slot and its lock until it has ended. */
   #run(turn: Turn, request: SendMessageRequestShape, call: TaskCallContext<Principal>, task: TaskShape | undefined, referenceTasks: TaskShape[], release: () => void): void {
-    const { factory } = this.#s;
-    const slot = turn.slot;
-    slot.turn = turn;
+    this.#start(turn, release);
+    const context = this.#requestContext(request, call, turn.taskId, turn.contextId, turn.userMessage, task, turn.isNew, referenceTasks, () => turn.signal);
+    void this.#execute(turn, new TurnEmitter(turn, this.#s.factory, this), context);
+  }
+
+  /** Makes `turn` the slot's running turn, holding the task's lock (`release`) until it ends. */
+  #start(turn: Turn, release: () => void): void {
+    turn.slot.turn = turn;
     turn.releaseLock = () => {
       release();
       turn.ticket?.release();
     };
-    const context: RequestContext<Principal, TaskRuntimeSchemas> = {
+  }
+
+  /** What `execute()` knows about a turn; `signal` is read through a getter (an AbortSignal is only made for executors that look at it). */
+  #requestContext(
+    request: SendMessageRequestShape,
+    call: TaskCallContext<Principal>,
+    taskId: string,
+    contextId: string,
+    userMessage: MessageShape,
+    task: TaskShape | undefined,
+    isNewTask: boolean,
+    referenceTasks: TaskShape[],
+    signal: () => AbortSignal,
+  ): RequestContext<Principal, TaskRuntimeSchemas> {
+    const { factory } = this.#s;
+    return {
       request,
       // A binding's call owns its decoded request: the executor may have that message itself (with the ids set).
-      message: isBindingCall(call) && request.message !== undefined ? withIds(request.message, turn.taskId, turn.contextId) : factory.cloneMessage(turn.userMessage),
+      message: isBindingCall(call) && request.message !== undefined ? withIds(request.message, taskId, contextId) : factory.cloneMessage(userMessage),
       task: task === undefined ? undefined : factory.cloneTask(task),
-      taskId: turn.taskId,
-      contextId: turn.contextId,
-      isNewTask: turn.isNew,
+      taskId,
+      contextId,
+      isNewTask,
       referenceTasks,
       call,
-      // A getter: an AbortSignal is only made for executors that look at it.
       get signal() {
-        return turn.signal;
+        return signal();
       },
     };
-    void this.#execute(turn, new TurnEmitter(turn, factory, this), context);
   }
 
   /** Runs `execute()` (after the caller got its TurnStart), then ends the turn and lets go of the slot; never rejects. */
   async #execute(turn: Turn, emitter: TurnEmitter, context: RequestContext<Principal, TaskRuntimeSchemas>): Promise<void> {
-    const { executor, onError } = this.#s;
-    const slot = turn.slot;
+    const { executor } = this.#s;
     let failed = false;
     let error: unknown;
     try {
@@ -501,6 +576,13 @@ export class TaskEngine<Principal> implements TurnCommitter {
       failed = true;
       error = e;
     }
+    return this.#finish(turn, failed, error);
+  }
+
+  /** Ends a turn whose `execute()` settled, and lets go of the slot; never rejects. */
+  async #finish(turn: Turn, failed: boolean, error: unknown): Promise<void> {
+    const { onError } = this.#s;
+    const slot = turn.slot;
     try {
       turn.closed ??= "ended";
       await this.#end(turn, slot, failed, error);

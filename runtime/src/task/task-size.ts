@@ -87,7 +87,7 @@ export function eventBytes(event: StreamResponseShape): number {
     case "task":
       return 10 + taskBytes(payload.value);
     case "message":
-      return 13 + messageBytes(payload.value);
+      return messageEventBytes(messageBytes(payload.value));
     case "statusUpdate": {
       const { status, metadata } = payload.value;
       return 120 + (status?.message === undefined ? 0 : messageBytes(status.message)) + metadataBytes(metadata);
@@ -99,6 +99,11 @@ export function eventBytes(event: StreamResponseShape): number {
     default:
       return 2;
   }
+}
+
+/** What {@link eventBytes} answers for the event of a stateless reply whose message weighs `messageWeight`. */
+export function messageEventBytes(messageWeight: number): number {
+  return 13 + messageWeight;
 }
 
 /** Bytes of any protobuf-es message, JSON value or oneof, estimated; NaN when it holds a non-finite number. Not cached. */

@@ -27,6 +27,8 @@ export interface TurnInit {
   readonly existing: { readonly state: number | undefined; readonly artifactIds: readonly string[] } | undefined;
   /** Push config to register when the new task is created. */
   readonly pushConfig: PushConfigShape | undefined;
+  /** The controller of a signal the executor read before the turn was built (see fresh-turn.ts). */
+  readonly abort?: AbortController | undefined;
 }
 
 /** One running turn. */
@@ -78,6 +80,7 @@ export class Turn implements ActiveTurn {
     this.state = init.existing?.state;
     this.created = !this.isNew;
     this.#existingArtifactIds = init.existing?.artifactIds;
+    this.#abort = init.abort;
   }
 
   /** Artifact ids the task has (or will have once queued events are stored); made on first use (a Message reply never needs it). */

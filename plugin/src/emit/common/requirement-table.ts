@@ -41,7 +41,7 @@ export function emitRequirementTable(f: GeneratedFile, requirements: MessageRequ
 }
 
 /** The ProtoJSON form of a field's zero value, for fields with implicit presence. */
-function jsonZero(field: DescField): unknown {
+export function jsonZero(field: DescField): unknown {
   switch (field.fieldKind) {
     case "list":
       return [];

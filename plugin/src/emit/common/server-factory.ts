@@ -5,6 +5,8 @@ import { outputModule } from "../file-names.js";
 import { runtimeImport, type RuntimeEntry } from "../runtime-package.js";
 import { serviceSymbols } from "./handler-interface.js";
 import { TYPE_REGISTRY } from "./type-registry.js";
+import { planJsonWriters } from "../../model/json-writer-plan.js";
+import { responseWritersName } from "./json-writers.js";
 
 /** What differs between the HTTP bindings' generated server factories. */
 export interface HttpServerFlavor {
@@ -68,6 +70,7 @@ export function emitHttpServerFactory(f: GeneratedFile, model: FileModel, servic
   for (const [key, value] of flavor.definition(f, service)) f.print("      ", key, ": ", value, ",");
   f.print("      requestFields: ", fromHandler(names.requiredFields), ",");
   f.print("      responseFields: ", fromHandler(names.responseFields), ",");
+  if (planJsonWriters(model).writers.length > 0) f.print("      responseWriters: ", f.import(responseWritersName(service.desc.name), outputModule(model.file, "jsonWriters")), ",");
   f.print("      errors: ", errorSpecs, ",");
   f.print("      registry: ", fromHandler(TYPE_REGISTRY), ",");
   f.print("      dispatch: (operation, request, context) => ", fromHandler(names.dispatch), "(handler, operation as ", fromHandler(names.operationName, true), ", request, context),");
