@@ -355,10 +355,24 @@ export function selectBehaviour(message: Message | undefined): Selection | undef
  */
 export function runTurn(turn: Omit<Turn, "text" | "contract">): Promise<void> {
   const { request } = turn;
-  const at = (contract: Contract): Turn => ({ ...turn, text: firstText(request.message), contract });
   const own = selectBehaviour(request.message);
-  if (request.isNewTask) return (own?.behaviour ?? echo).start(at(own?.contract ?? "acts"));
-  if (own?.contract === "tck") return own.behaviour.start(at("tck"));
+  if (request.isNewTask) return (own?.behaviour ?? echo).start(turnWith(turn, own?.contract ?? "acts"));
+  if (own?.contract === "tck") return own.behaviour.start(turnWith(turn, "tck"));
   const first = selectBehaviour(request.task?.history[0]);
-  return first?.behaviour.resume !== undefined ? first.behaviour.resume(at(first.contract)) : echo.start(at("acts"));
+  return first?.behaviour.resume !== undefined ? first.behaviour.resume(turnWith(turn, first.contract)) : echo.start(turnWith(turn, "acts"));
+}
+
+/**
+ * The Turn a behaviour runs with. Its fields named one by one rather than `{ ...turn }` (no closure, no
+ * spread: the spread alone cost 5–8% of a Message reply in the in-process benchmark).
+ */
+function turnWith(turn: Omit<Turn, "text" | "contract">, contract: Contract): Turn {
+  return {
+    request: turn.request,
+    emitter: turn.emitter,
+    text: firstText(turn.request.message),
+    contract,
+    longRunningMs: turn.longRunningMs,
+    shutdown: turn.shutdown,
+  };
 }

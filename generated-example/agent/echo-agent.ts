@@ -204,11 +204,20 @@ function mediaTypeOf(part: Part): string {
   return part.content.case === "text" ? "text/plain" : part.content.case === "data" ? "application/json" : "application/octet-stream";
 }
 
+/** The media type of the first part the agent does not accept, if any (a loop: no array built per message). */
+function refusedMediaType(parts: readonly Part[]): string | undefined {
+  for (const part of parts) {
+    const type = mediaTypeOf(part);
+    if (!INPUT_MODES.includes(type)) return type;
+  }
+  return undefined;
+}
+
 /** The agent's logic: dispatches each turn to its behaviour. */
 export function createExampleExecutor(options: { longRunningMs: number; shutdown: AbortSignal }): A2AServiceExecutor<ExamplePrincipal | undefined> {
   return {
     async execute(request, emitter) {
-      const refused = request.message.parts.map(mediaTypeOf).find((type) => !INPUT_MODES.includes(type));
+      const refused = refusedMediaType(request.message.parts);
       if (refused !== undefined) {
         // Thrown before anything is emitted: the caller gets the error and no task is created.
         if (request.isNewTask) throw new ContentTypeNotSupportedError(`This agent accepts ${INPUT_MODES.join(", ")} only, not ${refused}`, { metadata: { mediaType: refused } });
@@ -216,7 +225,7 @@ export function createExampleExecutor(options: { longRunningMs: number; shutdown
         await emitter.requireInput({ parts: [{ content: { case: "text", value: `Please answer in ${INPUT_MODES.join(", ")}; ${refused} is not accepted.` } }] });
         return;
       }
-      return runTurn({ request, emitter, ...options });
+      return runTurn({ request, emitter, longRunningMs: options.longRunningMs, shutdown: options.shutdown });
     },
   };
 }

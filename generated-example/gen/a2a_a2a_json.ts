@@ -16,25 +16,25 @@ import type { Registry } from "@bufbuild/protobuf";
  * and HTTP+JSON servers use them in place of reflection (`responseWriters`).
  */
 export const A2AServiceResponseJsonWriters: JsonTextWriterTable = {
-  "lf.a2a.v1.SendMessageResponse": (m, r) => writeSendMessageResponseJsonFilled(m as JsonWriteSource, r, 0),
-  "lf.a2a.v1.StreamResponse": (m, r) => writeStreamResponseJsonFilled(m as JsonWriteSource, r, 0),
-  "lf.a2a.v1.Task": (m, r) => writeTaskJsonFilled(m as JsonWriteSource, r, 0),
-  "lf.a2a.v1.ListTasksResponse": (m, r) => writeListTasksResponseJsonFilled(m as JsonWriteSource, r, 0),
-  "lf.a2a.v1.TaskPushNotificationConfig": (m, r) => writeTaskPushNotificationConfigJsonFilled(m as JsonWriteSource, r, 0),
-  "lf.a2a.v1.ListTaskPushNotificationConfigsResponse": (m, r) => writeListTaskPushNotificationConfigsResponseJsonFilled(m as JsonWriteSource, r, 0),
-  "lf.a2a.v1.AgentCard": (m, r) => writeAgentCardJsonFilled(m as JsonWriteSource, r, 0),
-  "google.protobuf.Empty": (m, r) => writeEmptyJson(m as JsonWriteSource, r),
+  "lf.a2a.v1.SendMessageResponse": (m, r) => write$SendMessageResponse$filled(m as JsonWriteSource, r, 0),
+  "lf.a2a.v1.StreamResponse": (m, r) => write$StreamResponse$filled(m as JsonWriteSource, r, 0),
+  "lf.a2a.v1.Task": (m, r) => write$Task$filled(m as JsonWriteSource, r, 0),
+  "lf.a2a.v1.ListTasksResponse": (m, r) => write$ListTasksResponse$filled(m as JsonWriteSource, r, 0),
+  "lf.a2a.v1.TaskPushNotificationConfig": (m, r) => write$TaskPushNotificationConfig$filled(m as JsonWriteSource, r, 0),
+  "lf.a2a.v1.ListTaskPushNotificationConfigsResponse": (m, r) => write$ListTaskPushNotificationConfigsResponse$filled(m as JsonWriteSource, r, 0),
+  "lf.a2a.v1.AgentCard": (m, r) => write$AgentCard$filled(m as JsonWriteSource, r, 0),
+  "google.protobuf.Empty": (m, r) => write$Empty(m as JsonWriteSource, r),
 };
 
 /**
  * The JSON names of lf.a2a.v1.TaskState, by number.
  */
-const TaskStateJsonNames: Readonly<Record<number, string>> = { 0: "\"TASK_STATE_UNSPECIFIED\"", 1: "\"TASK_STATE_SUBMITTED\"", 2: "\"TASK_STATE_WORKING\"", 3: "\"TASK_STATE_COMPLETED\"", 4: "\"TASK_STATE_FAILED\"", 5: "\"TASK_STATE_CANCELED\"", 6: "\"TASK_STATE_INPUT_REQUIRED\"", 7: "\"TASK_STATE_REJECTED\"", 8: "\"TASK_STATE_AUTH_REQUIRED\"" };
+const jsonNames$TaskState: Readonly<Record<number, string>> = { 0: "\"TASK_STATE_UNSPECIFIED\"", 1: "\"TASK_STATE_SUBMITTED\"", 2: "\"TASK_STATE_WORKING\"", 3: "\"TASK_STATE_COMPLETED\"", 4: "\"TASK_STATE_FAILED\"", 5: "\"TASK_STATE_CANCELED\"", 6: "\"TASK_STATE_INPUT_REQUIRED\"", 7: "\"TASK_STATE_REJECTED\"", 8: "\"TASK_STATE_AUTH_REQUIRED\"" };
 
 /**
  * The JSON names of lf.a2a.v1.Role, by number.
  */
-const RoleJsonNames: Readonly<Record<number, string>> = { 0: "\"ROLE_UNSPECIFIED\"", 1: "\"ROLE_USER\"", 2: "\"ROLE_AGENT\"" };
+const jsonNames$Role: Readonly<Record<number, string>> = { 0: "\"ROLE_UNSPECIFIED\"", 1: "\"ROLE_USER\"", 2: "\"ROLE_AGENT\"" };
 
 /**
  * The ProtoJSON text of lf.a2a.v1.SendMessageResponse, with the REQUIRED fields ProtoJSON omits at their zero value.
@@ -42,7 +42,7 @@ const RoleJsonNames: Readonly<Record<number, string>> = { 0: "\"ROLE_UNSPECIFIED
  *
  * @generated from message lf.a2a.v1.SendMessageResponse
  */
-function writeSendMessageResponseJsonFilled(m: JsonWriteSource, r: Registry | undefined, d: number): string {
+function write$SendMessageResponse$filled(m: JsonWriteSource, r: Registry | undefined, d: number): string {
   if (d > 64) bailJsonWrite();
   if (m.$typeName !== "lf.a2a.v1.SendMessageResponse" || m.$unknown !== undefined) bailJsonWrite();
   let s = "";
@@ -50,14 +50,14 @@ function writeSendMessageResponseJsonFilled(m: JsonWriteSource, r: Registry | un
   v = m["payload"];
   if ((v as JsonWriteOneof).case === "task") {
     v = (v as JsonWriteOneof).value;
-    s += ",\"task\":" + writeTaskJsonFilled(v as JsonWriteSource, r, d + 1);
+    s += (s === "" ? "{\"task\":" : ",\"task\":") + write$Task$filled(v as JsonWriteSource, r, d + 1);
   }
   v = m["payload"];
   if ((v as JsonWriteOneof).case === "message") {
     v = (v as JsonWriteOneof).value;
-    s += ",\"message\":" + writeMessageJsonFilled(v as JsonWriteSource, r, d + 1);
+    s += (s === "" ? "{\"message\":" : ",\"message\":") + write$Message$filled(v as JsonWriteSource, r, d + 1);
   }
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  return s === "" ? "{}" : s + "}";
 }
 
 /**
@@ -66,36 +66,36 @@ function writeSendMessageResponseJsonFilled(m: JsonWriteSource, r: Registry | un
  *
  * @generated from message lf.a2a.v1.Task
  */
-function writeTaskJsonFilled(m: JsonWriteSource, r: Registry | undefined, d: number): string {
+function write$Task$filled(m: JsonWriteSource, r: Registry | undefined, d: number): string {
   if (d > 64) bailJsonWrite();
   if (m.$typeName !== "lf.a2a.v1.Task" || m.$unknown !== undefined) bailJsonWrite();
   let s = "";
   let v: unknown;
   v = m["id"];
-  if (v !== "") s += ",\"id\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"id\":" : ",\"id\":") + writeJsonString(v);
   v = m["contextId"];
-  if (v !== "") s += ",\"contextId\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"contextId\":" : ",\"contextId\":") + writeJsonString(v);
   v = m["status"];
-  if (v !== undefined && Object.hasOwn(m, "status")) s += ",\"status\":" + writeTaskStatusJsonFilled(v as JsonWriteSource, r, d + 1);
+  if (v !== undefined && Object.hasOwn(m, "status")) s += (s === "" ? "{\"status\":" : ",\"status\":") + write$TaskStatus$filled(v as JsonWriteSource, r, d + 1);
   v = m["artifacts"];
   if (!Array.isArray(v)) bailJsonWrite();
   if (v.length > 0) {
     let t = "";
-    for (const x of v) t += "," + writeArtifactJsonFilled(x as JsonWriteSource, r, d + 1);
-    s += ",\"artifacts\":" + "[" + t.substring(1) + "]";
+    for (const x of v) t += (t === "" ? "[" : ",") + write$Artifact$filled(x as JsonWriteSource, r, d + 1);
+    s += (s === "" ? "{\"artifacts\":" : ",\"artifacts\":") + t + "]";
   }
   v = m["history"];
   if (!Array.isArray(v)) bailJsonWrite();
   if (v.length > 0) {
     let t = "";
-    for (const x of v) t += "," + writeMessageJsonFilled(x as JsonWriteSource, r, d + 1);
-    s += ",\"history\":" + "[" + t.substring(1) + "]";
+    for (const x of v) t += (t === "" ? "[" : ",") + write$Message$filled(x as JsonWriteSource, r, d + 1);
+    s += (s === "" ? "{\"history\":" : ",\"history\":") + t + "]";
   }
   v = m["metadata"];
-  if (v !== undefined && Object.hasOwn(m, "metadata")) s += ",\"metadata\":" + writeJsonObject(v);
+  if (v !== undefined && Object.hasOwn(m, "metadata")) s += (s === "" ? "{\"metadata\":" : ",\"metadata\":") + writeJsonObject(v);
   v = m["id"];
-  if (!(v !== "")) s += ",\"id\":\"\"";
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  if (!(v !== "")) s += (s === "" ? "{\"id\":\"\"" : ",\"id\":\"\"");
+  return s === "" ? "{}" : s + "}";
 }
 
 /**
@@ -104,20 +104,20 @@ function writeTaskJsonFilled(m: JsonWriteSource, r: Registry | undefined, d: num
  *
  * @generated from message lf.a2a.v1.TaskStatus
  */
-function writeTaskStatusJsonFilled(m: JsonWriteSource, r: Registry | undefined, d: number): string {
+function write$TaskStatus$filled(m: JsonWriteSource, r: Registry | undefined, d: number): string {
   if (d > 64) bailJsonWrite();
   if (m.$typeName !== "lf.a2a.v1.TaskStatus" || m.$unknown !== undefined) bailJsonWrite();
   let s = "";
   let v: unknown;
   v = m["state"];
-  if (v !== 0) s += ",\"state\":" + writeJsonEnum(TaskStateJsonNames, v);
+  if (v !== 0) s += (s === "" ? "{\"state\":" : ",\"state\":") + writeJsonEnum(jsonNames$TaskState, v);
   v = m["message"];
-  if (v !== undefined && Object.hasOwn(m, "message")) s += ",\"message\":" + writeMessageJsonFilled(v as JsonWriteSource, r, d + 1);
+  if (v !== undefined && Object.hasOwn(m, "message")) s += (s === "" ? "{\"message\":" : ",\"message\":") + write$Message$filled(v as JsonWriteSource, r, d + 1);
   v = m["timestamp"];
-  if (v !== undefined && Object.hasOwn(m, "timestamp")) s += ",\"timestamp\":" + writeJsonTimestamp(v);
+  if (v !== undefined && Object.hasOwn(m, "timestamp")) s += (s === "" ? "{\"timestamp\":" : ",\"timestamp\":") + writeJsonTimestamp(v);
   v = m["state"];
-  if (!(v !== 0)) s += ",\"state\":\"TASK_STATE_UNSPECIFIED\"";
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  if (!(v !== 0)) s += (s === "" ? "{\"state\":\"TASK_STATE_UNSPECIFIED\"" : ",\"state\":\"TASK_STATE_UNSPECIFIED\"");
+  return s === "" ? "{}" : s + "}";
 }
 
 /**
@@ -126,49 +126,49 @@ function writeTaskStatusJsonFilled(m: JsonWriteSource, r: Registry | undefined, 
  *
  * @generated from message lf.a2a.v1.Message
  */
-function writeMessageJsonFilled(m: JsonWriteSource, r: Registry | undefined, d: number): string {
+function write$Message$filled(m: JsonWriteSource, r: Registry | undefined, d: number): string {
   if (d > 64) bailJsonWrite();
   if (m.$typeName !== "lf.a2a.v1.Message" || m.$unknown !== undefined) bailJsonWrite();
   let s = "";
   let v: unknown;
   v = m["messageId"];
-  if (v !== "") s += ",\"messageId\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"messageId\":" : ",\"messageId\":") + writeJsonString(v);
   v = m["contextId"];
-  if (v !== "") s += ",\"contextId\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"contextId\":" : ",\"contextId\":") + writeJsonString(v);
   v = m["taskId"];
-  if (v !== "") s += ",\"taskId\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"taskId\":" : ",\"taskId\":") + writeJsonString(v);
   v = m["role"];
-  if (v !== 0) s += ",\"role\":" + writeJsonEnum(RoleJsonNames, v);
+  if (v !== 0) s += (s === "" ? "{\"role\":" : ",\"role\":") + writeJsonEnum(jsonNames$Role, v);
   v = m["parts"];
   if (!Array.isArray(v)) bailJsonWrite();
   if (v.length > 0) {
     let t = "";
-    for (const x of v) t += "," + writePartJson(x as JsonWriteSource, r);
-    s += ",\"parts\":" + "[" + t.substring(1) + "]";
+    for (const x of v) t += (t === "" ? "[" : ",") + write$Part(x as JsonWriteSource, r);
+    s += (s === "" ? "{\"parts\":" : ",\"parts\":") + t + "]";
   }
   v = m["metadata"];
-  if (v !== undefined && Object.hasOwn(m, "metadata")) s += ",\"metadata\":" + writeJsonObject(v);
+  if (v !== undefined && Object.hasOwn(m, "metadata")) s += (s === "" ? "{\"metadata\":" : ",\"metadata\":") + writeJsonObject(v);
   v = m["extensions"];
   if (!Array.isArray(v)) bailJsonWrite();
   if (v.length > 0) {
     let t = "";
-    for (const x of v) t += "," + writeJsonString(x);
-    s += ",\"extensions\":" + "[" + t.substring(1) + "]";
+    for (const x of v) t += (t === "" ? "[" : ",") + writeJsonString(x);
+    s += (s === "" ? "{\"extensions\":" : ",\"extensions\":") + t + "]";
   }
   v = m["referenceTaskIds"];
   if (!Array.isArray(v)) bailJsonWrite();
   if (v.length > 0) {
     let t = "";
-    for (const x of v) t += "," + writeJsonString(x);
-    s += ",\"referenceTaskIds\":" + "[" + t.substring(1) + "]";
+    for (const x of v) t += (t === "" ? "[" : ",") + writeJsonString(x);
+    s += (s === "" ? "{\"referenceTaskIds\":" : ",\"referenceTaskIds\":") + t + "]";
   }
   v = m["messageId"];
-  if (!(v !== "")) s += ",\"messageId\":\"\"";
+  if (!(v !== "")) s += (s === "" ? "{\"messageId\":\"\"" : ",\"messageId\":\"\"");
   v = m["role"];
-  if (!(v !== 0)) s += ",\"role\":\"ROLE_UNSPECIFIED\"";
+  if (!(v !== 0)) s += (s === "" ? "{\"role\":\"ROLE_UNSPECIFIED\"" : ",\"role\":\"ROLE_UNSPECIFIED\"");
   v = m["parts"];
-  if (!((v as unknown[]).length > 0)) s += ",\"parts\":[]";
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  if (!((v as unknown[]).length > 0)) s += (s === "" ? "{\"parts\":[]" : ",\"parts\":[]");
+  return s === "" ? "{}" : s + "}";
 }
 
 /**
@@ -176,37 +176,37 @@ function writeMessageJsonFilled(m: JsonWriteSource, r: Registry | undefined, d: 
  *
  * @generated from message lf.a2a.v1.Part
  */
-function writePartJson(m: JsonWriteSource, r: Registry | undefined): string {
+function write$Part(m: JsonWriteSource, _r: Registry | undefined): string {
   if (m.$typeName !== "lf.a2a.v1.Part" || m.$unknown !== undefined) bailJsonWrite();
   let s = "";
   let v: unknown;
   v = m["content"];
   if ((v as JsonWriteOneof).case === "text") {
     v = (v as JsonWriteOneof).value;
-    s += ",\"text\":" + writeJsonString(v);
+    s += (s === "" ? "{\"text\":" : ",\"text\":") + writeJsonString(v);
   }
   v = m["content"];
   if ((v as JsonWriteOneof).case === "raw") {
     v = (v as JsonWriteOneof).value;
-    s += ",\"raw\":" + writeJsonBytes(v);
+    s += (s === "" ? "{\"raw\":" : ",\"raw\":") + writeJsonBytes(v);
   }
   v = m["content"];
   if ((v as JsonWriteOneof).case === "url") {
     v = (v as JsonWriteOneof).value;
-    s += ",\"url\":" + writeJsonString(v);
+    s += (s === "" ? "{\"url\":" : ",\"url\":") + writeJsonString(v);
   }
   v = m["content"];
   if ((v as JsonWriteOneof).case === "data") {
     v = (v as JsonWriteOneof).value;
-    s += ",\"data\":" + writeJsonValueMessage(v);
+    s += (s === "" ? "{\"data\":" : ",\"data\":") + writeJsonValueMessage(v);
   }
   v = m["metadata"];
-  if (v !== undefined && Object.hasOwn(m, "metadata")) s += ",\"metadata\":" + writeJsonObject(v);
+  if (v !== undefined && Object.hasOwn(m, "metadata")) s += (s === "" ? "{\"metadata\":" : ",\"metadata\":") + writeJsonObject(v);
   v = m["filename"];
-  if (v !== "") s += ",\"filename\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"filename\":" : ",\"filename\":") + writeJsonString(v);
   v = m["mediaType"];
-  if (v !== "") s += ",\"mediaType\":" + writeJsonString(v);
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  if (v !== "") s += (s === "" ? "{\"mediaType\":" : ",\"mediaType\":") + writeJsonString(v);
+  return s === "" ? "{}" : s + "}";
 }
 
 /**
@@ -215,38 +215,38 @@ function writePartJson(m: JsonWriteSource, r: Registry | undefined): string {
  *
  * @generated from message lf.a2a.v1.Artifact
  */
-function writeArtifactJsonFilled(m: JsonWriteSource, r: Registry | undefined, d: number): string {
+function write$Artifact$filled(m: JsonWriteSource, r: Registry | undefined, d: number): string {
   if (d > 64) bailJsonWrite();
   if (m.$typeName !== "lf.a2a.v1.Artifact" || m.$unknown !== undefined) bailJsonWrite();
   let s = "";
   let v: unknown;
   v = m["artifactId"];
-  if (v !== "") s += ",\"artifactId\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"artifactId\":" : ",\"artifactId\":") + writeJsonString(v);
   v = m["name"];
-  if (v !== "") s += ",\"name\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"name\":" : ",\"name\":") + writeJsonString(v);
   v = m["description"];
-  if (v !== "") s += ",\"description\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"description\":" : ",\"description\":") + writeJsonString(v);
   v = m["parts"];
   if (!Array.isArray(v)) bailJsonWrite();
   if (v.length > 0) {
     let t = "";
-    for (const x of v) t += "," + writePartJson(x as JsonWriteSource, r);
-    s += ",\"parts\":" + "[" + t.substring(1) + "]";
+    for (const x of v) t += (t === "" ? "[" : ",") + write$Part(x as JsonWriteSource, r);
+    s += (s === "" ? "{\"parts\":" : ",\"parts\":") + t + "]";
   }
   v = m["metadata"];
-  if (v !== undefined && Object.hasOwn(m, "metadata")) s += ",\"metadata\":" + writeJsonObject(v);
+  if (v !== undefined && Object.hasOwn(m, "metadata")) s += (s === "" ? "{\"metadata\":" : ",\"metadata\":") + writeJsonObject(v);
   v = m["extensions"];
   if (!Array.isArray(v)) bailJsonWrite();
   if (v.length > 0) {
     let t = "";
-    for (const x of v) t += "," + writeJsonString(x);
-    s += ",\"extensions\":" + "[" + t.substring(1) + "]";
+    for (const x of v) t += (t === "" ? "[" : ",") + writeJsonString(x);
+    s += (s === "" ? "{\"extensions\":" : ",\"extensions\":") + t + "]";
   }
   v = m["artifactId"];
-  if (!(v !== "")) s += ",\"artifactId\":\"\"";
+  if (!(v !== "")) s += (s === "" ? "{\"artifactId\":\"\"" : ",\"artifactId\":\"\"");
   v = m["parts"];
-  if (!((v as unknown[]).length > 0)) s += ",\"parts\":[]";
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  if (!((v as unknown[]).length > 0)) s += (s === "" ? "{\"parts\":[]" : ",\"parts\":[]");
+  return s === "" ? "{}" : s + "}";
 }
 
 /**
@@ -255,7 +255,7 @@ function writeArtifactJsonFilled(m: JsonWriteSource, r: Registry | undefined, d:
  *
  * @generated from message lf.a2a.v1.StreamResponse
  */
-function writeStreamResponseJsonFilled(m: JsonWriteSource, r: Registry | undefined, d: number): string {
+function write$StreamResponse$filled(m: JsonWriteSource, r: Registry | undefined, d: number): string {
   if (d > 64) bailJsonWrite();
   if (m.$typeName !== "lf.a2a.v1.StreamResponse" || m.$unknown !== undefined) bailJsonWrite();
   let s = "";
@@ -263,24 +263,24 @@ function writeStreamResponseJsonFilled(m: JsonWriteSource, r: Registry | undefin
   v = m["payload"];
   if ((v as JsonWriteOneof).case === "task") {
     v = (v as JsonWriteOneof).value;
-    s += ",\"task\":" + writeTaskJsonFilled(v as JsonWriteSource, r, d + 1);
+    s += (s === "" ? "{\"task\":" : ",\"task\":") + write$Task$filled(v as JsonWriteSource, r, d + 1);
   }
   v = m["payload"];
   if ((v as JsonWriteOneof).case === "message") {
     v = (v as JsonWriteOneof).value;
-    s += ",\"message\":" + writeMessageJsonFilled(v as JsonWriteSource, r, d + 1);
+    s += (s === "" ? "{\"message\":" : ",\"message\":") + write$Message$filled(v as JsonWriteSource, r, d + 1);
   }
   v = m["payload"];
   if ((v as JsonWriteOneof).case === "statusUpdate") {
     v = (v as JsonWriteOneof).value;
-    s += ",\"statusUpdate\":" + writeTaskStatusUpdateEventJsonFilled(v as JsonWriteSource, r, d + 1);
+    s += (s === "" ? "{\"statusUpdate\":" : ",\"statusUpdate\":") + write$TaskStatusUpdateEvent$filled(v as JsonWriteSource, r, d + 1);
   }
   v = m["payload"];
   if ((v as JsonWriteOneof).case === "artifactUpdate") {
     v = (v as JsonWriteOneof).value;
-    s += ",\"artifactUpdate\":" + writeTaskArtifactUpdateEventJsonFilled(v as JsonWriteSource, r, d + 1);
+    s += (s === "" ? "{\"artifactUpdate\":" : ",\"artifactUpdate\":") + write$TaskArtifactUpdateEvent$filled(v as JsonWriteSource, r, d + 1);
   }
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  return s === "" ? "{}" : s + "}";
 }
 
 /**
@@ -289,24 +289,24 @@ function writeStreamResponseJsonFilled(m: JsonWriteSource, r: Registry | undefin
  *
  * @generated from message lf.a2a.v1.TaskStatusUpdateEvent
  */
-function writeTaskStatusUpdateEventJsonFilled(m: JsonWriteSource, r: Registry | undefined, d: number): string {
+function write$TaskStatusUpdateEvent$filled(m: JsonWriteSource, r: Registry | undefined, d: number): string {
   if (d > 64) bailJsonWrite();
   if (m.$typeName !== "lf.a2a.v1.TaskStatusUpdateEvent" || m.$unknown !== undefined) bailJsonWrite();
   let s = "";
   let v: unknown;
   v = m["taskId"];
-  if (v !== "") s += ",\"taskId\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"taskId\":" : ",\"taskId\":") + writeJsonString(v);
   v = m["contextId"];
-  if (v !== "") s += ",\"contextId\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"contextId\":" : ",\"contextId\":") + writeJsonString(v);
   v = m["status"];
-  if (v !== undefined && Object.hasOwn(m, "status")) s += ",\"status\":" + writeTaskStatusJsonFilled(v as JsonWriteSource, r, d + 1);
+  if (v !== undefined && Object.hasOwn(m, "status")) s += (s === "" ? "{\"status\":" : ",\"status\":") + write$TaskStatus$filled(v as JsonWriteSource, r, d + 1);
   v = m["metadata"];
-  if (v !== undefined && Object.hasOwn(m, "metadata")) s += ",\"metadata\":" + writeJsonObject(v);
+  if (v !== undefined && Object.hasOwn(m, "metadata")) s += (s === "" ? "{\"metadata\":" : ",\"metadata\":") + writeJsonObject(v);
   v = m["taskId"];
-  if (!(v !== "")) s += ",\"taskId\":\"\"";
+  if (!(v !== "")) s += (s === "" ? "{\"taskId\":\"\"" : ",\"taskId\":\"\"");
   v = m["contextId"];
-  if (!(v !== "")) s += ",\"contextId\":\"\"";
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  if (!(v !== "")) s += (s === "" ? "{\"contextId\":\"\"" : ",\"contextId\":\"\"");
+  return s === "" ? "{}" : s + "}";
 }
 
 /**
@@ -315,28 +315,28 @@ function writeTaskStatusUpdateEventJsonFilled(m: JsonWriteSource, r: Registry | 
  *
  * @generated from message lf.a2a.v1.TaskArtifactUpdateEvent
  */
-function writeTaskArtifactUpdateEventJsonFilled(m: JsonWriteSource, r: Registry | undefined, d: number): string {
+function write$TaskArtifactUpdateEvent$filled(m: JsonWriteSource, r: Registry | undefined, d: number): string {
   if (d > 64) bailJsonWrite();
   if (m.$typeName !== "lf.a2a.v1.TaskArtifactUpdateEvent" || m.$unknown !== undefined) bailJsonWrite();
   let s = "";
   let v: unknown;
   v = m["taskId"];
-  if (v !== "") s += ",\"taskId\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"taskId\":" : ",\"taskId\":") + writeJsonString(v);
   v = m["contextId"];
-  if (v !== "") s += ",\"contextId\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"contextId\":" : ",\"contextId\":") + writeJsonString(v);
   v = m["artifact"];
-  if (v !== undefined && Object.hasOwn(m, "artifact")) s += ",\"artifact\":" + writeArtifactJsonFilled(v as JsonWriteSource, r, d + 1);
+  if (v !== undefined && Object.hasOwn(m, "artifact")) s += (s === "" ? "{\"artifact\":" : ",\"artifact\":") + write$Artifact$filled(v as JsonWriteSource, r, d + 1);
   v = m["append"];
-  if (v !== false) s += ",\"append\":" + writeJsonBool(v);
+  if (v !== false) s += (s === "" ? "{\"append\":" : ",\"append\":") + writeJsonBool(v);
   v = m["lastChunk"];
-  if (v !== false) s += ",\"lastChunk\":" + writeJsonBool(v);
+  if (v !== false) s += (s === "" ? "{\"lastChunk\":" : ",\"lastChunk\":") + writeJsonBool(v);
   v = m["metadata"];
-  if (v !== undefined && Object.hasOwn(m, "metadata")) s += ",\"metadata\":" + writeJsonObject(v);
+  if (v !== undefined && Object.hasOwn(m, "metadata")) s += (s === "" ? "{\"metadata\":" : ",\"metadata\":") + writeJsonObject(v);
   v = m["taskId"];
-  if (!(v !== "")) s += ",\"taskId\":\"\"";
+  if (!(v !== "")) s += (s === "" ? "{\"taskId\":\"\"" : ",\"taskId\":\"\"");
   v = m["contextId"];
-  if (!(v !== "")) s += ",\"contextId\":\"\"";
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  if (!(v !== "")) s += (s === "" ? "{\"contextId\":\"\"" : ",\"contextId\":\"\"");
+  return s === "" ? "{}" : s + "}";
 }
 
 /**
@@ -345,7 +345,7 @@ function writeTaskArtifactUpdateEventJsonFilled(m: JsonWriteSource, r: Registry 
  *
  * @generated from message lf.a2a.v1.ListTasksResponse
  */
-function writeListTasksResponseJsonFilled(m: JsonWriteSource, r: Registry | undefined, d: number): string {
+function write$ListTasksResponse$filled(m: JsonWriteSource, r: Registry | undefined, d: number): string {
   if (d > 64) bailJsonWrite();
   if (m.$typeName !== "lf.a2a.v1.ListTasksResponse" || m.$unknown !== undefined) bailJsonWrite();
   let s = "";
@@ -354,24 +354,24 @@ function writeListTasksResponseJsonFilled(m: JsonWriteSource, r: Registry | unde
   if (!Array.isArray(v)) bailJsonWrite();
   if (v.length > 0) {
     let t = "";
-    for (const x of v) t += "," + writeTaskJsonFilled(x as JsonWriteSource, r, d + 1);
-    s += ",\"tasks\":" + "[" + t.substring(1) + "]";
+    for (const x of v) t += (t === "" ? "[" : ",") + write$Task$filled(x as JsonWriteSource, r, d + 1);
+    s += (s === "" ? "{\"tasks\":" : ",\"tasks\":") + t + "]";
   }
   v = m["nextPageToken"];
-  if (v !== "") s += ",\"nextPageToken\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"nextPageToken\":" : ",\"nextPageToken\":") + writeJsonString(v);
   v = m["pageSize"];
-  if (v != 0) s += ",\"pageSize\":" + writeJsonInt32(v);
+  if (v != 0) s += (s === "" ? "{\"pageSize\":" : ",\"pageSize\":") + writeJsonInt32(v);
   v = m["totalSize"];
-  if (v != 0) s += ",\"totalSize\":" + writeJsonInt32(v);
+  if (v != 0) s += (s === "" ? "{\"totalSize\":" : ",\"totalSize\":") + writeJsonInt32(v);
   v = m["tasks"];
-  if (!((v as unknown[]).length > 0)) s += ",\"tasks\":[]";
+  if (!((v as unknown[]).length > 0)) s += (s === "" ? "{\"tasks\":[]" : ",\"tasks\":[]");
   v = m["nextPageToken"];
-  if (!(v !== "")) s += ",\"nextPageToken\":\"\"";
+  if (!(v !== "")) s += (s === "" ? "{\"nextPageToken\":\"\"" : ",\"nextPageToken\":\"\"");
   v = m["pageSize"];
-  if (!(v != 0)) s += ",\"pageSize\":0";
+  if (!(v != 0)) s += (s === "" ? "{\"pageSize\":0" : ",\"pageSize\":0");
   v = m["totalSize"];
-  if (!(v != 0)) s += ",\"totalSize\":0";
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  if (!(v != 0)) s += (s === "" ? "{\"totalSize\":0" : ",\"totalSize\":0");
+  return s === "" ? "{}" : s + "}";
 }
 
 /**
@@ -380,26 +380,26 @@ function writeListTasksResponseJsonFilled(m: JsonWriteSource, r: Registry | unde
  *
  * @generated from message lf.a2a.v1.TaskPushNotificationConfig
  */
-function writeTaskPushNotificationConfigJsonFilled(m: JsonWriteSource, r: Registry | undefined, d: number): string {
+function write$TaskPushNotificationConfig$filled(m: JsonWriteSource, r: Registry | undefined, d: number): string {
   if (d > 64) bailJsonWrite();
   if (m.$typeName !== "lf.a2a.v1.TaskPushNotificationConfig" || m.$unknown !== undefined) bailJsonWrite();
   let s = "";
   let v: unknown;
   v = m["tenant"];
-  if (v !== "") s += ",\"tenant\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"tenant\":" : ",\"tenant\":") + writeJsonString(v);
   v = m["id"];
-  if (v !== "") s += ",\"id\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"id\":" : ",\"id\":") + writeJsonString(v);
   v = m["taskId"];
-  if (v !== "") s += ",\"taskId\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"taskId\":" : ",\"taskId\":") + writeJsonString(v);
   v = m["url"];
-  if (v !== "") s += ",\"url\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"url\":" : ",\"url\":") + writeJsonString(v);
   v = m["token"];
-  if (v !== "") s += ",\"token\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"token\":" : ",\"token\":") + writeJsonString(v);
   v = m["authentication"];
-  if (v !== undefined && Object.hasOwn(m, "authentication")) s += ",\"authentication\":" + writeAuthenticationInfoJsonFilled(v as JsonWriteSource, r, d + 1);
+  if (v !== undefined && Object.hasOwn(m, "authentication")) s += (s === "" ? "{\"authentication\":" : ",\"authentication\":") + write$AuthenticationInfo$filled(v as JsonWriteSource, r, d + 1);
   v = m["url"];
-  if (!(v !== "")) s += ",\"url\":\"\"";
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  if (!(v !== "")) s += (s === "" ? "{\"url\":\"\"" : ",\"url\":\"\"");
+  return s === "" ? "{}" : s + "}";
 }
 
 /**
@@ -408,18 +408,18 @@ function writeTaskPushNotificationConfigJsonFilled(m: JsonWriteSource, r: Regist
  *
  * @generated from message lf.a2a.v1.AuthenticationInfo
  */
-function writeAuthenticationInfoJsonFilled(m: JsonWriteSource, r: Registry | undefined, d: number): string {
+function write$AuthenticationInfo$filled(m: JsonWriteSource, _r: Registry | undefined, d: number): string {
   if (d > 64) bailJsonWrite();
   if (m.$typeName !== "lf.a2a.v1.AuthenticationInfo" || m.$unknown !== undefined) bailJsonWrite();
   let s = "";
   let v: unknown;
   v = m["scheme"];
-  if (v !== "") s += ",\"scheme\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"scheme\":" : ",\"scheme\":") + writeJsonString(v);
   v = m["credentials"];
-  if (v !== "") s += ",\"credentials\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"credentials\":" : ",\"credentials\":") + writeJsonString(v);
   v = m["scheme"];
-  if (!(v !== "")) s += ",\"scheme\":\"\"";
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  if (!(v !== "")) s += (s === "" ? "{\"scheme\":\"\"" : ",\"scheme\":\"\"");
+  return s === "" ? "{}" : s + "}";
 }
 
 /**
@@ -428,7 +428,7 @@ function writeAuthenticationInfoJsonFilled(m: JsonWriteSource, r: Registry | und
  *
  * @generated from message lf.a2a.v1.ListTaskPushNotificationConfigsResponse
  */
-function writeListTaskPushNotificationConfigsResponseJsonFilled(m: JsonWriteSource, r: Registry | undefined, d: number): string {
+function write$ListTaskPushNotificationConfigsResponse$filled(m: JsonWriteSource, r: Registry | undefined, d: number): string {
   if (d > 64) bailJsonWrite();
   if (m.$typeName !== "lf.a2a.v1.ListTaskPushNotificationConfigsResponse" || m.$unknown !== undefined) bailJsonWrite();
   let s = "";
@@ -437,12 +437,12 @@ function writeListTaskPushNotificationConfigsResponseJsonFilled(m: JsonWriteSour
   if (!Array.isArray(v)) bailJsonWrite();
   if (v.length > 0) {
     let t = "";
-    for (const x of v) t += "," + writeTaskPushNotificationConfigJsonFilled(x as JsonWriteSource, r, d + 1);
-    s += ",\"configs\":" + "[" + t.substring(1) + "]";
+    for (const x of v) t += (t === "" ? "[" : ",") + write$TaskPushNotificationConfig$filled(x as JsonWriteSource, r, d + 1);
+    s += (s === "" ? "{\"configs\":" : ",\"configs\":") + t + "]";
   }
   v = m["nextPageToken"];
-  if (v !== "") s += ",\"nextPageToken\":" + writeJsonString(v);
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  if (v !== "") s += (s === "" ? "{\"nextPageToken\":" : ",\"nextPageToken\":") + writeJsonString(v);
+  return s === "" ? "{}" : s + "}";
 }
 
 /**
@@ -451,91 +451,91 @@ function writeListTaskPushNotificationConfigsResponseJsonFilled(m: JsonWriteSour
  *
  * @generated from message lf.a2a.v1.AgentCard
  */
-function writeAgentCardJsonFilled(m: JsonWriteSource, r: Registry | undefined, d: number): string {
+function write$AgentCard$filled(m: JsonWriteSource, r: Registry | undefined, d: number): string {
   if (d > 64) bailJsonWrite();
   if (m.$typeName !== "lf.a2a.v1.AgentCard" || m.$unknown !== undefined) bailJsonWrite();
   let s = "";
   let v: unknown;
   v = m["name"];
-  if (v !== "") s += ",\"name\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"name\":" : ",\"name\":") + writeJsonString(v);
   v = m["description"];
-  if (v !== "") s += ",\"description\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"description\":" : ",\"description\":") + writeJsonString(v);
   v = m["supportedInterfaces"];
   if (!Array.isArray(v)) bailJsonWrite();
   if (v.length > 0) {
     let t = "";
-    for (const x of v) t += "," + writeAgentInterfaceJsonFilled(x as JsonWriteSource, r, d + 1);
-    s += ",\"supportedInterfaces\":" + "[" + t.substring(1) + "]";
+    for (const x of v) t += (t === "" ? "[" : ",") + write$AgentInterface$filled(x as JsonWriteSource, r, d + 1);
+    s += (s === "" ? "{\"supportedInterfaces\":" : ",\"supportedInterfaces\":") + t + "]";
   }
   v = m["provider"];
-  if (v !== undefined && Object.hasOwn(m, "provider")) s += ",\"provider\":" + writeAgentProviderJsonFilled(v as JsonWriteSource, r, d + 1);
+  if (v !== undefined && Object.hasOwn(m, "provider")) s += (s === "" ? "{\"provider\":" : ",\"provider\":") + write$AgentProvider$filled(v as JsonWriteSource, r, d + 1);
   v = m["version"];
-  if (v !== "") s += ",\"version\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"version\":" : ",\"version\":") + writeJsonString(v);
   v = m["documentationUrl"];
-  if (v !== undefined && Object.hasOwn(m, "documentationUrl")) s += ",\"documentationUrl\":" + writeJsonString(v);
+  if (v !== undefined && Object.hasOwn(m, "documentationUrl")) s += (s === "" ? "{\"documentationUrl\":" : ",\"documentationUrl\":") + writeJsonString(v);
   v = m["capabilities"];
-  if (v !== undefined && Object.hasOwn(m, "capabilities")) s += ",\"capabilities\":" + writeAgentCapabilitiesJson(v as JsonWriteSource, r);
+  if (v !== undefined && Object.hasOwn(m, "capabilities")) s += (s === "" ? "{\"capabilities\":" : ",\"capabilities\":") + write$AgentCapabilities(v as JsonWriteSource, r);
   v = m["securitySchemes"];
   {
     const keys = Object.keys(v as object);
     if (keys.length > 0) {
       let t = "";
-      for (const k of keys) t += "," + JSON.stringify(k) + ":" + writeSecuritySchemeJsonFilled((v as Record<string, unknown>)[k] as JsonWriteSource, r, d + 1);
-      s += ",\"securitySchemes\":" + "{" + t.substring(1) + "}";
+      for (const k of keys) t += (t === "" ? "{" : ",") + JSON.stringify(k) + ":" + write$SecurityScheme$filled((v as Record<string, unknown>)[k] as JsonWriteSource, r, d + 1);
+      s += (s === "" ? "{\"securitySchemes\":" : ",\"securitySchemes\":") + t + "}";
     }
   }
   v = m["securityRequirements"];
   if (!Array.isArray(v)) bailJsonWrite();
   if (v.length > 0) {
     let t = "";
-    for (const x of v) t += "," + writeSecurityRequirementJson(x as JsonWriteSource, r);
-    s += ",\"securityRequirements\":" + "[" + t.substring(1) + "]";
+    for (const x of v) t += (t === "" ? "[" : ",") + write$SecurityRequirement(x as JsonWriteSource, r);
+    s += (s === "" ? "{\"securityRequirements\":" : ",\"securityRequirements\":") + t + "]";
   }
   v = m["defaultInputModes"];
   if (!Array.isArray(v)) bailJsonWrite();
   if (v.length > 0) {
     let t = "";
-    for (const x of v) t += "," + writeJsonString(x);
-    s += ",\"defaultInputModes\":" + "[" + t.substring(1) + "]";
+    for (const x of v) t += (t === "" ? "[" : ",") + writeJsonString(x);
+    s += (s === "" ? "{\"defaultInputModes\":" : ",\"defaultInputModes\":") + t + "]";
   }
   v = m["defaultOutputModes"];
   if (!Array.isArray(v)) bailJsonWrite();
   if (v.length > 0) {
     let t = "";
-    for (const x of v) t += "," + writeJsonString(x);
-    s += ",\"defaultOutputModes\":" + "[" + t.substring(1) + "]";
+    for (const x of v) t += (t === "" ? "[" : ",") + writeJsonString(x);
+    s += (s === "" ? "{\"defaultOutputModes\":" : ",\"defaultOutputModes\":") + t + "]";
   }
   v = m["skills"];
   if (!Array.isArray(v)) bailJsonWrite();
   if (v.length > 0) {
     let t = "";
-    for (const x of v) t += "," + writeAgentSkillJsonFilled(x as JsonWriteSource, r, d + 1);
-    s += ",\"skills\":" + "[" + t.substring(1) + "]";
+    for (const x of v) t += (t === "" ? "[" : ",") + write$AgentSkill$filled(x as JsonWriteSource, r, d + 1);
+    s += (s === "" ? "{\"skills\":" : ",\"skills\":") + t + "]";
   }
   v = m["signatures"];
   if (!Array.isArray(v)) bailJsonWrite();
   if (v.length > 0) {
     let t = "";
-    for (const x of v) t += "," + writeAgentCardSignatureJsonFilled(x as JsonWriteSource, r, d + 1);
-    s += ",\"signatures\":" + "[" + t.substring(1) + "]";
+    for (const x of v) t += (t === "" ? "[" : ",") + write$AgentCardSignature$filled(x as JsonWriteSource, r, d + 1);
+    s += (s === "" ? "{\"signatures\":" : ",\"signatures\":") + t + "]";
   }
   v = m["iconUrl"];
-  if (v !== undefined && Object.hasOwn(m, "iconUrl")) s += ",\"iconUrl\":" + writeJsonString(v);
+  if (v !== undefined && Object.hasOwn(m, "iconUrl")) s += (s === "" ? "{\"iconUrl\":" : ",\"iconUrl\":") + writeJsonString(v);
   v = m["name"];
-  if (!(v !== "")) s += ",\"name\":\"\"";
+  if (!(v !== "")) s += (s === "" ? "{\"name\":\"\"" : ",\"name\":\"\"");
   v = m["description"];
-  if (!(v !== "")) s += ",\"description\":\"\"";
+  if (!(v !== "")) s += (s === "" ? "{\"description\":\"\"" : ",\"description\":\"\"");
   v = m["supportedInterfaces"];
-  if (!((v as unknown[]).length > 0)) s += ",\"supportedInterfaces\":[]";
+  if (!((v as unknown[]).length > 0)) s += (s === "" ? "{\"supportedInterfaces\":[]" : ",\"supportedInterfaces\":[]");
   v = m["version"];
-  if (!(v !== "")) s += ",\"version\":\"\"";
+  if (!(v !== "")) s += (s === "" ? "{\"version\":\"\"" : ",\"version\":\"\"");
   v = m["defaultInputModes"];
-  if (!((v as unknown[]).length > 0)) s += ",\"defaultInputModes\":[]";
+  if (!((v as unknown[]).length > 0)) s += (s === "" ? "{\"defaultInputModes\":[]" : ",\"defaultInputModes\":[]");
   v = m["defaultOutputModes"];
-  if (!((v as unknown[]).length > 0)) s += ",\"defaultOutputModes\":[]";
+  if (!((v as unknown[]).length > 0)) s += (s === "" ? "{\"defaultOutputModes\":[]" : ",\"defaultOutputModes\":[]");
   v = m["skills"];
-  if (!((v as unknown[]).length > 0)) s += ",\"skills\":[]";
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  if (!((v as unknown[]).length > 0)) s += (s === "" ? "{\"skills\":[]" : ",\"skills\":[]");
+  return s === "" ? "{}" : s + "}";
 }
 
 /**
@@ -544,26 +544,26 @@ function writeAgentCardJsonFilled(m: JsonWriteSource, r: Registry | undefined, d
  *
  * @generated from message lf.a2a.v1.AgentInterface
  */
-function writeAgentInterfaceJsonFilled(m: JsonWriteSource, r: Registry | undefined, d: number): string {
+function write$AgentInterface$filled(m: JsonWriteSource, _r: Registry | undefined, d: number): string {
   if (d > 64) bailJsonWrite();
   if (m.$typeName !== "lf.a2a.v1.AgentInterface" || m.$unknown !== undefined) bailJsonWrite();
   let s = "";
   let v: unknown;
   v = m["url"];
-  if (v !== "") s += ",\"url\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"url\":" : ",\"url\":") + writeJsonString(v);
   v = m["protocolBinding"];
-  if (v !== "") s += ",\"protocolBinding\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"protocolBinding\":" : ",\"protocolBinding\":") + writeJsonString(v);
   v = m["tenant"];
-  if (v !== "") s += ",\"tenant\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"tenant\":" : ",\"tenant\":") + writeJsonString(v);
   v = m["protocolVersion"];
-  if (v !== "") s += ",\"protocolVersion\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"protocolVersion\":" : ",\"protocolVersion\":") + writeJsonString(v);
   v = m["url"];
-  if (!(v !== "")) s += ",\"url\":\"\"";
+  if (!(v !== "")) s += (s === "" ? "{\"url\":\"\"" : ",\"url\":\"\"");
   v = m["protocolBinding"];
-  if (!(v !== "")) s += ",\"protocolBinding\":\"\"";
+  if (!(v !== "")) s += (s === "" ? "{\"protocolBinding\":\"\"" : ",\"protocolBinding\":\"\"");
   v = m["protocolVersion"];
-  if (!(v !== "")) s += ",\"protocolVersion\":\"\"";
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  if (!(v !== "")) s += (s === "" ? "{\"protocolVersion\":\"\"" : ",\"protocolVersion\":\"\"");
+  return s === "" ? "{}" : s + "}";
 }
 
 /**
@@ -572,20 +572,20 @@ function writeAgentInterfaceJsonFilled(m: JsonWriteSource, r: Registry | undefin
  *
  * @generated from message lf.a2a.v1.AgentProvider
  */
-function writeAgentProviderJsonFilled(m: JsonWriteSource, r: Registry | undefined, d: number): string {
+function write$AgentProvider$filled(m: JsonWriteSource, _r: Registry | undefined, d: number): string {
   if (d > 64) bailJsonWrite();
   if (m.$typeName !== "lf.a2a.v1.AgentProvider" || m.$unknown !== undefined) bailJsonWrite();
   let s = "";
   let v: unknown;
   v = m["url"];
-  if (v !== "") s += ",\"url\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"url\":" : ",\"url\":") + writeJsonString(v);
   v = m["organization"];
-  if (v !== "") s += ",\"organization\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"organization\":" : ",\"organization\":") + writeJsonString(v);
   v = m["url"];
-  if (!(v !== "")) s += ",\"url\":\"\"";
+  if (!(v !== "")) s += (s === "" ? "{\"url\":\"\"" : ",\"url\":\"\"");
   v = m["organization"];
-  if (!(v !== "")) s += ",\"organization\":\"\"";
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  if (!(v !== "")) s += (s === "" ? "{\"organization\":\"\"" : ",\"organization\":\"\"");
+  return s === "" ? "{}" : s + "}";
 }
 
 /**
@@ -593,24 +593,24 @@ function writeAgentProviderJsonFilled(m: JsonWriteSource, r: Registry | undefine
  *
  * @generated from message lf.a2a.v1.AgentCapabilities
  */
-function writeAgentCapabilitiesJson(m: JsonWriteSource, r: Registry | undefined): string {
+function write$AgentCapabilities(m: JsonWriteSource, r: Registry | undefined): string {
   if (m.$typeName !== "lf.a2a.v1.AgentCapabilities" || m.$unknown !== undefined) bailJsonWrite();
   let s = "";
   let v: unknown;
   v = m["streaming"];
-  if (v !== undefined && Object.hasOwn(m, "streaming")) s += ",\"streaming\":" + writeJsonBool(v);
+  if (v !== undefined && Object.hasOwn(m, "streaming")) s += (s === "" ? "{\"streaming\":" : ",\"streaming\":") + writeJsonBool(v);
   v = m["pushNotifications"];
-  if (v !== undefined && Object.hasOwn(m, "pushNotifications")) s += ",\"pushNotifications\":" + writeJsonBool(v);
+  if (v !== undefined && Object.hasOwn(m, "pushNotifications")) s += (s === "" ? "{\"pushNotifications\":" : ",\"pushNotifications\":") + writeJsonBool(v);
   v = m["extensions"];
   if (!Array.isArray(v)) bailJsonWrite();
   if (v.length > 0) {
     let t = "";
-    for (const x of v) t += "," + writeAgentExtensionJson(x as JsonWriteSource, r);
-    s += ",\"extensions\":" + "[" + t.substring(1) + "]";
+    for (const x of v) t += (t === "" ? "[" : ",") + write$AgentExtension(x as JsonWriteSource, r);
+    s += (s === "" ? "{\"extensions\":" : ",\"extensions\":") + t + "]";
   }
   v = m["extendedAgentCard"];
-  if (v !== undefined && Object.hasOwn(m, "extendedAgentCard")) s += ",\"extendedAgentCard\":" + writeJsonBool(v);
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  if (v !== undefined && Object.hasOwn(m, "extendedAgentCard")) s += (s === "" ? "{\"extendedAgentCard\":" : ",\"extendedAgentCard\":") + writeJsonBool(v);
+  return s === "" ? "{}" : s + "}";
 }
 
 /**
@@ -618,19 +618,19 @@ function writeAgentCapabilitiesJson(m: JsonWriteSource, r: Registry | undefined)
  *
  * @generated from message lf.a2a.v1.AgentExtension
  */
-function writeAgentExtensionJson(m: JsonWriteSource, r: Registry | undefined): string {
+function write$AgentExtension(m: JsonWriteSource, _r: Registry | undefined): string {
   if (m.$typeName !== "lf.a2a.v1.AgentExtension" || m.$unknown !== undefined) bailJsonWrite();
   let s = "";
   let v: unknown;
   v = m["uri"];
-  if (v !== "") s += ",\"uri\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"uri\":" : ",\"uri\":") + writeJsonString(v);
   v = m["description"];
-  if (v !== "") s += ",\"description\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"description\":" : ",\"description\":") + writeJsonString(v);
   v = m["required"];
-  if (v !== false) s += ",\"required\":" + writeJsonBool(v);
+  if (v !== false) s += (s === "" ? "{\"required\":" : ",\"required\":") + writeJsonBool(v);
   v = m["params"];
-  if (v !== undefined && Object.hasOwn(m, "params")) s += ",\"params\":" + writeJsonObject(v);
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  if (v !== undefined && Object.hasOwn(m, "params")) s += (s === "" ? "{\"params\":" : ",\"params\":") + writeJsonObject(v);
+  return s === "" ? "{}" : s + "}";
 }
 
 /**
@@ -639,7 +639,7 @@ function writeAgentExtensionJson(m: JsonWriteSource, r: Registry | undefined): s
  *
  * @generated from message lf.a2a.v1.SecurityScheme
  */
-function writeSecuritySchemeJsonFilled(m: JsonWriteSource, r: Registry | undefined, d: number): string {
+function write$SecurityScheme$filled(m: JsonWriteSource, r: Registry | undefined, d: number): string {
   if (d > 64) bailJsonWrite();
   if (m.$typeName !== "lf.a2a.v1.SecurityScheme" || m.$unknown !== undefined) bailJsonWrite();
   let s = "";
@@ -647,29 +647,29 @@ function writeSecuritySchemeJsonFilled(m: JsonWriteSource, r: Registry | undefin
   v = m["scheme"];
   if ((v as JsonWriteOneof).case === "apiKeySecurityScheme") {
     v = (v as JsonWriteOneof).value;
-    s += ",\"apiKeySecurityScheme\":" + writeAPIKeySecuritySchemeJsonFilled(v as JsonWriteSource, r, d + 1);
+    s += (s === "" ? "{\"apiKeySecurityScheme\":" : ",\"apiKeySecurityScheme\":") + write$APIKeySecurityScheme$filled(v as JsonWriteSource, r, d + 1);
   }
   v = m["scheme"];
   if ((v as JsonWriteOneof).case === "httpAuthSecurityScheme") {
     v = (v as JsonWriteOneof).value;
-    s += ",\"httpAuthSecurityScheme\":" + writeHTTPAuthSecuritySchemeJsonFilled(v as JsonWriteSource, r, d + 1);
+    s += (s === "" ? "{\"httpAuthSecurityScheme\":" : ",\"httpAuthSecurityScheme\":") + write$HTTPAuthSecurityScheme$filled(v as JsonWriteSource, r, d + 1);
   }
   v = m["scheme"];
   if ((v as JsonWriteOneof).case === "oauth2SecurityScheme") {
     v = (v as JsonWriteOneof).value;
-    s += ",\"oauth2SecurityScheme\":" + writeOAuth2SecuritySchemeJsonFilled(v as JsonWriteSource, r, d + 1);
+    s += (s === "" ? "{\"oauth2SecurityScheme\":" : ",\"oauth2SecurityScheme\":") + write$OAuth2SecurityScheme$filled(v as JsonWriteSource, r, d + 1);
   }
   v = m["scheme"];
   if ((v as JsonWriteOneof).case === "openIdConnectSecurityScheme") {
     v = (v as JsonWriteOneof).value;
-    s += ",\"openIdConnectSecurityScheme\":" + writeOpenIdConnectSecuritySchemeJsonFilled(v as JsonWriteSource, r, d + 1);
+    s += (s === "" ? "{\"openIdConnectSecurityScheme\":" : ",\"openIdConnectSecurityScheme\":") + write$OpenIdConnectSecurityScheme$filled(v as JsonWriteSource, r, d + 1);
   }
   v = m["scheme"];
   if ((v as JsonWriteOneof).case === "mtlsSecurityScheme") {
     v = (v as JsonWriteOneof).value;
-    s += ",\"mtlsSecurityScheme\":" + writeMutualTlsSecuritySchemeJson(v as JsonWriteSource, r);
+    s += (s === "" ? "{\"mtlsSecurityScheme\":" : ",\"mtlsSecurityScheme\":") + write$MutualTlsSecurityScheme(v as JsonWriteSource, r);
   }
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  return s === "" ? "{}" : s + "}";
 }
 
 /**
@@ -678,22 +678,22 @@ function writeSecuritySchemeJsonFilled(m: JsonWriteSource, r: Registry | undefin
  *
  * @generated from message lf.a2a.v1.APIKeySecurityScheme
  */
-function writeAPIKeySecuritySchemeJsonFilled(m: JsonWriteSource, r: Registry | undefined, d: number): string {
+function write$APIKeySecurityScheme$filled(m: JsonWriteSource, _r: Registry | undefined, d: number): string {
   if (d > 64) bailJsonWrite();
   if (m.$typeName !== "lf.a2a.v1.APIKeySecurityScheme" || m.$unknown !== undefined) bailJsonWrite();
   let s = "";
   let v: unknown;
   v = m["description"];
-  if (v !== "") s += ",\"description\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"description\":" : ",\"description\":") + writeJsonString(v);
   v = m["location"];
-  if (v !== "") s += ",\"location\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"location\":" : ",\"location\":") + writeJsonString(v);
   v = m["name"];
-  if (v !== "") s += ",\"name\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"name\":" : ",\"name\":") + writeJsonString(v);
   v = m["location"];
-  if (!(v !== "")) s += ",\"location\":\"\"";
+  if (!(v !== "")) s += (s === "" ? "{\"location\":\"\"" : ",\"location\":\"\"");
   v = m["name"];
-  if (!(v !== "")) s += ",\"name\":\"\"";
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  if (!(v !== "")) s += (s === "" ? "{\"name\":\"\"" : ",\"name\":\"\"");
+  return s === "" ? "{}" : s + "}";
 }
 
 /**
@@ -702,20 +702,20 @@ function writeAPIKeySecuritySchemeJsonFilled(m: JsonWriteSource, r: Registry | u
  *
  * @generated from message lf.a2a.v1.HTTPAuthSecurityScheme
  */
-function writeHTTPAuthSecuritySchemeJsonFilled(m: JsonWriteSource, r: Registry | undefined, d: number): string {
+function write$HTTPAuthSecurityScheme$filled(m: JsonWriteSource, _r: Registry | undefined, d: number): string {
   if (d > 64) bailJsonWrite();
   if (m.$typeName !== "lf.a2a.v1.HTTPAuthSecurityScheme" || m.$unknown !== undefined) bailJsonWrite();
   let s = "";
   let v: unknown;
   v = m["description"];
-  if (v !== "") s += ",\"description\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"description\":" : ",\"description\":") + writeJsonString(v);
   v = m["scheme"];
-  if (v !== "") s += ",\"scheme\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"scheme\":" : ",\"scheme\":") + writeJsonString(v);
   v = m["bearerFormat"];
-  if (v !== "") s += ",\"bearerFormat\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"bearerFormat\":" : ",\"bearerFormat\":") + writeJsonString(v);
   v = m["scheme"];
-  if (!(v !== "")) s += ",\"scheme\":\"\"";
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  if (!(v !== "")) s += (s === "" ? "{\"scheme\":\"\"" : ",\"scheme\":\"\"");
+  return s === "" ? "{}" : s + "}";
 }
 
 /**
@@ -724,18 +724,18 @@ function writeHTTPAuthSecuritySchemeJsonFilled(m: JsonWriteSource, r: Registry |
  *
  * @generated from message lf.a2a.v1.OAuth2SecurityScheme
  */
-function writeOAuth2SecuritySchemeJsonFilled(m: JsonWriteSource, r: Registry | undefined, d: number): string {
+function write$OAuth2SecurityScheme$filled(m: JsonWriteSource, r: Registry | undefined, d: number): string {
   if (d > 64) bailJsonWrite();
   if (m.$typeName !== "lf.a2a.v1.OAuth2SecurityScheme" || m.$unknown !== undefined) bailJsonWrite();
   let s = "";
   let v: unknown;
   v = m["description"];
-  if (v !== "") s += ",\"description\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"description\":" : ",\"description\":") + writeJsonString(v);
   v = m["flows"];
-  if (v !== undefined && Object.hasOwn(m, "flows")) s += ",\"flows\":" + writeOAuthFlowsJsonFilled(v as JsonWriteSource, r, d + 1);
+  if (v !== undefined && Object.hasOwn(m, "flows")) s += (s === "" ? "{\"flows\":" : ",\"flows\":") + write$OAuthFlows$filled(v as JsonWriteSource, r, d + 1);
   v = m["oauth2MetadataUrl"];
-  if (v !== "") s += ",\"oauth2MetadataUrl\":" + writeJsonString(v);
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  if (v !== "") s += (s === "" ? "{\"oauth2MetadataUrl\":" : ",\"oauth2MetadataUrl\":") + writeJsonString(v);
+  return s === "" ? "{}" : s + "}";
 }
 
 /**
@@ -744,7 +744,7 @@ function writeOAuth2SecuritySchemeJsonFilled(m: JsonWriteSource, r: Registry | u
  *
  * @generated from message lf.a2a.v1.OAuthFlows
  */
-function writeOAuthFlowsJsonFilled(m: JsonWriteSource, r: Registry | undefined, d: number): string {
+function write$OAuthFlows$filled(m: JsonWriteSource, r: Registry | undefined, d: number): string {
   if (d > 64) bailJsonWrite();
   if (m.$typeName !== "lf.a2a.v1.OAuthFlows" || m.$unknown !== undefined) bailJsonWrite();
   let s = "";
@@ -752,29 +752,29 @@ function writeOAuthFlowsJsonFilled(m: JsonWriteSource, r: Registry | undefined, 
   v = m["flow"];
   if ((v as JsonWriteOneof).case === "authorizationCode") {
     v = (v as JsonWriteOneof).value;
-    s += ",\"authorizationCode\":" + writeAuthorizationCodeOAuthFlowJsonFilled(v as JsonWriteSource, r, d + 1);
+    s += (s === "" ? "{\"authorizationCode\":" : ",\"authorizationCode\":") + write$AuthorizationCodeOAuthFlow$filled(v as JsonWriteSource, r, d + 1);
   }
   v = m["flow"];
   if ((v as JsonWriteOneof).case === "clientCredentials") {
     v = (v as JsonWriteOneof).value;
-    s += ",\"clientCredentials\":" + writeClientCredentialsOAuthFlowJsonFilled(v as JsonWriteSource, r, d + 1);
+    s += (s === "" ? "{\"clientCredentials\":" : ",\"clientCredentials\":") + write$ClientCredentialsOAuthFlow$filled(v as JsonWriteSource, r, d + 1);
   }
   v = m["flow"];
   if ((v as JsonWriteOneof).case === "implicit") {
     v = (v as JsonWriteOneof).value;
-    s += ",\"implicit\":" + writeImplicitOAuthFlowJson(v as JsonWriteSource, r);
+    s += (s === "" ? "{\"implicit\":" : ",\"implicit\":") + write$ImplicitOAuthFlow(v as JsonWriteSource, r);
   }
   v = m["flow"];
   if ((v as JsonWriteOneof).case === "password") {
     v = (v as JsonWriteOneof).value;
-    s += ",\"password\":" + writePasswordOAuthFlowJson(v as JsonWriteSource, r);
+    s += (s === "" ? "{\"password\":" : ",\"password\":") + write$PasswordOAuthFlow(v as JsonWriteSource, r);
   }
   v = m["flow"];
   if ((v as JsonWriteOneof).case === "deviceCode") {
     v = (v as JsonWriteOneof).value;
-    s += ",\"deviceCode\":" + writeDeviceCodeOAuthFlowJsonFilled(v as JsonWriteSource, r, d + 1);
+    s += (s === "" ? "{\"deviceCode\":" : ",\"deviceCode\":") + write$DeviceCodeOAuthFlow$filled(v as JsonWriteSource, r, d + 1);
   }
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  return s === "" ? "{}" : s + "}";
 }
 
 /**
@@ -783,35 +783,35 @@ function writeOAuthFlowsJsonFilled(m: JsonWriteSource, r: Registry | undefined, 
  *
  * @generated from message lf.a2a.v1.AuthorizationCodeOAuthFlow
  */
-function writeAuthorizationCodeOAuthFlowJsonFilled(m: JsonWriteSource, r: Registry | undefined, d: number): string {
+function write$AuthorizationCodeOAuthFlow$filled(m: JsonWriteSource, _r: Registry | undefined, d: number): string {
   if (d > 64) bailJsonWrite();
   if (m.$typeName !== "lf.a2a.v1.AuthorizationCodeOAuthFlow" || m.$unknown !== undefined) bailJsonWrite();
   let s = "";
   let v: unknown;
   v = m["authorizationUrl"];
-  if (v !== "") s += ",\"authorizationUrl\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"authorizationUrl\":" : ",\"authorizationUrl\":") + writeJsonString(v);
   v = m["tokenUrl"];
-  if (v !== "") s += ",\"tokenUrl\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"tokenUrl\":" : ",\"tokenUrl\":") + writeJsonString(v);
   v = m["refreshUrl"];
-  if (v !== "") s += ",\"refreshUrl\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"refreshUrl\":" : ",\"refreshUrl\":") + writeJsonString(v);
   v = m["scopes"];
   {
     const keys = Object.keys(v as object);
     if (keys.length > 0) {
       let t = "";
-      for (const k of keys) t += "," + JSON.stringify(k) + ":" + writeJsonString((v as Record<string, unknown>)[k]);
-      s += ",\"scopes\":" + "{" + t.substring(1) + "}";
+      for (const k of keys) t += (t === "" ? "{" : ",") + JSON.stringify(k) + ":" + writeJsonString((v as Record<string, unknown>)[k]);
+      s += (s === "" ? "{\"scopes\":" : ",\"scopes\":") + t + "}";
     }
   }
   v = m["pkceRequired"];
-  if (v !== false) s += ",\"pkceRequired\":" + writeJsonBool(v);
+  if (v !== false) s += (s === "" ? "{\"pkceRequired\":" : ",\"pkceRequired\":") + writeJsonBool(v);
   v = m["authorizationUrl"];
-  if (!(v !== "")) s += ",\"authorizationUrl\":\"\"";
+  if (!(v !== "")) s += (s === "" ? "{\"authorizationUrl\":\"\"" : ",\"authorizationUrl\":\"\"");
   v = m["tokenUrl"];
-  if (!(v !== "")) s += ",\"tokenUrl\":\"\"";
+  if (!(v !== "")) s += (s === "" ? "{\"tokenUrl\":\"\"" : ",\"tokenUrl\":\"\"");
   v = m["scopes"];
-  if (!(Object.keys(v as object).length > 0)) s += ",\"scopes\":{}";
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  if (!(Object.keys(v as object).length > 0)) s += (s === "" ? "{\"scopes\":{}" : ",\"scopes\":{}");
+  return s === "" ? "{}" : s + "}";
 }
 
 /**
@@ -820,29 +820,29 @@ function writeAuthorizationCodeOAuthFlowJsonFilled(m: JsonWriteSource, r: Regist
  *
  * @generated from message lf.a2a.v1.ClientCredentialsOAuthFlow
  */
-function writeClientCredentialsOAuthFlowJsonFilled(m: JsonWriteSource, r: Registry | undefined, d: number): string {
+function write$ClientCredentialsOAuthFlow$filled(m: JsonWriteSource, _r: Registry | undefined, d: number): string {
   if (d > 64) bailJsonWrite();
   if (m.$typeName !== "lf.a2a.v1.ClientCredentialsOAuthFlow" || m.$unknown !== undefined) bailJsonWrite();
   let s = "";
   let v: unknown;
   v = m["tokenUrl"];
-  if (v !== "") s += ",\"tokenUrl\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"tokenUrl\":" : ",\"tokenUrl\":") + writeJsonString(v);
   v = m["refreshUrl"];
-  if (v !== "") s += ",\"refreshUrl\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"refreshUrl\":" : ",\"refreshUrl\":") + writeJsonString(v);
   v = m["scopes"];
   {
     const keys = Object.keys(v as object);
     if (keys.length > 0) {
       let t = "";
-      for (const k of keys) t += "," + JSON.stringify(k) + ":" + writeJsonString((v as Record<string, unknown>)[k]);
-      s += ",\"scopes\":" + "{" + t.substring(1) + "}";
+      for (const k of keys) t += (t === "" ? "{" : ",") + JSON.stringify(k) + ":" + writeJsonString((v as Record<string, unknown>)[k]);
+      s += (s === "" ? "{\"scopes\":" : ",\"scopes\":") + t + "}";
     }
   }
   v = m["tokenUrl"];
-  if (!(v !== "")) s += ",\"tokenUrl\":\"\"";
+  if (!(v !== "")) s += (s === "" ? "{\"tokenUrl\":\"\"" : ",\"tokenUrl\":\"\"");
   v = m["scopes"];
-  if (!(Object.keys(v as object).length > 0)) s += ",\"scopes\":{}";
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  if (!(Object.keys(v as object).length > 0)) s += (s === "" ? "{\"scopes\":{}" : ",\"scopes\":{}");
+  return s === "" ? "{}" : s + "}";
 }
 
 /**
@@ -850,24 +850,24 @@ function writeClientCredentialsOAuthFlowJsonFilled(m: JsonWriteSource, r: Regist
  *
  * @generated from message lf.a2a.v1.ImplicitOAuthFlow
  */
-function writeImplicitOAuthFlowJson(m: JsonWriteSource, r: Registry | undefined): string {
+function write$ImplicitOAuthFlow(m: JsonWriteSource, _r: Registry | undefined): string {
   if (m.$typeName !== "lf.a2a.v1.ImplicitOAuthFlow" || m.$unknown !== undefined) bailJsonWrite();
   let s = "";
   let v: unknown;
   v = m["authorizationUrl"];
-  if (v !== "") s += ",\"authorizationUrl\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"authorizationUrl\":" : ",\"authorizationUrl\":") + writeJsonString(v);
   v = m["refreshUrl"];
-  if (v !== "") s += ",\"refreshUrl\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"refreshUrl\":" : ",\"refreshUrl\":") + writeJsonString(v);
   v = m["scopes"];
   {
     const keys = Object.keys(v as object);
     if (keys.length > 0) {
       let t = "";
-      for (const k of keys) t += "," + JSON.stringify(k) + ":" + writeJsonString((v as Record<string, unknown>)[k]);
-      s += ",\"scopes\":" + "{" + t.substring(1) + "}";
+      for (const k of keys) t += (t === "" ? "{" : ",") + JSON.stringify(k) + ":" + writeJsonString((v as Record<string, unknown>)[k]);
+      s += (s === "" ? "{\"scopes\":" : ",\"scopes\":") + t + "}";
     }
   }
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  return s === "" ? "{}" : s + "}";
 }
 
 /**
@@ -875,24 +875,24 @@ function writeImplicitOAuthFlowJson(m: JsonWriteSource, r: Registry | undefined)
  *
  * @generated from message lf.a2a.v1.PasswordOAuthFlow
  */
-function writePasswordOAuthFlowJson(m: JsonWriteSource, r: Registry | undefined): string {
+function write$PasswordOAuthFlow(m: JsonWriteSource, _r: Registry | undefined): string {
   if (m.$typeName !== "lf.a2a.v1.PasswordOAuthFlow" || m.$unknown !== undefined) bailJsonWrite();
   let s = "";
   let v: unknown;
   v = m["tokenUrl"];
-  if (v !== "") s += ",\"tokenUrl\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"tokenUrl\":" : ",\"tokenUrl\":") + writeJsonString(v);
   v = m["refreshUrl"];
-  if (v !== "") s += ",\"refreshUrl\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"refreshUrl\":" : ",\"refreshUrl\":") + writeJsonString(v);
   v = m["scopes"];
   {
     const keys = Object.keys(v as object);
     if (keys.length > 0) {
       let t = "";
-      for (const k of keys) t += "," + JSON.stringify(k) + ":" + writeJsonString((v as Record<string, unknown>)[k]);
-      s += ",\"scopes\":" + "{" + t.substring(1) + "}";
+      for (const k of keys) t += (t === "" ? "{" : ",") + JSON.stringify(k) + ":" + writeJsonString((v as Record<string, unknown>)[k]);
+      s += (s === "" ? "{\"scopes\":" : ",\"scopes\":") + t + "}";
     }
   }
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  return s === "" ? "{}" : s + "}";
 }
 
 /**
@@ -901,33 +901,33 @@ function writePasswordOAuthFlowJson(m: JsonWriteSource, r: Registry | undefined)
  *
  * @generated from message lf.a2a.v1.DeviceCodeOAuthFlow
  */
-function writeDeviceCodeOAuthFlowJsonFilled(m: JsonWriteSource, r: Registry | undefined, d: number): string {
+function write$DeviceCodeOAuthFlow$filled(m: JsonWriteSource, _r: Registry | undefined, d: number): string {
   if (d > 64) bailJsonWrite();
   if (m.$typeName !== "lf.a2a.v1.DeviceCodeOAuthFlow" || m.$unknown !== undefined) bailJsonWrite();
   let s = "";
   let v: unknown;
   v = m["deviceAuthorizationUrl"];
-  if (v !== "") s += ",\"deviceAuthorizationUrl\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"deviceAuthorizationUrl\":" : ",\"deviceAuthorizationUrl\":") + writeJsonString(v);
   v = m["tokenUrl"];
-  if (v !== "") s += ",\"tokenUrl\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"tokenUrl\":" : ",\"tokenUrl\":") + writeJsonString(v);
   v = m["refreshUrl"];
-  if (v !== "") s += ",\"refreshUrl\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"refreshUrl\":" : ",\"refreshUrl\":") + writeJsonString(v);
   v = m["scopes"];
   {
     const keys = Object.keys(v as object);
     if (keys.length > 0) {
       let t = "";
-      for (const k of keys) t += "," + JSON.stringify(k) + ":" + writeJsonString((v as Record<string, unknown>)[k]);
-      s += ",\"scopes\":" + "{" + t.substring(1) + "}";
+      for (const k of keys) t += (t === "" ? "{" : ",") + JSON.stringify(k) + ":" + writeJsonString((v as Record<string, unknown>)[k]);
+      s += (s === "" ? "{\"scopes\":" : ",\"scopes\":") + t + "}";
     }
   }
   v = m["deviceAuthorizationUrl"];
-  if (!(v !== "")) s += ",\"deviceAuthorizationUrl\":\"\"";
+  if (!(v !== "")) s += (s === "" ? "{\"deviceAuthorizationUrl\":\"\"" : ",\"deviceAuthorizationUrl\":\"\"");
   v = m["tokenUrl"];
-  if (!(v !== "")) s += ",\"tokenUrl\":\"\"";
+  if (!(v !== "")) s += (s === "" ? "{\"tokenUrl\":\"\"" : ",\"tokenUrl\":\"\"");
   v = m["scopes"];
-  if (!(Object.keys(v as object).length > 0)) s += ",\"scopes\":{}";
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  if (!(Object.keys(v as object).length > 0)) s += (s === "" ? "{\"scopes\":{}" : ",\"scopes\":{}");
+  return s === "" ? "{}" : s + "}";
 }
 
 /**
@@ -936,18 +936,18 @@ function writeDeviceCodeOAuthFlowJsonFilled(m: JsonWriteSource, r: Registry | un
  *
  * @generated from message lf.a2a.v1.OpenIdConnectSecurityScheme
  */
-function writeOpenIdConnectSecuritySchemeJsonFilled(m: JsonWriteSource, r: Registry | undefined, d: number): string {
+function write$OpenIdConnectSecurityScheme$filled(m: JsonWriteSource, _r: Registry | undefined, d: number): string {
   if (d > 64) bailJsonWrite();
   if (m.$typeName !== "lf.a2a.v1.OpenIdConnectSecurityScheme" || m.$unknown !== undefined) bailJsonWrite();
   let s = "";
   let v: unknown;
   v = m["description"];
-  if (v !== "") s += ",\"description\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"description\":" : ",\"description\":") + writeJsonString(v);
   v = m["openIdConnectUrl"];
-  if (v !== "") s += ",\"openIdConnectUrl\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"openIdConnectUrl\":" : ",\"openIdConnectUrl\":") + writeJsonString(v);
   v = m["openIdConnectUrl"];
-  if (!(v !== "")) s += ",\"openIdConnectUrl\":\"\"";
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  if (!(v !== "")) s += (s === "" ? "{\"openIdConnectUrl\":\"\"" : ",\"openIdConnectUrl\":\"\"");
+  return s === "" ? "{}" : s + "}";
 }
 
 /**
@@ -955,13 +955,13 @@ function writeOpenIdConnectSecuritySchemeJsonFilled(m: JsonWriteSource, r: Regis
  *
  * @generated from message lf.a2a.v1.MutualTlsSecurityScheme
  */
-function writeMutualTlsSecuritySchemeJson(m: JsonWriteSource, r: Registry | undefined): string {
+function write$MutualTlsSecurityScheme(m: JsonWriteSource, _r: Registry | undefined): string {
   if (m.$typeName !== "lf.a2a.v1.MutualTlsSecurityScheme" || m.$unknown !== undefined) bailJsonWrite();
   let s = "";
   let v: unknown;
   v = m["description"];
-  if (v !== "") s += ",\"description\":" + writeJsonString(v);
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  if (v !== "") s += (s === "" ? "{\"description\":" : ",\"description\":") + writeJsonString(v);
+  return s === "" ? "{}" : s + "}";
 }
 
 /**
@@ -969,7 +969,7 @@ function writeMutualTlsSecuritySchemeJson(m: JsonWriteSource, r: Registry | unde
  *
  * @generated from message lf.a2a.v1.SecurityRequirement
  */
-function writeSecurityRequirementJson(m: JsonWriteSource, r: Registry | undefined): string {
+function write$SecurityRequirement(m: JsonWriteSource, r: Registry | undefined): string {
   if (m.$typeName !== "lf.a2a.v1.SecurityRequirement" || m.$unknown !== undefined) bailJsonWrite();
   let s = "";
   let v: unknown;
@@ -978,11 +978,11 @@ function writeSecurityRequirementJson(m: JsonWriteSource, r: Registry | undefine
     const keys = Object.keys(v as object);
     if (keys.length > 0) {
       let t = "";
-      for (const k of keys) t += "," + JSON.stringify(k) + ":" + writeStringListJson((v as Record<string, unknown>)[k] as JsonWriteSource, r);
-      s += ",\"schemes\":" + "{" + t.substring(1) + "}";
+      for (const k of keys) t += (t === "" ? "{" : ",") + JSON.stringify(k) + ":" + write$StringList((v as Record<string, unknown>)[k] as JsonWriteSource, r);
+      s += (s === "" ? "{\"schemes\":" : ",\"schemes\":") + t + "}";
     }
   }
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  return s === "" ? "{}" : s + "}";
 }
 
 /**
@@ -990,7 +990,7 @@ function writeSecurityRequirementJson(m: JsonWriteSource, r: Registry | undefine
  *
  * @generated from message lf.a2a.v1.StringList
  */
-function writeStringListJson(m: JsonWriteSource, r: Registry | undefined): string {
+function write$StringList(m: JsonWriteSource, _r: Registry | undefined): string {
   if (m.$typeName !== "lf.a2a.v1.StringList" || m.$unknown !== undefined) bailJsonWrite();
   let s = "";
   let v: unknown;
@@ -998,10 +998,10 @@ function writeStringListJson(m: JsonWriteSource, r: Registry | undefined): strin
   if (!Array.isArray(v)) bailJsonWrite();
   if (v.length > 0) {
     let t = "";
-    for (const x of v) t += "," + writeJsonString(x);
-    s += ",\"list\":" + "[" + t.substring(1) + "]";
+    for (const x of v) t += (t === "" ? "[" : ",") + writeJsonString(x);
+    s += (s === "" ? "{\"list\":" : ",\"list\":") + t + "]";
   }
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  return s === "" ? "{}" : s + "}";
 }
 
 /**
@@ -1010,61 +1010,61 @@ function writeStringListJson(m: JsonWriteSource, r: Registry | undefined): strin
  *
  * @generated from message lf.a2a.v1.AgentSkill
  */
-function writeAgentSkillJsonFilled(m: JsonWriteSource, r: Registry | undefined, d: number): string {
+function write$AgentSkill$filled(m: JsonWriteSource, r: Registry | undefined, d: number): string {
   if (d > 64) bailJsonWrite();
   if (m.$typeName !== "lf.a2a.v1.AgentSkill" || m.$unknown !== undefined) bailJsonWrite();
   let s = "";
   let v: unknown;
   v = m["id"];
-  if (v !== "") s += ",\"id\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"id\":" : ",\"id\":") + writeJsonString(v);
   v = m["name"];
-  if (v !== "") s += ",\"name\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"name\":" : ",\"name\":") + writeJsonString(v);
   v = m["description"];
-  if (v !== "") s += ",\"description\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"description\":" : ",\"description\":") + writeJsonString(v);
   v = m["tags"];
   if (!Array.isArray(v)) bailJsonWrite();
   if (v.length > 0) {
     let t = "";
-    for (const x of v) t += "," + writeJsonString(x);
-    s += ",\"tags\":" + "[" + t.substring(1) + "]";
+    for (const x of v) t += (t === "" ? "[" : ",") + writeJsonString(x);
+    s += (s === "" ? "{\"tags\":" : ",\"tags\":") + t + "]";
   }
   v = m["examples"];
   if (!Array.isArray(v)) bailJsonWrite();
   if (v.length > 0) {
     let t = "";
-    for (const x of v) t += "," + writeJsonString(x);
-    s += ",\"examples\":" + "[" + t.substring(1) + "]";
+    for (const x of v) t += (t === "" ? "[" : ",") + writeJsonString(x);
+    s += (s === "" ? "{\"examples\":" : ",\"examples\":") + t + "]";
   }
   v = m["inputModes"];
   if (!Array.isArray(v)) bailJsonWrite();
   if (v.length > 0) {
     let t = "";
-    for (const x of v) t += "," + writeJsonString(x);
-    s += ",\"inputModes\":" + "[" + t.substring(1) + "]";
+    for (const x of v) t += (t === "" ? "[" : ",") + writeJsonString(x);
+    s += (s === "" ? "{\"inputModes\":" : ",\"inputModes\":") + t + "]";
   }
   v = m["outputModes"];
   if (!Array.isArray(v)) bailJsonWrite();
   if (v.length > 0) {
     let t = "";
-    for (const x of v) t += "," + writeJsonString(x);
-    s += ",\"outputModes\":" + "[" + t.substring(1) + "]";
+    for (const x of v) t += (t === "" ? "[" : ",") + writeJsonString(x);
+    s += (s === "" ? "{\"outputModes\":" : ",\"outputModes\":") + t + "]";
   }
   v = m["securityRequirements"];
   if (!Array.isArray(v)) bailJsonWrite();
   if (v.length > 0) {
     let t = "";
-    for (const x of v) t += "," + writeSecurityRequirementJson(x as JsonWriteSource, r);
-    s += ",\"securityRequirements\":" + "[" + t.substring(1) + "]";
+    for (const x of v) t += (t === "" ? "[" : ",") + write$SecurityRequirement(x as JsonWriteSource, r);
+    s += (s === "" ? "{\"securityRequirements\":" : ",\"securityRequirements\":") + t + "]";
   }
   v = m["id"];
-  if (!(v !== "")) s += ",\"id\":\"\"";
+  if (!(v !== "")) s += (s === "" ? "{\"id\":\"\"" : ",\"id\":\"\"");
   v = m["name"];
-  if (!(v !== "")) s += ",\"name\":\"\"";
+  if (!(v !== "")) s += (s === "" ? "{\"name\":\"\"" : ",\"name\":\"\"");
   v = m["description"];
-  if (!(v !== "")) s += ",\"description\":\"\"";
+  if (!(v !== "")) s += (s === "" ? "{\"description\":\"\"" : ",\"description\":\"\"");
   v = m["tags"];
-  if (!((v as unknown[]).length > 0)) s += ",\"tags\":[]";
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  if (!((v as unknown[]).length > 0)) s += (s === "" ? "{\"tags\":[]" : ",\"tags\":[]");
+  return s === "" ? "{}" : s + "}";
 }
 
 /**
@@ -1073,22 +1073,22 @@ function writeAgentSkillJsonFilled(m: JsonWriteSource, r: Registry | undefined, 
  *
  * @generated from message lf.a2a.v1.AgentCardSignature
  */
-function writeAgentCardSignatureJsonFilled(m: JsonWriteSource, r: Registry | undefined, d: number): string {
+function write$AgentCardSignature$filled(m: JsonWriteSource, _r: Registry | undefined, d: number): string {
   if (d > 64) bailJsonWrite();
   if (m.$typeName !== "lf.a2a.v1.AgentCardSignature" || m.$unknown !== undefined) bailJsonWrite();
   let s = "";
   let v: unknown;
   v = m["protected"];
-  if (v !== "") s += ",\"protected\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"protected\":" : ",\"protected\":") + writeJsonString(v);
   v = m["signature"];
-  if (v !== "") s += ",\"signature\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"signature\":" : ",\"signature\":") + writeJsonString(v);
   v = m["header"];
-  if (v !== undefined && Object.hasOwn(m, "header")) s += ",\"header\":" + writeJsonObject(v);
+  if (v !== undefined && Object.hasOwn(m, "header")) s += (s === "" ? "{\"header\":" : ",\"header\":") + writeJsonObject(v);
   v = m["protected"];
-  if (!(v !== "")) s += ",\"protected\":\"\"";
+  if (!(v !== "")) s += (s === "" ? "{\"protected\":\"\"" : ",\"protected\":\"\"");
   v = m["signature"];
-  if (!(v !== "")) s += ",\"signature\":\"\"";
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  if (!(v !== "")) s += (s === "" ? "{\"signature\":\"\"" : ",\"signature\":\"\"");
+  return s === "" ? "{}" : s + "}";
 }
 
 /**
@@ -1096,7 +1096,7 @@ function writeAgentCardSignatureJsonFilled(m: JsonWriteSource, r: Registry | und
  *
  * @generated from message google.protobuf.Empty
  */
-function writeEmptyJson(m: JsonWriteSource, r: Registry | undefined): string {
+function write$Empty(m: JsonWriteSource, _r: Registry | undefined): string {
   if (m.$typeName !== "google.protobuf.Empty" || m.$unknown !== undefined) bailJsonWrite();
   return "{}";
 }

@@ -147,9 +147,11 @@ const JSON_TYPES: ReadonlySet<string> = new Set([STRUCT, "google.protobuf.Value"
 const plans = new WeakMap<DescMessage, readonly PlannedField[]>();
 
 /** The fields of `desc` that lead to a `parts` list or a Struct (computed once per type). */
-function planOf(desc: DescMessage, visiting: Set<DescMessage> = new Set()): readonly PlannedField[] {
+function planOf(desc: DescMessage, visiting?: Set<DescMessage>): readonly PlannedField[] {
   const known = plans.get(desc);
   if (known !== undefined) return known;
+  // Made only when a plan is built (once per type), not on every lookup (a Set per message checked).
+  visiting ??= new Set();
   visiting.add(desc);
   const out: PlannedField[] = [];
   for (const field of desc.fields) {

@@ -60,10 +60,9 @@ function walk(table: RequirementTable, typeName: string, message: object, prefix
   const record = message as Record<string, unknown>;
   for (const rule of rules) {
     if (out.length >= limit) return;
-    const path = prefix === "" ? rule.json : `${prefix}.${rule.json}`;
     if (rule.check === "oneof") {
       const o = record[rule.name] as { case?: string } | undefined;
-      if (o?.case === undefined) out.push({ field: path, description: `${prefix === "" ? "the request" : prefix} needs one of ${(rule.members ?? []).join(", ")}` });
+      if (o?.case === undefined) out.push({ field: pathOf(prefix, rule), description: `${prefix === "" ? "the request" : prefix} needs one of ${(rule.members ?? []).join(", ")}` });
       continue;
     }
     let value: unknown;
@@ -75,16 +74,19 @@ function walk(table: RequirementTable, typeName: string, message: object, prefix
       value = o?.case === rule.name ? o.value : undefined;
     }
     if (rule.check !== undefined && isMissing(rule.check, value)) {
+      const path = pathOf(prefix, rule);
       out.push({ field: path, description: `${path} is required` });
       continue;
     }
     if ((rule.min !== undefined || rule.max !== undefined) && typeof value === "number") {
       if ((rule.min !== undefined && value < rule.min) || (rule.max !== undefined && value > rule.max)) {
+        const path = pathOf(prefix, rule);
         out.push({ field: path, description: `${path} must be ${rangeText(rule.min, rule.max)}, got ${value}` });
         continue;
       }
     }
     if (rule.nested === undefined || value === undefined || value === null) continue;
+    const path = pathOf(prefix, rule);
     if (Array.isArray(value)) {
       for (let i = 0; i < value.length && out.length < limit; i++) {
         const v: unknown = value[i];
@@ -101,6 +103,11 @@ function walk(table: RequirementTable, typeName: string, message: object, prefix
       }
     }
   }
+}
+
+/** The violation path of a rule's field under `prefix`: built only for a violation or a nested walk (not per field checked). */
+function pathOf(prefix: string, rule: FieldRule): string {
+  return prefix === "" ? rule.json : `${prefix}.${rule.json}`;
 }
 
 function rangeText(min: number | undefined, max: number | undefined): string {

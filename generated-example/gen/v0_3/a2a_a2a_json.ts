@@ -16,45 +16,45 @@ import type { Registry } from "@bufbuild/protobuf";
  * and HTTP+JSON servers use them in place of reflection (`responseWriters`).
  */
 export const A2AServiceResponseJsonWriters: JsonTextWriterTable = {
-  "a2a.v1.SendMessageResponse": (m, r) => writeSendMessageResponseJson(m as JsonWriteSource, r),
-  "a2a.v1.StreamResponse": (m, r) => writeStreamResponseJson(m as JsonWriteSource, r),
-  "a2a.v1.Task": (m, r) => writeTaskJson(m as JsonWriteSource, r),
-  "a2a.v1.TaskPushNotificationConfig": (m, r) => writeTaskPushNotificationConfigJson(m as JsonWriteSource, r),
-  "a2a.v1.ListTaskPushNotificationConfigResponse": (m, r) => writeListTaskPushNotificationConfigResponseJson(m as JsonWriteSource, r),
-  "a2a.v1.AgentCard": (m, r) => writeAgentCardJsonFilled(m as JsonWriteSource, r, 0),
-  "google.protobuf.Empty": (m, r) => writeEmptyJson(m as JsonWriteSource, r),
+  "a2a.v1.SendMessageResponse": (m, r) => write$SendMessageResponse(m as JsonWriteSource, r),
+  "a2a.v1.StreamResponse": (m, r) => write$StreamResponse(m as JsonWriteSource, r),
+  "a2a.v1.Task": (m, r) => write$Task(m as JsonWriteSource, r),
+  "a2a.v1.TaskPushNotificationConfig": (m, r) => write$TaskPushNotificationConfig(m as JsonWriteSource, r),
+  "a2a.v1.ListTaskPushNotificationConfigResponse": (m, r) => write$ListTaskPushNotificationConfigResponse(m as JsonWriteSource, r),
+  "a2a.v1.AgentCard": (m, r) => write$AgentCard$filled(m as JsonWriteSource, r, 0),
+  "google.protobuf.Empty": (m, r) => write$Empty(m as JsonWriteSource, r),
 };
 
 /**
  * The JSON names of a2a.v1.TaskState, by number.
  */
-const TaskStateJsonNames: Readonly<Record<number, string>> = { 0: "\"TASK_STATE_UNSPECIFIED\"", 1: "\"TASK_STATE_SUBMITTED\"", 2: "\"TASK_STATE_WORKING\"", 3: "\"TASK_STATE_COMPLETED\"", 4: "\"TASK_STATE_FAILED\"", 5: "\"TASK_STATE_CANCELLED\"", 6: "\"TASK_STATE_INPUT_REQUIRED\"", 7: "\"TASK_STATE_REJECTED\"", 8: "\"TASK_STATE_AUTH_REQUIRED\"" };
+const jsonNames$TaskState: Readonly<Record<number, string>> = { 0: "\"TASK_STATE_UNSPECIFIED\"", 1: "\"TASK_STATE_SUBMITTED\"", 2: "\"TASK_STATE_WORKING\"", 3: "\"TASK_STATE_COMPLETED\"", 4: "\"TASK_STATE_FAILED\"", 5: "\"TASK_STATE_CANCELLED\"", 6: "\"TASK_STATE_INPUT_REQUIRED\"", 7: "\"TASK_STATE_REJECTED\"", 8: "\"TASK_STATE_AUTH_REQUIRED\"" };
 
 /**
  * The JSON names of a2a.v1.Role, by number.
  */
-const RoleJsonNames: Readonly<Record<number, string>> = { 0: "\"ROLE_UNSPECIFIED\"", 1: "\"ROLE_USER\"", 2: "\"ROLE_AGENT\"" };
+const jsonNames$Role: Readonly<Record<number, string>> = { 0: "\"ROLE_UNSPECIFIED\"", 1: "\"ROLE_USER\"", 2: "\"ROLE_AGENT\"" };
 
 /**
  * The ProtoJSON text of a2a.v1.SendMessageResponse.
  *
  * @generated from message a2a.v1.SendMessageResponse
  */
-function writeSendMessageResponseJson(m: JsonWriteSource, r: Registry | undefined): string {
+function write$SendMessageResponse(m: JsonWriteSource, r: Registry | undefined): string {
   if (m.$typeName !== "a2a.v1.SendMessageResponse" || m.$unknown !== undefined) bailJsonWrite();
   let s = "";
   let v: unknown;
   v = m["payload"];
   if ((v as JsonWriteOneof).case === "task") {
     v = (v as JsonWriteOneof).value;
-    s += ",\"task\":" + writeTaskJson(v as JsonWriteSource, r);
+    s += (s === "" ? "{\"task\":" : ",\"task\":") + write$Task(v as JsonWriteSource, r);
   }
   v = m["payload"];
   if ((v as JsonWriteOneof).case === "msg") {
     v = (v as JsonWriteOneof).value;
-    s += ",\"message\":" + writeMessageJson(v as JsonWriteSource, r);
+    s += (s === "" ? "{\"message\":" : ",\"message\":") + write$Message(v as JsonWriteSource, r);
   }
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  return s === "" ? "{}" : s + "}";
 }
 
 /**
@@ -62,33 +62,33 @@ function writeSendMessageResponseJson(m: JsonWriteSource, r: Registry | undefine
  *
  * @generated from message a2a.v1.Task
  */
-function writeTaskJson(m: JsonWriteSource, r: Registry | undefined): string {
+function write$Task(m: JsonWriteSource, r: Registry | undefined): string {
   if (m.$typeName !== "a2a.v1.Task" || m.$unknown !== undefined) bailJsonWrite();
   let s = "";
   let v: unknown;
   v = m["id"];
-  if (v !== "") s += ",\"id\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"id\":" : ",\"id\":") + writeJsonString(v);
   v = m["contextId"];
-  if (v !== "") s += ",\"contextId\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"contextId\":" : ",\"contextId\":") + writeJsonString(v);
   v = m["status"];
-  if (v !== undefined && Object.hasOwn(m, "status")) s += ",\"status\":" + writeTaskStatusJson(v as JsonWriteSource, r);
+  if (v !== undefined && Object.hasOwn(m, "status")) s += (s === "" ? "{\"status\":" : ",\"status\":") + write$TaskStatus(v as JsonWriteSource, r);
   v = m["artifacts"];
   if (!Array.isArray(v)) bailJsonWrite();
   if (v.length > 0) {
     let t = "";
-    for (const x of v) t += "," + writeArtifactJson(x as JsonWriteSource, r);
-    s += ",\"artifacts\":" + "[" + t.substring(1) + "]";
+    for (const x of v) t += (t === "" ? "[" : ",") + write$Artifact(x as JsonWriteSource, r);
+    s += (s === "" ? "{\"artifacts\":" : ",\"artifacts\":") + t + "]";
   }
   v = m["history"];
   if (!Array.isArray(v)) bailJsonWrite();
   if (v.length > 0) {
     let t = "";
-    for (const x of v) t += "," + writeMessageJson(x as JsonWriteSource, r);
-    s += ",\"history\":" + "[" + t.substring(1) + "]";
+    for (const x of v) t += (t === "" ? "[" : ",") + write$Message(x as JsonWriteSource, r);
+    s += (s === "" ? "{\"history\":" : ",\"history\":") + t + "]";
   }
   v = m["metadata"];
-  if (v !== undefined && Object.hasOwn(m, "metadata")) s += ",\"metadata\":" + writeJsonObject(v);
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  if (v !== undefined && Object.hasOwn(m, "metadata")) s += (s === "" ? "{\"metadata\":" : ",\"metadata\":") + writeJsonObject(v);
+  return s === "" ? "{}" : s + "}";
 }
 
 /**
@@ -96,17 +96,17 @@ function writeTaskJson(m: JsonWriteSource, r: Registry | undefined): string {
  *
  * @generated from message a2a.v1.TaskStatus
  */
-function writeTaskStatusJson(m: JsonWriteSource, r: Registry | undefined): string {
+function write$TaskStatus(m: JsonWriteSource, r: Registry | undefined): string {
   if (m.$typeName !== "a2a.v1.TaskStatus" || m.$unknown !== undefined) bailJsonWrite();
   let s = "";
   let v: unknown;
   v = m["state"];
-  if (v !== 0) s += ",\"state\":" + writeJsonEnum(TaskStateJsonNames, v);
+  if (v !== 0) s += (s === "" ? "{\"state\":" : ",\"state\":") + writeJsonEnum(jsonNames$TaskState, v);
   v = m["update"];
-  if (v !== undefined && Object.hasOwn(m, "update")) s += ",\"message\":" + writeMessageJson(v as JsonWriteSource, r);
+  if (v !== undefined && Object.hasOwn(m, "update")) s += (s === "" ? "{\"message\":" : ",\"message\":") + write$Message(v as JsonWriteSource, r);
   v = m["timestamp"];
-  if (v !== undefined && Object.hasOwn(m, "timestamp")) s += ",\"timestamp\":" + writeJsonTimestamp(v);
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  if (v !== undefined && Object.hasOwn(m, "timestamp")) s += (s === "" ? "{\"timestamp\":" : ",\"timestamp\":") + writeJsonTimestamp(v);
+  return s === "" ? "{}" : s + "}";
 }
 
 /**
@@ -114,35 +114,35 @@ function writeTaskStatusJson(m: JsonWriteSource, r: Registry | undefined): strin
  *
  * @generated from message a2a.v1.Message
  */
-function writeMessageJson(m: JsonWriteSource, r: Registry | undefined): string {
+function write$Message(m: JsonWriteSource, r: Registry | undefined): string {
   if (m.$typeName !== "a2a.v1.Message" || m.$unknown !== undefined) bailJsonWrite();
   let s = "";
   let v: unknown;
   v = m["messageId"];
-  if (v !== "") s += ",\"messageId\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"messageId\":" : ",\"messageId\":") + writeJsonString(v);
   v = m["contextId"];
-  if (v !== "") s += ",\"contextId\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"contextId\":" : ",\"contextId\":") + writeJsonString(v);
   v = m["taskId"];
-  if (v !== "") s += ",\"taskId\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"taskId\":" : ",\"taskId\":") + writeJsonString(v);
   v = m["role"];
-  if (v !== 0) s += ",\"role\":" + writeJsonEnum(RoleJsonNames, v);
+  if (v !== 0) s += (s === "" ? "{\"role\":" : ",\"role\":") + writeJsonEnum(jsonNames$Role, v);
   v = m["content"];
   if (!Array.isArray(v)) bailJsonWrite();
   if (v.length > 0) {
     let t = "";
-    for (const x of v) t += "," + writePartJson(x as JsonWriteSource, r);
-    s += ",\"content\":" + "[" + t.substring(1) + "]";
+    for (const x of v) t += (t === "" ? "[" : ",") + write$Part(x as JsonWriteSource, r);
+    s += (s === "" ? "{\"content\":" : ",\"content\":") + t + "]";
   }
   v = m["metadata"];
-  if (v !== undefined && Object.hasOwn(m, "metadata")) s += ",\"metadata\":" + writeJsonObject(v);
+  if (v !== undefined && Object.hasOwn(m, "metadata")) s += (s === "" ? "{\"metadata\":" : ",\"metadata\":") + writeJsonObject(v);
   v = m["extensions"];
   if (!Array.isArray(v)) bailJsonWrite();
   if (v.length > 0) {
     let t = "";
-    for (const x of v) t += "," + writeJsonString(x);
-    s += ",\"extensions\":" + "[" + t.substring(1) + "]";
+    for (const x of v) t += (t === "" ? "[" : ",") + writeJsonString(x);
+    s += (s === "" ? "{\"extensions\":" : ",\"extensions\":") + t + "]";
   }
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  return s === "" ? "{}" : s + "}";
 }
 
 /**
@@ -150,26 +150,26 @@ function writeMessageJson(m: JsonWriteSource, r: Registry | undefined): string {
  *
  * @generated from message a2a.v1.Part
  */
-function writePartJson(m: JsonWriteSource, r: Registry | undefined): string {
+function write$Part(m: JsonWriteSource, r: Registry | undefined): string {
   if (m.$typeName !== "a2a.v1.Part" || m.$unknown !== undefined) bailJsonWrite();
   let s = "";
   let v: unknown;
   v = m["part"];
   if ((v as JsonWriteOneof).case === "text") {
     v = (v as JsonWriteOneof).value;
-    s += ",\"text\":" + writeJsonString(v);
+    s += (s === "" ? "{\"text\":" : ",\"text\":") + writeJsonString(v);
   }
   v = m["part"];
   if ((v as JsonWriteOneof).case === "file") {
     v = (v as JsonWriteOneof).value;
-    s += ",\"file\":" + writeFilePartJson(v as JsonWriteSource, r);
+    s += (s === "" ? "{\"file\":" : ",\"file\":") + write$FilePart(v as JsonWriteSource, r);
   }
   v = m["part"];
   if ((v as JsonWriteOneof).case === "data") {
     v = (v as JsonWriteOneof).value;
-    s += ",\"data\":" + writeDataPartJson(v as JsonWriteSource, r);
+    s += (s === "" ? "{\"data\":" : ",\"data\":") + write$DataPart(v as JsonWriteSource, r);
   }
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  return s === "" ? "{}" : s + "}";
 }
 
 /**
@@ -177,23 +177,23 @@ function writePartJson(m: JsonWriteSource, r: Registry | undefined): string {
  *
  * @generated from message a2a.v1.FilePart
  */
-function writeFilePartJson(m: JsonWriteSource, r: Registry | undefined): string {
+function write$FilePart(m: JsonWriteSource, _r: Registry | undefined): string {
   if (m.$typeName !== "a2a.v1.FilePart" || m.$unknown !== undefined) bailJsonWrite();
   let s = "";
   let v: unknown;
   v = m["file"];
   if ((v as JsonWriteOneof).case === "fileWithUri") {
     v = (v as JsonWriteOneof).value;
-    s += ",\"fileWithUri\":" + writeJsonString(v);
+    s += (s === "" ? "{\"fileWithUri\":" : ",\"fileWithUri\":") + writeJsonString(v);
   }
   v = m["file"];
   if ((v as JsonWriteOneof).case === "fileWithBytes") {
     v = (v as JsonWriteOneof).value;
-    s += ",\"fileWithBytes\":" + writeJsonBytes(v);
+    s += (s === "" ? "{\"fileWithBytes\":" : ",\"fileWithBytes\":") + writeJsonBytes(v);
   }
   v = m["mimeType"];
-  if (v !== "") s += ",\"mimeType\":" + writeJsonString(v);
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  if (v !== "") s += (s === "" ? "{\"mimeType\":" : ",\"mimeType\":") + writeJsonString(v);
+  return s === "" ? "{}" : s + "}";
 }
 
 /**
@@ -201,13 +201,13 @@ function writeFilePartJson(m: JsonWriteSource, r: Registry | undefined): string 
  *
  * @generated from message a2a.v1.DataPart
  */
-function writeDataPartJson(m: JsonWriteSource, r: Registry | undefined): string {
+function write$DataPart(m: JsonWriteSource, _r: Registry | undefined): string {
   if (m.$typeName !== "a2a.v1.DataPart" || m.$unknown !== undefined) bailJsonWrite();
   let s = "";
   let v: unknown;
   v = m["data"];
-  if (v !== undefined && Object.hasOwn(m, "data")) s += ",\"data\":" + writeJsonObject(v);
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  if (v !== undefined && Object.hasOwn(m, "data")) s += (s === "" ? "{\"data\":" : ",\"data\":") + writeJsonObject(v);
+  return s === "" ? "{}" : s + "}";
 }
 
 /**
@@ -215,33 +215,33 @@ function writeDataPartJson(m: JsonWriteSource, r: Registry | undefined): string 
  *
  * @generated from message a2a.v1.Artifact
  */
-function writeArtifactJson(m: JsonWriteSource, r: Registry | undefined): string {
+function write$Artifact(m: JsonWriteSource, r: Registry | undefined): string {
   if (m.$typeName !== "a2a.v1.Artifact" || m.$unknown !== undefined) bailJsonWrite();
   let s = "";
   let v: unknown;
   v = m["artifactId"];
-  if (v !== "") s += ",\"artifactId\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"artifactId\":" : ",\"artifactId\":") + writeJsonString(v);
   v = m["name"];
-  if (v !== "") s += ",\"name\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"name\":" : ",\"name\":") + writeJsonString(v);
   v = m["description"];
-  if (v !== "") s += ",\"description\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"description\":" : ",\"description\":") + writeJsonString(v);
   v = m["parts"];
   if (!Array.isArray(v)) bailJsonWrite();
   if (v.length > 0) {
     let t = "";
-    for (const x of v) t += "," + writePartJson(x as JsonWriteSource, r);
-    s += ",\"parts\":" + "[" + t.substring(1) + "]";
+    for (const x of v) t += (t === "" ? "[" : ",") + write$Part(x as JsonWriteSource, r);
+    s += (s === "" ? "{\"parts\":" : ",\"parts\":") + t + "]";
   }
   v = m["metadata"];
-  if (v !== undefined && Object.hasOwn(m, "metadata")) s += ",\"metadata\":" + writeJsonObject(v);
+  if (v !== undefined && Object.hasOwn(m, "metadata")) s += (s === "" ? "{\"metadata\":" : ",\"metadata\":") + writeJsonObject(v);
   v = m["extensions"];
   if (!Array.isArray(v)) bailJsonWrite();
   if (v.length > 0) {
     let t = "";
-    for (const x of v) t += "," + writeJsonString(x);
-    s += ",\"extensions\":" + "[" + t.substring(1) + "]";
+    for (const x of v) t += (t === "" ? "[" : ",") + writeJsonString(x);
+    s += (s === "" ? "{\"extensions\":" : ",\"extensions\":") + t + "]";
   }
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  return s === "" ? "{}" : s + "}";
 }
 
 /**
@@ -249,31 +249,31 @@ function writeArtifactJson(m: JsonWriteSource, r: Registry | undefined): string 
  *
  * @generated from message a2a.v1.StreamResponse
  */
-function writeStreamResponseJson(m: JsonWriteSource, r: Registry | undefined): string {
+function write$StreamResponse(m: JsonWriteSource, r: Registry | undefined): string {
   if (m.$typeName !== "a2a.v1.StreamResponse" || m.$unknown !== undefined) bailJsonWrite();
   let s = "";
   let v: unknown;
   v = m["payload"];
   if ((v as JsonWriteOneof).case === "task") {
     v = (v as JsonWriteOneof).value;
-    s += ",\"task\":" + writeTaskJson(v as JsonWriteSource, r);
+    s += (s === "" ? "{\"task\":" : ",\"task\":") + write$Task(v as JsonWriteSource, r);
   }
   v = m["payload"];
   if ((v as JsonWriteOneof).case === "msg") {
     v = (v as JsonWriteOneof).value;
-    s += ",\"message\":" + writeMessageJson(v as JsonWriteSource, r);
+    s += (s === "" ? "{\"message\":" : ",\"message\":") + write$Message(v as JsonWriteSource, r);
   }
   v = m["payload"];
   if ((v as JsonWriteOneof).case === "statusUpdate") {
     v = (v as JsonWriteOneof).value;
-    s += ",\"statusUpdate\":" + writeTaskStatusUpdateEventJson(v as JsonWriteSource, r);
+    s += (s === "" ? "{\"statusUpdate\":" : ",\"statusUpdate\":") + write$TaskStatusUpdateEvent(v as JsonWriteSource, r);
   }
   v = m["payload"];
   if ((v as JsonWriteOneof).case === "artifactUpdate") {
     v = (v as JsonWriteOneof).value;
-    s += ",\"artifactUpdate\":" + writeTaskArtifactUpdateEventJson(v as JsonWriteSource, r);
+    s += (s === "" ? "{\"artifactUpdate\":" : ",\"artifactUpdate\":") + write$TaskArtifactUpdateEvent(v as JsonWriteSource, r);
   }
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  return s === "" ? "{}" : s + "}";
 }
 
 /**
@@ -281,21 +281,21 @@ function writeStreamResponseJson(m: JsonWriteSource, r: Registry | undefined): s
  *
  * @generated from message a2a.v1.TaskStatusUpdateEvent
  */
-function writeTaskStatusUpdateEventJson(m: JsonWriteSource, r: Registry | undefined): string {
+function write$TaskStatusUpdateEvent(m: JsonWriteSource, r: Registry | undefined): string {
   if (m.$typeName !== "a2a.v1.TaskStatusUpdateEvent" || m.$unknown !== undefined) bailJsonWrite();
   let s = "";
   let v: unknown;
   v = m["taskId"];
-  if (v !== "") s += ",\"taskId\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"taskId\":" : ",\"taskId\":") + writeJsonString(v);
   v = m["contextId"];
-  if (v !== "") s += ",\"contextId\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"contextId\":" : ",\"contextId\":") + writeJsonString(v);
   v = m["status"];
-  if (v !== undefined && Object.hasOwn(m, "status")) s += ",\"status\":" + writeTaskStatusJson(v as JsonWriteSource, r);
+  if (v !== undefined && Object.hasOwn(m, "status")) s += (s === "" ? "{\"status\":" : ",\"status\":") + write$TaskStatus(v as JsonWriteSource, r);
   v = m["final"];
-  if (v !== false) s += ",\"final\":" + writeJsonBool(v);
+  if (v !== false) s += (s === "" ? "{\"final\":" : ",\"final\":") + writeJsonBool(v);
   v = m["metadata"];
-  if (v !== undefined && Object.hasOwn(m, "metadata")) s += ",\"metadata\":" + writeJsonObject(v);
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  if (v !== undefined && Object.hasOwn(m, "metadata")) s += (s === "" ? "{\"metadata\":" : ",\"metadata\":") + writeJsonObject(v);
+  return s === "" ? "{}" : s + "}";
 }
 
 /**
@@ -303,23 +303,23 @@ function writeTaskStatusUpdateEventJson(m: JsonWriteSource, r: Registry | undefi
  *
  * @generated from message a2a.v1.TaskArtifactUpdateEvent
  */
-function writeTaskArtifactUpdateEventJson(m: JsonWriteSource, r: Registry | undefined): string {
+function write$TaskArtifactUpdateEvent(m: JsonWriteSource, r: Registry | undefined): string {
   if (m.$typeName !== "a2a.v1.TaskArtifactUpdateEvent" || m.$unknown !== undefined) bailJsonWrite();
   let s = "";
   let v: unknown;
   v = m["taskId"];
-  if (v !== "") s += ",\"taskId\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"taskId\":" : ",\"taskId\":") + writeJsonString(v);
   v = m["contextId"];
-  if (v !== "") s += ",\"contextId\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"contextId\":" : ",\"contextId\":") + writeJsonString(v);
   v = m["artifact"];
-  if (v !== undefined && Object.hasOwn(m, "artifact")) s += ",\"artifact\":" + writeArtifactJson(v as JsonWriteSource, r);
+  if (v !== undefined && Object.hasOwn(m, "artifact")) s += (s === "" ? "{\"artifact\":" : ",\"artifact\":") + write$Artifact(v as JsonWriteSource, r);
   v = m["append"];
-  if (v !== false) s += ",\"append\":" + writeJsonBool(v);
+  if (v !== false) s += (s === "" ? "{\"append\":" : ",\"append\":") + writeJsonBool(v);
   v = m["lastChunk"];
-  if (v !== false) s += ",\"lastChunk\":" + writeJsonBool(v);
+  if (v !== false) s += (s === "" ? "{\"lastChunk\":" : ",\"lastChunk\":") + writeJsonBool(v);
   v = m["metadata"];
-  if (v !== undefined && Object.hasOwn(m, "metadata")) s += ",\"metadata\":" + writeJsonObject(v);
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  if (v !== undefined && Object.hasOwn(m, "metadata")) s += (s === "" ? "{\"metadata\":" : ",\"metadata\":") + writeJsonObject(v);
+  return s === "" ? "{}" : s + "}";
 }
 
 /**
@@ -327,15 +327,15 @@ function writeTaskArtifactUpdateEventJson(m: JsonWriteSource, r: Registry | unde
  *
  * @generated from message a2a.v1.TaskPushNotificationConfig
  */
-function writeTaskPushNotificationConfigJson(m: JsonWriteSource, r: Registry | undefined): string {
+function write$TaskPushNotificationConfig(m: JsonWriteSource, r: Registry | undefined): string {
   if (m.$typeName !== "a2a.v1.TaskPushNotificationConfig" || m.$unknown !== undefined) bailJsonWrite();
   let s = "";
   let v: unknown;
   v = m["name"];
-  if (v !== "") s += ",\"name\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"name\":" : ",\"name\":") + writeJsonString(v);
   v = m["pushNotificationConfig"];
-  if (v !== undefined && Object.hasOwn(m, "pushNotificationConfig")) s += ",\"pushNotificationConfig\":" + writePushNotificationConfigJson(v as JsonWriteSource, r);
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  if (v !== undefined && Object.hasOwn(m, "pushNotificationConfig")) s += (s === "" ? "{\"pushNotificationConfig\":" : ",\"pushNotificationConfig\":") + write$PushNotificationConfig(v as JsonWriteSource, r);
+  return s === "" ? "{}" : s + "}";
 }
 
 /**
@@ -343,19 +343,19 @@ function writeTaskPushNotificationConfigJson(m: JsonWriteSource, r: Registry | u
  *
  * @generated from message a2a.v1.PushNotificationConfig
  */
-function writePushNotificationConfigJson(m: JsonWriteSource, r: Registry | undefined): string {
+function write$PushNotificationConfig(m: JsonWriteSource, r: Registry | undefined): string {
   if (m.$typeName !== "a2a.v1.PushNotificationConfig" || m.$unknown !== undefined) bailJsonWrite();
   let s = "";
   let v: unknown;
   v = m["id"];
-  if (v !== "") s += ",\"id\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"id\":" : ",\"id\":") + writeJsonString(v);
   v = m["url"];
-  if (v !== "") s += ",\"url\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"url\":" : ",\"url\":") + writeJsonString(v);
   v = m["token"];
-  if (v !== "") s += ",\"token\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"token\":" : ",\"token\":") + writeJsonString(v);
   v = m["authentication"];
-  if (v !== undefined && Object.hasOwn(m, "authentication")) s += ",\"authentication\":" + writeAuthenticationInfoJson(v as JsonWriteSource, r);
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  if (v !== undefined && Object.hasOwn(m, "authentication")) s += (s === "" ? "{\"authentication\":" : ",\"authentication\":") + write$AuthenticationInfo(v as JsonWriteSource, r);
+  return s === "" ? "{}" : s + "}";
 }
 
 /**
@@ -363,7 +363,7 @@ function writePushNotificationConfigJson(m: JsonWriteSource, r: Registry | undef
  *
  * @generated from message a2a.v1.AuthenticationInfo
  */
-function writeAuthenticationInfoJson(m: JsonWriteSource, r: Registry | undefined): string {
+function write$AuthenticationInfo(m: JsonWriteSource, _r: Registry | undefined): string {
   if (m.$typeName !== "a2a.v1.AuthenticationInfo" || m.$unknown !== undefined) bailJsonWrite();
   let s = "";
   let v: unknown;
@@ -371,12 +371,12 @@ function writeAuthenticationInfoJson(m: JsonWriteSource, r: Registry | undefined
   if (!Array.isArray(v)) bailJsonWrite();
   if (v.length > 0) {
     let t = "";
-    for (const x of v) t += "," + writeJsonString(x);
-    s += ",\"schemes\":" + "[" + t.substring(1) + "]";
+    for (const x of v) t += (t === "" ? "[" : ",") + writeJsonString(x);
+    s += (s === "" ? "{\"schemes\":" : ",\"schemes\":") + t + "]";
   }
   v = m["credentials"];
-  if (v !== "") s += ",\"credentials\":" + writeJsonString(v);
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  if (v !== "") s += (s === "" ? "{\"credentials\":" : ",\"credentials\":") + writeJsonString(v);
+  return s === "" ? "{}" : s + "}";
 }
 
 /**
@@ -384,7 +384,7 @@ function writeAuthenticationInfoJson(m: JsonWriteSource, r: Registry | undefined
  *
  * @generated from message a2a.v1.ListTaskPushNotificationConfigResponse
  */
-function writeListTaskPushNotificationConfigResponseJson(m: JsonWriteSource, r: Registry | undefined): string {
+function write$ListTaskPushNotificationConfigResponse(m: JsonWriteSource, r: Registry | undefined): string {
   if (m.$typeName !== "a2a.v1.ListTaskPushNotificationConfigResponse" || m.$unknown !== undefined) bailJsonWrite();
   let s = "";
   let v: unknown;
@@ -392,12 +392,12 @@ function writeListTaskPushNotificationConfigResponseJson(m: JsonWriteSource, r: 
   if (!Array.isArray(v)) bailJsonWrite();
   if (v.length > 0) {
     let t = "";
-    for (const x of v) t += "," + writeTaskPushNotificationConfigJson(x as JsonWriteSource, r);
-    s += ",\"configs\":" + "[" + t.substring(1) + "]";
+    for (const x of v) t += (t === "" ? "[" : ",") + write$TaskPushNotificationConfig(x as JsonWriteSource, r);
+    s += (s === "" ? "{\"configs\":" : ",\"configs\":") + t + "]";
   }
   v = m["nextPageToken"];
-  if (v !== "") s += ",\"nextPageToken\":" + writeJsonString(v);
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  if (v !== "") s += (s === "" ? "{\"nextPageToken\":" : ",\"nextPageToken\":") + writeJsonString(v);
+  return s === "" ? "{}" : s + "}";
 }
 
 /**
@@ -406,83 +406,83 @@ function writeListTaskPushNotificationConfigResponseJson(m: JsonWriteSource, r: 
  *
  * @generated from message a2a.v1.AgentCard
  */
-function writeAgentCardJsonFilled(m: JsonWriteSource, r: Registry | undefined, d: number): string {
+function write$AgentCard$filled(m: JsonWriteSource, r: Registry | undefined, d: number): string {
   if (d > 64) bailJsonWrite();
   if (m.$typeName !== "a2a.v1.AgentCard" || m.$unknown !== undefined) bailJsonWrite();
   let s = "";
   let v: unknown;
   v = m["name"];
-  if (v !== "") s += ",\"name\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"name\":" : ",\"name\":") + writeJsonString(v);
   v = m["description"];
-  if (v !== "") s += ",\"description\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"description\":" : ",\"description\":") + writeJsonString(v);
   v = m["url"];
-  if (v !== "") s += ",\"url\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"url\":" : ",\"url\":") + writeJsonString(v);
   v = m["provider"];
-  if (v !== undefined && Object.hasOwn(m, "provider")) s += ",\"provider\":" + writeAgentProviderJson(v as JsonWriteSource, r);
+  if (v !== undefined && Object.hasOwn(m, "provider")) s += (s === "" ? "{\"provider\":" : ",\"provider\":") + write$AgentProvider(v as JsonWriteSource, r);
   v = m["version"];
-  if (v !== "") s += ",\"version\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"version\":" : ",\"version\":") + writeJsonString(v);
   v = m["documentationUrl"];
-  if (v !== "") s += ",\"documentationUrl\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"documentationUrl\":" : ",\"documentationUrl\":") + writeJsonString(v);
   v = m["capabilities"];
-  if (v !== undefined && Object.hasOwn(m, "capabilities")) s += ",\"capabilities\":" + writeAgentCapabilitiesJson(v as JsonWriteSource, r);
+  if (v !== undefined && Object.hasOwn(m, "capabilities")) s += (s === "" ? "{\"capabilities\":" : ",\"capabilities\":") + write$AgentCapabilities(v as JsonWriteSource, r);
   v = m["securitySchemes"];
   {
     const keys = Object.keys(v as object);
     if (keys.length > 0) {
       let t = "";
-      for (const k of keys) t += "," + JSON.stringify(k) + ":" + writeSecuritySchemeJson((v as Record<string, unknown>)[k] as JsonWriteSource, r);
-      s += ",\"securitySchemes\":" + "{" + t.substring(1) + "}";
+      for (const k of keys) t += (t === "" ? "{" : ",") + JSON.stringify(k) + ":" + write$SecurityScheme((v as Record<string, unknown>)[k] as JsonWriteSource, r);
+      s += (s === "" ? "{\"securitySchemes\":" : ",\"securitySchemes\":") + t + "}";
     }
   }
   v = m["security"];
   if (!Array.isArray(v)) bailJsonWrite();
   if (v.length > 0) {
     let t = "";
-    for (const x of v) t += "," + writeSecurityJson(x as JsonWriteSource, r);
-    s += ",\"security\":" + "[" + t.substring(1) + "]";
+    for (const x of v) t += (t === "" ? "[" : ",") + write$Security(x as JsonWriteSource, r);
+    s += (s === "" ? "{\"security\":" : ",\"security\":") + t + "]";
   }
   v = m["defaultInputModes"];
   if (!Array.isArray(v)) bailJsonWrite();
   if (v.length > 0) {
     let t = "";
-    for (const x of v) t += "," + writeJsonString(x);
-    s += ",\"defaultInputModes\":" + "[" + t.substring(1) + "]";
+    for (const x of v) t += (t === "" ? "[" : ",") + writeJsonString(x);
+    s += (s === "" ? "{\"defaultInputModes\":" : ",\"defaultInputModes\":") + t + "]";
   }
   v = m["defaultOutputModes"];
   if (!Array.isArray(v)) bailJsonWrite();
   if (v.length > 0) {
     let t = "";
-    for (const x of v) t += "," + writeJsonString(x);
-    s += ",\"defaultOutputModes\":" + "[" + t.substring(1) + "]";
+    for (const x of v) t += (t === "" ? "[" : ",") + writeJsonString(x);
+    s += (s === "" ? "{\"defaultOutputModes\":" : ",\"defaultOutputModes\":") + t + "]";
   }
   v = m["skills"];
   if (!Array.isArray(v)) bailJsonWrite();
   if (v.length > 0) {
     let t = "";
-    for (const x of v) t += "," + writeAgentSkillJson(x as JsonWriteSource, r);
-    s += ",\"skills\":" + "[" + t.substring(1) + "]";
+    for (const x of v) t += (t === "" ? "[" : ",") + write$AgentSkill(x as JsonWriteSource, r);
+    s += (s === "" ? "{\"skills\":" : ",\"skills\":") + t + "]";
   }
   v = m["supportsAuthenticatedExtendedCard"];
-  if (v !== false) s += ",\"supportsAuthenticatedExtendedCard\":" + writeJsonBool(v);
+  if (v !== false) s += (s === "" ? "{\"supportsAuthenticatedExtendedCard\":" : ",\"supportsAuthenticatedExtendedCard\":") + writeJsonBool(v);
   v = m["preferredTransport"];
-  if (v !== "") s += ",\"preferredTransport\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"preferredTransport\":" : ",\"preferredTransport\":") + writeJsonString(v);
   v = m["additionalInterfaces"];
   if (!Array.isArray(v)) bailJsonWrite();
   if (v.length > 0) {
     let t = "";
-    for (const x of v) t += "," + writeAgentInterfaceJson(x as JsonWriteSource, r);
-    s += ",\"additionalInterfaces\":" + "[" + t.substring(1) + "]";
+    for (const x of v) t += (t === "" ? "[" : ",") + write$AgentInterface(x as JsonWriteSource, r);
+    s += (s === "" ? "{\"additionalInterfaces\":" : ",\"additionalInterfaces\":") + t + "]";
   }
   v = m["protocolVersion"];
-  if (v !== "") s += ",\"protocolVersion\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"protocolVersion\":" : ",\"protocolVersion\":") + writeJsonString(v);
   v = m["signatures"];
   if (!Array.isArray(v)) bailJsonWrite();
   if (v.length > 0) {
     let t = "";
-    for (const x of v) t += "," + writeAgentCardSignatureJsonFilled(x as JsonWriteSource, r, d + 1);
-    s += ",\"signatures\":" + "[" + t.substring(1) + "]";
+    for (const x of v) t += (t === "" ? "[" : ",") + write$AgentCardSignature$filled(x as JsonWriteSource, r, d + 1);
+    s += (s === "" ? "{\"signatures\":" : ",\"signatures\":") + t + "]";
   }
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  return s === "" ? "{}" : s + "}";
 }
 
 /**
@@ -490,15 +490,15 @@ function writeAgentCardJsonFilled(m: JsonWriteSource, r: Registry | undefined, d
  *
  * @generated from message a2a.v1.AgentInterface
  */
-function writeAgentInterfaceJson(m: JsonWriteSource, r: Registry | undefined): string {
+function write$AgentInterface(m: JsonWriteSource, _r: Registry | undefined): string {
   if (m.$typeName !== "a2a.v1.AgentInterface" || m.$unknown !== undefined) bailJsonWrite();
   let s = "";
   let v: unknown;
   v = m["url"];
-  if (v !== "") s += ",\"url\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"url\":" : ",\"url\":") + writeJsonString(v);
   v = m["transport"];
-  if (v !== "") s += ",\"transport\":" + writeJsonString(v);
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  if (v !== "") s += (s === "" ? "{\"transport\":" : ",\"transport\":") + writeJsonString(v);
+  return s === "" ? "{}" : s + "}";
 }
 
 /**
@@ -506,15 +506,15 @@ function writeAgentInterfaceJson(m: JsonWriteSource, r: Registry | undefined): s
  *
  * @generated from message a2a.v1.AgentProvider
  */
-function writeAgentProviderJson(m: JsonWriteSource, r: Registry | undefined): string {
+function write$AgentProvider(m: JsonWriteSource, _r: Registry | undefined): string {
   if (m.$typeName !== "a2a.v1.AgentProvider" || m.$unknown !== undefined) bailJsonWrite();
   let s = "";
   let v: unknown;
   v = m["url"];
-  if (v !== "") s += ",\"url\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"url\":" : ",\"url\":") + writeJsonString(v);
   v = m["organization"];
-  if (v !== "") s += ",\"organization\":" + writeJsonString(v);
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  if (v !== "") s += (s === "" ? "{\"organization\":" : ",\"organization\":") + writeJsonString(v);
+  return s === "" ? "{}" : s + "}";
 }
 
 /**
@@ -522,22 +522,22 @@ function writeAgentProviderJson(m: JsonWriteSource, r: Registry | undefined): st
  *
  * @generated from message a2a.v1.AgentCapabilities
  */
-function writeAgentCapabilitiesJson(m: JsonWriteSource, r: Registry | undefined): string {
+function write$AgentCapabilities(m: JsonWriteSource, r: Registry | undefined): string {
   if (m.$typeName !== "a2a.v1.AgentCapabilities" || m.$unknown !== undefined) bailJsonWrite();
   let s = "";
   let v: unknown;
   v = m["streaming"];
-  if (v !== false) s += ",\"streaming\":" + writeJsonBool(v);
+  if (v !== false) s += (s === "" ? "{\"streaming\":" : ",\"streaming\":") + writeJsonBool(v);
   v = m["pushNotifications"];
-  if (v !== false) s += ",\"pushNotifications\":" + writeJsonBool(v);
+  if (v !== false) s += (s === "" ? "{\"pushNotifications\":" : ",\"pushNotifications\":") + writeJsonBool(v);
   v = m["extensions"];
   if (!Array.isArray(v)) bailJsonWrite();
   if (v.length > 0) {
     let t = "";
-    for (const x of v) t += "," + writeAgentExtensionJson(x as JsonWriteSource, r);
-    s += ",\"extensions\":" + "[" + t.substring(1) + "]";
+    for (const x of v) t += (t === "" ? "[" : ",") + write$AgentExtension(x as JsonWriteSource, r);
+    s += (s === "" ? "{\"extensions\":" : ",\"extensions\":") + t + "]";
   }
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  return s === "" ? "{}" : s + "}";
 }
 
 /**
@@ -545,19 +545,19 @@ function writeAgentCapabilitiesJson(m: JsonWriteSource, r: Registry | undefined)
  *
  * @generated from message a2a.v1.AgentExtension
  */
-function writeAgentExtensionJson(m: JsonWriteSource, r: Registry | undefined): string {
+function write$AgentExtension(m: JsonWriteSource, _r: Registry | undefined): string {
   if (m.$typeName !== "a2a.v1.AgentExtension" || m.$unknown !== undefined) bailJsonWrite();
   let s = "";
   let v: unknown;
   v = m["uri"];
-  if (v !== "") s += ",\"uri\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"uri\":" : ",\"uri\":") + writeJsonString(v);
   v = m["description"];
-  if (v !== "") s += ",\"description\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"description\":" : ",\"description\":") + writeJsonString(v);
   v = m["required"];
-  if (v !== false) s += ",\"required\":" + writeJsonBool(v);
+  if (v !== false) s += (s === "" ? "{\"required\":" : ",\"required\":") + writeJsonBool(v);
   v = m["params"];
-  if (v !== undefined && Object.hasOwn(m, "params")) s += ",\"params\":" + writeJsonObject(v);
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  if (v !== undefined && Object.hasOwn(m, "params")) s += (s === "" ? "{\"params\":" : ",\"params\":") + writeJsonObject(v);
+  return s === "" ? "{}" : s + "}";
 }
 
 /**
@@ -565,36 +565,36 @@ function writeAgentExtensionJson(m: JsonWriteSource, r: Registry | undefined): s
  *
  * @generated from message a2a.v1.SecurityScheme
  */
-function writeSecuritySchemeJson(m: JsonWriteSource, r: Registry | undefined): string {
+function write$SecurityScheme(m: JsonWriteSource, r: Registry | undefined): string {
   if (m.$typeName !== "a2a.v1.SecurityScheme" || m.$unknown !== undefined) bailJsonWrite();
   let s = "";
   let v: unknown;
   v = m["scheme"];
   if ((v as JsonWriteOneof).case === "apiKeySecurityScheme") {
     v = (v as JsonWriteOneof).value;
-    s += ",\"apiKeySecurityScheme\":" + writeAPIKeySecuritySchemeJson(v as JsonWriteSource, r);
+    s += (s === "" ? "{\"apiKeySecurityScheme\":" : ",\"apiKeySecurityScheme\":") + write$APIKeySecurityScheme(v as JsonWriteSource, r);
   }
   v = m["scheme"];
   if ((v as JsonWriteOneof).case === "httpAuthSecurityScheme") {
     v = (v as JsonWriteOneof).value;
-    s += ",\"httpAuthSecurityScheme\":" + writeHTTPAuthSecuritySchemeJson(v as JsonWriteSource, r);
+    s += (s === "" ? "{\"httpAuthSecurityScheme\":" : ",\"httpAuthSecurityScheme\":") + write$HTTPAuthSecurityScheme(v as JsonWriteSource, r);
   }
   v = m["scheme"];
   if ((v as JsonWriteOneof).case === "oauth2SecurityScheme") {
     v = (v as JsonWriteOneof).value;
-    s += ",\"oauth2SecurityScheme\":" + writeOAuth2SecuritySchemeJson(v as JsonWriteSource, r);
+    s += (s === "" ? "{\"oauth2SecurityScheme\":" : ",\"oauth2SecurityScheme\":") + write$OAuth2SecurityScheme(v as JsonWriteSource, r);
   }
   v = m["scheme"];
   if ((v as JsonWriteOneof).case === "openIdConnectSecurityScheme") {
     v = (v as JsonWriteOneof).value;
-    s += ",\"openIdConnectSecurityScheme\":" + writeOpenIdConnectSecuritySchemeJson(v as JsonWriteSource, r);
+    s += (s === "" ? "{\"openIdConnectSecurityScheme\":" : ",\"openIdConnectSecurityScheme\":") + write$OpenIdConnectSecurityScheme(v as JsonWriteSource, r);
   }
   v = m["scheme"];
   if ((v as JsonWriteOneof).case === "mtlsSecurityScheme") {
     v = (v as JsonWriteOneof).value;
-    s += ",\"mtlsSecurityScheme\":" + writeMutualTlsSecuritySchemeJson(v as JsonWriteSource, r);
+    s += (s === "" ? "{\"mtlsSecurityScheme\":" : ",\"mtlsSecurityScheme\":") + write$MutualTlsSecurityScheme(v as JsonWriteSource, r);
   }
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  return s === "" ? "{}" : s + "}";
 }
 
 /**
@@ -602,17 +602,17 @@ function writeSecuritySchemeJson(m: JsonWriteSource, r: Registry | undefined): s
  *
  * @generated from message a2a.v1.APIKeySecurityScheme
  */
-function writeAPIKeySecuritySchemeJson(m: JsonWriteSource, r: Registry | undefined): string {
+function write$APIKeySecurityScheme(m: JsonWriteSource, _r: Registry | undefined): string {
   if (m.$typeName !== "a2a.v1.APIKeySecurityScheme" || m.$unknown !== undefined) bailJsonWrite();
   let s = "";
   let v: unknown;
   v = m["description"];
-  if (v !== "") s += ",\"description\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"description\":" : ",\"description\":") + writeJsonString(v);
   v = m["location"];
-  if (v !== "") s += ",\"location\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"location\":" : ",\"location\":") + writeJsonString(v);
   v = m["name"];
-  if (v !== "") s += ",\"name\":" + writeJsonString(v);
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  if (v !== "") s += (s === "" ? "{\"name\":" : ",\"name\":") + writeJsonString(v);
+  return s === "" ? "{}" : s + "}";
 }
 
 /**
@@ -620,17 +620,17 @@ function writeAPIKeySecuritySchemeJson(m: JsonWriteSource, r: Registry | undefin
  *
  * @generated from message a2a.v1.HTTPAuthSecurityScheme
  */
-function writeHTTPAuthSecuritySchemeJson(m: JsonWriteSource, r: Registry | undefined): string {
+function write$HTTPAuthSecurityScheme(m: JsonWriteSource, _r: Registry | undefined): string {
   if (m.$typeName !== "a2a.v1.HTTPAuthSecurityScheme" || m.$unknown !== undefined) bailJsonWrite();
   let s = "";
   let v: unknown;
   v = m["description"];
-  if (v !== "") s += ",\"description\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"description\":" : ",\"description\":") + writeJsonString(v);
   v = m["scheme"];
-  if (v !== "") s += ",\"scheme\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"scheme\":" : ",\"scheme\":") + writeJsonString(v);
   v = m["bearerFormat"];
-  if (v !== "") s += ",\"bearerFormat\":" + writeJsonString(v);
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  if (v !== "") s += (s === "" ? "{\"bearerFormat\":" : ",\"bearerFormat\":") + writeJsonString(v);
+  return s === "" ? "{}" : s + "}";
 }
 
 /**
@@ -638,17 +638,17 @@ function writeHTTPAuthSecuritySchemeJson(m: JsonWriteSource, r: Registry | undef
  *
  * @generated from message a2a.v1.OAuth2SecurityScheme
  */
-function writeOAuth2SecuritySchemeJson(m: JsonWriteSource, r: Registry | undefined): string {
+function write$OAuth2SecurityScheme(m: JsonWriteSource, r: Registry | undefined): string {
   if (m.$typeName !== "a2a.v1.OAuth2SecurityScheme" || m.$unknown !== undefined) bailJsonWrite();
   let s = "";
   let v: unknown;
   v = m["description"];
-  if (v !== "") s += ",\"description\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"description\":" : ",\"description\":") + writeJsonString(v);
   v = m["flows"];
-  if (v !== undefined && Object.hasOwn(m, "flows")) s += ",\"flows\":" + writeOAuthFlowsJson(v as JsonWriteSource, r);
+  if (v !== undefined && Object.hasOwn(m, "flows")) s += (s === "" ? "{\"flows\":" : ",\"flows\":") + write$OAuthFlows(v as JsonWriteSource, r);
   v = m["oauth2MetadataUrl"];
-  if (v !== "") s += ",\"oauth2MetadataUrl\":" + writeJsonString(v);
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  if (v !== "") s += (s === "" ? "{\"oauth2MetadataUrl\":" : ",\"oauth2MetadataUrl\":") + writeJsonString(v);
+  return s === "" ? "{}" : s + "}";
 }
 
 /**
@@ -656,31 +656,31 @@ function writeOAuth2SecuritySchemeJson(m: JsonWriteSource, r: Registry | undefin
  *
  * @generated from message a2a.v1.OAuthFlows
  */
-function writeOAuthFlowsJson(m: JsonWriteSource, r: Registry | undefined): string {
+function write$OAuthFlows(m: JsonWriteSource, r: Registry | undefined): string {
   if (m.$typeName !== "a2a.v1.OAuthFlows" || m.$unknown !== undefined) bailJsonWrite();
   let s = "";
   let v: unknown;
   v = m["flow"];
   if ((v as JsonWriteOneof).case === "authorizationCode") {
     v = (v as JsonWriteOneof).value;
-    s += ",\"authorizationCode\":" + writeAuthorizationCodeOAuthFlowJson(v as JsonWriteSource, r);
+    s += (s === "" ? "{\"authorizationCode\":" : ",\"authorizationCode\":") + write$AuthorizationCodeOAuthFlow(v as JsonWriteSource, r);
   }
   v = m["flow"];
   if ((v as JsonWriteOneof).case === "clientCredentials") {
     v = (v as JsonWriteOneof).value;
-    s += ",\"clientCredentials\":" + writeClientCredentialsOAuthFlowJson(v as JsonWriteSource, r);
+    s += (s === "" ? "{\"clientCredentials\":" : ",\"clientCredentials\":") + write$ClientCredentialsOAuthFlow(v as JsonWriteSource, r);
   }
   v = m["flow"];
   if ((v as JsonWriteOneof).case === "implicit") {
     v = (v as JsonWriteOneof).value;
-    s += ",\"implicit\":" + writeImplicitOAuthFlowJson(v as JsonWriteSource, r);
+    s += (s === "" ? "{\"implicit\":" : ",\"implicit\":") + write$ImplicitOAuthFlow(v as JsonWriteSource, r);
   }
   v = m["flow"];
   if ((v as JsonWriteOneof).case === "password") {
     v = (v as JsonWriteOneof).value;
-    s += ",\"password\":" + writePasswordOAuthFlowJson(v as JsonWriteSource, r);
+    s += (s === "" ? "{\"password\":" : ",\"password\":") + write$PasswordOAuthFlow(v as JsonWriteSource, r);
   }
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  return s === "" ? "{}" : s + "}";
 }
 
 /**
@@ -688,26 +688,26 @@ function writeOAuthFlowsJson(m: JsonWriteSource, r: Registry | undefined): strin
  *
  * @generated from message a2a.v1.AuthorizationCodeOAuthFlow
  */
-function writeAuthorizationCodeOAuthFlowJson(m: JsonWriteSource, r: Registry | undefined): string {
+function write$AuthorizationCodeOAuthFlow(m: JsonWriteSource, _r: Registry | undefined): string {
   if (m.$typeName !== "a2a.v1.AuthorizationCodeOAuthFlow" || m.$unknown !== undefined) bailJsonWrite();
   let s = "";
   let v: unknown;
   v = m["authorizationUrl"];
-  if (v !== "") s += ",\"authorizationUrl\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"authorizationUrl\":" : ",\"authorizationUrl\":") + writeJsonString(v);
   v = m["tokenUrl"];
-  if (v !== "") s += ",\"tokenUrl\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"tokenUrl\":" : ",\"tokenUrl\":") + writeJsonString(v);
   v = m["refreshUrl"];
-  if (v !== "") s += ",\"refreshUrl\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"refreshUrl\":" : ",\"refreshUrl\":") + writeJsonString(v);
   v = m["scopes"];
   {
     const keys = Object.keys(v as object);
     if (keys.length > 0) {
       let t = "";
-      for (const k of keys) t += "," + JSON.stringify(k) + ":" + writeJsonString((v as Record<string, unknown>)[k]);
-      s += ",\"scopes\":" + "{" + t.substring(1) + "}";
+      for (const k of keys) t += (t === "" ? "{" : ",") + JSON.stringify(k) + ":" + writeJsonString((v as Record<string, unknown>)[k]);
+      s += (s === "" ? "{\"scopes\":" : ",\"scopes\":") + t + "}";
     }
   }
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  return s === "" ? "{}" : s + "}";
 }
 
 /**
@@ -715,24 +715,24 @@ function writeAuthorizationCodeOAuthFlowJson(m: JsonWriteSource, r: Registry | u
  *
  * @generated from message a2a.v1.ClientCredentialsOAuthFlow
  */
-function writeClientCredentialsOAuthFlowJson(m: JsonWriteSource, r: Registry | undefined): string {
+function write$ClientCredentialsOAuthFlow(m: JsonWriteSource, _r: Registry | undefined): string {
   if (m.$typeName !== "a2a.v1.ClientCredentialsOAuthFlow" || m.$unknown !== undefined) bailJsonWrite();
   let s = "";
   let v: unknown;
   v = m["tokenUrl"];
-  if (v !== "") s += ",\"tokenUrl\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"tokenUrl\":" : ",\"tokenUrl\":") + writeJsonString(v);
   v = m["refreshUrl"];
-  if (v !== "") s += ",\"refreshUrl\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"refreshUrl\":" : ",\"refreshUrl\":") + writeJsonString(v);
   v = m["scopes"];
   {
     const keys = Object.keys(v as object);
     if (keys.length > 0) {
       let t = "";
-      for (const k of keys) t += "," + JSON.stringify(k) + ":" + writeJsonString((v as Record<string, unknown>)[k]);
-      s += ",\"scopes\":" + "{" + t.substring(1) + "}";
+      for (const k of keys) t += (t === "" ? "{" : ",") + JSON.stringify(k) + ":" + writeJsonString((v as Record<string, unknown>)[k]);
+      s += (s === "" ? "{\"scopes\":" : ",\"scopes\":") + t + "}";
     }
   }
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  return s === "" ? "{}" : s + "}";
 }
 
 /**
@@ -740,24 +740,24 @@ function writeClientCredentialsOAuthFlowJson(m: JsonWriteSource, r: Registry | u
  *
  * @generated from message a2a.v1.ImplicitOAuthFlow
  */
-function writeImplicitOAuthFlowJson(m: JsonWriteSource, r: Registry | undefined): string {
+function write$ImplicitOAuthFlow(m: JsonWriteSource, _r: Registry | undefined): string {
   if (m.$typeName !== "a2a.v1.ImplicitOAuthFlow" || m.$unknown !== undefined) bailJsonWrite();
   let s = "";
   let v: unknown;
   v = m["authorizationUrl"];
-  if (v !== "") s += ",\"authorizationUrl\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"authorizationUrl\":" : ",\"authorizationUrl\":") + writeJsonString(v);
   v = m["refreshUrl"];
-  if (v !== "") s += ",\"refreshUrl\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"refreshUrl\":" : ",\"refreshUrl\":") + writeJsonString(v);
   v = m["scopes"];
   {
     const keys = Object.keys(v as object);
     if (keys.length > 0) {
       let t = "";
-      for (const k of keys) t += "," + JSON.stringify(k) + ":" + writeJsonString((v as Record<string, unknown>)[k]);
-      s += ",\"scopes\":" + "{" + t.substring(1) + "}";
+      for (const k of keys) t += (t === "" ? "{" : ",") + JSON.stringify(k) + ":" + writeJsonString((v as Record<string, unknown>)[k]);
+      s += (s === "" ? "{\"scopes\":" : ",\"scopes\":") + t + "}";
     }
   }
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  return s === "" ? "{}" : s + "}";
 }
 
 /**
@@ -765,24 +765,24 @@ function writeImplicitOAuthFlowJson(m: JsonWriteSource, r: Registry | undefined)
  *
  * @generated from message a2a.v1.PasswordOAuthFlow
  */
-function writePasswordOAuthFlowJson(m: JsonWriteSource, r: Registry | undefined): string {
+function write$PasswordOAuthFlow(m: JsonWriteSource, _r: Registry | undefined): string {
   if (m.$typeName !== "a2a.v1.PasswordOAuthFlow" || m.$unknown !== undefined) bailJsonWrite();
   let s = "";
   let v: unknown;
   v = m["tokenUrl"];
-  if (v !== "") s += ",\"tokenUrl\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"tokenUrl\":" : ",\"tokenUrl\":") + writeJsonString(v);
   v = m["refreshUrl"];
-  if (v !== "") s += ",\"refreshUrl\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"refreshUrl\":" : ",\"refreshUrl\":") + writeJsonString(v);
   v = m["scopes"];
   {
     const keys = Object.keys(v as object);
     if (keys.length > 0) {
       let t = "";
-      for (const k of keys) t += "," + JSON.stringify(k) + ":" + writeJsonString((v as Record<string, unknown>)[k]);
-      s += ",\"scopes\":" + "{" + t.substring(1) + "}";
+      for (const k of keys) t += (t === "" ? "{" : ",") + JSON.stringify(k) + ":" + writeJsonString((v as Record<string, unknown>)[k]);
+      s += (s === "" ? "{\"scopes\":" : ",\"scopes\":") + t + "}";
     }
   }
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  return s === "" ? "{}" : s + "}";
 }
 
 /**
@@ -790,15 +790,15 @@ function writePasswordOAuthFlowJson(m: JsonWriteSource, r: Registry | undefined)
  *
  * @generated from message a2a.v1.OpenIdConnectSecurityScheme
  */
-function writeOpenIdConnectSecuritySchemeJson(m: JsonWriteSource, r: Registry | undefined): string {
+function write$OpenIdConnectSecurityScheme(m: JsonWriteSource, _r: Registry | undefined): string {
   if (m.$typeName !== "a2a.v1.OpenIdConnectSecurityScheme" || m.$unknown !== undefined) bailJsonWrite();
   let s = "";
   let v: unknown;
   v = m["description"];
-  if (v !== "") s += ",\"description\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"description\":" : ",\"description\":") + writeJsonString(v);
   v = m["openIdConnectUrl"];
-  if (v !== "") s += ",\"openIdConnectUrl\":" + writeJsonString(v);
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  if (v !== "") s += (s === "" ? "{\"openIdConnectUrl\":" : ",\"openIdConnectUrl\":") + writeJsonString(v);
+  return s === "" ? "{}" : s + "}";
 }
 
 /**
@@ -806,13 +806,13 @@ function writeOpenIdConnectSecuritySchemeJson(m: JsonWriteSource, r: Registry | 
  *
  * @generated from message a2a.v1.MutualTlsSecurityScheme
  */
-function writeMutualTlsSecuritySchemeJson(m: JsonWriteSource, r: Registry | undefined): string {
+function write$MutualTlsSecurityScheme(m: JsonWriteSource, _r: Registry | undefined): string {
   if (m.$typeName !== "a2a.v1.MutualTlsSecurityScheme" || m.$unknown !== undefined) bailJsonWrite();
   let s = "";
   let v: unknown;
   v = m["description"];
-  if (v !== "") s += ",\"description\":" + writeJsonString(v);
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  if (v !== "") s += (s === "" ? "{\"description\":" : ",\"description\":") + writeJsonString(v);
+  return s === "" ? "{}" : s + "}";
 }
 
 /**
@@ -820,7 +820,7 @@ function writeMutualTlsSecuritySchemeJson(m: JsonWriteSource, r: Registry | unde
  *
  * @generated from message a2a.v1.Security
  */
-function writeSecurityJson(m: JsonWriteSource, r: Registry | undefined): string {
+function write$Security(m: JsonWriteSource, r: Registry | undefined): string {
   if (m.$typeName !== "a2a.v1.Security" || m.$unknown !== undefined) bailJsonWrite();
   let s = "";
   let v: unknown;
@@ -829,11 +829,11 @@ function writeSecurityJson(m: JsonWriteSource, r: Registry | undefined): string 
     const keys = Object.keys(v as object);
     if (keys.length > 0) {
       let t = "";
-      for (const k of keys) t += "," + JSON.stringify(k) + ":" + writeStringListJson((v as Record<string, unknown>)[k] as JsonWriteSource, r);
-      s += ",\"schemes\":" + "{" + t.substring(1) + "}";
+      for (const k of keys) t += (t === "" ? "{" : ",") + JSON.stringify(k) + ":" + write$StringList((v as Record<string, unknown>)[k] as JsonWriteSource, r);
+      s += (s === "" ? "{\"schemes\":" : ",\"schemes\":") + t + "}";
     }
   }
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  return s === "" ? "{}" : s + "}";
 }
 
 /**
@@ -841,7 +841,7 @@ function writeSecurityJson(m: JsonWriteSource, r: Registry | undefined): string 
  *
  * @generated from message a2a.v1.StringList
  */
-function writeStringListJson(m: JsonWriteSource, r: Registry | undefined): string {
+function write$StringList(m: JsonWriteSource, _r: Registry | undefined): string {
   if (m.$typeName !== "a2a.v1.StringList" || m.$unknown !== undefined) bailJsonWrite();
   let s = "";
   let v: unknown;
@@ -849,10 +849,10 @@ function writeStringListJson(m: JsonWriteSource, r: Registry | undefined): strin
   if (!Array.isArray(v)) bailJsonWrite();
   if (v.length > 0) {
     let t = "";
-    for (const x of v) t += "," + writeJsonString(x);
-    s += ",\"list\":" + "[" + t.substring(1) + "]";
+    for (const x of v) t += (t === "" ? "[" : ",") + writeJsonString(x);
+    s += (s === "" ? "{\"list\":" : ",\"list\":") + t + "]";
   }
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  return s === "" ? "{}" : s + "}";
 }
 
 /**
@@ -860,52 +860,52 @@ function writeStringListJson(m: JsonWriteSource, r: Registry | undefined): strin
  *
  * @generated from message a2a.v1.AgentSkill
  */
-function writeAgentSkillJson(m: JsonWriteSource, r: Registry | undefined): string {
+function write$AgentSkill(m: JsonWriteSource, r: Registry | undefined): string {
   if (m.$typeName !== "a2a.v1.AgentSkill" || m.$unknown !== undefined) bailJsonWrite();
   let s = "";
   let v: unknown;
   v = m["id"];
-  if (v !== "") s += ",\"id\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"id\":" : ",\"id\":") + writeJsonString(v);
   v = m["name"];
-  if (v !== "") s += ",\"name\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"name\":" : ",\"name\":") + writeJsonString(v);
   v = m["description"];
-  if (v !== "") s += ",\"description\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"description\":" : ",\"description\":") + writeJsonString(v);
   v = m["tags"];
   if (!Array.isArray(v)) bailJsonWrite();
   if (v.length > 0) {
     let t = "";
-    for (const x of v) t += "," + writeJsonString(x);
-    s += ",\"tags\":" + "[" + t.substring(1) + "]";
+    for (const x of v) t += (t === "" ? "[" : ",") + writeJsonString(x);
+    s += (s === "" ? "{\"tags\":" : ",\"tags\":") + t + "]";
   }
   v = m["examples"];
   if (!Array.isArray(v)) bailJsonWrite();
   if (v.length > 0) {
     let t = "";
-    for (const x of v) t += "," + writeJsonString(x);
-    s += ",\"examples\":" + "[" + t.substring(1) + "]";
+    for (const x of v) t += (t === "" ? "[" : ",") + writeJsonString(x);
+    s += (s === "" ? "{\"examples\":" : ",\"examples\":") + t + "]";
   }
   v = m["inputModes"];
   if (!Array.isArray(v)) bailJsonWrite();
   if (v.length > 0) {
     let t = "";
-    for (const x of v) t += "," + writeJsonString(x);
-    s += ",\"inputModes\":" + "[" + t.substring(1) + "]";
+    for (const x of v) t += (t === "" ? "[" : ",") + writeJsonString(x);
+    s += (s === "" ? "{\"inputModes\":" : ",\"inputModes\":") + t + "]";
   }
   v = m["outputModes"];
   if (!Array.isArray(v)) bailJsonWrite();
   if (v.length > 0) {
     let t = "";
-    for (const x of v) t += "," + writeJsonString(x);
-    s += ",\"outputModes\":" + "[" + t.substring(1) + "]";
+    for (const x of v) t += (t === "" ? "[" : ",") + writeJsonString(x);
+    s += (s === "" ? "{\"outputModes\":" : ",\"outputModes\":") + t + "]";
   }
   v = m["security"];
   if (!Array.isArray(v)) bailJsonWrite();
   if (v.length > 0) {
     let t = "";
-    for (const x of v) t += "," + writeSecurityJson(x as JsonWriteSource, r);
-    s += ",\"security\":" + "[" + t.substring(1) + "]";
+    for (const x of v) t += (t === "" ? "[" : ",") + write$Security(x as JsonWriteSource, r);
+    s += (s === "" ? "{\"security\":" : ",\"security\":") + t + "]";
   }
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  return s === "" ? "{}" : s + "}";
 }
 
 /**
@@ -914,22 +914,22 @@ function writeAgentSkillJson(m: JsonWriteSource, r: Registry | undefined): strin
  *
  * @generated from message a2a.v1.AgentCardSignature
  */
-function writeAgentCardSignatureJsonFilled(m: JsonWriteSource, r: Registry | undefined, d: number): string {
+function write$AgentCardSignature$filled(m: JsonWriteSource, _r: Registry | undefined, d: number): string {
   if (d > 64) bailJsonWrite();
   if (m.$typeName !== "a2a.v1.AgentCardSignature" || m.$unknown !== undefined) bailJsonWrite();
   let s = "";
   let v: unknown;
   v = m["protected"];
-  if (v !== "") s += ",\"protected\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"protected\":" : ",\"protected\":") + writeJsonString(v);
   v = m["signature"];
-  if (v !== "") s += ",\"signature\":" + writeJsonString(v);
+  if (v !== "") s += (s === "" ? "{\"signature\":" : ",\"signature\":") + writeJsonString(v);
   v = m["header"];
-  if (v !== undefined && Object.hasOwn(m, "header")) s += ",\"header\":" + writeJsonObject(v);
+  if (v !== undefined && Object.hasOwn(m, "header")) s += (s === "" ? "{\"header\":" : ",\"header\":") + writeJsonObject(v);
   v = m["protected"];
-  if (!(v !== "")) s += ",\"protected\":\"\"";
+  if (!(v !== "")) s += (s === "" ? "{\"protected\":\"\"" : ",\"protected\":\"\"");
   v = m["signature"];
-  if (!(v !== "")) s += ",\"signature\":\"\"";
-  return s === "" ? "{}" : "{" + s.substring(1) + "}";
+  if (!(v !== "")) s += (s === "" ? "{\"signature\":\"\"" : ",\"signature\":\"\"");
+  return s === "" ? "{}" : s + "}";
 }
 
 /**
@@ -937,7 +937,7 @@ function writeAgentCardSignatureJsonFilled(m: JsonWriteSource, r: Registry | und
  *
  * @generated from message google.protobuf.Empty
  */
-function writeEmptyJson(m: JsonWriteSource, r: Registry | undefined): string {
+function write$Empty(m: JsonWriteSource, _r: Registry | undefined): string {
   if (m.$typeName !== "google.protobuf.Empty" || m.$unknown !== undefined) bailJsonWrite();
   return "{}";
 }

@@ -53,6 +53,55 @@ function ownerKey(scope: TaskScope): string {
   return `${scope.tenant.length}:${scope.tenant}${scope.owner}`;
 }
 
+/** What a RequestContext's `signal` reads: its turn (fresh or real), whose signal is made on first read. */
+interface SignalSource {
+  readonly signal: AbortSignal;
+}
+
+/** Where a RequestContext keeps its {@link SignalSource}, for {@link TURN_SIGNAL}. */
+const SIGNAL_SOURCE: unique symbol = Symbol("protoc-gen-a2a.turnSignalSource");
+
+/**
+ * The `signal` of a RequestContext: an own, enumerable getter (a spread of the context reads it) shared by
+ * every context, defined on a plain literal; a `get signal()` in the literal, with its closure over the turn,
+ * made a function and an accessor pair per turn (~0.6 µs).
+ */
+const TURN_SIGNAL: PropertyDescriptor = {
+  get(this: { readonly [SIGNAL_SOURCE]: SignalSource }): AbortSignal {
+    return this[SIGNAL_SOURCE].signal;
+  },
+  enumerable: true,
+  configurable: true,
+};
+
+/** Where a TaskEventNotice keeps the published event, the factory that copies it and the copy once made. */
+const NOTICE_EVENT: unique symbol = Symbol("protoc-gen-a2a.noticeEvent");
+const NOTICE_FACTORY: unique symbol = Symbol("protoc-gen-a2a.noticeFactory");
+const NOTICE_COPY: unique symbol = Symbol("protoc-gen-a2a.noticeCopy");
+
+/** The fields behind a TaskEventNotice's `event` getter. */
+interface NoticeSource {
+  readonly [NOTICE_EVENT]: StreamResponseShape;
+  readonly [NOTICE_FACTORY]: TaskFactory;
+  /** In a holder of its own: a hook may freeze the notice, and the getter still caches its copy. */
+  readonly [NOTICE_COPY]: { copy: StreamResponseShape | undefined };
+}
+
+/**
+ * The `event` of a TaskEventNotice: the hook's own copy, made when it first reads it (a push sender of a
+ * task without push configs never does; published events are never changed, so a later copy is the same).
+ * One shared own, enumerable getter, as TURN_SIGNAL: not a getter and closure per event.
+ */
+const NOTICE_EVENT_COPY: PropertyDescriptor = {
+  get(this: NoticeSource): StreamResponseShape {
+    const holder = this[NOTICE_COPY];
+    holder.copy ??= this[NOTICE_FACTORY].cloneEvent(this[NOTICE_EVENT]);
+    return holder.copy;
+  },
+  enumerable: true,
+  configurable: true,
+};
+
 /** `message` with the turn's ids (a message the caller owns). */
 function withIds(message: MessageShape, taskId: string, contextId: string): MessageShape {
   message.taskId = taskId;
@@ -134,6 +183,11 @@ export class TaskEngine<Principal> implements TurnCommitter {
    * created no task. Tasks created before this process started (a persistent store) are not counted.
    */
   readonly #activeTasks = new Map<string, Set<string>>();
+  /**
+   * The last owner's set emptied by #releaseTask, reused by the next #reserveTask: a caller with no
+   * other unfinished task (every stateless reply) would otherwise make and drop a Set per request.
+   */
+  #spareTaskSet: Set<string> | undefined;
   /** The cross-instance side of a store several instances share (undefined: this process is alone). */
   readonly #cluster: TaskCluster | undefined;
 
@@ -377,7 +431,7 @@ export class TaskEngine<Principal> implements TurnCommitter {
     // No turn machinery yet: a stateless reply never needs it; the first task event builds it (#promote).
     const fresh = new FreshTurn<Principal>({ id: ++this.#turns, scope, taskId, contextId, userMessage, pushConfig, call });
     const emitter = new FreshTurnEmitter(fresh as FreshTurn<unknown>, factory, () => this.#promote(fresh));
-    const context = this.#requestContext(request, call, taskId, contextId, userMessage, undefined, true, referenceTasks, () => fresh.signal);
+    const context = this.#requestContext(request, call, taskId, contextId, userMessage, undefined, true, referenceTasks, fresh);
     void this.#executeFresh(fresh, emitter, context);
     return { turn: fresh.id, feed: fresh, task: undefined, scope, taskId };
   }
@@ -522,7 +576,7 @@ export class TaskEngine<Principal> implements TurnCommitter {
   /** Runs `execute()` in the background; the turn holds the slot and its lock until it has ended. */
   #run(turn: Turn, request: SendMessageRequestShape, call: TaskCallContext<Principal>, task: TaskShape | undefined, referenceTasks: TaskShape[], release: () => void): void {
     this.#start(turn, release);
-    const context = this.#requestContext(request, call, turn.taskId, turn.contextId, turn.userMessage, task, turn.isNew, referenceTasks, () => turn.signal);
+    const context = this.#requestContext(request, call, turn.taskId, turn.contextId, turn.userMessage, task, turn.isNew, referenceTasks, turn);
     void this.#execute(turn, new TurnEmitter(turn, this.#s.factory, this), context);
   }
 
@@ -545,10 +599,10 @@ export class TaskEngine<Principal> implements TurnCommitter {
     task: TaskShape | undefined,
     isNewTask: boolean,
     referenceTasks: TaskShape[],
-    signal: () => AbortSignal,
+    signalSource: SignalSource,
   ): RequestContext<Principal, TaskRuntimeSchemas> {
     const { factory } = this.#s;
-    return {
+    const context = {
       request,
       // A binding's call owns its decoded request: the executor may have that message itself (with the ids set).
       message: isBindingCall(call) && request.message !== undefined ? withIds(request.message, taskId, contextId) : factory.cloneMessage(userMessage),
@@ -558,10 +612,9 @@ export class TaskEngine<Principal> implements TurnCommitter {
       isNewTask,
       referenceTasks,
       call,
-      get signal() {
-        return signal();
-      },
+      [SIGNAL_SOURCE]: signalSource,
     };
+    return Object.defineProperty(context, "signal", TURN_SIGNAL) as unknown as RequestContext<Principal, TaskRuntimeSchemas>;
   }
 
   /** Runs `execute()` (after the caller got its TurnStart), then ends the turn and lets go of the slot; never rejects. */
@@ -604,7 +657,11 @@ export class TaskEngine<Principal> implements TurnCommitter {
   #reserveTask(scope: TaskScope, taskId: string): void {
     const key = ownerKey(scope);
     let tasks = this.#activeTasks.get(key);
-    if (tasks === undefined) this.#activeTasks.set(key, (tasks = new Set()));
+    if (tasks === undefined) {
+      tasks = this.#spareTaskSet ?? new Set();
+      this.#spareTaskSet = undefined;
+      this.#activeTasks.set(key, tasks);
+    }
     if (tasks.size >= this.#maxActiveTasks) {
       throw this.#s.errors.UnsupportedOperation(
         `This agent already holds ${this.#maxActiveTasks} unfinished tasks of this caller; complete or cancel some (or continue one with message.taskId) before starting another`,
@@ -619,7 +676,10 @@ export class TaskEngine<Principal> implements TurnCommitter {
     const key = ownerKey(scope);
     const tasks = this.#activeTasks.get(key);
     if (tasks === undefined || !tasks.delete(taskId)) return;
-    if (tasks.size === 0) this.#activeTasks.delete(key);
+    if (tasks.size === 0) {
+      this.#activeTasks.delete(key);
+      this.#spareTaskSet = tasks;
+    }
   }
 
   /** Unfinished tasks counted for `scope` (for tests and metrics). */
@@ -745,20 +805,16 @@ export class TaskEngine<Principal> implements TurnCommitter {
     slot.publish({ kind: "event", event, state, fanOut: slot.subscribers > 1, bytes: eventBytes(event), seq, settled });
     const hook = this.#s.onTaskEvent;
     if (hook === undefined) return;
-    const factory = this.#s.factory;
-    let copy: StreamResponseShape | undefined;
-    const notice: TaskEventNotice<TaskRuntimeSchemas> = {
+    const fields = {
       scope: slot.scope,
       taskId: task.id,
       contextId: task.contextId,
       state,
-      // The hook's own copy, made when it first reads it: a push sender of a task without push
-      // configs never does. Published events are never changed, so a later copy is the same.
-      get event() {
-        copy ??= factory.cloneEvent(event);
-        return copy;
-      },
+      [NOTICE_EVENT]: event,
+      [NOTICE_FACTORY]: this.#s.factory,
+      [NOTICE_COPY]: { copy: undefined },
     };
+    const notice = Object.defineProperty(fields, "event", NOTICE_EVENT_COPY) as unknown as TaskEventNotice<TaskRuntimeSchemas>;
     try {
       const result = hook(notice);
       if (result !== undefined) result.catch((e: unknown) => this.#s.onError(e, `onTaskEvent of task ${task.id}`));

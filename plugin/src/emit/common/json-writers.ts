@@ -76,7 +76,8 @@ export function emitJsonWriters(schema: Schema<object>, model: FileModel): boole
         ].join("\n"),
       ),
     );
-    f.print("function ", node.name, "(m: ", Source, ", r: ", Registry, " | undefined", filled ? ", d: number" : "", "): string {");
+    // A writer that neither writes an Any nor calls another writer leaves the registry unread (`_r`: strict user projects have noUnusedParameters).
+    f.print("function ", node.name, "(m: ", Source, ", ", passesRegistry(node) ? "r" : "_r", ": ", Registry, " | undefined", filled ? ", d: number" : "", "): string {");
     if (filled) f.print("  if (d > ", FILL_MAX_DEPTH, ") ", bail, "();");
     f.print("  if (m.$typeName !== ", f.string(node.message.typeName), " || m.$unknown !== undefined) ", bail, "();");
     const fields = node.message.fields.concat().sort((a, b) => a.number - b.number);
@@ -94,9 +95,9 @@ export function emitJsonWriters(schema: Schema<object>, model: FileModel): boole
       const zero = rule.required !== undefined && hasImplicitPresence(field) && field.oneof === undefined ? jsonZero(field) : undefined;
       if (zero === undefined) continue;
       f.print("  v = m[", f.string(field.localName), "];");
-      f.print("  if (!(", presence(field, "v"), ")) s += ", f.string(`,${JSON.stringify(field.jsonName)}:${JSON.stringify(zero)}`), ";");
+      f.print("  if (!(", presence(field, "v"), ")) s += ", ...opened("s", "{", `${JSON.stringify(field.jsonName)}:${JSON.stringify(zero)}`), ";");
     }
-    f.print('  return s === "" ? "{}" : "{" + s.substring(1) + "}";');
+    f.print('  return s === "" ? "{}" : s + "}";');
     f.print("}");
     f.print();
   }
@@ -113,7 +114,7 @@ interface Symbols {
 
 /** The statements writing one field, in field-number order (protobuf-es's toJson order). */
 function printField(f: GeneratedFile, node: JsonWriterNode, field: DescField, sym: Symbols): void {
-  const key = (value: string): Printable[] => [f.string(`,${JSON.stringify(field.jsonName)}:`), " + ", value];
+  const key = (value: string): Printable[] => [...opened("s", "{", `${JSON.stringify(field.jsonName)}:`), " + ", value];
   const local = f.string(field.localName);
   if (field.oneof !== undefined) {
     f.print("  v = m[", f.string(field.oneof.localName), "];");
@@ -129,8 +130,8 @@ function printField(f: GeneratedFile, node: JsonWriterNode, field: DescField, sy
       f.print("  if (!Array.isArray(v)) ", sym.bail, "();");
       f.print("  if (v.length > 0) {");
       f.print('    let t = "";');
-      f.print('    for (const x of v) t += "," + ', ...valueText(f, node, field, "x", sym, false), ";");
-      f.print("    s += ", ...key('"[" + t.substring(1) + "]"'), ";");
+      f.print('    for (const x of v) t += (t === "" ? "[" : ",") + ', ...valueText(f, node, field, "x", sym, false), ";");
+      f.print("    s += ", ...key('t + "]"'), ";");
       f.print("  }");
       return;
     case "map":
@@ -138,8 +139,8 @@ function printField(f: GeneratedFile, node: JsonWriterNode, field: DescField, sy
       f.print("    const keys = Object.keys(v as object);");
       f.print("    if (keys.length > 0) {");
       f.print('      let t = "";');
-      f.print('      for (const k of keys) t += "," + JSON.stringify(k) + ":" + ', ...valueText(f, node, field, "(v as Record<string, unknown>)[k]", sym, false), ";");
-      f.print("      s += ", ...key('"{" + t.substring(1) + "}"'), ";");
+      f.print('      for (const k of keys) t += (t === "" ? "{" : ",") + JSON.stringify(k) + ":" + ', ...valueText(f, node, field, "(v as Record<string, unknown>)[k]", sym, false), ";");
+      f.print("      s += ", ...key('t + "}"'), ";");
       f.print("    }");
       f.print("  }");
       return;
@@ -151,6 +152,15 @@ function printField(f: GeneratedFile, node: JsonWriterNode, field: DescField, sy
         if (field.presence === FeatureSet_FieldPresence.LEGACY_REQUIRED) f.print("  else ", sym.bail, "();");
       }
   }
+}
+
+/**
+ * The text that opens a member of the object or array being written into `into`: `open` and `text` for
+ * the first member, `,` and `text` after. The writers build their text opened as they go, so that no
+ * `"{" + s.substring(1) + "}"` flattens each level's text again (the copies grew with the nesting).
+ */
+function opened(into: string, open: string, text: string): Printable[] {
+  return ["(", into, ' === "" ? ', JSON.stringify(open + text), " : ", JSON.stringify(`,${text}`), ")"];
 }
 
 /** The condition under which toJson writes an implicit-presence field held in `v` (and under which fillRequiredDefaults leaves it alone). */
@@ -228,6 +238,26 @@ function messageText(f: GeneratedFile, node: JsonWriterNode, field: DescField, m
   const child = node.children.get(field.number);
   if (child === undefined) throw new Error(`no JSON writer for field ${field.name} of ${node.message.typeName}`);
   return [child.name, "(", v, " as ", sym.Source, ", r", child.rules === undefined ? "" : ", d + 1", ")"];
+}
+
+/** Types {@link messageText} writes with a runtime helper that takes no registry. */
+const INLINE_WELL_KNOWN = new Set([
+  "google.protobuf.Timestamp",
+  "google.protobuf.Duration",
+  "google.protobuf.FieldMask",
+  "google.protobuf.Struct",
+  "google.protobuf.Value",
+  "google.protobuf.ListValue",
+]);
+
+/** Whether the writer of `node` reads its registry parameter: it writes an Any or calls another writer. */
+function passesRegistry(node: JsonWriterNode): boolean {
+  return node.message.fields.some((field) => {
+    if (fieldEnum(field) !== undefined) return false;
+    const message = fieldMessage(field);
+    if (message === undefined || INLINE_WELL_KNOWN.has(message.typeName) || isWrapperType(message)) return false;
+    return message.typeName === "google.protobuf.Any" || node.children.has(field.number);
+  });
 }
 
 function wrapperZero(scalar: ScalarType): string {
