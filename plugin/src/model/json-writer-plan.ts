@@ -2,38 +2,18 @@
 import { ScalarType, type DescEnum, type DescField, type DescMessage } from "@bufbuild/protobuf";
 import type { FieldRequirement } from "./required-fields.js";
 import type { FileModel } from "./service-model.js";
+import { isWrapperDesc } from "@bufbuild/protobuf/wkt";
+import { hasOwnJsonForm } from "../../../runtime/src/json-form.js";
 
 /**
- * Well-known types protobuf-es writes with a JSON form of their own (a string, a value, an
- * array): the runtime's json-write.ts writes them, no generated writer does.
+ * True for a well-known type with a JSON form of its own (Timestamp, Struct, a wrapper, Any, …;
+ * the runtime's table): the runtime's json-write.ts writes them, no generated writer does.
  */
-const CUSTOM_JSON_TYPES = new Set([
-  "google.protobuf.Any",
-  "google.protobuf.Timestamp",
-  "google.protobuf.Duration",
-  "google.protobuf.FieldMask",
-  "google.protobuf.Struct",
-  "google.protobuf.Value",
-  "google.protobuf.ListValue",
-  "google.protobuf.DoubleValue",
-  "google.protobuf.FloatValue",
-  "google.protobuf.Int64Value",
-  "google.protobuf.UInt64Value",
-  "google.protobuf.Int32Value",
-  "google.protobuf.UInt32Value",
-  "google.protobuf.BoolValue",
-  "google.protobuf.StringValue",
-  "google.protobuf.BytesValue",
-]);
-
-/** True for a well-known type with a JSON form of its own (Timestamp, Struct, a wrapper, Any, …). */
-export function hasCustomJson(message: DescMessage): boolean {
-  return CUSTOM_JSON_TYPES.has(message.typeName);
-}
+export const hasCustomJson: (message: DescMessage) => boolean = hasOwnJsonForm;
 
 /** True for a wrapper type (`google.protobuf.StringValue`, …): its JSON is its `value`. */
 export function isWrapperType(message: DescMessage): boolean {
-  return hasCustomJson(message) && message.typeName.endsWith("Value") && message.typeName !== "google.protobuf.Value" && message.typeName !== "google.protobuf.ListValue";
+  return isWrapperDesc(message);
 }
 
 /**
