@@ -112,6 +112,8 @@ interface TaskRecord extends TaskPosition {
   readonly time: bigint;
   /** Save counter: breaks timestamp ties, most recent save first. */
   readonly seq: number;
+  /** Its place in the retention queues while it is terminal. */
+  terminal: TerminalEntry | undefined;
 }
 
 /**
@@ -119,20 +121,32 @@ interface TaskRecord extends TaskPosition {
  * and its owner's (`ownerPrev`/`ownerNext`), both doubly linked lists.
  */
 interface TerminalEntry {
-  readonly key: string;
-  readonly scopeKey: string;
+  readonly scope: ScopeState;
   readonly taskId: string;
   readonly contextId: string;
   /** `now()` at its last save. */
   readonly savedAt: number;
+  /** What it counts in the terminal totals (the task and its push configs). */
+  bytes: number;
   prev: TerminalEntry | undefined;
   next: TerminalEntry | undefined;
   ownerPrev: TerminalEntry | undefined;
   ownerNext: TerminalEntry | undefined;
 }
 
-/** What one owner holds: bytes (tasks and push configs), and its terminal tasks' queue and bytes. */
-interface OwnerUsage {
+/**
+ * What one scope (tenant and owner) holds: its tasks, the index of its contexts' tasks, its push
+ * configs by task id, its bytes (tasks and push configs), and its terminal tasks' queue and bytes.
+ * Looked up by tenant then owner (nested maps: no key string is built per call).
+ */
+interface ScopeState {
+  readonly tenant: string;
+  readonly owner: string;
+  readonly tasks: Map<string, TaskRecord>;
+  /** contextId → the ids of its tasks. */
+  readonly contexts: Map<string, Set<string>>;
+  /** taskId → its push configs (kept with the task: a dropped task's configs go with it). */
+  readonly configs: Map<string, Map<string, ConfigRecord>>;
   bytes: number;
   terminalBytes: number;
   head: TerminalEntry | undefined;
@@ -173,38 +187,26 @@ function before(a: TaskPosition, b: TaskPosition): boolean {
   return a.time !== b.time ? a.time > b.time : a.seq > b.seq;
 }
 
-/** An injective key of a scope (the tenant's length first), cheaper than JSON. */
-function scopeKey(scope: TaskScope): string {
-  return `${scope.tenant.length}:${scope.tenant}${scope.owner}`;
-}
-
-/** An injective key of a scope's context. */
-function contextKeyOf(scopeKey: string, contextId: string): string {
-  return `${scopeKey.length}:${scopeKey}${contextId}`;
-}
-
-/** An injective key of a scope's task: its push configs and its place in the retention queue. */
-function taskKeyOf(scopeKey: string, taskId: string): string {
-  return `${scopeKey.length}:${scopeKey}${taskId}`;
+/** Bytes of a task's push configs. */
+function configBytes(scope: ScopeState, taskId: string): number {
+  const configs = scope.configs.get(taskId);
+  if (configs === undefined) return 0;
+  let bytes = 0;
+  for (const record of configs.values()) bytes += record.bytes;
+  return bytes;
 }
 
 /** Keeps tasks and push configs in process memory, within the bounds of its {@link InMemoryTaskStoreOptions}. */
 export class InMemoryTaskStore implements TaskStore {
-  readonly #tasks = new Map<string, Map<string, TaskRecord>>();
-  /** Task key ({@link taskKeyOf}) → its configs. */
-  readonly #configs = new Map<string, Map<string, ConfigRecord>>();
-  /** Scope and contextId → the ids of its tasks. */
-  readonly #contexts = new Map<string, Set<string>>();
+  /** tenant → owner → what that scope holds; a scope that holds nothing is removed. */
+  readonly #scopes = new Map<string, Map<string, ScopeState>>();
   /**
-   * Terminal tasks by task key, queued least recently saved first from `#head` (a save moves its task
-   * to `#tail`). A linked list rather than the Map's own order: iterating a Map from its start skips
-   * the holes its deletions left there, which made each eviction cost more as the store grew.
+   * Terminal tasks, queued least recently saved first from `#head` (a save moves its task to `#tail`).
+   * A linked list rather than a Map's own order: iterating a Map from its start skips the holes its
+   * deletions left there, which made each eviction cost more as the store grew.
    */
-  readonly #terminal = new Map<string, TerminalEntry>();
   #head: TerminalEntry | undefined;
   #tail: TerminalEntry | undefined;
-  /** Scope key → what that owner holds. */
-  readonly #owners = new Map<string, OwnerUsage>();
   /** Bytes of all tasks and push configs, and of the terminal tasks (with their configs). */
   #bytes = 0;
   #terminalBytes = 0;
@@ -246,13 +248,39 @@ export class InMemoryTaskStore implements TaskStore {
   /** Bytes of tasks and push configs one owner holds now, as `maxBytesPerOwner` counts them. */
   bytesOf(scope: TaskScope): number {
     this.#expire();
-    return this.#owners.get(scopeKey(scope))?.bytes ?? 0;
+    return this.#scope(scope)?.bytes ?? 0;
+  }
+
+  /** The state of a scope, if it holds anything. */
+  #scope(scope: TaskScope): ScopeState | undefined {
+    return this.#scopes.get(scope.tenant)?.get(scope.owner);
+  }
+
+  /** The state of a scope, made when it holds nothing yet. */
+  #scopeForWrite(scope: TaskScope): ScopeState {
+    let owners = this.#scopes.get(scope.tenant);
+    if (owners === undefined) this.#scopes.set(scope.tenant, (owners = new Map()));
+    let state = owners.get(scope.owner);
+    if (state === undefined) {
+      state = { tenant: scope.tenant, owner: scope.owner, tasks: new Map(), contexts: new Map(), configs: new Map(), bytes: 0, terminalBytes: 0, head: undefined, tail: undefined };
+      owners.set(scope.owner, state);
+    }
+    return state;
+  }
+
+  /** Removes a scope that holds nothing any more. */
+  #release(state: ScopeState): void {
+    if (state.tasks.size !== 0 || state.configs.size !== 0 || state.bytes !== 0 || state.head !== undefined) return;
+    const owners = this.#scopes.get(state.tenant);
+    if (owners?.get(state.owner) !== state) return;
+    owners.delete(state.owner);
+    if (owners.size === 0) this.#scopes.delete(state.tenant);
   }
 
   /** {@inheritDoc TaskStore.getTask} */
   async getTask(scope: TaskScope, taskId: string): Promise<TaskShape | undefined> {
     this.#expire();
-    return this.#tasks.get(scopeKey(scope))?.get(taskId)?.task;
+    return this.#scope(scope)?.tasks.get(taskId)?.task;
   }
 
   /**
@@ -262,18 +290,15 @@ export class InMemoryTaskStore implements TaskStore {
    */
   async saveTask(scope: TaskScope, task: TaskShape): Promise<void> {
     const now = this.#expire();
-    const key = scopeKey(scope);
-    const existing = this.#tasks.get(key)?.get(task.id);
-    const taskKey = taskKeyOf(key, task.id);
+    const taskId = task.id;
+    const existing = this.#scope(scope)?.tasks.get(taskId);
     const terminal = this.#states.isTerminal(task.status?.state);
     const bytes = weightOf(taskBytes(task));
-    const configBytes = this.#configBytes(taskKey);
     const growth = bytes - (existing?.bytes ?? 0);
     if (!terminal) {
       // Refuse before changing anything: the task itself cannot be dropped to make its own room.
-      const wasTerminal = this.#terminal.has(taskKey);
-      const own = wasTerminal ? (existing?.bytes ?? 0) + configBytes : 0;
-      this.#checkRoom(key, growth, own, existing === undefined);
+      const own = existing?.terminal?.bytes ?? 0;
+      this.#checkRoom(this.#scope(scope), growth, own, existing === undefined);
     }
     if (existing === undefined && this.#size >= this.#maxTasks) {
       const oldest = this.#head;
@@ -282,64 +307,57 @@ export class InMemoryTaskStore implements TaskStore {
       }
       this.#evict(oldest);
     }
-    let tasks = this.#tasks.get(key);
-    if (tasks === undefined) this.#tasks.set(key, (tasks = new Map()));
+    // Looked up again: an eviction may have removed the scope.
+    const state = this.#scopeForWrite(scope);
     if (existing === undefined || existing.task.contextId !== task.contextId) {
-      if (existing !== undefined) this.#unindex(key, existing.task.contextId, task.id);
-      const contextKey = contextKeyOf(key, task.contextId);
-      let ids = this.#contexts.get(contextKey);
-      if (ids === undefined) this.#contexts.set(contextKey, (ids = new Set()));
-      ids.add(task.id);
+      if (existing !== undefined) unindex(state, existing.task.contextId, taskId);
+      let ids = state.contexts.get(task.contextId);
+      if (ids === undefined) state.contexts.set(task.contextId, (ids = new Set()));
+      ids.add(taskId);
     }
     if (existing === undefined) this.#size++;
-    this.#dequeue(taskKey);
-    tasks.set(task.id, { task, bytes, time: timeOf(task.status?.timestamp), seq: ++this.#seq });
-    this.#count(key, growth);
+    else if (existing.terminal !== undefined) this.#dequeue(existing.terminal);
+    const record: TaskRecord = { task, bytes, time: timeOf(task.status?.timestamp), seq: ++this.#seq, terminal: undefined };
+    state.tasks.set(taskId, record);
+    this.#count(state, growth);
     if (terminal) {
-      this.#enqueue(
-        { key: taskKey, scopeKey: key, taskId: task.id, contextId: task.contextId, savedAt: now ?? 0, prev: undefined, next: undefined, ownerPrev: undefined, ownerNext: undefined },
-        bytes + configBytes,
-      );
+      const entry: TerminalEntry = {
+        scope: state,
+        taskId,
+        contextId: task.contextId,
+        savedAt: now ?? 0,
+        bytes: bytes + configBytes(state, taskId),
+        prev: undefined,
+        next: undefined,
+        ownerPrev: undefined,
+        ownerNext: undefined,
+      };
+      record.terminal = entry;
+      this.#enqueue(entry);
       // A terminal save is never refused; it may have passed a bound: drop older terminal tasks until
       // within (never this one, which its client may be about to read: the bound is passed by it at most).
-      this.#makeRoom(key, taskKey);
+      this.#makeRoom(state, entry);
     } else {
-      this.#makeRoom(key, undefined);
+      this.#makeRoom(state, undefined);
     }
   }
 
-  /** Bytes of a task's push configs. */
-  #configBytes(taskKey: string): number {
-    let bytes = 0;
-    for (const record of this.#configs.get(taskKey)?.values() ?? []) bytes += record.bytes;
-    return bytes;
-  }
-
-  #owner(key: string): OwnerUsage {
-    let owner = this.#owners.get(key);
-    if (owner === undefined) this.#owners.set(key, (owner = { bytes: 0, terminalBytes: 0, head: undefined, tail: undefined }));
-    return owner;
-  }
-
-  /** Adds `delta` bytes to the owner's and the store's totals. */
-  #count(key: string, delta: number): void {
+  /** Adds `delta` bytes to the scope's and the store's totals. */
+  #count(state: ScopeState, delta: number): void {
     if (delta === 0) return;
-    const owner = this.#owner(key);
-    owner.bytes += delta;
+    state.bytes += delta;
     this.#bytes += delta;
-    if (owner.bytes === 0 && owner.head === undefined) this.#owners.delete(key);
   }
 
   /**
-   * Throws TaskStoreFullError unless `growth` more bytes of the owner `key` fit both byte bounds once
+   * Throws TaskStoreFullError unless `growth` more bytes of the scope fit both byte bounds once
    * the terminal tasks that may go are gone (`own`: bytes of the saved task itself if it is queued as
    * terminal now, which cannot make room for itself). Checks only: {@link #makeRoom} drops.
    */
-  #checkRoom(key: string, growth: number, own: number, creating: boolean): void {
+  #checkRoom(state: ScopeState | undefined, growth: number, own: number, creating: boolean): void {
     if (growth <= 0) return;
-    const owner = this.#owners.get(key);
-    const ownerBytes = owner?.bytes ?? 0;
-    if (ownerBytes + growth > this.#maxBytesPerOwner && ownerBytes - ((owner?.terminalBytes ?? 0) - own) + growth > this.#maxBytesPerOwner) {
+    const ownerBytes = state?.bytes ?? 0;
+    if (ownerBytes + growth > this.#maxBytesPerOwner && ownerBytes - ((state?.terminalBytes ?? 0) - own) + growth > this.#maxBytesPerOwner) {
       throw new TaskStoreFullError(
         `${creating ? "a new task" : "this change"} needs ${growth} bytes; this owner holds ${ownerBytes} of ${this.#maxBytesPerOwner} (maxBytesPerOwner), in tasks that are not terminal`,
         "maxBytesPerOwner",
@@ -352,13 +370,13 @@ export class InMemoryTaskStore implements TaskStore {
   }
 
   /**
-   * Drops the oldest terminal tasks (the owner's for its bound, anyone's for the store's) until the
-   * owner and the store are within their byte bounds, or only `keep` (the task just saved, the newest) is left to drop.
+   * Drops the oldest terminal tasks (the scope's for its bound, anyone's for the store's) until the
+   * scope and the store are within their byte bounds, or only `keep` (the task just saved, the newest) is left to drop.
    */
-  #makeRoom(key: string, keep: string | undefined): void {
-    const owner = this.#owners.get(key);
-    while (owner !== undefined && owner.bytes > this.#maxBytesPerOwner && owner.head !== undefined && owner.head.key !== keep) this.#evict(owner.head);
-    while (this.#bytes > this.#maxBytes && this.#head !== undefined && this.#head.key !== keep) this.#evict(this.#head);
+  #makeRoom(state: ScopeState, keep: TerminalEntry | undefined): void {
+    while (state.bytes > this.#maxBytesPerOwner && state.head !== undefined && state.head !== keep) this.#evict(state.head);
+    while (this.#bytes > this.#maxBytes && this.#head !== undefined && this.#head !== keep) this.#evict(this.#head);
+    this.#release(state);
   }
 
   /** Drops the terminal tasks whose TTL ran out (from the head of the queue); returns the time it read, if any. */
@@ -369,72 +387,60 @@ export class InMemoryTaskStore implements TaskStore {
     return now;
   }
 
-  #enqueue(entry: TerminalEntry, bytes: number): void {
-    this.#terminal.set(entry.key, entry);
+  #enqueue(entry: TerminalEntry): void {
     entry.prev = this.#tail;
     if (this.#tail === undefined) this.#head = entry;
     else this.#tail.next = entry;
     this.#tail = entry;
-    const owner = this.#owner(entry.scopeKey);
-    entry.ownerPrev = owner.tail;
-    if (owner.tail === undefined) owner.head = entry;
-    else owner.tail.ownerNext = entry;
-    owner.tail = entry;
-    owner.terminalBytes += bytes;
-    this.#terminalBytes += bytes;
+    const state = entry.scope;
+    entry.ownerPrev = state.tail;
+    if (state.tail === undefined) state.head = entry;
+    else state.tail.ownerNext = entry;
+    state.tail = entry;
+    state.terminalBytes += entry.bytes;
+    this.#terminalBytes += entry.bytes;
   }
 
-  #dequeue(taskKey: string): void {
-    const entry = this.#terminal.get(taskKey);
-    if (entry === undefined) return;
-    this.#terminal.delete(taskKey);
+  #dequeue(entry: TerminalEntry): void {
     if (entry.prev === undefined) this.#head = entry.next;
     else entry.prev.next = entry.next;
     if (entry.next === undefined) this.#tail = entry.prev;
     else entry.next.prev = entry.prev;
     entry.prev = entry.next = undefined;
-    const owner = this.#owners.get(entry.scopeKey);
-    if (owner === undefined) return;
-    if (entry.ownerPrev === undefined) owner.head = entry.ownerNext;
+    const state = entry.scope;
+    if (entry.ownerPrev === undefined) state.head = entry.ownerNext;
     else entry.ownerPrev.ownerNext = entry.ownerNext;
-    if (entry.ownerNext === undefined) owner.tail = entry.ownerPrev;
+    if (entry.ownerNext === undefined) state.tail = entry.ownerPrev;
     else entry.ownerNext.ownerPrev = entry.ownerPrev;
     entry.ownerPrev = entry.ownerNext = undefined;
-    const bytes = weightOf(this.#tasks.get(entry.scopeKey)?.get(entry.taskId)?.bytes ?? 0) + this.#configBytes(entry.key);
-    owner.terminalBytes -= bytes;
-    this.#terminalBytes -= bytes;
+    state.terminalBytes -= entry.bytes;
+    this.#terminalBytes -= entry.bytes;
+    const record = state.tasks.get(entry.taskId);
+    if (record?.terminal === entry) record.terminal = undefined;
   }
 
   /** Removes a terminal task with its push configs and its place in the context index. */
   #evict(entry: TerminalEntry): void {
-    this.#dequeue(entry.key);
-    const tasks = this.#tasks.get(entry.scopeKey);
-    const record = tasks?.get(entry.taskId);
-    const freed = (record?.bytes ?? 0) + this.#configBytes(entry.key);
-    if (tasks?.delete(entry.taskId)) this.#size--;
-    if (tasks?.size === 0) this.#tasks.delete(entry.scopeKey);
-    this.#unindex(entry.scopeKey, entry.contextId, entry.taskId);
-    this.#configs.delete(entry.key);
-    this.#count(entry.scopeKey, -freed);
-  }
-
-  #unindex(key: string, contextId: string, taskId: string): void {
-    const contextKey = contextKeyOf(key, contextId);
-    const ids = this.#contexts.get(contextKey);
-    if (ids === undefined) return;
-    ids.delete(taskId);
-    if (ids.size === 0) this.#contexts.delete(contextKey);
+    this.#dequeue(entry);
+    const state = entry.scope;
+    const record = state.tasks.get(entry.taskId);
+    const freed = (record?.bytes ?? 0) + configBytes(state, entry.taskId);
+    if (state.tasks.delete(entry.taskId)) this.#size--;
+    unindex(state, entry.contextId, entry.taskId);
+    state.configs.delete(entry.taskId);
+    this.#count(state, -freed);
+    this.#release(state);
   }
 
   /** The records a query may match: the context's tasks (from the index), or every task of the scope. */
-  *#candidates(key: string, contextId: string): Iterable<TaskRecord> {
-    const tasks = this.#tasks.get(key);
-    if (tasks === undefined) return;
+  *#candidates(state: ScopeState | undefined, contextId: string): Iterable<TaskRecord> {
+    if (state === undefined) return;
+    const tasks = state.tasks;
     if (contextId === "") {
       yield* tasks.values();
       return;
     }
-    for (const id of this.#contexts.get(contextKeyOf(key, contextId)) ?? []) {
+    for (const id of state.contexts.get(contextId) ?? []) {
       const record = tasks.get(id);
       if (record !== undefined) yield record;
     }
@@ -452,7 +458,7 @@ export class InMemoryTaskStore implements TaskStore {
     const page: TaskRecord[] = [];
     let totalSize = 0;
     let afterCursor = 0;
-    for (const record of this.#candidates(scopeKey(scope), query.contextId)) {
+    for (const record of this.#candidates(this.#scope(scope), query.contextId)) {
       const { task } = record;
       if (query.contextId !== "" && task.contextId !== query.contextId) continue;
       if (query.state !== undefined && task.status?.state !== query.state) continue;
@@ -488,31 +494,30 @@ export class InMemoryTaskStore implements TaskStore {
   /** {@inheritDoc TaskStore.getPushConfig} */
   async getPushConfig(scope: TaskScope, taskId: string, configId: string): Promise<PushConfigShape | undefined> {
     this.#expire();
-    return this.#configs.get(configKey(scope, taskId))?.get(configId)?.config;
+    return this.#scope(scope)?.configs.get(taskId)?.get(configId)?.config;
   }
 
   /** {@inheritDoc TaskStore.savePushConfig} Throws {@link TaskStoreFullError} when it grows past a byte bound and no room can be made. */
   async savePushConfig(scope: TaskScope, config: PushConfigShape): Promise<void> {
     this.#expire();
-    const scopeKeyValue = scopeKey(scope);
-    const key = taskKeyOf(scopeKeyValue, config.taskId);
-    const existing = this.#configs.get(key)?.get(config.id);
+    const existing = this.#scope(scope)?.configs.get(config.taskId)?.get(config.id);
     const bytes = weightOf(valueBytes(config));
     const growth = bytes - (existing?.bytes ?? 0);
-    const terminalTask = this.#terminal.has(key);
-    this.#checkRoom(scopeKeyValue, growth, terminalTask ? (this.#tasks.get(scopeKeyValue)?.get(config.taskId)?.bytes ?? 0) + this.#configBytes(key) : 0, false);
-    let configs = this.#configs.get(key);
-    if (configs === undefined) this.#configs.set(key, (configs = new Map()));
+    const terminal = this.#scope(scope)?.tasks.get(config.taskId)?.terminal;
+    this.#checkRoom(this.#scope(scope), growth, terminal?.bytes ?? 0, false);
+    const state = this.#scopeForWrite(scope);
+    let configs = state.configs.get(config.taskId);
+    if (configs === undefined) state.configs.set(config.taskId, (configs = new Map()));
     configs.set(config.id, { config, seq: existing?.seq ?? ++this.#seq, bytes });
-    this.#count(scopeKeyValue, growth);
-    if (terminalTask) this.#countTerminal(scopeKeyValue, growth);
-    this.#makeRoom(scopeKeyValue, undefined);
+    this.#count(state, growth);
+    if (terminal !== undefined) this.#countTerminal(terminal, growth);
+    this.#makeRoom(state, undefined);
   }
 
-  /** Adds `delta` bytes to the terminal totals (a terminal task's push configs changed). */
-  #countTerminal(key: string, delta: number): void {
-    const owner = this.#owner(key);
-    owner.terminalBytes += delta;
+  /** Adds `delta` bytes to a terminal task's weight and the terminal totals (its push configs changed). */
+  #countTerminal(entry: TerminalEntry, delta: number): void {
+    entry.bytes += delta;
+    entry.scope.terminalBytes += delta;
     this.#terminalBytes += delta;
   }
 
@@ -520,7 +525,7 @@ export class InMemoryTaskStore implements TaskStore {
   async listPushConfigs(scope: TaskScope, taskId: string, query: PushConfigQuery): Promise<PushConfigPage> {
     this.#expire();
     const afterSeq = pushConfigCursor(taskId, query.pageToken);
-    const all = [...(this.#configs.get(configKey(scope, taskId))?.values() ?? [])].filter((r) => r.seq > afterSeq).sort((a, b) => a.seq - b.seq);
+    const all = [...(this.#scope(scope)?.configs.get(taskId)?.values() ?? [])].filter((r) => r.seq > afterSeq).sort((a, b) => a.seq - b.seq);
     const page = query.pageSize > 0 ? all.slice(0, query.pageSize) : all;
     const last = page.at(-1);
     return {
@@ -531,21 +536,25 @@ export class InMemoryTaskStore implements TaskStore {
 
   /** {@inheritDoc TaskStore.deletePushConfig} */
   async deletePushConfig(scope: TaskScope, taskId: string, configId: string): Promise<void> {
-    const key = configKey(scope, taskId);
-    const configs = this.#configs.get(key);
+    const state = this.#scope(scope);
+    const configs = state?.configs.get(taskId);
     const record = configs?.get(configId);
-    if (configs === undefined || record === undefined) return;
+    if (state === undefined || configs === undefined || record === undefined) return;
     configs.delete(configId);
-    if (configs.size === 0) this.#configs.delete(key);
-    const owner = scopeKey(scope);
-    if (this.#terminal.has(key)) this.#countTerminal(owner, -record.bytes);
-    this.#count(owner, -record.bytes);
+    if (configs.size === 0) state.configs.delete(taskId);
+    const terminal = state.tasks.get(taskId)?.terminal;
+    if (terminal !== undefined) this.#countTerminal(terminal, -record.bytes);
+    this.#count(state, -record.bytes);
+    this.#release(state);
   }
 }
 
-/** The key of a task's configs: its task key, so that a dropped task's configs go with it. */
-function configKey(scope: TaskScope, taskId: string): string {
-  return taskKeyOf(scopeKey(scope), taskId);
+/** Removes a task from its context's index. */
+function unindex(state: ScopeState, contextId: string, taskId: string): void {
+  const ids = state.contexts.get(contextId);
+  if (ids === undefined) return;
+  ids.delete(taskId);
+  if (ids.size === 0) state.contexts.delete(contextId);
 }
 
 function parseTaskPosition(position: unknown): TaskPosition {
@@ -556,7 +565,6 @@ function parseTaskPosition(position: unknown): TaskPosition {
   throw new InvalidPageTokenError("pageToken is malformed");
 }
 
-/** Index of the first record that sorts after `position` (the records are sorted). */
 /** Where `position` goes in `sorted` (ListTasks order) to keep it sorted. */
 function insertionPoint(sorted: readonly TaskPosition[], position: TaskPosition): number {
   let lo = 0;
