@@ -16,6 +16,8 @@ import {
 } from "@protoc-gen-a2a/runtime/task";
 import { InvalidParamsError } from "../generated-example/gen/a2a_a2a_errors.js";
 import { ListTasksRequestSchema } from "../generated-example/gen/a2a_pb.js";
+import { A2AServiceResponseJsonWriters } from "../generated-example/gen/a2a_a2a_json.js";
+import type { JsonTextWriterTable } from "@protoc-gen-a2a/runtime";
 import { Gate, callOf, createA2ATaskHandler, describeEvent, sendRequest, taskOf, until, type A2AExecutor } from "./support/task-runtime-binding.js";
 
 // ---------------------------------------------------------------------------------------------
@@ -144,6 +146,45 @@ describe("push notification delivery", () => {
     }
     expect(h.failures).toEqual([]);
     expect(h.successes).toHaveLength(5);
+  });
+
+  it("writes the bodies with the generated writers when given them (the servers' text, no reflection), and with reflection otherwise", async () => {
+    const events = [
+      statusEvent("t-w", TaskState.WORKING, "one"),
+      statusEvent("t-w", TaskState.COMPLETED, "two"),
+      create(StreamResponseSchema, {
+        payload: {
+          case: "artifactUpdate",
+          value: { taskId: "t-w", contextId: "ctx-1", artifact: { artifactId: "a", parts: [{ content: { case: "text", value: 'é \u2028 "quoted"' } }] }, metadata: { n: 1, list: [true, null] } },
+        },
+      }),
+    ];
+    let written = 0;
+    const write = A2AServiceResponseJsonWriters[StreamResponseSchema.typeName];
+    if (write === undefined) throw new Error("no generated writer of StreamResponse");
+    const counted: JsonTextWriterTable = {
+      [StreamResponseSchema.typeName]: (m, r) => {
+        written++;
+        return write(m, r);
+      },
+    };
+    const withWriters = harness({ writers: counted });
+    const plain = harness();
+    // jsonOptions beyond a registry: the writers do not apply.
+    const protoNames = harness({ writers: counted, jsonOptions: { useProtoFieldName: true } });
+    const paths = [hook(), hook(), hook()];
+    for (const [i, h] of [withWriters, plain, protoNames].entries()) {
+      await h.addConfig("t-w", base + paths[i]);
+      for (const e of events) h.notify("t-w", e);
+      expect(await h.sender.close()).toBe(true);
+    }
+    expect(written).toBe(events.length);
+    const [byWriter, byReflection, byProtoNames] = paths.map((p) => at(p).map((r) => r.body));
+    // The servers' text: what the generated writer answers, and the same JSON as reflection's.
+    expect(byWriter).toEqual(events.map((e) => write(e)));
+    expect(byWriter?.map((b) => JSON.parse(b))).toEqual(byReflection?.map((b) => JSON.parse(b)));
+    expect(byReflection).toEqual(events.map((e) => JSON.stringify(toJson(StreamResponseSchema, e))));
+    expect(byProtoNames).toEqual(events.map((e) => JSON.stringify(toJson(StreamResponseSchema, e, { useProtoFieldName: true }))));
   });
 
   it("sends no Authorization header without authentication, and the token only when asked to", async () => {

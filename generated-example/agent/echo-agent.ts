@@ -34,6 +34,7 @@ import { ContentTypeNotSupportedError, PermissionDeniedError, UnauthenticatedErr
 import { createA2AServiceSqliteTaskStore, createA2AServiceTaskHandler, openA2AServicePostgresTaskStore, type A2AServiceExecutor } from "../gen/a2a_a2a_task_handler.js";
 import { createA2AServiceJsonRpcServer } from "../gen/a2a_a2a_jsonrpc_server.js";
 import { createA2AServiceRestServer } from "../gen/a2a_a2a_rest_server.js";
+import { A2AServiceResponseJsonWriters } from "../gen/a2a_a2a_json.js";
 import { createA2AServiceGrpcRoutes, listenA2AServiceGrpc } from "../gen/a2a_a2a_grpc_server.js";
 import {
   buildSupportedInterfaces,
@@ -308,6 +309,7 @@ export async function startExampleAgent(options: ExampleAgentOptions = {}): Prom
   const push = createPushNotificationSender({
     store,
     schemas: { StreamResponse: StreamResponseSchema },
+    writers: A2AServiceResponseJsonWriters,
     allowPrivateNetworks: options.allowPrivateWebhooks ?? tckProfile,
     // Webhooks registered by 0.3 clients go out as 0.3 events.
     ...(options.legacyV03 !== false ? { payloads: { "0.3": V03_PUSH_PAYLOAD } } : {}),

@@ -48,6 +48,7 @@ import { pushConfigVersionOf } from "./push-config-version.js";
 import { WEBHOOK_URL_CHECK } from "./webhook-check.js";
 import { toJson, type JsonValue, type JsonWriteOptions } from "@bufbuild/protobuf";
 import type { GenMessage } from "@bufbuild/protobuf/codegenv2";
+import type { JsonTextWriterTable } from "../json-write.js";
 import type { PushConfigShape, StreamResponseShape } from "./shapes.js";
 import type { TaskScope, TaskStore } from "./task-store.js";
 
@@ -149,6 +150,13 @@ export interface PushSenderOptions extends WebhookUrlPolicy {
   readonly schemas: { readonly StreamResponse: GenMessage<StreamResponseShape> };
   /** ProtoJSON options of the body (e.g. a registry). */
   readonly jsonOptions?: Partial<JsonWriteOptions> | undefined;
+  /**
+   * The generated ProtoJSON writers (`<Service>ResponseJsonWriters` of `<file>_a2a_json.ts`): an A2A 1.0
+   * body is then written by the generated writer of StreamResponse, without reflection, as the servers
+   * write their answers (REQUIRED fields present even at their zero value). Used when `jsonOptions` holds
+   * no option but `registry`; reflection otherwise, and for a payload of another version.
+   */
+  readonly writers?: JsonTextWriterTable | undefined;
   /** The fetch to use. Default `globalThis.fetch`. Called with `redirect: "manual"`. */
   readonly fetch?: typeof globalThis.fetch | undefined;
   /** Timeout of one attempt, until the response headers arrive, in ms. Default 10 000. */
@@ -219,7 +227,7 @@ export interface PushPayload {
 export interface PushNotificationSender {
   /**
    * The `TaskHandlerOptions.onTaskEvent` hook. Never throws; returns at once. It carries
-   * {@link checkUrl} (under {@link WEBHOOK_URL_CHECK}), which the task handler applies to every
+   * {@link checkUrl} (under `WEBHOOK_URL_CHECK`), which the task handler applies to every
    * push config it is asked to create unless its `checkPushUrl` option says otherwise.
    */
   readonly onTaskEvent: ((notice: PushEventNotice) => void) & { readonly [WEBHOOK_URL_CHECK]: (url: string) => Promise<void> };
@@ -603,8 +611,17 @@ export function createPushNotificationSender(options: PushSenderOptions): PushNo
     const version = pushConfigVersionOf(config);
     return version === undefined ? undefined : options.payloads[version];
   };
+  const jsonOptions = options.jsonOptions;
+  const writeEvent = Object.keys(jsonOptions ?? {}).every((k) => k === "registry") ? options.writers?.[options.schemas.StreamResponse.typeName] : undefined;
   const bodyOf = (event: StreamResponseShape, payload: PushPayload | undefined): string => {
-    const json = toJson(options.schemas.StreamResponse, event, options.jsonOptions);
+    if (payload === undefined && writeEvent !== undefined) {
+      try {
+        return writeEvent(event, jsonOptions?.registry);
+      } catch {
+        // A bail, or an error reflection reports in its own words: it decides below.
+      }
+    }
+    const json = toJson(options.schemas.StreamResponse, event, jsonOptions);
     return JSON.stringify(payload === undefined ? json : payload.encode(json));
   };
   const headersOf = (config: PushConfigShape, eventId: string | undefined): Record<string, string> | WebhookUrlError => {
