@@ -4,12 +4,14 @@
  * other (never two at once: they would share the two cores), then one table of every figure and
  * one list of every target:
  *
- *   node bench/all.mjs [--duration 5] [--only yardstick,inprocess,agent,grpc,streams,generate,postgres] [--out bench/output/bench-results.json]
+ *   node bench/all.mjs [--duration 5] [--only yardstick,inprocess,agent,layers,grpc,streams,generate,postgres] [--out bench/output/bench-results.json]
  *
  * - yardstick: bench/bare-plus-work.mjs: bare node:http plus N µs of work per request (what "× bare" means here);
  * - inprocess: bench/inprocess.mjs: the example agent's own work per request without sockets (µs, GC share);
  * - agent:    bench/agent.mjs: the example agent (memory, SQLite) vs bare node:http vs @a2a-js/sdk on
  *             JSON-RPC and HTTP+JSON: Message reply, task created and completed, GetTask, ListTasks;
+ * - layers:   bench/layers.mjs: where a JSON-RPC SendMessage's time goes, from bare node:http to the example
+ *             agent one layer at a time (server CPU µs per answer of each layer);
  * - grpc:     bench/grpc.mjs: the example agent's gRPC port (grpc-js; Connect) vs the SDK's grpc-js server;
  * - streams:  bench/streams.mjs: events/s of one stream vs the SDK, 10,000 SSE subscribers on one task,
  *             10,000 streams across 10,000 tasks (RSS, heap, p99 delivery delay);
@@ -31,13 +33,14 @@ const BENCHES = {
   yardstick: () => ["bench/bare-plus-work.mjs"],
   inprocess: () => ["bench/inprocess.mjs"],
   agent: (d) => ["bench/agent.mjs", "--duration", String(d)],
+  layers: (d) => ["bench/layers.mjs", "--duration", String(d)],
   grpc: (d) => ["bench/grpc.mjs", "--duration", String(d)],
   streams: () => ["bench/streams.mjs"],
   generate: () => ["bench/generate.mjs"],
   postgres: (d) => ["bench/postgres.mjs", "--duration", String(d)],
 };
 
-const { args, intArg } = parseBenchArgs("usage: node bench/all.mjs [--duration 5] [--only yardstick,inprocess,agent,grpc,streams,generate,postgres] [--out bench/output/bench-results.json]", {
+const { args, intArg } = parseBenchArgs("usage: node bench/all.mjs [--duration 5] [--only yardstick,inprocess,agent,layers,grpc,streams,generate,postgres] [--out bench/output/bench-results.json]", {
   duration: { type: "string", default: "5" },
   only: { type: "string", default: "" },
   out: { type: "string", default: join("bench", "output", "bench-results.json") },

@@ -6,13 +6,30 @@
 // to transpile for target=js/dts. protoc-gen-a2a emits TypeScript only, so the
 // bundle replaces `typescript` and `@typescript/vfs` with stubs that throw, and
 // start-up drops to what @bufbuild/protobuf costs.
-import { build } from "esbuild";
-import Handlebars from "handlebars";
 import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { dirname, join } from "node:path";
 
 const here = dirname(fileURLToPath(import.meta.url));
+
+// The build needs the clone's devDependencies. Run as `prepare` of a folder install (`npm install ../protoc-gen-a2a`)
+// from a fresh clone, they are not there: say what to do rather than "Cannot find package 'esbuild'".
+async function devDependency(name) {
+  try {
+    return await import(name);
+  } catch (e) {
+    if (e?.code !== "ERR_MODULE_NOT_FOUND") throw e;
+    const clone = join(here, "..");
+    console.error(
+      `protoc-gen-a2a: cannot build the plugin in ${clone}: its devDependencies are not installed (${name} is missing).\n` +
+        `  Run \`npm ci && npm run build && npm run build:runtime\` in ${clone} first, then install the folders\n` +
+        `  (${clone} and ${join(clone, "runtime")}), or install the tarballs of \`npm pack\` and \`npm pack --workspace @protoc-gen-a2a/runtime\`.`,
+    );
+    process.exit(1);
+  }
+}
+const { build } = await devDependency("esbuild");
+const { default: Handlebars } = await devDependency("handlebars");
 
 // Two lookups of @bufbuild/protoplugin are linear in the size of the proto file and run once per use:
 // `allNames(file)` (behind every importSchema/importShape) names every type of the file again on each

@@ -147,6 +147,22 @@ try {
   const generated = run("find", ["src/gen", "-name", "*.ts"], project).split("\n").filter(Boolean);
   if (generated.some((f) => f.includes("a2a-runtime"))) throw new Error("the generated code holds a runtime copy");
 
+  step("the framework adapters (runtime/express, /fastify, /hono, /next) load without their frameworks installed");
+  const ADAPTERS = { express: "a2aExpress", fastify: "a2aFastify", hono: "a2aHono", next: "a2aNext" };
+  const loadAdapters = `import { createRequire } from "node:module";
+  const require = createRequire(process.cwd() + "/");
+  for (const framework of ["express", "fastify", "hono", "next"]) {
+    let found = false;
+    try { require.resolve(framework); found = true; } catch {}
+    if (found) throw new Error(framework + " is installed in the consumer project: this step checks the adapters load without it");
+  }
+  for (const [entry, name] of Object.entries(${JSON.stringify(ADAPTERS)})) {
+    const m = await import("@protoc-gen-a2a/runtime/" + entry);
+    if (typeof m[name] !== "function") throw new Error("@protoc-gen-a2a/runtime/" + entry + " does not export " + name);
+  }
+  console.log("ok: " + Object.keys(${JSON.stringify(ADAPTERS)}).map((e) => "@protoc-gen-a2a/runtime/" + e).join(", ") + " load");`;
+  console.log(run(process.execPath, ["--input-type=module", "-e", loadAdapters], project).trim());
+
   step("type-check under the tsconfigs users have, with @types/node 20, 22, 24, latest");
   writeFileSync(
     join(project, "tsconfig.node-only.json"),

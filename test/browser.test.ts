@@ -37,6 +37,8 @@ describe("the example agent from a web page in Chromium", () => {
       logLevel: "silent",
     });
     const script = bundle.outputFiles[0]!.contents;
+    // Nothing of Node in the page (the generated gRPC client's runtime entry has a browser build).
+    expect(new TextDecoder().decode(script)).not.toMatch(/connect-node|node:http2|createGrpcTransport/);
     page = createServer((req, res) => {
       if (req.url === "/page.js") res.writeHead(200, { "content-type": "text/javascript" }).end(script);
       else if (req.url === "/") res.writeHead(200, { "content-type": "text/html" }).end('<!doctype html><title>a2a</title><script type="module" src="/page.js"></script>');
@@ -66,7 +68,7 @@ describe("the example agent from a web page in Chromium", () => {
       agent.cardUrl,
     )) as BindingReport[];
     expect(new URL(agent.cardUrl).origin).not.toBe(pageOrigin);
-    expect(reports.map((r) => r.binding)).toEqual(["JSONRPC", "HTTP+JSON", "GRPC-WEB", "CONNECT"]);
+    expect(reports.map((r) => r.binding)).toEqual(["JSONRPC", "HTTP+JSON", "GRPC-WEB", "GRPC-WEB (generated client)", "CONNECT", "CONNECT (generated client)"]);
     const events = ["task", "statusUpdate", "artifactUpdate", "statusUpdate"];
     for (const r of reports) {
       expect(r.reply, r.binding).toBe("message");
@@ -76,7 +78,10 @@ describe("the example agent from a web page in Chromium", () => {
       ["JSONRPC", "TaskNotFoundError", "UnauthenticatedError"],
       ["HTTP+JSON", "TaskNotFoundError", "UnauthenticatedError"],
       ["GRPC-WEB", "ConnectError 5", "ConnectError 16"],
+      // The generated gRPC client on connect-web's transports: the A2A error classes, as on every other binding.
+      ["GRPC-WEB (generated client)", "TaskNotFoundError", "UnauthenticatedError"],
       ["CONNECT", "ConnectError 5", "ConnectError 16"],
+      ["CONNECT (generated client)", "TaskNotFoundError", "UnauthenticatedError"],
     ]);
     // No CORS refusal or other error in the page (the failed calls above are answers, not network errors).
     expect(consoleErrors.filter((e) => /CORS|Access-Control|net::/i.test(e))).toEqual([]);

@@ -3,11 +3,12 @@
  * what it keeps, what it adds to package.json, and its errors. The whole path (install, init,
  * generate, build, run, call) is scripts/consumer-test.mjs, run by CI.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { runInit } from "../plugin/src/init/init-command.js";
+import { version as pluginVersion } from "../plugin/src/version.js";
 import { repoRoot } from "./support/plugin-runner.js";
 
 const dirs: string[] = [];
@@ -55,6 +56,46 @@ describe("protoc-gen-a2a init", () => {
       scripts: { generate: "buf generate", build: "tsc", start: "node dist/agent.js" },
     });
     expect(result.lines).toContain("  npm run generate && npm run build && npm start");
+  });
+
+  it("names only the packages package.json lacks, the runtime by registry version in a new project", () => {
+    const dir = fresh();
+    const result = runInit([], dir);
+    const next = result.lines.slice(result.lines.indexOf("next:") + 1);
+    expect(next).toEqual([
+      `  npm install @protoc-gen-a2a/runtime@${pluginVersion} @bufbuild/protobuf @connectrpc/connect @connectrpc/connect-node @grpc/grpc-js`,
+      `  npm install --save-dev protoc-gen-a2a@${pluginVersion} @bufbuild/protoc-gen-es @bufbuild/buf typescript @types/node`,
+      "  npm run generate && npm run build && npm start",
+    ]);
+  });
+
+  it("names the runtime tarball beside protoc-gen-a2a's, or the runtime folder of a folder install, and nothing already installed", () => {
+    const dir = fresh();
+    const packs = join(dir, "packs");
+    mkdirSync(packs);
+    writeFileSync(join(packs, `protoc-gen-a2a-runtime-${pluginVersion}.tgz`), "");
+    const project = join(dir, "agent");
+    mkdirSync(project);
+    const pkg = (devDependencies: Record<string, string>, dependencies: Record<string, string> = {}) =>
+      writeFileSync(join(project, "package.json"), JSON.stringify({ name: "agent", dependencies, devDependencies }));
+    pkg({ "protoc-gen-a2a": `file:../packs/protoc-gen-a2a-${pluginVersion}.tgz`, typescript: "5.9.3" });
+    let lines = runInit([], project).lines;
+    expect(lines.slice(lines.indexOf("next:") + 1)).toEqual([
+      `  npm install ../packs/protoc-gen-a2a-runtime-${pluginVersion}.tgz @bufbuild/protobuf @connectrpc/connect @connectrpc/connect-node @grpc/grpc-js`,
+      "  npm install --save-dev @bufbuild/protoc-gen-es @bufbuild/buf @types/node",
+      "  npm run generate && npm run build && npm start",
+    ]);
+    // A folder install (a clone): its runtime/ folder.
+    pkg({ "protoc-gen-a2a": `file:${repoRoot}` });
+    lines = runInit(["--force"], project).lines;
+    expect(lines.find((l) => l.startsWith("  npm install @") || l.startsWith("  npm install ."))).toBe(
+      `  npm install ${relative(project, join(repoRoot, "runtime"))} @bufbuild/protobuf @connectrpc/connect @connectrpc/connect-node @grpc/grpc-js`,
+    );
+    // Everything installed: only the last step is left.
+    const all = ["@protoc-gen-a2a/runtime", "@bufbuild/protobuf", "@connectrpc/connect", "@connectrpc/connect-node", "@grpc/grpc-js"];
+    pkg(Object.fromEntries(["protoc-gen-a2a", "@bufbuild/protoc-gen-es", "@bufbuild/buf", "typescript", "@types/node"].map((n) => [n, "*"])), Object.fromEntries(all.map((n) => [n, "*"])));
+    lines = runInit(["--force"], project).lines;
+    expect(lines.slice(lines.indexOf("next:") + 1)).toEqual(["  npm run generate && npm run build && npm start"]);
   });
 
   it("keeps what exists, unless --force", () => {

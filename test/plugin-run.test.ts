@@ -34,7 +34,7 @@ describe("protoc-gen-a2a on a2a.proto", () => {
   const run = runPlugin("a2a", EXAMPLE_PARAMETER);
 
   it("emits one file set per proto, no runtime copy: the runtime is imported from @protoc-gen-a2a/runtime", () => {
-    expect(runtimeEntries(run.files)).toEqual(["", "client", "grpc", "grpc-js", "http", "jsonrpc", "postgres", "rest", "sqlite", "task", "testing"]);
+    expect(runtimeEntries(run.files)).toEqual(["", "client", "grpc", "grpc-client", "grpc-js", "http", "jsonrpc", "postgres", "rest", "sqlite", "task", "testing"]);
     expect([...run.files.keys()].sort()).toEqual(
       [
         "a2a_a2a_agent_client.ts",
@@ -241,7 +241,7 @@ describe("plugin options", () => {
     const grpcOnly = runPlugin("a2a", "bindings=grpc");
     expect([...grpcOnly.files.keys()]).toContain("a2a_a2a_grpc_client.ts");
     expect([...grpcOnly.files.keys()].filter((n) => n.includes("jsonrpc") || n.includes("rest"))).toEqual([]);
-    expect(runtimeEntries(grpcOnly.files)).toEqual(["", "client", "grpc", "grpc-js", "task", "testing"]);
+    expect(runtimeEntries(grpcOnly.files)).toEqual(["", "client", "grpc", "grpc-client", "grpc-js", "task", "testing"]);
     for (const [name, content] of runPlugin("a2a", "bindings=jsonrpc+rest").files) {
       expect(content, name).not.toContain("@connectrpc");
       expect(content, name).not.toMatch(/runtime\/grpc/);
@@ -264,7 +264,10 @@ describe("plugin options", () => {
     for (const [name, content] of memory.files) expect(content, name).not.toContain("better-sqlite3");
     const sqlite = runPlugin("a2a", "task_store=sqlite");
     expect(runtimeEntries(sqlite.files)).toContain("sqlite");
-    expect(fileOf(sqlite, "a2a_a2a_task_handler.ts")).toContain("export function createA2AServiceSqliteTaskStore(");
+    // In a file of its own: the task handler imports no store module (a Workers or browser bundle of it links none).
+    expect(fileOf(sqlite, "a2a_a2a_sqlite_task_store.ts")).toContain("export function createA2AServiceSqliteTaskStore(");
+    expect(fileOf(sqlite, "a2a_a2a_task_handler.ts")).not.toMatch(/runtime\/sqlite|SqliteTaskStore/);
+    expect([...memory.files.keys()].filter((n) => n.includes("task_store"))).toEqual([]);
     expect(runtimeEntries(sqlite.files)).not.toContain("postgres");
   });
 
@@ -273,12 +276,13 @@ describe("plugin options", () => {
     const postgres = runPlugin("a2a", "task_store=postgres");
     expect(runtimeEntries(postgres.files)).toContain("postgres");
     expect(runtimeEntries(postgres.files)).not.toContain("sqlite");
-    const handler = fileOf(postgres, "a2a_a2a_task_handler.ts");
-    expect(handler).toContain("export function openA2AServicePostgresTaskStore(connectionString: string");
-    expect(handler).not.toContain("createA2AServiceSqliteTaskStore");
-    const both = fileOf(runPlugin("a2a", "task_store=sqlite+postgres"), "a2a_a2a_task_handler.ts");
-    expect(both).toContain("export function openA2AServicePostgresTaskStore(");
-    expect(both).toContain("export function createA2AServiceSqliteTaskStore(");
+    expect(fileOf(postgres, "a2a_a2a_postgres_task_store.ts")).toContain("export function openA2AServicePostgresTaskStore(connectionString: string");
+    expect(fileOf(postgres, "a2a_a2a_task_handler.ts")).not.toMatch(/runtime\/postgres|PostgresTaskStore/);
+    expect([...postgres.files.keys()].filter((n) => n.includes("sqlite"))).toEqual([]);
+    const both = runPlugin("a2a", "task_store=sqlite+postgres");
+    expect(fileOf(both, "a2a_a2a_postgres_task_store.ts")).toContain("export function openA2AServicePostgresTaskStore(");
+    expect(fileOf(both, "a2a_a2a_sqlite_task_store.ts")).toContain("export function createA2AServiceSqliteTaskStore(");
+    expect(fileOf(both, "a2a_a2a_task_handler.ts")).not.toMatch(/runtime\/(sqlite|postgres)/);
   });
 
   it("binds the task runtime only for A2A-shaped services", () => {
@@ -325,7 +329,7 @@ describe("plugin options", () => {
     expect(parseOptions([{ key: key!, value: v }]).subscribePost).toBe(value);
   });
 
-  it("has one table of options: the parser's keys, the defaults and the README's table come from it", () => {
+  it("has one table of options: the parser's keys, the defaults and the docs' table come from it", () => {
     expect(OPTIONS.map((o) => o.key)).toEqual([
       "errors",
       "subscribe_post",
@@ -355,10 +359,10 @@ describe("plugin options", () => {
       manifest: true,
       skipHttpRules: new Set(),
     });
-    const readme = readFileSync(join(repoRoot, "README.md"), "utf8");
-    const start = readme.indexOf("| option | default | meaning |");
-    const end = readme.indexOf("\n\n", start);
-    expect(readme.slice(start, end), "README's options table: paste optionsTable() of plugin/src/options.ts").toBe(optionsTable());
+    const page = readFileSync(join(repoRoot, "docs/generated-code.md"), "utf8");
+    const start = page.indexOf("| option | default | meaning |");
+    const end = page.indexOf("\n\n", start);
+    expect(page.slice(start, end), "docs/generated-code.md's options table: paste optionsTable() of plugin/src/options.ts").toBe(optionsTable());
   });
 
   it("reads skip_http_rules as ;-separated fully qualified RPC names", () => {

@@ -2,13 +2,15 @@
  * The page of the browser test (test/browser.test.ts), bundled by esbuild for the browser: a web
  * app on another origin calling the example agent on every binding a browser can speak. JSON-RPC
  * and HTTP+JSON through the generated clients (fetch + SSE), gRPC-web and Connect through
- * connect-web's transports on the generated service descriptor. Results come back as JSON.
+ * connect-web's transports on the generated service descriptor, and both again through the generated
+ * gRPC client on those transports (the A2A error classes; nothing of Node bundled). Results come back as JSON.
  */
 import { createClient, ConnectError } from "@connectrpc/connect";
 import { createConnectTransport, createGrpcWebTransport } from "@connectrpc/connect-web";
 import { A2AService, Role } from "../../generated-example/gen/a2a_pb.js";
 import { A2AServiceJsonRpcClient } from "../../generated-example/gen/a2a_a2a_jsonrpc_client.js";
 import { A2AServiceRestClient } from "../../generated-example/gen/a2a_a2a_rest_client.js";
+import { A2AServiceGrpcClient } from "../../generated-example/gen/a2a_a2a_grpc_client.js";
 import type { A2AServiceClient } from "../../generated-example/gen/a2a_a2a_handler.js";
 
 export interface Endpoints {
@@ -83,8 +85,13 @@ async function callEveryBinding(endpoints: Endpoints): Promise<BindingReport[]> 
   for (const { url, protocolBinding } of card.supportedInterfaces.filter((i) => i.protocolVersion.startsWith("1."))) {
     if (protocolBinding === "JSONRPC") reports.push(await ours(protocolBinding, url, new A2AServiceJsonRpcClient({ url })));
     else if (protocolBinding === "HTTP+JSON") reports.push(await ours(protocolBinding, url, new A2AServiceRestClient({ url })));
-    else if (protocolBinding.includes("PROTOCOL-WEB")) reports.push(await connectWeb("GRPC-WEB", url, createGrpcWebTransport({ baseUrl: url })));
-    else if (protocolBinding.includes("connectrpc.com")) reports.push(await connectWeb("CONNECT", url, createConnectTransport({ baseUrl: url })));
+    else if (protocolBinding.includes("PROTOCOL-WEB")) {
+      reports.push(await connectWeb("GRPC-WEB", url, createGrpcWebTransport({ baseUrl: url })));
+      reports.push(await ours("GRPC-WEB (generated client)", url, new A2AServiceGrpcClient({ address: url, transport: createGrpcWebTransport({ baseUrl: url }) })));
+    } else if (protocolBinding.includes("connectrpc.com")) {
+      reports.push(await connectWeb("CONNECT", url, createConnectTransport({ baseUrl: url })));
+      reports.push(await ours("CONNECT (generated client)", url, new A2AServiceGrpcClient({ address: url, transport: createConnectTransport({ baseUrl: url }) })));
+    }
   }
   return reports;
 }

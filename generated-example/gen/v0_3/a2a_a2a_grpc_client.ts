@@ -5,8 +5,8 @@
 /* eslint-disable */
 
 import { A2AServiceRequiredFields, A2AServiceTransportClient, typeRegistry } from "./a2a_a2a_handler.js";
-import type { GrpcClientOptions } from "@protoc-gen-a2a/runtime/grpc";
-import { GrpcTransport } from "@protoc-gen-a2a/runtime/grpc";
+import type { GrpcClientOptions } from "@protoc-gen-a2a/runtime/grpc-client";
+import { GrpcTransport } from "@protoc-gen-a2a/runtime/grpc-client";
 import { A2AService } from "./a2a_pb.js";
 import { BadRequestSchema, ErrorInfoSchema } from "../google/rpc/error_details_pb.js";
 import { errorRegistry } from "./a2a_a2a_errors.js";
@@ -16,7 +16,8 @@ import { errorRegistry } from "./a2a_a2a_errors.js";
 /**
  * Calls a2a.v1.A2AService over gRPC (A2A spec §10) with Connect's gRPC transport (HTTP/2).
  * Accepts `host:port` or a URL; sends `a2a-version` metadata; statuses with ErrorInfo details
- * are thrown as the generated error classes.
+ * are thrown as the generated error classes. In a browser, pass a connect-web `transport`
+ * (`createGrpcWebTransport` at the agent's gRPC-web interface): the same errors, nothing of Node bundled.
  *
  * @generated from service a2a.v1.A2AService
  */

@@ -70,14 +70,60 @@ export function runInit(args: readonly string[], cwd = process.cwd()): InitResul
     write(to, hb.compile(source, { noEscape: true, strict: true })(view));
   }
   lines.push(...updatePackageJson(join(root, "package.json"), shown("package.json"), basename(root)));
-  lines.push(
-    "",
-    "next:",
-    `  npm install @protoc-gen-a2a/runtime@${version} @bufbuild/protobuf @connectrpc/connect @connectrpc/connect-node @grpc/grpc-js`,
-    `  npm install --save-dev protoc-gen-a2a@${version} @bufbuild/protoc-gen-es @bufbuild/buf typescript @types/node`,
-    "  npm run generate && npm run build && npm start",
-  );
+  lines.push("", "next:", ...nextSteps(join(root, "package.json"), root));
   return { ok: true, lines };
+}
+
+/** What the starter needs at run time and to build, by package name. */
+const RUNTIME_DEPENDENCIES = ["@protoc-gen-a2a/runtime", "@bufbuild/protobuf", "@connectrpc/connect", "@connectrpc/connect-node", "@grpc/grpc-js"];
+const DEV_DEPENDENCIES = ["protoc-gen-a2a", "@bufbuild/protoc-gen-es", "@bufbuild/buf", "typescript", "@types/node"];
+
+/**
+ * The commands left to run: installs of the packages package.json does not list yet (none when the project
+ * has them all), then generate, build, start. Where protoc-gen-a2a came from a tarball or a folder
+ * (`file:` in package.json), the runtime is named the same way (its tarball beside it, or the folder's
+ * `runtime/`), not by a registry version that may not exist there.
+ */
+function nextSteps(packageJson: string, root: string): string[] {
+  let listed: Record<string, string> = {};
+  try {
+    const pkg = JSON.parse(readFileSync(packageJson, "utf8")) as Record<string, unknown>;
+    for (const key of ["dependencies", "devDependencies"]) {
+      const deps = pkg[key];
+      if (typeof deps === "object" && deps !== null) listed = { ...listed, ...(deps as Record<string, string>) };
+    }
+  } catch {
+    // Not JSON (reported above): every package is listed as missing.
+  }
+  const runtimeSpec = runtimeSpecifier(listed["protoc-gen-a2a"], root);
+  const missing = (names: readonly string[]) => names.filter((n) => !Object.hasOwn(listed, n));
+  const spec = (name: string) => (name === "@protoc-gen-a2a/runtime" ? runtimeSpec : name === "protoc-gen-a2a" ? `protoc-gen-a2a@${version}` : name);
+  const steps: string[] = [];
+  const runtime = missing(RUNTIME_DEPENDENCIES);
+  const dev = missing(DEV_DEPENDENCIES);
+  if (runtime.length > 0) steps.push(`  npm install ${runtime.map(spec).join(" ")}`);
+  if (dev.length > 0) steps.push(`  npm install --save-dev ${dev.map(spec).join(" ")}`);
+  steps.push("  npm run generate && npm run build && npm start");
+  return steps;
+}
+
+/** How to install the runtime that goes with the protoc-gen-a2a of `pluginSpec` (package.json's specifier, if any). */
+function runtimeSpecifier(pluginSpec: string | undefined, root: string): string {
+  const registry = `@protoc-gen-a2a/runtime@${version}`;
+  if (pluginSpec === undefined || !pluginSpec.startsWith("file:")) return registry;
+  const path = resolve(root, pluginSpec.slice("file:".length));
+  if (path.endsWith(".tgz")) {
+    const tarball = join(dirname(path), `protoc-gen-a2a-runtime-${version}.tgz`);
+    return existsSync(tarball) ? relativeSpec(root, tarball) : registry;
+  }
+  const folder = join(path, "runtime");
+  return existsSync(join(folder, "package.json")) ? relativeSpec(root, folder) : registry;
+}
+
+/** A path as npm install takes it from the project folder (`./x` or `../x`). */
+function relativeSpec(root: string, path: string): string {
+  const rel = relative(root, path);
+  return rel.startsWith(".") ? rel : `./${rel}`;
 }
 
 /** Adds the starter's scripts (those not there yet) and `"type": "module"`; creates the file when missing. */

@@ -1,10 +1,13 @@
 // Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 /**
- * The gRPC client transport of A2A (spec §10) on Connect's gRPC transport over HTTP/2.
+ * The gRPC client transport of A2A (spec §10) on a Connect transport, without anything of Node:
+ * what a web page bundles (`@protoc-gen-a2a/runtime/grpc-client` in a browser build), with a
+ * connect-web transport (gRPC-web or Connect) passed as `transport`. On Node, `./node-client.ts`
+ * adds the default: Connect's gRPC transport over HTTP/2 to the interface's address.
  * The generated `<Service>GrpcClient` wraps it with one typed method per RPC.
  */
 import { Code, ConnectError, createClient, type Client, type Transport } from "@connectrpc/connect";
-import { createGrpcTransport, type GrpcTransportOptions } from "@connectrpc/connect-node";
+import type { GrpcTransportOptions } from "@connectrpc/connect-node";
 import type { DescService, MessageInitShape, MessageShape } from "@bufbuild/protobuf";
 import type { ErrorRegistry } from "../a2a-error.js";
 import { requestHeaders, type CallOptions, type ClientOptions } from "../call-options.js";
@@ -22,9 +25,13 @@ export interface GrpcClientOptions extends ClientOptions {
   readonly address: string;
   /** For a bare `host:port`: use TLS. Default: true for port 443, false otherwise. */
   readonly tls?: boolean | undefined;
-  /** A Connect transport to use instead of a new gRPC transport (tests, custom TLS, interceptors). */
+  /**
+   * A Connect transport to use instead of a new gRPC transport (tests, custom TLS, interceptors). Required in a
+   * browser: `createGrpcWebTransport({ baseUrl })` or `createConnectTransport({ baseUrl })` from
+   * `@connectrpc/connect-web`, at the agent's gRPC-web or Connect interface.
+   */
   readonly transport?: Transport | undefined;
-  /** Options for the gRPC transport created otherwise (nodeOptions for TLS CAs, readMaxBytes, …). */
+  /** Options for the gRPC transport created otherwise, on Node (nodeOptions for TLS CAs, readMaxBytes, …). */
   readonly transportOptions?: Partial<GrpcTransportOptions> | undefined;
 }
 
@@ -36,7 +43,10 @@ export function grpcBaseUrl(address: string, tls?: boolean): string {
   return `${secure ? "https" : "http"}://${address}`;
 }
 
-/** Calls A2A operations over gRPC; statuses come back as the generated error classes. */
+/**
+ * Calls A2A operations over gRPC; statuses come back as the generated error classes. This class needs a
+ * `transport` (a browser's connect-web transport); on Node, `GrpcTransport` makes one from the address.
+ */
 export class GrpcTransport implements A2ATransport {
   readonly #options: GrpcClientOptions;
   readonly #client: Client<DescService>;
@@ -51,9 +61,19 @@ export class GrpcTransport implements A2ATransport {
     this.#errors = errors;
     this.#checks = clientRequestSettings(errors, tables, undefined);
     this.#schemas = statusDetails;
-    const transport = options.transport ?? createGrpcTransport({ baseUrl: grpcBaseUrl(options.address, options.tls), ...options.transportOptions });
+    const transport = options.transport ?? this.defaultTransport(options);
     this.#client = createClient(service, transport);
     this.#clientKeys = new Map(service.methods.map((m) => [m.name, m.localName]));
+  }
+
+  /**
+   * The transport of a client created without `transport`. Here, none: outside Node the caller chooses (a
+   * browser's gRPC-web or Connect transport); the Node entry overrides it with Connect's gRPC transport.
+   */
+  protected defaultTransport(options: GrpcClientOptions): Transport {
+    throw new TypeError(
+      `no gRPC transport for ${options.address}: outside Node, pass \`transport\` (e.g. createGrpcWebTransport({ baseUrl }) from @connectrpc/connect-web, at the agent's gRPC-web interface)`,
+    );
   }
 
   /**

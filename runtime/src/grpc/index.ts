@@ -19,5 +19,6 @@ export {
   DEFAULT_REQUEST_MESSAGE_TIMEOUT_MS,
   type SessionTimeouts,
 } from "./session-guard.js";
-export { GrpcTransport, grpcBaseUrl, type GrpcClientOptions } from "./client.js";
+export { GrpcTransport } from "./node-client.js";
+export { grpcBaseUrl, type GrpcClientOptions } from "./client.js";
 export { fromConnectError, isCancellation, toConnectError, type StatusDetailSchemas } from "./status.js";

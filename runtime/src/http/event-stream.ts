@@ -44,7 +44,7 @@ export interface SharedEventEncoding {
 export interface EventStreamFraming {
   /** One event, as a complete SSE chunk of one event ({@link openEventStream} puts the event's `id:` line before it). */
   encodeEvent(event: Message): string;
-  /** When given, events are encoded through it (and `encodeEvent` is not called): see {@link SharedEventEncoding}. */
+  /** When given, events are encoded through it (and `encodeEvent` is not called): see `SharedEventEncoding`. */
   readonly shared?: SharedEventEncoding | undefined;
   /** A final error event, as a complete SSE chunk. */
   encodeError(error: A2AError): string;
@@ -70,7 +70,7 @@ export interface EventStreamFraming {
  * text is right whatever the id, and an event marked after it was first encoded still gets it.
  *
  * Events are encoded as they arrive, by one iterator that also interleaves the
- * keep-alives ({@link encodeEventStream}): no async generator sits between the
+ * keep-alives (`encodeEventStream`): no async generator sits between the
  * handler's iterator and the writer, so a chunk costs one promise, not a chain of them
  * (it matters when one event fans out to thousands of streams).
  */

@@ -269,7 +269,7 @@ export class PostgresTaskCluster implements TaskCluster {
     return true;
   }
 
-  /** {@inheritDoc TaskCluster.create} */
+  /** {@inheritDoc task!TaskCluster.create} */
   async create(scope: TaskScope, task: TaskShape, event: StreamResponseShape): Promise<{ readonly seq: number; readonly ticket: TurnTicket }> {
     this.#checkOpen();
     // One statement: the task, its first event and this turn's ticket.
@@ -277,27 +277,27 @@ export class PostgresTaskCluster implements TaskCluster {
     return { seq: 1, ticket: this.#held(scope, task.id, ticket) };
   }
 
-  /** {@inheritDoc TaskCluster.commit} */
+  /** {@inheritDoc task!TaskCluster.commit} */
   commit(scope: TaskScope, base: TaskShape, next: TaskShape, event: StreamResponseShape | undefined): Promise<number> {
     return this.#rows.updateWithEvent(this.#pool, scope, base, next, event);
   }
 
-  /** {@inheritDoc TaskCluster.seqOf} */
+  /** {@inheritDoc task!TaskCluster.seqOf} */
   seqOf(task: TaskShape): number | undefined {
     return this.#rows.seqOf(task);
   }
 
-  /** {@inheritDoc TaskCluster.readTask} */
+  /** {@inheritDoc task!TaskCluster.readTask} */
   readTask(scope: TaskScope, taskId: string): Promise<TaskShape | undefined> {
     return this.#rows.getTask(scope, taskId);
   }
 
-  /** {@inheritDoc TaskCluster.readEvents} */
+  /** {@inheritDoc task!TaskCluster.readEvents} */
   readEvents(scope: TaskScope, taskId: string, afterSeq: number, limit: number): Promise<TaskEventRecord[]> {
     return this.#rows.readEvents(scope, taskId, afterSeq, limit);
   }
 
-  /** {@inheritDoc TaskCluster.acquireTurn} */
+  /** {@inheritDoc task!TaskCluster.acquireTurn} */
   async acquireTurn(scope: TaskScope, taskId: string, signal?: AbortSignal): Promise<TurnTicket> {
     this.#checkOpen();
     signal?.throwIfAborted();
@@ -395,7 +395,7 @@ export class PostgresTaskCluster implements TaskCluster {
     }
   }
 
-  /** {@inheritDoc TaskCluster.isRunning} */
+  /** {@inheritDoc task!TaskCluster.isRunning} */
   async isRunning(scope: TaskScope, taskId: string): Promise<boolean> {
     const result = await this.#pool.query(
       `SELECT 1 FROM a2a_turns t JOIN a2a_instances i ON i.id = t.instance_id
@@ -405,7 +405,7 @@ export class PostgresTaskCluster implements TaskCluster {
     return result.rowCount !== 0;
   }
 
-  /** {@inheritDoc TaskCluster.watch} */
+  /** {@inheritDoc task!TaskCluster.watch} */
   watch(scope: TaskScope, taskId: string, wake: (seq: number | undefined) => void): () => void {
     const key = taskKey(scope, taskId);
     let set = this.#watchers.get(key);

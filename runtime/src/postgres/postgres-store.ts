@@ -90,7 +90,7 @@ export class PostgresTaskRows implements TaskStore {
     return this.#stamps.get(task)?.seq;
   }
 
-  /** {@inheritDoc TaskStore.getTask} */
+  /** {@inheritDoc task!TaskStore.getTask} */
   async getTask(scope: TaskScope, taskId: string): Promise<TaskShape | undefined> {
     const result = await this.#pool.query<TaskRow>({
       name: "a2a_get_task",
@@ -101,7 +101,7 @@ export class PostgresTaskRows implements TaskStore {
     return row === undefined ? undefined : this.#decode(row);
   }
 
-  /** {@inheritDoc TaskStore.saveTask} (without an event: the task's version changes, its event log does not). */
+  /** Creates or replaces the task `task.id` in this scope, without an event: the task's version changes, its event log does not. */
   async saveTask(scope: TaskScope, task: TaskShape): Promise<void> {
     const v = this.#values(scope, task);
     const result = await this.#pool.query<{ version: string; event_seq: string }>(
@@ -221,7 +221,7 @@ export class PostgresTaskRows implements TaskStore {
     return row === undefined ? undefined : this.#decode(row);
   }
 
-  /** {@inheritDoc TaskStore.listTasks} */
+  /** {@inheritDoc task!TaskStore.listTasks} */
   async listTasks(scope: TaskScope, query: TaskQuery): Promise<TaskPage> {
     const since = query.statusTimestampAfter === undefined ? undefined : nanosOf(query.statusTimestampAfter);
     const fingerprint = queryFingerprint([query.contextId, query.state ?? null, since === undefined ? null : since.toString()]);
@@ -293,7 +293,7 @@ export class PostgresTaskRows implements TaskStore {
     }
   }
 
-  /** {@inheritDoc TaskStore.getPushConfig} */
+  /** {@inheritDoc task!TaskStore.getPushConfig} */
   async getPushConfig(scope: TaskScope, taskId: string, configId: string): Promise<PushConfigShape | undefined> {
     const result = await this.#pool.query<{ data: Buffer }>("SELECT data FROM a2a_push_configs WHERE tenant = $1 AND owner = $2 AND task_id = $3 AND id = $4", [
       scope.tenant,
@@ -305,7 +305,7 @@ export class PostgresTaskRows implements TaskStore {
     return row === undefined ? undefined : (fromBinary(this.#schemas.TaskPushNotificationConfig, row.data) as unknown as PushConfigShape);
   }
 
-  /** {@inheritDoc TaskStore.savePushConfig} */
+  /** {@inheritDoc task!TaskStore.savePushConfig} */
   async savePushConfig(scope: TaskScope, config: PushConfigShape): Promise<void> {
     await this.#pool.query(
       `INSERT INTO a2a_push_configs (tenant, owner, task_id, id, bytes, data) VALUES ($1, $2, $3, $4, $5, $6)
@@ -314,7 +314,7 @@ export class PostgresTaskRows implements TaskStore {
     );
   }
 
-  /** {@inheritDoc TaskStore.listPushConfigs} */
+  /** {@inheritDoc task!TaskStore.listPushConfigs} */
   async listPushConfigs(scope: TaskScope, taskId: string, query: PushConfigQuery): Promise<PushConfigPage> {
     const afterSeq = pushConfigCursor(taskId, query.pageToken);
     const limit = query.pageSize > 0 ? query.pageSize + 1 : null;
@@ -331,7 +331,7 @@ export class PostgresTaskRows implements TaskStore {
     };
   }
 
-  /** {@inheritDoc TaskStore.deletePushConfig} */
+  /** {@inheritDoc task!TaskStore.deletePushConfig} */
   async deletePushConfig(scope: TaskScope, taskId: string, configId: string): Promise<void> {
     await this.#pool.query("DELETE FROM a2a_push_configs WHERE tenant = $1 AND owner = $2 AND task_id = $3 AND id = $4", [scope.tenant, scope.owner, taskId, configId]);
   }

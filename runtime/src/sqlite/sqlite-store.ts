@@ -604,14 +604,14 @@ export class SqliteTaskStore implements TaskStore {
     }
   }
 
-  /** {@inheritDoc TaskStore.getTask} */
+  /** {@inheritDoc task!TaskStore.getTask} */
   async getTask(scope: TaskScope, taskId: string): Promise<TaskShape | undefined> {
     if (this.#pending.has(taskKey(scope, taskId))) this.#flush();
     const row = this.#getTask.get(scope.tenant, scope.owner, taskId) as { data: Uint8Array } | undefined;
     return row === undefined ? undefined : this.#decodeTask(scope, taskId, row.data);
   }
 
-  /** {@inheritDoc TaskStore.saveTask} */
+  /** {@inheritDoc task!TaskStore.saveTask} */
   saveTask(scope: TaskScope, task: TaskShape): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       const key = taskKey(scope, task.id);
@@ -704,7 +704,7 @@ export class SqliteTaskStore implements TaskStore {
     }
   }
 
-  /** {@inheritDoc TaskStore.listTasks} */
+  /** {@inheritDoc task!TaskStore.listTasks} */
   async listTasks(scope: TaskScope, query: TaskQuery): Promise<TaskPage> {
     this.#flush();
     const since = query.statusTimestampAfter === undefined ? undefined : nanosOf(query.statusTimestampAfter);
@@ -797,7 +797,7 @@ export class SqliteTaskStore implements TaskStore {
     return statements;
   }
 
-  /** {@inheritDoc TaskStore.getPushConfig} */
+  /** {@inheritDoc task!TaskStore.getPushConfig} */
   async getPushConfig(scope: TaskScope, taskId: string, configId: string): Promise<PushConfigShape | undefined> {
     // Push configs are written at once (savePushConfig), never batched: reading them needs no flush of pending task saves.
     const row = this.#getConfig.get(scope.tenant, scope.owner, taskId, configId) as { data: Uint8Array } | undefined;
@@ -811,8 +811,9 @@ export class SqliteTaskStore implements TaskStore {
   }
 
   /**
-   * {@inheritDoc TaskStore.savePushConfig} Rejects with `TaskStoreFullError` past
-   * {@link SqliteTaskStoreOptions.maxBytesPerOwner}, and with a RangeError for a config holding a non-finite number in a Value.
+   * {@inheritDoc task!TaskStore.savePushConfig}
+   * @throws `TaskStoreFullError` (a rejection) past {@link SqliteTaskStoreOptions.maxBytesPerOwner}, and a RangeError for a
+   * config holding a non-finite number in a Value.
    */
   async savePushConfig(scope: TaskScope, config: PushConfigShape): Promise<void> {
     this.#flush();
@@ -822,7 +823,7 @@ export class SqliteTaskStore implements TaskStore {
     await this.#write(() => this.#savePushConfigTx(scope, config, data, bytes));
   }
 
-  /** {@inheritDoc TaskStore.listPushConfigs} */
+  /** {@inheritDoc task!TaskStore.listPushConfigs} */
   async listPushConfigs(scope: TaskScope, taskId: string, query: PushConfigQuery): Promise<PushConfigPage> {
     // As getPushConfig: no flush (the push sender lists a task's configs for every event; a flush would cut each group commit short).
     const afterSeq = pushConfigCursor(taskId, query.pageToken);
@@ -845,7 +846,7 @@ export class SqliteTaskStore implements TaskStore {
     return { configs, nextPageToken: page.length < rows.length && last !== undefined ? pushConfigPageToken(taskId, Number(last.seq)) : "" };
   }
 
-  /** {@inheritDoc TaskStore.deletePushConfig} */
+  /** {@inheritDoc task!TaskStore.deletePushConfig} */
   async deletePushConfig(scope: TaskScope, taskId: string, configId: string): Promise<void> {
     this.#flush();
     await this.#write(() => this.#deleteConfig.run(scope.tenant, scope.owner, taskId, configId));

@@ -284,7 +284,8 @@ export class InMemoryTaskStore implements TaskStore {
   }
 
   /**
-   * {@inheritDoc TaskStore.saveTask} Throws {@link TaskStoreFullError} when the task is new and
+   * {@inheritDoc TaskStore.saveTask}
+   * @throws {@link TaskStoreFullError} when the task is new and
    * `maxTasks` leaves no room, or when it grows past `maxBytes` / `maxBytesPerOwner` and dropping
    * terminal tasks cannot make room (never for a save that makes the task terminal).
    */
@@ -497,7 +498,10 @@ export class InMemoryTaskStore implements TaskStore {
     return this.#scope(scope)?.configs.get(taskId)?.get(configId)?.config;
   }
 
-  /** {@inheritDoc TaskStore.savePushConfig} Throws {@link TaskStoreFullError} when it grows past a byte bound and no room can be made. */
+  /**
+   * {@inheritDoc TaskStore.savePushConfig}
+   * @throws {@link TaskStoreFullError} when it grows past a byte bound and no room can be made.
+   */
   async savePushConfig(scope: TaskScope, config: PushConfigShape): Promise<void> {
     this.#expire();
     const existing = this.#scope(scope)?.configs.get(config.taskId)?.get(config.id);

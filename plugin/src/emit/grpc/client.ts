@@ -6,20 +6,24 @@ import { emitClientClass } from "../common/client-class.js";
 import { statusDetailSchemas } from "./status-details.js";
 import { writePreamble } from "../preamble.js";
 
-/** Emits `<file>_a2a_grpc_client.ts`: per service, `<Service>GrpcClient` on Connect's gRPC transport. */
+/**
+ * Emits `<file>_a2a_grpc_client.ts`: per service, `<Service>GrpcClient` on Connect's gRPC transport, from the
+ * runtime's `/grpc-client` entry (no server code; a browser build gets it without `@connectrpc/connect-node`).
+ */
 export function emitGrpcClient(schema: Schema<object>, model: FileModel): void {
   const f = schema.generateFile(outputFile(model.file, "grpcClient"));
   writePreamble(f, model);
   for (const service of model.services) {
     emitClientClass(f, model, service, {
       name: "Grpc",
-      runtime: "grpc",
+      runtime: "grpc-client",
       transportClass: "GrpcTransport",
       optionsType: "GrpcClientOptions",
       doc: [
         `Calls ${service.typeName} over gRPC (A2A spec §10) with Connect's gRPC transport (HTTP/2).`,
         "Accepts `host:port` or a URL; sends `a2a-version` metadata; statuses with ErrorInfo details",
-        "are thrown as the generated error classes.",
+        "are thrown as the generated error classes. In a browser, pass a connect-web `transport`",
+        "(`createGrpcWebTransport` at the agent's gRPC-web interface): the same errors, nothing of Node bundled.",
       ],
       transportArgs: (g) => [g.importSchema(service.desc), statusDetailSchemas(g), g.import("errorRegistry", outputModule(model.file, "errors"))],
     });
