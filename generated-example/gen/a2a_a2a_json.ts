@@ -4,11 +4,855 @@
 // @generated from file a2a.proto (package lf.a2a.v1, syntax proto3)
 /* eslint-disable */
 
-import type { JsonTextWriterTable, JsonWriteOneof, JsonWriteSource } from "@protoc-gen-a2a/runtime";
-import { bailJsonWrite, writeJsonBool, writeJsonBytes, writeJsonEnum, writeJsonInt32, writeJsonObject, writeJsonString, writeJsonTimestamp, writeJsonValueMessage } from "@protoc-gen-a2a/runtime";
+import type { JsonReaderTable, JsonTextWriterTable, JsonWriteOneof, JsonWriteSource } from "@protoc-gen-a2a/runtime";
+import { bailJsonWrite, jsonRead, writeJsonBool, writeJsonBytes, writeJsonEnum, writeJsonInt32, writeJsonObject, writeJsonString, writeJsonTimestamp, writeJsonValueMessage } from "@protoc-gen-a2a/runtime";
 import type { Registry } from "@bufbuild/protobuf";
 
 // @generated provenance: protoc-gen-a2a v0.1.0 from a2a.proto sha256:613b3e6cafd3bd3c0f97fc05ee54c05513d40e6ca36595cfaa2ee2dc4b6c43c5, options sha256:6513f48d294c4a18ce3b506f54f0423f3d6d109fae1a66cf04250f27e0cecd23
+
+/**
+ * ProtoJSON readers of the request types of lf.a2a.v1.A2AService, by type name: the message `fromJson` builds,
+ * REQUIRED, exactly-one and range rules checked, or undefined where reflection decides (an error, Any, an
+ * unknown key). The JSON-RPC and HTTP+JSON servers try them before reflection (`requestReaders`).
+ */
+export const A2AServiceRequestJsonReaders: JsonReaderTable = {
+  "lf.a2a.v1.SendMessageRequest": (v) => read$SendMessageRequest(v, 1),
+  "lf.a2a.v1.GetTaskRequest": (v) => read$GetTaskRequest(v, 1),
+  "lf.a2a.v1.ListTasksRequest": (v) => read$ListTasksRequest(v, 1),
+  "lf.a2a.v1.CancelTaskRequest": (v) => read$CancelTaskRequest(v, 1),
+  "lf.a2a.v1.SubscribeToTaskRequest": (v) => read$SubscribeToTaskRequest(v, 1),
+  "lf.a2a.v1.TaskPushNotificationConfig": (v) => read$TaskPushNotificationConfig(v, 1),
+  "lf.a2a.v1.GetTaskPushNotificationConfigRequest": (v) => read$GetTaskPushNotificationConfigRequest(v, 1),
+  "lf.a2a.v1.ListTaskPushNotificationConfigsRequest": (v) => read$ListTaskPushNotificationConfigsRequest(v, 1),
+  "lf.a2a.v1.GetExtendedAgentCardRequest": (v) => read$GetExtendedAgentCardRequest(v, 1),
+  "lf.a2a.v1.DeleteTaskPushNotificationConfigRequest": (v) => read$DeleteTaskPushNotificationConfigRequest(v, 1),
+};
+
+/**
+ * The numbers of lf.a2a.v1.Role, by JSON and proto name.
+ */
+const jsonNumbers$Role: Readonly<Record<string, number>> = { "ROLE_UNSPECIFIED": 0, "ROLE_USER": 1, "ROLE_AGENT": 2 };
+
+/**
+ * The numbers of lf.a2a.v1.TaskState, by JSON and proto name.
+ */
+const jsonNumbers$TaskState: Readonly<Record<string, number>> = { "TASK_STATE_UNSPECIFIED": 0, "TASK_STATE_SUBMITTED": 1, "TASK_STATE_WORKING": 2, "TASK_STATE_COMPLETED": 3, "TASK_STATE_FAILED": 4, "TASK_STATE_CANCELED": 5, "TASK_STATE_INPUT_REQUIRED": 6, "TASK_STATE_REJECTED": 7, "TASK_STATE_AUTH_REQUIRED": 8 };
+
+/**
+ * Reads lf.a2a.v1.SendMessageRequest from its ProtoJSON value as `fromJson` does, its request rules checked; undefined
+ * where reflection decides. Deeper than 32 levels, reflection reads it.
+ *
+ * @generated from message lf.a2a.v1.SendMessageRequest
+ */
+function read$SendMessageRequest(t: unknown, d: number): object | undefined {
+  if (d > 32 || typeof t !== "object" || t === null || Array.isArray(t)) return undefined;
+  const m: Record<string, unknown> = { $typeName: "lf.a2a.v1.SendMessageRequest", "tenant": "" };
+  for (const k of Object.keys(t)) {
+    const v: unknown = (t as Record<string, unknown>)[k];
+    switch (k) {
+      case "tenant":
+        if (v === null) break;
+        {
+          const x = (jsonRead.string(v) ? v : undefined);
+          if (x === undefined) return undefined;
+          m["tenant"] = x;
+        }
+        break;
+      case "message":
+        if (v === null) break;
+        {
+          const x = read$Message(v, d + 1);
+          if (x === undefined) return undefined;
+          m["message"] = x;
+        }
+        break;
+      case "configuration":
+        if (v === null) break;
+        {
+          const x = read$SendMessageConfiguration(v, d + 1);
+          if (x === undefined) return undefined;
+          m["configuration"] = x;
+        }
+        break;
+      case "metadata":
+        if (v === null) break;
+        {
+          const x = jsonRead.struct(v);
+          if (x === undefined) return undefined;
+          m["metadata"] = x;
+        }
+        break;
+      default:
+        return undefined;
+    }
+  }
+  if (jsonRead.missing("present", m["message"])) return undefined;
+  return m;
+}
+
+/**
+ * Reads lf.a2a.v1.Message from its ProtoJSON value as `fromJson` does, its request rules checked; undefined
+ * where reflection decides. Deeper than 32 levels, reflection reads it.
+ *
+ * @generated from message lf.a2a.v1.Message
+ */
+function read$Message(t: unknown, d: number): object | undefined {
+  if (d > 32 || typeof t !== "object" || t === null || Array.isArray(t)) return undefined;
+  const m: Record<string, unknown> = { $typeName: "lf.a2a.v1.Message", "messageId": "", "contextId": "", "taskId": "", "role": 0, "parts": [], "extensions": [], "referenceTaskIds": [] };
+  for (const k of Object.keys(t)) {
+    const v: unknown = (t as Record<string, unknown>)[k];
+    switch (k) {
+      case "messageId":
+      case "message_id":
+        if (k !== "messageId" && Object.hasOwn(t, "messageId")) return undefined;
+        if (v === null) break;
+        {
+          const x = (jsonRead.string(v) ? v : undefined);
+          if (x === undefined) return undefined;
+          m["messageId"] = x;
+        }
+        break;
+      case "contextId":
+      case "context_id":
+        if (k !== "contextId" && Object.hasOwn(t, "contextId")) return undefined;
+        if (v === null) break;
+        {
+          const x = (jsonRead.string(v) ? v : undefined);
+          if (x === undefined) return undefined;
+          m["contextId"] = x;
+        }
+        break;
+      case "taskId":
+      case "task_id":
+        if (k !== "taskId" && Object.hasOwn(t, "taskId")) return undefined;
+        if (v === null) break;
+        {
+          const x = (jsonRead.string(v) ? v : undefined);
+          if (x === undefined) return undefined;
+          m["taskId"] = x;
+        }
+        break;
+      case "role":
+        if (v === null) break;
+        {
+          const x = jsonRead.enum(jsonNumbers$Role, undefined, v);
+          if (x === undefined) return undefined;
+          m["role"] = x;
+        }
+        break;
+      case "parts":
+        if (v === null) break;
+        if (!Array.isArray(v)) return undefined;
+        for (const x of v as unknown[]) {
+          const s = read$Part(x, d + 1);
+          if (s === undefined) return undefined;
+          (m["parts"] as unknown[]).push(s);
+        }
+        break;
+      case "metadata":
+        if (v === null) break;
+        {
+          const x = jsonRead.struct(v);
+          if (x === undefined) return undefined;
+          m["metadata"] = x;
+        }
+        break;
+      case "extensions":
+        if (v === null) break;
+        if (!Array.isArray(v)) return undefined;
+        for (const x of v as unknown[]) {
+          const s = (jsonRead.string(x) ? x : undefined);
+          if (s === undefined) return undefined;
+          (m["extensions"] as unknown[]).push(s);
+        }
+        break;
+      case "referenceTaskIds":
+      case "reference_task_ids":
+        if (k !== "referenceTaskIds" && Object.hasOwn(t, "referenceTaskIds")) return undefined;
+        if (v === null) break;
+        if (!Array.isArray(v)) return undefined;
+        for (const x of v as unknown[]) {
+          const s = (jsonRead.string(x) ? x : undefined);
+          if (s === undefined) return undefined;
+          (m["referenceTaskIds"] as unknown[]).push(s);
+        }
+        break;
+      default:
+        return undefined;
+    }
+  }
+  if (jsonRead.missing("nonzero", m["messageId"])) return undefined;
+  if (jsonRead.missing("nonzero", m["role"])) return undefined;
+  if (jsonRead.missing("nonempty", m["parts"])) return undefined;
+  return m;
+}
+
+/**
+ * Reads lf.a2a.v1.Part from its ProtoJSON value as `fromJson` does, its request rules checked; undefined
+ * where reflection decides. Deeper than 32 levels, reflection reads it.
+ *
+ * @generated from message lf.a2a.v1.Part
+ */
+function read$Part(t: unknown, d: number): object | undefined {
+  if (d > 32 || typeof t !== "object" || t === null || Array.isArray(t)) return undefined;
+  const m: Record<string, unknown> = { $typeName: "lf.a2a.v1.Part", "content": { case: undefined }, "filename": "", "mediaType": "" };
+  for (const k of Object.keys(t)) {
+    const v: unknown = (t as Record<string, unknown>)[k];
+    switch (k) {
+      case "text":
+        if (v === null) break;
+        if ((m["content"] as JsonWriteOneof).case !== undefined) return undefined;
+        {
+          const x = (jsonRead.string(v) ? v : undefined);
+          if (x === undefined) return undefined;
+          m["content"] = { case: "text", value: x };
+        }
+        break;
+      case "raw":
+        if (v === null) break;
+        if ((m["content"] as JsonWriteOneof).case !== undefined) return undefined;
+        {
+          const x = jsonRead.bytes(v);
+          if (x === undefined) return undefined;
+          m["content"] = { case: "raw", value: x };
+        }
+        break;
+      case "url":
+        if (v === null) break;
+        if ((m["content"] as JsonWriteOneof).case !== undefined) return undefined;
+        {
+          const x = (jsonRead.string(v) ? v : undefined);
+          if (x === undefined) return undefined;
+          m["content"] = { case: "url", value: x };
+        }
+        break;
+      case "data":
+        if ((m["content"] as JsonWriteOneof).case !== undefined) return undefined;
+        {
+          const x = jsonRead.value(v);
+          if (x === undefined) return undefined;
+          m["content"] = { case: "data", value: x };
+        }
+        break;
+      case "metadata":
+        if (v === null) break;
+        {
+          const x = jsonRead.struct(v);
+          if (x === undefined) return undefined;
+          m["metadata"] = x;
+        }
+        break;
+      case "filename":
+        if (v === null) break;
+        {
+          const x = (jsonRead.string(v) ? v : undefined);
+          if (x === undefined) return undefined;
+          m["filename"] = x;
+        }
+        break;
+      case "mediaType":
+      case "media_type":
+        if (k !== "mediaType" && Object.hasOwn(t, "mediaType")) return undefined;
+        if (v === null) break;
+        {
+          const x = (jsonRead.string(v) ? v : undefined);
+          if (x === undefined) return undefined;
+          m["mediaType"] = x;
+        }
+        break;
+      default:
+        return undefined;
+    }
+  }
+  if ((m["content"] as JsonWriteOneof).case === undefined) return undefined;
+  return m;
+}
+
+/**
+ * Reads lf.a2a.v1.SendMessageConfiguration from its ProtoJSON value as `fromJson` does, its request rules checked; undefined
+ * where reflection decides. Deeper than 32 levels, reflection reads it.
+ *
+ * @generated from message lf.a2a.v1.SendMessageConfiguration
+ */
+function read$SendMessageConfiguration(t: unknown, d: number): object | undefined {
+  if (d > 32 || typeof t !== "object" || t === null || Array.isArray(t)) return undefined;
+  const m: Record<string, unknown> = { $typeName: "lf.a2a.v1.SendMessageConfiguration", "acceptedOutputModes": [], "returnImmediately": false };
+  for (const k of Object.keys(t)) {
+    const v: unknown = (t as Record<string, unknown>)[k];
+    switch (k) {
+      case "acceptedOutputModes":
+      case "accepted_output_modes":
+        if (k !== "acceptedOutputModes" && Object.hasOwn(t, "acceptedOutputModes")) return undefined;
+        if (v === null) break;
+        if (!Array.isArray(v)) return undefined;
+        for (const x of v as unknown[]) {
+          const s = (jsonRead.string(x) ? x : undefined);
+          if (s === undefined) return undefined;
+          (m["acceptedOutputModes"] as unknown[]).push(s);
+        }
+        break;
+      case "taskPushNotificationConfig":
+      case "task_push_notification_config":
+        if (k !== "taskPushNotificationConfig" && Object.hasOwn(t, "taskPushNotificationConfig")) return undefined;
+        if (v === null) break;
+        {
+          const x = read$TaskPushNotificationConfig(v, d + 1);
+          if (x === undefined) return undefined;
+          m["taskPushNotificationConfig"] = x;
+        }
+        break;
+      case "historyLength":
+      case "history_length":
+        if (k !== "historyLength" && Object.hasOwn(t, "historyLength")) return undefined;
+        if (v === null) break;
+        {
+          const x = jsonRead.int32(v, -2147483648, 2147483647);
+          if (x === undefined) return undefined;
+          m["historyLength"] = x;
+        }
+        break;
+      case "returnImmediately":
+      case "return_immediately":
+        if (k !== "returnImmediately" && Object.hasOwn(t, "returnImmediately")) return undefined;
+        if (v === null) break;
+        {
+          const x = (typeof v === "boolean" ? v : undefined);
+          if (x === undefined) return undefined;
+          m["returnImmediately"] = x;
+        }
+        break;
+      default:
+        return undefined;
+    }
+  }
+  {
+    const x = m["historyLength"];
+    if (typeof x === "number" && (x < 0)) return undefined;
+  }
+  return m;
+}
+
+/**
+ * Reads lf.a2a.v1.TaskPushNotificationConfig from its ProtoJSON value as `fromJson` does, its request rules checked; undefined
+ * where reflection decides. Deeper than 32 levels, reflection reads it.
+ *
+ * @generated from message lf.a2a.v1.TaskPushNotificationConfig
+ */
+function read$TaskPushNotificationConfig(t: unknown, d: number): object | undefined {
+  if (d > 32 || typeof t !== "object" || t === null || Array.isArray(t)) return undefined;
+  const m: Record<string, unknown> = { $typeName: "lf.a2a.v1.TaskPushNotificationConfig", "tenant": "", "id": "", "taskId": "", "url": "", "token": "" };
+  for (const k of Object.keys(t)) {
+    const v: unknown = (t as Record<string, unknown>)[k];
+    switch (k) {
+      case "tenant":
+        if (v === null) break;
+        {
+          const x = (jsonRead.string(v) ? v : undefined);
+          if (x === undefined) return undefined;
+          m["tenant"] = x;
+        }
+        break;
+      case "id":
+        if (v === null) break;
+        {
+          const x = (jsonRead.string(v) ? v : undefined);
+          if (x === undefined) return undefined;
+          m["id"] = x;
+        }
+        break;
+      case "taskId":
+      case "task_id":
+        if (k !== "taskId" && Object.hasOwn(t, "taskId")) return undefined;
+        if (v === null) break;
+        {
+          const x = (jsonRead.string(v) ? v : undefined);
+          if (x === undefined) return undefined;
+          m["taskId"] = x;
+        }
+        break;
+      case "url":
+        if (v === null) break;
+        {
+          const x = (jsonRead.string(v) ? v : undefined);
+          if (x === undefined) return undefined;
+          m["url"] = x;
+        }
+        break;
+      case "token":
+        if (v === null) break;
+        {
+          const x = (jsonRead.string(v) ? v : undefined);
+          if (x === undefined) return undefined;
+          m["token"] = x;
+        }
+        break;
+      case "authentication":
+        if (v === null) break;
+        {
+          const x = read$AuthenticationInfo(v, d + 1);
+          if (x === undefined) return undefined;
+          m["authentication"] = x;
+        }
+        break;
+      default:
+        return undefined;
+    }
+  }
+  if (jsonRead.missing("nonzero", m["url"])) return undefined;
+  return m;
+}
+
+/**
+ * Reads lf.a2a.v1.AuthenticationInfo from its ProtoJSON value as `fromJson` does, its request rules checked; undefined
+ * where reflection decides. Deeper than 32 levels, reflection reads it.
+ *
+ * @generated from message lf.a2a.v1.AuthenticationInfo
+ */
+function read$AuthenticationInfo(t: unknown, d: number): object | undefined {
+  if (d > 32 || typeof t !== "object" || t === null || Array.isArray(t)) return undefined;
+  const m: Record<string, unknown> = { $typeName: "lf.a2a.v1.AuthenticationInfo", "scheme": "", "credentials": "" };
+  for (const k of Object.keys(t)) {
+    const v: unknown = (t as Record<string, unknown>)[k];
+    switch (k) {
+      case "scheme":
+        if (v === null) break;
+        {
+          const x = (jsonRead.string(v) ? v : undefined);
+          if (x === undefined) return undefined;
+          m["scheme"] = x;
+        }
+        break;
+      case "credentials":
+        if (v === null) break;
+        {
+          const x = (jsonRead.string(v) ? v : undefined);
+          if (x === undefined) return undefined;
+          m["credentials"] = x;
+        }
+        break;
+      default:
+        return undefined;
+    }
+  }
+  if (jsonRead.missing("nonzero", m["scheme"])) return undefined;
+  return m;
+}
+
+/**
+ * Reads lf.a2a.v1.GetTaskRequest from its ProtoJSON value as `fromJson` does, its request rules checked; undefined
+ * where reflection decides. Deeper than 32 levels, reflection reads it.
+ *
+ * @generated from message lf.a2a.v1.GetTaskRequest
+ */
+function read$GetTaskRequest(t: unknown, d: number): object | undefined {
+  if (d > 32 || typeof t !== "object" || t === null || Array.isArray(t)) return undefined;
+  const m: Record<string, unknown> = { $typeName: "lf.a2a.v1.GetTaskRequest", "tenant": "", "id": "" };
+  for (const k of Object.keys(t)) {
+    const v: unknown = (t as Record<string, unknown>)[k];
+    switch (k) {
+      case "tenant":
+        if (v === null) break;
+        {
+          const x = (jsonRead.string(v) ? v : undefined);
+          if (x === undefined) return undefined;
+          m["tenant"] = x;
+        }
+        break;
+      case "id":
+        if (v === null) break;
+        {
+          const x = (jsonRead.string(v) ? v : undefined);
+          if (x === undefined) return undefined;
+          m["id"] = x;
+        }
+        break;
+      case "historyLength":
+      case "history_length":
+        if (k !== "historyLength" && Object.hasOwn(t, "historyLength")) return undefined;
+        if (v === null) break;
+        {
+          const x = jsonRead.int32(v, -2147483648, 2147483647);
+          if (x === undefined) return undefined;
+          m["historyLength"] = x;
+        }
+        break;
+      default:
+        return undefined;
+    }
+  }
+  if (jsonRead.missing("nonzero", m["id"])) return undefined;
+  {
+    const x = m["historyLength"];
+    if (typeof x === "number" && (x < 0)) return undefined;
+  }
+  return m;
+}
+
+/**
+ * Reads lf.a2a.v1.ListTasksRequest from its ProtoJSON value as `fromJson` does, its request rules checked; undefined
+ * where reflection decides. Deeper than 32 levels, reflection reads it.
+ *
+ * @generated from message lf.a2a.v1.ListTasksRequest
+ */
+function read$ListTasksRequest(t: unknown, d: number): object | undefined {
+  if (d > 32 || typeof t !== "object" || t === null || Array.isArray(t)) return undefined;
+  const m: Record<string, unknown> = { $typeName: "lf.a2a.v1.ListTasksRequest", "tenant": "", "contextId": "", "status": 0, "pageToken": "" };
+  for (const k of Object.keys(t)) {
+    const v: unknown = (t as Record<string, unknown>)[k];
+    switch (k) {
+      case "tenant":
+        if (v === null) break;
+        {
+          const x = (jsonRead.string(v) ? v : undefined);
+          if (x === undefined) return undefined;
+          m["tenant"] = x;
+        }
+        break;
+      case "contextId":
+      case "context_id":
+        if (k !== "contextId" && Object.hasOwn(t, "contextId")) return undefined;
+        if (v === null) break;
+        {
+          const x = (jsonRead.string(v) ? v : undefined);
+          if (x === undefined) return undefined;
+          m["contextId"] = x;
+        }
+        break;
+      case "status":
+        if (v === null) break;
+        {
+          const x = jsonRead.enum(jsonNumbers$TaskState, undefined, v);
+          if (x === undefined) return undefined;
+          m["status"] = x;
+        }
+        break;
+      case "pageSize":
+      case "page_size":
+        if (k !== "pageSize" && Object.hasOwn(t, "pageSize")) return undefined;
+        if (v === null) break;
+        {
+          const x = jsonRead.int32(v, -2147483648, 2147483647);
+          if (x === undefined) return undefined;
+          m["pageSize"] = x;
+        }
+        break;
+      case "pageToken":
+      case "page_token":
+        if (k !== "pageToken" && Object.hasOwn(t, "pageToken")) return undefined;
+        if (v === null) break;
+        {
+          const x = (jsonRead.string(v) ? v : undefined);
+          if (x === undefined) return undefined;
+          m["pageToken"] = x;
+        }
+        break;
+      case "historyLength":
+      case "history_length":
+        if (k !== "historyLength" && Object.hasOwn(t, "historyLength")) return undefined;
+        if (v === null) break;
+        {
+          const x = jsonRead.int32(v, -2147483648, 2147483647);
+          if (x === undefined) return undefined;
+          m["historyLength"] = x;
+        }
+        break;
+      case "statusTimestampAfter":
+      case "status_timestamp_after":
+        if (k !== "statusTimestampAfter" && Object.hasOwn(t, "statusTimestampAfter")) return undefined;
+        if (v === null) break;
+        {
+          const x = jsonRead.timestamp(v);
+          if (x === undefined) return undefined;
+          m["statusTimestampAfter"] = x;
+        }
+        break;
+      case "includeArtifacts":
+      case "include_artifacts":
+        if (k !== "includeArtifacts" && Object.hasOwn(t, "includeArtifacts")) return undefined;
+        if (v === null) break;
+        {
+          const x = (typeof v === "boolean" ? v : undefined);
+          if (x === undefined) return undefined;
+          m["includeArtifacts"] = x;
+        }
+        break;
+      default:
+        return undefined;
+    }
+  }
+  {
+    const x = m["pageSize"];
+    if (typeof x === "number" && (x < 1 || x > 100)) return undefined;
+  }
+  {
+    const x = m["historyLength"];
+    if (typeof x === "number" && (x < 0)) return undefined;
+  }
+  return m;
+}
+
+/**
+ * Reads lf.a2a.v1.CancelTaskRequest from its ProtoJSON value as `fromJson` does, its request rules checked; undefined
+ * where reflection decides. Deeper than 32 levels, reflection reads it.
+ *
+ * @generated from message lf.a2a.v1.CancelTaskRequest
+ */
+function read$CancelTaskRequest(t: unknown, d: number): object | undefined {
+  if (d > 32 || typeof t !== "object" || t === null || Array.isArray(t)) return undefined;
+  const m: Record<string, unknown> = { $typeName: "lf.a2a.v1.CancelTaskRequest", "tenant": "", "id": "" };
+  for (const k of Object.keys(t)) {
+    const v: unknown = (t as Record<string, unknown>)[k];
+    switch (k) {
+      case "tenant":
+        if (v === null) break;
+        {
+          const x = (jsonRead.string(v) ? v : undefined);
+          if (x === undefined) return undefined;
+          m["tenant"] = x;
+        }
+        break;
+      case "id":
+        if (v === null) break;
+        {
+          const x = (jsonRead.string(v) ? v : undefined);
+          if (x === undefined) return undefined;
+          m["id"] = x;
+        }
+        break;
+      case "metadata":
+        if (v === null) break;
+        {
+          const x = jsonRead.struct(v);
+          if (x === undefined) return undefined;
+          m["metadata"] = x;
+        }
+        break;
+      default:
+        return undefined;
+    }
+  }
+  if (jsonRead.missing("nonzero", m["id"])) return undefined;
+  return m;
+}
+
+/**
+ * Reads lf.a2a.v1.SubscribeToTaskRequest from its ProtoJSON value as `fromJson` does, its request rules checked; undefined
+ * where reflection decides. Deeper than 32 levels, reflection reads it.
+ *
+ * @generated from message lf.a2a.v1.SubscribeToTaskRequest
+ */
+function read$SubscribeToTaskRequest(t: unknown, d: number): object | undefined {
+  if (d > 32 || typeof t !== "object" || t === null || Array.isArray(t)) return undefined;
+  const m: Record<string, unknown> = { $typeName: "lf.a2a.v1.SubscribeToTaskRequest", "tenant": "", "id": "" };
+  for (const k of Object.keys(t)) {
+    const v: unknown = (t as Record<string, unknown>)[k];
+    switch (k) {
+      case "tenant":
+        if (v === null) break;
+        {
+          const x = (jsonRead.string(v) ? v : undefined);
+          if (x === undefined) return undefined;
+          m["tenant"] = x;
+        }
+        break;
+      case "id":
+        if (v === null) break;
+        {
+          const x = (jsonRead.string(v) ? v : undefined);
+          if (x === undefined) return undefined;
+          m["id"] = x;
+        }
+        break;
+      default:
+        return undefined;
+    }
+  }
+  if (jsonRead.missing("nonzero", m["id"])) return undefined;
+  return m;
+}
+
+/**
+ * Reads lf.a2a.v1.GetTaskPushNotificationConfigRequest from its ProtoJSON value as `fromJson` does, its request rules checked; undefined
+ * where reflection decides. Deeper than 32 levels, reflection reads it.
+ *
+ * @generated from message lf.a2a.v1.GetTaskPushNotificationConfigRequest
+ */
+function read$GetTaskPushNotificationConfigRequest(t: unknown, d: number): object | undefined {
+  if (d > 32 || typeof t !== "object" || t === null || Array.isArray(t)) return undefined;
+  const m: Record<string, unknown> = { $typeName: "lf.a2a.v1.GetTaskPushNotificationConfigRequest", "tenant": "", "taskId": "", "id": "" };
+  for (const k of Object.keys(t)) {
+    const v: unknown = (t as Record<string, unknown>)[k];
+    switch (k) {
+      case "tenant":
+        if (v === null) break;
+        {
+          const x = (jsonRead.string(v) ? v : undefined);
+          if (x === undefined) return undefined;
+          m["tenant"] = x;
+        }
+        break;
+      case "taskId":
+      case "task_id":
+        if (k !== "taskId" && Object.hasOwn(t, "taskId")) return undefined;
+        if (v === null) break;
+        {
+          const x = (jsonRead.string(v) ? v : undefined);
+          if (x === undefined) return undefined;
+          m["taskId"] = x;
+        }
+        break;
+      case "id":
+        if (v === null) break;
+        {
+          const x = (jsonRead.string(v) ? v : undefined);
+          if (x === undefined) return undefined;
+          m["id"] = x;
+        }
+        break;
+      default:
+        return undefined;
+    }
+  }
+  if (jsonRead.missing("nonzero", m["taskId"])) return undefined;
+  if (jsonRead.missing("nonzero", m["id"])) return undefined;
+  return m;
+}
+
+/**
+ * Reads lf.a2a.v1.ListTaskPushNotificationConfigsRequest from its ProtoJSON value as `fromJson` does, its request rules checked; undefined
+ * where reflection decides. Deeper than 32 levels, reflection reads it.
+ *
+ * @generated from message lf.a2a.v1.ListTaskPushNotificationConfigsRequest
+ */
+function read$ListTaskPushNotificationConfigsRequest(t: unknown, d: number): object | undefined {
+  if (d > 32 || typeof t !== "object" || t === null || Array.isArray(t)) return undefined;
+  const m: Record<string, unknown> = { $typeName: "lf.a2a.v1.ListTaskPushNotificationConfigsRequest", "tenant": "", "taskId": "", "pageSize": 0, "pageToken": "" };
+  for (const k of Object.keys(t)) {
+    const v: unknown = (t as Record<string, unknown>)[k];
+    switch (k) {
+      case "tenant":
+        if (v === null) break;
+        {
+          const x = (jsonRead.string(v) ? v : undefined);
+          if (x === undefined) return undefined;
+          m["tenant"] = x;
+        }
+        break;
+      case "taskId":
+      case "task_id":
+        if (k !== "taskId" && Object.hasOwn(t, "taskId")) return undefined;
+        if (v === null) break;
+        {
+          const x = (jsonRead.string(v) ? v : undefined);
+          if (x === undefined) return undefined;
+          m["taskId"] = x;
+        }
+        break;
+      case "pageSize":
+      case "page_size":
+        if (k !== "pageSize" && Object.hasOwn(t, "pageSize")) return undefined;
+        if (v === null) break;
+        {
+          const x = jsonRead.int32(v, -2147483648, 2147483647);
+          if (x === undefined) return undefined;
+          m["pageSize"] = x;
+        }
+        break;
+      case "pageToken":
+      case "page_token":
+        if (k !== "pageToken" && Object.hasOwn(t, "pageToken")) return undefined;
+        if (v === null) break;
+        {
+          const x = (jsonRead.string(v) ? v : undefined);
+          if (x === undefined) return undefined;
+          m["pageToken"] = x;
+        }
+        break;
+      default:
+        return undefined;
+    }
+  }
+  if (jsonRead.missing("nonzero", m["taskId"])) return undefined;
+  {
+    const x = m["pageSize"];
+    if (typeof x === "number" && (x < 0)) return undefined;
+  }
+  return m;
+}
+
+/**
+ * Reads lf.a2a.v1.GetExtendedAgentCardRequest from its ProtoJSON value as `fromJson` does, its request rules checked; undefined
+ * where reflection decides. Deeper than 32 levels, reflection reads it.
+ *
+ * @generated from message lf.a2a.v1.GetExtendedAgentCardRequest
+ */
+function read$GetExtendedAgentCardRequest(t: unknown, d: number): object | undefined {
+  if (d > 32 || typeof t !== "object" || t === null || Array.isArray(t)) return undefined;
+  const m: Record<string, unknown> = { $typeName: "lf.a2a.v1.GetExtendedAgentCardRequest", "tenant": "" };
+  for (const k of Object.keys(t)) {
+    const v: unknown = (t as Record<string, unknown>)[k];
+    switch (k) {
+      case "tenant":
+        if (v === null) break;
+        {
+          const x = (jsonRead.string(v) ? v : undefined);
+          if (x === undefined) return undefined;
+          m["tenant"] = x;
+        }
+        break;
+      default:
+        return undefined;
+    }
+  }
+  return m;
+}
+
+/**
+ * Reads lf.a2a.v1.DeleteTaskPushNotificationConfigRequest from its ProtoJSON value as `fromJson` does, its request rules checked; undefined
+ * where reflection decides. Deeper than 32 levels, reflection reads it.
+ *
+ * @generated from message lf.a2a.v1.DeleteTaskPushNotificationConfigRequest
+ */
+function read$DeleteTaskPushNotificationConfigRequest(t: unknown, d: number): object | undefined {
+  if (d > 32 || typeof t !== "object" || t === null || Array.isArray(t)) return undefined;
+  const m: Record<string, unknown> = { $typeName: "lf.a2a.v1.DeleteTaskPushNotificationConfigRequest", "tenant": "", "taskId": "", "id": "" };
+  for (const k of Object.keys(t)) {
+    const v: unknown = (t as Record<string, unknown>)[k];
+    switch (k) {
+      case "tenant":
+        if (v === null) break;
+        {
+          const x = (jsonRead.string(v) ? v : undefined);
+          if (x === undefined) return undefined;
+          m["tenant"] = x;
+        }
+        break;
+      case "taskId":
+      case "task_id":
+        if (k !== "taskId" && Object.hasOwn(t, "taskId")) return undefined;
+        if (v === null) break;
+        {
+          const x = (jsonRead.string(v) ? v : undefined);
+          if (x === undefined) return undefined;
+          m["taskId"] = x;
+        }
+        break;
+      case "id":
+        if (v === null) break;
+        {
+          const x = (jsonRead.string(v) ? v : undefined);
+          if (x === undefined) return undefined;
+          m["id"] = x;
+        }
+        break;
+      default:
+        return undefined;
+    }
+  }
+  if (jsonRead.missing("nonzero", m["taskId"])) return undefined;
+  if (jsonRead.missing("nonzero", m["id"])) return undefined;
+  return m;
+}
 
 /**
  * ProtoJSON writers of the response and stream event types of lf.a2a.v1.A2AService, by type name: the

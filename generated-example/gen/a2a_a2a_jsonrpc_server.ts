@@ -11,7 +11,7 @@ import { A2AServiceRequiredFields, A2AServiceResponseFields, dispatchA2AService,
 import type { JsonRpcServerOptions } from "@protoc-gen-a2a/runtime/jsonrpc";
 import { createJsonRpcHandler } from "@protoc-gen-a2a/runtime/jsonrpc";
 import { A2AServiceJsonRpcMethods } from "./a2a_a2a_jsonrpc_methods.js";
-import { A2AServiceResponseJsonWriters } from "./a2a_a2a_json.js";
+import { A2AServiceRequestJsonReaders, A2AServiceResponseJsonWriters } from "./a2a_a2a_json.js";
 import { errorSpecs } from "./a2a_a2a_errors.js";
 
 // @generated provenance: protoc-gen-a2a v0.1.0 from a2a.proto sha256:613b3e6cafd3bd3c0f97fc05ee54c05513d40e6ca36595cfaa2ee2dc4b6c43c5, options sha256:6513f48d294c4a18ce3b506f54f0423f3d6d109fae1a66cf04250f27e0cecd23
@@ -42,6 +42,7 @@ export function createA2AServiceJsonRpcServer<Principal = unknown>(handler: A2AS
       methods: A2AServiceJsonRpcMethods,
       requestFields: A2AServiceRequiredFields,
       responseFields: A2AServiceResponseFields,
+      requestReaders: A2AServiceRequestJsonReaders,
       responseWriters: A2AServiceResponseJsonWriters,
       errors: errorSpecs,
       registry: typeRegistry,

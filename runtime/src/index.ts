@@ -73,6 +73,8 @@ export {
   type JsonWriteOneof,
   type JsonWriteSource,
 } from "./json-write.js";
+/** Plumbing for generated code (the `_a2a_json.ts` ProtoJSON readers): not for hand-written code. */
+export { jsonRead, type JsonReader, type JsonReaderTable } from "./json-read.js";
 /** The type registry of ProtoJSON (Any, extensions), requests whose ProtoJSON is not an object, and the clients' checks before sending. */
 export { mergeRegistries, type TypeRegistryOption } from "./type-registry.js";
 export { hasObjectJson, hasOwnJsonForm } from "./json-form.js";

@@ -115,7 +115,8 @@ function rangeText(min: number | undefined, max: number | undefined): string {
   return min !== undefined ? `at least ${min}` : `at most ${max}`;
 }
 
-function isMissing(check: RequiredCheck, value: unknown): boolean {
+/** Whether a REQUIRED field's value (undefined when unset) is missing under `check`. */
+export function isMissing(check: RequiredCheck, value: unknown): boolean {
   switch (check) {
     case "present":
       return value === undefined || value === null;

@@ -16,6 +16,7 @@ import { clipped, quoted } from "./client-input.js";
 import type { ServeNodeOptions } from "./http/node-adapter.js";
 import { DEFAULT_REQUEST_LIMITS, findLimitViolation, resolveRequestLimits, type RequestLimitOptions, type RequestLimits } from "./limits.js";
 import { mergeRegistries, type TypeRegistryOption } from "./type-registry.js";
+import type { JsonReaderTable } from "./json-read.js";
 
 /** The error types the pipelines raise themselves (the generated `errorSpecs` has them all). */
 export interface PipelineErrorSpecs {
@@ -190,6 +191,12 @@ function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
  * Decodes a request from ProtoJSON and validates it against the REQUIRED/range table and the
  * request limits (default: DEFAULT_REQUEST_LIMITS); throws InvalidParamsError naming the field
  * (with a google.rpc.BadRequest). `registry` resolves Any and extensions.
+ *
+ * `readers` (the generated `<Service>RequestJsonReaders`) read the common requests in one pass, their
+ * REQUIRED, exactly-one and range rules checked on the way: a reader returns the message `fromJson`
+ * would build, or undefined for anything it is not sure of (an error included), and then reflection
+ * decodes and validates the request as without readers: the reference message or the reference error.
+ * The request limits are checked on the message either way.
  */
 export function decodeRequest(
   errors: PipelineErrorSpecs,
@@ -198,7 +205,20 @@ export function decodeRequest(
   requestFields: RequirementTable,
   limits: RequestLimits = DEFAULT_REQUEST_LIMITS,
   registry?: Registry,
+  readers?: JsonReaderTable,
 ): Message {
+  if (readers !== undefined && Object.hasOwn(readers, schema.typeName)) {
+    let read: object | undefined;
+    try {
+      read = readers[schema.typeName]!(json);
+    } catch {
+      // Not expected of a reader: reflection decides below.
+    }
+    if (read !== undefined) {
+      checkRequestLimits(errors, limits, schema, read as Message);
+      return read as Message;
+    }
+  }
   let message: Message;
   try {
     message = decodeMessage(schema, json, registry);
@@ -257,6 +277,8 @@ export interface ServiceDefinitionBase<Principal> {
   readonly dispatch: (operation: string, request: Message, context: CallContext<Principal>) => Promise<Message> | AsyncIterable<Message>;
   /** The types of the proto's files, their imports and the well-known types, for ProtoJSON's Any and extensions. */
   readonly registry?: Registry | undefined;
+  /** The generated ProtoJSON readers of the request types (`<Service>RequestJsonReaders`); reflection alone without them (decodeRequest). */
+  readonly requestReaders?: JsonReaderTable | undefined;
 }
 
 /**

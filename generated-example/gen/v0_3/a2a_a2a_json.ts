@@ -4,11 +4,729 @@
 // @generated from file v0_3/a2a.proto (package a2a.v1, syntax proto3)
 /* eslint-disable */
 
-import type { JsonTextWriterTable, JsonWriteOneof, JsonWriteSource } from "@protoc-gen-a2a/runtime";
-import { bailJsonWrite, writeJsonBool, writeJsonBytes, writeJsonEnum, writeJsonObject, writeJsonString, writeJsonTimestamp } from "@protoc-gen-a2a/runtime";
+import type { JsonReaderTable, JsonTextWriterTable, JsonWriteOneof, JsonWriteSource } from "@protoc-gen-a2a/runtime";
+import { bailJsonWrite, jsonRead, writeJsonBool, writeJsonBytes, writeJsonEnum, writeJsonObject, writeJsonString, writeJsonTimestamp } from "@protoc-gen-a2a/runtime";
 import type { Registry } from "@bufbuild/protobuf";
 
 // @generated provenance: protoc-gen-a2a v0.1.0 from v0_3/a2a.proto sha256:9c8ec0ac116bffac2a4e4b6762fba19e95b8fd6d67a4d55a5e46f64dd6807ec3, options sha256:6513f48d294c4a18ce3b506f54f0423f3d6d109fae1a66cf04250f27e0cecd23
+
+/**
+ * ProtoJSON readers of the request types of a2a.v1.A2AService, by type name: the message `fromJson` builds,
+ * REQUIRED, exactly-one and range rules checked, or undefined where reflection decides (an error, Any, an
+ * unknown key). The JSON-RPC and HTTP+JSON servers try them before reflection (`requestReaders`).
+ */
+export const A2AServiceRequestJsonReaders: JsonReaderTable = {
+  "a2a.v1.SendMessageRequest": (v) => read$SendMessageRequest(v, 1),
+  "a2a.v1.GetTaskRequest": (v) => read$GetTaskRequest(v, 1),
+  "a2a.v1.CancelTaskRequest": (v) => read$CancelTaskRequest(v, 1),
+  "a2a.v1.TaskSubscriptionRequest": (v) => read$TaskSubscriptionRequest(v, 1),
+  "a2a.v1.CreateTaskPushNotificationConfigRequest": (v) => read$CreateTaskPushNotificationConfigRequest(v, 1),
+  "a2a.v1.GetTaskPushNotificationConfigRequest": (v) => read$GetTaskPushNotificationConfigRequest(v, 1),
+  "a2a.v1.ListTaskPushNotificationConfigRequest": (v) => read$ListTaskPushNotificationConfigRequest(v, 1),
+  "a2a.v1.GetAgentCardRequest": (v) => read$GetAgentCardRequest(v, 1),
+  "a2a.v1.DeleteTaskPushNotificationConfigRequest": (v) => read$DeleteTaskPushNotificationConfigRequest(v, 1),
+};
+
+/**
+ * The numbers of a2a.v1.Role, by JSON and proto name.
+ */
+const jsonNumbers$Role: Readonly<Record<string, number>> = { "ROLE_UNSPECIFIED": 0, "ROLE_USER": 1, "ROLE_AGENT": 2 };
+
+/**
+ * Reads a2a.v1.SendMessageRequest from its ProtoJSON value as `fromJson` does, its request rules checked; undefined
+ * where reflection decides. Deeper than 32 levels, reflection reads it.
+ *
+ * @generated from message a2a.v1.SendMessageRequest
+ */
+function read$SendMessageRequest(t: unknown, d: number): object | undefined {
+  if (d > 32 || typeof t !== "object" || t === null || Array.isArray(t)) return undefined;
+  const m: Record<string, unknown> = { $typeName: "a2a.v1.SendMessageRequest" };
+  for (const k of Object.keys(t)) {
+    const v: unknown = (t as Record<string, unknown>)[k];
+    switch (k) {
+      case "message":
+      case "request":
+        if (k !== "message" && Object.hasOwn(t, "message")) return undefined;
+        if (v === null) break;
+        {
+          const x = read$Message(v, d + 1);
+          if (x === undefined) return undefined;
+          m["request"] = x;
+        }
+        break;
+      case "configuration":
+        if (v === null) break;
+        {
+          const x = read$SendMessageConfiguration(v, d + 1);
+          if (x === undefined) return undefined;
+          m["configuration"] = x;
+        }
+        break;
+      case "metadata":
+        if (v === null) break;
+        {
+          const x = jsonRead.struct(v);
+          if (x === undefined) return undefined;
+          m["metadata"] = x;
+        }
+        break;
+      default:
+        return undefined;
+    }
+  }
+  if (jsonRead.missing("present", m["request"])) return undefined;
+  return m;
+}
+
+/**
+ * Reads a2a.v1.Message from its ProtoJSON value as `fromJson` does, its request rules checked; undefined
+ * where reflection decides. Deeper than 32 levels, reflection reads it.
+ *
+ * @generated from message a2a.v1.Message
+ */
+function read$Message(t: unknown, d: number): object | undefined {
+  if (d > 32 || typeof t !== "object" || t === null || Array.isArray(t)) return undefined;
+  const m: Record<string, unknown> = { $typeName: "a2a.v1.Message", "messageId": "", "contextId": "", "taskId": "", "role": 0, "content": [], "extensions": [] };
+  for (const k of Object.keys(t)) {
+    const v: unknown = (t as Record<string, unknown>)[k];
+    switch (k) {
+      case "messageId":
+      case "message_id":
+        if (k !== "messageId" && Object.hasOwn(t, "messageId")) return undefined;
+        if (v === null) break;
+        {
+          const x = (jsonRead.string(v) ? v : undefined);
+          if (x === undefined) return undefined;
+          m["messageId"] = x;
+        }
+        break;
+      case "contextId":
+      case "context_id":
+        if (k !== "contextId" && Object.hasOwn(t, "contextId")) return undefined;
+        if (v === null) break;
+        {
+          const x = (jsonRead.string(v) ? v : undefined);
+          if (x === undefined) return undefined;
+          m["contextId"] = x;
+        }
+        break;
+      case "taskId":
+      case "task_id":
+        if (k !== "taskId" && Object.hasOwn(t, "taskId")) return undefined;
+        if (v === null) break;
+        {
+          const x = (jsonRead.string(v) ? v : undefined);
+          if (x === undefined) return undefined;
+          m["taskId"] = x;
+        }
+        break;
+      case "role":
+        if (v === null) break;
+        {
+          const x = jsonRead.enum(jsonNumbers$Role, undefined, v);
+          if (x === undefined) return undefined;
+          m["role"] = x;
+        }
+        break;
+      case "content":
+        if (v === null) break;
+        if (!Array.isArray(v)) return undefined;
+        for (const x of v as unknown[]) {
+          const s = read$Part(x, d + 1);
+          if (s === undefined) return undefined;
+          (m["content"] as unknown[]).push(s);
+        }
+        break;
+      case "metadata":
+        if (v === null) break;
+        {
+          const x = jsonRead.struct(v);
+          if (x === undefined) return undefined;
+          m["metadata"] = x;
+        }
+        break;
+      case "extensions":
+        if (v === null) break;
+        if (!Array.isArray(v)) return undefined;
+        for (const x of v as unknown[]) {
+          const s = (jsonRead.string(x) ? x : undefined);
+          if (s === undefined) return undefined;
+          (m["extensions"] as unknown[]).push(s);
+        }
+        break;
+      default:
+        return undefined;
+    }
+  }
+  return m;
+}
+
+/**
+ * Reads a2a.v1.Part from its ProtoJSON value as `fromJson` does, its request rules checked; undefined
+ * where reflection decides. Deeper than 32 levels, reflection reads it.
+ *
+ * @generated from message a2a.v1.Part
+ */
+function read$Part(t: unknown, d: number): object | undefined {
+  if (d > 32 || typeof t !== "object" || t === null || Array.isArray(t)) return undefined;
+  const m: Record<string, unknown> = { $typeName: "a2a.v1.Part", "part": { case: undefined } };
+  for (const k of Object.keys(t)) {
+    const v: unknown = (t as Record<string, unknown>)[k];
+    switch (k) {
+      case "text":
+        if (v === null) break;
+        if ((m["part"] as JsonWriteOneof).case !== undefined) return undefined;
+        {
+          const x = (jsonRead.string(v) ? v : undefined);
+          if (x === undefined) return undefined;
+          m["part"] = { case: "text", value: x };
+        }
+        break;
+      case "file":
+        if (v === null) return undefined;
+        if ((m["part"] as JsonWriteOneof).case !== undefined) return undefined;
+        {
+          const x = read$FilePart(v, d + 1);
+          if (x === undefined) return undefined;
+          m["part"] = { case: "file", value: x };
+        }
+        break;
+      case "data":
+        if (v === null) return undefined;
+        if ((m["part"] as JsonWriteOneof).case !== undefined) return undefined;
+        {
+          const x = read$DataPart(v, d + 1);
+          if (x === undefined) return undefined;
+          m["part"] = { case: "data", value: x };
+        }
+        break;
+      default:
+        return undefined;
+    }
+  }
+  return m;
+}
+
+/**
+ * Reads a2a.v1.FilePart from its ProtoJSON value as `fromJson` does, its request rules checked; undefined
+ * where reflection decides. Deeper than 32 levels, reflection reads it.
+ *
+ * @generated from message a2a.v1.FilePart
+ */
+function read$FilePart(t: unknown, d: number): object | undefined {
+  if (d > 32 || typeof t !== "object" || t === null || Array.isArray(t)) return undefined;
+  const m: Record<string, unknown> = { $typeName: "a2a.v1.FilePart", "file": { case: undefined }, "mimeType": "" };
+  for (const k of Object.keys(t)) {
+    const v: unknown = (t as Record<string, unknown>)[k];
+    switch (k) {
+      case "fileWithUri":
+      case "file_with_uri":
+        if (k !== "fileWithUri" && Object.hasOwn(t, "fileWithUri")) return undefined;
+        if (v === null) break;
+        if ((m["file"] as JsonWriteOneof).case !== undefined) return undefined;
+        {
+          const x = (jsonRead.string(v) ? v : undefined);
+          if (x === undefined) return undefined;
+          m["file"] = { case: "fileWithUri", value: x };
+        }
+        break;
+      case "fileWithBytes":
+      case "file_with_bytes":
+        if (k !== "fileWithBytes" && Object.hasOwn(t, "fileWithBytes")) return undefined;
+        if (v === null) break;
+        if ((m["file"] as JsonWriteOneof).case !== undefined) return undefined;
+        {
+          const x = jsonRead.bytes(v);
+          if (x === undefined) return undefined;
+          m["file"] = { case: "fileWithBytes", value: x };
+        }
+        break;
+      case "mimeType":
+      case "mime_type":
+        if (k !== "mimeType" && Object.hasOwn(t, "mimeType")) return undefined;
+        if (v === null) break;
+        {
+          const x = (jsonRead.string(v) ? v : undefined);
+          if (x === undefined) return undefined;
+          m["mimeType"] = x;
+        }
+        break;
+      default:
+        return undefined;
+    }
+  }
+  return m;
+}
+
+/**
+ * Reads a2a.v1.DataPart from its ProtoJSON value as `fromJson` does, its request rules checked; undefined
+ * where reflection decides. Deeper than 32 levels, reflection reads it.
+ *
+ * @generated from message a2a.v1.DataPart
+ */
+function read$DataPart(t: unknown, d: number): object | undefined {
+  if (d > 32 || typeof t !== "object" || t === null || Array.isArray(t)) return undefined;
+  const m: Record<string, unknown> = { $typeName: "a2a.v1.DataPart" };
+  for (const k of Object.keys(t)) {
+    const v: unknown = (t as Record<string, unknown>)[k];
+    switch (k) {
+      case "data":
+        if (v === null) break;
+        {
+          const x = jsonRead.struct(v);
+          if (x === undefined) return undefined;
+          m["data"] = x;
+        }
+        break;
+      default:
+        return undefined;
+    }
+  }
+  return m;
+}
+
+/**
+ * Reads a2a.v1.SendMessageConfiguration from its ProtoJSON value as `fromJson` does, its request rules checked; undefined
+ * where reflection decides. Deeper than 32 levels, reflection reads it.
+ *
+ * @generated from message a2a.v1.SendMessageConfiguration
+ */
+function read$SendMessageConfiguration(t: unknown, d: number): object | undefined {
+  if (d > 32 || typeof t !== "object" || t === null || Array.isArray(t)) return undefined;
+  const m: Record<string, unknown> = { $typeName: "a2a.v1.SendMessageConfiguration", "acceptedOutputModes": [], "historyLength": 0, "blocking": false };
+  for (const k of Object.keys(t)) {
+    const v: unknown = (t as Record<string, unknown>)[k];
+    switch (k) {
+      case "acceptedOutputModes":
+      case "accepted_output_modes":
+        if (k !== "acceptedOutputModes" && Object.hasOwn(t, "acceptedOutputModes")) return undefined;
+        if (v === null) break;
+        if (!Array.isArray(v)) return undefined;
+        for (const x of v as unknown[]) {
+          const s = (jsonRead.string(x) ? x : undefined);
+          if (s === undefined) return undefined;
+          (m["acceptedOutputModes"] as unknown[]).push(s);
+        }
+        break;
+      case "pushNotification":
+      case "push_notification":
+        if (k !== "pushNotification" && Object.hasOwn(t, "pushNotification")) return undefined;
+        if (v === null) break;
+        {
+          const x = read$PushNotificationConfig(v, d + 1);
+          if (x === undefined) return undefined;
+          m["pushNotification"] = x;
+        }
+        break;
+      case "historyLength":
+      case "history_length":
+        if (k !== "historyLength" && Object.hasOwn(t, "historyLength")) return undefined;
+        if (v === null) break;
+        {
+          const x = jsonRead.int32(v, -2147483648, 2147483647);
+          if (x === undefined) return undefined;
+          m["historyLength"] = x;
+        }
+        break;
+      case "blocking":
+        if (v === null) break;
+        {
+          const x = (typeof v === "boolean" ? v : undefined);
+          if (x === undefined) return undefined;
+          m["blocking"] = x;
+        }
+        break;
+      default:
+        return undefined;
+    }
+  }
+  {
+    const x = m["historyLength"];
+    if (typeof x === "number" && (x < 0)) return undefined;
+  }
+  return m;
+}
+
+/**
+ * Reads a2a.v1.PushNotificationConfig from its ProtoJSON value as `fromJson` does, its request rules checked; undefined
+ * where reflection decides. Deeper than 32 levels, reflection reads it.
+ *
+ * @generated from message a2a.v1.PushNotificationConfig
+ */
+function read$PushNotificationConfig(t: unknown, d: number): object | undefined {
+  if (d > 32 || typeof t !== "object" || t === null || Array.isArray(t)) return undefined;
+  const m: Record<string, unknown> = { $typeName: "a2a.v1.PushNotificationConfig", "id": "", "url": "", "token": "" };
+  for (const k of Object.keys(t)) {
+    const v: unknown = (t as Record<string, unknown>)[k];
+    switch (k) {
+      case "id":
+        if (v === null) break;
+        {
+          const x = (jsonRead.string(v) ? v : undefined);
+          if (x === undefined) return undefined;
+          m["id"] = x;
+        }
+        break;
+      case "url":
+        if (v === null) break;
+        {
+          const x = (jsonRead.string(v) ? v : undefined);
+          if (x === undefined) return undefined;
+          m["url"] = x;
+        }
+        break;
+      case "token":
+        if (v === null) break;
+        {
+          const x = (jsonRead.string(v) ? v : undefined);
+          if (x === undefined) return undefined;
+          m["token"] = x;
+        }
+        break;
+      case "authentication":
+        if (v === null) break;
+        {
+          const x = read$AuthenticationInfo(v, d + 1);
+          if (x === undefined) return undefined;
+          m["authentication"] = x;
+        }
+        break;
+      default:
+        return undefined;
+    }
+  }
+  return m;
+}
+
+/**
+ * Reads a2a.v1.AuthenticationInfo from its ProtoJSON value as `fromJson` does, its request rules checked; undefined
+ * where reflection decides. Deeper than 32 levels, reflection reads it.
+ *
+ * @generated from message a2a.v1.AuthenticationInfo
+ */
+function read$AuthenticationInfo(t: unknown, d: number): object | undefined {
+  if (d > 32 || typeof t !== "object" || t === null || Array.isArray(t)) return undefined;
+  const m: Record<string, unknown> = { $typeName: "a2a.v1.AuthenticationInfo", "schemes": [], "credentials": "" };
+  for (const k of Object.keys(t)) {
+    const v: unknown = (t as Record<string, unknown>)[k];
+    switch (k) {
+      case "schemes":
+        if (v === null) break;
+        if (!Array.isArray(v)) return undefined;
+        for (const x of v as unknown[]) {
+          const s = (jsonRead.string(x) ? x : undefined);
+          if (s === undefined) return undefined;
+          (m["schemes"] as unknown[]).push(s);
+        }
+        break;
+      case "credentials":
+        if (v === null) break;
+        {
+          const x = (jsonRead.string(v) ? v : undefined);
+          if (x === undefined) return undefined;
+          m["credentials"] = x;
+        }
+        break;
+      default:
+        return undefined;
+    }
+  }
+  return m;
+}
+
+/**
+ * Reads a2a.v1.GetTaskRequest from its ProtoJSON value as `fromJson` does, its request rules checked; undefined
+ * where reflection decides. Deeper than 32 levels, reflection reads it.
+ *
+ * @generated from message a2a.v1.GetTaskRequest
+ */
+function read$GetTaskRequest(t: unknown, d: number): object | undefined {
+  if (d > 32 || typeof t !== "object" || t === null || Array.isArray(t)) return undefined;
+  const m: Record<string, unknown> = { $typeName: "a2a.v1.GetTaskRequest", "name": "", "historyLength": 0 };
+  for (const k of Object.keys(t)) {
+    const v: unknown = (t as Record<string, unknown>)[k];
+    switch (k) {
+      case "name":
+        if (v === null) break;
+        {
+          const x = (jsonRead.string(v) ? v : undefined);
+          if (x === undefined) return undefined;
+          m["name"] = x;
+        }
+        break;
+      case "historyLength":
+      case "history_length":
+        if (k !== "historyLength" && Object.hasOwn(t, "historyLength")) return undefined;
+        if (v === null) break;
+        {
+          const x = jsonRead.int32(v, -2147483648, 2147483647);
+          if (x === undefined) return undefined;
+          m["historyLength"] = x;
+        }
+        break;
+      default:
+        return undefined;
+    }
+  }
+  if (jsonRead.missing("nonzero", m["name"])) return undefined;
+  {
+    const x = m["historyLength"];
+    if (typeof x === "number" && (x < 0)) return undefined;
+  }
+  return m;
+}
+
+/**
+ * Reads a2a.v1.CancelTaskRequest from its ProtoJSON value as `fromJson` does, its request rules checked; undefined
+ * where reflection decides. Deeper than 32 levels, reflection reads it.
+ *
+ * @generated from message a2a.v1.CancelTaskRequest
+ */
+function read$CancelTaskRequest(t: unknown, d: number): object | undefined {
+  if (d > 32 || typeof t !== "object" || t === null || Array.isArray(t)) return undefined;
+  const m: Record<string, unknown> = { $typeName: "a2a.v1.CancelTaskRequest", "name": "" };
+  for (const k of Object.keys(t)) {
+    const v: unknown = (t as Record<string, unknown>)[k];
+    switch (k) {
+      case "name":
+        if (v === null) break;
+        {
+          const x = (jsonRead.string(v) ? v : undefined);
+          if (x === undefined) return undefined;
+          m["name"] = x;
+        }
+        break;
+      default:
+        return undefined;
+    }
+  }
+  return m;
+}
+
+/**
+ * Reads a2a.v1.TaskSubscriptionRequest from its ProtoJSON value as `fromJson` does, its request rules checked; undefined
+ * where reflection decides. Deeper than 32 levels, reflection reads it.
+ *
+ * @generated from message a2a.v1.TaskSubscriptionRequest
+ */
+function read$TaskSubscriptionRequest(t: unknown, d: number): object | undefined {
+  if (d > 32 || typeof t !== "object" || t === null || Array.isArray(t)) return undefined;
+  const m: Record<string, unknown> = { $typeName: "a2a.v1.TaskSubscriptionRequest", "name": "" };
+  for (const k of Object.keys(t)) {
+    const v: unknown = (t as Record<string, unknown>)[k];
+    switch (k) {
+      case "name":
+        if (v === null) break;
+        {
+          const x = (jsonRead.string(v) ? v : undefined);
+          if (x === undefined) return undefined;
+          m["name"] = x;
+        }
+        break;
+      default:
+        return undefined;
+    }
+  }
+  return m;
+}
+
+/**
+ * Reads a2a.v1.CreateTaskPushNotificationConfigRequest from its ProtoJSON value as `fromJson` does, its request rules checked; undefined
+ * where reflection decides. Deeper than 32 levels, reflection reads it.
+ *
+ * @generated from message a2a.v1.CreateTaskPushNotificationConfigRequest
+ */
+function read$CreateTaskPushNotificationConfigRequest(t: unknown, d: number): object | undefined {
+  if (d > 32 || typeof t !== "object" || t === null || Array.isArray(t)) return undefined;
+  const m: Record<string, unknown> = { $typeName: "a2a.v1.CreateTaskPushNotificationConfigRequest", "parent": "", "configId": "" };
+  for (const k of Object.keys(t)) {
+    const v: unknown = (t as Record<string, unknown>)[k];
+    switch (k) {
+      case "parent":
+        if (v === null) break;
+        {
+          const x = (jsonRead.string(v) ? v : undefined);
+          if (x === undefined) return undefined;
+          m["parent"] = x;
+        }
+        break;
+      case "configId":
+      case "config_id":
+        if (k !== "configId" && Object.hasOwn(t, "configId")) return undefined;
+        if (v === null) break;
+        {
+          const x = (jsonRead.string(v) ? v : undefined);
+          if (x === undefined) return undefined;
+          m["configId"] = x;
+        }
+        break;
+      case "config":
+        if (v === null) break;
+        {
+          const x = read$TaskPushNotificationConfig(v, d + 1);
+          if (x === undefined) return undefined;
+          m["config"] = x;
+        }
+        break;
+      default:
+        return undefined;
+    }
+  }
+  if (jsonRead.missing("nonzero", m["parent"])) return undefined;
+  if (jsonRead.missing("present", m["config"])) return undefined;
+  return m;
+}
+
+/**
+ * Reads a2a.v1.TaskPushNotificationConfig from its ProtoJSON value as `fromJson` does, its request rules checked; undefined
+ * where reflection decides. Deeper than 32 levels, reflection reads it.
+ *
+ * @generated from message a2a.v1.TaskPushNotificationConfig
+ */
+function read$TaskPushNotificationConfig(t: unknown, d: number): object | undefined {
+  if (d > 32 || typeof t !== "object" || t === null || Array.isArray(t)) return undefined;
+  const m: Record<string, unknown> = { $typeName: "a2a.v1.TaskPushNotificationConfig", "name": "" };
+  for (const k of Object.keys(t)) {
+    const v: unknown = (t as Record<string, unknown>)[k];
+    switch (k) {
+      case "name":
+        if (v === null) break;
+        {
+          const x = (jsonRead.string(v) ? v : undefined);
+          if (x === undefined) return undefined;
+          m["name"] = x;
+        }
+        break;
+      case "pushNotificationConfig":
+      case "push_notification_config":
+        if (k !== "pushNotificationConfig" && Object.hasOwn(t, "pushNotificationConfig")) return undefined;
+        if (v === null) break;
+        {
+          const x = read$PushNotificationConfig(v, d + 1);
+          if (x === undefined) return undefined;
+          m["pushNotificationConfig"] = x;
+        }
+        break;
+      default:
+        return undefined;
+    }
+  }
+  return m;
+}
+
+/**
+ * Reads a2a.v1.GetTaskPushNotificationConfigRequest from its ProtoJSON value as `fromJson` does, its request rules checked; undefined
+ * where reflection decides. Deeper than 32 levels, reflection reads it.
+ *
+ * @generated from message a2a.v1.GetTaskPushNotificationConfigRequest
+ */
+function read$GetTaskPushNotificationConfigRequest(t: unknown, d: number): object | undefined {
+  if (d > 32 || typeof t !== "object" || t === null || Array.isArray(t)) return undefined;
+  const m: Record<string, unknown> = { $typeName: "a2a.v1.GetTaskPushNotificationConfigRequest", "name": "" };
+  for (const k of Object.keys(t)) {
+    const v: unknown = (t as Record<string, unknown>)[k];
+    switch (k) {
+      case "name":
+        if (v === null) break;
+        {
+          const x = (jsonRead.string(v) ? v : undefined);
+          if (x === undefined) return undefined;
+          m["name"] = x;
+        }
+        break;
+      default:
+        return undefined;
+    }
+  }
+  return m;
+}
+
+/**
+ * Reads a2a.v1.ListTaskPushNotificationConfigRequest from its ProtoJSON value as `fromJson` does, its request rules checked; undefined
+ * where reflection decides. Deeper than 32 levels, reflection reads it.
+ *
+ * @generated from message a2a.v1.ListTaskPushNotificationConfigRequest
+ */
+function read$ListTaskPushNotificationConfigRequest(t: unknown, d: number): object | undefined {
+  if (d > 32 || typeof t !== "object" || t === null || Array.isArray(t)) return undefined;
+  const m: Record<string, unknown> = { $typeName: "a2a.v1.ListTaskPushNotificationConfigRequest", "parent": "", "pageSize": 0, "pageToken": "" };
+  for (const k of Object.keys(t)) {
+    const v: unknown = (t as Record<string, unknown>)[k];
+    switch (k) {
+      case "parent":
+        if (v === null) break;
+        {
+          const x = (jsonRead.string(v) ? v : undefined);
+          if (x === undefined) return undefined;
+          m["parent"] = x;
+        }
+        break;
+      case "pageSize":
+      case "page_size":
+        if (k !== "pageSize" && Object.hasOwn(t, "pageSize")) return undefined;
+        if (v === null) break;
+        {
+          const x = jsonRead.int32(v, -2147483648, 2147483647);
+          if (x === undefined) return undefined;
+          m["pageSize"] = x;
+        }
+        break;
+      case "pageToken":
+      case "page_token":
+        if (k !== "pageToken" && Object.hasOwn(t, "pageToken")) return undefined;
+        if (v === null) break;
+        {
+          const x = (jsonRead.string(v) ? v : undefined);
+          if (x === undefined) return undefined;
+          m["pageToken"] = x;
+        }
+        break;
+      default:
+        return undefined;
+    }
+  }
+  return m;
+}
+
+/**
+ * Reads a2a.v1.GetAgentCardRequest from its ProtoJSON value as `fromJson` does, its request rules checked; undefined
+ * where reflection decides. Deeper than 32 levels, reflection reads it.
+ *
+ * @generated from message a2a.v1.GetAgentCardRequest
+ */
+function read$GetAgentCardRequest(t: unknown, d: number): object | undefined {
+  if (d > 32 || typeof t !== "object" || t === null || Array.isArray(t)) return undefined;
+  const m: Record<string, unknown> = { $typeName: "a2a.v1.GetAgentCardRequest" };
+  if (Object.keys(t).length > 0) return undefined;
+  return m;
+}
+
+/**
+ * Reads a2a.v1.DeleteTaskPushNotificationConfigRequest from its ProtoJSON value as `fromJson` does, its request rules checked; undefined
+ * where reflection decides. Deeper than 32 levels, reflection reads it.
+ *
+ * @generated from message a2a.v1.DeleteTaskPushNotificationConfigRequest
+ */
+function read$DeleteTaskPushNotificationConfigRequest(t: unknown, d: number): object | undefined {
+  if (d > 32 || typeof t !== "object" || t === null || Array.isArray(t)) return undefined;
+  const m: Record<string, unknown> = { $typeName: "a2a.v1.DeleteTaskPushNotificationConfigRequest", "name": "" };
+  for (const k of Object.keys(t)) {
+    const v: unknown = (t as Record<string, unknown>)[k];
+    switch (k) {
+      case "name":
+        if (v === null) break;
+        {
+          const x = (jsonRead.string(v) ? v : undefined);
+          if (x === undefined) return undefined;
+          m["name"] = x;
+        }
+        break;
+      default:
+        return undefined;
+    }
+  }
+  return m;
+}
 
 /**
  * ProtoJSON writers of the response and stream event types of a2a.v1.A2AService, by type name: the

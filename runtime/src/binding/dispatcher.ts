@@ -122,7 +122,7 @@ export function createBindingDispatcher<Principal>(service: BindingServiceDefini
     const signal = input.signal ?? new AbortController().signal;
     const established = await establishContext(settings, { binding, operation: op.name, serviceParameters: parameters(input.serviceParameters), tenant: input.tenant ?? "", signal });
     const json = isMessage(input.request) ? messageJson(errors, service.requestFields, op, input.request, settings.registry) : input.request;
-    const request = decodeRequest(errors, op.input, json, service.requestFields, settings.limits, settings.registry);
+    const request = decodeRequest(errors, op.input, json, service.requestFields, settings.limits, settings.registry, service.requestReaders);
     const context = scopedToTenant(errors, established, request);
     if (op.kind === "unary") {
       let response: Message;

@@ -151,7 +151,7 @@ export function createJsonRpcHandler<Principal>(service: JsonRpcServiceDefinitio
         tenant: "",
         signal: request,
       });
-      message = decodeRequest(errors, operation.input, requestJson(errors, operation, envelope.params), service.requestFields, settings.limits, settings.registry);
+      message = decodeRequest(errors, operation.input, requestJson(errors, operation, envelope.params), service.requestFields, settings.limits, settings.registry, service.requestReaders);
     } catch (e) {
       return respondError(
         id,
@@ -249,7 +249,7 @@ function wireCalls<Principal>(service: JsonRpcServiceDefinition<Principal>, sett
         if (e instanceof A2AError) throw e;
         throw new A2AError(errors.InvalidParamsError, `Invalid parameters: ${e instanceof Error ? e.message : "the params cannot be read"}`);
       }
-      message = decodeRequest(errors, operation.input, json, service.requestFields, settings.limits, settings.registry);
+      message = decodeRequest(errors, operation.input, json, service.requestFields, settings.limits, settings.registry, service.requestReaders);
     } catch (e) {
       return fail(toError(e));
     }

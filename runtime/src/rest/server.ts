@@ -178,7 +178,7 @@ export function createRestHandler<Principal>(service: RestServiceDefinition<Prin
         if (e instanceof RestRequestError) throw new A2AError(errors.InvalidParamsError, `Invalid parameters: ${e.message}`);
         throw e;
       }
-      message = decodeRequest(errors, operation.input, json, service.requestFields, settings.limits, settings.registry);
+      message = decodeRequest(errors, operation.input, json, service.requestFields, settings.limits, settings.registry, service.requestReaders);
     } catch (e) {
       return respond(toA2AError(e, (cause) => internalError(settings, operation.name, cause, request.signal)));
     }

@@ -9,6 +9,8 @@ import { outputFile } from "../file-names.js";
 import { writePreamble } from "../preamble.js";
 import { runtimeImport } from "../runtime-package.js";
 import { jsonZero } from "./requirement-table.js";
+import { planJsonReaders } from "../../model/json-reader-plan.js";
+import { printJsonReaders } from "./json-readers.js";
 
 /** How deep `fillRequiredDefaults` descends (required-fields.ts MAX_DEPTH): deeper, a filling writer leaves the message to reflection. */
 const FILL_MAX_DEPTH = 64;
@@ -23,14 +25,18 @@ export function responseWritersName(serviceName: string): string {
  * events of the file's services reach, producing the JSON text directly, exactly as
  * `JSON.stringify(encodeMessage(schema, message, responseFields, registry))` writes it (same key
  * order, REQUIRED zero values, int64 strings, enum names, base64, well-known types), and per
- * service the `<Service>ResponseJsonWriters` table the JSON-RPC and HTTP+JSON servers use.
- * Returns false when no service has a response type to write (no file then).
+ * service the `<Service>ResponseJsonWriters` table the JSON-RPC and HTTP+JSON servers use; and the
+ * request readers (json-readers.ts, `<Service>RequestJsonReaders`). Returns false when no service has
+ * a response type to write or a request type to read (no file then).
  */
 export function emitJsonWriters(schema: Schema<object>, model: FileModel): boolean {
   const plan = planJsonWriters(model);
-  if (plan.writers.length === 0) return false;
+  const readers = planJsonReaders(model);
+  if (plan.writers.length === 0 && readers.readers.length === 0) return false;
   const f = schema.generateFile(outputFile(model.file, "jsonWriters"));
   writePreamble(f, model);
+  printJsonReaders(f, model, readers);
+  if (plan.writers.length === 0) return true;
   const rt = (name: string, typeOnly = false) => f.import(name, runtimeImport(""), typeOnly);
   const Source = rt("JsonWriteSource", true);
   const Oneof = rt("JsonWriteOneof", true);

@@ -7,6 +7,8 @@ import { serviceSymbols } from "./handler-interface.js";
 import { TYPE_REGISTRY } from "./type-registry.js";
 import { planJsonWriters } from "../../model/json-writer-plan.js";
 import { responseWritersName } from "./json-writers.js";
+import { planJsonReaders } from "../../model/json-reader-plan.js";
+import { requestReadersName } from "./json-readers.js";
 
 /** What differs between the HTTP bindings' generated server factories. */
 export interface HttpServerFlavor {
@@ -70,6 +72,9 @@ export function emitHttpServerFactory(f: GeneratedFile, model: FileModel, servic
   for (const [key, value] of flavor.definition(f, service)) f.print("      ", key, ": ", value, ",");
   f.print("      requestFields: ", fromHandler(names.requiredFields), ",");
   f.print("      responseFields: ", fromHandler(names.responseFields), ",");
+  if ((planJsonReaders(model).roots.get(service.typeName) ?? []).length > 0) {
+    f.print("      requestReaders: ", f.import(requestReadersName(service.desc.name), outputModule(model.file, "jsonWriters")), ",");
+  }
   if (planJsonWriters(model).writers.length > 0) f.print("      responseWriters: ", f.import(responseWritersName(service.desc.name), outputModule(model.file, "jsonWriters")), ",");
   f.print("      errors: ", errorSpecs, ",");
   f.print("      registry: ", fromHandler(TYPE_REGISTRY), ",");
