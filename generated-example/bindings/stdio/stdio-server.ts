@@ -10,6 +10,7 @@ import { isA2AError, toJsonRpcError, type A2AError, type JsonRpcErrorObject, typ
 import { createBindingDispatcher } from "@protoc-gen-a2a/runtime/binding";
 import { errorSpecs, InvalidRequestError, JsonParseError, UnsupportedOperationError } from "../../gen/a2a_a2a_errors.js";
 import { A2AServiceOperationsByName, A2AServiceRequiredFields, A2AServiceResponseFields, dispatchA2AService, type A2AServiceHandler, type A2AServiceOperationName } from "../../gen/a2a_a2a_handler.js";
+import { A2AServiceRequestJsonReaders } from "../../gen/a2a_a2a_json.js";
 import { STDIO_PROTOCOL_BINDING, stdioOperations } from "./stdio-operations.js";
 
 /** A call's id on the wire: answers carry it, so that calls can share one connection. */
@@ -172,6 +173,7 @@ export function createStdioBindingServer<Principal>(handler: A2AServiceHandler<P
     {
       operations: A2AServiceOperationsByName,
       requestFields: A2AServiceRequiredFields,
+      requestReaders: A2AServiceRequestJsonReaders,
       responseFields: A2AServiceResponseFields,
       errors: errorSpecs,
       dispatch: (operation, request, context) => dispatchA2AService(handler, operation as A2AServiceOperationName, request, context),

@@ -12,6 +12,7 @@ import { DEFAULT_STALLED_WRITE_TIMEOUT_MS, routeUpgrade } from "@protoc-gen-a2a/
 import { WebSocket, WebSocketServer } from "ws";
 import { errorSpecs, InvalidRequestError, JsonParseError, UnsupportedOperationError } from "../../gen/a2a_a2a_errors.js";
 import { A2AServiceOperationsByName, A2AServiceRequiredFields, A2AServiceResponseFields, dispatchA2AService, type A2AServiceHandler, type A2AServiceOperationName } from "../../gen/a2a_a2a_handler.js";
+import { A2AServiceRequestJsonReaders } from "../../gen/a2a_a2a_json.js";
 import { createWsFlow } from "./ws-flow.js";
 import { WS_PROTOCOL_BINDING, wsOperations } from "./ws-operations.js";
 
@@ -189,6 +190,7 @@ export function createWsBindingServer<Principal>(handler: A2AServiceHandler<Prin
     {
       operations: A2AServiceOperationsByName,
       requestFields: A2AServiceRequiredFields,
+      requestReaders: A2AServiceRequestJsonReaders,
       responseFields: A2AServiceResponseFields,
       errors: errorSpecs,
       dispatch: (operation, request, context) => dispatchA2AService(handler, operation as A2AServiceOperationName, request, context),
