@@ -48,11 +48,6 @@ function checkLimit(name: string, value: number): number {
   throw new RangeError(`${name} must be an integer >= 1 or Infinity, got ${value}`);
 }
 
-/** The key of a scope in the count of unfinished tasks (injective, as the live tasks' keys). */
-function ownerKey(scope: TaskScope): string {
-  return `${scope.tenant.length}:${scope.tenant}${scope.owner}`;
-}
-
 /** What a RequestContext's `signal` reads: its turn (fresh or real), whose signal is made on first read. */
 interface SignalSource {
   readonly signal: AbortSignal;
@@ -182,7 +177,7 @@ export class TaskEngine<Principal> implements TurnCommitter {
    * new turn begins, kept while the task is not terminal, released when it ends terminal or the turn
    * created no task. Tasks created before this process started (a persistent store) are not counted.
    */
-  readonly #activeTasks = new Map<string, Set<string>>();
+  readonly #activeTasks = new Map<string, Map<string, Set<string>>>(); // tenant → owner → task ids (no key string per call)
   /**
    * The last owner's set emptied by #releaseTask, reused by the next #reserveTask: a caller with no
    * other unfinished task (every stateless reply) would otherwise make and drop a Set per request.
@@ -655,12 +650,13 @@ export class TaskEngine<Principal> implements TurnCommitter {
    * (the A2A catalog has no quota error; as for maxQueuedEvents, ErrorInfo metadata names the limit).
    */
   #reserveTask(scope: TaskScope, taskId: string): void {
-    const key = ownerKey(scope);
-    let tasks = this.#activeTasks.get(key);
+    let owners = this.#activeTasks.get(scope.tenant);
+    if (owners === undefined) this.#activeTasks.set(scope.tenant, (owners = new Map()));
+    let tasks = owners.get(scope.owner);
     if (tasks === undefined) {
       tasks = this.#spareTaskSet ?? new Set();
       this.#spareTaskSet = undefined;
-      this.#activeTasks.set(key, tasks);
+      owners.set(scope.owner, tasks);
     }
     if (tasks.size >= this.#maxActiveTasks) {
       throw this.#s.errors.UnsupportedOperation(
@@ -673,18 +669,19 @@ export class TaskEngine<Principal> implements TurnCommitter {
 
   /** Stops counting a task (terminal, or never created). */
   #releaseTask(scope: TaskScope, taskId: string): void {
-    const key = ownerKey(scope);
-    const tasks = this.#activeTasks.get(key);
-    if (tasks === undefined || !tasks.delete(taskId)) return;
+    const owners = this.#activeTasks.get(scope.tenant);
+    const tasks = owners?.get(scope.owner);
+    if (owners === undefined || tasks === undefined || !tasks.delete(taskId)) return;
     if (tasks.size === 0) {
-      this.#activeTasks.delete(key);
+      owners.delete(scope.owner);
+      if (owners.size === 0) this.#activeTasks.delete(scope.tenant);
       this.#spareTaskSet = tasks;
     }
   }
 
   /** Unfinished tasks counted for `scope` (for tests and metrics). */
   activeTasksOf(scope: TaskScope): number {
-    return this.#activeTasks.get(ownerKey(scope))?.size ?? 0;
+    return this.#activeTasks.get(scope.tenant)?.get(scope.owner)?.size ?? 0;
   }
 
   /** Refuses (to the executor, before anything is stored) an artifact beyond `maxArtifactsPerTask` or `maxPartsPerArtifact`. */

@@ -3,7 +3,7 @@
  * Builds the messages the runtime stores and streams, with the schemas the binder
  * handed in, and normalizes what executors give it (agent messages, artifacts).
  */
-import { clone, create, type DescMessage, type MessageInitShape, type MessageShape as ProtoShape } from "@bufbuild/protobuf";
+import { clone, create, isMessage, type DescMessage, type MessageInitShape, type MessageShape as ProtoShape } from "@bufbuild/protobuf";
 import type { GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { timestampFromDate, type Timestamp } from "@bufbuild/protobuf/wkt";
 import type { JsonObject } from "@bufbuild/protobuf";
@@ -28,14 +28,14 @@ const NOT_PLAIN: unique symbol = Symbol("not plain");
  * Struct value) so that `clone` deals with it. Own enumerable string keys are copied as they are
  * (also `$typeName` and `$unknown`).
  */
-function copyPlain(value: unknown): unknown {
+function copyPlain(value: unknown, init = false): unknown {
   if (typeof value !== "object" || value === null) {
-    if (value === undefined || typeof value === "function") throw NOT_PLAIN;
+    if ((value === undefined && !init) || typeof value === "function") throw NOT_PLAIN;
     return value;
   }
   if (Array.isArray(value)) {
     const out = new Array<unknown>(value.length);
-    for (let i = 0; i < value.length; i++) out[i] = copyPlain(value[i]);
+    for (let i = 0; i < value.length; i++) out[i] = copyPlain(value[i], init);
     return out;
   }
   const proto: unknown = Object.getPrototypeOf(value);
@@ -45,8 +45,9 @@ function copyPlain(value: unknown): unknown {
   // for…in over a plain object (its prototype checked above) walks its own keys without allocating a key array.
   for (const key in value) {
     const field = (value as Record<string, unknown>)[key];
-    // The one `undefined` of a well-formed message: an unset oneof, `{ case: undefined }`.
-    const copy = field === undefined && key === "case" ? undefined : copyPlain(field);
+    // The one `undefined` of a well-formed message: an unset oneof, `{ case: undefined }` (in an init
+    // object, any field may be `undefined`: unset).
+    const copy = field === undefined && (init || key === "case") ? undefined : copyPlain(field, init);
     if (key === "__proto__") Object.defineProperty(out, key, { value: copy, enumerable: true, writable: true, configurable: true });
     else out[key] = copy;
   }
@@ -66,6 +67,23 @@ export function deepCopy<Desc extends DescMessage>(schema: Desc, message: ProtoS
     }
   }
   return clone(schema, message);
+}
+
+/**
+ * A message of the runtime's own from an executor's input, sharing nothing with it: a copy of a message,
+ * or `create` over a copy of an init object. The init object is copied first, not the message `create`
+ * builds (which shares the init's arrays, maps, bytes and Struct values): its copy is smaller (no default
+ * fields), and `create` then builds the rest from objects nobody else holds. An init that is not plain data
+ * (a Date, a Map, a message with a prototype) is created, then deep-copied.
+ */
+export function createOwned<Desc extends DescMessage>(schema: Desc, input: ProtoShape<Desc> | MessageInitShape<Desc>): ProtoShape<Desc> {
+  if (isMessage(input, schema)) return deepCopy(schema, input);
+  try {
+    return create(schema, copyPlain(input, true) as MessageInitShape<Desc>);
+  } catch (e) {
+    if (e !== NOT_PLAIN) throw e;
+  }
+  return deepCopy(schema, create(schema, input));
 }
 
 /** Creates and copies the runtime's messages. */
@@ -113,7 +131,7 @@ export class TaskFactory {
    */
   agentMessage(input: MessageInput, taskId: string, contextId: string): MessageShape {
     if (typeof input === "string") return this.text(input, taskId, contextId);
-    const message = deepCopy(this.schemas.Message, create(this.schemas.Message, input));
+    const message = createOwned(this.schemas.Message, input);
     if (message.taskId !== taskId && message.taskId !== "") {
       throw new ExecutorMisuseError("wrong-task", taskId === "" ? `a stateless reply carries no taskId, got "${message.taskId}"` : `message for task "${message.taskId}" emitted for task "${taskId}"`);
     }
@@ -130,7 +148,7 @@ export class TaskFactory {
 
   /** A copy of an executor's artifact; throws ExecutorMisuseError when it has no part. An empty id is generated unless `append`. */
   artifact(input: ArtifactInput, append: boolean): ArtifactShape {
-    const artifact = deepCopy(this.schemas.Artifact, create(this.schemas.Artifact, input));
+    const artifact = createOwned(this.schemas.Artifact, input);
     if (artifact.parts.length === 0) throw new ExecutorMisuseError("invalid-event", "an artifact needs at least one part");
     if (artifact.artifactId === "") {
       if (append) throw new ExecutorMisuseError("invalid-event", "an appended chunk must name the artifactId it extends");
