@@ -325,6 +325,27 @@ describe("withKeepAlive", () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 
+  it("re-arms with a new timer where setTimeout gives numbers (Workers, browsers: no refresh())", async () => {
+    vi.useFakeTimers();
+    const fakeSetTimeout = globalThis.setTimeout;
+    // The fake timer's id (its primitive value): clearTimeout takes it too.
+    vi.stubGlobal("setTimeout", (fn: () => void, ms: number) => Number(fakeSetTimeout(fn, ms)));
+    try {
+      async function* source(): AsyncGenerator<string> {
+        await sleep(250);
+        yield "a";
+        await sleep(250);
+        yield "b";
+      }
+      const done = collect(withKeepAlive(source(), 100));
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(await done).toEqual([SSE_KEEP_ALIVE, SSE_KEEP_ALIVE, "a", SSE_KEEP_ALIVE, SSE_KEEP_ALIVE, "b"]);
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
   it("return() reaches the source's finally and clears the timer", async () => {
     vi.useFakeTimers();
     let finallyRan = false;

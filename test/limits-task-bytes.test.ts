@@ -20,7 +20,8 @@ import { ExecutorMisuseError, InMemoryTaskStore, type TaskScope } from "@protoc-
 import { MessageSchema, Role, TaskSchema, TaskState, TaskStatusSchema, type Task } from "../generated-example/gen/a2a_pb.js";
 import { InternalError, InvalidParamsError, UnsupportedOperationError } from "../generated-example/gen/a2a_a2a_errors.js";
 import type { A2AServiceHandler } from "../generated-example/gen/a2a_a2a_handler.js";
-import { createA2AServiceSqliteTaskStore, createA2AServiceTaskHandler, type A2AServiceExecutor } from "../generated-example/gen/a2a_a2a_task_handler.js";
+import { createA2AServiceTaskHandler, type A2AServiceExecutor } from "../generated-example/gen/a2a_a2a_task_handler.js";
+import { createA2AServiceSqliteTaskStore } from "../generated-example/gen/a2a_a2a_sqlite_task_store.js";
 import { SERVERS, rejectionOf, type FaultServer } from "./support/faults-servers.js";
 
 const anonymous: TaskScope = { tenant: "", owner: "" };

@@ -51,6 +51,8 @@ describe("protoc-gen-a2a on a2a.proto", () => {
         "a2a_a2a_rest_routes.ts",
         "a2a_a2a_rest_server.ts",
         "a2a_a2a_task_handler.ts",
+        "a2a_a2a_sqlite_task_store.ts",
+        "a2a_a2a_postgres_task_store.ts",
         "a2a_a2a_schema.json",
         "a2a_a2a_openapi.json",
         "a2a_a2a_openrpc.json",

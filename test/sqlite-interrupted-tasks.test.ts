@@ -13,7 +13,7 @@ import { create } from "@bufbuild/protobuf";
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import { afterAll, describe, expect, it } from "vitest";
 import { Role, TaskSchema, TaskState } from "../generated-example/gen/a2a_pb.js";
-import { createA2AServiceSqliteTaskStore } from "../generated-example/gen/a2a_a2a_task_handler.js";
+import { createA2AServiceSqliteTaskStore } from "../generated-example/gen/a2a_a2a_sqlite_task_store.js";
 
 const dir = mkdtempSync(join(tmpdir(), "a2a-interrupted-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -15,7 +15,7 @@ import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync, trun
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createA2AServiceSqliteTaskStore } from "../generated-example/gen/a2a_a2a_task_handler.js";
+import { createA2AServiceSqliteTaskStore } from "../generated-example/gen/a2a_a2a_sqlite_task_store.js";
 import { TaskState } from "../generated-example/gen/a2a_pb.js";
 import { SqliteTaskStoreError, type SqliteTaskStoreErrorCode } from "@protoc-gen-a2a/runtime/sqlite";
 import { AgentStartError, bundleExampleAgent, startAgentProcess } from "./support/crash-harness.js";

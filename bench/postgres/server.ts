@@ -23,7 +23,9 @@
 import type { RequestListener } from "node:http";
 import pg from "pg";
 import { createA2AServiceJsonRpcServer } from "../../generated-example/gen/a2a_a2a_jsonrpc_server.js";
-import { createA2AServiceSqliteTaskStore, createA2AServiceTaskHandler, openA2AServicePostgresTaskStore, type A2AServiceExecutor } from "../../generated-example/gen/a2a_a2a_task_handler.js";
+import { createA2AServiceTaskHandler, type A2AServiceExecutor } from "../../generated-example/gen/a2a_a2a_task_handler.js";
+import { createA2AServiceSqliteTaskStore } from "../../generated-example/gen/a2a_a2a_sqlite_task_store.js";
+import { openA2AServicePostgresTaskStore } from "../../generated-example/gen/a2a_a2a_postgres_task_store.js";
 import { firstText, listenHttp, runBenchServer } from "../lib/bench-server.js";
 
 const STREAM_PREFIX = "bench-stream ";

@@ -16,7 +16,8 @@ import type { RequestListener } from "node:http";
 import { create } from "@bufbuild/protobuf";
 import { createA2AServiceJsonRpcServer } from "../../generated-example/gen/a2a_a2a_jsonrpc_server.js";
 import type { A2AServiceHandler } from "../../generated-example/gen/a2a_a2a_handler.js";
-import { createA2AServiceSqliteTaskStore, createA2AServiceTaskHandler, type A2AServiceExecutor } from "../../generated-example/gen/a2a_a2a_task_handler.js";
+import { createA2AServiceTaskHandler, type A2AServiceExecutor } from "../../generated-example/gen/a2a_a2a_task_handler.js";
+import { createA2AServiceSqliteTaskStore } from "../../generated-example/gen/a2a_a2a_sqlite_task_store.js";
 import { Role, SendMessageResponseSchema } from "../../generated-example/gen/a2a_pb.js";
 import { firstText, listenHttp, notBenchmarked, runBenchServer } from "../lib/bench-server.js";
 

@@ -9,10 +9,6 @@ import type { AgentExecutor, RequestContext, TaskEmitter, TaskHandlerIntrospecti
 import { createTaskHandler } from "@protoc-gen-a2a/runtime/task";
 import { ExtendedAgentCardNotConfiguredError, InternalError, InvalidParamsError, PushNotificationNotSupportedError, TaskNotCancelableError, TaskNotFoundError, UnauthenticatedError, UnsupportedOperationError } from "./a2a_a2a_errors.js";
 import type { A2AServiceHandler } from "./a2a_a2a_handler.js";
-import type { SqliteTaskStoreOptions } from "@protoc-gen-a2a/runtime/sqlite";
-import { SqliteTaskStore } from "@protoc-gen-a2a/runtime/sqlite";
-import type { PostgresTaskStoreOptions } from "@protoc-gen-a2a/runtime/postgres";
-import { PostgresTaskStore } from "@protoc-gen-a2a/runtime/postgres";
 
 // @generated provenance: protoc-gen-a2a v0.1.0 from a2a.proto sha256:613b3e6cafd3bd3c0f97fc05ee54c05513d40e6ca36595cfaa2ee2dc4b6c43c5, options sha256:6513f48d294c4a18ce3b506f54f0423f3d6d109fae1a66cf04250f27e0cecd23
 
@@ -78,23 +74,5 @@ export type A2AServiceTaskEmitter = TaskEmitter<A2AServiceTaskSchemas>;
  */
 export function createA2AServiceTaskHandler<Principal = unknown>(options: TaskHandlerOptions<Principal, A2AServiceTaskSchemas>): A2AServiceHandler<Principal> & TaskHandlerIntrospection {
   return createTaskHandler(taskBindingOfA2AService, options);
-}
-
-/**
- * A task store for lf.a2a.v1.A2AService in a SQLite file (better-sqlite3, WAL): tasks and push configs
- * survive a restart. Pass it as `store` to `createA2AServiceTaskHandler`; `":memory:"` for tests.
- */
-export function createA2AServiceSqliteTaskStore(path: string, options?: Omit<SqliteTaskStoreOptions, "schemas">): SqliteTaskStore {
-  return new SqliteTaskStore(path, { ...options, schemas: taskSchemasOfA2AService });
-}
-
-/**
- * A task store for lf.a2a.v1.A2AService in PostgreSQL (pg) that several instances of the agent share: any
- * instance serves any call (streams, cancel and turns cross instances; a dead instance's running tasks are
- * failed by the others). Connects, migrates the schema, joins the cluster. Pass it as `store` to
- * `createA2AServiceTaskHandler`; `close(graceMs)` it on shutdown.
- */
-export function openA2AServicePostgresTaskStore(connectionString: string, options?: Omit<PostgresTaskStoreOptions, "schemas" | "connectionString">): Promise<PostgresTaskStore> {
-  return PostgresTaskStore.open({ ...options, connectionString, schemas: taskSchemasOfA2AService });
 }
 

@@ -7,8 +7,8 @@ import { createCallContext, type CallContext } from "@protoc-gen-a2a/runtime";
 import type { Message, SendMessageConfiguration, StreamResponse, Task } from "../../generated-example/gen/a2a_pb.js";
 import { MessageSchema, Role, SendMessageRequestSchema, TaskState } from "../../generated-example/gen/a2a_pb.js";
 import type { A2AServiceHandler } from "../../generated-example/gen/a2a_a2a_handler.js";
+import { createA2AServiceSqliteTaskStore } from "../../generated-example/gen/a2a_a2a_sqlite_task_store.js";
 import {
-  createA2AServiceSqliteTaskStore,
   createA2AServiceTaskHandler,
   type A2AServiceExecutor,
   type A2AServiceRequestContext,

@@ -9,6 +9,8 @@ export const outputSuffix = {
   handler: "_a2a_handler.ts",
   errors: "_a2a_errors.ts",
   taskHandler: "_a2a_task_handler.ts",
+  sqliteTaskStore: "_a2a_sqlite_task_store.ts",
+  postgresTaskStore: "_a2a_postgres_task_store.ts",
   agentClient: "_a2a_agent_client.ts",
   v03: "_a2a_v03.ts",
   equivalenceKit: "_a2a_equivalence.ts",

@@ -4,7 +4,8 @@
  * for Deno, Bun, workers, service workers and Node fetch-style servers.
  *
  * Uses only web-standard globals (Request, Response, ReadableStream, TextEncoder,
- * AbortController).
+ * AbortController), and two things of the runtimes it knows (see {@link serveFetch}): Bun's
+ * `server.timeout(request, seconds)` and, on Deno, not reading `request.signal`.
  */
 import type { UniversalBufferedResponse, UniversalHandler, UniversalRequest, UniversalResponse, UniversalStreamResponse } from "./universal.js";
 import { concatChunks, normalizeBasePath, stripBasePath } from "./paths.js";
@@ -17,7 +18,37 @@ export interface ServeFetchOptions {
    * Compared with the raw (percent-encoded) request path, case-sensitively.
    */
   readonly basePath?: string | undefined;
+  /**
+   * Bun only (`Bun.serve({ fetch })` passes its server as the handler's second argument): the idle
+   * timeout, in seconds, each request gets through `server.timeout(request, seconds)` once its body
+   * has been read (at once when it has none). Default 0: no idle timeout while the agent works and
+   * while an SSE stream waits for its next event or keep-alive (Bun's `idleTimeout`, 10 s unless set,
+   * would cut blocking SendMessage calls and streams quieter than that, and the servers' SSE keep-alive
+   * comes every 15 s). Bun's own `idleTimeout` still bounds reading the request (headers and body).
+   * Ignored elsewhere.
+   */
+  readonly bunIdleTimeoutSeconds?: number | undefined;
 }
+
+/** Bun's Server, as far as {@link serveFetch} uses it. */
+interface BunServerLike {
+  timeout(request: Request, seconds: number): void;
+  requestIP(request: Request): unknown;
+}
+
+/** The second argument of a fetch handler when it is Bun's server (Workers pass `env`, Deno `{ remoteAddr, completed }`). */
+function bunServer(platform: unknown): BunServerLike | undefined {
+  if (typeof platform !== "object" || platform === null) return undefined;
+  const s = platform as Partial<BunServerLike>;
+  return typeof s.timeout === "function" && typeof s.requestIP === "function" ? (s as BunServerLike) : undefined;
+}
+
+/**
+ * Deno: `request.signal` is not read. `Deno.serve` aborts it on successful responses too (its legacy
+ * behaviour) and warns on first use; the handler's signal aborts when a streamed response is
+ * cancelled (the client went away) instead.
+ */
+const onDeno = typeof (globalThis as { Deno?: { version?: { deno?: unknown } } }).Deno?.version?.deno === "string";
 
 /**
  * Returns a fetch handler serving `handler`.
@@ -32,10 +63,19 @@ export interface ServeFetchOptions {
  *   the iterator is advanced only when the consumer reads); cancelling it aborts
  *   `signal` and calls the iterator's `return()`.
  * - Never rejects: a rejecting handler (against its contract) gets a plain-text 500.
+ *
+ * Runtimes: it serves `Deno.serve(fetch)`, `export default { fetch }` (Workers; the second and
+ * third arguments, `env` and `ctx`, are ignored) and `Bun.serve({ fetch })`. On Bun, pass the
+ * server along when wrapping it (`fetch: (request, server) => a2a(request, server)`): the adapter
+ * then lifts Bun's idle timeout once the request is read (`bunIdleTimeoutSeconds`), so that SSE
+ * streams and long calls are not cut after Bun's default 10 s. On Deno, `request.signal` is not
+ * read (no warning about its legacy abort on success); a client that leaves is noticed when its
+ * stream is cancelled.
  */
-export function serveFetch(handler: UniversalHandler, options?: ServeFetchOptions): (request: Request) => Promise<Response> {
+export function serveFetch(handler: UniversalHandler, options?: ServeFetchOptions): (request: Request, platform?: unknown) => Promise<Response> {
   const base = normalizeBasePath(options?.basePath);
-  return async function a2aFetchHandler(request: Request): Promise<Response> {
+  const bunIdleSeconds = Math.max(0, Math.floor(options?.bunIdleTimeoutSeconds ?? 0));
+  return async function a2aFetchHandler(request: Request, platform?: unknown): Promise<Response> {
     try {
       const url = request.url;
       // Request URLs are absolute and serialized: "scheme://authority/path?query" (no fragment).
@@ -52,7 +92,8 @@ export function serveFetch(handler: UniversalHandler, options?: ServeFetchOption
         if (inner === undefined) return plain(404, "not found");
         path = inner;
       }
-      const exchange = new FetchExchange(request, request.method.toUpperCase(), path, query);
+      const bun = bunServer(platform);
+      const exchange = new FetchExchange(request, request.method.toUpperCase(), path, query, bun === undefined ? undefined : () => bun.timeout(request, bunIdleSeconds));
       return exchange.respond(await handler(exchange));
     } catch {
       return plain(500, "internal error");
@@ -64,6 +105,15 @@ const encoder = new TextEncoder();
 
 function ignore(): void {}
 
+/** Calls `f`, ignoring a throw (Bun's `server.timeout` on a request that has gone already). */
+function settle(f: () => void): void {
+  try {
+    f();
+  } catch {
+    // ignore
+  }
+}
+
 /** The UniversalRequest over a fetch Request. */
 class FetchExchange implements UniversalRequest {
   readonly method: string;
@@ -73,12 +123,18 @@ class FetchExchange implements UniversalRequest {
   /** Created on first `signal` access or on cancellation. */
   #controller: AbortController | undefined;
   #body: Promise<Uint8Array | "too-large"> | undefined;
+  /** Bun: sets the request's idle timeout for the rest of the exchange, called once the request is read. */
+  #requestRead: (() => void) | undefined;
 
-  constructor(request: Request, method: string, path: string, query: string) {
+  constructor(request: Request, method: string, path: string, query: string, requestRead: (() => void) | undefined) {
     this.#request = request;
     this.method = method;
     this.path = path;
     this.query = query;
+    if (requestRead !== undefined) {
+      if (request.body === null) settle(requestRead);
+      else this.#requestRead = requestRead;
+    }
   }
 
   header(name: string): string | undefined {
@@ -101,9 +157,11 @@ class FetchExchange implements UniversalRequest {
     let c = this.#controller;
     if (c === undefined) {
       const controller = (c = this.#controller = new AbortController());
-      const outer = this.#request.signal;
-      if (outer.aborted) controller.abort(outer.reason);
-      else outer.addEventListener("abort", () => controller.abort(outer.reason), { once: true });
+      if (!onDeno) {
+        const outer = this.#request.signal;
+        if (outer.aborted) controller.abort(outer.reason);
+        else outer.addEventListener("abort", () => controller.abort(outer.reason), { once: true });
+      }
     }
     return c;
   }
@@ -142,6 +200,11 @@ class FetchExchange implements UniversalRequest {
       }
     } finally {
       reader.releaseLock();
+    }
+    const requestRead = this.#requestRead;
+    if (requestRead !== undefined) {
+      this.#requestRead = undefined;
+      settle(requestRead);
     }
     return concatChunks(chunks, size);
   }

@@ -5,7 +5,8 @@
  * events with the EventSource parsing rules (no reconnection: that is the
  * caller's business).
  *
- * Self-contained on purpose (no imports): copied verbatim into generated code.
+ * Part of the runtime library, exported by `@protoc-gen-a2a/runtime/http`; the JSON-RPC and HTTP+JSON
+ * servers and clients stream with it. A leaf module: it imports nothing.
  */
 
 // ---------------------------------------------------------------------------
@@ -128,7 +129,7 @@ class KeepAliveIterator<T> implements AsyncIterator<string, undefined> {
   #buffered: Outcome | undefined;
   #resolve: ((step: Step) => void) | undefined;
   #reject: ((error: unknown) => void) | undefined;
-  /** Created on the first wait; re-armed by each later one; fires a keep-alive only while a `next()` waits. */
+  /** Created on the first wait; re-armed by each later one (`refresh()`, or a new timer where timers are numbers); fires a keep-alive only while a `next()` waits. */
   #timer: ReturnType<typeof setTimeout> | undefined;
   /** The last promise handed out, to queue overlapping `next()` calls. */
   #last: Promise<Step> | undefined;
@@ -218,8 +219,14 @@ class KeepAliveIterator<T> implements AsyncIterator<string, undefined> {
     }
     // The step may have settled synchronously above (sync throw); only arm the timer while waiting.
     if (this.#resolve !== undefined && this.#intervalMs > 0) {
-      if (this.#timer === undefined) this.#timer = setTimeout(this.#onTimer, this.#intervalMs);
-      else this.#timer.refresh();
+      const timer = this.#timer as { refresh?: () => unknown } | number | undefined;
+      if (timer === undefined) this.#timer = setTimeout(this.#onTimer, this.#intervalMs);
+      else if (typeof timer === "object" && typeof timer.refresh === "function") timer.refresh();
+      else {
+        // Workers and browsers: setTimeout gives a number, with nothing to re-arm.
+        clearTimeout(this.#timer);
+        this.#timer = setTimeout(this.#onTimer, this.#intervalMs);
+      }
     }
     return p;
   }

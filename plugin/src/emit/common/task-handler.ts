@@ -1,5 +1,5 @@
 // Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
-import type { Printable, Schema } from "@bufbuild/protoplugin";
+import type { GeneratedFile, Printable, Schema } from "@bufbuild/protoplugin";
 import type { PluginOptions } from "../../options.js";
 import type { FileModel } from "../../model/service-model.js";
 import { taskRuntimeMessages, type TaskRuntimeEnum } from "../../model/task-runtime.js";
@@ -151,14 +151,43 @@ export function emitTaskHandlerFile(schema: Schema<PluginOptions>, model: FileMo
     }
     f.print("}");
     f.print();
-    if (schema.options.taskStore.includes("sqlite")) {
-      const SqliteTaskStore = f.import("SqliteTaskStore", runtimeImport("sqlite"));
-      const SqliteTaskStoreOptions = f.import("SqliteTaskStoreOptions", runtimeImport("sqlite"), true);
+  }
+  emitTaskStoreFiles(schema, model, services);
+}
+
+/** The messages of a service the task runtime creates, as an object literal (`{ Task: TaskSchema, … }`). */
+function printTaskSchemas(f: GeneratedFile, service: FileModel["services"][number], name: string): void {
+  const runtime = service.taskRuntime!;
+  f.print("const ", name, " = {");
+  for (const message of taskRuntimeMessages) f.print("  ", message, ": ", f.importSchema(runtime.messages.get(message)!), ",");
+  f.print("};");
+  f.print();
+}
+
+/**
+ * Emits `<file>_a2a_sqlite_task_store.ts` (`task_store=sqlite`) and `<file>_a2a_postgres_task_store.ts`
+ * (`task_store=postgres`): the store factories, each in a file of its own, so that only the code that
+ * imports one loads its store module (better-sqlite3 and `node:fs`, or `pg`). The task handler file
+ * imports neither: a bundle for Workers, Deno or a browser that uses the memory store links no Node-only store.
+ */
+function emitTaskStoreFiles(schema: Schema<PluginOptions>, model: FileModel, services: FileModel["services"]): void {
+  const stores = schema.options.taskStore;
+  if (stores.includes("sqlite")) {
+    const f = schema.generateFile(outputFile(model.file, "sqliteTaskStore"));
+    writePreamble(f, model);
+    const SqliteTaskStore = f.import("SqliteTaskStore", runtimeImport("sqlite"));
+    const SqliteTaskStoreOptions = f.import("SqliteTaskStoreOptions", runtimeImport("sqlite"), true);
+    for (const service of services) {
+      const base = service.desc.name;
+      const schemasConst = `sqliteTaskSchemasOf${base}`;
+      printTaskSchemas(f, service, schemasConst);
       f.print(
         f.jsDoc(
           [
             `A task store for ${service.typeName} in a SQLite file (better-sqlite3, WAL): tasks and push configs`,
             "survive a restart. Pass it as `store` to `create" + base + 'TaskHandler`; `":memory:"` for tests.',
+            "Node only (better-sqlite3 is a native module); in a file of its own so that a bundle that does not import it",
+            "(Workers, Deno, the browser) links no SQLite.",
           ].join("\n"),
         ),
       );
@@ -167,16 +196,24 @@ export function emitTaskHandlerFile(schema: Schema<PluginOptions>, model: FileMo
       f.print("}");
       f.print();
     }
-    if (schema.options.taskStore.includes("postgres")) {
-      const PostgresTaskStore = f.import("PostgresTaskStore", runtimeImport("postgres"));
-      const PostgresTaskStoreOptions = f.import("PostgresTaskStoreOptions", runtimeImport("postgres"), true);
+  }
+  if (stores.includes("postgres")) {
+    const f = schema.generateFile(outputFile(model.file, "postgresTaskStore"));
+    writePreamble(f, model);
+    const PostgresTaskStore = f.import("PostgresTaskStore", runtimeImport("postgres"));
+    const PostgresTaskStoreOptions = f.import("PostgresTaskStoreOptions", runtimeImport("postgres"), true);
+    for (const service of services) {
+      const base = service.desc.name;
+      const schemasConst = `postgresTaskSchemasOf${base}`;
+      printTaskSchemas(f, service, schemasConst);
       f.print(
         f.jsDoc(
           [
             `A task store for ${service.typeName} in PostgreSQL (pg) that several instances of the agent share: any`,
             "instance serves any call (streams, cancel and turns cross instances; a dead instance's running tasks are",
             "failed by the others). Connects, migrates the schema, joins the cluster. Pass it as `store` to",
-            "`create" + base + "TaskHandler`; `close(graceMs)` it on shutdown.",
+            "`create" + base + "TaskHandler`; `close(graceMs)` it on shutdown. In a file of its own: only code that",
+            "imports it loads `pg`.",
           ].join("\n"),
         ),
       );
