@@ -6,7 +6,9 @@
  * Generated code supplies only data: one {@link A2AErrorSpec} per error (the §5.4 table row) and a tiny subclass
  * per error, then builds an {@link ErrorRegistry} from those classes for the client direction.
  *
- * Self-contained: this file is copied verbatim into generated output and imports nothing.
+ * Part of the runtime library: the root entry (`@protoc-gen-a2a/runtime`) exports it, and the generated
+ * `<file>_a2a_errors.ts` imports it. A leaf module that imports nothing, so the plugin can read
+ * {@link A2AErrorSpec} from it at generation time (plugin/src/model/error-catalog.ts).
  */
 
 /** `google.rpc.ErrorInfo.domain` of every A2A error (§10.6, §11.6). */

@@ -26,7 +26,10 @@
  * - captured segments are percent-decoded; malformed escapes and an encoded `/`
  *   inside a variable are a 400 (`bad-path`).
  *
- * Self-contained on purpose (no imports): copied verbatim into generated code.
+ * Part of the runtime library, exported by `@protoc-gen-a2a/runtime/rest`: the generated route table
+ * (`<file>_a2a_rest_routes.ts`) and the HTTP+JSON server and client use it. A leaf module that imports
+ * nothing, so the plugin can share its pattern types when it compiles the templates
+ * (plugin/src/model/http-template.ts, route-order.ts).
  */
 
 /**

@@ -3,7 +3,9 @@
  * The binding-level comparison of two APIs (each one or more manifests, api-manifest.ts): what
  * changed for an agent author, each change marked breaking or not for servers (agent authors
  * implementing the handler interface or using the task runtime) and for clients (code
- * calling the agent), with the reason. Pure: manifests in, changes out, in a stable order
+ * calling the agent), with the reason. The kinds, their groups and when each breaks which side are
+ * one table, change-kinds.ts: a change names its kind and the facts its rules need, never a verdict.
+ * Pure: manifests in, changes out, in a stable order
  * (groups in {@link GROUPS} order; within a group, services, operations and fields in proto
  * order of the new API then what was removed, types by full name).
  *
@@ -25,36 +27,16 @@ import type {
   ManifestServiceParameter,
   TypeUsage,
 } from "../manifest/api-manifest.js";
-
-/** What a change breaks: code on the agent's side (handlers, the task runtime), code calling the agent. */
-export interface Breaking {
-  readonly servers: boolean;
-  readonly clients: boolean;
-}
+import { breakingOf, changeGroup, GROUPS, type Breaking, type ChangeFactsArg, type ChangeKind } from "./change-kinds.js";
 
 export interface ApiChange {
-  readonly kind: string;
+  /** One of the table of change-kinds.ts, which also gives {@link breaking}. */
+  readonly kind: ChangeKind;
   /** What changed: `lf.a2a.v1.A2AService.CancelTask`, `lf.a2a.v1.CancelTaskRequest.reason`, `errors.TaskNotFoundError`, … */
   readonly path: string;
   readonly description: string;
   readonly breaking: Breaking;
   readonly reason: string;
-}
-
-/** The text output's sections, in order; every change kind belongs to one. */
-export const GROUPS = ["bindings", "services", "operations", "routes", "messages", "fields", "enums", "errors", "service parameters"] as const;
-export type ChangeGroup = (typeof GROUPS)[number];
-
-export function changeGroup(kind: string): ChangeGroup {
-  if (kind.startsWith("binding-")) return "bindings";
-  if (kind.startsWith("service-parameter-")) return "service parameters";
-  if (kind.startsWith("service-") || kind === "task-runtime-changed") return "services";
-  if (kind.startsWith("operation-")) return "operations";
-  if (kind.startsWith("route-")) return "routes";
-  if (kind.startsWith("message-") || kind === "types-moved") return "messages";
-  if (kind.startsWith("field-") || kind.startsWith("oneof-")) return "fields";
-  if (kind.startsWith("enum-")) return "enums";
-  return "errors";
 }
 
 /** One side of a comparison: the manifests of the files with services, merged by name. */
@@ -96,15 +78,12 @@ function mergeUsage<T extends { readonly usage: readonly TypeUsage[] }>(before: 
   return { ...t, usage };
 }
 
-const breaks = (servers: boolean, clients: boolean): Breaking => ({ servers, clients });
-const NONE = breaks(false, false);
-const BOTH = breaks(true, true);
-const CLIENTS = breaks(false, true);
-
 /** The changes from `before` to `after`. */
 export function compareApis(before: ApiView, after: ApiView): ApiChange[] {
   const changes: ApiChange[] = [];
-  const add = (kind: string, path: string, description: string, breaking: Breaking, reason: string) => changes.push({ kind, path, description, breaking, reason });
+  const add: Add = (kind, path, description, reason, ...facts) => {
+    changes.push({ kind, path, description, breaking: breakingOf(kind, ...facts), reason });
+  };
   compareBindings(before, after, add);
   compareServices(before, after, add);
   compareTypes(before, after, add);
@@ -114,21 +93,16 @@ export function compareApis(before: ApiView, after: ApiView): ApiChange[] {
   return GROUPS.flatMap((g) => changes.filter((c) => changeGroup(c.kind) === g));
 }
 
-type Add = (kind: string, path: string, description: string, breaking: Breaking, reason: string) => void;
+/** Records a change; its verdict comes from the kind's rules (change-kinds.ts) and the facts they name. */
+type Add = <K extends ChangeKind>(kind: K, path: string, description: string, reason: string, ...facts: ChangeFactsArg<K>) => void;
 
 function compareBindings(before: ApiView, after: ApiView, add: Add): void {
   for (const b of after.bindings) {
-    if (!before.bindings.includes(b)) add("binding-added", `bindings.${b}`, `the ${bindingName(b)} binding is generated`, NONE, "a new binding: the others are unchanged");
+    if (!before.bindings.includes(b)) add("binding-added", `bindings.${b}`, `the ${bindingName(b)} binding is generated`, "a new binding: the others are unchanged");
   }
   for (const b of before.bindings) {
     if (!after.bindings.includes(b))
-      add(
-        "binding-removed",
-        `bindings.${b}`,
-        `the ${bindingName(b)} binding is no longer generated`,
-        BOTH,
-        `its server and client are no longer generated: agents serving it and clients calling it break`,
-      );
+      add("binding-removed", `bindings.${b}`, `the ${bindingName(b)} binding is no longer generated`, `its server and client are no longer generated: agents serving it and clients calling it break`);
   }
 }
 
@@ -145,7 +119,6 @@ function compareServices(before: ApiView, after: ApiView, add: Add): void {
         "service-added",
         name,
         `service added, with ${s.operations.length} operation${s.operations.length === 1 ? "" : "s"}: ${s.operations.map((o) => o.name).join(", ")}`,
-        NONE,
         "a new service: nothing serves or calls it yet",
       );
       continue;
@@ -158,7 +131,6 @@ function compareServices(before: ApiView, after: ApiView, add: Add): void {
         "service-removed",
         name,
         `service removed, with its operations ${s.operations.map((o) => o.name).join(", ")}`,
-        CLIENTS,
         "calls to its operations are no longer answered (MethodNotFoundError, 404, UNIMPLEMENTED); its handlers are no longer called",
       );
   }
@@ -172,10 +144,10 @@ function compareService(old: ManifestService, now: ManifestService, add: Add): v
       "task-runtime-changed",
       now.name,
       refused ? `generation stops: the task runtime refuses the service: ${now.taskRuntime.error}` : `the task runtime no longer applies: ${now.taskRuntime.reason ?? "?"}`,
-      BOTH,
       refused
         ? "buf generate fails until the proto fits the task runtime again (or the runtime is updated): nothing is generated for it"
         : `create${shortName(now.name)}TaskHandler, the agent client (connect${shortName(now.name)}) and the equivalence kit are generated for A2A-shaped services only: agents on the task runtime and clients using the agent client break`,
+      { withdrawn: true },
     );
   } else if (!old.taskRuntime.applies && now.taskRuntime.applies) {
     const again = old.taskRuntime.error !== undefined;
@@ -183,8 +155,8 @@ function compareService(old: ManifestService, now: ManifestService, add: Add): v
       "task-runtime-changed",
       now.name,
       again ? "the task runtime accepts the service again: generation works" : "the task runtime applies now",
-      NONE,
       `create${shortName(now.name)}TaskHandler, the agent client and the equivalence kit are generated${again ? "" : " besides the handler interface: nothing existing changes"}`,
+      { withdrawn: false },
     );
   }
   const oldOps = new Map(old.operations.map((o) => [o.name, o]));
@@ -205,12 +177,11 @@ function compareService(old: ManifestService, now: ManifestService, add: Add): v
         "operation-renamed",
         path,
         `operation renamed from ${from.name}: JSON-RPC method ${from.jsonRpcMethod} → ${op.jsonRpcMethod}, gRPC path ${from.grpcPath} → ${op.grpcPath}${sameRoutes(from, op) ? " (HTTP routes unchanged)" : ""}`,
-        BOTH,
         `clients calling ${from.jsonRpcMethod} get MethodNotFoundError (gRPC: UNIMPLEMENTED); handlers must rename ${lower(from.name)} to ${lower(op.name)}`,
       );
       compareRoutes(path, from.http, op.http, add);
     } else {
-      add("operation-added", path, `operation added: ${signature(op)}; ${routesText(op)}`, breaks(true, false), addedOperationReason(handler, op, now));
+      add("operation-added", path, `operation added: ${signature(op)}; ${routesText(op)}`, addedOperationReason(handler, op, now));
     }
   }
   for (const op of removed) {
@@ -219,7 +190,6 @@ function compareService(old: ManifestService, now: ManifestService, add: Add): v
       "operation-removed",
       `${now.name}.${op.name}`,
       `operation removed: ${signature(op)}; ${routesText(op)}`,
-      CLIENTS,
       `clients calling it get MethodNotFoundError (JSON-RPC), 404 (HTTP+JSON), UNIMPLEMENTED (gRPC); the handler's ${lower(op.name)} is no longer called`,
     );
   }
@@ -259,27 +229,20 @@ function compareOperation(path: string, old: ManifestOperation, now: ManifestOpe
       "operation-kind-changed",
       path,
       `kind ${old.kind} → ${now.kind}`,
-      BOTH,
       "the handler's method returns another shape (a response or a stream) and clients read another answer (a JSON body or an SSE stream)",
     );
   }
-  if (old.request !== now.request)
-    add("operation-request-changed", path, `request type ${old.request} → ${now.request}`, BOTH, "the request message changed: handlers read, and clients send, another type");
+  if (old.request !== now.request) add("operation-request-changed", path, `request type ${old.request} → ${now.request}`, "the request message changed: handlers read, and clients send, another type");
   if (old.response !== now.response)
-    add("operation-response-changed", path, `response type ${old.response} → ${now.response}`, BOTH, "the response message changed: handlers return, and clients read, another type");
+    add("operation-response-changed", path, `response type ${old.response} → ${now.response}`, "the response message changed: handlers return, and clients read, another type");
   // The RPC name qualified (`Get` → `ShelfService.Get`, another service of the file now has a Get): the server still takes `Get`.
   if (old.jsonRpcMethod !== now.jsonRpcMethod && old.jsonRpcMethod === now.name)
-    add("route-jsonrpc-changed", path, `JSON-RPC method ${old.jsonRpcMethod} → ${now.jsonRpcMethod}`, NONE, `the server takes ${now.name} too (what the generated clients send)`);
+    add("route-jsonrpc-changed", path, `JSON-RPC method ${old.jsonRpcMethod} → ${now.jsonRpcMethod}`, `the server takes ${now.name} too (what the generated clients send)`, { withdrawn: false });
   else if (old.jsonRpcMethod !== now.jsonRpcMethod)
-    add(
-      "route-jsonrpc-changed",
-      path,
-      `JSON-RPC method ${old.jsonRpcMethod} → ${now.jsonRpcMethod}`,
-      CLIENTS,
-      `clients calling ${old.jsonRpcMethod} get MethodNotFoundError; the generated server follows`,
-    );
-  if (old.grpcPath !== now.grpcPath)
-    add("route-grpc-changed", path, `gRPC path ${old.grpcPath} → ${now.grpcPath}`, CLIENTS, `clients calling ${old.grpcPath} get UNIMPLEMENTED; the generated server follows`);
+    add("route-jsonrpc-changed", path, `JSON-RPC method ${old.jsonRpcMethod} → ${now.jsonRpcMethod}`, `clients calling ${old.jsonRpcMethod} get MethodNotFoundError; the generated server follows`, {
+      withdrawn: true,
+    });
+  if (old.grpcPath !== now.grpcPath) add("route-grpc-changed", path, `gRPC path ${old.grpcPath} → ${now.grpcPath}`, `clients calling ${old.grpcPath} get UNIMPLEMENTED; the generated server follows`);
   compareRoutes(path, old.http, now.http, add);
   if (bothRuntime && old.taskRuntime !== now.taskRuntime) {
     if (now.taskRuntime === "unsupported")
@@ -287,13 +250,13 @@ function compareOperation(path: string, old: ManifestOperation, now: ManifestOpe
         "operation-task-runtime-changed",
         path,
         "the task runtime no longer implements it: it answers UnsupportedOperationError",
-        BOTH,
         "agents on the task runtime stop serving it, and their clients get UnsupportedOperationError",
+        { withdrawn: true },
       );
-    else add("operation-task-runtime-changed", path, "the task runtime implements it now", NONE, "calls answered with UnsupportedOperationError before are served");
+    else add("operation-task-runtime-changed", path, "the task runtime implements it now", "calls answered with UnsupportedOperationError before are served", { withdrawn: false });
   }
   if (old.deprecated !== now.deprecated) {
-    add("operation-deprecated", path, now.deprecated ? "deprecated" : "no longer deprecated", NONE, "a mark for readers: the operation works as before");
+    add("operation-deprecated", path, now.deprecated ? "deprecated" : "no longer deprecated", "a mark for readers: the operation works as before");
   }
 }
 
@@ -312,7 +275,6 @@ function compareRoutes(path: string, old: readonly ManifestHttpBinding[], now: r
         "route-http-changed",
         path,
         `HTTP route changed (${originText(g.origin)}): ${routeText(g)} → ${routeText(match)}`,
-        CLIENTS,
         `clients built on ${g.method} ${g.template} get 404 or 405 (the message wire format is unchanged); the generated route table and server follow`,
       );
     } else {
@@ -320,14 +282,12 @@ function compareRoutes(path: string, old: readonly ManifestHttpBinding[], now: r
         "route-http-removed",
         path,
         `HTTP route removed (${originText(g.origin)}): ${routeText(g)}`,
-        CLIENTS,
         `clients built on ${g.method} ${g.template} get 404 or 405; the generated route table and server follow`,
       );
     }
   }
   for (const f of fresh) {
-    if (!paired.has(f))
-      add("route-http-added", path, `HTTP route added (${originText(f.origin)}): ${routeText(f)}`, NONE, "a new route: the generated server answers it, existing routes are unchanged");
+    if (!paired.has(f)) add("route-http-added", path, `HTTP route added (${originText(f.origin)}): ${routeText(f)}`, "a new route: the generated server answers it, existing routes are unchanged");
   }
 }
 
@@ -361,9 +321,9 @@ function compareTypes(before: ApiView, after: ApiView, add: Add): void {
     const old = before.messages.get(name);
     const now = after.messages.get(name);
     if (old === undefined && now !== undefined) {
-      add("message-added", name, `message added (${usageText(now.usage)}): ${now.fields.map(fieldSummary).join(", ") || "no fields"}`, NONE, "a new message, used by the changes listed with it");
+      add("message-added", name, `message added (${usageText(now.usage)}): ${now.fields.map(fieldSummary).join(", ") || "no fields"}`, "a new message, used by the changes listed with it");
     } else if (old !== undefined && now === undefined) {
-      add("message-removed", name, "message no longer used by any operation", NONE, "see the changes of the fields and operations that used it");
+      add("message-removed", name, "message no longer used by any operation", "see the changes of the fields and operations that used it");
     } else if (old !== undefined && now !== undefined) {
       if (old.file !== now.file) moved(old.file, now.file, name);
       changedFields.push(() => compareMessage(old, now, add));
@@ -372,9 +332,8 @@ function compareTypes(before: ApiView, after: ApiView, add: Add): void {
   for (const name of sortedUnion(before.enums, after.enums)) {
     const old = before.enums.get(name);
     const now = after.enums.get(name);
-    if (old === undefined && now !== undefined)
-      add("enum-added", name, `enum added: ${now.values.map((v) => `${v.name} = ${v.number}`).join(", ")}`, NONE, "a new enum, used by the changes listed with it");
-    else if (old !== undefined && now === undefined) add("enum-removed", name, "enum no longer used by any operation", NONE, "see the changes of the fields that used it");
+    if (old === undefined && now !== undefined) add("enum-added", name, `enum added: ${now.values.map((v) => `${v.name} = ${v.number}`).join(", ")}`, "a new enum, used by the changes listed with it");
+    else if (old !== undefined && now === undefined) add("enum-removed", name, "enum no longer used by any operation", "see the changes of the fields that used it");
     else if (old !== undefined && now !== undefined) {
       if (old.file !== now.file) moved(old.file, now.file, name);
       changedFields.push(() => compareEnum(old, now, add));
@@ -386,7 +345,6 @@ function compareTypes(before: ApiView, after: ApiView, add: Add): void {
       "types-moved",
       `${from} → ${to}`,
       `${countText(names, after)} moved from ${from} to ${to}: ${names.join(", ")}`,
-      NONE,
       `the wire, the routes and the generated APIs (handler, clients, task runtime) are unchanged; at the source level only, TypeScript code importing them from ${pbModule(from)} imports them from ${pbModule(to)} now`,
     );
   }
@@ -444,7 +402,6 @@ function compareMessage(old: ManifestMessage, now: ManifestMessage, add: Add): v
         "field-number-changed",
         `${now.name}.${f.name}`,
         `field number ${f.number} → ${sameName.number}`,
-        BOTH,
         "gRPC (binary protobuf) carries fields by number: old peers read it as an unknown field; JSON-RPC and HTTP+JSON (by name) are unchanged",
       );
       compareField(now, f, sameName, { request, response }, add, { skipName: true });
@@ -460,13 +417,13 @@ function compareMessage(old: ManifestMessage, now: ManifestMessage, add: Add): v
         "field-added",
         path,
         `REQUIRED field added: ${fieldDecl(f)}`,
-        breaks(response, request),
         [request ? "old clients do not send it and get InvalidParamsError (HTTP 400, INVALID_ARGUMENT)" : undefined, response ? "handlers must set it in what they return" : undefined]
           .filter((s) => s !== undefined)
           .join("; "),
+        { required: true, request, response },
       );
     } else {
-      add("field-added", path, `field added: ${fieldDecl(f)}`, NONE, "a new optional field: old peers leave it out or ignore it (§5.7)");
+      add("field-added", path, `field added: ${fieldDecl(f)}`, "a new optional field: old peers leave it out or ignore it (§5.7)", { required: false, request, response });
     }
   }
   for (const f of removed) {
@@ -475,7 +432,6 @@ function compareMessage(old: ManifestMessage, now: ManifestMessage, add: Add): v
       "field-removed",
       `${now.name}.${f.name}`,
       `field removed: ${fieldDecl(f)}${f.required === undefined ? "" : ", REQUIRED"}${reserved ? ", its number reserved" : ""}`,
-      BOTH,
       `code setting or reading ${f.jsonName} no longer compiles and the value no longer travels${reserved ? "" : `; number ${f.number} is not reserved, a later field could reuse it`}`,
     );
   }
@@ -484,14 +440,8 @@ function compareMessage(old: ManifestMessage, now: ManifestMessage, add: Add): v
     if (before === undefined || before.exactlyOne === o.exactlyOne) continue;
     const path = `${now.name}.${o.name}`;
     if (o.exactlyOne !== undefined)
-      add(
-        "oneof-rule-added",
-        path,
-        `oneof ${o.name} now requires exactly one of ${o.fields.join(", ")}`,
-        breaks(response, request),
-        "clients sending none get InvalidParamsError; handlers must set one",
-      );
-    else add("oneof-rule-removed", path, `oneof ${o.name} no longer requires one of ${o.fields.join(", ")}`, breaks(request, response), "handlers may receive none set; clients may read none set");
+      add("oneof-rule-added", path, `oneof ${o.name} now requires exactly one of ${o.fields.join(", ")}`, "clients sending none get InvalidParamsError; handlers must set one", { request, response });
+    else add("oneof-rule-removed", path, `oneof ${o.name} no longer requires one of ${o.fields.join(", ")}`, "handlers may receive none set; clients may read none set", { request, response });
   }
 }
 
@@ -510,23 +460,21 @@ function compareField(message: ManifestMessage, old: ManifestField, now: Manifes
       "field-renamed",
       path,
       `field ${old.number} renamed: ${old.name} → ${now.name} (JSON ${old.jsonName} → ${now.jsonName})`,
-      BOTH,
       old.jsonName === now.jsonName
         ? "the JSON name is unchanged, but TypeScript code using the field's name no longer compiles"
         : "JSON-RPC and HTTP+JSON (ProtoJSON) carry fields by JSON name: old peers' values are ignored; gRPC (by number) is unchanged; TypeScript code using the old name no longer compiles",
     );
   } else if (old.jsonName !== now.jsonName) {
-    add("field-json-name-changed", path, `JSON name ${old.jsonName} → ${now.jsonName}`, BOTH, "JSON-RPC and HTTP+JSON carry fields by JSON name: old peers' values are ignored");
+    add("field-json-name-changed", path, `JSON name ${old.jsonName} → ${now.jsonName}`, "JSON-RPC and HTTP+JSON carry fields by JSON name: old peers' values are ignored");
   }
   const optionalOnly = (a: string, b: string) => (a === "singular" && b === "optional") || (a === "optional" && b === "singular");
   if (old.type !== now.type || old.keyType !== now.keyType || (old.cardinality !== now.cardinality && !optionalOnly(old.cardinality, now.cardinality))) {
-    add("field-type-changed", path, `type ${typeText(old)} → ${typeText(now)}`, BOTH, "old peers send and read the other type: on the wire and in code");
+    add("field-type-changed", path, `type ${typeText(old)} → ${typeText(now)}`, "old peers send and read the other type: on the wire and in code");
   } else if (old.cardinality !== now.cardinality) {
     add(
       "field-presence-changed",
       path,
       `presence ${typeText(old)} → ${typeText(now)}`,
-      NONE,
       "the wire form is the same (an unset optional and a zero value are both left out); TypeScript code sees the field as possibly undefined, or no longer",
     );
   }
@@ -535,7 +483,6 @@ function compareField(message: ManifestMessage, old: ManifestField, now: Manifes
       "field-oneof-changed",
       path,
       old.oneof === undefined ? `now in oneof ${now.oneof}` : now.oneof === undefined ? `no longer in oneof ${old.oneof}` : `oneof ${old.oneof} → ${now.oneof}`,
-      BOTH,
       "the JSON and binary forms are unchanged, but the TypeScript shape is not (a oneof member lives in a { case, value } union) and at most one member of a oneof may be set",
     );
   }
@@ -544,7 +491,6 @@ function compareField(message: ManifestMessage, old: ManifestField, now: Manifes
       "field-required-added",
       path,
       `became REQUIRED (${now.required})`,
-      breaks(response, request),
       [
         request ? "old clients that leave it out get InvalidParamsError (HTTP 400, INVALID_ARGUMENT)" : undefined,
         response ? "handlers must set it in what they return" : undefined,
@@ -552,13 +498,13 @@ function compareField(message: ManifestMessage, old: ManifestField, now: Manifes
       ]
         .filter((s) => s !== undefined)
         .join("; "),
+      { request, response },
     );
   } else if (old.required !== undefined && now.required === undefined) {
     add(
       "field-required-removed",
       path,
       "no longer REQUIRED",
-      breaks(request, response),
       [
         request ? "handlers may now receive requests without it: the generated validation no longer refuses them" : undefined,
         response ? "clients may now read responses without it" : undefined,
@@ -566,27 +512,26 @@ function compareField(message: ManifestMessage, old: ManifestField, now: Manifes
       ]
         .filter((s) => s !== undefined)
         .join("; "),
+      { request, response },
     );
   } else if (old.required !== now.required) {
-    add("field-required-changed", path, `REQUIRED check ${old.required} → ${now.required}`, breaks(response, request), "validation checks it another way");
+    add("field-required-changed", path, `REQUIRED check ${old.required} → ${now.required}`, "validation checks it another way", { request, response });
   }
   const behavior = (f: ManifestField) => (f.fieldBehavior ?? []).filter((b) => b !== "REQUIRED").join(", ");
   if (behavior(old) !== behavior(now)) {
-    add("field-behavior-changed", path, `google.api.field_behavior ${behavior(old) || "(none)"} → ${behavior(now) || "(none)"}`, NONE, "documentation only: validation reads REQUIRED alone");
+    add("field-behavior-changed", path, `google.api.field_behavior ${behavior(old) || "(none)"} → ${behavior(now) || "(none)"}`, "documentation only: validation reads REQUIRED alone");
   }
   const range = (f: ManifestField) => (f.range === undefined ? "any" : `${f.range.min ?? "…"}–${f.range.max ?? "…"}`);
   if (range(old) !== range(now)) {
     const narrower = (now.range?.min ?? -Infinity) > (old.range?.min ?? -Infinity) || (now.range?.max ?? Infinity) < (old.range?.max ?? Infinity);
     const wider = (now.range?.min ?? -Infinity) < (old.range?.min ?? -Infinity) || (now.range?.max ?? Infinity) > (old.range?.max ?? Infinity);
-    add(
-      "field-range-changed",
-      path,
-      `accepted range ${range(old)} → ${range(now)}`,
-      breaks(request && wider, request && narrower),
-      request ? "values outside the range are refused with InvalidParamsError" : "the range applies to requests only",
-    );
+    add("field-range-changed", path, `accepted range ${range(old)} → ${range(now)}`, request ? "values outside the range are refused with InvalidParamsError" : "the range applies to requests only", {
+      request,
+      widened: wider,
+      narrowed: narrower,
+    });
   }
-  if (old.deprecated !== now.deprecated) add("field-deprecated", path, now.deprecated ? "deprecated" : "no longer deprecated", NONE, "a mark for readers: the field works as before");
+  if (old.deprecated !== now.deprecated) add("field-deprecated", path, now.deprecated ? "deprecated" : "no longer deprecated", "a mark for readers: the field works as before");
 }
 
 function compareEnum(old: ManifestEnum, now: ManifestEnum, add: Add): void {
@@ -599,7 +544,7 @@ function compareEnum(old: ManifestEnum, now: ManifestEnum, add: Add): void {
     if (same !== undefined) {
       matched.add(same.name);
       if (same.number !== v.number)
-        add("enum-value-number-changed", path, `number ${v.number} → ${same.number}`, BOTH, "gRPC (binary protobuf) carries enum values by number; JSON-RPC and HTTP+JSON (by name) are unchanged");
+        add("enum-value-number-changed", path, `number ${v.number} → ${same.number}`, "gRPC (binary protobuf) carries enum values by number; JSON-RPC and HTTP+JSON (by name) are unchanged");
       continue;
     }
     const renamed = now.values.find((n) => n.number === v.number && !oldNames.has(n.name) && !matched.has(n.name));
@@ -609,22 +554,15 @@ function compareEnum(old: ManifestEnum, now: ManifestEnum, add: Add): void {
         "enum-value-renamed",
         path,
         `value ${v.number} renamed: ${v.name} → ${renamed.name}`,
-        BOTH,
         `JSON-RPC and HTTP+JSON (ProtoJSON) carry enum values by name: old peers send and expect ${v.name}; gRPC (by number) is unchanged; TypeScript code using the old name no longer compiles`,
       );
     } else {
-      add("enum-value-removed", path, `value removed: ${v.name} = ${v.number}`, BOTH, "old peers still send or expect it; code using it no longer compiles");
+      add("enum-value-removed", path, `value removed: ${v.name} = ${v.number}`, "old peers still send or expect it; code using it no longer compiles");
     }
   }
   for (const v of now.values) {
     if (!matched.has(v.name))
-      add(
-        "enum-value-added",
-        `${now.name}.${v.name}`,
-        `value added: ${v.name} = ${v.number}`,
-        NONE,
-        "old peers may receive a value they do not know (lenient ProtoJSON readers, ours included, ignore it)",
-      );
+      add("enum-value-added", `${now.name}.${v.name}`, `value added: ${v.name} = ${v.number}`, "old peers may receive a value they do not know (lenient ProtoJSON readers, ours included, ignore it)");
   }
 }
 
@@ -633,7 +571,7 @@ function compareEnum(old: ManifestEnum, now: ManifestEnum, add: Add): void {
 
 function compareErrors(before: ApiView, after: ApiView, add: Add): void {
   if (before.errorProfile !== after.errorProfile) {
-    add("error-profile-changed", "errors", `error table profile ${before.errorProfile} → ${after.errorProfile}`, NONE, "the entries that differ are listed one by one");
+    add("error-profile-changed", "errors", `error table profile ${before.errorProfile} → ${after.errorProfile}`, "the entries that differ are listed one by one");
   }
   const oldByName = new Map(before.errors.map((e) => [e.name, e]));
   for (const e of after.errors) {
@@ -644,31 +582,23 @@ function compareErrors(before: ApiView, after: ApiView, add: Add): void {
         "error-added",
         path,
         `error added: JSON-RPC ${e.jsonRpcCode}, HTTP ${e.httpStatus}, gRPC ${e.grpcStatus}, reason ${e.reason}`,
-        NONE,
         "a new error class; old clients see it by its code and reason as an unknown A2A error",
       );
       continue;
     }
     const follow = "; the generated error mappers follow";
     if (old.jsonRpcCode !== e.jsonRpcCode)
-      add("error-jsonrpc-code-changed", path, `JSON-RPC code ${old.jsonRpcCode} → ${e.jsonRpcCode}`, CLIENTS, `clients that recognise the error by its JSON-RPC code see another code${follow}`);
+      add("error-jsonrpc-code-changed", path, `JSON-RPC code ${old.jsonRpcCode} → ${e.jsonRpcCode}`, `clients that recognise the error by its JSON-RPC code see another code${follow}`);
     if (old.httpStatus !== e.httpStatus)
-      add("error-http-status-changed", path, `HTTP status ${old.httpStatus} → ${e.httpStatus}`, CLIENTS, `HTTP+JSON clients that branch on the status see another one${follow}`);
+      add("error-http-status-changed", path, `HTTP status ${old.httpStatus} → ${e.httpStatus}`, `HTTP+JSON clients that branch on the status see another one${follow}`);
     if (old.grpcStatus !== e.grpcStatus)
-      add("error-grpc-status-changed", path, `gRPC status ${old.grpcStatus} → ${e.grpcStatus}`, CLIENTS, `gRPC clients that branch on the status code see another one${follow}`);
-    if (old.reason !== e.reason)
-      add("error-reason-changed", path, `ErrorInfo reason ${old.reason} → ${e.reason}`, CLIENTS, `clients that recognise the error by its ErrorInfo reason no longer do${follow}`);
+      add("error-grpc-status-changed", path, `gRPC status ${old.grpcStatus} → ${e.grpcStatus}`, `gRPC clients that branch on the status code see another one${follow}`);
+    if (old.reason !== e.reason) add("error-reason-changed", path, `ErrorInfo reason ${old.reason} → ${e.reason}`, `clients that recognise the error by its ErrorInfo reason no longer do${follow}`);
   }
   const newNames = new Set(after.errors.map((e) => e.name));
   for (const e of before.errors) {
     if (!newNames.has(e.name))
-      add(
-        "error-removed",
-        `errors.${e.name}`,
-        `error removed: JSON-RPC ${e.jsonRpcCode}, reason ${e.reason}`,
-        BOTH,
-        `code throwing or catching ${e.name} no longer compiles; clients no longer receive it`,
-      );
+      add("error-removed", `errors.${e.name}`, `error removed: JSON-RPC ${e.jsonRpcCode}, reason ${e.reason}`, `code throwing or catching ${e.name} no longer compiles; clients no longer receive it`);
   }
 }
 
@@ -682,24 +612,24 @@ function compareServiceParameters(before: ApiView, after: ApiView, add: Add): vo
         "service-parameter-added",
         path,
         `service parameter added (gRPC metadata ${p.grpcKey}${p.query ? ", also a query parameter" : ""})`,
-        NONE,
         "a new parameter: requests without it are read as before",
       );
       continue;
     }
-    if (old.grpcKey !== p.grpcKey) add("service-parameter-changed", path, `gRPC metadata key ${old.grpcKey} → ${p.grpcKey}`, CLIENTS, "gRPC clients sending the old key are not understood");
+    if (old.grpcKey !== p.grpcKey)
+      add("service-parameter-changed", path, `gRPC metadata key ${old.grpcKey} → ${p.grpcKey}`, "gRPC clients sending the old key are not understood", { withdrawn: true });
     if (old.query !== p.query)
       add(
         "service-parameter-changed",
         path,
         p.query ? "now also read from the query string" : "no longer read from the query string",
-        breaks(false, !p.query),
         p.query ? "an extra way to send it" : "HTTP clients sending it as a query parameter are not understood",
+        { withdrawn: !p.query },
       );
   }
   const newNames = new Set(after.serviceParameters.map((p) => p.name.toLowerCase()));
   for (const p of before.serviceParameters) {
     if (!newNames.has(p.name.toLowerCase()))
-      add("service-parameter-removed", `serviceParameters.${p.name}`, "service parameter removed", BOTH, "clients sending it are not understood; handlers no longer receive it in their call context");
+      add("service-parameter-removed", `serviceParameters.${p.name}`, "service parameter removed", "clients sending it are not understood; handlers no longer receive it in their call context");
   }
 }

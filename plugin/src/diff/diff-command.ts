@@ -10,7 +10,8 @@
  */
 import { parseOptions, type PluginOptions } from "../options.js";
 import type { ApiManifest } from "../manifest/api-manifest.js";
-import { apiView, changeGroup, compareApis, GROUPS, type ApiChange } from "./compare.js";
+import { apiView, compareApis, type ApiChange } from "./compare.js";
+import { changeGroup, GROUPS, type ChangeKind } from "./change-kinds.js";
 import { InputError, loadApi, type LoadedApi } from "./load-api.js";
 
 export const DIFF_USAGE = `usage: protoc-gen-a2a diff <old> <new> [--format text|json] [--fail-on-breaking] [--options <plugin options>]
@@ -168,7 +169,7 @@ function verdict(c: ApiChange): string {
   return "not breaking";
 }
 
-const marker = (kind: string) => (kind.endsWith("-added") ? "+" : kind.endsWith("-removed") ? "-" : "~");
+const marker = (kind: ChangeKind) => (kind.endsWith("-added") ? "+" : kind.endsWith("-removed") ? "-" : "~");
 
 /** The text output: the two sides, the changes grouped (GROUPS order), a summary line. */
 export function formatText(report: DiffReport): string {

@@ -1,15 +1,18 @@
 // Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
-import type { DescFile, DescMessage, DescMethod, DescService } from "@bufbuild/protobuf";
+import type { DescFile, DescService } from "@bufbuild/protobuf";
 import type { PluginOptions } from "../options.js";
 import { GenerationError, generationError } from "../generation-error.js";
 import { notice } from "../notices.js";
-import { buildHttpBindings, type HttpBinding } from "./http-binding.js";
+import { buildHttpBindings } from "./http-binding.js";
 import { collectRequiredFields, type MessageRequirements } from "./required-fields.js";
 import { errorCatalog, type ErrorCatalogEntry } from "./error-catalog.js";
 import { serviceParameters, type ServiceParameter } from "./service-parameters.js";
 import { taskRuntimeModel, type TaskRuntimeModel } from "./task-runtime.js";
 import { provenanceOf, type Provenance } from "./provenance.js";
 import { ambiguousRpcNames, documentedJsonRpcMethod, operationLocalNames } from "./operation-names.js";
+import type { OperationModel } from "./operation-model.js";
+
+export type { OperationKind, OperationModel } from "./operation-model.js";
 
 /**
  * The one model of an A2A-style service that every emitter reads. It is built once
@@ -55,29 +58,6 @@ export interface ServiceModel {
 export interface BuildOptions {
   /** "throw" (generation: the one-line GenerationError) or "record" (describing a proto: `taskRuntimeRefusal`). Default "throw". */
   readonly taskRuntimeDrift?: "throw" | "record";
-}
-
-/** How an operation returns: one response, or a stream of them (server streaming). */
-export type OperationKind = "unary" | "server_streaming";
-
-export interface OperationModel {
-  readonly desc: DescMethod;
-  /** RPC name, "SendMessage"; also the JSON-RPC method name (spec §5.3: PascalCase = RPC name). */
-  readonly name: string;
-  /** Handler and client method name, "sendMessage" (`then$` for `rpc then`: model/operation-names.ts). */
-  readonly localName: string;
-  /**
-   * JSON-RPC 2.0 `method` value the documents name: the RPC name, or `<Service>.<Rpc>` when
-   * another service of the file has an RPC of that name (the method table then accepts both).
-   */
-  readonly jsonRpcMethod: string;
-  /** gRPC path, "/lf.a2a.v1.A2AService/SendMessage". */
-  readonly grpcPath: string;
-  readonly kind: OperationKind;
-  readonly input: DescMessage;
-  readonly output: DescMessage;
-  /** Every HTTP binding: the google.api.http rule, its additional_bindings, then spec aliases. */
-  readonly httpBindings: readonly HttpBinding[];
 }
 
 /** Builds the model of one proto file. Throws GenerationError on unsupported shapes. */

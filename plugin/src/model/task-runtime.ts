@@ -1,6 +1,6 @@
 // Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 import { ScalarType, type DescEnum, type DescField, type DescFile, type DescMessage, type DescService } from "@bufbuild/protobuf";
-import type { OperationModel, ServiceModel } from "./service-model.js";
+import type { OperationModel } from "./operation-model.js";
 import { A2A_OPERATIONS } from "../../../runtime/src/a2a-operations.js";
 import { generationError } from "../generation-error.js";
 import { notice } from "../notices.js";
@@ -83,7 +83,7 @@ export interface TaskRuntimeModel {
  * author implements them). Any other service: undefined, no error (a notice when it looks like a
  * partial A2A service: SendMessage and some other A2A operations, not all).
  */
-export function taskRuntimeModel(service: DescService, model: Pick<ServiceModel, "operations">): TaskRuntimeModel | undefined {
+export function taskRuntimeModel(service: DescService, model: { readonly operations: readonly OperationModel[] }): TaskRuntimeModel | undefined {
   const fileName = service.file.proto.name;
   const names = new Set(model.operations.map((o) => o.name));
   const missing = taskRuntimeRpcs.filter((rpc) => !names.has(rpc));

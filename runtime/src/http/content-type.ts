@@ -3,7 +3,8 @@
  * Media types (RFC 9110 §8.3.1): parsing of `Content-Type` and the JSON check the
  * bindings apply to request bodies.
  *
- * Self-contained on purpose (no imports): copied verbatim into generated code.
+ * Part of the runtime library, exported by `@protoc-gen-a2a/runtime/http`; the JSON-RPC and HTTP+JSON
+ * servers and the push receiver check request bodies with it. A leaf module: it imports nothing.
  */
 
 /** A parsed media type: `type/subtype` lower-cased, parameter names lower-cased, values as sent (quotes removed). */

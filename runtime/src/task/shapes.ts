@@ -2,8 +2,8 @@
 /**
  * Structural types of the A2A messages the task runtime reads and writes.
  *
- * The task runtime is copied verbatim into every generated output, so it cannot import
- * the generated `*_pb.ts` (its name and path depend on the user's proto). It is written
+ * The task runtime is part of the runtime library, which generated code imports, so it cannot
+ * import the generated `*_pb.ts` (its name and path depend on the user's proto). It is written
  * against these shapes instead: each lists exactly the fields the runtime uses, typed
  * as protobuf-es v2 generates them (oneofs as `{ case, value }`, enums as numbers,
  * `google.protobuf.Struct` as `JsonObject`). The generated messages are assignable to
