@@ -1,8 +1,14 @@
 import { defaultServerConditions } from "vite";
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 
 /** The runtime is tested from its sources: the workspace package resolves to runtime/src through this export condition. */
 const conditions = ["@protoc-gen-a2a/source", ...defaultServerConditions];
+
+/**
+ * The OpenTelemetry tests run without the "module" condition (which vitest also passes to Node): @opentelemetry/api
+ * exports its ESM build under it, whose imports have no file extensions, which Node cannot load.
+ */
+const otelConditions = conditions.filter((c) => c !== "module");
 
 export default defineConfig({
   resolve: { conditions },
@@ -13,10 +19,16 @@ export default defineConfig({
     globalSetup: ["test/support/postgres-global-setup.ts"],
     projects: [
       {
+        resolve: { conditions: otelConditions },
+        ssr: { resolve: { conditions: otelConditions } },
+        test: { name: "otel", include: ["test/otel.test.ts"], testTimeout: 60_000 },
+      },
+      {
         extends: true,
         test: {
           name: "default",
           include: ["test/**/*.test.ts", "runtime/**/*.test.ts"],
+          exclude: [...configDefaults.exclude, "test/otel.test.ts"],
           testTimeout: 60_000,
         },
       },

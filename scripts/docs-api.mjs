@@ -12,9 +12,15 @@ import { fileURLToPath } from "node:url";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const pkg = JSON.parse(readFileSync(join(root, "runtime", "package.json"), "utf8"));
+// The source of an entry: the condition's path, or its `default` where it has a browser build too (./grpc-client).
+const sourceOf = (target) => {
+  const source = typeof target === "object" ? target["@protoc-gen-a2a/source"] : undefined;
+  return typeof source === "string" ? source : source?.default;
+};
 const entryPoints = Object.values(pkg.exports)
-  .filter((target) => typeof target === "object" && typeof target["@protoc-gen-a2a/source"] === "string")
-  .map((target) => join("runtime", target["@protoc-gen-a2a/source"]));
+  .map(sourceOf)
+  .filter((source) => typeof source === "string")
+  .map((source) => join("runtime", source));
 const typedoc = join(dirname(createRequire(import.meta.url).resolve("typedoc/package.json")), "bin", "typedoc");
 const args = ["--options", "typedoc.json", ...entryPoints.flatMap((e) => ["--entryPoints", e]), ...process.argv.slice(2)];
 const result = spawnSync(process.execPath, [typedoc, ...args], { cwd: root, stdio: "inherit" });

@@ -53,7 +53,7 @@ import {
   type MountedInterfaces,
 } from "@protoc-gen-a2a/runtime/http";
 import { mountConnectRoutes } from "@protoc-gen-a2a/runtime/grpc";
-import { DEFAULT_MAX_PENDING_WRITE_BYTES, WriteBudget, type AuthRequest, type CallContext } from "@protoc-gen-a2a/runtime";
+import { DEFAULT_MAX_PENDING_WRITE_BYTES, WriteBudget, type AuthRequest, type CallContext, type Logger } from "@protoc-gen-a2a/runtime";
 import { A2AServiceOperations, type A2AServiceHandler } from "../gen/a2a_a2a_handler.js";
 import { createA2AServiceV03 } from "../gen/a2a_a2a_v03.js";
 import { V03_PUSH_PAYLOAD, hybridAgentCard, routeRestVersions, serveAgentCardVersions, withV03Interfaces } from "@protoc-gen-a2a/runtime/v0_3";
@@ -153,6 +153,8 @@ export interface ExampleAgentOptions {
   readonly apiDocuments?: { readonly openapi: ApiDocument; readonly openrpc: ApiDocument };
   /** Called with every call's context (all bindings) before the handler runs: tests watch `context.signal` through it. */
   readonly onCall?: (operation: string, context: CallContext<ExamplePrincipal | undefined>) => void;
+  /** Where the agent and its runtime pieces (servers, push sender, task runtime, stores) log. Default `console`. */
+  readonly logger?: Logger;
 }
 
 /** `handler` with `onCall` told of every call first. */
@@ -269,6 +271,7 @@ function agentCard(
 /** Starts the example agent. */
 export async function startExampleAgent(options: ExampleAgentOptions = {}): Promise<ExampleAgent> {
   const host = options.host ?? "127.0.0.1";
+  const logger: Logger = options.logger ?? console;
   const capabilities = { streaming: true, pushNotifications: true, extendedAgentCard: true, ...options.capabilities };
   const tokens = options.tokens ?? {};
   const requireAuthentication = options.requireAuthentication === true;
@@ -286,17 +289,18 @@ export async function startExampleAgent(options: ExampleAgentOptions = {}): Prom
     postgresUrl !== undefined
       ? await openA2AServicePostgresTaskStore(postgresUrl, {
           ...options.cluster,
-          onError: (e, context) => console.warn(`example agent: task store: ${context}: ${e instanceof Error ? e.message : String(e)}`),
+          logger,
+          onError: (e, context) => logger.warn?.(`example agent: task store: ${context}: ${e instanceof Error ? e.message : String(e)}`),
         })
       : undefined;
   const sqlite =
     options.taskDatabase !== undefined && postgres === undefined
-      ? createA2AServiceSqliteTaskStore(options.taskDatabase, { autoPurge: { intervalMs: 60_000, maxTasks: 10_000, maxBytesPerOwner: 768 * 1024 * 1024 } })
+      ? createA2AServiceSqliteTaskStore(options.taskDatabase, { logger, autoPurge: { intervalMs: 60_000, maxTasks: 10_000, maxBytesPerOwner: 768 * 1024 * 1024 } })
       : undefined;
   // This process is the only user of its database: a task still SUBMITTED or WORKING in it was cut off by
   // the end of the previous process (kill -9, a crash) and nothing will finish it. It is marked FAILED.
   const interrupted = (await sqlite?.failInterruptedTasks()) ?? 0;
-  if (interrupted > 0) console.warn(`example agent: ${interrupted} task(s) cut off when the previous process ended are now FAILED`);
+  if (interrupted > 0) logger.warn?.(`example agent: ${interrupted} task(s) cut off when the previous process ended are now FAILED`);
   const store = postgres ?? sqlite ?? new InMemoryTaskStore();
   // Failed deliveries are reported once per (task, webhook) and kept short (ACTS registers
   // unreachable https://example.com/… webhooks; this must not flood the log).
@@ -306,7 +310,7 @@ export async function startExampleAgent(options: ExampleAgentOptions = {}): Prom
     if (reported.has(key) || reported.size > 1_000) return;
     reported.add(key);
     const why = f.status !== undefined ? `HTTP ${f.status}` : f.error instanceof Error ? f.error.message : f.reason;
-    console.warn(`example agent: push notification for task ${f.taskId} not delivered (${f.reason}: ${why}); further failures for this webhook are not logged`);
+    logger.warn?.(`example agent: push notification for task ${f.taskId} not delivered (${f.reason}: ${why}); further failures for this webhook are not logged`);
   };
   const push = createPushNotificationSender({
     store,
@@ -319,15 +323,17 @@ export async function startExampleAgent(options: ExampleAgentOptions = {}): Prom
     maxRetries: 1,
     closeTimeoutMs: 1_000,
     onDeliveryError,
+    logger,
   });
   // With PostgreSQL, push notifications go through the store's outbox: queued with each event in its transaction,
   // delivered once by whichever instance claims them, retried across restarts.
-  if (postgres !== undefined && capabilities.pushNotifications) postgres.deliverPushNotifications(push, { maxAttempts: 2, onDeliveryError });
+  if (postgres !== undefined && capabilities.pushNotifications) postgres.deliverPushNotifications(push, { maxAttempts: 2, onDeliveryError, logger });
   const taskHandler = createA2AServiceTaskHandler<ExamplePrincipal | undefined>({
     executor: createExampleExecutor({ longRunningMs: options.longRunningMs ?? 1500, shutdown: shutdown.signal }),
     store,
     capabilities,
     clientContextIds: "known",
+    logger,
     // Each token's subject has its own tasks; anonymous callers share theirs.
     ownerOf: (principal) => principal?.subject ?? "",
     extendedAgentCard: ({ principal }) => {
@@ -354,7 +360,7 @@ export async function startExampleAgent(options: ExampleAgentOptions = {}): Prom
   // No versionWhenMissing: a request without A2A-Version is a 0.3 request (spec §3.6: "Agents MUST interpret empty value
   // as 0.3 version"): with legacyV03 the 0.3 wires take it when it is 0.3-shaped (a 0.3 method, a /v1/ route, the
   // a2a.v1 gRPC service); a 1.0-shaped request without the header gets VersionNotSupportedError. Clients send A2A-Version: 1.0.
-  const serverOptions = { authenticate, logger: { error: (m: string, e?: unknown) => console.error(m, e) } };
+  const serverOptions = { authenticate, logger };
   const legacyV03 = options.legacyV03 !== false;
   // A2A 0.3 on every binding, served by the same handler (gen/a2a_a2a_v03.ts): the 0.3 proto's generated gRPC and
   // HTTP+JSON servers over a translating handler, and the 0.3 JSON-RPC wire on the 1.0 JSON-RPC server.

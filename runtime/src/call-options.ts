@@ -4,6 +4,7 @@ import { create, type DescMessage, type Message, type MessageInitShape } from "@
 import { formatExtensions } from "./service-parameters.js";
 import type { ErrorRegistry } from "./a2a-error.js";
 import { ownMessageInit } from "./own-json.js";
+import type { A2ATracing } from "./tracing.js";
 
 /** Options every binding's client takes, fixed for its lifetime. */
 export interface ClientOptions {
@@ -20,6 +21,11 @@ export interface ClientOptions {
   readonly headers?: Readonly<Record<string, string>> | undefined;
   /** Default timeout of a call in ms (for streams: until the stream ends); none when unset. */
   readonly timeoutMs?: number | undefined;
+  /**
+   * Traces every call (a CLIENT span per call, `traceparent` sent): `openTelemetryTracing()` of
+   * `@protoc-gen-a2a/runtime/otel`. None by default.
+   */
+  readonly tracing?: A2ATracing | undefined;
 }
 
 /** The request message of a call: the init shape created, with the client's tenant filled in. */

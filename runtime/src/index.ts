@@ -97,13 +97,13 @@ export {
   authChallengeHeader,
   checkRequestLimits,
   decodeRequest,
+  dispatchCall,
   establishContext,
   internalError,
   resolveServerOptions,
   withActivatedExtensions,
   type ContextInput,
   type HttpServerOptions,
-  type Logger,
   type PipelineErrorSpecs,
   type PipelineSettings,
   type ServerOptions,
@@ -112,3 +112,5 @@ export {
 export { IMPLICIT_VERSION, formatExtensions, negotiateVersion, normalizeVersion, parseExtensions, type VersionNegotiation } from "./service-parameters.js";
 export { RUNTIME_VERSION, checkRuntimeVersion } from "./version.js";
 export { DEFAULT_MAX_PENDING_WRITE_BYTES, WriteBudget, type PendingWrite, type PendingWritesStats, type WatchOptions } from "./write-budget.js";
+export { CONSOLE_LOGGER, SILENT_LOGGER, type LogFn, type Logger } from "./logger.js";
+export { withTracingHeaders, type A2ATracing, type PushDeliveryOutcome, type TracedClientCall, type TracedPushDelivery, type TracedServerCall } from "./tracing.js";

@@ -17,6 +17,9 @@ import type { ServeNodeOptions } from "./http/node-adapter.js";
 import { DEFAULT_REQUEST_LIMITS, findLimitViolation, resolveRequestLimits, type RequestLimitOptions, type RequestLimits } from "./limits.js";
 import { mergeRegistries, type TypeRegistryOption } from "./type-registry.js";
 import type { JsonReaderTable } from "./json-read.js";
+import { CONSOLE_LOGGER, type Logger } from "./logger.js";
+import type { A2ATracing } from "./tracing.js";
+import type { OperationDescriptor } from "./operation.js";
 
 /** The error types the pipelines raise themselves (the generated `errorSpecs` has them all). */
 export interface PipelineErrorSpecs {
@@ -32,10 +35,8 @@ export interface PipelineErrorSpecs {
   readonly PermissionDeniedError: A2AErrorSpec;
 }
 
-/** Where a pipeline reports what it does not send to clients (handler bugs, failed writes). */
-export interface Logger {
-  error(message: string, cause?: unknown): void;
-}
+/** Where a pipeline reports what it does not send to clients (handler bugs, failed writes): see logger.ts. */
+export type { Logger } from "./logger.js";
 
 /**
  * The options every A2A server binding takes. The request limits (`maxJsonDepth`,
@@ -59,8 +60,13 @@ export interface ServerOptions<Principal> extends RequestLimitOptions, TypeRegis
    * and on gRPC the protobuf decoding, which Connect and grpc-js do before any A2A code runs.
    */
   readonly authenticate?: AuthenticateFn<Principal> | undefined;
-  /** Where internal errors are logged. Default: console.error. */
+  /** Where internal errors are logged (handler failures, failed stream clean-ups). Default: `console`. */
   readonly logger?: Logger | undefined;
+  /**
+   * Traces every call (a SERVER span per call, the caller's `traceparent` continued): `openTelemetryTracing()`
+   * of `@protoc-gen-a2a/runtime/otel`. None by default (then nothing of OpenTelemetry is loaded).
+   */
+  readonly tracing?: A2ATracing | undefined;
 }
 
 /** What a binding knows about a request when it establishes the call context. */
@@ -82,6 +88,8 @@ export interface PipelineSettings<Principal> {
   readonly requiredExtensions: readonly string[];
   readonly authenticate: AuthenticateFn<Principal> | undefined;
   readonly logger: Logger;
+  /** The `tracing` option; undefined (one null check per call) when not traced. */
+  readonly tracing?: A2ATracing | undefined;
   readonly errors: PipelineErrorSpecs;
   /** The request limits (defaults applied). */
   readonly limits: RequestLimits;
@@ -96,7 +104,8 @@ export function resolveServerOptions<Principal>(options: ServerOptions<Principal
     versionWhenMissing: options?.versionWhenMissing ?? IMPLICIT_VERSION,
     requiredExtensions: options?.requiredExtensions ?? [],
     authenticate: options?.authenticate,
-    logger: options?.logger ?? { error: (message, cause) => console.error(message, cause) },
+    logger: options?.logger ?? CONSOLE_LOGGER,
+    tracing: options?.tracing,
     errors,
     limits: resolveRequestLimits(options),
     registry: mergeRegistries(registry, options?.registry),
@@ -260,6 +269,22 @@ export function internalError<Principal>(settings: PipelineSettings<Principal>, 
   const abandoned = signal?.aborted === true && (cause === signal.reason || (cause instanceof Error && cause.name === "AbortError"));
   if (!abandoned) settings.logger.error(`${operation}: handler failed`, cause);
   return new A2AError(settings.errors.InternalError, undefined, { cause });
+}
+
+/**
+ * Calls the handler of `operation` (`service.dispatch`), in a SERVER span when the server is traced
+ * (PipelineSettings.tracing): what every binding calls. Untraced, one null check.
+ */
+export function dispatchCall<Principal>(
+  settings: PipelineSettings<Principal>,
+  service: Pick<ServiceDefinitionBase<Principal>, "dispatch">,
+  operation: OperationDescriptor,
+  request: Message,
+  context: CallContext<Principal>,
+): Promise<Message> | AsyncIterable<Message> {
+  const tracing = settings.tracing;
+  if (tracing === undefined) return service.dispatch(operation.name, request, context);
+  return tracing.server({ operation, context, request, internalReason: settings.errors.InternalError.reason }, () => service.dispatch(operation.name, request, context));
 }
 
 /** Response headers plus `A2A-Extensions` listing the extensions the handler activated, if any. */

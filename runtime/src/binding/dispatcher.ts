@@ -19,7 +19,7 @@ import { ServiceParameters, type CallContext, type ProtocolBinding } from "../ca
 import type { OperationDescriptor } from "../operation.js";
 import { encodeMessage } from "../proto-json.js";
 import { findMissingFields, type RequirementTable } from "../required-fields.js";
-import { decodeRequest, establishContext, internalError, resolveServerOptions, type PipelineErrorSpecs, type ServerOptions, type ServiceDefinitionBase } from "../service-context.js";
+import { decodeRequest, dispatchCall, establishContext, internalError, resolveServerOptions, type PipelineErrorSpecs, type ServerOptions, type ServiceDefinitionBase } from "../service-context.js";
 import { withTenant } from "../call-abort.js";
 
 /** What the generated code gives a custom binding: the operations and the tables the standard servers use. */
@@ -127,13 +127,13 @@ export function createBindingDispatcher<Principal>(service: BindingServiceDefini
     if (op.kind === "unary") {
       let response: Message;
       try {
-        response = await (service.dispatch(op.name, request, context) as Promise<Message>);
+        response = await (dispatchCall(settings, service, op, request, context) as Promise<Message>);
       } catch (e) {
         throw toA2AErrorOrInternal(e);
       }
       return { kind: "unary", response: encode(op, response), activatedExtensions: [...context.activatedExtensions] };
     }
-    const iterable = service.dispatch(op.name, request, context) as AsyncIterable<Message>;
+    const iterable = dispatchCall(settings, service, op, request, context) as AsyncIterable<Message>;
     const iterator = iterable[Symbol.asyncIterator]();
     // The first event is awaited here, so that an error before it is a rejection of call(), answered like a unary error.
     let first: IteratorResult<Message>;

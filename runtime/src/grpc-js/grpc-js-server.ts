@@ -33,7 +33,7 @@ import { LazyCallCancellation } from "../call-abort.js";
 import type { OperationDescriptor } from "../operation.js";
 import { findMissingFields, type FieldRule } from "../required-fields.js";
 import { formatExtensions } from "../service-parameters.js";
-import { checkRequestLimits, establishContext, internalError, resolveServerOptions, type PipelineSettings } from "../service-context.js";
+import { checkRequestLimits, dispatchCall, establishContext, internalError, resolveServerOptions, type PipelineSettings } from "../service-context.js";
 import type { GrpcEndpoint, GrpcListenOptions } from "../grpc/listen.js";
 import { DEFAULT_MAX_CONCURRENT_STREAMS } from "../grpc/session-guard.js";
 import type { GrpcServerOptions, GrpcServiceDefinition } from "../grpc/server.js";
@@ -238,7 +238,7 @@ async function handleUnary<Principal>(b: Binding<Principal>, call: ServerUnaryCa
     const context = await prepare(b, request, call.metadata, cancellation);
     // A call already cancelled or past its deadline starts no work nobody waits for.
     if (cancellation.reason !== undefined) return callback(abortStatus(cancellation));
-    const response = await (b.definition.dispatch(b.operation.name, request, context) as Promise<Message>);
+    const response = await (dispatchCall(b.settings, b.definition, b.operation, request, context) as Promise<Message>);
     // Cancelled or past the deadline: grpc-js has answered already; the late answer is dropped.
     if (cancellation.reason !== undefined) return callback(abortStatus(cancellation));
     const bytes = encoded(b, response);
@@ -264,7 +264,7 @@ async function handleServerStream<Principal>(b: Binding<Principal>, call: Server
     const request = decoded(b, call.request);
     context = await prepare(b, request, call.metadata, cancellation);
     if (cancellation.reason !== undefined) throw cancellation.reason;
-    iterator = (b.definition.dispatch(b.operation.name, request, context) as AsyncIterable<Message>)[Symbol.asyncIterator]();
+    iterator = (dispatchCall(b.settings, b.definition, b.operation, request, context) as AsyncIterable<Message>)[Symbol.asyncIterator]();
   } catch (e) {
     endWithError(b, call, e, cancellation);
     return;

@@ -15,6 +15,7 @@ import { checkedRequestMessage, clientRequestSettings, type ClientRequestSetting
 import type { OperationDescriptor } from "../operation.js";
 import { fromConnectError, type StatusDetailSchemas } from "./status.js";
 import type { Transport as A2ATransport } from "../transport.js";
+import { withTracingHeaders } from "../tracing.js";
 
 /** Options of a gRPC client, fixed for its lifetime. */
 export interface GrpcClientOptions extends ClientOptions {
@@ -84,8 +85,15 @@ export class GrpcTransport implements A2ATransport {
     return this.#clientKeys.get(operation.name) ?? operation.localName;
   }
 
-  /** Calls a unary operation. */
-  async unary<I extends OperationDescriptor>(operation: I, request: MessageInitShape<I["input"]>, options?: CallOptions): Promise<MessageShape<I["output"]>> {
+  /** Calls a unary operation (in a CLIENT span when the client has `tracing`). */
+  unary<I extends OperationDescriptor>(operation: I, request: MessageInitShape<I["input"]>, options?: CallOptions): Promise<MessageShape<I["output"]>> {
+    const tracing = this.#options.tracing;
+    if (tracing === undefined) return this.#unary(operation, request, options);
+    const call = { operation, binding: "GRPC", version: this.#options.version ?? "1.0", url: this.#options.address, request };
+    return tracing.clientUnary(call, (headers) => this.#unary(operation, request, withTracingHeaders(options, headers)));
+  }
+
+  async #unary<I extends OperationDescriptor>(operation: I, request: MessageInitShape<I["input"]>, options?: CallOptions): Promise<MessageShape<I["output"]>> {
     const call = this.#client[this.#clientKey(operation)] as unknown as (req: unknown, opts: object) => Promise<MessageShape<I["output"]>>;
     try {
       return await call(this.#message(operation, request), this.#callOptions(options));
@@ -95,7 +103,14 @@ export class GrpcTransport implements A2ATransport {
   }
 
   /** Calls a server-streaming operation; breaking out of the loop cancels the call. */
-  async *stream<I extends OperationDescriptor>(operation: I, request: MessageInitShape<I["input"]>, options?: CallOptions): AsyncGenerator<MessageShape<I["output"]>> {
+  stream<I extends OperationDescriptor>(operation: I, request: MessageInitShape<I["input"]>, options?: CallOptions): AsyncGenerator<MessageShape<I["output"]>> {
+    const tracing = this.#options.tracing;
+    if (tracing === undefined) return this.#stream(operation, request, options);
+    const call = { operation, binding: "GRPC", version: this.#options.version ?? "1.0", url: this.#options.address, request };
+    return tracing.clientStream(call, (headers) => this.#stream(operation, request, withTracingHeaders(options, headers)));
+  }
+
+  async *#stream<I extends OperationDescriptor>(operation: I, request: MessageInitShape<I["input"]>, options?: CallOptions): AsyncGenerator<MessageShape<I["output"]>> {
     const call = this.#client[this.#clientKey(operation)] as unknown as (req: unknown, opts: object) => AsyncIterable<MessageShape<I["output"]>>;
     // Connect's stream does not cancel the call when the consumer stops reading (`break`): this
     // signal does, in `finally`, so the server's handler sees its signal abort (as on the HTTP bindings).

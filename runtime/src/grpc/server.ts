@@ -13,7 +13,7 @@ import { ServiceParameters, type CallContext } from "../call-context.js";
 import type { OperationDescriptor } from "../operation.js";
 import { findMissingFields } from "../required-fields.js";
 import { formatExtensions } from "../service-parameters.js";
-import { checkRequestLimits, establishContext, internalError, resolveServerOptions, type PipelineSettings, type ServerOptions, type ServiceDefinitionBase } from "../service-context.js";
+import { checkRequestLimits, dispatchCall, establishContext, internalError, resolveServerOptions, type PipelineSettings, type ServerOptions, type ServiceDefinitionBase } from "../service-context.js";
 import { toConnectError, type StatusDetailSchemas } from "./status.js";
 import { registerLeanUnary } from "./lean-unary.js";
 import { guardRequestMessages, type RequestRefusals } from "./request-guard.js";
@@ -74,7 +74,7 @@ export function registerGrpcService<Principal>(router: ConnectRouter, definition
           const context = await prepare(settings, definition, operation, request, new ServiceParameters(ctx.requestHeader), ctx.signal);
           // A call already cancelled or past its deadline starts no work nobody waits for.
           ctx.signal.throwIfAborted();
-          const response = await untilAborted(definition.dispatch(operation.name, request, context) as Promise<Message>, ctx.signal);
+          const response = await untilAborted(dispatchCall(settings, definition, operation, request, context) as Promise<Message>, ctx.signal);
           // One Connect could not encode is the handler's failure, not Connect's text (response-check.ts).
           const encodable = encodableResponse(method.output, response, answersInJson(ctx.requestHeader.get("content-type")));
           echoExtensions(context, ctx);
@@ -92,7 +92,7 @@ export function registerGrpcService<Principal>(router: ConnectRouter, definition
           try {
             const context = await prepare(settings, definition, operation, request, parameters, cancellation);
             if (cancellation.reason !== undefined) throw cancellation.reason;
-            const response = await cancellation.race(definition.dispatch(operation.name, request, context) as Promise<Message>);
+            const response = await cancellation.race(dispatchCall(settings, definition, operation, request, context) as Promise<Message>);
             return { response, extensions: context.activatedExtensions.size > 0 ? formatExtensions(context.activatedExtensions) : undefined };
           } catch (e) {
             throw (
@@ -112,7 +112,7 @@ export function registerGrpcService<Principal>(router: ConnectRouter, definition
         try {
           context = await prepare(settings, definition, operation, request, new ServiceParameters(ctx.requestHeader), ctx.signal);
           ctx.signal.throwIfAborted();
-          events = definition.dispatch(operation.name, request, context) as AsyncIterable<Message>;
+          events = dispatchCall(settings, definition, operation, request, context) as AsyncIterable<Message>;
         } catch (e) {
           throw fail(e, ctx);
         }

@@ -12,6 +12,7 @@ import type { JsonObject } from "@bufbuild/protobuf";
 import type { UniversalBufferedResponse, UniversalHandler, UniversalRequest, UniversalResponse } from "./universal.js";
 import { base64Url, ifNoneMatchHits, preflightResponse, sha256 } from "./agent-card.js";
 import type { OpenApiSecurity } from "./openapi-security.js";
+import { CONSOLE_LOGGER } from "../logger.js";
 
 /**
  * An API document: a JSON object, e.g. a generated `.json` file imported as a module (whose
@@ -157,7 +158,7 @@ const PAGE_CSP =
 export function serveApiReference(options: ServeApiReferenceOptions): UniversalHandler {
   const prefix = (options.prefix ?? "/docs").replace(/\/+$/, "");
   const title = options.title ?? "API reference";
-  const logger = options.logger ?? console;
+  const logger: { warn?: ((message: string) => void) | undefined } = options.logger ?? CONSOLE_LOGGER;
   // The page is reached with and without the trailing slash: its links go through the last segment then.
   const lastSegment = prefix.slice(prefix.lastIndexOf("/") + 1);
   const noSlashBase = lastSegment === "" ? "./" : `${lastSegment}/`;
@@ -177,7 +178,7 @@ export function serveApiReference(options: ServeApiReferenceOptions): UniversalH
   const source = () =>
     (assets ??= locateSwaggerUi(options.assetsDirectory).then((located) => {
       if (typeof located === "string") {
-        logger.warn(`API reference at ${prefix || "/"}: ${located}. Install it to serve Swagger UI: npm install swagger-ui-dist`);
+        logger.warn?.(`API reference at ${prefix || "/"}: ${located}. Install it to serve Swagger UI: npm install swagger-ui-dist`);
         return undefined;
       }
       return located;

@@ -36,6 +36,7 @@ import { fromJson, type JsonValue, type Message } from "@bufbuild/protobuf";
 import type { GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { DEFAULT_MAX_JSON_DEPTH, jsonDepthExceeds } from "../limits.js";
 import { isJsonMediaType } from "./content-type.js";
+import { CONSOLE_LOGGER, type Logger } from "../logger.js";
 import type { UniversalBufferedResponse, UniversalHandler, UniversalRequest } from "./universal.js";
 
 /** What the client registered for one task's notifications. */
@@ -56,8 +57,10 @@ export interface PushNotificationReceiverOptions<T extends Message> {
   readonly onNotification: (notification: T, context: { readonly taskId: string; readonly signal: AbortSignal }) => void | Promise<void>;
   /** Largest body accepted, in bytes. Default 1 MiB. */
   readonly maxBodyBytes?: number | undefined;
-  /** Reports a throwing `onNotification` (default: console.error). */
+  /** Reports a throwing `onNotification` (default: an error to `logger`). */
   readonly onError?: ((error: unknown) => void) | undefined;
+  /** Where the default `onError` reports. Default: `console`. */
+  readonly logger?: Logger | undefined;
 }
 
 const JSON_TYPES = ["application/a2a+json", "application/json"];
@@ -97,7 +100,8 @@ function taskIdOf(payload: { case?: string; value?: unknown }): string {
 /** Creates the webhook handler (serve it with `serveNode` or `serveFetch`). */
 export function createPushNotificationReceiver<T extends Message>(options: PushNotificationReceiverOptions<T>): UniversalHandler {
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
-  const onError = options.onError ?? ((e: unknown) => console.error("push notification handler failed", e));
+  const logger = options.logger ?? CONSOLE_LOGGER;
+  const onError = options.onError ?? ((e: unknown) => logger.error("push notification handler failed", e));
   const utf8 = new TextDecoder("utf-8", { fatal: true });
 
   return async function receivePushNotification(request: UniversalRequest): Promise<UniversalBufferedResponse> {

@@ -22,6 +22,7 @@ import { callSignal, requestHeaders, unreachableError, type CallOptions, type Cl
 import { checkedRequestMessage, clientRequestSettings, type ClientRequestSettings, type ClientServiceTables } from "../client-request.js";
 import type { TypeRegistryOption } from "../type-registry.js";
 import type { Transport } from "../transport.js";
+import { withTracingHeaders } from "../tracing.js";
 import { toJsonRpcParams } from "./params.js";
 
 /** Options of a JSON-RPC client, fixed for its lifetime. */
@@ -48,8 +49,15 @@ export class JsonRpcTransport implements Transport {
     this.#requests = clientRequestSettings(errors, tables, options.registry);
   }
 
-  /** Calls a unary operation. */
-  async unary<I extends OperationDescriptor>(operation: I, request: MessageInitShape<I["input"]>, options?: CallOptions): Promise<MessageShape<I["output"]>> {
+  /** Calls a unary operation (in a CLIENT span when the client has `tracing`). */
+  unary<I extends OperationDescriptor>(operation: I, request: MessageInitShape<I["input"]>, options?: CallOptions): Promise<MessageShape<I["output"]>> {
+    const tracing = this.#options.tracing;
+    if (tracing === undefined) return this.#unary(operation, request, options);
+    const call = { operation, binding: "JSONRPC", version: this.#options.version ?? "1.0", url: this.#options.url, request };
+    return tracing.clientUnary(call, (headers) => this.#unary(operation, request, withTracingHeaders(options, headers)));
+  }
+
+  async #unary<I extends OperationDescriptor>(operation: I, request: MessageInitShape<I["input"]>, options?: CallOptions): Promise<MessageShape<I["output"]>> {
     const { response, id, cleanup } = await this.#post(operation, request, options, "application/json");
     try {
       const text = await response.text();
@@ -64,7 +72,14 @@ export class JsonRpcTransport implements Transport {
    * Calls a server-streaming operation: the events, as they arrive. Breaking out of the loop cancels the call.
    * SendStreamingMessage and SubscribeToTask streams whose connection drops are resumed (see `resumeStreams`).
    */
-  async *stream<I extends OperationDescriptor>(operation: I, request: MessageInitShape<I["input"]>, options?: CallOptions): AsyncGenerator<MessageShape<I["output"]>> {
+  stream<I extends OperationDescriptor>(operation: I, request: MessageInitShape<I["input"]>, options?: CallOptions): AsyncGenerator<MessageShape<I["output"]>> {
+    const tracing = this.#options.tracing;
+    if (tracing === undefined) return this.#stream(operation, request, options);
+    const call = { operation, binding: "JSONRPC", version: this.#options.version ?? "1.0", url: this.#options.url, request };
+    return tracing.clientStream(call, (headers) => this.#stream(operation, request, withTracingHeaders(options, headers)));
+  }
+
+  async *#stream<I extends OperationDescriptor>(operation: I, request: MessageInitShape<I["input"]>, options?: CallOptions): AsyncGenerator<MessageShape<I["output"]>> {
     const message = checkedRequestMessage(this.#requests, operation.input, request, this.#options);
     const params = toParams(operation, message, this.#requests.registry);
     const settings = RESUMABLE_STREAM_OPERATIONS.includes(operation.name) ? resumeSettings(this.#options.resumeStreams) : undefined;

@@ -29,6 +29,7 @@ import { jsonDepthExceeds } from "../limits.js";
 import {
   authChallengeHeader,
   decodeRequest,
+  dispatchCall,
   establishContext,
   internalError,
   resolveServerOptions,
@@ -163,7 +164,7 @@ export function createJsonRpcHandler<Principal>(service: JsonRpcServiceDefinitio
 
     let result: Promise<Message> | AsyncIterable<Message>;
     try {
-      result = service.dispatch(operation.name, message, context);
+      result = dispatchCall(settings, service, operation, message, context);
     } catch (e) {
       return respondError(
         id,
@@ -255,7 +256,7 @@ function wireCalls<Principal>(service: JsonRpcServiceDefinition<Principal>, sett
     }
     let result: Promise<Message> | AsyncIterable<Message>;
     try {
-      result = service.dispatch(operation.name, message, context);
+      result = dispatchCall(settings, service, operation, message, context);
       if (operation.kind === "unary") {
         const response = await (result as Promise<Message>);
         const json = method.encodeResult(encodeMessage(operation.output, response, service.responseFields, settings.registry));

@@ -23,6 +23,7 @@ import type { StreamResponseShape, TaskShape } from "../task/shapes.js";
 import type { TaskScope } from "../task/task-store.js";
 import { inTransaction, PUSH_OUTBOX_CHANNEL, TASK_EVENT_CHANNEL, type PostgresTaskRows } from "./postgres-store.js";
 import { failedChange, taskKey } from "./rows.js";
+import { CONSOLE_LOGGER, type Logger } from "../logger.js";
 
 /** The wake-up channel of released turn tickets (payload: the task key). */
 const TURN_CHANNEL = "a2a_turn";
@@ -42,8 +43,10 @@ export interface PostgresClusterOptions {
   readonly leaseMs?: number | undefined;
   /** The status message of a task failed because the instance running it stopped. */
   readonly interruptedText?: string | undefined;
-  /** Where problems of the background work go (default: console.error). */
+  /** Where problems of the background work go (default: an error to `logger`). */
   readonly onError?: ((error: unknown, context: string) => void) | undefined;
+  /** Where the default `onError` reports. Default: `console`. */
+  readonly logger?: Logger | undefined;
 }
 
 const FAILED = 4;
@@ -84,7 +87,8 @@ export class PostgresTaskCluster implements TaskCluster {
     this.#leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
     if (!(this.#heartbeatMs > 0 && this.#leaseMs > this.#heartbeatMs)) throw new RangeError("leaseMs must be more than heartbeatMs (> 0)");
     this.#interruptedText = options.interruptedText ?? "The agent instance running this task stopped before finishing it; send the request again.";
-    this.#onError = options.onError ?? ((error, context) => console.error(`PostgreSQL task cluster: ${context}`, error));
+    const logger = options.logger ?? CONSOLE_LOGGER;
+    this.#onError = options.onError ?? ((error, context) => logger.error(`PostgreSQL task cluster: ${context}`, error));
   }
 
   /** Registers the instance, starts listening and heartbeating, and reclaims once. */

@@ -19,6 +19,7 @@ import type { PushConfigShape, StreamResponseShape } from "../task/shapes.js";
 import type { PushAttemptResult, PushDeliveryFailure, PushNotificationSender } from "../task/push-sender.js";
 import { formatEventId } from "../task/event-ids.js";
 import type { PostgresTaskRows } from "./postgres-store.js";
+import { CONSOLE_LOGGER, type Logger } from "../logger.js";
 
 /** Options of the delivery loop. */
 export interface PushOutboxOptions {
@@ -34,8 +35,10 @@ export interface PushOutboxOptions {
   readonly batchSize?: number | undefined;
   /** Look for due rows at least this often (ms), besides wake-ups. Default 1000. */
   readonly pollMs?: number | undefined;
-  /** Called when a delivery is given up. Default: console.warn. */
+  /** Called when a delivery is given up. Default: a warning to `logger`. */
   readonly onDeliveryError?: ((failure: PushDeliveryFailure) => void) | undefined;
+  /** Where the default `onDeliveryError` and failures of the delivery loop go. Default: `console`. */
+  readonly logger?: Logger | undefined;
 }
 
 interface OutboxRow {
@@ -59,6 +62,7 @@ export class PushOutbox {
   readonly #lockMs: number;
   readonly #batchSize: number;
   readonly #onDeliveryError: (failure: PushDeliveryFailure) => void;
+  readonly #logger: Logger;
   readonly #timer: ReturnType<typeof setInterval>;
   #running: Promise<void> | undefined;
   #again = false;
@@ -73,7 +77,9 @@ export class PushOutbox {
     this.#maxDelayMs = options.maxDelayMs ?? 300_000;
     this.#lockMs = options.lockMs ?? 60_000;
     this.#batchSize = options.batchSize ?? 16;
-    this.#onDeliveryError = options.onDeliveryError ?? ((f) => console.warn(`push notification for task ${f.taskId} to ${f.url} given up (${f.reason}, ${f.attempts} attempt(s))`));
+    const logger = options.logger ?? CONSOLE_LOGGER;
+    this.#logger = logger;
+    this.#onDeliveryError = options.onDeliveryError ?? ((f) => logger.warn?.(`push notification for task ${f.taskId} to ${f.url} given up (${f.reason}, ${f.attempts} attempt(s))`));
     this.#timer = setInterval(() => this.wake(), options.pollMs ?? 1_000);
     this.#timer.unref();
     this.wake();
@@ -88,7 +94,7 @@ export class PushOutbox {
     }
     this.#running = this.#drain()
       .catch((e: unknown) => {
-        if (!this.#closed) console.warn("push outbox: delivery loop failed; retrying at the next poll", e);
+        if (!this.#closed) this.#logger.warn?.("push outbox: delivery loop failed; retrying at the next poll", e);
       })
       .finally(() => {
         this.#running = undefined;

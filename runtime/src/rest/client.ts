@@ -27,6 +27,7 @@ import { matchRoute, type Route, type RouteTable } from "../route-matcher.js";
 import { ownEntry, ownJsonValue } from "../own-json.js";
 import { RestRequestError, bodyWithoutPathFields, buildQuery, expandPath, routeLiterals, type RestRequestShape } from "./request-shape.js";
 import type { Transport } from "../transport.js";
+import { withTracingHeaders } from "../tracing.js";
 
 /** Options of a REST client, fixed for its lifetime. */
 export interface RestClientOptions extends ClientOptions, ResumableStreamClientOptions, TypeRegistryOption {
@@ -72,8 +73,15 @@ export class RestTransport implements Transport {
     }
   }
 
-  /** Calls a unary operation. */
-  async unary<I extends OperationDescriptor>(operation: I, request: MessageInitShape<I["input"]>, options?: CallOptions): Promise<MessageShape<I["output"]>> {
+  /** Calls a unary operation (in a CLIENT span when the client has `tracing`). */
+  unary<I extends OperationDescriptor>(operation: I, request: MessageInitShape<I["input"]>, options?: CallOptions): Promise<MessageShape<I["output"]>> {
+    const tracing = this.#options.tracing;
+    if (tracing === undefined) return this.#unary(operation, request, options);
+    const call = { operation, binding: "HTTP+JSON", version: this.#options.version ?? "1.0", url: this.#options.url, request };
+    return tracing.clientUnary(call, (headers) => this.#unary(operation, request, withTracingHeaders(options, headers)));
+  }
+
+  async #unary<I extends OperationDescriptor>(operation: I, request: MessageInitShape<I["input"]>, options?: CallOptions): Promise<MessageShape<I["output"]>> {
     const { response, cleanup } = await this.#send(operation, request, options, "application/json");
     try {
       const text = await response.text();
@@ -91,7 +99,14 @@ export class RestTransport implements Transport {
    * Calls a server-streaming operation: the events as they arrive; breaking out of the loop cancels the call.
    * SendStreamingMessage and SubscribeToTask streams whose connection drops are resumed (see `resumeStreams`).
    */
-  async *stream<I extends OperationDescriptor>(operation: I, request: MessageInitShape<I["input"]>, options?: CallOptions): AsyncGenerator<MessageShape<I["output"]>> {
+  stream<I extends OperationDescriptor>(operation: I, request: MessageInitShape<I["input"]>, options?: CallOptions): AsyncGenerator<MessageShape<I["output"]>> {
+    const tracing = this.#options.tracing;
+    if (tracing === undefined) return this.#stream(operation, request, options);
+    const call = { operation, binding: "HTTP+JSON", version: this.#options.version ?? "1.0", url: this.#options.url, request };
+    return tracing.clientStream(call, (headers) => this.#stream(operation, request, withTracingHeaders(options, headers)));
+  }
+
+  async *#stream<I extends OperationDescriptor>(operation: I, request: MessageInitShape<I["input"]>, options?: CallOptions): AsyncGenerator<MessageShape<I["output"]>> {
     const json = this.#requestJson(operation, request);
     const settings = RESUMABLE_STREAM_OPERATIONS.includes(operation.name) ? resumeSettings(this.#options.resumeStreams) : undefined;
     const { signal, cleanup } = callSignal(options?.signal, options?.timeoutMs ?? this.#options.timeoutMs);

@@ -25,6 +25,7 @@ import { matchRoute, type Route, type RouteTable } from "../route-matcher.js";
 import {
   authChallengeHeader,
   decodeRequest,
+  dispatchCall,
   establishContext,
   internalError,
   withActivatedExtensions,
@@ -187,7 +188,7 @@ export function createRestHandler<Principal>(service: RestServiceDefinition<Prin
 
     let result: Promise<Message> | AsyncIterable<Message>;
     try {
-      result = service.dispatch(operation.name, message, context);
+      result = dispatchCall(settings, service, operation, message, context);
       if (operation.kind === "unary") {
         const response = await (result as Promise<Message>);
         const text = encodeMessageText(operation.output, response, service.responseFields, settings.registry, service.responseWriters);

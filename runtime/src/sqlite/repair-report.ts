@@ -3,6 +3,7 @@
  * What the SQLite task store tells its operator about rows it repaired or cannot read
  * (`SqliteTaskStoreOptions.onRepair`): the rows by their keys, and a sentence for a log.
  */
+import { CONSOLE_LOGGER, type Logger } from "../logger.js";
 
 /** A stored task or push config, by its keys. */
 export interface SqliteStoredRowKey {
@@ -52,7 +53,7 @@ export function repairReport(kind: SqliteRepairReport["kind"], tasks: readonly S
   return { kind, tasks, pushConfigs, message };
 }
 
-/** The default `onRepair`: one warning on the console. */
-export function warnRepair(report: SqliteRepairReport): void {
-  console.warn(`SqliteTaskStore: ${report.message}`);
+/** The default `onRepair`: one warning to `logger` (default: the console). */
+export function warnRepair(report: SqliteRepairReport, logger: Logger = CONSOLE_LOGGER): void {
+  logger.warn?.(`SqliteTaskStore: ${report.message}`);
 }

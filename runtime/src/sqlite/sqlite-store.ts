@@ -107,6 +107,7 @@ import { MIGRATIONS, type MigrationContext } from "./migrations.js";
 import { openErrorOf, SqliteTaskStoreError } from "./open-errors.js";
 import { claimDatabaseFile, type SqliteFileClaim } from "./owner-lock.js";
 import { repairReport, type SqliteRepairReport, type SqliteStoredRowKey, warnRepair } from "./repair-report.js";
+import { CONSOLE_LOGGER, type Logger } from "../logger.js";
 
 /** `PRAGMA application_id` of a task store database ("A2AT"). */
 export const SQLITE_TASK_STORE_APPLICATION_ID = 0x41324154;
@@ -161,9 +162,11 @@ export interface SqliteTaskStoreOptions {
    * Hears what the store repaired, or found it cannot read, in its database (see
    * {@link SqliteRepairReport}): the rows a migration repaired (once per file, at open, after its
    * commit), and rows that do not decode (once per row, when a read meets one). Default: one
-   * `console.warn` with the report's message. Errors it throws are logged and ignored.
+   * warning to `logger` with the report's message. Errors it throws are logged and ignored.
    */
   readonly onRepair?: ((report: SqliteRepairReport) => void) | undefined;
+  /** Where the store reports (the default `onRepair` and `autoPurge.onError`, failures of those hooks). Default: `console`. */
+  readonly logger?: Logger | undefined;
 }
 
 /** What {@link SqliteTaskStore.purge} deletes: terminal tasks only, with their push configs. */
@@ -195,7 +198,7 @@ export interface SqliteAutoPurgeOptions {
   readonly maxBytesPerOwner?: number | undefined;
   /** Purges the oldest terminal tasks beyond this many tasks in all (see {@link SqlitePurgeOptions.maxTasks}). */
   readonly maxTasks?: number | undefined;
-  /** Called with a purge's error (default: `console.error`); the timer keeps running. */
+  /** Called with a purge's error (default: an error to the store's `logger`); the timer keeps running. */
   readonly onError?: ((error: unknown) => void) | undefined;
 }
 
@@ -314,6 +317,7 @@ export class SqliteTaskStore implements TaskStore {
   readonly #maxBytesPerOwner: number;
   readonly #terminal: ReadonlySet<number>;
   readonly #onRepair: (report: SqliteRepairReport) => void;
+  readonly #logger: Logger;
   /** Undecodable rows already reported (each is reported once). */
   readonly #reported = new Set<string>();
   readonly #now: () => number;
@@ -333,7 +337,9 @@ export class SqliteTaskStore implements TaskStore {
   constructor(path: string | Database.Database, options: SqliteTaskStoreOptions) {
     this.#schemas = options.schemas;
     this.#now = options.now ?? Date.now;
-    this.#onRepair = options.onRepair ?? warnRepair;
+    const logger = options.logger ?? CONSOLE_LOGGER;
+    this.#logger = logger;
+    this.#onRepair = options.onRepair ?? ((report) => warnRepair(report, logger));
     this.#maxBytesPerOwner = checkQuota(options.maxBytesPerOwner ?? DEFAULT_SQLITE_MAX_BYTES_PER_OWNER);
     const terminalStates = options.states ?? A2A_TASK_STATE_NUMBERS;
     const terminal = terminalStatesOf(terminalStates);
@@ -515,7 +521,7 @@ export class SqliteTaskStore implements TaskStore {
       this.#reportUndecodable(migration.undecodable.tasks, migration.undecodable.pushConfigs);
     }
     if (auto !== undefined) {
-      const onError = auto.onError ?? ((error: unknown) => console.error("SqliteTaskStore: automatic purge failed", error));
+      const onError = auto.onError ?? ((error: unknown) => this.#logger.error("SqliteTaskStore: automatic purge failed", error));
       this.#purgeTimer = setInterval(() => {
         try {
           const ttl = auto.terminalTaskTtlMs;
@@ -576,7 +582,7 @@ export class SqliteTaskStore implements TaskStore {
     try {
       this.#onRepair(report);
     } catch (e) {
-      console.error("SqliteTaskStore: onRepair failed", e);
+      this.#logger.error("SqliteTaskStore: onRepair failed", e);
     }
   }
 

@@ -3,6 +3,7 @@
  * Configuration of the task runtime: what the generated binder supplies (schemas,
  * enums, error classes) and what the agent author chooses (executor, store, capabilities, hooks).
  */
+import type { Logger } from "../logger.js";
 import type { Empty } from "@bufbuild/protobuf/wkt";
 import type { TaskRuntimeErrors } from "./errors.js";
 import type { AgentExecutor, TaskCallContext } from "./executor.js";
@@ -159,8 +160,10 @@ export interface TaskHandlerOptions<Principal, S extends TaskRuntimeSchemas> {
    * without one. `false` turns the default off.
    */
   readonly checkPushUrl?: ((url: string) => unknown) | false | undefined;
-  /** Where problems no client is told about are reported (executor bugs, hook failures). Default: console.error. */
+  /** Where problems no client is told about are reported (executor bugs, hook failures). Default: an error to `logger`. */
   readonly onError?: ((error: unknown, context: string) => void) | undefined;
+  /** Where the default `onError` reports. Default: `console`. */
+  readonly logger?: Logger | undefined;
   /** The clock of status timestamps. Default: `() => new Date()`. */
   readonly now?: (() => Date) | undefined;
   /** Generates task, context, message, artifact and push config ids. Default: `crypto.randomUUID()`. */

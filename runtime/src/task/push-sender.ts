@@ -51,6 +51,8 @@ import type { GenMessage } from "@bufbuild/protobuf/codegenv2";
 import type { JsonTextWriterTable } from "../json-write.js";
 import type { PushConfigShape, StreamResponseShape } from "./shapes.js";
 import type { TaskScope, TaskStore } from "./task-store.js";
+import { CONSOLE_LOGGER, type Logger } from "../logger.js";
+import type { A2ATracing, PushDeliveryOutcome } from "../tracing.js";
 
 /** What the sender reads of a task event (a `TaskEventNotice` of the task runtime fits). */
 export interface PushEventNotice {
@@ -199,8 +201,16 @@ export interface PushSenderOptions extends WebhookUrlPolicy {
    * Configs of the service's own version, or of a version without an entry, get the 1.0 body.
    */
   readonly payloads?: Readonly<Record<string, PushPayload>> | undefined;
-  /** Called once a delivery has failed for good. Default: `console.warn`. Must not throw. */
+  /** Called once a delivery has failed for good. Default: a warning to `logger`. Must not throw. */
   readonly onDeliveryError?: ((failure: PushDeliveryFailure) => void) | undefined;
+  /** Where the default `onDeliveryError` reports. Default: `console`. */
+  readonly logger?: Logger | undefined;
+  /**
+   * Traces every delivery (a CLIENT span per delivery, its attempts included, `traceparent` sent to the
+   * webhook, linked to the span of the call that produced the event): `openTelemetryTracing()` of
+   * `@protoc-gen-a2a/runtime/otel`. None by default.
+   */
+  readonly tracing?: A2ATracing | undefined;
   /** Called after each successful delivery. */
   readonly onDelivered?: ((success: PushDeliverySuccess) => void) | undefined;
   /** Waits `ms` between attempts (backoff, Retry-After); should resolve early when `signal` aborts (on close). Default: setTimeout. */
@@ -504,10 +514,12 @@ export function createPushNotificationSender(options: PushSenderOptions): PushNo
   const sleep = options.sleep ?? defaultSleep;
   const random = options.random ?? Math.random;
   const now = options.now ?? Date.now;
+  const logger = options.logger ?? CONSOLE_LOGGER;
+  const tracing = options.tracing;
   const onDeliveryError =
     options.onDeliveryError ??
     ((f: PushDeliveryFailure) =>
-      console.warn(`push notification for task ${f.taskId} to ${redact(f.url)} failed (${f.reason}${f.status === undefined ? "" : ` ${f.status}`}, ${f.attempts} attempt(s))`, f.error ?? ""));
+      logger.warn?.(`push notification for task ${f.taskId} to ${redact(f.url)} failed (${f.reason}${f.status === undefined ? "" : ` ${f.status}`}, ${f.attempts} attempt(s))`, f.error ?? ""));
   const concurrency = Math.max(1, Math.floor(options.concurrency ?? 16));
   const slots = new Slots(concurrency);
   const perHost = Math.max(1, Math.floor(options.concurrencyPerHost ?? Math.max(Math.min(concurrency, 2), Math.ceil(concurrency / 2))));
@@ -527,12 +539,13 @@ export function createPushNotificationSender(options: PushSenderOptions): PushNo
   let closed = false;
   let idleWaiters: (() => void)[] = [];
 
-  const report = (failure: PushDeliveryFailure): void => {
+  const report = (failure: PushDeliveryFailure): PushDeliveryOutcome => {
     try {
       onDeliveryError(failure);
     } catch {
       // A broken reporter must not break delivery.
     }
+    return { delivered: false, reason: failure.reason, status: failure.status, attempts: failure.attempts };
   };
 
   /** Runs `job` after the previous job of `key`, counting it as pending. */
@@ -672,7 +685,13 @@ export function createPushNotificationSender(options: PushSenderOptions): PushNo
     }
   };
 
-  const deliver = async (notice: PushEventNotice, config: PushConfigShape, body: string): Promise<void> => {
+  /** One delivery of an event to a config's webhook (its attempts), in a span when traced. */
+  const deliver = (notice: PushEventNotice, config: PushConfigShape, body: string, origin: unknown): Promise<PushDeliveryOutcome> => {
+    if (tracing === undefined) return deliverUntraced(notice, config, body, undefined);
+    return tracing.push({ taskId: notice.taskId, contextId: notice.contextId, url: config.url, origin }, (traceHeaders) => deliverUntraced(notice, config, body, traceHeaders));
+  };
+
+  const deliverUntraced = async (notice: PushEventNotice, config: PushConfigShape, body: string, traceHeaders: Readonly<Record<string, string>> | undefined): Promise<PushDeliveryOutcome> => {
     const base = { scope: notice.scope, taskId: notice.taskId, configId: config.id, url: config.url, event: notice.event };
     if (lifetime.signal.aborted) return report({ ...base, reason: "closed", attempts: 0 });
     try {
@@ -680,8 +699,9 @@ export function createPushNotificationSender(options: PushSenderOptions): PushNo
     } catch (error) {
       return report({ ...base, reason: "refused", attempts: 0, error });
     }
-    const headers = headersOf(config, undefined);
-    if (headers instanceof WebhookUrlError) return report({ ...base, reason: "refused", attempts: 0, error: headers });
+    const own = headersOf(config, undefined);
+    if (own instanceof WebhookUrlError) return report({ ...base, reason: "refused", attempts: 0, error: own });
+    const headers = traceHeaders === undefined ? own : { ...own, ...traceHeaders };
     let last: AttemptOutcome | undefined;
     for (let n = 1; n <= maxRetries + 1; n++) {
       if (lifetime.signal.aborted) {
@@ -692,7 +712,7 @@ export function createPushNotificationSender(options: PushSenderOptions): PushNo
       last = outcome;
       if (last.kind === "delivered") {
         options.onDelivered?.({ taskId: notice.taskId, configId: config.id, url: config.url, status: last.status, attempts: n });
-        return;
+        return { delivered: true, status: last.status, attempts: n };
       }
       if (last.kind === "fail") return report({ ...base, reason: "http-status", attempts: n, status: last.status });
       if (n === maxRetries + 1) break;
@@ -703,8 +723,9 @@ export function createPushNotificationSender(options: PushSenderOptions): PushNo
       await sleep(delay, lifetime.signal);
     }
     if (last !== undefined && last.kind === "retry") {
-      report({ ...base, reason: lifetime.signal.aborted && last.reason !== "http-status" ? "closed" : last.reason, attempts: maxRetries + 1, ...statusAndError(last) });
+      return report({ ...base, reason: lifetime.signal.aborted && last.reason !== "http-status" ? "closed" : last.reason, attempts: maxRetries + 1, ...statusAndError(last) });
     }
+    return { delivered: false, attempts: maxRetries + 1 };
   };
 
   const checkUrl = async (url: string): Promise<void> => {
@@ -717,6 +738,8 @@ export function createPushNotificationSender(options: PushSenderOptions): PushNo
 
   const deliverEvent = (notice: PushEventNotice): void => {
     if (closed) return;
+    // The span of the call that produced the event (active now), for the deliveries' link.
+    const origin = tracing?.origin();
     const taskKey = JSON.stringify([notice.scope.tenant, notice.scope.owner, notice.taskId]);
     // One queue per task for the config look-up keeps the per-(task, url) queues in event order.
     enqueue(taskKey, async () => {
@@ -724,7 +747,8 @@ export function createPushNotificationSender(options: PushSenderOptions): PushNo
       try {
         configs = await listAllConfigs(options.store, notice.scope, notice.taskId);
       } catch (error) {
-        return report({ reason: "store", scope: notice.scope, taskId: notice.taskId, configId: "", url: "", attempts: 0, error, event: notice.event });
+        report({ reason: "store", scope: notice.scope, taskId: notice.taskId, configId: "", url: "", attempts: 0, error, event: notice.event });
+        return;
       }
       // Most tasks have no push config: the event is only serialized (and copied) for those that do.
       if (configs.length === 0) return;
@@ -753,7 +777,7 @@ export function createPushNotificationSender(options: PushSenderOptions): PushNo
         queuedBytes += body.length;
         enqueue(key, async () => {
           try {
-            await deliver(notice, config, body);
+            await deliver(notice, config, body, origin);
           } finally {
             queuedBytes -= body.length;
             const left = (queued.get(key) ?? 1) - 1;

@@ -22,6 +22,7 @@ import type { A2AErrorOptions } from "../a2a-error.js";
 import { isCallAborted, watchCallAbort } from "../call-abort.js";
 import { isBindingCall, markImmutable } from "../binding-call.js";
 import { TaskEngine } from "./engine.js";
+import { CONSOLE_LOGGER } from "../logger.js";
 import type { FeedItem } from "./live-tasks.js";
 import { InvalidPageTokenError, TaskStoreFullError, type TaskRuntimeErrors } from "./errors.js";
 import { checkQueueLimit } from "./event-hub.js";
@@ -225,7 +226,8 @@ class TaskHandler<Principal> implements TaskServiceHandler<Principal, TaskRuntim
       throw new RangeError(`maxTaskBytes (${maxTaskBytes}) must not exceed maxResponseBytes (${this.#maxResponseBytes}): a task could be stored that no answer can carry`);
     this.#maxPushConfigs = checkedBytes("maxPushConfigsPerTask", options.maxPushConfigsPerTask ?? DEFAULT_MAX_PUSH_CONFIGS_PER_TASK);
     this.#maxPushConfigBytes = checkedBytes("maxPushConfigBytes", options.maxPushConfigBytes ?? DEFAULT_MAX_PUSH_CONFIG_BYTES);
-    this.#onError = options.onError ?? ((error, context) => console.error(`task runtime: ${context}`, error));
+    const logger = options.logger ?? CONSOLE_LOGGER;
+    this.#onError = options.onError ?? ((error, context) => logger.error(`task runtime: ${context}`, error));
     this.#engine = new TaskEngine<Principal>({
       factory: this.#factory,
       store: this.#store,

@@ -15,6 +15,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { startExampleAgent, type ExampleAgent, type ExampleAgentOptions } from "../../../generated-example/agent/echo-agent.js";
+import type { Logger } from "@protoc-gen-a2a/runtime";
 import { behaviours } from "../../../generated-example/agent/behaviours.js";
 import type { ActsClientFactory, Binding, ClientFeatures, JsonObject } from "./client.js";
 import type { ActsDocument } from "./document.js";
@@ -74,12 +75,23 @@ async function taskOfOtherPrincipal(agent: ExampleAgent): Promise<string> {
   return id;
 }
 
+/**
+ * The agents' logger: ACTS registers webhooks nobody listens on (https://example.com/…), so failed push deliveries
+ * are expected and not logged; everything else goes to the console.
+ */
+const ACTS_LOGGER: Logger = {
+  error: (message, ...details) => console.error(message, ...details),
+  warn: (message, ...details) => {
+    if (!message.startsWith("example agent: push notification for task ")) console.warn(message, ...details);
+  },
+};
+
 /** Starts the three profiles of the example agent (`store`: its task store option). */
 export async function startHarness(options: { readonly taskDatabase?: string | (() => Promise<string>); readonly longRunningMs: number }): Promise<Harness> {
   const start = async (name: string, agentOptions: ExampleAgentOptions, callHeaders: Record<string, string> = {}): Promise<Profile> => {
     // A function gives each profile a database of its own (PostgreSQL: instances sharing one serve each other's tasks and push deliveries).
     const taskDatabase = typeof options.taskDatabase === "function" ? await options.taskDatabase() : options.taskDatabase;
-    const agent = await startExampleAgent({ tokens: TOKENS, ...(taskDatabase !== undefined ? { taskDatabase } : {}), ...agentOptions });
+    const agent = await startExampleAgent({ tokens: TOKENS, logger: ACTS_LOGGER, ...(taskDatabase !== undefined ? { taskDatabase } : {}), ...agentOptions });
     const card = (await (await fetch(agent.cardUrl)).json()) as JsonObject;
     return { name, agent, card, callHeaders, variables: {} };
   };
