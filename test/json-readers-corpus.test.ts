@@ -5,45 +5,15 @@
  * json-readers.test.ts: a reader returns undefined or exactly the message fromJson builds (REQUIRED
  * table passed), and decodeRequest with the readers answers as without them.
  */
-import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { join, relative } from "node:path";
-import { pathToFileURL } from "node:url";
 import type { JsonValue, Registry } from "@bufbuild/protobuf";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import type { JsonReaderTable, PipelineErrorSpecs, RequirementTable } from "@protoc-gen-a2a/runtime";
-import { bufGenTemplate } from "./support/buf-gen-template.js";
+import { generateJsonCorpus } from "./support/json-corpus.js";
 import { checkReader, mutatedJson, newTally, oddJson, randomMessageJson, type ReaderSuite } from "./support/json-reader-check.js";
-import { repoRoot } from "./support/plugin-runner.js";
 
-const buf = join(repoRoot, "node_modules/.bin/buf");
-const gp = "node_modules/google-proto-files";
-const GOOGLE_APIS = ["google/longrunning/operations.proto", "google/firestore/v1/firestore.proto", "google/cloud/secretmanager/v1/service.proto", "google/pubsub/v1/pubsub.proto"];
-const FIXTURES = join(repoRoot, "test/fixtures/corpus");
-
-mkdirSync(join(repoRoot, "test/.tmp"), { recursive: true });
-const tmp = mkdtempSync(join(repoRoot, "test/.tmp/json-readers-corpus-"));
-const out = join(tmp, "out");
-
-function generate(name: string, inputs: readonly string[]): void {
-  const template = join(tmp, `${name}.gen.yaml`);
-  writeFileSync(template, bufGenTemplate({ inputs, out: relative(repoRoot, out), options: ["import_extension=js", "bindings=jsonrpc+rest"] }));
-  const run = spawnSync(buf, ["generate", "--template", template], { cwd: repoRoot, encoding: "utf8" });
-  if (run.status !== 0) throw new Error(`buf generate (${name}) failed: ${run.stderr}`);
-}
-
-generate("google", [`  - directory: ${gp}`, `    paths: [${GOOGLE_APIS.map((p) => `${gp}/${p}`).join(", ")}]`]);
-if (existsSync(FIXTURES)) {
-  const protos = join(tmp, "protos");
-  cpSync(join(repoRoot, gp, "google/api"), join(protos, "google/api"), { recursive: true });
-  cpSync(FIXTURES, protos, { recursive: true });
-  const rel = relative(repoRoot, protos);
-  const dirs = readdirSync(FIXTURES, { withFileTypes: true }).filter((d) => d.isDirectory());
-  generate("fixtures", [`  - directory: ${rel}`, `    paths: [${dirs.map((d) => `${rel}/${d.name}`).join(", ")}]`]);
-}
-
-afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const corpus = await generateJsonCorpus("json-readers-corpus");
+afterAll(corpus.remove);
 
 interface ReaderCase {
   readonly label: string;
@@ -52,13 +22,7 @@ interface ReaderCase {
 }
 
 const cases: ReaderCase[] = [];
-for (const file of readdirSync(out, { recursive: true, encoding: "utf8" })
-  .filter((f) => f.endsWith("_a2a_json.ts"))
-  .sort()) {
-  const base = file.slice(0, -"_a2a_json.ts".length);
-  const json = (await import(pathToFileURL(join(out, file)).href)) as Record<string, unknown>;
-  const handler = (await import(pathToFileURL(join(out, `${base}_a2a_handler.ts`)).href)) as Record<string, unknown>;
-  const errors = ((await import(pathToFileURL(join(out, `${base}_a2a_errors.ts`)).href)) as Record<string, unknown>)["errorSpecs"] as PipelineErrorSpecs;
+for (const { base, json, handler, errors } of corpus.files) {
   for (const key of Object.keys(json).sort()) {
     if (!key.endsWith("RequestJsonReaders")) continue;
     const service = key.slice(0, -"RequestJsonReaders".length);
@@ -67,7 +31,7 @@ for (const file of readdirSync(out, { recursive: true, encoding: "utf8" })
       readers: json[key] as JsonReaderTable,
       requestFields: handler[`${service}RequiredFields`] as RequirementTable,
       registry: handler["typeRegistry"] as Registry,
-      errors,
+      errors: errors["errorSpecs"] as PipelineErrorSpecs,
     };
     for (const typeName of Object.keys(suite.readers)) cases.push({ label: suite.label, typeName, suite });
   }
