@@ -71,7 +71,7 @@ beforeAll(() => {
   writeFileSync(join(runs.get("added-rpc")!.dir, "src/archive.ts"), ARCHIVE_SOURCE);
   for (const name of ACTS_PROJECTS) {
     // The example agent's layout: gen/ (generated as generated-example/gen is), agent/, bindings/.
-    const dir = projectFrom(root, `acts-${name}`, join(HISTORY, name), { out: "gen", options: ["target=ts", "import_extension=js", "task_store=sqlite"], withV03: true });
+    const dir = projectFrom(root, `acts-${name}`, join(HISTORY, name), { out: "gen", options: ["target=ts", "import_extension=js", "task_store=sqlite+postgres"], withV03: true });
     const run = generate(dir);
     if (run.status !== 0) throw new Error(run.stderr);
     cpSync(join(repoRoot, "generated-example/agent"), join(dir, "agent"), { recursive: true });
