@@ -69,6 +69,11 @@ export class PostgresTaskCluster implements TaskCluster {
   readonly #tickets = new Set<string>();
   /** Tickets whose release failed: the heartbeat deletes them. */
   readonly #unreleased = new Set<string>();
+  /**
+   * Tickets of turns that ended here whose row is being deleted (or is left to the heartbeat): no turn runs
+   * under them, whatever a2a_turns says until the delete commits (isRunning leaves them out).
+   */
+  readonly #released = new Set<string>();
   /** Watchers of task events, by task key. */
   readonly #watchers = new Map<string, Set<(seq: number | undefined) => void>>();
   /** Waiters for a turn, by task key. */
@@ -373,7 +378,8 @@ export class PostgresTaskCluster implements TaskCluster {
       release: () => {
         if (released) return;
         released = true;
-        void this.#release(scope, taskId, ticket, 0);
+        this.#released.add(ticket);
+        void this.#release(scope, taskId, ticket, 0).finally(() => this.#released.delete(ticket));
       },
     };
   }
@@ -401,10 +407,11 @@ export class PostgresTaskCluster implements TaskCluster {
 
   /** {@inheritDoc task!TaskCluster.isRunning} */
   async isRunning(scope: TaskScope, taskId: string): Promise<boolean> {
+    // Not the turns that ended here and whose ticket is still being deleted (the delete is not awaited by the turn).
     const result = await this.#pool.query(
       `SELECT 1 FROM a2a_turns t JOIN a2a_instances i ON i.id = t.instance_id
-       WHERE t.tenant = $1 AND t.owner = $2 AND t.task_id = $3 AND i.expires_at > now() LIMIT 1`,
-      [scope.tenant, scope.owner, taskId],
+       WHERE t.tenant = $1 AND t.owner = $2 AND t.task_id = $3 AND i.expires_at > now() AND t.ticket::text <> ALL($4::text[]) LIMIT 1`,
+      [scope.tenant, scope.owner, taskId, [...this.#released, ...this.#unreleased]],
     );
     return result.rowCount !== 0;
   }
