@@ -11,9 +11,18 @@
  * Other entry points, by area: `/http` (node and fetch adapters, SSE, Agent Card serving,
  * the push notification receiver), `/jsonrpc`, `/rest`, `/grpc` (Connect; needs
  * `@connectrpc/connect` and `@connectrpc/connect-node`), `/grpc-js` (needs `@grpc/grpc-js`),
- * `/client` (connecting from an Agent Card), `/task` (the task runtime, in-memory store, push
- * sender), `/sqlite` (the SQLite task store; needs `better-sqlite3`).
+ * `/grpc-client` (the gRPC client alone, with a browser build), `/client` (connecting from an Agent
+ * Card), `/task` (the task runtime, in-memory store, push sender), `/sqlite` (needs `better-sqlite3`),
+ * `/postgres` (needs `pg`), `/binding` (custom bindings), `/otel` (OpenTelemetry), `/express`,
+ * `/fastify`, `/hono`, `/next` (framework adapters), `/v0_3` (A2A 0.3), `/testing`.
+ *
+ * The exports below come in two parts: the API of agent authors first, then, after the comment that
+ * says so, the plumbing generated code and binding implementations import (private, not semver).
  */
+// ---------------------------------------------------------------------------------------------
+// The API of agent authors: errors, the call context, options of servers and clients, limits,
+// discovery constants, stream resumption, ProtoJSON helpers, logging and tracing hooks.
+// ---------------------------------------------------------------------------------------------
 export {
   A2AError,
   BAD_REQUEST_TYPE,
@@ -38,15 +47,64 @@ export {
   type JsonRpcErrorObject,
 } from "./a2a-error.js";
 export { ServiceParameters, createCallContext, type AuthRequest, type AuthenticateFn, type CallContext, type CallContextInit, type ProtocolBinding } from "./call-context.js";
-export { callSignal, requestHeaders, requestMessage, unreachableError, type CallOptions, type ClientOptions } from "./call-options.js";
+export type { CallOptions, ClientOptions } from "./call-options.js";
+export type { HttpServerOptions, ServerOptions } from "./service-context.js";
+export {
+  DEFAULT_MAX_JSON_DEPTH,
+  DEFAULT_MAX_METADATA_BYTES,
+  DEFAULT_MAX_PARTS_PER_MESSAGE,
+  DEFAULT_REQUEST_LIMITS,
+  resolveRequestLimits,
+  type RequestLimitOptions,
+  type RequestLimits,
+} from "./limits.js";
+export { DEFAULT_MAX_PENDING_WRITE_BYTES, WriteBudget, type PendingWrite, type PendingWritesStats, type WatchOptions } from "./write-budget.js";
 export { AGENT_CARD_WELL_KNOWN_PATH, CONNECT_PROTOCOL_BINDING, GRPC_WEB_PROTOCOL_BINDING, grpcAddressTls, grpcHostPort, type A2ABindingName } from "./discovery.js";
-export type { OperationDescriptor, OperationKind } from "./operation.js";
-export type { Transport } from "./transport.js";
+export { IMPLICIT_VERSION, type VersionNegotiation } from "./service-parameters.js";
+export { RUNTIME_VERSION } from "./version.js";
 /** Stream event ids (`<seq>:<task id>`, sent as SSE `id:`) and resuming dropped streams in the HTTP clients. */
 export { LAST_EVENT_ID_PARAMETER, eventIdOf, formatEventId, parseEventId, setEventId, type ParsedEventId } from "./task/event-ids.js";
 export { DEFAULT_STREAM_RESUME, type ResumableStreamClientOptions, type ResumeSettings, type StreamResumeOptions } from "./http/stream-resume.js";
+/** ProtoJSON as the bindings speak it, and the type registry of Any and extensions. */
 export { JsonDecodeError, decodeMessage, encodeMessage } from "./proto-json.js";
-/** Plumbing for generated code (the `_a2a_json.ts` ProtoJSON writers): not for hand-written code. */
+export { mergeRegistries, type TypeRegistryOption } from "./type-registry.js";
+export { CONSOLE_LOGGER, SILENT_LOGGER, type LogFn, type Logger } from "./logger.js";
+export type { A2ATracing, PushDeliveryOutcome, TracedClientCall, TracedPushDelivery, TracedServerCall } from "./tracing.js";
+/** Operation descriptors and the client transport interface (for clients of custom bindings). */
+export type { OperationDescriptor, OperationKind } from "./operation.js";
+export type { Transport } from "./transport.js";
+
+// ---------------------------------------------------------------------------------------------
+// Plumbing for generated code and binding implementations: private, not covered by semver. The
+// generated files and the runtime's own entry points import these; hand-written code should not
+// (the generated ProtoJSON readers and writers, REQUIRED tables, the server pipeline's steps, the
+// clients' request checks). runtime/api-report.md lists them with the rest.
+// ---------------------------------------------------------------------------------------------
+export { callSignal, requestHeaders, requestMessage, unreachableError } from "./call-options.js";
+export { checkRuntimeVersion } from "./version.js";
+/** The server pipeline every binding runs a request through. */
+export {
+  authChallengeHeader,
+  checkRequestLimits,
+  decodeRequest,
+  dispatchCall,
+  establishContext,
+  internalError,
+  resolveServerOptions,
+  withActivatedExtensions,
+  type ContextInput,
+  type PipelineErrorSpecs,
+  type PipelineSettings,
+  type ServiceDefinitionBase,
+} from "./service-context.js";
+export { formatExtensions, negotiateVersion, normalizeVersion, parseExtensions } from "./service-parameters.js";
+export { findLimitViolation, jsonDepthExceeds, type LimitViolation } from "./limits.js";
+export { fillRequiredDefaults, findMissingFields, type FieldRule, type RequiredCheck, type RequirementTable } from "./required-fields.js";
+export { checkedRequestMessage, clientRequestSettings, invalidParamsError, type ClientRequestSettings, type ClientServiceTables } from "./client-request.js";
+export { BINDING_CALL, isBindingCall, isImmutable, markImmutable } from "./binding-call.js";
+export { hasObjectJson, hasOwnJsonForm } from "./json-form.js";
+export { withTracingHeaders } from "./tracing.js";
+/** The generated ProtoJSON writers (`_a2a_json.ts`) and what the servers answer with them. */
 export { encodeMessageText } from "./response-json-text.js";
 export {
   JSON_WRITE_BAIL,
@@ -73,44 +131,5 @@ export {
   type JsonWriteOneof,
   type JsonWriteSource,
 } from "./json-write.js";
-/** Plumbing for generated code (the `_a2a_json.ts` ProtoJSON readers): not for hand-written code. */
+/** The generated ProtoJSON readers (`_a2a_json.ts`). */
 export { jsonRead, type JsonReader, type JsonReaderTable } from "./json-read.js";
-/** The type registry of ProtoJSON (Any, extensions), requests whose ProtoJSON is not an object, and the clients' checks before sending. */
-export { mergeRegistries, type TypeRegistryOption } from "./type-registry.js";
-export { hasObjectJson, hasOwnJsonForm } from "./json-form.js";
-export { checkedRequestMessage, clientRequestSettings, invalidParamsError, type ClientRequestSettings, type ClientServiceTables } from "./client-request.js";
-export { BINDING_CALL, isBindingCall, isImmutable, markImmutable } from "./binding-call.js";
-export { fillRequiredDefaults, findMissingFields, type FieldRule, type RequiredCheck, type RequirementTable } from "./required-fields.js";
-export {
-  DEFAULT_MAX_JSON_DEPTH,
-  DEFAULT_MAX_METADATA_BYTES,
-  DEFAULT_MAX_PARTS_PER_MESSAGE,
-  DEFAULT_REQUEST_LIMITS,
-  findLimitViolation,
-  jsonDepthExceeds,
-  resolveRequestLimits,
-  type LimitViolation,
-  type RequestLimitOptions,
-  type RequestLimits,
-} from "./limits.js";
-export {
-  authChallengeHeader,
-  checkRequestLimits,
-  decodeRequest,
-  dispatchCall,
-  establishContext,
-  internalError,
-  resolveServerOptions,
-  withActivatedExtensions,
-  type ContextInput,
-  type HttpServerOptions,
-  type PipelineErrorSpecs,
-  type PipelineSettings,
-  type ServerOptions,
-  type ServiceDefinitionBase,
-} from "./service-context.js";
-export { IMPLICIT_VERSION, formatExtensions, negotiateVersion, normalizeVersion, parseExtensions, type VersionNegotiation } from "./service-parameters.js";
-export { RUNTIME_VERSION, checkRuntimeVersion } from "./version.js";
-export { DEFAULT_MAX_PENDING_WRITE_BYTES, WriteBudget, type PendingWrite, type PendingWritesStats, type WatchOptions } from "./write-budget.js";
-export { CONSOLE_LOGGER, SILENT_LOGGER, type LogFn, type Logger } from "./logger.js";
-export { withTracingHeaders, type A2ATracing, type PushDeliveryOutcome, type TracedClientCall, type TracedPushDelivery, type TracedServerCall } from "./tracing.js";
