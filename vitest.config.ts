@@ -37,12 +37,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "sqlite-store",
-          include: [
-            "test/task-runtime.test.ts",
-            "test/task-concurrency.test.ts",
-            "test/task-executor.test.ts",
-            "test/acts-conformance.test.ts",
-          ],
+          include: ["test/task-runtime.test.ts", "test/task-concurrency.test.ts", "test/task-executor.test.ts", "test/acts-conformance.test.ts"],
           env: { A2A_TEST_TASK_STORE: "sqlite" },
           testTimeout: 60_000,
         },
@@ -52,12 +47,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "postgres-store",
-          include: [
-            "test/task-runtime.test.ts",
-            "test/task-concurrency.test.ts",
-            "test/task-executor.test.ts",
-            "test/acts-conformance.test.ts",
-          ],
+          include: ["test/task-runtime.test.ts", "test/task-concurrency.test.ts", "test/task-executor.test.ts", "test/acts-conformance.test.ts"],
           env: { A2A_TEST_TASK_STORE: "postgres" },
           testTimeout: 60_000,
         },

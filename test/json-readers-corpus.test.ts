@@ -8,20 +8,9 @@
 import type { JsonValue, Registry } from "@bufbuild/protobuf";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import type {
-  JsonReaderTable,
-  PipelineErrorSpecs,
-  RequirementTable,
-} from "@protoc-gen-a2a/runtime";
+import type { JsonReaderTable, PipelineErrorSpecs, RequirementTable } from "@protoc-gen-a2a/runtime";
 import { generateJsonCorpus } from "./support/json-corpus.js";
-import {
-  checkReader,
-  mutatedJson,
-  newTally,
-  oddJson,
-  randomMessageJson,
-  type ReaderSuite,
-} from "./support/json-reader-check.js";
+import { checkReader, mutatedJson, newTally, oddJson, randomMessageJson, type ReaderSuite } from "./support/json-reader-check.js";
 
 const corpus = await generateJsonCorpus("json-readers-corpus");
 afterAll(corpus.remove);
@@ -44,8 +33,7 @@ for (const { base, json, handler, errors } of corpus.files) {
       registry: handler["typeRegistry"] as Registry,
       errors: errors["errorSpecs"] as PipelineErrorSpecs,
     };
-    for (const typeName of Object.keys(suite.readers))
-      cases.push({ label: suite.label, typeName, suite });
+    for (const typeName of Object.keys(suite.readers)) cases.push({ label: suite.label, typeName, suite });
   }
 }
 
@@ -75,9 +63,7 @@ describe("generated ProtoJSON readers on the corpus and Google APIs", () => {
   });
 
   it("read a good share of what fromJson accepts themselves (run after the cases above)", () => {
-    console.log(
-      `json-readers corpus: ${total.inputs} inputs, ${total.referenceAccepted} accepted by fromJson, ${total.readerAccepted} read by the readers`,
-    );
+    console.log(`json-readers corpus: ${total.inputs} inputs, ${total.referenceAccepted} accepted by fromJson, ${total.readerAccepted} read by the readers`);
     expect(total.referenceAccepted).toBeGreaterThan(1000);
     expect(total.readerAccepted).toBeGreaterThan(total.referenceAccepted / 3);
   });

@@ -15,25 +15,11 @@ const REPORT = join(repoRoot, "runtime/api-report.md");
 
 /** Each entry point's name and source (the `@protoc-gen-a2a/source` condition, its `default` where it has a browser build). */
 function entryPoints(): { readonly name: string; readonly source: string }[] {
-  const exports = (
-    JSON.parse(readFileSync(join(repoRoot, "runtime/package.json"), "utf8")) as {
-      exports: Record<string, Record<string, unknown>>;
-    }
-  ).exports;
+  const exports = (JSON.parse(readFileSync(join(repoRoot, "runtime/package.json"), "utf8")) as { exports: Record<string, Record<string, unknown>> }).exports;
   return Object.entries(exports).flatMap(([subpath, target]) => {
     const condition = target["@protoc-gen-a2a/source"];
-    const source =
-      typeof condition === "string"
-        ? condition
-        : (condition as { default?: string } | undefined)?.default;
-    return source === undefined
-      ? []
-      : [
-          {
-            name: `@protoc-gen-a2a/runtime${subpath === "." ? "" : subpath.slice(1)}`,
-            source: join(repoRoot, "runtime", source),
-          },
-        ];
+    const source = typeof condition === "string" ? condition : (condition as { default?: string } | undefined)?.default;
+    return source === undefined ? [] : [{ name: `@protoc-gen-a2a/runtime${subpath === "." ? "" : subpath.slice(1)}`, source: join(repoRoot, "runtime", source) }];
   });
 }
 
@@ -54,15 +40,7 @@ function renderReport(): string {
   const entries = entryPoints();
   const program = ts.createProgram(
     entries.map((e) => e.source),
-    {
-      target: ts.ScriptTarget.ES2022,
-      module: ts.ModuleKind.NodeNext,
-      moduleResolution: ts.ModuleResolutionKind.NodeNext,
-      strict: true,
-      skipLibCheck: true,
-      noEmit: true,
-      types: ["node"],
-    },
+    { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, strict: true, skipLibCheck: true, noEmit: true, types: ["node"] },
   );
   const checker = program.getTypeChecker();
   const lines = [
@@ -95,9 +73,6 @@ describe("the runtime's public API", () => {
     } catch {
       // no report yet: the comparison below fails with the whole report as the difference
     }
-    expect(
-      checkedIn,
-      "runtime/api-report.md is not the runtime's API: review the change, then rewrite it (A2A_WRITE_API_REPORT=1)",
-    ).toBe(report);
+    expect(checkedIn, "runtime/api-report.md is not the runtime's API: review the change, then rewrite it (A2A_WRITE_API_REPORT=1)").toBe(report);
   }, 120_000);
 });

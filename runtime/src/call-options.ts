@@ -29,36 +29,19 @@ export interface ClientOptions {
 }
 
 /** The request message of a call: the init shape created, with the client's tenant filled in. */
-export function requestMessage(
-  schema: DescMessage,
-  init: MessageInitShape<DescMessage>,
-  client: ClientOptions,
-): Message {
+export function requestMessage(schema: DescMessage, init: MessageInitShape<DescMessage>, client: ClientOptions): Message {
   // Own properties only: a field may be named after an Object.prototype member (own-json.ts).
   const message = create(schema, ownMessageInit(init));
   const tenant = client.tenant;
-  if (
-    tenant !== undefined &&
-    schema.field["tenant"] !== undefined &&
-    (message as { tenant?: string }).tenant === ""
-  ) {
+  if (tenant !== undefined && schema.field["tenant"] !== undefined && (message as { tenant?: string }).tenant === "") {
     (message as { tenant?: string }).tenant = tenant;
   }
   return message;
 }
 
 /** The headers of a call: the client's, the call's, `a2a-version`, `a2a-extensions` when any, then `extra`. */
-export function requestHeaders(
-  client: ClientOptions,
-  call: CallOptions | undefined,
-  extra?: Readonly<Record<string, string>>,
-): Record<string, string> {
-  const headers: Record<string, string> = {
-    ...client.headers,
-    ...call?.headers,
-    ...extra,
-    "a2a-version": client.version ?? "1.0",
-  };
+export function requestHeaders(client: ClientOptions, call: CallOptions | undefined, extra?: Readonly<Record<string, string>>): Record<string, string> {
+  const headers: Record<string, string> = { ...client.headers, ...call?.headers, ...extra, "a2a-version": client.version ?? "1.0" };
   const extensions = [...(client.extensions ?? []), ...(call?.extensions ?? [])];
   if (extensions.length > 0) headers["a2a-extensions"] = formatExtensions(new Set(extensions));
   return headers;
@@ -82,19 +65,10 @@ export interface CallOptions {
  * Combines the caller's signal and a timeout into one signal; `cleanup` clears the
  * timer and the listener, and must be called when the call ends.
  */
-export function callSignal(
-  signal: AbortSignal | undefined,
-  timeoutMs: number | undefined,
-): { signal: AbortSignal | undefined; cleanup: () => void } {
+export function callSignal(signal: AbortSignal | undefined, timeoutMs: number | undefined): { signal: AbortSignal | undefined; cleanup: () => void } {
   if (timeoutMs === undefined) return { signal, cleanup: noop };
   const controller = new AbortController();
-  const timer = setTimeout(
-    () =>
-      controller.abort(
-        new DOMException(`the call timed out after ${timeoutMs} ms`, "TimeoutError"),
-      ),
-    timeoutMs,
-  );
+  const timer = setTimeout(() => controller.abort(new DOMException(`the call timed out after ${timeoutMs} ms`, "TimeoutError")), timeoutMs);
   const onAbort = () => controller.abort(signal?.reason);
   if (signal !== undefined) {
     if (signal.aborted) controller.abort(signal.reason);
@@ -121,23 +95,10 @@ const UNAVAILABLE = 14;
  * callers handle it alike on every binding. An abort (the caller's signal or timeout) is
  * returned unchanged.
  */
-export function unreachableError(
-  errors: ErrorRegistry,
-  thrown: unknown,
-  signal: AbortSignal | undefined,
-): unknown {
+export function unreachableError(errors: ErrorRegistry, thrown: unknown, signal: AbortSignal | undefined): unknown {
   if (signal?.aborted === true) return thrown;
   const inner = thrown instanceof Error && thrown.cause instanceof Error ? thrown.cause : thrown;
-  const err = errors.fromGrpcStatus(
-    UNAVAILABLE,
-    inner instanceof Error ? inner.message : String(inner),
-    [],
-  );
-  Object.defineProperty(err, "cause", {
-    value: thrown,
-    configurable: true,
-    writable: true,
-    enumerable: false,
-  });
+  const err = errors.fromGrpcStatus(UNAVAILABLE, inner instanceof Error ? inner.message : String(inner), []);
+  Object.defineProperty(err, "cause", { value: thrown, configurable: true, writable: true, enumerable: false });
   return err;
 }

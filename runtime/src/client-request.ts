@@ -8,14 +8,7 @@
  * 1–100) are left to the server.
  */
 import type { DescMessage, Message, MessageInitShape, Registry } from "@bufbuild/protobuf";
-import {
-  BAD_REQUEST_TYPE,
-  ERROR_DOMAIN,
-  ERROR_INFO_TYPE,
-  type A2AError,
-  type ErrorRegistry,
-  type FieldViolation,
-} from "./a2a-error.js";
+import { BAD_REQUEST_TYPE, ERROR_DOMAIN, ERROR_INFO_TYPE, type A2AError, type ErrorRegistry, type FieldViolation } from "./a2a-error.js";
 import { requestMessage, type ClientOptions } from "./call-options.js";
 import { findMissingFields, type FieldRule, type RequirementTable } from "./required-fields.js";
 import { mergeRegistries } from "./type-registry.js";
@@ -36,34 +29,16 @@ export interface ClientRequestSettings {
 }
 
 /** Resolves the tables of a client once: the presence rules of the REQUIRED table, the merged registry. */
-export function clientRequestSettings(
-  errors: ErrorRegistry,
-  tables: ClientServiceTables | undefined,
-  own: Registry | undefined,
-): ClientRequestSettings {
-  return {
-    presence: presenceRules(tables?.requestFields),
-    registry: mergeRegistries(tables?.registry, own),
-    errors,
-  };
+export function clientRequestSettings(errors: ErrorRegistry, tables: ClientServiceTables | undefined, own: Registry | undefined): ClientRequestSettings {
+  return { presence: presenceRules(tables?.requestFields), registry: mergeRegistries(tables?.registry, own), errors };
 }
 
 /** The request message of a call, created and checked; throws the InvalidParamsError the servers answer it with. */
-export function checkedRequestMessage(
-  settings: ClientRequestSettings,
-  schema: DescMessage,
-  init: MessageInitShape<DescMessage>,
-  client: ClientOptions,
-): Message {
+export function checkedRequestMessage(settings: ClientRequestSettings, schema: DescMessage, init: MessageInitShape<DescMessage>, client: ClientOptions): Message {
   const message = requestMessage(schema, init, client);
   if (settings.presence === undefined) return message;
   const violations = findMissingFields(settings.presence, schema.typeName, message);
-  if (violations.length > 0)
-    throw invalidParamsError(
-      settings.errors,
-      violations.map((v) => v.description).join("; "),
-      violations,
-    );
+  if (violations.length > 0) throw invalidParamsError(settings.errors, violations.map((v) => v.description).join("; "), violations);
   return message;
 }
 
@@ -71,24 +46,10 @@ export function checkedRequestMessage(
  * The generated InvalidParamsError for a request a client refuses before sending, with the ErrorInfo
  * and, when there are any, the field violations (google.rpc.BadRequest) a server would send.
  */
-export function invalidParamsError(
-  errors: ErrorRegistry,
-  description: string,
-  violations: readonly FieldViolation[],
-): A2AError {
-  const details: object[] = [
-    { "@type": ERROR_INFO_TYPE, reason: "INVALID_PARAMS", domain: ERROR_DOMAIN },
-  ];
-  if (violations.length > 0)
-    details.push({ "@type": BAD_REQUEST_TYPE, fieldViolations: violations });
-  return errors.fromHttpError(400, {
-    error: {
-      code: 400,
-      status: "INVALID_ARGUMENT",
-      message: `Invalid parameters: ${description}`,
-      details,
-    },
-  });
+export function invalidParamsError(errors: ErrorRegistry, description: string, violations: readonly FieldViolation[]): A2AError {
+  const details: object[] = [{ "@type": ERROR_INFO_TYPE, reason: "INVALID_PARAMS", domain: ERROR_DOMAIN }];
+  if (violations.length > 0) details.push({ "@type": BAD_REQUEST_TYPE, fieldViolations: violations });
+  return errors.fromHttpError(400, { error: { code: 400, status: "INVALID_ARGUMENT", message: `Invalid parameters: ${description}`, details } });
 }
 
 /** A rule without its range (min, max). */
@@ -105,9 +66,7 @@ function presenceRules(table: RequirementTable | undefined): RequirementTable | 
   if (table === undefined) return undefined;
   const out: Record<string, RequirementTable[string]> = {};
   for (const [typeName, rules] of Object.entries(table)) {
-    out[typeName] = rules
-      .filter((r) => r.check !== undefined || r.nested !== undefined)
-      .map(withoutRange);
+    out[typeName] = rules.filter((r) => r.check !== undefined || r.nested !== undefined).map(withoutRange);
   }
   return out;
 }

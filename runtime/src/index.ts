@@ -46,15 +46,7 @@ export {
   type HttpErrorResponse,
   type JsonRpcErrorObject,
 } from "./a2a-error.js";
-export {
-  ServiceParameters,
-  createCallContext,
-  type AuthRequest,
-  type AuthenticateFn,
-  type CallContext,
-  type CallContextInit,
-  type ProtocolBinding,
-} from "./call-context.js";
+export { ServiceParameters, createCallContext, type AuthRequest, type AuthenticateFn, type CallContext, type CallContextInit, type ProtocolBinding } from "./call-context.js";
 export type { CallOptions, ClientOptions } from "./call-options.js";
 export type { HttpServerOptions, ServerOptions } from "./service-context.js";
 export {
@@ -66,49 +58,18 @@ export {
   type RequestLimitOptions,
   type RequestLimits,
 } from "./limits.js";
-export {
-  DEFAULT_MAX_PENDING_WRITE_BYTES,
-  WriteBudget,
-  type PendingWrite,
-  type PendingWritesStats,
-  type WatchOptions,
-} from "./write-budget.js";
-export {
-  AGENT_CARD_WELL_KNOWN_PATH,
-  CONNECT_PROTOCOL_BINDING,
-  GRPC_WEB_PROTOCOL_BINDING,
-  grpcAddressTls,
-  grpcHostPort,
-  type A2ABindingName,
-} from "./discovery.js";
+export { DEFAULT_MAX_PENDING_WRITE_BYTES, WriteBudget, type PendingWrite, type PendingWritesStats, type WatchOptions } from "./write-budget.js";
+export { AGENT_CARD_WELL_KNOWN_PATH, CONNECT_PROTOCOL_BINDING, GRPC_WEB_PROTOCOL_BINDING, grpcAddressTls, grpcHostPort, type A2ABindingName } from "./discovery.js";
 export { IMPLICIT_VERSION, type VersionNegotiation } from "./service-parameters.js";
 export { RUNTIME_VERSION } from "./version.js";
 /** Stream event ids (`<seq>:<task id>`, sent as SSE `id:`) and resuming dropped streams in the HTTP clients. */
-export {
-  LAST_EVENT_ID_PARAMETER,
-  eventIdOf,
-  formatEventId,
-  parseEventId,
-  setEventId,
-  type ParsedEventId,
-} from "./task/event-ids.js";
-export {
-  DEFAULT_STREAM_RESUME,
-  type ResumableStreamClientOptions,
-  type ResumeSettings,
-  type StreamResumeOptions,
-} from "./http/stream-resume.js";
+export { LAST_EVENT_ID_PARAMETER, eventIdOf, formatEventId, parseEventId, setEventId, type ParsedEventId } from "./task/event-ids.js";
+export { DEFAULT_STREAM_RESUME, type ResumableStreamClientOptions, type ResumeSettings, type StreamResumeOptions } from "./http/stream-resume.js";
 /** ProtoJSON as the bindings speak it, and the type registry of Any and extensions. */
 export { JsonDecodeError, decodeMessage, encodeMessage } from "./proto-json.js";
 export { mergeRegistries, type TypeRegistryOption } from "./type-registry.js";
 export { CONSOLE_LOGGER, SILENT_LOGGER, type LogFn, type Logger } from "./logger.js";
-export type {
-  A2ATracing,
-  PushDeliveryOutcome,
-  TracedClientCall,
-  TracedPushDelivery,
-  TracedServerCall,
-} from "./tracing.js";
+export type { A2ATracing, PushDeliveryOutcome, TracedClientCall, TracedPushDelivery, TracedServerCall } from "./tracing.js";
 /** Operation descriptors and the client transport interface (for clients of custom bindings). */
 export type { OperationDescriptor, OperationKind } from "./operation.js";
 export type { Transport } from "./transport.js";
@@ -136,27 +97,10 @@ export {
   type PipelineSettings,
   type ServiceDefinitionBase,
 } from "./service-context.js";
-export {
-  formatExtensions,
-  negotiateVersion,
-  normalizeVersion,
-  parseExtensions,
-} from "./service-parameters.js";
+export { formatExtensions, negotiateVersion, normalizeVersion, parseExtensions } from "./service-parameters.js";
 export { findLimitViolation, jsonDepthExceeds, type LimitViolation } from "./limits.js";
-export {
-  fillRequiredDefaults,
-  findMissingFields,
-  type FieldRule,
-  type RequiredCheck,
-  type RequirementTable,
-} from "./required-fields.js";
-export {
-  checkedRequestMessage,
-  clientRequestSettings,
-  invalidParamsError,
-  type ClientRequestSettings,
-  type ClientServiceTables,
-} from "./client-request.js";
+export { fillRequiredDefaults, findMissingFields, type FieldRule, type RequiredCheck, type RequirementTable } from "./required-fields.js";
+export { checkedRequestMessage, clientRequestSettings, invalidParamsError, type ClientRequestSettings, type ClientServiceTables } from "./client-request.js";
 export { BINDING_CALL, isBindingCall, isImmutable, markImmutable } from "./binding-call.js";
 export { hasObjectJson, hasOwnJsonForm } from "./json-form.js";
 export { withTracingHeaders } from "./tracing.js";

@@ -79,8 +79,7 @@ export function writeJsonDouble(value: unknown): string {
 
 /** A 64-bit integer field, as a decimal string. */
 export function writeJsonInt64(value: unknown): string {
-  if (typeof value === "bigint" || (typeof value === "number" && Number.isInteger(value)))
-    return `"${value}"`;
+  if (typeof value === "bigint" || (typeof value === "number" && Number.isInteger(value))) return `"${value}"`;
   return typeof value === "string" ? JSON.stringify(value) : bailJsonWrite();
 }
 
@@ -105,13 +104,7 @@ const TIMESTAMP_MS_MAX = Date.parse("9999-12-31T23:59:59Z");
 const DURATION_SECONDS_MAX = 315576000000;
 
 function messageOf(value: unknown, typeName: string): JsonWriteSource {
-  if (
-    typeof value !== "object" ||
-    value === null ||
-    (value as JsonWriteSource)["$typeName"] !== typeName ||
-    (value as JsonWriteSource)["$unknown"] !== undefined
-  )
-    return bailJsonWrite();
+  if (typeof value !== "object" || value === null || (value as JsonWriteSource)["$typeName"] !== typeName || (value as JsonWriteSource)["$unknown"] !== undefined) return bailJsonWrite();
   return value as JsonWriteSource;
 }
 
@@ -120,14 +113,9 @@ export function writeJsonTimestamp(value: unknown): string {
   const m = messageOf(value, "google.protobuf.Timestamp");
   const seconds = m["seconds"];
   const nanos = m["nanos"];
-  if (
-    (typeof seconds !== "bigint" && typeof seconds !== "string" && typeof seconds !== "number") ||
-    typeof nanos !== "number"
-  )
-    return bailJsonWrite();
+  if ((typeof seconds !== "bigint" && typeof seconds !== "string" && typeof seconds !== "number") || typeof nanos !== "number") return bailJsonWrite();
   const ms = Number(seconds) * 1000;
-  if (!(ms >= TIMESTAMP_MS_MIN && ms <= TIMESTAMP_MS_MAX) || !(nanos >= 0 && nanos <= 999999999))
-    return bailJsonWrite();
+  if (!(ms >= TIMESTAMP_MS_MIN && ms <= TIMESTAMP_MS_MAX) || !(nanos >= 0 && nanos <= 999999999)) return bailJsonWrite();
   let z = "Z";
   if (nanos > 0) {
     const digits = (nanos + 1000000000).toString().substring(1);
@@ -158,20 +146,9 @@ export function writeJsonDuration(value: unknown): string {
   const m = messageOf(value, "google.protobuf.Duration");
   const secondsValue = m["seconds"];
   const nanos = m["nanos"];
-  if (
-    (typeof secondsValue !== "bigint" &&
-      typeof secondsValue !== "string" &&
-      typeof secondsValue !== "number") ||
-    typeof nanos !== "number"
-  )
-    return bailJsonWrite();
+  if ((typeof secondsValue !== "bigint" && typeof secondsValue !== "string" && typeof secondsValue !== "number") || typeof nanos !== "number") return bailJsonWrite();
   const seconds = Number(secondsValue);
-  if (
-    !(seconds <= DURATION_SECONDS_MAX && seconds >= -DURATION_SECONDS_MAX) ||
-    (seconds > 0 && nanos < 0) ||
-    (seconds < 0 && nanos > 0)
-  )
-    return bailJsonWrite();
+  if (!(seconds <= DURATION_SECONDS_MAX && seconds >= -DURATION_SECONDS_MAX) || (seconds > 0 && nanos < 0) || (seconds < 0 && nanos > 0)) return bailJsonWrite();
   let text = secondsValue.toString();
   if (nanos !== 0) {
     let digits = Math.abs(nanos).toString();
@@ -186,9 +163,7 @@ export function writeJsonDuration(value: unknown): string {
 
 /** A `google.protobuf.FieldMask` message (rare in responses: by reflection). */
 export function writeJsonFieldMask(value: unknown): string {
-  return JSON.stringify(
-    toJson(FieldMaskSchema, messageOf(value, "google.protobuf.FieldMask") as unknown as FieldMask),
-  );
+  return JSON.stringify(toJson(FieldMaskSchema, messageOf(value, "google.protobuf.FieldMask") as unknown as FieldMask));
 }
 
 /** A `google.protobuf.Any` message, by reflection with the registry (the packed type is known only at run time). */
@@ -208,8 +183,7 @@ export function writeJsonObject(value: unknown): string {
 
 function jsonObjectText(object: JsonObject): string {
   let s = "";
-  for (const key of Object.keys(object))
-    s += `,${jsonStringText(key)}:${jsonValueText(object[key])}`;
+  for (const key of Object.keys(object)) s += `,${jsonStringText(key)}:${jsonValueText(object[key])}`;
   return s === "" ? "{}" : `{${s.substring(1)}}`;
 }
 
@@ -239,8 +213,7 @@ export function writeJsonStructMessage(value: unknown): string {
   if (typeof fields !== "object" || fields === null) return bailJsonWrite();
   let s = "";
   const record = fields as Readonly<Record<string, unknown>>;
-  for (const key of Object.keys(record))
-    s += `,${jsonStringText(key)}:${writeJsonValueMessage(record[key])}`;
+  for (const key of Object.keys(record)) s += `,${jsonStringText(key)}:${writeJsonValueMessage(record[key])}`;
   return s === "" ? "{}" : `{${s.substring(1)}}`;
 }
 
@@ -279,12 +252,7 @@ export function writeJsonListValueMessage(value: unknown): string {
  * A wrapper message (`google.protobuf.StringValue`, …) read as a message (in a list, a map or
  * a oneof): its `value`, or the zero value when unset, written by `write`.
  */
-export function writeJsonWrapper(
-  value: unknown,
-  typeName: string,
-  write: (v: unknown) => string,
-  zero: unknown,
-): string {
+export function writeJsonWrapper(value: unknown, typeName: string, write: (v: unknown) => string, zero: unknown): string {
   const v = messageOf(value, typeName)["value"];
   return write(v === undefined ? zero : v);
 }

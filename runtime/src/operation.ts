@@ -9,10 +9,7 @@ import type { DescMessage } from "@bufbuild/protobuf";
 export type OperationKind = "unary" | "server_streaming";
 
 /** One RPC of the service. The plugin emits one per RPC, in proto order. */
-export interface OperationDescriptor<
-  I extends DescMessage = DescMessage,
-  O extends DescMessage = DescMessage,
-> {
+export interface OperationDescriptor<I extends DescMessage = DescMessage, O extends DescMessage = DescMessage> {
   /** RPC name, "SendMessage": the JSON-RPC method and the last part of the gRPC path. */
   readonly name: string;
   /** Handler method name, "sendMessage". */

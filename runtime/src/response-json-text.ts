@@ -11,13 +11,7 @@ import { encodeMessage } from "./proto-json.js";
 import type { RequirementTable } from "./required-fields.js";
 
 /** The ProtoJSON text of `message` (of `schema`), REQUIRED zero values filled from `responseFields`; throws what `encodeMessage` throws. */
-export function encodeMessageText(
-  schema: DescMessage,
-  message: Message,
-  responseFields: RequirementTable,
-  registry: Registry | undefined,
-  writers: JsonTextWriterTable | undefined,
-): string {
+export function encodeMessageText(schema: DescMessage, message: Message, responseFields: RequirementTable, registry: Registry | undefined, writers: JsonTextWriterTable | undefined): string {
   const write = writers?.[schema.typeName];
   if (write !== undefined) {
     try {

@@ -1,12 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { create, fromBinary } from "@bufbuild/protobuf";
-import {
-  CodeGeneratorRequestSchema,
-  FileDescriptorSetSchema,
-  type CodeGeneratorResponse,
-  type FileDescriptorProto,
-} from "@bufbuild/protobuf/wkt";
+import { CodeGeneratorRequestSchema, FileDescriptorSetSchema, type CodeGeneratorResponse, type FileDescriptorProto } from "@bufbuild/protobuf/wkt";
 import { protocGenA2a } from "../../plugin/src/protoc-gen-a2a-plugin.js";
 
 export const repoRoot = join(import.meta.dirname, "..", "..");
@@ -30,11 +25,7 @@ export interface PluginRun {
 }
 
 /** Runs protoc-gen-a2a in-process on a fixture, like buf does over stdin/stdout. */
-export function runPlugin(
-  name: keyof typeof fixtures,
-  parameter = "target=ts,import_extension=js",
-  mutate?: (files: FileDescriptorProto[]) => void,
-): PluginRun {
+export function runPlugin(name: keyof typeof fixtures, parameter = "target=ts,import_extension=js", mutate?: (files: FileDescriptorProto[]) => void): PluginRun {
   const protoFile = loadFixture(name);
   mutate?.(protoFile);
   const request = create(CodeGeneratorRequestSchema, {
@@ -49,7 +40,6 @@ export function runPlugin(
 /** The content of one generated file, failing clearly when it is missing. */
 export function fileOf(run: PluginRun, name: string): string {
   const content = run.files.get(name);
-  if (content === undefined)
-    throw new Error(`no generated file ${name}; got ${[...run.files.keys()].join(", ")}`);
+  if (content === undefined) throw new Error(`no generated file ${name}; got ${[...run.files.keys()].join(", ")}`);
   return content;
 }

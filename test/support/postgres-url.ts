@@ -11,9 +11,5 @@ export function postgresUrl(): string {
   const url = inject("postgresUrl");
   if (url) return url;
   const reason = inject("postgresError");
-  throw new Error(
-    reason
-      ? `the test PostgreSQL could not be started: ${reason}`
-      : "no test PostgreSQL: is test/support/postgres-global-setup.ts in vitest.config.ts's test.globalSetup?",
-  );
+  throw new Error(reason ? `the test PostgreSQL could not be started: ${reason}` : "no test PostgreSQL: is test/support/postgres-global-setup.ts in vitest.config.ts's test.globalSetup?");
 }

@@ -4,18 +4,8 @@
  */
 import { create } from "@bufbuild/protobuf";
 import { createCallContext, type CallContext } from "@protoc-gen-a2a/runtime";
-import type {
-  Message,
-  SendMessageConfiguration,
-  StreamResponse,
-  Task,
-} from "../../generated-example/gen/a2a_pb.js";
-import {
-  MessageSchema,
-  Role,
-  SendMessageRequestSchema,
-  TaskState,
-} from "../../generated-example/gen/a2a_pb.js";
+import type { Message, SendMessageConfiguration, StreamResponse, Task } from "../../generated-example/gen/a2a_pb.js";
+import { MessageSchema, Role, SendMessageRequestSchema, TaskState } from "../../generated-example/gen/a2a_pb.js";
 import type { A2AServiceHandler } from "../../generated-example/gen/a2a_a2a_handler.js";
 import { createA2AServiceSqliteTaskStore } from "../../generated-example/gen/a2a_a2a_sqlite_task_store.js";
 import {
@@ -37,10 +27,7 @@ export type A2ARequestContext<P = unknown> = A2AServiceRequestContext<P>;
 export type A2AEmitter = A2AServiceTaskEmitter;
 
 /** The PostgreSQL test stores, loaded only for the vitest project "postgres-store". */
-const postgres =
-  process.env["A2A_TEST_TASK_STORE"] === "postgres"
-    ? await import("./postgres-task-store.js")
-    : undefined;
+const postgres = process.env["A2A_TEST_TASK_STORE"] === "postgres" ? await import("./postgres-task-store.js") : undefined;
 
 /**
  * The handler of generated-example's service, driven by `options.executor`: the generated binder
@@ -49,14 +36,9 @@ const postgres =
  * the test ends: ./postgres-task-store.ts) when A2A_TEST_TASK_STORE=postgres (the vitest projects
  * "sqlite-store" and "postgres-store" rerun the task suites that way).
  */
-export function createA2ATaskHandler<P = unknown>(
-  options: TaskHandlerOptions<P, A2ASchemas>,
-): A2AServiceHandler<P> & TaskHandlerIntrospection {
+export function createA2ATaskHandler<P = unknown>(options: TaskHandlerOptions<P, A2ASchemas>): A2AServiceHandler<P> & TaskHandlerIntrospection {
   if (options.store === undefined && process.env["A2A_TEST_TASK_STORE"] === "sqlite") {
-    return createA2AServiceTaskHandler({
-      ...options,
-      store: createA2AServiceSqliteTaskStore(":memory:"),
-    });
+    return createA2AServiceTaskHandler({ ...options, store: createA2AServiceSqliteTaskStore(":memory:") });
   }
   if (options.store === undefined && postgres !== undefined) {
     return createA2AServiceTaskHandler({ ...options, store: postgres.postgresTaskStore() });
@@ -68,20 +50,14 @@ export function createA2ATaskHandler<P = unknown>(
 // Test helpers.
 
 /** A call context as a binding would build it. */
-export function callOf<P = unknown>(
-  operation: string,
-  init: { principal?: P; tenant?: string; signal?: AbortSignal } = {},
-): CallContext<P> {
+export function callOf<P = unknown>(operation: string, init: { principal?: P; tenant?: string; signal?: AbortSignal } = {}): CallContext<P> {
   return createCallContext<P>({ operation, binding: "JSONRPC", ...init });
 }
 
 let messageCounter = 0;
 
 /** A one-part user text message. */
-export function userMessage(
-  text: string,
-  ids: { taskId?: string; contextId?: string; referenceTaskIds?: string[] } = {},
-): Message {
+export function userMessage(text: string, ids: { taskId?: string; contextId?: string; referenceTaskIds?: string[] } = {}): Message {
   return create(MessageSchema, {
     messageId: `user-${++messageCounter}`,
     role: Role.USER,
@@ -91,15 +67,8 @@ export function userMessage(
 }
 
 /** A SendMessageRequest init. */
-export function sendRequest(
-  text: string,
-  ids: { taskId?: string; contextId?: string; referenceTaskIds?: string[] } = {},
-  configuration?: Partial<Omit<SendMessageConfiguration, "$typeName">>,
-) {
-  return create(SendMessageRequestSchema, {
-    message: userMessage(text, ids),
-    ...(configuration === undefined ? {} : { configuration }),
-  });
+export function sendRequest(text: string, ids: { taskId?: string; contextId?: string; referenceTaskIds?: string[] } = {}, configuration?: Partial<Omit<SendMessageConfiguration, "$typeName">>) {
+  return create(SendMessageRequestSchema, { message: userMessage(text, ids), ...(configuration === undefined ? {} : { configuration }) });
 }
 
 /** The text of the first part of a message (or ""). */
@@ -151,26 +120,14 @@ export async function until(check: () => boolean, rounds = 10_000): Promise<void
 }
 
 /** The task of a SendMessage response (throws for a Message). */
-export function taskOf(response: {
-  payload:
-    | { case: "task"; value: Task }
-    | { case: "message"; value: Message }
-    | { case: undefined; value?: undefined };
-}): Task {
-  if (response.payload.case !== "task")
-    throw new Error(`expected a task, got ${response.payload.case}`);
+export function taskOf(response: { payload: { case: "task"; value: Task } | { case: "message"; value: Message } | { case: undefined; value?: undefined } }): Task {
+  if (response.payload.case !== "task") throw new Error(`expected a task, got ${response.payload.case}`);
   return response.payload.value;
 }
 
 /** The message of a SendMessage response (throws for a Task). */
-export function messageOf(response: {
-  payload:
-    | { case: "task"; value: Task }
-    | { case: "message"; value: Message }
-    | { case: undefined; value?: undefined };
-}): Message {
-  if (response.payload.case !== "message")
-    throw new Error(`expected a message, got ${response.payload.case}`);
+export function messageOf(response: { payload: { case: "task"; value: Task } | { case: "message"; value: Message } | { case: undefined; value?: undefined } }): Message {
+  if (response.payload.case !== "message") throw new Error(`expected a message, got ${response.payload.case}`);
   return response.payload.value;
 }
 

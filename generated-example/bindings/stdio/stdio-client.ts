@@ -4,34 +4,11 @@
 // call into frames of your transport and its answer frames back into messages and typed
 // errors. Fill the places marked A2A-SCAFFOLD; a rerun of `protoc-gen-a2a scaffold-binding`
 // leaves this file alone.
-import {
-  fromJson,
-  toJson,
-  type JsonValue,
-  type MessageInitShape,
-  type MessageShape,
-} from "@bufbuild/protobuf";
-import {
-  callSignal,
-  isA2AError,
-  requestHeaders,
-  requestMessage,
-  unreachableError,
-  type CallOptions,
-  type ClientOptions,
-  type OperationDescriptor,
-  type Transport,
-} from "@protoc-gen-a2a/runtime";
+import { fromJson, toJson, type JsonValue, type MessageInitShape, type MessageShape } from "@bufbuild/protobuf";
+import { callSignal, isA2AError, requestHeaders, requestMessage, unreachableError, type CallOptions, type ClientOptions, type OperationDescriptor, type Transport } from "@protoc-gen-a2a/runtime";
 import { spawn, type ChildProcess } from "node:child_process";
-import {
-  errorRegistry,
-  InvalidAgentResponseError,
-  UnsupportedOperationError,
-} from "../../gen/a2a_a2a_errors.js";
-import {
-  A2AServiceTransportClient,
-  type A2AServiceOperationName,
-} from "../../gen/a2a_a2a_handler.js";
+import { errorRegistry, InvalidAgentResponseError, UnsupportedOperationError } from "../../gen/a2a_a2a_errors.js";
+import { A2AServiceTransportClient, type A2AServiceOperationName } from "../../gen/a2a_a2a_handler.js";
 import { stdioOperations } from "./stdio-operations.js";
 
 /**
@@ -39,9 +16,7 @@ import { stdioOperations } from "./stdio-operations.js";
  * caller gets as that error. Exported, so that filling the last place leaves no unused code.
  */
 export function unfilledStdioClient(place: string): never {
-  throw new UnsupportedOperationError(
-    `${place}: not filled in yet (A2A-SCAFFOLD, stdio-client.ts)`,
-  );
+  throw new UnsupportedOperationError(`${place}: not filled in yet (A2A-SCAFFOLD, stdio-client.ts)`);
 }
 
 /** One call as the client sends it (the connection gives it its wire id: ids are the connection's). */
@@ -56,17 +31,9 @@ export interface StdioOutboundCall {
 
 /** One answer frame of a call. */
 export type StdioAnswerFrame =
-  | {
-      readonly kind: "result";
-      readonly response: JsonValue;
-      readonly activatedExtensions?: readonly string[] | undefined;
-    }
+  | { readonly kind: "result"; readonly response: JsonValue; readonly activatedExtensions?: readonly string[] | undefined }
   /** `activatedExtensions`: on a stream's first event, the extensions the agent activated. */
-  | {
-      readonly kind: "event";
-      readonly event: JsonValue;
-      readonly activatedExtensions?: readonly string[] | undefined;
-    }
+  | { readonly kind: "event"; readonly event: JsonValue; readonly activatedExtensions?: readonly string[] | undefined }
   | { readonly kind: "end" }
   /** `error` in the binding's native error form (encodeStdioError on the server; by default a JSON-RPC error object). */
   | { readonly kind: "error"; readonly error: unknown };
@@ -114,17 +81,8 @@ export interface StdioProcessConnection extends StdioConnection {
  * On this binding: `url` is the agent's executable (run with `options.args`); one JSON object per
  * line on its stdin (calls, cancels) and stdout (answers); its stderr is passed through.
  */
-export function connectStdio(
-  url: string,
-  options: StdioConnectOptions = {},
-): StdioProcessConnection {
-  type Pending = {
-    frames: StdioAnswerFrame[];
-    failure: unknown;
-    done: boolean;
-    wake: (() => void) | undefined;
-    child: ChildProcess;
-  };
+export function connectStdio(url: string, options: StdioConnectOptions = {}): StdioProcessConnection {
+  type Pending = { frames: StdioAnswerFrame[]; failure: unknown; done: boolean; wake: (() => void) | undefined; child: ChildProcess };
   const calls = new Map<number, Pending>();
   let child: ChildProcess | undefined;
   let nextId = 1;
@@ -132,10 +90,7 @@ export function connectStdio(
     if (child !== undefined) return child;
     const started = spawn(url, [...(options.args ?? [])], {
       stdio: ["pipe", "pipe", "inherit"],
-      env: {
-        ...(options.env ?? process.env),
-        A2A_SERVICE_PARAMETERS: JSON.stringify(options.serviceParameters ?? {}),
-      },
+      env: { ...(options.env ?? process.env), A2A_SERVICE_PARAMETERS: JSON.stringify(options.serviceParameters ?? {}) },
     });
     child = started;
     let buffered = "";
@@ -153,29 +108,12 @@ export function connectStdio(
         }
         const pending = typeof f["id"] === "number" ? calls.get(f["id"]) : undefined;
         if (pending === undefined || pending.done) continue;
-        const activated = Array.isArray(f["activatedExtensions"])
-          ? (f["activatedExtensions"] as unknown[]).filter(
-              (e): e is string => typeof e === "string",
-            )
-          : undefined;
-        if ("result" in f)
-          pending.frames.push({
-            kind: "result",
-            response: f["result"] as JsonValue,
-            activatedExtensions: activated,
-          });
-        else if ("event" in f)
-          pending.frames.push({
-            kind: "event",
-            event: f["event"] as JsonValue,
-            activatedExtensions: activated,
-          });
+        const activated = Array.isArray(f["activatedExtensions"]) ? (f["activatedExtensions"] as unknown[]).filter((e): e is string => typeof e === "string") : undefined;
+        if ("result" in f) pending.frames.push({ kind: "result", response: f["result"] as JsonValue, activatedExtensions: activated });
+        else if ("event" in f) pending.frames.push({ kind: "event", event: f["event"] as JsonValue, activatedExtensions: activated });
         else if (f["end"] === true) pending.frames.push({ kind: "end" });
         else if ("error" in f) pending.frames.push({ kind: "error", error: f["error"] });
-        else
-          pending.failure ??= new InvalidAgentResponseError(
-            "a line with neither result, event, end nor error",
-          );
+        else pending.failure ??= new InvalidAgentResponseError("a line with neither result, event, end nor error");
         pending.wake?.();
       }
     });
@@ -188,9 +126,7 @@ export function connectStdio(
       }
     };
     started.once("error", (e) => gone(e));
-    started.once("exit", (code, signal) =>
-      gone(new Error(`the agent process ${url} exited (${signal ?? code}) before the call ended`)),
-    );
+    started.once("exit", (code, signal) => gone(new Error(`the agent process ${url} exited (${signal ?? code}) before the call ended`)));
     started.stdin!.on("error", () => undefined); // a child that exited: its exit fails the calls
     return started;
   };
@@ -202,13 +138,7 @@ export function connectStdio(
       signal?.throwIfAborted();
       const agent = start();
       const id = nextId++; // the connection's own ids: the transport gives none
-      const pending: Pending = {
-        frames: [],
-        failure: undefined,
-        done: false,
-        wake: undefined,
-        child: agent,
-      };
+      const pending: Pending = { frames: [], failure: undefined, done: false, wake: undefined, child: agent };
       calls.set(id, pending);
       const onAbort = () => {
         pending.failure ??= signal?.reason;
@@ -216,9 +146,7 @@ export function connectStdio(
       };
       signal?.addEventListener("abort", onAbort, { once: true });
       try {
-        agent.stdin!.write(
-          `${JSON.stringify({ id, method: call.operation, params: call.request, serviceParameters: call.serviceParameters })}\n`,
-        );
+        agent.stdin!.write(`${JSON.stringify({ id, method: call.operation, params: call.request, serviceParameters: call.serviceParameters })}\n`);
         for (;;) {
           if (signal?.aborted === true) throw signal.reason;
           const next = pending.frames.shift();
@@ -237,8 +165,7 @@ export function connectStdio(
       } finally {
         signal?.removeEventListener("abort", onAbort);
         calls.delete(id);
-        if (!pending.done && agent.exitCode === null && agent.stdin!.writable)
-          agent.stdin!.write(`${JSON.stringify({ id, cancel: true })}\n`);
+        if (!pending.done && agent.exitCode === null && agent.stdin!.writable) agent.stdin!.write(`${JSON.stringify({ id, cancel: true })}\n`);
       }
     },
     close: async () => {
@@ -270,32 +197,18 @@ export class StdioTransport implements Transport {
     this.#connection = options.connection;
   }
 
-  async unary<I extends OperationDescriptor>(
-    operation: I,
-    request: MessageInitShape<I["input"]>,
-    options?: CallOptions,
-  ): Promise<MessageShape<I["output"]>> {
-    const { signal, cleanup } = callSignal(
-      options?.signal,
-      options?.timeoutMs ?? this.#options.timeoutMs,
-    );
+  async unary<I extends OperationDescriptor>(operation: I, request: MessageInitShape<I["input"]>, options?: CallOptions): Promise<MessageShape<I["output"]>> {
+    const { signal, cleanup } = callSignal(options?.signal, options?.timeoutMs ?? this.#options.timeoutMs);
     try {
       for await (const frame of this.#send(operation, request, options, signal)) {
         if (frame.kind === "result") {
-          if (frame.activatedExtensions !== undefined && frame.activatedExtensions.length > 0)
-            options?.onHeaders?.(
-              new Headers({ "a2a-extensions": frame.activatedExtensions.join(", ") }),
-            );
+          if (frame.activatedExtensions !== undefined && frame.activatedExtensions.length > 0) options?.onHeaders?.(new Headers({ "a2a-extensions": frame.activatedExtensions.join(", ") }));
           return this.#decode(operation, frame.response);
         }
         if (frame.kind === "error") throw decodeStdioError(frame.error);
-        throw new InvalidAgentResponseError(
-          `${operation.name}: a unary call was answered with a ${frame.kind} frame`,
-        );
+        throw new InvalidAgentResponseError(`${operation.name}: a unary call was answered with a ${frame.kind} frame`);
       }
-      throw new InvalidAgentResponseError(
-        `${operation.name}: the connection ended before the answer`,
-      );
+      throw new InvalidAgentResponseError(`${operation.name}: the connection ended before the answer`);
     } catch (e) {
       throw isA2AError(e) ? e : unreachableError(errorRegistry, e, signal);
     } finally {
@@ -303,33 +216,18 @@ export class StdioTransport implements Transport {
     }
   }
 
-  async *stream<I extends OperationDescriptor>(
-    operation: I,
-    request: MessageInitShape<I["input"]>,
-    options?: CallOptions,
-  ): AsyncIterable<MessageShape<I["output"]>> {
-    const { signal, cleanup } = callSignal(
-      options?.signal,
-      options?.timeoutMs ?? this.#options.timeoutMs,
-    );
+  async *stream<I extends OperationDescriptor>(operation: I, request: MessageInitShape<I["input"]>, options?: CallOptions): AsyncIterable<MessageShape<I["output"]>> {
+    const { signal, cleanup } = callSignal(options?.signal, options?.timeoutMs ?? this.#options.timeoutMs);
     try {
       for await (const frame of this.#send(operation, request, options, signal)) {
         if (frame.kind === "event") {
-          if (frame.activatedExtensions !== undefined && frame.activatedExtensions.length > 0)
-            options?.onHeaders?.(
-              new Headers({ "a2a-extensions": frame.activatedExtensions.join(", ") }),
-            );
+          if (frame.activatedExtensions !== undefined && frame.activatedExtensions.length > 0) options?.onHeaders?.(new Headers({ "a2a-extensions": frame.activatedExtensions.join(", ") }));
           yield this.#decode(operation, frame.event);
         } else if (frame.kind === "end") return;
         else if (frame.kind === "error") throw decodeStdioError(frame.error);
-        else
-          throw new InvalidAgentResponseError(
-            `${operation.name}: a stream was answered with a ${frame.kind} frame`,
-          );
+        else throw new InvalidAgentResponseError(`${operation.name}: a stream was answered with a ${frame.kind} frame`);
       }
-      throw new InvalidAgentResponseError(
-        `${operation.name}: the stream ended without its end frame`,
-      );
+      throw new InvalidAgentResponseError(`${operation.name}: the stream ended without its end frame`);
     } catch (e) {
       throw isA2AError(e) ? e : unreachableError(errorRegistry, e, signal);
     } finally {
@@ -337,12 +235,7 @@ export class StdioTransport implements Transport {
     }
   }
 
-  #send(
-    operation: OperationDescriptor,
-    request: MessageInitShape<OperationDescriptor["input"]>,
-    options: CallOptions | undefined,
-    signal: AbortSignal | undefined,
-  ): AsyncIterable<StdioAnswerFrame> {
+  #send(operation: OperationDescriptor, request: MessageInitShape<OperationDescriptor["input"]>, options: CallOptions | undefined, signal: AbortSignal | undefined): AsyncIterable<StdioAnswerFrame> {
     this.#connection ??= connectStdio(this.#options.url ?? "");
     const wiring = stdioOperations[operation.name as A2AServiceOperationName];
     const message = requestMessage(operation.input, request, this.#options);
@@ -364,13 +257,9 @@ export class StdioTransport implements Transport {
 
   #decode<I extends OperationDescriptor>(operation: I, json: JsonValue): MessageShape<I["output"]> {
     try {
-      return fromJson(operation.output, json, { ignoreUnknownFields: true }) as MessageShape<
-        I["output"]
-      >;
+      return fromJson(operation.output, json, { ignoreUnknownFields: true }) as MessageShape<I["output"]>;
     } catch (e) {
-      throw new InvalidAgentResponseError(
-        `${operation.name}: the response does not decode: ${e instanceof Error ? e.message : String(e)}`,
-      );
+      throw new InvalidAgentResponseError(`${operation.name}: the response does not decode: ${e instanceof Error ? e.message : String(e)}`);
     }
   }
 }

@@ -6,28 +6,10 @@
 // marked A2A-SCAFFOLD; a rerun of `protoc-gen-a2a scaffold-binding` leaves this file alone.
 import type { Readable, Writable } from "node:stream";
 import type { JsonValue } from "@bufbuild/protobuf";
-import {
-  isA2AError,
-  toJsonRpcError,
-  type A2AError,
-  type JsonRpcErrorObject,
-  type ServerOptions,
-} from "@protoc-gen-a2a/runtime";
+import { isA2AError, toJsonRpcError, type A2AError, type JsonRpcErrorObject, type ServerOptions } from "@protoc-gen-a2a/runtime";
 import { createBindingDispatcher } from "@protoc-gen-a2a/runtime/binding";
-import {
-  errorSpecs,
-  InvalidRequestError,
-  JsonParseError,
-  UnsupportedOperationError,
-} from "../../gen/a2a_a2a_errors.js";
-import {
-  A2AServiceOperationsByName,
-  A2AServiceRequiredFields,
-  A2AServiceResponseFields,
-  dispatchA2AService,
-  type A2AServiceHandler,
-  type A2AServiceOperationName,
-} from "../../gen/a2a_a2a_handler.js";
+import { errorSpecs, InvalidRequestError, JsonParseError, UnsupportedOperationError } from "../../gen/a2a_a2a_errors.js";
+import { A2AServiceOperationsByName, A2AServiceRequiredFields, A2AServiceResponseFields, dispatchA2AService, type A2AServiceHandler, type A2AServiceOperationName } from "../../gen/a2a_a2a_handler.js";
 import { A2AServiceRequestJsonReaders } from "../../gen/a2a_a2a_json.js";
 import { STDIO_PROTOCOL_BINDING, stdioOperations } from "./stdio-operations.js";
 
@@ -39,9 +21,7 @@ export type StdioCallId = string | number;
  * caller gets as that error. Exported, so that filling the last place leaves no unused code.
  */
 export function unfilledStdioServer(place: string): never {
-  throw new UnsupportedOperationError(
-    `${place}: not filled in yet (A2A-SCAFFOLD, stdio-server.ts)`,
-  );
+  throw new UnsupportedOperationError(`${place}: not filled in yet (A2A-SCAFFOLD, stdio-server.ts)`);
 }
 
 /** One call as {@link decodeStdioCall} read it from an inbound frame. */
@@ -60,21 +40,13 @@ export interface StdioInboundCall {
 /** Where the server writes the answer frames of a call, in order. */
 export interface StdioReplySink {
   /** A unary call's response (and the extensions the agent activated: send them back as A2A-Extensions). */
-  result(
-    id: StdioCallId,
-    response: JsonValue,
-    activatedExtensions: readonly string[],
-  ): void | Promise<void>;
+  result(id: StdioCallId, response: JsonValue, activatedExtensions: readonly string[]): void | Promise<void>;
   /**
    * One event of a stream; resolve when the transport can take more (backpressure).
    * `activatedExtensions`: on the first event, the extensions the agent activated (send them
    * back as A2A-Extensions, §4.6); empty on later events.
    */
-  event(
-    id: StdioCallId,
-    event: JsonValue,
-    activatedExtensions: readonly string[],
-  ): void | Promise<void>;
+  event(id: StdioCallId, event: JsonValue, activatedExtensions: readonly string[]): void | Promise<void>;
   /** The regular end of a stream. */
   end(id: StdioCallId): void | Promise<void>;
   /** A failed call, or the last frame of a failed stream; `id` null when the frame could not be read. */
@@ -91,39 +63,17 @@ export interface StdioReplySink {
  */
 export function decodeStdioCall(frame: unknown): StdioInboundCall {
   const f = parseLine(frame);
-  if (f === undefined)
-    throw new InvalidRequestError(
-      "a line is a JSON object: {id, method, params, serviceParameters?}",
-    );
+  if (f === undefined) throw new InvalidRequestError("a line is a JSON object: {id, method, params, serviceParameters?}");
   const id = f["id"];
-  if (!isStdioCallId(id))
-    throw new InvalidRequestError('the line has no "id" (a number or a string)');
-  if (typeof f["method"] !== "string" || f["method"] === "")
-    throw new InvalidRequestError('the line has no "method"');
+  if (!isStdioCallId(id)) throw new InvalidRequestError('the line has no "id" (a number or a string)');
+  if (typeof f["method"] !== "string" || f["method"] === "") throw new InvalidRequestError('the line has no "method"');
   const request = f["params"] === undefined ? {} : (f["params"] as JsonValue);
   const parameters = f["serviceParameters"] ?? {};
-  if (
-    typeof parameters !== "object" ||
-    parameters === null ||
-    Array.isArray(parameters) ||
-    !Object.values(parameters).every((v) => typeof v === "string")
-  ) {
+  if (typeof parameters !== "object" || parameters === null || Array.isArray(parameters) || !Object.values(parameters).every((v) => typeof v === "string")) {
     throw new InvalidRequestError('"serviceParameters" is an object of strings');
   }
-  const tenant =
-    typeof request === "object" &&
-    request !== null &&
-    !Array.isArray(request) &&
-    typeof request["tenant"] === "string"
-      ? request["tenant"]
-      : undefined;
-  return {
-    id,
-    operation: f["method"],
-    request,
-    serviceParameters: parameters as Record<string, string>,
-    tenant,
-  };
+  const tenant = typeof request === "object" && request !== null && !Array.isArray(request) && typeof request["tenant"] === "string" ? request["tenant"] : undefined;
+  return { id, operation: f["method"], request, serviceParameters: parameters as Record<string, string>, tenant };
 }
 
 /** A line as a JSON object; undefined for other JSON; JsonParseError when it is no JSON. */
@@ -134,9 +84,7 @@ function parseLine(frame: unknown): Record<string, unknown> | undefined {
   } catch (e) {
     throw new JsonParseError(`Invalid JSON line: ${e instanceof Error ? e.message : String(e)}`);
   }
-  return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)
-    ? (parsed as Record<string, unknown>)
-    : undefined;
+  return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
 }
 
 function isStdioCallId(id: unknown): id is StdioCallId {
@@ -163,19 +111,12 @@ export function peekStdioCallId(frame: unknown): StdioCallId | null {
  * call's own map; add what your transport carries elsewhere (connection-level headers set at
  * connect time, a message's metadata `a2a-service-parameters` as fallback).
  */
-export function stdioServiceParameters(
-  call: StdioInboundCall,
-  connection: Readonly<Record<string, string>>,
-): Readonly<Record<string, string>> {
+export function stdioServiceParameters(call: StdioInboundCall, connection: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
   // Connection level: the JSON object the parent put in the child's environment variable
   // A2A_SERVICE_PARAMETERS when it started it (stdio has no headers); a line's own values win.
   // Names compared lower-cased.
   const merged: Record<string, string> = {};
-  for (const [name, value] of [
-    ...Object.entries(connection),
-    ...Object.entries(call.serviceParameters),
-  ])
-    merged[name.toLowerCase()] = value;
+  for (const [name, value] of [...Object.entries(connection), ...Object.entries(call.serviceParameters)]) merged[name.toLowerCase()] = value;
   return merged;
 }
 
@@ -207,10 +148,7 @@ export interface StdioBindingServer {
    * whole connection (e.g. the headers of a WebSocket upgrade); a call's own override them.
    * Call ids are the connection's: two connections may use the same ones.
    */
-  connect(
-    sink: StdioReplySink,
-    parameters?: Readonly<Record<string, string>>,
-  ): StdioServerConnection;
+  connect(sink: StdioReplySink, parameters?: Readonly<Record<string, string>>): StdioServerConnection;
 }
 
 /**
@@ -230,10 +168,7 @@ export interface StdioBindingServer {
  * ending, aborts the handler's signal; {@link serveStdio}'s sink resolves once stdout took the
  * line (its write callback), so a parent that stops reading stops the stream.
  */
-export function createStdioBindingServer<Principal>(
-  handler: A2AServiceHandler<Principal>,
-  options?: ServerOptions<Principal>,
-): StdioBindingServer {
+export function createStdioBindingServer<Principal>(handler: A2AServiceHandler<Principal>, options?: ServerOptions<Principal>): StdioBindingServer {
   const dispatcher = createBindingDispatcher<Principal>(
     {
       operations: A2AServiceOperationsByName,
@@ -241,20 +176,14 @@ export function createStdioBindingServer<Principal>(
       requestReaders: A2AServiceRequestJsonReaders,
       responseFields: A2AServiceResponseFields,
       errors: errorSpecs,
-      dispatch: (operation, request, context) =>
-        dispatchA2AService(handler, operation as A2AServiceOperationName, request, context),
+      dispatch: (operation, request, context) => dispatchA2AService(handler, operation as A2AServiceOperationName, request, context),
     },
     STDIO_PROTOCOL_BINDING,
     options,
   );
-  const byWire = new Map<string, string>(
-    Object.entries(stdioOperations).map(([rpc, wiring]) => [wiring.wire, rpc]),
-  );
+  const byWire = new Map<string, string>(Object.entries(stdioOperations).map(([rpc, wiring]) => [wiring.wire, rpc]));
 
-  function connect(
-    sink: StdioReplySink,
-    parameters: Readonly<Record<string, string>> = {},
-  ): StdioServerConnection {
+  function connect(sink: StdioReplySink, parameters: Readonly<Record<string, string>> = {}): StdioServerConnection {
     const running = new Map<StdioCallId, AbortController>();
 
     async function receive(frame: unknown): Promise<void> {
@@ -268,14 +197,7 @@ export function createStdioBindingServer<Principal>(
       }
       if (running.has(call.id)) {
         // Not with the id: the refusal would read as the running call's last frame.
-        await sink.error(
-          null,
-          encodeStdioError(
-            new InvalidRequestError(
-              `call id ${JSON.stringify(call.id)} is already in use on this connection`,
-            ),
-          ),
-        );
+        await sink.error(null, encodeStdioError(new InvalidRequestError(`call id ${JSON.stringify(call.id)} is already in use on this connection`)));
         return;
       }
       const abort = new AbortController();
@@ -352,36 +274,20 @@ function cancelledCallId(text: string): StdioCallId | undefined {
  * Serves `handler` on stdin/stdout, one JSON object per line, until stdin ends (then every
  * running call is cancelled): the process is one connection of {@link createStdioBindingServer}.
  */
-export function serveStdio<Principal>(
-  handler: A2AServiceHandler<Principal>,
-  options: StdioServeOptions<Principal> = {},
-): Promise<void> {
+export function serveStdio<Principal>(handler: A2AServiceHandler<Principal>, options: StdioServeOptions<Principal> = {}): Promise<void> {
   const input = options.input ?? process.stdin;
   const output = options.output ?? process.stdout;
   const maxLine = options.maxLineBytes ?? 10 * 1024 * 1024;
-  const parameters =
-    options.connection ??
-    (JSON.parse(process.env["A2A_SERVICE_PARAMETERS"] ?? "{}") as Record<string, string>);
-  const write = (line: Record<string, unknown>) =>
-    new Promise<void>((resolve) => void output.write(`${JSON.stringify(line)}\n`, () => resolve()));
+  const parameters = options.connection ?? (JSON.parse(process.env["A2A_SERVICE_PARAMETERS"] ?? "{}") as Record<string, string>);
+  const write = (line: Record<string, unknown>) => new Promise<void>((resolve) => void output.write(`${JSON.stringify(line)}\n`, () => resolve()));
   const sink: StdioReplySink = {
-    result: (id, response, activated) =>
-      write(
-        activated.length > 0
-          ? { id, result: response, activatedExtensions: activated }
-          : { id, result: response },
-      ),
-    event: (id, event, activated) =>
-      write(activated.length > 0 ? { id, event, activatedExtensions: activated } : { id, event }),
+    result: (id, response, activated) => write(activated.length > 0 ? { id, result: response, activatedExtensions: activated } : { id, result: response }),
+    event: (id, event, activated) => write(activated.length > 0 ? { id, event, activatedExtensions: activated } : { id, event }),
     end: (id) => write({ id, end: true }),
     error: (id, error) => write({ id, error }),
   };
   const connection = createStdioBindingServer(handler, options).connect(sink, parameters);
-  const tooLong = () =>
-    void sink.error(
-      null,
-      encodeStdioError(new InvalidRequestError(`the line exceeds the limit of ${maxLine} bytes`)),
-    );
+  const tooLong = () => void sink.error(null, encodeStdioError(new InvalidRequestError(`the line exceeds the limit of ${maxLine} bytes`)));
   const onLine = (text: string) => {
     if (text.trim() === "") return;
     const cancelled = cancelledCallId(text);

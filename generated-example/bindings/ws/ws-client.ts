@@ -4,34 +4,11 @@
 // call into frames of your transport and its answer frames back into messages and typed
 // errors. Fill the places marked A2A-SCAFFOLD; a rerun of `protoc-gen-a2a scaffold-binding`
 // leaves this file alone.
-import {
-  fromJson,
-  toJson,
-  type JsonValue,
-  type MessageInitShape,
-  type MessageShape,
-} from "@bufbuild/protobuf";
-import {
-  callSignal,
-  isA2AError,
-  requestHeaders,
-  requestMessage,
-  unreachableError,
-  type CallOptions,
-  type ClientOptions,
-  type OperationDescriptor,
-  type Transport,
-} from "@protoc-gen-a2a/runtime";
+import { fromJson, toJson, type JsonValue, type MessageInitShape, type MessageShape } from "@bufbuild/protobuf";
+import { callSignal, isA2AError, requestHeaders, requestMessage, unreachableError, type CallOptions, type ClientOptions, type OperationDescriptor, type Transport } from "@protoc-gen-a2a/runtime";
 import { WebSocket, type RawData } from "ws";
-import {
-  errorRegistry,
-  InvalidAgentResponseError,
-  UnsupportedOperationError,
-} from "../../gen/a2a_a2a_errors.js";
-import {
-  A2AServiceTransportClient,
-  type A2AServiceOperationName,
-} from "../../gen/a2a_a2a_handler.js";
+import { errorRegistry, InvalidAgentResponseError, UnsupportedOperationError } from "../../gen/a2a_a2a_errors.js";
+import { A2AServiceTransportClient, type A2AServiceOperationName } from "../../gen/a2a_a2a_handler.js";
 import { wsOperations } from "./ws-operations.js";
 
 /**
@@ -54,17 +31,9 @@ export interface WsOutboundCall {
 
 /** One answer frame of a call. */
 export type WsAnswerFrame =
-  | {
-      readonly kind: "result";
-      readonly response: JsonValue;
-      readonly activatedExtensions?: readonly string[] | undefined;
-    }
+  | { readonly kind: "result"; readonly response: JsonValue; readonly activatedExtensions?: readonly string[] | undefined }
   /** `activatedExtensions`: on a stream's first event, the extensions the agent activated. */
-  | {
-      readonly kind: "event";
-      readonly event: JsonValue;
-      readonly activatedExtensions?: readonly string[] | undefined;
-    }
+  | { readonly kind: "event"; readonly event: JsonValue; readonly activatedExtensions?: readonly string[] | undefined }
   | { readonly kind: "end" }
   /** `error` in the binding's native error form (encodeWsError on the server; by default a JSON-RPC error object). */
   | { readonly kind: "error"; readonly error: unknown };
@@ -159,17 +128,10 @@ class WsClientConnection implements WsSocketConnection {
   async *call(call: WsOutboundCall, signal: AbortSignal | undefined): AsyncIterable<WsAnswerFrame> {
     signal?.throwIfAborted();
     const socket = await abortable(this.#open(), signal);
-    if (socket.readyState !== WebSocket.OPEN)
-      throw new Error(`the WebSocket to ${this.#url} closed before the call was sent`);
+    if (socket.readyState !== WebSocket.OPEN) throw new Error(`the WebSocket to ${this.#url} closed before the call was sent`);
     // The connection's own ids (the transport gives none): one connection may serve several clients.
     const id = this.#nextId++;
-    const pending: PendingCall = {
-      socket,
-      frames: [],
-      failure: undefined,
-      done: false,
-      wake: undefined,
-    };
+    const pending: PendingCall = { socket, frames: [], failure: undefined, done: false, wake: undefined };
     this.#calls.set(id, pending);
     const onAbort = () => {
       pending.failure ??= signal?.reason;
@@ -178,8 +140,7 @@ class WsClientConnection implements WsSocketConnection {
     signal?.addEventListener("abort", onAbort, { once: true });
     try {
       const frame: Record<string, JsonValue> = { id, method: call.operation, params: call.request };
-      if (Object.keys(call.serviceParameters).length > 0)
-        frame["serviceParameters"] = call.serviceParameters;
+      if (Object.keys(call.serviceParameters).length > 0) frame["serviceParameters"] = call.serviceParameters;
       socket.send(JSON.stringify(frame));
       for (;;) {
         if (signal?.aborted === true) throw signal.reason;
@@ -202,8 +163,7 @@ class WsClientConnection implements WsSocketConnection {
       this.#calls.delete(id);
       this.#read(socket, pending.frames.length);
       // Abandoned before its last frame (an abort, a consumer that stopped iterating): the server stops it.
-      if (!pending.done && socket.readyState === WebSocket.OPEN)
-        socket.send(JSON.stringify({ id, cancel: true }));
+      if (!pending.done && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ id, cancel: true }));
     }
   }
 
@@ -219,8 +179,7 @@ class WsClientConnection implements WsSocketConnection {
 
   #open(): Promise<WebSocket> {
     const current = this.#socket;
-    if (current !== undefined && current.readyState === WebSocket.OPEN)
-      return Promise.resolve(current);
+    if (current !== undefined && current.readyState === WebSocket.OPEN) return Promise.resolve(current);
     this.#opening ??= new Promise<WebSocket>((resolve, reject) => {
       let opened = false;
       let lastError: Error | undefined;
@@ -245,9 +204,7 @@ class WsClientConnection implements WsSocketConnection {
         this.#unread = 0;
         resolve(socket);
       });
-      socket.once("close", (code, reason) =>
-        this.#closed(socket, code, reason.toString("utf8"), lastError),
-      );
+      socket.once("close", (code, reason) => this.#closed(socket, code, reason.toString("utf8"), lastError));
     });
     return this.#opening;
   }
@@ -267,28 +224,17 @@ class WsClientConnection implements WsSocketConnection {
     const pending = typeof f["id"] === "number" ? this.#calls.get(f["id"]) : undefined;
     if (pending === undefined || pending.socket !== socket || pending.done) return;
     let answer: WsAnswerFrame | undefined;
-    const activated = Array.isArray(f["activatedExtensions"])
-      ? f["activatedExtensions"].filter((e): e is string => typeof e === "string")
-      : undefined;
-    if ("result" in f)
-      answer = {
-        kind: "result",
-        response: f["result"] as JsonValue,
-        activatedExtensions: activated,
-      };
-    else if ("event" in f)
-      answer = { kind: "event", event: f["event"] as JsonValue, activatedExtensions: activated };
+    const activated = Array.isArray(f["activatedExtensions"]) ? f["activatedExtensions"].filter((e): e is string => typeof e === "string") : undefined;
+    if ("result" in f) answer = { kind: "result", response: f["result"] as JsonValue, activatedExtensions: activated };
+    else if ("event" in f) answer = { kind: "event", event: f["event"] as JsonValue, activatedExtensions: activated };
     else if (f["end"] === true) answer = { kind: "end" };
     else if ("error" in f) answer = { kind: "error", error: f["error"] };
     if (answer === undefined) {
-      pending.failure ??= new InvalidAgentResponseError(
-        `call ${String(f["id"])}: an answer frame with neither result, event, end nor error`,
-      );
+      pending.failure ??= new InvalidAgentResponseError(`call ${String(f["id"])}: an answer frame with neither result, event, end nor error`);
     } else {
       pending.frames.push(answer);
       this.#unread++;
-      if (this.#unread >= (this.#options.highWaterFrames ?? 1_000) && !socket.isPaused)
-        socket.pause();
+      if (this.#unread >= (this.#options.highWaterFrames ?? 1_000) && !socket.isPaused) socket.pause();
     }
     pending.wake?.();
   }
@@ -297,16 +243,12 @@ class WsClientConnection implements WsSocketConnection {
   #read(socket: WebSocket, count: number): void {
     if (count === 0 || socket !== this.#socket) return;
     this.#unread = Math.max(0, this.#unread - count);
-    if (socket.isPaused && this.#unread <= (this.#options.highWaterFrames ?? 1_000) / 2)
-      socket.resume();
+    if (socket.isPaused && this.#unread <= (this.#options.highWaterFrames ?? 1_000) / 2) socket.resume();
   }
 
   #closed(socket: WebSocket, code: number, reason: string, error: Error | undefined): void {
     if (this.#socket === socket) this.#socket = undefined;
-    const why = new Error(
-      `the WebSocket to ${this.#url} closed (${code}${reason !== "" ? ` ${reason}` : ""}) before the call ended`,
-      error === undefined ? undefined : { cause: error },
-    );
+    const why = new Error(`the WebSocket to ${this.#url} closed (${code}${reason !== "" ? ` ${reason}` : ""}) before the call ended`, error === undefined ? undefined : { cause: error });
     for (const pending of this.#calls.values()) {
       if (pending.socket !== socket || pending.done) continue;
       pending.failure ??= why;
@@ -335,11 +277,7 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Pro
 }
 
 function rawText(data: RawData): string {
-  const bytes = Buffer.isBuffer(data)
-    ? data
-    : Array.isArray(data)
-      ? Buffer.concat(data)
-      : Buffer.from(data);
+  const bytes = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
   return bytes.toString("utf8");
 }
 
@@ -363,32 +301,18 @@ export class WsTransport implements Transport {
     this.#connection = options.connection;
   }
 
-  async unary<I extends OperationDescriptor>(
-    operation: I,
-    request: MessageInitShape<I["input"]>,
-    options?: CallOptions,
-  ): Promise<MessageShape<I["output"]>> {
-    const { signal, cleanup } = callSignal(
-      options?.signal,
-      options?.timeoutMs ?? this.#options.timeoutMs,
-    );
+  async unary<I extends OperationDescriptor>(operation: I, request: MessageInitShape<I["input"]>, options?: CallOptions): Promise<MessageShape<I["output"]>> {
+    const { signal, cleanup } = callSignal(options?.signal, options?.timeoutMs ?? this.#options.timeoutMs);
     try {
       for await (const frame of this.#send(operation, request, options, signal)) {
         if (frame.kind === "result") {
-          if (frame.activatedExtensions !== undefined && frame.activatedExtensions.length > 0)
-            options?.onHeaders?.(
-              new Headers({ "a2a-extensions": frame.activatedExtensions.join(", ") }),
-            );
+          if (frame.activatedExtensions !== undefined && frame.activatedExtensions.length > 0) options?.onHeaders?.(new Headers({ "a2a-extensions": frame.activatedExtensions.join(", ") }));
           return this.#decode(operation, frame.response);
         }
         if (frame.kind === "error") throw decodeWsError(frame.error);
-        throw new InvalidAgentResponseError(
-          `${operation.name}: a unary call was answered with a ${frame.kind} frame`,
-        );
+        throw new InvalidAgentResponseError(`${operation.name}: a unary call was answered with a ${frame.kind} frame`);
       }
-      throw new InvalidAgentResponseError(
-        `${operation.name}: the connection ended before the answer`,
-      );
+      throw new InvalidAgentResponseError(`${operation.name}: the connection ended before the answer`);
     } catch (e) {
       throw isA2AError(e) ? e : unreachableError(errorRegistry, e, signal);
     } finally {
@@ -396,33 +320,18 @@ export class WsTransport implements Transport {
     }
   }
 
-  async *stream<I extends OperationDescriptor>(
-    operation: I,
-    request: MessageInitShape<I["input"]>,
-    options?: CallOptions,
-  ): AsyncIterable<MessageShape<I["output"]>> {
-    const { signal, cleanup } = callSignal(
-      options?.signal,
-      options?.timeoutMs ?? this.#options.timeoutMs,
-    );
+  async *stream<I extends OperationDescriptor>(operation: I, request: MessageInitShape<I["input"]>, options?: CallOptions): AsyncIterable<MessageShape<I["output"]>> {
+    const { signal, cleanup } = callSignal(options?.signal, options?.timeoutMs ?? this.#options.timeoutMs);
     try {
       for await (const frame of this.#send(operation, request, options, signal)) {
         if (frame.kind === "event") {
-          if (frame.activatedExtensions !== undefined && frame.activatedExtensions.length > 0)
-            options?.onHeaders?.(
-              new Headers({ "a2a-extensions": frame.activatedExtensions.join(", ") }),
-            );
+          if (frame.activatedExtensions !== undefined && frame.activatedExtensions.length > 0) options?.onHeaders?.(new Headers({ "a2a-extensions": frame.activatedExtensions.join(", ") }));
           yield this.#decode(operation, frame.event);
         } else if (frame.kind === "end") return;
         else if (frame.kind === "error") throw decodeWsError(frame.error);
-        else
-          throw new InvalidAgentResponseError(
-            `${operation.name}: a stream was answered with a ${frame.kind} frame`,
-          );
+        else throw new InvalidAgentResponseError(`${operation.name}: a stream was answered with a ${frame.kind} frame`);
       }
-      throw new InvalidAgentResponseError(
-        `${operation.name}: the stream ended without its end frame`,
-      );
+      throw new InvalidAgentResponseError(`${operation.name}: the stream ended without its end frame`);
     } catch (e) {
       throw isA2AError(e) ? e : unreachableError(errorRegistry, e, signal);
     } finally {
@@ -430,12 +339,7 @@ export class WsTransport implements Transport {
     }
   }
 
-  #send(
-    operation: OperationDescriptor,
-    request: MessageInitShape<OperationDescriptor["input"]>,
-    options: CallOptions | undefined,
-    signal: AbortSignal | undefined,
-  ): AsyncIterable<WsAnswerFrame> {
+  #send(operation: OperationDescriptor, request: MessageInitShape<OperationDescriptor["input"]>, options: CallOptions | undefined, signal: AbortSignal | undefined): AsyncIterable<WsAnswerFrame> {
     this.#connection ??= connectWs(this.#options.url ?? "");
     const wiring = wsOperations[operation.name as A2AServiceOperationName];
     const message = requestMessage(operation.input, request, this.#options);
@@ -457,13 +361,9 @@ export class WsTransport implements Transport {
 
   #decode<I extends OperationDescriptor>(operation: I, json: JsonValue): MessageShape<I["output"]> {
     try {
-      return fromJson(operation.output, json, { ignoreUnknownFields: true }) as MessageShape<
-        I["output"]
-      >;
+      return fromJson(operation.output, json, { ignoreUnknownFields: true }) as MessageShape<I["output"]>;
     } catch (e) {
-      throw new InvalidAgentResponseError(
-        `${operation.name}: the response does not decode: ${e instanceof Error ? e.message : String(e)}`,
-      );
+      throw new InvalidAgentResponseError(`${operation.name}: the response does not decode: ${e instanceof Error ? e.message : String(e)}`);
     }
   }
 }

@@ -6,31 +6,12 @@
 // marked A2A-SCAFFOLD; a rerun of `protoc-gen-a2a scaffold-binding` leaves this file alone.
 import type { IncomingMessage, Server as HttpServer } from "node:http";
 import type { JsonValue } from "@bufbuild/protobuf";
-import {
-  WriteBudget,
-  isA2AError,
-  toJsonRpcError,
-  type A2AError,
-  type JsonRpcErrorObject,
-  type ServerOptions,
-} from "@protoc-gen-a2a/runtime";
+import { WriteBudget, isA2AError, toJsonRpcError, type A2AError, type JsonRpcErrorObject, type ServerOptions } from "@protoc-gen-a2a/runtime";
 import { createBindingDispatcher } from "@protoc-gen-a2a/runtime/binding";
 import { DEFAULT_STALLED_WRITE_TIMEOUT_MS, routeUpgrade } from "@protoc-gen-a2a/runtime/http";
 import { WebSocket, WebSocketServer } from "ws";
-import {
-  errorSpecs,
-  InvalidRequestError,
-  JsonParseError,
-  UnsupportedOperationError,
-} from "../../gen/a2a_a2a_errors.js";
-import {
-  A2AServiceOperationsByName,
-  A2AServiceRequiredFields,
-  A2AServiceResponseFields,
-  dispatchA2AService,
-  type A2AServiceHandler,
-  type A2AServiceOperationName,
-} from "../../gen/a2a_a2a_handler.js";
+import { errorSpecs, InvalidRequestError, JsonParseError, UnsupportedOperationError } from "../../gen/a2a_a2a_errors.js";
+import { A2AServiceOperationsByName, A2AServiceRequiredFields, A2AServiceResponseFields, dispatchA2AService, type A2AServiceHandler, type A2AServiceOperationName } from "../../gen/a2a_a2a_handler.js";
 import { A2AServiceRequestJsonReaders } from "../../gen/a2a_a2a_json.js";
 import { createWsFlow } from "./ws-flow.js";
 import { WS_PROTOCOL_BINDING, wsOperations } from "./ws-operations.js";
@@ -62,21 +43,13 @@ export interface WsInboundCall {
 /** Where the server writes the answer frames of a call, in order. */
 export interface WsReplySink {
   /** A unary call's response (and the extensions the agent activated: send them back as A2A-Extensions). */
-  result(
-    id: WsCallId,
-    response: JsonValue,
-    activatedExtensions: readonly string[],
-  ): void | Promise<void>;
+  result(id: WsCallId, response: JsonValue, activatedExtensions: readonly string[]): void | Promise<void>;
   /**
    * One event of a stream; resolve when the transport can take more (backpressure).
    * `activatedExtensions`: on the first event, the extensions the agent activated (send them
    * back as A2A-Extensions, §4.6); empty on later events.
    */
-  event(
-    id: WsCallId,
-    event: JsonValue,
-    activatedExtensions: readonly string[],
-  ): void | Promise<void>;
+  event(id: WsCallId, event: JsonValue, activatedExtensions: readonly string[]): void | Promise<void>;
   /** The regular end of a stream. */
   end(id: WsCallId): void | Promise<void>;
   /** A failed call, or the last frame of a failed stream; `id` null when the frame could not be read. */
@@ -93,48 +66,28 @@ export interface WsReplySink {
  * {@link attachWsServer} hands a text frame over as its string, a binary frame as its bytes.
  */
 export function decodeWsCall(frame: unknown): WsInboundCall {
-  if (typeof frame !== "string")
-    throw new InvalidRequestError(
-      "binary frames are not part of this binding: send text frames of JSON",
-    );
+  if (typeof frame !== "string") throw new InvalidRequestError("binary frames are not part of this binding: send text frames of JSON");
   let parsed: unknown;
   try {
     parsed = JSON.parse(frame);
   } catch (e) {
     throw new JsonParseError(`Invalid JSON frame: ${e instanceof Error ? e.message : String(e)}`);
   }
-  if (!isJsonObject(parsed))
-    throw new InvalidRequestError(
-      "a frame is a JSON object: {id, method, params, serviceParameters?}",
-    );
+  if (!isJsonObject(parsed)) throw new InvalidRequestError("a frame is a JSON object: {id, method, params, serviceParameters?}");
   const id = parsed["id"];
-  if (!isWsCallId(id))
-    throw new InvalidRequestError('the frame has no "id" (a number or a string)');
+  if (!isWsCallId(id)) throw new InvalidRequestError('the frame has no "id" (a number or a string)');
   const method = parsed["method"];
-  if (typeof method !== "string" || method === "")
-    throw new InvalidRequestError('the frame has no "method" (the operation\'s wire name)');
+  if (typeof method !== "string" || method === "") throw new InvalidRequestError('the frame has no "method" (the operation\'s wire name)');
   // Absent params are an empty request (GetExtendedAgentCard has no required field); anything
   // else goes to the pipeline as it is, which answers a non-object with InvalidParamsError.
   const request = parsed["params"] === undefined ? {} : (parsed["params"] as JsonValue);
   const parameters = parsed["serviceParameters"];
-  if (
-    parameters !== undefined &&
-    (!isJsonObject(parameters) || !Object.values(parameters).every((v) => typeof v === "string"))
-  ) {
-    throw new InvalidRequestError(
-      '"serviceParameters" is an object of strings ({"A2A-Version": "1.0", …})',
-    );
+  if (parameters !== undefined && (!isJsonObject(parameters) || !Object.values(parameters).every((v) => typeof v === "string"))) {
+    throw new InvalidRequestError('"serviceParameters" is an object of strings ({"A2A-Version": "1.0", …})');
   }
   // The tenant travels in the request (as on JSON-RPC): the pipeline scopes the call by it.
-  const tenant =
-    isJsonObject(request) && typeof request["tenant"] === "string" ? request["tenant"] : undefined;
-  return {
-    id,
-    operation: method,
-    request,
-    serviceParameters: (parameters ?? {}) as Record<string, string>,
-    tenant,
-  };
+  const tenant = isJsonObject(request) && typeof request["tenant"] === "string" ? request["tenant"] : undefined;
+  return { id, operation: method, request, serviceParameters: (parameters ?? {}) as Record<string, string>, tenant };
 }
 
 /** A frame's `id`: a number (finite) or a string (JSON-RPC's ids without null). */
@@ -164,10 +117,7 @@ export function peekWsCallId(frame: unknown): WsCallId | null {
  * call's own map; add what your transport carries elsewhere (connection-level headers set at
  * connect time, a message's metadata `a2a-service-parameters` as fallback).
  */
-export function wsServiceParameters(
-  call: WsInboundCall,
-  connection: Readonly<Record<string, string>>,
-): Readonly<Record<string, string>> {
+export function wsServiceParameters(call: WsInboundCall, connection: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
   // Names are case-insensitive (they are HTTP header names at the upgrade): lower-cased here so
   // that a frame's "Authorization" replaces the upgrade's "authorization" instead of joining it.
   // Connection-level values (the upgrade request's A2A-Version, A2A-Extensions, Authorization)
@@ -235,10 +185,7 @@ export interface WsBindingServer {
  * resolves `event` once the socket has written the frame out, so a client that reads nothing
  * stops the stream instead of filling the server's memory.
  */
-export function createWsBindingServer<Principal>(
-  handler: A2AServiceHandler<Principal>,
-  options?: ServerOptions<Principal>,
-): WsBindingServer {
+export function createWsBindingServer<Principal>(handler: A2AServiceHandler<Principal>, options?: ServerOptions<Principal>): WsBindingServer {
   const dispatcher = createBindingDispatcher<Principal>(
     {
       operations: A2AServiceOperationsByName,
@@ -246,20 +193,14 @@ export function createWsBindingServer<Principal>(
       requestReaders: A2AServiceRequestJsonReaders,
       responseFields: A2AServiceResponseFields,
       errors: errorSpecs,
-      dispatch: (operation, request, context) =>
-        dispatchA2AService(handler, operation as A2AServiceOperationName, request, context),
+      dispatch: (operation, request, context) => dispatchA2AService(handler, operation as A2AServiceOperationName, request, context),
     },
     WS_PROTOCOL_BINDING,
     options,
   );
-  const byWire = new Map<string, string>(
-    Object.entries(wsOperations).map(([rpc, wiring]) => [wiring.wire, rpc]),
-  );
+  const byWire = new Map<string, string>(Object.entries(wsOperations).map(([rpc, wiring]) => [wiring.wire, rpc]));
 
-  function connect(
-    sink: WsReplySink,
-    parameters: Readonly<Record<string, string>> = {},
-  ): WsServerConnection {
+  function connect(sink: WsReplySink, parameters: Readonly<Record<string, string>> = {}): WsServerConnection {
     const running = new Map<WsCallId, AbortController>();
 
     async function receive(frame: unknown): Promise<void> {
@@ -273,14 +214,7 @@ export function createWsBindingServer<Principal>(
       }
       if (running.has(call.id)) {
         // Not with the id: the refusal would read as the running call's last frame.
-        await sink.error(
-          null,
-          encodeWsError(
-            new InvalidRequestError(
-              `call id ${JSON.stringify(call.id)} is already in use on this connection`,
-            ),
-          ),
-        );
+        await sink.error(null, encodeWsError(new InvalidRequestError(`call id ${JSON.stringify(call.id)} is already in use on this connection`)));
         return;
       }
       const abort = new AbortController();
@@ -346,11 +280,7 @@ export const WS_STALLED_CLOSE_CODE = 1008;
 const WS_STALLED_CLOSE_GRACE_MS = 1000;
 
 /** The upgrade request's headers taken as connection-level service parameters by default. */
-export const WS_UPGRADE_PARAMETERS: readonly string[] = [
-  "a2a-version",
-  "a2a-extensions",
-  "authorization",
-];
+export const WS_UPGRADE_PARAMETERS: readonly string[] = ["a2a-version", "a2a-extensions", "authorization"];
 
 /** Options of {@link attachWsServer}: the standard servers' options, and the socket's. */
 export interface WsServerOptions<Principal> extends ServerOptions<Principal> {
@@ -410,9 +340,7 @@ function cancelledCallId(text: string): WsCallId | undefined {
   if (text.length > WS_MAX_CANCEL_FRAME_CHARS || !text.includes("cancel")) return undefined;
   try {
     const frame: unknown = JSON.parse(text);
-    return isJsonObject(frame) && frame["cancel"] === true && isWsCallId(frame["id"])
-      ? frame["id"]
-      : undefined;
+    return isJsonObject(frame) && frame["cancel"] === true && isWsCallId(frame["id"]) ? frame["id"] : undefined;
   } catch {
     return undefined;
   }
@@ -438,11 +366,7 @@ function callIdOf(text: string): WsCallId | null {
  * share the one listener. Each socket is bounded by bytes (`maxBufferedBytes`,
  * `stalledWriteTimeoutMs`) and by calls (`maxCallsPerSocket`), all of them together by `writeBudget`.
  */
-export function attachWsServer<Principal>(
-  server: HttpServer,
-  handler: A2AServiceHandler<Principal>,
-  options: WsServerOptions<Principal> = {},
-): WsServerAttachment {
+export function attachWsServer<Principal>(server: HttpServer, handler: A2AServiceHandler<Principal>, options: WsServerOptions<Principal> = {}): WsServerAttachment {
   const path = options.path ?? WS_DEFAULT_PATH;
   const maxFrame = options.maxFrameBytes ?? WS_DEFAULT_MAX_FRAME_BYTES;
   const maxCalls = options.maxCallsPerSocket ?? 1_000;
@@ -450,12 +374,7 @@ export function attachWsServer<Principal>(
   const pingMs = options.pingIntervalMs ?? 30_000;
   const maxBufferedBytes = options.maxBufferedBytes ?? WS_DEFAULT_MAX_BUFFERED_BYTES;
   const stalledWriteTimeoutMs = options.stalledWriteTimeoutMs ?? DEFAULT_STALLED_WRITE_TIMEOUT_MS;
-  const wss = new WebSocketServer({
-    noServer: true,
-    maxPayload: options.maxPayloadBytes ?? maxFrame * 4,
-    perMessageDeflate: false,
-    clientTracking: true,
-  });
+  const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayloadBytes ?? maxFrame * 4, perMessageDeflate: false, clientTracking: true });
   const binding = createWsBindingServer(handler, options);
   const budget = options.writeBudget ?? new WriteBudget();
 
@@ -471,9 +390,7 @@ export function attachWsServer<Principal>(
       },
     });
     // What the socket holds unwritten counts in the write budget; over it, the socket that waited longest is dropped.
-    const pending = budget.watch(() => socket.terminate(), {
-      measure: () => socket.bufferedAmount,
-    });
+    const pending = budget.watch(() => socket.terminate(), { measure: () => socket.bufferedAmount });
     // Every frame waits for room (the socket under its bound) before it is encoded, and resolves
     // once ws has handed it to the OS (its send callback): a stream's next event is not taken
     // from the handler before the previous one left, and a peer that stops reading stops the
@@ -498,20 +415,13 @@ export function attachWsServer<Principal>(
       return written;
     };
     const sink: WsReplySink = {
-      result: (id, response, activated) =>
-        send(
-          activated.length > 0
-            ? { id, result: response, activatedExtensions: activated }
-            : { id, result: response },
-        ),
-      event: (id, event, activated) =>
-        send(activated.length > 0 ? { id, event, activatedExtensions: activated } : { id, event }),
+      result: (id, response, activated) => send(activated.length > 0 ? { id, result: response, activatedExtensions: activated } : { id, result: response }),
+      event: (id, event, activated) => send(activated.length > 0 ? { id, event, activatedExtensions: activated } : { id, event }),
       end: (id) => send({ id, end: true }),
       error: (id, error) => send({ id, error }),
     };
     const connection = binding.connect(sink, parameters);
-    const refuse = (id: WsCallId | null, error: A2AError) =>
-      void sink.error(id, encodeWsError(error));
+    const refuse = (id: WsCallId | null, error: A2AError) => void sink.error(id, encodeWsError(error));
     let running = 0;
     let alive = true;
     socket.on("pong", () => {
@@ -530,30 +440,17 @@ export function attachWsServer<Principal>(
     ping?.unref();
 
     socket.on("message", (data, isBinary) => {
-      const bytes = Buffer.isBuffer(data)
-        ? data
-        : Array.isArray(data)
-          ? Buffer.concat(data)
-          : Buffer.from(data);
-      if (bytes.length > maxFrame)
-        return refuse(
-          null,
-          new InvalidRequestError(`the frame exceeds the limit of ${maxFrame} bytes`),
-        );
+      const bytes = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
+      if (bytes.length > maxFrame) return refuse(null, new InvalidRequestError(`the frame exceeds the limit of ${maxFrame} bytes`));
       // A text frame as its string (ws checked its UTF-8), a binary one as its bytes (decodeWsCall refuses it).
       const frame = isBinary ? bytes : bytes.toString("utf8");
       const cancelled = typeof frame === "string" ? cancelledCallId(frame) : undefined;
       // In the order read: a cancel frame right behind its call's frame finds the call started.
-      if (cancelled !== undefined)
-        return flow.read({ call: false, run: () => connection.cancel(cancelled) }); // a call that already ended: nothing to do
+      if (cancelled !== undefined) return flow.read({ call: false, run: () => connection.cancel(cancelled) }); // a call that already ended: nothing to do
       flow.read({
         call: true,
         run: () => {
-          if (running >= maxCalls)
-            return refuse(
-              typeof frame === "string" ? callIdOf(frame) : null,
-              new InvalidRequestError(`too many calls running on this socket (${maxCalls})`),
-            );
+          if (running >= maxCalls) return refuse(typeof frame === "string" ? callIdOf(frame) : null, new InvalidRequestError(`too many calls running on this socket (${maxCalls})`));
           running++;
           void connection.receive(frame).finally(() => {
             running--;
@@ -572,10 +469,7 @@ export function attachWsServer<Principal>(
   }
 
   const isWebSocketUpgrade = (request: IncomingMessage) =>
-    (request.url ?? "/").split("?")[0] === path &&
-    (request.headers.upgrade ?? "")
-      .split(",")
-      .some((token) => token.trim().toLowerCase() === "websocket");
+    (request.url ?? "/").split("?")[0] === path && (request.headers.upgrade ?? "").split(",").some((token) => token.trim().toLowerCase() === "websocket");
   // Only WebSocket upgrades to `path` upgrade; any other request that offers an upgrade (`Upgrade: h2c`
   // from curl --http2) is the plain HTTP/1.1 request it also is, served by the server's other listeners.
   const removeRoute = routeUpgrade(server, {

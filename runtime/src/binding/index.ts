@@ -4,10 +4,4 @@
  * side runs every call through the pipeline the standard bindings share
  * ({@link createBindingDispatcher}); the client side implements `Transport` (from the root entry).
  */
-export {
-  createBindingDispatcher,
-  type BindingCall,
-  type BindingDispatcher,
-  type BindingResult,
-  type BindingServiceDefinition,
-} from "./dispatcher.js";
+export { createBindingDispatcher, type BindingCall, type BindingDispatcher, type BindingResult, type BindingServiceDefinition } from "./dispatcher.js";

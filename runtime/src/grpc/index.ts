@@ -5,11 +5,7 @@
  * (gRPC, gRPC-web, Connect), gRPC Server Reflection, an HTTP/2 listener, the client transport and the status mapping
  * with `google.rpc.ErrorInfo` details. For a server on @grpc/grpc-js see `/grpc-js`.
  */
-export {
-  registerGrpcService,
-  type GrpcServerOptions,
-  type GrpcServiceDefinition,
-} from "./server.js";
+export { registerGrpcService, type GrpcServerOptions, type GrpcServiceDefinition } from "./server.js";
 export { registerGrpcReflection } from "./reflection-service.js";
 export { mountConnectRoutes, type ConnectHttpMountOptions } from "./http-mount.js";
 export { CONNECT_PROTOCOL_BINDING, GRPC_WEB_PROTOCOL_BINDING } from "../discovery.js";
@@ -25,9 +21,4 @@ export {
 } from "./session-guard.js";
 export { GrpcTransport } from "./node-client.js";
 export { grpcBaseUrl, type GrpcClientOptions } from "./client.js";
-export {
-  fromConnectError,
-  isCancellation,
-  toConnectError,
-  type StatusDetailSchemas,
-} from "./status.js";
+export { fromConnectError, isCancellation, toConnectError, type StatusDetailSchemas } from "./status.js";

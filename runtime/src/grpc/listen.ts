@@ -3,13 +3,7 @@
  * Starting a gRPC endpoint: h2c (plaintext HTTP/2, for local use and conformance kits)
  * or TLS (spec §10.1, production), or mounting on an existing http2 server.
  */
-import {
-  createServer,
-  createSecureServer,
-  type Http2SecureServer,
-  type Http2Server,
-  type SecureServerOptions,
-} from "node:http2";
+import { createServer, createSecureServer, type Http2SecureServer, type Http2Server, type SecureServerOptions } from "node:http2";
 import type { AddressInfo } from "node:net";
 import type { ConnectRouter } from "@connectrpc/connect";
 import { DEFAULT_GRPC_READ_MAX_BYTES } from "./limits.js";
@@ -19,12 +13,7 @@ import { setRouterReadOptions } from "./request-guard.js";
 import { installLeanUnary, leanUnaryMethods } from "./lean-unary.js";
 import { clampDeadlineHeaders } from "./timeout-header.js";
 import { isGrpcJsonCodec, refuseGrpcJsonCodec } from "./json-codecs.js";
-import {
-  DEFAULT_HANDSHAKE_TIMEOUT_MS,
-  DEFAULT_MAX_CONCURRENT_STREAMS,
-  guardHttp2Sessions,
-  type SessionTimeouts,
-} from "./session-guard.js";
+import { DEFAULT_HANDSHAKE_TIMEOUT_MS, DEFAULT_MAX_CONCURRENT_STREAMS, guardHttp2Sessions, type SessionTimeouts } from "./session-guard.js";
 
 /** Where and how to listen, and the connection limits (the timeouts: session-guard.ts). */
 export interface GrpcListenOptions extends SessionTimeouts {
@@ -80,14 +69,9 @@ export function sessionTimeouts(options: SessionTimeouts | undefined): SessionTi
 }
 
 /** `maxConcurrentStreams` of listen options, checked, with its default. */
-export function maxConcurrentStreamsOf(
-  options: { readonly maxConcurrentStreams?: number | undefined } | undefined,
-): number {
+export function maxConcurrentStreamsOf(options: { readonly maxConcurrentStreams?: number | undefined } | undefined): number {
   const value = options?.maxConcurrentStreams ?? DEFAULT_MAX_CONCURRENT_STREAMS;
-  if (!Number.isInteger(value) || value < 1 || value > 2 ** 32 - 1)
-    throw new RangeError(
-      `maxConcurrentStreams must be an integer from 1 to 2^32 - 1, got ${value}`,
-    );
+  if (!Number.isInteger(value) || value < 1 || value > 2 ** 32 - 1) throw new RangeError(`maxConcurrentStreams must be an integer from 1 to 2^32 - 1, got ${value}`);
   return value;
 }
 
@@ -109,10 +93,7 @@ export interface GrpcEndpoint {
  * `goawayGraceMs`; the connection limits (`maxConcurrentStreams`, `handshakeTimeoutMs`, `idleTimeoutMs`,
  * `requestMessageTimeoutMs`, `stalledWriteTimeoutMs`) and the write budget (`maxPendingWriteBytes` or `writeBudget`) apply.
  */
-export async function listenGrpc(
-  routes: ConnectNodeAdapterOptions["routes"],
-  options?: GrpcListenOptions,
-): Promise<GrpcEndpoint> {
+export async function listenGrpc(routes: ConnectNodeAdapterOptions["routes"], options?: GrpcListenOptions): Promise<GrpcEndpoint> {
   let router: ConnectRouter | undefined;
   const adapter = { readMaxBytes: DEFAULT_GRPC_READ_MAX_BYTES, ...options?.adapter };
   const withReflection = (r: ConnectRouter) => {
@@ -122,32 +103,14 @@ export async function listenGrpc(
     routes?.(r);
     if (options?.reflection === true) registerGrpcReflection(r);
   };
-  const connect = connectNodeAdapter({
-    fallback: unknownMethod,
-    ...adapter,
-    routes: withReflection,
-  });
-  const handler: typeof connect =
-    options?.jsonCodecs === true
-      ? connect
-      : (req, res) =>
-          isGrpcJsonCodec(req.headers["content-type"])
-            ? refuseGrpcJsonCodec(req, res)
-            : connect(req, res);
+  const connect = connectNodeAdapter({ fallback: unknownMethod, ...adapter, routes: withReflection });
+  const handler: typeof connect = options?.jsonCodecs === true ? connect : (req, res) => (isGrpcJsonCodec(req.headers["content-type"]) ? refuseGrpcJsonCodec(req, res) : connect(req, res));
   const settings = { maxConcurrentStreams: maxConcurrentStreamsOf(options) };
   // TLS: the TLS handshake gets the same bound as the HTTP/2 one (node:tls's default is 120 s).
   const handshakeTimeout = options?.handshakeTimeoutMs ?? DEFAULT_HANDSHAKE_TIMEOUT_MS;
   const server =
     options?.tls !== undefined
-      ? createSecureServer(
-          {
-            ...options.tls,
-            allowHTTP1: true,
-            settings,
-            ...(handshakeTimeout > 0 ? { handshakeTimeout } : {}),
-          },
-          handler,
-        )
+      ? createSecureServer({ ...options.tls, allowHTTP1: true, settings, ...(handshakeTimeout > 0 ? { handshakeTimeout } : {}) }, handler)
       : createServer({ settings }, handler);
   // Plain gRPC unary calls of the A2A service skip Connect's per-call pipeline (lean-unary.ts); everything else is Connect's.
   const lean = leanUnaryMethods(router, adapter);
@@ -197,11 +160,7 @@ export async function listenGrpc(
 const unknownMethod: NonNullable<ConnectNodeAdapterOptions["fallback"]> = (req, res) => {
   const type = String(req.headers["content-type"] ?? "").toLowerCase();
   if (type.startsWith("application/grpc") && !type.startsWith("application/grpc-web")) {
-    res.writeHead(200, {
-      "content-type": "application/grpc",
-      "grpc-status": "12",
-      "grpc-message": encodeURIComponent(`unknown method ${req.url ?? ""}`.slice(0, 200)),
-    });
+    res.writeHead(200, { "content-type": "application/grpc", "grpc-status": "12", "grpc-message": encodeURIComponent(`unknown method ${req.url ?? ""}`.slice(0, 200)) });
   } else {
     res.writeHead(404);
   }

@@ -41,11 +41,7 @@ export interface SqliteRepairReport {
 const NAMED = 20;
 
 /** The report of `kind` for these rows (at least one). */
-export function repairReport(
-  kind: SqliteRepairReport["kind"],
-  tasks: readonly SqliteStoredRowKey[],
-  pushConfigs: readonly SqliteStoredRowKey[],
-): SqliteRepairReport {
+export function repairReport(kind: SqliteRepairReport["kind"], tasks: readonly SqliteStoredRowKey[], pushConfigs: readonly SqliteStoredRowKey[]): SqliteRepairReport {
   const rows = `${tasks.length} stored task${tasks.length === 1 ? "" : "s"} and ${pushConfigs.length} push config${pushConfigs.length === 1 ? "" : "s"}`;
   const ids = [...new Set([...tasks, ...pushConfigs].map((r) => r.taskId))];
   const first = ids.slice(0, NAMED).map((id) => JSON.stringify(id));

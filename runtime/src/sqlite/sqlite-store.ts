@@ -96,41 +96,17 @@
 import { fromBinary, toBinary } from "@bufbuild/protobuf";
 import Database from "better-sqlite3";
 import { TaskStoreFullError } from "../task/errors.js";
-import {
-  decodePageToken,
-  encodePageToken,
-  pushConfigCursor,
-  pushConfigPageToken,
-  queryFingerprint,
-} from "../task/pagination.js";
+import { decodePageToken, encodePageToken, pushConfigCursor, pushConfigPageToken, queryFingerprint } from "../task/pagination.js";
 import type { PushConfigShape, TaskRuntimeSchemas, TaskShape } from "../task/shapes.js";
-import type {
-  PushConfigPage,
-  PushConfigQuery,
-  TaskPage,
-  TaskQuery,
-  TaskScope,
-  TaskStore,
-} from "../task/task-store.js";
+import type { PushConfigPage, PushConfigQuery, TaskPage, TaskQuery, TaskScope, TaskStore } from "../task/task-store.js";
 import { A2A_TASK_STATE_NUMBERS } from "../task/memory-store.js";
-import {
-  NANOS,
-  failedStatus,
-  nanosOf,
-  parseTaskPosition,
-  splitNanos,
-} from "../task/stored-rows.js";
+import { NANOS, failedStatus, nanosOf, parseTaskPosition, splitNanos } from "../task/stored-rows.js";
 import type { TaskStateNumbers } from "../task/states.js";
 import { nonFinitePath, taskBytes, valueBytes } from "../task/task-size.js";
 import { MIGRATIONS, type MigrationContext } from "./migrations.js";
 import { openErrorOf, SqliteTaskStoreError } from "./open-errors.js";
 import { claimDatabaseFile, type SqliteFileClaim } from "./owner-lock.js";
-import {
-  repairReport,
-  type SqliteRepairReport,
-  type SqliteStoredRowKey,
-  warnRepair,
-} from "./repair-report.js";
+import { repairReport, type SqliteRepairReport, type SqliteStoredRowKey, warnRepair } from "./repair-report.js";
 import { CONSOLE_LOGGER, type Logger } from "../logger.js";
 
 /** `PRAGMA application_id` of a task store database ("A2AT"). */
@@ -246,10 +222,7 @@ type Stmt = Database.Statement<unknown[], unknown>;
 interface PendingSave {
   readonly scope: TaskScope;
   readonly task: TaskShape;
-  readonly waiters: readonly {
-    readonly resolve: () => void;
-    readonly reject: (error: unknown) => void;
-  }[];
+  readonly waiters: readonly { readonly resolve: () => void; readonly reject: (error: unknown) => void }[];
 }
 
 /** Saves per group commit at most: a longer batch is committed at once, without waiting for the tick to end. */
@@ -275,15 +248,12 @@ function taskKey(scope: TaskScope, taskId: string): string {
 
 /** The error of a save of a value that holds a non-finite number in a Value: no JSON binding could ever answer it. */
 function nonFiniteError(what: string, value: unknown): RangeError {
-  return new RangeError(
-    `${what} holds a NaN or Infinity at ${nonFinitePath(value) ?? "?"}, which JSON cannot express: not stored`,
-  );
+  return new RangeError(`${what} holds a NaN or Infinity at ${nonFinitePath(value) ?? "?"}, which JSON cannot express: not stored`);
 }
 
 /** Checks {@link SqliteTaskStoreOptions.maxBytesPerOwner}. */
 function checkQuota(max: number): number {
-  if (!(max === Number.POSITIVE_INFINITY || (Number.isSafeInteger(max) && max > 0)))
-    throw new RangeError(`maxBytesPerOwner must be an integer > 0 or Infinity, got ${max}`);
+  if (!(max === Number.POSITIVE_INFINITY || (Number.isSafeInteger(max) && max > 0))) throw new RangeError(`maxBytesPerOwner must be an integer > 0 or Infinity, got ${max}`);
   return max;
 }
 
@@ -306,18 +276,12 @@ function readSchemaState(db: Database.Database): SchemaState {
 function checkSchemaState(name: string, state: SchemaState): void {
   const fresh = state.applicationId === 0 && state.version === 0 && state.objects === 0;
   if (!fresh && state.applicationId !== SQLITE_TASK_STORE_APPLICATION_ID) {
-    throw new SqliteTaskStoreError(
-      `${JSON.stringify(name)} is a SQLite database of another application, not a task store: choose another file`,
-      { code: "other-application" },
-    );
+    throw new SqliteTaskStoreError(`${JSON.stringify(name)} is a SQLite database of another application, not a task store: choose another file`, { code: "other-application" });
   }
   if (state.version > MIGRATIONS.length) {
-    throw new SqliteTaskStoreError(
-      `${JSON.stringify(name)} has task store schema version ${state.version}, newer than this code supports (${MIGRATIONS.length}): run a newer version of the agent`,
-      {
-        code: "newer-schema",
-      },
-    );
+    throw new SqliteTaskStoreError(`${JSON.stringify(name)} has task store schema version ${state.version}, newer than this code supports (${MIGRATIONS.length}): run a newer version of the agent`, {
+      code: "newer-schema",
+    });
   }
 }
 
@@ -347,12 +311,7 @@ export class SqliteTaskStore implements TaskStore {
   #flushScheduled = false;
   readonly #purgeTx: (options: SqlitePurgeOptions) => number;
   readonly #failInterruptedTx: (text: string, undecodable: SqliteStoredRowKey[]) => number;
-  readonly #savePushConfigTx: (
-    scope: TaskScope,
-    config: PushConfigShape,
-    data: Uint8Array,
-    bytes: number,
-  ) => void;
+  readonly #savePushConfigTx: (scope: TaskScope, config: PushConfigShape, data: Uint8Array, bytes: number) => void;
   /** [usage of the scope, bytes of the task] (a task save's quota check). */
   readonly #taskUsage: Stmt;
   readonly #maxBytesPerOwner: number;
@@ -381,30 +340,15 @@ export class SqliteTaskStore implements TaskStore {
     const logger = options.logger ?? CONSOLE_LOGGER;
     this.#logger = logger;
     this.#onRepair = options.onRepair ?? ((report) => warnRepair(report, logger));
-    this.#maxBytesPerOwner = checkQuota(
-      options.maxBytesPerOwner ?? DEFAULT_SQLITE_MAX_BYTES_PER_OWNER,
-    );
+    this.#maxBytesPerOwner = checkQuota(options.maxBytesPerOwner ?? DEFAULT_SQLITE_MAX_BYTES_PER_OWNER);
     const terminalStates = options.states ?? A2A_TASK_STATE_NUMBERS;
     const terminal = terminalStatesOf(terminalStates);
-    this.#terminal = new Set([
-      terminalStates.COMPLETED,
-      terminalStates.FAILED,
-      terminalStates.CANCELED,
-      terminalStates.REJECTED,
-    ]);
+    this.#terminal = new Set([terminalStates.COMPLETED, terminalStates.FAILED, terminalStates.CANCELED, terminalStates.REJECTED]);
     const auto = options.autoPurge;
     if (auto !== undefined) {
-      if (!(Number.isFinite(auto.intervalMs) && auto.intervalMs >= 1000))
-        throw new RangeError(
-          `autoPurge.intervalMs must be a number of ms >= 1000, got ${auto.intervalMs}`,
-        );
-      if (
-        auto.terminalTaskTtlMs !== undefined &&
-        !(auto.terminalTaskTtlMs >= 0 && Number.isFinite(auto.terminalTaskTtlMs))
-      ) {
-        throw new RangeError(
-          `autoPurge.terminalTaskTtlMs must be a number of ms >= 0, got ${auto.terminalTaskTtlMs}`,
-        );
+      if (!(Number.isFinite(auto.intervalMs) && auto.intervalMs >= 1000)) throw new RangeError(`autoPurge.intervalMs must be a number of ms >= 1000, got ${auto.intervalMs}`);
+      if (auto.terminalTaskTtlMs !== undefined && !(auto.terminalTaskTtlMs >= 0 && Number.isFinite(auto.terminalTaskTtlMs))) {
+        throw new RangeError(`autoPurge.terminalTaskTtlMs must be a number of ms >= 0, got ${auto.terminalTaskTtlMs}`);
       }
       checkMaxTasks(auto.maxTasks, "autoPurge.maxTasks");
       checkMaxBytes(auto.maxBytesPerOwner, "autoPurge.maxBytesPerOwner");
@@ -444,60 +388,28 @@ export class SqliteTaskStore implements TaskStore {
            status_nanos = excluded.status_nanos, seq = excluded.seq, data = excluded.data, bytes = excluded.bytes`,
       );
       const usage = "COALESCE((SELECT bytes FROM scope_usage WHERE tenant = ? AND owner = ?), 0)";
-      this.#taskUsage = prepare(
-        `SELECT ${usage}, COALESCE((SELECT bytes FROM tasks WHERE tenant = ? AND owner = ? AND id = ?), 0)`,
-      ).raw(true);
-      const configUsage = prepare(
-        `SELECT ${usage}, COALESCE((SELECT bytes FROM push_configs WHERE tenant = ? AND owner = ? AND task_id = ? AND id = ?), 0)`,
-      ).raw(true);
-      this.#getConfig = prepare(
-        "SELECT data FROM push_configs WHERE tenant = ? AND owner = ? AND task_id = ? AND id = ?",
-      );
+      this.#taskUsage = prepare(`SELECT ${usage}, COALESCE((SELECT bytes FROM tasks WHERE tenant = ? AND owner = ? AND id = ?), 0)`).raw(true);
+      const configUsage = prepare(`SELECT ${usage}, COALESCE((SELECT bytes FROM push_configs WHERE tenant = ? AND owner = ? AND task_id = ? AND id = ?), 0)`).raw(true);
+      this.#getConfig = prepare("SELECT data FROM push_configs WHERE tenant = ? AND owner = ? AND task_id = ? AND id = ?");
       this.#saveConfig = prepare(
         `INSERT INTO push_configs (tenant, owner, task_id, id, data, bytes) VALUES (?, ?, ?, ?, ?, ?)
          ON CONFLICT (tenant, owner, task_id, id) DO UPDATE SET data = excluded.data, bytes = excluded.bytes`,
       );
-      this.#deleteConfig = prepare(
-        "DELETE FROM push_configs WHERE tenant = ? AND owner = ? AND task_id = ? AND id = ?",
-      );
+      this.#deleteConfig = prepare("DELETE FROM push_configs WHERE tenant = ? AND owner = ? AND task_id = ? AND id = ?");
       this.#deleteTask = prepare("DELETE FROM tasks WHERE tenant = ? AND owner = ? AND id = ?");
-      this.#deleteTaskConfigs = prepare(
-        "DELETE FROM push_configs WHERE tenant = ? AND owner = ? AND task_id = ?",
-      );
-      this.#listConfigs = prepare(
-        "SELECT id, data, seq FROM push_configs WHERE tenant = ? AND owner = ? AND task_id = ? AND seq > ? ORDER BY seq LIMIT ?",
-      );
-      this.#listAllConfigs = prepare(
-        "SELECT id, data, seq FROM push_configs WHERE tenant = ? AND owner = ? AND task_id = ? AND seq > ? ORDER BY seq",
-      );
-      this.#savePushConfigTx = db.transaction(
-        (scope: TaskScope, config: PushConfigShape, data: Uint8Array, bytes: number) => {
-          const max = this.#maxBytesPerOwner;
-          if (max !== Number.POSITIVE_INFINITY) {
-            const [used, old] = (
-              configUsage.get(
-                scope.tenant,
-                scope.owner,
-                scope.tenant,
-                scope.owner,
-                config.taskId,
-                config.id,
-              ) as bigint[]
-            ).map(Number) as [number, number];
-            if (bytes > old && used - old + bytes > max) throw quotaError(used - old + bytes, max);
-          }
-          this.#saveConfig.run(scope.tenant, scope.owner, config.taskId, config.id, data, bytes);
-        },
-      ).immediate as (
-        scope: TaskScope,
-        config: PushConfigShape,
-        data: Uint8Array,
-        bytes: number,
-      ) => void;
+      this.#deleteTaskConfigs = prepare("DELETE FROM push_configs WHERE tenant = ? AND owner = ? AND task_id = ?");
+      this.#listConfigs = prepare("SELECT id, data, seq FROM push_configs WHERE tenant = ? AND owner = ? AND task_id = ? AND seq > ? ORDER BY seq LIMIT ?");
+      this.#listAllConfigs = prepare("SELECT id, data, seq FROM push_configs WHERE tenant = ? AND owner = ? AND task_id = ? AND seq > ? ORDER BY seq");
+      this.#savePushConfigTx = db.transaction((scope: TaskScope, config: PushConfigShape, data: Uint8Array, bytes: number) => {
+        const max = this.#maxBytesPerOwner;
+        if (max !== Number.POSITIVE_INFINITY) {
+          const [used, old] = (configUsage.get(scope.tenant, scope.owner, scope.tenant, scope.owner, config.taskId, config.id) as bigint[]).map(Number) as [number, number];
+          if (bytes > old && used - old + bytes > max) throw quotaError(used - old + bytes, max);
+        }
+        this.#saveConfig.run(scope.tenant, scope.owner, config.taskId, config.id, data, bytes);
+      }).immediate as (scope: TaskScope, config: PushConfigShape, data: Uint8Array, bytes: number) => void;
       // A page and its totalSize come from one snapshot.
-      this.#readPage = db.transaction((run: () => TaskPage) => run()).deferred as (
-        run: () => TaskPage,
-      ) => TaskPage;
+      this.#readPage = db.transaction((run: () => TaskPage) => run()).deferred as (run: () => TaskPage) => TaskPage;
       this.#deleteTaskTx = db.transaction((scope: TaskScope, taskId: string) => {
         this.#deleteTaskConfigs.run(scope.tenant, scope.owner, taskId);
         this.#deleteTask.run(scope.tenant, scope.owner, taskId);
@@ -522,30 +434,16 @@ export class SqliteTaskStore implements TaskStore {
             }
             const time = splitNanos(nanosOf(task.status?.timestamp));
             const data = toBinary(this.#schemas.Task, task);
-            this.#saveTask.run(
-              scope.tenant,
-              scope.owner,
-              task.id,
-              task.contextId,
-              state,
-              time.seconds,
-              time.nanos,
-              data,
-              bytes,
-            );
+            this.#saveTask.run(scope.tenant, scope.owner, task.id, task.contextId, state, time.seconds, time.nanos, data, bytes);
           } catch (e) {
             if (!db.inTransaction) throw e;
             errors[i] = e;
           }
         }
       }).immediate as (batch: readonly PendingSave[], errors: unknown[]) => void;
-      const byAge = prepare(
-        `SELECT rowid, tenant, owner, id FROM tasks WHERE state IN (${terminal}) AND (status_seconds, status_nanos) < (?, ?)`,
-      );
+      const byAge = prepare(`SELECT rowid, tenant, owner, id FROM tasks WHERE state IN (${terminal}) AND (status_seconds, status_nanos) < (?, ?)`);
       const count = prepare("SELECT COUNT(*) FROM tasks").pluck();
-      const oldest = prepare(
-        `SELECT rowid, tenant, owner, id FROM tasks WHERE state IN (${terminal}) ORDER BY status_seconds, status_nanos, seq LIMIT ?`,
-      );
+      const oldest = prepare(`SELECT rowid, tenant, owner, id FROM tasks WHERE state IN (${terminal}) ORDER BY status_seconds, status_nanos, seq LIMIT ?`);
       const deleteByRowid = prepare("DELETE FROM tasks WHERE rowid = ?");
       const remove = (rows: readonly PurgeRow[]): number => {
         for (const row of rows) {
@@ -563,25 +461,16 @@ export class SqliteTaskStore implements TaskStore {
       this.#purgeTx = db.transaction((purge: SqlitePurgeOptions): number => {
         let removed = 0;
         if (purge.finishedBefore !== undefined) {
-          const ms =
-            purge.finishedBefore instanceof Date
-              ? purge.finishedBefore.getTime()
-              : purge.finishedBefore;
+          const ms = purge.finishedBefore instanceof Date ? purge.finishedBefore.getTime() : purge.finishedBefore;
           const before = splitNanos(BigInt(Math.trunc(ms)) * 1_000_000n);
           removed += remove(byAge.all(before.seconds, before.nanos) as PurgeRow[]);
         }
         if (purge.maxBytesPerOwner !== undefined) {
-          for (const over of overBytes.all(purge.maxBytesPerOwner) as {
-            tenant: string;
-            owner: string;
-            bytes: bigint;
-          }[]) {
+          for (const over of overBytes.all(purge.maxBytesPerOwner) as { tenant: string; owner: string; bytes: bigint }[]) {
             // Reads only as many of the owner's tasks as it deletes (lazily), then deletes them (no write while a read is open).
             let excess = Number(over.bytes) - purge.maxBytesPerOwner;
             const rows: PurgeRow[] = [];
-            for (const row of oldestOfOwner.iterate(over.tenant, over.owner) as IterableIterator<
-              PurgeRow & { freed: bigint }
-            >) {
+            for (const row of oldestOfOwner.iterate(over.tenant, over.owner) as IterableIterator<PurgeRow & { freed: bigint }>) {
               rows.push(row);
               excess -= Number(row.freed);
               if (excess <= 0) break;
@@ -596,57 +485,30 @@ export class SqliteTaskStore implements TaskStore {
         return removed;
       }).immediate as (options: SqlitePurgeOptions) => number;
       const states = options.states ?? A2A_TASK_STATE_NUMBERS;
-      for (const n of [states.SUBMITTED, states.WORKING, states.FAILED])
-        if (!Number.isSafeInteger(n))
-          throw new RangeError(`states: state numbers must be integers, got ${n}`);
-      const interrupted = prepare(
-        `SELECT tenant, owner, id, data FROM tasks WHERE state IN (${states.SUBMITTED}, ${states.WORKING}) ORDER BY seq`,
-      );
-      this.#failInterruptedTx = db.transaction(
-        (text: string, undecodable: SqliteStoredRowKey[]): number => {
-          const rows = interrupted.all() as {
-            tenant: string;
-            owner: string;
-            id: string;
-            data: Uint8Array;
-          }[];
-          let failed = 0;
-          for (const row of rows) {
-            let task: TaskShape;
-            try {
-              task = fromBinary(this.#schemas.Task, row.data);
-            } catch {
-              undecodable.push({ tenant: row.tenant, owner: row.owner, taskId: row.id });
-              continue;
-            }
-            const status = failedStatus(
-              this.#schemas.Task,
-              states.FAILED,
-              task,
-              text,
-              "failInterruptedTasks",
-            );
-            task.status = status;
-            const time = splitNanos(nanosOf(status.timestamp));
-            // A terminal save: never refused for the quota. A task stored before version 3 cannot weigh NaN (repaired by the migration).
-            const weight = taskBytes(task);
-            const bytes = Number.isNaN(weight) ? row.data.byteLength : weight;
-            this.#saveTask.run(
-              row.tenant,
-              row.owner,
-              task.id,
-              task.contextId,
-              states.FAILED,
-              time.seconds,
-              time.nanos,
-              toBinary(this.#schemas.Task, task),
-              bytes,
-            );
-            failed++;
+      for (const n of [states.SUBMITTED, states.WORKING, states.FAILED]) if (!Number.isSafeInteger(n)) throw new RangeError(`states: state numbers must be integers, got ${n}`);
+      const interrupted = prepare(`SELECT tenant, owner, id, data FROM tasks WHERE state IN (${states.SUBMITTED}, ${states.WORKING}) ORDER BY seq`);
+      this.#failInterruptedTx = db.transaction((text: string, undecodable: SqliteStoredRowKey[]): number => {
+        const rows = interrupted.all() as { tenant: string; owner: string; id: string; data: Uint8Array }[];
+        let failed = 0;
+        for (const row of rows) {
+          let task: TaskShape;
+          try {
+            task = fromBinary(this.#schemas.Task, row.data);
+          } catch {
+            undecodable.push({ tenant: row.tenant, owner: row.owner, taskId: row.id });
+            continue;
           }
-          return failed;
-        },
-      ).immediate as (text: string, undecodable: SqliteStoredRowKey[]) => number;
+          const status = failedStatus(this.#schemas.Task, states.FAILED, task, text, "failInterruptedTasks");
+          task.status = status;
+          const time = splitNanos(nanosOf(status.timestamp));
+          // A terminal save: never refused for the quota. A task stored before version 3 cannot weigh NaN (repaired by the migration).
+          const weight = taskBytes(task);
+          const bytes = Number.isNaN(weight) ? row.data.byteLength : weight;
+          this.#saveTask.run(row.tenant, row.owner, task.id, task.contextId, states.FAILED, time.seconds, time.nanos, toBinary(this.#schemas.Task, task), bytes);
+          failed++;
+        }
+        return failed;
+      }).immediate as (text: string, undecodable: SqliteStoredRowKey[]) => number;
       // Opening waited for locks synchronously (there is nothing to serve yet); from now on, writes wait on timers.
       db.pragma(`busy_timeout = ${Math.min(busyTimeoutMs, SYNC_BUSY_WAIT_MS)}`);
     } catch (e) {
@@ -655,24 +517,15 @@ export class SqliteTaskStore implements TaskStore {
       throw openErrorOf(name, e, busyTimeoutMs);
     }
     if (migration !== undefined) {
-      if (migration.repaired.tasks.length + migration.repaired.pushConfigs.length > 0)
-        this.#report(
-          repairReport("repaired", migration.repaired.tasks, migration.repaired.pushConfigs),
-        );
+      if (migration.repaired.tasks.length + migration.repaired.pushConfigs.length > 0) this.#report(repairReport("repaired", migration.repaired.tasks, migration.repaired.pushConfigs));
       this.#reportUndecodable(migration.undecodable.tasks, migration.undecodable.pushConfigs);
     }
     if (auto !== undefined) {
-      const onError =
-        auto.onError ??
-        ((error: unknown) => this.#logger.error("SqliteTaskStore: automatic purge failed", error));
+      const onError = auto.onError ?? ((error: unknown) => this.#logger.error("SqliteTaskStore: automatic purge failed", error));
       this.#purgeTimer = setInterval(() => {
         try {
           const ttl = auto.terminalTaskTtlMs;
-          this.#purgeNow({
-            finishedBefore: ttl === undefined ? undefined : this.#now() - ttl,
-            maxBytesPerOwner: auto.maxBytesPerOwner,
-            maxTasks: auto.maxTasks,
-          });
+          this.#purgeNow({ finishedBefore: ttl === undefined ? undefined : this.#now() - ttl, maxBytesPerOwner: auto.maxBytesPerOwner, maxTasks: auto.maxTasks });
         } catch (e) {
           onError(e);
         }
@@ -695,11 +548,7 @@ export class SqliteTaskStore implements TaskStore {
   #migrate(name: string, checked: SchemaState): MigrationContext | undefined {
     if (checked.version === MIGRATIONS.length) return undefined;
     const db = this.#db;
-    const context: MigrationContext = {
-      schemas: this.#schemas,
-      repaired: { tasks: [], pushConfigs: [] },
-      undecodable: { tasks: [], pushConfigs: [] },
-    };
+    const context: MigrationContext = { schemas: this.#schemas, repaired: { tasks: [], pushConfigs: [] }, undecodable: { tasks: [], pushConfigs: [] } };
     db.transaction(() => {
       // Re-read under the write lock: another program (not a task store: the file is claimed) may have changed it since the check.
       const state = readSchemaState(db);
@@ -721,20 +570,11 @@ export class SqliteTaskStore implements TaskStore {
    * of the task's stored bytes (two primary-key lookups), inside the group commit's transaction, so
    * it counts the saves of the batch before it.
    */
-  #overQuota(
-    scope: TaskScope,
-    taskId: string,
-    state: number,
-    bytes: number,
-  ): TaskStoreFullError | undefined {
+  #overQuota(scope: TaskScope, taskId: string, state: number, bytes: number): TaskStoreFullError | undefined {
     const max = this.#maxBytesPerOwner;
     if (max === Number.POSITIVE_INFINITY || this.#terminal.has(state)) return undefined;
-    const [used, old] = (
-      this.#taskUsage.get(scope.tenant, scope.owner, scope.tenant, scope.owner, taskId) as bigint[]
-    ).map(Number) as [number, number];
-    return bytes > old && used - old + bytes > max
-      ? quotaError(used - old + bytes, max)
-      : undefined;
+    const [used, old] = (this.#taskUsage.get(scope.tenant, scope.owner, scope.tenant, scope.owner, taskId) as bigint[]).map(Number) as [number, number];
+    return bytes > old && used - old + bytes > max ? quotaError(used - old + bytes, max) : undefined;
   }
 
   /** Hands a report to `onRepair`; what that throws is logged, never thrown to the caller of the store. */
@@ -747,10 +587,7 @@ export class SqliteTaskStore implements TaskStore {
   }
 
   /** Reports the undecodable rows not reported yet. */
-  #reportUndecodable(
-    tasks: readonly SqliteStoredRowKey[],
-    pushConfigs: readonly SqliteStoredRowKey[] = [],
-  ): void {
+  #reportUndecodable(tasks: readonly SqliteStoredRowKey[], pushConfigs: readonly SqliteStoredRowKey[] = []): void {
     const fresh = (rows: readonly SqliteStoredRowKey[]) =>
       rows.filter((row) => {
         const key = JSON.stringify([row.tenant, row.owner, row.taskId, row.configId ?? null]);
@@ -760,8 +597,7 @@ export class SqliteTaskStore implements TaskStore {
       });
     const newTasks = fresh(tasks);
     const newConfigs = fresh(pushConfigs);
-    if (newTasks.length + newConfigs.length > 0)
-      this.#report(repairReport("undecodable", newTasks, newConfigs));
+    if (newTasks.length + newConfigs.length > 0) this.#report(repairReport("undecodable", newTasks, newConfigs));
   }
 
   /** Decodes a stored task, or reports it (once) and throws an error saying it is damaged. */
@@ -770,19 +606,14 @@ export class SqliteTaskStore implements TaskStore {
       return fromBinary(this.#schemas.Task, data);
     } catch (e) {
       this.#reportUndecodable([{ tenant: scope.tenant, owner: scope.owner, taskId }]);
-      throw new Error(
-        `SqliteTaskStore: the stored task ${JSON.stringify(taskId)} does not decode (a damaged row?)`,
-        { cause: e },
-      );
+      throw new Error(`SqliteTaskStore: the stored task ${JSON.stringify(taskId)} does not decode (a damaged row?)`, { cause: e });
     }
   }
 
   /** {@inheritDoc task!TaskStore.getTask} */
   async getTask(scope: TaskScope, taskId: string): Promise<TaskShape | undefined> {
     if (this.#pending.has(taskKey(scope, taskId))) this.#flush();
-    const row = this.#getTask.get(scope.tenant, scope.owner, taskId) as
-      | { data: Uint8Array }
-      | undefined;
+    const row = this.#getTask.get(scope.tenant, scope.owner, taskId) as { data: Uint8Array } | undefined;
     return row === undefined ? undefined : this.#decodeTask(scope, taskId, row.data);
   }
 
@@ -794,11 +625,7 @@ export class SqliteTaskStore implements TaskStore {
       // A second save of a task before the commit replaces the first (the task is serialized once) and
       // moves to the end, so it draws its save counter after the saves issued in between, as it would alone.
       if (earlier !== undefined) this.#pending.delete(key);
-      this.#pending.set(key, {
-        scope,
-        task,
-        waiters: [...(earlier?.waiters ?? []), { resolve, reject }],
-      });
+      this.#pending.set(key, { scope, task, waiters: [...(earlier?.waiters ?? []), { resolve, reject }] });
       if (this.#pending.size >= MAX_BATCH) this.#flush();
       else if (!this.#flushScheduled && this.#retryTimer === undefined) {
         this.#flushScheduled = true;
@@ -886,23 +713,10 @@ export class SqliteTaskStore implements TaskStore {
   /** {@inheritDoc task!TaskStore.listTasks} */
   async listTasks(scope: TaskScope, query: TaskQuery): Promise<TaskPage> {
     this.#flush();
-    const since =
-      query.statusTimestampAfter === undefined ? undefined : nanosOf(query.statusTimestampAfter);
-    const fingerprint = queryFingerprint([
-      query.contextId,
-      query.state ?? null,
-      since === undefined ? null : since.toString(),
-    ]);
-    const after =
-      query.pageToken === ""
-        ? undefined
-        : parseTaskPosition(decodePageToken(query.pageToken, fingerprint));
-    const statements = this.#listStatementsFor(
-      query.contextId !== "",
-      query.state !== undefined,
-      since !== undefined,
-      after !== undefined,
-    );
+    const since = query.statusTimestampAfter === undefined ? undefined : nanosOf(query.statusTimestampAfter);
+    const fingerprint = queryFingerprint([query.contextId, query.state ?? null, since === undefined ? null : since.toString()]);
+    const after = query.pageToken === "" ? undefined : parseTaskPosition(decodePageToken(query.pageToken, fingerprint));
+    const statements = this.#listStatementsFor(query.contextId !== "", query.state !== undefined, since !== undefined, after !== undefined);
     const filters: unknown[] = [scope.tenant, scope.owner];
     if (query.contextId !== "") filters.push(query.contextId);
     if (query.state !== undefined) filters.push(query.state);
@@ -927,11 +741,7 @@ export class SqliteTaskStore implements TaskStore {
       let more = false;
       /** The last row of the page: the next page starts after it. */
       let last: TaskRow | undefined;
-      for (const row of statements.page.iterate(
-        ...filters,
-        ...cursor,
-        limit,
-      ) as IterableIterator<TaskRow>) {
+      for (const row of statements.page.iterate(...filters, ...cursor, limit) as IterableIterator<TaskRow>) {
         read++;
         if (tasks.length === query.pageSize) {
           more = true;
@@ -961,13 +771,7 @@ export class SqliteTaskStore implements TaskStore {
       if (!more && read === limit && last !== undefined) more = true;
       return {
         tasks,
-        nextPageToken:
-          more && last !== undefined
-            ? encodePageToken(fingerprint, {
-                t: (last.status_seconds * NANOS + last.status_nanos).toString(),
-                s: Number(last.seq),
-              })
-            : "",
+        nextPageToken: more && last !== undefined ? encodePageToken(fingerprint, { t: (last.status_seconds * NANOS + last.status_nanos).toString(), s: Number(last.seq) }) : "",
         totalSize,
       };
     });
@@ -975,12 +779,7 @@ export class SqliteTaskStore implements TaskStore {
     return page;
   }
 
-  #listStatementsFor(
-    byContext: boolean,
-    byState: boolean,
-    bySince: boolean,
-    withCursor: boolean,
-  ): { page: Stmt; count: Stmt } {
+  #listStatementsFor(byContext: boolean, byState: boolean, bySince: boolean, withCursor: boolean): { page: Stmt; count: Stmt } {
     const key = `${+byContext}${+byState}${+bySince}${+withCursor}`;
     let statements = this.#listStatements.get(key);
     if (statements === undefined) {
@@ -997,10 +796,7 @@ export class SqliteTaskStore implements TaskStore {
              ORDER BY status_seconds DESC, status_nanos DESC, seq DESC LIMIT ?`,
           )
           .safeIntegers(true),
-        count: this.#db
-          .prepare(`SELECT COUNT(*) FROM tasks WHERE ${filter}`)
-          .pluck()
-          .safeIntegers(true),
+        count: this.#db.prepare(`SELECT COUNT(*) FROM tasks WHERE ${filter}`).pluck().safeIntegers(true),
       };
       this.#listStatements.set(key, statements);
     }
@@ -1008,24 +804,15 @@ export class SqliteTaskStore implements TaskStore {
   }
 
   /** {@inheritDoc task!TaskStore.getPushConfig} */
-  async getPushConfig(
-    scope: TaskScope,
-    taskId: string,
-    configId: string,
-  ): Promise<PushConfigShape | undefined> {
+  async getPushConfig(scope: TaskScope, taskId: string, configId: string): Promise<PushConfigShape | undefined> {
     // Push configs are written at once (savePushConfig), never batched: reading them needs no flush of pending task saves.
-    const row = this.#getConfig.get(scope.tenant, scope.owner, taskId, configId) as
-      | { data: Uint8Array }
-      | undefined;
+    const row = this.#getConfig.get(scope.tenant, scope.owner, taskId, configId) as { data: Uint8Array } | undefined;
     if (row === undefined) return undefined;
     try {
       return fromBinary(this.#schemas.TaskPushNotificationConfig, row.data);
     } catch (e) {
       this.#reportUndecodable([], [{ tenant: scope.tenant, owner: scope.owner, taskId, configId }]);
-      throw new Error(
-        `SqliteTaskStore: the stored push config ${JSON.stringify(configId)} of task ${JSON.stringify(taskId)} does not decode (a damaged row?)`,
-        { cause: e },
-      );
+      throw new Error(`SqliteTaskStore: the stored push config ${JSON.stringify(configId)} of task ${JSON.stringify(taskId)} does not decode (a damaged row?)`, { cause: e });
     }
   }
 
@@ -1037,24 +824,17 @@ export class SqliteTaskStore implements TaskStore {
   async savePushConfig(scope: TaskScope, config: PushConfigShape): Promise<void> {
     this.#flush();
     const bytes = valueBytes(config);
-    if (Number.isNaN(bytes))
-      throw nonFiniteError(`push config ${JSON.stringify(config.id)}`, config);
+    if (Number.isNaN(bytes)) throw nonFiniteError(`push config ${JSON.stringify(config.id)}`, config);
     const data = toBinary(this.#schemas.TaskPushNotificationConfig, config);
     await this.#write(() => this.#savePushConfigTx(scope, config, data, bytes));
   }
 
   /** {@inheritDoc task!TaskStore.listPushConfigs} */
-  async listPushConfigs(
-    scope: TaskScope,
-    taskId: string,
-    query: PushConfigQuery,
-  ): Promise<PushConfigPage> {
+  async listPushConfigs(scope: TaskScope, taskId: string, query: PushConfigQuery): Promise<PushConfigPage> {
     // As getPushConfig: no flush (the push sender lists a task's configs for every event; a flush would cut each group commit short).
     const afterSeq = pushConfigCursor(taskId, query.pageToken);
     const rows = (
-      query.pageSize > 0
-        ? this.#listConfigs.all(scope.tenant, scope.owner, taskId, afterSeq, query.pageSize + 1)
-        : this.#listAllConfigs.all(scope.tenant, scope.owner, taskId, afterSeq)
+      query.pageSize > 0 ? this.#listConfigs.all(scope.tenant, scope.owner, taskId, afterSeq, query.pageSize + 1) : this.#listAllConfigs.all(scope.tenant, scope.owner, taskId, afterSeq)
     ) as ConfigRow[];
     const page = query.pageSize > 0 ? rows.slice(0, query.pageSize) : rows;
     const last = page.at(-1);
@@ -1069,13 +849,7 @@ export class SqliteTaskStore implements TaskStore {
       }
     }
     if (undecodable.length > 0) this.#reportUndecodable([], undecodable);
-    return {
-      configs,
-      nextPageToken:
-        page.length < rows.length && last !== undefined
-          ? pushConfigPageToken(taskId, Number(last.seq))
-          : "",
-    };
+    return { configs, nextPageToken: page.length < rows.length && last !== undefined ? pushConfigPageToken(taskId, Number(last.seq)) : "" };
   }
 
   /** {@inheritDoc task!TaskStore.deletePushConfig} */
@@ -1118,9 +892,7 @@ export class SqliteTaskStore implements TaskStore {
    * store while this one is open (a second one is refused at open, see the class comment), so no
    * other process is working on those tasks. No push notification is sent.
    */
-  async failInterruptedTasks(
-    text = "The agent restarted while this task was in progress; send the request again.",
-  ): Promise<number> {
+  async failInterruptedTasks(text = "The agent restarted while this task was in progress; send the request again."): Promise<number> {
     this.#flush();
     const undecodable: SqliteStoredRowKey[] = [];
     const failed = await this.#write(() => {
@@ -1169,9 +941,7 @@ interface PurgeRow {
 /** The terminal state numbers as an SQL list (integers checked: they are inlined in the statements). */
 function terminalStatesOf(states: TaskStateNumbers): string {
   const terminal = [states.COMPLETED, states.FAILED, states.CANCELED, states.REJECTED];
-  for (const n of terminal)
-    if (!Number.isSafeInteger(n))
-      throw new RangeError(`states: terminal state numbers must be integers, got ${n}`);
+  for (const n of terminal) if (!Number.isSafeInteger(n)) throw new RangeError(`states: terminal state numbers must be integers, got ${n}`);
   return terminal.join(", ");
 }
 
@@ -1179,27 +949,18 @@ function checkPurgeOptions(options: SqlitePurgeOptions): void {
   checkMaxTasks(options.maxTasks, "maxTasks");
   checkMaxBytes(options.maxBytesPerOwner, "maxBytesPerOwner");
   const before = options.finishedBefore;
-  if (before !== undefined && !Number.isFinite(before instanceof Date ? before.getTime() : before))
-    throw new RangeError(
-      `finishedBefore must be a Date or ms since the epoch, got ${String(before)}`,
-    );
+  if (before !== undefined && !Number.isFinite(before instanceof Date ? before.getTime() : before)) throw new RangeError(`finishedBefore must be a Date or ms since the epoch, got ${String(before)}`);
 }
 
 function checkMaxTasks(maxTasks: number | undefined, name: string): void {
-  if (maxTasks !== undefined && !(Number.isSafeInteger(maxTasks) && maxTasks >= 0))
-    throw new RangeError(`${name} must be an integer >= 0, got ${maxTasks}`);
+  if (maxTasks !== undefined && !(Number.isSafeInteger(maxTasks) && maxTasks >= 0)) throw new RangeError(`${name} must be an integer >= 0, got ${maxTasks}`);
 }
 
 function checkMaxBytes(maxBytes: number | undefined, name: string): void {
-  if (maxBytes !== undefined && !(Number.isFinite(maxBytes) && maxBytes >= 0))
-    throw new RangeError(`${name} must be a number of bytes >= 0, got ${maxBytes}`);
+  if (maxBytes !== undefined && !(Number.isFinite(maxBytes) && maxBytes >= 0)) throw new RangeError(`${name} must be a number of bytes >= 0, got ${maxBytes}`);
 }
 
 /** The refusal of a save that would take its owner to `total` bytes, past `max`. */
 function quotaError(total: number, max: number): TaskStoreFullError {
-  return new TaskStoreFullError(
-    `this owner's tasks and push configs would take ${total} bytes in the task store, more than maxBytesPerOwner (${max})`,
-    "maxBytesPerOwner",
-    max,
-  );
+  return new TaskStoreFullError(`this owner's tasks and push configs would take ${total} bytes in the task store, more than maxBytesPerOwner (${max})`, "maxBytesPerOwner", max);
 }

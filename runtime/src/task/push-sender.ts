@@ -240,9 +240,7 @@ export interface PushNotificationSender {
    * {@link checkUrl} (under `WEBHOOK_URL_CHECK`), which the task handler applies to every
    * push config it is asked to create unless its `checkPushUrl` option says otherwise.
    */
-  readonly onTaskEvent: ((notice: PushEventNotice) => void) & {
-    readonly [WEBHOOK_URL_CHECK]: (url: string) => Promise<void>;
-  };
+  readonly onTaskEvent: ((notice: PushEventNotice) => void) & { readonly [WEBHOOK_URL_CHECK]: (url: string) => Promise<void> };
   /**
    * Checks a webhook URL against this sender's policy, as a push config is created: rejects with
    * {@link WebhookUrlError} for a URL it would never deliver to (not absolute, a scheme other than
@@ -264,11 +262,7 @@ export interface PushNotificationSender {
    * itself (the PostgreSQL store's). `eventId` goes in the `A2A-Event-Id` header, so that a receiver
    * can recognize an event delivered again after a crash. Never rejects.
    */
-  attemptOnce(
-    config: PushConfigShape,
-    event: StreamResponseShape,
-    eventId?: string,
-  ): Promise<PushAttemptResult>;
+  attemptOnce(config: PushConfigShape, event: StreamResponseShape, eventId?: string): Promise<PushAttemptResult>;
 }
 
 /** The outcome of {@link PushNotificationSender.attemptOnce}. */
@@ -276,20 +270,9 @@ export type PushAttemptResult =
   /** The receiver answered 2xx. */
   | { readonly kind: "delivered"; readonly status: number }
   /** Worth trying again later (network error, timeout, 408, 429, 5xx; `Retry-After` when given). */
-  | {
-      readonly kind: "retry";
-      readonly reason: "http-status" | "network" | "timeout";
-      readonly status?: number;
-      readonly error?: unknown;
-      readonly retryAfterMs?: number;
-    }
+  | { readonly kind: "retry"; readonly reason: "http-status" | "network" | "timeout"; readonly status?: number; readonly error?: unknown; readonly retryAfterMs?: number }
   /** Never worth trying again (refused URL, another status); `closed`: the sender is closed. */
-  | {
-      readonly kind: "fail";
-      readonly reason: "refused" | "http-status" | "closed";
-      readonly status?: number;
-      readonly error?: unknown;
-    };
+  | { readonly kind: "fail"; readonly reason: "refused" | "http-status" | "closed"; readonly status?: number; readonly error?: unknown };
 
 /** A webhook URL refused by the policy. */
 export class WebhookUrlError extends Error {
@@ -297,13 +280,7 @@ export class WebhookUrlError extends Error {
   constructor(
     message: string,
     /** What is wrong with it. */
-    readonly code:
-      | "invalid-url"
-      | "scheme"
-      | "credentials"
-      | "blocked-host"
-      | "blocked-address"
-      | "unresolvable",
+    readonly code: "invalid-url" | "scheme" | "credentials" | "blocked-host" | "blocked-address" | "unresolvable",
   ) {
     super(message);
   }
@@ -325,10 +302,7 @@ export async function checkWebhookUrl(url: string, policy: WebhookUrlPolicy = {}
   } catch {
     throw new WebhookUrlError(`Webhook URL is not an absolute URL`, "invalid-url");
   }
-  if (
-    parsed.protocol !== "https:" &&
-    (parsed.protocol !== "http:" || policy.requireHttps === true)
-  ) {
+  if (parsed.protocol !== "https:" && (parsed.protocol !== "http:" || policy.requireHttps === true)) {
     throw new WebhookUrlError(`Webhook URL scheme ${parsed.protocol} is not allowed`, "scheme");
   }
   if (parsed.username !== "" || parsed.password !== "") {
@@ -342,27 +316,18 @@ export async function checkWebhookUrl(url: string, policy: WebhookUrlPolicy = {}
     throw new WebhookUrlError(`Webhook host ${host} is not allowed`, "blocked-host");
   }
   if (parseIp(host) !== undefined) {
-    if (isBlockedAddress(host))
-      throw new WebhookUrlError(`Webhook address ${host} is not allowed`, "blocked-address");
+    if (isBlockedAddress(host)) throw new WebhookUrlError(`Webhook address ${host} is not allowed`, "blocked-address");
     return parsed;
   }
   let addresses: readonly ResolvedAddress[];
   try {
     addresses = await (policy.resolveHost ?? defaultResolveHost)(host);
   } catch (e) {
-    throw new WebhookUrlError(
-      `Webhook host ${host} does not resolve: ${e instanceof Error ? e.message : String(e)}`,
-      "unresolvable",
-    );
+    throw new WebhookUrlError(`Webhook host ${host} does not resolve: ${e instanceof Error ? e.message : String(e)}`, "unresolvable");
   }
-  if (addresses.length === 0)
-    throw new WebhookUrlError(`Webhook host ${host} does not resolve`, "unresolvable");
+  if (addresses.length === 0) throw new WebhookUrlError(`Webhook host ${host} does not resolve`, "unresolvable");
   for (const { address } of addresses) {
-    if (isBlockedAddress(address))
-      throw new WebhookUrlError(
-        `Webhook host ${host} resolves to ${address}, which is not allowed`,
-        "blocked-address",
-      );
+    if (isBlockedAddress(address)) throw new WebhookUrlError(`Webhook host ${host} resolves to ${address}, which is not allowed`, "blocked-address");
   }
   return parsed;
 }
@@ -399,14 +364,7 @@ function embeddedIpv4(bytes: readonly number[]): number[] | undefined {
   // ::ffff:0:0/96 IPv4-mapped: the socket API connects to the IPv4 address itself.
   if (zeros(0, 10) && bytes[10] === 0xff && bytes[11] === 0xff) return bytes.slice(12);
   // 64:ff9b::/96 NAT64 well-known prefix: a NAT64 gateway connects to the IPv4 address.
-  if (
-    bytes[0] === 0x00 &&
-    bytes[1] === 0x64 &&
-    bytes[2] === 0xff &&
-    bytes[3] === 0x9b &&
-    zeros(4, 12)
-  )
-    return bytes.slice(12);
+  if (bytes[0] === 0x00 && bytes[1] === 0x64 && bytes[2] === 0xff && bytes[3] === 0x9b && zeros(4, 12)) return bytes.slice(12);
   // 2002::/16 6to4 embeds an IPv4 address in bits 16–48.
   if (bytes[0] === 0x20 && bytes[1] === 0x02) return bytes.slice(2, 6);
   return undefined;
@@ -496,12 +454,7 @@ function hostOf(url: URL): string {
 const defaultResolveHost: HostResolver = async (hostname) => {
   const specifier: string = "node:dns";
   const dns = (await import(/* @vite-ignore */ specifier)) as {
-    promises: {
-      lookup(
-        hostname: string,
-        options: { all: true; verbatim?: boolean },
-      ): Promise<ResolvedAddress[]>;
-    };
+    promises: { lookup(hostname: string, options: { all: true; verbatim?: boolean }): Promise<ResolvedAddress[]> };
   };
   return dns.promises.lookup(hostname, { all: true, verbatim: true });
 };
@@ -541,13 +494,7 @@ class Slots {
 
 type AttemptOutcome =
   | { kind: "delivered"; status: number }
-  | {
-      kind: "retry";
-      reason: "http-status" | "network" | "timeout";
-      status?: number;
-      error?: unknown;
-      retryAfterMs?: number;
-    }
+  | { kind: "retry"; reason: "http-status" | "network" | "timeout"; status?: number; error?: unknown; retryAfterMs?: number }
   /** The sender was closed while the attempt waited for a slot: no request was made. */
   | { kind: "closed" }
   | { kind: "fail"; status: number };
@@ -572,22 +519,13 @@ export function createPushNotificationSender(options: PushSenderOptions): PushNo
   const onDeliveryError =
     options.onDeliveryError ??
     ((f: PushDeliveryFailure) =>
-      logger.warn?.(
-        `push notification for task ${f.taskId} to ${redact(f.url)} failed (${f.reason}${f.status === undefined ? "" : ` ${f.status}`}, ${f.attempts} attempt(s))`,
-        f.error ?? "",
-      ));
+      logger.warn?.(`push notification for task ${f.taskId} to ${redact(f.url)} failed (${f.reason}${f.status === undefined ? "" : ` ${f.status}`}, ${f.attempts} attempt(s))`, f.error ?? ""));
   const concurrency = Math.max(1, Math.floor(options.concurrency ?? 16));
   const slots = new Slots(concurrency);
-  const perHost = Math.max(
-    1,
-    Math.floor(
-      options.concurrencyPerHost ?? Math.max(Math.min(concurrency, 2), Math.ceil(concurrency / 2)),
-    ),
-  );
+  const perHost = Math.max(1, Math.floor(options.concurrencyPerHost ?? Math.max(Math.min(concurrency, 2), Math.ceil(concurrency / 2))));
   const maxQueued = Math.max(1, Math.floor(options.maxQueuedPerWebhook ?? 100));
   const maxQueuedBytes = options.maxQueuedBytes ?? 64 * 1024 * 1024;
-  if (!(maxQueuedBytes >= 1))
-    throw new RangeError(`maxQueuedBytes must be at least 1, got ${maxQueuedBytes}`);
+  if (!(maxQueuedBytes >= 1)) throw new RangeError(`maxQueuedBytes must be at least 1, got ${maxQueuedBytes}`);
   /** Bytes of the bodies of the deliveries queued or in flight (one body counted once per delivery). */
   let queuedBytes = 0;
   /** The slots of each receiving host with deliveries waiting or in flight (removed once it has none). */
@@ -607,12 +545,7 @@ export function createPushNotificationSender(options: PushSenderOptions): PushNo
     } catch {
       // A broken reporter must not break delivery.
     }
-    return {
-      delivered: false,
-      reason: failure.reason,
-      status: failure.status,
-      attempts: failure.attempts,
-    };
+    return { delivered: false, reason: failure.reason, status: failure.status, attempts: failure.attempts };
   };
 
   /** Runs `job` after the previous job of `key`, counting it as pending. */
@@ -649,11 +582,7 @@ export function createPushNotificationSender(options: PushSenderOptions): PushNo
     };
   };
 
-  const attempt = async (
-    url: string,
-    headers: Record<string, string>,
-    body: string,
-  ): Promise<AttemptOutcome> => {
+  const attempt = async (url: string, headers: Record<string, string>, body: string): Promise<AttemptOutcome> => {
     const release = await acquire(url);
     // Closed while this attempt waited for a slot: no request (an abort listener added now would never fire).
     if (lifetime.signal.aborted) {
@@ -669,13 +598,7 @@ export function createPushNotificationSender(options: PushSenderOptions): PushNo
       controller.abort();
     }, timeoutMs);
     try {
-      const response = await fetchFn(url, {
-        method: "POST",
-        headers,
-        body,
-        redirect: "manual",
-        signal: controller.signal,
-      });
+      const response = await fetchFn(url, { method: "POST", headers, body, redirect: "manual", signal: controller.signal });
       clearTimeout(timer);
       // The body is not needed: release the connection.
       response.body?.cancel().catch(() => {});
@@ -683,12 +606,7 @@ export function createPushNotificationSender(options: PushSenderOptions): PushNo
       if (status >= 200 && status < 300) return { kind: "delivered", status };
       if (status === 408 || status === 429 || status >= 500) {
         const retryAfterMs = parseRetryAfter(response.headers.get("retry-after"), now());
-        return {
-          kind: "retry",
-          reason: "http-status",
-          status,
-          ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
-        };
+        return { kind: "retry", reason: "http-status", status, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) };
       }
       return { kind: "fail", status };
     } catch (error) {
@@ -707,9 +625,7 @@ export function createPushNotificationSender(options: PushSenderOptions): PushNo
     return version === undefined ? undefined : options.payloads[version];
   };
   const jsonOptions = options.jsonOptions;
-  const writeEvent = Object.keys(jsonOptions ?? {}).every((k) => k === "registry")
-    ? options.writers?.[options.schemas.StreamResponse.typeName]
-    : undefined;
+  const writeEvent = Object.keys(jsonOptions ?? {}).every((k) => k === "registry") ? options.writers?.[options.schemas.StreamResponse.typeName] : undefined;
   const bodyOf = (event: StreamResponseShape, payload: PushPayload | undefined): string => {
     if (payload === undefined && writeEvent !== undefined) {
       try {
@@ -721,44 +637,25 @@ export function createPushNotificationSender(options: PushSenderOptions): PushNo
     const json = toJson(options.schemas.StreamResponse, event, jsonOptions);
     return JSON.stringify(payload === undefined ? json : payload.encode(json));
   };
-  const headersOf = (
-    config: PushConfigShape,
-    eventId: string | undefined,
-  ): Record<string, string> | WebhookUrlError => {
+  const headersOf = (config: PushConfigShape, eventId: string | undefined): Record<string, string> | WebhookUrlError => {
     const payload = payloadOf(config);
     const headers: Record<string, string> =
       payload === undefined
         ? { "Content-Type": A2A_JSON, Accept: "application/json", "A2A-Version": PROTOCOL_VERSION }
-        : {
-            "Content-Type": payload.contentType,
-            Accept: "application/json",
-            ...(payload.version === undefined ? {} : { "A2A-Version": payload.version }),
-          };
-    const auth = (
-      config as PushConfigShape & { authentication?: { scheme: string; credentials: string } }
-    ).authentication;
+        : { "Content-Type": payload.contentType, Accept: "application/json", ...(payload.version === undefined ? {} : { "A2A-Version": payload.version }) };
+    const auth = (config as PushConfigShape & { authentication?: { scheme: string; credentials: string } }).authentication;
     if (auth !== undefined && (auth.scheme !== "" || auth.credentials !== "")) {
-      headers["Authorization"] =
-        auth.scheme === "" ? auth.credentials : `${auth.scheme} ${auth.credentials}`;
+      headers["Authorization"] = auth.scheme === "" ? auth.credentials : `${auth.scheme} ${auth.credentials}`;
     }
     const token = (config as PushConfigShape & { token?: string }).token;
     const tokenHeader = payload?.tokenHeader ?? options.tokenHeader;
-    if (tokenHeader !== undefined && token !== undefined && token !== "")
-      headers[tokenHeader] = token;
+    if (tokenHeader !== undefined && token !== undefined && token !== "") headers[tokenHeader] = token;
     if (eventId !== undefined) headers["A2A-Event-Id"] = eventId;
-    if (Object.values(headers).some((v) => /[\r\n\0]/.test(v)))
-      return new WebhookUrlError(
-        "Push config authentication contains control characters",
-        "invalid-url",
-      );
+    if (Object.values(headers).some((v) => /[\r\n\0]/.test(v))) return new WebhookUrlError("Push config authentication contains control characters", "invalid-url");
     return headers;
   };
 
-  const attemptOnce = async (
-    config: PushConfigShape,
-    event: StreamResponseShape,
-    eventId?: string,
-  ): Promise<PushAttemptResult> => {
+  const attemptOnce = async (config: PushConfigShape, event: StreamResponseShape, eventId?: string): Promise<PushAttemptResult> => {
     if (closed || lifetime.signal.aborted) return { kind: "fail", reason: "closed" };
     try {
       await checkWebhookUrl(config.url, options);
@@ -766,8 +663,7 @@ export function createPushNotificationSender(options: PushSenderOptions): PushNo
       return { kind: "fail", reason: "refused", error };
     }
     const headers = headersOf(config, eventId);
-    if (headers instanceof WebhookUrlError)
-      return { kind: "fail", reason: "refused", error: headers };
+    if (headers instanceof WebhookUrlError) return { kind: "fail", reason: "refused", error: headers };
     let body: string;
     try {
       body = bodyOf(event, payloadOf(config));
@@ -778,8 +674,7 @@ export function createPushNotificationSender(options: PushSenderOptions): PushNo
     try {
       const outcome = await attempt(config.url, headers, body);
       if (outcome.kind === "closed") return { kind: "fail", reason: "closed" };
-      if (outcome.kind === "fail")
-        return { kind: "fail", reason: "http-status", status: outcome.status };
+      if (outcome.kind === "fail") return { kind: "fail", reason: "http-status", status: outcome.status };
       return outcome;
     } finally {
       if (--pending === 0) {
@@ -791,32 +686,13 @@ export function createPushNotificationSender(options: PushSenderOptions): PushNo
   };
 
   /** One delivery of an event to a config's webhook (its attempts), in a span when traced. */
-  const deliver = (
-    notice: PushEventNotice,
-    config: PushConfigShape,
-    body: string,
-    origin: unknown,
-  ): Promise<PushDeliveryOutcome> => {
+  const deliver = (notice: PushEventNotice, config: PushConfigShape, body: string, origin: unknown): Promise<PushDeliveryOutcome> => {
     if (tracing === undefined) return deliverUntraced(notice, config, body, undefined);
-    return tracing.push(
-      { taskId: notice.taskId, contextId: notice.contextId, url: config.url, origin },
-      (traceHeaders) => deliverUntraced(notice, config, body, traceHeaders),
-    );
+    return tracing.push({ taskId: notice.taskId, contextId: notice.contextId, url: config.url, origin }, (traceHeaders) => deliverUntraced(notice, config, body, traceHeaders));
   };
 
-  const deliverUntraced = async (
-    notice: PushEventNotice,
-    config: PushConfigShape,
-    body: string,
-    traceHeaders: Readonly<Record<string, string>> | undefined,
-  ): Promise<PushDeliveryOutcome> => {
-    const base = {
-      scope: notice.scope,
-      taskId: notice.taskId,
-      configId: config.id,
-      url: config.url,
-      event: notice.event,
-    };
+  const deliverUntraced = async (notice: PushEventNotice, config: PushConfigShape, body: string, traceHeaders: Readonly<Record<string, string>> | undefined): Promise<PushDeliveryOutcome> => {
+    const base = { scope: notice.scope, taskId: notice.taskId, configId: config.id, url: config.url, event: notice.event };
     if (lifetime.signal.aborted) return report({ ...base, reason: "closed", attempts: 0 });
     try {
       await checkWebhookUrl(config.url, options);
@@ -824,8 +700,7 @@ export function createPushNotificationSender(options: PushSenderOptions): PushNo
       return report({ ...base, reason: "refused", attempts: 0, error });
     }
     const own = headersOf(config, undefined);
-    if (own instanceof WebhookUrlError)
-      return report({ ...base, reason: "refused", attempts: 0, error: own });
+    if (own instanceof WebhookUrlError) return report({ ...base, reason: "refused", attempts: 0, error: own });
     const headers = traceHeaders === undefined ? own : { ...own, ...traceHeaders };
     let last: AttemptOutcome | undefined;
     for (let n = 1; n <= maxRetries + 1; n++) {
@@ -833,39 +708,22 @@ export function createPushNotificationSender(options: PushSenderOptions): PushNo
         return report({ ...base, reason: "closed", attempts: n - 1, ...statusAndError(last) });
       }
       const outcome = await attempt(config.url, headers, body);
-      if (outcome.kind === "closed")
-        return report({ ...base, reason: "closed", attempts: n - 1, ...statusAndError(last) });
+      if (outcome.kind === "closed") return report({ ...base, reason: "closed", attempts: n - 1, ...statusAndError(last) });
       last = outcome;
       if (last.kind === "delivered") {
-        options.onDelivered?.({
-          taskId: notice.taskId,
-          configId: config.id,
-          url: config.url,
-          status: last.status,
-          attempts: n,
-        });
+        options.onDelivered?.({ taskId: notice.taskId, configId: config.id, url: config.url, status: last.status, attempts: n });
         return { delivered: true, status: last.status, attempts: n };
       }
-      if (last.kind === "fail")
-        return report({ ...base, reason: "http-status", attempts: n, status: last.status });
+      if (last.kind === "fail") return report({ ...base, reason: "http-status", attempts: n, status: last.status });
       if (n === maxRetries + 1) break;
-      if (lifetime.signal.aborted)
-        return report({ ...base, reason: "closed", attempts: n, ...statusAndError(last) });
+      if (lifetime.signal.aborted) return report({ ...base, reason: "closed", attempts: n, ...statusAndError(last) });
       const backoff = Math.min(maxDelayMs, baseDelayMs * 2 ** (n - 1));
       const jittered = backoff / 2 + random() * (backoff / 2);
-      const delay =
-        last.retryAfterMs !== undefined
-          ? Math.min(maxRetryAfterMs, Math.max(last.retryAfterMs, 0))
-          : jittered;
+      const delay = last.retryAfterMs !== undefined ? Math.min(maxRetryAfterMs, Math.max(last.retryAfterMs, 0)) : jittered;
       await sleep(delay, lifetime.signal);
     }
     if (last !== undefined && last.kind === "retry") {
-      return report({
-        ...base,
-        reason: lifetime.signal.aborted && last.reason !== "http-status" ? "closed" : last.reason,
-        attempts: maxRetries + 1,
-        ...statusAndError(last),
-      });
+      return report({ ...base, reason: lifetime.signal.aborted && last.reason !== "http-status" ? "closed" : last.reason, attempts: maxRetries + 1, ...statusAndError(last) });
     }
     return { delivered: false, attempts: maxRetries + 1 };
   };
@@ -889,16 +747,7 @@ export function createPushNotificationSender(options: PushSenderOptions): PushNo
       try {
         configs = await listAllConfigs(options.store, notice.scope, notice.taskId);
       } catch (error) {
-        report({
-          reason: "store",
-          scope: notice.scope,
-          taskId: notice.taskId,
-          configId: "",
-          url: "",
-          attempts: 0,
-          error,
-          event: notice.event,
-        });
+        report({ reason: "store", scope: notice.scope, taskId: notice.taskId, configId: "", url: "", attempts: 0, error, event: notice.event });
         return;
       }
       // Most tasks have no push config: the event is only serialized (and copied) for those that do.
@@ -912,41 +761,16 @@ export function createPushNotificationSender(options: PushSenderOptions): PushNo
           try {
             body = bodyOf(notice.event, payload);
           } catch (error) {
-            report({
-              reason: "store",
-              scope: notice.scope,
-              taskId: notice.taskId,
-              configId: config.id,
-              url: config.url,
-              attempts: 0,
-              error,
-              event: notice.event,
-            });
+            report({ reason: "store", scope: notice.scope, taskId: notice.taskId, configId: config.id, url: config.url, attempts: 0, error, event: notice.event });
             continue;
           }
           bodies.set(payload, body);
         }
-        const key = JSON.stringify([
-          notice.scope.tenant,
-          notice.scope.owner,
-          notice.taskId,
-          config.url,
-        ]);
+        const key = JSON.stringify([notice.scope.tenant, notice.scope.owner, notice.taskId, config.url]);
         const waiting = queued.get(key) ?? 0;
         // One body is always let through (an idle sender delivers any event); beyond, within the byte budget.
-        if (
-          waiting >= maxQueued ||
-          (queuedBytes > 0 && queuedBytes + body.length > maxQueuedBytes)
-        ) {
-          report({
-            reason: "overflow",
-            scope: notice.scope,
-            taskId: notice.taskId,
-            configId: config.id,
-            url: config.url,
-            attempts: 0,
-            event: notice.event,
-          });
+        if (waiting >= maxQueued || (queuedBytes > 0 && queuedBytes + body.length > maxQueuedBytes)) {
+          report({ reason: "overflow", scope: notice.scope, taskId: notice.taskId, configId: config.id, url: config.url, attempts: 0, event: notice.event });
           continue;
         }
         queued.set(key, waiting + 1);
@@ -992,11 +816,7 @@ export function createPushNotificationSender(options: PushSenderOptions): PushNo
 }
 
 /** All push configs of the task, over every page. */
-async function listAllConfigs(
-  store: TaskStore,
-  scope: TaskScope,
-  taskId: string,
-): Promise<PushConfigShape[]> {
+async function listAllConfigs(store: TaskStore, scope: TaskScope, taskId: string): Promise<PushConfigShape[]> {
   const out: PushConfigShape[] = [];
   let pageToken = "";
   for (let pages = 0; pages < 10_000; pages++) {
@@ -1020,10 +840,7 @@ function parseRetryAfter(value: string | null, nowMs: number): number | undefine
 function statusAndError(outcome: AttemptOutcome | undefined): { status?: number; error?: unknown } {
   if (outcome === undefined || outcome.kind === "delivered" || outcome.kind === "closed") return {};
   if (outcome.kind === "fail") return { status: outcome.status };
-  return {
-    ...(outcome.status === undefined ? {} : { status: outcome.status }),
-    ...(outcome.error === undefined ? {} : { error: outcome.error }),
-  };
+  return { ...(outcome.status === undefined ? {} : { status: outcome.status }), ...(outcome.error === undefined ? {} : { error: outcome.error }) };
 }
 
 /** `host:port` of a URL (the key of the per-host cap); the whole text when it does not parse. */

@@ -39,14 +39,7 @@ export function emitHandlerFile(schema: Schema<object>, model: FileModel): void 
   const CallContext = f.import("CallContext", runtimeImport(""), true);
   const OperationDescriptor = f.import("OperationDescriptor", runtimeImport(""), true);
   // Every generated file imports this one: a runtime of another release line fails here, at load, saying what to do.
-  f.print(
-    f.import("checkRuntimeVersion", runtimeImport("")),
-    '("v',
-    version,
-    '", "',
-    model.file.name,
-    '.proto");',
-  );
+  f.print(f.import("checkRuntimeVersion", runtimeImport("")), '("v', version, '", "', model.file.name, '.proto");');
   f.print();
 
   for (const service of model.services) {
@@ -69,29 +62,9 @@ export function emitHandlerFile(schema: Schema<object>, model: FileModel): void 
       const req = f.importShape(op.input);
       const res = f.importShape(op.output);
       if (op.kind === "unary") {
-        f.print(
-          "  ",
-          op.localName,
-          "(request: ",
-          req,
-          ", context: ",
-          CallContext,
-          "<Principal>): Promise<",
-          res,
-          ">;",
-        );
+        f.print("  ", op.localName, "(request: ", req, ", context: ", CallContext, "<Principal>): Promise<", res, ">;");
       } else {
-        f.print(
-          "  ",
-          op.localName,
-          "(request: ",
-          req,
-          ", context: ",
-          CallContext,
-          "<Principal>): AsyncIterable<",
-          res,
-          ">;",
-        );
+        f.print("  ", op.localName, "(request: ", req, ", context: ", CallContext, "<Principal>): AsyncIterable<", res, ">;");
       }
     });
     f.print("}");
@@ -101,11 +74,7 @@ export function emitHandlerFile(schema: Schema<object>, model: FileModel): void 
     emitClientInterface(f, service, names);
 
     // Operation descriptors.
-    f.print(
-      f.jsDoc(
-        `The operations of ${service.typeName}, in proto order, keyed by handler method name.`,
-      ),
-    );
+    f.print(f.jsDoc(`The operations of ${service.typeName}, in proto order, keyed by handler method name.`));
     f.print(f.export("const", names.operations), " = {");
     for (const op of service.operations) {
       const input = f.importSchema(op.input);
@@ -123,19 +92,11 @@ export function emitHandlerFile(schema: Schema<object>, model: FileModel): void 
     f.print();
     f.print(f.jsDoc(`The operations of ${service.typeName}, keyed by RPC name.`));
     f.print(f.export("const", names.operationsByName), " = {");
-    for (const op of service.operations)
-      f.print("  ", op.name, ": ", names.operations, ".", op.localName, ",");
+    for (const op of service.operations) f.print("  ", op.name, ": ", names.operations, ".", op.localName, ",");
     f.print("} as const;");
     f.print();
     f.print(f.jsDoc(`RPC name of an operation of ${service.typeName}.`));
-    f.print(
-      f.export("type", names.operationName),
-      " = (typeof ",
-      names.operations,
-      ")[keyof typeof ",
-      names.operations,
-      ']["name"];',
-    );
+    f.print(f.export("type", names.operationName), " = (typeof ", names.operations, ")[keyof typeof ", names.operations, ']["name"];');
     f.print();
 
     emitRequirementTable(
@@ -164,26 +125,12 @@ export function emitHandlerFile(schema: Schema<object>, model: FileModel): void 
   }
 
   // Service parameters (spec §3.2.6).
-  f.print(
-    f.jsDoc(
-      "The service parameters of A2A (spec §3.2.6): HTTP header names and gRPC metadata keys.",
-    ),
-  );
+  f.print(f.jsDoc("The service parameters of A2A (spec §3.2.6): HTTP header names and gRPC metadata keys."));
   f.print(f.export("const", "serviceParameters"), " = {");
   for (const p of model.serviceParameters) {
     const key = p.name.replace(/^A2A-/, "").toLowerCase();
     f.print("  /** ", p.description, " */");
-    f.print(
-      "  ",
-      key,
-      ": { name: ",
-      f.string(p.name),
-      ", grpcKey: ",
-      f.string(p.grpcKey),
-      ", query: ",
-      p.query,
-      " },",
-    );
+    f.print("  ", key, ": { name: ", f.string(p.name), ", grpcKey: ", f.string(p.grpcKey), ", query: ", p.query, " },");
   }
   f.print("} as const;");
   f.print();
@@ -194,12 +141,7 @@ export function emitHandlerFile(schema: Schema<object>, model: FileModel): void 
  * Emits the typed dispatcher every binding's server calls: operation name → handler
  * method, without reflection or casts in user-facing code.
  */
-function emitDispatch(
-  f: GeneratedFile,
-  service: ServiceModel,
-  names: ReturnType<typeof serviceSymbols>,
-  CallContext: ImportSymbol,
-): void {
+function emitDispatch(f: GeneratedFile, service: ServiceModel, names: ReturnType<typeof serviceSymbols>, CallContext: ImportSymbol): void {
   const Message = f.import("Message", "@bufbuild/protobuf", true);
   f.print(
     f.jsDoc(
@@ -228,11 +170,7 @@ function emitDispatch(
   );
   if (service.operations.length === 0) {
     // Every RPC was skipped (unsupported_rpcs=skip): `operation` is never.
-    f.print(
-      "  throw new Error(",
-      f.string(`${service.typeName} has no operation the bindings carry: `),
-      " + String(operation));",
-    );
+    f.print("  throw new Error(", f.string(`${service.typeName} has no operation the bindings carry: `), " + String(operation));");
     f.print("}");
     f.print();
     return;
@@ -240,13 +178,7 @@ function emitDispatch(
   f.print("  switch (operation) {");
   for (const op of service.operations) {
     f.print("    case ", f.string(op.name), ":");
-    f.print(
-      "      return handler.",
-      op.localName,
-      "(request as ",
-      f.importShape(op.input),
-      ", context);",
-    );
+    f.print("      return handler.", op.localName, "(request as ", f.importShape(op.input), ", context);");
   }
   f.print("  }");
   f.print("}");
@@ -258,11 +190,7 @@ function emitDispatch(
  * and call options) and its one implementation over a runtime `Transport`, which every
  * binding's generated client extends.
  */
-function emitClientInterface(
-  f: GeneratedFile,
-  service: ServiceModel,
-  names: ReturnType<typeof serviceSymbols>,
-): void {
+function emitClientInterface(f: GeneratedFile, service: ServiceModel, names: ReturnType<typeof serviceSymbols>): void {
   const CallOptions = f.import("CallOptions", runtimeImport(""), true);
   const Transport = f.import("Transport", runtimeImport(""), true);
   const MessageInitShape = f.import("MessageInitShape", "@bufbuild/protobuf", true);
@@ -270,17 +198,7 @@ function emitClientInterface(
     const input = f.importSchema(op.input, true);
     const output = f.importShape(op.output);
     const ret = op.kind === "unary" ? ["Promise<", output, ">"] : ["AsyncIterable<", output, ">"];
-    return [
-      op.localName,
-      "(request: ",
-      MessageInitShape,
-      "<typeof ",
-      input,
-      ">, options?: ",
-      CallOptions,
-      "): ",
-      ...ret,
-    ];
+    return [op.localName, "(request: ", MessageInitShape, "<typeof ", input, ">, options?: ", CallOptions, "): ", ...ret];
   };
   f.print(
     f.jsDoc(
@@ -317,15 +235,7 @@ function emitClientInterface(
     f.print();
     f.print(f.jsDoc(docText(op.desc), "  "));
     f.print("  ", ...signature(op), " {");
-    f.print(
-      "    return this.transport.",
-      op.kind === "unary" ? "unary" : "stream",
-      "(",
-      names.operations,
-      ".",
-      op.localName,
-      ", request, options);",
-    );
+    f.print("    return this.transport.", op.kind === "unary" ? "unary" : "stream", "(", names.operations, ".", op.localName, ", request, options);");
     f.print("  }");
   }
   f.print("}");
@@ -334,14 +244,9 @@ function emitClientInterface(
 
 /** The wire names of an operation on each binding, for its JSDoc. */
 function bindingLines(op: OperationModel): string[] {
-  const lines = [
-    `- JSON-RPC: \`${op.jsonRpcMethod}\`${op.kind === "server_streaming" ? " (SSE stream)" : ""}`,
-    `- gRPC: \`${op.grpcPath}\``,
-  ];
+  const lines = [`- JSON-RPC: \`${op.jsonRpcMethod}\`${op.kind === "server_streaming" ? " (SSE stream)" : ""}`, `- gRPC: \`${op.grpcPath}\``];
   for (const b of op.httpBindings) {
-    lines.push(
-      `- HTTP: \`${b.method} ${b.template}\`${b.origin === "spec-alias" ? " (spec text alias)" : b.origin === "erratum" ? " (the proto's template corrected)" : ""}`,
-    );
+    lines.push(`- HTTP: \`${b.method} ${b.template}\`${b.origin === "spec-alias" ? " (spec text alias)" : b.origin === "erratum" ? " (the proto's template corrected)" : ""}`);
   }
   return lines;
 }
