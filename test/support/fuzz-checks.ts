@@ -13,6 +13,7 @@ import { errorSpecs } from "../../generated-example/gen/a2a_a2a_errors.js";
 import { StreamResponseSchema } from "../../generated-example/gen/a2a_pb.js";
 import { A2AServiceJsonRpcMethods } from "../../generated-example/gen/a2a_a2a_jsonrpc_methods.js";
 import { isJsonMediaType } from "@protoc-gen-a2a/runtime/http";
+import { V03_JSONRPC_METHODS } from "@protoc-gen-a2a/runtime/v0_3";
 import { tally } from "./fuzz-harness.js";
 import { bodyBytes, sseEvents, type HttpAnswer, type HttpInput } from "./fuzz-http.js";
 
@@ -202,8 +203,18 @@ function checkJsonRpcResponse(input: HttpInput, response: unknown, output: DescM
   if (typeof code !== "number" || !Number.isInteger(code) || !JSONRPC_CODES.has(code)) problems.push(`error code ${JSON.stringify(code)} is not in the spec's tables`);
   if (typeof error["message"] !== "string" || error["message"] === "") problems.push("error message is not a non-empty string");
   if (code === -32603) problems.push(`InternalError for a client's request: ${JSON.stringify(error["message"])}`);
-  const reason = checkDetails(error["data"], "error.data", problems);
+  // The A2A 0.3 wire (a 0.3 method with no A2A-Version, or 0.3) answers 0.3 errors: `data` is optional there.
+  const v03 = isV03Request(input) && error["data"] === undefined;
+  const reason = v03 ? undefined : checkDetails(error["data"], "error.data", problems);
   if (reason !== undefined && typeof code === "number" && SPEC_BY_REASON.get(reason)?.jsonRpcCode !== code) problems.push(`error code ${code} does not go with ErrorInfo reason ${reason}`);
+}
+
+/** True when `input` goes to the A2A 0.3 JSON-RPC wire: a 0.3 method, and no A2A-Version or a 0.3 one. */
+function isV03Request(input: HttpInput): boolean {
+  const body = requestJson(input);
+  if (!isObject(body) || typeof body["method"] !== "string" || !V03_JSONRPC_METHODS.has(body["method"])) return false;
+  const versions = input.headers.filter(([name]) => name.toLowerCase() === "a2a-version").map(([, value]) => value.trim());
+  return versions.length === 0 || versions.every((v) => v === "" || v.startsWith("0.3"));
 }
 
 /** The output schema of the JSON-RPC method `input` names (undefined: none or unknown). */
