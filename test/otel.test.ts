@@ -39,7 +39,7 @@ const tracing = openTelemetryTracing({ tracerProvider: provider });
 const quiet: Logger = { error() {}, warn() {} };
 
 /** Received webhook requests (headers). */
-const webhookHits: Record<string, string | string[] | undefined>[] = [];
+const webhookHits: { headers: Record<string, string | string[] | undefined>; body: string }[] = [];
 
 /** "task …" runs a task (working, artifact, completed); "fail" throws; anything else is answered with a Message. */
 const store = new InMemoryTaskStore();
@@ -91,9 +91,12 @@ beforeAll(async () => {
   grpcJs = await listenA2AServiceGrpc(handler, { ...serverOptions, listen: { host: "127.0.0.1", port: 0 } });
   grpcConnect = await listenGrpc(createA2AServiceGrpcRoutes(handler, serverOptions), { host: "127.0.0.1", port: 0 });
   webhook = await listen((req, res) => {
-    webhookHits.push(req.headers);
-    req.resume();
-    req.on("end", () => res.writeHead(204).end());
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      webhookHits.push({ headers: req.headers, body: Buffer.concat(chunks).toString() });
+      res.writeHead(204).end();
+    });
   });
 });
 
@@ -184,8 +187,12 @@ describe("push deliveries", () => {
     const response = await client.sendMessage(sendRequest("task pushed", {}, { taskPushNotificationConfig: create(TaskPushNotificationConfigSchema, { url: webhook.url }) }));
     const task = response.payload.value as Task;
     expect(task.status?.state).toBe(TaskState.COMPLETED);
-    await eventually(() => spans().filter((s) => s.name === "A2A push notification").length >= 3, 5000);
-    const deliveries = spans().filter((s) => s.name === "A2A push notification");
+    // Deliveries of one task go out in order, so the terminal one is the last; wait for it and
+    // for every delivery span to have ended (a span ends after its POST was answered).
+    const deliverySpans = () => spans().filter((s) => s.name === "A2A push notification");
+    await eventually(() => webhookHits.some((h) => h.body.includes("TASK_STATE_COMPLETED")) && deliverySpans().length === webhookHits.length, 5000);
+    expect(webhookHits.length).toBeGreaterThanOrEqual(3);
+    const deliveries = deliverySpans();
     const { server } = await callSpans("SendMessage");
     for (const delivery of deliveries) {
       expect(delivery.kind).toBe(SpanKind.CLIENT);
@@ -193,7 +200,7 @@ describe("push deliveries", () => {
       expect(delivery.links.map((l) => l.context.spanId)).toContain(server.spanContext().spanId);
     }
     // Each POST carried the traceparent of its delivery span.
-    const sent = webhookHits.map((h) => String(h["traceparent"]));
+    const sent = webhookHits.map((h) => String(h.headers["traceparent"]));
     expect(sent).toHaveLength(deliveries.length);
     for (const delivery of deliveries) expect(sent).toContain(`00-${delivery.spanContext().traceId}-${delivery.spanContext().spanId}-01`);
   });
