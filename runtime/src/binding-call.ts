@@ -12,10 +12,22 @@
  * allocations (issue #16).
  */
 
-/** The key under which the call contexts made by the bindings' pipelines carry the mark. */
+/**
+ * The key under which the call contexts made by the bindings' pipelines carry the mark.
+ *
+ * Plumbing of generated code and bindings: private, not covered by semver.
+ *
+ * @private
+ */
 export const BINDING_CALL: unique symbol = Symbol("protoc-gen-a2a.bindingCall");
 
-/** Whether the call context was made by a binding's pipeline (see the module comment). */
+/**
+ * Whether the call context was made by a binding's pipeline (see the module comment).
+ *
+ * Plumbing of generated code and bindings: private, not covered by semver.
+ *
+ * @private
+ */
 export function isBindingCall(context: object): boolean {
   return (context as { readonly [BINDING_CALL]?: boolean })[BINDING_CALL] === true;
 }
@@ -25,13 +37,23 @@ const immutable = new WeakSet<object>();
 /**
  * Marks `message` as never changed again by anyone (the task runtime's feed events, handed to
  * every subscriber as they are): a binding may then encode it once for all its streams. Returns it.
+ *
+ * Plumbing of generated code and bindings: private, not covered by semver.
+ *
+ * @private
  */
 export function markImmutable<T extends object>(message: T): T {
   immutable.add(message);
   return message;
 }
 
-/** Whether {@link markImmutable} marked `message`. */
+/**
+ * Whether {@link markImmutable} marked `message`.
+ *
+ * Plumbing of generated code and bindings: private, not covered by semver.
+ *
+ * @private
+ */
 export function isImmutable(message: object): boolean {
   return immutable.has(message);
 }

@@ -28,7 +28,13 @@ export interface ClientOptions {
   readonly tracing?: A2ATracing | undefined;
 }
 
-/** The request message of a call: the init shape created, with the client's tenant filled in. */
+/**
+ * The request message of a call: the init shape created, with the client's tenant filled in.
+ *
+ * Plumbing of generated code and bindings: private, not covered by semver.
+ *
+ * @private
+ */
 export function requestMessage(schema: DescMessage, init: MessageInitShape<DescMessage>, client: ClientOptions): Message {
   // Own properties only: a field may be named after an Object.prototype member (own-json.ts).
   const message = create(schema, ownMessageInit(init));
@@ -39,7 +45,13 @@ export function requestMessage(schema: DescMessage, init: MessageInitShape<DescM
   return message;
 }
 
-/** The headers of a call: the client's, the call's, `a2a-version`, `a2a-extensions` when any, then `extra`. */
+/**
+ * The headers of a call: the client's, the call's, `a2a-version`, `a2a-extensions` when any, then `extra`.
+ *
+ * Plumbing of generated code and bindings: private, not covered by semver.
+ *
+ * @private
+ */
 export function requestHeaders(client: ClientOptions, call: CallOptions | undefined, extra?: Readonly<Record<string, string>>): Record<string, string> {
   const headers: Record<string, string> = { ...client.headers, ...call?.headers, ...extra, "a2a-version": client.version ?? "1.0" };
   const extensions = [...(client.extensions ?? []), ...(call?.extensions ?? [])];
@@ -64,6 +76,10 @@ export interface CallOptions {
 /**
  * Combines the caller's signal and a timeout into one signal; `cleanup` clears the
  * timer and the listener, and must be called when the call ends.
+ *
+ * Plumbing of generated code and bindings: private, not covered by semver.
+ *
+ * @private
  */
 export function callSignal(signal: AbortSignal | undefined, timeoutMs: number | undefined): { signal: AbortSignal | undefined; cleanup: () => void } {
   if (timeoutMs === undefined) return { signal, cleanup: noop };
@@ -94,6 +110,10 @@ const UNAVAILABLE = 14;
  * status UNAVAILABLE, reason UNKNOWN, the underlying message; the original as `cause`), so
  * callers handle it alike on every binding. An abort (the caller's signal or timeout) is
  * returned unchanged.
+ *
+ * Plumbing of generated code and bindings: private, not covered by semver.
+ *
+ * @private
  */
 export function unreachableError(errors: ErrorRegistry, thrown: unknown, signal: AbortSignal | undefined): unknown {
   if (signal?.aborted === true) return thrown;

@@ -13,7 +13,13 @@ import { requestMessage, type ClientOptions } from "./call-options.js";
 import { findMissingFields, type FieldRule, type RequirementTable } from "./required-fields.js";
 import { mergeRegistries } from "./type-registry.js";
 
-/** What the generated clients hand their transport besides the error registry. */
+/**
+ * What the generated clients hand their transport besides the error registry.
+ *
+ * Plumbing of generated code and bindings: private, not covered by semver.
+ *
+ * @private
+ */
 export interface ClientServiceTables {
   /** The service's REQUIRED table (`<Service>RequiredFields`): requests are checked against it before sending. */
   readonly requestFields?: RequirementTable | undefined;
@@ -21,19 +27,37 @@ export interface ClientServiceTables {
   readonly registry?: Registry | undefined;
 }
 
-/** A transport's resolved request checks and registry, made once when the client is created. */
+/**
+ * A transport's resolved request checks and registry, made once when the client is created.
+ *
+ * Plumbing of generated code and bindings: private, not covered by semver.
+ *
+ * @private
+ */
 export interface ClientRequestSettings {
   readonly presence: RequirementTable | undefined;
   readonly registry: Registry | undefined;
   readonly errors: ErrorRegistry;
 }
 
-/** Resolves the tables of a client once: the presence rules of the REQUIRED table, the merged registry. */
+/**
+ * Resolves the tables of a client once: the presence rules of the REQUIRED table, the merged registry.
+ *
+ * Plumbing of generated code and bindings: private, not covered by semver.
+ *
+ * @private
+ */
 export function clientRequestSettings(errors: ErrorRegistry, tables: ClientServiceTables | undefined, own: Registry | undefined): ClientRequestSettings {
   return { presence: presenceRules(tables?.requestFields), registry: mergeRegistries(tables?.registry, own), errors };
 }
 
-/** The request message of a call, created and checked; throws the InvalidParamsError the servers answer it with. */
+/**
+ * The request message of a call, created and checked; throws the InvalidParamsError the servers answer it with.
+ *
+ * Plumbing of generated code and bindings: private, not covered by semver.
+ *
+ * @private
+ */
 export function checkedRequestMessage(settings: ClientRequestSettings, schema: DescMessage, init: MessageInitShape<DescMessage>, client: ClientOptions): Message {
   const message = requestMessage(schema, init, client);
   if (settings.presence === undefined) return message;
@@ -45,6 +69,10 @@ export function checkedRequestMessage(settings: ClientRequestSettings, schema: D
 /**
  * The generated InvalidParamsError for a request a client refuses before sending, with the ErrorInfo
  * and, when there are any, the field violations (google.rpc.BadRequest) a server would send.
+ *
+ * Plumbing of generated code and bindings: private, not covered by semver.
+ *
+ * @private
  */
 export function invalidParamsError(errors: ErrorRegistry, description: string, violations: readonly FieldViolation[]): A2AError {
   const details: object[] = [{ "@type": ERROR_INFO_TYPE, reason: "INVALID_PARAMS", domain: ERROR_DOMAIN }];

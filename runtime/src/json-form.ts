@@ -27,7 +27,13 @@ const NON_OBJECT_JSON: ReadonlySet<string> = new Set([
 /** Well-known types whose ProtoJSON object does not list their fields (Struct: any keys; Any: `@type` and the packed message's). */
 const OPAQUE_OBJECT_JSON: ReadonlySet<string> = new Set(["google.protobuf.Struct", "google.protobuf.Any"]);
 
-/** Whether a message's ProtoJSON form is always a JSON object (false for Value, ListValue, Timestamp, Duration, FieldMask, the wrappers). */
+/**
+ * Whether a message's ProtoJSON form is always a JSON object (false for Value, ListValue, Timestamp, Duration, FieldMask, the wrappers).
+ *
+ * Plumbing of generated code and bindings: private, not covered by semver.
+ *
+ * @private
+ */
 export function hasObjectJson(schema: DescMessage): boolean {
   return !NON_OBJECT_JSON.has(schema.typeName);
 }
@@ -36,6 +42,10 @@ export function hasObjectJson(schema: DescMessage): boolean {
  * Whether a message's ProtoJSON form is not an object of its own fields (the non-object types,
  * Struct and Any): an HTTP+JSON request of such a type is its body as it is, never spread over
  * path and query.
+ *
+ * Plumbing of generated code and bindings: private, not covered by semver.
+ *
+ * @private
  */
 export function hasOwnJsonForm(schema: DescMessage): boolean {
   return NON_OBJECT_JSON.has(schema.typeName) || OPAQUE_OBJECT_JSON.has(schema.typeName);

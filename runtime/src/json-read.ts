@@ -15,10 +15,22 @@ import { base64Decode, getTextEncoding } from "@bufbuild/protobuf/wire";
 import { DurationSchema, FieldMaskSchema, TimestampSchema } from "@bufbuild/protobuf/wkt";
 import { isMissing, type RequiredCheck } from "./required-fields.js";
 
-/** A generated reader: the message of a request type read from its ProtoJSON value, or undefined (reflection decides). */
+/**
+ * A generated reader: the message of a request type read from its ProtoJSON value, or undefined (reflection decides).
+ *
+ * Plumbing of generated code and bindings: private, not covered by semver.
+ *
+ * @private
+ */
 export type JsonReader = (json: JsonValue) => object | undefined;
 
-/** typeName → the generated reader of that request type, for the servers (`requestReaders`). */
+/**
+ * typeName → the generated reader of that request type, for the servers (`requestReaders`).
+ *
+ * Plumbing of generated code and bindings: private, not covered by semver.
+ *
+ * @private
+ */
 export type JsonReaderTable = Readonly<Record<string, JsonReader>>;
 
 /**
@@ -207,6 +219,10 @@ function wellKnownString(schema: typeof TimestampSchema | typeof DurationSchema 
 /**
  * The helpers of the generated readers (one import for all of them). Each returns the value to store,
  * or undefined where `fromJson` refuses the JSON or the reader leaves the request to reflection.
+ *
+ * Plumbing of generated code and bindings: private, not covered by semver.
+ *
+ * @private
  */
 export const jsonRead = {
   /** Whether `v` is a string `fromJson` takes for a `string` field. */

@@ -15,30 +15,72 @@ import { toJson, type JsonObject, type Registry } from "@bufbuild/protobuf";
 import { base64Encode } from "@bufbuild/protobuf/wire";
 import { AnySchema, FieldMaskSchema, type Any, type FieldMask } from "@bufbuild/protobuf/wkt";
 
-/** A message as the generated writers read it: its properties by local name. */
+/**
+ * A message as the generated writers read it: its properties by local name.
+ *
+ * Plumbing of generated code and bindings: private, not covered by semver.
+ *
+ * @private
+ */
 export type JsonWriteSource = Readonly<Record<string, unknown>>;
 
-/** A oneof property of a message: the member's local name and its value. */
+/**
+ * A oneof property of a message: the member's local name and its value.
+ *
+ * Plumbing of generated code and bindings: private, not covered by semver.
+ *
+ * @private
+ */
 export interface JsonWriteOneof {
   readonly case?: string | undefined;
   readonly value?: unknown;
 }
 
-/** A generated writer: the ProtoJSON text of a response message (REQUIRED zero values filled); `registry` resolves `Any`. */
+/**
+ * A generated writer: the ProtoJSON text of a response message (REQUIRED zero values filled); `registry` resolves `Any`.
+ *
+ * Plumbing of generated code and bindings: private, not covered by semver.
+ *
+ * @private
+ */
 export type JsonTextWriter = (message: object, registry?: Registry) => string;
 
-/** typeName → the generated writer of that response type, for the servers (`responseWriters`). */
+/**
+ * typeName → the generated writer of that response type, for the servers (`responseWriters`).
+ *
+ * Plumbing of generated code and bindings: private, not covered by semver.
+ *
+ * @private
+ */
 export type JsonTextWriterTable = Readonly<Record<string, JsonTextWriter>>;
 
-/** What a writer throws when the reflective path must decide: not an Error, no stack to capture. */
+/**
+ * What a writer throws when the reflective path must decide: not an Error, no stack to capture.
+ *
+ * Plumbing of generated code and bindings: private, not covered by semver.
+ *
+ * @private
+ */
 export const JSON_WRITE_BAIL: unique symbol = Symbol("json-write-bail");
 
-/** Leaves the message to the reflective path (throws `JSON_WRITE_BAIL`). */
+/**
+ * Leaves the message to the reflective path (throws `JSON_WRITE_BAIL`).
+ *
+ * Plumbing of generated code and bindings: private, not covered by semver.
+ *
+ * @private
+ */
 export function bailJsonWrite(): never {
   throw JSON_WRITE_BAIL;
 }
 
-/** A `string` field. */
+/**
+ * A `string` field.
+ *
+ * Plumbing of generated code and bindings: private, not covered by semver.
+ *
+ * @private
+ */
 export function writeJsonString(value: unknown): string {
   return typeof value === "string" ? jsonStringText(value) : bailJsonWrite();
 }
@@ -59,42 +101,84 @@ function jsonStringText(value: string): string {
   return `"${value}"`;
 }
 
-/** A `bool` field. */
+/**
+ * A `bool` field.
+ *
+ * Plumbing of generated code and bindings: private, not covered by semver.
+ *
+ * @private
+ */
 export function writeJsonBool(value: unknown): string {
   return value === true ? "true" : value === false ? "false" : bailJsonWrite();
 }
 
-/** An `int32`, `uint32`, `sint32`, `fixed32` or `sfixed32` field (a non-finite number is `null`, as JSON.stringify writes it). */
+/**
+ * An `int32`, `uint32`, `sint32`, `fixed32` or `sfixed32` field (a non-finite number is `null`, as JSON.stringify writes it).
+ *
+ * Plumbing of generated code and bindings: private, not covered by semver.
+ *
+ * @private
+ */
 export function writeJsonInt32(value: unknown): string {
   if (typeof value !== "number") return bailJsonWrite();
   return Number.isFinite(value) ? `${value}` : "null";
 }
 
-/** A `double` or `float` field: NaN and the infinities as their ProtoJSON strings. */
+/**
+ * A `double` or `float` field: NaN and the infinities as their ProtoJSON strings.
+ *
+ * Plumbing of generated code and bindings: private, not covered by semver.
+ *
+ * @private
+ */
 export function writeJsonDouble(value: unknown): string {
   if (typeof value !== "number") return bailJsonWrite();
   if (Number.isFinite(value)) return `${value}`;
   return Number.isNaN(value) ? '"NaN"' : value > 0 ? '"Infinity"' : '"-Infinity"';
 }
 
-/** A 64-bit integer field, as a decimal string. */
+/**
+ * A 64-bit integer field, as a decimal string.
+ *
+ * Plumbing of generated code and bindings: private, not covered by semver.
+ *
+ * @private
+ */
 export function writeJsonInt64(value: unknown): string {
   if (typeof value === "bigint" || (typeof value === "number" && Number.isInteger(value))) return `"${value}"`;
   return typeof value === "string" ? JSON.stringify(value) : bailJsonWrite();
 }
 
-/** A `bytes` field: standard base64 with padding. */
+/**
+ * A `bytes` field: standard base64 with padding.
+ *
+ * Plumbing of generated code and bindings: private, not covered by semver.
+ *
+ * @private
+ */
 export function writeJsonBytes(value: unknown): string {
   return value instanceof Uint8Array ? `"${base64Encode(value)}"` : bailJsonWrite();
 }
 
-/** An enum field: `names` maps the known numbers to their JSON text (`'"ROLE_USER"'`); an unknown number is written as a number. */
+/**
+ * An enum field: `names` maps the known numbers to their JSON text (`'"ROLE_USER"'`); an unknown number is written as a number.
+ *
+ * Plumbing of generated code and bindings: private, not covered by semver.
+ *
+ * @private
+ */
 export function writeJsonEnum(names: Readonly<Record<number, string>>, value: unknown): string {
   if (typeof value !== "number") return bailJsonWrite();
   return names[value] ?? (Number.isFinite(value) ? `${value}` : "null");
 }
 
-/** A `google.protobuf.NullValue` field: always `null`. */
+/**
+ * A `google.protobuf.NullValue` field: always `null`.
+ *
+ * Plumbing of generated code and bindings: private, not covered by semver.
+ *
+ * @private
+ */
 export function writeJsonNullValue(value: unknown): string {
   return typeof value === "number" ? "null" : bailJsonWrite();
 }
@@ -108,7 +192,13 @@ function messageOf(value: unknown, typeName: string): JsonWriteSource {
   return value as JsonWriteSource;
 }
 
-/** A `google.protobuf.Timestamp` message: RFC 3339 in UTC with 0, 3, 6 or 9 fractional digits. */
+/**
+ * A `google.protobuf.Timestamp` message: RFC 3339 in UTC with 0, 3, 6 or 9 fractional digits.
+ *
+ * Plumbing of generated code and bindings: private, not covered by semver.
+ *
+ * @private
+ */
 export function writeJsonTimestamp(value: unknown): string {
   const m = messageOf(value, "google.protobuf.Timestamp");
   const seconds = m["seconds"];
@@ -141,7 +231,13 @@ function isoTextOf(ms: number): string {
   return lastIsoText;
 }
 
-/** A `google.protobuf.Duration` message: seconds with 0, 3, 6 or 9 fractional digits and an `s`. */
+/**
+ * A `google.protobuf.Duration` message: seconds with 0, 3, 6 or 9 fractional digits and an `s`.
+ *
+ * Plumbing of generated code and bindings: private, not covered by semver.
+ *
+ * @private
+ */
 export function writeJsonDuration(value: unknown): string {
   const m = messageOf(value, "google.protobuf.Duration");
   const secondsValue = m["seconds"];
@@ -161,12 +257,24 @@ export function writeJsonDuration(value: unknown): string {
   return JSON.stringify(`${text}s`);
 }
 
-/** A `google.protobuf.FieldMask` message (rare in responses: by reflection). */
+/**
+ * A `google.protobuf.FieldMask` message (rare in responses: by reflection).
+ *
+ * Plumbing of generated code and bindings: private, not covered by semver.
+ *
+ * @private
+ */
 export function writeJsonFieldMask(value: unknown): string {
   return JSON.stringify(toJson(FieldMaskSchema, messageOf(value, "google.protobuf.FieldMask") as unknown as FieldMask));
 }
 
-/** A `google.protobuf.Any` message, by reflection with the registry (the packed type is known only at run time). */
+/**
+ * A `google.protobuf.Any` message, by reflection with the registry (the packed type is known only at run time).
+ *
+ * Plumbing of generated code and bindings: private, not covered by semver.
+ *
+ * @private
+ */
 export function writeJsonAny(value: unknown, registry: Registry | undefined): string {
   const m = messageOf(value, "google.protobuf.Any") as unknown as Any;
   return JSON.stringify(toJson(AnySchema, m, registry === undefined ? undefined : { registry }));
@@ -175,6 +283,10 @@ export function writeJsonAny(value: unknown, registry: Registry | undefined): st
 /**
  * A `google.protobuf.Struct` field outside `Value`, which protobuf-es holds as a plain JSON
  * object: every value a finite number, a string, a boolean, null, an array or an object of them.
+ *
+ * Plumbing of generated code and bindings: private, not covered by semver.
+ *
+ * @private
  */
 export function writeJsonObject(value: unknown): string {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return bailJsonWrite();
@@ -207,7 +319,13 @@ function jsonValueText(value: unknown): string {
   }
 }
 
-/** A `google.protobuf.Struct` message (in a `Value`, or a list or map of them read as messages). */
+/**
+ * A `google.protobuf.Struct` message (in a `Value`, or a list or map of them read as messages).
+ *
+ * Plumbing of generated code and bindings: private, not covered by semver.
+ *
+ * @private
+ */
 export function writeJsonStructMessage(value: unknown): string {
   const fields = messageOf(value, "google.protobuf.Struct")["fields"];
   if (typeof fields !== "object" || fields === null) return bailJsonWrite();
@@ -217,7 +335,13 @@ export function writeJsonStructMessage(value: unknown): string {
   return s === "" ? "{}" : `{${s.substring(1)}}`;
 }
 
-/** A `google.protobuf.Value` message: the JSON value it holds. */
+/**
+ * A `google.protobuf.Value` message: the JSON value it holds.
+ *
+ * Plumbing of generated code and bindings: private, not covered by semver.
+ *
+ * @private
+ */
 export function writeJsonValueMessage(value: unknown): string {
   const kind = messageOf(value, "google.protobuf.Value")["kind"] as JsonWriteOneof | undefined;
   const v = kind?.value;
@@ -239,7 +363,13 @@ export function writeJsonValueMessage(value: unknown): string {
   }
 }
 
-/** A `google.protobuf.ListValue` message: a JSON array. */
+/**
+ * A `google.protobuf.ListValue` message: a JSON array.
+ *
+ * Plumbing of generated code and bindings: private, not covered by semver.
+ *
+ * @private
+ */
 export function writeJsonListValueMessage(value: unknown): string {
   const values = messageOf(value, "google.protobuf.ListValue")["values"];
   if (!Array.isArray(values)) return bailJsonWrite();
@@ -251,6 +381,10 @@ export function writeJsonListValueMessage(value: unknown): string {
 /**
  * A wrapper message (`google.protobuf.StringValue`, …) read as a message (in a list, a map or
  * a oneof): its `value`, or the zero value when unset, written by `write`.
+ *
+ * Plumbing of generated code and bindings: private, not covered by semver.
+ *
+ * @private
  */
 export function writeJsonWrapper(value: unknown, typeName: string, write: (v: unknown) => string, zero: unknown): string {
   const v = messageOf(value, typeName)["value"];

@@ -89,6 +89,10 @@ const BACKSLASH = 0x5c;
  * their closing quote (measured: a fifth to a quarter of JSON.parse's time on the same text, see
  * the limits report). Malformed JSON is not judged (the parser does that); a text no longer than
  * `max` cannot be too deep and is not scanned.
+ *
+ * Plumbing of generated code and bindings: private, not covered by semver.
+ *
+ * @private
  */
 export function jsonDepthExceeds(text: string, max: number): boolean {
   const n = text.length;
@@ -124,6 +128,10 @@ function stringEnd(text: string, open: number): number {
 /**
  * A request the agent refuses: the field, what is wrong, and which limit (`limit` undefined: not a
  * limit but a value with no JSON form, a non-finite number in a `google.protobuf.Value`).
+ *
+ * Plumbing of generated code and bindings: private, not covered by semver.
+ *
+ * @private
  */
 export interface LimitViolation extends FieldViolation {
   /** The option name of the limit ("maxPartsPerMessage"); undefined for a value that cannot be stored (NaN, ±Infinity). */
@@ -195,6 +203,10 @@ const MAX_WALK_DEPTH = 32;
  * a Struct, Value or ListValue (`limit` undefined): JSON cannot express it, so a task holding one
  * could never be answered on the JSON bindings. JSON text cannot carry one either, but `1e400`
  * parses as Infinity, and protobuf binary carries any double.
+ *
+ * Plumbing of generated code and bindings: private, not covered by semver.
+ *
+ * @private
  */
 export function findLimitViolation(limits: RequestLimits, desc: DescMessage, message: object): LimitViolation | undefined {
   return walk(limits, desc, message, "", 0);

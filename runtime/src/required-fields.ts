@@ -12,10 +12,20 @@ export type { FieldViolation };
  * How a REQUIRED field is checked: present, set to a non-zero value, a non-empty list or
  * map; `"oneof"`: a oneof the spec requires exactly one member of (the rule's `name` is
  * the oneof's property, `members` its fields' JSON names).
+ *
+ * Plumbing of generated code and bindings: private, not covered by semver.
+ *
+ * @private
  */
 export type RequiredCheck = "present" | "nonzero" | "nonempty" | "nonempty-map" | "oneof";
 
-/** One field the validator looks at. */
+/**
+ * One field the validator looks at.
+ *
+ * Plumbing of generated code and bindings: private, not covered by semver.
+ *
+ * @private
+ */
 export interface FieldRule {
   /** Property name on the protobuf-es message ("messageId"). */
   readonly name: string;
@@ -39,12 +49,22 @@ export interface FieldRule {
   readonly zero?: unknown;
 }
 
-/** typeName → the fields of that message to check. */
+/**
+ * typeName → the fields of that message to check.
+ *
+ * Plumbing of generated code and bindings: private, not covered by semver.
+ *
+ * @private
+ */
 export type RequirementTable = Readonly<Record<string, readonly FieldRule[]>>;
 
 /**
  * Returns the REQUIRED fields missing in `message` (of type `typeName`) and, recursively,
  * in the messages it holds; at most `limit` violations (default 16). An empty array means valid.
+ *
+ * Plumbing of generated code and bindings: private, not covered by semver.
+ *
+ * @private
  */
 export function findMissingFields(table: RequirementTable, typeName: string, message: object, limit = 16): FieldViolation[] {
   const out: FieldViolation[] = [];
@@ -143,6 +163,10 @@ export function isMissing(check: RequiredCheck, value: unknown): boolean {
  * Adds the REQUIRED fields that ProtoJSON left out because they hold their zero value
  * (`"nextPageToken": ""`, `"tasks": []`), in place, recursively, to the JSON form of a
  * message of type `typeName`. Returns the same object.
+ *
+ * Plumbing of generated code and bindings: private, not covered by semver.
+ *
+ * @private
  */
 export function fillRequiredDefaults<T>(table: RequirementTable, typeName: string, json: T): T {
   fill(table, typeName, json, 0);

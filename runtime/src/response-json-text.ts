@@ -10,7 +10,13 @@ import type { JsonTextWriterTable } from "./json-write.js";
 import { encodeMessage } from "./proto-json.js";
 import type { RequirementTable } from "./required-fields.js";
 
-/** The ProtoJSON text of `message` (of `schema`), REQUIRED zero values filled from `responseFields`; throws what `encodeMessage` throws. */
+/**
+ * The ProtoJSON text of `message` (of `schema`), REQUIRED zero values filled from `responseFields`; throws what `encodeMessage` throws.
+ *
+ * Plumbing of generated code and bindings: private, not covered by semver.
+ *
+ * @private
+ */
 export function encodeMessageText(schema: DescMessage, message: Message, responseFields: RequirementTable, registry: Registry | undefined, writers: JsonTextWriterTable | undefined): string {
   const write = writers?.[schema.typeName];
   if (write !== undefined) {

@@ -21,7 +21,13 @@ import { CONSOLE_LOGGER, type Logger } from "./logger.js";
 import type { A2ATracing } from "./tracing.js";
 import type { OperationDescriptor } from "./operation.js";
 
-/** The error types the pipelines raise themselves (the generated `errorSpecs` has them all). */
+/**
+ * The error types the pipelines raise themselves (the generated `errorSpecs` has them all).
+ *
+ * Plumbing of generated code and bindings: private, not covered by semver.
+ *
+ * @private
+ */
 export interface PipelineErrorSpecs {
   readonly JsonParseError: A2AErrorSpec;
   readonly InvalidRequestError: A2AErrorSpec;
@@ -69,7 +75,13 @@ export interface ServerOptions<Principal> extends RequestLimitOptions, TypeRegis
   readonly tracing?: A2ATracing | undefined;
 }
 
-/** What a binding knows about a request when it establishes the call context. */
+/**
+ * What a binding knows about a request when it establishes the call context.
+ *
+ * Plumbing of generated code and bindings: private, not covered by semver.
+ *
+ * @private
+ */
 export interface ContextInput {
   readonly binding: ProtocolBinding;
   readonly operation: string;
@@ -81,7 +93,13 @@ export interface ContextInput {
   readonly signal: AbortSignal | CallCancellation;
 }
 
-/** Resolved, immutable server settings (defaults applied once, not per request). */
+/**
+ * Resolved, immutable server settings (defaults applied once, not per request).
+ *
+ * Plumbing of generated code and bindings: private, not covered by semver.
+ *
+ * @private
+ */
 export interface PipelineSettings<Principal> {
   readonly supportedVersions: readonly string[];
   readonly versionWhenMissing: string;
@@ -97,7 +115,13 @@ export interface PipelineSettings<Principal> {
   readonly registry: Registry | undefined;
 }
 
-/** Applies the defaults of ServerOptions; `registry` is the generated one, merged with the option's. */
+/**
+ * Applies the defaults of ServerOptions; `registry` is the generated one, merged with the option's.
+ *
+ * Plumbing of generated code and bindings: private, not covered by semver.
+ *
+ * @private
+ */
 export function resolveServerOptions<Principal>(options: ServerOptions<Principal> | undefined, errors: PipelineErrorSpecs, registry?: Registry): PipelineSettings<Principal> {
   return {
     supportedVersions: options?.supportedVersions === undefined ? ["1.0"] : [...options.supportedVersions],
@@ -116,6 +140,10 @@ export function resolveServerOptions<Principal>(options: ServerOptions<Principal
  * Authenticates, negotiates the version and checks the required extensions; throws
  * the A2A error to answer with. The order is fixed: auth first (an unauthenticated
  * caller learns nothing else), then version, then extensions.
+ *
+ * Plumbing of generated code and bindings: private, not covered by semver.
+ *
+ * @private
  */
 export async function establishContext<Principal>(settings: PipelineSettings<Principal>, input: ContextInput): Promise<CallContext<Principal>> {
   let principal: Principal | undefined;
@@ -206,6 +234,10 @@ function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
  * would build, or undefined for anything it is not sure of (an error included), and then reflection
  * decodes and validates the request as without readers: the reference message or the reference error.
  * The request limits are checked on the message either way.
+ *
+ * Plumbing of generated code and bindings: private, not covered by semver.
+ *
+ * @private
  */
 export function decodeRequest(
   errors: PipelineErrorSpecs,
@@ -249,6 +281,10 @@ export function decodeRequest(
  * Throws InvalidParamsError naming the field when a decoded request breaks a request limit (too many
  * parts, metadata too large or too deep; ErrorInfo metadata `limit`, the option's name, and `maximum`)
  * or holds a number JSON cannot express (NaN, ±Infinity in a Struct or Value: it could never be answered).
+ *
+ * Plumbing of generated code and bindings: private, not covered by semver.
+ *
+ * @private
  */
 export function checkRequestLimits(errors: PipelineErrorSpecs, limits: RequestLimits, schema: DescMessage, message: Message): void {
   const violation = findLimitViolation(limits, schema, message);
@@ -264,6 +300,10 @@ export function checkRequestLimits(errors: PipelineErrorSpecs, limits: RequestLi
  * no stack). Not logged when it is only the abort of a call whose client went away
  * (`signal` aborted and the throw is its reason or an AbortError): nobody is left to answer
  * and nothing failed.
+ *
+ * Plumbing of generated code and bindings: private, not covered by semver.
+ *
+ * @private
  */
 export function internalError<Principal>(settings: PipelineSettings<Principal>, operation: string, cause: unknown, signal?: AbortSignal): A2AError {
   const abandoned = signal?.aborted === true && (cause === signal.reason || (cause instanceof Error && cause.name === "AbortError"));
@@ -274,6 +314,10 @@ export function internalError<Principal>(settings: PipelineSettings<Principal>, 
 /**
  * Calls the handler of `operation` (`service.dispatch`), in a SERVER span when the server is traced
  * (PipelineSettings.tracing): what every binding calls. Untraced, one null check.
+ *
+ * Plumbing of generated code and bindings: private, not covered by semver.
+ *
+ * @private
  */
 export function dispatchCall<Principal>(
   settings: PipelineSettings<Principal>,
@@ -287,13 +331,25 @@ export function dispatchCall<Principal>(
   return tracing.server({ operation, context, request, internalReason: settings.errors.InternalError.reason }, () => service.dispatch(operation.name, request, context));
 }
 
-/** Response headers plus `A2A-Extensions` listing the extensions the handler activated, if any. */
+/**
+ * Response headers plus `A2A-Extensions` listing the extensions the handler activated, if any.
+ *
+ * Plumbing of generated code and bindings: private, not covered by semver.
+ *
+ * @private
+ */
 export function withActivatedExtensions(headers: readonly (readonly [string, string])[], context: CallContext<unknown>): readonly (readonly [string, string])[] {
   if (context.activatedExtensions.size === 0) return headers;
   return [...headers, ["a2a-extensions", formatExtensions(context.activatedExtensions)]];
 }
 
-/** What every binding's server takes from the generated code: validation tables, error table, dispatcher. */
+/**
+ * What every binding's server takes from the generated code: validation tables, error table, dispatcher.
+ *
+ * Plumbing of generated code and bindings: private, not covered by semver.
+ *
+ * @private
+ */
 export interface ServiceDefinitionBase<Principal> {
   /** REQUIRED fields and ranges of requests (validated). */
   readonly requestFields: RequirementTable;
@@ -326,7 +382,13 @@ export interface HttpServerOptions<Principal>
   readonly authChallenge?: string | undefined;
 }
 
-/** The header an HTTP server adds to a 401 answer (see HttpServerOptions.authChallenge). */
+/**
+ * The header an HTTP server adds to a 401 answer (see HttpServerOptions.authChallenge).
+ *
+ * Plumbing of generated code and bindings: private, not covered by semver.
+ *
+ * @private
+ */
 export function authChallengeHeader(options: { readonly authChallenge?: string | undefined } | undefined): readonly [string, string] {
   return ["www-authenticate", options?.authChallenge ?? "Bearer"];
 }

@@ -9,6 +9,10 @@ export const IMPLICIT_VERSION = "0.3";
 /**
  * Normalises a version to `Major.Minor`: patch numbers are ignored ("1.0.3" → "1.0"),
  * empty or missing means "0.3". Returns undefined for anything that is not a version.
+ *
+ * Plumbing of generated code and bindings: private, not covered by semver.
+ *
+ * @private
  */
 export function normalizeVersion(value: string | undefined): string | undefined {
   const v = value?.trim() ?? "";
@@ -23,6 +27,10 @@ export type VersionNegotiation = { readonly ok: true; readonly version: string }
 /**
  * Compares the requested version with the versions the interface serves, on
  * Major.Minor only. `supported` holds `Major.Minor` strings.
+ *
+ * Plumbing of generated code and bindings: private, not covered by semver.
+ *
+ * @private
  */
 export function negotiateVersion(requested: string | undefined, supported: readonly string[]): VersionNegotiation {
   const version = normalizeVersion(requested);
@@ -34,6 +42,10 @@ export function negotiateVersion(requested: string | undefined, supported: reado
  * Parses `A2A-Extensions`: comma-separated URIs, trimmed, empty items dropped,
  * duplicates removed, order kept. URIs are case-sensitive. Accepts the repeated
  * form too (several headers or metadata entries).
+ *
+ * Plumbing of generated code and bindings: private, not covered by semver.
+ *
+ * @private
  */
 export function parseExtensions(value: string | readonly string[] | undefined): string[] {
   if (value === undefined) return [];
@@ -46,7 +58,13 @@ export function parseExtensions(value: string | readonly string[] | undefined): 
   return [...seen];
 }
 
-/** Formats a set of extension URIs for the `A2A-Extensions` response header. */
+/**
+ * Formats a set of extension URIs for the `A2A-Extensions` response header.
+ *
+ * Plumbing of generated code and bindings: private, not covered by semver.
+ *
+ * @private
+ */
 export function formatExtensions(uris: Iterable<string>): string {
   return [...uris].join(", ");
 }

@@ -69,7 +69,13 @@ export interface A2ATracing {
   push(delivery: TracedPushDelivery, deliver: (headers: Readonly<Record<string, string>>) => Promise<PushDeliveryOutcome>): Promise<PushDeliveryOutcome>;
 }
 
-/** The options of a client call with the tracing headers added (the call's own headers win over the client's, these over both). */
+/**
+ * The options of a client call with the tracing headers added (the call's own headers win over the client's, these over both).
+ *
+ * Plumbing of generated code and bindings: private, not covered by semver.
+ *
+ * @private
+ */
 export function withTracingHeaders(options: CallOptions | undefined, headers: Readonly<Record<string, string>>): CallOptions {
   return { ...options, headers: { ...options?.headers, ...headers } };
 }

@@ -18,6 +18,10 @@ const line = (version: string): string => {
  *
  * @throws Error naming both versions when `generatorVersion` (e.g. "v0.1.0") and
  * {@link RUNTIME_VERSION} are not on the same line (same major; same minor before 1.0).
+ *
+ * Plumbing of generated code and bindings: private, not covered by semver.
+ *
+ * @private
  */
 export function checkRuntimeVersion(generatorVersion: string, file: string): void {
   if (line(generatorVersion) === line(RUNTIME_VERSION)) return;
