@@ -73,7 +73,7 @@ function renderReport(): string {
 function rootExportParts(): { readonly api: string[]; readonly plumbing: string[] } {
   const text = readFileSync(join(repoRoot, "runtime/src/index.ts"), "utf8");
   const cut = text.indexOf("// Plumbing for generated code");
-  if (cut < 0) throw new Error("runtime/src/index.ts has no \"// Plumbing for generated code\" comment");
+  if (cut < 0) throw new Error('runtime/src/index.ts has no "// Plumbing for generated code" comment');
   const namesOf = (part: string): string[] =>
     [...part.matchAll(/export (?:type )?\{([^}]*)\}/g)].flatMap((m) =>
       m[1]!
@@ -87,14 +87,33 @@ function rootExportParts(): { readonly api: string[]; readonly plumbing: string[
 describe("the runtime's public API", () => {
   it("root entry: what is listed as plumbing is tagged @private, and nothing of the authors' API is", () => {
     const source = join(repoRoot, "runtime/src/index.ts");
-    const program = ts.createProgram([source], { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, strict: true, skipLibCheck: true, noEmit: true, types: ["node"] });
+    const program = ts.createProgram([source], {
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      strict: true,
+      skipLibCheck: true,
+      noEmit: true,
+      types: ["node"],
+    });
     const checker = program.getTypeChecker();
     const module = checker.getSymbolAtLocation(program.getSourceFile(source)!)!;
-    const tagged = new Set(checker.getExportsOfModule(module).filter((s) => isPrivate(checker, s)).map((s) => s.getName()));
+    const tagged = new Set(
+      checker
+        .getExportsOfModule(module)
+        .filter((s) => isPrivate(checker, s))
+        .map((s) => s.getName()),
+    );
     const { api, plumbing } = rootExportParts();
     expect(plumbing.length).toBeGreaterThan(0);
-    expect(plumbing.filter((name) => !tagged.has(name)), "plumbing exports without @private").toEqual([]);
-    expect(api.filter((name) => tagged.has(name)), "API exports tagged @private").toEqual([]);
+    expect(
+      plumbing.filter((name) => !tagged.has(name)),
+      "plumbing exports without @private",
+    ).toEqual([]);
+    expect(
+      api.filter((name) => tagged.has(name)),
+      "API exports tagged @private",
+    ).toEqual([]);
   }, 120_000);
 
   it("is what runtime/api-report.md says, entry point by entry point", () => {
