@@ -1,6 +1,6 @@
 import { describe, it, expect } from "vitest";
 import { HttpTemplateError, compileHttpTemplate, parseHttpTemplate, parseHttpTemplateAst } from "../plugin/src/model/http-template.js";
-import type { CompiledPattern, PatternVariable } from "../runtime/src/route-matcher.js";
+import type { CompiledPattern, PatternVariable } from "../runtime/src/rest/route-matcher.js";
 import { seededRandom } from "./support/random.js";
 
 function v(field: string, start: number, end: number): PatternVariable {

@@ -1,7 +1,7 @@
 import type { JsonObject } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
 import { parseHttpTemplate } from "../plugin/src/model/http-template.js";
-import { matchRoute, type Route, type RouteTable } from "../runtime/src/route-matcher.js";
+import { matchRoute, type Route, type RouteTable } from "../runtime/src/rest/route-matcher.js";
 import { RestRequestError, assembleRequest, buildQuery, expandPath, routeLiterals, type RestPathField, type RestRequestShape } from "../runtime/src/rest/request-shape.js";
 import { seededRandom } from "./support/random.js";
 

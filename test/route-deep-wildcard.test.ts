@@ -4,7 +4,7 @@ import type { JsonObject } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
 import { parseHttpTemplate } from "../plugin/src/model/http-template.js";
 import { sortRoutes } from "../plugin/src/model/route-order.js";
-import { matchRoute, type Route, type RouteTable } from "../runtime/src/route-matcher.js";
+import { matchRoute, type Route, type RouteTable } from "../runtime/src/rest/route-matcher.js";
 import { RestRequestError, assembleRequest, expandPath, routeLiterals, type RestRequestShape } from "../runtime/src/rest/request-shape.js";
 import { repoRoot } from "./support/plugin-runner.js";
 

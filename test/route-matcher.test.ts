@@ -1,7 +1,7 @@
 import { describe, it, expect } from "vitest";
 import { parseHttpTemplate } from "../plugin/src/model/http-template.js";
 import { sortRoutes } from "../plugin/src/model/route-order.js";
-import { matchRoute, type Route, type RouteMatch, type RouteTable } from "../runtime/src/route-matcher.js";
+import { matchRoute, type Route, type RouteMatch, type RouteTable } from "../runtime/src/rest/route-matcher.js";
 import { seededRandom } from "./support/random.js";
 
 type A2aOperation =

@@ -1,7 +1,7 @@
 import { describe, it, expect } from "vitest";
 import { parseHttpTemplate } from "../plugin/src/model/http-template.js";
 import { comparePatterns, sortRoutes } from "../plugin/src/model/route-order.js";
-import type { CompiledPattern } from "../runtime/src/route-matcher.js";
+import type { CompiledPattern } from "../runtime/src/rest/route-matcher.js";
 import { seededRandom } from "./support/random.js";
 
 interface TestRoute {

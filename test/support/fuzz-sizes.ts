@@ -18,7 +18,7 @@ import { SendMessageRequestSchema } from "../../generated-example/gen/a2a_pb.js"
 import { fuzzSetting, heavyPer10k } from "./fuzz-config.js";
 import type { HttpInput } from "./fuzz-http.js";
 
-/** The servers' defaults (runtime/src/jsonrpc/server.ts, rest/server.ts, grpc/limits.ts, limits.ts). */
+/** The servers' defaults (runtime/src/jsonrpc/server.ts, rest/server.ts, grpc-wire/limits.ts, limits.ts). */
 export const LIMITS = { httpBody: 10 * 1024 * 1024, grpcMessage: 4 * 1024 * 1024, parts: 1_000, metadata: 64 * 1024 } as const;
 
 /** What grows, and by how much past its limit (negative: under it). */

@@ -7,7 +7,7 @@ import { GenerationError, generationError, locationPrefix, type ErrorLocation } 
 import { notice } from "../notices.js";
 import { HttpTemplateError, parseHttpTemplate } from "./http-template.js";
 import { v03BindingErrata } from "./a2a-v0-3.js";
-import type { CompiledPattern } from "../../../runtime/src/route-matcher.js";
+import type { CompiledPattern } from "../../../runtime/src/rest/route-matcher.js";
 
 /** Where a binding comes from. */
 export type HttpBindingOrigin =

@@ -18,7 +18,7 @@
  *   (Firestore: `/v1/{parent=projects/*\/databases/*\/documents/*\/**}/{collection_id}`);
  *   http.proto's grammar only shows it last, but with one `**` per template the match
  *   stays unambiguous: the segments after it match the end of the path, `**` takes
- *   what lies between (see runtime/src/route-matcher.ts).
+ *   what lies between (see runtime/src/rest/route-matcher.ts).
  * - A literal that is a dot segment (`.`, `..`, also percent-encoded as `%2E`) is
  *   refused: URL normalization removes it, so no request could reach the route.
  * - IDENT is `[A-Za-z_][A-Za-z0-9_]*`; LITERAL is a non-empty run of RFC 3986 pchars
@@ -33,7 +33,7 @@
  * Every problem is reported as an {@link HttpTemplateError} naming the template,
  * the problem and its offset.
  */
-import type { CompiledPattern, PatternSegment, PatternVariable } from "../../../runtime/src/route-matcher.js";
+import type { CompiledPattern, PatternSegment, PatternVariable } from "../../../runtime/src/rest/route-matcher.js";
 
 export type { CompiledPattern, PatternSegment, PatternVariable };
 

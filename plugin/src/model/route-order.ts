@@ -1,7 +1,7 @@
 // Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 /**
  * Generation-time precedence order of compiled routes. The runtime matcher
- * (runtime/src/route-matcher.ts) walks the table in this order and the
+ * (runtime/src/rest/route-matcher.ts) walks the table in this order and the
  * first route that matches wins, so this order *is* the routing precedence:
  *
  * 1. A pattern with a custom verb comes before one without
@@ -20,7 +20,7 @@
  *
  * The method plays no part: the matcher skips routes of other methods itself.
  */
-import type { CompiledPattern, PatternSegment } from "../../../runtime/src/route-matcher.js";
+import type { CompiledPattern, PatternSegment } from "../../../runtime/src/rest/route-matcher.js";
 
 /** Literal 0, "*" 1, end of pattern 1.5 (see rule 3), "**" 2. */
 function rank(s: PatternSegment | undefined): number {

@@ -6,4 +6,5 @@
  * errors come back as the generated A2A error classes, as on Node.
  */
 export { GrpcTransport, grpcBaseUrl, type GrpcClientOptions } from "../grpc/client.js";
-export { fromConnectError, isCancellation, type StatusDetailSchemas } from "../grpc/status.js";
+export { fromConnectError, isCancellation } from "../grpc/status.js";
+export type { StatusDetailSchemas } from "../grpc-wire/status-detail-schemas.js";

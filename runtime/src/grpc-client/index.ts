@@ -7,4 +7,5 @@
  */
 export { GrpcTransport } from "../grpc/node-client.js";
 export { grpcBaseUrl, type GrpcClientOptions } from "../grpc/client.js";
-export { fromConnectError, isCancellation, type StatusDetailSchemas } from "../grpc/status.js";
+export { fromConnectError, isCancellation } from "../grpc/status.js";
+export type { StatusDetailSchemas } from "../grpc-wire/status-detail-schemas.js";

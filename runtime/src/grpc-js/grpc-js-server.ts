@@ -10,8 +10,8 @@
  * unary calls on a lean node:http2 path instead, grpc/lean-unary.ts, which is faster than this
  * stack: bench/grpc.mjs.)
  *
- * Deliberately free of Connect at run time: everything imported from the Connect files
- * (server.ts, status.ts, listen.ts) is a type.
+ * Deliberately free of Connect at run time: what it shares with the Connect stack is in grpc-wire/
+ * (whose only Connect import is a type), and nothing here imports from grpc/ (test/grpc-stack-imports.test.ts).
  */
 import { constants as http2Constants, type IncomingHttpHeaders, type ServerHttp2Stream } from "node:http2";
 import { Metadata, Server, ServerCredentials, setLogger, status as GrpcStatus } from "@grpc/grpc-js";
@@ -34,15 +34,14 @@ import type { OperationDescriptor } from "../operation.js";
 import { findMissingFields, type FieldRule } from "../required-fields.js";
 import { formatExtensions } from "../service-parameters.js";
 import { checkRequestLimits, dispatchCall, establishContext, internalError, resolveServerOptions, type PipelineSettings } from "../service-context.js";
-import type { GrpcEndpoint, GrpcListenOptions } from "../grpc/listen.js";
-import { DEFAULT_MAX_CONCURRENT_STREAMS } from "../grpc/session-guard.js";
-import type { GrpcServerOptions, GrpcServiceDefinition } from "../grpc/server.js";
-import type { StatusDetailSchemas } from "../grpc/status.js";
-import { DEFAULT_GRPC_READ_MAX_BYTES } from "../grpc/limits.js";
-import { guardHttp2Sessions } from "../grpc/session-guard.js";
-import { clampDeadlineHeaders } from "../grpc/timeout-header.js";
-import { compressedWithoutEncoding, undecodableRequest } from "../grpc/request-errors.js";
-import { namesCompression, refuseCompressedMessages } from "../grpc/compressed-flag-guard.js";
+import { maxConcurrentStreamsOf, sessionTimeouts, type GrpcEndpoint, type GrpcListenOptions } from "../grpc-wire/listen-options.js";
+import type { GrpcServerOptions, GrpcServiceDefinition } from "../grpc-wire/service-definition.js";
+import type { StatusDetailSchemas } from "../grpc-wire/status-detail-schemas.js";
+import { DEFAULT_GRPC_READ_MAX_BYTES } from "../grpc-wire/limits.js";
+import { guardHttp2Sessions } from "../grpc-wire/session-guard.js";
+import { clampDeadlineHeaders } from "../grpc-wire/timeout-header.js";
+import { compressedWithoutEncoding, undecodableRequest } from "../grpc-wire/request-errors.js";
+import { namesCompression, refuseCompressedMessages } from "../grpc-wire/compressed-flag-guard.js";
 import { addGrpcJsReflection } from "./reflection.js";
 import { ownEntry } from "../own-json.js";
 
@@ -139,7 +138,7 @@ interface Binding<Principal> {
  * The A2A service as a grpc-js ServiceDefinition and implementation, for an existing grpc-js Server:
  * `server.addService(service, implementation)`. Built from the descriptor: path `/<service>/<rpc>`,
  * protobuf-es binary (de)serialization. A request that does not decode is answered InvalidRequestError
- * (INVALID_ARGUMENT, ErrorInfo INVALID_REQUEST; grpc/request-errors.ts says why not INTERNAL), the
+ * (INVALID_ARGUMENT, ErrorInfo INVALID_REQUEST; grpc-wire/request-errors.ts says why not INTERNAL), the
  * handler not called; a response that cannot be encoded is the generic InternalError (text logged).
  */
 export function grpcJsService<Principal>(definition: GrpcJsServiceDefinition<Principal>, options?: GrpcServerOptions<Principal>): GrpcJsServiceEntry & { readonly descriptor: DescService } {
@@ -175,7 +174,7 @@ export async function listenGrpcJs<Principal>(definition: GrpcJsServiceDefinitio
   // nothing serves it here, and it costs on every call.
   const serverOptions: GrpcJsServerOptions = { "grpc.max_receive_message_length": listen?.adapter?.readMaxBytes ?? DEFAULT_GRPC_READ_MAX_BYTES, "grpc.enable_channelz": 0 };
   if (listen?.adapter?.writeMaxBytes !== undefined) serverOptions["grpc.max_send_message_length"] = listen.adapter.writeMaxBytes;
-  serverOptions["grpc.max_concurrent_streams"] = maxConcurrentStreams(listen?.maxConcurrentStreams);
+  serverOptions["grpc.max_concurrent_streams"] = maxConcurrentStreamsOf(listen);
   const credentials = listen?.tls === undefined ? ServerCredentials.createInsecure() : sslCredentials(listen.tls);
   if (listen?.logDroppedMetadata !== true) await quietDroppedMetadataLog();
   const server = new Server({ ...serverOptions, ...listen?.grpcJs });
@@ -201,15 +200,8 @@ export async function listenGrpcJs<Principal>(definition: GrpcJsServiceDefinitio
   // Only gRPC proper reaches grpc-js (it takes gRPC-web and the Connect protocol for gRPC, runs the handler, answers in gRPC),
   // and no compressed message without a grpc-encoding (grpc-js would read it as uncompressed).
   refuseOtherContentTypes(http2Server, compressedWithoutEncoding(definition.errors, "grpc-encoding"));
-  // Sessions that are over (GOAWAY after a protocol error, …) lose their socket after a grace (session-guard.ts).
-  const guard = guardHttp2Sessions(http2Server, listen?.goawayGraceMs, {
-    handshakeTimeoutMs: listen?.handshakeTimeoutMs,
-    idleTimeoutMs: listen?.idleTimeoutMs,
-    requestMessageTimeoutMs: listen?.requestMessageTimeoutMs,
-    stalledWriteTimeoutMs: listen?.stalledWriteTimeoutMs,
-    maxPendingWriteBytes: listen?.maxPendingWriteBytes,
-    writeBudget: listen?.writeBudget,
-  });
+  // Sessions that are over (GOAWAY after a protocol error, …) lose their socket after a grace (grpc-wire/session-guard.ts).
+  const guard = guardHttp2Sessions(http2Server, listen?.goawayGraceMs, sessionTimeouts(listen));
   // The connections, for close(): grpc-js's forceShutdown only destroys the sessions channelz tracks (1.14),
   // and channelz is off by default here.
   const sessions = new Set<{ destroy(error?: Error, code?: number): void }>();
@@ -571,7 +563,7 @@ const UNSUPPORTED_MEDIA_TYPE_HEADERS = {
  * begins with application/grpc but is not gRPC. Here: 415 and INVALID_ARGUMENT in a trailers-only
  * response, for every type but gRPC with protobuf (this stack has no other codec: `+json` too), the
  * handler never called. A call that names no compression has its messages watched for the compressed
- * flag (compressed-flag-guard.ts: `compressedRefusal` at the first one). grpc-js's 'stream' listener is
+ * flag (grpc-wire/compressed-flag-guard.ts: `compressedRefusal` at the first one). grpc-js's 'stream' listener is
  * wrapped (as lean-unary.ts wraps Connect's); when it cannot be found, nothing changes.
  */
 function refuseOtherContentTypes(http2Server: GrpcEndpoint["server"], compressedRefusal: A2AError): boolean {
@@ -584,7 +576,7 @@ function refuseOtherContentTypes(http2Server: GrpcEndpoint["server"], compressed
     if (typeof type === "string" && GRPC_CONTENT_TYPE.test(type)) {
       // grpc-js compares case-sensitively: `Application/GRPC` is the same media type.
       if (!type.startsWith("application/grpc")) headers["content-type"] = type.toLowerCase();
-      // Deadlines beyond a timer's range read as the longest one, not as 1 ms (timeout-header.ts).
+      // Deadlines beyond a timer's range read as the longest one, not as 1 ms (grpc-wire/timeout-header.ts).
       clampDeadlineHeaders(headers);
       if (!namesCompression(headers)) refuseCompressedMessages(stream, compressedRefusal);
       grpcJs.call(this, stream, headers, ...rest);
@@ -604,13 +596,6 @@ function refuseOtherContentTypes(http2Server: GrpcEndpoint["server"], compressed
     }
   });
   return true;
-}
-
-/** `maxConcurrentStreams` checked, with its default (as listen.ts; kept here so that this stack does not load Connect's listen.ts). */
-function maxConcurrentStreams(value: number | undefined): number {
-  const n = value ?? DEFAULT_MAX_CONCURRENT_STREAMS;
-  if (!Number.isInteger(n) || n < 1 || n > 2 ** 32 - 1) throw new RangeError(`maxConcurrentStreams must be an integer from 1 to 2^32 - 1, got ${n}`);
-  return n;
 }
 
 /** tryShutdown (calls in flight may finish), forceShutdown (and `sessions` destroyed) after the grace; resolves when closed. */

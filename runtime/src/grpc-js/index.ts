@@ -23,4 +23,4 @@ export {
   DEFAULT_MAX_CONCURRENT_STREAMS,
   DEFAULT_REQUEST_MESSAGE_TIMEOUT_MS,
   type SessionTimeouts,
-} from "../grpc/session-guard.js";
+} from "../grpc-wire/session-guard.js";

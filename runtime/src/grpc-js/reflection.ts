@@ -1,7 +1,7 @@
 // Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 /**
  * gRPC Server Reflection (grpc.reflection.v1 and v1alpha) on a grpc-js Server: the runtime's
- * reflection index (grpc/reflection.ts, no Connect) behind a grpc-js bidirectional method, with
+ * reflection index (grpc-wire/reflection-index.ts, no Connect) behind a grpc-js bidirectional method, with
  * protobuf-es (de)serialization, so `grpcurl` and `buf curl` work without proto files.
  */
 import { status as GrpcStatus, type Server, type ServerDuplexStream, type ServiceDefinition } from "@grpc/grpc-js";
@@ -13,7 +13,7 @@ import {
   ServerReflectionRequestSchema as ServerReflectionRequestSchemaV1Alpha,
   ServerReflectionResponseSchema as ServerReflectionResponseSchemaV1Alpha,
 } from "../gen/grpc/reflection/v1alpha/reflection_pb.js";
-import { ReflectionIndex } from "../grpc/reflection.js";
+import { ReflectionIndex } from "../grpc-wire/reflection-index.js";
 
 /**
  * Adds reflection to `server`, listing `services` and serving the files that define them with their

@@ -13,7 +13,8 @@ import type { ErrorRegistry } from "../a2a-error.js";
 import { requestHeaders, type CallOptions, type ClientOptions } from "../call-options.js";
 import { checkedRequestMessage, clientRequestSettings, type ClientRequestSettings, type ClientServiceTables } from "../client-request.js";
 import type { OperationDescriptor } from "../operation.js";
-import { fromConnectError, type StatusDetailSchemas } from "./status.js";
+import { fromConnectError } from "./status.js";
+import type { StatusDetailSchemas } from "../grpc-wire/status-detail-schemas.js";
 import type { Transport as A2ATransport } from "../transport.js";
 import { withTracingHeaders } from "../tracing.js";
 

@@ -7,8 +7,8 @@
  * `GRPC_WEB_PROTOCOL_BINDING` and `CONNECT_PROTOCOL_BINDING` at `<origin><prefix>`.
  */
 import { cors as connectCors } from "@connectrpc/connect";
-import { DEFAULT_GRPC_READ_MAX_BYTES } from "./limits.js";
-import { clampDeadlineHeaders } from "./timeout-header.js";
+import { DEFAULT_GRPC_READ_MAX_BYTES } from "../grpc-wire/limits.js";
+import { clampDeadlineHeaders } from "../grpc-wire/timeout-header.js";
 import { isGrpcJsonCodec, refuseGrpcJsonCodec } from "./json-codecs.js";
 import { setRouterReadOptions } from "./request-guard.js";
 import { connectNodeAdapter, type ConnectNodeAdapterOptions } from "@connectrpc/connect-node";

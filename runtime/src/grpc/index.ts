@@ -5,11 +5,13 @@
  * (gRPC, gRPC-web, Connect), gRPC Server Reflection, an HTTP/2 listener, the client transport and the status mapping
  * with `google.rpc.ErrorInfo` details. For a server on @grpc/grpc-js see `/grpc-js`.
  */
-export { registerGrpcService, type GrpcServerOptions, type GrpcServiceDefinition } from "./server.js";
+export { registerGrpcService } from "./server.js";
+export type { GrpcServerOptions, GrpcServiceDefinition } from "../grpc-wire/service-definition.js";
 export { registerGrpcReflection } from "./reflection-service.js";
 export { mountConnectRoutes, type ConnectHttpMountOptions } from "./http-mount.js";
 export { CONNECT_PROTOCOL_BINDING, GRPC_WEB_PROTOCOL_BINDING } from "../discovery.js";
-export { listenGrpc, type GrpcEndpoint, type GrpcListenOptions } from "./listen.js";
+export { listenGrpc } from "./listen.js";
+export type { GrpcEndpoint, GrpcListenOptions } from "../grpc-wire/listen-options.js";
 export {
   DEFAULT_GOAWAY_GRACE_MS,
   DEFAULT_GRPC_STALLED_WRITE_TIMEOUT_MS,
@@ -18,7 +20,8 @@ export {
   DEFAULT_MAX_CONCURRENT_STREAMS,
   DEFAULT_REQUEST_MESSAGE_TIMEOUT_MS,
   type SessionTimeouts,
-} from "./session-guard.js";
+} from "../grpc-wire/session-guard.js";
 export { GrpcTransport } from "./node-client.js";
 export { grpcBaseUrl, type GrpcClientOptions } from "./client.js";
-export { fromConnectError, isCancellation, toConnectError, type StatusDetailSchemas } from "./status.js";
+export { fromConnectError, isCancellation, toConnectError } from "./status.js";
+export type { StatusDetailSchemas } from "../grpc-wire/status-detail-schemas.js";

@@ -18,7 +18,7 @@
  * reflection, compressed requests (`grpc-encoding`), `+json`, unknown paths; and every call when
  * the adapter has interceptors, context values or a shutdown signal, or `grpc: false`.
  */
-import { MAX_TIMER_MS } from "./timeout-header.js";
+import { MAX_TIMER_MS } from "../grpc-wire/timeout-header.js";
 import type { Http2SecureServer, Http2Server, IncomingHttpHeaders, ServerHttp2Stream } from "node:http2";
 import { create, isMessage, type DescMethod, type Message } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";

@@ -9,7 +9,7 @@ import type { ConnectRouter } from "@connectrpc/connect";
 import type { DescFile, DescService } from "@bufbuild/protobuf";
 import { ServerReflection } from "../gen/grpc/reflection/v1/reflection_pb.js";
 import { ServerReflection as ServerReflectionV1Alpha } from "../gen/grpc/reflection/v1alpha/reflection_pb.js";
-import { ReflectionIndex } from "./reflection.js";
+import { ReflectionIndex } from "../grpc-wire/reflection-index.js";
 import { reflectionFilesOf } from "./reflection-files.js";
 
 /**

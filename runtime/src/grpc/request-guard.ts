@@ -5,7 +5,7 @@
  * instead of Connect's: a protobuf message that does not decode (or nests deeper than the decoder's
  * recursion limit) is InvalidRequestError, where Connect answers INTERNAL "parse binary: <the
  * decoder's text>"; a message flagged compressed in a call that names no compression is
- * InvalidRequestError too (request-errors.ts), where Connect answers INTERNAL; a JSON message is
+ * InvalidRequestError too (grpc-wire/request-errors.ts), where Connect answers INTERNAL; a JSON message is
  * judged as the HTTP+JSON binding judges its body (too deep, not JSON, not the message), where Connect
  * answers INVALID_ARGUMENT without ErrorInfo.
  *
@@ -22,7 +22,7 @@ import { fromBinary, type BinaryReadOptions, type DescMessage, type DescService 
 import type { ConnectError, ConnectRouter } from "@connectrpc/connect";
 import type { Compression, UniversalHandler, UniversalServerRequest } from "@connectrpc/connect/protocol";
 import { compressionBrotli, compressionGzip } from "@connectrpc/connect-node";
-import { DEFAULT_GRPC_READ_MAX_BYTES } from "./limits.js";
+import { DEFAULT_GRPC_READ_MAX_BYTES } from "../grpc-wire/limits.js";
 
 /** How the A2A service answers a request message it cannot read (built by registerGrpcService). */
 export interface RequestRefusals {

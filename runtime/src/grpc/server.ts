@@ -7,39 +7,22 @@
  * HTTP bindings' own code, so the three bindings answer alike.
  */
 import { ConnectError, type ConnectRouter, type HandlerContext } from "@connectrpc/connect";
-import type { DescService, Message } from "@bufbuild/protobuf";
+import type { Message } from "@bufbuild/protobuf";
 import { A2AError, toA2AError } from "../a2a-error.js";
 import { ServiceParameters, type CallContext } from "../call-context.js";
 import type { OperationDescriptor } from "../operation.js";
 import { findMissingFields } from "../required-fields.js";
 import { formatExtensions } from "../service-parameters.js";
-import { checkRequestLimits, dispatchCall, establishContext, internalError, resolveServerOptions, type PipelineSettings, type ServerOptions, type ServiceDefinitionBase } from "../service-context.js";
-import { toConnectError, type StatusDetailSchemas } from "./status.js";
+import { checkRequestLimits, dispatchCall, establishContext, internalError, resolveServerOptions, type PipelineSettings } from "../service-context.js";
+import type { GrpcServerOptions, GrpcServiceDefinition } from "../grpc-wire/service-definition.js";
+import { toConnectError } from "./status.js";
 import { registerLeanUnary } from "./lean-unary.js";
 import { guardRequestMessages, type RequestRefusals } from "./request-guard.js";
-import { compressedWithoutEncoding, jsonRequestError, undecodableRequest } from "./request-errors.js";
+import { compressedWithoutEncoding, jsonRequestError, undecodableRequest } from "../grpc-wire/request-errors.js";
 import { answersInJson, encodableResponse } from "./response-check.js";
 import { addReflectionFiles } from "./reflection-files.js";
 import type { CallCancellation } from "../call-abort.js";
 import { ownEntry } from "../own-json.js";
-
-/** What the generated code hands the gRPC binding. */
-export interface GrpcServiceDefinition<Principal> extends ServiceDefinitionBase<Principal> {
-  /** The protobuf-es service descriptor (from the `_pb` file). */
-  readonly service: DescService;
-  /** RPC name → operation. */
-  readonly operations: Readonly<Record<string, OperationDescriptor>>;
-  readonly statusDetails: StatusDetailSchemas;
-}
-
-/** Options of the gRPC binding (limits such as the message size are Connect's adapter options). */
-export interface GrpcServerOptions<Principal> extends ServerOptions<Principal> {
-  /**
-   * The `WWW-Authenticate` challenge of an UNAUTHENTICATED answer: the Connect protocol answers it with
-   * HTTP 401, which MUST carry one (RFC 9110 §15.5.2). Default `"Bearer"`, as the HTTP servers' `authChallenge`.
-   */
-  readonly authChallenge?: string | undefined;
-}
 
 /** Registers the A2A service on a Connect router. */
 export function registerGrpcService<Principal>(router: ConnectRouter, definition: GrpcServiceDefinition<Principal>, options?: GrpcServerOptions<Principal>): void {

@@ -11,7 +11,7 @@
  *   destroyed.
  *
  * The call is then aborted as for a client that went away. On the gRPC listeners the session guard
- * does this per HTTP/2 stream (session-guard.ts).
+ * does this per HTTP/2 stream (grpc-wire/session-guard.ts).
  */
 import type { WriteBudget } from "../write-budget.js";
 

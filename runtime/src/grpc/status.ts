@@ -7,14 +7,7 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { DescMessage, MessageInitShape } from "@bufbuild/protobuf";
 import { BAD_REQUEST_TYPE, ERROR_INFO_TYPE, type A2AError, type ErrorDetail, type ErrorRegistry } from "../a2a-error.js";
-
-/** The generated google.rpc message schemas the binding packs into status details. */
-export interface StatusDetailSchemas {
-  /** google.rpc.ErrorInfo. */
-  readonly errorInfo: DescMessage;
-  /** google.rpc.BadRequest. */
-  readonly badRequest: DescMessage;
-}
+import type { StatusDetailSchemas } from "../grpc-wire/status-detail-schemas.js";
 
 /**
  * An A2A error as the ConnectError Connect turns into grpc-status, grpc-message and grpc-status-details-bin.

@@ -25,7 +25,7 @@ import type { JsonTextWriterTable } from "../json-write.js";
 import { encodeMessageText } from "../response-json-text.js";
 import { queryParameter } from "../http/query.js";
 import { clipped, quoted } from "../client-input.js";
-import { jsonDepthExceeds } from "../limits.js";
+import { JSON_BODY_ERRORS, readJsonBody } from "../http/json-body.js";
 import {
   authChallengeHeader,
   decodeRequest,
@@ -71,6 +71,8 @@ const SSE_HEADERS: readonly (readonly [string, string])[] = [
 ];
 const DEFAULT_MAX_BODY = 10 * 1024 * 1024;
 const ACCEPTED_TYPES = ["application/json"];
+/** Sent with the answer to a body over the limit: the rest of it is not read. */
+const CLOSE_CONNECTION: readonly (readonly [string, string])[] = [["connection", "close"]];
 
 /** Creates the framework-neutral JSON-RPC handler of a service. */
 export function createJsonRpcHandler<Principal>(service: JsonRpcServiceDefinition<Principal>, options?: JsonRpcServerOptions<Principal>): UniversalHandler {
@@ -84,12 +86,11 @@ export function createJsonRpcHandler<Principal>(service: JsonRpcServiceDefinitio
     return cache;
   };
   const methods = new Map(Object.entries(service.methods));
-  const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
   const errors = service.errors;
   const challenge = authChallengeHeader(options);
   const respondError = (id: JsonRpcIdJson, err: A2AError, extra?: readonly (readonly [string, string])[], status?: number) => errorAnswer(settings, challenge, id, err, extra, status);
 
-  const fail = (id: JsonRpcIdJson, spec: keyof PipelineErrorSpecs, message: string, extra?: (readonly [string, string])[], status?: number) =>
+  const fail = (id: JsonRpcIdJson, spec: keyof PipelineErrorSpecs, message: string, extra?: readonly (readonly [string, string])[], status?: number) =>
     respondError(id, new A2AError(errors[spec], message), extra, status);
   const wires = options?.wires !== undefined && options.wires.length > 0 ? options.wires : undefined;
   const serveWire = wires === undefined ? undefined : wireCalls(service, settings, challenge, keepAliveMs);
@@ -101,33 +102,10 @@ export function createJsonRpcHandler<Principal>(service: JsonRpcServiceDefinitio
     if (!isJsonMediaType(request.header("content-type"), ACCEPTED_TYPES)) {
       return fail(NULL_ID, "ContentTypeNotSupportedError", `Content-Type must be application/json, got ${quoted(request.header("content-type") ?? "")}`);
     }
-    let bytes: Uint8Array | "too-large";
-    try {
-      bytes = await request.readBody(maxBody);
-    } catch {
-      return fail(NULL_ID, "InvalidRequestError", "the request body could not be read");
-    }
-    if (bytes === "too-large") {
-      return fail(NULL_ID, "InvalidRequestError", `the request body exceeds the limit of ${maxBody} bytes`, [["connection", "close"]]);
-    }
-    let text: string;
-    try {
-      text = utf8.decode(bytes);
-    } catch {
-      return fail(NULL_ID, "JsonParseError", "Invalid JSON payload: the body is not valid UTF-8");
-    }
-    // Before parsing, so that no decoder recurses through it (a scan of the text, see limits.ts).
-    if (jsonDepthExceeds(text, settings.limits.maxJsonDepth)) {
-      return fail(NULL_ID, "InvalidRequestError", `the request body nests deeper than ${settings.limits.maxJsonDepth} levels (maxJsonDepth)`);
-    }
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch (e) {
-      const why = e instanceof SyntaxError ? e.message : "the body is not valid JSON";
-      return fail(NULL_ID, "JsonParseError", `Invalid JSON payload: ${why}`);
-    }
-    const envelope = readRequestEnvelope(body, text);
+    const read = await readJsonBody(request, { maxBytes: maxBody, maxDepth: settings.limits.maxJsonDepth });
+    if (!read.ok) return fail(NULL_ID, JSON_BODY_ERRORS[read.kind], read.message, read.kind === "too-large" ? CLOSE_CONNECTION : undefined);
+    // The text goes along, so that a numeric id is echoed exactly as sent (envelope.ts).
+    const envelope = readRequestEnvelope(read.value, read.text);
     if (isEnvelopeProblem(envelope)) {
       return fail(envelope.id, envelope.kind === "params" ? "InvalidParamsError" : "InvalidRequestError", envelope.message);
     }

@@ -23,7 +23,7 @@ import {
   type ResumableStreamClientOptions,
 } from "../http/stream-resume.js";
 import type { OperationDescriptor } from "../operation.js";
-import { matchRoute, type Route, type RouteTable } from "../route-matcher.js";
+import { matchRoute, type Route, type RouteTable } from "./route-matcher.js";
 import { ownEntry, ownJsonValue } from "../own-json.js";
 import { RestRequestError, bodyWithoutPathFields, buildQuery, expandPath, routeLiterals, type RestRequestShape } from "./request-shape.js";
 import type { Transport } from "../transport.js";

@@ -6,7 +6,7 @@
  */
 import { clipped, quoted } from "../client-input.js";
 import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
-import type { Route } from "../route-matcher.js";
+import type { Route } from "./route-matcher.js";
 import { ownEntry, ownJsonValue, setOwnJsonValue } from "../own-json.js";
 
 /** How a top-level request field travels in a query string. */

@@ -13,7 +13,7 @@ import { withTenant } from "../call-abort.js";
 import { isJsonMediaType } from "../http/content-type.js";
 import { queryParameter } from "../http/query.js";
 import { clipped, quoted } from "../client-input.js";
-import { jsonDepthExceeds } from "../limits.js";
+import { JSON_BODY_ERRORS, readJsonBody } from "../http/json-body.js";
 import { encodeSseEvent } from "../http/sse.js";
 import { createEventTextCache, openEventStream, type EventTextCache } from "../http/event-stream.js";
 import type { UniversalHandler, UniversalRequest, UniversalResponse } from "../http/universal.js";
@@ -21,7 +21,7 @@ import type { OperationDescriptor } from "../operation.js";
 import type { RequirementTable } from "../required-fields.js";
 import type { JsonTextWriterTable } from "../json-write.js";
 import { encodeMessageText } from "../response-json-text.js";
-import { matchRoute, type Route, type RouteTable } from "../route-matcher.js";
+import { matchRoute, type Route, type RouteTable } from "./route-matcher.js";
 import {
   authChallengeHeader,
   decodeRequest,
@@ -96,7 +96,6 @@ export function createRestHandler<Principal>(service: RestServiceDefinition<Prin
   const notAllowed: A2AErrorSpec = { ...errors.MethodNotFoundError, httpStatus: 405, grpcCode: 12, grpcStatus: "UNIMPLEMENTED" };
   // A body over maxBodyBytes keeps INVALID_REQUEST as ErrorInfo reason, with HTTP's own status for it (RFC 9110 §15.5.14).
   const tooLarge: A2AErrorSpec = { ...errors.InvalidRequestError, httpStatus: 413 };
-  const utf8 = new TextDecoder("utf-8", { fatal: true });
   const basePath = normalizeBasePath(options?.basePath);
 
   const challenge = authChallengeHeader(options);
@@ -129,35 +128,17 @@ export function createRestHandler<Principal>(service: RestServiceDefinition<Prin
 
     let body: JsonValue | undefined;
     if (route.body !== "") {
-      let bytes: Uint8Array | "too-large";
-      try {
-        bytes = await request.readBody(maxBody);
-      } catch {
-        return invalid(errors.InvalidRequestError, "the request body could not be read");
+      const contentType = request.header("content-type");
+      const read = await readJsonBody(request, {
+        maxBytes: maxBody,
+        maxDepth: settings.limits.maxJsonDepth,
+        allowEmpty: true,
+        refusedType: isJsonMediaType(contentType, ACCEPTED_TYPES) ? undefined : `Content-Type must be application/a2a+json or application/json, got ${quoted(contentType ?? "")}`,
+      });
+      if (!read.ok) {
+        return read.kind === "too-large" ? respond(new A2AError(tooLarge, read.message), [["connection", "close"]]) : invalid(errors[JSON_BODY_ERRORS[read.kind]], read.message);
       }
-      if (bytes === "too-large") {
-        return respond(new A2AError(tooLarge, `the request body exceeds the limit of ${maxBody} bytes`), [["connection", "close"]]);
-      }
-      if (bytes.length > 0) {
-        if (!isJsonMediaType(request.header("content-type"), ACCEPTED_TYPES)) {
-          return invalid(errors.ContentTypeNotSupportedError, `Content-Type must be application/a2a+json or application/json, got ${quoted(request.header("content-type") ?? "")}`);
-        }
-        let text: string;
-        try {
-          text = utf8.decode(bytes);
-        } catch {
-          return invalid(errors.JsonParseError, "Invalid JSON payload: the body is not valid UTF-8");
-        }
-        // Before parsing, so that no decoder recurses through it (a scan of the text, see limits.ts).
-        if (jsonDepthExceeds(text, settings.limits.maxJsonDepth)) {
-          return invalid(errors.InvalidRequestError, `the request body nests deeper than ${settings.limits.maxJsonDepth} levels (maxJsonDepth)`);
-        }
-        try {
-          body = JSON.parse(text) as JsonValue;
-        } catch (e) {
-          return invalid(errors.JsonParseError, `Invalid JSON payload: ${e instanceof SyntaxError ? e.message : "the body is not valid JSON"}`);
-        }
-      }
+      body = read.value;
     }
 
     const serviceParameters = ServiceParameters.fromHeaders(request);

@@ -2,7 +2,7 @@
 /**
  * gRPC Server Reflection (grpc.reflection.v1, and v1alpha which older clients ask for): what
  * `grpcurl` and `buf curl` use to list, describe and call a service with no proto file at hand.
- * This file answers the requests; reflection-service.ts serves it on Connect, and
+ * This file answers the requests; grpc/reflection-service.ts serves it on Connect, and
  * grpc-js/reflection.ts on grpc-js. No Connect and no grpc-js here.
  *
  * The files served are the protobuf-es descriptors of the `_pb` files, byte for byte as
