@@ -87,7 +87,7 @@ describe("scaffold-binding", () => {
     const server = join(bindingDir, "ws-server.ts");
     const filledServer = readFileSync(server, "utf8").replace(
       '  void frame;\n  return unfilledWsServer("decodeWsCall: read a call from a frame of the https://example.com/a2a/bindings/ws/v1 binding (framing)");',
-      "  const f = JSON.parse(String(frame)) as { id: number; method: string; params: JsonValue };\n  return { id: f.id, operation: f.method, request: f.params, serviceParameters: {} };",
+      '  const f = JSON.parse(String(frame)) as { id: number; method: string; params: WsInboundCall["request"] };\n  return { id: f.id, operation: f.method, request: f.params, serviceParameters: {} };',
     );
     expect(filledServer).not.toBe(readFileSync(server, "utf8"));
     writeFileSync(server, filledServer);

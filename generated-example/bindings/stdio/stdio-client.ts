@@ -1,14 +1,26 @@
 // Written by protoc-gen-a2a scaffold-binding v0.1.0 for lf.a2a.v1.A2AService (a2a.proto); now yours.
 // The client side of the https://protoc-gen-a2a.github.io/bindings/stdio/v1 binding (spec §12): the typed client of the generated
-// handler file (`A2AServiceClient`, one method per RPC) over a `Transport` that turns each
-// call into frames of your transport and its answer frames back into messages and typed
-// errors. Fill the places marked A2A-SCAFFOLD; a rerun of `protoc-gen-a2a scaffold-binding`
-// leaves this file alone.
-import { fromJson, toJson, type JsonValue, type MessageInitShape, type MessageShape } from "@bufbuild/protobuf";
-import { callSignal, isA2AError, requestHeaders, requestMessage, unreachableError, type CallOptions, type ClientOptions, type OperationDescriptor, type Transport } from "@protoc-gen-a2a/runtime";
+// handler file (`A2AServiceClient`, one method per RPC) over the runtime's framed transport
+// (`FramedTransport` and `createFramedConnection` of @protoc-gen-a2a/runtime/binding: calls
+// multiplexed by id on one channel, cancel frames, answer frames back to messages and typed
+// errors, a lost channel as UNAVAILABLE). Yours: the channel of your transport, how frames look
+// on it, and the error form. Fill the places marked A2A-SCAFFOLD; a rerun of
+// `protoc-gen-a2a scaffold-binding` leaves this file alone.
 import { spawn, type ChildProcess } from "node:child_process";
-import { errorRegistry, InvalidAgentResponseError, UnsupportedOperationError } from "../../gen/a2a_a2a_errors.js";
-import { A2AServiceTransportClient, type A2AServiceOperationName } from "../../gen/a2a_a2a_handler.js";
+import {
+  createFramedConnection,
+  FramedTransport,
+  jsonClientFrames,
+  type FramedAnswer,
+  type FramedChannel,
+  type FramedChannelEvents,
+  type FramedClientCodec,
+  type FramedConnection,
+  type FramedOutboundCall,
+  type FramedTransportOptions,
+} from "@protoc-gen-a2a/runtime/binding";
+import { errorRegistry, UnsupportedOperationError } from "../../gen/a2a_a2a_errors.js";
+import { A2AServiceTransportClient } from "../../gen/a2a_a2a_handler.js";
 import { stdioOperations } from "./stdio-operations.js";
 
 /**
@@ -19,43 +31,17 @@ export function unfilledStdioClient(place: string): never {
   throw new UnsupportedOperationError(`${place}: not filled in yet (A2A-SCAFFOLD, stdio-client.ts)`);
 }
 
-/** One call as the client sends it (the connection gives it its wire id: ids are the connection's). */
-export interface StdioOutboundCall {
-  /** The operation's wire name (stdioOperations). */
-  readonly operation: string;
-  /** The request in ProtoJSON. */
-  readonly request: JsonValue;
-  /** Service parameters (§3.2.6): A2A-Version, A2A-Extensions, the client's headers (credentials). */
-  readonly serviceParameters: Readonly<Record<string, string>>;
-}
+/** One call as the client sends it: operation (its wire name), ProtoJSON request, service parameters (the connection gives it its id). */
+export type StdioOutboundCall = FramedOutboundCall;
 
-/** One answer frame of a call. */
-export type StdioAnswerFrame =
-  | { readonly kind: "result"; readonly response: JsonValue; readonly activatedExtensions?: readonly string[] | undefined }
-  /** `activatedExtensions`: on a stream's first event, the extensions the agent activated. */
-  | { readonly kind: "event"; readonly event: JsonValue; readonly activatedExtensions?: readonly string[] | undefined }
-  | { readonly kind: "end" }
-  /** `error` in the binding's native error form (encodeStdioError on the server; by default a JSON-RPC error object). */
-  | { readonly kind: "error"; readonly error: unknown };
+/** One answer frame of a call: a result; an event (then more, then an end); or an error in the binding's native form. */
+export type StdioAnswerFrame = FramedAnswer;
 
-/**
- * A2A-SCAFFOLD(framing): the client's end of your transport. `call` sends one call and yields
- * its answer frames as they arrive (a result; or events then an end; or an error), and stops
- * the call on the wire when `signal` aborts (streaming cancellation, §12.5).
- */
-export interface StdioConnection {
-  call(call: StdioOutboundCall, signal: AbortSignal | undefined): AsyncIterable<StdioAnswerFrame>;
-  /** Closes the connection; its running calls fail. */
-  close?(): void | Promise<void>;
-}
+/** The client's end of the binding: `call` sends one call and yields its answer frames; an abort (or a consumer that stops) cancels it on the wire. */
+export type StdioConnection = FramedConnection;
 
-/** Options of the https://protoc-gen-a2a.github.io/bindings/stdio/v1 client. */
-export interface StdioClientOptions extends ClientOptions {
-  /** Where the frames go. Default: `connectStdio(url)`. */
-  readonly connection?: StdioConnection | undefined;
-  /** The interface URL (`AgentInterface.url` of a https://protoc-gen-a2a.github.io/bindings/stdio/v1 interface). */
-  readonly url?: string | undefined;
-}
+/** Options of the https://protoc-gen-a2a.github.io/bindings/stdio/v1 client: the standard client options, `connection` (default: `connectStdio(url)`) and `url` (the AgentInterface.url). */
+export type StdioClientOptions = FramedTransportOptions;
 
 /** Options of {@link connectStdio}. */
 export interface StdioConnectOptions {
@@ -65,6 +51,13 @@ export interface StdioConnectOptions {
   readonly serviceParameters?: Readonly<Record<string, string>> | undefined;
   /** The child's environment besides that. Default: this process's. */
   readonly env?: NodeJS.ProcessEnv | undefined;
+  /** Answer lines received but not yet read by their callers, at which the child's stdout is paused (it resumes at half). Default 1 000. */
+  readonly highWaterFrames?: number | undefined;
+}
+
+/** A channel of {@link openStdioChannel}: one child process. */
+export interface StdioChannel extends FramedChannel<string> {
+  readonly child: ChildProcess;
 }
 
 /** A connection of {@link connectStdio}: one child process, started by the first call and again by the first call after it exited. */
@@ -76,106 +69,79 @@ export interface StdioProcessConnection extends StdioConnection {
 }
 
 /**
- * A2A-SCAFFOLD(framing): opens a connection to `url` (the AgentInterface.url).
+ * A2A-SCAFFOLD(framing): opens one channel of your transport to `url` (the AgentInterface.url):
+ * a socket, a session, a child process. `send(frame)` writes a frame; `writable` says whether it
+ * still can; `close()` closes it. Report every frame read to `events.frame`, and the channel
+ * closing or failing to `events.closed(reason)` (its running calls fail with UNAVAILABLE).
+ * Reject (or throw) when it cannot open. Optional `pause()`/`resume()`: stop reading while
+ * answers pile up unread (backpressure).
  *
- * On this binding: `url` is the agent's executable (run with `options.args`); one JSON object per
- * line on its stdin (calls, cancels) and stdout (answers); its stderr is passed through.
+ * On this binding: `url` is the agent's executable (run with `options.args`); one frame per line
+ * on its stdin (calls, cancels) and stdout (answers); its stderr is passed through.
+ */
+export function openStdioChannel(url: string, events: FramedChannelEvents<string>, options: StdioConnectOptions = {}): StdioChannel {
+  const child = spawn(url, [...(options.args ?? [])], {
+    stdio: ["pipe", "pipe", "inherit"],
+    env: { ...(options.env ?? process.env), A2A_SERVICE_PARAMETERS: JSON.stringify(options.serviceParameters ?? {}) },
+  });
+  const stdin = child.stdin!;
+  const stdout = child.stdout!;
+  let buffered = "";
+  stdout.setEncoding("utf8");
+  stdout.on("data", (chunk: string) => {
+    buffered += chunk;
+    for (let nl = buffered.indexOf("\n"); nl !== -1; nl = buffered.indexOf("\n")) {
+      const line = buffered.slice(0, nl);
+      buffered = buffered.slice(nl + 1);
+      events.frame(line);
+    }
+  });
+  child.once("error", (e) => events.closed(e));
+  child.once("exit", (code, signal) => events.closed(new Error(`the agent process ${url} exited (${signal ?? code}) before the call ended`)));
+  stdin.on("error", () => undefined); // a child that exited: its exit fails the calls
+  const exited = () => child.exitCode !== null || child.signalCode !== null;
+  return {
+    child,
+    send: (frame) => void stdin.write(`${frame}\n`),
+    get writable() {
+      return !exited() && stdin.writable;
+    },
+    close: () =>
+      new Promise<void>((closed) => {
+        if (exited()) return closed();
+        child.once("exit", () => closed());
+        stdout.resume();
+        stdin.end();
+      }),
+    pause: () => stdout.pause(),
+    resume: () => stdout.resume(),
+  };
+}
+
+/** A2A-SCAFFOLD(framing): how calls and answers look on your wire, the client's side of the server's decodeStdioCall. On this binding: the runtime's JSON call frames, one per line. */
+export const stdioClientFrames: FramedClientCodec<string> = jsonClientFrames;
+
+/**
+ * A connection to `url`: calls multiplexed on the channel {@link openStdioChannel} opens
+ * (at the first call, and again at the first call after it closed).
+ *
+ * On this binding: one child process per connection, every call on its pipes, told apart by the
+ * lines' `id`, which the connection assigns.
  */
 export function connectStdio(url: string, options: StdioConnectOptions = {}): StdioProcessConnection {
-  type Pending = { frames: StdioAnswerFrame[]; failure: unknown; done: boolean; wake: (() => void) | undefined; child: ChildProcess };
-  const calls = new Map<number, Pending>();
-  let child: ChildProcess | undefined;
-  let nextId = 1;
-  const start = (): ChildProcess => {
-    if (child !== undefined) return child;
-    const started = spawn(url, [...(options.args ?? [])], {
-      stdio: ["pipe", "pipe", "inherit"],
-      env: { ...(options.env ?? process.env), A2A_SERVICE_PARAMETERS: JSON.stringify(options.serviceParameters ?? {}) },
-    });
-    child = started;
-    let buffered = "";
-    started.stdout!.setEncoding("utf8");
-    started.stdout!.on("data", (chunk: string) => {
-      buffered += chunk;
-      for (let nl = buffered.indexOf("\n"); nl !== -1; nl = buffered.indexOf("\n")) {
-        const line = buffered.slice(0, nl);
-        buffered = buffered.slice(nl + 1);
-        let f: Record<string, unknown>;
-        try {
-          f = JSON.parse(line) as Record<string, unknown>;
-        } catch {
-          continue;
-        }
-        const pending = typeof f["id"] === "number" ? calls.get(f["id"]) : undefined;
-        if (pending === undefined || pending.done) continue;
-        const activated = Array.isArray(f["activatedExtensions"]) ? (f["activatedExtensions"] as unknown[]).filter((e): e is string => typeof e === "string") : undefined;
-        if ("result" in f) pending.frames.push({ kind: "result", response: f["result"] as JsonValue, activatedExtensions: activated });
-        else if ("event" in f) pending.frames.push({ kind: "event", event: f["event"] as JsonValue, activatedExtensions: activated });
-        else if (f["end"] === true) pending.frames.push({ kind: "end" });
-        else if ("error" in f) pending.frames.push({ kind: "error", error: f["error"] });
-        else pending.failure ??= new InvalidAgentResponseError("a line with neither result, event, end nor error");
-        pending.wake?.();
-      }
-    });
-    const gone = (why: unknown) => {
-      if (child === started) child = undefined;
-      for (const pending of calls.values()) {
-        if (pending.child !== started || pending.done) continue;
-        pending.failure ??= why;
-        pending.wake?.();
-      }
-    };
-    started.once("error", (e) => gone(e));
-    started.once("exit", (code, signal) => gone(new Error(`the agent process ${url} exited (${signal ?? code}) before the call ended`)));
-    started.stdin!.on("error", () => undefined); // a child that exited: its exit fails the calls
-    return started;
-  };
+  const connection = createFramedConnection<StdioChannel>({
+    open: (events) => openStdioChannel(url, events, options),
+    frames: stdioClientFrames,
+    errors: errorRegistry,
+    highWaterFrames: options.highWaterFrames,
+    label: `the agent process ${url}`,
+  });
   return {
     get child() {
-      return child;
+      return connection.channel?.child;
     },
-    async *call(call, signal) {
-      signal?.throwIfAborted();
-      const agent = start();
-      const id = nextId++; // the connection's own ids: the transport gives none
-      const pending: Pending = { frames: [], failure: undefined, done: false, wake: undefined, child: agent };
-      calls.set(id, pending);
-      const onAbort = () => {
-        pending.failure ??= signal?.reason;
-        pending.wake?.();
-      };
-      signal?.addEventListener("abort", onAbort, { once: true });
-      try {
-        agent.stdin!.write(`${JSON.stringify({ id, method: call.operation, params: call.request, serviceParameters: call.serviceParameters })}\n`);
-        for (;;) {
-          if (signal?.aborted === true) throw signal.reason;
-          const next = pending.frames.shift();
-          if (next !== undefined) {
-            if (next.kind !== "event") pending.done = true;
-            yield next;
-            if (pending.done) return;
-            continue;
-          }
-          if (pending.failure !== undefined) throw pending.failure;
-          await new Promise<void>((resolve) => {
-            pending.wake = resolve;
-          });
-          pending.wake = undefined;
-        }
-      } finally {
-        signal?.removeEventListener("abort", onAbort);
-        calls.delete(id);
-        if (!pending.done && agent.exitCode === null && agent.stdin!.writable) agent.stdin!.write(`${JSON.stringify({ id, cancel: true })}\n`);
-      }
-    },
-    close: async () => {
-      const running = child;
-      if (running === undefined || running.exitCode !== null) return;
-      await new Promise<void>((resolve) => {
-        running.once("exit", () => resolve());
-        running.stdin!.end();
-      });
-    },
+    call: (call, signal) => connection.call(call, signal),
+    close: () => connection.close(),
   };
 }
 
@@ -188,79 +154,9 @@ export function decodeStdioError(error: unknown): Error {
 }
 
 /** The Transport of the https://protoc-gen-a2a.github.io/bindings/stdio/v1 binding: every typed call as frames. */
-export class StdioTransport implements Transport {
-  readonly #options: StdioClientOptions;
-  #connection: StdioConnection | undefined;
-
+export class StdioTransport extends FramedTransport {
   constructor(options: StdioClientOptions) {
-    this.#options = options;
-    this.#connection = options.connection;
-  }
-
-  async unary<I extends OperationDescriptor>(operation: I, request: MessageInitShape<I["input"]>, options?: CallOptions): Promise<MessageShape<I["output"]>> {
-    const { signal, cleanup } = callSignal(options?.signal, options?.timeoutMs ?? this.#options.timeoutMs);
-    try {
-      for await (const frame of this.#send(operation, request, options, signal)) {
-        if (frame.kind === "result") {
-          if (frame.activatedExtensions !== undefined && frame.activatedExtensions.length > 0) options?.onHeaders?.(new Headers({ "a2a-extensions": frame.activatedExtensions.join(", ") }));
-          return this.#decode(operation, frame.response);
-        }
-        if (frame.kind === "error") throw decodeStdioError(frame.error);
-        throw new InvalidAgentResponseError(`${operation.name}: a unary call was answered with a ${frame.kind} frame`);
-      }
-      throw new InvalidAgentResponseError(`${operation.name}: the connection ended before the answer`);
-    } catch (e) {
-      throw isA2AError(e) ? e : unreachableError(errorRegistry, e, signal);
-    } finally {
-      cleanup();
-    }
-  }
-
-  async *stream<I extends OperationDescriptor>(operation: I, request: MessageInitShape<I["input"]>, options?: CallOptions): AsyncIterable<MessageShape<I["output"]>> {
-    const { signal, cleanup } = callSignal(options?.signal, options?.timeoutMs ?? this.#options.timeoutMs);
-    try {
-      for await (const frame of this.#send(operation, request, options, signal)) {
-        if (frame.kind === "event") {
-          if (frame.activatedExtensions !== undefined && frame.activatedExtensions.length > 0) options?.onHeaders?.(new Headers({ "a2a-extensions": frame.activatedExtensions.join(", ") }));
-          yield this.#decode(operation, frame.event);
-        } else if (frame.kind === "end") return;
-        else if (frame.kind === "error") throw decodeStdioError(frame.error);
-        else throw new InvalidAgentResponseError(`${operation.name}: a stream was answered with a ${frame.kind} frame`);
-      }
-      throw new InvalidAgentResponseError(`${operation.name}: the stream ended without its end frame`);
-    } catch (e) {
-      throw isA2AError(e) ? e : unreachableError(errorRegistry, e, signal);
-    } finally {
-      cleanup();
-    }
-  }
-
-  #send(operation: OperationDescriptor, request: MessageInitShape<OperationDescriptor["input"]>, options: CallOptions | undefined, signal: AbortSignal | undefined): AsyncIterable<StdioAnswerFrame> {
-    this.#connection ??= connectStdio(this.#options.url ?? "");
-    const wiring = stdioOperations[operation.name as A2AServiceOperationName];
-    const message = requestMessage(operation.input, request, this.#options);
-    return this.#connection.call(
-      {
-        operation: wiring.wire,
-        request: toJson(operation.input, message),
-        serviceParameters: requestHeaders(this.#options, options),
-      },
-      signal,
-    );
-  }
-
-  /** Closes the connection (the one it opened, or the one it was given). */
-  async close(): Promise<void> {
-    await this.#connection?.close?.();
-    this.#connection = undefined;
-  }
-
-  #decode<I extends OperationDescriptor>(operation: I, json: JsonValue): MessageShape<I["output"]> {
-    try {
-      return fromJson(operation.output, json, { ignoreUnknownFields: true }) as MessageShape<I["output"]>;
-    } catch (e) {
-      throw new InvalidAgentResponseError(`${operation.name}: the response does not decode: ${e instanceof Error ? e.message : String(e)}`);
-    }
+    super({ operations: stdioOperations, errors: errorRegistry, connect: connectStdio, decodeError: decodeStdioError }, options);
   }
 }
 

@@ -1,23 +1,54 @@
 // Written by protoc-gen-a2a scaffold-binding v0.1.0 for lf.a2a.v1.A2AService (a2a.proto); now yours.
-// The server side of the https://protoc-gen-a2a.github.io/bindings/websocket/v1 binding (spec §12): your transport's frames in, the
-// generated handler interface called through the runtime's shared pipeline (service
-// parameters, version negotiation, extensions, REQUIRED validation, error mapping: the same
-// steps and errors as the JSON-RPC, HTTP+JSON and gRPC servers), frames out. Fill the places
-// marked A2A-SCAFFOLD; a rerun of `protoc-gen-a2a scaffold-binding` leaves this file alone.
+// The server side of the https://protoc-gen-a2a.github.io/bindings/websocket/v1 binding (spec §12): the holes of your transport's framing,
+// and the server made of them. The core is the runtime's (`createFramedBindingServer` of
+// @protoc-gen-a2a/runtime/binding, so that its fixes reach this binding with the runtime):
+// calls multiplexed by id on a connection, cancellation, error frames, activated extensions,
+// streaming with backpressure, and every call through the shared pipeline (service parameters,
+// version negotiation, extensions, REQUIRED validation, error mapping: the same steps and errors
+// as the JSON-RPC, HTTP+JSON and gRPC servers). Fill the places marked A2A-SCAFFOLD; a rerun of
+// `protoc-gen-a2a scaffold-binding` leaves this file alone.
 import type { IncomingMessage, Server as HttpServer } from "node:http";
-import type { JsonValue } from "@bufbuild/protobuf";
-import { WriteBudget, isA2AError, toJsonRpcError, type A2AError, type JsonRpcErrorObject, type ServerOptions } from "@protoc-gen-a2a/runtime";
-import { createBindingDispatcher } from "@protoc-gen-a2a/runtime/binding";
+import { WriteBudget, toJsonRpcError, type A2AError, type JsonRpcErrorObject, type ServerOptions } from "@protoc-gen-a2a/runtime";
+import {
+  createFramedBindingServer,
+  decodeJsonCallFrame,
+  jsonCancelFrameId,
+  jsonReplySink,
+  peekJsonCallId,
+  type FramedBindingServer,
+  type FramedCallId,
+  type FramedInboundCall,
+  type FramedReplySink,
+  type FramedServerConnection,
+  type JsonAnswerFrame,
+} from "@protoc-gen-a2a/runtime/binding";
 import { DEFAULT_STALLED_WRITE_TIMEOUT_MS, routeUpgrade } from "@protoc-gen-a2a/runtime/http";
 import { WebSocket, WebSocketServer } from "ws";
-import { errorSpecs, InvalidRequestError, JsonParseError, UnsupportedOperationError } from "../../gen/a2a_a2a_errors.js";
+import { errorSpecs, InvalidRequestError, UnsupportedOperationError } from "../../gen/a2a_a2a_errors.js";
 import { A2AServiceOperationsByName, A2AServiceRequiredFields, A2AServiceResponseFields, dispatchA2AService, type A2AServiceHandler, type A2AServiceOperationName } from "../../gen/a2a_a2a_handler.js";
 import { A2AServiceRequestJsonReaders } from "../../gen/a2a_a2a_json.js";
 import { createWsFlow } from "./ws-flow.js";
 import { WS_PROTOCOL_BINDING, wsOperations } from "./ws-operations.js";
 
 /** A call's id on the wire: answers carry it, so that calls can share one connection. */
-export type WsCallId = string | number;
+export type WsCallId = FramedCallId;
+
+/** One call as {@link decodeWsCall} read it from an inbound frame: id, operation (its wire name), ProtoJSON request, service parameters, tenant. */
+export type WsInboundCall = FramedInboundCall;
+
+/**
+ * Where the server writes the answer frames of a call, in order: a result; or events, then an
+ * end; or an error (`id` null when the frame could not be read). Each may return a promise,
+ * awaited before the call's next frame (backpressure). The error form is what
+ * {@link encodeWsError} returns: change both together.
+ */
+export type WsReplySink = FramedReplySink<JsonRpcErrorObject>;
+
+/** One connection (socket, session, process): `receive` every frame that arrives on it; `cancel(id)` for a cancel frame; `close()` when it closes. */
+export type WsServerConnection = FramedServerConnection;
+
+/** The server of the binding for one agent: `connect(sink, parameters?)` per connection (parameters: service parameters of the whole connection). */
+export type WsBindingServer = FramedBindingServer<JsonRpcErrorObject>;
 
 /**
  * What the A2A-SCAFFOLD places not filled yet do: throw UnsupportedOperationError, which the
@@ -27,81 +58,27 @@ export function unfilledWsServer(place: string): never {
   throw new UnsupportedOperationError(`${place}: not filled in yet (A2A-SCAFFOLD, ws-server.ts)`);
 }
 
-/** One call as {@link decodeWsCall} read it from an inbound frame. */
-export interface WsInboundCall {
-  readonly id: WsCallId;
-  /** The operation's wire name (wsOperations). */
-  readonly operation: string;
-  /** The request in ProtoJSON (spec §5.5, §12.2); decoded and validated by the pipeline. */
-  readonly request: JsonValue;
-  /** The call's service parameters (§3.2.6, §12.3): A2A-Version, A2A-Extensions, credentials. */
-  readonly serviceParameters: Readonly<Record<string, string>>;
-  /** The tenant, when the binding's addressing carries one (§3.2.7). */
-  readonly tenant?: string | undefined;
-}
-
-/** Where the server writes the answer frames of a call, in order. */
-export interface WsReplySink {
-  /** A unary call's response (and the extensions the agent activated: send them back as A2A-Extensions). */
-  result(id: WsCallId, response: JsonValue, activatedExtensions: readonly string[]): void | Promise<void>;
-  /**
-   * One event of a stream; resolve when the transport can take more (backpressure).
-   * `activatedExtensions`: on the first event, the extensions the agent activated (send them
-   * back as A2A-Extensions, §4.6); empty on later events.
-   */
-  event(id: WsCallId, event: JsonValue, activatedExtensions: readonly string[]): void | Promise<void>;
-  /** The regular end of a stream. */
-  end(id: WsCallId): void | Promise<void>;
-  /** A failed call, or the last frame of a failed stream; `id` null when the frame could not be read. */
-  error(id: WsCallId | null, error: JsonRpcErrorObject): void | Promise<void>;
-}
-
 /**
  * A2A-SCAFFOLD(framing): reads one inbound frame of your transport (a WebSocket message, a
  * queue message, a line of stdin, …). Throw an A2A error for a frame that is no call:
  * `JsonParseError` for one that does not parse, `InvalidRequestError` for one that is no call.
+ * The runtime's JSON call frames (what the client's default `wsClientFrames` sends:
+ * `{"id", "method", "params", "serviceParameters"?}`) read with
+ * `return decodeJsonCallFrame(frame, errorSpecs);` (@protoc-gen-a2a/runtime/binding).
  *
- * On this binding: a call is one WebSocket text frame holding one JSON object,
+ * On this binding: a call is one WebSocket text frame holding one JSON call frame of the runtime,
  * `{"id": <number|string>, "method": <wire name>, "params"?: <ProtoJSON request>, "serviceParameters"?: {name: value}}`;
  * {@link attachWsServer} hands a text frame over as its string, a binary frame as its bytes.
  */
 export function decodeWsCall(frame: unknown): WsInboundCall {
   if (typeof frame !== "string") throw new InvalidRequestError("binary frames are not part of this binding: send text frames of JSON");
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(frame);
-  } catch (e) {
-    throw new JsonParseError(`Invalid JSON frame: ${e instanceof Error ? e.message : String(e)}`);
-  }
-  if (!isJsonObject(parsed)) throw new InvalidRequestError("a frame is a JSON object: {id, method, params, serviceParameters?}");
-  const id = parsed["id"];
-  if (!isWsCallId(id)) throw new InvalidRequestError('the frame has no "id" (a number or a string)');
-  const method = parsed["method"];
-  if (typeof method !== "string" || method === "") throw new InvalidRequestError('the frame has no "method" (the operation\'s wire name)');
-  // Absent params are an empty request (GetExtendedAgentCard has no required field); anything
-  // else goes to the pipeline as it is, which answers a non-object with InvalidParamsError.
-  const request = parsed["params"] === undefined ? {} : (parsed["params"] as JsonValue);
-  const parameters = parsed["serviceParameters"];
-  if (parameters !== undefined && (!isJsonObject(parameters) || !Object.values(parameters).every((v) => typeof v === "string"))) {
-    throw new InvalidRequestError('"serviceParameters" is an object of strings ({"A2A-Version": "1.0", …})');
-  }
-  // The tenant travels in the request (as on JSON-RPC): the pipeline scopes the call by it.
-  const tenant = isJsonObject(request) && typeof request["tenant"] === "string" ? request["tenant"] : undefined;
-  return { id, operation: method, request, serviceParameters: (parameters ?? {}) as Record<string, string>, tenant };
-}
-
-/** A frame's `id`: a number (finite) or a string (JSON-RPC's ids without null). */
-export function isWsCallId(id: unknown): id is WsCallId {
-  return typeof id === "string" || (typeof id === "number" && Number.isFinite(id));
-}
-
-function isJsonObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
+  return decodeJsonCallFrame(frame, errorSpecs);
 }
 
 /**
  * A2A-SCAFFOLD(framing): the call id of a frame {@link decodeWsCall} refused, when it can
- * still be read, so that the error frame carries it; null otherwise.
+ * still be read, so that the error frame carries it; null otherwise (`peekJsonCallId` for JSON
+ * call frames). An id in use by a running call is never used.
  *
  * On this binding, as on JSON-RPC (§9.5): an error frame carries an id only for a frame that
  * was read as a call; one that is not (not JSON, no id or method, bad `serviceParameters`,
@@ -144,31 +121,12 @@ export function encodeWsError(error: A2AError): JsonRpcErrorObject {
   return toJsonRpcError(error);
 }
 
-/** One connection (socket, session, process) of the binding: hand it every frame that arrives on it. */
-export interface WsServerConnection {
-  /** Handles one frame; answers through the connection's sink. Never throws. */
-  receive(frame: unknown): Promise<void>;
-  /** Cancels one running call of this connection (a cancel frame): its handler's signal aborts. */
-  cancel(id: WsCallId): void;
-  /** Cancels every running call of this connection (it closed). */
-  close(): void;
-}
-
-/** The server of the binding for one agent: one dispatcher, any number of connections. */
-export interface WsBindingServer {
-  readonly protocolBinding: string;
-  /**
-   * A new connection, answering through `sink`. `parameters`: service parameters set for the
-   * whole connection (e.g. the headers of a WebSocket upgrade); a call's own override them.
-   * Call ids are the connection's: two connections may use the same ones.
-   */
-  connect(sink: WsReplySink, parameters?: Readonly<Record<string, string>>): WsServerConnection;
-}
-
 /**
  * Serves `handler` over the https://protoc-gen-a2a.github.io/bindings/websocket/v1 binding. `options` are those of the standard servers
  * (supportedVersions, versionWhenMissing, requiredExtensions, authenticate, logger), so that
- * every binding of the agent answers alike.
+ * every binding of the agent answers alike. Your transport's adapter calls `connect(sink,
+ * parameters)` per connection and hands it every frame (`receive`), cancel frame (`cancel`)
+ * and the connection's end (`close`); `jsonReplySink(write)` writes JSON answer frames.
  *
  * A2A-SCAFFOLD(auth): credentials travel as service parameters (e.g. `authorization`), per
  * call or for the connection, and `options.authenticate` receives them before anything else
@@ -186,78 +144,26 @@ export interface WsBindingServer {
  * stops the stream instead of filling the server's memory.
  */
 export function createWsBindingServer<Principal>(handler: A2AServiceHandler<Principal>, options?: ServerOptions<Principal>): WsBindingServer {
-  const dispatcher = createBindingDispatcher<Principal>(
+  return createFramedBindingServer<Principal>(
     {
       operations: A2AServiceOperationsByName,
       requestFields: A2AServiceRequiredFields,
+      // The generated ProtoJSON readers: a JSON request decoded and checked in one pass (reflection decides the rest).
       requestReaders: A2AServiceRequestJsonReaders,
       responseFields: A2AServiceResponseFields,
       errors: errorSpecs,
       dispatch: (operation, request, context) => dispatchA2AService(handler, operation as A2AServiceOperationName, request, context),
     },
     WS_PROTOCOL_BINDING,
+    {
+      operations: wsOperations,
+      decodeCall: decodeWsCall,
+      peekCallId: peekWsCallId,
+      serviceParameters: wsServiceParameters,
+      encodeError: encodeWsError,
+    },
     options,
   );
-  const byWire = new Map<string, string>(Object.entries(wsOperations).map(([rpc, wiring]) => [wiring.wire, rpc]));
-
-  function connect(sink: WsReplySink, parameters: Readonly<Record<string, string>> = {}): WsServerConnection {
-    const running = new Map<WsCallId, AbortController>();
-
-    async function receive(frame: unknown): Promise<void> {
-      let call: WsInboundCall;
-      try {
-        call = decodeWsCall(frame);
-      } catch (e) {
-        const error = isA2AError(e) ? e : new InvalidRequestError("the frame is not a call");
-        await sink.error(peekWsCallId(frame), encodeWsError(error));
-        return;
-      }
-      if (running.has(call.id)) {
-        // Not with the id: the refusal would read as the running call's last frame.
-        await sink.error(null, encodeWsError(new InvalidRequestError(`call id ${JSON.stringify(call.id)} is already in use on this connection`)));
-        return;
-      }
-      const abort = new AbortController();
-      running.set(call.id, abort);
-      try {
-        const result = await dispatcher.call({
-          // An unknown wire name is passed on as it is: the pipeline answers MethodNotFoundError.
-          operation: byWire.get(call.operation) ?? call.operation,
-          request: call.request,
-          serviceParameters: wsServiceParameters(call, parameters),
-          tenant: call.tenant,
-          signal: abort.signal,
-        });
-        if (result.kind === "unary") {
-          await sink.result(call.id, result.response, result.activatedExtensions);
-          return;
-        }
-        let first = true;
-        for await (const event of result.events) {
-          if (abort.signal.aborted) break;
-          await sink.event(call.id, event, first ? [...result.context.activatedExtensions] : []);
-          first = false;
-        }
-        if (!abort.signal.aborted) await sink.end(call.id);
-      } catch (e) {
-        // The dispatcher throws A2AErrors only (a handler's own failure is InternalError, logged).
-        if (!abort.signal.aborted) await sink.error(call.id, encodeWsError(e as A2AError));
-      } finally {
-        running.delete(call.id);
-      }
-    }
-
-    return {
-      receive: (frame) => receive(frame).catch(() => undefined),
-      cancel: (id) => running.get(id)?.abort(),
-      close: () => {
-        for (const abort of running.values()) abort.abort();
-        running.clear();
-      },
-    };
-  }
-
-  return { protocolBinding: WS_PROTOCOL_BINDING, connect };
 }
 
 // ---------------------------------------------------------------------------------------
@@ -332,30 +238,6 @@ export interface WsServerAttachment {
   close(): Promise<void>;
 }
 
-/** The largest frame looked at as a possible cancel frame (`{"id", "cancel": true}`); larger ones are calls. */
-const WS_MAX_CANCEL_FRAME_CHARS = 1024;
-
-/** The id of a cancel frame `{"id", "cancel": true}`, or undefined for any other frame (a call, for the binding server to read). */
-function cancelledCallId(text: string): WsCallId | undefined {
-  if (text.length > WS_MAX_CANCEL_FRAME_CHARS || !text.includes("cancel")) return undefined;
-  try {
-    const frame: unknown = JSON.parse(text);
-    return isJsonObject(frame) && frame["cancel"] === true && isWsCallId(frame["id"]) ? frame["id"] : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** The id of a call frame, when it has one (for the answer to one call too many). */
-function callIdOf(text: string): WsCallId | null {
-  try {
-    const frame: unknown = JSON.parse(text);
-    return isJsonObject(frame) && isWsCallId(frame["id"]) ? frame["id"] : null;
-  } catch {
-    return null;
-  }
-}
-
 /**
  * Serves `handler` over WebSocket on `server`'s upgrade requests to `options.path`: one
  * {@link createWsBindingServer} for the agent, one of its connections per socket (`connect`,
@@ -395,7 +277,7 @@ export function attachWsServer<Principal>(server: HttpServer, handler: A2AServic
     // once ws has handed it to the OS (its send callback): a stream's next event is not taken
     // from the handler before the previous one left, and a peer that stops reading stops the
     // socket with at most maxBufferedBytes plus one frame unwritten.
-    const send = async (frame: Record<string, unknown>): Promise<void> => {
+    const send = async (frame: JsonAnswerFrame): Promise<void> => {
       await flow.room();
       let written: Promise<void> = Promise.resolve();
       try {
@@ -414,12 +296,7 @@ export function attachWsServer<Principal>(server: HttpServer, handler: A2AServic
       }
       return written;
     };
-    const sink: WsReplySink = {
-      result: (id, response, activated) => send(activated.length > 0 ? { id, result: response, activatedExtensions: activated } : { id, result: response }),
-      event: (id, event, activated) => send(activated.length > 0 ? { id, event, activatedExtensions: activated } : { id, event }),
-      end: (id) => send({ id, end: true }),
-      error: (id, error) => send({ id, error }),
-    };
+    const sink = jsonReplySink(send);
     const connection = binding.connect(sink, parameters);
     const refuse = (id: WsCallId | null, error: A2AError) => void sink.error(id, encodeWsError(error));
     let running = 0;
@@ -444,13 +321,13 @@ export function attachWsServer<Principal>(server: HttpServer, handler: A2AServic
       if (bytes.length > maxFrame) return refuse(null, new InvalidRequestError(`the frame exceeds the limit of ${maxFrame} bytes`));
       // A text frame as its string (ws checked its UTF-8), a binary one as its bytes (decodeWsCall refuses it).
       const frame = isBinary ? bytes : bytes.toString("utf8");
-      const cancelled = typeof frame === "string" ? cancelledCallId(frame) : undefined;
+      const cancelled = jsonCancelFrameId(frame);
       // In the order read: a cancel frame right behind its call's frame finds the call started.
       if (cancelled !== undefined) return flow.read({ call: false, run: () => connection.cancel(cancelled) }); // a call that already ended: nothing to do
       flow.read({
         call: true,
         run: () => {
-          if (running >= maxCalls) return refuse(typeof frame === "string" ? callIdOf(frame) : null, new InvalidRequestError(`too many calls running on this socket (${maxCalls})`));
+          if (running >= maxCalls) return refuse(peekJsonCallId(frame), new InvalidRequestError(`too many calls running on this socket (${maxCalls})`));
           running++;
           void connection.receive(frame).finally(() => {
             running--;

@@ -2,9 +2,12 @@
 /**
  * `protoc-gen-a2a scaffold-binding --name <short> --uri <URI> [options]`: the starting point
  * of a custom binding (spec §12) in an agent project: `<name>-operations.ts` (the wire names
- * of the core operations), `<name>-server.ts` (a server adapter over the runtime's shared
- * pipeline), `<name>-client.ts` (a client Transport under the generated typed client) and
- * `BINDING.md` (everything §12 asks to document, pre-filled from the model). The files are
+ * of the core operations), `<name>-server.ts` (the server's holes: framing, service parameters,
+ * errors, wired to the runtime's `createFramedBindingServer`), `<name>-client.ts` (the client's
+ * channel, framing and error holes, wired to the runtime's `FramedTransport` under the generated
+ * typed client) and `BINDING.md` (everything §12 asks to document, pre-filled from the model).
+ * The framed-binding core itself lives in `@protoc-gen-a2a/runtime/binding`, so that a runtime
+ * update reaches every scaffolded binding. The files are
  * the author's once written: a rerun after the proto changed adds the new RPCs to the
  * operations table and BINDING.md and flags removed ones, and leaves everything else alone.
  *
