@@ -57,3 +57,40 @@ export function repairReport(kind: SqliteRepairReport["kind"], tasks: readonly S
 export function warnRepair(report: SqliteRepairReport, logger: Logger = CONSOLE_LOGGER): void {
   logger.warn?.(`SqliteTaskStore: ${report.message}`);
 }
+
+/** Hands reports to `onRepair` (what it throws is logged, never thrown), each undecodable row once. */
+export class RepairReporter {
+  readonly #onRepair: (report: SqliteRepairReport) => void;
+  readonly #logger: Logger;
+  /** Undecodable rows already reported. */
+  readonly #reported = new Set<string>();
+
+  /** Reports to `onRepair`; its failures go to `logger`. */
+  constructor(onRepair: (report: SqliteRepairReport) => void, logger: Logger) {
+    this.#onRepair = onRepair;
+    this.#logger = logger;
+  }
+
+  /** Hands a report to `onRepair`; what that throws is logged, never thrown to the caller of the store. */
+  report(report: SqliteRepairReport): void {
+    try {
+      this.#onRepair(report);
+    } catch (e) {
+      this.#logger.error("SqliteTaskStore: onRepair failed", e);
+    }
+  }
+
+  /** Reports the undecodable rows not reported yet. */
+  undecodable(tasks: readonly SqliteStoredRowKey[], pushConfigs: readonly SqliteStoredRowKey[] = []): void {
+    const fresh = (rows: readonly SqliteStoredRowKey[]) =>
+      rows.filter((row) => {
+        const key = JSON.stringify([row.tenant, row.owner, row.taskId, row.configId ?? null]);
+        if (this.#reported.has(key)) return false;
+        this.#reported.add(key);
+        return true;
+      });
+    const newTasks = fresh(tasks);
+    const newConfigs = fresh(pushConfigs);
+    if (newTasks.length + newConfigs.length > 0) this.report(repairReport("undecodable", newTasks, newConfigs));
+  }
+}

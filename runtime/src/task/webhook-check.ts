@@ -2,7 +2,8 @@
 /**
  * How a push sender's `onTaskEvent` hook hands the task handler its webhook URL policy, so that a
  * handler given the hook refuses at creation the URLs the sender would refuse at delivery
- * (spec §13.2), without importing the sender (and its DNS look-ups) into every task handler.
+ * (spec §13.2), without importing the sender (and its DNS look-ups) into every task handler. The
+ * policy itself is ./webhook-policy.ts.
  */
 
 /** The key under which a push sender's `onTaskEvent` carries its URL check. */
