@@ -17,7 +17,7 @@ import {
   type A2AErrorSpec,
   type ErrorDetail,
   type ErrorRegistry,
-} from "../runtime/src/a2a-error.js";
+} from "../runtime/src/errors/a2a-error.js";
 
 /** What the generator emits per error: the spec as data plus a tiny subclass. */
 function specOf(e: A2AErrorSpec): A2AErrorSpec {

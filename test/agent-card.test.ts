@@ -12,7 +12,7 @@ import { AgentCardSchema } from "../generated-example/gen/a2a_pb.js";
 import { createA2AServiceJsonRpcServer } from "../generated-example/gen/a2a_a2a_jsonrpc_server.js";
 import { serveNode } from "@protoc-gen-a2a/runtime/http";
 import type { UniversalHandler, UniversalRequest } from "@protoc-gen-a2a/runtime/http";
-import { CONNECT_PROTOCOL_BINDING, GRPC_WEB_PROTOCOL_BINDING } from "../runtime/src/discovery.js";
+import { CONNECT_PROTOCOL_BINDING, GRPC_WEB_PROTOCOL_BINDING } from "../runtime/src/protocol/discovery.js";
 
 /** A custom binding's URI (the example agent's WebSocket binding, generated-example/bindings/ws/). */
 const WS_URI = "https://protoc-gen-a2a.github.io/bindings/websocket/v1";

@@ -1,13 +1,13 @@
 /**
- * The call context's lazy cancellation (runtime/src/call-abort.ts): HTTP bindings hand the context a
+ * The call context's lazy cancellation (runtime/src/pipeline/call-abort.ts): HTTP bindings hand the context a
  * source whose AbortSignal is made only when a handler reads `context.signal`; the runtime's own
  * waiters watch through `onAbort`. Checked here through establishContext with a fake request; end to
  * end, test/http-abandoned-calls.test.ts and test/task-backpressure.test.ts cover clients that go away.
  */
 import { describe, expect, it } from "vitest";
-import { ServiceParameters } from "../runtime/src/call-context.js";
-import { CALL_CANCELLATION, LazyCallCancellation, isCallAborted, watchCallAbort, withTenant, type CallCancellation } from "../runtime/src/call-abort.js";
-import { establishContext, resolveServerOptions } from "../runtime/src/service-context.js";
+import { ServiceParameters } from "../runtime/src/pipeline/call-context.js";
+import { CALL_CANCELLATION, LazyCallCancellation, isCallAborted, watchCallAbort, withTenant, type CallCancellation } from "../runtime/src/pipeline/call-abort.js";
+import { establishContext, resolveServerOptions } from "../runtime/src/pipeline/server-pipeline.js";
 import { errorSpecs } from "../generated-example/gen/a2a_a2a_errors.js";
 
 /** A request-like cancellation source that counts how often its signal was made. */

@@ -1,5 +1,5 @@
 /**
- * Webhook receivers that misbehave (issue #17), against the push sender (runtime/src/task/push-sender.ts)
+ * Webhook receivers that misbehave (issue #17), against the push sender (runtime/src/task/push/sender.ts)
  * over real sockets on 127.0.0.1: receivers that accept and never answer, and receivers that answer 500.
  * Proves that:
  *   - attempts are bounded (maxRetries + 1, each cut off by timeoutMs), the failure is reported exactly

@@ -1,5 +1,5 @@
 /**
- * The grpc-js server stack (runtime/src/grpc-js/grpc-js-server.ts, the default of the generated listen helper) with the definition the
+ * The grpc-js server stack (runtime/src/grpc-js/server.ts, the default of the generated listen helper) with the definition the
  * generated Connect server uses (the object literal of `createA2AServiceGrpcRoutes`, plus
  * google.rpc.Status), against:
  *   - OUR generated gRPC client (Connect's gRPC transport), h2c and TLS;

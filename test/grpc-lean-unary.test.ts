@@ -14,7 +14,7 @@ import { GetTaskRequestSchema, Role, SendMessageRequestSchema } from "../generat
 import { createA2AServiceGrpcRoutes } from "../generated-example/gen/a2a_a2a_grpc_server.js";
 import { listenGrpc, type GrpcEndpoint } from "@protoc-gen-a2a/runtime/grpc";
 import { ECHO_EXTENSION, TestAgent } from "./support/test-agent.js";
-import { CALL_CANCELLATION } from "../runtime/src/call-abort.js";
+import { CALL_CANCELLATION } from "../runtime/src/pipeline/call-abort.js";
 import { LeanCancellation } from "../runtime/src/grpc/lean-unary.js";
 import { frame } from "./support/grpc-frames.js";
 

@@ -1,12 +1,12 @@
 /**
  * Error answers do not grow with what a client sends (issue #17: a 14 KB `A2A-Version` came back in
  * a 28 KB error body): a client value an error repeats is cut to 100 characters plus its length
- * (runtime/src/client-input.ts), in the message and in ErrorInfo metadata. Real servers on 127.0.0.1.
+ * (runtime/src/client/input.ts), in the message and in ErrorInfo metadata. Real servers on 127.0.0.1.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createA2AServiceJsonRpcServer } from "../generated-example/gen/a2a_a2a_jsonrpc_server.js";
 import { createA2AServiceRestServer } from "../generated-example/gen/a2a_a2a_rest_server.js";
-import { ECHO_LIMIT, clipped, quoted } from "../runtime/src/client-input.js";
+import { ECHO_LIMIT, clipped, quoted } from "../runtime/src/client/input.js";
 import { TestAgent } from "./support/test-agent.js";
 import { listen, type Listening } from "./support/servers.js";
 

@@ -1,7 +1,7 @@
 import type { Message } from "@bufbuild/protobuf";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { A2AError } from "../runtime/src/a2a-error.js";
-import { markImmutable } from "../runtime/src/binding-call.js";
+import { A2AError } from "../runtime/src/errors/a2a-error.js";
+import { markImmutable } from "../runtime/src/pipeline/binding-call.js";
 import { createEventTextCache, openEventStream, type EventStreamFraming, type SharedEventEncoding } from "../runtime/src/http/event-stream.js";
 import { SSE_KEEP_ALIVE, encodeEventStream, type EventStreamEncoding } from "../runtime/src/http/sse.js";
 import type { UniversalResponse, UniversalStreamResponse } from "../runtime/src/http/universal.js";

@@ -1,5 +1,5 @@
 /**
- * The request limits (issue #17, runtime/src/limits.ts) on every binding, with real servers on 127.0.0.1:
+ * The request limits (issue #17, runtime/src/pipeline/limits.ts) on every binding, with real servers on 127.0.0.1:
  *   - JSON nesting depth (`maxJsonDepth`, default 64): a deeper body is refused before it is parsed,
  *     JSON-RPC -32600 (id null), HTTP+JSON 400 INVALID_REQUEST; a body at the limit passes; brackets
  *     inside strings do not count; a deep Struct sent over gRPC (binary) is INVALID_ARGUMENT naming the field;

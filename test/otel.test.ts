@@ -234,7 +234,7 @@ describe("without tracing", () => {
       logLevel: "silent",
     });
     const inputs = Object.keys(result.metafile.inputs);
-    expect(inputs.some((p) => p.includes("runtime/src/service-context.ts"))).toBe(true);
+    expect(inputs.some((p) => p.includes("runtime/src/pipeline/server-pipeline.ts"))).toBe(true);
     expect(inputs.filter((p) => p.includes("runtime/src/otel/"))).toEqual([]);
     const externals = Object.values(result.metafile.outputs).flatMap((o) => o.imports.map((i) => i.path));
     expect(externals.filter((p) => p.includes("opentelemetry"))).toEqual([]);

@@ -6,7 +6,7 @@ import { fileOf, repoRoot, runPlugin } from "./support/plugin-runner.js";
 import { version } from "../plugin/src/version.js";
 import { OPTIONS, defaultOptions, optionsTable, parseOptions } from "../plugin/src/options.js";
 
-import { RUNTIME_VERSION } from "../runtime/src/version.js";
+import { RUNTIME_VERSION } from "../runtime/src/version/runtime-version.js";
 
 /** The runtime entry points a run's files import (`@protoc-gen-a2a/runtime/<entry>`, "" for the main one). */
 function runtimeEntries(files: ReadonlyMap<string, string>): string[] {

@@ -540,8 +540,8 @@ describe("the contract (plugin/src/model/task-runtime-contract.ts)", () => {
         shape.getName(),
       ).toEqual(listed.sort());
     }
-    // The push sender reads these when present (casts in push-sender.ts).
-    expect(source("runtime/src/task/push-sender.ts").getFullText()).toMatch(/authentication\?: \{ scheme: string; credentials: string \}[\s\S]*token\?: string/);
+    // The push sender reads these when present (casts in task/push/sender.ts).
+    expect(source("runtime/src/task/push/sender.ts").getFullText()).toMatch(/authentication\?: \{ scheme: string; credentials: string \}[\s\S]*token\?: string/);
   });
 
   it("lists the agent client's card fields, the runtime's enum keys and the eleven operations", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { formatExtensions, negotiateVersion, normalizeVersion, parseExtensions } from "../runtime/src/service-parameters.js";
-import { ServiceParameters, createCallContext } from "../runtime/src/call-context.js";
+import { formatExtensions, negotiateVersion, normalizeVersion, parseExtensions } from "../runtime/src/pipeline/service-parameters.js";
+import { ServiceParameters, createCallContext } from "../runtime/src/pipeline/call-context.js";
 
 describe("normalizeVersion (spec §3.6: Major.Minor, patch ignored, empty = 0.3)", () => {
   it.each([

@@ -3,7 +3,7 @@ import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import { describe, expect, it } from "vitest";
 import { GetTaskRequestSchema, MessageSchema, StreamResponseSchema, SubscribeToTaskRequestSchema, TaskSchema, TaskState, type Task } from "../generated-example/gen/a2a_pb.js";
 import { deepCopy } from "../runtime/src/task/factory.js";
-import { BINDING_CALL, isImmutable } from "../runtime/src/binding-call.js";
+import { BINDING_CALL, isImmutable } from "../runtime/src/pipeline/binding-call.js";
 import type { TaskEventNotice } from "@protoc-gen-a2a/runtime/task";
 import { Gate, callOf, collect, createA2ATaskHandler, sendRequest, taskOf, type A2ARequestContext, type A2ASchemas } from "./support/task-runtime-binding.js";
 

@@ -1,5 +1,5 @@
 /**
- * The weight of a task (runtime/src/task/task-size.ts), the one measure of every byte budget: close
+ * The weight of a task (runtime/src/task/size.ts), the one measure of every byte budget: close
  * to the length of its ProtoJSON text, cached per stored object, NaN for a task no JSON binding
  * could answer (a non-finite number in a Value), with the path of that number for error messages.
  */

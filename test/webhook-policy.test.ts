@@ -1,5 +1,5 @@
 /**
- * The webhook URL policy (runtime/src/task/webhook-policy.ts, spec §13.2), as a unit: tables of URLs,
+ * The webhook URL policy (runtime/src/task/push/webhook-policy.ts, spec §13.2), as a unit: tables of URLs,
  * policies, DNS answers and addresses with what the policy makes of them; then fast-check over
  * textual forms of addresses (WHATWG IPv4 forms — shorthand, decimal, hex, octal, a trailing dot,
  * percent-encoding, full-width characters — and IPv6 forms — compressed or not, zero-padded, upper
@@ -10,8 +10,8 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { parseIp } from "../runtime/src/task/ip-address.js";
-import { checkResolvedAddresses, checkWebhookUrl, isBlockedAddress, screenWebhookUrl, type HostResolver, type WebhookUrlPolicy, WebhookUrlError } from "../runtime/src/task/webhook-policy.js";
+import { parseIp } from "../runtime/src/task/push/ip-address.js";
+import { checkResolvedAddresses, checkWebhookUrl, isBlockedAddress, screenWebhookUrl, type HostResolver, type WebhookUrlPolicy, WebhookUrlError } from "../runtime/src/task/push/webhook-policy.js";
 
 type Code = WebhookUrlError["code"];
 

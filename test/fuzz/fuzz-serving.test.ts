@@ -247,7 +247,7 @@ describe("sizes", () => {
       const body = JSON.parse(Buffer.from(sizedHttpInput({ grow: "parts", offset }, "jsonrpc", []).body, "base64").toString()) as { params: { message: { parts: unknown[] } } };
       expect(body.params.message.parts.length).toBe(LIMITS.parts + offset);
       const grpc = fromBinary(SendMessageRequestSchema, sizedGrpcMessage({ grow: "metadata", offset }));
-      // jsonSize (runtime/src/limits.ts) counts {"k":"…"} as its text plus one.
+      // jsonSize (runtime/src/pipeline/limits.ts) counts {"k":"…"} as its text plus one.
       expect(JSON.stringify(grpc.message?.metadata).length + 1).toBe(LIMITS.metadata + offset);
     }
   });

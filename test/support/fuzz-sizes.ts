@@ -59,7 +59,7 @@ function allowed(spec: SizeSpec, limit: number): SizeSpec {
 function request(spec: SizeSpec, pad: string, messageId: string): { tenant?: string; message: Record<string, unknown> } {
   const message: Record<string, unknown> = { messageId, role: "ROLE_USER", parts: [{ text: pad }] };
   if (spec.grow === "parts") message["parts"] = Array.from({ length: Math.max(1, LIMITS.parts + spec.offset) }, (_, i) => ({ text: `p${i}` }));
-  // jsonSize (runtime/src/limits.ts) of {"k": "x…x"}: 2 + (1 + 4) + (n + 2).
+  // jsonSize (runtime/src/pipeline/limits.ts) of {"k": "x…x"}: 2 + (1 + 4) + (n + 2).
   if (spec.grow === "metadata") message["metadata"] = { k: "x".repeat(Math.max(0, LIMITS.metadata + spec.offset - 9)) };
   return { tenant: BIG_TENANT, message };
 }

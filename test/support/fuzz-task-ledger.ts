@@ -45,7 +45,7 @@ interface Row {
   readonly seq: number | bigint;
 }
 
-/** The ledger of a SQLite task store file (runtime/src/sqlite/sqlite-store.ts), read through its own read-only connection. */
+/** The ledger of a SQLite task store file (runtime/src/sqlite/store.ts), read through its own read-only connection. */
 export class SqliteTaskLedger implements TaskLedger {
   #db: Database.Database | undefined;
   #last = 0;

@@ -20,7 +20,7 @@ import { randomUUID } from "node:crypto";
 import { PostgresTaskStore } from "@protoc-gen-a2a/runtime/postgres";
 import type { ClusteredTaskStore, TaskCluster, TaskEventRecord, TurnTicket } from "../../runtime/src/task/cluster.js";
 import type { PushConfigShape, StreamResponseShape, TaskShape } from "../../runtime/src/task/shapes.js";
-import type { PushConfigPage, PushConfigQuery, TaskPage, TaskQuery, TaskScope } from "../../runtime/src/task/task-store.js";
+import type { PushConfigPage, PushConfigQuery, TaskPage, TaskQuery, TaskScope } from "../../runtime/src/task/store.js";
 import pg from "pg";
 import { afterAll, onTestFinished } from "vitest";
 import { StreamResponseSchema, TaskPushNotificationConfigSchema, TaskSchema } from "../../generated-example/gen/a2a_pb.js";

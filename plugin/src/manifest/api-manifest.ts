@@ -19,7 +19,7 @@ import { exactlyOneRule } from "../model/oneof-rules.js";
 import { generatedNotice } from "../emit/schema/generated-notice.js";
 import { reachableTypes } from "../emit/schema/message-schema.js";
 import { version } from "../version.js";
-import { A2A_OPERATIONS } from "../../../runtime/src/a2a-operations.js";
+import { A2A_OPERATIONS } from "../../../runtime/src/protocol/a2a-operations.js";
 
 /** The version of the manifest format; readers refuse a newer one. */
 export const MANIFEST_VERSION = 1;

@@ -13,7 +13,7 @@
  *
  * The generator turns every entry into a runtime `A2AErrorSpec` plus one small subclass of the runtime `A2AError`.
  */
-import type { A2AErrorSpec } from "../../../runtime/src/a2a-error.js";
+import type { A2AErrorSpec } from "../../../runtime/src/errors/a2a-error.js";
 
 /** A version of the §5.4 mapping table. `"v1.0.1"` (the current spec) is the default. */
 export type ErrorProfile = "v1.0.1" | "v1.0.0";

@@ -3,7 +3,7 @@ import { ScalarType, type DescEnum, type DescField, type DescMessage } from "@bu
 import type { FieldRequirement } from "./required-fields.js";
 import type { FileModel } from "./service-model.js";
 import { isWrapperDesc } from "@bufbuild/protobuf/wkt";
-import { hasOwnJsonForm } from "../../../runtime/src/json-form.js";
+import { hasOwnJsonForm } from "../../../runtime/src/protojson/json-form.js";
 
 /**
  * True for a well-known type with a JSON form of its own (Timestamp, Struct, a wrapper, Any, …;

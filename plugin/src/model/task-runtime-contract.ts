@@ -132,7 +132,7 @@ export const schemaMessages = [
   "AgentCard",
 ] as const satisfies readonly ContractMessageName[];
 
-/** The eleven operations (runtime/src/task/task-handler.ts implements them; `TaskServiceHandler` types them). */
+/** The eleven operations (runtime/src/task/handler.ts implements them; `TaskServiceHandler` types them). */
 export const contractRpcs = {
   SendMessage: { kind: "unary", input: "SendMessageRequest", output: "SendMessageResponse" },
   SendStreamingMessage: { kind: "server_streaming", input: "SendMessageRequest", output: "StreamResponse" },

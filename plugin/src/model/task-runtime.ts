@@ -1,7 +1,7 @@
 // Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 import { ScalarType, type DescEnum, type DescField, type DescFile, type DescMessage, type DescService } from "@bufbuild/protobuf";
 import type { OperationModel } from "./operation-model.js";
-import { A2A_OPERATIONS } from "../../../runtime/src/a2a-operations.js";
+import { A2A_OPERATIONS } from "../../../runtime/src/protocol/a2a-operations.js";
 import { generationError } from "../generation-error.js";
 import { notice } from "../notices.js";
 import { isA2AV03Service } from "./a2a-v0-3.js";
@@ -29,7 +29,7 @@ type TaskRuntimeRpc = (typeof taskRuntimeRpcs)[number];
 /**
  * The optional operations of spec §3.3.4: the `AgentCapabilities` field each needs, and the
  * error it is refused with when the Agent Card does not declare it true. The task runtime's
- * server-side checks (runtime/src/task/task-handler.ts) answer the same way; the
+ * server-side checks (runtime/src/task/handler.ts) answer the same way; the
  * generated agent client refuses the same calls locally, before any request (ACTS CLIENT-CAP-001).
  */
 export const capabilityRequirements = [

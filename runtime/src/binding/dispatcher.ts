@@ -14,13 +14,22 @@
  * handler's own throw becomes InternalError, logged, never leaked.
  */
 import type { JsonValue, Message, Registry } from "@bufbuild/protobuf";
-import { A2AError, toA2AError } from "../a2a-error.js";
-import { ServiceParameters, type CallContext, type ProtocolBinding } from "../call-context.js";
-import type { OperationDescriptor } from "../operation.js";
-import { encodeMessage } from "../proto-json.js";
-import { findMissingFields, type RequirementTable } from "../required-fields.js";
-import { decodeRequest, dispatchCall, establishContext, internalError, resolveServerOptions, type PipelineErrorSpecs, type ServerOptions, type ServiceDefinitionBase } from "../service-context.js";
-import { withTenant } from "../call-abort.js";
+import { A2AError, toA2AError } from "../errors/a2a-error.js";
+import { ServiceParameters, type CallContext, type ProtocolBinding } from "../pipeline/call-context.js";
+import type { OperationDescriptor } from "../protocol/operation.js";
+import { encodeMessage } from "../protojson/proto-json.js";
+import { findMissingFields, type RequirementTable } from "../pipeline/required-fields.js";
+import {
+  decodeRequest,
+  dispatchCall,
+  establishContext,
+  internalError,
+  resolveServerOptions,
+  type PipelineErrorSpecs,
+  type ServerOptions,
+  type ServiceDefinitionBase,
+} from "../pipeline/server-pipeline.js";
+import { withTenant } from "../pipeline/call-abort.js";
 
 /** What the generated code gives a custom binding: the operations and the tables the standard servers use. */
 export interface BindingServiceDefinition<Principal> extends ServiceDefinitionBase<Principal> {

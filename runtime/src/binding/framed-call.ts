@@ -8,7 +8,7 @@
  * reads {@link FramedAnswer}s.
  */
 import type { JsonValue } from "@bufbuild/protobuf";
-import type { JsonRpcErrorObject } from "../a2a-error.js";
+import type { JsonRpcErrorObject } from "../errors/a2a-error.js";
 
 /** A call's id on the wire: answers carry it, so that calls can share one connection. */
 export type FramedCallId = string | number;

@@ -6,7 +6,7 @@
  * is none as InvalidAgentResponseError, and reading paused while answers pile up unread.
  */
 import { describe, expect, it } from "vitest";
-import { A2AError, createErrorRegistry, isA2AError, type A2AErrorSpec } from "../a2a-error.js";
+import { A2AError, createErrorRegistry, isA2AError, type A2AErrorSpec } from "../errors/a2a-error.js";
 import type { FramedAnswer } from "./framed-call.js";
 import { createFramedConnection, type FramedChannel, type FramedChannelEvents } from "./framed-connection.js";
 import { jsonClientFrames } from "./json-call-frames.js";

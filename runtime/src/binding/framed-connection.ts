@@ -7,7 +7,7 @@
  * carrier (how a channel opens, sends and reports what it reads) and the frame codec are the
  * binding's; everything else is here.
  */
-import type { ErrorRegistry } from "../a2a-error.js";
+import type { ErrorRegistry } from "../errors/a2a-error.js";
 import { invalidAgentResponse } from "./agent-response-error.js";
 import type { FramedAnswer, FramedCallId, FramedConnection, FramedOutboundCall } from "./framed-call.js";
 

@@ -7,8 +7,8 @@
  */
 import type { JsonValue } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
-import { A2AError, toJsonRpcError, type A2AErrorSpec, type JsonRpcErrorObject } from "../a2a-error.js";
-import type { CallContext } from "../call-context.js";
+import { A2AError, toJsonRpcError, type A2AErrorSpec, type JsonRpcErrorObject } from "../errors/a2a-error.js";
+import type { CallContext } from "../pipeline/call-context.js";
 import type { BindingCall, BindingDispatcher, BindingResult } from "./dispatcher.js";
 import type { FramedCallId, FramedReplySink } from "./framed-call.js";
 import { createFramedBindingServer, type FramedServerHooks } from "./framed-server.js";

@@ -10,9 +10,9 @@
  * binding supplies the holes: how a frame reads as a call, the id of a frame that does not, the
  * service parameters of a call, the native form of an error, and the wire names of its operations.
  */
-import { A2AError, isA2AError, type A2AErrorSpec, type JsonRpcErrorObject } from "../a2a-error.js";
-import type { ProtocolBinding } from "../call-context.js";
-import type { ServerOptions } from "../service-context.js";
+import { A2AError, isA2AError, type A2AErrorSpec, type JsonRpcErrorObject } from "../errors/a2a-error.js";
+import type { ProtocolBinding } from "../pipeline/call-context.js";
+import type { ServerOptions } from "../pipeline/server-pipeline.js";
 import { createBindingDispatcher, type BindingDispatcher, type BindingServiceDefinition } from "./dispatcher.js";
 import type { FramedCallId, FramedInboundCall, FramedOperationTable, FramedReplySink } from "./framed-call.js";
 

@@ -8,8 +8,8 @@
 import { toJson, type JsonValue } from "@bufbuild/protobuf";
 import { StructSchema } from "@bufbuild/protobuf/wkt";
 import { describe, expect, it } from "vitest";
-import { A2AError, createErrorRegistry, isA2AError, type A2AErrorSpec } from "../a2a-error.js";
-import type { OperationDescriptor } from "../operation.js";
+import { A2AError, createErrorRegistry, isA2AError, type A2AErrorSpec } from "../errors/a2a-error.js";
+import type { OperationDescriptor } from "../protocol/operation.js";
 import type { FramedAnswer, FramedConnection, FramedOutboundCall } from "./framed-call.js";
 import { FramedTransport, type FramedTransportHooks } from "./framed-transport.js";
 

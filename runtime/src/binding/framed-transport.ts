@@ -7,10 +7,10 @@
  * UNAVAILABLE, as on every binding.
  */
 import { fromJson, toJson, type JsonValue, type MessageInitShape, type MessageShape } from "@bufbuild/protobuf";
-import { isA2AError, type ErrorRegistry } from "../a2a-error.js";
-import { callSignal, requestHeaders, requestMessage, unreachableError, type CallOptions, type ClientOptions } from "../call-options.js";
-import type { OperationDescriptor } from "../operation.js";
-import type { Transport } from "../transport.js";
+import { isA2AError, type ErrorRegistry } from "../errors/a2a-error.js";
+import { callSignal, requestHeaders, requestMessage, unreachableError, type CallOptions, type ClientOptions } from "../client/call-options.js";
+import type { OperationDescriptor } from "../protocol/operation.js";
+import type { Transport } from "../client/transport.js";
 import { invalidAgentResponse } from "./agent-response-error.js";
 import type { FramedAnswer, FramedConnection, FramedOperationTable } from "./framed-call.js";
 

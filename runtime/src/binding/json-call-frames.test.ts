@@ -4,7 +4,7 @@
  * wrote them, refusals with their JSON-RPC codes, and every frame written byte for byte as before.
  */
 import { describe, expect, it } from "vitest";
-import { isA2AError, type A2AErrorSpec } from "../a2a-error.js";
+import { isA2AError, type A2AErrorSpec } from "../errors/a2a-error.js";
 import {
   decodeJsonAnswerFrame,
   decodeJsonCallFrame,

@@ -10,7 +10,7 @@
  *   `{"id": <id or null>, "error": <JSON-RPC error object>}`
  */
 import type { JsonValue } from "@bufbuild/protobuf";
-import { A2AError, type A2AErrorSpec, type JsonRpcErrorObject } from "../a2a-error.js";
+import { A2AError, type A2AErrorSpec, type JsonRpcErrorObject } from "../errors/a2a-error.js";
 import type { FramedClientCodec, FramedDecodedAnswer } from "./framed-connection.js";
 import { isFramedCallId, type FramedAnswer, type FramedCallId, type FramedInboundCall, type FramedOutboundCall, type FramedReplySink } from "./framed-call.js";
 

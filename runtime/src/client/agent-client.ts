@@ -10,10 +10,10 @@
  * the operation table, one client factory per emitted binding and the capability table.
  */
 import { fromJson, type DescMessage, type JsonValue } from "@bufbuild/protobuf";
-import type { A2AErrorOptions } from "../a2a-error.js";
-import { callSignal, type CallOptions, type ClientOptions } from "../call-options.js";
-import { AGENT_CARD_WELL_KNOWN_PATH, grpcAddressTls, grpcHostPort, type A2ABindingName } from "../discovery.js";
-import type { OperationDescriptor } from "../operation.js";
+import type { A2AErrorOptions } from "../errors/a2a-error.js";
+import { callSignal, type CallOptions, type ClientOptions } from "./call-options.js";
+import { AGENT_CARD_WELL_KNOWN_PATH, grpcAddressTls, grpcHostPort, type A2ABindingName } from "../protocol/discovery.js";
+import type { OperationDescriptor } from "../protocol/operation.js";
 import { verifyCardForConnection, type VerifyAgentCardOptions } from "../card-signature/index.js";
 import type { ResumableStreamClientOptions } from "../http/stream-resume.js";
 import { InterfaceFailover, type FailoverCandidate, type FailoverOptions } from "./failover.js";

@@ -33,11 +33,11 @@
  * failed on it.
  */
 import { create, type DescMessage, type MessageInitShape } from "@bufbuild/protobuf";
-import { isA2AError } from "../a2a-error.js";
-import type { CallOptions } from "../call-options.js";
+import { isA2AError } from "../errors/a2a-error.js";
+import type { CallOptions } from "./call-options.js";
 import { afterDrop } from "../http/stream-end.js";
 import { receivedEventId } from "../http/stream-resume.js";
-import type { OperationDescriptor } from "../operation.js";
+import type { OperationDescriptor } from "../protocol/operation.js";
 import { parseEventId } from "../task/event-ids.js";
 import type { SelectedInterface } from "./agent-client.js";
 import { InterfaceHealth, type InterfaceBackoffOptions, type InterfaceHealthState } from "./interface-health.js";

@@ -13,7 +13,7 @@ export {
   type GrpcJsServiceDefinition,
   type GrpcJsServiceEntry,
   type GrpcJsStatusSchemas,
-} from "./grpc-js-server.js";
+} from "./server.js";
 export { addGrpcJsReflection } from "./reflection.js";
 export {
   DEFAULT_GOAWAY_GRACE_MS,

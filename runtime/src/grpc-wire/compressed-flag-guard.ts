@@ -12,7 +12,7 @@
  * Free of Connect and grpc-js.
  */
 import { constants, type IncomingHttpHeaders, type ServerHttp2Stream } from "node:http2";
-import type { A2AError } from "../a2a-error.js";
+import type { A2AError } from "../errors/a2a-error.js";
 import { statusDetailsBin } from "./status-details-bin.js";
 
 /** Whether the call names a compression of its messages (`grpc-encoding` other than identity). */

@@ -11,10 +11,10 @@
  * InternalError, HTTP 500). Free of Connect and grpc-js: both stacks use it.
  */
 import type { DescMessage } from "@bufbuild/protobuf";
-import { A2AError } from "../a2a-error.js";
-import { jsonDepthExceeds } from "../limits.js";
-import { decodeMessage, JsonDecodeError } from "../proto-json.js";
-import type { PipelineErrorSpecs } from "../service-context.js";
+import { A2AError } from "../errors/a2a-error.js";
+import { jsonDepthExceeds } from "../pipeline/limits.js";
+import { decodeMessage, JsonDecodeError } from "../protojson/proto-json.js";
+import type { PipelineErrorSpecs } from "../pipeline/server-pipeline.js";
 
 /** protobuf-es's error when a message nests deeper than the decoder's recursion limit. */
 const TOO_DEEP = /maximum recursion depth of (\d+)/;

@@ -4,8 +4,8 @@
  * (`registerGrpcService` on Connect, `grpcJsService` and `listenGrpcJs` on grpc-js).
  */
 import type { DescService } from "@bufbuild/protobuf";
-import type { OperationDescriptor } from "../operation.js";
-import type { ServerOptions, ServiceDefinitionBase } from "../service-context.js";
+import type { OperationDescriptor } from "../protocol/operation.js";
+import type { ServerOptions, ServiceDefinitionBase } from "../pipeline/server-pipeline.js";
 import type { StatusDetailSchemas } from "./status-detail-schemas.js";
 
 /** What the generated code hands the gRPC binding. */

@@ -34,7 +34,7 @@ import { constants, type Http2SecureServer, type Http2Server, type ServerHttp2Se
 import type { Socket } from "node:net";
 import { Writable } from "node:stream";
 import { statusDetailsBin } from "./status-details-bin.js";
-import { DEFAULT_MAX_PENDING_WRITE_BYTES, WriteBudget, type PendingWrite } from "../write-budget.js";
+import { DEFAULT_MAX_PENDING_WRITE_BYTES, WriteBudget, type PendingWrite } from "../pipeline/write-budget.js";
 
 /** How long a connection that is over (GOAWAY sent, session error) stays open before its socket is destroyed. */
 export const DEFAULT_GOAWAY_GRACE_MS = 3000;

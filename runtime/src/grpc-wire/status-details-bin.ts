@@ -4,7 +4,7 @@
  * (or instead of) Connect or grpc-js: no generated google.rpc code is at hand there, so the
  * google.rpc.Status is encoded by hand. Free of Connect and grpc-js: both stacks use it.
  */
-import { ERROR_DOMAIN } from "../a2a-error.js";
+import { ERROR_DOMAIN } from "../errors/a2a-error.js";
 
 /** A google.rpc.Status {code, message, details: [ErrorInfo {reason, domain}]} in protobuf binary, base64 (the header's form). */
 export function statusDetailsBin(code: number, message: string, reason: string): string {

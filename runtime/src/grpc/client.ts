@@ -9,14 +9,14 @@
 import { Code, ConnectError, createClient, type Client, type Transport } from "@connectrpc/connect";
 import type { GrpcTransportOptions } from "@connectrpc/connect-node";
 import type { DescService, MessageInitShape, MessageShape } from "@bufbuild/protobuf";
-import type { ErrorRegistry } from "../a2a-error.js";
-import { requestHeaders, type CallOptions, type ClientOptions } from "../call-options.js";
-import { checkedRequestMessage, clientRequestSettings, type ClientRequestSettings, type ClientServiceTables } from "../client-request.js";
-import type { OperationDescriptor } from "../operation.js";
+import type { ErrorRegistry } from "../errors/a2a-error.js";
+import { requestHeaders, type CallOptions, type ClientOptions } from "../client/call-options.js";
+import { checkedRequestMessage, clientRequestSettings, type ClientRequestSettings, type ClientServiceTables } from "../client/request-check.js";
+import type { OperationDescriptor } from "../protocol/operation.js";
 import { fromConnectError } from "./status.js";
 import type { StatusDetailSchemas } from "../grpc-wire/status-detail-schemas.js";
-import type { Transport as A2ATransport } from "../transport.js";
-import { withTracingHeaders } from "../tracing.js";
+import type { Transport as A2ATransport } from "../client/transport.js";
+import { withTracingHeaders } from "../observe/tracing.js";
 
 /** Options of a gRPC client, fixed for its lifetime. */
 export interface GrpcClientOptions extends ClientOptions {

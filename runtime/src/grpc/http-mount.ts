@@ -14,7 +14,7 @@ import { setRouterReadOptions } from "./request-guard.js";
 import { connectNodeAdapter, type ConnectNodeAdapterOptions } from "@connectrpc/connect-node";
 import { corsPolicy, type CorsOptions } from "../http/cors.js";
 import { DEFAULT_STALLED_WRITE_TIMEOUT_MS, writeBudgetOf, type NodeRequestListener } from "../http/node-adapter.js";
-import type { WriteBudget } from "../write-budget.js";
+import type { WriteBudget } from "../pipeline/write-budget.js";
 import { destroyWhenStalled } from "./stalled-response.js";
 
 /** Options of {@link mountConnectRoutes}. */

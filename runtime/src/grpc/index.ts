@@ -9,7 +9,7 @@ export { registerGrpcService } from "./server.js";
 export type { GrpcServerOptions, GrpcServiceDefinition } from "../grpc-wire/service-definition.js";
 export { registerGrpcReflection } from "./reflection-service.js";
 export { mountConnectRoutes, type ConnectHttpMountOptions } from "./http-mount.js";
-export { CONNECT_PROTOCOL_BINDING, GRPC_WEB_PROTOCOL_BINDING } from "../discovery.js";
+export { CONNECT_PROTOCOL_BINDING, GRPC_WEB_PROTOCOL_BINDING } from "../protocol/discovery.js";
 export { listenGrpc } from "./listen.js";
 export type { GrpcEndpoint, GrpcListenOptions } from "../grpc-wire/listen-options.js";
 export {

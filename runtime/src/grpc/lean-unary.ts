@@ -25,8 +25,8 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import { compressionNegotiate, createMethodSerializationLookup, validateReadWriteMaxBytes, type Compression } from "@connectrpc/connect/protocol";
 import { parseTimeout, setTrailerStatus } from "@connectrpc/connect/protocol-grpc";
 import { compressionBrotli, compressionGzip, type ConnectNodeAdapterOptions } from "@connectrpc/connect-node";
-import { LazyCallCancellation } from "../call-abort.js";
-import { ServiceParameters, type HeaderSource } from "../call-context.js";
+import { LazyCallCancellation } from "../pipeline/call-abort.js";
+import { ServiceParameters, type HeaderSource } from "../pipeline/call-context.js";
 import type { RequestRefusals } from "./request-guard.js";
 
 /** One unary method as the lean path calls it: the A2A pipeline of grpc/server.ts without Connect's HandlerContext. */

@@ -8,12 +8,12 @@
  */
 import { ConnectError, type ConnectRouter, type HandlerContext } from "@connectrpc/connect";
 import type { Message } from "@bufbuild/protobuf";
-import { A2AError, toA2AError } from "../a2a-error.js";
-import { ServiceParameters, type CallContext } from "../call-context.js";
-import type { OperationDescriptor } from "../operation.js";
-import { findMissingFields } from "../required-fields.js";
-import { formatExtensions } from "../service-parameters.js";
-import { checkRequestLimits, dispatchCall, establishContext, internalError, resolveServerOptions, type PipelineSettings } from "../service-context.js";
+import { A2AError, toA2AError } from "../errors/a2a-error.js";
+import { ServiceParameters, type CallContext } from "../pipeline/call-context.js";
+import type { OperationDescriptor } from "../protocol/operation.js";
+import { findMissingFields } from "../pipeline/required-fields.js";
+import { formatExtensions } from "../pipeline/service-parameters.js";
+import { checkRequestLimits, dispatchCall, establishContext, internalError, resolveServerOptions, type PipelineSettings } from "../pipeline/server-pipeline.js";
 import type { GrpcServerOptions, GrpcServiceDefinition } from "../grpc-wire/service-definition.js";
 import { toConnectError } from "./status.js";
 import { registerLeanUnary } from "./lean-unary.js";
@@ -21,8 +21,8 @@ import { guardRequestMessages, type RequestRefusals } from "./request-guard.js";
 import { compressedWithoutEncoding, jsonRequestError, undecodableRequest } from "../grpc-wire/request-errors.js";
 import { answersInJson, encodableResponse } from "./response-check.js";
 import { addReflectionFiles } from "./reflection-files.js";
-import type { CallCancellation } from "../call-abort.js";
-import { ownEntry } from "../own-json.js";
+import type { CallCancellation } from "../pipeline/call-abort.js";
+import { ownEntry } from "../protojson/own-json.js";
 
 /** Registers the A2A service on a Connect router. */
 export function registerGrpcService<Principal>(router: ConnectRouter, definition: GrpcServiceDefinition<Principal>, options?: GrpcServerOptions<Principal>): void {

@@ -13,7 +13,7 @@
  * The call is then aborted as for a client that went away. On the gRPC listeners the session guard
  * does this per HTTP/2 stream (grpc-wire/session-guard.ts).
  */
-import type { WriteBudget } from "../write-budget.js";
+import type { WriteBudget } from "../pipeline/write-budget.js";
 
 /** The part of a node:http or node:http2 compat response this uses. */
 interface WritableResponse {

@@ -6,7 +6,7 @@
  */
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { DescMessage, MessageInitShape } from "@bufbuild/protobuf";
-import { BAD_REQUEST_TYPE, ERROR_INFO_TYPE, type A2AError, type ErrorDetail, type ErrorRegistry } from "../a2a-error.js";
+import { BAD_REQUEST_TYPE, ERROR_INFO_TYPE, type A2AError, type ErrorDetail, type ErrorRegistry } from "../errors/a2a-error.js";
 import type { StatusDetailSchemas } from "../grpc-wire/status-detail-schemas.js";
 
 /**

@@ -12,12 +12,12 @@
 import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
 import type { UniversalBufferedResponse, UniversalHandler, UniversalRequest, UniversalResponse } from "./universal.js";
 import { signAgentCard, type SignAgentCardOptions } from "../card-signature/index.js";
-import { AGENT_CARD_WELL_KNOWN_PATH, CONNECT_PROTOCOL_BINDING, GRPC_WEB_PROTOCOL_BINDING, grpcHostPort, type A2ABindingName } from "../discovery.js";
+import { AGENT_CARD_WELL_KNOWN_PATH, CONNECT_PROTOCOL_BINDING, GRPC_WEB_PROTOCOL_BINDING, grpcHostPort, type A2ABindingName } from "../protocol/discovery.js";
 
 // The well-known path, the binding names and the gRPC address forms are shared with the
 // client side (agent-client.ts), which is emitted even without the HTTP bindings.
-export { AGENT_CARD_WELL_KNOWN_PATH, grpcHostPort } from "../discovery.js";
-export type { A2ABindingName } from "../discovery.js";
+export { AGENT_CARD_WELL_KNOWN_PATH, grpcHostPort } from "../protocol/discovery.js";
+export type { A2ABindingName } from "../protocol/discovery.js";
 
 /** Options of {@link serveAgentCard}. */
 export interface ServeAgentCardOptions {

@@ -12,7 +12,7 @@ import type { JsonObject } from "@bufbuild/protobuf";
 import type { UniversalBufferedResponse, UniversalHandler, UniversalRequest, UniversalResponse } from "./universal.js";
 import { base64Url, ifNoneMatchHits, preflightResponse, sha256 } from "./agent-card.js";
 import type { OpenApiSecurity } from "./openapi-security.js";
-import { CONSOLE_LOGGER } from "../logger.js";
+import { CONSOLE_LOGGER } from "../observe/logger.js";
 
 /**
  * An API document: a JSON object, e.g. a generated `.json` file imported as a module (whose

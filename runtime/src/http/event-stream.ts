@@ -4,10 +4,10 @@
  * and HTTP+JSON servers (they differ only in how an event and an error are framed).
  */
 import type { Message } from "@bufbuild/protobuf";
-import type { A2AError } from "../a2a-error.js";
+import type { A2AError } from "../errors/a2a-error.js";
 import type { UniversalResponse } from "./universal.js";
 import { SSE_HEADERS, encodeEventStream, type EventStreamEncoding } from "./sse.js";
-import { isImmutable } from "../binding-call.js";
+import { isImmutable } from "../pipeline/binding-call.js";
 import { eventIdOf } from "../task/event-ids.js";
 
 /**

@@ -19,7 +19,7 @@ export {
   type NodeRequestListener,
   type ServeNodeOptions,
 } from "./node-adapter.js";
-export { WriteBudget, type PendingWrite, type PendingWritesStats, type WatchOptions } from "../write-budget.js";
+export { WriteBudget, type PendingWrite, type PendingWritesStats, type WatchOptions } from "../pipeline/write-budget.js";
 export { serveFetch, type ServeFetchOptions } from "./fetch-adapter.js";
 export {
   DEFAULT_CONNECTIONS_CHECKING_INTERVAL_MS,

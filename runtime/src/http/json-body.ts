@@ -7,7 +7,7 @@
  * error it answers with (`JSON_BODY_ERRORS`) and the headers.
  */
 import type { JsonValue } from "@bufbuild/protobuf";
-import { jsonDepthExceeds } from "../limits.js";
+import { jsonDepthExceeds } from "../pipeline/limits.js";
 import type { UniversalRequest } from "./universal.js";
 
 /** Why a body was refused. */

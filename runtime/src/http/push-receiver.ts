@@ -34,9 +34,9 @@
  */
 import { fromJson, type JsonValue, type Message } from "@bufbuild/protobuf";
 import type { GenMessage } from "@bufbuild/protobuf/codegenv2";
-import { DEFAULT_MAX_JSON_DEPTH, jsonDepthExceeds } from "../limits.js";
+import { DEFAULT_MAX_JSON_DEPTH, jsonDepthExceeds } from "../pipeline/limits.js";
 import { isJsonMediaType } from "./content-type.js";
-import { CONSOLE_LOGGER, type Logger } from "../logger.js";
+import { CONSOLE_LOGGER, type Logger } from "../observe/logger.js";
 import type { UniversalBufferedResponse, UniversalHandler, UniversalRequest } from "./universal.js";
 
 /** What the client registered for one task's notifications. */

@@ -13,7 +13,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerOptions as NodeHttpServerOptions, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
-import { ERROR_DOMAIN } from "../a2a-error.js";
+import { ERROR_DOMAIN } from "../errors/a2a-error.js";
 
 /** Default of `maxHeaderBytes`: 16 KiB (Node's own default), answered 431. */
 export const DEFAULT_MAX_HEADER_BYTES = 16 * 1024;

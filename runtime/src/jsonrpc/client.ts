@@ -4,7 +4,7 @@
  * `<Service>JsonRpcClient` wraps it with one typed method per RPC.
  */
 import { fromJson, toJson, type JsonValue, type Message, type MessageInitShape, type MessageShape, type Registry } from "@bufbuild/protobuf";
-import type { A2AError, ErrorRegistry } from "../a2a-error.js";
+import type { A2AError, ErrorRegistry } from "../errors/a2a-error.js";
 import { afterDrop } from "../http/stream-end.js";
 import { isGatewayFailure, lost, readText, sseEvents } from "../http/stream-connection.js";
 import {
@@ -17,12 +17,12 @@ import {
   type ReceivedEvent,
   type ResumableStreamClientOptions,
 } from "../http/stream-resume.js";
-import type { OperationDescriptor } from "../operation.js";
-import { callSignal, requestHeaders, unreachableError, type CallOptions, type ClientOptions } from "../call-options.js";
-import { checkedRequestMessage, clientRequestSettings, type ClientRequestSettings, type ClientServiceTables } from "../client-request.js";
-import type { TypeRegistryOption } from "../type-registry.js";
-import type { Transport } from "../transport.js";
-import { withTracingHeaders } from "../tracing.js";
+import type { OperationDescriptor } from "../protocol/operation.js";
+import { callSignal, requestHeaders, unreachableError, type CallOptions, type ClientOptions } from "../client/call-options.js";
+import { checkedRequestMessage, clientRequestSettings, type ClientRequestSettings, type ClientServiceTables } from "../client/request-check.js";
+import type { TypeRegistryOption } from "../protojson/type-registry.js";
+import type { Transport } from "../client/transport.js";
+import { withTracingHeaders } from "../observe/tracing.js";
 import { toJsonRpcParams } from "./params.js";
 
 /** Options of a JSON-RPC client, fixed for its lifetime. */

@@ -5,7 +5,7 @@
  * ProtoJSON is not an object, a one-element array: params.ts), no batches, no notifications.
  */
 import type { JsonValue } from "@bufbuild/protobuf";
-import type { JsonRpcErrorObject } from "../a2a-error.js";
+import type { JsonRpcErrorObject } from "../errors/a2a-error.js";
 import { idJson } from "./raw-id.js";
 
 /** A request id: string, number or null. */
@@ -76,7 +76,7 @@ export function resultResponse(id: JsonRpcIdJson, result: JsonValue): string {
   return `{"jsonrpc":"2.0","id":${id},"result":${JSON.stringify(result)}}`;
 }
 
-/** Serialises a result response around the result's JSON text (a generated writer's, response-json-text.ts). */
+/** Serialises a result response around the result's JSON text (a generated writer's, protojson/response-text.ts). */
 export function resultTextResponse(id: JsonRpcIdJson, resultText: string): string {
   return `{"jsonrpc":"2.0","id":${id},"result":${resultText}}`;
 }

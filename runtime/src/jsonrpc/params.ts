@@ -8,7 +8,7 @@
  * InvalidParams.
  */
 import type { DescMessage, JsonValue } from "@bufbuild/protobuf";
-import { hasObjectJson } from "../json-form.js";
+import { hasObjectJson } from "../protojson/json-form.js";
 
 /** Params that do not fit the request type: the message says what was expected. */
 export class JsonRpcParamsError extends Error {

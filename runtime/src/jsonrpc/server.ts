@@ -11,20 +11,20 @@
  * errors included, except authentication (401) and authorisation (403) failures.
  */
 import type { Message } from "@bufbuild/protobuf";
-import { A2AError, toA2AError, toJsonRpcError, type JsonRpcErrorObject } from "../a2a-error.js";
-import { ServiceParameters, type CallContext } from "../call-context.js";
-import { withTenant } from "../call-abort.js";
+import { A2AError, toA2AError, toJsonRpcError, type JsonRpcErrorObject } from "../errors/a2a-error.js";
+import { ServiceParameters, type CallContext } from "../pipeline/call-context.js";
+import { withTenant } from "../pipeline/call-abort.js";
 import { isJsonMediaType } from "../http/content-type.js";
 import { encodeSseEvent } from "../http/sse.js";
 import { createEventTextCache, openEventStream, type EventTextCache } from "../http/event-stream.js";
 import type { UniversalHandler, UniversalRequest, UniversalResponse } from "../http/universal.js";
-import type { OperationDescriptor } from "../operation.js";
-import { encodeMessage } from "../proto-json.js";
-import type { RequirementTable } from "../required-fields.js";
-import type { JsonTextWriterTable } from "../json-write.js";
-import { encodeMessageText } from "../response-json-text.js";
+import type { OperationDescriptor } from "../protocol/operation.js";
+import { encodeMessage } from "../protojson/proto-json.js";
+import type { RequirementTable } from "../pipeline/required-fields.js";
+import type { JsonTextWriterTable } from "../protojson/json-write.js";
+import { encodeMessageText } from "../protojson/response-text.js";
 import { queryParameter } from "../http/query.js";
-import { clipped, quoted } from "../client-input.js";
+import { clipped, quoted } from "../client/input.js";
 import { JSON_BODY_ERRORS, readJsonBody } from "../http/json-body.js";
 import {
   authChallengeHeader,
@@ -38,7 +38,7 @@ import {
   type PipelineErrorSpecs,
   type PipelineSettings,
   type ServiceDefinitionBase,
-} from "../service-context.js";
+} from "../pipeline/server-pipeline.js";
 import { wireOf, type JsonRpcWire, type JsonRpcWireMethod } from "./wire.js";
 import type { JsonValue } from "@bufbuild/protobuf";
 import { errorResponse, isEnvelopeProblem, NULL_ID, readRequestEnvelope, resultResponse, resultTextResponse, type JsonRpcIdJson } from "./envelope.js";

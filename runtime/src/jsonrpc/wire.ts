@@ -7,9 +7,9 @@
  * wire's one; everything else (auth, limits, dispatch, SSE) is the server's pipeline.
  */
 import type { JsonValue } from "@bufbuild/protobuf";
-import type { A2AError, JsonRpcErrorObject } from "../a2a-error.js";
-import type { HeaderSource } from "../call-context.js";
-import { normalizeVersion } from "../service-parameters.js";
+import type { A2AError, JsonRpcErrorObject } from "../errors/a2a-error.js";
+import type { HeaderSource } from "../pipeline/call-context.js";
+import { normalizeVersion } from "../pipeline/service-parameters.js";
 
 /** One JSON-RPC method of a wire. */
 export interface JsonRpcWireMethod {

@@ -38,12 +38,12 @@ import {
   trace,
 } from "@opentelemetry/api";
 import type { DescEnum, DescMessage, Message } from "@bufbuild/protobuf";
-import type { ServiceParameters } from "../call-context.js";
-import type { OperationDescriptor } from "../operation.js";
-import type { A2ATracing, PushDeliveryOutcome, TracedClientCall, TracedPushDelivery, TracedServerCall } from "../tracing.js";
-import { RUNTIME_VERSION } from "../version.js";
+import type { ServiceParameters } from "../pipeline/call-context.js";
+import type { OperationDescriptor } from "../protocol/operation.js";
+import type { A2ATracing, PushDeliveryOutcome, TracedClientCall, TracedPushDelivery, TracedServerCall } from "../observe/tracing.js";
+import { RUNTIME_VERSION } from "../version/runtime-version.js";
 
-export type { A2ATracing } from "../tracing.js";
+export type { A2ATracing } from "../observe/tracing.js";
 
 /** Options of {@link openTelemetryTracing}. */
 export interface OpenTelemetryTracingOptions {

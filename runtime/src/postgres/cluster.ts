@@ -20,10 +20,10 @@ import { randomUUID } from "node:crypto";
 import type { Notification, Pool, PoolClient } from "pg";
 import type { TaskCluster, TaskEventRecord, TurnTicket } from "../task/cluster.js";
 import type { StreamResponseShape, TaskShape } from "../task/shapes.js";
-import type { TaskScope } from "../task/task-store.js";
-import { inTransaction, PUSH_OUTBOX_CHANNEL, TASK_EVENT_CHANNEL, type PostgresTaskRows } from "./postgres-store.js";
+import type { TaskScope } from "../task/store.js";
+import { inTransaction, PUSH_OUTBOX_CHANNEL, TASK_EVENT_CHANNEL, type PostgresTaskRows } from "./store.js";
 import { failedChange, taskKey } from "./rows.js";
-import { CONSOLE_LOGGER, type Logger } from "../logger.js";
+import { CONSOLE_LOGGER, type Logger } from "../observe/logger.js";
 
 /** The wake-up channel of released turn tickets (payload: the task key). */
 const TURN_CHANNEL = "a2a_turn";

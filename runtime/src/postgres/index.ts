@@ -3,7 +3,7 @@
  * `@protoc-gen-a2a/runtime/postgres`: a task store on PostgreSQL that several agent instances
  * share (needs the `pg` package).
  */
-export { PostgresTaskStore, type PostgresTaskStoreOptions } from "./postgres-task-store.js";
+export { PostgresTaskStore, type PostgresTaskStoreOptions } from "./open-store.js";
 export { DEFAULT_HEARTBEAT_MS, DEFAULT_LEASE_MS, PostgresTaskCluster, type PostgresClusterOptions } from "./cluster.js";
 export { MIGRATIONS, POSTGRES_SCHEMA_VERSION, checkSchema, migrate, schemaVersion } from "./migrations.js";
 export type { PostgresStoreSchemas } from "./rows.js";

@@ -16,10 +16,10 @@
  */
 import type { PoolClient } from "pg";
 import type { PushConfigShape, StreamResponseShape } from "../task/shapes.js";
-import type { PushAttemptResult, PushDeliveryFailure, PushNotificationSender } from "../task/push-sender.js";
+import type { PushAttemptResult, PushDeliveryFailure, PushNotificationSender } from "../task/push/sender.js";
 import { formatEventId } from "../task/event-ids.js";
-import type { PostgresTaskRows } from "./postgres-store.js";
-import { CONSOLE_LOGGER, type Logger } from "../logger.js";
+import type { PostgresTaskRows } from "./store.js";
+import { CONSOLE_LOGGER, type Logger } from "../observe/logger.js";
 
 /** Options of the delivery loop. */
 export interface PushOutboxOptions {

@@ -4,7 +4,7 @@
  */
 import { clone, create, type DescMessage } from "@bufbuild/protobuf";
 import { failedStatus } from "../task/stored-rows.js";
-import type { TaskScope } from "../task/task-store.js";
+import type { TaskScope } from "../task/store.js";
 import type { StreamResponseShape, TaskShape } from "../task/shapes.js";
 
 export { NANOS, nanosOf, splitNanos, type StatusTime } from "../task/stored-rows.js";

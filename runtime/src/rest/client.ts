@@ -5,11 +5,11 @@
  * the generated error classes. The generated `<Service>RestClient` wraps it.
  */
 import { fromJson, toJson, type JsonObject, type JsonValue, type MessageInitShape, type MessageShape } from "@bufbuild/protobuf";
-import { BAD_REQUEST_TYPE, ERROR_DOMAIN, ERROR_INFO_TYPE, type A2AError, type ErrorRegistry } from "../a2a-error.js";
-import { callSignal, requestHeaders, unreachableError, type CallOptions, type ClientOptions } from "../call-options.js";
-import { checkedRequestMessage, clientRequestSettings, type ClientRequestSettings, type ClientServiceTables } from "../client-request.js";
-import { hasOwnJsonForm } from "../json-form.js";
-import type { TypeRegistryOption } from "../type-registry.js";
+import { BAD_REQUEST_TYPE, ERROR_DOMAIN, ERROR_INFO_TYPE, type A2AError, type ErrorRegistry } from "../errors/a2a-error.js";
+import { callSignal, requestHeaders, unreachableError, type CallOptions, type ClientOptions } from "../client/call-options.js";
+import { checkedRequestMessage, clientRequestSettings, type ClientRequestSettings, type ClientServiceTables } from "../client/request-check.js";
+import { hasOwnJsonForm } from "../protojson/json-form.js";
+import type { TypeRegistryOption } from "../protojson/type-registry.js";
 import { afterDrop } from "../http/stream-end.js";
 import { isGatewayFailure, lost, readText, sseEvents } from "../http/stream-connection.js";
 import {
@@ -22,12 +22,12 @@ import {
   type ReceivedEvent,
   type ResumableStreamClientOptions,
 } from "../http/stream-resume.js";
-import type { OperationDescriptor } from "../operation.js";
+import type { OperationDescriptor } from "../protocol/operation.js";
 import { matchRoute, type Route, type RouteTable } from "./route-matcher.js";
-import { ownEntry, ownJsonValue } from "../own-json.js";
+import { ownEntry, ownJsonValue } from "../protojson/own-json.js";
 import { RestRequestError, bodyWithoutPathFields, buildQuery, expandPath, routeLiterals, type RestRequestShape } from "./request-shape.js";
-import type { Transport } from "../transport.js";
-import { withTracingHeaders } from "../tracing.js";
+import type { Transport } from "../client/transport.js";
+import { withTracingHeaders } from "../observe/tracing.js";
 
 /** Options of a REST client, fixed for its lifetime. */
 export interface RestClientOptions extends ClientOptions, ResumableStreamClientOptions, TypeRegistryOption {

@@ -4,10 +4,10 @@
  * message is spread over path variables, query parameters and the JSON body, both
  * ways: the server assembles the ProtoJSON request from them, the client splits it.
  */
-import { clipped, quoted } from "../client-input.js";
+import { clipped, quoted } from "../client/input.js";
 import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
 import type { Route } from "./route-matcher.js";
-import { ownEntry, ownJsonValue, setOwnJsonValue } from "../own-json.js";
+import { ownEntry, ownJsonValue, setOwnJsonValue } from "../protojson/own-json.js";
 
 /** How a top-level request field travels in a query string. */
 export type QueryKind = "string" | "bytes" | "bool" | "int" | "int64" | "float" | "enum" | "timestamp" | "duration" | "message";

@@ -7,20 +7,20 @@
  * `{"error": {"code", "status", "message", "details": [ErrorInfo, …]}}`.
  */
 import type { DescMessage, JsonValue, Message } from "@bufbuild/protobuf";
-import { A2AError, toA2AError, toHttpError, type A2AErrorSpec } from "../a2a-error.js";
-import { ServiceParameters, type CallContext } from "../call-context.js";
-import { withTenant } from "../call-abort.js";
+import { A2AError, toA2AError, toHttpError, type A2AErrorSpec } from "../errors/a2a-error.js";
+import { ServiceParameters, type CallContext } from "../pipeline/call-context.js";
+import { withTenant } from "../pipeline/call-abort.js";
 import { isJsonMediaType } from "../http/content-type.js";
 import { queryParameter } from "../http/query.js";
-import { clipped, quoted } from "../client-input.js";
+import { clipped, quoted } from "../client/input.js";
 import { JSON_BODY_ERRORS, readJsonBody } from "../http/json-body.js";
 import { encodeSseEvent } from "../http/sse.js";
 import { createEventTextCache, openEventStream, type EventTextCache } from "../http/event-stream.js";
 import type { UniversalHandler, UniversalRequest, UniversalResponse } from "../http/universal.js";
-import type { OperationDescriptor } from "../operation.js";
-import type { RequirementTable } from "../required-fields.js";
-import type { JsonTextWriterTable } from "../json-write.js";
-import { encodeMessageText } from "../response-json-text.js";
+import type { OperationDescriptor } from "../protocol/operation.js";
+import type { RequirementTable } from "../pipeline/required-fields.js";
+import type { JsonTextWriterTable } from "../protojson/json-write.js";
+import { encodeMessageText } from "../protojson/response-text.js";
 import { matchRoute, type Route, type RouteTable } from "./route-matcher.js";
 import {
   authChallengeHeader,
@@ -32,11 +32,11 @@ import {
   resolveServerOptions,
   type HttpServerOptions,
   type ServiceDefinitionBase,
-} from "../service-context.js";
+} from "../pipeline/server-pipeline.js";
 import { RestRequestError, assembleRequest, type RestRequestShape } from "./request-shape.js";
 import { normalizeBasePath, stripBasePath } from "../http/paths.js";
-import { hasObjectJson, hasOwnJsonForm } from "../json-form.js";
-import { ownEntry } from "../own-json.js";
+import { hasObjectJson, hasOwnJsonForm } from "../protojson/json-form.js";
+import { ownEntry } from "../protojson/own-json.js";
 
 /** What the generated code hands the server. */
 export interface RestServiceDefinition<Principal> extends ServiceDefinitionBase<Principal> {

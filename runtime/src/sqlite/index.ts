@@ -18,4 +18,4 @@ export {
   type SqliteRepairReport,
   type SqliteStoredRowKey,
   type SqliteTaskStoreOptions,
-} from "./sqlite-store.js";
+} from "./store.js";

@@ -8,7 +8,7 @@
 import { fromBinary, toBinary } from "@bufbuild/protobuf";
 import type Database from "better-sqlite3";
 import type { TaskRuntimeSchemas } from "../task/shapes.js";
-import { taskBytes, valueBytes } from "../task/task-size.js";
+import { taskBytes, valueBytes } from "../task/size.js";
 import { replaceNonFinite } from "./non-finite-repair.js";
 import type { SqliteStoredRowKey } from "./repair-report.js";
 
@@ -156,7 +156,7 @@ export const MIGRATIONS: readonly Migration[] = [
   CREATE INDEX tasks_by_context_time ON tasks (tenant, owner, context_id, status_seconds DESC, status_nanos DESC, seq DESC);
   CREATE UNIQUE INDEX tasks_by_seq ON tasks (seq);
   `,
-  // 3: bytes per row and per owner (the weight of task-size.ts: `taskBytes` of a task, `valueBytes`
+  // 3: bytes per row and per owner (the weight of task/size.ts: `taskBytes` of a task, `valueBytes`
   // of a push config), for `maxBytesPerOwner` and `purge({ maxBytesPerOwner })`; and the repair of
   // rows an older version stored with a NaN or ±Infinity in a Value (see non-finite-repair.ts).
   (db, context) => {

@@ -3,7 +3,7 @@
  * What the SQLite task store tells its operator about rows it repaired or cannot read
  * (`SqliteTaskStoreOptions.onRepair`): the rows by their keys, and a sentence for a log.
  */
-import { CONSOLE_LOGGER, type Logger } from "../logger.js";
+import { CONSOLE_LOGGER, type Logger } from "../observe/logger.js";
 
 /** A stored task or push config, by its keys. */
 export interface SqliteStoredRowKey {

@@ -2,7 +2,7 @@
 /**
  * The options of the SQLite task store (./sqlite-store.ts) and of its purge, and their checks.
  */
-import type { Logger } from "../logger.js";
+import type { Logger } from "../observe/logger.js";
 import type { TaskRuntimeSchemas } from "../task/shapes.js";
 import type { TaskStateNumbers } from "../task/states.js";
 import type { SqliteRepairReport } from "./repair-report.js";

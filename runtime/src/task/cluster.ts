@@ -14,7 +14,7 @@
  *   failed by a surviving instance (that event reaches every stream through the log).
  */
 import type { StreamResponseShape, TaskShape } from "./shapes.js";
-import type { TaskScope, TaskStore } from "./task-store.js";
+import type { TaskScope, TaskStore } from "./store.js";
 
 /** One event of a task's event log. */
 export interface TaskEventRecord {

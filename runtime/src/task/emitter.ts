@@ -9,7 +9,7 @@ import { ExecutorMisuseError } from "./errors.js";
 import type { ArtifactOptions, TaskEmitter, TaskEventInputOf } from "./executor.js";
 import type { ArtifactInput, MessageInput, TaskFactory } from "./factory.js";
 import type { ArtifactShape, MessageShape, TaskRuntimeSchemas } from "./shapes.js";
-import { artifactBytes, messageBytes, nonFinitePath, valueBytes } from "./task-size.js";
+import { artifactBytes, messageBytes, nonFinitePath, valueBytes } from "./size.js";
 import type { Turn } from "./turn.js";
 
 /**

@@ -7,9 +7,9 @@
  * snapshot is exactly the state before the first event it receives.
  */
 import { clone, type JsonObject } from "@bufbuild/protobuf";
-import { isCallAborted, watchCallAbort, type AbortWatch } from "../call-abort.js";
-import { isBindingCall } from "../binding-call.js";
-import { A2AError } from "../a2a-error.js";
+import { isCallAborted, watchCallAbort, type AbortWatch } from "../pipeline/call-abort.js";
+import { isBindingCall } from "../pipeline/binding-call.js";
+import { A2AError } from "../errors/a2a-error.js";
 import type { TaskRuntimeErrors } from "./errors.js";
 import { ExecutorMisuseError, TaskStoreFullError } from "./errors.js";
 import type { Subscription } from "./event-hub.js";
@@ -20,8 +20,8 @@ import { LiveTasks, type FeedItem, type LiveTask } from "./live-tasks.js";
 import type { ClientContextIdPolicy, TaskEventNotice } from "./options.js";
 import type { ArtifactShape, MessageShape, PushConfigShape, SendMessageRequestShape, StreamResponseShape, TaskRuntimeSchemas, TaskShape } from "./shapes.js";
 import type { TaskStates } from "./states.js";
-import { appendHistory, applyArtifact, applyStatus } from "./task-updates.js";
-import type { TaskScope, TaskStore } from "./task-store.js";
+import { appendHistory, applyArtifact, applyStatus } from "./updates.js";
+import type { TaskScope, TaskStore } from "./store.js";
 import { TurnEmitter, type TurnCommitter } from "./emitter.js";
 import { FreshTurnEmitter } from "./fresh-emitter.js";
 import { FreshTurn, type TurnFeed } from "./fresh-turn.js";
@@ -35,7 +35,7 @@ import {
   DEFAULT_MAX_SUBSCRIBERS_PER_TASK,
   DEFAULT_MAX_TASK_BYTES,
 } from "./options.js";
-import { eventBytes, nonFinitePath, taskBytes, valueBytes } from "./task-size.js";
+import { eventBytes, nonFinitePath, taskBytes, valueBytes } from "./size.js";
 
 /**
  * What a new task weighs besides its first message (ids, status with its timestamp, the JSON of the

@@ -3,7 +3,7 @@
  * Errors of the task runtime: the A2A errors it answers with (constructed by the
  * generated error classes, which the binder hands in), and its own two error classes.
  */
-import type { A2AErrorOptions } from "../a2a-error.js";
+import type { A2AErrorOptions } from "../errors/a2a-error.js";
 
 /** Builds one generated A2A error, e.g. `(m, o) => new TaskNotFoundError(m, o)`. */
 export type A2AErrorFactory = (message?: string, options?: A2AErrorOptions) => Error;

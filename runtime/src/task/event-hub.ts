@@ -8,7 +8,7 @@
  * dropped at once and its next read fails with the hub's overflow error), so a
  * client that stops reading its stream cannot make the server's memory grow.
  */
-import { signalWatch, type AbortWatch } from "../call-abort.js";
+import { signalWatch, type AbortWatch } from "../pipeline/call-abort.js";
 
 /** The receiving end a hub writes to. */
 interface Sink<T> {

@@ -9,7 +9,7 @@
  * promise is the lifetime of the turn: when it settles the emitter closes.
  */
 import type { JsonObject, MessageInitShape } from "@bufbuild/protobuf";
-import type { CallContext, ServiceParameters } from "../call-context.js";
+import type { CallContext, ServiceParameters } from "../pipeline/call-context.js";
 import type { Of, SendMessageRequestShape, TaskRuntimeSchemas } from "./shapes.js";
 
 /**

@@ -11,7 +11,7 @@ import type { ArtifactOptions, TaskEmitter, TaskEventInputOf } from "./executor.
 import type { ArtifactInput, MessageInput, TaskFactory } from "./factory.js";
 import type { FreshTurn } from "./fresh-turn.js";
 import type { TaskRuntimeSchemas } from "./shapes.js";
-import { messageEventBytes, valueBytes } from "./task-size.js";
+import { messageEventBytes, valueBytes } from "./size.js";
 
 const resolved: Promise<void> = Promise.resolve();
 

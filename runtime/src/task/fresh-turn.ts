@@ -10,11 +10,11 @@
  * then (slot, lock, the caller's feed subscription, emitter), before that event is committed, and
  * from then on this feed reads the real subscription.
  */
-import { isCallAborted, watchCallAbort } from "../call-abort.js";
+import { isCallAborted, watchCallAbort } from "../pipeline/call-abort.js";
 import type { TaskCallContext } from "./executor.js";
 import type { FeedItem } from "./live-tasks.js";
 import type { MessageShape, PushConfigShape, StreamResponseShape } from "./shapes.js";
-import type { TaskScope } from "./task-store.js";
+import type { TaskScope } from "./store.js";
 import type { Turn } from "./turn.js";
 
 /** What a turn's caller reads: the items of the turn (its events, then its `end`), closed when done. */

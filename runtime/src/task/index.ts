@@ -34,7 +34,7 @@
  * });
  * ```
  */
-export { createTaskHandler, type TaskHandlerIntrospection } from "./task-handler.js";
+export { createTaskHandler, type TaskHandlerIntrospection } from "./handler.js";
 export type {
   ClientContextIdPolicy,
   ExtraOperation,
@@ -79,8 +79,8 @@ export {
   type TaskRuntimeErrors,
   type TaskStoreLimit,
 } from "./errors.js";
-export type { PushConfigPage, PushConfigQuery, TaskPage, TaskPageBudget, TaskQuery, TaskScope, TaskStore } from "./task-store.js";
-export { artifactBytes, eventBytes, messageBytes, nonFinitePath, taskBytes, taskViewBytes, valueBytes } from "./task-size.js";
+export type { PushConfigPage, PushConfigQuery, TaskPage, TaskPageBudget, TaskQuery, TaskScope, TaskStore } from "./store.js";
+export { artifactBytes, eventBytes, messageBytes, nonFinitePath, taskBytes, taskViewBytes, valueBytes } from "./size.js";
 export { A2A_TASK_STATE_NUMBERS, DEFAULT_MAX_BYTES_PER_OWNER, DEFAULT_MAX_STORE_BYTES, DEFAULT_MAX_TASKS, InMemoryTaskStore, type InMemoryTaskStoreOptions } from "./memory-store.js";
 export { decodePageToken, encodePageToken, queryFingerprint } from "./pagination.js";
 export { EventHub, Subscription, type QueueLimit } from "./event-hub.js";
@@ -103,7 +103,7 @@ export {
   type PushSenderOptions,
   type ResolvedAddress,
   type WebhookUrlPolicy,
-} from "./push-sender.js";
+} from "./push/sender.js";
 export { clusterOf, TaskConflictError, type ClusteredTaskStore, type TaskCluster, type TaskEventRecord, type TurnTicket } from "./cluster.js";
 export { LAST_EVENT_ID_PARAMETER, eventIdOf, formatEventId, parseEventId, setEventId, type ParsedEventId } from "./event-ids.js";
-export { markPushConfigVersion, pushConfigVersionOf } from "./push-config-version.js";
+export { markPushConfigVersion, pushConfigVersionOf } from "./push/config-version.js";

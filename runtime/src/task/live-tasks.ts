@@ -6,10 +6,10 @@
  * it (reference-counted) and is dropped when the last user leaves.
  */
 import { EventHub, type QueueLimit, type Subscription } from "./event-hub.js";
-import type { AbortWatch } from "../call-abort.js";
+import type { AbortWatch } from "../pipeline/call-abort.js";
 import { Mutex, SerialQueue } from "./serial.js";
 import type { StreamResponseShape, TaskShape } from "./shapes.js";
-import type { TaskScope } from "./task-store.js";
+import type { TaskScope } from "./store.js";
 
 /** One item of a task's feed: a stored event, or the end of a turn. */
 export type FeedItem =

@@ -28,8 +28,8 @@ import { decodePageToken, encodePageToken, pushConfigCursor, pushConfigPageToken
 import { InvalidPageTokenError, TaskStoreFullError } from "./errors.js";
 import type { PushConfigShape, TaskShape } from "./shapes.js";
 import { TaskStates, type TaskStateNumbers } from "./states.js";
-import type { PushConfigPage, PushConfigQuery, TaskPage, TaskQuery, TaskScope, TaskStore } from "./task-store.js";
-import { taskBytes, valueBytes } from "./task-size.js";
+import type { PushConfigPage, PushConfigQuery, TaskPage, TaskQuery, TaskScope, TaskStore } from "./store.js";
+import { taskBytes, valueBytes } from "./size.js";
 
 /**
  * Default {@link InMemoryTaskStoreOptions.maxTasks}: 10,000 tasks. ListTasks sorts a scope's

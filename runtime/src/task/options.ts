@@ -3,7 +3,7 @@
  * Configuration of the task runtime: what the generated binder supplies (schemas,
  * enums, error classes) and what the agent author chooses (executor, store, capabilities, hooks).
  */
-import type { Logger } from "../logger.js";
+import type { Logger } from "../observe/logger.js";
 import type { Empty } from "@bufbuild/protobuf/wkt";
 import type { TaskRuntimeErrors } from "./errors.js";
 import type { AgentExecutor, TaskCallContext } from "./executor.js";
@@ -20,7 +20,7 @@ import type {
   TaskRuntimeSchemas,
 } from "./shapes.js";
 import type { RoleNumbers, TaskStateNumbers } from "./states.js";
-import type { TaskScope, TaskStore } from "./task-store.js";
+import type { TaskScope, TaskStore } from "./store.js";
 
 /** What the generated binder hands the runtime: the proto-specific pieces. */
 export interface TaskRuntimeBinding<S extends TaskRuntimeSchemas> {

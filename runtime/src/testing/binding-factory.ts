@@ -5,8 +5,8 @@
  * once per server profile, for every binding alike; an author's factory wires their server
  * adapter around the given handler and returns their client.
  */
-import type { ClientOptions } from "../call-options.js";
-import type { ServerOptions } from "../service-context.js";
+import type { ClientOptions } from "../client/call-options.js";
+import type { ServerOptions } from "../pipeline/server-pipeline.js";
 
 /** The client options a scenario may ask for (tenant, protocol version, extensions on every call). */
 export type EquivalenceClientOptions = Pick<ClientOptions, "version" | "tenant" | "extensions">;

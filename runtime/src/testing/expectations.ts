@@ -6,7 +6,7 @@
  * one line, or undefined.
  */
 import type { JsonValue } from "@bufbuild/protobuf";
-import type { A2AErrorSpec } from "../a2a-error.js";
+import type { A2AErrorSpec } from "../errors/a2a-error.js";
 import { describeJson, renderError, renderObserved } from "./compare.js";
 import type { Observed, Outcome, OutcomeStep } from "./outcome.js";
 

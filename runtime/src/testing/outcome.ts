@@ -6,7 +6,7 @@
  * code, ErrorInfo reason and metadata, field violations, event order, how a stream ends).
  */
 import { toJson, type DescMessage, type JsonObject, type JsonValue, type Message } from "@bufbuild/protobuf";
-import { isA2AError } from "../a2a-error.js";
+import { isA2AError } from "../errors/a2a-error.js";
 import type { EquivalenceServiceSpec } from "./service-spec.js";
 
 /** An error as a client surfaced it. */

@@ -7,9 +7,9 @@
  * memory. Messages are built from the operations' descriptors (ProtoJSON through `fromJson`).
  */
 import { fromJson, toJson, type JsonObject, type JsonValue, type Message } from "@bufbuild/protobuf";
-import type { A2AError } from "../a2a-error.js";
-import type { CallContext } from "../call-context.js";
-import type { OperationDescriptor } from "../operation.js";
+import type { A2AError } from "../errors/a2a-error.js";
+import type { CallContext } from "../pipeline/call-context.js";
+import type { OperationDescriptor } from "../protocol/operation.js";
 import { errorClass, operationsByName, type A2AOperationName, type EquivalenceServiceSpec } from "./service-spec.js";
 
 /** The extension the reference agent activates when a client asks for it (echoed in the response's `A2A-Extensions`). */

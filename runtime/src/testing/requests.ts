@@ -7,7 +7,7 @@
  * its scenario.
  */
 import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
-import type { RequirementTable } from "../required-fields.js";
+import type { RequirementTable } from "../pipeline/required-fields.js";
 import type { A2AOperationName } from "./service-spec.js";
 
 /** A user message (ProtoJSON) with one text part. */

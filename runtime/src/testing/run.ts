@@ -4,8 +4,8 @@
  * with the same server options, runs every scenario through each binding's client, and compares
  * each outcome with the first reference's.
  */
-import type { AuthRequest } from "../call-context.js";
-import type { ServerOptions } from "../service-context.js";
+import type { AuthRequest } from "../pipeline/call-context.js";
+import type { ServerOptions } from "../pipeline/server-pipeline.js";
 import type { BindingFactory, BindingUnderTest } from "./binding-factory.js";
 import { describeDifference } from "./compare.js";
 import type { Outcome } from "./outcome.js";

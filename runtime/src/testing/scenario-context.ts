@@ -5,8 +5,8 @@
  * it observes, and the steps it records. Every call's failure is recorded, never thrown.
  */
 import { fromJson, type JsonObject, type JsonValue, type Message } from "@bufbuild/protobuf";
-import type { CallOptions } from "../call-options.js";
-import type { OperationDescriptor } from "../operation.js";
+import type { CallOptions } from "../client/call-options.js";
+import type { OperationDescriptor } from "../protocol/operation.js";
 import type { EquivalenceClientOptions } from "./binding-factory.js";
 import { errorOutcome, eventKind, IdPlaceholders, isCallerAbort, normalizeMessage, type ErrorOutcome, type EventOutcome, type OutcomeStep, type StreamEnd } from "./outcome.js";
 import type { ReferenceAgent } from "./reference-agent.js";

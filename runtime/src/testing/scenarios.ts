@@ -7,7 +7,7 @@
  * REQUIRED fields and ranges of the REQUIRED table, and cancellation.
  */
 import { toJson, type JsonObject, type JsonValue, type Message } from "@bufbuild/protobuf";
-import { parseExtensions } from "../service-parameters.js";
+import { parseExtensions } from "../pipeline/service-parameters.js";
 import { all, expectEcho, expectError, expectFact, expectStream, expectSuccess, type Expectation } from "./expectations.js";
 import { REFERENCE_COMMANDS, REFERENCE_CONTEXT_TASK_ID, REFERENCE_ECHO_EXTENSION, REFERENCE_SECRET } from "./reference-agent.js";
 import { invalidRequests, userMessage, VALID_REQUESTS } from "./requests.js";

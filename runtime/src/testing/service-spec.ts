@@ -4,9 +4,9 @@
  * generated binder (`<file>_a2a_equivalence.ts`), so that this package never imports a
  * service's `_pb` files. Messages are built from the descriptors (`fromJson(op.input, …)`).
  */
-import type { A2AErrorClass } from "../a2a-error.js";
-import type { OperationDescriptor } from "../operation.js";
-import type { RequirementTable } from "../required-fields.js";
+import type { A2AErrorClass } from "../errors/a2a-error.js";
+import type { OperationDescriptor } from "../protocol/operation.js";
+import type { RequirementTable } from "../pipeline/required-fields.js";
 
 /** The generated tables of one A2A-shaped service, as the binder passes them. */
 export interface EquivalenceServiceSpec {
@@ -27,8 +27,8 @@ export interface EquivalenceServiceSpec {
   readonly requiredFields: RequirementTable;
 }
 
-export { A2A_OPERATIONS, type A2AOperationName } from "../a2a-operations.js";
-import { A2A_OPERATIONS, type A2AOperationName } from "../a2a-operations.js";
+export { A2A_OPERATIONS, type A2AOperationName } from "../protocol/a2a-operations.js";
+import { A2A_OPERATIONS, type A2AOperationName } from "../protocol/a2a-operations.js";
 
 /** The spec's operations by RPC name; throws when the service lacks one of the eleven. */
 export function operationsByName(spec: EquivalenceServiceSpec): Readonly<Record<A2AOperationName, OperationDescriptor>> {

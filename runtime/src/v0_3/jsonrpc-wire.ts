@@ -5,8 +5,8 @@
  * same handler serves both versions (`createA2AServiceJsonRpcServer(handler, { wires: [v03JsonRpcWire()] })`).
  */
 import type { JsonObject } from "@bufbuild/protobuf";
-import type { A2AError, JsonRpcErrorObject } from "../a2a-error.js";
-import type { HeaderSource } from "../call-context.js";
+import type { A2AError, JsonRpcErrorObject } from "../errors/a2a-error.js";
+import type { HeaderSource } from "../pipeline/call-context.js";
 import type { JsonRpcWire, JsonRpcWireMethod } from "../jsonrpc/wire.js";
 import { agentCardToV03 } from "./translate/agent-card.js";
 import { errorToV03 } from "./translate/errors.js";

@@ -1,5 +1,5 @@
 // Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
-import type { PushPayload } from "../task/push-sender.js";
+import type { PushPayload } from "../task/push/sender.js";
 import { streamResponseToV03 } from "./translate/events.js";
 
 /**

@@ -6,10 +6,10 @@
  * `A2A-Version: 1.0`). Errors in 0.3's body, `{code, message}` with 0.3's JSON-RPC codes, as the 0.3 SDKs read them.
  */
 import type { JsonValue } from "@bufbuild/protobuf";
-import type { A2AError } from "../a2a-error.js";
+import type { A2AError } from "../errors/a2a-error.js";
 import { queryParameter } from "../http/query.js";
 import type { UniversalHandler, UniversalRequest, UniversalResponse } from "../http/universal.js";
-import { normalizeVersion } from "../service-parameters.js";
+import { normalizeVersion } from "../pipeline/service-parameters.js";
 import { errorToV03 } from "./translate/errors.js";
 import { V03_VERSION } from "./jsonrpc-wire.js";
 

@@ -5,10 +5,10 @@
  * `X-A2A-Extensions` header 0.3 agents read.
  */
 import type { MessageInitShape } from "@bufbuild/protobuf";
-import { A2AError, createErrorRegistry, isA2AError, type A2AErrorSpec, type ErrorRegistry } from "../../a2a-error.js";
-import type { CallOptions, ClientOptions } from "../../call-options.js";
-import type { OperationDescriptor } from "../../operation.js";
-import { formatExtensions } from "../../service-parameters.js";
+import { A2AError, createErrorRegistry, isA2AError, type A2AErrorSpec, type ErrorRegistry } from "../../errors/a2a-error.js";
+import type { CallOptions, ClientOptions } from "../../client/call-options.js";
+import type { OperationDescriptor } from "../../protocol/operation.js";
+import { formatExtensions } from "../../pipeline/service-parameters.js";
 import { V03TranslationError } from "../translate/translation-error.js";
 
 /** The 1.0 errors a 0.3 client throws: the generated `errorRegistry` (its classes), or the generated `errorSpecs`. */

@@ -9,11 +9,11 @@
  * missing one as 0.3, spec §3.6). ListTasks has no 0.3 method: rejected locally with UnsupportedOperationError.
  */
 import { create, fromJson, toJson, type JsonObject, type JsonValue, type MessageInitShape } from "@bufbuild/protobuf";
-import type { A2AError, ErrorRegistry } from "../../a2a-error.js";
-import { callSignal, unreachableError, type CallOptions, type ClientOptions } from "../../call-options.js";
+import type { A2AError, ErrorRegistry } from "../../errors/a2a-error.js";
+import { callSignal, unreachableError, type CallOptions, type ClientOptions } from "../../client/call-options.js";
 import { readText, sseEvents } from "../../http/stream-connection.js";
 import { StreamConnectionLost } from "../../http/stream-resume.js";
-import type { OperationDescriptor } from "../../operation.js";
+import type { OperationDescriptor } from "../../protocol/operation.js";
 import { agentCardFromV03 } from "../translate/agent-card.js";
 import { errorFromV03 } from "../translate/errors.js";
 import { sendMessageResponseFromV03, streamResponseFromV03 } from "../translate/events.js";

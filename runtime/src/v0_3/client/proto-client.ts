@@ -11,9 +11,9 @@
  */
 import { create, fromJson, toJson, type JsonObject, type JsonValue, type Message, type MessageInitShape } from "@bufbuild/protobuf";
 
-import type { CallOptions, ClientOptions } from "../../call-options.js";
+import type { CallOptions, ClientOptions } from "../../client/call-options.js";
 import type { ResumableStreamClientOptions } from "../../http/stream-resume.js";
-import type { OperationDescriptor } from "../../operation.js";
+import type { OperationDescriptor } from "../../protocol/operation.js";
 import { agentCardFromV03Proto } from "../translate/agent-card.js";
 import { sendMessageResponseFromV03Proto, streamResponseFromV03Proto } from "../translate/events.js";
 import { taskPushConfigFromV03Proto } from "../translate/push-configs.js";
@@ -27,7 +27,7 @@ import {
   taskNameRequestToV03Proto,
 } from "../translate/requests.js";
 import { taskFromV03Proto } from "../translate/tasks.js";
-import { isA2AError, type ErrorRegistry } from "../../a2a-error.js";
+import { isA2AError, type ErrorRegistry } from "../../errors/a2a-error.js";
 import { V03_EXTENSIONS_HEADER, buildClient, extensionsOf, invalidAgentResponse, toV1Error, unsupportedOperation, untranslatableRequest, v1Error, v1Registry, type V1Errors } from "./common.js";
 
 /** How a 1.0 operation is called on the 0.3 proto's service. */

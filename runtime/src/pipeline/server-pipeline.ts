@@ -4,22 +4,22 @@
  * handler: authentication, version negotiation, extensions. Shared by JSON-RPC,
  * HTTP+JSON and gRPC, so that the three answer alike.
  */
-import { A2AError, type A2AErrorSpec } from "./a2a-error.js";
+import { A2AError, type A2AErrorSpec } from "../errors/a2a-error.js";
 import type { ServiceParameters, AuthenticateFn, CallContext, ProtocolBinding } from "./call-context.js";
 import { IMPLICIT_VERSION, formatExtensions, negotiateVersion, parseExtensions, type VersionNegotiation } from "./service-parameters.js";
 import type { DescMessage, JsonValue, Message, Registry } from "@bufbuild/protobuf";
-import { JsonDecodeError, decodeMessage } from "./proto-json.js";
+import { JsonDecodeError, decodeMessage } from "../protojson/proto-json.js";
 import { CALL_CANCELLATION, type CallCancellation } from "./call-abort.js";
 import { findMissingFields, type RequirementTable } from "./required-fields.js";
 import { BINDING_CALL } from "./binding-call.js";
-import { clipped, quoted } from "./client-input.js";
-import type { ServeNodeOptions } from "./http/node-adapter.js";
+import { clipped, quoted } from "../client/input.js";
+import type { ServeNodeOptions } from "../http/node-adapter.js";
 import { DEFAULT_REQUEST_LIMITS, findLimitViolation, resolveRequestLimits, type RequestLimitOptions, type RequestLimits } from "./limits.js";
-import { mergeRegistries, type TypeRegistryOption } from "./type-registry.js";
-import type { JsonReaderTable } from "./json-read.js";
-import { CONSOLE_LOGGER, type Logger } from "./logger.js";
-import type { A2ATracing } from "./tracing.js";
-import type { OperationDescriptor } from "./operation.js";
+import { mergeRegistries, type TypeRegistryOption } from "../protojson/type-registry.js";
+import type { JsonReaderTable } from "../protojson/json-read.js";
+import { CONSOLE_LOGGER, type Logger } from "../observe/logger.js";
+import type { A2ATracing } from "../observe/tracing.js";
+import type { OperationDescriptor } from "../protocol/operation.js";
 
 /**
  * The error types the pipelines raise themselves (the generated `errorSpecs` has them all).
@@ -42,7 +42,7 @@ export interface PipelineErrorSpecs {
 }
 
 /** Where a pipeline reports what it does not send to clients (handler bugs, failed writes): see logger.ts. */
-export type { Logger } from "./logger.js";
+export type { Logger } from "../observe/logger.js";
 
 /**
  * The options every A2A server binding takes. The request limits (`maxJsonDepth`,

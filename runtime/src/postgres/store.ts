@@ -20,8 +20,8 @@ import type { TaskConflictError as TaskConflictErrorType, TaskEventRecord } from
 import { TaskConflictError } from "../task/cluster.js";
 import { decodePageToken, encodePageToken, pushConfigCursor, pushConfigPageToken, queryFingerprint } from "../task/pagination.js";
 import type { PushConfigShape, StreamResponseShape, TaskShape } from "../task/shapes.js";
-import type { PushConfigPage, PushConfigQuery, TaskPage, TaskQuery, TaskScope, TaskStore } from "../task/task-store.js";
-import { taskBytes, valueBytes } from "../task/task-size.js";
+import type { PushConfigPage, PushConfigQuery, TaskPage, TaskQuery, TaskScope, TaskStore } from "../task/store.js";
+import { taskBytes, valueBytes } from "../task/size.js";
 import { parseTaskPosition } from "../task/stored-rows.js";
 import { NANOS, nanosOf, splitNanos, taskKey, type PostgresStoreSchemas, type TaskRow } from "./rows.js";
 

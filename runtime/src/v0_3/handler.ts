@@ -5,9 +5,9 @@
  * method translates the 0.3 request to 1.0, calls the 1.0 handler, and translates the answer back.
  */
 import { fromJson, toJson, type DescMessage, type JsonObject, type JsonValue, type Message } from "@bufbuild/protobuf";
-import { A2AError, type A2AErrorSpec } from "../a2a-error.js";
-import type { CallContext } from "../call-context.js";
-import type { OperationDescriptor } from "../operation.js";
+import { A2AError, type A2AErrorSpec } from "../errors/a2a-error.js";
+import type { CallContext } from "../pipeline/call-context.js";
+import type { OperationDescriptor } from "../protocol/operation.js";
 import { eventIdOf, setEventId } from "../task/event-ids.js";
 import { agentCardToV03Proto } from "./translate/agent-card.js";
 import { sendMessageResponseToV03Proto, streamResponseToV03Proto } from "./translate/events.js";

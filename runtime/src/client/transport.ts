@@ -7,7 +7,7 @@
  */
 import type { MessageInitShape, MessageShape } from "@bufbuild/protobuf";
 import type { CallOptions } from "./call-options.js";
-import type { OperationDescriptor } from "./operation.js";
+import type { OperationDescriptor } from "../protocol/operation.js";
 
 export interface Transport {
   /** Sends a unary call; resolves with the response, or rejects with an `A2AError` (the generated classes). */

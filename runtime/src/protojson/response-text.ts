@@ -8,7 +8,7 @@
 import type { DescMessage, Message, Registry } from "@bufbuild/protobuf";
 import type { JsonTextWriterTable } from "./json-write.js";
 import { encodeMessage } from "./proto-json.js";
-import type { RequirementTable } from "./required-fields.js";
+import type { RequirementTable } from "../pipeline/required-fields.js";
 
 /**
  * The ProtoJSON text of `message` (of `schema`), REQUIRED zero values filled from `responseFields`; throws what `encodeMessage` throws.

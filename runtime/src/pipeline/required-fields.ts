@@ -4,7 +4,7 @@
  * `google.api.field_behavior`. Works on protobuf-es messages, whatever wire format
  * they were decoded from (ProtoJSON or binary), so every binding shares it.
  */
-import type { FieldViolation } from "./a2a-error.js";
+import type { FieldViolation } from "../errors/a2a-error.js";
 
 export type { FieldViolation };
 

@@ -1,7 +1,7 @@
 import { clone, create, fromBinary, toBinary, toJson } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
-import { TaskPushNotificationConfigSchema } from "../../../generated-example/gen/a2a_pb.js";
-import { markPushConfigVersion, pushConfigVersionOf } from "./push-config-version.js";
+import { TaskPushNotificationConfigSchema } from "../../../../generated-example/gen/a2a_pb.js";
+import { markPushConfigVersion, pushConfigVersionOf } from "./config-version.js";
 
 describe("a push config's protocol version", () => {
   const config = () => create(TaskPushNotificationConfigSchema, { id: "c1", taskId: "t1", url: "https://hooks.example/a" });

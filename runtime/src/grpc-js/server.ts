@@ -27,13 +27,13 @@ import type {
 } from "@grpc/grpc-js";
 import { create, fromBinary, toBinary, type DescMessage, type DescMethod, type DescService, type Message, type MessageInitShape } from "@bufbuild/protobuf";
 import { anyPack, type Any } from "@bufbuild/protobuf/wkt";
-import { A2AError, ERROR_DOMAIN, toA2AError } from "../a2a-error.js";
-import { ServiceParameters, type CallContext, type HeaderSource } from "../call-context.js";
-import { LazyCallCancellation } from "../call-abort.js";
-import type { OperationDescriptor } from "../operation.js";
-import { findMissingFields, type FieldRule } from "../required-fields.js";
-import { formatExtensions } from "../service-parameters.js";
-import { checkRequestLimits, dispatchCall, establishContext, internalError, resolveServerOptions, type PipelineSettings } from "../service-context.js";
+import { A2AError, ERROR_DOMAIN, toA2AError } from "../errors/a2a-error.js";
+import { ServiceParameters, type CallContext, type HeaderSource } from "../pipeline/call-context.js";
+import { LazyCallCancellation } from "../pipeline/call-abort.js";
+import type { OperationDescriptor } from "../protocol/operation.js";
+import { findMissingFields, type FieldRule } from "../pipeline/required-fields.js";
+import { formatExtensions } from "../pipeline/service-parameters.js";
+import { checkRequestLimits, dispatchCall, establishContext, internalError, resolveServerOptions, type PipelineSettings } from "../pipeline/server-pipeline.js";
 import { maxConcurrentStreamsOf, sessionTimeouts, type GrpcEndpoint, type GrpcListenOptions } from "../grpc-wire/listen-options.js";
 import type { GrpcServerOptions, GrpcServiceDefinition } from "../grpc-wire/service-definition.js";
 import type { StatusDetailSchemas } from "../grpc-wire/status-detail-schemas.js";
@@ -43,7 +43,7 @@ import { clampDeadlineHeaders } from "../grpc-wire/timeout-header.js";
 import { compressedWithoutEncoding, undecodableRequest } from "../grpc-wire/request-errors.js";
 import { namesCompression, refuseCompressedMessages } from "../grpc-wire/compressed-flag-guard.js";
 import { addGrpcJsReflection } from "./reflection.js";
-import { ownEntry } from "../own-json.js";
+import { ownEntry } from "../protojson/own-json.js";
 
 /** The generated google.rpc schemas this binding packs by hand (Connect packs google.rpc.Status itself). */
 export interface GrpcJsStatusSchemas extends StatusDetailSchemas {

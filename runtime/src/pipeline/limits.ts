@@ -11,7 +11,7 @@
  * visited (for a GetTaskRequest: none).
  */
 import type { DescField, DescMessage, JsonValue } from "@bufbuild/protobuf";
-import type { FieldViolation } from "./a2a-error.js";
+import type { FieldViolation } from "../errors/a2a-error.js";
 
 /**
  * Default of `maxJsonDepth`: 64 levels. A2A's own request structure takes at most 7 (JSON-RPC

@@ -8,10 +8,10 @@
  * 1–100) are left to the server.
  */
 import type { DescMessage, Message, MessageInitShape, Registry } from "@bufbuild/protobuf";
-import { BAD_REQUEST_TYPE, ERROR_DOMAIN, ERROR_INFO_TYPE, type A2AError, type ErrorRegistry, type FieldViolation } from "./a2a-error.js";
+import { BAD_REQUEST_TYPE, ERROR_DOMAIN, ERROR_INFO_TYPE, type A2AError, type ErrorRegistry, type FieldViolation } from "../errors/a2a-error.js";
 import { requestMessage, type ClientOptions } from "./call-options.js";
-import { findMissingFields, type FieldRule, type RequirementTable } from "./required-fields.js";
-import { mergeRegistries } from "./type-registry.js";
+import { findMissingFields, type FieldRule, type RequirementTable } from "../pipeline/required-fields.js";
+import { mergeRegistries } from "../protojson/type-registry.js";
 
 /**
  * What the generated clients hand their transport besides the error registry.

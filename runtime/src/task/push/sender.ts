@@ -50,15 +50,15 @@
  * what happens to an event and a delivery ./push-delivery.ts. The public types are in ./push-types.ts.
  */
 import { toJson } from "@bufbuild/protobuf";
-import { CONSOLE_LOGGER } from "../logger.js";
-import type { PushDeliveryOutcome } from "../tracing.js";
-import { pushConfigVersionOf } from "./push-config-version.js";
-import { createWebhookPost } from "./push-attempt.js";
-import { attemptOnce, fanOut, type PushSenderParts, type WebhookRequests } from "./push-delivery.js";
-import { abortableSleep, PushDeliveryQueue } from "./push-delivery-queue.js";
-import type { RetryPolicy } from "./push-retry.js";
-import type { PushDeliveryFailure, PushEventNotice, PushNotificationSender, PushPayload, PushSenderOptions } from "./push-types.js";
-import type { PushConfigShape } from "./shapes.js";
+import { CONSOLE_LOGGER } from "../../observe/logger.js";
+import type { PushDeliveryOutcome } from "../../observe/tracing.js";
+import { pushConfigVersionOf } from "./config-version.js";
+import { createWebhookPost } from "./attempt.js";
+import { attemptOnce, fanOut, type PushSenderParts, type WebhookRequests } from "./delivery.js";
+import { abortableSleep, PushDeliveryQueue } from "./delivery-queue.js";
+import type { RetryPolicy } from "./retry.js";
+import type { PushDeliveryFailure, PushEventNotice, PushNotificationSender, PushPayload, PushSenderOptions } from "./types.js";
+import type { PushConfigShape } from "../shapes.js";
 import { WEBHOOK_URL_CHECK } from "./webhook-check.js";
 import { checkWebhookUrl, WebhookUrlError } from "./webhook-policy.js";
 
@@ -71,7 +71,7 @@ export type {
   PushNotificationSender,
   PushPayload,
   PushSenderOptions,
-} from "./push-types.js";
+} from "./types.js";
 export { checkWebhookUrl, isBlockedAddress, WebhookUrlError, type HostResolver, type ResolvedAddress, type WebhookUrlPolicy } from "./webhook-policy.js";
 
 const A2A_JSON = "application/a2a+json";

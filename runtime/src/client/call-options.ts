@@ -1,10 +1,10 @@
 // Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 /** Client options and per-call options shared by every binding's client. */
 import { create, type DescMessage, type Message, type MessageInitShape } from "@bufbuild/protobuf";
-import { formatExtensions } from "./service-parameters.js";
-import type { ErrorRegistry } from "./a2a-error.js";
-import { ownMessageInit } from "./own-json.js";
-import type { A2ATracing } from "./tracing.js";
+import { formatExtensions } from "../pipeline/service-parameters.js";
+import type { ErrorRegistry } from "../errors/a2a-error.js";
+import { ownMessageInit } from "../protojson/own-json.js";
+import type { A2ATracing } from "../observe/tracing.js";
 
 /** Options every binding's client takes, fixed for its lifetime. */
 export interface ClientOptions {

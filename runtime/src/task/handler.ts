@@ -15,14 +15,14 @@
  *   only (§3.1.6), surviving interrupted states and later turns;
  * - a blocking SendMessage returns at the first terminal or interrupted state (§3.2.2).
  */
-import { markPushConfigVersion } from "./push-config-version.js";
+import { markPushConfigVersion } from "./push/config-version.js";
 import { clone, create } from "@bufbuild/protobuf";
 import { EmptySchema, type Empty } from "@bufbuild/protobuf/wkt";
-import type { A2AErrorOptions } from "../a2a-error.js";
-import { isCallAborted, watchCallAbort } from "../call-abort.js";
-import { isBindingCall, markImmutable } from "../binding-call.js";
+import type { A2AErrorOptions } from "../errors/a2a-error.js";
+import { isCallAborted, watchCallAbort } from "../pipeline/call-abort.js";
+import { isBindingCall, markImmutable } from "../pipeline/binding-call.js";
 import { TaskEngine } from "./engine.js";
-import { CONSOLE_LOGGER } from "../logger.js";
+import { CONSOLE_LOGGER } from "../observe/logger.js";
 import type { FeedItem } from "./live-tasks.js";
 import { InvalidPageTokenError, TaskStoreFullError, type TaskRuntimeErrors } from "./errors.js";
 import { checkQueueLimit } from "./event-hub.js";
@@ -62,10 +62,10 @@ import type {
   TaskShape,
 } from "./shapes.js";
 import { TaskStates } from "./states.js";
-import { webhookUrlCheckOf } from "./webhook-check.js";
+import { webhookUrlCheckOf } from "./push/webhook-check.js";
 import { LAST_EVENT_ID_PARAMETER, formatEventId, parseEventId, setEventId } from "./event-ids.js";
-import type { TaskStore, PushConfigPage, TaskPage, TaskQuery, TaskScope } from "./task-store.js";
-import { nonFinitePath, taskViewBytes, valueBytes } from "./task-size.js";
+import type { TaskStore, PushConfigPage, TaskPage, TaskQuery, TaskScope } from "./store.js";
+import { nonFinitePath, taskViewBytes, valueBytes } from "./size.js";
 
 /** A byte bound option: an integer ≥ 1 or Infinity. */
 function checkedBytes(name: string, value: number): number {
@@ -525,7 +525,7 @@ class TaskHandler<Principal> implements TaskServiceHandler<Principal, TaskRuntim
     return parsed.seq;
   }
 
-  /** A push config given with a message remembers the caller's protocol version (push-config-version.ts). */
+  /** A push config given with a message remembers the caller's protocol version (push/config-version.ts). */
   #markPushVersion(request: SendMessageRequestShape, context: TaskCallContext<Principal>): void {
     const config = request.configuration?.taskPushNotificationConfig;
     if (config !== undefined) markPushConfigVersion(config, context.requestedVersion ?? "");
@@ -540,7 +540,7 @@ class TaskHandler<Principal> implements TaskServiceHandler<Principal, TaskRuntim
     await this.#engine.requireTask(scope, request.taskId);
     const config = clone(this.#factory.schemas.TaskPushNotificationConfig, request);
     if (config.id === "") config.id = this.#factory.newId();
-    // Webhooks go out in the version the config was registered in (push-config-version.ts).
+    // Webhooks go out in the version the config was registered in (push/config-version.ts).
     markPushConfigVersion(config, context.requestedVersion ?? "");
     if ((await this.#store.getPushConfig(scope, config.taskId, config.id)) === undefined) {
       // One more config: within maxPushConfigsPerTask (pages of the limit's size: one read while under it).

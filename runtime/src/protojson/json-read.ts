@@ -7,13 +7,13 @@
  *
  * A reader is a fast path that only accepts what it fully understands: whatever it does not (an
  * unknown key, a value of the wrong type, `Any`, a REQUIRED field missing, …) makes it return
- * `undefined`, and `decodeRequest` (service-context.ts) decodes the request by reflection instead:
+ * `undefined`, and `decodeRequest` (pipeline/server-pipeline.ts) decodes the request by reflection instead:
  * the reference message, or the reference error.
  */
 import { fromJson, protoInt64, type JsonValue } from "@bufbuild/protobuf";
 import { base64Decode, getTextEncoding } from "@bufbuild/protobuf/wire";
 import { DurationSchema, FieldMaskSchema, TimestampSchema } from "@bufbuild/protobuf/wkt";
-import { isMissing, type RequiredCheck } from "./required-fields.js";
+import { isMissing, type RequiredCheck } from "../pipeline/required-fields.js";
 
 /**
  * A generated reader: the message of a request type read from its ProtoJSON value, or undefined (reflection decides).

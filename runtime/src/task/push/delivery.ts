@@ -4,13 +4,13 @@
  * (./push-sender.ts): the queue (./push-delivery-queue.ts), the attempt (./push-attempt.ts), the
  * retries (./push-retry.ts), the URL policy (./webhook-policy.ts) and the request builder.
  */
-import type { A2ATracing, PushDeliveryOutcome } from "../tracing.js";
-import type { PushDeliveryQueue } from "./push-delivery-queue.js";
-import type { WebhookPost } from "./push-attempt.js";
-import { deliverWithRetries, type RetryPolicy } from "./push-retry.js";
-import type { PushAttemptResult, PushDeliveryFailure, PushEventNotice, PushPayload, PushSenderOptions } from "./push-types.js";
-import type { PushConfigShape, StreamResponseShape } from "./shapes.js";
-import type { TaskScope, TaskStore } from "./task-store.js";
+import type { A2ATracing, PushDeliveryOutcome } from "../../observe/tracing.js";
+import type { PushDeliveryQueue } from "./delivery-queue.js";
+import type { WebhookPost } from "./attempt.js";
+import { deliverWithRetries, type RetryPolicy } from "./retry.js";
+import type { PushAttemptResult, PushDeliveryFailure, PushEventNotice, PushPayload, PushSenderOptions } from "./types.js";
+import type { PushConfigShape, StreamResponseShape } from "../shapes.js";
+import type { TaskScope, TaskStore } from "../store.js";
 import { checkWebhookUrl, WebhookUrlError } from "./webhook-policy.js";
 
 /** Builds the requests of deliveries. */

@@ -6,9 +6,9 @@
  * and only that entry imports it. Without the option, nothing here runs: one null check per call.
  */
 import type { Message } from "@bufbuild/protobuf";
-import type { CallContext, ProtocolBinding } from "./call-context.js";
-import type { CallOptions } from "./call-options.js";
-import type { OperationDescriptor } from "./operation.js";
+import type { CallContext, ProtocolBinding } from "../pipeline/call-context.js";
+import type { CallOptions } from "../client/call-options.js";
+import type { OperationDescriptor } from "../protocol/operation.js";
 
 /** A call a server received, as its binding hands it to the handler. */
 export interface TracedServerCall {

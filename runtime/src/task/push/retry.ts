@@ -4,7 +4,7 @@
  * bounded number of times, with exponential backoff and jitter (`Retry-After` honoured, capped);
  * other statuses fail at once; a 2xx ends it. Stops early when the sender closes.
  */
-import type { AttemptOutcome } from "./push-attempt.js";
+import type { AttemptOutcome } from "./attempt.js";
 
 /** When and how often a delivery is attempted again. */
 export interface RetryPolicy {

@@ -7,10 +7,10 @@ import pg from "pg";
 import type { ClusteredTaskStore } from "../task/cluster.js";
 import { PostgresTaskCluster, type PostgresClusterOptions } from "./cluster.js";
 import { checkSchema, migrate } from "./migrations.js";
-import { PostgresTaskRows } from "./postgres-store.js";
+import { PostgresTaskRows } from "./store.js";
 import type { PostgresStoreSchemas } from "./rows.js";
 import { PushOutbox, type PushOutboxOptions } from "./push-outbox.js";
-import type { PushNotificationSender } from "../task/push-sender.js";
+import type { PushNotificationSender } from "../task/push/sender.js";
 
 /** Options of {@link PostgresTaskStore.open}. */
 export interface PostgresTaskStoreOptions extends PostgresClusterOptions {

@@ -9,7 +9,7 @@
  * registry (type-registry.ts) resolves `google.protobuf.Any` and proto2 extensions both ways.
  */
 import { fromJson, toJson, type DescMessage, type JsonValue, type MessageShape, type Registry } from "@bufbuild/protobuf";
-import { fillRequiredDefaults, type RequirementTable } from "./required-fields.js";
+import { fillRequiredDefaults, type RequirementTable } from "../pipeline/required-fields.js";
 
 /** A request that does not decode: `message` says which field and why (no internals). */
 export class JsonDecodeError extends Error {

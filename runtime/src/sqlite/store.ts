@@ -100,13 +100,13 @@
  */
 import { fromBinary, toBinary } from "@bufbuild/protobuf";
 import type Database from "better-sqlite3";
-import { CONSOLE_LOGGER, type Logger } from "../logger.js";
+import { CONSOLE_LOGGER, type Logger } from "../observe/logger.js";
 import { A2A_TASK_STATE_NUMBERS } from "../task/memory-store.js";
 import { decodePageToken, encodePageToken, pushConfigCursor, pushConfigPageToken, queryFingerprint } from "../task/pagination.js";
 import type { PushConfigShape, TaskShape } from "../task/shapes.js";
 import { NANOS, nanosOf, parseTaskPosition, splitNanos } from "../task/stored-rows.js";
-import { valueBytes } from "../task/task-size.js";
-import type { PushConfigPage, PushConfigQuery, TaskPage, TaskQuery, TaskScope, TaskStore } from "../task/task-store.js";
+import { valueBytes } from "../task/size.js";
+import type { PushConfigPage, PushConfigQuery, TaskPage, TaskQuery, TaskScope, TaskStore } from "../task/store.js";
 import { BUSY_RETRY_MS, isBusy, retryWhileBusy } from "./busy.js";
 import { GroupCommit } from "./group-commit.js";
 import { openTaskDatabase } from "./open-database.js";

@@ -8,7 +8,7 @@
  * A writer handles well-formed messages. Whatever it is not sure to write exactly as the
  * reflective path (a value of the wrong type, a non-finite Value number, a timestamp out of
  * range, unknown fields that may be extensions) makes it throw `JSON_WRITE_BAIL`, and the
- * caller (response-json-text.ts) encodes the message by reflection instead: the reference
+ * caller (response-text.ts) encodes the message by reflection instead: the reference
  * output, or the reference error.
  */
 import { toJson, type JsonObject, type Registry } from "@bufbuild/protobuf";

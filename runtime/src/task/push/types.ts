@@ -5,11 +5,11 @@
  */
 import type { JsonValue, JsonWriteOptions } from "@bufbuild/protobuf";
 import type { GenMessage } from "@bufbuild/protobuf/codegenv2";
-import type { JsonTextWriterTable } from "../json-write.js";
-import type { Logger } from "../logger.js";
-import type { A2ATracing } from "../tracing.js";
-import type { PushConfigShape, StreamResponseShape } from "./shapes.js";
-import type { TaskScope, TaskStore } from "./task-store.js";
+import type { JsonTextWriterTable } from "../../protojson/json-write.js";
+import type { Logger } from "../../observe/logger.js";
+import type { A2ATracing } from "../../observe/tracing.js";
+import type { PushConfigShape, StreamResponseShape } from "../shapes.js";
+import type { TaskScope, TaskStore } from "../store.js";
 import type { WEBHOOK_URL_CHECK } from "./webhook-check.js";
 import type { WebhookUrlPolicy } from "./webhook-policy.js";
 
@@ -133,7 +133,7 @@ export interface PushSenderOptions extends WebhookUrlPolicy {
   readonly tokenHeader?: string | undefined;
   /**
    * Webhook bodies for push configs registered in another protocol version (the task runtime marks them:
-   * push-config-version.ts), by version: A2A 0.3's is `V03_PUSH_PAYLOAD` of `@protoc-gen-a2a/runtime/v0_3`.
+   * config-version.ts), by version: A2A 0.3's is `V03_PUSH_PAYLOAD` of `@protoc-gen-a2a/runtime/v0_3`.
    * Configs of the service's own version, or of a version without an entry, get the 1.0 body.
    */
   readonly payloads?: Readonly<Record<string, PushPayload>> | undefined;
