@@ -5,11 +5,11 @@
 /* eslint-disable */
 
 import type { CallContext, CallOptions, OperationDescriptor, RequirementTable, Transport } from "@protoc-gen-a2a/runtime";
-import { checkRuntimeVersion } from "@protoc-gen-a2a/runtime";
-import type { AgentCard, CancelTaskRequest, DeleteTaskPushNotificationConfigRequest, GetExtendedAgentCardRequest, GetTaskPushNotificationConfigRequest, GetTaskRequest, ListTaskPushNotificationConfigsRequest, ListTaskPushNotificationConfigsResponse, ListTasksRequest, ListTasksResponse, SendMessageRequest, SendMessageResponse, StreamResponse, SubscribeToTaskRequest, Task, TaskPushNotificationConfig } from "./a2a_pb.js";
-import { AgentCardSchema, CancelTaskRequestSchema, DeleteTaskPushNotificationConfigRequestSchema, file_a2a, GetExtendedAgentCardRequestSchema, GetTaskPushNotificationConfigRequestSchema, GetTaskRequestSchema, ListTaskPushNotificationConfigsRequestSchema, ListTaskPushNotificationConfigsResponseSchema, ListTasksRequestSchema, ListTasksResponseSchema, SendMessageRequestSchema, SendMessageResponseSchema, StreamResponseSchema, SubscribeToTaskRequestSchema, TaskPushNotificationConfigSchema, TaskSchema } from "./a2a_pb.js";
+import { checkRuntimeVersion, operationOf } from "@protoc-gen-a2a/runtime";
+import type { AgentCard, CancelTaskRequest, CancelTaskRequestSchema, DeleteTaskPushNotificationConfigRequest, DeleteTaskPushNotificationConfigRequestSchema, GetExtendedAgentCardRequest, GetExtendedAgentCardRequestSchema, GetTaskPushNotificationConfigRequest, GetTaskPushNotificationConfigRequestSchema, GetTaskRequest, GetTaskRequestSchema, ListTaskPushNotificationConfigsRequest, ListTaskPushNotificationConfigsRequestSchema, ListTaskPushNotificationConfigsResponse, ListTasksRequest, ListTasksRequestSchema, ListTasksResponse, SendMessageRequest, SendMessageRequestSchema, SendMessageResponse, StreamResponse, SubscribeToTaskRequest, SubscribeToTaskRequestSchema, Task, TaskPushNotificationConfig, TaskPushNotificationConfigSchema } from "./a2a_pb.js";
+import { A2AService, file_a2a } from "./a2a_pb.js";
 import type { Empty } from "@bufbuild/protobuf/wkt";
-import { EmptySchema, file_google_protobuf_any, file_google_protobuf_duration, file_google_protobuf_empty, file_google_protobuf_field_mask, file_google_protobuf_struct, file_google_protobuf_timestamp, file_google_protobuf_wrappers } from "@bufbuild/protobuf/wkt";
+import { file_google_protobuf_any, file_google_protobuf_duration, file_google_protobuf_empty, file_google_protobuf_field_mask, file_google_protobuf_struct, file_google_protobuf_timestamp, file_google_protobuf_wrappers } from "@bufbuild/protobuf/wkt";
 import type { Message, MessageInitShape } from "@bufbuild/protobuf";
 import { createRegistry } from "@bufbuild/protobuf";
 
@@ -368,94 +368,17 @@ export class A2AServiceTransportClient implements A2AServiceClient {
  * The operations of lf.a2a.v1.A2AService, in proto order, keyed by handler method name.
  */
 export const A2AServiceOperations = {
-  sendMessage: {
-    name: "SendMessage",
-    localName: "sendMessage",
-    kind: "unary",
-    input: SendMessageRequestSchema,
-    output: SendMessageResponseSchema,
-    grpcPath: "/lf.a2a.v1.A2AService/SendMessage",
-  },
-  sendStreamingMessage: {
-    name: "SendStreamingMessage",
-    localName: "sendStreamingMessage",
-    kind: "server_streaming",
-    input: SendMessageRequestSchema,
-    output: StreamResponseSchema,
-    grpcPath: "/lf.a2a.v1.A2AService/SendStreamingMessage",
-  },
-  getTask: {
-    name: "GetTask",
-    localName: "getTask",
-    kind: "unary",
-    input: GetTaskRequestSchema,
-    output: TaskSchema,
-    grpcPath: "/lf.a2a.v1.A2AService/GetTask",
-  },
-  listTasks: {
-    name: "ListTasks",
-    localName: "listTasks",
-    kind: "unary",
-    input: ListTasksRequestSchema,
-    output: ListTasksResponseSchema,
-    grpcPath: "/lf.a2a.v1.A2AService/ListTasks",
-  },
-  cancelTask: {
-    name: "CancelTask",
-    localName: "cancelTask",
-    kind: "unary",
-    input: CancelTaskRequestSchema,
-    output: TaskSchema,
-    grpcPath: "/lf.a2a.v1.A2AService/CancelTask",
-  },
-  subscribeToTask: {
-    name: "SubscribeToTask",
-    localName: "subscribeToTask",
-    kind: "server_streaming",
-    input: SubscribeToTaskRequestSchema,
-    output: StreamResponseSchema,
-    grpcPath: "/lf.a2a.v1.A2AService/SubscribeToTask",
-  },
-  createTaskPushNotificationConfig: {
-    name: "CreateTaskPushNotificationConfig",
-    localName: "createTaskPushNotificationConfig",
-    kind: "unary",
-    input: TaskPushNotificationConfigSchema,
-    output: TaskPushNotificationConfigSchema,
-    grpcPath: "/lf.a2a.v1.A2AService/CreateTaskPushNotificationConfig",
-  },
-  getTaskPushNotificationConfig: {
-    name: "GetTaskPushNotificationConfig",
-    localName: "getTaskPushNotificationConfig",
-    kind: "unary",
-    input: GetTaskPushNotificationConfigRequestSchema,
-    output: TaskPushNotificationConfigSchema,
-    grpcPath: "/lf.a2a.v1.A2AService/GetTaskPushNotificationConfig",
-  },
-  listTaskPushNotificationConfigs: {
-    name: "ListTaskPushNotificationConfigs",
-    localName: "listTaskPushNotificationConfigs",
-    kind: "unary",
-    input: ListTaskPushNotificationConfigsRequestSchema,
-    output: ListTaskPushNotificationConfigsResponseSchema,
-    grpcPath: "/lf.a2a.v1.A2AService/ListTaskPushNotificationConfigs",
-  },
-  getExtendedAgentCard: {
-    name: "GetExtendedAgentCard",
-    localName: "getExtendedAgentCard",
-    kind: "unary",
-    input: GetExtendedAgentCardRequestSchema,
-    output: AgentCardSchema,
-    grpcPath: "/lf.a2a.v1.A2AService/GetExtendedAgentCard",
-  },
-  deleteTaskPushNotificationConfig: {
-    name: "DeleteTaskPushNotificationConfig",
-    localName: "deleteTaskPushNotificationConfig",
-    kind: "unary",
-    input: DeleteTaskPushNotificationConfigRequestSchema,
-    output: EmptySchema,
-    grpcPath: "/lf.a2a.v1.A2AService/DeleteTaskPushNotificationConfig",
-  },
+  sendMessage: operationOf(A2AService.method.sendMessage, "SendMessage"),
+  sendStreamingMessage: operationOf(A2AService.method.sendStreamingMessage, "SendStreamingMessage"),
+  getTask: operationOf(A2AService.method.getTask, "GetTask"),
+  listTasks: operationOf(A2AService.method.listTasks, "ListTasks"),
+  cancelTask: operationOf(A2AService.method.cancelTask, "CancelTask"),
+  subscribeToTask: operationOf(A2AService.method.subscribeToTask, "SubscribeToTask"),
+  createTaskPushNotificationConfig: operationOf(A2AService.method.createTaskPushNotificationConfig, "CreateTaskPushNotificationConfig"),
+  getTaskPushNotificationConfig: operationOf(A2AService.method.getTaskPushNotificationConfig, "GetTaskPushNotificationConfig"),
+  listTaskPushNotificationConfigs: operationOf(A2AService.method.listTaskPushNotificationConfigs, "ListTaskPushNotificationConfigs"),
+  getExtendedAgentCard: operationOf(A2AService.method.getExtendedAgentCard, "GetExtendedAgentCard"),
+  deleteTaskPushNotificationConfig: operationOf(A2AService.method.deleteTaskPushNotificationConfig, "DeleteTaskPushNotificationConfig"),
 } as const satisfies Record<string, OperationDescriptor>;
 
 /**

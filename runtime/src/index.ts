@@ -81,6 +81,7 @@ export type { Transport } from "./client/transport.js";
 // clients' request checks). runtime/api-report.md lists them with the rest.
 // ---------------------------------------------------------------------------------------------
 export { callSignal, requestHeaders, requestMessage, unreachableError } from "./client/call-options.js";
+export { operationOf, type OperationOf } from "./protocol/operation.js";
 export { checkRuntimeVersion } from "./version/runtime-version.js";
 /** The server pipeline every binding runs a request through. */
 export {

@@ -5,11 +5,11 @@
 /* eslint-disable */
 
 import type { CallContext, CallOptions, OperationDescriptor, RequirementTable, Transport } from "@protoc-gen-a2a/runtime";
-import { checkRuntimeVersion } from "@protoc-gen-a2a/runtime";
-import type { AgentCard, CancelTaskRequest, CreateTaskPushNotificationConfigRequest, DeleteTaskPushNotificationConfigRequest, GetAgentCardRequest, GetTaskPushNotificationConfigRequest, GetTaskRequest, ListTaskPushNotificationConfigRequest, ListTaskPushNotificationConfigResponse, SendMessageRequest, SendMessageResponse, StreamResponse, Task, TaskPushNotificationConfig, TaskSubscriptionRequest } from "./a2a_pb.js";
-import { AgentCardSchema, CancelTaskRequestSchema, CreateTaskPushNotificationConfigRequestSchema, DeleteTaskPushNotificationConfigRequestSchema, file_v0_3_a2a, GetAgentCardRequestSchema, GetTaskPushNotificationConfigRequestSchema, GetTaskRequestSchema, ListTaskPushNotificationConfigRequestSchema, ListTaskPushNotificationConfigResponseSchema, SendMessageRequestSchema, SendMessageResponseSchema, StreamResponseSchema, TaskPushNotificationConfigSchema, TaskSchema, TaskSubscriptionRequestSchema } from "./a2a_pb.js";
+import { checkRuntimeVersion, operationOf } from "@protoc-gen-a2a/runtime";
+import type { AgentCard, CancelTaskRequest, CancelTaskRequestSchema, CreateTaskPushNotificationConfigRequest, CreateTaskPushNotificationConfigRequestSchema, DeleteTaskPushNotificationConfigRequest, DeleteTaskPushNotificationConfigRequestSchema, GetAgentCardRequest, GetAgentCardRequestSchema, GetTaskPushNotificationConfigRequest, GetTaskPushNotificationConfigRequestSchema, GetTaskRequest, GetTaskRequestSchema, ListTaskPushNotificationConfigRequest, ListTaskPushNotificationConfigRequestSchema, ListTaskPushNotificationConfigResponse, SendMessageRequest, SendMessageRequestSchema, SendMessageResponse, StreamResponse, Task, TaskPushNotificationConfig, TaskSubscriptionRequest, TaskSubscriptionRequestSchema } from "./a2a_pb.js";
+import { A2AService, file_v0_3_a2a } from "./a2a_pb.js";
 import type { Empty } from "@bufbuild/protobuf/wkt";
-import { EmptySchema, file_google_protobuf_any, file_google_protobuf_duration, file_google_protobuf_empty, file_google_protobuf_field_mask, file_google_protobuf_struct, file_google_protobuf_timestamp, file_google_protobuf_wrappers } from "@bufbuild/protobuf/wkt";
+import { file_google_protobuf_any, file_google_protobuf_duration, file_google_protobuf_empty, file_google_protobuf_field_mask, file_google_protobuf_struct, file_google_protobuf_timestamp, file_google_protobuf_wrappers } from "@bufbuild/protobuf/wkt";
 import type { Message, MessageInitShape } from "@bufbuild/protobuf";
 import { createRegistry } from "@bufbuild/protobuf";
 
@@ -354,86 +354,16 @@ export class A2AServiceTransportClient implements A2AServiceClient {
  * The operations of a2a.v1.A2AService, in proto order, keyed by handler method name.
  */
 export const A2AServiceOperations = {
-  sendMessage: {
-    name: "SendMessage",
-    localName: "sendMessage",
-    kind: "unary",
-    input: SendMessageRequestSchema,
-    output: SendMessageResponseSchema,
-    grpcPath: "/a2a.v1.A2AService/SendMessage",
-  },
-  sendStreamingMessage: {
-    name: "SendStreamingMessage",
-    localName: "sendStreamingMessage",
-    kind: "server_streaming",
-    input: SendMessageRequestSchema,
-    output: StreamResponseSchema,
-    grpcPath: "/a2a.v1.A2AService/SendStreamingMessage",
-  },
-  getTask: {
-    name: "GetTask",
-    localName: "getTask",
-    kind: "unary",
-    input: GetTaskRequestSchema,
-    output: TaskSchema,
-    grpcPath: "/a2a.v1.A2AService/GetTask",
-  },
-  cancelTask: {
-    name: "CancelTask",
-    localName: "cancelTask",
-    kind: "unary",
-    input: CancelTaskRequestSchema,
-    output: TaskSchema,
-    grpcPath: "/a2a.v1.A2AService/CancelTask",
-  },
-  taskSubscription: {
-    name: "TaskSubscription",
-    localName: "taskSubscription",
-    kind: "server_streaming",
-    input: TaskSubscriptionRequestSchema,
-    output: StreamResponseSchema,
-    grpcPath: "/a2a.v1.A2AService/TaskSubscription",
-  },
-  createTaskPushNotificationConfig: {
-    name: "CreateTaskPushNotificationConfig",
-    localName: "createTaskPushNotificationConfig",
-    kind: "unary",
-    input: CreateTaskPushNotificationConfigRequestSchema,
-    output: TaskPushNotificationConfigSchema,
-    grpcPath: "/a2a.v1.A2AService/CreateTaskPushNotificationConfig",
-  },
-  getTaskPushNotificationConfig: {
-    name: "GetTaskPushNotificationConfig",
-    localName: "getTaskPushNotificationConfig",
-    kind: "unary",
-    input: GetTaskPushNotificationConfigRequestSchema,
-    output: TaskPushNotificationConfigSchema,
-    grpcPath: "/a2a.v1.A2AService/GetTaskPushNotificationConfig",
-  },
-  listTaskPushNotificationConfig: {
-    name: "ListTaskPushNotificationConfig",
-    localName: "listTaskPushNotificationConfig",
-    kind: "unary",
-    input: ListTaskPushNotificationConfigRequestSchema,
-    output: ListTaskPushNotificationConfigResponseSchema,
-    grpcPath: "/a2a.v1.A2AService/ListTaskPushNotificationConfig",
-  },
-  getAgentCard: {
-    name: "GetAgentCard",
-    localName: "getAgentCard",
-    kind: "unary",
-    input: GetAgentCardRequestSchema,
-    output: AgentCardSchema,
-    grpcPath: "/a2a.v1.A2AService/GetAgentCard",
-  },
-  deleteTaskPushNotificationConfig: {
-    name: "DeleteTaskPushNotificationConfig",
-    localName: "deleteTaskPushNotificationConfig",
-    kind: "unary",
-    input: DeleteTaskPushNotificationConfigRequestSchema,
-    output: EmptySchema,
-    grpcPath: "/a2a.v1.A2AService/DeleteTaskPushNotificationConfig",
-  },
+  sendMessage: operationOf(A2AService.method.sendMessage, "SendMessage"),
+  sendStreamingMessage: operationOf(A2AService.method.sendStreamingMessage, "SendStreamingMessage"),
+  getTask: operationOf(A2AService.method.getTask, "GetTask"),
+  cancelTask: operationOf(A2AService.method.cancelTask, "CancelTask"),
+  taskSubscription: operationOf(A2AService.method.taskSubscription, "TaskSubscription"),
+  createTaskPushNotificationConfig: operationOf(A2AService.method.createTaskPushNotificationConfig, "CreateTaskPushNotificationConfig"),
+  getTaskPushNotificationConfig: operationOf(A2AService.method.getTaskPushNotificationConfig, "GetTaskPushNotificationConfig"),
+  listTaskPushNotificationConfig: operationOf(A2AService.method.listTaskPushNotificationConfig, "ListTaskPushNotificationConfig"),
+  getAgentCard: operationOf(A2AService.method.getAgentCard, "GetAgentCard"),
+  deleteTaskPushNotificationConfig: operationOf(A2AService.method.deleteTaskPushNotificationConfig, "DeleteTaskPushNotificationConfig"),
 } as const satisfies Record<string, OperationDescriptor>;
 
 /**

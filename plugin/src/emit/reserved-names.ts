@@ -156,6 +156,7 @@ export const GENERATED_CODE_IMPORTS = [
   "listenGrpc",
   "listenGrpcJs",
   "listenHttp",
+  "operationOf",
   "registerGrpcService",
   "runBindingEquivalence",
   "serveFetch",

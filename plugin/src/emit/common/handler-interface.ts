@@ -38,6 +38,7 @@ export function emitHandlerFile(schema: Schema<object>, model: FileModel): void 
   writePreamble(f, model);
   const CallContext = f.import("CallContext", runtimeImport(""), true);
   const OperationDescriptor = f.import("OperationDescriptor", runtimeImport(""), true);
+  const operationOf = f.import("operationOf", runtimeImport(""));
   // Every generated file imports this one: a runtime of another release line fails here, at load, saying what to do.
   f.print(f.import("checkRuntimeVersion", runtimeImport("")), '("v', version, '", "', model.file.name, '.proto");');
   f.print();
@@ -76,17 +77,11 @@ export function emitHandlerFile(schema: Schema<object>, model: FileModel): void 
     // Operation descriptors.
     f.print(f.jsDoc(`The operations of ${service.typeName}, in proto order, keyed by handler method name.`));
     f.print(f.export("const", names.operations), " = {");
+    // Kind, schemas and gRPC path come from protobuf-es's service descriptor; the RPC name is given as a literal for the types.
+    const serviceDesc = f.importSchema(service.desc);
     for (const op of service.operations) {
-      const input = f.importSchema(op.input);
-      const output = f.importSchema(op.output);
-      f.print("  ", op.localName, ": {");
-      f.print("    name: ", f.string(op.name), ",");
-      f.print("    localName: ", f.string(op.localName), ",");
-      f.print("    kind: ", f.string(op.kind), ",");
-      f.print("    input: ", input, ",");
-      f.print("    output: ", output, ",");
-      f.print("    grpcPath: ", f.string(op.grpcPath), ",");
-      f.print("  },");
+      const escaped = op.localName === op.desc.localName ? "" : `, ${JSON.stringify(op.localName)}`;
+      f.print("  ", op.localName, ": ", operationOf, "(", serviceDesc, ".method.", op.desc.localName, ", ", f.string(op.name), escaped, "),");
     }
     f.print("} as const satisfies Record<string, ", OperationDescriptor, ">;");
     f.print();
