@@ -4,26 +4,11 @@
 // @generated from file a2a.proto (package lf.a2a.v1, syntax proto3)
 /* eslint-disable */
 
-import { AgentCardSchema, ArtifactSchema, ListTaskPushNotificationConfigsResponseSchema, ListTasksResponseSchema, MessageSchema, SendMessageResponseSchema, StreamResponseSchema, TaskArtifactUpdateEventSchema, TaskPushNotificationConfigSchema, TaskSchema, TaskStatusSchema, TaskStatusUpdateEventSchema } from "./a2a_pb.js";
 import type { PostgresTaskStoreOptions } from "@protoc-gen-a2a/runtime/postgres";
 import { PostgresTaskStore } from "@protoc-gen-a2a/runtime/postgres";
+import { A2AServiceTaskSchemas } from "./a2a_a2a_task_handler.js";
 
 // @generated provenance: protoc-gen-a2a v0.1.0 from a2a.proto sha256:613b3e6cafd3bd3c0f97fc05ee54c05513d40e6ca36595cfaa2ee2dc4b6c43c5, options sha256:6513f48d294c4a18ce3b506f54f0423f3d6d109fae1a66cf04250f27e0cecd23
-
-const postgresTaskSchemasOfA2AService = {
-  Task: TaskSchema,
-  TaskStatus: TaskStatusSchema,
-  Message: MessageSchema,
-  Artifact: ArtifactSchema,
-  TaskStatusUpdateEvent: TaskStatusUpdateEventSchema,
-  TaskArtifactUpdateEvent: TaskArtifactUpdateEventSchema,
-  StreamResponse: StreamResponseSchema,
-  SendMessageResponse: SendMessageResponseSchema,
-  ListTasksResponse: ListTasksResponseSchema,
-  TaskPushNotificationConfig: TaskPushNotificationConfigSchema,
-  ListTaskPushNotificationConfigsResponse: ListTaskPushNotificationConfigsResponseSchema,
-  AgentCard: AgentCardSchema,
-};
 
 /**
  * A task store for lf.a2a.v1.A2AService in PostgreSQL (pg) that several instances of the agent share: any
@@ -33,6 +18,6 @@ const postgresTaskSchemasOfA2AService = {
  * imports it loads `pg`.
  */
 export function openA2AServicePostgresTaskStore(connectionString: string, options?: Omit<PostgresTaskStoreOptions, "schemas" | "connectionString">): Promise<PostgresTaskStore> {
-  return PostgresTaskStore.open({ ...options, connectionString, schemas: postgresTaskSchemasOfA2AService });
+  return PostgresTaskStore.open({ ...options, connectionString, schemas: A2AServiceTaskSchemas });
 }
 

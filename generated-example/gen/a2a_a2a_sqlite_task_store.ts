@@ -4,26 +4,11 @@
 // @generated from file a2a.proto (package lf.a2a.v1, syntax proto3)
 /* eslint-disable */
 
-import { AgentCardSchema, ArtifactSchema, ListTaskPushNotificationConfigsResponseSchema, ListTasksResponseSchema, MessageSchema, SendMessageResponseSchema, StreamResponseSchema, TaskArtifactUpdateEventSchema, TaskPushNotificationConfigSchema, TaskSchema, TaskStatusSchema, TaskStatusUpdateEventSchema } from "./a2a_pb.js";
 import type { SqliteTaskStoreOptions } from "@protoc-gen-a2a/runtime/sqlite";
 import { SqliteTaskStore } from "@protoc-gen-a2a/runtime/sqlite";
+import { A2AServiceTaskSchemas } from "./a2a_a2a_task_handler.js";
 
 // @generated provenance: protoc-gen-a2a v0.1.0 from a2a.proto sha256:613b3e6cafd3bd3c0f97fc05ee54c05513d40e6ca36595cfaa2ee2dc4b6c43c5, options sha256:6513f48d294c4a18ce3b506f54f0423f3d6d109fae1a66cf04250f27e0cecd23
-
-const sqliteTaskSchemasOfA2AService = {
-  Task: TaskSchema,
-  TaskStatus: TaskStatusSchema,
-  Message: MessageSchema,
-  Artifact: ArtifactSchema,
-  TaskStatusUpdateEvent: TaskStatusUpdateEventSchema,
-  TaskArtifactUpdateEvent: TaskArtifactUpdateEventSchema,
-  StreamResponse: StreamResponseSchema,
-  SendMessageResponse: SendMessageResponseSchema,
-  ListTasksResponse: ListTasksResponseSchema,
-  TaskPushNotificationConfig: TaskPushNotificationConfigSchema,
-  ListTaskPushNotificationConfigsResponse: ListTaskPushNotificationConfigsResponseSchema,
-  AgentCard: AgentCardSchema,
-};
 
 /**
  * A task store for lf.a2a.v1.A2AService in a SQLite file (better-sqlite3, WAL): tasks and push configs
@@ -32,6 +17,6 @@ const sqliteTaskSchemasOfA2AService = {
  * (Workers, Deno, the browser) links no SQLite.
  */
 export function createA2AServiceSqliteTaskStore(path: string, options?: Omit<SqliteTaskStoreOptions, "schemas">): SqliteTaskStore {
-  return new SqliteTaskStore(path, { ...options, schemas: sqliteTaskSchemasOfA2AService });
+  return new SqliteTaskStore(path, { ...options, schemas: A2AServiceTaskSchemas });
 }
 

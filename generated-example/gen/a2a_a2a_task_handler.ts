@@ -13,9 +13,9 @@ import type { A2AServiceHandler } from "./a2a_a2a_handler.js";
 // @generated provenance: protoc-gen-a2a v0.1.0 from a2a.proto sha256:613b3e6cafd3bd3c0f97fc05ee54c05513d40e6ca36595cfaa2ee2dc4b6c43c5, options sha256:6513f48d294c4a18ce3b506f54f0423f3d6d109fae1a66cf04250f27e0cecd23
 
 /**
- * The messages of lf.a2a.v1.A2AService the task runtime creates.
+ * The messages of lf.a2a.v1.A2AService the task runtime creates (the task stores read them too).
  */
-const taskSchemasOfA2AService = {
+export const A2AServiceTaskSchemas = {
   Task: TaskSchema,
   TaskStatus: TaskStatusSchema,
   Message: MessageSchema,
@@ -33,10 +33,10 @@ const taskSchemasOfA2AService = {
 /**
  * Their type, the `S` of the task runtime's generics.
  */
-export type A2AServiceTaskSchemas = typeof taskSchemasOfA2AService;
+export type A2AServiceTaskSchemas = typeof A2AServiceTaskSchemas;
 
 const taskBindingOfA2AService: TaskRuntimeBinding<A2AServiceTaskSchemas> = {
-  schemas: taskSchemasOfA2AService,
+  schemas: A2AServiceTaskSchemas,
   states: TaskState,
   roles: Role,
   errors: {

@@ -1,5 +1,5 @@
 // Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
-import type { GeneratedFile, Printable, Schema } from "@bufbuild/protoplugin";
+import type { GeneratedFile, ImportSymbol, Printable, Schema } from "@bufbuild/protoplugin";
 import type { PluginOptions } from "../../options.js";
 import type { FileModel } from "../../model/service-model.js";
 import { taskRuntimeMessages, type TaskRuntimeEnum } from "../../model/task-runtime.js";
@@ -52,18 +52,17 @@ export function emitTaskHandlerFile(schema: Schema<PluginOptions>, model: FileMo
     const base = service.desc.name;
     const names = serviceSymbols(service);
     const schemasName = `${base}TaskSchemas`;
-    const schemasConst = `taskSchemasOf${base}`;
     const bindingConst = `taskBindingOf${base}`;
-    f.print(f.jsDoc(`The messages of ${service.typeName} the task runtime creates.`));
-    f.print("const ", schemasConst, " = {");
+    f.print(f.jsDoc(`The messages of ${service.typeName} the task runtime creates (the task stores read them too).`));
+    f.print(f.export("const", schemasName), " = {");
     for (const name of taskRuntimeMessages) f.print("  ", name, ": ", f.importSchema(runtime.messages.get(name)!), ",");
     f.print("};");
     f.print();
     f.print(f.jsDoc("Their type, the `S` of the task runtime's generics."));
-    f.print(f.export("type", schemasName), " = typeof ", schemasConst, ";");
+    f.print(f.export("type", schemasName), " = typeof ", schemasName, ";");
     f.print();
     f.print("const ", bindingConst, ": ", TaskRuntimeBinding, "<", schemasName, "> = {");
-    f.print("  schemas: ", schemasConst, ",");
+    f.print("  schemas: ", schemasName, ",");
     f.print("  states: ", enumValue(runtime.taskState), ",");
     f.print("  roles: ", enumValue(runtime.role), ",");
     const extras = runtime.extraOperations;
@@ -156,12 +155,9 @@ export function emitTaskHandlerFile(schema: Schema<PluginOptions>, model: FileMo
 }
 
 /** The messages of a service the task runtime creates, as an object literal (`{ Task: TaskSchema, … }`). */
-function printTaskSchemas(f: GeneratedFile, service: FileModel["services"][number], name: string): void {
-  const runtime = service.taskRuntime!;
-  f.print("const ", name, " = {");
-  for (const message of taskRuntimeMessages) f.print("  ", message, ": ", f.importSchema(runtime.messages.get(message)!), ",");
-  f.print("};");
-  f.print();
+/** The task schemas table of the task handler file (`<Service>TaskSchemas`), imported by a store file. */
+function importTaskSchemas(f: GeneratedFile, model: FileModel, service: FileModel["services"][number]): ImportSymbol {
+  return f.import(`${service.desc.name}TaskSchemas`, outputModule(model.file, "taskHandler"));
 }
 
 /**
@@ -179,8 +175,7 @@ function emitTaskStoreFiles(schema: Schema<PluginOptions>, model: FileModel, ser
     const SqliteTaskStoreOptions = f.import("SqliteTaskStoreOptions", runtimeImport("sqlite"), true);
     for (const service of services) {
       const base = service.desc.name;
-      const schemasConst = `sqliteTaskSchemasOf${base}`;
-      printTaskSchemas(f, service, schemasConst);
+      const schemasConst = importTaskSchemas(f, model, service);
       f.print(
         f.jsDoc(
           [
@@ -204,8 +199,7 @@ function emitTaskStoreFiles(schema: Schema<PluginOptions>, model: FileModel, ser
     const PostgresTaskStoreOptions = f.import("PostgresTaskStoreOptions", runtimeImport("postgres"), true);
     for (const service of services) {
       const base = service.desc.name;
-      const schemasConst = `postgresTaskSchemasOf${base}`;
-      printTaskSchemas(f, service, schemasConst);
+      const schemasConst = importTaskSchemas(f, model, service);
       f.print(
         f.jsDoc(
           [
