@@ -97,7 +97,7 @@ for (const binding of only) {
   if (binding === "jsonrpc" || binding === "rest") env.A2A_FUZZ_SOCKET_SHARE = values["socket-share"] ?? "0.05";
   if (values["max-minutes"] !== undefined) env.A2A_FUZZ_MAX_MS = String(number("max-minutes", values["max-minutes"]) * 60_000);
   console.log(`\nfuzz: ${binding}: ${env.A2A_FUZZ_RUNS} inputs`);
-  const result = spawnSync(join(root, "node_modules", ".bin", "vitest"), ["run", `test/fuzz/${binding}.fuzz.test.ts`, "--project", "default"], { cwd: root, env, stdio: "inherit" });
+  const result = spawnSync(join(root, "node_modules", ".bin", "vitest"), ["run", `test/fuzz/${binding}.fuzz.test.ts`, "--project", "fuzz"], { cwd: root, env, stdio: "inherit" });
   if (result.status !== 0) {
     failed = true;
     console.log(`fuzz: ${binding}: vitest exited ${result.status ?? result.signal}`);

@@ -1,5 +1,5 @@
 /**
- * The page of the browser test (test/browser.test.ts), bundled by esbuild for the browser: a web
+ * The page of the browser test (test/e2e/browser/clients.test.ts), bundled by esbuild for the browser: a web
  * app on another origin calling the example agent on every binding a browser can speak. JSON-RPC
  * and HTTP+JSON through the generated clients (fetch + SSE), gRPC-web and Connect through
  * connect-web's transports on the generated service descriptor, and both again through the generated

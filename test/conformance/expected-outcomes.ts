@@ -1,6 +1,6 @@
 /**
  * Every ACTS outcome other than "pass" that the conformance run is expected to produce,
- * with the reason. `test/acts-conformance.test.ts` asserts each (test, binding, client)
+ * with the reason. `test/conformance/acts.test.ts` asserts each (test, binding, client)
  * against this list: an unlisted test must pass (or be skipped because it does not apply:
  * transport filter, or a capability precondition that no agent profile meets), a listed one
  * must end exactly as listed: the same result, at the same step, with a failure message (or
@@ -29,8 +29,7 @@ export const EXPECTED_OUTCOMES: Readonly<Record<string, readonly ExpectedOutcome
     {
       result: "fail",
       step: "send-without-version",
-      message:
-        /^got error VersionNotSupportedError "A2A protocol version 0\.3 \(no A2A-Version given\) is not supported; supported versions: 1\.0": result\.task\.id: type "string": got missing$/,
+      message: /^got error VersionNotSupportedError "A2A protocol version 0\.3 \(no A2A-Version given\) is not supported; supported versions: 1\.0": result\.task\.id: type "string": got missing$/,
       bindings: ["jsonrpc"],
       reason:
         'ACTS (should) expects a request without A2A-Version to succeed "using the server\'s default version behavior"; spec §3.6 says "Agents MUST interpret empty value as 0.3 version" (clients other than 0.3 ones MUST send the header). The example agent serves 1.0 only, so a request without the header is a 0.3 request and gets VersionNotSupportedError (-32009). We follow the spec (issue #17); an agent that wants the other behaviour sets `versionWhenMissing: "1.0"`.',
@@ -43,7 +42,7 @@ export const EXPECTED_OUTCOMES: Readonly<Record<string, readonly ExpectedOutcome
       message:
         /^supportedInterfaces\[1\]\.protocolBinding: one_of \["JSONRPC","GRPC","REST"\]: got "HTTP\+JSON" \(\+4 more: supportedInterfaces\[3\]\.protocolBinding: one_of \["JSONRPC","GRPC","REST"\]: got "https:\/\/github\.com\/grpc\/grpc\/blob\/master\/doc\/PROTOCOL-WEB\.md"; supportedInterfaces\[4\]\.protocolBinding: one_of \["JSONRPC","GRPC","REST"\]: got "https:\/\/connectrpc\.com\/docs\/protocol\/"; supportedInterfaces\[5\]\.protocolBinding: one_of \["JSONRPC","GRPC","REST"\]: got "https:\/\/protoc-gen-a2a\.github\.io\/bindings\/websocket\/v1"\)$/,
       reason:
-        "ACTS allows protocolBinding JSONRPC | GRPC | REST; A2A v1.0.1 names the HTTP+JSON binding \"HTTP+JSON\" (spec §5.5, §8.5 and the AgentInterface.protocol_binding comment in a2a.proto), which our card declares, and identifies custom bindings by URI (§5.8, §12.7): the card lists gRPC-web and Connect (the Connect routes on the HTTP port) and A2A over WebSocket (generated-example/bindings/ws/) that way. We follow the spec. The fourth \"more\" is the HTTP+JSON interface of A2A 0.3 (one interface per version, spec §3.6), listed after the 1.0 ones.",
+        'ACTS allows protocolBinding JSONRPC | GRPC | REST; A2A v1.0.1 names the HTTP+JSON binding "HTTP+JSON" (spec §5.5, §8.5 and the AgentInterface.protocol_binding comment in a2a.proto), which our card declares, and identifies custom bindings by URI (§5.8, §12.7): the card lists gRPC-web and Connect (the Connect routes on the HTTP port) and A2A over WebSocket (generated-example/bindings/ws/) that way. We follow the spec. The fourth "more" is the HTTP+JSON interface of A2A 0.3 (one interface per version, spec §3.6), listed after the 1.0 ones.',
     },
   ],
   "CORE-CAP-001": [
@@ -95,8 +94,7 @@ export const EXPECTED_OUTCOMES: Readonly<Record<string, readonly ExpectedOutcome
       result: "fail",
       step: "send",
       message: /^assertion: task\.artifacts\[\*\]\.parts\[\*\]: no element matched: .*\{"fileUrl":\{"url"/,
-      reason:
-        "ACTS (may) looks for the v0.3 part shape fileUrl: {url, name}; in A2A v1.0 it is a Part with `url`, `filename`, `mediaType`, which is what tck-artifact-file-url returns.",
+      reason: "ACTS (may) looks for the v0.3 part shape fileUrl: {url, name}; in A2A v1.0 it is a Part with `url`, `filename`, `mediaType`, which is what tck-artifact-file-url returns.",
     },
   ],
   "REST-PD-001": [

@@ -2,7 +2,7 @@
 /**
  * A cluster of example agent processes on one PostgreSQL database, behind a round-robin front
  * (./round-robin.ts): real processes, real sockets on 127.0.0.1, the run's real PostgreSQL
- * (./postgres-url.ts), a fresh database per cluster. Used by test/multi-instance.test.ts.
+ * (./postgres-url.ts), a fresh database per cluster. Used by test/e2e/postgres/multi-instance.test.ts.
  *
  * Each instance is a child process running a bundle (esbuild, made once per test worker, so an
  * instance starts in well under a second) of either ./agent-cluster-entry.ts ("test": main.ts's

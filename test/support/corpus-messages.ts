@@ -1,5 +1,5 @@
 /**
- * Sample messages for the proto corpus test (test/proto-corpus.test.ts): every field of a message
+ * Sample messages for the proto corpus test (test/e2e/codegen/proto-corpus.test.ts): every field of a message
  * set to a value that is not its default (scalars, enums, lists of two, maps of one, the first member
  * of each oneof, well-known types with values that survive ProtoJSON, an Any packing a Timestamp),
  * to a bounded depth; and, for an HTTP+JSON route, the request that fits it (path variables filled

@@ -5,7 +5,7 @@
  * clients on JSON-RPC, HTTP+JSON and gRPC, records every creation the agent acknowledged (a task
  * with its state, a push config), kills it with SIGKILL at a random moment, restarts it on the same
  * file and checks that every acknowledged task and config is there, in its acknowledged state or a
- * later one. Used by test/crash-safety.test.ts (a few rounds) and bench/crash-safety.mjs (many).
+ * later one. Used by test/e2e/sqlite/crash-safety.test.ts (a few rounds) and bench/crash-safety.mjs (many).
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync } from "node:fs";

@@ -1,5 +1,5 @@
 /**
- * Shared by the test/faults-*.test.ts files: the four servers the generated code starts (JSON-RPC and
+ * Shared by the test/e2e/faults/*.test.ts files: the four servers the generated code starts (JSON-RPC and
  * HTTP+JSON on node:http, gRPC on grpc-js and on Connect), each over a given handler, on 127.0.0.1, with
  * the generated client that talks to it, a logger that records what the server logged, and the process's
  * open file descriptors (server and client are one process: /proc/self/fd counts both sides).

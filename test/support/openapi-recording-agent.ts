@@ -1,6 +1,6 @@
 /**
- * A handler of lf.a2a.v1.A2AService for the API-document tests (test/openapi.test.ts,
- * test/openrpc.test.ts): every method records the operation it was called for (its RPC
+ * A handler of lf.a2a.v1.A2AService for the API-document tests (test/plugin/emit/schema/openapi.test.ts,
+ * test/plugin/emit/schema/openrpc.test.ts): every method records the operation it was called for (its RPC
  * name, from the handler method, not from the call context) with the request and context,
  * and answers a minimal valid response; the streaming methods yield one valid StreamResponse.
  * Also a reader of a text/event-stream body into the data of its events.

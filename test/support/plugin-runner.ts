@@ -3,8 +3,9 @@ import { join } from "node:path";
 import { create, fromBinary } from "@bufbuild/protobuf";
 import { CodeGeneratorRequestSchema, FileDescriptorSetSchema, type CodeGeneratorResponse, type FileDescriptorProto } from "@bufbuild/protobuf/wkt";
 import { protocGenA2a } from "../../plugin/src/protoc-gen-a2a-plugin.js";
+import { repoRoot } from "./repo-root.js";
 
-export const repoRoot = join(import.meta.dirname, "..", "..");
+export { repoRoot };
 
 /** The checked-in descriptor fixtures (`npm run fixtures`, i.e. `buf build -o`). */
 export const fixtures = {

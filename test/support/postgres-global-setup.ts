@@ -1,5 +1,5 @@
 // Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
-// Vitest global setup: ONE PostgreSQL for the whole `vitest run` (every project), started before the tests and stopped
+// Vitest global setup: ONE PostgreSQL for the whole `vitest run` (every project that lists this setup in vitest.config.ts), started before the tests and stopped
 // after them. Tests get its URL with postgresUrl() from ./postgres-url.js (inject("postgresUrl")); processes that tests
 // spawn get it as A2A_TEST_POSTGRES_URL. Set A2A_TEST_POSTGRES_URL beforehand to use a server of your own instead.
 import type { TestProject } from "vitest/node";
@@ -14,7 +14,7 @@ declare module "vitest" {
   }
 }
 
-/** Shared by the setups of all projects: vitest runs this file once per project (projects extend the root config). */
+/** Shared by the setups of all projects: vitest runs this file once per project that lists it (vitest.config.ts's `postgres`). */
 interface Shared {
   readonly started: Promise<PostgresServer | Error>;
   users: number;

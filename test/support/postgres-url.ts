@@ -11,5 +11,9 @@ export function postgresUrl(): string {
   const url = inject("postgresUrl");
   if (url) return url;
   const reason = inject("postgresError");
-  throw new Error(reason ? `the test PostgreSQL could not be started: ${reason}` : "no test PostgreSQL: is test/support/postgres-global-setup.ts in vitest.config.ts's test.globalSetup?");
+  throw new Error(
+    reason
+      ? `the test PostgreSQL could not be started: ${reason}`
+      : "no test PostgreSQL: does this test's vitest project list test/support/postgres-global-setup.ts in its globalSetup (vitest.config.ts)?",
+  );
 }

@@ -1,6 +1,6 @@
 // Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 /**
- * For the security tests (test/security-*.test.ts): one handler served on every binding and
+ * For the security tests (test/e2e/security/*.test.ts): one handler served on every binding and
  * every server path the runtime has, with the same server options (the auth hook), on 127.0.0.1,
  * and a generated client of each:
  * - JSON-RPC and HTTP+JSON (node:http), gRPC-web and the Connect protocol (the Connect routes on

@@ -2,7 +2,7 @@
 /**
  * For the security tests: one A2A call as raw bytes on each binding of the example agent, and
  * its answer as one string (status, content type, body, gRPC status and details), so that two
- * answers can be compared byte by byte (test/security-isolation.test.ts: the answer about another
+ * answers can be compared byte by byte (test/e2e/security/isolation.test.ts: the answer about another
  * principal's task is the answer about a task that does not exist, once the id is replaced).
  * JSON-RPC, HTTP+JSON and the Connect protocol by fetch, gRPC-web by fetch with its framing, gRPC
  * by a raw grpc-js client (binary in, status and `grpc-status-details-bin` out), WebSocket by a

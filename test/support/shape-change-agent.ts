@@ -1,6 +1,6 @@
 /**
  * Sources of a small task-runtime agent, written into the throwaway agent projects of
- * test/proto-shape-changes.test.ts next to their generated code (src/gen), then type-checked with
+ * test/e2e/codegen/proto-shape-changes.test.ts next to their generated code (src/gen), then type-checked with
  * it under the strict tsconfig and imported by the test:
  *
  * - `src/serve.ts` (every project whose output has the task runtime): an executor, and the

@@ -111,7 +111,7 @@ export const TCK_EXPECTED_OUTCOMES: Readonly<Record<string, readonly TckExpected
       transports: BINDINGS,
       message: /Operation failed: (\[401\] )?The extended agent card requires authentication/,
       reason:
-        'TCK limitation: the test calls GetExtendedAgentCard without credentials (the TCK has A2A_AUTH_* settings but never reads them), while spec §3.1.11 (both versions) says "The client MUST authenticate the request using one of the schemes declared in the public AgentCard.securitySchemes". The agent answers an unauthenticated call with Unauthenticated (HTTP 401 with WWW-Authenticate, gRPC UNAUTHENTICATED), and serves the extended card to a bearer token allowed to read it (test/example-agent.test.ts, ACTS CARD-EXT tests).',
+        'TCK limitation: the test calls GetExtendedAgentCard without credentials (the TCK has A2A_AUTH_* settings but never reads them), while spec §3.1.11 (both versions) says "The client MUST authenticate the request using one of the schemes declared in the public AgentCard.securitySchemes". The agent answers an unauthenticated call with Unauthenticated (HTTP 401 with WWW-Authenticate, gRPC UNAUTHENTICATED), and serves the extended card to a bearer token allowed to read it (test/e2e/example-agent/example-agent.test.ts, ACTS CARD-EXT tests).',
     },
   ],
   "CARD-EXT-002": [
@@ -156,7 +156,7 @@ export const TCK_EXPECTED_OUTCOMES: Readonly<Record<string, readonly TckExpected
       result: "skipped",
       transports: ["jsonrpc", "http_json"],
       message: /^Agent supports push notifications$/,
-      reason: declares("pushNotifications", "ACTS CORE-CAP-001 / PUSH-CFG-004 (PushNotificationNotSupportedError, test/acts-conformance.test.ts)"),
+      reason: declares("pushNotifications", "ACTS CORE-CAP-001 / PUSH-CFG-004 (PushNotificationNotSupportedError, test/conformance/acts.test.ts)"),
     },
   ],
   "CORE-CAP-002": [
@@ -164,7 +164,7 @@ export const TCK_EXPECTED_OUTCOMES: Readonly<Record<string, readonly TckExpected
       result: "skipped",
       transports: ["jsonrpc"],
       message: /^Agent supports streaming$/,
-      reason: declares("streaming", "ACTS CORE-CAP-002 (UnsupportedOperationError) and test/example-agent.test.ts"),
+      reason: declares("streaming", "ACTS CORE-CAP-002 (UnsupportedOperationError) and test/e2e/example-agent/example-agent.test.ts"),
     },
   ],
   "CORE-CAP-003": [
@@ -181,7 +181,7 @@ export const TCK_EXPECTED_OUTCOMES: Readonly<Record<string, readonly TckExpected
       transports: ["jsonrpc", "http_json"],
       message: /^Agent card does not declare urn:a2a:tck:required-extension as required$/,
       reason:
-        "The test needs a card that marks the TCK's extension urn:a2a:tck:required-extension required; the example agent requires no extension. Declaring it would make every other TCK request fail with ExtensionSupportRequiredError, since the TCK sends no A2A-Extensions on them. The runtime's requiredExtensions check is tested in runtime/src/testing and test/error-catalog.test.ts.",
+        "The test needs a card that marks the TCK's extension urn:a2a:tck:required-extension required; the example agent requires no extension. Declaring it would make every other TCK request fail with ExtensionSupportRequiredError, since the TCK sends no A2A-Extensions on them. The runtime's requiredExtensions check is tested in runtime/src/testing and test/plugin/model/error-catalog.test.ts.",
     },
   ],
   "GRPC-ERR-002": [

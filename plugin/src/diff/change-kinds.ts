@@ -4,7 +4,7 @@
  * JSON output, a public contract: never rename one), its group (the text output's section), when
  * it breaks servers and clients, and what it means. compare.ts emits only kinds of this table
  * ({@link ChangeKind} is its keys) and takes the breaking verdict from it ({@link breakingOf}); the
- * table of docs/updating-the-proto.md is {@link changeKindsTable} (test/diff-change-kinds.test.ts
+ * table of docs/updating-the-proto.md is {@link changeKindsTable} (test/plugin/diff/change-kinds.test.ts
  * fails when it is stale).
  */
 

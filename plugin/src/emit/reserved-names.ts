@@ -1,7 +1,7 @@
 // Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 /**
  * The reserved-name table: every name generated code relies on that a proto could also
- * define. test/generated-names.test.ts extracts, with the TypeScript checker, the globals and
+ * define. test/e2e/codegen/generated-names.test.ts extracts, with the TypeScript checker, the globals and
  * unexported names the generated files use and the names they import, and asserts this table
  * covers them; test/fixtures/corpus/names/ has a message and an RPC named after every entry,
  * generated and type-checked under strict.

@@ -11,7 +11,7 @@
  * stack: bench/grpc.mjs.)
  *
  * Deliberately free of Connect at run time: what it shares with the Connect stack is in grpc-wire/
- * (whose only Connect import is a type), and nothing here imports from grpc/ (test/grpc-stack-imports.test.ts).
+ * (whose only Connect import is a type), and nothing here imports from grpc/ (test/runtime/grpc/stack-imports.test.ts).
  */
 import { constants as http2Constants, type IncomingHttpHeaders, type ServerHttp2Stream } from "node:http2";
 import { Metadata, Server, ServerCredentials, setLogger, status as GrpcStatus } from "@grpc/grpc-js";

@@ -2,7 +2,7 @@
  * Deliberately wrong agents for the runner's mutation tests: each mutation breaks one thing
  * in what the example agent puts on the wire (applied by the wire tap, or to the push
  * deliveries reaching the runner's webhook), and names the ACTS tests that must then fail
- * on each binding it applies to. test/acts-mutations.test.ts runs the whole suite per
+ * on each binding it applies to. test/conformance/acts-mutations.test.ts runs the whole suite per
  * mutation and binding, asserts those tests fail, and prints which tests caught what.
  *
  * JSON mutations edit the RPC's response as ProtoJSON, typed by the descriptors of

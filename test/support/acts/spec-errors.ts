@@ -2,7 +2,7 @@
  * The error table the runner judges the wire against, written out by hand from the A2A
  * v1.0.1 text, deliberately NOT imported from the generated error catalog: a bug in the
  * catalog must show up as a mismatch here, never be copied into the oracle.
- * (`test/error-catalog.test.ts` compares the generated catalog with this table.)
+ * (`test/plugin/model/error-catalog.test.ts` compares the generated catalog with this table.)
  *
  * - §5.4 "Error Code Mappings": the nine A2A errors (JSON-RPC code, gRPC status, HTTP status).
  * - §9.5: the five JSON-RPC 2.0 standard errors. The spec gives them no gRPC/HTTP form; ours
