@@ -18,7 +18,12 @@ const otelConditions = conditions.filter((c) => c !== "module");
 const postgres = ["test/support/postgres-global-setup.ts"];
 
 /** The task runtime's behaviour suites and ACTS, run again on the SQLite and PostgreSQL stores (test/support/task-runtime-binding.ts). */
-const storeSuites = ["test/runtime/task/runtime.test.ts", "test/runtime/task/concurrency.test.ts", "test/runtime/task/executor.test.ts", "test/conformance/acts.test.ts"];
+const storeSuites = [
+  "test/runtime/task/runtime.test.ts",
+  "test/runtime/task/concurrency.test.ts",
+  "test/runtime/task/executor.test.ts",
+  "test/conformance/acts.test.ts",
+];
 
 export default defineConfig({
   resolve: { conditions },
@@ -86,7 +91,12 @@ export default defineConfig({
         // A safety net while the tree settles: a test file added straight under test/ matches no other project and would
         // not run. Its place is the folder of what it tests (CONTRIBUTING.md, "Running the tests"); this project is then empty.
         extends: true,
-        test: { name: "unsorted", include: ["test/*.test.ts"], globalSetup: postgres, testTimeout: 60_000 },
+        test: {
+          name: "unsorted",
+          include: ["test/*.test.ts"],
+          globalSetup: postgres,
+          testTimeout: 60_000,
+        },
       },
       {
         // The task runtime's behaviour suites again, on the SQLite store (test/support/task-runtime-binding.ts).

@@ -27,7 +27,8 @@ import { table } from "./lib/report.mjs";
 import { abortStreams, STREAM_KINDS } from "./lib/soak-aborts.mjs";
 import { mib, startSoakServer } from "./lib/soak-child.mjs";
 
-const usage = "node bench/aborted-streams.mjs [--streams 10000] [--concurrency 50] [--warmup 500] [--kinds k1,k2] [--heap-slack-mib 4] [--fd-slack 5] [--max-tasks 200]";
+const usage =
+  "node bench/aborted-streams.mjs [--streams 10000] [--concurrency 50] [--warmup 500] [--kinds k1,k2] [--heap-slack-mib 4] [--fd-slack 5] [--max-tasks 200]";
 const { args, intArg } = parseBenchArgs(usage, {
   streams: { type: "string", default: "10000" },
   concurrency: { type: "string", default: "50" },
@@ -53,7 +54,10 @@ for (const k of kinds) {
 installExitHandlers("server");
 startWatchdog(3600);
 
-const server = await startSoakServer("streams", ["--max-tasks", String(intArg("max-tasks", 1, 1_000_000))]);
+const server = await startSoakServer("streams", [
+  "--max-tasks",
+  String(intArg("max-tasks", 1, 1_000_000)),
+]);
 const target = server.info;
 
 /** Polls the server (no GC) until its fds and live tasks are back to `base` (+ slack), at most `ms`. */
@@ -61,12 +65,15 @@ async function settle(base, ms = 15_000) {
   const end = Date.now() + ms;
   for (;;) {
     const s = await server.stats();
-    if ((s.fds <= base.fds + fdSlack && (s.live ?? 0) <= (base.live ?? 0)) || Date.now() > end) return;
+    if ((s.fds <= base.fds + fdSlack && (s.live ?? 0) <= (base.live ?? 0)) || Date.now() > end)
+      return;
     await new Promise((r) => setTimeout(r, 100));
   }
 }
 
-console.log(`aborted streams: ${streams} per kind, ${concurrency} at a time, after a warm-up of ${warmup} per kind; server pid ${server.child.pid}`);
+console.log(
+  `aborted streams: ${streams} per kind, ${concurrency} at a time, after a warm-up of ${warmup} per kind; server pid ${server.child.pid}`,
+);
 if (warmup > 0) {
   for (const kind of kinds) {
     const { failures, firstError } = await abortStreams(kind, target, warmup, concurrency);
@@ -82,15 +89,26 @@ const problems = [];
 for (const kind of kinds) {
   const before = await server.stats({ gc: true });
   const t0 = performance.now();
-  const { failures, refused, firstError, goaways } = await abortStreams(kind, target, streams, concurrency);
-  if (Object.keys(goaways).length > 0) console.log(`  ${kind}: GOAWAY from the server (code: count) ${JSON.stringify(goaways)}`);
+  const { failures, refused, firstError, goaways } = await abortStreams(
+    kind,
+    target,
+    streams,
+    concurrency,
+  );
+  if (Object.keys(goaways).length > 0)
+    console.log(`  ${kind}: GOAWAY from the server (code: count) ${JSON.stringify(goaways)}`);
   const seconds = (performance.now() - t0) / 1000;
   await settle(before);
   const after = await server.stats({ gc: true });
   const heapDelta = after.heapUsed - before.heapUsed;
-  const ok = heapDelta <= heapSlack && after.fds <= before.fds + fdSlack && (after.live ?? 0) <= (before.live ?? 0) && failures === 0;
+  const ok =
+    heapDelta <= heapSlack &&
+    after.fds <= before.fds + fdSlack &&
+    (after.live ?? 0) <= (before.live ?? 0) &&
+    failures === 0;
   if (!ok) problems.push(kind);
-  if (failures > 0) console.error(`${kind}: ${failures} streams gave no event; first: ${firstError}`);
+  if (failures > 0)
+    console.error(`${kind}: ${failures} streams gave no event; first: ${firstError}`);
   rows.push([
     STREAM_KINDS[kind].label,
     String(streams),
@@ -136,6 +154,8 @@ console.log(
 console.log(
   `\nwhole run (after warm-up): heap ${mib(start.heapUsed)} → ${mib(end.heapUsed)} MiB (${end.heapUsed >= start.heapUsed ? "+" : ""}${mib(end.heapUsed - start.heapUsed)}), RSS ${mib(start.rss)} → ${mib(end.rss)} MiB, fds ${start.fds} → ${end.fds}, live tasks ${start.live} → ${end.live}`,
 );
-console.log(`bounds: Δ heap ≤ ${mib(heapSlack)} MiB per kind, fds ≤ baseline + ${fdSlack}, live tasks back to the baseline (1: the task SubscribeToTask streams watch)`);
+console.log(
+  `bounds: Δ heap ≤ ${mib(heapSlack)} MiB per kind, fds ≤ baseline + ${fdSlack}, live tasks back to the baseline (1: the task SubscribeToTask streams watch)`,
+);
 console.log(problems.length === 0 ? "verdict: no leak" : `verdict: FAIL (${problems.join(", ")})`);
 await shutdown(problems.length === 0 ? 0 : 1);

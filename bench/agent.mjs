@@ -21,7 +21,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseBenchArgs } from "./lib/args.mjs";
 import { bundle } from "./lib/build.mjs";
-import { installExitHandlers, onShutdown, shutdown, startServer, startWatchdog } from "./lib/children.mjs";
+import {
+  installExitHandlers,
+  onShutdown,
+  shutdown,
+  startServer,
+  startWatchdog,
+} from "./lib/children.mjs";
 import { measureAutocannon } from "./lib/load.mjs";
 import { fmtInt, fmtMs, fmtPct, fmtRatio, printTargets, shuffle, table } from "./lib/report.mjs";
 import { writeResults } from "./lib/results.mjs";
@@ -43,7 +49,10 @@ const WARMUP = intArg("warmup", 0, 60);
 
 const ALL_SERVERS = ["bare", "example", "example-sqlite", "sdk"];
 // bare and sdk are the baselines every ratio needs.
-const SERVERS = args.servers === "" ? ALL_SERVERS : ALL_SERVERS.filter((s) => s === "bare" || s === "sdk" || args.servers.split(",").includes(s));
+const SERVERS =
+  args.servers === ""
+    ? ALL_SERVERS
+    : ALL_SERVERS.filter((s) => s === "bare" || s === "sdk" || args.servers.split(",").includes(s));
 const HEADERS = { "content-type": "application/json", "a2a-version": "1.0" };
 const message = (text) => ({ messageId: "bench-agent-m-1", role: "ROLE_USER", parts: [{ text }] });
 const MESSAGE_TEXT = "tck-message-response bench";
@@ -55,28 +64,68 @@ const SCENARIOS = {
     url: `${s.base}/a2a/jsonrpc`,
     method: "POST",
     headers: HEADERS,
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "SendMessage", params: { message: message(MESSAGE_TEXT) } }),
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "SendMessage",
+      params: { message: message(MESSAGE_TEXT) },
+    }),
   }),
-  "rest-message": (s) => ({ url: `${s.base}/a2a/rest/message:send`, method: "POST", headers: HEADERS, body: JSON.stringify({ message: message(MESSAGE_TEXT) }) }),
+  "rest-message": (s) => ({
+    url: `${s.base}/a2a/rest/message:send`,
+    method: "POST",
+    headers: HEADERS,
+    body: JSON.stringify({ message: message(MESSAGE_TEXT) }),
+  }),
   "jsonrpc-task": (s) => ({
     url: `${s.base}/a2a/jsonrpc`,
     method: "POST",
     headers: HEADERS,
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "SendMessage", params: { message: message(TASK_TEXT) } }),
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "SendMessage",
+      params: { message: message(TASK_TEXT) },
+    }),
   }),
-  "rest-task": (s) => ({ url: `${s.base}/a2a/rest/message:send`, method: "POST", headers: HEADERS, body: JSON.stringify({ message: message(TASK_TEXT) }) }),
-  "jsonrpc-get": (s) => ({ url: `${s.base}/a2a/jsonrpc`, method: "POST", headers: HEADERS, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "GetTask", params: { id: s.taskId } }) }),
-  "rest-get": (s) => ({ url: `${s.base}/a2a/rest/tasks/${encodeURIComponent(s.taskId)}`, method: "GET", headers: { "a2a-version": "1.0" } }),
+  "rest-task": (s) => ({
+    url: `${s.base}/a2a/rest/message:send`,
+    method: "POST",
+    headers: HEADERS,
+    body: JSON.stringify({ message: message(TASK_TEXT) }),
+  }),
+  "jsonrpc-get": (s) => ({
+    url: `${s.base}/a2a/jsonrpc`,
+    method: "POST",
+    headers: HEADERS,
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "GetTask", params: { id: s.taskId } }),
+  }),
+  "rest-get": (s) => ({
+    url: `${s.base}/a2a/rest/tasks/${encodeURIComponent(s.taskId)}`,
+    method: "GET",
+    headers: { "a2a-version": "1.0" },
+  }),
   "jsonrpc-list": (s) => ({
     url: `${s.base}/a2a/jsonrpc`,
     method: "POST",
     headers: HEADERS,
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ListTasks", params: { contextId: s.contextId } }),
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "ListTasks",
+      params: { contextId: s.contextId },
+    }),
   }),
-  "rest-list": (s) => ({ url: `${s.base}/a2a/rest/tasks?contextId=${encodeURIComponent(s.contextId)}`, method: "GET", headers: { "a2a-version": "1.0" } }),
+  "rest-list": (s) => ({
+    url: `${s.base}/a2a/rest/tasks?contextId=${encodeURIComponent(s.contextId)}`,
+    method: "GET",
+    headers: { "a2a-version": "1.0" },
+  }),
 };
 const only = args.only === "" ? Object.keys(SCENARIOS) : args.only.split(",");
-for (const name of only) if (!(name in SCENARIOS)) throw new Error(`unknown scenario ${name}; known: ${Object.keys(SCENARIOS).join(", ")}`);
+for (const name of only)
+  if (!(name in SCENARIOS))
+    throw new Error(`unknown scenario ${name}; known: ${Object.keys(SCENARIOS).join(", ")}`);
 
 installExitHandlers("children");
 startWatchdog(60 + only.length * SERVERS.length * (WARMUP + DURATION + 3));
@@ -90,33 +139,71 @@ process.env.BENCH_AGENT_DB = join(tempDir, "tasks.db"); // inherited by the fork
  */
 async function check(server) {
   const post = async (path, body) => {
-    const res = await fetch(`${server.base}${path}`, { method: "POST", headers: HEADERS, body: JSON.stringify(body), signal: AbortSignal.timeout(10_000) });
+    const res = await fetch(`${server.base}${path}`, {
+      method: "POST",
+      headers: HEADERS,
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(10_000),
+    });
     return { status: res.status, json: await res.json().catch(() => null) };
   };
   const get = async (path) => {
-    const res = await fetch(`${server.base}${path}`, { headers: { "a2a-version": "1.0" }, signal: AbortSignal.timeout(10_000) });
+    const res = await fetch(`${server.base}${path}`, {
+      headers: { "a2a-version": "1.0" },
+      signal: AbortSignal.timeout(10_000),
+    });
     return { status: res.status, json: await res.json().catch(() => null) };
   };
-  const rpc = await post("/a2a/jsonrpc", { jsonrpc: "2.0", id: 1, method: "SendMessage", params: { message: message(MESSAGE_TEXT) } });
-  if (rpc.json?.result?.message?.parts?.[0]?.text !== MESSAGE_TEXT) throw new Error(`${server.kind}: JSON-RPC Message reply: ${JSON.stringify(rpc.json)}`);
+  const rpc = await post("/a2a/jsonrpc", {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "SendMessage",
+    params: { message: message(MESSAGE_TEXT) },
+  });
+  if (rpc.json?.result?.message?.parts?.[0]?.text !== MESSAGE_TEXT)
+    throw new Error(`${server.kind}: JSON-RPC Message reply: ${JSON.stringify(rpc.json)}`);
   let first;
   for (let i = 0; i < 3; i++) {
-    const rest = await post("/a2a/rest/message:send", { message: { ...message(TASK_TEXT), messageId: `bench-agent-m-${i + 2}`, ...(first ? { contextId: first.contextId } : {}) } });
+    const rest = await post("/a2a/rest/message:send", {
+      message: {
+        ...message(TASK_TEXT),
+        messageId: `bench-agent-m-${i + 2}`,
+        ...(first ? { contextId: first.contextId } : {}),
+      },
+    });
     const task = rest.json?.task;
-    if (rest.status !== 200 || task?.status?.state !== "TASK_STATE_COMPLETED" || task.artifacts?.[0]?.parts?.[0]?.text !== `Completed: ${TASK_TEXT}` || (first && task.contextId !== first.contextId)) {
-      throw new Error(`${server.kind}: HTTP+JSON task: ${rest.status} ${JSON.stringify(rest.json)}`);
+    if (
+      rest.status !== 200 ||
+      task?.status?.state !== "TASK_STATE_COMPLETED" ||
+      task.artifacts?.[0]?.parts?.[0]?.text !== `Completed: ${TASK_TEXT}` ||
+      (first && task.contextId !== first.contextId)
+    ) {
+      throw new Error(
+        `${server.kind}: HTTP+JSON task: ${rest.status} ${JSON.stringify(rest.json)}`,
+      );
     }
     first ??= task;
   }
   const got = await get(`/a2a/rest/tasks/${encodeURIComponent(first.id)}`);
-  if (got.status !== 200 || got.json?.id !== first.id) throw new Error(`${server.kind}: GetTask: ${got.status} ${JSON.stringify(got.json)}`);
+  if (got.status !== 200 || got.json?.id !== first.id)
+    throw new Error(`${server.kind}: GetTask: ${got.status} ${JSON.stringify(got.json)}`);
   const listed = await get(`/a2a/rest/tasks?contextId=${encodeURIComponent(first.contextId)}`);
   const tasks = listed.json?.tasks;
-  if (listed.status !== 200 || tasks?.length !== 3 || !tasks.every((t) => t.contextId === first.contextId && t.artifacts === undefined)) {
+  if (
+    listed.status !== 200 ||
+    tasks?.length !== 3 ||
+    !tasks.every((t) => t.contextId === first.contextId && t.artifacts === undefined)
+  ) {
     throw new Error(`${server.kind}: ListTasks: ${listed.status} ${JSON.stringify(listed.json)}`);
   }
-  const rpcList = await post("/a2a/jsonrpc", { jsonrpc: "2.0", id: 1, method: "ListTasks", params: { contextId: first.contextId } });
-  if (rpcList.json?.result?.tasks?.length !== 3) throw new Error(`${server.kind}: JSON-RPC ListTasks: ${JSON.stringify(rpcList.json)}`);
+  const rpcList = await post("/a2a/jsonrpc", {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "ListTasks",
+    params: { contextId: first.contextId },
+  });
+  if (rpcList.json?.result?.tasks?.length !== 3)
+    throw new Error(`${server.kind}: JSON-RPC ListTasks: ${JSON.stringify(rpcList.json)}`);
   return { taskId: first.id, contextId: first.contextId };
 }
 
@@ -129,16 +216,23 @@ for (const kind of SERVERS) {
   Object.assign(servers[kind], await check(servers[kind]));
 }
 
-console.log(`Agent path, node ${process.version}, autocannon ${CONNECTIONS} connections, warm-up ${WARMUP} s + ${DURATION} s per server`);
+console.log(
+  `Agent path, node ${process.version}, autocannon ${CONNECTIONS} connections, warm-up ${WARMUP} s + ${DURATION} s per server`,
+);
 const results = {};
 for (const scenario of only) {
   results[scenario] = {};
   // GetTask and ListTasks read tasks made just before: a bounded store (the memory store keeps 10,000
   // tasks) has dropped the first ones after the task scenarios.
-  if (scenario.endsWith("-get") || scenario.endsWith("-list")) for (const kind of SERVERS) Object.assign(servers[kind], await check(servers[kind]));
+  if (scenario.endsWith("-get") || scenario.endsWith("-list"))
+    for (const kind of SERVERS) Object.assign(servers[kind], await check(servers[kind]));
   for (const kind of shuffle(SERVERS)) {
     const server = servers[kind];
-    const r = await measureAutocannon(server, SCENARIOS[scenario](server), { connections: CONNECTIONS, warmup: WARMUP, duration: DURATION });
+    const r = await measureAutocannon(server, SCENARIOS[scenario](server), {
+      connections: CONNECTIONS,
+      warmup: WARMUP,
+      duration: DURATION,
+    });
     results[scenario][kind] = r;
     console.log(
       `  ${scenario.padEnd(16)} ${kind.padEnd(15)} ${fmtInt(r.reqPerSec).padStart(7)} req/s  p50 ${fmtMs(r.p50)}  p99 ${fmtMs(r.p99)} ms  CPU server ${fmtPct(r.serverCpu)} client ${fmtPct(r.clientCpu)}`,
@@ -166,9 +260,14 @@ for (const scenario of only) {
     ]);
   }
 }
-console.log(`\n${table(["scenario · server", "req/s", "p50 ms", "p99 ms", "vs bare", "vs sdk", "p99 vs bare", "err/non-2xx", "server CPU", "client CPU"], rows)}`);
-const memory = (scenario) => results[scenario]?.["example-sqlite"] && fmtRatio(results[scenario]["example-sqlite"].reqPerSec / results[scenario].example.reqPerSec);
-for (const scenario of ["jsonrpc-task", "rest-task"]) if (results[scenario]) console.log(`${scenario}: SQLite / memory ${memory(scenario)}`);
+console.log(
+  `\n${table(["scenario · server", "req/s", "p50 ms", "p99 ms", "vs bare", "vs sdk", "p99 vs bare", "err/non-2xx", "server CPU", "client CPU"], rows)}`,
+);
+const memory = (scenario) =>
+  results[scenario]?.["example-sqlite"] &&
+  fmtRatio(results[scenario]["example-sqlite"].reqPerSec / results[scenario].example.reqPerSec);
+for (const scenario of ["jsonrpc-task", "rest-task"])
+  if (results[scenario]) console.log(`${scenario}: SQLite / memory ${memory(scenario)}`);
 
 // The targets of issue #16, on the example agent (in memory unless said).
 const targets = [];
@@ -186,10 +285,19 @@ for (const [prefix, label] of [
 ]) {
   target(`${label} Message reply ≥ 0.5× bare`, `${prefix}-message`, "example", "bare", 0.5);
   target(`${label} Message reply ≥ 4× SDK`, `${prefix}-message`, "example", "sdk", 4);
-  target(`${label} Message reply p99 ≤ 2× bare`, `${prefix}-message`, "example", "bare", 2, { key: "p99", atMost: true });
+  target(`${label} Message reply p99 ≤ 2× bare`, `${prefix}-message`, "example", "bare", 2, {
+    key: "p99",
+    atMost: true,
+  });
   target(`${label} task in memory ≥ 0.35× bare`, `${prefix}-task`, "example", "bare", 0.35);
   target(`${label} task in memory ≥ 4× SDK`, `${prefix}-task`, "example", "sdk", 4);
-  target(`${label} task on SQLite ≥ 0.6× memory`, `${prefix}-task`, "example-sqlite", "example", 0.6);
+  target(
+    `${label} task on SQLite ≥ 0.6× memory`,
+    `${prefix}-task`,
+    "example-sqlite",
+    "example",
+    0.6,
+  );
   target(`${label} GetTask ≥ 0.6× bare`, `${prefix}-get`, "example", "bare", 0.6);
   target(`${label} ListTasks ≥ 0.6× bare`, `${prefix}-list`, "example", "bare", 0.6);
 }
@@ -212,14 +320,25 @@ writeResults(args.results, {
         clientCpu: x.clientCpu,
         vsBare: fmtRatio(x.reqPerSec / bare.reqPerSec),
         vsSdk: fmtRatio(x.reqPerSec / sdk.reqPerSec),
-        note: [x.clientCpu >= 0.9 ? "client-bound" : "", x.errors + x.non2xx > 0 ? `${x.errors} errors, ${x.non2xx} non-2xx` : ""].filter(Boolean).join("; "),
+        note: [
+          x.clientCpu >= 0.9 ? "client-bound" : "",
+          x.errors + x.non2xx > 0 ? `${x.errors} errors, ${x.non2xx} non-2xx` : "",
+        ]
+          .filter(Boolean)
+          .join("; "),
       };
     }),
   ),
   targets,
-  notes: [`${CONNECTIONS} connections, warm-up ${WARMUP} s + ${DURATION} s per server; bare = node:http doing the same JSON work, sdk = @a2a-js/sdk 1.3.0 (express) with an equivalent executor`],
+  notes: [
+    `${CONNECTIONS} connections, warm-up ${WARMUP} s + ${DURATION} s per server; bare = node:http doing the same JSON work, sdk = @a2a-js/sdk 1.3.0 (express) with an equivalent executor`,
+  ],
 });
-const clean = only.every((s) => SERVERS.every((k) => results[s][k].errors === 0 && results[s][k].non2xx === 0));
+const clean = only.every((s) =>
+  SERVERS.every((k) => results[s][k].errors === 0 && results[s][k].non2xx === 0),
+);
 if (!clean) console.log("\nwarning: some runs had errors or non-2xx answers (see the table)");
-console.log("\nServer CPU = server process CPU time / wall time (1.00 = one core); client CPU = the same for autocannon (this process).");
+console.log(
+  "\nServer CPU = server process CPU time / wall time (1.00 = one core); client CPU = the same for autocannon (this process).",
+);
 await shutdown(clean ? 0 : 1);

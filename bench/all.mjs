@@ -40,14 +40,19 @@ const BENCHES = {
   postgres: (d) => ["bench/postgres.mjs", "--duration", String(d)],
 };
 
-const { args, intArg } = parseBenchArgs("usage: node bench/all.mjs [--duration 5] [--only yardstick,inprocess,agent,layers,grpc,streams,generate,postgres] [--out bench/output/bench-results.json]", {
-  duration: { type: "string", default: "5" },
-  only: { type: "string", default: "" },
-  out: { type: "string", default: join("bench", "output", "bench-results.json") },
-});
+const { args, intArg } = parseBenchArgs(
+  "usage: node bench/all.mjs [--duration 5] [--only yardstick,inprocess,agent,layers,grpc,streams,generate,postgres] [--out bench/output/bench-results.json]",
+  {
+    duration: { type: "string", default: "5" },
+    only: { type: "string", default: "" },
+    out: { type: "string", default: join("bench", "output", "bench-results.json") },
+  },
+);
 const DURATION = intArg("duration", 1, 600);
 const selected = args.only === "" ? Object.keys(BENCHES) : args.only.split(",");
-for (const name of selected) if (!(name in BENCHES)) throw new Error(`unknown benchmark ${name}; known: ${Object.keys(BENCHES).join(", ")}`);
+for (const name of selected)
+  if (!(name in BENCHES))
+    throw new Error(`unknown benchmark ${name}; known: ${Object.keys(BENCHES).join(", ")}`);
 const outDir = join(root, "bench", "output");
 mkdirSync(outDir, { recursive: true });
 
@@ -87,7 +92,8 @@ for (const name of selected) {
     failures.push(`${name}: exited ${code} without figures`);
     continue;
   }
-  if (code !== 0) failures.push(`${name}: exited ${code} (errors or failed checks: see its output above)`);
+  if (code !== 0)
+    failures.push(`${name}: exited ${code} (errors or failed checks: see its output above)`);
   merged.push(result);
 }
 
@@ -105,14 +111,35 @@ const rows = merged.flatMap(({ rows: list }) =>
     r.note ?? "",
   ]),
 );
-console.log(`\n# npm run bench, ${started.toISOString().slice(0, 16).replace("T", " ")} UTC: ${machine}\n`);
-console.log(table(["scenario · server", "figure", "p50 ms", "p99 ms", "vs baseline", "vs sdk", "RSS / heap MiB", "server CPU", "client CPU", "note"], rows));
+console.log(
+  `\n# npm run bench, ${started.toISOString().slice(0, 16).replace("T", " ")} UTC: ${machine}\n`,
+);
+console.log(
+  table(
+    [
+      "scenario · server",
+      "figure",
+      "p50 ms",
+      "p99 ms",
+      "vs baseline",
+      "vs sdk",
+      "RSS / heap MiB",
+      "server CPU",
+      "client CPU",
+      "note",
+    ],
+    rows,
+  ),
+);
 for (const { notes } of merged) for (const note of notes ?? []) console.log(`- ${note}`);
 const targets = merged.flatMap((r) => r.targets ?? []);
 console.log("\nTargets (issue #16)");
 for (const t of targets) console.log(`  ${verdict(t.pass)}  ${t.name}  (${t.measured})`);
 console.log(`\n${targets.filter((t) => t.pass).length} of ${targets.length} targets met.`);
 for (const f of failures) console.log(`warning: ${f}`);
-writeFileSync(join(root, args.out), `${JSON.stringify({ started: started.toISOString(), machine, results: merged }, null, 2)}\n`);
+writeFileSync(
+  join(root, args.out),
+  `${JSON.stringify({ started: started.toISOString(), machine, results: merged }, null, 2)}\n`,
+);
 console.log(`figures: ${args.out}`);
 process.exitCode = failures.length > 0 ? 1 : 0;

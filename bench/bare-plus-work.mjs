@@ -23,7 +23,13 @@ import { writeResults } from "./lib/results.mjs";
 if (process.argv[2] === "--serve") {
   // The child: bare node:http plus `work` µs of busy CPU per request.
   const work = Number(process.argv[3]);
-  const answer = JSON.stringify({ jsonrpc: "2.0", id: 1, result: { message: { messageId: "m", contextId: "c", role: "ROLE_AGENT", parts: [{ text: "hi" }] } } });
+  const answer = JSON.stringify({
+    jsonrpc: "2.0",
+    id: 1,
+    result: {
+      message: { messageId: "m", contextId: "c", role: "ROLE_AGENT", parts: [{ text: "hi" }] },
+    },
+  });
   const server = createServer((req, res) => {
     const chunks = [];
     req.on("data", (c) => chunks.push(c));
@@ -31,7 +37,10 @@ if (process.argv[2] === "--serve") {
       JSON.parse(Buffer.concat(chunks).toString("utf8"));
       const until = performance.now() + work / 1000;
       while (performance.now() < until);
-      res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(answer) });
+      res.writeHead(200, {
+        "content-type": "application/json",
+        "content-length": Buffer.byteLength(answer),
+      });
       res.end(answer);
     });
   });
@@ -44,14 +53,18 @@ if (process.argv[2] === "--serve") {
   });
   server.listen(0, "127.0.0.1", () => process.send?.({ ready: true, port: server.address().port }));
 } else {
-  const { args, intArg } = parseBenchArgs("usage: node bench/bare-plus-work.mjs [--work 0,5,10,20,40] [--duration 4] [--connections 50] [--results file.json]", {
-    work: { type: "string", default: "0,5,10,20,40" },
-    duration: { type: "string", default: "4" },
-    connections: { type: "string", default: "50" },
-    results: { type: "string", default: "" },
-  });
+  const { args, intArg } = parseBenchArgs(
+    "usage: node bench/bare-plus-work.mjs [--work 0,5,10,20,40] [--duration 4] [--connections 50] [--results file.json]",
+    {
+      work: { type: "string", default: "0,5,10,20,40" },
+      duration: { type: "string", default: "4" },
+      connections: { type: "string", default: "50" },
+      results: { type: "string", default: "" },
+    },
+  );
   const works = args.work.split(",").map(Number);
-  if (works.some((w) => !Number.isFinite(w) || w < 0)) throw new Error(`--work: non-negative µs values, got ${args.work}`);
+  if (works.some((w) => !Number.isFinite(w) || w < 0))
+    throw new Error(`--work: non-negative µs values, got ${args.work}`);
   const duration = intArg("duration", 1, 600);
   const connections = intArg("connections", 1, 1000);
   installExitHandlers("children");
@@ -60,8 +73,14 @@ if (process.argv[2] === "--serve") {
   const figures = [];
   let base;
   for (const work of works) {
-    const child = track(fork(fileURLToPath(import.meta.url), ["--serve", String(work)], { stdio: ["ignore", "inherit", "inherit", "ipc"] }));
-    const port = await new Promise((resolve) => child.on("message", (m) => m?.ready && resolve(m.port)));
+    const child = track(
+      fork(fileURLToPath(import.meta.url), ["--serve", String(work)], {
+        stdio: ["ignore", "inherit", "inherit", "ipc"],
+      }),
+    );
+    const port = await new Promise((resolve) =>
+      child.on("message", (m) => m?.ready && resolve(m.port)),
+    );
     const cpu = () =>
       new Promise((resolve) => {
         const on = (m) => {
@@ -93,14 +112,22 @@ if (process.argv[2] === "--serve") {
       vsBare: fmtRatio(r.reqPerSec / base),
       note: `server CPU ${perRequest.toFixed(1)} µs/request`,
     });
-    rows.push([`bare + ${work} µs`, fmtInt(r.reqPerSec), fmtRatio(r.reqPerSec / base), `${((r.serverCpu * 1e6) / r.reqPerSec).toFixed(1)} µs`, `${Math.round(r.clientCpu * 100)}%`]);
+    rows.push([
+      `bare + ${work} µs`,
+      fmtInt(r.reqPerSec),
+      fmtRatio(r.reqPerSec / base),
+      `${((r.serverCpu * 1e6) / r.reqPerSec).toFixed(1)} µs`,
+      `${Math.round(r.clientCpu * 100)}%`,
+    ]);
     child.disconnect();
   }
   console.log(table(["server", "req/s", "vs bare", "server CPU per request", "client CPU"], rows));
   writeResults(args.results, {
     bench: "bare-plus-work",
     rows: figures,
-    notes: ["yardstick: bare node:http with N µs of synchronous work added per request; an agent whose own work per request is N µs cannot beat row N"],
+    notes: [
+      "yardstick: bare node:http with N µs of synchronous work added per request; an agent whose own work per request is N µs cannot beat row N",
+    ],
   });
   await shutdown(0);
 }

@@ -21,21 +21,30 @@ import { parseBenchArgs } from "./lib/args.mjs";
 import { bundle } from "./lib/build.mjs";
 import { fmtInt, fmtMs, table } from "./lib/report.mjs";
 
-const { intArg, args } = parseBenchArgs("usage: node bench/crash-safety.mjs [--rounds 20] [--workers 4] [--min-ms 300] [--max-ms 2500] [--seed N] [--db file]", {
-  rounds: { type: "string", default: "20" },
-  workers: { type: "string", default: "4" },
-  "min-ms": { type: "string", default: "300" },
-  "max-ms": { type: "string", default: "2500" },
-  seed: { type: "string", default: "" },
-  db: { type: "string", default: "" },
-});
+const { intArg, args } = parseBenchArgs(
+  "usage: node bench/crash-safety.mjs [--rounds 20] [--workers 4] [--min-ms 300] [--max-ms 2500] [--seed N] [--db file]",
+  {
+    rounds: { type: "string", default: "20" },
+    workers: { type: "string", default: "4" },
+    "min-ms": { type: "string", default: "300" },
+    "max-ms": { type: "string", default: "2500" },
+    seed: { type: "string", default: "" },
+    db: { type: "string", default: "" },
+  },
+);
 const ROUNDS = intArg("rounds", 1, 10_000);
 const WORKERS = intArg("workers", 1, 100);
 const MIN_MS = intArg("min-ms", 10, 600_000);
 const MAX_MS = intArg("max-ms", MIN_MS + 1, 600_000);
 
-const files = await bundle({ "crash-safety-harness": "test/support/crash-harness.ts", "crash-safety-random": "test/support/crash-random.ts", "crash-safety-agent": "generated-example/agent/main.ts" });
-const { Ledger, crashRound, startAgentProcess, stateName } = await import(files["crash-safety-harness"]);
+const files = await bundle({
+  "crash-safety-harness": "test/support/crash-harness.ts",
+  "crash-safety-random": "test/support/crash-random.ts",
+  "crash-safety-agent": "generated-example/agent/main.ts",
+});
+const { Ledger, crashRound, startAgentProcess, stateName } = await import(
+  files["crash-safety-harness"]
+);
 const { randomSource } = await import(files["crash-safety-random"]);
 const { random, seed } = randomSource(args.seed === "" ? undefined : Number(args.seed));
 
@@ -49,7 +58,9 @@ const cleanup = () => {
 process.on("exit", cleanup);
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => process.exit(130));
 
-console.log(`crash-safety: ${ROUNDS} rounds, ${WORKERS} clients per binding × JSON-RPC, HTTP+JSON, gRPC, kill -9 after ${MIN_MS}–${MAX_MS} ms, seed ${seed}, db ${db}`);
+console.log(
+  `crash-safety: ${ROUNDS} rounds, ${WORKERS} clients per binding × JSON-RPC, HTTP+JSON, gRPC, kill -9 after ${MIN_MS}–${MAX_MS} ms, seed ${seed}, db ${db}`,
+);
 const ledger = new Ledger();
 agent = await startAgentProcess(files["crash-safety-agent"], db);
 const rows = [];
@@ -58,7 +69,13 @@ let lostTotal = 0;
 let lastFound = {};
 for (let round = 1; round <= ROUNDS; round++) {
   const before = ledger.tasks.size + ledger.configs.size;
-  const { result, agent: restarted } = await crashRound(agent, files["crash-safety-agent"], db, ledger, { workersPerBinding: WORKERS, minMs: MIN_MS, maxMs: MAX_MS, random });
+  const { result, agent: restarted } = await crashRound(
+    agent,
+    files["crash-safety-agent"],
+    db,
+    ledger,
+    { workersPerBinding: WORKERS, minMs: MIN_MS, maxMs: MAX_MS, random },
+  );
   agent = restarted;
   const v = result.verification;
   restarts.push(result.restartMs);
@@ -68,7 +85,8 @@ for (let round = 1; round <= ROUNDS; round++) {
     `round ${round}: killed after ${fmtMs(result.killedAfterMs)} ms, ${fmtInt(result.load.acknowledged)} calls acknowledged, ${fmtInt(ledger.tasks.size)} tasks / ${fmtInt(ledger.configs.size)} configs acknowledged so far, lost ${v.lost.length}, restart ${fmtMs(result.restartMs)} ms`,
   );
   for (const l of v.lost.slice(0, 10)) console.error(`  round ${round} LOST: ${l}`);
-  for (const e of result.load.errors) console.error(`  round ${round} call failed while the agent ran: ${e}`);
+  for (const e of result.load.errors)
+    console.error(`  round ${round} call failed while the agent ran: ${e}`);
   rows.push([
     String(round),
     fmtMs(result.killedAfterMs),
@@ -84,7 +102,24 @@ for (let round = 1; round <= ROUNDS; round++) {
   ]);
 }
 await agent.kill();
-console.log(table(["round", "killed after", "acked calls", "failed calls", "new items", "tasks found", "of them later", "configs found", "listed", "lost", "restart"], rows));
+console.log(
+  table(
+    [
+      "round",
+      "killed after",
+      "acked calls",
+      "failed calls",
+      "new items",
+      "tasks found",
+      "of them later",
+      "configs found",
+      "listed",
+      "lost",
+      "restart",
+    ],
+    rows,
+  ),
+);
 const sorted = [...restarts].sort((a, b) => a - b);
 const states = {};
 for (const s of ledger.tasks.values()) states[stateName(s)] = (states[stateName(s)] ?? 0) + 1;

@@ -27,14 +27,23 @@ const buf = join(root, "node_modules/.bin/buf");
 const work = mkdtempSync(join(tmpdir(), "bench-generate-"));
 
 const plugins = {
-  "protoc-gen-es": { local: ["node", "node_modules/@bufbuild/protoc-gen-es/bin/protoc-gen-es"], opt: "[target=ts, import_extension=js]" },
-  "protoc-gen-a2a": { local: ["node", "plugin/bin/protoc-gen-a2a"], opt: "[target=ts, import_extension=js]" },
+  "protoc-gen-es": {
+    local: ["node", "node_modules/@bufbuild/protoc-gen-es/bin/protoc-gen-es"],
+    opt: "[target=ts, import_extension=js]",
+  },
+  "protoc-gen-a2a": {
+    local: ["node", "plugin/bin/protoc-gen-a2a"],
+    opt: "[target=ts, import_extension=js]",
+  },
 };
 
 function template(name) {
   const p = plugins[name];
   const file = join(work, `${name}.yaml`);
-  writeFileSync(file, `version: v2\ninputs:\n  - directory: proto\nplugins:\n  - local: ${JSON.stringify(p.local)}\n    out: ${relative(root, join(work, name))}\n    opt: ${p.opt}\n`);
+  writeFileSync(
+    file,
+    `version: v2\ninputs:\n  - directory: proto\nplugins:\n  - local: ${JSON.stringify(p.local)}\n    out: ${relative(root, join(work, name))}\n    opt: ${p.opt}\n`,
+  );
   return file;
 }
 
@@ -54,7 +63,10 @@ const request = toBinary(
   CodeGeneratorRequestSchema,
   create(CodeGeneratorRequestSchema, {
     fileToGenerate: ["a2a.proto"],
-    protoFile: fromBinary(FileDescriptorSetSchema, readFileSync(join(root, "test/fixtures/a2a.binpb"))).file,
+    protoFile: fromBinary(
+      FileDescriptorSetSchema,
+      readFileSync(join(root, "test/fixtures/a2a.binpb")),
+    ).file,
     parameter: "target=ts,import_extension=js",
   }),
 );
@@ -69,9 +81,12 @@ const procTimes = { "protoc-gen-es": [], "protoc-gen-a2a": [] };
 
 for (let i = -1; i < runs; i++) {
   // Alternate the order so drift hits both sides alike; run -1 is a warm-up.
-  const order = i % 2 === 0 ? ["protoc-gen-es", "protoc-gen-a2a"] : ["protoc-gen-a2a", "protoc-gen-es"];
+  const order =
+    i % 2 === 0 ? ["protoc-gen-es", "protoc-gen-a2a"] : ["protoc-gen-a2a", "protoc-gen-es"];
   for (const name of order) {
-    const t = time(() => execFileSync(buf, ["generate", "--template", templates[name]], { cwd: root, stdio: "pipe" }));
+    const t = time(() =>
+      execFileSync(buf, ["generate", "--template", templates[name]], { cwd: root, stdio: "pipe" }),
+    );
     const p = time(() => {
       const r = spawnSync(process.execPath, [bins[name]], { input: request });
       if (r.status !== 0) throw new Error(`${name} failed: ${r.stderr}`);
@@ -93,7 +108,9 @@ console.log(`bench/generate: ${runs} runs each, interleaved, medians (node ${pro
 for (const [label, t] of rows) {
   const es = median(t["protoc-gen-es"]);
   const a2a = median(t["protoc-gen-a2a"]);
-  console.log(`  ${label.padEnd(26)} protoc-gen-es ${fmt(es).padStart(8)}   protoc-gen-a2a ${fmt(a2a).padStart(8)}   ratio a2a/es ${(a2a / es).toFixed(2)}`);
+  console.log(
+    `  ${label.padEnd(26)} protoc-gen-es ${fmt(es).padStart(8)}   protoc-gen-a2a ${fmt(a2a).padStart(8)}   ratio a2a/es ${(a2a / es).toFixed(2)}`,
+  );
 }
 const ratio = median(bufTimes["protoc-gen-a2a"]) / median(bufTimes["protoc-gen-es"]);
 console.log(`target: ratio <= 1.00 for buf generate → ${ratio <= 1 ? "met" : "NOT met"}`);
@@ -109,6 +126,14 @@ writeResults(resultsFile, {
       note: name === "protoc-gen-es" ? "baseline" : "",
     })),
   ),
-  targets: [{ name: "buf generate: protoc-gen-a2a ≤ 1.0× protoc-gen-es", measured: `${ratio.toFixed(2)}×`, pass: ratio <= 1 }],
-  notes: [`generation: ${runs} interleaved runs each, medians; "vs bare" is the time relative to protoc-gen-es (lower is better)`],
+  targets: [
+    {
+      name: "buf generate: protoc-gen-a2a ≤ 1.0× protoc-gen-es",
+      measured: `${ratio.toFixed(2)}×`,
+      pass: ratio <= 1,
+    },
+  ],
+  notes: [
+    `generation: ${runs} interleaved runs each, medians; "vs bare" is the time relative to protoc-gen-es (lower is better)`,
+  ],
 });

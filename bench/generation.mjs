@@ -21,24 +21,32 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
-import { CodeGeneratorRequestSchema, CodeGeneratorResponseSchema, FileDescriptorSetSchema } from "@bufbuild/protobuf/wkt";
+import {
+  CodeGeneratorRequestSchema,
+  CodeGeneratorResponseSchema,
+  FileDescriptorSetSchema,
+} from "@bufbuild/protobuf/wkt";
 import { parseBenchArgs } from "./lib/args.mjs";
 import { root } from "./lib/build.mjs";
 import { fmtRatio, table } from "./lib/report.mjs";
 import { writeResults } from "./lib/results.mjs";
 
-const { args, intArg } = parseBenchArgs("usage: node bench/generation.mjs [--runs 7] [--compute-runs 1] [--only a2a,compute] [--before <bin>] [--results file.json]", {
-  runs: { type: "string", default: "7" },
-  "compute-runs": { type: "string", default: "1" },
-  only: { type: "string", default: "a2a,compute" },
-  before: { type: "string", default: "" },
-  results: { type: "string", default: "" },
-});
+const { args, intArg } = parseBenchArgs(
+  "usage: node bench/generation.mjs [--runs 7] [--compute-runs 1] [--only a2a,compute] [--before <bin>] [--results file.json]",
+  {
+    runs: { type: "string", default: "7" },
+    "compute-runs": { type: "string", default: "1" },
+    only: { type: "string", default: "a2a,compute" },
+    before: { type: "string", default: "" },
+    results: { type: "string", default: "" },
+  },
+);
 const before = args.before === "" ? [] : [["protoc-gen-a2a before", resolve(args.before), ""]];
 const RUNS = intArg("runs", 1, 1000);
 const COMPUTE_RUNS = intArg("compute-runs", 1, 100);
 const only = new Set(args.only.split(","));
-for (const o of only) if (o !== "a2a" && o !== "compute") throw new Error(`--only: a2a and/or compute, got ${o}`);
+for (const o of only)
+  if (o !== "a2a" && o !== "compute") throw new Error(`--only: a2a and/or compute, got ${o}`);
 
 const buf = join(root, "node_modules/.bin/buf");
 const work = mkdtempSync(join(tmpdir(), "bench-generation-"));
@@ -50,25 +58,40 @@ const plugins = {
 
 // The preload: writes the process's peak RSS (KiB) to $BENCH_MAXRSS_FILE when it exits.
 const preload = join(work, "maxrss.cjs");
-writeFileSync(preload, 'process.on("exit", () => require("node:fs").writeFileSync(process.env.BENCH_MAXRSS_FILE, String(process.resourceUsage().maxRSS)));\n');
+writeFileSync(
+  preload,
+  'process.on("exit", () => require("node:fs").writeFileSync(process.env.BENCH_MAXRSS_FILE, String(process.resourceUsage().maxRSS)));\n',
+);
 
 /** A CodeGeneratorRequest as buf sends it: `paths` of `input` to generate, with every import. */
 function request(input, paths, parameter) {
   const image = join(work, "image.binpb");
-  execFileSync(buf, ["build", input, ...paths.flatMap((p) => ["--path", join(input, p)]), "-o", image], { cwd: root, stdio: "pipe" });
+  execFileSync(
+    buf,
+    ["build", input, ...paths.flatMap((p) => ["--path", join(input, p)]), "-o", image],
+    { cwd: root, stdio: "pipe" },
+  );
   const files = fromBinary(FileDescriptorSetSchema, readFileSync(image)).file;
-  return toBinary(CodeGeneratorRequestSchema, create(CodeGeneratorRequestSchema, { fileToGenerate: paths, protoFile: files, parameter }));
+  return toBinary(
+    CodeGeneratorRequestSchema,
+    create(CodeGeneratorRequestSchema, { fileToGenerate: paths, protoFile: files, parameter }),
+  );
 }
 
 /** Runs one plugin on `input`; wall ms, peak RSS MiB, files and bytes written (JSON documents apart). */
 function runPlugin(bin, input) {
   const rssFile = join(work, "maxrss");
   const start = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, ["--require", preload, bin], { input, env: { ...process.env, BENCH_MAXRSS_FILE: rssFile }, maxBuffer: 2 ** 31 - 1 });
+  const r = spawnSync(process.execPath, ["--require", preload, bin], {
+    input,
+    env: { ...process.env, BENCH_MAXRSS_FILE: rssFile },
+    maxBuffer: 2 ** 31 - 1,
+  });
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
   if (r.status !== 0) throw new Error(`${bin} failed (${r.status}): ${r.stderr}`);
   const response = fromBinary(CodeGeneratorResponseSchema, r.stdout);
-  if (response.error !== undefined && response.error !== "") throw new Error(`${bin}: ${response.error}`);
+  if (response.error !== undefined && response.error !== "")
+    throw new Error(`${bin}: ${response.error}`);
   let bytes = 0;
   let jsonBytes = 0;
   for (const f of response.file) {
@@ -79,7 +102,14 @@ function runPlugin(bin, input) {
   const notices = String(r.stderr)
     .split("\n")
     .filter((l) => l.includes("notice:") && l.includes("json_documents_max_bytes")).length;
-  return { ms, rssMiB: Number(readFileSync(rssFile, "utf8")) / 1024, files: response.file.length, bytes, jsonBytes, notices };
+  return {
+    ms,
+    rssMiB: Number(readFileSync(rssFile, "utf8")) / 1024,
+    files: response.file.length,
+    bytes,
+    jsonBytes,
+    notices,
+  };
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
@@ -90,26 +120,40 @@ if (only.has("a2a")) {
     name: "a2a.proto",
     runs: RUNS,
     input: request("proto", ["a2a.proto"], PARAMETER),
-    variants: [["protoc-gen-es", plugins["protoc-gen-es"], ""], ...before, ["protoc-gen-a2a", plugins["protoc-gen-a2a"], ""]],
+    variants: [
+      ["protoc-gen-es", plugins["protoc-gen-es"], ""],
+      ...before,
+      ["protoc-gen-a2a", plugins["protoc-gen-a2a"], ""],
+    ],
   });
 }
 if (only.has("compute")) {
   cases.push({
     name: "compute.proto",
     runs: COMPUTE_RUNS,
-    input: request("node_modules/google-proto-files", ["google/cloud/compute/v1/compute.proto"], PARAMETER),
+    input: request(
+      "node_modules/google-proto-files",
+      ["google/cloud/compute/v1/compute.proto"],
+      PARAMETER,
+    ),
     variants: [
       ["protoc-gen-es", plugins["protoc-gen-es"], ""],
       ...before,
       ["protoc-gen-a2a", plugins["protoc-gen-a2a"], ""],
-      ["protoc-gen-a2a json_documents_max_bytes=none", plugins["protoc-gen-a2a"], ",json_documents_max_bytes=none"],
+      [
+        "protoc-gen-a2a json_documents_max_bytes=none",
+        plugins["protoc-gen-a2a"],
+        ",json_documents_max_bytes=none",
+      ],
     ],
   });
 }
 
 const rows = [];
 const targets = [];
-console.log(`bench/generation: plugin processes alone on a captured CodeGeneratorRequest, interleaved, medians (node ${process.version})`);
+console.log(
+  `bench/generation: plugin processes alone on a captured CodeGeneratorRequest, interleaved, medians (node ${process.version})`,
+);
 for (const c of cases) {
   const inputs = new Map();
   for (const [label, , extra] of c.variants) {
@@ -155,12 +199,33 @@ for (const c of cases) {
       value: ms,
       rssMiB,
       vsBare: fmtRatio(ms / es),
-      note: label === "protoc-gen-es" ? "baseline" : `RSS ${fmtRatio(rssMiB / esRss)} of protoc-gen-es`,
+      note:
+        label === "protoc-gen-es" ? "baseline" : `RSS ${fmtRatio(rssMiB / esRss)} of protoc-gen-es`,
     });
-    if (label === "protoc-gen-a2a") targets.push({ name: `${c.name}: protoc-gen-a2a ≤ 0.5× protoc-gen-es (wall time)`, measured: fmtRatio(ms / es), pass: ms / es <= 0.5 });
+    if (label === "protoc-gen-a2a")
+      targets.push({
+        name: `${c.name}: protoc-gen-a2a ≤ 0.5× protoc-gen-es (wall time)`,
+        measured: fmtRatio(ms / es),
+        pass: ms / es <= 0.5,
+      });
   }
   console.log(`\n${c.name} (${c.runs} run${c.runs === 1 ? "" : "s"} each)`);
-  console.log(table(["plugin", "wall", "× es", "peak RSS", "× es", "files", "written", "of it JSON", "skipped docs"], tableRows));
+  console.log(
+    table(
+      [
+        "plugin",
+        "wall",
+        "× es",
+        "peak RSS",
+        "× es",
+        "files",
+        "written",
+        "of it JSON",
+        "skipped docs",
+      ],
+      tableRows,
+    ),
+  );
 }
 rmSync(work, { recursive: true, force: true });
 console.log("\nTargets");
@@ -169,5 +234,7 @@ writeResults(args.results, {
   bench: "generation",
   rows,
   targets,
-  notes: ["generation: each plugin alone on a captured CodeGeneratorRequest; medians of interleaved runs; × es is relative to protoc-gen-es (lower is better)"],
+  notes: [
+    "generation: each plugin alone on a captured CodeGeneratorRequest; medians of interleaved runs; × es is relative to protoc-gen-es (lower is better)",
+  ],
 });

@@ -45,10 +45,26 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseBenchArgs } from "./lib/args.mjs";
 import { bundle, cacheDir } from "./lib/build.mjs";
-import { installExitHandlers, onShutdown, shutdown, startServer, startWatchdog, track } from "./lib/children.mjs";
+import {
+  installExitHandlers,
+  onShutdown,
+  shutdown,
+  startServer,
+  startWatchdog,
+  track,
+} from "./lib/children.mjs";
 import { percentile } from "./lib/load.mjs";
 import { writeResults } from "./lib/results.mjs";
-import { fmtInt, fmtMs, fmtPct, fmtRatio, median, printTargets, shuffle, table } from "./lib/report.mjs";
+import {
+  fmtInt,
+  fmtMs,
+  fmtPct,
+  fmtRatio,
+  median,
+  printTargets,
+  shuffle,
+  table,
+} from "./lib/report.mjs";
 
 // ---------------------------------------------------------------------------------------
 // options
@@ -59,7 +75,11 @@ const SCENARIOS = {
   "grpc-message": { method: "SendMessage", group: "task", label: "Message reply" },
   "grpc-task": { method: "SendMessage", group: "task", label: "task created + completed" },
   "grpc-get": { method: "GetTask", group: "task", label: "GetTask" },
-  "grpc-stateless-message": { method: "SendMessage", group: "stateless", label: "stateless SendMessage" },
+  "grpc-stateless-message": {
+    method: "SendMessage",
+    group: "stateless",
+    label: "stateless SendMessage",
+  },
   "grpc-stateless-get": { method: "GetTask", group: "stateless", label: "stateless GetTask" },
 };
 
@@ -112,12 +132,16 @@ const h2loadVersion = (() => {
   const r = spawnSync("h2load", ["--version"], { encoding: "utf8", timeout: 5000 });
   return r.status === 0 ? (/h2load nghttp2\/(\S+)/.exec(r.stdout)?.[1] ?? "?") : undefined;
 })();
-const H2LOAD_HINT = "apt-get install nghttp2-client (Debian/Ubuntu) or brew install nghttp2 (macOS)";
+const H2LOAD_HINT =
+  "apt-get install nghttp2-client (Debian/Ubuntu) or brew install nghttp2 (macOS)";
 if (args.tool === "h2load" && h2loadVersion === undefined) {
   console.error(`--tool h2load: h2load is not on PATH (${H2LOAD_HINT})`);
   process.exit(2);
 }
-const TOOL = args.tool === "grpc-js" || (args.tool === "auto" && h2loadVersion === undefined) ? "grpc-js" : "h2load";
+const TOOL =
+  args.tool === "grpc-js" || (args.tool === "auto" && h2loadVersion === undefined)
+    ? "grpc-js"
+    : "h2load";
 /** A load generator above this share of a core was the bottleneck. */
 const CLIENT_BOUND = 0.9;
 const TASK_TARGET = 1.3;
@@ -155,7 +179,11 @@ function removeStaleWorkDirs() {
 
 removeStaleWorkDirs();
 mkdirSync(workDir, { recursive: true });
-const files = await bundle({ "grpc-server": "bench/grpc/server.ts", "grpc-load": "bench/grpc/load.ts", "grpc-requests": "bench/grpc/requests.ts" });
+const files = await bundle({
+  "grpc-server": "bench/grpc/server.ts",
+  "grpc-load": "bench/grpc/load.ts",
+  "grpc-requests": "bench/grpc/requests.ts",
+});
 const rq = await import(pathToFileURL(files["grpc-requests"]).href);
 
 /** The server's RSS and heap in MiB. */
@@ -177,7 +205,8 @@ function memory(server) {
 // load generators
 // ---------------------------------------------------------------------------------------
 
-const CLK_TCK = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout?.trim()) || 100;
+const CLK_TCK =
+  Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout?.trim()) || 100;
 
 /** CPU seconds of this process's reaped children (Linux: /proc/self/stat cutime + cstime), NaN elsewhere. */
 function childrenCpuSeconds() {
@@ -193,8 +222,18 @@ function childrenCpuSeconds() {
 /** One h2load run; returns req/s, latency percentiles (ms), errors (see the header) and h2load's CPU share. */
 function runH2load(port, method, bodyFile, seconds, minAnswerBytes) {
   const logFile = join(workDir, `h2load-${method}-${port}.log`);
-  const argv = ["-c", String(CONNECTIONS), "-m", String(STREAMS), "-D", String(seconds), "-d", bodyFile];
-  for (const h of ["content-type: application/grpc", "te: trailers", "a2a-version: 1.0"]) argv.push("-H", h);
+  const argv = [
+    "-c",
+    String(CONNECTIONS),
+    "-m",
+    String(STREAMS),
+    "-D",
+    String(seconds),
+    "-d",
+    bodyFile,
+  ];
+  for (const h of ["content-type: application/grpc", "te: trailers", "a2a-version: 1.0"])
+    argv.push("-H", h);
   argv.push("--log-file", logFile, `http://127.0.0.1:${port}/lf.a2a.v1.A2AService/${method}`);
   return new Promise((resolve, reject) => {
     const cpu0 = childrenCpuSeconds();
@@ -228,7 +267,9 @@ function runH2load(port, method, bodyFile, seconds, minAnswerBytes) {
       // a gRPC error answer (grpc-status ≠ 0, trailers only) is HTTP 200 without DATA: count what the bytes cannot account for
       // (less the streams in flight when -D cut the run: h2load may count one whose HEADERS had arrived, not its DATA)
       const inFlight = CONNECTIONS * STREAMS;
-      const grpcErrors = Number.isFinite(dataBytes) ? Math.max(0, Math.ceil(succeeded - dataBytes / minAnswerBytes - 1e-9) - inFlight) : NaN;
+      const grpcErrors = Number.isFinite(dataBytes)
+        ? Math.max(0, Math.ceil(succeeded - dataBytes / minAnswerBytes - 1e-9) - inFlight)
+        : NaN;
       const cpu = childrenCpuSeconds() - cpu0;
       resolve({
         reqPerSec: (succeeded - (Number.isFinite(grpcErrors) ? grpcErrors : 0)) / wall,
@@ -246,15 +287,33 @@ function runH2load(port, method, bodyFile, seconds, minAnswerBytes) {
 /** One grpc-js client loop run in its own process. */
 function runGrpcJs(port, method, message, seconds) {
   return new Promise((resolve, reject) => {
-    const child = track(fork(files["grpc-load"], [], { stdio: ["ignore", "inherit", "inherit", "ipc"] }));
+    const child = track(
+      fork(files["grpc-load"], [], { stdio: ["ignore", "inherit", "inherit", "ipc"] }),
+    );
     let done = false;
     child.on("message", (m) => {
       if (m?.ready === true) {
-        child.send({ port, path: `/lf.a2a.v1.A2AService/${method}`, message: Buffer.from(message).toString("base64"), connections: CONNECTIONS, streams: STREAMS, seconds });
+        child.send({
+          port,
+          path: `/lf.a2a.v1.A2AService/${method}`,
+          message: Buffer.from(message).toString("base64"),
+          connections: CONNECTIONS,
+          streams: STREAMS,
+          seconds,
+        });
       } else if (m?.result) {
         done = true;
         const r = m.result;
-        resolve({ reqPerSec: r.ok / r.seconds, errors: r.errors, codes: r.codes, seconds: r.seconds, p50: r.p50, p99: r.p99, bytesPerAnswer: NaN, clientCpu: r.cpu });
+        resolve({
+          reqPerSec: r.ok / r.seconds,
+          errors: r.errors,
+          codes: r.codes,
+          seconds: r.seconds,
+          p50: r.p50,
+          p99: r.p99,
+          bytesPerAnswer: NaN,
+          clientCpu: r.cpu,
+        });
       } else if (m?.error) {
         done = true;
         reject(new Error(`grpc-js load: ${m.error}`));
@@ -282,11 +341,15 @@ async function check(server, group, taskId) {
   const fail = (what, got) => {
     throw new Error(`${server.name}: ${what}: ${JSON.stringify(got)}`);
   };
-  const text = group === "task" ? { message: rq.MESSAGE_TEXT, task: rq.TASK_TEXT } : { message: rq.ECHO_TEXT, task: "task" };
+  const text =
+    group === "task"
+      ? { message: rq.MESSAGE_TEXT, task: rq.TASK_TEXT }
+      : { message: rq.ECHO_TEXT, task: "task" };
   const expectArtifact = group === "task" ? `Completed: ${rq.TASK_TEXT}` : "artifact text";
   const call = async (what, method, message) => {
     const answer = await rq.rawCall(server.port, method, message);
-    if (answer.grpcStatus !== "0" || answer.messages.length !== 1) fail(what, { ...answer, messages: answer.messages.length });
+    if (answer.grpcStatus !== "0" || answer.messages.length !== 1)
+      fail(what, { ...answer, messages: answer.messages.length });
     return answer.messages[0];
   };
   const sizes = { message: [], task: [], get: [] };
@@ -295,11 +358,18 @@ async function check(server, group, taskId) {
   for (let i = 0; i < SIZE_SAMPLES; i++) {
     const reply = await call("SendMessage (Message)", "SendMessage", messageRequest);
     const m = rq.describeSendMessageResponse(reply);
-    if (m.kind !== "message" || m.text !== text.message) fail("SendMessage: expected the Message echo", m);
+    if (m.kind !== "message" || m.text !== text.message)
+      fail("SendMessage: expected the Message echo", m);
     sizes.message.push(5 + reply.length);
     const created = await call("SendMessage (task)", "SendMessage", taskRequest);
     const t = rq.describeSendMessageResponse(created);
-    if (t.kind !== "task" || t.state !== "COMPLETED" || t.taskId === "" || t.artifactText !== expectArtifact) fail(`SendMessage: expected a COMPLETED task with artifact "${expectArtifact}"`, t);
+    if (
+      t.kind !== "task" ||
+      t.state !== "COMPLETED" ||
+      t.taskId === "" ||
+      t.artifactText !== expectArtifact
+    )
+      fail(`SendMessage: expected a COMPLETED task with artifact "${expectArtifact}"`, t);
     sizes.task.push(5 + created.length);
     taskId ??= t.taskId;
   }
@@ -307,7 +377,14 @@ async function check(server, group, taskId) {
   for (let i = 0; i < SIZE_SAMPLES; i++) {
     const got = await call("GetTask", "GetTask", getRequest);
     const task = rq.describeTask(got);
-    if (task.id !== taskId || task.state !== "COMPLETED" || task.artifacts !== 1 || task.artifactText !== expectArtifact || task.history < 1) fail("GetTask", task);
+    if (
+      task.id !== taskId ||
+      task.state !== "COMPLETED" ||
+      task.artifacts !== 1 ||
+      task.artifactText !== expectArtifact ||
+      task.history < 1
+    )
+      fail("GetTask", task);
     sizes.get.push(5 + got.length);
   }
   const smallest = (list) => Math.min(...list) - (Math.min(...list) === Math.max(...list) ? 0 : 8);
@@ -315,9 +392,28 @@ async function check(server, group, taskId) {
   return {
     taskId,
     requests: {
-      [`${prefix}-message`]: { method: "SendMessage", message: messageRequest, minAnswer: smallest(sizes.message), answer: sizes.message[0] },
-      ...(group === "task" ? { "grpc-task": { method: "SendMessage", message: taskRequest, minAnswer: smallest(sizes.task), answer: sizes.task[0] } } : {}),
-      [`${prefix}-get`]: { method: "GetTask", message: getRequest, minAnswer: smallest(sizes.get), answer: sizes.get[0] },
+      [`${prefix}-message`]: {
+        method: "SendMessage",
+        message: messageRequest,
+        minAnswer: smallest(sizes.message),
+        answer: sizes.message[0],
+      },
+      ...(group === "task"
+        ? {
+            "grpc-task": {
+              method: "SendMessage",
+              message: taskRequest,
+              minAnswer: smallest(sizes.task),
+              answer: sizes.task[0],
+            },
+          }
+        : {}),
+      [`${prefix}-get`]: {
+        method: "GetTask",
+        message: getRequest,
+        minAnswer: smallest(sizes.get),
+        answer: sizes.get[0],
+      },
     },
   };
 }
@@ -339,13 +435,18 @@ const toolLine =
   TOOL === "h2load"
     ? `h2load ${h2loadVersion} (${CONNECTIONS} connections × ${STREAMS} streams, pre-framed body)`
     : `@grpc/grpc-js client loop in a child process (${CONNECTIONS} channels × ${STREAMS} calls in flight; h2load is not on PATH: ${H2LOAD_HINT})`;
-console.log(`gRPC unary, h2c on 127.0.0.1, load: ${toolLine}, warm-up ${WARMUP} s + ${DURATION} s per server and scenario, node ${process.version}`);
+console.log(
+  `gRPC unary, h2c on 127.0.0.1, load: ${toolLine}, warm-up ${WARMUP} s + ${DURATION} s per server and scenario, node ${process.version}`,
+);
 
 async function measure(server, scenario) {
   const { method, message, minAnswer, answer } = server.state.requests[scenario];
   const file = join(workDir, `${scenario}-${server.kind}.bin`);
   writeFileSync(file, rq.frame(message));
-  const once = (seconds) => (TOOL === "h2load" ? runH2load(server.port, method, file, seconds, minAnswer) : runGrpcJs(server.port, method, message, seconds));
+  const once = (seconds) =>
+    TOOL === "h2load"
+      ? runH2load(server.port, method, file, seconds, minAnswer)
+      : runGrpcJs(server.port, method, message, seconds);
   if (WARMUP > 0) await once(WARMUP);
   const cpu0 = await server.cpu();
   const r = await once(DURATION);
@@ -363,7 +464,8 @@ for (const scenario of ONLY) {
       if (SCENARIOS[scenario].method === "GetTask") s.state = await check(s, s.group);
       const r = await measure(s, scenario);
       (rounds[s.kind] ??= []).push(r);
-      const extra = r.codes && Object.keys(r.codes).length > 0 ? `  codes ${JSON.stringify(r.codes)}` : "";
+      const extra =
+        r.codes && Object.keys(r.codes).length > 0 ? `  codes ${JSON.stringify(r.codes)}` : "";
       console.log(
         `  ${scenario.padEnd(22)}${ROUNDS > 1 ? ` #${round}` : ""} ${s.name.padEnd(24)} ${fmtInt(r.reqPerSec).padStart(7)} req/s  p50 ${fmtMs(r.p50)}  p99 ${fmtMs(r.p99)} ms  errors ${r.errors}  CPU server ${fmtPct(r.serverCpu)} client ${fmtPct(r.clientCpu)}${extra}`,
       );
@@ -371,12 +473,17 @@ for (const scenario of ONLY) {
   }
   // the median round of each server (by req/s); errors of every round count
   results[scenario] = {};
-  for (const [kind, list] of Object.entries(rounds)) results[scenario][kind] = { ...median(list, (r) => r.reqPerSec), errors: list.reduce((n, r) => n + r.errors, 0) };
+  for (const [kind, list] of Object.entries(rounds))
+    results[scenario][kind] = {
+      ...median(list, (r) => r.reqPerSec),
+      errors: list.reduce((n, r) => n + r.errors, 0),
+    };
 }
 
 // still healthy, still answering correctly (the task group on a task created now: after "grpc-task" the first one
 // may be gone, dropped by the store's maxTasks)
-for (const s of Object.values(servers)) await check(s, s.group, s.group === "task" ? undefined : s.state.taskId);
+for (const s of Object.values(servers))
+  await check(s, s.group, s.group === "task" ? undefined : s.state.taskId);
 
 const byRole = (scenario, role) => {
   const spec = GROUPS[SCENARIOS[scenario].group].find((x) => x.role === role);
@@ -418,7 +525,9 @@ for (const scenario of ONLY) {
       vsGrpcJs,
       r.errors,
       r.answerBytes,
-      ...(TOOL === "h2load" ? [Number.isFinite(r.bytesPerAnswer) ? r.bytesPerAnswer.toFixed(1) : "n/a"] : []),
+      ...(TOOL === "h2load"
+        ? [Number.isFinite(r.bytesPerAnswer) ? r.bytesPerAnswer.toFixed(1) : "n/a"]
+        : []),
       `${Math.round(r.rssMiB)}/${Math.round(r.heapMiB)}`,
       fmtPct(r.serverCpu),
       fmtInt((r.serverCpu * 1e6) / r.reqPerSec),
@@ -456,14 +565,25 @@ for (const scenario of ONLY) {
   const sdk = byRole(scenario, "sdk");
   const grpcjs = byRole(scenario, "grpcjs");
   const connect = byRole(scenario, "connect");
-  const clientBound = (...xs) => (xs.some((x) => x.clientCpu >= CLIENT_BOUND) ? " (client-bound)" : "");
+  const clientBound = (...xs) =>
+    xs.some((x) => x.clientCpu >= CLIENT_BOUND) ? " (client-bound)" : "";
   if (group === "task") {
     const ratio = grpcjs.reqPerSec / sdk.reqPerSec;
-    targets.push({ name: `gRPC task path ≥ ${TASK_TARGET}× SDK: ${label}`, measured: `${fmtRatio(ratio)}${clientBound(grpcjs, sdk)}`, pass: ratio >= TASK_TARGET && grpcjs.errors === 0 });
+    targets.push({
+      name: `gRPC task path ≥ ${TASK_TARGET}× SDK: ${label}`,
+      measured: `${fmtRatio(ratio)}${clientBound(grpcjs, sdk)}`,
+      pass: ratio >= TASK_TARGET && grpcjs.errors === 0,
+    });
     const c = connect.reqPerSec / grpcjs.reqPerSec;
-    targets.push({ name: `Connect ≥ ${CONNECT_TARGET}× grpc-js: ${label}`, measured: `${fmtRatio(c)}${clientBound(grpcjs, connect)}`, pass: c >= CONNECT_TARGET && connect.errors === 0 });
+    targets.push({
+      name: `Connect ≥ ${CONNECT_TARGET}× grpc-js: ${label}`,
+      measured: `${fmtRatio(c)}${clientBound(grpcjs, connect)}`,
+      pass: c >= CONNECT_TARGET && connect.errors === 0,
+    });
     const h2 = byRole(scenario, "h2");
-    notes.push(`${label}: the task handler on bare node:http2 (no gRPC library) / example (grpc-js) ${fmtRatio(h2.reqPerSec / grpcjs.reqPerSec)}, / sdk ${fmtRatio(h2.reqPerSec / sdk.reqPerSec)}`);
+    notes.push(
+      `${label}: the task handler on bare node:http2 (no gRPC library) / example (grpc-js) ${fmtRatio(h2.reqPerSec / grpcjs.reqPerSec)}, / sdk ${fmtRatio(h2.reqPerSec / sdk.reqPerSec)}`,
+    );
   } else {
     const bare = byRole(scenario, "bare");
     notes.push(
@@ -478,16 +598,28 @@ notes.push(
     ? `load: h2load ${h2loadVersion}, ${CONNECTIONS}×${STREAMS} streams; errors include answers without DATA (gRPC errors)`
     : `load: grpc-js client loop (h2load not on PATH: ${H2LOAD_HINT}); JS clients are usually the bottleneck`,
 );
-if (clientBoundRuns > 0) notes.push(`${clientBoundRuns} run(s) client-bound (load generator ≥ ${CLIENT_BOUND * 100}% of a core)`);
+if (clientBoundRuns > 0)
+  notes.push(
+    `${clientBoundRuns} run(s) client-bound (load generator ≥ ${CLIENT_BOUND * 100}% of a core)`,
+  );
 printTargets(targets.map((t) => [t.name, t.pass, t.measured]));
 console.log("");
 for (const n of notes) console.log(n);
-console.log("Server/client CPU = the process's CPU time / wall time (1.00 = one core busy); CPU µs/req = server CPU time per answer.");
+console.log(
+  "Server/client CPU = the process's CPU time / wall time (1.00 = one core busy); CPU µs/req = server CPU time per answer.",
+);
 writeResults(args.results, { bench: "grpc", rows, targets, notes });
 // Exit 1 when one of ours answered with errors; the SDK's errors are reported, not ours to fail on.
 const ours = (kind) => !["sdk", "sdk-agent"].includes(kind);
-const clean = Object.values(results).every((perServer) => Object.entries(perServer).every(([kind, r]) => !ours(kind) || r.errors === 0));
-const sdkErrors = Object.values(results).some((perServer) => Object.entries(perServer).some(([kind, r]) => !ours(kind) && r.errors > 0));
+const clean = Object.values(results).every((perServer) =>
+  Object.entries(perServer).every(([kind, r]) => !ours(kind) || r.errors === 0),
+);
+const sdkErrors = Object.values(results).some((perServer) =>
+  Object.entries(perServer).some(([kind, r]) => !ours(kind) && r.errors > 0),
+);
 if (!clean) console.log("\nwarning: some of our servers answered with errors (see the table)");
-if (sdkErrors) console.log("\nnote: the SDK answered with errors (or answers shorter than its good one) in some runs (see the table)");
+if (sdkErrors)
+  console.log(
+    "\nnote: the SDK answered with errors (or answers shorter than its good one) in some runs (see the table)",
+  );
 await shutdown(clean ? 0 : 1);

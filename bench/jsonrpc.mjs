@@ -31,20 +31,32 @@ import { parseBenchArgs } from "./lib/args.mjs";
 import { bundle } from "./lib/build.mjs";
 import { installExitHandlers, shutdown, startServer, startWatchdog } from "./lib/children.mjs";
 import { measureAutocannon } from "./lib/load.mjs";
-import { fmtInt, fmtMs, fmtPct, fmtRatio, median, printTargets, shuffle, table } from "./lib/report.mjs";
+import {
+  fmtInt,
+  fmtMs,
+  fmtPct,
+  fmtRatio,
+  median,
+  printTargets,
+  shuffle,
+  table,
+} from "./lib/report.mjs";
 
 // ---------------------------------------------------------------------------------------
 // options
 // ---------------------------------------------------------------------------------------
 
-const { intArg } = parseBenchArgs("usage: node bench/jsonrpc.mjs [--duration 10] [--connections 50] [--warmup 2] [--rounds 1] [--stream-events 10000] [--stream-runs 3]", {
-  duration: { type: "string", default: "10" },
-  connections: { type: "string", default: "50" },
-  warmup: { type: "string", default: "2" },
-  rounds: { type: "string", default: "1" },
-  "stream-events": { type: "string", default: "10000" },
-  "stream-runs": { type: "string", default: "3" },
-});
+const { intArg } = parseBenchArgs(
+  "usage: node bench/jsonrpc.mjs [--duration 10] [--connections 50] [--warmup 2] [--rounds 1] [--stream-events 10000] [--stream-runs 3]",
+  {
+    duration: { type: "string", default: "10" },
+    connections: { type: "string", default: "50" },
+    warmup: { type: "string", default: "2" },
+    rounds: { type: "string", default: "1" },
+    "stream-events": { type: "string", default: "10000" },
+    "stream-runs": { type: "string", default: "3" },
+  },
+);
 const DURATION = intArg("duration", 1, 600);
 const CONNECTIONS = intArg("connections", 1, 1000);
 const WARMUP = intArg("warmup", 0, 60);
@@ -68,7 +80,11 @@ const KINDS = [
 ];
 
 // Watchdog: expected time plus a generous margin.
-startWatchdog(30 + ROUNDS * KINDS.length * (WARMUP + DURATION + 2) + KINDS.length * (STREAM_RUNS + 1) * (STREAM_TIMEOUT_MS / 1000));
+startWatchdog(
+  30 +
+    ROUNDS * KINDS.length * (WARMUP + DURATION + 2) +
+    KINDS.length * (STREAM_RUNS + 1) * (STREAM_TIMEOUT_MS / 1000),
+);
 
 // ---------------------------------------------------------------------------------------
 // requests
@@ -83,22 +99,48 @@ const UNARY_BODY = JSON.stringify({
   params: { message: { messageId: "bench-m-1", role: "ROLE_USER", parts: [{ text: ECHO_TEXT }] } },
 });
 const streamBody = (n) =>
-  JSON.stringify({ jsonrpc: "2.0", id: 2, method: "SendStreamingMessage", params: { message: { messageId: "bench-s-1", role: "ROLE_USER", parts: [{ text: `count ${n}` }] } } });
+  JSON.stringify({
+    jsonrpc: "2.0",
+    id: 2,
+    method: "SendStreamingMessage",
+    params: {
+      message: { messageId: "bench-s-1", role: "ROLE_USER", parts: [{ text: `count ${n}` }] },
+    },
+  });
 
 /** One request by hand: the server must answer 200 with the echoed Message. */
 async function checkEcho(server) {
-  const res = await fetch(server.url, { method: "POST", headers: HEADERS, body: UNARY_BODY, signal: AbortSignal.timeout(10_000) });
+  const res = await fetch(server.url, {
+    method: "POST",
+    headers: HEADERS,
+    body: UNARY_BODY,
+    signal: AbortSignal.timeout(10_000),
+  });
   const json = await res.json().catch(() => null);
   const message = json?.result?.message;
-  if (res.status !== 200 || json?.id !== 1 || message?.role !== "ROLE_AGENT" || message?.parts?.[0]?.text !== ECHO_TEXT) {
+  if (
+    res.status !== 200 ||
+    json?.id !== 1 ||
+    message?.role !== "ROLE_AGENT" ||
+    message?.parts?.[0]?.text !== ECHO_TEXT
+  ) {
     throw new Error(`${server.kind}: unexpected answer ${res.status} ${JSON.stringify(json)}`);
   }
 }
 
-const UNARY_REQUEST = (server) => ({ url: server.url, method: "POST", headers: HEADERS, body: UNARY_BODY });
+const UNARY_REQUEST = (server) => ({
+  url: server.url,
+  method: "POST",
+  headers: HEADERS,
+  body: UNARY_BODY,
+});
 
 async function measureUnary(server) {
-  return measureAutocannon(server, UNARY_REQUEST(server), { connections: CONNECTIONS, warmup: WARMUP, duration: DURATION });
+  return measureAutocannon(server, UNARY_REQUEST(server), {
+    connections: CONNECTIONS,
+    warmup: WARMUP,
+    duration: DURATION,
+  });
 }
 
 /** One SendStreamingMessage of n events read with plain fetch; counts SSE events. */
@@ -110,8 +152,13 @@ async function streamOnce(server, n) {
     body: streamBody(n),
     signal: AbortSignal.timeout(STREAM_TIMEOUT_MS),
   });
-  if (res.status !== 200 || !(res.headers.get("content-type") ?? "").startsWith("text/event-stream")) {
-    throw new Error(`${server.kind}: stream answered ${res.status} ${res.headers.get("content-type")}: ${(await res.text()).slice(0, 300)}`);
+  if (
+    res.status !== 200 ||
+    !(res.headers.get("content-type") ?? "").startsWith("text/event-stream")
+  ) {
+    throw new Error(
+      `${server.kind}: stream answered ${res.status} ${res.headers.get("content-type")}: ${(await res.text()).slice(0, 300)}`,
+    );
   }
   const decoder = new TextDecoder();
   let buffer = "";
@@ -131,7 +178,8 @@ async function streamOnce(server, n) {
   }
   const seconds = (performance.now() - started) / 1000;
   if (events !== n) throw new Error(`${server.kind}: expected ${n} events, got ${events}`);
-  if (last.includes('"error"')) throw new Error(`${server.kind}: the stream ended with an error: ${last.slice(0, 300)}`);
+  if (last.includes('"error"'))
+    throw new Error(`${server.kind}: the stream ended with an error: ${last.slice(0, 300)}`);
   return { events, seconds, eventsPerSec: events / seconds };
 }
 
@@ -147,11 +195,15 @@ async function measureStream(server) {
 // ---------------------------------------------------------------------------------------
 
 const { "jsonrpc-server": script } = await bundle({ "jsonrpc-server": "bench/jsonrpc/server.ts" });
-const servers = (await Promise.all(KINDS.map(({ kind }) => startServer(script, kind)))).map((s) => ({ ...s, url: `http://127.0.0.1:${s.port}/` }));
+const servers = (await Promise.all(KINDS.map(({ kind }) => startServer(script, kind)))).map(
+  (s) => ({ ...s, url: `http://127.0.0.1:${s.port}/` }),
+);
 const byKind = Object.fromEntries(servers.map((s) => [s.kind, s]));
 for (const s of servers) await checkEcho(s);
 
-console.log(`JSON-RPC SendMessage, autocannon ${CONNECTIONS} connections, warm-up ${WARMUP} s + ${DURATION} s per server, ${ROUNDS} round(s), node ${process.version}`);
+console.log(
+  `JSON-RPC SendMessage, autocannon ${CONNECTIONS} connections, warm-up ${WARMUP} s + ${DURATION} s per server, ${ROUNDS} round(s), node ${process.version}`,
+);
 const rounds = Object.fromEntries(KINDS.map(({ kind }) => [kind, []]));
 for (let round = 1; round <= ROUNDS; round++) {
   const order = shuffle(KINDS.map((k) => k.kind));
@@ -159,25 +211,34 @@ for (let round = 1; round <= ROUNDS; round++) {
   for (const kind of order) {
     const r = await measureUnary(byKind[kind]);
     rounds[kind].push(r);
-    console.log(`  ${kind.padEnd(10)} ${fmtInt(r.reqPerSec).padStart(7)} req/s  p50 ${fmtMs(r.p50)} ms  p99 ${fmtMs(r.p99)} ms  CPU server ${fmtPct(r.serverCpu)} client ${fmtPct(r.clientCpu)}`);
+    console.log(
+      `  ${kind.padEnd(10)} ${fmtInt(r.reqPerSec).padStart(7)} req/s  p50 ${fmtMs(r.p50)} ms  p99 ${fmtMs(r.p99)} ms  CPU server ${fmtPct(r.serverCpu)} client ${fmtPct(r.clientCpu)}`,
+    );
   }
 }
-const unary = Object.fromEntries(KINDS.map(({ kind }) => [kind, median(rounds[kind], (r) => r.reqPerSec)]));
+const unary = Object.fromEntries(
+  KINDS.map(({ kind }) => [kind, median(rounds[kind], (r) => r.reqPerSec)]),
+);
 /** A ratio between servers computed within each round (same machine conditions), then the median over rounds. */
 function paired(f) {
   const values = [];
-  for (let i = 0; i < ROUNDS; i++) values.push(f(Object.fromEntries(KINDS.map(({ kind }) => [kind, rounds[kind][i]]))));
+  for (let i = 0; i < ROUNDS; i++)
+    values.push(f(Object.fromEntries(KINDS.map(({ kind }) => [kind, rounds[kind][i]]))));
   return median(values, (v) => v);
 }
 
-console.log(`\nStream: one SendStreamingMessage of ${STREAM_EVENTS.toLocaleString("en-US")} events read with fetch (median of ${STREAM_RUNS} after 1 warm-up)`);
+console.log(
+  `\nStream: one SendStreamingMessage of ${STREAM_EVENTS.toLocaleString("en-US")} events read with fetch (median of ${STREAM_RUNS} after 1 warm-up)`,
+);
 const stream = {};
 const streamNotes = {};
 for (const { kind, unaryOnly } of KINDS) {
   if (unaryOnly) continue;
   try {
     stream[kind] = await measureStream(byKind[kind]);
-    console.log(`  ${kind.padEnd(10)} ${fmtInt(stream[kind].eventsPerSec).padStart(9)} events/s  (${stream[kind].seconds.toFixed(3)} s)`);
+    console.log(
+      `  ${kind.padEnd(10)} ${fmtInt(stream[kind].eventsPerSec).padStart(9)} events/s  (${stream[kind].seconds.toFixed(3)} s)`,
+    );
   } catch (e) {
     streamNotes[kind] = e instanceof Error ? e.message : String(e);
   }
@@ -187,10 +248,30 @@ for (const { kind, unaryOnly } of KINDS) {
 console.log(
   "\n" +
     table(
-      ["server", "req/s", "p50 ms", "p99 ms", "errors", "non-2xx", "vs bare", "server CPU", "client CPU"],
+      [
+        "server",
+        "req/s",
+        "p50 ms",
+        "p99 ms",
+        "errors",
+        "non-2xx",
+        "vs bare",
+        "server CPU",
+        "client CPU",
+      ],
       KINDS.map(({ kind, label }) => {
         const r = unary[kind];
-        return [label, fmtInt(r.reqPerSec), fmtMs(r.p50), fmtMs(r.p99), r.errors, r.non2xx, fmtRatio(paired((u) => u[kind].reqPerSec / u.bare.reqPerSec)), fmtPct(r.serverCpu), fmtPct(r.clientCpu)];
+        return [
+          label,
+          fmtInt(r.reqPerSec),
+          fmtMs(r.p50),
+          fmtMs(r.p99),
+          r.errors,
+          r.non2xx,
+          fmtRatio(paired((u) => u[kind].reqPerSec / u.bare.reqPerSec)),
+          fmtPct(r.serverCpu),
+          fmtPct(r.clientCpu),
+        ];
       }),
     ),
 );
@@ -203,11 +284,17 @@ console.log(
       KINDS.filter((k) => !k.unaryOnly).map(({ kind, label }) => {
         const r = stream[kind];
         if (r === undefined) return [label, "skipped", "-", "-"];
-        return [label, fmtInt(r.eventsPerSec), r.seconds.toFixed(3), stream.bare ? fmtRatio(r.eventsPerSec / stream.bare.eventsPerSec) : "n/a"];
+        return [
+          label,
+          fmtInt(r.eventsPerSec),
+          r.seconds.toFixed(3),
+          stream.bare ? fmtRatio(r.eventsPerSec / stream.bare.eventsPerSec) : "n/a",
+        ];
       }),
     ),
 );
-for (const [kind, note] of Object.entries(streamNotes)) console.log(`note: ${kind} stream skipped: ${note}`);
+for (const [kind, note] of Object.entries(streamNotes))
+  console.log(`note: ${kind} stream skipped: ${note}`);
 
 // -- ratios and targets
 const ratio = {
@@ -224,10 +311,15 @@ console.log(`  ours(node)/bare   req/s  ${fmtRatio(ratio.nodeVsBare)}`);
 console.log(`  ours(fetch)/bare  req/s  ${fmtRatio(ratio.fetchVsBare)}`);
 console.log(`  ours(node)/sdk    req/s  ${fmtRatio(ratio.nodeVsSdk)}`);
 console.log(`  ours(fetch)/sdk   req/s  ${fmtRatio(ratio.fetchVsSdk)}`);
-console.log(`  ours(fetch)/bare-fetch req/s  ${fmtRatio(ratio.fetchVsBareFetch)}  (same bridge: our cost on a fetch runtime)`);
+console.log(
+  `  ours(fetch)/bare-fetch req/s  ${fmtRatio(ratio.fetchVsBareFetch)}  (same bridge: our cost on a fetch runtime)`,
+);
 console.log(`  ours(node)/bare   p99    ${fmtRatio(ratio.p99NodeVsBare)}`);
 console.log(`  ours(fetch)/bare  p99    ${fmtRatio(ratio.p99FetchVsBare)}`);
-if (stream["ours-node"] && stream.sdk) console.log(`  ours(node)/sdk    stream events/s  ${fmtRatio(stream["ours-node"].eventsPerSec / stream.sdk.eventsPerSec)}`);
+if (stream["ours-node"] && stream.sdk)
+  console.log(
+    `  ours(node)/sdk    stream events/s  ${fmtRatio(stream["ours-node"].eventsPerSec / stream.sdk.eventsPerSec)}`,
+  );
 
 const targets = [
   [`ours(node) req/s ≥ 50% of bare`, ratio.nodeVsBare >= 0.5, fmtRatio(ratio.nodeVsBare)],
@@ -236,7 +328,11 @@ const targets = [
   [`ours(fetch) req/s ≥ 50% of bare`, ratio.fetchVsBare >= 0.5, fmtRatio(ratio.fetchVsBare)],
   [`ours(fetch) req/s ≥ 5× sdk`, ratio.fetchVsSdk >= 5, fmtRatio(ratio.fetchVsSdk)],
   [`ours(fetch) p99 ≤ 2× bare p99`, ratio.p99FetchVsBare <= 2, fmtRatio(ratio.p99FetchVsBare)],
-  [`no errors / non-2xx (ours)`, ["ours-node", "ours-fetch"].every((k) => unary[k].errors === 0 && unary[k].non2xx === 0), ""],
+  [
+    `no errors / non-2xx (ours)`,
+    ["ours-node", "ours-fetch"].every((k) => unary[k].errors === 0 && unary[k].non2xx === 0),
+    "",
+  ],
 ];
 printTargets(targets);
 

@@ -25,7 +25,8 @@ import { parseBenchArgs } from "./lib/args.mjs";
 import { installExitHandlers, onShutdown, shutdown, startWatchdog } from "./lib/children.mjs";
 import { mib, startSoakServer } from "./lib/soak-child.mjs";
 
-const usage = "node bench/memory.mjs [--only large-tasks,large-lists,slow-readers] [--sqlite] [--clients 100] [--hold-s 70] [--message-mb 9] [--tasks 40]";
+const usage =
+  "node bench/memory.mjs [--only large-tasks,large-lists,slow-readers] [--sqlite] [--clients 100] [--hold-s 70] [--message-mb 9] [--tasks 40]";
 const { args, intArg } = parseBenchArgs(usage, {
   only: { type: "string", default: "large-tasks,large-lists,slow-readers" },
   sqlite: { type: "boolean", default: false },
@@ -50,34 +51,76 @@ if (args.sqlite) {
 }
 
 async function startAgent() {
-  const server = await startSoakServer("agent", dbDir === undefined ? [] : ["--sqlite", join(dbDir, `tasks-${Date.now()}.db`)], { quiet: true });
+  const server = await startSoakServer(
+    "agent",
+    dbDir === undefined ? [] : ["--sqlite", join(dbDir, `tasks-${Date.now()}.db`)],
+    { quiet: true },
+  );
   const url = new URL(server.info.jsonrpc);
-  return { server, port: Number(url.port), jsonrpc: url.pathname, rest: new URL(server.info.rest).pathname };
+  return {
+    server,
+    port: Number(url.port),
+    jsonrpc: url.pathname,
+    rest: new URL(server.info.rest).pathname,
+  };
 }
 
 /** One HTTP/1.1 request on a fresh connection; resolves { status, bytes, ms, body } once the answer is read. */
 function call(port, method, path, body) {
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: "127.0.0.1", port, method, path, agent: false, headers: { "content-type": "application/json", "a2a-version": "1.0" } }, (res) => {
-      const chunks = [];
-      let bytes = 0;
-      let last = Buffer.alloc(0);
-      res.on("data", (c) => {
-        bytes += c.length;
-        if (bytes < 1 << 20) chunks.push(c);
-        last = Buffer.concat([last, c]).subarray(-300);
-      });
-      res.on("end", () => resolve({ status: res.statusCode, bytes, ms: performance.now() - started, head: Buffer.concat(chunks).toString("utf8", 0, 300), tail: last.toString("utf8") }));
-      res.on("error", reject);
-    });
-    req.on("error", (e) => resolve({ status: 0, bytes: 0, ms: performance.now() - started, head: String(e.code ?? e.message), tail: "" }));
+    const req = httpRequest(
+      {
+        host: "127.0.0.1",
+        port,
+        method,
+        path,
+        agent: false,
+        headers: { "content-type": "application/json", "a2a-version": "1.0" },
+      },
+      (res) => {
+        const chunks = [];
+        let bytes = 0;
+        let last = Buffer.alloc(0);
+        res.on("data", (c) => {
+          bytes += c.length;
+          if (bytes < 1 << 20) chunks.push(c);
+          last = Buffer.concat([last, c]).subarray(-300);
+        });
+        res.on("end", () =>
+          resolve({
+            status: res.statusCode,
+            bytes,
+            ms: performance.now() - started,
+            head: Buffer.concat(chunks).toString("utf8", 0, 300),
+            tail: last.toString("utf8"),
+          }),
+        );
+        res.on("error", reject);
+      },
+    );
+    req.on("error", (e) =>
+      resolve({
+        status: 0,
+        bytes: 0,
+        ms: performance.now() - started,
+        head: String(e.code ?? e.message),
+        tail: "",
+      }),
+    );
     req.end(body === undefined ? undefined : JSON.stringify(body));
   });
 }
 
-const rpc = (agent, method, params) => call(agent.port, "POST", agent.jsonrpc, { jsonrpc: "2.0", id: 1, method, params });
-const message = (text) => ({ message: { messageId: `m-${Math.random().toString(36).slice(2)}`, role: "ROLE_USER", parts: [{ text }] } });
+const rpc = (agent, method, params) =>
+  call(agent.port, "POST", agent.jsonrpc, { jsonrpc: "2.0", id: 1, method, params });
+const message = (text) => ({
+  message: {
+    messageId: `m-${Math.random().toString(36).slice(2)}`,
+    role: "ROLE_USER",
+    parts: [{ text }],
+  },
+});
 
 /** Samples the server's RSS every `ms` until stopped; returns { stop(): { peak, samples } }. */
 function sampleRss(server, ms = 200) {
@@ -117,7 +160,8 @@ function probe(agent, taskId) {
       running = false;
       await loop;
       const sorted = latencies.sort((a, b) => a - b);
-      const at = (p) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? Number.NaN;
+      const at = (p) =>
+        sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? Number.NaN;
       return { n: sorted.length, p50: at(0.5), p99: at(0.99), max: sorted.at(-1) ?? Number.NaN };
     },
   };
@@ -126,19 +170,27 @@ function probe(agent, taskId) {
 const results = [];
 function report(row) {
   results.push(row);
-  console.log(`  ${row.what}: ${row.figure}${row.bound === undefined ? "" : `  (bound: ${row.bound})`}`);
+  console.log(
+    `  ${row.what}: ${row.figure}${row.bound === undefined ? "" : `  (bound: ${row.bound})`}`,
+  );
 }
 
 async function largeTasksAndLists() {
   const agent = await startAgent();
   const before = await agent.server.stats({ gc: true });
-  console.log(`\nlarge-tasks: ${taskCount} SendMessages of ${messageMb} MB on JSON-RPC (${args.sqlite ? "SQLite" : "in memory"}); agent heap ${mib(before.heapUsed)} MiB, RSS ${mib(before.rss)} MiB`);
+  console.log(
+    `\nlarge-tasks: ${taskCount} SendMessages of ${messageMb} MB on JSON-RPC (${args.sqlite ? "SQLite" : "in memory"}); agent heap ${mib(before.heapUsed)} MiB, RSS ${mib(before.rss)} MiB`,
+  );
   const outcomes = new Map();
   const text = "x".repeat(messageMb * 1_000_000);
   let smallTask;
   for (let i = 0; i < taskCount; i++) {
     const r = await rpc(agent, "SendMessage", message(text));
-    const state = /"state":"(TASK_STATE_\w+)"/.exec(r.head)?.[1] ?? (/"code":(-?\d+)/.exec(r.head)?.[1] ? `error ${/"code":(-?\d+)/.exec(r.head)[1]}` : `HTTP ${r.status}`);
+    const state =
+      /"state":"(TASK_STATE_\w+)"/.exec(r.head)?.[1] ??
+      (/"code":(-?\d+)/.exec(r.head)?.[1]
+        ? `error ${/"code":(-?\d+)/.exec(r.head)[1]}`
+        : `HTTP ${r.status}`);
     outcomes.set(state, (outcomes.get(state) ?? 0) + 1);
   }
   {
@@ -150,16 +202,27 @@ async function largeTasksAndLists() {
   report({
     what: "heap after GC (in-memory store: held tasks)",
     figure: `${mib(after.heapUsed)} MiB (+${mib(after.heapUsed - before.heapUsed)}), RSS ${mib(after.rss)} MiB`,
-    bound: args.sqlite ? "SQLite: on disk" : "store 64 MiB per owner (maxBytesPerOwner) + object overhead",
+    bound: args.sqlite
+      ? "SQLite: on disk"
+      : "store 64 MiB per owner (maxBytesPerOwner) + object overhead",
   });
   if (!only.has("large-lists")) return agent.server.stop();
 
   console.log("\nlarge-lists: ListTasks pageSize 40, a small GetTask called every 20 ms meanwhile");
   for (const [label, run] of [
     ["JSON-RPC ListTasks pageSize 40", () => rpc(agent, "ListTasks", { pageSize: 40 })],
-    ["JSON-RPC ListTasks pageSize 40 includeArtifacts", () => rpc(agent, "ListTasks", { pageSize: 40, includeArtifacts: true })],
-    ["HTTP+JSON GET /tasks?pageSize=40", () => call(agent.port, "GET", `${agent.rest}/tasks?pageSize=40`)],
-    ["HTTP+JSON GET /tasks?pageSize=40&includeArtifacts=true", () => call(agent.port, "GET", `${agent.rest}/tasks?pageSize=40&includeArtifacts=true`)],
+    [
+      "JSON-RPC ListTasks pageSize 40 includeArtifacts",
+      () => rpc(agent, "ListTasks", { pageSize: 40, includeArtifacts: true }),
+    ],
+    [
+      "HTTP+JSON GET /tasks?pageSize=40",
+      () => call(agent.port, "GET", `${agent.rest}/tasks?pageSize=40`),
+    ],
+    [
+      "HTTP+JSON GET /tasks?pageSize=40&includeArtifacts=true",
+      () => call(agent.port, "GET", `${agent.rest}/tasks?pageSize=40&includeArtifacts=true`),
+    ],
   ]) {
     await agent.server.stats({ gc: true });
     const rss = sampleRss(agent.server, 50);
@@ -169,7 +232,9 @@ async function largeTasksAndLists() {
     await new Promise((r) => setTimeout(r, 200));
     const small = await latency.stop();
     const { peak } = await rss.stop();
-    const pages = /"nextPageToken":"([^"]+)"/.test(r.tail ?? "") ? "nextPageToken set" : "last page";
+    const pages = /"nextPageToken":"([^"]+)"/.test(r.tail ?? "")
+      ? "nextPageToken set"
+      : "last page";
     report({
       what: label,
       figure: `HTTP ${r.status}, ${mib(r.bytes)} MiB in ${r.ms.toFixed(0)} ms (${r.status === 200 ? pages : r.head.slice(0, 120)}); RSS peak ${mib(peak)} MiB; small GetTask p50 ${small.p50.toFixed(1)} / p99 ${small.p99.toFixed(1)} / max ${small.max.toFixed(0)} ms (${small.n} calls)`,
@@ -217,8 +282,18 @@ async function slowReaders() {
     const agent = await startAgent();
     const task = await largestTask(agent);
     const base = await agent.server.stats({ gc: true });
-    console.log(`\nslow-readers (${binding}): ${clients} clients ask for a ${mib(task.bytes)} MiB task and never read; agent RSS ${mib(base.rss)} MiB; watching ${holdS} s`);
-    const text = binding === "JSON-RPC" ? httpText("POST", agent.jsonrpc, { jsonrpc: "2.0", id: 1, method: "GetTask", params: { id: task.id } }) : httpText("GET", `${agent.rest}/tasks/${task.id}`);
+    console.log(
+      `\nslow-readers (${binding}): ${clients} clients ask for a ${mib(task.bytes)} MiB task and never read; agent RSS ${mib(base.rss)} MiB; watching ${holdS} s`,
+    );
+    const text =
+      binding === "JSON-RPC"
+        ? httpText("POST", agent.jsonrpc, {
+            jsonrpc: "2.0",
+            id: 1,
+            method: "GetTask",
+            params: { id: task.id },
+          })
+        : httpText("GET", `${agent.rest}/tasks/${task.id}`);
     const rss = sampleRss(agent.server, 250);
     const peers = neverReading(agent.port, text, clients);
     const start = performance.now();

@@ -79,7 +79,12 @@ const ROUNDS = Math.ceil(EVENTS / PER_TASK);
 
 installExitHandlers("agent instances and PostgreSQL");
 const perLoad = WARMUP + DURATION + 20;
-startWatchdog(120 + (PARTS.has(1) ? 4 * perLoad : 0) + (PARTS.has(2) ? MAX_INSTANCES * perLoad : 0) + (PARTS.has(3) ? 60 + ((ROUNDS + 1) * PER_TASK * 6 * (INTERVAL + 20)) / 1000 : 0));
+startWatchdog(
+  120 +
+    (PARTS.has(1) ? 4 * perLoad : 0) +
+    (PARTS.has(2) ? MAX_INSTANCES * perLoad : 0) +
+    (PARTS.has(3) ? 60 + ((ROUNDS + 1) * PER_TASK * 6 * (INTERVAL + 20)) / 1000 : 0),
+);
 
 const tempDir = mkdtempSync(join(tmpdir(), "a2a-bench-pg-sqlite-"));
 onShutdown(() => rmSync(tempDir, { recursive: true, force: true }));
@@ -88,7 +93,10 @@ onShutdown(() => rmSync(tempDir, { recursive: true, force: true }));
 // PostgreSQL and the instances
 // ---------------------------------------------------------------------------------------
 
-const scripts = await bundle({ "postgres-server": "bench/postgres/server.ts", "postgres-database": "bench/postgres/database.ts" });
+const scripts = await bundle({
+  "postgres-server": "bench/postgres/server.ts",
+  "postgres-database": "bench/postgres/database.ts",
+});
 /** @type {typeof import("./postgres/database.ts")} */
 const { startBenchPostgres } = await import(pathToFileURL(scripts["postgres-database"]).href);
 console.log("Starting an embedded PostgreSQL …");
@@ -99,7 +107,12 @@ const pg = await startBenchPostgres();
 let sqliteFiles = 0;
 /** Starts the instance(s) of `kind` ("memory" | "sqlite" | "postgres" on database `db`). */
 async function start(kind, db, label) {
-  const env = kind === "sqlite" ? { BENCH_PG_SQLITE: join(tempDir, `tasks-${++sqliteFiles}.db`) } : kind === "postgres" ? { BENCH_PG_URL: pg.url(db) } : {};
+  const env =
+    kind === "sqlite"
+      ? { BENCH_PG_SQLITE: join(tempDir, `tasks-${++sqliteFiles}.db`) }
+      : kind === "postgres"
+        ? { BENCH_PG_URL: pg.url(db) }
+        : {};
   return startInstance(scripts["postgres-server"], kind, { env, label });
 }
 
@@ -109,31 +122,53 @@ async function start(kind, db, label) {
 
 const TEXT = "hello, postgres benchmark";
 const HEADERS = { "content-type": "application/json", "a2a-version": "1.0" };
-const SEND_BODY = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "SendMessage", params: { message: { messageId: "bench-pg-m-1", role: "ROLE_USER", parts: [{ text: TEXT }] } } });
+const SEND_BODY = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "SendMessage",
+  params: { message: { messageId: "bench-pg-m-1", role: "ROLE_USER", parts: [{ text: TEXT }] } },
+});
 let messages = 0;
 
 async function rpc(instance, method, params) {
-  const res = await fetch(instance.url, { method: "POST", headers: HEADERS, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }), signal: AbortSignal.timeout(15_000) });
+  const res = await fetch(instance.url, {
+    method: "POST",
+    headers: HEADERS,
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+    signal: AbortSignal.timeout(15_000),
+  });
   const json = await res.json().catch(() => null);
-  if (res.status !== 200 || json?.result === undefined) throw new Error(`${instance.label}: ${method}: ${res.status} ${JSON.stringify(json)}`);
+  if (res.status !== 200 || json?.result === undefined)
+    throw new Error(`${instance.label}: ${method}: ${res.status} ${JSON.stringify(json)}`);
   return json.result;
 }
 
-const completedWithEcho = (task) => task?.status?.state === "TASK_STATE_COMPLETED" && task.artifacts?.[0]?.parts?.[0]?.text === TEXT;
+const completedWithEcho = (task) =>
+  task?.status?.state === "TASK_STATE_COMPLETED" && task.artifacts?.[0]?.parts?.[0]?.text === TEXT;
 
 /** By hand: a COMPLETED task with its artifact on each instance, and each task found by GetTask on every other one. */
 async function check(instances) {
   const tasks = [];
   for (const instance of instances) {
-    const result = await rpc(instance, "SendMessage", { message: { messageId: `bench-pg-check-${++messages}`, role: "ROLE_USER", parts: [{ text: TEXT }] } });
-    if (!completedWithEcho(result.task)) throw new Error(`${instance.label}: unexpected SendMessage answer ${JSON.stringify(result)}`);
+    const result = await rpc(instance, "SendMessage", {
+      message: {
+        messageId: `bench-pg-check-${++messages}`,
+        role: "ROLE_USER",
+        parts: [{ text: TEXT }],
+      },
+    });
+    if (!completedWithEcho(result.task))
+      throw new Error(`${instance.label}: unexpected SendMessage answer ${JSON.stringify(result)}`);
     tasks.push(result.task);
   }
   for (const [i, task] of tasks.entries()) {
     for (const other of instances) {
       if (other === instances[i]) continue;
       const got = await rpc(other, "GetTask", { id: task.id });
-      if (!completedWithEcho(got)) throw new Error(`${other.label}: GetTask of a task made on ${instances[i].label}: ${JSON.stringify(got)}`);
+      if (!completedWithEcho(got))
+        throw new Error(
+          `${other.label}: GetTask of a task made on ${instances[i].label}: ${JSON.stringify(got)}`,
+        );
     }
   }
 }
@@ -158,7 +193,12 @@ function sumQueries(list) {
  */
 async function measure(instances, db) {
   const urls = instances.map((i) => i.url);
-  const options = { url: urls.length === 1 ? urls[0] : urls, method: "POST", headers: HEADERS, body: SEND_BODY };
+  const options = {
+    url: urls.length === 1 ? urls[0] : urls,
+    method: "POST",
+    headers: HEADERS,
+    body: SEND_BODY,
+  };
   if (WARMUP > 0) await load(options, WARMUP);
   // Turns the load generator gave up on (it stops with requests in flight) end before the measured run.
   await drain(instances);
@@ -193,7 +233,10 @@ async function measure(instances, db) {
     pgCpu: pgCpu / seconds,
     clientCpu: (client.user + client.system) / 1e6 / seconds,
     queries,
-    counters: counters0 && counters1 ? Object.fromEntries(Object.keys(counters1).map((k) => [k, counters1[k] - counters0[k]])) : undefined,
+    counters:
+      counters0 && counters1
+        ? Object.fromEntries(Object.keys(counters1).map((k) => [k, counters1[k] - counters0[k]]))
+        : undefined,
   };
 }
 
@@ -211,7 +254,10 @@ async function drain(instances) {
 function load(options, seconds, samples) {
   return new Promise((resolve, reject) => {
     const byPort = new Map();
-    const instance = autocannon({ ...options, connections: CONNECTIONS, duration: seconds, pipelining: 1, timeout: 10 }, (err, result) => (err ? reject(err) : resolve({ result, byPort })));
+    const instance = autocannon(
+      { ...options, connections: CONNECTIONS, duration: seconds, pipelining: 1, timeout: 10 },
+      (err, result) => (err ? reject(err) : resolve({ result, byPort })),
+    );
     if (samples === undefined) return;
     instance.on("response", (client, statusCode, _bytes, responseTime) => {
       if (statusCode < 200 || statusCode >= 300) return;
@@ -239,9 +285,13 @@ function perUnit(queries, units) {
 /** The 1-minute load average: how busy the whole machine was (other processes included). */
 const load1 = () => loadavg()[0].toFixed(1);
 const machine = `${cpus().length} × ${cpus()[0]?.model.trim() ?? "CPU"}, node ${process.version}`;
-console.log(`PostgreSQL benchmark, ${machine}; PostgreSQL ${pg.version} (embedded, ${pg.settings}); load average ${load1()}`);
+console.log(
+  `PostgreSQL benchmark, ${machine}; PostgreSQL ${pg.version} (embedded, ${pg.settings}); load average ${load1()}`,
+);
 const ping = await pg.ping(500);
-console.log(`One round trip to PostgreSQL from here (SELECT 1, one at a time, 500 times): p50 ${fmtMs(ping.p50)} ms, p99 ${fmtMs(ping.p99)} ms`);
+console.log(
+  `One round trip to PostgreSQL from here (SELECT 1, one at a time, 500 times): p50 ${fmtMs(ping.p50)} ms, p99 ${fmtMs(ping.p99)} ms`,
+);
 const resultRows = [];
 const notes = [];
 let clean = true;
@@ -253,12 +303,24 @@ let clean = true;
 const STORES = [
   { key: "memory", kind: "memory", label: "in-memory store" },
   { key: "sqlite", kind: "sqlite", label: "SQLite (WAL, synchronous=NORMAL)" },
-  { key: "postgres", kind: "postgres", db: "bench_async", label: "PostgreSQL, synchronous_commit=off" },
-  { key: "postgres-sync", kind: "postgres", db: "bench_sync", label: "PostgreSQL, synchronous_commit=on" },
+  {
+    key: "postgres",
+    kind: "postgres",
+    db: "bench_async",
+    label: "PostgreSQL, synchronous_commit=off",
+  },
+  {
+    key: "postgres-sync",
+    kind: "postgres",
+    db: "bench_sync",
+    label: "PostgreSQL, synchronous_commit=on",
+  },
 ];
 const single = {};
 if (PARTS.has(1)) {
-  console.log(`\n1. One instance, JSON-RPC SendMessage (task created → WORKING → artifact → COMPLETED), autocannon ${CONNECTIONS} connections, warm-up ${WARMUP} s + ${DURATION} s per store`);
+  console.log(
+    `\n1. One instance, JSON-RPC SendMessage (task created → WORKING → artifact → COMPLETED), autocannon ${CONNECTIONS} connections, warm-up ${WARMUP} s + ${DURATION} s per store`,
+  );
   const order = shuffle(STORES);
   console.log(`order: ${order.map((s) => s.key).join(" → ")}`);
   for (const store of order) {
@@ -272,7 +334,18 @@ if (PARTS.has(1)) {
   }
   console.log(
     `\n${table(
-      ["1. one instance, SendMessage (task)", "req/s", "p50 ms", "p99 ms", "vs memory", "p99 vs memory", "err/non-2xx", "instance CPU", "PostgreSQL CPU", "client CPU"],
+      [
+        "1. one instance, SendMessage (task)",
+        "req/s",
+        "p50 ms",
+        "p99 ms",
+        "vs memory",
+        "p99 vs memory",
+        "err/non-2xx",
+        "instance CPU",
+        "PostgreSQL CPU",
+        "client CPU",
+      ],
       STORES.map(({ key, label }) => {
         const r = single[key];
         return [
@@ -291,7 +364,9 @@ if (PARTS.has(1)) {
     )}`,
   );
   const ratio = (a, b) => fmtRatio(single[a].reqPerSec / single[b].reqPerSec);
-  console.log(`PostgreSQL (commit off) / SQLite ${ratio("postgres", "sqlite")}; PostgreSQL commit on / off ${ratio("postgres-sync", "postgres")}`);
+  console.log(
+    `PostgreSQL (commit off) / SQLite ${ratio("postgres", "sqlite")}; PostgreSQL commit on / off ${ratio("postgres-sync", "postgres")}`,
+  );
   for (const key of ["postgres", "postgres-sync"]) {
     const r = single[key];
     const { total, rows } = perUnit(r.queries, r.turns);
@@ -316,7 +391,9 @@ if (PARTS.has(1)) {
       serverCpu: r.serverCpu,
       clientCpu: r.clientCpu,
       vsBare: `${fmtRatio(r.reqPerSec / single.memory.reqPerSec)} memory`,
-      note: [label, r.errors + r.non2xx > 0 ? `${r.errors} errors, ${r.non2xx} non-2xx` : ""].filter(Boolean).join("; "),
+      note: [label, r.errors + r.non2xx > 0 ? `${r.errors} errors, ${r.non2xx} non-2xx` : ""]
+        .filter(Boolean)
+        .join("; "),
     });
   }
 }
@@ -335,7 +412,10 @@ if (PARTS.has(2)) {
   for (const n of order) {
     await pg.reset(CLUSTER_DB);
     const instances = [];
-    for (let i = 0; i < n; i++) instances.push(await start("postgres", CLUSTER_DB, `instance ${String.fromCharCode(65 + i)}`));
+    for (let i = 0; i < n; i++)
+      instances.push(
+        await start("postgres", CLUSTER_DB, `instance ${String.fromCharCode(65 + i)}`),
+      );
     await check(instances);
     const r = await measure(instances, CLUSTER_DB);
     await Promise.all(instances.map((i) => i.stop()));
@@ -345,7 +425,19 @@ if (PARTS.has(2)) {
   const base = scaling[1];
   console.log(
     `\n${table(
-      ["2. instances on one PostgreSQL", "req/s", "vs 1 instance", "p50 ms", "p99 ms", "share per instance", "err/non-2xx", "instances CPU", "PostgreSQL CPU", "client CPU", "total CPU"],
+      [
+        "2. instances on one PostgreSQL",
+        "req/s",
+        "vs 1 instance",
+        "p50 ms",
+        "p99 ms",
+        "share per instance",
+        "err/non-2xx",
+        "instances CPU",
+        "PostgreSQL CPU",
+        "client CPU",
+        "total CPU",
+      ],
       order
         .toSorted((a, b) => a - b)
         .map((n) => {
@@ -400,11 +492,16 @@ if (PARTS.has(2)) {
  */
 async function streamTask(sender, reader, count, interval) {
   const send = await rpc(sender, "SendMessage", {
-    message: { messageId: `bench-pg-stream-${++messages}`, role: "ROLE_USER", parts: [{ text: `bench-stream ${count} ${interval}` }] },
+    message: {
+      messageId: `bench-pg-stream-${++messages}`,
+      role: "ROLE_USER",
+      parts: [{ text: `bench-stream ${count} ${interval}` }],
+    },
     configuration: { returnImmediately: true },
   });
   const taskId = send.task?.id;
-  if (typeof taskId !== "string" || send.task.status?.state !== "TASK_STATE_SUBMITTED") throw new Error(`${sender.label}: expected a SUBMITTED task: ${JSON.stringify(send)}`);
+  if (typeof taskId !== "string" || send.task.status?.state !== "TASK_STATE_SUBMITTED")
+    throw new Error(`${sender.label}: expected a SUBMITTED task: ${JSON.stringify(send)}`);
   const stream = subscribe(reader.port, taskId, { timeoutMs: 30_000 + count * (interval + 50) });
   await stream.first;
   const done = sender.done(taskId);
@@ -415,23 +512,33 @@ async function streamTask(sender, reader, count, interval) {
   const [snapshot, working, ...rest] = events;
   const last = rest.pop();
   const problems = [];
-  if (snapshot?.result.task?.id !== taskId) problems.push(`first event is not the Task: ${JSON.stringify(snapshot?.result).slice(0, 200)}`);
-  if (working?.result.statusUpdate?.status?.state !== "TASK_STATE_WORKING") problems.push(`second event is not WORKING: ${JSON.stringify(working?.result).slice(0, 200)}`);
-  if (last?.result.statusUpdate?.status?.state !== "TASK_STATE_COMPLETED") problems.push(`last event is not COMPLETED: ${JSON.stringify(last?.result).slice(0, 200)}`);
+  if (snapshot?.result.task?.id !== taskId)
+    problems.push(`first event is not the Task: ${JSON.stringify(snapshot?.result).slice(0, 200)}`);
+  if (working?.result.statusUpdate?.status?.state !== "TASK_STATE_WORKING")
+    problems.push(`second event is not WORKING: ${JSON.stringify(working?.result).slice(0, 200)}`);
+  if (last?.result.statusUpdate?.status?.state !== "TASK_STATE_COMPLETED")
+    problems.push(`last event is not COMPLETED: ${JSON.stringify(last?.result).slice(0, 200)}`);
   if (rest.length !== count) problems.push(`${rest.length} artifact events, expected ${count}`);
   const emitToReceipt = [];
   const commitToReceipt = [];
   for (const [i, e] of rest.entries()) {
     const update = e.result.artifactUpdate;
     const [index, stamp] = String(update?.artifact?.parts?.[0]?.text ?? "").split(" ");
-    if (Number(index) !== i || update.artifact.artifactId !== "ticks" || (update.append === true) !== i > 0) {
-      problems.push(`event ${i + 2}: expected chunk ${i}, got ${JSON.stringify(e.result).slice(0, 200)}`);
+    if (
+      Number(index) !== i ||
+      update.artifact.artifactId !== "ticks" ||
+      (update.append === true) !== i > 0
+    ) {
+      problems.push(
+        `event ${i + 2}: expected chunk ${i}, got ${JSON.stringify(e.result).slice(0, 200)}`,
+      );
       break;
     }
     emitToReceipt.push(Number(e.at - BigInt(stamp)) / 1e6);
     commitToReceipt.push(Number(e.at - committed[i]) / 1e6);
   }
-  if (committed.length !== count) problems.push(`the sender reported ${committed.length} commits, expected ${count}`);
+  if (committed.length !== count)
+    problems.push(`the sender reported ${committed.length} commits, expected ${count}`);
   if (problems.length > 0) throw new Error(`${what}: ${problems.join("; ")}`);
   return { taskId, emitToReceipt, commitToReceipt };
 }
@@ -463,7 +570,9 @@ if (PARTS.has(3)) {
       const { taskId } = await streamTask(p.sender, p.reader, 20, mode.interval);
       const got = await rpc(p.reader, "GetTask", { id: taskId });
       if (got.status?.state !== "TASK_STATE_COMPLETED" || got.artifacts?.[0]?.parts?.length !== 20)
-        throw new Error(`${p.reader.label}: GetTask after the stream: ${JSON.stringify(got).slice(0, 300)}`);
+        throw new Error(
+          `${p.reader.label}: GetTask after the stream: ${JSON.stringify(got).slice(0, 300)}`,
+        );
     }
   }
   await Promise.all([a.queries(true), b.queries(true)]);
@@ -488,7 +597,12 @@ if (PARTS.has(3)) {
 
   const stats = (list) => {
     const sorted = Float64Array.from(list).sort();
-    return { n: sorted.length, p50: percentile(sorted, 50), p99: percentile(sorted, 99), max: sorted[sorted.length - 1] };
+    return {
+      n: sorted.length,
+      p50: percentile(sorted, 50),
+      p99: percentile(sorted, 99),
+      max: sorted[sorted.length - 1],
+    };
   };
   const rows = [];
   for (const mode of MODES) {
@@ -531,14 +645,22 @@ if (PARTS.has(3)) {
       "(the same-instance commit → recv is near zero: A publishes before its emit resolves). In memory, a burst's emits resolve without I/O, so the executor keeps\n" +
       "the event loop until its last chunk and the chunks go out together: their delay is the burst's length, not a delivery cost.",
   );
-  console.log(`\nPostgreSQL statements per event emitted on A (its turns of both placements; total ${streamQueries.a.total.toFixed(2)}):`);
+  console.log(
+    `\nPostgreSQL statements per event emitted on A (its turns of both placements; total ${streamQueries.a.total.toFixed(2)}):`,
+  );
   console.log(table(["statement (kind)", "per event", "avg ms"], streamQueries.a.rows));
-  console.log(`PostgreSQL statements per event delivered on B (total ${streamQueries.b.total.toFixed(2)}):`);
+  console.log(
+    `PostgreSQL statements per event delivered on B (total ${streamQueries.b.total.toFixed(2)}):`,
+  );
   console.log(table(["statement (kind)", "per event", "avg ms"], streamQueries.b.rows));
 }
 
-console.log(`\nLoad average (1 min) at the end: ${load1()} on ${cpus().length} cores (other processes of the machine included).`);
-notes.push(`PostgreSQL ${pg.version} embedded (${pg.settings}); ${CONNECTIONS} connections, warm-up ${WARMUP} s + ${DURATION} s per run; ${machine}`);
+console.log(
+  `\nLoad average (1 min) at the end: ${load1()} on ${cpus().length} cores (other processes of the machine included).`,
+);
+notes.push(
+  `PostgreSQL ${pg.version} embedded (${pg.settings}); ${CONNECTIONS} connections, warm-up ${WARMUP} s + ${DURATION} s per run; ${machine}`,
+);
 writeResults(args.results, { bench: "postgres", rows: resultRows, notes });
 if (!clean) console.log("\nwarning: some runs had errors or non-2xx answers (see the tables)");
 console.log("\nStopping PostgreSQL …");

@@ -23,18 +23,30 @@ import { parseBenchArgs } from "./lib/args.mjs";
 import { bundle } from "./lib/build.mjs";
 import { installExitHandlers, shutdown, startServer, startWatchdog } from "./lib/children.mjs";
 import { measureAutocannon } from "./lib/load.mjs";
-import { fmtInt, fmtMs, fmtPct, fmtRatio, median, printTargets, shuffle, table } from "./lib/report.mjs";
+import {
+  fmtInt,
+  fmtMs,
+  fmtPct,
+  fmtRatio,
+  median,
+  printTargets,
+  shuffle,
+  table,
+} from "./lib/report.mjs";
 
 // ---------------------------------------------------------------------------------------
 // options
 // ---------------------------------------------------------------------------------------
 
-const { intArg } = parseBenchArgs("usage: node bench/rest.mjs [--duration 10] [--connections 50] [--warmup 2] [--rounds 1]", {
-  duration: { type: "string", default: "10" },
-  connections: { type: "string", default: "50" },
-  warmup: { type: "string", default: "2" },
-  rounds: { type: "string", default: "1" },
-});
+const { intArg } = parseBenchArgs(
+  "usage: node bench/rest.mjs [--duration 10] [--connections 50] [--warmup 2] [--rounds 1]",
+  {
+    duration: { type: "string", default: "10" },
+    connections: { type: "string", default: "50" },
+    warmup: { type: "string", default: "2" },
+    rounds: { type: "string", default: "1" },
+  },
+);
 const DURATION = intArg("duration", 1, 600);
 const CONNECTIONS = intArg("connections", 1, 1000);
 const WARMUP = intArg("warmup", 0, 60);
@@ -63,26 +75,56 @@ startWatchdog(60 + ROUNDS * KINDS.length * ROUTES.length * (WARMUP + DURATION + 
 const ECHO_TEXT = "hello, benchmark";
 const VERSION = { "a2a-version": "1.0" };
 const POST_HEADERS = { ...VERSION, "content-type": "application/json" };
-const sendBody = (text, id = "bench-m-1") => JSON.stringify({ message: { messageId: id, role: "ROLE_USER", parts: [{ text }] } });
+const sendBody = (text, id = "bench-m-1") =>
+  JSON.stringify({ message: { messageId: id, role: "ROLE_USER", parts: [{ text }] } });
 const ECHO_BODY = sendBody(ECHO_TEXT);
 
 /** Checks the echo by hand, then creates the task the GetTask load reads; returns its path. */
 async function prepare(server) {
-  const echo = await fetch(`${server.base}/message:send`, { method: "POST", headers: POST_HEADERS, body: ECHO_BODY, signal: AbortSignal.timeout(10_000) });
+  const echo = await fetch(`${server.base}/message:send`, {
+    method: "POST",
+    headers: POST_HEADERS,
+    body: ECHO_BODY,
+    signal: AbortSignal.timeout(10_000),
+  });
   const echoed = await echo.json().catch(() => null);
-  if (echo.status !== 200 || echoed?.message?.role !== "ROLE_AGENT" || echoed?.message?.parts?.[0]?.text !== ECHO_TEXT) {
+  if (
+    echo.status !== 200 ||
+    echoed?.message?.role !== "ROLE_AGENT" ||
+    echoed?.message?.parts?.[0]?.text !== ECHO_TEXT
+  ) {
     throw new Error(`${server.kind}: unexpected echo ${echo.status} ${JSON.stringify(echoed)}`);
   }
-  const created = await fetch(`${server.base}/message:send`, { method: "POST", headers: POST_HEADERS, body: sendBody("task", "bench-task-m"), signal: AbortSignal.timeout(10_000) });
+  const created = await fetch(`${server.base}/message:send`, {
+    method: "POST",
+    headers: POST_HEADERS,
+    body: sendBody("task", "bench-task-m"),
+    signal: AbortSignal.timeout(10_000),
+  });
   const task = (await created.json().catch(() => null))?.task;
-  if (created.status !== 200 || typeof task?.id !== "string" || task.status?.state !== "TASK_STATE_COMPLETED") {
-    throw new Error(`${server.kind}: could not create a task: ${created.status} ${JSON.stringify(task)}`);
+  if (
+    created.status !== 200 ||
+    typeof task?.id !== "string" ||
+    task.status?.state !== "TASK_STATE_COMPLETED"
+  ) {
+    throw new Error(
+      `${server.kind}: could not create a task: ${created.status} ${JSON.stringify(task)}`,
+    );
   }
   const path = `/tasks/${encodeURIComponent(task.id)}`;
-  const got = await fetch(`${server.base}${path}`, { headers: VERSION, signal: AbortSignal.timeout(10_000) });
+  const got = await fetch(`${server.base}${path}`, {
+    headers: VERSION,
+    signal: AbortSignal.timeout(10_000),
+  });
   const fetched = await got.json().catch(() => null);
-  if (got.status !== 200 || fetched?.id !== task.id || fetched?.history?.[0]?.parts?.[0]?.text !== "task") {
-    throw new Error(`${server.kind}: GET ${path} answered ${got.status} ${JSON.stringify(fetched)}`);
+  if (
+    got.status !== 200 ||
+    fetched?.id !== task.id ||
+    fetched?.history?.[0]?.parts?.[0]?.text !== "task"
+  ) {
+    throw new Error(
+      `${server.kind}: GET ${path} answered ${got.status} ${JSON.stringify(fetched)}`,
+    );
   }
   return path;
 }
@@ -94,7 +136,11 @@ function requestOptions(server, route) {
 }
 
 async function measure(server, route) {
-  return measureAutocannon(server, requestOptions(server, route), { connections: CONNECTIONS, warmup: WARMUP, duration: DURATION });
+  return measureAutocannon(server, requestOptions(server, route), {
+    connections: CONNECTIONS,
+    warmup: WARMUP,
+    duration: DURATION,
+  });
 }
 
 // ---------------------------------------------------------------------------------------
@@ -102,13 +148,19 @@ async function measure(server, route) {
 // ---------------------------------------------------------------------------------------
 
 const { "rest-server": script } = await bundle({ "rest-server": "bench/rest/server.ts" });
-const servers = (await Promise.all(KINDS.map(({ kind }) => startServer(script, kind)))).map((s) => ({ ...s, base: `http://127.0.0.1:${s.port}` }));
+const servers = (await Promise.all(KINDS.map(({ kind }) => startServer(script, kind)))).map(
+  (s) => ({ ...s, base: `http://127.0.0.1:${s.port}` }),
+);
 const byKind = Object.fromEntries(servers.map((s) => [s.kind, s]));
 for (const s of servers) s.taskPath = await prepare(s);
 
-console.log(`HTTP+JSON, autocannon ${CONNECTIONS} connections, warm-up ${WARMUP} s + ${DURATION} s per server and request, ${ROUNDS} round(s), node ${process.version}`);
+console.log(
+  `HTTP+JSON, autocannon ${CONNECTIONS} connections, warm-up ${WARMUP} s + ${DURATION} s per server and request, ${ROUNDS} round(s), node ${process.version}`,
+);
 /** rounds[route][kind] = one result per round. */
-const rounds = Object.fromEntries(ROUTES.map((route) => [route, Object.fromEntries(KINDS.map(({ kind }) => [kind, []]))]));
+const rounds = Object.fromEntries(
+  ROUTES.map((route) => [route, Object.fromEntries(KINDS.map(({ kind }) => [kind, []]))]),
+);
 for (let round = 1; round <= ROUNDS; round++) {
   for (const route of ROUTES) {
     const order = shuffle(KINDS.map((k) => k.kind));
@@ -123,22 +175,51 @@ for (let round = 1; round <= ROUNDS; round++) {
   }
 }
 /** Each server's median round (by req/s), per request. */
-const results = Object.fromEntries(ROUTES.map((route) => [route, Object.fromEntries(KINDS.map(({ kind }) => [kind, median(rounds[route][kind], (r) => r.reqPerSec)]))]));
+const results = Object.fromEntries(
+  ROUTES.map((route) => [
+    route,
+    Object.fromEntries(
+      KINDS.map(({ kind }) => [kind, median(rounds[route][kind], (r) => r.reqPerSec)]),
+    ),
+  ]),
+);
 /** A ratio computed within each round, then the median over rounds. */
 const paired = (route, f) =>
   median(
-    rounds[route].bare.map((_, i) => f(Object.fromEntries(KINDS.map(({ kind }) => [kind, rounds[route][kind][i]])))),
+    rounds[route].bare.map((_, i) =>
+      f(Object.fromEntries(KINDS.map(({ kind }) => [kind, rounds[route][kind][i]]))),
+    ),
     (v) => v,
   );
 
 console.log(
   "\n" +
     table(
-      ["request", "server", "req/s", "p50 ms", "p99 ms", "errors", "non-2xx", "vs bare", "server CPU"],
+      [
+        "request",
+        "server",
+        "req/s",
+        "p50 ms",
+        "p99 ms",
+        "errors",
+        "non-2xx",
+        "vs bare",
+        "server CPU",
+      ],
       ROUTES.flatMap((route) =>
         KINDS.map(({ kind, label }) => {
           const r = results[route][kind];
-          return [route, label, fmtInt(r.reqPerSec), fmtMs(r.p50), fmtMs(r.p99), r.errors, r.non2xx, fmtRatio(paired(route, (u) => u[kind].reqPerSec / u.bare.reqPerSec)), fmtPct(r.serverCpu)];
+          return [
+            route,
+            label,
+            fmtInt(r.reqPerSec),
+            fmtMs(r.p50),
+            fmtMs(r.p99),
+            r.errors,
+            r.non2xx,
+            fmtRatio(paired(route, (u) => u[kind].reqPerSec / u.bare.reqPerSec)),
+            fmtPct(r.serverCpu),
+          ];
         }),
       ),
       2,
@@ -153,7 +234,9 @@ for (const route of ROUTES) {
   const p99 = paired(route, (u) => u["ours-node"].p99 / u.bare.p99);
   const errors = rounds[route]["ours-node"].reduce((n, r) => n + r.errors, 0);
   const non2xx = rounds[route]["ours-node"].reduce((n, r) => n + r.non2xx, 0);
-  console.log(`  ${route.padEnd(20)} ours/bare req/s ${fmtRatio(vsBare)}   ours/sdk req/s ${fmtRatio(vsSdk)}   ours/bare p99 ${fmtRatio(p99)}`);
+  console.log(
+    `  ${route.padEnd(20)} ours/bare req/s ${fmtRatio(vsBare)}   ours/sdk req/s ${fmtRatio(vsSdk)}   ours/bare p99 ${fmtRatio(p99)}`,
+  );
   targets.push(
     [`${route}: ours req/s ≥ 50% of bare`, vsBare >= 0.5, fmtRatio(vsBare)],
     [`${route}: ours req/s ≥ 5× sdk`, vsSdk >= 5, fmtRatio(vsSdk)],
@@ -165,6 +248,7 @@ printTargets(targets);
 const failed = targets.filter(([, ok]) => !ok).length;
 console.log(failed === 0 ? "\nall targets met" : `\n${failed} target(s) missed`);
 console.log(
-  "Server CPU = the server process's CPU time / wall time (1.00 = one core busy). A server well below 100% while\n" + "the others are near it is bounded by the load generator, not by itself.",
+  "Server CPU = the server process's CPU time / wall time (1.00 = one core busy). A server well below 100% while\n" +
+    "the others are near it is bounded by the load generator, not by itself.",
 );
 await shutdown(0);

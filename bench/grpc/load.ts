@@ -27,13 +27,21 @@ interface Job {
 
 function percentile(sorted: Float64Array, p: number): number {
   if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+  return sorted[
+    Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))
+  ]!;
 }
 
 async function run(job: Job): Promise<Record<string, unknown>> {
   const body = Buffer.from(job.message, "base64");
   const identity = (b: Buffer) => b;
-  const clients = Array.from({ length: job.connections }, () => new grpc.Client(`127.0.0.1:${job.port}`, grpc.credentials.createInsecure(), { "grpc.use_local_subchannel_pool": 1 }));
+  const clients = Array.from(
+    { length: job.connections },
+    () =>
+      new grpc.Client(`127.0.0.1:${job.port}`, grpc.credentials.createInsecure(), {
+        "grpc.use_local_subchannel_pool": 1,
+      }),
+  );
   let latencies = new Float64Array(1 << 16);
   let count = 0;
   let errors = 0;
@@ -47,22 +55,30 @@ async function run(job: Job): Promise<Record<string, unknown>> {
       const t0 = performance.now();
       const md = new grpc.Metadata();
       md.set("a2a-version", "1.0");
-      client.makeUnaryRequest(job.path, identity, identity, body, md, { deadline: Date.now() + 10_000 }, (err, res) => {
-        const t = performance.now() - t0;
-        if (err !== null || res === undefined || res.length === 0) {
-          errors++;
-          const code = String(err?.code ?? "empty");
-          codes[code] = (codes[code] ?? 0) + 1;
-        } else {
-          if (count === latencies.length) {
-            const next = new Float64Array(latencies.length * 2);
-            next.set(latencies);
-            latencies = next;
+      client.makeUnaryRequest(
+        job.path,
+        identity,
+        identity,
+        body,
+        md,
+        { deadline: Date.now() + 10_000 },
+        (err, res) => {
+          const t = performance.now() - t0;
+          if (err !== null || res === undefined || res.length === 0) {
+            errors++;
+            const code = String(err?.code ?? "empty");
+            codes[code] = (codes[code] ?? 0) + 1;
+          } else {
+            if (count === latencies.length) {
+              const next = new Float64Array(latencies.length * 2);
+              next.set(latencies);
+              latencies = next;
+            }
+            latencies[count++] = t;
           }
-          latencies[count++] = t;
-        }
-        resolve();
-      });
+          resolve();
+        },
+      );
     });
 
   const loop = async (client: grpc.Client) => {
@@ -75,7 +91,16 @@ async function run(job: Job): Promise<Record<string, unknown>> {
   const sorted = latencies.subarray(0, count).sort();
   let sum = 0;
   for (const v of sorted) sum += v;
-  return { ok: count, errors, codes, seconds, p50: percentile(sorted, 50), p99: percentile(sorted, 99), mean: count > 0 ? sum / count : NaN, cpu: (cpu.user + cpu.system) / 1e6 / seconds };
+  return {
+    ok: count,
+    errors,
+    codes,
+    seconds,
+    p50: percentile(sorted, 50),
+    p99: percentile(sorted, 99),
+    mean: count > 0 ? sum / count : NaN,
+    cpu: (cpu.user + cpu.system) / 1e6 / seconds,
+  };
 }
 
 if (process.send === undefined) {

@@ -35,13 +35,23 @@ if (spawnSync("h2load", ["--version"]).status !== 0) {
 }
 const out = join(root, "bench", "output");
 mkdirSync(out, { recursive: true });
-const files = await bundle({ "grpc-server": "bench/grpc/server.ts", "grpc-requests": "bench/grpc/requests.ts" });
+const files = await bundle({
+  "grpc-server": "bench/grpc/server.ts",
+  "grpc-requests": "bench/grpc/requests.ts",
+});
 const rq = await import(pathToFileURL(files["grpc-requests"]).href);
 const started = Date.now();
-const child = fork(files["grpc-server"], [args.server], { execArgv: ["--cpu-prof", `--cpu-prof-dir=${out}`], stdio: ["ignore", "inherit", "inherit", "ipc"] });
-const port = await new Promise((resolve) => child.on("message", (m) => m?.ready && resolve(m.port)));
+const child = fork(files["grpc-server"], [args.server], {
+  execArgv: ["--cpu-prof", `--cpu-prof-dir=${out}`],
+  stdio: ["ignore", "inherit", "inherit", "ipc"],
+});
+const port = await new Promise((resolve) =>
+  child.on("message", (m) => m?.ready && resolve(m.port)),
+);
 const stateless = ["ours", "grpcjs", "sdk", "connect"].includes(args.server);
-const texts = stateless ? { message: rq.ECHO_TEXT, task: "task" } : { message: rq.MESSAGE_TEXT, task: rq.TASK_TEXT };
+const texts = stateless
+  ? { message: rq.ECHO_TEXT, task: "task" }
+  : { message: rq.MESSAGE_TEXT, task: rq.TASK_TEXT };
 let method = "SendMessage";
 let body = rq.sendMessageRequest(args.scenario === "grpc-message" ? texts.message : texts.task);
 if (args.scenario === "grpc-get") {
@@ -74,7 +84,9 @@ const h2 = spawnSync(
   { encoding: "utf8" },
 );
 const rps = /finished in [\d.]+s, ([\d.]+) req\/s/.exec(h2.stdout)?.[1];
-console.log(`${args.server} · ${args.scenario}: ${rps} req/s (under the profiler); ${/requests: .*/.exec(h2.stdout)?.[0]}`);
+console.log(
+  `${args.server} · ${args.scenario}: ${rps} req/s (under the profiler); ${/requests: .*/.exec(h2.stdout)?.[0]}`,
+);
 child.disconnect();
 await new Promise((resolve) => child.on("exit", resolve));
 
@@ -95,7 +107,10 @@ const category = (n) => {
   if (url.startsWith("node:")) return "other node internals";
   return url === "" ? "native / program" : "other";
 };
-const { busy, idle, self, inclusive, byCategory, format } = summarizeProfile(file, { top: intArg("top", 1, 1000), category });
+const { busy, idle, self, inclusive, byCategory, format } = summarizeProfile(file, {
+  top: intArg("top", 1, 1000),
+  category,
+});
 console.log(
   `\nprofile: ${file}\nbusy ${(busy / 1e6).toFixed(2)} s, idle ${(idle / 1e6).toFixed(2)} s (percentages of busy time)\n\nby package\n${format(byCategory)}\n\nself time\n${format(self)}\n\ninclusive time\n${format(inclusive)}`,
 );

@@ -6,7 +6,15 @@
  */
 import { connect } from "node:http2";
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
-import { GetTaskRequestSchema, Role, SendMessageRequestSchema, SendMessageResponseSchema, TaskSchema, TaskState, type Task } from "../../generated-example/gen/a2a_pb.js";
+import {
+  GetTaskRequestSchema,
+  Role,
+  SendMessageRequestSchema,
+  SendMessageResponseSchema,
+  TaskSchema,
+  TaskState,
+  type Task,
+} from "../../generated-example/gen/a2a_pb.js";
 
 export const SERVICE_PATH = "/lf.a2a.v1.A2AService";
 /** The text every SendMessage of the benchmark carries (echoed back in a Message). */
@@ -18,7 +26,16 @@ export const TASK_TEXT = "tck-complete-task bench";
 
 /** SendMessageRequest{message{messageId, role USER, parts[text]}}, serialized. */
 export function sendMessageRequest(text: string = ECHO_TEXT): Uint8Array {
-  return toBinary(SendMessageRequestSchema, create(SendMessageRequestSchema, { message: { messageId: "bench-m-1", role: Role.USER, parts: [{ content: { case: "text", value: text } }] } }));
+  return toBinary(
+    SendMessageRequestSchema,
+    create(SendMessageRequestSchema, {
+      message: {
+        messageId: "bench-m-1",
+        role: Role.USER,
+        parts: [{ content: { case: "text", value: text } }],
+      },
+    }),
+  );
 }
 
 /** GetTaskRequest{id}, serialized. */
@@ -42,11 +59,22 @@ export interface RawAnswer {
 }
 
 /** One unary call over a fresh h2c session to 127.0.0.1:port (a2a-version 1.0). */
-export function rawCall(port: number, method: string, message: Uint8Array, timeoutMs = 10_000): Promise<RawAnswer> {
+export function rawCall(
+  port: number,
+  method: string,
+  message: Uint8Array,
+  timeoutMs = 10_000,
+): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
     const session = connect(`http://127.0.0.1:${port}`);
     session.on("error", reject);
-    const req = session.request({ ":method": "POST", ":path": `${SERVICE_PATH}/${method}`, "content-type": "application/grpc", te: "trailers", "a2a-version": "1.0" });
+    const req = session.request({
+      ":method": "POST",
+      ":path": `${SERVICE_PATH}/${method}`,
+      "content-type": "application/grpc",
+      te: "trailers",
+      "a2a-version": "1.0",
+    });
     let meta: Record<string, unknown> = {};
     const chunks: Buffer[] = [];
     req.on("response", (h) => (meta = { ...h }));
@@ -67,18 +95,34 @@ export function rawCall(port: number, method: string, message: Uint8Array, timeo
         at += 5 + length;
       }
       const text = (v: unknown) => (v === undefined ? undefined : String(v));
-      resolve({ grpcStatus: text(meta["grpc-status"]), grpcMessage: text(meta["grpc-message"]), messages });
+      resolve({
+        grpcStatus: text(meta["grpc-status"]),
+        grpcMessage: text(meta["grpc-message"]),
+        messages,
+      });
     });
     req.end(frame(message));
   });
 }
 
 /** What a SendMessageResponse holds, for the benchmark's checks (`artifactText`: the first part of the first artifact). */
-export function describeSendMessageResponse(bytes: Uint8Array): { kind: string; text: string; taskId: string; state: string; artifactText: string } {
+export function describeSendMessageResponse(bytes: Uint8Array): {
+  kind: string;
+  text: string;
+  taskId: string;
+  state: string;
+  artifactText: string;
+} {
   const res = fromBinary(SendMessageResponseSchema, bytes);
   if (res.payload.case === "message") {
     const content = res.payload.value.parts[0]?.content;
-    return { kind: "message", text: content?.case === "text" ? content.value : "", taskId: "", state: "", artifactText: "" };
+    return {
+      kind: "message",
+      text: content?.case === "text" ? content.value : "",
+      taskId: "",
+      state: "",
+      artifactText: "",
+    };
   }
   if (res.payload.case === "task") {
     const t = describeTaskMessage(res.payload.value);
@@ -88,11 +132,23 @@ export function describeSendMessageResponse(bytes: Uint8Array): { kind: string; 
 }
 
 /** What a Task holds, for the benchmark's checks. */
-export function describeTask(bytes: Uint8Array): { id: string; state: string; history: number; artifacts: number; artifactText: string } {
+export function describeTask(bytes: Uint8Array): {
+  id: string;
+  state: string;
+  history: number;
+  artifacts: number;
+  artifactText: string;
+} {
   return describeTaskMessage(fromBinary(TaskSchema, bytes));
 }
 
-function describeTaskMessage(task: Task): { id: string; state: string; history: number; artifacts: number; artifactText: string } {
+function describeTaskMessage(task: Task): {
+  id: string;
+  state: string;
+  history: number;
+  artifacts: number;
+  artifactText: string;
+} {
   const content = task.artifacts[0]?.parts[0]?.content;
   return {
     id: task.id,

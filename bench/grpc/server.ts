@@ -42,19 +42,31 @@ import type { AddressInfo } from "node:net";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { create, fromBinary, toBinary, type DescMessage, type Message } from "@bufbuild/protobuf";
 import { errorSpecs } from "../../generated-example/gen/a2a_a2a_errors.js";
-import { establishContext, resolveServerOptions } from "../../runtime/src/pipeline/server-pipeline.js";
+import {
+  establishContext,
+  resolveServerOptions,
+} from "../../runtime/src/pipeline/server-pipeline.js";
 import { ServiceParameters } from "../../runtime/src/pipeline/call-context.js";
 import { timestampNow } from "@bufbuild/protobuf/wkt";
 import * as grpc from "@grpc/grpc-js";
 import type { AgentExecutor, ExecutionEventBus, RequestContext } from "@a2a-js/sdk/server";
 import { A2AService as SdkA2AService, UserBuilder, grpcService } from "@a2a-js/sdk/server/grpc";
-import { createA2AServiceGrpcRoutes, listenA2AServiceGrpc } from "../../generated-example/gen/a2a_a2a_grpc_server.js";
+import {
+  createA2AServiceGrpcRoutes,
+  listenA2AServiceGrpc,
+} from "../../generated-example/gen/a2a_a2a_grpc_server.js";
 import type { A2AServiceHandler } from "../../generated-example/gen/a2a_a2a_handler.js";
 import { TaskNotFoundError } from "../../generated-example/gen/a2a_a2a_errors.js";
 import { listenGrpc } from "@protoc-gen-a2a/runtime/grpc";
 import { firstText, notBenchmarked, runBenchServer } from "../lib/bench-server.js";
 import { SdkAgentExecutor } from "../lib/sdk-agent-executor.js";
-import { publishSdkCompletedTask, sdkAgentCard, sdkAgentMessage, sdkFirstText, sdkRequestHandler } from "../../test/support/sdk-agent.js";
+import {
+  publishSdkCompletedTask,
+  sdkAgentCard,
+  sdkAgentMessage,
+  sdkFirstText,
+  sdkRequestHandler,
+} from "../../test/support/sdk-agent.js";
 import {
   A2AService,
   GetTaskRequestSchema,
@@ -66,7 +78,11 @@ import {
   TaskState,
   type Task,
 } from "../../generated-example/gen/a2a_pb.js";
-import { createExampleExecutor, startExampleAgent, type ExamplePrincipal } from "../../generated-example/agent/echo-agent.js";
+import {
+  createExampleExecutor,
+  startExampleAgent,
+  type ExamplePrincipal,
+} from "../../generated-example/agent/echo-agent.js";
 import { createA2AServiceTaskHandler } from "../../generated-example/gen/a2a_a2a_task_handler.js";
 import { UnauthenticatedError } from "../../generated-example/gen/a2a_a2a_errors.js";
 import { createPushNotificationSender, InMemoryTaskStore } from "@protoc-gen-a2a/runtime/task";
@@ -92,18 +108,35 @@ function benchHandler(): A2AServiceHandler {
           contextId,
           status: { state: TaskState.COMPLETED, timestamp: timestampNow() },
           history: [{ ...request.message, contextId }],
-          artifacts: [{ artifactId: "bench-a-1", name: "echo", parts: [{ content: { case: "text", value: "artifact text" } }] }],
+          artifacts: [
+            {
+              artifactId: "bench-a-1",
+              name: "echo",
+              parts: [{ content: { case: "text", value: "artifact text" } }],
+            },
+          ],
         });
         if (tasks.size < MAX_TASKS) tasks.set(task.id, task);
         return create(SendMessageResponseSchema, { payload: { case: "task", value: task } });
       }
       return create(SendMessageResponseSchema, {
-        payload: { case: "message", value: { messageId: randomUUID(), contextId, role: Role.AGENT, parts: [{ content: { case: "text", value: text } }] } },
+        payload: {
+          case: "message",
+          value: {
+            messageId: randomUUID(),
+            contextId,
+            role: Role.AGENT,
+            parts: [{ content: { case: "text", value: text } }],
+          },
+        },
       });
     },
     async getTask(request) {
       const task = tasks.get(request.id);
-      if (task === undefined) throw new TaskNotFoundError(`Task ${request.id} not found`, { metadata: { taskId: request.id } });
+      if (task === undefined)
+        throw new TaskNotFoundError(`Task ${request.id} not found`, {
+          metadata: { taskId: request.id },
+        });
       return task;
     },
   };
@@ -111,13 +144,18 @@ function benchHandler(): A2AServiceHandler {
 
 /** Our Connect stack: the generated Connect routes on node:http2 (h2c). */
 async function startOurs(): Promise<number> {
-  const endpoint = await listenGrpc(createA2AServiceGrpcRoutes(benchHandler()), { host: "127.0.0.1", port: 0 });
+  const endpoint = await listenGrpc(createA2AServiceGrpcRoutes(benchHandler()), {
+    host: "127.0.0.1",
+    port: 0,
+  });
   return endpoint.port;
 }
 
 /** Our grpc-js stack: the generated `listenA2AServiceGrpc` (grpc_server=grpc-js, the default). */
 async function startOursGrpcJs(): Promise<number> {
-  const endpoint = await listenA2AServiceGrpc(benchHandler(), { listen: { host: "127.0.0.1", port: 0 } });
+  const endpoint = await listenA2AServiceGrpc(benchHandler(), {
+    listen: { host: "127.0.0.1", port: 0 },
+  });
   return endpoint.port;
 }
 
@@ -156,11 +194,23 @@ class SdkBenchExecutor implements AgentExecutor {
 }
 
 async function startSdk(): Promise<number> {
-  const card = sdkAgentCard({ name: "SDK gRPC bench", description: "echo", url: "127.0.0.1:0", protocolBinding: "GRPC" });
+  const card = sdkAgentCard({
+    name: "SDK gRPC bench",
+    description: "echo",
+    url: "127.0.0.1:0",
+    protocolBinding: "GRPC",
+  });
   const requestHandler = sdkRequestHandler(card, new SdkBenchExecutor());
   const server = new grpc.Server();
-  server.addService(SdkA2AService, grpcService({ requestHandler, userBuilder: UserBuilder.noAuthentication }));
-  return new Promise((resolve, reject) => server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (e, port) => (e ? reject(e) : resolve(port))));
+  server.addService(
+    SdkA2AService,
+    grpcService({ requestHandler, userBuilder: UserBuilder.noAuthentication }),
+  );
+  return new Promise((resolve, reject) =>
+    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (e, port) =>
+      e ? reject(e) : resolve(port),
+    ),
+  );
 }
 
 // ---------------------------------------------------------------------------------------
@@ -176,9 +226,18 @@ async function startExample(): Promise<number> {
 /** The example agent's task handler and server options, wired as echo-agent.ts wires them (no tokens: everyone anonymous). */
 function exampleHandler() {
   const store = new InMemoryTaskStore();
-  const push = createPushNotificationSender({ store, schemas: { StreamResponse: StreamResponseSchema }, timeoutMs: 5_000, maxRetries: 1, closeTimeoutMs: 1_000 });
+  const push = createPushNotificationSender({
+    store,
+    schemas: { StreamResponse: StreamResponseSchema },
+    timeoutMs: 5_000,
+    maxRetries: 1,
+    closeTimeoutMs: 1_000,
+  });
   const handler = createA2AServiceTaskHandler<ExamplePrincipal | undefined>({
-    executor: createExampleExecutor({ longRunningMs: 1500, shutdown: new AbortController().signal }),
+    executor: createExampleExecutor({
+      longRunningMs: 1500,
+      shutdown: new AbortController().signal,
+    }),
     store,
     capabilities: { streaming: true, pushNotifications: true, extendedAgentCard: true },
     clientContextIds: "known",
@@ -193,18 +252,28 @@ function exampleHandler() {
     const header = serviceParameters.get("authorization")?.trim();
     if (header === undefined || header === "") return undefined;
     const match = /^Bearer\s+(\S+)$/i.exec(header);
-    const principal = match === null ? undefined : Object.hasOwn(tokens, match[1]!) ? tokens[match[1]!] : undefined;
-    if (principal === undefined) throw new UnauthenticatedError("Unknown or malformed bearer token");
+    const principal =
+      match === null ? undefined : Object.hasOwn(tokens, match[1]!) ? tokens[match[1]!] : undefined;
+    if (principal === undefined)
+      throw new UnauthenticatedError("Unknown or malformed bearer token");
     return principal;
   };
-  const serverOptions = { versionWhenMissing: "1.0", authenticate, logger: { error: (m: string, e?: unknown) => console.error(m, e) } };
+  const serverOptions = {
+    versionWhenMissing: "1.0",
+    authenticate,
+    logger: { error: (m: string, e?: unknown) => console.error(m, e) },
+  };
   return { handler, serverOptions };
 }
 
 /** The example agent's task handler on the Connect stack. */
 async function startExampleConnect(): Promise<number> {
   const { handler, serverOptions } = exampleHandler();
-  const endpoint = await listenGrpc(createA2AServiceGrpcRoutes(handler, serverOptions), { host: "127.0.0.1", port: 0, reflection: true });
+  const endpoint = await listenGrpc(createA2AServiceGrpcRoutes(handler, serverOptions), {
+    host: "127.0.0.1",
+    port: 0,
+    reflection: true,
+  });
   return endpoint.port;
 }
 
@@ -218,15 +287,36 @@ async function startExampleH2(): Promise<number> {
   const { handler, serverOptions } = exampleHandler();
   const settings = resolveServerOptions(serverOptions, errorSpecs);
   const never = new AbortController().signal;
-  const methods: Record<string, { input: DescMessage; output: DescMessage; operation: string; call: (request: never, context: never) => Promise<Message> }> = {
-    "/lf.a2a.v1.A2AService/SendMessage": { input: SendMessageRequestSchema, output: SendMessageResponseSchema, operation: "SendMessage", call: handler.sendMessage.bind(handler) as never },
-    "/lf.a2a.v1.A2AService/GetTask": { input: GetTaskRequestSchema, output: TaskSchema, operation: "GetTask", call: handler.getTask.bind(handler) as never },
+  const methods: Record<
+    string,
+    {
+      input: DescMessage;
+      output: DescMessage;
+      operation: string;
+      call: (request: never, context: never) => Promise<Message>;
+    }
+  > = {
+    "/lf.a2a.v1.A2AService/SendMessage": {
+      input: SendMessageRequestSchema,
+      output: SendMessageResponseSchema,
+      operation: "SendMessage",
+      call: handler.sendMessage.bind(handler) as never,
+    },
+    "/lf.a2a.v1.A2AService/GetTask": {
+      input: GetTaskRequestSchema,
+      output: TaskSchema,
+      operation: "GetTask",
+      call: handler.getTask.bind(handler) as never,
+    },
   };
   const server = createServer();
   server.on("stream", (stream, headers) => {
     const method = methods[String(headers[":path"])];
     if (method === undefined) {
-      stream.respond({ ":status": 200, "content-type": "application/grpc", "grpc-status": "12" }, { endStream: true });
+      stream.respond(
+        { ":status": 200, "content-type": "application/grpc", "grpc-status": "12" },
+        { endStream: true },
+      );
       return;
     }
     const chunks: Buffer[] = [];
@@ -249,16 +339,31 @@ async function startExampleH2(): Promise<number> {
             tenant: "",
             signal: never,
           });
-          const bytes = toBinary(method.output, await method.call(request as never, context as never));
+          const bytes = toBinary(
+            method.output,
+            await method.call(request as never, context as never),
+          );
           const out = Buffer.allocUnsafe(5 + bytes.length);
           out[0] = 0;
           out.writeUInt32BE(bytes.length, 1);
           out.set(bytes, 5);
-          stream.respond({ ":status": 200, "content-type": "application/grpc" }, { waitForTrailers: true });
+          stream.respond(
+            { ":status": 200, "content-type": "application/grpc" },
+            { waitForTrailers: true },
+          );
           stream.once("wantTrailers", () => stream.sendTrailers({ "grpc-status": "0" }));
           stream.end(out);
         } catch (e) {
-          if (!stream.destroyed) stream.respond({ ":status": 200, "content-type": "application/grpc", "grpc-status": "2", "grpc-message": encodeURIComponent(String(e)) }, { endStream: true });
+          if (!stream.destroyed)
+            stream.respond(
+              {
+                ":status": 200,
+                "content-type": "application/grpc",
+                "grpc-status": "2",
+                "grpc-message": encodeURIComponent(String(e)),
+              },
+              { endStream: true },
+            );
         }
       })();
     });
@@ -268,11 +373,23 @@ async function startExampleH2(): Promise<number> {
 }
 
 async function startSdkAgent(): Promise<number> {
-  const card = sdkAgentCard({ name: "SDK gRPC agent bench", description: "echo", url: "127.0.0.1:0", protocolBinding: "GRPC" });
+  const card = sdkAgentCard({
+    name: "SDK gRPC agent bench",
+    description: "echo",
+    url: "127.0.0.1:0",
+    protocolBinding: "GRPC",
+  });
   const requestHandler = sdkRequestHandler(card, new SdkAgentExecutor());
   const server = new grpc.Server();
-  server.addService(SdkA2AService, grpcService({ requestHandler, userBuilder: UserBuilder.noAuthentication }));
-  return new Promise((resolve, reject) => server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (e, port) => (e ? reject(e) : resolve(port))));
+  server.addService(
+    SdkA2AService,
+    grpcService({ requestHandler, userBuilder: UserBuilder.noAuthentication }),
+  );
+  return new Promise((resolve, reject) =>
+    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (e, port) =>
+      e ? reject(e) : resolve(port),
+    ),
+  );
 }
 
 // ---------------------------------------------------------------------------------------

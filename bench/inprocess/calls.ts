@@ -18,19 +18,27 @@ import { createCallContext } from "@protoc-gen-a2a/runtime";
 
 const [scenario = "jsonrpc-message", callsArg = "100000"] = process.argv.slice(2);
 const calls = Number(callsArg);
-const text = scenario.endsWith("-message") ? "tck-message-response bench" : "tck-complete-task bench";
+const text = scenario.endsWith("-message")
+  ? "tck-message-response bench"
+  : "tck-complete-task bench";
 const shutdown = new AbortController();
 const handler = createA2AServiceTaskHandler({
   executor: createExampleExecutor({ longRunningMs: 1500, shutdown: shutdown.signal }),
   capabilities: { streaming: true, pushNotifications: true },
   clientContextIds: "known",
 });
-const server = createA2AServiceJsonRpcServer(handler, { versionWhenMissing: "1.0", authenticate: () => undefined });
+const server = createA2AServiceJsonRpcServer(handler, {
+  versionWhenMissing: "1.0",
+  authenticate: () => undefined,
+});
 
 /** A UniversalRequest as the node adapter makes it: headers asked on demand, the body already read, no abort. */
 function request(body: string) {
   const bytes = new TextEncoder().encode(body);
-  const headers: Record<string, string> = { "content-type": "application/json", "a2a-version": "1.0" };
+  const headers: Record<string, string> = {
+    "content-type": "application/json",
+    "a2a-version": "1.0",
+  };
   const never = () => () => {};
   return {
     method: "POST",
@@ -47,15 +55,26 @@ function request(body: string) {
   };
 }
 
-const rpc = (method: string, params: object) => request(JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }));
-const send = rpc("SendMessage", { message: { messageId: "m-1", role: "ROLE_USER", parts: [{ text }] } });
+const rpc = (method: string, params: object) =>
+  request(JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }));
+const send = rpc("SendMessage", {
+  message: { messageId: "m-1", role: "ROLE_USER", parts: [{ text }] },
+});
 let taskId = "";
 if (scenario === "jsonrpc-get") {
-  const created = (await server.handler(rpc("SendMessage", { message: { messageId: "m-0", role: "ROLE_USER", parts: [{ text }] } }))) as { body: string };
+  const created = (await server.handler(
+    rpc("SendMessage", { message: { messageId: "m-0", role: "ROLE_USER", parts: [{ text }] } }),
+  )) as { body: string };
   taskId = (JSON.parse(created.body) as { result: { task: { id: string } } }).result.task.id;
 }
 const get = rpc("GetTask", { id: taskId });
-const decoded = create(SendMessageRequestSchema, { message: { messageId: "m-1", role: Role.USER, parts: [{ content: { case: "text", value: text } }] } });
+const decoded = create(SendMessageRequestSchema, {
+  message: {
+    messageId: "m-1",
+    role: Role.USER,
+    parts: [{ content: { case: "text", value: text } }],
+  },
+});
 const context = createCallContext<undefined>({ operation: "SendMessage", binding: "JSONRPC" });
 
 async function once(): Promise<void> {
@@ -82,7 +101,16 @@ async function once(): Promise<void> {
 
 // The answer of one call, checked once.
 const check = (await server.handler(scenario === "jsonrpc-get" ? get : send)) as { body: string };
-if (!check.body.includes(scenario === "jsonrpc-get" ? taskId : scenario.endsWith("-message") ? `"text":"${text}"` : "TASK_STATE_COMPLETED")) throw new Error(`unexpected answer ${check.body}`);
+if (
+  !check.body.includes(
+    scenario === "jsonrpc-get"
+      ? taskId
+      : scenario.endsWith("-message")
+        ? `"text":"${text}"`
+        : "TASK_STATE_COMPLETED",
+  )
+)
+  throw new Error(`unexpected answer ${check.body}`);
 for (let i = 0; i < Math.min(20_000, calls); i++) await once();
 let gcMs = 0;
 let gcCount = 0;
@@ -98,5 +126,13 @@ for (let i = 0; i < calls; i++) await once();
 const elapsed = performance.now() - start;
 await new Promise((resolve) => setTimeout(resolve, 10)); // the observer's last entries
 observer.disconnect();
-console.log(JSON.stringify({ scenario, calls, usPerCall: (elapsed * 1000) / calls, gcShare: gcMs / elapsed, gcPer1000: (gcCount * 1000) / calls }));
+console.log(
+  JSON.stringify({
+    scenario,
+    calls,
+    usPerCall: (elapsed * 1000) / calls,
+    gcShare: gcMs / elapsed,
+    gcPer1000: (gcCount * 1000) / calls,
+  }),
+);
 shutdown.abort();

@@ -22,13 +22,29 @@ import type { IncomingMessage, RequestListener, ServerResponse } from "node:http
 import { create } from "@bufbuild/protobuf";
 import express from "express";
 import { TaskState as SdkTaskState } from "@a2a-js/sdk";
-import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from "@a2a-js/sdk/server";
+import {
+  AgentEvent,
+  type AgentExecutor,
+  type ExecutionEventBus,
+  type RequestContext,
+} from "@a2a-js/sdk/server";
 import { UserBuilder, jsonRpcHandler } from "@a2a-js/sdk/server/express";
 import { createA2AServiceJsonRpcServer } from "../../generated-example/gen/a2a_a2a_jsonrpc_server.js";
 import type { A2AServiceHandler } from "../../generated-example/gen/a2a_a2a_handler.js";
 import { firstText, listenHttp, notBenchmarked, runBenchServer } from "../lib/bench-server.js";
-import { sdkAgentCard, sdkAgentMessage, sdkFirstText, sdkRequestHandler, sdkStatus } from "../../test/support/sdk-agent.js";
-import { Role, SendMessageResponseSchema, StreamResponseSchema, type StreamResponse } from "../../generated-example/gen/a2a_pb.js";
+import {
+  sdkAgentCard,
+  sdkAgentMessage,
+  sdkFirstText,
+  sdkRequestHandler,
+  sdkStatus,
+} from "../../test/support/sdk-agent.js";
+import {
+  Role,
+  SendMessageResponseSchema,
+  StreamResponseSchema,
+  type StreamResponse,
+} from "../../generated-example/gen/a2a_pb.js";
 
 /** Upper bound of "count N" streams, so a typo cannot make a server loop for ever. */
 const MAX_STREAM_EVENTS = 1_000_000;
@@ -51,7 +67,13 @@ interface BareRequest {
 function bareResult(body: BareRequest): string {
   const text = body.params?.message?.parts?.[0]?.text ?? "";
   const contextId = body.params?.message?.contextId ?? "";
-  return JSON.stringify({ jsonrpc: "2.0", id: body.id ?? null, result: { message: { messageId: randomUUID(), contextId, role: "ROLE_AGENT", parts: [{ text }] } } });
+  return JSON.stringify({
+    jsonrpc: "2.0",
+    id: body.id ?? null,
+    result: {
+      message: { messageId: randomUUID(), contextId, role: "ROLE_AGENT", parts: [{ text }] },
+    },
+  });
 }
 
 function bareListener(): RequestListener {
@@ -66,21 +88,39 @@ function bareListener(): RequestListener {
         res.writeHead(400, { "content-type": "text/plain" }).end("bad json");
         return;
       }
-      const n = body.method === "SendStreamingMessage" ? streamCount(body.params?.message?.parts?.[0]?.text ?? "") : undefined;
+      const n =
+        body.method === "SendStreamingMessage"
+          ? streamCount(body.params?.message?.parts?.[0]?.text ?? "")
+          : undefined;
       if (n !== undefined) {
         void bareStream(res, body.id ?? null, n);
         return;
       }
       const out = bareResult(body);
-      res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(out) }).end(out);
+      res
+        .writeHead(200, {
+          "content-type": "application/json",
+          "content-length": Buffer.byteLength(out),
+        })
+        .end(out);
     });
   };
 }
 
-async function bareStream(res: ServerResponse, id: string | number | null, n: number): Promise<void> {
+async function bareStream(
+  res: ServerResponse,
+  id: string | number | null,
+  n: number,
+): Promise<void> {
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
   for (let i = 0; i < n && !res.destroyed; i++) {
-    const event = { jsonrpc: "2.0", id, result: { message: { messageId: `event-${i}`, role: "ROLE_AGENT", parts: [{ text: `event ${i}` }] } } };
+    const event = {
+      jsonrpc: "2.0",
+      id,
+      result: {
+        message: { messageId: `event-${i}`, role: "ROLE_AGENT", parts: [{ text: `event ${i}` }] },
+      },
+    };
     if (!res.write(`data: ${JSON.stringify(event)}\n\n`)) await once(res, "drain");
   }
   res.end();
@@ -96,7 +136,12 @@ const benchHandler: A2AServiceHandler = {
     return create(SendMessageResponseSchema, {
       payload: {
         case: "message",
-        value: { messageId: randomUUID(), contextId: request.message?.contextId ?? "", role: Role.AGENT, parts: [{ content: { case: "text", value: firstText(request.message) } }] },
+        value: {
+          messageId: randomUUID(),
+          contextId: request.message?.contextId ?? "",
+          role: Role.AGENT,
+          parts: [{ content: { case: "text", value: firstText(request.message) } }],
+        },
       },
     });
   },
@@ -104,7 +149,14 @@ const benchHandler: A2AServiceHandler = {
     const n = streamCount(firstText(request.message)) ?? 1;
     for (let i = 0; i < n; i++) {
       yield create(StreamResponseSchema, {
-        payload: { case: "message", value: { messageId: `event-${i}`, role: Role.AGENT, parts: [{ content: { case: "text", value: `event ${i}` } }] } },
+        payload: {
+          case: "message",
+          value: {
+            messageId: `event-${i}`,
+            role: Role.AGENT,
+            parts: [{ content: { case: "text", value: `event ${i}` } }],
+          },
+        },
       });
     }
   },
@@ -134,24 +186,37 @@ async function bareFetch(request: Request): Promise<Response> {
   } catch {
     return new Response("bad json", { status: 400 });
   }
-  return new Response(bareResult(body), { status: 200, headers: { "content-type": "application/json" } });
+  return new Response(bareResult(body), {
+    status: 200,
+    headers: { "content-type": "application/json" },
+  });
 }
 
-async function bridge(handle: (r: Request) => Promise<Response>, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function bridge(
+  handle: (r: Request) => Promise<Response>,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
   const controller = new AbortController();
   res.on("close", () => {
     if (!res.writableFinished) controller.abort();
   });
   const method = req.method ?? "GET";
   const headers = new Headers();
-  for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
+  for (let i = 0; i < req.rawHeaders.length; i += 2)
+    headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
   let body: Buffer | undefined;
   if (method !== "GET" && method !== "HEAD") {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     body = Buffer.concat(chunks);
   }
-  const request = new Request(`http://${req.headers.host ?? "127.0.0.1"}${req.url ?? "/"}`, { method, headers, body, signal: controller.signal });
+  const request = new Request(`http://${req.headers.host ?? "127.0.0.1"}${req.url ?? "/"}`, {
+    method,
+    headers,
+    body,
+    signal: controller.signal,
+  });
   const response = await handle(request);
   const out: Record<string, string> = {};
   response.headers.forEach((v, k) => {
@@ -196,15 +261,44 @@ class SdkBenchExecutor implements AgentExecutor {
       bus.publish(sdkAgentMessage(contextId, text, randomUUID()));
       return;
     }
-    bus.publish(AgentEvent.task({ id: taskId, contextId, status: sdkStatus(SdkTaskState.TASK_STATE_WORKING), artifacts: [], history: [], metadata: undefined }));
-    for (let i = 0; i < n - 2; i++) bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: sdkStatus(SdkTaskState.TASK_STATE_WORKING), metadata: undefined }));
-    bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: sdkStatus(SdkTaskState.TASK_STATE_COMPLETED), metadata: undefined }));
+    bus.publish(
+      AgentEvent.task({
+        id: taskId,
+        contextId,
+        status: sdkStatus(SdkTaskState.TASK_STATE_WORKING),
+        artifacts: [],
+        history: [],
+        metadata: undefined,
+      }),
+    );
+    for (let i = 0; i < n - 2; i++)
+      bus.publish(
+        AgentEvent.statusUpdate({
+          taskId,
+          contextId,
+          status: sdkStatus(SdkTaskState.TASK_STATE_WORKING),
+          metadata: undefined,
+        }),
+      );
+    bus.publish(
+      AgentEvent.statusUpdate({
+        taskId,
+        contextId,
+        status: sdkStatus(SdkTaskState.TASK_STATE_COMPLETED),
+        metadata: undefined,
+      }),
+    );
   }
   cancelTask = async (): Promise<void> => {};
 }
 
 function sdkListener(): RequestListener {
-  const card = sdkAgentCard({ name: "SDK bench", description: "echo", url: "http://127.0.0.1/", protocolBinding: "JSONRPC" });
+  const card = sdkAgentCard({
+    name: "SDK bench",
+    description: "echo",
+    url: "http://127.0.0.1/",
+    protocolBinding: "JSONRPC",
+  });
   const requestHandler = sdkRequestHandler(card, new SdkBenchExecutor());
   const app = express();
   app.use("/", jsonRpcHandler({ requestHandler, userBuilder: UserBuilder.noAuthentication }));
@@ -223,4 +317,9 @@ const listeners: Record<string, () => RequestListener> = {
   sdk: sdkListener,
 };
 
-runBenchServer("server.mjs", Object.fromEntries(Object.entries(listeners).map(([kind, make]) => [kind, () => listenHttp(make())])));
+runBenchServer(
+  "server.mjs",
+  Object.fromEntries(
+    Object.entries(listeners).map(([kind, make]) => [kind, () => listenHttp(make())]),
+  ),
+);

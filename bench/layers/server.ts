@@ -15,9 +15,18 @@ import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
-import { composeHandlers, createA2AHttpServer, serveNode, withCors, type UniversalHandler } from "@protoc-gen-a2a/runtime/http";
+import {
+  composeHandlers,
+  createA2AHttpServer,
+  serveNode,
+  withCors,
+  type UniversalHandler,
+} from "@protoc-gen-a2a/runtime/http";
 import { mountConnectRoutes } from "@protoc-gen-a2a/runtime/grpc";
-import { createExampleExecutor, startExampleAgent } from "../../generated-example/agent/echo-agent.js";
+import {
+  createExampleExecutor,
+  startExampleAgent,
+} from "../../generated-example/agent/echo-agent.js";
 import { createA2AServiceJsonRpcServer } from "../../generated-example/gen/a2a_a2a_jsonrpc_server.js";
 import { createA2AServiceGrpcRoutes } from "../../generated-example/gen/a2a_a2a_grpc_server.js";
 import { createA2AServiceTaskHandler } from "../../generated-example/gen/a2a_a2a_task_handler.js";
@@ -36,12 +45,24 @@ function answer(text: string): string {
   try {
     rpc = JSON.parse(text) as RpcRequest;
   } catch {
-    return JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32700, message: "parse error" } });
+    return JSON.stringify({
+      jsonrpc: "2.0",
+      id: null,
+      error: { code: -32700, message: "parse error" },
+    });
   }
   const message = rpc.params?.message;
   const input = message?.parts?.[0]?.text;
-  if (rpc.method !== "SendMessage" || typeof message?.messageId !== "string" || typeof input !== "string") {
-    return JSON.stringify({ jsonrpc: "2.0", id: rpc.id ?? null, error: { code: -32602, message: "invalid params" } });
+  if (
+    rpc.method !== "SendMessage" ||
+    typeof message?.messageId !== "string" ||
+    typeof input !== "string"
+  ) {
+    return JSON.stringify({
+      jsonrpc: "2.0",
+      id: rpc.id ?? null,
+      error: { code: -32602, message: "invalid params" },
+    });
   }
   const contextId = typeof message.contextId === "string" ? message.contextId : randomUUID();
   if (input.startsWith("tck-complete-task")) {
@@ -50,13 +71,28 @@ function answer(text: string): string {
     const task = {
       id,
       contextId,
-      status: { state: "TASK_STATE_COMPLETED", timestamp: now, message: { messageId: randomUUID(), role: "ROLE_AGENT", parts: [{ text: "Task completed." }] } },
-      artifacts: [{ artifactId: "response", name: "response", parts: [{ text: `Completed: ${input}` }] }],
+      status: {
+        state: "TASK_STATE_COMPLETED",
+        timestamp: now,
+        message: {
+          messageId: randomUUID(),
+          role: "ROLE_AGENT",
+          parts: [{ text: "Task completed." }],
+        },
+      },
+      artifacts: [
+        { artifactId: "response", name: "response", parts: [{ text: `Completed: ${input}` }] },
+      ],
       history: [{ ...message, taskId: id, contextId }],
     };
     return JSON.stringify({ jsonrpc: "2.0", id: rpc.id ?? null, result: { task } });
   }
-  const reply = { messageId: randomUUID(), contextId, role: "ROLE_AGENT", parts: [{ text: input }] };
+  const reply = {
+    messageId: randomUUID(),
+    contextId,
+    role: "ROLE_AGENT",
+    parts: [{ text: input }],
+  };
   return JSON.stringify({ jsonrpc: "2.0", id: rpc.id ?? null, result: { message: reply } });
 }
 
@@ -71,25 +107,34 @@ function readBody(req: IncomingMessage): Promise<string> {
 
 async function bare(req: IncomingMessage, res: ServerResponse): Promise<void> {
   const body = answer(await readBody(req));
-  res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
+  res.writeHead(200, {
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(body),
+  });
   res.end(body);
 }
 
 const decoder = new TextDecoder();
 const handAnswer: UniversalHandler = async (request) => {
   const bytes = await request.readBody(1024 * 1024);
-  if (bytes === "too-large") return { status: 413, headers: [["content-type", "application/json"]], body: "{}" };
+  if (bytes === "too-large")
+    return { status: 413, headers: [["content-type", "application/json"]], body: "{}" };
   const body = answer(decoder.decode(bytes));
   return { status: 200, headers: [["content-type", "application/json"]], body };
 };
 
 function listen(server: Server): Promise<number> {
-  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve((server.address() as AddressInfo).port)));
+  return new Promise((resolve) =>
+    server.listen(0, "127.0.0.1", () => resolve((server.address() as AddressInfo).port)),
+  );
 }
 
 function taskHandler() {
   return createA2AServiceTaskHandler({
-    executor: createExampleExecutor({ longRunningMs: 1500, shutdown: new AbortController().signal }),
+    executor: createExampleExecutor({
+      longRunningMs: 1500,
+      shutdown: new AbortController().signal,
+    }),
     capabilities: { streaming: true, pushNotifications: false },
     clientContextIds: "known",
   });
@@ -100,7 +145,9 @@ function jsonRpc(options: { authenticate?: () => undefined; v03?: boolean } = {}
   const handler = taskHandler();
   const v03 = options.v03 === true ? createA2AServiceV03(handler) : undefined;
   const server = createA2AServiceJsonRpcServer(handler, {
-    ...(options.authenticate === undefined ? { versionWhenMissing: "1.0" as const } : { authenticate: options.authenticate }),
+    ...(options.authenticate === undefined
+      ? { versionWhenMissing: "1.0" as const }
+      : { authenticate: options.authenticate }),
     ...(v03 === undefined ? {} : { wires: [v03.jsonRpcWire] }),
   });
   return { handler, server };
@@ -108,13 +155,32 @@ function jsonRpc(options: { authenticate?: () => undefined; v03?: boolean } = {}
 
 runBenchServer("layers-server.mjs", {
   bare: () => listen(createServer((req, res) => void bare(req, res))),
-  adapter: () => listen(createServer(serveNode(composeHandlers({ prefix: "/a2a/jsonrpc", handler: handAnswer })))),
-  pipeline: () => listen(createServer(serveNode(composeHandlers({ prefix: "/a2a/jsonrpc", handler: jsonRpc().server.handler })))),
-  limits: () => listen(createA2AHttpServer(undefined, serveNode(composeHandlers({ prefix: "/a2a/jsonrpc", handler: jsonRpc().server.handler })))),
+  adapter: () =>
+    listen(
+      createServer(serveNode(composeHandlers({ prefix: "/a2a/jsonrpc", handler: handAnswer }))),
+    ),
+  pipeline: () =>
+    listen(
+      createServer(
+        serveNode(composeHandlers({ prefix: "/a2a/jsonrpc", handler: jsonRpc().server.handler })),
+      ),
+    ),
+  limits: () =>
+    listen(
+      createA2AHttpServer(
+        undefined,
+        serveNode(composeHandlers({ prefix: "/a2a/jsonrpc", handler: jsonRpc().server.handler })),
+      ),
+    ),
   composed: () => {
     const { handler, server } = jsonRpc({ authenticate: () => undefined, v03: true });
     const http = createA2AHttpServer();
-    const bindings = serveNode(composeHandlers({ prefix: "/.well-known/agent-card.json", handler: handAnswer }, { prefix: "/a2a/jsonrpc", handler: withCors(server.handler) }));
+    const bindings = serveNode(
+      composeHandlers(
+        { prefix: "/.well-known/agent-card.json", handler: handAnswer },
+        { prefix: "/a2a/jsonrpc", handler: withCors(server.handler) },
+      ),
+    );
     const routes = createA2AServiceGrpcRoutes(handler, { authenticate: () => undefined });
     http.on("request", mountConnectRoutes(routes, bindings, { prefix: "/a2a/connect" }));
     return listen(http);

@@ -6,7 +6,9 @@ import { parseArgs } from "node:util";
  * Returns the parsed values and `intArg(name, min, max)`, which exits 2 on an out-of-range value.
  */
 export function parseBenchArgs(usage, options) {
-  const { values: args } = parseArgs({ options: { ...options, help: { type: "boolean", short: "h", default: false } } });
+  const { values: args } = parseArgs({
+    options: { ...options, help: { type: "boolean", short: "h", default: false } },
+  });
   if (args.help) {
     console.log(usage);
     process.exit(0);
@@ -14,7 +16,9 @@ export function parseBenchArgs(usage, options) {
   function intArg(name, min, max) {
     const n = Number(args[name]);
     if (!Number.isInteger(n) || n < min || n > max) {
-      console.error(`--${name} must be an integer in [${min}, ${max}], got ${JSON.stringify(args[name])}`);
+      console.error(
+        `--${name} must be an integer in [${min}, ${max}], got ${JSON.stringify(args[name])}`,
+      );
       process.exit(2);
     }
     return n;

@@ -19,7 +19,9 @@ export const unsupported = async (): Promise<never> => {
 
 function unsupportedStream(): AsyncIterable<StreamResponse> {
   return {
-    [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(new UnsupportedOperationError("not part of the benchmark")) }),
+    [Symbol.asyncIterator]: () => ({
+      next: () => Promise.reject(new UnsupportedOperationError("not part of the benchmark")),
+    }),
   };
 }
 
@@ -40,18 +42,25 @@ export const notBenchmarked: Omit<A2AServiceHandler, "sendMessage"> = {
 /** Starts `listener` on node:http at 127.0.0.1 (a free port); resolves the port. */
 export function listenHttp(listener: RequestListener): Promise<number> {
   const server = createServer(listener);
-  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve((server.address() as AddressInfo).port)));
+  return new Promise((resolve) =>
+    server.listen(0, "127.0.0.1", () => resolve((server.address() as AddressInfo).port)),
+  );
 }
 
 /**
  * The child side: starts the server of kind `process.argv[2]` from `starters`, sends `{ ready: true, kind, port }`
  * over IPC, answers `{ cmd: "cpu" }` with `{ cpu: <user+system µs so far> }`, and exits with the parent.
  */
-export function runBenchServer(script: string, starters: Record<string, () => Promise<number>>): void {
+export function runBenchServer(
+  script: string,
+  starters: Record<string, () => Promise<number>>,
+): void {
   const kind = process.argv[2] ?? "";
   const start = starters[kind];
   if (start === undefined || process.send === undefined) {
-    console.error(`usage: node ${script} <${Object.keys(starters).join("|")}> (spawned with an IPC channel)`);
+    console.error(
+      `usage: node ${script} <${Object.keys(starters).join("|")}> (spawned with an IPC channel)`,
+    );
     process.exit(2);
   }
   // Exit with the parent, whatever way it ended (the IPC channel closes even on SIGKILL).

@@ -12,7 +12,9 @@ export const cacheDir = join(root, "node_modules", ".cache", "bench");
 export async function bundle(entries) {
   mkdirSync(cacheDir, { recursive: true });
   await build({
-    entryPoints: Object.fromEntries(Object.entries(entries).map(([name, path]) => [name, join(root, path)])),
+    entryPoints: Object.fromEntries(
+      Object.entries(entries).map(([name, path]) => [name, join(root, path)]),
+    ),
     outdir: cacheDir,
     outExtension: { ".js": ".mjs" },
     bundle: true,
@@ -24,5 +26,7 @@ export async function bundle(entries) {
     logLevel: "warning",
   });
   await stopEsbuild(); // ends esbuild's service process
-  return Object.fromEntries(Object.keys(entries).map((name) => [name, join(cacheDir, `${name}.mjs`)]));
+  return Object.fromEntries(
+    Object.keys(entries).map((name) => [name, join(cacheDir, `${name}.mjs`)]),
+  );
 }

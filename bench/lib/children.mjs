@@ -29,7 +29,9 @@ function killChildren() {
 
 /** Kills the children, waits (at most 2 s) until they are reaped, then exits. */
 export async function shutdown(code) {
-  const exits = [...children].filter((c) => c.exitCode === null && c.signalCode === null).map((c) => new Promise((r) => c.once("exit", r)));
+  const exits = [...children]
+    .filter((c) => c.exitCode === null && c.signalCode === null)
+    .map((c) => new Promise((r) => c.once("exit", r)));
   killChildren();
   await Promise.race([Promise.all(exits), new Promise((r) => setTimeout(r, 2000).unref())]);
   for (const fn of cleanups) fn();
@@ -86,7 +88,8 @@ export function startServer(script, kind) {
         return;
       }
       clearTimeout(timer);
-      if (m && m.ready === true && typeof m.port === "number") resolve({ kind, child, cpu, port: m.port });
+      if (m && m.ready === true && typeof m.port === "number")
+        resolve({ kind, child, cpu, port: m.port });
       else reject(new Error(`${kind}: unexpected message ${JSON.stringify(m)}`));
     });
     child.once("exit", (code, signal) => {

@@ -18,12 +18,17 @@ export function newestProfile(dir, sinceMs) {
  */
 export function summarizeProfile(file, { top = 30, category } = {}) {
   const profile = JSON.parse(readFileSync(file, "utf8"));
-  const label = (n) => `${n.callFrame.functionName || "(anonymous)"} ${n.callFrame.url.split("/").slice(-2).join("/")}:${n.callFrame.lineNumber + 1}`;
+  const label = (n) =>
+    `${n.callFrame.functionName || "(anonymous)"} ${n.callFrame.url.split("/").slice(-2).join("/")}:${n.callFrame.lineNumber + 1}`;
   const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
   const time = new Map();
-  for (let i = 0; i < profile.samples.length; i++) time.set(profile.samples[i], (time.get(profile.samples[i]) ?? 0) + (profile.timeDeltas[i] ?? 0));
+  for (let i = 0; i < profile.samples.length; i++)
+    time.set(
+      profile.samples[i],
+      (time.get(profile.samples[i]) ?? 0) + (profile.timeDeltas[i] ?? 0),
+    );
   const self = new Map();
   const inclusive = new Map();
   const byCategory = new Map();

@@ -29,7 +29,10 @@ export class Samples {
 /** One autocannon run of `options` (url, method, headers, body); pushes every 2xx response time into `latencies` if given. */
 export function runAutocannon(options, connections, seconds, latencies) {
   return new Promise((resolve, reject) => {
-    const instance = autocannon({ ...options, connections, duration: seconds, pipelining: 1, timeout: 10 }, (err, result) => (err ? reject(err) : resolve(result)));
+    const instance = autocannon(
+      { ...options, connections, duration: seconds, pipelining: 1, timeout: 10 },
+      (err, result) => (err ? reject(err) : resolve(result)),
+    );
     if (latencies !== undefined) {
       instance.on("response", (_client, statusCode, _bytes, responseTime) => {
         if (statusCode >= 200 && statusCode < 300) latencies.push(responseTime);

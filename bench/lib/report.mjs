@@ -23,8 +23,19 @@ export const fmtRatio = (n) => (Number.isFinite(n) ? `${n.toFixed(2)}×` : "n/a"
 export function table(header, rows, textColumns = 1) {
   const left = (i) => i < textColumns;
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
-  const line = (cells) => "| " + cells.map((c, i) => (left(i) ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join(" | ") + " |";
-  return [line(header), "|" + widths.map((w, i) => (left(i) ? "-".repeat(w + 2) : "-".repeat(w + 1) + ":")).join("|") + "|", ...rows.map(line)].join("\n");
+  const line = (cells) =>
+    "| " +
+    cells
+      .map((c, i) => (left(i) ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i])))
+      .join(" | ") +
+    " |";
+  return [
+    line(header),
+    "|" +
+      widths.map((w, i) => (left(i) ? "-".repeat(w + 2) : "-".repeat(w + 1) + ":")).join("|") +
+      "|",
+    ...rows.map(line),
+  ].join("\n");
 }
 
 export const verdict = (ok) => (ok ? "PASS" : "FAIL");
@@ -32,5 +43,6 @@ export const verdict = (ok) => (ok ? "PASS" : "FAIL");
 /** Prints "Targets" and one PASS/FAIL line per `[name, ok, value]`. */
 export function printTargets(targets) {
   console.log("\nTargets");
-  for (const [name, ok, value] of targets) console.log(`  ${verdict(ok)}  ${name}${value ? `  (${value})` : ""}`);
+  for (const [name, ok, value] of targets)
+    console.log(`  ${verdict(ok)}  ${name}${value ? `  (${value})` : ""}`);
 }

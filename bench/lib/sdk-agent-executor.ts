@@ -5,7 +5,12 @@
  */
 import { randomUUID } from "node:crypto";
 import { Role as SdkRole, TaskState as SdkTaskState } from "@a2a-js/sdk";
-import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from "@a2a-js/sdk/server";
+import {
+  AgentEvent,
+  type AgentExecutor,
+  type ExecutionEventBus,
+  type RequestContext,
+} from "@a2a-js/sdk/server";
 import { sdkAgentMessage, sdkFirstText, sdkStatus, sdkText } from "../../test/support/sdk-agent.js";
 
 export class SdkAgentExecutor implements AgentExecutor {
@@ -16,20 +21,59 @@ export class SdkAgentExecutor implements AgentExecutor {
       bus.publish(sdkAgentMessage(contextId, text, randomUUID()));
       return;
     }
-    bus.publish(AgentEvent.task({ id: taskId, contextId, status: sdkStatus(SdkTaskState.TASK_STATE_SUBMITTED), artifacts: [], history: [ctx.userMessage], metadata: undefined }));
-    bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: sdkStatus(SdkTaskState.TASK_STATE_WORKING), metadata: undefined }));
+    bus.publish(
+      AgentEvent.task({
+        id: taskId,
+        contextId,
+        status: sdkStatus(SdkTaskState.TASK_STATE_SUBMITTED),
+        artifacts: [],
+        history: [ctx.userMessage],
+        metadata: undefined,
+      }),
+    );
+    bus.publish(
+      AgentEvent.statusUpdate({
+        taskId,
+        contextId,
+        status: sdkStatus(SdkTaskState.TASK_STATE_WORKING),
+        metadata: undefined,
+      }),
+    );
     bus.publish(
       AgentEvent.artifactUpdate({
         taskId,
         contextId,
-        artifact: { artifactId: "response", name: "response", description: "", parts: [sdkText(`Completed: ${text}`)], metadata: undefined, extensions: [] },
+        artifact: {
+          artifactId: "response",
+          name: "response",
+          description: "",
+          parts: [sdkText(`Completed: ${text}`)],
+          metadata: undefined,
+          extensions: [],
+        },
         append: false,
         lastChunk: true,
         metadata: undefined,
       }),
     );
-    const done = { messageId: randomUUID(), contextId, taskId, role: SdkRole.ROLE_AGENT, parts: [sdkText("Task completed.")], metadata: undefined, extensions: [], referenceTaskIds: [] };
-    bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: { ...sdkStatus(SdkTaskState.TASK_STATE_COMPLETED), message: done }, metadata: undefined }));
+    const done = {
+      messageId: randomUUID(),
+      contextId,
+      taskId,
+      role: SdkRole.ROLE_AGENT,
+      parts: [sdkText("Task completed.")],
+      metadata: undefined,
+      extensions: [],
+      referenceTaskIds: [],
+    };
+    bus.publish(
+      AgentEvent.statusUpdate({
+        taskId,
+        contextId,
+        status: { ...sdkStatus(SdkTaskState.TASK_STATE_COMPLETED), message: done },
+        metadata: undefined,
+      }),
+    );
   }
   cancelTask = async (): Promise<void> => {};
 }

@@ -7,8 +7,17 @@ import * as runtime from "@protoc-gen-a2a/runtime/http";
 
 const [bodyMib, timeoutMs] = process.argv.slice(2).map(Number);
 const text = "y".repeat(bodyMib * 1024 * 1024 - 200);
-const task = { id: "t-big", contextId: "c", status: { state: "TASK_STATE_COMPLETED" }, artifacts: [{ artifactId: "a", parts: [{ text }] }] };
-const handler = async () => ({ status: 200, headers: [["content-type", "application/json"]], body: JSON.stringify({ jsonrpc: "2.0", id: 1, result: task }) });
+const task = {
+  id: "t-big",
+  contextId: "c",
+  status: { state: "TASK_STATE_COMPLETED" },
+  artifacts: [{ artifactId: "a", parts: [{ text }] }],
+};
+const handler = async () => ({
+  status: 200,
+  headers: [["content-type", "application/json"]],
+  body: JSON.stringify({ jsonrpc: "2.0", id: 1, result: task }),
+});
 const listener = runtime.serveNode(handler, { stalledWriteTimeoutMs: timeoutMs });
 const server = runtime.createA2AHttpServer({}, listener);
 let connections = 0;
@@ -17,12 +26,25 @@ server.on("connection", (socket) => {
   socket.on("close", () => connections--);
 });
 server.listen(0, "127.0.0.1", () => {
-  process.send({ ready: true, port: server.address().port, budget: runtime.DEFAULT_MAX_PENDING_WRITE_BYTES ?? null });
+  process.send({
+    ready: true,
+    port: server.address().port,
+    budget: runtime.DEFAULT_MAX_PENDING_WRITE_BYTES ?? null,
+  });
 });
 process.on("message", (m) => {
   if (m?.cmd !== "stats") return;
   if (m.gc) globalThis.gc?.();
   const { rss, heapUsed, external, arrayBuffers } = process.memoryUsage();
-  process.send({ stats: { rss, heapUsed, external, arrayBuffers, connections, pending: runtime.pendingWriteStats?.(listener) ?? null } });
+  process.send({
+    stats: {
+      rss,
+      heapUsed,
+      external,
+      arrayBuffers,
+      connections,
+      pending: runtime.pendingWriteStats?.(listener) ?? null,
+    },
+  });
 });
 process.on("disconnect", () => process.exit(0));

@@ -23,7 +23,12 @@ const str = (field, s) => lengthDelimited(field, Buffer.from(s, "utf8"));
 
 /** SendMessageRequest { message: { message_id, role: ROLE_USER, parts: [{ text }] } } */
 function sendMessageRequest(messageId, text) {
-  const message = Buffer.concat([str(1, messageId), varint((4 << 3) | 0), varint(1), lengthDelimited(5, str(1, text))]);
+  const message = Buffer.concat([
+    str(1, messageId),
+    varint((4 << 3) | 0),
+    varint(1),
+    lengthDelimited(5, str(1, text)),
+  ]);
   return lengthDelimited(2, message);
 }
 /** SubscribeToTaskRequest { id } */
@@ -58,18 +63,32 @@ export const STREAM_KINDS = {
 /** One SSE request on its own connection: resolves once the first event arrived and the socket is destroyed. */
 function sseOnce(port, path, body, method = "POST") {
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: "127.0.0.1", port, path, method, agent: false, headers: { "content-type": "application/json", accept: "text/event-stream", "a2a-version": "1.0" } }, (res) => {
-      if (res.statusCode !== 200) {
-        res.resume();
-        req.destroy();
-        return reject(new Error(`${path}: HTTP ${res.statusCode}`));
-      }
-      res.on("data", (chunk) => {
-        if (!String(chunk).includes("data:")) return;
-        req.destroy();
-        resolve();
-      });
-    });
+    const req = httpRequest(
+      {
+        host: "127.0.0.1",
+        port,
+        path,
+        method,
+        agent: false,
+        headers: {
+          "content-type": "application/json",
+          accept: "text/event-stream",
+          "a2a-version": "1.0",
+        },
+      },
+      (res) => {
+        if (res.statusCode !== 200) {
+          res.resume();
+          req.destroy();
+          return reject(new Error(`${path}: HTTP ${res.statusCode}`));
+        }
+        res.on("data", (chunk) => {
+          if (!String(chunk).includes("data:")) return;
+          req.destroy();
+          resolve();
+        });
+      },
+    );
     req.on("error", (e) => (req.destroyed ? resolve() : reject(e)));
     req.setTimeout(STREAM_TIMEOUT_MS, () => {
       req.destroy();
@@ -82,7 +101,13 @@ function sseOnce(port, path, body, method = "POST") {
 /** One gRPC server-streaming call on `session`: resolves once its first message arrived and the stream is reset. */
 function grpcOnce(session, method, payload) {
   return new Promise((resolve, reject) => {
-    const stream = session.request({ ":method": "POST", ":path": `/lf.a2a.v1.A2AService/${method}`, "content-type": "application/grpc", te: "trailers", "a2a-version": "1.0" });
+    const stream = session.request({
+      ":method": "POST",
+      ":path": `/lf.a2a.v1.A2AService/${method}`,
+      "content-type": "application/grpc",
+      te: "trailers",
+      "a2a-version": "1.0",
+    });
     let got = 0;
     let done = false;
     stream.on("data", (chunk) => {
@@ -94,7 +119,8 @@ function grpcOnce(session, method, payload) {
     });
     stream.on("error", (e) => (done ? undefined : reject(e)));
     stream.on("close", () => {
-      if (!done) reject(new Error(`${method}: stream closed before any message (${stream.rstCode})`));
+      if (!done)
+        reject(new Error(`${method}: stream closed before any message (${stream.rstCode})`));
     });
     stream.setTimeout(STREAM_TIMEOUT_MS, () => {
       if (done) return;
@@ -142,19 +168,52 @@ export async function abortStreams(kind, target, n, concurrency = 50) {
         return sseOnce(
           target.jsonrpc,
           "/",
-          JSON.stringify({ jsonrpc: "2.0", id: i, method: "SendStreamingMessage", params: { message: { messageId: nextId(), role: "ROLE_USER", parts: [{ text }] } } }),
+          JSON.stringify({
+            jsonrpc: "2.0",
+            id: i,
+            method: "SendStreamingMessage",
+            params: { message: { messageId: nextId(), role: "ROLE_USER", parts: [{ text }] } },
+          }),
         );
       case "jsonrpc-subscribe":
-        return sseOnce(target.jsonrpc, "/", JSON.stringify({ jsonrpc: "2.0", id: i, method: "SubscribeToTask", params: { id: target.holdTaskId } }));
+        return sseOnce(
+          target.jsonrpc,
+          "/",
+          JSON.stringify({
+            jsonrpc: "2.0",
+            id: i,
+            method: "SubscribeToTask",
+            params: { id: target.holdTaskId },
+          }),
+        );
       case "rest-send":
-        return sseOnce(target.rest, "/message:stream", JSON.stringify({ message: { messageId: nextId(), role: "ROLE_USER", parts: [{ text }] } }));
+        return sseOnce(
+          target.rest,
+          "/message:stream",
+          JSON.stringify({
+            message: { messageId: nextId(), role: "ROLE_USER", parts: [{ text }] },
+          }),
+        );
       case "rest-subscribe":
-        return sseOnce(target.rest, `/tasks/${encodeURIComponent(target.holdTaskId)}:subscribe`, undefined, "GET");
+        return sseOnce(
+          target.rest,
+          `/tasks/${encodeURIComponent(target.holdTaskId)}:subscribe`,
+          undefined,
+          "GET",
+        );
       case "grpcjs-send":
       case "connect-send":
-        return grpcOnce(sessions[i % sessions.length], "SendStreamingMessage", sendMessageRequest(nextId(), text));
+        return grpcOnce(
+          sessions[i % sessions.length],
+          "SendStreamingMessage",
+          sendMessageRequest(nextId(), text),
+        );
       default:
-        return grpcOnce(sessions[i % sessions.length], "SubscribeToTask", subscribeRequest(target.holdTaskId));
+        return grpcOnce(
+          sessions[i % sessions.length],
+          "SubscribeToTask",
+          subscribeRequest(target.holdTaskId),
+        );
     }
   };
   let failures = 0;
@@ -190,6 +249,12 @@ export async function abortStreams(kind, target, n, concurrency = 50) {
     await closeAll([...sessions, ...extra]);
   };
   if (!grpc) await round(0, n, []);
-  else for (let from = 0; from < n; from += STREAMS_PER_SESSION) await round(from, Math.min(n, from + STREAMS_PER_SESSION), Array.from({ length: 4 }, session));
+  else
+    for (let from = 0; from < n; from += STREAMS_PER_SESSION)
+      await round(
+        from,
+        Math.min(n, from + STREAMS_PER_SESSION),
+        Array.from({ length: 4 }, session),
+      );
   return { failures, refused, firstError, goaways: Object.fromEntries(goaways) };
 }

@@ -14,7 +14,12 @@ import { isShuttingDown, shutdown, track } from "./children.mjs";
 export async function startSoakServer(mode, args = [], { quiet = false } = {}) {
   const { "soak-server": script } = await bundle({ "soak-server": "bench/lib/soak-server.mjs" });
   return new Promise((resolve, reject) => {
-    const child = track(fork(script, [mode, ...args], { execArgv: ["--expose-gc"], stdio: ["ignore", quiet ? "pipe" : "inherit", quiet ? "pipe" : "inherit", "ipc"] }));
+    const child = track(
+      fork(script, [mode, ...args], {
+        execArgv: ["--expose-gc"],
+        stdio: ["ignore", quiet ? "pipe" : "inherit", quiet ? "pipe" : "inherit", "ipc"],
+      }),
+    );
     /** With `quiet`: the server's output lines, counted, the first few kept. */
     const log = { lines: 0, first: [] };
     if (quiet) {
@@ -31,7 +36,10 @@ export async function startSoakServer(mode, args = [], { quiet = false } = {}) {
         });
       }
     }
-    const timer = setTimeout(() => reject(new Error(`${mode} server: not ready within 30 s`)), 30_000);
+    const timer = setTimeout(
+      () => reject(new Error(`${mode} server: not ready within 30 s`)),
+      30_000,
+    );
     const waiters = [];
     /** The server's { heapUsed, rss, external, fds, live, cpu }, after a full GC when `gc`. */
     const stats = ({ gc = false } = {}) =>

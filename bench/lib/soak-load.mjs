@@ -31,7 +31,14 @@ const TOTAL_WEIGHT = MIX.reduce((n, [, w]) => n + w, 0);
 export const BINDINGS = ["jsonrpc", "rest", "grpc"];
 
 let counter = 0;
-const msg = (text, extra = {}) => ({ message: { messageId: `soak-${process.pid}-${++counter}`, role: Role.USER, parts: [{ content: { case: "text", value: text } }], ...extra } });
+const msg = (text, extra = {}) => ({
+  message: {
+    messageId: `soak-${process.pid}-${++counter}`,
+    role: Role.USER,
+    parts: [{ content: { case: "text", value: text } }],
+    ...extra,
+  },
+});
 
 /** Clients of the three bindings and the state the operations share (remembered task ids). */
 export function createLoad({ endpoints, webhook }) {
@@ -48,7 +55,10 @@ export function createLoad({ endpoints, webhook }) {
   };
   const pick = () => recent[Math.floor(Math.random() * recent.length)];
   const expectState = (task, state, what) => {
-    if (task?.status?.state !== state) throw new Error(`${what}: state ${TaskState[task?.status?.state ?? 0]}, expected ${TaskState[state]}`);
+    if (task?.status?.state !== state)
+      throw new Error(
+        `${what}: state ${TaskState[task?.status?.state ?? 0]}, expected ${TaskState[state]}`,
+      );
   };
 
   const ops = {
@@ -74,10 +84,17 @@ export function createLoad({ endpoints, webhook }) {
     async stream(c) {
       let last;
       for await (const e of c.sendStreamingMessage(msg("tck-stream-basic soak"))) last = e;
-      if (last?.payload.case !== "statusUpdate" || last.payload.value.status?.state !== TaskState.COMPLETED) throw new Error("stream: did not end COMPLETED");
+      if (
+        last?.payload.case !== "statusUpdate" ||
+        last.payload.value.status?.state !== TaskState.COMPLETED
+      )
+        throw new Error("stream: did not end COMPLETED");
     },
     async cancel(c) {
-      const r = await c.sendMessage({ ...msg("tck-cancel soak"), configuration: { returnImmediately: true } });
+      const r = await c.sendMessage({
+        ...msg("tck-cancel soak"),
+        configuration: { returnImmediately: true },
+      });
       const id = r.payload.value.id;
       let canceled = false;
       let asked = false;
@@ -86,7 +103,11 @@ export function createLoad({ endpoints, webhook }) {
           asked = true;
           expectState(await c.cancelTask({ id }), TaskState.CANCELED, "cancel");
         }
-        if (e.payload.case === "statusUpdate" && e.payload.value.status?.state === TaskState.CANCELED) canceled = true;
+        if (
+          e.payload.case === "statusUpdate" &&
+          e.payload.value.status?.state === TaskState.CANCELED
+        )
+          canceled = true;
       }
       if (!canceled) throw new Error("cancel: the subscription did not end CANCELED");
     },
@@ -94,7 +115,9 @@ export function createLoad({ endpoints, webhook }) {
       const controller = new AbortController();
       let id;
       try {
-        for await (const e of c.sendStreamingMessage(msg("tck-cancel soak"), { signal: controller.signal })) {
+        for await (const e of c.sendStreamingMessage(msg("tck-cancel soak"), {
+          signal: controller.signal,
+        })) {
           if (e.payload.case === "task") id = e.payload.value.id;
           controller.abort();
         }
@@ -109,7 +132,11 @@ export function createLoad({ endpoints, webhook }) {
       const task = r.payload.value;
       expectState(task, TaskState.INPUT_REQUIRED, "push");
       const url = `${webhook}/${Math.random() < 0.9 ? "ok" : "fail"}`;
-      const created = await c.createTaskPushNotificationConfig({ taskId: task.id, url, token: "soak" });
+      const created = await c.createTaskPushNotificationConfig({
+        taskId: task.id,
+        url,
+        token: "soak",
+      });
       await c.getTaskPushNotificationConfig({ taskId: task.id, id: created.id });
       const list = await c.listTaskPushNotificationConfigs({ taskId: task.id });
       if (list.configs.length !== 1) throw new Error(`push: ${list.configs.length} configs listed`);

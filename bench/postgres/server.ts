@@ -23,7 +23,10 @@
 import type { RequestListener } from "node:http";
 import pg from "pg";
 import { createA2AServiceJsonRpcServer } from "../../generated-example/gen/a2a_a2a_jsonrpc_server.js";
-import { createA2AServiceTaskHandler, type A2AServiceExecutor } from "../../generated-example/gen/a2a_a2a_task_handler.js";
+import {
+  createA2AServiceTaskHandler,
+  type A2AServiceExecutor,
+} from "../../generated-example/gen/a2a_a2a_task_handler.js";
 import { createA2AServiceSqliteTaskStore } from "../../generated-example/gen/a2a_a2a_sqlite_task_store.js";
 import { openA2AServicePostgresTaskStore } from "../../generated-example/gen/a2a_a2a_postgres_task_store.js";
 import { firstText, listenHttp, runBenchServer } from "../lib/bench-server.js";
@@ -76,11 +79,16 @@ const executor: A2AServiceExecutor = {
 };
 
 /** The behaviours of the file comment. */
-async function run(...[context, emitter]: Parameters<A2AServiceExecutor["execute"]>): Promise<void> {
+async function run(
+  ...[context, emitter]: Parameters<A2AServiceExecutor["execute"]>
+): Promise<void> {
   const text = firstText(context.message);
   if (!text.startsWith(STREAM_PREFIX)) {
     await emitter.working("working on it");
-    await emitter.addArtifact({ name: "echo", parts: [{ content: { case: "text", value: text } }] });
+    await emitter.addArtifact({
+      name: "echo",
+      parts: [{ content: { case: "text", value: text } }],
+    });
     await emitter.complete("done");
     return;
   }
@@ -92,7 +100,14 @@ async function run(...[context, emitter]: Parameters<A2AServiceExecutor["execute
   for (let i = 0; i < count; i++) {
     if (intervalMs > 0 && i > 0) await sleep(intervalMs);
     const stamp = process.hrtime.bigint();
-    await emitter.addArtifact({ artifactId: "ticks", name: "ticks", parts: [{ content: { case: "text", value: `${i} ${stamp}` } }] }, { append: i > 0 });
+    await emitter.addArtifact(
+      {
+        artifactId: "ticks",
+        name: "ticks",
+        parts: [{ content: { case: "text", value: `${i} ${stamp}` } }],
+      },
+      { append: i > 0 },
+    );
     committed.push(String(process.hrtime.bigint()));
   }
   await emitter.complete();
@@ -109,7 +124,9 @@ let queries = new Map<string, [number, number]>();
 /** "INSERT a2a_task_events", "SELECT pg_notify", "WITH a2a_turns+pg_notify", "BEGIN", … */
 function kindOf(text: string): string {
   const verb = /^\s*(\w+)/.exec(text)?.[1]?.toUpperCase() ?? "?";
-  const names = [...new Set(text.match(/\b(a2a_\w+|pg_notify)\b/g) ?? [])].filter((n) => n !== "a2a_task_saves");
+  const names = [...new Set(text.match(/\b(a2a_\w+|pg_notify)\b/g) ?? [])].filter(
+    (n) => n !== "a2a_task_saves",
+  );
   return names.length === 0 ? verb : `${verb} ${names.join("+")}`;
 }
 
@@ -126,9 +143,15 @@ function record(kind: string, started: bigint): void {
 /** Wraps a client's query(): every statement is counted and timed (promise and callback forms). */
 function instrument(client: pg.PoolClient): void {
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-  (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+  (client as unknown as { query: (...args: unknown[]) => unknown }).query = (
+    ...args: unknown[]
+  ) => {
     const first = args[0];
-    const kind = kindOf(typeof first === "string" ? first : String((first as { text?: unknown } | undefined)?.text ?? "?"));
+    const kind = kindOf(
+      typeof first === "string"
+        ? first
+        : String((first as { text?: unknown } | undefined)?.text ?? "?"),
+    );
     const started = process.hrtime.bigint();
     const last = args.length - 1;
     const callback = args[last];
@@ -171,8 +194,16 @@ process.on("message", (m: { cmd?: string; taskId?: string; reset?: boolean } | n
   }
 });
 
-const listenerOf = (store?: Parameters<typeof createA2AServiceTaskHandler>[0]["store"]): RequestListener =>
-  createA2AServiceJsonRpcServer(createA2AServiceTaskHandler({ executor, capabilities: { streaming: true }, ...(store !== undefined ? { store } : {}) })).node as RequestListener;
+const listenerOf = (
+  store?: Parameters<typeof createA2AServiceTaskHandler>[0]["store"],
+): RequestListener =>
+  createA2AServiceJsonRpcServer(
+    createA2AServiceTaskHandler({
+      executor,
+      capabilities: { streaming: true },
+      ...(store !== undefined ? { store } : {}),
+    }),
+  ).node as RequestListener;
 
 function env(name: string): string {
   const value = process.env[name];

@@ -22,47 +22,78 @@ export function subscribe(port, taskId, { timeoutMs = 30_000 } = {}) {
       reject(e);
       req?.destroy();
     };
-    const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "SubscribeToTask", params: { id: taskId } });
-    req = request({ host: "127.0.0.1", port, path: "/", method: "POST", agent: false, headers: { "content-type": "application/json", accept: "text/event-stream", "a2a-version": "1.0" } }, (res) => {
-      if (res.statusCode !== 200) {
-        res.resume();
-        return fail(new Error(`SubscribeToTask ${taskId} on :${port}: HTTP ${res.statusCode}`));
-      }
-      res.setEncoding("utf8");
-      let buffer = "";
-      res.on("data", (chunk) => {
-        const at = process.hrtime.bigint();
-        buffer += chunk;
-        let cut = buffer.indexOf("\n\n");
-        while (cut >= 0) {
-          const block = buffer.slice(0, cut);
-          buffer = buffer.slice(cut + 2);
-          cut = buffer.indexOf("\n\n");
-          const data = block
-            .split("\n")
-            .filter((line) => line.startsWith("data:"))
-            .map((line) => line.slice(5).trimStart())
-            .join("\n");
-          if (data === "") continue;
-          let json;
-          try {
-            json = JSON.parse(data);
-          } catch {
-            return fail(new Error(`SubscribeToTask ${taskId}: not JSON: ${data.slice(0, 200)}`));
-          }
-          if (json.error !== undefined || json.result === undefined) return fail(new Error(`SubscribeToTask ${taskId}: ${JSON.stringify(json).slice(0, 300)}`));
-          events.push({ at, result: json.result });
-          if (events.length === 1) onFirst();
-        }
-      });
-      res.on("end", () => {
-        clearTimeout(timer);
-        if (events.length === 0) fail(new Error(`SubscribeToTask ${taskId}: ended without an event`));
-        else resolve({ events });
-      });
-      res.on("error", fail);
+    const body = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "SubscribeToTask",
+      params: { id: taskId },
     });
-    const timer = setTimeout(() => fail(new Error(`SubscribeToTask ${taskId} on :${port}: not ended within ${timeoutMs} ms (${events.length} events)`)), timeoutMs);
+    req = request(
+      {
+        host: "127.0.0.1",
+        port,
+        path: "/",
+        method: "POST",
+        agent: false,
+        headers: {
+          "content-type": "application/json",
+          accept: "text/event-stream",
+          "a2a-version": "1.0",
+        },
+      },
+      (res) => {
+        if (res.statusCode !== 200) {
+          res.resume();
+          return fail(new Error(`SubscribeToTask ${taskId} on :${port}: HTTP ${res.statusCode}`));
+        }
+        res.setEncoding("utf8");
+        let buffer = "";
+        res.on("data", (chunk) => {
+          const at = process.hrtime.bigint();
+          buffer += chunk;
+          let cut = buffer.indexOf("\n\n");
+          while (cut >= 0) {
+            const block = buffer.slice(0, cut);
+            buffer = buffer.slice(cut + 2);
+            cut = buffer.indexOf("\n\n");
+            const data = block
+              .split("\n")
+              .filter((line) => line.startsWith("data:"))
+              .map((line) => line.slice(5).trimStart())
+              .join("\n");
+            if (data === "") continue;
+            let json;
+            try {
+              json = JSON.parse(data);
+            } catch {
+              return fail(new Error(`SubscribeToTask ${taskId}: not JSON: ${data.slice(0, 200)}`));
+            }
+            if (json.error !== undefined || json.result === undefined)
+              return fail(
+                new Error(`SubscribeToTask ${taskId}: ${JSON.stringify(json).slice(0, 300)}`),
+              );
+            events.push({ at, result: json.result });
+            if (events.length === 1) onFirst();
+          }
+        });
+        res.on("end", () => {
+          clearTimeout(timer);
+          if (events.length === 0)
+            fail(new Error(`SubscribeToTask ${taskId}: ended without an event`));
+          else resolve({ events });
+        });
+        res.on("error", fail);
+      },
+    );
+    const timer = setTimeout(
+      () =>
+        fail(
+          new Error(
+            `SubscribeToTask ${taskId} on :${port}: not ended within ${timeoutMs} ms (${events.length} events)`,
+          ),
+        ),
+      timeoutMs,
+    );
     timer.unref();
     req.on("error", (e) => {
       clearTimeout(timer);

@@ -27,8 +27,21 @@ import { createA2AServiceRestServer } from "../../generated-example/gen/a2a_a2a_
 import type { A2AServiceHandler } from "../../generated-example/gen/a2a_a2a_handler.js";
 import { TaskNotFoundError } from "../../generated-example/gen/a2a_a2a_errors.js";
 import { firstText, listenHttp, notBenchmarked, runBenchServer } from "../lib/bench-server.js";
-import { publishSdkTask, sdkAgentCard, sdkAgentMessage, sdkFirstText, sdkRequestHandler } from "../../test/support/sdk-agent.js";
-import { Role, SendMessageResponseSchema, TaskSchema, TaskState, type Message, type Task } from "../../generated-example/gen/a2a_pb.js";
+import {
+  publishSdkTask,
+  sdkAgentCard,
+  sdkAgentMessage,
+  sdkFirstText,
+  sdkRequestHandler,
+} from "../../test/support/sdk-agent.js";
+import {
+  Role,
+  SendMessageResponseSchema,
+  TaskSchema,
+  TaskState,
+  type Message,
+  type Task,
+} from "../../generated-example/gen/a2a_pb.js";
 
 const CONTEXT_ID = "bench-context";
 
@@ -44,23 +57,45 @@ interface BareMessage {
 }
 
 function bareTask(id: string, userMessage: BareMessage): unknown {
-  return { id, contextId: CONTEXT_ID, status: { state: "TASK_STATE_COMPLETED", timestamp: new Date().toISOString() }, history: [userMessage] };
+  return {
+    id,
+    contextId: CONTEXT_ID,
+    status: { state: "TASK_STATE_COMPLETED", timestamp: new Date().toISOString() },
+    history: [userMessage],
+  };
 }
 
 function bareListener(): RequestListener {
   const tasks = new Map<string, BareMessage>();
   const send = (res: Parameters<RequestListener>[1], status: number, body: string) =>
-    res.writeHead(status, { "content-type": "application/a2a+json", "content-length": Buffer.byteLength(body) }).end(body);
+    res
+      .writeHead(status, {
+        "content-type": "application/a2a+json",
+        "content-length": Buffer.byteLength(body),
+      })
+      .end(body);
   return (req, res) => {
     const url = req.url ?? "/";
     if (req.method === "GET") {
       const m = /^\/tasks\/([^/?:]+)(?:\?|$)/.exec(url);
       const id = m === null ? undefined : decodeURIComponent(m[1]!);
       const message = id === undefined ? undefined : tasks.get(id);
-      if (id === undefined || message === undefined) return send(res, 404, JSON.stringify({ error: { code: 404, status: "NOT_FOUND", message: "not found", details: [] } }));
+      if (id === undefined || message === undefined)
+        return send(
+          res,
+          404,
+          JSON.stringify({
+            error: { code: 404, status: "NOT_FOUND", message: "not found", details: [] },
+          }),
+        );
       return send(res, 200, JSON.stringify(bareTask(id, message)));
     }
-    if (req.method !== "POST" || url !== "/message:send") return send(res, 404, '{"error":{"code":404,"status":"NOT_FOUND","message":"not found","details":[]}}');
+    if (req.method !== "POST" || url !== "/message:send")
+      return send(
+        res,
+        404,
+        '{"error":{"code":404,"status":"NOT_FOUND","message":"not found","details":[]}}',
+      );
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
@@ -68,7 +103,11 @@ function bareListener(): RequestListener {
       try {
         body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { message?: BareMessage };
       } catch {
-        return send(res, 400, '{"error":{"code":400,"status":"INVALID_ARGUMENT","message":"bad json","details":[]}}');
+        return send(
+          res,
+          400,
+          '{"error":{"code":400,"status":"INVALID_ARGUMENT","message":"bad json","details":[]}}',
+        );
       }
       const message = body.message ?? {};
       const text = message.parts?.[0]?.text ?? "";
@@ -77,7 +116,18 @@ function bareListener(): RequestListener {
         tasks.set(id, message);
         return send(res, 200, JSON.stringify({ task: bareTask(id, message) }));
       }
-      send(res, 200, JSON.stringify({ message: { messageId: randomUUID(), contextId: message.contextId ?? "", role: "ROLE_AGENT", parts: [{ text }] } }));
+      send(
+        res,
+        200,
+        JSON.stringify({
+          message: {
+            messageId: randomUUID(),
+            contextId: message.contextId ?? "",
+            role: "ROLE_AGENT",
+            parts: [{ text }],
+          },
+        }),
+      );
     });
   };
 }
@@ -89,7 +139,12 @@ function bareListener(): RequestListener {
 function oursListener(): RequestListener {
   const tasks = new Map<string, Message | undefined>();
   const task = (id: string, message: Message | undefined): Task =>
-    create(TaskSchema, { id, contextId: CONTEXT_ID, status: { state: TaskState.COMPLETED, timestamp: timestampFromDate(new Date()) }, history: message === undefined ? [] : [message] });
+    create(TaskSchema, {
+      id,
+      contextId: CONTEXT_ID,
+      status: { state: TaskState.COMPLETED, timestamp: timestampFromDate(new Date()) },
+      history: message === undefined ? [] : [message],
+    });
   const handler: A2AServiceHandler = {
     ...notBenchmarked,
     async sendMessage(request) {
@@ -97,12 +152,19 @@ function oursListener(): RequestListener {
       if (text === "task") {
         const id = `bench-task-${randomUUID()}`;
         tasks.set(id, request.message);
-        return create(SendMessageResponseSchema, { payload: { case: "task", value: task(id, request.message) } });
+        return create(SendMessageResponseSchema, {
+          payload: { case: "task", value: task(id, request.message) },
+        });
       }
       return create(SendMessageResponseSchema, {
         payload: {
           case: "message",
-          value: { messageId: randomUUID(), contextId: request.message?.contextId ?? "", role: Role.AGENT, parts: [{ content: { case: "text", value: text } }] },
+          value: {
+            messageId: randomUUID(),
+            contextId: request.message?.contextId ?? "",
+            role: Role.AGENT,
+            parts: [{ content: { case: "text", value: text } }],
+          },
         },
       });
     },
@@ -111,7 +173,8 @@ function oursListener(): RequestListener {
       return task(request.id, tasks.get(request.id));
     },
   };
-  return createA2AServiceRestServer(handler, { logger: { error: (m, c) => console.error(m, c) } }).node as RequestListener;
+  return createA2AServiceRestServer(handler, { logger: { error: (m, c) => console.error(m, c) } })
+    .node as RequestListener;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -132,7 +195,12 @@ class SdkBenchExecutor implements AgentExecutor {
 }
 
 function sdkListener(): RequestListener {
-  const card = sdkAgentCard({ name: "SDK bench", description: "echo", url: "http://127.0.0.1/", protocolBinding: "HTTP+JSON" });
+  const card = sdkAgentCard({
+    name: "SDK bench",
+    description: "echo",
+    url: "http://127.0.0.1/",
+    protocolBinding: "HTTP+JSON",
+  });
   const requestHandler = sdkRequestHandler(card, new SdkBenchExecutor());
   const app = express();
   app.use("/", restHandler({ requestHandler, userBuilder: UserBuilder.noAuthentication }));
@@ -143,6 +211,15 @@ function sdkListener(): RequestListener {
 // main
 // ---------------------------------------------------------------------------------------
 
-const listeners: Record<string, () => RequestListener> = { bare: bareListener, "ours-node": oursListener, sdk: sdkListener };
+const listeners: Record<string, () => RequestListener> = {
+  bare: bareListener,
+  "ours-node": oursListener,
+  sdk: sdkListener,
+};
 
-runBenchServer("rest-server.mjs", Object.fromEntries(Object.entries(listeners).map(([kind, make]) => [kind, () => listenHttp(make())])));
+runBenchServer(
+  "rest-server.mjs",
+  Object.fromEntries(
+    Object.entries(listeners).map(([kind, make]) => [kind, () => listenHttp(make())]),
+  ),
+);

@@ -17,7 +17,10 @@ import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { create } from "@bufbuild/protobuf";
 import { ArtifactSchema, TaskSchema, TaskState } from "../../generated-example/gen/a2a_pb.js";
-import { createA2AServiceGrpcRoutes, listenA2AServiceGrpc } from "../../generated-example/gen/a2a_a2a_grpc_server.js";
+import {
+  createA2AServiceGrpcRoutes,
+  listenA2AServiceGrpc,
+} from "../../generated-example/gen/a2a_a2a_grpc_server.js";
 import type { A2AServiceHandler } from "../../generated-example/gen/a2a_a2a_handler.js";
 import { listenGrpc, mountConnectRoutes } from "@protoc-gen-a2a/runtime/grpc";
 import * as runtime from "@protoc-gen-a2a/runtime";
@@ -44,7 +47,12 @@ const handler = {
       id: request.id,
       contextId: "c-1",
       status: { state: TaskState.COMPLETED },
-      artifacts: [create(ArtifactSchema, { artifactId: "big", parts: [{ content: { case: "text", value: text } }] })],
+      artifacts: [
+        create(ArtifactSchema, {
+          artifactId: "big",
+          parts: [{ content: { case: "text", value: text } }],
+        }),
+      ],
     });
   },
 } as unknown as A2AServiceHandler<unknown>;
@@ -54,18 +62,33 @@ const handler = {
  * (before issue #25) has none, and `budget` in the answers is then null.
  */
 const WriteBudgetClass = (runtime as Partial<typeof runtime>).WriteBudget;
-const writeBudget = WriteBudgetClass === undefined ? undefined : new WriteBudgetClass(64 * 1024 * 1024);
+const writeBudget =
+  WriteBudgetClass === undefined ? undefined : new WriteBudgetClass(64 * 1024 * 1024);
 
 async function start(): Promise<number> {
   const stalledWriteTimeoutMs = config.stalledWriteTimeoutMs;
   switch (config.stack) {
     case "grpc-js":
-      return (await listenA2AServiceGrpc(handler, { logger: quiet, listen: { stalledWriteTimeoutMs, writeBudget } as object })).port;
+      return (
+        await listenA2AServiceGrpc(handler, {
+          logger: quiet,
+          listen: { stalledWriteTimeoutMs, writeBudget } as object,
+        })
+      ).port;
     case "connect":
-      return (await listenGrpc(createA2AServiceGrpcRoutes(handler, { logger: quiet }), { stalledWriteTimeoutMs, writeBudget })).port;
+      return (
+        await listenGrpc(createA2AServiceGrpcRoutes(handler, { logger: quiet }), {
+          stalledWriteTimeoutMs,
+          writeBudget,
+        })
+      ).port;
     case "connect-http": {
       const server = createServer(
-        mountConnectRoutes(createA2AServiceGrpcRoutes(handler, { logger: quiet }), (_req, res) => res.writeHead(404).end(), { prefix: "/c", stalledWriteTimeoutMs, writeBudget }),
+        mountConnectRoutes(
+          createA2AServiceGrpcRoutes(handler, { logger: quiet }),
+          (_req, res) => res.writeHead(404).end(),
+          { prefix: "/c", stalledWriteTimeoutMs, writeBudget },
+        ),
       );
       await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
       return (server.address() as AddressInfo).port;

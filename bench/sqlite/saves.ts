@@ -15,21 +15,48 @@ import { join } from "node:path";
 import { create } from "@bufbuild/protobuf";
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import { SqliteTaskStore } from "@protoc-gen-a2a/runtime/sqlite";
-import { MessageSchema, Role, TaskPushNotificationConfigSchema, TaskSchema, TaskState, type Message, type Task } from "../../generated-example/gen/a2a_pb.js";
+import {
+  MessageSchema,
+  Role,
+  TaskPushNotificationConfigSchema,
+  TaskSchema,
+  TaskState,
+  type Message,
+  type Task,
+} from "../../generated-example/gen/a2a_pb.js";
 
 const TASKS = Number(process.argv[2] ?? 10_000);
 const SAVES = Number(process.argv[3] ?? 4000);
 const scope = { tenant: "", owner: "alice" };
 const text = "lorem ipsum dolor sit amet ".repeat(20);
 
-const message = (id: string, role: Role, body: string): Message => create(MessageSchema, { messageId: id, role, parts: [{ content: { case: "text", value: body } }] });
-function taskOf(id: string, state: TaskState, history: Message[], withArtifact: boolean, ms: number): Task {
+const message = (id: string, role: Role, body: string): Message =>
+  create(MessageSchema, {
+    messageId: id,
+    role,
+    parts: [{ content: { case: "text", value: body } }],
+  });
+function taskOf(
+  id: string,
+  state: TaskState,
+  history: Message[],
+  withArtifact: boolean,
+  ms: number,
+): Task {
   return create(TaskSchema, {
     id,
     contextId: `ctx-${id}`,
     status: { state, timestamp: timestampFromMs(ms) },
     history,
-    artifacts: withArtifact ? [{ artifactId: "out", name: "out", parts: [{ content: { case: "text", value: body(id) } }] }] : [],
+    artifacts: withArtifact
+      ? [
+          {
+            artifactId: "out",
+            name: "out",
+            parts: [{ content: { case: "text", value: body(id) } }],
+          },
+        ]
+      : [],
   });
 }
 const body = (id: string) => `${id}: ${text}`;
@@ -46,13 +73,27 @@ try {
     const saves: Promise<void>[] = [];
     for (let j = i; j < Math.min(TASKS, i + 256); j++) {
       const id = `old-${j}`;
-      saves.push(store.saveTask(scope, taskOf(id, TaskState.COMPLETED, [message(`${id}-u`, Role.USER, body(id)), message(`${id}-a`, Role.AGENT, "done")], true, (clock += 10))));
+      saves.push(
+        store.saveTask(
+          scope,
+          taskOf(
+            id,
+            TaskState.COMPLETED,
+            [message(`${id}-u`, Role.USER, body(id)), message(`${id}-a`, Role.AGENT, "done")],
+            true,
+            (clock += 10),
+          ),
+        ),
+      );
     }
     await Promise.all(saves);
   }
 
   /** µs per save of `run` (which saves `saves` times): wall-clock and CPU. */
-  const measure = async (saves: number, run: () => Promise<void>): Promise<{ wall: number; cpu: number }> => {
+  const measure = async (
+    saves: number,
+    run: () => Promise<void>,
+  ): Promise<{ wall: number; cpu: number }> => {
     const cpu = process.cpuUsage();
     const started = process.hrtime.bigint();
     await run();
@@ -63,7 +104,16 @@ try {
   const sequential = async (n: number): Promise<void> => {
     for (let i = 0; i < n; i++) {
       const id = `seq-${clock}-${i}`;
-      await store.saveTask(scope, taskOf(id, TaskState.SUBMITTED, [message(`${id}-u`, Role.USER, body(id))], false, (clock += 10)));
+      await store.saveTask(
+        scope,
+        taskOf(
+          id,
+          TaskState.SUBMITTED,
+          [message(`${id}-u`, Role.USER, body(id))],
+          false,
+          (clock += 10),
+        ),
+      );
     }
   };
   const lifecycle = async (n: number): Promise<void> => {
@@ -72,16 +122,37 @@ try {
       await store.saveTask(scope, taskOf(id, TaskState.SUBMITTED, [user], false, (clock += 10)));
       await store.saveTask(scope, taskOf(id, TaskState.WORKING, [user], false, (clock += 10)));
       await store.saveTask(scope, taskOf(id, TaskState.WORKING, [user], true, (clock += 10)));
-      await store.saveTask(scope, taskOf(id, TaskState.COMPLETED, [user, message(`${id}-a`, Role.AGENT, "done")], true, (clock += 10)));
+      await store.saveTask(
+        scope,
+        taskOf(
+          id,
+          TaskState.COMPLETED,
+          [user, message(`${id}-a`, Role.AGENT, "done")],
+          true,
+          (clock += 10),
+        ),
+      );
     };
-    for (let i = 0; i < n; i += 50) await Promise.all(Array.from({ length: Math.min(50, n - i) }, (_, j) => one(`life-${clock}-${i + j}`)));
+    for (let i = 0; i < n; i += 50)
+      await Promise.all(
+        Array.from({ length: Math.min(50, n - i) }, (_, j) => one(`life-${clock}-${i + j}`)),
+      );
   };
   const update = async (n: number): Promise<void> => {
     for (let i = 0; i < n; i += 50) {
       await Promise.all(
         Array.from({ length: Math.min(50, n - i) }, () => {
           const id = `old-${Math.floor(Math.random() * TASKS)}`;
-          return store.saveTask(scope, taskOf(id, TaskState.COMPLETED, [message(`${id}-u`, Role.USER, body(id)), message(`${id}-a`, Role.AGENT, "again")], true, (clock += 10)));
+          return store.saveTask(
+            scope,
+            taskOf(
+              id,
+              TaskState.COMPLETED,
+              [message(`${id}-u`, Role.USER, body(id)), message(`${id}-a`, Role.AGENT, "again")],
+              true,
+              (clock += 10),
+            ),
+          );
         }),
       );
     }

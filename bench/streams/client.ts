@@ -97,7 +97,8 @@ class Stream {
       this.buffer = this.buffer.slice(end + 2);
       let data = "";
       for (const line of block.split("\n")) {
-        if (line.startsWith("data:")) data += (data === "" ? "" : "\n") + line.slice(line.charCodeAt(5) === 32 ? 6 : 5);
+        if (line.startsWith("data:"))
+          data += (data === "" ? "" : "\n") + line.slice(line.charCodeAt(5) === 32 ? 6 : 5);
       }
       if (data !== "") this.event(data);
     }
@@ -119,7 +120,8 @@ class Stream {
         problem(`stream ${this.index}: error event ${data.slice(0, 300)}`);
         return;
       }
-      if (json.id !== this.rpcId) problem(`stream ${this.index}: JSON-RPC id ${String(json.id)}, expected ${this.rpcId}`);
+      if (json.id !== this.rpcId)
+        problem(`stream ${this.index}: JSON-RPC id ${String(json.id)}, expected ${this.rpcId}`);
       event = json.result;
     } else {
       if ((json as { error?: unknown }).error !== undefined) {
@@ -129,7 +131,8 @@ class Stream {
       event = json;
     }
     if (!this.sawTask) {
-      if (event.task === undefined) problem(`stream ${this.index}: first event is not a Task: ${data.slice(0, 200)}`);
+      if (event.task === undefined)
+        problem(`stream ${this.index}: first event is not a Task: ${data.slice(0, 200)}`);
       this.sawTask = true;
       const first = this.onFirst;
       this.onFirst = undefined;
@@ -144,11 +147,13 @@ class Stream {
     const seq = update?.metadata?.seq;
     if (typeof seq !== "number") {
       // The WORKING of a held task's executor (before any numbered update) is the only unnumbered event allowed.
-      if (this.next !== 0 || event.statusUpdate?.status?.state !== "TASK_STATE_WORKING") problem(`stream ${this.index}: unexpected event ${data.slice(0, 200)}`);
+      if (this.next !== 0 || event.statusUpdate?.status?.state !== "TASK_STATE_WORKING")
+        problem(`stream ${this.index}: unexpected event ${data.slice(0, 200)}`);
       return;
     }
     if (seq === -1) {
-      if (event.statusUpdate?.status?.state !== "TASK_STATE_COMPLETED") problem(`stream ${this.index}: seq -1 is not COMPLETED`);
+      if (event.statusUpdate?.status?.state !== "TASK_STATE_COMPLETED")
+        problem(`stream ${this.index}: seq -1 is not COMPLETED`);
       this.completed = true;
     } else if (seq !== this.next) {
       problem(`stream ${this.index}: expected update ${this.next}, got ${seq}`);
@@ -178,10 +183,21 @@ class Stream {
   }
 }
 
-const HEADERS = { "content-type": "application/json", "a2a-version": "1.0", accept: "text/event-stream" };
+const HEADERS = {
+  "content-type": "application/json",
+  "a2a-version": "1.0",
+  accept: "text/event-stream",
+};
 
-function requestOf(c: { binding: Binding; op: "subscribe" | "stream"; taskId?: string; text?: string }, stream: Stream): { method: string; path: string; body?: string } {
-  const message = { messageId: `bench-streams-${process.pid}-${stream.index}`, role: "ROLE_USER", parts: [{ text: c.text ?? "hold" }] };
+function requestOf(
+  c: { binding: Binding; op: "subscribe" | "stream"; taskId?: string; text?: string },
+  stream: Stream,
+): { method: string; path: string; body?: string } {
+  const message = {
+    messageId: `bench-streams-${process.pid}-${stream.index}`,
+    role: "ROLE_USER",
+    parts: [{ text: c.text ?? "hold" }],
+  };
   if (c.binding === "jsonrpc") {
     const body =
       c.op === "subscribe"
@@ -189,7 +205,11 @@ function requestOf(c: { binding: Binding; op: "subscribe" | "stream"; taskId?: s
         : { jsonrpc: "2.0", id: stream.rpcId, method: "SendStreamingMessage", params: { message } };
     return { method: "POST", path: "/a2a/jsonrpc", body: JSON.stringify(body) };
   }
-  if (c.op === "subscribe") return { method: "GET", path: `/a2a/rest/tasks/${encodeURIComponent(c.taskId ?? "")}:subscribe` };
+  if (c.op === "subscribe")
+    return {
+      method: "GET",
+      path: `/a2a/rest/tasks/${encodeURIComponent(c.taskId ?? "")}:subscribe`,
+    };
   return { method: "POST", path: "/a2a/rest/message:stream", body: JSON.stringify({ message }) };
 }
 
@@ -198,17 +218,25 @@ function start(port: number, c: Parameters<typeof requestOf>[0], stream: Stream)
   return new Promise((resolve) => {
     stream.onFirst = resolve;
     const { method, path, body } = requestOf(c, stream);
-    const req = request({ host: "127.0.0.1", port, method, path, headers: HEADERS, agent }, (res) => {
-      stream.res = res;
-      if (res.statusCode !== 200 || !String(res.headers["content-type"] ?? "").startsWith("text/event-stream")) {
-        problem(`stream ${stream.index}: HTTP ${res.statusCode} ${String(res.headers["content-type"])}`);
-      }
-      res.setEncoding("utf8");
-      res.on("data", (chunk: string) => stream.data(chunk));
-      res.on("end", () => stream.end());
-      res.on("close", () => stream.end());
-      res.on("error", () => stream.end());
-    });
+    const req = request(
+      { host: "127.0.0.1", port, method, path, headers: HEADERS, agent },
+      (res) => {
+        stream.res = res;
+        if (
+          res.statusCode !== 200 ||
+          !String(res.headers["content-type"] ?? "").startsWith("text/event-stream")
+        ) {
+          problem(
+            `stream ${stream.index}: HTTP ${res.statusCode} ${String(res.headers["content-type"])}`,
+          );
+        }
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => stream.data(chunk));
+        res.on("end", () => stream.end());
+        res.on("close", () => stream.end());
+        res.on("error", () => stream.end());
+      },
+    );
     stream.destroy = () => req.destroy();
     req.on("error", (e) => {
       if (!stream.ended) problem(`stream ${stream.index}: ${e.message}`);
@@ -280,7 +308,11 @@ async function closeAll(): Promise<void> {
 }
 
 /** One SendStreamingMessage of "count N", request to last byte. */
-async function one(port: number, binding: Binding, count: number): Promise<{ events: number; seconds: number }> {
+async function one(
+  port: number,
+  binding: Binding,
+  count: number,
+): Promise<{ events: number; seconds: number }> {
   const stream = new Stream(nextIndex++, binding);
   const started = performance.now();
   const ended = new Promise<void>((r) => (stream.onEnd = r));
@@ -288,17 +320,30 @@ async function one(port: number, binding: Binding, count: number): Promise<{ eve
   await start(port, { binding, op: "stream", text: `count ${count}` }, stream);
   await ended;
   const seconds = (performance.now() - started) / 1000;
-  if (!stream.completed) problem(`one stream: ended without COMPLETED after ${stream.next} updates`);
-  if (stream.next !== count - 2) problem(`one stream: ${stream.next} numbered updates, expected ${count - 2}`);
-  return { events: stream.events, seconds, ...(delivered - before !== count - 1 ? { note: `${delivered - before} updates counted` } : {}) };
+  if (!stream.completed)
+    problem(`one stream: ended without COMPLETED after ${stream.next} updates`);
+  if (stream.next !== count - 2)
+    problem(`one stream: ${stream.next} numbered updates, expected ${count - 2}`);
+  return {
+    events: stream.events,
+    seconds,
+    ...(delivered - before !== count - 1 ? { note: `${delivered - before} updates counted` } : {}),
+  };
 }
 
-type Command = { cmd?: string; measure?: boolean; port?: number; binding?: Binding; count?: number } & Partial<OpenCommand>;
+type Command = {
+  cmd?: string;
+  measure?: boolean;
+  port?: number;
+  binding?: Binding;
+  count?: number;
+} & Partial<OpenCommand>;
 
 process.on("disconnect", () => process.exit(0));
 process.on("message", (m: Command) => {
   const reply = (body: object) => process.send?.({ re: m.cmd, ...body });
-  const fail = (e: unknown) => reply({ error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
+  const fail = (e: unknown) =>
+    reply({ error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
   switch (m.cmd) {
     case "open":
       open(m as OpenCommand).then(reply, fail);

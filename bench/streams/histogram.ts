@@ -11,12 +11,16 @@ export const HIST_SIZE = 2400;
 
 /** Counts one delay of `ms`. */
 export function histogramAdd(hist: Float64Array, ms: number): void {
-  const i = ms <= FLOOR_MS ? 0 : Math.min(HIST_SIZE - 1, Math.ceil(Math.log(ms / FLOOR_MS) / LOG_RATIO));
+  const i =
+    ms <= FLOOR_MS ? 0 : Math.min(HIST_SIZE - 1, Math.ceil(Math.log(ms / FLOOR_MS) / LOG_RATIO));
   hist[i]! += 1;
 }
 
 /** The `p`-th percentile (0–100) of a sparse histogram `[[bucket, count], …]` in ms, NaN when empty. */
-export function histogramPercentile(sparse: readonly (readonly [number, number])[], p: number): number {
+export function histogramPercentile(
+  sparse: readonly (readonly [number, number])[],
+  p: number,
+): number {
   const sorted = [...sparse].sort((a, b) => a[0] - b[0]);
   const total = sorted.reduce((n, [, c]) => n + c, 0);
   if (total === 0) return NaN;
@@ -30,7 +34,9 @@ export function histogramPercentile(sparse: readonly (readonly [number, number])
 }
 
 /** Adds sparse histograms bucket by bucket. */
-export function histogramMerge(...all: (readonly (readonly [number, number])[])[]): [number, number][] {
+export function histogramMerge(
+  ...all: (readonly (readonly [number, number])[])[]
+): [number, number][] {
   const sum = new Map<number, number>();
   for (const sparse of all) for (const [i, c] of sparse) sum.set(i, (sum.get(i) ?? 0) + c);
   return [...sum];

@@ -36,15 +36,30 @@ import { setFlagsFromString, writeHeapSnapshot } from "node:v8";
 import { runInNewContext } from "node:vm";
 import type { JsonObject } from "@bufbuild/protobuf";
 import { TaskState as SdkTaskState } from "@a2a-js/sdk";
-import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from "@a2a-js/sdk/server";
+import {
+  AgentEvent,
+  type AgentExecutor,
+  type ExecutionEventBus,
+  type RequestContext,
+} from "@a2a-js/sdk/server";
 import { UserBuilder, jsonRpcHandler, restHandler } from "@a2a-js/sdk/server/express";
 import { composeHandlers, serveNode } from "@protoc-gen-a2a/runtime/http";
 import express from "express";
 import { createA2AServiceJsonRpcServer } from "../../generated-example/gen/a2a_a2a_jsonrpc_server.js";
 import { createA2AServiceRestServer } from "../../generated-example/gen/a2a_a2a_rest_server.js";
-import { createA2AServiceTaskHandler, type A2AServiceExecutor, type A2AServiceTaskEmitter } from "../../generated-example/gen/a2a_a2a_task_handler.js";
+import {
+  createA2AServiceTaskHandler,
+  type A2AServiceExecutor,
+  type A2AServiceTaskEmitter,
+} from "../../generated-example/gen/a2a_a2a_task_handler.js";
 import { TaskState } from "../../generated-example/gen/a2a_pb.js";
-import { sdkAgentCard, sdkFirstText, sdkRequestHandler, sdkStatus, sdkText } from "../../test/support/sdk-agent.js";
+import {
+  sdkAgentCard,
+  sdkFirstText,
+  sdkRequestHandler,
+  sdkStatus,
+  sdkText,
+} from "../../test/support/sdk-agent.js";
 import { firstText, runBenchServer } from "../lib/bench-server.js";
 
 /** Upper bound of "count N", so a typo cannot make a server loop for ever. */
@@ -88,11 +103,22 @@ let liveTasks: () => number = () => 0;
 
 function emitUpdate(emitter: A2AServiceTaskEmitter, seq: number): Promise<void> {
   const metadata: JsonObject = { seq, ts: now() };
-  if (seq % 2 === 0) return emitter.publish({ case: "statusUpdate", value: { status: { state: TaskState.WORKING }, metadata } });
-  return emitter.addArtifact({ artifactId: "a", name: "a", parts: [{ content: { case: "text", value: `update ${seq}` } }] }, { metadata });
+  if (seq % 2 === 0)
+    return emitter.publish({
+      case: "statusUpdate",
+      value: { status: { state: TaskState.WORKING }, metadata },
+    });
+  return emitter.addArtifact(
+    { artifactId: "a", name: "a", parts: [{ content: { case: "text", value: `update ${seq}` } }] },
+    { metadata },
+  );
 }
 
-const completeWith = (emitter: A2AServiceTaskEmitter) => emitter.publish({ case: "statusUpdate", value: { status: { state: TaskState.COMPLETED }, metadata: { seq: -1, ts: now() } } });
+const completeWith = (emitter: A2AServiceTaskEmitter) =>
+  emitter.publish({
+    case: "statusUpdate",
+    value: { status: { state: TaskState.COMPLETED }, metadata: { seq: -1, ts: now() } },
+  });
 
 const benchExecutor: A2AServiceExecutor = {
   async execute(context, emitter) {
@@ -154,10 +180,18 @@ function listenOurs(): Promise<number> {
     onError: (e, where) => console.error(`ours: ${where}`, e),
   });
   liveTasks = () => handler.liveTasks;
-  const options = { versionWhenMissing: "1.0", logger: { error: (m: string, e?: unknown) => console.error(m, e) } };
+  const options = {
+    versionWhenMissing: "1.0",
+    logger: { error: (m: string, e?: unknown) => console.error(m, e) },
+  };
   const jsonrpc = createA2AServiceJsonRpcServer(handler, options);
   const rest = createA2AServiceRestServer(handler, { ...options, basePath: "/a2a/rest" });
-  const listener = serveNode(composeHandlers({ prefix: "/a2a/jsonrpc", handler: jsonrpc.handler }, { prefix: "/a2a/rest", handler: rest.handler }));
+  const listener = serveNode(
+    composeHandlers(
+      { prefix: "/a2a/jsonrpc", handler: jsonrpc.handler },
+      { prefix: "/a2a/rest", handler: rest.handler },
+    ),
+  );
   return listen(createServer(listener));
 }
 
@@ -170,16 +204,40 @@ class SdkStreamExecutor implements AgentExecutor {
   async execute(ctx: RequestContext, bus: ExecutionEventBus): Promise<void> {
     const n = countOf(String(sdkFirstText(ctx.userMessage.parts) ?? "")) ?? 2;
     const { taskId, contextId } = ctx;
-    bus.publish(AgentEvent.task({ id: taskId, contextId, status: sdkStatus(SdkTaskState.TASK_STATE_WORKING), artifacts: [], history: [ctx.userMessage], metadata: undefined }));
+    bus.publish(
+      AgentEvent.task({
+        id: taskId,
+        contextId,
+        status: sdkStatus(SdkTaskState.TASK_STATE_WORKING),
+        artifacts: [],
+        history: [ctx.userMessage],
+        metadata: undefined,
+      }),
+    );
     for (let seq = 0; seq < n - 2; seq++) {
       const metadata = { seq, ts: now() };
-      if (seq % 2 === 0) bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: sdkStatus(SdkTaskState.TASK_STATE_WORKING), metadata }));
+      if (seq % 2 === 0)
+        bus.publish(
+          AgentEvent.statusUpdate({
+            taskId,
+            contextId,
+            status: sdkStatus(SdkTaskState.TASK_STATE_WORKING),
+            metadata,
+          }),
+        );
       else {
         bus.publish(
           AgentEvent.artifactUpdate({
             taskId,
             contextId,
-            artifact: { artifactId: "a", name: "a", description: "", parts: [sdkText(`update ${seq}`)], metadata: undefined, extensions: [] },
+            artifact: {
+              artifactId: "a",
+              name: "a",
+              description: "",
+              parts: [sdkText(`update ${seq}`)],
+              metadata: undefined,
+              extensions: [],
+            },
             append: false,
             lastChunk: false,
             metadata,
@@ -187,18 +245,41 @@ class SdkStreamExecutor implements AgentExecutor {
         );
       }
     }
-    bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: sdkStatus(SdkTaskState.TASK_STATE_COMPLETED), metadata: { seq: -1, ts: now() } }));
+    bus.publish(
+      AgentEvent.statusUpdate({
+        taskId,
+        contextId,
+        status: sdkStatus(SdkTaskState.TASK_STATE_COMPLETED),
+        metadata: { seq: -1, ts: now() },
+      }),
+    );
   }
   cancelTask = async (): Promise<void> => {};
 }
 
 function listenSdk(): Promise<number> {
-  const jsonrpc = sdkAgentCard({ name: "SDK bench", description: "streams", url: "http://127.0.0.1/a2a/jsonrpc", protocolBinding: "JSONRPC" });
-  const rest = sdkAgentCard({ name: "SDK bench", description: "streams", url: "http://127.0.0.1/a2a/rest", protocolBinding: "HTTP+JSON" });
-  const card = { ...jsonrpc, supportedInterfaces: [...jsonrpc.supportedInterfaces, ...rest.supportedInterfaces] };
+  const jsonrpc = sdkAgentCard({
+    name: "SDK bench",
+    description: "streams",
+    url: "http://127.0.0.1/a2a/jsonrpc",
+    protocolBinding: "JSONRPC",
+  });
+  const rest = sdkAgentCard({
+    name: "SDK bench",
+    description: "streams",
+    url: "http://127.0.0.1/a2a/rest",
+    protocolBinding: "HTTP+JSON",
+  });
+  const card = {
+    ...jsonrpc,
+    supportedInterfaces: [...jsonrpc.supportedInterfaces, ...rest.supportedInterfaces],
+  };
   const requestHandler = sdkRequestHandler(card, new SdkStreamExecutor());
   const app = express();
-  app.use("/a2a/jsonrpc", jsonRpcHandler({ requestHandler, userBuilder: UserBuilder.noAuthentication }));
+  app.use(
+    "/a2a/jsonrpc",
+    jsonRpcHandler({ requestHandler, userBuilder: UserBuilder.noAuthentication }),
+  );
   app.use("/a2a/rest", restHandler({ requestHandler, userBuilder: UserBuilder.noAuthentication }));
   return listen(createServer(app));
 }
@@ -216,7 +297,11 @@ function listen(server: ReturnType<typeof createServer>): Promise<number> {
     socket.once("close", () => sockets--);
   });
   // Thousands of connections arrive at once: a deep accept queue (the kernel caps it at somaxconn).
-  return new Promise((resolve) => server.listen({ port: 0, host: "127.0.0.1", backlog: 4096 }, () => resolve((server.address() as AddressInfo).port)));
+  return new Promise((resolve) =>
+    server.listen({ port: 0, host: "127.0.0.1", backlog: 4096 }, () =>
+      resolve((server.address() as AddressInfo).port),
+    ),
+  );
 }
 
 type Command = { cmd?: string; count?: number; intervalMs?: number; gc?: boolean; file?: string };
@@ -228,16 +313,22 @@ function profiler(method: string, params?: object): Promise<unknown> {
     s.connect();
     return s;
   })();
-  return new Promise((resolve, reject) => session!.post(method, params ?? {}, (e, r) => (e ? reject(e) : resolve(r))));
+  return new Promise((resolve, reject) =>
+    session!.post(method, params ?? {}, (e, r) => (e ? reject(e) : resolve(r))),
+  );
 }
 
 process.on("message", (m: Command | null) => {
   const reply = (body: object) => process.send?.({ re: m?.cmd, ...body });
-  const fail = (e: unknown) => reply({ error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
+  const fail = (e: unknown) =>
+    reply({ error: e instanceof Error ? (e.stack ?? e.message) : String(e) });
   switch (m?.cmd) {
     case "emit": {
       const started = performance.now();
-      emitAll(m.count ?? 1, m.intervalMs ?? 0).then(() => reply({ seconds: (performance.now() - started) / 1000 }), fail);
+      emitAll(m.count ?? 1, m.intervalMs ?? 0).then(
+        () => reply({ seconds: (performance.now() - started) / 1000 }),
+        fail,
+      );
       break;
     }
     case "complete":
@@ -262,7 +353,12 @@ process.on("message", (m: Command | null) => {
       break;
     case "profile-stop":
       profiler("Profiler.stop")
-        .then((r) => writeFileSync(m.file ?? "profile.cpuprofile", JSON.stringify((r as { profile: unknown }).profile)))
+        .then((r) =>
+          writeFileSync(
+            m.file ?? "profile.cpuprofile",
+            JSON.stringify((r as { profile: unknown }).profile),
+          ),
+        )
         .then(() => reply({}), fail);
       break;
     case "peak-reset": {

@@ -14,8 +14,18 @@
  */
 import { create } from "@bufbuild/protobuf";
 import { createCallContext } from "@protoc-gen-a2a/runtime";
-import { createA2AServiceTaskHandler, type A2AServiceExecutor } from "../../generated-example/gen/a2a_a2a_task_handler.js";
-import { MessageSchema, Role, SendMessageRequestSchema, SubscribeToTaskRequestSchema, TaskState, type StreamResponse } from "../../generated-example/gen/a2a_pb.js";
+import {
+  createA2AServiceTaskHandler,
+  type A2AServiceExecutor,
+} from "../../generated-example/gen/a2a_a2a_task_handler.js";
+import {
+  MessageSchema,
+  Role,
+  SendMessageRequestSchema,
+  SubscribeToTaskRequestSchema,
+  TaskState,
+  type StreamResponse,
+} from "../../generated-example/gen/a2a_pb.js";
 
 const gc = (globalThis as { gc?: () => void }).gc;
 
@@ -42,7 +52,9 @@ function sequenceOf(event: StreamResponse): number {
   if (p.case === "statusUpdate") {
     if (p.value.status?.state === TaskState.COMPLETED) return -1;
     const content = p.value.status?.message?.parts[0]?.content;
-    return content?.case === "text" && content.value.startsWith("u") ? Number(content.value.slice(1)) : NaN;
+    return content?.case === "text" && content.value.startsWith("u")
+      ? Number(content.value.slice(1))
+      : NaN;
   }
   if (p.case === "artifactUpdate") {
     const id = p.value.artifact?.artifactId ?? "";
@@ -74,18 +86,34 @@ async function run(subscribers: number, updates: number): Promise<RunResult> {
       emitStart = performance.now();
       for (let i = 0; i < updates; i++) {
         if (i % 2 === 0) await emitter.working(`u${i}`);
-        else await emitter.addArtifact({ artifactId: `a${i}`, parts: [{ content: { case: "text", value: `chunk ${i}` } }] });
+        else
+          await emitter.addArtifact({
+            artifactId: `a${i}`,
+            parts: [{ content: { case: "text", value: `chunk ${i}` } }],
+          });
       }
       await emitter.complete("done");
     },
   };
   const errors: string[] = [];
-  const handler = createA2AServiceTaskHandler({ executor, capabilities: { streaming: true }, onError: (e, where) => errors.push(`${where}: ${String(e)}`) });
+  const handler = createA2AServiceTaskHandler({
+    executor,
+    capabilities: { streaming: true },
+    onError: (e, where) => errors.push(`${where}: ${String(e)}`),
+  });
   const call = (operation: string) => createCallContext({ operation, binding: "JSONRPC" });
 
-  const message = create(MessageSchema, { messageId: "fanout-1", role: Role.USER, parts: [{ content: { case: "text", value: "fan out" } }] });
-  const response = await handler.sendMessage(create(SendMessageRequestSchema, { message, configuration: { returnImmediately: true } }), call("SendMessage"));
-  if (response.payload.case !== "task") throw new Error(`expected a task, got ${response.payload.case}`);
+  const message = create(MessageSchema, {
+    messageId: "fanout-1",
+    role: Role.USER,
+    parts: [{ content: { case: "text", value: "fan out" } }],
+  });
+  const response = await handler.sendMessage(
+    create(SendMessageRequestSchema, { message, configuration: { returnImmediately: true } }),
+    call("SendMessage"),
+  );
+  if (response.payload.case !== "task")
+    throw new Error(`expected a task, got ${response.payload.case}`);
   const taskId = response.payload.value.id;
 
   const before = heapUsed();
@@ -97,30 +125,38 @@ async function run(subscribers: number, updates: number): Promise<RunResult> {
   let lastEnd = 0;
 
   async function subscriber(index: number): Promise<void> {
-    const stream = handler.subscribeToTask(create(SubscribeToTaskRequestSchema, { id: taskId }), call("SubscribeToTask"));
+    const stream = handler.subscribeToTask(
+      create(SubscribeToTaskRequestSchema, { id: taskId }),
+      call("SubscribeToTask"),
+    );
     let first = true;
     let next = 0; // the next expected update
     let terminal = false;
     for await (const event of stream) {
       if (first) {
         first = false;
-        if (event.payload.case !== "task") problems.push(`subscriber ${index}: first event is ${event.payload.case}`);
+        if (event.payload.case !== "task")
+          problems.push(`subscriber ${index}: first event is ${event.payload.case}`);
         if (++ready === subscribers) allReady.resolve();
         continue;
       }
       const seq = sequenceOf(event);
       if (seq === -1) {
-        if (next !== updates) problems.push(`subscriber ${index}: COMPLETED after ${next} of ${updates} updates`);
+        if (next !== updates)
+          problems.push(`subscriber ${index}: COMPLETED after ${next} of ${updates} updates`);
         terminal = true;
       } else if (seq !== next) {
-        problems.push(`subscriber ${index}: expected update ${next}, got ${seq} (${event.payload.case})`);
+        problems.push(
+          `subscriber ${index}: expected update ${next}, got ${seq} (${event.payload.case})`,
+        );
         next = seq + 1;
       } else {
         next++;
       }
       delivered++;
     }
-    if (!terminal) problems.push(`subscriber ${index}: ended without COMPLETED (after ${next} updates)`);
+    if (!terminal)
+      problems.push(`subscriber ${index}: ended without COMPLETED (after ${next} updates)`);
     lastEnd = performance.now();
   }
 
@@ -135,7 +171,8 @@ async function run(subscribers: number, updates: number): Promise<RunResult> {
   const expected = subscribers * (updates + 1);
   if (delivered !== expected) problems.push(`delivered ${delivered} events, expected ${expected}`);
   for (let i = 0; i < 1000 && handler.liveTasks > 0; i++) await new Promise((r) => setImmediate(r));
-  if (handler.liveTasks !== 0) problems.push(`${handler.liveTasks} task(s) still live after the run`);
+  if (handler.liveTasks !== 0)
+    problems.push(`${handler.liveTasks} task(s) still live after the run`);
   problems.push(...errors);
   return {
     subscribers,
@@ -154,8 +191,16 @@ async function run(subscribers: number, updates: number): Promise<RunResult> {
 async function main(): Promise<void> {
   const subscribers = Number(process.argv[2]);
   const updates = Number(process.argv[3]);
-  if (!Number.isInteger(subscribers) || subscribers < 1 || !Number.isInteger(updates) || updates < 1 || process.send === undefined) {
-    console.error("usage: node task-fanout.mjs <subscribers> <updates> (forked with an IPC channel)");
+  if (
+    !Number.isInteger(subscribers) ||
+    subscribers < 1 ||
+    !Number.isInteger(updates) ||
+    updates < 1 ||
+    process.send === undefined
+  ) {
+    console.error(
+      "usage: node task-fanout.mjs <subscribers> <updates> (forked with an IPC channel)",
+    );
     process.exit(2);
   }
   process.on("disconnect", () => process.exit(0));
@@ -165,5 +210,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((e: unknown) => {
-  process.send?.({ error: e instanceof Error ? (e.stack ?? e.message) : String(e) }, () => process.exit(1));
+  process.send?.({ error: e instanceof Error ? (e.stack ?? e.message) : String(e) }, () =>
+    process.exit(1),
+  );
 });

@@ -16,7 +16,10 @@ import type { RequestListener } from "node:http";
 import { create } from "@bufbuild/protobuf";
 import { createA2AServiceJsonRpcServer } from "../../generated-example/gen/a2a_a2a_jsonrpc_server.js";
 import type { A2AServiceHandler } from "../../generated-example/gen/a2a_a2a_handler.js";
-import { createA2AServiceTaskHandler, type A2AServiceExecutor } from "../../generated-example/gen/a2a_a2a_task_handler.js";
+import {
+  createA2AServiceTaskHandler,
+  type A2AServiceExecutor,
+} from "../../generated-example/gen/a2a_a2a_task_handler.js";
 import { createA2AServiceSqliteTaskStore } from "../../generated-example/gen/a2a_a2a_sqlite_task_store.js";
 import { Role, SendMessageResponseSchema } from "../../generated-example/gen/a2a_pb.js";
 import { firstText, listenHttp, notBenchmarked, runBenchServer } from "../lib/bench-server.js";
@@ -27,7 +30,12 @@ const statelessHandler: A2AServiceHandler = {
     return create(SendMessageResponseSchema, {
       payload: {
         case: "message",
-        value: { messageId: randomUUID(), contextId: request.message?.contextId ?? "", role: Role.AGENT, parts: [{ content: { case: "text", value: firstText(request.message) } }] },
+        value: {
+          messageId: randomUUID(),
+          contextId: request.message?.contextId ?? "",
+          role: Role.AGENT,
+          parts: [{ content: { case: "text", value: firstText(request.message) } }],
+        },
       },
     });
   },
@@ -45,7 +53,10 @@ const taskExecutor: A2AServiceExecutor = {
   async execute(context, emitter) {
     const text = firstText(context.message);
     await emitter.working("working on it");
-    await emitter.addArtifact({ name: "echo", parts: [{ content: { case: "text", value: text } }] });
+    await emitter.addArtifact({
+      name: "echo",
+      parts: [{ content: { case: "text", value: text } }],
+    });
     await emitter.complete("done");
   },
 };
@@ -59,14 +70,23 @@ function sqliteListener(): RequestListener {
   if (path === undefined || path === "") throw new Error("task-sqlite: BENCH_TASK_DB is not set");
   const store = createA2AServiceSqliteTaskStore(path);
   process.once("exit", () => store.close());
-  return listenerOf(createA2AServiceTaskHandler({ executor: taskExecutor, store, capabilities: {} }));
+  return listenerOf(
+    createA2AServiceTaskHandler({ executor: taskExecutor, store, capabilities: {} }),
+  );
 }
 
 const listeners: Record<string, () => RequestListener> = {
   stateless: () => listenerOf(statelessHandler),
-  "task-reply": () => listenerOf(createA2AServiceTaskHandler({ executor: replyExecutor, capabilities: {} })),
-  "task-memory": () => listenerOf(createA2AServiceTaskHandler({ executor: taskExecutor, capabilities: {} })),
+  "task-reply": () =>
+    listenerOf(createA2AServiceTaskHandler({ executor: replyExecutor, capabilities: {} })),
+  "task-memory": () =>
+    listenerOf(createA2AServiceTaskHandler({ executor: taskExecutor, capabilities: {} })),
   "task-sqlite": sqliteListener,
 };
 
-runBenchServer("task-server.mjs", Object.fromEntries(Object.entries(listeners).map(([kind, make]) => [kind, () => listenHttp(make())])));
+runBenchServer(
+  "task-server.mjs",
+  Object.fromEntries(
+    Object.entries(listeners).map(([kind, make]) => [kind, () => listenHttp(make())]),
+  ),
+);

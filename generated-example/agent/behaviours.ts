@@ -40,7 +40,10 @@
  */
 import { fromJson, type JsonValue } from "@bufbuild/protobuf";
 import { ValueSchema } from "@bufbuild/protobuf/wkt";
-import type { A2AServiceRequestContext, A2AServiceTaskEmitter } from "../gen/a2a_a2a_task_handler.js";
+import type {
+  A2AServiceRequestContext,
+  A2AServiceTaskEmitter,
+} from "../gen/a2a_a2a_task_handler.js";
 import { TaskState, type Message } from "../gen/a2a_pb.js";
 
 /** Which suite's trigger selected the behaviour: the TCK's messageId prefix, or ACTS's first-part text. */
@@ -76,7 +79,10 @@ interface ByContract<T> {
 const pick = <T>(contents: ByContract<T>, turn: Turn): T => contents[turn.contract];
 
 const text = (value: string) => ({ content: { case: "text" as const, value } });
-const data = (value: JsonValue) => ({ content: { case: "data" as const, value: fromJson(ValueSchema, value) }, mediaType: "application/json" });
+const data = (value: JsonValue) => ({
+  content: { case: "data" as const, value: fromJson(ValueSchema, value) },
+  mediaType: "application/json",
+});
 type ArtifactInput = Parameters<A2AServiceTaskEmitter["addArtifact"]>[0];
 
 /** The text of the first part of a message ("" when it is not text). */
@@ -131,7 +137,8 @@ function wait(ms: number, turn: Turn): Promise<boolean> {
 
 /** After an interrupted wait: nothing more on cancel (the task is CANCELED already); FAILED on shutdown. */
 async function interrupted(turn: Turn): Promise<void> {
-  if (!turn.request.signal.aborted) await turn.emitter.fail({ parts: [text("The agent shut down before finishing the task.")] });
+  if (!turn.request.signal.aborted)
+    await turn.emitter.fail({ parts: [text("The agent shut down before finishing the task.")] });
 }
 
 /** WORKING → the artifact (the same for both contracts, or each its own) → COMPLETED. */
@@ -139,7 +146,9 @@ function artifactTask(artifact: ArtifactInput | ByContract<ArtifactInput>): Beha
   return {
     async start(turn) {
       await turn.emitter.working();
-      await turn.emitter.addArtifact("acts" in artifact ? pick(artifact, turn) : artifact, { lastChunk: true });
+      await turn.emitter.addArtifact("acts" in artifact ? pick(artifact, turn) : artifact, {
+        lastChunk: true,
+      });
       await turn.emitter.complete();
     },
   };
@@ -151,7 +160,10 @@ function chunkedTask(artifactId: string, chunks: readonly string[]): Behaviour {
     async start({ emitter }) {
       await emitter.working();
       for (const [i, chunk] of chunks.entries()) {
-        await emitter.addArtifact({ artifactId, name: artifactId, parts: [text(chunk)] }, { append: i > 0, lastChunk: i === chunks.length - 1 });
+        await emitter.addArtifact(
+          { artifactId, name: artifactId, parts: [text(chunk)] },
+          { append: i > 0, lastChunk: i === chunks.length - 1 },
+        );
       }
       await emitter.complete();
     },
@@ -159,7 +171,11 @@ function chunkedTask(artifactId: string, chunks: readonly string[]): Behaviour {
 }
 
 /** WORKING → waits `ms(turn)` (stops on cancel) → the artifact, if any → COMPLETED. */
-function delayedTask(ms: (turn: Turn) => number, working?: string, artifact?: ArtifactInput): Behaviour {
+function delayedTask(
+  ms: (turn: Turn) => number,
+  working?: string,
+  artifact?: ArtifactInput,
+): Behaviour {
   return {
     async start(turn) {
       await turn.emitter.working(working === undefined ? undefined : { parts: [text(working)] });
@@ -191,14 +207,19 @@ export function echoed(value: string): string {
 export const echo: Behaviour = {
   async start({ emitter, text: value }) {
     await emitter.working();
-    await emitter.addArtifact({ artifactId: "echo", name: "echo", parts: [text(echoed(value))] }, { lastChunk: true });
+    await emitter.addArtifact(
+      { artifactId: "echo", name: "echo", parts: [text(echoed(value))] },
+      { lastChunk: true },
+    );
     await emitter.complete();
   },
 };
 
 const messageResponse: Behaviour = {
   async start(turn) {
-    await turn.emitter.reply({ parts: [text(pick({ acts: turn.text, tck: "Direct message response" }, turn))] });
+    await turn.emitter.reply({
+      parts: [text(pick({ acts: turn.text, tck: "Direct message response" }, turn))],
+    });
   },
 };
 
@@ -210,7 +231,8 @@ const failure: Behaviour = {
 };
 
 /** INPUT_REQUIRED without a status message. */
-const awaitInput = (emitter: A2AServiceTaskEmitter) => emitter.publish({ case: "statusUpdate", value: { status: { state: TaskState.INPUT_REQUIRED } } });
+const awaitInput = (emitter: A2AServiceTaskEmitter) =>
+  emitter.publish({ case: "statusUpdate", value: { status: { state: TaskState.INPUT_REQUIRED } } });
 
 /** The file the tck-artifact-file behaviours return (inline, or by URL). */
 const file = (name: string, url?: string): ArtifactInput => ({
@@ -218,13 +240,20 @@ const file = (name: string, url?: string): ArtifactInput => ({
   name: url === undefined ? "file" : "file-url",
   parts: [
     {
-      content: url === undefined ? { case: "raw", value: new TextEncoder().encode("Generated file content\n") } : { case: "url", value: url },
+      content:
+        url === undefined
+          ? { case: "raw", value: new TextEncoder().encode("Generated file content\n") }
+          : { case: "url", value: url },
       filename: name,
       mediaType: "text/plain",
     },
   ],
 });
-const textArtifact = (artifactId: string, value: string): ArtifactInput => ({ artifactId, name: artifactId, parts: [text(value)] });
+const textArtifact = (artifactId: string, value: string): ArtifactInput => ({
+  artifactId,
+  name: artifactId,
+  parts: [text(value)],
+});
 
 /**
  * Behaviours by prefix, most specific first (tck-artifact-file-url before tck-artifact-file,
@@ -238,8 +267,12 @@ export const behaviours: readonly (readonly [prefix: string, behaviour: Behaviou
     {
       async start(turn) {
         await turn.emitter.working();
-        await turn.emitter.addArtifact(textArtifact("response", `Completed: ${turn.text}`), { lastChunk: true });
-        await turn.emitter.complete({ parts: [text(pick({ acts: "Task completed.", tck: "Hello from TCK" }, turn))] });
+        await turn.emitter.addArtifact(textArtifact("response", `Completed: ${turn.text}`), {
+          lastChunk: true,
+        });
+        await turn.emitter.complete({
+          parts: [text(pick({ acts: "Task completed.", tck: "Hello from TCK" }, turn))],
+        });
       },
     },
   ],
@@ -264,7 +297,8 @@ export const behaviours: readonly (readonly [prefix: string, behaviour: Behaviou
           await awaitInput(emitter);
           return;
         }
-        const turns = request.task?.history.filter((m) => m.role === request.message.role).length ?? 1;
+        const turns =
+          request.task?.history.filter((m) => m.role === request.message.role).length ?? 1;
         await emitter.complete({ parts: [text(`Conversation complete after ${turns} messages.`)] });
       },
     },
@@ -273,7 +307,9 @@ export const behaviours: readonly (readonly [prefix: string, behaviour: Behaviou
     "tck-reject-task",
     {
       async start(turn) {
-        await turn.emitter.reject({ parts: [text(pick({ acts: "I will not do that.", tck: "rejected" }, turn))] });
+        await turn.emitter.reject({
+          parts: [text(pick({ acts: "I will not do that.", tck: "rejected" }, turn))],
+        });
       },
     },
   ],
@@ -283,21 +319,40 @@ export const behaviours: readonly (readonly [prefix: string, behaviour: Behaviou
     "tck-auth-required",
     {
       async start({ emitter }) {
-        await emitter.requireAuth({ parts: [text("Authorization required: send the credentials in the next message.")] });
+        await emitter.requireAuth({
+          parts: [text("Authorization required: send the credentials in the next message.")],
+        });
       },
     },
   ],
   ["tck-artifact-text", artifactTask(textArtifact("text", "Generated text content"))],
-  ["tck-artifact-file-url", artifactTask({ acts: file("example.txt", "https://example.com/files/example.txt"), tck: file("output.txt", "https://example.com/output.txt") })],
+  [
+    "tck-artifact-file-url",
+    artifactTask({
+      acts: file("example.txt", "https://example.com/files/example.txt"),
+      tck: file("output.txt", "https://example.com/output.txt"),
+    }),
+  ],
   ["tck-artifact-file", artifactTask({ acts: file("example.txt"), tck: file("output.txt") })],
   [
     "tck-artifact-data",
     artifactTask({
-      acts: { artifactId: "data", name: "data", parts: [data({ kind: "example", items: [1, 2, 3], nested: { ok: true } })] },
+      acts: {
+        artifactId: "data",
+        name: "data",
+        parts: [data({ kind: "example", items: [1, 2, 3], nested: { ok: true } })],
+      },
       tck: { artifactId: "data", name: "data", parts: [data({ key: "value", count: 42 })] },
     }),
   ],
-  ["tck-long-running", delayedTask((turn) => turn.longRunningMs, "Working on it…", textArtifact("result", "Long-running work finished"))],
+  [
+    "tck-long-running",
+    delayedTask(
+      (turn) => turn.longRunningMs,
+      "Working on it…",
+      textArtifact("result", "Long-running work finished"),
+    ),
+  ],
   [
     "tck-cancel",
     {
@@ -356,10 +411,13 @@ export function selectBehaviour(message: Message | undefined): Selection | undef
 export function runTurn(turn: Omit<Turn, "text" | "contract">): Promise<void> {
   const { request } = turn;
   const own = selectBehaviour(request.message);
-  if (request.isNewTask) return (own?.behaviour ?? echo).start(turnWith(turn, own?.contract ?? "acts"));
+  if (request.isNewTask)
+    return (own?.behaviour ?? echo).start(turnWith(turn, own?.contract ?? "acts"));
   if (own?.contract === "tck") return own.behaviour.start(turnWith(turn, "tck"));
   const first = selectBehaviour(request.task?.history[0]);
-  return first?.behaviour.resume !== undefined ? first.behaviour.resume(turnWith(turn, first.contract)) : echo.start(turnWith(turn, "acts"));
+  return first?.behaviour.resume !== undefined
+    ? first.behaviour.resume(turnWith(turn, first.contract))
+    : echo.start(turnWith(turn, "acts"));
 }
 
 /**

@@ -30,8 +30,15 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { create, toJson, type JsonObject, type JsonValue } from "@bufbuild/protobuf";
 import { AgentCardSchema, StreamResponseSchema, type AgentCard, type Part } from "../gen/a2a_pb.js";
-import { ContentTypeNotSupportedError, PermissionDeniedError, UnauthenticatedError } from "../gen/a2a_a2a_errors.js";
-import { createA2AServiceTaskHandler, type A2AServiceExecutor } from "../gen/a2a_a2a_task_handler.js";
+import {
+  ContentTypeNotSupportedError,
+  PermissionDeniedError,
+  UnauthenticatedError,
+} from "../gen/a2a_a2a_errors.js";
+import {
+  createA2AServiceTaskHandler,
+  type A2AServiceExecutor,
+} from "../gen/a2a_a2a_task_handler.js";
 import { createA2AServiceSqliteTaskStore } from "../gen/a2a_a2a_sqlite_task_store.js";
 import { openA2AServicePostgresTaskStore } from "../gen/a2a_a2a_postgres_task_store.js";
 import { createA2AServiceJsonRpcServer } from "../gen/a2a_a2a_jsonrpc_server.js";
@@ -53,11 +60,27 @@ import {
   type MountedInterfaces,
 } from "@protoc-gen-a2a/runtime/http";
 import { mountConnectRoutes } from "@protoc-gen-a2a/runtime/grpc";
-import { DEFAULT_MAX_PENDING_WRITE_BYTES, WriteBudget, type AuthRequest, type CallContext, type Logger } from "@protoc-gen-a2a/runtime";
+import {
+  DEFAULT_MAX_PENDING_WRITE_BYTES,
+  WriteBudget,
+  type AuthRequest,
+  type CallContext,
+  type Logger,
+} from "@protoc-gen-a2a/runtime";
 import { A2AServiceOperations, type A2AServiceHandler } from "../gen/a2a_a2a_handler.js";
 import { createA2AServiceV03 } from "../gen/a2a_a2a_v03.js";
-import { V03_PUSH_PAYLOAD, hybridAgentCard, routeRestVersions, serveAgentCardVersions, withV03Interfaces } from "@protoc-gen-a2a/runtime/v0_3";
-import { createPushNotificationSender, InMemoryTaskStore, type PushDeliveryFailure } from "@protoc-gen-a2a/runtime/task";
+import {
+  V03_PUSH_PAYLOAD,
+  hybridAgentCard,
+  routeRestVersions,
+  serveAgentCardVersions,
+  withV03Interfaces,
+} from "@protoc-gen-a2a/runtime/v0_3";
+import {
+  createPushNotificationSender,
+  InMemoryTaskStore,
+  type PushDeliveryFailure,
+} from "@protoc-gen-a2a/runtime/task";
 import { runTurn } from "./behaviours.js";
 import { attachWsServer } from "../bindings/ws/ws-server.js";
 import { WS_PROTOCOL_BINDING } from "../bindings/ws/ws-operations.js";
@@ -90,11 +113,25 @@ const CAPABILITIES = ["streaming", "pushNotifications", "extendedAgentCard"] as 
  * The capabilities `A2A_CAPABILITIES` declares: a comma-separated list of streaming,
  * pushNotifications, extendedAgentCard ("none": none of them; absent or "": all); throws on an unknown name.
  */
-export function capabilitiesFromEnv(value: string | undefined): Required<NonNullable<ExampleAgentOptions["capabilities"]>> {
-  const on = value === undefined || value.trim() === "" ? [...CAPABILITIES] : value.trim() === "none" ? [] : value.split(",").map((c) => c.trim());
+export function capabilitiesFromEnv(
+  value: string | undefined,
+): Required<NonNullable<ExampleAgentOptions["capabilities"]>> {
+  const on =
+    value === undefined || value.trim() === ""
+      ? [...CAPABILITIES]
+      : value.trim() === "none"
+        ? []
+        : value.split(",").map((c) => c.trim());
   const unknown = on.filter((c) => !(CAPABILITIES as readonly string[]).includes(c));
-  if (unknown.length > 0) throw new Error(`A2A_CAPABILITIES lists unknown capabilities ${unknown.join(", ")}; known: ${CAPABILITIES.join(", ")}, or none`);
-  return { streaming: on.includes("streaming"), pushNotifications: on.includes("pushNotifications"), extendedAgentCard: on.includes("extendedAgentCard") };
+  if (unknown.length > 0)
+    throw new Error(
+      `A2A_CAPABILITIES lists unknown capabilities ${unknown.join(", ")}; known: ${CAPABILITIES.join(", ")}, or none`,
+    );
+  return {
+    streaming: on.includes("streaming"),
+    pushNotifications: on.includes("pushNotifications"),
+    extendedAgentCard: on.includes("extendedAgentCard"),
+  };
 }
 
 /** Options of {@link startExampleAgent}. */
@@ -113,7 +150,11 @@ export interface ExampleAgentOptions {
   /** How long tck-long-running works, in ms. Default 1500. */
   readonly longRunningMs?: number;
   /** The card's capabilities, each default true; false switches the feature off in the card and the handler. */
-  readonly capabilities?: { readonly streaming?: boolean; readonly pushNotifications?: boolean; readonly extendedAgentCard?: boolean };
+  readonly capabilities?: {
+    readonly streaming?: boolean;
+    readonly pushNotifications?: boolean;
+    readonly extendedAgentCard?: boolean;
+  };
   /** Bearer tokens → principal. Default: none (everyone is anonymous). */
   readonly tokens?: Readonly<Record<string, ExamplePrincipal>>;
   /**
@@ -130,7 +171,11 @@ export interface ExampleAgentOptions {
    */
   readonly taskDatabase?: string;
   /** With a PostgreSQL `taskDatabase`: this instance's heartbeat and lease (ms). Defaults 1000 and 10000. */
-  readonly cluster?: { readonly heartbeatMs?: number; readonly leaseMs?: number; readonly instanceId?: string };
+  readonly cluster?: {
+    readonly heartbeatMs?: number;
+    readonly leaseMs?: number;
+    readonly instanceId?: string;
+  };
   /** With a PostgreSQL `taskDatabase`: how long `close()` lets running turns finish before failing them (ms). Default 5000. */
   readonly shutdownGraceMs?: number;
   /**
@@ -158,7 +203,10 @@ export interface ExampleAgentOptions {
 }
 
 /** `handler` with `onCall` told of every call first. */
-function observed<P>(handler: A2AServiceHandler<P>, onCall: (operation: string, context: CallContext<P>) => void): A2AServiceHandler<P> {
+function observed<P>(
+  handler: A2AServiceHandler<P>,
+  onCall: (operation: string, context: CallContext<P>) => void,
+): A2AServiceHandler<P> {
   type Method = (request: unknown, context: CallContext<P>) => unknown;
   const methods = handler as unknown as Record<string, Method>;
   const out: Record<string, Method> = {};
@@ -198,7 +246,10 @@ export interface ExampleAgent {
 }
 
 /** The generated API documents (protoc-gen-a2a's OpenAPI and OpenRPC emitters). */
-const generatedApiDocuments: { readonly openapi: ApiDocument; readonly openrpc: ApiDocument } = { openapi, openrpc };
+const generatedApiDocuments: { readonly openapi: ApiDocument; readonly openrpc: ApiDocument } = {
+  openapi,
+  openrpc,
+};
 
 /** The media types the agent accepts (the card's defaultInputModes). */
 const INPUT_MODES = ["text/plain"];
@@ -206,7 +257,11 @@ const INPUT_MODES = ["text/plain"];
 /** A part's media type: its own, else what its kind implies. */
 function mediaTypeOf(part: Part): string {
   if (part.mediaType !== "") return part.mediaType.split(";")[0]!.trim().toLowerCase();
-  return part.content.case === "text" ? "text/plain" : part.content.case === "data" ? "application/json" : "application/octet-stream";
+  return part.content.case === "text"
+    ? "text/plain"
+    : part.content.case === "data"
+      ? "application/json"
+      : "application/octet-stream";
 }
 
 /** The media type of the first part the agent does not accept, if any (a loop: no array built per message). */
@@ -219,18 +274,39 @@ function refusedMediaType(parts: readonly Part[]): string | undefined {
 }
 
 /** The agent's logic: dispatches each turn to its behaviour. */
-export function createExampleExecutor(options: { longRunningMs: number; shutdown: AbortSignal }): A2AServiceExecutor<ExamplePrincipal | undefined> {
+export function createExampleExecutor(options: {
+  longRunningMs: number;
+  shutdown: AbortSignal;
+}): A2AServiceExecutor<ExamplePrincipal | undefined> {
   return {
     async execute(request, emitter) {
       const refused = refusedMediaType(request.message.parts);
       if (refused !== undefined) {
         // Thrown before anything is emitted: the caller gets the error and no task is created.
-        if (request.isNewTask) throw new ContentTypeNotSupportedError(`This agent accepts ${INPUT_MODES.join(", ")} only, not ${refused}`, { metadata: { mediaType: refused } });
+        if (request.isNewTask)
+          throw new ContentTypeNotSupportedError(
+            `This agent accepts ${INPUT_MODES.join(", ")} only, not ${refused}`,
+            { metadata: { mediaType: refused } },
+          );
         // The task exists already: keep it open and ask again.
-        await emitter.requireInput({ parts: [{ content: { case: "text", value: `Please answer in ${INPUT_MODES.join(", ")}; ${refused} is not accepted.` } }] });
+        await emitter.requireInput({
+          parts: [
+            {
+              content: {
+                case: "text",
+                value: `Please answer in ${INPUT_MODES.join(", ")}; ${refused} is not accepted.`,
+              },
+            },
+          ],
+        });
         return;
       }
-      return runTurn({ request, emitter, longRunningMs: options.longRunningMs, shutdown: options.shutdown });
+      return runTurn({
+        request,
+        emitter,
+        longRunningMs: options.longRunningMs,
+        shutdown: options.shutdown,
+      });
     },
   };
 }
@@ -248,22 +324,48 @@ function agentCard(
   return create(AgentCardSchema, {
     supportedInterfaces: legacyV03 ? withV03Interfaces(interfaces) : interfaces,
     name: "protoc-gen-a2a example agent",
-    description: "The conformance SUT of ACTS and the A2A TCK: behaves by the messageId prefix or the first message part's prefix (tck-…); echoes anything else. Built on the generated task runtime.",
+    description:
+      "The conformance SUT of ACTS and the A2A TCK: behaves by the messageId prefix or the first message part's prefix (tck-…); echoes anything else. Built on the generated task runtime.",
     version: "0.1.0",
     documentationUrl,
     capabilities,
     securitySchemes: {
       bearer: {
-        scheme: { case: "httpAuthSecurityScheme", value: { scheme: "Bearer", description: requireAuthentication ? "Required for every operation" : "Optional; required for the extended Agent Card" } },
+        scheme: {
+          case: "httpAuthSecurityScheme",
+          value: {
+            scheme: "Bearer",
+            description: requireAuthentication
+              ? "Required for every operation"
+              : "Optional; required for the extended Agent Card",
+          },
+        },
       },
     },
-    ...(requireAuthentication ? { securityRequirements: [{ schemes: { bearer: { list: [] } } }] } : {}),
+    ...(requireAuthentication
+      ? { securityRequirements: [{ schemes: { bearer: { list: [] } } }] }
+      : {}),
     defaultInputModes: INPUT_MODES,
     defaultOutputModes: ["text/plain", "application/json", "application/octet-stream"],
     skills: [
       { id: "echo", name: "Echo", description: "Echoes the text it gets", tags: ["echo"] },
-      { id: "acts", name: "ACTS and TCK behaviours", description: "The ACTS and A2A TCK SUT behaviour contracts (messageId or text prefixes tck-…)", tags: ["conformance"] },
-      ...(extended ? [{ id: "extended", name: "Extended skill", description: "Listed on the extended card only", tags: ["extended"] }] : []),
+      {
+        id: "acts",
+        name: "ACTS and TCK behaviours",
+        description:
+          "The ACTS and A2A TCK SUT behaviour contracts (messageId or text prefixes tck-…)",
+        tags: ["conformance"],
+      },
+      ...(extended
+        ? [
+            {
+              id: "extended",
+              name: "Extended skill",
+              description: "Listed on the extended card only",
+              tags: ["extended"],
+            },
+          ]
+        : []),
     ],
   });
 }
@@ -272,7 +374,12 @@ function agentCard(
 export async function startExampleAgent(options: ExampleAgentOptions = {}): Promise<ExampleAgent> {
   const host = options.host ?? "127.0.0.1";
   const logger: Logger = options.logger ?? console;
-  const capabilities = { streaming: true, pushNotifications: true, extendedAgentCard: true, ...options.capabilities };
+  const capabilities = {
+    streaming: true,
+    pushNotifications: true,
+    extendedAgentCard: true,
+    ...options.capabilities,
+  };
   const tokens = options.tokens ?? {};
   const requireAuthentication = options.requireAuthentication === true;
   const tckProfile = options.profile === "tck";
@@ -282,7 +389,10 @@ export async function startExampleAgent(options: ExampleAgentOptions = {}): Prom
   let extendedCard: AgentCard | undefined;
   // On disk as in memory, the store is bounded: every minute, finished tasks beyond the newest 10,000, and a caller's
   // oldest finished tasks past 768 MiB, are deleted (the store itself refuses a caller's growth past 1 GiB, maxBytesPerOwner).
-  const postgresUrl = options.taskDatabase !== undefined && /^postgres(ql)?:\/\//i.test(options.taskDatabase) ? options.taskDatabase : undefined;
+  const postgresUrl =
+    options.taskDatabase !== undefined && /^postgres(ql)?:\/\//i.test(options.taskDatabase)
+      ? options.taskDatabase
+      : undefined;
   // Several instances share a PostgreSQL database: any of them serves any call (streams, cancel and turns cross
   // instances; a dead instance's running tasks are failed by the others once its lease expires).
   const postgres =
@@ -290,17 +400,26 @@ export async function startExampleAgent(options: ExampleAgentOptions = {}): Prom
       ? await openA2AServicePostgresTaskStore(postgresUrl, {
           ...options.cluster,
           logger,
-          onError: (e, context) => logger.warn?.(`example agent: task store: ${context}: ${e instanceof Error ? e.message : String(e)}`),
+          onError: (e, context) =>
+            logger.warn?.(
+              `example agent: task store: ${context}: ${e instanceof Error ? e.message : String(e)}`,
+            ),
         })
       : undefined;
   const sqlite =
     options.taskDatabase !== undefined && postgres === undefined
-      ? createA2AServiceSqliteTaskStore(options.taskDatabase, { logger, autoPurge: { intervalMs: 60_000, maxTasks: 10_000, maxBytesPerOwner: 768 * 1024 * 1024 } })
+      ? createA2AServiceSqliteTaskStore(options.taskDatabase, {
+          logger,
+          autoPurge: { intervalMs: 60_000, maxTasks: 10_000, maxBytesPerOwner: 768 * 1024 * 1024 },
+        })
       : undefined;
   // This process is the only user of its database: a task still SUBMITTED or WORKING in it was cut off by
   // the end of the previous process (kill -9, a crash) and nothing will finish it. It is marked FAILED.
   const interrupted = (await sqlite?.failInterruptedTasks()) ?? 0;
-  if (interrupted > 0) logger.warn?.(`example agent: ${interrupted} task(s) cut off when the previous process ended are now FAILED`);
+  if (interrupted > 0)
+    logger.warn?.(
+      `example agent: ${interrupted} task(s) cut off when the previous process ended are now FAILED`,
+    );
   const store = postgres ?? sqlite ?? new InMemoryTaskStore();
   // Failed deliveries are reported once per (task, webhook) and kept short (ACTS registers
   // unreachable https://example.com/… webhooks; this must not flood the log).
@@ -309,8 +428,15 @@ export async function startExampleAgent(options: ExampleAgentOptions = {}): Prom
     const key = `${f.taskId} ${f.url}`;
     if (reported.has(key) || reported.size > 1_000) return;
     reported.add(key);
-    const why = f.status !== undefined ? `HTTP ${f.status}` : f.error instanceof Error ? f.error.message : f.reason;
-    logger.warn?.(`example agent: push notification for task ${f.taskId} not delivered (${f.reason}: ${why}); further failures for this webhook are not logged`);
+    const why =
+      f.status !== undefined
+        ? `HTTP ${f.status}`
+        : f.error instanceof Error
+          ? f.error.message
+          : f.reason;
+    logger.warn?.(
+      `example agent: push notification for task ${f.taskId} not delivered (${f.reason}: ${why}); further failures for this webhook are not logged`,
+    );
   };
   const push = createPushNotificationSender({
     store,
@@ -327,9 +453,13 @@ export async function startExampleAgent(options: ExampleAgentOptions = {}): Prom
   });
   // With PostgreSQL, push notifications go through the store's outbox: queued with each event in its transaction,
   // delivered once by whichever instance claims them, retried across restarts.
-  if (postgres !== undefined && capabilities.pushNotifications) postgres.deliverPushNotifications(push, { maxAttempts: 2, onDeliveryError, logger });
+  if (postgres !== undefined && capabilities.pushNotifications)
+    postgres.deliverPushNotifications(push, { maxAttempts: 2, onDeliveryError, logger });
   const taskHandler = createA2AServiceTaskHandler<ExamplePrincipal | undefined>({
-    executor: createExampleExecutor({ longRunningMs: options.longRunningMs ?? 1500, shutdown: shutdown.signal }),
+    executor: createExampleExecutor({
+      longRunningMs: options.longRunningMs ?? 1500,
+      shutdown: shutdown.signal,
+    }),
     store,
     capabilities,
     clientContextIds: "known",
@@ -337,24 +467,38 @@ export async function startExampleAgent(options: ExampleAgentOptions = {}): Prom
     // Each token's subject has its own tasks; anonymous callers share theirs.
     ownerOf: (principal) => principal?.subject ?? "",
     extendedAgentCard: ({ principal }) => {
-      if (principal?.extendedCard !== true) throw new PermissionDeniedError("This token may not read the extended agent card");
-      if (extendedCard === undefined) throw new Error("the extended card is not ready: the agent is still starting");
+      if (principal?.extendedCard !== true)
+        throw new PermissionDeniedError("This token may not read the extended agent card");
+      if (extendedCard === undefined)
+        throw new Error("the extended card is not ready: the agent is still starting");
       return extendedCard;
     },
-    ...(capabilities.pushNotifications ? (postgres !== undefined ? { checkPushUrl: (url: string) => push.checkUrl(url) } : { onTaskEvent: push.onTaskEvent }) : {}),
+    ...(capabilities.pushNotifications
+      ? postgres !== undefined
+        ? { checkPushUrl: (url: string) => push.checkUrl(url) }
+        : { onTaskEvent: push.onTaskEvent }
+      : {}),
   });
-  const handler = options.onCall !== undefined ? observed(taskHandler, options.onCall) : taskHandler;
-  const authenticate = ({ serviceParameters, operation }: AuthRequest): ExamplePrincipal | undefined => {
+  const handler =
+    options.onCall !== undefined ? observed(taskHandler, options.onCall) : taskHandler;
+  const authenticate = ({
+    serviceParameters,
+    operation,
+  }: AuthRequest): ExamplePrincipal | undefined => {
     const header = serviceParameters.get("authorization")?.trim();
     if (header === undefined || header === "") {
-      if (requireAuthentication) throw new UnauthenticatedError("This agent requires a bearer token");
+      if (requireAuthentication)
+        throw new UnauthenticatedError("This agent requires a bearer token");
       return undefined;
     }
     const match = /^Bearer\s+(\S+)$/i.exec(header);
-    const principal = match === null ? undefined : Object.hasOwn(tokens, match[1]!) ? tokens[match[1]!] : undefined;
-    if (principal === undefined) throw new UnauthenticatedError("Unknown or malformed bearer token");
+    const principal =
+      match === null ? undefined : Object.hasOwn(tokens, match[1]!) ? tokens[match[1]!] : undefined;
+    if (principal === undefined)
+      throw new UnauthenticatedError("Unknown or malformed bearer token");
     // Fails closed: a binding that does not name the operation before authentication gets no task right either.
-    if (principal.tasks === false && operation !== "GetExtendedAgentCard") throw new PermissionDeniedError("This token may not use messages or tasks");
+    if (principal.tasks === false && operation !== "GetExtendedAgentCard")
+      throw new PermissionDeniedError("This token may not use messages or tasks");
     return principal;
   };
   // No versionWhenMissing: a request without A2A-Version is a 0.3 request (spec §3.6: "Agents MUST interpret empty value
@@ -365,13 +509,21 @@ export async function startExampleAgent(options: ExampleAgentOptions = {}): Prom
   // A2A 0.3 on every binding, served by the same handler (gen/a2a_a2a_v03.ts): the 0.3 proto's generated gRPC and
   // HTTP+JSON servers over a translating handler, and the 0.3 JSON-RPC wire on the 1.0 JSON-RPC server.
   let publicCard: JsonObject | undefined;
-  const v03 = legacyV03 ? createA2AServiceV03(handler, { publicCard: () => publicCard }) : undefined;
+  const v03 = legacyV03
+    ? createA2AServiceV03(handler, { publicCard: () => publicCard })
+    : undefined;
   // One bound on what the agent holds for peers that do not read, shared by every listener: HTTP (JSON-RPC, HTTP+JSON,
   // card, Connect), gRPC and WebSocket. Over 64 MiB, the answer that has waited longest for its peer is dropped.
   const writeBudget = new WriteBudget(DEFAULT_MAX_PENDING_WRITE_BYTES);
   const grpc = await listenA2AServiceGrpc(handler, {
     ...serverOptions,
-    listen: { host, port: options.grpcPort ?? 0, reflection: true, writeBudget, services: v03 === undefined ? [] : [v03.grpcJsService(serverOptions)] },
+    listen: {
+      host,
+      port: options.grpcPort ?? 0,
+      reflection: true,
+      writeBudget,
+      services: v03 === undefined ? [] : [v03.grpcJsService(serverOptions)],
+    },
   });
   // Header size, slowloris and keep-alive limits, JSON error bodies for what node:http refuses itself (server-limits.ts).
   const http: Server = createA2AHttpServer();
@@ -395,21 +547,39 @@ export async function startExampleAgent(options: ExampleAgentOptions = {}): Prom
   const docs = { openapi: "/openapi.json", openrpc: "/openrpc.json", page: "/docs" };
   const docsUrl = `${mounted.baseUrl}${docs.page}`;
   // Both cards list every interface (supportedInterfaces is REQUIRED on the extended card too).
-  const card1 = toJson(AgentCardSchema, agentCard(capabilities, false, requireAuthentication, mounted, docsUrl, legacyV03)) as JsonObject;
+  const card1 = toJson(
+    AgentCardSchema,
+    agentCard(capabilities, false, requireAuthentication, mounted, docsUrl, legacyV03),
+  ) as JsonObject;
   const problems = checkAgentCard(card1, mounted);
-  if (problems.length > 0) throw new Error(`agent card does not match what is mounted: ${problems.map((p) => p.message).join("; ")}`);
+  if (problems.length > 0)
+    throw new Error(
+      `agent card does not match what is mounted: ${problems.map((p) => p.message).join("; ")}`,
+    );
   const card = card1;
   publicCard = card1;
   // With 0.3: requests that name no A2A-Version (0.3 clients, spec §3.6) get the card with 0.3's top-level fields
   // (url, preferredTransport, additionalInterfaces, protocolVersion, …) added, so that 0.3 clients find the agent;
   // 1.x requests get the 1.0 card (Vary: A2A-Version).
   const serveCard = (json: JsonValue) => serveAgentCard(json, { lastModified: startedAt });
-  const cardHandler = legacyV03 ? serveAgentCardVersions({ current: card1, v03: hybridAgentCard(card1) }, serveCard) : serveCard(card1);
+  const cardHandler = legacyV03
+    ? serveAgentCardVersions({ current: card1, v03: hybridAgentCard(card1) }, serveCard)
+    : serveCard(card1);
   extendedCard = agentCard(capabilities, true, requireAuthentication, mounted, docsUrl, legacyV03);
-  const jsonrpc = createA2AServiceJsonRpcServer(handler, { ...serverOptions, ...(v03 !== undefined ? { wires: [v03.jsonRpcWire] } : {}) });
-  const rest = createA2AServiceRestServer(handler, { ...serverOptions, basePath: "/a2a/rest", ...(tckProfile ? { responseContentType: "application/json" as const } : {}) });
+  const jsonrpc = createA2AServiceJsonRpcServer(handler, {
+    ...serverOptions,
+    ...(v03 !== undefined ? { wires: [v03.jsonRpcWire] } : {}),
+  });
+  const rest = createA2AServiceRestServer(handler, {
+    ...serverOptions,
+    basePath: "/a2a/rest",
+    ...(tckProfile ? { responseContentType: "application/json" as const } : {}),
+  });
   const restV03 = v03?.restServer({ ...serverOptions, basePath: "/a2a/rest" });
-  const restHandler = restV03 === undefined ? rest.handler : routeRestVersions({ current: rest.handler, v03: restV03.handler, basePath: "/a2a/rest" });
+  const restHandler =
+    restV03 === undefined
+      ? rest.handler
+      : routeRestVersions({ current: rest.handler, v03: restV03.handler, basePath: "/a2a/rest" });
   // The generated documents know the operations, not where they are mounted: their servers are set here.
   const apiDocuments = options.apiDocuments ?? generatedApiDocuments;
   const bindings = serveNode(
@@ -426,8 +596,21 @@ export async function startExampleAgent(options: ExampleAgentOptions = {}): Prom
           security: openApiSecurity(card as JsonObject, String(apiDocuments.openapi["openapi"])),
         }),
       },
-      { prefix: docs.openrpc, handler: serveApiDocument(apiDocuments.openrpc, { path: docs.openrpc, servers: [{ name: "JSON-RPC", url: `${mounted.baseUrl}${mounted.jsonRpcPath}` }] }) },
-      { prefix: docs.page, handler: serveApiReference({ prefix: docs.page, documentUrl: `..${docs.openapi}`, title: "protoc-gen-a2a example agent: HTTP+JSON API" }) },
+      {
+        prefix: docs.openrpc,
+        handler: serveApiDocument(apiDocuments.openrpc, {
+          path: docs.openrpc,
+          servers: [{ name: "JSON-RPC", url: `${mounted.baseUrl}${mounted.jsonRpcPath}` }],
+        }),
+      },
+      {
+        prefix: docs.page,
+        handler: serveApiReference({
+          prefix: docs.page,
+          documentUrl: `..${docs.openapi}`,
+          title: "protoc-gen-a2a example agent: HTTP+JSON API",
+        }),
+      },
     ),
     { writeBudget },
   );
@@ -467,7 +650,11 @@ export async function startExampleAgent(options: ExampleAgentOptions = {}): Prom
       shutdown.abort();
       await ws.close();
       http.closeAllConnections();
-      await Promise.all([new Promise<void>((resolve) => http.close(() => resolve())), grpc.close(), push.close()]);
+      await Promise.all([
+        new Promise<void>((resolve) => http.close(() => resolve())),
+        grpc.close(),
+        push.close(),
+      ]);
       sqlite?.close();
       // Turns still running get the grace period, then their tasks are failed (with an event every stream gets).
       await postgres?.close(options.shutdownGraceMs ?? 5_000);

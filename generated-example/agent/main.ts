@@ -21,13 +21,17 @@ const agent = await startExampleAgent({
   // and 10000) say how soon the others notice that it died.
   cluster: {
     ...(process.env["A2A_INSTANCE_ID"] ? { instanceId: process.env["A2A_INSTANCE_ID"] } : {}),
-    ...(process.env["A2A_HEARTBEAT_MS"] ? { heartbeatMs: Number(process.env["A2A_HEARTBEAT_MS"]) } : {}),
+    ...(process.env["A2A_HEARTBEAT_MS"]
+      ? { heartbeatMs: Number(process.env["A2A_HEARTBEAT_MS"]) }
+      : {}),
     ...(process.env["A2A_LEASE_MS"] ? { leaseMs: Number(process.env["A2A_LEASE_MS"]) } : {}),
   },
   // Behind a reverse proxy or load balancer: A2A_PUBLIC_URL (e.g. https://agent.example.com) is the base of the card's HTTP
   // interface URLs, A2A_PUBLIC_GRPC_ADDRESS (host:port) its gRPC address; default: this process's own addresses.
   ...(process.env["A2A_PUBLIC_URL"] ? { publicUrl: process.env["A2A_PUBLIC_URL"] } : {}),
-  ...(process.env["A2A_PUBLIC_GRPC_ADDRESS"] ? { publicGrpcAddress: process.env["A2A_PUBLIC_GRPC_ADDRESS"] } : {}),
+  ...(process.env["A2A_PUBLIC_GRPC_ADDRESS"]
+    ? { publicGrpcAddress: process.env["A2A_PUBLIC_GRPC_ADDRESS"] }
+    : {}),
 }).catch((e: unknown) => {
   // An unusable A2A_TASK_DB (not SQLite, damaged, locked, read-only, …): one line that names the file and says what to do.
   if (e instanceof SqliteTaskStoreError) {
@@ -36,7 +40,9 @@ const agent = await startExampleAgent({
   }
   // A PostgreSQL that cannot be reached or used: one line (no stack).
   if (/^postgres(ql)?:\/\//i.test(process.env["A2A_TASK_DB"] ?? "") && e instanceof Error) {
-    console.error(`example agent: cannot start: the PostgreSQL task database (A2A_TASK_DB) cannot be used: ${e.message}`);
+    console.error(
+      `example agent: cannot start: the PostgreSQL task database (A2A_TASK_DB) cannot be used: ${e.message}`,
+    );
     process.exit(1);
   }
   throw e;
@@ -46,7 +52,9 @@ console.log(
   `example agent: card ${endpoints.cardUrl} · JSON-RPC ${endpoints.jsonrpc} · HTTP+JSON ${endpoints.rest} · gRPC ${endpoints.grpc} (h2c, reflection) · gRPC-web and Connect ${endpoints.connect} · WebSocket ${endpoints.ws}`,
 );
 if (profile !== "default") console.log(`example agent: profile ${profile}`);
-console.log(`example agent: API reference ${endpoints.docs} · OpenAPI ${endpoints.openapi} · OpenRPC ${endpoints.openrpc}`);
+console.log(
+  `example agent: API reference ${endpoints.docs} · OpenAPI ${endpoints.openapi} · OpenRPC ${endpoints.openrpc}`,
+);
 
 let stopping = false;
 function stop(why: string): void {

@@ -62,7 +62,9 @@ if (command === undefined) {
       process.exit(result.ok ? 0 : 2);
     },
     (e: unknown) => {
-      console.error(`protoc-gen-a2a scaffold-binding: ${e instanceof Error ? e.message : String(e)}`);
+      console.error(
+        `protoc-gen-a2a scaffold-binding: ${e instanceof Error ? e.message : String(e)}`,
+      );
       process.exit(1);
     },
   );

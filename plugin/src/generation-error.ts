@@ -38,8 +38,16 @@ export function withErrorLocation<T>(where: ErrorLocation, emit: () => T): T {
     return emit();
   } catch (e) {
     if (e instanceof GenerationError) throw e;
-    const error = generationError(where, `internal error: ${e instanceof Error ? e.message : String(e)} (please report it with this proto)`);
-    Object.defineProperty(error, "cause", { value: e, configurable: true, writable: true, enumerable: false });
+    const error = generationError(
+      where,
+      `internal error: ${e instanceof Error ? e.message : String(e)} (please report it with this proto)`,
+    );
+    Object.defineProperty(error, "cause", {
+      value: e,
+      configurable: true,
+      writable: true,
+      enumerable: false,
+    });
     throw error;
   }
 }

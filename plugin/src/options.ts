@@ -65,7 +65,8 @@ export const OPTIONS: readonly OptionSpec[] = [
     meaning:
       "which §5.4 error table the mappers follow: v1.0.1 maps every error to a `google.rpc.Code`-consistent HTTP status; v1.0.0 had TaskNotCancelable 409, ContentTypeNotSupported 415, InvalidAgentResponse 502 and UNIMPLEMENTED for three gRPC codes",
     parse: (value) => {
-      if (!(errorProfiles as readonly string[]).includes(value)) throw new Error(`errors must be one of ${errorProfiles.join(", ")}; got "${value}"`);
+      if (!(errorProfiles as readonly string[]).includes(value))
+        throw new Error(`errors must be one of ${errorProfiles.join(", ")}; got "${value}"`);
       return value as ErrorProfile;
     },
   },
@@ -74,7 +75,8 @@ export const OPTIONS: readonly OptionSpec[] = [
     field: "subscribePost",
     values: "true|false",
     default: "true",
-    meaning: "a2a.proto binds SubscribeToTask to `GET …:subscribe`, the spec text (§5.3, §11.3.2) to `POST`; by default the route table answers both, `false` keeps the proto's verb only",
+    meaning:
+      "a2a.proto binds SubscribeToTask to `GET …:subscribe`, the spec text (§5.3, §11.3.2) to `POST`; by default the route table answers both, `false` keeps the proto's verb only",
     parse: (value) => parseBoolean("subscribe_post", value),
   },
   {
@@ -82,14 +84,18 @@ export const OPTIONS: readonly OptionSpec[] = [
     field: "bindings",
     values: "jsonrpc+rest+grpc",
     default: "jsonrpc+rest+grpc",
-    meaning: "which bindings' servers and clients to emit (any +-separated subset); without `grpc` nothing imports `@connectrpc/*`, `@grpc/grpc-js` or the runtime's gRPC entry points",
+    meaning:
+      "which bindings' servers and clients to emit (any +-separated subset); without `grpc` nothing imports `@connectrpc/*`, `@grpc/grpc-js` or the runtime's gRPC entry points",
     parse: (value) => {
       const list = value
         .split(/[+|]/)
         .map((b) => b.trim())
         .filter((b) => b !== "");
       const unknown = list.filter((b) => !(allBindings as readonly string[]).includes(b));
-      if (list.length === 0 || unknown.length > 0) throw new Error(`bindings must be a +-separated list of ${allBindings.join(", ")}; got "${value}"`);
+      if (list.length === 0 || unknown.length > 0)
+        throw new Error(
+          `bindings must be a +-separated list of ${allBindings.join(", ")}; got "${value}"`,
+        );
       return new Set(list as Binding[]);
     },
   },
@@ -101,8 +107,15 @@ export const OPTIONS: readonly OptionSpec[] = [
     meaning:
       '`sqlite` adds the task runtime\'s SQLite store (`@protoc-gen-a2a/runtime/sqlite`, on better-sqlite3 12, WAL; tasks and push configs survive a restart; the saves of one event-loop turn are one transaction, and no event reaches a client before its commit; `synchronous: "FULL"` makes that survive power loss too) and `create<Service>SqliteTaskStore(path, options)` in its own file, `<file>_a2a_sqlite_task_store.ts`; `postgres` adds the PostgreSQL store that several agent instances share (`@protoc-gen-a2a/runtime/postgres`, on `pg`: any instance serves any call, streams and cancel cross instances, push notifications from a durable outbox) and `open<Service>PostgresTaskStore(connectionString, options)` in `<file>_a2a_postgres_task_store.ts` (the task handler imports neither: a bundle for Workers or a browser links no store); `sqlite+postgres` both; generated-example/gen is generated with `sqlite+postgres`',
     parse: (value) => {
-      if (value !== "memory" && value !== "sqlite" && value !== "postgres" && value !== "sqlite+postgres") {
-        throw new Error(`task_store must be memory, sqlite, postgres or sqlite+postgres; got "${value}"`);
+      if (
+        value !== "memory" &&
+        value !== "sqlite" &&
+        value !== "postgres" &&
+        value !== "sqlite+postgres"
+      ) {
+        throw new Error(
+          `task_store must be memory, sqlite, postgres or sqlite+postgres; got "${value}"`,
+        );
       }
       return value;
     },
@@ -115,7 +128,8 @@ export const OPTIONS: readonly OptionSpec[] = [
     meaning:
       "the server stack of `listen<Service>Grpc`: @grpc/grpc-js, or Connect on node:http2 (adds gRPC-web and the Connect protocol; plain gRPC unary calls take a lean node:http2 path, which `bench/grpc.mjs` measures ahead of grpc-js on the task path; streams go through Connect's own pipeline). The Connect routes (`create<Service>GrpcRoutes`) are emitted either way; the client is Connect's gRPC transport",
     parse: (value) => {
-      if (value !== "grpc-js" && value !== "connect") throw new Error(`grpc_server must be grpc-js or connect; got "${value}"`);
+      if (value !== "grpc-js" && value !== "connect")
+        throw new Error(`grpc_server must be grpc-js or connect; got "${value}"`);
       return value;
     },
   },
@@ -136,7 +150,8 @@ export const OPTIONS: readonly OptionSpec[] = [
     meaning:
       "`<file>_a2a_openapi.json`, the OpenAPI document of the HTTP+JSON binding (with `rest` in `bindings`); `3.2` describes SSE with `itemSchema`, `3.1` with the `x-a2a-item-schema` extension",
     parse: (value) => {
-      if (value !== "3.1" && value !== "3.2" && value !== "none") throw new Error(`openapi must be 3.1, 3.2 or none; got "${value}"`);
+      if (value !== "3.1" && value !== "3.2" && value !== "none")
+        throw new Error(`openapi must be 3.1, 3.2 or none; got "${value}"`);
       return value;
     },
   },
@@ -145,7 +160,8 @@ export const OPTIONS: readonly OptionSpec[] = [
     field: "openRpc",
     values: "true|false",
     default: "true",
-    meaning: "`<file>_a2a_openrpc.json`, the OpenRPC 1.3 document of the JSON-RPC binding (with `jsonrpc` in `bindings`)",
+    meaning:
+      "`<file>_a2a_openrpc.json`, the OpenRPC 1.3 document of the JSON-RPC binding (with `jsonrpc` in `bindings`)",
     parse: (value) => parseBoolean("openrpc", value),
   },
   {
@@ -158,7 +174,10 @@ export const OPTIONS: readonly OptionSpec[] = [
     parse: (value) => {
       if (value === "none") return undefined;
       const m = /^([0-9]+)([kM]?)$/.exec(value);
-      if (m === null || Number(m[1]) === 0) throw new Error(`json_documents_max_bytes must be a positive number of bytes (with an optional k or M suffix) or none; got "${value}"`);
+      if (m === null || Number(m[1]) === 0)
+        throw new Error(
+          `json_documents_max_bytes must be a positive number of bytes (with an optional k or M suffix) or none; got "${value}"`,
+        );
       return Number(m[1]) * (m[2] === "k" ? 1024 : m[2] === "M" ? 1024 * 1024 : 1);
     },
   },
@@ -170,7 +189,8 @@ export const OPTIONS: readonly OptionSpec[] = [
     meaning:
       "what a client-streaming or bidi-streaming RPC (which no A2A binding carries) does: `skip` leaves it out of the handler, servers and clients with a notice on stderr naming it (a gRPC call of it gets UNIMPLEMENTED), and the rest of the service is generated; `error` fails generation as before",
     parse: (value) => {
-      if (value !== "skip" && value !== "error") throw new Error(`unsupported_rpcs must be skip or error; got "${value}"`);
+      if (value !== "skip" && value !== "error")
+        throw new Error(`unsupported_rpcs must be skip or error; got "${value}"`);
       return value;
     },
   },
@@ -201,13 +221,24 @@ function parseRpcNames(value: string): ReadonlySet<string> {
     .map((n) => n.trim().replace(/^\./, ""))
     .filter((n) => n !== "");
   const bad = names.filter((n) => !/^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)+$/.test(n));
-  if (bad.length > 0) throw new Error(`skip_http_rules must be a ;-separated list of fully qualified RPC names (pkg.Service.Rpc); got "${bad[0]}"`);
+  if (bad.length > 0)
+    throw new Error(
+      `skip_http_rules must be a ;-separated list of fully qualified RPC names (pkg.Service.Rpc); got "${bad[0]}"`,
+    );
   return new Set(names);
 }
 
 /** protoplugin's own options that apply to this plugin's output, for the README table. */
-export const STANDARD_OPTIONS: readonly { readonly option: string; readonly default: string; readonly meaning: string }[] = [
-  { option: "`target=ts`", default: "`ts`", meaning: "protoplugin's standard option; only `ts` is supported (the default here)" },
+export const STANDARD_OPTIONS: readonly {
+  readonly option: string;
+  readonly default: string;
+  readonly meaning: string;
+}[] = [
+  {
+    option: "`target=ts`",
+    default: "`ts`",
+    meaning: "protoplugin's standard option; only `ts` is supported (the default here)",
+  },
   {
     option: "`import_extension=js` \\| `none` \\| `ts`",
     default: "`none`",
@@ -217,11 +248,14 @@ export const STANDARD_OPTIONS: readonly { readonly option: string; readonly defa
   {
     option: "`rewrite_imports=…`, `ts_nocheck=true`, `keep_empty_files=true`",
     default: "",
-    meaning: "protoplugin's standard options, as for protoc-gen-es (`rewrite_imports` applies to the imports of generated files, not to `@protoc-gen-a2a/runtime`)",
+    meaning:
+      "protoplugin's standard options, as for protoc-gen-es (`rewrite_imports` applies to the imports of generated files, not to `@protoc-gen-a2a/runtime`)",
   },
 ];
 
-export const defaultOptions: PluginOptions = Object.fromEntries(OPTIONS.map((o) => [o.field, o.parse(o.default)])) as unknown as PluginOptions;
+export const defaultOptions: PluginOptions = Object.fromEntries(
+  OPTIONS.map((o) => [o.field, o.parse(o.default)]),
+) as unknown as PluginOptions;
 
 /**
  * Parses the plugin's own options. Unknown keys and bad values throw: protoplugin
@@ -231,7 +265,10 @@ export function parseOptions(raw: readonly { key: string; value: string }[]): Pl
   const options: Record<string, unknown> = { ...defaultOptions };
   for (const { key, value } of raw) {
     const spec = OPTIONS.find((o) => o.key === key);
-    if (spec === undefined) throw new Error(`unknown option "${key}"; protoc-gen-a2a accepts ${OPTIONS.map((o) => `${o.key}=${o.values}`).join(", ")}`);
+    if (spec === undefined)
+      throw new Error(
+        `unknown option "${key}"; protoc-gen-a2a accepts ${OPTIONS.map((o) => `${o.key}=${o.values}`).join(", ")}`,
+      );
     options[spec.field] = spec.parse(value);
   }
   return options as unknown as PluginOptions;
@@ -242,7 +279,8 @@ export function optionsTable(): string {
   const rows = OPTIONS.map((o) => {
     const [first, ...rest] = o.values.split("|");
     const option = [`\`${o.key}=${first}\``, ...rest.map((v) => `\`${v}\``)].join(" \\| ");
-    const fallback = o.key === "bindings" ? "all three" : o.default === "" ? "none" : `\`${o.default}\``;
+    const fallback =
+      o.key === "bindings" ? "all three" : o.default === "" ? "none" : `\`${o.default}\``;
     return `| ${option} | ${fallback} | ${o.meaning} |`;
   });
   const standard = STANDARD_OPTIONS.map((s) => `| ${s.option} | ${s.default} | ${s.meaning} |`);

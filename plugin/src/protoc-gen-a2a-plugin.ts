@@ -36,7 +36,9 @@ const inner = createEcmaScriptPlugin<PluginOptions>({
   parseOptions,
   generateTs,
   transpile() {
-    throw new Error(`${name} emits TypeScript only: run it with target=ts (the default when no target is given)`);
+    throw new Error(
+      `${name} emits TypeScript only: run it with target=ts (the default when no target is given)`,
+    );
   },
 });
 
@@ -60,7 +62,9 @@ export const protocGenA2a: Plugin = {
 };
 
 function generateTs(schema: Schema<PluginOptions>): void {
-  const models = schema.files.filter((file) => file.services.length > 0).map((file) => buildFileModel(file, schema.options, schema.proto.parameter));
+  const models = schema.files
+    .filter((file) => file.services.length > 0)
+    .map((file) => buildFileModel(file, schema.options, schema.proto.parameter));
   noticeUnknownSkippedRpcs(schema);
   if (models.length === 0) return;
   // A2A 0.3's proto in the same run: the 1.0 files get its clients and servers joined to theirs.
@@ -72,7 +76,11 @@ function generateTs(schema: Schema<PluginOptions>): void {
 }
 
 /** Emits every output file of one proto file. */
-function emitFile(schema: Schema<PluginOptions>, model: FileModel, v03: ReturnType<typeof v03CompanionOf>): void {
+function emitFile(
+  schema: Schema<PluginOptions>,
+  model: FileModel,
+  v03: ReturnType<typeof v03CompanionOf>,
+): void {
   const bindings = schema.options.bindings;
   emitHandlerFile(schema, model);
   emitErrorsFile(schema, model);
@@ -103,16 +111,26 @@ function emitFile(schema: Schema<PluginOptions>, model: FileModel, v03: ReturnTy
   }
   const parameter = schema.proto.parameter;
   if (schema.options.jsonSchema) emitJsonSchemas(schema, model, parameter);
-  if (bindings.has("rest") && schema.options.openApi !== "none") emitOpenApi(schema, model, parameter, schema.options.openApi);
+  if (bindings.has("rest") && schema.options.openApi !== "none")
+    emitOpenApi(schema, model, parameter, schema.options.openApi);
   if (jsonRpc && schema.options.openRpc) emitOpenRpc(schema, model, parameter);
   if (schema.options.manifest) emitManifest(schema, model, parameter);
 }
 
 /** A `skip_http_rules` name that no RPC of this run has: a typo, or an RPC another plugin run (buf's per-directory strategy) generates. */
 function noticeUnknownSkippedRpcs(schema: Schema<PluginOptions>): void {
-  const known = new Set(schema.files.flatMap((file) => file.services.flatMap((service) => service.methods.map((m) => `${service.typeName}.${m.name}`))));
+  const known = new Set(
+    schema.files.flatMap((file) =>
+      file.services.flatMap((service) =>
+        service.methods.map((m) => `${service.typeName}.${m.name}`),
+      ),
+    ),
+  );
   for (const name of schema.options.skipHttpRules) {
     if (known.has(name)) continue;
-    notice({ file: "plugin options", option: "skip_http_rules" }, `no RPC of the files of this run is named ${name} (buf runs a plugin once per directory unless \`strategy: all\`)`);
+    notice(
+      { file: "plugin options", option: "skip_http_rules" },
+      `no RPC of the files of this run is named ${name} (buf runs a plugin once per directory unless \`strategy: all\`)`,
+    );
   }
 }

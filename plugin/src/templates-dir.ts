@@ -16,7 +16,10 @@ export function templatesDir(): string {
     const candidate = join(dir, "templates");
     if (existsSync(join(candidate, "errors.ts.hbs"))) return (cached = candidate);
     const parent = dirname(dir);
-    if (parent === dir) throw new Error(`protoc-gen-a2a: templates/ not found above ${fileURLToPath(import.meta.url)}`);
+    if (parent === dir)
+      throw new Error(
+        `protoc-gen-a2a: templates/ not found above ${fileURLToPath(import.meta.url)}`,
+      );
     dir = parent;
   }
 }

@@ -46,7 +46,15 @@ export {
   type HttpErrorResponse,
   type JsonRpcErrorObject,
 } from "./errors/a2a-error.js";
-export { ServiceParameters, createCallContext, type AuthRequest, type AuthenticateFn, type CallContext, type CallContextInit, type ProtocolBinding } from "./pipeline/call-context.js";
+export {
+  ServiceParameters,
+  createCallContext,
+  type AuthRequest,
+  type AuthenticateFn,
+  type CallContext,
+  type CallContextInit,
+  type ProtocolBinding,
+} from "./pipeline/call-context.js";
 export type { CallOptions, ClientOptions } from "./client/call-options.js";
 export type { HttpServerOptions, ServerOptions } from "./pipeline/server-pipeline.js";
 export {
@@ -58,18 +66,49 @@ export {
   type RequestLimitOptions,
   type RequestLimits,
 } from "./pipeline/limits.js";
-export { DEFAULT_MAX_PENDING_WRITE_BYTES, WriteBudget, type PendingWrite, type PendingWritesStats, type WatchOptions } from "./pipeline/write-budget.js";
-export { AGENT_CARD_WELL_KNOWN_PATH, CONNECT_PROTOCOL_BINDING, GRPC_WEB_PROTOCOL_BINDING, grpcAddressTls, grpcHostPort, type A2ABindingName } from "./protocol/discovery.js";
+export {
+  DEFAULT_MAX_PENDING_WRITE_BYTES,
+  WriteBudget,
+  type PendingWrite,
+  type PendingWritesStats,
+  type WatchOptions,
+} from "./pipeline/write-budget.js";
+export {
+  AGENT_CARD_WELL_KNOWN_PATH,
+  CONNECT_PROTOCOL_BINDING,
+  GRPC_WEB_PROTOCOL_BINDING,
+  grpcAddressTls,
+  grpcHostPort,
+  type A2ABindingName,
+} from "./protocol/discovery.js";
 export { IMPLICIT_VERSION, type VersionNegotiation } from "./pipeline/service-parameters.js";
 export { RUNTIME_VERSION } from "./version/runtime-version.js";
 /** Stream event ids (`<seq>:<task id>`, sent as SSE `id:`) and resuming dropped streams in the HTTP clients. */
-export { LAST_EVENT_ID_PARAMETER, eventIdOf, formatEventId, parseEventId, setEventId, type ParsedEventId } from "./task/event-ids.js";
-export { DEFAULT_STREAM_RESUME, type ResumableStreamClientOptions, type ResumeSettings, type StreamResumeOptions } from "./http/stream-resume.js";
+export {
+  LAST_EVENT_ID_PARAMETER,
+  eventIdOf,
+  formatEventId,
+  parseEventId,
+  setEventId,
+  type ParsedEventId,
+} from "./task/event-ids.js";
+export {
+  DEFAULT_STREAM_RESUME,
+  type ResumableStreamClientOptions,
+  type ResumeSettings,
+  type StreamResumeOptions,
+} from "./http/stream-resume.js";
 /** ProtoJSON as the bindings speak it, and the type registry of Any and extensions. */
 export { JsonDecodeError, decodeMessage, encodeMessage } from "./protojson/proto-json.js";
 export { mergeRegistries, type TypeRegistryOption } from "./protojson/type-registry.js";
 export { CONSOLE_LOGGER, SILENT_LOGGER, type LogFn, type Logger } from "./observe/logger.js";
-export type { A2ATracing, PushDeliveryOutcome, TracedClientCall, TracedPushDelivery, TracedServerCall } from "./observe/tracing.js";
+export type {
+  A2ATracing,
+  PushDeliveryOutcome,
+  TracedClientCall,
+  TracedPushDelivery,
+  TracedServerCall,
+} from "./observe/tracing.js";
 /** Operation descriptors and the client transport interface (for clients of custom bindings). */
 export type { OperationDescriptor, OperationKind } from "./protocol/operation.js";
 export type { Transport } from "./client/transport.js";
@@ -80,7 +119,12 @@ export type { Transport } from "./client/transport.js";
 // (the generated ProtoJSON readers and writers, REQUIRED tables, the server pipeline's steps, the
 // clients' request checks). runtime/api-report.md lists them with the rest.
 // ---------------------------------------------------------------------------------------------
-export { callSignal, requestHeaders, requestMessage, unreachableError } from "./client/call-options.js";
+export {
+  callSignal,
+  requestHeaders,
+  requestMessage,
+  unreachableError,
+} from "./client/call-options.js";
 export { operationOf, type OperationOf } from "./protocol/operation.js";
 export { checkRuntimeVersion } from "./version/runtime-version.js";
 /** The server pipeline every binding runs a request through. */
@@ -98,11 +142,33 @@ export {
   type PipelineSettings,
   type ServiceDefinitionBase,
 } from "./pipeline/server-pipeline.js";
-export { formatExtensions, negotiateVersion, normalizeVersion, parseExtensions } from "./pipeline/service-parameters.js";
+export {
+  formatExtensions,
+  negotiateVersion,
+  normalizeVersion,
+  parseExtensions,
+} from "./pipeline/service-parameters.js";
 export { findLimitViolation, jsonDepthExceeds, type LimitViolation } from "./pipeline/limits.js";
-export { fillRequiredDefaults, findMissingFields, type FieldRule, type RequiredCheck, type RequirementTable } from "./pipeline/required-fields.js";
-export { checkedRequestMessage, clientRequestSettings, invalidParamsError, type ClientRequestSettings, type ClientServiceTables } from "./client/request-check.js";
-export { BINDING_CALL, isBindingCall, isImmutable, markImmutable } from "./pipeline/binding-call.js";
+export {
+  fillRequiredDefaults,
+  findMissingFields,
+  type FieldRule,
+  type RequiredCheck,
+  type RequirementTable,
+} from "./pipeline/required-fields.js";
+export {
+  checkedRequestMessage,
+  clientRequestSettings,
+  invalidParamsError,
+  type ClientRequestSettings,
+  type ClientServiceTables,
+} from "./client/request-check.js";
+export {
+  BINDING_CALL,
+  isBindingCall,
+  isImmutable,
+  markImmutable,
+} from "./pipeline/binding-call.js";
 export { hasObjectJson, hasOwnJsonForm } from "./protojson/json-form.js";
 export { withTracingHeaders } from "./observe/tracing.js";
 /** The generated ProtoJSON writers (`_a2a_json.ts`) and what the servers answer with them. */

@@ -13,23 +13,33 @@ import { bundleExampleAgent } from "../bundle-example-agent.mjs";
 
 /** Generates generated-example/gen's code with `errors=v1.0.0` into `out` (buf.gen.yaml otherwise). */
 export function generateV100({ repoRoot, out, templateFile }) {
-  const built = spawnSync(process.execPath, [join(repoRoot, "plugin", "build.mjs")], { encoding: "utf8" });
-  if (built.status !== 0) throw new Error(`building the plugin (node plugin/build.mjs) failed: ${built.stderr.trim()}`);
+  const built = spawnSync(process.execPath, [join(repoRoot, "plugin", "build.mjs")], {
+    encoding: "utf8",
+  });
+  if (built.status !== 0)
+    throw new Error(`building the plugin (node plugin/build.mjs) failed: ${built.stderr.trim()}`);
   const template = parse(readFileSync(join(repoRoot, "buf.gen.yaml"), "utf8"));
   template.clean = true;
   let found = false;
   for (const plugin of template.plugins) {
     plugin.out = out;
     if (String(plugin.local).includes("protoc-gen-a2a")) {
-      plugin.opt = [...(plugin.opt ?? []).filter((o) => !String(o).startsWith("errors=")), "errors=v1.0.0"];
+      plugin.opt = [
+        ...(plugin.opt ?? []).filter((o) => !String(o).startsWith("errors=")),
+        "errors=v1.0.0",
+      ];
       found = true;
     }
   }
   if (!found) throw new Error("buf.gen.yaml has no protoc-gen-a2a plugin");
   writeFileSync(templateFile, stringify(template));
   const buf = join(repoRoot, "node_modules", ".bin", "buf");
-  const r = spawnSync(buf, ["generate", "--template", templateFile], { cwd: repoRoot, encoding: "utf8" });
-  if (r.status !== 0) throw new Error(`buf generate (errors=v1.0.0) failed: ${r.error?.message ?? r.stderr.trim()}`);
+  const r = spawnSync(buf, ["generate", "--template", templateFile], {
+    cwd: repoRoot,
+    encoding: "utf8",
+  });
+  if (r.status !== 0)
+    throw new Error(`buf generate (errors=v1.0.0) failed: ${r.error?.message ?? r.stderr.trim()}`);
 }
 
 /** An esbuild plugin: relative imports that land in `from` resolve in `to` instead (`x.js` → `x.ts` when that exists). */
@@ -41,8 +51,10 @@ function redirect(from, to) {
         const target = resolve(args.resolveDir, args.path);
         if (!target.startsWith(from + sep)) return undefined;
         let path = to + target.slice(from.length);
-        if (path.endsWith(".js") && !existsSync(path) && existsSync(`${path.slice(0, -3)}.ts`)) path = `${path.slice(0, -3)}.ts`;
-        if (!existsSync(path)) return { errors: [{ text: `${args.path}: ${path} was not generated` }] };
+        if (path.endsWith(".js") && !existsSync(path) && existsSync(`${path.slice(0, -3)}.ts`))
+          path = `${path.slice(0, -3)}.ts`;
+        if (!existsSync(path))
+          return { errors: [{ text: `${args.path}: ${path} was not generated` }] };
         return { path };
       });
     },
@@ -55,7 +67,10 @@ function redirect(from, to) {
  */
 export async function bundleAgent({ repoRoot, outfile, generatedCode }) {
   const gen = join(repoRoot, "generated-example", "gen");
-  await bundleExampleAgent({ outfile, plugins: generatedCode !== undefined ? [redirect(gen, generatedCode)] : [] });
+  await bundleExampleAgent({
+    outfile,
+    plugins: generatedCode !== undefined ? [redirect(gen, generatedCode)] : [],
+  });
 }
 
 /**
@@ -64,7 +79,13 @@ export async function bundleAgent({ repoRoot, outfile, generatedCode }) {
  */
 export function startAgent({ bundle, profile, capabilities, timeoutMs = 60_000 }) {
   const child = spawn(process.execPath, [bundle], {
-    env: { ...process.env, A2A_PROFILE: profile === "tck" ? "tck" : "default", A2A_CAPABILITIES: capabilities ?? "", A2A_HTTP_PORT: "0", A2A_GRPC_PORT: "0" },
+    env: {
+      ...process.env,
+      A2A_PROFILE: profile === "tck" ? "tck" : "default",
+      A2A_CAPABILITIES: capabilities ?? "",
+      A2A_HTTP_PORT: "0",
+      A2A_GRPC_PORT: "0",
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
@@ -80,7 +101,9 @@ export function startAgent({ bundle, profile, capabilities, timeoutMs = 60_000 }
     const fail = (why) => {
       if (started) return;
       clearTimeout(timer);
-      void stop().then(() => rejectStart(new Error(`the example agent did not start (${why}); its output:\n${output}`)));
+      void stop().then(() =>
+        rejectStart(new Error(`the example agent did not start (${why}); its output:\n${output}`)),
+      );
     };
     const timer = setTimeout(() => fail(`no card URL within ${timeoutMs} ms`), timeoutMs);
     const onData = (chunk) => {

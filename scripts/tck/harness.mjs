@@ -16,13 +16,20 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync
 import { join } from "node:path";
 
 /** The files a TCK checkout must have. */
-const TCK_FILES = ["run_tck.py", "pyproject.toml", "tests/compatibility/conftest.py", "specification/a2a.proto"];
+const TCK_FILES = [
+  "run_tck.py",
+  "pyproject.toml",
+  "tests/compatibility/conftest.py",
+  "specification/a2a.proto",
+];
 
 /** Why `dir` is not a TCK checkout, or undefined. */
 export function notATck(dir) {
   if (!existsSync(dir)) return `${dir} does not exist`;
   const missing = TCK_FILES.filter((f) => !existsSync(join(dir, f)));
-  return missing.length > 0 ? `${dir} is not an a2aproject/a2a-tck checkout (no ${missing.join(", ")})` : undefined;
+  return missing.length > 0
+    ? `${dir} is not an a2aproject/a2a-tck checkout (no ${missing.join(", ")})`
+    : undefined;
 }
 
 /** The checkout's commit (git rev-parse HEAD), or undefined. */
@@ -35,13 +42,17 @@ export function commitOf(dir) {
 function patch(file, from, to, what) {
   const text = readFileSync(file, "utf8");
   const found = typeof from === "string" ? text.includes(from) : from.test(text);
-  if (!found) throw new Error(`harness change "${what}": ${file} no longer contains ${String(from)}; this TCK version needs a new recipe`);
+  if (!found)
+    throw new Error(
+      `harness change "${what}": ${file} no longer contains ${String(from)}; this TCK version needs a new recipe`,
+    );
   writeFileSync(file, text.replace(from, to));
 }
 
 function run(command, args, options) {
   const r = spawnSync(command, args, { encoding: "utf8", ...options });
-  if (r.error !== undefined || r.status !== 0) throw new Error(`${command} ${args.join(" ")} failed: ${r.error?.message ?? r.stderr.trim()}`);
+  if (r.error !== undefined || r.status !== 0)
+    throw new Error(`${command} ${args.join(" ")} failed: ${r.error?.message ?? r.stderr.trim()}`);
 }
 
 /**
@@ -52,16 +63,39 @@ function run(command, args, options) {
 export function prepareTck({ source, work, protoc, grpcPythonPlugin, googleProtos }) {
   const root = join(work, "tck");
   const skip = new Set([".git", "reports", "__pycache__", ".venv", ".pytest_cache"]);
-  cpSync(source, root, { recursive: true, filter: (src) => !skip.has(src.split(/[\\/]/).pop() ?? "") });
+  cpSync(source, root, {
+    recursive: true,
+    filter: (src) => !skip.has(src.split(/[\\/]/).pop() ?? ""),
+  });
   const changes = [];
 
-  patch(join(root, "pyproject.toml"), /minversion = "8\.0"/, 'minversion = "7.0"', "pytest minversion");
+  patch(
+    join(root, "pyproject.toml"),
+    /minversion = "8\.0"/,
+    'minversion = "7.0"',
+    "pytest minversion",
+  );
   changes.push('pyproject.toml: pytest minversion "8.0" → "7.0"');
 
   const spec = join(root, "specification");
   const generated = join(spec, "generated");
-  run(protoc, ["-I", ".", "-I", googleProtos, `--python_out=${generated}`, `--grpc_python_out=${generated}`, `--plugin=protoc-gen-grpc_python=${grpcPythonPlugin}`, "a2a.proto"], { cwd: spec });
-  changes.push("specification/generated/a2a_pb2.py, a2a_pb2_grpc.py: regenerated from specification/a2a.proto with the local protoc and grpc_python_plugin");
+  run(
+    protoc,
+    [
+      "-I",
+      ".",
+      "-I",
+      googleProtos,
+      `--python_out=${generated}`,
+      `--grpc_python_out=${generated}`,
+      `--plugin=protoc-gen-grpc_python=${grpcPythonPlugin}`,
+      "a2a.proto",
+    ],
+    { cwd: spec },
+  );
+  changes.push(
+    "specification/generated/a2a_pb2.py, a2a_pb2_grpc.py: regenerated from specification/a2a.proto with the local protoc and grpc_python_plugin",
+  );
 
   const pythonPath = join(work, "python");
   mkdirSync(pythonPath, { recursive: true });
@@ -71,12 +105,23 @@ export function prepareTck({ source, work, protoc, grpcPythonPlugin, googleProto
       .map((f) => `google/${dir}/${f}`),
   );
   run(protoc, ["-I", googleProtos, `--python_out=${pythonPath}`, ...protos]);
-  changes.push(`google/api, google/rpc Python stubs: generated from google-proto-files into ${pythonPath} (on PYTHONPATH)`);
+  changes.push(
+    `google/api, google/rpc Python stubs: generated from google-proto-files into ${pythonPath} (on PYTHONPATH)`,
+  );
 
-  patch(join(generated, "a2a_pb2_grpc.py"), /^import a2a_pb2 as a2a__pb2$/m, "from specification.generated import a2a_pb2 as a2a__pb2", "a2a_pb2_grpc import");
-  changes.push("specification/generated/a2a_pb2_grpc.py: `import a2a_pb2` → `from specification.generated import a2a_pb2`");
+  patch(
+    join(generated, "a2a_pb2_grpc.py"),
+    /^import a2a_pb2 as a2a__pb2$/m,
+    "from specification.generated import a2a_pb2 as a2a__pb2",
+    "a2a_pb2_grpc import",
+  );
+  changes.push(
+    "specification/generated/a2a_pb2_grpc.py: `import a2a_pb2` → `from specification.generated import a2a_pb2`",
+  );
 
   patch(join(root, "run_tck.py"), /^.*--html=.*\n/m, "", "no pytest-html");
-  changes.push("run_tck.py: without --html/--self-contained-html (JUnit XML and compatibility JSON still written)");
+  changes.push(
+    "run_tck.py: without --html/--self-contained-html (JUnit XML and compatibility JSON still written)",
+  );
   return { root, pythonPath, changes };
 }

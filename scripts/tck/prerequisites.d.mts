@@ -22,7 +22,13 @@ export interface Prerequisites {
 export const PYTHON_MODULES: readonly PythonModule[];
 export const PROGRAMS: readonly Program[];
 export function pythonOf(env?: Readonly<Record<string, string | undefined>>): string;
-export function which(program: string, env?: Readonly<Record<string, string | undefined>>): string | undefined;
-export function checkPrerequisites(options: { repoRoot: string; env?: Readonly<Record<string, string | undefined>> }): Prerequisites;
+export function which(
+  program: string,
+  env?: Readonly<Record<string, string | undefined>>,
+): string | undefined;
+export function checkPrerequisites(options: {
+  repoRoot: string;
+  env?: Readonly<Record<string, string | undefined>>;
+}): Prerequisites;
 export function anythingMissing(r: Prerequisites): boolean;
 export function missingReport(r: Prerequisites): string;

@@ -63,13 +63,16 @@ print(json.dumps(out))
 export function checkPrerequisites({ repoRoot, env = process.env, modules = PYTHON_MODULES }) {
   const python = pythonOf(env);
   const result = { python, modules: [], programs: [], npm: [], paths: {} };
-  const probe = spawnSync(python, ["-c", PROBE, ...modules.map((m) => m.module)], { encoding: "utf8" });
+  const probe = spawnSync(python, ["-c", PROBE, ...modules.map((m) => m.module)], {
+    encoding: "utf8",
+  });
   if (probe.error !== undefined || probe.status !== 0) {
     result.pythonProblem = `cannot run ${python}${probe.error ? ` (${probe.error.message})` : `: ${probe.stderr.trim()}`}`;
     result.modules = modules;
   } else {
     const { version, missing } = JSON.parse(probe.stdout);
-    if (version[0] < 3 || (version[0] === 3 && version[1] < 11)) result.pythonProblem = `${python} is Python ${version.join(".")}; the TCK needs ≥ 3.11`;
+    if (version[0] < 3 || (version[0] === 3 && version[1] < 11))
+      result.pythonProblem = `${python} is Python ${version.join(".")}; the TCK needs ≥ 3.11`;
     result.modules = modules.filter((m) => missing.includes(m.module));
   }
   for (const p of PROGRAMS) {
@@ -78,28 +81,48 @@ export function checkPrerequisites({ repoRoot, env = process.env, modules = PYTH
     else result.paths[p.program] = path;
   }
   const protos = join(repoRoot, "node_modules", "google-proto-files");
-  if (!existsSync(join(protos, "google", "api", "annotations.proto"))) result.npm.push("google-proto-files");
+  if (!existsSync(join(protos, "google", "api", "annotations.proto")))
+    result.npm.push("google-proto-files");
   else result.paths["google-proto-files"] = protos;
   return result;
 }
 
 /** Whether anything is missing. */
-export const anythingMissing = (r) => r.pythonProblem !== undefined || r.modules.length > 0 || r.programs.length > 0 || r.npm.length > 0;
+export const anythingMissing = (r) =>
+  r.pythonProblem !== undefined ||
+  r.modules.length > 0 ||
+  r.programs.length > 0 ||
+  r.npm.length > 0;
 
 /** The message that says what to install (one line per kind, with the command). */
 export function missingReport(r) {
   const lines = ["npm run tck: prerequisites missing (nothing was installed):"];
-  if (r.pythonProblem !== undefined) lines.push(`  python: ${r.pythonProblem} (set A2A_TCK_PYTHON to a Python ≥ 3.11, e.g. Debian 12's /usr/bin/python3)`);
+  if (r.pythonProblem !== undefined)
+    lines.push(
+      `  python: ${r.pythonProblem} (set A2A_TCK_PYTHON to a Python ≥ 3.11, e.g. Debian 12's /usr/bin/python3)`,
+    );
   const debs = [...r.modules.map((m) => m.deb), ...r.programs.map((p) => p.deb)];
-  if (r.modules.length > 0) lines.push(`  Python modules (for ${r.python}): ${r.modules.map((m) => `${m.module} (Debian ${m.deb}, pip ${m.pip})`).join(", ")}`);
-  if (r.programs.length > 0) lines.push(`  programs: ${r.programs.map((p) => `${p.program} (Debian ${p.deb})`).join(", ")}`);
+  if (r.modules.length > 0)
+    lines.push(
+      `  Python modules (for ${r.python}): ${r.modules.map((m) => `${m.module} (Debian ${m.deb}, pip ${m.pip})`).join(", ")}`,
+    );
+  if (r.programs.length > 0)
+    lines.push(`  programs: ${r.programs.map((p) => `${p.program} (Debian ${p.deb})`).join(", ")}`);
   if (debs.length > 0) {
     lines.push(`  install on Debian/Ubuntu: sudo apt-get install -y ${debs.join(" ")}`);
     if (r.modules.length > 0 && r.python !== "/usr/bin/python3")
-      lines.push("  (Debian's python3-* packages serve /usr/bin/python3: run with A2A_TCK_PYTHON=/usr/bin/python3, or install the modules with pip)");
-    if (r.modules.length > 0) lines.push(`  or the Python modules with pip: ${r.python} -m pip install ${r.modules.map((m) => m.pip).join(" ")}`);
-    lines.push("  (python3-grpc-tools is not needed: it bundles an old protoc; use protobuf-compiler and protobuf-compiler-grpc)");
+      lines.push(
+        "  (Debian's python3-* packages serve /usr/bin/python3: run with A2A_TCK_PYTHON=/usr/bin/python3, or install the modules with pip)",
+      );
+    if (r.modules.length > 0)
+      lines.push(
+        `  or the Python modules with pip: ${r.python} -m pip install ${r.modules.map((m) => m.pip).join(" ")}`,
+      );
+    lines.push(
+      "  (python3-grpc-tools is not needed: it bundles an old protoc; use protobuf-compiler and protobuf-compiler-grpc)",
+    );
   }
-  if (r.npm.length > 0) lines.push(`  npm packages: ${r.npm.join(", ")} (devDependencies: run npm ci)`);
+  if (r.npm.length > 0)
+    lines.push(`  npm packages: ${r.npm.join(", ")} (devDependencies: run npm ci)`);
   return lines.join("\n");
 }

@@ -15,7 +15,12 @@ export interface TckRow {
 }
 
 export interface TckMetadata {
-  readonly tests?: Readonly<Record<string, { readonly requirement: string; readonly level: string; readonly transport: string }>>;
+  readonly tests?: Readonly<
+    Record<
+      string,
+      { readonly requirement: string; readonly level: string; readonly transport: string }
+    >
+  >;
   readonly testRequirements?: Readonly<Record<string, string>>;
   readonly requirementTransports?: Readonly<Record<string, readonly string[]>>;
 }
@@ -41,9 +46,13 @@ export interface TckFinding {
 
 export type TckCell = { passed: number; failed: number; xfailed: number; skipped: number };
 
-export function parseJunitXml(xml: string): { classname: string; name: string; outcome: TckOutcome; message: string }[];
+export function parseJunitXml(
+  xml: string,
+): { classname: string; name: string; outcome: TckOutcome; message: string }[];
 export function dottedNodeId(nodeid: string): string;
-export function metadataFromCompatibilityReport(report: unknown): Pick<TckMetadata, "testRequirements" | "requirementTransports">;
+export function metadataFromCompatibilityReport(
+  report: unknown,
+): Pick<TckMetadata, "testRequirements" | "requirementTransports">;
 export function readRun(xml: string, metadata?: TckMetadata): TckRow[];
 export function totals(rows: readonly TckRow[]): Record<string, Record<string, TckCell>>;
 export function totalsTable(rows: readonly TckRow[]): string;

@@ -36,7 +36,11 @@ function unescapeXml(value) {
   return value.replace(/&(#x[0-9a-f]+|#\d+|lt|gt|amp|quot|apos);/gi, (_, e) => {
     const named = { lt: "<", gt: ">", amp: "&", quot: '"', apos: "'" }[e.toLowerCase()];
     if (named !== undefined) return named;
-    return String.fromCodePoint(e[1] === "x" || e[1] === "X" ? Number.parseInt(e.slice(2), 16) : Number.parseInt(e.slice(1), 10));
+    return String.fromCodePoint(
+      e[1] === "x" || e[1] === "X"
+        ? Number.parseInt(e.slice(2), 16)
+        : Number.parseInt(e.slice(1), 10),
+    );
   });
 }
 
@@ -56,17 +60,25 @@ export function parseJunitXml(xml) {
   for (const m of xml.matchAll(/<testcase\b((?:[^>"]|"[^"]*")*?)(\/>|>([\s\S]*?)<\/testcase>)/g)) {
     const { classname = "", name = "" } = attributes(m[1]);
     const body = m[3] ?? "";
-    const result = /<(failure|error|skipped)\b((?:[^>"]|"[^"]*")*?)(\/>|>([\s\S]*?)<\/\1>)/.exec(body);
+    const result = /<(failure|error|skipped)\b((?:[^>"]|"[^"]*")*?)(\/>|>([\s\S]*?)<\/\1>)/.exec(
+      body,
+    );
     let outcome = "passed";
     let message = "";
     if (result !== null) {
       const attrs = attributes(result[2]);
-      outcome = result[1] === "skipped" ? (attrs.type === "pytest.xfail" ? "xfailed" : "skipped") : "failed";
+      outcome =
+        result[1] === "skipped"
+          ? attrs.type === "pytest.xfail"
+            ? "xfailed"
+            : "skipped"
+          : "failed";
       message = attrs.message ?? unescapeXml(result[4] ?? "").trim();
     }
     cases.push({ classname, name, outcome, message });
   }
-  if (cases.length === 0 && !/<testsuites?\b/.test(xml)) throw new Error("not a JUnit XML document (no <testsuite>)");
+  if (cases.length === 0 && !/<testsuites?\b/.test(xml))
+    throw new Error("not a JUnit XML document (no <testsuite>)");
   return cases;
 }
 
@@ -108,7 +120,9 @@ function transportOf(classname, name, params, requirement, metadata, collected) 
   if (suffix !== null) return suffix[1] === "rest" ? "http_json" : suffix[1];
   const module = /^tests\.compatibility\.(jsonrpc|http_json|grpc|agent_card)\./.exec(classname);
   if (module !== null) return module[1] === "agent_card" ? "card" : module[1];
-  const recorded = (metadata.requirementTransports?.[requirement] ?? []).filter((t) => TRANSPORTS.includes(t));
+  const recorded = (metadata.requirementTransports?.[requirement] ?? []).filter((t) =>
+    TRANSPORTS.includes(t),
+  );
   if (recorded.length === 1) return recorded[0];
   return "any";
 }
@@ -126,10 +140,30 @@ export function readRun(xml, metadata = {}) {
     const test = bracket < 0 ? name : name.slice(0, bracket);
     const params = bracket < 0 ? "" : name.slice(bracket + 1, -1);
     const collected = metadata.tests?.[nodeid];
-    const requirement = collected?.requirement || REQUIREMENT.exec(params)?.[1] || REQUIREMENT.exec(message)?.[1] || metadata.testRequirements?.[nodeid] || "";
+    const requirement =
+      collected?.requirement ||
+      REQUIREMENT.exec(params)?.[1] ||
+      REQUIREMENT.exec(message)?.[1] ||
+      metadata.testRequirements?.[nodeid] ||
+      "";
     const byName = /^test_(must|should|may)_requirement$/.exec(test);
     const level = collected?.level || (byName !== null ? byName[1].toUpperCase() : "");
-    return { nodeid, test, requirement, transport: transportOf(classname, test, params, requirement, metadata, collected?.transport ?? ""), level, outcome, message };
+    return {
+      nodeid,
+      test,
+      requirement,
+      transport: transportOf(
+        classname,
+        test,
+        params,
+        requirement,
+        metadata,
+        collected?.transport ?? "",
+      ),
+      level,
+      outcome,
+      message,
+    };
   });
 }
 
@@ -156,17 +190,24 @@ export function totals(rows) {
  */
 export function totalsTable(rows) {
   const t = totals(rows);
-  const lines = ["| transport | level | passed | failed | xfailed | skipped |", "| --- | --- | ---: | ---: | ---: | ---: |"];
+  const lines = [
+    "| transport | level | passed | failed | xfailed | skipped |",
+    "| --- | --- | ---: | ---: | ---: | ---: |",
+  ];
   const sum = { passed: 0, failed: 0, xfailed: 0, skipped: 0 };
   for (const transport of ROWS) {
     for (const level of LEVELS) {
       const cell = t[transport]?.[level];
       if (cell === undefined) continue;
-      lines.push(`| ${transport} | ${level || "?"} | ${cell.passed} | ${cell.failed} | ${cell.xfailed} | ${cell.skipped} |`);
+      lines.push(
+        `| ${transport} | ${level || "?"} | ${cell.passed} | ${cell.failed} | ${cell.xfailed} | ${cell.skipped} |`,
+      );
       for (const k of Object.keys(sum)) sum[k] += cell[k];
     }
   }
-  lines.push(`| **all** | | **${sum.passed}** | **${sum.failed}** | **${sum.xfailed}** | **${sum.skipped}** |`);
+  lines.push(
+    `| **all** | | **${sum.passed}** | **${sum.failed}** | **${sum.xfailed}** | **${sum.skipped}** |`,
+  );
   return lines.join("\n");
 }
 
@@ -214,9 +255,15 @@ export function verdict(rows, expected, profile, defaultProfiles) {
     if (row.outcome === "passed") continue;
     const key = keyOf(row);
     const match = (expected[key] ?? []).find(
-      (e) => applies(e) && e.result === row.outcome && e.transports.includes(row.transport) && (e.test === undefined || e.test === row.test) && e.message.test(row.message),
+      (e) =>
+        applies(e) &&
+        e.result === row.outcome &&
+        e.transports.includes(row.transport) &&
+        (e.test === undefined || e.test === row.test) &&
+        e.message.test(row.message),
     );
-    if (match !== undefined) used.add(`${key}\u0000${expected[key].indexOf(match)}\u0000${row.transport}`);
+    if (match !== undefined)
+      used.add(`${key}\u0000${expected[key].indexOf(match)}\u0000${row.transport}`);
     findings.push({
       kind: match === undefined ? "unexpected" : "expected",
       key,
@@ -232,7 +279,12 @@ export function verdict(rows, expected, profile, defaultProfiles) {
       if (!applies(e)) return;
       for (const transport of e.transports) {
         if (used.has(`${key}\u0000${i}\u0000${transport}`)) continue;
-        const ran = rows.filter((r) => keyOf(r) === key && r.transport === transport && (e.test === undefined || e.test === r.test));
+        const ran = rows.filter(
+          (r) =>
+            keyOf(r) === key &&
+            r.transport === transport &&
+            (e.test === undefined || e.test === r.test),
+        );
         const passed = ran.find((r) => r.outcome === "passed");
         findings.push({
           kind: "stale",
@@ -241,7 +293,11 @@ export function verdict(rows, expected, profile, defaultProfiles) {
           test: e.test ?? ran[0]?.test ?? "",
           outcome: passed !== undefined ? "passed" : ran.length === 0 ? "not run" : ran[0].outcome,
           message:
-            passed !== undefined ? "stale expectation: the test passes now" : ran.length === 0 ? "stale expectation: no such test ran" : `stale expectation: ${ran[0].outcome} "${ran[0].message}"`,
+            passed !== undefined
+              ? "stale expectation: the test passes now"
+              : ran.length === 0
+                ? "stale expectation: no such test ran"
+                : `stale expectation: ${ran[0].outcome} "${ran[0].message}"`,
           reason: e.reason,
         });
       }

@@ -30,7 +30,13 @@ export interface BindingReport {
   readonly badToken: string;
 }
 
-const message = (text: string) => ({ message: { messageId: crypto.randomUUID(), role: Role.USER, parts: [{ content: { case: "text" as const, value: text } }] } });
+const message = (text: string) => ({
+  message: {
+    messageId: crypto.randomUUID(),
+    role: Role.USER,
+    parts: [{ content: { case: "text" as const, value: text } }],
+  },
+});
 const MISSING = { id: "00000000-0000-0000-0000-000000000000" };
 const BAD_TOKEN = { headers: { authorization: "Bearer nope" } };
 
@@ -48,10 +54,15 @@ async function settle(call: () => Promise<unknown>): Promise<string> {
   }
 }
 
-async function ours(binding: string, url: string, client: A2AServiceClient): Promise<BindingReport> {
+async function ours(
+  binding: string,
+  url: string,
+  client: A2AServiceClient,
+): Promise<BindingReport> {
   const reply = (await client.sendMessage(message("hello"))).payload.case;
   const stream: string[] = [];
-  for await (const event of client.sendStreamingMessage(message("tck-stream-basic"))) stream.push(event.payload.case ?? "none");
+  for await (const event of client.sendStreamingMessage(message("tck-stream-basic")))
+    stream.push(event.payload.case ?? "none");
   return {
     binding,
     url,
@@ -62,35 +73,66 @@ async function ours(binding: string, url: string, client: A2AServiceClient): Pro
   };
 }
 
-async function connectWeb(binding: string, url: string, transport: ReturnType<typeof createGrpcWebTransport>): Promise<BindingReport> {
+async function connectWeb(
+  binding: string,
+  url: string,
+  transport: ReturnType<typeof createGrpcWebTransport>,
+): Promise<BindingReport> {
   const client = createClient(A2AService, transport);
   const headers = { "A2A-Version": "1.0" };
   const reply = (await client.sendMessage(message("hello"), { headers })).payload.case;
   const stream: string[] = [];
-  for await (const event of client.sendStreamingMessage(message("tck-stream-basic"), { headers })) stream.push(event.payload.case ?? "none");
+  for await (const event of client.sendStreamingMessage(message("tck-stream-basic"), { headers }))
+    stream.push(event.payload.case ?? "none");
   return {
     binding,
     url,
     reply,
     stream,
     missingTask: await settle(() => client.getTask(MISSING, { headers })),
-    badToken: await settle(() => client.sendMessage(message("hello"), { headers: { ...headers, ...BAD_TOKEN.headers } })),
+    badToken: await settle(() =>
+      client.sendMessage(message("hello"), { headers: { ...headers, ...BAD_TOKEN.headers } }),
+    ),
   };
 }
 
 /** Reads the card, then calls every 1.0 interface it lists that a browser can use (the 0.3 ones have their own tests). */
 async function callEveryBinding(endpoints: Endpoints): Promise<BindingReport[]> {
-  const card = (await (await fetch(endpoints.cardUrl)).json()) as { supportedInterfaces: { url: string; protocolBinding: string; protocolVersion: string }[] };
+  const card = (await (await fetch(endpoints.cardUrl)).json()) as {
+    supportedInterfaces: { url: string; protocolBinding: string; protocolVersion: string }[];
+  };
   const reports: BindingReport[] = [];
-  for (const { url, protocolBinding } of card.supportedInterfaces.filter((i) => i.protocolVersion.startsWith("1."))) {
-    if (protocolBinding === "JSONRPC") reports.push(await ours(protocolBinding, url, new A2AServiceJsonRpcClient({ url })));
-    else if (protocolBinding === "HTTP+JSON") reports.push(await ours(protocolBinding, url, new A2AServiceRestClient({ url })));
+  for (const { url, protocolBinding } of card.supportedInterfaces.filter((i) =>
+    i.protocolVersion.startsWith("1."),
+  )) {
+    if (protocolBinding === "JSONRPC")
+      reports.push(await ours(protocolBinding, url, new A2AServiceJsonRpcClient({ url })));
+    else if (protocolBinding === "HTTP+JSON")
+      reports.push(await ours(protocolBinding, url, new A2AServiceRestClient({ url })));
     else if (protocolBinding.includes("PROTOCOL-WEB")) {
       reports.push(await connectWeb("GRPC-WEB", url, createGrpcWebTransport({ baseUrl: url })));
-      reports.push(await ours("GRPC-WEB (generated client)", url, new A2AServiceGrpcClient({ address: url, transport: createGrpcWebTransport({ baseUrl: url }) })));
+      reports.push(
+        await ours(
+          "GRPC-WEB (generated client)",
+          url,
+          new A2AServiceGrpcClient({
+            address: url,
+            transport: createGrpcWebTransport({ baseUrl: url }),
+          }),
+        ),
+      );
     } else if (protocolBinding.includes("connectrpc.com")) {
       reports.push(await connectWeb("CONNECT", url, createConnectTransport({ baseUrl: url })));
-      reports.push(await ours("CONNECT (generated client)", url, new A2AServiceGrpcClient({ address: url, transport: createConnectTransport({ baseUrl: url }) })));
+      reports.push(
+        await ours(
+          "CONNECT (generated client)",
+          url,
+          new A2AServiceGrpcClient({
+            address: url,
+            transport: createConnectTransport({ baseUrl: url }),
+          }),
+        ),
+      );
     }
   }
   return reports;

@@ -15,23 +15,39 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BINDINGS, type Binding } from "../support/acts/client.js";
 import { loadActsSuite } from "../support/acts/document.js";
-import { createGeneratedClient, generatedClientFeatures } from "../support/acts/generated-clients.js";
-import { runSuite, startHarness, type ClientImplementation, type Harness, type RunOptions } from "../support/acts/harness.js";
+import {
+  createGeneratedClient,
+  generatedClientFeatures,
+} from "../support/acts/generated-clients.js";
+import {
+  runSuite,
+  startHarness,
+  type ClientImplementation,
+  type Harness,
+  type RunOptions,
+} from "../support/acts/harness.js";
 import { MUTATIONS, type RunnerMutation } from "../support/acts/mutations.js";
 import { repoRoot } from "../support/repo-root.js";
 
 const documents = loadActsSuite(join(repoRoot, "test", "conformance", "acts", "suite.acts.yaml"));
 const tests = documents.flatMap((d) => d.suites.flatMap((s) => s.tests));
-const OURS: ClientImplementation = { name: "protoc-gen-a2a", factory: createGeneratedClient, features: generatedClientFeatures };
+const OURS: ClientImplementation = {
+  name: "protoc-gen-a2a",
+  factory: createGeneratedClient,
+  features: generatedClientFeatures,
+};
 
-const CASES: readonly (readonly [RunnerMutation, Binding])[] = MUTATIONS.flatMap((m) => m.bindings.map((b) => [m, b] as const));
+const CASES: readonly (readonly [RunnerMutation, Binding])[] = MUTATIONS.flatMap((m) =>
+  m.bindings.map((b) => [m, b] as const),
+);
 /** Runs at a time (each is a whole suite on one binding). */
 const PARALLEL = 3;
 
 let harness: Harness | undefined;
 /** Failing test ids per run: "<mutation|control> <binding> <judged|alone>". */
 const failing = new Map<string, Set<string>>();
-const key = (name: string, binding: Binding, judged: boolean) => `${name} ${binding} ${judged ? "judged" : "alone"}`;
+const key = (name: string, binding: Binding, judged: boolean) =>
+  `${name} ${binding} ${judged ? "judged" : "alone"}`;
 
 /** Whether `id` runs on `binding` at all (its transport filter). */
 const appliesTo = (id: string, binding: Binding) => {
@@ -44,7 +60,9 @@ const appliesTo = (id: string, binding: Binding) => {
 /** The tests that fail under the mutation and pass without it. */
 const newlyFailing = (mutation: RunnerMutation, binding: Binding, judged: boolean): string[] => {
   const control = failing.get(key("control", binding, judged)) ?? new Set();
-  return [...(failing.get(key(mutation.name, binding, judged)) ?? [])].filter((id) => !control.has(id));
+  return [...(failing.get(key(mutation.name, binding, judged)) ?? [])].filter(
+    (id) => !control.has(id),
+  );
 };
 
 beforeAll(async () => {
@@ -57,7 +75,13 @@ beforeAll(async () => {
         mutation.name,
         binding,
         judged,
-        { judgeWire: judged, ...(mutation.wire !== undefined ? { mutation: mutation.wire } : {}), ...(mutation.webhookHeaders !== undefined ? { webhookHeaders: mutation.webhookHeaders } : {}) },
+        {
+          judgeWire: judged,
+          ...(mutation.wire !== undefined ? { mutation: mutation.wire } : {}),
+          ...(mutation.webhookHeaders !== undefined
+            ? { webhookHeaders: mutation.webhookHeaders }
+            : {}),
+        },
       ]);
     }
   }
@@ -65,8 +89,16 @@ beforeAll(async () => {
     Array.from({ length: PARALLEL }, async () => {
       for (let job = jobs.shift(); job !== undefined; job = jobs.shift()) {
         const [name, binding, judged, options] = job;
-        const run = await runSuite(harness!, documents, OURS, binding, { ...options, concurrency: 8 });
-        failing.set(key(name, binding, judged), new Set(run.results.filter((r) => r.result === "fail" || r.result === "error").map((r) => r.id)));
+        const run = await runSuite(harness!, documents, OURS, binding, {
+          ...options,
+          concurrency: 8,
+        });
+        failing.set(
+          key(name, binding, judged),
+          new Set(
+            run.results.filter((r) => r.result === "fail" || r.result === "error").map((r) => r.id),
+          ),
+        );
       }
     }),
   );
@@ -95,11 +127,18 @@ afterAll(async () => {
   await harness?.close();
 });
 
-describe.each(CASES.map(([m, b]) => [m.name, b, m] as const))("mutation %s on %s", (_name, binding, mutation) => {
-  it("makes the tests it names fail, which pass without it", () => {
-    expect(failing.has(key(mutation.name, binding, true)) && failing.has(key("control", binding, true)), "a run produced no result").toBe(true);
-    const must = mutation.mustCatch.filter((id) => appliesTo(id, binding));
-    expect(must.length, "the mutation names no test for this binding").toBeGreaterThan(0);
-    expect(newlyFailing(mutation, binding, true)).toEqual(expect.arrayContaining(must));
-  });
-});
+describe.each(CASES.map(([m, b]) => [m.name, b, m] as const))(
+  "mutation %s on %s",
+  (_name, binding, mutation) => {
+    it("makes the tests it names fail, which pass without it", () => {
+      expect(
+        failing.has(key(mutation.name, binding, true)) &&
+          failing.has(key("control", binding, true)),
+        "a run produced no result",
+      ).toBe(true);
+      const must = mutation.mustCatch.filter((id) => appliesTo(id, binding));
+      expect(must.length, "the mutation names no test for this binding").toBeGreaterThan(0);
+      expect(newlyFailing(mutation, binding, true)).toEqual(expect.arrayContaining(must));
+    });
+  },
+);

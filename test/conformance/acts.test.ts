@@ -16,9 +16,17 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BINDINGS } from "../support/acts/client.js";
 import { loadActsSuite } from "../support/acts/document.js";
-import { createGeneratedClient, generatedClientFeatures } from "../support/acts/generated-clients.js";
+import {
+  createGeneratedClient,
+  generatedClientFeatures,
+} from "../support/acts/generated-clients.js";
 import { createSdkClient, sdkClientFeatures } from "../support/acts/sdk-clients.js";
-import { runSuite, startHarness, type ClientImplementation, type Harness } from "../support/acts/harness.js";
+import {
+  runSuite,
+  startHarness,
+  type ClientImplementation,
+  type Harness,
+} from "../support/acts/harness.js";
 import type { TestResult } from "../support/acts/runner.js";
 import { actsReport, exceptionsList, totalsTable, type RunReport } from "../support/acts/report.js";
 import { EXPECTED_OUTCOMES } from "./expected-outcomes.js";
@@ -36,7 +44,12 @@ const CLIENTS: readonly ClientImplementation[] = [
 ];
 
 /** The vitest projects "sqlite-store" and "postgres-store" run the suite again with the agent on the SQLite or PostgreSQL task store. */
-const STORE = process.env["A2A_TEST_TASK_STORE"] === "sqlite" ? "sqlite" : process.env["A2A_TEST_TASK_STORE"] === "postgres" ? "postgres" : "memory";
+const STORE =
+  process.env["A2A_TEST_TASK_STORE"] === "sqlite"
+    ? "sqlite"
+    : process.env["A2A_TEST_TASK_STORE"] === "postgres"
+      ? "postgres"
+      : "memory";
 
 /** On PostgreSQL, a database per profile (dropped after the suite): differently configured agents must not share one. */
 const databases: FreshDatabase[] = [];
@@ -50,9 +63,17 @@ let harness: Harness | undefined;
 const runs = new Map<string, RunReport>();
 
 beforeAll(async () => {
-  const taskDatabase = STORE === "sqlite" ? ":memory:" : STORE === "postgres" ? postgresDatabase : undefined;
-  harness = await startHarness({ longRunningMs: 5000, ...(taskDatabase !== undefined ? { taskDatabase } : {}) });
-  const all = await Promise.all(CLIENTS.flatMap((client) => BINDINGS.map((binding) => runSuite(harness!, documents, client, binding))));
+  const taskDatabase =
+    STORE === "sqlite" ? ":memory:" : STORE === "postgres" ? postgresDatabase : undefined;
+  harness = await startHarness({
+    longRunningMs: 5000,
+    ...(taskDatabase !== undefined ? { taskDatabase } : {}),
+  });
+  const all = await Promise.all(
+    CLIENTS.flatMap((client) =>
+      BINDINGS.map((binding) => runSuite(harness!, documents, client, binding)),
+    ),
+  );
   for (const run of all) runs.set(`${run.implementation} ${run.binding}`, run);
 }, 240_000);
 
@@ -64,7 +85,10 @@ afterAll(async () => {
     for (const client of CLIENTS) {
       const mine = BINDINGS.map((b) => runs.get(`${client.name} ${b}`)!).filter(Boolean);
       for (const run of mine) {
-        const file = join(dir, `acts-report-${client.name.replace(/[^a-z0-9]+/gi, "-").replace(/^-|-$/g, "")}-${run.binding}-${STORE}.json`);
+        const file = join(
+          dir,
+          `acts-report-${client.name.replace(/[^a-z0-9]+/gi, "-").replace(/^-|-$/g, "")}-${run.binding}-${STORE}.json`,
+        );
         writeFileSync(
           file,
           `${JSON.stringify(actsReport(run, { actsVersion: documents[0]!.actsVersion, specVersion: documents[0]!.specVersion, sdkVersion: client.name === "@a2a-js/sdk" ? "1.3.0" : "0.1.0" }), null, 2)}\n`,
@@ -85,7 +109,8 @@ afterAll(async () => {
 });
 
 /** One line for a result: what it was, where it failed and why. */
-const summaryOf = (r: TestResult) => `${r.result}${r.skip_reason ? ` (${r.skip_reason})` : ""}${r.failure ? `: ${r.failure.step_id ? `[${r.failure.step_id}] ` : ""}${r.failure.message}` : ""}`;
+const summaryOf = (r: TestResult) =>
+  `${r.result}${r.skip_reason ? ` (${r.skip_reason})` : ""}${r.failure ? `: ${r.failure.step_id ? `[${r.failure.step_id}] ` : ""}${r.failure.message}` : ""}`;
 
 describe.each(CLIENTS.map((c) => c.name))("ACTS with the %s client", (implementation) => {
   describe.each([...BINDINGS])("over %s", (binding) => {
@@ -93,7 +118,11 @@ describe.each(CLIENTS.map((c) => c.name))("ACTS with the %s client", (implementa
       const result = runs.get(`${implementation} ${binding}`)?.results.find((r) => r.id === id);
       expect(result, "the run produced no result").toBeDefined();
       const r = result!;
-      const expected = (EXPECTED_OUTCOMES[id] ?? []).find((e) => (e.bindings ?? BINDINGS).includes(binding) && (e.implementations ?? [implementation]).includes(implementation));
+      const expected = (EXPECTED_OUTCOMES[id] ?? []).find(
+        (e) =>
+          (e.bindings ?? BINDINGS).includes(binding) &&
+          (e.implementations ?? [implementation]).includes(implementation),
+      );
       if (expected !== undefined) {
         // Exactly the listed outcome: same result, same step, a message matching the pattern.
         const text = r.result === "skip" ? (r.skip_reason ?? "") : (r.failure?.message ?? "");
@@ -107,19 +136,27 @@ describe.each(CLIENTS.map((c) => c.name))("ACTS with the %s client", (implementa
         });
         return;
       }
-      const applicable = r.result !== "skip" || r.skip_kind === "transport" || r.skip_kind === "capability";
+      const applicable =
+        r.result !== "skip" || r.skip_kind === "transport" || r.skip_kind === "capability";
       expect(applicable && r.result !== "fail" && r.result !== "error", summaryOf(r)).toBe(true);
     });
   });
 });
 
 describe("a third-party client sees the same results", () => {
-  it.each([...BINDINGS])("over %s: @a2a-js/sdk's outcome equals ours for every test (client-side gaps aside)", (binding) => {
-    const ours = runs.get(`protoc-gen-a2a ${binding}`)!.results;
-    const theirs = runs.get(`@a2a-js/sdk ${binding}`)!.results;
-    // A test listed for one implementation only is about that client, not the agent.
-    const clientSpecific = (id: string) => (EXPECTED_OUTCOMES[id] ?? []).some((e) => e.implementations !== undefined);
-    const outcome = (r: TestResult) => `${r.id}: ${r.result}${r.failure?.step_id ? ` at ${r.failure.step_id}` : ""}${r.skip_reason ? ` (${r.skip_reason})` : ""}`;
-    expect(theirs.filter((r) => !clientSpecific(r.id)).map(outcome)).toEqual(ours.filter((r) => !clientSpecific(r.id)).map(outcome));
-  });
+  it.each([...BINDINGS])(
+    "over %s: @a2a-js/sdk's outcome equals ours for every test (client-side gaps aside)",
+    (binding) => {
+      const ours = runs.get(`protoc-gen-a2a ${binding}`)!.results;
+      const theirs = runs.get(`@a2a-js/sdk ${binding}`)!.results;
+      // A test listed for one implementation only is about that client, not the agent.
+      const clientSpecific = (id: string) =>
+        (EXPECTED_OUTCOMES[id] ?? []).some((e) => e.implementations !== undefined);
+      const outcome = (r: TestResult) =>
+        `${r.id}: ${r.result}${r.failure?.step_id ? ` at ${r.failure.step_id}` : ""}${r.skip_reason ? ` (${r.skip_reason})` : ""}`;
+      expect(theirs.filter((r) => !clientSpecific(r.id)).map(outcome)).toEqual(
+        ours.filter((r) => !clientSpecific(r.id)).map(outcome),
+      );
+    },
+  );
 });

@@ -29,7 +29,8 @@ export const EXPECTED_OUTCOMES: Readonly<Record<string, readonly ExpectedOutcome
     {
       result: "fail",
       step: "send-without-version",
-      message: /^got error VersionNotSupportedError "A2A protocol version 0\.3 \(no A2A-Version given\) is not supported; supported versions: 1\.0": result\.task\.id: type "string": got missing$/,
+      message:
+        /^got error VersionNotSupportedError "A2A protocol version 0\.3 \(no A2A-Version given\) is not supported; supported versions: 1\.0": result\.task\.id: type "string": got missing$/,
       bindings: ["jsonrpc"],
       reason:
         'ACTS (should) expects a request without A2A-Version to succeed "using the server\'s default version behavior"; spec §3.6 says "Agents MUST interpret empty value as 0.3 version" (clients other than 0.3 ones MUST send the header). The example agent serves 1.0 only, so a request without the header is a 0.3 request and gets VersionNotSupportedError (-32009). We follow the spec (issue #17); an agent that wants the other behaviour sets `versionWhenMissing: "1.0"`.',
@@ -49,7 +50,8 @@ export const EXPECTED_OUTCOMES: Readonly<Record<string, readonly ExpectedOutcome
     {
       result: "fail",
       step: "set-config",
-      message: /error\.type: expected "UnsupportedOperationError", got "PushNotificationNotSupportedError"$/,
+      message:
+        /error\.type: expected "UnsupportedOperationError", got "PushNotificationNotSupportedError"$/,
       reason:
         "ACTS wants UnsupportedOperationError for a push config on an agent without the pushNotifications capability; spec §3.1.7 and §3.3.4 name PushNotificationNotSupportedError (-32003) for exactly this case. We follow the spec (run against the minimal-capabilities agent).",
     },
@@ -58,8 +60,10 @@ export const EXPECTED_OUTCOMES: Readonly<Record<string, readonly ExpectedOutcome
     {
       result: "fail",
       step: "set-config",
-      message: /error\.type: expected "UnsupportedOperationError", got "PushNotificationNotSupportedError"$/,
-      reason: "Same contradiction as CORE-CAP-001 (ACTS UnsupportedOperationError vs spec §3.3.4 PushNotificationNotSupportedError). We follow the spec.",
+      message:
+        /error\.type: expected "UnsupportedOperationError", got "PushNotificationNotSupportedError"$/,
+      reason:
+        "Same contradiction as CORE-CAP-001 (ACTS UnsupportedOperationError vs spec §3.3.4 PushNotificationNotSupportedError). We follow the spec.",
     },
   ],
   "CORE-ERR-007": [
@@ -84,7 +88,8 @@ export const EXPECTED_OUTCOMES: Readonly<Record<string, readonly ExpectedOutcome
     {
       result: "fail",
       step: "send",
-      message: /^assertion: task\.artifacts\[\*\]\.parts\[\*\]: no element matched: .*\{"file":\{"name"/,
+      message:
+        /^assertion: task\.artifacts\[\*\]\.parts\[\*\]: no element matched: .*\{"file":\{"name"/,
       reason:
         "ACTS (should) looks for the v0.3 part shape file: {name, mediaType}; in A2A v1.0 a file is a Part with `raw` (or `url`) plus `filename` and `mediaType` (a2a.proto Part, whats-new-v1.md), which is what tck-artifact-file returns.",
     },
@@ -93,15 +98,18 @@ export const EXPECTED_OUTCOMES: Readonly<Record<string, readonly ExpectedOutcome
     {
       result: "fail",
       step: "send",
-      message: /^assertion: task\.artifacts\[\*\]\.parts\[\*\]: no element matched: .*\{"fileUrl":\{"url"/,
-      reason: "ACTS (may) looks for the v0.3 part shape fileUrl: {url, name}; in A2A v1.0 it is a Part with `url`, `filename`, `mediaType`, which is what tck-artifact-file-url returns.",
+      message:
+        /^assertion: task\.artifacts\[\*\]\.parts\[\*\]: no element matched: .*\{"fileUrl":\{"url"/,
+      reason:
+        "ACTS (may) looks for the v0.3 part shape fileUrl: {url, name}; in A2A v1.0 it is a Part with `url`, `filename`, `mediaType`, which is what tck-artifact-file-url returns.",
     },
   ],
   "REST-PD-001": [
     {
       result: "fail",
       step: "get-missing-problem",
-      message: /^got error TaskNotFoundError "[^"]*": type: type "string": got missing \(\+2 more: title: type "string": got missing; status: type "number": got missing\)$/,
+      message:
+        /^got error TaskNotFoundError "[^"]*": type: type "string": got missing \(\+2 more: title: type "string": got missing; status: type "number": got missing\)$/,
       bindings: ["rest"],
       reason:
         "ACTS (should) wants RFC 9457 problem details {type, title, status}; spec §11.6 (v1.0.1) specifies the google.rpc.Status body {error: {code, status, message, details}}. CHECKLIST K3: the spec contradicts itself (§6.4/§6.5 examples); we implement §11.6.",
@@ -112,7 +120,8 @@ export const EXPECTED_OUTCOMES: Readonly<Record<string, readonly ExpectedOutcome
       result: "fail",
       bindings: ["rest"],
       step: "get-agent-card-without-auth",
-      message: /^any_of \[\{"title":\{"type":"string"\}\},\{"error":\{"exists":true\}\}\]: no alternative passed/,
+      message:
+        /^any_of \[\{"title":\{"type":"string"\}\},\{"error":\{"exists":true\}\}\]: no alternative passed/,
       reason:
         "ACTS (should) fetches the public Agent Card without credentials and wants either a refusal or a problem-details body (`error` or `title`); the card is public discovery (spec §8.2, §13.3: only the extended card needs authentication), so the secured agent answers 200 with the card. The binding-appropriate challenge the test is about is checked where it applies: SEC-AUTH-001 asserts 401 with WWW-Authenticate for an operation without credentials.",
     },

@@ -11,7 +11,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadActsSuite } from "../support/acts/document.js";
 import { join } from "node:path";
-import { createGeneratedClient, generatedClientFeatures } from "../support/acts/generated-clients.js";
+import {
+  createGeneratedClient,
+  generatedClientFeatures,
+} from "../support/acts/generated-clients.js";
 import { runSuite, startHarness, type Harness } from "../support/acts/harness.js";
 import type { WireExchange } from "../support/acts/wire-tap.js";
 import { parseSse, restRouteOf } from "../support/acts/wire-judge.js";
@@ -38,7 +41,14 @@ interface Counts {
   cards: number;
 }
 
-const counts: Counts = { requests: 0, requestsRejectedByBoth: 0, refusedByTheAgent: 0, responses: 0, events: 0, cards: 0 };
+const counts: Counts = {
+  requests: 0,
+  requestsRejectedByBoth: 0,
+  refusedByTheAgent: 0,
+  responses: 0,
+  events: 0,
+  cards: 0,
+};
 const findings: Finding[] = [];
 const exchanges: WireExchange[] = [];
 
@@ -50,7 +60,8 @@ const parse = (b: Buffer): unknown => {
     return undefined;
   }
 };
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
 
 function check(def: string, payload: unknown): string[] {
   return validate(def, payload).map((v) => `${def}: ${v}`);
@@ -66,9 +77,15 @@ function judgeExchange(e: WireExchange): void {
   const where = `${e.binding} ${e.request.method} ${e.request.path}`;
   const sse = (response.headers["content-type"] ?? "").startsWith("text/event-stream");
   const responseJson = sse ? undefined : parse(response.body);
-  const events = sse ? parseSse(response.body.toString("utf8")).map((ev) => ({ event: ev.event, data: JSON.parse(ev.data) as unknown })) : [];
+  const events = sse
+    ? parseSse(response.body.toString("utf8")).map((ev) => ({
+        event: ev.event,
+        data: JSON.parse(ev.data) as unknown,
+      }))
+    : [];
   const agent = (def: string, payload: unknown, what: string) => {
-    for (const problem of check(def, payload)) findings.push({ where: `${where} (${what})`, problem });
+    for (const problem of check(def, payload))
+      findings.push({ where: `${where} (${what})`, problem });
   };
 
   if (e.binding === "card") {
@@ -81,14 +98,26 @@ function judgeExchange(e: WireExchange): void {
 
   if (e.binding === "jsonrpc") {
     const request = parse(e.request.body);
-    const rpc = isObject(request) && typeof request["method"] === "string" && known.has(operationDef(request["method"], "JsonRpcRequest")) ? request["method"] : undefined;
+    const rpc =
+      isObject(request) &&
+      typeof request["method"] === "string" &&
+      known.has(operationDef(request["method"], "JsonRpcRequest"))
+        ? request["method"]
+        : undefined;
     // The agent's side.
-    const answers = sse ? events.map((ev) => ev.data) : responseJson === undefined ? [] : [responseJson];
+    const answers = sse
+      ? events.map((ev) => ev.data)
+      : responseJson === undefined
+        ? []
+        : [responseJson];
     for (const [i, answer] of answers.entries()) {
       if (sse) counts.events++;
       else counts.responses++;
       const isError = isObject(answer) && "error" in answer;
-      const def = rpc === undefined || isError ? "jsonrpc.ErrorResponse" : operationDef(rpc, STREAMING.has(rpc) ? "JsonRpcStreamEvent" : "JsonRpcResponse");
+      const def =
+        rpc === undefined || isError
+          ? "jsonrpc.ErrorResponse"
+          : operationDef(rpc, STREAMING.has(rpc) ? "JsonRpcStreamEvent" : "JsonRpcResponse");
       agent(def, answer, sse ? `event ${i}` : "response");
     }
     // The client's side: the schema's verdict against the server's.
@@ -99,12 +128,20 @@ function judgeExchange(e: WireExchange): void {
     const code = isObject(first) && isObject(first["error"]) ? first["error"]["code"] : undefined;
     const serverRejects = code === -32602 || code === -32600;
     if (schemaRejects && serverRejects) counts.requestsRejectedByBoth++;
-    if (schemaRejects && !serverRejects) findings.push({ where, problem: `request ${JSON.stringify(request)}: the schema rejects it, the agent took it (${JSON.stringify(first).slice(0, 200)})` });
+    if (schemaRejects && !serverRejects)
+      findings.push({
+        where,
+        problem: `request ${JSON.stringify(request)}: the schema rejects it, the agent took it (${JSON.stringify(first).slice(0, 200)})`,
+      });
     if (!schemaRejects && serverRejects) {
       replays.push(async () => {
         const replay = await jsonRpcVerdict(request);
         if (replay.verdict === "accepted") counts.refusedByTheAgent++;
-        else findings.push({ where, problem: `request ${JSON.stringify(request)}: the schema accepts it, the server's validation refuses it: ${replay.detail}` });
+        else
+          findings.push({
+            where,
+            problem: `request ${JSON.stringify(request)}: the schema accepts it, the server's validation refuses it: ${replay.detail}`,
+          });
       });
     }
     return;
@@ -116,26 +153,43 @@ function judgeExchange(e: WireExchange): void {
   if (sse) {
     for (const [i, ev] of events.entries()) {
       counts.events++;
-      agent(ev.event === "error" || rpc === undefined ? "http.ErrorResponse" : operationDef(rpc, "HttpStreamEvent"), ev.data, `event ${i}`);
+      agent(
+        ev.event === "error" || rpc === undefined
+          ? "http.ErrorResponse"
+          : operationDef(rpc, "HttpStreamEvent"),
+        ev.data,
+        `event ${i}`,
+      );
     }
   } else if (responseJson !== undefined) {
     counts.responses++;
-    if (response.status >= 400 || rpc === undefined) agent("http.ErrorResponse", responseJson, `HTTP ${response.status}`);
+    if (response.status >= 400 || rpc === undefined)
+      agent("http.ErrorResponse", responseJson, `HTTP ${response.status}`);
     else agent(operationDef(rpc, "HttpResponse"), responseJson, "200");
   }
   const body = parse(e.request.body);
-  if (rpc === undefined || body === undefined || !known.has(operationDef(rpc, "HttpRequestBody"))) return;
+  if (rpc === undefined || body === undefined || !known.has(operationDef(rpc, "HttpRequestBody")))
+    return;
   counts.requests++;
   const schemaRejects = validate(operationDef(rpc, "HttpRequestBody"), body).length > 0;
-  const error = isObject(responseJson) && isObject(responseJson["error"]) ? responseJson["error"] : undefined;
+  const error =
+    isObject(responseJson) && isObject(responseJson["error"]) ? responseJson["error"] : undefined;
   const serverRejects = response.status === 400 && error?.["status"] === "INVALID_ARGUMENT";
   if (schemaRejects && serverRejects) counts.requestsRejectedByBoth++;
-  if (schemaRejects && !serverRejects) findings.push({ where, problem: `body ${JSON.stringify(body)}: the schema rejects it, the agent took it (${JSON.stringify(responseJson).slice(0, 200)})` });
+  if (schemaRejects && !serverRejects)
+    findings.push({
+      where,
+      problem: `body ${JSON.stringify(body)}: the schema rejects it, the agent took it (${JSON.stringify(responseJson).slice(0, 200)})`,
+    });
   if (!schemaRejects && serverRejects) {
     replays.push(async () => {
       const replay = await restVerdict(e.request.method, relative, body);
       if (replay.verdict === "accepted") counts.refusedByTheAgent++;
-      else findings.push({ where, problem: `body ${JSON.stringify(body)}: the schema accepts it, the server's validation refuses it: ${replay.detail}` });
+      else
+        findings.push({
+          where,
+          problem: `body ${JSON.stringify(body)}: the schema accepts it, the server's validation refuses it: ${replay.detail}`,
+        });
     });
   }
 }
@@ -145,8 +199,19 @@ describe("the payloads of an ACTS run, against the JSON Schemas", () => {
 
   beforeAll(async () => {
     harness = await startHarness({ longRunningMs: 3000 });
-    const client = { name: "protoc-gen-a2a", factory: createGeneratedClient, features: generatedClientFeatures };
-    await Promise.all((["jsonrpc", "rest"] as const).map((binding) => runSuite(harness!, documents, client, binding, { onExchange: (e) => exchanges.push(e), judgeWire: false })));
+    const client = {
+      name: "protoc-gen-a2a",
+      factory: createGeneratedClient,
+      features: generatedClientFeatures,
+    };
+    await Promise.all(
+      (["jsonrpc", "rest"] as const).map((binding) =>
+        runSuite(harness!, documents, client, binding, {
+          onExchange: (e) => exchanges.push(e),
+          judgeWire: false,
+        }),
+      ),
+    );
     for (const e of exchanges) judgeExchange(e);
     for (const replay of replays) await replay();
   }, 240_000);
@@ -156,7 +221,9 @@ describe("the payloads of an ACTS run, against the JSON Schemas", () => {
   });
 
   it("every response, event and card the agent sent is valid, every request got the server's verdict", () => {
-    console.log(`schema-checked wire payloads: ${JSON.stringify(counts)} from ${exchanges.length} exchanges`);
+    console.log(
+      `schema-checked wire payloads: ${JSON.stringify(counts)} from ${exchanges.length} exchanges`,
+    );
     expect(findings).toEqual([]);
     expect(counts.requests).toBeGreaterThan(150);
     expect(counts.responses).toBeGreaterThan(150);

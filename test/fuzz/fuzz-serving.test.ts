@@ -29,7 +29,14 @@ import Database from "better-sqlite3";
 import fc from "fast-check";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { listenGrpc } from "@protoc-gen-a2a/runtime/grpc";
-import { AgentCardSchema, CancelTaskRequestSchema, SendMessageRequestSchema, TaskSchema, TaskState, type Task } from "../../generated-example/gen/a2a_pb.js";
+import {
+  AgentCardSchema,
+  CancelTaskRequestSchema,
+  SendMessageRequestSchema,
+  TaskSchema,
+  TaskState,
+  type Task,
+} from "../../generated-example/gen/a2a_pb.js";
 import { createA2AServiceGrpcRoutes } from "../../generated-example/gen/a2a_a2a_grpc_server.js";
 import { startExampleAgent, type ExampleAgent } from "../../generated-example/agent/echo-agent.js";
 import { CountingTaskStore, createInProcessAgent, FUZZ_TOKENS } from "../support/fuzz-agent.js";
@@ -42,24 +49,42 @@ import { inProcessServing, normalSend, socketServing } from "../support/fuzz-tar
 import { SqliteTaskLedger } from "../support/fuzz-task-ledger.js";
 
 import { encodePayload } from "../support/fuzz-grpc-inputs.js";
-import { NONFINITE_MARK, nonFinitePlan, plantMark, replaceMarks, withNonFiniteText } from "../support/fuzz-nonfinite.js";
+import {
+  NONFINITE_MARK,
+  nonFinitePlan,
+  plantMark,
+  replaceMarks,
+  withNonFiniteText,
+} from "../support/fuzz-nonfinite.js";
 import { LIMITS, sizedGrpcMessage, sizedHttpInput } from "../support/fuzz-sizes.js";
 
 const SCHEDULE: ServingSchedule = { sweepEvery: 10, restartEvery: 0, sweepShare: 1 };
 
 /** Whether a task's history holds a text part "poison". */
-const poisoned = (task: Task) => task.history.some((m) => m.parts.some((p) => p.content.case === "text" && p.content.value === "poison"));
+const poisoned = (task: Task) =>
+  task.history.some((m) =>
+    m.parts.some((p) => p.content.case === "text" && p.content.value === "poison"),
+  );
 
 /** Keeps, for the tasks of "poison" messages, a copy whose metadata holds a NaN; what the runtime answers from stays clean. */
 class PoisoningStore extends CountingTaskStore {
   override async saveTask(...args: Parameters<CountingTaskStore["saveTask"]>): Promise<void> {
     const [scope, task] = args;
-    await super.saveTask(scope, poisoned(task as Task) ? { ...(task as Task), metadata: { n: Number.NaN } } : task);
+    await super.saveTask(
+      scope,
+      poisoned(task as Task) ? { ...(task as Task), metadata: { n: Number.NaN } } : task,
+    );
   }
 }
 
 /** A task of the anonymous owner whose metadata no JSON encoder can write. */
-const poisonedTask = (id: string) => create(TaskSchema, { id, contextId: `c-${id}`, status: { state: TaskState.COMPLETED, timestamp: timestampNow() }, metadata: { n: Number.NaN } });
+const poisonedTask = (id: string) =>
+  create(TaskSchema, {
+    id,
+    contextId: `c-${id}`,
+    status: { state: TaskState.COMPLETED, timestamp: timestampNow() },
+    metadata: { n: Number.NaN },
+  });
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -91,23 +116,41 @@ describe("the still-serves oracle", () => {
         arbitrary,
         runs: 30,
         seed: 25,
-        check: async (input) => [...checkJsonRpcAnswer(input, await exchangeInProcess(agent.jsonrpc, input)), ...agent.takeLogs()],
+        check: async (input) => [
+          ...checkJsonRpcAnswer(input, await exchangeInProcess(agent.jsonrpc, input)),
+          ...agent.takeLogs(),
+        ],
         sanity: async () => [],
-        ...(withOracle ? { serving: new ServingOracle<HttpInput>(target, SCHEDULE, "(before)" as unknown as HttpInput) } : {}),
+        ...(withOracle
+          ? {
+              serving: new ServingOracle<HttpInput>(
+                target,
+                SCHEDULE,
+                "(before)" as unknown as HttpInput,
+              ),
+            }
+          : {}),
       });
     };
     // Every answer is spec-shaped: without the still-serves oracle nothing is found.
     expect((await property(false)).summary()).toEqual([]);
     const found = (await property(true)).firsts();
     const all = found.flatMap((f) => f.problems).join("\n");
-    expect(all).toMatch(/the agent no longer serves a task this input saved \(in-process\): GetTask \(jsonrpc\) of task .* answered error -32603/);
-    expect(all).toMatch(/the agent no longer serves a task this input saved \(in-process\): GetTask \(rest\) of task .* answered HTTP 500/);
+    expect(all).toMatch(
+      /the agent no longer serves a task this input saved \(in-process\): GetTask \(jsonrpc\) of task .* answered error -32603/,
+    );
+    expect(all).toMatch(
+      /the agent no longer serves a task this input saved \(in-process\): GetTask \(rest\) of task .* answered HTTP 500/,
+    );
     expect(all).toMatch(/ListTasks \(jsonrpc\)/);
     expect(all).toMatch(/ListTasks \(rest\)/);
     // Binary protobuf carries NaN: gRPC still serves the task.
     expect(all).toMatch(/GetTask \(grpc\)/);
     // What is charged to an input is the doing of an input that stored a poisoned task (never of a clean one that came after).
-    for (const f of found) expect(Buffer.from(f.input.body, "base64").toString(), f.problems.join("; ")).toContain('"text":"poison"');
+    for (const f of found)
+      expect(Buffer.from(f.input.body, "base64").toString(), f.problems.join("; ")).toContain(
+        '"text":"poison"',
+      );
   });
 
   it("reports a task planted in the store outside any input in the full sweep, charged to what came before", async () => {
@@ -121,8 +164,12 @@ describe("the still-serves oracle", () => {
     const end = await oracle.atEnd();
     expect(end.map((e) => e.input)).toEqual(["(before)"]);
     const problems = end[0]!.problems.join("\n");
-    expect(problems).toMatch(/GetTask \(jsonrpc\) of task "planted" .* answered error -32603 .*\(full sweep\)/);
-    expect(problems).toMatch(/GetTask \(rest\) of task "planted" .* answered HTTP 500 .*\(full sweep\)/);
+    expect(problems).toMatch(
+      /GetTask \(jsonrpc\) of task "planted" .* answered error -32603 .*\(full sweep\)/,
+    );
+    expect(problems).toMatch(
+      /GetTask \(rest\) of task "planted" .* answered HTTP 500 .*\(full sweep\)/,
+    );
     expect(problems).toMatch(/ListTasks \(jsonrpc\)/);
     expect(problems).toMatch(/ListTasks \(rest\)/);
     expect(problems).toMatch(/GetTask \(grpc\) of task "planted"/);
@@ -163,12 +210,25 @@ describe("the still-serves oracle", () => {
         `INSERT INTO tasks (tenant, owner, id, context_id, state, status_seconds, status_nanos, seq, data, bytes)
          VALUES ('', '', ?, ?, ?, ?, ?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM tasks), ?, 0)`,
       )
-      .run(poisoned.id, poisoned.contextId, poisoned.status?.state ?? 0, poisoned.status?.timestamp?.seconds ?? 0n, poisoned.status?.timestamp?.nanos ?? 0, toBinary(TaskSchema, poisoned));
+      .run(
+        poisoned.id,
+        poisoned.contextId,
+        poisoned.status?.state ?? 0,
+        poisoned.status?.timestamp?.seconds ?? 0n,
+        poisoned.status?.timestamp?.nanos ?? 0,
+        toBinary(TaskSchema, poisoned),
+      );
     raw.close();
     const own = (await oracle.afterInput("the write")).own.join("\n");
-    expect(own).toMatch(/\(socket\): GetTask \(jsonrpc\) of task "written-below" .* answered error -32603/);
-    expect(own).toMatch(/\(socket\): GetTask \(rest\) of task "written-below" .* answered HTTP 500/);
-    expect(own).toMatch(/\(socket\): GetTask \(connect\) of task "written-below" .* answered HTTP 500/);
+    expect(own).toMatch(
+      /\(socket\): GetTask \(jsonrpc\) of task "written-below" .* answered error -32603/,
+    );
+    expect(own).toMatch(
+      /\(socket\): GetTask \(rest\) of task "written-below" .* answered HTTP 500/,
+    );
+    expect(own).toMatch(
+      /\(socket\): GetTask \(connect\) of task "written-below" .* answered HTTP 500/,
+    );
     expect(own).toMatch(/GetTask \(grpc\)/);
     const end = (await oracle.atEnd()).flatMap((e) => e.problems).join("\n");
     expect(oracle.stats.restarts).toBe(1);
@@ -190,17 +250,26 @@ describe("the still-serves oracle", () => {
   });
 });
 
-const send = (): JsonObject => ({ message: { messageId: "m", role: "ROLE_USER", parts: [{ text: "x" }, { text: "y" }] } });
+const send = (): JsonObject => ({
+  message: { messageId: "m", role: "ROLE_USER", parts: [{ text: "x" }, { text: "y" }] },
+});
 
 /** Whether `v` holds a non-finite number anywhere. */
-const hasNonFinite = (v: unknown): boolean => (typeof v === "number" ? !Number.isFinite(v) : typeof v === "object" && v !== null ? Object.values(v).some(hasNonFinite) : false);
+const hasNonFinite = (v: unknown): boolean =>
+  typeof v === "number"
+    ? !Number.isFinite(v)
+    : typeof v === "object" && v !== null
+      ? Object.values(v).some(hasNonFinite)
+      : false;
 
 describe("non-finite numbers", () => {
   it("reach every Struct/Value position of a SendMessage: the request's, the message's and a part's metadata, a part's data", () => {
     const fields = new Set<string>();
     for (let at = 0; at < 8; at++) {
       const json = send();
-      expect(plantMark(SendMessageRequestSchema, json, { at, depth: at % 4, shape: at })).toBe(true);
+      expect(plantMark(SendMessageRequestSchema, json, { at, depth: at % 4, shape: at })).toBe(
+        true,
+      );
       const parsed = JSON.parse(withNonFiniteText(JSON.stringify(json), "1e400")) as JsonObject;
       expect(hasNonFinite(parsed), JSON.stringify(json)).toBe(true);
       const message = parsed["message"] as JsonObject;
@@ -209,44 +278,73 @@ describe("non-finite numbers", () => {
       for (const p of message["parts"] as JsonObject[]) {
         if (hasNonFinite(p["metadata"])) fields.add("part.metadata");
         // A part's data replaces the other members of its oneof.
-        if (hasNonFinite(p["data"])) fields.add(p["text"] === undefined ? "part.data" : "part.data with text");
+        if (hasNonFinite(p["data"]))
+          fields.add(p["text"] === undefined ? "part.data" : "part.data with text");
       }
     }
-    expect([...fields].sort()).toEqual(["message.metadata", "metadata", "part.data", "part.metadata"]);
+    expect([...fields].sort()).toEqual([
+      "message.metadata",
+      "metadata",
+      "part.data",
+      "part.metadata",
+    ]);
   });
 
   it("are binary doubles on gRPC, at any depth, in Structs and Values alike", () => {
     fc.assert(
-      fc.property(nonFinitePlan, fc.constantFrom("NaN" as const, "Infinity" as const, "-Infinity" as const), (plan, value) => {
-        const json = send();
-        plantMark(SendMessageRequestSchema, json, plan);
-        const bytes = encodePayload(SendMessageRequestSchema, json, "", value);
-        expect(bytes).toBeDefined();
-        const decoded = fromBinary(SendMessageRequestSchema, bytes!);
-        expect(JSON.stringify(decoded, (_k, v) => (typeof v === "bigint" ? String(v) : v))).not.toContain(NONFINITE_MARK);
-        expect(hasNonFinite(decoded)).toBe(true);
-      }),
+      fc.property(
+        nonFinitePlan,
+        fc.constantFrom("NaN" as const, "Infinity" as const, "-Infinity" as const),
+        (plan, value) => {
+          const json = send();
+          plantMark(SendMessageRequestSchema, json, plan);
+          const bytes = encodePayload(SendMessageRequestSchema, json, "", value);
+          expect(bytes).toBeDefined();
+          const decoded = fromBinary(SendMessageRequestSchema, bytes!);
+          expect(
+            JSON.stringify(decoded, (_k, v) => (typeof v === "bigint" ? String(v) : v)),
+          ).not.toContain(NONFINITE_MARK);
+          expect(hasNonFinite(decoded)).toBe(true);
+        },
+      ),
       { numRuns: 50, seed: 25 },
     );
     const cancel = create(CancelTaskRequestSchema, { id: "t", metadata: { k: NONFINITE_MARK } });
     expect(replaceMarks(cancel, "NaN")).toBe(1);
-    expect(Number.isNaN(fromBinary(CancelTaskRequestSchema, toBinary(CancelTaskRequestSchema, cancel)).metadata?.["k"])).toBe(true);
+    expect(
+      Number.isNaN(
+        fromBinary(CancelTaskRequestSchema, toBinary(CancelTaskRequestSchema, cancel)).metadata?.[
+          "k"
+        ],
+      ),
+    ).toBe(true);
   });
 });
 
 describe("sizes", () => {
   it("a body and a gRPC message one byte under and one over the limit, exactly", () => {
-    expect(Buffer.from(sizedHttpInput({ grow: "body", offset: -1 }, "rest", []).body, "base64").length).toBe(LIMITS.httpBody - 1);
-    for (const offset of [-1, 1]) expect(sizedGrpcMessage({ grow: "body", offset }).length).toBe(LIMITS.grpcMessage + offset);
+    expect(
+      Buffer.from(sizedHttpInput({ grow: "body", offset: -1 }, "rest", []).body, "base64").length,
+    ).toBe(LIMITS.httpBody - 1);
+    for (const offset of [-1, 1])
+      expect(sizedGrpcMessage({ grow: "body", offset }).length).toBe(LIMITS.grpcMessage + offset);
     // Past the per-process allowance of stored large bodies (A2A_FUZZ_MAX_BIG, default 2), one under the limit goes one byte over it.
     expect(sizedGrpcMessage({ grow: "body", offset: -1 }).length).toBe(LIMITS.grpcMessage + 1);
   });
 
   it("messages of 1,000 and 1,001 parts, metadata of 64 KiB", () => {
     for (const offset of [0, 1]) {
-      const body = JSON.parse(Buffer.from(sizedHttpInput({ grow: "parts", offset }, "jsonrpc", []).body, "base64").toString()) as { params: { message: { parts: unknown[] } } };
+      const body = JSON.parse(
+        Buffer.from(
+          sizedHttpInput({ grow: "parts", offset }, "jsonrpc", []).body,
+          "base64",
+        ).toString(),
+      ) as { params: { message: { parts: unknown[] } } };
       expect(body.params.message.parts.length).toBe(LIMITS.parts + offset);
-      const grpc = fromBinary(SendMessageRequestSchema, sizedGrpcMessage({ grow: "metadata", offset }));
+      const grpc = fromBinary(
+        SendMessageRequestSchema,
+        sizedGrpcMessage({ grow: "metadata", offset }),
+      );
       // jsonSize (runtime/src/pipeline/limits.ts) counts {"k":"…"} as its text plus one.
       expect(JSON.stringify(grpc.message?.metadata).length + 1).toBe(LIMITS.metadata + offset);
     }

@@ -27,8 +27,19 @@ import { replayFixtures, servingOracle } from "../support/fuzz-http-suite.js";
 import { runFuzzProperty, tally, watchProcessFaults } from "../support/fuzz-harness.js";
 import { BIG_TASK } from "../support/fuzz-slow-readers.js";
 import { checkGrpcAnswer, GrpcFuzzClient, grpcStatusOf } from "../support/fuzz-grpc.js";
-import { GRPC_INPUT, grpcBody, grpcInput, SERVICE, type GrpcInput } from "../support/fuzz-grpc-inputs.js";
-import { otherOwner, socketTaskCount, startFuzzTargets, type FuzzTargets } from "../support/fuzz-targets.js";
+import {
+  GRPC_INPUT,
+  grpcBody,
+  grpcInput,
+  SERVICE,
+  type GrpcInput,
+} from "../support/fuzz-grpc-inputs.js";
+import {
+  otherOwner,
+  socketTaskCount,
+  startFuzzTargets,
+  type FuzzTargets,
+} from "../support/fuzz-targets.js";
 import { KNOWN_TASK } from "../support/fuzz-jsonrpc-inputs.js";
 import { frame } from "../support/grpc-frames.js";
 
@@ -50,43 +61,83 @@ afterAll(async () => {
   await targets?.close();
 });
 
-const WRITES = new Set(["SendMessage", "SendStreamingMessage", "CreateTaskPushNotificationConfig", "DeleteTaskPushNotificationConfig"].map((m) => `${SERVICE}/${m}`));
+const WRITES = new Set(
+  [
+    "SendMessage",
+    "SendStreamingMessage",
+    "CreateTaskPushNotificationConfig",
+    "DeleteTaskPushNotificationConfig",
+  ].map((m) => `${SERVICE}/${m}`),
+);
 
 /**
  * Whether the call was refused: a non-zero status and no answer message. CANCELLED and DEADLINE_EXCEEDED
  * are not refusals: gRPC leaves the outcome of such a call open (see F5 in bench/output/fuzz-findings.md).
  */
-const refused = (status: string | undefined, body: Buffer) => status !== "0" && status !== "1" && status !== "4" && body.length === 0;
+const refused = (status: string | undefined, body: Buffer) =>
+  status !== "0" && status !== "1" && status !== "4" && body.length === 0;
 
 async function checkOne(stack: "grpc-js" | "grpc-connect", input: GrpcInput): Promise<string[]> {
   const taskId = stack === "grpc-js" ? targets.knownTask.socket : targets.knownTask.inProcess;
-  const big = JSON.stringify(input.frames).includes(BIG_TASK) ? await targets.bigTask(TRANSPORT[stack]) : { id: "" };
+  const big = JSON.stringify(input.frames).includes(BIG_TASK)
+    ? await targets.bigTask(TRANSPORT[stack])
+    : { id: "" };
   if ("problem" in big) return [big.problem];
   const { body, wellFormed } = grpcBody(input, taskId, big.id);
   if (input.neverRead === true) {
     // A slow reader: nothing to judge now; the next calls, the normal calls and the still-serves oracle must be served.
     await targets.slowReaders.grpc(clients[stack].address, input.path, input.headers, body);
     tally("slow reader (never reads its answer)");
-    return (stack === "grpc-js" ? targets.takeAgentLogs() : targets.inProcess.takeLogs()).map((l) => `the server logged: ${l}`);
+    return (stack === "grpc-js" ? targets.takeAgentLogs() : targets.inProcess.takeLogs()).map(
+      (l) => `the server logged: ${l}`,
+    );
   }
   const sent = [input.path, ...input.headers.flat(), body.toString("latin1")].join("\n");
   // A cancelled call may or may not have changed something: no state check.
   const writes = WRITES.has(input.path) && input.cancelAfterMs === undefined;
   const store = targets.inProcess.store;
   const before = [store.creations, store.pushConfigWrites];
-  const counted = writes && stack === "grpc-js" && (input.path === `${SERVICE}/SendMessage` || input.path === `${SERVICE}/SendStreamingMessage`);
-  const auth = { method: "POST", path: "", query: "", body: "", headers: input.headers.filter(([k]) => k === "authorization") };
+  const counted =
+    writes &&
+    stack === "grpc-js" &&
+    (input.path === `${SERVICE}/SendMessage` || input.path === `${SERVICE}/SendStreamingMessage`);
+  const auth = {
+    method: "POST",
+    path: "",
+    query: "",
+    body: "",
+    headers: input.headers.filter(([k]) => k === "authorization"),
+  };
   const tasksBefore = counted ? await socketTaskCount(targets, auth) : undefined;
-  const answer = await clients[stack].call(input.path, input.headers, body, 15_000, input.cancelAfterMs);
+  const answer = await clients[stack].call(
+    input.path,
+    input.headers,
+    body,
+    15_000,
+    input.cancelAfterMs,
+  );
   const problems = checkGrpcAnswer(input, answer, wellFormed, sent);
-  if (otherOwner(input.headers) && JSON.stringify(input.frames).includes(KNOWN_TASK) && grpcStatusOf(answer) === "0" && answer.body.includes(Buffer.from(taskId)))
+  if (
+    otherOwner(input.headers) &&
+    JSON.stringify(input.frames).includes(KNOWN_TASK) &&
+    grpcStatusOf(answer) === "0" &&
+    answer.body.includes(Buffer.from(taskId))
+  )
     problems.push("another owner was served the known task");
   const status = grpcStatusOf(answer);
-  if (stack === "grpc-connect" && writes && refused(status, answer.body) && (store.creations !== before[0] || store.pushConfigWrites !== before[1]))
-    problems.push(`a refused ${input.path} changed the store: ${before[0]}→${store.creations} tasks created, ${before[1]}→${store.pushConfigWrites} push-config writes`);
+  if (
+    stack === "grpc-connect" &&
+    writes &&
+    refused(status, answer.body) &&
+    (store.creations !== before[0] || store.pushConfigWrites !== before[1])
+  )
+    problems.push(
+      `a refused ${input.path} changed the store: ${before[0]}→${store.creations} tasks created, ${before[1]}→${store.pushConfigWrites} push-config writes`,
+    );
   if (tasksBefore !== undefined && refused(status, answer.body)) {
     const after = await socketTaskCount(targets, auth);
-    if (after !== undefined && after !== tasksBefore) problems.push(`a refused ${input.path} changed ListTasks totalSize ${tasksBefore}→${after}`);
+    if (after !== undefined && after !== tasksBefore)
+      problems.push(`a refused ${input.path} changed ListTasks totalSize ${tasksBefore}→${after}`);
   }
   const logs = stack === "grpc-js" ? targets.takeAgentLogs() : targets.inProcess.takeLogs();
   problems.push(...logs.map((l) => `the server logged: ${l}`));
@@ -107,7 +158,9 @@ async function sanity(stack: "grpc-js" | "grpc-connect"): Promise<string[]> {
     frame(payload),
   );
   const status = grpcStatusOf(answer);
-  return status === "0" ? [] : [`GetTask: grpc-status ${status}, ${answer.timedOut ? "timed out" : (answer.reset ?? "")}`];
+  return status === "0"
+    ? []
+    : [`GetTask: grpc-status ${status}, ${answer.timedOut ? "timed out" : (answer.reset ?? "")}`];
 }
 
 describe("gRPC fuzzing", () => {
@@ -118,7 +171,8 @@ describe("gRPC fuzzing", () => {
   it("replays the regression fixtures (test/fuzz/fixtures/)", async () => {
     for (const binding of ["grpc-js", "grpc-connect"] as const) {
       const fixtures = loadFixtures<GrpcInput>(binding);
-      if (process.env["A2A_FUZZ_FIXTURES"] === undefined) expect(fixtures.length).toBeGreaterThan(0);
+      if (process.env["A2A_FUZZ_FIXTURES"] === undefined)
+        expect(fixtures.length).toBeGreaterThan(0);
       // A late handler failure (F1) surfaces after the answer: 100 ms each.
       await replayFixtures(
         targets,
@@ -142,7 +196,11 @@ describe("gRPC fuzzing", () => {
           check: (input) => checkOne(stack, input),
           sanity: () => sanity(stack),
           timeShare: 0.5,
-          serving: servingOracle(targets, TRANSPORT[stack], "(stored before this property)" as unknown as GrpcInput),
+          serving: servingOracle(
+            targets,
+            TRANSPORT[stack],
+            "(stored before this property)" as unknown as GrpcInput,
+          ),
         });
         expect(failures.summary()).toEqual([]);
       },

@@ -22,12 +22,24 @@ import { fuzzBudget } from "../support/fuzz-config.js";
 import { tally, watchProcessFaults } from "../support/fuzz-harness.js";
 import { exchangeInProcess, exchangeOverSocket, type HttpInput } from "../support/fuzz-http.js";
 import { checkJsonRpcAnswer } from "../support/fuzz-checks.js";
-import { envelopeOf, jsonRpcInput, KNOWN_TASK, withKnownTask } from "../support/fuzz-jsonrpc-inputs.js";
-import { otherOwner, refusedJsonRpc, socketTaskCount, startFuzzTargets, type FuzzTargets } from "../support/fuzz-targets.js";
+import {
+  envelopeOf,
+  jsonRpcInput,
+  KNOWN_TASK,
+  withKnownTask,
+} from "../support/fuzz-jsonrpc-inputs.js";
+import {
+  otherOwner,
+  refusedJsonRpc,
+  socketTaskCount,
+  startFuzzTargets,
+  type FuzzTargets,
+} from "../support/fuzz-targets.js";
 import type { HttpAnswer } from "../support/fuzz-http.js";
 
 /** Whether a JSON-RPC answer has a result (or stream event) naming `taskId`. */
-const servedTask = (answer: HttpAnswer, taskId: string) => !refusedJsonRpc(answer) && answer.body.includes(taskId);
+const servedTask = (answer: HttpAnswer, taskId: string) =>
+  !refusedJsonRpc(answer) && answer.body.includes(taskId);
 
 const budget = fuzzBudget("jsonrpc", { runs: 1_500, socketShare: 0.15, msPerInput: 30 });
 let targets: FuzzTargets;
@@ -40,7 +52,12 @@ afterAll(async () => {
   await targets?.close();
 });
 
-const WRITES = new Set(["SendMessage", "SendStreamingMessage", "CreateTaskPushNotificationConfig", "DeleteTaskPushNotificationConfig"]);
+const WRITES = new Set([
+  "SendMessage",
+  "SendStreamingMessage",
+  "CreateTaskPushNotificationConfig",
+  "DeleteTaskPushNotificationConfig",
+]);
 
 /** Sends one input on one transport; returns its problems. */
 async function checkOne(transport: "in-process" | "socket", given: HttpInput): Promise<string[]> {
@@ -55,7 +72,8 @@ async function checkOne(transport: "in-process" | "socket", given: HttpInput): P
   const method = envelopeOf(raw)?.method ?? "";
   // A client that went away may or may not have changed something: no state check.
   const writes = WRITES.has(method) && raw.abortAfterMs === undefined;
-  const crossOwner = otherOwner(raw.headers) && Buffer.from(raw.body, "base64").includes(KNOWN_TASK);
+  const crossOwner =
+    otherOwner(raw.headers) && Buffer.from(raw.body, "base64").includes(KNOWN_TASK);
   if (crossOwner) tally("cross-owner request for the known task");
   if (transport === "in-process") {
     const input = withKnownTask(raw, targets.knownTask.inProcess);
@@ -63,26 +81,44 @@ async function checkOne(transport: "in-process" | "socket", given: HttpInput): P
     const before = [store.creations, store.pushConfigWrites];
     const answer = await exchangeInProcess(targets.inProcess.jsonrpc, input);
     const problems = checkJsonRpcAnswer(input, answer);
-    if (crossOwner && servedTask(answer, targets.knownTask.inProcess)) problems.push(`another owner was served the known task: ${answer.body.slice(0, 200)}`);
-    if (writes && refusedJsonRpc(answer) && (store.creations !== before[0] || store.pushConfigWrites !== before[1]))
-      problems.push(`a refused ${method} changed the store: ${before[0]}→${store.creations} tasks created, ${before[1]}→${store.pushConfigWrites} push-config writes`);
+    if (crossOwner && servedTask(answer, targets.knownTask.inProcess))
+      problems.push(`another owner was served the known task: ${answer.body.slice(0, 200)}`);
+    if (
+      writes &&
+      refusedJsonRpc(answer) &&
+      (store.creations !== before[0] || store.pushConfigWrites !== before[1])
+    )
+      problems.push(
+        `a refused ${method} changed the store: ${before[0]}→${store.creations} tasks created, ${before[1]}→${store.pushConfigWrites} push-config writes`,
+      );
     problems.push(...targets.inProcess.takeLogs().map((l) => `the server logged: ${l}`));
     return problems;
   }
   const input = withKnownTask(raw, targets.knownTask.socket);
-  const counted = writes && method !== "DeleteTaskPushNotificationConfig" && method !== "CreateTaskPushNotificationConfig";
+  const counted =
+    writes &&
+    method !== "DeleteTaskPushNotificationConfig" &&
+    method !== "CreateTaskPushNotificationConfig";
   const before = counted ? await socketTaskCount(targets, input) : undefined;
   const answer = await exchangeOverSocket(targets.origin, input, targets.http);
   const problems = checkJsonRpcAnswer(input, answer);
-  if (crossOwner && servedTask(answer, targets.knownTask.socket)) problems.push(`another owner was served the known task: ${answer.body.slice(0, 200)}`);
+  if (crossOwner && servedTask(answer, targets.knownTask.socket))
+    problems.push(`another owner was served the known task: ${answer.body.slice(0, 200)}`);
   if (before !== undefined && refusedJsonRpc(answer)) {
     const after = await socketTaskCount(targets, input);
-    if (after !== undefined && after !== before) problems.push(`a refused ${method} changed ListTasks totalSize ${before}→${after}`);
+    if (after !== undefined && after !== before)
+      problems.push(`a refused ${method} changed ListTasks totalSize ${before}→${after}`);
   }
   problems.push(...targets.takeAgentLogs().map((l) => `the agent logged: ${l}`));
   return problems;
 }
 
 describe("JSON-RPC fuzzing", () => {
-  httpFuzzCases({ binding: "jsonrpc", arbitrary: jsonRpcInput, budget, targets: () => targets, checkOne });
+  httpFuzzCases({
+    binding: "jsonrpc",
+    arbitrary: jsonRpcInput,
+    budget,
+    targets: () => targets,
+    checkOne,
+  });
 });

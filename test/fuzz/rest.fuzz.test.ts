@@ -26,7 +26,13 @@ import { exchangeInProcess, exchangeOverSocket, type HttpInput } from "../suppor
 import { checkRestAnswer } from "../support/fuzz-checks.js";
 import { KNOWN_TASK, withKnownTask } from "../support/fuzz-jsonrpc-inputs.js";
 import { REST_BASE, restInput } from "../support/fuzz-rest-inputs.js";
-import { otherOwner, refusedRest, socketTaskCount, startFuzzTargets, type FuzzTargets } from "../support/fuzz-targets.js";
+import {
+  otherOwner,
+  refusedRest,
+  socketTaskCount,
+  startFuzzTargets,
+  type FuzzTargets,
+} from "../support/fuzz-targets.js";
 
 const budget = fuzzBudget("rest", { runs: 1_500, socketShare: 0.15, msPerInput: 30 });
 let targets: FuzzTargets;
@@ -39,12 +45,21 @@ afterAll(async () => {
   await targets?.close();
 });
 
-const WRITES = new Set(["SendMessage", "SendStreamingMessage", "CreateTaskPushNotificationConfig", "DeleteTaskPushNotificationConfig"]);
+const WRITES = new Set([
+  "SendMessage",
+  "SendStreamingMessage",
+  "CreateTaskPushNotificationConfig",
+  "DeleteTaskPushNotificationConfig",
+]);
 
 /** The operation the route table picks for `input`, if any. */
 function operationOf(input: HttpInput): string | undefined {
   if (!input.path.startsWith(`${REST_BASE}/`)) return undefined;
-  const match = matchRoute(A2AServiceRoutes, input.method.toUpperCase(), input.path.slice(REST_BASE.length));
+  const match = matchRoute(
+    A2AServiceRoutes,
+    input.method.toUpperCase(),
+    input.path.slice(REST_BASE.length),
+  );
   return match.kind === "match" ? match.route.operation : undefined;
 }
 
@@ -58,10 +73,17 @@ async function checkOne(transport: "in-process" | "socket", given: HttpInput): P
     return targets.takeAgentLogs().map((l) => `the agent logged: ${l}`);
   }
   const operation = operationOf(raw);
-  const output: DescMessage | undefined = operation === undefined ? undefined : A2AServiceOperationsByName[operation as keyof typeof A2AServiceOperationsByName].output;
+  const output: DescMessage | undefined =
+    operation === undefined
+      ? undefined
+      : A2AServiceOperationsByName[operation as keyof typeof A2AServiceOperationsByName].output;
   // A client that went away may or may not have changed something: no state check.
   const writes = operation !== undefined && WRITES.has(operation) && raw.abortAfterMs === undefined;
-  const crossOwner = otherOwner(raw.headers) && [raw.path, raw.query, Buffer.from(raw.body, "base64").toString("latin1")].some((t) => t.includes(KNOWN_TASK));
+  const crossOwner =
+    otherOwner(raw.headers) &&
+    [raw.path, raw.query, Buffer.from(raw.body, "base64").toString("latin1")].some((t) =>
+      t.includes(KNOWN_TASK),
+    );
   if (crossOwner) tally("cross-owner request for the known task");
   if (transport === "in-process") {
     const input = withKnownTask(raw, targets.knownTask.inProcess);
@@ -69,9 +91,16 @@ async function checkOne(transport: "in-process" | "socket", given: HttpInput): P
     const before = [store.creations, store.pushConfigWrites];
     const answer = await exchangeInProcess(targets.inProcess.rest, input);
     const problems = checkRestAnswer(input, answer, output);
-    if (crossOwner && !refusedRest(answer) && answer.body.includes(targets.knownTask.inProcess)) problems.push(`another owner was served the known task: ${answer.body.slice(0, 200)}`);
-    if (writes && refusedRest(answer) && (store.creations !== before[0] || store.pushConfigWrites !== before[1]))
-      problems.push(`a refused ${operation} changed the store: ${before[0]}→${store.creations} tasks created, ${before[1]}→${store.pushConfigWrites} push-config writes`);
+    if (crossOwner && !refusedRest(answer) && answer.body.includes(targets.knownTask.inProcess))
+      problems.push(`another owner was served the known task: ${answer.body.slice(0, 200)}`);
+    if (
+      writes &&
+      refusedRest(answer) &&
+      (store.creations !== before[0] || store.pushConfigWrites !== before[1])
+    )
+      problems.push(
+        `a refused ${operation} changed the store: ${before[0]}→${store.creations} tasks created, ${before[1]}→${store.pushConfigWrites} push-config writes`,
+      );
     problems.push(...targets.inProcess.takeLogs().map((l) => `the server logged: ${l}`));
     return problems;
   }
@@ -80,15 +109,23 @@ async function checkOne(transport: "in-process" | "socket", given: HttpInput): P
   const before = counted ? await socketTaskCount(targets, input) : undefined;
   const answer = await exchangeOverSocket(targets.origin, input, targets.http);
   const problems = checkRestAnswer(input, answer, output);
-  if (crossOwner && !refusedRest(answer) && answer.body.includes(targets.knownTask.socket)) problems.push(`another owner was served the known task: ${answer.body.slice(0, 200)}`);
+  if (crossOwner && !refusedRest(answer) && answer.body.includes(targets.knownTask.socket))
+    problems.push(`another owner was served the known task: ${answer.body.slice(0, 200)}`);
   if (before !== undefined && refusedRest(answer)) {
     const after = await socketTaskCount(targets, input);
-    if (after !== undefined && after !== before) problems.push(`a refused ${operation} changed ListTasks totalSize ${before}→${after}`);
+    if (after !== undefined && after !== before)
+      problems.push(`a refused ${operation} changed ListTasks totalSize ${before}→${after}`);
   }
   problems.push(...targets.takeAgentLogs().map((l) => `the agent logged: ${l}`));
   return problems;
 }
 
 describe("HTTP+JSON fuzzing", () => {
-  httpFuzzCases({ binding: "rest", arbitrary: restInput, budget, targets: () => targets, checkOne });
+  httpFuzzCases({
+    binding: "rest",
+    arbitrary: restInput,
+    budget,
+    targets: () => targets,
+    checkOne,
+  });
 });

@@ -102,12 +102,28 @@ export const checks = [kind, op, findLibraryServiceJsonRpcMethod("Ping")?.name, 
     const { matchRoute } = await import("@protoc-gen-a2a/runtime/rest");
     const { LibraryServiceRoutes } = await import(join(out, "demo/v1/library_a2a_rest_routes.ts"));
     const cases: [string, string, unknown][] = [
-      ["GET", "/v1/shelves/s1/books/b1", { operation: "GetBook", params: { name: "shelves/s1/books/b1" } }],
-      ["POST", "/v1/shelves/s1/books/b1:archive", { operation: "ArchiveBook", params: { name: "shelves/s1/books/b1" } }],
+      [
+        "GET",
+        "/v1/shelves/s1/books/b1",
+        { operation: "GetBook", params: { name: "shelves/s1/books/b1" } },
+      ],
+      [
+        "POST",
+        "/v1/shelves/s1/books/b1:archive",
+        { operation: "ArchiveBook", params: { name: "shelves/s1/books/b1" } },
+      ],
       ["GET", "/v1/shelves/s1:watch", { operation: "WatchShelf", params: { name: "shelves/s1" } }],
       ["GET", "/v1/shelves/s1/books", { operation: "ListBooks", params: { parent: "shelves/s1" } }],
-      ["POST", "/v1/shelves/s1/books", { operation: "CreateBook", params: { parent: "shelves/s1" } }],
-      ["DELETE", "/v1/shelves/s1/books/b1", { operation: "DeleteBook", params: { name: "shelves/s1/books/b1" } }],
+      [
+        "POST",
+        "/v1/shelves/s1/books",
+        { operation: "CreateBook", params: { parent: "shelves/s1" } },
+      ],
+      [
+        "DELETE",
+        "/v1/shelves/s1/books/b1",
+        { operation: "DeleteBook", params: { name: "shelves/s1/books/b1" } },
+      ],
       ["GET", "/v1/files/a/b/c.txt", { operation: "ReadFile", params: { path: "a/b/c.txt" } }],
       ["HEAD", "/v1/files/a", { operation: "ReadFile", params: { path: "a" } }],
     ];
@@ -115,9 +131,15 @@ export const checks = [kind, op, findLibraryServiceJsonRpcMethod("Ping")?.name, 
       const m = matchRoute(LibraryServiceRoutes, method, path);
       expect(m.kind, `${method} ${path}`).toBe("match");
       if (m.kind !== "match") continue;
-      expect({ operation: m.route.operation, params: { ...m.params } }, `${method} ${path}`).toEqual(want);
+      expect(
+        { operation: m.route.operation, params: { ...m.params } },
+        `${method} ${path}`,
+      ).toEqual(want);
     }
-    expect(matchRoute(LibraryServiceRoutes, "PUT", "/v1/shelves/s1/books/b1")).toEqual({ kind: "method-not-allowed", allow: ["DELETE", "GET"] });
+    expect(matchRoute(LibraryServiceRoutes, "PUT", "/v1/shelves/s1/books/b1")).toEqual({
+      kind: "method-not-allowed",
+      allow: ["DELETE", "GET"],
+    });
     expect(matchRoute(LibraryServiceRoutes, "GET", "/v1/ping").kind).toBe("not-found");
   });
 

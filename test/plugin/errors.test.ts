@@ -1,7 +1,12 @@
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { create, setExtension, toBinary } from "@bufbuild/protobuf";
-import { CodeGeneratorRequestSchema, CodeGeneratorResponseSchema, type FileDescriptorProto, type MethodDescriptorProto } from "@bufbuild/protobuf/wkt";
+import {
+  CodeGeneratorRequestSchema,
+  CodeGeneratorResponseSchema,
+  type FileDescriptorProto,
+  type MethodDescriptorProto,
+} from "@bufbuild/protobuf/wkt";
 import { fromBinary } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
 import { http } from "../../plugin/src/gen/google/api/annotations_pb.js";
@@ -37,7 +42,11 @@ describe("unsupported proto shapes stop generation with one clear message", () =
       withRule("GetBook", { pattern: { case: "get", value: "/v1/{name=shelves/*" } }),
       `${where}.GetBook: option google.api.http: invalid path template "/v1/{name=shelves/*"`,
     ],
-    ["a template without a leading slash", withRule("GetBook", { pattern: { case: "get", value: "v1/{name}" } }), `${where}.GetBook: option google.api.http: invalid path template "v1/{name}"`],
+    [
+      "a template without a leading slash",
+      withRule("GetBook", { pattern: { case: "get", value: "v1/{name}" } }),
+      `${where}.GetBook: option google.api.http: invalid path template "v1/{name}"`,
+    ],
     [
       "a variable naming a missing field",
       withRule("GetBook", { pattern: { case: "get", value: "/v1/{title}" } }),
@@ -50,28 +59,46 @@ describe("unsupported proto shapes stop generation with one clear message", () =
     ],
     [
       "a body naming a missing field",
-      withRule("CreateBook", { pattern: { case: "post", value: "/v1/{parent=shelves/*}/books" }, body: "volume" }),
+      withRule("CreateBook", {
+        pattern: { case: "post", value: "/v1/{parent=shelves/*}/books" },
+        body: "volume",
+      }),
       `${where}.CreateBook: option google.api.http: body "volume" names no field of demo.v1.CreateBookRequest`,
     ],
     [
       "a GET with a body",
-      withRule("GetBook", { pattern: { case: "get", value: "/v1/{name=shelves/*/books/*}" }, body: "*" }),
+      withRule("GetBook", {
+        pattern: { case: "get", value: "/v1/{name=shelves/*/books/*}" },
+        body: "*",
+      }),
       `${where}.GetBook: option google.api.http: GET "/v1/{name=shelves/*/books/*}" must not have a body`,
     ],
     [
       "nested additional_bindings",
       withRule("GetBook", {
         pattern: { case: "get", value: "/v1/{name=shelves/*/books/*}" },
-        additionalBindings: [{ pattern: { case: "get", value: "/v2/{name}" }, additionalBindings: [{ pattern: { case: "get", value: "/v3/{name}" } }] }],
+        additionalBindings: [
+          {
+            pattern: { case: "get", value: "/v2/{name}" },
+            additionalBindings: [{ pattern: { case: "get", value: "/v3/{name}" } }],
+          },
+        ],
       }),
       `${where}.GetBook: option google.api.http: additional_bindings must not contain additional_bindings`,
     ],
     [
       "response_body",
-      withRule("GetBook", { pattern: { case: "get", value: "/v1/{name=shelves/*/books/*}" }, responseBody: "title" }),
+      withRule("GetBook", {
+        pattern: { case: "get", value: "/v1/{name=shelves/*/books/*}" },
+        responseBody: "title",
+      }),
       `${where}.GetBook: option google.api.http: response_body "title" is not supported: the HTTP+JSON binding answers with the whole response message; remove response_body, or leave the RPC's HTTP rules out with skip_http_rules=demo.v1.LibraryService.GetBook (it stays on JSON-RPC and gRPC)`,
     ],
-    ["a rule without a pattern", withRule("GetBook", {}), `${where}.GetBook: option google.api.http: the rule has no pattern`],
+    [
+      "a rule without a pattern",
+      withRule("GetBook", {}),
+      `${where}.GetBook: option google.api.http: the rule has no pattern`,
+    ],
     [
       "two bindings that match the same requests",
       withRule("DeleteBook", { pattern: { case: "get", value: "/v1/{name=shelves/*/books/*}" } }),
@@ -98,7 +125,10 @@ describe("unsupported proto shapes stop generation with one clear message", () =
 
 describe("HTTP rules the HTTP+JSON binding cannot serve", () => {
   /** Runs the plugin, collecting the notices; returns the run (or the GenerationError) and the notices. */
-  function run(parameter: string, mutate: (files: FileDescriptorProto[]) => void): { run?: ReturnType<typeof runPlugin>; error?: Error; notices: string[] } {
+  function run(
+    parameter: string,
+    mutate: (files: FileDescriptorProto[]) => void,
+  ): { run?: ReturnType<typeof runPlugin>; error?: Error; notices: string[] } {
     const notices: string[] = [];
     const previous = setNoticeSink((line) => notices.push(line));
     try {
@@ -110,7 +140,8 @@ describe("HTTP rules the HTTP+JSON binding cannot serve", () => {
     }
   }
 
-  const custom = (kind: string, path = "/v1/{name=shelves/*/books/*}") => withRule("GetBook", { pattern: { case: "custom", value: { kind, path } } });
+  const custom = (kind: string, path = "/v1/{name=shelves/*/books/*}") =>
+    withRule("GetBook", { pattern: { case: "custom", value: { kind, path } } });
 
   it.each([
     [
@@ -123,7 +154,11 @@ describe("HTTP rules the HTTP+JSON binding cannot serve", () => {
       custom("OPTIONS"),
       `custom kind "OPTIONS" ("/v1/{name=shelves/*/books/*}") is not supported: the HTTP+JSON binding serves GET, PUT, POST, DELETE, PATCH and HEAD (Node's HTTP parser, fetch and OpenAPI refuse or cannot describe other methods)`,
     ],
-    ["M-SEARCH", custom("M-SEARCH"), 'custom kind "M-SEARCH" ("/v1/{name=shelves/*/books/*}") is not an HTTP method name'],
+    [
+      "M-SEARCH",
+      custom("M-SEARCH"),
+      'custom kind "M-SEARCH" ("/v1/{name=shelves/*/books/*}") is not an HTTP method name',
+    ],
     [
       "HEAD on an RPC answering a message, without a GET of the same path",
       custom("HEAD"),
@@ -134,7 +169,14 @@ describe("HTTP rules the HTTP+JSON binding cannot serve", () => {
       (files: FileDescriptorProto[]) => {
         withRule("GetBook", {
           pattern: { case: "get", value: "/v1/{name=shelves/*/books/*}" },
-          additionalBindings: [{ pattern: { case: "custom", value: { kind: "HEAD", path: "/v1/{name=shelves/*/books/*}" } } }],
+          additionalBindings: [
+            {
+              pattern: {
+                case: "custom",
+                value: { kind: "HEAD", path: "/v1/{name=shelves/*/books/*}" },
+              },
+            },
+          ],
         })(files);
         method(files, "GetBook").serverStreaming = true;
       },
@@ -142,67 +184,121 @@ describe("HTTP rules the HTTP+JSON binding cannot serve", () => {
     ],
     [
       "HEAD with a body",
-      withRule("GetBook", { pattern: { case: "custom", value: { kind: "head", path: "/v1/{name=shelves/*/books/*}" } }, body: "*" }),
+      withRule("GetBook", {
+        pattern: { case: "custom", value: { kind: "head", path: "/v1/{name=shelves/*/books/*}" } },
+        body: "*",
+      }),
       'custom kind "HEAD" ("/v1/{name=shelves/*/books/*}") must not have a body (body: "*"): a HEAD request has none',
     ],
-  ])("%s: unsupported_rpcs=error fails with one line naming file, RPC and kind; the default skips the rule with that notice", (_name, mutate, problem) => {
-    const failed = run("unsupported_rpcs=error", mutate);
-    expect(failed.error).toBeInstanceOf(GenerationError);
-    expect(failed.error?.message).toBe(`${where}.GetBook: option google.api.http: ${problem}`);
-    const skipped = run("target=ts", mutate);
-    expect(skipped.error).toBeUndefined();
-    expect(skipped.notices).toEqual([
-      `protoc-gen-a2a: notice: ${where}.GetBook: option google.api.http: ${problem}; this HTTP rule is skipped, the RPC stays on the other bindings (unsupported_rpcs=error fails instead)`,
-    ]);
-    const routes = fileOf(skipped.run!, "demo/v1/library_a2a_rest_routes.ts");
-    expect(routes).not.toMatch(/method: "(FOO|OPTIONS|M-SEARCH|HEAD)",\n\s+template: "\/v1\/\{name=shelves\/\*\/books\/\*\}"/);
-    const openapi = JSON.parse(fileOf(skipped.run!, "demo/v1/library_a2a_openapi.json")) as { paths: Record<string, Record<string, unknown>> };
-    for (const item of Object.values(openapi.paths)) for (const key of Object.keys(item)) expect(["get", "put", "post", "delete", "patch", "head", "parameters"]).toContain(key);
-    expect(fileOf(skipped.run!, "demo/v1/library_a2a_jsonrpc_methods.ts")).toContain("GetBook");
-  });
+  ])(
+    "%s: unsupported_rpcs=error fails with one line naming file, RPC and kind; the default skips the rule with that notice",
+    (_name, mutate, problem) => {
+      const failed = run("unsupported_rpcs=error", mutate);
+      expect(failed.error).toBeInstanceOf(GenerationError);
+      expect(failed.error?.message).toBe(`${where}.GetBook: option google.api.http: ${problem}`);
+      const skipped = run("target=ts", mutate);
+      expect(skipped.error).toBeUndefined();
+      expect(skipped.notices).toEqual([
+        `protoc-gen-a2a: notice: ${where}.GetBook: option google.api.http: ${problem}; this HTTP rule is skipped, the RPC stays on the other bindings (unsupported_rpcs=error fails instead)`,
+      ]);
+      const routes = fileOf(skipped.run!, "demo/v1/library_a2a_rest_routes.ts");
+      expect(routes).not.toMatch(
+        /method: "(FOO|OPTIONS|M-SEARCH|HEAD)",\n\s+template: "\/v1\/\{name=shelves\/\*\/books\/\*\}"/,
+      );
+      const openapi = JSON.parse(fileOf(skipped.run!, "demo/v1/library_a2a_openapi.json")) as {
+        paths: Record<string, Record<string, unknown>>;
+      };
+      for (const item of Object.values(openapi.paths))
+        for (const key of Object.keys(item))
+          expect(["get", "put", "post", "delete", "patch", "head", "parameters"]).toContain(key);
+      expect(fileOf(skipped.run!, "demo/v1/library_a2a_jsonrpc_methods.ts")).toContain("GetBook");
+    },
+  );
 
   it("the standard methods spelled as custom kinds are those methods", () => {
     const result = run("target=ts", custom("get"));
     expect(result.notices).toEqual([]);
-    expect(fileOf(result.run!, "demo/v1/library_a2a_rest_routes.ts")).toMatch(/method: "GET",\n\s+template: "\/v1\/\{name=shelves\/\*\/books\/\*\}",/);
+    expect(fileOf(result.run!, "demo/v1/library_a2a_rest_routes.ts")).toMatch(
+      /method: "GET",\n\s+template: "\/v1\/\{name=shelves\/\*\/books\/\*\}",/,
+    );
   });
 
   it.each([
-    ["/v1/./{name=shelves/*/books/*}", 'dot segment "." (URL normalization removes it, so no request could reach this path) at offset 4'],
-    ["/v1/../{name=shelves/*/books/*}", 'dot segment ".." (URL normalization removes it, so no request could reach this path) at offset 4'],
-    ["/v1/{name=shelves/%2e/books/*}", 'dot segment "%2e" (URL normalization removes it, so no request could reach this path) at offset 18'],
+    [
+      "/v1/./{name=shelves/*/books/*}",
+      'dot segment "." (URL normalization removes it, so no request could reach this path) at offset 4',
+    ],
+    [
+      "/v1/../{name=shelves/*/books/*}",
+      'dot segment ".." (URL normalization removes it, so no request could reach this path) at offset 4',
+    ],
+    [
+      "/v1/{name=shelves/%2e/books/*}",
+      'dot segment "%2e" (URL normalization removes it, so no request could reach this path) at offset 18',
+    ],
     ["/v1//{name=shelves/*/books/*}", "empty segment at offset 4"],
     ["/v1/{name=shelves/*/books/*}/", "empty segment at offset 29"],
   ])("%s is refused at generation with one line", (template, problem) => {
-    const result = run("target=ts", withRule("GetBook", { pattern: { case: "get", value: template } }));
+    const result = run(
+      "target=ts",
+      withRule("GetBook", { pattern: { case: "get", value: template } }),
+    );
     expect(result.error).toBeInstanceOf(GenerationError);
-    expect(result.error?.message).toBe(`${where}.GetBook: option google.api.http: invalid path template ${JSON.stringify(template)}: ${problem}`);
+    expect(result.error?.message).toBe(
+      `${where}.GetBook: option google.api.http: invalid path template ${JSON.stringify(template)}: ${problem}`,
+    );
   });
 
   it.each([
-    ["a malformed template", withRule("GetBook", { pattern: { case: "get", value: "/v1/./{name}" } }), 'invalid path template "/v1/./{name}": dot segment'],
-    ["a GET with a body", withRule("GetBook", { pattern: { case: "get", value: "/v1/{name=shelves/*/books/*}" }, body: "*" }), 'GET "/v1/{name=shelves/*/books/*}" must not have a body'],
-    ["a variable naming no field", withRule("GetBook", { pattern: { case: "get", value: "/v1/{title}" } }), "path variable {title} in"],
+    [
+      "a malformed template",
+      withRule("GetBook", { pattern: { case: "get", value: "/v1/./{name}" } }),
+      'invalid path template "/v1/./{name}": dot segment',
+    ],
+    [
+      "a GET with a body",
+      withRule("GetBook", {
+        pattern: { case: "get", value: "/v1/{name=shelves/*/books/*}" },
+        body: "*",
+      }),
+      'GET "/v1/{name=shelves/*/books/*}" must not have a body',
+    ],
+    [
+      "a variable naming no field",
+      withRule("GetBook", { pattern: { case: "get", value: "/v1/{title}" } }),
+      "path variable {title} in",
+    ],
     ["a custom kind (unsupported_rpcs=error)", custom("FOO"), 'custom kind "FOO"'],
-  ])("bindings=jsonrpc+grpc emits no REST code: %s only gives a notice", (_name, mutate, problem) => {
-    const result = run("bindings=jsonrpc+grpc,unsupported_rpcs=error", mutate);
-    expect(result.error).toBeUndefined();
-    expect(result.notices).toHaveLength(1);
-    expect(result.notices[0]).toContain(`protoc-gen-a2a: notice: ${where}.GetBook: option google.api.http: HTTP rule ignored, bindings=jsonrpc+grpc emits no HTTP+JSON code: ${problem}`);
-    const files = [...result.run!.files.keys()];
-    expect(files.filter((f) => /rest|openapi/.test(f))).toEqual([]);
-    expect(fileOf(result.run!, "demo/v1/library_a2a_jsonrpc_methods.ts")).toContain("GetBook");
-    // with rest, the same rule fails as before (a custom kind under unsupported_rpcs=error too)
-    expect(run("unsupported_rpcs=error", mutate).error).toBeInstanceOf(GenerationError);
-  });
+  ])(
+    "bindings=jsonrpc+grpc emits no REST code: %s only gives a notice",
+    (_name, mutate, problem) => {
+      const result = run("bindings=jsonrpc+grpc,unsupported_rpcs=error", mutate);
+      expect(result.error).toBeUndefined();
+      expect(result.notices).toHaveLength(1);
+      expect(result.notices[0]).toContain(
+        `protoc-gen-a2a: notice: ${where}.GetBook: option google.api.http: HTTP rule ignored, bindings=jsonrpc+grpc emits no HTTP+JSON code: ${problem}`,
+      );
+      const files = [...result.run!.files.keys()];
+      expect(files.filter((f) => /rest|openapi/.test(f))).toEqual([]);
+      expect(fileOf(result.run!, "demo/v1/library_a2a_jsonrpc_methods.ts")).toContain("GetBook");
+      // with rest, the same rule fails as before (a custom kind under unsupported_rpcs=error too)
+      expect(run("unsupported_rpcs=error", mutate).error).toBeInstanceOf(GenerationError);
+    },
+  );
 });
 
 describe("the protoc-gen-a2a executable", () => {
   const bin = join(repoRoot, "plugin/bin/protoc-gen-a2a");
 
   function exec(files: FileDescriptorProto[], parameter: string) {
-    const request = create(CodeGeneratorRequestSchema, { fileToGenerate: [fixtures.library.file], protoFile: files, parameter });
-    return spawnSync(process.execPath, [bin], { input: toBinary(CodeGeneratorRequestSchema, request) });
+    const request = create(CodeGeneratorRequestSchema, {
+      fileToGenerate: [fixtures.library.file],
+      protoFile: files,
+      parameter,
+    });
+    return spawnSync(process.execPath, [bin], {
+      input: toBinary(CodeGeneratorRequestSchema, request),
+    });
   }
 
   it("prints one line naming file, RPC and option, no stack trace, and exits 1", () => {
@@ -212,14 +308,18 @@ describe("the protoc-gen-a2a executable", () => {
     expect(result.status).toBe(1);
     const stderr = result.stderr.toString();
     expect(stderr.trim().split("\n")).toHaveLength(1);
-    expect(stderr).toMatch(/^protoc-gen-a2a: demo\/v1\/library\.proto: rpc demo\.v1\.LibraryService\.GetBook: option google\.api\.http: invalid path template "\/v1\/\{name"/);
+    expect(stderr).toMatch(
+      /^protoc-gen-a2a: demo\/v1\/library\.proto: rpc demo\.v1\.LibraryService\.GetBook: option google\.api\.http: invalid path template "\/v1\/\{name"/,
+    );
     expect(stderr).not.toMatch(/\n\s+at /);
   });
 
   it("rejects a bad option the same way", () => {
     const result = exec(loadFixture("library"), "errors=v9");
     expect(result.status).toBe(1);
-    expect(result.stderr.toString()).toMatch(/^protoc-gen-a2a: invalid option "errors=v9": errors must be one of v1\.0\.1, v1\.0\.0; got "v9"\n$/);
+    expect(result.stderr.toString()).toMatch(
+      /^protoc-gen-a2a: invalid option "errors=v9": errors must be one of v1\.0\.1, v1\.0\.0; got "v9"\n$/,
+    );
   });
 
   it("refuses import_extension=.mjs saying why and what to use, in one line", () => {
@@ -243,19 +343,28 @@ describe("the protoc-gen-a2a executable", () => {
     expect(result.stdout.toString()).toMatch(/^protoc-gen-a2a v\d+\.\d+\.\d+\n$/);
   });
 
-  it.each([["--help"], ["-h"], ["init", "--help"]])("%s prints the usage and succeeds", (...args) => {
-    const result = spawnSync(process.execPath, [bin, ...args]);
-    expect(result.status).toBe(0);
-    expect(result.stdout.toString()).toMatch(/^protoc-gen-a2a v?\d+\.\d+\.\d+: generates A2A servers[\s\S]*protoc-gen-a2a init \[dir\] \[--force\]/);
-  });
+  it.each([["--help"], ["-h"], ["init", "--help"]])(
+    "%s prints the usage and succeeds",
+    (...args) => {
+      const result = spawnSync(process.execPath, [bin, ...args]);
+      expect(result.status).toBe(0);
+      expect(result.stdout.toString()).toMatch(
+        /^protoc-gen-a2a v?\d+\.\d+\.\d+: generates A2A servers[\s\S]*protoc-gen-a2a init \[dir\] \[--force\]/,
+      );
+    },
+  );
 
   it("scaffold-binding --help prints its usage, the bundled binary runs it (ts-morph loaded only then)", () => {
     const help = spawnSync(process.execPath, [bin, "scaffold-binding", "--help"]);
     expect(help.status).toBe(0);
-    expect(help.stdout.toString()).toMatch(/^usage: protoc-gen-a2a scaffold-binding --name <short-name> --uri <binding URI>/);
+    expect(help.stdout.toString()).toMatch(
+      /^usage: protoc-gen-a2a scaffold-binding --name <short-name> --uri <binding URI>/,
+    );
     const bad = spawnSync(process.execPath, [bin, "scaffold-binding", "--name", "ws"]);
     expect(bad.status).toBe(2);
-    expect(bad.stderr.toString()).toMatch(/^protoc-gen-a2a scaffold-binding: --name and --uri are required/);
+    expect(bad.stderr.toString()).toMatch(
+      /^protoc-gen-a2a scaffold-binding: --name and --uri are required/,
+    );
   });
 
   it("an unknown command is a usage error (exit 2)", () => {

@@ -1,5 +1,10 @@
 import { clearExtension, create } from "@bufbuild/protobuf";
-import { MethodDescriptorProtoSchema, ServiceDescriptorProtoSchema, type FileDescriptorProto, type MethodDescriptorProto } from "@bufbuild/protobuf/wkt";
+import {
+  MethodDescriptorProtoSchema,
+  ServiceDescriptorProtoSchema,
+  type FileDescriptorProto,
+  type MethodDescriptorProto,
+} from "@bufbuild/protobuf/wkt";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { http } from "../../plugin/src/gen/google/api/annotations_pb.js";
 import { GenerationError } from "../../plugin/src/generation-error.js";
@@ -51,7 +56,12 @@ describe("unsupported_rpcs", () => {
     const handler = fileOf(run, "demo/v1/library_a2a_handler.ts");
     expect(handler).toMatch(/getBook\(/);
     expect(handler).not.toMatch(/readFile|ReadFile\b|ping\(|"Ping"/);
-    for (const name of ["library_a2a_rest_routes.ts", "library_a2a_jsonrpc_methods.ts", "library_a2a_grpc_server.ts", "library_a2a_rest_client.ts"]) {
+    for (const name of [
+      "library_a2a_rest_routes.ts",
+      "library_a2a_jsonrpc_methods.ts",
+      "library_a2a_grpc_server.ts",
+      "library_a2a_rest_client.ts",
+    ]) {
       expect(fileOf(run, `demo/v1/${name}`), name).not.toMatch(/ReadFile|"Ping"/);
     }
     // the gRPC server still serves the service descriptor (the skipped methods answer UNIMPLEMENTED)
@@ -68,14 +78,20 @@ describe("unsupported_rpcs", () => {
       thrown = e;
     }
     expect(thrown).toBeInstanceOf(GenerationError);
-    expect((thrown as Error).message).toMatch(/^demo\/v1\/library\.proto: rpc demo\.v1\.LibraryService\.ReadFile: bidi streaming RPCs are not supported/);
+    expect((thrown as Error).message).toMatch(
+      /^demo\/v1\/library\.proto: rpc demo\.v1\.LibraryService\.ReadFile: bidi streaming RPCs are not supported/,
+    );
     expect(notices).toEqual([]);
   });
 
   it("accepts skip and error only", () => {
     expect(parseOptions([]).unsupportedRpcs).toBe("skip");
-    expect(parseOptions([{ key: "unsupported_rpcs", value: "error" }]).unsupportedRpcs).toBe("error");
-    expect(() => parseOptions([{ key: "unsupported_rpcs", value: "drop" }])).toThrow('unsupported_rpcs must be skip or error; got "drop"');
+    expect(parseOptions([{ key: "unsupported_rpcs", value: "error" }]).unsupportedRpcs).toBe(
+      "error",
+    );
+    expect(() => parseOptions([{ key: "unsupported_rpcs", value: "drop" }])).toThrow(
+      'unsupported_rpcs must be skip or error; got "drop"',
+    );
   });
 
   it("a service whose only RPC is skipped still generates (an empty handler)", () => {
@@ -84,12 +100,24 @@ describe("unsupported_rpcs", () => {
       file.service.push(
         create(ServiceDescriptorProtoSchema, {
           name: "ChatService",
-          method: [create(MethodDescriptorProtoSchema, { name: "Chat", inputType: ".demo.v1.PingRequest", outputType: ".demo.v1.PingResponse", clientStreaming: true, serverStreaming: true })],
+          method: [
+            create(MethodDescriptorProtoSchema, {
+              name: "Chat",
+              inputType: ".demo.v1.PingRequest",
+              outputType: ".demo.v1.PingResponse",
+              clientStreaming: true,
+              serverStreaming: true,
+            }),
+          ],
         }),
       );
     });
-    expect(notices).toEqual([expect.stringMatching(/rpc demo\.v1\.ChatService\.Chat: skipped: bidi streaming/)]);
-    expect(fileOf(run, "demo/v1/library_a2a_handler.ts")).toMatch(/export interface ChatServiceHandler/);
+    expect(notices).toEqual([
+      expect.stringMatching(/rpc demo\.v1\.ChatService\.Chat: skipped: bidi streaming/),
+    ]);
+    expect(fileOf(run, "demo/v1/library_a2a_handler.ts")).toMatch(
+      /export interface ChatServiceHandler/,
+    );
     expect(fileOf(run, "demo/v1/library_a2a_rest_server.ts")).not.toMatch(/ChatService/);
   });
 });
@@ -105,7 +133,8 @@ function restTraces(run: PluginRun): { restFiles: string[]; importers: string[] 
 
 describe("services without google.api.http rules", () => {
   const stripRules = (files: FileDescriptorProto[]) => {
-    for (const m of libraryFile(files).service[0]!.method) if (m.options !== undefined) clearExtension(m.options, http);
+    for (const m of libraryFile(files).service[0]!.method)
+      if (m.options !== undefined) clearExtension(m.options, http);
   };
 
   it("a file where no service has a rule gets no route table, REST server, REST client or OpenAPI, and nothing imports them", () => {
@@ -118,13 +147,19 @@ describe("services without google.api.http rules", () => {
 
   it("with rules the same file has them (control)", () => {
     const { restFiles } = restTraces(runPlugin("library", "target=ts,import_extension=js"));
-    expect(restFiles).toEqual(["demo/v1/library_a2a_rest_routes.ts", "demo/v1/library_a2a_rest_server.ts", "demo/v1/library_a2a_rest_client.ts", "demo/v1/library_a2a_openapi.json"]);
+    expect(restFiles).toEqual([
+      "demo/v1/library_a2a_rest_routes.ts",
+      "demo/v1/library_a2a_rest_server.ts",
+      "demo/v1/library_a2a_rest_client.ts",
+      "demo/v1/library_a2a_openapi.json",
+    ]);
   });
 
   it("A2A-shaped without rules: the agent client and the equivalence kit leave HTTP+JSON out", () => {
     const run = runPlugin("a2a", "target=ts,import_extension=js", (files) => {
       const file = files.find((f) => f.name === fixtures.a2a.file)!;
-      for (const m of file.service[0]!.method) if (m.options !== undefined) clearExtension(m.options, http);
+      for (const m of file.service[0]!.method)
+        if (m.options !== undefined) clearExtension(m.options, http);
     });
     expect(restTraces(run)).toEqual({ restFiles: [], importers: [] });
     const agentClient = fileOf(run, "a2a_a2a_agent_client.ts");

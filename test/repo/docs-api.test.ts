@@ -12,14 +12,27 @@ import { repoRoot } from "../support/repo-root.js";
 
 describe("npm run docs:api", () => {
   it("documents every entry point of the runtime package without a warning", () => {
-    const config = JSON.parse(readFileSync(join(repoRoot, "typedoc.json"), "utf8")) as { treatWarningsAsErrors: boolean; out: string };
+    const config = JSON.parse(readFileSync(join(repoRoot, "typedoc.json"), "utf8")) as {
+      treatWarningsAsErrors: boolean;
+      out: string;
+    };
     expect(config.treatWarningsAsErrors).toBe(true);
-    const exports = (JSON.parse(readFileSync(join(repoRoot, "runtime/package.json"), "utf8")) as { exports: Record<string, string | Record<string, string>> }).exports;
-    const sources = Object.values(exports).filter((e) => typeof e === "object" && e["@protoc-gen-a2a/source"] !== undefined);
+    const exports = (
+      JSON.parse(readFileSync(join(repoRoot, "runtime/package.json"), "utf8")) as {
+        exports: Record<string, string | Record<string, string>>;
+      }
+    ).exports;
+    const sources = Object.values(exports).filter(
+      (e) => typeof e === "object" && e["@protoc-gen-a2a/source"] !== undefined,
+    );
 
     let output = "";
     try {
-      output = execFileSync("npm", ["run", "--silent", "docs:api"], { cwd: repoRoot, encoding: "utf8", stdio: "pipe" });
+      output = execFileSync("npm", ["run", "--silent", "docs:api"], {
+        cwd: repoRoot,
+        encoding: "utf8",
+        stdio: "pipe",
+      });
     } catch (e) {
       const { stdout = "", stderr = "" } = e as { stdout?: string; stderr?: string };
       expect.fail(`npm run docs:api failed:\n${stdout}${stderr}`);
@@ -27,6 +40,8 @@ describe("npm run docs:api", () => {
     expect(output).not.toMatch(/\[warning\]|\[error\]/);
     expect(existsSync(join(repoRoot, config.out, "index.html"))).toBe(true);
     // One module page per entry point (scripts/docs-api.mjs takes them from the exports).
-    expect(readdirSync(join(repoRoot, config.out, "modules")).filter((f) => f.endsWith(".html"))).toHaveLength(sources.length);
+    expect(
+      readdirSync(join(repoRoot, config.out, "modules")).filter((f) => f.endsWith(".html")),
+    ).toHaveLength(sources.length);
   }, 300_000);
 });

@@ -11,7 +11,16 @@
  * The API reference (`npm run docs:api`) is checked by test/repo/docs-api.test.ts.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { repoRoot } from "../support/repo-root.js";
@@ -48,7 +57,8 @@ function blocksOf(page: string, text: string): Block[] {
     const [, indent = "", fence = "```", info = ""] = open;
     const body: string[] = [];
     let j = i + 1;
-    for (; j < lines.length && !lines[j]!.trimStart().startsWith(fence); j++) body.push(lines[j]!.startsWith(indent) ? lines[j]!.slice(indent.length) : lines[j]!);
+    for (; j < lines.length && !lines[j]!.trimStart().startsWith(fence); j++)
+      body.push(lines[j]!.startsWith(indent) ? lines[j]!.slice(indent.length) : lines[j]!);
     const [lang = "", ...flags] = info.trim().split(/\s+/);
     blocks.push({ page, line: i + 2, lang, flags, code: body.join("\n") });
     i = j;
@@ -96,21 +106,39 @@ describe("documentation", () => {
   });
 
   it("has only known info strings on its code blocks", () => {
-    const known = new Set(["ts", "typescript", "sh", "bash", "shell", "console", "json", "yaml", "", "text"]);
-    const odd = blocks.filter((b) => !known.has(b.lang) || b.flags.some((f) => f !== "fragment")).map((b) => `${b.page}:${b.line - 1}: \`\`\`${b.lang} ${b.flags.join(" ")}`);
+    const known = new Set([
+      "ts",
+      "typescript",
+      "sh",
+      "bash",
+      "shell",
+      "console",
+      "json",
+      "yaml",
+      "",
+      "text",
+    ]);
+    const odd = blocks
+      .filter((b) => !known.has(b.lang) || b.flags.some((f) => f !== "fragment"))
+      .map((b) => `${b.page}:${b.line - 1}: \`\`\`${b.lang} ${b.flags.join(" ")}`);
     expect(odd).toEqual([]);
   });
 
   it("type-checks its TypeScript blocks against the runtime and the generated example", () => {
     const checked = blocks.filter((b) => isTs(b) && !b.flags.includes("fragment"));
     const fragments = blocks.filter((b) => isTs(b) && b.flags.includes("fragment"));
-    console.log(`docs: ${checked.length} TypeScript blocks type-checked, ${fragments.length} fragments skipped`);
+    console.log(
+      `docs: ${checked.length} TypeScript blocks type-checked, ${fragments.length} fragments skipped`,
+    );
     expect(checked.length).toBeGreaterThan(0);
 
     rmSync(checkDir, { recursive: true, force: true });
     mkdirSync(checkDir, { recursive: true });
     symlinkSync(join(repoRoot, "generated-example", "gen"), join(checkDir, "gen"), "dir");
-    writeFileSync(join(checkDir, "package.json"), `${JSON.stringify({ private: true, type: "module" })}\n`);
+    writeFileSync(
+      join(checkDir, "package.json"),
+      `${JSON.stringify({ private: true, type: "module" })}\n`,
+    );
     const files = new Map<string, Block>();
     for (const b of checked) {
       const name = `${b.page.replace(/[/.]/g, "-")}-L${b.line}.ts`;
@@ -140,11 +168,21 @@ describe("documentation", () => {
     writeFileSync(join(checkDir, "tsconfig.json"), `${JSON.stringify(tsconfig, null, 2)}\n`);
     let output = "";
     try {
-      execFileSync(process.execPath, [join(repoRoot, "node_modules", "typescript", "bin", "tsc"), "-p", join(checkDir, "tsconfig.json"), "--pretty", "false"], {
-        cwd: checkDir,
-        encoding: "utf8",
-        stdio: "pipe",
-      });
+      execFileSync(
+        process.execPath,
+        [
+          join(repoRoot, "node_modules", "typescript", "bin", "tsc"),
+          "-p",
+          join(checkDir, "tsconfig.json"),
+          "--pretty",
+          "false",
+        ],
+        {
+          cwd: checkDir,
+          encoding: "utf8",
+          stdio: "pipe",
+        },
+      );
     } catch (e) {
       output = String((e as { stdout?: string }).stdout ?? e);
     }
@@ -154,22 +192,40 @@ describe("documentation", () => {
       .filter((l) => l.trim() !== "")
       .map((l) => {
         const m = /^(.*?)\((\d+),(\d+)\): (.*)$/.exec(l);
-        const block = m === null ? undefined : files.get(relative(checkDir, resolve(checkDir, m[1]!)));
-        return block === undefined || m === null ? l : `${block.page}:${block.line + Number(m[2]) - 1}:${m[3]}: ${m[4]}`;
+        const block =
+          m === null ? undefined : files.get(relative(checkDir, resolve(checkDir, m[1]!)));
+        return block === undefined || m === null
+          ? l
+          : `${block.page}:${block.line + Number(m[2]) - 1}:${m[3]}: ${m[4]}`;
       });
     expect(errors).toEqual([]);
   }, 300_000);
 
   it("names only npm scripts and protoc-gen-a2a commands that exist", () => {
-    const scriptsOf = (path: string) => Object.keys((JSON.parse(readFileSync(join(repoRoot, path), "utf8")) as { scripts?: Record<string, string> }).scripts ?? {});
+    const scriptsOf = (path: string) =>
+      Object.keys(
+        (
+          JSON.parse(readFileSync(join(repoRoot, path), "utf8")) as {
+            scripts?: Record<string, string>;
+          }
+        ).scripts ?? {},
+      );
     // The starter project's scripts, as `init` adds them.
     const init = readFileSync(join(repoRoot, "plugin/src/init/init-command.ts"), "utf8");
-    const starter = [...(/const SCRIPTS[^=]*=\s*\{([^}]*)\}/.exec(init)?.[1] ?? "").matchAll(/(\w[\w:-]*)\s*:/g)].map((m) => m[1]!);
+    const starter = [
+      ...(/const SCRIPTS[^=]*=\s*\{([^}]*)\}/.exec(init)?.[1] ?? "").matchAll(/(\w[\w:-]*)\s*:/g),
+    ].map((m) => m[1]!);
     expect(starter).toEqual(expect.arrayContaining(["generate", "build", "start"]));
-    const scripts = new Set([...scriptsOf("package.json"), ...scriptsOf("runtime/package.json"), ...starter]);
+    const scripts = new Set([
+      ...scriptsOf("package.json"),
+      ...scriptsOf("runtime/package.json"),
+      ...starter,
+    ]);
     const cli = readFileSync(join(repoRoot, "plugin/src/cli.ts"), "utf8");
     const commands = new Set([...cli.matchAll(/command === "([a-z-]+)"/g)].map((m) => m[1]!));
-    expect([...commands]).toEqual(expect.arrayContaining(["init", "diff", "check-generated", "scaffold-binding"]));
+    expect([...commands]).toEqual(
+      expect.arrayContaining(["init", "diff", "check-generated", "scaffold-binding"]),
+    );
 
     const unknown: string[] = [];
     let named = 0;
@@ -184,8 +240,11 @@ describe("documentation", () => {
       }
     };
     for (const b of blocks.filter(isShell)) check(`${b.page}:${b.line}`, b.code);
-    for (const [page, text] of texts) for (const m of text.matchAll(/`([^`\n]*)`/g)) check(page, m[1]!);
-    console.log(`docs: ${blocks.filter(isShell).length} shell blocks; ${named} npm scripts and protoc-gen-a2a commands named, all checked`);
+    for (const [page, text] of texts)
+      for (const m of text.matchAll(/`([^`\n]*)`/g)) check(page, m[1]!);
+    console.log(
+      `docs: ${blocks.filter(isShell).length} shell blocks; ${named} npm scripts and protoc-gen-a2a commands named, all checked`,
+    );
     expect(unknown).toEqual([]);
   });
 
@@ -198,7 +257,10 @@ describe("documentation", () => {
         if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue; // https:, mailto:
         count++;
         const [path = "", anchor] = target.split("#");
-        const file = path === "" ? join(repoRoot, page) : resolve(dirname(join(repoRoot, page)), decodeURIComponent(path));
+        const file =
+          path === ""
+            ? join(repoRoot, page)
+            : resolve(dirname(join(repoRoot, page)), decodeURIComponent(path));
         if (!existsSync(file)) {
           broken.push(`${page}: ${target} (no such file)`);
           continue;
@@ -208,7 +270,8 @@ describe("documentation", () => {
           broken.push(`${page}: ${target} (an anchor into a file that is not Markdown)`);
           continue;
         }
-        if (!anchorsOf(readFileSync(file, "utf8")).has(anchor)) broken.push(`${page}: ${target} (no such heading)`);
+        if (!anchorsOf(readFileSync(file, "utf8")).has(anchor))
+          broken.push(`${page}: ${target} (no such heading)`);
       }
     }
     console.log(`docs: ${pages.length} pages, ${count} relative links checked`);
@@ -216,8 +279,18 @@ describe("documentation", () => {
   });
 
   it("lists every entry point of the runtime package in runtime/README.md", () => {
-    const exports = Object.keys((JSON.parse(readFileSync(join(repoRoot, "runtime/package.json"), "utf8")) as { exports: Record<string, unknown> }).exports);
-    const listed = new Set([...texts.get("runtime/README.md")!.matchAll(/^\| `(@protoc-gen-a2a\/runtime[^`]*)` \|/gm)].map((m) => m[1]!));
+    const exports = Object.keys(
+      (
+        JSON.parse(readFileSync(join(repoRoot, "runtime/package.json"), "utf8")) as {
+          exports: Record<string, unknown>;
+        }
+      ).exports,
+    );
+    const listed = new Set(
+      [
+        ...texts.get("runtime/README.md")!.matchAll(/^\| `(@protoc-gen-a2a\/runtime[^`]*)` \|/gm),
+      ].map((m) => m[1]!),
+    );
     const missing = exports
       .filter((e) => e !== "./package.json")
       .map((e) => `@protoc-gen-a2a/runtime${e.slice(1)}`)

@@ -15,11 +15,25 @@ const REPORT = join(repoRoot, "runtime/api-report.md");
 
 /** Each entry point's name and source (the `@protoc-gen-a2a/source` condition, its `default` where it has a browser build). */
 function entryPoints(): { readonly name: string; readonly source: string }[] {
-  const exports = (JSON.parse(readFileSync(join(repoRoot, "runtime/package.json"), "utf8")) as { exports: Record<string, Record<string, unknown>> }).exports;
+  const exports = (
+    JSON.parse(readFileSync(join(repoRoot, "runtime/package.json"), "utf8")) as {
+      exports: Record<string, Record<string, unknown>>;
+    }
+  ).exports;
   return Object.entries(exports).flatMap(([subpath, target]) => {
     const condition = target["@protoc-gen-a2a/source"];
-    const source = typeof condition === "string" ? condition : (condition as { default?: string } | undefined)?.default;
-    return source === undefined ? [] : [{ name: `@protoc-gen-a2a/runtime${subpath === "." ? "" : subpath.slice(1)}`, source: join(repoRoot, "runtime", source) }];
+    const source =
+      typeof condition === "string"
+        ? condition
+        : (condition as { default?: string } | undefined)?.default;
+    return source === undefined
+      ? []
+      : [
+          {
+            name: `@protoc-gen-a2a/runtime${subpath === "." ? "" : subpath.slice(1)}`,
+            source: join(repoRoot, "runtime", source),
+          },
+        ];
   });
 }
 
@@ -46,7 +60,15 @@ function renderReport(): string {
   const entries = entryPoints();
   const program = ts.createProgram(
     entries.map((e) => e.source),
-    { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, strict: true, skipLibCheck: true, noEmit: true, types: ["node"] },
+    {
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      strict: true,
+      skipLibCheck: true,
+      noEmit: true,
+      types: ["node"],
+    },
   );
   const checker = program.getTypeChecker();
   const lines = [
@@ -61,10 +83,22 @@ function renderReport(): string {
     const file = program.getSourceFile(entry.source);
     const module = file === undefined ? undefined : checker.getSymbolAtLocation(file);
     if (module === undefined) throw new Error(`no module symbol for ${entry.source}`);
-    const symbols = checker.getExportsOfModule(module).sort((a, b) => (a.getName() < b.getName() ? -1 : a.getName() > b.getName() ? 1 : 0));
-    const names = symbols.map((s) => `- \`${s.getName()}\` ${kindOf(checker, s)}${isPrivate(checker, s) ? " *private*" : ""}`);
+    const symbols = checker
+      .getExportsOfModule(module)
+      .sort((a, b) => (a.getName() < b.getName() ? -1 : a.getName() > b.getName() ? 1 : 0));
+    const names = symbols.map(
+      (s) =>
+        `- \`${s.getName()}\` ${kindOf(checker, s)}${isPrivate(checker, s) ? " *private*" : ""}`,
+    );
     const privateCount = symbols.filter((s) => isPrivate(checker, s)).length;
-    lines.push("", `## ${entry.name}`, "", `${names.length} exports${privateCount > 0 ? `, ${privateCount} of them private` : ""}`, "", ...names);
+    lines.push(
+      "",
+      `## ${entry.name}`,
+      "",
+      `${names.length} exports${privateCount > 0 ? `, ${privateCount} of them private` : ""}`,
+      "",
+      ...names,
+    );
   }
   return `${lines.join("\n")}\n`;
 }
@@ -73,7 +107,8 @@ function renderReport(): string {
 function rootExportParts(): { readonly api: string[]; readonly plumbing: string[] } {
   const text = readFileSync(join(repoRoot, "runtime/src/index.ts"), "utf8");
   const cut = text.indexOf("// Plumbing for generated code");
-  if (cut < 0) throw new Error('runtime/src/index.ts has no "// Plumbing for generated code" comment');
+  if (cut < 0)
+    throw new Error('runtime/src/index.ts has no "// Plumbing for generated code" comment');
   const namesOf = (part: string): string[] =>
     [...part.matchAll(/export (?:type )?\{([^}]*)\}/g)].flatMap((m) =>
       m[1]!
@@ -125,6 +160,9 @@ describe("the runtime's public API", () => {
     } catch {
       // no report yet: the comparison below fails with the whole report as the difference
     }
-    expect(checkedIn, "runtime/api-report.md is not the runtime's API: review the change, then rewrite it (A2A_WRITE_API_REPORT=1)").toBe(report);
+    expect(
+      checkedIn,
+      "runtime/api-report.md is not the runtime's API: review the change, then rewrite it (A2A_WRITE_API_REPORT=1)",
+    ).toBe(report);
   }, 120_000);
 });

@@ -28,16 +28,27 @@ describe("runtime/src", () => {
       const parts = file.split("/");
       const folder = parts.at(-2);
       const name = parts.at(-1)!;
-      return folder !== undefined && folder !== "gen" && (name.startsWith(`${folder}-`) || name.startsWith(`${folder.replace(/_/g, "")}-`));
+      return (
+        folder !== undefined &&
+        folder !== "gen" &&
+        (name.startsWith(`${folder}-`) || name.startsWith(`${folder.replace(/_/g, "")}-`))
+      );
     });
     expect(repeated).toEqual([]);
   });
 
   it("has every folder the README's request-path diagram names", () => {
     const readme = readFileSync(join(repoRoot, "README.md"), "utf8");
-    const section = readme.slice(readme.indexOf("## How it works"), readme.indexOf("## Developing protoc-gen-a2a"));
+    const section = readme.slice(
+      readme.indexOf("## How it works"),
+      readme.indexOf("## Developing protoc-gen-a2a"),
+    );
     const diagram = section.slice(section.indexOf("a request, in @protoc-gen-a2a/runtime"));
-    const folders = [...new Set([...diagram.matchAll(/(?<![\w./-])([a-z][a-z0-9_-]*)\/(?=[\s,)·]|$)/gm)].map((m) => m[1]!))];
+    const folders = [
+      ...new Set(
+        [...diagram.matchAll(/(?<![\w./-])([a-z][a-z0-9_-]*)\/(?=[\s,)·]|$)/gm)].map((m) => m[1]!),
+      ),
+    ];
     expect(folders.length).toBeGreaterThan(10);
     const missing = folders.filter((folder) => {
       try {

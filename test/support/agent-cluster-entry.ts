@@ -8,7 +8,10 @@
  * allowPrivateWebhooks, shutdownGraceMs), so that ACTS's agent profiles can run as clusters. It prints
  * main.ts's endpoints line, and stops on SIGTERM/SIGINT (exit 0) or when its parent goes away.
  */
-import { type ExampleAgentOptions, startExampleAgent } from "../../generated-example/agent/echo-agent.js";
+import {
+  type ExampleAgentOptions,
+  startExampleAgent,
+} from "../../generated-example/agent/echo-agent.js";
 
 /** A variable of the environment, or undefined when it is unset or empty. */
 function env(name: string): string | undefined {

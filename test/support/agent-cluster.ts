@@ -57,7 +57,10 @@ export interface AgentInstance {
   /** Clients of its own addresses, one per binding. */
   readonly clients: Readonly<Record<ClusterBinding, A2AServiceClient>>;
   /** Resolves when the process has exited (its output read), with its exit code or signal. */
-  readonly exited: Promise<{ readonly code: number | null; readonly signal: NodeJS.Signals | null }>;
+  readonly exited: Promise<{
+    readonly code: number | null;
+    readonly signal: NodeJS.Signals | null;
+  }>;
   /** What it wrote so far. */
   stdout(): string;
   stderr(): string;
@@ -102,7 +105,9 @@ export interface AgentCluster {
   /** Takes the instance out of the rotation, then SIGKILLs it; resolves once it is gone. */
   kill(id: string): Promise<void>;
   /** Takes the instance out of the rotation, then sends SIGTERM; resolves with how it exited. */
-  stop(id: string): Promise<{ readonly code: number | null; readonly signal: NodeJS.Signals | null }>;
+  stop(
+    id: string,
+  ): Promise<{ readonly code: number | null; readonly signal: NodeJS.Signals | null }>;
   /** Every instance's stderr so far (killed and stopped ones included), labelled, for failure messages. */
   diagnostics(): string;
   /** Kills every instance still running (SIGKILL), stops the front, drops the database. Idempotent. */
@@ -131,9 +136,24 @@ export function agentBundle(entry: AgentEntry): Promise<string> {
       mkdirSync(outdir, { recursive: true });
       const outfile = join(outdir, `${entry}-${process.pid}.mjs`);
       // @ts-expect-error plain .mjs modules without types
-      const { runtimeFromSource } = (await import("../../scripts/runtime-from-source.mjs")) as { runtimeFromSource: import("esbuild").Plugin };
-      const entryPoint = entry === "test" ? join(root, "test", "support", "agent-cluster-entry.ts") : join(root, "generated-example", "agent", "main.ts");
-      await build({ entryPoints: [entryPoint], outfile, bundle: true, platform: "node", format: "esm", target: "node20", packages: "external", plugins: [runtimeFromSource], logLevel: "warning" });
+      const { runtimeFromSource } = (await import("../../scripts/runtime-from-source.mjs")) as {
+        runtimeFromSource: import("esbuild").Plugin;
+      };
+      const entryPoint =
+        entry === "test"
+          ? join(root, "test", "support", "agent-cluster-entry.ts")
+          : join(root, "generated-example", "agent", "main.ts");
+      await build({
+        entryPoints: [entryPoint],
+        outfile,
+        bundle: true,
+        platform: "node",
+        format: "esm",
+        target: "node20",
+        packages: "external",
+        plugins: [runtimeFromSource],
+        logLevel: "warning",
+      });
       return outfile;
     })();
     bundles.set(entry, bundle);
@@ -167,9 +187,18 @@ export function clientsOf(endpoints: AgentEndpoints): Record<ClusterBinding, A2A
 const MAX_OUTPUT = 200_000;
 
 /** Spawns one instance and resolves once it has printed its endpoints (rejects, with its output, if it exits or times out first). */
-async function spawnInstance(id: string, entry: AgentEntry, env: Record<string, string>, timeoutMs: number): Promise<AgentInstance> {
+async function spawnInstance(
+  id: string,
+  entry: AgentEntry,
+  env: Record<string, string>,
+  timeoutMs: number,
+): Promise<AgentInstance> {
   const program = await agentBundle(entry);
-  const child = spawn(process.execPath, [program], { cwd: root, env: { ...process.env, ...env, A2A_INSTANCE_ID: id }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [program], {
+    cwd: root,
+    env: { ...process.env, ...env, A2A_INSTANCE_ID: id },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stdout = "";
   let stderr = "";
   child.stdout?.setEncoding("utf8");
@@ -178,10 +207,17 @@ async function spawnInstance(id: string, entry: AgentEntry, env: Record<string, 
     if (stderr.length < MAX_OUTPUT) stderr += d;
   });
   // "close", not "exit": all of its output has been read by then.
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once("close", (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once("close", (code, signal) => resolve({ code, signal })),
+  );
   return new Promise<AgentInstance>((resolve, reject) => {
     let ready = false;
-    const fail = (why: string) => reject(new AgentClusterStartError(`instance ${id} (${entry}) ${why}\n--- stdout ---\n${stdout}\n--- stderr ---\n${stderr}`));
+    const fail = (why: string) =>
+      reject(
+        new AgentClusterStartError(
+          `instance ${id} (${entry}) ${why}\n--- stdout ---\n${stdout}\n--- stderr ---\n${stderr}`,
+        ),
+      );
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
       fail(`did not print its endpoints within ${timeoutMs} ms`);
@@ -196,9 +232,24 @@ async function spawnInstance(id: string, entry: AgentEntry, env: Record<string, 
       if (m === null || ready) return;
       ready = true;
       clearTimeout(timer);
-      const [, cardUrl, jsonrpc, rest, grpc] = m as unknown as [string, string, string, string, string];
+      const [, cardUrl, jsonrpc, rest, grpc] = m as unknown as [
+        string,
+        string,
+        string,
+        string,
+        string,
+      ];
       const endpoints = { cardUrl, jsonrpc, rest, grpc };
-      resolve({ id, entry, child, endpoints, clients: clientsOf(endpoints), exited, stdout: () => stdout, stderr: () => stderr });
+      resolve({
+        id,
+        entry,
+        child,
+        endpoints,
+        clients: clientsOf(endpoints),
+        exited,
+        stdout: () => stdout,
+        stderr: () => stderr,
+      });
     });
   });
 }
@@ -235,7 +286,10 @@ export async function startAgentCluster(options: AgentClusterOptions): Promise<A
       if (!names.has(id)) return id;
     }
   };
-  const start = async ({ id = nextId(), entry = "test" as AgentEntry } = {}): Promise<AgentInstance> => {
+  const start = async ({
+    id = nextId(),
+    entry = "test" as AgentEntry,
+  } = {}): Promise<AgentInstance> => {
     if (closed) throw new Error("the cluster is closed");
     if (names.has(id)) throw new Error(`instance id ${id} is taken`);
     names.add(id);
@@ -252,15 +306,27 @@ export async function startAgentCluster(options: AgentClusterOptions): Promise<A
       running.delete(id);
       front.remove(id);
     });
-    front.add({ id, httpOrigin: originOf(instance.endpoints.jsonrpc), grpcAddress: instance.endpoints.grpc });
+    front.add({
+      id,
+      httpOrigin: originOf(instance.endpoints.jsonrpc),
+      grpcAddress: instance.endpoints.grpc,
+    });
     return instance;
   };
   const instance = (id: string): AgentInstance => {
     const found = running.get(id);
-    if (found === undefined) throw new Error(`no running instance ${id} (running: ${[...running.keys()].join(", ") || "none"})`);
+    if (found === undefined)
+      throw new Error(
+        `no running instance ${id} (running: ${[...running.keys()].join(", ") || "none"})`,
+      );
     return found;
   };
-  const endpoints: AgentEndpoints = { cardUrl: `${front.url}/.well-known/agent-card.json`, jsonrpc: `${front.url}/a2a/jsonrpc`, rest: `${front.url}/a2a/rest`, grpc: front.grpcAddress };
+  const endpoints: AgentEndpoints = {
+    cardUrl: `${front.url}/.well-known/agent-card.json`,
+    jsonrpc: `${front.url}/a2a/jsonrpc`,
+    rest: `${front.url}/a2a/rest`,
+    grpc: front.grpcAddress,
+  };
   const cluster: AgentCluster = {
     database,
     front,
@@ -285,7 +351,9 @@ export async function startAgentCluster(options: AgentClusterOptions): Promise<A
     },
     diagnostics: () =>
       [
-        ...all.map((x) => `--- instance ${x.id} (${x.entry}) stderr ---\n${x.stderr() || "(empty)"}`),
+        ...all.map(
+          (x) => `--- instance ${x.id} (${x.entry}) stderr ---\n${x.stderr() || "(empty)"}`,
+        ),
         `--- round-robin front: problems with the instances ---\n${front.problems().join("\n") || "(none)"}`,
       ].join("\n"),
     async close() {

@@ -12,10 +12,17 @@ import { bufGenTemplate } from "./buf-gen-template.js";
 const buf = join(repoRoot, "node_modules/.bin/buf");
 
 /** An agent project: proto/ (a2a.proto, maybe changed), buf.yaml, buf.gen.yaml, `buf generate` into src/gen. */
-export function project(root: string, name: string, editProto: (proto: string) => string = (p) => p): string {
+export function project(
+  root: string,
+  name: string,
+  editProto: (proto: string) => string = (p) => p,
+): string {
   const dir = join(root, name);
   mkdirSync(join(dir, "proto"), { recursive: true });
-  writeFileSync(join(dir, "proto/a2a.proto"), editProto(readFileSync(join(repoRoot, "proto/a2a.proto"), "utf8")));
+  writeFileSync(
+    join(dir, "proto/a2a.proto"),
+    editProto(readFileSync(join(repoRoot, "proto/a2a.proto"), "utf8")),
+  );
   writeProjectFiles(dir);
   regenerate(dir);
   return dir;
@@ -35,11 +42,20 @@ export interface ProjectLayout {
  * An agent project whose proto/ is a copy of `protoDir` (e.g. a folder of test/fixtures/proto-history),
  * not generated yet: run {@link generate} (which reports failures) or {@link regenerate}.
  */
-export function projectFrom(root: string, name: string, protoDir: string, layout: ProjectLayout = {}): string {
+export function projectFrom(
+  root: string,
+  name: string,
+  protoDir: string,
+  layout: ProjectLayout = {},
+): string {
   const dir = join(root, name);
   mkdirSync(dir, { recursive: true });
-  cpSync(protoDir, join(dir, "proto"), { recursive: true, filter: (source) => !source.endsWith(".md") });
-  if (layout.withV03 === true) cpSync(join(repoRoot, "proto/v0_3/a2a.proto"), join(dir, "proto/v0_3/a2a.proto"));
+  cpSync(protoDir, join(dir, "proto"), {
+    recursive: true,
+    filter: (source) => !source.endsWith(".md"),
+  });
+  if (layout.withV03 === true)
+    cpSync(join(repoRoot, "proto/v0_3/a2a.proto"), join(dir, "proto/v0_3/a2a.proto"));
   writeProjectFiles(dir, layout);
   return dir;
 }
@@ -52,16 +68,30 @@ export function generate(dir: string): { status: number | null; stderr: string }
 
 /** third_party/googleapis, buf.yaml and buf.gen.yaml (protoc-gen-es and the bundled protoc-gen-a2a into src/gen). */
 function writeProjectFiles(dir: string, layout: ProjectLayout = {}): void {
-  cpSync(join(repoRoot, "third_party/googleapis"), join(dir, "third_party/googleapis"), { recursive: true });
-  writeFileSync(join(dir, "buf.yaml"), "version: v2\nmodules:\n  - path: proto\n  - path: third_party/googleapis\n");
+  cpSync(join(repoRoot, "third_party/googleapis"), join(dir, "third_party/googleapis"), {
+    recursive: true,
+  });
+  writeFileSync(
+    join(dir, "buf.yaml"),
+    "version: v2\nmodules:\n  - path: proto\n  - path: third_party/googleapis\n",
+  );
   const out = relative(dir, join(dir, layout.out ?? "src/gen"));
   writeFileSync(
     join(dir, "buf.gen.yaml"),
     bufGenTemplate({
       clean: true,
-      inputs: ["  - directory: proto", "  - directory: third_party/googleapis", "    paths: [third_party/googleapis/google/rpc/error_details.proto, third_party/googleapis/google/rpc/status.proto]"],
+      inputs: [
+        "  - directory: proto",
+        "  - directory: third_party/googleapis",
+        "    paths: [third_party/googleapis/google/rpc/error_details.proto, third_party/googleapis/google/rpc/status.proto]",
+      ],
       out,
-      options: layout.options ?? ["import_extension=js", "json_schema=false", "openapi=none", "openrpc=false"],
+      options: layout.options ?? [
+        "import_extension=js",
+        "json_schema=false",
+        "openapi=none",
+        "openrpc=false",
+      ],
       allInOneRequest: layout.withV03 === true,
     }),
   );
@@ -69,5 +99,8 @@ function writeProjectFiles(dir: string, layout: ProjectLayout = {}): void {
 
 export function regenerate(dir: string): void {
   execFileSync(buf, ["generate"], { cwd: dir, stdio: "pipe" });
-  execFileSync(buf, ["build", "--path", "proto/a2a.proto", "-o", "image.binpb"], { cwd: dir, stdio: "pipe" });
+  execFileSync(buf, ["build", "--path", "proto/a2a.proto", "-o", "image.binpb"], {
+    cwd: dir,
+    stdio: "pipe",
+  });
 }

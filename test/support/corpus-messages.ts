@@ -47,11 +47,32 @@ function wellKnown(typeName: string, mode: FillMode): unknown {
   const full = mode === "full";
   switch (typeName) {
     case "google.protobuf.Struct":
-      return full ? { fields: { k: { kind: { case: "stringValue", value: "v" } }, n: { kind: { case: "numberValue", value: 1.5 } } } } : undefined;
+      return full
+        ? {
+            fields: {
+              k: { kind: { case: "stringValue", value: "v" } },
+              n: { kind: { case: "numberValue", value: 1.5 } },
+            },
+          }
+        : undefined;
     case "google.protobuf.Value":
-      return full ? { kind: { case: "listValue", value: { values: [{ kind: { case: "boolValue", value: true } }] } } } : undefined;
+      return full
+        ? {
+            kind: {
+              case: "listValue",
+              value: { values: [{ kind: { case: "boolValue", value: true } }] },
+            },
+          }
+        : undefined;
     case "google.protobuf.ListValue":
-      return full ? { values: [{ kind: { case: "stringValue", value: "x" } }, { kind: { case: "nullValue", value: 0 } }] } : undefined;
+      return full
+        ? {
+            values: [
+              { kind: { case: "stringValue", value: "x" } },
+              { kind: { case: "nullValue", value: 0 } },
+            ],
+          }
+        : undefined;
     case "google.protobuf.Any":
       return full ? anyPack(TimestampSchema, timestamp()) : undefined;
     case "google.protobuf.Empty":
@@ -60,7 +81,11 @@ function wellKnown(typeName: string, mode: FillMode): unknown {
   return null;
 }
 
-function scalarValue(field: DescField & { readonly scalar: ScalarType }, type: ScalarType, salt: number): unknown {
+function scalarValue(
+  field: DescField & { readonly scalar: ScalarType },
+  type: ScalarType,
+  salt: number,
+): unknown {
   const asString = "longAsString" in field && field.longAsString === true;
   switch (type) {
     case ScalarType.STRING:
@@ -108,12 +133,19 @@ function mapKey(type: ScalarType): string | number | bigint | boolean {
   }
 }
 
-function enumValue(field: { readonly enum: { readonly values: readonly { readonly number: number }[] } }): number {
+function enumValue(field: {
+  readonly enum: { readonly values: readonly { readonly number: number }[] };
+}): number {
   return (field.enum.values.find((v) => v.number !== 0) ?? field.enum.values[0])?.number ?? 0;
 }
 
 /** The init of one field's value, or undefined to leave it unset. */
-function fieldValue(field: DescField, mode: FillMode, depth: number, seen: readonly string[]): unknown {
+function fieldValue(
+  field: DescField,
+  mode: FillMode,
+  depth: number,
+  seen: readonly string[],
+): unknown {
   switch (field.fieldKind) {
     case "scalar":
       return scalarValue(field, field.scalar, depth + 1);
@@ -122,10 +154,16 @@ function fieldValue(field: DescField, mode: FillMode, depth: number, seen: reado
     case "message": {
       const init = messageInit(field.message, mode, depth + 1, seen);
       // protobuf-es unboxes a singular wrapper field (`google.protobuf.Int32Value x` is `number | undefined`).
-      return isWrapperDesc(field.message) && init !== undefined ? (init as { value: unknown }).value : init;
+      return isWrapperDesc(field.message) && init !== undefined
+        ? (init as { value: unknown }).value
+        : init;
     }
     case "list": {
-      if (field.listKind === "scalar") return [scalarValue(field as never, field.scalar, 1), scalarValue(field as never, field.scalar, 2)];
+      if (field.listKind === "scalar")
+        return [
+          scalarValue(field as never, field.scalar, 1),
+          scalarValue(field as never, field.scalar, 2),
+        ];
       if (field.listKind === "enum") return [enumValue(field), 0];
       if (mode === "query") return undefined;
       const item = messageInit(field.message, mode, depth + 1, seen);
@@ -134,14 +172,24 @@ function fieldValue(field: DescField, mode: FillMode, depth: number, seen: reado
     case "map": {
       if (mode === "query") return undefined;
       const key = String(mapKey(field.mapKey));
-      const value = field.mapKind === "scalar" ? scalarValue(field as never, field.scalar, 3) : field.mapKind === "enum" ? enumValue(field) : messageInit(field.message, mode, depth + 1, seen);
+      const value =
+        field.mapKind === "scalar"
+          ? scalarValue(field as never, field.scalar, 3)
+          : field.mapKind === "enum"
+            ? enumValue(field)
+            : messageInit(field.message, mode, depth + 1, seen);
       return value === undefined ? undefined : { [key]: value };
     }
   }
 }
 
 /** The init of a message with every field set (first oneof members), or undefined past the depth limit or a cycle. */
-export function messageInit(desc: DescMessage, mode: FillMode, depth = 0, seen: readonly string[] = []): unknown {
+export function messageInit(
+  desc: DescMessage,
+  mode: FillMode,
+  depth = 0,
+  seen: readonly string[] = [],
+): unknown {
   const known = wellKnown(desc.typeName, mode);
   if (known !== null) return known;
   if (depth > MAX_DEPTH || seen.includes(desc.typeName)) return undefined;
@@ -172,22 +220,44 @@ export function filledMessage(desc: DescMessage, mode: FillMode = "full"): Messa
 export interface CorpusRoutePattern {
   readonly segments: readonly string[];
   readonly verb?: string | undefined;
-  readonly variables: readonly { readonly field: string; readonly start: number; readonly end: number }[];
+  readonly variables: readonly {
+    readonly field: string;
+    readonly start: number;
+    readonly end: number;
+  }[];
 }
 
 /**
  * The value a path variable takes to match its segments (end -1: to the end): `*` → a word, `**` →
  * two segments (or none, with `shallow`), literals as they are.
  */
-export function pathValue(pattern: CorpusRoutePattern, variable: CorpusRoutePattern["variables"][number], salt: string, shallow = false): string {
+export function pathValue(
+  pattern: CorpusRoutePattern,
+  variable: CorpusRoutePattern["variables"][number],
+  salt: string,
+  shallow = false,
+): string {
   return pattern.segments
     .slice(variable.start, variable.end < 0 ? pattern.segments.length : variable.end)
-    .flatMap((segment, i) => (segment === "*" ? [`${salt}${i}`] : segment === "**" ? (shallow ? [] : [`${salt}${i}/deep`]) : [segment]))
+    .flatMap((segment, i) =>
+      segment === "*"
+        ? [`${salt}${i}`]
+        : segment === "**"
+          ? shallow
+            ? []
+            : [`${salt}${i}/deep`]
+          : [segment],
+    )
     .join("/");
 }
 
 /** Sets the field at `path` ("book.name", by proto field names) of `message`, creating the messages on the way. */
-export function setFieldPath(desc: DescMessage, message: Message, path: string, value: string): void {
+export function setFieldPath(
+  desc: DescMessage,
+  message: Message,
+  path: string,
+  value: string,
+): void {
   const names = path.split(".");
   let d = desc;
   let m = message as unknown as Record<string, unknown>;
@@ -207,7 +277,8 @@ export function setFieldPath(desc: DescMessage, message: Message, path: string, 
     let next = holder?.[field.localName] as Record<string, unknown> | undefined;
     if (next === undefined) {
       next = create(field.message) as unknown as Record<string, unknown>;
-      if (field.oneof !== undefined) m[field.oneof.localName] = { case: field.localName, value: next };
+      if (field.oneof !== undefined)
+        m[field.oneof.localName] = { case: field.localName, value: next };
       else m[field.localName] = next;
     }
     d = field.message;

@@ -29,8 +29,11 @@ export type CrashBinding = (typeof CRASH_BINDINGS)[number];
  * into a file of its own, so that a concurrent `npm run example` does not rewrite it); returns its path.
  */
 export async function bundleExampleAgent(name = "crash-safety-agent"): Promise<string> {
-  // @ts-expect-error a plain .mjs module without types
-  const { bundleExampleAgent: bundle } = (await import("../../scripts/bundle-example-agent.mjs")) as { bundleExampleAgent: (o: { outfile: string }) => Promise<string> };
+  // A plain .mjs module without types: imported by URL, typed here.
+  const bundler = new URL("../../scripts/bundle-example-agent.mjs", import.meta.url).href;
+  const { bundleExampleAgent: bundle } = (await import(bundler)) as {
+    bundleExampleAgent: (o: { outfile: string }) => Promise<string>;
+  };
   const outdir = join(root, "node_modules", ".cache", "crash-safety");
   mkdirSync(outdir, { recursive: true });
   const outfile = join(outdir, `${name}-${process.pid}.mjs`);
@@ -67,11 +70,21 @@ export class AgentStartError extends Error {
 const READY = /example agent: card \S+ · JSON-RPC (\S+) · HTTP\+JSON (\S+) · gRPC (\S+)/;
 
 /** Starts the bundled example agent (`entry`) on the SQLite file `db`, on free ports; resolves once it serves. */
-export function startAgentProcess(entry: string, db: string, options: { timeoutMs?: number; env?: Record<string, string> } = {}): Promise<AgentProcess> {
+export function startAgentProcess(
+  entry: string,
+  db: string,
+  options: { timeoutMs?: number; env?: Record<string, string> } = {},
+): Promise<AgentProcess> {
   const started = performance.now();
   const child = spawn(process.execPath, [entry], {
     cwd: process.cwd(),
-    env: { ...process.env, ...options.env, A2A_HTTP_PORT: "0", A2A_GRPC_PORT: "0", A2A_TASK_DB: db },
+    env: {
+      ...process.env,
+      ...options.env,
+      A2A_HTTP_PORT: "0",
+      A2A_GRPC_PORT: "0",
+      A2A_TASK_DB: db,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stdout = "";
@@ -86,12 +99,27 @@ export function startAgentProcess(entry: string, db: string, options: { timeoutM
   return new Promise<AgentProcess>((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
-      reject(new AgentStartError(`the example agent did not start within ${options.timeoutMs ?? 20_000} ms`, null, stdout, stderr));
+      reject(
+        new AgentStartError(
+          `the example agent did not start within ${options.timeoutMs ?? 20_000} ms`,
+          null,
+          stdout,
+          stderr,
+        ),
+      );
     }, options.timeoutMs ?? 20_000);
     // "close", not "exit": all of its output has been read by then.
     child.once("close", (code) => {
       clearTimeout(timer);
-      if (!ready) reject(new AgentStartError(`the example agent exited with code ${code} before serving`, code, stdout, stderr));
+      if (!ready)
+        reject(
+          new AgentStartError(
+            `the example agent exited with code ${code} before serving`,
+            code,
+            stdout,
+            stderr,
+          ),
+        );
     });
     child.stdout?.on("data", (d: string) => {
       if (stdout.length < 100_000) stdout += d;
@@ -168,7 +196,8 @@ export class Ledger {
   ackTask(task: Task): void {
     const state = task.status?.state ?? TaskState.UNSPECIFIED;
     const before = this.tasks.get(task.id);
-    if (before === undefined || stateRank(state) >= stateRank(before)) this.tasks.set(task.id, state);
+    if (before === undefined || stateRank(state) >= stateRank(before))
+      this.tasks.set(task.id, state);
     if (state === TaskState.INPUT_REQUIRED && before === undefined) this.waiting.push(task.id);
   }
 }
@@ -187,23 +216,50 @@ export interface LoadStats {
 const WEBHOOK = "https://93.184.215.14/crash-safety"; // a public IP literal: passes the creation check without DNS
 
 function messageOf(text: string) {
-  return { messageId: crypto.randomUUID(), role: Role.USER, parts: [{ content: { case: "text" as const, value: text } }] };
+  return {
+    messageId: crypto.randomUUID(),
+    role: Role.USER,
+    parts: [{ content: { case: "text" as const, value: text } }],
+  };
 }
 
 /** One client call, chosen at random: a completed task, a long-running one (returned at once), an input-required one, or a push config. */
-async function oneCall(client: A2AServiceClient, ledger: Ledger, n: number, random: () => number): Promise<boolean> {
+async function oneCall(
+  client: A2AServiceClient,
+  ledger: Ledger,
+  n: number,
+  random: () => number,
+): Promise<boolean> {
   const pick = random();
   if (pick < 0.25 && ledger.waiting.length > 0) {
     const taskId = ledger.waiting[Math.floor(random() * ledger.waiting.length)] as string;
     const id = `cfg-${n}-${Math.floor(random() * 1e9)}`;
-    const config = await client.createTaskPushNotificationConfig({ taskId, id, url: `${WEBHOOK}/${id}` }, { timeoutMs: 10_000 });
-    ledger.configs.set(`${config.taskId}/${config.id}`, { taskId: config.taskId, id: config.id, url: config.url });
+    const config = await client.createTaskPushNotificationConfig(
+      { taskId, id, url: `${WEBHOOK}/${id}` },
+      { timeoutMs: 10_000 },
+    );
+    ledger.configs.set(`${config.taskId}/${config.id}`, {
+      taskId: config.taskId,
+      id: config.id,
+      url: config.url,
+    });
     return true;
   }
-  const text = pick < 0.55 ? "tck-complete-task crash" : pick < 0.8 ? "tck-input-required crash" : "tck-long-running crash";
-  const configuration = text.startsWith("tck-long-running") ? { returnImmediately: true } : undefined;
-  const response = await client.sendMessage({ message: messageOf(text), ...(configuration ? { configuration } : {}) }, { timeoutMs: 10_000 });
-  if (response.payload.case !== "task") throw new Error(`expected a task, got ${response.payload.case}`);
+  const text =
+    pick < 0.55
+      ? "tck-complete-task crash"
+      : pick < 0.8
+        ? "tck-input-required crash"
+        : "tck-long-running crash";
+  const configuration = text.startsWith("tck-long-running")
+    ? { returnImmediately: true }
+    : undefined;
+  const response = await client.sendMessage(
+    { message: messageOf(text), ...(configuration ? { configuration } : {}) },
+    { timeoutMs: 10_000 },
+  );
+  if (response.payload.case !== "task")
+    throw new Error(`expected a task, got ${response.payload.case}`);
   ledger.ackTask(response.payload.value);
   return true;
 }
@@ -212,7 +268,11 @@ async function oneCall(client: A2AServiceClient, ledger: Ledger, n: number, rand
  * Runs `workersPerBinding` concurrent call loops on each binding until `signal` aborts (or a
  * worker's call fails after it did); records what was acknowledged in `ledger`.
  */
-export async function runLoad(agent: AgentProcess, ledger: Ledger, options: { workersPerBinding: number; signal: AbortSignal; random?: () => number }): Promise<LoadStats> {
+export async function runLoad(
+  agent: AgentProcess,
+  ledger: Ledger,
+  options: { workersPerBinding: number; signal: AbortSignal; random?: () => number },
+): Promise<LoadStats> {
   const random = options.random ?? Math.random;
   const stats: LoadStats = { attempts: 0, acknowledged: 0, failed: 0, failedAlive: 0, errors: [] };
   let n = 0;
@@ -224,14 +284,18 @@ export async function runLoad(agent: AgentProcess, ledger: Ledger, options: { wo
       } catch (e) {
         stats.failed++;
         // The agent is gone (killed): stop this worker.
-        if (agent.child.exitCode !== null || agent.child.signalCode !== null || agent.child.killed) return;
+        if (agent.child.exitCode !== null || agent.child.signalCode !== null || agent.child.killed)
+          return;
         stats.failedAlive++;
-        if (stats.errors.length < 5) stats.errors.push(e instanceof Error ? `${e.name}: ${e.message}` : String(e));
+        if (stats.errors.length < 5)
+          stats.errors.push(e instanceof Error ? `${e.name}: ${e.message}` : String(e));
       }
     }
   };
   const workers: Promise<void>[] = [];
-  for (const binding of CRASH_BINDINGS) for (let i = 0; i < options.workersPerBinding; i++) workers.push(worker(agent.clients[binding]));
+  for (const binding of CRASH_BINDINGS)
+    for (let i = 0; i < options.workersPerBinding; i++)
+      workers.push(worker(agent.clients[binding]));
   await Promise.all(workers);
   return stats;
 }
@@ -251,7 +315,14 @@ export interface Verification {
 
 /** Reads back every acknowledged task (GetTask, rotating the bindings), config (GetTaskPushNotificationConfig) and the whole ListTasks. */
 export async function verifyLedger(agent: AgentProcess, ledger: Ledger): Promise<Verification> {
-  const result: Verification = { tasksFound: 0, tasksLater: 0, foundStates: {}, configsFound: 0, listed: 0, lost: [] };
+  const result: Verification = {
+    tasksFound: 0,
+    tasksLater: 0,
+    foundStates: {},
+    configsFound: 0,
+    listed: 0,
+    lost: [],
+  };
   const ids = [...ledger.tasks.entries()];
   let i = 0;
   const lanes = CRASH_BINDINGS.map(async (binding) => {
@@ -268,9 +339,14 @@ export async function verifyLedger(agent: AgentProcess, ledger: Ledger): Promise
         if (isSameOrLater(acked, state)) {
           result.tasksFound++;
           if (state !== acked) result.tasksLater++;
-        } else result.lost.push(`task ${id}: acknowledged ${TaskState[acked]}, found ${TaskState[state]}`);
+        } else
+          result.lost.push(
+            `task ${id}: acknowledged ${TaskState[acked]}, found ${TaskState[state]}`,
+          );
       } catch (e) {
-        result.lost.push(`task ${id} (acknowledged ${TaskState[acked]}): GetTask over ${binding} failed: ${e instanceof Error ? e.message : String(e)}`);
+        result.lost.push(
+          `task ${id} (acknowledged ${TaskState[acked]}): GetTask over ${binding} failed: ${e instanceof Error ? e.message : String(e)}`,
+        );
       }
     }
   });
@@ -282,11 +358,19 @@ export async function verifyLedger(agent: AgentProcess, ledger: Ledger): Promise
       const config = configs[c++];
       if (config === undefined) return;
       try {
-        const found = await agent.clients[binding].getTaskPushNotificationConfig({ taskId: config.taskId, id: config.id }, { timeoutMs: 10_000 });
+        const found = await agent.clients[binding].getTaskPushNotificationConfig(
+          { taskId: config.taskId, id: config.id },
+          { timeoutMs: 10_000 },
+        );
         if (found.url === config.url) result.configsFound++;
-        else result.lost.push(`config ${config.taskId}/${config.id}: url ${found.url}, acknowledged ${config.url}`);
+        else
+          result.lost.push(
+            `config ${config.taskId}/${config.id}: url ${found.url}, acknowledged ${config.url}`,
+          );
       } catch (e) {
-        result.lost.push(`config ${config.taskId}/${config.id}: GetTaskPushNotificationConfig over ${binding} failed: ${e instanceof Error ? e.message : String(e)}`);
+        result.lost.push(
+          `config ${config.taskId}/${config.id}: GetTaskPushNotificationConfig over ${binding} failed: ${e instanceof Error ? e.message : String(e)}`,
+        );
       }
     }
   });
@@ -294,7 +378,10 @@ export async function verifyLedger(agent: AgentProcess, ledger: Ledger): Promise
   const listed = new Set<string>();
   let pageToken = "";
   do {
-    const page = await agent.clients["HTTP+JSON"].listTasks({ pageSize: 100, pageToken, historyLength: 0 }, { timeoutMs: 10_000 });
+    const page = await agent.clients["HTTP+JSON"].listTasks(
+      { pageSize: 100, pageToken, historyLength: 0 },
+      { timeoutMs: 10_000 },
+    );
     for (const t of page.tasks) listed.add(t.id);
     pageToken = page.nextPageToken;
   } while (pageToken !== "");
@@ -328,12 +415,19 @@ export async function crashRound(
   const random = options.random ?? Math.random;
   const stop = new AbortController();
   const killedAfterMs = options.minMs + Math.floor(random() * (options.maxMs - options.minMs));
-  const loading = runLoad(agent, ledger, { workersPerBinding: options.workersPerBinding, signal: stop.signal, random });
+  const loading = runLoad(agent, ledger, {
+    workersPerBinding: options.workersPerBinding,
+    signal: stop.signal,
+    random,
+  });
   await new Promise((r) => setTimeout(r, killedAfterMs));
   await agent.kill();
   stop.abort();
   const load = await loading;
   const restarted = await startAgentProcess(entry, db);
   const verification = await verifyLedger(restarted, ledger);
-  return { result: { load, killedAfterMs, restartMs: restarted.startMs, verification }, agent: restarted };
+  return {
+    result: { load, killedAfterMs, restartMs: restarted.startMs, verification },
+    agent: restarted,
+  };
 }

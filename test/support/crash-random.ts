@@ -2,7 +2,9 @@
 /** A seeded random source for the crash-safety runs (the seed is printed with a failure, `CRASH_SEED` replays it). */
 
 /** A mulberry32 generator in [0, 1) from `seed` (default: `CRASH_SEED` or a random seed). */
-export function randomSource(seed = Number(process.env["CRASH_SEED"] ?? Math.floor(Math.random() * 2 ** 31))): { random: () => number; seed: number } {
+export function randomSource(
+  seed = Number(process.env["CRASH_SEED"] ?? Math.floor(Math.random() * 2 ** 31)),
+): { random: () => number; seed: number } {
   let a = seed >>> 0;
   const random = (): number => {
     a = (a + 0x6d2b79f5) >>> 0;

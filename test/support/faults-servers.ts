@@ -9,7 +9,10 @@ import { listenGrpc } from "@protoc-gen-a2a/runtime/grpc";
 import type { A2AServiceHandler } from "../../generated-example/gen/a2a_a2a_handler.js";
 import { createA2AServiceJsonRpcServer } from "../../generated-example/gen/a2a_a2a_jsonrpc_server.js";
 import { createA2AServiceRestServer } from "../../generated-example/gen/a2a_a2a_rest_server.js";
-import { createA2AServiceGrpcRoutes, listenA2AServiceGrpc } from "../../generated-example/gen/a2a_a2a_grpc_server.js";
+import {
+  createA2AServiceGrpcRoutes,
+  listenA2AServiceGrpc,
+} from "../../generated-example/gen/a2a_a2a_grpc_server.js";
 import { A2AServiceJsonRpcClient } from "../../generated-example/gen/a2a_a2a_jsonrpc_client.js";
 import { A2AServiceRestClient } from "../../generated-example/gen/a2a_a2a_rest_client.js";
 import { A2AServiceGrpcClient } from "../../generated-example/gen/a2a_a2a_grpc_client.js";
@@ -40,14 +43,28 @@ export interface FaultServer {
 export type StartServer = (handler: A2AServiceHandler) => Promise<FaultServer>;
 
 /** The four servers, by binding name. */
-export const SERVERS: readonly { readonly name: string; readonly start: StartServer; readonly grpc: boolean }[] = [
+export const SERVERS: readonly {
+  readonly name: string;
+  readonly start: StartServer;
+  readonly grpc: boolean;
+}[] = [
   {
     name: "JSON-RPC",
     grpc: false,
     start: async (handler) => {
       const logged: Logged = [];
-      const server = await listen(createA2AServiceJsonRpcServer(handler, { logger: { error: (m, e) => logged.push([m, e]) } }).node);
-      return { name: "JSON-RPC", address: server.url, port: server.port, client: new A2AServiceJsonRpcClient({ url: server.url }), logged, close: () => server.close() };
+      const server = await listen(
+        createA2AServiceJsonRpcServer(handler, { logger: { error: (m, e) => logged.push([m, e]) } })
+          .node,
+      );
+      return {
+        name: "JSON-RPC",
+        address: server.url,
+        port: server.port,
+        client: new A2AServiceJsonRpcClient({ url: server.url }),
+        logged,
+        close: () => server.close(),
+      };
     },
   },
   {
@@ -55,9 +72,19 @@ export const SERVERS: readonly { readonly name: string; readonly start: StartSer
     grpc: false,
     start: async (handler) => {
       const logged: Logged = [];
-      const server = await listen(createA2AServiceRestServer(handler, { logger: { error: (m, e) => logged.push([m, e]) } }).node);
+      const server = await listen(
+        createA2AServiceRestServer(handler, { logger: { error: (m, e) => logged.push([m, e]) } })
+          .node,
+      );
       const url = server.url.replace(/\/$/, "");
-      return { name: "HTTP+JSON", address: url, port: server.port, client: new A2AServiceRestClient({ url }), logged, close: () => server.close() };
+      return {
+        name: "HTTP+JSON",
+        address: url,
+        port: server.port,
+        client: new A2AServiceRestClient({ url }),
+        logged,
+        close: () => server.close(),
+      };
     },
   },
   {
@@ -65,8 +92,17 @@ export const SERVERS: readonly { readonly name: string; readonly start: StartSer
     grpc: true,
     start: async (handler) => {
       const logged: Logged = [];
-      const endpoint = await listenA2AServiceGrpc(handler, { logger: { error: (m, e) => logged.push([m, e]) } });
-      return { name: "gRPC (grpc-js)", address: endpoint.address, port: endpoint.port, client: new A2AServiceGrpcClient({ address: endpoint.address }), logged, close: () => endpoint.close() };
+      const endpoint = await listenA2AServiceGrpc(handler, {
+        logger: { error: (m, e) => logged.push([m, e]) },
+      });
+      return {
+        name: "gRPC (grpc-js)",
+        address: endpoint.address,
+        port: endpoint.port,
+        client: new A2AServiceGrpcClient({ address: endpoint.address }),
+        logged,
+        close: () => endpoint.close(),
+      };
     },
   },
   {
@@ -74,8 +110,17 @@ export const SERVERS: readonly { readonly name: string; readonly start: StartSer
     grpc: true,
     start: async (handler) => {
       const logged: Logged = [];
-      const endpoint = await listenGrpc(createA2AServiceGrpcRoutes(handler, { logger: { error: (m, e) => logged.push([m, e]) } }));
-      return { name: "gRPC (Connect)", address: endpoint.address, port: endpoint.port, client: new A2AServiceGrpcClient({ address: endpoint.address }), logged, close: () => endpoint.close() };
+      const endpoint = await listenGrpc(
+        createA2AServiceGrpcRoutes(handler, { logger: { error: (m, e) => logged.push([m, e]) } }),
+      );
+      return {
+        name: "gRPC (Connect)",
+        address: endpoint.address,
+        port: endpoint.port,
+        client: new A2AServiceGrpcClient({ address: endpoint.address }),
+        logged,
+        close: () => endpoint.close(),
+      };
     },
   },
 ];
@@ -92,5 +137,12 @@ export async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
 
 /** A one-part user text message init. */
 export function message(text: string, ids: { taskId?: string } = {}) {
-  return { message: { messageId: `m-${Math.random().toString(36).slice(2)}`, role: Role.USER, parts: [{ content: { case: "text" as const, value: text } }], ...ids } };
+  return {
+    message: {
+      messageId: `m-${Math.random().toString(36).slice(2)}`,
+      role: Role.USER,
+      parts: [{ content: { case: "text" as const, value: text } }],
+      ...ids,
+    },
+  };
 }

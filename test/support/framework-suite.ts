@@ -17,7 +17,12 @@ import { createA2AServiceJsonRpcServer } from "../../generated-example/gen/a2a_a
 import { A2AServiceRestClient } from "../../generated-example/gen/a2a_a2a_rest_client.js";
 import { createA2AServiceRestServer } from "../../generated-example/gen/a2a_a2a_rest_server.js";
 import type { A2AServiceClient } from "../../generated-example/gen/a2a_a2a_handler.js";
-import { buildSupportedInterfaces, composeHandlers, serveAgentCard, type UniversalHandler } from "@protoc-gen-a2a/runtime/http";
+import {
+  buildSupportedInterfaces,
+  composeHandlers,
+  serveAgentCard,
+  type UniversalHandler,
+} from "@protoc-gen-a2a/runtime/http";
 import { TestAgent } from "./test-agent.js";
 import { eventually } from "./servers.js";
 
@@ -80,7 +85,11 @@ export function a2aMount(): A2AMount {
           skills: [{ id: "echo", name: "Echo", description: "echoes", tags: ["echo"] }],
         }),
       ) as JsonObject;
-      json["supportedInterfaces"] = buildSupportedInterfaces({ baseUrl: origin, jsonRpcPath: "/a2a/jsonrpc", restPath: "/a2a/rest" });
+      json["supportedInterfaces"] = buildSupportedInterfaces({
+        baseUrl: origin,
+        jsonRpcPath: "/a2a/jsonrpc",
+        restPath: "/a2a/rest",
+      });
       card = serveAgentCard(json);
     },
   };
@@ -99,13 +108,22 @@ export interface FrameworkApp {
   close(): Promise<void>;
 }
 
-export const userMessage = (text: string) => ({ message: { messageId: `m-${text}-${Math.random()}`, role: Role.USER, parts: [{ content: { case: "text" as const, value: text } }] } });
+export const userMessage = (text: string) => ({
+  message: {
+    messageId: `m-${text}-${Math.random()}`,
+    role: Role.USER,
+    parts: [{ content: { case: "text" as const, value: text } }],
+  },
+});
 
 /** A JSON-RPC request body. */
-export const jsonRpcBody = (method: string, params: unknown, id: unknown = 1): string => JSON.stringify({ jsonrpc: "2.0", id, method, params });
+export const jsonRpcBody = (method: string, params: unknown, id: unknown = 1): string =>
+  JSON.stringify({ jsonrpc: "2.0", id, method, params });
 
 /** SendMessage's params as JSON. */
-export const sendParams = (text: string) => ({ message: { messageId: `m-${text}`, role: "ROLE_USER", parts: [{ text }] } });
+export const sendParams = (text: string) => ({
+  message: { messageId: `m-${text}`, role: "ROLE_USER", parts: [{ text }] },
+});
 
 /**
  * Declares the shared tests (inside the caller's describe): `app()` is the app started in the
@@ -114,7 +132,10 @@ export const sendParams = (text: string) => ({ message: { messageId: `m-${text}`
 export function frameworkSuite(app: () => FrameworkApp): void {
   const clients = (): Record<"JSONRPC" | "HTTP+JSON", A2AServiceClient> => {
     const { origin, fetch } = app();
-    return { JSONRPC: new A2AServiceJsonRpcClient({ url: `${origin}/a2a/jsonrpc`, fetch }), "HTTP+JSON": new A2AServiceRestClient({ url: `${origin}/a2a/rest`, fetch }) };
+    return {
+      JSONRPC: new A2AServiceJsonRpcClient({ url: `${origin}/a2a/jsonrpc`, fetch }),
+      "HTTP+JSON": new A2AServiceRestClient({ url: `${origin}/a2a/rest`, fetch }),
+    };
   };
 
   for (const binding of ["JSONRPC", "HTTP+JSON"] as const) {
@@ -122,9 +143,12 @@ export function frameworkSuite(app: () => FrameworkApp): void {
       const client = clients()[binding];
       const sent = await client.sendMessage(userMessage("task"));
       expect(sent.payload.case).toBe("task");
-      if (sent.payload.case === "task") expect(sent.payload.value.status?.state).toBe(TaskState.COMPLETED);
+      if (sent.payload.case === "task")
+        expect(sent.payload.value.status?.state).toBe(TaskState.COMPLETED);
       const echoed = await client.sendMessage(userMessage("hello"));
-      expect(echoed.payload.case === "message" ? echoed.payload.value.parts[0]?.content : undefined).toEqual({ case: "text", value: "hello" });
+      expect(
+        echoed.payload.case === "message" ? echoed.payload.value.parts[0]?.content : undefined,
+      ).toEqual({ case: "text", value: "hello" });
       const task = await client.getTask({ id: "t-7" });
       expect(task.id).toBe("t-7");
     });
@@ -132,11 +156,16 @@ export function frameworkSuite(app: () => FrameworkApp): void {
     it(`${binding}: SendStreamingMessage receives every event, in order`, async () => {
       const client = clients()[binding];
       const cases: string[] = [];
-      for await (const event of client.sendStreamingMessage(userMessage("stream me"))) cases.push(event.payload.case ?? "none");
+      for await (const event of client.sendStreamingMessage(userMessage("stream me")))
+        cases.push(event.payload.case ?? "none");
       expect(cases).toEqual(["task", "statusUpdate", "artifactUpdate", "statusUpdate"]);
       const texts: string[] = [];
       for await (const event of client.sendStreamingMessage(userMessage("count 300"))) {
-        if (event.payload.case === "message" && event.payload.value.parts[0]?.content.case === "text") texts.push(event.payload.value.parts[0].content.value);
+        if (
+          event.payload.case === "message" &&
+          event.payload.value.parts[0]?.content.case === "text"
+        )
+          texts.push(event.payload.value.parts[0].content.value);
       }
       expect(texts).toEqual(Array.from({ length: 300 }, (_, i) => `event ${i}`));
     });
@@ -147,7 +176,9 @@ export function frameworkSuite(app: () => FrameworkApp): void {
       const client = clients()[binding];
       const controller = new AbortController();
       // "slow" yields a task, then waits for the client to leave: a buffering framework would never deliver it.
-      for await (const event of client.sendStreamingMessage(userMessage("slow"), { signal: controller.signal })) {
+      for await (const event of client.sendStreamingMessage(userMessage("slow"), {
+        signal: controller.signal,
+      })) {
         expect(event.payload.case).toBe("task");
         controller.abort();
         break;
@@ -162,7 +193,10 @@ export function frameworkSuite(app: () => FrameworkApp): void {
     expect(got.status).toBe(200);
     expect(got.headers.get("content-type")).toBe("application/json");
     expect(got.headers.get("etag")).toMatch(/^"/);
-    const card = (await got.json()) as { name: string; supportedInterfaces: { url: string; protocolBinding: string }[] };
+    const card = (await got.json()) as {
+      name: string;
+      supportedInterfaces: { url: string; protocolBinding: string }[];
+    };
     expect(card.name).toBe("framework test agent");
     expect(card.supportedInterfaces.map((i) => [i.protocolBinding, i.url])).toEqual([
       ["JSONRPC", `${origin}/a2a/jsonrpc`],
@@ -171,7 +205,9 @@ export function frameworkSuite(app: () => FrameworkApp): void {
     const head = await fetch(`${origin}/.well-known/agent-card.json`, { method: "HEAD" });
     expect(head.status).toBe(200);
     expect(await head.text()).toBe("");
-    const notModified = await fetch(`${origin}/.well-known/agent-card.json`, { headers: { "if-none-match": got.headers.get("etag")! } });
+    const notModified = await fetch(`${origin}/.well-known/agent-card.json`, {
+      headers: { "if-none-match": got.headers.get("etag")! },
+    });
     expect(notModified.status).toBe(304);
     for (const binding of ["JSONRPC", "HTTP+JSON"] as const) {
       const connection = await connectA2AService(`${origin}/`, { bindings: [binding], fetch });
@@ -184,12 +220,24 @@ export function frameworkSuite(app: () => FrameworkApp): void {
   it("malformed requests get the binding's spec-shaped errors, never the framework's", async () => {
     const { origin, fetch } = app();
     const jsonrpc = `${origin}/a2a/jsonrpc`;
-    const parse = await fetch(jsonrpc, { method: "POST", headers: { "content-type": "application/json", "a2a-version": "1.0" }, body: "{not json" });
+    const parse = await fetch(jsonrpc, {
+      method: "POST",
+      headers: { "content-type": "application/json", "a2a-version": "1.0" },
+      body: "{not json",
+    });
     expect(parse.status).toBe(200);
     expect(await parse.json()).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32700 } });
-    const envelope = await fetch(jsonrpc, { method: "POST", headers: { "content-type": "application/json", "a2a-version": "1.0" }, body: '{"jsonrpc":"1.0","id":1}' });
+    const envelope = await fetch(jsonrpc, {
+      method: "POST",
+      headers: { "content-type": "application/json", "a2a-version": "1.0" },
+      body: '{"jsonrpc":"1.0","id":1}',
+    });
     expect(await envelope.json()).toMatchObject({ jsonrpc: "2.0", error: { code: -32600 } });
-    const noType = await fetch(jsonrpc, { method: "POST", headers: { "a2a-version": "1.0" }, body: new Uint8Array(Buffer.from(jsonRpcBody("SendMessage", sendParams("x")))) });
+    const noType = await fetch(jsonrpc, {
+      method: "POST",
+      headers: { "a2a-version": "1.0" },
+      body: new Uint8Array(Buffer.from(jsonRpcBody("SendMessage", sendParams("x")))),
+    });
     expect(await noType.json()).toMatchObject({ jsonrpc: "2.0", error: { code: -32005 } });
     const get = await fetch(jsonrpc);
     expect(get.status).toBe(405);
@@ -199,13 +247,22 @@ export function frameworkSuite(app: () => FrameworkApp): void {
       headers: { "content-type": "application/json", "a2a-version": "1.0" },
       body: jsonRpcBody("SendMessage", sendParams("x".repeat(MAX_BODY_BYTES))),
     });
-    expect(await tooLarge.json()).toMatchObject({ jsonrpc: "2.0", error: { code: -32600, message: expect.stringContaining(`limit of ${MAX_BODY_BYTES} bytes`) } });
+    expect(await tooLarge.json()).toMatchObject({
+      jsonrpc: "2.0",
+      error: { code: -32600, message: expect.stringContaining(`limit of ${MAX_BODY_BYTES} bytes`) },
+    });
 
-    const rest = await fetch(`${origin}/a2a/rest/message:send`, { method: "POST", headers: { "content-type": "application/a2a+json", "a2a-version": "1.0" }, body: "{oops" });
+    const rest = await fetch(`${origin}/a2a/rest/message:send`, {
+      method: "POST",
+      headers: { "content-type": "application/a2a+json", "a2a-version": "1.0" },
+      body: "{oops",
+    });
     expect(rest.status).toBe(400);
     expect(rest.headers.get("content-type")).toMatch(/json/);
     expect(await rest.json()).toMatchObject({ error: { code: 400, status: "INVALID_ARGUMENT" } });
-    const missing = await fetch(`${origin}/a2a/rest/tasks/missing`, { headers: { "a2a-version": "1.0" } });
+    const missing = await fetch(`${origin}/a2a/rest/tasks/missing`, {
+      headers: { "a2a-version": "1.0" },
+    });
     expect(missing.status).toBe(404);
     expect(await missing.json()).toMatchObject({ error: { code: 404 } });
     const unknown = await fetch(`${origin}/a2a/nowhere`);
@@ -226,7 +283,11 @@ export function frameworkSuite(app: () => FrameworkApp): void {
  * (`stalledWriteTimeoutMs` of the adapter's options) cuts the connection, and the stream is ended.
  * `serverSockets`: the app server's sockets (one of them closes).
  */
-export async function stalledReaderIsCut(origin: string, serverSockets: Set<Socket>, big: A2AMount["big"]): Promise<void> {
+export async function stalledReaderIsCut(
+  origin: string,
+  serverSockets: Set<Socket>,
+  big: A2AMount["big"],
+): Promise<void> {
   const { port } = new URL(origin);
   const before = new Set(serverSockets);
   const client = connect(Number(port), "127.0.0.1");
@@ -244,13 +305,16 @@ export async function stalledReaderIsCut(origin: string, serverSockets: Set<Sock
 }
 
 /** Listens on 127.0.0.1 (a free port) and destroys the sockets on close. */
-export async function listenServer(server: Server): Promise<{ origin: string; sockets: Set<Socket>; close(): Promise<void> }> {
+export async function listenServer(
+  server: Server,
+): Promise<{ origin: string; sockets: Set<Socket>; close(): Promise<void> }> {
   const sockets = new Set<Socket>();
   server.on("connection", (s: Socket) => {
     sockets.add(s);
     s.on("close", () => sockets.delete(s));
   });
-  if (!server.listening) await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  if (!server.listening)
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {
     origin: `http://127.0.0.1:${port}`,

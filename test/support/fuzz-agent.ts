@@ -10,12 +10,21 @@
  * and the push sender neither resolves host names nor delivers (stubs: no network).
  */
 import { StreamResponseSchema, type AgentCard } from "../../generated-example/gen/a2a_pb.js";
-import { PermissionDeniedError, UnauthenticatedError } from "../../generated-example/gen/a2a_a2a_errors.js";
-import { createA2AServiceTaskHandler, type A2AServiceExecutor } from "../../generated-example/gen/a2a_a2a_task_handler.js";
+import {
+  PermissionDeniedError,
+  UnauthenticatedError,
+} from "../../generated-example/gen/a2a_a2a_errors.js";
+import {
+  createA2AServiceTaskHandler,
+  type A2AServiceExecutor,
+} from "../../generated-example/gen/a2a_a2a_task_handler.js";
 import { createA2AServiceJsonRpcServer } from "../../generated-example/gen/a2a_a2a_jsonrpc_server.js";
 import { createA2AServiceRestServer } from "../../generated-example/gen/a2a_a2a_rest_server.js";
 import type { A2AServiceHandler } from "../../generated-example/gen/a2a_a2a_handler.js";
-import { createExampleExecutor, type ExamplePrincipal } from "../../generated-example/agent/echo-agent.js";
+import {
+  createExampleExecutor,
+  type ExamplePrincipal,
+} from "../../generated-example/agent/echo-agent.js";
 import { createPushNotificationSender, InMemoryTaskStore } from "@protoc-gen-a2a/runtime/task";
 import type { AuthRequest } from "@protoc-gen-a2a/runtime";
 import type { UniversalHandler } from "@protoc-gen-a2a/runtime/http";
@@ -77,12 +86,16 @@ export class CountingTaskStore extends InMemoryTaskStore implements TaskLedger {
     return this.#known.get(key)?.version;
   }
 
-  override async savePushConfig(...args: Parameters<InMemoryTaskStore["savePushConfig"]>): Promise<void> {
+  override async savePushConfig(
+    ...args: Parameters<InMemoryTaskStore["savePushConfig"]>
+  ): Promise<void> {
     await super.savePushConfig(...args);
     this.pushConfigWrites++;
   }
 
-  override async deletePushConfig(...args: Parameters<InMemoryTaskStore["deletePushConfig"]>): Promise<void> {
+  override async deletePushConfig(
+    ...args: Parameters<InMemoryTaskStore["deletePushConfig"]>
+  ): Promise<void> {
     await super.deletePushConfig(...args);
     this.pushConfigWrites++;
   }
@@ -96,20 +109,32 @@ export interface InProcessAgent {
   readonly store: CountingTaskStore;
   readonly handler: A2AServiceHandler<ExamplePrincipal | undefined>;
   /** The options the servers are created with (authentication, the recording logger), for more servers on the same handler. */
-  readonly serverOptions: { readonly authenticate: typeof exampleAuthenticate; readonly logger: { error(message: string, e?: unknown): void } };
+  readonly serverOptions: {
+    readonly authenticate: typeof exampleAuthenticate;
+    readonly logger: { error(message: string, e?: unknown): void };
+  };
   /** What the servers logged since the last {@link takeLogs}. */
   takeLogs(): string[];
   close(): Promise<void>;
 }
 
 /** The example agent's authentication (echo-agent.ts), over {@link FUZZ_TOKENS}. */
-export function exampleAuthenticate({ serviceParameters, operation }: AuthRequest): ExamplePrincipal | undefined {
+export function exampleAuthenticate({
+  serviceParameters,
+  operation,
+}: AuthRequest): ExamplePrincipal | undefined {
   const header = serviceParameters.get("authorization")?.trim();
   if (header === undefined || header === "") return undefined;
   const match = /^Bearer\s+(\S+)$/i.exec(header);
-  const principal = match === null ? undefined : Object.hasOwn(FUZZ_TOKENS, match[1]!) ? FUZZ_TOKENS[match[1]!] : undefined;
+  const principal =
+    match === null
+      ? undefined
+      : Object.hasOwn(FUZZ_TOKENS, match[1]!)
+        ? FUZZ_TOKENS[match[1]!]
+        : undefined;
   if (principal === undefined) throw new UnauthenticatedError("Unknown or malformed bearer token");
-  if (principal.tasks === false && operation !== undefined && operation !== "GetExtendedAgentCard") throw new PermissionDeniedError("This token may not use messages or tasks");
+  if (principal.tasks === false && operation !== undefined && operation !== "GetExtendedAgentCard")
+    throw new PermissionDeniedError("This token may not use messages or tasks");
   return principal;
 }
 
@@ -117,7 +142,10 @@ export function exampleAuthenticate({ serviceParameters, operation }: AuthReques
  * Builds the in-process agent; `extendedCard` is what GetExtendedAgentCard answers to a principal allowed to see it;
  * `store` replaces its store (the still-serves oracle's own tests plant defects in one).
  */
-export function createInProcessAgent(extendedCard: AgentCard, store: CountingTaskStore = new CountingTaskStore()): InProcessAgent {
+export function createInProcessAgent(
+  extendedCard: AgentCard,
+  store: CountingTaskStore = new CountingTaskStore(),
+): InProcessAgent {
   const shutdown = new AbortController();
   const logs: string[] = [];
   const push = createPushNotificationSender({
@@ -131,7 +159,10 @@ export function createInProcessAgent(extendedCard: AgentCard, store: CountingTas
     closeTimeoutMs: 1_000,
     onDeliveryError: () => {},
   });
-  const executor: A2AServiceExecutor<ExamplePrincipal | undefined> = createExampleExecutor({ longRunningMs: 200, shutdown: shutdown.signal });
+  const executor: A2AServiceExecutor<ExamplePrincipal | undefined> = createExampleExecutor({
+    longRunningMs: 200,
+    shutdown: shutdown.signal,
+  });
   const handler = createA2AServiceTaskHandler<ExamplePrincipal | undefined>({
     executor,
     store,
@@ -139,14 +170,17 @@ export function createInProcessAgent(extendedCard: AgentCard, store: CountingTas
     clientContextIds: "known",
     ownerOf: (principal) => principal?.subject ?? "",
     extendedAgentCard: ({ principal }) => {
-      if (principal?.extendedCard !== true) throw new PermissionDeniedError("This token may not read the extended agent card");
+      if (principal?.extendedCard !== true)
+        throw new PermissionDeniedError("This token may not read the extended agent card");
       return extendedCard;
     },
     onTaskEvent: push.onTaskEvent,
   });
   const logger = {
     error: (m: string, e?: unknown) => {
-      logs.push(`${m}${e instanceof Error ? `: ${e.name}: ${e.message}` : e === undefined ? "" : `: ${String(e)}`}`);
+      logs.push(
+        `${m}${e instanceof Error ? `: ${e.name}: ${e.message}` : e === undefined ? "" : `: ${String(e)}`}`,
+      );
     },
   };
   const serverOptions = { authenticate: exampleAuthenticate, logger };

@@ -18,9 +18,13 @@ import { tally } from "./fuzz-harness.js";
 import { bodyBytes, sseEvents, type HttpAnswer, type HttpInput } from "./fuzz-http.js";
 
 /** ErrorInfo reason → the spec's row. */
-export const SPEC_BY_REASON: ReadonlyMap<string, A2AErrorSpec> = new Map(Object.values(errorSpecs).map((s) => [s.reason, s]));
+export const SPEC_BY_REASON: ReadonlyMap<string, A2AErrorSpec> = new Map(
+  Object.values(errorSpecs).map((s) => [s.reason, s]),
+);
 /** JSON-RPC codes of the spec's tables (§9.5 standard codes, §5.4 A2A codes, §3.3.2 auth). */
-export const JSONRPC_CODES: ReadonlySet<number> = new Set(Object.values(errorSpecs).map((s) => s.jsonRpcCode));
+export const JSONRPC_CODES: ReadonlySet<number> = new Set(
+  Object.values(errorSpecs).map((s) => s.jsonRpcCode),
+);
 /** The google.rpc.Code names (HTTP+JSON `error.status`). */
 export const GRPC_STATUS_NAMES = new Set([
   "OK",
@@ -61,7 +65,13 @@ export function inputText(input: HttpInput): string {
   try {
     query = `${query} ${decodeURIComponent(query.replace(/\+/g, " "))}`;
   } catch {}
-  return [input.method, path, query, ...input.headers.flat(), bodyBytes(input).toString("utf8")].join("\n");
+  return [
+    input.method,
+    path,
+    query,
+    ...input.headers.flat(),
+    bodyBytes(input).toString("utf8"),
+  ].join("\n");
 }
 
 /** Stack traces, paths and error names in `text` that are not in what the client sent. */
@@ -69,12 +79,16 @@ export function leaks(text: string, sent: string): string[] {
   const out: string[] = [];
   for (const pattern of LEAKS) {
     const m = pattern.exec(text);
-    if (m !== null && !sent.includes(m[0])) out.push(`leaks internals (${JSON.stringify(m[0])}): ${JSON.stringify(text.slice(Math.max(0, m.index - 80), m.index + 120))}`);
+    if (m !== null && !sent.includes(m[0]))
+      out.push(
+        `leaks internals (${JSON.stringify(m[0])}): ${JSON.stringify(text.slice(Math.max(0, m.index - 80), m.index + 120))}`,
+      );
   }
   return out;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** Problems of a `details`/`data` array: each an object with "@type", one ErrorInfo of the A2A domain with a known reason. Returns the reason. */
 function checkDetails(details: unknown, where: string, problems: string[]): string | undefined {
@@ -89,13 +103,21 @@ function checkDetails(details: unknown, where: string, problems: string[]): stri
       continue;
     }
     if (d["@type"] === "type.googleapis.com/google.rpc.ErrorInfo") {
-      if (d["domain"] !== "a2a-protocol.org") problems.push(`ErrorInfo domain is ${JSON.stringify(d["domain"])}`);
-      if (typeof d["reason"] !== "string" || !SPEC_BY_REASON.has(d["reason"])) problems.push(`ErrorInfo reason ${JSON.stringify(d["reason"])} is not in the spec's table`);
+      if (d["domain"] !== "a2a-protocol.org")
+        problems.push(`ErrorInfo domain is ${JSON.stringify(d["domain"])}`);
+      if (typeof d["reason"] !== "string" || !SPEC_BY_REASON.has(d["reason"]))
+        problems.push(`ErrorInfo reason ${JSON.stringify(d["reason"])} is not in the spec's table`);
       else reason = d["reason"];
-      if (d["metadata"] !== undefined && (!isObject(d["metadata"]) || Object.values(d["metadata"]).some((v) => typeof v !== "string"))) problems.push("ErrorInfo metadata is not a map of strings");
+      if (
+        d["metadata"] !== undefined &&
+        (!isObject(d["metadata"]) ||
+          Object.values(d["metadata"]).some((v) => typeof v !== "string"))
+      )
+        problems.push("ErrorInfo metadata is not a map of strings");
     }
   }
-  if (reason === undefined) problems.push(`${where} has no A2A ErrorInfo: ${JSON.stringify(details).slice(0, 200)}`);
+  if (reason === undefined)
+    problems.push(`${where} has no A2A ErrorInfo: ${JSON.stringify(details).slice(0, 200)}`);
   return reason;
 }
 
@@ -156,43 +178,70 @@ function requestJson(input: HttpInput): unknown {
  */
 function envelopeId(input: HttpInput): { id: unknown; valid: boolean; must: boolean } {
   const body = requestJson(input);
-  if (!isObject(body) || !Object.hasOwn(body, "id")) return { id: undefined, valid: false, must: false };
+  if (!isObject(body) || !Object.hasOwn(body, "id"))
+    return { id: undefined, valid: false, must: false };
   const id = body["id"];
   // Any JSON number is an id: one beyond a double's range (1e400, parsed as Infinity) is echoed as written (raw-id.ts).
-  const valid = (typeof id === "string" || typeof id === "number" || id === null) && body["jsonrpc"] === "2.0" && typeof body["method"] === "string" && body["method"] !== "";
+  const valid =
+    (typeof id === "string" || typeof id === "number" || id === null) &&
+    body["jsonrpc"] === "2.0" &&
+    typeof body["method"] === "string" &&
+    body["method"] !== "";
   const types = input.headers.filter(([k]) => k.toLowerCase() === "content-type").map(([, v]) => v);
-  const must = valid && input.method.toUpperCase() === "POST" && types.length === 1 && isJsonMediaType(types[0], ["application/json"]);
+  const must =
+    valid &&
+    input.method.toUpperCase() === "POST" &&
+    types.length === 1 &&
+    isJsonMediaType(types[0], ["application/json"]);
   return { id, valid, must };
 }
 
 /** Problems of one JSON-RPC response object (a buffered answer or one SSE event). */
-function checkJsonRpcResponse(input: HttpInput, response: unknown, output: DescMessage | undefined, problems: string[]): void {
+function checkJsonRpcResponse(
+  input: HttpInput,
+  response: unknown,
+  output: DescMessage | undefined,
+  problems: string[],
+): void {
   if (!isObject(response)) {
     problems.push(`the answer is not a JSON object: ${JSON.stringify(response)?.slice(0, 200)}`);
     return;
   }
-  if (response["jsonrpc"] !== "2.0") problems.push(`jsonrpc is ${JSON.stringify(response["jsonrpc"])}`);
+  if (response["jsonrpc"] !== "2.0")
+    problems.push(`jsonrpc is ${JSON.stringify(response["jsonrpc"])}`);
   if (!Object.hasOwn(response, "id")) problems.push("the answer has no id");
   // An error "in detecting the id" (parse error, invalid request: e.g. a body over a limit, checked before the envelope is read) answers null.
   const code = isObject(response["error"]) ? response["error"]["code"] : undefined;
   const envelope = envelopeId(input);
   const must = envelope.must && code !== -32700 && code !== -32600;
   if (must && response["id"] !== envelope.id)
-    problems.push(`id ${JSON.stringify(response["id"])} does not match the request's ${JSON.stringify(envelope.id)}: ${JSON.stringify(response).slice(0, 300)}`);
-  if (!must && response["id"] !== null && response["id"] !== envelope.id) problems.push(`id ${JSON.stringify(response["id"])} is neither null nor the request's`);
+    problems.push(
+      `id ${JSON.stringify(response["id"])} does not match the request's ${JSON.stringify(envelope.id)}: ${JSON.stringify(response).slice(0, 300)}`,
+    );
+  if (!must && response["id"] !== null && response["id"] !== envelope.id)
+    problems.push(`id ${JSON.stringify(response["id"])} is neither null nor the request's`);
   const hasResult = Object.hasOwn(response, "result");
   const hasError = Object.hasOwn(response, "error");
   if (hasResult === hasError) {
-    problems.push(`the answer must have exactly one of result and error: ${JSON.stringify(response).slice(0, 200)}`);
+    problems.push(
+      `the answer must have exactly one of result and error: ${JSON.stringify(response).slice(0, 200)}`,
+    );
     return;
   }
-  const extra = Object.keys(response).filter((k) => !["jsonrpc", "id", "result", "error"].includes(k));
+  const extra = Object.keys(response).filter(
+    (k) => !["jsonrpc", "id", "result", "error"].includes(k),
+  );
   if (extra.length > 0) problems.push(`the answer has unexpected members ${extra.join(", ")}`);
-  tally(hasResult ? `${output === StreamResponseSchema ? "event" : "result"}` : `error ${isObject(response["error"]) ? String(response["error"]["code"]) : "?"}`);
+  tally(
+    hasResult
+      ? `${output === StreamResponseSchema ? "event" : "result"}`
+      : `error ${isObject(response["error"]) ? String(response["error"]["code"]) : "?"}`,
+  );
   if (hasResult) {
     if (!envelope.valid) problems.push("a result for a request without a valid envelope");
     const why = output === undefined ? "no such method" : decodes(output, response["result"]);
-    if (why !== undefined) problems.push(`the result is not ProtoJSON of the method's output: ${why}`);
+    if (why !== undefined)
+      problems.push(`the result is not ProtoJSON of the method's output: ${why}`);
     return;
   }
   const error = response["error"];
@@ -200,27 +249,47 @@ function checkJsonRpcResponse(input: HttpInput, response: unknown, output: DescM
     problems.push(`error is not an object: ${JSON.stringify(error)?.slice(0, 200)}`);
     return;
   }
-  if (typeof code !== "number" || !Number.isInteger(code) || !JSONRPC_CODES.has(code)) problems.push(`error code ${JSON.stringify(code)} is not in the spec's tables`);
-  if (typeof error["message"] !== "string" || error["message"] === "") problems.push("error message is not a non-empty string");
-  if (code === -32603) problems.push(`InternalError for a client's request: ${JSON.stringify(error["message"])}`);
+  if (typeof code !== "number" || !Number.isInteger(code) || !JSONRPC_CODES.has(code))
+    problems.push(`error code ${JSON.stringify(code)} is not in the spec's tables`);
+  if (typeof error["message"] !== "string" || error["message"] === "")
+    problems.push("error message is not a non-empty string");
+  if (code === -32603)
+    problems.push(`InternalError for a client's request: ${JSON.stringify(error["message"])}`);
   // The A2A 0.3 wire (a 0.3 method with no A2A-Version, or 0.3) answers 0.3 errors: `data` is optional there.
   const v03 = isV03Request(input) && error["data"] === undefined;
   const reason = v03 ? undefined : checkDetails(error["data"], "error.data", problems);
-  if (reason !== undefined && typeof code === "number" && SPEC_BY_REASON.get(reason)?.jsonRpcCode !== code) problems.push(`error code ${code} does not go with ErrorInfo reason ${reason}`);
+  if (
+    reason !== undefined &&
+    typeof code === "number" &&
+    SPEC_BY_REASON.get(reason)?.jsonRpcCode !== code
+  )
+    problems.push(`error code ${code} does not go with ErrorInfo reason ${reason}`);
 }
 
 /** True when `input` goes to the A2A 0.3 JSON-RPC wire: a 0.3 method, and no A2A-Version or a 0.3 one. */
 function isV03Request(input: HttpInput): boolean {
   const body = requestJson(input);
-  if (!isObject(body) || typeof body["method"] !== "string" || !V03_JSONRPC_METHODS.has(body["method"])) return false;
-  const versions = input.headers.filter(([name]) => name.toLowerCase() === "a2a-version").map(([, value]) => value.trim());
+  if (
+    !isObject(body) ||
+    typeof body["method"] !== "string" ||
+    !V03_JSONRPC_METHODS.has(body["method"])
+  )
+    return false;
+  const versions = input.headers
+    .filter(([name]) => name.toLowerCase() === "a2a-version")
+    .map(([, value]) => value.trim());
   return versions.length === 0 || versions.every((v) => v === "" || v.startsWith("0.3"));
 }
 
 /** The output schema of the JSON-RPC method `input` names (undefined: none or unknown). */
 function jsonRpcOutput(input: HttpInput): DescMessage | undefined {
   const body = requestJson(input);
-  if (!isObject(body) || typeof body["method"] !== "string" || !Object.hasOwn(A2AServiceJsonRpcMethods, body["method"])) return undefined;
+  if (
+    !isObject(body) ||
+    typeof body["method"] !== "string" ||
+    !Object.hasOwn(A2AServiceJsonRpcMethods, body["method"])
+  )
+    return undefined;
   return A2AServiceJsonRpcMethods[body["method"] as keyof typeof A2AServiceJsonRpcMethods].output;
 }
 
@@ -237,7 +306,8 @@ function checkHttpBasics(input: HttpInput, answer: HttpAnswer, problems: string[
   }
   if (answer.aborted === true) return false;
   if (answer.status >= 500) problems.push(`HTTP ${answer.status} for a client's request`);
-  else if (answer.status < 200 || (answer.status >= 300 && answer.status < 400)) problems.push(`HTTP ${answer.status}`);
+  else if (answer.status < 200 || (answer.status >= 300 && answer.status < 400))
+    problems.push(`HTTP ${answer.status}`);
   if (answer.streamed && !answer.ended) problems.push("the stream did not end within the bound");
   problems.push(...leaks(answer.body, inputText(input)));
   return true;
@@ -265,8 +335,16 @@ export function checkJsonRpcAnswer(input: HttpInput, answer: HttpAnswer): string
     }
     return problems;
   }
-  if (answer.status !== 200 && answer.status !== 401 && answer.status !== 403 && answer.status !== 405 && answer.status !== 413) problems.push(`JSON-RPC answered HTTP ${answer.status}`);
-  if (!(answer.headers["content-type"] ?? "").startsWith("application/json")) problems.push(`content-type ${JSON.stringify(answer.headers["content-type"])}`);
+  if (
+    answer.status !== 200 &&
+    answer.status !== 401 &&
+    answer.status !== 403 &&
+    answer.status !== 405 &&
+    answer.status !== 413
+  )
+    problems.push(`JSON-RPC answered HTTP ${answer.status}`);
+  if (!(answer.headers["content-type"] ?? "").startsWith("application/json"))
+    problems.push(`content-type ${JSON.stringify(answer.headers["content-type"])}`);
   let response: unknown;
   try {
     response = JSON.parse(answer.body);
@@ -285,14 +363,21 @@ export function checkRestError(body: unknown, status: number, problems: string[]
     return;
   }
   const e = body["error"];
-  if (e["code"] !== status) problems.push(`error.code ${JSON.stringify(e["code"])} is not the HTTP status ${status}`);
-  if (typeof e["status"] !== "string" || !GRPC_STATUS_NAMES.has(e["status"])) problems.push(`error.status ${JSON.stringify(e["status"])} is not a google.rpc.Code name`);
-  if (typeof e["message"] !== "string" || e["message"] === "") problems.push("error.message is not a non-empty string");
+  if (e["code"] !== status)
+    problems.push(`error.code ${JSON.stringify(e["code"])} is not the HTTP status ${status}`);
+  if (typeof e["status"] !== "string" || !GRPC_STATUS_NAMES.has(e["status"]))
+    problems.push(`error.status ${JSON.stringify(e["status"])} is not a google.rpc.Code name`);
+  if (typeof e["message"] !== "string" || e["message"] === "")
+    problems.push("error.message is not a non-empty string");
   checkDetails(e["details"], "error.details", problems);
 }
 
 /** Problems of an HTTP+JSON answer to `input`; `output` is the output of the operation the route picks (undefined: none). */
-export function checkRestAnswer(input: HttpInput, answer: HttpAnswer, output: DescMessage | undefined): string[] {
+export function checkRestAnswer(
+  input: HttpInput,
+  answer: HttpAnswer,
+  output: DescMessage | undefined,
+): string[] {
   const problems: string[] = [];
   if (!checkHttpBasics(input, answer, problems)) return problems;
   if (input.method.toUpperCase() === "HEAD" || answer.status === 204) return problems;
@@ -305,7 +390,12 @@ export function checkRestAnswer(input: HttpInput, answer: HttpAnswer, output: De
         problems.push(`an SSE event that is not JSON: ${e.data.slice(0, 200)}`);
         continue;
       }
-      if (e.event === "error") checkRestError(json, (isObject(json) && isObject(json["error"]) && (json["error"]["code"] as number)) || 0, problems);
+      if (e.event === "error")
+        checkRestError(
+          json,
+          (isObject(json) && isObject(json["error"]) && (json["error"]["code"] as number)) || 0,
+          problems,
+        );
       else {
         const why = decodes(StreamResponseSchema, json);
         if (why !== undefined) problems.push(`an SSE event that is not a StreamResponse: ${why}`);
@@ -330,10 +420,14 @@ export function checkRestAnswer(input: HttpInput, answer: HttpAnswer, output: De
   );
   if (answer.status >= 400) {
     checkRestError(body, answer.status, problems);
-    if (answer.status === 500) problems.push(`InternalError for a client's request: ${JSON.stringify(isObject(body) && isObject(body["error"]) ? body["error"]["message"] : body)}`);
+    if (answer.status === 500)
+      problems.push(
+        `InternalError for a client's request: ${JSON.stringify(isObject(body) && isObject(body["error"]) ? body["error"]["message"] : body)}`,
+      );
   } else if (output !== undefined) {
     const why = decodes(output, body);
-    if (why !== undefined) problems.push(`the 2xx body is not ProtoJSON of the operation's output: ${why}`);
+    if (why !== undefined)
+      problems.push(`the 2xx body is not ProtoJSON of the operation's output: ${why}`);
   }
   return problems;
 }

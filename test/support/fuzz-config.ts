@@ -36,7 +36,8 @@ function numberFromEnv(name: string): number | undefined {
   const raw = process.env[name];
   if (raw === undefined || raw.trim() === "") return undefined;
   const n = Number(raw);
-  if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a non-negative number, got ${JSON.stringify(raw)}`);
+  if (!Number.isFinite(n) || n < 0)
+    throw new Error(`${name} must be a non-negative number, got ${JSON.stringify(raw)}`);
   return n;
 }
 
@@ -47,12 +48,22 @@ const SEED = numberFromEnv("A2A_FUZZ_SEED") ?? (Date.now() ^ (process.pid << 8))
  * The budget of `binding`: `defaults.runs` inputs (A2A_FUZZ_RUNS overrides), `defaults.socketShare`
  * of them over sockets (A2A_FUZZ_SOCKET_SHARE overrides). Prints the seed.
  */
-export function fuzzBudget(binding: string, defaults: { readonly runs: number; readonly socketShare: number; readonly msPerInput?: number }): FuzzBudget {
+export function fuzzBudget(
+  binding: string,
+  defaults: { readonly runs: number; readonly socketShare: number; readonly msPerInput?: number },
+): FuzzBudget {
   const runs = Math.round(numberFromEnv("A2A_FUZZ_RUNS") ?? defaults.runs);
   const share = Math.min(1, numberFromEnv("A2A_FUZZ_SOCKET_SHARE") ?? defaults.socketShare);
   const socketRuns = Math.round(runs * share);
-  const budget = { inProcessRuns: runs - socketRuns, socketRuns, seed: SEED, timeoutMs: 120_000 + runs * (defaults.msPerInput ?? 20) };
-  console.log(`fuzz ${binding}: seed ${SEED} (A2A_FUZZ_SEED=${SEED} to replay), ${budget.inProcessRuns} in-process + ${socketRuns} socket inputs`);
+  const budget = {
+    inProcessRuns: runs - socketRuns,
+    socketRuns,
+    seed: SEED,
+    timeoutMs: 120_000 + runs * (defaults.msPerInput ?? 20),
+  };
+  console.log(
+    `fuzz ${binding}: seed ${SEED} (A2A_FUZZ_SEED=${SEED} to replay), ${budget.inProcessRuns} in-process + ${socketRuns} socket inputs`,
+  );
   return budget;
 }
 
@@ -62,7 +73,9 @@ export function fuzzBudget(binding: string, defaults: { readonly runs: number; r
  */
 export function timeShares(budget: FuzzBudget): { inProcess: number; socket: number } {
   const weight = budget.inProcessRuns + 3 * budget.socketRuns;
-  return weight === 0 ? { inProcess: 0.5, socket: 0.5 } : { inProcess: budget.inProcessRuns / weight, socket: (3 * budget.socketRuns) / weight };
+  return weight === 0
+    ? { inProcess: 0.5, socket: 0.5 }
+    : { inProcess: budget.inProcessRuns / weight, socket: (3 * budget.socketRuns) / weight };
 }
 
 /** One property's figures, appended as a JSON line to A2A_FUZZ_STATS when it is set, and printed. */
@@ -80,9 +93,12 @@ export interface FuzzStats {
 /** Prints `stats` and appends them to A2A_FUZZ_STATS. */
 export function reportStats(stats: FuzzStats): void {
   const rate = stats.ms > 0 ? Math.round((stats.runs * 1000) / stats.ms) : 0;
-  console.log(`fuzz ${stats.binding} (${stats.transport}): ${stats.runs} inputs in ${(stats.ms / 1000).toFixed(1)} s, ${rate} inputs/s, ${stats.failures} failing, seed ${stats.seed}`);
+  console.log(
+    `fuzz ${stats.binding} (${stats.transport}): ${stats.runs} inputs in ${(stats.ms / 1000).toFixed(1)} s, ${rate} inputs/s, ${stats.failures} failing, seed ${stats.seed}`,
+  );
   const file = process.env["A2A_FUZZ_STATS"];
-  if (file !== undefined && file !== "") appendFileSync(file, `${JSON.stringify({ ...stats, rate })}\n`);
+  if (file !== undefined && file !== "")
+    appendFileSync(file, `${JSON.stringify({ ...stats, rate })}\n`);
 }
 
 /** The still-serves oracle's schedule (test/support/fuzz-serving.ts), from A2A_FUZZ_SWEEP_EVERY, A2A_FUZZ_SWEEP_SHARE, A2A_FUZZ_RESTART_EVERY. */

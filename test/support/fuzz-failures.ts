@@ -29,7 +29,10 @@ const MAX_KINDS = 30;
 /** The problem text with its variable parts (numbers, quoted values) blanked: one key per kind of fault. */
 export function problemKind(problem: string): string {
   // An error thrown or rejected: its class is the kind, not its message.
-  const fault = /^(unhandled rejection|uncaught exception|the server logged|the agent logged): (?:[^:]*: )?([A-Za-z]*Error)\b/.exec(problem);
+  const fault =
+    /^(unhandled rejection|uncaught exception|the server logged|the agent logged): (?:[^:]*: )?([A-Za-z]*Error)\b/.exec(
+      problem,
+    );
   if (fault !== null) return `${fault[1]}: ${fault[2]}`;
   return problem
     .replace(/"(?:[^"\\]|\\.)*"/g, '"…"')
@@ -72,10 +75,19 @@ export class FuzzFailures<Input> {
       seen.count++;
       return true;
     }
-    const fixture: FuzzFixture<Input> = { binding: this.binding, transport: this.transport, input, problems, seed: this.seed, found: new Date().toISOString() };
+    const fixture: FuzzFixture<Input> = {
+      binding: this.binding,
+      transport: this.transport,
+      input,
+      problems,
+      seed: this.seed,
+      found: new Date().toISOString(),
+    };
     this.#kinds.set(kind, { count: 1, fixture });
     if (this.#kinds.size > MAX_KINDS) return true;
-    process.stderr.write(`fuzz ${this.binding} (${this.transport}) FAILURE: ${problems.join("; ")}\n  input: ${JSON.stringify(input).slice(0, 2000)}\n`);
+    process.stderr.write(
+      `fuzz ${this.binding} (${this.transport}) FAILURE: ${problems.join("; ")}\n  input: ${JSON.stringify(input).slice(0, 2000)}\n`,
+    );
     save(fixture);
     return true;
   }
@@ -87,7 +99,10 @@ export class FuzzFailures<Input> {
 
   /** One line per kind of fault: count, problem, input (for the assertion message). */
   summary(): string[] {
-    return [...this.#kinds.entries()].map(([kind, { count, fixture }]) => `${count}× ${kind}\n    first input: ${JSON.stringify(fixture.input).slice(0, 600)}`);
+    return [...this.#kinds.entries()].map(
+      ([kind, { count, fixture }]) =>
+        `${count}× ${kind}\n    first input: ${JSON.stringify(fixture.input).slice(0, 600)}`,
+    );
   }
 }
 
@@ -95,14 +110,20 @@ function save(fixture: FuzzFixture<unknown>): void {
   const dir = process.env["A2A_FUZZ_SAVE_DIR"];
   if (dir === undefined || dir === "") return;
   mkdirSync(dir, { recursive: true });
-  const hash = createHash("sha256").update(JSON.stringify(fixture.input)).digest("hex").slice(0, 12);
+  const hash = createHash("sha256")
+    .update(JSON.stringify(fixture.input))
+    .digest("hex")
+    .slice(0, 12);
   const file = join(dir, `${fixture.binding}-${hash}.json`);
   writeFileSync(file, `${JSON.stringify(fixture, null, 2)}\n`);
   process.stderr.write(`  saved as ${file}\n`);
 }
 
 /** The regression fixtures of `binding` in `dir` (default A2A_FUZZ_FIXTURES, else test/fuzz/fixtures), for the short run to replay. */
-export function loadFixtures<Input>(binding: string, dir = process.env["A2A_FUZZ_FIXTURES"] || join(import.meta.dirname, "..", "fuzz", "fixtures")): FuzzFixture<Input>[] {
+export function loadFixtures<Input>(
+  binding: string,
+  dir = process.env["A2A_FUZZ_FIXTURES"] || join(import.meta.dirname, "..", "fuzz", "fixtures"),
+): FuzzFixture<Input>[] {
   let names: string[];
   try {
     names = readdirSync(dir).filter((n) => n.endsWith(".json"));

@@ -14,10 +14,28 @@ import { fromJson, toBinary, type DescMessage, type JsonObject } from "@bufbuild
 import fc from "fast-check";
 import { A2AServiceOperations } from "../../generated-example/gen/a2a_a2a_handler.js";
 import { MUTATION_KINDS, mutate, validJson } from "./proto-json-arbitrary.js";
-import { extensionsValue, headerName, headerValue, sometimes, versionValue } from "./fuzz-headers.js";
+import {
+  extensionsValue,
+  headerName,
+  headerValue,
+  sometimes,
+  versionValue,
+} from "./fuzz-headers.js";
 import { KNOWN_TASK } from "./fuzz-jsonrpc-inputs.js";
-import { NONFINITE_DOUBLES, nonFinitePlan, plantMark, replaceMarks, type NonFiniteDouble } from "./fuzz-nonfinite.js";
-import { BIG_TENANT, LIMITS, sizedGrpcMessage, withRareInputs, type SizeSpec } from "./fuzz-sizes.js";
+import {
+  NONFINITE_DOUBLES,
+  nonFinitePlan,
+  plantMark,
+  replaceMarks,
+  type NonFiniteDouble,
+} from "./fuzz-nonfinite.js";
+import {
+  BIG_TENANT,
+  LIMITS,
+  sizedGrpcMessage,
+  withRareInputs,
+  type SizeSpec,
+} from "./fuzz-sizes.js";
 import { BIG_TASK } from "./fuzz-slow-readers.js";
 import { frame } from "./grpc-frames.js";
 
@@ -27,7 +45,9 @@ const OPS = Object.values(A2AServiceOperations);
 /** gRPC path → the operation's input schema. */
 export const GRPC_INPUT = new Map<string, DescMessage>(OPS.map((o) => [o.grpcPath, o.input]));
 /** gRPC path → whether the operation streams its answer. */
-export const GRPC_STREAMING = new Map<string, boolean>(OPS.map((o) => [o.grpcPath, o.kind === "server_streaming"]));
+export const GRPC_STREAMING = new Map<string, boolean>(
+  OPS.map((o) => [o.grpcPath, o.kind === "server_streaming"]),
+);
 
 /** One length-prefixed message, described. */
 export interface FrameSpec {
@@ -62,10 +82,18 @@ export interface GrpcInput {
  * Encodes a ProtoJSON payload of `desc` (the placeholder replaced by `taskId`, a planted non-finite mark by
  * the double `nonFinite`); undefined if it is not valid ProtoJSON.
  */
-export function encodePayload(desc: DescMessage | undefined, json: JsonObject, taskId: string, nonFinite?: NonFiniteDouble, bigTaskId = ""): Uint8Array | undefined {
+export function encodePayload(
+  desc: DescMessage | undefined,
+  json: JsonObject,
+  taskId: string,
+  nonFinite?: NonFiniteDouble,
+  bigTaskId = "",
+): Uint8Array | undefined {
   if (desc === undefined) return undefined;
   try {
-    const text = JSON.stringify(json).replaceAll(KNOWN_TASK, taskId).replaceAll(BIG_TASK, bigTaskId);
+    const text = JSON.stringify(json)
+      .replaceAll(KNOWN_TASK, taskId)
+      .replaceAll(BIG_TASK, bigTaskId);
     const message = fromJson(desc, JSON.parse(text), { ignoreUnknownFields: true });
     if (nonFinite !== undefined) replaceMarks(message, nonFinite);
     return toBinary(desc, message);
@@ -75,7 +103,12 @@ export function encodePayload(desc: DescMessage | undefined, json: JsonObject, t
 }
 
 /** The bytes of one frame, and whether it is a well-formed uncompressed message of its method's input. */
-export function frameBytes(path: string, spec: FrameSpec, taskId: string, bigTaskId = ""): { bytes: Buffer; intact: boolean } {
+export function frameBytes(
+  path: string,
+  spec: FrameSpec,
+  taskId: string,
+  bigTaskId = "",
+): { bytes: Buffer; intact: boolean } {
   const desc = GRPC_INPUT.get(path);
   let payload: Buffer;
   let valid: boolean;
@@ -92,40 +125,69 @@ export function frameBytes(path: string, spec: FrameSpec, taskId: string, bigTas
     if (kind === "flip" && payload.length > 0) payload[i] = payload[i]! ^ (1 << (byte % 8));
     else if (kind === "set" && payload.length > 0) payload[i] = byte;
     else if (kind === "cut") payload = payload.subarray(0, i);
-    else if (kind === "insert") payload = Buffer.concat([payload.subarray(0, i), Buffer.from([byte]), payload.subarray(i)]);
+    else if (kind === "insert")
+      payload = Buffer.concat([payload.subarray(0, i), Buffer.from([byte]), payload.subarray(i)]);
     valid = false;
   }
   const header = Buffer.alloc(5);
   header[0] = spec.flag;
   header.writeUInt32BE(Math.max(0, Math.min(0xffffffff, payload.length + spec.lengthDelta)), 1);
   const whole = Buffer.concat([header, payload]);
-  const bytes = spec.cutAt === undefined ? whole : whole.subarray(0, spec.cutAt % (whole.length + 1));
-  return { bytes, intact: valid && spec.flag === 0 && spec.lengthDelta === 0 && bytes.length === whole.length };
+  const bytes =
+    spec.cutAt === undefined ? whole : whole.subarray(0, spec.cutAt % (whole.length + 1));
+  return {
+    bytes,
+    intact: valid && spec.flag === 0 && spec.lengthDelta === 0 && bytes.length === whole.length,
+  };
 }
 
 /**
  * The request body of `input` (the known task `taskId`, the big task `bigTaskId`), and whether it is exactly one well-formed,
  * uncompressed message that decodes as the method's input (a sized one: and within the message limit).
  */
-export function grpcBody(input: GrpcInput, taskId: string, bigTaskId = ""): { body: Buffer; wellFormed: boolean } {
+export function grpcBody(
+  input: GrpcInput,
+  taskId: string,
+  bigTaskId = "",
+): { body: Buffer; wellFormed: boolean } {
   if (input.grow !== undefined) {
     const message = sizedGrpcMessage(input.grow);
     return { body: frame(message), wellFormed: message.length <= LIMITS.grpcMessage };
   }
   const frames = input.frames.map((f) => frameBytes(input.path, f, taskId, bigTaskId));
-  return { body: Buffer.concat(frames.map((f) => f.bytes)), wellFormed: frames.length === 1 && frames[0]!.intact };
+  return {
+    body: Buffer.concat(frames.map((f) => f.bytes)),
+    wellFormed: frames.length === 1 && frames[0]!.intact,
+  };
 }
 
 const payloadFor = (path: string): fc.Arbitrary<FrameSpec["payload"]> => {
   const desc = GRPC_INPUT.get(path);
-  const bytes = fc.uint8Array({ maxLength: 40 }).map((b) => ({ base64: Buffer.from(b).toString("base64") }));
+  const bytes = fc
+    .uint8Array({ maxLength: 40 })
+    .map((b) => ({ base64: Buffer.from(b).toString("base64") }));
   if (desc === undefined) return bytes;
   const json = fc
-    .record({ json: validJson(desc), known: fc.boolean(), kind: fc.constantFrom(...MUTATION_KINDS), pick: fc.nat(50), salt: fc.nat(50), mutated: fc.boolean(), realistic: fc.boolean() })
+    .record({
+      json: validJson(desc),
+      known: fc.boolean(),
+      kind: fc.constantFrom(...MUTATION_KINDS),
+      pick: fc.nat(50),
+      salt: fc.nat(50),
+      mutated: fc.boolean(),
+      realistic: fc.boolean(),
+    })
     .map(({ json, known, kind, pick, salt, mutated, realistic }) => {
       let out = json;
-      if (known) for (const f of ["id", "taskId"]) if (desc.fields.some((x) => x.jsonName === f)) out[f] = KNOWN_TASK;
-      if (realistic && typeof out["message"] === "object" && out["message"] !== null && !Array.isArray(out["message"])) {
+      if (known)
+        for (const f of ["id", "taskId"])
+          if (desc.fields.some((x) => x.jsonName === f)) out[f] = KNOWN_TASK;
+      if (
+        realistic &&
+        typeof out["message"] === "object" &&
+        out["message"] !== null &&
+        !Array.isArray(out["message"])
+      ) {
         const m = out["message"];
         delete m["contextId"];
         delete m["taskId"];
@@ -138,7 +200,14 @@ const payloadFor = (path: string): fc.Arbitrary<FrameSpec["payload"]> => {
   return fc.oneof({ weight: 6, arbitrary: json }, { weight: 1, arbitrary: bytes });
 };
 
-const bend = fc.array(fc.tuple(fc.constantFrom("flip" as const, "cut" as const, "insert" as const, "set" as const), fc.nat(1000), fc.nat(255)), { maxLength: 2 });
+const bend = fc.array(
+  fc.tuple(
+    fc.constantFrom("flip" as const, "cut" as const, "insert" as const, "set" as const),
+    fc.nat(1000),
+    fc.nat(255),
+  ),
+  { maxLength: 2 },
+);
 
 const frameFor = (path: string): fc.Arbitrary<FrameSpec> =>
   fc
@@ -146,8 +215,14 @@ const frameFor = (path: string): fc.Arbitrary<FrameSpec> =>
       {
         payload: payloadFor(path),
         bend: fc.oneof({ weight: 5, arbitrary: fc.constant([]) }, { weight: 1, arbitrary: bend }),
-        flag: fc.oneof({ weight: 20, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.constantFrom(1, 2, 128, 255) }),
-        lengthDelta: fc.oneof({ weight: 20, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.constantFrom(-1, 1, 5, 1_000, 0x7fffffff, 0xffffffff) }),
+        flag: fc.oneof(
+          { weight: 20, arbitrary: fc.constant(0) },
+          { weight: 1, arbitrary: fc.constantFrom(1, 2, 128, 255) },
+        ),
+        lengthDelta: fc.oneof(
+          { weight: 20, arbitrary: fc.constant(0) },
+          { weight: 1, arbitrary: fc.constantFrom(-1, 1, 5, 1_000, 0x7fffffff, 0xffffffff) },
+        ),
         cutAt: sometimes(fc.nat(60), 0.05),
         nonFinite: sometimes(fc.tuple(nonFinitePlan, fc.constantFrom(...NONFINITE_DOUBLES)), 0.06),
       },
@@ -158,7 +233,9 @@ const frameFor = (path: string): fc.Arbitrary<FrameSpec> =>
       const desc = GRPC_INPUT.get(path);
       if (nonFinite === undefined || desc === undefined || !("json" in spec.payload)) return spec;
       const json = structuredClone(spec.payload.json);
-      return plantMark(desc, json, nonFinite[0]) ? { ...spec, payload: { json }, nonFinite: nonFinite[1] } : spec;
+      return plantMark(desc, json, nonFinite[0])
+        ? { ...spec, payload: { json }, nonFinite: nonFinite[1] }
+        : spec;
     });
 
 const pathArb: fc.Arbitrary<string> = fc.oneof(
@@ -232,13 +309,33 @@ const metadata: fc.Arbitrary<[string, string][]> = fc
       },
       { weight: 1, arbitrary: fc.constant(undefined) },
     ),
-    te: fc.oneof({ weight: 20, arbitrary: fc.constant<string | undefined>("trailers") }, { weight: 1, arbitrary: fc.constantFrom<string | undefined>(undefined, "gzip", "") }),
+    te: fc.oneof(
+      { weight: 20, arbitrary: fc.constant<string | undefined>("trailers") },
+      { weight: 1, arbitrary: fc.constantFrom<string | undefined>(undefined, "gzip", "") },
+    ),
     timeout: sometimes(timeoutValue, 0.15),
-    encoding: sometimes(fc.constantFrom("identity", "gzip", "deflate", "snappy", "br", "", "gzip, identity", "zstd"), 0.12),
-    acceptEncoding: sometimes(fc.constantFrom("identity", "gzip", "identity,gzip,deflate", "nonsense", ""), 0.12),
+    encoding: sometimes(
+      fc.constantFrom("identity", "gzip", "deflate", "snappy", "br", "", "gzip, identity", "zstd"),
+      0.12,
+    ),
+    acceptEncoding: sometimes(
+      fc.constantFrom("identity", "gzip", "identity,gzip,deflate", "nonsense", ""),
+      0.12,
+    ),
     version: sometimes(versionValue, 0.92),
     extensions: sometimes(extensionsValue, 0.1),
-    authorization: sometimes(fc.constantFrom("Bearer fuzz-alice", "Bearer fuzz-bob", "Bearer fuzz-carol", "Bearer nope", "Basic YTpi", "", "bearer fuzz-alice"), 0.2),
+    authorization: sometimes(
+      fc.constantFrom(
+        "Bearer fuzz-alice",
+        "Bearer fuzz-bob",
+        "Bearer fuzz-carol",
+        "Bearer nope",
+        "Basic YTpi",
+        "",
+        "bearer fuzz-alice",
+      ),
+      0.2,
+    ),
     stray: fc.oneof(
       { weight: 17, arbitrary: fc.constant([]) },
       {
@@ -256,7 +353,18 @@ const metadata: fc.Arbitrary<[string, string][]> = fc
                 headerValue(12),
               ),
             ),
-            fc.tuple(fc.constantFrom("grpc-status", "grpc-message", "grpc-status-details-bin", "a2a-version", "grpc-timeout", "user-agent", "grpc-previous-rpc-attempts"), headerValue(16)),
+            fc.tuple(
+              fc.constantFrom(
+                "grpc-status",
+                "grpc-message",
+                "grpc-status-details-bin",
+                "a2a-version",
+                "grpc-timeout",
+                "user-agent",
+                "grpc-previous-rpc-attempts",
+              ),
+              headerValue(16),
+            ),
           ),
           { maxLength: 3 },
         ),
@@ -290,7 +398,10 @@ const plainGrpcInput: fc.Arbitrary<GrpcInput> = pathArb.chain((path) =>
       ),
       cancelAfterMs: sometimes(fc.integer({ min: 0, max: 30 }), 0.015),
     })
-    .map(({ cancelAfterMs, ...call }): GrpcInput => (cancelAfterMs === undefined ? call : { ...call, cancelAfterMs })),
+    .map(
+      ({ cancelAfterMs, ...call }): GrpcInput =>
+        cancelAfterMs === undefined ? call : { ...call, cancelAfterMs },
+    ),
 );
 
 /** The metadata of a normal call (sized and slow-reader calls), anonymous. */
@@ -307,12 +418,28 @@ const NORMAL_METADATA: [string, string][] = [
  */
 export const grpcInput: fc.Arbitrary<GrpcInput> = withRareInputs(
   plainGrpcInput,
-  (grow): GrpcInput => ({ path: `${SERVICE}/SendMessage`, headers: NORMAL_METADATA, frames: [], grow }),
+  (grow): GrpcInput => ({
+    path: `${SERVICE}/SendMessage`,
+    headers: NORMAL_METADATA,
+    frames: [],
+    grow,
+  }),
   fc.boolean().map(
     (get): GrpcInput => ({
       path: `${SERVICE}/${get ? "GetTask" : "ListTasks"}`,
       headers: NORMAL_METADATA,
-      frames: [{ payload: { json: get ? { tenant: BIG_TENANT, id: BIG_TASK } : { tenant: BIG_TENANT, pageSize: 100, includeArtifacts: true } }, bend: [], flag: 0, lengthDelta: 0 }],
+      frames: [
+        {
+          payload: {
+            json: get
+              ? { tenant: BIG_TENANT, id: BIG_TASK }
+              : { tenant: BIG_TENANT, pageSize: 100, includeArtifacts: true },
+          },
+          bend: [],
+          flag: 0,
+          lengthDelta: 0,
+        },
+      ],
       neverRead: true,
     }),
   ),

@@ -34,7 +34,9 @@ export interface GrpcAnswer {
   readonly clientRefused?: string;
 }
 
-const OUTPUT = new Map<string, DescMessage>(Object.values(A2AServiceOperations).map((o) => [o.grpcPath, o.output]));
+const OUTPUT = new Map<string, DescMessage>(
+  Object.values(A2AServiceOperations).map((o) => [o.grpcPath, o.output]),
+);
 
 /** A reconnecting HTTP/2 client of one gRPC server (`address` may be a getter: a restarted server listens elsewhere). */
 export class GrpcFuzzClient {
@@ -50,7 +52,12 @@ export class GrpcFuzzClient {
 
   #connection(): ClientHttp2Session {
     const address = this.address;
-    if (this.#session === undefined || this.#session.closed || this.#session.destroyed || this.#connectedTo !== address) {
+    if (
+      this.#session === undefined ||
+      this.#session.closed ||
+      this.#session.destroyed ||
+      this.#connectedTo !== address
+    ) {
       this.#session?.destroy();
       this.#session = connect(`http://${address}`);
       this.#connectedTo = address;
@@ -60,14 +67,26 @@ export class GrpcFuzzClient {
   }
 
   /** Sends one call (`headers` after :method/:path), the body, and waits for its end, at most `boundMs`. */
-  async call(path: string, headers: readonly (readonly [string, string])[], body: Buffer, boundMs = 15_000, cancelAfterMs?: number): Promise<GrpcAnswer> {
+  async call(
+    path: string,
+    headers: readonly (readonly [string, string])[],
+    body: Buffer,
+    boundMs = 15_000,
+    cancelAfterMs?: number,
+  ): Promise<GrpcAnswer> {
     const answer = await this.#call(path, headers, body, boundMs, cancelAfterMs);
     // After a cancel: time for what the server still does for the call to settle before the next input is judged.
     if (cancelAfterMs !== undefined) await new Promise((r) => setTimeout(r, 25));
     return answer;
   }
 
-  #call(path: string, headers: readonly (readonly [string, string])[], body: Buffer, boundMs: number, cancelAfterMs: number | undefined): Promise<GrpcAnswer> {
+  #call(
+    path: string,
+    headers: readonly (readonly [string, string])[],
+    body: Buffer,
+    boundMs: number,
+    cancelAfterMs: number | undefined,
+  ): Promise<GrpcAnswer> {
     return new Promise((resolve) => {
       let done = false;
       let responseHeaders: IncomingHttpHeaders = {};
@@ -77,7 +96,13 @@ export class GrpcFuzzClient {
         if (done) return;
         done = true;
         clearTimeout(timer);
-        resolve({ headers: responseHeaders, trailers, body: Buffer.concat(chunks), timedOut: false, ...extra });
+        resolve({
+          headers: responseHeaders,
+          trailers,
+          body: Buffer.concat(chunks),
+          timedOut: false,
+          ...extra,
+        });
       };
       const timer = setTimeout(() => {
         req?.close();
@@ -102,7 +127,11 @@ export class GrpcFuzzClient {
       req.on("close", () => {
         const code = req!.rstCode;
         const status = trailers["grpc-status"] ?? responseHeaders["grpc-status"];
-        finish(status === undefined && code !== undefined && code !== 0 ? { reset: `RST_STREAM ${code}` } : {});
+        finish(
+          status === undefined && code !== undefined && code !== 0
+            ? { reset: `RST_STREAM ${code}` }
+            : {},
+        );
       });
       if (cancelAfterMs !== undefined)
         setTimeout(() => {
@@ -120,7 +149,10 @@ export class GrpcFuzzClient {
 }
 
 /** The messages of a gRPC body (length-prefixed; compressed ones inflated by `encoding`), or a problem; gRPC-web trailers apart. */
-export function messages(body: Buffer, encoding: string | undefined): { messages: Buffer[]; trailers: Record<string, string> } | string {
+export function messages(
+  body: Buffer,
+  encoding: string | undefined,
+): { messages: Buffer[]; trailers: Record<string, string> } | string {
   const out: Buffer[] = [];
   const trailers: Record<string, string> = {};
   for (let at = 0; at < body.length; ) {
@@ -133,24 +165,40 @@ export function messages(body: Buffer, encoding: string | undefined): { messages
     if ((flag & 0x80) !== 0) {
       for (const line of payload.toString("latin1").split("\r\n")) {
         const colon = line.indexOf(":");
-        if (colon > 0) trailers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+        if (colon > 0)
+          trailers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
       }
       continue;
     }
     if ((flag & 1) !== 0) {
       try {
-        payload = encoding === "gzip" ? gunzipSync(payload) : encoding === "deflate" ? inflateSync(payload) : encoding === "br" ? brotliDecompressSync(payload) : payload;
+        payload =
+          encoding === "gzip"
+            ? gunzipSync(payload)
+            : encoding === "deflate"
+              ? inflateSync(payload)
+              : encoding === "br"
+                ? brotliDecompressSync(payload)
+                : payload;
       } catch (e) {
         return `a compressed answer message (${encoding}) that does not inflate: ${e instanceof Error ? e.message : String(e)}`;
       }
-      if (encoding !== "gzip" && encoding !== "deflate" && encoding !== "br") return `a compressed answer message with grpc-encoding ${JSON.stringify(encoding)}`;
+      if (encoding !== "gzip" && encoding !== "deflate" && encoding !== "br")
+        return `a compressed answer message with grpc-encoding ${JSON.stringify(encoding)}`;
     }
     out.push(payload);
   }
   return { messages: out, trailers };
 }
 
-const UNIT_MS: Readonly<Record<string, number>> = { H: 3_600_000, M: 60_000, S: 1_000, m: 1, u: 0.001, n: 0.000001 };
+const UNIT_MS: Readonly<Record<string, number>> = {
+  H: 3_600_000,
+  M: 60_000,
+  S: 1_000,
+  m: 1,
+  u: 0.001,
+  n: 0.000001,
+};
 
 /** The milliseconds of a valid grpc-timeout value (gRPC over HTTP/2: 1–8 digits and a unit), undefined otherwise. */
 export function grpcTimeoutMs(value: string): number | undefined {
@@ -165,21 +213,35 @@ export const grpcStatusOf = (a: GrpcAnswer): string | undefined => trailerOf(a, 
 
 /** A trailer of an answer: HTTP/2 trailers, the headers of a trailers-only answer, or gRPC-web's trailer frame. */
 export function trailerOf(a: GrpcAnswer, name: string): string | undefined {
-  const direct = one(a.trailers[name] as string | undefined) ?? one(a.headers[name] as string | undefined);
-  if (direct !== undefined || !String(a.headers["content-type"] ?? "").startsWith("application/grpc-web")) return direct;
+  const direct =
+    one(a.trailers[name] as string | undefined) ?? one(a.headers[name] as string | undefined);
+  if (
+    direct !== undefined ||
+    !String(a.headers["content-type"] ?? "").startsWith("application/grpc-web")
+  )
+    return direct;
   const parsed = messages(a.body, one(a.headers["grpc-encoding"] as string | undefined));
   return typeof parsed === "string" ? undefined : parsed.trailers[name];
 }
 
 /** Problems of the answer to `input`; `wellFormed`: one intact message of the method's input was sent; `sent`: the client's text. */
-export function checkGrpcAnswer(input: GrpcInput, answer: GrpcAnswer, wellFormed: boolean, sent: string): string[] {
+export function checkGrpcAnswer(
+  input: GrpcInput,
+  answer: GrpcAnswer,
+  wellFormed: boolean,
+  sent: string,
+): string[] {
   const problems: string[] = [];
   if (answer.clientRefused !== undefined) return problems;
-  if (answer.timedOut) return [`no answer within the bound (hang) on ${input.path} (content-type ${input.headers.find(([k]) => k === "content-type")?.[1] ?? "none"})`];
+  if (answer.timedOut)
+    return [
+      `no answer within the bound (hang) on ${input.path} (content-type ${input.headers.find(([k]) => k === "content-type")?.[1] ?? "none"})`,
+    ];
   if (answer.cancelled === true) return problems;
   const contentType = input.headers.filter(([k]) => k === "content-type").map(([, v]) => v);
   // gRPC's Content-Type grammar has no parameters; a server may refuse others with 415 (gRPC over HTTP/2 spec).
-  const grpcType = contentType.length === 1 && /^application\/grpc(?:\+proto)?$/.test(contentType[0]!);
+  const grpcType =
+    contentType.length === 1 && /^application\/grpc(?:\+proto)?$/.test(contentType[0]!);
   const httpStatus = Number(answer.headers[":status"]);
   const status = grpcStatusOf(answer);
   const why =
@@ -188,7 +250,9 @@ export function checkGrpcAnswer(input: GrpcInput, answer: GrpcAnswer, wellFormed
           .replace(/\d+/g, "N")
           .slice(0, 60)}`
       : "";
-  tally(`${httpStatus} grpc-status ${status ?? "none"}${why}${answer.reset !== undefined ? ` (${answer.reset})` : ""}`);
+  tally(
+    `${httpStatus} grpc-status ${status ?? "none"}${why}${answer.reset !== undefined ? ` (${answer.reset})` : ""}`,
+  );
   const known = OUTPUT.has(input.path);
   if (httpStatus >= 500) problems.push(`HTTP ${httpStatus} for a client's call`);
   if (status === undefined) {
@@ -198,8 +262,10 @@ export function checkGrpcAnswer(input: GrpcInput, answer: GrpcAnswer, wellFormed
       `no grpc-status (HTTP ${httpStatus}${answer.reset !== undefined ? `, ${answer.reset}` : ""}${httpStatus === 404 ? ", unknown path" : `, content-type ${JSON.stringify(answer.headers["content-type"])}, ${answer.body.length} body bytes`})`,
     ];
   }
-  if (!/^(?:[0-9]|1[0-6])$/.test(status)) problems.push(`grpc-status ${JSON.stringify(status)} is not a gRPC code`);
-  if (httpStatus !== 200 && !(httpStatus === 415 && !grpcType)) problems.push(`HTTP ${httpStatus} with grpc-status ${status}`);
+  if (!/^(?:[0-9]|1[0-6])$/.test(status))
+    problems.push(`grpc-status ${JSON.stringify(status)} is not a gRPC code`);
+  if (httpStatus !== 200 && !(httpStatus === 415 && !grpcType))
+    problems.push(`HTTP ${httpStatus} with grpc-status ${status}`);
   const code = Number(status);
   const rawMessage = trailerOf(answer, "grpc-message") ?? "";
   let message = rawMessage;
@@ -212,34 +278,56 @@ export function checkGrpcAnswer(input: GrpcInput, answer: GrpcAnswer, wellFormed
   if (details !== undefined) {
     try {
       const s = fromBinary(StatusSchema, Buffer.from(details, "base64"));
-      if (s.code !== code) problems.push(`grpc-status-details-bin code ${s.code} is not grpc-status ${code}`);
+      if (s.code !== code)
+        problems.push(`grpc-status-details-bin code ${s.code} is not grpc-status ${code}`);
       for (const any of s.details) {
         if (!anyIs(any, ErrorInfoSchema)) continue;
         const e = anyUnpack(any, ErrorInfoSchema);
         if (e === undefined) continue;
-        if (e.domain !== "a2a-protocol.org") problems.push(`ErrorInfo domain ${JSON.stringify(e.domain)}`);
+        if (e.domain !== "a2a-protocol.org")
+          problems.push(`ErrorInfo domain ${JSON.stringify(e.domain)}`);
         const spec = SPEC_BY_REASON.get(e.reason);
-        if (spec === undefined) problems.push(`ErrorInfo reason ${JSON.stringify(e.reason)} is not in the spec's table`);
-        else if (spec.grpcCode !== code) problems.push(`grpc-status ${code} does not go with ErrorInfo reason ${e.reason}`);
+        if (spec === undefined)
+          problems.push(`ErrorInfo reason ${JSON.stringify(e.reason)} is not in the spec's table`);
+        else if (spec.grpcCode !== code)
+          problems.push(`grpc-status ${code} does not go with ErrorInfo reason ${e.reason}`);
         reason = e.reason;
         problems.push(...leaks(`${s.message} ${Object.values(e.metadata).join(" ")}`, sent));
       }
-      if (code !== 0 && reason === undefined) problems.push("grpc-status-details-bin without an A2A ErrorInfo");
+      if (code !== 0 && reason === undefined)
+        problems.push("grpc-status-details-bin without an A2A ErrorInfo");
     } catch (e) {
-      problems.push(`grpc-status-details-bin does not decode as google.rpc.Status: ${e instanceof Error ? e.message : String(e)}`);
+      problems.push(
+        `grpc-status-details-bin does not decode as google.rpc.Status: ${e instanceof Error ? e.message : String(e)}`,
+      );
     }
   }
   const encoding = input.headers.filter(([k]) => k === "grpc-encoding").map(([, v]) => v);
-  const plainEncoding = encoding.length === 0 || (encoding.length === 1 && ["identity", "gzip"].includes(encoding[0]!));
+  const plainEncoding =
+    encoding.length === 0 || (encoding.length === 1 && ["identity", "gzip"].includes(encoding[0]!));
   const timeouts = input.headers.filter(([k]) => k === "grpc-timeout").map(([, v]) => v);
   const untimed = timeouts.length === 0;
-  if (wellFormed && known && grpcType && plainEncoding && untimed && code !== 0 && code !== 1 && code !== 4) {
-    if (reason === undefined) problems.push(`grpc-status ${code} (${message.slice(0, 120)}) for a well-formed call, without an A2A ErrorInfo`);
-    if (code === 2 || code === 13) problems.push(`grpc-status ${code} for a well-formed call: ${message.slice(0, 200)}`);
+  if (
+    wellFormed &&
+    known &&
+    grpcType &&
+    plainEncoding &&
+    untimed &&
+    code !== 0 &&
+    code !== 1 &&
+    code !== 4
+  ) {
+    if (reason === undefined)
+      problems.push(
+        `grpc-status ${code} (${message.slice(0, 120)}) for a well-formed call, without an A2A ErrorInfo`,
+      );
+    if (code === 2 || code === 13)
+      problems.push(`grpc-status ${code} for a well-formed call: ${message.slice(0, 200)}`);
   }
   // A deadline of an hour or more cannot pass during a fuzzed call.
   const timeoutMs = untimed || timeouts.length > 1 ? undefined : grpcTimeoutMs(timeouts[0]!);
-  if (code === 4 && timeoutMs !== undefined && timeoutMs >= 3_600_000) problems.push(`DEADLINE_EXCEEDED with grpc-timeout ${timeouts[0]} (${timeoutMs} ms)`);
+  if (code === 4 && timeoutMs !== undefined && timeoutMs >= 3_600_000)
+    problems.push(`DEADLINE_EXCEEDED with grpc-timeout ${timeouts[0]} (${timeoutMs} ms)`);
   if (code === 0 && known) {
     const msgs = messages(answer.body, one(answer.headers["grpc-encoding"] as string | undefined));
     if (typeof msgs === "string") problems.push(msgs);
@@ -248,7 +336,9 @@ export function checkGrpcAnswer(input: GrpcInput, answer: GrpcAnswer, wellFormed
         try {
           fromBinary(OUTPUT.get(input.path)!, m);
         } catch (e) {
-          problems.push(`an answer message does not decode as the method's output: ${e instanceof Error ? e.message : String(e)}`);
+          problems.push(
+            `an answer message does not decode as the method's output: ${e instanceof Error ? e.message : String(e)}`,
+          );
         }
   }
   return problems;

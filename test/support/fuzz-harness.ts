@@ -59,8 +59,14 @@ let watching = false;
 export function watchProcessFaults(): void {
   if (watching) return;
   watching = true;
-  process.on("unhandledRejection", (reason) => processFaults.push(`unhandled rejection: ${reason instanceof Error ? `${reason.name}: ${reason.message}` : String(reason)}`));
-  process.on("uncaughtExceptionMonitor", (e) => processFaults.push(`uncaught exception: ${e.name}: ${e.message}`));
+  process.on("unhandledRejection", (reason) =>
+    processFaults.push(
+      `unhandled rejection: ${reason instanceof Error ? `${reason.name}: ${reason.message}` : String(reason)}`,
+    ),
+  );
+  process.on("uncaughtExceptionMonitor", (e) =>
+    processFaults.push(`uncaught exception: ${e.name}: ${e.message}`),
+  );
 }
 
 /** The unhandled rejections and uncaught exceptions since the last call. */
@@ -69,14 +75,18 @@ export function takeProcessFaults(): string[] {
 }
 
 /** Runs `property`; returns its failures. */
-export async function runFuzzProperty<Input>(property: FuzzProperty<Input>): Promise<FuzzFailures<Input>> {
+export async function runFuzzProperty<Input>(
+  property: FuzzProperty<Input>,
+): Promise<FuzzFailures<Input>> {
   watchProcessFaults();
   const failures = new FuzzFailures<Input>(property.binding, property.transport, property.seed);
   const every = property.sanityEvery ?? 250;
   let count = 0;
   const started = Date.now();
   let lastProgress = started;
-  const maxMs = process.env["A2A_FUZZ_MAX_MS"] ? Math.max(1_000, Number(process.env["A2A_FUZZ_MAX_MS"]) * (property.timeShare ?? 1)) : undefined;
+  const maxMs = process.env["A2A_FUZZ_MAX_MS"]
+    ? Math.max(1_000, Number(process.env["A2A_FUZZ_MAX_MS"]) * (property.timeShare ?? 1))
+    : undefined;
   takeTally();
   if (property.runs > 0) {
     await fc.assert(
@@ -94,11 +104,14 @@ export async function runFuzzProperty<Input>(property: FuzzProperty<Input>): Pro
         if (Date.now() - lastProgress >= 60_000) {
           lastProgress = Date.now();
           const rate = Math.round((count * 1000) / (Date.now() - started));
-          console.log(`fuzz ${property.binding} (${property.transport}): ${count} of ${property.runs} inputs, ${rate} inputs/s, ${failures.total} failing`);
+          console.log(
+            `fuzz ${property.binding} (${property.transport}): ${count} of ${property.runs} inputs, ${rate} inputs/s, ${failures.total} failing`,
+          );
         }
         if (count % every === 0) {
           const sane = await property.sanity();
-          if (sane.length > 0) problems.push(...sane.map((p) => `a normal request after this input failed: ${p}`));
+          if (sane.length > 0)
+            problems.push(...sane.map((p) => `a normal request after this input failed: ${p}`));
           if (property.serving !== undefined) {
             const { own, earlier } = await property.serving.afterInput(SANITY as Input);
             if (own.length > 0) failures.record(SANITY as Input, own);
@@ -113,7 +126,9 @@ export async function runFuzzProperty<Input>(property: FuzzProperty<Input>): Pro
         seed: property.seed,
         endOnFailure: true,
         // A2A_FUZZ_MAX_MS: stop generating after this long (the long run's time budget); what ran is reported.
-        ...(maxMs !== undefined ? { interruptAfterTimeLimit: maxMs, markInterruptAsFailure: false } : {}),
+        ...(maxMs !== undefined
+          ? { interruptAfterTimeLimit: maxMs, markInterruptAsFailure: false }
+          : {}),
       },
     );
   }
@@ -126,7 +141,8 @@ export async function runFuzzProperty<Input>(property: FuzzProperty<Input>): Pro
   if (property.serving !== undefined) {
     const { own, earlier } = await property.serving.afterInput(SANITY as Input);
     if (own.length > 0) failures.record(SANITY as Input, own);
-    for (const e of [...earlier, ...(await property.serving.atEnd())]) failures.record(e.input, e.problems);
+    for (const e of [...earlier, ...(await property.serving.atEnd())])
+      failures.record(e.input, e.problems);
     const s = property.serving.stats;
     console.log(
       `fuzz ${property.binding} (${property.transport}) still serves: ${s.accepted} inputs saved tasks, ${s.tasksChecked} task checks in ${(s.checkMs / 1000).toFixed(1)} s, ${s.sweeps} full sweeps and ${s.restarts} restarts in ${(s.sweepMs / 1000).toFixed(1)} s`,
@@ -134,7 +150,18 @@ export async function runFuzzProperty<Input>(property: FuzzProperty<Input>): Pro
   }
   console.log(`fuzz ${property.binding} (${property.transport}) answers: ${takeTally()}`);
   const knownOpen = Object.fromEntries(failures.knownOpen);
-  if (failures.knownOpen.size > 0) console.log(`fuzz ${property.binding} (${property.transport}): known open findings hit (test/fuzz/known-open.ts): ${JSON.stringify(knownOpen)}`);
-  reportStats({ binding: property.binding, transport: property.transport, runs: count, ms: Date.now() - started, failures: failures.total, knownOpen, seed: property.seed });
+  if (failures.knownOpen.size > 0)
+    console.log(
+      `fuzz ${property.binding} (${property.transport}): known open findings hit (test/fuzz/known-open.ts): ${JSON.stringify(knownOpen)}`,
+    );
+  reportStats({
+    binding: property.binding,
+    transport: property.transport,
+    runs: count,
+    ms: Date.now() - started,
+    failures: failures.total,
+    knownOpen,
+    seed: property.seed,
+  });
   return failures;
 }

@@ -9,8 +9,14 @@
 import fc from "fast-check";
 
 /** `arbitrary` with probability `chance` (0..1), else undefined. */
-export const sometimes = <T>(arbitrary: fc.Arbitrary<T>, chance: number): fc.Arbitrary<T | undefined> =>
-  fc.oneof({ weight: Math.round(chance * 1000), arbitrary: arbitrary as fc.Arbitrary<T | undefined> }, { weight: 1000 - Math.round(chance * 1000), arbitrary: fc.constant(undefined) });
+export const sometimes = <T>(
+  arbitrary: fc.Arbitrary<T>,
+  chance: number,
+): fc.Arbitrary<T | undefined> =>
+  fc.oneof(
+    { weight: Math.round(chance * 1000), arbitrary: arbitrary as fc.Arbitrary<T | undefined> },
+    { weight: 1000 - Math.round(chance * 1000), arbitrary: fc.constant(undefined) },
+  );
 
 /** Printable ASCII and some Latin-1: what a header value may hold on the wire. */
 export const headerValue = (maxLength = 40): fc.Arbitrary<string> =>
@@ -24,28 +30,83 @@ export const headerValue = (maxLength = 40): fc.Arbitrary<string> =>
     })
     .map((s) => s.trim());
 
-const tokenChar = fc.constantFrom(..."!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ".split(""));
+const tokenChar = fc.constantFrom(
+  ..."!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ".split(""),
+);
 /** Header names node:http sends as given, minus the ones that frame the message (those are other tests' business). */
-const FRAMING = new Set(["content-length", "transfer-encoding", "host", "connection", "expect", "upgrade", "te", "trailer", "keep-alive", "proxy-connection", "http2-settings"]);
+const FRAMING = new Set([
+  "content-length",
+  "transfer-encoding",
+  "host",
+  "connection",
+  "expect",
+  "upgrade",
+  "te",
+  "trailer",
+  "keep-alive",
+  "proxy-connection",
+  "http2-settings",
+]);
 /** Header names (tokens), without the framing ones. */
-export const headerName: fc.Arbitrary<string> = fc.string({ unit: tokenChar, minLength: 1, maxLength: 12 }).filter((n) => !FRAMING.has(n.toLowerCase()));
+export const headerName: fc.Arbitrary<string> = fc
+  .string({ unit: tokenChar, minLength: 1, maxLength: 12 })
+  .filter((n) => !FRAMING.has(n.toLowerCase()));
 
 /** Values of A2A-Version: mostly the one the agent serves. */
 export const versionValue: fc.Arbitrary<string> = fc.oneof(
   { weight: 30, arbitrary: fc.constant("1.0") },
-  { weight: 4, arbitrary: fc.constantFrom("", "0.3", "1", "1.0.0", "1.1", "2.0", " 1.0 ", "1.0, 1.0", "1.0,0.3", "v1.0", "1.O", "01.0", "1.0.", "-1", "1e0", "9".repeat(300)) },
+  {
+    weight: 4,
+    arbitrary: fc.constantFrom(
+      "",
+      "0.3",
+      "1",
+      "1.0.0",
+      "1.1",
+      "2.0",
+      " 1.0 ",
+      "1.0, 1.0",
+      "1.0,0.3",
+      "v1.0",
+      "1.O",
+      "01.0",
+      "1.0.",
+      "-1",
+      "1e0",
+      "9".repeat(300),
+    ),
+  },
   { weight: 2, arbitrary: headerValue(20) },
 );
 
 /** Values of A2A-Extensions. */
 export const extensionsValue: fc.Arbitrary<string> = fc.oneof(
-  fc.constantFrom("https://example.com/ext/echo/v1", "", ",", " , ,", "not a uri", "https://a.example/x, https://b.example/y", "urn:a2a:ext:x"),
+  fc.constantFrom(
+    "https://example.com/ext/echo/v1",
+    "",
+    ",",
+    " , ,",
+    "not a uri",
+    "https://a.example/x, https://b.example/y",
+    "urn:a2a:ext:x",
+  ),
   fc.array(fc.oneof(fc.webUrl(), headerValue(12)), { maxLength: 4 }).map((a) => a.join(", ")),
 );
 
 /** Values of Authorization: the fuzz tokens, unknown ones, other schemes, garbage. */
 export const authorizationValue: fc.Arbitrary<string> = fc.oneof(
-  fc.constantFrom("Bearer fuzz-alice", "Bearer fuzz-bob", "Bearer fuzz-carol", "Bearer nope", "bearer fuzz-alice", "Bearer", "Bearer  fuzz-alice", "Basic YTpi", "", "Bearer fuzz-alice extra"),
+  fc.constantFrom(
+    "Bearer fuzz-alice",
+    "Bearer fuzz-bob",
+    "Bearer fuzz-carol",
+    "Bearer nope",
+    "bearer fuzz-alice",
+    "Bearer",
+    "Bearer  fuzz-alice",
+    "Basic YTpi",
+    "",
+    "Bearer fuzz-alice extra",
+  ),
   headerValue(30),
 );
 
@@ -78,7 +139,21 @@ export const jsonContentType = (right: readonly string[]): fc.Arbitrary<string |
 
 /** Stray headers: random names and values, some of them the A2A service parameters again (repeated). */
 export const strayHeaders: fc.Arbitrary<[string, string][]> = fc.array(
-  fc.tuple(fc.oneof(headerName, fc.constantFrom("a2a-version", "A2A-Extensions", "authorization", "content-type", "accept", "origin", "x-forwarded-for")), headerValue(30)),
+  fc.tuple(
+    fc.oneof(
+      headerName,
+      fc.constantFrom(
+        "a2a-version",
+        "A2A-Extensions",
+        "authorization",
+        "content-type",
+        "accept",
+        "origin",
+        "x-forwarded-for",
+      ),
+    ),
+    headerValue(30),
+  ),
   { maxLength: 3 },
 );
 
@@ -86,7 +161,10 @@ export const strayHeaders: fc.Arbitrary<[string, string][]> = fc.array(
 export const httpMethod = (usual: readonly string[], otherWeight = 3): fc.Arbitrary<string> =>
   fc.oneof(
     { weight: 20, arbitrary: fc.constantFrom(...usual) },
-    { weight: otherWeight, arbitrary: fc.constantFrom("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS") },
+    {
+      weight: otherWeight,
+      arbitrary: fc.constantFrom("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"),
+    },
     // Methods Node's HTTP parser knows (others it answers 400 itself, before any server code runs).
     {
       weight: 1,

@@ -19,7 +19,12 @@ import { jsonRpcSanity, type FuzzTargets } from "./fuzz-targets.js";
  * `raw` ready to send on `transport`: a sized SendMessage built (test/support/fuzz-sizes.ts), the big task
  * named (created on first use: test/support/fuzz-slow-readers.ts); or the problem of creating the big task.
  */
-export async function prepared(targets: FuzzTargets, binding: "jsonrpc" | "rest", transport: "in-process" | "socket", raw: HttpInput): Promise<HttpInput | { problem: string }> {
+export async function prepared(
+  targets: FuzzTargets,
+  binding: "jsonrpc" | "rest",
+  transport: "in-process" | "socket",
+  raw: HttpInput,
+): Promise<HttpInput | { problem: string }> {
   let input = raw.grow === undefined ? raw : sizedHttpInput(raw.grow, binding, raw.headers);
   if (namesBigTask(input)) {
     const big = await targets.bigTask(transport);
@@ -30,10 +35,16 @@ export async function prepared(targets: FuzzTargets, binding: "jsonrpc" | "rest"
 }
 
 /** The still-serves oracle of `transport`'s target (undefined: A2A_FUZZ_STILL_SERVES=off, or none over sockets: the started agent keeps its tasks in memory). */
-export function servingOracle<Input>(targets: FuzzTargets, transport: "in-process" | "socket", before: Input): ServingOracle<Input> | undefined {
+export function servingOracle<Input>(
+  targets: FuzzTargets,
+  transport: "in-process" | "socket",
+  before: Input,
+): ServingOracle<Input> | undefined {
   if (process.env["A2A_FUZZ_STILL_SERVES"] === "off") return undefined;
   const target = transport === "in-process" ? targets.serving.inProcess : targets.serving.socket;
-  return target === undefined ? undefined : new ServingOracle<Input>(target, servingSchedule(), before);
+  return target === undefined
+    ? undefined
+    : new ServingOracle<Input>(target, servingSchedule(), before);
 }
 
 /**
@@ -47,7 +58,8 @@ export async function replayFixtures<Input>(
   settleMs = 0,
 ): Promise<void> {
   const before = "(stored before the fixtures)" as Input;
-  const used = (t: "in-process" | "socket") => (fixtures.some((f) => f.transport === t) ? servingOracle(targets, t, before) : undefined);
+  const used = (t: "in-process" | "socket") =>
+    fixtures.some((f) => f.transport === t) ? servingOracle(targets, t, before) : undefined;
   const oracles = { "in-process": used("in-process"), socket: used("socket") };
   for (const f of fixtures) {
     const problems = await checkOne(f.transport, f.input);
@@ -103,8 +115,17 @@ export function httpFuzzCases(suite: HttpFuzzSuite): void {
           timeShare: timeShares(budget)[transport === "in-process" ? "inProcess" : "socket"],
           seed: transport === "in-process" ? budget.seed : budget.seed + 1,
           check: (input) => checkOne(transport, input),
-          sanity: () => jsonRpcSanity((i) => (transport === "in-process" ? exchangeInProcess(targets().inProcess.jsonrpc, i) : exchangeOverSocket(targets().origin, i, targets().http))),
-          serving: servingOracle(targets(), transport, "(stored before this property)" as unknown as HttpInput),
+          sanity: () =>
+            jsonRpcSanity((i) =>
+              transport === "in-process"
+                ? exchangeInProcess(targets().inProcess.jsonrpc, i)
+                : exchangeOverSocket(targets().origin, i, targets().http),
+            ),
+          serving: servingOracle(
+            targets(),
+            transport,
+            "(stored before this property)" as unknown as HttpInput,
+          ),
         });
         expect(failures.summary()).toEqual([]);
       },

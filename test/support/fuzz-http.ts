@@ -6,7 +6,11 @@
  * until they end or a bound passes.
  */
 import { Agent, request as httpRequest } from "node:http";
-import type { UniversalHandler, UniversalRequest, UniversalResponse } from "@protoc-gen-a2a/runtime/http";
+import type {
+  UniversalHandler,
+  UniversalRequest,
+  UniversalResponse,
+} from "@protoc-gen-a2a/runtime/http";
 import type { SizeSpec } from "./fuzz-sizes.js";
 
 /** A request as the fuzzers build it (JSON, so that it can be saved as a fixture). */
@@ -88,14 +92,18 @@ function universalRequest(input: HttpInput, controller: AbortController): Univer
   };
 }
 
-async function readStream(stream: AsyncIterable<string>, ms: number): Promise<{ text: string; ended: boolean }> {
+async function readStream(
+  stream: AsyncIterable<string>,
+  ms: number,
+): Promise<{ text: string; ended: boolean }> {
   const iterator = stream[Symbol.asyncIterator]();
   const deadline = Date.now() + ms;
   let text = "";
   try {
     for (;;) {
       const left = deadline - Date.now();
-      const next = left <= 0 ? undefined : await Promise.race([iterator.next(), timeout(left, undefined)]);
+      const next =
+        left <= 0 ? undefined : await Promise.race([iterator.next(), timeout(left, undefined)]);
       if (next === undefined) return { text, ended: false };
       if (next.done === true) return { text, ended: true };
       text += next.value;
@@ -110,22 +118,45 @@ async function readStream(stream: AsyncIterable<string>, ms: number): Promise<{ 
 const SETTLE_MS = 25;
 
 /** Sends `input` to `handler` in-process. */
-export async function exchangeInProcess(handler: UniversalHandler, input: HttpInput, bounds: ExchangeBounds = DEFAULT_BOUNDS): Promise<HttpAnswer> {
+export async function exchangeInProcess(
+  handler: UniversalHandler,
+  input: HttpInput,
+  bounds: ExchangeBounds = DEFAULT_BOUNDS,
+): Promise<HttpAnswer> {
   const answer = await exchangeInProcessOnce(handler, input, bounds);
   if (input.abortAfterMs !== undefined) await timeout(SETTLE_MS, undefined);
   return answer;
 }
 
-async function exchangeInProcessOnce(handler: UniversalHandler, input: HttpInput, bounds: ExchangeBounds = DEFAULT_BOUNDS): Promise<HttpAnswer> {
+async function exchangeInProcessOnce(
+  handler: UniversalHandler,
+  input: HttpInput,
+  bounds: ExchangeBounds = DEFAULT_BOUNDS,
+): Promise<HttpAnswer> {
   const controller = new AbortController();
-  const abort = input.abortAfterMs === undefined ? undefined : setTimeout(() => controller.abort(), input.abortAfterMs);
-  const aborted = () => (controller.signal.aborted && input.abortAfterMs !== undefined ? { aborted: true } : {});
+  const abort =
+    input.abortAfterMs === undefined
+      ? undefined
+      : setTimeout(() => controller.abort(), input.abortAfterMs);
+  const aborted = () =>
+    controller.signal.aborted && input.abortAfterMs !== undefined ? { aborted: true } : {};
   let response: UniversalResponse | undefined;
   try {
-    response = await Promise.race([handler(universalRequest(input, controller)), timeout(bounds.answerMs, undefined)]);
+    response = await Promise.race([
+      handler(universalRequest(input, controller)),
+      timeout(bounds.answerMs, undefined),
+    ]);
   } catch (e) {
     // A UniversalHandler never rejects (universal.ts); the node adapter would answer 500 or drop the connection.
-    return { status: 0, headers: {}, body: "", streamed: false, ended: false, timedOut: false, rejected: e instanceof Error ? `${e.name}: ${e.message}` : String(e) };
+    return {
+      status: 0,
+      headers: {},
+      body: "",
+      streamed: false,
+      ended: false,
+      timedOut: false,
+      rejected: e instanceof Error ? `${e.name}: ${e.message}` : String(e),
+    };
   }
   if (response === undefined) {
     controller.abort();
@@ -133,29 +164,63 @@ async function exchangeInProcessOnce(handler: UniversalHandler, input: HttpInput
   }
   clearTimeout(abort);
   const headers: Record<string, string> = {};
-  for (const [k, v] of response.headers) headers[k.toLowerCase()] = headers[k.toLowerCase()] === undefined ? v : `${headers[k.toLowerCase()]}, ${v}`;
+  for (const [k, v] of response.headers)
+    headers[k.toLowerCase()] =
+      headers[k.toLowerCase()] === undefined ? v : `${headers[k.toLowerCase()]}, ${v}`;
   if ("stream" in response) {
     // A client that goes away mid-stream: read a little, then stop (as the adapters do on disconnect).
-    const { text, ended } = await readStream(response.stream, input.abortAfterMs === undefined ? bounds.streamMs : Math.min(bounds.streamMs, input.abortAfterMs));
+    const { text, ended } = await readStream(
+      response.stream,
+      input.abortAfterMs === undefined
+        ? bounds.streamMs
+        : Math.min(bounds.streamMs, input.abortAfterMs),
+    );
     const was = input.abortAfterMs !== undefined && !ended ? { aborted: true } : aborted();
     controller.abort();
-    return { status: response.status, headers, body: text, streamed: true, ended, timedOut: false, ...was };
+    return {
+      status: response.status,
+      headers,
+      body: text,
+      streamed: true,
+      ended,
+      timedOut: false,
+      ...was,
+    };
   }
-  const body = typeof response.body === "string" ? response.body : Buffer.from(response.body).toString("utf8");
-  return { status: response.status, headers, body, streamed: false, ended: true, timedOut: false, ...aborted() };
+  const body =
+    typeof response.body === "string" ? response.body : Buffer.from(response.body).toString("utf8");
+  return {
+    status: response.status,
+    headers,
+    body,
+    streamed: false,
+    ended: true,
+    timedOut: false,
+    ...aborted(),
+  };
 }
 
 /** A keep-alive connection pool for {@link exchangeOverSocket}. */
 export const socketAgent = (): Agent => new Agent({ keepAlive: true, maxSockets: 4 });
 
 /** Sends `input` to the server at `origin` ("http://127.0.0.1:port") over a real socket. */
-export async function exchangeOverSocket(origin: string, input: HttpInput, agent: Agent, bounds: ExchangeBounds = DEFAULT_BOUNDS): Promise<HttpAnswer> {
+export async function exchangeOverSocket(
+  origin: string,
+  input: HttpInput,
+  agent: Agent,
+  bounds: ExchangeBounds = DEFAULT_BOUNDS,
+): Promise<HttpAnswer> {
   const answer = await exchangeOverSocketOnce(origin, input, agent, bounds);
   if (input.abortAfterMs !== undefined) await timeout(SETTLE_MS, undefined);
   return answer;
 }
 
-function exchangeOverSocketOnce(origin: string, input: HttpInput, agent: Agent, bounds: ExchangeBounds): Promise<HttpAnswer> {
+function exchangeOverSocketOnce(
+  origin: string,
+  input: HttpInput,
+  agent: Agent,
+  bounds: ExchangeBounds,
+): Promise<HttpAnswer> {
   const url = new URL(origin);
   const headers: Record<string, string | string[]> = {};
   for (const [k, v] of input.headers) {
@@ -183,35 +248,94 @@ function exchangeOverSocketOnce(origin: string, input: HttpInput, agent: Agent, 
         headers: { ...headers, "content-length": String(body.length) },
       });
     } catch (e) {
-      finish({ status: 0, headers: {}, body: "", streamed: false, ended: false, timedOut: false, clientRefused: e instanceof Error ? e.message : String(e) });
+      finish({
+        status: 0,
+        headers: {},
+        body: "",
+        streamed: false,
+        ended: false,
+        timedOut: false,
+        clientRefused: e instanceof Error ? e.message : String(e),
+      });
       return;
     }
-    let state: { status: number; headers: Record<string, string>; streamed: boolean; chunks: Buffer[] } | undefined;
+    let state:
+      | { status: number; headers: Record<string, string>; streamed: boolean; chunks: Buffer[] }
+      | undefined;
     const timer = setTimeout(() => {
       req.destroy();
-      if (state === undefined) finish({ status: 0, headers: {}, body: "", streamed: false, ended: false, timedOut: true });
-      else finish({ status: state.status, headers: state.headers, body: Buffer.concat(state.chunks).toString("utf8"), streamed: state.streamed, ended: false, timedOut: !state.streamed });
+      if (state === undefined)
+        finish({ status: 0, headers: {}, body: "", streamed: false, ended: false, timedOut: true });
+      else
+        finish({
+          status: state.status,
+          headers: state.headers,
+          body: Buffer.concat(state.chunks).toString("utf8"),
+          streamed: state.streamed,
+          ended: false,
+          timedOut: !state.streamed,
+        });
     }, bounds.answerMs + bounds.streamMs);
     req.on("error", (e) => {
       // The server closing the connection after answering (e.g. Connection: close on 413) is fine once the answer is in.
       if (state !== undefined) return;
-      finish({ status: 0, headers: {}, body: "", streamed: false, ended: false, timedOut: false, clientRefused: `socket error before an answer: ${e.message}` });
+      finish({
+        status: 0,
+        headers: {},
+        body: "",
+        streamed: false,
+        ended: false,
+        timedOut: false,
+        clientRefused: `socket error before an answer: ${e.message}`,
+      });
     });
     req.on("response", (res) => {
       const h: Record<string, string> = {};
-      for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) h[k] = Array.isArray(v) ? v.join(", ") : v;
-      state = { status: res.statusCode ?? 0, headers: h, streamed: (h["content-type"] ?? "").startsWith("text/event-stream"), chunks: [] };
+      for (const [k, v] of Object.entries(res.headers))
+        if (v !== undefined) h[k] = Array.isArray(v) ? v.join(", ") : v;
+      state = {
+        status: res.statusCode ?? 0,
+        headers: h,
+        streamed: (h["content-type"] ?? "").startsWith("text/event-stream"),
+        chunks: [],
+      };
       const s = state;
       res.on("data", (c: Buffer) => s.chunks.push(c));
-      res.on("end", () => finish({ status: s.status, headers: s.headers, body: Buffer.concat(s.chunks).toString("utf8"), streamed: s.streamed, ended: true, timedOut: false }));
-      res.on("error", () => finish({ status: s.status, headers: s.headers, body: Buffer.concat(s.chunks).toString("utf8"), streamed: s.streamed, ended: false, timedOut: false }));
+      res.on("end", () =>
+        finish({
+          status: s.status,
+          headers: s.headers,
+          body: Buffer.concat(s.chunks).toString("utf8"),
+          streamed: s.streamed,
+          ended: true,
+          timedOut: false,
+        }),
+      );
+      res.on("error", () =>
+        finish({
+          status: s.status,
+          headers: s.headers,
+          body: Buffer.concat(s.chunks).toString("utf8"),
+          streamed: s.streamed,
+          ended: false,
+          timedOut: false,
+        }),
+      );
     });
     if (input.abortAfterMs !== undefined) {
       const ms = input.abortAfterMs;
       setTimeout(() => {
         if (settled) return;
         req.destroy();
-        finish({ status: 0, headers: {}, body: "", streamed: false, ended: false, timedOut: false, aborted: true });
+        finish({
+          status: 0,
+          headers: {},
+          body: "",
+          streamed: false,
+          ended: false,
+          timedOut: false,
+          aborted: true,
+        });
       }, ms).unref?.();
     }
     req.end(body);

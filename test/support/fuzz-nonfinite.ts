@@ -19,7 +19,17 @@ import fc from "fast-check";
 export const NONFINITE_MARK = "@nonfinite@";
 
 /** JSON number texts that parse to ±Infinity. */
-export const NONFINITE_JSON_TEXTS = ["1e400", "-1e400", "1e309", "-1e309", "1E999", "2e308", "-1.8e308", "1e+400", "123456789012345678901234567890e300"] as const;
+export const NONFINITE_JSON_TEXTS = [
+  "1e400",
+  "-1e400",
+  "1e309",
+  "-1e309",
+  "1E999",
+  "2e308",
+  "-1.8e308",
+  "1e+400",
+  "123456789012345678901234567890e300",
+] as const;
 
 /** The binary doubles a gRPC Value may carry that JSON cannot. */
 export const NONFINITE_DOUBLES = ["NaN", "Infinity", "-Infinity"] as const;
@@ -33,11 +43,20 @@ export interface NonFinitePlan {
 }
 
 /** Plans. */
-export const nonFinitePlan: fc.Arbitrary<NonFinitePlan> = fc.record({ at: fc.nat(99), depth: fc.nat(4), shape: fc.nat(15) });
+export const nonFinitePlan: fc.Arbitrary<NonFinitePlan> = fc.record({
+  at: fc.nat(99),
+  depth: fc.nat(4),
+  shape: fc.nat(15),
+});
 
-const STRUCTURED = new Set(["google.protobuf.Struct", "google.protobuf.Value", "google.protobuf.ListValue"]);
+const STRUCTURED = new Set([
+  "google.protobuf.Struct",
+  "google.protobuf.Value",
+  "google.protobuf.ListValue",
+]);
 
-const isObject = (v: unknown): v is JsonObject => typeof v === "object" && v !== null && !Array.isArray(v);
+const isObject = (v: unknown): v is JsonObject =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** One position: a field of type Struct, Value or ListValue of a message object in the payload. */
 interface Position {
@@ -51,11 +70,17 @@ function positions(desc: DescMessage, json: JsonValue, out: Position[] = []): Po
   if (!isObject(json) || STRUCTURED.has(desc.typeName)) return out;
   for (const field of desc.fields) {
     const v = json[field.jsonName];
-    const message = field.fieldKind === "message" ? field.message : field.fieldKind === "list" && field.listKind === "message" ? field.message : undefined;
+    const message =
+      field.fieldKind === "message"
+        ? field.message
+        : field.fieldKind === "list" && field.listKind === "message"
+          ? field.message
+          : undefined;
     if (message === undefined) continue;
     if (STRUCTURED.has(message.typeName)) out.push({ json, desc, field });
     else if (field.fieldKind === "message" && v !== undefined) positions(message, v, out);
-    else if (field.fieldKind === "list" && Array.isArray(v)) for (const item of v) positions(message, item, out);
+    else if (field.fieldKind === "list" && Array.isArray(v))
+      for (const item of v) positions(message, item, out);
   }
   return out;
 }
@@ -80,19 +105,34 @@ export function plantMark(desc: DescMessage, json: JsonObject, plan: NonFinitePl
   if (all.length === 0) return false;
   const { json: site, desc: siteDesc, field } = all[plan.at % all.length]!;
   const value = nested(plan.depth, plan.shape);
-  const typeName = (field.fieldKind === "message" || field.fieldKind === "list" ? field.message : undefined)?.typeName;
+  const typeName = (
+    field.fieldKind === "message" || field.fieldKind === "list" ? field.message : undefined
+  )?.typeName;
   const item: JsonValue =
-    typeName === "google.protobuf.Struct" ? (isObject(value) ? value : { nf: value }) : typeName === "google.protobuf.ListValue" ? (Array.isArray(value) ? value : [value]) : value;
-  if (field.oneof !== undefined) for (const other of siteDesc.fields) if (other.oneof === field.oneof && other !== field) delete site[other.jsonName];
+    typeName === "google.protobuf.Struct"
+      ? isObject(value)
+        ? value
+        : { nf: value }
+      : typeName === "google.protobuf.ListValue"
+        ? Array.isArray(value)
+          ? value
+          : [value]
+        : value;
+  if (field.oneof !== undefined)
+    for (const other of siteDesc.fields)
+      if (other.oneof === field.oneof && other !== field) delete site[other.jsonName];
   const existing = site[field.jsonName];
-  if (field.fieldKind === "list") site[field.jsonName] = [...(Array.isArray(existing) ? existing : []), item];
-  else if (typeName === "google.protobuf.Struct" && isObject(existing) && isObject(item)) site[field.jsonName] = { ...existing, ...item };
+  if (field.fieldKind === "list")
+    site[field.jsonName] = [...(Array.isArray(existing) ? existing : []), item];
+  else if (typeName === "google.protobuf.Struct" && isObject(existing) && isObject(item))
+    site[field.jsonName] = { ...existing, ...item };
   else site[field.jsonName] = item;
   return true;
 }
 
 /** `text` (JSON) with the quoted mark replaced by the number text `number`. */
-export const withNonFiniteText = (text: string, number: string): string => text.replaceAll(JSON.stringify(NONFINITE_MARK), number);
+export const withNonFiniteText = (text: string, number: string): string =>
+  text.replaceAll(JSON.stringify(NONFINITE_MARK), number);
 
 /**
  * Replaces, in a decoded protobuf-es message (in place), the mark by the double `value`: a Value message
@@ -100,12 +140,24 @@ export const withNonFiniteText = (text: string, number: string): string => text.
  * holds those as JSON objects). Returns how many.
  */
 export function replaceMarks(message: unknown, value: NonFiniteDouble): number {
-  const n = value === "NaN" ? Number.NaN : value === "Infinity" ? Number.POSITIVE_INFINITY : Number.NEGATIVE_INFINITY;
+  const n =
+    value === "NaN"
+      ? Number.NaN
+      : value === "Infinity"
+        ? Number.POSITIVE_INFINITY
+        : Number.NEGATIVE_INFINITY;
   let count = 0;
   const walk = (v: unknown): void => {
     if (typeof v !== "object" || v === null || v instanceof Uint8Array) return;
-    const o = v as Record<string, unknown> & { $typeName?: string; kind?: { case?: string; value?: unknown } };
-    if (o.$typeName === "google.protobuf.Value" && o.kind?.case === "stringValue" && o.kind.value === NONFINITE_MARK) {
+    const o = v as Record<string, unknown> & {
+      $typeName?: string;
+      kind?: { case?: string; value?: unknown };
+    };
+    if (
+      o.$typeName === "google.protobuf.Value" &&
+      o.kind?.case === "stringValue" &&
+      o.kind.value === NONFINITE_MARK
+    ) {
       o.kind = { case: "numberValue", value: n };
       count++;
       return;

@@ -24,7 +24,12 @@
  * logs while the oracle asks is the oracle's finding too (not the next input's).
  */
 import { scopeKey, taskKey, type TaskLedger, type TaskRef } from "./fuzz-task-ledger.js";
-import { tallySkip, PROBE_PAGE_SIZE, type BindingProbe, type Scope } from "./fuzz-serving-probes.js";
+import {
+  tallySkip,
+  PROBE_PAGE_SIZE,
+  type BindingProbe,
+  type Scope,
+} from "./fuzz-serving-probes.js";
 import { tally } from "./fuzz-harness.js";
 
 /** A system under fuzz as the oracle sees it. */
@@ -75,7 +80,14 @@ export class ServingOracle<Input> {
   #sinceSweep = 0;
   #sinceRestart = 0;
   /** Figures of this oracle. */
-  readonly stats: ServingStats = { accepted: 0, tasksChecked: 0, sweeps: 0, restarts: 0, sweepMs: 0, checkMs: 0 };
+  readonly stats: ServingStats = {
+    accepted: 0,
+    tasksChecked: 0,
+    sweeps: 0,
+    restarts: 0,
+    sweepMs: 0,
+    checkMs: 0,
+  };
 
   /**
    * @param target - What is checked.
@@ -104,14 +116,33 @@ export class ServingOracle<Input> {
       const created = !this.#lastSaver.has(taskKey(ref));
       this.#lastSaver.set(taskKey(ref), input);
       this.#scopeSaver.set(scopeKey(ref), input);
-      own.push(...(await this.#checkTask(ref, created ? "a task this input saved" : "a task this input saved again")).map((p) => p.problem));
+      own.push(
+        ...(
+          await this.#checkTask(
+            ref,
+            created ? "a task this input saved" : "a task this input saved again",
+          )
+        ).map((p) => p.problem),
+      );
     }
     this.stats.checkMs += Date.now() - started;
     let earlier: Attributed<Input>[] = [];
-    if (this.target.restart !== undefined && this.schedule.restartEvery > 0 && this.#sinceRestart >= this.schedule.restartEvery) earlier = await this.#restartAndSweep();
-    else if (this.#sinceSweep >= this.schedule.sweepEvery && this.stats.sweepMs <= this.schedule.sweepShare * (Date.now() - this.#started)) earlier = await this.sweep();
+    if (
+      this.target.restart !== undefined &&
+      this.schedule.restartEvery > 0 &&
+      this.#sinceRestart >= this.schedule.restartEvery
+    )
+      earlier = await this.#restartAndSweep();
+    else if (
+      this.#sinceSweep >= this.schedule.sweepEvery &&
+      this.stats.sweepMs <= this.schedule.sweepShare * (Date.now() - this.#started)
+    )
+      earlier = await this.sweep();
     // Problems of this input's own tasks found by the sweep go with the others of this input.
-    return { own: [...own, ...earlier.filter((e) => e.input === input).flatMap((e) => e.problems)], earlier: earlier.filter((e) => e.input !== input) };
+    return {
+      own: [...own, ...earlier.filter((e) => e.input === input).flatMap((e) => e.problems)],
+      earlier: earlier.filter((e) => e.input !== input),
+    };
   }
 
   /**
@@ -129,13 +160,20 @@ export class ServingOracle<Input> {
     for (const probe of this.target.probes()) {
       const r = await probe.getTask(ref);
       if ("skipped" in r) tallySkip(probe.binding, r.skipped);
-      else if ("problem" in r && !(r.notFound === true && (await this.target.ledger.version(ref)) === undefined))
+      else if (
+        "problem" in r &&
+        !(r.notFound === true && (await this.target.ledger.version(ref)) === undefined)
+      )
         problems.push({
           binding: probe.binding,
           problem: `the agent no longer serves ${what} (${this.target.name}): GetTask (${probe.binding}) of task ${JSON.stringify(ref.id)} (tenant ${JSON.stringify(ref.tenant)}, owner ${JSON.stringify(ref.owner)}) answered ${r.problem}`,
         });
     }
-    for (const log of this.target.takeLogs?.() ?? []) problems.push({ binding: "log", problem: `the agent logged while serving ${what} (${this.target.name}): ${log}` });
+    for (const log of this.target.takeLogs?.() ?? [])
+      problems.push({
+        binding: "log",
+        problem: `the agent logged while serving ${what} (${this.target.name}): ${log}`,
+      });
     return problems;
   }
 
@@ -156,15 +194,21 @@ export class ServingOracle<Input> {
     for (const h of held) {
       const k = scopeKey(h.ref);
       let s = scopes.get(k);
-      if (s === undefined) scopes.set(k, (s = { scope: { tenant: h.ref.tenant, owner: h.ref.owner }, tasks: [] }));
+      if (s === undefined)
+        scopes.set(k, (s = { scope: { tenant: h.ref.tenant, owner: h.ref.owner }, tasks: [] }));
       s.tasks.push(h);
     }
     // GetTask first: a task that is not served is the likely cause of a ListTasks of its scope that fails.
     const culprit = new Map<string, Input | undefined>();
     for (const { ref } of held) {
       for (const p of await this.#checkTask(ref, "a stored task")) {
-        charge(this.#lastSaver.get(taskKey(ref)), `get ${p.binding} ${taskKey(ref)}`, `${p.problem} (full sweep)`);
-        if (!culprit.has(scopeKey(ref))) culprit.set(scopeKey(ref), this.#lastSaver.get(taskKey(ref)));
+        charge(
+          this.#lastSaver.get(taskKey(ref)),
+          `get ${p.binding} ${taskKey(ref)}`,
+          `${p.problem} (full sweep)`,
+        );
+        if (!culprit.has(scopeKey(ref)))
+          culprit.set(scopeKey(ref), this.#lastSaver.get(taskKey(ref)));
       }
     }
     const probes = this.target.probes();
@@ -178,9 +222,18 @@ export class ServingOracle<Input> {
           continue;
         }
         const logs = this.target.takeLogs?.() ?? [];
-        for (const log of logs) charge(listCharged, `list log ${probe.binding} ${k}`, `the agent logged while listing ${where} (${probe.binding}): ${log}`);
+        for (const log of logs)
+          charge(
+            listCharged,
+            `list log ${probe.binding} ${k}`,
+            `the agent logged while listing ${where} (${probe.binding}): ${log}`,
+          );
         if ("problem" in listed) {
-          charge(listCharged, `list ${probe.binding} ${k}`, `the agent no longer serves ListTasks ${where}: ListTasks (${probe.binding}) ${listed.problem}`);
+          charge(
+            listCharged,
+            `list ${probe.binding} ${k}`,
+            `the agent no longer serves ListTasks ${where}: ListTasks (${probe.binding}) ${listed.problem}`,
+          );
           continue;
         }
         for (const t of tasks) {
@@ -195,14 +248,20 @@ export class ServingOracle<Input> {
         }
       }
     }
-    tally(`still-serves sweep of ${held.length < 100 ? "<100" : held.length < 1_000 ? "<1,000" : "≥1,000"} tasks`);
+    tally(
+      `still-serves sweep of ${held.length < 100 ? "<100" : held.length < 1_000 ? "<1,000" : "≥1,000"} tasks`,
+    );
     this.stats.sweepMs += Date.now() - started;
     this.#sinceSweep = 0;
     return merge(out);
   }
 
   /** Every page of ListTasks of `scope` on one binding: the ids listed, or the first problem. */
-  async #listAll(probe: BindingProbe, scope: Scope, count: number): Promise<{ ok: Set<string> } | { problem: string } | { skipped: string }> {
+  async #listAll(
+    probe: BindingProbe,
+    scope: Scope,
+    count: number,
+  ): Promise<{ ok: Set<string> } | { problem: string } | { skipped: string }> {
     const ids = new Set<string>();
     const tokens = new Set<string>();
     // Pages enough for the tasks held, and a few for tasks created while paging.
@@ -213,8 +272,10 @@ export class ServingOracle<Input> {
       if (!("ok" in r)) return "skipped" in r ? r : { problem: `page ${page}: ${r.problem}` };
       for (const id of r.ok.ids) ids.add(id);
       if (r.ok.next === "") return { ok: ids };
-      if (tokens.has(r.ok.next)) return { problem: `page ${page}: nextPageToken repeats an earlier one` };
-      if (page >= most) return { problem: `more than ${most} pages of ${PROBE_PAGE_SIZE} for ${count} tasks` };
+      if (tokens.has(r.ok.next))
+        return { problem: `page ${page}: nextPageToken repeats an earlier one` };
+      if (page >= most)
+        return { problem: `more than ${most} pages of ${PROBE_PAGE_SIZE} for ${count} tasks` };
       tokens.add(r.ok.next);
       token = r.ok.next;
     }

@@ -19,7 +19,12 @@ import { fuzzSetting, heavyPer10k } from "./fuzz-config.js";
 import type { HttpInput } from "./fuzz-http.js";
 
 /** The servers' defaults (runtime/src/jsonrpc/server.ts, rest/server.ts, grpc-wire/limits.ts, limits.ts). */
-export const LIMITS = { httpBody: 10 * 1024 * 1024, grpcMessage: 4 * 1024 * 1024, parts: 1_000, metadata: 64 * 1024 } as const;
+export const LIMITS = {
+  httpBody: 10 * 1024 * 1024,
+  grpcMessage: 4 * 1024 * 1024,
+  parts: 1_000,
+  metadata: 64 * 1024,
+} as const;
 
 /** What grows, and by how much past its limit (negative: under it). */
 export interface SizeSpec {
@@ -34,11 +39,17 @@ export const BIG_TENANT = "fuzz-big";
 /** Size specs of the parts and metadata limits (cheap: kilobytes): just under, at, just over and far over. */
 export const cheapSizeSpec: fc.Arbitrary<SizeSpec> = fc.oneof(
   fc.record({ grow: fc.constant("parts" as const), offset: fc.constantFrom(-1, 0, 1, 1_000) }),
-  fc.record({ grow: fc.constant("metadata" as const), offset: fc.constantFrom(-1, 0, 1, 64 * 1024) }),
+  fc.record({
+    grow: fc.constant("metadata" as const),
+    offset: fc.constantFrom(-1, 0, 1, 64 * 1024),
+  }),
 );
 
 /** Size specs of the body or message limit (megabytes: slow): one byte under, at, one byte over and 1 MiB over. */
-export const heavySizeSpec: fc.Arbitrary<SizeSpec> = fc.record({ grow: fc.constant("body" as const), offset: fc.constantFrom(-1, 0, 1, 1024 * 1024) });
+export const heavySizeSpec: fc.Arbitrary<SizeSpec> = fc.record({
+  grow: fc.constant("body" as const),
+  offset: fc.constantFrom(-1, 0, 1, 1024 * 1024),
+});
 
 let bigUnder = 0;
 let sent = 0;
@@ -56,17 +67,26 @@ function allowed(spec: SizeSpec, limit: number): SizeSpec {
 }
 
 /** A SendMessage request (ProtoJSON) of `spec`, the text of its one part `pad` when growing the body. */
-function request(spec: SizeSpec, pad: string, messageId: string): { tenant?: string; message: Record<string, unknown> } {
+function request(
+  spec: SizeSpec,
+  pad: string,
+  messageId: string,
+): { tenant?: string; message: Record<string, unknown> } {
   const message: Record<string, unknown> = { messageId, role: "ROLE_USER", parts: [{ text: pad }] };
-  if (spec.grow === "parts") message["parts"] = Array.from({ length: Math.max(1, LIMITS.parts + spec.offset) }, (_, i) => ({ text: `p${i}` }));
+  if (spec.grow === "parts")
+    message["parts"] = Array.from({ length: Math.max(1, LIMITS.parts + spec.offset) }, (_, i) => ({
+      text: `p${i}`,
+    }));
   // jsonSize (runtime/src/pipeline/limits.ts) of {"k": "x…x"}: 2 + (1 + 4) + (n + 2).
-  if (spec.grow === "metadata") message["metadata"] = { k: "x".repeat(Math.max(0, LIMITS.metadata + spec.offset - 9)) };
+  if (spec.grow === "metadata")
+    message["metadata"] = { k: "x".repeat(Math.max(0, LIMITS.metadata + spec.offset - 9)) };
   return { tenant: BIG_TENANT, message };
 }
 
 /** Pads `build(pad)` so that its length is `target` bytes (ASCII padding; exact unless a length prefix grows by the padding). */
 function padTo(target: number, build: (pad: string) => Uint8Array | string): Uint8Array | string {
-  const size = (out: Uint8Array | string) => (typeof out === "string" ? Buffer.byteLength(out) : out.length);
+  const size = (out: Uint8Array | string) =>
+    typeof out === "string" ? Buffer.byteLength(out) : out.length;
   // Built small first: each padding character adds one byte, and a length prefix of protobuf a few more.
   let n = Math.max(0, target - size(build("")));
   for (let i = 0; i < 2; i++) {
@@ -78,11 +98,23 @@ function padTo(target: number, build: (pad: string) => Uint8Array | string): Uin
 }
 
 /** The HTTP request of a sized SendMessage: JSON-RPC at /a2a/jsonrpc, or HTTP+JSON at `restBase`/message:send. */
-export function sizedHttpInput(spec: SizeSpec, binding: "jsonrpc" | "rest", headers: HttpInput["headers"], restBase = "/a2a/rest"): HttpInput {
+export function sizedHttpInput(
+  spec: SizeSpec,
+  binding: "jsonrpc" | "rest",
+  headers: HttpInput["headers"],
+  restBase = "/a2a/rest",
+): HttpInput {
   const s = allowed(spec, LIMITS.httpBody);
   const id = messageId();
   const text = (pad: string) =>
-    binding === "jsonrpc" ? JSON.stringify({ jsonrpc: "2.0", id: 1, method: "SendMessage", params: request(s, pad, id) }) : JSON.stringify({ ...request(s, pad, id), tenant: undefined });
+    binding === "jsonrpc"
+      ? JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "SendMessage",
+          params: request(s, pad, id),
+        })
+      : JSON.stringify({ ...request(s, pad, id), tenant: undefined });
   const body = s.grow === "body" ? padTo(LIMITS.httpBody + s.offset, text) : text("size");
   return {
     method: "POST",
@@ -97,7 +129,11 @@ export function sizedHttpInput(spec: SizeSpec, binding: "jsonrpc" | "rest", head
 export function sizedGrpcMessage(spec: SizeSpec): Uint8Array {
   const s = allowed(spec, LIMITS.grpcMessage);
   const id = messageId();
-  const encode = (pad: string) => toBinary(SendMessageRequestSchema, create(SendMessageRequestSchema, fromRequest(request(s, pad, id))));
+  const encode = (pad: string) =>
+    toBinary(
+      SendMessageRequestSchema,
+      create(SendMessageRequestSchema, fromRequest(request(s, pad, id))),
+    );
   const out = s.grow === "body" ? padTo(LIMITS.grpcMessage + s.offset, encode) : encode("size");
   return typeof out === "string" ? Buffer.from(out) : out;
 }
@@ -105,7 +141,9 @@ export function sizedGrpcMessage(spec: SizeSpec): Uint8Array {
 /** The protobuf-es init of a ProtoJSON SendMessage request (text parts, string metadata). */
 function fromRequest(r: { tenant?: string; message: Record<string, unknown> }) {
   const m = r.message;
-  const parts = (m["parts"] as { text: string }[]).map((p) => ({ content: { case: "text" as const, value: p.text } }));
+  const parts = (m["parts"] as { text: string }[]).map((p) => ({
+    content: { case: "text" as const, value: p.text },
+  }));
   const metadata = m["metadata"] as Record<string, string> | undefined;
   return {
     tenant: r.tenant ?? "",
@@ -113,7 +151,9 @@ function fromRequest(r: { tenant?: string; message: Record<string, unknown> }) {
       messageId: m["messageId"] as string,
       role: 1,
       parts,
-      ...(metadata !== undefined ? { metadata: Object.fromEntries(Object.entries(metadata).map(([k, v]) => [k, v])) } : {}),
+      ...(metadata !== undefined
+        ? { metadata: Object.fromEntries(Object.entries(metadata).map(([k, v]) => [k, v])) }
+        : {}),
     },
   };
 }
@@ -122,7 +162,11 @@ function fromRequest(r: { tenant?: string; message: Record<string, unknown> }) {
  * `plain` inputs, and rarely: one in 1,000 a SendMessage at the parts or metadata limit (`sized`), and A2A_FUZZ_HEAVY
  * in 10,000 each a SendMessage at the body limit (`sized`) and a slow reader (`slow`).
  */
-export function withRareInputs<T>(plain: fc.Arbitrary<T>, sized: (spec: SizeSpec) => T, slow: fc.Arbitrary<T>): fc.Arbitrary<T> {
+export function withRareInputs<T>(
+  plain: fc.Arbitrary<T>,
+  sized: (spec: SizeSpec) => T,
+  slow: fc.Arbitrary<T>,
+): fc.Arbitrary<T> {
   const heavy = heavyPer10k();
   const kinds = [
     { weight: 10_000 - 10 - 2 * heavy, arbitrary: plain },

@@ -24,7 +24,8 @@ export const BIG_TASK = "@big@";
  * slow kinds are on (A2A_FUZZ_HEAVY > 0, the long run), else 240 KB (`npm test` replays the slow-reader fixtures only,
  * and every sweep reads the big task on every binding).
  */
-export const bigTaskText = (): string => "slow reader ".repeat(heavyPer10k() > 0 ? 128 * 1024 : 20 * 1024);
+export const bigTaskText = (): string =>
+  "slow reader ".repeat(heavyPer10k() > 0 ? 128 * 1024 : 20 * 1024);
 
 /** Open never-reading connections. */
 export class SlowReaders {
@@ -53,7 +54,10 @@ export class SlowReaders {
     return new Promise((resolve) => {
       const socket: Socket = connectTcp({ host: url.hostname, port: Number(url.port) }, () => {
         socket.pause();
-        socket.write(Buffer.concat([Buffer.from(`${head.join("\r\n")}\r\n\r\n`, "latin1"), body]), () => resolve());
+        socket.write(
+          Buffer.concat([Buffer.from(`${head.join("\r\n")}\r\n\r\n`, "latin1"), body]),
+          () => resolve(),
+        );
       });
       socket.on("error", () => resolve());
       this.#keep({ close: () => socket.destroy() });
@@ -61,9 +65,16 @@ export class SlowReaders {
   }
 
   /** Sends one gRPC call to `address` ("host:port") on a session whose flow-control window is 0, and never reads; resolves once it is sent. */
-  grpc(address: string, path: string, headers: readonly (readonly [string, string])[], body: Buffer): Promise<void> {
+  grpc(
+    address: string,
+    path: string,
+    headers: readonly (readonly [string, string])[],
+    body: Buffer,
+  ): Promise<void> {
     return new Promise((resolve) => {
-      const session: ClientHttp2Session = connectHttp2(`http://${address}`, { settings: { initialWindowSize: 0 } });
+      const session: ClientHttp2Session = connectHttp2(`http://${address}`, {
+        settings: { initialWindowSize: 0 },
+      });
       session.on("error", () => resolve());
       const h: Record<string, string | string[]> = { ":method": "POST", ":path": path };
       for (const [k, v] of headers) {
@@ -77,7 +88,10 @@ export class SlowReaders {
         req.on("error", () => {});
         // What the server does with a call it cannot send: counted, not judged (its bound is the server's option).
         req.on("close", () => {
-          if (!closing) tally(`slow reader (gRPC): the server ended the stalled call (RST_STREAM ${req.rstCode}) within ${Math.ceil((Date.now() - opened) / 10_000) * 10} s`);
+          if (!closing)
+            tally(
+              `slow reader (gRPC): the server ended the stalled call (RST_STREAM ${req.rstCode}) within ${Math.ceil((Date.now() - opened) / 10_000) * 10} s`,
+            );
         });
         this.#keep({
           close: () => {
@@ -104,8 +118,13 @@ export class SlowReaders {
 export function withBigTask(input: HttpInput, taskId: string): HttpInput {
   const text = bodyBytes(input).toString("latin1");
   if (!text.includes(BIG_TASK) && !input.path.includes(BIG_TASK)) return input;
-  return { ...input, path: input.path.replaceAll(BIG_TASK, taskId), body: Buffer.from(text.replaceAll(BIG_TASK, taskId), "latin1").toString("base64") };
+  return {
+    ...input,
+    path: input.path.replaceAll(BIG_TASK, taskId),
+    body: Buffer.from(text.replaceAll(BIG_TASK, taskId), "latin1").toString("base64"),
+  };
 }
 
 /** Whether `input` names the big task. */
-export const namesBigTask = (input: HttpInput): boolean => input.path.includes(BIG_TASK) || bodyBytes(input).includes(BIG_TASK);
+export const namesBigTask = (input: HttpInput): boolean =>
+  input.path.includes(BIG_TASK) || bodyBytes(input).includes(BIG_TASK);

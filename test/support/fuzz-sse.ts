@@ -8,7 +8,9 @@
 import { request as httpRequest, type ClientRequest, type IncomingMessage } from "node:http";
 
 /** One event of a stream: a StreamResponse (ProtoJSON), or an error (JSON-RPC error object or google.rpc.Status body). */
-export type SseItem = { readonly kind: "event"; readonly json: Record<string, unknown>; readonly raw: string } | { readonly kind: "error"; readonly json: unknown; readonly raw: string };
+export type SseItem =
+  | { readonly kind: "event"; readonly json: Record<string, unknown>; readonly raw: string }
+  | { readonly kind: "error"; readonly json: unknown; readonly raw: string };
 
 /** An open stream. */
 export interface OpenStream {
@@ -23,7 +25,13 @@ export interface OpenStream {
 }
 
 /** Opens `body` (JSON) as a POST (or GET when `method` says) to `url` on a connection of its own. */
-export function openStream(url: string, body: unknown, binding: "jsonrpc" | "rest", method = "POST", boundMs = 15_000): Promise<OpenStream | "timeout"> {
+export function openStream(
+  url: string,
+  body: unknown,
+  binding: "jsonrpc" | "rest",
+  method = "POST",
+  boundMs = 15_000,
+): Promise<OpenStream | "timeout"> {
   const u = new URL(url);
   const payload = body === undefined ? Buffer.alloc(0) : Buffer.from(JSON.stringify(body));
   return new Promise((resolve, reject) => {
@@ -33,7 +41,12 @@ export function openStream(url: string, body: unknown, binding: "jsonrpc" | "res
       port: u.port,
       method,
       path: `${u.pathname}${u.search}`,
-      headers: { "content-type": "application/json", "a2a-version": "1.0", accept: "text/event-stream", "content-length": String(payload.length) },
+      headers: {
+        "content-type": "application/json",
+        "a2a-version": "1.0",
+        accept: "text/event-stream",
+        "content-length": String(payload.length),
+      },
     });
     const timer = setTimeout(() => {
       req.destroy();
@@ -49,7 +62,15 @@ export function openStream(url: string, body: unknown, binding: "jsonrpc" | "res
       if (!contentType.startsWith("text/event-stream")) {
         const chunks: Buffer[] = [];
         res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, contentType, body: Buffer.concat(chunks).toString("utf8"), next: async () => undefined, cut: () => req.destroy() }));
+        res.on("end", () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            contentType,
+            body: Buffer.concat(chunks).toString("utf8"),
+            next: async () => undefined,
+            cut: () => req.destroy(),
+          }),
+        );
         return;
       }
       let buffer = "";
@@ -77,8 +98,17 @@ export function openStream(url: string, body: unknown, binding: "jsonrpc" | "res
           }
           if (binding === "jsonrpc") {
             const o = json as { result?: Record<string, unknown>; error?: unknown };
-            queue.push(o.result !== undefined ? { kind: "event", json: o.result, raw } : { kind: "error", json: o.error ?? json, raw });
-          } else queue.push(event === "error" ? { kind: "error", json, raw } : { kind: "event", json: json as Record<string, unknown>, raw });
+            queue.push(
+              o.result !== undefined
+                ? { kind: "event", json: o.result, raw }
+                : { kind: "error", json: o.error ?? json, raw },
+            );
+          } else
+            queue.push(
+              event === "error"
+                ? { kind: "error", json, raw }
+                : { kind: "event", json: json as Record<string, unknown>, raw },
+            );
         }
       };
       res.setEncoding("utf8");
@@ -136,6 +166,11 @@ export function stateOf(event: Record<string, unknown>): string | undefined {
 }
 
 /** The terminal task states. */
-export const TERMINAL = new Set(["TASK_STATE_COMPLETED", "TASK_STATE_FAILED", "TASK_STATE_CANCELED", "TASK_STATE_REJECTED"]);
+export const TERMINAL = new Set([
+  "TASK_STATE_COMPLETED",
+  "TASK_STATE_FAILED",
+  "TASK_STATE_CANCELED",
+  "TASK_STATE_REJECTED",
+]);
 /** The interrupted task states (a subscription stays open). */
 export const INTERRUPTED = new Set(["TASK_STATE_INPUT_REQUIRED", "TASK_STATE_AUTH_REQUIRED"]);

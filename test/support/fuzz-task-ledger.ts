@@ -26,7 +26,8 @@ export interface HeldTask {
 /** One key per task. */
 export const taskKey = (r: TaskRef): string => JSON.stringify([r.tenant, r.owner, r.id]);
 /** One key per scope. */
-export const scopeKey = (r: { readonly tenant: string; readonly owner: string }): string => JSON.stringify([r.tenant, r.owner]);
+export const scopeKey = (r: { readonly tenant: string; readonly owner: string }): string =>
+  JSON.stringify([r.tenant, r.owner]);
 
 /** The store seen from below. */
 export interface TaskLedger {
@@ -58,18 +59,25 @@ export class SqliteTaskLedger implements TaskLedger {
   }
 
   async takeSaved(): Promise<TaskRef[]> {
-    const rows = this.#open().prepare("SELECT tenant, owner, id, seq FROM tasks WHERE seq > ? ORDER BY seq").all(this.#last) as Row[];
+    const rows = this.#open()
+      .prepare("SELECT tenant, owner, id, seq FROM tasks WHERE seq > ? ORDER BY seq")
+      .all(this.#last) as Row[];
     if (rows.length > 0) this.#last = Number(rows.at(-1)!.seq);
     return rows.map(({ tenant, owner, id }) => ({ tenant, owner, id }));
   }
 
   async held(): Promise<HeldTask[]> {
     const rows = this.#open().prepare("SELECT tenant, owner, id, seq FROM tasks").all() as Row[];
-    return rows.map(({ tenant, owner, id, seq }) => ({ ref: { tenant, owner, id }, version: Number(seq) }));
+    return rows.map(({ tenant, owner, id, seq }) => ({
+      ref: { tenant, owner, id },
+      version: Number(seq),
+    }));
   }
 
   async version(ref: TaskRef): Promise<number | undefined> {
-    const row = this.#open().prepare("SELECT seq FROM tasks WHERE tenant = ? AND owner = ? AND id = ?").get(ref.tenant, ref.owner, ref.id) as { seq: number | bigint } | undefined;
+    const row = this.#open()
+      .prepare("SELECT seq FROM tasks WHERE tenant = ? AND owner = ? AND id = ?")
+      .get(ref.tenant, ref.owner, ref.id) as { seq: number | bigint } | undefined;
     return row === undefined ? undefined : Number(row.seq);
   }
 

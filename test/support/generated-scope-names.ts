@@ -54,7 +54,10 @@ function isExported(node: ts.Node): boolean {
   while (at !== undefined && !ts.isSourceFile(at.parent)) at = at.parent;
   if (at === undefined) return false;
   if (at !== node && !ts.isVariableStatement(at)) return false;
-  return ts.canHaveModifiers(at) && (ts.getModifiers(at) ?? []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
+  return (
+    ts.canHaveModifiers(at) &&
+    (ts.getModifiers(at) ?? []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword)
+  );
 }
 
 /** A name the file declares itself: type parameters, parameters, variables, functions, classes, interfaces, types. */
@@ -104,9 +107,16 @@ export function generatedScopeNames(files: readonly string[]): GeneratedScopeNam
     const source = program.getSourceFile(path);
     if (source === undefined) throw new Error(`not in the program: ${path}`);
     for (const statement of source.statements) {
-      if (!ts.isImportDeclaration(statement) || !ts.isStringLiteral(statement.moduleSpecifier) || statement.moduleSpecifier.text.startsWith(".")) continue;
+      if (
+        !ts.isImportDeclaration(statement) ||
+        !ts.isStringLiteral(statement.moduleSpecifier) ||
+        statement.moduleSpecifier.text.startsWith(".")
+      )
+        continue;
       const bindings = statement.importClause?.namedBindings;
-      if (bindings !== undefined && ts.isNamedImports(bindings)) for (const element of bindings.elements) imports.add((element.propertyName ?? element.name).text);
+      if (bindings !== undefined && ts.isNamedImports(bindings))
+        for (const element of bindings.elements)
+          imports.add((element.propertyName ?? element.name).text);
     }
     const visit = (node: ts.Node): void => {
       const declared = declaredName(node);
@@ -114,7 +124,12 @@ export function generatedScopeNames(files: readonly string[]): GeneratedScopeNam
       if (ts.isIdentifier(node) && !isMemberName(node)) {
         const symbol = checker.getSymbolAtLocation(node);
         const declarations = symbol?.getDeclarations() ?? [];
-        if (symbol !== undefined && (symbol.flags & ts.SymbolFlags.Alias) === 0 && declarations.length > 0 && declarations.every(isGlobalDeclaration)) {
+        if (
+          symbol !== undefined &&
+          (symbol.flags & ts.SymbolFlags.Alias) === 0 &&
+          declarations.length > 0 &&
+          declarations.every(isGlobalDeclaration)
+        ) {
           globals.add(node.text);
         }
       }

@@ -6,10 +6,28 @@
  * the same order, same prototypes, same values); and `decodeRequest` with readers answers exactly as
  * without them (the same message, or the same A2AError: code, message, metadata, field violations).
  */
-import { equals, fromJson, toJson, type DescMessage, type JsonObject, type JsonValue, type Message, type Registry } from "@bufbuild/protobuf";
+import {
+  equals,
+  fromJson,
+  toJson,
+  type DescMessage,
+  type JsonObject,
+  type JsonValue,
+  type Message,
+  type Registry,
+} from "@bufbuild/protobuf";
 import fc from "fast-check";
 import { expect } from "vitest";
-import { A2AError, decodeMessage, decodeRequest, findMissingFields, type JsonReaderTable, type PipelineErrorSpecs, type RequestLimits, type RequirementTable } from "@protoc-gen-a2a/runtime";
+import {
+  A2AError,
+  decodeMessage,
+  decodeRequest,
+  findMissingFields,
+  type JsonReaderTable,
+  type PipelineErrorSpecs,
+  type RequestLimits,
+  type RequirementTable,
+} from "@protoc-gen-a2a/runtime";
 import { randomMessage } from "./proto-message-arbitrary.js";
 import { MUTATION_KINDS, mutate, validJson } from "./proto-json-arbitrary.js";
 
@@ -22,15 +40,23 @@ export function structuralDifference(a: unknown, b: unknown, path = "$"): string
   if (Object.getPrototypeOf(a) !== Object.getPrototypeOf(b)) return `${path}: different prototypes`;
   if (a instanceof Uint8Array) {
     const c = b as Uint8Array;
-    return a.length === c.length && a.every((x, i) => x === c[i]) ? undefined : `${path}: different bytes`;
+    return a.length === c.length && a.every((x, i) => x === c[i])
+      ? undefined
+      : `${path}: different bytes`;
   }
   const ka = Reflect.ownKeys(a);
   const kb = Reflect.ownKeys(b as object);
-  if (ka.length !== kb.length || ka.some((k, i) => k !== kb[i])) return `${path}: keys [${ka.map(String).join(",")}] vs [${kb.map(String).join(",")}]`;
+  if (ka.length !== kb.length || ka.some((k, i) => k !== kb[i]))
+    return `${path}: keys [${ka.map(String).join(",")}] vs [${kb.map(String).join(",")}]`;
   for (const k of ka) {
     const da = Object.getOwnPropertyDescriptor(a, k)!;
     const db = Object.getOwnPropertyDescriptor(b, k)!;
-    if (da.enumerable !== db.enumerable || da.writable !== db.writable || "get" in da !== "get" in db) return `${path}.${String(k)}: different property descriptors`;
+    if (
+      da.enumerable !== db.enumerable ||
+      da.writable !== db.writable ||
+      "get" in da !== "get" in db
+    )
+      return `${path}.${String(k)}: different property descriptors`;
     const found = structuralDifference(da.value, db.value, `${path}.${String(k)}`);
     if (found !== undefined) return found;
   }
@@ -63,11 +89,19 @@ function reference(suite: ReaderSuite, schema: DescMessage, json: JsonValue): Me
   } catch {
     return undefined;
   }
-  return findMissingFields(suite.requestFields, schema.typeName, message).length === 0 ? message : undefined;
+  return findMissingFields(suite.requestFields, schema.typeName, message).length === 0
+    ? message
+    : undefined;
 }
 
 /** Asserts the reader's verdict on `json` against the reference (and, with `errors`, decodeRequest's answers). */
-export function checkReader(suite: ReaderSuite, schema: DescMessage, json: JsonValue, tally: ReaderTally, limits?: RequestLimits): void {
+export function checkReader(
+  suite: ReaderSuite,
+  schema: DescMessage,
+  json: JsonValue,
+  tally: ReaderTally,
+  limits?: RequestLimits,
+): void {
   tally.inputs++;
   const expected = reference(suite, schema, json);
   let read: object | undefined;
@@ -79,34 +113,72 @@ export function checkReader(suite: ReaderSuite, schema: DescMessage, json: JsonV
   if (expected !== undefined) tally.referenceAccepted++;
   if (read !== undefined) {
     tally.readerAccepted++;
-    expect(expected, `the reader accepted what the reference refuses: ${JSON.stringify(json)}`).toBeDefined();
-    expect(equals(schema, read as Message, expected!), `not equal for ${JSON.stringify(json)}`).toBe(true);
+    expect(
+      expected,
+      `the reader accepted what the reference refuses: ${JSON.stringify(json)}`,
+    ).toBeDefined();
+    expect(
+      equals(schema, read as Message, expected!),
+      `not equal for ${JSON.stringify(json)}`,
+    ).toBe(true);
     expect(structuralDifference(read, expected), `for ${JSON.stringify(json)}`).toBeUndefined();
   }
   if (suite.errors !== undefined) checkDecodeRequest(suite, schema, json, limits);
 }
 
-type Outcome = { readonly message: Message } | { readonly error: { code: number; name: string; message: string; metadata: unknown; fieldViolations: unknown; details: unknown } };
+type Outcome =
+  | { readonly message: Message }
+  | {
+      readonly error: {
+        code: number;
+        name: string;
+        message: string;
+        metadata: unknown;
+        fieldViolations: unknown;
+        details: unknown;
+      };
+    };
 
 function outcome(run: () => Message): Outcome {
   try {
     return { message: run() };
   } catch (e) {
     if (!(e instanceof A2AError)) throw e;
-    return { error: { code: e.code, name: e.name, message: e.message, metadata: e.metadata, fieldViolations: e.fieldViolations, details: e.details } };
+    return {
+      error: {
+        code: e.code,
+        name: e.name,
+        message: e.message,
+        metadata: e.metadata,
+        fieldViolations: e.fieldViolations,
+        details: e.details,
+      },
+    };
   }
 }
 
 /** decodeRequest with the readers answers as without them: the same message (equals and structure) or the same A2AError. */
-function checkDecodeRequest(suite: ReaderSuite, schema: DescMessage, json: JsonValue, limits?: RequestLimits): void {
+function checkDecodeRequest(
+  suite: ReaderSuite,
+  schema: DescMessage,
+  json: JsonValue,
+  limits?: RequestLimits,
+): void {
   const errors = suite.errors!;
-  const without = outcome(() => decodeRequest(errors, schema, json, suite.requestFields, limits, suite.registry));
-  const withReaders = outcome(() => decodeRequest(errors, schema, json, suite.requestFields, limits, suite.registry, suite.readers));
+  const without = outcome(() =>
+    decodeRequest(errors, schema, json, suite.requestFields, limits, suite.registry),
+  );
+  const withReaders = outcome(() =>
+    decodeRequest(errors, schema, json, suite.requestFields, limits, suite.registry, suite.readers),
+  );
   if ("error" in without) {
     expect(withReaders, `for ${JSON.stringify(json)}`).toEqual(without);
     return;
   }
-  expect("message" in withReaders, `decodeRequest with readers refused ${JSON.stringify(json)}`).toBe(true);
+  expect(
+    "message" in withReaders,
+    `decodeRequest with readers refused ${JSON.stringify(json)}`,
+  ).toBe(true);
   const got = (withReaders as { message: Message }).message;
   expect(equals(schema, got, without.message)).toBe(true);
   expect(structuralDifference(got, without.message), `for ${JSON.stringify(json)}`).toBeUndefined();
@@ -117,7 +189,10 @@ function checkDecodeRequest(suite: ReaderSuite, schema: DescMessage, json: JsonV
  * refuses the message: messages of any content (randomMessage, which seldom has every REQUIRED field),
  * and valid requests (validJson, decoded by fromJson) written again by toJson.
  */
-export function randomMessageJson(schema: DescMessage, registry: Registry): fc.Arbitrary<JsonValue | undefined> {
+export function randomMessageJson(
+  schema: DescMessage,
+  registry: Registry,
+): fc.Arbitrary<JsonValue | undefined> {
   const valid = validJsonOf(schema).map((json): Message | undefined => {
     try {
       return fromJson(schema, json, { registry });
@@ -130,7 +205,9 @@ export function randomMessageJson(schema: DescMessage, registry: Registry): fc.A
     if (message === undefined) return undefined;
     try {
       // A JSON text round trip, as a request arrives (toJson keeps -0, JSON.parse gives it back as 0 only where JSON does).
-      return JSON.parse(JSON.stringify(toJson(schema, message, { registry, useProtoFieldName }))) as JsonValue;
+      return JSON.parse(
+        JSON.stringify(toJson(schema, message, { registry, useProtoFieldName })),
+      ) as JsonValue;
     } catch {
       return undefined;
     }
@@ -139,19 +216,32 @@ export function randomMessageJson(schema: DescMessage, registry: Registry): fc.A
 
 /** Payloads built from the descriptors as valid requests (REQUIRED set, ranges kept), and each of the mutations of proto-json-arbitrary.ts. */
 export function mutatedJson(schema: DescMessage): fc.Arbitrary<JsonValue> {
-  return fc.record({ json: validJsonOf(schema), first: fc.nat(MUTATION_KINDS.length - 1), pick: fc.nat(), salt: fc.nat() }).map(({ json, first, pick, salt }) => {
-    for (let i = 0; i < MUTATION_KINDS.length; i++) {
-      let changed: JsonValue | undefined;
-      try {
-        // mutate() reads fields by JSON name off plain objects: a field named like an Object.prototype member finds the member.
-        changed = mutate(schema, json, MUTATION_KINDS[(first + i) % MUTATION_KINDS.length]!, pick, salt);
-      } catch {
-        changed = undefined;
+  return fc
+    .record({
+      json: validJsonOf(schema),
+      first: fc.nat(MUTATION_KINDS.length - 1),
+      pick: fc.nat(),
+      salt: fc.nat(),
+    })
+    .map(({ json, first, pick, salt }) => {
+      for (let i = 0; i < MUTATION_KINDS.length; i++) {
+        let changed: JsonValue | undefined;
+        try {
+          // mutate() reads fields by JSON name off plain objects: a field named like an Object.prototype member finds the member.
+          changed = mutate(
+            schema,
+            json,
+            MUTATION_KINDS[(first + i) % MUTATION_KINDS.length]!,
+            pick,
+            salt,
+          );
+        } catch {
+          changed = undefined;
+        }
+        if (changed !== undefined) return jsonCopy(changed);
       }
-      if (changed !== undefined) return jsonCopy(changed);
-    }
-    return json;
-  });
+      return json;
+    });
 }
 
 /** A JSON value copied through its text (what a request is: functions and undefined dropped, own `__proto__` keys kept). */
@@ -220,7 +310,9 @@ function objectsOf(json: JsonValue, out: JsonObject[] = []): JsonObject[] {
 
 /** A key's other ProtoJSON spelling: the proto name of a JSON name, the JSON name of a proto name. */
 function otherSpelling(key: string): string {
-  return key.includes("_") ? key.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase()) : key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+  return key.includes("_")
+    ? key.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase())
+    : key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 }
 
 /**
@@ -232,41 +324,53 @@ export function oddJson(schema: DescMessage, registry: Registry): fc.Arbitrary<J
     mutatedJson(schema),
     randomMessageJson(schema, registry).filter((j): j is JsonValue => j !== undefined),
   );
-  return fc.record({ json: base, kind: fc.nat(5), pick: fc.nat(), value: fc.constantFrom(...ODD_VALUES), depth: fc.integer({ min: 20, max: 70 }) }).map(({ json, kind, pick, value, depth }) => {
-    const copy = jsonCopy(json);
-    const objects = objectsOf(copy);
-    const target = objects[pick % Math.max(1, objects.length)];
-    if (target === undefined) return copy;
-    const keys = Object.keys(target);
-    const key = keys[pick % Math.max(1, keys.length)];
-    switch (kind) {
-      case 0:
-        if (key !== undefined) target[key] = value;
-        break;
-      case 1: {
-        // The same value again under the other spelling of a key that has one (snake_case ⇄ lowerCamelCase).
-        const pairs = objects.flatMap((o) => Object.keys(o).flatMap((k): [JsonObject, string, string][] => (otherSpelling(k) === k ? [] : [[o, k, otherSpelling(k)]])));
-        const pair = pairs[pick % Math.max(1, pairs.length)];
-        if (pair !== undefined) pair[0][pair[2]] = value === null ? null : pair[0][pair[1]]!;
-        break;
+  return fc
+    .record({
+      json: base,
+      kind: fc.nat(5),
+      pick: fc.nat(),
+      value: fc.constantFrom(...ODD_VALUES),
+      depth: fc.integer({ min: 20, max: 70 }),
+    })
+    .map(({ json, kind, pick, value, depth }) => {
+      const copy = jsonCopy(json);
+      const objects = objectsOf(copy);
+      const target = objects[pick % Math.max(1, objects.length)];
+      if (target === undefined) return copy;
+      const keys = Object.keys(target);
+      const key = keys[pick % Math.max(1, keys.length)];
+      switch (kind) {
+        case 0:
+          if (key !== undefined) target[key] = value;
+          break;
+        case 1: {
+          // The same value again under the other spelling of a key that has one (snake_case ⇄ lowerCamelCase).
+          const pairs = objects.flatMap((o) =>
+            Object.keys(o).flatMap((k): [JsonObject, string, string][] =>
+              otherSpelling(k) === k ? [] : [[o, k, otherSpelling(k)]],
+            ),
+          );
+          const pair = pairs[pick % Math.max(1, pairs.length)];
+          if (pair !== undefined) pair[0][pair[2]] = value === null ? null : pair[0][pair[1]]!;
+          break;
+        }
+        case 2:
+          if (key !== undefined) delete target[key];
+          break;
+        case 3: {
+          let deep: JsonValue = 1;
+          for (let i = 0; i < depth; i++) deep = pick % 2 === 0 ? { a: deep } : [deep];
+          if (key !== undefined) target[key] = deep;
+          break;
+        }
+        case 4:
+          // Oneof members the schema knows, next to whatever is set.
+          target["text"] = "x";
+          target["data"] = value;
+          break;
+        default:
+          if (key !== undefined) target[key] = [value, value];
       }
-      case 2:
-        if (key !== undefined) delete target[key];
-        break;
-      case 3: {
-        let deep: JsonValue = 1;
-        for (let i = 0; i < depth; i++) deep = pick % 2 === 0 ? { a: deep } : [deep];
-        if (key !== undefined) target[key] = deep;
-        break;
-      }
-      case 4:
-        // Oneof members the schema knows, next to whatever is set.
-        target["text"] = "x";
-        target["data"] = value;
-        break;
-      default:
-        if (key !== undefined) target[key] = [value, value];
-    }
-    return copy;
-  });
+      return copy;
+    });
 }

@@ -8,7 +8,10 @@
 import { create } from "@bufbuild/protobuf";
 import { EmptySchema } from "@bufbuild/protobuf/wkt";
 import type { CallContext } from "@protoc-gen-a2a/runtime";
-import { A2AServiceOperations, type A2AServiceHandler } from "../../generated-example/gen/a2a_a2a_handler.js";
+import {
+  A2AServiceOperations,
+  type A2AServiceHandler,
+} from "../../generated-example/gen/a2a_a2a_handler.js";
 import {
   AgentCardSchema,
   ListTaskPushNotificationConfigsResponseSchema,
@@ -28,18 +31,25 @@ export interface RecordedCall {
   readonly context: CallContext;
 }
 
-const minimalTask = (id: string): Task => create(TaskSchema, { id: id || "t-1", contextId: "c-1", status: { state: TaskState.WORKING } });
+const minimalTask = (id: string): Task =>
+  create(TaskSchema, { id: id || "t-1", contextId: "c-1", status: { state: TaskState.WORKING } });
 
 export class RecordingAgent implements A2AServiceHandler {
   readonly calls: RecordedCall[] = [];
 
   #record(method: keyof typeof A2AServiceOperations, request: object, context: CallContext): void {
-    this.calls.push({ operation: A2AServiceOperations[method].name, request: request as Record<string, unknown>, context });
+    this.calls.push({
+      operation: A2AServiceOperations[method].name,
+      request: request as Record<string, unknown>,
+      context,
+    });
   }
 
   async sendMessage(request: object, context: CallContext) {
     this.#record("sendMessage", request, context);
-    return create(SendMessageResponseSchema, { payload: { case: "task", value: minimalTask("t-1") } });
+    return create(SendMessageResponseSchema, {
+      payload: { case: "task", value: minimalTask("t-1") },
+    });
   }
 
   async *sendStreamingMessage(request: object, context: CallContext) {
@@ -54,27 +64,59 @@ export class RecordingAgent implements A2AServiceHandler {
 
   async listTasks(request: object, context: CallContext) {
     this.#record("listTasks", request, context);
-    return create(ListTasksResponseSchema, { tasks: [], nextPageToken: "", pageSize: 50, totalSize: 0 });
+    return create(ListTasksResponseSchema, {
+      tasks: [],
+      nextPageToken: "",
+      pageSize: 50,
+      totalSize: 0,
+    });
   }
 
   async cancelTask(request: { id: string }, context: CallContext) {
     this.#record("cancelTask", request, context);
-    return create(TaskSchema, { id: request.id || "t-1", contextId: "c-1", status: { state: TaskState.CANCELED } });
+    return create(TaskSchema, {
+      id: request.id || "t-1",
+      contextId: "c-1",
+      status: { state: TaskState.CANCELED },
+    });
   }
 
   async *subscribeToTask(request: { id: string }, context: CallContext) {
     this.#record("subscribeToTask", request, context);
-    yield create(StreamResponseSchema, { payload: { case: "statusUpdate", value: { taskId: request.id || "t-1", contextId: "c-1", status: { state: TaskState.WORKING } } } });
+    yield create(StreamResponseSchema, {
+      payload: {
+        case: "statusUpdate",
+        value: {
+          taskId: request.id || "t-1",
+          contextId: "c-1",
+          status: { state: TaskState.WORKING },
+        },
+      },
+    });
   }
 
-  async createTaskPushNotificationConfig(request: { taskId: string; url: string }, context: CallContext) {
+  async createTaskPushNotificationConfig(
+    request: { taskId: string; url: string },
+    context: CallContext,
+  ) {
     this.#record("createTaskPushNotificationConfig", request, context);
-    return create(TaskPushNotificationConfigSchema, { id: "cfg-1", taskId: request.taskId, url: request.url || "https://example.com/hook" });
+    return create(TaskPushNotificationConfigSchema, {
+      id: "cfg-1",
+      taskId: request.taskId,
+      url: request.url || "https://example.com/hook",
+    });
   }
 
-  async getTaskPushNotificationConfig(request: { taskId: string; id: string }, context: CallContext) {
+  async getTaskPushNotificationConfig(
+    request: { taskId: string; id: string },
+    context: CallContext,
+  ) {
     this.#record("getTaskPushNotificationConfig", request, context);
-    return create(TaskPushNotificationConfigSchema, { id: request.id, taskId: request.taskId, url: "https://example.com/hook" });
+    return create(TaskPushNotificationConfigSchema, {
+      id: request.id,
+      taskId: request.taskId,
+      url: "https://example.com/hook",
+    });
   }
 
   async listTaskPushNotificationConfigs(request: object, context: CallContext) {
@@ -87,7 +129,9 @@ export class RecordingAgent implements A2AServiceHandler {
     return create(AgentCardSchema, {
       name: "Recording agent",
       description: "Records the operation of every call.",
-      supportedInterfaces: [{ url: "http://127.0.0.1/", protocolBinding: "HTTP+JSON", protocolVersion: "1.0" }],
+      supportedInterfaces: [
+        { url: "http://127.0.0.1/", protocolBinding: "HTTP+JSON", protocolVersion: "1.0" },
+      ],
       version: "1.0.0",
       capabilities: { streaming: true },
       defaultInputModes: ["text/plain"],

@@ -42,7 +42,18 @@ export function collectRefs(doc: unknown): { at: string; ref: string }[] {
 }
 
 /** Strings tried, in order, for a string schema with a `pattern`. */
-const PATTERN_CANDIDATES = ["t-1", "AAAA", "", "a", "1", "0", "2024-01-01T00:00:00Z", "1s", "1.0", "https://example.com/"];
+const PATTERN_CANDIDATES = [
+  "t-1",
+  "AAAA",
+  "",
+  "a",
+  "1",
+  "0",
+  "2024-01-01T00:00:00Z",
+  "1s",
+  "1.0",
+  "https://example.com/",
+];
 
 const DATE_TIME = "2024-01-01T00:00:00Z";
 
@@ -56,43 +67,65 @@ export interface SampleOptions {
  * A minimal valid instance of `schema`, `$ref`s resolved against `root`. Throws when the
  * schema asks for something it cannot produce (say so rather than send a wrong sample).
  */
-export function sampleOf(schema: unknown, root: unknown, options: SampleOptions = {}, depth = 0): Json {
+export function sampleOf(
+  schema: unknown,
+  root: unknown,
+  options: SampleOptions = {},
+  depth = 0,
+): Json {
   if (depth > 64) throw new Error("schema recursion too deep for a minimal sample");
   if (schema === true || schema === undefined) return null;
   if (schema === false) throw new Error("no instance of the false schema");
-  if (schema === null || typeof schema !== "object") throw new Error(`not a schema: ${JSON.stringify(schema)}`);
+  if (schema === null || typeof schema !== "object")
+    throw new Error(`not a schema: ${JSON.stringify(schema)}`);
   const s = flatten(schema as SchemaObject, root);
   if ("const" in s) return s["const"] as Json;
   if (Array.isArray(s["enum"])) {
     if (s["enum"].length === 0) throw new Error("empty enum");
     return s["enum"][0] as Json;
   }
-  const type = Array.isArray(s["type"]) ? ((s["type"] as string[]).find((t) => t !== "null") ?? "null") : (s["type"] as string | undefined);
+  const type = Array.isArray(s["type"])
+    ? ((s["type"] as string[]).find((t) => t !== "null") ?? "null")
+    : (s["type"] as string | undefined);
   switch (type ?? inferType(s)) {
     case "object": {
       const out: Record<string, Json> = {};
       const properties = (s["properties"] ?? {}) as Record<string, unknown>;
-      for (const name of (s["required"] ?? []) as string[]) out[name] = sampleOf(properties[name] ?? s["additionalProperties"] ?? true, root, options, depth + 1);
+      for (const name of (s["required"] ?? []) as string[])
+        out[name] = sampleOf(
+          properties[name] ?? s["additionalProperties"] ?? true,
+          root,
+          options,
+          depth + 1,
+        );
       // minProperties: optional properties first, then made-up keys for additionalProperties.
       const minProperties = typeof s["minProperties"] === "number" ? s["minProperties"] : 0;
       const optional = Object.keys(properties).filter((k) => !(k in out));
       for (let i = 0; Object.keys(out).length < minProperties; i++) {
         const key = optional.shift();
         if (key !== undefined) out[key] = sampleOf(properties[key], root, options, depth + 1);
-        else if (s["additionalProperties"] === false) throw new Error(`cannot reach minProperties ${minProperties}`);
+        else if (s["additionalProperties"] === false)
+          throw new Error(`cannot reach minProperties ${minProperties}`);
         else out[`k${i}`] = sampleOf(s["additionalProperties"] ?? true, root, options, depth + 1);
       }
       return out;
     }
     case "array": {
       const n = typeof s["minItems"] === "number" ? s["minItems"] : 0;
-      return Array.from({ length: n }, () => sampleOf(s["items"] ?? true, root, options, depth + 1));
+      return Array.from({ length: n }, () =>
+        sampleOf(s["items"] ?? true, root, options, depth + 1),
+      );
     }
     case "string":
       return stringSample(s, options);
     case "integer":
     case "number": {
-      const min = typeof s["minimum"] === "number" ? s["minimum"] : typeof s["exclusiveMinimum"] === "number" ? s["exclusiveMinimum"] + 1 : undefined;
+      const min =
+        typeof s["minimum"] === "number"
+          ? s["minimum"]
+          : typeof s["exclusiveMinimum"] === "number"
+            ? s["exclusiveMinimum"] + 1
+            : undefined;
       const max = typeof s["maximum"] === "number" ? s["maximum"] : undefined;
       return min ?? (max !== undefined && max < 0 ? max : 0);
     }
@@ -112,7 +145,9 @@ function stringSample(s: SchemaObject, options: SampleOptions): string {
   if (s["format"] === "date-time") return DATE_TIME;
   if (typeof s["pattern"] === "string") {
     const re = new RegExp(s["pattern"], "u");
-    const hit = [options.string ?? "t-1", ...PATTERN_CANDIDATES].find((c) => c.length >= minLength && re.test(c));
+    const hit = [options.string ?? "t-1", ...PATTERN_CANDIDATES].find(
+      (c) => c.length >= minLength && re.test(c),
+    );
     if (hit === undefined) throw new Error(`no sample string matches the pattern ${s["pattern"]}`);
     return hit;
   }
@@ -136,7 +171,8 @@ function flatten(schema: SchemaObject, root: unknown, depth = 0): SchemaObject {
   if (typeof s["$ref"] === "string") {
     const ref = s["$ref"];
     const target = resolvePointer(root, ref);
-    if (target === null || typeof target !== "object") throw new Error(`$ref ${ref} does not resolve`);
+    if (target === null || typeof target !== "object")
+      throw new Error(`$ref ${ref} does not resolve`);
     delete s["$ref"];
     s = merge(flatten(target as SchemaObject, root, depth + 1), s);
   }
@@ -153,16 +189,28 @@ function flatten(schema: SchemaObject, root: unknown, depth = 0): SchemaObject {
       s = merge(s, flatten(first, root, depth + 1));
     }
   }
-  if (typeof s["$ref"] === "string" || Array.isArray(s["allOf"]) || Array.isArray(s["anyOf"]) || Array.isArray(s["oneOf"])) return flatten(s, root, depth + 1);
+  if (
+    typeof s["$ref"] === "string" ||
+    Array.isArray(s["allOf"]) ||
+    Array.isArray(s["anyOf"]) ||
+    Array.isArray(s["oneOf"])
+  )
+    return flatten(s, root, depth + 1);
   return s;
 }
 
 function merge(a: SchemaObject, b: SchemaObject): SchemaObject {
   const out: SchemaObject = { ...a, ...b };
-  if (a["required"] !== undefined || b["required"] !== undefined) out["required"] = [...new Set([...((a["required"] ?? []) as string[]), ...((b["required"] ?? []) as string[])])];
+  if (a["required"] !== undefined || b["required"] !== undefined)
+    out["required"] = [
+      ...new Set([...((a["required"] ?? []) as string[]), ...((b["required"] ?? []) as string[])]),
+    ];
   if (a["properties"] !== undefined || b["properties"] !== undefined) {
-    const props: Record<string, unknown> = { ...((a["properties"] ?? {}) as Record<string, unknown>) };
-    for (const [k, v] of Object.entries((b["properties"] ?? {}) as Record<string, unknown>)) if (v !== true || props[k] === undefined) props[k] = v;
+    const props: Record<string, unknown> = {
+      ...((a["properties"] ?? {}) as Record<string, unknown>),
+    };
+    for (const [k, v] of Object.entries((b["properties"] ?? {}) as Record<string, unknown>))
+      if (v !== true || props[k] === undefined) props[k] = v;
     out["properties"] = props;
   }
   if (a["type"] !== undefined && b["type"] === undefined) out["type"] = a["type"];
@@ -174,11 +222,15 @@ export const escapePointer = (key: string): string => key.replace(/~/g, "~0").re
 
 /** Pointers to every `components.schemas` entry of a document and to each of its properties' schemas. */
 export function componentSchemaPointers(doc: { readonly components?: unknown }): string[] {
-  const schemas = ((doc.components as { schemas?: Record<string, unknown> } | undefined)?.schemas ?? {}) as Record<string, { properties?: Record<string, unknown> }>;
+  const schemas = ((doc.components as { schemas?: Record<string, unknown> } | undefined)?.schemas ??
+    {}) as Record<string, { properties?: Record<string, unknown> }>;
   const pointers: string[] = [];
   for (const [name, schema] of Object.entries(schemas)) {
     pointers.push(`#/components/schemas/${escapePointer(name)}`);
-    for (const prop of Object.keys(schema.properties ?? {})) pointers.push(`#/components/schemas/${escapePointer(name)}/properties/${escapePointer(prop)}`);
+    for (const prop of Object.keys(schema.properties ?? {}))
+      pointers.push(
+        `#/components/schemas/${escapePointer(name)}/properties/${escapePointer(prop)}`,
+      );
   }
   return pointers;
 }
@@ -190,7 +242,8 @@ export function derefAt(doc: unknown, pointer: string): { value: Obj; pointer: s
   let p = pointer;
   for (let i = 0; i < 16; i++) {
     const value = resolvePointer(doc, p);
-    if (value === null || typeof value !== "object") throw new Error(`${p} does not resolve to an object`);
+    if (value === null || typeof value !== "object")
+      throw new Error(`${p} does not resolve to an object`);
     const ref = (value as Obj)["$ref"];
     if (typeof ref !== "string") return { value: value as Obj, pointer: p };
     p = ref;
@@ -203,7 +256,13 @@ interface AjvLike {
   getKeyword(keyword: string): unknown;
   addKeyword(keyword: string): unknown;
   addSchema(schema: object, key: string): unknown;
-  compile(schema: object): { (value: unknown): boolean; errors?: { instancePath: string; message?: string; keyword: string; params: unknown }[] | null | undefined };
+  compile(schema: object): {
+    (value: unknown): boolean;
+    errors?:
+      | { instancePath: string; message?: string; keyword: string; params: unknown }[]
+      | null
+      | undefined;
+  };
 }
 
 /**
@@ -211,14 +270,20 @@ interface AjvLike {
  * keywords, since they are none) and returns a check of values against the schema at a pointer
  * in it: the violations, empty when valid.
  */
-export function pointerChecker(ajv: AjvLike, doc: Obj, baseUri: string): (pointer: string, value: unknown) => string[] {
+export function pointerChecker(
+  ajv: AjvLike,
+  doc: Obj,
+  baseUri: string,
+): (pointer: string, value: unknown) => string[] {
   for (const key of Object.keys(doc)) if (ajv.getKeyword(key) === false) ajv.addKeyword(key);
   ajv.addSchema(doc, baseUri);
   return (pointer, value) => {
     const fragment = pointer.slice(1).split("/").map(encodeURIComponent).join("/");
     const validate = ajv.compile({ $ref: `${baseUri}#${fragment}` });
     if (validate(value)) return [];
-    return (validate.errors ?? []).map((e) => `${e.instancePath || "(root)"}: ${e.message ?? e.keyword} ${JSON.stringify(e.params)}`);
+    return (validate.errors ?? []).map(
+      (e) => `${e.instancePath || "(root)"}: ${e.message ?? e.keyword} ${JSON.stringify(e.params)}`,
+    );
   };
 }
 
@@ -226,12 +291,16 @@ export function pointerChecker(ajv: AjvLike, doc: Obj, baseUri: string): (pointe
  * A minimal instance of every component schema and of each of its properties' schemas (see
  * {@link sampleOf}), checked against that schema: how many were checked, and the violations.
  */
-export function componentSampleViolations(doc: Obj, check: (pointer: string, value: unknown) => string[]): { checked: number; violations: string[] } {
+export function componentSampleViolations(
+  doc: Obj,
+  check: (pointer: string, value: unknown) => string[],
+): { checked: number; violations: string[] } {
   const pointers = componentSchemaPointers(doc);
   const violations: string[] = [];
   for (const pointer of pointers) {
     const instance = sampleOf(resolvePointer(doc, pointer), doc);
-    for (const v of check(pointer, instance)) violations.push(`${pointer}: ${JSON.stringify(instance)}: ${v}`);
+    for (const v of check(pointer, instance))
+      violations.push(`${pointer}: ${JSON.stringify(instance)}: ${v}`);
   }
   return { checked: pointers.length, violations };
 }

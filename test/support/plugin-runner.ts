@@ -1,7 +1,12 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { create, fromBinary } from "@bufbuild/protobuf";
-import { CodeGeneratorRequestSchema, FileDescriptorSetSchema, type CodeGeneratorResponse, type FileDescriptorProto } from "@bufbuild/protobuf/wkt";
+import {
+  CodeGeneratorRequestSchema,
+  FileDescriptorSetSchema,
+  type CodeGeneratorResponse,
+  type FileDescriptorProto,
+} from "@bufbuild/protobuf/wkt";
 import { protocGenA2a } from "../../plugin/src/protoc-gen-a2a-plugin.js";
 import { repoRoot } from "./repo-root.js";
 
@@ -26,7 +31,11 @@ export interface PluginRun {
 }
 
 /** Runs protoc-gen-a2a in-process on a fixture, like buf does over stdin/stdout. */
-export function runPlugin(name: keyof typeof fixtures, parameter = "target=ts,import_extension=js", mutate?: (files: FileDescriptorProto[]) => void): PluginRun {
+export function runPlugin(
+  name: keyof typeof fixtures,
+  parameter = "target=ts,import_extension=js",
+  mutate?: (files: FileDescriptorProto[]) => void,
+): PluginRun {
   const protoFile = loadFixture(name);
   mutate?.(protoFile);
   const request = create(CodeGeneratorRequestSchema, {
@@ -41,6 +50,7 @@ export function runPlugin(name: keyof typeof fixtures, parameter = "target=ts,im
 /** The content of one generated file, failing clearly when it is missing. */
 export function fileOf(run: PluginRun, name: string): string {
   const content = run.files.get(name);
-  if (content === undefined) throw new Error(`no generated file ${name}; got ${[...run.files.keys()].join(", ")}`);
+  if (content === undefined)
+    throw new Error(`no generated file ${name}; got ${[...run.files.keys()].join(", ")}`);
   return content;
 }

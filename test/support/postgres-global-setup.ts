@@ -26,7 +26,11 @@ const KEY = Symbol.for("protoc-gen-a2a.test.postgres");
 /** Starts (or joins) the run's PostgreSQL and provides its URL; the returned teardown stops it after the last project. */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const global = globalThis as { [KEY]?: Shared };
-  const shared = (global[KEY] ??= { started: start(), users: 0, envWasSet: process.env[POSTGRES_URL_ENV] !== undefined });
+  const shared = (global[KEY] ??= {
+    started: start(),
+    users: 0,
+    envWasSet: process.env[POSTGRES_URL_ENV] !== undefined,
+  });
   shared.users++;
   const server = await shared.started;
   if (server instanceof Error) {
@@ -49,12 +53,17 @@ async function start(): Promise<PostgresServer | Error> {
   const began = Date.now();
   try {
     const server = await startPostgres();
-    if (process.env["A2A_TEST_POSTGRES_VERBOSE"]) console.log(`[postgres] ${server.external ? "using" : "started"} ${server.url} in ${Date.now() - began} ms`);
+    if (process.env["A2A_TEST_POSTGRES_VERBOSE"])
+      console.log(
+        `[postgres] ${server.external ? "using" : "started"} ${server.url} in ${Date.now() - began} ms`,
+      );
     return server;
   } catch (err) {
     // Not thrown: tests that do not need PostgreSQL still run; those that do fail with this message (postgresUrl()).
     const error = err instanceof Error ? err : new Error(String(err));
-    console.error(`[postgres] the test PostgreSQL could not be started; tests that need it will fail:\n${error.message}`);
+    console.error(
+      `[postgres] the test PostgreSQL could not be started; tests that need it will fail:\n${error.message}`,
+    );
     return error;
   }
 }

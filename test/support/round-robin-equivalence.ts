@@ -22,9 +22,13 @@ import { startRoundRobinFront } from "./round-robin.js";
 const LISTENERS = 3;
 
 /** An HTTP binding's node listener served on {@link LISTENERS} ports behind a front; the front's URL. */
-async function httpBehindFront(listener: Parameters<typeof listenHttp>[0]): Promise<{ url: string; close(): Promise<void> }> {
+async function httpBehindFront(
+  listener: Parameters<typeof listenHttp>[0],
+): Promise<{ url: string; close(): Promise<void> }> {
   const servers = await Promise.all(Array.from({ length: LISTENERS }, () => listenHttp(listener)));
-  const front = await startRoundRobinFront(servers.map((s, i) => ({ id: `l${i}`, httpOrigin: s.url, grpcAddress: "" })));
+  const front = await startRoundRobinFront(
+    servers.map((s, i) => ({ id: `l${i}`, httpOrigin: s.url, grpcAddress: "" })),
+  );
   return {
     url: front.url,
     close: async () => {
@@ -37,16 +41,38 @@ async function httpBehindFront(listener: Parameters<typeof listenHttp>[0]): Prom
 /** The generated bindings, each served behind a round-robin front over several listeners, with clients of the front. */
 export const bindingsBehindFront = {
   JSONRPC: async (handler, serverOptions) => {
-    const { url, close } = await httpBehindFront(createA2AServiceJsonRpcServer(handler, serverOptions).node);
-    return { client: new A2AServiceJsonRpcClient({ url }), clientWith: (options) => new A2AServiceJsonRpcClient({ ...options, url }), close };
+    const { url, close } = await httpBehindFront(
+      createA2AServiceJsonRpcServer(handler, serverOptions).node,
+    );
+    return {
+      client: new A2AServiceJsonRpcClient({ url }),
+      clientWith: (options) => new A2AServiceJsonRpcClient({ ...options, url }),
+      close,
+    };
   },
   "HTTP+JSON": async (handler, serverOptions) => {
-    const { url, close } = await httpBehindFront(createA2AServiceRestServer(handler, serverOptions).node);
-    return { client: new A2AServiceRestClient({ url }), clientWith: (options) => new A2AServiceRestClient({ ...options, url }), close };
+    const { url, close } = await httpBehindFront(
+      createA2AServiceRestServer(handler, serverOptions).node,
+    );
+    return {
+      client: new A2AServiceRestClient({ url }),
+      clientWith: (options) => new A2AServiceRestClient({ ...options, url }),
+      close,
+    };
   },
   GRPC: async (handler, serverOptions) => {
-    const endpoints = await Promise.all(Array.from({ length: LISTENERS }, () => listenA2AServiceGrpc(handler, { ...serverOptions, listen: { host: "127.0.0.1", port: 0 } })));
-    const front = await startRoundRobinFront(endpoints.map((e, i) => ({ id: `l${i}`, httpOrigin: "http://127.0.0.1:1", grpcAddress: e.address })));
+    const endpoints = await Promise.all(
+      Array.from({ length: LISTENERS }, () =>
+        listenA2AServiceGrpc(handler, { ...serverOptions, listen: { host: "127.0.0.1", port: 0 } }),
+      ),
+    );
+    const front = await startRoundRobinFront(
+      endpoints.map((e, i) => ({
+        id: `l${i}`,
+        httpOrigin: "http://127.0.0.1:1",
+        grpcAddress: e.address,
+      })),
+    );
     const address = front.grpcAddress;
     return {
       client: new A2AServiceGrpcClient({ address }),

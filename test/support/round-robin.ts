@@ -22,8 +22,23 @@
  * A2A_PUBLIC_GRPC_ADDRESS), so the card is the same whichever instance answers (same body, same
  * ETag), and a client that discovers the agent through it goes through the front.
  */
-import { Agent, createServer, type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders, request as httpRequest, type ServerResponse } from "node:http";
-import { type ClientHttp2Session, connect as h2connect, constants, createServer as createH2Server, type IncomingHttpHeaders as H2Headers, type ServerHttp2Stream } from "node:http2";
+import {
+  Agent,
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type OutgoingHttpHeaders,
+  request as httpRequest,
+  type ServerResponse,
+} from "node:http";
+import {
+  type ClientHttp2Session,
+  connect as h2connect,
+  constants,
+  createServer as createH2Server,
+  type IncomingHttpHeaders as H2Headers,
+  type ServerHttp2Stream,
+} from "node:http2";
 import { type AddressInfo, connect as netConnect, type Socket } from "node:net";
 
 /** One instance behind the front. */
@@ -57,7 +72,18 @@ export interface RoundRobinFront {
 }
 
 /** RFC 9110 §7.6.1 hop-by-hop fields, plus Host (the upstream gets its own) and HTTP/2 pseudo-headers. */
-const HOP_BY_HOP = new Set(["connection", "keep-alive", "proxy-connection", "te", "transfer-encoding", "upgrade", "trailer", "proxy-authenticate", "proxy-authorization", "host"]);
+const HOP_BY_HOP = new Set([
+  "connection",
+  "keep-alive",
+  "proxy-connection",
+  "te",
+  "transfer-encoding",
+  "upgrade",
+  "trailer",
+  "proxy-authenticate",
+  "proxy-authorization",
+  "host",
+]);
 
 /** The names a Connection header lists (each hop-by-hop too). */
 function connectionTokens(headers: IncomingHttpHeaders): Set<string> {
@@ -75,7 +101,10 @@ function connectionTokens(headers: IncomingHttpHeaders): Set<string> {
  * The end-to-end fields of a message (from its raw headers, so repeated fields stay separate),
  * as node:http takes them; `keep` names hop-by-hop fields to pass anyway (a WebSocket upgrade).
  */
-function endToEnd(message: IncomingMessage, keep: ReadonlySet<string> = new Set()): Record<string, string | string[]> {
+function endToEnd(
+  message: IncomingMessage,
+  keep: ReadonlySet<string> = new Set(),
+): Record<string, string | string[]> {
   const named = connectionTokens(message.headers);
   const out: Record<string, string | string[]> = {};
   const raw = message.rawHeaders;
@@ -84,7 +113,8 @@ function endToEnd(message: IncomingMessage, keep: ReadonlySet<string> = new Set(
     if (!keep.has(name) && (HOP_BY_HOP.has(name) || named.has(name))) continue;
     const value = raw[i + 1]!;
     const before = out[name];
-    out[name] = before === undefined ? value : Array.isArray(before) ? [...before, value] : [before, value];
+    out[name] =
+      before === undefined ? value : Array.isArray(before) ? [...before, value] : [before, value];
   }
   return out;
 }
@@ -94,7 +124,10 @@ function forwarded(req: IncomingMessage): Record<string, string> {
   const prior = req.headers["x-forwarded-for"];
   const client = req.socket.remoteAddress ?? "";
   return {
-    "x-forwarded-for": prior === undefined ? client : `${Array.isArray(prior) ? prior.join(", ") : prior}, ${client}`,
+    "x-forwarded-for":
+      prior === undefined
+        ? client
+        : `${Array.isArray(prior) ? prior.join(", ") : prior}, ${client}`,
     ...(req.headers.host !== undefined ? { "x-forwarded-host": req.headers.host } : {}),
     "x-forwarded-proto": "http",
   };
@@ -138,7 +171,12 @@ function answer(res: ServerResponse, status: number, text: string): void {
     res.destroy();
     return;
   }
-  res.writeHead(status, { "content-type": "text/plain; charset=utf-8", "content-length": Buffer.byteLength(text) }).end(text);
+  res
+    .writeHead(status, {
+      "content-type": "text/plain; charset=utf-8",
+      "content-length": Buffer.byteLength(text),
+    })
+    .end(text);
 }
 
 /** Node's http.Agent without pooling: one upstream connection per request. */
@@ -148,17 +186,33 @@ const noPool = new Agent({ keepAlive: false });
 type Report = (backend: Backend, what: string) => void;
 
 /** Forwards one HTTP/1.1 request to `backend` and its response back, both streamed. */
-function proxyHttp(req: IncomingMessage, res: ServerResponse, backend: Backend, report: Report): void {
+function proxyHttp(
+  req: IncomingMessage,
+  res: ServerResponse,
+  backend: Backend,
+  report: Report,
+): void {
   const target = new URL(backend.httpOrigin);
   const headers: OutgoingHttpHeaders = { ...endToEnd(req), ...forwarded(req), host: target.host };
-  const upstream = httpRequest({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers, agent: noPool });
+  const upstream = httpRequest({
+    host: target.hostname,
+    port: target.port,
+    method: req.method,
+    path: req.url,
+    headers,
+    agent: noPool,
+  });
   req.pipe(upstream);
   // The client went away before the whole answer: so does the upstream request (the agent sees its call canceled).
   res.on("close", () => {
     if (!res.writableFinished) upstream.destroy();
   });
   upstream.on("error", (e) => {
-    if (!res.destroyed) report(backend, `${req.method} ${req.url}: ${e.message}${res.headersSent ? " (response cut)" : " (answered 502)"}`);
+    if (!res.destroyed)
+      report(
+        backend,
+        `${req.method} ${req.url}: ${e.message}${res.headersSent ? " (response cut)" : " (answered 502)"}`,
+      );
     answer(res, 502, `round-robin front: instance ${backend.id} failed: ${e.message}`);
   });
   upstream.on("response", (up) => {
@@ -180,8 +234,14 @@ function proxyHttp(req: IncomingMessage, res: ServerResponse, backend: Backend, 
 function proxyUpgrade(req: IncomingMessage, socket: Socket, head: Buffer, backend: Backend): void {
   const target = new URL(backend.httpOrigin);
   const upstream = netConnect(Number(target.port), target.hostname);
-  const headers = { ...endToEnd(req, new Set(["connection", "upgrade"])), ...forwarded(req), host: target.host };
-  const lines = Object.entries(headers).flatMap(([name, value]) => (Array.isArray(value) ? value : [value]).map((v) => `${name}: ${v}`));
+  const headers = {
+    ...endToEnd(req, new Set(["connection", "upgrade"])),
+    ...forwarded(req),
+    host: target.host,
+  };
+  const lines = Object.entries(headers).flatMap(([name, value]) =>
+    (Array.isArray(value) ? value : [value]).map((v) => `${name}: ${v}`),
+  );
   upstream.on("connect", () => {
     upstream.write(`${req.method} ${req.url} HTTP/1.1\r\n${lines.join("\r\n")}\r\n\r\n`);
     if (head.length > 0) upstream.write(head);
@@ -217,23 +277,40 @@ class H2Sessions {
 }
 
 /** The fields of an HTTP/2 header block to pass on: no pseudo-headers (but those `keep` names) and no connection-specific ones. */
-function h2Fields(headers: H2Headers, keep: readonly string[] = []): Record<string, string | string[]> {
+function h2Fields(
+  headers: H2Headers,
+  keep: readonly string[] = [],
+): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;
-    if (name.startsWith(":") ? !keep.includes(name) : name !== "te" && HOP_BY_HOP.has(name)) continue;
+    if (name.startsWith(":") ? !keep.includes(name) : name !== "te" && HOP_BY_HOP.has(name))
+      continue;
     out[name] = Array.isArray(value) ? value : String(value);
   }
   return out;
 }
 
 /** Forwards one gRPC call (an HTTP/2 stream) to `backend` and its answer back, messages and trailers as they come. */
-function proxyH2Stream(stream: ServerHttp2Stream, headers: H2Headers, backend: Backend, sessions: H2Sessions, report: Report): void {
+function proxyH2Stream(
+  stream: ServerHttp2Stream,
+  headers: H2Headers,
+  backend: Backend,
+  sessions: H2Sessions,
+  report: Report,
+): void {
   let upstream: ReturnType<ClientHttp2Session["request"]>;
   try {
-    upstream = sessions.get(backend.grpcAddress).request({ ...h2Fields(headers, [":method", ":path"]), ":authority": backend.grpcAddress, ":scheme": "http" });
+    upstream = sessions.get(backend.grpcAddress).request({
+      ...h2Fields(headers, [":method", ":path"]),
+      ":authority": backend.grpcAddress,
+      ":scheme": "http",
+    });
   } catch (e) {
-    report(backend, `gRPC ${String(headers[":path"])}: ${e instanceof Error ? e.message : String(e)}`);
+    report(
+      backend,
+      `gRPC ${String(headers[":path"])}: ${e instanceof Error ? e.message : String(e)}`,
+    );
     stream.close(constants.NGHTTP2_REFUSED_STREAM);
     return;
   }
@@ -248,7 +325,10 @@ function proxyH2Stream(stream: ServerHttp2Stream, headers: H2Headers, backend: B
   });
   stream.on("wantTrailers", () => stream.sendTrailers(trailers));
   upstream.on("response", (responseHeaders, flags) => {
-    const fields = { ...h2Fields(responseHeaders), ":status": Number(responseHeaders[":status"] ?? 200) };
+    const fields = {
+      ...h2Fields(responseHeaders),
+      ":status": Number(responseHeaders[":status"] ?? 200),
+    };
     if ((flags & constants.NGHTTP2_FLAG_END_STREAM) !== 0) {
       // Trailers-only (an error without messages): grpc-status is in these headers.
       done = true;
@@ -269,19 +349,28 @@ function proxyH2Stream(stream: ServerHttp2Stream, headers: H2Headers, backend: B
   });
   // Reset (or lost with its instance) before its end: the caller's stream is reset too.
   upstream.on("close", () => {
-    if (!done && !stream.closed) report(backend, `gRPC ${String(headers[":path"])}: reset (code ${upstream.rstCode})`);
-    if (!done && !stream.closed) stream.close(upstream.rstCode !== undefined && upstream.rstCode !== constants.NGHTTP2_NO_ERROR ? upstream.rstCode : constants.NGHTTP2_INTERNAL_ERROR);
+    if (!done && !stream.closed)
+      report(backend, `gRPC ${String(headers[":path"])}: reset (code ${upstream.rstCode})`);
+    if (!done && !stream.closed)
+      stream.close(
+        upstream.rstCode !== undefined && upstream.rstCode !== constants.NGHTTP2_NO_ERROR
+          ? upstream.rstCode
+          : constants.NGHTTP2_INTERNAL_ERROR,
+      );
   });
 }
 
 /** Starts a front on 127.0.0.1 (free ports) over `backends` (more can be added later). */
-export async function startRoundRobinFront(backends: readonly Backend[] = []): Promise<RoundRobinFront> {
+export async function startRoundRobinFront(
+  backends: readonly Backend[] = [],
+): Promise<RoundRobinFront> {
   const rotation = new Rotation();
   for (const backend of backends) rotation.add(backend);
   const sessions = new H2Sessions();
   const problems: string[] = [];
   const report: Report = (backend, what) => {
-    if (problems.length < 200) problems.push(`${new Date().toISOString()} instance ${backend.id}: ${what}`);
+    if (problems.length < 200)
+      problems.push(`${new Date().toISOString()} instance ${backend.id}: ${what}`);
   };
   const http = createServer((req, res) => {
     const backend = rotation.pick();
@@ -315,7 +404,10 @@ export async function startRoundRobinFront(backends: readonly Backend[] = []): P
       s.on("close", () => sockets.delete(s));
     });
   }
-  await Promise.all([new Promise<void>((r) => http.listen(0, "127.0.0.1", r)), new Promise<void>((r) => h2.listen(0, "127.0.0.1", r))]);
+  await Promise.all([
+    new Promise<void>((r) => http.listen(0, "127.0.0.1", r)),
+    new Promise<void>((r) => h2.listen(0, "127.0.0.1", r)),
+  ]);
   return {
     url: `http://127.0.0.1:${(http.address() as AddressInfo).port}`,
     grpcAddress: `127.0.0.1:${(h2.address() as AddressInfo).port}`,
@@ -327,7 +419,10 @@ export async function startRoundRobinFront(backends: readonly Backend[] = []): P
     async close() {
       sessions.closeAll();
       for (const s of sockets) s.destroy();
-      await Promise.all([new Promise<void>((r) => http.close(() => r())), new Promise<void>((r) => h2.close(() => r()))]);
+      await Promise.all([
+        new Promise<void>((r) => http.close(() => r())),
+        new Promise<void>((r) => h2.close(() => r())),
+      ]);
     },
   };
 }

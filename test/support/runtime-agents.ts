@@ -19,7 +19,16 @@
  * kit can run against the runtime from Node ({@link remoteKitBindings}).
  */
 import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join, relative } from "node:path";
 import { build } from "esbuild";
 import type { A2AServiceBindingFactory } from "../../generated-example/gen/a2a_a2a_equivalence.js";
@@ -29,19 +38,31 @@ import { repoRoot } from "./plugin-runner.js";
 
 /** The Bun binary: the npm package's bin/bun.exe once its postinstall ran, else the platform package's. */
 export function bunBinary(): string {
-  const candidates = ["node_modules/bun/bin/bun.exe", "node_modules/@oven/bun-linux-x64/bin/bun", "node_modules/@oven/bun-linux-x64-baseline/bin/bun"].map((p) => join(repoRoot, p));
+  const candidates = [
+    "node_modules/bun/bin/bun.exe",
+    "node_modules/@oven/bun-linux-x64/bin/bun",
+    "node_modules/@oven/bun-linux-x64-baseline/bin/bun",
+  ].map((p) => join(repoRoot, p));
   for (const c of candidates) {
     // Without its postinstall, bun.exe is a small placeholder text file.
-    if (existsSync(c) && statSync(c).size > 1_000_000 && spawnSync(c, ["--version"]).status === 0) return c;
+    if (existsSync(c) && statSync(c).size > 1_000_000 && spawnSync(c, ["--version"]).status === 0)
+      return c;
   }
-  throw new Error(`no Bun binary (tried ${candidates.map((c) => relative(repoRoot, c)).join(", ")}): the devDependency "bun" is not installed`);
+  throw new Error(
+    `no Bun binary (tried ${candidates.map((c) => relative(repoRoot, c)).join(", ")}): the devDependency "bun" is not installed`,
+  );
 }
 
 /** The Deno binary of the npm package "deno". */
 export function denoBinary(): string {
-  const candidates = ["node_modules/@deno/linux-x64-glibc/deno", "node_modules/.bin/deno"].map((p) => join(repoRoot, p));
-  for (const c of candidates) if (existsSync(c) && spawnSync(c, ["--version"]).status === 0) return c;
-  throw new Error(`no Deno binary (tried ${candidates.map((c) => relative(repoRoot, c)).join(", ")}): the devDependency "deno" is not installed`);
+  const candidates = ["node_modules/@deno/linux-x64-glibc/deno", "node_modules/.bin/deno"].map(
+    (p) => join(repoRoot, p),
+  );
+  for (const c of candidates)
+    if (existsSync(c) && spawnSync(c, ["--version"]).status === 0) return c;
+  throw new Error(
+    `no Deno binary (tried ${candidates.map((c) => relative(repoRoot, c)).join(", ")}): the devDependency "deno" is not installed`,
+  );
 }
 
 /** The project: its folder, and what each runtime runs. */
@@ -59,7 +80,11 @@ export interface RuntimeProject {
 }
 
 /** The first text part of a message, in the starter's executor's terms. */
-const APP = (executor: string, capabilities: string, kitPath: string) => `// Written by test/support/runtime-agents.ts: the starter agent of \`protoc-gen-a2a init\` as a fetch handler,
+const APP = (
+  executor: string,
+  capabilities: string,
+  kitPath: string,
+) => `// Written by test/support/runtime-agents.ts: the starter agent of \`protoc-gen-a2a init\` as a fetch handler,
 // its executor and capabilities copied from the src/agent.ts that init wrote; plus the binding-equivalence
 // kit's reference agent under /kit (default server options) and /kit-required (an extension required).
 import { create, toJson } from "@bufbuild/protobuf";
@@ -168,7 +193,9 @@ export function createApp(kit: typeof Kit) {
 }
 `;
 
-const KIT = (runtimeSrc: string) => `// Written by test/support/runtime-agents.ts: what app.ts needs of the binding-equivalence kit (no listenHttp, no node:http).
+const KIT = (
+  runtimeSrc: string,
+) => `// Written by test/support/runtime-agents.ts: what app.ts needs of the binding-equivalence kit (no listenHttp, no node:http).
 export { createReferenceAgent, REFERENCE_REQUIRED_EXTENSION } from "${runtimeSrc}/testing/reference-agent.ts";
 export { KIT_CREDENTIALS, KIT_PRINCIPALS } from "${runtimeSrc}/testing/scenarios.ts";
 `;
@@ -232,23 +259,37 @@ export async function buildRuntimeProject(): Promise<RuntimeProject> {
   // import_extension=ts for protoc-gen-es and protoc-gen-a2a: Deno resolves ./x.ts as it is.
   const bufGen = join(dir, "buf.gen.yaml");
   const template = readFileSync(bufGen, "utf8");
-  if ((template.match(/import_extension=js/g) ?? []).length !== 2) throw new Error(`init's buf.gen.yaml changed: expected import_extension=js twice\n${template}`);
+  if ((template.match(/import_extension=js/g) ?? []).length !== 2)
+    throw new Error(`init's buf.gen.yaml changed: expected import_extension=js twice\n${template}`);
   // task_store=sqlite+postgres: the store factories are generated (the starter still uses the memory store), and
   // the worker bundle must link neither store.
   const a2aOpt = "opt: [import_extension=js]\n";
-  if (!template.endsWith(a2aOpt)) throw new Error(`init's buf.gen.yaml changed: expected protoc-gen-a2a's ${a2aOpt.trim()} last\n${template}`);
-  writeFileSync(bufGen, `${template.slice(0, -a2aOpt.length).replaceAll("import_extension=js", "import_extension=ts")}opt: [import_extension=ts, task_store=sqlite+postgres]\n`);
+  if (!template.endsWith(a2aOpt))
+    throw new Error(
+      `init's buf.gen.yaml changed: expected protoc-gen-a2a's ${a2aOpt.trim()} last\n${template}`,
+    );
+  writeFileSync(
+    bufGen,
+    `${template.slice(0, -a2aOpt.length).replaceAll("import_extension=js", "import_extension=ts")}opt: [import_extension=ts, task_store=sqlite+postgres]\n`,
+  );
   const bin = join(dir, ".bin");
   mkdirSync(bin);
   symlinkSync(cli, join(bin, "protoc-gen-a2a"));
   const path = [bin, join(repoRoot, "node_modules/.bin"), process.env["PATH"] ?? ""].join(":");
-  execFileSync(join(repoRoot, "node_modules/.bin/buf"), ["generate"], { cwd: dir, env: { ...process.env, PATH: path }, encoding: "utf8" });
+  execFileSync(join(repoRoot, "node_modules/.bin/buf"), ["generate"], {
+    cwd: dir,
+    env: { ...process.env, PATH: path },
+    encoding: "utf8",
+  });
 
   // The starter's executor and capabilities, as init wrote them.
   const agent = readFileSync(join(dir, "src/agent.ts"), "utf8");
   const executor = /^const executor: A2AServiceExecutor = \{\n[\s\S]*?\n\};$/m.exec(agent)?.[0];
   const capabilities = /^const capabilities = .*;$/m.exec(agent)?.[0];
-  if (executor === undefined || capabilities === undefined) throw new Error("the starter's src/agent.ts has no `const executor: A2AServiceExecutor = { … };` or `const capabilities = …;` any more");
+  if (executor === undefined || capabilities === undefined)
+    throw new Error(
+      "the starter's src/agent.ts has no `const executor: A2AServiceExecutor = { … };` or `const capabilities = …;` any more",
+    );
   const src = join(dir, "src");
   const runtimeSrc = relative(src, join(repoRoot, "runtime/src"));
   writeFileSync(join(src, "kit.ts"), KIT(runtimeSrc));
@@ -260,7 +301,10 @@ export async function buildRuntimeProject(): Promise<RuntimeProject> {
   // Deno: the runtime and protobuf from their sources, one module per entry (shared chunks), and the import map.
   const rt = join(dir, "rt");
   await build({
-    entryPoints: [...Object.entries(DENO_MODULES).map(([from, out]) => ({ in: from, out })), { in: join(src, "kit.ts"), out: "kit" }],
+    entryPoints: [
+      ...Object.entries(DENO_MODULES).map(([from, out]) => ({ in: from, out })),
+      { in: join(src, "kit.ts"), out: "kit" },
+    ],
     outdir: rt,
     bundle: true,
     splitting: true,
@@ -272,7 +316,9 @@ export async function buildRuntimeProject(): Promise<RuntimeProject> {
     absWorkingDir: dir,
     logLevel: "error",
   });
-  const imports = Object.fromEntries(Object.entries(DENO_MODULES).map(([from, out]) => [from, `./rt/${out}.js`]));
+  const imports = Object.fromEntries(
+    Object.entries(DENO_MODULES).map(([from, out]) => [from, `./rt/${out}.js`]),
+  );
   const denoConfig = join(dir, "deno.json");
   writeFileSync(denoConfig, `${JSON.stringify({ imports, nodeModulesDir: "none" }, null, 2)}\n`);
 
@@ -289,13 +335,26 @@ export async function buildRuntimeProject(): Promise<RuntimeProject> {
     absWorkingDir: dir,
     logLevel: "error",
   });
-  return { dir, bunEntry: join(src, "serve-bun.ts"), denoEntry: join(src, "serve-deno.ts"), denoConfig, workerBundle, buildMs: Date.now() - started };
+  return {
+    dir,
+    bunEntry: join(src, "serve-bun.ts"),
+    denoEntry: join(src, "serve-deno.ts"),
+    denoConfig,
+    workerBundle,
+    buildMs: Date.now() - started,
+  };
 }
 
 /** The `node:` modules a bundle imports (statically or dynamically). */
 export function nodeImportsOf(bundle: string): string[] {
   const text = readFileSync(bundle, "utf8");
-  return [...new Set([...text.matchAll(/(?:from|import)\s*\(?\s*["'](node:[^"']+)["']/g)].map((m) => m[1] as string))].sort();
+  return [
+    ...new Set(
+      [...text.matchAll(/(?:from|import)\s*\(?\s*["'](node:[^"']+)["']/g)].map(
+        (m) => m[1] as string,
+      ),
+    ),
+  ].sort();
 }
 
 /** A runtime's child process, serving the app. */
@@ -307,8 +366,19 @@ export interface RuntimeServer {
 }
 
 /** Starts `command args` in `cwd` and waits for its "listening <url>" line on stdout. */
-export function startServer(name: string, command: string, args: readonly string[], cwd: string, env: Record<string, string> = {}, timeoutMs = 30_000): Promise<RuntimeServer> {
-  const child: ChildProcess = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+export function startServer(
+  name: string,
+  command: string,
+  args: readonly string[],
+  cwd: string,
+  env: Record<string, string> = {},
+  timeoutMs = 30_000,
+): Promise<RuntimeServer> {
+  const child: ChildProcess = spawn(command, args, {
+    cwd,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stdout = "";
   let stderr = "";
   child.stderr?.setEncoding("utf8").on("data", (d: string) => {
@@ -326,11 +396,19 @@ export function startServer(name: string, command: string, args: readonly string
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       void close();
-      reject(new Error(`${name} did not say "listening" within ${timeoutMs} ms; stdout: ${stdout}; stderr: ${stderr}`));
+      reject(
+        new Error(
+          `${name} did not say "listening" within ${timeoutMs} ms; stdout: ${stdout}; stderr: ${stderr}`,
+        ),
+      );
     }, timeoutMs);
     const early = (code: number | null, signal: NodeJS.Signals | null) => {
       clearTimeout(timer);
-      reject(new Error(`${name} exited (${code ?? signal}) before listening; stdout: ${stdout}; stderr: ${stderr}`));
+      reject(
+        new Error(
+          `${name} exited (${code ?? signal}) before listening; stdout: ${stdout}; stderr: ${stderr}`,
+        ),
+      );
     };
     child.once("exit", early);
     child.stdout?.setEncoding("utf8").on("data", (d: string) => {
@@ -347,7 +425,8 @@ export function startServer(name: string, command: string, args: readonly string
 
 /** Deletes the project folder. */
 export function removeProject(project: RuntimeProject | undefined): void {
-  if (project !== undefined && process.env["A2A_KEEP_RUNTIME_PROJECT"] === undefined) rmSync(project.dir, { recursive: true, force: true });
+  if (project !== undefined && process.env["A2A_KEEP_RUNTIME_PROJECT"] === undefined)
+    rmSync(project.dir, { recursive: true, force: true });
 }
 
 /**
@@ -356,16 +435,28 @@ export function removeProject(project: RuntimeProject | undefined): void {
  * passes stays unused: the runtime has reference agents of its own (so scenarios that watch the agent
  * in this process, the "cancellation" group, cannot run).
  */
-export function remoteKitBindings(base: string): { JSONRPC: A2AServiceBindingFactory; "HTTP+JSON": A2AServiceBindingFactory } {
-  const prefix = (serverOptions: { readonly requiredExtensions?: readonly string[] | undefined }) => `${base}${(serverOptions.requiredExtensions?.length ?? 0) > 0 ? "/kit-required" : "/kit"}`;
+export function remoteKitBindings(base: string): {
+  JSONRPC: A2AServiceBindingFactory;
+  "HTTP+JSON": A2AServiceBindingFactory;
+} {
+  const prefix = (serverOptions: { readonly requiredExtensions?: readonly string[] | undefined }) =>
+    `${base}${(serverOptions.requiredExtensions?.length ?? 0) > 0 ? "/kit-required" : "/kit"}`;
   return {
     JSONRPC: async (_handler, serverOptions) => {
       const url = `${prefix(serverOptions)}/jsonrpc`;
-      return { client: new A2AServiceJsonRpcClient({ url }), clientWith: (options) => new A2AServiceJsonRpcClient({ ...options, url }), close: async () => {} };
+      return {
+        client: new A2AServiceJsonRpcClient({ url }),
+        clientWith: (options) => new A2AServiceJsonRpcClient({ ...options, url }),
+        close: async () => {},
+      };
     },
     "HTTP+JSON": async (_handler, serverOptions) => {
       const url = `${prefix(serverOptions)}/rest`;
-      return { client: new A2AServiceRestClient({ url }), clientWith: (options) => new A2AServiceRestClient({ ...options, url }), close: async () => {} };
+      return {
+        client: new A2AServiceRestClient({ url }),
+        clientWith: (options) => new A2AServiceRestClient({ ...options, url }),
+        close: async () => {},
+      };
     },
   };
 }

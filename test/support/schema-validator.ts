@@ -9,7 +9,8 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.
 import addFormatsModule from "ajv-formats";
 
 // ajv-formats is CommonJS with `exports.default`: under NodeNext the import is the module object.
-const formatsPlugin = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: unknown) => unknown;
+const formatsPlugin = ((addFormatsModule as unknown as { default?: unknown }).default ??
+  addFormatsModule) as (ajv: unknown) => unknown;
 
 /** Adds ajv-formats (`date-time`, …) to an Ajv instance of any draft. */
 export function addFormats<A>(ajv: A): A {
@@ -17,7 +18,10 @@ export function addFormats<A>(ajv: A): A {
   return ajv;
 }
 
-export const BUNDLE_PATH = new URL("../../generated-example/gen/a2a_a2a_schema.json", import.meta.url);
+export const BUNDLE_PATH = new URL(
+  "../../generated-example/gen/a2a_a2a_schema.json",
+  import.meta.url,
+);
 export const SERVICE = "lf.a2a.v1.A2AService";
 
 export interface SchemaBundle {
@@ -57,10 +61,22 @@ export function validate(def: string, payload: unknown): string[] {
   const v = load().validators.get(def);
   if (v === undefined) throw new Error(`the schema bundle has no definition ${def}`);
   if (v(payload)) return [];
-  return (v.errors ?? []).map((e: ErrorObject) => `${e.instancePath || "(root)"}: ${e.message ?? e.keyword}${e.params && Object.keys(e.params).length > 0 ? ` ${JSON.stringify(e.params)}` : ""}`);
+  return (v.errors ?? []).map(
+    (e: ErrorObject) =>
+      `${e.instancePath || "(root)"}: ${e.message ?? e.keyword}${e.params && Object.keys(e.params).length > 0 ? ` ${JSON.stringify(e.params)}` : ""}`,
+  );
 }
 
 /** The definition name of a per-operation wire payload. */
-export function operationDef(rpc: string, kind: "JsonRpcRequest" | "JsonRpcResponse" | "JsonRpcStreamEvent" | "HttpRequestBody" | "HttpResponse" | "HttpStreamEvent"): string {
+export function operationDef(
+  rpc: string,
+  kind:
+    | "JsonRpcRequest"
+    | "JsonRpcResponse"
+    | "JsonRpcStreamEvent"
+    | "HttpRequestBody"
+    | "HttpResponse"
+    | "HttpStreamEvent",
+): string {
   return `${SERVICE}.${rpc}.${kind}`;
 }

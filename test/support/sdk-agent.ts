@@ -14,7 +14,15 @@ import {
   type SendMessageRequest as SdkSendMessageRequest,
   type Task as SdkTask,
 } from "@a2a-js/sdk";
-import { AgentEvent, DefaultRequestHandler, InMemoryPushNotificationStore, InMemoryTaskStore, type AgentExecutor, type ExecutionEventBus, type RequestContext } from "@a2a-js/sdk/server";
+import {
+  AgentEvent,
+  DefaultRequestHandler,
+  InMemoryPushNotificationStore,
+  InMemoryTaskStore,
+  type AgentExecutor,
+  type ExecutionEventBus,
+  type RequestContext,
+} from "@a2a-js/sdk/server";
 import { AgentCardSchema, type AgentCard } from "../../generated-example/gen/a2a_pb.js";
 
 // ---------------------------------------------------------------------------------------
@@ -22,18 +30,39 @@ import { AgentCardSchema, type AgentCard } from "../../generated-example/gen/a2a
 // ---------------------------------------------------------------------------------------
 
 export function sdkText(text: string) {
-  return { content: { $case: "text" as const, value: text }, metadata: undefined, filename: "", mediaType: "" };
+  return {
+    content: { $case: "text" as const, value: text },
+    metadata: undefined,
+    filename: "",
+    mediaType: "",
+  };
 }
 
 export function sdkUserMessage(text: string, messageId = `sdk-${text}`): SdkMessage {
-  return { messageId, contextId: "", taskId: "", role: SdkRole.ROLE_USER, parts: [sdkText(text)], metadata: undefined, extensions: [], referenceTaskIds: [] };
+  return {
+    messageId,
+    contextId: "",
+    taskId: "",
+    role: SdkRole.ROLE_USER,
+    parts: [sdkText(text)],
+    metadata: undefined,
+    extensions: [],
+    referenceTaskIds: [],
+  };
 }
 
 export function sdkSend(text: string): SdkSendMessageRequest {
-  return { tenant: "", message: sdkUserMessage(text), configuration: undefined, metadata: undefined };
+  return {
+    tenant: "",
+    message: sdkUserMessage(text),
+    configuration: undefined,
+    metadata: undefined,
+  };
 }
 
-export function sdkFirstText(parts: readonly { content?: { $case: string; value: unknown } | undefined }[] | undefined): unknown {
+export function sdkFirstText(
+  parts: readonly { content?: { $case: string; value: unknown } | undefined }[] | undefined,
+): unknown {
   const content = parts?.[0]?.content;
   return content?.$case === "text" ? content.value : undefined;
 }
@@ -43,34 +72,85 @@ export function isSdkMessage(result: SdkMessage | SdkTask): result is SdkMessage
 }
 
 /** A TaskStatus in `state`, stamped now. */
-export const sdkStatus = (state: SdkTaskState) => ({ state, message: undefined, timestamp: new Date().toISOString() });
+export const sdkStatus = (state: SdkTaskState) => ({
+  state,
+  message: undefined,
+  timestamp: new Date().toISOString(),
+});
 
 /** The agent's reply: `text` in a Message of `contextId`. */
 export function sdkAgentMessage(contextId: string, text: string, messageId: string) {
-  return AgentEvent.message({ messageId, contextId, taskId: "", role: SdkRole.ROLE_AGENT, parts: [sdkText(text)], metadata: undefined, extensions: [], referenceTaskIds: [] });
+  return AgentEvent.message({
+    messageId,
+    contextId,
+    taskId: "",
+    role: SdkRole.ROLE_AGENT,
+    parts: [sdkText(text)],
+    metadata: undefined,
+    extensions: [],
+    referenceTaskIds: [],
+  });
 }
 
 /** Publishes the Task of `ctx` (history = the user message) in `state`. */
-export function publishSdkTask(ctx: RequestContext, bus: ExecutionEventBus, state: SdkTaskState): void {
-  bus.publish(AgentEvent.task({ id: ctx.taskId, contextId: ctx.contextId, status: sdkStatus(state), artifacts: [], history: [ctx.userMessage], metadata: undefined }));
+export function publishSdkTask(
+  ctx: RequestContext,
+  bus: ExecutionEventBus,
+  state: SdkTaskState,
+): void {
+  bus.publish(
+    AgentEvent.task({
+      id: ctx.taskId,
+      contextId: ctx.contextId,
+      status: sdkStatus(state),
+      artifacts: [],
+      history: [ctx.userMessage],
+      metadata: undefined,
+    }),
+  );
 }
 
 /** Runs the Task of `ctx` to COMPLETED: Task SUBMITTED, WORKING, one artifact "artifact text" (`artifactId`), COMPLETED. */
-export function publishSdkCompletedTask(ctx: RequestContext, bus: ExecutionEventBus, artifactId: string): void {
+export function publishSdkCompletedTask(
+  ctx: RequestContext,
+  bus: ExecutionEventBus,
+  artifactId: string,
+): void {
   const { taskId, contextId } = ctx;
   publishSdkTask(ctx, bus, SdkTaskState.TASK_STATE_SUBMITTED);
-  bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: sdkStatus(SdkTaskState.TASK_STATE_WORKING), metadata: undefined }));
+  bus.publish(
+    AgentEvent.statusUpdate({
+      taskId,
+      contextId,
+      status: sdkStatus(SdkTaskState.TASK_STATE_WORKING),
+      metadata: undefined,
+    }),
+  );
   bus.publish(
     AgentEvent.artifactUpdate({
       taskId,
       contextId,
-      artifact: { artifactId, name: "echo", description: "", parts: [sdkText("artifact text")], metadata: undefined, extensions: [] },
+      artifact: {
+        artifactId,
+        name: "echo",
+        description: "",
+        parts: [sdkText("artifact text")],
+        metadata: undefined,
+        extensions: [],
+      },
       append: false,
       lastChunk: true,
       metadata: undefined,
     }),
   );
-  bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: sdkStatus(SdkTaskState.TASK_STATE_COMPLETED), metadata: undefined }));
+  bus.publish(
+    AgentEvent.statusUpdate({
+      taskId,
+      contextId,
+      status: sdkStatus(SdkTaskState.TASK_STATE_COMPLETED),
+      metadata: undefined,
+    }),
+  );
 }
 
 /** Echoes text in a Message; "task" runs a Task to COMPLETED; "hold" leaves a Task WORKING. */
@@ -88,7 +168,16 @@ export class SdkEchoExecutor implements AgentExecutor {
 // SDK server: card and request handler
 // ---------------------------------------------------------------------------------------
 
-export const SDK_ECHO_SKILL = { id: "echo", name: "Echo", description: "echo", tags: ["echo"], examples: [], inputModes: [], outputModes: [], securityRequirements: [] };
+export const SDK_ECHO_SKILL = {
+  id: "echo",
+  name: "Echo",
+  description: "echo",
+  tags: ["echo"],
+  examples: [],
+  inputModes: [],
+  outputModes: [],
+  securityRequirements: [],
+};
 
 export interface SdkCardOptions {
   readonly name: string;
@@ -101,14 +190,28 @@ export interface SdkCardOptions {
 }
 
 /** An SDK agent card with one interface, streaming, text in and out. */
-export function sdkAgentCard({ name, description, url, protocolBinding, full = false, skills = [] }: SdkCardOptions): SdkAgentCard {
+export function sdkAgentCard({
+  name,
+  description,
+  url,
+  protocolBinding,
+  full = false,
+  skills = [],
+}: SdkCardOptions): SdkAgentCard {
   return {
     name,
     description,
-    supportedInterfaces: [{ url, protocolBinding, tenant: "", protocolVersion: A2A_PROTOCOL_VERSION }],
+    supportedInterfaces: [
+      { url, protocolBinding, tenant: "", protocolVersion: A2A_PROTOCOL_VERSION },
+    ],
     provider: undefined,
     version: "1.0.0",
-    capabilities: { streaming: true, pushNotifications: full, extensions: [], extendedAgentCard: full },
+    capabilities: {
+      streaming: true,
+      pushNotifications: full,
+      extensions: [],
+      extendedAgentCard: full,
+    },
     securitySchemes: {},
     securityRequirements: [],
     defaultInputModes: ["text/plain"],
@@ -122,10 +225,23 @@ export function sdkAgentCard({ name, description, url, protocolBinding, full = f
  * The SDK's DefaultRequestHandler over an InMemoryTaskStore; with `extendedName`, also in-memory push configs and
  * an extended card (`card` renamed).
  */
-export function sdkRequestHandler(card: SdkAgentCard, executor: AgentExecutor, extendedName?: string): DefaultRequestHandler {
-  if (extendedName === undefined) return new DefaultRequestHandler(card, new InMemoryTaskStore(), executor);
+export function sdkRequestHandler(
+  card: SdkAgentCard,
+  executor: AgentExecutor,
+  extendedName?: string,
+): DefaultRequestHandler {
+  if (extendedName === undefined)
+    return new DefaultRequestHandler(card, new InMemoryTaskStore(), executor);
   const extended: SdkAgentCard = { ...card, name: extendedName };
-  return new DefaultRequestHandler(card, new InMemoryTaskStore(), executor, undefined, new InMemoryPushNotificationStore(), undefined, async () => extended);
+  return new DefaultRequestHandler(
+    card,
+    new InMemoryTaskStore(),
+    executor,
+    undefined,
+    new InMemoryPushNotificationStore(),
+    undefined,
+    async () => extended,
+  );
 }
 
 // ---------------------------------------------------------------------------------------
@@ -152,7 +268,10 @@ export function ourGrpcAgentCard(name: string, description: string, address: str
  * A listener answering GET /.well-known/agent-card.json with `card()` in ProtoJSON (once it is defined), and
  * anything else with `next` (404 without).
  */
-export function agentCardListener(card: () => AgentCard | undefined, next?: (req: IncomingMessage, res: ServerResponse) => void) {
+export function agentCardListener(
+  card: () => AgentCard | undefined,
+  next?: (req: IncomingMessage, res: ServerResponse) => void,
+) {
   return (req: IncomingMessage, res: ServerResponse): void => {
     const current = card();
     if (req.method === "GET" && req.url === AGENT_CARD_PATH && current !== undefined) {
@@ -177,7 +296,10 @@ export interface Exchange<Body = string | undefined> {
 }
 
 /** A fetch that records what goes over the wire (response bodies only for non-SSE answers); `body` reads a string request body. */
-export function recordingFetch<Body = string | undefined>(log: Exchange<Body>[], body: (raw: string | undefined) => Body = (raw) => raw as Body): typeof fetch {
+export function recordingFetch<Body = string | undefined>(
+  log: Exchange<Body>[],
+  body: (raw: string | undefined) => Body = (raw) => raw as Body,
+): typeof fetch {
   return async (input, init) => {
     const headers: Record<string, string> = {};
     new Headers(init?.headers).forEach((v, k) => {
@@ -193,7 +315,8 @@ export function recordingFetch<Body = string | undefined>(log: Exchange<Body>[],
     const response = await fetch(input, init);
     exchange.status = response.status;
     exchange.responseType = response.headers.get("content-type");
-    if (!exchange.responseType?.startsWith("text/event-stream")) exchange.responseText = await response.clone().text();
+    if (!exchange.responseType?.startsWith("text/event-stream"))
+      exchange.responseText = await response.clone().text();
     return response;
   };
 }

@@ -34,7 +34,12 @@ export interface Target {
 
 /** A user message init with one text part. */
 export function userMessage(text: string, ids: { taskId?: string; contextId?: string } = {}) {
-  return { messageId: crypto.randomUUID(), role: Role.USER, parts: [{ content: { case: "text" as const, value: text } }], ...ids };
+  return {
+    messageId: crypto.randomUUID(),
+    role: Role.USER,
+    parts: [{ content: { case: "text" as const, value: text } }],
+    ...ids,
+  };
 }
 
 /** Reads a stream to its end. */
@@ -47,15 +52,40 @@ export async function drain<T>(stream: AsyncIterable<T>): Promise<T[]> {
 const NO_TASK = "00000000-0000-4000-8000-000000000000";
 
 /** Calls `operation` on `client` about `target` (defaults: a task id nobody has), streams read to the end. */
-export function callOperation(client: A2AServiceClient, operation: OperationName, target: Target, options?: CallOptions): Promise<unknown> {
+export function callOperation(
+  client: A2AServiceClient,
+  operation: OperationName,
+  target: Target,
+  options?: CallOptions,
+): Promise<unknown> {
   const taskId = target.taskId ?? NO_TASK;
   const tenant = target.tenant ?? "";
   const configId = target.configId ?? "cfg-1";
   switch (operation) {
     case "SendMessage":
-      return client.sendMessage({ tenant, message: userMessage("hello", { taskId: target.taskId ?? "", contextId: target.contextId ?? "" }) }, options);
+      return client.sendMessage(
+        {
+          tenant,
+          message: userMessage("hello", {
+            taskId: target.taskId ?? "",
+            contextId: target.contextId ?? "",
+          }),
+        },
+        options,
+      );
     case "SendStreamingMessage":
-      return drain(client.sendStreamingMessage({ tenant, message: userMessage("hello", { taskId: target.taskId ?? "", contextId: target.contextId ?? "" }) }, options));
+      return drain(
+        client.sendStreamingMessage(
+          {
+            tenant,
+            message: userMessage("hello", {
+              taskId: target.taskId ?? "",
+              contextId: target.contextId ?? "",
+            }),
+          },
+          options,
+        ),
+      );
     case "GetTask":
       return client.getTask({ tenant, id: taskId }, options);
     case "ListTasks":
@@ -65,7 +95,10 @@ export function callOperation(client: A2AServiceClient, operation: OperationName
     case "SubscribeToTask":
       return drain(client.subscribeToTask({ tenant, id: taskId }, options));
     case "CreateTaskPushNotificationConfig":
-      return client.createTaskPushNotificationConfig({ tenant, taskId, url: "https://webhook.example.com/a2a" }, options);
+      return client.createTaskPushNotificationConfig(
+        { tenant, taskId, url: "https://webhook.example.com/a2a" },
+        options,
+      );
     case "GetTaskPushNotificationConfig":
       return client.getTaskPushNotificationConfig({ tenant, taskId, id: configId }, options);
     case "ListTaskPushNotificationConfigs":

@@ -15,18 +15,37 @@ import type { CallContext, ServerOptions } from "@protoc-gen-a2a/runtime";
 import { composeHandlers, serveNode } from "@protoc-gen-a2a/runtime/http";
 import { listenGrpc, mountConnectRoutes } from "@protoc-gen-a2a/runtime/grpc";
 import { createConnectTransport, createGrpcWebTransport } from "@connectrpc/connect-node";
-import { A2AServiceOperations, type A2AServiceClient, type A2AServiceHandler } from "../../generated-example/gen/a2a_a2a_handler.js";
+import {
+  A2AServiceOperations,
+  type A2AServiceClient,
+  type A2AServiceHandler,
+} from "../../generated-example/gen/a2a_a2a_handler.js";
 import { createA2AServiceJsonRpcServer } from "../../generated-example/gen/a2a_a2a_jsonrpc_server.js";
 import { createA2AServiceRestServer } from "../../generated-example/gen/a2a_a2a_rest_server.js";
-import { createA2AServiceGrpcRoutes, listenA2AServiceGrpc } from "../../generated-example/gen/a2a_a2a_grpc_server.js";
+import {
+  createA2AServiceGrpcRoutes,
+  listenA2AServiceGrpc,
+} from "../../generated-example/gen/a2a_a2a_grpc_server.js";
 import { A2AServiceJsonRpcClient } from "../../generated-example/gen/a2a_a2a_jsonrpc_client.js";
 import { A2AServiceRestClient } from "../../generated-example/gen/a2a_a2a_rest_client.js";
 import { A2AServiceGrpcClient } from "../../generated-example/gen/a2a_a2a_grpc_client.js";
 import { attachWsServer } from "../../generated-example/bindings/ws/ws-server.js";
-import { A2AServiceWsClient, connectWs, type WsSocketConnection } from "../../generated-example/bindings/ws/ws-client.js";
+import {
+  A2AServiceWsClient,
+  connectWs,
+  type WsSocketConnection,
+} from "../../generated-example/bindings/ws/ws-client.js";
 
 /** Every server path a call can take, by the name the tests print. */
-export const SERVER_PATHS = ["JSONRPC", "HTTP+JSON", "GRPC (grpc-js)", "GRPC (Connect h2, lean unary)", "GRPC-WEB", "CONNECT", "WS"] as const;
+export const SERVER_PATHS = [
+  "JSONRPC",
+  "HTTP+JSON",
+  "GRPC (grpc-js)",
+  "GRPC (Connect h2, lean unary)",
+  "GRPC-WEB",
+  "CONNECT",
+  "WS",
+] as const;
 /** One of {@link SERVER_PATHS}. */
 export type ServerPath = (typeof SERVER_PATHS)[number];
 
@@ -49,7 +68,10 @@ export interface AllBindings {
 }
 
 /** Serves `handler` on every binding with `options` (the same auth hook, logger, … everywhere). */
-export async function startAllBindings<P>(handler: A2AServiceHandler<P>, options: ServerOptions<P>): Promise<AllBindings> {
+export async function startAllBindings<P>(
+  handler: A2AServiceHandler<P>,
+  options: ServerOptions<P>,
+): Promise<AllBindings> {
   const jsonrpc = createA2AServiceJsonRpcServer(handler, options);
   const rest = createA2AServiceRestServer(handler, { ...options, basePath: "/rest" });
   const http: Server = createServer();
@@ -58,13 +80,29 @@ export async function startAllBindings<P>(handler: A2AServiceHandler<P>, options
     sockets.add(s);
     s.on("close", () => sockets.delete(s));
   });
-  const fallback = serveNode(composeHandlers({ prefix: "/jsonrpc", handler: jsonrpc.handler }, { prefix: "/rest", handler: rest.handler }));
-  http.on("request", mountConnectRoutes(createA2AServiceGrpcRoutes(handler, options), fallback, { prefix: "/connect" }));
+  const fallback = serveNode(
+    composeHandlers(
+      { prefix: "/jsonrpc", handler: jsonrpc.handler },
+      { prefix: "/rest", handler: rest.handler },
+    ),
+  );
+  http.on(
+    "request",
+    mountConnectRoutes(createA2AServiceGrpcRoutes(handler, options), fallback, {
+      prefix: "/connect",
+    }),
+  );
   const ws = attachWsServer(http, handler, { ...options, path: "/ws", pingIntervalMs: 0 });
   await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
   const base = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
-  const grpcJs = await listenA2AServiceGrpc(handler, { ...options, listen: { host: "127.0.0.1", port: 0 } });
-  const grpcConnect = await listenGrpc(createA2AServiceGrpcRoutes(handler, options), { host: "127.0.0.1", port: 0 });
+  const grpcJs = await listenA2AServiceGrpc(handler, {
+    ...options,
+    listen: { host: "127.0.0.1", port: 0 },
+  });
+  const grpcConnect = await listenGrpc(createA2AServiceGrpcRoutes(handler, options), {
+    host: "127.0.0.1",
+    port: 0,
+  });
   const wsUrl = `ws://127.0.0.1:${(http.address() as AddressInfo).port}/ws`;
   const wsConnection: WsSocketConnection = connectWs(wsUrl);
   const connect = `${base}/connect`;
@@ -73,8 +111,14 @@ export async function startAllBindings<P>(handler: A2AServiceHandler<P>, options
     "HTTP+JSON": new A2AServiceRestClient({ url: `${base}/rest` }),
     "GRPC (grpc-js)": new A2AServiceGrpcClient({ address: grpcJs.address }),
     "GRPC (Connect h2, lean unary)": new A2AServiceGrpcClient({ address: grpcConnect.address }),
-    "GRPC-WEB": new A2AServiceGrpcClient({ address: connect, transport: createGrpcWebTransport({ baseUrl: connect, httpVersion: "1.1" }) }),
-    CONNECT: new A2AServiceGrpcClient({ address: connect, transport: createConnectTransport({ baseUrl: connect, httpVersion: "1.1" }) }),
+    "GRPC-WEB": new A2AServiceGrpcClient({
+      address: connect,
+      transport: createGrpcWebTransport({ baseUrl: connect, httpVersion: "1.1" }),
+    }),
+    CONNECT: new A2AServiceGrpcClient({
+      address: connect,
+      transport: createConnectTransport({ baseUrl: connect, httpVersion: "1.1" }),
+    }),
     WS: new A2AServiceWsClient({ url: wsUrl, connection: wsConnection }),
   };
   return {
@@ -89,7 +133,11 @@ export async function startAllBindings<P>(handler: A2AServiceHandler<P>, options
       await wsConnection.close();
       await ws.close();
       for (const s of sockets) s.destroy();
-      await Promise.all([new Promise<void>((resolve) => http.close(() => resolve())), grpcJs.close(), grpcConnect.close()]);
+      await Promise.all([
+        new Promise<void>((resolve) => http.close(() => resolve())),
+        grpcJs.close(),
+        grpcConnect.close(),
+      ]);
     },
   };
 }
@@ -105,7 +153,11 @@ export interface SpiedCall {
  * A handler that records every call its methods get before passing it to `inner`: `calls` the RPC
  * names, `contexts` what the call's context said.
  */
-export function spyHandler<P>(inner: A2AServiceHandler<P>): { handler: A2AServiceHandler<P>; calls: string[]; contexts: SpiedCall[] } {
+export function spyHandler<P>(inner: A2AServiceHandler<P>): {
+  handler: A2AServiceHandler<P>;
+  calls: string[];
+  contexts: SpiedCall[];
+} {
   type Method = (request: unknown, context: CallContext<P>) => unknown;
   const methods = inner as unknown as Record<string, Method>;
   const calls: string[] = [];

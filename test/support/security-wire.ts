@@ -33,20 +33,27 @@ const MESSAGE_ID = "m-security-wire";
 
 /** The ProtoJSON request of an operation about `target`. */
 export function requestJson(operation: OperationName, target: Target): JsonObject {
-  const tenant: JsonObject = target.tenant === undefined || target.tenant === "" ? {} : { tenant: target.tenant };
+  const tenant: JsonObject =
+    target.tenant === undefined || target.tenant === "" ? {} : { tenant: target.tenant };
   const ids: JsonObject = {};
   if (target.taskId !== undefined) ids["taskId"] = target.taskId;
   if (target.contextId !== undefined) ids["contextId"] = target.contextId;
   switch (operation) {
     case "SendMessage":
     case "SendStreamingMessage":
-      return { ...tenant, message: { messageId: MESSAGE_ID, role: "ROLE_USER", parts: [{ text: "hello" }], ...ids } };
+      return {
+        ...tenant,
+        message: { messageId: MESSAGE_ID, role: "ROLE_USER", parts: [{ text: "hello" }], ...ids },
+      };
     case "GetTask":
     case "CancelTask":
     case "SubscribeToTask":
       return { ...tenant, id: target.taskId ?? "" };
     case "ListTasks":
-      return { ...tenant, ...(target.contextId === undefined ? {} : { contextId: target.contextId }) };
+      return {
+        ...tenant,
+        ...(target.contextId === undefined ? {} : { contextId: target.contextId }),
+      };
     case "CreateTaskPushNotificationConfig":
       return { ...tenant, taskId: target.taskId ?? "", url: "http://127.0.0.1:9/hook" };
     case "GetTaskPushNotificationConfig":
@@ -60,8 +67,14 @@ export function requestJson(operation: OperationName, target: Target): JsonObjec
 }
 
 /** The HTTP+JSON method, path (below the base) and body of an operation about `target`. */
-function restRequest(operation: OperationName, target: Target): { method: string; path: string; body?: string } {
-  const prefix = target.tenant === undefined || target.tenant === "" ? "" : `/${encodeURIComponent(target.tenant)}`;
+function restRequest(
+  operation: OperationName,
+  target: Target,
+): { method: string; path: string; body?: string } {
+  const prefix =
+    target.tenant === undefined || target.tenant === ""
+      ? ""
+      : `/${encodeURIComponent(target.tenant)}`;
   const task = encodeURIComponent(target.taskId ?? "");
   const config = encodeURIComponent(target.configId ?? "cfg-1");
   const json = requestJson(operation, target);
@@ -78,13 +91,23 @@ function restRequest(operation: OperationName, target: Target): { method: string
     case "SubscribeToTask":
       return { method: "GET", path: `${prefix}/tasks/${task}:subscribe` };
     case "ListTasks":
-      return { method: "GET", path: `${prefix}/tasks${target.contextId === undefined ? "" : `?contextId=${encodeURIComponent(target.contextId)}`}` };
+      return {
+        method: "GET",
+        path: `${prefix}/tasks${target.contextId === undefined ? "" : `?contextId=${encodeURIComponent(target.contextId)}`}`,
+      };
     case "CreateTaskPushNotificationConfig":
-      return { method: "POST", path: `${prefix}/tasks/${task}/pushNotificationConfigs`, body: JSON.stringify({ url: json["url"] }) };
+      return {
+        method: "POST",
+        path: `${prefix}/tasks/${task}/pushNotificationConfigs`,
+        body: JSON.stringify({ url: json["url"] }),
+      };
     case "GetTaskPushNotificationConfig":
       return { method: "GET", path: `${prefix}/tasks/${task}/pushNotificationConfigs/${config}` };
     case "DeleteTaskPushNotificationConfig":
-      return { method: "DELETE", path: `${prefix}/tasks/${task}/pushNotificationConfigs/${config}` };
+      return {
+        method: "DELETE",
+        path: `${prefix}/tasks/${task}/pushNotificationConfigs/${config}`,
+      };
     case "ListTaskPushNotificationConfigs":
       return { method: "GET", path: `${prefix}/tasks/${task}/pushNotificationConfigs` };
     case "GetExtendedAgentCard":
@@ -93,10 +116,14 @@ function restRequest(operation: OperationName, target: Target): { method: string
 }
 
 function authHeaders(token: string | undefined): Record<string, string> {
-  return { "a2a-version": "1.0", ...(token === undefined ? {} : { authorization: `Bearer ${token}` }) };
+  return {
+    "a2a-version": "1.0",
+    ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
+  };
 }
 
-const isStreaming = (operation: OperationName) => A2AServiceOperationsByName[operation].kind !== "unary";
+const isStreaming = (operation: OperationName) =>
+  A2AServiceOperationsByName[operation].kind !== "unary";
 
 /** An HTTP answer as one string: status, content type, body (bytes as latin1). */
 async function httpAnswer(response: Response): Promise<string> {
@@ -106,7 +133,10 @@ async function httpAnswer(response: Response): Promise<string> {
 
 /** A Connect error's details carry their message base64-encoded (`value`): decoded, so that an id in them is comparable. */
 function decodedConnectDetails(answer: string): string {
-  return answer.replace(/"value":"([A-Za-z0-9+/_-]*={0,2})"/g, (_, b64: string) => `"value":${JSON.stringify(Buffer.from(b64, "base64").toString("latin1"))}`);
+  return answer.replace(
+    /"value":"([A-Za-z0-9+/_-]*={0,2})"/g,
+    (_, b64: string) => `"value":${JSON.stringify(Buffer.from(b64, "base64").toString("latin1"))}`,
+  );
 }
 
 /** A 5-byte-prefixed frame (gRPC-web, Connect streaming). */
@@ -133,14 +163,23 @@ async function grpcWebAnswer(response: Response): Promise<string> {
     for (const line of frame.toString("latin1").split("\r\n")) {
       const [name, ...rest] = line.split(":");
       const value = rest.join(":").trim();
-      parts.push(name === "grpc-status-details-bin" ? `${name}: ${Buffer.from(value, "base64").toString("latin1")}` : line);
+      parts.push(
+        name === "grpc-status-details-bin"
+          ? `${name}: ${Buffer.from(value, "base64").toString("latin1")}`
+          : line,
+      );
     }
   }
   return parts.join("\n");
 }
 
 /** The gRPC answer of a raw grpc-js call: status code, message, details (latin1), or the events. */
-function grpcAnswer(address: string, operation: OperationName, json: JsonObject, token: string | undefined): Promise<string> {
+function grpcAnswer(
+  address: string,
+  operation: OperationName,
+  json: JsonObject,
+  token: string | undefined,
+): Promise<string> {
   const op = A2AServiceOperationsByName[operation];
   const client = new GrpcJsClient(address, credentials.createInsecure());
   const metadata = new Metadata();
@@ -154,11 +193,19 @@ function grpcAnswer(address: string, operation: OperationName, json: JsonObject,
   };
   return new Promise<string>((resolve) => {
     if (!isStreaming(operation)) {
-      client.makeUnaryRequest(op.grpcPath, serialize, deserialize, request, metadata, (e, value) => resolve(e !== null ? statusOf(e) : `ok ${value?.toString("latin1")}`));
+      client.makeUnaryRequest(op.grpcPath, serialize, deserialize, request, metadata, (e, value) =>
+        resolve(e !== null ? statusOf(e) : `ok ${value?.toString("latin1")}`),
+      );
       return;
     }
     const events: string[] = [];
-    const call = client.makeServerStreamRequest(op.grpcPath, serialize, deserialize, request, metadata);
+    const call = client.makeServerStreamRequest(
+      op.grpcPath,
+      serialize,
+      deserialize,
+      request,
+      metadata,
+    );
     call.on("data", (b: Buffer) => events.push(`event ${b.toString("latin1")}`));
     call.on("error", (e: ServiceError) => resolve([...events, statusOf(e)].join("\n")));
     call.on("end", () => resolve([...events, "end"].join("\n")));
@@ -166,7 +213,12 @@ function grpcAnswer(address: string, operation: OperationName, json: JsonObject,
 }
 
 /** The frames a raw WebSocket gets for one call, up to its last (result, end or error). */
-async function wsAnswer(url: string, operation: OperationName, json: JsonObject, token: string | undefined): Promise<string> {
+async function wsAnswer(
+  url: string,
+  operation: OperationName,
+  json: JsonObject,
+  token: string | undefined,
+): Promise<string> {
   const socket = new WebSocket(url);
   await new Promise((resolve, reject) => socket.once("open", resolve).once("error", reject));
   const frames: string[] = [];
@@ -178,7 +230,10 @@ async function wsAnswer(url: string, operation: OperationName, json: JsonObject,
         const frame = JSON.parse(text) as Record<string, unknown>;
         if ("result" in frame || "end" in frame || "error" in frame) resolve(frames.join("\n"));
       });
-      const serviceParameters: Record<string, string> = { "A2A-Version": "1.0", ...(token === undefined ? {} : { Authorization: `Bearer ${token}` }) };
+      const serviceParameters: Record<string, string> = {
+        "A2A-Version": "1.0",
+        ...(token === undefined ? {} : { Authorization: `Bearer ${token}` }),
+      };
       socket.send(JSON.stringify({ id: 1, method: operation, params: json, serviceParameters }));
     });
   } finally {
@@ -190,7 +245,13 @@ async function wsAnswer(url: string, operation: OperationName, json: JsonObject,
  * Calls `operation` about `target` on `binding` as raw bytes, with `token` as bearer (none when
  * undefined), and returns everything the answer says as one string.
  */
-export async function rawAnswer(binding: WireBinding, endpoints: WireEndpoints, operation: OperationName, target: Target, token: string | undefined): Promise<string> {
+export async function rawAnswer(
+  binding: WireBinding,
+  endpoints: WireEndpoints,
+  operation: OperationName,
+  target: Target,
+  token: string | undefined,
+): Promise<string> {
   const json = requestJson(operation, target);
   switch (binding) {
     case "JSONRPC":
@@ -204,22 +265,50 @@ export async function rawAnswer(binding: WireBinding, endpoints: WireEndpoints, 
     case "HTTP+JSON": {
       const r = restRequest(operation, target);
       return httpAnswer(
-        await fetch(`${endpoints.rest}${r.path}`, { method: r.method, headers: { "content-type": "application/json", ...authHeaders(token) }, ...(r.body === undefined ? {} : { body: r.body }) }),
+        await fetch(`${endpoints.rest}${r.path}`, {
+          method: r.method,
+          headers: { "content-type": "application/json", ...authHeaders(token) },
+          ...(r.body === undefined ? {} : { body: r.body }),
+        }),
       );
     }
     case "CONNECT": {
       const url = `${endpoints.connect}/lf.a2a.v1.A2AService/${operation}`;
       const headers = { ...authHeaders(token), "connect-protocol-version": "1" };
       if (!isStreaming(operation))
-        return decodedConnectDetails(await httpAnswer(await fetch(url, { method: "POST", headers: { ...headers, "content-type": "application/json" }, body: JSON.stringify(json) })));
+        return decodedConnectDetails(
+          await httpAnswer(
+            await fetch(url, {
+              method: "POST",
+              headers: { ...headers, "content-type": "application/json" },
+              body: JSON.stringify(json),
+            }),
+          ),
+        );
       const body = envelope(new TextEncoder().encode(JSON.stringify(json)));
-      return decodedConnectDetails(await httpAnswer(await fetch(url, { method: "POST", headers: { ...headers, "content-type": "application/connect+json" }, body })));
+      return decodedConnectDetails(
+        await httpAnswer(
+          await fetch(url, {
+            method: "POST",
+            headers: { ...headers, "content-type": "application/connect+json" },
+            body,
+          }),
+        ),
+      );
     }
     case "GRPC-WEB": {
       const op = A2AServiceOperationsByName[operation];
       const body = envelope(toBinary(op.input, fromJson(op.input, json)));
       return grpcWebAnswer(
-        await fetch(`${endpoints.connect}${op.grpcPath}`, { method: "POST", headers: { ...authHeaders(token), "content-type": "application/grpc-web+proto", "x-grpc-web": "1" }, body }),
+        await fetch(`${endpoints.connect}${op.grpcPath}`, {
+          method: "POST",
+          headers: {
+            ...authHeaders(token),
+            "content-type": "application/grpc-web+proto",
+            "x-grpc-web": "1",
+          },
+          body,
+        }),
       );
     }
     case "GRPC":

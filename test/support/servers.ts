@@ -9,7 +9,10 @@ export interface Listening {
 }
 
 /** Starts a node:http server on 127.0.0.1 (a free port) and closes it, sockets included, on close(). */
-export async function listen(listener: (req: IncomingMessage, res: ServerResponse) => void, path = "/"): Promise<Listening> {
+export async function listen(
+  listener: (req: IncomingMessage, res: ServerResponse) => void,
+  path = "/",
+): Promise<Listening> {
   const server = createServer(listener);
   const sockets = new Set<Socket>();
   server.on("connection", (s) => {

@@ -4,8 +4,18 @@
  */
 import { create } from "@bufbuild/protobuf";
 import { createCallContext, type CallContext } from "@protoc-gen-a2a/runtime";
-import type { Message, SendMessageConfiguration, StreamResponse, Task } from "../../generated-example/gen/a2a_pb.js";
-import { MessageSchema, Role, SendMessageRequestSchema, TaskState } from "../../generated-example/gen/a2a_pb.js";
+import type {
+  Message,
+  SendMessageConfiguration,
+  StreamResponse,
+  Task,
+} from "../../generated-example/gen/a2a_pb.js";
+import {
+  MessageSchema,
+  Role,
+  SendMessageRequestSchema,
+  TaskState,
+} from "../../generated-example/gen/a2a_pb.js";
 import type { A2AServiceHandler } from "../../generated-example/gen/a2a_a2a_handler.js";
 import { createA2AServiceSqliteTaskStore } from "../../generated-example/gen/a2a_a2a_sqlite_task_store.js";
 import {
@@ -27,7 +37,10 @@ export type A2ARequestContext<P = unknown> = A2AServiceRequestContext<P>;
 export type A2AEmitter = A2AServiceTaskEmitter;
 
 /** The PostgreSQL test stores, loaded only for the vitest project "postgres-store". */
-const postgres = process.env["A2A_TEST_TASK_STORE"] === "postgres" ? await import("./postgres-task-store.js") : undefined;
+const postgres =
+  process.env["A2A_TEST_TASK_STORE"] === "postgres"
+    ? await import("./postgres-task-store.js")
+    : undefined;
 
 /**
  * The handler of generated-example's service, driven by `options.executor`: the generated binder
@@ -36,9 +49,14 @@ const postgres = process.env["A2A_TEST_TASK_STORE"] === "postgres" ? await impor
  * the test ends: ./postgres-task-store.ts) when A2A_TEST_TASK_STORE=postgres (the vitest projects
  * "sqlite-store" and "postgres-store" rerun the task suites that way).
  */
-export function createA2ATaskHandler<P = unknown>(options: TaskHandlerOptions<P, A2ASchemas>): A2AServiceHandler<P> & TaskHandlerIntrospection {
+export function createA2ATaskHandler<P = unknown>(
+  options: TaskHandlerOptions<P, A2ASchemas>,
+): A2AServiceHandler<P> & TaskHandlerIntrospection {
   if (options.store === undefined && process.env["A2A_TEST_TASK_STORE"] === "sqlite") {
-    return createA2AServiceTaskHandler({ ...options, store: createA2AServiceSqliteTaskStore(":memory:") });
+    return createA2AServiceTaskHandler({
+      ...options,
+      store: createA2AServiceSqliteTaskStore(":memory:"),
+    });
   }
   if (options.store === undefined && postgres !== undefined) {
     return createA2AServiceTaskHandler({ ...options, store: postgres.postgresTaskStore() });
@@ -50,14 +68,20 @@ export function createA2ATaskHandler<P = unknown>(options: TaskHandlerOptions<P,
 // Test helpers.
 
 /** A call context as a binding would build it. */
-export function callOf<P = unknown>(operation: string, init: { principal?: P; tenant?: string; signal?: AbortSignal } = {}): CallContext<P> {
+export function callOf<P = unknown>(
+  operation: string,
+  init: { principal?: P; tenant?: string; signal?: AbortSignal } = {},
+): CallContext<P> {
   return createCallContext<P>({ operation, binding: "JSONRPC", ...init });
 }
 
 let messageCounter = 0;
 
 /** A one-part user text message. */
-export function userMessage(text: string, ids: { taskId?: string; contextId?: string; referenceTaskIds?: string[] } = {}): Message {
+export function userMessage(
+  text: string,
+  ids: { taskId?: string; contextId?: string; referenceTaskIds?: string[] } = {},
+): Message {
   return create(MessageSchema, {
     messageId: `user-${++messageCounter}`,
     role: Role.USER,
@@ -67,8 +91,15 @@ export function userMessage(text: string, ids: { taskId?: string; contextId?: st
 }
 
 /** A SendMessageRequest init. */
-export function sendRequest(text: string, ids: { taskId?: string; contextId?: string; referenceTaskIds?: string[] } = {}, configuration?: Partial<Omit<SendMessageConfiguration, "$typeName">>) {
-  return create(SendMessageRequestSchema, { message: userMessage(text, ids), ...(configuration === undefined ? {} : { configuration }) });
+export function sendRequest(
+  text: string,
+  ids: { taskId?: string; contextId?: string; referenceTaskIds?: string[] } = {},
+  configuration?: Partial<Omit<SendMessageConfiguration, "$typeName">>,
+) {
+  return create(SendMessageRequestSchema, {
+    message: userMessage(text, ids),
+    ...(configuration === undefined ? {} : { configuration }),
+  });
 }
 
 /** The text of the first part of a message (or ""). */
@@ -120,14 +151,26 @@ export async function until(check: () => boolean, rounds = 10_000): Promise<void
 }
 
 /** The task of a SendMessage response (throws for a Message). */
-export function taskOf(response: { payload: { case: "task"; value: Task } | { case: "message"; value: Message } | { case: undefined; value?: undefined } }): Task {
-  if (response.payload.case !== "task") throw new Error(`expected a task, got ${response.payload.case}`);
+export function taskOf(response: {
+  payload:
+    | { case: "task"; value: Task }
+    | { case: "message"; value: Message }
+    | { case: undefined; value?: undefined };
+}): Task {
+  if (response.payload.case !== "task")
+    throw new Error(`expected a task, got ${response.payload.case}`);
   return response.payload.value;
 }
 
 /** The message of a SendMessage response (throws for a Task). */
-export function messageOf(response: { payload: { case: "task"; value: Task } | { case: "message"; value: Message } | { case: undefined; value?: undefined } }): Message {
-  if (response.payload.case !== "message") throw new Error(`expected a message, got ${response.payload.case}`);
+export function messageOf(response: {
+  payload:
+    | { case: "task"; value: Task }
+    | { case: "message"; value: Message }
+    | { case: undefined; value?: undefined };
+}): Message {
+  if (response.payload.case !== "message")
+    throw new Error(`expected a message, got ${response.payload.case}`);
   return response.payload.value;
 }
 

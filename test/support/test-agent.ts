@@ -16,7 +16,10 @@ import {
   type TaskPushNotificationConfig,
 } from "../../generated-example/gen/a2a_pb.js";
 import type { A2AServiceHandler } from "../../generated-example/gen/a2a_a2a_handler.js";
-import { TaskNotFoundError, UnsupportedOperationError } from "../../generated-example/gen/a2a_a2a_errors.js";
+import {
+  TaskNotFoundError,
+  UnsupportedOperationError,
+} from "../../generated-example/gen/a2a_a2a_errors.js";
 import type { CallContext } from "@protoc-gen-a2a/runtime";
 
 /** An extension the test agent activates when asked for it. */
@@ -36,25 +39,38 @@ export class TestAgent implements A2AServiceHandler<{ user: string }> {
 
   #record(context: CallContext<{ user: string }>): void {
     this.contexts.push(context);
-    if (context.requestedExtensions.includes(ECHO_EXTENSION)) context.activatedExtensions.add(ECHO_EXTENSION);
+    if (context.requestedExtensions.includes(ECHO_EXTENSION))
+      context.activatedExtensions.add(ECHO_EXTENSION);
   }
 
   async sendMessage(request: { message?: Message }, context: CallContext<{ user: string }>) {
     this.#record(context);
     const text = firstText(request.message);
-    if (text === "fail") throw new TaskNotFoundError("Task nope not found", { metadata: { taskId: "nope" } });
+    if (text === "fail")
+      throw new TaskNotFoundError("Task nope not found", { metadata: { taskId: "nope" } });
     if (text === "crash") throw new Error("the database password is hunter2");
-    if (text === "task") return create(SendMessageResponseSchema, { payload: { case: "task", value: task("t-1", TaskState.COMPLETED) } });
-    return create(SendMessageResponseSchema, { payload: { case: "message", value: reply(text, request.message?.contextId ?? "") } });
+    if (text === "task")
+      return create(SendMessageResponseSchema, {
+        payload: { case: "task", value: task("t-1", TaskState.COMPLETED) },
+      });
+    return create(SendMessageResponseSchema, {
+      payload: { case: "message", value: reply(text, request.message?.contextId ?? "") },
+    });
   }
 
-  async *sendStreamingMessage(request: { message?: Message }, context: CallContext<{ user: string }>) {
+  async *sendStreamingMessage(
+    request: { message?: Message },
+    context: CallContext<{ user: string }>,
+  ) {
     this.#record(context);
     const text = firstText(request.message);
     try {
-      if (text === "fail-early") throw new UnsupportedOperationError("streaming is off for this text");
+      if (text === "fail-early")
+        throw new UnsupportedOperationError("streaming is off for this text");
       if (text === "slow") {
-        yield create(StreamResponseSchema, { payload: { case: "task", value: task("t-slow", TaskState.WORKING) } });
+        yield create(StreamResponseSchema, {
+          payload: { case: "task", value: task("t-slow", TaskState.WORKING) },
+        });
         while (!context.signal.aborted) await new Promise((r) => setTimeout(r, 10));
         this.streamAborted = true;
         return;
@@ -62,38 +78,64 @@ export class TestAgent implements A2AServiceHandler<{ user: string }> {
       const count = /^count (\d+)$/.exec(text)?.[1];
       if (count !== undefined) {
         for (let i = 0; i < Number(count); i++) {
-          yield create(StreamResponseSchema, { payload: { case: "message", value: reply(`event ${i}`, "") } });
+          yield create(StreamResponseSchema, {
+            payload: { case: "message", value: reply(`event ${i}`, "") },
+          });
         }
         return;
       }
-      yield create(StreamResponseSchema, { payload: { case: "task", value: task("t-2", TaskState.SUBMITTED) } });
       yield create(StreamResponseSchema, {
-        payload: { case: "statusUpdate", value: { taskId: "t-2", contextId: "c-1", status: { state: TaskState.WORKING } } },
+        payload: { case: "task", value: task("t-2", TaskState.SUBMITTED) },
+      });
+      yield create(StreamResponseSchema, {
+        payload: {
+          case: "statusUpdate",
+          value: { taskId: "t-2", contextId: "c-1", status: { state: TaskState.WORKING } },
+        },
       });
       if (text === "fail-late") throw new Error("exploded with secret details");
       yield create(StreamResponseSchema, {
         payload: {
           case: "artifactUpdate",
-          value: { taskId: "t-2", contextId: "c-1", artifact: { artifactId: "a-1", parts: [{ content: { case: "text", value: text } }] }, lastChunk: true },
+          value: {
+            taskId: "t-2",
+            contextId: "c-1",
+            artifact: { artifactId: "a-1", parts: [{ content: { case: "text", value: text } }] },
+            lastChunk: true,
+          },
         },
       });
       yield create(StreamResponseSchema, {
-        payload: { case: "statusUpdate", value: { taskId: "t-2", contextId: "c-1", status: { state: TaskState.COMPLETED } } },
+        payload: {
+          case: "statusUpdate",
+          value: { taskId: "t-2", contextId: "c-1", status: { state: TaskState.COMPLETED } },
+        },
       });
     } finally {
       this.streamFinally = true;
     }
   }
 
-  async getTask(request: { id: string; historyLength?: number }, context: CallContext<{ user: string }>) {
+  async getTask(
+    request: { id: string; historyLength?: number },
+    context: CallContext<{ user: string }>,
+  ) {
     this.#record(context);
-    if (request.id === "missing") throw new TaskNotFoundError(`Task ${request.id} not found`, { metadata: { taskId: request.id } });
+    if (request.id === "missing")
+      throw new TaskNotFoundError(`Task ${request.id} not found`, {
+        metadata: { taskId: request.id },
+      });
     return task(request.id, TaskState.WORKING);
   }
 
   async listTasks(_request: unknown, context: CallContext<{ user: string }>) {
     this.#record(context);
-    return create(ListTasksResponseSchema, { tasks: [], nextPageToken: "", pageSize: 50, totalSize: 0 });
+    return create(ListTasksResponseSchema, {
+      tasks: [],
+      nextPageToken: "",
+      pageSize: 50,
+      totalSize: 0,
+    });
   }
 
   async cancelTask(request: { id: string }, context: CallContext<{ user: string }>) {
@@ -103,27 +145,45 @@ export class TestAgent implements A2AServiceHandler<{ user: string }> {
 
   async *subscribeToTask(request: { id: string }, context: CallContext<{ user: string }>) {
     this.#record(context);
-    yield create(StreamResponseSchema, { payload: { case: "task", value: task(request.id, TaskState.WORKING) } });
     yield create(StreamResponseSchema, {
-      payload: { case: "statusUpdate", value: { taskId: request.id, contextId: "c-1", status: { state: TaskState.COMPLETED } } },
+      payload: { case: "task", value: task(request.id, TaskState.WORKING) },
+    });
+    yield create(StreamResponseSchema, {
+      payload: {
+        case: "statusUpdate",
+        value: { taskId: request.id, contextId: "c-1", status: { state: TaskState.COMPLETED } },
+      },
     });
   }
 
-  async createTaskPushNotificationConfig(request: TaskPushNotificationConfig, context: CallContext<{ user: string }>) {
+  async createTaskPushNotificationConfig(
+    request: TaskPushNotificationConfig,
+    context: CallContext<{ user: string }>,
+  ) {
     this.#record(context);
-    const config = create(TaskPushNotificationConfigSchema, { ...request, id: request.id || `cfg-${this.configs.size + 1}` });
+    const config = create(TaskPushNotificationConfigSchema, {
+      ...request,
+      id: request.id || `cfg-${this.configs.size + 1}`,
+    });
     this.configs.set(`${config.taskId}/${config.id}`, config);
     return config;
   }
 
-  async getTaskPushNotificationConfig(request: { taskId: string; id: string }, context: CallContext<{ user: string }>) {
+  async getTaskPushNotificationConfig(
+    request: { taskId: string; id: string },
+    context: CallContext<{ user: string }>,
+  ) {
     this.#record(context);
     const config = this.configs.get(`${request.taskId}/${request.id}`);
-    if (config === undefined) throw new TaskNotFoundError(`no push config ${request.id} for task ${request.taskId}`);
+    if (config === undefined)
+      throw new TaskNotFoundError(`no push config ${request.id} for task ${request.taskId}`);
     return config;
   }
 
-  async listTaskPushNotificationConfigs(request: { taskId: string }, context: CallContext<{ user: string }>) {
+  async listTaskPushNotificationConfigs(
+    request: { taskId: string },
+    context: CallContext<{ user: string }>,
+  ) {
     this.#record(context);
     const configs = [...this.configs.values()].filter((c) => c.taskId === request.taskId);
     return create(ListTaskPushNotificationConfigsResponseSchema, { configs });
@@ -135,7 +195,9 @@ export class TestAgent implements A2AServiceHandler<{ user: string }> {
       name: "Test agent",
       description: "Answers the binding tests",
       version: "1.0.0",
-      supportedInterfaces: [{ url: "http://127.0.0.1/", protocolBinding: "JSONRPC", protocolVersion: "1.0" }],
+      supportedInterfaces: [
+        { url: "http://127.0.0.1/", protocolBinding: "JSONRPC", protocolVersion: "1.0" },
+      ],
       capabilities: { streaming: true },
       defaultInputModes: ["text/plain"],
       defaultOutputModes: ["text/plain"],
@@ -143,7 +205,10 @@ export class TestAgent implements A2AServiceHandler<{ user: string }> {
     });
   }
 
-  async deleteTaskPushNotificationConfig(request: { taskId: string; id: string }, context: CallContext<{ user: string }>) {
+  async deleteTaskPushNotificationConfig(
+    request: { taskId: string; id: string },
+    context: CallContext<{ user: string }>,
+  ) {
     this.#record(context);
     this.configs.delete(`${request.taskId}/${request.id}`);
     return create(EmptySchema);
@@ -160,7 +225,9 @@ export function task(id: string, state: TaskState): Task {
     id,
     contextId: "c-1",
     status: { state, timestamp: { seconds: 1_700_000_000n, nanos: 0 } },
-    history: [{ messageId: "m-0", role: Role.USER, parts: [{ content: { case: "text", value: "hello" } }] }],
+    history: [
+      { messageId: "m-0", role: Role.USER, parts: [{ content: { case: "text", value: "hello" } }] },
+    ],
   });
 }
 

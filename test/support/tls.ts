@@ -30,7 +30,10 @@ export function selfSignedCertificate(): { key: string; cert: string } {
       ],
       { stdio: "pipe" },
     );
-    return { key: readFileSync(join(dir, "key.pem"), "utf8"), cert: readFileSync(join(dir, "cert.pem"), "utf8") };
+    return {
+      key: readFileSync(join(dir, "key.pem"), "utf8"),
+      cert: readFileSync(join(dir, "cert.pem"), "utf8"),
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -11,7 +11,12 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { capabilitiesFromEnv, profileFromEnv, startExampleAgent, type ExampleAgent } from "../../generated-example/agent/echo-agent.js";
+import {
+  capabilitiesFromEnv,
+  profileFromEnv,
+  startExampleAgent,
+  type ExampleAgent,
+} from "../../generated-example/agent/echo-agent.js";
 import { InvalidParamsError } from "../../generated-example/gen/a2a_a2a_errors.js";
 import { A2AServiceJsonRpcClient } from "../../generated-example/gen/a2a_a2a_jsonrpc_client.js";
 import { Role, TaskState } from "../../generated-example/gen/a2a_pb.js";
@@ -30,9 +35,17 @@ beforeAll(async () => {
       body += c;
     });
     req.on("end", () => {
-      const event = JSON.parse(body) as { statusUpdate?: { taskId: string; status: { state: string } }; task?: { id: string; status: { state: string } } };
-      if (event.statusUpdate !== undefined) received.push({ taskId: event.statusUpdate.taskId, state: event.statusUpdate.status.state });
-      if (event.task !== undefined) received.push({ taskId: event.task.id, state: event.task.status.state });
+      const event = JSON.parse(body) as {
+        statusUpdate?: { taskId: string; status: { state: string } };
+        task?: { id: string; status: { state: string } };
+      };
+      if (event.statusUpdate !== undefined)
+        received.push({
+          taskId: event.statusUpdate.taskId,
+          state: event.statusUpdate.status.state,
+        });
+      if (event.task !== undefined)
+        received.push({ taskId: event.task.id, state: event.task.status.state });
       res.writeHead(204).end();
     });
   });
@@ -44,35 +57,53 @@ afterAll(async () => {
 });
 
 const withWebhook = (url: string) => ({
-  message: { messageId: `tck-complete-task-${crypto.randomUUID().slice(0, 8)}`, role: Role.USER, parts: [{ content: { case: "text" as const, value: "push" } }] },
+  message: {
+    messageId: `tck-complete-task-${crypto.randomUUID().slice(0, 8)}`,
+    role: Role.USER,
+    parts: [{ content: { case: "text" as const, value: "push" } }],
+  },
   configuration: { taskPushNotificationConfig: { url, token: "tck-token" } },
 });
 
 describe("loopback webhooks", () => {
   it("the TCK profile accepts a webhook on localhost and delivers the task's events to it", async () => {
-    const response = await new A2AServiceJsonRpcClient({ url: tck.endpoints.jsonrpc }).sendMessage(withWebhook(webhookUrl));
+    const response = await new A2AServiceJsonRpcClient({ url: tck.endpoints.jsonrpc }).sendMessage(
+      withWebhook(webhookUrl),
+    );
     const task = response.payload.case === "task" ? response.payload.value : undefined;
     expect(task?.status?.state).toBe(TaskState.COMPLETED);
     const deadline = Date.now() + 20_000;
-    while (!received.some((e) => e.taskId === task?.id && e.state === "TASK_STATE_COMPLETED") && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    expect(received.filter((e) => e.taskId === task?.id).map((e) => e.state)).toContain("TASK_STATE_COMPLETED");
+    while (
+      !received.some((e) => e.taskId === task?.id && e.state === "TASK_STATE_COMPLETED") &&
+      Date.now() < deadline
+    )
+      await new Promise((r) => setTimeout(r, 50));
+    expect(received.filter((e) => e.taskId === task?.id).map((e) => e.state)).toContain(
+      "TASK_STATE_COMPLETED",
+    );
   });
 
   it("the default profile refuses it at creation (InvalidParams on the url), and nothing is delivered", async () => {
     const before = received.length;
-    const error = await new A2AServiceJsonRpcClient({ url: plain.endpoints.jsonrpc }).sendMessage(withWebhook(webhookUrl)).then(
-      () => undefined,
-      (e: unknown) => e,
-    );
+    const error = await new A2AServiceJsonRpcClient({ url: plain.endpoints.jsonrpc })
+      .sendMessage(withWebhook(webhookUrl))
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
     expect(error).toBeInstanceOf(InvalidParamsError);
-    expect((error as Error).message).toMatch(/configuration\.taskPushNotificationConfig\.url is not allowed/);
+    expect((error as Error).message).toMatch(
+      /configuration\.taskPushNotificationConfig\.url is not allowed/,
+    );
     expect(received.length).toBe(before);
   });
 });
 
 describe("HTTP+JSON Content-Type", () => {
   const get = async (agent: ExampleAgent, path: string) => {
-    const response = await fetch(`${agent.endpoints.rest}${path}`, { headers: { "a2a-version": "1.0" } });
+    const response = await fetch(`${agent.endpoints.rest}${path}`, {
+      headers: { "a2a-version": "1.0" },
+    });
     await response.arrayBuffer();
     return [response.status, response.headers.get("content-type")];
   };
@@ -90,15 +121,28 @@ describe("HTTP+JSON Content-Type", () => {
 
 describe("A2A_PROFILE and A2A_CAPABILITIES", () => {
   it("names the profile; empty or absent is the default; anything else is refused", () => {
-    expect([profileFromEnv(undefined), profileFromEnv(""), profileFromEnv("default"), profileFromEnv("tck")]).toEqual(["default", "default", "default", "tck"]);
+    expect([
+      profileFromEnv(undefined),
+      profileFromEnv(""),
+      profileFromEnv("default"),
+      profileFromEnv("tck"),
+    ]).toEqual(["default", "default", "default", "tck"]);
     expect(() => profileFromEnv("TCK")).toThrow(/A2A_PROFILE must be "default" or "tck"/);
   });
 
   it("A2A_CAPABILITIES lists the optional capabilities declared: absent or empty all, none none, unknown names refused", () => {
     const all = { streaming: true, pushNotifications: true, extendedAgentCard: true };
     expect([capabilitiesFromEnv(undefined), capabilitiesFromEnv(" ")]).toEqual([all, all]);
-    expect(capabilitiesFromEnv("none")).toEqual({ streaming: false, pushNotifications: false, extendedAgentCard: false });
-    expect(capabilitiesFromEnv("streaming, extendedAgentCard")).toEqual({ streaming: true, pushNotifications: false, extendedAgentCard: true });
+    expect(capabilitiesFromEnv("none")).toEqual({
+      streaming: false,
+      pushNotifications: false,
+      extendedAgentCard: false,
+    });
+    expect(capabilitiesFromEnv("streaming, extendedAgentCard")).toEqual({
+      streaming: true,
+      pushNotifications: false,
+      extendedAgentCard: true,
+    });
     expect(() => capabilitiesFromEnv("streaming,push")).toThrow(/unknown capabilities push/);
   });
 });

@@ -55,9 +55,33 @@ const A2A_JSON =
 
 export const TCK_EXPECTED_OUTCOMES: Readonly<Record<string, readonly TckExpectedOutcome[]>> = {
   // --- v1.0.0 (the TCK's pin) vs v1.0.1 (the default agent) ------------------------------------
-  "PUSH-DELIVER-001": [{ result: "skipped", transports: BINDINGS, profiles: ["default"], message: /Webhook host localhost is not allowed$/, reason: SSRF }],
-  "PUSH-DELIVER-002": [{ result: "skipped", transports: BINDINGS, profiles: ["default"], message: /Webhook host localhost is not allowed$/, reason: SSRF }],
-  "PUSH-DELIVER-003": [{ result: "skipped", transports: BINDINGS, profiles: ["default"], message: /Webhook host localhost is not allowed$/, reason: SSRF }],
+  "PUSH-DELIVER-001": [
+    {
+      result: "skipped",
+      transports: BINDINGS,
+      profiles: ["default"],
+      message: /Webhook host localhost is not allowed$/,
+      reason: SSRF,
+    },
+  ],
+  "PUSH-DELIVER-002": [
+    {
+      result: "skipped",
+      transports: BINDINGS,
+      profiles: ["default"],
+      message: /Webhook host localhost is not allowed$/,
+      reason: SSRF,
+    },
+  ],
+  "PUSH-DELIVER-003": [
+    {
+      result: "skipped",
+      transports: BINDINGS,
+      profiles: ["default"],
+      message: /Webhook host localhost is not allowed$/,
+      reason: SSRF,
+    },
+  ],
   "HTTP_JSON-SVC-001": [
     {
       result: "failed",
@@ -91,7 +115,8 @@ export const TCK_EXPECTED_OUTCOMES: Readonly<Record<string, readonly TckExpected
     {
       result: "failed",
       transports: BINDINGS,
-      message: /Operation failed: (\[41[05]\] |\[400\] )?This agent accepts text\/plain only, not application\/x-unsupported-tck-type/,
+      message:
+        /Operation failed: (\[41[05]\] |\[400\] )?This agent accepts text\/plain only, not application\/x-unsupported-tck-type/,
       reason:
         'TCK defect: the requirement has no expected_error, so test_must_requirement asserts that the SendMessage SUCCEEDS, while its own description (spec v1.0.0 and v1.0.1 §3.1.1: "A Media Type provided in the request\'s message parts that is not supported by the agent MUST result in ContentTypeNotSupportedError") requires the error. The agent returns exactly that error (JSON-RPC -32005; HTTP 415 with errors=v1.0.0, 400 with v1.0.1; gRPC INVALID_ARGUMENT), as the failure message shows.',
     },
@@ -100,7 +125,8 @@ export const TCK_EXPECTED_OUTCOMES: Readonly<Record<string, readonly TckExpected
     {
       result: "failed",
       transports: BINDINGS,
-      message: /Operation failed: (\[400\] )?message\.contextId "tck-client-context-rejected-[0-9a-f]+" is not a context of this agent/,
+      message:
+        /Operation failed: (\[400\] )?message\.contextId "tck-client-context-rejected-[0-9a-f]+" is not a context of this agent/,
       reason:
         'TCK defect: no expected_error, so the runner asserts success, while the description (spec §3.4.1, both versions: "If an agent cannot accept a client-provided contextId, it MUST reject the request with an error and MUST NOT generate a new contextId for the response") requires an error. The agent rejects the unknown contextId with InvalidParamsError and creates nothing, as the message shows.',
     },
@@ -146,7 +172,8 @@ export const TCK_EXPECTED_OUTCOMES: Readonly<Record<string, readonly TckExpected
     {
       result: "xfailed",
       transports: BINDINGS,
-      message: /message\.contextId "tck-client-context-001-[0-9a-f]+" is not a context of this agent/,
+      message:
+        /message\.contextId "tck-client-context-001-[0-9a-f]+" is not a context of this agent/,
       reason:
         'A MAY the agent does not take: spec §3.4.1 "Agents MAY accept and preserve client-provided contextId values". The example agent accepts only contextIds it issued (clientContextIds: "known"), so a client cannot open or guess another conversation by naming it, and rejects others with an error: the CORE-MULTI-002a branch.',
     },
@@ -156,7 +183,10 @@ export const TCK_EXPECTED_OUTCOMES: Readonly<Record<string, readonly TckExpected
       result: "skipped",
       transports: ["jsonrpc", "http_json"],
       message: /^Agent supports push notifications$/,
-      reason: declares("pushNotifications", "ACTS CORE-CAP-001 / PUSH-CFG-004 (PushNotificationNotSupportedError, test/conformance/acts.test.ts)"),
+      reason: declares(
+        "pushNotifications",
+        "ACTS CORE-CAP-001 / PUSH-CFG-004 (PushNotificationNotSupportedError, test/conformance/acts.test.ts)",
+      ),
     },
   ],
   "CORE-CAP-002": [
@@ -164,7 +194,10 @@ export const TCK_EXPECTED_OUTCOMES: Readonly<Record<string, readonly TckExpected
       result: "skipped",
       transports: ["jsonrpc"],
       message: /^Agent supports streaming$/,
-      reason: declares("streaming", "ACTS CORE-CAP-002 (UnsupportedOperationError) and test/e2e/example-agent/example-agent.test.ts"),
+      reason: declares(
+        "streaming",
+        "ACTS CORE-CAP-002 (UnsupportedOperationError) and test/e2e/example-agent/example-agent.test.ts",
+      ),
     },
   ],
   "CORE-CAP-003": [
@@ -199,7 +232,8 @@ export const TCK_EXPECTED_OUTCOMES: Readonly<Record<string, readonly TckExpected
       transports: ["grpc"],
       test: "test_push_not_supported_returns_unimplemented",
       profiles: ["default:capabilities-off"],
-      message: /expected PushNotificationNotSupportedError \(UNIMPLEMENTED\), got FAILED_PRECONDITION/,
+      message:
+        /expected PushNotificationNotSupportedError \(UNIMPLEMENTED\), got FAILED_PRECONDITION/,
       reason:
         "v1.0.0 vs v1.0.1 (the default agent with push notifications off): the §5.4 error table maps PushNotificationNotSupportedError to gRPC `UNIMPLEMENTED` in v1.0.0 and to `FAILED_PRECONDITION` in v1.0.1, which the default agent follows. The TCK profile (errors=v1.0.0) passes it.",
     },

@@ -11,7 +11,11 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { anythingMissing, checkPrerequisites, missingReport } from "../../scripts/tck/prerequisites.mjs";
+import {
+  anythingMissing,
+  checkPrerequisites,
+  missingReport,
+} from "../../scripts/tck/prerequisites.mjs";
 
 const dir = mkdtempSync(join(tmpdir(), "tck-prereq-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -43,26 +47,46 @@ describe("the prerequisites check", () => {
     expect(r.modules.map((m) => m.module)).toEqual(["httpx", "grpc"]);
     expect(r.programs.map((p) => p.program)).toEqual(["protoc", "grpc_python_plugin"]);
     const report = missingReport(r);
-    expect(report).toContain("httpx (Debian python3-httpx, pip httpx), grpc (Debian python3-grpcio, pip grpcio)");
-    expect(report).toContain("protoc (Debian protobuf-compiler), grpc_python_plugin (Debian protobuf-compiler-grpc)");
-    expect(report).toContain("sudo apt-get install -y python3-httpx python3-grpcio protobuf-compiler protobuf-compiler-grpc\n");
+    expect(report).toContain(
+      "httpx (Debian python3-httpx, pip httpx), grpc (Debian python3-grpcio, pip grpcio)",
+    );
+    expect(report).toContain(
+      "protoc (Debian protobuf-compiler), grpc_python_plugin (Debian protobuf-compiler-grpc)",
+    );
+    expect(report).toContain(
+      "sudo apt-get install -y python3-httpx python3-grpcio protobuf-compiler protobuf-compiler-grpc\n",
+    );
     expect(report).toContain(`${python} -m pip install httpx grpcio`);
     expect(report).toMatch(/nothing was installed/);
   });
 
   it("nothing missing: no report, and the programs' paths for the harness", () => {
     const bin = programs("protoc", "grpc_python_plugin");
-    const r = checkPrerequisites({ repoRoot, env: { A2A_TCK_PYTHON: fakePython("python-all", [3, 12], []), PATH: bin } });
+    const r = checkPrerequisites({
+      repoRoot,
+      env: { A2A_TCK_PYTHON: fakePython("python-all", [3, 12], []), PATH: bin },
+    });
     expect(anythingMissing(r)).toBe(false);
-    expect(r.paths).toMatchObject({ protoc: join(bin, "protoc"), grpc_python_plugin: join(bin, "grpc_python_plugin") });
-    expect(r.paths["google-proto-files"]).toBe(join(repoRoot, "node_modules", "google-proto-files"));
+    expect(r.paths).toMatchObject({
+      protoc: join(bin, "protoc"),
+      grpc_python_plugin: join(bin, "grpc_python_plugin"),
+    });
+    expect(r.paths["google-proto-files"]).toBe(
+      join(repoRoot, "node_modules", "google-proto-files"),
+    );
   });
 
   it("a Python older than 3.11, or none at all, is the problem named", () => {
     const bin = programs("protoc", "grpc_python_plugin");
-    const old = checkPrerequisites({ repoRoot, env: { A2A_TCK_PYTHON: fakePython("python-old", [3, 9], []), PATH: bin } });
+    const old = checkPrerequisites({
+      repoRoot,
+      env: { A2A_TCK_PYTHON: fakePython("python-old", [3, 9], []), PATH: bin },
+    });
     expect(missingReport(old)).toMatch(/is Python 3\.9; the TCK needs ≥ 3\.11/);
-    const none = checkPrerequisites({ repoRoot, env: { A2A_TCK_PYTHON: join(dir, "no-such-python"), PATH: bin } });
+    const none = checkPrerequisites({
+      repoRoot,
+      env: { A2A_TCK_PYTHON: join(dir, "no-such-python"), PATH: bin },
+    });
     expect(anythingMissing(none)).toBe(true);
     expect(missingReport(none)).toMatch(/cannot run .*no-such-python/);
   });

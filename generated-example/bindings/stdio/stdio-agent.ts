@@ -17,9 +17,14 @@ const handler = createA2AServiceTaskHandler({
 });
 const authenticate = ({ serviceParameters }: AuthRequest): undefined => {
   const header = serviceParameters.get("authorization");
-  if (header !== undefined && header !== "Bearer secret") throw new UnauthenticatedError("Unknown bearer token");
+  if (header !== undefined && header !== "Bearer secret")
+    throw new UnauthenticatedError("Unknown bearer token");
   return undefined;
 };
-await serveStdio(handler, { versionWhenMissing: "1.0", authenticate, logger: { error: (m, e) => console.error(m, e) } });
+await serveStdio(handler, {
+  versionWhenMissing: "1.0",
+  authenticate,
+  logger: { error: (m, e) => console.error(m, e) },
+});
 shutdown.abort();
 process.exit(0);

@@ -28,7 +28,9 @@ import { stdioOperations } from "./stdio-operations.js";
  * caller gets as that error. Exported, so that filling the last place leaves no unused code.
  */
 export function unfilledStdioClient(place: string): never {
-  throw new UnsupportedOperationError(`${place}: not filled in yet (A2A-SCAFFOLD, stdio-client.ts)`);
+  throw new UnsupportedOperationError(
+    `${place}: not filled in yet (A2A-SCAFFOLD, stdio-client.ts)`,
+  );
 }
 
 /** One call as the client sends it: operation (its wire name), ProtoJSON request, service parameters (the connection gives it its id). */
@@ -79,10 +81,17 @@ export interface StdioProcessConnection extends StdioConnection {
  * On this binding: `url` is the agent's executable (run with `options.args`); one frame per line
  * on its stdin (calls, cancels) and stdout (answers); its stderr is passed through.
  */
-export function openStdioChannel(url: string, events: FramedChannelEvents<string>, options: StdioConnectOptions = {}): StdioChannel {
+export function openStdioChannel(
+  url: string,
+  events: FramedChannelEvents<string>,
+  options: StdioConnectOptions = {},
+): StdioChannel {
   const child = spawn(url, [...(options.args ?? [])], {
     stdio: ["pipe", "pipe", "inherit"],
-    env: { ...(options.env ?? process.env), A2A_SERVICE_PARAMETERS: JSON.stringify(options.serviceParameters ?? {}) },
+    env: {
+      ...(options.env ?? process.env),
+      A2A_SERVICE_PARAMETERS: JSON.stringify(options.serviceParameters ?? {}),
+    },
   });
   const stdin = child.stdin!;
   const stdout = child.stdout!;
@@ -97,7 +106,11 @@ export function openStdioChannel(url: string, events: FramedChannelEvents<string
     }
   });
   child.once("error", (e) => events.closed(e));
-  child.once("exit", (code, signal) => events.closed(new Error(`the agent process ${url} exited (${signal ?? code}) before the call ended`)));
+  child.once("exit", (code, signal) =>
+    events.closed(
+      new Error(`the agent process ${url} exited (${signal ?? code}) before the call ended`),
+    ),
+  );
   stdin.on("error", () => undefined); // a child that exited: its exit fails the calls
   const exited = () => child.exitCode !== null || child.signalCode !== null;
   return {
@@ -128,7 +141,10 @@ export const stdioClientFrames: FramedClientCodec<string> = jsonClientFrames;
  * On this binding: one child process per connection, every call on its pipes, told apart by the
  * lines' `id`, which the connection assigns.
  */
-export function connectStdio(url: string, options: StdioConnectOptions = {}): StdioProcessConnection {
+export function connectStdio(
+  url: string,
+  options: StdioConnectOptions = {},
+): StdioProcessConnection {
   const connection = createFramedConnection<StdioChannel>({
     open: (events) => openStdioChannel(url, events, options),
     frames: stdioClientFrames,
@@ -156,7 +172,15 @@ export function decodeStdioError(error: unknown): Error {
 /** The Transport of the https://protoc-gen-a2a.github.io/bindings/stdio/v1 binding: every typed call as frames. */
 export class StdioTransport extends FramedTransport {
   constructor(options: StdioClientOptions) {
-    super({ operations: stdioOperations, errors: errorRegistry, connect: connectStdio, decodeError: decodeStdioError }, options);
+    super(
+      {
+        operations: stdioOperations,
+        errors: errorRegistry,
+        connect: connectStdio,
+        decodeError: decodeStdioError,
+      },
+      options,
+    );
   }
 }
 

@@ -8,7 +8,12 @@
 // as the JSON-RPC, HTTP+JSON and gRPC servers). Fill the places marked A2A-SCAFFOLD; a rerun of
 // `protoc-gen-a2a scaffold-binding` leaves this file alone.
 import type { Readable, Writable } from "node:stream";
-import { toJsonRpcError, type A2AError, type JsonRpcErrorObject, type ServerOptions } from "@protoc-gen-a2a/runtime";
+import {
+  toJsonRpcError,
+  type A2AError,
+  type JsonRpcErrorObject,
+  type ServerOptions,
+} from "@protoc-gen-a2a/runtime";
 import {
   createFramedBindingServer,
   decodeJsonCallFrame,
@@ -22,8 +27,19 @@ import {
   type FramedServerConnection,
   type JsonAnswerFrame,
 } from "@protoc-gen-a2a/runtime/binding";
-import { errorSpecs, InvalidRequestError, UnsupportedOperationError } from "../../gen/a2a_a2a_errors.js";
-import { A2AServiceOperationsByName, A2AServiceRequiredFields, A2AServiceResponseFields, dispatchA2AService, type A2AServiceHandler, type A2AServiceOperationName } from "../../gen/a2a_a2a_handler.js";
+import {
+  errorSpecs,
+  InvalidRequestError,
+  UnsupportedOperationError,
+} from "../../gen/a2a_a2a_errors.js";
+import {
+  A2AServiceOperationsByName,
+  A2AServiceRequiredFields,
+  A2AServiceResponseFields,
+  dispatchA2AService,
+  type A2AServiceHandler,
+  type A2AServiceOperationName,
+} from "../../gen/a2a_a2a_handler.js";
 import { A2AServiceRequestJsonReaders } from "../../gen/a2a_a2a_json.js";
 import { STDIO_PROTOCOL_BINDING, stdioOperations } from "./stdio-operations.js";
 
@@ -52,7 +68,9 @@ export type StdioBindingServer = FramedBindingServer<JsonRpcErrorObject>;
  * caller gets as that error. Exported, so that filling the last place leaves no unused code.
  */
 export function unfilledStdioServer(place: string): never {
-  throw new UnsupportedOperationError(`${place}: not filled in yet (A2A-SCAFFOLD, stdio-server.ts)`);
+  throw new UnsupportedOperationError(
+    `${place}: not filled in yet (A2A-SCAFFOLD, stdio-server.ts)`,
+  );
 }
 
 /**
@@ -88,12 +106,19 @@ export function peekStdioCallId(frame: unknown): StdioCallId | null {
  * call's own map; add what your transport carries elsewhere (connection-level headers set at
  * connect time, a message's metadata `a2a-service-parameters` as fallback).
  */
-export function stdioServiceParameters(call: StdioInboundCall, connection: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
+export function stdioServiceParameters(
+  call: StdioInboundCall,
+  connection: Readonly<Record<string, string>>,
+): Readonly<Record<string, string>> {
   // Connection level: the JSON object the parent put in the child's environment variable
   // A2A_SERVICE_PARAMETERS when it started it (stdio has no headers); a line's own values win.
   // Names compared lower-cased.
   const merged: Record<string, string> = {};
-  for (const [name, value] of [...Object.entries(connection), ...Object.entries(call.serviceParameters)]) merged[name.toLowerCase()] = value;
+  for (const [name, value] of [
+    ...Object.entries(connection),
+    ...Object.entries(call.serviceParameters),
+  ])
+    merged[name.toLowerCase()] = value;
   return merged;
 }
 
@@ -126,7 +151,10 @@ export function encodeStdioError(error: A2AError): JsonRpcErrorObject {
  * ending, aborts the handler's signal; {@link serveStdio}'s sink resolves once stdout took the
  * line (its write callback), so a parent that stops reading stops the stream.
  */
-export function createStdioBindingServer<Principal>(handler: A2AServiceHandler<Principal>, options?: ServerOptions<Principal>): StdioBindingServer {
+export function createStdioBindingServer<Principal>(
+  handler: A2AServiceHandler<Principal>,
+  options?: ServerOptions<Principal>,
+): StdioBindingServer {
   return createFramedBindingServer<Principal>(
     {
       operations: A2AServiceOperationsByName,
@@ -135,7 +163,8 @@ export function createStdioBindingServer<Principal>(handler: A2AServiceHandler<P
       requestReaders: A2AServiceRequestJsonReaders,
       responseFields: A2AServiceResponseFields,
       errors: errorSpecs,
-      dispatch: (operation, request, context) => dispatchA2AService(handler, operation as A2AServiceOperationName, request, context),
+      dispatch: (operation, request, context) =>
+        dispatchA2AService(handler, operation as A2AServiceOperationName, request, context),
     },
     STDIO_PROTOCOL_BINDING,
     {
@@ -169,16 +198,26 @@ export interface StdioServeOptions<Principal> extends ServerOptions<Principal> {
  * Serves `handler` on stdin/stdout, one JSON object per line, until stdin ends (then every
  * running call is cancelled): the process is one connection of {@link createStdioBindingServer}.
  */
-export function serveStdio<Principal>(handler: A2AServiceHandler<Principal>, options: StdioServeOptions<Principal> = {}): Promise<void> {
+export function serveStdio<Principal>(
+  handler: A2AServiceHandler<Principal>,
+  options: StdioServeOptions<Principal> = {},
+): Promise<void> {
   const input = options.input ?? process.stdin;
   const output = options.output ?? process.stdout;
   const maxLine = options.maxLineBytes ?? 10 * 1024 * 1024;
-  const parameters = options.connection ?? (JSON.parse(process.env["A2A_SERVICE_PARAMETERS"] ?? "{}") as Record<string, string>);
+  const parameters =
+    options.connection ??
+    (JSON.parse(process.env["A2A_SERVICE_PARAMETERS"] ?? "{}") as Record<string, string>);
   // Each answer line resolves once stdout took it (its write callback): backpressure on the call's stream.
-  const write = (line: JsonAnswerFrame) => new Promise<void>((resolve) => void output.write(`${JSON.stringify(line)}\n`, () => resolve()));
+  const write = (line: JsonAnswerFrame) =>
+    new Promise<void>((resolve) => void output.write(`${JSON.stringify(line)}\n`, () => resolve()));
   const sink = jsonReplySink(write);
   const connection = createStdioBindingServer(handler, options).connect(sink, parameters);
-  const tooLong = () => void sink.error(null, encodeStdioError(new InvalidRequestError(`the line exceeds the limit of ${maxLine} bytes`)));
+  const tooLong = () =>
+    void sink.error(
+      null,
+      encodeStdioError(new InvalidRequestError(`the line exceeds the limit of ${maxLine} bytes`)),
+    );
   const onLine = (text: string) => {
     if (text.trim() === "") return;
     const cancelled = jsonCancelFrameId(text);

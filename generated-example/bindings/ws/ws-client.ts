@@ -77,7 +77,11 @@ export interface WsSocketConnection extends WsConnection {
 }
 
 function rawText(data: RawData): string {
-  const bytes = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
+  const bytes = Buffer.isBuffer(data)
+    ? data
+    : Array.isArray(data)
+      ? Buffer.concat(data)
+      : Buffer.from(data);
   return bytes.toString("utf8");
 }
 
@@ -92,7 +96,11 @@ function rawText(data: RawData): string {
  * On this binding: a `ws:`/`wss:` URL, one WebSocket; text frames in and out (binary answer
  * frames are dropped); `pause`/`resume` stop and restart reading the socket.
  */
-export function openWsChannel(url: string, events: FramedChannelEvents<string>, options: WsConnectOptions = {}): Promise<WsChannel> {
+export function openWsChannel(
+  url: string,
+  events: FramedChannelEvents<string>,
+  options: WsConnectOptions = {},
+): Promise<WsChannel> {
   return new Promise<WsChannel>((resolve, reject) => {
     let opened = false;
     let lastError: Error | undefined;
@@ -131,7 +139,12 @@ export function openWsChannel(url: string, events: FramedChannelEvents<string>, 
     });
     socket.once("close", (code, reason) => {
       const text = reason.toString("utf8");
-      events.closed(new Error(`the WebSocket to ${url} closed (${code}${text !== "" ? ` ${text}` : ""}) before the call ended`, lastError === undefined ? undefined : { cause: lastError }));
+      events.closed(
+        new Error(
+          `the WebSocket to ${url} closed (${code}${text !== "" ? ` ${text}` : ""}) before the call ended`,
+          lastError === undefined ? undefined : { cause: lastError },
+        ),
+      );
     });
   });
 }
@@ -176,7 +189,15 @@ export function decodeWsError(error: unknown): Error {
 /** The Transport of the https://protoc-gen-a2a.github.io/bindings/websocket/v1 binding: every typed call as frames. */
 export class WsTransport extends FramedTransport {
   constructor(options: WsClientOptions) {
-    super({ operations: wsOperations, errors: errorRegistry, connect: connectWs, decodeError: decodeWsError }, options);
+    super(
+      {
+        operations: wsOperations,
+        errors: errorRegistry,
+        connect: connectWs,
+        decodeError: decodeWsError,
+      },
+      options,
+    );
   }
 }
 

@@ -16,22 +16,31 @@ export interface WsBindingUnderTest {
   /** The typed client, default options, on its own socket. */
   readonly client: A2AServiceClient;
   /** Another client of the same server (its own socket) with these options. */
-  readonly clientWith: (options: Pick<ClientOptions, "version" | "tenant" | "extensions">) => A2AServiceClient;
+  readonly clientWith: (
+    options: Pick<ClientOptions, "version" | "tenant" | "extensions">,
+  ) => A2AServiceClient;
   /** The interface URL (`ws://127.0.0.1:<port>/a2a/ws`). */
   readonly url: string;
   close(): Promise<void>;
 }
 
 /** Serves `handler` over the WebSocket binding with `serverOptions` (passed to the server as they are). */
-export async function startWsBinding(handler: A2AServiceHandler<unknown>, serverOptions: ServerOptions<unknown>): Promise<WsBindingUnderTest> {
+export async function startWsBinding(
+  handler: A2AServiceHandler<unknown>,
+  serverOptions: ServerOptions<unknown>,
+): Promise<WsBindingUnderTest> {
   const http = createServer((_request, response) => {
-    response.writeHead(404, { "content-type": "text/plain" }).end("this server speaks WebSocket only, at " + WS_DEFAULT_PATH);
+    response
+      .writeHead(404, { "content-type": "text/plain" })
+      .end("this server speaks WebSocket only, at " + WS_DEFAULT_PATH);
   });
   await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
   const ws = attachWsServer(http, handler, serverOptions);
   const url = `ws://127.0.0.1:${(http.address() as AddressInfo).port}${ws.path}`;
   const clients: A2AServiceWsClient[] = [];
-  const clientWith = (options: Pick<ClientOptions, "version" | "tenant" | "extensions">): A2AServiceClient => {
+  const clientWith = (
+    options: Pick<ClientOptions, "version" | "tenant" | "extensions">,
+  ): A2AServiceClient => {
     // Its own socket: the transport opens `connectWs(url)` at its first call; `close` closes it.
     const client = new A2AServiceWsClient({ ...options, url });
     clients.push(client);
@@ -45,10 +54,15 @@ export async function startWsBinding(handler: A2AServiceHandler<unknown>, server
       await Promise.all(clients.map((c) => c.close()));
       await ws.close();
       http.closeAllConnections();
-      await new Promise<void>((resolve, reject) => http.close((e) => (e === undefined ? resolve() : reject(e))));
+      await new Promise<void>((resolve, reject) =>
+        http.close((e) => (e === undefined ? resolve() : reject(e))),
+      );
     },
   };
 }
 
 /** The factory the kit takes: `(handler, serverOptions) => Promise<{ client, clientWith, close }>`. */
-export const wsBindingFactory = (handler: A2AServiceHandler<unknown>, serverOptions: ServerOptions<unknown>): Promise<WsBindingUnderTest> => startWsBinding(handler, serverOptions);
+export const wsBindingFactory = (
+  handler: A2AServiceHandler<unknown>,
+  serverOptions: ServerOptions<unknown>,
+): Promise<WsBindingUnderTest> => startWsBinding(handler, serverOptions);

@@ -8,7 +8,13 @@
 // as the JSON-RPC, HTTP+JSON and gRPC servers). Fill the places marked A2A-SCAFFOLD; a rerun of
 // `protoc-gen-a2a scaffold-binding` leaves this file alone.
 import type { IncomingMessage, Server as HttpServer } from "node:http";
-import { WriteBudget, toJsonRpcError, type A2AError, type JsonRpcErrorObject, type ServerOptions } from "@protoc-gen-a2a/runtime";
+import {
+  WriteBudget,
+  toJsonRpcError,
+  type A2AError,
+  type JsonRpcErrorObject,
+  type ServerOptions,
+} from "@protoc-gen-a2a/runtime";
 import {
   createFramedBindingServer,
   decodeJsonCallFrame,
@@ -24,8 +30,19 @@ import {
 } from "@protoc-gen-a2a/runtime/binding";
 import { DEFAULT_STALLED_WRITE_TIMEOUT_MS, routeUpgrade } from "@protoc-gen-a2a/runtime/http";
 import { WebSocket, WebSocketServer } from "ws";
-import { errorSpecs, InvalidRequestError, UnsupportedOperationError } from "../../gen/a2a_a2a_errors.js";
-import { A2AServiceOperationsByName, A2AServiceRequiredFields, A2AServiceResponseFields, dispatchA2AService, type A2AServiceHandler, type A2AServiceOperationName } from "../../gen/a2a_a2a_handler.js";
+import {
+  errorSpecs,
+  InvalidRequestError,
+  UnsupportedOperationError,
+} from "../../gen/a2a_a2a_errors.js";
+import {
+  A2AServiceOperationsByName,
+  A2AServiceRequiredFields,
+  A2AServiceResponseFields,
+  dispatchA2AService,
+  type A2AServiceHandler,
+  type A2AServiceOperationName,
+} from "../../gen/a2a_a2a_handler.js";
 import { A2AServiceRequestJsonReaders } from "../../gen/a2a_a2a_json.js";
 import { createWsFlow } from "./ws-flow.js";
 import { WS_PROTOCOL_BINDING, wsOperations } from "./ws-operations.js";
@@ -71,7 +88,10 @@ export function unfilledWsServer(place: string): never {
  * {@link attachWsServer} hands a text frame over as its string, a binary frame as its bytes.
  */
 export function decodeWsCall(frame: unknown): WsInboundCall {
-  if (typeof frame !== "string") throw new InvalidRequestError("binary frames are not part of this binding: send text frames of JSON");
+  if (typeof frame !== "string")
+    throw new InvalidRequestError(
+      "binary frames are not part of this binding: send text frames of JSON",
+    );
   return decodeJsonCallFrame(frame, errorSpecs);
 }
 
@@ -94,7 +114,10 @@ export function peekWsCallId(frame: unknown): WsCallId | null {
  * call's own map; add what your transport carries elsewhere (connection-level headers set at
  * connect time, a message's metadata `a2a-service-parameters` as fallback).
  */
-export function wsServiceParameters(call: WsInboundCall, connection: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
+export function wsServiceParameters(
+  call: WsInboundCall,
+  connection: Readonly<Record<string, string>>,
+): Readonly<Record<string, string>> {
   // Names are case-insensitive (they are HTTP header names at the upgrade): lower-cased here so
   // that a frame's "Authorization" replaces the upgrade's "authorization" instead of joining it.
   // Connection-level values (the upgrade request's A2A-Version, A2A-Extensions, Authorization)
@@ -143,7 +166,10 @@ export function encodeWsError(error: A2AError): JsonRpcErrorObject {
  * resolves `event` once the socket has written the frame out, so a client that reads nothing
  * stops the stream instead of filling the server's memory.
  */
-export function createWsBindingServer<Principal>(handler: A2AServiceHandler<Principal>, options?: ServerOptions<Principal>): WsBindingServer {
+export function createWsBindingServer<Principal>(
+  handler: A2AServiceHandler<Principal>,
+  options?: ServerOptions<Principal>,
+): WsBindingServer {
   return createFramedBindingServer<Principal>(
     {
       operations: A2AServiceOperationsByName,
@@ -152,7 +178,8 @@ export function createWsBindingServer<Principal>(handler: A2AServiceHandler<Prin
       requestReaders: A2AServiceRequestJsonReaders,
       responseFields: A2AServiceResponseFields,
       errors: errorSpecs,
-      dispatch: (operation, request, context) => dispatchA2AService(handler, operation as A2AServiceOperationName, request, context),
+      dispatch: (operation, request, context) =>
+        dispatchA2AService(handler, operation as A2AServiceOperationName, request, context),
     },
     WS_PROTOCOL_BINDING,
     {
@@ -186,7 +213,11 @@ export const WS_STALLED_CLOSE_CODE = 1008;
 const WS_STALLED_CLOSE_GRACE_MS = 1000;
 
 /** The upgrade request's headers taken as connection-level service parameters by default. */
-export const WS_UPGRADE_PARAMETERS: readonly string[] = ["a2a-version", "a2a-extensions", "authorization"];
+export const WS_UPGRADE_PARAMETERS: readonly string[] = [
+  "a2a-version",
+  "a2a-extensions",
+  "authorization",
+];
 
 /** Options of {@link attachWsServer}: the standard servers' options, and the socket's. */
 export interface WsServerOptions<Principal> extends ServerOptions<Principal> {
@@ -248,7 +279,11 @@ export interface WsServerAttachment {
  * share the one listener. Each socket is bounded by bytes (`maxBufferedBytes`,
  * `stalledWriteTimeoutMs`) and by calls (`maxCallsPerSocket`), all of them together by `writeBudget`.
  */
-export function attachWsServer<Principal>(server: HttpServer, handler: A2AServiceHandler<Principal>, options: WsServerOptions<Principal> = {}): WsServerAttachment {
+export function attachWsServer<Principal>(
+  server: HttpServer,
+  handler: A2AServiceHandler<Principal>,
+  options: WsServerOptions<Principal> = {},
+): WsServerAttachment {
   const path = options.path ?? WS_DEFAULT_PATH;
   const maxFrame = options.maxFrameBytes ?? WS_DEFAULT_MAX_FRAME_BYTES;
   const maxCalls = options.maxCallsPerSocket ?? 1_000;
@@ -256,7 +291,12 @@ export function attachWsServer<Principal>(server: HttpServer, handler: A2AServic
   const pingMs = options.pingIntervalMs ?? 30_000;
   const maxBufferedBytes = options.maxBufferedBytes ?? WS_DEFAULT_MAX_BUFFERED_BYTES;
   const stalledWriteTimeoutMs = options.stalledWriteTimeoutMs ?? DEFAULT_STALLED_WRITE_TIMEOUT_MS;
-  const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayloadBytes ?? maxFrame * 4, perMessageDeflate: false, clientTracking: true });
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: options.maxPayloadBytes ?? maxFrame * 4,
+    perMessageDeflate: false,
+    clientTracking: true,
+  });
   const binding = createWsBindingServer(handler, options);
   const budget = options.writeBudget ?? new WriteBudget();
 
@@ -272,7 +312,9 @@ export function attachWsServer<Principal>(server: HttpServer, handler: A2AServic
       },
     });
     // What the socket holds unwritten counts in the write budget; over it, the socket that waited longest is dropped.
-    const pending = budget.watch(() => socket.terminate(), { measure: () => socket.bufferedAmount });
+    const pending = budget.watch(() => socket.terminate(), {
+      measure: () => socket.bufferedAmount,
+    });
     // Every frame waits for room (the socket under its bound) before it is encoded, and resolves
     // once ws has handed it to the OS (its send callback): a stream's next event is not taken
     // from the handler before the previous one left, and a peer that stops reading stops the
@@ -298,7 +340,8 @@ export function attachWsServer<Principal>(server: HttpServer, handler: A2AServic
     };
     const sink = jsonReplySink(send);
     const connection = binding.connect(sink, parameters);
-    const refuse = (id: WsCallId | null, error: A2AError) => void sink.error(id, encodeWsError(error));
+    const refuse = (id: WsCallId | null, error: A2AError) =>
+      void sink.error(id, encodeWsError(error));
     let running = 0;
     let alive = true;
     socket.on("pong", () => {
@@ -317,17 +360,30 @@ export function attachWsServer<Principal>(server: HttpServer, handler: A2AServic
     ping?.unref();
 
     socket.on("message", (data, isBinary) => {
-      const bytes = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
-      if (bytes.length > maxFrame) return refuse(null, new InvalidRequestError(`the frame exceeds the limit of ${maxFrame} bytes`));
+      const bytes = Buffer.isBuffer(data)
+        ? data
+        : Array.isArray(data)
+          ? Buffer.concat(data)
+          : Buffer.from(data);
+      if (bytes.length > maxFrame)
+        return refuse(
+          null,
+          new InvalidRequestError(`the frame exceeds the limit of ${maxFrame} bytes`),
+        );
       // A text frame as its string (ws checked its UTF-8), a binary one as its bytes (decodeWsCall refuses it).
       const frame = isBinary ? bytes : bytes.toString("utf8");
       const cancelled = jsonCancelFrameId(frame);
       // In the order read: a cancel frame right behind its call's frame finds the call started.
-      if (cancelled !== undefined) return flow.read({ call: false, run: () => connection.cancel(cancelled) }); // a call that already ended: nothing to do
+      if (cancelled !== undefined)
+        return flow.read({ call: false, run: () => connection.cancel(cancelled) }); // a call that already ended: nothing to do
       flow.read({
         call: true,
         run: () => {
-          if (running >= maxCalls) return refuse(peekJsonCallId(frame), new InvalidRequestError(`too many calls running on this socket (${maxCalls})`));
+          if (running >= maxCalls)
+            return refuse(
+              peekJsonCallId(frame),
+              new InvalidRequestError(`too many calls running on this socket (${maxCalls})`),
+            );
           running++;
           void connection.receive(frame).finally(() => {
             running--;
@@ -346,7 +402,10 @@ export function attachWsServer<Principal>(server: HttpServer, handler: A2AServic
   }
 
   const isWebSocketUpgrade = (request: IncomingMessage) =>
-    (request.url ?? "/").split("?")[0] === path && (request.headers.upgrade ?? "").split(",").some((token) => token.trim().toLowerCase() === "websocket");
+    (request.url ?? "/").split("?")[0] === path &&
+    (request.headers.upgrade ?? "")
+      .split(",")
+      .some((token) => token.trim().toLowerCase() === "websocket");
   // Only WebSocket upgrades to `path` upgrade; any other request that offers an upgrade (`Upgrade: h2c`
   // from curl --http2) is the plain HTTP/1.1 request it also is, served by the server's other listeners.
   const removeRoute = routeUpgrade(server, {

@@ -27,7 +27,14 @@ import type {
   ManifestServiceParameter,
   TypeUsage,
 } from "../manifest/api-manifest.js";
-import { breakingOf, changeGroup, GROUPS, type Breaking, type ChangeFactsArg, type ChangeKind } from "./change-kinds.js";
+import {
+  breakingOf,
+  changeGroup,
+  GROUPS,
+  type Breaking,
+  type ChangeFactsArg,
+  type ChangeKind,
+} from "./change-kinds.js";
 
 export interface ApiChange {
   /** One of the table of change-kinds.ts, which also gives {@link breaking}. */
@@ -72,9 +79,14 @@ export function apiView(manifests: readonly ApiManifest[]): ApiView {
   };
 }
 
-function mergeUsage<T extends { readonly usage: readonly TypeUsage[] }>(before: T | undefined, t: T): T {
+function mergeUsage<T extends { readonly usage: readonly TypeUsage[] }>(
+  before: T | undefined,
+  t: T,
+): T {
   if (before === undefined) return t;
-  const usage = (["request", "response"] as const).filter((u) => before.usage.includes(u) || t.usage.includes(u));
+  const usage = (["request", "response"] as const).filter(
+    (u) => before.usage.includes(u) || t.usage.includes(u),
+  );
   return { ...t, usage };
 }
 
@@ -94,19 +106,37 @@ export function compareApis(before: ApiView, after: ApiView): ApiChange[] {
 }
 
 /** Records a change; its verdict comes from the kind's rules (change-kinds.ts) and the facts they name. */
-type Add = <K extends ChangeKind>(kind: K, path: string, description: string, reason: string, ...facts: ChangeFactsArg<K>) => void;
+type Add = <K extends ChangeKind>(
+  kind: K,
+  path: string,
+  description: string,
+  reason: string,
+  ...facts: ChangeFactsArg<K>
+) => void;
 
 function compareBindings(before: ApiView, after: ApiView, add: Add): void {
   for (const b of after.bindings) {
-    if (!before.bindings.includes(b)) add("binding-added", `bindings.${b}`, `the ${bindingName(b)} binding is generated`, "a new binding: the others are unchanged");
+    if (!before.bindings.includes(b))
+      add(
+        "binding-added",
+        `bindings.${b}`,
+        `the ${bindingName(b)} binding is generated`,
+        "a new binding: the others are unchanged",
+      );
   }
   for (const b of before.bindings) {
     if (!after.bindings.includes(b))
-      add("binding-removed", `bindings.${b}`, `the ${bindingName(b)} binding is no longer generated`, `its server and client are no longer generated: agents serving it and clients calling it break`);
+      add(
+        "binding-removed",
+        `bindings.${b}`,
+        `the ${bindingName(b)} binding is no longer generated`,
+        `its server and client are no longer generated: agents serving it and clients calling it break`,
+      );
   }
 }
 
-const bindingName = (b: string) => ({ jsonrpc: "JSON-RPC", rest: "HTTP+JSON", grpc: "gRPC" })[b] ?? b;
+const bindingName = (b: string) =>
+  ({ jsonrpc: "JSON-RPC", rest: "HTTP+JSON", grpc: "gRPC" })[b] ?? b;
 
 // ---------------------------------------------------------------------------------------------
 // Services, operations, routes
@@ -143,7 +173,9 @@ function compareService(old: ManifestService, now: ManifestService, add: Add): v
     add(
       "task-runtime-changed",
       now.name,
-      refused ? `generation stops: the task runtime refuses the service: ${now.taskRuntime.error}` : `the task runtime no longer applies: ${now.taskRuntime.reason ?? "?"}`,
+      refused
+        ? `generation stops: the task runtime refuses the service: ${now.taskRuntime.error}`
+        : `the task runtime no longer applies: ${now.taskRuntime.reason ?? "?"}`,
       refused
         ? "buf generate fails until the proto fits the task runtime again (or the runtime is updated): nothing is generated for it"
         : `create${shortName(now.name)}TaskHandler, the agent client (connect${shortName(now.name)}) and the equivalence kit are generated for A2A-shaped services only: agents on the task runtime and clients using the agent client break`,
@@ -154,7 +186,9 @@ function compareService(old: ManifestService, now: ManifestService, add: Add): v
     add(
       "task-runtime-changed",
       now.name,
-      again ? "the task runtime accepts the service again: generation works" : "the task runtime applies now",
+      again
+        ? "the task runtime accepts the service again: generation works"
+        : "the task runtime applies now",
       `create${shortName(now.name)}TaskHandler, the agent client and the equivalence kit are generated${again ? "" : " besides the handler interface: nothing existing changes"}`,
       { withdrawn: false },
     );
@@ -181,7 +215,12 @@ function compareService(old: ManifestService, now: ManifestService, add: Add): v
       );
       compareRoutes(path, from.http, op.http, add);
     } else {
-      add("operation-added", path, `operation added: ${signature(op)}; ${routesText(op)}`, addedOperationReason(handler, op, now));
+      add(
+        "operation-added",
+        path,
+        `operation added: ${signature(op)}; ${routesText(op)}`,
+        addedOperationReason(handler, op, now),
+      );
     }
   }
   for (const op of removed) {
@@ -210,8 +249,13 @@ export function pairRenamedOperations(
   const pairs = new Map<ManifestOperation, ManifestOperation>();
   const taken = new Set<ManifestOperation>();
   for (const r of removed) {
-    const candidates = added.filter((a) => !taken.has(a) && a.kind === r.kind && a.request === r.request && a.response === r.response);
-    const match = candidates.find((a) => a.http.length > 0 && sameRoutes(r, a)) ?? candidates.find((a) => newOps.indexOf(a) === oldOps.indexOf(r));
+    const candidates = added.filter(
+      (a) =>
+        !taken.has(a) && a.kind === r.kind && a.request === r.request && a.response === r.response,
+    );
+    const match =
+      candidates.find((a) => a.http.length > 0 && sameRoutes(r, a)) ??
+      candidates.find((a) => newOps.indexOf(a) === oldOps.indexOf(r));
     if (match !== undefined) {
       pairs.set(r, match);
       taken.add(match);
@@ -221,9 +265,16 @@ export function pairRenamedOperations(
 }
 
 const routeKey = (b: ManifestHttpBinding) => `${b.method} ${b.template} ${b.body}`;
-const sameRoutes = (a: ManifestOperation, b: ManifestOperation) => a.http.map(routeKey).join("\n") === b.http.map(routeKey).join("\n");
+const sameRoutes = (a: ManifestOperation, b: ManifestOperation) =>
+  a.http.map(routeKey).join("\n") === b.http.map(routeKey).join("\n");
 
-function compareOperation(path: string, old: ManifestOperation, now: ManifestOperation, bothRuntime: boolean, add: Add): void {
+function compareOperation(
+  path: string,
+  old: ManifestOperation,
+  now: ManifestOperation,
+  bothRuntime: boolean,
+  add: Add,
+): void {
   if (old.kind !== now.kind) {
     add(
       "operation-kind-changed",
@@ -232,17 +283,46 @@ function compareOperation(path: string, old: ManifestOperation, now: ManifestOpe
       "the handler's method returns another shape (a response or a stream) and clients read another answer (a JSON body or an SSE stream)",
     );
   }
-  if (old.request !== now.request) add("operation-request-changed", path, `request type ${old.request} → ${now.request}`, "the request message changed: handlers read, and clients send, another type");
+  if (old.request !== now.request)
+    add(
+      "operation-request-changed",
+      path,
+      `request type ${old.request} → ${now.request}`,
+      "the request message changed: handlers read, and clients send, another type",
+    );
   if (old.response !== now.response)
-    add("operation-response-changed", path, `response type ${old.response} → ${now.response}`, "the response message changed: handlers return, and clients read, another type");
+    add(
+      "operation-response-changed",
+      path,
+      `response type ${old.response} → ${now.response}`,
+      "the response message changed: handlers return, and clients read, another type",
+    );
   // The RPC name qualified (`Get` → `ShelfService.Get`, another service of the file now has a Get): the server still takes `Get`.
   if (old.jsonRpcMethod !== now.jsonRpcMethod && old.jsonRpcMethod === now.name)
-    add("route-jsonrpc-changed", path, `JSON-RPC method ${old.jsonRpcMethod} → ${now.jsonRpcMethod}`, `the server takes ${now.name} too (what the generated clients send)`, { withdrawn: false });
+    add(
+      "route-jsonrpc-changed",
+      path,
+      `JSON-RPC method ${old.jsonRpcMethod} → ${now.jsonRpcMethod}`,
+      `the server takes ${now.name} too (what the generated clients send)`,
+      { withdrawn: false },
+    );
   else if (old.jsonRpcMethod !== now.jsonRpcMethod)
-    add("route-jsonrpc-changed", path, `JSON-RPC method ${old.jsonRpcMethod} → ${now.jsonRpcMethod}`, `clients calling ${old.jsonRpcMethod} get MethodNotFoundError; the generated server follows`, {
-      withdrawn: true,
-    });
-  if (old.grpcPath !== now.grpcPath) add("route-grpc-changed", path, `gRPC path ${old.grpcPath} → ${now.grpcPath}`, `clients calling ${old.grpcPath} get UNIMPLEMENTED; the generated server follows`);
+    add(
+      "route-jsonrpc-changed",
+      path,
+      `JSON-RPC method ${old.jsonRpcMethod} → ${now.jsonRpcMethod}`,
+      `clients calling ${old.jsonRpcMethod} get MethodNotFoundError; the generated server follows`,
+      {
+        withdrawn: true,
+      },
+    );
+  if (old.grpcPath !== now.grpcPath)
+    add(
+      "route-grpc-changed",
+      path,
+      `gRPC path ${old.grpcPath} → ${now.grpcPath}`,
+      `clients calling ${old.grpcPath} get UNIMPLEMENTED; the generated server follows`,
+    );
   compareRoutes(path, old.http, now.http, add);
   if (bothRuntime && old.taskRuntime !== now.taskRuntime) {
     if (now.taskRuntime === "unsupported")
@@ -253,22 +333,43 @@ function compareOperation(path: string, old: ManifestOperation, now: ManifestOpe
         "agents on the task runtime stop serving it, and their clients get UnsupportedOperationError",
         { withdrawn: true },
       );
-    else add("operation-task-runtime-changed", path, "the task runtime implements it now", "calls answered with UnsupportedOperationError before are served", { withdrawn: false });
+    else
+      add(
+        "operation-task-runtime-changed",
+        path,
+        "the task runtime implements it now",
+        "calls answered with UnsupportedOperationError before are served",
+        { withdrawn: false },
+      );
   }
   if (old.deprecated !== now.deprecated) {
-    add("operation-deprecated", path, now.deprecated ? "deprecated" : "no longer deprecated", "a mark for readers: the operation works as before");
+    add(
+      "operation-deprecated",
+      path,
+      now.deprecated ? "deprecated" : "no longer deprecated",
+      "a mark for readers: the operation works as before",
+    );
   }
 }
 
-function compareRoutes(path: string, old: readonly ManifestHttpBinding[], now: readonly ManifestHttpBinding[], add: Add): void {
+function compareRoutes(
+  path: string,
+  old: readonly ManifestHttpBinding[],
+  now: readonly ManifestHttpBinding[],
+  add: Add,
+): void {
   const oldKeys = new Set(old.map(routeKey));
   const newKeys = new Set(now.map(routeKey));
   const gone = old.filter((b) => !newKeys.has(routeKey(b)));
   const fresh = now.filter((b) => !oldKeys.has(routeKey(b)));
   const paired = new Set<ManifestHttpBinding>();
   for (const g of gone) {
-    const sameOrigin = (list: readonly ManifestHttpBinding[], b: ManifestHttpBinding) => list.filter((x) => x.origin === b.origin).indexOf(b);
-    const match = fresh.find((f) => !paired.has(f) && f.origin === g.origin && sameOrigin(fresh, f) === sameOrigin(gone, g));
+    const sameOrigin = (list: readonly ManifestHttpBinding[], b: ManifestHttpBinding) =>
+      list.filter((x) => x.origin === b.origin).indexOf(b);
+    const match = fresh.find(
+      (f) =>
+        !paired.has(f) && f.origin === g.origin && sameOrigin(fresh, f) === sameOrigin(gone, g),
+    );
     if (match !== undefined) {
       paired.add(match);
       add(
@@ -287,23 +388,44 @@ function compareRoutes(path: string, old: readonly ManifestHttpBinding[], now: r
     }
   }
   for (const f of fresh) {
-    if (!paired.has(f)) add("route-http-added", path, `HTTP route added (${originText(f.origin)}): ${routeText(f)}`, "a new route: the generated server answers it, existing routes are unchanged");
+    if (!paired.has(f))
+      add(
+        "route-http-added",
+        path,
+        `HTTP route added (${originText(f.origin)}): ${routeText(f)}`,
+        "a new route: the generated server answers it, existing routes are unchanged",
+      );
   }
 }
 
-const originText = (o: string) => ({ rule: "google.api.http rule", additional: "additional_bindings", "spec-alias": "spec alias", erratum: "corrected template" })[o] ?? o;
-const routeText = (b: ManifestHttpBinding) => `${b.method} ${b.template}${b.body === "" ? "" : ` (body ${b.body})`}`;
+const originText = (o: string) =>
+  ({
+    rule: "google.api.http rule",
+    additional: "additional_bindings",
+    "spec-alias": "spec alias",
+    erratum: "corrected template",
+  })[o] ?? o;
+const routeText = (b: ManifestHttpBinding) =>
+  `${b.method} ${b.template}${b.body === "" ? "" : ` (body ${b.body})`}`;
 const signature = (op: ManifestOperation) => `${op.kind} ${op.request} → ${op.response}`;
-const routesText = (op: ManifestOperation) => `JSON-RPC ${op.jsonRpcMethod}, gRPC ${op.grpcPath}${op.http.length === 0 ? ", no HTTP+JSON route" : `, HTTP ${op.http.map(routeText).join(", ")}`}`;
+const routesText = (op: ManifestOperation) =>
+  `JSON-RPC ${op.jsonRpcMethod}, gRPC ${op.grpcPath}${op.http.length === 0 ? ", no HTTP+JSON route" : `, HTTP ${op.http.map(routeText).join(", ")}`}`;
 const lower = (name: string) => name.charAt(0).toLowerCase() + name.slice(1);
 const shortName = (typeName: string) => typeName.slice(typeName.lastIndexOf(".") + 1);
 const handlerName = (typeName: string) => `${shortName(typeName)}Handler`;
 
-function addedOperationReason(handler: string, op: ManifestOperation, service: ManifestService): string {
+function addedOperationReason(
+  handler: string,
+  op: ManifestOperation,
+  service: ManifestService,
+): string {
   const plain = `plain ${handler} implementations must add ${lower(op.name)} (a type error until they do)`;
-  if (!service.taskRuntime.applies) return `${plain}; clients: a new operation, existing calls are unchanged`;
+  if (!service.taskRuntime.applies)
+    return `${plain}; clients: a new operation, existing calls are unchanged`;
   const runtime =
-    op.taskRuntime === "implemented" ? "the task runtime implements it" : `agents on the task runtime are unaffected: it answers UnsupportedOperationError until it implements ${op.name}`;
+    op.taskRuntime === "implemented"
+      ? "the task runtime implements it"
+      : `agents on the task runtime are unaffected: it answers UnsupportedOperationError until it implements ${op.name}`;
   return `${plain}; ${runtime}; clients: a new operation, existing calls are unchanged`;
 }
 
@@ -321,9 +443,19 @@ function compareTypes(before: ApiView, after: ApiView, add: Add): void {
     const old = before.messages.get(name);
     const now = after.messages.get(name);
     if (old === undefined && now !== undefined) {
-      add("message-added", name, `message added (${usageText(now.usage)}): ${now.fields.map(fieldSummary).join(", ") || "no fields"}`, "a new message, used by the changes listed with it");
+      add(
+        "message-added",
+        name,
+        `message added (${usageText(now.usage)}): ${now.fields.map(fieldSummary).join(", ") || "no fields"}`,
+        "a new message, used by the changes listed with it",
+      );
     } else if (old !== undefined && now === undefined) {
-      add("message-removed", name, "message no longer used by any operation", "see the changes of the fields and operations that used it");
+      add(
+        "message-removed",
+        name,
+        "message no longer used by any operation",
+        "see the changes of the fields and operations that used it",
+      );
     } else if (old !== undefined && now !== undefined) {
       if (old.file !== now.file) moved(old.file, now.file, name);
       changedFields.push(() => compareMessage(old, now, add));
@@ -332,8 +464,20 @@ function compareTypes(before: ApiView, after: ApiView, add: Add): void {
   for (const name of sortedUnion(before.enums, after.enums)) {
     const old = before.enums.get(name);
     const now = after.enums.get(name);
-    if (old === undefined && now !== undefined) add("enum-added", name, `enum added: ${now.values.map((v) => `${v.name} = ${v.number}`).join(", ")}`, "a new enum, used by the changes listed with it");
-    else if (old !== undefined && now === undefined) add("enum-removed", name, "enum no longer used by any operation", "see the changes of the fields that used it");
+    if (old === undefined && now !== undefined)
+      add(
+        "enum-added",
+        name,
+        `enum added: ${now.values.map((v) => `${v.name} = ${v.number}`).join(", ")}`,
+        "a new enum, used by the changes listed with it",
+      );
+    else if (old !== undefined && now === undefined)
+      add(
+        "enum-removed",
+        name,
+        "enum no longer used by any operation",
+        "see the changes of the fields that used it",
+      );
     else if (old !== undefined && now !== undefined) {
       if (old.file !== now.file) moved(old.file, now.file, name);
       changedFields.push(() => compareEnum(old, now, add));
@@ -356,11 +500,21 @@ function countText(names: readonly string[], view: ApiView): string {
   const messages = names.filter((n) => view.messages.has(n)).length;
   const enums = names.length - messages;
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
-  return [messages > 0 ? plural(messages, "message") : undefined, enums > 0 ? plural(enums, "enum") : undefined].filter((s) => s !== undefined).join(" and ");
+  return [
+    messages > 0 ? plural(messages, "message") : undefined,
+    enums > 0 ? plural(enums, "enum") : undefined,
+  ]
+    .filter((s) => s !== undefined)
+    .join(" and ");
 }
 
 const pbModule = (file: string) => `${file.replace(/\.proto$/, "")}_pb.js`;
-const usageText = (usage: readonly TypeUsage[]) => (usage.length === 2 ? "in requests and responses" : usage[0] === "request" ? "in requests" : "in responses");
+const usageText = (usage: readonly TypeUsage[]) =>
+  usage.length === 2
+    ? "in requests and responses"
+    : usage[0] === "request"
+      ? "in requests"
+      : "in responses";
 
 function sortedUnion<V>(a: ReadonlyMap<string, V>, b: ReadonlyMap<string, V>): string[] {
   return [...new Set([...a.keys(), ...b.keys()])].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
@@ -379,9 +533,11 @@ function typeText(f: ManifestField): string {
   }
 }
 
-const fieldSummary = (f: ManifestField) => `${typeText(f)} ${f.name} = ${f.number}${f.required === undefined ? "" : " (REQUIRED)"}`;
+const fieldSummary = (f: ManifestField) =>
+  `${typeText(f)} ${f.name} = ${f.number}${f.required === undefined ? "" : " (REQUIRED)"}`;
 /** A field as proto source, with its JSON name when that is not the proto name: "optional string icon_url = 14 (JSON iconUrl)". */
-const fieldDecl = (f: ManifestField) => `${typeText(f)} ${f.name} = ${f.number}${f.jsonName === f.name ? "" : ` (JSON ${f.jsonName})`}`;
+const fieldDecl = (f: ManifestField) =>
+  `${typeText(f)} ${f.name} = ${f.number}${f.jsonName === f.name ? "" : ` (JSON ${f.jsonName})`}`;
 
 function compareMessage(old: ManifestMessage, now: ManifestMessage, add: Add): void {
   const request = now.usage.includes("request") || old.usage.includes("request");
@@ -417,13 +573,24 @@ function compareMessage(old: ManifestMessage, now: ManifestMessage, add: Add): v
         "field-added",
         path,
         `REQUIRED field added: ${fieldDecl(f)}`,
-        [request ? "old clients do not send it and get InvalidParamsError (HTTP 400, INVALID_ARGUMENT)" : undefined, response ? "handlers must set it in what they return" : undefined]
+        [
+          request
+            ? "old clients do not send it and get InvalidParamsError (HTTP 400, INVALID_ARGUMENT)"
+            : undefined,
+          response ? "handlers must set it in what they return" : undefined,
+        ]
           .filter((s) => s !== undefined)
           .join("; "),
         { required: true, request, response },
       );
     } else {
-      add("field-added", path, `field added: ${fieldDecl(f)}`, "a new optional field: old peers leave it out or ignore it (§5.7)", { required: false, request, response });
+      add(
+        "field-added",
+        path,
+        `field added: ${fieldDecl(f)}`,
+        "a new optional field: old peers leave it out or ignore it (§5.7)",
+        { required: false, request, response },
+      );
     }
   }
   for (const f of removed) {
@@ -440,8 +607,21 @@ function compareMessage(old: ManifestMessage, now: ManifestMessage, add: Add): v
     if (before === undefined || before.exactlyOne === o.exactlyOne) continue;
     const path = `${now.name}.${o.name}`;
     if (o.exactlyOne !== undefined)
-      add("oneof-rule-added", path, `oneof ${o.name} now requires exactly one of ${o.fields.join(", ")}`, "clients sending none get InvalidParamsError; handlers must set one", { request, response });
-    else add("oneof-rule-removed", path, `oneof ${o.name} no longer requires one of ${o.fields.join(", ")}`, "handlers may receive none set; clients may read none set", { request, response });
+      add(
+        "oneof-rule-added",
+        path,
+        `oneof ${o.name} now requires exactly one of ${o.fields.join(", ")}`,
+        "clients sending none get InvalidParamsError; handlers must set one",
+        { request, response },
+      );
+    else
+      add(
+        "oneof-rule-removed",
+        path,
+        `oneof ${o.name} no longer requires one of ${o.fields.join(", ")}`,
+        "handlers may receive none set; clients may read none set",
+        { request, response },
+      );
   }
 }
 
@@ -452,7 +632,14 @@ function isReserved(m: ManifestMessage, f: ManifestField): boolean {
   });
 }
 
-function compareField(message: ManifestMessage, old: ManifestField, now: ManifestField, side: { request: boolean; response: boolean }, add: Add, options: { skipName?: boolean } = {}): void {
+function compareField(
+  message: ManifestMessage,
+  old: ManifestField,
+  now: ManifestField,
+  side: { request: boolean; response: boolean },
+  add: Add,
+  options: { skipName?: boolean } = {},
+): void {
   const path = `${message.name}.${now.name}`;
   const { request, response } = side;
   if (!options.skipName && old.name !== now.name) {
@@ -465,11 +652,26 @@ function compareField(message: ManifestMessage, old: ManifestField, now: Manifes
         : "JSON-RPC and HTTP+JSON (ProtoJSON) carry fields by JSON name: old peers' values are ignored; gRPC (by number) is unchanged; TypeScript code using the old name no longer compiles",
     );
   } else if (old.jsonName !== now.jsonName) {
-    add("field-json-name-changed", path, `JSON name ${old.jsonName} → ${now.jsonName}`, "JSON-RPC and HTTP+JSON carry fields by JSON name: old peers' values are ignored");
+    add(
+      "field-json-name-changed",
+      path,
+      `JSON name ${old.jsonName} → ${now.jsonName}`,
+      "JSON-RPC and HTTP+JSON carry fields by JSON name: old peers' values are ignored",
+    );
   }
-  const optionalOnly = (a: string, b: string) => (a === "singular" && b === "optional") || (a === "optional" && b === "singular");
-  if (old.type !== now.type || old.keyType !== now.keyType || (old.cardinality !== now.cardinality && !optionalOnly(old.cardinality, now.cardinality))) {
-    add("field-type-changed", path, `type ${typeText(old)} → ${typeText(now)}`, "old peers send and read the other type: on the wire and in code");
+  const optionalOnly = (a: string, b: string) =>
+    (a === "singular" && b === "optional") || (a === "optional" && b === "singular");
+  if (
+    old.type !== now.type ||
+    old.keyType !== now.keyType ||
+    (old.cardinality !== now.cardinality && !optionalOnly(old.cardinality, now.cardinality))
+  ) {
+    add(
+      "field-type-changed",
+      path,
+      `type ${typeText(old)} → ${typeText(now)}`,
+      "old peers send and read the other type: on the wire and in code",
+    );
   } else if (old.cardinality !== now.cardinality) {
     add(
       "field-presence-changed",
@@ -482,7 +684,11 @@ function compareField(message: ManifestMessage, old: ManifestField, now: Manifes
     add(
       "field-oneof-changed",
       path,
-      old.oneof === undefined ? `now in oneof ${now.oneof}` : now.oneof === undefined ? `no longer in oneof ${old.oneof}` : `oneof ${old.oneof} → ${now.oneof}`,
+      old.oneof === undefined
+        ? `now in oneof ${now.oneof}`
+        : now.oneof === undefined
+          ? `no longer in oneof ${old.oneof}`
+          : `oneof ${old.oneof} → ${now.oneof}`,
       "the JSON and binary forms are unchanged, but the TypeScript shape is not (a oneof member lives in a { case, value } union) and at most one member of a oneof may be set",
     );
   }
@@ -492,7 +698,9 @@ function compareField(message: ManifestMessage, old: ManifestField, now: Manifes
       path,
       `became REQUIRED (${now.required})`,
       [
-        request ? "old clients that leave it out get InvalidParamsError (HTTP 400, INVALID_ARGUMENT)" : undefined,
+        request
+          ? "old clients that leave it out get InvalidParamsError (HTTP 400, INVALID_ARGUMENT)"
+          : undefined,
         response ? "handlers must set it in what they return" : undefined,
         request && !response ? "handlers gain a guarantee" : undefined,
       ]
@@ -506,7 +714,9 @@ function compareField(message: ManifestMessage, old: ManifestField, now: Manifes
       path,
       "no longer REQUIRED",
       [
-        request ? "handlers may now receive requests without it: the generated validation no longer refuses them" : undefined,
+        request
+          ? "handlers may now receive requests without it: the generated validation no longer refuses them"
+          : undefined,
         response ? "clients may now read responses without it" : undefined,
         request && !response ? "clients may leave it out" : undefined,
       ]
@@ -515,23 +725,54 @@ function compareField(message: ManifestMessage, old: ManifestField, now: Manifes
       { request, response },
     );
   } else if (old.required !== now.required) {
-    add("field-required-changed", path, `REQUIRED check ${old.required} → ${now.required}`, "validation checks it another way", { request, response });
+    add(
+      "field-required-changed",
+      path,
+      `REQUIRED check ${old.required} → ${now.required}`,
+      "validation checks it another way",
+      { request, response },
+    );
   }
-  const behavior = (f: ManifestField) => (f.fieldBehavior ?? []).filter((b) => b !== "REQUIRED").join(", ");
+  const behavior = (f: ManifestField) =>
+    (f.fieldBehavior ?? []).filter((b) => b !== "REQUIRED").join(", ");
   if (behavior(old) !== behavior(now)) {
-    add("field-behavior-changed", path, `google.api.field_behavior ${behavior(old) || "(none)"} → ${behavior(now) || "(none)"}`, "documentation only: validation reads REQUIRED alone");
+    add(
+      "field-behavior-changed",
+      path,
+      `google.api.field_behavior ${behavior(old) || "(none)"} → ${behavior(now) || "(none)"}`,
+      "documentation only: validation reads REQUIRED alone",
+    );
   }
-  const range = (f: ManifestField) => (f.range === undefined ? "any" : `${f.range.min ?? "…"}–${f.range.max ?? "…"}`);
+  const range = (f: ManifestField) =>
+    f.range === undefined ? "any" : `${f.range.min ?? "…"}–${f.range.max ?? "…"}`;
   if (range(old) !== range(now)) {
-    const narrower = (now.range?.min ?? -Infinity) > (old.range?.min ?? -Infinity) || (now.range?.max ?? Infinity) < (old.range?.max ?? Infinity);
-    const wider = (now.range?.min ?? -Infinity) < (old.range?.min ?? -Infinity) || (now.range?.max ?? Infinity) > (old.range?.max ?? Infinity);
-    add("field-range-changed", path, `accepted range ${range(old)} → ${range(now)}`, request ? "values outside the range are refused with InvalidParamsError" : "the range applies to requests only", {
-      request,
-      widened: wider,
-      narrowed: narrower,
-    });
+    const narrower =
+      (now.range?.min ?? -Infinity) > (old.range?.min ?? -Infinity) ||
+      (now.range?.max ?? Infinity) < (old.range?.max ?? Infinity);
+    const wider =
+      (now.range?.min ?? -Infinity) < (old.range?.min ?? -Infinity) ||
+      (now.range?.max ?? Infinity) > (old.range?.max ?? Infinity);
+    add(
+      "field-range-changed",
+      path,
+      `accepted range ${range(old)} → ${range(now)}`,
+      request
+        ? "values outside the range are refused with InvalidParamsError"
+        : "the range applies to requests only",
+      {
+        request,
+        widened: wider,
+        narrowed: narrower,
+      },
+    );
   }
-  if (old.deprecated !== now.deprecated) add("field-deprecated", path, now.deprecated ? "deprecated" : "no longer deprecated", "a mark for readers: the field works as before");
+  if (old.deprecated !== now.deprecated)
+    add(
+      "field-deprecated",
+      path,
+      now.deprecated ? "deprecated" : "no longer deprecated",
+      "a mark for readers: the field works as before",
+    );
 }
 
 function compareEnum(old: ManifestEnum, now: ManifestEnum, add: Add): void {
@@ -544,10 +785,17 @@ function compareEnum(old: ManifestEnum, now: ManifestEnum, add: Add): void {
     if (same !== undefined) {
       matched.add(same.name);
       if (same.number !== v.number)
-        add("enum-value-number-changed", path, `number ${v.number} → ${same.number}`, "gRPC (binary protobuf) carries enum values by number; JSON-RPC and HTTP+JSON (by name) are unchanged");
+        add(
+          "enum-value-number-changed",
+          path,
+          `number ${v.number} → ${same.number}`,
+          "gRPC (binary protobuf) carries enum values by number; JSON-RPC and HTTP+JSON (by name) are unchanged",
+        );
       continue;
     }
-    const renamed = now.values.find((n) => n.number === v.number && !oldNames.has(n.name) && !matched.has(n.name));
+    const renamed = now.values.find(
+      (n) => n.number === v.number && !oldNames.has(n.name) && !matched.has(n.name),
+    );
     if (renamed !== undefined) {
       matched.add(renamed.name);
       add(
@@ -557,12 +805,22 @@ function compareEnum(old: ManifestEnum, now: ManifestEnum, add: Add): void {
         `JSON-RPC and HTTP+JSON (ProtoJSON) carry enum values by name: old peers send and expect ${v.name}; gRPC (by number) is unchanged; TypeScript code using the old name no longer compiles`,
       );
     } else {
-      add("enum-value-removed", path, `value removed: ${v.name} = ${v.number}`, "old peers still send or expect it; code using it no longer compiles");
+      add(
+        "enum-value-removed",
+        path,
+        `value removed: ${v.name} = ${v.number}`,
+        "old peers still send or expect it; code using it no longer compiles",
+      );
     }
   }
   for (const v of now.values) {
     if (!matched.has(v.name))
-      add("enum-value-added", `${now.name}.${v.name}`, `value added: ${v.name} = ${v.number}`, "old peers may receive a value they do not know (lenient ProtoJSON readers, ours included, ignore it)");
+      add(
+        "enum-value-added",
+        `${now.name}.${v.name}`,
+        `value added: ${v.name} = ${v.number}`,
+        "old peers may receive a value they do not know (lenient ProtoJSON readers, ours included, ignore it)",
+      );
   }
 }
 
@@ -571,7 +829,12 @@ function compareEnum(old: ManifestEnum, now: ManifestEnum, add: Add): void {
 
 function compareErrors(before: ApiView, after: ApiView, add: Add): void {
   if (before.errorProfile !== after.errorProfile) {
-    add("error-profile-changed", "errors", `error table profile ${before.errorProfile} → ${after.errorProfile}`, "the entries that differ are listed one by one");
+    add(
+      "error-profile-changed",
+      "errors",
+      `error table profile ${before.errorProfile} → ${after.errorProfile}`,
+      "the entries that differ are listed one by one",
+    );
   }
   const oldByName = new Map(before.errors.map((e) => [e.name, e]));
   for (const e of after.errors) {
@@ -588,17 +851,43 @@ function compareErrors(before: ApiView, after: ApiView, add: Add): void {
     }
     const follow = "; the generated error mappers follow";
     if (old.jsonRpcCode !== e.jsonRpcCode)
-      add("error-jsonrpc-code-changed", path, `JSON-RPC code ${old.jsonRpcCode} → ${e.jsonRpcCode}`, `clients that recognise the error by its JSON-RPC code see another code${follow}`);
+      add(
+        "error-jsonrpc-code-changed",
+        path,
+        `JSON-RPC code ${old.jsonRpcCode} → ${e.jsonRpcCode}`,
+        `clients that recognise the error by its JSON-RPC code see another code${follow}`,
+      );
     if (old.httpStatus !== e.httpStatus)
-      add("error-http-status-changed", path, `HTTP status ${old.httpStatus} → ${e.httpStatus}`, `HTTP+JSON clients that branch on the status see another one${follow}`);
+      add(
+        "error-http-status-changed",
+        path,
+        `HTTP status ${old.httpStatus} → ${e.httpStatus}`,
+        `HTTP+JSON clients that branch on the status see another one${follow}`,
+      );
     if (old.grpcStatus !== e.grpcStatus)
-      add("error-grpc-status-changed", path, `gRPC status ${old.grpcStatus} → ${e.grpcStatus}`, `gRPC clients that branch on the status code see another one${follow}`);
-    if (old.reason !== e.reason) add("error-reason-changed", path, `ErrorInfo reason ${old.reason} → ${e.reason}`, `clients that recognise the error by its ErrorInfo reason no longer do${follow}`);
+      add(
+        "error-grpc-status-changed",
+        path,
+        `gRPC status ${old.grpcStatus} → ${e.grpcStatus}`,
+        `gRPC clients that branch on the status code see another one${follow}`,
+      );
+    if (old.reason !== e.reason)
+      add(
+        "error-reason-changed",
+        path,
+        `ErrorInfo reason ${old.reason} → ${e.reason}`,
+        `clients that recognise the error by its ErrorInfo reason no longer do${follow}`,
+      );
   }
   const newNames = new Set(after.errors.map((e) => e.name));
   for (const e of before.errors) {
     if (!newNames.has(e.name))
-      add("error-removed", `errors.${e.name}`, `error removed: JSON-RPC ${e.jsonRpcCode}, reason ${e.reason}`, `code throwing or catching ${e.name} no longer compiles; clients no longer receive it`);
+      add(
+        "error-removed",
+        `errors.${e.name}`,
+        `error removed: JSON-RPC ${e.jsonRpcCode}, reason ${e.reason}`,
+        `code throwing or catching ${e.name} no longer compiles; clients no longer receive it`,
+      );
   }
 }
 
@@ -617,19 +906,32 @@ function compareServiceParameters(before: ApiView, after: ApiView, add: Add): vo
       continue;
     }
     if (old.grpcKey !== p.grpcKey)
-      add("service-parameter-changed", path, `gRPC metadata key ${old.grpcKey} → ${p.grpcKey}`, "gRPC clients sending the old key are not understood", { withdrawn: true });
+      add(
+        "service-parameter-changed",
+        path,
+        `gRPC metadata key ${old.grpcKey} → ${p.grpcKey}`,
+        "gRPC clients sending the old key are not understood",
+        { withdrawn: true },
+      );
     if (old.query !== p.query)
       add(
         "service-parameter-changed",
         path,
         p.query ? "now also read from the query string" : "no longer read from the query string",
-        p.query ? "an extra way to send it" : "HTTP clients sending it as a query parameter are not understood",
+        p.query
+          ? "an extra way to send it"
+          : "HTTP clients sending it as a query parameter are not understood",
         { withdrawn: !p.query },
       );
   }
   const newNames = new Set(after.serviceParameters.map((p) => p.name.toLowerCase()));
   for (const p of before.serviceParameters) {
     if (!newNames.has(p.name.toLowerCase()))
-      add("service-parameter-removed", `serviceParameters.${p.name}`, "service parameter removed", "clients sending it are not understood; handlers no longer receive it in their call context");
+      add(
+        "service-parameter-removed",
+        `serviceParameters.${p.name}`,
+        "service parameter removed",
+        "clients sending it are not understood; handlers no longer receive it in their call context",
+      );
   }
 }

@@ -33,7 +33,14 @@ export interface DiffResult {
 interface SideProvenance {
   readonly source: string;
   readonly kind: "proto" | "manifest";
-  readonly files: readonly { readonly file: string; readonly package: string; readonly generator: string; readonly protoSha256: string; readonly optionsSha256: string; readonly parameter: string }[];
+  readonly files: readonly {
+    readonly file: string;
+    readonly package: string;
+    readonly generator: string;
+    readonly protoSha256: string;
+    readonly optionsSha256: string;
+    readonly parameter: string;
+  }[];
 }
 
 export interface DiffReport {
@@ -53,7 +60,8 @@ export interface DiffReport {
 const fail = (line: string): DiffResult => ({ code: 2, stdout: "", stderr: `${line}\n` });
 
 export function runDiff(args: readonly string[], cwd = process.cwd()): DiffResult {
-  if (args.includes("--help") || args.includes("-h")) return { code: 0, stdout: `${DIFF_USAGE}\n`, stderr: "" };
+  if (args.includes("--help") || args.includes("-h"))
+    return { code: 0, stdout: `${DIFF_USAGE}\n`, stderr: "" };
   let format: "text" | "json" = "text";
   let failOnBreaking = false;
   let parameter = "";
@@ -62,25 +70,40 @@ export function runDiff(args: readonly string[], cwd = process.cwd()): DiffResul
     const a = args[i]!;
     if (a === "--format" || a.startsWith("--format=")) {
       const value = a === "--format" ? args[++i] : a.slice("--format=".length);
-      if (value !== "text" && value !== "json") return fail(`protoc-gen-a2a diff: --format must be text or json${value === undefined ? "" : `, not "${value}"`}`);
+      if (value !== "text" && value !== "json")
+        return fail(
+          `protoc-gen-a2a diff: --format must be text or json${value === undefined ? "" : `, not "${value}"`}`,
+        );
       format = value;
     } else if (a === "--options" || a.startsWith("--options=")) {
       const value = a === "--options" ? args[++i] : a.slice("--options=".length);
-      if (value === undefined) return fail("protoc-gen-a2a diff: --options needs a value (e.g. errors=v1.0.0)");
+      if (value === undefined)
+        return fail("protoc-gen-a2a diff: --options needs a value (e.g. errors=v1.0.0)");
       parameter = value;
     } else if (a === "--fail-on-breaking") failOnBreaking = true;
-    else if (a.startsWith("-")) return fail(`protoc-gen-a2a diff: unknown option ${a} (see protoc-gen-a2a diff --help)`);
+    else if (a.startsWith("-"))
+      return fail(`protoc-gen-a2a diff: unknown option ${a} (see protoc-gen-a2a diff --help)`);
     else paths.push(a);
   }
-  if (paths.length !== 2) return fail(`protoc-gen-a2a diff: expected two inputs, <old> and <new>, got ${paths.length} (see protoc-gen-a2a diff --help)`);
+  if (paths.length !== 2)
+    return fail(
+      `protoc-gen-a2a diff: expected two inputs, <old> and <new>, got ${paths.length} (see protoc-gen-a2a diff --help)`,
+    );
   let options: PluginOptions;
   try {
     options = parseOptions(
       parameter
         .split(",")
         .map((p) => p.trim())
-        .filter((p) => p !== "" && !/^(target|import_extension|rewrite_imports|ts_nocheck|keep_empty_files)=/.test(p))
-        .map((p) => ({ key: p.split("=")[0]!, value: p.includes("=") ? p.slice(p.indexOf("=") + 1) : "" })),
+        .filter(
+          (p) =>
+            p !== "" &&
+            !/^(target|import_extension|rewrite_imports|ts_nocheck|keep_empty_files)=/.test(p),
+        )
+        .map((p) => ({
+          key: p.split("=")[0]!,
+          value: p.includes("=") ? p.slice(p.indexOf("=") + 1) : "",
+        })),
     );
   } catch (e) {
     return fail(`protoc-gen-a2a diff: --options: ${e instanceof Error ? e.message : String(e)}`);
@@ -110,15 +133,22 @@ export function runDiff(args: readonly string[], cwd = process.cwd()): DiffResul
       );
     }
   } catch (e) {
-    if (e instanceof InputError) return fail(e.message.startsWith("protoc-gen-a2a") ? e.message : `protoc-gen-a2a diff: ${e.message}`);
-    return fail(`protoc-gen-a2a diff: ${e instanceof Error ? e.message.split("\n")[0] : String(e)}`);
+    if (e instanceof InputError)
+      return fail(
+        e.message.startsWith("protoc-gen-a2a") ? e.message : `protoc-gen-a2a diff: ${e.message}`,
+      );
+    return fail(
+      `protoc-gen-a2a diff: ${e instanceof Error ? e.message.split("\n")[0] : String(e)}`,
+    );
   }
   let report: DiffReport;
   try {
     report = diffReport(before, after);
   } catch (e) {
     // A manifest that passed the shape check but is malformed deeper down (edited by hand?).
-    return fail(`protoc-gen-a2a diff: cannot compare ${paths[0]} with ${paths[1]}: ${e instanceof Error ? e.message.split("\n")[0] : String(e)} (is each a manifest protoc-gen-a2a wrote?)`);
+    return fail(
+      `protoc-gen-a2a diff: cannot compare ${paths[0]} with ${paths[1]}: ${e instanceof Error ? e.message.split("\n")[0] : String(e)} (is each a manifest protoc-gen-a2a wrote?)`,
+    );
   }
   const stdout = format === "json" ? `${JSON.stringify(report, null, 2)}\n` : formatText(report);
   return { code: failOnBreaking && report.summary.breaking ? 1 : 0, stdout, stderr: "" };
@@ -138,7 +168,13 @@ export function diffReport(before: LoadedApi, after: LoadedApi): DiffReport {
     old: provenance(before),
     new: provenance(after),
     changes,
-    summary: { changes: changes.length, breakingForServers: servers, breakingForClients: clients, breaking: servers + clients > 0, sameProtos: hashes(before.manifests) === hashes(after.manifests) },
+    summary: {
+      changes: changes.length,
+      breakingForServers: servers,
+      breakingForClients: clients,
+      breaking: servers + clients > 0,
+      sameProtos: hashes(before.manifests) === hashes(after.manifests),
+    },
   };
 }
 
@@ -169,11 +205,17 @@ function verdict(c: ApiChange): string {
   return "not breaking";
 }
 
-const marker = (kind: ChangeKind) => (kind.endsWith("-added") ? "+" : kind.endsWith("-removed") ? "-" : "~");
+const marker = (kind: ChangeKind) =>
+  kind.endsWith("-added") ? "+" : kind.endsWith("-removed") ? "-" : "~";
 
 /** The text output: the two sides, the changes grouped (GROUPS order), a summary line. */
 export function formatText(report: DiffReport): string {
-  const lines = ["protoc-gen-a2a diff", `  ${sideLine("old", report.old)}`, `  ${sideLine("new", report.new)}`, ""];
+  const lines = [
+    "protoc-gen-a2a diff",
+    `  ${sideLine("old", report.old)}`,
+    `  ${sideLine("new", report.new)}`,
+    "",
+  ];
   const { summary } = report;
   if (summary.changes === 0) {
     lines.push(
@@ -194,6 +236,8 @@ export function formatText(report: DiffReport): string {
     lines.push("");
   }
   const count = (n: number) => (n === 0 ? "none" : String(n));
-  lines.push(`${summary.changes} change${summary.changes === 1 ? "" : "s"}; breaking for servers: ${count(summary.breakingForServers)}, for clients: ${count(summary.breakingForClients)}.`);
+  lines.push(
+    `${summary.changes} change${summary.changes === 1 ? "" : "s"}; breaking for servers: ${count(summary.breakingForServers)}, for clients: ${count(summary.breakingForClients)}.`,
+  );
   return `${lines.join("\n")}\n`;
 }

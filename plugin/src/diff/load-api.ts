@@ -7,7 +7,17 @@
  * manifest (api-manifest.ts; a proto the task runtime refuses is described with the refusal), exactly what the plugin would write beside the code.
  */
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -36,14 +46,30 @@ export interface LoadedApi {
  * Reads one side: a manifest (.json), a folder of manifests (`*_a2a_manifest.json`), a .proto file or a folder of protos.
  * `knownNames`: the proto file names the other side records, which tell a single .proto file's root (proto-root.ts).
  */
-export function loadApi(source: string, options: PluginOptions, parameter: string, cwd = process.cwd(), knownNames: readonly string[] = []): LoadedApi {
+export function loadApi(
+  source: string,
+  options: PluginOptions,
+  parameter: string,
+  cwd = process.cwd(),
+  knownNames: readonly string[] = [],
+): LoadedApi {
   const path = resolve(cwd, source);
   if (!existsSync(path)) throw new InputError(`${source}: no such file or directory`);
   if (statSync(path).isDirectory()) {
     const protos = listFiles(path, (f) => f.endsWith(".proto"));
-    if (protos.length > 0) return { source, kind: "proto", manifests: buildProtos(source, path, protos, protos, options, parameter) };
+    if (protos.length > 0)
+      return {
+        source,
+        kind: "proto",
+        manifests: buildProtos(source, path, protos, protos, options, parameter),
+      };
     const manifests = listFiles(path, (f) => f.endsWith("_a2a_manifest.json"));
-    if (manifests.length > 0) return { source, kind: "manifest", manifests: manifests.map((m) => readManifest(join(source, m), join(path, m))) };
+    if (manifests.length > 0)
+      return {
+        source,
+        kind: "manifest",
+        manifests: manifests.map((m) => readManifest(join(source, m), join(path, m))),
+      };
     throw new InputError(`${source}: no .proto files and no *_a2a_manifest.json in this folder`);
   }
   if (path.endsWith(".proto")) {
@@ -73,7 +99,8 @@ function listFiles(dir: string, keep: (name: string) => boolean): string[] {
       if (entry.name.startsWith(".") || entry.name === "node_modules") continue;
       const full = join(d, entry.name);
       if (entry.isDirectory()) walk(full);
-      else if (entry.isFile() && keep(entry.name)) out.push(relative(dir, full).split(sep).join("/"));
+      else if (entry.isFile() && keep(entry.name))
+        out.push(relative(dir, full).split(sep).join("/"));
     }
   };
   walk(dir);
@@ -85,14 +112,29 @@ function readManifest(source: string, path: string): ApiManifest {
   try {
     value = JSON.parse(readFileSync(path, "utf8"));
   } catch (e) {
-    throw new InputError(`${source}: not a .proto file and not JSON (${e instanceof Error ? e.message : String(e)})`);
+    throw new InputError(
+      `${source}: not a .proto file and not JSON (${e instanceof Error ? e.message : String(e)})`,
+    );
   }
   const m = value as Partial<ApiManifest> | null;
   if (typeof m !== "object" || m === null || !("manifestVersion" in m))
-    throw new InputError(`${source}: not an API manifest (no "manifestVersion"; protoc-gen-a2a writes them as <file>_a2a_manifest.json)`);
-  if (m.manifestVersion !== MANIFEST_VERSION) throw new InputError(`${source}: manifest version ${String(m.manifestVersion)}, this protoc-gen-a2a reads version ${MANIFEST_VERSION}`);
-  if (!Array.isArray(m.services) || !Array.isArray(m.messages) || !Array.isArray(m.enums) || typeof m.errors !== "object" || !Array.isArray(m.serviceParameters))
-    throw new InputError(`${source}: not an API manifest (services, messages, enums, errors or serviceParameters missing)`);
+    throw new InputError(
+      `${source}: not an API manifest (no "manifestVersion"; protoc-gen-a2a writes them as <file>_a2a_manifest.json)`,
+    );
+  if (m.manifestVersion !== MANIFEST_VERSION)
+    throw new InputError(
+      `${source}: manifest version ${String(m.manifestVersion)}, this protoc-gen-a2a reads version ${MANIFEST_VERSION}`,
+    );
+  if (
+    !Array.isArray(m.services) ||
+    !Array.isArray(m.messages) ||
+    !Array.isArray(m.enums) ||
+    typeof m.errors !== "object" ||
+    !Array.isArray(m.serviceParameters)
+  )
+    throw new InputError(
+      `${source}: not an API manifest (services, messages, enums, errors or serviceParameters missing)`,
+    );
   return m as ApiManifest;
 }
 
@@ -118,10 +160,22 @@ const GOOGLE_PROTOS = [
   "rpc/code.proto",
 ];
 
-function buildProtos(source: string, root: string, all: readonly string[], described: readonly string[], options: PluginOptions, parameter: string): ApiManifest[] {
-  const googleapis = packageFile("third_party/googleapis/google/api/annotations.proto") ?? packageFile("node_modules/google-proto-files/google/api/annotations.proto");
+function buildProtos(
+  source: string,
+  root: string,
+  all: readonly string[],
+  described: readonly string[],
+  options: PluginOptions,
+  parameter: string,
+): ApiManifest[] {
+  const googleapis =
+    packageFile("third_party/googleapis/google/api/annotations.proto") ??
+    packageFile("node_modules/google-proto-files/google/api/annotations.proto");
   const ownGoogleApi = all.includes("google/api/annotations.proto");
-  if (googleapis === undefined && !ownGoogleApi) throw new InputError("protoc-gen-a2a diff: the google/api protos (third_party/googleapis) are not installed with protoc-gen-a2a");
+  if (googleapis === undefined && !ownGoogleApi)
+    throw new InputError(
+      "protoc-gen-a2a diff: the google/api protos (third_party/googleapis) are not installed with protoc-gen-a2a",
+    );
   const tmp = mkdtempSync(join(tmpdir(), "a2a-diff-"));
   try {
     for (const f of all) {
@@ -132,7 +186,9 @@ function buildProtos(source: string, root: string, all: readonly string[], descr
     if (googleapis !== undefined) {
       // What a2a.proto-like protos import (google.api.http, field_behavior, client; google.rpc's status types), unless the input has its own.
       const google = dirname(dirname(googleapis));
-      const copied = GOOGLE_PROTOS.filter((f) => existsSync(join(google, f)) && !all.includes(`google/${f}`));
+      const copied = GOOGLE_PROTOS.filter(
+        (f) => existsSync(join(google, f)) && !all.includes(`google/${f}`),
+      );
       for (const f of copied) {
         mkdirSync(dirname(join(tmp, "googleapis/google", f)), { recursive: true });
         cpSync(join(google, f), join(tmp, "googleapis/google", f));
@@ -142,20 +198,32 @@ function buildProtos(source: string, root: string, all: readonly string[], descr
     const bufYaml = ["version: v2", "modules:", ...modules, ""].join("\n");
     writeFileSync(join(tmp, "buf.yaml"), bufYaml);
     const bin = packageFile("node_modules/.bin/buf");
-    const env = { ...process.env, PATH: [packageFile("node_modules/.bin") ?? "", process.env["PATH"] ?? ""].filter((p) => p !== "").join(delimiter) };
+    const env = {
+      ...process.env,
+      PATH: [packageFile("node_modules/.bin") ?? "", process.env["PATH"] ?? ""]
+        .filter((p) => p !== "")
+        .join(delimiter),
+    };
     try {
       // A single file: only it and what it imports are compiled (its neighbours may be unrelated, or broken).
       const paths = described === all ? [] : described.flatMap((f) => ["--path", `input/${f}`]);
-      execFileSync(bin ?? "buf", ["build", "-o", "image.binpb", ...paths], { cwd: tmp, env, stdio: ["ignore", "ignore", "pipe"] });
+      execFileSync(bin ?? "buf", ["build", "-o", "image.binpb", ...paths], {
+        cwd: tmp,
+        env,
+        stdio: ["ignore", "ignore", "pipe"],
+      });
     } catch (e) {
       const stderr = (e as { stderr?: Buffer }).stderr?.toString() ?? "";
-      if ((e as { code?: string }).code === "ENOENT") throw new InputError("protoc-gen-a2a diff: buf not found (npm install -D @bufbuild/buf)");
+      if ((e as { code?: string }).code === "ENOENT")
+        throw new InputError("protoc-gen-a2a diff: buf not found (npm install -D @bufbuild/buf)");
       const lines = stderr
         .split("\n")
         .map((l) => l.trim())
         .filter((l) => l !== "");
       const first = (lines[0] ?? "buf build failed").replace(/^input\//, "");
-      throw new InputError(`${source}: does not compile: ${first}${lines.length > 1 ? ` (and ${lines.length - 1} more)` : ""}`);
+      throw new InputError(
+        `${source}: does not compile: ${first}${lines.length > 1 ? ` (and ${lines.length - 1} more)` : ""}`,
+      );
     }
     const set = fromBinary(FileDescriptorSetSchema, readFileSync(join(tmp, "image.binpb")));
     const registry = createFileRegistry(set);
@@ -167,7 +235,12 @@ function buildProtos(source: string, root: string, all: readonly string[], descr
       const sink = setNoticeSink(() => {});
       try {
         // A proto the task runtime refuses is still described: the manifest records why.
-        manifests.push(apiManifest(buildFileModel(file, options, parameter, { taskRuntimeDrift: "record" }), parameter));
+        manifests.push(
+          apiManifest(
+            buildFileModel(file, options, parameter, { taskRuntimeDrift: "record" }),
+            parameter,
+          ),
+        );
       } catch (e) {
         if (e instanceof GenerationError) throw new InputError(`${source}: ${e.message}`);
         throw e;
@@ -175,7 +248,10 @@ function buildProtos(source: string, root: string, all: readonly string[], descr
         setNoticeSink(sink);
       }
     }
-    if (manifests.length === 0) throw new InputError(`${source}: no service in ${described.length === 1 ? described[0] : "these protos"}: nothing to compare`);
+    if (manifests.length === 0)
+      throw new InputError(
+        `${source}: no service in ${described.length === 1 ? described[0] : "these protos"}: nothing to compare`,
+      );
     return manifests;
   } finally {
     rmSync(tmp, { recursive: true, force: true });

@@ -57,14 +57,20 @@ function packageRoot(file: string): string | undefined {
   const segments = pkg.split(".");
   const dirs = dirname(file).split(sep);
   // The whole package, as buf's layout has it (a part of it, `v1/` of `acme.lib.v1`, says nothing of the root).
-  if (dirs.length <= segments.length || dirs.slice(-segments.length).join("/") !== segments.join("/")) return undefined;
+  if (
+    dirs.length <= segments.length ||
+    dirs.slice(-segments.length).join("/") !== segments.join("/")
+  )
+    return undefined;
   return dirs.slice(0, -segments.length).join(sep) || sep;
 }
 
 /** The proto root of a single .proto file (an absolute path); `knownNames` are the proto file names the other side of the diff records. */
 export function protoRootOf(file: string, knownNames: readonly string[] = []): string {
   const normalized = file.split(sep).join("/");
-  const known = knownNames.filter((name) => normalized.endsWith(`/${name}`)).sort((a, b) => b.length - a.length)[0];
+  const known = knownNames
+    .filter((name) => normalized.endsWith(`/${name}`))
+    .sort((a, b) => b.length - a.length)[0];
   if (known !== undefined)
     return (
       normalized

@@ -15,7 +15,12 @@ const TOKEN = "\u0000";
  * Templates are compiled with `noEscape` and `strict` (a missing field throws) and
  * may use only the helpers registered here: `sym`, `json`.
  */
-export function renderTemplate(f: GeneratedFile, name: string, view: object, symbols: Readonly<Record<string, ImportSymbol>>): void {
+export function renderTemplate(
+  f: GeneratedFile,
+  name: string,
+  view: object,
+  symbols: Readonly<Record<string, ImportSymbol>>,
+): void {
   const order: ImportSymbol[] = [];
   const sym = (symbolName: unknown) => {
     const s = typeof symbolName === "string" ? symbols[symbolName] : undefined;

@@ -70,7 +70,10 @@ export const GENERATED_CODE_LOCALS = [
 ] as const;
 
 /** {@link GENERATED_CODE_GLOBALS} and {@link GENERATED_CODE_LOCALS}: what reserved-scope.ts keeps for the generated code. */
-export const GENERATED_SCOPE_NAMES: readonly string[] = [...GENERATED_CODE_GLOBALS, ...GENERATED_CODE_LOCALS];
+export const GENERATED_SCOPE_NAMES: readonly string[] = [
+  ...GENERATED_CODE_GLOBALS,
+  ...GENERATED_CODE_LOCALS,
+];
 
 /**
  * Names generated code imports from `@protoc-gen-a2a/runtime`, `@bufbuild/protobuf`,

@@ -31,7 +31,10 @@ function clashingNames(f: GeneratedFile, file: DescFile): string[] {
   for (const scope of filesInScope(file)) {
     for (const desc of nestedTypes(scope)) {
       if (desc.kind === "extension") continue;
-      const names = desc.kind === "service" ? [f.importSchema(desc).name] : [f.importShape(desc).name, f.importSchema(desc).name];
+      const names =
+        desc.kind === "service"
+          ? [f.importSchema(desc).name]
+          : [f.importShape(desc).name, f.importSchema(desc).name];
       for (const name of names) if (scopeNames.has(name)) clashes.add(name);
     }
   }
@@ -45,7 +48,8 @@ const clashesOfModel = new WeakMap<FileModel, readonly string[]>();
 function ownImportPath(f: GeneratedFile): string {
   // protoplugin's files are GeneratedFileControllers, whose getFileInfo() the public GeneratedFile type leaves out.
   const name = (f as GeneratedFile & { getFileInfo?: () => { name: string } }).getFileInfo?.().name;
-  if (name === undefined) throw new Error("protoc-gen-a2a: a generated file without protoplugin's getFileInfo()");
+  if (name === undefined)
+    throw new Error("protoc-gen-a2a: a generated file without protoplugin's getFileInfo()");
   const path = name.replace(/\.ts$/, ".js");
   return path.startsWith("./") || path.startsWith("../") ? path : `./${path}`;
 }
@@ -61,5 +65,8 @@ export function reserveScopeNames(f: GeneratedFile, model: FileModel): void {
   if (clashes.length === 0) return;
   const self = ownImportPath(f);
   const symbols = clashes.flatMap((name, i) => [i === 0 ? "" : ", ", f.import(name, self, true)]);
-  f.print("// Names of TypeScript's and of this file (the proto's types of these names are imported under aliases): ", ...symbols);
+  f.print(
+    "// Names of TypeScript's and of this file (the proto's types of these names are imported under aliases): ",
+    ...symbols,
+  );
 }

@@ -12,7 +12,20 @@
 export const RUNTIME_PACKAGE = "@protoc-gen-a2a/runtime";
 
 /** The runtime's entry points ("" is the package's main entry: errors, call context, pipeline). */
-export type RuntimeEntry = "" | "client" | "http" | "jsonrpc" | "rest" | "grpc" | "grpc-client" | "grpc-js" | "task" | "sqlite" | "postgres" | "v0_3" | "v0_3/client";
+export type RuntimeEntry =
+  | ""
+  | "client"
+  | "http"
+  | "jsonrpc"
+  | "rest"
+  | "grpc"
+  | "grpc-client"
+  | "grpc-js"
+  | "task"
+  | "sqlite"
+  | "postgres"
+  | "v0_3"
+  | "v0_3/client";
 
 /** The module specifier of an entry point, for `f.import(name, from)`. */
 export function runtimeImport(entry: RuntimeEntry): string {

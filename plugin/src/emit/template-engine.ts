@@ -11,7 +11,12 @@ import Handlebars from "handlebars";
 import { templatesDir } from "../templates-dir.js";
 
 /** Compile options of every template: `noEscape`, `strict` (a missing field throws), only the helpers `sym` and `json`. */
-export const TEMPLATE_OPTIONS = { noEscape: true, strict: true, knownHelpers: { sym: true, json: true }, knownHelpersOnly: true };
+export const TEMPLATE_OPTIONS = {
+  noEscape: true,
+  strict: true,
+  knownHelpers: { sym: true, json: true },
+  knownHelpersOnly: true,
+};
 
 const hb = Handlebars.create();
 

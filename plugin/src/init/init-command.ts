@@ -18,8 +18,20 @@ const COPIED: readonly (readonly [string, string])[] = [
   ["proto/a2a.proto", "proto/a2a.proto"],
   ["proto/LICENSE", "proto/LICENSE"],
   ["proto/SOURCE.md", "proto/SOURCE.md"],
-  ...["annotations", "client", "field_behavior", "http", "launch_stage"].map((n) => [`third_party/googleapis/google/api/${n}.proto`, `third_party/googleapis/google/api/${n}.proto`] as const),
-  ...["status", "error_details"].map((n) => [`third_party/googleapis/google/rpc/${n}.proto`, `third_party/googleapis/google/rpc/${n}.proto`] as const),
+  ...["annotations", "client", "field_behavior", "http", "launch_stage"].map(
+    (n) =>
+      [
+        `third_party/googleapis/google/api/${n}.proto`,
+        `third_party/googleapis/google/api/${n}.proto`,
+      ] as const,
+  ),
+  ...["status", "error_details"].map(
+    (n) =>
+      [
+        `third_party/googleapis/google/rpc/${n}.proto`,
+        `third_party/googleapis/google/rpc/${n}.proto`,
+      ] as const,
+  ),
   ["third_party/googleapis/LICENSE", "third_party/googleapis/LICENSE"],
 ];
 
@@ -32,7 +44,11 @@ const RENDERED: readonly (readonly [string, string])[] = [
 ];
 
 /** The npm scripts the starter relies on. */
-const SCRIPTS: Readonly<Record<string, string>> = { generate: "buf generate", build: "tsc", start: "node dist/agent.js" };
+const SCRIPTS: Readonly<Record<string, string>> = {
+  generate: "buf generate",
+  build: "tsc",
+  start: "node dist/agent.js",
+};
 
 export interface InitResult {
   readonly lines: string[];
@@ -45,9 +61,21 @@ const packageRoot = (): string => dirname(templatesDir());
 export function runInit(args: readonly string[], cwd = process.cwd()): InitResult {
   const force = args.includes("--force");
   const unknown = args.filter((a) => a.startsWith("-") && a !== "--force");
-  if (unknown.length > 0) return { ok: false, lines: [`protoc-gen-a2a init: unknown option ${unknown.join(", ")} (usage: protoc-gen-a2a init [dir] [--force])`] };
+  if (unknown.length > 0)
+    return {
+      ok: false,
+      lines: [
+        `protoc-gen-a2a init: unknown option ${unknown.join(", ")} (usage: protoc-gen-a2a init [dir] [--force])`,
+      ],
+    };
   const dirs = args.filter((a) => !a.startsWith("-"));
-  if (dirs.length > 1) return { ok: false, lines: ["protoc-gen-a2a init: one folder at most (usage: protoc-gen-a2a init [dir] [--force])"] };
+  if (dirs.length > 1)
+    return {
+      ok: false,
+      lines: [
+        "protoc-gen-a2a init: one folder at most (usage: protoc-gen-a2a init [dir] [--force])",
+      ],
+    };
   const root = resolve(cwd, dirs[0] ?? ".");
   const lines: string[] = [];
   const shown = (p: string) => relative(cwd, join(root, p)) || ".";
@@ -64,19 +92,37 @@ export function runInit(args: readonly string[], cwd = process.cwd()): InitResul
 
   for (const [from, to] of COPIED) write(to, readFileSync(join(packageRoot(), from), "utf8"));
   const hb = Handlebars.create();
-  const view = { pluginVersion: `protoc-gen-a2a ${version}`, name: basename(root).replace(/["\\]/g, ""), genDir: "src/gen" };
+  const view = {
+    pluginVersion: `protoc-gen-a2a ${version}`,
+    name: basename(root).replace(/["\\]/g, ""),
+    genDir: "src/gen",
+  };
   for (const [template, to] of RENDERED) {
     const source = readFileSync(join(templatesDir(), template), "utf8");
     write(to, hb.compile(source, { noEscape: true, strict: true })(view));
   }
-  lines.push(...updatePackageJson(join(root, "package.json"), shown("package.json"), basename(root)));
+  lines.push(
+    ...updatePackageJson(join(root, "package.json"), shown("package.json"), basename(root)),
+  );
   lines.push("", "next:", ...nextSteps(join(root, "package.json"), root));
   return { ok: true, lines };
 }
 
 /** What the starter needs at run time and to build, by package name. */
-const RUNTIME_DEPENDENCIES = ["@protoc-gen-a2a/runtime", "@bufbuild/protobuf", "@connectrpc/connect", "@connectrpc/connect-node", "@grpc/grpc-js"];
-const DEV_DEPENDENCIES = ["protoc-gen-a2a", "@bufbuild/protoc-gen-es", "@bufbuild/buf", "typescript", "@types/node"];
+const RUNTIME_DEPENDENCIES = [
+  "@protoc-gen-a2a/runtime",
+  "@bufbuild/protobuf",
+  "@connectrpc/connect",
+  "@connectrpc/connect-node",
+  "@grpc/grpc-js",
+];
+const DEV_DEPENDENCIES = [
+  "protoc-gen-a2a",
+  "@bufbuild/protoc-gen-es",
+  "@bufbuild/buf",
+  "typescript",
+  "@types/node",
+];
 
 /**
  * The commands left to run: installs of the packages package.json does not list yet (none when the project
@@ -90,14 +136,20 @@ function nextSteps(packageJson: string, root: string): string[] {
     const pkg = JSON.parse(readFileSync(packageJson, "utf8")) as Record<string, unknown>;
     for (const key of ["dependencies", "devDependencies"]) {
       const deps = pkg[key];
-      if (typeof deps === "object" && deps !== null) listed = { ...listed, ...(deps as Record<string, string>) };
+      if (typeof deps === "object" && deps !== null)
+        listed = { ...listed, ...(deps as Record<string, string>) };
     }
   } catch {
     // Not JSON (reported above): every package is listed as missing.
   }
   const runtimeSpec = runtimeSpecifier(listed["protoc-gen-a2a"], root);
   const missing = (names: readonly string[]) => names.filter((n) => !Object.hasOwn(listed, n));
-  const spec = (name: string) => (name === "@protoc-gen-a2a/runtime" ? runtimeSpec : name === "protoc-gen-a2a" ? `protoc-gen-a2a@${version}` : name);
+  const spec = (name: string) =>
+    name === "@protoc-gen-a2a/runtime"
+      ? runtimeSpec
+      : name === "protoc-gen-a2a"
+        ? `protoc-gen-a2a@${version}`
+        : name;
   const steps: string[] = [];
   const runtime = missing(RUNTIME_DEPENDENCIES);
   const dev = missing(DEV_DEPENDENCIES);
@@ -129,28 +181,43 @@ function relativeSpec(root: string, path: string): string {
 /** Adds the starter's scripts (those not there yet) and `"type": "module"`; creates the file when missing. */
 function updatePackageJson(path: string, shown: string, name: string): string[] {
   if (!existsSync(path)) {
-    writeFileSync(path, `${JSON.stringify({ name: name.toLowerCase().replace(/[^a-z0-9._-]+/g, "-"), version: "0.1.0", private: true, type: "module", scripts: SCRIPTS }, null, 2)}\n`);
+    writeFileSync(
+      path,
+      `${JSON.stringify({ name: name.toLowerCase().replace(/[^a-z0-9._-]+/g, "-"), version: "0.1.0", private: true, type: "module", scripts: SCRIPTS }, null, 2)}\n`,
+    );
     return [`wrote   ${shown}`];
   }
   let pkg: Record<string, unknown>;
   try {
     pkg = JSON.parse(readFileSync(path, "utf8")) as Record<string, unknown>;
   } catch (e) {
-    return [`kept    ${shown} (not JSON: ${e instanceof Error ? e.message : String(e)}); add "type": "module" and the scripts ${JSON.stringify(SCRIPTS)} yourself`];
+    return [
+      `kept    ${shown} (not JSON: ${e instanceof Error ? e.message : String(e)}); add "type": "module" and the scripts ${JSON.stringify(SCRIPTS)} yourself`,
+    ];
   }
   const lines: string[] = [];
-  const scripts = (typeof pkg["scripts"] === "object" && pkg["scripts"] !== null ? pkg["scripts"] : {}) as Record<string, string>;
+  const scripts = (
+    typeof pkg["scripts"] === "object" && pkg["scripts"] !== null ? pkg["scripts"] : {}
+  ) as Record<string, string>;
   const added = Object.entries(SCRIPTS).filter(([k]) => scripts[k] === undefined);
   for (const [k, v] of added) scripts[k] = v;
-  const kept = Object.keys(SCRIPTS).filter((k) => !added.some(([a]) => a === k) && scripts[k] !== SCRIPTS[k]);
+  const kept = Object.keys(SCRIPTS).filter(
+    (k) => !added.some(([a]) => a === k) && scripts[k] !== SCRIPTS[k],
+  );
   pkg["scripts"] = scripts;
   if (pkg["type"] !== "module") {
     // The generated code and the runtime are ES modules (and tsconfig's NodeNext emits what "type" says).
-    if (pkg["type"] === "commonjs") lines.push(`note    ${shown}: "type" was "commonjs"; set to "module" (the generated code and the runtime are ES modules)`);
+    if (pkg["type"] === "commonjs")
+      lines.push(
+        `note    ${shown}: "type" was "commonjs"; set to "module" (the generated code and the runtime are ES modules)`,
+      );
     pkg["type"] = "module";
   }
   writeFileSync(path, `${JSON.stringify(pkg, null, 2)}\n`);
-  lines.unshift(`updated ${shown} (type: module${added.length > 0 ? `; scripts ${added.map(([k]) => k).join(", ")}` : ""})`);
-  for (const k of kept) lines.push(`note    ${shown}: kept your script "${k}" (the starter's is "${SCRIPTS[k]}")`);
+  lines.unshift(
+    `updated ${shown} (type: module${added.length > 0 ? `; scripts ${added.map(([k]) => k).join(", ")}` : ""})`,
+  );
+  for (const k of kept)
+    lines.push(`note    ${shown}: kept your script "${k}" (the starter's is "${SCRIPTS[k]}")`);
   return lines;
 }

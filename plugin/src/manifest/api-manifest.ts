@@ -7,7 +7,14 @@
  * order, types by full name, errors in catalog order), so the same proto and options give
  * the same bytes.
  */
-import { getOption, hasOption, ScalarType, type DescEnum, type DescField, type DescMessage } from "@bufbuild/protobuf";
+import {
+  getOption,
+  hasOption,
+  ScalarType,
+  type DescEnum,
+  type DescField,
+  type DescMessage,
+} from "@bufbuild/protobuf";
 import { FeatureSet_FieldPresence } from "@bufbuild/protobuf/wkt";
 import { FieldBehavior, field_behavior } from "../gen/google/api/field_behavior_pb.js";
 import type { FileModel, OperationKind, ServiceModel } from "../model/service-model.js";
@@ -32,7 +39,11 @@ export interface ApiManifest {
   readonly package: string;
   readonly provenance: ManifestProvenance;
   /** The options that shape the API (the rest only shape the code). */
-  readonly options: { readonly errors: string; readonly subscribePost: boolean; readonly bindings: readonly string[] };
+  readonly options: {
+    readonly errors: string;
+    readonly subscribePost: boolean;
+    readonly bindings: readonly string[];
+  };
   readonly services: readonly ManifestService[];
   /** Every message reachable from the operations (well-known types excluded), by full name. */
   readonly messages: readonly ManifestMessage[];
@@ -58,7 +69,11 @@ export interface ManifestService {
    * service that is not A2A-shaped; `error` for an A2A-shaped one the task runtime refuses (its
    * GenerationError: the plugin stops there, so only `protoc-gen-a2a diff` writes such a manifest).
    */
-  readonly taskRuntime: { readonly applies: boolean; readonly reason?: string; readonly error?: string };
+  readonly taskRuntime: {
+    readonly applies: boolean;
+    readonly reason?: string;
+    readonly error?: string;
+  };
   readonly operations: readonly ManifestOperation[];
 }
 
@@ -134,7 +149,11 @@ export interface ManifestEnum {
   readonly name: string;
   readonly file: string;
   readonly usage: readonly TypeUsage[];
-  readonly values: readonly { readonly name: string; readonly number: number; readonly deprecated?: true }[];
+  readonly values: readonly {
+    readonly name: string;
+    readonly number: number;
+    readonly deprecated?: true;
+  }[];
 }
 
 export interface ManifestError {
@@ -156,7 +175,8 @@ export interface ManifestServiceParameter {
 function notA2AShaped(service: ServiceModel): string {
   const names = new Set(service.operations.map((o) => o.name));
   const missing = A2A_OPERATIONS.filter((rpc) => !names.has(rpc));
-  if (missing.length === A2A_OPERATIONS.length) return "not an A2A service: none of the eleven A2A operations";
+  if (missing.length === A2A_OPERATIONS.length)
+    return "not an A2A service: none of the eleven A2A operations";
   return `not A2A-shaped: no ${missing.join(", ")} (the task runtime needs all eleven A2A operations)`;
 }
 
@@ -166,7 +186,10 @@ export function apiManifest(model: FileModel, parameter: string): ApiManifest {
   const responses = model.services.flatMap((s) => s.operations.map((o) => o.output));
   const inRequests = new Set(reachableTypes(requests).map((t) => t.typeName));
   const inResponses = new Set(reachableTypes(responses).map((t) => t.typeName));
-  const usage = (typeName: string): TypeUsage[] => [...(inRequests.has(typeName) ? ["request" as const] : []), ...(inResponses.has(typeName) ? ["response" as const] : [])];
+  const usage = (typeName: string): TypeUsage[] => [
+    ...(inRequests.has(typeName) ? ["request" as const] : []),
+    ...(inResponses.has(typeName) ? ["response" as const] : []),
+  ];
   const types = reachableTypes([...requests, ...responses]);
   const o = model.options;
   return {
@@ -180,15 +203,34 @@ export function apiManifest(model: FileModel, parameter: string): ApiManifest {
       optionsSha256: model.provenance.optionsSha256,
       parameter,
     },
-    options: { errors: o.errorProfile, subscribePost: o.subscribePost, bindings: ["jsonrpc", "rest", "grpc"].filter((b) => o.bindings.has(b as never)) },
+    options: {
+      errors: o.errorProfile,
+      subscribePost: o.subscribePost,
+      bindings: ["jsonrpc", "rest", "grpc"].filter((b) => o.bindings.has(b as never)),
+    },
     services: model.services.map(manifestService),
-    messages: types.filter((t): t is DescMessage => t.kind === "message").map((m) => manifestMessage(m, usage(m.typeName))),
-    enums: types.filter((t): t is DescEnum => t.kind === "enum").map((e) => manifestEnum(e, usage(e.typeName))),
+    messages: types
+      .filter((t): t is DescMessage => t.kind === "message")
+      .map((m) => manifestMessage(m, usage(m.typeName))),
+    enums: types
+      .filter((t): t is DescEnum => t.kind === "enum")
+      .map((e) => manifestEnum(e, usage(e.typeName))),
     errors: {
       profile: o.errorProfile,
-      entries: model.errors.map((e) => ({ name: e.name, category: e.category, jsonRpcCode: e.jsonRpcCode, httpStatus: e.httpStatus, grpcStatus: e.grpcStatus, reason: e.reason })),
+      entries: model.errors.map((e) => ({
+        name: e.name,
+        category: e.category,
+        jsonRpcCode: e.jsonRpcCode,
+        httpStatus: e.httpStatus,
+        grpcStatus: e.grpcStatus,
+        reason: e.reason,
+      })),
     },
-    serviceParameters: model.serviceParameters.map((p) => ({ name: p.name, grpcKey: p.grpcKey, query: p.query })),
+    serviceParameters: model.serviceParameters.map((p) => ({
+      name: p.name,
+      grpcKey: p.grpcKey,
+      query: p.query,
+    })),
   };
 }
 
@@ -198,7 +240,11 @@ function manifestService(service: ServiceModel): ManifestService {
   const implemented = new Set<string>(A2A_OPERATIONS);
   return {
     name: service.typeName,
-    taskRuntime: applies ? { applies } : unavailable === undefined ? { applies, reason: notA2AShaped(service) } : { applies, error: unavailable },
+    taskRuntime: applies
+      ? { applies }
+      : unavailable === undefined
+        ? { applies, reason: notA2AShaped(service) }
+        : { applies, error: unavailable },
     operations: service.operations.map(
       (op): ManifestOperation => ({
         name: op.name,
@@ -207,8 +253,15 @@ function manifestService(service: ServiceModel): ManifestService {
         response: op.output.typeName,
         jsonRpcMethod: op.jsonRpcMethod,
         grpcPath: op.grpcPath,
-        http: op.httpBindings.map((b) => ({ method: b.method, template: b.template, body: b.body, origin: b.origin })),
-        ...(applies ? { taskRuntime: implemented.has(op.name) ? "implemented" : "unsupported" } : {}),
+        http: op.httpBindings.map((b) => ({
+          method: b.method,
+          template: b.template,
+          body: b.body,
+          origin: b.origin,
+        })),
+        ...(applies
+          ? { taskRuntime: implemented.has(op.name) ? "implemented" : "unsupported" }
+          : {}),
         ...(op.desc.deprecated ? { deprecated: true } : {}),
       }),
     ),
@@ -218,9 +271,15 @@ function manifestService(service: ServiceModel): ManifestService {
 function manifestMessage(m: DescMessage, usage: TypeUsage[]): ManifestMessage {
   const oneofs = m.oneofs.map((oneof): ManifestOneof => {
     const rule = exactlyOneRule(oneof);
-    return { name: oneof.name, fields: oneof.fields.map((f) => f.name), ...(rule === undefined ? {} : { exactlyOne: rule }) };
+    return {
+      name: oneof.name,
+      fields: oneof.fields.map((f) => f.name),
+      ...(rule === undefined ? {} : { exactlyOne: rule }),
+    };
   });
-  const numbers = m.proto.reservedRange.map((r) => (r.end - 1 === r.start ? `${r.start}` : `${r.start}-${r.end - 1}`));
+  const numbers = m.proto.reservedRange.map((r) =>
+    r.end - 1 === r.start ? `${r.start}` : `${r.start}-${r.end - 1}`,
+  );
   const names = m.proto.reservedName;
   return {
     name: m.typeName,
@@ -228,13 +287,22 @@ function manifestMessage(m: DescMessage, usage: TypeUsage[]): ManifestMessage {
     usage,
     fields: m.fields.map(manifestField),
     ...(oneofs.length > 0 ? { oneofs } : {}),
-    ...(numbers.length + names.length > 0 ? { reserved: { ...(numbers.length > 0 ? { numbers } : {}), ...(names.length > 0 ? { names: [...names] } : {}) } } : {}),
+    ...(numbers.length + names.length > 0
+      ? {
+          reserved: {
+            ...(numbers.length > 0 ? { numbers } : {}),
+            ...(names.length > 0 ? { names: [...names] } : {}),
+          },
+        }
+      : {}),
     ...(m.deprecated ? { deprecated: true } : {}),
   };
 }
 
 function manifestField(f: DescField): ManifestField {
-  const behavior = hasOption(f, field_behavior) ? getOption(f, field_behavior).map((b) => FieldBehavior[b] ?? String(b)) : [];
+  const behavior = hasOption(f, field_behavior)
+    ? getOption(f, field_behavior).map((b) => FieldBehavior[b] ?? String(b))
+    : [];
   const required = requiredRule(f);
   const range = fieldConstraint(f);
   return {
@@ -245,14 +313,25 @@ function manifestField(f: DescField): ManifestField {
     ...(f.oneof === undefined ? {} : { oneof: f.oneof.name }),
     ...(behavior.length > 0 ? { fieldBehavior: behavior } : {}),
     ...(required === undefined ? {} : { required }),
-    ...(range === undefined ? {} : { range: { ...(range.min === undefined ? {} : { min: range.min }), ...(range.max === undefined ? {} : { max: range.max }) } }),
+    ...(range === undefined
+      ? {}
+      : {
+          range: {
+            ...(range.min === undefined ? {} : { min: range.min }),
+            ...(range.max === undefined ? {} : { max: range.max }),
+          },
+        }),
     ...(f.deprecated ? { deprecated: true } : {}),
   };
 }
 
 const scalarName = (s: ScalarType): string => ScalarType[s].toLowerCase();
 
-function fieldType(f: DescField): { type: string; cardinality: FieldCardinality; keyType?: string } {
+function fieldType(f: DescField): {
+  type: string;
+  cardinality: FieldCardinality;
+  keyType?: string;
+} {
   switch (f.fieldKind) {
     case "scalar":
       return { type: scalarName(f.scalar), cardinality: singular(f) };
@@ -261,10 +340,23 @@ function fieldType(f: DescField): { type: string; cardinality: FieldCardinality;
     case "message":
       return { type: f.message.typeName, cardinality: "singular" };
     case "list":
-      return { type: f.listKind === "scalar" ? scalarName(f.scalar) : f.listKind === "enum" ? f.enum.typeName : f.message.typeName, cardinality: "repeated" };
+      return {
+        type:
+          f.listKind === "scalar"
+            ? scalarName(f.scalar)
+            : f.listKind === "enum"
+              ? f.enum.typeName
+              : f.message.typeName,
+        cardinality: "repeated",
+      };
     case "map":
       return {
-        type: f.mapKind === "scalar" ? scalarName(f.scalar) : f.mapKind === "enum" ? f.enum.typeName : f.message.typeName,
+        type:
+          f.mapKind === "scalar"
+            ? scalarName(f.scalar)
+            : f.mapKind === "enum"
+              ? f.enum.typeName
+              : f.message.typeName,
         cardinality: "map",
         keyType: scalarName(f.mapKey),
       };
@@ -273,7 +365,9 @@ function fieldType(f: DescField): { type: string; cardinality: FieldCardinality;
 
 /** proto3 `optional` (explicit presence outside a oneof) is "optional"; everything else singular. */
 function singular(f: DescField): FieldCardinality {
-  return f.oneof === undefined && f.presence === FeatureSet_FieldPresence.EXPLICIT ? "optional" : "singular";
+  return f.oneof === undefined && f.presence === FeatureSet_FieldPresence.EXPLICIT
+    ? "optional"
+    : "singular";
 }
 
 function manifestEnum(e: DescEnum, usage: TypeUsage[]): ManifestEnum {
@@ -281,6 +375,10 @@ function manifestEnum(e: DescEnum, usage: TypeUsage[]): ManifestEnum {
     name: e.typeName,
     file: e.file.proto.name,
     usage,
-    values: e.values.map((v) => ({ name: v.name, number: v.number, ...(v.deprecated ? { deprecated: true as const } : {}) })),
+    values: e.values.map((v) => ({
+      name: v.name,
+      number: v.number,
+      ...(v.deprecated ? { deprecated: true as const } : {}),
+    })),
   };
 }

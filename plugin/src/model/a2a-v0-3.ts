@@ -12,7 +12,10 @@ const v03OnlyRpcs = ["TaskSubscription", "GetAgentCard"];
  * 1.0 JSON-RPC server (`wires: [v03JsonRpcWire()]`).
  */
 export function isA2AV03Service(service: DescService): boolean {
-  return service.typeName === "a2a.v1.A2AService" && ["SendMessage", ...v03OnlyRpcs].every((name) => service.methods.some((m) => m.name === name));
+  return (
+    service.typeName === "a2a.v1.A2AService" &&
+    ["SendMessage", ...v03OnlyRpcs].every((name) => service.methods.some((m) => m.name === name))
+  );
 }
 
 /**
@@ -21,9 +24,17 @@ export function isA2AV03Service(service: DescService): boolean {
  * template is `/v1/{parent=task/*}/pushNotificationConfigs`, singular `task`. The route table also
  * answers the plural form, the proto's own binding kept.
  */
-export function v03BindingErrata(method: DescMethod): readonly { readonly from: string; readonly to: string }[] {
-  if (!isA2AV03Service(method.parent) || method.name !== "CreateTaskPushNotificationConfig") return [];
-  return [{ from: "/v1/{parent=task/*/pushNotificationConfigs}", to: "/v1/{parent=tasks/*/pushNotificationConfigs}" }];
+export function v03BindingErrata(
+  method: DescMethod,
+): readonly { readonly from: string; readonly to: string }[] {
+  if (!isA2AV03Service(method.parent) || method.name !== "CreateTaskPushNotificationConfig")
+    return [];
+  return [
+    {
+      from: "/v1/{parent=task/*/pushNotificationConfigs}",
+      to: "/v1/{parent=tasks/*/pushNotificationConfigs}",
+    },
+  ];
 }
 
 /**
@@ -32,7 +43,11 @@ export function v03BindingErrata(method: DescMethod): readonly { readonly from: 
  * Validation treats them as optional.
  */
 export function isV03UnsentRequiredField(field: DescField): boolean {
-  return field.parent.typeName === "a2a.v1.CreateTaskPushNotificationConfigRequest" && field.name === "config_id" && field.parent.file.services.some(isA2AV03Service);
+  return (
+    field.parent.typeName === "a2a.v1.CreateTaskPushNotificationConfigRequest" &&
+    field.name === "config_id" &&
+    field.parent.file.services.some(isA2AV03Service)
+  );
 }
 
 /**

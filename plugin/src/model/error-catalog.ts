@@ -128,7 +128,9 @@ export interface ErrorCatalogEntry extends A2AErrorSpec {
  */
 export function errorReason(name: string): string {
   if (!/^[A-Z][A-Za-z0-9]*Error$/.test(name) || name === "Error") {
-    throw new Error(`errorReason: "${name}" is not a PascalCase error class name ending in "Error"`);
+    throw new Error(
+      `errorReason: "${name}" is not a PascalCase error class name ending in "Error"`,
+    );
   }
   return name
     .slice(0, -"Error".length)
@@ -159,7 +161,8 @@ const A2A_ROWS: readonly Row[] = [
     grpcStatus: "NOT_FOUND",
     httpStatus: 404,
     message: "Task not found",
-    description: "The specified task ID does not correspond to an existing or accessible task. It might be invalid, expired, or already completed and purged.",
+    description:
+      "The specified task ID does not correspond to an existing or accessible task. It might be invalid, expired, or already completed and purged.",
     category: "a2a",
   },
   {
@@ -178,7 +181,8 @@ const A2A_ROWS: readonly Row[] = [
     grpcStatus: "FAILED_PRECONDITION",
     httpStatus: 400,
     message: "Push notifications are not supported",
-    description: "Client attempted to use push notification features but the server agent does not support them (i.e., `AgentCard.capabilities.pushNotifications` is `false`).",
+    description:
+      "Client attempted to use push notification features but the server agent does not support them (i.e., `AgentCard.capabilities.pushNotifications` is `false`).",
     category: "a2a",
   },
   {
@@ -187,7 +191,8 @@ const A2A_ROWS: readonly Row[] = [
     grpcStatus: "FAILED_PRECONDITION",
     httpStatus: 400,
     message: "This operation is not supported",
-    description: "The requested operation or a specific aspect of it is not supported by this server agent implementation.",
+    description:
+      "The requested operation or a specific aspect of it is not supported by this server agent implementation.",
     category: "a2a",
   },
   {
@@ -196,7 +201,8 @@ const A2A_ROWS: readonly Row[] = [
     grpcStatus: "INVALID_ARGUMENT",
     httpStatus: 400,
     message: "Content type not supported",
-    description: "A Media Type provided in the request's message parts or implied for an artifact is not supported by the agent or the specific skill being invoked.",
+    description:
+      "A Media Type provided in the request's message parts or implied for an artifact is not supported by the agent or the specific skill being invoked.",
     category: "a2a",
   },
   {
@@ -205,7 +211,8 @@ const A2A_ROWS: readonly Row[] = [
     grpcStatus: "INTERNAL",
     httpStatus: 500,
     message: "Invalid agent response",
-    description: "An agent returned a response that does not conform to the specification for the current method.",
+    description:
+      "An agent returned a response that does not conform to the specification for the current method.",
     category: "a2a",
   },
   {
@@ -214,7 +221,8 @@ const A2A_ROWS: readonly Row[] = [
     grpcStatus: "FAILED_PRECONDITION",
     httpStatus: 400,
     message: "Extended agent card is not configured",
-    description: "The agent does not have an extended agent card configured when one is required for the requested operation.",
+    description:
+      "The agent does not have an extended agent card configured when one is required for the requested operation.",
     category: "a2a",
   },
   {
@@ -223,7 +231,8 @@ const A2A_ROWS: readonly Row[] = [
     grpcStatus: "FAILED_PRECONDITION",
     httpStatus: 400,
     message: "Extension support required",
-    description: "Server requested use of an extension marked as `required: true` in the Agent Card but the client did not declare support for it in the request.",
+    description:
+      "Server requested use of an extension marked as `required: true` in the Agent Card but the client did not declare support for it in the request.",
     category: "a2a",
   },
   {
@@ -232,7 +241,8 @@ const A2A_ROWS: readonly Row[] = [
     grpcStatus: "FAILED_PRECONDITION",
     httpStatus: 400,
     message: "Protocol version not supported",
-    description: "The A2A protocol version specified in the request (via `A2A-Version` service parameter) is not supported by the agent.",
+    description:
+      "The A2A protocol version specified in the request (via `A2A-Version` service parameter) is not supported by the agent.",
     category: "a2a",
   },
 ];
@@ -273,7 +283,8 @@ const JSONRPC_ROWS: readonly Row[] = [
     grpcStatus: "INVALID_ARGUMENT",
     httpStatus: 400,
     message: "Invalid parameters",
-    description: "The method parameters are invalid. Validation errors (§3.3.2) SHOULD say which parameter(s) failed and why, e.g. with a `google.rpc.BadRequest` detail.",
+    description:
+      "The method parameters are invalid. Validation errors (§3.3.2) SHOULD say which parameter(s) failed and why, e.g. with a `google.rpc.BadRequest` detail.",
     category: "jsonrpc",
   },
   {
@@ -309,7 +320,8 @@ const AUTH_ROWS: readonly Row[] = [
     grpcStatus: "PERMISSION_DENIED",
     httpStatus: 403,
     message: "Permission denied",
-    description: "The authenticated client lacks the permissions required for the requested operation. The error MUST NOT reveal the existence of resources the client is not authorized to access.",
+    description:
+      "The authenticated client lacks the permissions required for the requested operation. The error MUST NOT reveal the existence of resources the client is not authorized to access.",
     category: "auth",
   },
 ];
@@ -335,11 +347,15 @@ const cache = new Map<ErrorProfile, readonly ErrorCatalogEntry[]>();
  *
  * @throws Error if `profile` is unknown.
  */
-export function errorCatalog(profile: ErrorProfile = DEFAULT_ERROR_PROFILE): readonly ErrorCatalogEntry[] {
+export function errorCatalog(
+  profile: ErrorProfile = DEFAULT_ERROR_PROFILE,
+): readonly ErrorCatalogEntry[] {
   const cached = cache.get(profile);
   if (cached) return cached;
   if (!isErrorProfile(profile)) {
-    throw new Error(`unknown error profile "${String(profile)}" (expected one of: ${errorProfiles.join(", ")})`);
+    throw new Error(
+      `unknown error profile "${String(profile)}" (expected one of: ${errorProfiles.join(", ")})`,
+    );
   }
   const overrides = PROFILE_OVERRIDES[profile];
   const entries = Object.freeze(
@@ -378,7 +394,8 @@ export function validateErrorCatalog(entries: readonly ErrorCatalogEntry[]): str
     for (const e of entries) {
       const k = key(e);
       const other = seen.get(k);
-      if (other !== undefined) problems.push(`duplicate ${what} ${String(k)}: ${other} and ${e.name}`);
+      if (other !== undefined)
+        problems.push(`duplicate ${what} ${String(k)}: ${other} and ${e.name}`);
       else seen.set(k, e.name);
     }
   };
@@ -398,7 +415,9 @@ export function validateErrorCatalog(entries: readonly ErrorCatalogEntry[]): str
     if (!Object.hasOwn(grpcCodes, e.grpcStatus)) {
       problems.push(`${e.name}: unknown gRPC status ${e.grpcStatus}`);
     } else if (grpcCodes[e.grpcStatus] !== e.grpcCode) {
-      problems.push(`${e.name}: grpcCode ${e.grpcCode} does not match ${e.grpcStatus} (${grpcCodes[e.grpcStatus]})`);
+      problems.push(
+        `${e.name}: grpcCode ${e.grpcCode} does not match ${e.grpcStatus} (${grpcCodes[e.grpcStatus]})`,
+      );
     }
     if (e.grpcStatus === "OK") problems.push(`${e.name}: an error cannot have gRPC status OK`);
     if (!Number.isInteger(e.httpStatus) || e.httpStatus < 400 || e.httpStatus > 599) {
@@ -406,8 +425,13 @@ export function validateErrorCatalog(entries: readonly ErrorCatalogEntry[]): str
     }
     const inServerRange = e.jsonRpcCode <= -32001 && e.jsonRpcCode >= -32099;
     const isStandard = [-32700, -32600, -32601, -32602, -32603].includes(e.jsonRpcCode);
-    if (!Number.isInteger(e.jsonRpcCode) || (e.category === "jsonrpc" ? !isStandard : !inServerRange)) {
-      problems.push(`${e.name}: JSON-RPC code ${e.jsonRpcCode} is outside the range for category ${e.category}`);
+    if (
+      !Number.isInteger(e.jsonRpcCode) ||
+      (e.category === "jsonrpc" ? !isStandard : !inServerRange)
+    ) {
+      problems.push(
+        `${e.name}: JSON-RPC code ${e.jsonRpcCode} is outside the range for category ${e.category}`,
+      );
     }
     if (e.message.trim() === "") problems.push(`${e.name}: empty message`);
     if (e.description.trim() === "") problems.push(`${e.name}: empty description`);

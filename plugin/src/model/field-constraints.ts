@@ -15,10 +15,17 @@ export interface FieldConstraint {
  * spec §6.5 shows `pageSize: 150` and `historyLength: -5` rejected as invalid parameters.
  */
 const constraints: Readonly<Record<string, FieldConstraint>> = {
-  "ListTasksRequest.page_size": { min: 1, max: 100, source: "spec §3.1.4 / a2a.proto: page_size 1–100" },
+  "ListTasksRequest.page_size": {
+    min: 1,
+    max: 100,
+    source: "spec §3.1.4 / a2a.proto: page_size 1–100",
+  },
   "ListTasksRequest.history_length": { min: 0, source: "spec §3.2.4: historyLength is a count" },
   "GetTaskRequest.history_length": { min: 0, source: "spec §3.2.4: historyLength is a count" },
-  "SendMessageConfiguration.history_length": { min: 0, source: "spec §3.2.4: historyLength is a count" },
+  "SendMessageConfiguration.history_length": {
+    min: 0,
+    source: "spec §3.2.4: historyLength is a count",
+  },
   "ListTaskPushNotificationConfigsRequest.page_size": { min: 0, source: "a page size is a count" },
 };
 

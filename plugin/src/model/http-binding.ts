@@ -1,9 +1,20 @@
 // Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
-import { getOption, hasOption, type DescField, type DescMessage, type DescMethod } from "@bufbuild/protobuf";
+import {
+  getOption,
+  hasOption,
+  type DescField,
+  type DescMessage,
+  type DescMethod,
+} from "@bufbuild/protobuf";
 import { http } from "../gen/google/api/annotations_pb.js";
 import type { HttpRule } from "../gen/google/api/http_pb.js";
 import type { PluginOptions } from "../options.js";
-import { GenerationError, generationError, locationPrefix, type ErrorLocation } from "../generation-error.js";
+import {
+  GenerationError,
+  generationError,
+  locationPrefix,
+  type ErrorLocation,
+} from "../generation-error.js";
 import { notice } from "../notices.js";
 import { HttpTemplateError, parseHttpTemplate } from "./http-template.js";
 import { v03BindingErrata } from "./a2a-v0-3.js";
@@ -59,13 +70,20 @@ const postAliasedRpcs = new Set(["SubscribeToTask", "TaskSubscription"]);
  *   API (googleapis) wants the rest of it generated and this rule reported, not silently routed
  *   to something Node's HTTP parser or `fetch` refuses at run time; CI can insist with `error`.
  */
-export function buildHttpBindings(where: ErrorLocation, method: DescMethod, options: PluginOptions): HttpBinding[] {
+export function buildHttpBindings(
+  where: ErrorLocation,
+  method: DescMethod,
+  options: PluginOptions,
+): HttpBinding[] {
   if (!hasOption(method, http)) return [];
   const rule = getOption(method, http);
   const at = { ...where, option: "google.api.http" };
   if (options.skipHttpRules.has(`${method.parent.typeName}.${method.name}`)) {
     for (const r of [rule, ...rule.additionalBindings]) {
-      notice(at, `HTTP rule ${ruleText(r)} skipped (skip_http_rules): no route, REST client method or OpenAPI operation; the RPC stays on JSON-RPC and gRPC`);
+      notice(
+        at,
+        `HTTP rule ${ruleText(r)} skipped (skip_http_rules): no route, REST client method or OpenAPI operation; the RPC stays on JSON-RPC and gRPC`,
+      );
     }
     return [];
   }
@@ -77,17 +95,28 @@ export function buildHttpBindings(where: ErrorLocation, method: DescMethod, opti
     } catch (e) {
       if (!(e instanceof GenerationError)) throw e;
       if (e instanceof UnservableMethodError && options.unsupportedRpcs === "skip") {
-        notice(at, `${e.problem}; this HTTP rule is skipped, the RPC stays on the other bindings (unsupported_rpcs=error fails instead)`);
+        notice(
+          at,
+          `${e.problem}; this HTTP rule is skipped, the RPC stays on the other bindings (unsupported_rpcs=error fails instead)`,
+        );
         return undefined;
       }
       if (restEmitted) throw e;
-      const problem = e.message.startsWith(`${locationPrefix(at)}: `) ? e.message.slice(locationPrefix(at).length + 2) : e.message;
-      notice(at, `HTTP rule ignored, bindings=${[...options.bindings].join("+")} emits no HTTP+JSON code: ${problem}`);
+      const problem = e.message.startsWith(`${locationPrefix(at)}: `)
+        ? e.message.slice(locationPrefix(at).length + 2)
+        : e.message;
+      notice(
+        at,
+        `HTTP rule ignored, bindings=${[...options.bindings].join("+")} emits no HTTP+JSON code: ${problem}`,
+      );
       return undefined;
     }
   };
   const read: HttpBinding[] = [];
-  const rules: [HttpRule, HttpBindingOrigin][] = [[rule, "rule"], ...rule.additionalBindings.map((a): [HttpRule, HttpBindingOrigin] => [a, "additional"])];
+  const rules: [HttpRule, HttpBindingOrigin][] = [
+    [rule, "rule"],
+    ...rule.additionalBindings.map((a): [HttpRule, HttpBindingOrigin] => [a, "additional"]),
+  ];
   for (const [r, origin] of rules) {
     const binding = keep(() => {
       if (origin === "additional" && r.additionalBindings.length > 0) {
@@ -97,14 +126,31 @@ export function buildHttpBindings(where: ErrorLocation, method: DescMethod, opti
     });
     if (binding !== undefined) read.push(binding);
   }
-  const bindings = read.filter((b) => b.method !== "HEAD" || keep(() => checkHeadBinding(at, method, b, read)) !== undefined);
+  const bindings = read.filter(
+    (b) => b.method !== "HEAD" || keep(() => checkHeadBinding(at, method, b, read)) !== undefined,
+  );
   for (const erratum of v03BindingErrata(method)) {
     const wrong = bindings.find((b) => b.template === erratum.from);
-    if (wrong !== undefined) bindings.push(readRule(at, method, { ...rule, pattern: { case: "post", value: erratum.to }, additionalBindings: [] } as HttpRule, "erratum"));
+    if (wrong !== undefined)
+      bindings.push(
+        readRule(
+          at,
+          method,
+          {
+            ...rule,
+            pattern: { case: "post", value: erratum.to },
+            additionalBindings: [],
+          } as HttpRule,
+          "erratum",
+        ),
+      );
   }
   if (options.subscribePost && postAliasedRpcs.has(method.name)) {
     for (const b of [...bindings]) {
-      if (b.method === "GET" && !bindings.some((o) => o.method === "POST" && o.template === b.template)) {
+      if (
+        b.method === "GET" &&
+        !bindings.some((o) => o.method === "POST" && o.template === b.template)
+      ) {
         bindings.push({ ...b, method: "POST", body: "*", origin: "spec-alias" });
       }
     }
@@ -122,11 +168,19 @@ class UnservableMethodError extends GenerationError {
   }
 }
 
-function readRule(at: ErrorLocation, rpc: DescMethod, rule: HttpRule, origin: HttpBindingOrigin): HttpBinding {
+function readRule(
+  at: ErrorLocation,
+  rpc: DescMethod,
+  rule: HttpRule,
+  origin: HttpBindingOrigin,
+): HttpBinding {
   const input = rpc.input;
   const { method, template } = ruleMethodAndTemplate(at, rule);
   if (method === "HEAD" && rule.body !== "") {
-    throw new UnservableMethodError(at, `custom kind "HEAD" ("${template}") must not have a body (body: "${rule.body}"): a HEAD request has none`);
+    throw new UnservableMethodError(
+      at,
+      `custom kind "HEAD" ("${template}") must not have a body (body: "${rule.body}"): a HEAD request has none`,
+    );
   }
   let pattern: CompiledPattern;
   try {
@@ -142,7 +196,10 @@ function readRule(at: ErrorLocation, rpc: DescMethod, rule: HttpRule, origin: Ht
     );
   }
   if (rule.body !== "" && (method === "GET" || method === "DELETE")) {
-    throw generationError(at, `${method} "${template}" must not have a body (body: "${rule.body}")`);
+    throw generationError(
+      at,
+      `${method} "${template}" must not have a body (body: "${rule.body}")`,
+    );
   }
   if (rule.body !== "" && rule.body !== "*") {
     const field = input.fields.find((f) => f.name === rule.body);
@@ -150,7 +207,10 @@ function readRule(at: ErrorLocation, rpc: DescMethod, rule: HttpRule, origin: Ht
       throw generationError(at, `body "${rule.body}" names no field of ${input.typeName}`);
     }
     if (field.fieldKind !== "message") {
-      throw generationError(at, `body "${rule.body}" must be a singular message field of ${input.typeName}`);
+      throw generationError(
+        at,
+        `body "${rule.body}" must be a singular message field of ${input.typeName}`,
+      );
     }
   }
   const variables = pattern.variables.map(
@@ -162,7 +222,10 @@ function readRule(at: ErrorLocation, rpc: DescMethod, rule: HttpRule, origin: Ht
   return { method, template, pattern, body: rule.body, origin, variables };
 }
 
-function ruleMethodAndTemplate(at: ErrorLocation, rule: HttpRule): { method: string; template: string } {
+function ruleMethodAndTemplate(
+  at: ErrorLocation,
+  rule: HttpRule,
+): { method: string; template: string } {
   const p = rule.pattern;
   switch (p.case) {
     case "get":
@@ -174,7 +237,10 @@ function ruleMethodAndTemplate(at: ErrorLocation, rule: HttpRule): { method: str
     case "custom": {
       const kind = p.value.kind;
       if (!/^[A-Za-z]+$/.test(kind)) {
-        throw new UnservableMethodError(at, `custom kind "${kind}" ("${p.value.path}") is not an HTTP method name`);
+        throw new UnservableMethodError(
+          at,
+          `custom kind "${kind}" ("${p.value.path}") is not an HTTP method name`,
+        );
       }
       const method = kind.toUpperCase();
       if (!CUSTOM_METHODS.has(method)) {
@@ -186,29 +252,46 @@ function ruleMethodAndTemplate(at: ErrorLocation, rule: HttpRule): { method: str
       return { method, template: p.value.path };
     }
     case undefined:
-      throw generationError(at, "the rule has no pattern (get, put, post, delete, patch or custom)");
+      throw generationError(
+        at,
+        "the rule has no pattern (get, put, post, delete, patch or custom)",
+      );
   }
 }
 
 /** Resolves "a.b.c" through the request message: every step a singular field, the last a scalar or enum. */
-function resolveFieldPath(at: ErrorLocation, input: DescMessage, template: string, fieldPath: string): DescField[] {
+function resolveFieldPath(
+  at: ErrorLocation,
+  input: DescMessage,
+  template: string,
+  fieldPath: string,
+): DescField[] {
   const path: DescField[] = [];
   let message: DescMessage | undefined = input;
   const names = fieldPath.split(".");
   for (const [i, name] of names.entries()) {
     const field: DescField | undefined = message?.fields.find((f) => f.name === name);
     if (message === undefined || field === undefined) {
-      throw generationError(at, `path variable {${fieldPath}} in "${template}" names no field: ${message?.typeName ?? "?"} has no field "${name}"`);
+      throw generationError(
+        at,
+        `path variable {${fieldPath}} in "${template}" names no field: ${message?.typeName ?? "?"} has no field "${name}"`,
+      );
     }
     path.push(field);
     const last = i === names.length - 1;
     if (last) {
       if (field.fieldKind !== "scalar" && field.fieldKind !== "enum") {
-        throw generationError(at, `path variable {${fieldPath}} in "${template}" must be a singular scalar or enum field, not a ${field.fieldKind} field`);
+        throw generationError(
+          at,
+          `path variable {${fieldPath}} in "${template}" must be a singular scalar or enum field, not a ${field.fieldKind} field`,
+        );
       }
     } else {
       if (field.fieldKind !== "message") {
-        throw generationError(at, `path variable {${fieldPath}} in "${template}": "${name}" is not a singular message field`);
+        throw generationError(
+          at,
+          `path variable {${fieldPath}} in "${template}": "${name}" is not a singular message field`,
+        );
       }
       message = field.message;
     }
@@ -225,7 +308,14 @@ function ruleText(rule: HttpRule): string {
 }
 
 /** `custom` kinds the HTTP+JSON binding carries: the standard five spelled as custom, and HEAD (see {@link checkHeadRule}). */
-const CUSTOM_METHODS: ReadonlySet<string> = new Set(["GET", "PUT", "POST", "DELETE", "PATCH", "HEAD"]);
+const CUSTOM_METHODS: ReadonlySet<string> = new Set([
+  "GET",
+  "PUT",
+  "POST",
+  "DELETE",
+  "PATCH",
+  "HEAD",
+]);
 
 /**
  * HEAD answers carry no body (RFC 9110 §9.3.2), so a HEAD binding needs a unary RPC that either
@@ -234,11 +324,23 @@ const CUSTOM_METHODS: ReadonlySet<string> = new Set(["GET", "PUT", "POST", "DELE
  * curl, caches and link checkers; the generated client calls the GET). Either way it works end
  * to end: route table, server, client, OpenAPI `head` (a 200 without content).
  */
-function checkHeadBinding(at: ErrorLocation, rpc: DescMethod, head: HttpBinding, siblings: readonly HttpBinding[]): HttpBinding {
+function checkHeadBinding(
+  at: ErrorLocation,
+  rpc: DescMethod,
+  head: HttpBinding,
+  siblings: readonly HttpBinding[],
+): HttpBinding {
   if (rpc.methodKind !== "unary") {
-    throw new UnservableMethodError(at, `custom kind "HEAD" ("${head.template}") needs a unary RPC: a HEAD answer carries no body, so no event of the stream could reach the client`);
+    throw new UnservableMethodError(
+      at,
+      `custom kind "HEAD" ("${head.template}") needs a unary RPC: a HEAD answer carries no body, so no event of the stream could reach the client`,
+    );
   }
-  if (rpc.output.typeName === "google.protobuf.Empty" || siblings.some((b) => b.method === "GET" && b.template === head.template)) return head;
+  if (
+    rpc.output.typeName === "google.protobuf.Empty" ||
+    siblings.some((b) => b.method === "GET" && b.template === head.template)
+  )
+    return head;
   throw new UnservableMethodError(
     at,
     `custom kind "HEAD" ("${head.template}") needs an RPC returning google.protobuf.Empty or a GET binding of the same path: a HEAD answer carries no body, so ${rpc.output.typeName} could not reach the client`,

@@ -33,7 +33,11 @@
  * Every problem is reported as an {@link HttpTemplateError} naming the template,
  * the problem and its offset.
  */
-import type { CompiledPattern, PatternSegment, PatternVariable } from "../../../runtime/src/rest/route-matcher.js";
+import type {
+  CompiledPattern,
+  PatternSegment,
+  PatternVariable,
+} from "../../../runtime/src/rest/route-matcher.js";
 
 export type { CompiledPattern, PatternSegment, PatternVariable };
 
@@ -132,12 +136,17 @@ function validate(ast: TemplateAst): void {
   const fail = (problem: string, offset: number): never => {
     throw new HttpTemplateError(ast.template, problem, offset);
   };
-  const flat: TemplatePlainSegment[] = ast.segments.flatMap((s) => (s.kind === "variable" ? s.segments : [s]));
+  const flat: TemplatePlainSegment[] = ast.segments.flatMap((s) =>
+    s.kind === "variable" ? s.segments : [s],
+  );
   const deep = flat.filter((s) => s.kind === "deep-wildcard");
   if (deep.length > 1) fail('more than one "**" (at most one is allowed)', deep[1]!.offset);
   for (const s of flat) {
     if (s.kind === "literal" && isDotSegment(s.value)) {
-      fail(`dot segment ${JSON.stringify(s.value)} (URL normalization removes it, so no request could reach this path)`, s.offset);
+      fail(
+        `dot segment ${JSON.stringify(s.value)} (URL normalization removes it, so no request could reach this path)`,
+        s.offset,
+      );
     }
   }
   const seen: { path: string; offset: number }[] = [];
@@ -293,7 +302,13 @@ class Parser {
     }
     if (t[this.pos] === "}") {
       this.pos++;
-      return { kind: "variable", fieldPath, segments: [{ kind: "wildcard", offset: open }], explicitSegments: false, offset: open };
+      return {
+        kind: "variable",
+        fieldPath,
+        segments: [{ kind: "wildcard", offset: open }],
+        explicitSegments: false,
+        offset: open,
+      };
     }
     this.pos++; // "="
     const segments: TemplatePlainSegment[] = [];

@@ -55,7 +55,12 @@ function needsPrototypeChain(desc: DescMessage): boolean {
     case Edition.EDITION_PROTO2:
       return true;
     default:
-      return desc.fields.some((f) => f.presence !== FeatureSet_FieldPresence.IMPLICIT && f.fieldKind !== "message" && f.oneof === undefined);
+      return desc.fields.some(
+        (f) =>
+          f.presence !== FeatureSet_FieldPresence.IMPLICIT &&
+          f.fieldKind !== "message" &&
+          f.oneof === undefined,
+      );
   }
 }
 
@@ -82,12 +87,18 @@ function buildPlan(model: FileModel): JsonReaderPlan {
     const known = byType.get(message.typeName);
     if (known !== undefined) return known;
     const rules = rulesOf(message);
-    const node: JsonReaderNode = { message, name: uniqueName(`read$${message.name}`), fields: rules?.fields ?? [], oneofs: rules?.oneofs ?? [] };
+    const node: JsonReaderNode = {
+      message,
+      name: uniqueName(`read$${message.name}`),
+      fields: rules?.fields ?? [],
+      oneofs: rules?.oneofs ?? [],
+    };
     byType.set(message.typeName, node);
     readers.push(node);
     for (const field of message.fields) {
       const e = fieldEnum(field);
-      if (e !== undefined && e.typeName !== "google.protobuf.NullValue" && !enums.has(e)) enums.set(e, uniqueName(`jsonNumbers$${e.name}`));
+      if (e !== undefined && e.typeName !== "google.protobuf.NullValue" && !enums.has(e))
+        enums.set(e, uniqueName(`jsonNumbers$${e.name}`));
       const child = fieldMessage(field);
       if (child !== undefined && isReadableMessage(child)) visit(child);
     }

@@ -73,12 +73,18 @@ function buildPlan(model: FileModel): JsonWriterPlan {
       const key = `${message.typeName}|${rules === undefined ? "" : JSON.stringify(rules.map((r) => [r.field.number, r.required, r.nested?.typeName]))}`;
       const known = byKey.get(key);
       if (known !== undefined) return known;
-      const node: JsonWriterNode = { message, rules, name: uniqueName(`write$${message.name}${rules === undefined ? "" : "$filled"}`), children: new Map() };
+      const node: JsonWriterNode = {
+        message,
+        rules,
+        name: uniqueName(`write$${message.name}${rules === undefined ? "" : "$filled"}`),
+        children: new Map(),
+      };
       byKey.set(key, node);
       writers.push(node);
       for (const field of message.fields) {
         const e = fieldEnum(field);
-        if (e !== undefined && e.typeName !== "google.protobuf.NullValue" && !enums.has(e)) enums.set(e, uniqueName(`jsonNames$${e.name}`));
+        if (e !== undefined && e.typeName !== "google.protobuf.NullValue" && !enums.has(e))
+          enums.set(e, uniqueName(`jsonNames$${e.name}`));
         const child = fieldMessage(field);
         if (child === undefined || hasCustomJson(child)) continue;
         const descend = rules?.some((r) => r.field === field && r.nested !== undefined) === true;

@@ -9,9 +9,11 @@ import type { DescOneof } from "@bufbuild/protobuf";
  * is "at most one".
  */
 const exactlyOne: Readonly<Record<string, string>> = {
-  "Part.content": 'spec §4.1.6 (rendered from a2a.proto): "A Part MUST contain exactly one of the following: text, raw, url, data"',
+  "Part.content":
+    'spec §4.1.6 (rendered from a2a.proto): "A Part MUST contain exactly one of the following: text, raw, url, data"',
   "SendMessageResponse.payload": "spec §3.1.1: the response is a Task or a Message",
-  "StreamResponse.payload": 'spec §4.3.3: "a StreamResponse object containing exactly one of the following"',
+  "StreamResponse.payload":
+    'spec §4.3.3: "a StreamResponse object containing exactly one of the following"',
   "SecurityScheme.scheme": "spec §4.5.1: a SecurityScheme is one of the five OpenAPI scheme types",
   "OAuthFlows.flow": "spec §4.5.7: OAuthFlows names the one OAuth 2.0 flow of the scheme",
 };

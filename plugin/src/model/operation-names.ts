@@ -18,14 +18,23 @@ import type { DescMethod, DescService } from "@bufbuild/protobuf";
  * resolve), the members every object inherits from `Object.prototype`, and the members of the
  * generated clients (`transport`). Such an operation gets protobuf-es's escape, a `$` suffix.
  */
-export const RESERVED_OPERATION_NAMES: ReadonlySet<string> = new Set(["then", "hasOwnProperty", "isPrototypeOf", "propertyIsEnumerable", "toLocaleString", "transport"]);
+export const RESERVED_OPERATION_NAMES: ReadonlySet<string> = new Set([
+  "then",
+  "hasOwnProperty",
+  "isPrototypeOf",
+  "propertyIsEnumerable",
+  "toLocaleString",
+  "transport",
+]);
 
 /** Local (method) names of a service's RPCs, by RPC name. */
 export function operationLocalNames(methods: readonly DescMethod[]): Map<string, string> {
   const taken = new Set<string>();
   const names = new Map<string, string>();
   for (const method of methods) {
-    const base = RESERVED_OPERATION_NAMES.has(method.localName) ? `${method.localName}$` : method.localName;
+    const base = RESERVED_OPERATION_NAMES.has(method.localName)
+      ? `${method.localName}$`
+      : method.localName;
     let name = base;
     for (let i = 1; taken.has(name); i++) name = `${base}${base.endsWith("$") ? "" : "$"}${i}`;
     taken.add(name);
@@ -48,6 +57,10 @@ export function ambiguousRpcNames(services: readonly DescService[]): Set<string>
 }
 
 /** The JSON-RPC method an operation is documented under: its RPC name, qualified by its service when the name is ambiguous in the file. */
-export function documentedJsonRpcMethod(service: DescService, method: DescMethod, ambiguous: ReadonlySet<string>): string {
+export function documentedJsonRpcMethod(
+  service: DescService,
+  method: DescMethod,
+  ambiguous: ReadonlySet<string>,
+): string {
   return ambiguous.has(method.name) ? `${service.name}.${method.name}` : method.name;
 }

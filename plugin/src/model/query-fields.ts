@@ -6,7 +6,17 @@ import { ScalarType, type DescField, type DescMessage } from "@bufbuild/protobuf
  * value, timestamps as RFC 3339, repeated ones as repeated keys or a comma list.
  * Nested messages cannot ("MUST use POST").
  */
-export type QueryKind = "string" | "bytes" | "bool" | "int" | "int64" | "float" | "enum" | "timestamp" | "duration" | "message";
+export type QueryKind =
+  | "string"
+  | "bytes"
+  | "bool"
+  | "int"
+  | "int64"
+  | "float"
+  | "enum"
+  | "timestamp"
+  | "duration"
+  | "message";
 
 /** A request field, as the HTTP+JSON binding maps it to and from paths and queries. */
 export interface RequestFieldShape {
@@ -28,15 +38,36 @@ const MAX_QUERY_DEPTH = 4;
  * (operations that have a query), singular message fields also get their fields, down to
  * a few levels and never into a message already on the way (recursive types).
  */
-export function requestFieldShapes(message: DescMessage, options: { readonly nested: boolean } = { nested: false }): RequestFieldShape[] {
+export function requestFieldShapes(
+  message: DescMessage,
+  options: { readonly nested: boolean } = { nested: false },
+): RequestFieldShape[] {
   return fieldShapes(message, options.nested ? MAX_QUERY_DEPTH : 0, [message.typeName]);
 }
 
-function fieldShapes(message: DescMessage, depth: number, along: readonly string[]): RequestFieldShape[] {
+function fieldShapes(
+  message: DescMessage,
+  depth: number,
+  along: readonly string[],
+): RequestFieldShape[] {
   return message.fields.map((f) => {
-    const shape: RequestFieldShape = { name: f.name, json: f.jsonName, kind: queryKind(f), repeated: f.fieldKind === "list" };
-    if (depth > 0 && f.fieldKind === "message" && shape.kind === "message" && !along.includes(f.message.typeName) && !f.message.typeName.startsWith("google.protobuf.")) {
-      return { ...shape, fields: fieldShapes(f.message, depth - 1, [...along, f.message.typeName]) };
+    const shape: RequestFieldShape = {
+      name: f.name,
+      json: f.jsonName,
+      kind: queryKind(f),
+      repeated: f.fieldKind === "list",
+    };
+    if (
+      depth > 0 &&
+      f.fieldKind === "message" &&
+      shape.kind === "message" &&
+      !along.includes(f.message.typeName) &&
+      !f.message.typeName.startsWith("google.protobuf.")
+    ) {
+      return {
+        ...shape,
+        fields: fieldShapes(f.message, depth - 1, [...along, f.message.typeName]),
+      };
     }
     return shape;
   });

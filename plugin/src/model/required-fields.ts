@@ -1,5 +1,11 @@
 // Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
-import { getOption, hasOption, type DescField, type DescMessage, type DescOneof } from "@bufbuild/protobuf";
+import {
+  getOption,
+  hasOption,
+  type DescField,
+  type DescMessage,
+  type DescOneof,
+} from "@bufbuild/protobuf";
 import { FeatureSet_FieldPresence } from "@bufbuild/protobuf/wkt";
 import { FieldBehavior, field_behavior } from "../gen/google/api/field_behavior_pb.js";
 import { isV03UnsentRequiredField } from "./a2a-v0-3.js";
@@ -36,7 +42,14 @@ export interface OneofRequirement {
 }
 
 /** typeName → the fields (and exactly-one oneofs) to check, for every message reachable from the roots that has any requirement. */
-export type MessageRequirements = ReadonlyMap<string, { readonly message: DescMessage; readonly fields: readonly FieldRequirement[]; readonly oneofs: readonly OneofRequirement[] }>;
+export type MessageRequirements = ReadonlyMap<
+  string,
+  {
+    readonly message: DescMessage;
+    readonly fields: readonly FieldRequirement[];
+    readonly oneofs: readonly OneofRequirement[];
+  }
+>;
 
 const requiredFields = new WeakMap<DescField, boolean>();
 
@@ -54,7 +67,10 @@ export function isRequiredField(field: DescField): boolean {
 function readRequired(field: DescField): boolean {
   if (isV03UnsentRequiredField(field)) return false;
   if (field.presence === FeatureSet_FieldPresence.LEGACY_REQUIRED) return true;
-  return hasOption(field, field_behavior) && getOption(field, field_behavior).includes(FieldBehavior.REQUIRED);
+  return (
+    hasOption(field, field_behavior) &&
+    getOption(field, field_behavior).includes(FieldBehavior.REQUIRED)
+  );
 }
 
 /**
@@ -63,9 +79,15 @@ function readRequired(field: DescField): boolean {
  * the emitted table stays small; well-known types (google.protobuf.*) are never
  * descended into.
  */
-export function collectRequiredFields(roots: readonly DescMessage[], options: { readonly oneofs: boolean } = { oneofs: true }): MessageRequirements {
+export function collectRequiredFields(
+  roots: readonly DescMessage[],
+  options: { readonly oneofs: boolean } = { oneofs: true },
+): MessageRequirements {
   const oneofRule = (o: DescOneof) => (options.oneofs ? exactlyOneRule(o) : undefined);
-  const result = new Map<string, { message: DescMessage; fields: FieldRequirement[]; oneofs: OneofRequirement[] }>();
+  const result = new Map<
+    string,
+    { message: DescMessage; fields: FieldRequirement[]; oneofs: OneofRequirement[] }
+  >();
   const hasRequirements = new Map<string, boolean>();
 
   // Fixed point over the reachable graph, so recursive messages terminate.
@@ -82,7 +104,12 @@ export function collectRequiredFields(roots: readonly DescMessage[], options: { 
   };
   roots.forEach(visit);
 
-  for (const m of reachable) hasRequirements.set(m.typeName, m.fields.some((f) => isRequiredField(f) || fieldConstraint(f) !== undefined) || m.oneofs.some((o) => oneofRule(o) !== undefined));
+  for (const m of reachable)
+    hasRequirements.set(
+      m.typeName,
+      m.fields.some((f) => isRequiredField(f) || fieldConstraint(f) !== undefined) ||
+        m.oneofs.some((o) => oneofRule(o) !== undefined),
+    );
   for (let changed = true; changed; ) {
     changed = false;
     for (const m of reachable) {
@@ -107,7 +134,8 @@ export function collectRequiredFields(roots: readonly DescMessage[], options: { 
       const nested = n !== undefined && hasRequirements.get(n.typeName) === true ? n : undefined;
       const required = requiredRule(f);
       const range = fieldConstraint(f);
-      if (required !== undefined || nested !== undefined || range !== undefined) fields.push({ field: f, required, range, nested });
+      if (required !== undefined || nested !== undefined || range !== undefined)
+        fields.push({ field: f, required, range, nested });
     }
     const oneofs = m.oneofs.flatMap((oneof): OneofRequirement[] => {
       const source = oneofRule(oneof);
@@ -123,7 +151,13 @@ export function collectRequiredFields(roots: readonly DescMessage[], options: { 
  * (`tasks: []`, `nextPageToken: ""`, `totalSize: 0`), a card without skills (§8.4.1's
  * `"skills": []`). Present, but not necessarily set. Keyed like field-constraints.ts.
  */
-const MAY_BE_ZERO = new Set(["ListTasksResponse.tasks", "ListTasksResponse.next_page_token", "ListTasksResponse.page_size", "ListTasksResponse.total_size", "AgentCard.skills"]);
+const MAY_BE_ZERO = new Set([
+  "ListTasksResponse.tasks",
+  "ListTasksResponse.next_page_token",
+  "ListTasksResponse.page_size",
+  "ListTasksResponse.total_size",
+  "AgentCard.skills",
+]);
 
 /**
  * How a REQUIRED field is checked, wherever the message occurs: the server's check for
@@ -151,7 +185,11 @@ function requiredCheck(f: DescField): RequiredCheck {
     case "scalar":
     case "enum":
       // proto3 `optional`, proto2 fields (`required` ones too: set, even to zero) and oneof members have explicit presence.
-      return f.presence === FeatureSet_FieldPresence.EXPLICIT || f.presence === FeatureSet_FieldPresence.LEGACY_REQUIRED || f.oneof !== undefined ? "present" : "nonzero";
+      return f.presence === FeatureSet_FieldPresence.EXPLICIT ||
+        f.presence === FeatureSet_FieldPresence.LEGACY_REQUIRED ||
+        f.oneof !== undefined
+        ? "present"
+        : "nonzero";
   }
 }
 

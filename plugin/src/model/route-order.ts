@@ -41,7 +41,9 @@ export function comparePatterns(a: CompiledPattern, b: CompiledPattern): number 
 }
 
 /** Returns a new array of the routes in precedence order (see the module doc); stable. */
-export function sortRoutes<T extends { readonly pattern: CompiledPattern }>(routes: readonly T[]): T[] {
+export function sortRoutes<T extends { readonly pattern: CompiledPattern }>(
+  routes: readonly T[],
+): T[] {
   return routes
     .map((route, index) => ({ route, index }))
     .sort((x, y) => comparePatterns(x.route.pattern, y.route.pattern) || x.index - y.index)

@@ -9,7 +9,11 @@ import { errorCatalog, type ErrorCatalogEntry } from "./error-catalog.js";
 import { serviceParameters, type ServiceParameter } from "./service-parameters.js";
 import { taskRuntimeModel, type TaskRuntimeModel } from "./task-runtime.js";
 import { provenanceOf, type Provenance } from "./provenance.js";
-import { ambiguousRpcNames, documentedJsonRpcMethod, operationLocalNames } from "./operation-names.js";
+import {
+  ambiguousRpcNames,
+  documentedJsonRpcMethod,
+  operationLocalNames,
+} from "./operation-names.js";
 import type { OperationModel } from "./operation-model.js";
 
 export type { OperationKind, OperationModel } from "./operation-model.js";
@@ -61,10 +65,17 @@ export interface BuildOptions {
 }
 
 /** Builds the model of one proto file. Throws GenerationError on unsupported shapes. */
-export function buildFileModel(file: DescFile, options: PluginOptions, parameter = "", build: BuildOptions = {}): FileModel {
+export function buildFileModel(
+  file: DescFile,
+  options: PluginOptions,
+  parameter = "",
+  build: BuildOptions = {},
+): FileModel {
   const fileName = file.proto.name;
   const ambiguous = ambiguousRpcNames(file.services);
-  const services = file.services.map((service) => buildServiceModel(fileName, service, options, build, ambiguous));
+  const services = file.services.map((service) =>
+    buildServiceModel(fileName, service, options, build, ambiguous),
+  );
   return {
     file,
     fileName,
@@ -76,14 +87,23 @@ export function buildFileModel(file: DescFile, options: PluginOptions, parameter
   };
 }
 
-function buildServiceModel(fileName: string, service: DescService, options: PluginOptions, build: BuildOptions, ambiguous: ReadonlySet<string>): ServiceModel {
+function buildServiceModel(
+  fileName: string,
+  service: DescService,
+  options: PluginOptions,
+  build: BuildOptions,
+  ambiguous: ReadonlySet<string>,
+): ServiceModel {
   const localNames = operationLocalNames(service.methods);
   const operations = service.methods.flatMap((method): OperationModel[] => {
     const where = { file: fileName, rpc: `${service.typeName}.${method.name}` };
     if (method.methodKind !== "unary" && method.methodKind !== "server_streaming") {
       const kind = method.methodKind.replace("_", " ");
       if (options.unsupportedRpcs === "error") {
-        throw generationError(where, `${kind} RPCs are not supported: A2A bindings (JSON-RPC, HTTP+JSON with SSE, gRPC) carry unary and server-streaming operations only`);
+        throw generationError(
+          where,
+          `${kind} RPCs are not supported: A2A bindings (JSON-RPC, HTTP+JSON with SSE, gRPC) carry unary and server-streaming operations only`,
+        );
       }
       notice(
         where,

@@ -22,13 +22,15 @@ export const serviceParameters: readonly ServiceParameter[] = [
     name: "A2A-Version",
     grpcKey: "a2a-version",
     query: true,
-    description: "The A2A protocol version (Major.Minor) the client uses. Empty means 0.3; an unsupported version is answered with VersionNotSupportedError (§3.6).",
+    description:
+      "The A2A protocol version (Major.Minor) the client uses. Empty means 0.3; an unsupported version is answered with VersionNotSupportedError (§3.6).",
     example: "1.0",
   },
   {
     name: "A2A-Extensions",
     grpcKey: "a2a-extensions",
     query: false,
-    description: "Comma-separated extension URIs the client wants to use for the request (§3.2.6, §4.6).",
+    description:
+      "Comma-separated extension URIs the client wants to use for the request (§3.2.6, §4.6).",
   },
 ];

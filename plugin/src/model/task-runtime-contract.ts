@@ -60,7 +60,11 @@ export type ContractRequestName =
   | "GetExtendedAgentCardRequest";
 
 /** A field type: scalar, enum, message of the contract, or well-known type. */
-export type ContractType = ContractScalar | ContractEnumName | ContractMessageName | ContractWellKnown;
+export type ContractType =
+  | ContractScalar
+  | ContractEnumName
+  | ContractMessageName
+  | ContractWellKnown;
 
 /** One field the runtime reads or writes. */
 export interface ContractField {
@@ -114,7 +118,12 @@ export interface ContractEnumValue {
   readonly number: number;
 }
 
-const f = (name: string, number: number, type: ContractType, label?: "optional" | "repeated"): ContractField => (label === undefined ? { name, number, type } : { name, number, type, label });
+const f = (
+  name: string,
+  number: number,
+  type: ContractType,
+  label?: "optional" | "repeated",
+): ContractField => (label === undefined ? { name, number, type } : { name, number, type, label });
 
 /** The messages the runtime creates with the generated schemas (the generated binder's `schemas`, in this order). */
 export const schemaMessages = [
@@ -135,20 +144,51 @@ export const schemaMessages = [
 /** The eleven operations (runtime/src/task/handler.ts implements them; `TaskServiceHandler` types them). */
 export const contractRpcs = {
   SendMessage: { kind: "unary", input: "SendMessageRequest", output: "SendMessageResponse" },
-  SendStreamingMessage: { kind: "server_streaming", input: "SendMessageRequest", output: "StreamResponse" },
+  SendStreamingMessage: {
+    kind: "server_streaming",
+    input: "SendMessageRequest",
+    output: "StreamResponse",
+  },
   GetTask: { kind: "unary", input: "GetTaskRequest", output: "Task" },
   ListTasks: { kind: "unary", input: "ListTasksRequest", output: "ListTasksResponse" },
   CancelTask: { kind: "unary", input: "CancelTaskRequest", output: "Task" },
-  SubscribeToTask: { kind: "server_streaming", input: "SubscribeToTaskRequest", output: "StreamResponse" },
-  CreateTaskPushNotificationConfig: { kind: "unary", input: "TaskPushNotificationConfig", exactInput: true, output: "TaskPushNotificationConfig" },
-  GetTaskPushNotificationConfig: { kind: "unary", input: "GetTaskPushNotificationConfigRequest", output: "TaskPushNotificationConfig" },
-  ListTaskPushNotificationConfigs: { kind: "unary", input: "ListTaskPushNotificationConfigsRequest", output: "ListTaskPushNotificationConfigsResponse" },
-  GetExtendedAgentCard: { kind: "unary", input: "GetExtendedAgentCardRequest", output: "AgentCard" },
-  DeleteTaskPushNotificationConfig: { kind: "unary", input: "DeleteTaskPushNotificationConfigRequest", output: "google.protobuf.Empty" },
+  SubscribeToTask: {
+    kind: "server_streaming",
+    input: "SubscribeToTaskRequest",
+    output: "StreamResponse",
+  },
+  CreateTaskPushNotificationConfig: {
+    kind: "unary",
+    input: "TaskPushNotificationConfig",
+    exactInput: true,
+    output: "TaskPushNotificationConfig",
+  },
+  GetTaskPushNotificationConfig: {
+    kind: "unary",
+    input: "GetTaskPushNotificationConfigRequest",
+    output: "TaskPushNotificationConfig",
+  },
+  ListTaskPushNotificationConfigs: {
+    kind: "unary",
+    input: "ListTaskPushNotificationConfigsRequest",
+    output: "ListTaskPushNotificationConfigsResponse",
+  },
+  GetExtendedAgentCard: {
+    kind: "unary",
+    input: "GetExtendedAgentCardRequest",
+    output: "AgentCard",
+  },
+  DeleteTaskPushNotificationConfig: {
+    kind: "unary",
+    input: "DeleteTaskPushNotificationConfigRequest",
+    output: "google.protobuf.Empty",
+  },
 } as const satisfies Readonly<Record<string, ContractRpc>>;
 
 /** The messages, with the fields the runtime uses (runtime/src/task/shapes.ts lists the same, typed). */
-export const contractMessages: Readonly<Record<ContractMessageName | ContractRequestName, ContractMessage>> = {
+export const contractMessages: Readonly<
+  Record<ContractMessageName | ContractRequestName, ContractMessage>
+> = {
   Task: {
     usedBy: "runtime (TaskShape): created, stored, viewed, listed",
     fields: [
@@ -162,7 +202,11 @@ export const contractMessages: Readonly<Record<ContractMessageName | ContractReq
   },
   TaskStatus: {
     usedBy: "runtime (TaskStatusShape): every state change; ListTasks orders by timestamp",
-    fields: [f("state", 1, "TaskState"), f("message", 2, "Message"), f("timestamp", 3, "google.protobuf.Timestamp")],
+    fields: [
+      f("state", 1, "TaskState"),
+      f("message", 2, "Message"),
+      f("timestamp", 3, "google.protobuf.Timestamp"),
+    ],
   },
   Message: {
     usedBy: "runtime (MessageShape): user messages, agent replies and status messages",
@@ -193,11 +237,23 @@ export const contractMessages: Readonly<Record<ContractMessageName | ContractReq
   },
   TaskStatusUpdateEvent: {
     usedBy: "runtime (TaskStatusUpdateEventShape): stream and push events",
-    fields: [f("task_id", 1, "string"), f("context_id", 2, "string"), f("status", 3, "TaskStatus"), f("metadata", 4, "google.protobuf.Struct")],
+    fields: [
+      f("task_id", 1, "string"),
+      f("context_id", 2, "string"),
+      f("status", 3, "TaskStatus"),
+      f("metadata", 4, "google.protobuf.Struct"),
+    ],
   },
   TaskArtifactUpdateEvent: {
     usedBy: "runtime (TaskArtifactUpdateEventShape): stream and push events",
-    fields: [f("task_id", 1, "string"), f("context_id", 2, "string"), f("artifact", 3, "Artifact"), f("append", 4, "bool"), f("last_chunk", 5, "bool"), f("metadata", 6, "google.protobuf.Struct")],
+    fields: [
+      f("task_id", 1, "string"),
+      f("context_id", 2, "string"),
+      f("artifact", 3, "Artifact"),
+      f("append", 4, "bool"),
+      f("last_chunk", 5, "bool"),
+      f("metadata", 6, "google.protobuf.Struct"),
+    ],
   },
   StreamResponse: {
     usedBy: "runtime (StreamResponseShape): every stream event, the push notification body",
@@ -205,7 +261,12 @@ export const contractMessages: Readonly<Record<ContractMessageName | ContractReq
     oneofs: [
       {
         name: "payload",
-        members: [f("task", 1, "Task"), f("message", 2, "Message"), f("status_update", 3, "TaskStatusUpdateEvent"), f("artifact_update", 4, "TaskArtifactUpdateEvent")],
+        members: [
+          f("task", 1, "Task"),
+          f("message", 2, "Message"),
+          f("status_update", 3, "TaskStatusUpdateEvent"),
+          f("artifact_update", 4, "TaskArtifactUpdateEvent"),
+        ],
         closed: true,
       },
     ],
@@ -213,14 +274,26 @@ export const contractMessages: Readonly<Record<ContractMessageName | ContractReq
   SendMessageResponse: {
     usedBy: "runtime (SendMessageResponseShape): SendMessage's answer",
     fields: [],
-    oneofs: [{ name: "payload", members: [f("task", 1, "Task"), f("message", 2, "Message")], closed: true }],
+    oneofs: [
+      {
+        name: "payload",
+        members: [f("task", 1, "Task"), f("message", 2, "Message")],
+        closed: true,
+      },
+    ],
   },
   ListTasksResponse: {
     usedBy: "runtime (ListTasksResponseShape)",
-    fields: [f("tasks", 1, "Task", "repeated"), f("next_page_token", 2, "string"), f("page_size", 3, "int32"), f("total_size", 4, "int32")],
+    fields: [
+      f("tasks", 1, "Task", "repeated"),
+      f("next_page_token", 2, "string"),
+      f("page_size", 3, "int32"),
+      f("total_size", 4, "int32"),
+    ],
   },
   TaskPushNotificationConfig: {
-    usedBy: "runtime (PushConfigShape): stored push configs; the push sender reads token and authentication",
+    usedBy:
+      "runtime (PushConfigShape): stored push configs; the push sender reads token and authentication",
     fields: [
       f("tenant", 1, "string"),
       f("id", 2, "string"),
@@ -239,19 +312,34 @@ export const contractMessages: Readonly<Record<ContractMessageName | ContractReq
   },
   ListTaskPushNotificationConfigsResponse: {
     usedBy: "runtime (ListPushConfigsResponseShape)",
-    fields: [f("configs", 1, "TaskPushNotificationConfig", "repeated"), f("next_page_token", 2, "string")],
+    fields: [
+      f("configs", 1, "TaskPushNotificationConfig", "repeated"),
+      f("next_page_token", 2, "string"),
+    ],
   },
   AgentCard: {
     usedBy: "agent client: interface selection and capability gates; runtime: the extended card",
-    fields: [f("supported_interfaces", 3, "AgentInterface", "repeated"), f("capabilities", 7, "AgentCapabilities")],
+    fields: [
+      f("supported_interfaces", 3, "AgentInterface", "repeated"),
+      f("capabilities", 7, "AgentCapabilities"),
+    ],
   },
   AgentInterface: {
     usedBy: "agent client (AgentInterfaceLike, §8.3.2)",
-    fields: [f("url", 1, "string"), f("protocol_binding", 2, "string"), f("tenant", 3, "string"), f("protocol_version", 4, "string")],
+    fields: [
+      f("url", 1, "string"),
+      f("protocol_binding", 2, "string"),
+      f("tenant", 3, "string"),
+      f("protocol_version", 4, "string"),
+    ],
   },
   AgentCapabilities: {
     usedBy: "agent client capability gates (capabilityRequirements in task-runtime.ts)",
-    fields: [f("streaming", 1, "bool", "optional"), f("push_notifications", 2, "bool", "optional"), f("extended_agent_card", 4, "bool", "optional")],
+    fields: [
+      f("streaming", 1, "bool", "optional"),
+      f("push_notifications", 2, "bool", "optional"),
+      f("extended_agent_card", 4, "bool", "optional"),
+    ],
   },
   SendMessageConfiguration: {
     usedBy: "runtime (SendMessageConfigurationShape)",
@@ -264,9 +352,17 @@ export const contractMessages: Readonly<Record<ContractMessageName | ContractReq
   },
   SendMessageRequest: {
     usedBy: "runtime (SendMessageRequestShape): SendMessage, SendStreamingMessage",
-    fields: [f("tenant", 1, "string"), f("message", 2, "Message"), f("configuration", 3, "SendMessageConfiguration"), f("metadata", 4, "google.protobuf.Struct")],
+    fields: [
+      f("tenant", 1, "string"),
+      f("message", 2, "Message"),
+      f("configuration", 3, "SendMessageConfiguration"),
+      f("metadata", 4, "google.protobuf.Struct"),
+    ],
   },
-  GetTaskRequest: { usedBy: "runtime (GetTaskRequestShape)", fields: [f("id", 2, "string"), f("history_length", 3, "int32", "optional")] },
+  GetTaskRequest: {
+    usedBy: "runtime (GetTaskRequestShape)",
+    fields: [f("id", 2, "string"), f("history_length", 3, "int32", "optional")],
+  },
   ListTasksRequest: {
     usedBy: "runtime (ListTasksRequestShape)",
     fields: [
@@ -279,10 +375,22 @@ export const contractMessages: Readonly<Record<ContractMessageName | ContractReq
       f("include_artifacts", 8, "bool", "optional"),
     ],
   },
-  CancelTaskRequest: { usedBy: "runtime (CancelTaskRequestShape)", fields: [f("id", 2, "string"), f("metadata", 3, "google.protobuf.Struct")] },
-  SubscribeToTaskRequest: { usedBy: "runtime (SubscribeToTaskRequestShape)", fields: [f("id", 2, "string")] },
-  GetTaskPushNotificationConfigRequest: { usedBy: "runtime (PushConfigRefShape)", fields: [f("task_id", 2, "string"), f("id", 3, "string")] },
-  DeleteTaskPushNotificationConfigRequest: { usedBy: "runtime (PushConfigRefShape)", fields: [f("task_id", 2, "string"), f("id", 3, "string")] },
+  CancelTaskRequest: {
+    usedBy: "runtime (CancelTaskRequestShape)",
+    fields: [f("id", 2, "string"), f("metadata", 3, "google.protobuf.Struct")],
+  },
+  SubscribeToTaskRequest: {
+    usedBy: "runtime (SubscribeToTaskRequestShape)",
+    fields: [f("id", 2, "string")],
+  },
+  GetTaskPushNotificationConfigRequest: {
+    usedBy: "runtime (PushConfigRefShape)",
+    fields: [f("task_id", 2, "string"), f("id", 3, "string")],
+  },
+  DeleteTaskPushNotificationConfigRequest: {
+    usedBy: "runtime (PushConfigRefShape)",
+    fields: [f("task_id", 2, "string"), f("id", 3, "string")],
+  },
   ListTaskPushNotificationConfigsRequest: {
     usedBy: "runtime (ListPushConfigsRequestShape)",
     fields: [f("task_id", 1, "string"), f("page_size", 2, "int32"), f("page_token", 3, "string")],

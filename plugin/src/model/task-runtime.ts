@@ -1,5 +1,12 @@
 // Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
-import { ScalarType, type DescEnum, type DescField, type DescFile, type DescMessage, type DescService } from "@bufbuild/protobuf";
+import {
+  ScalarType,
+  type DescEnum,
+  type DescField,
+  type DescFile,
+  type DescMessage,
+  type DescService,
+} from "@bufbuild/protobuf";
 import type { OperationModel } from "./operation-model.js";
 import { A2A_OPERATIONS } from "../../../runtime/src/protocol/a2a-operations.js";
 import { generationError } from "../generation-error.js";
@@ -33,14 +40,31 @@ type TaskRuntimeRpc = (typeof taskRuntimeRpcs)[number];
  * generated agent client refuses the same calls locally, before any request (ACTS CLIENT-CAP-001).
  */
 export const capabilityRequirements = [
-  { capability: "streaming", rpcs: ["SendStreamingMessage", "SubscribeToTask"], error: "UnsupportedOperationError" },
+  {
+    capability: "streaming",
+    rpcs: ["SendStreamingMessage", "SubscribeToTask"],
+    error: "UnsupportedOperationError",
+  },
   {
     capability: "push_notifications",
-    rpcs: ["CreateTaskPushNotificationConfig", "GetTaskPushNotificationConfig", "ListTaskPushNotificationConfigs", "DeleteTaskPushNotificationConfig"],
+    rpcs: [
+      "CreateTaskPushNotificationConfig",
+      "GetTaskPushNotificationConfig",
+      "ListTaskPushNotificationConfigs",
+      "DeleteTaskPushNotificationConfig",
+    ],
     error: "PushNotificationNotSupportedError",
   },
-  { capability: "extended_agent_card", rpcs: ["GetExtendedAgentCard"], error: "UnsupportedOperationError" },
-] as const satisfies readonly { capability: string; rpcs: readonly TaskRuntimeRpc[]; error: string }[];
+  {
+    capability: "extended_agent_card",
+    rpcs: ["GetExtendedAgentCard"],
+    error: "UnsupportedOperationError",
+  },
+] as const satisfies readonly {
+  capability: string;
+  rpcs: readonly TaskRuntimeRpc[];
+  error: string;
+}[];
 
 /** The RPC that returns the extended Agent Card, which replaces the public one of a connection (§3.1.11). */
 const extendedCardRpc: TaskRuntimeRpc = "GetExtendedAgentCard";
@@ -83,7 +107,10 @@ export interface TaskRuntimeModel {
  * author implements them). Any other service: undefined, no error (a notice when it looks like a
  * partial A2A service: SendMessage and some other A2A operations, not all).
  */
-export function taskRuntimeModel(service: DescService, model: { readonly operations: readonly OperationModel[] }): TaskRuntimeModel | undefined {
+export function taskRuntimeModel(
+  service: DescService,
+  model: { readonly operations: readonly OperationModel[] },
+): TaskRuntimeModel | undefined {
   const fileName = service.file.proto.name;
   const names = new Set(model.operations.map((o) => o.name));
   const missing = taskRuntimeRpcs.filter((rpc) => !names.has(rpc));
@@ -100,7 +127,8 @@ export function taskRuntimeModel(service: DescService, model: { readonly operati
   const checker = new ContractChecker(service);
   const operation = (rpc: TaskRuntimeRpc) => model.operations.find((o) => o.name === rpc)!;
   for (const rpc of taskRuntimeRpcs) checker.checkRpc(operation(rpc));
-  for (const name of contractMessageNames) checker.checkMessage(checker.message(name), contractMessages[name]);
+  for (const name of contractMessageNames)
+    checker.checkMessage(checker.message(name), contractMessages[name]);
   const taskState = checker.checkEnum("TaskState");
   const role = checker.checkEnum("Role");
 
@@ -109,26 +137,43 @@ export function taskRuntimeModel(service: DescService, model: { readonly operati
   const capabilities = checker.message("AgentCapabilities");
   const capabilityGates: CapabilityGateModel[] = [];
   for (const op of model.operations) {
-    const requirement = capabilityRequirements.find((r) => (r.rpcs as readonly string[]).includes(op.name));
+    const requirement = capabilityRequirements.find((r) =>
+      (r.rpcs as readonly string[]).includes(op.name),
+    );
     if (requirement === undefined) continue;
     // Checked by the contract: a bool field.
     const capability = capabilities.fields.find((f) => f.name === requirement.capability)!;
     capabilityGates.push({ operation: op, capability, errorClass: requirement.error });
   }
-  const extraOperations = model.operations.filter((o) => !(taskRuntimeRpcs as readonly string[]).includes(o.name));
+  const extraOperations = model.operations.filter(
+    (o) => !(taskRuntimeRpcs as readonly string[]).includes(o.name),
+  );
   for (const op of extraOperations) {
     notice(
       { file: fileName, rpc: `${service.typeName}.${op.name}` },
       `not one of the eleven A2A operations: the task runtime answers it UnsupportedOperationError until create${service.name}TaskHandler({ operations: { ${op.localName} } }) implements it`,
     );
   }
-  return { messages, taskState, role, capabilityGates, extendedCardOperation: operation(extendedCardRpc), extraOperations };
+  return {
+    messages,
+    taskState,
+    role,
+    capabilityGates,
+    extendedCardOperation: operation(extendedCardRpc),
+    extraOperations,
+  };
 }
 
 const contractEnumNames = new Set<string>(Object.keys(contractEnums));
 
 /** The 32-bit integer types (all `number` in TypeScript), for the contract's `int32`. */
-const int32Types = new Set([ScalarType.INT32, ScalarType.SINT32, ScalarType.SFIXED32, ScalarType.UINT32, ScalarType.FIXED32]);
+const int32Types = new Set([
+  ScalarType.INT32,
+  ScalarType.SINT32,
+  ScalarType.SFIXED32,
+  ScalarType.UINT32,
+  ScalarType.FIXED32,
+]);
 
 /** Checks one service against the contract; every method throws the first problem as a GenerationError. */
 class ContractChecker {
@@ -145,7 +190,8 @@ class ContractChecker {
       if (seen.has(file)) return;
       seen.add(file);
       if (file.proto.package === this.#package) {
-        for (const desc of [...file.messages, ...file.enums]) if (!this.#declared.has(desc.name)) this.#declared.set(desc.name, desc);
+        for (const desc of [...file.messages, ...file.enums])
+          if (!this.#declared.has(desc.name)) this.#declared.set(desc.name, desc);
       }
       for (const dependency of file.dependencies) visit(dependency);
     };
@@ -161,7 +207,10 @@ class ContractChecker {
     const desc = this.#declared.get(name);
     if (desc?.kind !== "message") {
       const found = desc === undefined ? "" : `, found an enum of that name`;
-      throw generationError({ file: this.#service.file.proto.name }, `message ${this.#qualified(name)}: the task runtime needs this message (renamed or removed?)${found}`);
+      throw generationError(
+        { file: this.#service.file.proto.name },
+        `message ${this.#qualified(name)}: the task runtime needs this message (renamed or removed?)${found}`,
+      );
     }
     return desc;
   }
@@ -170,25 +219,42 @@ class ContractChecker {
     const desc = this.#declared.get(name);
     if (desc?.kind !== "enum") {
       const found = desc === undefined ? "" : `, found a message of that name`;
-      throw generationError({ file: this.#service.file.proto.name }, `enum ${this.#qualified(name)}: the task runtime needs this enum (renamed or removed?)${found}`);
+      throw generationError(
+        { file: this.#service.file.proto.name },
+        `enum ${this.#qualified(name)}: the task runtime needs this enum (renamed or removed?)${found}`,
+      );
     }
     return desc;
   }
 
   checkRpc(op: OperationModel): void {
     const contract = contractRpcs[op.name as TaskRuntimeRpc];
-    const where = { file: this.#service.file.proto.name, rpc: `${this.#service.typeName}.${op.name}` };
+    const where = {
+      file: this.#service.file.proto.name,
+      rpc: `${this.#service.typeName}.${op.name}`,
+    };
     if (op.kind !== contract.kind) {
-      throw generationError(where, `the task runtime implements it as a ${kindName(contract.kind)} RPC, found ${kindName(op.kind)}`);
+      throw generationError(
+        where,
+        `the task runtime implements it as a ${kindName(contract.kind)} RPC, found ${kindName(op.kind)}`,
+      );
     }
-    const output = contract.output === "google.protobuf.Empty" ? undefined : this.message(contract.output);
+    const output =
+      contract.output === "google.protobuf.Empty" ? undefined : this.message(contract.output);
     const outputName = output?.typeName ?? contract.output;
     if (op.output.typeName !== outputName || (output !== undefined && op.output !== output)) {
-      throw generationError(where, `the task runtime needs it to return ${outputName}, found ${op.output.typeName}`);
+      throw generationError(
+        where,
+        `the task runtime needs it to return ${outputName}, found ${op.output.typeName}`,
+      );
     }
     if ("exactInput" in contract) {
       const input = this.message(contract.input as ContractMessageName);
-      if (op.input !== input) throw generationError(where, `the task runtime needs its request to be ${input.typeName} (it stores the request as one), found ${op.input.typeName}`);
+      if (op.input !== input)
+        throw generationError(
+          where,
+          `the task runtime needs its request to be ${input.typeName} (it stores the request as one), found ${op.input.typeName}`,
+        );
       return; // Checked as a contract message.
     }
     this.checkMessage(op.input, contractMessages[contract.input]);
@@ -196,30 +262,42 @@ class ContractChecker {
 
   checkMessage(desc: DescMessage, contract: ContractMessage): void {
     const where = { file: desc.file.proto.name };
-    const problem = (text: string) => generationError(where, `message ${desc.typeName}: the task runtime needs ${text}`);
+    const problem = (text: string) =>
+      generationError(where, `message ${desc.typeName}: the task runtime needs ${text}`);
     for (const want of contract.fields) {
       const field = desc.fields.find((x) => x.name === want.name);
       if (field === undefined) {
         if (want.ifPresent === true) continue;
         throw problem(`field ${this.#display(want)} (renamed or removed?)`);
       }
-      if (field.oneof !== undefined) throw problem(`field ${this.#display(want)} outside any oneof, found it in oneof ${field.oneof.name}`);
+      if (field.oneof !== undefined)
+        throw problem(
+          `field ${this.#display(want)} outside any oneof, found it in oneof ${field.oneof.name}`,
+        );
       const mismatch = this.#mismatch(field, want);
       if (mismatch !== undefined) throw problem(`field ${this.#display(want)}, found ${mismatch}`);
     }
     for (const want of contract.oneofs ?? []) {
       const oneof = desc.oneofs.find((o) => o.name === want.name);
       const members = want.members.map((m) => `${this.#display(m)};`).join(" ");
-      if (oneof === undefined) throw problem(`oneof ${want.name} { ${members} } (renamed or removed?)`);
+      if (oneof === undefined)
+        throw problem(`oneof ${want.name} { ${members} } (renamed or removed?)`);
       for (const member of want.members) {
         const field = oneof.fields.find((x) => x.name === member.name);
-        if (field === undefined) throw problem(`field ${this.#display(member)} in oneof ${want.name} (renamed or removed?)`);
+        if (field === undefined)
+          throw problem(
+            `field ${this.#display(member)} in oneof ${want.name} (renamed or removed?)`,
+          );
         const mismatch = this.#mismatch(field, member);
-        if (mismatch !== undefined) throw problem(`field ${this.#display(member)} in oneof ${want.name}, found ${mismatch}`);
+        if (mismatch !== undefined)
+          throw problem(`field ${this.#display(member)} in oneof ${want.name}, found ${mismatch}`);
       }
       if (want.closed) {
         const extra = oneof.fields.find((x) => !want.members.some((m) => m.name === x.name));
-        if (extra !== undefined) throw problem(`oneof ${want.name} to have exactly the members ${want.members.map((m) => m.name).join(", ")} (it handles no other), found also ${this.#actual(extra)}`);
+        if (extra !== undefined)
+          throw problem(
+            `oneof ${want.name} to have exactly the members ${want.members.map((m) => m.name).join(", ")} (it handles no other), found also ${this.#actual(extra)}`,
+          );
       }
     }
   }
@@ -229,7 +307,11 @@ class ContractChecker {
     const members = new Map<string, string>();
     for (const want of contractEnums[name]) {
       const value = desc.values.find((v) => v.name === want.name);
-      if (value === undefined) throw generationError({ file: desc.file.proto.name }, `enum ${desc.typeName}: the task runtime needs value ${want.name} = ${want.number} (renamed or removed?)`);
+      if (value === undefined)
+        throw generationError(
+          { file: desc.file.proto.name },
+          `enum ${desc.typeName}: the task runtime needs value ${want.name} = ${want.number} (renamed or removed?)`,
+        );
       members.set(want.key, value.localName);
     }
     return { desc, members };
@@ -246,16 +328,29 @@ class ContractChecker {
       if (type === "string" || type === "bool" || type === "int32") {
         if (kind !== "scalar") return false;
         const scalar = field.scalar!;
-        if (type === "string" ? scalar !== ScalarType.STRING : type === "bool" ? scalar !== ScalarType.BOOL : !int32Types.has(scalar)) return false;
+        if (
+          type === "string"
+            ? scalar !== ScalarType.STRING
+            : type === "bool"
+              ? scalar !== ScalarType.BOOL
+              : !int32Types.has(scalar)
+        )
+          return false;
       } else if (contractEnumNames.has(type)) {
         if (kind !== "enum" || field.enum !== this.#enum(type as ContractEnumName)) return false;
       } else if (type.startsWith("google.protobuf.")) {
         if (kind !== "message" || field.message?.typeName !== type) return false;
       } else {
-        if (kind !== "message" || field.message !== this.message(type as ContractMessageName)) return false;
+        if (kind !== "message" || field.message !== this.message(type as ContractMessageName))
+          return false;
       }
       // A scalar or enum the runtime reads as a plain value must not be `optional` (protobuf-es: `x?: T`).
-      if (want.label === undefined && (kind === "scalar" || kind === "enum") && field.proto.proto3Optional) return false;
+      if (
+        want.label === undefined &&
+        (kind === "scalar" || kind === "enum") &&
+        field.proto.proto3Optional
+      )
+        return false;
       return true;
     })();
     return fits ? undefined : this.#actual(field);
@@ -268,7 +363,8 @@ class ContractChecker {
 
   /** A proto field as proto source: "optional int64 context_id = 2". */
   #actual(field: DescField): string {
-    const typeOf = (desc: DescMessage | DescEnum) => (desc.typeName === this.#qualified(desc.name) ? desc.name : desc.typeName);
+    const typeOf = (desc: DescMessage | DescEnum) =>
+      desc.typeName === this.#qualified(desc.name) ? desc.name : desc.typeName;
     const scalar = (s: ScalarType) => ScalarType[s].toLowerCase();
     let type: string;
     switch (field.fieldKind) {

@@ -6,7 +6,9 @@ import { templatesDir } from "../templates-dir.js";
 import type { ScaffoldOperation, ScaffoldView } from "./scaffold-view.js";
 
 /** The files of a binding's scaffold: where each goes (in the scaffold's folder) and its template in templates/binding/. */
-export function scaffoldFiles(view: ScaffoldView): readonly { readonly path: string; readonly template: string }[] {
+export function scaffoldFiles(
+  view: ScaffoldView,
+): readonly { readonly path: string; readonly template: string }[] {
   return [
     { path: `${view.name}-operations.ts`, template: "operations.ts.hbs" },
     { path: `${view.name}-server.ts`, template: "server.ts.hbs" },
@@ -21,7 +23,10 @@ let engine: typeof Handlebars | undefined;
 function handlebars(): typeof Handlebars {
   if (engine !== undefined) return engine;
   engine = Handlebars.create();
-  engine.registerPartial("operation-entry", readFileSync(join(templatesDir(), "binding", "operation-entry.hbs"), "utf8"));
+  engine.registerPartial(
+    "operation-entry",
+    readFileSync(join(templatesDir(), "binding", "operation-entry.hbs"), "utf8"),
+  );
   return engine;
 }
 

@@ -47,7 +47,17 @@ export interface ScaffoldResult {
 }
 
 function parseArgs(args: readonly string[]): Record<string, string> | string {
-  const known = new Set(["name", "uri", "out", "gen", "proto", "image", "service", "errors", "import-extension"]);
+  const known = new Set([
+    "name",
+    "uri",
+    "out",
+    "gen",
+    "proto",
+    "image",
+    "service",
+    "errors",
+    "import-extension",
+  ]);
   const out: Record<string, string> = {};
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
@@ -72,11 +82,16 @@ function loadFiles(cwd: string, args: Record<string, string>): DescFile[] {
     const dir = mkdtempSync(join(tmpdir(), "a2a-scaffold-"));
     try {
       const image = join(dir, "image.binpb");
-      execFileSync(buf, ["build", "--path", proto, "-o", image], { cwd, stdio: ["ignore", "ignore", "pipe"] });
+      execFileSync(buf, ["build", "--path", proto, "-o", image], {
+        cwd,
+        stdio: ["ignore", "ignore", "pipe"],
+      });
       bytes = readFileSync(image);
     } catch (e) {
       const stderr = (e as { stderr?: Buffer }).stderr?.toString().trim();
-      throw new Error(`buf build --path ${proto} failed${stderr ? `: ${stderr}` : ""} (run it in the project folder, or give --image)`);
+      throw new Error(
+        `buf build --path ${proto} failed${stderr ? `: ${stderr}` : ""} (run it in the project folder, or give --image)`,
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -91,46 +106,82 @@ function importPath(from: string, to: string): string {
   return rel.startsWith(".") ? rel : `./${rel}`;
 }
 
-export async function runScaffold(args: readonly string[], cwd = process.cwd()): Promise<ScaffoldResult> {
+export async function runScaffold(
+  args: readonly string[],
+  cwd = process.cwd(),
+): Promise<ScaffoldResult> {
   if (args.includes("--help") || args.includes("-h")) return { ok: true, lines: [SCAFFOLD_USAGE] };
   const parsed = parseArgs(args);
-  if (typeof parsed === "string") return { ok: false, lines: [`protoc-gen-a2a scaffold-binding: ${parsed}`, "", SCAFFOLD_USAGE] };
+  if (typeof parsed === "string")
+    return { ok: false, lines: [`protoc-gen-a2a scaffold-binding: ${parsed}`, "", SCAFFOLD_USAGE] };
   const name = parsed["name"];
   const uri = parsed["uri"];
-  if (name === undefined || uri === undefined) return { ok: false, lines: ["protoc-gen-a2a scaffold-binding: --name and --uri are required", "", SCAFFOLD_USAGE] };
+  if (name === undefined || uri === undefined)
+    return {
+      ok: false,
+      lines: ["protoc-gen-a2a scaffold-binding: --name and --uri are required", "", SCAFFOLD_USAGE],
+    };
   const problem = checkChoice({ name, uri });
-  if (problem !== undefined) return { ok: false, lines: [`protoc-gen-a2a scaffold-binding: ${problem}`] };
+  if (problem !== undefined)
+    return { ok: false, lines: [`protoc-gen-a2a scaffold-binding: ${problem}`] };
   const ext = { js: ".js", none: "", ts: ".ts" }[parsed["import-extension"] ?? "js"];
-  if (ext === undefined) return { ok: false, lines: ["protoc-gen-a2a scaffold-binding: --import-extension must be js, none or ts"] };
+  if (ext === undefined)
+    return {
+      ok: false,
+      lines: ["protoc-gen-a2a scaffold-binding: --import-extension must be js, none or ts"],
+    };
 
   let options: ReturnType<typeof parseOptions>;
   let files: DescFile[];
   try {
-    options = parseOptions(parsed["errors"] === undefined ? [] : [{ key: "errors", value: parsed["errors"] }]);
+    options = parseOptions(
+      parsed["errors"] === undefined ? [] : [{ key: "errors", value: parsed["errors"] }],
+    );
     files = loadFiles(cwd, parsed);
   } catch (e) {
-    return { ok: false, lines: [`protoc-gen-a2a scaffold-binding: ${e instanceof Error ? e.message : String(e)}`] };
+    return {
+      ok: false,
+      lines: [`protoc-gen-a2a scaffold-binding: ${e instanceof Error ? e.message : String(e)}`],
+    };
   }
   const candidates = files.flatMap((file) => file.services.map((service) => ({ file, service })));
   const wanted = parsed["service"];
-  const matching = candidates.filter(({ service }) => wanted === undefined || service.name === wanted || service.typeName === wanted);
+  const matching = candidates.filter(
+    ({ service }) => wanted === undefined || service.name === wanted || service.typeName === wanted,
+  );
   const proto = parsed["proto"];
-  const inProto = proto === undefined ? matching : matching.filter(({ file }) => proto.endsWith(file.proto.name) || matching.length === 1);
+  const inProto =
+    proto === undefined
+      ? matching
+      : matching.filter(({ file }) => proto.endsWith(file.proto.name) || matching.length === 1);
   if (inProto.length !== 1) {
     const names = candidates.map(({ service }) => service.typeName).join(", ") || "none";
-    return { ok: false, lines: [`protoc-gen-a2a scaffold-binding: ${inProto.length === 0 ? "no" : "more than one"} service to scaffold (services: ${names}); name one with --service`] };
+    return {
+      ok: false,
+      lines: [
+        `protoc-gen-a2a scaffold-binding: ${inProto.length === 0 ? "no" : "more than one"} service to scaffold (services: ${names}); name one with --service`,
+      ],
+    };
   }
   const { file, service } = inProto[0]!;
   let model: ReturnType<typeof buildFileModel>;
   try {
     model = buildFileModel(file, options);
   } catch (e) {
-    return { ok: false, lines: [`protoc-gen-a2a scaffold-binding: ${e instanceof Error ? e.message : String(e)}`] };
+    return {
+      ok: false,
+      lines: [`protoc-gen-a2a scaffold-binding: ${e instanceof Error ? e.message : String(e)}`],
+    };
   }
   const serviceModel = model.services.find((s) => s.typeName === service.typeName)!;
   const outDir = resolve(cwd, parsed["out"] ?? join("src", `${name}-binding`));
   const genDir = resolve(cwd, parsed["gen"] ?? join("src", "gen"));
-  const view = scaffoldView(model, serviceModel, { name, uri, gen: importPath(outDir, genDir), ext });
+  const view = scaffoldView(model, serviceModel, {
+    name,
+    uri,
+    gen: importPath(outDir, genDir),
+    ext,
+  });
 
   const lines: string[] = [];
   const shown = (p: string) => relative(cwd, p) || ".";
@@ -149,10 +200,18 @@ export async function runScaffold(args: readonly string[], cwd = process.cwd()):
       if (template === "operations.ts.hbs") update = await updateOperationsFile(current, view);
       else if (template === "BINDING.md.hbs") update = updateBindingDoc(current, fresh);
     } catch (e) {
-      return { ok: false, lines: [...lines, `protoc-gen-a2a scaffold-binding: ${shown(target)}: ${e instanceof Error ? e.message : String(e)}`] };
+      return {
+        ok: false,
+        lines: [
+          ...lines,
+          `protoc-gen-a2a scaffold-binding: ${shown(target)}: ${e instanceof Error ? e.message : String(e)}`,
+        ],
+      };
     }
     if (update === undefined || update.changes.length === 0) {
-      lines.push(`kept    ${shown(target)}${update === undefined ? " (yours; not touched on a rerun)" : " (up to date)"}`);
+      lines.push(
+        `kept    ${shown(target)}${update === undefined ? " (yours; not touched on a rerun)" : " (up to date)"}`,
+      );
       continue;
     }
     writeFileSync(target, update.text);

@@ -69,19 +69,25 @@ const TODO = "TODO";
 
 /** Checks the short name and the URI; returns the problem, or undefined. */
 export function checkChoice(choice: Pick<ScaffoldChoice, "name" | "uri">): string | undefined {
-  if (!/^[a-z][a-z0-9]*(-[a-z0-9]+)*$/.test(choice.name)) return `--name must be kebab-case letters and digits ("ws", "long-poll"); got "${choice.name}"`;
+  if (!/^[a-z][a-z0-9]*(-[a-z0-9]+)*$/.test(choice.name))
+    return `--name must be kebab-case letters and digits ("ws", "long-poll"); got "${choice.name}"`;
   let url: URL;
   try {
     url = new URL(choice.uri);
   } catch {
     return `--uri must be an absolute URI naming the binding (spec §5.8), e.g. https://example.com/a2a/bindings/${choice.name}/v1; got "${choice.uri}"`;
   }
-  if (["JSONRPC", "GRPC", "HTTP+JSON"].includes(choice.uri) || url.protocol === "") return `--uri "${choice.uri}" is a standard binding's name`;
+  if (["JSONRPC", "GRPC", "HTTP+JSON"].includes(choice.uri) || url.protocol === "")
+    return `--uri "${choice.uri}" is a standard binding's name`;
   return undefined;
 }
 
 /** The view of one service's scaffold. */
-export function scaffoldView(model: FileModel, service: ServiceModel, choice: ScaffoldChoice): ScaffoldView {
+export function scaffoldView(
+  model: FileModel,
+  service: ServiceModel,
+  choice: ScaffoldChoice,
+): ScaffoldView {
   const words = choice.name.split("-");
   const Name = words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join("");
   return {
@@ -105,8 +111,19 @@ export function scaffoldView(model: FileModel, service: ServiceModel, choice: Sc
       output: op.output.typeName,
       native: TODO,
     })),
-    errors: model.errors.map((e) => ({ name: e.name, reason: e.reason, jsonRpcCode: e.jsonRpcCode, grpcStatus: e.grpcStatus, httpStatus: e.httpStatus, native: TODO })),
-    serviceParameters: model.serviceParameters.map((p) => ({ name: p.name, description: p.description.replace(/\|/g, "\\|"), native: TODO })),
+    errors: model.errors.map((e) => ({
+      name: e.name,
+      reason: e.reason,
+      jsonRpcCode: e.jsonRpcCode,
+      grpcStatus: e.grpcStatus,
+      httpStatus: e.httpStatus,
+      native: TODO,
+    })),
+    serviceParameters: model.serviceParameters.map((p) => ({
+      name: p.name,
+      description: p.description.replace(/\|/g, "\\|"),
+      native: TODO,
+    })),
     streamingOperations:
       service.operations
         .filter((op) => op.kind === "server_streaming")

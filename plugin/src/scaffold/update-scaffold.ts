@@ -20,16 +20,28 @@ export interface ScaffoldUpdate {
 export const REMOVED_MARK = "A2A-SCAFFOLD(removed)";
 
 /** Updates `<name>-operations.ts`: adds entries for new RPCs, comments out those of removed ones. */
-export async function updateOperationsFile(text: string, view: ScaffoldView): Promise<ScaffoldUpdate> {
+export async function updateOperationsFile(
+  text: string,
+  view: ScaffoldView,
+): Promise<ScaffoldUpdate> {
   const { Project, SyntaxKind, Node } = await import("ts-morph");
   const project = new Project({ useInMemoryFileSystem: true, compilerOptions: { allowJs: false } });
   const file: SourceFile = project.createSourceFile("operations.ts", text);
   const variable = file.getVariableDeclaration(`${view.camel}Operations`);
-  if (variable === undefined) throw new Error(`no "${view.camel}Operations" table in the file: was it renamed? Rename it back, or delete the file to scaffold it anew`);
+  if (variable === undefined)
+    throw new Error(
+      `no "${view.camel}Operations" table in the file: was it renamed? Rename it back, or delete the file to scaffold it anew`,
+    );
   let node = variable.getInitializerOrThrow();
   // `{ … } as const satisfies …`: down to the object literal.
-  while (Node.isSatisfiesExpression(node) || Node.isAsExpression(node) || Node.isParenthesizedExpression(node)) node = node.getExpression();
-  if (!Node.isObjectLiteralExpression(node)) throw new Error(`"${view.camel}Operations" is not an object literal any more`);
+  while (
+    Node.isSatisfiesExpression(node) ||
+    Node.isAsExpression(node) ||
+    Node.isParenthesizedExpression(node)
+  )
+    node = node.getExpression();
+  if (!Node.isObjectLiteralExpression(node))
+    throw new Error(`"${view.camel}Operations" is not an object literal any more`);
   const table: ObjectLiteralExpression = node;
   const rpcs = new Set(view.operations.map((o) => o.name));
   const present = new Map<string, PropertyAssignment>();
@@ -61,7 +73,11 @@ export async function updateOperationsFile(text: string, view: ScaffoldView): Pr
       .split("\n")
       .map((line) => `${indent}// ${line.trimStart()}`)
       .join("\n");
-    edits.push({ start, end, text: `// ${REMOVED_MARK}: ${name} is no longer an RPC of ${view.serviceType} (scaffold-binding v${view.version}); your entry, as it was:\n${kept}` });
+    edits.push({
+      start,
+      end,
+      text: `// ${REMOVED_MARK}: ${name} is no longer an RPC of ${view.serviceType} (scaffold-binding v${view.version}); your entry, as it was:\n${kept}`,
+    });
     changes.push(`flagged ${name} (no longer in the proto)`);
   }
   // New RPCs: after the last entry, in proto order.
@@ -73,7 +89,8 @@ export async function updateOperationsFile(text: string, view: ScaffoldView): Pr
     for (const o of added) changes.push(`added ${o.name}`);
   }
   let out = file.getFullText();
-  for (const e of edits.sort((a, b) => b.start - a.start)) out = out.slice(0, e.start) + e.text + out.slice(e.end);
+  for (const e of edits.sort((a, b) => b.start - a.start))
+    out = out.slice(0, e.start) + e.text + out.slice(e.end);
   return { text: out, changes };
 }
 

@@ -15,7 +15,11 @@
  */
 import type { JsonValue, Message, Registry } from "@bufbuild/protobuf";
 import { A2AError, toA2AError } from "../errors/a2a-error.js";
-import { ServiceParameters, type CallContext, type ProtocolBinding } from "../pipeline/call-context.js";
+import {
+  ServiceParameters,
+  type CallContext,
+  type ProtocolBinding,
+} from "../pipeline/call-context.js";
 import type { OperationDescriptor } from "../protocol/operation.js";
 import { encodeMessage } from "../protojson/proto-json.js";
 import { findMissingFields, type RequirementTable } from "../pipeline/required-fields.js";
@@ -46,7 +50,10 @@ export interface BindingCall {
   /** The request: its ProtoJSON form (decoded and validated here), or a decoded message (validated here). */
   readonly request: JsonValue | Message;
   /** Service parameters (§3.2.6) as the binding carries them: header-like pairs, case-insensitive names. */
-  readonly serviceParameters?: Iterable<readonly [string, string]> | Readonly<Record<string, string>> | undefined;
+  readonly serviceParameters?:
+    | Iterable<readonly [string, string]>
+    | Readonly<Record<string, string>>
+    | undefined;
   /**
    * The tenant the binding's addressing names, if it has any (§3.2.7). Default: the request's own
    * `tenant` field (as on JSON-RPC and gRPC), else "". A request whose `tenant` field names another
@@ -60,12 +67,20 @@ export interface BindingCall {
 /** What to write back for one call. */
 export type BindingResult =
   /** A unary answer: the ProtoJSON response, and the extensions the handler activated (send them back as A2A-Extensions). */
-  | { readonly kind: "unary"; readonly response: JsonValue; readonly activatedExtensions: readonly string[] }
+  | {
+      readonly kind: "unary";
+      readonly response: JsonValue;
+      readonly activatedExtensions: readonly string[];
+    }
   /**
    * A stream: write each event in order, then end the stream. When the iteration throws, the
    * error is an `A2AError`: write it as the stream's last frame.
    */
-  | { readonly kind: "stream"; readonly events: AsyncIterable<JsonValue>; readonly context: CallContext<unknown> };
+  | {
+      readonly kind: "stream";
+      readonly events: AsyncIterable<JsonValue>;
+      readonly context: CallContext<unknown>;
+    };
 
 /** The server side of a custom binding, bound to a service and a handler. */
 export interface BindingDispatcher {
@@ -78,11 +93,17 @@ export interface BindingDispatcher {
   call(call: BindingCall): Promise<BindingResult>;
 }
 
-const isMessage = (v: unknown): v is Message => typeof v === "object" && v !== null && typeof (v as { $typeName?: unknown }).$typeName === "string";
+const isMessage = (v: unknown): v is Message =>
+  typeof v === "object" &&
+  v !== null &&
+  typeof (v as { $typeName?: unknown }).$typeName === "string";
 
 function parameters(input: BindingCall["serviceParameters"]): ServiceParameters {
   if (input === undefined) return new ServiceParameters([]);
-  const pairs = Symbol.iterator in Object(input) ? [...(input as Iterable<readonly [string, string]>)] : Object.entries(input as Record<string, string>);
+  const pairs =
+    Symbol.iterator in Object(input)
+      ? [...(input as Iterable<readonly [string, string]>)]
+      : Object.entries(input as Record<string, string>);
   return new ServiceParameters(pairs);
 }
 
@@ -91,13 +112,23 @@ function parameters(input: BindingCall["serviceParameters"]): ServiceParameters 
  * binding that does not pass one still scopes the call as JSON-RPC and gRPC do, never to the default
  * tenant); a request naming another tenant than the binding's is InvalidParamsError.
  */
-function scopedToTenant<Principal>(errors: PipelineErrorSpecs, context: CallContext<Principal>, request: Message): CallContext<Principal> {
+function scopedToTenant<Principal>(
+  errors: PipelineErrorSpecs,
+  context: CallContext<Principal>,
+  request: Message,
+): CallContext<Principal> {
   const field = (request as { tenant?: unknown }).tenant;
   if (typeof field !== "string" || field === "" || field === context.tenant) return context;
   if (context.tenant !== "") {
-    throw new A2AError(errors.InvalidParamsError, "Invalid parameters: the request's tenant differs from the tenant the binding addressed", {
-      fieldViolations: [{ field: "tenant", description: "Must be empty or the tenant the binding addressed" }],
-    });
+    throw new A2AError(
+      errors.InvalidParamsError,
+      "Invalid parameters: the request's tenant differs from the tenant the binding addressed",
+      {
+        fieldViolations: [
+          { field: "tenant", description: "Must be empty or the tenant the binding addressed" },
+        ],
+      },
+    );
   }
   return withTenant(context, field);
 }
@@ -106,10 +137,20 @@ function scopedToTenant<Principal>(errors: PipelineErrorSpecs, context: CallCont
  * A decoded request's ProtoJSON, to be validated as a wire's: its REQUIRED fields are checked first, so that
  * a proto2 `required` field left unset (which ProtoJSON cannot write) is InvalidParamsError naming it.
  */
-function messageJson(errors: PipelineErrorSpecs, requestFields: RequirementTable, op: OperationDescriptor, request: Message, registry: Registry | undefined): JsonValue {
+function messageJson(
+  errors: PipelineErrorSpecs,
+  requestFields: RequirementTable,
+  op: OperationDescriptor,
+  request: Message,
+  registry: Registry | undefined,
+): JsonValue {
   const violations = findMissingFields(requestFields, op.input.typeName, request);
   if (violations.length > 0) {
-    throw new A2AError(errors.InvalidParamsError, `Invalid parameters: ${violations.map((v) => v.description).join("; ")}`, { fieldViolations: violations });
+    throw new A2AError(
+      errors.InvalidParamsError,
+      `Invalid parameters: ${violations.map((v) => v.description).join("; ")}`,
+      { fieldViolations: violations },
+    );
   }
   return encodeMessage(op.input, request, {}, registry);
 }
@@ -119,30 +160,71 @@ function messageJson(errors: PipelineErrorSpecs, requestFields: RequirementTable
  * options are the standard servers' (`supportedVersions`, `versionWhenMissing`,
  * `requiredExtensions`, `authenticate`, `logger`), so that every binding of an agent answers alike.
  */
-export function createBindingDispatcher<Principal>(service: BindingServiceDefinition<Principal>, binding: ProtocolBinding, options?: ServerOptions<Principal>): BindingDispatcher {
+export function createBindingDispatcher<Principal>(
+  service: BindingServiceDefinition<Principal>,
+  binding: ProtocolBinding,
+  options?: ServerOptions<Principal>,
+): BindingDispatcher {
   const settings = resolveServerOptions(options, service.errors, service.registry);
   const operations = new Map(Object.entries(service.operations));
   const errors = service.errors;
-  const encode = (op: OperationDescriptor, m: Message) => encodeMessage(op.output, m, service.responseFields, settings.registry);
+  const encode = (op: OperationDescriptor, m: Message) =>
+    encodeMessage(op.output, m, service.responseFields, settings.registry);
 
   async function call(input: BindingCall): Promise<BindingResult> {
     const op = operations.get(input.operation);
-    if (op === undefined) throw new A2AError(errors.MethodNotFoundError, `Method not found: ${input.operation.slice(0, 100)}`);
+    if (op === undefined)
+      throw new A2AError(
+        errors.MethodNotFoundError,
+        `Method not found: ${input.operation.slice(0, 100)}`,
+      );
     const signal = input.signal ?? new AbortController().signal;
-    const established = await establishContext(settings, { binding, operation: op.name, serviceParameters: parameters(input.serviceParameters), tenant: input.tenant ?? "", signal });
-    const json = isMessage(input.request) ? messageJson(errors, service.requestFields, op, input.request, settings.registry) : input.request;
-    const request = decodeRequest(errors, op.input, json, service.requestFields, settings.limits, settings.registry, service.requestReaders);
+    const established = await establishContext(settings, {
+      binding,
+      operation: op.name,
+      serviceParameters: parameters(input.serviceParameters),
+      tenant: input.tenant ?? "",
+      signal,
+    });
+    const json = isMessage(input.request)
+      ? messageJson(errors, service.requestFields, op, input.request, settings.registry)
+      : input.request;
+    const request = decodeRequest(
+      errors,
+      op.input,
+      json,
+      service.requestFields,
+      settings.limits,
+      settings.registry,
+      service.requestReaders,
+    );
     const context = scopedToTenant(errors, established, request);
     if (op.kind === "unary") {
       let response: Message;
       try {
-        response = await (dispatchCall(settings, service, op, request, context) as Promise<Message>);
+        response = await (dispatchCall(
+          settings,
+          service,
+          op,
+          request,
+          context,
+        ) as Promise<Message>);
       } catch (e) {
         throw toA2AErrorOrInternal(e);
       }
-      return { kind: "unary", response: encode(op, response), activatedExtensions: [...context.activatedExtensions] };
+      return {
+        kind: "unary",
+        response: encode(op, response),
+        activatedExtensions: [...context.activatedExtensions],
+      };
     }
-    const iterable = dispatchCall(settings, service, op, request, context) as AsyncIterable<Message>;
+    const iterable = dispatchCall(
+      settings,
+      service,
+      op,
+      request,
+      context,
+    ) as AsyncIterable<Message>;
     const iterator = iterable[Symbol.asyncIterator]();
     // The first event is awaited here, so that an error before it is a rejection of call(), answered like a unary error.
     let first: IteratorResult<Message>;
@@ -177,7 +259,9 @@ export function createBindingDispatcher<Principal>(service: BindingServiceDefini
       try {
         return await call(input);
       } catch (e) {
-        throw toA2AError(e, (cause) => internalError(settings, input.operation, cause, input.signal));
+        throw toA2AError(e, (cause) =>
+          internalError(settings, input.operation, cause, input.signal),
+        );
       }
     },
   };

@@ -47,13 +47,21 @@ export interface FramedInboundCall {
  */
 export interface FramedReplySink<E = JsonRpcErrorObject> {
   /** A unary call's response (and the extensions the agent activated: send them back as A2A-Extensions). */
-  result(id: FramedCallId, response: JsonValue, activatedExtensions: readonly string[]): void | Promise<void>;
+  result(
+    id: FramedCallId,
+    response: JsonValue,
+    activatedExtensions: readonly string[],
+  ): void | Promise<void>;
   /**
    * One event of a stream; resolve when the transport can take more (backpressure).
    * `activatedExtensions`: on the first event, the extensions the agent activated (send them
    * back as A2A-Extensions, §4.6); empty on later events.
    */
-  event(id: FramedCallId, event: JsonValue, activatedExtensions: readonly string[]): void | Promise<void>;
+  event(
+    id: FramedCallId,
+    event: JsonValue,
+    activatedExtensions: readonly string[],
+  ): void | Promise<void>;
   /** The regular end of a stream. */
   end(id: FramedCallId): void | Promise<void>;
   /** A failed call, or the last frame of a failed stream; `id` null when the frame could not be read. */
@@ -72,9 +80,17 @@ export interface FramedOutboundCall {
 
 /** One answer frame of a call, as the client reads it. */
 export type FramedAnswer =
-  | { readonly kind: "result"; readonly response: JsonValue; readonly activatedExtensions?: readonly string[] | undefined }
+  | {
+      readonly kind: "result";
+      readonly response: JsonValue;
+      readonly activatedExtensions?: readonly string[] | undefined;
+    }
   /** `activatedExtensions`: on a stream's first event, the extensions the agent activated. */
-  | { readonly kind: "event"; readonly event: JsonValue; readonly activatedExtensions?: readonly string[] | undefined }
+  | {
+      readonly kind: "event";
+      readonly event: JsonValue;
+      readonly activatedExtensions?: readonly string[] | undefined;
+    }
   | { readonly kind: "end" }
   /** `error` in the binding's native error form (by default a JSON-RPC error object). */
   | { readonly kind: "error"; readonly error: unknown };

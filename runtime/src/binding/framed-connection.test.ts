@@ -6,13 +6,40 @@
  * is none as InvalidAgentResponseError, and reading paused while answers pile up unread.
  */
 import { describe, expect, it } from "vitest";
-import { A2AError, createErrorRegistry, isA2AError, type A2AErrorSpec } from "../errors/a2a-error.js";
+import {
+  A2AError,
+  createErrorRegistry,
+  isA2AError,
+  type A2AErrorSpec,
+} from "../errors/a2a-error.js";
 import type { FramedAnswer } from "./framed-call.js";
-import { createFramedConnection, type FramedChannel, type FramedChannelEvents } from "./framed-connection.js";
+import {
+  createFramedConnection,
+  type FramedChannel,
+  type FramedChannelEvents,
+} from "./framed-connection.js";
 import { jsonClientFrames } from "./json-call-frames.js";
 
-const spec = (name: string, reason: string, jsonRpcCode: number, grpcCode: number): A2AErrorSpec => ({ name, reason, jsonRpcCode, grpcCode, grpcStatus: "X", httpStatus: 400, message: name });
-const errors = createErrorRegistry([spec("InvalidAgentResponseError", "INVALID_AGENT_RESPONSE", -32006, 13)].map((s) => ({ spec: s, create: (m: string, o: object) => new A2AError(s, m, o) })));
+const spec = (
+  name: string,
+  reason: string,
+  jsonRpcCode: number,
+  grpcCode: number,
+): A2AErrorSpec => ({
+  name,
+  reason,
+  jsonRpcCode,
+  grpcCode,
+  grpcStatus: "X",
+  httpStatus: 400,
+  message: name,
+});
+const errors = createErrorRegistry(
+  [spec("InvalidAgentResponseError", "INVALID_AGENT_RESPONSE", -32006, 13)].map((s) => ({
+    spec: s,
+    create: (m: string, o: object) => new A2AError(s, m, o),
+  })),
+);
 
 /** An in-memory channel: what the connection sent, and a way to answer. */
 interface FakeChannel extends FramedChannel<string> {
@@ -50,11 +77,17 @@ function carrier() {
   return { channels, open };
 }
 
-const outbound = { operation: "GetTask", request: { id: "t" }, serviceParameters: { "a2a-version": "1.0" } };
+const outbound = {
+  operation: "GetTask",
+  request: { id: "t" },
+  serviceParameters: { "a2a-version": "1.0" },
+};
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Collects a call's frames; its failure, if any. */
-async function collect(frames: AsyncIterable<FramedAnswer>): Promise<{ frames: FramedAnswer[]; failure?: unknown }> {
+async function collect(
+  frames: AsyncIterable<FramedAnswer>,
+): Promise<{ frames: FramedAnswer[]; failure?: unknown }> {
   const out: FramedAnswer[] = [];
   try {
     for await (const f of frames) out.push(f);
@@ -69,13 +102,25 @@ describe("createFramedConnection", () => {
     const { channels, open } = carrier();
     const connection = createFramedConnection({ open, frames: jsonClientFrames, errors });
     const a = collect(connection.call(outbound, undefined));
-    const b = collect(connection.call({ ...outbound, operation: "SendStreamingMessage" }, undefined));
+    const b = collect(
+      connection.call({ ...outbound, operation: "SendStreamingMessage" }, undefined),
+    );
     await tick();
     expect(channels).toHaveLength(1);
     const [channel] = channels;
     expect(channel!.sent).toEqual([
-      { id: 1, method: "GetTask", params: { id: "t" }, serviceParameters: { "a2a-version": "1.0" } },
-      { id: 2, method: "SendStreamingMessage", params: { id: "t" }, serviceParameters: { "a2a-version": "1.0" } },
+      {
+        id: 1,
+        method: "GetTask",
+        params: { id: "t" },
+        serviceParameters: { "a2a-version": "1.0" },
+      },
+      {
+        id: 2,
+        method: "SendStreamingMessage",
+        params: { id: "t" },
+        serviceParameters: { "a2a-version": "1.0" },
+      },
     ]);
     channel!.answer({ id: 2, event: { n: 0 }, activatedExtensions: ["urn:x"] });
     channel!.answer({ id: 1, result: { ok: true } });
@@ -83,8 +128,12 @@ describe("createFramedConnection", () => {
     channel!.answer({ id: 42, result: {} }); // no such call
     channel!.answer("not json");
     channel!.answer({ id: 2, end: true });
-    expect(await a).toEqual({ frames: [{ kind: "result", response: { ok: true }, activatedExtensions: undefined }] });
-    expect(await b).toEqual({ frames: [{ kind: "event", event: { n: 0 }, activatedExtensions: ["urn:x"] }, { kind: "end" }] });
+    expect(await a).toEqual({
+      frames: [{ kind: "result", response: { ok: true }, activatedExtensions: undefined }],
+    });
+    expect(await b).toEqual({
+      frames: [{ kind: "event", event: { n: 0 }, activatedExtensions: ["urn:x"] }, { kind: "end" }],
+    });
     expect(connection.channel).toBe(channel);
     // Both ended with their last frame: no cancel frame.
     expect(channel!.sent).toHaveLength(2);
@@ -110,7 +159,9 @@ describe("createFramedConnection", () => {
       { id: 2, cancel: true },
     ]);
     // An abort before the call: nothing is sent.
-    await expect(collect(connection.call(outbound, AbortSignal.abort(new Error("early"))))).resolves.toMatchObject({ failure: new Error("early") });
+    await expect(
+      collect(connection.call(outbound, AbortSignal.abort(new Error("early")))),
+    ).resolves.toMatchObject({ failure: new Error("early") });
     expect(channels[0]!.sent).toHaveLength(4);
   });
 
@@ -121,7 +172,10 @@ describe("createFramedConnection", () => {
     await tick();
     channels[0]!.answer({ id: 1, event: { n: 0 } });
     channels[0]!.end(new Error("lost"));
-    expect(await running).toEqual({ frames: [{ kind: "event", event: { n: 0 }, activatedExtensions: undefined }], failure: new Error("lost") });
+    expect(await running).toEqual({
+      frames: [{ kind: "event", event: { n: 0 }, activatedExtensions: undefined }],
+      failure: new Error("lost"),
+    });
     expect(connection.channel).toBeUndefined();
     const next = collect(connection.call(outbound, undefined));
     await tick();
@@ -143,7 +197,9 @@ describe("createFramedConnection", () => {
       frames: jsonClientFrames,
       errors,
     });
-    await expect(collect(connection.call(outbound, undefined))).resolves.toMatchObject({ failure: new Error("refused") });
+    await expect(collect(connection.call(outbound, undefined))).resolves.toMatchObject({
+      failure: new Error("refused"),
+    });
     fail = false;
     const running = collect(connection.call(outbound, undefined));
     await tick();
@@ -160,12 +216,20 @@ describe("createFramedConnection", () => {
     await tick();
     channels[0]!.answer({ id: 1, what: true });
     const { failure } = await running;
-    expect(isA2AError(failure) && [failure.spec.name, failure.message]).toEqual(["InvalidAgentResponseError", "call 1: an answer frame with neither result, event, end nor error"]);
+    expect(isA2AError(failure) && [failure.spec.name, failure.message]).toEqual([
+      "InvalidAgentResponseError",
+      "call 1: an answer frame with neither result, event, end nor error",
+    ]);
   });
 
   it("pauses the channel at highWaterFrames answers unread, resumes at half", async () => {
     const { channels, open } = carrier();
-    const connection = createFramedConnection({ open, frames: jsonClientFrames, errors, highWaterFrames: 4 });
+    const connection = createFramedConnection({
+      open,
+      frames: jsonClientFrames,
+      errors,
+      highWaterFrames: 4,
+    });
     const stream = connection.call(outbound, undefined)[Symbol.asyncIterator]();
     const first = stream.next();
     await tick();

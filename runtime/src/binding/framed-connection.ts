@@ -9,7 +9,12 @@
  */
 import type { ErrorRegistry } from "../errors/a2a-error.js";
 import { invalidAgentResponse } from "./agent-response-error.js";
-import type { FramedAnswer, FramedCallId, FramedConnection, FramedOutboundCall } from "./framed-call.js";
+import type {
+  FramedAnswer,
+  FramedCallId,
+  FramedConnection,
+  FramedOutboundCall,
+} from "./framed-call.js";
 
 /** What a channel reports to its connection. */
 export interface FramedChannelEvents<F = string> {
@@ -34,7 +39,9 @@ export interface FramedChannel<F = string> {
 }
 
 /** An answer frame as the codec read it: the call it answers, and the answer or why it is none. */
-export type FramedDecodedAnswer = { readonly id: FramedCallId; readonly answer: FramedAnswer } | { readonly id: FramedCallId; readonly invalid: string };
+export type FramedDecodedAnswer =
+  | { readonly id: FramedCallId; readonly answer: FramedAnswer }
+  | { readonly id: FramedCallId; readonly invalid: string };
 
 /** How calls and answers look on the binding's wire, on the client's side (`F`: a frame). */
 export interface FramedClientCodec<F = string> {
@@ -112,7 +119,9 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Pro
  * consumer that stopped iterating) sends the cancel frame; frames of calls no longer running
  * are dropped.
  */
-export function createFramedConnection<C extends FramedChannel<F>, F = string>(options: FramedConnectionOptions<C, F>): FramedClientConnection<C> {
+export function createFramedConnection<C extends FramedChannel<F>, F = string>(
+  options: FramedConnectionOptions<C, F>,
+): FramedClientConnection<C> {
   const { frames, errors } = options;
   const highWater = options.highWaterFrames ?? 1_000;
   const label = options.label ?? "the connection";
@@ -126,7 +135,10 @@ export function createFramedConnection<C extends FramedChannel<F>, F = string>(o
     if (opening !== undefined) return opening;
     const line: Line<C> = { channel: undefined, unread: 0, paused: false, closed: false };
     const started = (async () => {
-      line.channel = await options.open({ frame: (frame) => receive(line, frame), closed: (reason) => closed(line, reason) });
+      line.channel = await options.open({
+        frame: (frame) => receive(line, frame),
+        closed: (reason) => closed(line, reason),
+      });
       if (!line.closed) current = line;
       return line;
     })();
@@ -146,7 +158,10 @@ export function createFramedConnection<C extends FramedChannel<F>, F = string>(o
     const pending = calls.get(decoded.id);
     if (pending === undefined || pending.line !== line || pending.done) return;
     if ("invalid" in decoded) {
-      pending.failure ??= invalidAgentResponse(errors, `call ${String(decoded.id)}: ${decoded.invalid}`);
+      pending.failure ??= invalidAgentResponse(
+        errors,
+        `call ${String(decoded.id)}: ${decoded.invalid}`,
+      );
     } else {
       pending.frames.push(decoded.answer);
       line.unread++;
@@ -178,14 +193,24 @@ export function createFramedConnection<C extends FramedChannel<F>, F = string>(o
     }
   }
 
-  async function* call(outbound: FramedOutboundCall, signal: AbortSignal | undefined): AsyncGenerator<FramedAnswer> {
+  async function* call(
+    outbound: FramedOutboundCall,
+    signal: AbortSignal | undefined,
+  ): AsyncGenerator<FramedAnswer> {
     signal?.throwIfAborted();
     const line = await abortable(open(), signal);
     const channel = line.channel;
-    if (channel === undefined || line.closed || !channel.writable) throw new Error(`${label} closed before the call was sent`);
+    if (channel === undefined || line.closed || !channel.writable)
+      throw new Error(`${label} closed before the call was sent`);
     // The connection's own ids (the transport gives none): one connection may serve several clients.
     const id = nextId++;
-    const pending: PendingCall<C> = { line, frames: [], failure: undefined, done: false, wake: undefined };
+    const pending: PendingCall<C> = {
+      line,
+      frames: [],
+      failure: undefined,
+      done: false,
+      wake: undefined,
+    };
     calls.set(id, pending);
     const onAbort = () => {
       pending.failure ??= signal?.reason;

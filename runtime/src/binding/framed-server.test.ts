@@ -7,7 +7,12 @@
  */
 import type { JsonValue } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
-import { A2AError, toJsonRpcError, type A2AErrorSpec, type JsonRpcErrorObject } from "../errors/a2a-error.js";
+import {
+  A2AError,
+  toJsonRpcError,
+  type A2AErrorSpec,
+  type JsonRpcErrorObject,
+} from "../errors/a2a-error.js";
 import type { CallContext } from "../pipeline/call-context.js";
 import type { BindingCall, BindingDispatcher, BindingResult } from "./dispatcher.js";
 import type { FramedCallId, FramedReplySink } from "./framed-call.js";
@@ -15,7 +20,15 @@ import { createFramedBindingServer, type FramedServerHooks } from "./framed-serv
 import { decodeJsonCallFrame, peekJsonCallId } from "./json-call-frames.js";
 
 const URI = "https://example.com/a2a/bindings/test/v1";
-const spec = (name: string, reason: string, jsonRpcCode: number): A2AErrorSpec => ({ name, reason, jsonRpcCode, grpcCode: 3, grpcStatus: "INVALID_ARGUMENT", httpStatus: 400, message: name });
+const spec = (name: string, reason: string, jsonRpcCode: number): A2AErrorSpec => ({
+  name,
+  reason,
+  jsonRpcCode,
+  grpcCode: 3,
+  grpcStatus: "INVALID_ARGUMENT",
+  httpStatus: 400,
+  message: name,
+});
 const errors = {
   JsonParseError: spec("JsonParseError", "JSON_PARSE", -32700),
   InvalidRequestError: spec("InvalidRequestError", "INVALID_REQUEST", -32600),
@@ -24,18 +37,30 @@ const errors = {
 };
 
 /** A dispatcher whose operations are scripted here; it records the calls it got. */
-function scripted(): { dispatcher: BindingDispatcher; calls: BindingCall[]; produced: () => number } {
+function scripted(): {
+  dispatcher: BindingDispatcher;
+  calls: BindingCall[];
+  produced: () => number;
+} {
   const calls: BindingCall[] = [];
   let produced = 0;
-  const context = (activated: string[]) => ({ activatedExtensions: new Set(activated) }) as unknown as CallContext<unknown>;
-  async function* events(count: number, failAt: number | undefined, signal: AbortSignal | undefined): AsyncGenerator<JsonValue> {
+  const context = (activated: string[]) =>
+    ({ activatedExtensions: new Set(activated) }) as unknown as CallContext<unknown>;
+  async function* events(
+    count: number,
+    failAt: number | undefined,
+    signal: AbortSignal | undefined,
+  ): AsyncGenerator<JsonValue> {
     for (let i = 0; i < count; i++) {
       if (i === failAt) throw new A2AError(errors.TaskNotFoundError, "gone");
       produced++;
       yield { n: i };
     }
     // Open-ended: waits until cancelled.
-    if (count < 0 || failAt === -1) await new Promise<void>((resolve) => signal?.addEventListener("abort", () => resolve(), { once: true }));
+    if (count < 0 || failAt === -1)
+      await new Promise<void>((resolve) =>
+        signal?.addEventListener("abort", () => resolve(), { once: true }),
+      );
   }
   const dispatcher: BindingDispatcher = {
     binding: URI,
@@ -44,13 +69,24 @@ function scripted(): { dispatcher: BindingDispatcher; calls: BindingCall[]; prod
       const request = call.request as { count?: number; failAt?: number };
       switch (call.operation) {
         case "Echo":
-          return { kind: "unary", response: call.request as JsonValue, activatedExtensions: ["urn:echo"] };
+          return {
+            kind: "unary",
+            response: call.request as JsonValue,
+            activatedExtensions: ["urn:echo"],
+          };
         case "Count":
-          return { kind: "stream", events: events(request.count ?? 0, request.failAt, call.signal), context: context(["urn:count"]) };
+          return {
+            kind: "stream",
+            events: events(request.count ?? 0, request.failAt, call.signal),
+            context: context(["urn:count"]),
+          };
         case "Fail":
           throw new A2AError(errors.TaskNotFoundError, "no such task");
         default:
-          throw new A2AError(spec("MethodNotFoundError", "METHOD_NOT_FOUND", -32601), `Method not found: ${call.operation}`);
+          throw new A2AError(
+            spec("MethodNotFoundError", "METHOD_NOT_FOUND", -32601),
+            `Method not found: ${call.operation}`,
+          );
       }
     },
   };
@@ -82,7 +118,12 @@ const hooks: FramedServerHooks = {
   encodeError: toJsonRpcError,
   errors,
 };
-const call = (id: FramedCallId, method: string, params: JsonValue = {}, serviceParameters?: Record<string, string>) => JSON.stringify({ id, method, params, serviceParameters });
+const call = (
+  id: FramedCallId,
+  method: string,
+  params: JsonValue = {},
+  serviceParameters?: Record<string, string>,
+) => JSON.stringify({ id, method, params, serviceParameters });
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 describe("createFramedBindingServer", () => {
@@ -222,9 +263,17 @@ describe("createFramedBindingServer", () => {
     const { dispatcher, calls } = scripted();
     const { sink } = recorder();
     const server = createFramedBindingServer(dispatcher, URI, hooks);
-    await server.connect(sink, { "a2a-version": "1.0", authorization: "conn" }).receive(call(1, "echo", { tenant: "acme" }, { authorization: "call" }));
-    expect(calls[0]).toMatchObject({ serviceParameters: { "a2a-version": "1.0", authorization: "call" }, tenant: "acme" });
-    const upper = createFramedBindingServer(dispatcher, URI, { ...hooks, serviceParameters: (c) => ({ ...c.serviceParameters, extra: "yes" }) });
+    await server
+      .connect(sink, { "a2a-version": "1.0", authorization: "conn" })
+      .receive(call(1, "echo", { tenant: "acme" }, { authorization: "call" }));
+    expect(calls[0]).toMatchObject({
+      serviceParameters: { "a2a-version": "1.0", authorization: "call" },
+      tenant: "acme",
+    });
+    const upper = createFramedBindingServer(dispatcher, URI, {
+      ...hooks,
+      serviceParameters: (c) => ({ ...c.serviceParameters, extra: "yes" }),
+    });
     await upper.connect(sink, { ignored: "x" }).receive(call(2, "echo", {}, { a: "b" }));
     expect(calls[1]?.serviceParameters).toEqual({ a: "b", extra: "yes" });
   });
@@ -244,6 +293,8 @@ describe("createFramedBindingServer", () => {
 
   it("needs the errors of its refusals with a dispatcher", () => {
     const { dispatcher } = scripted();
-    expect(() => createFramedBindingServer(dispatcher, URI, { ...hooks, errors: undefined })).toThrow(/hooks\.errors/);
+    expect(() =>
+      createFramedBindingServer(dispatcher, URI, { ...hooks, errors: undefined }),
+    ).toThrow(/hooks\.errors/);
   });
 });

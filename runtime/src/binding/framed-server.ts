@@ -10,11 +10,25 @@
  * binding supplies the holes: how a frame reads as a call, the id of a frame that does not, the
  * service parameters of a call, the native form of an error, and the wire names of its operations.
  */
-import { A2AError, isA2AError, type A2AErrorSpec, type JsonRpcErrorObject } from "../errors/a2a-error.js";
+import {
+  A2AError,
+  isA2AError,
+  type A2AErrorSpec,
+  type JsonRpcErrorObject,
+} from "../errors/a2a-error.js";
 import type { ProtocolBinding } from "../pipeline/call-context.js";
 import type { ServerOptions } from "../pipeline/server-pipeline.js";
-import { createBindingDispatcher, type BindingDispatcher, type BindingServiceDefinition } from "./dispatcher.js";
-import type { FramedCallId, FramedInboundCall, FramedOperationTable, FramedReplySink } from "./framed-call.js";
+import {
+  createBindingDispatcher,
+  type BindingDispatcher,
+  type BindingServiceDefinition,
+} from "./dispatcher.js";
+import type {
+  FramedCallId,
+  FramedInboundCall,
+  FramedOperationTable,
+  FramedReplySink,
+} from "./framed-call.js";
 
 /** The error types the server answers its own refusals with (the generated `errorSpecs` has them). */
 export interface FramedServerErrors {
@@ -40,7 +54,12 @@ export interface FramedServerHooks<E = JsonRpcErrorObject> {
    */
   readonly peekCallId?: ((frame: unknown) => FramedCallId | null) | undefined;
   /** The service parameters of a call (§12.3) given the connection's. Default: the connection's, overridden by the call's own. */
-  readonly serviceParameters?: ((call: FramedInboundCall, connection: Readonly<Record<string, string>>) => Readonly<Record<string, string>>) | undefined;
+  readonly serviceParameters?:
+    | ((
+        call: FramedInboundCall,
+        connection: Readonly<Record<string, string>>,
+      ) => Readonly<Record<string, string>>)
+    | undefined;
   /** The native form of an A2A error on the wire (§12.4), e.g. `toJsonRpcError`. */
   encodeError(error: A2AError): E;
   /** The error types of the server's own refusals. Default: the service definition's `errors` (required with a dispatcher). */
@@ -65,15 +84,25 @@ export interface FramedBindingServer<E = JsonRpcErrorObject> {
    * whole connection (e.g. the headers of a WebSocket upgrade); a call's own override them.
    * Call ids are the connection's: two connections may use the same ones.
    */
-  connect(sink: FramedReplySink<E>, parameters?: Readonly<Record<string, string>>): FramedServerConnection;
+  connect(
+    sink: FramedReplySink<E>,
+    parameters?: Readonly<Record<string, string>>,
+  ): FramedServerConnection;
 }
 
-const isDispatcher = (v: object): v is BindingDispatcher => typeof (v as { call?: unknown }).call === "function";
+const isDispatcher = (v: object): v is BindingDispatcher =>
+  typeof (v as { call?: unknown }).call === "function";
 
 /** The error types of the server's own refusals: the hooks', else the service definition's. */
-function refusalErrors(service: BindingServiceDefinition<never> | BindingDispatcher, hooks: FramedServerHooks<unknown>): FramedServerErrors {
+function refusalErrors(
+  service: BindingServiceDefinition<never> | BindingDispatcher,
+  hooks: FramedServerHooks<unknown>,
+): FramedServerErrors {
   const errors = hooks.errors ?? (isDispatcher(service) ? undefined : service.errors);
-  if (errors === undefined) throw new TypeError("createFramedBindingServer: pass hooks.errors (the generated errorSpecs) with a dispatcher");
+  if (errors === undefined)
+    throw new TypeError(
+      "createFramedBindingServer: pass hooks.errors (the generated errorSpecs) with a dispatcher",
+    );
   return errors;
 }
 
@@ -89,14 +118,26 @@ export function createFramedBindingServer<Principal, E = JsonRpcErrorObject>(
   hooks: FramedServerHooks<E>,
   options?: ServerOptions<Principal>,
 ): FramedBindingServer<E> {
-  const dispatcher = isDispatcher(service) ? service : createBindingDispatcher<Principal>(service, protocolBinding, options);
+  const dispatcher = isDispatcher(service)
+    ? service
+    : createBindingDispatcher<Principal>(service, protocolBinding, options);
   const errors = refusalErrors(service, hooks);
-  const byWire = new Map<string, string>(Object.entries(hooks.operations ?? {}).map(([rpc, wiring]) => [wiring.wire, rpc]));
+  const byWire = new Map<string, string>(
+    Object.entries(hooks.operations ?? {}).map(([rpc, wiring]) => [wiring.wire, rpc]),
+  );
   const peek = hooks.peekCallId ?? (() => null);
-  const serviceParameters = hooks.serviceParameters ?? ((call, connection) => ({ ...connection, ...call.serviceParameters }));
-  const encodeError = (e: unknown): E => hooks.encodeError(isA2AError(e) ? e : new A2AError(errors.InternalError, undefined, { cause: e }));
+  const serviceParameters =
+    hooks.serviceParameters ??
+    ((call, connection) => ({ ...connection, ...call.serviceParameters }));
+  const encodeError = (e: unknown): E =>
+    hooks.encodeError(
+      isA2AError(e) ? e : new A2AError(errors.InternalError, undefined, { cause: e }),
+    );
 
-  function connect(sink: FramedReplySink<E>, parameters: Readonly<Record<string, string>> = {}): FramedServerConnection {
+  function connect(
+    sink: FramedReplySink<E>,
+    parameters: Readonly<Record<string, string>> = {},
+  ): FramedServerConnection {
     const running = new Map<FramedCallId, AbortController>();
 
     async function receive(frame: unknown): Promise<void> {
@@ -104,14 +145,24 @@ export function createFramedBindingServer<Principal, E = JsonRpcErrorObject>(
       try {
         call = hooks.decodeCall(frame);
       } catch (e) {
-        const error = isA2AError(e) ? e : new A2AError(errors.InvalidRequestError, "the frame is not a call");
+        const error = isA2AError(e)
+          ? e
+          : new A2AError(errors.InvalidRequestError, "the frame is not a call");
         const id = peek(frame);
         await sink.error(id !== null && running.has(id) ? null : id, encodeError(error));
         return;
       }
       if (running.has(call.id)) {
         // Not with the id: the refusal would read as the running call's last frame.
-        await sink.error(null, encodeError(new A2AError(errors.InvalidRequestError, `call id ${JSON.stringify(call.id)} is already in use on this connection`)));
+        await sink.error(
+          null,
+          encodeError(
+            new A2AError(
+              errors.InvalidRequestError,
+              `call id ${JSON.stringify(call.id)} is already in use on this connection`,
+            ),
+          ),
+        );
         return;
       }
       const abort = new AbortController();

@@ -8,16 +8,42 @@
 import { toJson, type JsonValue } from "@bufbuild/protobuf";
 import { StructSchema } from "@bufbuild/protobuf/wkt";
 import { describe, expect, it } from "vitest";
-import { A2AError, createErrorRegistry, isA2AError, type A2AErrorSpec } from "../errors/a2a-error.js";
+import {
+  A2AError,
+  createErrorRegistry,
+  isA2AError,
+  type A2AErrorSpec,
+} from "../errors/a2a-error.js";
 import type { OperationDescriptor } from "../protocol/operation.js";
 import type { FramedAnswer, FramedConnection, FramedOutboundCall } from "./framed-call.js";
 import { FramedTransport, type FramedTransportHooks } from "./framed-transport.js";
 
-const spec = (name: string, reason: string, jsonRpcCode: number, grpcCode: number): A2AErrorSpec => ({ name, reason, jsonRpcCode, grpcCode, grpcStatus: "X", httpStatus: 400, message: name });
-const specs = [spec("TaskNotFoundError", "TASK_NOT_FOUND", -32001, 5), spec("InvalidAgentResponseError", "INVALID_AGENT_RESPONSE", -32006, 13)];
-const errors = createErrorRegistry(specs.map((s) => ({ spec: s, create: (m: string, o: object) => new A2AError(s, m, o) })));
+const spec = (
+  name: string,
+  reason: string,
+  jsonRpcCode: number,
+  grpcCode: number,
+): A2AErrorSpec => ({
+  name,
+  reason,
+  jsonRpcCode,
+  grpcCode,
+  grpcStatus: "X",
+  httpStatus: 400,
+  message: name,
+});
+const specs = [
+  spec("TaskNotFoundError", "TASK_NOT_FOUND", -32001, 5),
+  spec("InvalidAgentResponseError", "INVALID_AGENT_RESPONSE", -32006, 13),
+];
+const errors = createErrorRegistry(
+  specs.map((s) => ({ spec: s, create: (m: string, o: object) => new A2AError(s, m, o) })),
+);
 
-const operation = (name: string, kind: "unary" | "server_streaming"): OperationDescriptor<typeof StructSchema, typeof StructSchema> => ({
+const operation = (
+  name: string,
+  kind: "unary" | "server_streaming",
+): OperationDescriptor<typeof StructSchema, typeof StructSchema> => ({
   name,
   localName: name.toLowerCase(),
   kind,
@@ -44,7 +70,10 @@ function scripted(answers: FramedAnswer[], failure?: unknown) {
   return { connection, calls, closed: () => closed };
 }
 
-const hooks = (connection: FramedConnection, extra: Partial<FramedTransportHooks> = {}): FramedTransportHooks => ({
+const hooks = (
+  connection: FramedConnection,
+  extra: Partial<FramedTransportHooks> = {},
+): FramedTransportHooks => ({
   operations: { Echo: { wire: "echo" } },
   errors,
   connect: () => connection,
@@ -53,13 +82,31 @@ const hooks = (connection: FramedConnection, extra: Partial<FramedTransportHooks
 
 describe("FramedTransport", () => {
   it("sends the call by its wire name with the ProtoJSON request and the service parameters; decodes the result; reports activated extensions", async () => {
-    const { connection, calls } = scripted([{ kind: "result", response: { a: 1 }, activatedExtensions: ["urn:x", "urn:y"] }]);
+    const { connection, calls } = scripted([
+      { kind: "result", response: { a: 1 }, activatedExtensions: ["urn:x", "urn:y"] },
+    ]);
     const seen: string[] = [];
-    const transport = new FramedTransport(hooks(connection), { connection, headers: { authorization: "Bearer t" }, extensions: ["urn:x"] });
-    const response = await transport.unary(echo, request, { onHeaders: (h) => seen.push(h.get("a2a-extensions") ?? "") });
+    const transport = new FramedTransport(hooks(connection), {
+      connection,
+      headers: { authorization: "Bearer t" },
+      extensions: ["urn:x"],
+    });
+    const response = await transport.unary(echo, request, {
+      onHeaders: (h) => seen.push(h.get("a2a-extensions") ?? ""),
+    });
     expect(toJson(StructSchema, response)).toEqual({ a: 1 });
     expect(seen).toEqual(["urn:x, urn:y"]);
-    expect(calls).toEqual([{ operation: "echo", request: { q: "x" }, serviceParameters: { authorization: "Bearer t", "a2a-version": "1.0", "a2a-extensions": "urn:x" } }]);
+    expect(calls).toEqual([
+      {
+        operation: "echo",
+        request: { q: "x" },
+        serviceParameters: {
+          authorization: "Bearer t",
+          "a2a-version": "1.0",
+          "a2a-extensions": "urn:x",
+        },
+      },
+    ]);
     // An RPC the table lacks goes by its RPC name.
     const stream = scripted([{ kind: "end" }]);
     for await (const _ of new FramedTransport(hooks(stream.connection), {}).stream(watch, {}));
@@ -67,20 +114,49 @@ describe("FramedTransport", () => {
   });
 
   it("streams events until the end frame", async () => {
-    const { connection } = scripted([{ kind: "event", event: { n: 0 }, activatedExtensions: ["urn:x"] }, { kind: "event", event: { n: 1 } }, { kind: "end" }]);
+    const { connection } = scripted([
+      { kind: "event", event: { n: 0 }, activatedExtensions: ["urn:x"] },
+      { kind: "event", event: { n: 1 } },
+      { kind: "end" },
+    ]);
     const headers: string[] = [];
     const events: JsonValue[] = [];
-    for await (const e of new FramedTransport(hooks(connection), {}).stream(watch, {}, { onHeaders: (h) => headers.push(h.get("a2a-extensions") ?? "") })) events.push(toJson(StructSchema, e));
+    for await (const e of new FramedTransport(hooks(connection), {}).stream(
+      watch,
+      {},
+      { onHeaders: (h) => headers.push(h.get("a2a-extensions") ?? "") },
+    ))
+      events.push(toJson(StructSchema, e));
     expect(events).toEqual([{ n: 0 }, { n: 1 }]);
     expect(headers).toEqual(["urn:x"]);
   });
 
   it("an error frame is the typed error (decodeError, else the JSON-RPC error object)", async () => {
-    const error = { code: -32001, message: "Task not found: t", data: [{ "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: "TASK_NOT_FOUND", domain: "a2a-protocol.org" }] };
+    const error = {
+      code: -32001,
+      message: "Task not found: t",
+      data: [
+        {
+          "@type": "type.googleapis.com/google.rpc.ErrorInfo",
+          reason: "TASK_NOT_FOUND",
+          domain: "a2a-protocol.org",
+        },
+      ],
+    };
     const { connection } = scripted([{ kind: "error", error }]);
-    const failure = await new FramedTransport(hooks(connection), {}).unary(echo, {}).catch((e: unknown) => e);
-    expect(isA2AError(failure) && [failure.spec.name, failure.message]).toEqual(["TaskNotFoundError", "Task not found: t"]);
-    const custom = new FramedTransport(hooks(connection, { decodeError: (e) => new A2AError(specs[0]!, `mine: ${(e as { message: string }).message}`) }), {});
+    const failure = await new FramedTransport(hooks(connection), {})
+      .unary(echo, {})
+      .catch((e: unknown) => e);
+    expect(isA2AError(failure) && [failure.spec.name, failure.message]).toEqual([
+      "TaskNotFoundError",
+      "Task not found: t",
+    ]);
+    const custom = new FramedTransport(
+      hooks(connection, {
+        decodeError: (e) => new A2AError(specs[0]!, `mine: ${(e as { message: string }).message}`),
+      }),
+      {},
+    );
     await expect(custom.unary(echo, {})).rejects.toThrow("mine: Task not found: t");
   });
 
@@ -100,20 +176,29 @@ describe("FramedTransport", () => {
           : await (async () => {
               for await (const _ of transport.stream(operation, {}));
             })().catch((e: unknown) => e);
-      expect(isA2AError(failure) && failure.spec.name, String(message)).toBe("InvalidAgentResponseError");
+      expect(isA2AError(failure) && failure.spec.name, String(message)).toBe(
+        "InvalidAgentResponseError",
+      );
       expect((failure as Error).message).toMatch(message);
     }
   });
 
   it("a lost connection is UNAVAILABLE (gRPC code 14); an abort is the abort's reason", async () => {
     const { connection } = scripted([], new Error("the socket closed"));
-    const failure = await new FramedTransport(hooks(connection), {}).unary(echo, {}).catch((e: unknown) => e);
-    expect(isA2AError(failure) && [failure.grpcCode, failure.message]).toEqual([14, "the socket closed"]);
+    const failure = await new FramedTransport(hooks(connection), {})
+      .unary(echo, {})
+      .catch((e: unknown) => e);
+    expect(isA2AError(failure) && [failure.grpcCode, failure.message]).toEqual([
+      14,
+      "the socket closed",
+    ]);
     const reason = new Error("stop");
     const abort = new AbortController();
     abort.abort(reason);
     const aborted = scripted([], reason);
-    await expect(new FramedTransport(hooks(aborted.connection), {}).unary(echo, {}, { signal: abort.signal })).rejects.toBe(reason);
+    await expect(
+      new FramedTransport(hooks(aborted.connection), {}).unary(echo, {}, { signal: abort.signal }),
+    ).rejects.toBe(reason);
   });
 
   it("opens its connection with connect(url) at the first call, and closes it", async () => {

@@ -6,9 +6,22 @@
  * classes; the activated extensions reach `onHeaders` as `A2A-Extensions`; a lost connection is
  * UNAVAILABLE, as on every binding.
  */
-import { fromJson, toJson, type JsonValue, type MessageInitShape, type MessageShape } from "@bufbuild/protobuf";
+import {
+  fromJson,
+  toJson,
+  type JsonValue,
+  type MessageInitShape,
+  type MessageShape,
+} from "@bufbuild/protobuf";
 import { isA2AError, type ErrorRegistry } from "../errors/a2a-error.js";
-import { callSignal, requestHeaders, requestMessage, unreachableError, type CallOptions, type ClientOptions } from "../client/call-options.js";
+import {
+  callSignal,
+  requestHeaders,
+  requestMessage,
+  unreachableError,
+  type CallOptions,
+  type ClientOptions,
+} from "../client/call-options.js";
 import type { OperationDescriptor } from "../protocol/operation.js";
 import type { Transport } from "../client/transport.js";
 import { invalidAgentResponse } from "./agent-response-error.js";
@@ -35,8 +48,12 @@ export interface FramedTransportHooks {
 }
 
 /** The activated extensions of an answer frame, as the `A2A-Extensions` response header. */
-function reportExtensions(frame: { readonly activatedExtensions?: readonly string[] | undefined }, options: CallOptions | undefined): void {
-  if (frame.activatedExtensions !== undefined && frame.activatedExtensions.length > 0) options?.onHeaders?.(new Headers({ "a2a-extensions": frame.activatedExtensions.join(", ") }));
+function reportExtensions(
+  frame: { readonly activatedExtensions?: readonly string[] | undefined },
+  options: CallOptions | undefined,
+): void {
+  if (frame.activatedExtensions !== undefined && frame.activatedExtensions.length > 0)
+    options?.onHeaders?.(new Headers({ "a2a-extensions": frame.activatedExtensions.join(", ") }));
 }
 
 /** The Transport of a framed binding: every typed call as frames on one connection. */
@@ -53,8 +70,15 @@ export class FramedTransport implements Transport {
   }
 
   /** Sends a unary call: one call frame, one result (or error) frame. */
-  async unary<I extends OperationDescriptor>(operation: I, request: MessageInitShape<I["input"]>, options?: CallOptions): Promise<MessageShape<I["output"]>> {
-    const { signal, cleanup } = callSignal(options?.signal, options?.timeoutMs ?? this.#options.timeoutMs);
+  async unary<I extends OperationDescriptor>(
+    operation: I,
+    request: MessageInitShape<I["input"]>,
+    options?: CallOptions,
+  ): Promise<MessageShape<I["output"]>> {
+    const { signal, cleanup } = callSignal(
+      options?.signal,
+      options?.timeoutMs ?? this.#options.timeoutMs,
+    );
     try {
       for await (const frame of this.#send(operation, request, options, signal)) {
         if (frame.kind === "result") {
@@ -62,9 +86,15 @@ export class FramedTransport implements Transport {
           return this.#decode(operation, frame.response);
         }
         if (frame.kind === "error") throw this.#decodeError(frame.error);
-        throw invalidAgentResponse(this.#hooks.errors, `${operation.name}: a unary call was answered with a ${frame.kind} frame`);
+        throw invalidAgentResponse(
+          this.#hooks.errors,
+          `${operation.name}: a unary call was answered with a ${frame.kind} frame`,
+        );
       }
-      throw invalidAgentResponse(this.#hooks.errors, `${operation.name}: the connection ended before the answer`);
+      throw invalidAgentResponse(
+        this.#hooks.errors,
+        `${operation.name}: the connection ended before the answer`,
+      );
     } catch (e) {
       throw isA2AError(e) ? e : unreachableError(this.#hooks.errors, e, signal);
     } finally {
@@ -73,8 +103,15 @@ export class FramedTransport implements Transport {
   }
 
   /** Opens a stream: one call frame, event frames, then an end (or error) frame. */
-  async *stream<I extends OperationDescriptor>(operation: I, request: MessageInitShape<I["input"]>, options?: CallOptions): AsyncIterable<MessageShape<I["output"]>> {
-    const { signal, cleanup } = callSignal(options?.signal, options?.timeoutMs ?? this.#options.timeoutMs);
+  async *stream<I extends OperationDescriptor>(
+    operation: I,
+    request: MessageInitShape<I["input"]>,
+    options?: CallOptions,
+  ): AsyncIterable<MessageShape<I["output"]>> {
+    const { signal, cleanup } = callSignal(
+      options?.signal,
+      options?.timeoutMs ?? this.#options.timeoutMs,
+    );
     try {
       for await (const frame of this.#send(operation, request, options, signal)) {
         if (frame.kind === "event") {
@@ -82,9 +119,16 @@ export class FramedTransport implements Transport {
           yield this.#decode(operation, frame.event);
         } else if (frame.kind === "end") return;
         else if (frame.kind === "error") throw this.#decodeError(frame.error);
-        else throw invalidAgentResponse(this.#hooks.errors, `${operation.name}: a stream was answered with a ${frame.kind} frame`);
+        else
+          throw invalidAgentResponse(
+            this.#hooks.errors,
+            `${operation.name}: a stream was answered with a ${frame.kind} frame`,
+          );
       }
-      throw invalidAgentResponse(this.#hooks.errors, `${operation.name}: the stream ended without its end frame`);
+      throw invalidAgentResponse(
+        this.#hooks.errors,
+        `${operation.name}: the stream ended without its end frame`,
+      );
     } catch (e) {
       throw isA2AError(e) ? e : unreachableError(this.#hooks.errors, e, signal);
     } finally {
@@ -98,7 +142,12 @@ export class FramedTransport implements Transport {
     this.#connection = undefined;
   }
 
-  #send(operation: OperationDescriptor, request: MessageInitShape<OperationDescriptor["input"]>, options: CallOptions | undefined, signal: AbortSignal | undefined): AsyncIterable<FramedAnswer> {
+  #send(
+    operation: OperationDescriptor,
+    request: MessageInitShape<OperationDescriptor["input"]>,
+    options: CallOptions | undefined,
+    signal: AbortSignal | undefined,
+  ): AsyncIterable<FramedAnswer> {
     this.#connection ??= this.#hooks.connect(this.#options.url ?? "");
     const message = requestMessage(operation.input, request, this.#options);
     return this.#connection.call(
@@ -118,9 +167,14 @@ export class FramedTransport implements Transport {
 
   #decode<I extends OperationDescriptor>(operation: I, json: JsonValue): MessageShape<I["output"]> {
     try {
-      return fromJson(operation.output, json, { ignoreUnknownFields: true }) as MessageShape<I["output"]>;
+      return fromJson(operation.output, json, { ignoreUnknownFields: true }) as MessageShape<
+        I["output"]
+      >;
     } catch (e) {
-      throw invalidAgentResponse(this.#hooks.errors, `${operation.name}: the response does not decode: ${e instanceof Error ? e.message : String(e)}`);
+      throw invalidAgentResponse(
+        this.#hooks.errors,
+        `${operation.name}: the response does not decode: ${e instanceof Error ? e.message : String(e)}`,
+      );
     }
   }
 }

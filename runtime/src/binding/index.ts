@@ -12,7 +12,13 @@
  * {@link jsonReplySink}, {@link jsonClientFrames}: JSON-RPC-like JSON frames). The binding fills
  * the holes: its carrier, and how a frame reads.
  */
-export { createBindingDispatcher, type BindingCall, type BindingDispatcher, type BindingResult, type BindingServiceDefinition } from "./dispatcher.js";
+export {
+  createBindingDispatcher,
+  type BindingCall,
+  type BindingDispatcher,
+  type BindingResult,
+  type BindingServiceDefinition,
+} from "./dispatcher.js";
 export {
   isFramedCallId,
   type FramedAnswer,
@@ -24,7 +30,13 @@ export {
   type FramedOutboundCall,
   type FramedReplySink,
 } from "./framed-call.js";
-export { createFramedBindingServer, type FramedBindingServer, type FramedServerConnection, type FramedServerErrors, type FramedServerHooks } from "./framed-server.js";
+export {
+  createFramedBindingServer,
+  type FramedBindingServer,
+  type FramedServerConnection,
+  type FramedServerErrors,
+  type FramedServerHooks,
+} from "./framed-server.js";
 export {
   createFramedConnection,
   type FramedChannel,
@@ -34,7 +46,11 @@ export {
   type FramedConnectionOptions,
   type FramedDecodedAnswer,
 } from "./framed-connection.js";
-export { FramedTransport, type FramedTransportHooks, type FramedTransportOptions } from "./framed-transport.js";
+export {
+  FramedTransport,
+  type FramedTransportHooks,
+  type FramedTransportOptions,
+} from "./framed-transport.js";
 export {
   JSON_CANCEL_FRAME_MAX_CHARS,
   decodeJsonAnswerFrame,

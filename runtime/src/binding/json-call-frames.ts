@@ -12,7 +12,14 @@
 import type { JsonValue } from "@bufbuild/protobuf";
 import { A2AError, type A2AErrorSpec, type JsonRpcErrorObject } from "../errors/a2a-error.js";
 import type { FramedClientCodec, FramedDecodedAnswer } from "./framed-connection.js";
-import { isFramedCallId, type FramedAnswer, type FramedCallId, type FramedInboundCall, type FramedOutboundCall, type FramedReplySink } from "./framed-call.js";
+import {
+  isFramedCallId,
+  type FramedAnswer,
+  type FramedCallId,
+  type FramedInboundCall,
+  type FramedOutboundCall,
+  type FramedReplySink,
+} from "./framed-call.js";
 
 /** The error types a JSON call frame can be refused with (the generated `errorSpecs` has them). */
 export interface JsonCallFrameErrors {
@@ -33,8 +40,16 @@ export const JSON_CANCEL_FRAME_MAX_CHARS = 1024;
 
 /** An answer frame of JSON call frames, as the server writes it (JSON.stringify it). */
 export type JsonAnswerFrame =
-  | { readonly id: FramedCallId; readonly result: JsonValue; readonly activatedExtensions?: readonly string[] }
-  | { readonly id: FramedCallId; readonly event: JsonValue; readonly activatedExtensions?: readonly string[] }
+  | {
+      readonly id: FramedCallId;
+      readonly result: JsonValue;
+      readonly activatedExtensions?: readonly string[];
+    }
+  | {
+      readonly id: FramedCallId;
+      readonly event: JsonValue;
+      readonly activatedExtensions?: readonly string[];
+    }
   | { readonly id: FramedCallId; readonly end: true }
   | { readonly id: FramedCallId | null; readonly error: JsonRpcErrorObject };
 
@@ -58,30 +73,63 @@ function parseObject(text: string): Record<string, unknown> | undefined {
  * object, has no `id` or `method`, or `serviceParameters` is not an object of strings. Absent
  * `params` are an empty request; the tenant is the request's `tenant` field, as on JSON-RPC.
  */
-export function decodeJsonCallFrame(frame: unknown, errors: JsonCallFrameErrors, options: JsonCallFrameOptions = {}): FramedInboundCall {
+export function decodeJsonCallFrame(
+  frame: unknown,
+  errors: JsonCallFrameErrors,
+  options: JsonCallFrameOptions = {},
+): FramedInboundCall {
   const unit = options.unit ?? "frame";
-  if (typeof frame !== "string") throw new A2AError(errors.InvalidRequestError, `a ${unit} is text: one JSON object`);
+  if (typeof frame !== "string")
+    throw new A2AError(errors.InvalidRequestError, `a ${unit} is text: one JSON object`);
   let parsed: unknown;
   try {
     parsed = JSON.parse(frame);
   } catch (e) {
-    throw new A2AError(errors.JsonParseError, `Invalid JSON ${unit}: ${e instanceof Error ? e.message : String(e)}`);
+    throw new A2AError(
+      errors.JsonParseError,
+      `Invalid JSON ${unit}: ${e instanceof Error ? e.message : String(e)}`,
+    );
   }
-  if (!isJsonObject(parsed)) throw new A2AError(errors.InvalidRequestError, `a ${unit} is a JSON object: {id, method, params, serviceParameters?}`);
+  if (!isJsonObject(parsed))
+    throw new A2AError(
+      errors.InvalidRequestError,
+      `a ${unit} is a JSON object: {id, method, params, serviceParameters?}`,
+    );
   const id = parsed["id"];
-  if (!isFramedCallId(id)) throw new A2AError(errors.InvalidRequestError, `the ${unit} has no "id" (a number or a string)`);
+  if (!isFramedCallId(id))
+    throw new A2AError(
+      errors.InvalidRequestError,
+      `the ${unit} has no "id" (a number or a string)`,
+    );
   const method = parsed["method"];
-  if (typeof method !== "string" || method === "") throw new A2AError(errors.InvalidRequestError, `the ${unit} has no "method" (the operation's wire name)`);
+  if (typeof method !== "string" || method === "")
+    throw new A2AError(
+      errors.InvalidRequestError,
+      `the ${unit} has no "method" (the operation's wire name)`,
+    );
   // Absent params are an empty request (GetExtendedAgentCard has no required field); anything
   // else goes to the pipeline as it is, which answers a non-object with InvalidParamsError.
   const request = parsed["params"] === undefined ? {} : (parsed["params"] as JsonValue);
   const parameters = parsed["serviceParameters"];
-  if (parameters !== undefined && (!isJsonObject(parameters) || !Object.values(parameters).every((v) => typeof v === "string"))) {
-    throw new A2AError(errors.InvalidRequestError, '"serviceParameters" is an object of strings ({"A2A-Version": "1.0", …})');
+  if (
+    parameters !== undefined &&
+    (!isJsonObject(parameters) || !Object.values(parameters).every((v) => typeof v === "string"))
+  ) {
+    throw new A2AError(
+      errors.InvalidRequestError,
+      '"serviceParameters" is an object of strings ({"A2A-Version": "1.0", …})',
+    );
   }
   // The tenant travels in the request (as on JSON-RPC): the pipeline scopes the call by it.
-  const tenant = isJsonObject(request) && typeof request["tenant"] === "string" ? request["tenant"] : undefined;
-  return { id, operation: method, request, serviceParameters: (parameters ?? {}) as Record<string, string>, tenant };
+  const tenant =
+    isJsonObject(request) && typeof request["tenant"] === "string" ? request["tenant"] : undefined;
+  return {
+    id,
+    operation: method,
+    request,
+    serviceParameters: (parameters ?? {}) as Record<string, string>,
+    tenant,
+  };
 }
 
 /** The `id` of a frame that is a JSON object with a call id, whatever else it holds or lacks; null otherwise. */
@@ -93,9 +141,16 @@ export function peekJsonCallId(frame: unknown): FramedCallId | null {
 
 /** The id of a cancel frame `{"id", "cancel": true}`; undefined for any other frame (a call, for the server to read). */
 export function jsonCancelFrameId(frame: unknown): FramedCallId | undefined {
-  if (typeof frame !== "string" || frame.length > JSON_CANCEL_FRAME_MAX_CHARS || !frame.includes("cancel")) return undefined;
+  if (
+    typeof frame !== "string" ||
+    frame.length > JSON_CANCEL_FRAME_MAX_CHARS ||
+    !frame.includes("cancel")
+  )
+    return undefined;
   const parsed = parseObject(frame);
-  return parsed !== undefined && parsed["cancel"] === true && isFramedCallId(parsed["id"]) ? parsed["id"] : undefined;
+  return parsed !== undefined && parsed["cancel"] === true && isFramedCallId(parsed["id"])
+    ? parsed["id"]
+    : undefined;
 }
 
 /**
@@ -103,10 +158,18 @@ export function jsonCancelFrameId(frame: unknown): FramedCallId | undefined {
  * to `write` (which encodes it, `JSON.stringify`, when the carrier has room, and resolves once
  * the carrier took it: backpressure). `activatedExtensions` is written only when there are some.
  */
-export function jsonReplySink(write: (frame: JsonAnswerFrame) => void | Promise<void>): FramedReplySink<JsonRpcErrorObject> {
+export function jsonReplySink(
+  write: (frame: JsonAnswerFrame) => void | Promise<void>,
+): FramedReplySink<JsonRpcErrorObject> {
   return {
-    result: (id, response, activated) => write(activated.length > 0 ? { id, result: response, activatedExtensions: activated } : { id, result: response }),
-    event: (id, event, activated) => write(activated.length > 0 ? { id, event, activatedExtensions: activated } : { id, event }),
+    result: (id, response, activated) =>
+      write(
+        activated.length > 0
+          ? { id, result: response, activatedExtensions: activated }
+          : { id, result: response },
+      ),
+    event: (id, event, activated) =>
+      write(activated.length > 0 ? { id, event, activatedExtensions: activated } : { id, event }),
     end: (id) => write({ id, end: true }),
     error: (id, error) => write({ id, error }),
   };
@@ -115,7 +178,8 @@ export function jsonReplySink(write: (frame: JsonAnswerFrame) => void | Promise<
 /** A call frame: `{"id", "method", "params", "serviceParameters"?}` (serviceParameters only when there are some). */
 export function encodeJsonCallFrame(id: FramedCallId, call: FramedOutboundCall): string {
   const frame: Record<string, JsonValue> = { id, method: call.operation, params: call.request };
-  if (Object.keys(call.serviceParameters).length > 0) frame["serviceParameters"] = call.serviceParameters;
+  if (Object.keys(call.serviceParameters).length > 0)
+    frame["serviceParameters"] = call.serviceParameters;
   return JSON.stringify(frame);
 }
 
@@ -132,13 +196,19 @@ export function decodeJsonAnswerFrame(frame: string): FramedDecodedAnswer | unde
   const f = parseObject(frame);
   const id = f?.["id"];
   if (f === undefined || !isFramedCallId(id)) return undefined;
-  const activated = Array.isArray(f["activatedExtensions"]) ? f["activatedExtensions"].filter((e): e is string => typeof e === "string") : undefined;
+  const activated = Array.isArray(f["activatedExtensions"])
+    ? f["activatedExtensions"].filter((e): e is string => typeof e === "string")
+    : undefined;
   let answer: FramedAnswer | undefined;
-  if ("result" in f) answer = { kind: "result", response: f["result"] as JsonValue, activatedExtensions: activated };
-  else if ("event" in f) answer = { kind: "event", event: f["event"] as JsonValue, activatedExtensions: activated };
+  if ("result" in f)
+    answer = { kind: "result", response: f["result"] as JsonValue, activatedExtensions: activated };
+  else if ("event" in f)
+    answer = { kind: "event", event: f["event"] as JsonValue, activatedExtensions: activated };
   else if (f["end"] === true) answer = { kind: "end" };
   else if ("error" in f) answer = { kind: "error", error: f["error"] };
-  return answer === undefined ? { id, invalid: "an answer frame with neither result, event, end nor error" } : { id, answer };
+  return answer === undefined
+    ? { id, invalid: "an answer frame with neither result, event, end nor error" }
+    : { id, answer };
 }
 
 /** The client side of JSON call frames, for {@link createFramedConnection}. */

@@ -51,7 +51,13 @@
  *
  * `jose` and `canonicalize` are optional peer dependencies, loaded on first use.
  */
-import { fromJson, toJson, type DescMessage, type JsonObject, type JsonValue } from "@bufbuild/protobuf";
+import {
+  fromJson,
+  toJson,
+  type DescMessage,
+  type JsonObject,
+  type JsonValue,
+} from "@bufbuild/protobuf";
 import type { KeyObject, webcrypto } from "node:crypto";
 
 /** Why an Agent Card signature was refused. */
@@ -89,7 +95,14 @@ export class AgentCardSignatureError extends Error {
   readonly reason: AgentCardSignatureReason;
   readonly failures: readonly AgentCardSignatureFailure[];
 
-  constructor(reason: AgentCardSignatureReason, message: string, options?: { readonly failures?: readonly AgentCardSignatureFailure[]; readonly cause?: unknown }) {
+  constructor(
+    reason: AgentCardSignatureReason,
+    message: string,
+    options?: {
+      readonly failures?: readonly AgentCardSignatureFailure[];
+      readonly cause?: unknown;
+    },
+  ) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = "AgentCardSignatureError";
     this.reason = reason;
@@ -133,7 +146,10 @@ export interface AgentCardJws {
  * the caller's own policy (a card naming its own key set proves nothing by itself). Throw when
  * no key fits (a jose `JWKSNoMatchingKey` maps to "unknown-key", `JWKSTimeout` to "jwks-unreachable").
  */
-export type AgentCardKeyResolver = (protectedHeader: AgentCardSignatureHeader, jws: AgentCardJws) => Promise<AgentCardKey> | AgentCardKey;
+export type AgentCardKeyResolver = (
+  protectedHeader: AgentCardSignatureHeader,
+  jws: AgentCardJws,
+) => Promise<AgentCardKey> | AgentCardKey;
 
 /** Where the verification keys come from. */
 export type AgentCardVerificationKeys =
@@ -143,7 +159,11 @@ export type AgentCardVerificationKeys =
   /** A JWK Set. */
   | { readonly keys: readonly AgentCardJwk[] }
   /** A JWK Set fetched from a URL the caller trusts (jose `createRemoteJWKSet`). */
-  | { readonly jwksUrl: string | URL; readonly timeoutMs?: number | undefined; readonly headers?: Readonly<Record<string, string>> | undefined }
+  | {
+      readonly jwksUrl: string | URL;
+      readonly timeoutMs?: number | undefined;
+      readonly headers?: Readonly<Record<string, string>> | undefined;
+    }
   | AgentCardKeyResolver;
 
 /** Options of {@link verifyAgentCard}. */
@@ -220,7 +240,19 @@ export interface SignAgentCardOptions {
   readonly schema?: DescMessage | undefined;
 }
 
-const DEFAULT_ALGORITHMS = ["ES256", "ES384", "ES512", "RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "EdDSA", "Ed25519"] as const;
+const DEFAULT_ALGORITHMS = [
+  "ES256",
+  "ES384",
+  "ES512",
+  "RS256",
+  "RS384",
+  "RS512",
+  "PS256",
+  "PS384",
+  "PS512",
+  "EdDSA",
+  "Ed25519",
+] as const;
 const NEVER_ALLOWED = new Set(["none", "HS256", "HS384", "HS512"]);
 
 type Jose = typeof import("jose");
@@ -231,7 +263,10 @@ let canonicalizeModule: Promise<(input: unknown) => string | undefined> | undefi
 function jose(): Promise<Jose> {
   joseModule ??= import("jose").catch((e: unknown) => {
     joseModule = undefined;
-    throw new Error("Agent Card signatures need the optional peer dependency `jose` (npm install jose)", { cause: e });
+    throw new Error(
+      "Agent Card signatures need the optional peer dependency `jose` (npm install jose)",
+      { cause: e },
+    );
   });
   return joseModule;
 }
@@ -241,7 +276,10 @@ function jcs(): Promise<(input: unknown) => string | undefined> {
     (m) => m.default,
     (e: unknown) => {
       canonicalizeModule = undefined;
-      throw new Error("Agent Card signatures need the optional peer dependency `canonicalize` (npm install canonicalize)", { cause: e });
+      throw new Error(
+        "Agent Card signatures need the optional peer dependency `canonicalize` (npm install canonicalize)",
+        { cause: e },
+      );
     },
   );
   return canonicalizeModule;
@@ -257,7 +295,10 @@ function isObject(v: unknown): v is JsonObject {
 
 /** The card as a JSON object; a TypeError for anything else. */
 function asCard(card: unknown, what: string): JsonObject {
-  if (!isObject(card)) throw new TypeError(`${what}: an Agent Card is a JSON object (pass toJson(AgentCardSchema, card))`);
+  if (!isObject(card))
+    throw new TypeError(
+      `${what}: an Agent Card is a JSON object (pass toJson(AgentCardSchema, card))`,
+    );
   return card;
 }
 
@@ -267,7 +308,11 @@ function normalized(card: JsonObject, schema: DescMessage | undefined): JsonObje
   try {
     return toJson(schema, fromJson(schema, card, { ignoreUnknownFields: true })) as JsonObject;
   } catch (e) {
-    throw new AgentCardSignatureError("malformed", `the card is not a valid ${schema.typeName}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+    throw new AgentCardSignatureError(
+      "malformed",
+      `the card is not a valid ${schema.typeName}: ${e instanceof Error ? e.message : String(e)}`,
+      { cause: e },
+    );
   }
 }
 
@@ -304,7 +349,10 @@ function signedValue(card: JsonObject, schema: DescMessage | undefined): JsonVal
  * normalization with `options.schema`, without `signatures`, empty values removed, RFC 8785.
  * See the module documentation for why.
  */
-export async function canonicalizeAgentCard(card: JsonObject, options?: { readonly schema?: DescMessage | undefined }): Promise<string> {
+export async function canonicalizeAgentCard(
+  card: JsonObject,
+  options?: { readonly schema?: DescMessage | undefined },
+): Promise<string> {
   return rfc8785(signedValue(asCard(card, "canonicalizeAgentCard"), options?.schema));
 }
 
@@ -338,7 +386,15 @@ function compareCodePoints(a: string, b: string): number {
   return x.length - y.length;
 }
 
-const PY_ESCAPES: Readonly<Record<string, string>> = { '"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f" };
+const PY_ESCAPES: Readonly<Record<string, string>> = {
+  '"': '\\"',
+  "\\": "\\\\",
+  "\n": "\\n",
+  "\r": "\\r",
+  "\t": "\\t",
+  "\b": "\\b",
+  "\f": "\\f",
+};
 
 function pythonString(s: string): string {
   let out = '"';
@@ -347,7 +403,8 @@ function pythonString(s: string): string {
     const code = s.charCodeAt(i);
     const short = PY_ESCAPES[ch];
     if (short !== undefined) out += short;
-    else if (code < 0x20 || code > 0x7e) out += code === 0x7f ? ch : `\\u${code.toString(16).padStart(4, "0")}`;
+    else if (code < 0x20 || code > 0x7e)
+      out += code === 0x7f ? ch : `\\u${code.toString(16).padStart(4, "0")}`;
     else out += ch;
   }
   return `${out}"`;
@@ -372,9 +429,15 @@ export function pythonFloatRepr(x: number): string {
 }
 
 /** The payload forms tried, the canonical one first, distinct byte strings only. */
-async function payloadForms(card: JsonObject, schema: DescMessage | undefined, legacy: boolean): Promise<{ form: AgentCardPayloadForm; text: string }[]> {
+async function payloadForms(
+  card: JsonObject,
+  schema: DescMessage | undefined,
+  legacy: boolean,
+): Promise<{ form: AgentCardPayloadForm; text: string }[]> {
   const value = signedValue(card, schema);
-  const forms: { form: AgentCardPayloadForm; text: string }[] = [{ form: "canonical", text: await rfc8785(value) }];
+  const forms: { form: AgentCardPayloadForm; text: string }[] = [
+    { form: "canonical", text: await rfc8785(value) },
+  ];
   if (legacy) {
     const add = (form: AgentCardPayloadForm, text: string): void => {
       if (!forms.some((f) => f.text === text)) forms.push({ form, text });
@@ -390,28 +453,46 @@ async function payloadForms(card: JsonObject, schema: DescMessage | undefined, l
 // ---------------------------------------------------------------------------------------
 
 function isJwk(key: AgentCardKey): key is AgentCardJwk {
-  return isObject(key as unknown) && typeof (key as { kty?: unknown }).kty === "string" && !("algorithm" in (key as object)) && !("asymmetricKeyType" in (key as object));
+  return (
+    isObject(key as unknown) &&
+    typeof (key as { kty?: unknown }).kty === "string" &&
+    !("algorithm" in (key as object)) &&
+    !("asymmetricKeyType" in (key as object))
+  );
 }
 
-const CURVE_ALG: Readonly<Record<string, string>> = { "P-256": "ES256", "P-384": "ES384", "P-521": "ES512", prime256v1: "ES256", secp384r1: "ES384", secp521r1: "ES512" };
+const CURVE_ALG: Readonly<Record<string, string>> = {
+  "P-256": "ES256",
+  "P-384": "ES384",
+  "P-521": "ES512",
+  prime256v1: "ES256",
+  secp384r1: "ES384",
+  secp521r1: "ES512",
+};
 
 /** The default `alg` of a signing key. */
 function defaultAlg(key: AgentCardKey): string {
   if (isJwk(key)) {
     if (typeof key.alg === "string") return key.alg;
-    if (key.kty === "EC" && key.crv !== undefined && CURVE_ALG[key.crv] !== undefined) return CURVE_ALG[key.crv]!;
+    if (key.kty === "EC" && key.crv !== undefined && CURVE_ALG[key.crv] !== undefined)
+      return CURVE_ALG[key.crv]!;
     if (key.kty === "OKP" && key.crv === "Ed25519") return "EdDSA";
     if (key.kty === "RSA") return "RS256";
-    throw new TypeError(`signAgentCard: no signature algorithm for a ${key.kty}${key.crv === undefined ? "" : ` ${key.crv}`} JWK; set options.alg`);
+    throw new TypeError(
+      `signAgentCard: no signature algorithm for a ${key.kty}${key.crv === undefined ? "" : ` ${key.crv}`} JWK; set options.alg`,
+    );
   }
   if ("algorithm" in key) {
     const a = key.algorithm as { name: string; namedCurve?: string; hash?: { name: string } };
     const bits = a.hash?.name.replace(/^SHA-/, "") ?? "256";
-    if (a.name === "ECDSA" && a.namedCurve !== undefined && CURVE_ALG[a.namedCurve] !== undefined) return CURVE_ALG[a.namedCurve]!;
+    if (a.name === "ECDSA" && a.namedCurve !== undefined && CURVE_ALG[a.namedCurve] !== undefined)
+      return CURVE_ALG[a.namedCurve]!;
     if (a.name === "Ed25519") return "EdDSA";
     if (a.name === "RSASSA-PKCS1-v1_5") return `RS${bits}`;
     if (a.name === "RSA-PSS") return `PS${bits}`;
-    throw new TypeError(`signAgentCard: no signature algorithm for a ${a.name} CryptoKey; set options.alg`);
+    throw new TypeError(
+      `signAgentCard: no signature algorithm for a ${a.name} CryptoKey; set options.alg`,
+    );
   }
   const type = key.asymmetricKeyType;
   if (type === "ec") {
@@ -421,12 +502,16 @@ function defaultAlg(key: AgentCardKey): string {
   if (type === "ed25519") return "EdDSA";
   if (type === "rsa") return "RS256";
   if (type === "rsa-pss") return "PS256";
-  throw new TypeError(`signAgentCard: no signature algorithm for a ${type ?? key.type} KeyObject; set options.alg`);
+  throw new TypeError(
+    `signAgentCard: no signature algorithm for a ${type ?? key.type} KeyObject; set options.alg`,
+  );
 }
 
 /** The public JWK of a key (for the default `kid`), private members dropped. */
 async function publicJwk(j: Jose, key: AgentCardKey): Promise<AgentCardJwk> {
-  const jwk: AgentCardJwk = isJwk(key) ? key : ((await j.exportJWK(key as Parameters<Jose["exportJWK"]>[0])) as AgentCardJwk);
+  const jwk: AgentCardJwk = isJwk(key)
+    ? key
+    : ((await j.exportJWK(key as Parameters<Jose["exportJWK"]>[0])) as AgentCardJwk);
   const { d: _d, p: _p, q: _q, dp: _dp, dq: _dq, qi: _qi, oth: _oth, k: _k, ...pub } = jwk;
   return pub as AgentCardJwk;
 }
@@ -441,27 +526,47 @@ async function publicJwk(j: Jose, key: AgentCardKey): Promise<AgentCardJwk> {
  * Throws a TypeError for a card that is not an object, a symmetric key, or a key whose algorithm
  * cannot be told (set `alg`).
  */
-export async function signAgentCard(card: JsonObject, options: SignAgentCardOptions): Promise<JsonObject> {
+export async function signAgentCard(
+  card: JsonObject,
+  options: SignAgentCardOptions,
+): Promise<JsonObject> {
   const input = asCard(card, "signAgentCard");
   const j = await jose();
   const key = options.key;
   const alg = options.alg ?? defaultAlg(key);
   if (NEVER_ALLOWED.has(alg) || !(DEFAULT_ALGORITHMS as readonly string[]).includes(alg)) {
-    throw new TypeError(`signAgentCard: alg ${JSON.stringify(alg)} is not an asymmetric JWS signature algorithm (use one of ${DEFAULT_ALGORITHMS.join(", ")})`);
+    throw new TypeError(
+      `signAgentCard: alg ${JSON.stringify(alg)} is not an asymmetric JWS signature algorithm (use one of ${DEFAULT_ALGORITHMS.join(", ")})`,
+    );
   }
-  if (isJwk(key) && (key.kty === "oct" || typeof key["d"] !== "string")) throw new TypeError('signAgentCard: the JWK is not a private key (it has no "d")');
-  if (!isJwk(key) && key.type !== "private") throw new TypeError(`signAgentCard: the key is a ${key.type} key, not a private one`);
+  if (isJwk(key) && (key.kty === "oct" || typeof key["d"] !== "string"))
+    throw new TypeError('signAgentCard: the JWK is not a private key (it has no "d")');
+  if (!isJwk(key) && key.type !== "private")
+    throw new TypeError(`signAgentCard: the key is a ${key.type} key, not a private one`);
   let kid = options.kid;
   if (kid === undefined) {
     const jwk = isJwk(key) ? key : undefined;
-    kid = typeof jwk?.kid === "string" ? jwk.kid : await j.calculateJwkThumbprint((await publicJwk(j, key)) as Parameters<Jose["calculateJwkThumbprint"]>[0], "sha256");
+    kid =
+      typeof jwk?.kid === "string"
+        ? jwk.kid
+        : await j.calculateJwkThumbprint(
+            (await publicJwk(j, key)) as Parameters<Jose["calculateJwkThumbprint"]>[0],
+            "sha256",
+          );
   }
-  const signingKey = isJwk(key) ? await j.importJWK(key as Parameters<Jose["importJWK"]>[0], alg) : key;
+  const signingKey = isJwk(key)
+    ? await j.importJWK(key as Parameters<Jose["importJWK"]>[0], alg)
+    : key;
   const protectedHeader: Record<string, string> = { alg, typ: "JOSE", kid };
   if (options.jku !== undefined) protectedHeader["jku"] = options.jku;
-  const payload = new TextEncoder().encode(await canonicalizeAgentCard(input, { schema: options.schema }));
+  const payload = new TextEncoder().encode(
+    await canonicalizeAgentCard(input, { schema: options.schema }),
+  );
   const signer = new j.FlattenedSign(payload).setProtectedHeader(protectedHeader);
-  if (options.header !== undefined && Object.keys(options.header).length > 0) signer.setUnprotectedHeader(options.header as Parameters<typeof signer.setUnprotectedHeader>[0]);
+  if (options.header !== undefined && Object.keys(options.header).length > 0)
+    signer.setUnprotectedHeader(
+      options.header as Parameters<typeof signer.setUnprotectedHeader>[0],
+    );
   const jws = await signer.sign(signingKey as Parameters<typeof signer.sign>[0]);
   const entry: JsonObject = { protected: jws.protected!, signature: jws.signature };
   if (jws.header !== undefined) entry["header"] = jws.header as JsonObject;
@@ -485,14 +590,20 @@ class SignatureRefused extends Error {
 }
 
 function errorCode(e: unknown): string | undefined {
-  return isObject(e as JsonValue) || e instanceof Error ? ((e as { code?: unknown }).code as string | undefined) : undefined;
+  return isObject(e as JsonValue) || e instanceof Error
+    ? ((e as { code?: unknown }).code as string | undefined)
+    : undefined;
 }
 
 function describe(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
-const ALG_CURVE: Readonly<Record<string, string>> = { ES256: "P-256", ES384: "P-384", ES512: "P-521" };
+const ALG_CURVE: Readonly<Record<string, string>> = {
+  ES256: "P-256",
+  ES384: "P-384",
+  ES512: "P-521",
+};
 
 /** The key type (`kty`) each algorithm takes. */
 function algKty(alg: string): string | undefined {
@@ -504,7 +615,12 @@ function algKty(alg: string): string | undefined {
 
 interface KeySource {
   /** The candidate keys for `header`, with how to name them; throws SignatureRefused. */
-  candidates(header: AgentCardSignatureHeader, jws: AgentCardJws): Promise<{ key: Parameters<Jose["flattenedVerify"]>[1]; ref: VerifiedAgentCardSignature["key"] }[]>;
+  candidates(
+    header: AgentCardSignatureHeader,
+    jws: AgentCardJws,
+  ): Promise<
+    { key: Parameters<Jose["flattenedVerify"]>[1]; ref: VerifiedAgentCardSignature["key"] }[]
+  >;
 }
 
 function localKeys(j: Jose, keys: readonly AgentCardJwk[]): KeySource {
@@ -519,18 +635,25 @@ function localKeys(j: Jose, keys: readonly AgentCardJwk[]): KeySource {
         if (jwk.alg !== undefined && jwk.alg !== alg) continue;
         if (jwk.use !== undefined && jwk.use !== "sig") continue;
         if (jwk.kty !== kty) continue;
-        if ((alg === "EdDSA" || alg === "Ed25519") && jwk.crv !== "Ed25519" && jwk.crv !== "Ed448") continue;
+        if ((alg === "EdDSA" || alg === "Ed25519") && jwk.crv !== "Ed25519" && jwk.crv !== "Ed448")
+          continue;
         if (alg.startsWith("ES") && jwk.crv !== ALG_CURVE[alg]) continue;
         let key: Awaited<ReturnType<Jose["importJWK"]>>;
         try {
-          key = await j.importJWK((await publicJwk(j, jwk)) as Parameters<Jose["importJWK"]>[0], alg);
+          key = await j.importJWK(
+            (await publicJwk(j, jwk)) as Parameters<Jose["importJWK"]>[0],
+            alg,
+          );
         } catch {
           continue;
         }
         out.push({ key, ref: { source: "jwk", index, kid: jwk.kid ?? header.kid } });
       }
       if (out.length === 0) {
-        throw new SignatureRefused("unknown-key", `no key fits kid ${JSON.stringify(header.kid)} and alg ${alg} (${keys.length} key(s) given)`);
+        throw new SignatureRefused(
+          "unknown-key",
+          `no key fits kid ${JSON.stringify(header.kid)} and alg ${alg} (${keys.length} key(s) given)`,
+        );
       }
       return out;
     },
@@ -542,22 +665,38 @@ function resolverKeys(resolve: AgentCardKeyResolver, source: "jwks-url" | "resol
     async candidates(header, jws) {
       const ref = { source, kid: header.kid };
       try {
-        return [{ key: (await resolve(header, jws)) as Parameters<Jose["flattenedVerify"]>[1], ref }];
+        return [
+          { key: (await resolve(header, jws)) as Parameters<Jose["flattenedVerify"]>[1], ref },
+        ];
       } catch (e) {
         const code = errorCode(e);
         if (code === "ERR_JWKS_MULTIPLE_MATCHING_KEYS" && Symbol.asyncIterator in (e as object)) {
           const out: Awaited<ReturnType<KeySource["candidates"]>> = [];
-          for await (const key of e as AsyncIterable<Parameters<Jose["flattenedVerify"]>[1]>) out.push({ key, ref });
+          for await (const key of e as AsyncIterable<Parameters<Jose["flattenedVerify"]>[1]>)
+            out.push({ key, ref });
           if (out.length > 0) return out;
         }
         if (code === "ERR_JWKS_NO_MATCHING_KEY" || code === "ERR_JWKS_MULTIPLE_MATCHING_KEYS") {
-          throw new SignatureRefused("unknown-key", `no key of the ${source === "jwks-url" ? "JWK Set" : "key resolver"} fits kid ${JSON.stringify(header.kid)} and alg ${header.alg}`, e);
+          throw new SignatureRefused(
+            "unknown-key",
+            `no key of the ${source === "jwks-url" ? "JWK Set" : "key resolver"} fits kid ${JSON.stringify(header.kid)} and alg ${header.alg}`,
+            e,
+          );
         }
-        if (code === "ERR_JOSE_NOT_SUPPORTED") throw new SignatureRefused("disallowed-algorithm", describe(e), e);
+        if (code === "ERR_JOSE_NOT_SUPPORTED")
+          throw new SignatureRefused("disallowed-algorithm", describe(e), e);
         if (source === "jwks-url" || code === "ERR_JWKS_TIMEOUT" || code === "ERR_JWKS_INVALID") {
-          throw new SignatureRefused("jwks-unreachable", `the JWK Set could not be fetched: ${describe(e)}`, e);
+          throw new SignatureRefused(
+            "jwks-unreachable",
+            `the JWK Set could not be fetched: ${describe(e)}`,
+            e,
+          );
         }
-        throw new SignatureRefused("unknown-key", `the key resolver found no key for kid ${JSON.stringify(header.kid)}: ${describe(e)}`, e);
+        throw new SignatureRefused(
+          "unknown-key",
+          `the key resolver found no key for kid ${JSON.stringify(header.kid)}: ${describe(e)}`,
+          e,
+        );
       }
     },
   };
@@ -566,9 +705,16 @@ function resolverKeys(resolve: AgentCardKeyResolver, source: "jwks-url" | "resol
 function keySource(j: Jose, keys: AgentCardVerificationKeys): KeySource {
   if (typeof keys === "function") return resolverKeys(keys, "resolver");
   if (Array.isArray(keys)) return localKeys(j, keys as readonly AgentCardJwk[]);
-  const k = keys as Exclude<AgentCardVerificationKeys, AgentCardKeyResolver | readonly AgentCardJwk[]>;
+  const k = keys as Exclude<
+    AgentCardVerificationKeys,
+    AgentCardKeyResolver | readonly AgentCardJwk[]
+  >;
   if ("jwksUrl" in k && (typeof k.jwksUrl === "string" || k.jwksUrl instanceof URL)) {
-    const { jwksUrl, timeoutMs, headers } = k as { readonly jwksUrl: string | URL; readonly timeoutMs?: number | undefined; readonly headers?: Readonly<Record<string, string>> | undefined };
+    const { jwksUrl, timeoutMs, headers } = k as {
+      readonly jwksUrl: string | URL;
+      readonly timeoutMs?: number | undefined;
+      readonly headers?: Readonly<Record<string, string>> | undefined;
+    };
     const remote = j.createRemoteJWKSet(new URL(jwksUrl), {
       ...(timeoutMs === undefined ? {} : { timeoutDuration: timeoutMs }),
       ...(headers === undefined ? {} : { headers: { ...headers } }),
@@ -577,20 +723,33 @@ function keySource(j: Jose, keys: AgentCardVerificationKeys): KeySource {
   }
   if ("keys" in k && Array.isArray(k.keys)) return localKeys(j, k.keys);
   if (typeof (k as AgentCardJwk).kty === "string") return localKeys(j, [k as AgentCardJwk]);
-  throw new TypeError("verifyAgentCard: keys must be a JWK, a list of JWKs, a JWK Set, { jwksUrl } or a key resolver function");
+  throw new TypeError(
+    "verifyAgentCard: keys must be a JWK, a list of JWKs, a JWK Set, { jwksUrl } or a key resolver function",
+  );
 }
 
 function decodeHeader(j: Jose, protectedB64: string): AgentCardSignatureHeader {
   let header: unknown;
   try {
-    header = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(j.base64url.decode(protectedB64)));
+    header = JSON.parse(
+      new TextDecoder("utf-8", { fatal: true }).decode(j.base64url.decode(protectedB64)),
+    );
   } catch (e) {
-    throw new SignatureRefused("malformed", `its protected header is not base64url-encoded JSON: ${describe(e)}`, e);
+    throw new SignatureRefused(
+      "malformed",
+      `its protected header is not base64url-encoded JSON: ${describe(e)}`,
+      e,
+    );
   }
-  if (!isObject(header as JsonValue)) throw new SignatureRefused("malformed", "its protected header is not a JSON object");
+  if (!isObject(header as JsonValue))
+    throw new SignatureRefused("malformed", "its protected header is not a JSON object");
   // PyJWT writes the parameters it was given, `"kid": null` / `"jku": null` included: read them as absent.
   const { kid, jku, ...rest } = header as JsonObject;
-  return { ...rest, ...(kid === null ? {} : { kid }), ...(jku === null ? {} : { jku }) } as AgentCardSignatureHeader;
+  return {
+    ...rest,
+    ...(kid === null ? {} : { kid }),
+    ...(jku === null ? {} : { jku }),
+  } as AgentCardSignatureHeader;
 }
 
 /**
@@ -604,13 +763,20 @@ function decodeHeader(j: Jose, protectedB64: string): AgentCardSignatureHeader {
  * signature ("malformed", "disallowed-algorithm", "unknown-key", "bad-signature",
  * "jwks-unreachable"), all of them in `failures`.
  */
-export async function verifyAgentCard(card: JsonObject, options: VerifyAgentCardOptions): Promise<AgentCardVerification> {
+export async function verifyAgentCard(
+  card: JsonObject,
+  options: VerifyAgentCardOptions,
+): Promise<AgentCardVerification> {
   const input = asCard(card, "verifyAgentCard");
   const signatures = input["signatures"];
   if (signatures === undefined || (Array.isArray(signatures) && signatures.length === 0)) {
-    throw new AgentCardSignatureError("unsigned", "the agent card is not signed (it has no signatures)");
+    throw new AgentCardSignatureError(
+      "unsigned",
+      "the agent card is not signed (it has no signatures)",
+    );
   }
-  if (!Array.isArray(signatures)) throw new AgentCardSignatureError("malformed", "the agent card's signatures is not a list");
+  if (!Array.isArray(signatures))
+    throw new AgentCardSignatureError("malformed", "the agent card's signatures is not a list");
   const j = await jose();
   const allowed = (options.algorithms ?? DEFAULT_ALGORITHMS).filter((a) => !NEVER_ALLOWED.has(a));
   const source = keySource(j, options.keys);
@@ -621,17 +787,34 @@ export async function verifyAgentCard(card: JsonObject, options: VerifyAgentCard
   for (const [index, entry] of signatures.entries()) {
     let header: AgentCardSignatureHeader | undefined;
     try {
-      if (!isObject(entry) || typeof entry["protected"] !== "string" || typeof entry["signature"] !== "string") {
-        throw new SignatureRefused("malformed", "it is not an object with string `protected` and `signature`");
+      if (
+        !isObject(entry) ||
+        typeof entry["protected"] !== "string" ||
+        typeof entry["signature"] !== "string"
+      ) {
+        throw new SignatureRefused(
+          "malformed",
+          "it is not an object with string `protected` and `signature`",
+        );
       }
-      if (entry["header"] !== undefined && !isObject(entry["header"])) throw new SignatureRefused("malformed", "its `header` is not a JSON object");
+      if (entry["header"] !== undefined && !isObject(entry["header"]))
+        throw new SignatureRefused("malformed", "its `header` is not a JSON object");
       header = decodeHeader(j, entry["protected"]);
       const alg = header.alg;
-      if (typeof alg !== "string" || alg === "") throw new SignatureRefused("malformed", "its protected header has no `alg`");
-      if (header.kid !== undefined && typeof header.kid !== "string") throw new SignatureRefused("malformed", "its protected header's `kid` is not a string");
-      if (header.crit !== undefined) throw new SignatureRefused("malformed", `its protected header names critical extensions ${JSON.stringify(header.crit)}, which are not supported`);
+      if (typeof alg !== "string" || alg === "")
+        throw new SignatureRefused("malformed", "its protected header has no `alg`");
+      if (header.kid !== undefined && typeof header.kid !== "string")
+        throw new SignatureRefused("malformed", "its protected header's `kid` is not a string");
+      if (header.crit !== undefined)
+        throw new SignatureRefused(
+          "malformed",
+          `its protected header names critical extensions ${JSON.stringify(header.crit)}, which are not supported`,
+        );
       if (NEVER_ALLOWED.has(alg) || !allowed.includes(alg)) {
-        throw new SignatureRefused("disallowed-algorithm", `alg ${JSON.stringify(alg)} is not allowed (allowed: ${allowed.join(", ")}; none and HMAC never are)`);
+        throw new SignatureRefused(
+          "disallowed-algorithm",
+          `alg ${JSON.stringify(alg)} is not allowed (allowed: ${allowed.join(", ")}; none and HMAC never are)`,
+        );
       }
       const unprotected = entry["header"] as JsonObject | undefined;
       const jwsOf = (text: string): AgentCardJws => ({
@@ -647,13 +830,25 @@ export async function verifyAgentCard(card: JsonObject, options: VerifyAgentCard
       search: for (const candidate of candidates) {
         for (const form of forms) {
           try {
-            await j.flattenedVerify(jwsOf(form.text) as Parameters<Jose["flattenedVerify"]>[0], candidate.key, { algorithms: allowed });
-            done = { index, protectedHeader: header, alg, kid: header.kid, key: candidate.ref, form: form.form };
+            await j.flattenedVerify(
+              jwsOf(form.text) as Parameters<Jose["flattenedVerify"]>[0],
+              candidate.key,
+              { algorithms: allowed },
+            );
+            done = {
+              index,
+              protectedHeader: header,
+              alg,
+              kid: header.kid,
+              key: candidate.ref,
+              form: form.form,
+            };
             break search;
           } catch (e) {
             const code = errorCode(e);
             if (code === "ERR_JWS_INVALID") throw new SignatureRefused("malformed", describe(e), e);
-            if (code === "ERR_JOSE_ALG_NOT_ALLOWED" || code === "ERR_JOSE_NOT_SUPPORTED") throw new SignatureRefused("disallowed-algorithm", describe(e), e);
+            if (code === "ERR_JOSE_ALG_NOT_ALLOWED" || code === "ERR_JOSE_NOT_SUPPORTED")
+              throw new SignatureRefused("disallowed-algorithm", describe(e), e);
             lastError = e;
             if (code !== "ERR_JWS_SIGNATURE_VERIFICATION_FAILED") break; // the key does not fit the alg: next key
             keyFitted = true;
@@ -661,20 +856,41 @@ export async function verifyAgentCard(card: JsonObject, options: VerifyAgentCard
         }
       }
       if (done === undefined) {
-        if (!keyFitted) throw new SignatureRefused("unknown-key", `no key given is usable for alg ${alg}: ${describe(lastError)}`, lastError);
-        throw new SignatureRefused("bad-signature", "the signature does not match the card (changed after signing, or signed with another key)", lastError);
+        if (!keyFitted)
+          throw new SignatureRefused(
+            "unknown-key",
+            `no key given is usable for alg ${alg}: ${describe(lastError)}`,
+            lastError,
+          );
+        throw new SignatureRefused(
+          "bad-signature",
+          "the signature does not match the card (changed after signing, or signed with another key)",
+          lastError,
+        );
       }
       verified.push(done);
       if (!requireAll) break;
     } catch (e) {
       if (!(e instanceof SignatureRefused)) throw e;
-      failures.push({ index, reason: e.reason, message: e.message, kid: typeof header?.kid === "string" ? header.kid : undefined, alg: typeof header?.alg === "string" ? header.alg : undefined });
+      failures.push({
+        index,
+        reason: e.reason,
+        message: e.message,
+        kid: typeof header?.kid === "string" ? header.kid : undefined,
+        alg: typeof header?.alg === "string" ? header.alg : undefined,
+      });
     }
   }
   if (verified.length === 0 || (requireAll && failures.length > 0)) {
     const first = failures[0]!;
-    const lines = failures.map((f) => `signatures[${f.index}]${f.kid === undefined ? "" : ` (kid ${JSON.stringify(f.kid)})`}: ${f.message}`);
-    const what = requireAll && verified.length > 0 ? `${failures.length} of ${signatures.length} agent card signature(s) did not verify` : `no agent card signature verified`;
+    const lines = failures.map(
+      (f) =>
+        `signatures[${f.index}]${f.kid === undefined ? "" : ` (kid ${JSON.stringify(f.kid)})`}: ${f.message}`,
+    );
+    const what =
+      requireAll && verified.length > 0
+        ? `${failures.length} of ${signatures.length} agent card signature(s) did not verify`
+        : `no agent card signature verified`;
     throw new AgentCardSignatureError(first.reason, `${what} — ${lines.join("; ")}`, { failures });
   }
   return { verified, signatureCount: signatures.length };
@@ -692,7 +908,10 @@ export async function verifyCardForConnection(
   fail: (message: string, cause: AgentCardSignatureError) => Error,
 ): Promise<AgentCardVerification> {
   try {
-    const json = isObject(card as JsonValue) && typeof (card as { $typeName?: unknown }).$typeName === "string" ? toJson(schema, card as Parameters<typeof toJson>[1]) : card;
+    const json =
+      isObject(card as JsonValue) && typeof (card as { $typeName?: unknown }).$typeName === "string"
+        ? toJson(schema, card as Parameters<typeof toJson>[1])
+        : card;
     return await verifyAgentCard(asCard(json, "verifyCard"), { schema, ...options });
   } catch (e) {
     if (!(e instanceof AgentCardSignatureError)) throw e;

@@ -12,7 +12,12 @@
 import { fromJson, type DescMessage, type JsonValue } from "@bufbuild/protobuf";
 import type { A2AErrorOptions } from "../errors/a2a-error.js";
 import { callSignal, type CallOptions, type ClientOptions } from "./call-options.js";
-import { AGENT_CARD_WELL_KNOWN_PATH, grpcAddressTls, grpcHostPort, type A2ABindingName } from "../protocol/discovery.js";
+import {
+  AGENT_CARD_WELL_KNOWN_PATH,
+  grpcAddressTls,
+  grpcHostPort,
+  type A2ABindingName,
+} from "../protocol/discovery.js";
 import type { OperationDescriptor } from "../protocol/operation.js";
 import { verifyCardForConnection, type VerifyAgentCardOptions } from "../card-signature/index.js";
 import type { ResumableStreamClientOptions } from "../http/stream-resume.js";
@@ -56,7 +61,11 @@ export class AgentConnectError extends Error {
   readonly status: number | undefined;
 
   /** An error of `reason` with a message for people. */
-  constructor(reason: AgentConnectErrorReason, message: string, options?: AgentConnectErrorOptions) {
+  constructor(
+    reason: AgentConnectErrorReason,
+    message: string,
+    options?: AgentConnectErrorOptions,
+  ) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = "AgentConnectError";
     this.reason = reason;
@@ -127,13 +136,18 @@ export type CustomBindingUri = string & {};
  * `target.address` is the interface URL, absolute (resolved against the card URL when relative);
  * `options` are the caller's client options with the interface's tenant.
  */
-export type CustomTransportFactory<Client> = (target: InterfaceTarget<CustomBindingUri>, options: ConnectClientOptions) => Client;
+export type CustomTransportFactory<Client> = (
+  target: InterfaceTarget<CustomBindingUri>,
+  options: ConnectClientOptions,
+) => Client;
 
 /**
  * Options of {@link connectAgent}: how to fetch the card and choose the interface, plus the client's options
  * (`resumeStreams` is for the HTTP bindings' clients, JSONRPC and HTTP+JSON; the gRPC client does not resume).
  */
-export interface AgentConnectOptions<B extends string = A2ABindingName, Client = unknown> extends ClientOptions, ResumableStreamClientOptions {
+export interface AgentConnectOptions<B extends string = A2ABindingName, Client = unknown>
+  extends ClientOptions,
+    ResumableStreamClientOptions {
   /**
    * The bindings the client may use. Default: every binding of this output, JSONRPC, HTTP+JSON,
    * GRPC. Which one wins among the card's interfaces is decided by `prefer`.
@@ -201,13 +215,24 @@ export interface ConnectClientOptions extends ClientOptions, ResumableStreamClie
 }
 
 /** What the generated agent client file hands {@link connectAgent}: the proto-specific pieces. */
-export interface AgentClientSpec<Card extends AgentCardLike, Client, B extends string, O extends AgentConnectOptions<B>> {
+export interface AgentClientSpec<
+  Card extends AgentCardLike,
+  Client,
+  B extends string,
+  O extends AgentConnectOptions<B>,
+> {
   /** The generated `AgentCardSchema`; `$card` only carries the type of its messages. */
   readonly cardSchema: DescMessage & { readonly $card?: Card };
   /** The operation table (`<Service>Operations`): the methods of `Client`. */
   readonly operations: Readonly<Record<string, OperationDescriptor>>;
   /** One factory per emitted binding, in the default preference order. */
-  readonly bindings: { readonly [K in B]: (target: InterfaceTarget<K>, client: ConnectClientOptions, options: O) => Client };
+  readonly bindings: {
+    readonly [K in B]: (
+      target: InterfaceTarget<K>,
+      client: ConnectClientOptions,
+      options: O,
+    ) => Client;
+  };
   /** Capability gates by operation `localName`. */
   readonly gates: Readonly<Record<string, CapabilityGate>>;
   /** `localName` of the operation returning the extended card, which replaces the connection's card. */
@@ -217,14 +242,26 @@ export interface AgentClientSpec<Card extends AgentCardLike, Client, B extends s
    * `createV03ProtoClient` of `@protoc-gen-a2a/runtime/v0_3/client`). Without one, a binding's 0.3 interfaces are
    * not usable (see {@link AgentConnectOptions.protocolVersions}).
    */
-  readonly v03Bindings?: { readonly [K in B]?: (target: InterfaceTarget<K>, client: ConnectClientOptions, options: O) => Client } | undefined;
+  readonly v03Bindings?:
+    | {
+        readonly [K in B]?: (
+          target: InterfaceTarget<K>,
+          client: ConnectClientOptions,
+          options: O,
+        ) => Client;
+      }
+    | undefined;
 }
 
 /**
  * A client connected to an agent through its card: `client` calls the selected interface,
  * refusing gated operations the (current) card does not declare.
  */
-export class AgentConnection<Card extends AgentCardLike, Client, B extends string = A2ABindingName> {
+export class AgentConnection<
+  Card extends AgentCardLike,
+  Client,
+  B extends string = A2ABindingName,
+> {
   /**
    * The client: the generated client of the binding, behind the capability gates; with failover
    * (the default), a client over every candidate interface that fails over between them.
@@ -241,7 +278,10 @@ export class AgentConnection<Card extends AgentCardLike, Client, B extends strin
     card: Card,
     selected: SelectedInterface<B | CustomBindingUri>,
     inner: Client,
-    spec: Pick<AgentClientSpec<Card, Client, B, never>, "operations" | "gates" | "extendedCardOperation">,
+    spec: Pick<
+      AgentClientSpec<Card, Client, B, never>,
+      "operations" | "gates" | "extendedCardOperation"
+    >,
     checkCapabilities: boolean,
     cardUrl: string | undefined,
     failover?: InterfaceFailover<Client>,
@@ -260,12 +300,19 @@ export class AgentConnection<Card extends AgentCardLike, Client, B extends strin
    * the interface selected at connect time.
    */
   get interface(): SelectedInterface<B | CustomBindingUri> {
-    return (this.#failover?.activeInterface() as SelectedInterface<B | CustomBindingUri> | undefined) ?? this.#selected;
+    return (
+      (this.#failover?.activeInterface() as SelectedInterface<B | CustomBindingUri> | undefined) ??
+      this.#selected
+    );
   }
 
   /** The candidate interfaces, in the order they are tried (one, the selected interface, without failover). */
   get interfaces(): readonly SelectedInterface<B | CustomBindingUri>[] {
-    return (this.#failover?.interfaces as readonly SelectedInterface<B | CustomBindingUri>[] | undefined) ?? [this.#selected];
+    return (
+      (this.#failover?.interfaces as
+        | readonly SelectedInterface<B | CustomBindingUri>[]
+        | undefined) ?? [this.#selected]
+    );
   }
 
   /** The health of each of {@link interfaces} now (all healthy without failover). */
@@ -284,7 +331,14 @@ export class AgentConnection<Card extends AgentCardLike, Client, B extends strin
     return capabilities?.[capability] === true;
   }
 
-  #gate(inner: Client, spec: Pick<AgentClientSpec<Card, Client, B, never>, "operations" | "gates" | "extendedCardOperation">, check: boolean): Client {
+  #gate(
+    inner: Client,
+    spec: Pick<
+      AgentClientSpec<Card, Client, B, never>,
+      "operations" | "gates" | "extendedCardOperation"
+    >,
+    check: boolean,
+  ): Client {
     type Call = (request: unknown, options?: CallOptions) => unknown;
     const methods = inner as unknown as Readonly<Record<string, Call>>;
     const client: Record<string, Call> = {};
@@ -294,7 +348,9 @@ export class AgentConnection<Card extends AgentCardLike, Client, B extends strin
       const gate = check ? spec.gates[name] : undefined;
       const refuse = (): void => {
         if (gate !== undefined && !this.supports(gate.capability)) {
-          throw new gate.error(`${operation.name} was not sent: the agent's card does not declare capabilities.${gate.capability}`);
+          throw new gate.error(
+            `${operation.name} was not sent: the agent's card does not declare capabilities.${gate.capability}`,
+          );
         }
       };
       if (operation.kind === "unary") {
@@ -332,7 +388,12 @@ export class AgentConnection<Card extends AgentCardLike, Client, B extends strin
  * Throws {@link AgentConnectError} (never a bare fetch TypeError); an abort of `options.signal`
  * rejects with its reason.
  */
-export async function connectAgent<Card extends AgentCardLike, Client, B extends string, O extends AgentConnectOptions<B>>(
+export async function connectAgent<
+  Card extends AgentCardLike,
+  Client,
+  B extends string,
+  O extends AgentConnectOptions<B>,
+>(
   spec: AgentClientSpec<Card, Client, B, O>,
   source: string | URL | Card,
   options?: O,
@@ -345,23 +406,50 @@ export async function connectAgent<Card extends AgentCardLike, Client, B extends
     card = await fetchAgentCard<Card>(spec.cardSchema, cardUrl, opts);
   } else {
     card = source;
-    if (opts.verifyCard !== undefined) await verifyCardForConnection(card, spec.cardSchema, opts.verifyCard, (m, cause) => new AgentConnectError("card-signature", `the agent card ${m}`, { cause }));
+    if (opts.verifyCard !== undefined)
+      await verifyCardForConnection(
+        card,
+        spec.cardSchema,
+        opts.verifyCard,
+        (m, cause) => new AgentConnectError("card-signature", `the agent card ${m}`, { cause }),
+      );
   }
   const available = Object.keys(spec.bindings) as B[];
-  const transports = (opts.transports ?? {}) as Readonly<Record<string, CustomTransportFactory<Client>>>;
+  const transports = (opts.transports ?? {}) as Readonly<
+    Record<string, CustomTransportFactory<Client>>
+  >;
   const custom = Object.keys(transports).filter((uri) => !(available as string[]).includes(uri));
   const wanted = (opts.bindings ?? available).filter((b) => available.includes(b));
   if (wanted.length === 0 && custom.length === 0) {
-    throw new AgentConnectError("no-matching-interface", `none of the bindings ${JSON.stringify(opts.bindings)} is available in this client (it has ${available.join(", ")})`, { cardUrl });
+    throw new AgentConnectError(
+      "no-matching-interface",
+      `none of the bindings ${JSON.stringify(opts.bindings)} is available in this client (it has ${available.join(", ")})`,
+      { cardUrl },
+    );
   }
-  const v03Bindings = Object.keys(spec.v03Bindings ?? {}).filter((b) => (wanted as string[]).includes(b));
+  const v03Bindings = Object.keys(spec.v03Bindings ?? {}).filter((b) =>
+    (wanted as string[]).includes(b),
+  );
   const protocolVersions = opts.protocolVersions;
-  const { targets, skipped } = selectInterfaces<B | CustomBindingUri>(card, [...wanted, ...custom], { prefer: opts.prefer, cardUrl, custom, protocolVersions, v03Bindings });
+  const { targets, skipped } = selectInterfaces<B | CustomBindingUri>(
+    card,
+    [...wanted, ...custom],
+    { prefer: opts.prefer, cardUrl, custom, protocolVersions, v03Bindings },
+  );
   const target = targets[0];
   if (target === undefined) {
-    const declared = card.supportedInterfaces.length === 0 ? "the card declares no supportedInterfaces (an A2A v0.3 card?)" : skipped.join("; ");
-    const only03 = card.supportedInterfaces.length > 0 && card.supportedInterfaces.every((i) => protocolFamily(i.protocolVersion) === "0.3");
-    if (only03 && protocolVersions !== undefined && !protocolVersions.some((v) => protocolFamily(v) === "0.3")) {
+    const declared =
+      card.supportedInterfaces.length === 0
+        ? "the card declares no supportedInterfaces (an A2A v0.3 card?)"
+        : skipped.join("; ");
+    const only03 =
+      card.supportedInterfaces.length > 0 &&
+      card.supportedInterfaces.every((i) => protocolFamily(i.protocolVersion) === "0.3");
+    if (
+      only03 &&
+      protocolVersions !== undefined &&
+      !protocolVersions.some((v) => protocolFamily(v) === "0.3")
+    ) {
       throw new AgentConnectError(
         "no-matching-interface",
         `the agent only offers A2A 0.3 interfaces, and protocolVersions ${JSON.stringify(protocolVersions)} does not allow 0.3 (spec §3.6: a client does not downgrade automatically; add "0.3" to protocolVersions to use them): ${declared}`,
@@ -375,23 +463,58 @@ export async function connectAgent<Card extends AgentCardLike, Client, B extends
         { cardUrl },
       );
     }
-    const versions = protocolVersions === undefined ? "protocol version 1.x (or 0.3 for a 0.3-only agent)" : `protocolVersions ${JSON.stringify(protocolVersions)}`;
-    throw new AgentConnectError("no-matching-interface", `no interface of the agent fits bindings ${[...wanted, ...custom].join(", ")} and ${versions}: ${declared}`, { cardUrl });
+    const versions =
+      protocolVersions === undefined
+        ? "protocol version 1.x (or 0.3 for a 0.3-only agent)"
+        : `protocolVersions ${JSON.stringify(protocolVersions)}`;
+    throw new AgentConnectError(
+      "no-matching-interface",
+      `no interface of the agent fits bindings ${[...wanted, ...custom].join(", ")} and ${versions}: ${declared}`,
+      { cardUrl },
+    );
   }
-  const { bindings: _b, prefer: _p, signal: _s, cardTimeoutMs: _c, cardHeaders: _h, checkCapabilities: _g, transports: _t, failover: _f, protocolVersions: _v, ...rest } = opts;
+  const {
+    bindings: _b,
+    prefer: _p,
+    signal: _s,
+    cardTimeoutMs: _c,
+    cardHeaders: _h,
+    checkCapabilities: _g,
+    transports: _t,
+    failover: _f,
+    protocolVersions: _v,
+    ...rest
+  } = opts;
   /** The client of one interface, with its tenant (the caller's only when it declares none). */
   const connect = (target: InterfaceTarget<B | CustomBindingUri>): Client => {
-    const clientOptions: ConnectClientOptions = { ...rest, tenant: target.tenant !== "" ? target.tenant : opts.tenant };
-    if (custom.includes(target.protocolBinding)) return transports[target.protocolBinding]!(target, clientOptions);
+    const clientOptions: ConnectClientOptions = {
+      ...rest,
+      tenant: target.tenant !== "" ? target.tenant : opts.tenant,
+    };
+    if (custom.includes(target.protocolBinding))
+      return transports[target.protocolBinding]!(target, clientOptions);
     if (protocolFamily(target.protocolVersion) === "0.3") {
-      const v03 = spec.v03Bindings?.[target.protocolBinding as B] as ((target: InterfaceTarget<B>, client: ConnectClientOptions, options: O) => Client) | undefined;
-      if (v03 === undefined) throw new AgentConnectError("no-matching-interface", `no A2A 0.3 client for ${target.protocolBinding}`, { cardUrl });
+      const v03 = spec.v03Bindings?.[target.protocolBinding as B] as
+        | ((target: InterfaceTarget<B>, client: ConnectClientOptions, options: O) => Client)
+        | undefined;
+      if (v03 === undefined)
+        throw new AgentConnectError(
+          "no-matching-interface",
+          `no A2A 0.3 client for ${target.protocolBinding}`,
+          { cardUrl },
+        );
       return v03(target as InterfaceTarget<B>, clientOptions, opts);
     }
-    const factory = spec.bindings[target.protocolBinding as B] as (target: InterfaceTarget<B>, client: ConnectClientOptions, options: O) => Client;
+    const factory = spec.bindings[target.protocolBinding as B] as (
+      target: InterfaceTarget<B>,
+      client: ConnectClientOptions,
+      options: O,
+    ) => Client;
     return factory(target as InterfaceTarget<B>, clientOptions, opts);
   };
-  const selectedOf = (target: InterfaceTarget<B | CustomBindingUri>): SelectedInterface<B | CustomBindingUri> => ({
+  const selectedOf = (
+    target: InterfaceTarget<B | CustomBindingUri>,
+  ): SelectedInterface<B | CustomBindingUri> => ({
     url: target.url,
     protocolBinding: target.protocolBinding,
     protocolVersion: target.protocolVersion,
@@ -402,10 +525,21 @@ export async function connectAgent<Card extends AgentCardLike, Client, B extends
   const inner = connect(target);
   let failover: InterfaceFailover<Client> | undefined;
   if (opts.failover !== false) {
-    const candidates: FailoverCandidate<Client>[] = targets.map((t, n) => ({ interface: selectedOf(t), connect: n === 0 ? () => inner : () => connect(t) }));
+    const candidates: FailoverCandidate<Client>[] = targets.map((t, n) => ({
+      interface: selectedOf(t),
+      connect: n === 0 ? () => inner : () => connect(t),
+    }));
     failover = new InterfaceFailover<Client>(candidates, spec.operations, opts.failover);
   }
-  return new AgentConnection<Card, Client, B>(card, selectedOf(target), inner, spec, opts.checkCapabilities ?? true, cardUrl, failover);
+  return new AgentConnection<Card, Client, B>(
+    card,
+    selectedOf(target),
+    inner,
+    spec,
+    opts.checkCapabilities ?? true,
+    cardUrl,
+    failover,
+  );
 }
 
 /** The card URL of `source`: as given, or the well-known card of a bare origin (§8.2). */
@@ -414,7 +548,11 @@ export function agentCardUrl(source: string | URL): string {
   try {
     url = new URL(source);
   } catch (e) {
-    throw new AgentConnectError("card-fetch-failed", `the card URL ${JSON.stringify(String(source))} is not an absolute URL`, { cause: e });
+    throw new AgentConnectError(
+      "card-fetch-failed",
+      `the card URL ${JSON.stringify(String(source))} is not an absolute URL`,
+      { cause: e },
+    );
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
     throw new AgentConnectError("card-fetch-failed", `the card URL ${url.href} is not http(s)`);
@@ -424,57 +562,103 @@ export function agentCardUrl(source: string | URL): string {
 }
 
 /** Options of {@link fetchAgentCard}. */
-export type FetchAgentCardOptions = Pick<AgentConnectOptions<string>, "fetch" | "signal" | "cardTimeoutMs" | "timeoutMs" | "cardHeaders" | "verifyCard">;
+export type FetchAgentCardOptions = Pick<
+  AgentConnectOptions<string>,
+  "fetch" | "signal" | "cardTimeoutMs" | "timeoutMs" | "cardHeaders" | "verifyCard"
+>;
 
 /**
  * Fetches and decodes an Agent Card (GET `url`, `Accept: application/json`), ignoring unknown
  * fields (§5.7). Failures are {@link AgentConnectError}s; an abort of `options.signal` rejects
  * with its reason.
  */
-export async function fetchAgentCard<Card>(schema: DescMessage, url: string, options?: FetchAgentCardOptions): Promise<Card> {
+export async function fetchAgentCard<Card>(
+  schema: DescMessage,
+  url: string,
+  options?: FetchAgentCardOptions,
+): Promise<Card> {
   const doFetch = options?.fetch ?? globalThis.fetch.bind(globalThis);
   const timeoutMs = options?.cardTimeoutMs ?? options?.timeoutMs ?? DEFAULT_CARD_TIMEOUT_MS;
   const { signal, cleanup } = callSignal(options?.signal, timeoutMs);
   let text: string;
   let status: number;
   try {
-    const response = await doFetch(url, { method: "GET", headers: { "a2a-version": "1.0", ...options?.cardHeaders, accept: "application/json" }, signal: signal ?? null });
+    const response = await doFetch(url, {
+      method: "GET",
+      headers: { "a2a-version": "1.0", ...options?.cardHeaders, accept: "application/json" },
+      signal: signal ?? null,
+    });
     status = response.status;
     text = await response.text();
   } catch (e) {
     if (options?.signal?.aborted === true) throw options.signal.reason;
-    const why = signal?.aborted === true ? `timed out after ${timeoutMs} ms` : e instanceof Error ? e.message : String(e);
-    throw new AgentConnectError("card-fetch-failed", `fetching the agent card ${url} failed: ${why}`, { cardUrl: url, cause: e });
+    const why =
+      signal?.aborted === true
+        ? `timed out after ${timeoutMs} ms`
+        : e instanceof Error
+          ? e.message
+          : String(e);
+    throw new AgentConnectError(
+      "card-fetch-failed",
+      `fetching the agent card ${url} failed: ${why}`,
+      { cardUrl: url, cause: e },
+    );
   } finally {
     cleanup();
   }
   if (status < 200 || status > 299) {
-    throw new AgentConnectError("card-http-status", `fetching the agent card ${url} answered HTTP ${status}`, { cardUrl: url, status });
+    throw new AgentConnectError(
+      "card-http-status",
+      `fetching the agent card ${url} answered HTTP ${status}`,
+      { cardUrl: url, status },
+    );
   }
   let json: JsonValue;
   try {
     json = JSON.parse(text) as JsonValue;
   } catch (e) {
-    throw new AgentConnectError("card-malformed", `the agent card at ${url} is not JSON`, { cardUrl: url, cause: e });
+    throw new AgentConnectError("card-malformed", `the agent card at ${url} is not JSON`, {
+      cardUrl: url,
+      cause: e,
+    });
   }
   if (json === null || typeof json !== "object" || Array.isArray(json)) {
-    throw new AgentConnectError("card-malformed", `the agent card at ${url} is not a JSON object`, { cardUrl: url });
+    throw new AgentConnectError("card-malformed", `the agent card at ${url} is not a JSON object`, {
+      cardUrl: url,
+    });
   }
   if (options?.verifyCard !== undefined) {
-    await verifyCardForConnection(json, schema, options.verifyCard, (m, cause) => new AgentConnectError("card-signature", `the agent card at ${url} ${m}`, { cardUrl: url, cause }));
+    await verifyCardForConnection(
+      json,
+      schema,
+      options.verifyCard,
+      (m, cause) =>
+        new AgentConnectError("card-signature", `the agent card at ${url} ${m}`, {
+          cardUrl: url,
+          cause,
+        }),
+    );
   }
   if (isV03OnlyCard(json)) {
     // An A2A 0.3 agent's card: its url / preferredTransport / additionalInterfaces become supportedInterfaces at protocolVersion "0.3".
     try {
       json = agentCardFromV03(json);
     } catch (e) {
-      throw new AgentConnectError("card-malformed", `the agent card at ${url} (an A2A 0.3 card) is not valid: ${e instanceof Error ? e.message : String(e)}`, { cardUrl: url, cause: e });
+      throw new AgentConnectError(
+        "card-malformed",
+        `the agent card at ${url} (an A2A 0.3 card) is not valid: ${e instanceof Error ? e.message : String(e)}`,
+        { cardUrl: url, cause: e },
+      );
     }
   }
   try {
     return fromJson(schema, json, { ignoreUnknownFields: true }) as Card;
   } catch (e) {
-    throw new AgentConnectError("card-malformed", `the agent card at ${url} is not a valid ${schema.typeName}: ${e instanceof Error ? e.message : String(e)}`, { cardUrl: url, cause: e });
+    throw new AgentConnectError(
+      "card-malformed",
+      `the agent card at ${url} is not a valid ${schema.typeName}: ${e instanceof Error ? e.message : String(e)}`,
+      { cardUrl: url, cause: e },
+    );
   }
 }
 
@@ -489,7 +673,12 @@ function isV03OnlyCard(json: { readonly [key: string]: JsonValue }): boolean {
 }
 
 /** Binding names some cards write for a core binding (ACTS cards say "REST"). */
-const BINDING_ALIASES: Readonly<Record<string, string>> = { REST: "HTTP+JSON", "HTTP+JSON": "HTTP+JSON", JSONRPC: "JSONRPC", GRPC: "GRPC" };
+const BINDING_ALIASES: Readonly<Record<string, string>> = {
+  REST: "HTTP+JSON",
+  "HTTP+JSON": "HTTP+JSON",
+  JSONRPC: "JSONRPC",
+  GRPC: "GRPC",
+};
 
 /** Options of {@link selectInterface}. */
 export interface SelectInterfaceOptions {
@@ -512,7 +701,11 @@ export interface SelectInterfaceOptions {
  * The interface to use among `card.supportedInterfaces` (§8.3.2): the first of
  * {@link selectInterfaces}' candidates. `skipped` says why the other entries were not usable.
  */
-export function selectInterface<B extends string>(card: AgentCardLike, bindings: readonly B[], options?: SelectInterfaceOptions): { target: InterfaceTarget<B> | undefined; skipped: string[] } {
+export function selectInterface<B extends string>(
+  card: AgentCardLike,
+  bindings: readonly B[],
+  options?: SelectInterfaceOptions,
+): { target: InterfaceTarget<B> | undefined; skipped: string[] } {
   const { targets, skipped } = selectInterfaces(card, bindings, options);
   return { target: targets[0], skipped };
 }
@@ -527,25 +720,42 @@ export function selectInterface<B extends string>(card: AgentCardLike, bindings:
  * `skipped` says why the other entries were not taken. The one place that decides which interfaces a
  * connection may use.
  */
-export function selectInterfaces<B extends string>(card: AgentCardLike, bindings: readonly B[], options?: SelectInterfaceOptions): { targets: InterfaceTarget<B>[]; skipped: string[] } {
+export function selectInterfaces<B extends string>(
+  card: AgentCardLike,
+  bindings: readonly B[],
+  options?: SelectInterfaceOptions,
+): { targets: InterfaceTarget<B>[]; skipped: string[] } {
   const skipped: string[] = [];
   const candidates: InterfaceTarget<B>[] = [];
   for (const [index, entry] of card.supportedInterfaces.entries()) {
     const label = `supportedInterfaces[${index}] (${entry.protocolBinding} ${JSON.stringify(entry.url)})`;
-    const name = BINDING_ALIASES[entry.protocolBinding.trim().toUpperCase()] ?? entry.protocolBinding;
+    const name =
+      BINDING_ALIASES[entry.protocolBinding.trim().toUpperCase()] ?? entry.protocolBinding;
     const binding = bindings.find((b) => b === name);
     if (binding === undefined) {
       const core = Object.hasOwn(BINDING_ALIASES, entry.protocolBinding.trim().toUpperCase());
-      skipped.push(core ? `${label}: binding not wanted` : `${label}: a binding this client does not know (give a transport for ${JSON.stringify(entry.protocolBinding)} to use it)`);
+      skipped.push(
+        core
+          ? `${label}: binding not wanted`
+          : `${label}: a binding this client does not know (give a transport for ${JSON.stringify(entry.protocolBinding)} to use it)`,
+      );
       continue;
     }
     const family = protocolFamily(entry.protocolVersion);
     if (family !== "1" && family !== "0.3") {
-      skipped.push(`${label}: protocolVersion ${JSON.stringify(entry.protocolVersion)} is not 1.x (or 0.3)`);
+      skipped.push(
+        `${label}: protocolVersion ${JSON.stringify(entry.protocolVersion)} is not 1.x (or 0.3)`,
+      );
       continue;
     }
-    if (family === "0.3" && (options?.custom?.includes(binding) === true || options?.v03Bindings?.includes(binding) !== true)) {
-      skipped.push(`${label}: protocolVersion ${JSON.stringify(entry.protocolVersion)}: this client has no A2A 0.3 client for ${binding}`);
+    if (
+      family === "0.3" &&
+      (options?.custom?.includes(binding) === true ||
+        options?.v03Bindings?.includes(binding) !== true)
+    ) {
+      skipped.push(
+        `${label}: protocolVersion ${JSON.stringify(entry.protocolVersion)}: this client has no A2A 0.3 client for ${binding}`,
+      );
       continue;
     }
     let address: string | undefined;
@@ -554,7 +764,14 @@ export function selectInterfaces<B extends string>(card: AgentCardLike, bindings
     if (options?.custom?.includes(binding) === true) {
       address = anyUrl(entry.url, options.cardUrl);
       if (address !== undefined) url = address;
-      tls = address === undefined ? undefined : /^(wss|https|grpcs):/i.test(address) ? true : /^(ws|http|grpc):/i.test(address) ? false : undefined;
+      tls =
+        address === undefined
+          ? undefined
+          : /^(wss|https|grpcs):/i.test(address)
+            ? true
+            : /^(ws|http|grpc):/i.test(address)
+              ? false
+              : undefined;
     } else if (binding === "GRPC") {
       address = grpcHostPort(entry.url);
       tls = grpcAddressTls(entry.url);
@@ -566,9 +783,22 @@ export function selectInterfaces<B extends string>(card: AgentCardLike, bindings
       skipped.push(`${label}: unusable url`);
       continue;
     }
-    candidates.push({ url, protocolBinding: binding, protocolVersion: entry.protocolVersion, tenant: entry.tenant, index, address, tls });
+    candidates.push({
+      url,
+      protocolBinding: binding,
+      protocolVersion: entry.protocolVersion,
+      tenant: entry.tenant,
+      index,
+      address,
+      tls,
+    });
   }
-  if (options?.prefer === "bindings") candidates.sort((a, b) => bindings.indexOf(a.protocolBinding) - bindings.indexOf(b.protocolBinding) || a.index - b.index);
+  if (options?.prefer === "bindings")
+    candidates.sort(
+      (a, b) =>
+        bindings.indexOf(a.protocolBinding) - bindings.indexOf(b.protocolBinding) ||
+        a.index - b.index,
+    );
   const versions = filterProtocolVersions(candidates, options?.protocolVersions);
   return { targets: versions.targets, skipped: [...skipped, ...versions.skipped] };
 }
@@ -581,20 +811,37 @@ export function selectInterfaces<B extends string>(card: AgentCardLike, bindings
  * "1.0" matches every 1.x version, "0.3" every 0.3.x. {@link selectInterfaces} applies it, so failover's
  * candidates only span versions the caller allowed. `skipped` says which candidates it left out.
  */
-export function filterProtocolVersions<T extends Pick<SelectedInterface<string>, "protocolVersion" | "protocolBinding" | "url" | "index">>(
+export function filterProtocolVersions<
+  T extends Pick<
+    SelectedInterface<string>,
+    "protocolVersion" | "protocolBinding" | "url" | "index"
+  >,
+>(
   candidates: readonly T[],
   protocolVersions: readonly string[] | undefined,
 ): { targets: T[]; skipped: string[] } {
   const families = candidates.map((c) => protocolFamily(c.protocolVersion));
-  const allowed = protocolVersions === undefined ? [families.includes("1") ? "1" : "0.3"] : [...new Set(protocolVersions.map(protocolFamily).filter((f): f is string => f !== undefined))];
+  const allowed =
+    protocolVersions === undefined
+      ? [families.includes("1") ? "1" : "0.3"]
+      : [
+          ...new Set(
+            protocolVersions.map(protocolFamily).filter((f): f is string => f !== undefined),
+          ),
+        ];
   const targets: T[] = [];
   const skipped: string[] = [];
-  for (const family of allowed) targets.push(...candidates.filter((_, n) => families[n] === family));
+  for (const family of allowed)
+    targets.push(...candidates.filter((_, n) => families[n] === family));
   for (const [n, c] of candidates.entries()) {
     if (families[n] !== undefined && allowed.includes(families[n])) continue;
     const why =
-      protocolVersions === undefined ? "A2A 0.3 is used only when the card has no usable 1.x interface (protocolVersions)" : `not allowed by protocolVersions ${JSON.stringify(protocolVersions)}`;
-    skipped.push(`supportedInterfaces[${c.index}] (${c.protocolBinding} ${JSON.stringify(c.url)}): protocolVersion ${JSON.stringify(c.protocolVersion)} ${why}`);
+      protocolVersions === undefined
+        ? "A2A 0.3 is used only when the card has no usable 1.x interface (protocolVersions)"
+        : `not allowed by protocolVersions ${JSON.stringify(protocolVersions)}`;
+    skipped.push(
+      `supportedInterfaces[${c.index}] (${c.protocolBinding} ${JSON.stringify(c.url)}): protocolVersion ${JSON.stringify(c.protocolVersion)} ${why}`,
+    );
   }
   return { targets, skipped };
 }

@@ -35,11 +35,19 @@ export interface ClientOptions {
  *
  * @private
  */
-export function requestMessage(schema: DescMessage, init: MessageInitShape<DescMessage>, client: ClientOptions): Message {
+export function requestMessage(
+  schema: DescMessage,
+  init: MessageInitShape<DescMessage>,
+  client: ClientOptions,
+): Message {
   // Own properties only: a field may be named after an Object.prototype member (own-json.ts).
   const message = create(schema, ownMessageInit(init));
   const tenant = client.tenant;
-  if (tenant !== undefined && schema.field["tenant"] !== undefined && (message as { tenant?: string }).tenant === "") {
+  if (
+    tenant !== undefined &&
+    schema.field["tenant"] !== undefined &&
+    (message as { tenant?: string }).tenant === ""
+  ) {
     (message as { tenant?: string }).tenant = tenant;
   }
   return message;
@@ -52,8 +60,17 @@ export function requestMessage(schema: DescMessage, init: MessageInitShape<DescM
  *
  * @private
  */
-export function requestHeaders(client: ClientOptions, call: CallOptions | undefined, extra?: Readonly<Record<string, string>>): Record<string, string> {
-  const headers: Record<string, string> = { ...client.headers, ...call?.headers, ...extra, "a2a-version": client.version ?? "1.0" };
+export function requestHeaders(
+  client: ClientOptions,
+  call: CallOptions | undefined,
+  extra?: Readonly<Record<string, string>>,
+): Record<string, string> {
+  const headers: Record<string, string> = {
+    ...client.headers,
+    ...call?.headers,
+    ...extra,
+    "a2a-version": client.version ?? "1.0",
+  };
   const extensions = [...(client.extensions ?? []), ...(call?.extensions ?? [])];
   if (extensions.length > 0) headers["a2a-extensions"] = formatExtensions(new Set(extensions));
   return headers;
@@ -81,10 +98,19 @@ export interface CallOptions {
  *
  * @private
  */
-export function callSignal(signal: AbortSignal | undefined, timeoutMs: number | undefined): { signal: AbortSignal | undefined; cleanup: () => void } {
+export function callSignal(
+  signal: AbortSignal | undefined,
+  timeoutMs: number | undefined,
+): { signal: AbortSignal | undefined; cleanup: () => void } {
   if (timeoutMs === undefined) return { signal, cleanup: noop };
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new DOMException(`the call timed out after ${timeoutMs} ms`, "TimeoutError")), timeoutMs);
+  const timer = setTimeout(
+    () =>
+      controller.abort(
+        new DOMException(`the call timed out after ${timeoutMs} ms`, "TimeoutError"),
+      ),
+    timeoutMs,
+  );
   const onAbort = () => controller.abort(signal?.reason);
   if (signal !== undefined) {
     if (signal.aborted) controller.abort(signal.reason);
@@ -115,10 +141,23 @@ const UNAVAILABLE = 14;
  *
  * @private
  */
-export function unreachableError(errors: ErrorRegistry, thrown: unknown, signal: AbortSignal | undefined): unknown {
+export function unreachableError(
+  errors: ErrorRegistry,
+  thrown: unknown,
+  signal: AbortSignal | undefined,
+): unknown {
   if (signal?.aborted === true) return thrown;
   const inner = thrown instanceof Error && thrown.cause instanceof Error ? thrown.cause : thrown;
-  const err = errors.fromGrpcStatus(UNAVAILABLE, inner instanceof Error ? inner.message : String(inner), []);
-  Object.defineProperty(err, "cause", { value: thrown, configurable: true, writable: true, enumerable: false });
+  const err = errors.fromGrpcStatus(
+    UNAVAILABLE,
+    inner instanceof Error ? inner.message : String(inner),
+    [],
+  );
+  Object.defineProperty(err, "cause", {
+    value: thrown,
+    configurable: true,
+    writable: true,
+    enumerable: false,
+  });
   return err;
 }

@@ -40,7 +40,11 @@ import { receivedEventId } from "../http/stream-resume.js";
 import type { OperationDescriptor } from "../protocol/operation.js";
 import { parseEventId } from "../task/event-ids.js";
 import type { SelectedInterface } from "./agent-client.js";
-import { InterfaceHealth, type InterfaceBackoffOptions, type InterfaceHealthState } from "./interface-health.js";
+import {
+  InterfaceHealth,
+  type InterfaceBackoffOptions,
+  type InterfaceHealthState,
+} from "./interface-health.js";
 
 /**
  * The operations of the A2A service that may be sent again after the request may have reached
@@ -97,7 +101,16 @@ const NOT_SENT_CODES: ReadonlySet<string> = new Set([
 const NOT_SENT_PREFIXES: readonly string[] = ["UNABLE_TO_", "ERR_SSL_", "ERR_TLS_CERT"];
 
 /** Error codes in a cause chain that mean the connection broke after the request may have been sent. */
-const TRANSPORT_CODES: ReadonlySet<string> = new Set(["ECONNRESET", "EPIPE", "ECONNABORTED", "ETIMEDOUT", "UND_ERR_SOCKET", "UND_ERR_CLOSED", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"]);
+const TRANSPORT_CODES: ReadonlySet<string> = new Set([
+  "ECONNRESET",
+  "EPIPE",
+  "ECONNABORTED",
+  "ETIMEDOUT",
+  "UND_ERR_SOCKET",
+  "UND_ERR_CLOSED",
+  "UND_ERR_HEADERS_TIMEOUT",
+  "UND_ERR_BODY_TIMEOUT",
+]);
 
 /** The HTTP bindings: their errors without `cause` carry the response's real HTTP status. */
 const HTTP_BINDINGS: readonly string[] = ["JSONRPC", "HTTP+JSON"];
@@ -121,12 +134,17 @@ function errorCodes(error: unknown, depth = 8, out: string[] = []): string[] {
  * What the failure `error` of a call on an interface of `binding` says (see {@link FailureKind}).
  * `signal` is the call's: when it aborted, the failure is the caller's ("aborted").
  */
-export function classifyFailure(error: unknown, binding: string, signal?: AbortSignal): FailureKind {
+export function classifyFailure(
+  error: unknown,
+  binding: string,
+  signal?: AbortSignal,
+): FailureKind {
   if (signal?.aborted === true) return "aborted";
   const name = error instanceof Error || error instanceof DOMException ? error.name : undefined;
   if (name === "TimeoutError" || name === "AbortError") return "aborted";
   const codes = errorCodes(error);
-  if (codes.some((c) => NOT_SENT_CODES.has(c) || NOT_SENT_PREFIXES.some((p) => c.startsWith(p)))) return "not-sent";
+  if (codes.some((c) => NOT_SENT_CODES.has(c) || NOT_SENT_PREFIXES.some((p) => c.startsWith(p))))
+    return "not-sent";
   const broken = codes.some((c) => TRANSPORT_CODES.has(c) || c.startsWith("ERR_HTTP2_"));
   if (!isA2AError(error)) return broken ? "transport" : "answer";
   // An A2A ErrorInfo (or a registered error class): the agent answered.
@@ -147,7 +165,11 @@ export function classifyFailure(error: unknown, binding: string, signal?: AbortS
 }
 
 /** Whether a failure of kind `kind` of operation `operation` (its proto name) may be retried on another interface. */
-export function isRetryable(kind: FailureKind, operation: string, retryNonIdempotent = false): boolean {
+export function isRetryable(
+  kind: FailureKind,
+  operation: string,
+  retryNonIdempotent = false,
+): boolean {
   if (kind === "not-sent" || kind === "unavailable") return true;
   if (kind === "transport") return retryNonIdempotent || IDEMPOTENT_OPERATIONS.includes(operation);
   return false;
@@ -237,14 +259,19 @@ type StreamCall = (request: unknown, options?: CallOptions) => AsyncIterable<unk
 
 /** The task an A2A stream event is about (`StreamResponse`: task, message, status or artifact update); undefined if none. */
 function taskIdOf(event: unknown): string | undefined {
-  const payload = (event as { payload?: { case?: unknown; value?: { id?: unknown; taskId?: unknown } } } | null)?.payload;
+  const payload = (
+    event as { payload?: { case?: unknown; value?: { id?: unknown; taskId?: unknown } } } | null
+  )?.payload;
   const value = payload?.value;
   const id = payload?.case === "task" ? value?.id : value?.taskId;
   return typeof id === "string" && id !== "" ? id : undefined;
 }
 
 /** `request` with the tenant the caller set in `original`, if any (else the interface's client sets its own). */
-function withTenant(request: { readonly id: string }, original: unknown): { readonly id: string; readonly tenant?: string } {
+function withTenant(
+  request: { readonly id: string },
+  original: unknown,
+): { readonly id: string; readonly tenant?: string } {
   const tenant = (original as { tenant?: unknown } | null)?.tenant;
   return typeof tenant === "string" && tenant !== "" ? { ...request, tenant } : request;
 }
@@ -266,7 +293,11 @@ export class InterfaceFailover<Client> {
   readonly #operations: Readonly<Record<string, OperationDescriptor>>;
 
   /** Failover over `candidates` (at least one) for the service of `operations`. */
-  constructor(candidates: readonly FailoverCandidate<Client>[], operations: Readonly<Record<string, OperationDescriptor>>, options?: FailoverOptions) {
+  constructor(
+    candidates: readonly FailoverCandidate<Client>[],
+    operations: Readonly<Record<string, OperationDescriptor>>,
+    options?: FailoverOptions,
+  ) {
     if (candidates.length === 0) throw new Error("InterfaceFailover needs at least one interface");
     this.#candidates = candidates;
     this.#clients = candidates.map(() => undefined);
@@ -276,7 +307,10 @@ export class InterfaceFailover<Client> {
     this.#operations = operations;
     const client: Record<string, UnaryCall | StreamCall> = {};
     for (const operation of Object.values(operations)) {
-      client[operation.localName] = operation.kind === "unary" ? (request, options) => this.#unary(operation, request, options) : (request, options) => this.#stream(operation, request, options);
+      client[operation.localName] =
+        operation.kind === "unary"
+          ? (request, options) => this.#unary(operation, request, options)
+          : (request, options) => this.#stream(operation, request, options);
     }
     this.client = client as unknown as Client;
   }
@@ -312,20 +346,38 @@ export class InterfaceFailover<Client> {
   }
 
   #succeeded(i: number, operation: string): void {
-    if (this.#health.succeeded(i)) this.#emit({ type: "interface-recovered", interface: this.interfaces[i]!, operation });
+    if (this.#health.succeeded(i))
+      this.#emit({ type: "interface-recovered", interface: this.interfaces[i]!, operation });
   }
 
   /** Records a failure of kind `kind` on interface `i`. */
-  #failed(i: number, operation: string, error: unknown, failure: Exclude<FailureKind, "answer" | "aborted">): void {
+  #failed(
+    i: number,
+    operation: string,
+    error: unknown,
+    failure: Exclude<FailureKind, "answer" | "aborted">,
+  ): void {
     const backoffMs = this.#health.failed(i);
-    this.#emit({ type: "interface-failed", interface: this.interfaces[i]!, operation, error, failure, backoffMs });
+    this.#emit({
+      type: "interface-failed",
+      interface: this.interfaces[i]!,
+      operation,
+      error,
+      failure,
+      backoffMs,
+    });
   }
 
   /**
    * After `error` on interface `i`: the kind of failure when it is a transport failure (recorded),
    * undefined when the error is to be thrown as is (an answer, recorded as a success, or an abort).
    */
-  #judge(i: number, operation: string, error: unknown, signal: AbortSignal | undefined): Exclude<FailureKind, "answer" | "aborted"> | undefined {
+  #judge(
+    i: number,
+    operation: string,
+    error: unknown,
+    signal: AbortSignal | undefined,
+  ): Exclude<FailureKind, "answer" | "aborted"> | undefined {
     const kind = classifyFailure(error, this.interfaces[i]!.protocolBinding, signal);
     if (kind === "aborted") return undefined;
     if (kind === "answer") {
@@ -340,11 +392,18 @@ export class InterfaceFailover<Client> {
   #method<T>(i: number, operation: OperationDescriptor): T {
     const client = this.#client(i) as unknown as Readonly<Record<string, unknown>>;
     const method = client[operation.localName];
-    if (typeof method !== "function") throw new TypeError(`the client of ${this.interfaces[i]!.protocolBinding} has no method ${operation.localName}`);
+    if (typeof method !== "function")
+      throw new TypeError(
+        `the client of ${this.interfaces[i]!.protocolBinding} has no method ${operation.localName}`,
+      );
     return method.bind(client) as T;
   }
 
-  async #unary(operation: OperationDescriptor, request: unknown, options: CallOptions | undefined): Promise<unknown> {
+  async #unary(
+    operation: OperationDescriptor,
+    request: unknown,
+    options: CallOptions | undefined,
+  ): Promise<unknown> {
     const order = this.#health.order();
     for (let k = 0; ; k++) {
       const i = order[k]!;
@@ -357,15 +416,27 @@ export class InterfaceFailover<Client> {
         if (kind === undefined) throw e;
         const next = order[k + 1];
         if (!this.#mayRetry(i, next, kind, operation.name, e)) throw e;
-        this.#emit({ type: "failover", from: this.interfaces[i]!, to: this.interfaces[next!]!, operation: operation.name });
+        this.#emit({
+          type: "failover",
+          from: this.interfaces[i]!,
+          to: this.interfaces[next!]!,
+          operation: operation.name,
+        });
       }
     }
   }
 
   /** Whether a call that failed on `i` with a `kind` failure goes on to `next`; emits `not-retried` when not. */
-  #mayRetry(i: number, next: number | undefined, kind: FailureKind, operation: string, error: unknown): boolean {
+  #mayRetry(
+    i: number,
+    next: number | undefined,
+    kind: FailureKind,
+    operation: string,
+    error: unknown,
+  ): boolean {
     let reason: NotRetriedReason | undefined;
-    if (!isRetryable(kind, operation, this.#options.retryNonIdempotent === true)) reason = "not-idempotent";
+    if (!isRetryable(kind, operation, this.#options.retryNonIdempotent === true))
+      reason = "not-idempotent";
     else if (next === undefined) reason = "no-other-interface";
     if (reason === undefined) return true;
     this.#emit({ type: "not-retried", reason, interface: this.interfaces[i]!, operation, error });
@@ -378,34 +449,60 @@ export class InterfaceFailover<Client> {
    * finds the task terminal, the stream event carrying it (a `task` payload of `operation`'s output);
    * else undefined.
    */
-  async #finalTask(i: number, operation: OperationDescriptor, taskId: string, request: unknown, options: CallOptions | undefined, error: unknown): Promise<unknown> {
-    const getTask = Object.values(this.#operations).find((o) => o.name === "GetTask" && o.kind === "unary");
+  async #finalTask(
+    i: number,
+    operation: OperationDescriptor,
+    taskId: string,
+    request: unknown,
+    options: CallOptions | undefined,
+    error: unknown,
+  ): Promise<unknown> {
+    const getTask = Object.values(this.#operations).find(
+      (o) => o.name === "GetTask" && o.kind === "unary",
+    );
     const output = operation.output as DescMessage;
     if (
       getTask === undefined ||
       !isA2AError(error) ||
       error.reason !== "UNSUPPORTED_OPERATION" ||
-      !output.oneofs.some((o) => o.localName === "payload" && o.fields.some((f) => f.localName === "task"))
+      !output.oneofs.some(
+        (o) => o.localName === "payload" && o.fields.some((f) => f.localName === "task"),
+      )
     )
       return undefined;
     try {
-      const task = await this.#method<UnaryCall>(i, getTask)(withTenant({ id: taskId }, request), options);
-      const event: unknown = create(output, { payload: { case: "task", value: task } } as MessageInitShape<DescMessage>);
+      const task = await this.#method<UnaryCall>(i, getTask)(
+        withTenant({ id: taskId }, request),
+        options,
+      );
+      const event: unknown = create(output, {
+        payload: { case: "task", value: task },
+      } as MessageInitShape<DescMessage>);
       return afterDrop(operation.name, output, event) === "end" ? event : undefined;
     } catch {
       return undefined;
     }
   }
 
-  async *#stream(operation: OperationDescriptor, request: unknown, options: CallOptions | undefined): AsyncGenerator<unknown, void, undefined> {
+  async *#stream(
+    operation: OperationDescriptor,
+    request: unknown,
+    options: CallOptions | undefined,
+  ): AsyncGenerator<unknown, void, undefined> {
     const signal = options?.signal;
-    const subscribe = Object.values(this.#operations).find((o) => o.name === "SubscribeToTask" && o.kind !== "unary");
+    const subscribe = Object.values(this.#operations).find(
+      (o) => o.name === "SubscribeToTask" && o.kind !== "unary",
+    );
     /** Interfaces tried since the last event handed out. */
     const tried = new Set<number>();
     let order = this.#health.order();
     let i = order[0]!;
     /** The call on interface `i`: the original one, or a resubscription. */
-    let call: { operation: OperationDescriptor; request: unknown; options: CallOptions | undefined } = { operation, request, options };
+    let call: {
+      operation: OperationDescriptor;
+      request: unknown;
+      options: CallOptions | undefined;
+    } = { operation, request, options };
     let delivered = false;
     let resubscribed = false;
     let taskId: string | undefined;
@@ -415,7 +512,10 @@ export class InterfaceFailover<Client> {
       tried.add(i);
       let answered = false;
       try {
-        for await (const event of this.#method<StreamCall>(i, call.operation)(call.request, call.options)) {
+        for await (const event of this.#method<StreamCall>(i, call.operation)(
+          call.request,
+          call.options,
+        )) {
           if (!answered) {
             answered = true;
             this.#succeeded(i, operation.name);
@@ -423,8 +523,16 @@ export class InterfaceFailover<Client> {
           const id = receivedEventId(event);
           const parsed = id === undefined ? undefined : parseEventId(id);
           // A resubscription may repeat what the caller has (a server that ignores Last-Event-ID).
-          if (resubscribed && parsed !== undefined && last !== undefined && parsed.taskId === last.taskId && parsed.seq <= last.seq) continue;
-          if (parsed !== undefined && id !== undefined) last = { id, seq: parsed.seq, taskId: parsed.taskId };
+          if (
+            resubscribed &&
+            parsed !== undefined &&
+            last !== undefined &&
+            parsed.taskId === last.taskId &&
+            parsed.seq <= last.seq
+          )
+            continue;
+          if (parsed !== undefined && id !== undefined)
+            last = { id, seq: parsed.seq, taskId: parsed.taskId };
           taskId = parsed?.taskId ?? taskIdOf(event) ?? taskId;
           delivered = true;
           lastEvent = event;
@@ -432,7 +540,11 @@ export class InterfaceFailover<Client> {
           tried.add(i);
           yield event;
           // SubscribeToTask stays open across turns; the SendStreamingMessage it continues ends at its turn's end.
-          if (resubscribed && afterDrop(operation.name, operation.output as DescMessage, event) !== "resume") return;
+          if (
+            resubscribed &&
+            afterDrop(operation.name, operation.output as DescMessage, event) !== "resume"
+          )
+            return;
         }
         return;
       } catch (e) {
@@ -440,7 +552,10 @@ export class InterfaceFailover<Client> {
         if (kind === undefined) {
           // The task ended while the stream was moved (a server that cannot replay a finished task's events refuses
           // to subscribe to it): its final state, as the stream's last event.
-          const final = resubscribed && !delivered && taskId !== undefined ? await this.#finalTask(i, operation, taskId, request, options, e) : undefined;
+          const final =
+            resubscribed && !delivered && taskId !== undefined
+              ? await this.#finalTask(i, operation, taskId, request, options, e)
+              : undefined;
           if (final === undefined) throw e;
           yield final;
           return;
@@ -448,11 +563,24 @@ export class InterfaceFailover<Client> {
         order = this.#health.order().filter((n) => !tried.has(n));
         const next = order[0];
         if (!delivered) {
-          if (!this.#mayRetry(i, next, kind, resubscribed ? "SubscribeToTask" : operation.name, e)) throw e;
+          if (!this.#mayRetry(i, next, kind, resubscribed ? "SubscribeToTask" : operation.name, e))
+            throw e;
           this.#emit(
             resubscribed
-              ? { type: "resubscribe", taskId: taskId!, from: this.interfaces[i]!, to: this.interfaces[next!]!, operation: operation.name, lastEventId: last?.id }
-              : { type: "failover", from: this.interfaces[i]!, to: this.interfaces[next!]!, operation: operation.name },
+              ? {
+                  type: "resubscribe",
+                  taskId: taskId!,
+                  from: this.interfaces[i]!,
+                  to: this.interfaces[next!]!,
+                  operation: operation.name,
+                  lastEventId: last?.id,
+                }
+              : {
+                  type: "failover",
+                  from: this.interfaces[i]!,
+                  to: this.interfaces[next!]!,
+                  operation: operation.name,
+                },
           );
           i = next!;
           continue;
@@ -466,15 +594,31 @@ export class InterfaceFailover<Client> {
         else if (subscribe === undefined) reason = "no-resubscribe";
         else if (next === undefined) reason = "no-other-interface";
         if (reason !== undefined) {
-          this.#emit({ type: "not-retried", reason, interface: this.interfaces[i]!, operation: operation.name, error: e });
+          this.#emit({
+            type: "not-retried",
+            reason,
+            interface: this.interfaces[i]!,
+            operation: operation.name,
+            error: e,
+          });
           throw e;
         }
         const lastEventId = last !== undefined && last.taskId === taskId ? last.id : undefined;
-        this.#emit({ type: "resubscribe", taskId: taskId!, from: this.interfaces[i]!, to: this.interfaces[next!]!, operation: operation.name, lastEventId });
+        this.#emit({
+          type: "resubscribe",
+          taskId: taskId!,
+          from: this.interfaces[i]!,
+          to: this.interfaces[next!]!,
+          operation: operation.name,
+          lastEventId,
+        });
         call = {
           operation: subscribe!,
           request: withTenant({ id: taskId! }, request),
-          options: lastEventId === undefined ? options : { ...options, headers: { ...options?.headers, "last-event-id": lastEventId } },
+          options:
+            lastEventId === undefined
+              ? options
+              : { ...options, headers: { ...options?.headers, "last-event-id": lastEventId } },
         };
         resubscribed = true;
         delivered = false;

@@ -39,7 +39,12 @@ export {
   type FailureKind,
   type NotRetriedReason,
 } from "./failover.js";
-export { DEFAULT_INTERFACE_BACKOFF, InterfaceHealth, type InterfaceBackoffOptions, type InterfaceHealthState } from "./interface-health.js";
+export {
+  DEFAULT_INTERFACE_BACKOFF,
+  InterfaceHealth,
+  type InterfaceBackoffOptions,
+  type InterfaceHealthState,
+} from "./interface-health.js";
 export { receivedEventId } from "../http/stream-resume.js";
 /**
  * Agent Card signatures (A2A §8.4): `connectAgent(…, { verifyCard })` refuses a card whose signatures do not

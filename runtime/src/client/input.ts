@@ -9,10 +9,14 @@ export const ECHO_LIMIT = 100;
 
 /** `value` as an error repeats it: itself when short, else its first {@link ECHO_LIMIT} characters, "…" and its length. */
 export function clipped(value: string): string {
-  return value.length <= ECHO_LIMIT ? value : `${value.slice(0, ECHO_LIMIT)}… (${value.length} characters)`;
+  return value.length <= ECHO_LIMIT
+    ? value
+    : `${value.slice(0, ECHO_LIMIT)}… (${value.length} characters)`;
 }
 
 /** `value` JSON-quoted as an error repeats it (see {@link clipped}). */
 export function quoted(value: string): string {
-  return value.length <= ECHO_LIMIT ? JSON.stringify(value) : `${JSON.stringify(value.slice(0, ECHO_LIMIT))}… (${value.length} characters)`;
+  return value.length <= ECHO_LIMIT
+    ? JSON.stringify(value)
+    : `${JSON.stringify(value.slice(0, ECHO_LIMIT))}… (${value.length} characters)`;
 }

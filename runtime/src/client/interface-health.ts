@@ -16,7 +16,8 @@ export interface InterfaceBackoffOptions {
 }
 
 /** The default backoff: 1 s after the first failure, doubled after each further one, at most 30 s. */
-export const DEFAULT_INTERFACE_BACKOFF: { readonly initial: number; readonly max: number } = Object.freeze({ initial: 1_000, max: 30_000 });
+export const DEFAULT_INTERFACE_BACKOFF: { readonly initial: number; readonly max: number } =
+  Object.freeze({ initial: 1_000, max: 30_000 });
 
 /** The health of one interface at one moment. */
 export interface InterfaceHealthState {
@@ -45,7 +46,8 @@ export class InterfaceHealth {
   constructor(count: number, backoff?: InterfaceBackoffOptions, now: () => number = Date.now) {
     this.#failures = new Array<number>(count).fill(0);
     this.#retryAt = new Array<number>(count).fill(0);
-    const ms = (value: number | undefined, fallback: number) => (value !== undefined && value >= 0 && Number.isFinite(value) ? value : fallback);
+    const ms = (value: number | undefined, fallback: number) =>
+      value !== undefined && value >= 0 && Number.isFinite(value) ? value : fallback;
     this.#initial = ms(backoff?.initial, DEFAULT_INTERFACE_BACKOFF.initial);
     this.#max = Math.max(this.#initial, ms(backoff?.max, DEFAULT_INTERFACE_BACKOFF.max));
     this.#now = now;
@@ -65,7 +67,9 @@ export class InterfaceHealth {
     const now = this.#now();
     const all = this.#failures.map((_, i) => i);
     const available = all.filter((i) => this.#retryAt[i]! <= now);
-    const waiting = all.filter((i) => this.#retryAt[i]! > now).sort((a, b) => this.#retryAt[a]! - this.#retryAt[b]! || a - b);
+    const waiting = all
+      .filter((i) => this.#retryAt[i]! > now)
+      .sort((a, b) => this.#retryAt[a]! - this.#retryAt[b]! || a - b);
     return [...available, ...waiting];
   }
 
@@ -93,6 +97,11 @@ export class InterfaceHealth {
   /** The state of every interface now. */
   snapshot(): InterfaceHealthState[] {
     const now = this.#now();
-    return this.#failures.map((failures, candidate) => ({ candidate, available: this.#retryAt[candidate]! <= now, failures, retryAt: this.#retryAt[candidate]! }));
+    return this.#failures.map((failures, candidate) => ({
+      candidate,
+      available: this.#retryAt[candidate]! <= now,
+      failures,
+      retryAt: this.#retryAt[candidate]!,
+    }));
   }
 }

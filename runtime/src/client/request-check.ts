@@ -8,9 +8,20 @@
  * 1–100) are left to the server.
  */
 import type { DescMessage, Message, MessageInitShape, Registry } from "@bufbuild/protobuf";
-import { BAD_REQUEST_TYPE, ERROR_DOMAIN, ERROR_INFO_TYPE, type A2AError, type ErrorRegistry, type FieldViolation } from "../errors/a2a-error.js";
+import {
+  BAD_REQUEST_TYPE,
+  ERROR_DOMAIN,
+  ERROR_INFO_TYPE,
+  type A2AError,
+  type ErrorRegistry,
+  type FieldViolation,
+} from "../errors/a2a-error.js";
 import { requestMessage, type ClientOptions } from "./call-options.js";
-import { findMissingFields, type FieldRule, type RequirementTable } from "../pipeline/required-fields.js";
+import {
+  findMissingFields,
+  type FieldRule,
+  type RequirementTable,
+} from "../pipeline/required-fields.js";
 import { mergeRegistries } from "../protojson/type-registry.js";
 
 /**
@@ -47,8 +58,16 @@ export interface ClientRequestSettings {
  *
  * @private
  */
-export function clientRequestSettings(errors: ErrorRegistry, tables: ClientServiceTables | undefined, own: Registry | undefined): ClientRequestSettings {
-  return { presence: presenceRules(tables?.requestFields), registry: mergeRegistries(tables?.registry, own), errors };
+export function clientRequestSettings(
+  errors: ErrorRegistry,
+  tables: ClientServiceTables | undefined,
+  own: Registry | undefined,
+): ClientRequestSettings {
+  return {
+    presence: presenceRules(tables?.requestFields),
+    registry: mergeRegistries(tables?.registry, own),
+    errors,
+  };
 }
 
 /**
@@ -58,11 +77,21 @@ export function clientRequestSettings(errors: ErrorRegistry, tables: ClientServi
  *
  * @private
  */
-export function checkedRequestMessage(settings: ClientRequestSettings, schema: DescMessage, init: MessageInitShape<DescMessage>, client: ClientOptions): Message {
+export function checkedRequestMessage(
+  settings: ClientRequestSettings,
+  schema: DescMessage,
+  init: MessageInitShape<DescMessage>,
+  client: ClientOptions,
+): Message {
   const message = requestMessage(schema, init, client);
   if (settings.presence === undefined) return message;
   const violations = findMissingFields(settings.presence, schema.typeName, message);
-  if (violations.length > 0) throw invalidParamsError(settings.errors, violations.map((v) => v.description).join("; "), violations);
+  if (violations.length > 0)
+    throw invalidParamsError(
+      settings.errors,
+      violations.map((v) => v.description).join("; "),
+      violations,
+    );
   return message;
 }
 
@@ -74,10 +103,24 @@ export function checkedRequestMessage(settings: ClientRequestSettings, schema: D
  *
  * @private
  */
-export function invalidParamsError(errors: ErrorRegistry, description: string, violations: readonly FieldViolation[]): A2AError {
-  const details: object[] = [{ "@type": ERROR_INFO_TYPE, reason: "INVALID_PARAMS", domain: ERROR_DOMAIN }];
-  if (violations.length > 0) details.push({ "@type": BAD_REQUEST_TYPE, fieldViolations: violations });
-  return errors.fromHttpError(400, { error: { code: 400, status: "INVALID_ARGUMENT", message: `Invalid parameters: ${description}`, details } });
+export function invalidParamsError(
+  errors: ErrorRegistry,
+  description: string,
+  violations: readonly FieldViolation[],
+): A2AError {
+  const details: object[] = [
+    { "@type": ERROR_INFO_TYPE, reason: "INVALID_PARAMS", domain: ERROR_DOMAIN },
+  ];
+  if (violations.length > 0)
+    details.push({ "@type": BAD_REQUEST_TYPE, fieldViolations: violations });
+  return errors.fromHttpError(400, {
+    error: {
+      code: 400,
+      status: "INVALID_ARGUMENT",
+      message: `Invalid parameters: ${description}`,
+      details,
+    },
+  });
 }
 
 /** A rule without its range (min, max). */
@@ -94,7 +137,9 @@ function presenceRules(table: RequirementTable | undefined): RequirementTable | 
   if (table === undefined) return undefined;
   const out: Record<string, RequirementTable[string]> = {};
   for (const [typeName, rules] of Object.entries(table)) {
-    out[typeName] = rules.filter((r) => r.check !== undefined || r.nested !== undefined).map(withoutRange);
+    out[typeName] = rules
+      .filter((r) => r.check !== undefined || r.nested !== undefined)
+      .map(withoutRange);
   }
   return out;
 }

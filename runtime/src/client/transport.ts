@@ -11,7 +11,15 @@ import type { OperationDescriptor } from "../protocol/operation.js";
 
 export interface Transport {
   /** Sends a unary call; resolves with the response, or rejects with an `A2AError` (the generated classes). */
-  unary<I extends OperationDescriptor>(operation: I, request: MessageInitShape<I["input"]>, options?: CallOptions): Promise<MessageShape<I["output"]>>;
+  unary<I extends OperationDescriptor>(
+    operation: I,
+    request: MessageInitShape<I["input"]>,
+    options?: CallOptions,
+  ): Promise<MessageShape<I["output"]>>;
   /** Opens a server stream; yields each response, and throws an `A2AError` when it fails. */
-  stream<I extends OperationDescriptor>(operation: I, request: MessageInitShape<I["input"]>, options?: CallOptions): AsyncIterable<MessageShape<I["output"]>>;
+  stream<I extends OperationDescriptor>(
+    operation: I,
+    request: MessageInitShape<I["input"]>,
+    options?: CallOptions,
+  ): AsyncIterable<MessageShape<I["output"]>>;
 }

@@ -42,7 +42,9 @@ export const GRPC_STATUS_NAMES: readonly string[] = Object.freeze([
 ]);
 
 /** HTTP status per `google.rpc.Code` (the "HTTP Mapping" of google/rpc/code.proto), indexed by numeric code. */
-const GRPC_HTTP_STATUS: readonly number[] = [200, 499, 500, 400, 504, 404, 409, 403, 429, 400, 409, 400, 501, 500, 503, 500, 401];
+const GRPC_HTTP_STATUS: readonly number[] = [
+  200, 499, 500, 400, 504, 404, 409, 403, 429, 400, 409, 400, 501, 500, 503, 500, 401,
+];
 
 /** Everything the runtime needs to know about one error type: one row of the §5.4 / §9.5 tables. */
 export interface A2AErrorSpec {
@@ -154,12 +156,22 @@ export class A2AError extends Error {
    * @param options metadata, field violations, extra details and cause.
    */
   constructor(spec: A2AErrorSpec, message?: string, options?: A2AErrorOptions) {
-    super(message ?? spec.message, options && "cause" in options ? { cause: options.cause } : undefined);
-    Object.defineProperty(this, "name", { value: spec.name, writable: true, configurable: true, enumerable: false });
+    super(
+      message ?? spec.message,
+      options && "cause" in options ? { cause: options.cause } : undefined,
+    );
+    Object.defineProperty(this, "name", {
+      value: spec.name,
+      writable: true,
+      configurable: true,
+      enumerable: false,
+    });
     this.spec = spec;
     this.metadata = options?.metadata ? stringMap(options.metadata) : EMPTY_METADATA;
     this.details = options?.details?.length ? Object.freeze(options.details.slice()) : EMPTY_LIST;
-    this.fieldViolations = options?.fieldViolations?.length ? Object.freeze(options.fieldViolations.slice()) : EMPTY_LIST;
+    this.fieldViolations = options?.fieldViolations?.length
+      ? Object.freeze(options.fieldViolations.slice())
+      : EMPTY_LIST;
   }
 
   /** `ErrorInfo.reason`, e.g. `"TASK_NOT_FOUND"`. */
@@ -194,7 +206,12 @@ export class A2AError extends Error {
   errorInfo(): ErrorDetail {
     return this.metadata === EMPTY_METADATA
       ? { "@type": ERROR_INFO_TYPE, reason: this.spec.reason, domain: ERROR_DOMAIN }
-      : { "@type": ERROR_INFO_TYPE, reason: this.spec.reason, domain: ERROR_DOMAIN, metadata: this.metadata };
+      : {
+          "@type": ERROR_INFO_TYPE,
+          reason: this.spec.reason,
+          domain: ERROR_DOMAIN,
+          metadata: this.metadata,
+        };
   }
 
   /** The `google.rpc.BadRequest` detail built from {@link fieldViolations}, or `undefined` if there are none. */
@@ -202,7 +219,10 @@ export class A2AError extends Error {
     if (this.fieldViolations.length === 0) return undefined;
     return {
       "@type": BAD_REQUEST_TYPE,
-      fieldViolations: this.fieldViolations.map((v) => ({ field: v.field, description: v.description })),
+      fieldViolations: this.fieldViolations.map((v) => ({
+        field: v.field,
+        description: v.description,
+      })),
     };
   }
 
@@ -221,7 +241,12 @@ Object.defineProperty(A2AError.prototype, BRAND, { value: true });
  * True for any A2AError, including instances from another copy of this runtime (where `instanceof` fails).
  */
 export function isA2AError(value: unknown): value is A2AError {
-  return value instanceof A2AError || (typeof value === "object" && value !== null && (value as { [BRAND]?: unknown })[BRAND] === true);
+  return (
+    value instanceof A2AError ||
+    (typeof value === "object" &&
+      value !== null &&
+      (value as { [BRAND]?: unknown })[BRAND] === true)
+  );
 }
 
 /** JSON-RPC error object (§9.5): `{code, message, data: [ErrorInfo, BadRequest?, …details]}`. */
@@ -239,7 +264,14 @@ export function toHttpError(err: A2AError): HttpErrorResponse {
   const status = err.spec.httpStatus;
   return {
     status,
-    body: { error: { code: status, status: err.spec.grpcStatus, message: err.message, details: err.wireDetails() } },
+    body: {
+      error: {
+        code: status,
+        status: err.spec.grpcStatus,
+        message: err.message,
+        details: err.wireDetails(),
+      },
+    },
   };
 }
 
@@ -296,15 +328,21 @@ type Factory = (message: string, options: A2AErrorOptions) => A2AError;
  *
  * @throws Error if two entries share a reason or a JSON-RPC code (a generator bug, not a wire problem).
  */
-export function createErrorRegistry(entries: readonly (A2AErrorClass | ErrorRegistryEntry)[]): ErrorRegistry {
+export function createErrorRegistry(
+  entries: readonly (A2AErrorClass | ErrorRegistryEntry)[],
+): ErrorRegistry {
   const specs: A2AErrorSpec[] = [];
   const byReason = new Map<string, [A2AErrorSpec, Factory]>();
   const byJsonRpc = new Map<number, [A2AErrorSpec, Factory]>();
   for (const entry of entries) {
     const spec = entry.spec;
-    const create: Factory = typeof entry === "function" ? (m, o) => new entry(m, o) : (entry as ErrorRegistryEntry).create;
+    const create: Factory =
+      typeof entry === "function"
+        ? (m, o) => new entry(m, o)
+        : (entry as ErrorRegistryEntry).create;
     if (byReason.has(spec.reason)) throw new Error(`duplicate A2A error reason ${spec.reason}`);
-    if (byJsonRpc.has(spec.jsonRpcCode)) throw new Error(`duplicate JSON-RPC error code ${spec.jsonRpcCode}`);
+    if (byJsonRpc.has(spec.jsonRpcCode))
+      throw new Error(`duplicate JSON-RPC error code ${spec.jsonRpcCode}`);
     const pair: [A2AErrorSpec, Factory] = [spec, create];
     specs.push(spec);
     byReason.set(spec.reason, pair);
@@ -323,7 +361,12 @@ export function createErrorRegistry(entries: readonly (A2AErrorClass | ErrorRegi
     return found;
   };
 
-  const build = (wireMessage: unknown, rawDetails: unknown, fallback: () => [A2AErrorSpec, Factory] | undefined, generic: (reason: string, message: string | undefined) => A2AErrorSpec): A2AError => {
+  const build = (
+    wireMessage: unknown,
+    rawDetails: unknown,
+    fallback: () => [A2AErrorSpec, Factory] | undefined,
+    generic: (reason: string, message: string | undefined) => A2AErrorSpec,
+  ): A2AError => {
     const parsed = parseDetails(rawDetails);
     const message = typeof wireMessage === "string" && wireMessage !== "" ? wireMessage : undefined;
     const infoReason = parsed.info ? parsed.info.reason : undefined;
@@ -360,7 +403,14 @@ export function createErrorRegistry(entries: readonly (A2AErrorClass | ErrorRegi
         e?.["message"],
         e?.["data"],
         () => (code !== undefined ? byJsonRpc.get(code) : undefined),
-        (reason, message) => genericSpec(reason, code ?? -32603, 2, 500, message ?? (e ? "Unknown error" : "Malformed JSON-RPC error")),
+        (reason, message) =>
+          genericSpec(
+            reason,
+            code ?? -32603,
+            2,
+            500,
+            message ?? (e ? "Unknown error" : "Malformed JSON-RPC error"),
+          ),
       );
     },
 
@@ -368,8 +418,13 @@ export function createErrorRegistry(entries: readonly (A2AErrorClass | ErrorRegi
       const b = isRecord(body) ? body : undefined;
       // §11.6 AIP-193 envelope; tolerate a bare google.rpc.Status and RFC 9457 problem+json (the §6.4 example).
       const e = b && isRecord(b["error"]) ? b["error"] : b;
-      const statusCode = isHttpError(status) ? status : e && isHttpError(e["code"]) ? (e["code"] as number) : 500;
-      const statusName = e && typeof e["status"] === "string" ? GRPC_STATUS_NAMES.indexOf(e["status"]) : -1;
+      const statusCode = isHttpError(status)
+        ? status
+        : e && isHttpError(e["code"])
+          ? (e["code"] as number)
+          : 500;
+      const statusName =
+        e && typeof e["status"] === "string" ? GRPC_STATUS_NAMES.indexOf(e["status"]) : -1;
       const grpcCode = statusName > 0 ? statusName : grpcCodeForHttp(statusCode);
       const message = e ? (e["message"] ?? b?.["detail"] ?? b?.["title"]) : undefined;
       return build(
@@ -379,26 +434,45 @@ export function createErrorRegistry(entries: readonly (A2AErrorClass | ErrorRegi
         // but 401 and 403 keep their HTTP meaning whoever sent them.
         () =>
           e === undefined
-            ? unique((s) => s.httpStatus === statusCode && (statusCode === 401 || statusCode === 403))
-            : ((statusName > 0 ? unique((s) => s.httpStatus === statusCode && s.grpcCode === statusName) : undefined) ?? unique((s) => s.httpStatus === statusCode)),
-        (reason, m) => genericSpec(reason, -32603, grpcCode, statusCode, m ?? `HTTP ${statusCode} error`),
+            ? unique(
+                (s) => s.httpStatus === statusCode && (statusCode === 401 || statusCode === 403),
+              )
+            : ((statusName > 0
+                ? unique((s) => s.httpStatus === statusCode && s.grpcCode === statusName)
+                : undefined) ?? unique((s) => s.httpStatus === statusCode)),
+        (reason, m) =>
+          genericSpec(reason, -32603, grpcCode, statusCode, m ?? `HTTP ${statusCode} error`),
       );
     },
 
     fromGrpcStatus(code, message, details) {
-      const grpcCode = Number.isInteger(code) && code > 0 && code < GRPC_STATUS_NAMES.length ? code : 2;
+      const grpcCode =
+        Number.isInteger(code) && code > 0 && code < GRPC_STATUS_NAMES.length ? code : 2;
       return build(
         message,
         details,
         () => unique((s) => s.grpcCode === grpcCode),
-        (reason, m) => genericSpec(reason, -32603, grpcCode, GRPC_HTTP_STATUS[grpcCode] ?? 500, m ?? `gRPC ${GRPC_STATUS_NAMES[grpcCode]}`),
+        (reason, m) =>
+          genericSpec(
+            reason,
+            -32603,
+            grpcCode,
+            GRPC_HTTP_STATUS[grpcCode] ?? 500,
+            m ?? `gRPC ${GRPC_STATUS_NAMES[grpcCode]}`,
+          ),
       );
     },
   };
 }
 
 /** A synthesized spec for an error type the registry does not know. */
-function genericSpec(reason: string, jsonRpcCode: number, grpcCode: number, httpStatus: number, message: string): A2AErrorSpec {
+function genericSpec(
+  reason: string,
+  jsonRpcCode: number,
+  grpcCode: number,
+  httpStatus: number,
+  message: string,
+): A2AErrorSpec {
   return Object.freeze({
     name: "A2AError",
     reason,
@@ -412,7 +486,9 @@ function genericSpec(reason: string, jsonRpcCode: number, grpcCode: number, http
 
 /** Details split into the A2A ErrorInfo, the first BadRequest's violations and the rest. */
 interface ParsedDetails {
-  info: { reason: string; metadata: Record<string, string> | undefined; raw: ErrorDetail } | undefined;
+  info:
+    | { reason: string; metadata: Record<string, string> | undefined; raw: ErrorDetail }
+    | undefined;
   fieldViolations: FieldViolation[];
   details: ErrorDetail[];
 }
@@ -427,7 +503,13 @@ function parseDetails(raw: unknown): ParsedDetails {
     if (!isRecord(d) || typeof d["@type"] !== "string") continue;
     const detail = d as ErrorDetail;
     const type = detail["@type"];
-    if (!out.info && type === ERROR_INFO_TYPE && typeof d["reason"] === "string" && d["reason"] !== "" && (d["domain"] === ERROR_DOMAIN || d["domain"] === undefined || d["domain"] === "")) {
+    if (
+      !out.info &&
+      type === ERROR_INFO_TYPE &&
+      typeof d["reason"] === "string" &&
+      d["reason"] !== "" &&
+      (d["domain"] === ERROR_DOMAIN || d["domain"] === undefined || d["domain"] === "")
+    ) {
       out.info = {
         reason: d["reason"],
         metadata: isRecord(d["metadata"]) ? stringMap(d["metadata"]) : undefined,
@@ -462,7 +544,12 @@ function stringMap(map: Readonly<Record<string, unknown>>): Readonly<Record<stri
   for (const key of Object.keys(map)) {
     const value = map[key];
     if (typeof value !== "string") continue;
-    Object.defineProperty(out, key, { value, enumerable: true, writable: false, configurable: false });
+    Object.defineProperty(out, key, {
+      value,
+      enumerable: true,
+      writable: false,
+      configurable: false,
+    });
     any = true;
   }
   return any ? Object.freeze(out) : EMPTY_METADATA;

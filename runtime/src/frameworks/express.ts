@@ -48,7 +48,10 @@ export type A2AExpressHandlers = [RequestHandler, ErrorRequestHandler];
  *   by something that left none of these is answered 500 with a JSON error saying so. A body the parser
  *   refused (malformed JSON, over its `limit`) is answered by the handler as malformed or too large.
  */
-export function a2aExpress(handler: UniversalHandler, options?: A2AExpressOptions): A2AExpressHandlers {
+export function a2aExpress(
+  handler: UniversalHandler,
+  options?: A2AExpressOptions,
+): A2AExpressHandlers {
   const listener = serveNode(handler, options);
   const a2aMiddleware: RequestHandler = function a2aMiddleware(req: Request, res: Response): void {
     if (bodyConsumed(req)) {
@@ -69,14 +72,20 @@ export function a2aExpress(handler: UniversalHandler, options?: A2AExpressOption
       req.url = url;
     }
   };
-  const a2aBodyErrors: ErrorRequestHandler = function a2aBodyErrors(error: unknown, req: Request, res: Response, next: NextFunction): void {
+  const a2aBodyErrors: ErrorRequestHandler = function a2aBodyErrors(
+    error: unknown,
+    req: Request,
+    res: Response,
+    next: NextFunction,
+  ): void {
     if (res.headersSent || typeof error !== "object" || error === null) {
       next(error);
       return;
     }
     const { type, body } = error as { type?: unknown; body?: unknown };
     // body-parser's errors, raised once the body was read (or dumped): the handler answers as for such a body.
-    if (type === "entity.parse.failed" && (typeof body === "string" || body instanceof Uint8Array)) listener(replayed(req, toBytes(body)), res);
+    if (type === "entity.parse.failed" && (typeof body === "string" || body instanceof Uint8Array))
+      listener(replayed(req, toBytes(body)), res);
     else if (type === "entity.too.large") listener(replayed(req, "too-large"), res);
     else next(error);
   };
@@ -112,9 +121,14 @@ const CONSUMED_BODY_MESSAGE =
   "the request body was read before the A2A handler (a body parser such as express.json() runs before it and left no body to replay): mount a2aExpress before the body parser";
 
 function consumedBodyError(res: Response): void {
-  const body = JSON.stringify({ error: { code: 500, status: "INTERNAL", message: CONSUMED_BODY_MESSAGE } });
+  const body = JSON.stringify({
+    error: { code: 500, status: "INTERNAL", message: CONSUMED_BODY_MESSAGE },
+  });
   res.on("error", () => {});
-  res.writeHead(500, { "content-type": "application/json", "content-length": String(Buffer.byteLength(body)) });
+  res.writeHead(500, {
+    "content-type": "application/json",
+    "content-length": String(Buffer.byteLength(body)),
+  });
   res.end(body);
 }
 
@@ -136,7 +150,8 @@ class ReplayedRequest extends Readable {
     const headers: IncomingHttpHeaders = { ...req.headers };
     delete headers["content-encoding"];
     delete headers["transfer-encoding"];
-    headers["content-length"] = body === "too-large" ? String(Number.MAX_SAFE_INTEGER) : String(body.byteLength);
+    headers["content-length"] =
+      body === "too-large" ? String(Number.MAX_SAFE_INTEGER) : String(body.byteLength);
     this.headers = headers;
     this.url = req.originalUrl;
     this.method = req.method;

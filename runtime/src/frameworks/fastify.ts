@@ -13,7 +13,13 @@
  * imported from Fastify: the subpath costs nothing to users of other frameworks (fastify is an optional
  * peer dependency).
  */
-import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
+import type {
+  FastifyError,
+  FastifyInstance,
+  FastifyPluginAsync,
+  FastifyReply,
+  FastifyRequest,
+} from "fastify";
 import { serveNode, type ServeNodeOptions } from "../http/node-adapter.js";
 import type { UniversalHandler } from "../http/universal.js";
 
@@ -44,7 +50,10 @@ export interface A2AFastifyOptions extends ServeNodeOptions {
  * - A Content-Type header Fastify cannot parse is answered by the handler too (spec-shaped); other
  *   errors go to the app's error handler.
  */
-export function a2aFastify(handler: UniversalHandler, options?: A2AFastifyOptions): FastifyPluginAsync {
+export function a2aFastify(
+  handler: UniversalHandler,
+  options?: A2AFastifyOptions,
+): FastifyPluginAsync {
   const listener = serveNode(handler, options);
   const routes = options?.routes ?? ["/", "/*"];
   const serve = (request: FastifyRequest, reply: FastifyReply): void => {
@@ -59,10 +68,25 @@ export function a2aFastify(handler: UniversalHandler, options?: A2AFastifyOption
   const plugin = async function a2aPlugin(instance: FastifyInstance): Promise<void> {
     instance.removeAllContentTypeParsers();
     // Leaves the body in the raw request (done without a body: request.body stays undefined).
-    instance.addContentTypeParser("*", (_request: FastifyRequest, _payload: unknown, done: (error: Error | null, body?: unknown) => void) => done(null));
-    instance.setErrorHandler(function a2aErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+    instance.addContentTypeParser(
+      "*",
+      (
+        _request: FastifyRequest,
+        _payload: unknown,
+        done: (error: Error | null, body?: unknown) => void,
+      ) => done(null),
+    );
+    instance.setErrorHandler(function a2aErrors(
+      error: FastifyError,
+      request: FastifyRequest,
+      reply: FastifyReply,
+    ): void {
       // A malformed Content-Type is refused before any parser runs: the body is untouched, the handler answers.
-      if (error.code === "FST_ERR_CTP_INVALID_MEDIA_TYPE" && !reply.sent && !reply.raw.headersSent) {
+      if (
+        error.code === "FST_ERR_CTP_INVALID_MEDIA_TYPE" &&
+        !reply.sent &&
+        !reply.raw.headersSent
+      ) {
         serve(request, reply);
         return;
       }
@@ -70,6 +94,7 @@ export function a2aFastify(handler: UniversalHandler, options?: A2AFastifyOption
     });
     for (const url of routes) instance.all(url, serve);
   };
-  (plugin as unknown as Record<symbol, string>)[Symbol.for("fastify.display-name")] = "@protoc-gen-a2a/runtime/fastify";
+  (plugin as unknown as Record<symbol, string>)[Symbol.for("fastify.display-name")] =
+    "@protoc-gen-a2a/runtime/fastify";
   return plugin;
 }

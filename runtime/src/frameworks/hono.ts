@@ -54,7 +54,12 @@ export function a2aHono(handler: UniversalHandler, options?: A2AHonoOptions): A2
       const headers = new Headers(request.headers);
       headers.delete("content-length");
       headers.delete("content-encoding");
-      request = new Request(request.url, { method: request.method, headers, body, signal: request.signal });
+      request = new Request(request.url, {
+        method: request.method,
+        headers,
+        body,
+        signal: request.signal,
+      });
     }
     const response = await serve(request);
     // Through c.body, so that headers middleware set before (c.header(): a request id, …) go out with it too.
@@ -63,8 +68,12 @@ export function a2aHono(handler: UniversalHandler, options?: A2AHonoOptions): A2
   };
 }
 
-const CONSUMED_BODY_MESSAGE = "the request body was read before the A2A handler, and Hono kept no copy of it: let the A2A route read the body itself";
+const CONSUMED_BODY_MESSAGE =
+  "the request body was read before the A2A handler, and Hono kept no copy of it: let the A2A route read the body itself";
 
 function consumedBodyError(): Response {
-  return new Response(JSON.stringify({ error: { code: 500, status: "INTERNAL", message: CONSUMED_BODY_MESSAGE } }), { status: 500, headers: { "content-type": "application/json" } });
+  return new Response(
+    JSON.stringify({ error: { code: 500, status: "INTERNAL", message: CONSUMED_BODY_MESSAGE } }),
+    { status: 500, headers: { "content-type": "application/json" } },
+  );
 }

@@ -41,5 +41,13 @@ export interface A2ANextRouteHandlers {
 export function a2aNext(handler: UniversalHandler, options?: A2ANextOptions): A2ANextRouteHandlers {
   const serve = serveFetch(handler, options);
   const route: A2ANextRouteHandler = (request: Request) => serve(request);
-  return { GET: route, HEAD: route, POST: route, PUT: route, PATCH: route, DELETE: route, OPTIONS: route };
+  return {
+    GET: route,
+    HEAD: route,
+    POST: route,
+    PUT: route,
+    PATCH: route,
+    DELETE: route,
+    OPTIONS: route,
+  };
 }

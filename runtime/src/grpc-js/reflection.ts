@@ -4,11 +4,26 @@
  * reflection index (grpc-wire/reflection-index.ts, no Connect) behind a grpc-js bidirectional method, with
  * protobuf-es (de)serialization, so `grpcurl` and `buf curl` work without proto files.
  */
-import { status as GrpcStatus, type Server, type ServerDuplexStream, type ServiceDefinition } from "@grpc/grpc-js";
-import { fromBinary, toBinary, type DescFile, type DescMessage, type DescService, type Message } from "@bufbuild/protobuf";
+import {
+  status as GrpcStatus,
+  type Server,
+  type ServerDuplexStream,
+  type ServiceDefinition,
+} from "@grpc/grpc-js";
+import {
+  fromBinary,
+  toBinary,
+  type DescFile,
+  type DescMessage,
+  type DescService,
+  type Message,
+} from "@bufbuild/protobuf";
 import type { ServerReflectionRequest } from "../gen/grpc/reflection/v1/reflection_pb.js";
 import type { ServerReflectionRequest as ServerReflectionRequestV1Alpha } from "../gen/grpc/reflection/v1alpha/reflection_pb.js";
-import { ServerReflectionRequestSchema, ServerReflectionResponseSchema } from "../gen/grpc/reflection/v1/reflection_pb.js";
+import {
+  ServerReflectionRequestSchema,
+  ServerReflectionResponseSchema,
+} from "../gen/grpc/reflection/v1/reflection_pb.js";
 import {
   ServerReflectionRequestSchema as ServerReflectionRequestSchemaV1Alpha,
   ServerReflectionResponseSchema as ServerReflectionResponseSchemaV1Alpha,
@@ -20,11 +35,25 @@ import { ReflectionIndex } from "../grpc-wire/reflection-index.js";
  * imports, and `files` (e.g. those of google.rpc.ErrorInfo and BadRequest, so that clients decode
  * `grpc-status-details-bin`: `[ErrorInfoSchema.file]`).
  */
-export function addGrpcJsReflection(server: Pick<Server, "addService">, services: readonly DescService[], files: readonly DescFile[] = []): void {
+export function addGrpcJsReflection(
+  server: Pick<Server, "addService">,
+  services: readonly DescService[],
+  files: readonly DescFile[] = [],
+): void {
   const index = new ReflectionIndex(services, files);
   for (const [version, requestSchema, responseSchema, answer] of [
-    ["v1", ServerReflectionRequestSchema, ServerReflectionResponseSchema, (r: Message) => index.answer(r as ServerReflectionRequest)],
-    ["v1alpha", ServerReflectionRequestSchemaV1Alpha, ServerReflectionResponseSchemaV1Alpha, (r: Message) => index.answerV1Alpha(r as ServerReflectionRequestV1Alpha)],
+    [
+      "v1",
+      ServerReflectionRequestSchema,
+      ServerReflectionResponseSchema,
+      (r: Message) => index.answer(r as ServerReflectionRequest),
+    ],
+    [
+      "v1alpha",
+      ServerReflectionRequestSchemaV1Alpha,
+      ServerReflectionResponseSchemaV1Alpha,
+      (r: Message) => index.answerV1Alpha(r as ServerReflectionRequestV1Alpha),
+    ],
   ] as const) {
     const definition: ServiceDefinition = {
       ServerReflectionInfo: {
@@ -46,7 +75,10 @@ export function addGrpcJsReflection(server: Pick<Server, "addService">, services
           // grpc-js leaves the call hanging when its deserializer throws on a later message: the call ends here instead.
           if (request === UNDECODABLE) {
             failed = true;
-            call.emit("error", { code: GrpcStatus.INVALID_ARGUMENT, details: "a reflection request that does not decode" });
+            call.emit("error", {
+              code: GrpcStatus.INVALID_ARGUMENT,
+              details: "a reflection request that does not decode",
+            });
           } else call.write(answer(request));
         });
         call.on("end", () => call.end());

@@ -13,8 +13,18 @@
  * Deliberately free of Connect at run time: what it shares with the Connect stack is in grpc-wire/
  * (whose only Connect import is a type), and nothing here imports from grpc/ (test/runtime/grpc/stack-imports.test.ts).
  */
-import { constants as http2Constants, type IncomingHttpHeaders, type ServerHttp2Stream } from "node:http2";
-import { Metadata, Server, ServerCredentials, setLogger, status as GrpcStatus } from "@grpc/grpc-js";
+import {
+  constants as http2Constants,
+  type IncomingHttpHeaders,
+  type ServerHttp2Stream,
+} from "node:http2";
+import {
+  Metadata,
+  Server,
+  ServerCredentials,
+  setLogger,
+  status as GrpcStatus,
+} from "@grpc/grpc-js";
 import type {
   KeyCertPair,
   MethodDefinition,
@@ -25,16 +35,41 @@ import type {
   UntypedServiceImplementation,
   sendUnaryData,
 } from "@grpc/grpc-js";
-import { create, fromBinary, toBinary, type DescMessage, type DescMethod, type DescService, type Message, type MessageInitShape } from "@bufbuild/protobuf";
+import {
+  create,
+  fromBinary,
+  toBinary,
+  type DescMessage,
+  type DescMethod,
+  type DescService,
+  type Message,
+  type MessageInitShape,
+} from "@bufbuild/protobuf";
 import { anyPack, type Any } from "@bufbuild/protobuf/wkt";
 import { A2AError, ERROR_DOMAIN, toA2AError } from "../errors/a2a-error.js";
-import { ServiceParameters, type CallContext, type HeaderSource } from "../pipeline/call-context.js";
+import {
+  ServiceParameters,
+  type CallContext,
+  type HeaderSource,
+} from "../pipeline/call-context.js";
 import { LazyCallCancellation } from "../pipeline/call-abort.js";
 import type { OperationDescriptor } from "../protocol/operation.js";
 import { findMissingFields, type FieldRule } from "../pipeline/required-fields.js";
 import { formatExtensions } from "../pipeline/service-parameters.js";
-import { checkRequestLimits, dispatchCall, establishContext, internalError, resolveServerOptions, type PipelineSettings } from "../pipeline/server-pipeline.js";
-import { maxConcurrentStreamsOf, sessionTimeouts, type GrpcEndpoint, type GrpcListenOptions } from "../grpc-wire/listen-options.js";
+import {
+  checkRequestLimits,
+  dispatchCall,
+  establishContext,
+  internalError,
+  resolveServerOptions,
+  type PipelineSettings,
+} from "../pipeline/server-pipeline.js";
+import {
+  maxConcurrentStreamsOf,
+  sessionTimeouts,
+  type GrpcEndpoint,
+  type GrpcListenOptions,
+} from "../grpc-wire/listen-options.js";
 import type { GrpcServerOptions, GrpcServiceDefinition } from "../grpc-wire/service-definition.js";
 import type { StatusDetailSchemas } from "../grpc-wire/status-detail-schemas.js";
 import { DEFAULT_GRPC_READ_MAX_BYTES } from "../grpc-wire/limits.js";
@@ -123,7 +158,9 @@ class GrpcJsCancellation extends LazyCallCancellation<DOMException> {
 
 /** Where a call keeps its cancellation, so that one shared 'cancelled' listener serves every call. */
 const CANCELLATION = Symbol("a2a.grpc-js.cancellation");
-type TrackedCall = (ServerUnaryCall<Message, Message> | ServerWritableStream<Message, Message>) & { [CANCELLATION]?: GrpcJsCancellation | undefined };
+type TrackedCall = (ServerUnaryCall<Message, Message> | ServerWritableStream<Message, Message>) & {
+  [CANCELLATION]?: GrpcJsCancellation | undefined;
+};
 
 /** Everything a method's handler needs, resolved once per method (not per call). */
 interface Binding<Principal> {
@@ -141,7 +178,10 @@ interface Binding<Principal> {
  * (INVALID_ARGUMENT, ErrorInfo INVALID_REQUEST; grpc-wire/request-errors.ts says why not INTERNAL), the
  * handler not called; a response that cannot be encoded is the generic InternalError (text logged).
  */
-export function grpcJsService<Principal>(definition: GrpcJsServiceDefinition<Principal>, options?: GrpcServerOptions<Principal>): GrpcJsServiceEntry & { readonly descriptor: DescService } {
+export function grpcJsService<Principal>(
+  definition: GrpcJsServiceDefinition<Principal>,
+  options?: GrpcServerOptions<Principal>,
+): GrpcJsServiceEntry & { readonly descriptor: DescService } {
   const settings = resolveServerOptions(options, definition.errors, definition.registry);
   const service: Record<string, MethodDefinition<Message, Message>> = {};
   const implementation: UntypedServiceImplementation = {};
@@ -151,10 +191,16 @@ export function grpcJsService<Principal>(definition: GrpcJsServiceDefinition<Pri
     if (operation === undefined) continue;
     if (method.methodKind !== "unary" && method.methodKind !== "server_streaming") continue;
     service[method.name] = methodDefinition(definition.service.typeName, method);
-    const binding: Binding<Principal> = { settings, definition, operation, rules: definition.requestFields[operation.input.typeName] };
+    const binding: Binding<Principal> = {
+      settings,
+      definition,
+      operation,
+      rules: definition.requestFields[operation.input.typeName],
+    };
     implementation[method.name] =
       method.methodKind === "unary"
-        ? (call: ServerUnaryCall<Message, Message>, callback: sendUnaryData<Message>) => void handleUnary(binding, call, callback)
+        ? (call: ServerUnaryCall<Message, Message>, callback: sendUnaryData<Message>) =>
+            void handleUnary(binding, call, callback)
         : (call: ServerWritableStream<Message, Message>) => void handleServerStream(binding, call);
   }
   return { service: service as ServiceDefinition, implementation, descriptor: definition.service };
@@ -169,13 +215,22 @@ export function grpcJsService<Principal>(definition: GrpcJsServiceDefinition<Pri
  * after a protocol error, …) are closed after `listen.goawayGraceMs` (default 3 s); the connection
  * limits of GrpcListenOptions apply (`maxConcurrentStreams`, handshake, idle, request-message and stalled-write timeouts).
  */
-export async function listenGrpcJs<Principal>(definition: GrpcJsServiceDefinition<Principal>, options?: GrpcServerOptions<Principal>, listen?: GrpcJsListenOptions): Promise<GrpcJsEndpoint> {
+export async function listenGrpcJs<Principal>(
+  definition: GrpcJsServiceDefinition<Principal>,
+  options?: GrpcServerOptions<Principal>,
+  listen?: GrpcJsListenOptions,
+): Promise<GrpcJsEndpoint> {
   // Channelz (call counters and timestamps on every message) is off unless asked for (`grpcJs: { "grpc.enable_channelz": 1 }`):
   // nothing serves it here, and it costs on every call.
-  const serverOptions: GrpcJsServerOptions = { "grpc.max_receive_message_length": listen?.adapter?.readMaxBytes ?? DEFAULT_GRPC_READ_MAX_BYTES, "grpc.enable_channelz": 0 };
-  if (listen?.adapter?.writeMaxBytes !== undefined) serverOptions["grpc.max_send_message_length"] = listen.adapter.writeMaxBytes;
+  const serverOptions: GrpcJsServerOptions = {
+    "grpc.max_receive_message_length": listen?.adapter?.readMaxBytes ?? DEFAULT_GRPC_READ_MAX_BYTES,
+    "grpc.enable_channelz": 0,
+  };
+  if (listen?.adapter?.writeMaxBytes !== undefined)
+    serverOptions["grpc.max_send_message_length"] = listen.adapter.writeMaxBytes;
   serverOptions["grpc.max_concurrent_streams"] = maxConcurrentStreamsOf(listen);
-  const credentials = listen?.tls === undefined ? ServerCredentials.createInsecure() : sslCredentials(listen.tls);
+  const credentials =
+    listen?.tls === undefined ? ServerCredentials.createInsecure() : sslCredentials(listen.tls);
   if (listen?.logDroppedMetadata !== true) await quietDroppedMetadataLog();
   const server = new Server({ ...serverOptions, ...listen?.grpcJs });
   const { service, implementation } = grpcJsService(definition, options);
@@ -186,20 +241,34 @@ export async function listenGrpcJs<Principal>(definition: GrpcJsServiceDefinitio
   if (listen?.reflection === true)
     addGrpcJsReflection(
       server,
-      [definition.service, ...(listen?.services ?? []).flatMap((more) => (more.descriptor === undefined ? [] : [more.descriptor]))],
+      [
+        definition.service,
+        ...(listen?.services ?? []).flatMap((more) =>
+          more.descriptor === undefined ? [] : [more.descriptor],
+        ),
+      ],
       [...new Set([errorInfo.file, badRequest.file])],
     );
   const host = listen?.host ?? "127.0.0.1";
   const hostPart = host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
-  const port = await new Promise<number>((resolve, reject) => server.bindAsync(`${hostPart}:${listen?.port ?? 0}`, credentials, (error, bound) => (error === null ? resolve(bound) : reject(error))));
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync(`${hostPart}:${listen?.port ?? 0}`, credentials, (error, bound) =>
+      error === null ? resolve(bound) : reject(error),
+    ),
+  );
   const http2Server = boundHttp2Server(server, port);
   if (http2Server === undefined) {
     server.forceShutdown();
-    throw new Error("listenGrpcJs: cannot find the HTTP/2 server of this @grpc/grpc-js version; mount grpcJsService() on your own grpc-js Server instead");
+    throw new Error(
+      "listenGrpcJs: cannot find the HTTP/2 server of this @grpc/grpc-js version; mount grpcJsService() on your own grpc-js Server instead",
+    );
   }
   // Only gRPC proper reaches grpc-js (it takes gRPC-web and the Connect protocol for gRPC, runs the handler, answers in gRPC),
   // and no compressed message without a grpc-encoding (grpc-js would read it as uncompressed).
-  refuseOtherContentTypes(http2Server, compressedWithoutEncoding(definition.errors, "grpc-encoding"));
+  refuseOtherContentTypes(
+    http2Server,
+    compressedWithoutEncoding(definition.errors, "grpc-encoding"),
+  );
   // Sessions that are over (GOAWAY after a protocol error, …) lose their socket after a grace (grpc-wire/session-guard.ts).
   const guard = guardHttp2Sessions(http2Server, listen?.goawayGraceMs, sessionTimeouts(listen));
   // The connections, for close(): grpc-js's forceShutdown only destroys the sessions channelz tracks (1.14),
@@ -223,14 +292,24 @@ export async function listenGrpcJs<Principal>(definition: GrpcJsServiceDefinitio
 // calls
 // ---------------------------------------------------------------------------------------
 
-async function handleUnary<Principal>(b: Binding<Principal>, call: ServerUnaryCall<Message, Message>, callback: sendUnaryData<Message>): Promise<void> {
+async function handleUnary<Principal>(
+  b: Binding<Principal>,
+  call: ServerUnaryCall<Message, Message>,
+  callback: sendUnaryData<Message>,
+): Promise<void> {
   const cancellation = track(call);
   try {
     const request = decoded(b, call.request);
     const context = await prepare(b, request, call.metadata, cancellation);
     // A call already cancelled or past its deadline starts no work nobody waits for.
     if (cancellation.reason !== undefined) return callback(abortStatus(cancellation));
-    const response = await (dispatchCall(b.settings, b.definition, b.operation, request, context) as Promise<Message>);
+    const response = await (dispatchCall(
+      b.settings,
+      b.definition,
+      b.operation,
+      request,
+      context,
+    ) as Promise<Message>);
     // Cancelled or past the deadline: grpc-js has answered already; the late answer is dropped.
     if (cancellation.reason !== undefined) return callback(abortStatus(cancellation));
     const bytes = encoded(b, response);
@@ -248,7 +327,10 @@ async function handleUnary<Principal>(b: Binding<Principal>, call: ServerUnaryCa
   }
 }
 
-async function handleServerStream<Principal>(b: Binding<Principal>, call: ServerWritableStream<Message, Message>): Promise<void> {
+async function handleServerStream<Principal>(
+  b: Binding<Principal>,
+  call: ServerWritableStream<Message, Message>,
+): Promise<void> {
   const cancellation = track(call);
   let context: CallContext<Principal>;
   let iterator: AsyncIterator<Message>;
@@ -256,13 +338,23 @@ async function handleServerStream<Principal>(b: Binding<Principal>, call: Server
     const request = decoded(b, call.request);
     context = await prepare(b, request, call.metadata, cancellation);
     if (cancellation.reason !== undefined) throw cancellation.reason;
-    iterator = (dispatchCall(b.settings, b.definition, b.operation, request, context) as AsyncIterable<Message>)[Symbol.asyncIterator]();
+    iterator = (
+      dispatchCall(
+        b.settings,
+        b.definition,
+        b.operation,
+        request,
+        context,
+      ) as AsyncIterable<Message>
+    )[Symbol.asyncIterator]();
   } catch (e) {
     endWithError(b, call, e, cancellation);
     return;
   }
   // Settles when the call is cancelled or past its deadline: a handler that ignores its signal cannot hold the loop.
-  const aborted = new Promise<typeof ABORTED>((resolve) => cancellation.onAbort(() => resolve(ABORTED)));
+  const aborted = new Promise<typeof ABORTED>((resolve) =>
+    cancellation.onAbort(() => resolve(ABORTED)),
+  );
   let finished = false;
   let headersSent = false;
   try {
@@ -286,7 +378,12 @@ async function handleServerStream<Principal>(b: Binding<Principal>, call: Server
   } finally {
     // Cancelled, past the deadline, or failed: ask the handler to stop, without waiting for it
     // (a generator that threw is already done, and return() is a no-op for it).
-    if (!finished) void iterator.return?.()?.catch((e: unknown) => b.settings.logger.error(`${b.operation.name}: stream clean-up failed`, e));
+    if (!finished)
+      void iterator
+        .return?.()
+        ?.catch((e: unknown) =>
+          b.settings.logger.error(`${b.operation.name}: stream clean-up failed`, e),
+        );
   }
   // A handler that stopped because of the abort: grpc-js has ended the call with CANCELLED or DEADLINE_EXCEEDED.
   if (cancellation.aborted) return;
@@ -298,7 +395,10 @@ async function handleServerStream<Principal>(b: Binding<Principal>, call: Server
 const ABORTED = Symbol("aborted");
 
 /** Resolves when the writable drains or the call ends (a cancelled call never drains). */
-function drained(call: ServerWritableStream<Message, Message>, cancellation: GrpcJsCancellation): Promise<void> {
+function drained(
+  call: ServerWritableStream<Message, Message>,
+  cancellation: GrpcJsCancellation,
+): Promise<void> {
   if (cancellation.aborted) return Promise.resolve();
   return new Promise<void>((resolve) => {
     let stop = noop;
@@ -354,7 +454,8 @@ class Undecodable {
 
 /** The request, or the A2A error (thrown) for one that did not decode. */
 function decoded<Principal>(b: Binding<Principal>, request: Message | Undecodable): Message {
-  if (request instanceof Undecodable) throw undecodableRequest(b.definition.errors, b.operation.input.typeName, request.cause);
+  if (request instanceof Undecodable)
+    throw undecodableRequest(b.definition.errors, b.operation.input.typeName, request.cause);
   return request;
 }
 
@@ -369,7 +470,12 @@ function encoded<Principal>(b: Binding<Principal>, response: Message): Message {
 }
 
 /** Service parameters from metadata, auth, version, extensions, then REQUIRED fields and ranges, then the request limits (as grpc/server.ts). */
-async function prepare<Principal>(b: Binding<Principal>, request: Message, metadata: Metadata, cancellation: GrpcJsCancellation): Promise<CallContext<Principal>> {
+async function prepare<Principal>(
+  b: Binding<Principal>,
+  request: Message,
+  metadata: Metadata,
+  cancellation: GrpcJsCancellation,
+): Promise<CallContext<Principal>> {
   const tenant = (request as { tenant?: unknown }).tenant;
   const context = await establishContext(b.settings, {
     binding: "GRPC",
@@ -379,11 +485,19 @@ async function prepare<Principal>(b: Binding<Principal>, request: Message, metad
     signal: cancellation,
   });
   if (b.rules !== undefined) {
-    const violations = findMissingFields(b.definition.requestFields, b.operation.input.typeName, request);
+    const violations = findMissingFields(
+      b.definition.requestFields,
+      b.operation.input.typeName,
+      request,
+    );
     if (violations.length > 0) {
-      throw new A2AError(b.definition.errors.InvalidParamsError, `Invalid parameters: ${violations.map((v) => v.description).join("; ")}`, {
-        fieldViolations: violations,
-      });
+      throw new A2AError(
+        b.definition.errors.InvalidParamsError,
+        `Invalid parameters: ${violations.map((v) => v.description).join("; ")}`,
+        {
+          fieldViolations: violations,
+        },
+      );
     }
   }
   checkRequestLimits(b.definition.errors, b.settings.limits, b.operation.input, request);
@@ -404,7 +518,8 @@ class MetadataHeaders implements HeaderSource {
     if (key.endsWith("-bin")) return undefined;
     const values = this.#metadata.get(key);
     let out: string | undefined;
-    for (const value of values) if (typeof value === "string") out = out === undefined ? value : `${out}, ${value}`;
+    for (const value of values)
+      if (typeof value === "string") out = out === undefined ? value : `${out}, ${value}`;
     return out;
   }
   headers(): Iterable<[string, string]> {
@@ -418,7 +533,11 @@ class MetadataHeaders implements HeaderSource {
   }
 }
 
-function echoExtensions<Principal>(b: Binding<Principal>, call: TrackedCall, context: CallContext<Principal>): void {
+function echoExtensions<Principal>(
+  b: Binding<Principal>,
+  call: TrackedCall,
+  context: CallContext<Principal>,
+): void {
   try {
     const metadata = new Metadata();
     metadata.set("a2a-extensions", formatExtensions(context.activatedExtensions));
@@ -430,7 +549,11 @@ function echoExtensions<Principal>(b: Binding<Principal>, call: TrackedCall, con
 }
 
 /** What a throw becomes: the abort's status once the call is over, else the A2A error (unknown throws: INTERNAL, logged). */
-function failure<Principal>(b: Binding<Principal>, thrown: unknown, cancellation: GrpcJsCancellation): { code: number; details: string; metadata?: Metadata } {
+function failure<Principal>(
+  b: Binding<Principal>,
+  thrown: unknown,
+  cancellation: GrpcJsCancellation,
+): { code: number; details: string; metadata?: Metadata } {
   if (cancellation.reason !== undefined) return abortStatus(cancellation);
   return toGrpcJsStatus(
     toA2AError(thrown, (cause) => internalError(b.settings, b.operation.name, cause)),
@@ -438,7 +561,12 @@ function failure<Principal>(b: Binding<Principal>, thrown: unknown, cancellation
   );
 }
 
-function endWithError<Principal>(b: Binding<Principal>, call: ServerWritableStream<Message, Message>, thrown: unknown, cancellation: GrpcJsCancellation): void {
+function endWithError<Principal>(
+  b: Binding<Principal>,
+  call: ServerWritableStream<Message, Message>,
+  thrown: unknown,
+  cancellation: GrpcJsCancellation,
+): void {
   const status = failure(b, thrown, cancellation);
   if (cancellation.aborted) return;
   cancellation.answered = true;
@@ -455,14 +583,38 @@ function endWithError<Principal>(b: Binding<Principal>, call: ServerWritableStre
  * google.rpc.Status {code, message, details: [ErrorInfo, BadRequest?]} in `grpc-status-details-bin`
  * (the details Connect's toConnectError sends; `err.details` are not packed by either stack).
  */
-export function toGrpcJsStatus(err: A2AError, schemas: GrpcJsStatusSchemas): { code: number; details: string; metadata: Metadata } {
-  const details: Any[] = [anyPack(schemas.errorInfo, create(schemas.errorInfo, { reason: err.reason, domain: ERROR_DOMAIN, metadata: { ...err.metadata } } as MessageInitShape<DescMessage>))];
+export function toGrpcJsStatus(
+  err: A2AError,
+  schemas: GrpcJsStatusSchemas,
+): { code: number; details: string; metadata: Metadata } {
+  const details: Any[] = [
+    anyPack(
+      schemas.errorInfo,
+      create(schemas.errorInfo, {
+        reason: err.reason,
+        domain: ERROR_DOMAIN,
+        metadata: { ...err.metadata },
+      } as MessageInitShape<DescMessage>),
+    ),
+  ];
   if (err.fieldViolations.length > 0) {
-    const fieldViolations = err.fieldViolations.map((v) => ({ field: v.field, description: v.description }));
-    details.push(anyPack(schemas.badRequest, create(schemas.badRequest, { fieldViolations } as MessageInitShape<DescMessage>)));
+    const fieldViolations = err.fieldViolations.map((v) => ({
+      field: v.field,
+      description: v.description,
+    }));
+    details.push(
+      anyPack(
+        schemas.badRequest,
+        create(schemas.badRequest, { fieldViolations } as MessageInitShape<DescMessage>),
+      ),
+    );
   }
   const code = err.spec.grpcCode;
-  const status = create(schemas.status, { code, message: err.message, details } as MessageInitShape<DescMessage>);
+  const status = create(schemas.status, {
+    code,
+    message: err.message,
+    details,
+  } as MessageInitShape<DescMessage>);
   const metadata = new Metadata();
   metadata.set("grpc-status-details-bin", asBuffer(toBinary(schemas.status, status)));
   return { code, details: err.message, metadata };
@@ -472,7 +624,10 @@ export function toGrpcJsStatus(err: A2AError, schemas: GrpcJsStatusSchemas): { c
 // service definition, credentials, server
 // ---------------------------------------------------------------------------------------
 
-function methodDefinition(serviceName: string, method: DescMethod): MethodDefinition<Message, Message> {
+function methodDefinition(
+  serviceName: string,
+  method: DescMethod,
+): MethodDefinition<Message, Message> {
   const input = method.input;
   const output = method.output;
   return {
@@ -490,7 +645,8 @@ function methodDefinition(serviceName: string, method: DescMethod): MethodDefini
       }
     },
     // The handlers hand over bytes they serialized themselves (see encoded()).
-    responseSerialize: (value: Message | Uint8Array) => asBuffer(value instanceof Uint8Array ? value : toBinary(output, value)),
+    responseSerialize: (value: Message | Uint8Array) =>
+      asBuffer(value instanceof Uint8Array ? value : toBinary(output, value)),
     responseDeserialize: (bytes: Buffer) => fromBinary(output, bytes),
   };
 }
@@ -506,21 +662,34 @@ function pems(value: unknown, what: string): Buffer[] {
   const list = (Array.isArray(value) ? value : [value]) as PemInput[];
   return list.map((item) => {
     if (typeof item === "string" || item instanceof Uint8Array) return Buffer.from(item);
-    if (typeof item === "object" && item !== null && "pem" in item && item.passphrase === undefined) return Buffer.from(item.pem);
-    throw new TypeError(`listenGrpcJs: tls.${what} must be PEM strings or Buffers (grpc-js cannot use encrypted keys or KeyObjects)`);
+    if (typeof item === "object" && item !== null && "pem" in item && item.passphrase === undefined)
+      return Buffer.from(item.pem);
+    throw new TypeError(
+      `listenGrpcJs: tls.${what} must be PEM strings or Buffers (grpc-js cannot use encrypted keys or KeyObjects)`,
+    );
   });
 }
 
 /** ServerCredentials.createSsl from the node:tls-style options of GrpcListenOptions. */
 function sslCredentials(tls: NonNullable<GrpcListenOptions["tls"]>): ServerCredentials {
-  if (tls.key === undefined || tls.cert === undefined) throw new TypeError("listenGrpcJs: tls needs a key and a cert (omit tls for h2c)");
-  if (tls.passphrase !== undefined) throw new TypeError("listenGrpcJs: grpc-js cannot decrypt private keys: pass tls.key unencrypted");
+  if (tls.key === undefined || tls.cert === undefined)
+    throw new TypeError("listenGrpcJs: tls needs a key and a cert (omit tls for h2c)");
+  if (tls.passphrase !== undefined)
+    throw new TypeError(
+      "listenGrpcJs: grpc-js cannot decrypt private keys: pass tls.key unencrypted",
+    );
   const keys = pems(tls.key, "key");
   const certs = pems(tls.cert, "cert");
-  if (keys.length !== certs.length) throw new TypeError("listenGrpcJs: tls.key and tls.cert must pair up (as many keys as certificate chains)");
+  if (keys.length !== certs.length)
+    throw new TypeError(
+      "listenGrpcJs: tls.key and tls.cert must pair up (as many keys as certificate chains)",
+    );
   const pairs: KeyCertPair[] = keys.map((key, i) => ({ private_key: key, cert_chain: certs[i]! }));
   // `ca` has the node:tls meaning: trusted roots for client certificates, which are not requested.
-  const ca = tls.ca === undefined ? null : Buffer.concat(pems(tls.ca, "ca").flatMap((b) => [b, Buffer.from("\n")]));
+  const ca =
+    tls.ca === undefined
+      ? null
+      : Buffer.concat(pems(tls.ca, "ca").flatMap((b) => [b, Buffer.from("\n")]));
   return ServerCredentials.createSsl(ca, pairs, false);
 }
 
@@ -550,7 +719,8 @@ const UNSUPPORTED_MEDIA_TYPE_HEADERS = {
   ":status": http2Constants.HTTP_STATUS_UNSUPPORTED_MEDIA_TYPE,
   "content-type": "application/grpc",
   "grpc-status": String(GrpcStatus.INVALID_ARGUMENT),
-  "grpc-message": "invalid gRPC request content-type: this server accepts application/grpc and application/grpc+proto",
+  "grpc-message":
+    "invalid gRPC request content-type: this server accepts application/grpc and application/grpc+proto",
 };
 
 /**
@@ -566,40 +736,54 @@ const UNSUPPORTED_MEDIA_TYPE_HEADERS = {
  * flag (grpc-wire/compressed-flag-guard.ts: `compressedRefusal` at the first one). grpc-js's 'stream' listener is
  * wrapped (as lean-unary.ts wraps Connect's); when it cannot be found, nothing changes.
  */
-function refuseOtherContentTypes(http2Server: GrpcEndpoint["server"], compressedRefusal: A2AError): boolean {
+function refuseOtherContentTypes(
+  http2Server: GrpcEndpoint["server"],
+  compressedRefusal: A2AError,
+): boolean {
   const listeners = http2Server.listeners("stream") as ((...args: unknown[]) => void)[];
   if (listeners.length !== 1) return false;
   const grpcJs = listeners[0]!;
   http2Server.removeListener("stream", grpcJs);
-  http2Server.on("stream", function (this: unknown, stream: ServerHttp2Stream, headers: IncomingHttpHeaders, ...rest: unknown[]) {
-    const type = headers["content-type"];
-    if (typeof type === "string" && GRPC_CONTENT_TYPE.test(type)) {
-      // grpc-js compares case-sensitively: `Application/GRPC` is the same media type.
-      if (!type.startsWith("application/grpc")) headers["content-type"] = type.toLowerCase();
-      // Deadlines beyond a timer's range read as the longest one, not as 1 ms (grpc-wire/timeout-header.ts).
-      clampDeadlineHeaders(headers);
-      if (!namesCompression(headers)) refuseCompressedMessages(stream, compressedRefusal);
-      grpcJs.call(this, stream, headers, ...rest);
-      return;
-    }
-    stream.on("error", noop); // the client may be gone already
-    try {
-      stream.respond(UNSUPPORTED_MEDIA_TYPE_HEADERS, { endStream: true });
-    } catch {
-      // the stream went away meanwhile
-    }
-    // The request body, if any, is not read (RST_STREAM NO_ERROR after the answer: stop sending).
-    try {
-      if (!stream.readableEnded) stream.close(http2Constants.NGHTTP2_NO_ERROR);
-    } catch {
-      // already closed
-    }
-  });
+  http2Server.on(
+    "stream",
+    function (
+      this: unknown,
+      stream: ServerHttp2Stream,
+      headers: IncomingHttpHeaders,
+      ...rest: unknown[]
+    ) {
+      const type = headers["content-type"];
+      if (typeof type === "string" && GRPC_CONTENT_TYPE.test(type)) {
+        // grpc-js compares case-sensitively: `Application/GRPC` is the same media type.
+        if (!type.startsWith("application/grpc")) headers["content-type"] = type.toLowerCase();
+        // Deadlines beyond a timer's range read as the longest one, not as 1 ms (grpc-wire/timeout-header.ts).
+        clampDeadlineHeaders(headers);
+        if (!namesCompression(headers)) refuseCompressedMessages(stream, compressedRefusal);
+        grpcJs.call(this, stream, headers, ...rest);
+        return;
+      }
+      stream.on("error", noop); // the client may be gone already
+      try {
+        stream.respond(UNSUPPORTED_MEDIA_TYPE_HEADERS, { endStream: true });
+      } catch {
+        // the stream went away meanwhile
+      }
+      // The request body, if any, is not read (RST_STREAM NO_ERROR after the answer: stop sending).
+      try {
+        if (!stream.readableEnded) stream.close(http2Constants.NGHTTP2_NO_ERROR);
+      } catch {
+        // already closed
+      }
+    },
+  );
   return true;
 }
 
 /** tryShutdown (calls in flight may finish), forceShutdown (and `sessions` destroyed) after the grace; resolves when closed. */
-function shutdown(server: Server, sessions: Set<{ destroy(error?: Error, code?: number): void }>): Promise<void> {
+function shutdown(
+  server: Server,
+  sessions: Set<{ destroy(error?: Error, code?: number): void }>,
+): Promise<void> {
   return new Promise<void>((resolve) => {
     let done = false;
     const finish = () => {
@@ -625,7 +809,9 @@ async function quietDroppedMetadataLog(): Promise<void> {
   if (droppedMetadataQuiet) return;
   droppedMetadataQuiet = true;
   // grpc-js exports setLogger but not getLogger: the wrapper must keep the logger a user set before.
-  const logging = (await import("@grpc/grpc-js/build/src/logging.js").catch(() => undefined)) as { getLogger?: () => Partial<Console> } | undefined;
+  const logging = (await import("@grpc/grpc-js/build/src/logging.js").catch(() => undefined)) as
+    | { getLogger?: () => Partial<Console> }
+    | undefined;
   const previous = logging?.getLogger?.();
   if (previous === undefined) return;
   const error = previous.error?.bind(previous);

@@ -30,7 +30,11 @@ export function refuseCompressedMessages(stream: ServerHttp2Stream, refusal: A2A
   /** Bytes of the current message still to come. */
   let skip = 0;
   let refused = false;
-  stream.push = function (this: ServerHttp2Stream, chunk: unknown, encoding?: BufferEncoding): boolean {
+  stream.push = function (
+    this: ServerHttp2Stream,
+    chunk: unknown,
+    encoding?: BufferEncoding,
+  ): boolean {
     // After a refusal no data goes through, but the end of the body (null) does: node:http2 destroys a
     // closed stream only once its readable side has ended, and a stream never destroyed stays counted
     // against the connection's concurrent streams (after 100 of them, every new stream is refused with
@@ -72,7 +76,11 @@ function answer(stream: ServerHttp2Stream, refusal: A2AError): void {
           "content-type": "application/grpc+proto",
           "grpc-status": String(refusal.spec.grpcCode),
           "grpc-message": encodeURIComponent(refusal.message),
-          "grpc-status-details-bin": statusDetailsBin(refusal.spec.grpcCode, refusal.message, refusal.reason),
+          "grpc-status-details-bin": statusDetailsBin(
+            refusal.spec.grpcCode,
+            refusal.message,
+            refusal.reason,
+          ),
         },
         { endStream: true },
       );

@@ -62,9 +62,14 @@ export function sessionTimeouts(options: SessionTimeouts | undefined): SessionTi
 }
 
 /** `maxConcurrentStreams` of listen options, checked, with its default. */
-export function maxConcurrentStreamsOf(options: { readonly maxConcurrentStreams?: number | undefined } | undefined): number {
+export function maxConcurrentStreamsOf(
+  options: { readonly maxConcurrentStreams?: number | undefined } | undefined,
+): number {
   const value = options?.maxConcurrentStreams ?? DEFAULT_MAX_CONCURRENT_STREAMS;
-  if (!Number.isInteger(value) || value < 1 || value > 2 ** 32 - 1) throw new RangeError(`maxConcurrentStreams must be an integer from 1 to 2^32 - 1, got ${value}`);
+  if (!Number.isInteger(value) || value < 1 || value > 2 ** 32 - 1)
+    throw new RangeError(
+      `maxConcurrentStreams must be an integer from 1 to 2^32 - 1, got ${value}`,
+    );
   return value;
 }
 

@@ -10,11 +10,25 @@
  * `google.api.http` bindings stay visible to `grpcurl describe`. (@grpc/reflection re-encodes
  * files through protobufjs, which drops custom options, and serves grpc-js only.)
  */
-import { create, toBinary, type MessageInitShape, type DescEnum, type DescFile, type DescMessage, type DescService } from "@bufbuild/protobuf";
+import {
+  create,
+  toBinary,
+  type MessageInitShape,
+  type DescEnum,
+  type DescFile,
+  type DescMessage,
+  type DescService,
+} from "@bufbuild/protobuf";
 import { FileDescriptorProtoSchema } from "@bufbuild/protobuf/wkt";
 import { fromBinary } from "@bufbuild/protobuf";
-import type { ServerReflectionRequest, ServerReflectionResponse } from "../gen/grpc/reflection/v1/reflection_pb.js";
-import { ServerReflectionRequestSchema, ServerReflectionResponseSchema } from "../gen/grpc/reflection/v1/reflection_pb.js";
+import type {
+  ServerReflectionRequest,
+  ServerReflectionResponse,
+} from "../gen/grpc/reflection/v1/reflection_pb.js";
+import {
+  ServerReflectionRequestSchema,
+  ServerReflectionResponseSchema,
+} from "../gen/grpc/reflection/v1/reflection_pb.js";
 import * as v1alpha from "../gen/grpc/reflection/v1alpha/reflection_pb.js";
 
 /** gRPC status codes of an ErrorResponse. */
@@ -46,39 +60,82 @@ export class ReflectionIndex {
 
   /** The answer to one request of the ServerReflectionInfo stream. */
   answer(request: ServerReflectionRequest): ServerReflectionResponse {
-    const response = (messageResponse: NonNullable<MessageInitShape<typeof ServerReflectionResponseSchema>["messageResponse"]>): ServerReflectionResponse =>
-      create(ServerReflectionResponseSchema, { validHost: request.host, originalRequest: request, messageResponse });
-    const notFound = (errorMessage: string) => response({ case: "errorResponse", value: { errorCode: NOT_FOUND, errorMessage } });
+    const response = (
+      messageResponse: NonNullable<
+        MessageInitShape<typeof ServerReflectionResponseSchema>["messageResponse"]
+      >,
+    ): ServerReflectionResponse =>
+      create(ServerReflectionResponseSchema, {
+        validHost: request.host,
+        originalRequest: request,
+        messageResponse,
+      });
+    const notFound = (errorMessage: string) =>
+      response({ case: "errorResponse", value: { errorCode: NOT_FOUND, errorMessage } });
     const files = (file: DescFile | undefined, what: string) =>
-      file === undefined ? notFound(`${what} not found`) : response({ case: "fileDescriptorResponse", value: { fileDescriptorProto: this.#withImports(file) } });
+      file === undefined
+        ? notFound(`${what} not found`)
+        : response({
+            case: "fileDescriptorResponse",
+            value: { fileDescriptorProto: this.#withImports(file) },
+          });
     const r = request.messageRequest;
     switch (r.case) {
       case "listServices":
-        return response({ case: "listServicesResponse", value: { service: this.#services.map((name) => ({ name })) } });
+        return response({
+          case: "listServicesResponse",
+          value: { service: this.#services.map((name) => ({ name })) },
+        });
       case "fileByFilename":
         return files(this.#files.get(r.value), `file ${JSON.stringify(r.value)}`);
       case "fileContainingSymbol":
-        return files(this.#symbols.get(r.value.replace(/^\./, "")), `symbol ${JSON.stringify(r.value)}`);
+        return files(
+          this.#symbols.get(r.value.replace(/^\./, "")),
+          `symbol ${JSON.stringify(r.value)}`,
+        );
       case "fileContainingExtension":
         return files(
-          this.#extensions.get(r.value.containingType.replace(/^\./, ""))?.get(r.value.extensionNumber),
+          this.#extensions
+            .get(r.value.containingType.replace(/^\./, ""))
+            ?.get(r.value.extensionNumber),
           `extension ${r.value.extensionNumber} of ${JSON.stringify(r.value.containingType)}`,
         );
       case "allExtensionNumbersOfType": {
         const baseTypeName = r.value.replace(/^\./, "");
         const byNumber = this.#extensions.get(baseTypeName);
-        if (byNumber === undefined && !this.#symbols.has(baseTypeName)) return notFound(`type ${JSON.stringify(r.value)} not found`);
-        return response({ case: "allExtensionNumbersResponse", value: { baseTypeName, extensionNumber: [...(byNumber?.keys() ?? [])].sort((a, b) => a - b) } });
+        if (byNumber === undefined && !this.#symbols.has(baseTypeName))
+          return notFound(`type ${JSON.stringify(r.value)} not found`);
+        return response({
+          case: "allExtensionNumbersResponse",
+          value: {
+            baseTypeName,
+            extensionNumber: [...(byNumber?.keys() ?? [])].sort((a, b) => a - b),
+          },
+        });
       }
       default:
-        return response({ case: "errorResponse", value: { errorCode: INVALID_ARGUMENT, errorMessage: "the request names no reflection query" } });
+        return response({
+          case: "errorResponse",
+          value: {
+            errorCode: INVALID_ARGUMENT,
+            errorMessage: "the request names no reflection query",
+          },
+        });
     }
   }
 
   /** The answer to a v1alpha request: v1alpha is wire-identical to v1, so both convert through their binary form. */
   answerV1Alpha(request: v1alpha.ServerReflectionRequest): v1alpha.ServerReflectionResponse {
-    const answer = this.answer(fromBinary(ServerReflectionRequestSchema, toBinary(v1alpha.ServerReflectionRequestSchema, request)));
-    return fromBinary(v1alpha.ServerReflectionResponseSchema, toBinary(ServerReflectionResponseSchema, answer));
+    const answer = this.answer(
+      fromBinary(
+        ServerReflectionRequestSchema,
+        toBinary(v1alpha.ServerReflectionRequestSchema, request),
+      ),
+    );
+    return fromBinary(
+      v1alpha.ServerReflectionResponseSchema,
+      toBinary(ServerReflectionResponseSchema, answer),
+    );
   }
 
   /** The file first, then every file it imports, transitively (encoded once, on first use). */
@@ -87,7 +144,8 @@ export class ReflectionIndex {
       .reverse()
       .map((f) => {
         let bytes = this.#encoded.get(f.proto.name);
-        if (bytes === undefined) this.#encoded.set(f.proto.name, (bytes = toBinary(FileDescriptorProtoSchema, f.proto)));
+        if (bytes === undefined)
+          this.#encoded.set(f.proto.name, (bytes = toBinary(FileDescriptorProtoSchema, f.proto)));
         return bytes;
       });
   }
@@ -101,11 +159,14 @@ export class ReflectionIndex {
       // Enum values are scoped like siblings of their enum (protobuf's C++ scoping rules).
       for (const value of e.values) symbol(`${scope}${value.name}`);
     };
-    const extensionsOf = (extensions: readonly { typeName: string; number: number; extendee: DescMessage }[]) => {
+    const extensionsOf = (
+      extensions: readonly { typeName: string; number: number; extendee: DescMessage }[],
+    ) => {
       for (const ext of extensions) {
         symbol(ext.typeName);
         let byNumber = this.#extensions.get(ext.extendee.typeName);
-        if (byNumber === undefined) this.#extensions.set(ext.extendee.typeName, (byNumber = new Map()));
+        if (byNumber === undefined)
+          this.#extensions.set(ext.extendee.typeName, (byNumber = new Map()));
         byNumber.set(ext.number, file);
       }
     };

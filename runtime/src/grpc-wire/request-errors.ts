@@ -20,7 +20,11 @@ import type { PipelineErrorSpecs } from "../pipeline/server-pipeline.js";
 const TOO_DEEP = /maximum recursion depth of (\d+)/;
 
 /** The A2A error for a request message that does not decode as `typeName` (`cause`: the decoder's error, only looked at). */
-export function undecodableRequest(errors: PipelineErrorSpecs, typeName: string, cause: unknown): A2AError {
+export function undecodableRequest(
+  errors: PipelineErrorSpecs,
+  typeName: string,
+  cause: unknown,
+): A2AError {
   const deep = TOO_DEEP.exec(cause instanceof Error ? cause.message : "");
   const message =
     deep === null
@@ -35,7 +39,10 @@ export function undecodableRequest(errors: PipelineErrorSpecs, typeName: string,
  * Message-Encoding header is omitted then the Compressed-Flag must be 0".
  */
 export function compressedWithoutEncoding(errors: PipelineErrorSpecs, header: string): A2AError {
-  return new A2AError(errors.InvalidRequestError, `the message is flagged compressed, but the call has no ${header} naming a compression`);
+  return new A2AError(
+    errors.InvalidRequestError,
+    `the message is flagged compressed, but the call has no ${header} naming a compression`,
+  );
 }
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
@@ -46,24 +53,37 @@ const utf8 = new TextDecoder("utf-8", { fatal: true });
  * UTF-8 or not JSON is JsonParseError, deeper than `maxJsonDepth` is InvalidRequestError (before it
  * is parsed), a value that does not fit the message is InvalidParamsError naming the field.
  */
-export function jsonRequestError(errors: PipelineErrorSpecs, maxJsonDepth: number, input: DescMessage, bytes: Uint8Array): A2AError | undefined {
+export function jsonRequestError(
+  errors: PipelineErrorSpecs,
+  maxJsonDepth: number,
+  input: DescMessage,
+  bytes: Uint8Array,
+): A2AError | undefined {
   let text: string;
   try {
     text = utf8.decode(bytes);
   } catch {
     return new A2AError(errors.JsonParseError, "Invalid JSON payload: the body is not valid UTF-8");
   }
-  if (jsonDepthExceeds(text, maxJsonDepth)) return new A2AError(errors.InvalidRequestError, `the request body nests deeper than ${maxJsonDepth} levels (maxJsonDepth)`);
+  if (jsonDepthExceeds(text, maxJsonDepth))
+    return new A2AError(
+      errors.InvalidRequestError,
+      `the request body nests deeper than ${maxJsonDepth} levels (maxJsonDepth)`,
+    );
   let json: Parameters<typeof decodeMessage>[1];
   try {
     json = JSON.parse(text) as typeof json;
   } catch (e) {
-    return new A2AError(errors.JsonParseError, `Invalid JSON payload: ${e instanceof SyntaxError ? e.message : "the body is not valid JSON"}`);
+    return new A2AError(
+      errors.JsonParseError,
+      `Invalid JSON payload: ${e instanceof SyntaxError ? e.message : "the body is not valid JSON"}`,
+    );
   }
   try {
     decodeMessage(input, json);
   } catch (e) {
-    if (e instanceof JsonDecodeError) return new A2AError(errors.InvalidParamsError, `Invalid parameters: ${e.message}`);
+    if (e instanceof JsonDecodeError)
+      return new A2AError(errors.InvalidParamsError, `Invalid parameters: ${e.message}`);
     throw e;
   }
   return undefined;

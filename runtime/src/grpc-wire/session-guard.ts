@@ -30,11 +30,21 @@
  *
  * Free of Connect and grpc-js: both stacks use it.
  */
-import { constants, type Http2SecureServer, type Http2Server, type ServerHttp2Session, type ServerHttp2Stream } from "node:http2";
+import {
+  constants,
+  type Http2SecureServer,
+  type Http2Server,
+  type ServerHttp2Session,
+  type ServerHttp2Stream,
+} from "node:http2";
 import type { Socket } from "node:net";
 import { Writable } from "node:stream";
 import { statusDetailsBin } from "./status-details-bin.js";
-import { DEFAULT_MAX_PENDING_WRITE_BYTES, WriteBudget, type PendingWrite } from "../pipeline/write-budget.js";
+import {
+  DEFAULT_MAX_PENDING_WRITE_BYTES,
+  WriteBudget,
+  type PendingWrite,
+} from "../pipeline/write-budget.js";
 
 /** How long a connection that is over (GOAWAY sent, session error) stays open before its socket is destroyed. */
 export const DEFAULT_GOAWAY_GRACE_MS = 3000;
@@ -126,19 +136,50 @@ export interface SessionGuard {
  * `graceMs` / 2). The sweep timer runs only while the server has sessions, and does not keep the
  * process alive.
  */
-export function guardHttp2Sessions(server: Http2Server | Http2SecureServer, graceMs: number = DEFAULT_GOAWAY_GRACE_MS, timeouts?: SessionTimeouts): SessionGuard {
-  if (!Number.isFinite(graceMs) || graceMs < 0) throw new RangeError(`goawayGraceMs must be a non-negative number of milliseconds, got ${graceMs}`);
-  const handshakeMs = timeout("handshakeTimeoutMs", timeouts?.handshakeTimeoutMs ?? DEFAULT_HANDSHAKE_TIMEOUT_MS);
+export function guardHttp2Sessions(
+  server: Http2Server | Http2SecureServer,
+  graceMs: number = DEFAULT_GOAWAY_GRACE_MS,
+  timeouts?: SessionTimeouts,
+): SessionGuard {
+  if (!Number.isFinite(graceMs) || graceMs < 0)
+    throw new RangeError(
+      `goawayGraceMs must be a non-negative number of milliseconds, got ${graceMs}`,
+    );
+  const handshakeMs = timeout(
+    "handshakeTimeoutMs",
+    timeouts?.handshakeTimeoutMs ?? DEFAULT_HANDSHAKE_TIMEOUT_MS,
+  );
   const idleMs = timeout("idleTimeoutMs", timeouts?.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS);
-  const messageMs = timeout("requestMessageTimeoutMs", timeouts?.requestMessageTimeoutMs ?? DEFAULT_REQUEST_MESSAGE_TIMEOUT_MS);
-  const stalledMs = timeout("stalledWriteTimeoutMs", timeouts?.stalledWriteTimeoutMs ?? DEFAULT_GRPC_STALLED_WRITE_TIMEOUT_MS);
+  const messageMs = timeout(
+    "requestMessageTimeoutMs",
+    timeouts?.requestMessageTimeoutMs ?? DEFAULT_REQUEST_MESSAGE_TIMEOUT_MS,
+  );
+  const stalledMs = timeout(
+    "stalledWriteTimeoutMs",
+    timeouts?.stalledWriteTimeoutMs ?? DEFAULT_GRPC_STALLED_WRITE_TIMEOUT_MS,
+  );
   if (timeouts?.writeBudget !== undefined && timeouts.maxPendingWriteBytes !== undefined) {
-    throw new TypeError("give maxPendingWriteBytes or writeBudget, not both (the budget has its own size)");
+    throw new TypeError(
+      "give maxPendingWriteBytes or writeBudget, not both (the budget has its own size)",
+    );
   }
-  const budget = timeouts?.writeBudget ?? new WriteBudget(timeouts?.maxPendingWriteBytes ?? DEFAULT_MAX_PENDING_WRITE_BYTES);
+  const budget =
+    timeouts?.writeBudget ??
+    new WriteBudget(timeouts?.maxPendingWriteBytes ?? DEFAULT_MAX_PENDING_WRITE_BYTES);
   const budgeted = budget.maxBytes > 0;
   // Every bound is checked at least twice within its own length.
-  const interval = Math.max(10, Math.floor(Math.min(graceMs, handshakeMs || Infinity, idleMs || Infinity, messageMs || Infinity, stalledMs || Infinity) / 2));
+  const interval = Math.max(
+    10,
+    Math.floor(
+      Math.min(
+        graceMs,
+        handshakeMs || Infinity,
+        idleMs || Infinity,
+        messageMs || Infinity,
+        stalledMs || Infinity,
+      ) / 2,
+    ),
+  );
   const sessions = new Map<ServerHttp2Session, Tracked>();
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
@@ -146,7 +187,10 @@ export function guardHttp2Sessions(server: Http2Server | Http2SecureServer, grac
   const sweep = () => {
     const now = Date.now();
     for (const [session, tracked] of sessions) {
-      if (tracked.socket?.destroyed === true || (tracked.socket === undefined && session.destroyed)) {
+      if (
+        tracked.socket?.destroyed === true ||
+        (tracked.socket === undefined && session.destroyed)
+      ) {
         sessions.delete(session);
         continue;
       }
@@ -174,7 +218,12 @@ export function guardHttp2Sessions(server: Http2Server | Http2SecureServer, grac
       reap(session, tracked);
       return;
     }
-    if (idleMs > 0 && !tracked.closing && tracked.idleSince !== undefined && now - tracked.idleSince >= idleMs) {
+    if (
+      idleMs > 0 &&
+      !tracked.closing &&
+      tracked.idleSince !== undefined &&
+      now - tracked.idleSince >= idleMs
+    ) {
       tracked.closing = true;
       try {
         session.close(); // GOAWAY NO_ERROR; the guard reaps the socket if the peer does not finish
@@ -210,7 +259,16 @@ export function guardHttp2Sessions(server: Http2Server | Http2SecureServer, grac
   const onSession = (session: ServerHttp2Session) => {
     if (stopped) return;
     const now = Date.now();
-    const tracked: Tracked = { socket: rawSocket(session), overSince: undefined, since: now, settled: false, streams: new Map(), writes: new Map(), idleSince: now, closing: false };
+    const tracked: Tracked = {
+      socket: rawSocket(session),
+      overSince: undefined,
+      since: now,
+      settled: false,
+      streams: new Map(),
+      writes: new Map(),
+      idleSince: now,
+      closing: false,
+    };
     sessions.set(session, tracked);
     session.once("remoteSettings", () => {
       tracked.settled = true;
@@ -261,15 +319,21 @@ export function guardHttp2Sessions(server: Http2Server | Http2SecureServer, grac
 }
 
 function timeout(name: string, value: number): number {
-  if (!Number.isFinite(value) || value < 0) throw new RangeError(`${name} must be a non-negative number of milliseconds (0: off), got ${value}`);
+  if (!Number.isFinite(value) || value < 0)
+    throw new RangeError(
+      `${name} must be a non-negative number of milliseconds (0: off), got ${value}`,
+    );
   return value;
 }
 
 /** The client has sent its whole request (END_STREAM), or the stream is gone. */
 function requestReceived(stream: ServerHttp2Stream): boolean {
-  if (stream.destroyed || stream.closed || stream.readableEnded || stream.endAfterHeaders) return true;
+  if (stream.destroyed || stream.closed || stream.readableEnded || stream.endAfterHeaders)
+    return true;
   // END_STREAM seen, data not yet read by the handler.
-  return (stream as unknown as { _readableState?: { ended?: boolean } })._readableState?.ended === true;
+  return (
+    (stream as unknown as { _readableState?: { ended?: boolean } })._readableState?.ended === true
+  );
 }
 
 /**
@@ -307,7 +371,11 @@ const WRITTEN = Symbol("a2a.grpc.bytesWritten");
 /** The stream's entry in the write budget, and the bytes it had sent at its last report. */
 const PENDING = Symbol("a2a.grpc.pendingWrite");
 const REPORTED_SENT = Symbol("a2a.grpc.reportedSent");
-type CountedStream = ServerHttp2Stream & { [WRITTEN]: number; [PENDING]?: PendingWrite; [REPORTED_SENT]: number };
+type CountedStream = ServerHttp2Stream & {
+  [WRITTEN]: number;
+  [PENDING]?: PendingWrite;
+  [REPORTED_SENT]: number;
+};
 
 /**
  * Makes `stream` count the bytes written to it, so that the sweeps can tell a stream that sends from
@@ -321,21 +389,45 @@ function countWrites(stream: ServerHttp2Stream, budget: WriteBudget | undefined)
   const counted = stream as CountedStream;
   counted[WRITTEN] = 0;
   counted[REPORTED_SENT] = 0;
-  if (budget !== undefined) counted[PENDING] = budget.watch(() => resetStream(stream), { measure: () => waitingBytes(stream) });
+  if (budget !== undefined)
+    counted[PENDING] = budget.watch(() => resetStream(stream), {
+      measure: () => waitingBytes(stream),
+    });
   stream.write = countedWrite as ServerHttp2Stream["write"];
   stream.end = countedEnd as ServerHttp2Stream["end"];
 }
 
-function countedWrite(this: CountedStream, chunk: unknown, encoding?: unknown, callback?: unknown): boolean {
+function countedWrite(
+  this: CountedStream,
+  chunk: unknown,
+  encoding?: unknown,
+  callback?: unknown,
+): boolean {
   this[WRITTEN] += byteLength(chunk, encoding);
-  const more = Writable.prototype.write.call(this, chunk, encoding as BufferEncoding, callback as () => void);
+  const more = Writable.prototype.write.call(
+    this,
+    chunk,
+    encoding as BufferEncoding,
+    callback as () => void,
+  );
   report(this);
   return more;
 }
 
-function countedEnd(this: CountedStream, chunk?: unknown, encoding?: unknown, callback?: unknown): CountedStream {
-  if (chunk !== null && chunk !== undefined && typeof chunk !== "function") this[WRITTEN] += byteLength(chunk, encoding);
-  const stream = Writable.prototype.end.call(this, chunk, encoding as BufferEncoding, callback as () => void) as CountedStream;
+function countedEnd(
+  this: CountedStream,
+  chunk?: unknown,
+  encoding?: unknown,
+  callback?: unknown,
+): CountedStream {
+  if (chunk !== null && chunk !== undefined && typeof chunk !== "function")
+    this[WRITTEN] += byteLength(chunk, encoding);
+  const stream = Writable.prototype.end.call(
+    this,
+    chunk,
+    encoding as BufferEncoding,
+    callback as () => void,
+  ) as CountedStream;
   report(this);
   return stream;
 }
@@ -353,7 +445,11 @@ function report(stream: CountedStream): void {
 
 /** The bytes a chunk adds to `writableLength` (strings are encoded first: Http2Stream decodes strings). */
 function byteLength(chunk: unknown, encoding: unknown): number {
-  if (typeof chunk === "string") return Buffer.byteLength(chunk, typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8");
+  if (typeof chunk === "string")
+    return Buffer.byteLength(
+      chunk,
+      typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8",
+    );
   return (chunk as { byteLength?: number } | null)?.byteLength ?? 0;
 }
 
@@ -409,13 +505,17 @@ let handleKey: symbol | null | undefined;
 let socketKey: symbol | null | undefined;
 
 function privateKey(session: ServerHttp2Session, description: string): symbol | null {
-  return Object.getOwnPropertySymbols(session).find((key) => key.description === description) ?? null;
+  return (
+    Object.getOwnPropertySymbols(session).find((key) => key.description === description) ?? null
+  );
 }
 
 function nativeHandle(session: ServerHttp2Session): NativeSession | undefined {
   handleKey ??= privateKey(session, "kHandle");
   if (handleKey === null) return undefined;
-  const handle = (session as unknown as Record<symbol, unknown>)[handleKey] as Partial<NativeSession> | undefined;
+  const handle = (session as unknown as Record<symbol, unknown>)[handleKey] as
+    | Partial<NativeSession>
+    | undefined;
   return typeof handle?.hasPendingData === "function" ? (handle as NativeSession) : undefined;
 }
 
@@ -425,8 +525,10 @@ function nativeHandle(session: ServerHttp2Session): NativeSession | undefined {
  */
 function rawSocket(session: ServerHttp2Session): Pick<Socket, "destroy" | "destroyed"> | undefined {
   socketKey ??= privateKey(session, "socket");
-  const raw = socketKey === null ? undefined : (session as unknown as Record<symbol, unknown>)[socketKey];
-  if (raw !== null && typeof raw === "object" && typeof (raw as Socket).destroy === "function") return raw as Socket;
+  const raw =
+    socketKey === null ? undefined : (session as unknown as Record<symbol, unknown>)[socketKey];
+  if (raw !== null && typeof raw === "object" && typeof (raw as Socket).destroy === "function")
+    return raw as Socket;
   const proxy = session.socket as Socket | undefined;
   if (proxy === undefined) return undefined;
   return {

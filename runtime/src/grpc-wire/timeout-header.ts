@@ -15,7 +15,14 @@ export const MAX_TIMER_MS = 2_147_483_647;
 /** `grpc-timeout` for the longest deadline a timer holds (2,147,483 s ≤ 2^31−1 ms). */
 const CLAMPED_GRPC_TIMEOUT = "2147483S";
 
-const UNIT_MS: Readonly<Record<string, number>> = { H: 3_600_000, M: 60_000, S: 1_000, m: 1, u: 1e-3, n: 1e-6 };
+const UNIT_MS: Readonly<Record<string, number>> = {
+  H: 3_600_000,
+  M: 60_000,
+  S: 1_000,
+  m: 1,
+  u: 1e-3,
+  n: 1e-6,
+};
 
 /** A `grpc-timeout` value clamped to the timer range; any other value (malformed ones too: the stack rejects them) unchanged. */
 export function clampGrpcTimeout(value: string): string {

@@ -11,7 +11,12 @@ import type { GrpcTransportOptions } from "@connectrpc/connect-node";
 import type { DescService, MessageInitShape, MessageShape } from "@bufbuild/protobuf";
 import type { ErrorRegistry } from "../errors/a2a-error.js";
 import { requestHeaders, type CallOptions, type ClientOptions } from "../client/call-options.js";
-import { checkedRequestMessage, clientRequestSettings, type ClientRequestSettings, type ClientServiceTables } from "../client/request-check.js";
+import {
+  checkedRequestMessage,
+  clientRequestSettings,
+  type ClientRequestSettings,
+  type ClientServiceTables,
+} from "../client/request-check.js";
 import type { OperationDescriptor } from "../protocol/operation.js";
 import { fromConnectError } from "./status.js";
 import type { StatusDetailSchemas } from "../grpc-wire/status-detail-schemas.js";
@@ -58,7 +63,13 @@ export class GrpcTransport implements A2ATransport {
   readonly #checks: ClientRequestSettings;
 
   /** `tables`: the service's REQUIRED table, checked before sending (the registry is the JSON bindings'). */
-  constructor(options: GrpcClientOptions, service: DescService, statusDetails: StatusDetailSchemas, errors: ErrorRegistry, tables?: ClientServiceTables) {
+  constructor(
+    options: GrpcClientOptions,
+    service: DescService,
+    statusDetails: StatusDetailSchemas,
+    errors: ErrorRegistry,
+    tables?: ClientServiceTables,
+  ) {
     this.#options = options;
     this.#errors = errors;
     this.#checks = clientRequestSettings(errors, tables, undefined);
@@ -87,15 +98,34 @@ export class GrpcTransport implements A2ATransport {
   }
 
   /** Calls a unary operation (in a CLIENT span when the client has `tracing`). */
-  unary<I extends OperationDescriptor>(operation: I, request: MessageInitShape<I["input"]>, options?: CallOptions): Promise<MessageShape<I["output"]>> {
+  unary<I extends OperationDescriptor>(
+    operation: I,
+    request: MessageInitShape<I["input"]>,
+    options?: CallOptions,
+  ): Promise<MessageShape<I["output"]>> {
     const tracing = this.#options.tracing;
     if (tracing === undefined) return this.#unary(operation, request, options);
-    const call = { operation, binding: "GRPC", version: this.#options.version ?? "1.0", url: this.#options.address, request };
-    return tracing.clientUnary(call, (headers) => this.#unary(operation, request, withTracingHeaders(options, headers)));
+    const call = {
+      operation,
+      binding: "GRPC",
+      version: this.#options.version ?? "1.0",
+      url: this.#options.address,
+      request,
+    };
+    return tracing.clientUnary(call, (headers) =>
+      this.#unary(operation, request, withTracingHeaders(options, headers)),
+    );
   }
 
-  async #unary<I extends OperationDescriptor>(operation: I, request: MessageInitShape<I["input"]>, options?: CallOptions): Promise<MessageShape<I["output"]>> {
-    const call = this.#client[this.#clientKey(operation)] as unknown as (req: unknown, opts: object) => Promise<MessageShape<I["output"]>>;
+  async #unary<I extends OperationDescriptor>(
+    operation: I,
+    request: MessageInitShape<I["input"]>,
+    options?: CallOptions,
+  ): Promise<MessageShape<I["output"]>> {
+    const call = this.#client[this.#clientKey(operation)] as unknown as (
+      req: unknown,
+      opts: object,
+    ) => Promise<MessageShape<I["output"]>>;
     try {
       return await call(this.#message(operation, request), this.#callOptions(options));
     } catch (e) {
@@ -104,15 +134,34 @@ export class GrpcTransport implements A2ATransport {
   }
 
   /** Calls a server-streaming operation; breaking out of the loop cancels the call. */
-  stream<I extends OperationDescriptor>(operation: I, request: MessageInitShape<I["input"]>, options?: CallOptions): AsyncGenerator<MessageShape<I["output"]>> {
+  stream<I extends OperationDescriptor>(
+    operation: I,
+    request: MessageInitShape<I["input"]>,
+    options?: CallOptions,
+  ): AsyncGenerator<MessageShape<I["output"]>> {
     const tracing = this.#options.tracing;
     if (tracing === undefined) return this.#stream(operation, request, options);
-    const call = { operation, binding: "GRPC", version: this.#options.version ?? "1.0", url: this.#options.address, request };
-    return tracing.clientStream(call, (headers) => this.#stream(operation, request, withTracingHeaders(options, headers)));
+    const call = {
+      operation,
+      binding: "GRPC",
+      version: this.#options.version ?? "1.0",
+      url: this.#options.address,
+      request,
+    };
+    return tracing.clientStream(call, (headers) =>
+      this.#stream(operation, request, withTracingHeaders(options, headers)),
+    );
   }
 
-  async *#stream<I extends OperationDescriptor>(operation: I, request: MessageInitShape<I["input"]>, options?: CallOptions): AsyncGenerator<MessageShape<I["output"]>> {
-    const call = this.#client[this.#clientKey(operation)] as unknown as (req: unknown, opts: object) => AsyncIterable<MessageShape<I["output"]>>;
+  async *#stream<I extends OperationDescriptor>(
+    operation: I,
+    request: MessageInitShape<I["input"]>,
+    options?: CallOptions,
+  ): AsyncGenerator<MessageShape<I["output"]>> {
+    const call = this.#client[this.#clientKey(operation)] as unknown as (
+      req: unknown,
+      opts: object,
+    ) => AsyncIterable<MessageShape<I["output"]>>;
     // Connect's stream does not cancel the call when the consumer stops reading (`break`): this
     // signal does, in `finally`, so the server's handler sees its signal abort (as on the HTTP bindings).
     const stop = new AbortController();
@@ -121,7 +170,10 @@ export class GrpcTransport implements A2ATransport {
     if (caller?.aborted === true) forward();
     else caller?.addEventListener("abort", forward, { once: true });
     try {
-      yield* call(this.#message(operation, request), { ...this.#callOptions(options), signal: stop.signal });
+      yield* call(this.#message(operation, request), {
+        ...this.#callOptions(options),
+        signal: stop.signal,
+      });
     } catch (e) {
       throw this.#error(e, options);
     } finally {
@@ -154,12 +206,19 @@ export class GrpcTransport implements A2ATransport {
     if (signal?.aborted === true && e.code === Code.Canceled) return signal.reason;
     // The caller's own deadline passed: the TimeoutError the HTTP clients throw (call-options.ts).
     const timeoutMs = options?.timeoutMs ?? this.#options.timeoutMs;
-    if (timeoutMs !== undefined && e.code === Code.DeadlineExceeded && e.details.length === 0) return new DOMException(`the call timed out after ${timeoutMs} ms`, "TimeoutError");
+    if (timeoutMs !== undefined && e.code === Code.DeadlineExceeded && e.details.length === 0)
+      return new DOMException(`the call timed out after ${timeoutMs} ms`, "TimeoutError");
     const err = fromConnectError(e, this.#schemas, this.#errors);
     // Not an A2A error (no ErrorInfo: a connection failure, a cut stream): the ConnectError (and through it the
     // socket's failure, e.g. ECONNREFUSED) as `cause`, as the HTTP clients keep fetch's; a failover client tells
     // "never sent" from "sent, then cut" by it.
-    if (err.cause === undefined && err.reason === "UNKNOWN" && err.spec.name === "A2AError") Object.defineProperty(err, "cause", { value: e, configurable: true, writable: true, enumerable: false });
+    if (err.cause === undefined && err.reason === "UNKNOWN" && err.spec.name === "A2AError")
+      Object.defineProperty(err, "cause", {
+        value: e,
+        configurable: true,
+        writable: true,
+        enumerable: false,
+      });
     return err;
   }
 }

@@ -13,7 +13,11 @@ import { isGrpcJsonCodec, refuseGrpcJsonCodec } from "./json-codecs.js";
 import { setRouterReadOptions } from "./request-guard.js";
 import { connectNodeAdapter, type ConnectNodeAdapterOptions } from "@connectrpc/connect-node";
 import { corsPolicy, type CorsOptions } from "../http/cors.js";
-import { DEFAULT_STALLED_WRITE_TIMEOUT_MS, writeBudgetOf, type NodeRequestListener } from "../http/node-adapter.js";
+import {
+  DEFAULT_STALLED_WRITE_TIMEOUT_MS,
+  writeBudgetOf,
+  type NodeRequestListener,
+} from "../http/node-adapter.js";
 import type { WriteBudget } from "../pipeline/write-budget.js";
 import { destroyWhenStalled } from "./stalled-response.js";
 
@@ -24,7 +28,9 @@ export interface ConnectHttpMountOptions {
   /** CORS (default: any origin, with Connect's and A2A's headers); `false` for none. */
   readonly cors?: CorsOptions | false | undefined;
   /** Connect adapter options: readMaxBytes (default 4 MiB here), maxTimeoutMs, interceptors, … */
-  readonly adapter?: Partial<Omit<ConnectNodeAdapterOptions, "routes" | "requestPathPrefix" | "fallback">> | undefined;
+  readonly adapter?:
+    | Partial<Omit<ConnectNodeAdapterOptions, "routes" | "requestPathPrefix" | "fallback">>
+    | undefined;
   /**
    * Serve gRPC-web with the JSON codec (`application/grpc-web+json`) as well: off by default, such
    * calls get 415 with INVALID_ARGUMENT (json-codecs.ts says why). The Connect protocol's JSON is served.
@@ -50,12 +56,21 @@ export interface ConnectHttpMountOptions {
  * A request listener serving `routes` (gRPC-web, Connect) under `options.prefix` and passing every
  * other request to `fallback` (the listener of the JSON-RPC/HTTP+JSON bindings and the card).
  */
-export function mountConnectRoutes(routes: ConnectNodeAdapterOptions["routes"], fallback: NodeRequestListener, options: ConnectHttpMountOptions): NodeRequestListener {
+export function mountConnectRoutes(
+  routes: ConnectNodeAdapterOptions["routes"],
+  fallback: NodeRequestListener,
+  options: ConnectHttpMountOptions,
+): NodeRequestListener {
   const prefix = options.prefix.replace(/\/+$/, "");
-  if (!prefix.startsWith("/")) throw new TypeError(`mountConnectRoutes: prefix must start with "/", got ${JSON.stringify(options.prefix)}`);
+  if (!prefix.startsWith("/"))
+    throw new TypeError(
+      `mountConnectRoutes: prefix must start with "/", got ${JSON.stringify(options.prefix)}`,
+    );
   const stalledWriteTimeoutMs = options.stalledWriteTimeoutMs ?? DEFAULT_STALLED_WRITE_TIMEOUT_MS;
   if (!Number.isFinite(stalledWriteTimeoutMs) || stalledWriteTimeoutMs < 0) {
-    throw new RangeError(`stalledWriteTimeoutMs must be a non-negative number of milliseconds (0: off), got ${stalledWriteTimeoutMs}`);
+    throw new RangeError(
+      `stalledWriteTimeoutMs must be a non-negative number of milliseconds (0: off), got ${stalledWriteTimeoutMs}`,
+    );
   }
   const budget = options.writeBudget ?? writeBudgetOf(fallback);
   const adapter = { readMaxBytes: DEFAULT_GRPC_READ_MAX_BYTES, ...options.adapter };
@@ -91,9 +106,11 @@ export function mountConnectRoutes(routes: ConnectNodeAdapterOptions["routes"], 
         res.end();
         return;
       }
-      for (const [name, value] of cors.responseHeaders(header("origin"))) res.setHeader(name, value);
+      for (const [name, value] of cors.responseHeaders(header("origin")))
+        res.setHeader(name, value);
     }
-    if (options.jsonCodecs !== true && isGrpcJsonCodec(req.headers["content-type"])) return refuseGrpcJsonCodec(req, res);
+    if (options.jsonCodecs !== true && isGrpcJsonCodec(req.headers["content-type"]))
+      return refuseGrpcJsonCodec(req, res);
     clampDeadlineHeaders(req.headers);
     // A client that stops reading does not hold the answer for good, nor more than the budget (stalled-response.ts).
     destroyWhenStalled(res, stalledWriteTimeoutMs, budget);

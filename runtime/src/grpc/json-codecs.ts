@@ -18,14 +18,19 @@ export function isGrpcJsonCodec(contentType: string | undefined): boolean {
 
 /** Answers a refused JSON-codec request: 415 with INVALID_ARGUMENT in a trailers-only gRPC(-web) response. */
 export function refuseGrpcJsonCodec(
-  req: { readonly headers: Readonly<Record<string, string | string[] | undefined>>; resume(): unknown },
+  req: {
+    readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+    resume(): unknown;
+  },
   res: { writeHead(status: number, headers: Record<string, string>): unknown; end(): unknown },
 ): void {
   const web = /^application\/grpc-web/i.test(String(req.headers["content-type"]));
   res.writeHead(415, {
     "content-type": web ? "application/grpc-web+proto" : "application/grpc",
     "grpc-status": "3",
-    "grpc-message": encodeURIComponent("unsupported content type: the A2A gRPC binding is protobuf (application/grpc, application/grpc-web)"),
+    "grpc-message": encodeURIComponent(
+      "unsupported content type: the A2A gRPC binding is protobuf (application/grpc, application/grpc-web)",
+    ),
   });
   res.end();
   // The request body, if any, is not read.

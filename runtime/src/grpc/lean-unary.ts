@@ -19,12 +19,26 @@
  * the adapter has interceptors, context values or a shutdown signal, or `grpc: false`.
  */
 import { MAX_TIMER_MS } from "../grpc-wire/timeout-header.js";
-import type { Http2SecureServer, Http2Server, IncomingHttpHeaders, ServerHttp2Stream } from "node:http2";
+import type {
+  Http2SecureServer,
+  Http2Server,
+  IncomingHttpHeaders,
+  ServerHttp2Stream,
+} from "node:http2";
 import { create, isMessage, type DescMethod, type Message } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { compressionNegotiate, createMethodSerializationLookup, validateReadWriteMaxBytes, type Compression } from "@connectrpc/connect/protocol";
+import {
+  compressionNegotiate,
+  createMethodSerializationLookup,
+  validateReadWriteMaxBytes,
+  type Compression,
+} from "@connectrpc/connect/protocol";
 import { parseTimeout, setTrailerStatus } from "@connectrpc/connect/protocol-grpc";
-import { compressionBrotli, compressionGzip, type ConnectNodeAdapterOptions } from "@connectrpc/connect-node";
+import {
+  compressionBrotli,
+  compressionGzip,
+  type ConnectNodeAdapterOptions,
+} from "@connectrpc/connect-node";
 import { LazyCallCancellation } from "../pipeline/call-abort.js";
 import { ServiceParameters, type HeaderSource } from "../pipeline/call-context.js";
 import type { RequestRefusals } from "./request-guard.js";
@@ -37,7 +51,11 @@ export interface LeanUnaryMethod {
   /** The answer to a response that cannot be encoded (the generic InternalError; `cause` logged). */
   encodeFailure(cause: unknown): ConnectError;
   /** Runs the pipeline and the handler; resolves the response and the a2a-extensions to echo, or rejects with the ConnectError to answer. */
-  call(request: Message, cancellation: LeanCancellation, parameters: ServiceParameters): Promise<{ response: Message; extensions: string | undefined }>;
+  call(
+    request: Message,
+    cancellation: LeanCancellation,
+    parameters: ServiceParameters,
+  ): Promise<{ response: Message; extensions: string | undefined }>;
 }
 
 /** Request path (`/<service>/<method>`) → method, per Connect router (filled by registerGrpcService). */
@@ -51,11 +69,20 @@ export function registerLeanUnary(router: object, method: LeanUnaryMethod): void
 }
 
 /** The lean methods registered on `router`, or undefined when the adapter's options need Connect's own pipeline on every call. */
-export function leanUnaryMethods(router: object | undefined, options: Partial<ConnectNodeAdapterOptions> | undefined): Map<string, LeanUnaryMethod> | undefined {
+export function leanUnaryMethods(
+  router: object | undefined,
+  options: Partial<ConnectNodeAdapterOptions> | undefined,
+): Map<string, LeanUnaryMethod> | undefined {
   if (router === undefined) return undefined;
   const methods = leanMethods.get(router);
   if (methods === undefined || methods.size === 0) return undefined;
-  if ((options?.interceptors?.length ?? 0) > 0 || options?.contextValues !== undefined || options?.shutdownSignal !== undefined || options?.grpc === false) return undefined;
+  if (
+    (options?.interceptors?.length ?? 0) > 0 ||
+    options?.contextValues !== undefined ||
+    options?.shutdownSignal !== undefined ||
+    options?.grpc === false
+  )
+    return undefined;
   return methods;
 }
 
@@ -132,10 +159,18 @@ const OK_TRAILERS = { "grpc-status": "0" };
  * node:http2 adds for the 'request' listener, Connect's adapter) is taken off and called for every stream
  * the lean path does not serve. Returns false (and changes nothing) when that listener cannot be found.
  */
-export function installLeanUnary(server: Http2Server | Http2SecureServer, methods: Map<string, LeanUnaryMethod>, options: Partial<ConnectNodeAdapterOptions> | undefined): boolean {
+export function installLeanUnary(
+  server: Http2Server | Http2SecureServer,
+  methods: Map<string, LeanUnaryMethod>,
+  options: Partial<ConnectNodeAdapterOptions> | undefined,
+): boolean {
   const compat = server.listeners("stream") as ((...args: unknown[]) => void)[];
   if (compat.length !== 1) return false;
-  const limits = validateReadWriteMaxBytes(options?.readMaxBytes, options?.writeMaxBytes, options?.compressMinBytes);
+  const limits = validateReadWriteMaxBytes(
+    options?.readMaxBytes,
+    options?.writeMaxBytes,
+    options?.compressMinBytes,
+  );
   const settings: LeanSettings = {
     ...limits,
     maxTimeoutMs: options?.maxTimeoutMs ?? Number.MAX_SAFE_INTEGER,
@@ -144,21 +179,39 @@ export function installLeanUnary(server: Http2Server | Http2SecureServer, method
   };
   const prepared = new Map<string, PreparedMethod>();
   for (const [path, lean] of methods) {
-    const serialization = createMethodSerializationLookup(lean.method, options?.binaryOptions, options?.jsonOptions, limits);
+    const serialization = createMethodSerializationLookup(
+      lean.method,
+      options?.binaryOptions,
+      options?.jsonOptions,
+      limits,
+    );
     const input = serialization.getI(true);
     const output = serialization.getO(true);
-    prepared.set(path, { lean, parse: (bytes) => input.parse(bytes) as Message, serialize: (message) => output.serialize(message) });
+    prepared.set(path, {
+      lean,
+      parse: (bytes) => input.parse(bytes) as Message,
+      serialize: (message) => output.serialize(message),
+    });
   }
   const connect = compat[0]!;
   server.removeListener("stream", connect);
-  server.on("stream", function (this: unknown, stream: ServerHttp2Stream, headers: IncomingHttpHeaders, ...rest: unknown[]) {
-    const method = headers[":method"] === "POST" ? prepared.get(headers[":path"] ?? "") : undefined;
-    if (method === undefined || !plainGrpc(headers)) {
-      connect.call(this, stream, headers, ...rest);
-      return;
-    }
-    serve(method, settings, stream, headers);
-  });
+  server.on(
+    "stream",
+    function (
+      this: unknown,
+      stream: ServerHttp2Stream,
+      headers: IncomingHttpHeaders,
+      ...rest: unknown[]
+    ) {
+      const method =
+        headers[":method"] === "POST" ? prepared.get(headers[":path"] ?? "") : undefined;
+      if (method === undefined || !plainGrpc(headers)) {
+        connect.call(this, stream, headers, ...rest);
+        return;
+      }
+      serve(method, settings, stream, headers);
+    },
+  );
   return true;
 }
 
@@ -171,19 +224,36 @@ function plainGrpc(headers: IncomingHttpHeaders): boolean {
 }
 
 /** One lean unary call: read the request (envelope checks as Connect's), run the method, answer. */
-function serve(method: PreparedMethod, settings: LeanSettings, stream: ServerHttp2Stream, headers: IncomingHttpHeaders): void {
+function serve(
+  method: PreparedMethod,
+  settings: LeanSettings,
+  stream: ServerHttp2Stream,
+  headers: IncomingHttpHeaders,
+): void {
   const cancellation = new LeanCancellation();
   let answered = false;
   let timer: NodeJS.Timeout | undefined;
-  const negotiated = compressionNegotiate(settings.acceptCompression as Compression[], null, stringHeader(headers["grpc-accept-encoding"]), "grpc-accept-encoding");
+  const negotiated = compressionNegotiate(
+    settings.acceptCompression as Compression[],
+    null,
+    stringHeader(headers["grpc-accept-encoding"]),
+    "grpc-accept-encoding",
+  );
   const responseCompression = negotiated.response;
 
-  const respond = (extra: Record<string, string> | undefined, body: Uint8Array | undefined, trailers: Record<string, string>) => {
+  const respond = (
+    extra: Record<string, string> | undefined,
+    body: Uint8Array | undefined,
+    trailers: Record<string, string>,
+  ) => {
     if (answered) return;
     answered = true;
     if (timer !== undefined) clearTimeout(timer);
     if (stream.destroyed || stream.closed) return;
-    const responseHeaders: Record<string, string | number> = { ":status": 200, "content-type": CONTENT_TYPE };
+    const responseHeaders: Record<string, string | number> = {
+      ":status": 200,
+      "content-type": CONTENT_TYPE,
+    };
     if (responseCompression !== null) responseHeaders["grpc-encoding"] = responseCompression.name;
     if (extra !== undefined) Object.assign(responseHeaders, extra);
     try {
@@ -201,7 +271,10 @@ function serve(method: PreparedMethod, settings: LeanSettings, stream: ServerHtt
     }
   };
   const fail = (error: unknown) => {
-    const err = error instanceof ConnectError ? error : new ConnectError("internal error", Code.Internal, undefined, undefined, error);
+    const err =
+      error instanceof ConnectError
+        ? error
+        : new ConnectError("internal error", Code.Internal, undefined, undefined, error);
     const trailers = new Headers();
     setTrailerStatus(trailers, err);
     const out: Record<string, string> = {};
@@ -247,7 +320,12 @@ function serve(method: PreparedMethod, settings: LeanSettings, stream: ServerHtt
       if (length > settings.readMaxBytes) {
         stream.off("data", onData);
         stream.off("end", onEnd);
-        fail(new ConnectError(`message size ${length} is larger than configured readMaxBytes ${settings.readMaxBytes}`, Code.ResourceExhausted));
+        fail(
+          new ConnectError(
+            `message size ${length} is larger than configured readMaxBytes ${settings.readMaxBytes}`,
+            Code.ResourceExhausted,
+          ),
+        );
         return;
       }
       nextPrefix += 5 + length;
@@ -266,13 +344,17 @@ function serve(method: PreparedMethod, settings: LeanSettings, stream: ServerHtt
       .call(request, cancellation, ServiceParameters.fromHeaders(new StreamHeaders(headers)))
       .then(async ({ response, extensions }) => {
         if (answered) return;
-        const message = isMessage(response, method.lean.method.output) ? response : create(method.lean.method.output, response as never);
+        const message = isMessage(response, method.lean.method.output)
+          ? response
+          : create(method.lean.method.output, response as never);
         let bytes: Uint8Array;
         try {
           bytes = method.serialize(message);
         } catch (e) {
           // A ConnectError over writeMaxBytes is Connect's own answer; anything else is the handler's message that does not encode.
-          throw e instanceof ConnectError && e.code === Code.ResourceExhausted ? e : method.lean.encodeFailure(e);
+          throw e instanceof ConnectError && e.code === Code.ResourceExhausted
+            ? e
+            : method.lean.encodeFailure(e);
         }
         let flags = 0;
         if (responseCompression !== null && bytes.byteLength >= settings.compressMinBytes) {
@@ -283,7 +365,11 @@ function serve(method: PreparedMethod, settings: LeanSettings, stream: ServerHtt
         frame[0] = flags;
         frame.writeUInt32BE(bytes.byteLength, 1);
         frame.set(bytes, 5);
-        respond(extensions === undefined ? undefined : { "a2a-extensions": extensions }, frame, OK_TRAILERS);
+        respond(
+          extensions === undefined ? undefined : { "a2a-extensions": extensions },
+          frame,
+          OK_TRAILERS,
+        );
       }, fail)
       .catch(fail);
   };
@@ -301,12 +387,21 @@ function single(method: PreparedMethod, body: Buffer): Message {
     if (body.length - at - 5 < length) break; // incomplete
     if ((flags & 0x01) === 0x01) throw method.lean.refusals.compressed("grpc-encoding");
     const message = parse(method, body.subarray(at + 5, at + 5 + length));
-    if (first !== undefined) throw new ConnectError("protocol error: received extra input message for unary method", Code.Unimplemented);
+    if (first !== undefined)
+      throw new ConnectError(
+        "protocol error: received extra input message for unary method",
+        Code.Unimplemented,
+      );
     first = message;
     at += 5 + length;
   }
-  if (at < body.length) throw new ConnectError("protocol error: incomplete envelope", Code.InvalidArgument);
-  if (first === undefined) throw new ConnectError("protocol error: missing input message for unary method", Code.Unimplemented);
+  if (at < body.length)
+    throw new ConnectError("protocol error: incomplete envelope", Code.InvalidArgument);
+  if (first === undefined)
+    throw new ConnectError(
+      "protocol error: missing input message for unary method",
+      Code.Unimplemented,
+    );
   return first;
 }
 

@@ -14,7 +14,12 @@ import { installLeanUnary, leanUnaryMethods } from "./lean-unary.js";
 import { clampDeadlineHeaders } from "../grpc-wire/timeout-header.js";
 import { isGrpcJsonCodec, refuseGrpcJsonCodec } from "./json-codecs.js";
 import { DEFAULT_HANDSHAKE_TIMEOUT_MS, guardHttp2Sessions } from "../grpc-wire/session-guard.js";
-import { maxConcurrentStreamsOf, sessionTimeouts, type GrpcEndpoint, type GrpcListenOptions } from "../grpc-wire/listen-options.js";
+import {
+  maxConcurrentStreamsOf,
+  sessionTimeouts,
+  type GrpcEndpoint,
+  type GrpcListenOptions,
+} from "../grpc-wire/listen-options.js";
 
 /**
  * Starts an HTTP/2 server for the given Connect routes. The unary methods registered by
@@ -25,7 +30,10 @@ import { maxConcurrentStreamsOf, sessionTimeouts, type GrpcEndpoint, type GrpcLi
  * `goawayGraceMs`; the connection limits (`maxConcurrentStreams`, `handshakeTimeoutMs`, `idleTimeoutMs`,
  * `requestMessageTimeoutMs`, `stalledWriteTimeoutMs`) and the write budget (`maxPendingWriteBytes` or `writeBudget`) apply.
  */
-export async function listenGrpc(routes: ConnectNodeAdapterOptions["routes"], options?: GrpcListenOptions): Promise<GrpcEndpoint> {
+export async function listenGrpc(
+  routes: ConnectNodeAdapterOptions["routes"],
+  options?: GrpcListenOptions,
+): Promise<GrpcEndpoint> {
   let router: ConnectRouter | undefined;
   const adapter = { readMaxBytes: DEFAULT_GRPC_READ_MAX_BYTES, ...options?.adapter };
   const withReflection = (r: ConnectRouter) => {
@@ -35,14 +43,32 @@ export async function listenGrpc(routes: ConnectNodeAdapterOptions["routes"], op
     routes?.(r);
     if (options?.reflection === true) registerGrpcReflection(r);
   };
-  const connect = connectNodeAdapter({ fallback: unknownMethod, ...adapter, routes: withReflection });
-  const handler: typeof connect = options?.jsonCodecs === true ? connect : (req, res) => (isGrpcJsonCodec(req.headers["content-type"]) ? refuseGrpcJsonCodec(req, res) : connect(req, res));
+  const connect = connectNodeAdapter({
+    fallback: unknownMethod,
+    ...adapter,
+    routes: withReflection,
+  });
+  const handler: typeof connect =
+    options?.jsonCodecs === true
+      ? connect
+      : (req, res) =>
+          isGrpcJsonCodec(req.headers["content-type"])
+            ? refuseGrpcJsonCodec(req, res)
+            : connect(req, res);
   const settings = { maxConcurrentStreams: maxConcurrentStreamsOf(options) };
   // TLS: the TLS handshake gets the same bound as the HTTP/2 one (node:tls's default is 120 s).
   const handshakeTimeout = options?.handshakeTimeoutMs ?? DEFAULT_HANDSHAKE_TIMEOUT_MS;
   const server =
     options?.tls !== undefined
-      ? createSecureServer({ ...options.tls, allowHTTP1: true, settings, ...(handshakeTimeout > 0 ? { handshakeTimeout } : {}) }, handler)
+      ? createSecureServer(
+          {
+            ...options.tls,
+            allowHTTP1: true,
+            settings,
+            ...(handshakeTimeout > 0 ? { handshakeTimeout } : {}),
+          },
+          handler,
+        )
       : createServer({ settings }, handler);
   // Plain gRPC unary calls of the A2A service skip Connect's per-call pipeline (lean-unary.ts); everything else is Connect's.
   const lean = leanUnaryMethods(router, adapter);
@@ -92,7 +118,11 @@ export async function listenGrpc(routes: ConnectNodeAdapterOptions["routes"], op
 const unknownMethod: NonNullable<ConnectNodeAdapterOptions["fallback"]> = (req, res) => {
   const type = String(req.headers["content-type"] ?? "").toLowerCase();
   if (type.startsWith("application/grpc") && !type.startsWith("application/grpc-web")) {
-    res.writeHead(200, { "content-type": "application/grpc", "grpc-status": "12", "grpc-message": encodeURIComponent(`unknown method ${req.url ?? ""}`.slice(0, 200)) });
+    res.writeHead(200, {
+      "content-type": "application/grpc",
+      "grpc-status": "12",
+      "grpc-message": encodeURIComponent(`unknown method ${req.url ?? ""}`.slice(0, 200)),
+    });
   } else {
     res.writeHead(404);
   }

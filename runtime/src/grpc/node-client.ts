@@ -5,12 +5,19 @@
  */
 import type { Transport } from "@connectrpc/connect";
 import { createGrpcTransport } from "@connectrpc/connect-node";
-import { GrpcTransport as BrowserSafeGrpcTransport, grpcBaseUrl, type GrpcClientOptions } from "./client.js";
+import {
+  GrpcTransport as BrowserSafeGrpcTransport,
+  grpcBaseUrl,
+  type GrpcClientOptions,
+} from "./client.js";
 
 /** Calls A2A operations over gRPC; statuses come back as the generated error classes. Without `transport`, gRPC over HTTP/2 to `address`. */
 export class GrpcTransport extends BrowserSafeGrpcTransport {
   /** Connect's gRPC transport to `options.address` (h2c, or TLS for https:// and port 443), with `transportOptions`. */
   protected override defaultTransport(options: GrpcClientOptions): Transport {
-    return createGrpcTransport({ baseUrl: grpcBaseUrl(options.address, options.tls), ...options.transportOptions });
+    return createGrpcTransport({
+      baseUrl: grpcBaseUrl(options.address, options.tls),
+      ...options.transportOptions,
+    });
   }
 }

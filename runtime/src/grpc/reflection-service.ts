@@ -18,8 +18,15 @@ import { reflectionFilesOf } from "./reflection-files.js";
  * error details (google.rpc.ErrorInfo, BadRequest, Status) of the A2A services registered on the
  * router (registerGrpcService), so that clients decode `grpc-status-details-bin`.
  */
-export function registerGrpcReflection(router: ConnectRouter, services?: readonly DescService[], files: readonly DescFile[] = []): void {
-  const index = new ReflectionIndex(services ?? [...new Set(router.handlers.map((h) => h.service))], [...files, ...reflectionFilesOf(router)]);
+export function registerGrpcReflection(
+  router: ConnectRouter,
+  services?: readonly DescService[],
+  files: readonly DescFile[] = [],
+): void {
+  const index = new ReflectionIndex(
+    services ?? [...new Set(router.handlers.map((h) => h.service))],
+    [...files, ...reflectionFilesOf(router)],
+  );
   router.service(ServerReflection, {
     async *serverReflectionInfo(requests) {
       for await (const request of requests) yield index.answer(request);

@@ -18,9 +18,18 @@
  * (sizes over readMaxBytes, incomplete envelopes, unknown compressions) is left to it. The price: such
  * calls decode their request twice (the lean path, plain gRPC unary calls, checks while parsing).
  */
-import { fromBinary, type BinaryReadOptions, type DescMessage, type DescService } from "@bufbuild/protobuf";
+import {
+  fromBinary,
+  type BinaryReadOptions,
+  type DescMessage,
+  type DescService,
+} from "@bufbuild/protobuf";
 import type { ConnectError, ConnectRouter } from "@connectrpc/connect";
-import type { Compression, UniversalHandler, UniversalServerRequest } from "@connectrpc/connect/protocol";
+import type {
+  Compression,
+  UniversalHandler,
+  UniversalServerRequest,
+} from "@connectrpc/connect/protocol";
 import { compressionBrotli, compressionGzip } from "@connectrpc/connect-node";
 import { DEFAULT_GRPC_READ_MAX_BYTES } from "../grpc-wire/limits.js";
 
@@ -64,8 +73,16 @@ const FRAMINGS: Readonly<Record<string, Framing>> = {
   "application/grpc-web+proto": GRPC,
   "application/grpc+json": { ...GRPC, json: true },
   "application/grpc-web+json": { ...GRPC, json: true },
-  "application/connect+proto": { enveloped: true, json: false, encodingHeader: "connect-content-encoding" },
-  "application/connect+json": { enveloped: true, json: true, encodingHeader: "connect-content-encoding" },
+  "application/connect+proto": {
+    enveloped: true,
+    json: false,
+    encodingHeader: "connect-content-encoding",
+  },
+  "application/connect+json": {
+    enveloped: true,
+    json: true,
+    encodingHeader: "connect-content-encoding",
+  },
   "application/proto": { enveloped: false, json: false, encodingHeader: "content-encoding" },
   "application/json": { enveloped: false, json: true, encodingHeader: "content-encoding" },
 };
@@ -73,13 +90,19 @@ const FRAMINGS: Readonly<Record<string, Framing>> = {
 const CHARSET = /;\s?charset=utf-?8$/;
 
 function framingOf(contentType: string | null): Framing | undefined {
-  return contentType === null ? undefined : FRAMINGS[contentType.toLowerCase().replace(CHARSET, "")];
+  return contentType === null
+    ? undefined
+    : FRAMINGS[contentType.toLowerCase().replace(CHARSET, "")];
 }
 
 const guarded = new WeakSet<UniversalHandler>();
 
 /** Wraps the handlers of `service` in `router.handlers` (see the file comment). Call it right after registering the service. */
-export function guardRequestMessages(router: ConnectRouter, service: DescService, refusals: RequestRefusals): void {
+export function guardRequestMessages(
+  router: ConnectRouter,
+  service: DescService,
+  refusals: RequestRefusals,
+): void {
   const options = readOptions.get(router) ?? {};
   const settings: CheckSettings = {
     readMaxBytes: options.readMaxBytes ?? DEFAULT_GRPC_READ_MAX_BYTES,
@@ -92,12 +115,24 @@ export function guardRequestMessages(router: ConnectRouter, service: DescService
     const handler = handlers[i]!;
     if (handler.service !== service || guarded.has(handler)) continue;
     const input = handler.method.input;
-    const wrapped: UniversalHandler = Object.assign(function guardedHandler(request: UniversalServerRequest) {
-      const framing = request.method === "POST" ? framingOf(request.header.get("content-type")) : undefined;
+    const wrapped: UniversalHandler = Object.assign(function guardedHandler(
+      request: UniversalServerRequest,
+    ) {
+      const framing =
+        request.method === "POST" ? framingOf(request.header.get("content-type")) : undefined;
       const body = request.body;
-      if (framing === undefined || typeof body !== "object" || body === null || !(Symbol.asyncIterator in body)) return handler(request);
+      if (
+        framing === undefined ||
+        typeof body !== "object" ||
+        body === null ||
+        !(Symbol.asyncIterator in body)
+      )
+        return handler(request);
       const encoding = request.header.get(framing.encodingHeader);
-      return handler({ ...request, body: checkedBody(body as AsyncIterable<Uint8Array>, input, framing, encoding, settings) });
+      return handler({
+        ...request,
+        body: checkedBody(body as AsyncIterable<Uint8Array>, input, framing, encoding, settings),
+      });
     }, handler);
     guarded.add(wrapped);
     handlers[i] = wrapped;
@@ -116,7 +151,13 @@ interface CheckSettings {
  * complete (at most readMaxBytes; a longer one is left to Connect's own limit), then decoded; a
  * message that does not decode, or is flagged compressed without a compression named, throws.
  */
-async function* checkedBody(body: AsyncIterable<Uint8Array>, input: DescMessage, framing: Framing, encoding: string | null, settings: CheckSettings): AsyncGenerator<Uint8Array> {
+async function* checkedBody(
+  body: AsyncIterable<Uint8Array>,
+  input: DescMessage,
+  framing: Framing,
+  encoding: string | null,
+  settings: CheckSettings,
+): AsyncGenerator<Uint8Array> {
   const { enveloped, encodingHeader } = framing;
   const held: Uint8Array[] = [];
   let size = 0;
@@ -135,12 +176,19 @@ async function* checkedBody(body: AsyncIterable<Uint8Array>, input: DescMessage,
       if (length < 0) {
         const prefix = joined(held, size).subarray(0, 5);
         compressed = (prefix[0]! & 0x01) === 0x01;
-        if (compressed && (encoding === null || encoding === "" || encoding === "identity")) throw settings.refusals.compressed(encodingHeader);
+        if (compressed && (encoding === null || encoding === "" || encoding === "identity"))
+          throw settings.refusals.compressed(encodingHeader);
         length = new DataView(prefix.buffer, prefix.byteOffset, 5).getUint32(1);
         if (length > settings.readMaxBytes) checking = false;
       }
       if (checking && size >= 5 + length) {
-        await check(joined(held, size).subarray(5, 5 + length), compressed ? encoding : null, input, framing.json, settings);
+        await check(
+          joined(held, size).subarray(5, 5 + length),
+          compressed ? encoding : null,
+          input,
+          framing.json,
+          settings,
+        );
         checking = false;
       }
     } else if (!enveloped && size > settings.readMaxBytes) {
@@ -153,13 +201,26 @@ async function* checkedBody(body: AsyncIterable<Uint8Array>, input: DescMessage,
   }
   if (checking) {
     // The end of the body: a Connect unary message (the whole body) is complete; an incomplete envelope is Connect's to answer.
-    if (!enveloped) await check(joined(held, size), encoding === "identity" ? null : encoding, input, framing.json, settings);
+    if (!enveloped)
+      await check(
+        joined(held, size),
+        encoding === "identity" ? null : encoding,
+        input,
+        framing.json,
+        settings,
+      );
     yield* held;
   }
 }
 
 /** Throws the refusal when `bytes` (compressed with `encoding`, or not; protobuf binary, or ProtoJSON) do not decode as `input`. */
-async function check(bytes: Uint8Array, encoding: string | null, input: DescMessage, json: boolean, settings: CheckSettings): Promise<void> {
+async function check(
+  bytes: Uint8Array,
+  encoding: string | null,
+  input: DescMessage,
+  json: boolean,
+  settings: CheckSettings,
+): Promise<void> {
   let message = bytes;
   if (encoding !== null && encoding !== "") {
     const compression = settings.compressions.find((c) => c.name === encoding);

@@ -8,7 +8,14 @@
  * the generic InternalError, the text only logged. The price is a second encoding of every response
  * on Connect's own paths (gRPC-web, the Connect protocol, streams; the lean path encodes once).
  */
-import { create, isMessage, toBinary, toJson, type DescMessage, type Message } from "@bufbuild/protobuf";
+import {
+  create,
+  isMessage,
+  toBinary,
+  toJson,
+  type DescMessage,
+  type Message,
+} from "@bufbuild/protobuf";
 
 /** The JSON codecs: the Connect protocol's `application/json` and `application/connect+json`, gRPC and gRPC-web with `+json`. */
 const JSON_CODEC = /^application\/(?:(?:connect|grpc|grpc-web)\+)?json\s*(?:;|$)/i;

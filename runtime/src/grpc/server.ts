@@ -13,26 +13,54 @@ import { ServiceParameters, type CallContext } from "../pipeline/call-context.js
 import type { OperationDescriptor } from "../protocol/operation.js";
 import { findMissingFields } from "../pipeline/required-fields.js";
 import { formatExtensions } from "../pipeline/service-parameters.js";
-import { checkRequestLimits, dispatchCall, establishContext, internalError, resolveServerOptions, type PipelineSettings } from "../pipeline/server-pipeline.js";
+import {
+  checkRequestLimits,
+  dispatchCall,
+  establishContext,
+  internalError,
+  resolveServerOptions,
+  type PipelineSettings,
+} from "../pipeline/server-pipeline.js";
 import type { GrpcServerOptions, GrpcServiceDefinition } from "../grpc-wire/service-definition.js";
 import { toConnectError } from "./status.js";
 import { registerLeanUnary } from "./lean-unary.js";
 import { guardRequestMessages, type RequestRefusals } from "./request-guard.js";
-import { compressedWithoutEncoding, jsonRequestError, undecodableRequest } from "../grpc-wire/request-errors.js";
+import {
+  compressedWithoutEncoding,
+  jsonRequestError,
+  undecodableRequest,
+} from "../grpc-wire/request-errors.js";
 import { answersInJson, encodableResponse } from "./response-check.js";
 import { addReflectionFiles } from "./reflection-files.js";
 import type { CallCancellation } from "../pipeline/call-abort.js";
 import { ownEntry } from "../protojson/own-json.js";
 
 /** Registers the A2A service on a Connect router. */
-export function registerGrpcService<Principal>(router: ConnectRouter, definition: GrpcServiceDefinition<Principal>, options?: GrpcServerOptions<Principal>): void {
+export function registerGrpcService<Principal>(
+  router: ConnectRouter,
+  definition: GrpcServiceDefinition<Principal>,
+  options?: GrpcServerOptions<Principal>,
+): void {
   const settings = resolveServerOptions(options, definition.errors, definition.registry);
   const challenge = options?.authChallenge ?? "Bearer";
   const refusals: RequestRefusals = {
-    undecodable: (input, cause) => toConnectError(undecodableRequest(definition.errors, input.typeName, cause), definition.statusDetails),
-    compressed: (header) => toConnectError(compressedWithoutEncoding(definition.errors, header), definition.statusDetails),
+    undecodable: (input, cause) =>
+      toConnectError(
+        undecodableRequest(definition.errors, input.typeName, cause),
+        definition.statusDetails,
+      ),
+    compressed: (header) =>
+      toConnectError(
+        compressedWithoutEncoding(definition.errors, header),
+        definition.statusDetails,
+      ),
     json: (input, bytes) => {
-      const refusal = jsonRequestError(definition.errors, settings.limits.maxJsonDepth, input, bytes);
+      const refusal = jsonRequestError(
+        definition.errors,
+        settings.limits.maxJsonDepth,
+        input,
+        bytes,
+      );
       return refusal === undefined ? undefined : toConnectError(refusal, definition.statusDetails);
     },
   };
@@ -54,12 +82,26 @@ export function registerGrpcService<Principal>(router: ConnectRouter, definition
     if (operation.kind === "unary") {
       impl[method.localName] = async (request: Message, ctx: HandlerContext) => {
         try {
-          const context = await prepare(settings, definition, operation, request, new ServiceParameters(ctx.requestHeader), ctx.signal);
+          const context = await prepare(
+            settings,
+            definition,
+            operation,
+            request,
+            new ServiceParameters(ctx.requestHeader),
+            ctx.signal,
+          );
           // A call already cancelled or past its deadline starts no work nobody waits for.
           ctx.signal.throwIfAborted();
-          const response = await untilAborted(dispatchCall(settings, definition, operation, request, context) as Promise<Message>, ctx.signal);
+          const response = await untilAborted(
+            dispatchCall(settings, definition, operation, request, context) as Promise<Message>,
+            ctx.signal,
+          );
           // One Connect could not encode is the handler's failure, not Connect's text (response-check.ts).
-          const encodable = encodableResponse(method.output, response, answersInJson(ctx.requestHeader.get("content-type")));
+          const encodable = encodableResponse(
+            method.output,
+            response,
+            answersInJson(ctx.requestHeader.get("content-type")),
+          );
           echoExtensions(context, ctx);
           return encodable;
         } catch (e) {
@@ -70,13 +112,29 @@ export function registerGrpcService<Principal>(router: ConnectRouter, definition
       registerLeanUnary(router, {
         method,
         refusals,
-        encodeFailure: (cause) => toConnectError(internalError(settings, operation.name, cause), definition.statusDetails),
+        encodeFailure: (cause) =>
+          toConnectError(internalError(settings, operation.name, cause), definition.statusDetails),
         async call(request, cancellation, parameters) {
           try {
-            const context = await prepare(settings, definition, operation, request, parameters, cancellation);
+            const context = await prepare(
+              settings,
+              definition,
+              operation,
+              request,
+              parameters,
+              cancellation,
+            );
             if (cancellation.reason !== undefined) throw cancellation.reason;
-            const response = await cancellation.race(dispatchCall(settings, definition, operation, request, context) as Promise<Message>);
-            return { response, extensions: context.activatedExtensions.size > 0 ? formatExtensions(context.activatedExtensions) : undefined };
+            const response = await cancellation.race(
+              dispatchCall(settings, definition, operation, request, context) as Promise<Message>,
+            );
+            return {
+              response,
+              extensions:
+                context.activatedExtensions.size > 0
+                  ? formatExtensions(context.activatedExtensions)
+                  : undefined,
+            };
           } catch (e) {
             throw (
               cancellation.reason ??
@@ -93,9 +151,22 @@ export function registerGrpcService<Principal>(router: ConnectRouter, definition
         let events: AsyncIterable<Message>;
         let context: CallContext<Principal>;
         try {
-          context = await prepare(settings, definition, operation, request, new ServiceParameters(ctx.requestHeader), ctx.signal);
+          context = await prepare(
+            settings,
+            definition,
+            operation,
+            request,
+            new ServiceParameters(ctx.requestHeader),
+            ctx.signal,
+          );
           ctx.signal.throwIfAborted();
-          events = dispatchCall(settings, definition, operation, request, context) as AsyncIterable<Message>;
+          events = dispatchCall(
+            settings,
+            definition,
+            operation,
+            request,
+            context,
+          ) as AsyncIterable<Message>;
         } catch (e) {
           throw fail(e, ctx);
         }
@@ -106,7 +177,11 @@ export function registerGrpcService<Principal>(router: ConnectRouter, definition
         const stop = () => {
           if (done) return;
           done = true;
-          iterator.return?.().catch((e: unknown) => settings.logger.error(`${operation.name}: stream clean-up failed`, e));
+          iterator
+            .return?.()
+            .catch((e: unknown) =>
+              settings.logger.error(`${operation.name}: stream clean-up failed`, e),
+            );
         };
         // While this generator waits at a `yield` for Connect to write an event, an abort does not reach it: a
         // stream reset under a write that never completes (a peer that stopped reading) leaves Connect waiting
@@ -135,9 +210,16 @@ export function registerGrpcService<Principal>(router: ConnectRouter, definition
     }
   }
   // The Connect protocol's JSON (and the JSON codecs, when allowed) reads and writes Any and extensions by the registry.
-  router.service(definition.service, impl as never, settings.registry === undefined ? undefined : { jsonOptions: { registry: settings.registry } });
+  router.service(
+    definition.service,
+    impl as never,
+    settings.registry === undefined ? undefined : { jsonOptions: { registry: settings.registry } },
+  );
   // Reflection serves the error details' files too, so that clients decode grpc-status-details-bin.
-  addReflectionFiles(router, [definition.statusDetails.errorInfo, definition.statusDetails.badRequest]);
+  addReflectionFiles(router, [
+    definition.statusDetails.errorInfo,
+    definition.statusDetails.badRequest,
+  ]);
   // Request messages that do not decode (or are flagged compressed with no compression named) get the A2A answer (request-guard.ts).
   guardRequestMessages(router, definition.service, refusals);
 }
@@ -161,9 +243,13 @@ async function prepare<Principal>(
   });
   const violations = findMissingFields(definition.requestFields, operation.input.typeName, request);
   if (violations.length > 0) {
-    throw new A2AError(definition.errors.InvalidParamsError, `Invalid parameters: ${violations.map((v) => v.description).join("; ")}`, {
-      fieldViolations: violations,
-    });
+    throw new A2AError(
+      definition.errors.InvalidParamsError,
+      `Invalid parameters: ${violations.map((v) => v.description).join("; ")}`,
+      {
+        fieldViolations: violations,
+      },
+    );
   }
   checkRequestLimits(definition.errors, settings.limits, operation.input, request);
   return context;
@@ -197,5 +283,6 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
 }
 
 function echoExtensions(context: CallContext<unknown>, ctx: HandlerContext): void {
-  if (context.activatedExtensions.size > 0) ctx.responseHeader.set("a2a-extensions", formatExtensions(context.activatedExtensions));
+  if (context.activatedExtensions.size > 0)
+    ctx.responseHeader.set("a2a-extensions", formatExtensions(context.activatedExtensions));
 }

@@ -10,9 +10,20 @@
  * (that would write bigint/enum/oneof shapes a client cannot read).
  */
 import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
-import type { UniversalBufferedResponse, UniversalHandler, UniversalRequest, UniversalResponse } from "./universal.js";
+import type {
+  UniversalBufferedResponse,
+  UniversalHandler,
+  UniversalRequest,
+  UniversalResponse,
+} from "./universal.js";
 import { signAgentCard, type SignAgentCardOptions } from "../card-signature/index.js";
-import { AGENT_CARD_WELL_KNOWN_PATH, CONNECT_PROTOCOL_BINDING, GRPC_WEB_PROTOCOL_BINDING, grpcHostPort, type A2ABindingName } from "../protocol/discovery.js";
+import {
+  AGENT_CARD_WELL_KNOWN_PATH,
+  CONNECT_PROTOCOL_BINDING,
+  GRPC_WEB_PROTOCOL_BINDING,
+  grpcHostPort,
+  type A2ABindingName,
+} from "../protocol/discovery.js";
 
 // The well-known path, the binding names and the gRPC address forms are shared with the
 // client side (agent-client.ts), which is emitted even without the HTTP bindings.
@@ -69,12 +80,19 @@ export function serveAgentCard(card: JsonValue, options?: ServeAgentCardOptions)
   const cors = options?.cors ?? true;
   const corsHeaders: [string, string][] = [];
   if (cors === true) corsHeaders.push(["access-control-allow-origin", "*"]);
-  else if (cors !== false) corsHeaders.push(["access-control-allow-origin", cors.origin], ["vary", "Origin"]);
+  else if (cors !== false)
+    corsHeaders.push(["access-control-allow-origin", cors.origin], ["vary", "Origin"]);
   // HTTP dates have whole seconds: the comparison is on the header's own value.
-  const lastModifiedS = options?.lastModified === undefined ? undefined : Math.floor(options.lastModified.getTime() / 1000);
-  if (lastModifiedS !== undefined && !Number.isFinite(lastModifiedS)) throw new TypeError("serveAgentCard: lastModified must be a valid Date");
+  const lastModifiedS =
+    options?.lastModified === undefined
+      ? undefined
+      : Math.floor(options.lastModified.getTime() / 1000);
+  if (lastModifiedS !== undefined && !Number.isFinite(lastModifiedS))
+    throw new TypeError("serveAgentCard: lastModified must be a valid Date");
   /** The 200 and 304 answers for the card `served`: the body and its ETag. */
-  const prepare = (served: JsonObject): { etag: string; ok: UniversalBufferedResponse; notModified: UniversalBufferedResponse } => {
+  const prepare = (
+    served: JsonObject,
+  ): { etag: string; ok: UniversalBufferedResponse; notModified: UniversalBufferedResponse } => {
     const body = new TextEncoder().encode(JSON.stringify(served));
     const etag = `"${base64Url(sha256(body))}"`;
     const cacheHeaders: [string, string][] = [
@@ -83,7 +101,8 @@ export function serveAgentCard(card: JsonValue, options?: ServeAgentCardOptions)
       ...corsHeaders,
       ...(cors === false ? [] : [["access-control-expose-headers", "ETag"] as [string, string]]),
     ];
-    if (lastModifiedS !== undefined) cacheHeaders.push(["last-modified", new Date(lastModifiedS * 1000).toUTCString()]);
+    if (lastModifiedS !== undefined)
+      cacheHeaders.push(["last-modified", new Date(lastModifiedS * 1000).toUTCString()]);
     return {
       etag,
       ok: { status: 200, headers: [["content-type", "application/json"], ...cacheHeaders], body },
@@ -100,8 +119,16 @@ export function serveAgentCard(card: JsonValue, options?: ServeAgentCardOptions)
     headers: [["allow", ALLOWED_METHODS], ["content-type", "application/json"], ...corsHeaders],
     body: jsonError(405, "METHOD_NOT_ALLOWED", "method not allowed"),
   };
-  const notFound: UniversalBufferedResponse = { status: 404, headers: [["content-type", "application/json"]], body: jsonError(404, "NOT_FOUND", "not found") };
-  const signingFailed: UniversalBufferedResponse = { status: 500, headers: [["content-type", "application/json"]], body: jsonError(500, "INTERNAL", "the agent card could not be signed") };
+  const notFound: UniversalBufferedResponse = {
+    status: 404,
+    headers: [["content-type", "application/json"]],
+    body: jsonError(404, "NOT_FOUND", "not found"),
+  };
+  const signingFailed: UniversalBufferedResponse = {
+    status: 500,
+    headers: [["content-type", "application/json"]],
+    body: jsonError(500, "INTERNAL", "the agent card could not be signed"),
+  };
 
   return async function agentCardHandler(request: UniversalRequest): Promise<UniversalResponse> {
     if (request.path !== path) return notFound;
@@ -117,8 +144,12 @@ export function serveAgentCard(card: JsonValue, options?: ServeAgentCardOptions)
           }
         }
         const inm = request.header("if-none-match");
-        if (inm !== undefined) return ifNoneMatchHits(inm, answers.etag) ? answers.notModified : answers.ok;
-        return lastModifiedS !== undefined && notModifiedSince(request.header("if-modified-since"), lastModifiedS) ? answers.notModified : answers.ok;
+        if (inm !== undefined)
+          return ifNoneMatchHits(inm, answers.etag) ? answers.notModified : answers.ok;
+        return lastModifiedS !== undefined &&
+          notModifiedSince(request.header("if-modified-since"), lastModifiedS)
+          ? answers.notModified
+          : answers.ok;
       }
       case "OPTIONS":
         return preflightResponse(request, ALLOWED_METHODS, corsHeaders, cors !== false);
@@ -174,16 +205,33 @@ export interface PrefixedHandler {
  * A handler that rejects (against its contract) gets a 500 JSON.
  */
 export function composeHandlers(...handlers: PrefixedHandler[]): UniversalHandler {
-  const mounts = handlers.map((h) => ({ prefix: h.prefix === "/" ? "" : h.prefix.replace(/\/+$/, ""), handler: h.handler })).sort((a, b) => b.prefix.length - a.prefix.length);
-  const notFound: UniversalBufferedResponse = { status: 404, headers: [["content-type", "application/json"]], body: jsonError(404, "NOT_FOUND", "not found") };
+  const mounts = handlers
+    .map((h) => ({
+      prefix: h.prefix === "/" ? "" : h.prefix.replace(/\/+$/, ""),
+      handler: h.handler,
+    }))
+    .sort((a, b) => b.prefix.length - a.prefix.length);
+  const notFound: UniversalBufferedResponse = {
+    status: 404,
+    headers: [["content-type", "application/json"]],
+    body: jsonError(404, "NOT_FOUND", "not found"),
+  };
   return async function composedHandler(request: UniversalRequest): Promise<UniversalResponse> {
     const p = request.path;
     for (const m of mounts) {
-      if (m.prefix === "" || p === m.prefix || (p.startsWith(m.prefix) && p.charCodeAt(m.prefix.length) === 47) /* / */) {
+      if (
+        m.prefix === "" ||
+        p === m.prefix ||
+        (p.startsWith(m.prefix) && p.charCodeAt(m.prefix.length) === 47) /* / */
+      ) {
         try {
           return await m.handler(request);
         } catch {
-          return { status: 500, headers: [["content-type", "application/json"]], body: jsonError(500, "INTERNAL", "internal error") };
+          return {
+            status: 500,
+            headers: [["content-type", "application/json"]],
+            body: jsonError(500, "INTERNAL", "internal error"),
+          };
         }
       }
     }
@@ -251,7 +299,11 @@ export interface CustomInterface {
 export type AgentInterfaceJson = {
   url: string;
   /** A core binding's name, or a custom binding's URI (§5.8): gRPC-web, Connect, or one of `MountedInterfaces.custom`. */
-  protocolBinding: A2ABindingName | typeof GRPC_WEB_PROTOCOL_BINDING | typeof CONNECT_PROTOCOL_BINDING | (string & {});
+  protocolBinding:
+    | A2ABindingName
+    | typeof GRPC_WEB_PROTOCOL_BINDING
+    | typeof CONNECT_PROTOCOL_BINDING
+    | (string & {});
   protocolVersion: string;
   tenant?: string;
 };
@@ -266,11 +318,21 @@ function customBindings(input: MountedInterfaces): string[] {
   const out: string[] = [];
   for (const [i, entry] of (input.custom ?? []).entries()) {
     const b = entry.protocolBinding;
-    if (!/^[a-z][a-z0-9+.-]*:\S+$/i.test(b)) throw new TypeError(`custom[${i}].protocolBinding ${JSON.stringify(b)} is not a URI (spec §5.8: custom bindings are identified by URI)`);
-    if ((DEFAULT_ORDER as readonly string[]).includes(b.toUpperCase()) || (CUSTOM_BINDINGS as readonly string[]).includes(b) || out.includes(b)) {
-      throw new TypeError(`custom[${i}].protocolBinding ${b} is a core binding, the runtime's gRPC-web/Connect binding (connectPath) or listed twice`);
+    if (!/^[a-z][a-z0-9+.-]*:\S+$/i.test(b))
+      throw new TypeError(
+        `custom[${i}].protocolBinding ${JSON.stringify(b)} is not a URI (spec §5.8: custom bindings are identified by URI)`,
+      );
+    if (
+      (DEFAULT_ORDER as readonly string[]).includes(b.toUpperCase()) ||
+      (CUSTOM_BINDINGS as readonly string[]).includes(b) ||
+      out.includes(b)
+    ) {
+      throw new TypeError(
+        `custom[${i}].protocolBinding ${b} is a core binding, the runtime's gRPC-web/Connect binding (connectPath) or listed twice`,
+      );
     }
-    if (typeof entry.url !== "string" || entry.url === "") throw new TypeError(`custom[${i}].url is empty`);
+    if (typeof entry.url !== "string" || entry.url === "")
+      throw new TypeError(`custom[${i}].url is empty`);
     out.push(b);
   }
   return out;
@@ -281,7 +343,13 @@ export function buildSupportedInterfaces(input: MountedInterfaces): AgentInterfa
   const version = input.protocolVersion ?? "1.0";
   const urls = mountedUrls(input);
   const order: KnownBinding[] = [];
-  for (const b of [...(input.order ?? []), ...DEFAULT_ORDER, ...CUSTOM_BINDINGS, ...customBindings(input)]) if (!order.includes(b)) order.push(b);
+  for (const b of [
+    ...(input.order ?? []),
+    ...DEFAULT_ORDER,
+    ...CUSTOM_BINDINGS,
+    ...customBindings(input),
+  ])
+    if (!order.includes(b)) order.push(b);
   const out: AgentInterfaceJson[] = [];
   for (const binding of order) {
     const url = urls.get(binding);
@@ -295,12 +363,15 @@ export function buildSupportedInterfaces(input: MountedInterfaces): AgentInterfa
 
 function mountedUrls(input: MountedInterfaces): Map<KnownBinding, string> {
   const base = input.baseUrl.replace(/\/+$/, "");
-  const join = (path: string) => (path === "" || path === "/" ? base : base + (path.startsWith("/") ? path : `/${path}`));
+  const join = (path: string) =>
+    path === "" || path === "/" ? base : base + (path.startsWith("/") ? path : `/${path}`);
   const urls = new Map<KnownBinding, string>();
   if (input.jsonRpcPath !== undefined) urls.set("JSONRPC", join(input.jsonRpcPath));
   if (input.restPath !== undefined) urls.set("HTTP+JSON", join(input.restPath));
-  if (input.grpcAddress !== undefined) urls.set("GRPC", grpcHostPort(input.grpcAddress) ?? input.grpcAddress);
-  if (input.connectPath !== undefined) for (const b of CUSTOM_BINDINGS) urls.set(b, join(input.connectPath));
+  if (input.grpcAddress !== undefined)
+    urls.set("GRPC", grpcHostPort(input.grpcAddress) ?? input.grpcAddress);
+  if (input.connectPath !== undefined)
+    for (const b of CUSTOM_BINDINGS) urls.set(b, join(input.connectPath));
   for (const entry of input.custom ?? []) urls.set(entry.protocolBinding, entry.url);
   return urls;
 }
@@ -317,7 +388,15 @@ function normalizeHttpUrl(url: string): string {
 
 /** One finding of {@link checkAgentCard}. */
 export interface AgentCardProblem {
-  readonly kind: "missing-field" | "not-mounted" | "not-declared" | "url-mismatch" | "tenant-mismatch" | "version-mismatch" | "grpc-address-form" | "malformed-interface";
+  readonly kind:
+    | "missing-field"
+    | "not-mounted"
+    | "not-declared"
+    | "url-mismatch"
+    | "tenant-mismatch"
+    | "version-mismatch"
+    | "grpc-address-form"
+    | "malformed-interface";
   /** The card field or the protocol binding concerned. */
   readonly subject: string;
   readonly message: string;
@@ -325,12 +404,18 @@ export interface AgentCardProblem {
 
 /** The card as a JSON object; a TypeError for anything else (the ProtoJSON of an AgentCard is an object). */
 function asCardObject(card: JsonValue): JsonObject {
-  if (card === null || typeof card !== "object" || Array.isArray(card)) throw new TypeError("an Agent Card is a JSON object: pass toJson(AgentCardSchema, card)");
+  if (card === null || typeof card !== "object" || Array.isArray(card))
+    throw new TypeError("an Agent Card is a JSON object: pass toJson(AgentCardSchema, card)");
   return card;
 }
 
 const REQUIRED_STRINGS = ["name", "description", "version"] as const;
-const REQUIRED_ARRAYS = ["supportedInterfaces", "defaultInputModes", "defaultOutputModes", "skills"] as const;
+const REQUIRED_ARRAYS = [
+  "supportedInterfaces",
+  "defaultInputModes",
+  "defaultOutputModes",
+  "skills",
+] as const;
 
 /**
  * Checks a ProtoJSON card against what the server mounts (for a startup check):
@@ -349,15 +434,29 @@ export function checkAgentCard(json: JsonValue, mounted: MountedInterfaces): Age
   const field = (camel: string, snake: string): JsonValue | undefined => card[camel] ?? card[snake];
   for (const name of REQUIRED_STRINGS) {
     const v = card[name];
-    if (typeof v !== "string" || v === "") problems.push({ kind: "missing-field", subject: name, message: `REQUIRED field "${name}" is missing or empty` });
+    if (typeof v !== "string" || v === "")
+      problems.push({
+        kind: "missing-field",
+        subject: name,
+        message: `REQUIRED field "${name}" is missing or empty`,
+      });
   }
   for (const name of REQUIRED_ARRAYS) {
     const v = field(name, snakeCase(name));
-    if (!Array.isArray(v) || v.length === 0) problems.push({ kind: "missing-field", subject: name, message: `REQUIRED field "${name}" is missing or empty` });
+    if (!Array.isArray(v) || v.length === 0)
+      problems.push({
+        kind: "missing-field",
+        subject: name,
+        message: `REQUIRED field "${name}" is missing or empty`,
+      });
   }
   const caps = card["capabilities"];
   if (caps === undefined || caps === null || typeof caps !== "object" || Array.isArray(caps)) {
-    problems.push({ kind: "missing-field", subject: "capabilities", message: `REQUIRED field "capabilities" is missing` });
+    problems.push({
+      kind: "missing-field",
+      subject: "capabilities",
+      message: `REQUIRED field "capabilities" is missing`,
+    });
   }
 
   const expected = new Map(buildSupportedInterfaces(mounted).map((e) => [e.protocolBinding, e]));
@@ -365,39 +464,86 @@ export function checkAgentCard(json: JsonValue, mounted: MountedInterfaces): Age
   const declared = new Set<string>();
   for (const [i, item] of (Array.isArray(declaredList) ? declaredList : []).entries()) {
     if (item === null || typeof item !== "object" || Array.isArray(item)) {
-      problems.push({ kind: "malformed-interface", subject: `supportedInterfaces[${i}]`, message: `supportedInterfaces[${i}] is not an object` });
+      problems.push({
+        kind: "malformed-interface",
+        subject: `supportedInterfaces[${i}]`,
+        message: `supportedInterfaces[${i}] is not an object`,
+      });
       continue;
     }
     const binding = item["protocolBinding"] ?? item["protocol_binding"];
     const url = item["url"];
     if (typeof binding !== "string" || binding === "" || typeof url !== "string" || url === "") {
-      problems.push({ kind: "malformed-interface", subject: `supportedInterfaces[${i}]`, message: `supportedInterfaces[${i}] lacks url or protocolBinding` });
+      problems.push({
+        kind: "malformed-interface",
+        subject: `supportedInterfaces[${i}]`,
+        message: `supportedInterfaces[${i}] lacks url or protocolBinding`,
+      });
       continue;
     }
-    if (!(DEFAULT_ORDER as readonly string[]).includes(binding) && !(CUSTOM_BINDINGS as readonly string[]).includes(binding) && !expected.has(binding)) continue;
+    if (
+      !(DEFAULT_ORDER as readonly string[]).includes(binding) &&
+      !(CUSTOM_BINDINGS as readonly string[]).includes(binding) &&
+      !expected.has(binding)
+    )
+      continue;
     const b = binding as KnownBinding;
     declared.add(b);
     const want = expected.get(b);
     if (want === undefined) {
-      problems.push({ kind: "not-mounted", subject: b, message: `${b} interface ${url} is declared but not mounted` });
+      problems.push({
+        kind: "not-mounted",
+        subject: b,
+        message: `${b} interface ${url} is declared but not mounted`,
+      });
       continue;
     }
     if (b === "GRPC") {
       const hp = grpcHostPort(url);
-      if (hp === undefined || hp !== grpcHostPort(want.url)) problems.push({ kind: "url-mismatch", subject: b, message: `GRPC interface declares ${url}, mounted at ${want.url}` });
-      else if (hp !== url) problems.push({ kind: "grpc-address-form", subject: b, message: `GRPC interface url ${url} should be written as "${hp}" (host:port)` });
+      if (hp === undefined || hp !== grpcHostPort(want.url))
+        problems.push({
+          kind: "url-mismatch",
+          subject: b,
+          message: `GRPC interface declares ${url}, mounted at ${want.url}`,
+        });
+      else if (hp !== url)
+        problems.push({
+          kind: "grpc-address-form",
+          subject: b,
+          message: `GRPC interface url ${url} should be written as "${hp}" (host:port)`,
+        });
     } else if (normalizeHttpUrl(url) !== normalizeHttpUrl(want.url)) {
-      problems.push({ kind: "url-mismatch", subject: b, message: `${b} interface declares ${url}, mounted at ${want.url}` });
+      problems.push({
+        kind: "url-mismatch",
+        subject: b,
+        message: `${b} interface declares ${url}, mounted at ${want.url}`,
+      });
     }
     const tenant = item["tenant"] ?? "";
     if (tenant !== (want.tenant ?? ""))
-      problems.push({ kind: "tenant-mismatch", subject: b, message: `${b} interface declares tenant ${JSON.stringify(tenant)}, mounted with ${JSON.stringify(want.tenant ?? "")}` });
+      problems.push({
+        kind: "tenant-mismatch",
+        subject: b,
+        message: `${b} interface declares tenant ${JSON.stringify(tenant)}, mounted with ${JSON.stringify(want.tenant ?? "")}`,
+      });
     const version = item["protocolVersion"] ?? item["protocol_version"] ?? "";
-    if (version !== want.protocolVersion && !(typeof version === "string" && (mounted.additionalVersions ?? []).includes(version)))
-      problems.push({ kind: "version-mismatch", subject: b, message: `${b} interface declares protocolVersion ${JSON.stringify(version)}, server speaks ${want.protocolVersion}` });
+    if (
+      version !== want.protocolVersion &&
+      !(typeof version === "string" && (mounted.additionalVersions ?? []).includes(version))
+    )
+      problems.push({
+        kind: "version-mismatch",
+        subject: b,
+        message: `${b} interface declares protocolVersion ${JSON.stringify(version)}, server speaks ${want.protocolVersion}`,
+      });
   }
   for (const [b, want] of expected) {
-    if (!declared.has(b)) problems.push({ kind: "not-declared", subject: b, message: `${b} is mounted at ${want.url} but not declared in supportedInterfaces` });
+    if (!declared.has(b))
+      problems.push({
+        kind: "not-declared",
+        subject: b,
+        message: `${b} is mounted at ${want.url} but not declared in supportedInterfaces`,
+      });
   }
   return problems;
 }
@@ -412,10 +558,14 @@ function snakeCase(s: string): string {
 // ---------------------------------------------------------------------------------------
 
 const K = new Uint32Array([
-  0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
-  0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
-  0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
-  0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+  0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+  0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+  0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+  0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+  0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+  0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+  0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+  0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
 ]);
 
 /** SHA-256 digest of `data`. */
@@ -427,7 +577,9 @@ export function sha256(data: Uint8Array): Uint8Array {
   const view = new DataView(padded.buffer);
   view.setUint32(padded.length - 8, Math.floor(bitLen / 0x100000000));
   view.setUint32(padded.length - 4, bitLen >>> 0);
-  const h = new Uint32Array([0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]);
+  const h = new Uint32Array([
+    0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
+  ]);
   const w = new Uint32Array(64);
   for (let off = 0; off < padded.length; off += 64) {
     for (let t = 0; t < 16; t++) w[t] = view.getUint32(off + t * 4);
@@ -494,12 +646,18 @@ export function base64Url(bytes: Uint8Array): string {
  * The 204 answer to an OPTIONS request of a read-only resource (card, API documents): `Allow`,
  * and with CORS on the preflight's allowed methods, max age and the requested headers.
  */
-export function preflightResponse(request: UniversalRequest, allowed: string, corsHeaders: readonly [string, string][], cors: boolean): UniversalBufferedResponse {
+export function preflightResponse(
+  request: UniversalRequest,
+  allowed: string,
+  corsHeaders: readonly [string, string][],
+  cors: boolean,
+): UniversalBufferedResponse {
   const headers: [string, string][] = [["allow", allowed], ...corsHeaders];
   if (cors) {
     headers.push(["access-control-allow-methods", allowed], ["access-control-max-age", "86400"]);
     const requested = request.header("access-control-request-headers");
-    if (requested !== undefined && requested.trim() !== "") headers.push(["access-control-allow-headers", requested]);
+    if (requested !== undefined && requested.trim() !== "")
+      headers.push(["access-control-allow-headers", requested]);
   }
   return { status: 204, headers, body: "" };
 }

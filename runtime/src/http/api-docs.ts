@@ -9,7 +9,12 @@
  * Both are {@link UniversalHandler}s, mounted with `composeHandlers` like the card.
  */
 import type { JsonObject } from "@bufbuild/protobuf";
-import type { UniversalBufferedResponse, UniversalHandler, UniversalRequest, UniversalResponse } from "./universal.js";
+import type {
+  UniversalBufferedResponse,
+  UniversalHandler,
+  UniversalRequest,
+  UniversalResponse,
+} from "./universal.js";
 import { base64Url, ifNoneMatchHits, preflightResponse, sha256 } from "./agent-card.js";
 import type { OpenApiSecurity } from "./openapi-security.js";
 import { CONSOLE_LOGGER } from "../observe/logger.js";
@@ -62,13 +67,28 @@ const JSON_TYPE = "application/json; charset=utf-8";
  *
  * The body and the ETag are computed once, here; anything but a JSON object is a TypeError.
  */
-export function serveApiDocument(document: ApiDocument, options: ServeApiDocumentOptions): UniversalHandler {
-  if (document === null || typeof document !== "object" || Array.isArray(document)) throw new TypeError("an API document is a JSON object");
+export function serveApiDocument(
+  document: ApiDocument,
+  options: ServeApiDocumentOptions,
+): UniversalHandler {
+  if (document === null || typeof document !== "object" || Array.isArray(document))
+    throw new TypeError("an API document is a JSON object");
   const served: Record<string, unknown> = { ...document, servers: [...options.servers] };
   if (options.security !== undefined) {
-    const components = (typeof document["components"] === "object" && document["components"] !== null ? document["components"] : {}) as Record<string, unknown>;
-    const schemes = (typeof components["securitySchemes"] === "object" && components["securitySchemes"] !== null ? components["securitySchemes"] : {}) as Record<string, unknown>;
-    served["components"] = { ...components, securitySchemes: { ...schemes, ...options.security.securitySchemes } };
+    const components = (
+      typeof document["components"] === "object" && document["components"] !== null
+        ? document["components"]
+        : {}
+    ) as Record<string, unknown>;
+    const schemes = (
+      typeof components["securitySchemes"] === "object" && components["securitySchemes"] !== null
+        ? components["securitySchemes"]
+        : {}
+    ) as Record<string, unknown>;
+    served["components"] = {
+      ...components,
+      securitySchemes: { ...schemes, ...options.security.securitySchemes },
+    };
     if (options.security.security.length > 0) served["security"] = options.security.security;
   }
   const body = new TextEncoder().encode(JSON.stringify(served));
@@ -76,22 +96,32 @@ export function serveApiDocument(document: ApiDocument, options: ServeApiDocumen
   const cors = options.cors ?? true;
   const corsHeaders: [string, string][] = [];
   if (cors === true) corsHeaders.push(["access-control-allow-origin", "*"]);
-  else if (cors !== false) corsHeaders.push(["access-control-allow-origin", cors.origin], ["vary", "Origin"]);
+  else if (cors !== false)
+    corsHeaders.push(["access-control-allow-origin", cors.origin], ["vary", "Origin"]);
   if (cors !== false) corsHeaders.push(["access-control-expose-headers", "ETag"]);
-  const resource = cachedResource(body, JSON_TYPE, `public, max-age=${maxAge}`, `"${base64Url(sha256(body))}"`, corsHeaders);
+  const resource = cachedResource(
+    body,
+    JSON_TYPE,
+    `public, max-age=${maxAge}`,
+    `"${base64Url(sha256(body))}"`,
+    corsHeaders,
+  );
   const notAllowed: UniversalBufferedResponse = {
     status: 405,
     headers: [["allow", ALLOWED_METHODS], ["content-type", JSON_TYPE], ...corsHeaders],
     body: jsonError(405, "METHOD_NOT_ALLOWED", "method not allowed"),
   };
   return function apiDocumentHandler(request: UniversalRequest): Promise<UniversalResponse> {
-    if (options.path !== undefined && request.path !== options.path) return Promise.resolve(NOT_FOUND);
+    if (options.path !== undefined && request.path !== options.path)
+      return Promise.resolve(NOT_FOUND);
     switch (request.method) {
       case "GET":
       case "HEAD":
         return Promise.resolve(resource(request));
       case "OPTIONS":
-        return Promise.resolve(preflightResponse(request, ALLOWED_METHODS, corsHeaders, cors !== false));
+        return Promise.resolve(
+          preflightResponse(request, ALLOWED_METHODS, corsHeaders, cors !== false),
+        );
       default:
         return Promise.resolve(notAllowed);
     }
@@ -158,13 +188,24 @@ const PAGE_CSP =
 export function serveApiReference(options: ServeApiReferenceOptions): UniversalHandler {
   const prefix = (options.prefix ?? "/docs").replace(/\/+$/, "");
   const title = options.title ?? "API reference";
-  const logger: { warn?: ((message: string) => void) | undefined } = options.logger ?? CONSOLE_LOGGER;
+  const logger: { warn?: ((message: string) => void) | undefined } =
+    options.logger ?? CONSOLE_LOGGER;
   // The page is reached with and without the trailing slash: its links go through the last segment then.
   const lastSegment = prefix.slice(prefix.lastIndexOf("/") + 1);
   const noSlashBase = lastSegment === "" ? "./" : `${lastSegment}/`;
-  const pages = { slash: cachedHtml(referencePage(title, "./")), noSlash: cachedHtml(referencePage(title, noSlashBase)) };
-  const missing = { slash: missingAssetsPage(title, options.documentUrl, "./"), noSlash: missingAssetsPage(title, options.documentUrl, noSlashBase) };
-  const initializer = cachedText(initializerScript(options.documentUrl), "text/javascript; charset=utf-8", PAGE_CACHE_CONTROL);
+  const pages = {
+    slash: cachedHtml(referencePage(title, "./")),
+    noSlash: cachedHtml(referencePage(title, noSlashBase)),
+  };
+  const missing = {
+    slash: missingAssetsPage(title, options.documentUrl, "./"),
+    noSlash: missingAssetsPage(title, options.documentUrl, noSlashBase),
+  };
+  const initializer = cachedText(
+    initializerScript(options.documentUrl),
+    "text/javascript; charset=utf-8",
+    PAGE_CACHE_CONTROL,
+  );
   const notAllowed: UniversalBufferedResponse = {
     status: 405,
     headers: [
@@ -174,11 +215,16 @@ export function serveApiReference(options: ServeApiReferenceOptions): UniversalH
     body: "method not allowed",
   };
   let assets: Promise<AssetSource | undefined> | undefined;
-  const files = new Map<string, Promise<((request: UniversalRequest) => UniversalBufferedResponse) | undefined>>();
+  const files = new Map<
+    string,
+    Promise<((request: UniversalRequest) => UniversalBufferedResponse) | undefined>
+  >();
   const source = () =>
     (assets ??= locateSwaggerUi(options.assetsDirectory).then((located) => {
       if (typeof located === "string") {
-        logger.warn?.(`API reference at ${prefix || "/"}: ${located}. Install it to serve Swagger UI: npm install swagger-ui-dist`);
+        logger.warn?.(
+          `API reference at ${prefix || "/"}: ${located}. Install it to serve Swagger UI: npm install swagger-ui-dist`,
+        );
         return undefined;
       }
       return located;
@@ -189,7 +235,15 @@ export function serveApiReference(options: ServeApiReferenceOptions): UniversalH
       file = source().then(async (s) => {
         if (s === undefined) return undefined;
         const bytes = await s.read(name).catch(() => undefined);
-        return bytes === undefined ? undefined : cachedResource(bytes, SWAGGER_UI_ASSETS[name]!, ASSET_CACHE_CONTROL, `"${s.digest(bytes)}"`, []);
+        return bytes === undefined
+          ? undefined
+          : cachedResource(
+              bytes,
+              SWAGGER_UI_ASSETS[name]!,
+              ASSET_CACHE_CONTROL,
+              `"${s.digest(bytes)}"`,
+              [],
+            );
       });
       files.set(name, file);
     }
@@ -200,12 +254,23 @@ export function serveApiReference(options: ServeApiReferenceOptions): UniversalH
     const p = request.path;
     if (p !== prefix && !p.startsWith(`${prefix}/`)) return NOT_FOUND;
     const rest = p.slice(prefix.length);
-    const page = rest === "" ? pages.noSlash : rest === "/" || rest === "/index.html" ? pages.slash : undefined;
+    const page =
+      rest === ""
+        ? pages.noSlash
+        : rest === "/" || rest === "/index.html"
+          ? pages.slash
+          : undefined;
     const name = rest.slice(1);
-    const known = page !== undefined || name === INITIALIZER || Object.hasOwn(SWAGGER_UI_ASSETS, name);
+    const known =
+      page !== undefined || name === INITIALIZER || Object.hasOwn(SWAGGER_UI_ASSETS, name);
     if (!known) return NOT_FOUND;
     if (request.method !== "GET" && request.method !== "HEAD") return notAllowed;
-    if (page !== undefined) return (await source()) !== undefined ? page(request) : rest === "" ? missing.noSlash : missing.slash;
+    if (page !== undefined)
+      return (await source()) !== undefined
+        ? page(request)
+        : rest === ""
+          ? missing.noSlash
+          : missing.slash;
     if (name === INITIALIZER) return initializer(request);
     return (await asset(name))?.(request) ?? NOT_FOUND;
   };
@@ -220,7 +285,8 @@ interface AssetSource {
   digest(bytes: Uint8Array): string;
 }
 
-const importNode = () => Promise.all([import("node:fs/promises"), import("node:path"), import("node:crypto")]);
+const importNode = () =>
+  Promise.all([import("node:fs/promises"), import("node:path"), import("node:crypto")]);
 
 /**
  * The folder of the installed swagger-ui-dist, from its own `absolute-path.js` (a CommonJS
@@ -230,7 +296,8 @@ const importNode = () => Promise.all([import("node:fs/promises"), import("node:p
 async function swaggerUiDirectory(): Promise<string> {
   const specifier = "swagger-ui-dist/absolute-path.js";
   const mod = (await import(specifier)) as { default?: () => string };
-  if (typeof mod.default !== "function") throw new Error("swagger-ui-dist/absolute-path.js exports no function");
+  if (typeof mod.default !== "function")
+    throw new Error("swagger-ui-dist/absolute-path.js exports no function");
   return mod.default();
 }
 
@@ -312,7 +379,11 @@ function initializerScript(documentUrl: string): string {
 }
 
 /** The page when Swagger UI is missing; `base` as in {@link referencePage}, so a relative `documentUrl` resolves against `<prefix>/` too. */
-function missingAssetsPage(title: string, documentUrl: string, base: string): UniversalBufferedResponse {
+function missingAssetsPage(
+  title: string,
+  documentUrl: string,
+  base: string,
+): UniversalBufferedResponse {
   const body = `<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><base href="${escapeHtml(base)}"><title>${escapeHtml(title)}</title></head>
@@ -339,15 +410,38 @@ function cachedHtml(html: string): (request: UniversalRequest) => UniversalBuffe
   return cachedText(html, HTML_TYPE, PAGE_CACHE_CONTROL, [["content-security-policy", PAGE_CSP]]);
 }
 
-function cachedText(text: string, contentType: string, cacheControl: string, extra: [string, string][] = []): (request: UniversalRequest) => UniversalBufferedResponse {
+function cachedText(
+  text: string,
+  contentType: string,
+  cacheControl: string,
+  extra: [string, string][] = [],
+): (request: UniversalRequest) => UniversalBufferedResponse {
   const body = new TextEncoder().encode(text);
   return cachedResource(body, contentType, cacheControl, `"${base64Url(sha256(body))}"`, extra);
 }
 
 /** GET/HEAD of a fixed body: 200, or 304 when `If-None-Match` matches its ETag. */
-function cachedResource(body: Uint8Array, contentType: string, cacheControl: string, etag: string, extra: [string, string][]): (request: UniversalRequest) => UniversalBufferedResponse {
-  const cacheHeaders: [string, string][] = [["cache-control", cacheControl], ["etag", etag], ...extra];
-  const ok: UniversalBufferedResponse = { status: 200, headers: [["content-type", contentType], ["x-content-type-options", "nosniff"], ...cacheHeaders], body };
+function cachedResource(
+  body: Uint8Array,
+  contentType: string,
+  cacheControl: string,
+  etag: string,
+  extra: [string, string][],
+): (request: UniversalRequest) => UniversalBufferedResponse {
+  const cacheHeaders: [string, string][] = [
+    ["cache-control", cacheControl],
+    ["etag", etag],
+    ...extra,
+  ];
+  const ok: UniversalBufferedResponse = {
+    status: 200,
+    headers: [
+      ["content-type", contentType],
+      ["x-content-type-options", "nosniff"],
+      ...cacheHeaders,
+    ],
+    body,
+  };
   const notModified: UniversalBufferedResponse = { status: 304, headers: cacheHeaders, body: "" };
   return (request) => {
     const inm = request.header("if-none-match");
@@ -355,7 +449,11 @@ function cachedResource(body: Uint8Array, contentType: string, cacheControl: str
   };
 }
 
-const NOT_FOUND: UniversalBufferedResponse = { status: 404, headers: [["content-type", JSON_TYPE]], body: jsonError(404, "NOT_FOUND", "not found") };
+const NOT_FOUND: UniversalBufferedResponse = {
+  status: 404,
+  headers: [["content-type", JSON_TYPE]],
+  body: jsonError(404, "NOT_FOUND", "not found"),
+};
 
 function jsonError(code: number, status: string, message: string): string {
   return JSON.stringify({ error: { code, status, message } });

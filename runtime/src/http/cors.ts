@@ -10,9 +10,22 @@
 import type { UniversalHandler, UniversalRequest, UniversalResponse } from "./universal.js";
 
 /** Request headers an A2A client sends. */
-export const A2A_CORS_ALLOWED_HEADERS: readonly string[] = ["Content-Type", "Accept", "Authorization", "A2A-Version", "A2A-Extensions", "Last-Event-ID"];
+export const A2A_CORS_ALLOWED_HEADERS: readonly string[] = [
+  "Content-Type",
+  "Accept",
+  "Authorization",
+  "A2A-Version",
+  "A2A-Extensions",
+  "Last-Event-ID",
+];
 /** Response headers an A2A client reads. */
-export const A2A_CORS_EXPOSED_HEADERS: readonly string[] = ["A2A-Version", "A2A-Extensions", "WWW-Authenticate", "Retry-After", "ETag"];
+export const A2A_CORS_EXPOSED_HEADERS: readonly string[] = [
+  "A2A-Version",
+  "A2A-Extensions",
+  "WWW-Authenticate",
+  "Retry-After",
+  "ETag",
+];
 
 /** Options of {@link withCors} and {@link corsPolicy}. */
 export interface CorsOptions {
@@ -34,7 +47,10 @@ export interface CorsOptions {
 /** A compiled CORS policy: the headers to add, per request origin. */
 export interface CorsPolicy {
   /** The answer to a preflight, or undefined when `method`/`headers` make the request no preflight. */
-  preflight(method: string, header: (name: string) => string | undefined): { status: number; headers: [string, string][] } | undefined;
+  preflight(
+    method: string,
+    header: (name: string) => string | undefined,
+  ): { status: number; headers: [string, string][] } | undefined;
   /** Headers to add to an actual response for a request from `origin` (none for an origin not allowed). */
   responseHeaders(origin: string | undefined): readonly (readonly [string, string])[];
 }
@@ -43,7 +59,8 @@ export interface CorsPolicy {
 export function corsPolicy(options?: CorsOptions): CorsPolicy {
   const origins = options?.origins ?? "*";
   const allowed = origins === "*" ? undefined : new Set(origins);
-  const join = (a: readonly string[], b: readonly string[] | undefined) => [...new Set([...a, ...(b ?? [])])].join(", ");
+  const join = (a: readonly string[], b: readonly string[] | undefined) =>
+    [...new Set([...a, ...(b ?? [])])].join(", ");
   const allowMethods = (options?.allowMethods ?? ["GET", "POST", "DELETE"]).join(", ");
   const allowHeaders = join(A2A_CORS_ALLOWED_HEADERS, options?.allowHeaders);
   const exposeHeaders = join(A2A_CORS_EXPOSED_HEADERS, options?.exposeHeaders);
@@ -63,15 +80,23 @@ export function corsPolicy(options?: CorsOptions): CorsPolicy {
     ["access-control-allow-origin", "*"],
     ["access-control-expose-headers", exposeHeaders],
   ];
-  const refused: readonly (readonly [string, string])[] = allowed === undefined ? [] : [["vary", "Origin"]];
+  const refused: readonly (readonly [string, string])[] =
+    allowed === undefined ? [] : [["vary", "Origin"]];
   return {
     preflight(method, header) {
-      if (method !== "OPTIONS" || header("access-control-request-method") === undefined) return undefined;
+      if (method !== "OPTIONS" || header("access-control-request-method") === undefined)
+        return undefined;
       const base = originHeaders(header("origin"));
-      if (base === undefined) return { status: 204, headers: allowed === undefined ? [] : [["vary", "Origin"]] };
+      if (base === undefined)
+        return { status: 204, headers: allowed === undefined ? [] : [["vary", "Origin"]] };
       return {
         status: 204,
-        headers: [...base, ["access-control-allow-methods", allowMethods], ["access-control-allow-headers", allowHeaders], ["access-control-max-age", maxAge]],
+        headers: [
+          ...base,
+          ["access-control-allow-methods", allowMethods],
+          ["access-control-allow-headers", allowHeaders],
+          ["access-control-max-age", maxAge],
+        ],
       };
     },
     responseHeaders(origin) {
@@ -89,7 +114,8 @@ export function withCors(handler: UniversalHandler, options?: CorsOptions): Univ
   return async function corsHandler(request: UniversalRequest): Promise<UniversalResponse> {
     if (request.method === "OPTIONS") {
       const preflight = policy.preflight(request.method, (name) => request.header(name));
-      if (preflight !== undefined) return { status: preflight.status, headers: preflight.headers, body: "" };
+      if (preflight !== undefined)
+        return { status: preflight.status, headers: preflight.headers, body: "" };
     }
     const response = await handler(request);
     const extra = policy.responseHeaders(request.header("origin"));
@@ -97,7 +123,8 @@ export function withCors(handler: UniversalHandler, options?: CorsOptions): Univ
     // Headers the handler set itself (the Agent Card's own CORS) win. The lists are short: no Set.
     const headers = response.headers.slice();
     for (const header of extra) {
-      if (!response.headers.some(([name]) => name.toLowerCase() === header[0])) headers.push(header);
+      if (!response.headers.some(([name]) => name.toLowerCase() === header[0]))
+        headers.push(header);
     }
     return { ...response, headers };
   };

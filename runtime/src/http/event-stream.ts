@@ -89,13 +89,20 @@ export async function openEventStream(
   } catch (e) {
     return framing.respondError(framing.toError(e));
   }
-  const encode = framing.shared === undefined ? (event: Message) => framing.encodeEvent(event) : sharedEncoder(framing.shared);
+  const encode =
+    framing.shared === undefined
+      ? (event: Message) => framing.encodeEvent(event)
+      : sharedEncoder(framing.shared);
   const encoding: EventStreamEncoding<Message> = {
     encode: (event) => withIdField(event, encode(event)),
     encodeError: (e) => framing.encodeError(framing.toError(e)),
     onReturnError: (e) => framing.logCleanupError(e),
   };
-  return { status: 200, headers: [...SSE_HEADERS, ...headers], stream: encodeEventStream(iterator, encoding, keepAliveMs, signal, first) };
+  return {
+    status: 200,
+    headers: [...SSE_HEADERS, ...headers],
+    stream: encodeEventStream(iterator, encoding, keepAliveMs, signal, first),
+  };
 }
 
 /** `chunk` with the `id:` field of `event` first, when it was marked with an id SSE can carry. */

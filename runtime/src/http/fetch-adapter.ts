@@ -7,7 +7,13 @@
  * AbortController), and two things of the runtimes it knows (see {@link serveFetch}): Bun's
  * `server.timeout(request, seconds)` and, on Deno, not reading `request.signal`.
  */
-import type { UniversalBufferedResponse, UniversalHandler, UniversalRequest, UniversalResponse, UniversalStreamResponse } from "./universal.js";
+import type {
+  UniversalBufferedResponse,
+  UniversalHandler,
+  UniversalRequest,
+  UniversalResponse,
+  UniversalStreamResponse,
+} from "./universal.js";
 import { concatChunks, normalizeBasePath, stripBasePath } from "./paths.js";
 
 /** Options of {@link serveFetch}. */
@@ -40,7 +46,9 @@ interface BunServerLike {
 function bunServer(platform: unknown): BunServerLike | undefined {
   if (typeof platform !== "object" || platform === null) return undefined;
   const s = platform as Partial<BunServerLike>;
-  return typeof s.timeout === "function" && typeof s.requestIP === "function" ? (s as BunServerLike) : undefined;
+  return typeof s.timeout === "function" && typeof s.requestIP === "function"
+    ? (s as BunServerLike)
+    : undefined;
 }
 
 /**
@@ -48,7 +56,9 @@ function bunServer(platform: unknown): BunServerLike | undefined {
  * behaviour) and warns on first use; the handler's signal aborts when a streamed response is
  * cancelled (the client went away) instead.
  */
-const onDeno = typeof (globalThis as { Deno?: { version?: { deno?: unknown } } }).Deno?.version?.deno === "string";
+const onDeno =
+  typeof (globalThis as { Deno?: { version?: { deno?: unknown } } }).Deno?.version?.deno ===
+  "string";
 
 /**
  * Returns a fetch handler serving `handler`.
@@ -72,7 +82,10 @@ const onDeno = typeof (globalThis as { Deno?: { version?: { deno?: unknown } } }
  * read (no warning about its legacy abort on success); a client that leaves is noticed when its
  * stream is cancelled.
  */
-export function serveFetch(handler: UniversalHandler, options?: ServeFetchOptions): (request: Request, platform?: unknown) => Promise<Response> {
+export function serveFetch(
+  handler: UniversalHandler,
+  options?: ServeFetchOptions,
+): (request: Request, platform?: unknown) => Promise<Response> {
   const base = normalizeBasePath(options?.basePath);
   const bunIdleSeconds = Math.max(0, Math.floor(options?.bunIdleTimeoutSeconds ?? 0));
   return async function a2aFetchHandler(request: Request, platform?: unknown): Promise<Response> {
@@ -93,7 +106,13 @@ export function serveFetch(handler: UniversalHandler, options?: ServeFetchOption
         path = inner;
       }
       const bun = bunServer(platform);
-      const exchange = new FetchExchange(request, request.method.toUpperCase(), path, query, bun === undefined ? undefined : () => bun.timeout(request, bunIdleSeconds));
+      const exchange = new FetchExchange(
+        request,
+        request.method.toUpperCase(),
+        path,
+        query,
+        bun === undefined ? undefined : () => bun.timeout(request, bunIdleSeconds),
+      );
       return exchange.respond(await handler(exchange));
     } catch {
       return plain(500, "internal error");
@@ -126,7 +145,13 @@ class FetchExchange implements UniversalRequest {
   /** Bun: sets the request's idle timeout for the rest of the exchange, called once the request is read. */
   #requestRead: (() => void) | undefined;
 
-  constructor(request: Request, method: string, path: string, query: string, requestRead: (() => void) | undefined) {
+  constructor(
+    request: Request,
+    method: string,
+    path: string,
+    query: string,
+    requestRead: (() => void) | undefined,
+  ) {
     this.#request = request;
     this.method = method;
     this.path = path;
@@ -244,7 +269,10 @@ class FetchExchange implements UniversalRequest {
       },
       { highWaterMark: 0 },
     );
-    return new Response(body, { status: response.status, headers: response.headers as [string, string][] });
+    return new Response(body, {
+      status: response.status,
+      headers: response.headers as [string, string][],
+    });
   }
 }
 
@@ -254,7 +282,10 @@ function bufferedResponse(response: UniversalBufferedResponse): Response {
   const body = status === 204 || status === 205 || status === 304 ? null : response.body;
   // Headers accepts any iterable of pairs; the casts only drop `readonly`, and say that a body's
   // bytes sit in an ArrayBuffer (TextEncoder's and Buffer's do), which DOM's BodyInit asks for.
-  return new Response(body as string | Uint8Array<ArrayBuffer> | null, { status, headers: response.headers as [string, string][] });
+  return new Response(body as string | Uint8Array<ArrayBuffer> | null, {
+    status,
+    headers: response.headers as [string, string][],
+  });
 }
 
 function plain(status: number, text: string): Response {

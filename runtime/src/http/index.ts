@@ -8,7 +8,13 @@
  * media types; the client side of push notifications, the webhook receiver; and `createA2AHttpServer`, a node:http
  * server with connection limits (header size, slowloris timeouts, keep-alive) and JSON error bodies.
  */
-export type { UniversalBufferedResponse, UniversalHandler, UniversalRequest, UniversalResponse, UniversalStreamResponse } from "./universal.js";
+export type {
+  UniversalBufferedResponse,
+  UniversalHandler,
+  UniversalRequest,
+  UniversalResponse,
+  UniversalStreamResponse,
+} from "./universal.js";
 export {
   DEFAULT_LINGERING_CLOSE_BYTES,
   DEFAULT_LINGERING_CLOSE_MS,
@@ -19,7 +25,12 @@ export {
   type NodeRequestListener,
   type ServeNodeOptions,
 } from "./node-adapter.js";
-export { WriteBudget, type PendingWrite, type PendingWritesStats, type WatchOptions } from "../pipeline/write-budget.js";
+export {
+  WriteBudget,
+  type PendingWrite,
+  type PendingWritesStats,
+  type WatchOptions,
+} from "../pipeline/write-budget.js";
 export { serveFetch, type ServeFetchOptions } from "./fetch-adapter.js";
 export {
   DEFAULT_CONNECTIONS_CHECKING_INTERVAL_MS,
@@ -69,10 +80,23 @@ export {
   type VerifyAgentCardOptions,
 } from "../card-signature/index.js";
 /** API documents (OpenAPI, OpenRPC) with the mounted `servers`, and the Swagger UI reference page on the OpenAPI one. */
-export { serveApiDocument, serveApiReference, type ApiDocument, type ServeApiDocumentOptions, type ServeApiReferenceOptions } from "./api-docs.js";
+export {
+  serveApiDocument,
+  serveApiReference,
+  type ApiDocument,
+  type ServeApiDocumentOptions,
+  type ServeApiReferenceOptions,
+} from "./api-docs.js";
 /** An Agent Card's security schemes and requirements as OpenAPI `components.securitySchemes` and `security`, for `serveApiDocument`'s `security`. */
 export { openApiSecurity, type OpenApiSecurity } from "./openapi-security.js";
-export { SSE_HEADERS, SSE_KEEP_ALIVE, SseParser, encodeSseEvent, withKeepAlive, type SseEvent } from "./sse.js";
+export {
+  SSE_HEADERS,
+  SSE_KEEP_ALIVE,
+  SseParser,
+  encodeSseEvent,
+  withKeepAlive,
+  type SseEvent,
+} from "./sse.js";
 export { openEventStream, type EventStreamFraming } from "./event-stream.js";
 /** Resuming dropped SendStreamingMessage/SubscribeToTask streams in the HTTP clients (SubscribeToTask with `Last-Event-ID`). */
 export {
@@ -90,7 +114,18 @@ export {
   type StreamResumeOptions,
 } from "./stream-resume.js";
 export { isJsonMediaType, parseMediaType, type MediaType } from "./content-type.js";
-export { A2A_CORS_ALLOWED_HEADERS, A2A_CORS_EXPOSED_HEADERS, corsPolicy, withCors, type CorsOptions, type CorsPolicy } from "./cors.js";
-export { createPushNotificationReceiver, type PushExpectation, type PushNotificationReceiverOptions } from "./push-receiver.js";
+export {
+  A2A_CORS_ALLOWED_HEADERS,
+  A2A_CORS_EXPOSED_HEADERS,
+  corsPolicy,
+  withCors,
+  type CorsOptions,
+  type CorsPolicy,
+} from "./cors.js";
+export {
+  createPushNotificationReceiver,
+  type PushExpectation,
+  type PushNotificationReceiverOptions,
+} from "./push-receiver.js";
 /** Upgrade requests on a shared node:http server: routes for the protocols served, plain HTTP/1.1 for every other offer (`Upgrade: h2c`). */
 export { routeUpgrade, serveUpgradeAsHttp, type UpgradeRoute } from "./upgrade.js";

@@ -11,7 +11,13 @@ import { jsonDepthExceeds } from "../pipeline/limits.js";
 import type { UniversalRequest } from "./universal.js";
 
 /** Why a body was refused. */
-export type JsonBodyProblem = "unreadable" | "too-large" | "unsupported-type" | "not-utf8" | "too-deep" | "not-json";
+export type JsonBodyProblem =
+  | "unreadable"
+  | "too-large"
+  | "unsupported-type"
+  | "not-utf8"
+  | "too-deep"
+  | "not-json";
 
 /** A body read: its text and its JSON (undefined only for an empty body with `allowEmpty`). */
 export interface JsonBodyRead {
@@ -46,7 +52,9 @@ export interface JsonBodyOptions {
 }
 
 /** The A2A error each problem is answered with, on both bindings (REST answers "too-large" with HTTP 413). */
-export const JSON_BODY_ERRORS: Readonly<Record<JsonBodyProblem, "InvalidRequestError" | "JsonParseError" | "ContentTypeNotSupportedError">> = {
+export const JSON_BODY_ERRORS: Readonly<
+  Record<JsonBodyProblem, "InvalidRequestError" | "JsonParseError" | "ContentTypeNotSupportedError">
+> = {
   unreadable: "InvalidRequestError",
   "too-large": "InvalidRequestError",
   "unsupported-type": "ContentTypeNotSupportedError",
@@ -58,17 +66,25 @@ export const JSON_BODY_ERRORS: Readonly<Record<JsonBodyProblem, "InvalidRequestE
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 const EMPTY: JsonBodyRead = { ok: true, text: "", value: undefined };
 
-const refused = (kind: JsonBodyProblem, message: string): JsonBodyRefusal => ({ ok: false, kind, message });
+const refused = (kind: JsonBodyProblem, message: string): JsonBodyRefusal => ({
+  ok: false,
+  kind,
+  message,
+});
 
 /** Reads, decodes and parses the JSON body of `request` (see the file's comment); never throws. */
-export async function readJsonBody(request: Pick<UniversalRequest, "readBody">, options: JsonBodyOptions): Promise<JsonBodyResult> {
+export async function readJsonBody(
+  request: Pick<UniversalRequest, "readBody">,
+  options: JsonBodyOptions,
+): Promise<JsonBodyResult> {
   let bytes: Uint8Array | "too-large";
   try {
     bytes = await request.readBody(options.maxBytes);
   } catch {
     return refused("unreadable", "the request body could not be read");
   }
-  if (bytes === "too-large") return refused("too-large", `the request body exceeds the limit of ${options.maxBytes} bytes`);
+  if (bytes === "too-large")
+    return refused("too-large", `the request body exceeds the limit of ${options.maxBytes} bytes`);
   if (bytes.length === 0 && options.allowEmpty === true) return EMPTY;
   if (options.refusedType !== undefined) return refused("unsupported-type", options.refusedType);
   let text: string;
@@ -78,11 +94,17 @@ export async function readJsonBody(request: Pick<UniversalRequest, "readBody">, 
     return refused("not-utf8", "Invalid JSON payload: the body is not valid UTF-8");
   }
   if (jsonDepthExceeds(text, options.maxDepth)) {
-    return refused("too-deep", `the request body nests deeper than ${options.maxDepth} levels (maxJsonDepth)`);
+    return refused(
+      "too-deep",
+      `the request body nests deeper than ${options.maxDepth} levels (maxJsonDepth)`,
+    );
   }
   try {
     return { ok: true, text, value: JSON.parse(text) as JsonValue };
   } catch (e) {
-    return refused("not-json", `Invalid JSON payload: ${e instanceof SyntaxError ? e.message : "the body is not valid JSON"}`);
+    return refused(
+      "not-json",
+      `Invalid JSON payload: ${e instanceof SyntaxError ? e.message : "the body is not valid JSON"}`,
+    );
   }
 }

@@ -8,9 +8,20 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Http2ServerRequest, Http2ServerResponse } from "node:http2";
-import type { UniversalBufferedResponse, UniversalHandler, UniversalRequest, UniversalResponse, UniversalStreamResponse } from "./universal.js";
+import type {
+  UniversalBufferedResponse,
+  UniversalHandler,
+  UniversalRequest,
+  UniversalResponse,
+  UniversalStreamResponse,
+} from "./universal.js";
 import { concatChunks, normalizeBasePath, stripBasePath } from "./paths.js";
-import { DEFAULT_MAX_PENDING_WRITE_BYTES, WriteBudget, type PendingWrite, type PendingWritesStats } from "../pipeline/write-budget.js";
+import {
+  DEFAULT_MAX_PENDING_WRITE_BYTES,
+  WriteBudget,
+  type PendingWrite,
+  type PendingWritesStats,
+} from "../pipeline/write-budget.js";
 
 /** Options of {@link serveNode}. */
 export interface ServeNodeOptions {
@@ -79,7 +90,10 @@ export const DEFAULT_LINGERING_CLOSE_MS = 30_000;
 const WRITE_CHUNK_BYTES = 64 * 1024;
 
 /** A Node request listener, for `http.createServer`, `http2.createServer`/`createSecureServer` or `server.on("request")`. */
-export type NodeRequestListener = (req: IncomingMessage | Http2ServerRequest, res: ServerResponse | Http2ServerResponse) => void;
+export type NodeRequestListener = (
+  req: IncomingMessage | Http2ServerRequest,
+  res: ServerResponse | Http2ServerResponse,
+) => void;
 
 /** The write accounting of each listener serveNode returned (see {@link pendingWriteStats}). */
 const listenerWrites = new WeakMap<NodeRequestListener, WriteBudget>();
@@ -95,7 +109,9 @@ export function pendingWriteStats(listener: NodeRequestListener): PendingWritesS
 
 /** @private The budget a listener returned by serveNode counts its pending writes in (for mountConnectRoutes). */
 export function writeBudgetOf(listener: unknown): WriteBudget | undefined {
-  return typeof listener === "function" ? listenerWrites.get(listener as NodeRequestListener) : undefined;
+  return typeof listener === "function"
+    ? listenerWrites.get(listener as NodeRequestListener)
+    : undefined;
 }
 
 /** The options, checked, with their defaults. */
@@ -132,20 +148,44 @@ function nonNegative(name: string, value: number): number {
  * - The listener never throws; a rejecting handler (against its contract) gets a
  *   plain-text 500, or a destroyed response if headers were already sent.
  */
-export function serveNode(handler: UniversalHandler, options?: ServeNodeOptions): NodeRequestListener {
+export function serveNode(
+  handler: UniversalHandler,
+  options?: ServeNodeOptions,
+): NodeRequestListener {
   const base = normalizeBasePath(options?.basePath);
-  const timeoutMs = nonNegative("stalledWriteTimeoutMs", options?.stalledWriteTimeoutMs ?? DEFAULT_STALLED_WRITE_TIMEOUT_MS);
+  const timeoutMs = nonNegative(
+    "stalledWriteTimeoutMs",
+    options?.stalledWriteTimeoutMs ?? DEFAULT_STALLED_WRITE_TIMEOUT_MS,
+  );
   if (options?.writeBudget !== undefined && options.maxPendingWriteBytes !== undefined) {
-    throw new TypeError("serveNode: give maxPendingWriteBytes or writeBudget, not both (the budget has its own size)");
+    throw new TypeError(
+      "serveNode: give maxPendingWriteBytes or writeBudget, not both (the budget has its own size)",
+    );
   }
-  const writes = options?.writeBudget ?? new WriteBudget(nonNegative("maxPendingWriteBytes", options?.maxPendingWriteBytes ?? DEFAULT_MAX_PENDING_WRITE_BYTES));
+  const writes =
+    options?.writeBudget ??
+    new WriteBudget(
+      nonNegative(
+        "maxPendingWriteBytes",
+        options?.maxPendingWriteBytes ?? DEFAULT_MAX_PENDING_WRITE_BYTES,
+      ),
+    );
   const settings: ExchangeSettings = {
     writes,
     writeTimeoutMs: timeoutMs,
-    lingeringCloseBytes: nonNegative("lingeringCloseBytes", options?.lingeringCloseBytes ?? DEFAULT_LINGERING_CLOSE_BYTES),
-    lingeringCloseMs: nonNegative("lingeringCloseMs", options?.lingeringCloseMs ?? DEFAULT_LINGERING_CLOSE_MS),
+    lingeringCloseBytes: nonNegative(
+      "lingeringCloseBytes",
+      options?.lingeringCloseBytes ?? DEFAULT_LINGERING_CLOSE_BYTES,
+    ),
+    lingeringCloseMs: nonNegative(
+      "lingeringCloseMs",
+      options?.lingeringCloseMs ?? DEFAULT_LINGERING_CLOSE_MS,
+    ),
   };
-  const listener = function a2aNodeListener(req: IncomingMessage | Http2ServerRequest, res: ServerResponse | Http2ServerResponse): void {
+  const listener = function a2aNodeListener(
+    req: IncomingMessage | Http2ServerRequest,
+    res: ServerResponse | Http2ServerResponse,
+  ): void {
     try {
       const url = req.url ?? "/";
       const q = url.indexOf("?");
@@ -161,7 +201,14 @@ export function serveNode(handler: UniversalHandler, options?: ServeNodeOptions)
         }
         path = inner;
       }
-      const exchange = new NodeExchange(req, res, (req.method ?? "GET").toUpperCase(), path, query, settings);
+      const exchange = new NodeExchange(
+        req,
+        res,
+        (req.method ?? "GET").toUpperCase(),
+        path,
+        query,
+        settings,
+      );
       void exchange.run(handler);
     } catch {
       destroyQuietly(res);
@@ -247,7 +294,14 @@ class NodeExchange implements UniversalRequest {
   /** A chunk was flushed since the last report to #pending. */
   #progressed = false;
 
-  constructor(req: NodeReq, res: NodeRes, method: string, path: string, query: string, settings: ExchangeSettings) {
+  constructor(
+    req: NodeReq,
+    res: NodeRes,
+    method: string,
+    path: string,
+    query: string,
+    settings: ExchangeSettings,
+  ) {
     this.#req = req;
     this.#res = res;
     this.#settings = settings;
@@ -313,7 +367,8 @@ class NodeExchange implements UniversalRequest {
       this.#discard();
       return Promise.resolve("too-large");
     }
-    if (req.destroyed || (this.#closed && !req.complete)) return Promise.reject(new ClientGoneError());
+    if (req.destroyed || (this.#closed && !req.complete))
+      return Promise.reject(new ClientGoneError());
     return new Promise((resolve, reject) => {
       const chunks: Uint8Array[] = [];
       let size = 0;
@@ -401,7 +456,10 @@ class NodeExchange implements UniversalRequest {
     }
     // What the body takes in memory until its last byte is flushed: a text with only ASCII (as many UTF-8 bytes as
     // characters) is a one-byte V8 string; any other may be a two-byte one, counted as such (2 bytes a character).
-    await this.#writeChunks(body, typeof body === "string" && bytes !== body.length ? 2 * body.length : body.length);
+    await this.#writeChunks(
+      body,
+      typeof body === "string" && bytes !== body.length ? 2 * body.length : body.length,
+    );
   }
 
   /**
@@ -481,7 +539,9 @@ class NodeExchange implements UniversalRequest {
     let pending = this.#pending;
     if (pending === undefined) {
       if (held === 0) return;
-      pending = this.#pending = this.#settings.writes.watch(() => cutResponse(this.#res), { timeoutMs: this.#settings.writeTimeoutMs });
+      pending = this.#pending = this.#settings.writes.watch(() => cutResponse(this.#res), {
+        timeoutMs: this.#settings.writeTimeoutMs,
+      });
       this.#res.on("finish", this.#onFlushed); // the last chunk of end() has no callback
     }
     const progressed = this.#progressed;
@@ -508,7 +568,11 @@ class NodeExchange implements UniversalRequest {
     const req = this.#req;
     if (!req.complete) {
       if (this.#discarding) {
-        if (req.httpVersionMajor === 1 && this.#settings.lingeringCloseBytes > 0 && this.#settings.lingeringCloseMs > 0) {
+        if (
+          req.httpVersionMajor === 1 &&
+          this.#settings.lingeringCloseBytes > 0 &&
+          this.#settings.lingeringCloseMs > 0
+        ) {
           this.#linger(body);
           return;
         }
@@ -562,7 +626,8 @@ class NodeExchange implements UniversalRequest {
       else if (typeof prev === "string") headers[name] = [prev, value];
       else prev.push(value);
     }
-    if (this.#discarding && this.#req.httpVersionMajor === 1 && !this.#req.complete) headers["connection"] = "close";
+    if (this.#discarding && this.#req.httpVersionMajor === 1 && !this.#req.complete)
+      headers["connection"] = "close";
     return headers;
   }
 

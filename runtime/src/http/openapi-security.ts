@@ -12,7 +12,8 @@ export interface OpenApiSecurity {
   readonly security: JsonObject[];
 }
 
-const isObject = (v: JsonValue | undefined): v is JsonObject => typeof v === "object" && v !== null && !Array.isArray(v);
+const isObject = (v: JsonValue | undefined): v is JsonObject =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** Copies the listed members that are set (non-empty strings, objects, true), renaming them by `names` (card name → OpenAPI name). */
 function pick(from: JsonObject, names: Readonly<Record<string, string>>): JsonObject {
@@ -25,7 +26,12 @@ function pick(from: JsonObject, names: Readonly<Record<string, string>>): JsonOb
   return out;
 }
 
-const FLOW_FIELDS = { authorizationUrl: "authorizationUrl", tokenUrl: "tokenUrl", refreshUrl: "refreshUrl", scopes: "scopes" } as const;
+const FLOW_FIELDS = {
+  authorizationUrl: "authorizationUrl",
+  tokenUrl: "tokenUrl",
+  refreshUrl: "refreshUrl",
+  scopes: "scopes",
+} as const;
 
 /** OAuth flows (a card's `OAuthFlows` holds one) as OpenAPI's `flows` object; the device flow only in OpenAPI 3.2. */
 function oauthFlows(flows: JsonObject, openApi32: boolean): JsonObject {
@@ -35,24 +41,49 @@ function oauthFlows(flows: JsonObject, openApi32: boolean): JsonObject {
     if (isObject(flow)) out[name] = { scopes: {}, ...pick(flow, FLOW_FIELDS) };
   }
   const device = flows["deviceCode"];
-  if (openApi32 && isObject(device)) out["deviceAuthorization"] = { scopes: {}, ...pick(device, { deviceAuthorizationUrl: "deviceAuthorizationUrl", ...FLOW_FIELDS }) };
+  if (openApi32 && isObject(device))
+    out["deviceAuthorization"] = {
+      scopes: {},
+      ...pick(device, { deviceAuthorizationUrl: "deviceAuthorizationUrl", ...FLOW_FIELDS }),
+    };
   return out;
 }
 
 /** One card `SecurityScheme` (ProtoJSON) as an OpenAPI security scheme object; undefined when OpenAPI cannot say it. */
 function securityScheme(scheme: JsonObject, openApi32: boolean): JsonObject | undefined {
   const apiKey = scheme["apiKeySecurityScheme"];
-  if (isObject(apiKey)) return { type: "apiKey", ...pick(apiKey, { name: "name", location: "in", description: "description" }) };
+  if (isObject(apiKey))
+    return {
+      type: "apiKey",
+      ...pick(apiKey, { name: "name", location: "in", description: "description" }),
+    };
   const http = scheme["httpAuthSecurityScheme"];
-  if (isObject(http)) return { type: "http", ...pick(http, { scheme: "scheme", bearerFormat: "bearerFormat", description: "description" }) };
+  if (isObject(http))
+    return {
+      type: "http",
+      ...pick(http, { scheme: "scheme", bearerFormat: "bearerFormat", description: "description" }),
+    };
   const oauth2 = scheme["oauth2SecurityScheme"];
   if (isObject(oauth2)) {
     const flows = isObject(oauth2["flows"]) ? oauthFlows(oauth2["flows"], openApi32) : {};
     if (Object.keys(flows).length === 0) return undefined;
-    return { type: "oauth2", flows, ...pick(oauth2, openApi32 ? { oauth2MetadataUrl: "oauth2MetadataUrl", description: "description" } : { description: "description" }) };
+    return {
+      type: "oauth2",
+      flows,
+      ...pick(
+        oauth2,
+        openApi32
+          ? { oauth2MetadataUrl: "oauth2MetadataUrl", description: "description" }
+          : { description: "description" },
+      ),
+    };
   }
   const oidc = scheme["openIdConnectSecurityScheme"];
-  if (isObject(oidc)) return { type: "openIdConnect", ...pick(oidc, { openIdConnectUrl: "openIdConnectUrl", description: "description" }) };
+  if (isObject(oidc))
+    return {
+      type: "openIdConnect",
+      ...pick(oidc, { openIdConnectUrl: "openIdConnectUrl", description: "description" }),
+    };
   const mtls = scheme["mtlsSecurityScheme"];
   if (isObject(mtls)) return { type: "mutualTLS", ...pick(mtls, { description: "description" }) };
   return undefined;

@@ -52,9 +52,14 @@ export interface PushNotificationReceiverOptions<T extends Message> {
   /** The generated `StreamResponseSchema`. */
   readonly schema: GenMessage<T>;
   /** What was registered for `taskId`, or undefined when this client expects no notifications for it. */
-  readonly expected: (taskId: string) => PushExpectation | undefined | Promise<PushExpectation | undefined>;
+  readonly expected: (
+    taskId: string,
+  ) => PushExpectation | undefined | Promise<PushExpectation | undefined>;
   /** Handles an accepted notification; a throw makes the answer 500 (the agent retries). */
-  readonly onNotification: (notification: T, context: { readonly taskId: string; readonly signal: AbortSignal }) => void | Promise<void>;
+  readonly onNotification: (
+    notification: T,
+    context: { readonly taskId: string; readonly signal: AbortSignal },
+  ) => void | Promise<void>;
   /** Largest body accepted, in bytes. Default 1 MiB. */
   readonly maxBodyBytes?: number | undefined;
   /** Reports a throwing `onNotification` (default: an error to `logger`). */
@@ -66,7 +71,12 @@ export interface PushNotificationReceiverOptions<T extends Message> {
 const JSON_TYPES = ["application/a2a+json", "application/json"];
 const DEFAULT_MAX_BODY = 1024 * 1024;
 
-function answer(status: number, statusName: string, message: string, headers: readonly (readonly [string, string])[] = []): UniversalBufferedResponse {
+function answer(
+  status: number,
+  statusName: string,
+  message: string,
+  headers: readonly (readonly [string, string])[] = [],
+): UniversalBufferedResponse {
   return {
     status,
     headers: [["content-type", "application/a2a+json"], ...headers],
@@ -77,17 +87,25 @@ function answer(status: number, statusName: string, message: string, headers: re
 /** Compares two strings in time that depends only on their lengths (`charCodeAt` past the end is NaN, `NaN | 0` is 0). */
 function constantTimeEqual(a: string, b: string): boolean {
   let diff = a.length ^ b.length;
-  for (let i = 0; i < Math.max(a.length, b.length); i++) diff |= (a.charCodeAt(i) | 0) ^ (b.charCodeAt(i) | 0);
+  for (let i = 0; i < Math.max(a.length, b.length); i++)
+    diff |= (a.charCodeAt(i) | 0) ^ (b.charCodeAt(i) | 0);
   return diff === 0;
 }
 
 /** Whether an `Authorization` header carries `scheme credentials` (scheme case-insensitive, RFC 9110 §11.1). */
-function authorizationMatches(header: string | undefined, scheme: string, credentials: string): boolean {
+function authorizationMatches(
+  header: string | undefined,
+  scheme: string,
+  credentials: string,
+): boolean {
   const value = (header ?? "").trim();
   const space = value.indexOf(" ");
   const givenScheme = space < 0 ? value : value.slice(0, space);
   const givenCredentials = space < 0 ? "" : value.slice(space + 1).trim();
-  return constantTimeEqual(givenCredentials, credentials) && givenScheme.toLowerCase() === scheme.toLowerCase();
+  return (
+    constantTimeEqual(givenCredentials, credentials) &&
+    givenScheme.toLowerCase() === scheme.toLowerCase()
+  );
 }
 
 /** The task a `StreamResponse` is about ("" when it names none). */
@@ -98,43 +116,75 @@ function taskIdOf(payload: { case?: string; value?: unknown }): string {
 }
 
 /** Creates the webhook handler (serve it with `serveNode` or `serveFetch`). */
-export function createPushNotificationReceiver<T extends Message>(options: PushNotificationReceiverOptions<T>): UniversalHandler {
+export function createPushNotificationReceiver<T extends Message>(
+  options: PushNotificationReceiverOptions<T>,
+): UniversalHandler {
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
   const logger = options.logger ?? CONSOLE_LOGGER;
-  const onError = options.onError ?? ((e: unknown) => logger.error("push notification handler failed", e));
+  const onError =
+    options.onError ?? ((e: unknown) => logger.error("push notification handler failed", e));
   const utf8 = new TextDecoder("utf-8", { fatal: true });
 
-  return async function receivePushNotification(request: UniversalRequest): Promise<UniversalBufferedResponse> {
-    if (request.method !== "POST") return answer(405, "UNIMPLEMENTED", "push notifications are delivered with POST", [["allow", "POST"]]);
-    if (!isJsonMediaType(request.header("content-type"), JSON_TYPES)) return answer(415, "INVALID_ARGUMENT", "a push notification is JSON (application/a2a+json)");
+  return async function receivePushNotification(
+    request: UniversalRequest,
+  ): Promise<UniversalBufferedResponse> {
+    if (request.method !== "POST")
+      return answer(405, "UNIMPLEMENTED", "push notifications are delivered with POST", [
+        ["allow", "POST"],
+      ]);
+    if (!isJsonMediaType(request.header("content-type"), JSON_TYPES))
+      return answer(415, "INVALID_ARGUMENT", "a push notification is JSON (application/a2a+json)");
     let bytes: Uint8Array | "too-large";
     try {
       bytes = await request.readBody(maxBody);
     } catch {
       return answer(400, "INVALID_ARGUMENT", "the request body could not be read");
     }
-    if (bytes === "too-large") return answer(413, "INVALID_ARGUMENT", `the body exceeds ${maxBody} bytes`, [["connection", "close"]]);
+    if (bytes === "too-large")
+      return answer(413, "INVALID_ARGUMENT", `the body exceeds ${maxBody} bytes`, [
+        ["connection", "close"],
+      ]);
     let notification: T;
     try {
       const text = utf8.decode(bytes);
       // Refused before parsing, as the servers do (limits.ts).
-      if (jsonDepthExceeds(text, DEFAULT_MAX_JSON_DEPTH)) return answer(400, "INVALID_ARGUMENT", `the body nests deeper than ${DEFAULT_MAX_JSON_DEPTH} levels`);
-      notification = fromJson(options.schema, JSON.parse(text) as JsonValue, { ignoreUnknownFields: true });
+      if (jsonDepthExceeds(text, DEFAULT_MAX_JSON_DEPTH))
+        return answer(
+          400,
+          "INVALID_ARGUMENT",
+          `the body nests deeper than ${DEFAULT_MAX_JSON_DEPTH} levels`,
+        );
+      notification = fromJson(options.schema, JSON.parse(text) as JsonValue, {
+        ignoreUnknownFields: true,
+      });
     } catch {
       return answer(400, "INVALID_ARGUMENT", "the body is not a StreamResponse in ProtoJSON");
     }
-    const payload = (notification as unknown as { payload?: { case?: string; value?: unknown } }).payload ?? {};
-    if (payload.case === undefined) return answer(400, "INVALID_ARGUMENT", "the StreamResponse has no payload");
+    const payload =
+      (notification as unknown as { payload?: { case?: string; value?: unknown } }).payload ?? {};
+    if (payload.case === undefined)
+      return answer(400, "INVALID_ARGUMENT", "the StreamResponse has no payload");
     const taskId = taskIdOf(payload);
     if (taskId === "") return answer(400, "INVALID_ARGUMENT", "the notification names no task");
 
     const expectation = await options.expected(taskId);
     const scheme = expectation?.authentication?.scheme ?? "Bearer";
-    const refuse = () => answer(401, "UNAUTHENTICATED", "unknown task or invalid credentials", [["www-authenticate", scheme]]);
+    const refuse = () =>
+      answer(401, "UNAUTHENTICATED", "unknown task or invalid credentials", [
+        ["www-authenticate", scheme],
+      ]);
     if (expectation === undefined) return refuse();
     const auth = expectation.authentication;
-    if (auth !== undefined && !authorizationMatches(request.header("authorization"), auth.scheme, auth.credentials)) return refuse();
-    if (expectation.token !== undefined && !constantTimeEqual(request.header(expectation.token.header) ?? "", expectation.token.value)) return refuse();
+    if (
+      auth !== undefined &&
+      !authorizationMatches(request.header("authorization"), auth.scheme, auth.credentials)
+    )
+      return refuse();
+    if (
+      expectation.token !== undefined &&
+      !constantTimeEqual(request.header(expectation.token.header) ?? "", expectation.token.value)
+    )
+      return refuse();
     try {
       await options.onNotification(notification, { taskId, signal: request.signal });
     } catch (e) {

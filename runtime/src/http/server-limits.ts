@@ -11,7 +11,13 @@
  * `createA2AHttpServer` applies the defaults below; `applyHttpServerLimits` applies them (but the
  * header size and checking interval, which node:http takes only at creation) to a server of yours.
  */
-import { createServer, type IncomingMessage, type Server, type ServerOptions as NodeHttpServerOptions, type ServerResponse } from "node:http";
+import {
+  createServer,
+  type IncomingMessage,
+  type Server,
+  type ServerOptions as NodeHttpServerOptions,
+  type ServerResponse,
+} from "node:http";
 import type { Duplex } from "node:stream";
 import { ERROR_DOMAIN } from "../errors/a2a-error.js";
 
@@ -54,20 +60,44 @@ interface ResolvedLimits {
 
 function positive(name: string, value: number, zeroAllowed: boolean): number {
   if (Number.isInteger(value) && (value > 0 || (zeroAllowed && value === 0))) return value;
-  throw new RangeError(`${name} must be a ${zeroAllowed ? "non-negative" : "positive"} integer, got ${value}`);
+  throw new RangeError(
+    `${name} must be a ${zeroAllowed ? "non-negative" : "positive"} integer, got ${value}`,
+  );
 }
 
 function resolve(limits: HttpServerLimits | undefined): ResolvedLimits {
   const resolved = {
-    maxHeaderBytes: positive("maxHeaderBytes", limits?.maxHeaderBytes ?? DEFAULT_MAX_HEADER_BYTES, false),
-    headersTimeoutMs: positive("headersTimeoutMs", limits?.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS, true),
-    requestTimeoutMs: positive("requestTimeoutMs", limits?.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS, true),
-    keepAliveTimeoutMs: positive("keepAliveTimeoutMs", limits?.keepAliveTimeoutMs ?? DEFAULT_KEEP_ALIVE_TIMEOUT_MS, true),
-    connectionsCheckingIntervalMs: positive("connectionsCheckingIntervalMs", limits?.connectionsCheckingIntervalMs ?? DEFAULT_CONNECTIONS_CHECKING_INTERVAL_MS, false),
+    maxHeaderBytes: positive(
+      "maxHeaderBytes",
+      limits?.maxHeaderBytes ?? DEFAULT_MAX_HEADER_BYTES,
+      false,
+    ),
+    headersTimeoutMs: positive(
+      "headersTimeoutMs",
+      limits?.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS,
+      true,
+    ),
+    requestTimeoutMs: positive(
+      "requestTimeoutMs",
+      limits?.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+      true,
+    ),
+    keepAliveTimeoutMs: positive(
+      "keepAliveTimeoutMs",
+      limits?.keepAliveTimeoutMs ?? DEFAULT_KEEP_ALIVE_TIMEOUT_MS,
+      true,
+    ),
+    connectionsCheckingIntervalMs: positive(
+      "connectionsCheckingIntervalMs",
+      limits?.connectionsCheckingIntervalMs ?? DEFAULT_CONNECTIONS_CHECKING_INTERVAL_MS,
+      false,
+    ),
   };
   // node:http refuses a headers timeout beyond the request timeout.
   if (resolved.requestTimeoutMs > 0 && resolved.headersTimeoutMs > resolved.requestTimeoutMs) {
-    throw new RangeError(`headersTimeoutMs (${resolved.headersTimeoutMs}) must not exceed requestTimeoutMs (${resolved.requestTimeoutMs})`);
+    throw new RangeError(
+      `headersTimeoutMs (${resolved.headersTimeoutMs}) must not exceed requestTimeoutMs (${resolved.requestTimeoutMs})`,
+    );
   }
   return resolved;
 }
@@ -95,7 +125,8 @@ export function applyHttpServerLimits<S extends Server>(server: S, limits?: Http
   server.headersTimeout = r.headersTimeoutMs;
   server.requestTimeout = r.requestTimeoutMs;
   server.keepAliveTimeout = r.keepAliveTimeoutMs;
-  if (!server.listeners("clientError").includes(answerClientError)) server.on("clientError", answerClientError);
+  if (!server.listeners("clientError").includes(answerClientError))
+    server.on("clientError", answerClientError);
   requireHost(server);
   return server;
 }
@@ -118,10 +149,18 @@ function requireHost(server: Server): void {
   hostChecked.add(server);
   (server as { requireHostHeader?: boolean }).requireHostHeader = false;
   const emit = server.emit as (this: Server, event: string | symbol, ...args: unknown[]) => boolean;
-  server.emit = function emitWithHostCheck(this: Server, event: string | symbol, ...args: unknown[]): boolean {
+  server.emit = function emitWithHostCheck(
+    this: Server,
+    event: string | symbol,
+    ...args: unknown[]
+  ): boolean {
     if (REQUEST_EVENTS.has(event)) {
       const req = args[0] as IncomingMessage;
-      if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor === 1) {
+      if (
+        req.headers.host === undefined &&
+        req.httpVersionMajor === 1 &&
+        req.httpVersionMinor === 1
+      ) {
         answerWithoutHost(args[1] as ServerResponse);
         return true;
       }
@@ -133,14 +172,30 @@ function requireHost(server: Server): void {
 function answerWithoutHost(res: ServerResponse): void {
   const body = statusBody(400, "an HTTP/1.1 request must have a Host header");
   res.on("error", () => {});
-  res.writeHead(400, { "content-type": "application/json", "content-length": String(Buffer.byteLength(body)), connection: "close" });
+  res.writeHead(400, {
+    "content-type": "application/json",
+    "content-length": String(Buffer.byteLength(body)),
+    connection: "close",
+  });
   res.end(body);
 }
 
 /** The google.rpc.Status JSON body (INVALID_ARGUMENT, ErrorInfo INVALID_REQUEST) of a request node:http refuses. */
 function statusBody(status: number, message: string): string {
   return JSON.stringify({
-    error: { code: status, status: "INVALID_ARGUMENT", message, details: [{ "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: "INVALID_REQUEST", domain: ERROR_DOMAIN, metadata: {} }] },
+    error: {
+      code: status,
+      status: "INVALID_ARGUMENT",
+      message,
+      details: [
+        {
+          "@type": "type.googleapis.com/google.rpc.ErrorInfo",
+          reason: "INVALID_REQUEST",
+          domain: ERROR_DOMAIN,
+          metadata: {},
+        },
+      ],
+    },
   });
 }
 
@@ -149,8 +204,14 @@ function statusBody(status: number, message: string): string {
  * what Node refuses itself; `listener` as for `http.createServer`. The server an agent should listen on:
  * `createA2AHttpServer({}, serveNode(handler)).listen(8080)`.
  */
-export function createA2AHttpServer(limits?: HttpServerLimits, listener?: (req: IncomingMessage, res: ServerResponse) => void): Server {
-  const server = listener === undefined ? createServer(nodeHttpServerOptions(limits)) : createServer(nodeHttpServerOptions(limits), listener);
+export function createA2AHttpServer(
+  limits?: HttpServerLimits,
+  listener?: (req: IncomingMessage, res: ServerResponse) => void,
+): Server {
+  const server =
+    listener === undefined
+      ? createServer(nodeHttpServerOptions(limits))
+      : createServer(nodeHttpServerOptions(limits), listener);
   return applyHttpServerLimits(server, limits);
 }
 
@@ -176,7 +237,9 @@ function answerClientError(this: Server, error: NodeJS.ErrnoException, socket: D
     const [status, phrase, message] = classify(error.code);
     const body = statusBody(status, message);
     try {
-      socket.write(`HTTP/1.1 ${status} ${phrase}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+      socket.write(
+        `HTTP/1.1 ${status} ${phrase}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
     } catch {
       // the socket went away meanwhile
     }

@@ -33,16 +33,21 @@ const LINE_BREAK = /\r\n|\r|\n/;
  * Throws a `RangeError` when `event` or `id` contains a line break (it would
  * inject fields) or `id` contains NUL (the parser would ignore it).
  */
-export function encodeSseEvent(data: string, options?: { readonly event?: string; readonly id?: string }): string {
+export function encodeSseEvent(
+  data: string,
+  options?: { readonly event?: string; readonly id?: string },
+): string {
   let head = "";
   if (options !== undefined) {
     const { event, id } = options;
     if (event !== undefined) {
-      if (LINE_BREAK.test(event)) throw new RangeError("SSE event type must not contain a line break");
+      if (LINE_BREAK.test(event))
+        throw new RangeError("SSE event type must not contain a line break");
       head = `event: ${event}\n`;
     }
     if (id !== undefined) {
-      if (LINE_BREAK.test(id) || id.includes("\0")) throw new RangeError("SSE id must not contain a line break or NUL");
+      if (LINE_BREAK.test(id) || id.includes("\0"))
+        throw new RangeError("SSE id must not contain a line break or NUL");
       head += `id: ${id}\n`;
     }
   }
@@ -67,10 +72,20 @@ export function encodeSseEvent(data: string, options?: { readonly event?: string
  * `return()` is requested but not awaited (an async generator would only act on it
  * once its pending step settles; the caller must not hang on that).
  */
-export function withKeepAlive(events: AsyncIterable<string>, intervalMs: number, signal?: AbortSignal): AsyncIterable<string> {
+export function withKeepAlive(
+  events: AsyncIterable<string>,
+  intervalMs: number,
+  signal?: AbortSignal,
+): AsyncIterable<string> {
   if (!(intervalMs > 0) && signal === undefined) return events;
   return {
-    [Symbol.asyncIterator]: () => new KeepAliveIterator<string>(events[Symbol.asyncIterator](), clampInterval(intervalMs), signal, undefined),
+    [Symbol.asyncIterator]: () =>
+      new KeepAliveIterator<string>(
+        events[Symbol.asyncIterator](),
+        clampInterval(intervalMs),
+        signal,
+        undefined,
+      ),
   };
 }
 
@@ -91,8 +106,20 @@ export interface EventStreamEncoding<T> {
  * first). Everything else is as for {@link withKeepAlive}: `signal` ends it, `return()` ends it
  * at once and returns the source (without waiting when one of its steps is pending).
  */
-export function encodeEventStream<T>(source: AsyncIterator<T>, encoding: EventStreamEncoding<T>, intervalMs: number, signal?: AbortSignal, first?: IteratorResult<T>): AsyncIterable<string> {
-  const iterator = new KeepAliveIterator<T>(source, clampInterval(intervalMs), signal, encoding, first);
+export function encodeEventStream<T>(
+  source: AsyncIterator<T>,
+  encoding: EventStreamEncoding<T>,
+  intervalMs: number,
+  signal?: AbortSignal,
+  first?: IteratorResult<T>,
+): AsyncIterable<string> {
+  const iterator = new KeepAliveIterator<T>(
+    source,
+    clampInterval(intervalMs),
+    signal,
+    encoding,
+    first,
+  );
   return { [Symbol.asyncIterator]: () => iterator };
 }
 
@@ -101,7 +128,8 @@ type Step = IteratorResult<string, undefined>;
 /** setTimeout's largest delay; longer ones fire at once. */
 const MAX_TIMEOUT = 2_147_483_647;
 
-const clampInterval = (intervalMs: number): number => (intervalMs > 0 ? Math.min(intervalMs, MAX_TIMEOUT) : 0);
+const clampInterval = (intervalMs: number): number =>
+  intervalMs > 0 ? Math.min(intervalMs, MAX_TIMEOUT) : 0;
 
 const DONE: Step = Object.freeze({ done: true, value: undefined });
 const KEEP_ALIVE_STEP: Step = Object.freeze({ done: false, value: SSE_KEEP_ALIVE });
@@ -168,7 +196,13 @@ class KeepAliveIterator<T> implements AsyncIterator<string, undefined> {
     this.#fail(error);
   };
 
-  constructor(source: AsyncIterator<T>, intervalMs: number, signal: AbortSignal | undefined, encoding: EventStreamEncoding<T> | undefined, first?: IteratorResult<T>) {
+  constructor(
+    source: AsyncIterator<T>,
+    intervalMs: number,
+    signal: AbortSignal | undefined,
+    encoding: EventStreamEncoding<T> | undefined,
+    first?: IteratorResult<T>,
+  ) {
     this.#source = source;
     this.#intervalMs = intervalMs;
     this.#signal = signal;
@@ -364,7 +398,12 @@ export class SseParser {
 
   #line(line: string, out: SseEvent[]): void {
     if (line === "") {
-      if (this.#hasData) out.push({ event: this.#type === "" ? "message" : this.#type, data: this.#data, id: this.#lastId === "" ? undefined : this.#lastId });
+      if (this.#hasData)
+        out.push({
+          event: this.#type === "" ? "message" : this.#type,
+          data: this.#data,
+          id: this.#lastId === "" ? undefined : this.#lastId,
+        });
       this.#data = "";
       this.#hasData = false;
       this.#type = "";
@@ -480,7 +519,10 @@ class IterableSource implements ChunkSource {
  * cancelled (or the iterable's `return()` called). If `signal` aborts, the body is
  * cancelled and iteration throws `signal.reason`.
  */
-export async function* parseSse(body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>, signal?: AbortSignal): AsyncGenerator<SseEvent, void, undefined> {
+export async function* parseSse(
+  body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>,
+  signal?: AbortSignal,
+): AsyncGenerator<SseEvent, void, undefined> {
   signal?.throwIfAborted();
   const source: ChunkSource =
     typeof (body as Partial<ReadableStream<Uint8Array>>).getReader === "function"

@@ -20,7 +20,10 @@ export interface ReceivedSseEvent extends SseEvent {
  * error) throws {@link StreamConnectionLost} with that failure as its cause, unless `signal` (the
  * call's, which the fetch got) aborted: then the failure is thrown as is.
  */
-export async function* sseEvents(body: ReadableStream<Uint8Array>, signal?: AbortSignal): AsyncGenerator<ReceivedSseEvent> {
+export async function* sseEvents(
+  body: ReadableStream<Uint8Array>,
+  signal?: AbortSignal,
+): AsyncGenerator<ReceivedSseEvent> {
   const events = parseSse(body);
   let previous: string | undefined;
   try {
@@ -43,7 +46,10 @@ export async function* sseEvents(body: ReadableStream<Uint8Array>, signal?: Abor
 }
 
 /** The text of a (non-SSE) response body; a failure to read it throws as {@link sseEvents} says. */
-export async function readText(response: Response, signal: AbortSignal | undefined): Promise<string> {
+export async function readText(
+  response: Response,
+  signal: AbortSignal | undefined,
+): Promise<string> {
   try {
     return await response.text();
   } catch (e) {

@@ -15,7 +15,12 @@ import type { DescEnum, DescMessage } from "@bufbuild/protobuf";
 /** What a drop right after an event calls for: resuming, ending the stream normally, failing with the drop's error. */
 export type AfterDrop = "resume" | "end" | "fail";
 
-const TERMINAL = ["TASK_STATE_COMPLETED", "TASK_STATE_FAILED", "TASK_STATE_CANCELED", "TASK_STATE_REJECTED"];
+const TERMINAL = [
+  "TASK_STATE_COMPLETED",
+  "TASK_STATE_FAILED",
+  "TASK_STATE_CANCELED",
+  "TASK_STATE_REJECTED",
+];
 const INTERRUPTED = ["TASK_STATE_INPUT_REQUIRED", "TASK_STATE_AUTH_REQUIRED"];
 
 interface StateNumbers {
@@ -29,10 +34,13 @@ const cache = new WeakMap<DescMessage, StateNumbers | null>();
 function stateNumbers(output: DescMessage): StateNumbers | undefined {
   let numbers = cache.get(output);
   if (numbers === undefined) {
-    const states: DescEnum | undefined = output.field["task"]?.message?.field["status"]?.message?.field["state"]?.enum;
+    const states: DescEnum | undefined =
+      output.field["task"]?.message?.field["status"]?.message?.field["state"]?.enum;
     const values = states?.values ?? [];
-    const pick = (names: readonly string[]) => new Set(values.filter((v) => names.includes(v.name)).map((v) => v.number));
-    numbers = states === undefined ? null : { terminal: pick(TERMINAL), interrupted: pick(INTERRUPTED) };
+    const pick = (names: readonly string[]) =>
+      new Set(values.filter((v) => names.includes(v.name)).map((v) => v.number));
+    numbers =
+      states === undefined ? null : { terminal: pick(TERMINAL), interrupted: pick(INTERRUPTED) };
     cache.set(output, numbers);
   }
   return numbers ?? undefined;
@@ -40,7 +48,9 @@ function stateNumbers(output: DescMessage): StateNumbers | undefined {
 
 /** The parts of a `StreamResponse` read here, as protobuf-es shapes it (a plain object). */
 interface StreamEventShape {
-  readonly payload?: { readonly case?: string | undefined; readonly value?: { readonly status?: TaskStatusShape } } | undefined;
+  readonly payload?:
+    | { readonly case?: string | undefined; readonly value?: { readonly status?: TaskStatusShape } }
+    | undefined;
 }
 
 /** The part of a `TaskStatus` read here. */

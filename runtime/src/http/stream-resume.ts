@@ -71,16 +71,22 @@ export const DEFAULT_STREAM_RESUME: ResumeSettings = Object.freeze({
 });
 
 /** The operations whose streams are resumed: their events belong to one task, and SubscribeToTask continues them. */
-export const RESUMABLE_STREAM_OPERATIONS: readonly string[] = Object.freeze(["SendStreamingMessage", "SubscribeToTask"]);
+export const RESUMABLE_STREAM_OPERATIONS: readonly string[] = Object.freeze([
+  "SendStreamingMessage",
+  "SubscribeToTask",
+]);
 
 /** The operation a dropped stream is resumed with. */
 export const RESUME_OPERATION = "SubscribeToTask";
 
 /** The settings of stream resumption for a client option, all filled in; undefined when it is off. */
-export function resumeSettings(option: ResumableStreamClientOptions["resumeStreams"]): ResumeSettings | undefined {
+export function resumeSettings(
+  option: ResumableStreamClientOptions["resumeStreams"],
+): ResumeSettings | undefined {
   if (option === false) return undefined;
   if (option === undefined || option === true) return DEFAULT_STREAM_RESUME;
-  const count = (n: number | undefined, fallback: number) => (n === undefined || !(n >= 0) ? fallback : n);
+  const count = (n: number | undefined, fallback: number) =>
+    n === undefined || !(n >= 0) ? fallback : n;
   return {
     maxAttempts: Math.floor(count(option.maxAttempts, DEFAULT_STREAM_RESUME.maxAttempts)),
     initialDelayMs: count(option.initialDelayMs, DEFAULT_STREAM_RESUME.initialDelayMs),
@@ -103,7 +109,10 @@ export interface ReceivedEvent<T> {
 export class StreamConnectionLost extends Error {
   /** Wraps the error that broke the connection. */
   constructor(cause: unknown) {
-    super(`the stream's connection was lost: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    super(
+      `the stream's connection was lost: ${cause instanceof Error ? cause.message : String(cause)}`,
+      { cause },
+    );
     this.name = "StreamConnectionLost";
   }
 }
@@ -119,7 +128,9 @@ export interface ResumePoint extends ParsedEventId {
  * SubscribeToTask of `resume.taskId` with `Last-Event-ID: resume.id`. Its events throw
  * {@link StreamConnectionLost} when the connection breaks, anything else when the stream fails.
  */
-export type OpenStreamConnection<T> = (resume: ResumePoint | undefined) => AsyncIterable<ReceivedEvent<T>>;
+export type OpenStreamConnection<T> = (
+  resume: ResumePoint | undefined,
+) => AsyncIterable<ReceivedEvent<T>>;
 
 /**
  * The events of a stream, across as many connections as it takes (see the module comment):
@@ -150,10 +161,12 @@ export async function* resumableStream<T>(
         // A resumed connection may repeat what the caller has (a server replaying from an earlier point).
         if (resume !== undefined && isAtOrBefore(point, last)) continue;
         last = point;
-        verdict = settings === undefined || afterDrop === undefined ? "resume" : afterDrop(event.message);
+        verdict =
+          settings === undefined || afterDrop === undefined ? "resume" : afterDrop(event.message);
         failures = 0;
         original = undefined;
-        if (event.id !== undefined && typeof event.message === "object" && event.message !== null) receivedIds.set(event.message, event.id);
+        if (event.id !== undefined && typeof event.message === "object" && event.message !== null)
+          receivedIds.set(event.message, event.id);
         yield event.message;
       }
       return;
@@ -164,7 +177,10 @@ export async function* resumableStream<T>(
       if (verdict === "end" && last !== undefined && !aborted) return;
       const exhausted = settings === undefined || failures >= settings.maxAttempts;
       if (verdict === "fail" || exhausted || last === undefined || aborted) throw original.cause;
-      await backoff(Math.min(settings.initialDelayMs * 2 ** failures, settings.maxDelayMs, MAX_TIMEOUT), signal);
+      await backoff(
+        Math.min(settings.initialDelayMs * 2 ** failures, settings.maxDelayMs, MAX_TIMEOUT),
+        signal,
+      );
       failures++;
       resume = last;
     }
@@ -191,7 +207,12 @@ function resumePoint(id: string | undefined): ResumePoint | undefined {
 
 /** Whether `point` is an event of the task of `last` the caller already has. */
 function isAtOrBefore(point: ResumePoint | undefined, last: ResumePoint | undefined): boolean {
-  return point !== undefined && last !== undefined && point.taskId === last.taskId && point.seq <= last.seq;
+  return (
+    point !== undefined &&
+    last !== undefined &&
+    point.taskId === last.taskId &&
+    point.seq <= last.seq
+  );
 }
 
 /** setTimeout's largest delay; longer ones fire at once. */

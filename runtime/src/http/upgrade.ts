@@ -65,11 +65,18 @@ export function routeUpgrade(server: HttpServer, route: UpgradeRoute): () => voi
       if (!others()) serveUpgradeAsHttp(server, request, socket, head);
     };
     const target = server as HttpServer & WithShouldUpgrade;
-    const previousCallback = typeof target.shouldUpgradeCallback === "function" ? target.shouldUpgradeCallback : undefined;
+    const previousCallback =
+      typeof target.shouldUpgradeCallback === "function" ? target.shouldUpgradeCallback : undefined;
     if (previousCallback !== undefined) {
       // Newer Node asks before treating a request as an upgrade: a request no route takes is then plain HTTP.
-      target.shouldUpgradeCallback = function (this: HttpServer, request: IncomingMessage): boolean {
-        return routes.some((r) => r.matches(request)) || (others() && previousCallback.call(this, request));
+      target.shouldUpgradeCallback = function (
+        this: HttpServer,
+        request: IncomingMessage,
+      ): boolean {
+        return (
+          routes.some((r) => r.matches(request)) ||
+          (others() && previousCallback.call(this, request))
+        );
       };
     }
     entry = { routes, listener, previousCallback };
@@ -85,7 +92,8 @@ export function routeUpgrade(server: HttpServer, route: UpgradeRoute): () => voi
     if (current.routes.length > 0 || routesOf.get(server) !== current) return;
     routesOf.delete(server);
     server.off("upgrade", current.listener);
-    if (current.previousCallback !== undefined) (server as HttpServer & WithShouldUpgrade).shouldUpgradeCallback = current.previousCallback;
+    if (current.previousCallback !== undefined)
+      (server as HttpServer & WithShouldUpgrade).shouldUpgradeCallback = current.previousCallback;
   };
 }
 
@@ -100,9 +108,16 @@ const UPGRADE_OFFER = new Set(["upgrade", "http2-settings"]);
  * when the socket cannot go back to HTTP parsing (it is not a node:net socket detached from its
  * parser, as a Node that streams upgrade bodies may hand over).
  */
-export function serveUpgradeAsHttp(server: HttpServer, request: IncomingMessage, socket: Duplex, head: Buffer): boolean {
+export function serveUpgradeAsHttp(
+  server: HttpServer,
+  request: IncomingMessage,
+  socket: Duplex,
+  head: Buffer,
+): boolean {
   if (!(socket instanceof Socket) || (socket as { parser?: unknown }).parser != null) {
-    const error = Object.assign(new Error("an upgrade request that cannot be served as HTTP"), { code: "HPE_INVALID_UPGRADE" });
+    const error = Object.assign(new Error("an upgrade request that cannot be served as HTTP"), {
+      code: "HPE_INVALID_UPGRADE",
+    });
     if (!server.emit("clientError", error, socket)) socket.destroy();
     return false;
   }

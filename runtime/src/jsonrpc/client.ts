@@ -3,7 +3,15 @@
  * The JSON-RPC 2.0 client transport of A2A (spec §9) over `fetch`. The generated
  * `<Service>JsonRpcClient` wraps it with one typed method per RPC.
  */
-import { fromJson, toJson, type JsonValue, type Message, type MessageInitShape, type MessageShape, type Registry } from "@bufbuild/protobuf";
+import {
+  fromJson,
+  toJson,
+  type JsonValue,
+  type Message,
+  type MessageInitShape,
+  type MessageShape,
+  type Registry,
+} from "@bufbuild/protobuf";
 import type { A2AError, ErrorRegistry } from "../errors/a2a-error.js";
 import { afterDrop } from "../http/stream-end.js";
 import { isGatewayFailure, lost, readText, sseEvents } from "../http/stream-connection.js";
@@ -18,15 +26,29 @@ import {
   type ResumableStreamClientOptions,
 } from "../http/stream-resume.js";
 import type { OperationDescriptor } from "../protocol/operation.js";
-import { callSignal, requestHeaders, unreachableError, type CallOptions, type ClientOptions } from "../client/call-options.js";
-import { checkedRequestMessage, clientRequestSettings, type ClientRequestSettings, type ClientServiceTables } from "../client/request-check.js";
+import {
+  callSignal,
+  requestHeaders,
+  unreachableError,
+  type CallOptions,
+  type ClientOptions,
+} from "../client/call-options.js";
+import {
+  checkedRequestMessage,
+  clientRequestSettings,
+  type ClientRequestSettings,
+  type ClientServiceTables,
+} from "../client/request-check.js";
 import type { TypeRegistryOption } from "../protojson/type-registry.js";
 import type { Transport } from "../client/transport.js";
 import { withTracingHeaders } from "../observe/tracing.js";
 import { toJsonRpcParams } from "./params.js";
 
 /** Options of a JSON-RPC client, fixed for its lifetime. */
-export interface JsonRpcClientOptions extends ClientOptions, ResumableStreamClientOptions, TypeRegistryOption {
+export interface JsonRpcClientOptions
+  extends ClientOptions,
+    ResumableStreamClientOptions,
+    TypeRegistryOption {
   /** The interface URL (`AgentInterface.url` of a JSONRPC interface). */
   readonly url: string;
   /** The fetch to use; default `globalThis.fetch`. */
@@ -50,15 +72,36 @@ export class JsonRpcTransport implements Transport {
   }
 
   /** Calls a unary operation (in a CLIENT span when the client has `tracing`). */
-  unary<I extends OperationDescriptor>(operation: I, request: MessageInitShape<I["input"]>, options?: CallOptions): Promise<MessageShape<I["output"]>> {
+  unary<I extends OperationDescriptor>(
+    operation: I,
+    request: MessageInitShape<I["input"]>,
+    options?: CallOptions,
+  ): Promise<MessageShape<I["output"]>> {
     const tracing = this.#options.tracing;
     if (tracing === undefined) return this.#unary(operation, request, options);
-    const call = { operation, binding: "JSONRPC", version: this.#options.version ?? "1.0", url: this.#options.url, request };
-    return tracing.clientUnary(call, (headers) => this.#unary(operation, request, withTracingHeaders(options, headers)));
+    const call = {
+      operation,
+      binding: "JSONRPC",
+      version: this.#options.version ?? "1.0",
+      url: this.#options.url,
+      request,
+    };
+    return tracing.clientUnary(call, (headers) =>
+      this.#unary(operation, request, withTracingHeaders(options, headers)),
+    );
   }
 
-  async #unary<I extends OperationDescriptor>(operation: I, request: MessageInitShape<I["input"]>, options?: CallOptions): Promise<MessageShape<I["output"]>> {
-    const { response, id, cleanup } = await this.#post(operation, request, options, "application/json");
+  async #unary<I extends OperationDescriptor>(
+    operation: I,
+    request: MessageInitShape<I["input"]>,
+    options?: CallOptions,
+  ): Promise<MessageShape<I["output"]>> {
+    const { response, id, cleanup } = await this.#post(
+      operation,
+      request,
+      options,
+      "application/json",
+    );
     try {
       const text = await response.text();
       const envelope = this.#parseEnvelope(response, text, id);
@@ -72,24 +115,55 @@ export class JsonRpcTransport implements Transport {
    * Calls a server-streaming operation: the events, as they arrive. Breaking out of the loop cancels the call.
    * SendStreamingMessage and SubscribeToTask streams whose connection drops are resumed (see `resumeStreams`).
    */
-  stream<I extends OperationDescriptor>(operation: I, request: MessageInitShape<I["input"]>, options?: CallOptions): AsyncGenerator<MessageShape<I["output"]>> {
+  stream<I extends OperationDescriptor>(
+    operation: I,
+    request: MessageInitShape<I["input"]>,
+    options?: CallOptions,
+  ): AsyncGenerator<MessageShape<I["output"]>> {
     const tracing = this.#options.tracing;
     if (tracing === undefined) return this.#stream(operation, request, options);
-    const call = { operation, binding: "JSONRPC", version: this.#options.version ?? "1.0", url: this.#options.url, request };
-    return tracing.clientStream(call, (headers) => this.#stream(operation, request, withTracingHeaders(options, headers)));
+    const call = {
+      operation,
+      binding: "JSONRPC",
+      version: this.#options.version ?? "1.0",
+      url: this.#options.url,
+      request,
+    };
+    return tracing.clientStream(call, (headers) =>
+      this.#stream(operation, request, withTracingHeaders(options, headers)),
+    );
   }
 
-  async *#stream<I extends OperationDescriptor>(operation: I, request: MessageInitShape<I["input"]>, options?: CallOptions): AsyncGenerator<MessageShape<I["output"]>> {
+  async *#stream<I extends OperationDescriptor>(
+    operation: I,
+    request: MessageInitShape<I["input"]>,
+    options?: CallOptions,
+  ): AsyncGenerator<MessageShape<I["output"]>> {
     const message = checkedRequestMessage(this.#requests, operation.input, request, this.#options);
     const params = toParams(operation, message, this.#requests.registry);
-    const settings = RESUMABLE_STREAM_OPERATIONS.includes(operation.name) ? resumeSettings(this.#options.resumeStreams) : undefined;
-    const { signal, cleanup } = callSignal(options?.signal, options?.timeoutMs ?? this.#options.timeoutMs);
+    const settings = RESUMABLE_STREAM_OPERATIONS.includes(operation.name)
+      ? resumeSettings(this.#options.resumeStreams)
+      : undefined;
+    const { signal, cleanup } = callSignal(
+      options?.signal,
+      options?.timeoutMs ?? this.#options.timeoutMs,
+    );
     try {
       const open: OpenStreamConnection<MessageShape<I["output"]>> = (resume) => {
-        if (resume === undefined) return this.#events(operation, operation.name, params, options, signal, undefined);
-        return this.#events(operation, RESUME_OPERATION, resumeParams(resume.taskId, params), options, signal, resume.id);
+        if (resume === undefined)
+          return this.#events(operation, operation.name, params, options, signal, undefined);
+        return this.#events(
+          operation,
+          RESUME_OPERATION,
+          resumeParams(resume.taskId, params),
+          options,
+          signal,
+          resume.id,
+        );
       };
-      yield* resumableStream(open, settings, signal, (event) => afterDrop(operation.name, operation.output, event));
+      yield* resumableStream(open, settings, signal, (event) =>
+        afterDrop(operation.name, operation.output, event),
+      );
     } finally {
       cleanup();
     }
@@ -111,12 +185,20 @@ export class JsonRpcTransport implements Transport {
     const resuming = lastEventId !== undefined;
     const id = this.#nextId++;
     const body = JSON.stringify({ jsonrpc: "2.0", id, method, params });
-    const extra: Record<string, string> = { "content-type": "application/json", accept: "text/event-stream" };
+    const extra: Record<string, string> = {
+      "content-type": "application/json",
+      accept: "text/event-stream",
+    };
     if (resuming) extra["last-event-id"] = lastEventId;
     const headers = requestHeaders(this.#options, options, extra);
     let response: Response;
     try {
-      response = await this.#fetch(this.#options.url, { method: "POST", headers, body, signal: signal ?? null });
+      response = await this.#fetch(this.#options.url, {
+        method: "POST",
+        headers,
+        body,
+        signal: signal ?? null,
+      });
     } catch (e) {
       throw lost(unreachableError(this.#errors, e, signal), signal);
     }
@@ -141,19 +223,43 @@ export class JsonRpcTransport implements Transport {
       } catch {
         throw this.#protocolError(`stream event is not JSON: ${event.data.slice(0, 100)}`);
       }
-      yield { message: this.#decodeResult(operation, this.#checkEnvelope(envelope, id, 200)), id: event.ownId };
+      yield {
+        message: this.#decodeResult(operation, this.#checkEnvelope(envelope, id, 200)),
+        id: event.ownId,
+      };
     }
   }
 
-  async #post(operation: OperationDescriptor, init: MessageInitShape<OperationDescriptor["input"]>, options: CallOptions | undefined, accept: string) {
+  async #post(
+    operation: OperationDescriptor,
+    init: MessageInitShape<OperationDescriptor["input"]>,
+    options: CallOptions | undefined,
+    accept: string,
+  ) {
     const message = checkedRequestMessage(this.#requests, operation.input, init, this.#options);
     const id = this.#nextId++;
-    const body = JSON.stringify({ jsonrpc: "2.0", id, method: operation.name, params: toParams(operation, message, this.#requests.registry) });
-    const headers = requestHeaders(this.#options, options, { "content-type": "application/json", accept });
-    const { signal, cleanup } = callSignal(options?.signal, options?.timeoutMs ?? this.#options.timeoutMs);
+    const body = JSON.stringify({
+      jsonrpc: "2.0",
+      id,
+      method: operation.name,
+      params: toParams(operation, message, this.#requests.registry),
+    });
+    const headers = requestHeaders(this.#options, options, {
+      "content-type": "application/json",
+      accept,
+    });
+    const { signal, cleanup } = callSignal(
+      options?.signal,
+      options?.timeoutMs ?? this.#options.timeoutMs,
+    );
     let response: Response;
     try {
-      response = await this.#fetch(this.#options.url, { method: "POST", headers, body, signal: signal ?? null });
+      response = await this.#fetch(this.#options.url, {
+        method: "POST",
+        headers,
+        body,
+        signal: signal ?? null,
+      });
     } catch (e) {
       cleanup();
       throw unreachableError(this.#errors, e, signal);
@@ -173,24 +279,38 @@ export class JsonRpcTransport implements Transport {
   }
 
   #checkEnvelope(json: unknown, id: number, status: number): Record<string, unknown> {
-    if (typeof json !== "object" || json === null || Array.isArray(json)) throw this.#errors.fromHttpError(status, json);
+    if (typeof json !== "object" || json === null || Array.isArray(json))
+      throw this.#errors.fromHttpError(status, json);
     const envelope = json as Record<string, unknown>;
     if (Object.hasOwn(envelope, "error")) throw this.#errors.fromJsonRpcError(envelope["error"]);
     if (envelope["jsonrpc"] !== "2.0" || !Object.hasOwn(envelope, "result")) {
-      throw status >= 300 ? this.#errors.fromHttpError(status, json) : this.#protocolError("the response is not a JSON-RPC 2.0 result");
+      throw status >= 300
+        ? this.#errors.fromHttpError(status, json)
+        : this.#protocolError("the response is not a JSON-RPC 2.0 result");
     }
-    if (envelope["id"] !== id) throw this.#protocolError(`the response id ${JSON.stringify(envelope["id"])} does not match the request id ${id}`);
+    if (envelope["id"] !== id)
+      throw this.#protocolError(
+        `the response id ${JSON.stringify(envelope["id"])} does not match the request id ${id}`,
+      );
     return envelope;
   }
 
-  #decodeResult<I extends OperationDescriptor>(operation: I, envelope: Record<string, unknown>): MessageShape<I["output"]> {
+  #decodeResult<I extends OperationDescriptor>(
+    operation: I,
+    envelope: Record<string, unknown>,
+  ): MessageShape<I["output"]> {
     let result = envelope["result"] as JsonValue;
     // Some servers (@a2a-js/sdk 1.3.0) answer `null` where the result is google.protobuf.Empty (`{}`).
     if (result === null && operation.output.typeName === "google.protobuf.Empty") result = {};
     try {
-      return fromJson(operation.output, result, { ignoreUnknownFields: true, registry: this.#requests.registry }) as MessageShape<I["output"]>;
+      return fromJson(operation.output, result, {
+        ignoreUnknownFields: true,
+        registry: this.#requests.registry,
+      }) as MessageShape<I["output"]>;
     } catch (e) {
-      throw this.#protocolError(`the result is not a valid ${operation.output.typeName}: ${e instanceof Error ? e.message : String(e)}`);
+      throw this.#protocolError(
+        `the result is not a valid ${operation.output.typeName}: ${e instanceof Error ? e.message : String(e)}`,
+      );
     }
   }
 
@@ -199,14 +319,27 @@ export class JsonRpcTransport implements Transport {
     return this.#errors.fromJsonRpcError({
       code: -32006,
       message,
-      data: [{ "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: "INVALID_AGENT_RESPONSE", domain: "a2a-protocol.org" }],
+      data: [
+        {
+          "@type": "type.googleapis.com/google.rpc.ErrorInfo",
+          reason: "INVALID_AGENT_RESPONSE",
+          domain: "a2a-protocol.org",
+        },
+      ],
     });
   }
 }
 
 /** The `params` of a request: its ProtoJSON (Any and extensions by `registry`), by name, or `[value]` for a non-object type (params.ts). */
-function toParams(operation: OperationDescriptor, message: Message, registry: Registry | undefined): JsonValue {
-  return toJsonRpcParams(operation.input, toJson(operation.input, message, registry === undefined ? undefined : { registry }));
+function toParams(
+  operation: OperationDescriptor,
+  message: Message,
+  registry: Registry | undefined,
+): JsonValue {
+  return toJsonRpcParams(
+    operation.input,
+    toJson(operation.input, message, registry === undefined ? undefined : { registry }),
+  );
 }
 
 /** The params of the SubscribeToTask that resumes a stream of task `taskId`: with the original request's tenant. */

@@ -39,14 +39,22 @@ export interface EnvelopeProblem {
 /** Validates a parsed body as a JSON-RPC 2.0 request envelope; `text` is what was parsed (to echo a numeric id exactly). */
 export function readRequestEnvelope(body: unknown, text: string): JsonRpcRequest | EnvelopeProblem {
   if (Array.isArray(body)) {
-    return { id: NULL_ID, kind: "request", message: "batch requests are not supported: send one JSON-RPC request per HTTP request" };
+    return {
+      id: NULL_ID,
+      kind: "request",
+      message: "batch requests are not supported: send one JSON-RPC request per HTTP request",
+    };
   }
   if (typeof body !== "object" || body === null) {
     return { id: NULL_ID, kind: "request", message: "the request must be a JSON object" };
   }
   const envelope = body as Record<string, unknown>;
   if (!Object.hasOwn(envelope, "id")) {
-    return { id: NULL_ID, kind: "request", message: "id is required: A2A methods always answer, so notifications are not supported" };
+    return {
+      id: NULL_ID,
+      kind: "request",
+      message: "id is required: A2A methods always answer, so notifications are not supported",
+    };
   }
   const rawId = envelope["id"];
   if (typeof rawId !== "string" && typeof rawId !== "number" && rawId !== null) {
@@ -54,10 +62,13 @@ export function readRequestEnvelope(body: unknown, text: string): JsonRpcRequest
   }
   // A number beyond what a double holds (1e400) is still a JSON number: echoed as written.
   const id = idJson(rawId, text);
-  if (id === "null" && rawId !== null) return { id: NULL_ID, kind: "request", message: "id must be a string, a number or null" };
-  if (envelope["jsonrpc"] !== "2.0") return { id, kind: "request", message: 'jsonrpc must be "2.0"' };
+  if (id === "null" && rawId !== null)
+    return { id: NULL_ID, kind: "request", message: "id must be a string, a number or null" };
+  if (envelope["jsonrpc"] !== "2.0")
+    return { id, kind: "request", message: 'jsonrpc must be "2.0"' };
   const method = envelope["method"];
-  if (typeof method !== "string" || method === "") return { id, kind: "request", message: "method must be a non-empty string" };
+  if (typeof method !== "string" || method === "")
+    return { id, kind: "request", message: "method must be a non-empty string" };
   const params = Object.hasOwn(envelope, "params") ? envelope["params"] : {};
   // An array (by position) is a request type's whose ProtoJSON is not an object (params.ts): the method decides.
   if (typeof params !== "object" || params === null) {
@@ -67,7 +78,9 @@ export function readRequestEnvelope(body: unknown, text: string): JsonRpcRequest
 }
 
 /** True when readRequestEnvelope found a problem. */
-export function isEnvelopeProblem(value: JsonRpcRequest | EnvelopeProblem): value is EnvelopeProblem {
+export function isEnvelopeProblem(
+  value: JsonRpcRequest | EnvelopeProblem,
+): value is EnvelopeProblem {
   return "kind" in value;
 }
 

@@ -24,11 +24,14 @@ export function toJsonRpcParams(schema: DescMessage, json: JsonValue): JsonValue
 export function fromJsonRpcParams(schema: DescMessage, params: JsonValue): JsonValue {
   const isArray = Array.isArray(params);
   if (hasObjectJson(schema)) {
-    if (isArray || typeof params !== "object" || params === null) throw new JsonRpcParamsError("params must be a JSON object (by-name parameters)");
+    if (isArray || typeof params !== "object" || params === null)
+      throw new JsonRpcParamsError("params must be a JSON object (by-name parameters)");
     return params;
   }
   if (!isArray || params.length !== 1) {
-    throw new JsonRpcParamsError(`params of a ${schema.typeName} request must be a one-element array holding its ProtoJSON value (by-position parameters)`);
+    throw new JsonRpcParamsError(
+      `params of a ${schema.typeName} request must be a one-element array holding its ProtoJSON value (by-position parameters)`,
+    );
   }
   return params[0] as JsonValue;
 }

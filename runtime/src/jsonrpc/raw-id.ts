@@ -24,7 +24,8 @@ export function rawNumericId(text: string): string | undefined {
   for (;;) {
     const keyEnd = stringEnd(text, i);
     const key = text.slice(i, keyEnd);
-    const isId = key === '"id"' || (key.length > 4 && key.includes("\\") && JSON.parse(key) === "id");
+    const isId =
+      key === '"id"' || (key.length > 4 && key.includes("\\") && JSON.parse(key) === "id");
     i = skipSpace(text, skipSpace(text, keyEnd) + 1); // past ":"
     const valueEnd = valueEndAt(text, i);
     if (isId) found = isNumberStart(text.charCodeAt(i)) ? text.slice(i, valueEnd) : undefined;
@@ -92,7 +93,17 @@ function valueEndAt(text: string, i: number): number {
   let j = i;
   for (;;) {
     const d = text.charCodeAt(j);
-    if (Number.isNaN(d) /* the end */ || d === 44 || d === 125 || d === 93 || d === 32 || d === 10 || d === 13 || d === 9) return j;
+    if (
+      Number.isNaN(d) /* the end */ ||
+      d === 44 ||
+      d === 125 ||
+      d === 93 ||
+      d === 32 ||
+      d === 10 ||
+      d === 13 ||
+      d === 9
+    )
+      return j;
     j++;
   }
 }

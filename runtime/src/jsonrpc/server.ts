@@ -11,12 +11,21 @@
  * errors included, except authentication (401) and authorisation (403) failures.
  */
 import type { Message } from "@bufbuild/protobuf";
-import { A2AError, toA2AError, toJsonRpcError, type JsonRpcErrorObject } from "../errors/a2a-error.js";
+import {
+  A2AError,
+  toA2AError,
+  toJsonRpcError,
+  type JsonRpcErrorObject,
+} from "../errors/a2a-error.js";
 import { ServiceParameters, type CallContext } from "../pipeline/call-context.js";
 import { withTenant } from "../pipeline/call-abort.js";
 import { isJsonMediaType } from "../http/content-type.js";
 import { encodeSseEvent } from "../http/sse.js";
-import { createEventTextCache, openEventStream, type EventTextCache } from "../http/event-stream.js";
+import {
+  createEventTextCache,
+  openEventStream,
+  type EventTextCache,
+} from "../http/event-stream.js";
 import type { UniversalHandler, UniversalRequest, UniversalResponse } from "../http/universal.js";
 import type { OperationDescriptor } from "../protocol/operation.js";
 import { encodeMessage } from "../protojson/proto-json.js";
@@ -41,7 +50,15 @@ import {
 } from "../pipeline/server-pipeline.js";
 import { wireOf, type JsonRpcWire, type JsonRpcWireMethod } from "./wire.js";
 import type { JsonValue } from "@bufbuild/protobuf";
-import { errorResponse, isEnvelopeProblem, NULL_ID, readRequestEnvelope, resultResponse, resultTextResponse, type JsonRpcIdJson } from "./envelope.js";
+import {
+  errorResponse,
+  isEnvelopeProblem,
+  NULL_ID,
+  readRequestEnvelope,
+  resultResponse,
+  resultTextResponse,
+  type JsonRpcIdJson,
+} from "./envelope.js";
 import { fromJsonRpcParams, JsonRpcParamsError } from "./params.js";
 
 /** What the generated code hands the server: the service's tables and its dispatcher. */
@@ -75,7 +92,10 @@ const ACCEPTED_TYPES = ["application/json"];
 const CLOSE_CONNECTION: readonly (readonly [string, string])[] = [["connection", "close"]];
 
 /** Creates the framework-neutral JSON-RPC handler of a service. */
-export function createJsonRpcHandler<Principal>(service: JsonRpcServiceDefinition<Principal>, options?: JsonRpcServerOptions<Principal>): UniversalHandler {
+export function createJsonRpcHandler<Principal>(
+  service: JsonRpcServiceDefinition<Principal>,
+  options?: JsonRpcServerOptions<Principal>,
+): UniversalHandler {
   const settings = resolveServerOptions(options, service.errors, service.registry);
   const maxBody = options?.maxBodyBytes ?? DEFAULT_MAX_BODY;
   const keepAliveMs = options?.keepAliveMs ?? 15_000;
@@ -88,31 +108,71 @@ export function createJsonRpcHandler<Principal>(service: JsonRpcServiceDefinitio
   const methods = new Map(Object.entries(service.methods));
   const errors = service.errors;
   const challenge = authChallengeHeader(options);
-  const respondError = (id: JsonRpcIdJson, err: A2AError, extra?: readonly (readonly [string, string])[], status?: number) => errorAnswer(settings, challenge, id, err, extra, status);
+  const respondError = (
+    id: JsonRpcIdJson,
+    err: A2AError,
+    extra?: readonly (readonly [string, string])[],
+    status?: number,
+  ) => errorAnswer(settings, challenge, id, err, extra, status);
 
-  const fail = (id: JsonRpcIdJson, spec: keyof PipelineErrorSpecs, message: string, extra?: readonly (readonly [string, string])[], status?: number) =>
-    respondError(id, new A2AError(errors[spec], message), extra, status);
-  const wires = options?.wires !== undefined && options.wires.length > 0 ? options.wires : undefined;
-  const serveWire = wires === undefined ? undefined : wireCalls(service, settings, challenge, keepAliveMs);
+  const fail = (
+    id: JsonRpcIdJson,
+    spec: keyof PipelineErrorSpecs,
+    message: string,
+    extra?: readonly (readonly [string, string])[],
+    status?: number,
+  ) => respondError(id, new A2AError(errors[spec], message), extra, status);
+  const wires =
+    options?.wires !== undefined && options.wires.length > 0 ? options.wires : undefined;
+  const serveWire =
+    wires === undefined ? undefined : wireCalls(service, settings, challenge, keepAliveMs);
 
   return async function handleJsonRpc(request: UniversalRequest): Promise<UniversalResponse> {
     if (request.method !== "POST") {
-      return fail(NULL_ID, "InvalidRequestError", `JSON-RPC requests must use POST, not ${clipped(request.method)}`, [["allow", "POST"]], 405);
+      return fail(
+        NULL_ID,
+        "InvalidRequestError",
+        `JSON-RPC requests must use POST, not ${clipped(request.method)}`,
+        [["allow", "POST"]],
+        405,
+      );
     }
     if (!isJsonMediaType(request.header("content-type"), ACCEPTED_TYPES)) {
-      return fail(NULL_ID, "ContentTypeNotSupportedError", `Content-Type must be application/json, got ${quoted(request.header("content-type") ?? "")}`);
+      return fail(
+        NULL_ID,
+        "ContentTypeNotSupportedError",
+        `Content-Type must be application/json, got ${quoted(request.header("content-type") ?? "")}`,
+      );
     }
-    const read = await readJsonBody(request, { maxBytes: maxBody, maxDepth: settings.limits.maxJsonDepth });
-    if (!read.ok) return fail(NULL_ID, JSON_BODY_ERRORS[read.kind], read.message, read.kind === "too-large" ? CLOSE_CONNECTION : undefined);
+    const read = await readJsonBody(request, {
+      maxBytes: maxBody,
+      maxDepth: settings.limits.maxJsonDepth,
+    });
+    if (!read.ok)
+      return fail(
+        NULL_ID,
+        JSON_BODY_ERRORS[read.kind],
+        read.message,
+        read.kind === "too-large" ? CLOSE_CONNECTION : undefined,
+      );
     // The text goes along, so that a numeric id is echoed exactly as sent (envelope.ts).
     const envelope = readRequestEnvelope(read.value, read.text);
     if (isEnvelopeProblem(envelope)) {
-      return fail(envelope.id, envelope.kind === "params" ? "InvalidParamsError" : "InvalidRequestError", envelope.message);
+      return fail(
+        envelope.id,
+        envelope.kind === "params" ? "InvalidParamsError" : "InvalidRequestError",
+        envelope.message,
+      );
     }
     const { id } = envelope;
     if (serveWire !== undefined) {
-      const found = wireOf(wires, envelope.method, request.header("a2a-version") ?? queryParameter(request.query, "A2A-Version"));
-      if (found !== undefined) return serveWire(found.wire, found.method, id, envelope.params, request);
+      const found = wireOf(
+        wires,
+        envelope.method,
+        request.header("a2a-version") ?? queryParameter(request.query, "A2A-Version"),
+      );
+      if (found !== undefined)
+        return serveWire(found.wire, found.method, id, envelope.params, request);
     }
     const operation = methods.get(envelope.method);
     if (operation === undefined) {
@@ -130,7 +190,15 @@ export function createJsonRpcHandler<Principal>(service: JsonRpcServiceDefinitio
         tenant: "",
         signal: request,
       });
-      message = decodeRequest(errors, operation.input, requestJson(errors, operation, envelope.params), service.requestFields, settings.limits, settings.registry, service.requestReaders);
+      message = decodeRequest(
+        errors,
+        operation.input,
+        requestJson(errors, operation, envelope.params),
+        service.requestFields,
+        settings.limits,
+        settings.registry,
+        service.requestReaders,
+      );
     } catch (e) {
       return respondError(
         id,
@@ -152,8 +220,18 @@ export function createJsonRpcHandler<Principal>(service: JsonRpcServiceDefinitio
     if (operation.kind === "unary") {
       try {
         const response = await (result as Promise<Message>);
-        const text = encodeMessageText(operation.output, response, service.responseFields, settings.registry, service.responseWriters);
-        return { status: 200, headers: withActivatedExtensions(JSON_HEADERS, context), body: resultTextResponse(id, text) };
+        const text = encodeMessageText(
+          operation.output,
+          response,
+          service.responseFields,
+          settings.registry,
+          service.responseWriters,
+        );
+        return {
+          status: 200,
+          headers: withActivatedExtensions(JSON_HEADERS, context),
+          body: resultTextResponse(id, text),
+        };
       } catch (e) {
         return respondError(
           id,
@@ -164,16 +242,37 @@ export function createJsonRpcHandler<Principal>(service: JsonRpcServiceDefinitio
     return openEventStream(
       result as AsyncIterable<Message>,
       {
-        encodeEvent: (m) => encodeSseEvent(resultTextResponse(id, encodeMessageText(operation.output, m, service.responseFields, settings.registry, service.responseWriters))),
+        encodeEvent: (m) =>
+          encodeSseEvent(
+            resultTextResponse(
+              id,
+              encodeMessageText(
+                operation.output,
+                m,
+                service.responseFields,
+                settings.registry,
+                service.responseWriters,
+              ),
+            ),
+          ),
         shared: {
           cache: eventTextCache(operation.output),
-          text: (m) => encodeMessageText(operation.output, m, service.responseFields, settings.registry, service.responseWriters),
+          text: (m) =>
+            encodeMessageText(
+              operation.output,
+              m,
+              service.responseFields,
+              settings.registry,
+              service.responseWriters,
+            ),
           frame: (json) => `data: {"jsonrpc":"2.0","id":${id},"result":${json}}\n\n`,
         },
         encodeError: (err) => encodeSseEvent(errorResponse(id, toJsonRpcError(err))),
         respondError: (err) => respondError(id, err),
-        toError: (e) => toA2AError(e, (cause) => internalError(settings, operation.name, cause, request.signal)),
-        logCleanupError: (e) => settings.logger.error(`${operation.name}: stream clean-up failed`, e),
+        toError: (e) =>
+          toA2AError(e, (cause) => internalError(settings, operation.name, cause, request.signal)),
+        logCleanupError: (e) =>
+          settings.logger.error(`${operation.name}: stream clean-up failed`, e),
       },
       withActivatedExtensions([], context),
       keepAliveMs,
@@ -187,27 +286,57 @@ export function createJsonRpcHandler<Principal>(service: JsonRpcServiceDefinitio
  * its params and results translated, and errors in its codes. No shared SSE event texts (the
  * translation is per wire).
  */
-function wireCalls<Principal>(service: JsonRpcServiceDefinition<Principal>, settings: PipelineSettings<Principal>, challenge: readonly [string, string], keepAliveMs: number) {
-  const byOperation = new Map(Object.values(service.methods).map((operation) => [operation.name, operation]));
+function wireCalls<Principal>(
+  service: JsonRpcServiceDefinition<Principal>,
+  settings: PipelineSettings<Principal>,
+  challenge: readonly [string, string],
+  keepAliveMs: number,
+) {
+  const byOperation = new Map(
+    Object.values(service.methods).map((operation) => [operation.name, operation]),
+  );
   const versionSettings = new Map<string, PipelineSettings<Principal>>();
   const settingsOf = (wire: JsonRpcWire): PipelineSettings<Principal> => {
     let found = versionSettings.get(wire.version);
-    if (found === undefined) versionSettings.set(wire.version, (found = { ...settings, supportedVersions: [wire.version], versionWhenMissing: wire.version }));
+    if (found === undefined)
+      versionSettings.set(
+        wire.version,
+        (found = {
+          ...settings,
+          supportedVersions: [wire.version],
+          versionWhenMissing: wire.version,
+        }),
+      );
     return found;
   };
   const errors = service.errors;
-  return async function serveWire(wire: JsonRpcWire, method: JsonRpcWireMethod, id: JsonRpcIdJson, params: JsonValue, request: UniversalRequest): Promise<UniversalResponse> {
-    const answerError = (err: A2AError): UniversalResponse => errorAnswer(settings, challenge, id, err, undefined, undefined, wire.encodeError);
+  return async function serveWire(
+    wire: JsonRpcWire,
+    method: JsonRpcWireMethod,
+    id: JsonRpcIdJson,
+    params: JsonValue,
+    request: UniversalRequest,
+  ): Promise<UniversalResponse> {
+    const answerError = (err: A2AError): UniversalResponse =>
+      errorAnswer(settings, challenge, id, err, undefined, undefined, wire.encodeError);
     const operation = byOperation.get(method.operation);
-    if (operation === undefined) return answerError(new A2AError(errors.MethodNotFoundError, `method ${quoted(method.operation)} not found`));
+    if (operation === undefined)
+      return answerError(
+        new A2AError(errors.MethodNotFoundError, `method ${quoted(method.operation)} not found`),
+      );
     // A streaming method answers with an event stream, errors too (A2A 0.3 §7: its clients read nothing else), except
     // the HTTP auth failures (401/403).
     const streamError = (err: A2AError): UniversalResponse => {
       if (isAuthFailure(settings, err)) return answerError(err);
-      return { status: 200, headers: SSE_HEADERS, body: encodeSseEvent(errorResponse(id, wire.encodeError(err))) };
+      return {
+        status: 200,
+        headers: SSE_HEADERS,
+        body: encodeSseEvent(errorResponse(id, wire.encodeError(err))),
+      };
     };
     const fail = operation.kind === "unary" ? answerError : streamError;
-    const toError = (e: unknown): A2AError => toA2AError(e, (cause) => internalError(settings, operation.name, cause, request.signal));
+    const toError = (e: unknown): A2AError =>
+      toA2AError(e, (cause) => internalError(settings, operation.name, cause, request.signal));
     const serviceParameters = ServiceParameters.fromHeaders(wire.headers?.(request) ?? request);
     let context: CallContext<Principal>;
     let message: Message;
@@ -222,13 +351,28 @@ function wireCalls<Principal>(service: JsonRpcServiceDefinition<Principal>, sett
       });
       let json: JsonValue;
       try {
-        if (Array.isArray(params)) throw new A2AError(errors.InvalidParamsError, "params must be a JSON object (by-name parameters)");
+        if (Array.isArray(params))
+          throw new A2AError(
+            errors.InvalidParamsError,
+            "params must be a JSON object (by-name parameters)",
+          );
         json = method.decodeParams(params, serviceParameters);
       } catch (e) {
         if (e instanceof A2AError) throw e;
-        throw new A2AError(errors.InvalidParamsError, `Invalid parameters: ${e instanceof Error ? e.message : "the params cannot be read"}`);
+        throw new A2AError(
+          errors.InvalidParamsError,
+          `Invalid parameters: ${e instanceof Error ? e.message : "the params cannot be read"}`,
+        );
       }
-      message = decodeRequest(errors, operation.input, json, service.requestFields, settings.limits, settings.registry, service.requestReaders);
+      message = decodeRequest(
+        errors,
+        operation.input,
+        json,
+        service.requestFields,
+        settings.limits,
+        settings.registry,
+        service.requestReaders,
+      );
     } catch (e) {
       return fail(toError(e));
     }
@@ -237,8 +381,14 @@ function wireCalls<Principal>(service: JsonRpcServiceDefinition<Principal>, sett
       result = dispatchCall(settings, service, operation, message, context);
       if (operation.kind === "unary") {
         const response = await (result as Promise<Message>);
-        const json = method.encodeResult(encodeMessage(operation.output, response, service.responseFields, settings.registry));
-        return { status: 200, headers: withActivatedExtensions(JSON_HEADERS, context), body: resultResponse(id, json) };
+        const json = method.encodeResult(
+          encodeMessage(operation.output, response, service.responseFields, settings.registry),
+        );
+        return {
+          status: 200,
+          headers: withActivatedExtensions(JSON_HEADERS, context),
+          body: resultResponse(id, json),
+        };
       }
     } catch (e) {
       return fail(toError(e));
@@ -246,11 +396,20 @@ function wireCalls<Principal>(service: JsonRpcServiceDefinition<Principal>, sett
     return openEventStream(
       result as AsyncIterable<Message>,
       {
-        encodeEvent: (m) => encodeSseEvent(resultResponse(id, method.encodeResult(encodeMessage(operation.output, m, service.responseFields, settings.registry)))),
+        encodeEvent: (m) =>
+          encodeSseEvent(
+            resultResponse(
+              id,
+              method.encodeResult(
+                encodeMessage(operation.output, m, service.responseFields, settings.registry),
+              ),
+            ),
+          ),
         encodeError: (err) => encodeSseEvent(errorResponse(id, wire.encodeError(err))),
         respondError: streamError,
         toError,
-        logCleanupError: (e) => settings.logger.error(`${operation.name}: stream clean-up failed`, e),
+        logCleanupError: (e) =>
+          settings.logger.error(`${operation.name}: stream clean-up failed`, e),
       },
       withActivatedExtensions([], context),
       keepAliveMs,
@@ -260,11 +419,16 @@ function wireCalls<Principal>(service: JsonRpcServiceDefinition<Principal>, sett
 }
 
 /** The ProtoJSON request in `params` (an object, or `[value]` for a non-object type: params.ts); InvalidParamsError otherwise. */
-function requestJson(errors: PipelineErrorSpecs, operation: OperationDescriptor, params: JsonValue): JsonValue {
+function requestJson(
+  errors: PipelineErrorSpecs,
+  operation: OperationDescriptor,
+  params: JsonValue,
+): JsonValue {
   try {
     return fromJsonRpcParams(operation.input, params);
   } catch (e) {
-    if (e instanceof JsonRpcParamsError) throw new A2AError(errors.InvalidParamsError, `Invalid parameters: ${e.message}`);
+    if (e instanceof JsonRpcParamsError)
+      throw new A2AError(errors.InvalidParamsError, `Invalid parameters: ${e.message}`);
     throw e;
   }
 }
@@ -284,7 +448,11 @@ function errorAnswer<Principal>(
 ): UniversalResponse {
   const answered = status ?? (isAuthFailure(settings, err) ? err.spec.httpStatus : 200);
   const headers = extra === undefined ? JSON_HEADERS : [...JSON_HEADERS, ...extra];
-  return { status: answered, headers: answered === 401 ? [...headers, challenge] : headers, body: errorResponse(id, encode(err)) };
+  return {
+    status: answered,
+    headers: answered === 401 ? [...headers, challenge] : headers,
+    body: errorResponse(id, encode(err)),
+  };
 }
 
 /**
@@ -294,5 +462,8 @@ function errorAnswer<Principal>(
  */
 function isAuthFailure<Principal>(settings: PipelineSettings<Principal>, err: A2AError): boolean {
   const reason = err.spec.reason;
-  return reason === settings.errors.UnauthenticatedError.reason || reason === settings.errors.PermissionDeniedError.reason;
+  return (
+    reason === settings.errors.UnauthenticatedError.reason ||
+    reason === settings.errors.PermissionDeniedError.reason
+  );
 }

@@ -16,7 +16,10 @@ export interface JsonRpcWireMethod {
   /** The service operation (RPC name) the method is served by: "SendMessage". */
   readonly operation: string;
   /** The method's params → the operation's request as ProtoJSON. Throws (any error) when they cannot be read: InvalidParams. */
-  decodeParams(params: JsonValue, parameters: { readonly get: (name: string) => string | undefined }): JsonValue;
+  decodeParams(
+    params: JsonValue,
+    parameters: { readonly get: (name: string) => string | undefined },
+  ): JsonValue;
   /** The operation's response (ProtoJSON) → the method's `result`. */
   encodeResult(result: JsonValue): JsonValue;
 }
@@ -37,13 +40,18 @@ export interface JsonRpcWire {
  * The wire that takes a request: one whose methods include `method`, when the request names no
  * A2A-Version (or an empty one) or exactly the wire's version (its major.minor).
  */
-export function wireOf(wires: readonly JsonRpcWire[] | undefined, method: string, requestedVersion: string | undefined): { wire: JsonRpcWire; method: JsonRpcWireMethod } | undefined {
+export function wireOf(
+  wires: readonly JsonRpcWire[] | undefined,
+  method: string,
+  requestedVersion: string | undefined,
+): { wire: JsonRpcWire; method: JsonRpcWireMethod } | undefined {
   if (wires === undefined) return undefined;
   const requested = requestedVersion?.trim() ?? "";
   for (const wire of wires) {
     const found = wire.methods.get(method);
     if (found === undefined) continue;
-    if (requested === "" || normalizeVersion(requested) === normalizeVersion(wire.version)) return { wire, method: found };
+    if (requested === "" || normalizeVersion(requested) === normalizeVersion(wire.version))
+      return { wire, method: found };
   }
   return undefined;
 }

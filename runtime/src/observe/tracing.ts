@@ -58,15 +58,27 @@ export interface PushDeliveryOutcome {
  */
 export interface A2ATracing {
   /** A server call: runs `dispatch` (the handler) in a SERVER span that covers the answer, the whole stream for a streaming call. */
-  server(call: TracedServerCall, dispatch: () => Promise<Message> | AsyncIterable<Message>): Promise<Message> | AsyncIterable<Message>;
+  server(
+    call: TracedServerCall,
+    dispatch: () => Promise<Message> | AsyncIterable<Message>,
+  ): Promise<Message> | AsyncIterable<Message>;
   /** A client's unary call: `send` gets the headers (`traceparent`) to add to the request. */
-  clientUnary<T>(call: TracedClientCall, send: (headers: Readonly<Record<string, string>>) => Promise<T>): Promise<T>;
+  clientUnary<T>(
+    call: TracedClientCall,
+    send: (headers: Readonly<Record<string, string>>) => Promise<T>,
+  ): Promise<T>;
   /** A client's stream: `open` gets the headers to add; the span covers the stream. */
-  clientStream<T>(call: TracedClientCall, open: (headers: Readonly<Record<string, string>>) => AsyncIterable<T>): AsyncGenerator<T>;
+  clientStream<T>(
+    call: TracedClientCall,
+    open: (headers: Readonly<Record<string, string>>) => AsyncIterable<T>,
+  ): AsyncGenerator<T>;
   /** The span context active now (when a task event is produced), for the link of its push deliveries. */
   origin(): unknown;
   /** A push delivery: `deliver` gets the headers (`traceparent`) to add to the webhook POST. */
-  push(delivery: TracedPushDelivery, deliver: (headers: Readonly<Record<string, string>>) => Promise<PushDeliveryOutcome>): Promise<PushDeliveryOutcome>;
+  push(
+    delivery: TracedPushDelivery,
+    deliver: (headers: Readonly<Record<string, string>>) => Promise<PushDeliveryOutcome>,
+  ): Promise<PushDeliveryOutcome>;
 }
 
 /**
@@ -76,6 +88,9 @@ export interface A2ATracing {
  *
  * @private
  */
-export function withTracingHeaders(options: CallOptions | undefined, headers: Readonly<Record<string, string>>): CallOptions {
+export function withTracingHeaders(
+  options: CallOptions | undefined,
+  headers: Readonly<Record<string, string>>,
+): CallOptions {
   return { ...options, headers: { ...options?.headers, ...headers } };
 }

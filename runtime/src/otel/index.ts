@@ -40,7 +40,13 @@ import {
 import type { DescEnum, DescMessage, Message } from "@bufbuild/protobuf";
 import type { ServiceParameters } from "../pipeline/call-context.js";
 import type { OperationDescriptor } from "../protocol/operation.js";
-import type { A2ATracing, PushDeliveryOutcome, TracedClientCall, TracedPushDelivery, TracedServerCall } from "../observe/tracing.js";
+import type {
+  A2ATracing,
+  PushDeliveryOutcome,
+  TracedClientCall,
+  TracedPushDelivery,
+  TracedServerCall,
+} from "../observe/tracing.js";
 import { RUNTIME_VERSION } from "../version/runtime-version.js";
 
 export type { A2ATracing } from "../observe/tracing.js";
@@ -61,16 +67,31 @@ export function openTelemetryTracing(options: OpenTelemetryTracingOptions = {}):
   const provider = options.tracerProvider;
   let fixed: Tracer | undefined;
   // The global provider's tracer is a proxy that follows a provider registered later.
-  const tracer = (): Tracer => (fixed ??= (provider ?? trace.getTracerProvider()).getTracer(INSTRUMENTATION_NAME, RUNTIME_VERSION));
+  const tracer = (): Tracer =>
+    (fixed ??= (provider ?? trace.getTracerProvider()).getTracer(
+      INSTRUMENTATION_NAME,
+      RUNTIME_VERSION,
+    ));
   const common = options.attributes ?? {};
 
   return {
     server(call: TracedServerCall, dispatch) {
       const { operation, context: callContext } = call;
-      const parent = propagation.extract(otelContext.active(), callContext.serviceParameters, PARAMETERS_GETTER);
+      const parent = propagation.extract(
+        otelContext.active(),
+        callContext.serviceParameters,
+        PARAMETERS_GETTER,
+      );
       const span = tracer().startSpan(
         spanName(operation),
-        { kind: SpanKind.SERVER, attributes: { ...common, ...rpcAttributes(operation, callContext.binding), "a2a.version": callContext.requestedVersion } },
+        {
+          kind: SpanKind.SERVER,
+          attributes: {
+            ...common,
+            ...rpcAttributes(operation, callContext.binding),
+            "a2a.version": callContext.requestedVersion,
+          },
+        },
         parent,
       );
       const ctx = trace.setSpan(parent, span);
@@ -99,7 +120,10 @@ export function openTelemetryTracing(options: OpenTelemetryTracingOptions = {}):
       return tracedServerStream(result, ctx, track);
     },
 
-    clientUnary<T>(call: TracedClientCall, send: (headers: Readonly<Record<string, string>>) => Promise<T>): Promise<T> {
+    clientUnary<T>(
+      call: TracedClientCall,
+      send: (headers: Readonly<Record<string, string>>) => Promise<T>,
+    ): Promise<T> {
       const { ctx, headers, track } = startClient(tracer(), common, call);
       let sent: Promise<T>;
       try {
@@ -121,7 +145,10 @@ export function openTelemetryTracing(options: OpenTelemetryTracingOptions = {}):
       );
     },
 
-    clientStream<T>(call: TracedClientCall, open: (headers: Readonly<Record<string, string>>) => AsyncIterable<T>): AsyncGenerator<T> {
+    clientStream<T>(
+      call: TracedClientCall,
+      open: (headers: Readonly<Record<string, string>>) => AsyncIterable<T>,
+    ): AsyncGenerator<T> {
       return tracedClientStream(tracer(), common, call, open);
     },
 
@@ -130,20 +157,38 @@ export function openTelemetryTracing(options: OpenTelemetryTracingOptions = {}):
       return active !== undefined && isSpanContextValid(active) ? active : undefined;
     },
 
-    push(delivery: TracedPushDelivery, deliver: (headers: Readonly<Record<string, string>>) => Promise<PushDeliveryOutcome>): Promise<PushDeliveryOutcome> {
-      const links: Link[] = delivery.origin === undefined ? [] : [{ context: delivery.origin as SpanContext }];
-      const attributes: Attributes = { ...common, "http.request.method": "POST", "a2a.task.id": delivery.taskId, "a2a.context.id": delivery.contextId, ...urlAttributes(delivery.url) };
+    push(
+      delivery: TracedPushDelivery,
+      deliver: (headers: Readonly<Record<string, string>>) => Promise<PushDeliveryOutcome>,
+    ): Promise<PushDeliveryOutcome> {
+      const links: Link[] =
+        delivery.origin === undefined ? [] : [{ context: delivery.origin as SpanContext }];
+      const attributes: Attributes = {
+        ...common,
+        "http.request.method": "POST",
+        "a2a.task.id": delivery.taskId,
+        "a2a.context.id": delivery.contextId,
+        ...urlAttributes(delivery.url),
+      };
       // A delivery is work of its own (it may run long after the call that produced the event): a new trace, linked to that call.
-      const span = tracer().startSpan("A2A push notification", { kind: SpanKind.CLIENT, attributes, links, root: true }, ROOT_CONTEXT);
+      const span = tracer().startSpan(
+        "A2A push notification",
+        { kind: SpanKind.CLIENT, attributes, links, root: true },
+        ROOT_CONTEXT,
+      );
       const ctx = trace.setSpan(ROOT_CONTEXT, span);
       const headers: Record<string, string> = {};
       propagation.inject(ctx, headers);
       const finish = (outcome: PushDeliveryOutcome): PushDeliveryOutcome => {
         span.setAttribute("a2a.push.attempts", outcome.attempts);
-        if (outcome.status !== undefined) span.setAttribute("http.response.status_code", outcome.status);
+        if (outcome.status !== undefined)
+          span.setAttribute("http.response.status_code", outcome.status);
         if (!outcome.delivered) {
           span.setAttribute("a2a.error.reason", outcome.reason ?? "unknown");
-          span.setStatus({ code: SpanStatusCode.ERROR, message: `push notification not delivered (${outcome.reason ?? "unknown"})` });
+          span.setStatus({
+            code: SpanStatusCode.ERROR,
+            message: `push notification not delivered (${outcome.reason ?? "unknown"})`,
+          });
         }
         span.end();
         return outcome;
@@ -188,8 +233,13 @@ function urlAttributes(url: string | undefined): Attributes {
   if (url === undefined) return {};
   try {
     const parsed = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(url) ? url : `http://${url}`);
-    const port = parsed.port === "" ? (parsed.protocol === "https:" ? 443 : 80) : Number(parsed.port);
-    return { "server.address": parsed.hostname, "server.port": port, "url.full": `${parsed.origin}${parsed.pathname}` };
+    const port =
+      parsed.port === "" ? (parsed.protocol === "https:" ? 443 : 80) : Number(parsed.port);
+    return {
+      "server.address": parsed.hostname,
+      "server.port": port,
+      "url.full": `${parsed.origin}${parsed.pathname}`,
+    };
   } catch {
     return {};
   }
@@ -199,7 +249,15 @@ function startClient(tracer: Tracer, common: Attributes, call: TracedClientCall)
   const parent = otelContext.active();
   const span = tracer.startSpan(
     spanName(call.operation),
-    { kind: SpanKind.CLIENT, attributes: { ...common, ...rpcAttributes(call.operation, call.binding), "a2a.version": call.version, ...urlAttributes(call.url) } },
+    {
+      kind: SpanKind.CLIENT,
+      attributes: {
+        ...common,
+        ...rpcAttributes(call.operation, call.binding),
+        "a2a.version": call.version,
+        ...urlAttributes(call.url),
+      },
+    },
     parent,
   );
   const ctx = trace.setSpan(parent, span);
@@ -210,7 +268,12 @@ function startClient(tracer: Tracer, common: Attributes, call: TracedClientCall)
   return { span, ctx, headers, track };
 }
 
-async function* tracedClientStream<T>(tracer: Tracer, common: Attributes, call: TracedClientCall, open: (headers: Readonly<Record<string, string>>) => AsyncIterable<T>): AsyncGenerator<T> {
+async function* tracedClientStream<T>(
+  tracer: Tracer,
+  common: Attributes,
+  call: TracedClientCall,
+  open: (headers: Readonly<Record<string, string>>) => AsyncIterable<T>,
+): AsyncGenerator<T> {
   const { ctx, headers, track } = startClient(tracer, common, call);
   let iterator: AsyncIterator<T> | undefined;
   let finished = false;
@@ -239,7 +302,11 @@ async function* tracedClientStream<T>(tracer: Tracer, common: Attributes, call: 
 }
 
 /** A server stream whose events are tracked and read in the call's context; the span ends with the stream. */
-function tracedServerStream(events: AsyncIterable<Message>, ctx: Context, track: CallTrack): AsyncIterable<Message> {
+function tracedServerStream(
+  events: AsyncIterable<Message>,
+  ctx: Context,
+  track: CallTrack,
+): AsyncIterable<Message> {
   return {
     [Symbol.asyncIterator](): AsyncIterator<Message> {
       let iterator: AsyncIterator<Message>;
@@ -274,7 +341,9 @@ function tracedServerStream(events: AsyncIterable<Message>, ctx: Context, track:
         return(value?: unknown) {
           track.cancelled();
           const inner = iterator.return;
-          return inner === undefined ? Promise.resolve({ done: true, value: value as Message }) : otelContext.with(ctx, () => inner.call(iterator, value));
+          return inner === undefined
+            ? Promise.resolve({ done: true, value: value as Message })
+            : otelContext.with(ctx, () => inner.call(iterator, value));
         },
       };
     },
@@ -297,12 +366,21 @@ class CallTrack {
 
   /** The ids a request names (SendMessage's message, GetTask's `id`, a push config's `taskId`, ListTasks' `contextId`). */
   request(request: unknown): void {
-    const r = request as { id?: unknown; taskId?: unknown; contextId?: unknown; message?: { taskId?: unknown; contextId?: unknown } } | undefined;
+    const r = request as
+      | {
+          id?: unknown;
+          taskId?: unknown;
+          contextId?: unknown;
+          message?: { taskId?: unknown; contextId?: unknown };
+        }
+      | undefined;
     if (r === undefined || r === null || typeof r !== "object") return;
     const input = this.operation.input.typeName;
-    if (typeof r.id === "string" && /(GetTask|CancelTask|SubscribeToTask)Request$/.test(input)) this.#ids(r.id, undefined);
+    if (typeof r.id === "string" && /(GetTask|CancelTask|SubscribeToTask)Request$/.test(input))
+      this.#ids(r.id, undefined);
     this.#ids(r.taskId, r.contextId);
-    if (r.message !== undefined && r.message !== null) this.#ids(r.message.taskId, r.message.contextId);
+    if (r.message !== undefined && r.message !== null)
+      this.#ids(r.message.taskId, r.message.contextId);
   }
 
   /** An answer or a stream event: its task, context and task state. */
@@ -314,7 +392,10 @@ class CallTrack {
     if (found.state !== undefined && found.state !== this.#lastState) {
       this.#lastState = found.state;
       const name = stateName(this.operation.output, found.state);
-      this.span.addEvent("a2a.task.state", { "a2a.task.state": name, "a2a.task.id": typeof found.taskId === "string" ? found.taskId : this.#taskId });
+      this.span.addEvent("a2a.task.state", {
+        "a2a.task.state": name,
+        "a2a.task.id": typeof found.taskId === "string" ? found.taskId : this.#taskId,
+      });
     }
   }
 
@@ -331,12 +412,21 @@ class CallTrack {
     const span = this.span;
     if (failure !== undefined) {
       const error = failure.error;
-      const spec = (error as { spec?: { reason?: unknown; grpcCode?: unknown } } | null | undefined)?.spec;
+      const spec = (error as { spec?: { reason?: unknown; grpcCode?: unknown } } | null | undefined)
+        ?.spec;
       const reason = typeof spec?.reason === "string" ? spec.reason : this.internalReason;
       if (reason !== undefined) span.setAttribute("a2a.error.reason", reason);
-      if (this.binding === "GRPC") span.setAttribute("rpc.grpc.status_code", typeof spec?.grpcCode === "number" ? spec.grpcCode : 13);
-      if (typeof spec?.reason !== "string") span.recordException(error instanceof Error ? error : String(error));
-      span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
+      if (this.binding === "GRPC")
+        span.setAttribute(
+          "rpc.grpc.status_code",
+          typeof spec?.grpcCode === "number" ? spec.grpcCode : 13,
+        );
+      if (typeof spec?.reason !== "string")
+        span.recordException(error instanceof Error ? error : String(error));
+      span.setStatus({
+        code: SpanStatusCode.ERROR,
+        message: error instanceof Error ? error.message : String(error),
+      });
     } else if (this.binding === "GRPC") {
       span.setAttribute("rpc.grpc.status_code", 0);
     }
@@ -356,15 +446,27 @@ class CallTrack {
 }
 
 /** The task an answer or event is about: a Task, a Message, a status or artifact update, or one in a `payload` oneof. */
-function taskOf(message: Record<string, unknown>): { taskId: unknown; contextId: unknown; state: number | undefined } | undefined {
+function taskOf(
+  message: Record<string, unknown>,
+): { taskId: unknown; contextId: unknown; state: number | undefined } | undefined {
   const typeName = message["$typeName"];
   if (typeof typeName !== "string") return undefined;
-  const payload = message["payload"] as { case?: string; value?: Record<string, unknown> } | undefined;
-  if (payload !== undefined && payload !== null && typeof payload === "object" && payload.value !== undefined) return taskOf(payload.value);
+  const payload = message["payload"] as
+    | { case?: string; value?: Record<string, unknown> }
+    | undefined;
+  if (
+    payload !== undefined &&
+    payload !== null &&
+    typeof payload === "object" &&
+    payload.value !== undefined
+  )
+    return taskOf(payload.value);
   const status = message["status"] as { state?: unknown } | undefined;
   const state = typeof status?.state === "number" ? status.state : undefined;
-  if (typeName.endsWith(".Task")) return { taskId: message["id"], contextId: message["contextId"], state };
-  if ("taskId" in message) return { taskId: message["taskId"], contextId: message["contextId"], state };
+  if (typeName.endsWith(".Task"))
+    return { taskId: message["id"], contextId: message["contextId"], state };
+  if ("taskId" in message)
+    return { taskId: message["taskId"], contextId: message["contextId"], state };
   return undefined;
 }
 
@@ -388,8 +490,17 @@ function findStateEnum(root: DescMessage): DescEnum | undefined {
     if (seen.has(desc)) continue;
     seen.add(desc);
     for (const field of desc.fields) {
-      if (field.fieldKind === "enum" && field.name === "state" && desc.typeName.endsWith(".TaskStatus")) return field.enum;
-      if (field.fieldKind === "message" || (field.fieldKind === "list" && field.listKind === "message")) queue.push(field.message);
+      if (
+        field.fieldKind === "enum" &&
+        field.name === "state" &&
+        desc.typeName.endsWith(".TaskStatus")
+      )
+        return field.enum;
+      if (
+        field.fieldKind === "message" ||
+        (field.fieldKind === "list" && field.listKind === "message")
+      )
+        queue.push(field.message);
     }
   }
   return undefined;

@@ -60,9 +60,20 @@ export function isCallAborted(context: WithSignal): boolean {
 }
 
 /** A copy of `context` with another tenant, keeping its signal lazy (a spread would create it). */
-export function withTenant<Principal>(context: CallContext<Principal>, tenant: string): CallContext<Principal> {
-  const copy = Object.defineProperties({}, Object.getOwnPropertyDescriptors(context)) as CallContext<Principal>;
-  Object.defineProperty(copy, "tenant", { value: tenant, enumerable: true, writable: false, configurable: true });
+export function withTenant<Principal>(
+  context: CallContext<Principal>,
+  tenant: string,
+): CallContext<Principal> {
+  const copy = Object.defineProperties(
+    {},
+    Object.getOwnPropertyDescriptors(context),
+  ) as CallContext<Principal>;
+  Object.defineProperty(copy, "tenant", {
+    value: tenant,
+    enumerable: true,
+    writable: false,
+    configurable: true,
+  });
   return copy;
 }
 

@@ -120,7 +120,9 @@ export interface CallContextInit<Principal> {
 }
 
 /** Creates a CallContext, for bindings and for calling a handler directly in tests. */
-export function createCallContext<Principal = unknown>(init: CallContextInit<Principal>): CallContext<Principal> {
+export function createCallContext<Principal = unknown>(
+  init: CallContextInit<Principal>,
+): CallContext<Principal> {
   return {
     operation: init.operation,
     binding: init.binding,

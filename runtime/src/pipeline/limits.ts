@@ -63,11 +63,22 @@ export const DEFAULT_REQUEST_LIMITS: RequestLimits = {
 
 /** Applies the defaults; throws RangeError for a limit that is not a positive integer (or Infinity). */
 export function resolveRequestLimits(options: RequestLimitOptions | undefined): RequestLimits {
-  if (options?.maxJsonDepth === undefined && options?.maxPartsPerMessage === undefined && options?.maxMetadataBytes === undefined) return DEFAULT_REQUEST_LIMITS;
+  if (
+    options?.maxJsonDepth === undefined &&
+    options?.maxPartsPerMessage === undefined &&
+    options?.maxMetadataBytes === undefined
+  )
+    return DEFAULT_REQUEST_LIMITS;
   return {
     maxJsonDepth: checked("maxJsonDepth", options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH),
-    maxPartsPerMessage: checked("maxPartsPerMessage", options.maxPartsPerMessage ?? DEFAULT_MAX_PARTS_PER_MESSAGE),
-    maxMetadataBytes: checked("maxMetadataBytes", options.maxMetadataBytes ?? DEFAULT_MAX_METADATA_BYTES),
+    maxPartsPerMessage: checked(
+      "maxPartsPerMessage",
+      options.maxPartsPerMessage ?? DEFAULT_MAX_PARTS_PER_MESSAGE,
+    ),
+    maxMetadataBytes: checked(
+      "maxMetadataBytes",
+      options.maxMetadataBytes ?? DEFAULT_MAX_METADATA_BYTES,
+    ),
   };
 }
 
@@ -151,7 +162,11 @@ interface PlannedField {
 
 const STRUCT = "google.protobuf.Struct";
 /** The JSON types of google/protobuf/struct.proto: every number in them must be finite (JSON has no NaN or Infinity). */
-const JSON_TYPES: ReadonlySet<string> = new Set([STRUCT, "google.protobuf.Value", "google.protobuf.ListValue"]);
+const JSON_TYPES: ReadonlySet<string> = new Set([
+  STRUCT,
+  "google.protobuf.Value",
+  "google.protobuf.ListValue",
+]);
 const plans = new WeakMap<DescMessage, readonly PlannedField[]>();
 
 /** The fields of `desc` that lead to a `parts` list or a Struct (computed once per type). */
@@ -187,7 +202,13 @@ function planOf(desc: DescMessage, visiting?: Set<DescMessage>): readonly Planne
     if (nested.typeName.startsWith("google.protobuf.")) continue;
     // A recursive type being planned: walk into it (its plan is known by the time a message is checked).
     const relevant = visiting.has(nested) || planOf(nested, visiting).length > 0;
-    if (relevant) out.push({ field, check: field.fieldKind === "message" ? "message" : field.fieldKind === "list" ? "list" : "map", nested });
+    if (relevant)
+      out.push({
+        field,
+        check:
+          field.fieldKind === "message" ? "message" : field.fieldKind === "list" ? "list" : "map",
+        nested,
+      });
   }
   visiting.delete(desc);
   plans.set(desc, out);
@@ -208,11 +229,21 @@ const MAX_WALK_DEPTH = 32;
  *
  * @private
  */
-export function findLimitViolation(limits: RequestLimits, desc: DescMessage, message: object): LimitViolation | undefined {
+export function findLimitViolation(
+  limits: RequestLimits,
+  desc: DescMessage,
+  message: object,
+): LimitViolation | undefined {
   return walk(limits, desc, message, "", 0);
 }
 
-function walk(limits: RequestLimits, desc: DescMessage, message: object, prefix: string, depth: number): LimitViolation | undefined {
+function walk(
+  limits: RequestLimits,
+  desc: DescMessage,
+  message: object,
+  prefix: string,
+  depth: number,
+): LimitViolation | undefined {
   const plan = planOf(desc);
   if (plan.length === 0 || depth > MAX_WALK_DEPTH) return undefined;
   const record = message as Record<string, unknown>;
@@ -229,7 +260,12 @@ function walk(limits: RequestLimits, desc: DescMessage, message: object, prefix:
       case "parts": {
         const list = value as readonly object[];
         if (list.length > limits.maxPartsPerMessage) {
-          return { field: path, description: `${path} has ${list.length} parts; at most ${limits.maxPartsPerMessage} are accepted`, limit: "maxPartsPerMessage", maximum: limits.maxPartsPerMessage };
+          return {
+            field: path,
+            description: `${path} has ${list.length} parts; at most ${limits.maxPartsPerMessage} are accepted`,
+            limit: "maxPartsPerMessage",
+            maximum: limits.maxPartsPerMessage,
+          };
         }
         for (let i = 0; i < list.length; i++) {
           const found = walk(limits, nested!, list[i]!, `${path}[${i}]`, depth + 1);
@@ -247,7 +283,10 @@ function walk(limits: RequestLimits, desc: DescMessage, message: object, prefix:
           field.fieldKind === "list"
             ? (value as unknown[]).map((v, i) => [`${path}[${i}]`, v])
             : field.fieldKind === "map"
-              ? Object.entries(value as object).map(([k, v]) => [`${path}[${JSON.stringify(k)}]`, v])
+              ? Object.entries(value as object).map(([k, v]) => [
+                  `${path}[${JSON.stringify(k)}]`,
+                  v,
+                ])
               : [[path, value]];
         for (const [at, item] of entries) {
           const found = valueMessageViolation(limits, item, at, 1);
@@ -284,19 +323,38 @@ const TOO_DEEP = -1;
 const NOT_FINITE = -2;
 
 function tooDeep(limits: RequestLimits, path: string): LimitViolation {
-  return { field: path, description: `${path} nests deeper than ${limits.maxJsonDepth} levels`, limit: "maxJsonDepth", maximum: limits.maxJsonDepth };
+  return {
+    field: path,
+    description: `${path} nests deeper than ${limits.maxJsonDepth} levels`,
+    limit: "maxJsonDepth",
+    maximum: limits.maxJsonDepth,
+  };
 }
 
 function notFinite(path: string): LimitViolation {
-  return { field: path, description: `${path} holds a number that is not finite (NaN or ±Infinity has no JSON form)`, limit: undefined, maximum: 0 };
+  return {
+    field: path,
+    description: `${path} holds a number that is not finite (NaN or ±Infinity has no JSON form)`,
+    limit: undefined,
+    maximum: 0,
+  };
 }
 
-function structViolation(limits: RequestLimits, value: JsonValue, path: string): LimitViolation | undefined {
+function structViolation(
+  limits: RequestLimits,
+  value: JsonValue,
+  path: string,
+): LimitViolation | undefined {
   const size = jsonSize(value, limits.maxMetadataBytes, 1, limits.maxJsonDepth);
   if (size === TOO_DEEP) return tooDeep(limits, path);
   if (size === NOT_FINITE) return notFinite(nonFinitePath(value, path));
   if (size > limits.maxMetadataBytes) {
-    return { field: path, description: `${path} is larger than ${limits.maxMetadataBytes} bytes of JSON`, limit: "maxMetadataBytes", maximum: limits.maxMetadataBytes };
+    return {
+      field: path,
+      description: `${path} is larger than ${limits.maxMetadataBytes} bytes of JSON`,
+      limit: "maxMetadataBytes",
+      maximum: limits.maxMetadataBytes,
+    };
   }
   return undefined;
 }
@@ -311,7 +369,8 @@ function nonFinitePath(value: JsonValue, path: string): string {
   if (typeof value === "number") return path;
   if (typeof value !== "object" || value === null) return path;
   if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) if (holdsNonFinite(value[i]!)) return nonFinitePath(value[i]!, `${path}[${i}]`);
+    for (let i = 0; i < value.length; i++)
+      if (holdsNonFinite(value[i]!)) return nonFinitePath(value[i]!, `${path}[${i}]`);
     return path;
   }
   for (const key in value) {
@@ -325,7 +384,8 @@ function holdsNonFinite(value: JsonValue): boolean {
   if (typeof value === "number") return !Number.isFinite(value);
   if (typeof value !== "object" || value === null) return false;
   if (Array.isArray(value)) return value.some(holdsNonFinite);
-  for (const key in value) if (holdsNonFinite((value as Record<string, JsonValue>)[key]!)) return true;
+  for (const key in value)
+    if (holdsNonFinite((value as Record<string, JsonValue>)[key]!)) return true;
   return false;
 }
 
@@ -338,14 +398,21 @@ interface JsonTypeMessage {
 }
 
 /** A non-finite number or a nesting deeper than `maxJsonDepth` in a Value/ListValue/Struct message. */
-function valueMessageViolation(limits: RequestLimits, value: unknown, path: string, depth: number): LimitViolation | undefined {
+function valueMessageViolation(
+  limits: RequestLimits,
+  value: unknown,
+  path: string,
+  depth: number,
+): LimitViolation | undefined {
   if (typeof value !== "object" || value === null) return undefined;
   const m = value as JsonTypeMessage;
   switch (m.$typeName) {
     case "google.protobuf.Value": {
       const kind = m.kind;
-      if (kind?.case === "numberValue") return Number.isFinite(kind.value) ? undefined : notFinite(path);
-      if (kind?.case === "structValue" || kind?.case === "listValue") return valueMessageViolation(limits, kind.value, path, depth);
+      if (kind?.case === "numberValue")
+        return Number.isFinite(kind.value) ? undefined : notFinite(path);
+      if (kind?.case === "structValue" || kind?.case === "listValue")
+        return valueMessageViolation(limits, kind.value, path, depth);
       return undefined;
     }
     case STRUCT: {
@@ -400,7 +467,12 @@ function jsonSize(value: JsonValue, budget: number, depth: number, maxDepth: num
     return size;
   }
   for (const key in value) {
-    const s = jsonSize((value as Record<string, JsonValue>)[key]!, budget - size, depth + 1, maxDepth);
+    const s = jsonSize(
+      (value as Record<string, JsonValue>)[key]!,
+      budget - size,
+      depth + 1,
+      maxDepth,
+    );
     if (s < 0) return s;
     size += key.length + 4 + s;
     if (size > budget) return size;

@@ -66,7 +66,12 @@ export type RequirementTable = Readonly<Record<string, readonly FieldRule[]>>;
  *
  * @private
  */
-export function findMissingFields(table: RequirementTable, typeName: string, message: object, limit = 16): FieldViolation[] {
+export function findMissingFields(
+  table: RequirementTable,
+  typeName: string,
+  message: object,
+  limit = 16,
+): FieldViolation[] {
   const out: FieldViolation[] = [];
   walk(table, typeName, message, "", out, limit, 0);
   return out;
@@ -74,7 +79,15 @@ export function findMissingFields(table: RequirementTable, typeName: string, mes
 
 const MAX_DEPTH = 64;
 
-function walk(table: RequirementTable, typeName: string, message: object, prefix: string, out: FieldViolation[], limit: number, depth: number): void {
+function walk(
+  table: RequirementTable,
+  typeName: string,
+  message: object,
+  prefix: string,
+  out: FieldViolation[],
+  limit: number,
+  depth: number,
+): void {
   const rules = table[typeName];
   if (rules === undefined || depth > MAX_DEPTH) return;
   const record = message as Record<string, unknown>;
@@ -82,13 +95,20 @@ function walk(table: RequirementTable, typeName: string, message: object, prefix
     if (out.length >= limit) return;
     if (rule.check === "oneof") {
       const o = record[rule.name] as { case?: string } | undefined;
-      if (o?.case === undefined) out.push({ field: pathOf(prefix, rule), description: `${prefix === "" ? "the request" : prefix} needs one of ${(rule.members ?? []).join(", ")}` });
+      if (o?.case === undefined)
+        out.push({
+          field: pathOf(prefix, rule),
+          description: `${prefix === "" ? "the request" : prefix} needs one of ${(rule.members ?? []).join(", ")}`,
+        });
       continue;
     }
     let value: unknown;
     if (rule.oneof === undefined) {
       // proto2 messages keep unset scalars' defaults on the prototype: only an own property is set.
-      value = rule.check === "present" && !Object.hasOwn(record, rule.name) ? undefined : record[rule.name];
+      value =
+        rule.check === "present" && !Object.hasOwn(record, rule.name)
+          ? undefined
+          : record[rule.name];
     } else {
       const o = record[rule.oneof] as { case?: string; value?: unknown } | undefined;
       value = o?.case === rule.name ? o.value : undefined;
@@ -99,9 +119,15 @@ function walk(table: RequirementTable, typeName: string, message: object, prefix
       continue;
     }
     if ((rule.min !== undefined || rule.max !== undefined) && typeof value === "number") {
-      if ((rule.min !== undefined && value < rule.min) || (rule.max !== undefined && value > rule.max)) {
+      if (
+        (rule.min !== undefined && value < rule.min) ||
+        (rule.max !== undefined && value > rule.max)
+      ) {
         const path = pathOf(prefix, rule);
-        out.push({ field: path, description: `${path} must be ${rangeText(rule.min, rule.max)}, got ${value}` });
+        out.push({
+          field: path,
+          description: `${path} must be ${rangeText(rule.min, rule.max)}, got ${value}`,
+        });
         continue;
       }
     }
@@ -110,13 +136,15 @@ function walk(table: RequirementTable, typeName: string, message: object, prefix
     if (Array.isArray(value)) {
       for (let i = 0; i < value.length && out.length < limit; i++) {
         const v: unknown = value[i];
-        if (typeof v === "object" && v !== null) walk(table, rule.nested, v, `${path}[${i}]`, out, limit, depth + 1);
+        if (typeof v === "object" && v !== null)
+          walk(table, rule.nested, v, `${path}[${i}]`, out, limit, depth + 1);
       }
     } else if (typeof value === "object") {
       if (rule.map === true) {
         for (const [k, v] of Object.entries(value)) {
           if (out.length >= limit) return;
-          if (typeof v === "object" && v !== null) walk(table, rule.nested, v, `${path}[${JSON.stringify(k)}]`, out, limit, depth + 1);
+          if (typeof v === "object" && v !== null)
+            walk(table, rule.nested, v, `${path}[${JSON.stringify(k)}]`, out, limit, depth + 1);
         }
       } else {
         walk(table, rule.nested, value, path, out, limit, depth + 1);
@@ -175,12 +203,20 @@ export function fillRequiredDefaults<T>(table: RequirementTable, typeName: strin
 
 function fill(table: RequirementTable, typeName: string, json: unknown, depth: number): void {
   const rules = table[typeName];
-  if (rules === undefined || depth > MAX_DEPTH || typeof json !== "object" || json === null || Array.isArray(json)) return;
+  if (
+    rules === undefined ||
+    depth > MAX_DEPTH ||
+    typeof json !== "object" ||
+    json === null ||
+    Array.isArray(json)
+  )
+    return;
   const record = json as Record<string, unknown>;
   for (const rule of rules) {
     const value = record[rule.json];
     if (value === undefined) {
-      if (rule.zero !== undefined && rule.oneof === undefined) record[rule.json] = cloneZero(rule.zero);
+      if (rule.zero !== undefined && rule.oneof === undefined)
+        record[rule.json] = cloneZero(rule.zero);
       continue;
     }
     if (rule.nested === undefined) continue;

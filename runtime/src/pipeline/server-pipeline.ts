@@ -5,8 +5,19 @@
  * HTTP+JSON and gRPC, so that the three answer alike.
  */
 import { A2AError, type A2AErrorSpec } from "../errors/a2a-error.js";
-import type { ServiceParameters, AuthenticateFn, CallContext, ProtocolBinding } from "./call-context.js";
-import { IMPLICIT_VERSION, formatExtensions, negotiateVersion, parseExtensions, type VersionNegotiation } from "./service-parameters.js";
+import type {
+  ServiceParameters,
+  AuthenticateFn,
+  CallContext,
+  ProtocolBinding,
+} from "./call-context.js";
+import {
+  IMPLICIT_VERSION,
+  formatExtensions,
+  negotiateVersion,
+  parseExtensions,
+  type VersionNegotiation,
+} from "./service-parameters.js";
 import type { DescMessage, JsonValue, Message, Registry } from "@bufbuild/protobuf";
 import { JsonDecodeError, decodeMessage } from "../protojson/proto-json.js";
 import { CALL_CANCELLATION, type CallCancellation } from "./call-abort.js";
@@ -14,7 +25,13 @@ import { findMissingFields, type RequirementTable } from "./required-fields.js";
 import { BINDING_CALL } from "./binding-call.js";
 import { clipped, quoted } from "../client/input.js";
 import type { ServeNodeOptions } from "../http/node-adapter.js";
-import { DEFAULT_REQUEST_LIMITS, findLimitViolation, resolveRequestLimits, type RequestLimitOptions, type RequestLimits } from "./limits.js";
+import {
+  DEFAULT_REQUEST_LIMITS,
+  findLimitViolation,
+  resolveRequestLimits,
+  type RequestLimitOptions,
+  type RequestLimits,
+} from "./limits.js";
 import { mergeRegistries, type TypeRegistryOption } from "../protojson/type-registry.js";
 import type { JsonReaderTable } from "../protojson/json-read.js";
 import { CONSOLE_LOGGER, type Logger } from "../observe/logger.js";
@@ -122,9 +139,14 @@ export interface PipelineSettings<Principal> {
  *
  * @private
  */
-export function resolveServerOptions<Principal>(options: ServerOptions<Principal> | undefined, errors: PipelineErrorSpecs, registry?: Registry): PipelineSettings<Principal> {
+export function resolveServerOptions<Principal>(
+  options: ServerOptions<Principal> | undefined,
+  errors: PipelineErrorSpecs,
+  registry?: Registry,
+): PipelineSettings<Principal> {
   return {
-    supportedVersions: options?.supportedVersions === undefined ? ["1.0"] : [...options.supportedVersions],
+    supportedVersions:
+      options?.supportedVersions === undefined ? ["1.0"] : [...options.supportedVersions],
     versionWhenMissing: options?.versionWhenMissing ?? IMPLICIT_VERSION,
     requiredExtensions: options?.requiredExtensions ?? [],
     authenticate: options?.authenticate,
@@ -145,20 +167,37 @@ export function resolveServerOptions<Principal>(options: ServerOptions<Principal
  *
  * @private
  */
-export async function establishContext<Principal>(settings: PipelineSettings<Principal>, input: ContextInput): Promise<CallContext<Principal>> {
+export async function establishContext<Principal>(
+  settings: PipelineSettings<Principal>,
+  input: ContextInput,
+): Promise<CallContext<Principal>> {
   let principal: Principal | undefined;
   if (settings.authenticate !== undefined) {
-    const result = settings.authenticate({ binding: input.binding, operation: input.operation, serviceParameters: input.serviceParameters });
+    const result = settings.authenticate({
+      binding: input.binding,
+      operation: input.operation,
+      serviceParameters: input.serviceParameters,
+    });
     // A hook that answers at once is not awaited (a microtask turn per request).
     principal = isPromiseLike(result) ? await result : result;
   }
   const requested = input.versionParameter ?? input.serviceParameters.get("a2a-version");
   const negotiated = negotiatedVersion(settings, requested);
   if (!negotiated.ok) {
-    const shown = requested === undefined || requested.trim() === "" ? `${settings.versionWhenMissing} (no A2A-Version given)` : quoted(negotiated.requested);
-    throw new A2AError(settings.errors.VersionNotSupportedError, `A2A protocol version ${shown} is not supported; supported versions: ${settings.supportedVersions.join(", ")}`, {
-      metadata: { requestedVersion: clipped(negotiated.requested), supportedVersions: settings.supportedVersions.join(",") },
-    });
+    const shown =
+      requested === undefined || requested.trim() === ""
+        ? `${settings.versionWhenMissing} (no A2A-Version given)`
+        : quoted(negotiated.requested);
+    throw new A2AError(
+      settings.errors.VersionNotSupportedError,
+      `A2A protocol version ${shown} is not supported; supported versions: ${settings.supportedVersions.join(", ")}`,
+      {
+        metadata: {
+          requestedVersion: clipped(negotiated.requested),
+          supportedVersions: settings.supportedVersions.join(","),
+        },
+      },
+    );
   }
   const requestedExtensions = parseExtensions(input.serviceParameters.get("a2a-extensions"));
   if (settings.requiredExtensions.length > 0) {
@@ -197,7 +236,10 @@ const SIGNAL_SOURCE: unique symbol = Symbol("protoc-gen-a2a.signalSource");
 
 /** The `signal` of a binding's call context: the AbortSignal given, or the cancellation's, made when first read. */
 const LAZY_SIGNAL: PropertyDescriptor = {
-  get(this: { readonly [CALL_CANCELLATION]: CallCancellation | undefined; readonly [SIGNAL_SOURCE]: AbortSignal | CallCancellation }): AbortSignal {
+  get(this: {
+    readonly [CALL_CANCELLATION]: CallCancellation | undefined;
+    readonly [SIGNAL_SOURCE]: AbortSignal | CallCancellation;
+  }): AbortSignal {
     const cancellation = this[CALL_CANCELLATION];
     return cancellation === undefined ? (this[SIGNAL_SOURCE] as AbortSignal) : cancellation.signal;
   },
@@ -210,15 +252,28 @@ const LAZY_SIGNAL: PropertyDescriptor = {
  * version, and the answer was a regex run and a result object per request. Keyed by the settings (whose
  * `supportedVersions` resolveServerOptions copied: nobody changes it) and the exact text requested.
  */
-function negotiatedVersion<Principal>(settings: PipelineSettings<Principal>, requested: string | undefined): VersionNegotiation {
+function negotiatedVersion<Principal>(
+  settings: PipelineSettings<Principal>,
+  requested: string | undefined,
+): VersionNegotiation {
   const last = lastNegotiation;
-  if (last !== undefined && last.settings === settings && last.requested === requested) return last.result;
-  const result = negotiateVersion(requested === undefined || requested.trim() === "" ? settings.versionWhenMissing : requested, settings.supportedVersions);
+  if (last !== undefined && last.settings === settings && last.requested === requested)
+    return last.result;
+  const result = negotiateVersion(
+    requested === undefined || requested.trim() === "" ? settings.versionWhenMissing : requested,
+    settings.supportedVersions,
+  );
   lastNegotiation = { settings, requested, result };
   return result;
 }
 
-let lastNegotiation: { readonly settings: object; readonly requested: string | undefined; readonly result: VersionNegotiation } | undefined;
+let lastNegotiation:
+  | {
+      readonly settings: object;
+      readonly requested: string | undefined;
+      readonly result: VersionNegotiation;
+    }
+  | undefined;
 
 function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
   return typeof (value as { then?: unknown } | null | undefined)?.then === "function";
@@ -264,14 +319,19 @@ export function decodeRequest(
   try {
     message = decodeMessage(schema, json, registry);
   } catch (e) {
-    if (e instanceof JsonDecodeError) throw new A2AError(errors.InvalidParamsError, `Invalid parameters: ${e.message}`);
+    if (e instanceof JsonDecodeError)
+      throw new A2AError(errors.InvalidParamsError, `Invalid parameters: ${e.message}`);
     throw e;
   }
   const violations = findMissingFields(requestFields, schema.typeName, message);
   if (violations.length > 0) {
-    throw new A2AError(errors.InvalidParamsError, `Invalid parameters: ${violations.map((v) => v.description).join("; ")}`, {
-      fieldViolations: violations,
-    });
+    throw new A2AError(
+      errors.InvalidParamsError,
+      `Invalid parameters: ${violations.map((v) => v.description).join("; ")}`,
+      {
+        fieldViolations: violations,
+      },
+    );
   }
   checkRequestLimits(errors, limits, schema, message);
   return message;
@@ -286,11 +346,18 @@ export function decodeRequest(
  *
  * @private
  */
-export function checkRequestLimits(errors: PipelineErrorSpecs, limits: RequestLimits, schema: DescMessage, message: Message): void {
+export function checkRequestLimits(
+  errors: PipelineErrorSpecs,
+  limits: RequestLimits,
+  schema: DescMessage,
+  message: Message,
+): void {
   const violation = findLimitViolation(limits, schema, message);
   if (violation === undefined) return;
   throw new A2AError(errors.InvalidParamsError, `Invalid parameters: ${violation.description}`, {
-    ...(violation.limit === undefined ? {} : { metadata: { limit: violation.limit, maximum: String(violation.maximum) } }),
+    ...(violation.limit === undefined
+      ? {}
+      : { metadata: { limit: violation.limit, maximum: String(violation.maximum) } }),
     fieldViolations: [{ field: violation.field, description: violation.description }],
   });
 }
@@ -305,8 +372,15 @@ export function checkRequestLimits(errors: PipelineErrorSpecs, limits: RequestLi
  *
  * @private
  */
-export function internalError<Principal>(settings: PipelineSettings<Principal>, operation: string, cause: unknown, signal?: AbortSignal): A2AError {
-  const abandoned = signal?.aborted === true && (cause === signal.reason || (cause instanceof Error && cause.name === "AbortError"));
+export function internalError<Principal>(
+  settings: PipelineSettings<Principal>,
+  operation: string,
+  cause: unknown,
+  signal?: AbortSignal,
+): A2AError {
+  const abandoned =
+    signal?.aborted === true &&
+    (cause === signal.reason || (cause instanceof Error && cause.name === "AbortError"));
   if (!abandoned) settings.logger.error(`${operation}: handler failed`, cause);
   return new A2AError(settings.errors.InternalError, undefined, { cause });
 }
@@ -328,7 +402,10 @@ export function dispatchCall<Principal>(
 ): Promise<Message> | AsyncIterable<Message> {
   const tracing = settings.tracing;
   if (tracing === undefined) return service.dispatch(operation.name, request, context);
-  return tracing.server({ operation, context, request, internalReason: settings.errors.InternalError.reason }, () => service.dispatch(operation.name, request, context));
+  return tracing.server(
+    { operation, context, request, internalReason: settings.errors.InternalError.reason },
+    () => service.dispatch(operation.name, request, context),
+  );
 }
 
 /**
@@ -338,7 +415,10 @@ export function dispatchCall<Principal>(
  *
  * @private
  */
-export function withActivatedExtensions(headers: readonly (readonly [string, string])[], context: CallContext<unknown>): readonly (readonly [string, string])[] {
+export function withActivatedExtensions(
+  headers: readonly (readonly [string, string])[],
+  context: CallContext<unknown>,
+): readonly (readonly [string, string])[] {
   if (context.activatedExtensions.size === 0) return headers;
   return [...headers, ["a2a-extensions", formatExtensions(context.activatedExtensions)]];
 }
@@ -355,7 +435,11 @@ export interface ServiceDefinitionBase<Principal> {
   readonly requestFields: RequirementTable;
   readonly errors: PipelineErrorSpecs;
   /** Calls the handler method of an operation. */
-  readonly dispatch: (operation: string, request: Message, context: CallContext<Principal>) => Promise<Message> | AsyncIterable<Message>;
+  readonly dispatch: (
+    operation: string,
+    request: Message,
+    context: CallContext<Principal>,
+  ) => Promise<Message> | AsyncIterable<Message>;
   /** The types of the proto's files, their imports and the well-known types, for ProtoJSON's Any and extensions. */
   readonly registry?: Registry | undefined;
   /** The generated ProtoJSON readers of the request types (`<Service>RequestJsonReaders`); reflection alone without them (decodeRequest). */
@@ -369,7 +453,14 @@ export interface ServiceDefinitionBase<Principal> {
  */
 export interface HttpServerOptions<Principal>
   extends ServerOptions<Principal>,
-    Pick<ServeNodeOptions, "stalledWriteTimeoutMs" | "maxPendingWriteBytes" | "writeBudget" | "lingeringCloseBytes" | "lingeringCloseMs"> {
+    Pick<
+      ServeNodeOptions,
+      | "stalledWriteTimeoutMs"
+      | "maxPendingWriteBytes"
+      | "writeBudget"
+      | "lingeringCloseBytes"
+      | "lingeringCloseMs"
+    > {
   /** Largest request body accepted, in bytes. Default 10 MiB. */
   readonly maxBodyBytes?: number | undefined;
   /** Interval of SSE keep-alive comments on streams, in ms; 0 turns them off. Default 15 000. */
@@ -389,6 +480,8 @@ export interface HttpServerOptions<Principal>
  *
  * @private
  */
-export function authChallengeHeader(options: { readonly authChallenge?: string | undefined } | undefined): readonly [string, string] {
+export function authChallengeHeader(
+  options: { readonly authChallenge?: string | undefined } | undefined,
+): readonly [string, string] {
   return ["www-authenticate", options?.authChallenge ?? "Bearer"];
 }

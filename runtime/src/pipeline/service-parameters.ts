@@ -22,7 +22,9 @@ export function normalizeVersion(value: string | undefined): string | undefined 
 }
 
 /** The outcome of version negotiation. */
-export type VersionNegotiation = { readonly ok: true; readonly version: string } | { readonly ok: false; readonly requested: string; readonly supported: readonly string[] };
+export type VersionNegotiation =
+  | { readonly ok: true; readonly version: string }
+  | { readonly ok: false; readonly requested: string; readonly supported: readonly string[] };
 
 /**
  * Compares the requested version with the versions the interface serves, on
@@ -32,7 +34,10 @@ export type VersionNegotiation = { readonly ok: true; readonly version: string }
  *
  * @private
  */
-export function negotiateVersion(requested: string | undefined, supported: readonly string[]): VersionNegotiation {
+export function negotiateVersion(
+  requested: string | undefined,
+  supported: readonly string[],
+): VersionNegotiation {
   const version = normalizeVersion(requested);
   if (version !== undefined && supported.includes(version)) return { ok: true, version };
   return { ok: false, requested: requested?.trim() ?? "", supported };

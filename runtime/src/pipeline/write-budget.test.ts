@@ -9,7 +9,10 @@ function writer(budget: WriteBudget, options?: { timeoutMs?: number; measured?: 
     () => {
       state.destroyed++;
     },
-    { timeoutMs: options?.timeoutMs, measure: options?.measured === true ? () => state.held : undefined },
+    {
+      timeoutMs: options?.timeoutMs,
+      measure: options?.measured === true ? () => state.held : undefined,
+    },
   );
   return {
     state,

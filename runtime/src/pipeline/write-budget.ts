@@ -89,7 +89,8 @@ export class WriteBudget {
 
   /** `maxBytes`: the budget (0: none; default {@link DEFAULT_MAX_PENDING_WRITE_BYTES}). */
   constructor(maxBytes: number = DEFAULT_MAX_PENDING_WRITE_BYTES) {
-    if (!(maxBytes >= 0) || maxBytes === Number.POSITIVE_INFINITY) throw new RangeError(`maxPendingWriteBytes must be >= 0, got ${maxBytes}`);
+    if (!(maxBytes >= 0) || maxBytes === Number.POSITIVE_INFINITY)
+      throw new RangeError(`maxPendingWriteBytes must be >= 0, got ${maxBytes}`);
     this.#maxBytes = maxBytes;
   }
 
@@ -106,7 +107,12 @@ export class WriteBudget {
   watch(destroy: () => void, options?: WatchOptions): PendingWrite {
     const timeoutMs = options?.timeoutMs ?? 0;
     if (!(timeoutMs >= 0)) throw new RangeError(`timeoutMs must be >= 0, got ${timeoutMs}`);
-    const entry = new Entry(this, destroy, timeoutMs === Number.POSITIVE_INFINITY ? 0 : timeoutMs, options?.measure);
+    const entry = new Entry(
+      this,
+      destroy,
+      timeoutMs === Number.POSITIVE_INFINITY ? 0 : timeoutMs,
+      options?.measure,
+    );
     entry.since = performance.now();
     this.#entries.add(entry);
     if (entry.timeoutMs > 0) {
@@ -154,7 +160,8 @@ export class WriteBudget {
     while (this.#bytes > this.#maxBytes) {
       let victim: Entry | undefined;
       for (const e of this.#entries) {
-        if (e !== current && e.held > 0 && (victim === undefined || e.since < victim.since)) victim = e;
+        if (e !== current && e.held > 0 && (victim === undefined || e.since < victim.since))
+          victim = e;
       }
       if (victim === undefined) return;
       this.#kill(victim);

@@ -11,7 +11,11 @@ import { migrate, POSTGRES_SCHEMA_VERSION, schemaVersion } from "./migrations.js
 const USAGE = "usage: a2a-postgres migrate|status <postgres://url> (or set DATABASE_URL)";
 
 /** Runs the command; resolves with the process exit code. Writes to `out` and `err`. */
-export async function main(args: readonly string[], out: (line: string) => void = console.log, err: (line: string) => void = console.error): Promise<number> {
+export async function main(
+  args: readonly string[],
+  out: (line: string) => void = console.log,
+  err: (line: string) => void = console.error,
+): Promise<number> {
   const [command, url = process.env["DATABASE_URL"]] = args;
   if ((command !== "migrate" && command !== "status") || url === undefined || url === "") {
     err(USAGE);
@@ -28,7 +32,11 @@ export async function main(args: readonly string[], out: (line: string) => void 
       return version === POSTGRES_SCHEMA_VERSION ? 0 : 1;
     }
     const applied = await migrate(pool);
-    out(applied.length === 0 ? `schema version ${POSTGRES_SCHEMA_VERSION}: nothing to do` : `applied migration(s) ${applied.join(", ")}: schema version ${POSTGRES_SCHEMA_VERSION}`);
+    out(
+      applied.length === 0
+        ? `schema version ${POSTGRES_SCHEMA_VERSION}: nothing to do`
+        : `applied migration(s) ${applied.join(", ")}: schema version ${POSTGRES_SCHEMA_VERSION}`,
+    );
     return 0;
   } catch (e) {
     err(`a2a-postgres ${command}: ${e instanceof Error ? e.message : String(e)}`);

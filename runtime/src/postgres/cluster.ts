@@ -21,7 +21,12 @@ import type { Notification, Pool, PoolClient } from "pg";
 import type { TaskCluster, TaskEventRecord, TurnTicket } from "../task/cluster.js";
 import type { StreamResponseShape, TaskShape } from "../task/shapes.js";
 import type { TaskScope } from "../task/store.js";
-import { inTransaction, PUSH_OUTBOX_CHANNEL, TASK_EVENT_CHANNEL, type PostgresTaskRows } from "./store.js";
+import {
+  inTransaction,
+  PUSH_OUTBOX_CHANNEL,
+  TASK_EVENT_CHANNEL,
+  type PostgresTaskRows,
+} from "./store.js";
 import { failedChange, taskKey } from "./rows.js";
 import { CONSOLE_LOGGER, type Logger } from "../observe/logger.js";
 
@@ -90,10 +95,15 @@ export class PostgresTaskCluster implements TaskCluster {
     this.instanceId = options.instanceId ?? randomUUID();
     this.#heartbeatMs = options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
     this.#leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
-    if (!(this.#heartbeatMs > 0 && this.#leaseMs > this.#heartbeatMs)) throw new RangeError("leaseMs must be more than heartbeatMs (> 0)");
-    this.#interruptedText = options.interruptedText ?? "The agent instance running this task stopped before finishing it; send the request again.";
+    if (!(this.#heartbeatMs > 0 && this.#leaseMs > this.#heartbeatMs))
+      throw new RangeError("leaseMs must be more than heartbeatMs (> 0)");
+    this.#interruptedText =
+      options.interruptedText ??
+      "The agent instance running this task stopped before finishing it; send the request again.";
     const logger = options.logger ?? CONSOLE_LOGGER;
-    this.#onError = options.onError ?? ((error, context) => logger.error(`PostgreSQL task cluster: ${context}`, error));
+    this.#onError =
+      options.onError ??
+      ((error, context) => logger.error(`PostgreSQL task cluster: ${context}`, error));
   }
 
   /** Registers the instance, starts listening and heartbeating, and reclaims once. */
@@ -119,7 +129,9 @@ export class PostgresTaskCluster implements TaskCluster {
     const client = await this.#pool.connect();
     client.on("notification", (n: Notification) => this.#notified(n));
     client.on("error", (e: Error) => this.#listenerLost(client, e));
-    await client.query(`LISTEN ${TASK_EVENT_CHANNEL}; LISTEN ${TURN_CHANNEL}; LISTEN ${PUSH_OUTBOX_CHANNEL}`);
+    await client.query(
+      `LISTEN ${TASK_EVENT_CHANNEL}; LISTEN ${TURN_CHANNEL}; LISTEN ${PUSH_OUTBOX_CHANNEL}`,
+    );
     this.#listener = client;
   }
 
@@ -167,7 +179,8 @@ export class PostgresTaskCluster implements TaskCluster {
       for (const set of this.#watchers.values()) for (const wake of set) wake(undefined);
       return;
     }
-    for (const wake of this.#watchers.get(key) ?? []) wake(Number.isSafeInteger(seq) ? seq : undefined);
+    for (const wake of this.#watchers.get(key) ?? [])
+      wake(Number.isSafeInteger(seq) ? seq : undefined);
   }
 
   /** Every period: the heartbeat (its own step, on the LISTEN connection when there is one), then the reclaim. */
@@ -186,10 +199,18 @@ export class PostgresTaskCluster implements TaskCluster {
     this.#beating = true;
     try {
       const db = this.#listener ?? this.#pool;
-      const result = await db.query("UPDATE a2a_instances SET heartbeat_at = now(), expires_at = now() + $2 * interval '1 millisecond' WHERE id = $1", [this.instanceId, this.#leaseMs]);
+      const result = await db.query(
+        "UPDATE a2a_instances SET heartbeat_at = now(), expires_at = now() + $2 * interval '1 millisecond' WHERE id = $1",
+        [this.instanceId, this.#leaseMs],
+      );
       if (result.rowCount === 0 && !this.#closed) {
         // Declared dead (a pause longer than the lease): our tickets are gone and our running tasks failed.
-        this.#onError(new Error(`instance ${this.instanceId} missed its lease; its running tasks were failed by another instance`), "heartbeat");
+        this.#onError(
+          new Error(
+            `instance ${this.instanceId} missed its lease; its running tasks were failed by another instance`,
+          ),
+          "heartbeat",
+        );
         await this.#register();
       }
     } catch (e) {
@@ -207,7 +228,10 @@ export class PostgresTaskCluster implements TaskCluster {
       // being taken right now is in no snapshot of #tickets yet).
       if (this.#unreleased.size > 0) {
         const stale = [...this.#unreleased];
-        await this.#pool.query("DELETE FROM a2a_turns WHERE instance_id = $1 AND ticket = ANY($2::bigint[])", [this.instanceId, stale]);
+        await this.#pool.query(
+          "DELETE FROM a2a_turns WHERE instance_id = $1 AND ticket = ANY($2::bigint[])",
+          [this.instanceId, stale],
+        );
         for (const ticket of stale) this.#unreleased.delete(ticket);
       }
       await this.reclaim();
@@ -230,7 +254,12 @@ export class PostgresTaskCluster implements TaskCluster {
     // One transaction: the turn of a task whose runner died is given up and the task failed together,
     // so that the next ticket holder never starts a turn of a task still WORKING for a dead runner.
     let failed = await inTransaction(this.#pool, async (client) => {
-      const deleted = await client.query<{ ticket: string; tenant: string; owner: string; task_id: string }>(
+      const deleted = await client.query<{
+        ticket: string;
+        tenant: string;
+        owner: string;
+        task_id: string;
+      }>(
         `DELETE FROM a2a_turns t WHERE NOT EXISTS (SELECT 1 FROM a2a_instances i WHERE i.id = t.instance_id)
          RETURNING ticket, tenant, owner, task_id`,
       );
@@ -241,8 +270,17 @@ export class PostgresTaskCluster implements TaskCluster {
         const key = taskKey(scope, row.task_id);
         await client.query("SELECT pg_notify($1, $2)", [TURN_CHANNEL, key]);
         // The first ticket of its task was running it.
-        const earlier = await client.query("SELECT 1 FROM a2a_turns WHERE tenant = $1 AND owner = $2 AND task_id = $3 AND ticket < $4 LIMIT 1", [row.tenant, row.owner, row.task_id, row.ticket]);
-        const earlierDeleted = deleted.rows.some((d) => d.tenant === row.tenant && d.owner === row.owner && d.task_id === row.task_id && BigInt(d.ticket) < BigInt(row.ticket));
+        const earlier = await client.query(
+          "SELECT 1 FROM a2a_turns WHERE tenant = $1 AND owner = $2 AND task_id = $3 AND ticket < $4 LIMIT 1",
+          [row.tenant, row.owner, row.task_id, row.ticket],
+        );
+        const earlierDeleted = deleted.rows.some(
+          (d) =>
+            d.tenant === row.tenant &&
+            d.owner === row.owner &&
+            d.task_id === row.task_id &&
+            BigInt(d.ticket) < BigInt(row.ticket),
+        );
         if (earlier.rowCount !== 0 || earlierDeleted || done.has(key)) continue;
         done.add(key);
         if (await this.#failIfRunning(client, scope, row.task_id)) count++;
@@ -257,7 +295,10 @@ export class PostgresTaskCluster implements TaskCluster {
       const scope = { tenant: row.tenant, owner: row.owner };
       try {
         const orphanFailed = await inTransaction(this.#pool, async (client) => {
-          const held = await client.query("SELECT 1 FROM a2a_turns WHERE tenant = $1 AND owner = $2 AND task_id = $3 LIMIT 1", [row.tenant, row.owner, row.id]);
+          const held = await client.query(
+            "SELECT 1 FROM a2a_turns WHERE tenant = $1 AND owner = $2 AND task_id = $3 LIMIT 1",
+            [row.tenant, row.owner, row.id],
+          );
           return held.rowCount === 0 && (await this.#failIfRunning(client, scope, row.id));
         });
         if (orphanFailed) failed++;
@@ -279,15 +320,30 @@ export class PostgresTaskCluster implements TaskCluster {
   }
 
   /** {@inheritDoc task!TaskCluster.create} */
-  async create(scope: TaskScope, task: TaskShape, event: StreamResponseShape): Promise<{ readonly seq: number; readonly ticket: TurnTicket }> {
+  async create(
+    scope: TaskScope,
+    task: TaskShape,
+    event: StreamResponseShape,
+  ): Promise<{ readonly seq: number; readonly ticket: TurnTicket }> {
     this.#checkOpen();
     // One statement: the task, its first event and this turn's ticket.
-    const ticket = await this.#rows.insertWithEvent(this.#pool, scope, task, event, this.instanceId);
+    const ticket = await this.#rows.insertWithEvent(
+      this.#pool,
+      scope,
+      task,
+      event,
+      this.instanceId,
+    );
     return { seq: 1, ticket: this.#held(scope, task.id, ticket) };
   }
 
   /** {@inheritDoc task!TaskCluster.commit} */
-  commit(scope: TaskScope, base: TaskShape, next: TaskShape, event: StreamResponseShape | undefined): Promise<number> {
+  commit(
+    scope: TaskScope,
+    base: TaskShape,
+    next: TaskShape,
+    event: StreamResponseShape | undefined,
+  ): Promise<number> {
     return this.#rows.updateWithEvent(this.#pool, scope, base, next, event);
   }
 
@@ -302,7 +358,12 @@ export class PostgresTaskCluster implements TaskCluster {
   }
 
   /** {@inheritDoc task!TaskCluster.readEvents} */
-  readEvents(scope: TaskScope, taskId: string, afterSeq: number, limit: number): Promise<TaskEventRecord[]> {
+  readEvents(
+    scope: TaskScope,
+    taskId: string,
+    afterSeq: number,
+    limit: number,
+  ): Promise<TaskEventRecord[]> {
     return this.#rows.readEvents(scope, taskId, afterSeq, limit);
   }
 
@@ -329,7 +390,10 @@ export class PostgresTaskCluster implements TaskCluster {
           wait.cancel();
           return held;
         }
-        if (first.rows[0] === undefined) throw new Error(`the turn ticket of task ${taskId} was taken away (this instance missed its lease)`);
+        if (first.rows[0] === undefined)
+          throw new Error(
+            `the turn ticket of task ${taskId} was taken away (this instance missed its lease)`,
+          );
         await wait.promise;
       }
     } catch (e) {
@@ -339,7 +403,10 @@ export class PostgresTaskCluster implements TaskCluster {
   }
 
   /** A wake-up of `key`'s turn waiters, an abort, or the poll period, whichever comes first. */
-  #waitForTurn(key: string, signal: AbortSignal | undefined): { promise: Promise<void>; cancel(): void } {
+  #waitForTurn(
+    key: string,
+    signal: AbortSignal | undefined,
+  ): { promise: Promise<void>; cancel(): void } {
     let set = this.#turnWaiters.get(key);
     if (set === undefined) this.#turnWaiters.set(key, (set = new Set()));
     const waiters = set;
@@ -357,7 +424,8 @@ export class PostgresTaskCluster implements TaskCluster {
     const cancel = (): void => {
       clearTimeout(timer);
       waiters.delete(wake);
-      if (waiters.size === 0 && this.#turnWaiters.get(key) === waiters) this.#turnWaiters.delete(key);
+      if (waiters.size === 0 && this.#turnWaiters.get(key) === waiters)
+        this.#turnWaiters.delete(key);
       signal?.removeEventListener("abort", onAbort);
     };
     const wake = (): void => {
@@ -455,7 +523,8 @@ export class PostgresTaskCluster implements TaskCluster {
   async close(graceMs = 0): Promise<void> {
     if (this.#closed) return;
     const deadline = Date.now() + graceMs;
-    while (this.#tickets.size > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    while (this.#tickets.size > 0 && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 20));
     this.#closed = true;
     if (this.#timer !== undefined) clearInterval(this.#timer);
     try {

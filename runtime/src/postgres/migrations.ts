@@ -93,9 +93,13 @@ const MIGRATION_LOCK = 0x4132414d;
 
 /** The schema's version in this database: 0 when it has none. */
 export async function schemaVersion(db: Pool | PoolClient): Promise<number> {
-  const exists = await db.query<{ t: string | null }>("SELECT to_regclass('a2a_schema_migrations')::text AS t");
+  const exists = await db.query<{ t: string | null }>(
+    "SELECT to_regclass('a2a_schema_migrations')::text AS t",
+  );
   if (exists.rows[0]?.t == null) return 0;
-  const result = await db.query<{ v: number | null }>("SELECT max(version)::int AS v FROM a2a_schema_migrations");
+  const result = await db.query<{ v: number | null }>(
+    "SELECT max(version)::int AS v FROM a2a_schema_migrations",
+  );
   return result.rows[0]?.v ?? 0;
 }
 
@@ -105,7 +109,9 @@ export async function migrate(pool: Pool): Promise<number[]> {
   try {
     await client.query("BEGIN");
     await client.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
-    await client.query("CREATE TABLE IF NOT EXISTS a2a_schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())");
+    await client.query(
+      "CREATE TABLE IF NOT EXISTS a2a_schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())",
+    );
     const current = await schemaVersion(client);
     if (current > MIGRATIONS.length) throw newerSchemaError(current);
     const applied: number[] = [];
@@ -136,5 +142,7 @@ export async function checkSchema(pool: Pool): Promise<void> {
 }
 
 function newerSchemaError(version: number): Error {
-  return new Error(`PostgreSQL task store: the database has schema version ${version}, newer than this agent's (${MIGRATIONS.length}): upgrade @protoc-gen-a2a/runtime`);
+  return new Error(
+    `PostgreSQL task store: the database has schema version ${version}, newer than this agent's (${MIGRATIONS.length}): upgrade @protoc-gen-a2a/runtime`,
+  );
 }

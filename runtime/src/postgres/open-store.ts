@@ -52,8 +52,14 @@ export class PostgresTaskStore extends PostgresTaskRows implements ClusteredTask
   /** Connects, checks (or migrates) the schema, and joins the cluster. */
   static async open(options: PostgresTaskStoreOptions): Promise<PostgresTaskStore> {
     const ownsPool = options.pool === undefined;
-    if (ownsPool && options.connectionString === undefined) throw new TypeError("PostgresTaskStore.open: set connectionString or pool");
-    const pool = options.pool ?? new pg.Pool({ connectionString: options.connectionString, max: options.maxConnections ?? 10 });
+    if (ownsPool && options.connectionString === undefined)
+      throw new TypeError("PostgresTaskStore.open: set connectionString or pool");
+    const pool =
+      options.pool ??
+      new pg.Pool({
+        connectionString: options.connectionString,
+        max: options.maxConnections ?? 10,
+      });
     // An idle connection that fails (the server restarted) must not end the process: the pool replaces it.
     if (ownsPool) pool.on("error", () => {});
     try {
@@ -75,8 +81,12 @@ export class PostgresTaskStore extends PostgresTaskRows implements ClusteredTask
    * instance claims it. Use it instead of passing `sender.onTaskEvent` to the task handler (pass
    * `checkPushUrl: sender.checkUrl` there, so that push configs are checked as they are created).
    */
-  deliverPushNotifications(sender: Pick<PushNotificationSender, "attemptOnce">, options?: PushOutboxOptions): void {
-    if (this.#outbox !== undefined) throw new Error("push notifications are already delivered from this store's outbox");
+  deliverPushNotifications(
+    sender: Pick<PushNotificationSender, "attemptOnce">,
+    options?: PushOutboxOptions,
+  ): void {
+    if (this.#outbox !== undefined)
+      throw new Error("push notifications are already delivered from this store's outbox");
     this.pushOutbox = true;
     const outbox = new PushOutbox(this, sender, this.cluster.instanceId, options);
     this.#outbox = outbox;

@@ -16,7 +16,11 @@
  */
 import type { PoolClient } from "pg";
 import type { PushConfigShape, StreamResponseShape } from "../task/shapes.js";
-import type { PushAttemptResult, PushDeliveryFailure, PushNotificationSender } from "../task/push/sender.js";
+import type {
+  PushAttemptResult,
+  PushDeliveryFailure,
+  PushNotificationSender,
+} from "../task/push/sender.js";
 import { formatEventId } from "../task/event-ids.js";
 import type { PostgresTaskRows } from "./store.js";
 import { CONSOLE_LOGGER, type Logger } from "../observe/logger.js";
@@ -68,7 +72,12 @@ export class PushOutbox {
   #again = false;
   #closed = false;
 
-  constructor(rows: PostgresTaskRows, sender: Pick<PushNotificationSender, "attemptOnce">, instanceId: string, options: PushOutboxOptions = {}) {
+  constructor(
+    rows: PostgresTaskRows,
+    sender: Pick<PushNotificationSender, "attemptOnce">,
+    instanceId: string,
+    options: PushOutboxOptions = {},
+  ) {
     this.#rows = rows;
     this.#sender = sender;
     this.#instanceId = instanceId;
@@ -79,7 +88,12 @@ export class PushOutbox {
     this.#batchSize = options.batchSize ?? 16;
     const logger = options.logger ?? CONSOLE_LOGGER;
     this.#logger = logger;
-    this.#onDeliveryError = options.onDeliveryError ?? ((f) => logger.warn?.(`push notification for task ${f.taskId} to ${f.url} given up (${f.reason}, ${f.attempts} attempt(s))`));
+    this.#onDeliveryError =
+      options.onDeliveryError ??
+      ((f) =>
+        logger.warn?.(
+          `push notification for task ${f.taskId} to ${f.url} given up (${f.reason}, ${f.attempts} attempt(s))`,
+        ));
     this.#timer = setInterval(() => this.wake(), options.pollMs ?? 1_000);
     this.#timer.unref();
     this.wake();
@@ -94,7 +108,8 @@ export class PushOutbox {
     }
     this.#running = this.#drain()
       .catch((e: unknown) => {
-        if (!this.#closed) this.#logger.warn?.("push outbox: delivery loop failed; retrying at the next poll", e);
+        if (!this.#closed)
+          this.#logger.warn?.("push outbox: delivery loop failed; retrying at the next poll", e);
       })
       .finally(() => {
         this.#running = undefined;
@@ -132,7 +147,10 @@ export class PushOutbox {
   async #deliver(row: OutboxRow): Promise<void> {
     const scope = { tenant: row.tenant, owner: row.owner };
     const seq = Number(row.seq);
-    const [config, events] = await Promise.all([this.#rows.getPushConfig(scope, row.task_id, row.config_id), this.#rows.readEvents(scope, row.task_id, seq - 1, 1)]);
+    const [config, events] = await Promise.all([
+      this.#rows.getPushConfig(scope, row.task_id, row.config_id),
+      this.#rows.readEvents(scope, row.task_id, seq - 1, 1),
+    ]);
     const event = events[0]?.seq === seq ? events[0].event : undefined;
     if (config === undefined || event === undefined) {
       // The config was deleted (or the task purged) since: nothing to deliver.
@@ -149,14 +167,25 @@ export class PushOutbox {
   }
 
   #delayOf(attempts: number, result: PushAttemptResult & { kind: "retry" }): number {
-    if (result.retryAfterMs !== undefined) return Math.min(this.#maxDelayMs, Math.max(0, result.retryAfterMs));
+    if (result.retryAfterMs !== undefined)
+      return Math.min(this.#maxDelayMs, Math.max(0, result.retryAfterMs));
     const backoff = Math.min(this.#maxDelayMs, this.#baseDelayMs * 2 ** (attempts - 1));
     return backoff / 2 + Math.random() * (backoff / 2);
   }
 
-  #report(row: OutboxRow, config: PushConfigShape, event: StreamResponseShape, result: PushAttemptResult): void {
+  #report(
+    row: OutboxRow,
+    config: PushConfigShape,
+    event: StreamResponseShape,
+    result: PushAttemptResult,
+  ): void {
     const failure: PushDeliveryFailure = {
-      reason: result.kind === "retry" ? result.reason : result.kind === "fail" ? result.reason : "http-status",
+      reason:
+        result.kind === "retry"
+          ? result.reason
+          : result.kind === "fail"
+            ? result.reason
+            : "http-status",
       scope: { tenant: row.tenant, owner: row.owner },
       taskId: row.task_id,
       configId: config.id,
@@ -174,15 +203,17 @@ export class PushOutbox {
   }
 
   async #done(row: OutboxRow): Promise<void> {
-    await this.#rows.pool.query("DELETE FROM a2a_push_outbox WHERE id = $1 AND locked_by = $2", [row.id, this.#instanceId]);
+    await this.#rows.pool.query("DELETE FROM a2a_push_outbox WHERE id = $1 AND locked_by = $2", [
+      row.id,
+      this.#instanceId,
+    ]);
   }
 
   async #unlock(row: OutboxRow, delayMs: number): Promise<void> {
-    await this.#rows.pool.query("UPDATE a2a_push_outbox SET locked_by = NULL, locked_until = NULL, next_at = now() + $3 * interval '1 millisecond' WHERE id = $1 AND locked_by = $2", [
-      row.id,
-      this.#instanceId,
-      Math.round(delayMs),
-    ]);
+    await this.#rows.pool.query(
+      "UPDATE a2a_push_outbox SET locked_by = NULL, locked_until = NULL, next_at = now() + $3 * interval '1 millisecond' WHERE id = $1 AND locked_by = $2",
+      [row.id, this.#instanceId, Math.round(delayMs)],
+    );
   }
 
   /** Stops claiming; waits for the attempts in flight. */

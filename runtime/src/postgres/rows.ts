@@ -53,12 +53,20 @@ export interface PostgresStoreSchemas {
  * The FAILED change of `task`: the task with a FAILED status carrying an agent message, and its
  * status-update event (built from the schemas: the store knows no factory).
  */
-export function failedChange(schemas: PostgresStoreSchemas, task: TaskShape, failed: number, text: string): { next: TaskShape; event: StreamResponseShape } {
+export function failedChange(
+  schemas: PostgresStoreSchemas,
+  task: TaskShape,
+  failed: number,
+  text: string,
+): { next: TaskShape; event: StreamResponseShape } {
   const status = failedStatus(schemas.Task, failed, task, text, "PostgreSQL task store");
   const next = clone(schemas.Task, task as never) as unknown as TaskShape;
   next.status = status;
   const event = create(schemas.StreamResponse, {
-    payload: { case: "statusUpdate", value: { taskId: task.id, contextId: task.contextId, status } },
+    payload: {
+      case: "statusUpdate",
+      value: { taskId: task.id, contextId: task.contextId, status },
+    },
   } as never) as unknown as StreamResponseShape;
   return { next, event };
 }

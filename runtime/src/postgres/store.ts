@@ -16,14 +16,37 @@
  */
 import { fromBinary, toBinary } from "@bufbuild/protobuf";
 import type { Pool, PoolClient } from "pg";
-import type { TaskConflictError as TaskConflictErrorType, TaskEventRecord } from "../task/cluster.js";
+import type {
+  TaskConflictError as TaskConflictErrorType,
+  TaskEventRecord,
+} from "../task/cluster.js";
 import { TaskConflictError } from "../task/cluster.js";
-import { decodePageToken, encodePageToken, pushConfigCursor, pushConfigPageToken, queryFingerprint } from "../task/pagination.js";
+import {
+  decodePageToken,
+  encodePageToken,
+  pushConfigCursor,
+  pushConfigPageToken,
+  queryFingerprint,
+} from "../task/pagination.js";
 import type { PushConfigShape, StreamResponseShape, TaskShape } from "../task/shapes.js";
-import type { PushConfigPage, PushConfigQuery, TaskPage, TaskQuery, TaskScope, TaskStore } from "../task/store.js";
+import type {
+  PushConfigPage,
+  PushConfigQuery,
+  TaskPage,
+  TaskQuery,
+  TaskScope,
+  TaskStore,
+} from "../task/store.js";
 import { taskBytes, valueBytes } from "../task/size.js";
 import { parseTaskPosition } from "../task/stored-rows.js";
-import { NANOS, nanosOf, splitNanos, taskKey, type PostgresStoreSchemas, type TaskRow } from "./rows.js";
+import {
+  NANOS,
+  nanosOf,
+  splitNanos,
+  taskKey,
+  type PostgresStoreSchemas,
+  type TaskRow,
+} from "./rows.js";
 
 /** The wake-up channel of committed task events (payload: `<seq> <task key>`). */
 export const TASK_EVENT_CHANNEL = "a2a_task_event";
@@ -40,7 +63,10 @@ interface Stamp {
 }
 
 /** Runs `fn` in a transaction on a client of `pool`. */
-export async function inTransaction<T>(pool: Pool, fn: (client: PoolClient) => Promise<T>): Promise<T> {
+export async function inTransaction<T>(
+  pool: Pool,
+  fn: (client: PoolClient) => Promise<T>,
+): Promise<T> {
   const client = await pool.connect();
   try {
     await client.query("BEGIN");
@@ -114,12 +140,23 @@ export class PostgresTaskRows implements TaskStore {
       v,
     );
     const row = result.rows[0];
-    if (row !== undefined) this.#stamps.set(task, { version: Number(row.version), seq: Number(row.event_seq) });
+    if (row !== undefined)
+      this.#stamps.set(task, { version: Number(row.version), seq: Number(row.event_seq) });
   }
 
   #values(scope: TaskScope, task: TaskShape): unknown[] {
     const time = splitNanos(nanosOf(task.status?.timestamp));
-    return [scope.tenant, scope.owner, task.id, task.contextId, task.status?.state ?? 0, time.seconds.toString(), time.nanos, taskBytes(task), toBinary(this.#schemas.Task, task as never)];
+    return [
+      scope.tenant,
+      scope.owner,
+      task.id,
+      task.contextId,
+      task.status?.state ?? 0,
+      time.seconds.toString(),
+      time.nanos,
+      taskBytes(task),
+      toBinary(this.#schemas.Task, task as never),
+    ];
   }
 
   /**
@@ -127,7 +164,13 @@ export class PostgresTaskRows implements TaskStore {
    * ticket of that instance for it: one statement (one round trip, one implicit transaction). Resolves
    * with the ticket ("" without one).
    */
-  async insertWithEvent(db: Queryable, scope: TaskScope, task: TaskShape, event: StreamResponseShape, instanceId: string | undefined): Promise<string> {
+  async insertWithEvent(
+    db: Queryable,
+    scope: TaskScope,
+    task: TaskShape,
+    event: StreamResponseShape,
+    instanceId: string | undefined,
+  ): Promise<string> {
     const v = this.#values(scope, task);
     const tail = this.#eventTail(scope, task.id, 1, task.status?.state ?? 0, event, 10);
     const result = await db.query<{ ticket: string | null }>({
@@ -150,9 +193,16 @@ export class PostgresTaskRows implements TaskStore {
    * storing nothing, when the stored task is no longer `base`. Resolves with the event's sequence
    * number (the task's last one without an event).
    */
-  async updateWithEvent(db: Queryable, scope: TaskScope, base: TaskShape, next: TaskShape, event: StreamResponseShape | undefined): Promise<number> {
+  async updateWithEvent(
+    db: Queryable,
+    scope: TaskScope,
+    base: TaskShape,
+    next: TaskShape,
+    event: StreamResponseShape | undefined,
+  ): Promise<number> {
     const stamp = this.#stamps.get(base);
-    if (stamp === undefined) throw new TypeError(`task ${base.id}: not an instance this store returned or stored`);
+    if (stamp === undefined)
+      throw new TypeError(`task ${base.id}: not an instance this store returned or stored`);
     const v = this.#values(scope, next);
     const seq = event === undefined ? stamp.seq : stamp.seq + 1;
     const update = `UPDATE a2a_tasks SET context_id = $4, state = $5, status_seconds = $6, status_nanos = $7, save_seq = nextval('a2a_task_saves'),
@@ -160,7 +210,11 @@ export class PostgresTaskRows implements TaskStore {
        WHERE tenant = $1 AND owner = $2 AND id = $3 AND version = $11`;
     let updated: boolean;
     if (event === undefined) {
-      const result = await db.query({ name: "a2a_update_task", text: update, values: [...v, seq, stamp.version] });
+      const result = await db.query({
+        name: "a2a_update_task",
+        text: update,
+        values: [...v, seq, stamp.version],
+      });
       updated = result.rowCount === 1;
     } else {
       const tail = this.#eventTail(scope, next.id, seq, next.status?.state ?? 0, event, 12);
@@ -182,13 +236,22 @@ export class PostgresTaskRows implements TaskStore {
    * and id): the event's row, its push outbox rows, and the wake-ups, all only when `upd` wrote a row.
    * Its parameters are numbered from `first`.
    */
-  #eventTail(scope: TaskScope, taskId: string, seq: number, state: number, event: StreamResponseShape, first: number): { ctes: string; select: string; params: unknown[] } {
+  #eventTail(
+    scope: TaskScope,
+    taskId: string,
+    seq: number,
+    state: number,
+    event: StreamResponseShape,
+    first: number,
+  ): { ctes: string; select: string; params: unknown[] } {
     const key = taskKey(scope, taskId);
     // NOTIFY payloads are limited (8000 bytes): a key too long for one wakes every watcher.
     const wake = key.length < 7000 ? `${seq} ${key}` : `${seq} *`;
     // Exactly the configs registered when the event is stored; delivered by whichever instance claims the row first.
     const outbox = this.pushOutbox && event.payload.case !== "message";
-    const [seqP, stateP, dataP, outboxP, channelP, wakeP, pushP] = [0, 1, 2, 3, 4, 5, 6].map((i) => `$${first + i}`);
+    const [seqP, stateP, dataP, outboxP, channelP, wakeP, pushP] = [0, 1, 2, 3, 4, 5, 6].map(
+      (i) => `$${first + i}`,
+    );
     return {
       ctes: `ev AS (INSERT INTO a2a_task_events (tenant, owner, task_id, seq, state, data) SELECT tenant, owner, id, ${seqP}::bigint, ${stateP}::int, ${dataP}::bytea FROM upd),
        ob AS (INSERT INTO a2a_push_outbox (tenant, owner, task_id, seq, config_id)
@@ -196,12 +259,25 @@ export class PostgresTaskRows implements TaskStore {
               WHERE ${outboxP}::boolean RETURNING 1)`,
       select: `(SELECT count(*) FROM (SELECT pg_notify(${channelP}::text, ${wakeP}::text) FROM upd) n)::int AS woken,
          (SELECT count(*) FROM (SELECT pg_notify(${pushP}::text, '') WHERE EXISTS (SELECT 1 FROM ob)) p)::int AS pushed`,
-      params: [seq, state, toBinary(this.#schemas.StreamResponse, event as never), outbox, TASK_EVENT_CHANNEL, wake, PUSH_OUTBOX_CHANNEL],
+      params: [
+        seq,
+        state,
+        toBinary(this.#schemas.StreamResponse, event as never),
+        outbox,
+        TASK_EVENT_CHANNEL,
+        wake,
+        PUSH_OUTBOX_CHANNEL,
+      ],
     };
   }
 
   /** Up to `limit` events of the task after `afterSeq`. */
-  async readEvents(scope: TaskScope, taskId: string, afterSeq: number, limit: number): Promise<TaskEventRecord[]> {
+  async readEvents(
+    scope: TaskScope,
+    taskId: string,
+    afterSeq: number,
+    limit: number,
+  ): Promise<TaskEventRecord[]> {
     const result = await this.#pool.query<{ seq: string; state: number; data: Buffer }>({
       name: "a2a_read_events",
       text: "SELECT seq, state, data FROM a2a_task_events WHERE tenant = $1 AND owner = $2 AND task_id = $3 AND seq > $4 ORDER BY seq LIMIT $5",
@@ -215,17 +291,32 @@ export class PostgresTaskRows implements TaskStore {
   }
 
   /** The task row locked for update in `client`'s transaction (undefined when gone). */
-  async lockTask(client: PoolClient, scope: TaskScope, taskId: string): Promise<TaskShape | undefined> {
-    const result = await client.query<TaskRow>("SELECT id, data, version, event_seq FROM a2a_tasks WHERE tenant = $1 AND owner = $2 AND id = $3 FOR UPDATE", [scope.tenant, scope.owner, taskId]);
+  async lockTask(
+    client: PoolClient,
+    scope: TaskScope,
+    taskId: string,
+  ): Promise<TaskShape | undefined> {
+    const result = await client.query<TaskRow>(
+      "SELECT id, data, version, event_seq FROM a2a_tasks WHERE tenant = $1 AND owner = $2 AND id = $3 FOR UPDATE",
+      [scope.tenant, scope.owner, taskId],
+    );
     const row = result.rows[0];
     return row === undefined ? undefined : this.#decode(row);
   }
 
   /** {@inheritDoc task!TaskStore.listTasks} */
   async listTasks(scope: TaskScope, query: TaskQuery): Promise<TaskPage> {
-    const since = query.statusTimestampAfter === undefined ? undefined : nanosOf(query.statusTimestampAfter);
-    const fingerprint = queryFingerprint([query.contextId, query.state ?? null, since === undefined ? null : since.toString()]);
-    const after = query.pageToken === "" ? undefined : parseTaskPosition(decodePageToken(query.pageToken, fingerprint));
+    const since =
+      query.statusTimestampAfter === undefined ? undefined : nanosOf(query.statusTimestampAfter);
+    const fingerprint = queryFingerprint([
+      query.contextId,
+      query.state ?? null,
+      since === undefined ? null : since.toString(),
+    ]);
+    const after =
+      query.pageToken === ""
+        ? undefined
+        : parseTaskPosition(decodePageToken(query.pageToken, fingerprint));
     const where = ["tenant = $1", "owner = $2"];
     const params: unknown[] = [scope.tenant, scope.owner];
     if (query.contextId !== "") {
@@ -246,14 +337,19 @@ export class PostgresTaskRows implements TaskStore {
     if (after !== undefined) {
       const a = splitNanos(after.time);
       params.push(a.seconds.toString(), a.nanos, after.seq);
-      where.push(`(status_seconds, status_nanos, save_seq) < ($${params.length - 2}, $${params.length - 1}, $${params.length})`);
+      where.push(
+        `(status_seconds, status_nanos, save_seq) < ($${params.length - 2}, $${params.length - 1}, $${params.length})`,
+      );
     }
     params.push(query.pageSize + 1);
     const client = await this.#pool.connect();
     try {
       // One snapshot for the count and the page.
       await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
-      const count = await client.query<{ n: string }>(`SELECT count(*) AS n FROM a2a_tasks WHERE ${filter}`, countParams);
+      const count = await client.query<{ n: string }>(
+        `SELECT count(*) AS n FROM a2a_tasks WHERE ${filter}`,
+        countParams,
+      );
       const rows = await client.query<TaskRow>(
         `SELECT id, data, version, event_seq, status_seconds, status_nanos, save_seq FROM a2a_tasks WHERE ${where.join(" AND ")}
          ORDER BY status_seconds DESC, status_nanos DESC, save_seq DESC LIMIT $${params.length}`,
@@ -283,7 +379,12 @@ export class PostgresTaskRows implements TaskStore {
         last = row;
       }
       const nextPageToken =
-        more && last !== undefined ? encodePageToken(fingerprint, { t: (BigInt(last.status_seconds) * NANOS + BigInt(last.status_nanos)).toString(), s: Number(last.save_seq) }) : "";
+        more && last !== undefined
+          ? encodePageToken(fingerprint, {
+              t: (BigInt(last.status_seconds) * NANOS + BigInt(last.status_nanos)).toString(),
+              s: Number(last.save_seq),
+            })
+          : "";
       return { tasks, nextPageToken, totalSize: Number(count.rows[0]?.n ?? 0) };
     } catch (e) {
       await client.query("ROLLBACK").catch(() => {});
@@ -294,15 +395,22 @@ export class PostgresTaskRows implements TaskStore {
   }
 
   /** {@inheritDoc task!TaskStore.getPushConfig} */
-  async getPushConfig(scope: TaskScope, taskId: string, configId: string): Promise<PushConfigShape | undefined> {
-    const result = await this.#pool.query<{ data: Buffer }>("SELECT data FROM a2a_push_configs WHERE tenant = $1 AND owner = $2 AND task_id = $3 AND id = $4", [
-      scope.tenant,
-      scope.owner,
-      taskId,
-      configId,
-    ]);
+  async getPushConfig(
+    scope: TaskScope,
+    taskId: string,
+    configId: string,
+  ): Promise<PushConfigShape | undefined> {
+    const result = await this.#pool.query<{ data: Buffer }>(
+      "SELECT data FROM a2a_push_configs WHERE tenant = $1 AND owner = $2 AND task_id = $3 AND id = $4",
+      [scope.tenant, scope.owner, taskId, configId],
+    );
     const row = result.rows[0];
-    return row === undefined ? undefined : (fromBinary(this.#schemas.TaskPushNotificationConfig, row.data) as unknown as PushConfigShape);
+    return row === undefined
+      ? undefined
+      : (fromBinary(
+          this.#schemas.TaskPushNotificationConfig,
+          row.data,
+        ) as unknown as PushConfigShape);
   }
 
   /** {@inheritDoc task!TaskStore.savePushConfig} */
@@ -310,12 +418,23 @@ export class PostgresTaskRows implements TaskStore {
     await this.#pool.query(
       `INSERT INTO a2a_push_configs (tenant, owner, task_id, id, bytes, data) VALUES ($1, $2, $3, $4, $5, $6)
        ON CONFLICT (tenant, owner, task_id, id) DO UPDATE SET bytes = EXCLUDED.bytes, data = EXCLUDED.data`,
-      [scope.tenant, scope.owner, config.taskId, config.id, valueBytes(config), toBinary(this.#schemas.TaskPushNotificationConfig, config as never)],
+      [
+        scope.tenant,
+        scope.owner,
+        config.taskId,
+        config.id,
+        valueBytes(config),
+        toBinary(this.#schemas.TaskPushNotificationConfig, config as never),
+      ],
     );
   }
 
   /** {@inheritDoc task!TaskStore.listPushConfigs} */
-  async listPushConfigs(scope: TaskScope, taskId: string, query: PushConfigQuery): Promise<PushConfigPage> {
+  async listPushConfigs(
+    scope: TaskScope,
+    taskId: string,
+    query: PushConfigQuery,
+  ): Promise<PushConfigPage> {
     const afterSeq = pushConfigCursor(taskId, query.pageToken);
     const limit = query.pageSize > 0 ? query.pageSize + 1 : null;
     const result = await this.#pool.query<{ seq: string; data: Buffer }>(
@@ -326,23 +445,44 @@ export class PostgresTaskRows implements TaskStore {
     const page = query.pageSize > 0 ? rows.slice(0, query.pageSize) : rows;
     const last = page.at(-1);
     return {
-      configs: page.map((row) => fromBinary(this.#schemas.TaskPushNotificationConfig, row.data) as unknown as PushConfigShape),
-      nextPageToken: page.length < rows.length && last !== undefined ? pushConfigPageToken(taskId, Number(last.seq)) : "",
+      configs: page.map(
+        (row) =>
+          fromBinary(
+            this.#schemas.TaskPushNotificationConfig,
+            row.data,
+          ) as unknown as PushConfigShape,
+      ),
+      nextPageToken:
+        page.length < rows.length && last !== undefined
+          ? pushConfigPageToken(taskId, Number(last.seq))
+          : "",
     };
   }
 
   /** {@inheritDoc task!TaskStore.deletePushConfig} */
   async deletePushConfig(scope: TaskScope, taskId: string, configId: string): Promise<void> {
-    await this.#pool.query("DELETE FROM a2a_push_configs WHERE tenant = $1 AND owner = $2 AND task_id = $3 AND id = $4", [scope.tenant, scope.owner, taskId, configId]);
+    await this.#pool.query(
+      "DELETE FROM a2a_push_configs WHERE tenant = $1 AND owner = $2 AND task_id = $3 AND id = $4",
+      [scope.tenant, scope.owner, taskId, configId],
+    );
   }
 
   /** Not part of {@link TaskStore}: deletes a task with its events and push configs. */
   async deleteTask(scope: TaskScope, taskId: string): Promise<void> {
     await inTransaction(this.#pool, async (client) => {
       const args = [scope.tenant, scope.owner, taskId];
-      await client.query("DELETE FROM a2a_tasks WHERE tenant = $1 AND owner = $2 AND id = $3", args);
-      await client.query("DELETE FROM a2a_task_events WHERE tenant = $1 AND owner = $2 AND task_id = $3", args);
-      await client.query("DELETE FROM a2a_push_configs WHERE tenant = $1 AND owner = $2 AND task_id = $3", args);
+      await client.query(
+        "DELETE FROM a2a_tasks WHERE tenant = $1 AND owner = $2 AND id = $3",
+        args,
+      );
+      await client.query(
+        "DELETE FROM a2a_task_events WHERE tenant = $1 AND owner = $2 AND task_id = $3",
+        args,
+      );
+      await client.query(
+        "DELETE FROM a2a_push_configs WHERE tenant = $1 AND owner = $2 AND task_id = $3",
+        args,
+      );
     });
   }
 
@@ -360,8 +500,14 @@ export class PostgresTaskRows implements TaskStore {
       );
       for (const row of result.rows) {
         const args = [row.tenant, row.owner, row.id];
-        await client.query("DELETE FROM a2a_task_events WHERE tenant = $1 AND owner = $2 AND task_id = $3", args);
-        await client.query("DELETE FROM a2a_push_configs WHERE tenant = $1 AND owner = $2 AND task_id = $3", args);
+        await client.query(
+          "DELETE FROM a2a_task_events WHERE tenant = $1 AND owner = $2 AND task_id = $3",
+          args,
+        );
+        await client.query(
+          "DELETE FROM a2a_push_configs WHERE tenant = $1 AND owner = $2 AND task_id = $3",
+          args,
+        );
       }
       return result.rows.length;
     });

@@ -48,7 +48,8 @@ export function grpcAddressTls(address: string): boolean | undefined {
  * identified by a URI as §5.8 asks: the protocol's own specification). Same service, messages and
  * status mapping as `GRPC`; works over HTTP/1.1, hence from browsers.
  */
-export const GRPC_WEB_PROTOCOL_BINDING = "https://github.com/grpc/grpc/blob/master/doc/PROTOCOL-WEB.md";
+export const GRPC_WEB_PROTOCOL_BINDING =
+  "https://github.com/grpc/grpc/blob/master/doc/PROTOCOL-WEB.md";
 
 /**
  * `AgentInterface.protocolBinding` of the A2A gRPC service carried by the Connect protocol (a custom

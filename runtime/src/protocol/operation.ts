@@ -9,7 +9,10 @@ import type { DescMessage, DescMethod } from "@bufbuild/protobuf";
 export type OperationKind = "unary" | "server_streaming";
 
 /** One RPC of the service. The plugin emits one per RPC, in proto order. */
-export interface OperationDescriptor<I extends DescMessage = DescMessage, O extends DescMessage = DescMessage> {
+export interface OperationDescriptor<
+  I extends DescMessage = DescMessage,
+  O extends DescMessage = DescMessage,
+> {
   /** RPC name, "SendMessage": the JSON-RPC method and the last part of the gRPC path. */
   readonly name: string;
   /** Handler method name, "sendMessage". */
@@ -33,7 +36,10 @@ type OperationMethod = DescMethod & { readonly methodKind: OperationKind };
  *
  * @private
  */
-export type OperationOf<M extends OperationMethod, N extends string> = OperationDescriptor<M["input"], M["output"]> & {
+export type OperationOf<M extends OperationMethod, N extends string> = OperationDescriptor<
+  M["input"],
+  M["output"]
+> & {
   readonly name: N;
   readonly kind: M["methodKind"];
 };
@@ -49,8 +55,15 @@ export type OperationOf<M extends OperationMethod, N extends string> = Operation
  *
  * @private
  */
-export function operationOf<M extends OperationMethod, const N extends string>(method: M, name: N, localName: string = method.localName): OperationOf<M, N> {
-  if (method.name !== name) throw new Error(`operationOf: the method is ${method.parent.typeName}.${method.name}, not ${name}`);
+export function operationOf<M extends OperationMethod, const N extends string>(
+  method: M,
+  name: N,
+  localName: string = method.localName,
+): OperationOf<M, N> {
+  if (method.name !== name)
+    throw new Error(
+      `operationOf: the method is ${method.parent.typeName}.${method.name}, not ${name}`,
+    );
   return {
     name,
     localName,

@@ -25,7 +25,10 @@ const NON_OBJECT_JSON: ReadonlySet<string> = new Set([
 ]);
 
 /** Well-known types whose ProtoJSON object does not list their fields (Struct: any keys; Any: `@type` and the packed message's). */
-const OPAQUE_OBJECT_JSON: ReadonlySet<string> = new Set(["google.protobuf.Struct", "google.protobuf.Any"]);
+const OPAQUE_OBJECT_JSON: ReadonlySet<string> = new Set([
+  "google.protobuf.Struct",
+  "google.protobuf.Any",
+]);
 
 /**
  * Whether a message's ProtoJSON form is always a JSON object (false for Value, ListValue, Timestamp, Duration, FieldMask, the wrappers).

@@ -106,7 +106,11 @@ function bytes(v: unknown): Uint8Array | undefined {
  * An enum value (not null: the reader resets the field itself): a name (JSON or proto name, `names`
  * holds both) or an integer; `declared` lists the numbers of a closed enum (an open one takes any int32).
  */
-function enumValue(names: Readonly<Record<string, number>>, declared: readonly number[] | undefined, v: unknown): number | undefined {
+function enumValue(
+  names: Readonly<Record<string, number>>,
+  declared: readonly number[] | undefined,
+  v: unknown,
+): number | undefined {
   let n: number;
   if (typeof v === "string") {
     if (!Object.hasOwn(names, v)) return undefined;
@@ -207,7 +211,10 @@ function value(v: unknown, level = 1): object | undefined {
 }
 
 /** A Timestamp, Duration or FieldMask: a JSON string, read by protobuf-es itself. */
-function wellKnownString(schema: typeof TimestampSchema | typeof DurationSchema | typeof FieldMaskSchema, v: unknown): object | undefined {
+function wellKnownString(
+  schema: typeof TimestampSchema | typeof DurationSchema | typeof FieldMaskSchema,
+  v: unknown,
+): object | undefined {
   if (typeof v !== "string") return undefined;
   try {
     return fromJson(schema, v);

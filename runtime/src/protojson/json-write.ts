@@ -145,7 +145,8 @@ export function writeJsonDouble(value: unknown): string {
  * @private
  */
 export function writeJsonInt64(value: unknown): string {
-  if (typeof value === "bigint" || (typeof value === "number" && Number.isInteger(value))) return `"${value}"`;
+  if (typeof value === "bigint" || (typeof value === "number" && Number.isInteger(value)))
+    return `"${value}"`;
   return typeof value === "string" ? JSON.stringify(value) : bailJsonWrite();
 }
 
@@ -188,7 +189,13 @@ const TIMESTAMP_MS_MAX = Date.parse("9999-12-31T23:59:59Z");
 const DURATION_SECONDS_MAX = 315576000000;
 
 function messageOf(value: unknown, typeName: string): JsonWriteSource {
-  if (typeof value !== "object" || value === null || (value as JsonWriteSource)["$typeName"] !== typeName || (value as JsonWriteSource)["$unknown"] !== undefined) return bailJsonWrite();
+  if (
+    typeof value !== "object" ||
+    value === null ||
+    (value as JsonWriteSource)["$typeName"] !== typeName ||
+    (value as JsonWriteSource)["$unknown"] !== undefined
+  )
+    return bailJsonWrite();
   return value as JsonWriteSource;
 }
 
@@ -203,9 +210,14 @@ export function writeJsonTimestamp(value: unknown): string {
   const m = messageOf(value, "google.protobuf.Timestamp");
   const seconds = m["seconds"];
   const nanos = m["nanos"];
-  if ((typeof seconds !== "bigint" && typeof seconds !== "string" && typeof seconds !== "number") || typeof nanos !== "number") return bailJsonWrite();
+  if (
+    (typeof seconds !== "bigint" && typeof seconds !== "string" && typeof seconds !== "number") ||
+    typeof nanos !== "number"
+  )
+    return bailJsonWrite();
   const ms = Number(seconds) * 1000;
-  if (!(ms >= TIMESTAMP_MS_MIN && ms <= TIMESTAMP_MS_MAX) || !(nanos >= 0 && nanos <= 999999999)) return bailJsonWrite();
+  if (!(ms >= TIMESTAMP_MS_MIN && ms <= TIMESTAMP_MS_MAX) || !(nanos >= 0 && nanos <= 999999999))
+    return bailJsonWrite();
   let z = "Z";
   if (nanos > 0) {
     const digits = (nanos + 1000000000).toString().substring(1);
@@ -242,9 +254,20 @@ export function writeJsonDuration(value: unknown): string {
   const m = messageOf(value, "google.protobuf.Duration");
   const secondsValue = m["seconds"];
   const nanos = m["nanos"];
-  if ((typeof secondsValue !== "bigint" && typeof secondsValue !== "string" && typeof secondsValue !== "number") || typeof nanos !== "number") return bailJsonWrite();
+  if (
+    (typeof secondsValue !== "bigint" &&
+      typeof secondsValue !== "string" &&
+      typeof secondsValue !== "number") ||
+    typeof nanos !== "number"
+  )
+    return bailJsonWrite();
   const seconds = Number(secondsValue);
-  if (!(seconds <= DURATION_SECONDS_MAX && seconds >= -DURATION_SECONDS_MAX) || (seconds > 0 && nanos < 0) || (seconds < 0 && nanos > 0)) return bailJsonWrite();
+  if (
+    !(seconds <= DURATION_SECONDS_MAX && seconds >= -DURATION_SECONDS_MAX) ||
+    (seconds > 0 && nanos < 0) ||
+    (seconds < 0 && nanos > 0)
+  )
+    return bailJsonWrite();
   let text = secondsValue.toString();
   if (nanos !== 0) {
     let digits = Math.abs(nanos).toString();
@@ -265,7 +288,9 @@ export function writeJsonDuration(value: unknown): string {
  * @private
  */
 export function writeJsonFieldMask(value: unknown): string {
-  return JSON.stringify(toJson(FieldMaskSchema, messageOf(value, "google.protobuf.FieldMask") as unknown as FieldMask));
+  return JSON.stringify(
+    toJson(FieldMaskSchema, messageOf(value, "google.protobuf.FieldMask") as unknown as FieldMask),
+  );
 }
 
 /**
@@ -295,7 +320,8 @@ export function writeJsonObject(value: unknown): string {
 
 function jsonObjectText(object: JsonObject): string {
   let s = "";
-  for (const key of Object.keys(object)) s += `,${jsonStringText(key)}:${jsonValueText(object[key])}`;
+  for (const key of Object.keys(object))
+    s += `,${jsonStringText(key)}:${jsonValueText(object[key])}`;
   return s === "" ? "{}" : `{${s.substring(1)}}`;
 }
 
@@ -331,7 +357,8 @@ export function writeJsonStructMessage(value: unknown): string {
   if (typeof fields !== "object" || fields === null) return bailJsonWrite();
   let s = "";
   const record = fields as Readonly<Record<string, unknown>>;
-  for (const key of Object.keys(record)) s += `,${jsonStringText(key)}:${writeJsonValueMessage(record[key])}`;
+  for (const key of Object.keys(record))
+    s += `,${jsonStringText(key)}:${writeJsonValueMessage(record[key])}`;
   return s === "" ? "{}" : `{${s.substring(1)}}`;
 }
 
@@ -386,7 +413,12 @@ export function writeJsonListValueMessage(value: unknown): string {
  *
  * @private
  */
-export function writeJsonWrapper(value: unknown, typeName: string, write: (v: unknown) => string, zero: unknown): string {
+export function writeJsonWrapper(
+  value: unknown,
+  typeName: string,
+  write: (v: unknown) => string,
+  zero: unknown,
+): string {
   const v = messageOf(value, typeName)["value"];
   return write(v === undefined ? zero : v);
 }

@@ -8,18 +8,30 @@
 import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
 
 /** The value of `object`'s own property `key`, or undefined (never an inherited member). */
-export function ownJsonValue(object: Readonly<Record<string, JsonValue>>, key: string): JsonValue | undefined {
+export function ownJsonValue(
+  object: Readonly<Record<string, JsonValue>>,
+  key: string,
+): JsonValue | undefined {
   return Object.hasOwn(object, key) ? object[key] : undefined;
 }
 
 /** The own entry `key` of a lookup table (generated tables, matcher params), or undefined (never an inherited member). */
-export function ownEntry<T>(table: Readonly<Record<string, T>> | undefined, key: string): T | undefined {
+export function ownEntry<T>(
+  table: Readonly<Record<string, T>> | undefined,
+  key: string,
+): T | undefined {
   return table !== undefined && Object.hasOwn(table, key) ? table[key] : undefined;
 }
 
 /** Sets `object`'s own property `key`, `"__proto__"` included, as a plain enumerable data property. */
 export function setOwnJsonValue(object: JsonObject, key: string, value: JsonValue): void {
-  if (key === "__proto__") Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === "__proto__")
+    Object.defineProperty(object, key, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   else object[key] = value;
 }
 
@@ -33,10 +45,16 @@ export function setOwnJsonValue(object: JsonObject, key: string, value: JsonValu
 export function ownMessageInit<T>(init: T): T {
   if (typeof init !== "object" || init === null) return init;
   if (Array.isArray(init)) return init.map(ownMessageInit) as T;
-  if (Object.getPrototypeOf(init) !== Object.prototype || Object.hasOwn(init, "$typeName")) return init;
+  if (Object.getPrototypeOf(init) !== Object.prototype || Object.hasOwn(init, "$typeName"))
+    return init;
   const copy = Object.create(null) as Record<string, unknown>;
   for (const key of Object.keys(init)) {
-    Object.defineProperty(copy, key, { value: ownMessageInit((init as Record<string, unknown>)[key]), enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(copy, key, {
+      value: ownMessageInit((init as Record<string, unknown>)[key]),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   return copy as T;
 }

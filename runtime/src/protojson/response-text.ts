@@ -17,7 +17,13 @@ import type { RequirementTable } from "../pipeline/required-fields.js";
  *
  * @private
  */
-export function encodeMessageText(schema: DescMessage, message: Message, responseFields: RequirementTable, registry: Registry | undefined, writers: JsonTextWriterTable | undefined): string {
+export function encodeMessageText(
+  schema: DescMessage,
+  message: Message,
+  responseFields: RequirementTable,
+  registry: Registry | undefined,
+  writers: JsonTextWriterTable | undefined,
+): string {
   const write = writers?.[schema.typeName];
   if (write !== undefined) {
     try {

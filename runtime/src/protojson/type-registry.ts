@@ -19,7 +19,10 @@ export interface TypeRegistryOption {
 }
 
 /** One registry of the generated types and the agent's own (which win), or undefined when there is neither. */
-export function mergeRegistries(generated: Registry | undefined, own: Registry | undefined): Registry | undefined {
+export function mergeRegistries(
+  generated: Registry | undefined,
+  own: Registry | undefined,
+): Registry | undefined {
   if (own === undefined) return generated;
   if (generated === undefined) return own;
   return createRegistry(generated, own);

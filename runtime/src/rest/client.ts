@@ -4,10 +4,34 @@
  * the route table, query strings per §11.5, SSE for streams, §11.6 errors rebuilt into
  * the generated error classes. The generated `<Service>RestClient` wraps it.
  */
-import { fromJson, toJson, type JsonObject, type JsonValue, type MessageInitShape, type MessageShape } from "@bufbuild/protobuf";
-import { BAD_REQUEST_TYPE, ERROR_DOMAIN, ERROR_INFO_TYPE, type A2AError, type ErrorRegistry } from "../errors/a2a-error.js";
-import { callSignal, requestHeaders, unreachableError, type CallOptions, type ClientOptions } from "../client/call-options.js";
-import { checkedRequestMessage, clientRequestSettings, type ClientRequestSettings, type ClientServiceTables } from "../client/request-check.js";
+import {
+  fromJson,
+  toJson,
+  type JsonObject,
+  type JsonValue,
+  type MessageInitShape,
+  type MessageShape,
+} from "@bufbuild/protobuf";
+import {
+  BAD_REQUEST_TYPE,
+  ERROR_DOMAIN,
+  ERROR_INFO_TYPE,
+  type A2AError,
+  type ErrorRegistry,
+} from "../errors/a2a-error.js";
+import {
+  callSignal,
+  requestHeaders,
+  unreachableError,
+  type CallOptions,
+  type ClientOptions,
+} from "../client/call-options.js";
+import {
+  checkedRequestMessage,
+  clientRequestSettings,
+  type ClientRequestSettings,
+  type ClientServiceTables,
+} from "../client/request-check.js";
 import { hasOwnJsonForm } from "../protojson/json-form.js";
 import type { TypeRegistryOption } from "../protojson/type-registry.js";
 import { afterDrop } from "../http/stream-end.js";
@@ -25,12 +49,22 @@ import {
 import type { OperationDescriptor } from "../protocol/operation.js";
 import { matchRoute, type Route, type RouteTable } from "./route-matcher.js";
 import { ownEntry, ownJsonValue } from "../protojson/own-json.js";
-import { RestRequestError, bodyWithoutPathFields, buildQuery, expandPath, routeLiterals, type RestRequestShape } from "./request-shape.js";
+import {
+  RestRequestError,
+  bodyWithoutPathFields,
+  buildQuery,
+  expandPath,
+  routeLiterals,
+  type RestRequestShape,
+} from "./request-shape.js";
 import type { Transport } from "../client/transport.js";
 import { withTracingHeaders } from "../observe/tracing.js";
 
 /** Options of a REST client, fixed for its lifetime. */
-export interface RestClientOptions extends ClientOptions, ResumableStreamClientOptions, TypeRegistryOption {
+export interface RestClientOptions
+  extends ClientOptions,
+    ResumableStreamClientOptions,
+    TypeRegistryOption {
   /** The interface URL (`AgentInterface.url` of an HTTP+JSON interface); paths are appended to it. */
   readonly url: string;
   /** The fetch to use; default `globalThis.fetch`. */
@@ -57,7 +91,13 @@ export class RestTransport implements Transport {
   readonly #checks: ClientRequestSettings;
 
   /** `tables`: the service's REQUIRED table (checked before sending) and type registry, from the generated client. */
-  constructor(options: RestClientOptions, routes: RouteTable, requests: Readonly<Record<string, RestRequestShape>>, errors: ErrorRegistry, tables?: ClientServiceTables) {
+  constructor(
+    options: RestClientOptions,
+    routes: RouteTable,
+    requests: Readonly<Record<string, RestRequestShape>>,
+    errors: ErrorRegistry,
+    tables?: ClientServiceTables,
+  ) {
     this.#options = options;
     this.#checks = clientRequestSettings(errors, tables, options.registry);
     this.#fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
@@ -74,21 +114,38 @@ export class RestTransport implements Transport {
   }
 
   /** Calls a unary operation (in a CLIENT span when the client has `tracing`). */
-  unary<I extends OperationDescriptor>(operation: I, request: MessageInitShape<I["input"]>, options?: CallOptions): Promise<MessageShape<I["output"]>> {
+  unary<I extends OperationDescriptor>(
+    operation: I,
+    request: MessageInitShape<I["input"]>,
+    options?: CallOptions,
+  ): Promise<MessageShape<I["output"]>> {
     const tracing = this.#options.tracing;
     if (tracing === undefined) return this.#unary(operation, request, options);
-    const call = { operation, binding: "HTTP+JSON", version: this.#options.version ?? "1.0", url: this.#options.url, request };
-    return tracing.clientUnary(call, (headers) => this.#unary(operation, request, withTracingHeaders(options, headers)));
+    const call = {
+      operation,
+      binding: "HTTP+JSON",
+      version: this.#options.version ?? "1.0",
+      url: this.#options.url,
+      request,
+    };
+    return tracing.clientUnary(call, (headers) =>
+      this.#unary(operation, request, withTracingHeaders(options, headers)),
+    );
   }
 
-  async #unary<I extends OperationDescriptor>(operation: I, request: MessageInitShape<I["input"]>, options?: CallOptions): Promise<MessageShape<I["output"]>> {
+  async #unary<I extends OperationDescriptor>(
+    operation: I,
+    request: MessageInitShape<I["input"]>,
+    options?: CallOptions,
+  ): Promise<MessageShape<I["output"]>> {
     const { response, cleanup } = await this.#send(operation, request, options, "application/json");
     try {
       const text = await response.text();
       const json = parseJson(text);
       if (!response.ok) throw this.#httpError(response.status, json ?? text);
       // A 204 (or any empty 2xx) is google.protobuf.Empty; @a2a-js/sdk answers deletes that way.
-      if (text === "" && operation.output.typeName === "google.protobuf.Empty") return this.#decode(operation, {});
+      if (text === "" && operation.output.typeName === "google.protobuf.Empty")
+        return this.#decode(operation, {});
       return this.#decode(operation, json);
     } finally {
       cleanup();
@@ -99,25 +156,54 @@ export class RestTransport implements Transport {
    * Calls a server-streaming operation: the events as they arrive; breaking out of the loop cancels the call.
    * SendStreamingMessage and SubscribeToTask streams whose connection drops are resumed (see `resumeStreams`).
    */
-  stream<I extends OperationDescriptor>(operation: I, request: MessageInitShape<I["input"]>, options?: CallOptions): AsyncGenerator<MessageShape<I["output"]>> {
+  stream<I extends OperationDescriptor>(
+    operation: I,
+    request: MessageInitShape<I["input"]>,
+    options?: CallOptions,
+  ): AsyncGenerator<MessageShape<I["output"]>> {
     const tracing = this.#options.tracing;
     if (tracing === undefined) return this.#stream(operation, request, options);
-    const call = { operation, binding: "HTTP+JSON", version: this.#options.version ?? "1.0", url: this.#options.url, request };
-    return tracing.clientStream(call, (headers) => this.#stream(operation, request, withTracingHeaders(options, headers)));
+    const call = {
+      operation,
+      binding: "HTTP+JSON",
+      version: this.#options.version ?? "1.0",
+      url: this.#options.url,
+      request,
+    };
+    return tracing.clientStream(call, (headers) =>
+      this.#stream(operation, request, withTracingHeaders(options, headers)),
+    );
   }
 
-  async *#stream<I extends OperationDescriptor>(operation: I, request: MessageInitShape<I["input"]>, options?: CallOptions): AsyncGenerator<MessageShape<I["output"]>> {
+  async *#stream<I extends OperationDescriptor>(
+    operation: I,
+    request: MessageInitShape<I["input"]>,
+    options?: CallOptions,
+  ): AsyncGenerator<MessageShape<I["output"]>> {
     const json = this.#requestJson(operation, request);
-    const settings = RESUMABLE_STREAM_OPERATIONS.includes(operation.name) ? resumeSettings(this.#options.resumeStreams) : undefined;
-    const { signal, cleanup } = callSignal(options?.signal, options?.timeoutMs ?? this.#options.timeoutMs);
+    const settings = RESUMABLE_STREAM_OPERATIONS.includes(operation.name)
+      ? resumeSettings(this.#options.resumeStreams)
+      : undefined;
+    const { signal, cleanup } = callSignal(
+      options?.signal,
+      options?.timeoutMs ?? this.#options.timeoutMs,
+    );
     try {
       const open: OpenStreamConnection<MessageShape<I["output"]>> = (resume) => {
         if (resume === undefined) return this.#events(operation, json, options, signal, undefined);
         // The same output (the stream's events); the name picks the routes and the request shape.
         const subscribe: I = { ...operation, name: RESUME_OPERATION, localName: "subscribeToTask" };
-        return this.#events(subscribe, resumeRequest(resume.taskId, json), options, signal, resume.id);
+        return this.#events(
+          subscribe,
+          resumeRequest(resume.taskId, json),
+          options,
+          signal,
+          resume.id,
+        );
       };
-      yield* resumableStream(open, settings, signal, (event) => afterDrop(operation.name, operation.output, event));
+      yield* resumableStream(open, settings, signal, (event) =>
+        afterDrop(operation.name, operation.output, event),
+      );
     } finally {
       cleanup();
     }
@@ -138,12 +224,18 @@ export class RestTransport implements Transport {
     const resuming = lastEventId !== undefined;
     const { url, method, body } = this.#target(operation, json);
     const extra: Record<string, string> = { accept: "text/event-stream" };
-    if (body !== undefined) extra["content-type"] = this.#options.requestContentType ?? "application/a2a+json";
+    if (body !== undefined)
+      extra["content-type"] = this.#options.requestContentType ?? "application/a2a+json";
     if (resuming) extra["last-event-id"] = lastEventId;
     const headers = requestHeaders(this.#options, options, extra);
     let response: Response;
     try {
-      response = await this.#fetch(url, { method, headers, ...(body !== undefined ? { body } : {}), signal: signal ?? null });
+      response = await this.#fetch(url, {
+        method,
+        headers,
+        ...(body !== undefined ? { body } : {}),
+        signal: signal ?? null,
+      });
     } catch (e) {
       throw lost(unreachableError(this.#errors, e, signal), signal);
     }
@@ -156,7 +248,10 @@ export class RestTransport implements Transport {
     const type = response.headers.get("content-type") ?? "";
     if (!type.toLowerCase().startsWith("text/event-stream")) {
       // A server may answer a stream that has exactly one event with a plain body.
-      yield { message: this.#decode(operation, parseJson(await readText(response, signal))), id: undefined };
+      yield {
+        message: this.#decode(operation, parseJson(await readText(response, signal))),
+        id: undefined,
+      };
       return;
     }
     if (response.body === null) return;
@@ -164,20 +259,42 @@ export class RestTransport implements Transport {
       if (event.data === "") continue;
       const json = parseJson(event.data);
       if (event.event === "error") {
-        const status = typeof json === "object" && json !== null && !Array.isArray(json) ? (json as { error?: { code?: unknown } }).error?.code : undefined;
+        const status =
+          typeof json === "object" && json !== null && !Array.isArray(json)
+            ? (json as { error?: { code?: unknown } }).error?.code
+            : undefined;
         throw this.#httpError(typeof status === "number" ? status : 500, json);
       }
       yield { message: this.#decode(operation, json), id: event.ownId };
     }
   }
 
-  async #send(operation: OperationDescriptor, init: MessageInitShape<OperationDescriptor["input"]>, options: CallOptions | undefined, accept: string) {
+  async #send(
+    operation: OperationDescriptor,
+    init: MessageInitShape<OperationDescriptor["input"]>,
+    options: CallOptions | undefined,
+    accept: string,
+  ) {
     const { url, method, body } = this.#target(operation, this.#requestJson(operation, init));
-    const headers = requestHeaders(this.#options, options, body === undefined ? { accept } : { accept, "content-type": this.#options.requestContentType ?? "application/a2a+json" });
-    const { signal, cleanup } = callSignal(options?.signal, options?.timeoutMs ?? this.#options.timeoutMs);
+    const headers = requestHeaders(
+      this.#options,
+      options,
+      body === undefined
+        ? { accept }
+        : { accept, "content-type": this.#options.requestContentType ?? "application/a2a+json" },
+    );
+    const { signal, cleanup } = callSignal(
+      options?.signal,
+      options?.timeoutMs ?? this.#options.timeoutMs,
+    );
     let response: Response;
     try {
-      response = await this.#fetch(url, { method, headers, ...(body !== undefined ? { body } : {}), signal: signal ?? null });
+      response = await this.#fetch(url, {
+        method,
+        headers,
+        ...(body !== undefined ? { body } : {}),
+        signal: signal ?? null,
+      });
     } catch (e) {
       cleanup();
       throw unreachableError(this.#errors, e, signal);
@@ -187,11 +304,18 @@ export class RestTransport implements Transport {
   }
 
   /** The request as ProtoJSON, with the client's tenant. */
-  #requestJson(operation: OperationDescriptor, init: MessageInitShape<OperationDescriptor["input"]>): JsonObject {
+  #requestJson(
+    operation: OperationDescriptor,
+    init: MessageInitShape<OperationDescriptor["input"]>,
+  ): JsonObject {
     const message = checkedRequestMessage(this.#checks, operation.input, init, this.#options);
     const registry = this.#checks.registry;
     try {
-      const json = toJson(operation.input, message, registry === undefined ? undefined : { registry });
+      const json = toJson(
+        operation.input,
+        message,
+        registry === undefined ? undefined : { registry },
+      );
       // A type whose ProtoJSON is not an object of its fields is the body as it is (json-form.ts).
       return (hasOwnJsonForm(operation.input) ? { [WHOLE_BODY]: json } : json) as JsonObject;
     } catch (e) {
@@ -201,14 +325,20 @@ export class RestTransport implements Transport {
   }
 
   /** The URL, method and body of a request (its ProtoJSON `json`) by the operation's routes. */
-  #target(operation: OperationDescriptor, json: JsonObject): { url: string; method: string; body: string | undefined } {
+  #target(
+    operation: OperationDescriptor,
+    json: JsonObject,
+  ): { url: string; method: string; body: string | undefined } {
     const shape = ownEntry(this.#requests, operation.name) ?? { fields: [] };
     let route: Route | undefined;
     let path: string | undefined;
     let first: RestRequestError | undefined;
     // The first candidate whose templates the request fits (additional bindings may take other
     // resource names, `{name=projects/*/topics/*}` or `{name=organizations/*/topics/*}`).
-    for (const candidate of this.#candidates(operation, typeof json["tenant"] === "string" && json["tenant"] !== "")) {
+    for (const candidate of this.#candidates(
+      operation,
+      typeof json["tenant"] === "string" && json["tenant"] !== "",
+    )) {
       try {
         path = expandPath(candidate, shape, json, this.#literals);
         checkReaches(this.#table, candidate, path);
@@ -225,7 +355,12 @@ export class RestTransport implements Transport {
     }
     let url = this.#base + path;
     let body: string | undefined;
-    if (Object.hasOwn(json, WHOLE_BODY)) return { url, method: route.method, body: route.body === "*" ? JSON.stringify(json[WHOLE_BODY]) : undefined };
+    if (Object.hasOwn(json, WHOLE_BODY))
+      return {
+        url,
+        method: route.method,
+        body: route.body === "*" ? JSON.stringify(json[WHOLE_BODY]) : undefined,
+      };
     try {
       if (route.body !== "*") {
         const query = buildQuery(route, shape, json);
@@ -233,7 +368,10 @@ export class RestTransport implements Transport {
       }
       if (route.body !== "") {
         // An unset body field sends no body: the server leaves the field unset too (and answers a REQUIRED one with InvalidParams).
-        const value = route.body === "*" ? bodyWithoutPathFields(route, shape, json) : ownJsonValue(json, fieldJsonName(shape, route.body));
+        const value =
+          route.body === "*"
+            ? bodyWithoutPathFields(route, shape, json)
+            : ownJsonValue(json, fieldJsonName(shape, route.body));
         if (value !== undefined) body = JSON.stringify(value);
       }
     } catch (e) {
@@ -245,9 +383,12 @@ export class RestTransport implements Transport {
   /** The tenant forms when the request has a tenant, the plain forms otherwise; for streams, the configured method first. */
   #candidates(operation: OperationDescriptor, withTenant: boolean): Route[] {
     const routes = this.#routes.get(operation.name) ?? [];
-    const fitting = routes.filter((r) => r.pattern.variables.some((v) => v.field === "tenant") === withTenant);
+    const fitting = routes.filter(
+      (r) => r.pattern.variables.some((v) => v.field === "tenant") === withTenant,
+    );
     const candidates = fitting.length > 0 ? fitting : routes;
-    const preferred = operation.kind === "server_streaming" ? (this.#options.streamMethod ?? "POST") : undefined;
+    const preferred =
+      operation.kind === "server_streaming" ? (this.#options.streamMethod ?? "POST") : undefined;
     // HEAD last: beside a GET of the same path it is that GET without the answer's body.
     const rank = (r: Route): number => (r.method === preferred ? 0 : r.method === "HEAD" ? 2 : 1);
     return [...candidates].sort((a, b) => rank(a) - rank(b));
@@ -259,18 +400,32 @@ export class RestTransport implements Transport {
    * this runtime's 0.3 HTTP+JSON servers send), read by that code since its HTTP status is ambiguous.
    */
   #httpError(status: number, body: unknown): A2AError {
-    if (typeof body === "object" && body !== null && !Array.isArray(body) && !Object.hasOwn(body, "error")) {
+    if (
+      typeof body === "object" &&
+      body !== null &&
+      !Array.isArray(body) &&
+      !Object.hasOwn(body, "error")
+    ) {
       const code = (body as { code?: unknown }).code;
-      if (typeof code === "number" && Number.isInteger(code) && code >= -32768 && code <= -32000) return this.#errors.fromJsonRpcError(body);
+      if (typeof code === "number" && Number.isInteger(code) && code >= -32768 && code <= -32000)
+        return this.#errors.fromJsonRpcError(body);
     }
     return this.#errors.fromHttpError(status, body);
   }
 
-  #decode<I extends OperationDescriptor>(operation: I, json: JsonValue | undefined): MessageShape<I["output"]> {
+  #decode<I extends OperationDescriptor>(
+    operation: I,
+    json: JsonValue | undefined,
+  ): MessageShape<I["output"]> {
     try {
-      return fromJson(operation.output, json ?? null, { ignoreUnknownFields: true, registry: this.#checks.registry }) as MessageShape<I["output"]>;
+      return fromJson(operation.output, json ?? null, {
+        ignoreUnknownFields: true,
+        registry: this.#checks.registry,
+      }) as MessageShape<I["output"]>;
     } catch (e) {
-      throw this.#protocolError(`the response is not a valid ${operation.output.typeName}: ${e instanceof Error ? e.message : String(e)}`);
+      throw this.#protocolError(
+        `the response is not a valid ${operation.output.typeName}: ${e instanceof Error ? e.message : String(e)}`,
+      );
     }
   }
 
@@ -280,9 +435,22 @@ export class RestTransport implements Transport {
    * field as a violation.
    */
   #invalidParams(e: RestRequestError): A2AError {
-    const details: object[] = [{ "@type": ERROR_INFO_TYPE, reason: "INVALID_PARAMS", domain: ERROR_DOMAIN }];
-    if (e.field !== undefined) details.push({ "@type": BAD_REQUEST_TYPE, fieldViolations: [{ field: e.field, description: e.message }] });
-    return this.#errors.fromHttpError(400, { error: { code: 400, status: "INVALID_ARGUMENT", message: `Invalid parameters: ${e.message}`, details } });
+    const details: object[] = [
+      { "@type": ERROR_INFO_TYPE, reason: "INVALID_PARAMS", domain: ERROR_DOMAIN },
+    ];
+    if (e.field !== undefined)
+      details.push({
+        "@type": BAD_REQUEST_TYPE,
+        fieldViolations: [{ field: e.field, description: e.message }],
+      });
+    return this.#errors.fromHttpError(400, {
+      error: {
+        code: 400,
+        status: "INVALID_ARGUMENT",
+        message: `Invalid parameters: ${e.message}`,
+        details,
+      },
+    });
   }
 
   /**
@@ -298,7 +466,9 @@ export class RestTransport implements Transport {
         code: status,
         status: spec?.grpcStatus ?? "FAILED_PRECONDITION",
         message: `${operation.name} has no HTTP+JSON binding (no google.api.http rule): call it over JSON-RPC or gRPC`,
-        details: [{ "@type": ERROR_INFO_TYPE, reason: "UNSUPPORTED_OPERATION", domain: ERROR_DOMAIN }],
+        details: [
+          { "@type": ERROR_INFO_TYPE, reason: "UNSUPPORTED_OPERATION", domain: ERROR_DOMAIN },
+        ],
       },
     });
   }
@@ -309,7 +479,13 @@ export class RestTransport implements Transport {
         code: 500,
         status: "INTERNAL",
         message,
-        details: [{ "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: "INVALID_AGENT_RESPONSE", domain: "a2a-protocol.org" }],
+        details: [
+          {
+            "@type": "type.googleapis.com/google.rpc.ErrorInfo",
+            reason: "INVALID_AGENT_RESPONSE",
+            domain: "a2a-protocol.org",
+          },
+        ],
       },
     });
   }
@@ -326,7 +502,9 @@ const WHOLE_BODY = " body";
 function checkReaches(table: RouteTable, route: Route, path: string): void {
   const reached = matchRoute(table, route.method, path);
   if (reached.kind === "match" && reached.route.operation !== route.operation) {
-    throw new RestRequestError(`${route.method} ${path} would reach ${reached.route.operation} (${reached.route.template}), not ${route.operation} (${route.template}): the two routes overlap`);
+    throw new RestRequestError(
+      `${route.method} ${path} would reach ${reached.route.operation} (${reached.route.template}), not ${route.operation} (${route.template}): the two routes overlap`,
+    );
   }
 }
 

@@ -7,5 +7,19 @@
 export { createRestHandler, type RestServerOptions, type RestServiceDefinition } from "./server.js";
 export { RestTransport, type RestClientOptions } from "./client.js";
 export type { StreamResumeOptions } from "../http/stream-resume.js";
-export { matchRoute, type CompiledPattern, type PatternSegment, type PatternVariable, type Route, type RouteMatch, type RouteTable } from "./route-matcher.js";
-export { RestRequestError, type QueryKind, type RestField, type RestPathField, type RestRequestShape } from "./request-shape.js";
+export {
+  matchRoute,
+  type CompiledPattern,
+  type PatternSegment,
+  type PatternVariable,
+  type Route,
+  type RouteMatch,
+  type RouteTable,
+} from "./route-matcher.js";
+export {
+  RestRequestError,
+  type QueryKind,
+  type RestField,
+  type RestPathField,
+  type RestRequestShape,
+} from "./request-shape.js";

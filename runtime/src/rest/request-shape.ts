@@ -10,7 +10,17 @@ import type { Route } from "./route-matcher.js";
 import { ownEntry, ownJsonValue, setOwnJsonValue } from "../protojson/own-json.js";
 
 /** How a top-level request field travels in a query string. */
-export type QueryKind = "string" | "bytes" | "bool" | "int" | "int64" | "float" | "enum" | "timestamp" | "duration" | "message";
+export type QueryKind =
+  | "string"
+  | "bytes"
+  | "bool"
+  | "int"
+  | "int64"
+  | "float"
+  | "enum"
+  | "timestamp"
+  | "duration"
+  | "message";
 
 /** A request field (precompiled by the plugin): top-level, or inside a message field that travels as dotted query keys. */
 export interface RestField {
@@ -71,7 +81,13 @@ const SERVICE_QUERY_PARAMETERS = new Set(["a2a-version"]);
  * elsewhere must agree (a tenant in the body that differs from the path's is an error,
  * not silently overridden).
  */
-export function assembleRequest(route: Route, shape: RestRequestShape, params: Readonly<Record<string, string>>, query: string, body: JsonValue | undefined): JsonObject {
+export function assembleRequest(
+  route: Route,
+  shape: RestRequestShape,
+  params: Readonly<Record<string, string>>,
+  query: string,
+  body: JsonValue | undefined,
+): JsonObject {
   let json: JsonObject;
   if (route.body === "*") {
     json = body === undefined ? {} : asObject(body, "the request body");
@@ -108,7 +124,13 @@ function resolveQueryKey(shape: RestRequestShape, key: string): RestField[] | un
   return steps;
 }
 
-function readQuery(route: Route, shape: RestRequestShape, params: Readonly<Record<string, string>>, query: string, json: JsonObject): void {
+function readQuery(
+  route: Route,
+  shape: RestRequestShape,
+  params: Readonly<Record<string, string>>,
+  query: string,
+  json: JsonObject,
+): void {
   if (query === "") return;
   const seen = new Set<string>();
   for (const pair of query.split("&")) {
@@ -119,21 +141,27 @@ function readQuery(route: Route, shape: RestRequestShape, params: Readonly<Recor
     const rawValue = eq < 0 ? "" : pair.slice(eq + 1);
     if (SERVICE_QUERY_PARAMETERS.has(key.toLowerCase())) continue;
     if (route.body === "*") {
-      throw new RestRequestError(`query parameter ${key} is not allowed: ${route.method} ${route.template} takes its fields in the JSON body`);
+      throw new RestRequestError(
+        `query parameter ${key} is not allowed: ${route.method} ${route.template} takes its fields in the JSON body`,
+      );
     }
     const steps = resolveQueryKey(shape, key);
     if (steps === undefined) throw new RestRequestError(`unknown query parameter ${clipped(key)}`);
     const field = steps[steps.length - 1]!;
     const protoPath = steps.map((f) => f.name).join(".");
     if (route.body !== "" && steps[0]!.name === route.body) {
-      throw new RestRequestError(`query parameter ${key} is not allowed: ${route.method} ${route.template} takes ${route.body} in the JSON body`);
+      throw new RestRequestError(
+        `query parameter ${key} is not allowed: ${route.method} ${route.template} takes ${route.body} in the JSON body`,
+      );
     }
     if (route.pattern.variables.some((v) => v.field === protoPath)) {
       // The path has it; the same value again is harmless, a different one is a client error.
       const inPath = ownEntry(params, protoPath);
       const given = decodeComponent(rawValue, `query parameter ${key}`);
       if (given === inPath) continue;
-      throw new RestRequestError(`query parameter ${key} ${quoted(given)} disagrees with ${quoted(inPath ?? "")} in the path of ${route.template}`);
+      throw new RestRequestError(
+        `query parameter ${key} ${quoted(given)} disagrees with ${quoted(inPath ?? "")} in the path of ${route.template}`,
+      );
     }
     if (field.kind === "message") {
       // `key=` (no value) sets a message field to its empty message (a oneof's empty member): what the client sends for one.
@@ -141,7 +169,9 @@ function readQuery(route: Route, shape: RestRequestShape, params: Readonly<Recor
         descend(json, steps, key);
         continue;
       }
-      throw new RestRequestError(`query parameter ${key}: ${steps.map((f) => f.json).join(".")} is a message field; nested objects are not supported in queries, use POST (spec §11.5)`);
+      throw new RestRequestError(
+        `query parameter ${key}: ${steps.map((f) => f.json).join(".")} is a message field; nested objects are not supported in queries, use POST (spec §11.5)`,
+      );
     }
     const target = descend(json, steps.slice(0, -1), key);
     const what = `query parameter ${key}`;
@@ -149,28 +179,43 @@ function readQuery(route: Route, shape: RestRequestShape, params: Readonly<Recor
       // Only a literal "," separates list items; an encoded one (%2C) is data.
       const existing = ownJsonValue(target, field.json);
       const list = Array.isArray(existing) ? existing : [];
-      for (const item of rawValue.split(",")) list.push(scalarValue(field.kind, what, decodeComponent(item, what)));
+      for (const item of rawValue.split(","))
+        list.push(scalarValue(field.kind, what, decodeComponent(item, what)));
       setOwnJsonValue(target, field.json, list);
     } else {
-      if (seen.has(protoPath)) throw new RestRequestError(`query parameter ${clipped(key)} is given more than once`);
+      if (seen.has(protoPath))
+        throw new RestRequestError(`query parameter ${clipped(key)} is given more than once`);
       seen.add(protoPath);
-      setOwnJsonValue(target, field.json, scalarValue(field.kind, what, decodeComponent(rawValue, what)));
+      setOwnJsonValue(
+        target,
+        field.json,
+        scalarValue(field.kind, what, decodeComponent(rawValue, what)),
+      );
     }
   }
 }
 
 /** The object at the end of the message steps (created on the way), by ProtoJSON names. */
-function descend(json: JsonObject, steps: readonly { readonly name: string; readonly json: string }[], what: string): JsonObject {
+function descend(
+  json: JsonObject,
+  steps: readonly { readonly name: string; readonly json: string }[],
+  what: string,
+): JsonObject {
   let target = json;
   for (const step of steps) {
     let next = ownJsonValue(target, step.json);
-    if (next === undefined && step.name !== step.json && ownJsonValue(target, step.name) !== undefined) {
+    if (
+      next === undefined &&
+      step.name !== step.json &&
+      ownJsonValue(target, step.name) !== undefined
+    ) {
       // Given under its proto name (ProtoJSON accepts both): keep one spelling only.
       next = ownJsonValue(target, step.name);
       delete target[step.name];
     }
     if (next === undefined || next === null) next = {};
-    if (typeof next !== "object" || Array.isArray(next)) throw new RestRequestError(`${what}: ${step.json} in the request must be a JSON object`);
+    if (typeof next !== "object" || Array.isArray(next))
+      throw new RestRequestError(`${what}: ${step.json} in the request must be a JSON object`);
     setOwnJsonValue(target, step.json, next);
     target = next;
   }
@@ -188,15 +233,18 @@ function scalarValue(kind: QueryKind, what: string, value: string): JsonValue {
       if (value === "false") return false;
       throw new RestRequestError(`${what} must be true or false, got ${quoted(value)}`);
     case "int":
-      if (!/^-?\d{1,10}$/.test(value)) throw new RestRequestError(`${what} must be an integer, got ${quoted(value)}`);
+      if (!/^-?\d{1,10}$/.test(value))
+        throw new RestRequestError(`${what} must be an integer, got ${quoted(value)}`);
       return Number(value);
     case "int64":
-      if (!/^-?\d{1,20}$/.test(value)) throw new RestRequestError(`${what} must be an integer, got ${quoted(value)}`);
+      if (!/^-?\d{1,20}$/.test(value))
+        throw new RestRequestError(`${what} must be an integer, got ${quoted(value)}`);
       return value;
     case "float":
       // ProtoJSON spells the non-finite values as strings; pass them on for the decoder.
       if (value === "NaN" || value === "Infinity" || value === "-Infinity") return value;
-      if (value.trim() === "" || !Number.isFinite(Number(value))) throw new RestRequestError(`${what} must be a number, got ${quoted(value)}`);
+      if (value.trim() === "" || !Number.isFinite(Number(value)))
+        throw new RestRequestError(`${what} must be a number, got ${quoted(value)}`);
       return Number(value);
     case "enum":
       return /^\d+$/.test(value) ? Number(value) : value;
@@ -217,14 +265,23 @@ function pathFieldOf(shape: RestRequestShape, path: string): RestPathField {
 
 function setPathField(info: RestPathField, json: JsonObject, path: string, raw: string): void {
   const jsonPath = info.json.join(".");
-  const value = info.kind === "string" ? raw : scalarValue(info.kind, `path variable ${jsonPath}`, raw);
+  const value =
+    info.kind === "string" ? raw : scalarValue(info.kind, `path variable ${jsonPath}`, raw);
   const steps = info.names.slice(0, -1).map((name, i) => ({ name, json: info.json[i]! }));
   const target = descend(json, steps, `path variable ${path}`);
   const name = info.names[info.names.length - 1]!;
   const key = info.json[info.json.length - 1]!;
   const existing = ownJsonValue(target, key) ?? ownJsonValue(target, name);
-  if (existing !== undefined && existing !== "" && (info.kind === "string" ? existing !== value : existing === null || String(existing) !== String(value))) {
-    throw new RestRequestError(`${jsonPath} ${JSON.stringify(existing)} in the request disagrees with ${JSON.stringify(value)} in the path`);
+  if (
+    existing !== undefined &&
+    existing !== "" &&
+    (info.kind === "string"
+      ? existing !== value
+      : existing === null || String(existing) !== String(value))
+  ) {
+    throw new RestRequestError(
+      `${jsonPath} ${JSON.stringify(existing)} in the request disagrees with ${JSON.stringify(value)} in the path`,
+    );
   }
   if (name !== key) delete target[name];
   setOwnJsonValue(target, key, value);
@@ -235,7 +292,8 @@ function fieldByName(shape: RestRequestShape, name: string): RestField | undefin
 }
 
 function asObject(value: JsonValue, what: string): JsonObject {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new RestRequestError(`${what} must be a JSON object`);
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    throw new RestRequestError(`${what} must be a JSON object`);
   return value;
 }
 
@@ -260,7 +318,8 @@ function jsonAt(json: JsonObject, path: readonly string[]): JsonValue | undefine
 /** A path variable's value as the path spells it, or undefined when it cannot be sent. */
 function pathText(info: RestPathField, value: JsonValue | undefined): string | undefined {
   if (value === undefined || value === null) return info.zero;
-  if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") return String(value);
+  if (typeof value === "string" || typeof value === "number" || typeof value === "boolean")
+    return String(value);
   return undefined;
 }
 
@@ -271,7 +330,12 @@ function pathText(info: RestPathField, value: JsonValue | undefined): string | u
  * must fit its template: its literals are sent as they are, each segment a wildcard takes
  * is encoded. Throws when a path field is empty or does not fit.
  */
-export function expandPath(route: Route, shape: RestRequestShape, json: JsonObject, literals?: ReadonlySet<string>): string {
+export function expandPath(
+  route: Route,
+  shape: RestRequestShape,
+  json: JsonObject,
+  literals?: ReadonlySet<string>,
+): string {
   const segments = route.pattern.segments;
   const vars = route.pattern.variables;
   const out: string[] = [];
@@ -305,7 +369,10 @@ export function expandPath(route: Route, shape: RestRequestShape, json: JsonObje
 
 function dotSegment(name: string, value: string): RestRequestError {
   // URL parsing would remove a dot segment (even "%2E"), sending the request elsewhere.
-  return new RestRequestError(`${name} ${JSON.stringify(value)} cannot be sent in a URL path`, name);
+  return new RestRequestError(
+    `${name} ${JSON.stringify(value)} cannot be sent in a URL path`,
+    name,
+  );
 }
 
 /**
@@ -313,7 +380,13 @@ function dotSegment(name: string, value: string): RestRequestError {
  * RestRequestError. A "**" (at most one) takes the value's parts that the segments before and
  * after it leave (zero or more), so `{parent=a/*\/**\/b}` fits "a/x/b" and "a/x/y/z/b".
  */
-function fitTemplate(template: readonly string[], value: string, name: string, routeTemplate: string, literals: ReadonlySet<string> | undefined): string {
+function fitTemplate(
+  template: readonly string[],
+  value: string,
+  name: string,
+  routeTemplate: string,
+  literals: ReadonlySet<string> | undefined,
+): string {
   const parts = value.split("/");
   const deep = template.indexOf("**");
   const after = deep < 0 ? 0 : template.length - deep - 1;
@@ -322,7 +395,12 @@ function fitTemplate(template: readonly string[], value: string, name: string, r
   for (let p = 0; p < parts.length && fits; p++) {
     const part = parts[p]!;
     // The template segment this part fits: before "**" by position, after it from the end, else "**" itself.
-    const t = deep < 0 || p < deep ? p : p >= parts.length - after ? template.length - (parts.length - p) : deep;
+    const t =
+      deep < 0 || p < deep
+        ? p
+        : p >= parts.length - after
+          ? template.length - (parts.length - p)
+          : deep;
     const segment = template[t]!;
     if (segment === "*" || segment === "**") {
       if (part === "") fits = false;
@@ -331,7 +409,11 @@ function fitTemplate(template: readonly string[], value: string, name: string, r
     } else if (part === literalText(segment)) out.push(segment);
     else fits = false;
   }
-  if (!fits) throw new RestRequestError(`${name} ${JSON.stringify(value)} does not match ${template.join("/")} in the path ${routeTemplate}`, name);
+  if (!fits)
+    throw new RestRequestError(
+      `${name} ${JSON.stringify(value)} does not match ${template.join("/")} in the path ${routeTemplate}`,
+      name,
+    );
   return out.join("/");
 }
 
@@ -353,7 +435,12 @@ function literalText(segment: string): string {
 export function buildQuery(route: Route, shape: RestRequestShape, json: JsonObject): string {
   const parts: string[] = [];
   const bound = new Set(route.pattern.variables.map((v) => v.field));
-  const visit = (fields: readonly RestField[], object: JsonObject, jsonPrefix: string, protoPrefix: string): void => {
+  const visit = (
+    fields: readonly RestField[],
+    object: JsonObject,
+    jsonPrefix: string,
+    protoPrefix: string,
+  ): void => {
     for (const field of fields) {
       const protoPath = protoPrefix + field.name;
       if (bound.has(protoPath)) continue;
@@ -362,17 +449,26 @@ export function buildQuery(route: Route, shape: RestRequestShape, json: JsonObje
       if (value === undefined || value === null) continue;
       const key = jsonPrefix + field.json;
       if (field.kind === "message" || (typeof value === "object" && !Array.isArray(value))) {
-        if (field.fields !== undefined && field.repeated !== true && typeof value === "object" && !Array.isArray(value)) {
+        if (
+          field.fields !== undefined &&
+          field.repeated !== true &&
+          typeof value === "object" &&
+          !Array.isArray(value)
+        ) {
           const before = parts.length;
           visit(field.fields, value, `${key}.`, `${protoPath}.`);
           // A set message none of whose fields is (a oneof's empty member) still travels: `key=` sets it, empty.
           if (parts.length === before) parts.push(`${encodeURIComponent(key)}=`);
           continue;
         }
-        throw new RestRequestError(`${key} cannot be sent in a query string: ${route.method} ${route.template} takes ${route.body === "" ? "no body" : `only ${route.body} in its body`}`, key);
+        throw new RestRequestError(
+          `${key} cannot be sent in a query string: ${route.method} ${route.template} takes ${route.body === "" ? "no body" : `only ${route.body} in its body`}`,
+          key,
+        );
       }
       const values = Array.isArray(value) ? value : [value];
-      for (const v of values) parts.push(`${encodeURIComponent(key)}=${encodeURIComponent(String(v))}`);
+      for (const v of values)
+        parts.push(`${encodeURIComponent(key)}=${encodeURIComponent(String(v))}`);
     }
   };
   visit(shape.fields, json, "", "");
@@ -380,7 +476,11 @@ export function buildQuery(route: Route, shape: RestRequestShape, json: JsonObje
 }
 
 /** Client side: the JSON body of a `body: "*"` route: the request minus its path-bound fields. */
-export function bodyWithoutPathFields(route: Route, shape: RestRequestShape, json: JsonObject): JsonObject {
+export function bodyWithoutPathFields(
+  route: Route,
+  shape: RestRequestShape,
+  json: JsonObject,
+): JsonObject {
   if (route.pattern.variables.length === 0) return json;
   const out: JsonObject = { ...json };
   for (const v of route.pattern.variables) {
@@ -409,7 +509,10 @@ export function bodyWithoutPathFields(route: Route, shape: RestRequestShape, jso
  * literals of a variable's own template are sent as they are.
  */
 function encodeSegment(value: string, literals?: ReadonlySet<string>): string {
-  const encoded = encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  const encoded = encodeURIComponent(value).replace(
+    /[!'()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
   if (literals === undefined || !literals.has(encoded)) return encoded;
   return `%${encoded.charCodeAt(0).toString(16).toUpperCase().padStart(2, "0")}${encoded.slice(1)}`;
 }
@@ -417,6 +520,7 @@ function encodeSegment(value: string, literals?: ReadonlySet<string>): string {
 /** The literal segments of a route table (verbs stripped), for expandPath. */
 export function routeLiterals(routes: readonly Route[]): ReadonlySet<string> {
   const out = new Set<string>();
-  for (const route of routes) for (const s of route.pattern.segments) if (s !== "*" && s !== "**") out.add(s);
+  for (const route of routes)
+    for (const s of route.pattern.segments) if (s !== "*" && s !== "**") out.add(s);
   return out;
 }

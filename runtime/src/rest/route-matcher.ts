@@ -86,7 +86,11 @@ export interface RouteTable<Op extends string = string> {
 /** Outcome of {@link matchRoute}. */
 export type RouteMatch<Op extends string = string> =
   /** A route matched; params are keyed by {@link PatternVariable.field}, percent-decoded. */
-  | { readonly kind: "match"; readonly route: Route<Op>; readonly params: Readonly<Record<string, string>> }
+  | {
+      readonly kind: "match";
+      readonly route: Route<Op>;
+      readonly params: Readonly<Record<string, string>>;
+    }
   /** 404: no route matches the path under any method. */
   | { readonly kind: "not-found" }
   /** 405: the path matches only routes of other methods; `allow` lists them, sorted, unique. */
@@ -104,7 +108,11 @@ const notFound = { kind: "not-found" } as const;
  * @param path - Raw request path, still percent-encoded; a query string or fragment is ignored.
  * @returns The matched route and its decoded path params, or why nothing matched.
  */
-export function matchRoute<Op extends string>(table: RouteTable<Op>, method: string, path: string): RouteMatch<Op> {
+export function matchRoute<Op extends string>(
+  table: RouteTable<Op>,
+  method: string,
+  path: string,
+): RouteMatch<Op> {
   let stop = path.indexOf("?");
   const hash = path.indexOf("#");
   if (stop < 0 || (hash >= 0 && hash < stop)) stop = hash;
@@ -156,7 +164,11 @@ function fit(pattern: CompiledPattern, segs: readonly string[]): string | null {
 }
 
 /** Builds the match result, percent-decoding every captured segment. */
-function capture<Op extends string>(route: Route<Op>, segs: readonly string[], last: string): RouteMatch<Op> {
+function capture<Op extends string>(
+  route: Route<Op>,
+  segs: readonly string[],
+  last: string,
+): RouteMatch<Op> {
   const params: Record<string, string> = Object.create(null) as Record<string, string>;
   const n = segs.length;
   const ps = route.pattern.segments;
@@ -177,10 +189,16 @@ function capture<Op extends string>(route: Route<Op>, segs: readonly string[], l
         try {
           seg = decodeURIComponent(seg);
         } catch {
-          return { kind: "bad-path", reason: `malformed percent-encoding in path variable "${v.field}"` };
+          return {
+            kind: "bad-path",
+            reason: `malformed percent-encoding in path variable "${v.field}"`,
+          };
         }
         if (multi && seg.indexOf("/") >= 0) {
-          return { kind: "bad-path", reason: `multi-segment path variable "${v.field}" must not contain an encoded "/"` };
+          return {
+            kind: "bad-path",
+            reason: `multi-segment path variable "${v.field}" must not contain an encoded "/"`,
+          };
         }
       }
       value = i === start ? seg : value + "/" + seg;

@@ -15,7 +15,11 @@ import { queryParameter } from "../http/query.js";
 import { clipped, quoted } from "../client/input.js";
 import { JSON_BODY_ERRORS, readJsonBody } from "../http/json-body.js";
 import { encodeSseEvent } from "../http/sse.js";
-import { createEventTextCache, openEventStream, type EventTextCache } from "../http/event-stream.js";
+import {
+  createEventTextCache,
+  openEventStream,
+  type EventTextCache,
+} from "../http/event-stream.js";
 import type { UniversalHandler, UniversalRequest, UniversalResponse } from "../http/universal.js";
 import type { OperationDescriptor } from "../protocol/operation.js";
 import type { RequirementTable } from "../pipeline/required-fields.js";
@@ -75,7 +79,10 @@ const DEFAULT_MAX_BODY = 10 * 1024 * 1024;
 const ACCEPTED_TYPES = ["application/json", "application/a2a+json"];
 
 /** Creates the framework-neutral HTTP+JSON handler of a service. */
-export function createRestHandler<Principal>(service: RestServiceDefinition<Principal>, options?: RestServerOptions<Principal>): UniversalHandler {
+export function createRestHandler<Principal>(
+  service: RestServiceDefinition<Principal>,
+  options?: RestServerOptions<Principal>,
+): UniversalHandler {
   const settings = resolveServerOptions(options, service.errors, service.registry);
   const maxBody = options?.maxBodyBytes ?? DEFAULT_MAX_BODY;
   const keepAliveMs = options?.keepAliveMs ?? 15_000;
@@ -92,39 +99,65 @@ export function createRestHandler<Principal>(service: RestServiceDefinition<Prin
   ];
   const errors = service.errors;
   // Routing failures keep METHOD_NOT_FOUND as ErrorInfo reason, with the HTTP status of the case.
-  const notFound: A2AErrorSpec = { ...errors.MethodNotFoundError, httpStatus: 404, grpcCode: 5, grpcStatus: "NOT_FOUND" };
-  const notAllowed: A2AErrorSpec = { ...errors.MethodNotFoundError, httpStatus: 405, grpcCode: 12, grpcStatus: "UNIMPLEMENTED" };
+  const notFound: A2AErrorSpec = {
+    ...errors.MethodNotFoundError,
+    httpStatus: 404,
+    grpcCode: 5,
+    grpcStatus: "NOT_FOUND",
+  };
+  const notAllowed: A2AErrorSpec = {
+    ...errors.MethodNotFoundError,
+    httpStatus: 405,
+    grpcCode: 12,
+    grpcStatus: "UNIMPLEMENTED",
+  };
   // A body over maxBodyBytes keeps INVALID_REQUEST as ErrorInfo reason, with HTTP's own status for it (RFC 9110 §15.5.14).
   const tooLarge: A2AErrorSpec = { ...errors.InvalidRequestError, httpStatus: 413 };
   const basePath = normalizeBasePath(options?.basePath);
 
   const challenge = authChallengeHeader(options);
-  const errorBody = options?.errorBody ?? ((err: A2AError): JsonValue => toHttpError(err).body as JsonValue);
-  const respond = (err: A2AError, extra?: readonly (readonly [string, string])[]): UniversalResponse => {
+  const errorBody =
+    options?.errorBody ?? ((err: A2AError): JsonValue => toHttpError(err).body as JsonValue);
+  const respond = (
+    err: A2AError,
+    extra?: readonly (readonly [string, string])[],
+  ): UniversalResponse => {
     const status = err.spec.httpStatus;
     const body = errorBody(err);
     const headers = extra === undefined ? jsonHeaders : [...jsonHeaders, ...extra];
     // RFC 9110 §15.5.2: a 401 carries a challenge.
-    return { status, headers: status === 401 ? [...headers, challenge] : headers, body: JSON.stringify(body) };
+    return {
+      status,
+      headers: status === 401 ? [...headers, challenge] : headers,
+      body: JSON.stringify(body),
+    };
   };
   const invalid = (spec: A2AErrorSpec, message: string) => respond(new A2AError(spec, message));
 
   return async function handleRest(request: UniversalRequest): Promise<UniversalResponse> {
     const path = basePath === undefined ? request.path : stripBasePath(request.path, basePath);
-    if (path === undefined) return invalid(notFound, `no A2A operation at ${clipped(request.path)}`);
+    if (path === undefined)
+      return invalid(notFound, `no A2A operation at ${clipped(request.path)}`);
     const match = matchRoute(service.routes, request.method, path);
     switch (match.kind) {
       case "not-found":
         return invalid(notFound, `no A2A operation at ${clipped(request.path)}`);
       case "method-not-allowed":
-        return respond(new A2AError(notAllowed, `${clipped(request.method)} is not allowed on ${clipped(request.path)}; allowed: ${match.allow.join(", ")}`), [["allow", match.allow.join(", ")]]);
+        return respond(
+          new A2AError(
+            notAllowed,
+            `${clipped(request.method)} is not allowed on ${clipped(request.path)}; allowed: ${match.allow.join(", ")}`,
+          ),
+          [["allow", match.allow.join(", ")]],
+        );
       case "bad-path":
         return invalid(errors.InvalidRequestError, `bad request path: ${match.reason}`);
     }
     const route = match.route;
     const operation = ownEntry(service.operations, route.operation);
     const shape = ownEntry(service.requests, route.operation);
-    if (operation === undefined || shape === undefined) return invalid(notFound, `no A2A operation at ${clipped(request.path)}`);
+    if (operation === undefined || shape === undefined)
+      return invalid(notFound, `no A2A operation at ${clipped(request.path)}`);
 
     let body: JsonValue | undefined;
     if (route.body !== "") {
@@ -133,10 +166,14 @@ export function createRestHandler<Principal>(service: RestServiceDefinition<Prin
         maxBytes: maxBody,
         maxDepth: settings.limits.maxJsonDepth,
         allowEmpty: true,
-        refusedType: isJsonMediaType(contentType, ACCEPTED_TYPES) ? undefined : `Content-Type must be application/a2a+json or application/json, got ${quoted(contentType ?? "")}`,
+        refusedType: isJsonMediaType(contentType, ACCEPTED_TYPES)
+          ? undefined
+          : `Content-Type must be application/a2a+json or application/json, got ${quoted(contentType ?? "")}`,
       });
       if (!read.ok) {
-        return read.kind === "too-large" ? respond(new A2AError(tooLarge, read.message), [["connection", "close"]]) : invalid(errors[JSON_BODY_ERRORS[read.kind]], read.message);
+        return read.kind === "too-large"
+          ? respond(new A2AError(tooLarge, read.message), [["connection", "close"]])
+          : invalid(errors[JSON_BODY_ERRORS[read.kind]], read.message);
       }
       body = read.value;
     }
@@ -155,42 +192,82 @@ export function createRestHandler<Principal>(service: RestServiceDefinition<Prin
       });
       let json: JsonValue;
       try {
-        json = hasOwnJsonForm(operation.input) ? wholeBodyRequest(route, operation.input, request.query, body) : assembleRequest(route, shape, match.params, request.query, body);
+        json = hasOwnJsonForm(operation.input)
+          ? wholeBodyRequest(route, operation.input, request.query, body)
+          : assembleRequest(route, shape, match.params, request.query, body);
       } catch (e) {
-        if (e instanceof RestRequestError) throw new A2AError(errors.InvalidParamsError, `Invalid parameters: ${e.message}`);
+        if (e instanceof RestRequestError)
+          throw new A2AError(errors.InvalidParamsError, `Invalid parameters: ${e.message}`);
         throw e;
       }
-      message = decodeRequest(errors, operation.input, json, service.requestFields, settings.limits, settings.registry, service.requestReaders);
+      message = decodeRequest(
+        errors,
+        operation.input,
+        json,
+        service.requestFields,
+        settings.limits,
+        settings.registry,
+        service.requestReaders,
+      );
     } catch (e) {
-      return respond(toA2AError(e, (cause) => internalError(settings, operation.name, cause, request.signal)));
+      return respond(
+        toA2AError(e, (cause) => internalError(settings, operation.name, cause, request.signal)),
+      );
     }
     const tenant = (message as { tenant?: unknown }).tenant;
-    if (typeof tenant === "string" && tenant !== "" && tenant !== context.tenant) context = withTenant(context, tenant);
+    if (typeof tenant === "string" && tenant !== "" && tenant !== context.tenant)
+      context = withTenant(context, tenant);
 
     let result: Promise<Message> | AsyncIterable<Message>;
     try {
       result = dispatchCall(settings, service, operation, message, context);
       if (operation.kind === "unary") {
         const response = await (result as Promise<Message>);
-        const text = encodeMessageText(operation.output, response, service.responseFields, settings.registry, service.responseWriters);
+        const text = encodeMessageText(
+          operation.output,
+          response,
+          service.responseFields,
+          settings.registry,
+          service.responseWriters,
+        );
         return { status: 200, headers: withActivatedExtensions(jsonHeaders, context), body: text };
       }
     } catch (e) {
-      return respond(toA2AError(e, (cause) => internalError(settings, operation.name, cause, request.signal)));
+      return respond(
+        toA2AError(e, (cause) => internalError(settings, operation.name, cause, request.signal)),
+      );
     }
     return openEventStream(
       result as AsyncIterable<Message>,
       {
-        encodeEvent: (m) => encodeSseEvent(encodeMessageText(operation.output, m, service.responseFields, settings.registry, service.responseWriters)),
+        encodeEvent: (m) =>
+          encodeSseEvent(
+            encodeMessageText(
+              operation.output,
+              m,
+              service.responseFields,
+              settings.registry,
+              service.responseWriters,
+            ),
+          ),
         shared: {
           cache: eventTextCache(operation.output),
-          text: (m) => encodeMessageText(operation.output, m, service.responseFields, settings.registry, service.responseWriters),
+          text: (m) =>
+            encodeMessageText(
+              operation.output,
+              m,
+              service.responseFields,
+              settings.registry,
+              service.responseWriters,
+            ),
           frame: (json) => `data: ${json}\n\n`,
         },
         encodeError: (err) => encodeSseEvent(JSON.stringify(errorBody(err)), { event: "error" }),
         respondError: (err) => respond(err),
-        toError: (e) => toA2AError(e, (cause) => internalError(settings, operation.name, cause, request.signal)),
-        logCleanupError: (e) => settings.logger.error(`${operation.name}: stream clean-up failed`, e),
+        toError: (e) =>
+          toA2AError(e, (cause) => internalError(settings, operation.name, cause, request.signal)),
+        logCleanupError: (e) =>
+          settings.logger.error(`${operation.name}: stream clean-up failed`, e),
       },
       withActivatedExtensions([], context),
       keepAliveMs,
@@ -204,9 +281,17 @@ export function createRestHandler<Principal>(service: RestServiceDefinition<Prin
  * Value, a Struct, an Any: json-form.ts): the body as it is, as grpc-gateway reads it (`"1.5s"`,
  * `true`, `[…]`); nothing of it travels in the path or the query.
  */
-function wholeBodyRequest(route: Route, schema: DescMessage, query: string, body: JsonValue | undefined): JsonValue {
+function wholeBodyRequest(
+  route: Route,
+  schema: DescMessage,
+  query: string,
+  body: JsonValue | undefined,
+): JsonValue {
   const given = query.split("&").find((pair) => pair !== "" && !/^a2a-version(=|$)/i.test(pair));
-  if (given !== undefined) throw new RestRequestError(`query parameter ${clipped(given.split("=")[0]!)} is not allowed: ${route.method} ${route.template} takes the whole request in the JSON body`);
+  if (given !== undefined)
+    throw new RestRequestError(
+      `query parameter ${clipped(given.split("=")[0]!)} is not allowed: ${route.method} ${route.template} takes the whole request in the JSON body`,
+    );
   if (route.body === "*") return body ?? null;
   return hasObjectJson(schema) ? {} : null;
 }

@@ -23,7 +23,11 @@ export function isBusy(e: unknown): boolean {
  * Runs a synchronous write, retrying it on a timer while another connection holds the lock, for up
  * to `busyTimeoutMs` (then, or once `closing()` says so, the busy error is thrown).
  */
-export async function retryWhileBusy<T>(run: () => T, busyTimeoutMs: number, closing: () => boolean): Promise<T> {
+export async function retryWhileBusy<T>(
+  run: () => T,
+  busyTimeoutMs: number,
+  closing: () => boolean,
+): Promise<T> {
   const started = Date.now();
   for (;;) {
     try {

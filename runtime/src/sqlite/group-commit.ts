@@ -92,7 +92,11 @@ export class GroupCommit<T> {
       // A second write of a key before the commit replaces the first (written once) and moves to the
       // end, so it is written after the writes issued in between, as it would be alone.
       if (earlier !== undefined) this.#pending.delete(key);
-      this.#pending.set(key, { key, item, waiters: [...(earlier?.waiters ?? []), { resolve, reject }] });
+      this.#pending.set(key, {
+        key,
+        item,
+        waiters: [...(earlier?.waiters ?? []), { resolve, reject }],
+      });
       if (this.#pending.size >= this.#maxBatch) this.#flush();
       else if (!this.#flushScheduled && this.#retryTimer === undefined) this.#schedule();
     });
@@ -172,7 +176,10 @@ export class GroupCommit<T> {
     for (const [key, write] of newer) {
       const earlier = this.#pending.get(key);
       if (earlier !== undefined) this.#pending.delete(key);
-      this.#pending.set(key, { ...write, waiters: [...(earlier?.waiters ?? []), ...write.waiters] });
+      this.#pending.set(key, {
+        ...write,
+        waiters: [...(earlier?.waiters ?? []), ...write.waiters],
+      });
     }
   }
 }

@@ -15,8 +15,14 @@ import type { SqliteStoredRowKey } from "./repair-report.js";
 /** What a migration function gets: the schemas of the rows, and where to note what it repaired or could not read. */
 export interface MigrationContext {
   readonly schemas: Pick<TaskRuntimeSchemas, "Task" | "TaskPushNotificationConfig">;
-  readonly repaired: { readonly tasks: SqliteStoredRowKey[]; readonly pushConfigs: SqliteStoredRowKey[] };
-  readonly undecodable: { readonly tasks: SqliteStoredRowKey[]; readonly pushConfigs: SqliteStoredRowKey[] };
+  readonly repaired: {
+    readonly tasks: SqliteStoredRowKey[];
+    readonly pushConfigs: SqliteStoredRowKey[];
+  };
+  readonly undecodable: {
+    readonly tasks: SqliteStoredRowKey[];
+    readonly pushConfigs: SqliteStoredRowKey[];
+  };
 }
 
 /** One step of the schema: SQL, or a function run inside the migration's transaction. */
@@ -32,7 +38,8 @@ function usageTriggers(table: "tasks" | "push_configs"): string {
   const add = (row: "NEW" | "OLD", sign: "" | "-") =>
     `INSERT INTO scope_usage (tenant, owner, bytes) VALUES (${row}.tenant, ${row}.owner, ${sign}${row}.bytes)
        ON CONFLICT (tenant, owner) DO UPDATE SET bytes = bytes + excluded.bytes;`;
-  const dropEmpty = "DELETE FROM scope_usage WHERE tenant = OLD.tenant AND owner = OLD.owner AND bytes = 0;";
+  const dropEmpty =
+    "DELETE FROM scope_usage WHERE tenant = OLD.tenant AND owner = OLD.owner AND bytes = 0;";
   return `
   CREATE TRIGGER ${table}_usage_insert AFTER INSERT ON ${table} BEGIN ${add("NEW", "")} END;
   CREATE TRIGGER ${table}_usage_delete AFTER DELETE ON ${table} BEGIN ${add("OLD", "-")} ${dropEmpty} END;
@@ -53,22 +60,46 @@ const BACKFILL_CHUNK = 256;
  * Sets `bytes` of every row of `table` (the weight its save would have counted) and repairs the
  * rows that hold a non-finite number in a Value; notes repaired and undecodable rows.
  */
-function backfill(db: Database.Database, context: MigrationContext, kind: "tasks" | "pushConfigs"): void {
+function backfill(
+  db: Database.Database,
+  context: MigrationContext,
+  kind: "tasks" | "pushConfigs",
+): void {
   const table = kind === "tasks" ? "tasks" : "push_configs";
   const taskColumn = kind === "tasks" ? "id" : "task_id";
   const configColumn = kind === "tasks" ? "NULL" : "id";
-  const schema = kind === "tasks" ? context.schemas.Task : context.schemas.TaskPushNotificationConfig;
-  const weigh = (message: object): number => (kind === "tasks" ? taskBytes(message as never) : valueBytes(message));
-  const rowids = db.prepare(`SELECT rowid FROM ${table} WHERE rowid > ? ORDER BY rowid LIMIT ${BACKFILL_CHUNK}`).pluck().safeIntegers(true);
-  const read = db.prepare(`SELECT tenant, owner, ${taskColumn} AS taskId, ${configColumn} AS configId, data FROM ${table} WHERE rowid = ?`).safeIntegers(true);
+  const schema =
+    kind === "tasks" ? context.schemas.Task : context.schemas.TaskPushNotificationConfig;
+  const weigh = (message: object): number =>
+    kind === "tasks" ? taskBytes(message as never) : valueBytes(message);
+  const rowids = db
+    .prepare(`SELECT rowid FROM ${table} WHERE rowid > ? ORDER BY rowid LIMIT ${BACKFILL_CHUNK}`)
+    .pluck()
+    .safeIntegers(true);
+  const read = db
+    .prepare(
+      `SELECT tenant, owner, ${taskColumn} AS taskId, ${configColumn} AS configId, data FROM ${table} WHERE rowid = ?`,
+    )
+    .safeIntegers(true);
   const setBytes = db.prepare(`UPDATE ${table} SET bytes = ? WHERE rowid = ?`);
   const setRepaired = db.prepare(`UPDATE ${table} SET bytes = ?, data = ? WHERE rowid = ?`);
   let after = -(2n ** 63n);
   for (;;) {
     const chunk = rowids.all(after) as bigint[];
     for (const rowid of chunk) {
-      const row = read.get(rowid) as { tenant: string; owner: string; taskId: string; configId: string | null; data: Uint8Array };
-      const key: SqliteStoredRowKey = { tenant: row.tenant, owner: row.owner, taskId: row.taskId, ...(row.configId === null ? {} : { configId: row.configId }) };
+      const row = read.get(rowid) as {
+        tenant: string;
+        owner: string;
+        taskId: string;
+        configId: string | null;
+        data: Uint8Array;
+      };
+      const key: SqliteStoredRowKey = {
+        tenant: row.tenant,
+        owner: row.owner,
+        taskId: row.taskId,
+        ...(row.configId === null ? {} : { configId: row.configId }),
+      };
       let message: object;
       try {
         message = fromBinary(schema, row.data);

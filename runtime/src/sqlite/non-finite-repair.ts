@@ -28,10 +28,17 @@ export function replaceNonFinite(schema: DescMessage, message: object): number {
   for (const field of schema.fields) {
     let value: unknown;
     if (field.oneof !== undefined) {
-      const oneof = record[field.oneof.localName] as { case?: unknown; value?: unknown } | undefined;
+      const oneof = record[field.oneof.localName] as
+        | { case?: unknown; value?: unknown }
+        | undefined;
       if (oneof?.case !== field.localName) continue;
       value = oneof.value;
-      if (schema.typeName === "google.protobuf.Value" && field.localName === "numberValue" && typeof value === "number" && !Number.isFinite(value)) {
+      if (
+        schema.typeName === "google.protobuf.Value" &&
+        field.localName === "numberValue" &&
+        typeof value === "number" &&
+        !Number.isFinite(value)
+      ) {
         record[field.oneof.localName] = { case: "stringValue", value: protoJsonNonFinite(value) };
         replaced++;
         continue;
@@ -41,16 +48,26 @@ export function replaceNonFinite(schema: DescMessage, message: object): number {
     }
     if (value === undefined || value === null) continue;
     if (field.fieldKind === "message") replaced += replaceInItem(field, value);
-    else if (field.fieldKind === "list" && field.listKind === "message") for (const item of value as unknown[]) replaced += replaceInItem(field, item);
-    else if (field.fieldKind === "map" && field.mapKind === "message") for (const item of Object.values(value as Record<string, unknown>)) replaced += replaceInItem(field, item);
+    else if (field.fieldKind === "list" && field.listKind === "message")
+      for (const item of value as unknown[]) replaced += replaceInItem(field, item);
+    else if (field.fieldKind === "map" && field.mapKind === "message")
+      for (const item of Object.values(value as Record<string, unknown>))
+        replaced += replaceInItem(field, item);
   }
   return replaced;
 }
 
 /** One message value of `field`: a JsonObject for a Struct outside Value (protobuf-es unboxes those), else a message. */
-function replaceInItem(field: { readonly message: DescMessage; readonly parent: DescMessage }, item: unknown): number {
+function replaceInItem(
+  field: { readonly message: DescMessage; readonly parent: DescMessage },
+  item: unknown,
+): number {
   if (typeof item !== "object" || item === null) return 0; // an unwrapped wrapper (DoubleValue is fine in JSON)
-  if (field.message.typeName === "google.protobuf.Struct" && field.parent.typeName !== "google.protobuf.Value") return replaceInJson(item);
+  if (
+    field.message.typeName === "google.protobuf.Struct" &&
+    field.parent.typeName !== "google.protobuf.Value"
+  )
+    return replaceInJson(item);
   return replaceNonFinite(field.message, item);
 }
 

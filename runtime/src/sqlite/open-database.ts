@@ -44,7 +44,11 @@ export interface OpenedTaskDatabase<T> {
  * connection, and runs `prepare` on it; from then on a write waits synchronously for a lock at
  * most {@link SYNC_BUSY_WAIT_MS}. Throws {@link SqliteTaskStoreError}.
  */
-export function openTaskDatabase<T>(path: string | Database.Database, options: OpenTaskDatabaseOptions, prepare: (db: Database.Database) => T): OpenedTaskDatabase<T> {
+export function openTaskDatabase<T>(
+  path: string | Database.Database,
+  options: OpenTaskDatabaseOptions,
+  prepare: (db: Database.Database) => T,
+): OpenedTaskDatabase<T> {
   const name = typeof path === "string" ? path : path.name;
   const { busyTimeoutMs } = options;
   let db: Database.Database;

@@ -49,7 +49,10 @@ export class SqliteTaskStoreError extends Error {
   override name = "SqliteTaskStoreError";
   /** Why the database cannot be used. */
   readonly code: SqliteTaskStoreErrorCode;
-  constructor(message: string, options?: ErrorOptions & { readonly code?: SqliteTaskStoreErrorCode | undefined }) {
+  constructor(
+    message: string,
+    options?: ErrorOptions & { readonly code?: SqliteTaskStoreErrorCode | undefined },
+  ) {
     super(message, options);
     this.code = options?.code ?? "unusable";
   }
@@ -74,10 +77,14 @@ export function openErrorOf(name: string, e: unknown, busyTimeoutMs: number): Sq
   const file = JSON.stringify(name);
   const code = sqliteCodeOf(e);
   const detail = code === undefined ? messageOf(e) : `${code}: ${messageOf(e)}`;
-  const error = (kind: SqliteTaskStoreErrorCode, text: string) => new SqliteTaskStoreError(`${text} (${detail})`, { cause: e, code: kind });
+  const error = (kind: SqliteTaskStoreErrorCode, text: string) =>
+    new SqliteTaskStoreError(`${text} (${detail})`, { cause: e, code: kind });
   // better-sqlite3 checks the directory itself, before SQLite, and throws a TypeError.
   if (code === undefined && /directory does not exist/i.test(messageOf(e))) {
-    return error("no-directory", `Cannot open the task store database ${file}: its directory ${JSON.stringify(dirname(name))} does not exist. Create it, or choose a file in an existing directory.`);
+    return error(
+      "no-directory",
+      `Cannot open the task store database ${file}: its directory ${JSON.stringify(dirname(name))} does not exist. Create it, or choose a file in an existing directory.`,
+    );
   }
   if (code === "SQLITE_NOTADB") {
     return error(
@@ -98,7 +105,10 @@ export function openErrorOf(name: string, e: unknown, busyTimeoutMs: number): Sq
     );
   }
   if (code?.startsWith("SQLITE_READONLY")) {
-    return error("read-only", `The task store database ${file} is read-only for this process. The file, its -wal and -shm files and its directory must be writable by the agent's user.`);
+    return error(
+      "read-only",
+      `The task store database ${file} is read-only for this process. The file, its -wal and -shm files and its directory must be writable by the agent's user.`,
+    );
   }
   if (code?.startsWith("SQLITE_CANTOPEN")) {
     return error(
@@ -106,29 +116,48 @@ export function openErrorOf(name: string, e: unknown, busyTimeoutMs: number): Sq
       `Cannot open or create the task store database ${file}. Check that the path names a file (not a directory) and that the agent's user may read and write it and its directory.`,
     );
   }
-  if (code?.startsWith("SQLITE_FULL")) return error("disk-full", `The disk of the task store database ${file} is full. Free some space.`);
+  if (code?.startsWith("SQLITE_FULL"))
+    return error(
+      "disk-full",
+      `The disk of the task store database ${file} is full. Free some space.`,
+    );
   if (code?.startsWith("SQLITE_IOERR"))
-    return error("io-error", `Reading or writing the task store database ${file} failed (an I/O error of the operating system). Check the disk and the file system.`);
+    return error(
+      "io-error",
+      `Reading or writing the task store database ${file} failed (an I/O error of the operating system). Check the disk and the file system.`,
+    );
   return error("unusable", `${file} is not a usable task store database`);
 }
 
 /** What to do when a task store is refused for "in-use". */
-const ONE_PROCESS_PER_FILE = "One process per SQLite file; to run several instances, use a PostgreSQL task store (A2A_TASK_DB=postgres://…).";
+const ONE_PROCESS_PER_FILE =
+  "One process per SQLite file; to run several instances, use a PostgreSQL task store (A2A_TASK_DB=postgres://…).";
 
 /** Another process holding a database file, in words: with its pid (and its host when not this one), when known. */
 function otherProcessInWords(holder: SqliteFileHolder | undefined): string {
   if (holder === undefined) return "another agent process";
-  return holder.host === hostname() ? `another agent process (pid ${holder.pid})` : `another agent process (pid ${holder.pid} on host ${JSON.stringify(holder.host)})`;
+  return holder.host === hostname()
+    ? `another agent process (pid ${holder.pid})`
+    : `another agent process (pid ${holder.pid} on host ${JSON.stringify(holder.host)})`;
 }
 
 /**
  * The "in-use" {@link SqliteTaskStoreError} of opening the database `name` while another task store
  * (`holder`, when its lock file says who) has it open.
  */
-export function inUseError(name: string, holder: SqliteFileHolder | undefined): SqliteTaskStoreError {
-  const thisProcess = holder !== undefined && holder.pid === process.pid && holder.host === hostname();
-  const where = thisProcess ? `another SqliteTaskStore of this process (pid ${process.pid}): close that store first, or share it` : `${otherProcessInWords(holder)}: stop that process first`;
-  return new SqliteTaskStoreError(`The task store database ${JSON.stringify(name)} is already open in ${where}. ${ONE_PROCESS_PER_FILE}`, { code: "in-use" });
+export function inUseError(
+  name: string,
+  holder: SqliteFileHolder | undefined,
+): SqliteTaskStoreError {
+  const thisProcess =
+    holder !== undefined && holder.pid === process.pid && holder.host === hostname();
+  const where = thisProcess
+    ? `another SqliteTaskStore of this process (pid ${process.pid}): close that store first, or share it`
+    : `${otherProcessInWords(holder)}: stop that process first`;
+  return new SqliteTaskStoreError(
+    `The task store database ${JSON.stringify(name)} is already open in ${where}. ${ONE_PROCESS_PER_FILE}`,
+    { code: "in-use" },
+  );
 }
 
 /**

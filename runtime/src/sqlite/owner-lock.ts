@@ -69,7 +69,9 @@ export function lockFileOf(databaseFile: string): string {
  */
 export function databaseFileOf(db: Database.Database): string | undefined {
   if (db.memory) return undefined;
-  const main = (db.pragma("database_list") as { name: string; file: string }[]).find((d) => d.name === "main");
+  const main = (db.pragma("database_list") as { name: string; file: string }[]).find(
+    (d) => d.name === "main",
+  );
   if (main === undefined || main.file === "") return undefined;
   try {
     return realpathSync(main.file);
@@ -84,7 +86,10 @@ export function databaseFileOf(db: Database.Database): string | undefined {
  * any process) holds it, naming its pid when the lock file says it, or "read-only" /
  * "cannot-open" when the lock file cannot be created or used.
  */
-export function claimDatabaseFile(name: string, db: Database.Database): SqliteFileClaim | undefined {
+export function claimDatabaseFile(
+  name: string,
+  db: Database.Database,
+): SqliteFileClaim | undefined {
   const databaseFile = databaseFileOf(db);
   if (databaseFile === undefined) return undefined;
   const lockFile = lockFileOf(databaseFile);
@@ -114,8 +119,12 @@ export function claimDatabaseFile(name: string, db: Database.Database): SqliteFi
 /** Writes this claim's row, in an EXCLUSIVE transaction: fails with SQLITE_BUSY while another claim holds the lock file. */
 function writeClaim(lock: Database.Database, token: string): void {
   lock.exec("BEGIN EXCLUSIVE");
-  lock.exec("CREATE TABLE IF NOT EXISTS holder (id INTEGER PRIMARY KEY CHECK (id = 1), pid INTEGER NOT NULL, host TEXT NOT NULL, token TEXT NOT NULL, since TEXT NOT NULL)");
-  lock.prepare("INSERT OR REPLACE INTO holder (id, pid, host, token, since) VALUES (1, ?, ?, ?, ?)").run(process.pid, hostname(), token, new Date().toISOString());
+  lock.exec(
+    "CREATE TABLE IF NOT EXISTS holder (id INTEGER PRIMARY KEY CHECK (id = 1), pid INTEGER NOT NULL, host TEXT NOT NULL, token TEXT NOT NULL, since TEXT NOT NULL)",
+  );
+  lock
+    .prepare("INSERT OR REPLACE INTO holder (id, pid, host, token, since) VALUES (1, ?, ?, ?, ?)")
+    .run(process.pid, hostname(), token, new Date().toISOString());
   lock.exec("COMMIT");
 }
 
@@ -127,7 +136,8 @@ function holdClaim(lock: Database.Database, token: string): boolean {
   for (let attempt = 1; ; attempt++) {
     lock.exec("BEGIN");
     try {
-      if (lock.prepare("SELECT token FROM holder WHERE id = 1").pluck().get() === token) return true;
+      if (lock.prepare("SELECT token FROM holder WHERE id = 1").pluck().get() === token)
+        return true;
       lock.exec("ROLLBACK");
       return false;
     } catch (e) {
@@ -155,9 +165,13 @@ function claimOf(lockFile: string, lock: Database.Database): SqliteFileClaim {
 }
 
 /** Who holds the lock file, with its claim's token, or undefined when it cannot be read now (a claim being written). */
-function readHolder(lock: Database.Database): (SqliteFileHolder & { readonly token: string }) | undefined {
+function readHolder(
+  lock: Database.Database,
+): (SqliteFileHolder & { readonly token: string }) | undefined {
   try {
-    return lock.prepare("SELECT pid, host, token FROM holder WHERE id = 1").get() as { pid: number; host: string; token: string } | undefined;
+    return lock.prepare("SELECT pid, host, token FROM holder WHERE id = 1").get() as
+      | { pid: number; host: string; token: string }
+      | undefined;
   } catch {
     return undefined;
   }

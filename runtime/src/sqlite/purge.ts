@@ -10,7 +10,10 @@ import type { PurgeRow, SqliteStatements } from "./statements.js";
 import type { SqlitePurgeOptions } from "./store-options.js";
 
 /** The purge transaction on `db` (`BEGIN IMMEDIATE`): resolves with how many tasks it deleted. Options are checked by the caller. */
-export function purgeTransaction(db: Database.Database, statements: SqliteStatements): (options: SqlitePurgeOptions) => number {
+export function purgeTransaction(
+  db: Database.Database,
+  statements: SqliteStatements,
+): (options: SqlitePurgeOptions) => number {
   const remove = (rows: readonly PurgeRow[]): number => {
     for (const row of rows) {
       statements.deleteTaskConfigs.run(row.tenant, row.owner, row.id);
@@ -21,16 +24,26 @@ export function purgeTransaction(db: Database.Database, statements: SqliteStatem
   return db.transaction((purge: SqlitePurgeOptions): number => {
     let removed = 0;
     if (purge.finishedBefore !== undefined) {
-      const ms = purge.finishedBefore instanceof Date ? purge.finishedBefore.getTime() : purge.finishedBefore;
+      const ms =
+        purge.finishedBefore instanceof Date
+          ? purge.finishedBefore.getTime()
+          : purge.finishedBefore;
       const before = splitNanos(BigInt(Math.trunc(ms)) * 1_000_000n);
       removed += remove(statements.terminalBefore.all(before.seconds, before.nanos) as PurgeRow[]);
     }
     if (purge.maxBytesPerOwner !== undefined) {
-      for (const over of statements.scopesOver.all(purge.maxBytesPerOwner) as { tenant: string; owner: string; bytes: bigint }[]) {
+      for (const over of statements.scopesOver.all(purge.maxBytesPerOwner) as {
+        tenant: string;
+        owner: string;
+        bytes: bigint;
+      }[]) {
         // Reads only as many of the owner's tasks as it deletes (lazily), then deletes them (no write while a read is open).
         let excess = Number(over.bytes) - purge.maxBytesPerOwner;
         const rows: PurgeRow[] = [];
-        for (const row of statements.oldestTerminalOfOwner.iterate(over.tenant, over.owner) as IterableIterator<PurgeRow & { freed: bigint }>) {
+        for (const row of statements.oldestTerminalOfOwner.iterate(
+          over.tenant,
+          over.owner,
+        ) as IterableIterator<PurgeRow & { freed: bigint }>) {
           rows.push(row);
           excess -= Number(row.freed);
           if (excess <= 0) break;

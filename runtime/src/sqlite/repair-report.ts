@@ -41,7 +41,11 @@ export interface SqliteRepairReport {
 const NAMED = 20;
 
 /** The report of `kind` for these rows (at least one). */
-export function repairReport(kind: SqliteRepairReport["kind"], tasks: readonly SqliteStoredRowKey[], pushConfigs: readonly SqliteStoredRowKey[]): SqliteRepairReport {
+export function repairReport(
+  kind: SqliteRepairReport["kind"],
+  tasks: readonly SqliteStoredRowKey[],
+  pushConfigs: readonly SqliteStoredRowKey[],
+): SqliteRepairReport {
   const rows = `${tasks.length} stored task${tasks.length === 1 ? "" : "s"} and ${pushConfigs.length} push config${pushConfigs.length === 1 ? "" : "s"}`;
   const ids = [...new Set([...tasks, ...pushConfigs].map((r) => r.taskId))];
   const first = ids.slice(0, NAMED).map((id) => JSON.stringify(id));
@@ -81,7 +85,10 @@ export class RepairReporter {
   }
 
   /** Reports the undecodable rows not reported yet. */
-  undecodable(tasks: readonly SqliteStoredRowKey[], pushConfigs: readonly SqliteStoredRowKey[] = []): void {
+  undecodable(
+    tasks: readonly SqliteStoredRowKey[],
+    pushConfigs: readonly SqliteStoredRowKey[] = [],
+  ): void {
     const fresh = (rows: readonly SqliteStoredRowKey[]) =>
       rows.filter((row) => {
         const key = JSON.stringify([row.tenant, row.owner, row.taskId, row.configId ?? null]);
@@ -91,6 +98,7 @@ export class RepairReporter {
       });
     const newTasks = fresh(tasks);
     const newConfigs = fresh(pushConfigs);
-    if (newTasks.length + newConfigs.length > 0) this.report(repairReport("undecodable", newTasks, newConfigs));
+    if (newTasks.length + newConfigs.length > 0)
+      this.report(repairReport("undecodable", newTasks, newConfigs));
   }
 }

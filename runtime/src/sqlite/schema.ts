@@ -34,12 +34,18 @@ function readSchemaState(db: Database.Database): SchemaState {
 function checkSchemaState(name: string, state: SchemaState): void {
   const fresh = state.applicationId === 0 && state.version === 0 && state.objects === 0;
   if (!fresh && state.applicationId !== SQLITE_TASK_STORE_APPLICATION_ID) {
-    throw new SqliteTaskStoreError(`${JSON.stringify(name)} is a SQLite database of another application, not a task store: choose another file`, { code: "other-application" });
+    throw new SqliteTaskStoreError(
+      `${JSON.stringify(name)} is a SQLite database of another application, not a task store: choose another file`,
+      { code: "other-application" },
+    );
   }
   if (state.version > MIGRATIONS.length) {
-    throw new SqliteTaskStoreError(`${JSON.stringify(name)} has task store schema version ${state.version}, newer than this code supports (${MIGRATIONS.length}): run a newer version of the agent`, {
-      code: "newer-schema",
-    });
+    throw new SqliteTaskStoreError(
+      `${JSON.stringify(name)} has task store schema version ${state.version}, newer than this code supports (${MIGRATIONS.length}): run a newer version of the agent`,
+      {
+        code: "newer-schema",
+      },
+    );
   }
 }
 
@@ -57,9 +63,18 @@ export function checkSchema(db: Database.Database, name: string): SchemaState {
  * Creates or migrates the schema in one transaction, unless `checked` (the state {@link checkSchema}
  * read) is current. Returns what the migration repaired or could not read, when one ran.
  */
-export function migrateSchema(db: Database.Database, name: string, checked: SchemaState, schemas: Pick<TaskRuntimeSchemas, "Task" | "TaskPushNotificationConfig">): MigrationContext | undefined {
+export function migrateSchema(
+  db: Database.Database,
+  name: string,
+  checked: SchemaState,
+  schemas: Pick<TaskRuntimeSchemas, "Task" | "TaskPushNotificationConfig">,
+): MigrationContext | undefined {
   if (checked.version === MIGRATIONS.length) return undefined;
-  const context: MigrationContext = { schemas, repaired: { tasks: [], pushConfigs: [] }, undecodable: { tasks: [], pushConfigs: [] } };
+  const context: MigrationContext = {
+    schemas,
+    repaired: { tasks: [], pushConfigs: [] },
+    undecodable: { tasks: [], pushConfigs: [] },
+  };
   db.transaction(() => {
     // Re-read under the write lock: another program (not a task store: the file is claimed) may have changed it since the check.
     const state = readSchemaState(db);

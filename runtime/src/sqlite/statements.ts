@@ -37,7 +37,9 @@ export interface PurgeRow {
 /** The terminal state numbers as an SQL list (integers checked: they are inlined in the statements); RangeError otherwise. */
 export function terminalStatesOf(states: TaskStateNumbers): string {
   const terminal = [states.COMPLETED, states.FAILED, states.CANCELED, states.REJECTED];
-  for (const n of terminal) if (!Number.isSafeInteger(n)) throw new RangeError(`states: terminal state numbers must be integers, got ${n}`);
+  for (const n of terminal)
+    if (!Number.isSafeInteger(n))
+      throw new RangeError(`states: terminal state numbers must be integers, got ${n}`);
   return terminal.join(", ");
 }
 
@@ -97,33 +99,60 @@ export class SqliteStatements {
          status_nanos = excluded.status_nanos, seq = excluded.seq, data = excluded.data, bytes = excluded.bytes`,
     );
     const usage = "COALESCE((SELECT bytes FROM scope_usage WHERE tenant = ? AND owner = ?), 0)";
-    this.taskUsage = prepare(`SELECT ${usage}, COALESCE((SELECT bytes FROM tasks WHERE tenant = ? AND owner = ? AND id = ?), 0)`).raw(true);
-    this.configUsage = prepare(`SELECT ${usage}, COALESCE((SELECT bytes FROM push_configs WHERE tenant = ? AND owner = ? AND task_id = ? AND id = ?), 0)`).raw(true);
-    this.getConfig = prepare("SELECT data FROM push_configs WHERE tenant = ? AND owner = ? AND task_id = ? AND id = ?");
+    this.taskUsage = prepare(
+      `SELECT ${usage}, COALESCE((SELECT bytes FROM tasks WHERE tenant = ? AND owner = ? AND id = ?), 0)`,
+    ).raw(true);
+    this.configUsage = prepare(
+      `SELECT ${usage}, COALESCE((SELECT bytes FROM push_configs WHERE tenant = ? AND owner = ? AND task_id = ? AND id = ?), 0)`,
+    ).raw(true);
+    this.getConfig = prepare(
+      "SELECT data FROM push_configs WHERE tenant = ? AND owner = ? AND task_id = ? AND id = ?",
+    );
     this.saveConfig = prepare(
       `INSERT INTO push_configs (tenant, owner, task_id, id, data, bytes) VALUES (?, ?, ?, ?, ?, ?)
        ON CONFLICT (tenant, owner, task_id, id) DO UPDATE SET data = excluded.data, bytes = excluded.bytes`,
     );
-    this.deleteConfig = prepare("DELETE FROM push_configs WHERE tenant = ? AND owner = ? AND task_id = ? AND id = ?");
+    this.deleteConfig = prepare(
+      "DELETE FROM push_configs WHERE tenant = ? AND owner = ? AND task_id = ? AND id = ?",
+    );
     this.deleteTask = prepare("DELETE FROM tasks WHERE tenant = ? AND owner = ? AND id = ?");
-    this.deleteTaskConfigs = prepare("DELETE FROM push_configs WHERE tenant = ? AND owner = ? AND task_id = ?");
-    this.listConfigs = prepare("SELECT id, data, seq FROM push_configs WHERE tenant = ? AND owner = ? AND task_id = ? AND seq > ? ORDER BY seq LIMIT ?");
-    this.listAllConfigs = prepare("SELECT id, data, seq FROM push_configs WHERE tenant = ? AND owner = ? AND task_id = ? AND seq > ? ORDER BY seq");
-    this.terminalBefore = prepare(`SELECT rowid, tenant, owner, id FROM tasks WHERE state IN (${terminal}) AND (status_seconds, status_nanos) < (?, ?)`);
+    this.deleteTaskConfigs = prepare(
+      "DELETE FROM push_configs WHERE tenant = ? AND owner = ? AND task_id = ?",
+    );
+    this.listConfigs = prepare(
+      "SELECT id, data, seq FROM push_configs WHERE tenant = ? AND owner = ? AND task_id = ? AND seq > ? ORDER BY seq LIMIT ?",
+    );
+    this.listAllConfigs = prepare(
+      "SELECT id, data, seq FROM push_configs WHERE tenant = ? AND owner = ? AND task_id = ? AND seq > ? ORDER BY seq",
+    );
+    this.terminalBefore = prepare(
+      `SELECT rowid, tenant, owner, id FROM tasks WHERE state IN (${terminal}) AND (status_seconds, status_nanos) < (?, ?)`,
+    );
     this.countTasks = prepare("SELECT COUNT(*) FROM tasks").pluck();
-    this.oldestTerminal = prepare(`SELECT rowid, tenant, owner, id FROM tasks WHERE state IN (${terminal}) ORDER BY status_seconds, status_nanos, seq LIMIT ?`);
+    this.oldestTerminal = prepare(
+      `SELECT rowid, tenant, owner, id FROM tasks WHERE state IN (${terminal}) ORDER BY status_seconds, status_nanos, seq LIMIT ?`,
+    );
     this.deleteTaskByRowid = prepare("DELETE FROM tasks WHERE rowid = ?");
     this.scopesOver = prepare("SELECT tenant, owner, bytes FROM scope_usage WHERE bytes > ?");
     this.oldestTerminalOfOwner = prepare(
       `SELECT rowid, tenant, owner, id, bytes + (SELECT COALESCE(SUM(p.bytes), 0) FROM push_configs p WHERE p.tenant = t.tenant AND p.owner = t.owner AND p.task_id = t.id) AS freed
        FROM tasks t WHERE tenant = ? AND owner = ? AND state IN (${terminal}) ORDER BY status_seconds, status_nanos, seq`,
     );
-    for (const n of [states.SUBMITTED, states.WORKING, states.FAILED]) if (!Number.isSafeInteger(n)) throw new RangeError(`states: state numbers must be integers, got ${n}`);
-    this.interrupted = prepare(`SELECT tenant, owner, id, data FROM tasks WHERE state IN (${states.SUBMITTED}, ${states.WORKING}) ORDER BY seq`);
+    for (const n of [states.SUBMITTED, states.WORKING, states.FAILED])
+      if (!Number.isSafeInteger(n))
+        throw new RangeError(`states: state numbers must be integers, got ${n}`);
+    this.interrupted = prepare(
+      `SELECT tenant, owner, id, data FROM tasks WHERE state IN (${states.SUBMITTED}, ${states.WORKING}) ORDER BY seq`,
+    );
   }
 
   /** The page and count statements of a ListTasks with these filters (and a cursor or not). */
-  listTasks(byContext: boolean, byState: boolean, bySince: boolean, withCursor: boolean): { readonly page: Stmt; readonly count: Stmt } {
+  listTasks(
+    byContext: boolean,
+    byState: boolean,
+    bySince: boolean,
+    withCursor: boolean,
+  ): { readonly page: Stmt; readonly count: Stmt } {
     const key = `${+byContext}${+byState}${+bySince}${+withCursor}`;
     let statements = this.#lists.get(key);
     if (statements === undefined) {
@@ -140,7 +169,10 @@ export class SqliteStatements {
              ORDER BY status_seconds DESC, status_nanos DESC, seq DESC LIMIT ?`,
           )
           .safeIntegers(true),
-        count: this.#db.prepare(`SELECT COUNT(*) FROM tasks WHERE ${filter}`).pluck().safeIntegers(true),
+        count: this.#db
+          .prepare(`SELECT COUNT(*) FROM tasks WHERE ${filter}`)
+          .pluck()
+          .safeIntegers(true),
       };
       this.#lists.set(key, statements);
     }

@@ -93,16 +93,25 @@ export interface SqliteAutoPurgeOptions {
 
 /** Checks {@link SqliteTaskStoreOptions.maxBytesPerOwner} (an integer > 0 or Infinity; RangeError otherwise) and returns it. */
 export function checkQuota(max: number): number {
-  if (!(max === Number.POSITIVE_INFINITY || (Number.isSafeInteger(max) && max > 0))) throw new RangeError(`maxBytesPerOwner must be an integer > 0 or Infinity, got ${max}`);
+  if (!(max === Number.POSITIVE_INFINITY || (Number.isSafeInteger(max) && max > 0)))
+    throw new RangeError(`maxBytesPerOwner must be an integer > 0 or Infinity, got ${max}`);
   return max;
 }
 
 /** Checks the options of {@link SqliteTaskStoreOptions.autoPurge}; throws RangeError. */
 export function checkAutoPurge(auto: SqliteAutoPurgeOptions | undefined): void {
   if (auto === undefined) return;
-  if (!(Number.isFinite(auto.intervalMs) && auto.intervalMs >= 1000)) throw new RangeError(`autoPurge.intervalMs must be a number of ms >= 1000, got ${auto.intervalMs}`);
-  if (auto.terminalTaskTtlMs !== undefined && !(auto.terminalTaskTtlMs >= 0 && Number.isFinite(auto.terminalTaskTtlMs))) {
-    throw new RangeError(`autoPurge.terminalTaskTtlMs must be a number of ms >= 0, got ${auto.terminalTaskTtlMs}`);
+  if (!(Number.isFinite(auto.intervalMs) && auto.intervalMs >= 1000))
+    throw new RangeError(
+      `autoPurge.intervalMs must be a number of ms >= 1000, got ${auto.intervalMs}`,
+    );
+  if (
+    auto.terminalTaskTtlMs !== undefined &&
+    !(auto.terminalTaskTtlMs >= 0 && Number.isFinite(auto.terminalTaskTtlMs))
+  ) {
+    throw new RangeError(
+      `autoPurge.terminalTaskTtlMs must be a number of ms >= 0, got ${auto.terminalTaskTtlMs}`,
+    );
   }
   checkMaxTasks(auto.maxTasks, "autoPurge.maxTasks");
   checkMaxBytes(auto.maxBytesPerOwner, "autoPurge.maxBytesPerOwner");
@@ -113,13 +122,18 @@ export function checkPurgeOptions(options: SqlitePurgeOptions): void {
   checkMaxTasks(options.maxTasks, "maxTasks");
   checkMaxBytes(options.maxBytesPerOwner, "maxBytesPerOwner");
   const before = options.finishedBefore;
-  if (before !== undefined && !Number.isFinite(before instanceof Date ? before.getTime() : before)) throw new RangeError(`finishedBefore must be a Date or ms since the epoch, got ${String(before)}`);
+  if (before !== undefined && !Number.isFinite(before instanceof Date ? before.getTime() : before))
+    throw new RangeError(
+      `finishedBefore must be a Date or ms since the epoch, got ${String(before)}`,
+    );
 }
 
 function checkMaxTasks(maxTasks: number | undefined, name: string): void {
-  if (maxTasks !== undefined && !(Number.isSafeInteger(maxTasks) && maxTasks >= 0)) throw new RangeError(`${name} must be an integer >= 0, got ${maxTasks}`);
+  if (maxTasks !== undefined && !(Number.isSafeInteger(maxTasks) && maxTasks >= 0))
+    throw new RangeError(`${name} must be an integer >= 0, got ${maxTasks}`);
 }
 
 function checkMaxBytes(maxBytes: number | undefined, name: string): void {
-  if (maxBytes !== undefined && !(Number.isFinite(maxBytes) && maxBytes >= 0)) throw new RangeError(`${name} must be a number of bytes >= 0, got ${maxBytes}`);
+  if (maxBytes !== undefined && !(Number.isFinite(maxBytes) && maxBytes >= 0))
+    throw new RangeError(`${name} must be a number of bytes >= 0, got ${maxBytes}`);
 }

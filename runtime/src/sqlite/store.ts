@@ -102,16 +102,34 @@ import { fromBinary, toBinary } from "@bufbuild/protobuf";
 import type Database from "better-sqlite3";
 import { CONSOLE_LOGGER, type Logger } from "../observe/logger.js";
 import { A2A_TASK_STATE_NUMBERS } from "../task/memory-store.js";
-import { decodePageToken, encodePageToken, pushConfigCursor, pushConfigPageToken, queryFingerprint } from "../task/pagination.js";
+import {
+  decodePageToken,
+  encodePageToken,
+  pushConfigCursor,
+  pushConfigPageToken,
+  queryFingerprint,
+} from "../task/pagination.js";
 import type { PushConfigShape, TaskShape } from "../task/shapes.js";
 import { NANOS, nanosOf, parseTaskPosition, splitNanos } from "../task/stored-rows.js";
 import { valueBytes } from "../task/size.js";
-import type { PushConfigPage, PushConfigQuery, TaskPage, TaskQuery, TaskScope, TaskStore } from "../task/store.js";
+import type {
+  PushConfigPage,
+  PushConfigQuery,
+  TaskPage,
+  TaskQuery,
+  TaskScope,
+  TaskStore,
+} from "../task/store.js";
 import { BUSY_RETRY_MS, isBusy, retryWhileBusy } from "./busy.js";
 import { GroupCommit } from "./group-commit.js";
 import { openTaskDatabase } from "./open-database.js";
 import type { SqliteFileClaim } from "./owner-lock.js";
-import { RepairReporter, repairReport, type SqliteStoredRowKey, warnRepair } from "./repair-report.js";
+import {
+  RepairReporter,
+  repairReport,
+  type SqliteStoredRowKey,
+  warnRepair,
+} from "./repair-report.js";
 import { type ConfigRow, SqliteStatements, type TaskRow, terminalStatesOf } from "./statements.js";
 import {
   checkAutoPurge,
@@ -127,7 +145,12 @@ import { nonFiniteError, SqliteTransactions, type TaskSave } from "./transaction
 export { SqliteTaskStoreError, type SqliteTaskStoreErrorCode } from "./open-errors.js";
 export type { SqliteRepairReport, SqliteStoredRowKey } from "./repair-report.js";
 export { SQLITE_TASK_STORE_APPLICATION_ID, SQLITE_TASK_STORE_SCHEMA_VERSION } from "./schema.js";
-export { DEFAULT_SQLITE_MAX_BYTES_PER_OWNER, type SqliteAutoPurgeOptions, type SqlitePurgeOptions, type SqliteTaskStoreOptions } from "./store-options.js";
+export {
+  DEFAULT_SQLITE_MAX_BYTES_PER_OWNER,
+  type SqliteAutoPurgeOptions,
+  type SqlitePurgeOptions,
+  type SqliteTaskStoreOptions,
+} from "./store-options.js";
 
 function taskKey(scope: TaskScope, taskId: string): string {
   return JSON.stringify([scope.tenant, scope.owner, taskId]);
@@ -157,8 +180,13 @@ export class SqliteTaskStore implements TaskStore {
   constructor(path: string | Database.Database, options: SqliteTaskStoreOptions) {
     this.#schemas = options.schemas;
     const logger = options.logger ?? CONSOLE_LOGGER;
-    this.#repairs = new RepairReporter(options.onRepair ?? ((report) => warnRepair(report, logger)), logger);
-    const maxBytesPerOwner = checkQuota(options.maxBytesPerOwner ?? DEFAULT_SQLITE_MAX_BYTES_PER_OWNER);
+    this.#repairs = new RepairReporter(
+      options.onRepair ?? ((report) => warnRepair(report, logger)),
+      logger,
+    );
+    const maxBytesPerOwner = checkQuota(
+      options.maxBytesPerOwner ?? DEFAULT_SQLITE_MAX_BYTES_PER_OWNER,
+    );
     const states = options.states ?? A2A_TASK_STATE_NUMBERS;
     // The option checks throw RangeError before the file is touched.
     terminalStatesOf(states);
@@ -167,29 +195,55 @@ export class SqliteTaskStore implements TaskStore {
     this.#busyTimeoutMs = busyTimeoutMs;
     const opened = openTaskDatabase(path, { ...options, busyTimeoutMs }, (db) => {
       const statements = new SqliteStatements(db, states);
-      return { statements, transactions: new SqliteTransactions(db, statements, { schemas: options.schemas, states, maxBytesPerOwner }) };
+      return {
+        statements,
+        transactions: new SqliteTransactions(db, statements, {
+          schemas: options.schemas,
+          states,
+          maxBytesPerOwner,
+        }),
+      };
     });
     this.#db = opened.db;
     this.#ownsDb = opened.ownsDb;
     this.#claim = opened.claim;
     this.#statements = opened.prepared.statements;
     this.#transactions = opened.prepared.transactions;
-    this.#commits = new GroupCommit({ commit: this.#transactions.saveTasks, isBusy, busyTimeoutMs, retryMs: BUSY_RETRY_MS });
+    this.#commits = new GroupCommit({
+      commit: this.#transactions.saveTasks,
+      isBusy,
+      busyTimeoutMs,
+      retryMs: BUSY_RETRY_MS,
+    });
     const migration = opened.migration;
     if (migration !== undefined) {
-      if (migration.repaired.tasks.length + migration.repaired.pushConfigs.length > 0) this.#repairs.report(repairReport("repaired", migration.repaired.tasks, migration.repaired.pushConfigs));
+      if (migration.repaired.tasks.length + migration.repaired.pushConfigs.length > 0)
+        this.#repairs.report(
+          repairReport("repaired", migration.repaired.tasks, migration.repaired.pushConfigs),
+        );
       this.#repairs.undecodable(migration.undecodable.tasks, migration.undecodable.pushConfigs);
     }
-    if (options.autoPurge !== undefined) this.#purgeTimer = this.#startAutoPurge(options.autoPurge, options.now ?? Date.now, logger);
+    if (options.autoPurge !== undefined)
+      this.#purgeTimer = this.#startAutoPurge(options.autoPurge, options.now ?? Date.now, logger);
   }
 
   /** The `autoPurge` timer (unref'd). */
-  #startAutoPurge(auto: SqliteAutoPurgeOptions, now: () => number, logger: Logger): ReturnType<typeof setInterval> {
-    const onError = auto.onError ?? ((error: unknown) => logger.error("SqliteTaskStore: automatic purge failed", error));
+  #startAutoPurge(
+    auto: SqliteAutoPurgeOptions,
+    now: () => number,
+    logger: Logger,
+  ): ReturnType<typeof setInterval> {
+    const onError =
+      auto.onError ??
+      ((error: unknown) => logger.error("SqliteTaskStore: automatic purge failed", error));
     const timer = setInterval(() => {
       try {
         const ttl = auto.terminalTaskTtlMs;
-        this.#purgeNow({ finishedBefore: ttl === undefined ? undefined : now() - ttl, maxBytesPerOwner: auto.maxBytesPerOwner, maxTasks: auto.maxTasks });
+        this.#purgeNow({
+          finishedBefore: ttl === undefined ? undefined : now() - ttl,
+          maxBytesPerOwner: auto.maxBytesPerOwner,
+          maxTasks: auto.maxTasks,
+        });
       } catch (e) {
         onError(e);
       }
@@ -204,14 +258,19 @@ export class SqliteTaskStore implements TaskStore {
       return fromBinary(this.#schemas.Task, data);
     } catch (e) {
       this.#repairs.undecodable([{ tenant: scope.tenant, owner: scope.owner, taskId }]);
-      throw new Error(`SqliteTaskStore: the stored task ${JSON.stringify(taskId)} does not decode (a damaged row?)`, { cause: e });
+      throw new Error(
+        `SqliteTaskStore: the stored task ${JSON.stringify(taskId)} does not decode (a damaged row?)`,
+        { cause: e },
+      );
     }
   }
 
   /** {@inheritDoc task!TaskStore.getTask} */
   async getTask(scope: TaskScope, taskId: string): Promise<TaskShape | undefined> {
     if (this.#commits.has(taskKey(scope, taskId))) this.#commits.flush();
-    const row = this.#statements.getTask.get(scope.tenant, scope.owner, taskId) as { data: Uint8Array } | undefined;
+    const row = this.#statements.getTask.get(scope.tenant, scope.owner, taskId) as
+      | { data: Uint8Array }
+      | undefined;
     return row === undefined ? undefined : this.#decodeTask(scope, taskId, row.data);
   }
 
@@ -228,10 +287,23 @@ export class SqliteTaskStore implements TaskStore {
   /** {@inheritDoc task!TaskStore.listTasks} */
   async listTasks(scope: TaskScope, query: TaskQuery): Promise<TaskPage> {
     this.#commits.flush();
-    const since = query.statusTimestampAfter === undefined ? undefined : nanosOf(query.statusTimestampAfter);
-    const fingerprint = queryFingerprint([query.contextId, query.state ?? null, since === undefined ? null : since.toString()]);
-    const after = query.pageToken === "" ? undefined : parseTaskPosition(decodePageToken(query.pageToken, fingerprint));
-    const statements = this.#statements.listTasks(query.contextId !== "", query.state !== undefined, since !== undefined, after !== undefined);
+    const since =
+      query.statusTimestampAfter === undefined ? undefined : nanosOf(query.statusTimestampAfter);
+    const fingerprint = queryFingerprint([
+      query.contextId,
+      query.state ?? null,
+      since === undefined ? null : since.toString(),
+    ]);
+    const after =
+      query.pageToken === ""
+        ? undefined
+        : parseTaskPosition(decodePageToken(query.pageToken, fingerprint));
+    const statements = this.#statements.listTasks(
+      query.contextId !== "",
+      query.state !== undefined,
+      since !== undefined,
+      after !== undefined,
+    );
     const filters: unknown[] = [scope.tenant, scope.owner];
     if (query.contextId !== "") filters.push(query.contextId);
     if (query.state !== undefined) filters.push(query.state);
@@ -256,7 +328,11 @@ export class SqliteTaskStore implements TaskStore {
       let more = false;
       /** The last row of the page: the next page starts after it. */
       let last: TaskRow | undefined;
-      for (const row of statements.page.iterate(...filters, ...cursor, limit) as IterableIterator<TaskRow>) {
+      for (const row of statements.page.iterate(
+        ...filters,
+        ...cursor,
+        limit,
+      ) as IterableIterator<TaskRow>) {
         read++;
         if (tasks.length === query.pageSize) {
           more = true;
@@ -286,7 +362,13 @@ export class SqliteTaskStore implements TaskStore {
       if (!more && read === limit && last !== undefined) more = true;
       return {
         tasks,
-        nextPageToken: more && last !== undefined ? encodePageToken(fingerprint, { t: (last.status_seconds * NANOS + last.status_nanos).toString(), s: Number(last.seq) }) : "",
+        nextPageToken:
+          more && last !== undefined
+            ? encodePageToken(fingerprint, {
+                t: (last.status_seconds * NANOS + last.status_nanos).toString(),
+                s: Number(last.seq),
+              })
+            : "",
         totalSize,
       };
     });
@@ -295,15 +377,27 @@ export class SqliteTaskStore implements TaskStore {
   }
 
   /** {@inheritDoc task!TaskStore.getPushConfig} */
-  async getPushConfig(scope: TaskScope, taskId: string, configId: string): Promise<PushConfigShape | undefined> {
+  async getPushConfig(
+    scope: TaskScope,
+    taskId: string,
+    configId: string,
+  ): Promise<PushConfigShape | undefined> {
     // Push configs are written at once (savePushConfig), never batched: reading them needs no flush of pending task saves.
-    const row = this.#statements.getConfig.get(scope.tenant, scope.owner, taskId, configId) as { data: Uint8Array } | undefined;
+    const row = this.#statements.getConfig.get(scope.tenant, scope.owner, taskId, configId) as
+      | { data: Uint8Array }
+      | undefined;
     if (row === undefined) return undefined;
     try {
       return fromBinary(this.#schemas.TaskPushNotificationConfig, row.data);
     } catch (e) {
-      this.#repairs.undecodable([], [{ tenant: scope.tenant, owner: scope.owner, taskId, configId }]);
-      throw new Error(`SqliteTaskStore: the stored push config ${JSON.stringify(configId)} of task ${JSON.stringify(taskId)} does not decode (a damaged row?)`, { cause: e });
+      this.#repairs.undecodable(
+        [],
+        [{ tenant: scope.tenant, owner: scope.owner, taskId, configId }],
+      );
+      throw new Error(
+        `SqliteTaskStore: the stored push config ${JSON.stringify(configId)} of task ${JSON.stringify(taskId)} does not decode (a damaged row?)`,
+        { cause: e },
+      );
     }
   }
 
@@ -315,18 +409,29 @@ export class SqliteTaskStore implements TaskStore {
   async savePushConfig(scope: TaskScope, config: PushConfigShape): Promise<void> {
     this.#commits.flush();
     const bytes = valueBytes(config);
-    if (Number.isNaN(bytes)) throw nonFiniteError(`push config ${JSON.stringify(config.id)}`, config);
+    if (Number.isNaN(bytes))
+      throw nonFiniteError(`push config ${JSON.stringify(config.id)}`, config);
     const data = toBinary(this.#schemas.TaskPushNotificationConfig, config);
     await this.#write(() => this.#transactions.savePushConfig(scope, config, data, bytes));
   }
 
   /** {@inheritDoc task!TaskStore.listPushConfigs} */
-  async listPushConfigs(scope: TaskScope, taskId: string, query: PushConfigQuery): Promise<PushConfigPage> {
+  async listPushConfigs(
+    scope: TaskScope,
+    taskId: string,
+    query: PushConfigQuery,
+  ): Promise<PushConfigPage> {
     // As getPushConfig: no flush (the push sender lists a task's configs for every event; a flush would cut each group commit short).
     const afterSeq = pushConfigCursor(taskId, query.pageToken);
     const rows = (
       query.pageSize > 0
-        ? this.#statements.listConfigs.all(scope.tenant, scope.owner, taskId, afterSeq, query.pageSize + 1)
+        ? this.#statements.listConfigs.all(
+            scope.tenant,
+            scope.owner,
+            taskId,
+            afterSeq,
+            query.pageSize + 1,
+          )
         : this.#statements.listAllConfigs.all(scope.tenant, scope.owner, taskId, afterSeq)
     ) as ConfigRow[];
     const page = query.pageSize > 0 ? rows.slice(0, query.pageSize) : rows;
@@ -342,13 +447,21 @@ export class SqliteTaskStore implements TaskStore {
       }
     }
     if (undecodable.length > 0) this.#repairs.undecodable([], undecodable);
-    return { configs, nextPageToken: page.length < rows.length && last !== undefined ? pushConfigPageToken(taskId, Number(last.seq)) : "" };
+    return {
+      configs,
+      nextPageToken:
+        page.length < rows.length && last !== undefined
+          ? pushConfigPageToken(taskId, Number(last.seq))
+          : "",
+    };
   }
 
   /** {@inheritDoc task!TaskStore.deletePushConfig} */
   async deletePushConfig(scope: TaskScope, taskId: string, configId: string): Promise<void> {
     this.#commits.flush();
-    await this.#write(() => this.#statements.deleteConfig.run(scope.tenant, scope.owner, taskId, configId));
+    await this.#write(() =>
+      this.#statements.deleteConfig.run(scope.tenant, scope.owner, taskId, configId),
+    );
   }
 
   /**
@@ -385,7 +498,9 @@ export class SqliteTaskStore implements TaskStore {
    * store while this one is open (a second one is refused at open, see the class comment), so no
    * other process is working on those tasks. No push notification is sent.
    */
-  async failInterruptedTasks(text = "The agent restarted while this task was in progress; send the request again."): Promise<number> {
+  async failInterruptedTasks(
+    text = "The agent restarted while this task was in progress; send the request again.",
+  ): Promise<number> {
     this.#commits.flush();
     const undecodable: SqliteStoredRowKey[] = [];
     const failed = await this.#write(() => {

@@ -42,7 +42,12 @@ export class SqliteTransactions {
    */
   readonly saveTasks: (batch: readonly TaskSave[], errors: unknown[]) => void;
   /** Saves a push config (`data` its binary, `bytes` its weight), refused past the owner's quota when it grows. */
-  readonly savePushConfig: (scope: TaskScope, config: PushConfigShape, data: Uint8Array, bytes: number) => void;
+  readonly savePushConfig: (
+    scope: TaskScope,
+    config: PushConfigShape,
+    data: Uint8Array,
+    bytes: number,
+  ) => void;
   /** Deletes a task and its push configs. */
   readonly deleteTask: (scope: TaskScope, taskId: string) => void;
   /** Runs a read in one snapshot (a page and its totalSize agree). */
@@ -56,20 +61,42 @@ export class SqliteTransactions {
   readonly #terminal: ReadonlySet<number>;
 
   /** Builds the transactions on `db` over `statements`. */
-  constructor(db: Database.Database, statements: SqliteStatements, options: SqliteTransactionsOptions) {
+  constructor(
+    db: Database.Database,
+    statements: SqliteStatements,
+    options: SqliteTransactionsOptions,
+  ) {
     const { schemas, states } = options;
     this.#statements = statements;
     this.#maxBytesPerOwner = options.maxBytesPerOwner;
     this.#terminal = new Set([states.COMPLETED, states.FAILED, states.CANCELED, states.REJECTED]);
-    this.savePushConfig = db.transaction((scope: TaskScope, config: PushConfigShape, data: Uint8Array, bytes: number) => {
-      const max = this.#maxBytesPerOwner;
-      if (max !== Number.POSITIVE_INFINITY) {
-        const [used, old] = (statements.configUsage.get(scope.tenant, scope.owner, scope.tenant, scope.owner, config.taskId, config.id) as bigint[]).map(Number) as [number, number];
-        if (bytes > old && used - old + bytes > max) throw quotaError(used - old + bytes, max);
-      }
-      statements.saveConfig.run(scope.tenant, scope.owner, config.taskId, config.id, data, bytes);
-    }).immediate as (scope: TaskScope, config: PushConfigShape, data: Uint8Array, bytes: number) => void;
-    this.readPage = db.transaction((run: () => TaskPage) => run()).deferred as (run: () => TaskPage) => TaskPage;
+    this.savePushConfig = db.transaction(
+      (scope: TaskScope, config: PushConfigShape, data: Uint8Array, bytes: number) => {
+        const max = this.#maxBytesPerOwner;
+        if (max !== Number.POSITIVE_INFINITY) {
+          const [used, old] = (
+            statements.configUsage.get(
+              scope.tenant,
+              scope.owner,
+              scope.tenant,
+              scope.owner,
+              config.taskId,
+              config.id,
+            ) as bigint[]
+          ).map(Number) as [number, number];
+          if (bytes > old && used - old + bytes > max) throw quotaError(used - old + bytes, max);
+        }
+        statements.saveConfig.run(scope.tenant, scope.owner, config.taskId, config.id, data, bytes);
+      },
+    ).immediate as (
+      scope: TaskScope,
+      config: PushConfigShape,
+      data: Uint8Array,
+      bytes: number,
+    ) => void;
+    this.readPage = db.transaction((run: () => TaskPage) => run()).deferred as (
+      run: () => TaskPage,
+    ) => TaskPage;
     this.deleteTask = db.transaction((scope: TaskScope, taskId: string) => {
       statements.deleteTaskConfigs.run(scope.tenant, scope.owner, taskId);
       statements.deleteTask.run(scope.tenant, scope.owner, taskId);
@@ -91,7 +118,17 @@ export class SqliteTransactions {
           }
           const time = splitNanos(nanosOf(task.status?.timestamp));
           const data = toBinary(schemas.Task, task);
-          statements.saveTask.run(scope.tenant, scope.owner, task.id, task.contextId, state, time.seconds, time.nanos, data, bytes);
+          statements.saveTask.run(
+            scope.tenant,
+            scope.owner,
+            task.id,
+            task.contextId,
+            state,
+            time.seconds,
+            time.nanos,
+            data,
+            bytes,
+          );
         } catch (e) {
           if (!db.inTransaction) throw e;
           errors[i] = e;
@@ -99,28 +136,51 @@ export class SqliteTransactions {
       }
     }).immediate as (batch: readonly TaskSave[], errors: unknown[]) => void;
     this.purge = purgeTransaction(db, statements);
-    this.failInterrupted = db.transaction((text: string, undecodable: SqliteStoredRowKey[]): number => {
-      const rows = statements.interrupted.all() as { tenant: string; owner: string; id: string; data: Uint8Array }[];
-      let failed = 0;
-      for (const row of rows) {
-        let task: TaskShape;
-        try {
-          task = fromBinary(schemas.Task, row.data);
-        } catch {
-          undecodable.push({ tenant: row.tenant, owner: row.owner, taskId: row.id });
-          continue;
+    this.failInterrupted = db.transaction(
+      (text: string, undecodable: SqliteStoredRowKey[]): number => {
+        const rows = statements.interrupted.all() as {
+          tenant: string;
+          owner: string;
+          id: string;
+          data: Uint8Array;
+        }[];
+        let failed = 0;
+        for (const row of rows) {
+          let task: TaskShape;
+          try {
+            task = fromBinary(schemas.Task, row.data);
+          } catch {
+            undecodable.push({ tenant: row.tenant, owner: row.owner, taskId: row.id });
+            continue;
+          }
+          const status = failedStatus(
+            schemas.Task,
+            states.FAILED,
+            task,
+            text,
+            "failInterruptedTasks",
+          );
+          task.status = status;
+          const time = splitNanos(nanosOf(status.timestamp));
+          // A terminal save: never refused for the quota. A task stored before version 3 cannot weigh NaN (repaired by the migration).
+          const weight = taskBytes(task);
+          const bytes = Number.isNaN(weight) ? row.data.byteLength : weight;
+          statements.saveTask.run(
+            row.tenant,
+            row.owner,
+            task.id,
+            task.contextId,
+            states.FAILED,
+            time.seconds,
+            time.nanos,
+            toBinary(schemas.Task, task),
+            bytes,
+          );
+          failed++;
         }
-        const status = failedStatus(schemas.Task, states.FAILED, task, text, "failInterruptedTasks");
-        task.status = status;
-        const time = splitNanos(nanosOf(status.timestamp));
-        // A terminal save: never refused for the quota. A task stored before version 3 cannot weigh NaN (repaired by the migration).
-        const weight = taskBytes(task);
-        const bytes = Number.isNaN(weight) ? row.data.byteLength : weight;
-        statements.saveTask.run(row.tenant, row.owner, task.id, task.contextId, states.FAILED, time.seconds, time.nanos, toBinary(schemas.Task, task), bytes);
-        failed++;
-      }
-      return failed;
-    }).immediate as (text: string, undecodable: SqliteStoredRowKey[]) => number;
+        return failed;
+      },
+    ).immediate as (text: string, undecodable: SqliteStoredRowKey[]) => number;
   }
 
   /**
@@ -129,20 +189,41 @@ export class SqliteTransactions {
    * of the task's stored bytes (two primary-key lookups), inside the group commit's transaction, so
    * it counts the saves of the batch before it.
    */
-  #overQuota(scope: TaskScope, taskId: string, state: number, bytes: number): TaskStoreFullError | undefined {
+  #overQuota(
+    scope: TaskScope,
+    taskId: string,
+    state: number,
+    bytes: number,
+  ): TaskStoreFullError | undefined {
     const max = this.#maxBytesPerOwner;
     if (max === Number.POSITIVE_INFINITY || this.#terminal.has(state)) return undefined;
-    const [used, old] = (this.#statements.taskUsage.get(scope.tenant, scope.owner, scope.tenant, scope.owner, taskId) as bigint[]).map(Number) as [number, number];
-    return bytes > old && used - old + bytes > max ? quotaError(used - old + bytes, max) : undefined;
+    const [used, old] = (
+      this.#statements.taskUsage.get(
+        scope.tenant,
+        scope.owner,
+        scope.tenant,
+        scope.owner,
+        taskId,
+      ) as bigint[]
+    ).map(Number) as [number, number];
+    return bytes > old && used - old + bytes > max
+      ? quotaError(used - old + bytes, max)
+      : undefined;
   }
 }
 
 /** The error of a save of a value that holds a non-finite number in a Value: no JSON binding could ever answer it. */
 export function nonFiniteError(what: string, value: unknown): RangeError {
-  return new RangeError(`${what} holds a NaN or Infinity at ${nonFinitePath(value) ?? "?"}, which JSON cannot express: not stored`);
+  return new RangeError(
+    `${what} holds a NaN or Infinity at ${nonFinitePath(value) ?? "?"}, which JSON cannot express: not stored`,
+  );
 }
 
 /** The refusal of a save that would take its owner to `total` bytes, past `max`. */
 function quotaError(total: number, max: number): TaskStoreFullError {
-  return new TaskStoreFullError(`this owner's tasks and push configs would take ${total} bytes in the task store, more than maxBytesPerOwner (${max})`, "maxBytesPerOwner", max);
+  return new TaskStoreFullError(
+    `this owner's tasks and push configs would take ${total} bytes in the task store, more than maxBytesPerOwner (${max})`,
+    "maxBytesPerOwner",
+    max,
+  );
 }

@@ -52,20 +52,34 @@ export interface TaskCluster {
    * that created it (so that another instance's message for it queues behind that turn). Resolves
    * with the event's sequence number and the ticket.
    */
-  create(scope: TaskScope, task: TaskShape, event: StreamResponseShape): Promise<{ readonly seq: number; readonly ticket: TurnTicket }>;
+  create(
+    scope: TaskScope,
+    task: TaskShape,
+    event: StreamResponseShape,
+  ): Promise<{ readonly seq: number; readonly ticket: TurnTicket }>;
   /**
    * Stores `next`, a change of `base` (a task this store returned or stored), and its event (none
    * for a change that streams nothing, as a message appended to the history) in one transaction;
    * resolves with the event's sequence number (the last one when `event` is undefined). Rejects
    * with {@link TaskConflictError}, storing nothing, when the stored task is no longer `base`.
    */
-  commit(scope: TaskScope, base: TaskShape, next: TaskShape, event: StreamResponseShape | undefined): Promise<number>;
+  commit(
+    scope: TaskScope,
+    base: TaskShape,
+    next: TaskShape,
+    event: StreamResponseShape | undefined,
+  ): Promise<number>;
   /** The sequence number of the last event of a task instance this store returned or stored. */
   seqOf(task: TaskShape): number | undefined;
   /** The task as stored now (never a cached copy), with its sequence number known to {@link seqOf}. */
   readTask(scope: TaskScope, taskId: string): Promise<TaskShape | undefined>;
   /** Up to `limit` events of the task after sequence number `afterSeq`, in order. */
-  readEvents(scope: TaskScope, taskId: string, afterSeq: number, limit: number): Promise<TaskEventRecord[]>;
+  readEvents(
+    scope: TaskScope,
+    taskId: string,
+    afterSeq: number,
+    limit: number,
+  ): Promise<TaskEventRecord[]>;
   /**
    * Waits for this instance's turn at the task: tickets are served in the order they were asked
    * for, across instances. Rejects with `signal.reason` when `signal` aborts first (the place is given up).

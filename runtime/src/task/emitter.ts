@@ -19,7 +19,10 @@ import type { Turn } from "./turn.js";
 export function checkEncodable(value: unknown, weight: number, what: string): void {
   if (!Number.isNaN(weight)) return;
   const at = nonFinitePath(value);
-  throw new ExecutorMisuseError("invalid-event", `${what} holds a number JSON cannot express (NaN or ±Infinity)${at === undefined || at === "" ? "" : ` at ${at}`}`);
+  throw new ExecutorMisuseError(
+    "invalid-event",
+    `${what} holds a number JSON cannot express (NaN or ±Infinity)${at === undefined || at === "" ? "" : ` at ${at}`}`,
+  );
 }
 
 /** Where the emitter sends accepted changes; each returns once the change is stored and streamed. */
@@ -29,9 +32,20 @@ export interface TurnCommitter {
   /** Creates the task if it does not exist yet. */
   commitCreate(turn: Turn): Promise<void>;
   /** Sets a status (creating the task first if needed). */
-  commitStatus(turn: Turn, state: number, message: MessageShape | undefined, metadata: JsonObject | undefined): Promise<void>;
+  commitStatus(
+    turn: Turn,
+    state: number,
+    message: MessageShape | undefined,
+    metadata: JsonObject | undefined,
+  ): Promise<void>;
   /** Adds, replaces or extends an artifact (creating the task first if needed). */
-  commitArtifact(turn: Turn, artifact: ArtifactShape, append: boolean, lastChunk: boolean, metadata: JsonObject | undefined): Promise<void>;
+  commitArtifact(
+    turn: Turn,
+    artifact: ArtifactShape,
+    append: boolean,
+    lastChunk: boolean,
+    metadata: JsonObject | undefined,
+  ): Promise<void>;
 }
 
 const noop = (): void => {};
@@ -72,24 +86,48 @@ export class TurnEmitter implements TaskEmitter<TaskRuntimeSchemas> {
 
   #guard(kind: "reply" | "task"): void {
     const turn = this.#turn;
-    if (turn.closed === "canceled") throw new ExecutorMisuseError("task-canceled", `task ${turn.taskId} was canceled; its executor may not emit anything more`);
-    if (turn.closed === "ended") throw new ExecutorMisuseError("event-after-end", "the emitter was used after execute() settled");
+    if (turn.closed === "canceled")
+      throw new ExecutorMisuseError(
+        "task-canceled",
+        `task ${turn.taskId} was canceled; its executor may not emit anything more`,
+      );
+    if (turn.closed === "ended")
+      throw new ExecutorMisuseError(
+        "event-after-end",
+        "the emitter was used after execute() settled",
+      );
     if (kind === "reply") {
-      if (turn.mode === "message") throw new ExecutorMisuseError("second-message", "a turn answers with at most one stateless Message");
+      if (turn.mode === "message")
+        throw new ExecutorMisuseError(
+          "second-message",
+          "a turn answers with at most one stateless Message",
+        );
       if (turn.mode === "task") {
         throw new ExecutorMisuseError(
           "message-for-task",
-          turn.isNew ? "a stateless Message cannot follow task events" : `this message continues task ${turn.taskId}: answer with task events, not a stateless Message`,
+          turn.isNew
+            ? "a stateless Message cannot follow task events"
+            : `this message continues task ${turn.taskId}: answer with task events, not a stateless Message`,
         );
       }
     } else {
-      if (turn.mode === "message") throw new ExecutorMisuseError("event-after-message", "no task event may follow a stateless Message");
-      if (this.#factory.states.isTerminal(turn.state)) throw new ExecutorMisuseError("event-after-terminal", `task ${turn.taskId} is in a terminal state`);
+      if (turn.mode === "message")
+        throw new ExecutorMisuseError(
+          "event-after-message",
+          "no task event may follow a stateless Message",
+        );
+      if (this.#factory.states.isTerminal(turn.state))
+        throw new ExecutorMisuseError(
+          "event-after-terminal",
+          `task ${turn.taskId} is in a terminal state`,
+        );
     }
   }
 
   #agentMessage(input: MessageInput | undefined): MessageShape | undefined {
-    return input === undefined ? undefined : this.#factory.agentMessage(input, this.#turn.taskId, this.#turn.contextId);
+    return input === undefined
+      ? undefined
+      : this.#factory.agentMessage(input, this.#turn.taskId, this.#turn.contextId);
   }
 
   #enterTask(): void {
@@ -117,7 +155,8 @@ export class TurnEmitter implements TaskEmitter<TaskRuntimeSchemas> {
     this.#guard("task");
     const message = this.#agentMessage(input);
     if (message !== undefined) checkEncodable(message, messageBytes(message), "the status message");
-    if (metadata !== undefined) checkEncodable(metadata, valueBytes(metadata), "the event metadata");
+    if (metadata !== undefined)
+      checkEncodable(metadata, valueBytes(metadata), "the event metadata");
     this.#enterTask();
     this.#turn.state = state;
     return handled(this.#committer.commitStatus(this.#turn, state, message, metadata));
@@ -166,15 +205,26 @@ export class TurnEmitter implements TaskEmitter<TaskRuntimeSchemas> {
     const lastChunk = options?.lastChunk === true;
     const artifact = this.#factory.artifact(input, append);
     checkEncodable(artifact, artifactBytes(artifact), `artifact "${artifact.artifactId}"`);
-    if (options?.metadata !== undefined) checkEncodable(options.metadata, valueBytes(options.metadata), "the event metadata");
+    if (options?.metadata !== undefined)
+      checkEncodable(options.metadata, valueBytes(options.metadata), "the event metadata");
     const id = artifact.artifactId;
-    if (append && !turn.artifactIds.has(id)) throw new ExecutorMisuseError("invalid-event", `append to artifact "${id}", which the task does not have`);
-    if (append && turn.finishedArtifacts.has(id)) throw new ExecutorMisuseError("invalid-event", `append to artifact "${id}" after its lastChunk`);
+    if (append && !turn.artifactIds.has(id))
+      throw new ExecutorMisuseError(
+        "invalid-event",
+        `append to artifact "${id}", which the task does not have`,
+      );
+    if (append && turn.finishedArtifacts.has(id))
+      throw new ExecutorMisuseError(
+        "invalid-event",
+        `append to artifact "${id}" after its lastChunk`,
+      );
     this.#enterTask();
     turn.artifactIds.add(id);
     if (lastChunk) turn.finishedArtifacts.add(id);
     else if (!append) turn.finishedArtifacts.delete(id);
-    return handled(this.#committer.commitArtifact(turn, artifact, append, lastChunk, options?.metadata));
+    return handled(
+      this.#committer.commitArtifact(turn, artifact, append, lastChunk, options?.metadata),
+    );
   }
 
   /** {@inheritDoc TaskEmitter.publish} */
@@ -183,22 +233,35 @@ export class TurnEmitter implements TaskEmitter<TaskRuntimeSchemas> {
     const { schemas, states } = this.#factory;
     const turn = this.#turn;
     const checkIds = (taskId: string, contextId: string): void => {
-      if ((taskId !== "" && taskId !== turn.taskId) || (contextId !== "" && contextId !== turn.contextId)) {
-        throw new ExecutorMisuseError("wrong-task", `event for task "${taskId}" (context "${contextId}") emitted for task "${turn.taskId}" (context "${turn.contextId}")`);
+      if (
+        (taskId !== "" && taskId !== turn.taskId) ||
+        (contextId !== "" && contextId !== turn.contextId)
+      ) {
+        throw new ExecutorMisuseError(
+          "wrong-task",
+          `event for task "${taskId}" (context "${contextId}") emitted for task "${turn.taskId}" (context "${turn.contextId}")`,
+        );
       }
     };
     if (event.case === "statusUpdate") {
       const update = create(schemas.TaskStatusUpdateEvent, event.value);
       checkIds(update.taskId, update.contextId);
       const status = update.status;
-      if (status === undefined || !states.isKnown(status.state)) throw new ExecutorMisuseError("invalid-event", "a status update needs a status with a known state");
+      if (status === undefined || !states.isKnown(status.state))
+        throw new ExecutorMisuseError(
+          "invalid-event",
+          "a status update needs a status with a known state",
+        );
       return this.#status(status.state, status.message, update.metadata);
     }
     const update = create(schemas.TaskArtifactUpdateEvent, event.value);
     checkIds(update.taskId, update.contextId);
-    if (update.artifact === undefined) throw new ExecutorMisuseError("invalid-event", "an artifact update needs an artifact");
+    if (update.artifact === undefined)
+      throw new ExecutorMisuseError("invalid-event", "an artifact update needs an artifact");
     const options: ArtifactOptions =
-      update.metadata === undefined ? { append: update.append, lastChunk: update.lastChunk } : { append: update.append, lastChunk: update.lastChunk, metadata: update.metadata };
+      update.metadata === undefined
+        ? { append: update.append, lastChunk: update.lastChunk }
+        : { append: update.append, lastChunk: update.lastChunk, metadata: update.metadata };
     return this.addArtifact(update.artifact, options);
   }
 }

@@ -18,7 +18,15 @@ import type { TaskFactory } from "./factory.js";
 import { historyLengthProblem } from "./history.js";
 import { LiveTasks, type FeedItem, type LiveTask } from "./live-tasks.js";
 import type { ClientContextIdPolicy, TaskEventNotice } from "./options.js";
-import type { ArtifactShape, MessageShape, PushConfigShape, SendMessageRequestShape, StreamResponseShape, TaskRuntimeSchemas, TaskShape } from "./shapes.js";
+import type {
+  ArtifactShape,
+  MessageShape,
+  PushConfigShape,
+  SendMessageRequestShape,
+  StreamResponseShape,
+  TaskRuntimeSchemas,
+  TaskShape,
+} from "./shapes.js";
 import type { TaskStates } from "./states.js";
 import { appendHistory, applyArtifact, applyStatus } from "./updates.js";
 import type { TaskScope, TaskStore } from "./store.js";
@@ -26,7 +34,13 @@ import { TurnEmitter, type TurnCommitter } from "./emitter.js";
 import { FreshTurnEmitter } from "./fresh-emitter.js";
 import { FreshTurn, type TurnFeed } from "./fresh-turn.js";
 import { Turn } from "./turn.js";
-import { clusterOf, TaskConflictError, type TaskCluster, type TaskEventRecord, type TurnTicket } from "./cluster.js";
+import {
+  clusterOf,
+  TaskConflictError,
+  type TaskCluster,
+  type TaskEventRecord,
+  type TurnTicket,
+} from "./cluster.js";
 import {
   DEFAULT_MAX_ACTIVE_TASKS_PER_OWNER,
   DEFAULT_MAX_ARTIFACTS_PER_TASK,
@@ -44,7 +58,8 @@ import { eventBytes, nonFinitePath, taskBytes, valueBytes } from "./size.js";
 const NEW_TASK_OVERHEAD_BYTES = 512;
 
 function checkLimit(name: string, value: number): number {
-  if (value === Number.POSITIVE_INFINITY || (Number.isSafeInteger(value) && value >= 1)) return value;
+  if (value === Number.POSITIVE_INFINITY || (Number.isSafeInteger(value) && value >= 1))
+    return value;
   throw new RangeError(`${name} must be an integer >= 1 or Infinity, got ${value}`);
 }
 
@@ -123,7 +138,9 @@ export interface EngineSettings<Principal> {
   /** Refuses a push URL by throwing (InvalidParams follows). */
   readonly checkPushUrl: ((url: string) => unknown) | undefined;
   /** The hook of stored events. */
-  readonly onTaskEvent: ((notice: TaskEventNotice<TaskRuntimeSchemas>) => void | Promise<void>) | undefined;
+  readonly onTaskEvent:
+    | ((notice: TaskEventNotice<TaskRuntimeSchemas>) => void | Promise<void>)
+    | undefined;
   /** Where unreported problems go. */
   readonly onError: (error: unknown, context: string) => void;
   /** Most events one stream may have queued and unread before it is ended (positive integer or Infinity). */
@@ -190,12 +207,30 @@ export class TaskEngine<Principal> implements TurnCommitter {
   constructor(settings: EngineSettings<Principal>) {
     this.#s = settings;
     this.#states = settings.factory.states;
-    this.#maxSubscribers = checkLimit("maxSubscribersPerTask", settings.maxSubscribersPerTask ?? DEFAULT_MAX_SUBSCRIBERS_PER_TASK);
-    this.#maxActiveTasks = checkLimit("maxActiveTasksPerOwner", settings.maxActiveTasksPerOwner ?? DEFAULT_MAX_ACTIVE_TASKS_PER_OWNER);
-    this.#maxArtifacts = checkLimit("maxArtifactsPerTask", settings.maxArtifactsPerTask ?? DEFAULT_MAX_ARTIFACTS_PER_TASK);
-    this.#maxArtifactParts = checkLimit("maxPartsPerArtifact", settings.maxPartsPerArtifact ?? DEFAULT_MAX_PARTS_PER_ARTIFACT);
-    this.#maxTaskBytes = checkLimit("maxTaskBytes", settings.maxTaskBytes ?? DEFAULT_MAX_TASK_BYTES);
-    if (this.#maxTaskBytes <= NEW_TASK_OVERHEAD_BYTES) throw new RangeError(`maxTaskBytes must be more than ${NEW_TASK_OVERHEAD_BYTES}, got ${this.#maxTaskBytes}`);
+    this.#maxSubscribers = checkLimit(
+      "maxSubscribersPerTask",
+      settings.maxSubscribersPerTask ?? DEFAULT_MAX_SUBSCRIBERS_PER_TASK,
+    );
+    this.#maxActiveTasks = checkLimit(
+      "maxActiveTasksPerOwner",
+      settings.maxActiveTasksPerOwner ?? DEFAULT_MAX_ACTIVE_TASKS_PER_OWNER,
+    );
+    this.#maxArtifacts = checkLimit(
+      "maxArtifactsPerTask",
+      settings.maxArtifactsPerTask ?? DEFAULT_MAX_ARTIFACTS_PER_TASK,
+    );
+    this.#maxArtifactParts = checkLimit(
+      "maxPartsPerArtifact",
+      settings.maxPartsPerArtifact ?? DEFAULT_MAX_PARTS_PER_ARTIFACT,
+    );
+    this.#maxTaskBytes = checkLimit(
+      "maxTaskBytes",
+      settings.maxTaskBytes ?? DEFAULT_MAX_TASK_BYTES,
+    );
+    if (this.#maxTaskBytes <= NEW_TASK_OVERHEAD_BYTES)
+      throw new RangeError(
+        `maxTaskBytes must be more than ${NEW_TASK_OVERHEAD_BYTES}, got ${this.#maxTaskBytes}`,
+      );
     const { errors } = settings;
     const cluster = clusterOf(settings.store);
     this.#cluster = cluster;
@@ -209,7 +244,8 @@ export class TaskEngine<Principal> implements TurnCommitter {
               slot.queue
                 .run(() => {
                   // A wake-up of this instance's own commit may come before the commit's answer: read nothing then.
-                  if (seq !== undefined && slot.lastSeq !== undefined && seq <= slot.lastSeq) return;
+                  if (seq !== undefined && slot.lastSeq !== undefined && seq <= slot.lastSeq)
+                    return;
                   return this.#catchUp(slot, seq ?? Number.POSITIVE_INFINITY);
                 })
                 .catch((e: unknown) => this.#s.onError(e, `reading events of task ${slot.taskId}`));
@@ -226,7 +262,13 @@ export class TaskEngine<Principal> implements TurnCommitter {
           errors.UnsupportedOperation(
             `Stream ended: the client fell behind, with more than ${settings.maxQueuedEvents} events or ${settings.maxQueuedBytes ?? DEFAULT_MAX_QUEUED_BYTES} bytes of task ${taskId} queued unread on the server. ` +
               "The task and other streams go on; call SubscribeToTask to resubscribe (it starts with the task's current state), or GetTask once the task has ended.",
-            { metadata: { taskId, maxQueuedEvents: String(settings.maxQueuedEvents), maxQueuedBytes: String(settings.maxQueuedBytes ?? DEFAULT_MAX_QUEUED_BYTES) } },
+            {
+              metadata: {
+                taskId,
+                maxQueuedEvents: String(settings.maxQueuedEvents),
+                maxQueuedBytes: String(settings.maxQueuedBytes ?? DEFAULT_MAX_QUEUED_BYTES),
+              },
+            },
           ),
       },
       watch,
@@ -247,7 +289,12 @@ export class TaskEngine<Principal> implements TurnCommitter {
     const cluster = this.#cluster;
     if (cluster === undefined || slot.lastSeq === undefined) return;
     while (slot.lastSeq < upTo) {
-      const records = await cluster.readEvents(slot.scope, slot.taskId, slot.lastSeq, Math.min(100, upTo - slot.lastSeq));
+      const records = await cluster.readEvents(
+        slot.scope,
+        slot.taskId,
+        slot.lastSeq,
+        Math.min(100, upTo - slot.lastSeq),
+      );
       if (records.length === 0) return;
       for (const record of records) {
         if (record.seq <= slot.lastSeq) continue;
@@ -255,7 +302,14 @@ export class TaskEngine<Principal> implements TurnCommitter {
         // The cached task is older than this event: the next change reads the store.
         slot.stored = undefined;
         const { event, state } = record;
-        slot.publish({ kind: "event", event, state, fanOut: slot.subscribers > 1, bytes: eventBytes(event), seq: record.seq });
+        slot.publish({
+          kind: "event",
+          event,
+          state,
+          fanOut: slot.subscribers > 1,
+          bytes: eventBytes(event),
+          seq: record.seq,
+        });
         if (this.#states.isTerminal(state)) {
           const turn = slot.turn;
           if (turn?.markCanceled() === true) turn.releaseLock();
@@ -272,7 +326,8 @@ export class TaskEngine<Principal> implements TurnCommitter {
    */
   async #readLive(slot: LiveTask): Promise<TaskShape | undefined> {
     const cluster = this.#cluster;
-    if (cluster === undefined) return slot.stored ?? (await this.#s.store.getTask(slot.scope, slot.taskId));
+    if (cluster === undefined)
+      return slot.stored ?? (await this.#s.store.getTask(slot.scope, slot.taskId));
     for (;;) {
       const task = await cluster.readTask(slot.scope, slot.taskId);
       if (task === undefined) return undefined;
@@ -296,7 +351,8 @@ export class TaskEngine<Principal> implements TurnCommitter {
   async requireTask(scope: TaskScope, taskId: string): Promise<TaskShape> {
     // With a shared store, another instance may have changed the task since this one cached it.
     const cached = this.#cluster === undefined ? this.live.stored(scope, taskId) : undefined;
-    const task = taskId === "" ? undefined : (cached ?? (await this.#s.store.getTask(scope, taskId)));
+    const task =
+      taskId === "" ? undefined : (cached ?? (await this.#s.store.getTask(scope, taskId)));
     if (task === undefined) throw this.#notFound(taskId);
     return task;
   }
@@ -311,21 +367,41 @@ export class TaskEngine<Principal> implements TurnCommitter {
    * scope, match `message.contextId` when given, and not be terminal). Turns of one task
    * run one at a time, in arrival order.
    */
-  async beginTurn(request: SendMessageRequestShape, call: TaskCallContext<Principal>): Promise<TurnStart> {
+  async beginTurn(
+    request: SendMessageRequestShape,
+    call: TaskCallContext<Principal>,
+  ): Promise<TurnStart> {
     const { errors } = this.#s;
     const message = request.message;
-    if (message === undefined) throw errors.InvalidParams("message is required", { fieldViolations: [{ field: "message", description: "A message is required" }] });
-    if (message.parts.length === 0) throw errors.InvalidParams("message.parts must not be empty", { fieldViolations: [{ field: "message.parts", description: "At least one part is required" }] });
+    if (message === undefined)
+      throw errors.InvalidParams("message is required", {
+        fieldViolations: [{ field: "message", description: "A message is required" }],
+      });
+    if (message.parts.length === 0)
+      throw errors.InvalidParams("message.parts must not be empty", {
+        fieldViolations: [{ field: "message.parts", description: "At least one part is required" }],
+      });
     this.#checkMessageWeight(message);
     const historyProblem = historyLengthProblem(request.configuration?.historyLength);
-    if (historyProblem !== undefined) throw errors.InvalidParams(historyProblem, { fieldViolations: [{ field: "configuration.historyLength", description: historyProblem }] });
+    if (historyProblem !== undefined)
+      throw errors.InvalidParams(historyProblem, {
+        fieldViolations: [{ field: "configuration.historyLength", description: historyProblem }],
+      });
     const pushConfig = request.configuration?.taskPushNotificationConfig;
-    if (pushConfig !== undefined && !this.#s.pushNotifications) throw errors.PushNotificationNotSupported("This agent does not support push notifications");
-    if (pushConfig !== undefined) await this.checkPushUrl(pushConfig.url, "configuration.taskPushNotificationConfig.url");
+    if (pushConfig !== undefined && !this.#s.pushNotifications)
+      throw errors.PushNotificationNotSupported("This agent does not support push notifications");
+    if (pushConfig !== undefined)
+      await this.checkPushUrl(pushConfig.url, "configuration.taskPushNotificationConfig.url");
     const scope = this.scopeOf(call);
-    if (message.taskId === "" && message.contextId !== "") await this.#checkClientContextId(scope, message.contextId);
-    const referenceTasks = message.referenceTaskIds.length === 0 ? [] : await this.#references(scope, message.referenceTaskIds);
-    return message.taskId === "" ? this.#beginNew(request, message, call, scope, referenceTasks, pushConfig) : this.#beginContinued(request, message, call, scope, referenceTasks, pushConfig);
+    if (message.taskId === "" && message.contextId !== "")
+      await this.#checkClientContextId(scope, message.contextId);
+    const referenceTasks =
+      message.referenceTaskIds.length === 0
+        ? []
+        : await this.#references(scope, message.referenceTaskIds);
+    return message.taskId === ""
+      ? this.#beginNew(request, message, call, scope, referenceTasks, pushConfig)
+      : this.#beginContinued(request, message, call, scope, referenceTasks, pushConfig);
   }
 
   /**
@@ -345,7 +421,10 @@ export class TaskEngine<Principal> implements TurnCommitter {
     const max = this.#maxTaskBytes - NEW_TASK_OVERHEAD_BYTES;
     if (bytes > max) {
       const description = `message is ${bytes} bytes (as JSON); this agent keeps at most ${this.#maxTaskBytes} bytes per task (maxTaskBytes), so a message may take at most ${max}`;
-      throw errors.InvalidParams(description, { metadata: { limit: "maxTaskBytes", maximum: String(this.#maxTaskBytes) }, fieldViolations: [{ field: "message", description }] });
+      throw errors.InvalidParams(description, {
+        metadata: { limit: "maxTaskBytes", maximum: String(this.#maxTaskBytes) },
+        fieldViolations: [{ field: "message", description }],
+      });
     }
   }
 
@@ -363,7 +442,9 @@ export class TaskEngine<Principal> implements TurnCommitter {
       );
     }
     // The agent's own capacity, not the caller's doing: the operator hears of it too.
-    const full = errors.Internal(`This agent cannot take ${what} now: its task store is full of unfinished tasks; try again later`);
+    const full = errors.Internal(
+      `This agent cannot take ${what} now: its task store is full of unfinished tasks; try again later`,
+    );
     this.#s.onError(full, `task store full (${e.limit} ${e.maximum})`);
     return full;
   }
@@ -374,11 +455,26 @@ export class TaskEngine<Principal> implements TurnCommitter {
    */
   async #checkClientContextId(scope: TaskScope, contextId: string): Promise<void> {
     if (this.#s.clientContextIds !== "known") return;
-    const page = await this.#s.store.listTasks(scope, { contextId, state: undefined, statusTimestampAfter: undefined, pageSize: 1, pageToken: "" });
-    if (page.tasks.length > 0) return;
-    throw this.#s.errors.InvalidParams(`message.contextId "${contextId}" is not a context of this agent; omit it to start a new conversation`, {
-      fieldViolations: [{ field: "message.contextId", description: "Must be the contextId of an existing task (this agent does not accept client-chosen contextIds)" }],
+    const page = await this.#s.store.listTasks(scope, {
+      contextId,
+      state: undefined,
+      statusTimestampAfter: undefined,
+      pageSize: 1,
+      pageToken: "",
     });
+    if (page.tasks.length > 0) return;
+    throw this.#s.errors.InvalidParams(
+      `message.contextId "${contextId}" is not a context of this agent; omit it to start a new conversation`,
+      {
+        fieldViolations: [
+          {
+            field: "message.contextId",
+            description:
+              "Must be the contextId of an existing task (this agent does not accept client-chosen contextIds)",
+          },
+        ],
+      },
+    );
   }
 
   /** Runs the `checkPushUrl` option; a refusal is InvalidParams naming the field. */
@@ -389,7 +485,9 @@ export class TaskEngine<Principal> implements TurnCommitter {
       await check(url);
     } catch (e) {
       const why = e instanceof Error ? e.message : String(e);
-      throw this.#s.errors.InvalidParams(`${field} is not allowed: ${why}`, { fieldViolations: [{ field, description: why }] });
+      throw this.#s.errors.InvalidParams(`${field} is not allowed: ${why}`, {
+        fieldViolations: [{ field, description: why }],
+      });
     }
   }
 
@@ -424,9 +522,29 @@ export class TaskEngine<Principal> implements TurnCommitter {
     const contextId = message.contextId !== "" ? message.contextId : factory.newId();
     const userMessage = this.#userMessage(message, taskId, contextId);
     // No turn machinery yet: a stateless reply never needs it; the first task event builds it (#promote).
-    const fresh = new FreshTurn<Principal>({ id: ++this.#turns, scope, taskId, contextId, userMessage, pushConfig, call });
-    const emitter = new FreshTurnEmitter(fresh as FreshTurn<unknown>, factory, () => this.#promote(fresh));
-    const context = this.#requestContext(request, call, taskId, contextId, userMessage, undefined, true, referenceTasks, fresh);
+    const fresh = new FreshTurn<Principal>({
+      id: ++this.#turns,
+      scope,
+      taskId,
+      contextId,
+      userMessage,
+      pushConfig,
+      call,
+    });
+    const emitter = new FreshTurnEmitter(fresh as FreshTurn<unknown>, factory, () =>
+      this.#promote(fresh),
+    );
+    const context = this.#requestContext(
+      request,
+      call,
+      taskId,
+      contextId,
+      userMessage,
+      undefined,
+      true,
+      referenceTasks,
+      fresh,
+    );
     void this.#executeFresh(fresh, emitter, context);
     return { turn: fresh.id, feed: fresh, task: undefined, scope, taskId };
   }
@@ -441,7 +559,16 @@ export class TaskEngine<Principal> implements TurnCommitter {
     const slot = this.live.fresh(fresh.scope, taskId);
     const release = slot.lock.tryAcquire();
     if (release === undefined) throw new Error(`task ${taskId}: the lock of a fresh task is held`);
-    const turn = new Turn({ id: fresh.id, slot, taskId, contextId, userMessage, existing: undefined, pushConfig, abort: fresh.abortController });
+    const turn = new Turn({
+      id: fresh.id,
+      slot,
+      taskId,
+      contextId,
+      userMessage,
+      existing: undefined,
+      pushConfig,
+      abort: fresh.abortController,
+    });
     fresh.promote(turn, () => slot.subscribe(watchCallAbort(fresh.call)));
     this.#start(turn, release);
     return new TurnEmitter(turn, this.#s.factory, this);
@@ -451,7 +578,11 @@ export class TaskEngine<Principal> implements TurnCommitter {
    * Runs `execute()` of a fresh turn (after the caller got its TurnStart), then ends it: as a real
    * turn once promoted (#finish), else here (the reply or the failure its caller gets); never rejects.
    */
-  async #executeFresh(fresh: FreshTurn<Principal>, emitter: FreshTurnEmitter, context: RequestContext<Principal, TaskRuntimeSchemas>): Promise<void> {
+  async #executeFresh(
+    fresh: FreshTurn<Principal>,
+    emitter: FreshTurnEmitter,
+    context: RequestContext<Principal, TaskRuntimeSchemas>,
+  ): Promise<void> {
     const { executor, onError, errors } = this.#s;
     let failed = false;
     let error: unknown;
@@ -471,7 +602,13 @@ export class TaskEngine<Principal> implements TurnCommitter {
         if (failed) failure = { error };
         else {
           failure = { error: errors.Internal("The agent produced no response") };
-          onError(new ExecutorMisuseError("invalid-event", "execute() resolved without a stateless Message or any task event"), `task ${fresh.taskId}`);
+          onError(
+            new ExecutorMisuseError(
+              "invalid-event",
+              "execute() resolved without a stateless Message or any task event",
+            ),
+            `task ${fresh.taskId}`,
+          );
         }
       } else if (failed) onError(error, `task ${fresh.taskId} (after its reply)`);
     } catch (e) {
@@ -515,15 +652,26 @@ export class TaskEngine<Principal> implements TurnCommitter {
         if (stored === undefined) throw this.#notFound(taskId);
         if (message.contextId !== "" && message.contextId !== stored.contextId) {
           // §3.4.3: "Agents MUST reject messages containing mismatching contextId and taskId"; a validation error (§3.3.2).
-          throw errors.InvalidParams(`message.contextId "${message.contextId}" does not match the context of task ${taskId}`, {
-            metadata: { taskId },
-            fieldViolations: [{ field: "message.contextId", description: "Must be the contextId of the task named by message.taskId" }],
-          });
+          throw errors.InvalidParams(
+            `message.contextId "${message.contextId}" does not match the context of task ${taskId}`,
+            {
+              metadata: { taskId },
+              fieldViolations: [
+                {
+                  field: "message.contextId",
+                  description: "Must be the contextId of the task named by message.taskId",
+                },
+              ],
+            },
+          );
         }
         const state = stored.status?.state;
         if (this.#states.isTerminal(state)) {
           // §3.1.1: terminal tasks cannot accept further messages.
-          throw errors.UnsupportedOperation(`Task ${taskId} is in a terminal state and accepts no more messages`, { metadata: { taskId } });
+          throw errors.UnsupportedOperation(
+            `Task ${taskId} is in a terminal state and accepts no more messages`,
+            { metadata: { taskId } },
+          );
         }
         // Before anything is stored: a refused message leaves no trace.
         this.#checkSubscribers(slot, taskId);
@@ -538,11 +686,16 @@ export class TaskEngine<Principal> implements TurnCommitter {
           );
         }
         try {
-          if (this.#cluster !== undefined) await this.#cluster.commit(scope, stored, next, undefined);
+          if (this.#cluster !== undefined)
+            await this.#cluster.commit(scope, stored, next, undefined);
           else await store.saveTask(scope, next);
         } catch (e) {
           // Canceled or failed on another instance since it was read: as for a terminal task.
-          if (e instanceof TaskConflictError) throw errors.UnsupportedOperation(`Task ${taskId} changed while this message was being added; send it again`, { metadata: { taskId } });
+          if (e instanceof TaskConflictError)
+            throw errors.UnsupportedOperation(
+              `Task ${taskId} changed while this message was being added; send it again`,
+              { metadata: { taskId } },
+            );
           throw this.#roomError(e, "this message");
         }
         slot.stored = next;
@@ -556,7 +709,10 @@ export class TaskEngine<Principal> implements TurnCommitter {
         taskId,
         contextId: started.task.contextId,
         userMessage: started.userMessage,
-        existing: { state: started.state, artifactIds: started.task.artifacts.map((a) => a.artifactId) },
+        existing: {
+          state: started.state,
+          artifactIds: started.task.artifacts.map((a) => a.artifactId),
+        },
         pushConfig: undefined,
       });
       this.#run(turn, request, call, started.task, referenceTasks, release);
@@ -569,9 +725,26 @@ export class TaskEngine<Principal> implements TurnCommitter {
   }
 
   /** Runs `execute()` in the background; the turn holds the slot and its lock until it has ended. */
-  #run(turn: Turn, request: SendMessageRequestShape, call: TaskCallContext<Principal>, task: TaskShape | undefined, referenceTasks: TaskShape[], release: () => void): void {
+  #run(
+    turn: Turn,
+    request: SendMessageRequestShape,
+    call: TaskCallContext<Principal>,
+    task: TaskShape | undefined,
+    referenceTasks: TaskShape[],
+    release: () => void,
+  ): void {
     this.#start(turn, release);
-    const context = this.#requestContext(request, call, turn.taskId, turn.contextId, turn.userMessage, task, turn.isNew, referenceTasks, turn);
+    const context = this.#requestContext(
+      request,
+      call,
+      turn.taskId,
+      turn.contextId,
+      turn.userMessage,
+      task,
+      turn.isNew,
+      referenceTasks,
+      turn,
+    );
     void this.#execute(turn, new TurnEmitter(turn, this.#s.factory, this), context);
   }
 
@@ -600,7 +773,10 @@ export class TaskEngine<Principal> implements TurnCommitter {
     const context = {
       request,
       // A binding's call owns its decoded request: the executor may have that message itself (with the ids set).
-      message: isBindingCall(call) && request.message !== undefined ? withIds(request.message, taskId, contextId) : factory.cloneMessage(userMessage),
+      message:
+        isBindingCall(call) && request.message !== undefined
+          ? withIds(request.message, taskId, contextId)
+          : factory.cloneMessage(userMessage),
       task: task === undefined ? undefined : factory.cloneTask(task),
       taskId,
       contextId,
@@ -609,11 +785,18 @@ export class TaskEngine<Principal> implements TurnCommitter {
       call,
       [SIGNAL_SOURCE]: signalSource,
     };
-    return Object.defineProperty(context, "signal", TURN_SIGNAL) as unknown as RequestContext<Principal, TaskRuntimeSchemas>;
+    return Object.defineProperty(context, "signal", TURN_SIGNAL) as unknown as RequestContext<
+      Principal,
+      TaskRuntimeSchemas
+    >;
   }
 
   /** Runs `execute()` (after the caller got its TurnStart), then ends the turn and lets go of the slot; never rejects. */
-  async #execute(turn: Turn, emitter: TurnEmitter, context: RequestContext<Principal, TaskRuntimeSchemas>): Promise<void> {
+  async #execute(
+    turn: Turn,
+    emitter: TurnEmitter,
+    context: RequestContext<Principal, TaskRuntimeSchemas>,
+  ): Promise<void> {
     const { executor } = this.#s;
     let failed = false;
     let error: unknown;
@@ -688,20 +871,30 @@ export class TaskEngine<Principal> implements TurnCommitter {
   #checkArtifact(task: TaskShape, artifact: ArtifactShape, append: boolean): void {
     const stored = task.artifacts.find((a) => a.artifactId === artifact.artifactId);
     if (stored === undefined && !append && task.artifacts.length >= this.#maxArtifacts) {
-      throw new ExecutorMisuseError("invalid-event", `task ${task.id} already has ${this.#maxArtifacts} artifacts (maxArtifactsPerTask)`);
+      throw new ExecutorMisuseError(
+        "invalid-event",
+        `task ${task.id} already has ${this.#maxArtifacts} artifacts (maxArtifactsPerTask)`,
+      );
     }
-    const parts = artifact.parts.length + (append && stored !== undefined ? stored.parts.length : 0);
+    const parts =
+      artifact.parts.length + (append && stored !== undefined ? stored.parts.length : 0);
     if (parts > this.#maxArtifactParts) {
-      throw new ExecutorMisuseError("invalid-event", `artifact "${artifact.artifactId}" of task ${task.id} would have ${parts} parts, more than ${this.#maxArtifactParts} (maxPartsPerArtifact)`);
+      throw new ExecutorMisuseError(
+        "invalid-event",
+        `artifact "${artifact.artifactId}" of task ${task.id} would have ${parts} parts, more than ${this.#maxArtifactParts} (maxPartsPerArtifact)`,
+      );
     }
   }
 
   /** Refuses one more subscription of a task that has `maxSubscribersPerTask` (UnsupportedOperation, ErrorInfo metadata naming the limit). */
   #checkSubscribers(slot: LiveTask, taskId: string): void {
     if (slot.subscribers < this.#maxSubscribers) return;
-    throw this.#s.errors.UnsupportedOperation(`Task ${taskId} already has ${this.#maxSubscribers} open streams on this agent; close one, or poll with GetTask`, {
-      metadata: { taskId, maxSubscribersPerTask: String(this.#maxSubscribers) },
-    });
+    throw this.#s.errors.UnsupportedOperation(
+      `Task ${taskId} already has ${this.#maxSubscribers} open streams on this agent; close one, or poll with GetTask`,
+      {
+        metadata: { taskId, maxSubscribersPerTask: String(this.#maxSubscribers) },
+      },
+    );
   }
 
   /**
@@ -720,17 +913,40 @@ export class TaskEngine<Principal> implements TurnCommitter {
           if (failed) failure = { error };
           else {
             failure = { error: errors.Internal("The agent produced no response") };
-            onError(new ExecutorMisuseError("invalid-event", "execute() resolved without a stateless Message or any task event"), `task ${turn.taskId}`);
+            onError(
+              new ExecutorMisuseError(
+                "invalid-event",
+                "execute() resolved without a stateless Message or any task event",
+              ),
+              `task ${turn.taskId}`,
+            );
           }
         } else if (turn.created) {
           // The task as this turn stored it (a change that conflicts with another instance's re-reads it).
           const task = slot.stored ?? (await this.#readLive(slot));
           const state = task?.status?.state;
-          if (task !== undefined && !this.#states.isTerminal(state) && (failed || !this.#states.isInterrupted(state))) {
-            const reason = failed ? "The agent failed while processing the task." : "The agent stopped before finishing the task.";
-            onError(failed ? error : new ExecutorMisuseError("invalid-event", "execute() resolved while the task was still SUBMITTED or WORKING; the task was failed"), `task ${turn.taskId}`);
+          if (
+            task !== undefined &&
+            !this.#states.isTerminal(state) &&
+            (failed || !this.#states.isInterrupted(state))
+          ) {
+            const reason = failed
+              ? "The agent failed while processing the task."
+              : "The agent stopped before finishing the task.";
+            onError(
+              failed
+                ? error
+                : new ExecutorMisuseError(
+                    "invalid-event",
+                    "execute() resolved while the task was still SUBMITTED or WORKING; the task was failed",
+                  ),
+              `task ${turn.taskId}`,
+            );
             await this.#changeTask(turn.slot, task, (next) => {
-              const status = factory.status(this.#states.numbers.FAILED, factory.text(reason, turn.taskId, turn.contextId));
+              const status = factory.status(
+                this.#states.numbers.FAILED,
+                factory.text(reason, turn.taskId, turn.contextId),
+              );
               applyStatus(next, status);
               return factory.statusEvent(next, status, undefined);
             });
@@ -739,7 +955,8 @@ export class TaskEngine<Principal> implements TurnCommitter {
       } catch (e) {
         // The store failed while ending the turn: report it; a caller still waiting for a first result gets it.
         // (A task ended meanwhile by another instance is not a failure.)
-        if (!(e instanceof ExecutorMisuseError)) onError(e, `ending the turn of task ${turn.taskId}`);
+        if (!(e instanceof ExecutorMisuseError))
+          onError(e, `ending the turn of task ${turn.taskId}`);
         if (!turn.created && !turn.replied) failure ??= { error: e };
       } finally {
         // Before the caller hears of the end: a new turn that created no task frees its reservation.
@@ -755,7 +972,12 @@ export class TaskEngine<Principal> implements TurnCommitter {
    * `maxTaskBytes` is refused with ExecutorMisuseError, nothing stored; the runtime's own FAILED and
    * CANCELED are not weighed (they must land).
    */
-  async #changeTask(slot: LiveTask, task: TaskShape, change: (next: TaskShape) => StreamResponseShape, weighed = false): Promise<TaskShape> {
+  async #changeTask(
+    slot: LiveTask,
+    task: TaskShape,
+    change: (next: TaskShape) => StreamResponseShape,
+    weighed = false,
+  ): Promise<TaskShape> {
     let base = task;
     for (let attempt = 1; ; attempt++) {
       const next = this.#s.factory.copyTask(base);
@@ -763,7 +985,10 @@ export class TaskEngine<Principal> implements TurnCommitter {
       if (weighed) {
         const bytes = taskBytes(next);
         if (bytes > this.#maxTaskBytes) {
-          throw new ExecutorMisuseError("invalid-event", `task ${task.id} would weigh ${bytes} bytes with this event, more than maxTaskBytes (${this.#maxTaskBytes})`);
+          throw new ExecutorMisuseError(
+            "invalid-event",
+            `task ${task.id} would weigh ${bytes} bytes with this event, more than maxTaskBytes (${this.#maxTaskBytes})`,
+          );
         }
       }
       let seq: number | undefined;
@@ -779,13 +1004,17 @@ export class TaskEngine<Principal> implements TurnCommitter {
           if (fresh === undefined) throw new Error(`task ${task.id} is missing from the store`);
           if (this.#states.isTerminal(fresh.status?.state)) {
             const canceled = fresh.status?.state === this.#states.numbers.CANCELED;
-            throw new ExecutorMisuseError(canceled ? "task-canceled" : "event-after-terminal", `task ${task.id} was ${canceled ? "canceled" : "ended"} on another instance`);
+            throw new ExecutorMisuseError(
+              canceled ? "task-canceled" : "event-after-terminal",
+              `task ${task.id} was ${canceled ? "canceled" : "ended"} on another instance`,
+            );
           }
           base = fresh;
           continue;
         }
         // Events other instances stored before this one reach this instance's streams first.
-        if (slot.lastSeq !== undefined && slot.lastSeq < seq - 1) await this.#catchUp(slot, seq - 1);
+        if (slot.lastSeq !== undefined && slot.lastSeq < seq - 1)
+          await this.#catchUp(slot, seq - 1);
         slot.lastSeq = seq;
       }
       slot.stored = next;
@@ -795,11 +1024,25 @@ export class TaskEngine<Principal> implements TurnCommitter {
     }
   }
 
-  #deliver(slot: LiveTask, task: TaskShape, event: StreamResponseShape, seq: number | undefined): void {
+  #deliver(
+    slot: LiveTask,
+    task: TaskShape,
+    event: StreamResponseShape,
+    seq: number | undefined,
+  ): void {
     const state = task.status?.state ?? 0;
     // Stored instances are never changed (copy on write): the snapshot can travel with the event.
-    const settled = this.#states.isTerminal(state) || this.#states.isInterrupted(state) ? task : undefined;
-    slot.publish({ kind: "event", event, state, fanOut: slot.subscribers > 1, bytes: eventBytes(event), seq, settled });
+    const settled =
+      this.#states.isTerminal(state) || this.#states.isInterrupted(state) ? task : undefined;
+    slot.publish({
+      kind: "event",
+      event,
+      state,
+      fanOut: slot.subscribers > 1,
+      bytes: eventBytes(event),
+      seq,
+      settled,
+    });
     const hook = this.#s.onTaskEvent;
     if (hook === undefined) return;
     const fields = {
@@ -811,10 +1054,15 @@ export class TaskEngine<Principal> implements TurnCommitter {
       [NOTICE_FACTORY]: this.#s.factory,
       [NOTICE_COPY]: { copy: undefined },
     };
-    const notice = Object.defineProperty(fields, "event", NOTICE_EVENT_COPY) as unknown as TaskEventNotice<TaskRuntimeSchemas>;
+    const notice = Object.defineProperty(
+      fields,
+      "event",
+      NOTICE_EVENT_COPY,
+    ) as unknown as TaskEventNotice<TaskRuntimeSchemas>;
     try {
       const result = hook(notice);
-      if (result !== undefined) result.catch((e: unknown) => this.#s.onError(e, `onTaskEvent of task ${task.id}`));
+      if (result !== undefined)
+        result.catch((e: unknown) => this.#s.onError(e, `onTaskEvent of task ${task.id}`));
     } catch (e) {
       this.#s.onError(e, `onTaskEvent of task ${task.id}`);
     }
@@ -836,7 +1084,8 @@ export class TaskEngine<Principal> implements TurnCommitter {
       else {
         // A push config that came with the message is stored first: the task's first event is pushed
         // (from the store's outbox) like every later one.
-        if (turn.pushConfig !== undefined) await this.#savePushConfig(scope, turn.taskId, turn.pushConfig);
+        if (turn.pushConfig !== undefined)
+          await this.#savePushConfig(scope, turn.taskId, turn.pushConfig);
         // The turn's ticket comes with the task: another instance's message for it waits for this turn.
         turn.slot.lastSeq = 0;
         const created = await cluster.create(scope, task, event);
@@ -850,14 +1099,19 @@ export class TaskEngine<Principal> implements TurnCommitter {
       throw this.#roomError(e, "a new task");
     }
     turn.slot.stored = task;
-    if (turn.pushConfig !== undefined && this.#cluster === undefined) await this.#savePushConfig(scope, turn.taskId, turn.pushConfig);
+    if (turn.pushConfig !== undefined && this.#cluster === undefined)
+      await this.#savePushConfig(scope, turn.taskId, turn.pushConfig);
     turn.created = true;
     this.#deliver(turn.slot, task, event, seq);
     return task;
   }
 
   /** Registers a push config that came with a SendMessage for its task (a server id when it has none). */
-  async #savePushConfig(scope: TaskScope, taskId: string, pushConfig: PushConfigShape): Promise<void> {
+  async #savePushConfig(
+    scope: TaskScope,
+    taskId: string,
+    pushConfig: PushConfigShape,
+  ): Promise<void> {
     const { factory, store } = this.#s;
     const config = clone(factory.schemas.TaskPushNotificationConfig, pushConfig);
     config.taskId = taskId;
@@ -871,11 +1125,17 @@ export class TaskEngine<Principal> implements TurnCommitter {
 
   /** The turn's task as stored, creating it first; refuses changes to a canceled or terminal task. */
   async #current(turn: Turn): Promise<TaskShape> {
-    if (turn.closed === "canceled") throw new ExecutorMisuseError("task-canceled", `task ${turn.taskId} was canceled`);
+    if (turn.closed === "canceled")
+      throw new ExecutorMisuseError("task-canceled", `task ${turn.taskId} was canceled`);
     // Just created (in this queue run): it is the task as stored, no need to read it back.
-    const task = (await this.#ensureCreated(turn)) ?? turn.slot.stored ?? (await this.#readLive(turn.slot));
+    const task =
+      (await this.#ensureCreated(turn)) ?? turn.slot.stored ?? (await this.#readLive(turn.slot));
     if (task === undefined) throw new Error(`task ${turn.taskId} is missing from the store`);
-    if (this.#states.isTerminal(task.status?.state)) throw new ExecutorMisuseError("event-after-terminal", `task ${turn.taskId} is in a terminal state`);
+    if (this.#states.isTerminal(task.status?.state))
+      throw new ExecutorMisuseError(
+        "event-after-terminal",
+        `task ${turn.taskId} is in a terminal state`,
+      );
     return task;
   }
 
@@ -883,7 +1143,8 @@ export class TaskEngine<Principal> implements TurnCommitter {
   #reported(turn: Turn, commit: Promise<void>): Promise<void> {
     return commit.catch((e: unknown) => {
       // Not the executor's misuse (it sees the throw), nor an A2A error its client is answered with (a quota).
-      if (!(e instanceof ExecutorMisuseError) && !(e instanceof A2AError)) this.#s.onError(e, `storing an event of task ${turn.taskId}`);
+      if (!(e instanceof ExecutorMisuseError) && !(e instanceof A2AError))
+        this.#s.onError(e, `storing an event of task ${turn.taskId}`);
       throw e;
     });
   }
@@ -893,7 +1154,13 @@ export class TaskEngine<Principal> implements TurnCommitter {
     return turn.slot.queue.run(() => {
       turn.replied = true;
       const event = this.#s.factory.messageEvent(message);
-      turn.slot.publish({ kind: "event", event, state: undefined, fanOut: false, bytes: eventBytes(event) });
+      turn.slot.publish({
+        kind: "event",
+        event,
+        state: undefined,
+        fanOut: false,
+        bytes: eventBytes(event),
+      });
     });
   }
 
@@ -902,14 +1169,20 @@ export class TaskEngine<Principal> implements TurnCommitter {
     return this.#reported(
       turn,
       turn.slot.queue.run(async () => {
-        if (turn.closed === "canceled") throw new ExecutorMisuseError("task-canceled", `task ${turn.taskId} was canceled`);
+        if (turn.closed === "canceled")
+          throw new ExecutorMisuseError("task-canceled", `task ${turn.taskId} was canceled`);
         await this.#ensureCreated(turn);
       }),
     );
   }
 
   /** {@inheritDoc TurnCommitter.commitStatus} */
-  commitStatus(turn: Turn, state: number, message: MessageShape | undefined, metadata: JsonObject | undefined): Promise<void> {
+  commitStatus(
+    turn: Turn,
+    state: number,
+    message: MessageShape | undefined,
+    metadata: JsonObject | undefined,
+  ): Promise<void> {
     const { factory } = this.#s;
     return this.#reported(
       turn,
@@ -930,7 +1203,13 @@ export class TaskEngine<Principal> implements TurnCommitter {
   }
 
   /** {@inheritDoc TurnCommitter.commitArtifact} */
-  commitArtifact(turn: Turn, artifact: ArtifactShape, append: boolean, lastChunk: boolean, metadata: JsonObject | undefined): Promise<void> {
+  commitArtifact(
+    turn: Turn,
+    artifact: ArtifactShape,
+    append: boolean,
+    lastChunk: boolean,
+    metadata: JsonObject | undefined,
+  ): Promise<void> {
     const { factory } = this.#s;
     return this.#reported(
       turn,
@@ -942,7 +1221,10 @@ export class TaskEngine<Principal> implements TurnCommitter {
           (next) => {
             this.#checkArtifact(next, artifact, append);
             if (!applyArtifact(next, artifact, append, (a) => factory.cloneArtifact(a)))
-              throw new ExecutorMisuseError("invalid-event", `append to artifact "${artifact.artifactId}", which the task does not have`);
+              throw new ExecutorMisuseError(
+                "invalid-event",
+                `append to artifact "${artifact.artifactId}", which the task does not have`,
+              );
             return factory.artifactEvent(next, artifact, append, lastChunk, metadata);
           },
           true,
@@ -956,10 +1238,18 @@ export class TaskEngine<Principal> implements TurnCommitter {
    * other terminal task is TaskNotCancelable. Otherwise the executor's cancel hook may
    * refuse, then the running turn (if any) is aborted and the task set CANCELED.
    */
-  async cancel(scope: TaskScope, taskId: string, call: TaskCallContext<Principal>, metadata: JsonObject | undefined): Promise<TaskShape> {
+  async cancel(
+    scope: TaskScope,
+    taskId: string,
+    call: TaskCallContext<Principal>,
+    metadata: JsonObject | undefined,
+  ): Promise<TaskShape> {
     const { errors, factory, executor } = this.#s;
     const numbers = this.#states.numbers;
-    const notCancelable = (): Error => errors.TaskNotCancelable(`Task ${taskId} is in a terminal state and cannot be canceled`, { metadata: { taskId } });
+    const notCancelable = (): Error =>
+      errors.TaskNotCancelable(`Task ${taskId} is in a terminal state and cannot be canceled`, {
+        metadata: { taskId },
+      });
     const task = await this.requireTask(scope, taskId);
     if (task.status?.state === numbers.CANCELED) return task;
     if (this.#states.isTerminal(task.status?.state)) throw notCancelable();
@@ -968,11 +1258,16 @@ export class TaskEngine<Principal> implements TurnCommitter {
     try {
       if (executor.cancel !== undefined) {
         // With a shared store the turn may run on another instance.
-        const running = slot.turn?.running === true || (cluster !== undefined && (await cluster.isRunning(scope, taskId)));
+        const running =
+          slot.turn?.running === true ||
+          (cluster !== undefined && (await cluster.isRunning(scope, taskId)));
         await executor.cancel(taskId, { task: factory.cloneTask(task), running, metadata, call });
       }
       return await slot.queue.run(async () => {
-        const current = cluster === undefined ? await this.#s.store.getTask(scope, taskId) : await this.#readLive(slot);
+        const current =
+          cluster === undefined
+            ? await this.#s.store.getTask(scope, taskId)
+            : await this.#readLive(slot);
         if (current === undefined) throw this.#notFound(taskId);
         if (current.status?.state === numbers.CANCELED) return current;
         if (this.#states.isTerminal(current.status?.state)) throw notCancelable();
@@ -1012,24 +1307,44 @@ export class TaskEngine<Principal> implements TurnCommitter {
    * the range of the log it did not get (to read with {@link readEvents}), the feed continues after
    * it; a task that ended since is not refused (the client missed its end), it has no feed.
    */
-  async subscribe(scope: TaskScope, taskId: string, abort: AbortWatch, resumeAfter?: number): Promise<SubscribeStart> {
+  async subscribe(
+    scope: TaskScope,
+    taskId: string,
+    abort: AbortWatch,
+    resumeAfter?: number,
+  ): Promise<SubscribeStart> {
     const { errors } = this.#s;
     const slot = this.live.acquire(scope, taskId);
     const resume = this.#cluster !== undefined ? resumeAfter : undefined;
     try {
       return await slot.queue.run(async () => {
-        const task = this.#cluster === undefined ? await this.requireTask(scope, taskId) : await this.#readLive(slot);
+        const task =
+          this.#cluster === undefined
+            ? await this.requireTask(scope, taskId)
+            : await this.#readLive(slot);
         if (task === undefined) throw this.#notFound(taskId);
         const seq = this.#cluster === undefined ? undefined : slot.lastSeq;
         if (resume !== undefined && seq !== undefined && resume > seq) {
-          throw errors.InvalidParams(`Last-Event-ID names event ${resume} of task ${taskId}, which has ${seq} events`, {
-            fieldViolations: [{ field: "Last-Event-ID", description: "Must name an event this agent sent for the task" }],
-          });
+          throw errors.InvalidParams(
+            `Last-Event-ID names event ${resume} of task ${taskId}, which has ${seq} events`,
+            {
+              fieldViolations: [
+                {
+                  field: "Last-Event-ID",
+                  description: "Must name an event this agent sent for the task",
+                },
+              ],
+            },
+          );
         }
-        const missed = resume !== undefined && seq !== undefined ? { after: resume, upTo: seq } : undefined;
+        const missed =
+          resume !== undefined && seq !== undefined ? { after: resume, upTo: seq } : undefined;
         if (this.#states.isTerminal(task.status?.state)) {
           if (missed !== undefined) return { task, seq, missed, feed: undefined };
-          throw errors.UnsupportedOperation(`Task ${taskId} is in a terminal state; there is nothing to subscribe to`, { metadata: { taskId } });
+          throw errors.UnsupportedOperation(
+            `Task ${taskId} is in a terminal state; there is nothing to subscribe to`,
+            { metadata: { taskId } },
+          );
         }
         this.#checkSubscribers(slot, taskId);
         return { task, seq, missed, feed: slot.subscribe(abort) };
@@ -1040,7 +1355,12 @@ export class TaskEngine<Principal> implements TurnCommitter {
   }
 
   /** Events of the task's log after `afterSeq` (a shared store's; none without one). */
-  readEvents(scope: TaskScope, taskId: string, afterSeq: number, limit: number): Promise<TaskEventRecord[]> {
+  readEvents(
+    scope: TaskScope,
+    taskId: string,
+    afterSeq: number,
+    limit: number,
+  ): Promise<TaskEventRecord[]> {
     return this.#cluster?.readEvents(scope, taskId, afterSeq, limit) ?? Promise.resolve([]);
   }
 

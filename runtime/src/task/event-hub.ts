@@ -34,7 +34,10 @@ export interface QueueLimit<T = unknown> {
 }
 
 /** No bound (the default of a hub built without one). */
-const UNBOUNDED: QueueLimit<unknown> = { maxQueued: Infinity, overflowError: () => new Error("subscription queue overflow") };
+const UNBOUNDED: QueueLimit<unknown> = {
+  maxQueued: Infinity,
+  overflowError: () => new Error("subscription queue overflow"),
+};
 
 /** Throws a RangeError unless `value` is a positive integer or `Infinity`. */
 export function checkQueueLimit(value: number, name: string): void {
@@ -68,11 +71,17 @@ export class Subscription<T> implements AsyncIterableIterator<T> {
   #unwatch: (() => void) | undefined;
 
   /** Subscribes through `attach`, which registers the sink and returns the function that unregisters it; ends when `abort` fires. */
-  constructor(attach: (sink: Sink<T>) => () => void, abort?: AbortSignal | AbortWatch, limit: QueueLimit<T> = UNBOUNDED as QueueLimit<T>) {
+  constructor(
+    attach: (sink: Sink<T>) => () => void,
+    abort?: AbortSignal | AbortWatch,
+    limit: QueueLimit<T> = UNBOUNDED as QueueLimit<T>,
+  ) {
     this.#limit = limit;
     this.#detach = attach({ push: (item) => this.#push(item), end: () => this.#end() });
     if (abort !== undefined) {
-      const unwatch = (abort instanceof AbortSignal ? signalWatch(abort) : abort)(() => this.close());
+      const unwatch = (abort instanceof AbortSignal ? signalWatch(abort) : abort)(() =>
+        this.close(),
+      );
       // An abort that already happened closed the subscription above: stop watching at once.
       if (this.#closed) unwatch();
       else this.#unwatch = unwatch;
@@ -89,7 +98,10 @@ export class Subscription<T> implements AsyncIterableIterator<T> {
       const queued = this.#items.length - this.#head;
       const weightOf = this.#limit.weightOf;
       const weight = weightOf === undefined ? 0 : weightOf(item);
-      if (queued >= this.#limit.maxQueued || (queued > 0 && this.#queuedBytes + weight > (this.#limit.maxQueuedBytes ?? Infinity))) {
+      if (
+        queued >= this.#limit.maxQueued ||
+        (queued > 0 && this.#queuedBytes + weight > (this.#limit.maxQueuedBytes ?? Infinity))
+      ) {
         this.#overflow();
         return;
       }
@@ -135,7 +147,9 @@ export class Subscription<T> implements AsyncIterableIterator<T> {
       this.#items[this.#head] = undefined as T;
       this.#head++;
       const weightOf = this.#limit.weightOf;
-      if (weightOf !== undefined) this.#queuedBytes = this.#head === this.#items.length ? 0 : this.#queuedBytes - weightOf(value);
+      if (weightOf !== undefined)
+        this.#queuedBytes =
+          this.#head === this.#items.length ? 0 : this.#queuedBytes - weightOf(value);
       if (this.#head > 1024 && this.#head * 2 > this.#items.length) {
         this.#items = this.#items.slice(this.#head);
         this.#head = 0;
@@ -143,7 +157,10 @@ export class Subscription<T> implements AsyncIterableIterator<T> {
       return Promise.resolve({ done: false, value });
     }
     if (this.#ended) return Promise.resolve({ done: true, value: undefined });
-    if (this.#waiter !== undefined) return Promise.reject(new Error("Subscription.next() called while another next() is pending"));
+    if (this.#waiter !== undefined)
+      return Promise.reject(
+        new Error("Subscription.next() called while another next() is pending"),
+      );
     return new Promise((resolve) => {
       this.#waiter = resolve;
     });

@@ -41,7 +41,10 @@ export interface ArtifactOptions {
 /** A low-level task event for {@link TaskEmitter.publish}; its taskId and contextId must be the emitter's. */
 export type TaskEventInputOf<S extends TaskRuntimeSchemas> =
   | { readonly case: "statusUpdate"; readonly value: MessageInitShape<S["TaskStatusUpdateEvent"]> }
-  | { readonly case: "artifactUpdate"; readonly value: MessageInitShape<S["TaskArtifactUpdateEvent"]> };
+  | {
+      readonly case: "artifactUpdate";
+      readonly value: MessageInitShape<S["TaskArtifactUpdateEvent"]>;
+    };
 
 /**
  * Publishes the outcome of one turn. Every method validates synchronously and throws

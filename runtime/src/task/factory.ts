@@ -3,12 +3,26 @@
  * Builds the messages the runtime stores and streams, with the schemas the binder
  * handed in, and normalizes what executors give it (agent messages, artifacts).
  */
-import { clone, create, isMessage, type DescMessage, type MessageInitShape, type MessageShape as ProtoShape } from "@bufbuild/protobuf";
+import {
+  clone,
+  create,
+  isMessage,
+  type DescMessage,
+  type MessageInitShape,
+  type MessageShape as ProtoShape,
+} from "@bufbuild/protobuf";
 import type { GenMessage } from "@bufbuild/protobuf/codegenv2";
 import { timestampFromDate, type Timestamp } from "@bufbuild/protobuf/wkt";
 import type { JsonObject } from "@bufbuild/protobuf";
 import { ExecutorMisuseError } from "./errors.js";
-import type { ArtifactShape, MessageShape, StreamResponseShape, TaskRuntimeSchemas, TaskShape, TaskStatusShape } from "./shapes.js";
+import type {
+  ArtifactShape,
+  MessageShape,
+  StreamResponseShape,
+  TaskRuntimeSchemas,
+  TaskShape,
+  TaskStatusShape,
+} from "./shapes.js";
 import type { RoleNumbers, TaskStates } from "./states.js";
 
 /** What an executor may pass where a message is expected: plain text, a Message, or its init object. */
@@ -47,8 +61,15 @@ function copyPlain(value: unknown, init = false): unknown {
     const field = (value as Record<string, unknown>)[key];
     // The one `undefined` of a well-formed message: an unset oneof, `{ case: undefined }` (in an init
     // object, any field may be `undefined`: unset).
-    const copy = field === undefined && (init || key === "case") ? undefined : copyPlain(field, init);
-    if (key === "__proto__") Object.defineProperty(out, key, { value: copy, enumerable: true, writable: true, configurable: true });
+    const copy =
+      field === undefined && (init || key === "case") ? undefined : copyPlain(field, init);
+    if (key === "__proto__")
+      Object.defineProperty(out, key, {
+        value: copy,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     else out[key] = copy;
   }
   return out;
@@ -58,7 +79,10 @@ function copyPlain(value: unknown, init = false): unknown {
  * `clone(schema, message)`, about ten times faster for the usual plain messages (see
  * {@link copyPlain}); anything else (or a message of another type) goes to `clone` itself.
  */
-export function deepCopy<Desc extends DescMessage>(schema: Desc, message: ProtoShape<Desc>): ProtoShape<Desc> {
+export function deepCopy<Desc extends DescMessage>(
+  schema: Desc,
+  message: ProtoShape<Desc>,
+): ProtoShape<Desc> {
   if (message.$typeName === schema.typeName) {
     try {
       return copyPlain(message) as ProtoShape<Desc>;
@@ -76,7 +100,10 @@ export function deepCopy<Desc extends DescMessage>(schema: Desc, message: ProtoS
  * fields), and `create` then builds the rest from objects nobody else holds. An init that is not plain data
  * (a Date, a Map, a message with a prototype) is created, then deep-copied.
  */
-export function createOwned<Desc extends DescMessage>(schema: Desc, input: ProtoShape<Desc> | MessageInitShape<Desc>): ProtoShape<Desc> {
+export function createOwned<Desc extends DescMessage>(
+  schema: Desc,
+  input: ProtoShape<Desc> | MessageInitShape<Desc>,
+): ProtoShape<Desc> {
   if (isMessage(input, schema)) return deepCopy(schema, input);
   try {
     return create(schema, copyPlain(input, true) as MessageInitShape<Desc>);
@@ -100,7 +127,13 @@ export class TaskFactory {
   readonly newId: () => string;
 
   /** Binds the factory to the generated schemas and enums, a clock and an id generator. */
-  constructor(schemas: TaskRuntimeSchemas, states: TaskStates, roles: RoleNumbers, now: () => Date, newId: () => string) {
+  constructor(
+    schemas: TaskRuntimeSchemas,
+    states: TaskStates,
+    roles: RoleNumbers,
+    now: () => Date,
+    newId: () => string,
+  ) {
     this.schemas = schemas;
     this.states = states;
     this.roles = roles;
@@ -133,25 +166,40 @@ export class TaskFactory {
     if (typeof input === "string") return this.text(input, taskId, contextId);
     const message = createOwned(this.schemas.Message, input);
     if (message.taskId !== taskId && message.taskId !== "") {
-      throw new ExecutorMisuseError("wrong-task", taskId === "" ? `a stateless reply carries no taskId, got "${message.taskId}"` : `message for task "${message.taskId}" emitted for task "${taskId}"`);
+      throw new ExecutorMisuseError(
+        "wrong-task",
+        taskId === ""
+          ? `a stateless reply carries no taskId, got "${message.taskId}"`
+          : `message for task "${message.taskId}" emitted for task "${taskId}"`,
+      );
     }
     if (message.contextId !== contextId && message.contextId !== "") {
-      throw new ExecutorMisuseError("wrong-task", `message for context "${message.contextId}" emitted in context "${contextId}"`);
+      throw new ExecutorMisuseError(
+        "wrong-task",
+        `message for context "${message.contextId}" emitted in context "${contextId}"`,
+      );
     }
-    if (message.parts.length === 0) throw new ExecutorMisuseError("invalid-event", "a message needs at least one part");
+    if (message.parts.length === 0)
+      throw new ExecutorMisuseError("invalid-event", "a message needs at least one part");
     message.taskId = taskId;
     message.contextId = contextId;
     if (message.messageId === "") message.messageId = this.newId();
-    if (message.role !== this.roles.USER && message.role !== this.roles.AGENT) message.role = this.roles.AGENT;
+    if (message.role !== this.roles.USER && message.role !== this.roles.AGENT)
+      message.role = this.roles.AGENT;
     return message;
   }
 
   /** A copy of an executor's artifact; throws ExecutorMisuseError when it has no part. An empty id is generated unless `append`. */
   artifact(input: ArtifactInput, append: boolean): ArtifactShape {
     const artifact = createOwned(this.schemas.Artifact, input);
-    if (artifact.parts.length === 0) throw new ExecutorMisuseError("invalid-event", "an artifact needs at least one part");
+    if (artifact.parts.length === 0)
+      throw new ExecutorMisuseError("invalid-event", "an artifact needs at least one part");
     if (artifact.artifactId === "") {
-      if (append) throw new ExecutorMisuseError("invalid-event", "an appended chunk must name the artifactId it extends");
+      if (append)
+        throw new ExecutorMisuseError(
+          "invalid-event",
+          "an appended chunk must name the artifactId it extends",
+        );
       artifact.artifactId = this.newId();
     }
     return artifact;
@@ -178,7 +226,12 @@ export class TaskFactory {
    * The copy may be changed by replacing fields or elements, never by mutating a shared one.
    */
   copyTask(task: TaskShape): TaskShape {
-    const copy = create(this.schemas.Task, { id: task.id, contextId: task.contextId, status: task.status, metadata: task.metadata });
+    const copy = create(this.schemas.Task, {
+      id: task.id,
+      contextId: task.contextId,
+      status: task.status,
+      metadata: task.metadata,
+    });
     copy.history = [...task.history];
     copy.artifacts = [...task.artifacts];
     return copy;
@@ -206,7 +259,9 @@ export class TaskFactory {
 
   /** `StreamResponse{task}` holding a copy of the task (for a caller). */
   taskEvent(task: TaskShape): StreamResponseShape {
-    return create(this.schemas.StreamResponse, { payload: { case: "task", value: this.cloneTask(task) } });
+    return create(this.schemas.StreamResponse, {
+      payload: { case: "task", value: this.cloneTask(task) },
+    });
   }
 
   // The feed events below hold the stored (copy-on-write, never mutated) task parts and the
@@ -225,14 +280,36 @@ export class TaskFactory {
   }
 
   /** Feed event `StreamResponse{statusUpdate}` sharing the status (as stored in the task). */
-  statusEvent(task: TaskShape, status: TaskStatusShape, metadata: JsonObject | undefined): StreamResponseShape {
-    const value = create(this.schemas.TaskStatusUpdateEvent, { taskId: task.id, contextId: task.contextId, status, metadata });
+  statusEvent(
+    task: TaskShape,
+    status: TaskStatusShape,
+    metadata: JsonObject | undefined,
+  ): StreamResponseShape {
+    const value = create(this.schemas.TaskStatusUpdateEvent, {
+      taskId: task.id,
+      contextId: task.contextId,
+      status,
+      metadata,
+    });
     return create(this.schemas.StreamResponse, { payload: { case: "statusUpdate", value } });
   }
 
   /** Feed event `StreamResponse{artifactUpdate}` sharing the artifact or chunk (a runtime-owned copy). */
-  artifactEvent(task: TaskShape, artifact: ArtifactShape, append: boolean, lastChunk: boolean, metadata: JsonObject | undefined): StreamResponseShape {
-    const value = create(this.schemas.TaskArtifactUpdateEvent, { taskId: task.id, contextId: task.contextId, artifact, append, lastChunk, metadata });
+  artifactEvent(
+    task: TaskShape,
+    artifact: ArtifactShape,
+    append: boolean,
+    lastChunk: boolean,
+    metadata: JsonObject | undefined,
+  ): StreamResponseShape {
+    const value = create(this.schemas.TaskArtifactUpdateEvent, {
+      taskId: task.id,
+      contextId: task.contextId,
+      artifact,
+      append,
+      lastChunk,
+      metadata,
+    });
     return create(this.schemas.StreamResponse, { payload: { case: "artifactUpdate", value } });
   }
 }

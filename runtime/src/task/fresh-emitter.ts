@@ -24,7 +24,11 @@ export class FreshTurnEmitter implements TaskEmitter<TaskRuntimeSchemas> {
   #real: TaskEmitter<TaskRuntimeSchemas> | undefined;
 
   /** Binds the emitter to its fresh turn. */
-  constructor(fresh: FreshTurn<unknown>, factory: TaskFactory, promote: () => TaskEmitter<TaskRuntimeSchemas>) {
+  constructor(
+    fresh: FreshTurn<unknown>,
+    factory: TaskFactory,
+    promote: () => TaskEmitter<TaskRuntimeSchemas>,
+  ) {
     this.#fresh = fresh;
     this.#factory = factory;
     this.#promote = promote;
@@ -49,8 +53,16 @@ export class FreshTurnEmitter implements TaskEmitter<TaskRuntimeSchemas> {
   #task(): TaskEmitter<TaskRuntimeSchemas> {
     if (this.#real !== undefined) return this.#real;
     const fresh = this.#fresh;
-    if (fresh.ended) throw new ExecutorMisuseError("event-after-end", "the emitter was used after execute() settled");
-    if (fresh.replied) throw new ExecutorMisuseError("event-after-message", "no task event may follow a stateless Message");
+    if (fresh.ended)
+      throw new ExecutorMisuseError(
+        "event-after-end",
+        "the emitter was used after execute() settled",
+      );
+    if (fresh.replied)
+      throw new ExecutorMisuseError(
+        "event-after-message",
+        "no task event may follow a stateless Message",
+      );
     this.#real = this.#promote();
     return this.#real;
   }
@@ -59,8 +71,16 @@ export class FreshTurnEmitter implements TaskEmitter<TaskRuntimeSchemas> {
   reply(message: MessageInput): Promise<void> {
     if (this.#real !== undefined) return this.#real.reply(message);
     const fresh = this.#fresh;
-    if (fresh.ended) throw new ExecutorMisuseError("event-after-end", "the emitter was used after execute() settled");
-    if (fresh.replied) throw new ExecutorMisuseError("second-message", "a turn answers with at most one stateless Message");
+    if (fresh.ended)
+      throw new ExecutorMisuseError(
+        "event-after-end",
+        "the emitter was used after execute() settled",
+      );
+    if (fresh.replied)
+      throw new ExecutorMisuseError(
+        "second-message",
+        "a turn answers with at most one stateless Message",
+      );
     const reply = this.#factory.agentMessage(message, "", fresh.contextId);
     // Weighed, not cached on the reply: a reply is never stored, so no one weighs it again.
     const bytes = valueBytes(reply);

@@ -82,7 +82,9 @@ export class FreshTurn<Principal> implements TurnFeed {
   #closed = false;
   /** The caller's subscription to the real feed, after a promotion. */
   #real: TurnFeed | undefined;
-  #waiter: { resolve: (result: IteratorResult<FeedItem>) => void; reject: (error: unknown) => void } | undefined;
+  #waiter:
+    | { resolve: (result: IteratorResult<FeedItem>) => void; reject: (error: unknown) => void }
+    | undefined;
   #unwatch: (() => void) | undefined;
 
   /** The bookkeeping of a new turn. */
@@ -162,7 +164,8 @@ export class FreshTurn<Principal> implements TurnFeed {
     }
     const item = this.#items.shift();
     if (item !== undefined) return Promise.resolve({ done: false, value: item });
-    if (this.#waiter !== undefined) return Promise.reject(new Error("FreshTurn.next() called while another next() is pending"));
+    if (this.#waiter !== undefined)
+      return Promise.reject(new Error("FreshTurn.next() called while another next() is pending"));
     return new Promise((resolve, reject) => {
       this.#waiter = { resolve, reject };
       // Only a caller that waits needs to hear of its call's abort (most replies are here before it reads).

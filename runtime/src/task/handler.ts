@@ -69,7 +69,8 @@ import { nonFinitePath, taskViewBytes, valueBytes } from "./size.js";
 
 /** A byte bound option: an integer ≥ 1 or Infinity. */
 function checkedBytes(name: string, value: number): number {
-  if (value === Number.POSITIVE_INFINITY || (Number.isSafeInteger(value) && value >= 1)) return value;
+  if (value === Number.POSITIVE_INFINITY || (Number.isSafeInteger(value) && value >= 1))
+    return value;
   throw new RangeError(`${name} must be an integer >= 1 or Infinity, got ${value}`);
 }
 
@@ -90,14 +91,21 @@ export interface TaskHandlerIntrospection {
  * (`binding.extraOperations`, the generated `<Service>ExtraOperations`): `options.operations`
  * or UnsupportedOperationError.
  */
-export function createTaskHandler<Principal, S extends TaskRuntimeSchemas, X extends object = Record<never, never>>(
+export function createTaskHandler<
+  Principal,
+  S extends TaskRuntimeSchemas,
+  X extends object = Record<never, never>,
+>(
   binding: TaskRuntimeBinding<S>,
   options: TaskHandlerOptions<Principal, S>,
 ): TaskServiceHandler<Principal, S> & TaskHandlerIntrospection & X {
   // The runtime works on the shapes; every message it hands out is created with the
   // binding's schemas, so it is of the generated type S describes. Only the static
   // types differ, hence the two casts at this boundary.
-  const impl = new TaskHandler<Principal>(binding, options as unknown as TaskHandlerOptions<Principal, TaskRuntimeSchemas>);
+  const impl = new TaskHandler<Principal>(
+    binding,
+    options as unknown as TaskHandlerOptions<Principal, TaskRuntimeSchemas>,
+  );
   // A plain object of bound functions: it survives destructuring and `{ ...handler, override }`.
   const handler: TaskServiceHandler<Principal, TaskRuntimeSchemas> & TaskHandlerIntrospection = {
     sendMessage: (request, context) => impl.sendMessage(request, context),
@@ -106,17 +114,27 @@ export function createTaskHandler<Principal, S extends TaskRuntimeSchemas, X ext
     listTasks: (request, context) => impl.listTasks(request, context),
     cancelTask: (request, context) => impl.cancelTask(request, context),
     subscribeToTask: (request, context) => impl.subscribeToTask(request, context),
-    createTaskPushNotificationConfig: (request, context) => impl.createTaskPushNotificationConfig(request, context),
-    getTaskPushNotificationConfig: (request, context) => impl.getTaskPushNotificationConfig(request, context),
-    listTaskPushNotificationConfigs: (request, context) => impl.listTaskPushNotificationConfigs(request, context),
+    createTaskPushNotificationConfig: (request, context) =>
+      impl.createTaskPushNotificationConfig(request, context),
+    getTaskPushNotificationConfig: (request, context) =>
+      impl.getTaskPushNotificationConfig(request, context),
+    listTaskPushNotificationConfigs: (request, context) =>
+      impl.listTaskPushNotificationConfigs(request, context),
     getExtendedAgentCard: (request, context) => impl.getExtendedAgentCard(request, context),
-    deleteTaskPushNotificationConfig: (request, context) => impl.deleteTaskPushNotificationConfig(request, context),
+    deleteTaskPushNotificationConfig: (request, context) =>
+      impl.deleteTaskPushNotificationConfig(request, context),
     get liveTasks() {
       return impl.liveTasks;
     },
   };
-  const extras = extraOperations(binding.extraOperations ?? [], options.operations, binding.errors, handler);
-  for (const [localName, call] of extras) (handler as unknown as Record<string, unknown>)[localName] = call;
+  const extras = extraOperations(
+    binding.extraOperations ?? [],
+    options.operations,
+    binding.errors,
+    handler,
+  );
+  for (const [localName, call] of extras)
+    (handler as unknown as Record<string, unknown>)[localName] = call;
   return handler as unknown as TaskServiceHandler<Principal, S> & TaskHandlerIntrospection & X;
 }
 
@@ -129,23 +147,38 @@ type ExtraCall = (request: unknown, context: unknown) => unknown;
  * UnsupportedOperationError (a unary RPC with a rejected promise, a streaming one with a stream
  * that fails before its first event).
  */
-function extraOperations(declared: readonly ExtraOperation[], implementations: ExtraOperationImplementations | undefined, errors: TaskRuntimeErrors, handler: object): Map<string, ExtraCall> {
+function extraOperations(
+  declared: readonly ExtraOperation[],
+  implementations: ExtraOperationImplementations | undefined,
+  errors: TaskRuntimeErrors,
+  handler: object,
+): Map<string, ExtraCall> {
   const calls = new Map<string, ExtraCall>();
   const known = new Set(declared.map((op) => op.localName));
   for (const [name, value] of Object.entries(implementations ?? {})) {
     if (!known.has(name)) {
       const list = declared.length === 0 ? "none" : declared.map((op) => op.localName).join(", ");
-      throw new TypeError(`operations.${name}: not an RPC of this service beyond the eleven A2A operations (those are: ${list})`);
+      throw new TypeError(
+        `operations.${name}: not an RPC of this service beyond the eleven A2A operations (those are: ${list})`,
+      );
     }
-    if (value !== undefined && typeof value !== "function") throw new TypeError(`operations.${name} must be a function`);
+    if (value !== undefined && typeof value !== "function")
+      throw new TypeError(`operations.${name} must be a function`);
   }
   for (const op of declared) {
-    const implementation = implementations?.[op.localName] as ((request: unknown, context: unknown, handler: object) => unknown) | undefined;
+    const implementation = implementations?.[op.localName] as
+      | ((request: unknown, context: unknown, handler: object) => unknown)
+      | undefined;
     if (implementation !== undefined) {
-      calls.set(op.localName, (request, context) => implementation.call(implementations, request, context, handler));
+      calls.set(op.localName, (request, context) =>
+        implementation.call(implementations, request, context, handler),
+      );
       continue;
     }
-    const refuse = () => errors.UnsupportedOperation(`${op.name} is not implemented by this agent`, { metadata: { method: op.name } });
+    const refuse = () =>
+      errors.UnsupportedOperation(`${op.name} is not implemented by this agent`, {
+        metadata: { method: op.name },
+      });
     calls.set(
       op.localName,
       op.kind === "unary"
@@ -171,7 +204,9 @@ function safeDefaultOwnerOf(principal: unknown): string {
   if (key === "{}" && typeof principal === "object" && principal !== null) {
     const prototype = Object.getPrototypeOf(principal) as unknown;
     if (prototype !== Object.prototype && prototype !== null) {
-      throw new TypeError("task runtime: this principal serializes to {} (no enumerable fields), so the default owner key cannot tell principals apart: configure TaskHandlerOptions.ownerOf");
+      throw new TypeError(
+        "task runtime: this principal serializes to {} (no enumerable fields), so the default owner key cannot tell principals apart: configure TaskHandlerOptions.ownerOf",
+      );
     }
   }
   return key;
@@ -187,13 +222,18 @@ function checkedOwnerOf<Principal>(
 ): (principal: Principal | undefined, call: TaskCallContext<Principal>) => string {
   return (principal, call) => {
     const key: unknown = ownerOf(principal, call);
-    if (typeof key !== "string") throw new TypeError(`task runtime: ownerOf returned ${key === null ? "null" : typeof key}, not a string`);
+    if (typeof key !== "string")
+      throw new TypeError(
+        `task runtime: ownerOf returned ${key === null ? "null" : typeof key}, not a string`,
+      );
     return key;
   };
 }
 
 /** The implementation behind {@link createTaskHandler}, typed against the shapes. */
-class TaskHandler<Principal> implements TaskServiceHandler<Principal, TaskRuntimeSchemas>, TaskHandlerIntrospection {
+class TaskHandler<Principal>
+  implements TaskServiceHandler<Principal, TaskRuntimeSchemas>, TaskHandlerIntrospection
+{
   readonly #engine: TaskEngine<Principal>;
   readonly #factory: TaskFactory;
   readonly #states: TaskStates;
@@ -208,26 +248,48 @@ class TaskHandler<Principal> implements TaskServiceHandler<Principal, TaskRuntim
   /** Tasks ListTasks has reported leaving out (each once; bounded). */
   readonly #leftOut = new Set<string>();
 
-  constructor(binding: TaskRuntimeBinding<TaskRuntimeSchemas>, options: TaskHandlerOptions<Principal, TaskRuntimeSchemas>) {
+  constructor(
+    binding: TaskRuntimeBinding<TaskRuntimeSchemas>,
+    options: TaskHandlerOptions<Principal, TaskRuntimeSchemas>,
+  ) {
     const maxQueuedEvents = options.maxQueuedEvents ?? DEFAULT_MAX_QUEUED_EVENTS;
     checkQueueLimit(maxQueuedEvents, "maxQueuedEvents");
-    if (options.maxQueuedBytes !== undefined) checkQueueLimit(options.maxQueuedBytes, "maxQueuedBytes");
+    if (options.maxQueuedBytes !== undefined)
+      checkQueueLimit(options.maxQueuedBytes, "maxQueuedBytes");
     this.#states = new TaskStates(binding.states);
     const newId = options.generateId ?? (() => crypto.randomUUID());
-    this.#factory = new TaskFactory(binding.schemas, this.#states, binding.roles, options.now ?? (() => new Date()), newId);
+    this.#factory = new TaskFactory(
+      binding.schemas,
+      this.#states,
+      binding.roles,
+      options.now ?? (() => new Date()),
+      newId,
+    );
     this.#errors = binding.errors;
     this.#store = options.store ?? new InMemoryTaskStore();
     this.#capabilities = options.capabilities ?? {};
     this.#card = options.extendedAgentCard;
     const maxTaskBytes = options.maxTaskBytes ?? DEFAULT_MAX_TASK_BYTES;
-    this.#maxResponseBytes = checkedBytes("maxResponseBytes", options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES);
+    this.#maxResponseBytes = checkedBytes(
+      "maxResponseBytes",
+      options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+    );
     // Every task the runtime stores must fit one answer whole (GetTask has no way to leave artifacts out).
     if (maxTaskBytes > this.#maxResponseBytes)
-      throw new RangeError(`maxTaskBytes (${maxTaskBytes}) must not exceed maxResponseBytes (${this.#maxResponseBytes}): a task could be stored that no answer can carry`);
-    this.#maxPushConfigs = checkedBytes("maxPushConfigsPerTask", options.maxPushConfigsPerTask ?? DEFAULT_MAX_PUSH_CONFIGS_PER_TASK);
-    this.#maxPushConfigBytes = checkedBytes("maxPushConfigBytes", options.maxPushConfigBytes ?? DEFAULT_MAX_PUSH_CONFIG_BYTES);
+      throw new RangeError(
+        `maxTaskBytes (${maxTaskBytes}) must not exceed maxResponseBytes (${this.#maxResponseBytes}): a task could be stored that no answer can carry`,
+      );
+    this.#maxPushConfigs = checkedBytes(
+      "maxPushConfigsPerTask",
+      options.maxPushConfigsPerTask ?? DEFAULT_MAX_PUSH_CONFIGS_PER_TASK,
+    );
+    this.#maxPushConfigBytes = checkedBytes(
+      "maxPushConfigBytes",
+      options.maxPushConfigBytes ?? DEFAULT_MAX_PUSH_CONFIG_BYTES,
+    );
     const logger = options.logger ?? CONSOLE_LOGGER;
-    this.#onError = options.onError ?? ((error, context) => logger.error(`task runtime: ${context}`, error));
+    this.#onError =
+      options.onError ?? ((error, context) => logger.error(`task runtime: ${context}`, error));
     this.#engine = new TaskEngine<Principal>({
       factory: this.#factory,
       store: this.#store,
@@ -236,7 +298,10 @@ class TaskHandler<Principal> implements TaskServiceHandler<Principal, TaskRuntim
       ownerOf: checkedOwnerOf(options.ownerOf ?? safeDefaultOwnerOf),
       clientContextIds: options.clientContextIds ?? "accept",
       pushNotifications: this.#capabilities.pushNotifications === true,
-      checkPushUrl: options.checkPushUrl === false ? undefined : (options.checkPushUrl ?? webhookUrlCheckOf(options.onTaskEvent)),
+      checkPushUrl:
+        options.checkPushUrl === false
+          ? undefined
+          : (options.checkPushUrl ?? webhookUrlCheckOf(options.onTaskEvent)),
       onTaskEvent: options.onTaskEvent,
       onError: this.#onError,
       maxQueuedEvents,
@@ -254,7 +319,10 @@ class TaskHandler<Principal> implements TaskServiceHandler<Principal, TaskRuntim
   }
 
   #invalid(field: string, description: string, options?: A2AErrorOptions): Error {
-    return this.#errors.InvalidParams(description, { ...options, fieldViolations: [{ field, description }] });
+    return this.#errors.InvalidParams(description, {
+      ...options,
+      fieldViolations: [{ field, description }],
+    });
   }
 
   #checkHistoryLength(field: string, historyLength: number | undefined): void {
@@ -263,11 +331,15 @@ class TaskHandler<Principal> implements TaskServiceHandler<Principal, TaskRuntim
   }
 
   #requireStreaming(): void {
-    if (this.#capabilities.streaming !== true) throw this.#errors.UnsupportedOperation("This agent does not support streaming");
+    if (this.#capabilities.streaming !== true)
+      throw this.#errors.UnsupportedOperation("This agent does not support streaming");
   }
 
   #requirePush(): void {
-    if (this.#capabilities.pushNotifications !== true) throw this.#errors.PushNotificationNotSupported("This agent does not support push notifications");
+    if (this.#capabilities.pushNotifications !== true)
+      throw this.#errors.PushNotificationNotSupported(
+        "This agent does not support push notifications",
+      );
   }
 
   /**
@@ -288,7 +360,13 @@ class TaskHandler<Principal> implements TaskServiceHandler<Principal, TaskRuntim
     }
     return this.#errors.UnsupportedOperation(
       `Task ${taskId} weighs ${bytes} bytes, more than this agent sends in one answer (${this.#maxResponseBytes}, maxResponseBytes); ask for fewer messages with historyLength`,
-      { metadata: { taskId, bytes: String(bytes), maxResponseBytes: String(this.#maxResponseBytes) } },
+      {
+        metadata: {
+          taskId,
+          bytes: String(bytes),
+          maxResponseBytes: String(this.#maxResponseBytes),
+        },
+      },
     );
   }
 
@@ -310,18 +388,28 @@ class TaskHandler<Principal> implements TaskServiceHandler<Principal, TaskRuntim
    * `shared` (as for {@link #view}), marked immutable when it fans out to several streams (so that a
    * binding encodes it once for all; for a single reader the cache would only cost).
    */
-  #copyEvent(item: FeedItem & { readonly kind: "event" }, view: TaskView, shared: boolean): StreamResponseShape {
+  #copyEvent(
+    item: FeedItem & { readonly kind: "event" },
+    view: TaskView,
+    shared: boolean,
+  ): StreamResponseShape {
     const event = item.event;
     if (!shared) {
       const copy = this.#factory.cloneEvent(event);
       if (copy.payload.case === "task") applyView(copy.payload.value, view);
       return copy;
     }
-    if (event.payload.case !== "task" || !viewTrims(event.payload.value, view)) return item.fanOut ? markImmutable(event) : event;
-    return this.#factory.feedTaskEvent(applyView(this.#factory.copyTask(event.payload.value), view));
+    if (event.payload.case !== "task" || !viewTrims(event.payload.value, view))
+      return item.fanOut ? markImmutable(event) : event;
+    return this.#factory.feedTaskEvent(
+      applyView(this.#factory.copyTask(event.payload.value), view),
+    );
   }
 
-  async sendMessage(request: SendMessageRequestShape, context: TaskCallContext<Principal>): Promise<SendMessageResponseShape> {
+  async sendMessage(
+    request: SendMessageRequestShape,
+    context: TaskCallContext<Principal>,
+  ): Promise<SendMessageResponseShape> {
     this.#checkSendConfig(request);
     this.#markPushVersion(request, context);
     const start = await this.#engine.beginTurn(request, context);
@@ -332,7 +420,10 @@ class TaskHandler<Principal> implements TaskServiceHandler<Principal, TaskRuntim
     const { feed } = start;
     try {
       // §3.2.2: return_immediately returns as soon as the task exists; a continued task already does.
-      if (start.task !== undefined && immediate) return create(schema, { payload: { case: "task", value: this.#view(start.task, view, shared) } });
+      if (start.task !== undefined && immediate)
+        return create(schema, {
+          payload: { case: "task", value: this.#view(start.task, view, shared) },
+        });
       let reply: MessageShape | undefined;
       let settled: TaskShape | undefined;
       for await (const item of feed) {
@@ -348,13 +439,19 @@ class TaskHandler<Principal> implements TaskServiceHandler<Principal, TaskRuntim
         }
         if (immediate && payload.case === "task") break;
         // §3.2.2 blocking: wait for a terminal or an interrupted state.
-        if (payload.case === "statusUpdate" && (this.#states.isTerminal(item.state) || this.#states.isInterrupted(item.state))) {
+        if (
+          payload.case === "statusUpdate" &&
+          (this.#states.isTerminal(item.state) || this.#states.isInterrupted(item.state))
+        ) {
           // The task as this event left it: the task's next turn may already be changing the stored one.
           settled = item.settled;
           break;
         }
       }
-      if (reply !== undefined) return create(schema, { payload: { case: "message", value: shared ? reply : this.#factory.cloneMessage(reply) } });
+      if (reply !== undefined)
+        return create(schema, {
+          payload: { case: "message", value: shared ? reply : this.#factory.cloneMessage(reply) },
+        });
       if (isCallAborted(context)) throw context.signal.reason;
       const task = settled ?? (await this.#engine.requireTask(start.scope, start.taskId));
       return create(schema, { payload: { case: "task", value: this.#view(task, view, shared) } });
@@ -363,7 +460,10 @@ class TaskHandler<Principal> implements TaskServiceHandler<Principal, TaskRuntim
     }
   }
 
-  async *sendStreamingMessage(request: SendMessageRequestShape, context: TaskCallContext<Principal>): AsyncGenerator<StreamResponseShape> {
+  async *sendStreamingMessage(
+    request: SendMessageRequestShape,
+    context: TaskCallContext<Principal>,
+  ): AsyncGenerator<StreamResponseShape> {
     this.#requireStreaming();
     this.#checkSendConfig(request);
     this.#markPushVersion(request, context);
@@ -374,7 +474,9 @@ class TaskHandler<Principal> implements TaskServiceHandler<Principal, TaskRuntim
     try {
       // §3.1.2: a task stream begins with the Task (for a new task, the feed's first event is its creation).
       if (start.task !== undefined) {
-        const first = create(this.#factory.schemas.StreamResponse, { payload: { case: "task", value: this.#view(start.task, view, shared) } });
+        const first = create(this.#factory.schemas.StreamResponse, {
+          payload: { case: "task", value: this.#view(start.task, view, shared) },
+        });
         yield withEventId(first, start.taskId, this.#engine.seqOf(start.task));
       }
       for await (const item of feed) {
@@ -396,24 +498,38 @@ class TaskHandler<Principal> implements TaskServiceHandler<Principal, TaskRuntim
   /** The push config a SendMessage may carry, within `maxPushConfigBytes`. */
   #checkSendConfig(request: SendMessageRequestShape): void {
     const config = request.configuration?.taskPushNotificationConfig;
-    if (config !== undefined) this.#checkPushConfigWeight(config, "configuration.taskPushNotificationConfig");
+    if (config !== undefined)
+      this.#checkPushConfigWeight(config, "configuration.taskPushNotificationConfig");
   }
 
-  async getTask(request: GetTaskRequestShape, context: TaskCallContext<Principal>): Promise<TaskShape> {
+  async getTask(
+    request: GetTaskRequestShape,
+    context: TaskCallContext<Principal>,
+  ): Promise<TaskShape> {
     this.#checkHistoryLength("historyLength", request.historyLength);
     const task = await this.#engine.requireTask(this.#engine.scopeOf(context), request.id);
     return this.#view(task, { historyLength: request.historyLength }, isBindingCall(context));
   }
 
-  async listTasks(request: ListTasksRequestShape, context: TaskCallContext<Principal>): Promise<ListTasksResponseShape> {
+  async listTasks(
+    request: ListTasksRequestShape,
+    context: TaskCallContext<Principal>,
+  ): Promise<ListTasksResponseShape> {
     const pageSize = request.pageSize ?? DEFAULT_PAGE_SIZE;
     if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > MAX_PAGE_SIZE) {
-      throw this.#invalid("pageSize", `pageSize must be between 1 and ${MAX_PAGE_SIZE}, got ${pageSize}`);
+      throw this.#invalid(
+        "pageSize",
+        `pageSize must be between 1 and ${MAX_PAGE_SIZE}, got ${pageSize}`,
+      );
     }
     this.#checkHistoryLength("historyLength", request.historyLength);
-    if (request.status !== 0 && !this.#states.isKnown(request.status)) throw this.#invalid("status", `status ${request.status} is not a task state`);
+    if (request.status !== 0 && !this.#states.isKnown(request.status))
+      throw this.#invalid("status", `status ${request.status} is not a task state`);
     // §3.1.4: includeArtifacts false (the default) → "the artifacts field MUST be omitted entirely".
-    const view: TaskView = { historyLength: request.historyLength, includeArtifacts: request.includeArtifacts === true };
+    const view: TaskView = {
+      historyLength: request.historyLength,
+      includeArtifacts: request.includeArtifacts === true,
+    };
     const scope = this.#engine.scopeOf(context);
     const maxBytes = this.#maxResponseBytes;
     // A task that cannot be answered is left out of the page (and reported), so it weighs nothing here.
@@ -466,28 +582,53 @@ class TaskHandler<Principal> implements TaskServiceHandler<Principal, TaskRuntim
     }
   }
 
-  async cancelTask(request: CancelTaskRequestShape, context: TaskCallContext<Principal>): Promise<TaskShape> {
-    const task = await this.#engine.cancel(this.#engine.scopeOf(context), request.id, context, request.metadata);
+  async cancelTask(
+    request: CancelTaskRequestShape,
+    context: TaskCallContext<Principal>,
+  ): Promise<TaskShape> {
+    const task = await this.#engine.cancel(
+      this.#engine.scopeOf(context),
+      request.id,
+      context,
+      request.metadata,
+    );
     return this.#view(task, {}, isBindingCall(context));
   }
 
-  async *subscribeToTask(request: SubscribeToTaskRequestShape, context: TaskCallContext<Principal>): AsyncGenerator<StreamResponseShape> {
+  async *subscribeToTask(
+    request: SubscribeToTaskRequestShape,
+    context: TaskCallContext<Principal>,
+  ): AsyncGenerator<StreamResponseShape> {
     this.#requireStreaming();
     const scope = this.#engine.scopeOf(context);
     const resumeAfter = this.#resumePoint(request.id, context);
-    const { task, seq, missed, feed } = await this.#engine.subscribe(scope, request.id, watchCallAbort(context), resumeAfter);
+    const { task, seq, missed, feed } = await this.#engine.subscribe(
+      scope,
+      request.id,
+      watchCallAbort(context),
+      resumeAfter,
+    );
     try {
       const shared = isBindingCall(context);
       if (missed === undefined) {
         const problem = this.#unanswerable(task, {});
         if (problem !== undefined) throw problem;
         // §3.1.6: "MUST return a Task object as the first event".
-        yield withEventId(shared ? this.#factory.feedTaskEvent(task) : this.#factory.taskEvent(task), task.id, seq);
+        yield withEventId(
+          shared ? this.#factory.feedTaskEvent(task) : this.#factory.taskEvent(task),
+          task.id,
+          seq,
+        );
       } else {
         // A resumed stream (Last-Event-ID): what the client missed, from the task's event log, then live events.
         let after = missed.after;
         while (after < missed.upTo) {
-          const records = await this.#engine.readEvents(scope, task.id, after, Math.min(100, missed.upTo - after));
+          const records = await this.#engine.readEvents(
+            scope,
+            task.id,
+            after,
+            Math.min(100, missed.upTo - after),
+          );
           if (records.length === 0) break;
           for (const record of records) {
             after = record.seq;
@@ -503,7 +644,15 @@ class TaskHandler<Principal> implements TaskServiceHandler<Principal, TaskRuntim
         if (item.kind !== "event") continue;
         const payload = item.event.payload;
         if (payload.case !== "statusUpdate" && payload.case !== "artifactUpdate") continue;
-        yield withEventId(shared ? (item.fanOut ? markImmutable(item.event) : item.event) : this.#factory.cloneEvent(item.event), task.id, item.seq);
+        yield withEventId(
+          shared
+            ? item.fanOut
+              ? markImmutable(item.event)
+              : item.event
+            : this.#factory.cloneEvent(item.event),
+          task.id,
+          item.seq,
+        );
         if (payload.case === "statusUpdate" && this.#states.isTerminal(item.state)) return;
       }
     } finally {
@@ -520,7 +669,10 @@ class TaskHandler<Principal> implements TaskServiceHandler<Principal, TaskRuntim
     if (header === undefined || header.trim() === "") return undefined;
     const parsed = parseEventId(header.trim());
     if (parsed === undefined || parsed.taskId !== taskId) {
-      throw this.#invalid("Last-Event-ID", `Last-Event-ID "${header.slice(0, 200)}" is not the id of an event of task ${taskId}`);
+      throw this.#invalid(
+        "Last-Event-ID",
+        `Last-Event-ID "${header.slice(0, 200)}" is not the id of an event of task ${taskId}`,
+      );
     }
     return parsed.seq;
   }
@@ -531,7 +683,10 @@ class TaskHandler<Principal> implements TaskServiceHandler<Principal, TaskRuntim
     if (config !== undefined) markPushConfigVersion(config, context.requestedVersion ?? "");
   }
 
-  async createTaskPushNotificationConfig(request: PushConfigShape, context: TaskCallContext<Principal>): Promise<PushConfigShape> {
+  async createTaskPushNotificationConfig(
+    request: PushConfigShape,
+    context: TaskCallContext<Principal>,
+  ): Promise<PushConfigShape> {
     this.#requirePush();
     if (request.url === "") throw this.#invalid("url", "url is required");
     this.#checkPushConfigWeight(request, "");
@@ -544,20 +699,35 @@ class TaskHandler<Principal> implements TaskServiceHandler<Principal, TaskRuntim
     markPushConfigVersion(config, context.requestedVersion ?? "");
     if ((await this.#store.getPushConfig(scope, config.taskId, config.id)) === undefined) {
       // One more config: within maxPushConfigsPerTask (pages of the limit's size: one read while under it).
-      const page = await this.#store.listPushConfigs(scope, config.taskId, { pageSize: this.#maxPushConfigs === Number.POSITIVE_INFINITY ? 0 : this.#maxPushConfigs, pageToken: "" });
-      if (this.#maxPushConfigs !== Number.POSITIVE_INFINITY && page.configs.length >= this.#maxPushConfigs) {
-        throw this.#errors.UnsupportedOperation(`Task ${config.taskId} already has ${this.#maxPushConfigs} push notification configs (maxPushConfigsPerTask); delete one first`, {
-          metadata: { taskId: config.taskId, maxPushConfigsPerTask: String(this.#maxPushConfigs) },
-        });
+      const page = await this.#store.listPushConfigs(scope, config.taskId, {
+        pageSize: this.#maxPushConfigs === Number.POSITIVE_INFINITY ? 0 : this.#maxPushConfigs,
+        pageToken: "",
+      });
+      if (
+        this.#maxPushConfigs !== Number.POSITIVE_INFINITY &&
+        page.configs.length >= this.#maxPushConfigs
+      ) {
+        throw this.#errors.UnsupportedOperation(
+          `Task ${config.taskId} already has ${this.#maxPushConfigs} push notification configs (maxPushConfigsPerTask); delete one first`,
+          {
+            metadata: {
+              taskId: config.taskId,
+              maxPushConfigsPerTask: String(this.#maxPushConfigs),
+            },
+          },
+        );
       }
     }
     try {
       await this.#store.savePushConfig(scope, config);
     } catch (e) {
       if (e instanceof TaskStoreFullError && e.limit === "maxBytesPerOwner") {
-        throw this.#errors.UnsupportedOperation(`This agent holds as much of this caller's tasks as it keeps (${e.maximum} bytes, maxBytesPerOwner); complete or cancel unfinished tasks first`, {
-          metadata: { maxBytesPerOwner: String(e.maximum) },
-        });
+        throw this.#errors.UnsupportedOperation(
+          `This agent holds as much of this caller's tasks as it keeps (${e.maximum} bytes, maxBytesPerOwner); complete or cancel unfinished tasks first`,
+          {
+            metadata: { maxBytesPerOwner: String(e.maximum) },
+          },
+        );
       }
       throw e;
     }
@@ -569,31 +739,48 @@ class TaskHandler<Principal> implements TaskServiceHandler<Principal, TaskRuntim
     const bytes = valueBytes(config);
     if (bytes <= this.#maxPushConfigBytes) return;
     const field = prefix === "" ? "url" : prefix;
-    throw this.#invalid(field, `the push notification config is ${bytes} bytes (as JSON), more than ${this.#maxPushConfigBytes} (maxPushConfigBytes)`, {
-      metadata: { limit: "maxPushConfigBytes", maximum: String(this.#maxPushConfigBytes) },
-    });
+    throw this.#invalid(
+      field,
+      `the push notification config is ${bytes} bytes (as JSON), more than ${this.#maxPushConfigBytes} (maxPushConfigBytes)`,
+      {
+        metadata: { limit: "maxPushConfigBytes", maximum: String(this.#maxPushConfigBytes) },
+      },
+    );
   }
 
-  async getTaskPushNotificationConfig(request: PushConfigRefShape, context: TaskCallContext<Principal>): Promise<PushConfigShape> {
+  async getTaskPushNotificationConfig(
+    request: PushConfigRefShape,
+    context: TaskCallContext<Principal>,
+  ): Promise<PushConfigShape> {
     this.#requirePush();
     const scope = this.#engine.scopeOf(context);
     await this.#engine.requireTask(scope, request.taskId);
     const config = await this.#store.getPushConfig(scope, request.taskId, request.id);
     // §3.1.8: a config that does not exist is TaskNotFoundError.
     if (config === undefined) {
-      throw this.#errors.TaskNotFound(`Push notification config ${request.id} of task ${request.taskId} not found`, { metadata: { taskId: request.taskId, configId: request.id } });
+      throw this.#errors.TaskNotFound(
+        `Push notification config ${request.id} of task ${request.taskId} not found`,
+        { metadata: { taskId: request.taskId, configId: request.id } },
+      );
     }
     return clone(this.#factory.schemas.TaskPushNotificationConfig, config);
   }
 
-  async listTaskPushNotificationConfigs(request: ListPushConfigsRequestShape, context: TaskCallContext<Principal>): Promise<ListPushConfigsResponseShape> {
+  async listTaskPushNotificationConfigs(
+    request: ListPushConfigsRequestShape,
+    context: TaskCallContext<Principal>,
+  ): Promise<ListPushConfigsResponseShape> {
     this.#requirePush();
-    if (!Number.isInteger(request.pageSize) || request.pageSize < 0) throw this.#invalid("pageSize", `pageSize must not be negative, got ${request.pageSize}`);
+    if (!Number.isInteger(request.pageSize) || request.pageSize < 0)
+      throw this.#invalid("pageSize", `pageSize must not be negative, got ${request.pageSize}`);
     const scope = this.#engine.scopeOf(context);
     await this.#engine.requireTask(scope, request.taskId);
     let page: PushConfigPage;
     try {
-      page = await this.#store.listPushConfigs(scope, request.taskId, { pageSize: request.pageSize, pageToken: request.pageToken });
+      page = await this.#store.listPushConfigs(scope, request.taskId, {
+        pageSize: request.pageSize,
+        pageToken: request.pageToken,
+      });
     } catch (e) {
       if (e instanceof InvalidPageTokenError) throw this.#invalid("pageToken", e.message);
       throw e;
@@ -607,9 +794,13 @@ class TaskHandler<Principal> implements TaskServiceHandler<Principal, TaskRuntim
 
   async getExtendedAgentCard(_request: object, context: TaskCallContext<Principal>) {
     // §3.3.4: not declared → UnsupportedOperationError; declared, not configured → ExtendedAgentCardNotConfiguredError.
-    if (this.#capabilities.extendedAgentCard !== true) throw this.#errors.UnsupportedOperation("This agent does not declare an extended agent card");
+    if (this.#capabilities.extendedAgentCard !== true)
+      throw this.#errors.UnsupportedOperation("This agent does not declare an extended agent card");
     const card = this.#card;
-    if (card === undefined) throw this.#errors.ExtendedAgentCardNotConfigured("This agent has no extended agent card configured");
+    if (card === undefined)
+      throw this.#errors.ExtendedAgentCardNotConfigured(
+        "This agent has no extended agent card configured",
+      );
     // §3.1.11/§13.3: the extended card is for authenticated clients only (the auth hook sets the principal).
     if (context.principal === undefined || context.principal === null) {
       throw this.#errors.Unauthenticated("The extended agent card requires authentication");
@@ -618,7 +809,10 @@ class TaskHandler<Principal> implements TaskServiceHandler<Principal, TaskRuntim
     return clone(this.#factory.schemas.AgentCard, value);
   }
 
-  async deleteTaskPushNotificationConfig(request: PushConfigRefShape, context: TaskCallContext<Principal>): Promise<Empty> {
+  async deleteTaskPushNotificationConfig(
+    request: PushConfigRefShape,
+    context: TaskCallContext<Principal>,
+  ): Promise<Empty> {
     this.#requirePush();
     const scope = this.#engine.scopeOf(context);
     await this.#engine.requireTask(scope, request.taskId);
@@ -637,7 +831,11 @@ function withEventId<E extends object>(event: E, taskId: string, seq: number | u
 }
 
 /** How many of `tasks`, from the first, fit `maxBytes` together (at least one). */
-function fittingCount(tasks: readonly TaskShape[], sizeOf: (task: TaskShape) => number, maxBytes: number): number {
+function fittingCount(
+  tasks: readonly TaskShape[],
+  sizeOf: (task: TaskShape) => number,
+  maxBytes: number,
+): number {
   let bytes = 0;
   for (let i = 0; i < tasks.length; i++) {
     bytes += sizeOf(tasks[i] as TaskShape);

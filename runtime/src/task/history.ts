@@ -18,7 +18,8 @@ export interface TaskView {
 /** The problem with a `historyLength` value, or undefined when it is acceptable (unset or ≥ 0). */
 export function historyLengthProblem(historyLength: number | undefined): string | undefined {
   if (historyLength === undefined) return undefined;
-  if (!Number.isInteger(historyLength) || historyLength < 0) return `historyLength must be zero or positive, got ${historyLength}`;
+  if (!Number.isInteger(historyLength) || historyLength < 0)
+    return `historyLength must be zero or positive, got ${historyLength}`;
   return undefined;
 }
 
@@ -26,7 +27,8 @@ export function historyLengthProblem(historyLength: number | undefined): string 
 export function applyView(task: TaskShape, view: TaskView): TaskShape {
   const { historyLength, includeArtifacts } = view;
   if (historyLength !== undefined && task.history.length > historyLength) {
-    task.history = historyLength === 0 ? [] : task.history.slice(task.history.length - historyLength);
+    task.history =
+      historyLength === 0 ? [] : task.history.slice(task.history.length - historyLength);
   }
   if (includeArtifacts === false) task.artifacts = [];
   return task;
@@ -35,5 +37,8 @@ export function applyView(task: TaskShape, view: TaskView): TaskShape {
 /** Whether {@link applyView} would change `task` (else a caller that only reads may have the task itself). */
 export function viewTrims(task: TaskShape, view: TaskView): boolean {
   const { historyLength, includeArtifacts } = view;
-  return (historyLength !== undefined && task.history.length > historyLength) || (includeArtifacts === false && task.artifacts.length > 0);
+  return (
+    (historyLength !== undefined && task.history.length > historyLength) ||
+    (includeArtifacts === false && task.artifacts.length > 0)
+  );
 }

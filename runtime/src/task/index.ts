@@ -79,9 +79,32 @@ export {
   type TaskRuntimeErrors,
   type TaskStoreLimit,
 } from "./errors.js";
-export type { PushConfigPage, PushConfigQuery, TaskPage, TaskPageBudget, TaskQuery, TaskScope, TaskStore } from "./store.js";
-export { artifactBytes, eventBytes, messageBytes, nonFinitePath, taskBytes, taskViewBytes, valueBytes } from "./size.js";
-export { A2A_TASK_STATE_NUMBERS, DEFAULT_MAX_BYTES_PER_OWNER, DEFAULT_MAX_STORE_BYTES, DEFAULT_MAX_TASKS, InMemoryTaskStore, type InMemoryTaskStoreOptions } from "./memory-store.js";
+export type {
+  PushConfigPage,
+  PushConfigQuery,
+  TaskPage,
+  TaskPageBudget,
+  TaskQuery,
+  TaskScope,
+  TaskStore,
+} from "./store.js";
+export {
+  artifactBytes,
+  eventBytes,
+  messageBytes,
+  nonFinitePath,
+  taskBytes,
+  taskViewBytes,
+  valueBytes,
+} from "./size.js";
+export {
+  A2A_TASK_STATE_NUMBERS,
+  DEFAULT_MAX_BYTES_PER_OWNER,
+  DEFAULT_MAX_STORE_BYTES,
+  DEFAULT_MAX_TASKS,
+  InMemoryTaskStore,
+  type InMemoryTaskStoreOptions,
+} from "./memory-store.js";
 export { decodePageToken, encodePageToken, queryFingerprint } from "./pagination.js";
 export { EventHub, Subscription, type QueueLimit } from "./event-hub.js";
 export type { RoleNumbers, TaskStateNumbers } from "./states.js";
@@ -104,6 +127,20 @@ export {
   type ResolvedAddress,
   type WebhookUrlPolicy,
 } from "./push/sender.js";
-export { clusterOf, TaskConflictError, type ClusteredTaskStore, type TaskCluster, type TaskEventRecord, type TurnTicket } from "./cluster.js";
-export { LAST_EVENT_ID_PARAMETER, eventIdOf, formatEventId, parseEventId, setEventId, type ParsedEventId } from "./event-ids.js";
+export {
+  clusterOf,
+  TaskConflictError,
+  type ClusteredTaskStore,
+  type TaskCluster,
+  type TaskEventRecord,
+  type TurnTicket,
+} from "./cluster.js";
+export {
+  LAST_EVENT_ID_PARAMETER,
+  eventIdOf,
+  formatEventId,
+  parseEventId,
+  setEventId,
+  type ParsedEventId,
+} from "./event-ids.js";
 export { markPushConfigVersion, pushConfigVersionOf } from "./push/config-version.js";

@@ -103,7 +103,14 @@ export class LiveTask {
   readonly #registry: LiveTasks;
 
   /** A slot of `registry` (in it when `registered`); its subscribers are bounded by `limit` (default: unbounded). */
-  constructor(key: string | undefined, scope: TaskScope, taskId: string, registry: LiveTasks, registered: boolean, limit?: FeedLimit) {
+  constructor(
+    key: string | undefined,
+    scope: TaskScope,
+    taskId: string,
+    registry: LiveTasks,
+    registered: boolean,
+    limit?: FeedLimit,
+  ) {
     this.#key = key;
     this.#registered = registered;
     this.scope = scope;
@@ -112,7 +119,12 @@ export class LiveTask {
     let queueLimit: QueueLimit<FeedItem> | undefined;
     if (limit !== undefined) {
       const { maxQueuedEvents, maxQueuedBytes, overflowError } = limit;
-      queueLimit = { maxQueued: maxQueuedEvents, maxQueuedBytes, weightOf: feedItemBytes, overflowError: () => overflowError(taskId) };
+      queueLimit = {
+        maxQueued: maxQueuedEvents,
+        maxQueuedBytes,
+        weightOf: feedItemBytes,
+        overflowError: () => overflowError(taskId),
+      };
     }
     this.#hub = new EventHub<FeedItem>(queueLimit);
   }

@@ -24,11 +24,24 @@
  * made after it. Each bound keeps a running total, so a save costs O(1) besides its evictions.
  */
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
-import { decodePageToken, encodePageToken, pushConfigCursor, pushConfigPageToken, queryFingerprint } from "./pagination.js";
+import {
+  decodePageToken,
+  encodePageToken,
+  pushConfigCursor,
+  pushConfigPageToken,
+  queryFingerprint,
+} from "./pagination.js";
 import { InvalidPageTokenError, TaskStoreFullError } from "./errors.js";
 import type { PushConfigShape, TaskShape } from "./shapes.js";
 import { TaskStates, type TaskStateNumbers } from "./states.js";
-import type { PushConfigPage, PushConfigQuery, TaskPage, TaskQuery, TaskScope, TaskStore } from "./store.js";
+import type {
+  PushConfigPage,
+  PushConfigQuery,
+  TaskPage,
+  TaskQuery,
+  TaskScope,
+  TaskStore,
+} from "./store.js";
 import { taskBytes, valueBytes } from "./size.js";
 
 /**
@@ -167,7 +180,8 @@ function weightOf(bytes: number): number {
 }
 
 function checkBytesBound(name: string, value: number): number {
-  if (value === Number.POSITIVE_INFINITY || (Number.isSafeInteger(value) && value >= 1)) return value;
+  if (value === Number.POSITIVE_INFINITY || (Number.isSafeInteger(value) && value >= 1))
+    return value;
   throw new RangeError(`${name} must be an integer >= 1 or Infinity, got ${value}`);
 }
 
@@ -222,12 +236,19 @@ export class InMemoryTaskStore implements TaskStore {
   /** A store bounded by `options` (see {@link InMemoryTaskStoreOptions} for the defaults). Throws RangeError for a bound that is not a number ≥ 1 (`maxTasks`) or ≥ 0 (`terminalTaskTtlMs`). */
   constructor(options: InMemoryTaskStoreOptions = {}) {
     const maxTasks = options.maxTasks ?? DEFAULT_MAX_TASKS;
-    if (!(maxTasks === Number.POSITIVE_INFINITY || (Number.isSafeInteger(maxTasks) && maxTasks >= 1))) throw new RangeError(`maxTasks must be an integer >= 1 or Infinity, got ${maxTasks}`);
+    if (
+      !(maxTasks === Number.POSITIVE_INFINITY || (Number.isSafeInteger(maxTasks) && maxTasks >= 1))
+    )
+      throw new RangeError(`maxTasks must be an integer >= 1 or Infinity, got ${maxTasks}`);
     const ttl = options.terminalTaskTtlMs;
-    if (ttl !== undefined && !(ttl >= 0 && ttl <= Number.MAX_SAFE_INTEGER)) throw new RangeError(`terminalTaskTtlMs must be a number of ms >= 0, got ${ttl}`);
+    if (ttl !== undefined && !(ttl >= 0 && ttl <= Number.MAX_SAFE_INTEGER))
+      throw new RangeError(`terminalTaskTtlMs must be a number of ms >= 0, got ${ttl}`);
     this.#maxTasks = maxTasks;
     this.#maxBytes = checkBytesBound("maxBytes", options.maxBytes ?? DEFAULT_MAX_STORE_BYTES);
-    this.#maxBytesPerOwner = checkBytesBound("maxBytesPerOwner", options.maxBytesPerOwner ?? DEFAULT_MAX_BYTES_PER_OWNER);
+    this.#maxBytesPerOwner = checkBytesBound(
+      "maxBytesPerOwner",
+      options.maxBytesPerOwner ?? DEFAULT_MAX_BYTES_PER_OWNER,
+    );
     this.#ttlMs = ttl;
     this.#states = new TaskStates(options.states ?? A2A_TASK_STATE_NUMBERS);
     this.#now = options.now ?? Date.now;
@@ -262,7 +283,17 @@ export class InMemoryTaskStore implements TaskStore {
     if (owners === undefined) this.#scopes.set(scope.tenant, (owners = new Map()));
     let state = owners.get(scope.owner);
     if (state === undefined) {
-      state = { tenant: scope.tenant, owner: scope.owner, tasks: new Map(), contexts: new Map(), configs: new Map(), bytes: 0, terminalBytes: 0, head: undefined, tail: undefined };
+      state = {
+        tenant: scope.tenant,
+        owner: scope.owner,
+        tasks: new Map(),
+        contexts: new Map(),
+        configs: new Map(),
+        bytes: 0,
+        terminalBytes: 0,
+        head: undefined,
+        tail: undefined,
+      };
       owners.set(scope.owner, state);
     }
     return state;
@@ -270,7 +301,13 @@ export class InMemoryTaskStore implements TaskStore {
 
   /** Removes a scope that holds nothing any more. */
   #release(state: ScopeState): void {
-    if (state.tasks.size !== 0 || state.configs.size !== 0 || state.bytes !== 0 || state.head !== undefined) return;
+    if (
+      state.tasks.size !== 0 ||
+      state.configs.size !== 0 ||
+      state.bytes !== 0 ||
+      state.head !== undefined
+    )
+      return;
     const owners = this.#scopes.get(state.tenant);
     if (owners?.get(state.owner) !== state) return;
     owners.delete(state.owner);
@@ -304,7 +341,11 @@ export class InMemoryTaskStore implements TaskStore {
     if (existing === undefined && this.#size >= this.#maxTasks) {
       const oldest = this.#head;
       if (oldest === undefined) {
-        throw new TaskStoreFullError(`the task store is full: ${this.#size} tasks, none of them in a terminal state (maxTasks ${this.#maxTasks})`, "maxTasks", this.#maxTasks);
+        throw new TaskStoreFullError(
+          `the task store is full: ${this.#size} tasks, none of them in a terminal state (maxTasks ${this.#maxTasks})`,
+          "maxTasks",
+          this.#maxTasks,
+        );
       }
       this.#evict(oldest);
     }
@@ -318,7 +359,13 @@ export class InMemoryTaskStore implements TaskStore {
     }
     if (existing === undefined) this.#size++;
     else if (existing.terminal !== undefined) this.#dequeue(existing.terminal);
-    const record: TaskRecord = { task, bytes, time: timeOf(task.status?.timestamp), seq: ++this.#seq, terminal: undefined };
+    const record: TaskRecord = {
+      task,
+      bytes,
+      time: timeOf(task.status?.timestamp),
+      seq: ++this.#seq,
+      terminal: undefined,
+    };
     state.tasks.set(taskId, record);
     this.#count(state, growth);
     if (terminal) {
@@ -358,15 +405,25 @@ export class InMemoryTaskStore implements TaskStore {
   #checkRoom(state: ScopeState | undefined, growth: number, own: number, creating: boolean): void {
     if (growth <= 0) return;
     const ownerBytes = state?.bytes ?? 0;
-    if (ownerBytes + growth > this.#maxBytesPerOwner && ownerBytes - ((state?.terminalBytes ?? 0) - own) + growth > this.#maxBytesPerOwner) {
+    if (
+      ownerBytes + growth > this.#maxBytesPerOwner &&
+      ownerBytes - ((state?.terminalBytes ?? 0) - own) + growth > this.#maxBytesPerOwner
+    ) {
       throw new TaskStoreFullError(
         `${creating ? "a new task" : "this change"} needs ${growth} bytes; this owner holds ${ownerBytes} of ${this.#maxBytesPerOwner} (maxBytesPerOwner), in tasks that are not terminal`,
         "maxBytesPerOwner",
         this.#maxBytesPerOwner,
       );
     }
-    if (this.#bytes + growth > this.#maxBytes && this.#bytes - (this.#terminalBytes - own) + growth > this.#maxBytes) {
-      throw new TaskStoreFullError(`the task store is full: ${this.#bytes} of ${this.#maxBytes} bytes (maxBytes), in tasks that are not terminal`, "maxBytes", this.#maxBytes);
+    if (
+      this.#bytes + growth > this.#maxBytes &&
+      this.#bytes - (this.#terminalBytes - own) + growth > this.#maxBytes
+    ) {
+      throw new TaskStoreFullError(
+        `the task store is full: ${this.#bytes} of ${this.#maxBytes} bytes (maxBytes), in tasks that are not terminal`,
+        "maxBytes",
+        this.#maxBytes,
+      );
     }
   }
 
@@ -375,8 +432,10 @@ export class InMemoryTaskStore implements TaskStore {
    * scope and the store are within their byte bounds, or only `keep` (the task just saved, the newest) is left to drop.
    */
   #makeRoom(state: ScopeState, keep: TerminalEntry | undefined): void {
-    while (state.bytes > this.#maxBytesPerOwner && state.head !== undefined && state.head !== keep) this.#evict(state.head);
-    while (this.#bytes > this.#maxBytes && this.#head !== undefined && this.#head !== keep) this.#evict(this.#head);
+    while (state.bytes > this.#maxBytesPerOwner && state.head !== undefined && state.head !== keep)
+      this.#evict(state.head);
+    while (this.#bytes > this.#maxBytes && this.#head !== undefined && this.#head !== keep)
+      this.#evict(this.#head);
     this.#release(state);
   }
 
@@ -384,7 +443,8 @@ export class InMemoryTaskStore implements TaskStore {
   #expire(): number | undefined {
     if (this.#ttlMs === undefined) return undefined;
     const now = this.#now();
-    while (this.#head !== undefined && now - this.#head.savedAt >= this.#ttlMs) this.#evict(this.#head);
+    while (this.#head !== undefined && now - this.#head.savedAt >= this.#ttlMs)
+      this.#evict(this.#head);
     return now;
   }
 
@@ -450,10 +510,18 @@ export class InMemoryTaskStore implements TaskStore {
   /** {@inheritDoc TaskStore.listTasks} */
   async listTasks(scope: TaskScope, query: TaskQuery): Promise<TaskPage> {
     this.#expire();
-    const fingerprint = queryFingerprint([query.contextId, query.state ?? null, query.statusTimestampAfter === undefined ? null : timeOf(query.statusTimestampAfter).toString()]);
+    const fingerprint = queryFingerprint([
+      query.contextId,
+      query.state ?? null,
+      query.statusTimestampAfter === undefined
+        ? null
+        : timeOf(query.statusTimestampAfter).toString(),
+    ]);
     let after: TaskPosition | undefined;
-    if (query.pageToken !== "") after = parseTaskPosition(decodePageToken(query.pageToken, fingerprint));
-    const since = query.statusTimestampAfter === undefined ? undefined : timeOf(query.statusTimestampAfter);
+    if (query.pageToken !== "")
+      after = parseTaskPosition(decodePageToken(query.pageToken, fingerprint));
+    const since =
+      query.statusTimestampAfter === undefined ? undefined : timeOf(query.statusTimestampAfter);
     // One pass, no sort of every match: the page is the first `pageSize` matches after the cursor,
     // kept in order as they are found (a scope may hold thousands of tasks; a page holds at most 100).
     const page: TaskRecord[] = [];
@@ -467,7 +535,8 @@ export class InMemoryTaskStore implements TaskStore {
       totalSize++;
       if (after !== undefined && !before(after, record)) continue;
       afterCursor++;
-      if (page.length === query.pageSize && !before(record, page[page.length - 1] as TaskRecord)) continue;
+      if (page.length === query.pageSize && !before(record, page[page.length - 1] as TaskRecord))
+        continue;
       page.splice(insertionPoint(page, record), 0, record);
       if (page.length > query.pageSize) page.pop();
     }
@@ -487,13 +556,20 @@ export class InMemoryTaskStore implements TaskStore {
     const more = afterCursor > page.length;
     return {
       tasks: page.map((r) => r.task),
-      nextPageToken: more && last !== undefined ? encodePageToken(fingerprint, { t: last.time.toString(), s: last.seq }) : "",
+      nextPageToken:
+        more && last !== undefined
+          ? encodePageToken(fingerprint, { t: last.time.toString(), s: last.seq })
+          : "",
       totalSize,
     };
   }
 
   /** {@inheritDoc TaskStore.getPushConfig} */
-  async getPushConfig(scope: TaskScope, taskId: string, configId: string): Promise<PushConfigShape | undefined> {
+  async getPushConfig(
+    scope: TaskScope,
+    taskId: string,
+    configId: string,
+  ): Promise<PushConfigShape | undefined> {
     this.#expire();
     return this.#scope(scope)?.configs.get(taskId)?.get(configId)?.config;
   }
@@ -526,15 +602,22 @@ export class InMemoryTaskStore implements TaskStore {
   }
 
   /** {@inheritDoc TaskStore.listPushConfigs} */
-  async listPushConfigs(scope: TaskScope, taskId: string, query: PushConfigQuery): Promise<PushConfigPage> {
+  async listPushConfigs(
+    scope: TaskScope,
+    taskId: string,
+    query: PushConfigQuery,
+  ): Promise<PushConfigPage> {
     this.#expire();
     const afterSeq = pushConfigCursor(taskId, query.pageToken);
-    const all = [...(this.#scope(scope)?.configs.get(taskId)?.values() ?? [])].filter((r) => r.seq > afterSeq).sort((a, b) => a.seq - b.seq);
+    const all = [...(this.#scope(scope)?.configs.get(taskId)?.values() ?? [])]
+      .filter((r) => r.seq > afterSeq)
+      .sort((a, b) => a.seq - b.seq);
     const page = query.pageSize > 0 ? all.slice(0, query.pageSize) : all;
     const last = page.at(-1);
     return {
       configs: page.map((r) => r.config),
-      nextPageToken: page.length < all.length && last !== undefined ? pushConfigPageToken(taskId, last.seq) : "",
+      nextPageToken:
+        page.length < all.length && last !== undefined ? pushConfigPageToken(taskId, last.seq) : "",
     };
   }
 
@@ -564,7 +647,13 @@ function unindex(state: ScopeState, contextId: string, taskId: string): void {
 function parseTaskPosition(position: unknown): TaskPosition {
   if (typeof position === "object" && position !== null && !Array.isArray(position)) {
     const { t, s } = position as Record<string, unknown>;
-    if (typeof t === "string" && /^-?\d{1,30}$/.test(t) && typeof s === "number" && Number.isSafeInteger(s)) return { time: BigInt(t), seq: s };
+    if (
+      typeof t === "string" &&
+      /^-?\d{1,30}$/.test(t) &&
+      typeof s === "number" &&
+      Number.isSafeInteger(s)
+    )
+      return { time: BigInt(t), seq: s };
   }
   throw new InvalidPageTokenError("pageToken is malformed");
 }

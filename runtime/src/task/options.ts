@@ -85,7 +85,9 @@ export interface ExtraOperation {
  * read the caller's tasks with its `getTask`, …). The generated options type narrows this to the
  * service's RPCs ({@link ExtraOperationImplementationsOf}).
  */
-export type ExtraOperationImplementations = { readonly [localName: string]: ((...args: never[]) => unknown) | undefined };
+export type ExtraOperationImplementations = {
+  readonly [localName: string]: ((...args: never[]) => unknown) | undefined;
+};
 
 /**
  * The `operations` option for the extra operations `X` (a `Pick` of the generated handler
@@ -93,7 +95,9 @@ export type ExtraOperationImplementations = { readonly [localName: string]: ((..
  * result of `X`'s method, and the complete handler `H` as the third argument.
  */
 export type ExtraOperationImplementationsOf<X, H> = {
-  readonly [K in keyof X]?: X[K] extends (request: infer Q, context: infer C) => infer R ? (request: Q, context: C, handler: H) => R : never;
+  readonly [K in keyof X]?: X[K] extends (request: infer Q, context: infer C) => infer R
+    ? (request: Q, context: C, handler: H) => R
+    : never;
 };
 
 /** The capabilities the Agent Card declares (`AgentCapabilities` fits); absent means false (§3.3.4). */
@@ -140,12 +144,19 @@ export interface TaskHandlerOptions<Principal, S extends TaskRuntimeSchemas> {
   /** The Agent Card's `capabilities`. Default: none (streaming, push and the extended card are refused). */
   readonly capabilities?: TaskCapabilities | undefined;
   /** The extended Agent Card, or a function of the (authenticated) call that returns it. */
-  readonly extendedAgentCard?: (Of<S, "AgentCard"> | ((call: TaskCallContext<Principal>) => Of<S, "AgentCard"> | Promise<Of<S, "AgentCard">>)) | undefined;
+  readonly extendedAgentCard?:
+    | (
+        | Of<S, "AgentCard">
+        | ((call: TaskCallContext<Principal>) => Of<S, "AgentCard"> | Promise<Of<S, "AgentCard">>)
+      )
+    | undefined;
   /**
    * The owner key of a call's tasks, from its principal. Default: `""` without a principal,
    * else `JSON.stringify(principal)`. Calls with different keys never see each other's tasks.
    */
-  readonly ownerOf?: ((principal: Principal | undefined, call: TaskCallContext<Principal>) => string) | undefined;
+  readonly ownerOf?:
+    | ((principal: Principal | undefined, call: TaskCallContext<Principal>) => string)
+    | undefined;
   /**
    * Called, in order per task, after each event is stored and streamed. Not awaited:
    * a slow hook delays nothing; its errors go to `onError`. The place a push sender plugs in.
@@ -318,27 +329,60 @@ export const DEFAULT_MAX_PUSH_CONFIG_BYTES = 64 * 1024;
  */
 export interface TaskServiceHandler<Principal, S extends TaskRuntimeSchemas> {
   /** SendMessage (§3.1.1). */
-  sendMessage(request: SendMessageRequestShape, context: TaskCallContext<Principal>): Promise<Of<S, "SendMessageResponse">>;
+  sendMessage(
+    request: SendMessageRequestShape,
+    context: TaskCallContext<Principal>,
+  ): Promise<Of<S, "SendMessageResponse">>;
   /** SendStreamingMessage (§3.1.2). */
-  sendStreamingMessage(request: SendMessageRequestShape, context: TaskCallContext<Principal>): AsyncIterable<Of<S, "StreamResponse">>;
+  sendStreamingMessage(
+    request: SendMessageRequestShape,
+    context: TaskCallContext<Principal>,
+  ): AsyncIterable<Of<S, "StreamResponse">>;
   /** GetTask (§3.1.3). */
-  getTask(request: GetTaskRequestShape, context: TaskCallContext<Principal>): Promise<Of<S, "Task">>;
+  getTask(
+    request: GetTaskRequestShape,
+    context: TaskCallContext<Principal>,
+  ): Promise<Of<S, "Task">>;
   /** ListTasks (§3.1.4). */
-  listTasks(request: ListTasksRequestShape, context: TaskCallContext<Principal>): Promise<Of<S, "ListTasksResponse">>;
+  listTasks(
+    request: ListTasksRequestShape,
+    context: TaskCallContext<Principal>,
+  ): Promise<Of<S, "ListTasksResponse">>;
   /** CancelTask (§3.1.5). */
-  cancelTask(request: CancelTaskRequestShape, context: TaskCallContext<Principal>): Promise<Of<S, "Task">>;
+  cancelTask(
+    request: CancelTaskRequestShape,
+    context: TaskCallContext<Principal>,
+  ): Promise<Of<S, "Task">>;
   /** SubscribeToTask (§3.1.6). */
-  subscribeToTask(request: SubscribeToTaskRequestShape, context: TaskCallContext<Principal>): AsyncIterable<Of<S, "StreamResponse">>;
+  subscribeToTask(
+    request: SubscribeToTaskRequestShape,
+    context: TaskCallContext<Principal>,
+  ): AsyncIterable<Of<S, "StreamResponse">>;
   /** CreateTaskPushNotificationConfig (§3.1.7). */
-  createTaskPushNotificationConfig(request: PushConfigShape, context: TaskCallContext<Principal>): Promise<Of<S, "TaskPushNotificationConfig">>;
+  createTaskPushNotificationConfig(
+    request: PushConfigShape,
+    context: TaskCallContext<Principal>,
+  ): Promise<Of<S, "TaskPushNotificationConfig">>;
   /** GetTaskPushNotificationConfig (§3.1.8). */
-  getTaskPushNotificationConfig(request: PushConfigRefShape, context: TaskCallContext<Principal>): Promise<Of<S, "TaskPushNotificationConfig">>;
+  getTaskPushNotificationConfig(
+    request: PushConfigRefShape,
+    context: TaskCallContext<Principal>,
+  ): Promise<Of<S, "TaskPushNotificationConfig">>;
   /** ListTaskPushNotificationConfigs (§3.1.9). */
-  listTaskPushNotificationConfigs(request: ListPushConfigsRequestShape, context: TaskCallContext<Principal>): Promise<Of<S, "ListTaskPushNotificationConfigsResponse">>;
+  listTaskPushNotificationConfigs(
+    request: ListPushConfigsRequestShape,
+    context: TaskCallContext<Principal>,
+  ): Promise<Of<S, "ListTaskPushNotificationConfigsResponse">>;
   /** GetExtendedAgentCard (§3.1.11). */
-  getExtendedAgentCard(request: object, context: TaskCallContext<Principal>): Promise<Of<S, "AgentCard">>;
+  getExtendedAgentCard(
+    request: object,
+    context: TaskCallContext<Principal>,
+  ): Promise<Of<S, "AgentCard">>;
   /** DeleteTaskPushNotificationConfig (§3.1.10). */
-  deleteTaskPushNotificationConfig(request: PushConfigRefShape, context: TaskCallContext<Principal>): Promise<Empty>;
+  deleteTaskPushNotificationConfig(
+    request: PushConfigRefShape,
+    context: TaskCallContext<Principal>,
+  ): Promise<Empty>;
 }
 
 /** The default owner key: "" without a principal, else its JSON. */

@@ -26,7 +26,9 @@ export function queryFingerprint(query: JsonValue): string {
 
 /** Encodes the position after which the next page starts, bound to the query's fingerprint. */
 export function encodePageToken(fingerprint: string, position: JsonValue): string {
-  const bytes = new TextEncoder().encode(JSON.stringify({ v: VERSION, q: fingerprint, p: position }));
+  const bytes = new TextEncoder().encode(
+    JSON.stringify({ v: VERSION, q: fingerprint, p: position }),
+  );
   let binary = "";
   for (const b of bytes) binary += String.fromCharCode(b);
   return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
@@ -34,7 +36,8 @@ export function encodePageToken(fingerprint: string, position: JsonValue): strin
 
 /** Decodes a token issued by {@link encodePageToken} for the same fingerprint; throws InvalidPageTokenError otherwise. */
 export function decodePageToken(token: string, fingerprint: string): JsonValue {
-  const invalid = (): InvalidPageTokenError => new InvalidPageTokenError("pageToken is not a token this server issued for this query");
+  const invalid = (): InvalidPageTokenError =>
+    new InvalidPageTokenError("pageToken is not a token this server issued for this query");
   if (!/^[A-Za-z0-9_-]+$/.test(token)) throw invalid();
   let parsed: unknown;
   try {
@@ -57,7 +60,8 @@ export function decodePageToken(token: string, fingerprint: string): JsonValue {
 export function pushConfigCursor(taskId: string, pageToken: string): number {
   if (pageToken === "") return 0;
   const position = decodePageToken(pageToken, pushConfigFingerprint(taskId));
-  if (typeof position !== "number" || !Number.isSafeInteger(position)) throw new InvalidPageTokenError("pageToken is malformed");
+  if (typeof position !== "number" || !Number.isSafeInteger(position))
+    throw new InvalidPageTokenError("pageToken is malformed");
   return position;
 }
 

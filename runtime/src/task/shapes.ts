@@ -10,7 +10,12 @@
  * them, and the schemas handed to the runtime are checked against them at compile time
  * through {@link TaskRuntimeSchemas}.
  */
-import type { DescMessage, JsonObject, Message as ProtoMessage, MessageShape as ProtoMessageShape } from "@bufbuild/protobuf";
+import type {
+  DescMessage,
+  JsonObject,
+  Message as ProtoMessage,
+  MessageShape as ProtoMessageShape,
+} from "@bufbuild/protobuf";
 import type { GenMessage } from "@bufbuild/protobuf/codegenv2";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
 
@@ -120,7 +125,10 @@ export interface StreamResponseShape extends ProtoMessage {
 /** `lf.a2a.v1.SendMessageResponse`. */
 export interface SendMessageResponseShape extends ProtoMessage {
   /** A task, or a stateless message. */
-  payload: { case: "task"; value: TaskShape } | { case: "message"; value: MessageShape } | { case: undefined; value?: undefined };
+  payload:
+    | { case: "task"; value: TaskShape }
+    | { case: "message"; value: MessageShape }
+    | { case: undefined; value?: undefined };
 }
 
 /** `lf.a2a.v1.ListTasksResponse`. */
@@ -270,4 +278,7 @@ export interface TaskRuntimeSchemas {
 }
 
 /** The generated message type a schema of {@link TaskRuntimeSchemas} describes, e.g. `Of<S, "Task">` = `Task`. */
-export type Of<S extends TaskRuntimeSchemas, K extends keyof TaskRuntimeSchemas> = ProtoMessageShape<S[K]>;
+export type Of<
+  S extends TaskRuntimeSchemas,
+  K extends keyof TaskRuntimeSchemas,
+> = ProtoMessageShape<S[K]>;

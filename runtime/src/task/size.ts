@@ -43,7 +43,12 @@ function remember(value: object, weight: number): number {
 export function taskBytes(task: TaskShape): number {
   const known = cached(task);
   if (known !== undefined) return known;
-  let w = 2 + fieldBytes("id", task.id) + fieldBytes("contextId", task.contextId) + statusBytes(task) + metadataBytes(task.metadata);
+  let w =
+    2 +
+    fieldBytes("id", task.id) +
+    fieldBytes("contextId", task.contextId) +
+    statusBytes(task) +
+    metadataBytes(task.metadata);
   if (task.history.length > 0) w += 11 + listBytes(task.history);
   if (task.artifacts.length > 0) w += 13 + listBytes(task.artifacts);
   return remember(task, w);
@@ -54,13 +59,27 @@ export function taskBytes(task: TaskShape): number {
  * `includeArtifacts` false: no artifacts), without making the trimmed copy: what {@link taskBytes}
  * of `applyView(copy, view)` would answer.
  */
-export function taskViewBytes(task: TaskShape, historyLength: number | undefined, includeArtifacts: boolean): number {
-  const keep = historyLength === undefined ? task.history.length : Math.min(historyLength, task.history.length);
-  if (keep === task.history.length && (includeArtifacts || task.artifacts.length === 0)) return taskBytes(task);
-  let w = 2 + fieldBytes("id", task.id) + fieldBytes("contextId", task.contextId) + statusBytes(task) + metadataBytes(task.metadata);
+export function taskViewBytes(
+  task: TaskShape,
+  historyLength: number | undefined,
+  includeArtifacts: boolean,
+): number {
+  const keep =
+    historyLength === undefined
+      ? task.history.length
+      : Math.min(historyLength, task.history.length);
+  if (keep === task.history.length && (includeArtifacts || task.artifacts.length === 0))
+    return taskBytes(task);
+  let w =
+    2 +
+    fieldBytes("id", task.id) +
+    fieldBytes("contextId", task.contextId) +
+    statusBytes(task) +
+    metadataBytes(task.metadata);
   if (keep > 0) {
     w += 11;
-    for (let i = task.history.length - keep; i < task.history.length; i++) w += cachedBytes(task.history[i] as object) + 1;
+    for (let i = task.history.length - keep; i < task.history.length; i++)
+      w += cachedBytes(task.history[i] as object) + 1;
   }
   if (includeArtifacts && task.artifacts.length > 0) w += 13 + listBytes(task.artifacts);
   return w;
@@ -90,7 +109,11 @@ export function eventBytes(event: StreamResponseShape): number {
       return messageEventBytes(messageBytes(payload.value));
     case "statusUpdate": {
       const { status, metadata } = payload.value;
-      return 120 + (status?.message === undefined ? 0 : messageBytes(status.message)) + metadataBytes(metadata);
+      return (
+        120 +
+        (status?.message === undefined ? 0 : messageBytes(status.message)) +
+        metadataBytes(metadata)
+      );
     }
     case "artifactUpdate": {
       const { artifact, metadata } = payload.value;
@@ -125,7 +148,11 @@ function listBytes(items: readonly object[]): number {
 function statusBytes(task: TaskShape): number {
   const status = task.status;
   if (status === undefined) return 0;
-  return 60 + (status.message === undefined ? 0 : 10 + cachedBytes(status.message)) + (status.timestamp === undefined ? 0 : 36);
+  return (
+    60 +
+    (status.message === undefined ? 0 : 10 + cachedBytes(status.message)) +
+    (status.timestamp === undefined ? 0 : 36)
+  );
 }
 
 function fieldBytes(name: string, value: string): number {
@@ -184,7 +211,13 @@ function bytesOf(value: unknown, json: boolean): number {
 /** A message field at its zero value, which ProtoJSON omits. */
 function isZero(value: unknown): boolean {
   return (
-    value === undefined || value === "" || value === 0 || value === false || value === 0n || (Array.isArray(value) && value.length === 0) || (value instanceof Uint8Array && value.byteLength === 0)
+    value === undefined ||
+    value === "" ||
+    value === 0 ||
+    value === false ||
+    value === 0n ||
+    (Array.isArray(value) && value.length === 0) ||
+    (value instanceof Uint8Array && value.byteLength === 0)
   );
 }
 
@@ -217,7 +250,12 @@ export function nonFinitePath(value: unknown, path = ""): string | undefined {
     let item = record[key];
     let name = key;
     const oneof = item as { case?: unknown; value?: unknown } | undefined;
-    if (typeof record["$typeName"] === "string" && typeof oneof === "object" && oneof !== null && typeof oneof.case === "string") {
+    if (
+      typeof record["$typeName"] === "string" &&
+      typeof oneof === "object" &&
+      oneof !== null &&
+      typeof oneof.case === "string"
+    ) {
       // A oneof: its member is a field of this message in JSON.
       name = oneof.case;
       item = oneof.value;

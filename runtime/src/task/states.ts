@@ -45,9 +45,19 @@ export class TaskStates {
   /** Builds the predicates for the given enum numbers. */
   constructor(numbers: TaskStateNumbers) {
     this.numbers = numbers;
-    this.#terminal = new Set([numbers.COMPLETED, numbers.FAILED, numbers.CANCELED, numbers.REJECTED]);
+    this.#terminal = new Set([
+      numbers.COMPLETED,
+      numbers.FAILED,
+      numbers.CANCELED,
+      numbers.REJECTED,
+    ]);
     this.#interrupted = new Set([numbers.INPUT_REQUIRED, numbers.AUTH_REQUIRED]);
-    this.#known = new Set([numbers.SUBMITTED, numbers.WORKING, ...this.#terminal, ...this.#interrupted]);
+    this.#known = new Set([
+      numbers.SUBMITTED,
+      numbers.WORKING,
+      ...this.#terminal,
+      ...this.#interrupted,
+    ]);
   }
 
   /** COMPLETED, FAILED, CANCELED or REJECTED: the task accepts no more messages or updates. */

@@ -104,11 +104,19 @@ export interface TaskStore {
   /** One page of the scope's tasks matching the query. */
   listTasks(scope: TaskScope, query: TaskQuery): Promise<TaskPage>;
   /** The config, or undefined when the task or the config does not exist in this scope. */
-  getPushConfig(scope: TaskScope, taskId: string, configId: string): Promise<PushConfigShape | undefined>;
+  getPushConfig(
+    scope: TaskScope,
+    taskId: string,
+    configId: string,
+  ): Promise<PushConfigShape | undefined>;
   /** Creates or replaces the config `(config.taskId, config.id)` in this scope. */
   savePushConfig(scope: TaskScope, config: PushConfigShape): Promise<void>;
   /** One page of the task's configs, oldest first. */
-  listPushConfigs(scope: TaskScope, taskId: string, query: PushConfigQuery): Promise<PushConfigPage>;
+  listPushConfigs(
+    scope: TaskScope,
+    taskId: string,
+    query: PushConfigQuery,
+  ): Promise<PushConfigPage>;
   /** Deletes the config; does nothing when it does not exist. */
   deletePushConfig(scope: TaskScope, taskId: string, configId: string): Promise<void>;
 }

@@ -42,7 +42,12 @@ export function splitNanos(total: bigint): StatusTime {
 export function parseTaskPosition(position: unknown): { time: bigint; seq: number } {
   if (typeof position === "object" && position !== null && !Array.isArray(position)) {
     const { t, s } = position as Record<string, unknown>;
-    if (typeof t === "string" && /^-?\d{1,30}$/.test(t) && typeof s === "number" && Number.isSafeInteger(s)) {
+    if (
+      typeof t === "string" &&
+      /^-?\d{1,30}$/.test(t) &&
+      typeof s === "number" &&
+      Number.isSafeInteger(s)
+    ) {
       const time = BigInt(t);
       const { seconds } = splitNanos(time);
       if (seconds >= -(2n ** 63n) && seconds < 2n ** 63n) return { time, seq: s };
@@ -55,13 +60,28 @@ export function parseTaskPosition(position: unknown): { time: bigint; seq: numbe
  * A FAILED TaskStatus of `task`, now, with an agent message `text` (built from the Task schema: a
  * store knows no factory). `who` names the caller in the error for a schema that is not a2a.proto's.
  */
-export function failedStatus(taskSchema: DescMessage, failed: number, task: TaskShape, text: string, who: string): TaskStatusShape {
+export function failedStatus(
+  taskSchema: DescMessage,
+  failed: number,
+  task: TaskShape,
+  text: string,
+  who: string,
+): TaskStatusShape {
   const statusSchema = taskSchema.fields.find((f) => f.name === "status")?.message;
   const messageSchema = statusSchema?.fields.find((f) => f.name === "message")?.message;
   const partSchema = messageSchema?.fields.find((f) => f.name === "parts")?.message;
-  const role = messageSchema?.fields.find((f) => f.name === "role")?.enum?.values.find((v) => v.name === "ROLE_AGENT")?.number;
-  if (statusSchema === undefined || messageSchema === undefined || partSchema === undefined || role === undefined) {
-    throw new TypeError(`${who}: the Task schema has no status.message with parts and ROLE_AGENT (not a2a.proto's Task)`);
+  const role = messageSchema?.fields
+    .find((f) => f.name === "role")
+    ?.enum?.values.find((v) => v.name === "ROLE_AGENT")?.number;
+  if (
+    statusSchema === undefined ||
+    messageSchema === undefined ||
+    partSchema === undefined ||
+    role === undefined
+  ) {
+    throw new TypeError(
+      `${who}: the Task schema has no status.message with parts and ROLE_AGENT (not a2a.proto's Task)`,
+    );
   }
   const message = create(messageSchema, {
     messageId: crypto.randomUUID(),
@@ -70,5 +90,9 @@ export function failedStatus(taskSchema: DescMessage, failed: number, task: Task
     role,
     parts: [create(partSchema, { content: { case: "text", value: text } })],
   } as never);
-  return create(statusSchema, { state: failed, timestamp: timestampNow(), message } as never) as unknown as TaskStatusShape;
+  return create(statusSchema, {
+    state: failed,
+    timestamp: timestampNow(),
+    message,
+  } as never) as unknown as TaskStatusShape;
 }

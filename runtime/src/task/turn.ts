@@ -24,7 +24,9 @@ export interface TurnInit {
   /** The user message as stored. */
   readonly userMessage: MessageShape;
   /** The task this turn continues, if any: its state and artifact ids. */
-  readonly existing: { readonly state: number | undefined; readonly artifactIds: readonly string[] } | undefined;
+  readonly existing:
+    | { readonly state: number | undefined; readonly artifactIds: readonly string[] }
+    | undefined;
   /** Push config to register when the new task is created. */
   readonly pushConfig: PushConfigShape | undefined;
   /** The controller of a signal the executor read before the turn was built (see fresh-turn.ts). */

@@ -24,7 +24,12 @@ export function appendHistory(task: TaskShape, message: MessageShape): void {
  * (`copy`, a deep copy) whose parts get the chunk's parts, non-empty name/description and metadata keys of the chunk win,
  * extensions are merged. Returns false when `append` names an artifact the task lacks.
  */
-export function applyArtifact(task: TaskShape, artifact: ArtifactShape, append: boolean, copy: (artifact: ArtifactShape) => ArtifactShape): boolean {
+export function applyArtifact(
+  task: TaskShape,
+  artifact: ArtifactShape,
+  append: boolean,
+  copy: (artifact: ArtifactShape) => ArtifactShape,
+): boolean {
   const index = task.artifacts.findIndex((a) => a.artifactId === artifact.artifactId);
   if (!append) {
     if (index >= 0) task.artifacts[index] = artifact;
@@ -38,7 +43,9 @@ export function applyArtifact(task: TaskShape, artifact: ArtifactShape, append: 
   existing.parts.push(...artifact.parts);
   if (artifact.name !== "") existing.name = artifact.name;
   if (artifact.description !== "") existing.description = artifact.description;
-  if (artifact.metadata !== undefined) existing.metadata = { ...existing.metadata, ...artifact.metadata };
-  for (const uri of artifact.extensions) if (!existing.extensions.includes(uri)) existing.extensions.push(uri);
+  if (artifact.metadata !== undefined)
+    existing.metadata = { ...existing.metadata, ...artifact.metadata };
+  for (const uri of artifact.extensions)
+    if (!existing.extensions.includes(uri)) existing.extensions.push(uri);
   return true;
 }

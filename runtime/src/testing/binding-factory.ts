@@ -30,4 +30,7 @@ export interface BindingUnderTest<Client> {
  * authentication, logger: pass them to the binding's server as they are) and returns its client.
  * Called several times per run, once per server profile; each call must start a new server.
  */
-export type BindingFactory<Handler, Client> = (handler: Handler, serverOptions: ServerOptions<unknown>) => Promise<BindingUnderTest<Client>>;
+export type BindingFactory<Handler, Client> = (
+  handler: Handler,
+  serverOptions: ServerOptions<unknown>,
+) => Promise<BindingUnderTest<Client>>;

@@ -17,9 +17,12 @@ export function describeDifference(expected: Outcome, got: Outcome): string | un
   for (let i = 0; i < Math.max(expected.length, got.length); i++) {
     const e = expected[i];
     const g = got[i];
-    if (e === undefined) return `unexpected extra step ${g?.label}: ${g === undefined ? "" : renderObserved(g.observed)}`;
-    if (g === undefined) return `${e.label}: expected ${renderObserved(e.observed)}, got nothing (the scenario stopped before this step)`;
-    if (e.label !== g.label) return `expected step ${e.label} (${renderObserved(e.observed)}), got step ${g.label} (${renderObserved(g.observed)})`;
+    if (e === undefined)
+      return `unexpected extra step ${g?.label}: ${g === undefined ? "" : renderObserved(g.observed)}`;
+    if (g === undefined)
+      return `${e.label}: expected ${renderObserved(e.observed)}, got nothing (the scenario stopped before this step)`;
+    if (e.label !== g.label)
+      return `expected step ${e.label} (${renderObserved(e.observed)}), got step ${g.label} (${renderObserved(g.observed)})`;
     const difference = describeObserved(e.observed, g.observed);
     if (difference !== undefined) return labelled ? `${e.label}: ${difference}` : difference;
   }
@@ -28,13 +31,15 @@ export function describeDifference(expected: Outcome, got: Outcome): string | un
 
 /** How one observation differs from another, or undefined. */
 export function describeObserved(expected: Observed, got: Observed): string | undefined {
-  if (expected.kind !== got.kind) return `expected ${renderObserved(expected)}, got ${renderObserved(got)}`;
+  if (expected.kind !== got.kind)
+    return `expected ${renderObserved(expected)}, got ${renderObserved(got)}`;
   switch (expected.kind) {
     case "error":
       return describeError(expected.error, (got as typeof expected).error);
     case "result": {
       const g = got as typeof expected;
-      if (expected.type !== g.type) return `expected ${renderObserved(expected)}, got ${renderObserved(g)}`;
+      if (expected.type !== g.type)
+        return `expected ${renderObserved(expected)}, got ${renderObserved(g)}`;
       return describeJson(expected.value, g.value);
     }
     case "stream":
@@ -45,17 +50,30 @@ export function describeObserved(expected: Observed, got: Observed): string | un
 }
 
 function describeError(e: ErrorOutcome, g: ErrorOutcome): string | undefined {
-  if (e.class !== g.class || e.a2a !== g.a2a || e.reason !== g.reason) return `expected ${renderError(e)}, got ${renderError(g)}`;
-  if (e.code !== g.code) return `${renderError(e)}: expected JSON-RPC code ${e.code}, got ${g.code}`;
-  if (json(e.metadata) !== json(g.metadata)) return `${renderError(e)}: expected ErrorInfo metadata ${json(e.metadata)}, got ${json(g.metadata)}`;
-  if (json(e.fieldViolations) !== json(g.fieldViolations)) return `${renderError(e)}: expected field violations ${json(e.fieldViolations)}, got ${json(g.fieldViolations)}`;
+  if (e.class !== g.class || e.a2a !== g.a2a || e.reason !== g.reason)
+    return `expected ${renderError(e)}, got ${renderError(g)}`;
+  if (e.code !== g.code)
+    return `${renderError(e)}: expected JSON-RPC code ${e.code}, got ${g.code}`;
+  if (json(e.metadata) !== json(g.metadata))
+    return `${renderError(e)}: expected ErrorInfo metadata ${json(e.metadata)}, got ${json(g.metadata)}`;
+  if (json(e.fieldViolations) !== json(g.fieldViolations))
+    return `${renderError(e)}: expected field violations ${json(e.fieldViolations)}, got ${json(g.fieldViolations)}`;
   return undefined;
 }
 
-function describeStream(e: Extract<Observed, { kind: "stream" }>, g: Extract<Observed, { kind: "stream" }>): string | undefined {
+function describeStream(
+  e: Extract<Observed, { kind: "stream" }>,
+  g: Extract<Observed, { kind: "stream" }>,
+): string | undefined {
   const kinds = (events: readonly EventOutcome[]) => events.map((x) => x.kind).join(",");
-  if (kinds(e.events) !== kinds(g.events)) return `expected ${renderStream(e)}, got ${renderStream(g)}`;
-  const endDiff = e.end === g.end ? undefined : typeof e.end === "string" || typeof g.end === "string" ? "differs" : describeError(e.end, g.end);
+  if (kinds(e.events) !== kinds(g.events))
+    return `expected ${renderStream(e)}, got ${renderStream(g)}`;
+  const endDiff =
+    e.end === g.end
+      ? undefined
+      : typeof e.end === "string" || typeof g.end === "string"
+        ? "differs"
+        : describeError(e.end, g.end);
   if (endDiff !== undefined) return `expected ${renderStream(e)}, got ${renderStream(g)}`;
   for (let i = 0; i < e.events.length; i++) {
     const ev = e.events[i] as EventOutcome;
@@ -66,11 +84,16 @@ function describeStream(e: Extract<Observed, { kind: "stream" }>, g: Extract<Obs
 }
 
 /** The first path at which two JSON values differ: `at task.status.state: expected "…", got "…"`. */
-export function describeJson(expected: JsonValue | undefined, got: JsonValue | undefined, path = ""): string | undefined {
+export function describeJson(
+  expected: JsonValue | undefined,
+  got: JsonValue | undefined,
+  path = "",
+): string | undefined {
   if (json(expected) === json(got)) return undefined;
   const at = path === "" ? "" : `at ${path}: `;
   if (Array.isArray(expected) && Array.isArray(got)) {
-    if (expected.length !== got.length) return `${at}expected ${expected.length} item(s) ${compact(expected)}, got ${got.length} ${compact(got)}`;
+    if (expected.length !== got.length)
+      return `${at}expected ${expected.length} item(s) ${compact(expected)}, got ${got.length} ${compact(got)}`;
     for (let i = 0; i < expected.length; i++) {
       const d = describeJson(expected[i], got[i], `${path}[${i}]`);
       if (d !== undefined) return d;
@@ -107,7 +130,14 @@ export function renderError(e: ErrorOutcome): string {
 }
 
 function renderStream(o: Extract<Observed, { kind: "stream" }>): string {
-  const end = o.end === "end" ? "end" : o.end === "abort" ? "the caller's abort" : o.end === "closed" ? "closed by the caller" : renderError(o.end);
+  const end =
+    o.end === "end"
+      ? "end"
+      : o.end === "abort"
+        ? "the caller's abort"
+        : o.end === "closed"
+          ? "closed by the caller"
+          : renderError(o.end);
   const events = o.events.map((x) => x.kind).join(", ");
   return `${o.events.length} event${o.events.length === 1 ? "" : "s"}${events === "" ? "" : ` (${events})`} then ${end}`;
 }
@@ -123,7 +153,13 @@ function compact(value: JsonValue | undefined): string {
 function json(value: unknown): string {
   return value === undefined
     ? "undefined"
-    : JSON.stringify(value, (_key, v: unknown) => (isObject(v as JsonValue) ? Object.fromEntries(Object.entries(v as object).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v));
+    : JSON.stringify(value, (_key, v: unknown) =>
+        isObject(v as JsonValue)
+          ? Object.fromEntries(
+              Object.entries(v as object).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+            )
+          : v,
+      );
 }
 
 function isObject(value: JsonValue | undefined): value is { [key: string]: JsonValue } {

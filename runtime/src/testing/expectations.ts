@@ -41,14 +41,28 @@ export function expectError(label: string, spec: A2AErrorSpec, field?: string): 
     const s = step(outcome, label);
     const expected = `${spec.name} (reason ${spec.reason})`;
     if (s === undefined) return `${label}: expected ${expected}, got nothing`;
-    const error = s.observed.kind === "error" ? s.observed.error : s.observed.kind === "stream" && typeof s.observed.end === "object" ? s.observed.end : undefined;
+    const error =
+      s.observed.kind === "error"
+        ? s.observed.error
+        : s.observed.kind === "stream" && typeof s.observed.end === "object"
+          ? s.observed.end
+          : undefined;
     if (error === undefined || error.class !== spec.name || error.reason !== spec.reason) {
       const got = error !== undefined ? renderError(error) : renderObserved(s.observed);
       return prefixed(outcome, label, `expected ${expected}, got ${got}`);
     }
-    if (error.code !== spec.jsonRpcCode) return prefixed(outcome, label, `${expected}: expected JSON-RPC code ${spec.jsonRpcCode}, got ${error.code}`);
+    if (error.code !== spec.jsonRpcCode)
+      return prefixed(
+        outcome,
+        label,
+        `${expected}: expected JSON-RPC code ${spec.jsonRpcCode}, got ${error.code}`,
+      );
     if (field !== undefined && !(error.fieldViolations ?? []).includes(field)) {
-      return prefixed(outcome, label, `${expected}: expected a field violation on ${field}, got ${JSON.stringify(error.fieldViolations ?? [])}`);
+      return prefixed(
+        outcome,
+        label,
+        `${expected}: expected a field violation on ${field}, got ${JSON.stringify(error.fieldViolations ?? [])}`,
+      );
     }
     return undefined;
   };
@@ -59,15 +73,27 @@ export function expectStream(label: string, kinds: readonly string[], end: strin
   return (outcome) => {
     const s = step(outcome, label);
     const wanted = `${kinds.length} event${kinds.length === 1 ? "" : "s"} (${kinds.join(", ")}) then ${endText(end)}`;
-    if (s === undefined || s.observed.kind !== "stream") return prefixed(outcome, label, `expected ${wanted}, got ${s === undefined ? "nothing" : renderObserved(s.observed)}`);
+    if (s === undefined || s.observed.kind !== "stream")
+      return prefixed(
+        outcome,
+        label,
+        `expected ${wanted}, got ${s === undefined ? "nothing" : renderObserved(s.observed)}`,
+      );
     const gotEnd = typeof s.observed.end === "string" ? s.observed.end : s.observed.end.class;
-    if (s.observed.events.map((e) => e.kind).join(",") !== kinds.join(",") || gotEnd !== end) return prefixed(outcome, label, `expected ${wanted}, got ${renderObserved(s.observed)}`);
+    if (s.observed.events.map((e) => e.kind).join(",") !== kinds.join(",") || gotEnd !== end)
+      return prefixed(outcome, label, `expected ${wanted}, got ${renderObserved(s.observed)}`);
     return undefined;
   };
 }
 
 function endText(end: string): string {
-  return end === "end" ? "end" : end === "abort" ? "the caller's abort" : end === "closed" ? "closed by the caller" : end;
+  return end === "end"
+    ? "end"
+    : end === "abort"
+      ? "the caller's abort"
+      : end === "closed"
+        ? "closed by the caller"
+        : end;
 }
 
 /** The step succeeded (a result, or a stream that ended). */
@@ -75,8 +101,14 @@ export function expectSuccess(label: string): Expectation {
   return (outcome) => {
     const s = step(outcome, label);
     if (s === undefined) return `${label}: expected a result, got nothing`;
-    if (s.observed.kind === "error") return prefixed(outcome, label, `expected a result, got ${renderError(s.observed.error)}`);
-    if (s.observed.kind === "stream" && typeof s.observed.end === "object") return prefixed(outcome, label, `expected the stream to end, got ${renderObserved(s.observed)}`);
+    if (s.observed.kind === "error")
+      return prefixed(outcome, label, `expected a result, got ${renderError(s.observed.error)}`);
+    if (s.observed.kind === "stream" && typeof s.observed.end === "object")
+      return prefixed(
+        outcome,
+        label,
+        `expected the stream to end, got ${renderObserved(s.observed)}`,
+      );
     return undefined;
   };
 }
@@ -85,18 +117,27 @@ export function expectSuccess(label: string): Expectation {
 export function expectFact(label: string, value: JsonValue): Expectation {
   return (outcome) => {
     const s = step(outcome, label);
-    if (s === undefined || s.observed.kind !== "fact") return `${label}: expected ${JSON.stringify(value)}, got nothing`;
+    if (s === undefined || s.observed.kind !== "fact")
+      return `${label}: expected ${JSON.stringify(value)}, got nothing`;
     const difference = describeJson(value, s.observed.value);
     return difference === undefined ? undefined : prefixed(outcome, label, difference);
   };
 }
 
 /** The reference agent's echo of the call context (metadata `callContext` of a Message or Task result) has these values. */
-export function expectEcho(label: string, expected: Readonly<Record<string, JsonValue>>): Expectation {
+export function expectEcho(
+  label: string,
+  expected: Readonly<Record<string, JsonValue>>,
+): Expectation {
   return (outcome) => {
     const s = step(outcome, label);
     const echo = s === undefined ? undefined : echoOf(s.observed);
-    if (echo === undefined) return prefixed(outcome, label, `expected the agent's echo of the call context, got ${s === undefined ? "nothing" : renderObserved(s.observed)}`);
+    if (echo === undefined)
+      return prefixed(
+        outcome,
+        label,
+        `expected the agent's echo of the call context, got ${s === undefined ? "nothing" : renderObserved(s.observed)}`,
+      );
     for (const [key, value] of Object.entries(expected)) {
       const difference = describeJson(value, echo[key], `callContext.${key}`);
       if (difference !== undefined) return prefixed(outcome, label, difference);
@@ -114,6 +155,9 @@ function echoOf(observed: Observed): Record<string, JsonValue> | undefined {
     if (typeof inner === "object" && inner !== null && !Array.isArray(inner)) value = inner;
   }
   const metadata = value?.["metadata"];
-  const echo = typeof metadata === "object" && metadata !== null && !Array.isArray(metadata) ? metadata["callContext"] : undefined;
+  const echo =
+    typeof metadata === "object" && metadata !== null && !Array.isArray(metadata)
+      ? metadata["callContext"]
+      : undefined;
   return typeof echo === "object" && echo !== null && !Array.isArray(echo) ? echo : undefined;
 }

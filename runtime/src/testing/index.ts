@@ -17,7 +17,11 @@
  * assertBindingEquivalence(report); // throws with the Markdown table and one line per failure
  * ```
  */
-export type { BindingFactory, BindingUnderTest, EquivalenceClientOptions } from "./binding-factory.js";
+export type {
+  BindingFactory,
+  BindingUnderTest,
+  EquivalenceClientOptions,
+} from "./binding-factory.js";
 export type { EquivalenceServiceSpec } from "./service-spec.js";
 export { runBindingEquivalence, type BindingEquivalenceOptions } from "./run.js";
 export {
@@ -31,7 +35,14 @@ export {
   type EquivalenceReport,
   type EquivalenceStatus,
 } from "./report.js";
-export type { ErrorOutcome, EventOutcome, Observed, Outcome, OutcomeStep, StreamEnd } from "./outcome.js";
+export type {
+  ErrorOutcome,
+  EventOutcome,
+  Observed,
+  Outcome,
+  OutcomeStep,
+  StreamEnd,
+} from "./outcome.js";
 export { describeDifference } from "./compare.js";
 export type { EquivalenceScenario, ScenarioGroup, ServerProfile } from "./scenarios.js";
 export { KIT_CREDENTIALS, KIT_PRINCIPALS, KIT_TENANT } from "./scenarios.js";

@@ -6,17 +6,29 @@
  * {@link REFERENCE_COMMANDS}) or by the ids of earlier calls; it keeps tasks and push configs in
  * memory. Messages are built from the operations' descriptors (ProtoJSON through `fromJson`).
  */
-import { fromJson, toJson, type JsonObject, type JsonValue, type Message } from "@bufbuild/protobuf";
+import {
+  fromJson,
+  toJson,
+  type JsonObject,
+  type JsonValue,
+  type Message,
+} from "@bufbuild/protobuf";
 import type { A2AError } from "../errors/a2a-error.js";
 import type { CallContext } from "../pipeline/call-context.js";
 import type { OperationDescriptor } from "../protocol/operation.js";
-import { errorClass, operationsByName, type A2AOperationName, type EquivalenceServiceSpec } from "./service-spec.js";
+import {
+  errorClass,
+  operationsByName,
+  type A2AOperationName,
+  type EquivalenceServiceSpec,
+} from "./service-spec.js";
 
 /** The extension the reference agent activates when a client asks for it (echoed in the response's `A2A-Extensions`). */
 export const REFERENCE_ECHO_EXTENSION = "https://protoc-gen-a2a.dev/extensions/equivalence-echo/v1";
 
 /** The extension the kit's second server profile marks required (`requiredExtensions`). */
-export const REFERENCE_REQUIRED_EXTENSION = "https://protoc-gen-a2a.dev/extensions/equivalence-required/v1";
+export const REFERENCE_REQUIRED_EXTENSION =
+  "https://protoc-gen-a2a.dev/extensions/equivalence-required/v1";
 
 /** The secret in the message of the plain Error the `crash` command throws: it must never reach a client. */
 export const REFERENCE_SECRET = "reference-agent-secret-7f3a";
@@ -56,7 +68,10 @@ const SLOW_STREAM_CAP_MS = 10_000;
 type TaskJson = JsonObject & { id: string; contextId: string; status: JsonObject };
 
 /** What the agent's handler calls look like to the kit: one method per operation, by handler method name. */
-export type ReferenceHandler = Record<string, (request: Message, context: CallContext<unknown>) => Promise<Message> | AsyncIterable<Message>>;
+export type ReferenceHandler = Record<
+  string,
+  (request: Message, context: CallContext<unknown>) => Promise<Message> | AsyncIterable<Message>
+>;
 
 /** The reference agent: its handler and what the scenarios observe of it. */
 export interface ReferenceAgent {
@@ -108,9 +123,14 @@ export function createReferenceAgent(spec: EquivalenceServiceSpec): ReferenceAge
   const event = (json: JsonObject) => out("SendStreamingMessage", json);
   const raise = (name: string): A2AError => {
     const cls = errorClass(spec, name);
-    return new cls(`raised by the reference agent on request (${name})`, { metadata: { raisedBy: "reference-agent" } });
+    return new cls(`raised by the reference agent on request (${name})`, {
+      metadata: { raisedBy: "reference-agent" },
+    });
   };
-  const taskNotFound = (taskId: string) => new (errorClass(spec, "TaskNotFoundError"))(`task ${taskId} not found`, { metadata: { taskId } });
+  const taskNotFound = (taskId: string) =>
+    new (errorClass(spec, "TaskNotFoundError"))(`task ${taskId} not found`, {
+      metadata: { taskId },
+    });
   const storedTask = (id: string): TaskJson => {
     const task = tasks.get(id);
     if (task === undefined) throw taskNotFound(id);
@@ -118,7 +138,9 @@ export function createReferenceAgent(spec: EquivalenceServiceSpec): ReferenceAge
   };
   const status = (state: string, text?: string): JsonObject => ({
     state: `TASK_STATE_${state}`,
-    ...(text !== undefined ? { message: { messageId: nextId("status-message"), role: "ROLE_AGENT", parts: [{ text }] } } : {}),
+    ...(text !== undefined
+      ? { message: { messageId: nextId("status-message"), role: "ROLE_AGENT", parts: [{ text }] } }
+      : {}),
     timestamp: new Date().toISOString(),
   });
   const newTask = (user: JsonObject, state: string): TaskJson => {
@@ -142,9 +164,16 @@ export function createReferenceAgent(spec: EquivalenceServiceSpec): ReferenceAge
     const json = toJson(op.input, request) as JsonObject;
     return isObject(json["message"]) ? json["message"] : {};
   };
-  const terminal = (task: TaskJson) => ["TASK_STATE_COMPLETED", "TASK_STATE_FAILED", "TASK_STATE_CANCELED", "TASK_STATE_REJECTED"].includes(String(task.status["state"]));
+  const terminal = (task: TaskJson) =>
+    [
+      "TASK_STATE_COMPLETED",
+      "TASK_STATE_FAILED",
+      "TASK_STATE_CANCELED",
+      "TASK_STATE_REJECTED",
+    ].includes(String(task.status["state"]));
   const activate = (context: CallContext<unknown>) => {
-    if (context.requestedExtensions.includes(REFERENCE_ECHO_EXTENSION)) context.activatedExtensions.add(REFERENCE_ECHO_EXTENSION);
+    if (context.requestedExtensions.includes(REFERENCE_ECHO_EXTENSION))
+      context.activatedExtensions.add(REFERENCE_ECHO_EXTENSION);
   };
   const echo = (context: CallContext<unknown>): JsonObject => ({
     callContext: {
@@ -156,7 +185,8 @@ export function createReferenceAgent(spec: EquivalenceServiceSpec): ReferenceAge
       principal: context.principal === undefined ? null : String(context.principal),
     },
   });
-  const request = (op: A2AOperationName, message: Message) => toJson(ops[op].input, message) as JsonObject;
+  const request = (op: A2AOperationName, message: Message) =>
+    toJson(ops[op].input, message) as JsonObject;
 
   const handler: ReferenceHandler = {};
   const define = (op: A2AOperationName, fn: ReferenceHandler[string]) => {
@@ -167,16 +197,22 @@ export function createReferenceAgent(spec: EquivalenceServiceSpec): ReferenceAge
     activate(context);
     const user = userMessage(req, ops.SendMessage);
     const text = firstText(user);
-    if (text.startsWith(REFERENCE_COMMANDS.raise)) throw raise(text.slice(REFERENCE_COMMANDS.raise.length));
-    if (text === REFERENCE_COMMANDS.crash) throw new Error(`the reference agent crashed on purpose (${REFERENCE_SECRET})`);
+    if (text.startsWith(REFERENCE_COMMANDS.raise))
+      throw raise(text.slice(REFERENCE_COMMANDS.raise.length));
+    if (text === REFERENCE_COMMANDS.crash)
+      throw new Error(`the reference agent crashed on purpose (${REFERENCE_SECRET})`);
     if (text === REFERENCE_COMMANDS.task) {
       const task = newTask(user, "COMPLETED");
-      task["artifacts"] = [{ artifactId: nextId("artifact"), name: "result", parts: [{ text: "done" }] }];
+      task["artifacts"] = [
+        { artifactId: nextId("artifact"), name: "result", parts: [{ text: "done" }] },
+      ];
       return out("SendMessage", { task });
     }
-    if (text === REFERENCE_COMMANDS.working) return out("SendMessage", { task: newTask(user, "WORKING") });
+    if (text === REFERENCE_COMMANDS.working)
+      return out("SendMessage", { task: newTask(user, "WORKING") });
     const contextId = stringField(user, "contextId");
-    if (text === REFERENCE_COMMANDS.context) return out("SendMessage", { message: agentMessage("context", contextId, echo(context)) });
+    if (text === REFERENCE_COMMANDS.context)
+      return out("SendMessage", { message: agentMessage("context", contextId, echo(context)) });
     return out("SendMessage", { message: agentMessage(`echo: ${text}`, contextId) });
   });
 
@@ -185,7 +221,8 @@ export function createReferenceAgent(spec: EquivalenceServiceSpec): ReferenceAge
     const user = userMessage(req, ops.SendStreamingMessage);
     const text = firstText(user);
     return (async function* () {
-      if (text.startsWith(REFERENCE_COMMANDS.raise)) throw raise(text.slice(REFERENCE_COMMANDS.raise.length));
+      if (text.startsWith(REFERENCE_COMMANDS.raise))
+        throw raise(text.slice(REFERENCE_COMMANDS.raise.length));
       if (text === REFERENCE_COMMANDS.streamMessage) {
         yield event({ message: agentMessage("streamed message", stringField(user, "contextId")) });
         return;
@@ -222,11 +259,29 @@ export function createReferenceAgent(spec: EquivalenceServiceSpec): ReferenceAge
       yield event({ task });
       task.status = status("WORKING", "working on it");
       yield event({ statusUpdate: { taskId, contextId, status: task.status } });
-      if (text.startsWith(REFERENCE_COMMANDS.raiseLate)) throw raise(text.slice(REFERENCE_COMMANDS.raiseLate.length));
+      if (text.startsWith(REFERENCE_COMMANDS.raiseLate))
+        throw raise(text.slice(REFERENCE_COMMANDS.raiseLate.length));
       const artifactId = nextId("artifact");
-      yield event({ artifactUpdate: { taskId, contextId, artifact: { artifactId, name: "result", parts: [{ text: "chunk 1" }] }, lastChunk: false } });
-      yield event({ artifactUpdate: { taskId, contextId, artifact: { artifactId, parts: [{ text: "chunk 2" }] }, append: true, lastChunk: true } });
-      task["artifacts"] = [{ artifactId, name: "result", parts: [{ text: "chunk 1" }, { text: "chunk 2" }] }];
+      yield event({
+        artifactUpdate: {
+          taskId,
+          contextId,
+          artifact: { artifactId, name: "result", parts: [{ text: "chunk 1" }] },
+          lastChunk: false,
+        },
+      });
+      yield event({
+        artifactUpdate: {
+          taskId,
+          contextId,
+          artifact: { artifactId, parts: [{ text: "chunk 2" }] },
+          append: true,
+          lastChunk: true,
+        },
+      });
+      task["artifacts"] = [
+        { artifactId, name: "result", parts: [{ text: "chunk 1" }, { text: "chunk 2" }] },
+      ];
       task.status = status("COMPLETED");
       yield event({ statusUpdate: { taskId, contextId, status: task.status } });
     })();
@@ -235,8 +290,21 @@ export function createReferenceAgent(spec: EquivalenceServiceSpec): ReferenceAge
   define("GetTask", async (req, context) => {
     activate(context);
     const { id, historyLength } = request("GetTask", req);
-    if (id === REFERENCE_CONTEXT_TASK_ID) return out("GetTask", { id, contextId: "context", status: { state: "TASK_STATE_COMPLETED" }, metadata: echo(context) });
-    return out("GetTask", view(storedTask(String(id)), typeof historyLength === "number" ? historyLength : undefined, true));
+    if (id === REFERENCE_CONTEXT_TASK_ID)
+      return out("GetTask", {
+        id,
+        contextId: "context",
+        status: { state: "TASK_STATE_COMPLETED" },
+        metadata: echo(context),
+      });
+    return out(
+      "GetTask",
+      view(
+        storedTask(String(id)),
+        typeof historyLength === "number" ? historyLength : undefined,
+        true,
+      ),
+    );
   });
 
   define("ListTasks", async (req, context) => {
@@ -244,7 +312,11 @@ export function createReferenceAgent(spec: EquivalenceServiceSpec): ReferenceAge
     const r = request("ListTasks", req);
     const contextId = stringField(r, "contextId");
     const state = stringField(r, "status");
-    const matching = [...tasks.values()].filter((t) => (contextId === "" || t.contextId === contextId) && (state === "" || t.status["state"] === state));
+    const matching = [...tasks.values()].filter(
+      (t) =>
+        (contextId === "" || t.contextId === contextId) &&
+        (state === "" || t.status["state"] === state),
+    );
     const pageSize = typeof r["pageSize"] === "number" && r["pageSize"] > 0 ? r["pageSize"] : 50;
     const offset = /^\d+$/.test(stringField(r, "pageToken")) ? Number(r["pageToken"]) : 0;
     const page = matching.slice(offset, offset + pageSize);
@@ -262,7 +334,10 @@ export function createReferenceAgent(spec: EquivalenceServiceSpec): ReferenceAge
     activate(context);
     const task = storedTask(stringField(request("CancelTask", req), "id"));
     if (terminal(task)) {
-      throw new (errorClass(spec, "TaskNotCancelableError"))(`task ${task.id} is ${String(task.status["state"])}`, { metadata: { taskId: task.id } });
+      throw new (errorClass(spec, "TaskNotCancelableError"))(
+        `task ${task.id} is ${String(task.status["state"])}`,
+        { metadata: { taskId: task.id } },
+      );
     }
     task.status = status("CANCELED");
     return out("CancelTask", task);
@@ -274,7 +349,10 @@ export function createReferenceAgent(spec: EquivalenceServiceSpec): ReferenceAge
     return (async function* () {
       const task = storedTask(id);
       if (terminal(task)) {
-        throw new (errorClass(spec, "UnsupportedOperationError"))(`task ${id} is in a terminal state and cannot be subscribed to`, { metadata: { taskId: id } });
+        throw new (errorClass(spec, "UnsupportedOperationError"))(
+          `task ${id} is in a terminal state and cannot be subscribed to`,
+          { metadata: { taskId: id } },
+        );
       }
       const { contextId } = task;
       yield event({ task });
@@ -282,7 +360,14 @@ export function createReferenceAgent(spec: EquivalenceServiceSpec): ReferenceAge
       yield event({ statusUpdate: { taskId: id, contextId, status: task.status } });
       const artifactId = nextId("artifact");
       task["artifacts"] = [{ artifactId, parts: [{ text: "from the subscription" }] }];
-      yield event({ artifactUpdate: { taskId: id, contextId, artifact: { artifactId, parts: [{ text: "from the subscription" }] }, lastChunk: true } });
+      yield event({
+        artifactUpdate: {
+          taskId: id,
+          contextId,
+          artifact: { artifactId, parts: [{ text: "from the subscription" }] },
+          lastChunk: true,
+        },
+      });
       task.status = status("COMPLETED");
       yield event({ statusUpdate: { taskId: id, contextId, status: task.status } });
     })();
@@ -304,7 +389,10 @@ export function createReferenceAgent(spec: EquivalenceServiceSpec): ReferenceAge
   const storedConfig = (taskId: string, id: string): JsonObject => {
     const config = configs.get(taskId)?.get(id);
     if (config === undefined) {
-      throw new (errorClass(spec, "TaskNotFoundError"))(`push notification config ${id} of task ${taskId} not found`, { metadata: { taskId, configId: id } });
+      throw new (errorClass(spec, "TaskNotFoundError"))(
+        `push notification config ${id} of task ${taskId} not found`,
+        { metadata: { taskId, configId: id } },
+      );
     }
     return config;
   };
@@ -312,14 +400,19 @@ export function createReferenceAgent(spec: EquivalenceServiceSpec): ReferenceAge
   define("GetTaskPushNotificationConfig", async (req, context) => {
     activate(context);
     const r = request("GetTaskPushNotificationConfig", req);
-    return out("GetTaskPushNotificationConfig", storedConfig(stringField(r, "taskId"), stringField(r, "id")));
+    return out(
+      "GetTaskPushNotificationConfig",
+      storedConfig(stringField(r, "taskId"), stringField(r, "id")),
+    );
   });
 
   define("ListTaskPushNotificationConfigs", async (req, context) => {
     activate(context);
     const taskId = stringField(request("ListTaskPushNotificationConfigs", req), "taskId");
     storedTask(taskId);
-    return out("ListTaskPushNotificationConfigs", { configs: [...(configs.get(taskId)?.values() ?? [])] });
+    return out("ListTaskPushNotificationConfigs", {
+      configs: [...(configs.get(taskId)?.values() ?? [])],
+    });
   });
 
   define("DeleteTaskPushNotificationConfig", async (req, context) => {
@@ -350,24 +443,40 @@ export function createReferenceAgent(spec: EquivalenceServiceSpec): ReferenceAge
 const REFERENCE_AGENT_CARD: JsonObject = {
   name: "Reference agent",
   description: "The binding-equivalence kit's reference agent",
-  supportedInterfaces: [{ url: "http://127.0.0.1/reference", protocolBinding: "JSONRPC", protocolVersion: "1.0" }],
+  supportedInterfaces: [
+    { url: "http://127.0.0.1/reference", protocolBinding: "JSONRPC", protocolVersion: "1.0" },
+  ],
   version: "1.0.0",
   capabilities: {
     streaming: true,
     pushNotifications: true,
     extendedAgentCard: true,
-    extensions: [{ uri: REFERENCE_ECHO_EXTENSION, description: "Echoes its activation", required: false }],
+    extensions: [
+      { uri: REFERENCE_ECHO_EXTENSION, description: "Echoes its activation", required: false },
+    ],
   },
   defaultInputModes: ["text/plain"],
   defaultOutputModes: ["text/plain"],
-  skills: [{ id: "reference", name: "Reference", description: "Answers the equivalence scenarios", tags: ["testing"] }],
+  skills: [
+    {
+      id: "reference",
+      name: "Reference",
+      description: "Answers the equivalence scenarios",
+      tags: ["testing"],
+    },
+  ],
 };
 
 /** A task as GetTask / ListTasks return it: the last `historyLength` history entries, artifacts only when asked. */
-function view(task: TaskJson, historyLength: number | undefined, withArtifacts: boolean): JsonObject {
+function view(
+  task: TaskJson,
+  historyLength: number | undefined,
+  withArtifacts: boolean,
+): JsonObject {
   const copy: JsonObject = { ...task };
   const history = Array.isArray(task["history"]) ? task["history"] : [];
-  if (historyLength !== undefined) copy["history"] = historyLength === 0 ? [] : history.slice(-historyLength);
+  if (historyLength !== undefined)
+    copy["history"] = historyLength === 0 ? [] : history.slice(-historyLength);
   if (!withArtifacts) delete copy["artifacts"];
   return copy;
 }

@@ -55,7 +55,11 @@ export interface EquivalenceReport {
 }
 
 /** The cell of a scenario and binding. */
-export function equivalenceCell(report: EquivalenceReport, scenario: string, binding: string): EquivalenceCell | undefined {
+export function equivalenceCell(
+  report: EquivalenceReport,
+  scenario: string,
+  binding: string,
+): EquivalenceCell | undefined {
   return report.cells.find((c) => c.scenario === scenario && c.binding === binding);
 }
 
@@ -64,18 +68,31 @@ export function equivalenceCell(report: EquivalenceReport, scenario: string, bin
  * reference marked), a totals line, and the failures, one per line with the binding in bold.
  */
 export function formatEquivalenceReport(report: EquivalenceReport): string {
-  const head = report.bindings.map((b, i) => (b.role === "reference" ? `${b.name} (reference${i === 0 ? "" : ", must agree"})` : b.name));
-  const lines = [`| scenario | ${head.map(cellText).join(" | ")} |`, `| --- | ${head.map(() => "---").join(" | ")} |`];
+  const head = report.bindings.map((b, i) =>
+    b.role === "reference" ? `${b.name} (reference${i === 0 ? "" : ", must agree"})` : b.name,
+  );
+  const lines = [
+    `| scenario | ${head.map(cellText).join(" | ")} |`,
+    `| --- | ${head.map(() => "---").join(" | ")} |`,
+  ];
   for (const s of report.scenarios) {
-    const row = report.bindings.map((b) => equivalenceCell(report, s.name, b.name)?.status ?? "n/a");
+    const row = report.bindings.map(
+      (b) => equivalenceCell(report, s.name, b.name)?.status ?? "n/a",
+    );
     lines.push(`| ${cellText(s.name)} | ${row.join(" | ")} |`);
   }
-  const count = (status: EquivalenceStatus) => report.cells.filter((c) => c.status === status).length;
+  const count = (status: EquivalenceStatus) =>
+    report.cells.filter((c) => c.status === status).length;
   lines.push("");
-  lines.push(`${report.service}: ${report.scenarios.length} scenarios × ${report.bindings.length} bindings: ${count("pass")} pass, ${count("FAIL")} FAIL, ${count("n/a")} n/a.`);
+  lines.push(
+    `${report.service}: ${report.scenarios.length} scenarios × ${report.bindings.length} bindings: ${count("pass")} pass, ${count("FAIL")} FAIL, ${count("n/a")} n/a.`,
+  );
   if (report.failures.length > 0) {
     lines.push("", "Failures:", "");
-    for (const f of report.failures) lines.push(`- **${f.binding}**${f.comparedWith !== undefined ? ` (vs ${f.comparedWith})` : ""}: ${f.message}`);
+    for (const f of report.failures)
+      lines.push(
+        `- **${f.binding}**${f.comparedWith !== undefined ? ` (vs ${f.comparedWith})` : ""}: ${f.message}`,
+      );
   }
   return lines.join("\n");
 }
@@ -90,7 +107,9 @@ export class BindingEquivalenceError extends Error {
   readonly report: EquivalenceReport;
 
   constructor(report: EquivalenceReport) {
-    super(`${report.failures.length} binding-equivalence failure${report.failures.length === 1 ? "" : "s"}:\n\n${formatEquivalenceReport(report)}`);
+    super(
+      `${report.failures.length} binding-equivalence failure${report.failures.length === 1 ? "" : "s"}:\n\n${formatEquivalenceReport(report)}`,
+    );
     this.name = "BindingEquivalenceError";
     this.report = report;
   }

@@ -12,7 +12,12 @@ import type { A2AOperationName } from "./service-spec.js";
 
 /** A user message (ProtoJSON) with one text part. */
 export function userMessage(text: string, extra?: JsonObject): JsonObject {
-  return { messageId: `kit-message-${text.replace(/[^A-Za-z0-9]+/g, "-")}`, role: "ROLE_USER", parts: [{ text }], ...extra };
+  return {
+    messageId: `kit-message-${text.replace(/[^A-Za-z0-9]+/g, "-")}`,
+    role: "ROLE_USER",
+    parts: [{ text }],
+    ...extra,
+  };
 }
 
 /**
@@ -21,13 +26,23 @@ export function userMessage(text: string, extra?: JsonObject): JsonObject {
  * agent's TaskNotFoundError, which differs from the expected InvalidParamsError).
  */
 export const VALID_REQUESTS: Readonly<Record<A2AOperationName, JsonObject>> = {
-  SendMessage: { message: userMessage("hello"), configuration: { acceptedOutputModes: ["text/plain"] } },
-  SendStreamingMessage: { message: userMessage("stream"), configuration: { acceptedOutputModes: ["text/plain"] } },
+  SendMessage: {
+    message: userMessage("hello"),
+    configuration: { acceptedOutputModes: ["text/plain"] },
+  },
+  SendStreamingMessage: {
+    message: userMessage("stream"),
+    configuration: { acceptedOutputModes: ["text/plain"] },
+  },
   GetTask: { id: "kit-task" },
   ListTasks: { pageSize: 10 },
   CancelTask: { id: "kit-task" },
   SubscribeToTask: { id: "kit-task" },
-  CreateTaskPushNotificationConfig: { taskId: "kit-task", url: "https://example.com/webhook", authentication: { scheme: "Bearer", credentials: "kit-secret" } },
+  CreateTaskPushNotificationConfig: {
+    taskId: "kit-task",
+    url: "https://example.com/webhook",
+    authentication: { scheme: "Bearer", credentials: "kit-secret" },
+  },
   GetTaskPushNotificationConfig: { taskId: "kit-task", id: "kit-config" },
   ListTaskPushNotificationConfigs: { taskId: "kit-task" },
   GetExtendedAgentCard: {},
@@ -51,7 +66,11 @@ export interface InvalidRequest {
  * field the request sets (nested messages included, the first element of lists), and one per bound of
  * every range of a message the request holds.
  */
-export function invalidRequests(table: RequirementTable, typeName: string, valid: JsonObject): InvalidRequest[] {
+export function invalidRequests(
+  table: RequirementTable,
+  typeName: string,
+  valid: JsonObject,
+): InvalidRequest[] {
   const out: InvalidRequest[] = [];
   collect(table, typeName, valid, [], "", (path, field, kind, mutate, value) => {
     const request = structuredClone(valid);
@@ -61,9 +80,22 @@ export function invalidRequests(table: RequirementTable, typeName: string, valid
   return out;
 }
 
-type Emit = (path: readonly (string | number)[], field: string, kind: "missing" | "range", mutate: (node: JsonObject) => void, value?: number) => void;
+type Emit = (
+  path: readonly (string | number)[],
+  field: string,
+  kind: "missing" | "range",
+  mutate: (node: JsonObject) => void,
+  value?: number,
+) => void;
 
-function collect(table: RequirementTable, typeName: string, node: JsonObject, path: readonly (string | number)[], prefix: string, emit: Emit): void {
+function collect(
+  table: RequirementTable,
+  typeName: string,
+  node: JsonObject,
+  path: readonly (string | number)[],
+  prefix: string,
+  emit: Emit,
+): void {
   for (const rule of table[typeName] ?? []) {
     const field = prefix === "" ? rule.json : `${prefix}.${rule.json}`;
     if (rule.check === "oneof") {
@@ -90,7 +122,8 @@ function collect(table: RequirementTable, typeName: string, node: JsonObject, pa
     }
     if (rule.nested === undefined || rule.map === true) continue;
     if (isObject(value)) collect(table, rule.nested, value, [...path, rule.json], field, emit);
-    else if (Array.isArray(value) && isObject(value[0])) collect(table, rule.nested, value[0], [...path, rule.json, 0], `${field}[0]`, emit);
+    else if (Array.isArray(value) && isObject(value[0]))
+      collect(table, rule.nested, value[0], [...path, rule.json, 0], `${field}[0]`, emit);
   }
 }
 

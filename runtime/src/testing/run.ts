@@ -9,10 +9,25 @@ import type { ServerOptions } from "../pipeline/server-pipeline.js";
 import type { BindingFactory, BindingUnderTest } from "./binding-factory.js";
 import { describeDifference } from "./compare.js";
 import type { Outcome } from "./outcome.js";
-import { createReferenceAgent, REFERENCE_REQUIRED_EXTENSION, type ReferenceAgent } from "./reference-agent.js";
-import type { EquivalenceBinding, EquivalenceCell, EquivalenceFailure, EquivalenceReport } from "./report.js";
+import {
+  createReferenceAgent,
+  REFERENCE_REQUIRED_EXTENSION,
+  type ReferenceAgent,
+} from "./reference-agent.js";
+import type {
+  EquivalenceBinding,
+  EquivalenceCell,
+  EquivalenceFailure,
+  EquivalenceReport,
+} from "./report.js";
 import { createScenarioContext } from "./scenario-context.js";
-import { equivalenceScenarios, KIT_CREDENTIALS, KIT_PRINCIPALS, type EquivalenceScenario, type ServerProfile } from "./scenarios.js";
+import {
+  equivalenceScenarios,
+  KIT_CREDENTIALS,
+  KIT_PRINCIPALS,
+  type EquivalenceScenario,
+  type ServerProfile,
+} from "./scenarios.js";
 import { errorClass, operationsByName, type EquivalenceServiceSpec } from "./service-spec.js";
 
 /** What `runBindingEquivalence` runs. */
@@ -36,7 +51,9 @@ export interface BindingEquivalenceOptions<Handler, Client> {
    */
   readonly requiredExtension?: string | false | undefined;
   /** Runs only the scenarios this returns true for (by name and group). */
-  readonly scenarios?: ((scenario: Pick<EquivalenceScenario, "name" | "group">) => boolean) | undefined;
+  readonly scenarios?:
+    | ((scenario: Pick<EquivalenceScenario, "name" | "group">) => boolean)
+    | undefined;
   /** How long one scenario may take on one binding before it fails as timed out. Default 10 000 ms. */
   readonly scenarioTimeoutMs?: number | undefined;
 }
@@ -49,7 +66,10 @@ interface Instance<Client> {
 }
 
 /** What one binding did in one scenario. */
-type Run = { readonly kind: "outcome"; readonly outcome: Outcome } | { readonly kind: "n/a"; readonly why: string } | { readonly kind: "broken"; readonly why: string };
+type Run =
+  | { readonly kind: "outcome"; readonly outcome: Outcome }
+  | { readonly kind: "n/a"; readonly why: string }
+  | { readonly kind: "broken"; readonly why: string };
 
 const DEFAULT_TIMEOUT_MS = 10_000;
 
@@ -59,32 +79,52 @@ const DEFAULT_TIMEOUT_MS = 10_000;
  * reference's. Servers are started on demand (one per binding and server profile, each with a
  * reference agent of its own) and all closed before this resolves.
  */
-export async function runBindingEquivalence<Handler, Client>(spec: EquivalenceServiceSpec, options: BindingEquivalenceOptions<Handler, Client>): Promise<EquivalenceReport> {
+export async function runBindingEquivalence<Handler, Client>(
+  spec: EquivalenceServiceSpec,
+  options: BindingEquivalenceOptions<Handler, Client>,
+): Promise<EquivalenceReport> {
   const references = Object.entries(options.references);
   const candidates = Object.entries(options.candidates ?? {});
-  if (references.length === 0) throw new Error("runBindingEquivalence needs at least one reference binding");
+  if (references.length === 0)
+    throw new Error("runBindingEquivalence needs at least one reference binding");
   const clash = candidates.find(([name]) => Object.hasOwn(options.references, name));
-  if (clash !== undefined) throw new Error(`binding ${clash[0]} is both a reference and a candidate`);
+  if (clash !== undefined)
+    throw new Error(`binding ${clash[0]} is both a reference and a candidate`);
   const bindings: (EquivalenceBinding & { factory: BindingFactory<Handler, Client> })[] = [
     ...references.map(([name, factory]) => ({ name, role: "reference" as const, factory })),
     ...candidates.map(([name, factory]) => ({ name, role: "candidate" as const, factory })),
   ];
   const ops = operationsByName(spec);
-  const requiredExtension = options.requiredExtension === false ? undefined : (options.requiredExtension ?? REFERENCE_REQUIRED_EXTENSION);
-  const scenarios = equivalenceScenarios(spec, { requiredExtension }).map((s, i) => ({ scenario: s, key: `s${i + 1}` }));
-  const selected = scenarios.filter(({ scenario }) => options.scenarios?.({ name: scenario.name, group: scenario.group }) ?? true);
+  const requiredExtension =
+    options.requiredExtension === false
+      ? undefined
+      : (options.requiredExtension ?? REFERENCE_REQUIRED_EXTENSION);
+  const scenarios = equivalenceScenarios(spec, { requiredExtension }).map((s, i) => ({
+    scenario: s,
+    key: `s${i + 1}`,
+  }));
+  const selected = scenarios.filter(
+    ({ scenario }) => options.scenarios?.({ name: scenario.name, group: scenario.group }) ?? true,
+  );
   const serverOptions = profileOptions(spec, options.serverOptions, requiredExtension);
   const timeoutMs = options.scenarioTimeoutMs ?? DEFAULT_TIMEOUT_MS;
 
   const instances = new Map<string, Promise<Instance<Client>>>();
-  const instance = (binding: (typeof bindings)[number], profile: ServerProfile): Promise<Instance<Client>> => {
+  const instance = (
+    binding: (typeof bindings)[number],
+    profile: ServerProfile,
+  ): Promise<Instance<Client>> => {
     const id = `${binding.name}\u0000${profile}`;
     let pending = instances.get(id);
     if (pending === undefined) {
       const agent = createReferenceAgent(spec);
       pending = binding.factory(agent.handler as Handler, serverOptions[profile]).then(
         (started) => ({ agent, started, startError: undefined }),
-        (e: unknown) => ({ agent, started: undefined, startError: `could not start ${binding.name} (${profile} server options): ${e instanceof Error ? e.message : String(e)}` }),
+        (e: unknown) => ({
+          agent,
+          started: undefined,
+          startError: `could not start ${binding.name} (${profile} server options): ${e instanceof Error ? e.message : String(e)}`,
+        }),
       );
       instances.set(id, pending);
     }
@@ -95,7 +135,17 @@ export async function runBindingEquivalence<Handler, Client>(spec: EquivalenceSe
   try {
     for (const binding of bindings) {
       for (const { scenario, key } of selected) {
-        runs.set(`${scenario.name}\u0000${binding.name}`, await runOne(spec, ops, scenario, key, await instance(binding, scenario.profile), timeoutMs));
+        runs.set(
+          `${scenario.name}\u0000${binding.name}`,
+          await runOne(
+            spec,
+            ops,
+            scenario,
+            key,
+            await instance(binding, scenario.profile),
+            timeoutMs,
+          ),
+        );
       }
     }
   } finally {
@@ -107,17 +157,39 @@ export async function runBindingEquivalence<Handler, Client>(spec: EquivalenceSe
   const failures: EquivalenceFailure[] = [];
   for (const { scenario } of selected) {
     const runOf = (name: string) => runs.get(`${scenario.name}\u0000${name}`) as Run;
-    const reference = bindings.find((b) => b.role === "reference" && runOf(b.name).kind === "outcome");
-    const referenceOutcome = reference === undefined ? undefined : (runOf(reference.name) as Extract<Run, { kind: "outcome" }>).outcome;
-    const referenceSound = referenceOutcome !== undefined && scenario.expect?.(referenceOutcome) === undefined;
+    const reference = bindings.find(
+      (b) => b.role === "reference" && runOf(b.name).kind === "outcome",
+    );
+    const referenceOutcome =
+      reference === undefined
+        ? undefined
+        : (runOf(reference.name) as Extract<Run, { kind: "outcome" }>).outcome;
+    const referenceSound =
+      referenceOutcome !== undefined && scenario.expect?.(referenceOutcome) === undefined;
     for (const binding of bindings) {
       const run = runOf(binding.name);
       const fail = (message: string, comparedWith?: string) => {
-        failures.push({ scenario: scenario.name, binding: binding.name, comparedWith, message: `${scenario.name}: ${message}` });
-        return { scenario: scenario.name, binding: binding.name, status: "FAIL" as const, message, outcome: run.kind === "outcome" ? run.outcome : undefined };
+        failures.push({
+          scenario: scenario.name,
+          binding: binding.name,
+          comparedWith,
+          message: `${scenario.name}: ${message}`,
+        });
+        return {
+          scenario: scenario.name,
+          binding: binding.name,
+          status: "FAIL" as const,
+          message,
+          outcome: run.kind === "outcome" ? run.outcome : undefined,
+        };
       };
       if (run.kind === "n/a") {
-        cells.push({ scenario: scenario.name, binding: binding.name, status: "n/a", message: run.why });
+        cells.push({
+          scenario: scenario.name,
+          binding: binding.name,
+          status: "n/a",
+          message: run.why,
+        });
         continue;
       }
       if (run.kind === "broken") {
@@ -129,14 +201,24 @@ export async function runBindingEquivalence<Handler, Client>(spec: EquivalenceSe
         cells.push(fail(problem));
         continue;
       }
-      if (reference !== undefined && reference !== binding && referenceSound && referenceOutcome !== undefined) {
+      if (
+        reference !== undefined &&
+        reference !== binding &&
+        referenceSound &&
+        referenceOutcome !== undefined
+      ) {
         const difference = describeDifference(referenceOutcome, run.outcome);
         if (difference !== undefined) {
           cells.push(fail(difference, reference.name));
           continue;
         }
       }
-      cells.push({ scenario: scenario.name, binding: binding.name, status: "pass", outcome: run.outcome });
+      cells.push({
+        scenario: scenario.name,
+        binding: binding.name,
+        status: "pass",
+        outcome: run.outcome,
+      });
     }
   }
   return {
@@ -158,32 +240,49 @@ async function runOne<Client>(
   instance: Instance<Client>,
   timeoutMs: number,
 ): Promise<Run> {
-  if (instance.started === undefined) return { kind: "broken", why: instance.startError ?? "the binding did not start" };
+  if (instance.started === undefined)
+    return { kind: "broken", why: instance.startError ?? "the binding did not start" };
   const { started, agent } = instance;
-  if (scenario.needsClientOptions && started.clientWith === undefined) return { kind: "n/a", why: "the binding offers no clientWith(options)" };
+  if (scenario.needsClientOptions && started.clientWith === undefined)
+    return { kind: "n/a", why: "the binding offers no clientWith(options)" };
   const deadline = new AbortController();
   const { context, steps } = createScenarioContext({
     spec,
     ops,
     agent,
     client: started.client as object,
-    clientWith: started.clientWith === undefined ? undefined : (o) => (started.clientWith as NonNullable<typeof started.clientWith>)(o) as object,
+    clientWith:
+      started.clientWith === undefined
+        ? undefined
+        : (o) => (started.clientWith as NonNullable<typeof started.clientWith>)(o) as object,
     key,
     signal: deadline.signal,
   });
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timedOut = new Promise<"timeout">((resolve) => {
     timer = setTimeout(() => {
-      deadline.abort(new DOMException(`the scenario timed out after ${timeoutMs} ms`, "TimeoutError"));
+      deadline.abort(
+        new DOMException(`the scenario timed out after ${timeoutMs} ms`, "TimeoutError"),
+      );
       resolve("timeout");
     }, timeoutMs);
   });
   try {
-    const result = await Promise.race([scenario.run(context).then(() => "done" as const), timedOut]);
-    if (result === "timeout") return { kind: "broken", why: `timed out after ${timeoutMs} ms (steps so far: ${steps.map((s) => s.label).join(", ") || "none"})` };
+    const result = await Promise.race([
+      scenario.run(context).then(() => "done" as const),
+      timedOut,
+    ]);
+    if (result === "timeout")
+      return {
+        kind: "broken",
+        why: `timed out after ${timeoutMs} ms (steps so far: ${steps.map((s) => s.label).join(", ") || "none"})`,
+      };
     return { kind: "outcome", outcome: steps };
   } catch (e) {
-    return { kind: "broken", why: `the scenario failed: ${e instanceof Error ? e.message : String(e)}` };
+    return {
+      kind: "broken",
+      why: `the scenario failed: ${e instanceof Error ? e.message : String(e)}`,
+    };
   } finally {
     clearTimeout(timer);
   }
@@ -193,17 +292,35 @@ async function runOne<Client>(
  * The server options of each profile: the kit's (versions, authentication, a quiet logger), then the
  * caller's, then for "required-extension" the required extension added.
  */
-function profileOptions(spec: EquivalenceServiceSpec, given: ServerOptions<unknown> | undefined, requiredExtension: string | undefined): Record<ServerProfile, ServerOptions<unknown>> {
+function profileOptions(
+  spec: EquivalenceServiceSpec,
+  given: ServerOptions<unknown> | undefined,
+  requiredExtension: string | undefined,
+): Record<ServerProfile, ServerOptions<unknown>> {
   const authenticate = ({ serviceParameters }: AuthRequest) => {
     const credentials = serviceParameters.get("authorization");
     if (credentials === undefined) return KIT_PRINCIPALS.anonymous;
     if (credentials === KIT_CREDENTIALS.user) return KIT_PRINCIPALS.user;
-    if (credentials === KIT_CREDENTIALS.denied) throw new (errorClass(spec, "PermissionDeniedError"))("the kit's denied user may not call this agent");
+    if (credentials === KIT_CREDENTIALS.denied)
+      throw new (errorClass(spec, "PermissionDeniedError"))(
+        "the kit's denied user may not call this agent",
+      );
     throw new (errorClass(spec, "UnauthenticatedError"))("unknown credentials");
   };
-  const base: ServerOptions<unknown> = { supportedVersions: ["1.0"], authenticate, logger: { error() {} }, ...given };
+  const base: ServerOptions<unknown> = {
+    supportedVersions: ["1.0"],
+    authenticate,
+    logger: { error() {} },
+    ...given,
+  };
   return {
     default: base,
-    "required-extension": { ...base, requiredExtensions: [...(base.requiredExtensions ?? []), ...(requiredExtension === undefined ? [] : [requiredExtension])] },
+    "required-extension": {
+      ...base,
+      requiredExtensions: [
+        ...(base.requiredExtensions ?? []),
+        ...(requiredExtension === undefined ? [] : [requiredExtension]),
+      ],
+    },
   };
 }

@@ -8,7 +8,17 @@ import { fromJson, type JsonObject, type JsonValue, type Message } from "@bufbui
 import type { CallOptions } from "../client/call-options.js";
 import type { OperationDescriptor } from "../protocol/operation.js";
 import type { EquivalenceClientOptions } from "./binding-factory.js";
-import { errorOutcome, eventKind, IdPlaceholders, isCallerAbort, normalizeMessage, type ErrorOutcome, type EventOutcome, type OutcomeStep, type StreamEnd } from "./outcome.js";
+import {
+  errorOutcome,
+  eventKind,
+  IdPlaceholders,
+  isCallerAbort,
+  normalizeMessage,
+  type ErrorOutcome,
+  type EventOutcome,
+  type OutcomeStep,
+  type StreamEnd,
+} from "./outcome.js";
 import type { ReferenceAgent } from "./reference-agent.js";
 import type { A2AOperationName, EquivalenceServiceSpec } from "./service-spec.js";
 
@@ -44,9 +54,19 @@ export interface ScenarioContext {
   /** Aborted when the scenario's time is up. */
   readonly signal: AbortSignal;
   /** Calls a unary operation and records the response or error; resolves with the response, undefined on error. */
-  unary(label: string, op: A2AOperationName, request: JsonObject, options?: StepOptions): Promise<Message | undefined>;
+  unary(
+    label: string,
+    op: A2AOperationName,
+    request: JsonObject,
+    options?: StepOptions,
+  ): Promise<Message | undefined>;
   /** Calls a streaming operation, records its events and how it ended; resolves with the events. */
-  stream(label: string, op: A2AOperationName, request: JsonObject, options?: StreamStepOptions): Promise<readonly Message[]>;
+  stream(
+    label: string,
+    op: A2AOperationName,
+    request: JsonObject,
+    options?: StreamStepOptions,
+  ): Promise<readonly Message[]>;
   /** Records something else the scenario observed. */
   fact(label: string, value: JsonValue): void;
   /** The last step recorded (to look at an error's message, say). */
@@ -54,7 +74,9 @@ export interface ScenarioContext {
 }
 
 /** A scenario context and the steps it records. */
-export function createScenarioContext(init: Omit<ScenarioContext, "unary" | "stream" | "fact" | "lastStep">): { context: ScenarioContext; steps: OutcomeStep[] } {
+export function createScenarioContext(
+  init: Omit<ScenarioContext, "unary" | "stream" | "fact" | "lastStep">,
+): { context: ScenarioContext; steps: OutcomeStep[] } {
   const steps: OutcomeStep[] = [];
   const ids = new IdPlaceholders();
   const method = (client: object, op: OperationDescriptor) => {
@@ -70,8 +92,18 @@ export function createScenarioContext(init: Omit<ScenarioContext, "unary" | "str
       const client = options?.client ?? init.client;
       try {
         const request = fromJson(op.input, json);
-        const response = (await method(client, op).call(client, request, { ...options?.call, signal: init.signal })) as Message;
-        steps.push({ label, observed: { kind: "result", type: op.output.typeName, value: normalizeMessage(op.output, response, ids) } });
+        const response = (await method(client, op).call(client, request, {
+          ...options?.call,
+          signal: init.signal,
+        })) as Message;
+        steps.push({
+          label,
+          observed: {
+            kind: "result",
+            type: op.output.typeName,
+            value: normalizeMessage(op.output, response, ids),
+          },
+        });
         return response;
       } catch (e) {
         steps.push({ label, observed: { kind: "error", error: error(e) } });
@@ -91,10 +123,14 @@ export function createScenarioContext(init: Omit<ScenarioContext, "unary" | "str
       const signal = call.signal;
       const events: EventOutcome[] = [];
       const messages: Message[] = [];
-      const record = (end: StreamEnd) => steps.push({ label, observed: { kind: "stream", events, end } });
+      const record = (end: StreamEnd) =>
+        steps.push({ label, observed: { kind: "stream", events, end } });
       try {
         const request = fromJson(op.input, json);
-        const iterable = method(client, op).call(client, request, { ...options?.call, signal }) as AsyncIterable<Message>;
+        const iterable = method(client, op).call(client, request, {
+          ...options?.call,
+          signal,
+        }) as AsyncIterable<Message>;
         for await (const message of iterable) {
           messages.push(message);
           const value = normalizeMessage(op.output, message, ids);
@@ -103,7 +139,8 @@ export function createScenarioContext(init: Omit<ScenarioContext, "unary" | "str
             record("closed");
             return messages;
           }
-          if (options?.abortAfter !== undefined && events.length === options.abortAfter) controller.abort(new DOMException("the scenario aborted the stream", "AbortError"));
+          if (options?.abortAfter !== undefined && events.length === options.abortAfter)
+            controller.abort(new DOMException("the scenario aborted the stream", "AbortError"));
         }
         record("end");
       } catch (e) {

@@ -31,12 +31,17 @@ export { A2A_OPERATIONS, type A2AOperationName } from "../protocol/a2a-operation
 import { A2A_OPERATIONS, type A2AOperationName } from "../protocol/a2a-operations.js";
 
 /** The spec's operations by RPC name; throws when the service lacks one of the eleven. */
-export function operationsByName(spec: EquivalenceServiceSpec): Readonly<Record<A2AOperationName, OperationDescriptor>> {
+export function operationsByName(
+  spec: EquivalenceServiceSpec,
+): Readonly<Record<A2AOperationName, OperationDescriptor>> {
   const byName = new Map(Object.values(spec.operations).map((op) => [op.name, op]));
   const out = {} as Record<A2AOperationName, OperationDescriptor>;
   for (const name of A2A_OPERATIONS) {
     const op = byName.get(name);
-    if (op === undefined) throw new Error(`${spec.service} has no ${name} operation: the equivalence kit needs the eleven A2A operations`);
+    if (op === undefined)
+      throw new Error(
+        `${spec.service} has no ${name} operation: the equivalence kit needs the eleven A2A operations`,
+      );
     out[name] = op;
   }
   return out;
@@ -45,6 +50,7 @@ export function operationsByName(spec: EquivalenceServiceSpec): Readonly<Record<
 /** The generated error class of that name; throws when the catalog has none. */
 export function errorClass(spec: EquivalenceServiceSpec, name: string): A2AErrorClass {
   const cls = spec.errors[name];
-  if (cls === undefined) throw new Error(`${spec.service} has no error class ${name} in its error catalog`);
+  if (cls === undefined)
+    throw new Error(`${spec.service} has no error class ${name} in its error catalog`);
   return cls;
 }

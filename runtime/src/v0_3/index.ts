@@ -23,9 +23,25 @@ export {
   taskStateToV03,
   taskStateToV03Proto,
 } from "./translate/enums.js";
-export { DATA_PART_COMPAT_KEY, partFromV03, partFromV03Proto, partToV03, partToV03Proto } from "./translate/parts.js";
-export { messageFromV03, messageFromV03Proto, messageToV03, messageToV03Proto } from "./translate/messages.js";
-export { artifactFromV03, artifactFromV03Proto, artifactToV03, artifactToV03Proto } from "./translate/artifacts.js";
+export {
+  DATA_PART_COMPAT_KEY,
+  partFromV03,
+  partFromV03Proto,
+  partToV03,
+  partToV03Proto,
+} from "./translate/parts.js";
+export {
+  messageFromV03,
+  messageFromV03Proto,
+  messageToV03,
+  messageToV03Proto,
+} from "./translate/messages.js";
+export {
+  artifactFromV03,
+  artifactFromV03Proto,
+  artifactToV03,
+  artifactToV03Proto,
+} from "./translate/artifacts.js";
 export {
   taskFromV03,
   taskFromV03Proto,

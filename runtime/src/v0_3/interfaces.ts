@@ -13,7 +13,12 @@ const V03_BINDINGS = new Set(["JSONRPC", "HTTP+JSON", "GRPC"]);
  */
 export function withV03Interfaces<I extends JsonObject>(supportedInterfaces: readonly I[]): I[] {
   const added = supportedInterfaces
-    .filter((i) => typeof i["protocolBinding"] === "string" && V03_BINDINGS.has(i["protocolBinding"]) && String(i["protocolVersion"] ?? "").startsWith("1."))
+    .filter(
+      (i) =>
+        typeof i["protocolBinding"] === "string" &&
+        V03_BINDINGS.has(i["protocolBinding"]) &&
+        String(i["protocolVersion"] ?? "").startsWith("1."),
+    )
     .map((i) => ({ ...i, protocolVersion: V03_VERSION }));
   return [...supportedInterfaces, ...added];
 }

@@ -29,22 +29,98 @@ import { taskToV03 } from "./translate/tasks.js";
 export const V03_VERSION = "0.3";
 
 /** 0.3 JSON-RPC method → the 1.0 operation that serves it, and the translations of its params and result. */
-export const V03_JSONRPC_METHODS: ReadonlyMap<string, JsonRpcWireMethod> = new Map<string, JsonRpcWireMethod>([
-  ["message/send", { operation: "SendMessage", decodeParams: (p) => sendMessageParamsFromV03(p), encodeResult: (r) => sendMessageResponseToV03(r) }],
-  ["message/stream", { operation: "SendStreamingMessage", decodeParams: (p) => sendMessageParamsFromV03(p), encodeResult: (r) => streamResponseToV03(r) }],
-  ["tasks/get", { operation: "GetTask", decodeParams: (p) => getTaskParamsFromV03(p), encodeResult: (r) => taskToV03(r) }],
-  ["tasks/cancel", { operation: "CancelTask", decodeParams: (p) => cancelTaskParamsFromV03(p), encodeResult: (r) => taskToV03(r) }],
-  ["tasks/resubscribe", { operation: "SubscribeToTask", decodeParams: (p) => subscribeParamsFromV03(p), encodeResult: (r) => streamResponseToV03(r) }],
-  ["tasks/pushNotificationConfig/set", { operation: "CreateTaskPushNotificationConfig", decodeParams: (p) => setPushConfigParamsFromV03(p), encodeResult: (r) => taskPushConfigToV03(r) }],
-  ["tasks/pushNotificationConfig/get", { operation: "GetTaskPushNotificationConfig", decodeParams: (p) => getPushConfigParamsFromV03(p), encodeResult: (r) => taskPushConfigToV03(r) }],
-  ["tasks/pushNotificationConfig/list", { operation: "ListTaskPushNotificationConfigs", decodeParams: (p) => listPushConfigsParamsFromV03(p), encodeResult: (r) => listPushConfigsResponseToV03(r) }],
-  ["tasks/pushNotificationConfig/delete", { operation: "DeleteTaskPushNotificationConfig", decodeParams: (p) => deletePushConfigParamsFromV03(p), encodeResult: () => null }],
-  ["agent/getAuthenticatedExtendedCard", { operation: "GetExtendedAgentCard", decodeParams: () => ({}), encodeResult: (r) => agentCardToV03(r as JsonObject) }],
+export const V03_JSONRPC_METHODS: ReadonlyMap<string, JsonRpcWireMethod> = new Map<
+  string,
+  JsonRpcWireMethod
+>([
+  [
+    "message/send",
+    {
+      operation: "SendMessage",
+      decodeParams: (p) => sendMessageParamsFromV03(p),
+      encodeResult: (r) => sendMessageResponseToV03(r),
+    },
+  ],
+  [
+    "message/stream",
+    {
+      operation: "SendStreamingMessage",
+      decodeParams: (p) => sendMessageParamsFromV03(p),
+      encodeResult: (r) => streamResponseToV03(r),
+    },
+  ],
+  [
+    "tasks/get",
+    {
+      operation: "GetTask",
+      decodeParams: (p) => getTaskParamsFromV03(p),
+      encodeResult: (r) => taskToV03(r),
+    },
+  ],
+  [
+    "tasks/cancel",
+    {
+      operation: "CancelTask",
+      decodeParams: (p) => cancelTaskParamsFromV03(p),
+      encodeResult: (r) => taskToV03(r),
+    },
+  ],
+  [
+    "tasks/resubscribe",
+    {
+      operation: "SubscribeToTask",
+      decodeParams: (p) => subscribeParamsFromV03(p),
+      encodeResult: (r) => streamResponseToV03(r),
+    },
+  ],
+  [
+    "tasks/pushNotificationConfig/set",
+    {
+      operation: "CreateTaskPushNotificationConfig",
+      decodeParams: (p) => setPushConfigParamsFromV03(p),
+      encodeResult: (r) => taskPushConfigToV03(r),
+    },
+  ],
+  [
+    "tasks/pushNotificationConfig/get",
+    {
+      operation: "GetTaskPushNotificationConfig",
+      decodeParams: (p) => getPushConfigParamsFromV03(p),
+      encodeResult: (r) => taskPushConfigToV03(r),
+    },
+  ],
+  [
+    "tasks/pushNotificationConfig/list",
+    {
+      operation: "ListTaskPushNotificationConfigs",
+      decodeParams: (p) => listPushConfigsParamsFromV03(p),
+      encodeResult: (r) => listPushConfigsResponseToV03(r),
+    },
+  ],
+  [
+    "tasks/pushNotificationConfig/delete",
+    {
+      operation: "DeleteTaskPushNotificationConfig",
+      decodeParams: (p) => deletePushConfigParamsFromV03(p),
+      encodeResult: () => null,
+    },
+  ],
+  [
+    "agent/getAuthenticatedExtendedCard",
+    {
+      operation: "GetExtendedAgentCard",
+      decodeParams: () => ({}),
+      encodeResult: (r) => agentCardToV03(r as JsonObject),
+    },
+  ],
 ]);
 
 /** An A2A error in 0.3's JSON-RPC codes (-32001…-32007, the standard ones), without 1.0's ErrorInfo. */
 export function v03ErrorObject(error: A2AError): JsonRpcErrorObject {
-  return errorToV03({ name: error.spec.name, message: error.message }) as unknown as JsonRpcErrorObject;
+  return errorToV03({
+    name: error.spec.name,
+    message: error.message,
+  }) as unknown as JsonRpcErrorObject;
 }
 
 /** 0.3 clients send `X-A2A-Extensions`; read it as 1.0's `A2A-Extensions` when that is absent. */
@@ -66,5 +142,10 @@ export function v03Headers(request: HeaderSource): HeaderSource {
  * no 0.3 method (0.3 clients cannot call it).
  */
 export function v03JsonRpcWire(): JsonRpcWire {
-  return { version: V03_VERSION, methods: V03_JSONRPC_METHODS, encodeError: v03ErrorObject, headers: v03Headers };
+  return {
+    version: V03_VERSION,
+    methods: V03_JSONRPC_METHODS,
+    encodeError: v03ErrorObject,
+    headers: v03Headers,
+  };
 }

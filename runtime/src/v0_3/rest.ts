@@ -41,8 +41,17 @@ function withConfigBody(request: UniversalRequest): UniversalRequest {
       try {
         const body = JSON.parse(new TextDecoder().decode(bytes)) as unknown;
         if (body !== null && typeof body === "object" && !Array.isArray(body)) {
-          const { config, pushNotificationConfig, push_notification_config } = body as Record<string, unknown>;
-          if (config !== null && typeof config === "object" && !Array.isArray(config) && pushNotificationConfig === undefined && push_notification_config === undefined) {
+          const { config, pushNotificationConfig, push_notification_config } = body as Record<
+            string,
+            unknown
+          >;
+          if (
+            config !== null &&
+            typeof config === "object" &&
+            !Array.isArray(config) &&
+            pushNotificationConfig === undefined &&
+            push_notification_config === undefined
+          ) {
             return new TextEncoder().encode(JSON.stringify(config));
           }
         }
@@ -55,7 +64,9 @@ function withConfigBody(request: UniversalRequest): UniversalRequest {
     get: (target, key) => {
       if (key === "readBody") return readBody;
       const value: unknown = Reflect.get(target, key);
-      return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      return typeof value === "function"
+        ? (value as (...args: unknown[]) => unknown).bind(target)
+        : value;
     },
   });
 }
@@ -79,7 +90,12 @@ export function routeRestVersions(routes: RestVersionRoutes): UniversalHandler {
   const legacyPrefix = `${base}/v1/`;
   return async function restVersions(request: UniversalRequest): Promise<UniversalResponse> {
     const legacy = request.path.startsWith(legacyPrefix) && requestsV03(request);
-    const routed = legacy && request.method === "POST" && CREATE_CONFIG_PATH.test(request.path.slice(base.length)) ? withConfigBody(request) : request;
+    const routed =
+      legacy &&
+      request.method === "POST" &&
+      CREATE_CONFIG_PATH.test(request.path.slice(base.length))
+        ? withConfigBody(request)
+        : request;
     const response = await (legacy ? routes.v03 : routes.current)(routed);
     return { ...response, headers: [...response.headers, ["vary", "A2A-Version"]] };
   };
@@ -92,7 +108,10 @@ export function routeRestVersions(routes: RestVersionRoutes): UniversalHandler {
  * hybrid card, the 1.0 card with 0.3's top-level fields (`hybridAgentCard`). Both say `Vary: A2A-Version`.
  * `serve` is `serveAgentCard` with its options bound: `(card) => serveAgentCard(card, options)`.
  */
-export function serveAgentCardVersions(cards: { readonly current: JsonValue; readonly v03: JsonValue }, serve: (card: JsonValue) => UniversalHandler): UniversalHandler {
+export function serveAgentCardVersions(
+  cards: { readonly current: JsonValue; readonly v03: JsonValue },
+  serve: (card: JsonValue) => UniversalHandler,
+): UniversalHandler {
   const current = serve(cards.current);
   const v03 = serve(cards.v03);
   return async function agentCardVersions(request: UniversalRequest): Promise<UniversalResponse> {

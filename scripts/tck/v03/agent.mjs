@@ -26,7 +26,12 @@ for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => {
 /** Bundles the entry into `outfile` (inside the repository, so that its external packages resolve from node_modules). */
 export async function bundleV03Agent({ repoRoot, outfile }) {
   await build({
-    stdin: { contents: ENTRY, resolveDir: join(repoRoot, "generated-example", "agent"), sourcefile: "tck-v03-agent.ts", loader: "ts" },
+    stdin: {
+      contents: ENTRY,
+      resolveDir: join(repoRoot, "generated-example", "agent"),
+      sourcefile: "tck-v03-agent.ts",
+      loader: "ts",
+    },
     outfile,
     bundle: true,
     platform: "node",

@@ -2,7 +2,13 @@
 // Types of scripts/tck/v03/harness.mjs (for test/tck/v03-results.test.ts).
 
 export function notATckV03(dir: string): string | undefined;
-export function prepareTckV03(options: { source: string; work: string; protoc: string; grpcPythonPlugin: string; googleProtos: string }): {
+export function prepareTckV03(options: {
+  source: string;
+  work: string;
+  protoc: string;
+  grpcPythonPlugin: string;
+  googleProtos: string;
+}): {
   root: string;
   pythonPath: string;
   changes: string[];

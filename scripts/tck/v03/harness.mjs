@@ -19,14 +19,23 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync
 import { join } from "node:path";
 
 /** The files a 0.3 TCK checkout must have. */
-const TCK_V03_FILES = ["run_tck.py", "a2a.proto", "tests/conftest.py", "tests/mandatory", "tck/grpc_stubs/a2a_pb2.py", "tck/transport/grpc_client.py"];
+const TCK_V03_FILES = [
+  "run_tck.py",
+  "a2a.proto",
+  "tests/conftest.py",
+  "tests/mandatory",
+  "tck/grpc_stubs/a2a_pb2.py",
+  "tck/transport/grpc_client.py",
+];
 
 /** Why `dir` is not a checkout of the TCK's 0.3 line, or undefined. */
 export function notATckV03(dir) {
   if (!existsSync(dir)) return `${dir} does not exist`;
   const missing = TCK_V03_FILES.filter((f) => !existsSync(join(dir, f)));
   if (missing.length > 0) {
-    const v10 = existsSync(join(dir, "tests", "compatibility")) ? " (it looks like the 1.0 line: check out branch 0.3.x)" : "";
+    const v10 = existsSync(join(dir, "tests", "compatibility"))
+      ? " (it looks like the 1.0 line: check out branch 0.3.x)"
+      : "";
     return `${dir} is not an a2aproject/a2a-tck 0.3.x checkout (no ${missing.join(", ")})${v10}`;
   }
   return undefined;
@@ -35,13 +44,17 @@ export function notATckV03(dir) {
 /** Replaces `from` (which must occur exactly once) in a file; throws if the TCK no longer has it. */
 function patch(file, from, to, what) {
   const text = readFileSync(file, "utf8");
-  if (text.split(from).length !== 2) throw new Error(`harness change "${what}": ${file} does not contain ${from} exactly once; this TCK version needs a new recipe`);
+  if (text.split(from).length !== 2)
+    throw new Error(
+      `harness change "${what}": ${file} does not contain ${from} exactly once; this TCK version needs a new recipe`,
+    );
   writeFileSync(file, text.replace(from, to));
 }
 
 function run(command, args, options) {
   const r = spawnSync(command, args, { encoding: "utf8", ...options });
-  if (r.error !== undefined || r.status !== 0) throw new Error(`${command} ${args.join(" ")} failed: ${r.error?.message ?? r.stderr.trim()}`);
+  if (r.error !== undefined || r.status !== 0)
+    throw new Error(`${command} ${args.join(" ")} failed: ${r.error?.message ?? r.stderr.trim()}`);
 }
 
 /**
@@ -53,12 +66,30 @@ export function prepareTckV03({ source, work, protoc, grpcPythonPlugin, googlePr
   const root = join(work, "tck");
   // SUT/ holds systems under test that run_sut.py clones; reports/ earlier results; .env a local configuration.
   const skip = new Set([".git", "reports", "SUT", "__pycache__", ".venv", ".pytest_cache", ".env"]);
-  cpSync(source, root, { recursive: true, filter: (src) => !skip.has(src.split(/[\\/]/).pop() ?? "") });
+  cpSync(source, root, {
+    recursive: true,
+    filter: (src) => !skip.has(src.split(/[\\/]/).pop() ?? ""),
+  });
   const changes = [];
 
   const stubs = join(root, "tck", "grpc_stubs");
-  run(protoc, ["-I", ".", "-I", googleProtos, `--python_out=${stubs}`, `--grpc_python_out=${stubs}`, `--plugin=protoc-gen-grpc_python=${grpcPythonPlugin}`, "a2a.proto"], { cwd: root });
-  changes.push("tck/grpc_stubs/a2a_pb2.py, a2a_pb2_grpc.py: regenerated from a2a.proto with the local protoc and grpc_python_plugin");
+  run(
+    protoc,
+    [
+      "-I",
+      ".",
+      "-I",
+      googleProtos,
+      `--python_out=${stubs}`,
+      `--grpc_python_out=${stubs}`,
+      `--plugin=protoc-gen-grpc_python=${grpcPythonPlugin}`,
+      "a2a.proto",
+    ],
+    { cwd: root },
+  );
+  changes.push(
+    "tck/grpc_stubs/a2a_pb2.py, a2a_pb2_grpc.py: regenerated from a2a.proto with the local protoc and grpc_python_plugin",
+  );
 
   const pythonPath = join(work, "python");
   mkdirSync(pythonPath, { recursive: true });
@@ -68,9 +99,18 @@ export function prepareTckV03({ source, work, protoc, grpcPythonPlugin, googlePr
       .map((f) => `google/${dir}/${f}`),
   );
   run(protoc, ["-I", googleProtos, `--python_out=${pythonPath}`, ...protos]);
-  changes.push(`google/api, google/rpc Python stubs: generated from google-proto-files into ${pythonPath} (on PYTHONPATH)`);
+  changes.push(
+    `google/api, google/rpc Python stubs: generated from google-proto-files into ${pythonPath} (on PYTHONPATH)`,
+  );
 
-  patch(join(root, "tck", "transport", "grpc_client.py"), "parsed = urlparse(base_url)\n", 'parsed = urlparse(base_url if "://" in base_url else f"grpc://{base_url}")\n', "gRPC host:port");
-  changes.push("tck/transport/grpc_client.py: a gRPC url without a scheme (host:port) is read as grpc://host:port (plaintext), not as the target None:80");
+  patch(
+    join(root, "tck", "transport", "grpc_client.py"),
+    "parsed = urlparse(base_url)\n",
+    'parsed = urlparse(base_url if "://" in base_url else f"grpc://{base_url}")\n',
+    "gRPC host:port",
+  );
+  changes.push(
+    "tck/transport/grpc_client.py: a gRPC url without a scheme (host:port) is read as grpc://host:port (plaintext), not as the target None:80",
+  );
   return { root, pythonPath, changes };
 }

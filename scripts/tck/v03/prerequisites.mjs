@@ -20,7 +20,9 @@ export const PYTHON_MODULES_V03 = [
 ];
 
 /** What is missing: the 1.0 line's check (../prerequisites.mjs) with the 0.3 TCK's module list. */
-export const checkV03Prerequisites = ({ repoRoot, env = process.env }) => checkPrerequisites({ repoRoot, env, modules: PYTHON_MODULES_V03 });
+export const checkV03Prerequisites = ({ repoRoot, env = process.env }) =>
+  checkPrerequisites({ repoRoot, env, modules: PYTHON_MODULES_V03 });
 
 /** The 1.0 line's report, said by `npm run tck:v03`. */
-export const missingReportV03 = (r) => missingReport(r).replace(/^npm run tck:/, "npm run tck:v03:");
+export const missingReportV03 = (r) =>
+  missingReport(r).replace(/^npm run tck:/, "npm run tck:v03:");

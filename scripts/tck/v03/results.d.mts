@@ -4,7 +4,9 @@ import type { TckRow } from "../results.mjs";
 
 export const PER_TRANSPORT_CATEGORIES: readonly string[];
 export const EQUIVALENCE: "transport-equivalence";
-export const TRANSPORTS: Readonly<Record<"jsonrpc" | "rest" | "grpc", "jsonrpc" | "http_json" | "grpc">>;
+export const TRANSPORTS: Readonly<
+  Record<"jsonrpc" | "rest" | "grpc", "jsonrpc" | "http_json" | "grpc">
+>;
 export const ALL: "any";
 export function keyOfTest(nodeid: string, test: string): string;
 export function rowsOfRun(xml: string, run: { category: string; transport: string }): TckRow[];

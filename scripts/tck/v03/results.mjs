@@ -26,7 +26,8 @@ export function keyOfTest(nodeid, test) {
   const bracket = nodeid.indexOf("[");
   const segments = (bracket < 0 ? nodeid : nodeid.slice(0, bracket)).split(".");
   segments.pop();
-  const module = [...segments].reverse().find((s) => s.startsWith("test_")) ?? segments.at(-1) ?? "";
+  const module =
+    [...segments].reverse().find((s) => s.startsWith("test_")) ?? segments.at(-1) ?? "";
   return `${module}::${test}`;
 }
 
@@ -37,7 +38,12 @@ export function keyOfTest(nodeid, test) {
  * @returns {import("../results.mjs").TckRow[]}
  */
 export function rowsOfRun(xml, { category, transport }) {
-  return readRun(xml).map((row) => ({ ...row, requirement: keyOfTest(row.nodeid, row.test), transport, level: category }));
+  return readRun(xml).map((row) => ({
+    ...row,
+    requirement: keyOfTest(row.nodeid, row.test),
+    transport,
+    level: category,
+  }));
 }
 
 const ROWS = [...Object.values(TRANSPORTS), ALL];
@@ -49,18 +55,28 @@ const LEVELS = ["mandatory", "capabilities", EQUIVALENCE, "quality", "features"]
  */
 export function totalsTableV03(rows) {
   const t = totals(rows);
-  const lines = ["| transport | category | passed | failed | skipped | xfailed |", "| --- | --- | ---: | ---: | ---: | ---: |"];
+  const lines = [
+    "| transport | category | passed | failed | skipped | xfailed |",
+    "| --- | --- | ---: | ---: | ---: | ---: |",
+  ];
   const sum = { passed: 0, failed: 0, skipped: 0, xfailed: 0 };
   const transports = [...ROWS, ...Object.keys(t).filter((k) => !ROWS.includes(k))];
   for (const transport of transports) {
-    const levels = [...LEVELS, ...Object.keys(t[transport] ?? {}).filter((k) => !LEVELS.includes(k))];
+    const levels = [
+      ...LEVELS,
+      ...Object.keys(t[transport] ?? {}).filter((k) => !LEVELS.includes(k)),
+    ];
     for (const level of levels) {
       const cell = t[transport]?.[level];
       if (cell === undefined) continue;
-      lines.push(`| ${transport === ALL ? "any (jsonrpc+http_json+grpc)" : transport} | ${level} | ${cell.passed} | ${cell.failed} | ${cell.skipped} | ${cell.xfailed} |`);
+      lines.push(
+        `| ${transport === ALL ? "any (jsonrpc+http_json+grpc)" : transport} | ${level} | ${cell.passed} | ${cell.failed} | ${cell.skipped} | ${cell.xfailed} |`,
+      );
       for (const k of Object.keys(sum)) sum[k] += cell[k];
     }
   }
-  lines.push(`| **all** | | **${sum.passed}** | **${sum.failed}** | **${sum.skipped}** | **${sum.xfailed}** |`);
+  lines.push(
+    `| **all** | | **${sum.passed}** | **${sum.failed}** | **${sum.skipped}** | **${sum.xfailed}** |`,
+  );
   return lines.join("\n");
 }

@@ -15,8 +15,18 @@ import { WebSocket } from "ws";
 import type { CallContext } from "@protoc-gen-a2a/runtime";
 import { InMemoryTaskStore } from "@protoc-gen-a2a/runtime/task";
 import type { A2AServiceHandler } from "../../../generated-example/gen/a2a_a2a_handler.js";
-import { attachWsServer, WS_STALLED_CLOSE_CODE, type WsServerAttachment } from "../../../generated-example/bindings/ws/ws-server.js";
-import { callOf, createA2ATaskHandler, sendRequest, taskOf, textOf } from "../../support/task-runtime-binding.js";
+import {
+  attachWsServer,
+  WS_STALLED_CLOSE_CODE,
+  type WsServerAttachment,
+} from "../../../generated-example/bindings/ws/ws-server.js";
+import {
+  callOf,
+  createA2ATaskHandler,
+  sendRequest,
+  taskOf,
+  textOf,
+} from "../../support/task-runtime-binding.js";
 
 /** The task's artifact: far above the bound, and large enough that the kernel's socket buffers (tens of MiB on loopback) hold only a few answers. */
 const ANSWER_BYTES = 4 * 1024 * 1024;
@@ -45,7 +55,13 @@ beforeAll(async () => {
       async execute(context, emitter) {
         const text = textOf(context.message);
         if (text === "big") {
-          await emitter.addArtifact({ artifactId: "big", parts: [{ content: { case: "text", value: "x".repeat(ANSWER_BYTES) } }] }, { lastChunk: true });
+          await emitter.addArtifact(
+            {
+              artifactId: "big",
+              parts: [{ content: { case: "text", value: "x".repeat(ANSWER_BYTES) } }],
+            },
+            { lastChunk: true },
+          );
         } else {
           started++;
           await released;
@@ -67,7 +83,9 @@ beforeAll(async () => {
       if (property === "sendStreamingMessage") {
         return async function* (_request: unknown, context: CallContext<unknown>) {
           streams.push(context);
-          await new Promise<void>((resolve) => context.signal.addEventListener("abort", () => resolve(), { once: true }));
+          await new Promise<void>((resolve) =>
+            context.signal.addEventListener("abort", () => resolve(), { once: true }),
+          );
         };
       }
       const value = Reflect.get(target, property, target) as unknown;
@@ -76,7 +94,12 @@ beforeAll(async () => {
   }) as A2AServiceHandler;
   server = createServer();
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  ws = attachWsServer(server, handler, { versionWhenMissing: "1.0", maxBufferedBytes: MAX_BUFFERED, stalledWriteTimeoutMs: STALL_MS, pingIntervalMs: 0 });
+  ws = attachWsServer(server, handler, {
+    versionWhenMissing: "1.0",
+    maxBufferedBytes: MAX_BUFFERED,
+    stalledWriteTimeoutMs: STALL_MS,
+    pingIntervalMs: 0,
+  });
   url = `ws://127.0.0.1:${(server.address() as AddressInfo).port}/a2a/ws`;
 });
 afterAll(async () => {
@@ -105,13 +128,16 @@ const serverSocketOf = async (): Promise<WebSocket> => {
   }
 };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const getTaskFrame = (id: number) => JSON.stringify({ id, method: "GetTask", params: { id: bigTaskId } });
+const getTaskFrame = (id: number) =>
+  JSON.stringify({ id, method: "GetTask", params: { id: bigTaskId } });
 
 describe("a client that never reads", () => {
   it(`${FRAMES} GetTask frames of a ${ANSWER_BYTES / 1024 / 1024} MiB task: the server produces few answers, holds at most the bound plus one answer, and closes the socket (1008) once it stalled`, async () => {
     const client = await open();
     const serverSocket = await serverSocketOf();
-    const closed = new Promise<{ code: number; reason: string }>((resolve) => client.once("close", (code, reason) => resolve({ code, reason: String(reason) })));
+    const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+      client.once("close", (code, reason) => resolve({ code, reason: String(reason) })),
+    );
     client.pause(); // stops reading its socket: the server's answers pile up in the kernel, then in the server
     for (let i = 1; i <= FRAMES; i++) client.send(getTaskFrame(i));
     let maxBuffered = 0;
@@ -161,7 +187,10 @@ describe("a normal client is unaffected", () => {
     const client = await open();
     const answers = new Map<number, number>();
     client.on("message", (data) => {
-      const frame = JSON.parse(String(data)) as { id: number; result?: { artifacts: { parts: { text: string }[] }[] } };
+      const frame = JSON.parse(String(data)) as {
+        id: number;
+        result?: { artifacts: { parts: { text: string }[] }[] };
+      };
       answers.set(frame.id, frame.result?.artifacts[0]?.parts[0]?.text.length ?? -1);
     });
     for (let i = 1; i <= 20; i++) client.send(getTaskFrame(i));
@@ -176,20 +205,35 @@ describe("a normal client is unaffected", () => {
     const client = await open();
     const answered: number[] = [];
     client.on("message", (data) => answered.push((JSON.parse(String(data)) as { id: number }).id));
-    for (let i = 1; i <= 20; i++) client.send(JSON.stringify({ id: i, method: "SendMessage", params: { message: { messageId: `m${i}`, role: "ROLE_USER", parts: [{ text: "wait" }] } } }));
+    for (let i = 1; i <= 20; i++)
+      client.send(
+        JSON.stringify({
+          id: i,
+          method: "SendMessage",
+          params: { message: { messageId: `m${i}`, role: "ROLE_USER", parts: [{ text: "wait" }] } },
+        }),
+      );
     while (started < 20) await sleep(10);
     expect(answered).toEqual([]);
     release();
     released = Promise.resolve();
     while (answered.length < 20) await sleep(10);
-    expect([...answered].sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+    expect([...answered].sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 20 }, (_, i) => i + 1),
+    );
     client.close();
   });
 
   it("a cancel frame right behind its call frame (one write) still cancels that call", async () => {
     const client = await open();
     const before = streams.length;
-    client.send(JSON.stringify({ id: "s", method: "SendStreamingMessage", params: { message: { messageId: "s1", role: "ROLE_USER", parts: [{ text: "stream" }] } } }));
+    client.send(
+      JSON.stringify({
+        id: "s",
+        method: "SendStreamingMessage",
+        params: { message: { messageId: "s1", role: "ROLE_USER", parts: [{ text: "stream" }] } },
+      }),
+    );
     client.send(JSON.stringify({ id: "s", cancel: true }));
     while (streams.length === before) await sleep(5);
     const context = streams.at(-1)!;

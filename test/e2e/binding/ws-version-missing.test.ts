@@ -7,7 +7,10 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
-import { startExampleAgent, type ExampleAgent } from "../../../generated-example/agent/echo-agent.js";
+import {
+  startExampleAgent,
+  type ExampleAgent,
+} from "../../../generated-example/agent/echo-agent.js";
 
 let agent: ExampleAgent;
 beforeAll(async () => {
@@ -18,15 +21,27 @@ afterAll(async () => {
 });
 
 /** The answer frame to one GetTask frame on a new socket opened with `headers`. */
-async function getTaskAnswer(headers: Record<string, string>, serviceParameters?: Record<string, string>): Promise<{ error?: { code: number; message: string } }> {
+async function getTaskAnswer(
+  headers: Record<string, string>,
+  serviceParameters?: Record<string, string>,
+): Promise<{ error?: { code: number; message: string } }> {
   const socket = new WebSocket(agent.endpoints.ws, { headers });
   await new Promise<void>((resolve, reject) => {
     socket.once("open", () => resolve());
     socket.once("error", reject);
   });
   try {
-    const answer = new Promise<string>((resolve) => socket.once("message", (data) => resolve(String(data))));
-    socket.send(JSON.stringify({ id: 1, method: "GetTask", params: { id: "no-such-task" }, ...(serviceParameters ? { serviceParameters } : {}) }));
+    const answer = new Promise<string>((resolve) =>
+      socket.once("message", (data) => resolve(String(data))),
+    );
+    socket.send(
+      JSON.stringify({
+        id: 1,
+        method: "GetTask",
+        params: { id: "no-such-task" },
+        ...(serviceParameters ? { serviceParameters } : {}),
+      }),
+    );
     return JSON.parse(await answer) as { error?: { code: number; message: string } };
   } finally {
     socket.terminate();
@@ -44,10 +59,20 @@ describe("a WebSocket call without A2A-Version", () => {
   });
 
   it("BINDING.md and the scaffold's template say so, and no longer that 1.0 is assumed", () => {
-    const doc = readFileSync(new URL("../../../generated-example/bindings/ws/BINDING.md", import.meta.url), "utf8");
+    const doc = readFileSync(
+      new URL("../../../generated-example/bindings/ws/BINDING.md", import.meta.url),
+      "utf8",
+    );
     expect(doc).not.toMatch(/assumes 1\.0/);
-    expect(doc).toContain("when neither has one the call is a 0.3 call (§3.6), which the example agent does not serve: VersionNotSupportedError (-32009)");
-    const template = readFileSync(new URL("../../../templates/binding/BINDING.md.hbs", import.meta.url), "utf8");
-    expect(template).toContain("A call without `A2A-Version` is a 0.3 call (§3.6: an empty value means 0.3)");
+    expect(doc).toContain(
+      "when neither has one the call is a 0.3 call (§3.6), which the example agent does not serve: VersionNotSupportedError (-32009)",
+    );
+    const template = readFileSync(
+      new URL("../../../templates/binding/BINDING.md.hbs", import.meta.url),
+      "utf8",
+    );
+    expect(template).toContain(
+      "A call without `A2A-Version` is a 0.3 call (§3.6: an empty value means 0.3)",
+    );
   });
 });

@@ -15,7 +15,16 @@ import { WebSocket } from "ws";
 import { isA2AError, type CallContext } from "@protoc-gen-a2a/runtime";
 import { checkAgentCard } from "@protoc-gen-a2a/runtime/http";
 import { assertBindingEquivalence, formatEquivalenceReport } from "@protoc-gen-a2a/runtime/testing";
-import { AgentCardSchema, Role, StreamResponseSchema, TaskState, type AgentCard, type Message, type StreamResponse, type Task } from "../../../generated-example/gen/a2a_pb.js";
+import {
+  AgentCardSchema,
+  Role,
+  StreamResponseSchema,
+  TaskState,
+  type AgentCard,
+  type Message,
+  type StreamResponse,
+  type Task,
+} from "../../../generated-example/gen/a2a_pb.js";
 import {
   ContentTypeNotSupportedError,
   errorRegistry,
@@ -27,17 +36,40 @@ import {
   UnsupportedOperationError,
   VersionNotSupportedError,
 } from "../../../generated-example/gen/a2a_a2a_errors.js";
-import type { A2AServiceClient, A2AServiceHandler } from "../../../generated-example/gen/a2a_a2a_handler.js";
-import { AgentConnectError, connectA2AService } from "../../../generated-example/gen/a2a_a2a_agent_client.js";
-import { checkA2AServiceBindingEquivalence, type A2AServiceBindingFactory } from "../../../generated-example/gen/a2a_a2a_equivalence.js";
-import { startExampleAgent, type ExampleAgent, type ExamplePrincipal } from "../../../generated-example/agent/echo-agent.js";
+import type {
+  A2AServiceClient,
+  A2AServiceHandler,
+} from "../../../generated-example/gen/a2a_a2a_handler.js";
+import {
+  AgentConnectError,
+  connectA2AService,
+} from "../../../generated-example/gen/a2a_a2a_agent_client.js";
+import {
+  checkA2AServiceBindingEquivalence,
+  type A2AServiceBindingFactory,
+} from "../../../generated-example/gen/a2a_a2a_equivalence.js";
+import {
+  startExampleAgent,
+  type ExampleAgent,
+  type ExamplePrincipal,
+} from "../../../generated-example/agent/echo-agent.js";
 import { WS_PROTOCOL_BINDING } from "../../../generated-example/bindings/ws/ws-operations.js";
-import { A2AServiceWsClient, connectWs, type WsSocketConnection } from "../../../generated-example/bindings/ws/ws-client.js";
-import { attachWsServer, WS_DEFAULT_MAX_FRAME_BYTES } from "../../../generated-example/bindings/ws/ws-server.js";
+import {
+  A2AServiceWsClient,
+  connectWs,
+  type WsSocketConnection,
+} from "../../../generated-example/bindings/ws/ws-client.js";
+import {
+  attachWsServer,
+  WS_DEFAULT_MAX_FRAME_BYTES,
+} from "../../../generated-example/bindings/ws/ws-server.js";
 import { wsBindingFactory } from "../../../generated-example/bindings/ws/ws-equivalence.js";
 import { collect } from "../../support/task-runtime-binding.js";
 
-const TOKENS = { "admin-token": { subject: "admin", extendedCard: true }, "user-token": { subject: "user", extendedCard: false } };
+const TOKENS = {
+  "admin-token": { subject: "admin", extendedCard: true },
+  "user-token": { subject: "user", extendedCard: false },
+};
 const bearer = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
 
 /** Every call the agent's handler got (all bindings), with its context. */
@@ -52,12 +84,23 @@ const connection = (headers?: Record<string, string>) => {
   opened.push(c);
   return c;
 };
-const clientOn = (c: WsSocketConnection, options: { headers?: Record<string, string>; version?: string } = {}) => new A2AServiceWsClient({ ...options, url: wsUrl, connection: c });
+const clientOn = (
+  c: WsSocketConnection,
+  options: { headers?: Record<string, string>; version?: string } = {},
+) => new A2AServiceWsClient({ ...options, url: wsUrl, connection: c });
 
 beforeAll(async () => {
-  agent = await startExampleAgent({ tokens: TOKENS, longRunningMs: 300, allowPrivateWebhooks: true, onCall: (operation, context) => calls.push({ operation, context }) });
+  agent = await startExampleAgent({
+    tokens: TOKENS,
+    longRunningMs: 300,
+    allowPrivateWebhooks: true,
+    onCall: (operation, context) => calls.push({ operation, context }),
+  });
   cardJson = (await (await fetch(agent.cardUrl)).json()) as JsonObject;
-  wsUrl = (cardJson["supportedInterfaces"] as { url: string; protocolBinding: string }[]).find((i) => i.protocolBinding === WS_PROTOCOL_BINDING)?.url ?? "";
+  wsUrl =
+    (cardJson["supportedInterfaces"] as { url: string; protocolBinding: string }[]).find(
+      (i) => i.protocolBinding === WS_PROTOCOL_BINDING,
+    )?.url ?? "";
 });
 afterAll(async () => {
   await Promise.all(opened.map((c) => c.close()));
@@ -65,24 +108,44 @@ afterAll(async () => {
 });
 
 const message = (text: string, ids: { taskId?: string; contextId?: string } = {}) => ({
-  message: { messageId: crypto.randomUUID(), role: Role.USER, parts: [{ content: { case: "text" as const, value: text } }], ...ids },
+  message: {
+    messageId: crypto.randomUUID(),
+    role: Role.USER,
+    parts: [{ content: { case: "text" as const, value: text } }],
+    ...ids,
+  },
 });
-const textOf = (m: Message | undefined) => (m?.parts[0]?.content.case === "text" ? m.parts[0].content.value : undefined);
+const textOf = (m: Message | undefined) =>
+  m?.parts[0]?.content.case === "text" ? m.parts[0].content.value : undefined;
 /** SendMessage expecting a task; `returnImmediately` for tasks that stay WORKING (tck-cancel). */
 async function sendTask(client: A2AServiceClient, text: string): Promise<Task> {
-  const response = await client.sendMessage({ ...message(text), configuration: { returnImmediately: text.startsWith("tck-cancel") } });
-  if (response.payload.case !== "task") throw new Error(`expected a task, got ${response.payload.case}`);
+  const response = await client.sendMessage({
+    ...message(text),
+    configuration: { returnImmediately: text.startsWith("tck-cancel") },
+  });
+  if (response.payload.case !== "task")
+    throw new Error(`expected a task, got ${response.payload.case}`);
   return response.payload.value;
 }
-const stateOf = (e: StreamResponse) => (e.payload.case === "task" ? e.payload.value.status?.state : e.payload.case === "statusUpdate" ? e.payload.value.status?.state : undefined);
+const stateOf = (e: StreamResponse) =>
+  e.payload.case === "task"
+    ? e.payload.value.status?.state
+    : e.payload.case === "statusUpdate"
+      ? e.payload.value.status?.state
+      : undefined;
 /** Resolves when `signal` aborts (at once when it has). */
-const aborted = (signal: AbortSignal) => new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener("abort", () => resolve(), { once: true })));
+const aborted = (signal: AbortSignal) =>
+  new Promise<void>((resolve) =>
+    signal.aborted ? resolve() : signal.addEventListener("abort", () => resolve(), { once: true }),
+  );
 /** The context of the next call of `operation` the agent gets over WebSocket. */
 function nextCall(operation: string): Promise<CallContext<ExamplePrincipal | undefined>> {
   const seen = calls.length;
   return new Promise((resolve) => {
     const poll = () => {
-      const found = calls.slice(seen).find((c) => c.operation === operation && c.context.binding === WS_PROTOCOL_BINDING);
+      const found = calls
+        .slice(seen)
+        .find((c) => c.operation === operation && c.context.binding === WS_PROTOCOL_BINDING);
       if (found !== undefined) resolve(found.context);
       else setImmediate(poll);
     };
@@ -114,7 +177,10 @@ async function rawSocket(url: string, headers?: Record<string, string>): Promise
     socket.once("open", () => resolve());
     socket.once("error", reject);
   });
-  const next = () => new Promise<Record<string, unknown>>((resolve) => (frames.length > 0 ? resolve(frames.shift()!) : waiting.push(resolve)));
+  const next = () =>
+    new Promise<Record<string, unknown>>((resolve) =>
+      frames.length > 0 ? resolve(frames.shift()!) : waiting.push(resolve),
+    );
   return {
     socket,
     send: (frame) => socket.send(typeof frame === "string" ? frame : JSON.stringify(frame)),
@@ -136,15 +202,27 @@ async function rawSocket(url: string, headers?: Record<string, string>): Promise
       }),
   };
 }
-const sendMessageParams = (text: string) => ({ message: { messageId: crypto.randomUUID(), role: "ROLE_USER", parts: [{ text }] } });
+const sendMessageParams = (text: string) => ({
+  message: { messageId: crypto.randomUUID(), role: "ROLE_USER", parts: [{ text }] },
+});
 const errorOf = (frame: Record<string, unknown>) => errorRegistry.fromJsonRpcError(frame["error"]);
 
 describe("the Agent Card", () => {
   it("lists the WebSocket binding by its URI, with its ws:// URL, after the core bindings, and checks against what is mounted", () => {
     // The 1.0 interfaces (A2A 0.3's follow them).
-    const interfaces = (cardJson["supportedInterfaces"] as JsonObject[]).filter((i) => i["protocolVersion"] === "1.0");
-    expect(interfaces.at(-1)).toEqual({ url: `ws://127.0.0.1:${agent.httpPort}/a2a/ws`, protocolBinding: WS_PROTOCOL_BINDING, protocolVersion: "1.0" });
-    expect(interfaces.map((i) => i["protocolBinding"]).slice(0, 3)).toEqual(["JSONRPC", "HTTP+JSON", "GRPC"]);
+    const interfaces = (cardJson["supportedInterfaces"] as JsonObject[]).filter(
+      (i) => i["protocolVersion"] === "1.0",
+    );
+    expect(interfaces.at(-1)).toEqual({
+      url: `ws://127.0.0.1:${agent.httpPort}/a2a/ws`,
+      protocolBinding: WS_PROTOCOL_BINDING,
+      protocolVersion: "1.0",
+    });
+    expect(interfaces.map((i) => i["protocolBinding"]).slice(0, 3)).toEqual([
+      "JSONRPC",
+      "HTTP+JSON",
+      "GRPC",
+    ]);
     expect(agent.endpoints.ws).toBe(wsUrl);
     const mounted = {
       baseUrl: `http://127.0.0.1:${agent.httpPort}`,
@@ -154,8 +232,18 @@ describe("the Agent Card", () => {
       connectPath: "/a2a/connect",
       additionalVersions: ["0.3"],
     };
-    expect(checkAgentCard(cardJson, { ...mounted, custom: [{ url: wsUrl, protocolBinding: WS_PROTOCOL_BINDING }] })).toEqual([]);
-    expect(checkAgentCard(cardJson, { ...mounted, custom: [{ url: `${wsUrl}2`, protocolBinding: WS_PROTOCOL_BINDING }] }).map((p) => p.kind)).toEqual(["url-mismatch"]);
+    expect(
+      checkAgentCard(cardJson, {
+        ...mounted,
+        custom: [{ url: wsUrl, protocolBinding: WS_PROTOCOL_BINDING }],
+      }),
+    ).toEqual([]);
+    expect(
+      checkAgentCard(cardJson, {
+        ...mounted,
+        custom: [{ url: `${wsUrl}2`, protocolBinding: WS_PROTOCOL_BINDING }],
+      }).map((p) => p.kind),
+    ).toEqual(["url-mismatch"]);
   });
 
   it("upgrades to other paths of the agent's port are answered 404", async () => {
@@ -179,15 +267,24 @@ describe("every operation through A2AServiceWsClient", () => {
     expect(textOf(reply.payload.value)).toBe("hello over ws");
     const task = await sendTask(client, "tck-complete-task ws");
     expect(task.status?.state).toBe(TaskState.COMPLETED);
-    expect(task.artifacts[0]?.parts[0]?.content).toEqual({ case: "text", value: "Completed: tck-complete-task ws" });
+    expect(task.artifacts[0]?.parts[0]?.content).toEqual({
+      case: "text",
+      value: "Completed: tck-complete-task ws",
+    });
   });
 
   it("SendStreamingMessage (tck-stream-chunked): every event in order, then the end", async () => {
-    const events = await collect(clientOn(connection()).sendStreamingMessage(message("tck-stream-chunked ws")));
+    const events = await collect(
+      clientOn(connection()).sendStreamingMessage(message("tck-stream-chunked ws")),
+    );
     const kinds = events.map((e) => e.payload.case);
     expect(kinds[0]).toBe("task");
     expect(kinds.filter((k) => k === "artifactUpdate")).toHaveLength(3);
-    const chunks = events.flatMap((e) => (e.payload.case === "artifactUpdate" ? [{ append: e.payload.value.append, last: e.payload.value.lastChunk }] : []));
+    const chunks = events.flatMap((e) =>
+      e.payload.case === "artifactUpdate"
+        ? [{ append: e.payload.value.append, last: e.payload.value.lastChunk }]
+        : [],
+    );
     expect(chunks).toEqual([
       { append: false, last: false },
       { append: true, last: false },
@@ -209,7 +306,8 @@ describe("every operation through A2AServiceWsClient", () => {
     const canceled = await client.cancelTask({ id: task.id });
     expect(canceled.status?.state).toBe(TaskState.CANCELED);
     const rest: StreamResponse[] = [];
-    for (let r = await subscription.next(); r.done !== true; r = await subscription.next()) rest.push(r.value);
+    for (let r = await subscription.next(); r.done !== true; r = await subscription.next())
+      rest.push(r.value);
     expect(stateOf(rest.at(-1)!)).toBe(TaskState.CANCELED);
   });
 
@@ -236,15 +334,27 @@ describe("every operation through A2AServiceWsClient", () => {
       const url = `http://127.0.0.1:${(webhook.address() as AddressInfo).port}/hook`;
       const client = clientOn(connection());
       const task = await sendTask(client, "tck-cancel push");
-      const config = await client.createTaskPushNotificationConfig({ taskId: task.id, url, authentication: { scheme: "Bearer", credentials: "t" } });
+      const config = await client.createTaskPushNotificationConfig({
+        taskId: task.id,
+        url,
+        authentication: { scheme: "Bearer", credentials: "t" },
+      });
       expect(config.id).not.toBe("");
-      expect((await client.getTaskPushNotificationConfig({ taskId: task.id, id: config.id })).url).toBe(url);
-      expect((await client.listTaskPushNotificationConfigs({ taskId: task.id })).configs.map((c) => c.id)).toEqual([config.id]);
+      expect(
+        (await client.getTaskPushNotificationConfig({ taskId: task.id, id: config.id })).url,
+      ).toBe(url);
+      expect(
+        (await client.listTaskPushNotificationConfigs({ taskId: task.id })).configs.map(
+          (c) => c.id,
+        ),
+      ).toEqual([config.id]);
       await client.cancelTask({ id: task.id });
       await canceledDelivered;
       expect(deliveries.length).toBeGreaterThan(0);
       await client.deleteTaskPushNotificationConfig({ taskId: task.id, id: config.id });
-      expect((await client.listTaskPushNotificationConfigs({ taskId: task.id })).configs).toEqual([]);
+      expect((await client.listTaskPushNotificationConfigs({ taskId: task.id })).configs).toEqual(
+        [],
+      );
     } finally {
       webhook.closeAllConnections();
       await new Promise<void>((resolve) => webhook.close(() => resolve()));
@@ -255,26 +365,37 @@ describe("every operation through A2AServiceWsClient", () => {
     const client = clientOn(connection());
     const extended = await client.getExtendedAgentCard({}, bearer("admin-token"));
     expect(extended.skills.map((s) => s.id)).toContain("extended");
-    await expect(client.getExtendedAgentCard({}, bearer("user-token"))).rejects.toBeInstanceOf(PermissionDeniedError);
+    await expect(client.getExtendedAgentCard({}, bearer("user-token"))).rejects.toBeInstanceOf(
+      PermissionDeniedError,
+    );
   });
 });
 
 describe("typed errors", () => {
   it("TaskNotFoundError for a missing task; InvalidParamsError for a missing REQUIRED field", async () => {
     const client = clientOn(connection());
-    await expect(client.getTask({ id: "00000000-0000-0000-0000-000000000000" })).rejects.toBeInstanceOf(TaskNotFoundError);
+    await expect(
+      client.getTask({ id: "00000000-0000-0000-0000-000000000000" }),
+    ).rejects.toBeInstanceOf(TaskNotFoundError);
     await expect(client.getTask({ id: "" })).rejects.toBeInstanceOf(InvalidParamsError);
   });
 
   it("VersionNotSupportedError for A2A-Version 9.9: per frame (the client's version), and at the upgrade", async () => {
-    await expect(clientOn(connection(), { version: "9.9" }).getTask({ id: "x" })).rejects.toBeInstanceOf(VersionNotSupportedError);
+    await expect(
+      clientOn(connection(), { version: "9.9" }).getTask({ id: "x" }),
+    ).rejects.toBeInstanceOf(VersionNotSupportedError);
     // A raw socket whose upgrade said 9.9 and whose frame says nothing: the upgrade's value applies.
     const raw = await rawSocket(wsUrl, { "A2A-Version": "9.9" });
     try {
       raw.send({ id: 1, method: "GetTask", params: { id: "x" } });
       expect(errorOf(await raw.next())).toBeInstanceOf(VersionNotSupportedError);
       // The frame's own A2A-Version wins over the upgrade's.
-      raw.send({ id: 2, method: "GetTask", params: { id: "x" }, serviceParameters: { "A2A-Version": "1.0" } });
+      raw.send({
+        id: 2,
+        method: "GetTask",
+        params: { id: "x" },
+        serviceParameters: { "A2A-Version": "1.0" },
+      });
       expect(errorOf(await raw.next())).toBeInstanceOf(TaskNotFoundError);
     } finally {
       await raw.close();
@@ -283,23 +404,42 @@ describe("typed errors", () => {
 
   it("UnauthenticatedError for a bad bearer token at the upgrade and per message; a frame's good token wins over the upgrade's bad one", async () => {
     const badAtUpgrade = connection({ authorization: "Bearer nope" });
-    await expect(clientOn(badAtUpgrade).sendMessage(message("hi"))).rejects.toBeInstanceOf(UnauthenticatedError);
+    await expect(clientOn(badAtUpgrade).sendMessage(message("hi"))).rejects.toBeInstanceOf(
+      UnauthenticatedError,
+    );
     const overridden = await clientOn(badAtUpgrade).getExtendedAgentCard({}, bearer("admin-token"));
     expect(overridden.name).toBe("protoc-gen-a2a example agent");
-    await expect(clientOn(connection()).sendMessage(message("hi"), bearer("nope"))).rejects.toBeInstanceOf(UnauthenticatedError);
+    await expect(
+      clientOn(connection()).sendMessage(message("hi"), bearer("nope")),
+    ).rejects.toBeInstanceOf(UnauthenticatedError);
     // A good token at the upgrade authenticates every call of the socket.
     const goodAtUpgrade = clientOn(connection({ authorization: "Bearer admin-token" }));
-    expect((await goodAtUpgrade.getExtendedAgentCard({})).skills.map((s) => s.id)).toContain("extended");
+    expect((await goodAtUpgrade.getExtendedAgentCard({})).skills.map((s) => s.id)).toContain(
+      "extended",
+    );
   });
 
   it("ContentTypeNotSupportedError and UnsupportedOperationError from the agent", async () => {
     const client = clientOn(connection());
     const data = {
-      message: { messageId: crypto.randomUUID(), role: Role.USER, parts: [{ content: { case: "data" as const, value: { kind: { case: "stringValue" as const, value: "unsupported" } } } }] },
+      message: {
+        messageId: crypto.randomUUID(),
+        role: Role.USER,
+        parts: [
+          {
+            content: {
+              case: "data" as const,
+              value: { kind: { case: "stringValue" as const, value: "unsupported" } },
+            },
+          },
+        ],
+      },
     };
     await expect(client.sendMessage(data)).rejects.toBeInstanceOf(ContentTypeNotSupportedError);
     const done = await sendTask(client, "tck-complete-task x");
-    await expect(client.sendMessage(message("more", { taskId: done.id }))).rejects.toBeInstanceOf(UnsupportedOperationError);
+    await expect(client.sendMessage(message("more", { taskId: done.id }))).rejects.toBeInstanceOf(
+      UnsupportedOperationError,
+    );
   });
 });
 
@@ -320,14 +460,22 @@ describe("ACTS behaviours of the example agent over WebSocket", () => {
     const client = clientOn(connection());
     const task = await sendTask(client, "tck-input-required ws");
     expect(task.status?.state).toBe(TaskState.INPUT_REQUIRED);
-    const next = await client.sendMessage(message("here you go", { taskId: task.id, contextId: task.contextId }));
-    expect(next.payload.case === "task" ? next.payload.value.status?.state : undefined).toBe(TaskState.COMPLETED);
+    const next = await client.sendMessage(
+      message("here you go", { taskId: task.id, contextId: task.contextId }),
+    );
+    expect(next.payload.case === "task" ? next.payload.value.status?.state : undefined).toBe(
+      TaskState.COMPLETED,
+    );
   });
 
   it("tck-stream-basic: WORKING → artifact → COMPLETED, in order", async () => {
-    const events = await collect(clientOn(connection()).sendStreamingMessage(message("tck-stream-basic ws")));
+    const events = await collect(
+      clientOn(connection()).sendStreamingMessage(message("tck-stream-basic ws")),
+    );
     expect(events.map((e) => e.payload.case)).toContain("artifactUpdate");
-    expect(events.findIndex((e) => e.payload.case === "artifactUpdate")).toBeLessThan(events.length - 1);
+    expect(events.findIndex((e) => e.payload.case === "artifactUpdate")).toBeLessThan(
+      events.length - 1,
+    );
     expect(stateOf(events.at(-1)!)).toBe(TaskState.COMPLETED);
   });
 });
@@ -336,8 +484,12 @@ describe("one socket", () => {
   it("carries two streams at once (multiplexed by id), both complete", async () => {
     const c = connection();
     const client = clientOn(c);
-    const [a, b] = await Promise.all([collect(client.sendStreamingMessage(message("tck-stream-chunked a"))), collect(client.sendStreamingMessage(message("tck-stream-chunked b")))]);
-    const taskOf = (events: StreamResponse[]) => (events[0]?.payload.case === "task" ? events[0].payload.value.id : "");
+    const [a, b] = await Promise.all([
+      collect(client.sendStreamingMessage(message("tck-stream-chunked a"))),
+      collect(client.sendStreamingMessage(message("tck-stream-chunked b"))),
+    ]);
+    const taskOf = (events: StreamResponse[]) =>
+      events[0]?.payload.case === "task" ? events[0].payload.value.id : "";
     expect(taskOf(a)).not.toBe(taskOf(b));
     for (const events of [a, b]) {
       expect(stateOf(events.at(-1)!)).toBe(TaskState.COMPLETED);
@@ -349,8 +501,16 @@ describe("one socket", () => {
   it("raw frames: two calls with their ids interleave, each ends with its own end frame", async () => {
     const raw = await rawSocket(wsUrl, { "A2A-Version": "1.0" });
     try {
-      raw.send({ id: "a", method: "SendStreamingMessage", params: sendMessageParams("tck-stream-chunked raw a") });
-      raw.send({ id: "b", method: "SendStreamingMessage", params: sendMessageParams("tck-stream-chunked raw b") });
+      raw.send({
+        id: "a",
+        method: "SendStreamingMessage",
+        params: sendMessageParams("tck-stream-chunked raw a"),
+      });
+      raw.send({
+        id: "b",
+        method: "SendStreamingMessage",
+        params: sendMessageParams("tck-stream-chunked raw b"),
+      });
       const frames: Record<string, unknown>[] = [];
       const ended = new Set<unknown>();
       while (ended.size < 2) {
@@ -361,7 +521,9 @@ describe("one socket", () => {
       for (const id of ["a", "b"]) {
         const own = frames.filter((f) => f["id"] === id);
         expect(own.at(-1)).toEqual({ id, end: true });
-        expect(own.slice(0, -1).every((f) => Object.keys(f).sort().join() === "event,id")).toBe(true);
+        expect(own.slice(0, -1).every((f) => Object.keys(f).sort().join() === "event,id")).toBe(
+          true,
+        );
       }
     } finally {
       await raw.close();
@@ -373,7 +535,9 @@ describe("one socket", () => {
     const client = clientOn(c);
     const abort = new AbortController();
     const started = nextCall("SendStreamingMessage");
-    const stream = client.sendStreamingMessage(message("tck-cancel abort me"), { signal: abort.signal })[Symbol.asyncIterator]();
+    const stream = client
+      .sendStreamingMessage(message("tck-cancel abort me"), { signal: abort.signal })
+      [Symbol.asyncIterator]();
     const first = await stream.next();
     expect(first.value?.payload.case).toBe("task");
     const context = await started;
@@ -415,7 +579,9 @@ describe("one socket", () => {
       );
       expect(isA2AError(e) && e.spec.grpcCode).toBe(14); // UNAVAILABLE, as every client reports a lost agent
     }
-    expect((await client.sendMessage(message("tck-message-response again"))).payload.case).toBe("message");
+    expect((await client.sendMessage(message("tck-message-response again"))).payload.case).toBe(
+      "message",
+    );
     expect(c.socket).toBeDefined();
     expect(c.socket).not.toBe(before);
   });
@@ -439,7 +605,12 @@ describe("malformed frames get error frames (id null when unreadable), and the s
       f = await raw.next();
       expect([f["id"], (f["error"] as { code: number }).code]).toEqual([null, -32600]);
 
-      raw.send({ id: 3, method: "GetTask", params: { id: "x" }, serviceParameters: { "A2A-Version": 1 } });
+      raw.send({
+        id: 3,
+        method: "GetTask",
+        params: { id: "x" },
+        serviceParameters: { "A2A-Version": 1 },
+      });
       f = await raw.next();
       expect([f["id"], (f["error"] as { code: number }).code]).toEqual([null, -32600]);
 
@@ -453,15 +624,29 @@ describe("malformed frames get error frames (id null when unreadable), and the s
       expect(f["id"]).toBe(5);
       expect(errorOf(f)).toBeInstanceOf(InvalidParamsError);
 
-      raw.send(JSON.stringify({ id: 6, method: "SendMessage", params: sendMessageParams("x".repeat(WS_DEFAULT_MAX_FRAME_BYTES)) }));
+      raw.send(
+        JSON.stringify({
+          id: 6,
+          method: "SendMessage",
+          params: sendMessageParams("x".repeat(WS_DEFAULT_MAX_FRAME_BYTES)),
+        }),
+      );
       f = await raw.next();
       expect(f["id"]).toBeNull();
-      expect((f["error"] as { code: number; message: string }).message).toMatch(/exceeds the limit of 10485760 bytes/);
+      expect((f["error"] as { code: number; message: string }).message).toMatch(
+        /exceeds the limit of 10485760 bytes/,
+      );
 
-      raw.send({ id: 7, method: "SendMessage", params: sendMessageParams("tck-message-response still here") });
+      raw.send({
+        id: 7,
+        method: "SendMessage",
+        params: sendMessageParams("tck-message-response still here"),
+      });
       f = await raw.next();
       expect(f["id"]).toBe(7);
-      expect(f["result"]).toMatchObject({ message: { role: "ROLE_AGENT", parts: [{ text: "tck-message-response still here" }] } });
+      expect(f["result"]).toMatchObject({
+        message: { role: "ROLE_AGENT", parts: [{ text: "tck-message-response still here" }] },
+      });
       expect(raw.socket.readyState).toBe(WebSocket.OPEN);
     } finally {
       await raw.close();
@@ -471,7 +656,11 @@ describe("malformed frames get error frames (id null when unreadable), and the s
   it("an id in use by a running call is refused without disturbing that call; a cancel of an unknown id is ignored", async () => {
     const raw = await rawSocket(wsUrl, { "A2A-Version": "1.0" });
     try {
-      raw.send({ id: 1, method: "SendStreamingMessage", params: sendMessageParams("tck-cancel dup") });
+      raw.send({
+        id: 1,
+        method: "SendStreamingMessage",
+        params: sendMessageParams("tck-cancel dup"),
+      });
       const first = await raw.next();
       expect(first["id"]).toBe(1);
       const taskId = (first["event"] as { task: { id: string } }).task.id;
@@ -483,8 +672,11 @@ describe("malformed frames get error frames (id null when unreadable), and the s
       raw.send({ id: 99, cancel: true });
       raw.send({ id: 2, method: "CancelTask", params: { id: taskId } });
       const frames = [...(await raw.untilDone(2))];
-      if (!frames.some((f) => f["id"] === 1 && f["end"] === true)) frames.push(...(await raw.untilDone(1)));
-      expect(frames.find((f) => f["id"] === 2)?.["result"]).toMatchObject({ status: { state: "TASK_STATE_CANCELED" } });
+      if (!frames.some((f) => f["id"] === 1 && f["end"] === true))
+        frames.push(...(await raw.untilDone(1)));
+      expect(frames.find((f) => f["id"] === 2)?.["result"]).toMatchObject({
+        status: { state: "TASK_STATE_CANCELED" },
+      });
       expect(frames.filter((f) => f["id"] === 1).at(-1)).toEqual({ id: 1, end: true });
     } finally {
       await raw.close();
@@ -502,7 +694,16 @@ describe("backpressure", () => {
       async *sendStreamingMessage() {
         for (let i = 0; i < TOTAL; i++) {
           produced = i + 1;
-          yield create(StreamResponseSchema, { payload: { case: "message", value: { messageId: `m${i}`, role: Role.AGENT, parts: [{ content: { case: "text", value: payload } }] } } });
+          yield create(StreamResponseSchema, {
+            payload: {
+              case: "message",
+              value: {
+                messageId: `m${i}`,
+                role: Role.AGENT,
+                parts: [{ content: { case: "text", value: payload } }],
+              },
+            },
+          });
         }
       },
     } as unknown as A2AServiceHandler;
@@ -530,7 +731,9 @@ describe("backpressure", () => {
       expect(maxBuffered).toBeLessThanOrEqual(2 * EVENT_BYTES);
       raw.socket.resume();
       const frames = await raw.untilDone(1);
-      const ids = frames.filter((f) => "event" in f).map((f) => (f["event"] as { message: { messageId: string } }).message.messageId);
+      const ids = frames
+        .filter((f) => "event" in f)
+        .map((f) => (f["event"] as { message: { messageId: string } }).message.messageId);
       expect(ids).toEqual(Array.from({ length: TOTAL - 1 }, (_, i) => `m${i + 1}`));
       expect(frames.at(-1)).toEqual({ id: 1, end: true });
     } finally {
@@ -547,24 +750,47 @@ describe("connectA2AService with the WebSocket transport", () => {
   const wsFirst = () => {
     const interfaces = cardJson["supportedInterfaces"] as JsonObject[];
     const ws = interfaces.filter((i) => i["protocolBinding"] === WS_PROTOCOL_BINDING);
-    return { ...cardJson, supportedInterfaces: [...ws, ...interfaces.filter((i) => i["protocolBinding"] !== WS_PROTOCOL_BINDING)] };
+    return {
+      ...cardJson,
+      supportedInterfaces: [
+        ...ws,
+        ...interfaces.filter((i) => i["protocolBinding"] !== WS_PROTOCOL_BINDING),
+      ],
+    };
   };
   const serveCard = async (json: JsonObject) => {
-    const server = createServer((_req, res) => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(json)));
+    const server = createServer((_req, res) =>
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(json)),
+    );
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+    return {
+      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    };
   };
-  const transports = { [WS_PROTOCOL_BINDING]: (target: { address: string }, options: object) => new A2AServiceWsClient({ ...options, url: target.address, connection: connection() }) };
+  const transports = {
+    [WS_PROTOCOL_BINDING]: (target: { address: string }, options: object) =>
+      new A2AServiceWsClient({ ...options, url: target.address, connection: connection() }),
+  };
 
   it("connects over WebSocket when the card lists it first and the transport is given", async () => {
     const served = await serveCard(wsFirst());
     try {
       const agentConnection = await connectA2AService(served.url, { transports });
-      expect(agentConnection.interface).toMatchObject({ protocolBinding: WS_PROTOCOL_BINDING, url: wsUrl, index: 0 });
+      expect(agentConnection.interface).toMatchObject({
+        protocolBinding: WS_PROTOCOL_BINDING,
+        url: wsUrl,
+        index: 0,
+      });
       const call = nextCall("SendMessage");
-      expect((await agentConnection.client.sendMessage(message("tck-message-response via the card"))).payload.case).toBe("message");
+      expect(
+        (await agentConnection.client.sendMessage(message("tck-message-response via the card")))
+          .payload.case,
+      ).toBe("message");
       expect((await call).binding).toBe(WS_PROTOCOL_BINDING);
-      await expect(agentConnection.client.getTask({ id: "00000000-0000-0000-0000-000000000000" })).rejects.toBeInstanceOf(TaskNotFoundError);
+      await expect(
+        agentConnection.client.getTask({ id: "00000000-0000-0000-0000-000000000000" }),
+      ).rejects.toBeInstanceOf(TaskNotFoundError);
     } finally {
       await served.close();
     }
@@ -578,18 +804,35 @@ describe("connectA2AService with the WebSocket transport", () => {
     } finally {
       await served.close();
     }
-    const onlyWs = { ...cardJson, supportedInterfaces: (cardJson["supportedInterfaces"] as JsonObject[]).filter((i) => i["protocolBinding"] === WS_PROTOCOL_BINDING) };
+    const onlyWs = {
+      ...cardJson,
+      supportedInterfaces: (cardJson["supportedInterfaces"] as JsonObject[]).filter(
+        (i) => i["protocolBinding"] === WS_PROTOCOL_BINDING,
+      ),
+    };
     const failure = await connectA2AService(fromCard(onlyWs)).catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(AgentConnectError);
     expect((failure as AgentConnectError).message).toMatch(/a binding this client does not know/);
-    expect((await connectA2AService(fromCard(onlyWs), { transports })).interface.protocolBinding).toBe(WS_PROTOCOL_BINDING);
+    expect(
+      (await connectA2AService(fromCard(onlyWs), { transports })).interface.protocolBinding,
+    ).toBe(WS_PROTOCOL_BINDING);
   });
 });
 
 /** A card JSON as the AgentCard message connectA2AService takes. */
 function fromCard(json: JsonObject): AgentCard {
-  const interfaces = (json["supportedInterfaces"] as { url: string; protocolBinding: string; protocolVersion: string }[]).map((i) => ({ ...i, tenant: "" }));
-  return create(AgentCardSchema, { name: String(json["name"]), supportedInterfaces: interfaces, capabilities: { streaming: true, pushNotifications: true, extendedAgentCard: true } });
+  const interfaces = (
+    json["supportedInterfaces"] as {
+      url: string;
+      protocolBinding: string;
+      protocolVersion: string;
+    }[]
+  ).map((i) => ({ ...i, tenant: "" }));
+  return create(AgentCardSchema, {
+    name: String(json["name"]),
+    supportedInterfaces: interfaces,
+    capabilities: { streaming: true, pushNotifications: true, extendedAgentCard: true },
+  });
 }
 
 describe("the binding-equivalence kit", () => {
@@ -599,7 +842,12 @@ describe("the binding-equivalence kit", () => {
     console.log(formatEquivalenceReport(report));
     assertBindingEquivalence(report);
     // Four bindings (JSON-RPC, HTTP+JSON, gRPC as references, WebSocket), every scenario run and passed on each.
-    expect(report.bindings.map((b) => b.name)).toEqual(["JSONRPC", "HTTP+JSON", "GRPC", "WebSocket"]);
+    expect(report.bindings.map((b) => b.name)).toEqual([
+      "JSONRPC",
+      "HTTP+JSON",
+      "GRPC",
+      "WebSocket",
+    ]);
     const ws = report.cells.filter((c) => c.binding === "WebSocket");
     expect(ws).toHaveLength(report.scenarios.length);
     expect(ws.filter((c) => c.status !== "pass")).toEqual([]);

@@ -10,7 +10,10 @@
 import { existsSync } from "node:fs";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startExampleAgent, type ExampleAgent } from "../../../generated-example/agent/echo-agent.js";
+import {
+  startExampleAgent,
+  type ExampleAgent,
+} from "../../../generated-example/agent/echo-agent.js";
 
 const CHROMIUM = process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium";
 const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
@@ -24,7 +27,10 @@ interface Operation {
 interface OpenApi {
   openapi: string;
   servers: { url: string; description?: string }[];
-  paths: Record<string, Partial<Record<(typeof HTTP_METHODS)[number], { operationId?: string; summary?: string }>>>;
+  paths: Record<
+    string,
+    Partial<Record<(typeof HTTP_METHODS)[number], { operationId?: string; summary?: string }>>
+  >;
 }
 interface OpenRpc {
   openrpc: string;
@@ -38,7 +44,13 @@ function operationsOf(doc: OpenApi): Operation[] {
   for (const [path, item] of Object.entries(doc.paths)) {
     for (const method of HTTP_METHODS) {
       const op = item[method];
-      if (op !== undefined) out.push({ method, path, ...(op.operationId !== undefined ? { operationId: op.operationId } : {}), ...(op.summary !== undefined ? { summary: op.summary } : {}) });
+      if (op !== undefined)
+        out.push({
+          method,
+          path,
+          ...(op.operationId !== undefined ? { operationId: op.operationId } : {}),
+          ...(op.summary !== undefined ? { summary: op.summary } : {}),
+        });
     }
   }
   return out;
@@ -51,7 +63,10 @@ describe("the example agent's API documents and Swagger UI reference page", () =
   let openrpc: OpenRpc;
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: run 'npm run setup:browser' (apt-get install chromium) or set CHROMIUM_PATH`);
+    if (!existsSync(CHROMIUM))
+      throw new Error(
+        `no Chromium at ${CHROMIUM}: run 'npm run setup:browser' (apt-get install chromium) or set CHROMIUM_PATH`,
+      );
     agent = await startExampleAgent({ longRunningMs: 200 });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
   }, 60_000);
@@ -70,13 +85,22 @@ describe("the example agent's API documents and Swagger UI reference page", () =
     openapi = (await res.json()) as OpenApi;
     expect(openapi.openapi).toMatch(/^3\.1\./);
     expect(openapi.servers.map((s) => s.url)).toEqual([agent.endpoints.rest]);
-    const card = (await (await fetch(agent.cardUrl)).json()) as { documentationUrl?: string; supportedInterfaces: { url: string; protocolBinding: string }[] };
-    expect(card.supportedInterfaces.find((i) => i.protocolBinding === "HTTP+JSON")?.url).toBe(openapi.servers[0]!.url);
+    const card = (await (await fetch(agent.cardUrl)).json()) as {
+      documentationUrl?: string;
+      supportedInterfaces: { url: string; protocolBinding: string }[];
+    };
+    expect(card.supportedInterfaces.find((i) => i.protocolBinding === "HTTP+JSON")?.url).toBe(
+      openapi.servers[0]!.url,
+    );
     // The server URL + a path of the document reaches the binding: the extended card without a token is the
     // agent's Unauthenticated (401), which no other mount answers.
-    const extended = operationsOf(openapi).find((o) => o.operationId === "GetExtendedAgentCard" && !o.path.includes("{tenant}"));
+    const extended = operationsOf(openapi).find(
+      (o) => o.operationId === "GetExtendedAgentCard" && !o.path.includes("{tenant}"),
+    );
     expect(extended?.method).toBe("get");
-    const direct = await fetch(`${openapi.servers[0]!.url}${extended!.path}`, { headers: { "A2A-Version": "1.0" } });
+    const direct = await fetch(`${openapi.servers[0]!.url}${extended!.path}`, {
+      headers: { "A2A-Version": "1.0" },
+    });
     expect(direct.status).toBe(401);
     expect(operationsOf(openapi).length).toBeGreaterThan(1);
   });
@@ -92,7 +116,11 @@ describe("the example agent's API documents and Swagger UI reference page", () =
     // Every method of the document is a method of the endpoint: not -32601 (method not found).
     for (const { name } of openrpc.methods) {
       const answer = (await (
-        await fetch(openrpc.servers[0]!.url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: name, params: {} }) })
+        await fetch(openrpc.servers[0]!.url, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: name, params: {} }),
+        })
       ).text()) as string;
       expect(answer, name).not.toContain("-32601");
     }
@@ -136,10 +164,13 @@ describe("the example agent's API documents and Swagger UI reference page", () =
     }, 60_000);
 
     it("renders Swagger UI with the document's title and every operation (method, path, operationId or summary), visibly", async () => {
-      await expect.poll(() => tab.locator(".opblock").count(), { timeout: 10_000 }).toBe(operationsOf(openapi).length);
+      await expect
+        .poll(() => tab.locator(".opblock").count(), { timeout: 10_000 })
+        .toBe(operationsOf(openapi).length);
       const shown = await tab.$$eval(".opblock", (blocks) =>
         blocks.map((b) => ({
-          method: b.querySelector(".opblock-summary-method")?.textContent?.trim().toLowerCase() ?? "",
+          method:
+            b.querySelector(".opblock-summary-method")?.textContent?.trim().toLowerCase() ?? "",
           path:
             b
               .querySelector(".opblock-summary-path")
@@ -147,14 +178,24 @@ describe("the example agent's API documents and Swagger UI reference page", () =
               .trim() ?? "",
           operationId: b.querySelector(".opblock-summary-operation-id")?.textContent?.trim() ?? "",
           summary: b.querySelector(".opblock-summary-description")?.textContent?.trim() ?? "",
-          visible: (b.querySelector(".opblock-summary") as { checkVisibility(): boolean } | null)?.checkVisibility() === true,
+          visible:
+            (
+              b.querySelector(".opblock-summary") as { checkVisibility(): boolean } | null
+            )?.checkVisibility() === true,
         })),
       );
       for (const op of operationsOf(openapi)) {
         const hit = shown.filter(
-          (s) => s.method === op.method && s.path === op.path && ((op.operationId !== undefined && s.operationId === op.operationId) || (op.summary !== undefined && s.summary === op.summary)),
+          (s) =>
+            s.method === op.method &&
+            s.path === op.path &&
+            ((op.operationId !== undefined && s.operationId === op.operationId) ||
+              (op.summary !== undefined && s.summary === op.summary)),
         );
-        expect(hit, `${op.method.toUpperCase()} ${op.path} (${op.operationId ?? op.summary})`).toHaveLength(1);
+        expect(
+          hit,
+          `${op.method.toUpperCase()} ${op.path} (${op.operationId ?? op.summary})`,
+        ).toHaveLength(1);
         expect(hit[0]!.visible, `${op.method.toUpperCase()} ${op.path} visible`).toBe(true);
       }
       const title = (await tab.locator(".information-container .title").textContent()) ?? "";
@@ -173,11 +214,19 @@ describe("the example agent's API documents and Swagger UI reference page", () =
     });
 
     it("Try it out → Execute on GetExtendedAgentCard shows the agent's real answer", async () => {
-      const op = operationsOf(openapi).find((o) => o.operationId === "GetExtendedAgentCard" && !o.path.includes("{tenant}"))!;
-      const expected = await fetch(`${openapi.servers[0]!.url}${op.path}`, { headers: { "A2A-Version": "1.0" } });
-      const expectedBody = (await expected.json()) as { error: { status: string; message: string } };
+      const op = operationsOf(openapi).find(
+        (o) => o.operationId === "GetExtendedAgentCard" && !o.path.includes("{tenant}"),
+      )!;
+      const expected = await fetch(`${openapi.servers[0]!.url}${op.path}`, {
+        headers: { "A2A-Version": "1.0" },
+      });
+      const expectedBody = (await expected.json()) as {
+        error: { status: string; message: string };
+      };
       expect(expected.status).toBe(401);
-      const block = tab.locator(`.opblock-${op.method}`).filter({ has: tab.locator(`.opblock-summary-path[data-path="${op.path}"]`) });
+      const block = tab
+        .locator(`.opblock-${op.method}`)
+        .filter({ has: tab.locator(`.opblock-summary-path[data-path="${op.path}"]`) });
       await expect.poll(() => block.count()).toBe(1);
       await block.locator(".opblock-summary-control").click();
       await block.locator("button.try-out__btn").click();
@@ -186,13 +235,23 @@ describe("the example agent's API documents and Swagger UI reference page", () =
       const status = block.locator(".live-responses-table .response .response-col_status");
       await status.first().waitFor({ timeout: 15_000 });
       // "401", then "Undocumented" when the document lists no such response.
-      expect((await status.first().textContent())?.trim()).toMatch(new RegExp(`^${expected.status}(?!\\d)`));
-      const body = (await block.locator(".live-responses-table .response .response-col_description").first().textContent()) ?? "";
+      expect((await status.first().textContent())?.trim()).toMatch(
+        new RegExp(`^${expected.status}(?!\\d)`),
+      );
+      const body =
+        (await block
+          .locator(".live-responses-table .response .response-col_description")
+          .first()
+          .textContent()) ?? "";
       expect(body).toContain(expectedBody.error.message);
-      expect(await block.locator(".request-url pre").textContent()).toBe(`${agent.endpoints.rest}${op.path}`);
+      expect(await block.locator(".request-url pre").textContent()).toBe(
+        `${agent.endpoints.rest}${op.path}`,
+      );
       expect(requests).toContain(`${agent.endpoints.rest}${op.path}`);
       // Chromium logs the refused call itself, nothing else.
-      expect(consoleErrors.slice(errorsBefore)).toEqual([`Failed to load resource: the server responded with a status of ${expected.status} (Unauthorized)`]);
+      expect(consoleErrors.slice(errorsBefore)).toEqual([
+        `Failed to load resource: the server responded with a status of ${expected.status} (Unauthorized)`,
+      ]);
     }, 60_000);
   });
 });

@@ -11,7 +11,10 @@ import type { AddressInfo } from "node:net";
 import { build } from "esbuild";
 import { chromium, type Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startExampleAgent, type ExampleAgent } from "../../../generated-example/agent/echo-agent.js";
+import {
+  startExampleAgent,
+  type ExampleAgent,
+} from "../../../generated-example/agent/echo-agent.js";
 import type { BindingReport } from "../../browser/page.js";
 
 const CHROMIUM = process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium";
@@ -24,7 +27,10 @@ describe("the example agent from a web page in Chromium", () => {
   const consoleErrors: string[] = [];
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: run 'npm run setup:browser' (apt-get install chromium) or set CHROMIUM_PATH`);
+    if (!existsSync(CHROMIUM))
+      throw new Error(
+        `no Chromium at ${CHROMIUM}: run 'npm run setup:browser' (apt-get install chromium) or set CHROMIUM_PATH`,
+      );
     agent = await startExampleAgent({ longRunningMs: 200 });
     const bundle = await build({
       entryPoints: [new URL("../../browser/page.ts", import.meta.url).pathname],
@@ -38,10 +44,16 @@ describe("the example agent from a web page in Chromium", () => {
     });
     const script = bundle.outputFiles[0]!.contents;
     // Nothing of Node in the page (the generated gRPC client's runtime entry has a browser build).
-    expect(new TextDecoder().decode(script)).not.toMatch(/connect-node|node:http2|createGrpcTransport/);
+    expect(new TextDecoder().decode(script)).not.toMatch(
+      /connect-node|node:http2|createGrpcTransport/,
+    );
     page = createServer((req, res) => {
-      if (req.url === "/page.js") res.writeHead(200, { "content-type": "text/javascript" }).end(script);
-      else if (req.url === "/") res.writeHead(200, { "content-type": "text/html" }).end('<!doctype html><title>a2a</title><script type="module" src="/page.js"></script>');
+      if (req.url === "/page.js")
+        res.writeHead(200, { "content-type": "text/javascript" }).end(script);
+      else if (req.url === "/")
+        res
+          .writeHead(200, { "content-type": "text/html" })
+          .end('<!doctype html><title>a2a</title><script type="module" src="/page.js"></script>');
       else res.writeHead(404).end();
     });
     await new Promise<void>((resolve) => page.listen(0, "127.0.0.1", resolve));
@@ -62,13 +74,27 @@ describe("the example agent from a web page in Chromium", () => {
       if (m.type() === "error") consoleErrors.push(m.text());
     });
     await tab.goto(`${pageOrigin}/`);
-    await tab.waitForFunction(() => typeof (globalThis as { callEveryBinding?: unknown }).callEveryBinding === "function");
+    await tab.waitForFunction(
+      () => typeof (globalThis as { callEveryBinding?: unknown }).callEveryBinding === "function",
+    );
     const reports = (await tab.evaluate(
-      (cardUrl) => (globalThis as unknown as { callEveryBinding: (e: { cardUrl: string }) => Promise<unknown> }).callEveryBinding({ cardUrl }),
+      (cardUrl) =>
+        (
+          globalThis as unknown as {
+            callEveryBinding: (e: { cardUrl: string }) => Promise<unknown>;
+          }
+        ).callEveryBinding({ cardUrl }),
       agent.cardUrl,
     )) as BindingReport[];
     expect(new URL(agent.cardUrl).origin).not.toBe(pageOrigin);
-    expect(reports.map((r) => r.binding)).toEqual(["JSONRPC", "HTTP+JSON", "GRPC-WEB", "GRPC-WEB (generated client)", "CONNECT", "CONNECT (generated client)"]);
+    expect(reports.map((r) => r.binding)).toEqual([
+      "JSONRPC",
+      "HTTP+JSON",
+      "GRPC-WEB",
+      "GRPC-WEB (generated client)",
+      "CONNECT",
+      "CONNECT (generated client)",
+    ]);
     const events = ["task", "statusUpdate", "artifactUpdate", "statusUpdate"];
     for (const r of reports) {
       expect(r.reply, r.binding).toBe("message");

@@ -6,22 +6,48 @@
  */
 import { create, fromJson, toJson, type JsonObject } from "@bufbuild/protobuf";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { AgentCardSchema, TaskState, type AgentCard } from "../../../generated-example/gen/a2a_pb.js";
-import { AgentConnectError, connectA2AService, type A2AServiceBinding } from "../../../generated-example/gen/a2a_a2a_agent_client.js";
-import { PushNotificationNotSupportedError, UnauthenticatedError, UnsupportedOperationError } from "../../../generated-example/gen/a2a_a2a_errors.js";
+import {
+  AgentCardSchema,
+  TaskState,
+  type AgentCard,
+} from "../../../generated-example/gen/a2a_pb.js";
+import {
+  AgentConnectError,
+  connectA2AService,
+  type A2AServiceBinding,
+} from "../../../generated-example/gen/a2a_a2a_agent_client.js";
+import {
+  PushNotificationNotSupportedError,
+  UnauthenticatedError,
+  UnsupportedOperationError,
+} from "../../../generated-example/gen/a2a_a2a_errors.js";
 import { createA2AServiceJsonRpcServer } from "../../../generated-example/gen/a2a_a2a_jsonrpc_server.js";
 import { A2AServiceJsonRpcClient } from "../../../generated-example/gen/a2a_a2a_jsonrpc_client.js";
 import { createA2AServiceRestServer } from "../../../generated-example/gen/a2a_a2a_rest_server.js";
 import { listenA2AServiceGrpc } from "../../../generated-example/gen/a2a_a2a_grpc_server.js";
-import { buildSupportedInterfaces, composeHandlers, serveAgentCard } from "@protoc-gen-a2a/runtime/http";
+import {
+  buildSupportedInterfaces,
+  composeHandlers,
+  serveAgentCard,
+} from "@protoc-gen-a2a/runtime/http";
 import { serveNode } from "@protoc-gen-a2a/runtime/http";
 import type { AuthRequest } from "@protoc-gen-a2a/runtime";
 import { selectInterface } from "@protoc-gen-a2a/runtime/client";
-import { collect, createA2ATaskHandler, sendRequest, textOf, type A2AExecutor } from "../../support/task-runtime-binding.js";
+import {
+  collect,
+  createA2ATaskHandler,
+  sendRequest,
+  textOf,
+  type A2AExecutor,
+} from "../../support/task-runtime-binding.js";
 import { listen, type Listening } from "../../support/servers.js";
 import { selfSignedCertificate } from "../../support/tls.js";
 
-type Capabilities = { streaming?: boolean; pushNotifications?: boolean; extendedAgentCard?: boolean };
+type Capabilities = {
+  streaming?: boolean;
+  pushNotifications?: boolean;
+  extendedAgentCard?: boolean;
+};
 type Principal = { user: string };
 
 /** "task …" completes a task with an artifact; anything else is answered with a Message. */
@@ -29,9 +55,13 @@ const executor: A2AExecutor<Principal | undefined> = {
   async execute(request, emitter) {
     const text = textOf(request.message);
     tenantsSeen.push(request.call.tenant);
-    if (!text.startsWith("task")) return emitter.reply({ parts: [{ content: { case: "text", value: `echo: ${text}` } }] });
+    if (!text.startsWith("task"))
+      return emitter.reply({ parts: [{ content: { case: "text", value: `echo: ${text}` } }] });
     await emitter.working();
-    await emitter.addArtifact({ artifactId: "a1", parts: [{ content: { case: "text", value: text } }] }, { lastChunk: true });
+    await emitter.addArtifact(
+      { artifactId: "a1", parts: [{ content: { case: "text", value: text } }] },
+      { lastChunk: true },
+    );
     await emitter.complete();
   },
 };
@@ -45,7 +75,19 @@ function cardOf(capabilities: Capabilities, extended = false): AgentCard {
     capabilities,
     defaultInputModes: ["text/plain"],
     defaultOutputModes: ["text/plain"],
-    skills: [{ id: "echo", name: "Echo", description: "echoes", tags: ["echo"] }, ...(extended ? [{ id: "extended", name: "Extended", description: "on the extended card only", tags: ["x"] }] : [])],
+    skills: [
+      { id: "echo", name: "Echo", description: "echoes", tags: ["echo"] },
+      ...(extended
+        ? [
+            {
+              id: "extended",
+              name: "Extended",
+              description: "on the extended card only",
+              tags: ["x"],
+            },
+          ]
+        : []),
+    ],
   });
 }
 
@@ -64,11 +106,18 @@ interface TestAgent {
   close(): Promise<void>;
 }
 
-async function startAgent(options: { server: Capabilities; card: Capabilities; tls?: { key: string; cert: string } }): Promise<TestAgent> {
+async function startAgent(options: {
+  server: Capabilities;
+  card: Capabilities;
+  tls?: { key: string; cert: string };
+}): Promise<TestAgent> {
   const handler = createA2ATaskHandler<Principal | undefined>({
     executor,
     capabilities: options.server,
-    extendedAgentCard: cardOf({ streaming: true, pushNotifications: true, extendedAgentCard: true }, true),
+    extendedAgentCard: cardOf(
+      { streaming: true, pushNotifications: true, extendedAgentCard: true },
+      true,
+    ),
   });
   const counts = { http: 0, auth: 0 };
   const authenticate = ({ serviceParameters }: AuthRequest): Principal | undefined => {
@@ -79,11 +128,21 @@ async function startAgent(options: { server: Capabilities; card: Capabilities; t
     return { user: "alice" };
   };
   const serverOptions = { authenticate, versionWhenMissing: "1.0" };
-  const grpc = await listenA2AServiceGrpc(handler, { ...serverOptions, listen: { host: "127.0.0.1", port: 0, ...(options.tls === undefined ? {} : { tls: options.tls }) } });
+  const grpc = await listenA2AServiceGrpc(handler, {
+    ...serverOptions,
+    listen: {
+      host: "127.0.0.1",
+      port: 0,
+      ...(options.tls === undefined ? {} : { tls: options.tls }),
+    },
+  });
   const jsonrpc = createA2AServiceJsonRpcServer(handler, serverOptions);
   const rest = createA2AServiceRestServer(handler, { ...serverOptions, basePath: "/a2a/rest" });
   let agent: TestAgent;
-  const bindings = composeHandlers({ prefix: "/a2a/jsonrpc", handler: jsonrpc.handler }, { prefix: "/a2a/rest", handler: rest.handler });
+  const bindings = composeHandlers(
+    { prefix: "/a2a/jsonrpc", handler: jsonrpc.handler },
+    { prefix: "/a2a/rest", handler: rest.handler },
+  );
   const node = serveNode(bindings);
   const server: Listening = await listen((req, res) => {
     const path = (req.url ?? "/").split("?")[0]!;
@@ -94,7 +153,9 @@ async function startAgent(options: { server: Capabilities; card: Capabilities; t
     if (path === "/.well-known/agent-card.json") {
       const card = agent.card;
       if ("status" in card && typeof card["status"] === "number") {
-        res.writeHead(card["status"], { "content-type": "application/json" }).end(String(card["body"]));
+        res
+          .writeHead(card["status"], { "content-type": "application/json" })
+          .end(String(card["body"]));
         return;
       }
       serveNode(serveAgentCard(card as JsonObject, { path }))(req, res);
@@ -103,8 +164,16 @@ async function startAgent(options: { server: Capabilities; card: Capabilities; t
     res.writeHead(404).end();
   });
   const origin = `http://127.0.0.1:${server.port}`;
-  const interfaces = buildSupportedInterfaces({ baseUrl: origin, jsonRpcPath: "/a2a/jsonrpc", restPath: "/a2a/rest", grpcAddress: grpc.address }) as unknown as JsonObject[];
-  const initialCard = { ...(toJson(AgentCardSchema, cardOf(options.card)) as JsonObject), supportedInterfaces: interfaces };
+  const interfaces = buildSupportedInterfaces({
+    baseUrl: origin,
+    jsonRpcPath: "/a2a/jsonrpc",
+    restPath: "/a2a/rest",
+    grpcAddress: grpc.address,
+  }) as unknown as JsonObject[];
+  const initialCard = {
+    ...(toJson(AgentCardSchema, cardOf(options.card)) as JsonObject),
+    supportedInterfaces: interfaces,
+  };
   agent = {
     origin,
     cardUrl: `${origin}/.well-known/agent-card.json`,
@@ -139,43 +208,70 @@ const bindings: A2AServiceBinding[] = ["JSONRPC", "HTTP+JSON", "GRPC"];
 describe("connectA2AService against an agent on all three bindings", () => {
   let agent: TestAgent;
   beforeAll(async () => {
-    agent = await startAgent({ server: { streaming: true, pushNotifications: true, extendedAgentCard: true }, card: { streaming: true, pushNotifications: true, extendedAgentCard: true } });
+    agent = await startAgent({
+      server: { streaming: true, pushNotifications: true, extendedAgentCard: true },
+      card: { streaming: true, pushNotifications: true, extendedAgentCard: true },
+    });
   });
   afterAll(() => agent.close());
   beforeEach(() => {
     agent.card = agent.initialCard;
   });
 
-  it.each(bindings)("bindings: [%s] selects that interface; SendMessage and GetTask go through it", async (binding) => {
-    agent.card = agent.initialCard;
-    const connection = await connectA2AService(agent.cardUrl, { bindings: [binding] });
-    const declared = agent.interfaces.find((i) => i["protocolBinding"] === binding)!;
-    expect(connection.interface).toMatchObject({ protocolBinding: binding, url: declared["url"], protocolVersion: "1.0", tenant: "" });
-    expect(connection.card.name).toBe("agent-client test agent");
-    expect(connection.cardUrl).toBe(agent.cardUrl);
-    const before = { ...agent.counts };
-    const sent = await connection.client.sendMessage(sendRequest(`task via ${binding}`));
-    expect(sent.payload.case).toBe("task");
-    const id = sent.payload.case === "task" ? sent.payload.value.id : "";
-    const task = await connection.client.getTask({ id });
-    expect(task.status?.state).toBe(TaskState.COMPLETED);
-    expect(task.artifacts[0]?.parts[0]?.content.value).toBe(`task via ${binding}`);
-    const reply = await connection.client.sendMessage(sendRequest("hi"));
-    expect(reply.payload.case === "message" ? textOf(reply.payload.value) : "").toBe("echo: hi");
-    expect(agent.counts.auth - before.auth).toBe(3);
-    expect(agent.counts.http - before.http).toBe(binding === "GRPC" ? 0 : 3);
-    const events = await collect(connection.client.sendStreamingMessage(sendRequest("task streamed")));
-    expect(events.at(-1)?.payload.case).toBe("statusUpdate");
-  });
+  it.each(bindings)(
+    "bindings: [%s] selects that interface; SendMessage and GetTask go through it",
+    async (binding) => {
+      agent.card = agent.initialCard;
+      const connection = await connectA2AService(agent.cardUrl, { bindings: [binding] });
+      const declared = agent.interfaces.find((i) => i["protocolBinding"] === binding)!;
+      expect(connection.interface).toMatchObject({
+        protocolBinding: binding,
+        url: declared["url"],
+        protocolVersion: "1.0",
+        tenant: "",
+      });
+      expect(connection.card.name).toBe("agent-client test agent");
+      expect(connection.cardUrl).toBe(agent.cardUrl);
+      const before = { ...agent.counts };
+      const sent = await connection.client.sendMessage(sendRequest(`task via ${binding}`));
+      expect(sent.payload.case).toBe("task");
+      const id = sent.payload.case === "task" ? sent.payload.value.id : "";
+      const task = await connection.client.getTask({ id });
+      expect(task.status?.state).toBe(TaskState.COMPLETED);
+      expect(task.artifacts[0]?.parts[0]?.content.value).toBe(`task via ${binding}`);
+      const reply = await connection.client.sendMessage(sendRequest("hi"));
+      expect(reply.payload.case === "message" ? textOf(reply.payload.value) : "").toBe("echo: hi");
+      expect(agent.counts.auth - before.auth).toBe(3);
+      expect(agent.counts.http - before.http).toBe(binding === "GRPC" ? 0 : 3);
+      const events = await collect(
+        connection.client.sendStreamingMessage(sendRequest("task streamed")),
+      );
+      expect(events.at(-1)?.payload.case).toBe("statusUpdate");
+    },
+  );
 
   it("without options takes the card's first entry (§8.3.2), whatever the client's order", async () => {
     agent.card = agent.initialCard;
     expect((await connectA2AService(agent.cardUrl)).interface.protocolBinding).toBe("JSONRPC");
-    expect((await connectA2AService(agent.cardUrl, { bindings: ["GRPC", "HTTP+JSON"] })).interface.protocolBinding).toBe("HTTP+JSON");
-    expect((await connectA2AService(agent.cardUrl, { bindings: ["GRPC", "HTTP+JSON"], prefer: "bindings" })).interface.protocolBinding).toBe("GRPC");
+    expect(
+      (await connectA2AService(agent.cardUrl, { bindings: ["GRPC", "HTTP+JSON"] })).interface
+        .protocolBinding,
+    ).toBe("HTTP+JSON");
+    expect(
+      (
+        await connectA2AService(agent.cardUrl, {
+          bindings: ["GRPC", "HTTP+JSON"],
+          prefer: "bindings",
+        })
+      ).interface.protocolBinding,
+    ).toBe("GRPC");
     agent.card = withInterfaces(agent, [...agent.interfaces].reverse());
     const grpcFirst = await connectA2AService(agent.cardUrl);
-    expect(grpcFirst.interface).toMatchObject({ protocolBinding: "GRPC", url: agent.grpcAddress, index: 0 });
+    expect(grpcFirst.interface).toMatchObject({
+      protocolBinding: "GRPC",
+      url: agent.grpcAddress,
+      index: 0,
+    });
     expect((await grpcFirst.client.sendMessage(sendRequest("hi"))).payload.case).toBe("message");
   });
 
@@ -193,7 +289,9 @@ describe("connectA2AService against an agent on all three bindings", () => {
   it('decodes leniently: unknown fields are ignored, "REST" is HTTP+JSON, relative HTTP URLs resolve against the card URL', async () => {
     const rest = agent.interfaces.find((i) => i["protocolBinding"] === "HTTP+JSON")!;
     agent.card = {
-      ...withInterfaces(agent, [{ url: "/a2a/rest", protocolBinding: "REST", protocolVersion: "1.0", futureField: true }]),
+      ...withInterfaces(agent, [
+        { url: "/a2a/rest", protocolBinding: "REST", protocolVersion: "1.0", futureField: true },
+      ]),
       someFutureField: { nested: [1, 2] },
       capabilities: { streaming: true, somethingNew: true },
     };
@@ -209,7 +307,10 @@ describe("connectA2AService against an agent on all three bindings", () => {
     );
     for (const binding of bindings) {
       tenantsSeen.length = 0;
-      const connection = await connectA2AService(agent.cardUrl, { bindings: [binding], tenant: "ignored" });
+      const connection = await connectA2AService(agent.cardUrl, {
+        bindings: [binding],
+        tenant: "ignored",
+      });
       expect(connection.interface.tenant).toBe("acme");
       const sent = await connection.client.sendMessage(sendRequest("task tenant"));
       expect(tenantsSeen, binding).toEqual(["acme"]);
@@ -228,7 +329,10 @@ describe("capability gating (ACTS CLIENT-CAP-001) and the extended card (CLIENT-
   let agent: TestAgent;
   beforeAll(async () => {
     // The server would serve everything; the card declares nothing optional.
-    agent = await startAgent({ server: { streaming: true, pushNotifications: true, extendedAgentCard: true }, card: {} });
+    agent = await startAgent({
+      server: { streaming: true, pushNotifications: true, extendedAgentCard: true },
+      card: {},
+    });
   });
   afterAll(() => agent.close());
   beforeEach(() => {
@@ -236,64 +340,111 @@ describe("capability gating (ACTS CLIENT-CAP-001) and the extended card (CLIENT-
   });
 
   const gated = [
-    ["sendStreamingMessage", UnsupportedOperationError, (c: Client) => collect(c.sendStreamingMessage(sendRequest("hi")))],
-    ["subscribeToTask", UnsupportedOperationError, (c: Client) => collect(c.subscribeToTask({ id: "t" }))],
-    ["createTaskPushNotificationConfig", PushNotificationNotSupportedError, (c: Client) => c.createTaskPushNotificationConfig({ taskId: "t", url: "https://example.com/hook" })],
-    ["getTaskPushNotificationConfig", PushNotificationNotSupportedError, (c: Client) => c.getTaskPushNotificationConfig({ taskId: "t", id: "c" })],
-    ["listTaskPushNotificationConfigs", PushNotificationNotSupportedError, (c: Client) => c.listTaskPushNotificationConfigs({ taskId: "t" })],
-    ["deleteTaskPushNotificationConfig", PushNotificationNotSupportedError, (c: Client) => c.deleteTaskPushNotificationConfig({ taskId: "t", id: "c" })],
+    [
+      "sendStreamingMessage",
+      UnsupportedOperationError,
+      (c: Client) => collect(c.sendStreamingMessage(sendRequest("hi"))),
+    ],
+    [
+      "subscribeToTask",
+      UnsupportedOperationError,
+      (c: Client) => collect(c.subscribeToTask({ id: "t" })),
+    ],
+    [
+      "createTaskPushNotificationConfig",
+      PushNotificationNotSupportedError,
+      (c: Client) =>
+        c.createTaskPushNotificationConfig({ taskId: "t", url: "https://example.com/hook" }),
+    ],
+    [
+      "getTaskPushNotificationConfig",
+      PushNotificationNotSupportedError,
+      (c: Client) => c.getTaskPushNotificationConfig({ taskId: "t", id: "c" }),
+    ],
+    [
+      "listTaskPushNotificationConfigs",
+      PushNotificationNotSupportedError,
+      (c: Client) => c.listTaskPushNotificationConfigs({ taskId: "t" }),
+    ],
+    [
+      "deleteTaskPushNotificationConfig",
+      PushNotificationNotSupportedError,
+      (c: Client) => c.deleteTaskPushNotificationConfig({ taskId: "t", id: "c" }),
+    ],
     ["getExtendedAgentCard", UnsupportedOperationError, (c: Client) => c.getExtendedAgentCard({})],
   ] as const;
   type Client = Awaited<ReturnType<typeof connectA2AService>>["client"];
 
-  it.each(bindings)("over %s, each gated operation throws its error class and sends nothing", async (binding) => {
-    const connection = await connectA2AService(agent.cardUrl, { bindings: [binding], headers: { authorization: "Bearer secret" } });
-    const before = { ...agent.counts };
-    for (const [name, errorClass, call] of gated) {
-      const error = await failure(call(connection.client));
-      expect(error, name).toBeInstanceOf(errorClass);
-      expect((error as Error).message, name).toMatch(/was not sent: the agent's card does not declare capabilities\.\w+/);
-    }
-    expect(agent.counts).toEqual(before);
-    // Ungated operations still go out.
-    await connection.client.sendMessage(sendRequest("hi"));
-    expect(agent.counts.auth).toBe(before.auth + 1);
-  });
+  it.each(bindings)(
+    "over %s, each gated operation throws its error class and sends nothing",
+    async (binding) => {
+      const connection = await connectA2AService(agent.cardUrl, {
+        bindings: [binding],
+        headers: { authorization: "Bearer secret" },
+      });
+      const before = { ...agent.counts };
+      for (const [name, errorClass, call] of gated) {
+        const error = await failure(call(connection.client));
+        expect(error, name).toBeInstanceOf(errorClass);
+        expect((error as Error).message, name).toMatch(
+          /was not sent: the agent's card does not declare capabilities\.\w+/,
+        );
+      }
+      expect(agent.counts).toEqual(before);
+      // Ungated operations still go out.
+      await connection.client.sendMessage(sendRequest("hi"));
+      expect(agent.counts.auth).toBe(before.auth + 1);
+    },
+  );
 
   it("checkCapabilities: false sends them", async () => {
     const connection = await connectA2AService(agent.cardUrl, { checkCapabilities: false });
     const before = agent.counts.auth;
-    const events = await collect(connection.client.sendStreamingMessage(sendRequest("task streamed")));
+    const events = await collect(
+      connection.client.sendStreamingMessage(sendRequest("task streamed")),
+    );
     expect(events.length).toBeGreaterThan(1);
     expect(agent.counts.auth).toBe(before + 1);
   });
 
-  it.each(bindings)("over %s, GetExtendedAgentCard replaces the card, and gating follows its capabilities", async (binding) => {
-    agent.card = { ...agent.initialCard, capabilities: { extendedAgentCard: true } };
-    const connection = await connectA2AService(agent.cardUrl, { bindings: [binding], headers: { authorization: "Bearer secret" } });
-    const publicCard = connection.card;
-    expect(connection.supports("streaming")).toBe(false);
-    expect(await failure(collect(connection.client.sendStreamingMessage(sendRequest("hi"))))).toBeInstanceOf(UnsupportedOperationError);
-    const extended = await connection.client.getExtendedAgentCard({});
-    expect(connection.card).toBe(extended);
-    expect(connection.card).not.toBe(publicCard);
-    expect(connection.card.skills.map((s) => s.id)).toContain("extended");
-    expect(connection.supports("streaming")).toBe(true);
-    const events = await collect(connection.client.sendStreamingMessage(sendRequest("task streamed")));
-    expect(events.at(-1)?.payload.case).toBe("statusUpdate");
-    const config = await connection.client.createTaskPushNotificationConfig({
-      taskId: events[0]?.payload.case === "task" ? events[0].payload.value.id : "",
-      url: "https://example.com/hook",
-    });
-    expect(config.url).toBe("https://example.com/hook");
-    expect(connection.interface.protocolBinding).toBe(binding);
-  });
+  it.each(bindings)(
+    "over %s, GetExtendedAgentCard replaces the card, and gating follows its capabilities",
+    async (binding) => {
+      agent.card = { ...agent.initialCard, capabilities: { extendedAgentCard: true } };
+      const connection = await connectA2AService(agent.cardUrl, {
+        bindings: [binding],
+        headers: { authorization: "Bearer secret" },
+      });
+      const publicCard = connection.card;
+      expect(connection.supports("streaming")).toBe(false);
+      expect(
+        await failure(collect(connection.client.sendStreamingMessage(sendRequest("hi")))),
+      ).toBeInstanceOf(UnsupportedOperationError);
+      const extended = await connection.client.getExtendedAgentCard({});
+      expect(connection.card).toBe(extended);
+      expect(connection.card).not.toBe(publicCard);
+      expect(connection.card.skills.map((s) => s.id)).toContain("extended");
+      expect(connection.supports("streaming")).toBe(true);
+      const events = await collect(
+        connection.client.sendStreamingMessage(sendRequest("task streamed")),
+      );
+      expect(events.at(-1)?.payload.case).toBe("statusUpdate");
+      const config = await connection.client.createTaskPushNotificationConfig({
+        taskId: events[0]?.payload.case === "task" ? events[0].payload.value.id : "",
+        url: "https://example.com/hook",
+      });
+      expect(config.url).toBe("https://example.com/hook");
+      expect(connection.interface.protocolBinding).toBe(binding);
+    },
+  );
 
   it("a failed GetExtendedAgentCard keeps the public card", async () => {
     agent.card = { ...agent.initialCard, capabilities: { extendedAgentCard: true } };
     const connection = await connectA2AService(agent.cardUrl);
     const publicCard = connection.card;
-    expect(await failure(connection.client.getExtendedAgentCard({}))).toBeInstanceOf(UnauthenticatedError);
+    expect(await failure(connection.client.getExtendedAgentCard({}))).toBeInstanceOf(
+      UnauthenticatedError,
+    );
     expect(connection.card).toBe(publicCard);
   });
 });
@@ -308,7 +459,10 @@ describe("connect failures are AgentConnectErrors", () => {
     agent.card = agent.initialCard;
   });
 
-  async function connectError(source: string, options?: Parameters<typeof connectA2AService>[1]): Promise<AgentConnectError> {
+  async function connectError(
+    source: string,
+    options?: Parameters<typeof connectA2AService>[1],
+  ): Promise<AgentConnectError> {
     const error = await failure(connectA2AService(source, options));
     expect(error).toBeInstanceOf(AgentConnectError);
     expect(error).not.toBeInstanceOf(TypeError);
@@ -317,7 +471,14 @@ describe("connect failures are AgentConnectErrors", () => {
 
   it("no interface fits: binding not wanted, major version not 1, no supportedInterfaces (v0.3 card)", async () => {
     const grpc = agent.interfaces.find((i) => i["protocolBinding"] === "GRPC")!;
-    agent.card = withInterfaces(agent, [grpc, { url: "wss://x.example/ws", protocolBinding: "https://example.com/bindings/websocket/v1", protocolVersion: "1.0" }]);
+    agent.card = withInterfaces(agent, [
+      grpc,
+      {
+        url: "wss://x.example/ws",
+        protocolBinding: "https://example.com/bindings/websocket/v1",
+        protocolVersion: "1.0",
+      },
+    ]);
     let e = await connectError(agent.cardUrl, { bindings: ["JSONRPC", "HTTP+JSON"] });
     expect(e.reason).toBe("no-matching-interface");
     expect(e.message).toMatch(/supportedInterfaces\[0\] \(GRPC .*\): binding not wanted/);
@@ -330,16 +491,29 @@ describe("connect failures are AgentConnectErrors", () => {
     expect(e.reason).toBe("no-matching-interface");
     expect(e.message).toContain('protocolVersion "2.0" is not 1.x');
     // A 0.3-only card: the generated client connects to it (test/e2e/v0_3/client.test.ts), unless 1.0 is required.
-    agent.card = { name: "old", url: `${agent.origin}/a2a/jsonrpc`, preferredTransport: "JSONRPC", protocolVersion: "0.3.0" };
+    agent.card = {
+      name: "old",
+      url: `${agent.origin}/a2a/jsonrpc`,
+      preferredTransport: "JSONRPC",
+      protocolVersion: "0.3.0",
+    };
     e = await connectError(agent.cardUrl, { protocolVersions: ["1.0"] });
     expect(e.reason).toBe("no-matching-interface");
     expect(e.message).toContain("only offers A2A 0.3");
-    agent.card = withInterfaces(agent, [{ url: "not a url", protocolBinding: "GRPC", protocolVersion: "1.0" }]);
+    agent.card = withInterfaces(agent, [
+      { url: "not a url", protocolBinding: "GRPC", protocolVersion: "1.0" },
+    ]);
     expect((await connectError(agent.cardUrl)).message).toMatch(/unusable url/);
   });
 
   it("a malformed card: not JSON, not an object, wrong field types", async () => {
-    for (const body of ["<html>oops</html>", "[1, 2]", "null", JSON.stringify({ supportedInterfaces: "JSONRPC" }), JSON.stringify({ capabilities: { streaming: "yes" } })]) {
+    for (const body of [
+      "<html>oops</html>",
+      "[1, 2]",
+      "null",
+      JSON.stringify({ supportedInterfaces: "JSONRPC" }),
+      JSON.stringify({ capabilities: { streaming: "yes" } }),
+    ]) {
       agent.card = { status: 200, body };
       const e = await connectError(agent.cardUrl);
       expect(e.reason, body).toBe("card-malformed");
@@ -350,7 +524,10 @@ describe("connect failures are AgentConnectErrors", () => {
     const e = await connectError(`${agent.origin}/nothing-here.json`);
     expect(e).toMatchObject({ reason: "card-http-status", status: 404 });
     agent.card = { status: 503, body: "busy" };
-    expect(await connectError(agent.cardUrl)).toMatchObject({ reason: "card-http-status", status: 503 });
+    expect(await connectError(agent.cardUrl)).toMatchObject({
+      reason: "card-http-status",
+      status: 503,
+    });
   });
 
   it("an unreachable host, a timeout, a bad card URL", async () => {
@@ -372,7 +549,9 @@ describe("connect failures are AgentConnectErrors", () => {
       await silent.close();
     }
     expect((await connectError("agent.example.com")).reason).toBe("card-fetch-failed");
-    expect((await connectError("ftp://agent.example.com/card.json")).reason).toBe("card-fetch-failed");
+    expect((await connectError("ftp://agent.example.com/card.json")).reason).toBe(
+      "card-fetch-failed",
+    );
   });
 
   it("bindings this output does not have", async () => {
@@ -386,7 +565,11 @@ describe("connect failures are AgentConnectErrors", () => {
       seen.push({ url: String(input), headers: new Headers(init?.headers) });
       return globalThis.fetch(input, init);
     };
-    const connection = await connectA2AService(agent.cardUrl, { fetch, cardHeaders: { "x-card": "1" }, headers: { "x-call": "2" } });
+    const connection = await connectA2AService(agent.cardUrl, {
+      fetch,
+      cardHeaders: { "x-card": "1" },
+      headers: { "x-call": "2" },
+    });
     expect(seen[0]?.url).toBe(agent.cardUrl);
     expect(seen[0]?.headers.get("accept")).toBe("application/json");
     expect(seen[0]?.headers.get("x-card")).toBe("1");
@@ -413,11 +596,17 @@ describe("gRPC interface addresses: host:port and URL forms (CHECKLIST K1)", () 
 
   it("host:port (h2c) and http:// / grpc:// URLs", async () => {
     const port = plain.grpcAddress.split(":").at(-1)!;
-    for (const url of [plain.grpcAddress, `http://127.0.0.1:${port}`, `grpc://127.0.0.1:${port}/a2a/grpc`]) {
+    for (const url of [
+      plain.grpcAddress,
+      `http://127.0.0.1:${port}`,
+      `grpc://127.0.0.1:${port}/a2a/grpc`,
+    ]) {
       plain.card = grpcCard(plain, url);
       const connection = await connectA2AService(plain.cardUrl);
       expect(connection.interface).toMatchObject({ protocolBinding: "GRPC", url });
-      expect((await connection.client.sendMessage(sendRequest("hi"))).payload.case, url).toBe("message");
+      expect((await connection.client.sendMessage(sendRequest("hi"))).payload.case, url).toBe(
+        "message",
+      );
     }
   });
 
@@ -435,12 +624,30 @@ describe("gRPC interface addresses: host:port and URL forms (CHECKLIST K1)", () 
   it("selectInterface reduces URL forms to host:port and reads TLS from the scheme", () => {
     const card = {
       supportedInterfaces: [
-        { url: "https://grpc.example.com/a2a", protocolBinding: "GRPC", protocolVersion: "1.0", tenant: "" },
-        { url: "grpc.example.com:8443", protocolBinding: "GRPC", protocolVersion: "1.0", tenant: "" },
-        { url: "grpcs://grpc.example.com", protocolBinding: "GRPC", protocolVersion: "1.0", tenant: "" },
+        {
+          url: "https://grpc.example.com/a2a",
+          protocolBinding: "GRPC",
+          protocolVersion: "1.0",
+          tenant: "",
+        },
+        {
+          url: "grpc.example.com:8443",
+          protocolBinding: "GRPC",
+          protocolVersion: "1.0",
+          tenant: "",
+        },
+        {
+          url: "grpcs://grpc.example.com",
+          protocolBinding: "GRPC",
+          protocolVersion: "1.0",
+          tenant: "",
+        },
       ],
     };
-    const targets = [0, 1, 2].map((i) => selectInterface({ supportedInterfaces: [card.supportedInterfaces[i]!] }, ["GRPC"]).target);
+    const targets = [0, 1, 2].map(
+      (i) =>
+        selectInterface({ supportedInterfaces: [card.supportedInterfaces[i]!] }, ["GRPC"]).target,
+    );
     expect(targets.map((t) => [t?.address, t?.tls])).toEqual([
       ["grpc.example.com:443", true],
       ["grpc.example.com:8443", undefined],
@@ -450,25 +657,60 @@ describe("gRPC interface addresses: host:port and URL forms (CHECKLIST K1)", () 
 
   it("selectInterface: a custom binding's interface is skipped unless wanted as custom; then any scheme, relative URLs resolved, TLS from the scheme", () => {
     const uri = "https://example.com/bindings/websocket/v1";
-    const entry = (url: string) => ({ url, protocolBinding: uri, protocolVersion: "1.0", tenant: "" });
-    const card = { supportedInterfaces: [entry("wss://a.example/ws"), { url: "https://a.example/rpc", protocolBinding: "JSONRPC", protocolVersion: "1.0", tenant: "" }] };
+    const entry = (url: string) => ({
+      url,
+      protocolBinding: uri,
+      protocolVersion: "1.0",
+      tenant: "",
+    });
+    const card = {
+      supportedInterfaces: [
+        entry("wss://a.example/ws"),
+        {
+          url: "https://a.example/rpc",
+          protocolBinding: "JSONRPC",
+          protocolVersion: "1.0",
+          tenant: "",
+        },
+      ],
+    };
     const skipping = selectInterface(card, ["JSONRPC"]);
     expect(skipping.target?.protocolBinding).toBe("JSONRPC");
-    expect(skipping.skipped).toEqual([`supportedInterfaces[0] (${uri} "wss://a.example/ws"): a binding this client does not know (give a transport for "${uri}" to use it)`]);
-    expect(selectInterface(card, ["JSONRPC", uri], { custom: [uri] }).target).toMatchObject({ protocolBinding: uri, address: "wss://a.example/ws", tls: true, index: 0 });
-    expect(selectInterface({ supportedInterfaces: [entry("/a2a/ws")] }, [uri], { custom: [uri], cardUrl: "http://a.example/.well-known/agent-card.json" }).target).toMatchObject({
+    expect(skipping.skipped).toEqual([
+      `supportedInterfaces[0] (${uri} "wss://a.example/ws"): a binding this client does not know (give a transport for "${uri}" to use it)`,
+    ]);
+    expect(selectInterface(card, ["JSONRPC", uri], { custom: [uri] }).target).toMatchObject({
+      protocolBinding: uri,
+      address: "wss://a.example/ws",
+      tls: true,
+      index: 0,
+    });
+    expect(
+      selectInterface({ supportedInterfaces: [entry("/a2a/ws")] }, [uri], {
+        custom: [uri],
+        cardUrl: "http://a.example/.well-known/agent-card.json",
+      }).target,
+    ).toMatchObject({
       address: "http://a.example/a2a/ws",
       tls: false,
     });
-    const unusable = selectInterface({ supportedInterfaces: [entry("/a2a/ws")] }, [uri], { custom: [uri] });
-    expect([unusable.target, unusable.skipped[0]]).toEqual([undefined, expect.stringMatching(/unusable url$/)]);
+    const unusable = selectInterface({ supportedInterfaces: [entry("/a2a/ws")] }, [uri], {
+      custom: [uri],
+    });
+    expect([unusable.target, unusable.skipped[0]]).toEqual([
+      undefined,
+      expect.stringMatching(/unusable url$/),
+    ]);
   });
 
   it("connectA2AService uses options.transports for a custom binding the card lists first, and skips it otherwise", async () => {
     const uri = "https://example.com/bindings/websocket/v1";
     const cardWithCustom = fromJson(AgentCardSchema, {
       ...plain.initialCard,
-      supportedInterfaces: [{ url: "ws://127.0.0.1:9/ws", protocolBinding: uri, protocolVersion: "1.0" }, ...plain.interfaces],
+      supportedInterfaces: [
+        { url: "ws://127.0.0.1:9/ws", protocolBinding: uri, protocolVersion: "1.0" },
+        ...plain.interfaces,
+      ],
     });
     const seen: { address: string; tenant: string | undefined; headers: unknown }[] = [];
     const inner = new A2AServiceJsonRpcClient({ url: String(plain.interfaces[0]!["url"]) });
@@ -482,7 +724,9 @@ describe("gRPC interface addresses: host:port and URL forms (CHECKLIST K1)", () 
       },
     });
     expect(viaCustom.interface).toMatchObject({ protocolBinding: uri, index: 0 });
-    expect(seen).toEqual([{ address: "ws://127.0.0.1:9/ws", tenant: undefined, headers: { "x-test": "1" } }]);
+    expect(seen).toEqual([
+      { address: "ws://127.0.0.1:9/ws", tenant: undefined, headers: { "x-test": "1" } },
+    ]);
     expect((await viaCustom.client.sendMessage(sendRequest("hi"))).payload.case).toBe("message");
     const without = await connectA2AService(cardWithCustom);
     expect(without.interface).toMatchObject({ protocolBinding: "JSONRPC", index: 1 });

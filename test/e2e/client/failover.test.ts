@@ -5,20 +5,56 @@
  * generated JSON-RPC, HTTP+JSON and gRPC servers over one task handler, next to closed ports,
  * sockets that are reset after the request was read and a gateway answering 503.
  */
-import { connect as connectNet, createServer as createNetServer, type Server as NetServer, type Socket } from "node:net";
+import {
+  connect as connectNet,
+  createServer as createNetServer,
+  type Server as NetServer,
+  type Socket,
+} from "node:net";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { create } from "@bufbuild/protobuf";
 import { afterEach, describe, expect, it } from "vitest";
-import { LAST_EVENT_ID_PARAMETER, isA2AError, parseEventId, setEventId, type CallContext } from "@protoc-gen-a2a/runtime";
-import { DEFAULT_INTERFACE_BACKOFF, InterfaceHealth, classifyFailure, isRetryable, selectInterfaces, type FailoverEvent } from "@protoc-gen-a2a/runtime/client";
-import { AgentCardSchema, StreamResponseSchema, TaskState, type AgentCard, type StreamResponse, type SubscribeToTaskRequest } from "../../../generated-example/gen/a2a_pb.js";
-import { connectA2AService, type A2AServiceConnection, type ConnectA2AServiceOptions } from "../../../generated-example/gen/a2a_a2a_agent_client.js";
+import {
+  LAST_EVENT_ID_PARAMETER,
+  isA2AError,
+  parseEventId,
+  setEventId,
+  type CallContext,
+} from "@protoc-gen-a2a/runtime";
+import {
+  DEFAULT_INTERFACE_BACKOFF,
+  InterfaceHealth,
+  classifyFailure,
+  isRetryable,
+  selectInterfaces,
+  type FailoverEvent,
+} from "@protoc-gen-a2a/runtime/client";
+import {
+  AgentCardSchema,
+  StreamResponseSchema,
+  TaskState,
+  type AgentCard,
+  type StreamResponse,
+  type SubscribeToTaskRequest,
+} from "../../../generated-example/gen/a2a_pb.js";
+import {
+  connectA2AService,
+  type A2AServiceConnection,
+  type ConnectA2AServiceOptions,
+} from "../../../generated-example/gen/a2a_a2a_agent_client.js";
 import { TaskNotFoundError } from "../../../generated-example/gen/a2a_a2a_errors.js";
 import type { A2AServiceHandler } from "../../../generated-example/gen/a2a_a2a_handler.js";
 import { createA2AServiceJsonRpcServer } from "../../../generated-example/gen/a2a_a2a_jsonrpc_server.js";
 import { createA2AServiceRestServer } from "../../../generated-example/gen/a2a_a2a_rest_server.js";
 import { listenA2AServiceGrpc } from "../../../generated-example/gen/a2a_a2a_grpc_server.js";
-import { Gate, createA2ATaskHandler, describeEvent, sendRequest, textOf, type A2AExecutor } from "../../support/task-runtime-binding.js";
+import {
+  Gate,
+  createA2ATaskHandler,
+  describeEvent,
+  sendRequest,
+  textOf,
+  type A2AExecutor,
+} from "../../support/task-runtime-binding.js";
 import { eventually, listen } from "../../support/servers.js";
 
 /** Executors hold here ("stream …" tasks), until the test opens the gate. */
@@ -33,16 +69,28 @@ const executor: A2AExecutor = {
     const text = textOf(request.message);
     if (text.startsWith("task")) {
       await emitter.working();
-      await emitter.addArtifact({ artifactId: "a1", parts: [{ content: { case: "text", value: text } }] }, { lastChunk: true });
+      await emitter.addArtifact(
+        { artifactId: "a1", parts: [{ content: { case: "text", value: text } }] },
+        { lastChunk: true },
+      );
       await emitter.complete();
       return;
     }
     if (text.startsWith("stream")) {
       await emitter.working();
-      await emitter.addArtifact({ artifactId: "a1", parts: [{ content: { case: "text", value: "1" } }] }, { lastChunk: true });
+      await emitter.addArtifact(
+        { artifactId: "a1", parts: [{ content: { case: "text", value: "1" } }] },
+        { lastChunk: true },
+      );
       await gate.promise;
-      await emitter.addArtifact({ artifactId: "a2", parts: [{ content: { case: "text", value: "2" } }] }, { lastChunk: true });
-      await emitter.addArtifact({ artifactId: "a3", parts: [{ content: { case: "text", value: "3" } }] }, { lastChunk: true });
+      await emitter.addArtifact(
+        { artifactId: "a2", parts: [{ content: { case: "text", value: "2" } }] },
+        { lastChunk: true },
+      );
+      await emitter.addArtifact(
+        { artifactId: "a3", parts: [{ content: { case: "text", value: "3" } }] },
+        { lastChunk: true },
+      );
       await emitter.complete();
       return;
     }
@@ -85,13 +133,19 @@ function counting(listener: Listener): { listener: Listener; requests: () => num
  * A JSON-RPC server over `service` (default the shared handler); `down()` says when to answer 503 (a
  * gateway without an A2A error body) instead; `wrap` goes around its listener (a proxy cutting streams).
  */
-async function jsonRpcEndpoint(down: () => boolean = () => false, service: A2AServiceHandler = handler, wrap: (l: Listener) => Listener = (l) => l): Promise<Endpoint> {
+async function jsonRpcEndpoint(
+  down: () => boolean = () => false,
+  service: A2AServiceHandler = handler,
+  wrap: (l: Listener) => Listener = (l) => l,
+): Promise<Endpoint> {
   const { node } = createA2AServiceJsonRpcServer(service, { logger, keepAliveMs: 0 });
   const { listener, requests } = counting(
     wrap((req, res) => {
       if (!down()) return node(req, res);
       req.resume();
-      res.writeHead(503, { "content-type": "text/html" }).end("<html>503 Service Unavailable</html>");
+      res
+        .writeHead(503, { "content-type": "text/html" })
+        .end("<html>503 Service Unavailable</html>");
     }),
   );
   const server = await listen(listener, "/a2a");
@@ -101,7 +155,11 @@ async function jsonRpcEndpoint(down: () => boolean = () => false, service: A2ASe
 
 /** An HTTP+JSON server over `service` (default the shared handler). */
 async function restEndpoint(service: A2AServiceHandler = handler): Promise<Endpoint> {
-  const { node } = createA2AServiceRestServer(service, { logger, keepAliveMs: 0, basePath: "/a2a/rest" });
+  const { node } = createA2AServiceRestServer(service, {
+    logger,
+    keepAliveMs: 0,
+    basePath: "/a2a/rest",
+  });
   const { listener, requests } = counting(node);
   const server = await listen(listener, "/a2a/rest");
   open.push(server);
@@ -152,7 +210,10 @@ async function resettingEndpoint(path = "/"): Promise<Endpoint> {
 
 /** A TCP proxy to `target` (`host:port`); `close()` cuts every connection through it and stops listening. */
 async function tcpProxy(target: string): Promise<{ address: string; close(): Promise<void> }> {
-  const [host, port] = [target.slice(0, target.lastIndexOf(":")), Number(target.slice(target.lastIndexOf(":") + 1))];
+  const [host, port] = [
+    target.slice(0, target.lastIndexOf(":")),
+    Number(target.slice(target.lastIndexOf(":") + 1)),
+  ];
   const sockets = new Set<Socket>();
   const track = (s: Socket) => {
     sockets.add(s);
@@ -193,14 +254,24 @@ function cardWith(...interfaces: [binding: string, url: string][]): AgentCard {
     capabilities: { streaming: true },
     defaultInputModes: ["text/plain"],
     defaultOutputModes: ["text/plain"],
-    supportedInterfaces: interfaces.map(([protocolBinding, url]) => ({ protocolBinding, url, protocolVersion: "1.0" })),
+    supportedInterfaces: interfaces.map(([protocolBinding, url]) => ({
+      protocolBinding,
+      url,
+      protocolVersion: "1.0",
+    })),
   });
 }
 
 /** Connects with failover, recording its events. */
-async function connect(card: AgentCard, options: ConnectA2AServiceOptions = {}): Promise<{ connection: A2AServiceConnection; events: FailoverEvent[] }> {
+async function connect(
+  card: AgentCard,
+  options: ConnectA2AServiceOptions = {},
+): Promise<{ connection: A2AServiceConnection; events: FailoverEvent[] }> {
   const events: FailoverEvent[] = [];
-  const failover = options.failover === false ? false : { ...options.failover, onEvent: (e: FailoverEvent) => events.push(e) };
+  const failover =
+    options.failover === false
+      ? false
+      : { ...options.failover, onEvent: (e: FailoverEvent) => events.push(e) };
   const connection = await connectA2AService(card, { ...options, failover });
   return { connection, events };
 }
@@ -242,7 +313,13 @@ async function completedTask(endpoint: Endpoint): Promise<string> {
 
 describe("candidates", () => {
   it("selectInterfaces: every usable interface in card order (the first is selectInterface's), with why the others were skipped", () => {
-    const card = cardWith(["GRPC", "127.0.0.1:1"], ["JSONRPC", "http://a.example/rpc"], ["urn:custom", "wss://a.example/ws"], ["HTTP+JSON", "not a url"], ["REST", "http://a.example/rest"]);
+    const card = cardWith(
+      ["GRPC", "127.0.0.1:1"],
+      ["JSONRPC", "http://a.example/rpc"],
+      ["urn:custom", "wss://a.example/ws"],
+      ["HTTP+JSON", "not a url"],
+      ["REST", "http://a.example/rest"],
+    );
     const { targets, skipped } = selectInterfaces(card, ["JSONRPC", "HTTP+JSON", "GRPC"]);
     expect(targets.map((t) => [t.protocolBinding, t.index])).toEqual([
       ["GRPC", 0],
@@ -250,12 +327,19 @@ describe("candidates", () => {
       ["HTTP+JSON", 4],
     ]);
     expect(skipped).toHaveLength(2);
-    expect(selectInterfaces(card, ["JSONRPC", "HTTP+JSON", "GRPC"], { prefer: "bindings" }).targets.map((t) => t.index)).toEqual([1, 4, 0]);
+    expect(
+      selectInterfaces(card, ["JSONRPC", "HTTP+JSON", "GRPC"], { prefer: "bindings" }).targets.map(
+        (t) => t.index,
+      ),
+    ).toEqual([1, 4, 0]);
   });
 
   it("a connection lists its candidates; `interface` is the first until it fails; failover: false keeps one", async () => {
     const rpc = await jsonRpcEndpoint();
-    const card = cardWith(["JSONRPC", `http://127.0.0.1:${await closedPort()}/a2a`], ["JSONRPC", rpc.url]);
+    const card = cardWith(
+      ["JSONRPC", `http://127.0.0.1:${await closedPort()}/a2a`],
+      ["JSONRPC", rpc.url],
+    );
     const { connection } = await connect(card);
     expect(connection.interfaces.map((i) => i.index)).toEqual([0, 1]);
     expect(connection.interface.index).toBe(0);
@@ -273,9 +357,13 @@ describe("candidates", () => {
 describe("failing over", () => {
   it("connection refused on the first interface: the call succeeds on the second (any operation: nothing was sent)", async () => {
     const rpc = await jsonRpcEndpoint();
-    const { connection, events } = await connect(cardWith(["JSONRPC", `http://127.0.0.1:${await closedPort()}/a2a`], ["JSONRPC", rpc.url]));
+    const { connection, events } = await connect(
+      cardWith(["JSONRPC", `http://127.0.0.1:${await closedPort()}/a2a`], ["JSONRPC", rpc.url]),
+    );
     const response = await connection.client.sendMessage(sendRequest("hello"));
-    expect(response.payload.case === "message" && textOf(response.payload.value)).toBe("echo: hello");
+    expect(response.payload.case === "message" && textOf(response.payload.value)).toBe(
+      "echo: hello",
+    );
     expect(trace(events)).toEqual(["interface-failed@0:not-sent", "failover@0>1"]);
     const failed = events[0] as Extract<FailoverEvent, { type: "interface-failed" }>;
     expect(failed.operation).toBe("SendMessage");
@@ -286,7 +374,10 @@ describe("failing over", () => {
 
   it("failover: false: the refused connection's error, as without failover", async () => {
     const rpc = await jsonRpcEndpoint();
-    const { connection, events } = await connect(cardWith(["JSONRPC", `http://127.0.0.1:${await closedPort()}/a2a`], ["JSONRPC", rpc.url]), { failover: false });
+    const { connection, events } = await connect(
+      cardWith(["JSONRPC", `http://127.0.0.1:${await closedPort()}/a2a`], ["JSONRPC", rpc.url]),
+      { failover: false },
+    );
     const thrown = await failure(connection.client.sendMessage(sendRequest("hello")));
     expect((thrown as { grpcCode?: number }).grpcCode).toBe(14);
     expect(events).toEqual([]);
@@ -297,7 +388,9 @@ describe("failing over", () => {
     const rpc = await jsonRpcEndpoint();
     const id = await completedTask(rpc);
     const reset = await resettingEndpoint("/a2a");
-    const { connection, events } = await connect(cardWith(["JSONRPC", reset.url], ["HTTP+JSON", (await restEndpoint()).url]));
+    const { connection, events } = await connect(
+      cardWith(["JSONRPC", reset.url], ["HTTP+JSON", (await restEndpoint()).url]),
+    );
     const task = await connection.client.getTask({ id });
     expect(task.status?.state).toBe(TaskState.COMPLETED);
     expect(reset.requests()).toBe(1);
@@ -318,7 +411,9 @@ describe("failing over", () => {
 
     const opted = await connect(card, { failover: { retryNonIdempotent: true } });
     const response = await opted.connection.client.sendMessage(sendRequest("again"));
-    expect(response.payload.case === "message" && textOf(response.payload.value)).toBe("echo: again");
+    expect(response.payload.case === "message" && textOf(response.payload.value)).toBe(
+      "echo: again",
+    );
     expect(trace(opted.events)).toEqual(["interface-failed@0:transport", "failover@0>1"]);
   });
 
@@ -327,17 +422,24 @@ describe("failing over", () => {
     const id = await completedTask(rpc);
     const reset = await resettingEndpoint("/a2a");
     const card = cardWith(["JSONRPC", reset.url], ["JSONRPC", rpc.url]);
-    const options: ConnectA2AServiceOptions = { resumeStreams: { maxAttempts: 1, initialDelayMs: 1, maxDelayMs: 1 } };
+    const options: ConnectA2AServiceOptions = {
+      resumeStreams: { maxAttempts: 1, initialDelayMs: 1, maxDelayMs: 1 },
+    };
     const sending = await connect(card, options);
     const thrown = await failure(
       (async () => {
-        for await (const _ of sending.connection.client.sendStreamingMessage(sendRequest("task streamed"))) {
+        for await (const _ of sending.connection.client.sendStreamingMessage(
+          sendRequest("task streamed"),
+        )) {
           // not reached
         }
       })(),
     );
     expect((thrown as { grpcCode?: number }).grpcCode).toBe(14);
-    expect(trace(sending.events)).toEqual(["interface-failed@0:transport", "not-retried@0:not-idempotent"]);
+    expect(trace(sending.events)).toEqual([
+      "interface-failed@0:transport",
+      "not-retried@0:not-idempotent",
+    ]);
 
     // A completed task's subscription is refused (UnsupportedOperationError): an answer from the second interface.
     const subscribing = await connect(card, options);
@@ -352,19 +454,26 @@ describe("failing over", () => {
     expect(trace(subscribing.events)).toEqual(["interface-failed@0:transport", "failover@0>1"]);
   });
 
-  it.each(["JSONRPC", "HTTP+JSON"])("a %s interface answering 503 without an A2A error body: fails over (any operation)", async (binding) => {
-    const rpc = await jsonRpcEndpoint();
-    const gateway = await unavailableEndpoint(binding === "JSONRPC" ? "/a2a" : "/a2a/rest");
-    const { connection, events } = await connect(cardWith([binding, gateway.url], ["JSONRPC", rpc.url]));
-    const response = await connection.client.sendMessage(sendRequest("hello"));
-    expect(response.payload.case).toBe("message");
-    expect(gateway.requests()).toBe(1);
-    expect(trace(events)).toEqual(["interface-failed@0:unavailable", "failover@0>1"]);
-  });
+  it.each(["JSONRPC", "HTTP+JSON"])(
+    "a %s interface answering 503 without an A2A error body: fails over (any operation)",
+    async (binding) => {
+      const rpc = await jsonRpcEndpoint();
+      const gateway = await unavailableEndpoint(binding === "JSONRPC" ? "/a2a" : "/a2a/rest");
+      const { connection, events } = await connect(
+        cardWith([binding, gateway.url], ["JSONRPC", rpc.url]),
+      );
+      const response = await connection.client.sendMessage(sendRequest("hello"));
+      expect(response.payload.case).toBe("message");
+      expect(gateway.requests()).toBe(1);
+      expect(trace(events)).toEqual(["interface-failed@0:unavailable", "failover@0>1"]);
+    },
+  );
 
   it("a gRPC interface that is down: the call falls to JSON-RPC", async () => {
     const rpc = await jsonRpcEndpoint();
-    const { connection, events } = await connect(cardWith(["GRPC", `127.0.0.1:${await closedPort()}`], ["JSONRPC", rpc.url]));
+    const { connection, events } = await connect(
+      cardWith(["GRPC", `127.0.0.1:${await closedPort()}`], ["JSONRPC", rpc.url]),
+    );
     const response = await connection.client.sendMessage(sendRequest("hello"));
     expect(response.payload.case).toBe("message");
     expect(trace(events)).toEqual(["interface-failed@0:not-sent", "failover@0>1"]);
@@ -382,41 +491,63 @@ describe("failing over", () => {
     expect(trace(reading.events)).toEqual(["interface-failed@0:transport", "failover@0>1"]);
     const sending = await connect(card);
     await failure(sending.connection.client.sendMessage(sendRequest("hello")));
-    expect(trace(sending.events)).toEqual(["interface-failed@0:transport", "not-retried@0:not-idempotent"]);
+    expect(trace(sending.events)).toEqual([
+      "interface-failed@0:transport",
+      "not-retried@0:not-idempotent",
+    ]);
   });
 
   it("a working gRPC interface is used first; a down JSON-RPC interface after it is never contacted", async () => {
     const grpc = await grpcEndpoint();
-    const { connection, events } = await connect(cardWith(["GRPC", grpc.url], ["JSONRPC", `http://127.0.0.1:${await closedPort()}/a2a`]));
-    expect((await connection.client.sendMessage(sendRequest("hello"))).payload.case).toBe("message");
+    const { connection, events } = await connect(
+      cardWith(["GRPC", grpc.url], ["JSONRPC", `http://127.0.0.1:${await closedPort()}/a2a`]),
+    );
+    expect((await connection.client.sendMessage(sendRequest("hello"))).payload.case).toBe(
+      "message",
+    );
     expect(events).toEqual([]);
   });
 
   it("every interface down: each is tried once, then the last error with not-retried(no-other-interface)", async () => {
-    const card = cardWith(["JSONRPC", `http://127.0.0.1:${await closedPort()}/a2a`], ["GRPC", `127.0.0.1:${await closedPort()}`]);
+    const card = cardWith(
+      ["JSONRPC", `http://127.0.0.1:${await closedPort()}/a2a`],
+      ["GRPC", `127.0.0.1:${await closedPort()}`],
+    );
     const { connection, events } = await connect(card);
     const thrown = await failure(connection.client.getTask({ id: "t" }));
     expect((thrown as { grpcCode?: number }).grpcCode).toBe(14);
-    expect(trace(events)).toEqual(["interface-failed@0:not-sent", "failover@0>1", "interface-failed@1:not-sent", "not-retried@1:no-other-interface"]);
+    expect(trace(events)).toEqual([
+      "interface-failed@0:not-sent",
+      "failover@0>1",
+      "interface-failed@1:not-sent",
+      "not-retried@1:no-other-interface",
+    ]);
   });
 });
 
 describe("answers are not failed over", () => {
-  it.each(["JSONRPC", "HTTP+JSON"])("TaskNotFoundError from a %s interface: thrown, the next interface never asked", async (binding) => {
-    const first = binding === "JSONRPC" ? await jsonRpcEndpoint() : await restEndpoint();
-    const second = await jsonRpcEndpoint();
-    const { connection, events } = await connect(cardWith([binding, first.url], ["JSONRPC", second.url]));
-    const thrown = await failure(connection.client.getTask({ id: "no-such-task" }));
-    expect(thrown).toBeInstanceOf(TaskNotFoundError);
-    expect(events).toEqual([]);
-    expect(second.requests()).toBe(0);
-  });
+  it.each(["JSONRPC", "HTTP+JSON"])(
+    "TaskNotFoundError from a %s interface: thrown, the next interface never asked",
+    async (binding) => {
+      const first = binding === "JSONRPC" ? await jsonRpcEndpoint() : await restEndpoint();
+      const second = await jsonRpcEndpoint();
+      const { connection, events } = await connect(
+        cardWith([binding, first.url], ["JSONRPC", second.url]),
+      );
+      const thrown = await failure(connection.client.getTask({ id: "no-such-task" }));
+      expect(thrown).toBeInstanceOf(TaskNotFoundError);
+      expect(events).toEqual([]);
+      expect(second.requests()).toBe(0);
+    },
+  );
 
   it("the caller's abort is not failed over", async () => {
     const silent = await listen(() => {});
     open.push(silent);
     const rpc = await jsonRpcEndpoint();
-    const { connection, events } = await connect(cardWith(["JSONRPC", silent.url], ["JSONRPC", rpc.url]));
+    const { connection, events } = await connect(
+      cardWith(["JSONRPC", silent.url], ["JSONRPC", rpc.url]),
+    );
     const controller = new AbortController();
     const pending = failure(connection.client.getTask({ id: "t" }, { signal: controller.signal }));
     setTimeout(() => controller.abort(new Error("stop")), 30);
@@ -431,8 +562,12 @@ describe("interface health", () => {
     let down = true;
     const first = await jsonRpcEndpoint(() => down);
     const second = await jsonRpcEndpoint();
-    const { connection, events } = await connect(cardWith(["JSONRPC", first.url], ["JSONRPC", second.url]), { failover: { backoffMs: { initial: 400, max: 5000 } } });
-    const call = async () => expect((await connection.client.sendMessage(sendRequest("hi"))).payload.case).toBe("message");
+    const { connection, events } = await connect(
+      cardWith(["JSONRPC", first.url], ["JSONRPC", second.url]),
+      { failover: { backoffMs: { initial: 400, max: 5000 } } },
+    );
+    const call = async () =>
+      expect((await connection.client.sendMessage(sendRequest("hi"))).payload.case).toBe("message");
 
     await call();
     expect(trace(events)).toEqual(["interface-failed@0:unavailable", "failover@0>1"]);
@@ -467,20 +602,40 @@ describe("interface health", () => {
 describe("streams", () => {
   /** The labels of the events, in order. */
   const labels = (events: readonly StreamResponse[]) => events.map(describeEvent);
-  const FULL = ["task:SUBMITTED", "status:WORKING:", "artifact:a1", "artifact:a2", "artifact:a3", "status:COMPLETED:"];
+  const FULL = [
+    "task:SUBMITTED",
+    "status:WORKING:",
+    "artifact:a1",
+    "artifact:a2",
+    "artifact:a3",
+    "status:COMPLETED:",
+  ];
   const TASK = "task-ids";
 
   /** A task's event log, each event marked `<seq>:task-ids` as a clustered agent's are. */
   function markedLog(): StreamResponse[] {
     const status = (state: TaskState) => ({ taskId: TASK, contextId: "ctx", status: { state } });
-    const artifact = (id: string) => ({ taskId: TASK, contextId: "ctx", artifact: { artifactId: id, parts: [{ content: { case: "text" as const, value: id } }] } });
+    const artifact = (id: string) => ({
+      taskId: TASK,
+      contextId: "ctx",
+      artifact: { artifactId: id, parts: [{ content: { case: "text" as const, value: id } }] },
+    });
     const events = [
-      create(StreamResponseSchema, { payload: { case: "task", value: { id: TASK, contextId: "ctx", status: { state: TaskState.SUBMITTED } } } }),
-      create(StreamResponseSchema, { payload: { case: "statusUpdate", value: status(TaskState.WORKING) } }),
+      create(StreamResponseSchema, {
+        payload: {
+          case: "task",
+          value: { id: TASK, contextId: "ctx", status: { state: TaskState.SUBMITTED } },
+        },
+      }),
+      create(StreamResponseSchema, {
+        payload: { case: "statusUpdate", value: status(TaskState.WORKING) },
+      }),
       create(StreamResponseSchema, { payload: { case: "artifactUpdate", value: artifact("a1") } }),
       create(StreamResponseSchema, { payload: { case: "artifactUpdate", value: artifact("a2") } }),
       create(StreamResponseSchema, { payload: { case: "artifactUpdate", value: artifact("a3") } }),
-      create(StreamResponseSchema, { payload: { case: "statusUpdate", value: status(TaskState.COMPLETED) } }),
+      create(StreamResponseSchema, {
+        payload: { case: "statusUpdate", value: status(TaskState.COMPLETED) },
+      }),
     ];
     for (const [i, event] of events.entries()) setEventId(event, `${i + 1}:${TASK}`);
     return events;
@@ -490,7 +645,9 @@ describe("streams", () => {
    * The shared handler, but SendStreamingMessage and SubscribeToTask stream {@link markedLog}; a
    * SubscribeToTask with Last-Event-ID sends the events after it, `overlap` events earlier (a sloppy server).
    */
-  function markedService(overlap = 0): A2AServiceHandler & { readonly lastEventIds: (string | undefined)[] } {
+  function markedService(
+    overlap = 0,
+  ): A2AServiceHandler & { readonly lastEventIds: (string | undefined)[] } {
     const lastEventIds: (string | undefined)[] = [];
     return {
       ...handler,
@@ -532,19 +689,32 @@ describe("streams", () => {
     };
   }
 
-  it.each([0, 2])("a stream cut after 3 events (ids `<seq>:<task>`) resubscribes on the next interface with Last-Event-ID: every event once (server replaying %i too many)", async (overlap) => {
-    const first = await jsonRpcEndpoint(undefined, markedService(), cutAfter(3));
-    const nextService = markedService(overlap);
-    const next = await restEndpoint(nextService);
-    const { connection, events } = await connect(cardWith(["JSONRPC", first.url], ["HTTP+JSON", next.url]), { resumeStreams: { maxAttempts: 1, initialDelayMs: 1, maxDelayMs: 1 } });
-    const received = await collectStream(connection.client.sendStreamingMessage(sendRequest("go")));
-    expect(labels(received)).toEqual(FULL);
-    // The first interface: the call, then the HTTP client's own resumption (reset); then the next interface.
-    expect(first.requests()).toBe(2);
-    expect(nextService.lastEventIds).toEqual(["3:task-ids"]);
-    expect(trace(events)).toEqual(["interface-failed@0:transport", "resubscribe@0>1"]);
-    expect(events[1]).toMatchObject({ type: "resubscribe", taskId: TASK, lastEventId: "3:task-ids", operation: "SendStreamingMessage" });
-  });
+  it.each([0, 2])(
+    "a stream cut after 3 events (ids `<seq>:<task>`) resubscribes on the next interface with Last-Event-ID: every event once (server replaying %i too many)",
+    async (overlap) => {
+      const first = await jsonRpcEndpoint(undefined, markedService(), cutAfter(3));
+      const nextService = markedService(overlap);
+      const next = await restEndpoint(nextService);
+      const { connection, events } = await connect(
+        cardWith(["JSONRPC", first.url], ["HTTP+JSON", next.url]),
+        { resumeStreams: { maxAttempts: 1, initialDelayMs: 1, maxDelayMs: 1 } },
+      );
+      const received = await collectStream(
+        connection.client.sendStreamingMessage(sendRequest("go")),
+      );
+      expect(labels(received)).toEqual(FULL);
+      // The first interface: the call, then the HTTP client's own resumption (reset); then the next interface.
+      expect(first.requests()).toBe(2);
+      expect(nextService.lastEventIds).toEqual(["3:task-ids"]);
+      expect(trace(events)).toEqual(["interface-failed@0:transport", "resubscribe@0>1"]);
+      expect(events[1]).toMatchObject({
+        type: "resubscribe",
+        taskId: TASK,
+        lastEventId: "3:task-ids",
+        operation: "SendStreamingMessage",
+      });
+    },
+  );
 
   it("a stream whose server goes away mid-way resubscribes on the next interface (no event ids: the task's snapshot, then the rest)", async () => {
     const a = await jsonRpcEndpoint();
@@ -558,15 +728,31 @@ describe("streams", () => {
         }
       },
     } as A2AServiceHandler);
-    const { connection, events } = await connect(cardWith(["JSONRPC", a.url], ["HTTP+JSON", b.url]), { resumeStreams: { maxAttempts: 1, initialDelayMs: 1, maxDelayMs: 1 } });
+    const { connection, events } = await connect(
+      cardWith(["JSONRPC", a.url], ["HTTP+JSON", b.url]),
+      { resumeStreams: { maxAttempts: 1, initialDelayMs: 1, maxDelayMs: 1 } },
+    );
     const received: StreamResponse[] = [];
-    for await (const event of connection.client.sendStreamingMessage(sendRequest("stream please"))) {
+    for await (const event of connection.client.sendStreamingMessage(
+      sendRequest("stream please"),
+    )) {
       received.push(event);
       if (event.payload.case === "artifactUpdate") await a.close();
     }
-    expect(labels(received)).toEqual(["task:SUBMITTED", "status:WORKING:", "artifact:a1", "task:WORKING", "artifact:a2", "artifact:a3", "status:COMPLETED:"]);
+    expect(labels(received)).toEqual([
+      "task:SUBMITTED",
+      "status:WORKING:",
+      "artifact:a1",
+      "task:WORKING",
+      "artifact:a2",
+      "artifact:a3",
+      "status:COMPLETED:",
+    ]);
     expect(trace(events)).toEqual(["interface-failed@0:transport", "resubscribe@0>1"]);
-    expect(events[1]).toMatchObject({ taskId: received[0]!.payload.case === "task" ? received[0]!.payload.value.id : "?", lastEventId: undefined });
+    expect(events[1]).toMatchObject({
+      taskId: received[0]!.payload.case === "task" ? received[0]!.payload.value.id : "?",
+      lastEventId: undefined,
+    });
   });
 
   it("a gRPC stream whose connection is cut mid-way (a TCP proxy in front) resubscribes on JSON-RPC", async () => {
@@ -581,13 +767,25 @@ describe("streams", () => {
         }
       },
     } as A2AServiceHandler);
-    const { connection, events } = await connect(cardWith(["GRPC", proxy.address], ["JSONRPC", b.url]));
+    const { connection, events } = await connect(
+      cardWith(["GRPC", proxy.address], ["JSONRPC", b.url]),
+    );
     const received: StreamResponse[] = [];
-    for await (const event of connection.client.sendStreamingMessage(sendRequest("stream via grpc"))) {
+    for await (const event of connection.client.sendStreamingMessage(
+      sendRequest("stream via grpc"),
+    )) {
       received.push(event);
       if (event.payload.case === "artifactUpdate" && received.length === 3) await proxy.close();
     }
-    expect(labels(received)).toEqual(["task:SUBMITTED", "status:WORKING:", "artifact:a1", "task:WORKING", "artifact:a2", "artifact:a3", "status:COMPLETED:"]);
+    expect(labels(received)).toEqual([
+      "task:SUBMITTED",
+      "status:WORKING:",
+      "artifact:a1",
+      "task:WORKING",
+      "artifact:a2",
+      "artifact:a3",
+      "status:COMPLETED:",
+    ]);
     expect(trace(events)).toEqual(["interface-failed@0:transport", "resubscribe@0>1"]);
   });
 
@@ -599,7 +797,10 @@ describe("streams", () => {
     const received: StreamResponse[] = [];
     const thrown = await failure(
       (async () => {
-        for await (const event of connection.client.sendStreamingMessage(sendRequest("stream stopped"), { signal: controller.signal })) {
+        for await (const event of connection.client.sendStreamingMessage(
+          sendRequest("stream stopped"),
+          { signal: controller.signal },
+        )) {
           received.push(event);
           if (received.length === 3) controller.abort(new Error("enough"));
         }
@@ -625,7 +826,9 @@ describe("streams", () => {
         yield* handler.subscribeToTask(request, context);
       },
     } as A2AServiceHandler);
-    const { connection, events } = await connect(cardWith(["JSONRPC", a.url], ["JSONRPC", b.url]), { resumeStreams: false });
+    const { connection, events } = await connect(cardWith(["JSONRPC", a.url], ["JSONRPC", b.url]), {
+      resumeStreams: false,
+    });
     const received: StreamResponse[] = [];
     for await (const event of connection.client.sendStreamingMessage(sendRequest("stream later"))) {
       received.push(event);
@@ -635,9 +838,16 @@ describe("streams", () => {
         gate.open();
       }
     }
-    expect(labels(received)).toEqual(["task:SUBMITTED", "status:WORKING:", "artifact:a1", "task:COMPLETED"]);
+    expect(labels(received)).toEqual([
+      "task:SUBMITTED",
+      "status:WORKING:",
+      "artifact:a1",
+      "task:COMPLETED",
+    ]);
     const final = received[3]!;
-    expect(final.payload.case === "task" && final.payload.value.artifacts.map((x) => x.artifactId)).toEqual(["a1", "a2", "a3"]);
+    expect(
+      final.payload.case === "task" && final.payload.value.artifacts.map((x) => x.artifactId),
+    ).toEqual(["a1", "a2", "a3"]);
     expect(trace(events)).toEqual(["interface-failed@0:transport", "resubscribe@0>1"]);
   });
 
@@ -645,7 +855,10 @@ describe("streams", () => {
     const first = await jsonRpcEndpoint(undefined, markedService(), cutAfter(2));
     const nextService = markedService();
     const next = await jsonRpcEndpoint(undefined, nextService);
-    const { connection, events } = await connect(cardWith(["JSONRPC", first.url], ["JSONRPC", next.url]), { resumeStreams: false });
+    const { connection, events } = await connect(
+      cardWith(["JSONRPC", first.url], ["JSONRPC", next.url]),
+      { resumeStreams: false },
+    );
     const received = await collectStream(connection.client.subscribeToTask({ id: TASK }));
     expect(labels(received)).toEqual(FULL);
     expect(nextService.lastEventIds).toEqual(["2:task-ids"]);
@@ -654,25 +867,38 @@ describe("streams", () => {
 
   it("a stream refused before its first event goes to the next interface", async () => {
     const b = await jsonRpcEndpoint();
-    const { connection, events } = await connect(cardWith(["JSONRPC", `http://127.0.0.1:${await closedPort()}/a2a`], ["JSONRPC", b.url]));
+    const { connection, events } = await connect(
+      cardWith(["JSONRPC", `http://127.0.0.1:${await closedPort()}/a2a`], ["JSONRPC", b.url]),
+    );
     gate.open();
-    const received = await collectStream(connection.client.sendStreamingMessage(sendRequest("stream now")));
+    const received = await collectStream(
+      connection.client.sendStreamingMessage(sendRequest("stream now")),
+    );
     expect(labels(received)).toEqual(FULL);
     expect(trace(events)).toEqual(["interface-failed@0:not-sent", "failover@0>1"]);
   });
 
   it("a stream cut mid-way with every other interface down: the cut's error, not-retried(no-other-interface)", async () => {
     const first = await jsonRpcEndpoint(undefined, markedService(), cutAfter(3));
-    const { connection, events } = await connect(cardWith(["JSONRPC", first.url], ["GRPC", `127.0.0.1:${await closedPort()}`]), { resumeStreams: false });
+    const { connection, events } = await connect(
+      cardWith(["JSONRPC", first.url], ["GRPC", `127.0.0.1:${await closedPort()}`]),
+      { resumeStreams: false },
+    );
     const received: StreamResponse[] = [];
     const thrown = await failure(
       (async () => {
-        for await (const event of connection.client.sendStreamingMessage(sendRequest("go"))) received.push(event);
+        for await (const event of connection.client.sendStreamingMessage(sendRequest("go")))
+          received.push(event);
       })(),
     );
     expect(labels(received)).toEqual(FULL.slice(0, 3));
     expect(thrown).toBeInstanceOf(Error);
-    expect(trace(events)).toEqual(["interface-failed@0:transport", "resubscribe@0>1", "interface-failed@1:not-sent", "not-retried@1:no-other-interface"]);
+    expect(trace(events)).toEqual([
+      "interface-failed@0:transport",
+      "resubscribe@0>1",
+      "interface-failed@1:not-sent",
+      "not-retried@1:no-other-interface",
+    ]);
   });
 });
 
@@ -705,10 +931,20 @@ describe("InterfaceHealth (a fake clock)", () => {
     expect(health.failed(0)).toBe(350);
     now += 350;
     expect(health.failed(0)).toBe(350);
-    expect(health.snapshot()[0]).toEqual({ candidate: 0, available: false, failures: 4, retryAt: now + 350 });
+    expect(health.snapshot()[0]).toEqual({
+      candidate: 0,
+      available: false,
+      failures: 4,
+      retryAt: now + 350,
+    });
     expect(health.succeeded(0)).toBe(true);
     expect(health.succeeded(0)).toBe(false);
-    expect(health.snapshot()[0]).toEqual({ candidate: 0, available: true, failures: 0, retryAt: 0 });
+    expect(health.snapshot()[0]).toEqual({
+      candidate: 0,
+      available: true,
+      failures: 0,
+      retryAt: 0,
+    });
   });
 
   it("defaults to 1 s doubling up to 30 s", () => {
@@ -727,15 +963,23 @@ describe("InterfaceHealth (a fake clock)", () => {
 describe("classifyFailure", () => {
   it("reads the cause chain and the binding", () => {
     const refused = Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" });
-    expect(classifyFailure(new TypeError("fetch failed", { cause: refused }), "JSONRPC")).toBe("not-sent");
+    expect(classifyFailure(new TypeError("fetch failed", { cause: refused }), "JSONRPC")).toBe(
+      "not-sent",
+    );
     const closed = Object.assign(new Error("other side closed"), { code: "UND_ERR_SOCKET" });
-    expect(classifyFailure(new TypeError("terminated", { cause: closed }), "HTTP+JSON")).toBe("transport");
+    expect(classifyFailure(new TypeError("terminated", { cause: closed }), "HTTP+JSON")).toBe(
+      "transport",
+    );
     expect(classifyFailure(new TaskNotFoundError(), "JSONRPC")).toBe("answer");
     expect(classifyFailure(new Error("a bug"), "JSONRPC")).toBe("answer");
-    expect(classifyFailure(new DOMException("the call timed out", "TimeoutError"), "GRPC")).toBe("aborted");
+    expect(classifyFailure(new DOMException("the call timed out", "TimeoutError"), "GRPC")).toBe(
+      "aborted",
+    );
     const aborted = new AbortController();
     aborted.abort();
-    expect(classifyFailure(new TypeError("fetch failed", { cause: refused }), "JSONRPC", aborted.signal)).toBe("aborted");
+    expect(
+      classifyFailure(new TypeError("fetch failed", { cause: refused }), "JSONRPC", aborted.signal),
+    ).toBe("aborted");
   });
 
   it("isRetryable: not-sent and unavailable always; transport for idempotent operations, or with retryNonIdempotent", () => {
@@ -745,7 +989,15 @@ describe("classifyFailure", () => {
     expect(isRetryable("transport", "SendStreamingMessage")).toBe(false);
     expect(isRetryable("transport", "CreateTaskPushNotificationConfig")).toBe(false);
     expect(isRetryable("transport", "SendMessage", true)).toBe(true);
-    for (const op of ["GetTask", "ListTasks", "CancelTask", "SubscribeToTask", "GetExtendedAgentCard", "DeleteTaskPushNotificationConfig"]) expect(isRetryable("transport", op)).toBe(true);
+    for (const op of [
+      "GetTask",
+      "ListTasks",
+      "CancelTask",
+      "SubscribeToTask",
+      "GetExtendedAgentCard",
+      "DeleteTaskPushNotificationConfig",
+    ])
+      expect(isRetryable("transport", op)).toBe(true);
     expect(isRetryable("answer", "GetTask")).toBe(false);
     expect(isRetryable("aborted", "GetTask")).toBe(false);
   });

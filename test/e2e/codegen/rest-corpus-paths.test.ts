@@ -1,8 +1,23 @@
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
-import { create, fromJson, toJson, type DescMessage, type JsonObject, type Message } from "@bufbuild/protobuf";
+import {
+  create,
+  fromJson,
+  toJson,
+  type DescMessage,
+  type JsonObject,
+  type Message,
+} from "@bufbuild/protobuf";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bufGenTemplate } from "../../support/buf-gen-template.js";
 import { repoRoot } from "../../support/plugin-runner.js";
@@ -25,9 +40,22 @@ const notices: Record<string, string> = {};
 function generate(name: string, input: readonly string[], options: readonly string[] = []): string {
   const template = join(tmp, `${name}.gen.yaml`);
   // google.rpc.Status and ErrorInfo beside them, for the gRPC files.
-  const rpc = [`  - directory: ${gp}`, `    paths: [${gp}/google/rpc/error_details.proto, ${gp}/google/rpc/status.proto]`];
-  writeFileSync(template, bufGenTemplate({ inputs: [...input, ...rpc], out: relative(repoRoot, join(tmp, name)), options: ["import_extension=js", ...options] }));
-  const run = spawnSync(buf, ["generate", "--template", template], { cwd: repoRoot, encoding: "utf8" });
+  const rpc = [
+    `  - directory: ${gp}`,
+    `    paths: [${gp}/google/rpc/error_details.proto, ${gp}/google/rpc/status.proto]`,
+  ];
+  writeFileSync(
+    template,
+    bufGenTemplate({
+      inputs: [...input, ...rpc],
+      out: relative(repoRoot, join(tmp, name)),
+      options: ["import_extension=js", ...options],
+    }),
+  );
+  const run = spawnSync(buf, ["generate", "--template", template], {
+    cwd: repoRoot,
+    encoding: "utf8",
+  });
   if (run.status !== 0) throw new Error(`buf generate failed: ${run.stderr}`);
   return run.stderr;
 }
@@ -37,12 +65,21 @@ beforeAll(() => {
   tmp = mkdtempSync(join(repoRoot, "test/.tmp/corpus-paths-"));
   // The fixtures import google/api/*: one directory input holding both.
   const protos = relative(repoRoot, join(tmp, "protos"));
-  cpSync(join(repoRoot, gp, "google/api"), join(repoRoot, protos, "google/api"), { recursive: true });
-  cpSync(join(repoRoot, "test/fixtures/corpus/paths"), join(repoRoot, protos, "corpus/paths"), { recursive: true });
-  notices["corpus"] = generate("corpus", [`  - directory: ${protos}`, `    paths: [${protos}/corpus]`]);
+  cpSync(join(repoRoot, gp, "google/api"), join(repoRoot, protos, "google/api"), {
+    recursive: true,
+  });
+  cpSync(join(repoRoot, "test/fixtures/corpus/paths"), join(repoRoot, protos, "corpus/paths"), {
+    recursive: true,
+  });
+  notices["corpus"] = generate("corpus", [
+    `  - directory: ${protos}`,
+    `    paths: [${protos}/corpus]`,
+  ]);
   const firestoreInput = [`  - directory: ${gp}`, `    paths: [${firestore}]`];
   notices["firestore"] = generate("firestore", firestoreInput);
-  notices["firestore-skip"] = generate("firestore-skip", firestoreInput, ["skip_http_rules=google.firestore.v1.Firestore.ListDocuments;google.firestore.v1.Firestore.NoSuchRpc"]);
+  notices["firestore-skip"] = generate("firestore-skip", firestoreInput, [
+    "skip_http_rules=google.firestore.v1.Firestore.ListDocuments;google.firestore.v1.Firestore.NoSuchRpc",
+  ]);
 }, 120_000);
 
 afterAll(() => {
@@ -70,7 +107,10 @@ interface Running {
 
 /** Serves the generated REST server of `service` with a handler that records every request and answers the output's default. */
 async function start(out: string, base: string, service: string): Promise<Running> {
-  const imp = (suffix: string) => import(pathToFileURL(join(tmp, out, `${base}${suffix}`)).href) as Promise<Record<string, unknown>>;
+  const imp = (suffix: string) =>
+    import(pathToFileURL(join(tmp, out, `${base}${suffix}`)).href) as Promise<
+      Record<string, unknown>
+    >;
   const [handlerFile, server, client, routes, errors] = await Promise.all([
     imp("_a2a_handler.ts"),
     imp("_a2a_rest_server.ts"),
@@ -99,10 +139,19 @@ async function start(out: string, base: string, service: string): Promise<Runnin
       },
     },
   );
-  const createServer = server[`create${service}RestServer`] as (h: object) => { node: Parameters<typeof listen>[0] };
+  const createServer = server[`create${service}RestServer`] as (h: object) => {
+    node: Parameters<typeof listen>[0];
+  };
   const http = await listen(createServer(handler).node);
   const Client = client[`${service}RestClient`] as new (o: { url: string }) => Client;
-  return { ops, client: new Client({ url: http.url }), http, errors: errors as Running["errors"], received, routes: routes[`${service}Routes`] as Running["routes"] };
+  return {
+    ops,
+    client: new Client({ url: http.url }),
+    http,
+    errors: errors as Running["errors"],
+    received,
+    routes: routes[`${service}Routes`] as Running["routes"],
+  };
 }
 
 /** Sends a request (ProtoJSON) through the generated client; the server must get exactly it. */
@@ -112,10 +161,13 @@ async function expectDelivered(r: Running, localName: string, json: JsonObject):
   const sent = fromJson(op.input, json);
   r.received.length = 0;
   const result = r.client[localName]!(sent);
-  if (op.kind === "server_streaming") for await (const _ of result as unknown as AsyncIterable<unknown>) void _;
+  if (op.kind === "server_streaming")
+    for await (const _ of result as unknown as AsyncIterable<unknown>) void _;
   else await result;
   expect(r.received.map((x) => x.op)).toEqual([localName]);
-  expect(toJson(op.input, r.received[0]!.request), `${localName} ${JSON.stringify(json)}`).toEqual(toJson(op.input, sent));
+  expect(toJson(op.input, r.received[0]!.request), `${localName} ${JSON.stringify(json)}`).toEqual(
+    toJson(op.input, sent),
+  );
 }
 
 async function rejection(p: Promise<unknown>): Promise<Error> {
@@ -127,10 +179,21 @@ async function rejection(p: Promise<unknown>): Promise<Error> {
   throw new Error("expected a rejection");
 }
 
-async function raw(r: Running, method: string, path: string, body?: string): Promise<{ status: number; json: { error?: { message: string; details: { reason?: string }[] } } }> {
+async function raw(
+  r: Running,
+  method: string,
+  path: string,
+  body?: string,
+): Promise<{
+  status: number;
+  json: { error?: { message: string; details: { reason?: string }[] } };
+}> {
   const response = await fetch(new URL(path, r.http.url), {
     method,
-    headers: body === undefined ? { "a2a-version": "1.0" } : { "a2a-version": "1.0", "content-type": "application/json" },
+    headers:
+      body === undefined
+        ? { "a2a-version": "1.0" }
+        : { "a2a-version": "1.0", "content-type": "application/json" },
     ...(body === undefined ? {} : { body }),
   });
   const text = await response.text();
@@ -160,16 +223,27 @@ describe("generation", () => {
     expect(notices["firestore-skip"]).toContain(
       'rpc google.firestore.v1.Firestore.ListDocuments: option google.api.http: HTTP rule GET "/v1/{parent=projects/*/databases/*/documents}/{collection_id}" skipped',
     );
-    expect(notices["firestore-skip"]).toMatch(/plugin options: option skip_http_rules: no RPC of the files of this run is named google\.firestore\.v1\.Firestore\.NoSuchRpc/);
+    expect(notices["firestore-skip"]).toMatch(
+      /plugin options: option skip_http_rules: no RPC of the files of this run is named google\.firestore\.v1\.Firestore\.NoSuchRpc/,
+    );
     expect(notices["firestore"]).not.toContain("skip_http_rules");
-    const openapi = JSON.parse(readFileSync(join(tmp, "firestore-skip/google/firestore/v1/firestore_a2a_openapi.json"), "utf8")) as { paths: Record<string, Record<string, { operationId: string }>> };
-    const ops = Object.values(openapi.paths).flatMap((item) => Object.values(item).map((o) => o.operationId));
+    const openapi = JSON.parse(
+      readFileSync(
+        join(tmp, "firestore-skip/google/firestore/v1/firestore_a2a_openapi.json"),
+        "utf8",
+      ),
+    ) as { paths: Record<string, Record<string, { operationId: string }>> };
+    const ops = Object.values(openapi.paths).flatMap((item) =>
+      Object.values(item).map((o) => o.operationId),
+    );
     expect(ops.some((o) => /ListDocuments/.test(o))).toBe(false);
     expect(ops.some((o) => /GetDocument/.test(o))).toBe(true);
   });
 
   it("OpenAPI lists HEAD under head, with a 200 without content", () => {
-    const openapi = JSON.parse(readFileSync(join(tmp, "corpus/corpus/paths/head_and_unrouted_a2a_openapi.json"), "utf8")) as {
+    const openapi = JSON.parse(
+      readFileSync(join(tmp, "corpus/corpus/paths/head_and_unrouted_a2a_openapi.json"), "utf8"),
+    ) as {
       paths: Record<string, Record<string, { responses: Record<string, { content?: unknown }> }>>;
     };
     expect(Object.keys(openapi.paths["/v1/items/{item}"] ?? {}).sort()).toEqual(["get", "head"]);
@@ -210,20 +284,49 @@ describe("fields named after every Object.prototype member (prototype_names.prot
   it("the fixture has a field for each of Object.getOwnPropertyNames(Object.prototype)", () => {
     const names = r.ops["queryNames"]!.input.fields;
     expect(names.map((f) => f.jsonName).sort()).toEqual([...PROTOTYPE_NAMES, "nested"].sort());
-    for (const m of PROTOTYPE_NAMES) expect(names.find((f) => f.jsonName === m)?.name).toBe(protoName(m));
+    for (const m of PROTOTYPE_NAMES)
+      expect(names.find((f) => f.jsonName === m)?.name).toBe(protoName(m));
   });
 
   it("query, path, body, body field and nested path: the server gets exactly what the client sent", async () => {
-    const nested = { constructor: 7, __proto__: true, toString: "n", valueOf: ["a", "b,c"], hasOwnProperty: "-9007199254740993" };
-    for (const json of [{}, all(), { ...all(), nested }, { constructor: "only" }, JSON.parse('{"__proto__": "p"}') as JsonObject]) {
+    const nested = {
+      constructor: 7,
+      __proto__: true,
+      toString: "n",
+      valueOf: ["a", "b,c"],
+      hasOwnProperty: "-9007199254740993",
+    };
+    for (const json of [
+      {},
+      all(),
+      { ...all(), nested },
+      { constructor: "only" },
+      JSON.parse('{"__proto__": "p"}') as JsonObject,
+    ]) {
       await expectDelivered(r, "queryNames", json);
       await expectDelivered(r, "bodyNames", json);
     }
     await expectDelivered(r, "pathNames", all());
     await expectDelivered(r, "pathNames", { ...all(), nested });
-    await expectDelivered(r, "mixedNames", JSON.parse(JSON.stringify({ constructor: "c", __proto__: true, hasOwnProperty: 7, valueOf: all(), toString: "t", isPrototypeOf: [1, 2] })) as JsonObject);
+    await expectDelivered(
+      r,
+      "mixedNames",
+      JSON.parse(
+        JSON.stringify({
+          constructor: "c",
+          __proto__: true,
+          hasOwnProperty: 7,
+          valueOf: all(),
+          toString: "t",
+          isPrototypeOf: [1, 2],
+        }),
+      ) as JsonObject,
+    );
     await expectDelivered(r, "mixedNames", { constructor: "c", hasOwnProperty: -1 });
-    await expectDelivered(r, "nestedNames", { ...all(), nested: { constructor: 3, __proto__: true, toString: "x y" } });
+    await expectDelivered(r, "nestedNames", {
+      ...all(),
+      nested: { constructor: 3, __proto__: true, toString: "x y" },
+    });
     await expectDelivered(r, "nestedNames", { nested: { constructor: 0, toString: "z" } });
   });
 
@@ -242,24 +345,29 @@ describe("fields named after every Object.prototype member (prototype_names.prot
     expect(seen.map((u) => new URL(u).search)).toEqual(["", "?constructor=a"]);
   });
 
-  it.each(PROTOTYPE_NAMES)("raw requests: %s as a query key (JSON and proto name), a path segment and a body key", async (member) => {
-    const field = r.ops["queryNames"]!.input.fields.find((f) => f.jsonName === member)!;
-    for (const key of new Set([member, protoName(member)])) {
+  it.each(PROTOTYPE_NAMES)(
+    "raw requests: %s as a query key (JSON and proto name), a path segment and a body key",
+    async (member) => {
+      const field = r.ops["queryNames"]!.input.fields.find((f) => f.jsonName === member)!;
+      for (const key of new Set([member, protoName(member)])) {
+        r.received.length = 0;
+        const res = await raw(r, "GET", `/v1/names?${encodeURIComponent(key)}=x`);
+        expect(res.status, `?${key}=x: ${JSON.stringify(res.json)}`).toBe(200);
+        expect(toJson(field.parent, r.received[0]!.request)).toEqual({ [member]: "x" });
+      }
       r.received.length = 0;
-      const res = await raw(r, "GET", `/v1/names?${encodeURIComponent(key)}=x`);
-      expect(res.status, `?${key}=x: ${JSON.stringify(res.json)}`).toBe(200);
-      expect(toJson(field.parent, r.received[0]!.request)).toEqual({ [member]: "x" });
-    }
-    r.received.length = 0;
-    const segments = PROTOTYPE_NAMES.map((m) => (m === member ? "x" : "y"));
-    const res = await raw(r, "GET", `/v1/names/${segments.join("/")}`);
-    expect(res.status, JSON.stringify(res.json)).toBe(200);
-    expect((toJson(field.parent, r.received[0]!.request) as JsonObject)[member]).toBe("x");
-    r.received.length = 0;
-    const body = await raw(r, "POST", "/v1/names", `{${JSON.stringify(member)}: "b"}`);
-    expect(body.status, JSON.stringify(body.json)).toBe(200);
-    expect(JSON.stringify(toJson(field.parent, r.received[0]!.request))).toBe(`{${JSON.stringify(member)}:"b"}`);
-  });
+      const segments = PROTOTYPE_NAMES.map((m) => (m === member ? "x" : "y"));
+      const res = await raw(r, "GET", `/v1/names/${segments.join("/")}`);
+      expect(res.status, JSON.stringify(res.json)).toBe(200);
+      expect((toJson(field.parent, r.received[0]!.request) as JsonObject)[member]).toBe("x");
+      r.received.length = 0;
+      const body = await raw(r, "POST", "/v1/names", `{${JSON.stringify(member)}: "b"}`);
+      expect(body.status, JSON.stringify(body.json)).toBe(200);
+      expect(JSON.stringify(toJson(field.parent, r.received[0]!.request))).toBe(
+        `{${JSON.stringify(member)}:"b"}`,
+      );
+    },
+  );
 
   it("raw: a prototype member name that is not a field of the request is an unknown query parameter (400, not 500)", async () => {
     const d = await start("corpus", "corpus/paths/deep_wildcards", "DocumentService");
@@ -270,7 +378,12 @@ describe("fields named after every Object.prototype member (prototype_names.prot
         expect(res.json.error?.message).toContain(`unknown query parameter ${key}`);
       }
       // a path of the body field named like a member: the body "__proto__" key stays data
-      const res = await raw(d, "POST", `/v1/${DB}/documents/users`, '{"name": "x", "__proto__": {"polluted": 1}}');
+      const res = await raw(
+        d,
+        "POST",
+        `/v1/${DB}/documents/users`,
+        '{"name": "x", "__proto__": {"polluted": 1}}',
+      );
       expect(res.status).toBe(200);
       expect(({} as Record<string, unknown>)["polluted"]).toBeUndefined();
     } finally {
@@ -289,21 +402,39 @@ describe("`**` followed by further segments (deep_wildcards.proto)", () => {
   afterAll(() => r?.http.close());
 
   it("every RPC reaches the server exactly as sent", async () => {
-    for (const parent of [`${DB}/documents/users/alice`, `${DB}/documents/a b/ü/c:d/e`, `${DB}/documents/documents/documents/x`]) {
+    for (const parent of [
+      `${DB}/documents/users/alice`,
+      `${DB}/documents/a b/ü/c:d/e`,
+      `${DB}/documents/documents/documents/x`,
+    ]) {
       await expectDelivered(r, "listDocuments", { parent, collectionId: "posts", pageSize: 3 });
       await expectDelivered(r, "countDocuments", { parent, collectionId: "c/d" });
     }
-    await expectDelivered(r, "listDocuments", { parent: `${DB}/documents`, collectionId: "users", pageToken: "t" });
+    await expectDelivered(r, "listDocuments", {
+      parent: `${DB}/documents`,
+      collectionId: "users",
+      pageToken: "t",
+    });
     await expectDelivered(r, "countDocuments", { parent: `${DB}/documents` });
     for (const parent of [`${DB}/documents`, `${DB}/documents/users/alice`]) {
-      await expectDelivered(r, "createDocument", { parent, collectionId: "posts", documentId: "1", document: { fields: { a: "b" } } });
+      await expectDelivered(r, "createDocument", {
+        parent,
+        collectionId: "posts",
+        documentId: "1",
+        document: { fields: { a: "b" } },
+      });
     }
     for (const name of [`${DB}/documents/users`, `${DB}/documents/users/alice/posts/1`]) {
       await expectDelivered(r, "deleteDocument", { name });
-      await expectDelivered(r, "updateDocument", { document: { name, fields: { x: "y" } }, allowMissing: true });
+      await expectDelivered(r, "updateDocument", {
+        document: { name, fields: { x: "y" } },
+        allowMissing: true,
+      });
     }
-    for (const path of ["files/head", "files/a/b/head", "files/head/head"]) await expectDelivered(r, "getRevision", { path, revision: "42" });
-    for (const path of ["a", "a/b/c", "meta/meta"]) await expectDelivered(r, "describeTree", { path });
+    for (const path of ["files/head", "files/a/b/head", "files/head/head"])
+      await expectDelivered(r, "getRevision", { path, revision: "42" });
+    for (const path of ["a", "a/b/c", "meta/meta"])
+      await expectDelivered(r, "describeTree", { path });
     expect(new Set(r.routes.routes.map((x) => x.operation)).size).toBe(Object.keys(r.ops).length);
   });
 
@@ -332,18 +463,25 @@ describe("HEAD and an RPC without an HTTP rule (head_and_unrouted.proto)", () =>
   it("HEAD works end to end through the generated client; a custom GET is a GET", async () => {
     await expectDelivered(r, "checkItem", { name: "items/1" });
     await expectDelivered(r, "getItem", { name: "items/a b" });
-    const head = await fetch(new URL("/v1/items/1", r.http.url), { method: "HEAD", headers: { "a2a-version": "1.0" } });
+    const head = await fetch(new URL("/v1/items/1", r.http.url), {
+      method: "HEAD",
+      headers: { "a2a-version": "1.0" },
+    });
     expect(head.status).toBe(200);
     expect(await head.text()).toBe("");
   });
 
   it("a HEAD error arrives as an A2AError with its HTTP status (the answer has no body)", async () => {
-    const e = (await rejection(r.client["checkItem"]!({ name: "shelves/1" }))) as Error & { spec?: { httpStatus: number } };
+    const e = (await rejection(r.client["checkItem"]!({ name: "shelves/1" }))) as Error & {
+      spec?: { httpStatus: number };
+    };
     // refused by the client: the name does not fit {name=items/*}
     expect(e).toBeInstanceOf(r.errors["InvalidParamsError"]!);
     const Client = r.client.constructor as new (o: object) => Client;
     const failing = new Client({ url: r.http.url, version: "9.9" });
-    const v = (await rejection(failing["checkItem"]!({ name: "items/1" }))) as Error & { spec: { httpStatus: number } };
+    const v = (await rejection(failing["checkItem"]!({ name: "items/1" }))) as Error & {
+      spec: { httpStatus: number };
+    };
     expect(v.spec.httpStatus).toBe(400);
   });
 
@@ -373,17 +511,36 @@ describe("google/firestore/v1/firestore.proto", () => {
   it("generates (`**` followed by {collection_id}); its RPCs reach the server exactly as sent", async () => {
     for (const r of [all, skip]) {
       await expectDelivered(r, "deleteDocument", { name: doc });
-      await expectDelivered(r, "updateDocument", { document: { name: `${doc}/posts/1`, fields: { a: { stringValue: "b" } } }, updateMask: { fieldPaths: ["a"] } });
-      await expectDelivered(r, "createDocument", { parent: `${DB}/documents`, collectionId: "users", documentId: "alice", document: {} });
-      await expectDelivered(r, "createDocument", { parent: doc, collectionId: "posts", document: { fields: {} } });
+      await expectDelivered(r, "updateDocument", {
+        document: { name: `${doc}/posts/1`, fields: { a: { stringValue: "b" } } },
+        updateMask: { fieldPaths: ["a"] },
+      });
+      await expectDelivered(r, "createDocument", {
+        parent: `${DB}/documents`,
+        collectionId: "users",
+        documentId: "alice",
+        document: {},
+      });
+      await expectDelivered(r, "createDocument", {
+        parent: doc,
+        collectionId: "posts",
+        document: { fields: {} },
+      });
       await expectDelivered(r, "listCollectionIds", { parent: doc, pageSize: 2 });
       await expectDelivered(r, "listCollectionIds", { parent: `${DB}/documents` });
       await expectDelivered(r, "commit", { database: DB, writes: [{ delete: doc }] });
       await expectDelivered(r, "beginTransaction", { database: DB });
       await expectDelivered(r, "partitionQuery", { parent: doc, partitionCount: "3" });
     }
-    await expectDelivered(all, "listDocuments", { parent: doc, collectionId: "posts", pageSize: 3 });
-    await expectDelivered(all, "listDocuments", { parent: `${DB}/documents`, collectionId: "users" });
+    await expectDelivered(all, "listDocuments", {
+      parent: doc,
+      collectionId: "posts",
+      pageSize: 3,
+    });
+    await expectDelivered(all, "listDocuments", {
+      parent: `${DB}/documents`,
+      collectionId: "users",
+    });
   });
 
   it("GetDocument's GETs overlap ListDocuments': the client refuses a name the server would give ListDocuments", async () => {
@@ -398,9 +555,14 @@ describe("google/firestore/v1/firestore.proto", () => {
     await expectDelivered(skip, "getDocument", { name: doc });
     await expectDelivered(skip, "getDocument", { name: `${doc}/posts/1` });
     expect(skip.routes.routes.some((x) => x.operation === "ListDocuments")).toBe(false);
-    const e = await rejection(skip.client["listDocuments"]!({ parent: doc, collectionId: "posts" }));
+    const e = await rejection(
+      skip.client["listDocuments"]!({ parent: doc, collectionId: "posts" }),
+    );
     expect(e).toBeInstanceOf(skip.errors["UnsupportedOperationError"]!);
-    const jsonrpc = readFileSync(join(tmp, "firestore-skip/google/firestore/v1/firestore_a2a_jsonrpc_methods.ts"), "utf8");
+    const jsonrpc = readFileSync(
+      join(tmp, "firestore-skip/google/firestore/v1/firestore_a2a_jsonrpc_methods.ts"),
+      "utf8",
+    );
     expect(jsonrpc).toContain("ListDocuments");
   });
 });

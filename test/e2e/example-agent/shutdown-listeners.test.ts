@@ -11,7 +11,11 @@ import { startExampleAgent } from "../../../generated-example/agent/echo-agent.j
 const headers = { "content-type": "application/json", "a2a-version": "1.0" };
 let id = 0;
 async function rpc(url: string, method: string, params: unknown): Promise<Record<string, unknown>> {
-  const response = await fetch(url, { method: "POST", headers, body: JSON.stringify({ jsonrpc: "2.0", id: ++id, method, params }) });
+  const response = await fetch(url, {
+    method: "POST",
+    headers,
+    body: JSON.stringify({ jsonrpc: "2.0", id: ++id, method, params }),
+  });
   return (await response.json()) as Record<string, unknown>;
 }
 const send = (url: string, text: string) =>
@@ -21,7 +25,8 @@ const send = (url: string, text: string) =>
   });
 const stateOf = async (url: string, taskId: string) => {
   const answer = await rpc(url, "GetTask", { id: taskId, historyLength: 0 });
-  return ((answer["result"] as { status?: { state?: string } } | undefined)?.status?.state ?? "") as string;
+  return ((answer["result"] as { status?: { state?: string } } | undefined)?.status?.state ??
+    "") as string;
 };
 
 const warnings: Error[] = [];
@@ -32,29 +37,37 @@ afterEach(() => {
 });
 
 describe("example agent: shutdown with many waiting tasks", () => {
-  it.each(["tck-cancel", "tck-long-running"])("50 %s tasks waiting at shutdown: no MaxListenersExceededWarning", async (text) => {
-    const agent = await startExampleAgent({ longRunningMs: 10 * 60_000 });
-    process.on("warning", onWarning);
-    const url = agent.endpoints.jsonrpc;
-    const ids = await Promise.all(
-      Array.from({ length: 50 }, async () => {
-        const answer = await send(url, text);
-        const task = (answer["result"] as { task?: { id: string } } | undefined)?.task;
-        if (task === undefined) throw new Error(`expected a task: ${JSON.stringify(answer)}`);
-        return task.id;
-      }),
-    );
-    // Every task is waiting (WORKING) before the shutdown.
-    for (const taskId of ids) {
-      while ((await stateOf(url, taskId)) !== "TASK_STATE_WORKING") await new Promise((r) => setTimeout(r, 10));
-    }
-    // The waits still end one by one: a canceled task stops waiting (its own signal), the others go on.
-    const canceled = await rpc(url, "CancelTask", { id: ids[0] });
-    expect((canceled["result"] as { status?: { state?: string } } | undefined)?.status?.state).toBe("TASK_STATE_CANCELED");
-    expect(await Promise.all(ids.slice(1).map((taskId) => stateOf(url, taskId)))).toEqual(ids.slice(1).map(() => "TASK_STATE_WORKING"));
-    await agent.close();
-    // Warnings are emitted on a later tick: let them arrive.
-    await new Promise((r) => setTimeout(r, 50));
-    expect(warnings.map((w) => `${w.name}: ${w.message}`)).toEqual([]);
-  });
+  it.each(["tck-cancel", "tck-long-running"])(
+    "50 %s tasks waiting at shutdown: no MaxListenersExceededWarning",
+    async (text) => {
+      const agent = await startExampleAgent({ longRunningMs: 10 * 60_000 });
+      process.on("warning", onWarning);
+      const url = agent.endpoints.jsonrpc;
+      const ids = await Promise.all(
+        Array.from({ length: 50 }, async () => {
+          const answer = await send(url, text);
+          const task = (answer["result"] as { task?: { id: string } } | undefined)?.task;
+          if (task === undefined) throw new Error(`expected a task: ${JSON.stringify(answer)}`);
+          return task.id;
+        }),
+      );
+      // Every task is waiting (WORKING) before the shutdown.
+      for (const taskId of ids) {
+        while ((await stateOf(url, taskId)) !== "TASK_STATE_WORKING")
+          await new Promise((r) => setTimeout(r, 10));
+      }
+      // The waits still end one by one: a canceled task stops waiting (its own signal), the others go on.
+      const canceled = await rpc(url, "CancelTask", { id: ids[0] });
+      expect(
+        (canceled["result"] as { status?: { state?: string } } | undefined)?.status?.state,
+      ).toBe("TASK_STATE_CANCELED");
+      expect(await Promise.all(ids.slice(1).map((taskId) => stateOf(url, taskId)))).toEqual(
+        ids.slice(1).map(() => "TASK_STATE_WORKING"),
+      );
+      await agent.close();
+      // Warnings are emitted on a later tick: let them arrive.
+      await new Promise((r) => setTimeout(r, 50));
+      expect(warnings.map((w) => `${w.name}: ${w.message}`)).toEqual([]);
+    },
+  );
 });

@@ -16,7 +16,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TaskHandlerIntrospection } from "@protoc-gen-a2a/runtime/task";
 import { InMemoryTaskStore } from "@protoc-gen-a2a/runtime/task";
 import type { A2AServiceHandler } from "../../../generated-example/gen/a2a_a2a_handler.js";
-import { Role, SendMessageRequestSchema, SubscribeToTaskRequestSchema, TaskState, type Message } from "../../../generated-example/gen/a2a_pb.js";
+import {
+  Role,
+  SendMessageRequestSchema,
+  SubscribeToTaskRequestSchema,
+  TaskState,
+  type Message,
+} from "../../../generated-example/gen/a2a_pb.js";
 import { createA2ATaskHandler, taskOf } from "../../support/task-runtime-binding.js";
 import { eventually } from "../../support/servers.js";
 import { SERVERS, message, openFds, type FaultServer } from "../../support/faults-servers.js";
@@ -24,24 +30,42 @@ import { SERVERS, message, openFds, type FaultServer } from "../../support/fault
 const STREAMS = 500;
 const CONCURRENCY = 25;
 
-const textOf = (m: Message | undefined): string => (m?.parts[0]?.content.case === "text" ? m.parts[0].content.value : "");
-const aborted = (signal: AbortSignal) => new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener("abort", () => resolve(), { once: true })));
+const textOf = (m: Message | undefined): string =>
+  m?.parts[0]?.content.case === "text" ? m.parts[0].content.value : "";
+const aborted = (signal: AbortSignal) =>
+  new Promise<void>((resolve) =>
+    signal.aborted ? resolve() : signal.addEventListener("abort", () => resolve(), { once: true }),
+  );
 
 /** One SSE stream on its own connection: resolves once the first event arrived and the socket is destroyed. */
 function sseOnce(port: number, method: "GET" | "POST", path: string, body?: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: "127.0.0.1", port, path, method, agent: false, headers: { "content-type": "application/json", accept: "text/event-stream", "a2a-version": "1.0" } }, (res) => {
-      if (res.statusCode !== 200) {
-        req.destroy();
-        reject(new Error(`HTTP ${res.statusCode}`));
-        return;
-      }
-      res.on("data", (chunk: Buffer) => {
-        if (!String(chunk).includes("data:")) return;
-        req.destroy();
-        resolve();
-      });
-    });
+    const req = httpRequest(
+      {
+        host: "127.0.0.1",
+        port,
+        path,
+        method,
+        agent: false,
+        headers: {
+          "content-type": "application/json",
+          accept: "text/event-stream",
+          "a2a-version": "1.0",
+        },
+      },
+      (res) => {
+        if (res.statusCode !== 200) {
+          req.destroy();
+          reject(new Error(`HTTP ${res.statusCode}`));
+          return;
+        }
+        res.on("data", (chunk: Buffer) => {
+          if (!String(chunk).includes("data:")) return;
+          req.destroy();
+          resolve();
+        });
+      },
+    );
     req.on("error", (e) => (req.destroyed ? resolve() : reject(e)));
     req.end(body);
   });
@@ -57,7 +81,13 @@ function envelope(payload: Uint8Array): Buffer {
 /** One gRPC server-streaming call: resolves once its first message arrived and the stream is reset. */
 function grpcOnce(session: ClientHttp2Session, method: string, payload: Uint8Array): Promise<void> {
   return new Promise((resolve, reject) => {
-    const stream = session.request({ ":method": "POST", ":path": `/lf.a2a.v1.A2AService/${method}`, "content-type": "application/grpc", te: "trailers", "a2a-version": "1.0" });
+    const stream = session.request({
+      ":method": "POST",
+      ":path": `/lf.a2a.v1.A2AService/${method}`,
+      "content-type": "application/grpc",
+      te: "trailers",
+      "a2a-version": "1.0",
+    });
     let got = 0;
     let done = false;
     stream.on("data", (chunk: Buffer) => {
@@ -68,7 +98,9 @@ function grpcOnce(session: ClientHttp2Session, method: string, payload: Uint8Arr
       resolve();
     });
     stream.on("error", (e) => (done ? undefined : reject(e)));
-    stream.on("close", () => (done ? undefined : reject(new Error(`closed before any message (${stream.rstCode})`))));
+    stream.on("close", () =>
+      done ? undefined : reject(new Error(`closed before any message (${stream.rstCode})`)),
+    );
     stream.end(envelope(payload));
   });
 }
@@ -83,7 +115,14 @@ async function pool(n: number, one: (i: number) => Promise<void>): Promise<void>
   );
 }
 
-const sendJson = (i: number) => JSON.stringify({ message: { messageId: `s-${i}-${Math.random()}`, role: "ROLE_USER", parts: [{ text: `stream ${i}` }] } });
+const sendJson = (i: number) =>
+  JSON.stringify({
+    message: {
+      messageId: `s-${i}-${Math.random()}`,
+      role: "ROLE_USER",
+      parts: [{ text: `stream ${i}` }],
+    },
+  });
 
 describe.each(SERVERS)("$name: 500 aborted streams of each kind", ({ name, start, grpc }) => {
   let handler: A2AServiceHandler & TaskHandlerIntrospection;
@@ -111,7 +150,12 @@ describe.each(SERVERS)("$name: 500 aborted streams of each kind", ({ name, start
       },
     });
     server = await start(handler);
-    holdId = taskOf(await server.client.sendMessage({ ...message("hold"), configuration: { returnImmediately: true } })).id;
+    holdId = taskOf(
+      await server.client.sendMessage({
+        ...message("hold"),
+        configuration: { returnImmediately: true },
+      }),
+    ).id;
     // A first stream of each kind (connections, lazy state) before the baseline.
     for await (const _ of server.client.sendStreamingMessage(message("quick")));
     baseline = openFds();
@@ -126,12 +170,38 @@ describe.each(SERVERS)("$name: 500 aborted streams of each kind", ({ name, start
       const port = server.port;
       if (name === "JSON-RPC") {
         return kind === "send"
-          ? (i) => sseOnce(port, "POST", "/", JSON.stringify({ jsonrpc: "2.0", id: i, method: "SendStreamingMessage", params: JSON.parse(sendJson(i)) }))
-          : (i) => sseOnce(port, "POST", "/", JSON.stringify({ jsonrpc: "2.0", id: i, method: "SubscribeToTask", params: { id: holdId } }));
+          ? (i) =>
+              sseOnce(
+                port,
+                "POST",
+                "/",
+                JSON.stringify({
+                  jsonrpc: "2.0",
+                  id: i,
+                  method: "SendStreamingMessage",
+                  params: JSON.parse(sendJson(i)),
+                }),
+              )
+          : (i) =>
+              sseOnce(
+                port,
+                "POST",
+                "/",
+                JSON.stringify({
+                  jsonrpc: "2.0",
+                  id: i,
+                  method: "SubscribeToTask",
+                  params: { id: holdId },
+                }),
+              );
       }
-      return kind === "send" ? (i) => sseOnce(port, "POST", "/message:stream", sendJson(i)) : () => sseOnce(port, "GET", `/tasks/${encodeURIComponent(holdId)}:subscribe`);
+      return kind === "send"
+        ? (i) => sseOnce(port, "POST", "/message:stream", sendJson(i))
+        : () => sseOnce(port, "GET", `/tasks/${encodeURIComponent(holdId)}:subscribe`);
     }
-    const sessions = Array.from({ length: 4 }, () => connectHttp2(`http://${server.address}`).on("error", () => {}));
+    const sessions = Array.from({ length: 4 }, () =>
+      connectHttp2(`http://${server.address}`).on("error", () => {}),
+    );
     opened.push(...sessions);
     return kind === "send"
       ? (i) =>
@@ -140,10 +210,24 @@ describe.each(SERVERS)("$name: 500 aborted streams of each kind", ({ name, start
             "SendStreamingMessage",
             toBinary(
               SendMessageRequestSchema,
-              create(SendMessageRequestSchema, { message: { messageId: `g-${i}-${Math.random()}`, role: Role.USER, parts: [{ content: { case: "text", value: `stream ${i}` } }] } }),
+              create(SendMessageRequestSchema, {
+                message: {
+                  messageId: `g-${i}-${Math.random()}`,
+                  role: Role.USER,
+                  parts: [{ content: { case: "text", value: `stream ${i}` } }],
+                },
+              }),
             ),
           )
-      : (i) => grpcOnce(sessions[i % 4]!, "SubscribeToTask", toBinary(SubscribeToTaskRequestSchema, create(SubscribeToTaskRequestSchema, { id: holdId })));
+      : (i) =>
+          grpcOnce(
+            sessions[i % 4]!,
+            "SubscribeToTask",
+            toBinary(
+              SubscribeToTaskRequestSchema,
+              create(SubscribeToTaskRequestSchema, { id: holdId }),
+            ),
+          );
   };
   const opened: ClientHttp2Session[] = [];
   const closeSessions = () =>
@@ -164,7 +248,18 @@ describe.each(SERVERS)("$name: 500 aborted streams of each kind", ({ name, start
     await closeSessions();
     await eventually(() => callerLeft === left + STREAMS, 30_000);
     await eventually(() => handler.liveTasks === 1 && openFds() <= baseline + 2, 30_000);
-    const completed = (await store.listTasks({ tenant: "", owner: "" }, { contextId: "", state: TaskState.COMPLETED, statusTimestampAfter: undefined, pageSize: 1, pageToken: "" })).totalSize;
+    const completed = (
+      await store.listTasks(
+        { tenant: "", owner: "" },
+        {
+          contextId: "",
+          state: TaskState.COMPLETED,
+          statusTimestampAfter: undefined,
+          pageSize: 1,
+          pageToken: "",
+        },
+      )
+    ).totalSize;
     expect(completed).toBeGreaterThanOrEqual(STREAMS);
   });
 
@@ -177,7 +272,8 @@ describe.each(SERVERS)("$name: 500 aborted streams of each kind", ({ name, start
 
   it("a stream read to its end still works afterwards", async () => {
     const kinds: string[] = [];
-    for await (const event of server.client.sendStreamingMessage(message("quick"))) kinds.push(event.payload.case ?? "");
+    for await (const event of server.client.sendStreamingMessage(message("quick")))
+      kinds.push(event.payload.case ?? "");
     expect(kinds).toEqual(["task", "statusUpdate", "statusUpdate"]);
   });
 });

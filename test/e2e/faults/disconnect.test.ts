@@ -10,7 +10,11 @@ import { connect as connectTcp } from "node:net";
 import { create, toBinary } from "@bufbuild/protobuf";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { A2AServiceHandler } from "../../../generated-example/gen/a2a_a2a_handler.js";
-import { GetTaskRequestSchema, TaskSchema, TaskState } from "../../../generated-example/gen/a2a_pb.js";
+import {
+  GetTaskRequestSchema,
+  TaskSchema,
+  TaskState,
+} from "../../../generated-example/gen/a2a_pb.js";
 import { eventually } from "../../support/servers.js";
 import { SERVERS, openFds, type FaultServer } from "../../support/faults-servers.js";
 
@@ -19,12 +23,21 @@ function countingHandler(calls: string[]): A2AServiceHandler {
   return new Proxy({} as A2AServiceHandler, {
     get: (_target, name) => async (request: { id?: string }) => {
       calls.push(String(name));
-      return create(TaskSchema, { id: request.id ?? "t", contextId: "c", status: { state: TaskState.WORKING } });
+      return create(TaskSchema, {
+        id: request.id ?? "t",
+        contextId: "c",
+        status: { state: TaskState.WORKING },
+      });
     },
   });
 }
 
-const JSON_BODY = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "GetTask", params: { id: "t-1", padding: "x".repeat(2_000) } });
+const JSON_BODY = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "GetTask",
+  params: { id: "t-1", padding: "x".repeat(2_000) },
+});
 
 /** Writes `head` and then half of `body` on a raw TCP connection, waits a little, and destroys it. */
 async function halfHttp(port: number, head: string, body: string): Promise<void> {
@@ -37,7 +50,8 @@ async function halfHttp(port: number, head: string, body: string): Promise<void>
   socket.destroy();
 }
 
-const httpHead = (path: string, framing: string) => `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nA2A-Version: 1.0\r\n${framing}\r\n`;
+const httpHead = (path: string, framing: string) =>
+  `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nA2A-Version: 1.0\r\n${framing}\r\n`;
 
 /** A gRPC envelope declaring `payload`'s length, of which only the first half is sent. */
 function halfEnvelope(payload: Uint8Array): Buffer {
@@ -51,9 +65,19 @@ function halfEnvelope(payload: Uint8Array): Buffer {
 async function halfGrpc(address: string, how: "rst" | "drop"): Promise<void> {
   const session = connectHttp2(`http://${address}`);
   session.on("error", () => {});
-  const stream = session.request({ ":method": "POST", ":path": "/lf.a2a.v1.A2AService/GetTask", "content-type": "application/grpc", te: "trailers", "a2a-version": "1.0" });
+  const stream = session.request({
+    ":method": "POST",
+    ":path": "/lf.a2a.v1.A2AService/GetTask",
+    "content-type": "application/grpc",
+    te: "trailers",
+    "a2a-version": "1.0",
+  });
   stream.on("error", () => {});
-  stream.write(halfEnvelope(toBinary(GetTaskRequestSchema, create(GetTaskRequestSchema, { id: "t-1".repeat(500) }))));
+  stream.write(
+    halfEnvelope(
+      toBinary(GetTaskRequestSchema, create(GetTaskRequestSchema, { id: "t-1".repeat(500) })),
+    ),
+  );
   await new Promise((r) => setTimeout(r, 50));
   if (how === "rst") {
     stream.close(h2.NGHTTP2_CANCEL);
@@ -80,10 +104,29 @@ describe.each(SERVERS)("$name: a client that disconnects mid-body", ({ name, sta
         ["half a message, then the connection dropped", () => halfGrpc(server.address, "drop")],
       ]
     : [
-        ["a Content-Length body cut off half-way", () => halfHttp(server.port, httpHead(name === "JSON-RPC" ? "/" : "/message:send", `Content-Length: ${JSON_BODY.length}\r\n`), JSON_BODY)],
+        [
+          "a Content-Length body cut off half-way",
+          () =>
+            halfHttp(
+              server.port,
+              httpHead(
+                name === "JSON-RPC" ? "/" : "/message:send",
+                `Content-Length: ${JSON_BODY.length}\r\n`,
+              ),
+              JSON_BODY,
+            ),
+        ],
         [
           "a chunked body cut off half-way",
-          () => halfHttp(server.port, httpHead(name === "JSON-RPC" ? "/" : "/message:send", "Transfer-Encoding: chunked\r\n"), `${JSON_BODY.length.toString(16)}\r\n${JSON_BODY}\r\n0\r\n\r\n`),
+          () =>
+            halfHttp(
+              server.port,
+              httpHead(
+                name === "JSON-RPC" ? "/" : "/message:send",
+                "Transfer-Encoding: chunked\r\n",
+              ),
+              `${JSON_BODY.length.toString(16)}\r\n${JSON_BODY}\r\n0\r\n\r\n`,
+            ),
         ],
       ];
 

@@ -17,11 +17,28 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { A2AError } from "@protoc-gen-a2a/runtime";
 import type { TaskHandlerIntrospection } from "@protoc-gen-a2a/runtime/task";
-import { TaskState, type Message, type StreamResponse, type Task } from "../../../generated-example/gen/a2a_pb.js";
+import {
+  TaskState,
+  type Message,
+  type StreamResponse,
+  type Task,
+} from "../../../generated-example/gen/a2a_pb.js";
 import type { A2AServiceHandler } from "../../../generated-example/gen/a2a_a2a_handler.js";
-import { createA2ATaskHandler, describeEvent, Gate, taskOf, type A2AExecutor } from "../../support/task-runtime-binding.js";
+import {
+  createA2ATaskHandler,
+  describeEvent,
+  Gate,
+  taskOf,
+  type A2AExecutor,
+} from "../../support/task-runtime-binding.js";
 import { eventually } from "../../support/servers.js";
-import { SERVERS, message, openFds, rejectionOf, type FaultServer } from "../../support/faults-servers.js";
+import {
+  SERVERS,
+  message,
+  openFds,
+  rejectionOf,
+  type FaultServer,
+} from "../../support/faults-servers.js";
 
 const SECRET = "the database password is hunter2";
 
@@ -59,7 +76,9 @@ function faultyExecutor(seen: Seen): A2AExecutor {
         }
         if (text === "hang") return new Promise<void>(() => {}); // ignores its signal
         if (text === "hang-until-canceled") {
-          await new Promise<void>((resolve) => request.signal.addEventListener("abort", () => resolve(), { once: true }));
+          await new Promise<void>((resolve) =>
+            request.signal.addEventListener("abort", () => resolve(), { once: true }),
+          );
           seen.signalEnded++;
           return;
         }
@@ -99,7 +118,11 @@ describe.each(SERVERS)("$name: an executor that fails or hangs", ({ start }) => 
   let baseline = 0;
 
   beforeAll(async () => {
-    handler = createA2ATaskHandler({ executor: faultyExecutor(seen), capabilities: { streaming: true }, onError: (e) => seen.errors.push(e) });
+    handler = createA2ATaskHandler({
+      executor: faultyExecutor(seen),
+      capabilities: { streaming: true },
+      onError: (e) => seen.errors.push(e),
+    });
     server = await start(watched(handler));
     expect((await server.client.sendMessage(message("ok"))).payload.case).toBe("message");
     baseline = openFds();
@@ -110,7 +133,11 @@ describe.each(SERVERS)("$name: an executor that fails or hangs", ({ start }) => 
 
   it("throws synchronously before any event: InternalError, no task, nothing live", async () => {
     expectOpaqueInternal(await rejectionOf(server.client.sendMessage(message("throw-sync"))));
-    expect((await server.client.listTasks({})).tasks.filter((t) => textOf(t.history[0]) === "throw-sync")).toEqual([]);
+    expect(
+      (await server.client.listTasks({})).tasks.filter(
+        (t) => textOf(t.history[0]) === "throw-sync",
+      ),
+    ).toEqual([]);
     await eventually(() => handler.liveTasks === 0, 10_000);
   });
 
@@ -119,7 +146,9 @@ describe.each(SERVERS)("$name: an executor that fails or hangs", ({ start }) => 
     const task = taskOf(await server.client.sendMessage(message("reject-working")));
     expect(task.status?.state).toBe(TaskState.FAILED);
     expect(textOf(task.status?.message)).toBe("The agent failed while processing the task.");
-    expect(textOf((await getTask(task.id)).status?.message)).toBe("The agent failed while processing the task.");
+    expect(textOf((await getTask(task.id)).status?.message)).toBe(
+      "The agent failed while processing the task.",
+    );
     await eventually(() => seen.errors.length > errors, 5_000);
     expect((seen.errors[errors] as Error).message).toBe(SECRET);
     await eventually(() => handler.liveTasks === 0, 10_000);
@@ -127,11 +156,15 @@ describe.each(SERVERS)("$name: an executor that fails or hangs", ({ start }) => 
 
   it("rejects mid-stream: the stream ends normally, its last event the FAILED status, nothing leaked", async () => {
     const events: StreamResponse[] = [];
-    for await (const event of server.client.sendStreamingMessage(message("stream-throw"))) events.push(event);
+    for await (const event of server.client.sendStreamingMessage(message("stream-throw")))
+      events.push(event);
     expect(events.map(describeEvent)).toEqual([
       "task:SUBMITTED",
       "status:WORKING:",
-      "artifact:" + (events[2]?.payload.case === "artifactUpdate" ? events[2].payload.value.artifact?.artifactId : "?"),
+      "artifact:" +
+        (events[2]?.payload.case === "artifactUpdate"
+          ? events[2].payload.value.artifact?.artifactId
+          : "?"),
       "status:FAILED:The agent failed while processing the task.",
     ]);
     expect(JSON.stringify(events.map(describeEvent))).not.toContain("hunter2");
@@ -140,22 +173,38 @@ describe.each(SERVERS)("$name: an executor that fails or hangs", ({ start }) => 
 
   it("hangs forever ignoring its signal: the blocking caller times out; the task can be canceled and then refuses messages at once", async () => {
     const error = await rejectionOf(server.client.sendMessage(message("hang"), { timeoutMs: 300 }));
-    expect(String((error as Error).name) + String((error as Error).message)).toMatch(/time|deadline/i);
-    const hung = (await server.client.listTasks({})).tasks.find((t) => textOf(t.history[0]) === "hang")!;
+    expect(String((error as Error).name) + String((error as Error).message)).toMatch(
+      /time|deadline/i,
+    );
+    const hung = (await server.client.listTasks({})).tasks.find(
+      (t) => textOf(t.history[0]) === "hang",
+    )!;
     expect(hung.status?.state).toBe(TaskState.WORKING);
-    expect((await server.client.cancelTask({ id: hung.id })).status?.state).toBe(TaskState.CANCELED);
+    expect((await server.client.cancelTask({ id: hung.id })).status?.state).toBe(
+      TaskState.CANCELED,
+    );
     // Not queued behind the hung turn (which still holds its slot): refused as for any terminal task.
-    const refused = await rejectionOf(server.client.sendMessage(message("more", { taskId: hung.id }), { timeoutMs: 10_000 }));
+    const refused = await rejectionOf(
+      server.client.sendMessage(message("more", { taskId: hung.id }), { timeoutMs: 10_000 }),
+    );
     expect((refused as A2AError).reason).toBe("UNSUPPORTED_OPERATION");
   });
 
   it("hangs until canceled: the caller times out, CancelTask ends the turn, nothing stays live", async () => {
     const live = handler.liveTasks;
-    const error = await rejectionOf(server.client.sendMessage(message("hang-until-canceled"), { timeoutMs: 300 }));
-    expect(String((error as Error).name) + String((error as Error).message)).toMatch(/time|deadline/i);
-    const task = (await server.client.listTasks({})).tasks.find((t) => textOf(t.history[0]) === "hang-until-canceled")!;
+    const error = await rejectionOf(
+      server.client.sendMessage(message("hang-until-canceled"), { timeoutMs: 300 }),
+    );
+    expect(String((error as Error).name) + String((error as Error).message)).toMatch(
+      /time|deadline/i,
+    );
+    const task = (await server.client.listTasks({})).tasks.find(
+      (t) => textOf(t.history[0]) === "hang-until-canceled",
+    )!;
     const ended = seen.signalEnded;
-    expect((await server.client.cancelTask({ id: task.id })).status?.state).toBe(TaskState.CANCELED);
+    expect((await server.client.cancelTask({ id: task.id })).status?.state).toBe(
+      TaskState.CANCELED,
+    );
     await eventually(() => seen.signalEnded === ended + 1, 10_000);
     await eventually(() => handler.liveTasks === live, 10_000);
   });
@@ -178,11 +227,20 @@ describe.each(SERVERS)("$name: an executor that fails or hangs", ({ start }) => 
 
   it("a caller that leaves while queued behind the task's running turn: its message is not processed", async () => {
     seen.hold = new Gate();
-    const first = taskOf(await server.client.sendMessage({ ...message("hold"), configuration: { returnImmediately: true } }));
+    const first = taskOf(
+      await server.client.sendMessage({
+        ...message("hold"),
+        configuration: { returnImmediately: true },
+      }),
+    );
     await eventually(() => seen.executed.at(-1) === "hold", 10_000);
     const gone = new AbortController();
     const reached = calls.length;
-    const queued = rejectionOf(server.client.sendMessage(message("queued, then gone", { taskId: first.id }), { signal: gone.signal }));
+    const queued = rejectionOf(
+      server.client.sendMessage(message("queued, then gone", { taskId: first.id }), {
+        signal: gone.signal,
+      }),
+    );
     // The request reaches the handler, which goes on to wait for the task's lock.
     await eventually(() => calls.length === reached + 1, 10_000);
     await new Promise((r) => setTimeout(r, 50));
@@ -193,7 +251,10 @@ describe.each(SERVERS)("$name: an executor that fails or hangs", ({ start }) => 
     await eventually(() => calls.at(-1)?.signal.aborted === true, 10_000);
     seen.hold.open();
     let task = await getTask(first.id);
-    for (const end = Date.now() + 10_000; task.status?.state !== TaskState.INPUT_REQUIRED && Date.now() < end; ) {
+    for (
+      const end = Date.now() + 10_000;
+      task.status?.state !== TaskState.INPUT_REQUIRED && Date.now() < end;
+    ) {
       await new Promise((r) => setTimeout(r, 20));
       task = await getTask(first.id);
     }
@@ -201,7 +262,10 @@ describe.each(SERVERS)("$name: an executor that fails or hangs", ({ start }) => 
     expect(task.history.map(textOf)).not.toContain("queued, then gone");
     expect(seen.executed).not.toContain("queued, then gone");
     // The task still takes a message from a caller who stays.
-    expect(taskOf(await server.client.sendMessage(message("answer", { taskId: first.id }))).status?.state).toBe(TaskState.COMPLETED);
+    expect(
+      taskOf(await server.client.sendMessage(message("answer", { taskId: first.id }))).status
+        ?.state,
+    ).toBe(TaskState.COMPLETED);
   });
 
   it("after all of it: fds back to the baseline", async () => {

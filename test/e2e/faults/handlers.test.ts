@@ -16,10 +16,23 @@ import { create } from "@bufbuild/protobuf";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { A2AError } from "@protoc-gen-a2a/runtime";
 import type { A2AServiceHandler } from "../../../generated-example/gen/a2a_a2a_handler.js";
-import { Role, SendMessageResponseSchema, StreamResponseSchema, TaskState, type Message, type StreamResponse } from "../../../generated-example/gen/a2a_pb.js";
+import {
+  Role,
+  SendMessageResponseSchema,
+  StreamResponseSchema,
+  TaskState,
+  type Message,
+  type StreamResponse,
+} from "../../../generated-example/gen/a2a_pb.js";
 import { UnsupportedOperationError } from "../../../generated-example/gen/a2a_a2a_errors.js";
 import { eventually } from "../../support/servers.js";
-import { SERVERS, message, openFds, rejectionOf, type FaultServer } from "../../support/faults-servers.js";
+import {
+  SERVERS,
+  message,
+  openFds,
+  rejectionOf,
+  type FaultServer,
+} from "../../support/faults-servers.js";
 
 const SECRET = "the database password is hunter2";
 
@@ -32,7 +45,18 @@ const statusEvent = (i: number): StreamResponse =>
   create(StreamResponseSchema, {
     payload: {
       case: "statusUpdate",
-      value: { taskId: "t-1", contextId: "c-1", status: { state: TaskState.WORKING, message: { messageId: `s-${i}`, role: Role.AGENT, parts: [{ content: { case: "text", value: `event ${i}` } }] } } },
+      value: {
+        taskId: "t-1",
+        contextId: "c-1",
+        status: {
+          state: TaskState.WORKING,
+          message: {
+            messageId: `s-${i}`,
+            role: Role.AGENT,
+            parts: [{ content: { case: "text", value: `event ${i}` } }],
+          },
+        },
+      },
     },
   });
 
@@ -59,7 +83,18 @@ function faultyHandler(seen: Seen): A2AServiceHandler {
         seen.hung.push(context.signal);
         return new Promise<never>(() => {});
       }
-      return Promise.resolve(create(SendMessageResponseSchema, { payload: { case: "message", value: { messageId: "r-1", role: Role.AGENT, parts: [{ content: { case: "text", value: text } }] } } }));
+      return Promise.resolve(
+        create(SendMessageResponseSchema, {
+          payload: {
+            case: "message",
+            value: {
+              messageId: "r-1",
+              role: Role.AGENT,
+              parts: [{ content: { case: "text", value: text } }],
+            },
+          },
+        }),
+      );
     },
     sendStreamingMessage(request: { message?: Message }): AsyncIterable<StreamResponse> {
       const text = textOf(request.message);
@@ -68,7 +103,10 @@ function faultyHandler(seen: Seen): A2AServiceHandler {
         // Hand-written: the first next() gives an event, the second never settles; return() is recorded.
         let calls = 0;
         const iterator: AsyncIterator<StreamResponse> = {
-          next: () => (calls++ === 0 ? Promise.resolve({ done: false, value: statusEvent(0) }) : new Promise(() => {})),
+          next: () =>
+            calls++ === 0
+              ? Promise.resolve({ done: false, value: statusEvent(0) })
+              : new Promise(() => {}),
           return: () => {
             seen.pendingReturned++;
             return Promise.resolve({ done: true, value: undefined });
@@ -118,7 +156,10 @@ function expectOpaqueInternal(error: unknown): void {
 }
 
 /** Reads `count` events of the stream, then leaves it (the for-await's break calls the client's return()). */
-async function readThenLeave(stream: AsyncIterable<StreamResponse>, count: number): Promise<number> {
+async function readThenLeave(
+  stream: AsyncIterable<StreamResponse>,
+  count: number,
+): Promise<number> {
   let got = 0;
   for await (const _ of stream) {
     if (++got >= count) break;
@@ -134,7 +175,9 @@ describe.each(SERVERS)("$name: a handler that fails or hangs", ({ start }) => {
   beforeAll(async () => {
     server = await start(faultyHandler(seen));
     // The client's connection is up (and reused by every call below) before the fds are counted.
-    expect(textOf((await server.client.sendMessage(message("ok"))).payload.value as Message)).toBe("ok");
+    expect(textOf((await server.client.sendMessage(message("ok"))).payload.value as Message)).toBe(
+      "ok",
+    );
     baseline = openFds();
   });
   afterAll(() => server.close());
@@ -155,14 +198,19 @@ describe.each(SERVERS)("$name: a handler that fails or hangs", ({ start }) => {
   });
 
   it("a stream that throws when called: InternalError", async () => {
-    expectOpaqueInternal(await rejectionOf(readThenLeave(server.client.sendStreamingMessage(message("stream-sync-throw")), 100)));
+    expectOpaqueInternal(
+      await rejectionOf(
+        readThenLeave(server.client.sendStreamingMessage(message("stream-sync-throw")), 100),
+      ),
+    );
   });
 
   it("a stream that throws after two events: the two events, then InternalError", async () => {
     const events: StreamResponse[] = [];
     const error = await rejectionOf(
       (async () => {
-        for await (const event of server.client.sendStreamingMessage(message("stream-throw"))) events.push(event);
+        for await (const event of server.client.sendStreamingMessage(message("stream-throw")))
+          events.push(event);
       })(),
     );
     expect(events.map((e) => e.payload.case)).toEqual(["statusUpdate", "statusUpdate"]);
@@ -173,7 +221,9 @@ describe.each(SERVERS)("$name: a handler that fails or hangs", ({ start }) => {
     const started = Date.now();
     const error = await rejectionOf(server.client.sendMessage(message("hang"), { timeoutMs: 300 }));
     expect(Date.now() - started).toBeLessThan(20_000); // ended by the deadline, not by a test timeout
-    expect(String((error as Error).name) + String((error as Error).message)).toMatch(/time|deadline/i);
+    expect(String((error as Error).name) + String((error as Error).message)).toMatch(
+      /time|deadline/i,
+    );
     const signal = seen.hung.at(-1)!;
     await eventually(() => signal.aborted, 10_000);
   });
@@ -185,17 +235,23 @@ describe.each(SERVERS)("$name: a handler that fails or hangs", ({ start }) => {
     await eventually(() => seen.hung.length > hung, 10_000);
     controller.abort();
     const error = await rejectionOf(call);
-    expect(String((error as Error).name) + String((error as Error).message)).toMatch(/abort|cancel/i);
+    expect(String((error as Error).name) + String((error as Error).message)).toMatch(
+      /abort|cancel/i,
+    );
     await eventually(() => seen.hung.at(-1)!.aborted, 10_000);
   });
 
   it("a stream whose next() never settles: the client leaves after an event, the server calls return()", async () => {
-    expect(await readThenLeave(server.client.sendStreamingMessage(message("stream-pending")), 1)).toBe(1);
+    expect(
+      await readThenLeave(server.client.sendStreamingMessage(message("stream-pending")), 1),
+    ).toBe(1);
     await eventually(() => seen.pendingReturned === 1, 10_000);
   });
 
   it("a stream that never ends: the client leaves, the generator's finally runs and no more events are pulled", async () => {
-    expect(await readThenLeave(server.client.sendStreamingMessage(message("stream-forever")), 3)).toBe(3);
+    expect(
+      await readThenLeave(server.client.sendStreamingMessage(message("stream-forever")), 3),
+    ).toBe(3);
     await eventually(() => seen.foreverFinished === 1, 10_000);
     const yielded = seen.foreverYielded;
     await new Promise((r) => setTimeout(r, 200));
@@ -203,13 +259,22 @@ describe.each(SERVERS)("$name: a handler that fails or hangs", ({ start }) => {
   });
 
   it("a stream that never ends, the client's deadline passes: a timeout error; the generator's finally runs", async () => {
-    const error = await rejectionOf(readThenLeave(server.client.sendStreamingMessage(message("stream-forever"), { timeoutMs: 300 }), 1_000_000));
-    expect(String((error as Error).name) + String((error as Error).message)).toMatch(/time|deadline/i);
+    const error = await rejectionOf(
+      readThenLeave(
+        server.client.sendStreamingMessage(message("stream-forever"), { timeoutMs: 300 }),
+        1_000_000,
+      ),
+    );
+    expect(String((error as Error).name) + String((error as Error).message)).toMatch(
+      /time|deadline/i,
+    );
     await eventually(() => seen.foreverFinished === 2, 10_000);
   });
 
   it("after all of it: a normal call is served and the fds are back to the baseline", async () => {
-    expect(textOf((await server.client.sendMessage(message("ok"))).payload.value as Message)).toBe("ok");
+    expect(textOf((await server.client.sendMessage(message("ok"))).payload.value as Message)).toBe(
+      "ok",
+    );
     // The HTTP clients may have opened a second keep-alive connection meanwhile: a little slack.
     await eventually(() => openFds() <= baseline + 2, 10_000);
   });

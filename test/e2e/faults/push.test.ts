@@ -15,9 +15,25 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from "node:net";
 import { create } from "@bufbuild/protobuf";
 import { afterEach, describe, expect, it } from "vitest";
-import { StreamResponseSchema, TaskPushNotificationConfigSchema, TaskState, type StreamResponse } from "../../../generated-example/gen/a2a_pb.js";
-import { createPushNotificationSender, InMemoryTaskStore, type PushDeliveryFailure, type PushDeliverySuccess, type PushSenderOptions } from "@protoc-gen-a2a/runtime/task";
-import { callOf, createA2ATaskHandler, sendRequest, taskOf } from "../../support/task-runtime-binding.js";
+import {
+  StreamResponseSchema,
+  TaskPushNotificationConfigSchema,
+  TaskState,
+  type StreamResponse,
+} from "../../../generated-example/gen/a2a_pb.js";
+import {
+  createPushNotificationSender,
+  InMemoryTaskStore,
+  type PushDeliveryFailure,
+  type PushDeliverySuccess,
+  type PushSenderOptions,
+} from "@protoc-gen-a2a/runtime/task";
+import {
+  callOf,
+  createA2ATaskHandler,
+  sendRequest,
+  taskOf,
+} from "../../support/task-runtime-binding.js";
 import { eventually } from "../../support/servers.js";
 
 /** A webhook receiver: `answer` decides per request (or never answers); counts requests and open sockets. */
@@ -48,7 +64,9 @@ class Receiver {
 
   close(): Promise<void> {
     for (const s of this.sockets) s.destroy();
-    return new Promise((resolve) => (this.#server === undefined ? resolve() : this.#server.close(() => resolve())));
+    return new Promise((resolve) =>
+      this.#server === undefined ? resolve() : this.#server.close(() => resolve()),
+    );
   }
 }
 
@@ -65,7 +83,14 @@ afterEach(async () => {
 const scope = { tenant: "", owner: "" };
 const event = (taskId: string, i = 0): StreamResponse =>
   create(StreamResponseSchema, {
-    payload: { case: "statusUpdate", value: { taskId, contextId: "ctx-1", status: { state: TaskState.WORKING, message: { messageId: `e-${i}`, role: 2, parts: [] } } } },
+    payload: {
+      case: "statusUpdate",
+      value: {
+        taskId,
+        contextId: "ctx-1",
+        status: { state: TaskState.WORKING, message: { messageId: `e-${i}`, role: 2, parts: [] } },
+      },
+    },
   });
 
 /** A real sender (real fetch, real timers) with its outcomes recorded. */
@@ -83,8 +108,19 @@ function sender(overrides: Partial<PushSenderOptions> = {}) {
     onDelivered: (s) => successes.push(s),
     ...overrides,
   });
-  const addConfig = (taskId: string, url: string) => store.savePushConfig(scope, create(TaskPushNotificationConfigSchema, { taskId, id: `cfg-${taskId}`, url }));
-  const notify = (taskId: string, i = 0) => push.onTaskEvent({ scope, taskId, contextId: "ctx-1", state: TaskState.WORKING, event: event(taskId, i) });
+  const addConfig = (taskId: string, url: string) =>
+    store.savePushConfig(
+      scope,
+      create(TaskPushNotificationConfigSchema, { taskId, id: `cfg-${taskId}`, url }),
+    );
+  const notify = (taskId: string, i = 0) =>
+    push.onTaskEvent({
+      scope,
+      taskId,
+      contextId: "ctx-1",
+      state: TaskState.WORKING,
+      event: event(taskId, i),
+    });
   return { store, push, failures, successes, addConfig, notify };
 }
 
@@ -125,13 +161,22 @@ describe("a webhook receiver that never answers", () => {
     expect(await s.push.close()).toBe(false);
     expect(s.failures.map((f) => f.reason)).toEqual(Array.from({ length: 20 }, () => "closed"));
     // Two were attempted (and aborted); the others never got a slot: no attempt counted.
-    expect(s.failures.map((f) => f.attempts).sort()).toEqual([...Array.from({ length: 18 }, () => 0), 1, 1]);
+    expect(s.failures.map((f) => f.attempts).sort()).toEqual([
+      ...Array.from({ length: 18 }, () => 0),
+      1,
+      1,
+    ]);
     expect(s.push.pending).toBe(0);
   });
 
   it("does not pile events up: past maxQueuedPerWebhook they are reported as overflow at once, not queued", async () => {
     const hanging = await receiver("hang");
-    const s = sender({ timeoutMs: 60_000, maxRetries: 0, maxQueuedPerWebhook: 10, closeTimeoutMs: 100 });
+    const s = sender({
+      timeoutMs: 60_000,
+      maxRetries: 0,
+      maxQueuedPerWebhook: 10,
+      closeTimeoutMs: 100,
+    });
     await s.addConfig("t-1", `${hanging.url}/hook`);
     for (let i = 0; i < 50; i++) s.notify("t-1", i);
     await eventually(() => s.failures.length === 40, 10_000);
@@ -151,23 +196,51 @@ describe("large events to slow webhooks", () => {
   it("are bounded in bytes over all tasks and webhooks: past maxQueuedBytes a delivery is reported as overflow, not queued; delivered ones free their bytes", async () => {
     const held: ServerResponse[] = [];
     const slow = await receiver((_req, res) => held.push(res));
-    const s = sender({ timeoutMs: 60_000, maxRetries: 0, maxQueuedBytes: 250_000, closeTimeoutMs: 100 });
+    const s = sender({
+      timeoutMs: 60_000,
+      maxRetries: 0,
+      maxQueuedBytes: 250_000,
+      closeTimeoutMs: 100,
+    });
     // Events of ~100 KB each (a status message of 100,000 characters), one per task: the count per webhook never binds.
     const big = (taskId: string) =>
       create(StreamResponseSchema, {
         payload: {
           case: "statusUpdate",
-          value: { taskId, contextId: "c", status: { state: TaskState.WORKING, message: { messageId: "m", role: 2, parts: [{ content: { case: "text", value: "z".repeat(100_000) } }] } } },
+          value: {
+            taskId,
+            contextId: "c",
+            status: {
+              state: TaskState.WORKING,
+              message: {
+                messageId: "m",
+                role: 2,
+                parts: [{ content: { case: "text", value: "z".repeat(100_000) } }],
+              },
+            },
+          },
         },
       });
-    const notifyBig = (taskId: string) => s.push.onTaskEvent({ scope, taskId, contextId: "c", state: TaskState.WORKING, event: big(taskId) });
+    const notifyBig = (taskId: string) =>
+      s.push.onTaskEvent({
+        scope,
+        taskId,
+        contextId: "c",
+        state: TaskState.WORKING,
+        event: big(taskId),
+      });
     for (let i = 0; i < 6; i++) {
       await s.addConfig(`t-${i}`, `${slow.url}/hook/${i}`);
       notifyBig(`t-${i}`);
     }
     // 2 bodies fit 250,000 bytes; the other 4 are refused at once.
     await eventually(() => s.failures.length === 4 && held.length === 2, 10_000);
-    expect(s.failures.map((f) => f.reason)).toEqual(["overflow", "overflow", "overflow", "overflow"]);
+    expect(s.failures.map((f) => f.reason)).toEqual([
+      "overflow",
+      "overflow",
+      "overflow",
+      "overflow",
+    ]);
     expect(s.failures.every((f) => f.attempts === 0)).toBe(true);
     // Once the receiver answers, their bytes are free: the next large event is delivered.
     for (const res of held.splice(0)) res.writeHead(204).end();
@@ -218,7 +291,15 @@ describe("a webhook receiver that answers 500", () => {
         },
       },
     });
-    const request = sendRequest("hello", {}, { taskPushNotificationConfig: create(TaskPushNotificationConfigSchema, { url: `${failing.url}/hook` }) });
+    const request = sendRequest(
+      "hello",
+      {},
+      {
+        taskPushNotificationConfig: create(TaskPushNotificationConfigSchema, {
+          url: `${failing.url}/hook`,
+        }),
+      },
+    );
     const task = taskOf(await handler.sendMessage(request, callOf("SendMessage")));
     expect(task.status?.state).toBe(TaskState.COMPLETED);
     await eventually(() => push.pending === 0, 10_000);

@@ -12,7 +12,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { a2aHono } from "@protoc-gen-a2a/runtime/hono";
 import { A2AServiceJsonRpcClient } from "../../../generated-example/gen/a2a_a2a_jsonrpc_client.js";
 import { A2AServiceRestClient } from "../../../generated-example/gen/a2a_a2a_rest_client.js";
-import { a2aMount, frameworkSuite, jsonRpcBody, listenServer, sendParams, userMessage, type A2AMount, type FrameworkApp } from "../../support/framework-suite.js";
+import {
+  a2aMount,
+  frameworkSuite,
+  jsonRpcBody,
+  listenServer,
+  sendParams,
+  userMessage,
+  type A2AMount,
+  type FrameworkApp,
+} from "../../support/framework-suite.js";
 
 async function start(setUp: (app: Hono, mount: A2AMount) => void): Promise<FrameworkApp> {
   const mount = a2aMount();
@@ -20,7 +29,13 @@ async function start(setUp: (app: Hono, mount: A2AMount) => void): Promise<Frame
   setUp(app, mount);
   const server = await listenServer(createAdaptorServer({ fetch: app.fetch }) as Server);
   mount.setOrigin(server.origin);
-  return { origin: server.origin, fetch: globalThis.fetch, mount, ownRoute: { path: "/own", body: "own route" }, close: server.close };
+  return {
+    origin: server.origin,
+    fetch: globalThis.fetch,
+    mount,
+    ownRoute: { path: "/own", body: "own route" },
+    close: server.close,
+  };
 }
 
 describe("Hono on @hono/node-server: a2aHono on /a2a/* and at the card's path", () => {
@@ -38,11 +53,23 @@ describe("Hono on @hono/node-server: a2aHono on /a2a/* and at the card's path", 
   frameworkSuite(() => app);
 
   it("Hono's middleware sees the answers: cors() headers on buffered and streamed A2A answers", async () => {
-    const headers = { "content-type": "application/json", "a2a-version": "1.0", origin: "https://app.example.com" };
-    const unary = await fetch(`${app.origin}/a2a/jsonrpc`, { method: "POST", headers, body: jsonRpcBody("SendMessage", sendParams("hi")) });
+    const headers = {
+      "content-type": "application/json",
+      "a2a-version": "1.0",
+      origin: "https://app.example.com",
+    };
+    const unary = await fetch(`${app.origin}/a2a/jsonrpc`, {
+      method: "POST",
+      headers,
+      body: jsonRpcBody("SendMessage", sendParams("hi")),
+    });
     expect(unary.headers.get("access-control-allow-origin")).toBe("https://app.example.com");
     expect(await unary.json()).toMatchObject({ jsonrpc: "2.0", result: {} });
-    const stream = await fetch(`${app.origin}/a2a/jsonrpc`, { method: "POST", headers, body: jsonRpcBody("SendStreamingMessage", sendParams("stream me")) });
+    const stream = await fetch(`${app.origin}/a2a/jsonrpc`, {
+      method: "POST",
+      headers,
+      body: jsonRpcBody("SendStreamingMessage", sendParams("stream me")),
+    });
     expect(stream.headers.get("content-type")).toMatch(/^text\/event-stream/);
     expect(stream.headers.get("access-control-allow-origin")).toBe("https://app.example.com");
     expect((await stream.text()).match(/^data:/gm)).toHaveLength(4);
@@ -82,12 +109,18 @@ describe("Hono: a2aHono in a sub-app (app.route), after middleware that read the
 
   it("JSON-RPC and HTTP+JSON calls work from the body Hono cached, streams included", async () => {
     const { origin } = app;
-    for (const client of [new A2AServiceJsonRpcClient({ url: `${origin}/a2a/jsonrpc`, headers: { "x-peek": "1" } }), new A2AServiceRestClient({ url: `${origin}/a2a/rest` })]) {
+    for (const client of [
+      new A2AServiceJsonRpcClient({ url: `${origin}/a2a/jsonrpc`, headers: { "x-peek": "1" } }),
+      new A2AServiceRestClient({ url: `${origin}/a2a/rest` }),
+    ]) {
       const sent = await client.sendMessage(userMessage("hello"));
-      expect(sent.payload.case === "message" ? sent.payload.value.parts[0]?.content : undefined).toEqual({ case: "text", value: "hello" });
+      expect(
+        sent.payload.case === "message" ? sent.payload.value.parts[0]?.content : undefined,
+      ).toEqual({ case: "text", value: "hello" });
       expect((await client.getTask({ id: "t-9" })).id).toBe("t-9");
       const cases: string[] = [];
-      for await (const event of client.sendStreamingMessage(userMessage("stream me"))) cases.push(event.payload.case ?? "none");
+      for await (const event of client.sendStreamingMessage(userMessage("stream me")))
+        cases.push(event.payload.case ?? "none");
       expect(cases).toEqual(["task", "statusUpdate", "artifactUpdate", "statusUpdate"]);
     }
     const peeked = await fetch(`${origin}/a2a/jsonrpc`, {

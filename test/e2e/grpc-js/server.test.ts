@@ -18,28 +18,61 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TaskState as SdkTaskState } from "@a2a-js/sdk";
 import { ClientFactory, ClientFactoryOptions, type Client as SdkClient } from "@a2a-js/sdk/client";
 import { GrpcTransportFactory } from "@a2a-js/sdk/client/grpc";
-import { A2AError as SdkA2AError, TaskNotFoundError as SdkTaskNotFoundError } from "@a2a-js/sdk/errors";
+import {
+  A2AError as SdkA2AError,
+  TaskNotFoundError as SdkTaskNotFoundError,
+} from "@a2a-js/sdk/errors";
 import { isGrpcError } from "@a2a-js/sdk/errors/grpc";
-import { GetTaskRequestSchema, Role, SendMessageRequestSchema, StreamResponseSchema, TaskSchema, TaskState, type Task } from "../../../generated-example/gen/a2a_pb.js";
+import {
+  GetTaskRequestSchema,
+  Role,
+  SendMessageRequestSchema,
+  StreamResponseSchema,
+  TaskSchema,
+  TaskState,
+  type Task,
+} from "../../../generated-example/gen/a2a_pb.js";
 import { A2AServiceGrpcClient } from "../../../generated-example/gen/a2a_a2a_grpc_client.js";
 import type { A2AServiceHandler } from "../../../generated-example/gen/a2a_a2a_handler.js";
-import { InternalError, InvalidParamsError, PermissionDeniedError, TaskNotFoundError, UnsupportedOperationError, VersionNotSupportedError } from "../../../generated-example/gen/a2a_a2a_errors.js";
+import {
+  InternalError,
+  InvalidParamsError,
+  PermissionDeniedError,
+  TaskNotFoundError,
+  UnsupportedOperationError,
+  VersionNotSupportedError,
+} from "../../../generated-example/gen/a2a_a2a_errors.js";
 import type { A2AError } from "@protoc-gen-a2a/runtime";
 import type { CallContext } from "@protoc-gen-a2a/runtime";
 import type { GrpcServerOptions } from "@protoc-gen-a2a/runtime/grpc";
-import { createA2AServiceGrpcJsService, listenA2AServiceGrpc } from "../../../generated-example/gen/a2a_a2a_grpc_server.js";
-import { BadRequestSchema, ErrorInfoSchema } from "../../../generated-example/gen/google/rpc/error_details_pb.js";
+import {
+  createA2AServiceGrpcJsService,
+  listenA2AServiceGrpc,
+} from "../../../generated-example/gen/a2a_a2a_grpc_server.js";
+import {
+  BadRequestSchema,
+  ErrorInfoSchema,
+} from "../../../generated-example/gen/google/rpc/error_details_pb.js";
 import { StatusSchema, type Status } from "../../../generated-example/gen/google/rpc/status_pb.js";
 import type { GrpcJsEndpoint, GrpcJsListenOptions } from "@protoc-gen-a2a/runtime/grpc-js";
 import { ECHO_EXTENSION, TestAgent, reply, task } from "../../support/test-agent.js";
 import { eventually, listen, type Listening } from "../../support/servers.js";
 import { selfSignedCertificate } from "../../support/tls.js";
-import { agentCardListener, isSdkMessage, ourGrpcAgentCard, sdkSend } from "../../support/sdk-agent.js";
+import {
+  agentCardListener,
+  isSdkMessage,
+  ourGrpcAgentCard,
+  sdkSend,
+} from "../../support/sdk-agent.js";
 import { frame } from "../../support/grpc-frames.js";
 
 type Principal = { user: string };
 
-function listenAgent(agent: A2AServiceHandler<Principal>, options?: GrpcServerOptions<Principal>, listenOptions?: GrpcJsListenOptions): Promise<GrpcJsEndpoint> {
+function listenAgent(
+  agent: A2AServiceHandler<Principal>,
+  options?: GrpcServerOptions<Principal>,
+  listenOptions?: GrpcJsListenOptions,
+): Promise<GrpcJsEndpoint> {
   return listenA2AServiceGrpc(agent, { ...options, listen: listenOptions });
 }
 
@@ -72,7 +105,10 @@ class GrpcJsAgent extends TestAgent {
     return this.handled;
   }
 
-  override getTask(request: { id: string; historyLength?: number }, context: CallContext<Principal>): Promise<Task> {
+  override getTask(
+    request: { id: string; historyLength?: number },
+    context: CallContext<Principal>,
+  ): Promise<Task> {
     const answer = this.#getTask(request, context);
     if (request.id === "sleepy" || request.id === "abortable") {
       this.handled = answer.then(
@@ -83,7 +119,10 @@ class GrpcJsAgent extends TestAgent {
     return answer;
   }
 
-  async #getTask(request: { id: string; historyLength?: number }, context: CallContext<Principal>): Promise<Task> {
+  async #getTask(
+    request: { id: string; historyLength?: number },
+    context: CallContext<Principal>,
+  ): Promise<Task> {
     if (request.id === "sleepy") {
       this.sleepySignal = context.signal;
       await new Promise<void>((resolve) => (this.#wakeSleepy = resolve));
@@ -104,14 +143,19 @@ class GrpcJsAgent extends TestAgent {
     return super.getTask(request, context);
   }
 
-  override async *sendStreamingMessage(request: Parameters<TestAgent["sendStreamingMessage"]>[0], context: CallContext<Principal>) {
+  override async *sendStreamingMessage(
+    request: Parameters<TestAgent["sendStreamingMessage"]>[0],
+    context: CallContext<Principal>,
+  ) {
     const part = request.message?.parts[0]?.content;
     if (part?.case === "text" && part.value === "flood") {
       this.produced = 0;
       const text = "z".repeat(16 * 1024);
       for (let i = 0; i < 2000 && !context.signal.aborted; i++) {
         this.produced++;
-        yield create(StreamResponseSchema, { payload: { case: "message", value: reply(text, "") } });
+        yield create(StreamResponseSchema, {
+          payload: { case: "message", value: reply(text, "") },
+        });
       }
       return;
     }
@@ -121,10 +165,18 @@ class GrpcJsAgent extends TestAgent {
 
 /** Resolves after the server side of the next stream on `endpoint` has emitted 'close' (listened to after grpc-js's own listener). */
 function serverStreamClosed(endpoint: GrpcJsEndpoint): Promise<void> {
-  return new Promise<void>((resolve) => endpoint.server.once("stream", (stream) => stream.once("close", () => resolve())));
+  return new Promise<void>((resolve) =>
+    endpoint.server.once("stream", (stream) => stream.once("close", () => resolve())),
+  );
 }
 
-const userMessage = (text: string) => ({ message: { messageId: `m-${text.slice(0, 32)}`, role: Role.USER, parts: [{ content: { case: "text" as const, value: text } }] } });
+const userMessage = (text: string) => ({
+  message: {
+    messageId: `m-${text.slice(0, 32)}`,
+    role: Role.USER,
+    parts: [{ content: { case: "text" as const, value: text } }],
+  },
+});
 const tls = selfSignedCertificate();
 
 // ---------------------------------------------------------------------------------------
@@ -140,14 +192,20 @@ describe.each([
   let endpoint: GrpcJsEndpoint;
   let client: A2AServiceGrpcClient;
   const clientFor = (extra: { headers?: Record<string, string>; version?: string } = {}) =>
-    new A2AServiceGrpcClient({ address: endpoint.address, tls: secure, ...extra, transportOptions: secure ? { nodeOptions: { ca: tls.cert } } : {} });
+    new A2AServiceGrpcClient({
+      address: endpoint.address,
+      tls: secure,
+      ...extra,
+      transportOptions: secure ? { nodeOptions: { ca: tls.cert } } : {},
+    });
 
   beforeAll(async () => {
     endpoint = await listenAgent(
       agent,
       {
         authenticate: ({ serviceParameters }) => {
-          if (serviceParameters.get("authorization") === "Bearer guest") throw new PermissionDeniedError();
+          if (serviceParameters.get("authorization") === "Bearer guest")
+            throw new PermissionDeniedError();
           return { user: serviceParameters.get("authorization") ?? "anonymous" };
         },
         logger: { error: (...args: unknown[]) => logged.push(args) },
@@ -166,7 +224,9 @@ describe.each([
 
   it("SendMessage (Message and Task) with metadata service parameters", async () => {
     const res = await client.sendMessage(userMessage("hello"));
-    expect(res.payload.case === "message" && res.payload.value.parts[0]?.content.value).toBe("hello");
+    expect(res.payload.case === "message" && res.payload.value.parts[0]?.content.value).toBe(
+      "hello",
+    );
     const ctx = agent.contexts.at(-1)!;
     expect(ctx.binding).toBe("GRPC");
     expect(ctx.operation).toBe("SendMessage");
@@ -186,7 +246,8 @@ describe.each([
     for await (const e of client.subscribeToTask({ id: "t-9" })) sub.push(e.payload.case);
     expect(sub).toEqual(["task", "statusUpdate"]);
     const many = [];
-    for await (const e of client.sendStreamingMessage(userMessage("count 500"))) many.push(e.payload.case === "message" ? e.payload.value.parts[0]?.content.value : "?");
+    for await (const e of client.sendStreamingMessage(userMessage("count 500")))
+      many.push(e.payload.case === "message" ? e.payload.value.parts[0]?.content.value : "?");
     expect(many).toHaveLength(500);
     expect(many[499]).toBe("event 499");
   });
@@ -195,10 +256,19 @@ describe.each([
     expect((await client.getTask({ id: "t-1", historyLength: 1 })).id).toBe("t-1");
     expect((await client.listTasks({ pageSize: 5 })).pageSize).toBe(50);
     expect((await client.cancelTask({ id: "t-2" })).status?.state).toBe(TaskState.CANCELED);
-    const cfg = await client.createTaskPushNotificationConfig({ taskId: "t-1", url: "https://example.com/h" });
-    expect((await client.getTaskPushNotificationConfig({ taskId: "t-1", id: cfg.id })).url).toBe("https://example.com/h");
-    expect((await client.listTaskPushNotificationConfigs({ taskId: "t-1" })).configs).toHaveLength(1);
-    expect((await client.deleteTaskPushNotificationConfig({ taskId: "t-1", id: cfg.id })).$typeName).toBe("google.protobuf.Empty");
+    const cfg = await client.createTaskPushNotificationConfig({
+      taskId: "t-1",
+      url: "https://example.com/h",
+    });
+    expect((await client.getTaskPushNotificationConfig({ taskId: "t-1", id: cfg.id })).url).toBe(
+      "https://example.com/h",
+    );
+    expect((await client.listTaskPushNotificationConfigs({ taskId: "t-1" })).configs).toHaveLength(
+      1,
+    );
+    expect(
+      (await client.deleteTaskPushNotificationConfig({ taskId: "t-1", id: cfg.id })).$typeName,
+    ).toBe("google.protobuf.Empty");
     expect((await client.getExtendedAgentCard({})).name).toBe("Test agent");
   });
 
@@ -222,11 +292,14 @@ describe.each([
     // after two events: INTERNAL in the trailers, the events delivered first
     const events: string[] = [];
     const late = await (async () => {
-      for await (const e of client.sendStreamingMessage(userMessage("fail-late"))) events.push(e.payload.case ?? "");
+      for await (const e of client.sendStreamingMessage(userMessage("fail-late")))
+        events.push(e.payload.case ?? "");
     })().catch((e: unknown) => e);
     expect(events).toEqual(["task", "statusUpdate"]);
     expect(late).toBeInstanceOf(InternalError);
-    await expect(clientFor({ headers: { authorization: "Bearer guest" } }).getTask({ id: "t" })).rejects.toBeInstanceOf(PermissionDeniedError);
+    await expect(
+      clientFor({ headers: { authorization: "Bearer guest" } }).getTask({ id: "t" }),
+    ).rejects.toBeInstanceOf(PermissionDeniedError);
   });
 
   it("a non-ASCII error message survives grpc-message encoding", async () => {
@@ -237,7 +310,11 @@ describe.each([
     };
     const ep = await listenAgent(mine, { logger: { error() {} } }, secure ? { tls } : {});
     try {
-      const c = new A2AServiceGrpcClient({ address: ep.address, tls: secure, transportOptions: secure ? { nodeOptions: { ca: tls.cert } } : {} });
+      const c = new A2AServiceGrpcClient({
+        address: ep.address,
+        tls: secure,
+        transportOptions: secure ? { nodeOptions: { ca: tls.cert } } : {},
+      });
       const e = await c.getTask({ id: "t" }).catch((x: unknown) => x);
       expect(e).toBeInstanceOf(TaskNotFoundError);
       expect((e as TaskNotFoundError).message).toBe(`Task ${odd} not found`);
@@ -252,17 +329,26 @@ describe.each([
     const missing = await client.getTask({}).catch((e: unknown) => e);
     expect(missing).toBeInstanceOf(InvalidParamsError);
     expect((missing as InvalidParamsError).message).toBe("Invalid parameters: id is required");
-    expect((missing as InvalidParamsError).fieldViolations).toEqual([{ field: "id", description: "id is required" }]);
-    const nested = await client.sendMessage({ message: { contextId: "c" } }).catch((e: unknown) => e);
+    expect((missing as InvalidParamsError).fieldViolations).toEqual([
+      { field: "id", description: "id is required" },
+    ]);
+    const nested = await client
+      .sendMessage({ message: { contextId: "c" } })
+      .catch((e: unknown) => e);
     expect(nested).toBeInstanceOf(InvalidParamsError);
-    expect((nested as InvalidParamsError).fieldViolations.map((v) => v.field)).toEqual(expect.arrayContaining(["message.messageId", "message.role", "message.parts"]));
+    expect((nested as InvalidParamsError).fieldViolations.map((v) => v.field)).toEqual(
+      expect.arrayContaining(["message.messageId", "message.role", "message.parts"]),
+    );
     const range = await client.listTasks({ pageSize: 500 }).catch((e: unknown) => e);
     expect(range).toBeInstanceOf(InvalidParamsError);
     expect((range as Error).message).toContain("pageSize must be between 1 and 100");
     const old = clientFor({ version: "0.3" });
     const v = await old.getTask({ id: "t" }).catch((e: unknown) => e);
     expect(v).toBeInstanceOf(VersionNotSupportedError);
-    expect((v as VersionNotSupportedError).metadata).toEqual({ requestedVersion: "0.3", supportedVersions: "1.0" });
+    expect((v as VersionNotSupportedError).metadata).toEqual({
+      requestedVersion: "0.3",
+      supportedVersions: "1.0",
+    });
     await expect(async () => {
       for await (const _ of old.sendStreamingMessage(userMessage("s")));
     }).rejects.toBeInstanceOf(VersionNotSupportedError);
@@ -271,10 +357,16 @@ describe.each([
 
   it("echoes activated extensions in response metadata (unary and stream)", async () => {
     let echoed: string | null = null;
-    await client.getTask({ id: "t" }, { extensions: [ECHO_EXTENSION], onHeaders: (h) => (echoed = h.get("a2a-extensions")) });
+    await client.getTask(
+      { id: "t" },
+      { extensions: [ECHO_EXTENSION], onHeaders: (h) => (echoed = h.get("a2a-extensions")) },
+    );
     expect(echoed).toBe(ECHO_EXTENSION);
     let streamed: string | null = null;
-    for await (const _ of client.sendStreamingMessage(userMessage("s"), { extensions: [ECHO_EXTENSION], onHeaders: (h) => (streamed = h.get("a2a-extensions")) }));
+    for await (const _ of client.sendStreamingMessage(userMessage("s"), {
+      extensions: [ECHO_EXTENSION],
+      onHeaders: (h) => (streamed = h.get("a2a-extensions")),
+    }));
     expect(streamed).toBe(ECHO_EXTENSION);
     let none: string | null = "unset";
     await client.getTask({ id: "t" }, { onHeaders: (h) => (none = h.get("a2a-extensions")) });
@@ -285,7 +377,9 @@ describe.each([
     agent.streamAborted = false;
     agent.streamFinally = false;
     const controller = new AbortController();
-    for await (const e of client.sendStreamingMessage(userMessage("slow"), { signal: controller.signal })) {
+    for await (const e of client.sendStreamingMessage(userMessage("slow"), {
+      signal: controller.signal,
+    })) {
       expect(e.payload.case).toBe("task");
       controller.abort();
       break;
@@ -296,7 +390,10 @@ describe.each([
   it("a deadline: DEADLINE_EXCEEDED on the wire, the client's TimeoutError (as on the HTTP bindings), the handler's signal aborted with a TimeoutError", async () => {
     const err = await client.getTask({ id: "sleepy" }, { timeoutMs: 50 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(DOMException);
-    expect([(err as DOMException).name, (err as DOMException).message]).toEqual(["TimeoutError", "the call timed out after 50 ms"]);
+    expect([(err as DOMException).name, (err as DOMException).message]).toEqual([
+      "TimeoutError",
+      "the call timed out after 50 ms",
+    ]);
     await eventually(() => agent.sleepySignal?.aborted === true);
     expect((agent.sleepySignal?.reason as Error | undefined)?.name).toBe("TimeoutError");
     // the handler's late answer is dropped harmlessly: let it answer now, then the next call is served
@@ -308,7 +405,9 @@ describe.each([
     const before = logged.length;
     const controller = new AbortController();
     const waiting = agent.abortableWaiting.promise;
-    const call = client.getTask({ id: "abortable" }, { signal: controller.signal }).catch((e: unknown) => e);
+    const call = client
+      .getTask({ id: "abortable" }, { signal: controller.signal })
+      .catch((e: unknown) => e);
     await waiting; // the handler is running: cancel mid-call
     controller.abort();
     expect(await call).toBeInstanceOf(Error);
@@ -327,7 +426,12 @@ describe.each([
   });
 
   it("nothing unexpected reached the error logger", () => {
-    expect(logged.filter(([m]) => m !== "SendMessage: handler failed" && m !== "SendStreamingMessage: handler failed")).toEqual([]);
+    expect(
+      logged.filter(
+        ([m]) =>
+          m !== "SendMessage: handler failed" && m !== "SendStreamingMessage: handler failed",
+      ),
+    ).toEqual([]);
   });
 });
 
@@ -351,8 +455,10 @@ function unframe(body: Buffer): Buffer[] {
   return out;
 }
 
-const getTask = (id: string) => toBinary(GetTaskRequestSchema, create(GetTaskRequestSchema, { id }));
-const sendMessage = (text: string) => toBinary(SendMessageRequestSchema, create(SendMessageRequestSchema, userMessage(text)));
+const getTask = (id: string) =>
+  toBinary(GetTaskRequestSchema, create(GetTaskRequestSchema, { id }));
+const sendMessage = (text: string) =>
+  toBinary(SendMessageRequestSchema, create(SendMessageRequestSchema, userMessage(text)));
 
 interface GrpcAnswer {
   readonly httpStatus: number;
@@ -370,10 +476,22 @@ function header(h: IncomingHttpHeaders, name: string): string | undefined {
   return Array.isArray(v) ? v.join(",") : v;
 }
 
-function call(session: ClientHttp2Session, method: string, body: Buffer, metadata: Record<string, string> = {}): Promise<GrpcAnswer> {
+function call(
+  session: ClientHttp2Session,
+  method: string,
+  body: Buffer,
+  metadata: Record<string, string> = {},
+): Promise<GrpcAnswer> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const req = session.request({ ":method": "POST", ":path": `${SERVICE}/${method}`, "content-type": "application/grpc", te: "trailers", "a2a-version": "1.0", ...metadata });
+    const req = session.request({
+      ":method": "POST",
+      ":path": `${SERVICE}/${method}`,
+      "content-type": "application/grpc",
+      te: "trailers",
+      "a2a-version": "1.0",
+      ...metadata,
+    });
     let headers: IncomingHttpHeaders = {};
     let trailers: IncomingHttpHeaders | undefined;
     const chunks: Buffer[] = [];
@@ -393,7 +511,10 @@ function call(session: ClientHttp2Session, method: string, body: Buffer, metadat
         grpcStatus: header(meta, "grpc-status"),
         grpcMessage: rawMessage === undefined ? undefined : decodeURIComponent(rawMessage),
         messages: unframe(Buffer.concat(chunks)),
-        status: details === undefined ? undefined : fromBinary(StatusSchema, Buffer.from(details, "base64")),
+        status:
+          details === undefined
+            ? undefined
+            : fromBinary(StatusSchema, Buffer.from(details, "base64")),
         ms: performance.now() - started,
       });
     });
@@ -424,9 +545,15 @@ describe(`raw node:http2 → listenGrpcJs (h2c, adapter.readMaxBytes ${READ_MAX_
   let session: ClientHttp2Session;
 
   beforeAll(async () => {
-    endpoint = await listenAgent(agent, { logger: { error: (...args: unknown[]) => logged.push(args) } }, { adapter: { readMaxBytes: READ_MAX_BYTES } });
+    endpoint = await listenAgent(
+      agent,
+      { logger: { error: (...args: unknown[]) => logged.push(args) } },
+      { adapter: { readMaxBytes: READ_MAX_BYTES } },
+    );
     session = connect(`http://${endpoint.address}`);
-    await new Promise<void>((resolve, reject) => session.once("connect", () => resolve()).once("error", reject));
+    await new Promise<void>((resolve, reject) =>
+      session.once("connect", () => resolve()).once("error", reject),
+    );
   });
   afterAll(async () => {
     session?.close();
@@ -458,11 +585,16 @@ describe(`raw node:http2 → listenGrpcJs (h2c, adapter.readMaxBytes ${READ_MAX_
 
   it("a malformed protobuf message → INVALID_ARGUMENT (ErrorInfo INVALID_REQUEST), handler not called, server survives", async () => {
     const before = agent.contexts.length;
-    const garbage = Buffer.from([0x0f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff]);
+    const garbage = Buffer.from([
+      0x0f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+    ]);
     const res = await call(session, "GetTask", frame(garbage));
     // Not grpc-js's INTERNAL "Error deserializing request" without details: the client's bad input (issue #25).
     expect(res.grpcStatus).toBe("3");
-    expect(errorInfo(res.status)).toMatchObject({ reason: "INVALID_REQUEST", domain: "a2a-protocol.org" });
+    expect(errorInfo(res.status)).toMatchObject({
+      reason: "INVALID_REQUEST",
+      domain: "a2a-protocol.org",
+    });
     expect(res.messages).toEqual([]);
     const short = await call(session, "GetTask", frame(Buffer.from([0x12, 0x50, 0x41])));
     expect(short.grpcStatus).toBe("3");
@@ -487,11 +619,17 @@ describe(`raw node:http2 → listenGrpcJs (h2c, adapter.readMaxBytes ${READ_MAX_
     const huge = await call(session, "SendMessage", frame(Buffer.from([1, 2, 3]), 0x7fffffff));
     expect(huge.grpcStatus).toBe("8");
     expect(huge.ms).toBeLessThan(2000);
-    const fits = await call(session, "SendMessage", frame(sendMessage("y".repeat(READ_MAX_BYTES - 100))));
+    const fits = await call(
+      session,
+      "SendMessage",
+      frame(sendMessage("y".repeat(READ_MAX_BYTES - 100))),
+    );
     expect(fits.grpcStatus).toBe("0");
     // and through our generated client
     const client = new A2AServiceGrpcClient({ address: endpoint.address });
-    const err = await client.sendMessage(userMessage("x".repeat(2 * READ_MAX_BYTES))).catch((e: unknown) => e);
+    const err = await client
+      .sendMessage(userMessage("x".repeat(2 * READ_MAX_BYTES)))
+      .catch((e: unknown) => e);
     expect((err as A2AError).grpcCode).toBe(8);
     await expectAlive();
   });
@@ -502,16 +640,29 @@ describe(`raw node:http2 → listenGrpcJs (h2c, adapter.readMaxBytes ${READ_MAX_
     expect(res.grpcMessage).toBe("Invalid parameters: id is required");
     expect(res.status?.code).toBe(3);
     expect(res.status?.message).toBe(res.grpcMessage);
-    expect(res.status?.details.map((d) => d.typeUrl)).toEqual(["type.googleapis.com/google.rpc.ErrorInfo", "type.googleapis.com/google.rpc.BadRequest"]);
-    expect(errorInfo(res.status)).toMatchObject({ reason: "INVALID_PARAMS", domain: "a2a-protocol.org" });
-    expect(badRequest(res.status)?.fieldViolations.map((v) => [v.field, v.description])).toEqual([["id", "id is required"]]);
+    expect(res.status?.details.map((d) => d.typeUrl)).toEqual([
+      "type.googleapis.com/google.rpc.ErrorInfo",
+      "type.googleapis.com/google.rpc.BadRequest",
+    ]);
+    expect(errorInfo(res.status)).toMatchObject({
+      reason: "INVALID_PARAMS",
+      domain: "a2a-protocol.org",
+    });
+    expect(badRequest(res.status)?.fieldViolations.map((v) => [v.field, v.description])).toEqual([
+      ["id", "id is required"],
+    ]);
   });
 
   it("a2a-version 9.9 → FAILED_PRECONDITION VERSION_NOT_SUPPORTED; no a2a-version → 0.3 assumed", async () => {
     const res = await call(session, "GetTask", frame(getTask("t-1")), { "a2a-version": "9.9" });
     expect(res.grpcStatus).toBe("9");
-    expect(res.grpcMessage).toBe('A2A protocol version "9.9" is not supported; supported versions: 1.0');
-    expect(errorInfo(res.status)).toMatchObject({ reason: "VERSION_NOT_SUPPORTED", metadata: { requestedVersion: "9.9", supportedVersions: "1.0" } });
+    expect(res.grpcMessage).toBe(
+      'A2A protocol version "9.9" is not supported; supported versions: 1.0',
+    );
+    expect(errorInfo(res.status)).toMatchObject({
+      reason: "VERSION_NOT_SUPPORTED",
+      metadata: { requestedVersion: "9.9", supportedVersions: "1.0" },
+    });
     const none = await call(session, "GetTask", frame(getTask("t-1")), { "a2a-version": "" });
     expect(none.grpcStatus).toBe("9");
     expect(none.grpcMessage).toContain("0.3 (no A2A-Version given)");
@@ -546,7 +697,13 @@ describe(`raw node:http2 → listenGrpcJs (h2c, adapter.readMaxBytes ${READ_MAX_
   it("a client cancelling mid-stream (RST_STREAM CANCEL) aborts the handler; the session stays usable", async () => {
     agent.streamAborted = false;
     agent.streamFinally = false;
-    const req = session.request({ ":method": "POST", ":path": `${SERVICE}/SendStreamingMessage`, "content-type": "application/grpc", te: "trailers", "a2a-version": "1.0" });
+    const req = session.request({
+      ":method": "POST",
+      ":path": `${SERVICE}/SendStreamingMessage`,
+      "content-type": "application/grpc",
+      te: "trailers",
+      "a2a-version": "1.0",
+    });
     req.end(frame(sendMessage("slow")));
     const first = await new Promise<Buffer>((resolve, reject) => {
       req.once("data", resolve);
@@ -562,9 +719,13 @@ describe(`raw node:http2 → listenGrpcJs (h2c, adapter.readMaxBytes ${READ_MAX_
   it("deadline on the 'slow' stream: the handler sees the abort, the call ends with DEADLINE_EXCEEDED after the first event", async () => {
     agent.streamAborted = false;
     agent.streamFinally = false;
-    const res = await call(session, "SendStreamingMessage", frame(sendMessage("slow")), { "grpc-timeout": "50m" });
+    const res = await call(session, "SendStreamingMessage", frame(sendMessage("slow")), {
+      "grpc-timeout": "50m",
+    });
     await eventually(() => agent.streamAborted && agent.streamFinally);
-    expect(res.messages.map((m) => fromBinary(StreamResponseSchema, m).payload.case)).toEqual(["task"]);
+    expect(res.messages.map((m) => fromBinary(StreamResponseSchema, m).payload.case)).toEqual([
+      "task",
+    ]);
     expect(res.grpcStatus).toBe("4");
     expect(res.ms).toBeGreaterThanOrEqual(45);
     expect(res.ms).toBeLessThan(1500);
@@ -572,7 +733,10 @@ describe(`raw node:http2 → listenGrpcJs (h2c, adapter.readMaxBytes ${READ_MAX_
 
   it("deadline on a unary call whose handler outlives it → DEADLINE_EXCEEDED at the deadline; the late answer is harmless", async () => {
     const res = await call(session, "GetTask", frame(getTask("sleepy")), { "grpc-timeout": "50m" });
-    expect({ grpcStatus: res.grpcStatus, messages: res.messages.length }).toEqual({ grpcStatus: "4", messages: 0 });
+    expect({ grpcStatus: res.grpcStatus, messages: res.messages.length }).toEqual({
+      grpcStatus: "4",
+      messages: 0,
+    });
     expect(res.ms).toBeLessThan(250);
     expect(agent.sleepySignal?.aborted).toBe(true);
     await agent.wakeSleepy(); // the late answer, after the deadline's
@@ -581,16 +745,29 @@ describe(`raw node:http2 → listenGrpcJs (h2c, adapter.readMaxBytes ${READ_MAX_
 
   it("deadline on a unary call whose handler throws the abort reason → DEADLINE_EXCEEDED, nothing logged", async () => {
     const before = logged.length;
-    const res = await call(session, "GetTask", frame(getTask("abortable")), { "grpc-timeout": "50m" });
+    const res = await call(session, "GetTask", frame(getTask("abortable")), {
+      "grpc-timeout": "50m",
+    });
     expect(res.ms).toBeLessThan(1000);
     await agent.handled; // the handler has thrown the abort's reason
     // A call on the same connection, served after the runtime has dealt with that throw.
-    expect((await call(session, "GetTask", frame(getTask("t-after-abortable")))).grpcStatus).toBe("0");
-    expect({ grpcStatus: res.grpcStatus, logged: logged.length - before }).toEqual({ grpcStatus: "4", logged: 0 });
+    expect((await call(session, "GetTask", frame(getTask("t-after-abortable")))).grpcStatus).toBe(
+      "0",
+    );
+    expect({ grpcStatus: res.grpcStatus, logged: logged.length - before }).toEqual({
+      grpcStatus: "4",
+      logged: 0,
+    });
   });
 
   it("back-pressure: a reader that stops reading stops the handler (it does not buffer the whole stream)", async () => {
-    const req = session.request({ ":method": "POST", ":path": `${SERVICE}/SendStreamingMessage`, "content-type": "application/grpc", te: "trailers", "a2a-version": "1.0" });
+    const req = session.request({
+      ":method": "POST",
+      ":path": `${SERVICE}/SendStreamingMessage`,
+      "content-type": "application/grpc",
+      te: "trailers",
+      "a2a-version": "1.0",
+    });
     req.end(frame(sendMessage("flood")));
     await new Promise<void>((resolve, reject) => {
       req.once("data", () => resolve());
@@ -627,11 +804,21 @@ describe(`raw node:http2 → listenGrpcJs (h2c, adapter.readMaxBytes ${READ_MAX_
 describe("grpcJsService on an existing grpc-js Server, and close()", () => {
   it("mounts with server.addService and answers our client", async () => {
     const server = new grpc.Server();
-    const { service, implementation } = createA2AServiceGrpcJsService(new TestAgent(), { logger: { error() {} } });
+    const { service, implementation } = createA2AServiceGrpcJsService(new TestAgent(), {
+      logger: { error() {} },
+    });
     expect(Object.keys(service)).toHaveLength(11);
-    expect(service["SendStreamingMessage"]).toMatchObject({ path: "/lf.a2a.v1.A2AService/SendStreamingMessage", requestStream: false, responseStream: true });
+    expect(service["SendStreamingMessage"]).toMatchObject({
+      path: "/lf.a2a.v1.A2AService/SendStreamingMessage",
+      requestStream: false,
+      responseStream: true,
+    });
     server.addService(service, implementation);
-    const port = await new Promise<number>((resolve, reject) => server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))));
+    const port = await new Promise<number>((resolve, reject) =>
+      server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (e, p) =>
+        e ? reject(e) : resolve(p),
+      ),
+    );
     try {
       const client = new A2AServiceGrpcClient({ address: `127.0.0.1:${port}` });
       expect((await client.getTask({ id: "mounted" })).id).toBe("mounted");
@@ -647,7 +834,8 @@ describe("grpcJsService on an existing grpc-js Server, and close()", () => {
     const client = new A2AServiceGrpcClient({ address: endpoint.address });
     const events: string[] = [];
     const done = (async () => {
-      for await (const e of client.sendStreamingMessage(userMessage("slow"))) events.push(e.payload.case ?? "");
+      for await (const e of client.sendStreamingMessage(userMessage("slow")))
+        events.push(e.payload.case ?? "");
     })().catch((e: unknown) => e);
     await eventually(() => events.length === 1);
     const started = performance.now();
@@ -660,8 +848,12 @@ describe("grpcJsService on an existing grpc-js Server, and close()", () => {
   });
 
   it("refuses TLS options it cannot honour instead of serving plaintext", async () => {
-    await expect(listenAgent(new TestAgent(), undefined, { tls: { cert: tls.cert } })).rejects.toThrow(/key and a cert/);
-    await expect(listenAgent(new TestAgent(), undefined, { tls: { ...tls, passphrase: "x" } })).rejects.toThrow(/decrypt/);
+    await expect(
+      listenAgent(new TestAgent(), undefined, { tls: { cert: tls.cert } }),
+    ).rejects.toThrow(/key and a cert/);
+    await expect(
+      listenAgent(new TestAgent(), undefined, { tls: { ...tls, passphrase: "x" } }),
+    ).rejects.toThrow(/decrypt/);
   });
 });
 
@@ -677,9 +869,18 @@ describe("@a2a-js/sdk GrpcTransportFactory client → listenGrpcJs", () => {
 
   beforeAll(async () => {
     endpoint = await listenAgent(agent, { logger: { error() {} } });
-    const card = ourGrpcAgentCard("Our grpc-js agent", "our grpc-js server, seen by the a2a-js gRPC client", endpoint.address);
+    const card = ourGrpcAgentCard(
+      "Our grpc-js agent",
+      "our grpc-js server, seen by the a2a-js gRPC client",
+      endpoint.address,
+    );
     cardServer = await listen(agentCardListener(() => card));
-    const factory = new ClientFactory(ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { transports: [new GrpcTransportFactory()], preferredTransports: ["GRPC"] }));
+    const factory = new ClientFactory(
+      ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
+        transports: [new GrpcTransportFactory()],
+        preferredTransports: ["GRPC"],
+      }),
+    );
     client = await factory.createFromUrl(`http://127.0.0.1:${cardServer.port}`);
   });
   afterAll(async () => {
@@ -700,14 +901,18 @@ describe("@a2a-js/sdk GrpcTransportFactory client → listenGrpcJs", () => {
 
   it("sendMessageStream yields task, statusUpdate, artifactUpdate, statusUpdate", async () => {
     const events = [];
-    for await (const e of client.sendMessageStream(sdkSend("stream me"))) events.push(e.payload?.$case);
+    for await (const e of client.sendMessageStream(sdkSend("stream me")))
+      events.push(e.payload?.$case);
     expect(events).toEqual(["task", "statusUpdate", "artifactUpdate", "statusUpdate"]);
   });
 
   it("getTask of an unknown id → the SDK's TaskNotFoundError, rebuilt from our ErrorInfo", async () => {
-    const err = await client.getTask({ tenant: "", id: "missing", historyLength: undefined }).catch((e: unknown) => e);
+    const err = await client
+      .getTask({ tenant: "", id: "missing", historyLength: undefined })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(SdkTaskNotFoundError);
-    if (!(err instanceof SdkA2AError) || !isGrpcError(err)) throw new Error(`not an SDK gRPC error: ${String(err)}`);
+    if (!(err instanceof SdkA2AError) || !isGrpcError(err))
+      throw new Error(`not an SDK gRPC error: ${String(err)}`);
     expect(err.status).toBe(5);
     expect(err.message).toBe("Task missing not found");
     expect(err.metadata).toEqual({ taskId: "missing" });

@@ -40,9 +40,15 @@ import {
   TaskState,
   type Message,
 } from "../../../generated-example/gen/a2a_pb.js";
-import { BadRequestSchema, ErrorInfoSchema } from "../../../generated-example/gen/google/rpc/error_details_pb.js";
+import {
+  BadRequestSchema,
+  ErrorInfoSchema,
+} from "../../../generated-example/gen/google/rpc/error_details_pb.js";
 import { StatusSchema } from "../../../generated-example/gen/google/rpc/status_pb.js";
-import { createA2AServiceGrpcRoutes, listenA2AServiceGrpc } from "../../../generated-example/gen/a2a_a2a_grpc_server.js";
+import {
+  createA2AServiceGrpcRoutes,
+  listenA2AServiceGrpc,
+} from "../../../generated-example/gen/a2a_a2a_grpc_server.js";
 import { createA2AServiceJsonRpcServer } from "../../../generated-example/gen/a2a_a2a_jsonrpc_server.js";
 import type { A2AServiceHandler } from "../../../generated-example/gen/a2a_a2a_handler.js";
 import type { A2AServiceExecutor } from "../../../generated-example/gen/a2a_a2a_task_handler.js";
@@ -54,16 +60,26 @@ import { listen, type Listening } from "../../support/servers.js";
 import { frame } from "../../support/grpc-frames.js";
 
 const SERVICE = "lf.a2a.v1.A2AService";
-const CONNECT_CODES: Readonly<Record<string, number>> = { invalid_argument: 3, internal: 13, failed_precondition: 9 };
+const CONNECT_CODES: Readonly<Record<string, number>> = {
+  invalid_argument: 3,
+  internal: 13,
+  failed_precondition: 9,
+};
 
 /** TestAgent plus answers that cannot be encoded: "unencodable" (an int64 that is no number: no form at all), "nan" (a NaN in a Value: no JSON form). */
 class BadOutputAgent extends TestAgent {
   readonly logged: unknown[] = [];
   readonly logger = { error: (_message: string, cause?: unknown) => void this.logged.push(cause) };
 
-  override async sendMessage(request: { message?: Message }, context: CallContext<{ user: string }>) {
+  override async sendMessage(
+    request: { message?: Message },
+    context: CallContext<{ user: string }>,
+  ) {
     const text = firstText(request.message);
-    if (text === "unencodable") return create(SendMessageResponseSchema, { payload: { case: "task", value: unencodableTask() } });
+    if (text === "unencodable")
+      return create(SendMessageResponseSchema, {
+        payload: { case: "task", value: unencodableTask() },
+      });
     if (text === "nan") {
       const message = reply("nan", "");
       message.metadata = { n: Number.NaN };
@@ -72,12 +88,17 @@ class BadOutputAgent extends TestAgent {
     return super.sendMessage(request, context);
   }
 
-  override async *sendStreamingMessage(request: { message?: Message }, context: CallContext<{ user: string }>) {
+  override async *sendStreamingMessage(
+    request: { message?: Message },
+    context: CallContext<{ user: string }>,
+  ) {
     if (firstText(request.message) !== "unencodable") {
       yield* super.sendStreamingMessage(request, context);
       return;
     }
-    yield create(StreamResponseSchema, { payload: { case: "task", value: task("t-ok", TaskState.WORKING) } });
+    yield create(StreamResponseSchema, {
+      payload: { case: "task", value: task("t-ok", TaskState.WORKING) },
+    });
     yield create(StreamResponseSchema, { payload: { case: "task", value: unencodableTask() } });
   }
 }
@@ -96,13 +117,22 @@ const nested = (levels: number): JsonObject => {
 const sendMessage = (text: string, extra: Record<string, unknown> = {}) =>
   toBinary(
     SendMessageRequestSchema,
-    create(SendMessageRequestSchema, { message: { messageId: `m-${text.slice(0, 12)}`, role: Role.USER, parts: [{ content: { case: "text", value: text } }], ...extra } } as never),
+    create(SendMessageRequestSchema, {
+      message: {
+        messageId: `m-${text.slice(0, 12)}`,
+        role: Role.USER,
+        parts: [{ content: { case: "text", value: text } }],
+        ...extra,
+      },
+    } as never),
   );
-const getTask = (id: string) => toBinary(GetTaskRequestSchema, create(GetTaskRequestSchema, { id }));
+const getTask = (id: string) =>
+  toBinary(GetTaskRequestSchema, create(GetTaskRequestSchema, { id }));
 /** Field 1 with wire type 7 (which does not exist), then varint continuation bytes. */
 const GARBAGE = Uint8Array.from([0x0f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff]);
 /** What a decoder's or encoder's own text looks like. */
-const INTERNAL_TEXT = /illegal tag|parse binary|premature EOF|recursion depth of|serialize|cannot encode|invalid int64|NaN|Error /;
+const INTERNAL_TEXT =
+  /illegal tag|parse binary|premature EOF|recursion depth of|serialize|cannot encode|invalid int64|NaN|Error /;
 
 /** How a call was answered, whatever the protocol. */
 interface Outcome {
@@ -114,12 +144,19 @@ interface Outcome {
   readonly messages: Uint8Array[];
 }
 
-function outcomeOf(code: number, message: string, details: { typeUrl: string; value: Uint8Array }[], messages: Uint8Array[]): Outcome {
+function outcomeOf(
+  code: number,
+  message: string,
+  details: { typeUrl: string; value: Uint8Array }[],
+  messages: Uint8Array[],
+): Outcome {
   let reason: string | undefined;
   const fields: string[] = [];
   for (const any of details) {
-    if (any.typeUrl.endsWith("google.rpc.ErrorInfo")) reason = fromBinary(ErrorInfoSchema, any.value).reason;
-    if (any.typeUrl.endsWith("google.rpc.BadRequest")) fields.push(...fromBinary(BadRequestSchema, any.value).fieldViolations.map((v) => v.field));
+    if (any.typeUrl.endsWith("google.rpc.ErrorInfo"))
+      reason = fromBinary(ErrorInfoSchema, any.value).reason;
+    if (any.typeUrl.endsWith("google.rpc.BadRequest"))
+      fields.push(...fromBinary(BadRequestSchema, any.value).fieldViolations.map((v) => v.field));
   }
   return { code, message, reason, fields, messages };
 }
@@ -140,10 +177,21 @@ function envelopes(body: Uint8Array): { messages: Uint8Array[]; trailer: Uint8Ar
 }
 
 /** gRPC status from headers/trailers (HTTP/2 trailers, or gRPC-web's trailer frame parsed into the same shape). */
-function grpcOutcome(trailers: Record<string, string | string[] | undefined>, messages: Uint8Array[]): Outcome {
+function grpcOutcome(
+  trailers: Record<string, string | string[] | undefined>,
+  messages: Uint8Array[],
+): Outcome {
   const details = trailers["grpc-status-details-bin"];
-  const status = typeof details === "string" ? fromBinary(StatusSchema, Buffer.from(details, "base64")) : undefined;
-  return outcomeOf(Number(trailers["grpc-status"]), decodeURIComponent(String(trailers["grpc-message"] ?? "")), status?.details ?? [], messages);
+  const status =
+    typeof details === "string"
+      ? fromBinary(StatusSchema, Buffer.from(details, "base64"))
+      : undefined;
+  return outcomeOf(
+    Number(trailers["grpc-status"]),
+    decodeURIComponent(String(trailers["grpc-message"] ?? "")),
+    status?.details ?? [],
+    messages,
+  );
 }
 
 function webTrailers(payload: Uint8Array | undefined): Record<string, string> {
@@ -158,15 +206,34 @@ function webTrailers(payload: Uint8Array | undefined): Record<string, string> {
 }
 
 /** A Connect error ({code, message, details: [{type, value}]}) as an outcome. */
-function connectErrorOutcome(error: { code: string; message?: string; details?: { type: string; value: string }[] }, messages: Uint8Array[] = []): Outcome {
-  const details = (error.details ?? []).map((d) => ({ typeUrl: d.type, value: Buffer.from(d.value, "base64") }));
+function connectErrorOutcome(
+  error: { code: string; message?: string; details?: { type: string; value: string }[] },
+  messages: Uint8Array[] = [],
+): Outcome {
+  const details = (error.details ?? []).map((d) => ({
+    typeUrl: d.type,
+    value: Buffer.from(d.value, "base64"),
+  }));
   return outcomeOf(CONNECT_CODES[error.code] ?? -1, error.message ?? "", details, messages);
 }
 
 /** One call over HTTP/2 (gRPC or gRPC-web), the body already framed. */
-function h2Call(session: ClientHttp2Session, method: string, contentType: string, body: Buffer, headers: Record<string, string> = {}): Promise<Outcome> {
+function h2Call(
+  session: ClientHttp2Session,
+  method: string,
+  contentType: string,
+  body: Buffer,
+  headers: Record<string, string> = {},
+): Promise<Outcome> {
   return new Promise((resolve, reject) => {
-    const req = session.request({ ":method": "POST", ":path": `/${SERVICE}/${method}`, "content-type": contentType, te: "trailers", "a2a-version": "1.0", ...headers });
+    const req = session.request({
+      ":method": "POST",
+      ":path": `/${SERVICE}/${method}`,
+      "content-type": contentType,
+      te: "trailers",
+      "a2a-version": "1.0",
+      ...headers,
+    });
     let head: IncomingHttpHeaders = {};
     let tail: IncomingHttpHeaders = {};
     const chunks: Buffer[] = [];
@@ -177,26 +244,60 @@ function h2Call(session: ClientHttp2Session, method: string, contentType: string
     req.on("close", () => {
       const { messages, trailer } = envelopes(Buffer.concat(chunks));
       if (head["grpc-status"] !== undefined) return resolve(grpcOutcome(head, messages));
-      resolve(grpcOutcome(contentType.startsWith("application/grpc-web") && tail["grpc-status"] === undefined ? webTrailers(trailer) : tail, messages));
+      resolve(
+        grpcOutcome(
+          contentType.startsWith("application/grpc-web") && tail["grpc-status"] === undefined
+            ? webTrailers(trailer)
+            : tail,
+          messages,
+        ),
+      );
     });
     req.end(body);
   });
 }
 
 /** One call over HTTP/1.1 (gRPC-web or the Connect protocol). */
-async function h1Call(base: string, method: string, contentType: string, body: Uint8Array, headers: Record<string, string> = {}): Promise<Outcome> {
-  const res = await fetch(`${base}/${SERVICE}/${method}`, { method: "POST", headers: { "content-type": contentType, "a2a-version": "1.0", "connect-protocol-version": "1", ...headers }, body });
+async function h1Call(
+  base: string,
+  method: string,
+  contentType: string,
+  body: Uint8Array,
+  headers: Record<string, string> = {},
+): Promise<Outcome> {
+  const res = await fetch(`${base}/${SERVICE}/${method}`, {
+    method: "POST",
+    headers: {
+      "content-type": contentType,
+      "a2a-version": "1.0",
+      "connect-protocol-version": "1",
+      ...headers,
+    },
+    body,
+  });
   const bytes = new Uint8Array(await res.arrayBuffer());
   if (contentType.startsWith("application/grpc-web")) {
     const { messages, trailer } = envelopes(bytes);
-    return grpcOutcome(res.headers.get("grpc-status") !== null ? Object.fromEntries(res.headers) : webTrailers(trailer), messages);
+    return grpcOutcome(
+      res.headers.get("grpc-status") !== null
+        ? Object.fromEntries(res.headers)
+        : webTrailers(trailer),
+      messages,
+    );
   }
   if (contentType.startsWith("application/connect+")) {
     const { messages, trailer } = envelopes(bytes);
-    const end = JSON.parse(Buffer.from(trailer ?? new Uint8Array()).toString() || "{}") as { error?: Parameters<typeof connectErrorOutcome>[0] };
-    return end.error === undefined ? outcomeOf(0, "", [], messages) : connectErrorOutcome(end.error, messages);
+    const end = JSON.parse(Buffer.from(trailer ?? new Uint8Array()).toString() || "{}") as {
+      error?: Parameters<typeof connectErrorOutcome>[0];
+    };
+    return end.error === undefined
+      ? outcomeOf(0, "", [], messages)
+      : connectErrorOutcome(end.error, messages);
   }
-  if (res.status !== 200) return connectErrorOutcome(JSON.parse(Buffer.from(bytes).toString()) as Parameters<typeof connectErrorOutcome>[0]);
+  if (res.status !== 200)
+    return connectErrorOutcome(
+      JSON.parse(Buffer.from(bytes).toString()) as Parameters<typeof connectErrorOutcome>[0],
+    );
   return outcomeOf(0, "", [], [bytes]);
 }
 
@@ -205,7 +306,11 @@ interface CallPath {
   readonly name: string;
   /** Whether the message goes in an envelope (with a compressed flag): all but the Connect protocol's unary calls. */
   readonly enveloped: boolean;
-  send(method: string, message: Uint8Array, options?: { flag?: number; encoding?: string }): Promise<Outcome>;
+  send(
+    method: string,
+    message: Uint8Array,
+    options?: { flag?: number; encoding?: string },
+  ): Promise<Outcome>;
 }
 
 describe("bad input and unencodable answers on every gRPC path", () => {
@@ -220,37 +325,80 @@ describe("bad input and unencodable answers on every gRPC path", () => {
   beforeAll(async () => {
     grpcJs = await listenA2AServiceGrpc(agent, { logger: agent.logger });
     connectGrpc = await listenGrpc(createA2AServiceGrpcRoutes(agent, { logger: agent.logger }));
-    http = createServer(mountConnectRoutes(createA2AServiceGrpcRoutes(agent, { logger: agent.logger }), (_req, res) => res.writeHead(404).end(), { prefix: "/c" }));
+    http = createServer(
+      mountConnectRoutes(
+        createA2AServiceGrpcRoutes(agent, { logger: agent.logger }),
+        (_req, res) => res.writeHead(404).end(),
+        { prefix: "/c" },
+      ),
+    );
     await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
     base = `http://127.0.0.1:${(http.address() as AddressInfo).port}/c`;
     const h2 = (endpoint: GrpcEndpoint, contentType: string) => {
       const session = connect(`http://${endpoint.address}`);
       sessions.push(session);
       return (method: string, message: Uint8Array, o: { flag?: number; encoding?: string } = {}) =>
-        h2Call(session, method, contentType, frame(message, undefined, o.flag ?? 0), o.encoding === undefined ? {} : { "grpc-encoding": o.encoding });
+        h2Call(
+          session,
+          method,
+          contentType,
+          frame(message, undefined, o.flag ?? 0),
+          o.encoding === undefined ? {} : { "grpc-encoding": o.encoding },
+        );
     };
     paths.push(
       { name: "gRPC on grpc-js", enveloped: true, send: h2(grpcJs, "application/grpc") },
-      { name: "gRPC on Connect (listenGrpc)", enveloped: true, send: h2(connectGrpc, "application/grpc") },
-      { name: "gRPC-web on listenGrpc (HTTP/2)", enveloped: true, send: h2(connectGrpc, "application/grpc-web+proto") },
+      {
+        name: "gRPC on Connect (listenGrpc)",
+        enveloped: true,
+        send: h2(connectGrpc, "application/grpc"),
+      },
+      {
+        name: "gRPC-web on listenGrpc (HTTP/2)",
+        enveloped: true,
+        send: h2(connectGrpc, "application/grpc-web+proto"),
+      },
       {
         name: "gRPC-web on mountConnectRoutes (HTTP/1.1)",
         enveloped: true,
-        send: (method, message, o = {}) => h1Call(base, method, "application/grpc-web+proto", frame(message, undefined, o.flag ?? 0), o.encoding === undefined ? {} : { "grpc-encoding": o.encoding }),
+        send: (method, message, o = {}) =>
+          h1Call(
+            base,
+            method,
+            "application/grpc-web+proto",
+            frame(message, undefined, o.flag ?? 0),
+            o.encoding === undefined ? {} : { "grpc-encoding": o.encoding },
+          ),
       },
       {
         name: "Connect protocol, binary (mountConnectRoutes)",
         enveloped: false,
         send: (method, message, o = {}) =>
           method === "SendStreamingMessage"
-            ? h1Call(base, method, "application/connect+proto", frame(message, undefined, o.flag ?? 0), o.encoding === undefined ? {} : { "connect-content-encoding": o.encoding })
-            : h1Call(base, method, "application/proto", message, o.encoding === undefined ? {} : { "content-encoding": o.encoding }),
+            ? h1Call(
+                base,
+                method,
+                "application/connect+proto",
+                frame(message, undefined, o.flag ?? 0),
+                o.encoding === undefined ? {} : { "connect-content-encoding": o.encoding },
+              )
+            : h1Call(
+                base,
+                method,
+                "application/proto",
+                message,
+                o.encoding === undefined ? {} : { "content-encoding": o.encoding },
+              ),
       },
     );
   });
   afterAll(async () => {
     for (const s of sessions) s.close();
-    await Promise.all([grpcJs.close(), connectGrpc.close(), new Promise<void>((resolve) => http.close(() => resolve()))]);
+    await Promise.all([
+      grpcJs.close(),
+      connectGrpc.close(),
+      new Promise<void>((resolve) => http.close(() => resolve())),
+    ]);
   });
 
   const forEachPath = async (check: (path: CallPath) => Promise<void>) => {
@@ -258,7 +406,9 @@ describe("bad input and unencodable answers on every gRPC path", () => {
       try {
         await check(path);
       } catch (e) {
-        throw new Error(`${path.name}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+        throw new Error(`${path.name}: ${e instanceof Error ? e.message : String(e)}`, {
+          cause: e,
+        });
       }
     }
   };
@@ -271,7 +421,11 @@ describe("bad input and unencodable answers on every gRPC path", () => {
         ["SendStreamingMessage", "SendMessageRequest"],
       ] as const) {
         const answer = await path.send(method, GARBAGE);
-        expect(answer).toMatchObject({ code: 3, reason: "INVALID_REQUEST", message: `the request message is not a valid lf.a2a.v1.${type} in protobuf binary` });
+        expect(answer).toMatchObject({
+          code: 3,
+          reason: "INVALID_REQUEST",
+          message: `the request message is not a valid lf.a2a.v1.${type} in protobuf binary`,
+        });
         expect(answer.message).not.toMatch(INTERNAL_TEXT);
       }
       expect(agent.contexts.length).toBe(calls);
@@ -286,7 +440,9 @@ describe("bad input and unencodable answers on every gRPC path", () => {
         expect(answer.message).toMatch(/^the request message nests deeper than 100 message levels/);
       }
       // Within the limit (and within maxJsonDepth) it is served.
-      expect((await path.send("SendMessage", sendMessage("shallow", { metadata: nested(40) }))).code).toBe(0);
+      expect(
+        (await path.send("SendMessage", sendMessage("shallow", { metadata: nested(40) }))).code,
+      ).toBe(0);
     });
   });
 
@@ -312,7 +468,8 @@ describe("bad input and unencodable answers on every gRPC path", () => {
     // More than the 100 streams a connection may hold open (and node:http2's 100 rejected ones, after which it fails the session).
     await forEachPath(async (path) => {
       if (!path.enveloped) return;
-      for (let i = 0; i < 250; i++) expect((await path.send("GetTask", getTask("t-1"), { flag: 1 })).code).toBe(3);
+      for (let i = 0; i < 250; i++)
+        expect((await path.send("GetTask", getTask("t-1"), { flag: 1 })).code).toBe(3);
       expect((await path.send("SendMessage", sendMessage("still served"))).code).toBe(0);
     });
   });
@@ -320,7 +477,10 @@ describe("bad input and unencodable answers on every gRPC path", () => {
   it("a message really compressed (gzip, named) is served; one whose inflated bytes do not decode is INVALID_REQUEST", async () => {
     await forEachPath(async (path) => {
       const flag = path.enveloped ? 1 : 0;
-      const served = await path.send("GetTask", gzipSync(getTask("t-7")), { flag, encoding: "gzip" });
+      const served = await path.send("GetTask", gzipSync(getTask("t-7")), {
+        flag,
+        encoding: "gzip",
+      });
       expect(served.code).toBe(0);
       expect(fromBinary(TaskSchema, served.messages[0]!).id).toBe("t-7");
       const bad = await path.send("GetTask", gzipSync(GARBAGE), { flag, encoding: "gzip" });
@@ -343,22 +503,55 @@ describe("bad input and unencodable answers on every gRPC path", () => {
   });
 
   it("the Connect protocol's JSON is judged as the HTTP+JSON binding judges a body, with ErrorInfo: too deep, not JSON, not the message", async () => {
-    const json = (method: string, body: string) => h1Call(base, method, "application/json", Buffer.from(body));
-    const deep = await json("SendMessage", `{"message":{"messageId":"m-1","role":"ROLE_USER","parts":[{"text":"x"}],"metadata":${'{"n":'.repeat(100)}1${"}".repeat(100)}}}`);
-    expect(deep).toMatchObject({ code: 3, reason: "INVALID_REQUEST", message: "the request body nests deeper than 64 levels (maxJsonDepth)" });
+    const json = (method: string, body: string) =>
+      h1Call(base, method, "application/json", Buffer.from(body));
+    const deep = await json(
+      "SendMessage",
+      `{"message":{"messageId":"m-1","role":"ROLE_USER","parts":[{"text":"x"}],"metadata":${'{"n":'.repeat(100)}1${"}".repeat(100)}}}`,
+    );
+    expect(deep).toMatchObject({
+      code: 3,
+      reason: "INVALID_REQUEST",
+      message: "the request body nests deeper than 64 levels (maxJsonDepth)",
+    });
     expect(await json("GetTask", "{not json")).toMatchObject({ code: 3, reason: "JSON_PARSE" });
     const wrong = await json("GetTask", `{"id": 5}`);
     expect(wrong).toMatchObject({ code: 3, reason: "INVALID_PARAMS" });
     expect(wrong.message).toMatch(/^Invalid parameters: .*GetTaskRequest\.id/);
     // At the limit (the whole body 62 levels deep) it is served; so is JSON with a charset.
-    const atLimit = JSON.stringify({ message: { messageId: "m-2", role: "ROLE_USER", parts: [{ text: "x" }], metadata: nested(60) } });
+    const atLimit = JSON.stringify({
+      message: {
+        messageId: "m-2",
+        role: "ROLE_USER",
+        parts: [{ text: "x" }],
+        metadata: nested(60),
+      },
+    });
     expect((await json("SendMessage", atLimit)).code).toBe(0);
-    expect((await h1Call(base, "GetTask", "application/json; charset=utf-8", Buffer.from(`{"id":"t-9"}`))).code).toBe(0);
+    expect(
+      (
+        await h1Call(
+          base,
+          "GetTask",
+          "application/json; charset=utf-8",
+          Buffer.from(`{"id":"t-9"}`),
+        )
+      ).code,
+    ).toBe(0);
   });
 
   it("a NaN in an answer: no ProtoJSON form, so the Connect protocol's JSON gets the generic INTERNAL (text logged); binary carries it", async () => {
     const logged = agent.logged.length;
-    const json = await h1Call(base, "SendMessage", "application/json", Buffer.from(JSON.stringify({ message: { messageId: "m-1", role: "ROLE_USER", parts: [{ text: "nan" }] } })));
+    const json = await h1Call(
+      base,
+      "SendMessage",
+      "application/json",
+      Buffer.from(
+        JSON.stringify({
+          message: { messageId: "m-1", role: "ROLE_USER", parts: [{ text: "nan" }] },
+        }),
+      ),
+    );
     expect(json).toMatchObject({ code: 13, reason: "INTERNAL", message: "Internal error" });
     expect(json.message).not.toMatch(INTERNAL_TEXT);
     expect(agent.logged.length).toBe(logged + 1);
@@ -366,7 +559,9 @@ describe("bad input and unencodable answers on every gRPC path", () => {
       const binary = await path.send("SendMessage", sendMessage("nan"));
       expect(binary.code).toBe(0);
       const answer = fromBinary(SendMessageResponseSchema, binary.messages[0]!);
-      expect(answer.payload.case === "message" && Number.isNaN(answer.payload.value.metadata?.["n"])).toBe(true);
+      expect(
+        answer.payload.case === "message" && Number.isNaN(answer.payload.value.metadata?.["n"]),
+      ).toBe(true);
     });
   });
 });
@@ -392,15 +587,54 @@ describe("a NaN or +Infinity sent in binary over gRPC is refused and the task li
   });
 
   const rpc = async (method: string, params: unknown) => {
-    const res = await fetch(jsonrpc.url, { method: "POST", headers: { "content-type": "application/json", "a2a-version": "1.0" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
-    return (await res.json()) as { result?: { id?: string; tasks?: { id: string }[] }; error?: { code: number; message: string } };
+    const res = await fetch(jsonrpc.url, {
+      method: "POST",
+      headers: { "content-type": "application/json", "a2a-version": "1.0" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+    });
+    return (await res.json()) as {
+      result?: { id?: string; tasks?: { id: string }[] };
+      error?: { code: number; message: string };
+    };
   };
 
   const poisons: [string, Record<string, unknown>, string][] = [
     ["NaN in message.metadata", { metadata: { n: Number.NaN } }, "message.metadata.n"],
-    ["+Infinity in message.metadata", { metadata: { deep: { list: [1, Number.POSITIVE_INFINITY] } } }, "message.metadata.deep.list[1]"],
-    ["NaN in Part.data", { parts: [{ content: { case: "data", value: create(ValueSchema, { kind: { case: "numberValue", value: Number.NaN } }) } }] }, "message.parts[0].data"],
-    ["+Infinity in Part.data", { parts: [{ content: { case: "data", value: create(ValueSchema, { kind: { case: "numberValue", value: Number.POSITIVE_INFINITY } }) } }] }, "message.parts[0].data"],
+    [
+      "+Infinity in message.metadata",
+      { metadata: { deep: { list: [1, Number.POSITIVE_INFINITY] } } },
+      "message.metadata.deep.list[1]",
+    ],
+    [
+      "NaN in Part.data",
+      {
+        parts: [
+          {
+            content: {
+              case: "data",
+              value: create(ValueSchema, { kind: { case: "numberValue", value: Number.NaN } }),
+            },
+          },
+        ],
+      },
+      "message.parts[0].data",
+    ],
+    [
+      "+Infinity in Part.data",
+      {
+        parts: [
+          {
+            content: {
+              case: "data",
+              value: create(ValueSchema, {
+                kind: { case: "numberValue", value: Number.POSITIVE_INFINITY },
+              }),
+            },
+          },
+        ],
+      },
+      "message.parts[0].data",
+    ],
   ];
 
   for (const stack of ["grpc-js", "Connect"] as const) {
@@ -408,24 +642,45 @@ describe("a NaN or +Infinity sent in binary over gRPC is refused and the task li
       const session = connect(`http://${(stack === "grpc-js" ? grpcJs : connectGrpc).address}`);
       try {
         for (const [what, extra, field] of poisons) {
-          const answer = await h2Call(session, "SendMessage", "application/grpc", frame(sendMessage(`poison ${what}`, extra)));
-          expect(answer, what).toMatchObject({ code: 3, reason: "INVALID_PARAMS", fields: [field] });
+          const answer = await h2Call(
+            session,
+            "SendMessage",
+            "application/grpc",
+            frame(sendMessage(`poison ${what}`, extra)),
+          );
+          expect(answer, what).toMatchObject({
+            code: 3,
+            reason: "INVALID_PARAMS",
+            fields: [field],
+          });
           expect(answer.message, what).toMatch(/not a finite number|NaN|Infinity|finite/i);
         }
         // A good task, then the reads a poisoned store broke.
-        const sent = await h2Call(session, "SendMessage", "application/grpc", frame(sendMessage(`fine on ${stack}`)));
+        const sent = await h2Call(
+          session,
+          "SendMessage",
+          "application/grpc",
+          frame(sendMessage(`fine on ${stack}`)),
+        );
         expect(sent.code).toBe(0);
         const response = fromBinary(SendMessageResponseSchema, sent.messages[0]!);
         const id = response.payload.case === "task" ? response.payload.value.id : "";
         expect(id).not.toBe("");
         const got = await h2Call(session, "GetTask", "application/grpc", frame(getTask(id)));
         expect(got.code).toBe(0);
-        const listed = await h2Call(session, "ListTasks", "application/grpc", frame(toBinary(ListTasksRequestSchema, create(ListTasksRequestSchema))));
+        const listed = await h2Call(
+          session,
+          "ListTasks",
+          "application/grpc",
+          frame(toBinary(ListTasksRequestSchema, create(ListTasksRequestSchema))),
+        );
         expect(listed.code).toBe(0);
         const tasks = fromBinary(ListTasksResponseSchema, listed.messages[0]!).tasks;
         expect(tasks.map((t) => t.id)).toContain(id);
         // No task holds a poisoned message: every one of them is JSON-encodable on the JSON bindings.
-        expect(tasks.every((t) => t.history.every((m) => !firstText(m).startsWith("poison")))).toBe(true);
+        expect(tasks.every((t) => t.history.every((m) => !firstText(m).startsWith("poison")))).toBe(
+          true,
+        );
         expect((await rpc("GetTask", { id })).result?.id).toBe(id);
         const list = await rpc("ListTasks", {});
         expect(list.error).toBeUndefined();

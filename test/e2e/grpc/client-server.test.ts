@@ -3,12 +3,25 @@ import { Role, TaskState } from "../../../generated-example/gen/a2a_pb.js";
 import { A2AServiceGrpcClient } from "../../../generated-example/gen/a2a_a2a_grpc_client.js";
 import { listenA2AServiceGrpc } from "../../../generated-example/gen/a2a_a2a_grpc_server.js";
 import type { GrpcEndpoint } from "@protoc-gen-a2a/runtime/grpc";
-import { InternalError, InvalidParamsError, PermissionDeniedError, TaskNotFoundError, UnsupportedOperationError, VersionNotSupportedError } from "../../../generated-example/gen/a2a_a2a_errors.js";
+import {
+  InternalError,
+  InvalidParamsError,
+  PermissionDeniedError,
+  TaskNotFoundError,
+  UnsupportedOperationError,
+  VersionNotSupportedError,
+} from "../../../generated-example/gen/a2a_a2a_errors.js";
 import { ECHO_EXTENSION, TestAgent } from "../../support/test-agent.js";
 import { eventually } from "../../support/servers.js";
 import { selfSignedCertificate } from "../../support/tls.js";
 
-const userMessage = (text: string) => ({ message: { messageId: `m-${text}`, role: Role.USER, parts: [{ content: { case: "text" as const, value: text } }] } });
+const userMessage = (text: string) => ({
+  message: {
+    messageId: `m-${text}`,
+    role: Role.USER,
+    parts: [{ content: { case: "text" as const, value: text } }],
+  },
+});
 const tls = selfSignedCertificate();
 
 describe.each([
@@ -22,7 +35,8 @@ describe.each([
   beforeAll(async () => {
     endpoint = await listenA2AServiceGrpc(agent, {
       authenticate: ({ serviceParameters }) => {
-        if (serviceParameters.get("authorization") === "Bearer guest") throw new PermissionDeniedError();
+        if (serviceParameters.get("authorization") === "Bearer guest")
+          throw new PermissionDeniedError();
         return { user: serviceParameters.get("authorization") ?? "anonymous" };
       },
       logger: { error() {} },
@@ -39,13 +53,17 @@ describe.each([
 
   it("SendMessage (Message and Task) with metadata service parameters", async () => {
     const res = await client.sendMessage(userMessage("hello"));
-    expect(res.payload.case === "message" && res.payload.value.parts[0]?.content.value).toBe("hello");
+    expect(res.payload.case === "message" && res.payload.value.parts[0]?.content.value).toBe(
+      "hello",
+    );
     const ctx = agent.contexts.at(-1)!;
     expect(ctx.binding).toBe("GRPC");
     expect(ctx.requestedVersion).toBe("1.0");
     expect(ctx.principal).toEqual({ user: "Bearer alice" });
     const task = await client.sendMessage(userMessage("task"));
-    expect(task.payload.case === "task" && task.payload.value.status?.state).toBe(TaskState.COMPLETED);
+    expect(task.payload.case === "task" && task.payload.value.status?.state).toBe(
+      TaskState.COMPLETED,
+    );
   });
 
   it("streams SendStreamingMessage and SubscribeToTask", async () => {
@@ -61,10 +79,19 @@ describe.each([
     expect((await client.getTask({ id: "t-1", historyLength: 1 })).id).toBe("t-1");
     expect((await client.listTasks({ pageSize: 5 })).pageSize).toBe(50);
     expect((await client.cancelTask({ id: "t-2" })).status?.state).toBe(TaskState.CANCELED);
-    const cfg = await client.createTaskPushNotificationConfig({ taskId: "t-1", url: "https://example.com/h" });
-    expect((await client.getTaskPushNotificationConfig({ taskId: "t-1", id: cfg.id })).url).toBe("https://example.com/h");
-    expect((await client.listTaskPushNotificationConfigs({ taskId: "t-1" })).configs).toHaveLength(1);
-    expect((await client.deleteTaskPushNotificationConfig({ taskId: "t-1", id: cfg.id })).$typeName).toBe("google.protobuf.Empty");
+    const cfg = await client.createTaskPushNotificationConfig({
+      taskId: "t-1",
+      url: "https://example.com/h",
+    });
+    expect((await client.getTaskPushNotificationConfig({ taskId: "t-1", id: cfg.id })).url).toBe(
+      "https://example.com/h",
+    );
+    expect((await client.listTaskPushNotificationConfigs({ taskId: "t-1" })).configs).toHaveLength(
+      1,
+    );
+    expect(
+      (await client.deleteTaskPushNotificationConfig({ taskId: "t-1", id: cfg.id })).$typeName,
+    ).toBe("google.protobuf.Empty");
     expect((await client.getExtendedAgentCard({})).name).toBe("Test agent");
   });
 
@@ -78,23 +105,38 @@ describe.each([
     await expect(async () => {
       for await (const _ of client.sendStreamingMessage(userMessage("fail-early")));
     }).rejects.toBeInstanceOf(UnsupportedOperationError);
-    const guest = new A2AServiceGrpcClient({ address: endpoint.address, tls: secure, headers: { authorization: "Bearer guest" }, transportOptions: secure ? { nodeOptions: { ca: tls.cert } } : {} });
+    const guest = new A2AServiceGrpcClient({
+      address: endpoint.address,
+      tls: secure,
+      headers: { authorization: "Bearer guest" },
+      transportOptions: secure ? { nodeOptions: { ca: tls.cert } } : {},
+    });
     await expect(guest.getTask({ id: "t" })).rejects.toBeInstanceOf(PermissionDeniedError);
   });
 
   it("validates REQUIRED fields and the version from metadata", async () => {
     const missing = await client.getTask({}).catch((e: unknown) => e);
     expect(missing).toBeInstanceOf(InvalidParamsError);
-    expect((missing as InvalidParamsError).fieldViolations).toEqual([{ field: "id", description: "id is required" }]);
+    expect((missing as InvalidParamsError).fieldViolations).toEqual([
+      { field: "id", description: "id is required" },
+    ]);
     const range = await client.listTasks({ pageSize: 500 }).catch((e: unknown) => e);
     expect((range as Error).message).toContain("pageSize must be between 1 and 100");
-    const old = new A2AServiceGrpcClient({ address: endpoint.address, tls: secure, version: "0.3", transportOptions: secure ? { nodeOptions: { ca: tls.cert } } : {} });
+    const old = new A2AServiceGrpcClient({
+      address: endpoint.address,
+      tls: secure,
+      version: "0.3",
+      transportOptions: secure ? { nodeOptions: { ca: tls.cert } } : {},
+    });
     await expect(old.getTask({ id: "t" })).rejects.toBeInstanceOf(VersionNotSupportedError);
   });
 
   it("echoes activated extensions in response metadata", async () => {
     let echoed: string | null = null;
-    await client.getTask({ id: "t" }, { extensions: [ECHO_EXTENSION], onHeaders: (h) => (echoed = h.get("a2a-extensions")) });
+    await client.getTask(
+      { id: "t" },
+      { extensions: [ECHO_EXTENSION], onHeaders: (h) => (echoed = h.get("a2a-extensions")) },
+    );
     expect(echoed).toBe(ECHO_EXTENSION);
   });
 
@@ -102,7 +144,9 @@ describe.each([
     agent.streamAborted = false;
     agent.streamFinally = false;
     const controller = new AbortController();
-    for await (const e of client.sendStreamingMessage(userMessage("slow"), { signal: controller.signal })) {
+    for await (const e of client.sendStreamingMessage(userMessage("slow"), {
+      signal: controller.signal,
+    })) {
       expect(e.payload.case).toBe("task");
       controller.abort();
       break;

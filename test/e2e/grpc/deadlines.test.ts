@@ -16,14 +16,22 @@
  *     Connect left some bad JSON unanswered (a hang); the Connect protocol's JSON is still served.
  */
 import { createServer, type Server } from "node:http";
-import { connect as connectHttp2, type ClientHttp2Session, type IncomingHttpHeaders, type OutgoingHttpHeaders } from "node:http2";
+import {
+  connect as connectHttp2,
+  type ClientHttp2Session,
+  type IncomingHttpHeaders,
+  type OutgoingHttpHeaders,
+} from "node:http2";
 import type { AddressInfo } from "node:net";
 import { create, toBinary } from "@bufbuild/protobuf";
 import { setLogger } from "@grpc/grpc-js";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { GetTaskRequestSchema } from "../../../generated-example/gen/a2a_pb.js";
 import { TaskNotFoundError } from "../../../generated-example/gen/a2a_a2a_errors.js";
-import { createA2AServiceGrpcRoutes, listenA2AServiceGrpc } from "../../../generated-example/gen/a2a_a2a_grpc_server.js";
+import {
+  createA2AServiceGrpcRoutes,
+  listenA2AServiceGrpc,
+} from "../../../generated-example/gen/a2a_a2a_grpc_server.js";
 import { listenGrpc, mountConnectRoutes, type GrpcEndpoint } from "@protoc-gen-a2a/runtime/grpc";
 import type { CallContext } from "@protoc-gen-a2a/runtime";
 import { TestAgent } from "../../support/test-agent.js";
@@ -33,22 +41,35 @@ const SERVICE = "/lf.a2a.v1.A2AService";
 
 /** grpc-js's logger for this file, set before any grpc-js server starts: what reaches it is recorded. */
 const grpcJsLog: string[] = [];
-setLogger({ error: (...args: unknown[]) => grpcJsLog.push(args.map(String).join(" ")), info: () => {}, debug: () => {} });
+setLogger({
+  error: (...args: unknown[]) => grpcJsLog.push(args.map(String).join(" ")),
+  info: () => {},
+  debug: () => {},
+});
 
 /** GetTask of "slow-…" answers after 50 ms; of "late-fail" fails after 50 ms (past a 1 ms deadline). */
 class SlowAgent extends TestAgent {
   dispatched = 0;
-  override async getTask(request: { id: string; historyLength?: number }, context: CallContext<{ user: string }>) {
+  override async getTask(
+    request: { id: string; historyLength?: number },
+    context: CallContext<{ user: string }>,
+  ) {
     this.dispatched++;
     await new Promise((r) => setTimeout(r, 50));
-    if (request.id === "late-fail") throw new TaskNotFoundError("Task late-fail not found", { metadata: { taskId: request.id } });
+    if (request.id === "late-fail")
+      throw new TaskNotFoundError("Task late-fail not found", { metadata: { taskId: request.id } });
     return super.getTask(request, context);
   }
 }
 
 /** An auth hook that takes 30 ms when the caller sends `x-slow-auth` (so that a 1 ms deadline passes meanwhile). */
-const authenticate = async ({ serviceParameters }: { serviceParameters: { get(name: string): string | undefined } }) => {
-  if (serviceParameters.get("x-slow-auth") !== undefined) await new Promise((r) => setTimeout(r, 30));
+const authenticate = async ({
+  serviceParameters,
+}: {
+  serviceParameters: { get(name: string): string | undefined };
+}) => {
+  if (serviceParameters.get("x-slow-auth") !== undefined)
+    await new Promise((r) => setTimeout(r, 30));
   return { user: "u" };
 };
 
@@ -57,9 +78,21 @@ interface Answer {
   readonly trailers: IncomingHttpHeaders;
 }
 
-function unary(session: ClientHttp2Session, path: string, id: string, headers: OutgoingHttpHeaders = {}): Promise<Answer> {
+function unary(
+  session: ClientHttp2Session,
+  path: string,
+  id: string,
+  headers: OutgoingHttpHeaders = {},
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = session.request({ ":method": "POST", ":path": path, "content-type": "application/grpc", te: "trailers", "a2a-version": "1.0", ...headers });
+    const req = session.request({
+      ":method": "POST",
+      ":path": path,
+      "content-type": "application/grpc",
+      te: "trailers",
+      "a2a-version": "1.0",
+      ...headers,
+    });
     let answer: IncomingHttpHeaders = {};
     let trailers: IncomingHttpHeaders = {};
     req.on("response", (h) => (answer = h));
@@ -98,7 +131,10 @@ const settle = () => new Promise((r) => setTimeout(r, 150));
 
 const options = { authenticate, logger: { error() {} } };
 const stacks: [string, (agent: SlowAgent) => Promise<GrpcEndpoint>][] = [
-  ["grpc-js (listenA2AServiceGrpc)", (agent) => listenA2AServiceGrpc(agent, { ...options, listen: {} })],
+  [
+    "grpc-js (listenA2AServiceGrpc)",
+    (agent) => listenA2AServiceGrpc(agent, { ...options, listen: {} }),
+  ],
   ["Connect (listenGrpc)", (agent) => listenGrpc(createA2AServiceGrpcRoutes(agent, options))],
 ];
 
@@ -117,14 +153,25 @@ for (const [name, start] of stacks) {
     });
 
     it("a handler failing after the deadline passed: DEADLINE_EXCEEDED, no unhandled rejection", async () => {
-      for (const timeout of ["1m", "1n"]) expect(grpcStatus(await unary(session, `${SERVICE}/GetTask`, "late-fail", { "grpc-timeout": timeout })), timeout).toBe("4");
+      for (const timeout of ["1m", "1n"])
+        expect(
+          grpcStatus(
+            await unary(session, `${SERVICE}/GetTask`, "late-fail", { "grpc-timeout": timeout }),
+          ),
+          timeout,
+        ).toBe("4");
       await settle();
       expect(unhandled).toEqual([]);
     });
 
     it("a deadline longer than a timer holds is no practical deadline: the call succeeds, no TimeoutOverflowWarning", async () => {
       for (const timeout of ["600H", "99999999S", "99999999M", "35791M"]) {
-        expect(grpcStatus(await unary(session, `${SERVICE}/GetTask`, "slow-1", { "grpc-timeout": timeout })), timeout).toBe("0");
+        expect(
+          grpcStatus(
+            await unary(session, `${SERVICE}/GetTask`, "slow-1", { "grpc-timeout": timeout }),
+          ),
+          timeout,
+        ).toBe("0");
       }
       await settle();
       expect(warnings).toEqual([]);
@@ -132,11 +179,20 @@ for (const [name, start] of stacks) {
 
     it("a call whose deadline passes while it is authenticated is not dispatched", async () => {
       const before = agent.dispatched;
-      expect(grpcStatus(await unary(session, `${SERVICE}/GetTask`, "slow-2", { "grpc-timeout": "1m", "x-slow-auth": "1" }))).toBe("4");
+      expect(
+        grpcStatus(
+          await unary(session, `${SERVICE}/GetTask`, "slow-2", {
+            "grpc-timeout": "1m",
+            "x-slow-auth": "1",
+          }),
+        ),
+      ).toBe("4");
       await settle();
       expect(agent.dispatched).toBe(before);
       // Without the deadline, the same call is served.
-      expect(grpcStatus(await unary(session, `${SERVICE}/GetTask`, "slow-3", { "x-slow-auth": "1" }))).toBe("0");
+      expect(
+        grpcStatus(await unary(session, `${SERVICE}/GetTask`, "slow-3", { "x-slow-auth": "1" })),
+      ).toBe("0");
       expect(agent.dispatched).toBe(before + 1);
     });
   });
@@ -147,7 +203,13 @@ describe("Connect protocol on an HTTP/1.1 port (mountConnectRoutes)", () => {
   let server: Server;
   let base: string;
   beforeAll(async () => {
-    server = createServer(mountConnectRoutes(createA2AServiceGrpcRoutes(agent, options), (_req, res) => res.writeHead(404).end(), { prefix: "/a2a/connect" }));
+    server = createServer(
+      mountConnectRoutes(
+        createA2AServiceGrpcRoutes(agent, options),
+        (_req, res) => res.writeHead(404).end(),
+        { prefix: "/a2a/connect" },
+      ),
+    );
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/a2a/connect${SERVICE}`;
   });
@@ -156,7 +218,12 @@ describe("Connect protocol on an HTTP/1.1 port (mountConnectRoutes)", () => {
   const post = (id: string, timeoutMs: string) =>
     fetch(`${base}/GetTask`, {
       method: "POST",
-      headers: { "content-type": "application/json", "connect-protocol-version": "1", "connect-timeout-ms": timeoutMs, "a2a-version": "1.0" },
+      headers: {
+        "content-type": "application/json",
+        "connect-protocol-version": "1",
+        "connect-timeout-ms": timeoutMs,
+        "a2a-version": "1.0",
+      },
       body: JSON.stringify({ id }),
     });
 
@@ -204,10 +271,17 @@ describe("listenGrpc and grpc-js: unknown methods and dropped metadata", () => {
     const session = connectHttp2(`http://${endpoint.address}`);
     try {
       grpcJsLog.length = 0;
-      for (let i = 0; i < 5; i++) expect(grpcStatus(await unary(session, `${SERVICE}/GetTask`, "t-1", { "x&y": "1", [`k+${i}`]: "v" }))).toBe("0");
+      for (let i = 0; i < 5; i++)
+        expect(
+          grpcStatus(
+            await unary(session, `${SERVICE}/GetTask`, "t-1", { "x&y": "1", [`k+${i}`]: "v" }),
+          ),
+        ).toBe("0");
       expect(grpcJsLog.filter((line) => line.includes("Failed to add metadata entry"))).toEqual([]);
       // grpc-js's other lines still reach the logger set before.
-      const logging = (await import("@grpc/grpc-js/build/src/logging.js")) as unknown as { log: (severity: number, ...args: unknown[]) => void };
+      const logging = (await import("@grpc/grpc-js/build/src/logging.js")) as unknown as {
+        log: (severity: number, ...args: unknown[]) => void;
+      };
       logging.log(2, "some other grpc-js error");
       expect(grpcJsLog.some((line) => line.includes("some other grpc-js error"))).toBe(true);
     } finally {
@@ -223,11 +297,22 @@ describe("gRPC and gRPC-web with the JSON codec (found by the fuzzer: Connect ha
 
   it("listenGrpc refuses application/grpc+json at once (415, INVALID_ARGUMENT); with jsonCodecs: true it serves it", async () => {
     const refusing = await listenGrpc(createA2AServiceGrpcRoutes(new TestAgent(), options));
-    const serving = await listenGrpc(createA2AServiceGrpcRoutes(new TestAgent(), options), { jsonCodecs: true });
-    const sessions = [connectHttp2(`http://${refusing.address}`), connectHttp2(`http://${serving.address}`)] as const;
+    const serving = await listenGrpc(createA2AServiceGrpcRoutes(new TestAgent(), options), {
+      jsonCodecs: true,
+    });
+    const sessions = [
+      connectHttp2(`http://${refusing.address}`),
+      connectHttp2(`http://${serving.address}`),
+    ] as const;
     const post = (session: ClientHttp2Session, body: Buffer) =>
       new Promise<Answer>((resolve, reject) => {
-        const req = session.request({ ":method": "POST", ":path": `${SERVICE}/ListTasks`, "content-type": "application/grpc+json", te: "trailers", "a2a-version": "1.0" });
+        const req = session.request({
+          ":method": "POST",
+          ":path": `${SERVICE}/ListTasks`,
+          "content-type": "application/grpc+json",
+          te: "trailers",
+          "a2a-version": "1.0",
+        });
         let headers: IncomingHttpHeaders = {};
         let trailers: IncomingHttpHeaders = {};
         req.on("response", (h) => (headers = h));
@@ -248,13 +333,31 @@ describe("gRPC and gRPC-web with the JSON codec (found by the fuzzer: Connect ha
   });
 
   it("mountConnectRoutes refuses application/grpc-web+json (415, grpc-status 3); the Connect protocol's JSON is served", async () => {
-    const server = createServer(mountConnectRoutes(createA2AServiceGrpcRoutes(new TestAgent(), options), (_req, res) => res.writeHead(404).end(), { prefix: "/c" }));
+    const server = createServer(
+      mountConnectRoutes(
+        createA2AServiceGrpcRoutes(new TestAgent(), options),
+        (_req, res) => res.writeHead(404).end(),
+        { prefix: "/c" },
+      ),
+    );
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/c${SERVICE}/GetTask`;
     try {
-      const web = await fetch(url, { method: "POST", headers: { "content-type": "application/grpc-web+json", "a2a-version": "1.0" }, body: badJson });
+      const web = await fetch(url, {
+        method: "POST",
+        headers: { "content-type": "application/grpc-web+json", "a2a-version": "1.0" },
+        body: badJson,
+      });
       expect([web.status, web.headers.get("grpc-status")]).toEqual([415, "3"]);
-      const connect = await fetch(url, { method: "POST", headers: { "content-type": "application/json", "connect-protocol-version": "1", "a2a-version": "1.0" }, body: '{"id":"t-1"}' });
+      const connect = await fetch(url, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          "connect-protocol-version": "1",
+          "a2a-version": "1.0",
+        },
+        body: '{"id":"t-1"}',
+      });
       expect(connect.status).toBe(200);
     } finally {
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -10,7 +10,11 @@ import { connect, type ClientHttp2Session, type IncomingHttpHeaders } from "node
 import { create, toBinary } from "@bufbuild/protobuf";
 import type { Interceptor } from "@connectrpc/connect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GetTaskRequestSchema, Role, SendMessageRequestSchema } from "../../../generated-example/gen/a2a_pb.js";
+import {
+  GetTaskRequestSchema,
+  Role,
+  SendMessageRequestSchema,
+} from "../../../generated-example/gen/a2a_pb.js";
 import { createA2AServiceGrpcRoutes } from "../../../generated-example/gen/a2a_a2a_grpc_server.js";
 import { listenGrpc, type GrpcEndpoint } from "@protoc-gen-a2a/runtime/grpc";
 import { ECHO_EXTENSION, TestAgent } from "../../support/test-agent.js";
@@ -19,14 +23,26 @@ import { LeanCancellation } from "../../../runtime/src/grpc/lean-unary.js";
 import { frame } from "../../support/grpc-frames.js";
 
 /** Whether the handler's last call came through the lean path (its context's cancellation is the lean path's). */
-const viaLeanPath = (agent: TestAgent) => (agent.contexts.at(-1) as unknown as Record<symbol, unknown>)[CALL_CANCELLATION] instanceof LeanCancellation;
+const viaLeanPath = (agent: TestAgent) =>
+  (agent.contexts.at(-1) as unknown as Record<symbol, unknown>)[CALL_CANCELLATION] instanceof
+  LeanCancellation;
 
 const SERVICE = "/lf.a2a.v1.A2AService";
 const READ_MAX_BYTES = 1024;
 
-const getTask = (id: string) => toBinary(GetTaskRequestSchema, create(GetTaskRequestSchema, { id }));
+const getTask = (id: string) =>
+  toBinary(GetTaskRequestSchema, create(GetTaskRequestSchema, { id }));
 const sendMessage = (text: string) =>
-  toBinary(SendMessageRequestSchema, create(SendMessageRequestSchema, { message: { messageId: "lean-1", role: Role.USER, parts: [{ content: { case: "text", value: text } }] } }));
+  toBinary(
+    SendMessageRequestSchema,
+    create(SendMessageRequestSchema, {
+      message: {
+        messageId: "lean-1",
+        role: Role.USER,
+        parts: [{ content: { case: "text", value: text } }],
+      },
+    }),
+  );
 
 interface Answer {
   readonly status: number | undefined;
@@ -36,9 +52,21 @@ interface Answer {
 }
 
 /** One call; the answer with `date` dropped and the messages decompressed (hex). */
-function call(session: ClientHttp2Session, method: string, body: Buffer, metadata: Record<string, string> = {}): Promise<Answer> {
+function call(
+  session: ClientHttp2Session,
+  method: string,
+  body: Buffer,
+  metadata: Record<string, string> = {},
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = session.request({ ":method": "POST", ":path": `${SERVICE}/${method}`, "content-type": "application/grpc", te: "trailers", "a2a-version": "1.0", ...metadata });
+    const req = session.request({
+      ":method": "POST",
+      ":path": `${SERVICE}/${method}`,
+      "content-type": "application/grpc",
+      te: "trailers",
+      "a2a-version": "1.0",
+      ...metadata,
+    });
     let headers: IncomingHttpHeaders = {};
     let trailers: IncomingHttpHeaders = {};
     const chunks: Buffer[] = [];
@@ -53,10 +81,17 @@ function call(session: ClientHttp2Session, method: string, body: Buffer, metadat
       for (let at = 0; at + 5 <= bodyBytes.length; ) {
         const length = bodyBytes.readUInt32BE(at + 1);
         const data = bodyBytes.subarray(at + 5, at + 5 + length);
-        messages.push(`${bodyBytes[at]}:${(bodyBytes[at] === 1 ? gunzipSync(data) : data).toString("hex")}`);
+        messages.push(
+          `${bodyBytes[at]}:${(bodyBytes[at] === 1 ? gunzipSync(data) : data).toString("hex")}`,
+        );
         at += 5 + length;
       }
-      resolve({ status: status as number | undefined, headers: { ...rest }, trailers: { ...trailers }, messages });
+      resolve({
+        status: status as number | undefined,
+        headers: { ...rest },
+        trailers: { ...trailers },
+        messages,
+      });
     });
     req.end(body);
   });
@@ -73,7 +108,9 @@ describe("listenGrpc: the lean unary path answers as Connect's gRPC handler", ()
   beforeAll(async () => {
     const routes = createA2AServiceGrpcRoutes(agent, { logger: { error() {} } });
     lean = await listenGrpc(routes, { adapter: { readMaxBytes: READ_MAX_BYTES } });
-    viaConnect = await listenGrpc(routes, { adapter: { readMaxBytes: READ_MAX_BYTES, interceptors: [passThrough] } });
+    viaConnect = await listenGrpc(routes, {
+      adapter: { readMaxBytes: READ_MAX_BYTES, interceptors: [passThrough] },
+    });
     leanSession = connect(`http://${lean.address}`);
     connectSession = connect(`http://${viaConnect.address}`);
   });
@@ -87,21 +124,57 @@ describe("listenGrpc: the lean unary path answers as Connect's gRPC handler", ()
     ["a Message reply", "SendMessage", () => frame(sendMessage("hello"))],
     ["a Task", "GetTask", () => frame(getTask("t-1"))],
     ["an A2A error with details", "GetTask", () => frame(getTask("missing"))],
-    ["a handler's plain Error (INTERNAL, no secret)", "SendMessage", () => frame(sendMessage("crash"))],
+    [
+      "a handler's plain Error (INTERNAL, no secret)",
+      "SendMessage",
+      () => frame(sendMessage("crash")),
+    ],
     ["a REQUIRED field missing", "GetTask", () => frame(new Uint8Array())],
     ["an unsupported version", "GetTask", () => frame(getTask("t-1")), { "a2a-version": "9.9" }],
-    ["an activated extension echoed", "GetTask", () => frame(getTask("t-1")), { "a2a-extensions": ECHO_EXTENSION }],
-    ["a response compressed when the client accepts gzip (≥ compressMinBytes)", "SendMessage", () => frame(sendMessage("x".repeat(900))), { "grpc-accept-encoding": "gzip" }],
-    ["a small response with gzip negotiated", "SendMessage", () => frame(sendMessage("hello")), { "grpc-accept-encoding": "identity,deflate,gzip" }],
+    [
+      "an activated extension echoed",
+      "GetTask",
+      () => frame(getTask("t-1")),
+      { "a2a-extensions": ECHO_EXTENSION },
+    ],
+    [
+      "a response compressed when the client accepts gzip (≥ compressMinBytes)",
+      "SendMessage",
+      () => frame(sendMessage("x".repeat(900))),
+      { "grpc-accept-encoding": "gzip" },
+    ],
+    [
+      "a small response with gzip negotiated",
+      "SendMessage",
+      () => frame(sendMessage("hello")),
+      { "grpc-accept-encoding": "identity,deflate,gzip" },
+    ],
     ["garbage protobuf", "GetTask", () => frame(Buffer.from([0xff, 0xff, 0xff, 0xff]))],
     ["a truncated envelope", "GetTask", () => frame(getTask("t-1"), 100)],
     ["a prefix shorter than 5 bytes", "GetTask", () => Buffer.from([0, 0])],
     ["no message at all", "GetTask", () => Buffer.alloc(0)],
-    ["two messages for a unary method", "GetTask", () => Buffer.concat([frame(getTask("t-1")), frame(getTask("t-2"))])],
-    ["a message over readMaxBytes", "SendMessage", () => frame(sendMessage("y".repeat(READ_MAX_BYTES + 10)))],
-    ["the compressed flag without grpc-encoding", "GetTask", () => frame(getTask("t-1"), undefined, 1)],
+    [
+      "two messages for a unary method",
+      "GetTask",
+      () => Buffer.concat([frame(getTask("t-1")), frame(getTask("t-2"))]),
+    ],
+    [
+      "a message over readMaxBytes",
+      "SendMessage",
+      () => frame(sendMessage("y".repeat(READ_MAX_BYTES + 10))),
+    ],
+    [
+      "the compressed flag without grpc-encoding",
+      "GetTask",
+      () => frame(getTask("t-1"), undefined, 1),
+    ],
     ["an invalid grpc-timeout", "GetTask", () => frame(getTask("t-1")), { "grpc-timeout": "soon" }],
-    ["a grpc-timeout above nothing (accepted)", "GetTask", () => frame(getTask("t-1")), { "grpc-timeout": "10S" }],
+    [
+      "a grpc-timeout above nothing (accepted)",
+      "GetTask",
+      () => frame(getTask("t-1")),
+      { "grpc-timeout": "10S" },
+    ],
   ];
 
   for (const [name, method, body, metadata] of cases) {
@@ -125,7 +198,15 @@ describe("listenGrpc: the lean unary path answers as Connect's gRPC handler", ()
     expect(stream.trailers["grpc-status"]).toBe("0");
     expect(stream.messages.length).toBeGreaterThan(1);
     expect(viaLeanPath(agent)).toBe(false);
-    const json = await call(leanSession, "GetTask", frame(Buffer.from(JSON.stringify({ id: "t-1" }))), { "content-type": "application/grpc+json" });
-    expect([json.status, json.trailers["grpc-status"] ?? json.headers["grpc-status"]]).toEqual([415, "3"]);
+    const json = await call(
+      leanSession,
+      "GetTask",
+      frame(Buffer.from(JSON.stringify({ id: "t-1" }))),
+      { "content-type": "application/grpc+json" },
+    );
+    expect([json.status, json.trailers["grpc-status"] ?? json.headers["grpc-status"]]).toEqual([
+      415,
+      "3",
+    ]);
   });
 });

@@ -20,9 +20,25 @@ import { connect as connectTcp } from "node:net";
 import type { AddressInfo } from "node:net";
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { ArtifactSchema, GetTaskRequestSchema, StreamResponseSchema, SubscribeToTaskRequestSchema, TaskSchema, TaskState, type Task } from "../../../generated-example/gen/a2a_pb.js";
-import { createA2AServiceGrpcRoutes, listenA2AServiceGrpc } from "../../../generated-example/gen/a2a_a2a_grpc_server.js";
-import { listenGrpc, mountConnectRoutes, type GrpcEndpoint, type GrpcListenOptions } from "@protoc-gen-a2a/runtime/grpc";
+import {
+  ArtifactSchema,
+  GetTaskRequestSchema,
+  StreamResponseSchema,
+  SubscribeToTaskRequestSchema,
+  TaskSchema,
+  TaskState,
+  type Task,
+} from "../../../generated-example/gen/a2a_pb.js";
+import {
+  createA2AServiceGrpcRoutes,
+  listenA2AServiceGrpc,
+} from "../../../generated-example/gen/a2a_a2a_grpc_server.js";
+import {
+  listenGrpc,
+  mountConnectRoutes,
+  type GrpcEndpoint,
+  type GrpcListenOptions,
+} from "@protoc-gen-a2a/runtime/grpc";
 import type { CallContext } from "@protoc-gen-a2a/runtime";
 import { TestAgent, task } from "../../support/test-agent.js";
 import { eventually } from "../../support/servers.js";
@@ -41,7 +57,10 @@ const EVENT_TEXT = "y".repeat(64 * 1024);
 class BigAgent extends TestAgent {
   streamsEnded = 0;
 
-  override async getTask(request: { id: string; historyLength?: number }, context: CallContext<{ user: string }>) {
+  override async getTask(
+    request: { id: string; historyLength?: number },
+    context: CallContext<{ user: string }>,
+  ) {
     if (request.id === "huge") return bigTask("huge", HUGE_TEXT);
     if (request.id !== "big") return super.getTask(request, context);
     return bigTask("big", BIG_TEXT);
@@ -56,7 +75,17 @@ class BigAgent extends TestAgent {
       // "big-stream": events until the call ends; "paced": 12 events, then the end.
       for (let i = 0; request.id === "big-stream" || i < 12; i++) {
         yield create(StreamResponseSchema, {
-          payload: { case: "artifactUpdate", value: { taskId: request.id, contextId: "c-1", artifact: { artifactId: `a-${i}`, parts: [{ content: { case: "text", value: EVENT_TEXT } }] } } },
+          payload: {
+            case: "artifactUpdate",
+            value: {
+              taskId: request.id,
+              contextId: "c-1",
+              artifact: {
+                artifactId: `a-${i}`,
+                parts: [{ content: { case: "text", value: EVENT_TEXT } }],
+              },
+            },
+          },
         });
       }
     } finally {
@@ -67,12 +96,19 @@ class BigAgent extends TestAgent {
 
 function bigTask(id: string, text: string): Task {
   const t = task(id, TaskState.COMPLETED);
-  t.artifacts = [create(ArtifactSchema, { artifactId: "big", parts: [{ content: { case: "text", value: text } }] })];
+  t.artifacts = [
+    create(ArtifactSchema, {
+      artifactId: "big",
+      parts: [{ content: { case: "text", value: text } }],
+    }),
+  ];
   return t;
 }
 
-const getTask = (id: string) => frame(toBinary(GetTaskRequestSchema, create(GetTaskRequestSchema, { id })));
-const subscribe = (id: string) => frame(toBinary(SubscribeToTaskRequestSchema, create(SubscribeToTaskRequestSchema, { id })));
+const getTask = (id: string) =>
+  frame(toBinary(GetTaskRequestSchema, create(GetTaskRequestSchema, { id })));
+const subscribe = (id: string) =>
+  frame(toBinary(SubscribeToTaskRequestSchema, create(SubscribeToTaskRequestSchema, { id })));
 
 /** A client whose streams get a 16 KiB window (the connection a large one): only what it reads lets the server send more. */
 function smallWindowClient(address: string): ClientHttp2Session {
@@ -83,11 +119,23 @@ function smallWindowClient(address: string): ClientHttp2Session {
 }
 
 /** Starts a call and never reads its answer. `closed` settles with the stream's RST_STREAM code when it ends. */
-function neverRead(session: ClientHttp2Session, method: string, body: Buffer): { stream: ClientHttp2Stream; closed: Promise<number> } {
-  const stream = session.request({ ":method": "POST", ":path": `${SERVICE}/${method}`, "content-type": "application/grpc", te: "trailers", "a2a-version": "1.0" });
+function neverRead(
+  session: ClientHttp2Session,
+  method: string,
+  body: Buffer,
+): { stream: ClientHttp2Stream; closed: Promise<number> } {
+  const stream = session.request({
+    ":method": "POST",
+    ":path": `${SERVICE}/${method}`,
+    "content-type": "application/grpc",
+    te: "trailers",
+    "a2a-version": "1.0",
+  });
   stream.on("error", () => {});
   stream.pause();
-  const closed = new Promise<number>((resolve) => stream.once("close", () => resolve(stream.rstCode ?? 0)));
+  const closed = new Promise<number>((resolve) =>
+    stream.once("close", () => resolve(stream.rstCode ?? 0)),
+  );
   stream.end(body);
   return { stream, closed };
 }
@@ -99,9 +147,20 @@ interface Answer {
 }
 
 /** One call read to its end; `pauseMs` pauses the reading after every chunk (a slow reader). */
-function readAll(session: ClientHttp2Session, method: string, body: Buffer, pauseMs = 0): Promise<Answer> {
+function readAll(
+  session: ClientHttp2Session,
+  method: string,
+  body: Buffer,
+  pauseMs = 0,
+): Promise<Answer> {
   return new Promise((resolve) => {
-    const stream = session.request({ ":method": "POST", ":path": `${SERVICE}/${method}`, "content-type": "application/grpc", te: "trailers", "a2a-version": "1.0" });
+    const stream = session.request({
+      ":method": "POST",
+      ":path": `${SERVICE}/${method}`,
+      "content-type": "application/grpc",
+      te: "trailers",
+      "a2a-version": "1.0",
+    });
     let trailers: Record<string, unknown> = {};
     let headers: Record<string, unknown> = {};
     const chunks: Buffer[] = [];
@@ -115,20 +174,33 @@ function readAll(session: ClientHttp2Session, method: string, body: Buffer, paus
       }
     });
     stream.on("error", () => {});
-    stream.on("close", () => resolve({ grpcStatus: (trailers["grpc-status"] ?? headers["grpc-status"]) as string | undefined, messages: unframe(Buffer.concat(chunks)), rstCode: stream.rstCode }));
+    stream.on("close", () =>
+      resolve({
+        grpcStatus: (trailers["grpc-status"] ?? headers["grpc-status"]) as string | undefined,
+        messages: unframe(Buffer.concat(chunks)),
+        rstCode: stream.rstCode,
+      }),
+    );
     stream.end(body);
   });
 }
 
 function unframe(body: Buffer): Buffer[] {
   const out: Buffer[] = [];
-  for (let at = 0; at + 5 <= body.length; at += 5 + body.readUInt32BE(at + 1)) out.push(body.subarray(at + 5, at + 5 + body.readUInt32BE(at + 1)));
+  for (let at = 0; at + 5 <= body.length; at += 5 + body.readUInt32BE(at + 1))
+    out.push(body.subarray(at + 5, at + 5 + body.readUInt32BE(at + 1)));
   return out;
 }
 
 const STACKS: [string, (agent: TestAgent, listen: GrpcListenOptions) => Promise<GrpcEndpoint>][] = [
-  ["grpc-js (listenA2AServiceGrpc)", (agent, listen) => listenA2AServiceGrpc(agent, { logger: quiet, listen })],
-  ["Connect (listenGrpc)", (agent, listen) => listenGrpc(createA2AServiceGrpcRoutes(agent, { logger: quiet }), listen)],
+  [
+    "grpc-js (listenA2AServiceGrpc)",
+    (agent, listen) => listenA2AServiceGrpc(agent, { logger: quiet, listen }),
+  ],
+  [
+    "Connect (listenGrpc)",
+    (agent, listen) => listenGrpc(createA2AServiceGrpcRoutes(agent, { logger: quiet }), listen),
+  ],
 ];
 
 for (const [name, start] of STACKS) {
@@ -159,7 +231,9 @@ for (const [name, start] of STACKS) {
       const other = await readAll(client(endpoint.address), "GetTask", getTask("t-1"));
       expect(reset).toBe(false);
       expect(sameConnection.grpcStatus).toBe("0");
-      expect(fromBinary(TaskSchema, sameConnection.messages[0]!).artifacts[0]?.parts[0]?.content.value).toBe(BIG_TEXT);
+      expect(
+        fromBinary(TaskSchema, sameConnection.messages[0]!).artifacts[0]?.parts[0]?.content.value,
+      ).toBe(BIG_TEXT);
       expect(other.grpcStatus).toBe("0");
       expect(await stalled.closed).toBe(constants.NGHTTP2_CANCEL);
       // The connection goes on serving after the reset.
@@ -177,7 +251,12 @@ for (const [name, start] of STACKS) {
 
     it("a slow reader that keeps taking data is not cut, though the whole answer takes longer than the timeout", async () => {
       // 12 events of 64 KiB through a 16 KiB window, 100 ms after every chunk read: several seconds in all.
-      const slow = await readAll(client(endpoint.address), "SubscribeToTask", subscribe("paced"), 100);
+      const slow = await readAll(
+        client(endpoint.address),
+        "SubscribeToTask",
+        subscribe("paced"),
+        100,
+      );
       expect(slow.rstCode).toBe(constants.NGHTTP2_NO_ERROR);
       expect(slow.grpcStatus).toBe("0");
       expect(slow.messages).toHaveLength(12);
@@ -198,7 +277,11 @@ describe("mountConnectRoutes (HTTP/1.1): a client that stops reading", () => {
     for (const cleanup of afterCleanup.splice(0)) cleanup();
   });
   beforeAll(async () => {
-    const routes = mountConnectRoutes(createA2AServiceGrpcRoutes(agent, { logger: quiet }), (_req, res) => res.writeHead(404).end(), { prefix: "/c", stalledWriteTimeoutMs: 1000 });
+    const routes = mountConnectRoutes(
+      createA2AServiceGrpcRoutes(agent, { logger: quiet }),
+      (_req, res) => res.writeHead(404).end(),
+      { prefix: "/c", stalledWriteTimeoutMs: 1000 },
+    );
     server = createServer(routes);
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     port = (server.address() as AddressInfo).port;
@@ -226,7 +309,11 @@ describe("mountConnectRoutes (HTTP/1.1): a client that stops reading", () => {
   }
 
   it("a large unary answer (Connect protocol) never read: the response is destroyed; other calls are served meanwhile", async () => {
-    const stalled = neverReadHttp1("GetTask", "application/proto", Buffer.from(toBinary(GetTaskRequestSchema, create(GetTaskRequestSchema, { id: "huge" }))));
+    const stalled = neverReadHttp1(
+      "GetTask",
+      "application/proto",
+      Buffer.from(toBinary(GetTaskRequestSchema, create(GetTaskRequestSchema, { id: "huge" }))),
+    );
     const other = await fetch(`http://127.0.0.1:${port}/c/lf.a2a.v1.A2AService/GetTask`, {
       method: "POST",
       headers: { "content-type": "application/json", "a2a-version": "1.0" },
@@ -239,12 +326,22 @@ describe("mountConnectRoutes (HTTP/1.1): a client that stops reading", () => {
 
   it("a server stream never read: the response is destroyed and the handler stopped", async () => {
     const ended = agent.streamsEnded;
-    const envelope = frame(toBinary(SubscribeToTaskRequestSchema, create(SubscribeToTaskRequestSchema, { id: "big-stream" })));
+    const envelope = frame(
+      toBinary(
+        SubscribeToTaskRequestSchema,
+        create(SubscribeToTaskRequestSchema, { id: "big-stream" }),
+      ),
+    );
     await neverReadHttp1("SubscribeToTask", "application/connect+proto", envelope);
     await eventually(() => agent.streamsEnded > ended, 10_000);
   });
 
   it("stalledWriteTimeoutMs must be a non-negative number", () => {
-    expect(() => mountConnectRoutes(createA2AServiceGrpcRoutes(agent), (_req, res) => res.end(), { prefix: "/c", stalledWriteTimeoutMs: -1 })).toThrow(RangeError);
+    expect(() =>
+      mountConnectRoutes(createA2AServiceGrpcRoutes(agent), (_req, res) => res.end(), {
+        prefix: "/c",
+        stalledWriteTimeoutMs: -1,
+      }),
+    ).toThrow(RangeError);
   });
 });

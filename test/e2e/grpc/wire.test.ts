@@ -11,13 +11,24 @@ import { connect, constants, type ClientHttp2Session, type IncomingHttpHeaders }
 import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { anyIs, anyUnpack } from "@bufbuild/protobuf/wkt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GetTaskRequestSchema, Role, SendMessageRequestSchema, StreamResponseSchema, TaskSchema, TaskState, type Task } from "../../../generated-example/gen/a2a_pb.js";
+import {
+  GetTaskRequestSchema,
+  Role,
+  SendMessageRequestSchema,
+  StreamResponseSchema,
+  TaskSchema,
+  TaskState,
+  type Task,
+} from "../../../generated-example/gen/a2a_pb.js";
 import { createA2AServiceGrpcRoutes } from "../../../generated-example/gen/a2a_a2a_grpc_server.js";
 import { listenGrpc } from "@protoc-gen-a2a/runtime/grpc";
 import type { CallContext } from "@protoc-gen-a2a/runtime";
 import type { GrpcEndpoint } from "@protoc-gen-a2a/runtime/grpc";
 import { StatusSchema, type Status } from "../../../generated-example/gen/google/rpc/status_pb.js";
-import { BadRequestSchema, ErrorInfoSchema } from "../../../generated-example/gen/google/rpc/error_details_pb.js";
+import {
+  BadRequestSchema,
+  ErrorInfoSchema,
+} from "../../../generated-example/gen/google/rpc/error_details_pb.js";
 import { TaskNotFoundError } from "../../../generated-example/gen/a2a_a2a_errors.js";
 import { TestAgent, task } from "../../support/test-agent.js";
 import { eventually } from "../../support/servers.js";
@@ -42,9 +53,19 @@ function unframe(body: Buffer): Buffer[] {
   return out;
 }
 
-const getTask = (id: string) => toBinary(GetTaskRequestSchema, create(GetTaskRequestSchema, { id }));
+const getTask = (id: string) =>
+  toBinary(GetTaskRequestSchema, create(GetTaskRequestSchema, { id }));
 const sendMessage = (text: string) =>
-  toBinary(SendMessageRequestSchema, create(SendMessageRequestSchema, { message: { messageId: `wire-${text.slice(0, 16)}`, role: Role.USER, parts: [{ content: { case: "text", value: text } }] } }));
+  toBinary(
+    SendMessageRequestSchema,
+    create(SendMessageRequestSchema, {
+      message: {
+        messageId: `wire-${text.slice(0, 16)}`,
+        role: Role.USER,
+        parts: [{ content: { case: "text", value: text } }],
+      },
+    }),
+  );
 
 interface GrpcAnswer {
   readonly httpStatus: number;
@@ -66,7 +87,12 @@ function header(h: IncomingHttpHeaders, name: string): string | undefined {
 }
 
 /** One call on `session`: sends `body` (already framed), half-closes, collects everything. */
-function call(session: ClientHttp2Session, method: string, body: Buffer, metadata: Record<string, string> = {}): Promise<GrpcAnswer> {
+function call(
+  session: ClientHttp2Session,
+  method: string,
+  body: Buffer,
+  metadata: Record<string, string> = {},
+): Promise<GrpcAnswer> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
     const req = session.request({
@@ -96,7 +122,10 @@ function call(session: ClientHttp2Session, method: string, body: Buffer, metadat
         grpcStatus: header(meta, "grpc-status"),
         grpcMessage: rawMessage === undefined ? undefined : decodeURIComponent(rawMessage),
         messages: unframe(Buffer.concat(chunks)),
-        status: details === undefined ? undefined : fromBinary(StatusSchema, Buffer.from(details, "base64")),
+        status:
+          details === undefined
+            ? undefined
+            : fromBinary(StatusSchema, Buffer.from(details, "base64")),
         ms: performance.now() - started,
       });
     });
@@ -119,16 +148,24 @@ function badRequest(status: Status | undefined) {
  * abort-aware `fetch` or timer does too); GetTask "missing-…" → TaskNotFoundError naming the id.
  */
 class WireAgent extends TestAgent {
-  override async getTask(request: { id: string; historyLength?: number }, context: CallContext<{ user: string }>): Promise<Task> {
+  override async getTask(
+    request: { id: string; historyLength?: number },
+    context: CallContext<{ user: string }>,
+  ): Promise<Task> {
     if (request.id === "sleepy") {
       await new Promise((r) => setTimeout(r, 300));
       return task("sleepy", TaskState.WORKING);
     }
     if (request.id === "abortable") {
-      await new Promise<void>((resolve) => context.signal.addEventListener("abort", () => resolve(), { once: true }));
+      await new Promise<void>((resolve) =>
+        context.signal.addEventListener("abort", () => resolve(), { once: true }),
+      );
       context.signal.throwIfAborted();
     }
-    if (request.id.startsWith("missing-")) throw new TaskNotFoundError(`Task ${request.id} not found`, { metadata: { taskId: request.id } });
+    if (request.id.startsWith("missing-"))
+      throw new TaskNotFoundError(`Task ${request.id} not found`, {
+        metadata: { taskId: request.id },
+      });
     return super.getTask(request, context);
   }
 }
@@ -141,11 +178,18 @@ describe("gRPC wire: bad input against our server (node:http2, h2c)", () => {
 
   beforeAll(async () => {
     // The Connect stack (test/e2e/grpc-js/server.test.ts covers the grpc-js one on the wire).
-    endpoint = await listenGrpc(createA2AServiceGrpcRoutes(agent, { logger: { error: (...args: unknown[]) => errors.push(args) } }), {
-      adapter: { readMaxBytes: READ_MAX_BYTES },
-    });
+    endpoint = await listenGrpc(
+      createA2AServiceGrpcRoutes(agent, {
+        logger: { error: (...args: unknown[]) => errors.push(args) },
+      }),
+      {
+        adapter: { readMaxBytes: READ_MAX_BYTES },
+      },
+    );
     session = connect(`http://${endpoint.address}`);
-    await new Promise<void>((resolve, reject) => session.once("connect", () => resolve()).once("error", reject));
+    await new Promise<void>((resolve, reject) =>
+      session.once("connect", () => resolve()).once("error", reject),
+    );
   });
   afterAll(async () => {
     session?.close();
@@ -182,13 +226,20 @@ describe("gRPC wire: bad input against our server (node:http2, h2c)", () => {
   it("a malformed protobuf message (valid length prefix, garbage bytes) → INVALID_ARGUMENT, ErrorInfo INVALID_REQUEST, no decoder text, handler not called, server survives", async () => {
     const before = agent.contexts.length;
     // 0x0f = field 1 with wire type 7, which does not exist; then a run of varint continuation bytes.
-    const garbage = Buffer.from([0x0f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff]);
+    const garbage = Buffer.from([
+      0x0f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+    ]);
     const res = await call(session, "GetTask", frame(garbage));
     expect(res.httpStatus).toBe(200);
     // Not INTERNAL (grpc-go's and grpc-java's answer): the client's bad input (issue #25).
     expect(res.grpcStatus).toBe("3");
-    expect(res.grpcMessage).toBe("the request message is not a valid lf.a2a.v1.GetTaskRequest in protobuf binary");
-    expect(errorInfo(res.status)).toMatchObject({ reason: "INVALID_REQUEST", domain: "a2a-protocol.org" });
+    expect(res.grpcMessage).toBe(
+      "the request message is not a valid lf.a2a.v1.GetTaskRequest in protobuf binary",
+    );
+    expect(errorInfo(res.status)).toMatchObject({
+      reason: "INVALID_REQUEST",
+      domain: "a2a-protocol.org",
+    });
     expect(res.messages).toEqual([]);
     // a length-delimited field (2 = id) claiming 80 bytes when 1 follows
     const short = await call(session, "GetTask", frame(Buffer.from([0x12, 0x50, 0x41])));
@@ -221,7 +272,11 @@ describe("gRPC wire: bad input against our server (node:http2, h2c)", () => {
     expect(huge.grpcStatus).toBe("8");
     expect(huge.ms).toBeLessThan(2000);
     // just under the limit is fine
-    const fits = await call(session, "SendMessage", frame(sendMessage("y".repeat(READ_MAX_BYTES - 100))));
+    const fits = await call(
+      session,
+      "SendMessage",
+      frame(sendMessage("y".repeat(READ_MAX_BYTES - 100))),
+    );
     expect(fits.grpcStatus).toBe("0");
     await expectAlive();
   });
@@ -240,22 +295,38 @@ describe("gRPC wire: bad input against our server (node:http2, h2c)", () => {
     expect(res.status?.code).toBe(3);
     expect(res.status?.message).toBe(res.grpcMessage);
     expect(res.status?.details[0]?.typeUrl).toBe("type.googleapis.com/google.rpc.ErrorInfo");
-    expect(errorInfo(res.status)).toMatchObject({ reason: "INVALID_PARAMS", domain: "a2a-protocol.org" });
-    expect(badRequest(res.status)?.fieldViolations.map((v) => [v.field, v.description])).toEqual([["id", "id is required"]]);
+    expect(errorInfo(res.status)).toMatchObject({
+      reason: "INVALID_PARAMS",
+      domain: "a2a-protocol.org",
+    });
+    expect(badRequest(res.status)?.fieldViolations.map((v) => [v.field, v.description])).toEqual([
+      ["id", "id is required"],
+    ]);
   });
 
   it("a2a-version 9.9 → FAILED_PRECONDITION with ErrorInfo VERSION_NOT_SUPPORTED", async () => {
     const before = agent.contexts.length;
     const res = await call(session, "GetTask", frame(getTask("t-1")), { "a2a-version": "9.9" });
     expect(res.grpcStatus).toBe("9");
-    expect(res.grpcMessage).toBe('A2A protocol version "9.9" is not supported; supported versions: 1.0');
+    expect(res.grpcMessage).toBe(
+      'A2A protocol version "9.9" is not supported; supported versions: 1.0',
+    );
     expect(res.status?.code).toBe(9);
-    expect(errorInfo(res.status)).toMatchObject({ reason: "VERSION_NOT_SUPPORTED", domain: "a2a-protocol.org", metadata: { requestedVersion: "9.9", supportedVersions: "1.0" } });
+    expect(errorInfo(res.status)).toMatchObject({
+      reason: "VERSION_NOT_SUPPORTED",
+      domain: "a2a-protocol.org",
+      metadata: { requestedVersion: "9.9", supportedVersions: "1.0" },
+    });
     expect(agent.contexts.length).toBe(before);
   });
 
   it("no a2a-version metadata → version 0.3 assumed → FAILED_PRECONDITION VERSION_NOT_SUPPORTED", async () => {
-    const req = session.request({ ":method": "POST", ":path": `${SERVICE}/GetTask`, "content-type": "application/grpc", te: "trailers" });
+    const req = session.request({
+      ":method": "POST",
+      ":path": `${SERVICE}/GetTask`,
+      "content-type": "application/grpc",
+      te: "trailers",
+    });
     const trailers = await new Promise<IncomingHttpHeaders>((resolve, reject) => {
       let meta: IncomingHttpHeaders = {};
       req.on("response", (h) => (meta = h));
@@ -266,7 +337,9 @@ describe("gRPC wire: bad input against our server (node:http2, h2c)", () => {
       req.end(frame(getTask("t-1")));
     });
     expect(header(trailers, "grpc-status")).toBe("9");
-    expect(decodeURIComponent(header(trailers, "grpc-message") ?? "")).toContain("0.3 (no A2A-Version given)");
+    expect(decodeURIComponent(header(trailers, "grpc-message") ?? "")).toContain(
+      "0.3 (no A2A-Version given)",
+    );
   });
 
   it("a non-ASCII error message is percent-encoded in grpc-message and intact in the Status", async () => {
@@ -279,7 +352,11 @@ describe("gRPC wire: bad input against our server (node:http2, h2c)", () => {
     expect(raw).not.toMatch(/%(?![0-9A-Fa-f]{2})/);
     expect(res.grpcMessage).toBe(`Task ${id} not found`);
     expect(res.status?.message).toBe(`Task ${id} not found`);
-    expect(errorInfo(res.status)).toMatchObject({ reason: "TASK_NOT_FOUND", domain: "a2a-protocol.org", metadata: { taskId: id } });
+    expect(errorInfo(res.status)).toMatchObject({
+      reason: "TASK_NOT_FOUND",
+      domain: "a2a-protocol.org",
+      metadata: { taskId: id },
+    });
   });
 
   it("an unknown method is not answered with grpc-status 0 (HTTP 404 → UNIMPLEMENTED for gRPC clients, or grpc-status 12)", async () => {
@@ -291,7 +368,13 @@ describe("gRPC wire: bad input against our server (node:http2, h2c)", () => {
   it("a client cancelling mid-stream (RST_STREAM CANCEL) aborts the handler; the session stays usable", async () => {
     agent.streamAborted = false;
     agent.streamFinally = false;
-    const req = session.request({ ":method": "POST", ":path": `${SERVICE}/SendStreamingMessage`, "content-type": "application/grpc", te: "trailers", "a2a-version": "1.0" });
+    const req = session.request({
+      ":method": "POST",
+      ":path": `${SERVICE}/SendStreamingMessage`,
+      "content-type": "application/grpc",
+      te: "trailers",
+      "a2a-version": "1.0",
+    });
     req.end(frame(sendMessage("slow")));
     const first = await new Promise<Buffer>((resolve, reject) => {
       req.once("data", resolve);
@@ -312,12 +395,16 @@ describe("gRPC wire: bad input against our server (node:http2, h2c)", () => {
     beforeAll(async () => {
       agent.streamAborted = false;
       agent.streamFinally = false;
-      res = await call(session, "SendStreamingMessage", frame(sendMessage("slow")), { "grpc-timeout": "50m" });
+      res = await call(session, "SendStreamingMessage", frame(sendMessage("slow")), {
+        "grpc-timeout": "50m",
+      });
     });
 
     it("the handler sees the abort and the call ends near the deadline, after the first event", async () => {
       await eventually(() => agent.streamAborted && agent.streamFinally);
-      expect(res.messages.map((m) => fromBinary(StreamResponseSchema, m).payload.case)).toEqual(["task"]);
+      expect(res.messages.map((m) => fromBinary(StreamResponseSchema, m).payload.case)).toEqual([
+        "task",
+      ]);
       expect(res.ms).toBeGreaterThanOrEqual(45);
       expect(res.ms).toBeLessThan(1500);
     });
@@ -332,7 +419,10 @@ describe("gRPC wire: bad input against our server (node:http2, h2c)", () => {
   // Regression: a unary handler that ignores its signal cannot hold the call past the deadline.
   it("deadline on a unary call whose handler outlives it → DEADLINE_EXCEEDED, not a late OK", async () => {
     const res = await call(session, "GetTask", frame(getTask("sleepy")), { "grpc-timeout": "50m" });
-    expect({ grpcStatus: res.grpcStatus, messages: res.messages.length }).toEqual({ grpcStatus: "4", messages: 0 });
+    expect({ grpcStatus: res.grpcStatus, messages: res.messages.length }).toEqual({
+      grpcStatus: "4",
+      messages: 0,
+    });
     expect(res.ms).toBeLessThan(250);
   });
 
@@ -340,9 +430,14 @@ describe("gRPC wire: bad input against our server (node:http2, h2c)", () => {
   // DEADLINE_EXCEEDED, not INTERNAL, and nothing is logged as a handler failure.
   it("deadline on a unary call whose handler throws the abort reason → DEADLINE_EXCEEDED, nothing logged", async () => {
     const logged = errors.length;
-    const res = await call(session, "GetTask", frame(getTask("abortable")), { "grpc-timeout": "50m" });
+    const res = await call(session, "GetTask", frame(getTask("abortable")), {
+      "grpc-timeout": "50m",
+    });
     expect(res.ms).toBeLessThan(1000);
-    expect({ grpcStatus: res.grpcStatus, logged: errors.length - logged }).toEqual({ grpcStatus: "4", logged: 0 });
+    expect({ grpcStatus: res.grpcStatus, logged: errors.length - logged }).toEqual({
+      grpcStatus: "4",
+      logged: 0,
+    });
   });
 
   it("an invalid grpc-timeout → INVALID_ARGUMENT", async () => {
@@ -352,6 +447,11 @@ describe("gRPC wire: bad input against our server (node:http2, h2c)", () => {
   });
 
   it("none of the bad inputs above reached the error logger as an internal failure", () => {
-    expect(errors.filter(([message]) => !String(message).startsWith("GetTask:") || !String(message).includes("handler failed"))).toEqual([]);
+    expect(
+      errors.filter(
+        ([message]) =>
+          !String(message).startsWith("GetTask:") || !String(message).includes("handler failed"),
+      ),
+    ).toEqual([]);
   });
 });

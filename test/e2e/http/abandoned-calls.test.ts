@@ -45,15 +45,24 @@ function handler(mode: "abort" | "boom", seen: Seen): A2AServiceHandler {
 const BINDINGS = [
   {
     name: "JSON-RPC",
-    make: (h: A2AServiceHandler, logged: Logged) => createA2AServiceJsonRpcServer(h, { logger: { error: (m, e) => logged.push([m, e]) } }).node,
+    make: (h: A2AServiceHandler, logged: Logged) =>
+      createA2AServiceJsonRpcServer(h, { logger: { error: (m, e) => logged.push([m, e]) } }).node,
     path: "/",
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "SendMessage", params: { message: { messageId: "m", role: "ROLE_USER", parts: [{ text: "x" }] } } }),
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "SendMessage",
+      params: { message: { messageId: "m", role: "ROLE_USER", parts: [{ text: "x" }] } },
+    }),
   },
   {
     name: "HTTP+JSON",
-    make: (h: A2AServiceHandler, logged: Logged) => createA2AServiceRestServer(h, { logger: { error: (m, e) => logged.push([m, e]) } }).node,
+    make: (h: A2AServiceHandler, logged: Logged) =>
+      createA2AServiceRestServer(h, { logger: { error: (m, e) => logged.push([m, e]) } }).node,
     path: "/message:send",
-    body: JSON.stringify({ message: { messageId: "m", role: "ROLE_USER", parts: [{ text: "x" }] } }),
+    body: JSON.stringify({
+      message: { messageId: "m", role: "ROLE_USER", parts: [{ text: "x" }] },
+    }),
   },
 ];
 
@@ -66,10 +75,14 @@ afterEach(async () => {
 /** Sends the request and, if `hangUpWhen` is given, destroys the socket once it resolves (the request is out by then). */
 function send(url: string, body: string, hangUpWhen?: Promise<void>): Promise<number | "hung up"> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { method: "POST", headers: { "content-type": "application/json", "a2a-version": "1.0" } }, (res) => {
-      res.resume();
-      res.on("end", () => resolve(res.statusCode ?? 0));
-    });
+    const req = httpRequest(
+      url,
+      { method: "POST", headers: { "content-type": "application/json", "a2a-version": "1.0" } },
+      (res) => {
+        res.resume();
+        res.on("end", () => resolve(res.statusCode ?? 0));
+      },
+    );
     req.on("error", (e) => (hangUpWhen !== undefined ? resolve("hung up") : reject(e)));
     req.end(body);
     void hangUpWhen?.then(() => req.destroy());

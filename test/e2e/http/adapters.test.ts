@@ -5,7 +5,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { serveFetch } from "../../../runtime/src/http/fetch-adapter.js";
 import { serveNode } from "../../../runtime/src/http/node-adapter.js";
 import { SSE_HEADERS, encodeSseEvent, parseSse } from "../../../runtime/src/http/sse.js";
-import type { UniversalHandler, UniversalRequest, UniversalResponse } from "../../../runtime/src/http/universal.js";
+import type {
+  UniversalHandler,
+  UniversalRequest,
+  UniversalResponse,
+} from "../../../runtime/src/http/universal.js";
 
 const BODY_LIMIT = 1024;
 const BIG_CHUNK = "x".repeat(16 * 1024);
@@ -32,12 +36,27 @@ interface Observed {
 function freshObserved(): Observed {
   let openGate!: () => void;
   const gate = new Promise<void>((r) => (openGate = r));
-  return { signal: undefined, pulled: 0, finallyRan: false, bodyOutcome: undefined, gate, openGate, response: undefined, pulledWhileBlocked: 0, readsAsked: 0, readsAtPull: [] };
+  return {
+    signal: undefined,
+    pulled: 0,
+    finallyRan: false,
+    bodyOutcome: undefined,
+    gate,
+    openGate,
+    response: undefined,
+    pulledWhileBlocked: 0,
+    readsAsked: 0,
+    readsAtPull: [],
+  };
 }
 
 let seen = freshObserved();
 
-function text(status: number, body: string, contentType = "text/plain; charset=utf-8"): UniversalResponse {
+function text(
+  status: number,
+  body: string,
+  contentType = "text/plain; charset=utf-8",
+): UniversalResponse {
   return { status, headers: [["content-type", contentType]], body };
 }
 
@@ -196,7 +215,11 @@ describe("serveNode on node:http", () => {
 
   it("echoes a body", async () => {
     const body = "é".repeat(400); // 800 bytes, under the limit
-    const res = await fetch(`${base}/echo`, { method: "POST", body, signal: AbortSignal.timeout(5000) });
+    const res = await fetch(`${base}/echo`, {
+      method: "POST",
+      body,
+      signal: AbortSignal.timeout(5000),
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get("content-length")).toBe("800");
     expect(await res.text()).toBe(body);
@@ -212,26 +235,39 @@ describe("serveNode on node:http", () => {
         await new Promise((r) => setTimeout(r, 1));
       },
     });
-    const res = await fetch(`${base}/echo`, { method: "POST", body: stream, duplex: "half", signal: AbortSignal.timeout(5000) } as RequestInit);
-    expect(await res.text()).toBe(Array.from({ length: 10 }, (_, i) => String(i).repeat(100)).join(""));
+    const res = await fetch(`${base}/echo`, {
+      method: "POST",
+      body: stream,
+      duplex: "half",
+      signal: AbortSignal.timeout(5000),
+    } as RequestInit);
+    expect(await res.text()).toBe(
+      Array.from({ length: 10 }, (_, i) => String(i).repeat(100)).join(""),
+    );
   });
 
   it("answers too-large past the limit and keeps serving", async () => {
-    const res = await fetch(`${base}/echo`, { method: "POST", body: "x".repeat(100 * 1024), signal: AbortSignal.timeout(5000) });
+    const res = await fetch(`${base}/echo`, {
+      method: "POST",
+      body: "x".repeat(100 * 1024),
+      signal: AbortSignal.timeout(5000),
+    });
     expect(res.status).toBe(413);
     expect(await res.text()).toBe("too-large");
     // chunked (no content-length): the limit trips while reading
-    const chunked = await new Promise<{ status: number | undefined; body: string }>((resolve, reject) => {
-      const req = http.request(`${base}/echo`, { method: "POST" }, (r) => {
-        let b = "";
-        r.setEncoding("utf8");
-        r.on("data", (c: string) => (b += c));
-        r.on("end", () => resolve({ status: r.statusCode, body: b }));
-      });
-      req.on("error", reject);
-      req.write("y".repeat(800));
-      req.end("y".repeat(800));
-    });
+    const chunked = await new Promise<{ status: number | undefined; body: string }>(
+      (resolve, reject) => {
+        const req = http.request(`${base}/echo`, { method: "POST" }, (r) => {
+          let b = "";
+          r.setEncoding("utf8");
+          r.on("data", (c: string) => (b += c));
+          r.on("end", () => resolve({ status: r.statusCode, body: b }));
+        });
+        req.on("error", reject);
+        req.write("y".repeat(800));
+        req.end("y".repeat(800));
+      },
+    );
     expect(chunked).toEqual({ status: 413, body: "too-large" });
     const after = await fetch(`${base}/info`, { signal: AbortSignal.timeout(5000) });
     expect(after.status).toBe(200);
@@ -274,28 +310,43 @@ describe("serveNode on node:http", () => {
 
   it("exposes method, path, query and headers", async () => {
     const body = await new Promise<string>((resolve, reject) => {
-      const req = http.request(`${base}/info/a%2Fb?x=1&y=%20`, { method: "PATCH", headers: { "x-multi": ["a", "b"], "X-Other": "o" } }, (r) => {
-        let b = "";
-        r.setEncoding("utf8");
-        r.on("data", (c: string) => (b += c));
-        r.on("end", () => resolve(b));
-      });
+      const req = http.request(
+        `${base}/info/a%2Fb?x=1&y=%20`,
+        { method: "PATCH", headers: { "x-multi": ["a", "b"], "X-Other": "o" } },
+        (r) => {
+          let b = "";
+          r.setEncoding("utf8");
+          r.on("data", (c: string) => (b += c));
+          r.on("end", () => resolve(b));
+        },
+      );
       req.on("error", reject);
       req.end();
     });
     // "/info/a%2Fb" is not a route: the 404 text shows what the handler saw
     expect(body).toBe("no route PATCH /info/a%2Fb");
     const info = await new Promise<Record<string, unknown>>((resolve, reject) => {
-      const req = http.request(`${base}/info?x=1&y=%20`, { method: "GET", headers: { "x-multi": ["a", "b"], "X-Other": "o" } }, (r) => {
-        let b = "";
-        r.setEncoding("utf8");
-        r.on("data", (c: string) => (b += c));
-        r.on("end", () => resolve(JSON.parse(b) as Record<string, unknown>));
-      });
+      const req = http.request(
+        `${base}/info?x=1&y=%20`,
+        { method: "GET", headers: { "x-multi": ["a", "b"], "X-Other": "o" } },
+        (r) => {
+          let b = "";
+          r.setEncoding("utf8");
+          r.on("data", (c: string) => (b += c));
+          r.on("end", () => resolve(JSON.parse(b) as Record<string, unknown>));
+        },
+      );
       req.on("error", reject);
       req.end();
     });
-    expect(info).toEqual({ method: "GET", path: "/info", query: "x=1&y=%20", multi: "a, b", missing: null, names: ["x-multi", "x-other"] });
+    expect(info).toEqual({
+      method: "GET",
+      path: "/info",
+      query: "x=1&y=%20",
+      multi: "a, b",
+      missing: null,
+      names: ["x-multi", "x-other"],
+    });
   });
 
   it("writes repeated response headers and null-body statuses", async () => {
@@ -411,7 +462,11 @@ describe("serveNode on node:http2 (h2c)", () => {
     await new Promise((r) => server.close(r));
   });
 
-  function request(path: string, method = "GET", body?: string): Promise<{ status: number; headers: http2.IncomingHttpHeaders; body: string }> {
+  function request(
+    path: string,
+    method = "GET",
+    body?: string,
+  ): Promise<{ status: number; headers: http2.IncomingHttpHeaders; body: string }> {
     return new Promise((resolve, reject) => {
       const stream = session.request({ ":path": path, ":method": method });
       stream.setEncoding("utf8");
@@ -444,7 +499,12 @@ describe("serveNode on node:http2 (h2c)", () => {
 
   it("hides pseudo-headers", async () => {
     const res = await request("/info?a=b", "GET");
-    expect(JSON.parse(res.body)).toMatchObject({ method: "GET", path: "/info", query: "a=b", names: [] });
+    expect(JSON.parse(res.body)).toMatchObject({
+      method: "GET",
+      path: "/info",
+      query: "a=b",
+      names: [],
+    });
   });
 
   it("streams events", async () => {
@@ -525,7 +585,9 @@ describe("serveFetch", () => {
       },
       cancel,
     });
-    const res = await serve(new Request("http://host/echo", { method: "POST", body, duplex: "half" } as RequestInit));
+    const res = await serve(
+      new Request("http://host/echo", { method: "POST", body, duplex: "half" } as RequestInit),
+    );
     expect(res.status).toBe(413);
     expect(await res.text()).toBe("too-large");
     await waitFor(() => cancel.mock.calls.length === 1);
@@ -536,7 +598,14 @@ describe("serveFetch", () => {
     const cancel = vi.fn();
     const pull = vi.fn();
     const body = new ReadableStream<Uint8Array>({ pull, cancel }, { highWaterMark: 0 });
-    const res = await serve(new Request("http://host/echo", { method: "POST", body, duplex: "half", headers: { "content-length": "5000" } } as RequestInit));
+    const res = await serve(
+      new Request("http://host/echo", {
+        method: "POST",
+        body,
+        duplex: "half",
+        headers: { "content-length": "5000" },
+      } as RequestInit),
+    );
     expect(res.status).toBe(413);
     expect(pull).not.toHaveBeenCalled();
     await waitFor(() => cancel.mock.calls.length === 1);
@@ -546,8 +615,17 @@ describe("serveFetch", () => {
     const headers = new Headers({ "X-Other": "o" });
     headers.append("x-multi", "a");
     headers.append("x-multi", "b");
-    const res = await serve(new Request("http://host:8080/info?x=1&y=%20#frag", { method: "purge", headers }));
-    expect(await res.json()).toEqual({ method: "PURGE", path: "/info", query: "x=1&y=%20", multi: "a, b", missing: null, names: ["x-multi", "x-other"] });
+    const res = await serve(
+      new Request("http://host:8080/info?x=1&y=%20#frag", { method: "purge", headers }),
+    );
+    expect(await res.json()).toEqual({
+      method: "PURGE",
+      path: "/info",
+      query: "x=1&y=%20",
+      multi: "a, b",
+      missing: null,
+      names: ["x-multi", "x-other"],
+    });
     const raw = await serve(new Request("http://host/info/a%2Fb:cancel"));
     expect(await raw.text()).toBe("no route GET /info/a%2Fb:cancel");
   });

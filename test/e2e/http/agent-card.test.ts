@@ -7,16 +7,33 @@ import { createHash } from "node:crypto";
 import { create, fromJson, toJson, type JsonObject } from "@bufbuild/protobuf";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Role as SdkRole } from "@a2a-js/sdk";
-import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory } from "@a2a-js/sdk/client";
+import {
+  ClientFactory,
+  ClientFactoryOptions,
+  DefaultAgentCardResolver,
+  JsonRpcTransportFactory,
+} from "@a2a-js/sdk/client";
 import { AgentCardSchema } from "../../../generated-example/gen/a2a_pb.js";
 import { createA2AServiceJsonRpcServer } from "../../../generated-example/gen/a2a_a2a_jsonrpc_server.js";
 import { serveNode } from "@protoc-gen-a2a/runtime/http";
 import type { UniversalHandler, UniversalRequest } from "@protoc-gen-a2a/runtime/http";
-import { CONNECT_PROTOCOL_BINDING, GRPC_WEB_PROTOCOL_BINDING } from "../../../runtime/src/protocol/discovery.js";
+import {
+  CONNECT_PROTOCOL_BINDING,
+  GRPC_WEB_PROTOCOL_BINDING,
+} from "../../../runtime/src/protocol/discovery.js";
 
 /** A custom binding's URI (the example agent's WebSocket binding, generated-example/bindings/ws/). */
 const WS_URI = "https://protoc-gen-a2a.github.io/bindings/websocket/v1";
-import { buildSupportedInterfaces, checkAgentCard, composeHandlers, grpcHostPort, ifNoneMatchHits, serveAgentCard, sha256, type MountedInterfaces } from "../../../runtime/src/http/agent-card.js";
+import {
+  buildSupportedInterfaces,
+  checkAgentCard,
+  composeHandlers,
+  grpcHostPort,
+  ifNoneMatchHits,
+  serveAgentCard,
+  sha256,
+  type MountedInterfaces,
+} from "../../../runtime/src/http/agent-card.js";
 import { TestAgent } from "../../support/test-agent.js";
 import { listen, type Listening } from "../../support/servers.js";
 
@@ -46,8 +63,14 @@ describe("serveAgentCard + composeHandlers on node:http", () => {
     server = await listen((req, res) => serveNode(handlerRef.current!)(req, res));
     base = `http://127.0.0.1:${server.port}`;
     card = cardFor(base);
-    const jsonrpc = createA2AServiceJsonRpcServer(new TestAgent(), { keepAliveMs: 0, logger: { error: () => {} } });
-    handlerRef.current = composeHandlers({ prefix: CARD_PATH, handler: serveAgentCard(card, { maxAgeSeconds: 120 }) }, { prefix: "/a2a/jsonrpc", handler: jsonrpc.handler });
+    const jsonrpc = createA2AServiceJsonRpcServer(new TestAgent(), {
+      keepAliveMs: 0,
+      logger: { error: () => {} },
+    });
+    handlerRef.current = composeHandlers(
+      { prefix: CARD_PATH, handler: serveAgentCard(card, { maxAgeSeconds: 120 }) },
+      { prefix: "/a2a/jsonrpc", handler: jsonrpc.handler },
+    );
   });
   afterAll(() => server?.close());
 
@@ -68,9 +91,16 @@ describe("serveAgentCard + composeHandlers on node:http", () => {
   });
 
   it("the card round-trips through fromJson(AgentCardSchema)", async () => {
-    const parsed = fromJson(AgentCardSchema, (await (await fetch(base + CARD_PATH)).json()) as JsonObject);
+    const parsed = fromJson(
+      AgentCardSchema,
+      (await (await fetch(base + CARD_PATH)).json()) as JsonObject,
+    );
     expect(parsed.name).toBe("Card test agent");
-    expect(parsed.supportedInterfaces[0]).toMatchObject({ url: `${base}/a2a/jsonrpc`, protocolBinding: "JSONRPC", protocolVersion: "1.0" });
+    expect(parsed.supportedInterfaces[0]).toMatchObject({
+      url: `${base}/a2a/jsonrpc`,
+      protocolBinding: "JSONRPC",
+      protocolVersion: "1.0",
+    });
     expect(parsed.capabilities?.streaming).toBe(true);
     expect(parsed.skills[0]?.id).toBe("echo");
   });
@@ -100,7 +130,11 @@ describe("serveAgentCard + composeHandlers on node:http", () => {
   it("OPTIONS preflight → 204 with CORS allow headers", async () => {
     const res = await fetch(base + CARD_PATH, {
       method: "OPTIONS",
-      headers: { origin: "https://ui.example", "access-control-request-method": "GET", "access-control-request-headers": "if-none-match" },
+      headers: {
+        origin: "https://ui.example",
+        "access-control-request-method": "GET",
+        "access-control-request-headers": "if-none-match",
+      },
     });
     expect(res.status).toBe(204);
     expect(res.headers.get("access-control-allow-origin")).toBe("*");
@@ -137,7 +171,14 @@ describe("serveAgentCard + composeHandlers on node:http", () => {
         contextId: "",
         taskId: "",
         role: SdkRole.ROLE_USER,
-        parts: [{ content: { $case: "text", value: "hello" }, metadata: undefined, filename: "", mediaType: "" }],
+        parts: [
+          {
+            content: { $case: "text", value: "hello" },
+            metadata: undefined,
+            filename: "",
+            mediaType: "",
+          },
+        ],
         metadata: undefined,
         extensions: [],
         referenceTaskIds: [],
@@ -145,7 +186,8 @@ describe("serveAgentCard + composeHandlers on node:http", () => {
       configuration: undefined,
       metadata: undefined,
     });
-    if (!("messageId" in result)) throw new Error(`expected a Message, got ${JSON.stringify(result)}`);
+    if (!("messageId" in result))
+      throw new Error(`expected a Message, got ${JSON.stringify(result)}`);
     expect(result.messageId).toBe("reply-hello");
     expect(result.role).toBe(SdkRole.ROLE_AGENT);
   });
@@ -157,14 +199,24 @@ describe("serveAgentCard + composeHandlers on node:http", () => {
 
 function req(method: string, path: string, headers: Record<string, string> = {}): UniversalRequest {
   const h = new Map(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
-  return { method, path, query: "", header: (n) => h.get(n.toLowerCase()), headers: () => h.entries(), readBody: async () => new Uint8Array(), signal: new AbortController().signal };
+  return {
+    method,
+    path,
+    query: "",
+    header: (n) => h.get(n.toLowerCase()),
+    headers: () => h.entries(),
+    readBody: async () => new Uint8Array(),
+    signal: new AbortController().signal,
+  };
 }
 
 describe("serveAgentCard options", () => {
   const card = { name: "x" };
 
   it("cors: { origin } → that origin + Vary; cors: false → no CORS headers", async () => {
-    const named = await serveAgentCard(card, { cors: { origin: "https://ui.example" } })(req("GET", CARD_PATH));
+    const named = await serveAgentCard(card, { cors: { origin: "https://ui.example" } })(
+      req("GET", CARD_PATH),
+    );
     expect(new Map(named.headers).get("access-control-allow-origin")).toBe("https://ui.example");
     expect(new Map(named.headers).get("vary")).toBe("Origin");
     const none = await serveAgentCard(card, { cors: false })(req("GET", CARD_PATH));
@@ -188,7 +240,12 @@ describe("serveAgentCard options", () => {
         return { status: 200, headers: [], body: name };
       };
     const boom: UniversalHandler = () => Promise.reject(new Error("boom"));
-    const h = composeHandlers({ prefix: "/", handler: tag("root") }, { prefix: "/a2a", handler: tag("a2a") }, { prefix: "/a2a/rest/", handler: tag("rest") }, { prefix: "/boom", handler: boom });
+    const h = composeHandlers(
+      { prefix: "/", handler: tag("root") },
+      { prefix: "/a2a", handler: tag("a2a") },
+      { prefix: "/a2a/rest/", handler: tag("rest") },
+      { prefix: "/boom", handler: boom },
+    );
     await h(req("GET", "/a2a/rest/tasks/1"));
     await h(req("GET", "/a2a/restx"));
     await h(req("GET", "/a2a"));
@@ -242,10 +299,25 @@ describe("helpers", () => {
 
 describe("buildSupportedInterfaces", () => {
   it.each<[string, MountedInterfaces, unknown[]]>([
-    ["JSON-RPC only", { baseUrl: "https://a.example/", jsonRpcPath: "/a2a/jsonrpc" }, [{ url: "https://a.example/a2a/jsonrpc", protocolBinding: "JSONRPC", protocolVersion: "1.0" }]],
+    [
+      "JSON-RPC only",
+      { baseUrl: "https://a.example/", jsonRpcPath: "/a2a/jsonrpc" },
+      [
+        {
+          url: "https://a.example/a2a/jsonrpc",
+          protocolBinding: "JSONRPC",
+          protocolVersion: "1.0",
+        },
+      ],
+    ],
     [
       "all three, default order, gRPC as host:port (K1)",
-      { baseUrl: "https://a.example", jsonRpcPath: "/rpc", restPath: "/v1", grpcAddress: "https://grpc.a.example" },
+      {
+        baseUrl: "https://a.example",
+        jsonRpcPath: "/rpc",
+        restPath: "/v1",
+        grpcAddress: "https://grpc.a.example",
+      },
       [
         { url: "https://a.example/rpc", protocolBinding: "JSONRPC", protocolVersion: "1.0" },
         { url: "https://a.example/v1", protocolBinding: "HTTP+JSON", protocolVersion: "1.0" },
@@ -254,20 +326,51 @@ describe("buildSupportedInterfaces", () => {
     ],
     [
       "explicit order (partial), tenant, version",
-      { baseUrl: "http://h:8080", jsonRpcPath: "", restPath: "rest", grpcAddress: "h:9090", tenant: "acme", protocolVersion: "1.0.1", order: ["GRPC"] },
+      {
+        baseUrl: "http://h:8080",
+        jsonRpcPath: "",
+        restPath: "rest",
+        grpcAddress: "h:9090",
+        tenant: "acme",
+        protocolVersion: "1.0.1",
+        order: ["GRPC"],
+      },
       [
         { url: "h:9090", protocolBinding: "GRPC", protocolVersion: "1.0.1", tenant: "acme" },
-        { url: "http://h:8080", protocolBinding: "JSONRPC", protocolVersion: "1.0.1", tenant: "acme" },
-        { url: "http://h:8080/rest", protocolBinding: "HTTP+JSON", protocolVersion: "1.0.1", tenant: "acme" },
+        {
+          url: "http://h:8080",
+          protocolBinding: "JSONRPC",
+          protocolVersion: "1.0.1",
+          tenant: "acme",
+        },
+        {
+          url: "http://h:8080/rest",
+          protocolBinding: "HTTP+JSON",
+          protocolVersion: "1.0.1",
+          tenant: "acme",
+        },
       ],
     ],
     [
       "the Connect routes: gRPC-web and Connect, after the core bindings, whatever the order",
-      { baseUrl: "http://h:8080/", connectPath: "/a2a/connect", jsonRpcPath: "/rpc", order: ["GRPC"] },
+      {
+        baseUrl: "http://h:8080/",
+        connectPath: "/a2a/connect",
+        jsonRpcPath: "/rpc",
+        order: ["GRPC"],
+      },
       [
         { url: "http://h:8080/rpc", protocolBinding: "JSONRPC", protocolVersion: "1.0" },
-        { url: "http://h:8080/a2a/connect", protocolBinding: GRPC_WEB_PROTOCOL_BINDING, protocolVersion: "1.0" },
-        { url: "http://h:8080/a2a/connect", protocolBinding: CONNECT_PROTOCOL_BINDING, protocolVersion: "1.0" },
+        {
+          url: "http://h:8080/a2a/connect",
+          protocolBinding: GRPC_WEB_PROTOCOL_BINDING,
+          protocolVersion: "1.0",
+        },
+        {
+          url: "http://h:8080/a2a/connect",
+          protocolBinding: CONNECT_PROTOCOL_BINDING,
+          protocolVersion: "1.0",
+        },
       ],
     ],
     [
@@ -283,16 +386,41 @@ describe("buildSupportedInterfaces", () => {
         ],
       },
       [
-        { url: "http://h:8080/rpc", protocolBinding: "JSONRPC", protocolVersion: "1.0", tenant: "acme" },
-        { url: "http://h:8080/c", protocolBinding: GRPC_WEB_PROTOCOL_BINDING, protocolVersion: "1.0", tenant: "acme" },
-        { url: "http://h:8080/c", protocolBinding: CONNECT_PROTOCOL_BINDING, protocolVersion: "1.0", tenant: "acme" },
+        {
+          url: "http://h:8080/rpc",
+          protocolBinding: "JSONRPC",
+          protocolVersion: "1.0",
+          tenant: "acme",
+        },
+        {
+          url: "http://h:8080/c",
+          protocolBinding: GRPC_WEB_PROTOCOL_BINDING,
+          protocolVersion: "1.0",
+          tenant: "acme",
+        },
+        {
+          url: "http://h:8080/c",
+          protocolBinding: CONNECT_PROTOCOL_BINDING,
+          protocolVersion: "1.0",
+          tenant: "acme",
+        },
         { url: "wss://h/a2a/ws", protocolBinding: WS_URI, protocolVersion: "1.0", tenant: "acme" },
-        { url: "mqtt://broker/a2a", protocolBinding: "urn:example:a2a:mqtt", protocolVersion: "1.0", tenant: "acme" },
+        {
+          url: "mqtt://broker/a2a",
+          protocolBinding: "urn:example:a2a:mqtt",
+          protocolVersion: "1.0",
+          tenant: "acme",
+        },
       ],
     ],
     [
       "a custom binding first through order",
-      { baseUrl: "http://h", jsonRpcPath: "/rpc", custom: [{ url: "ws://h/ws", protocolBinding: WS_URI }], order: [WS_URI] },
+      {
+        baseUrl: "http://h",
+        jsonRpcPath: "/rpc",
+        custom: [{ url: "ws://h/ws", protocolBinding: WS_URI }],
+        order: [WS_URI],
+      },
       [
         { url: "ws://h/ws", protocolBinding: WS_URI, protocolVersion: "1.0" },
         { url: "http://h/rpc", protocolBinding: "JSONRPC", protocolVersion: "1.0" },
@@ -302,13 +430,17 @@ describe("buildSupportedInterfaces", () => {
   ])("%s", (_, input, expected) => {
     expect(buildSupportedInterfaces(input)).toEqual(expected);
     // the result is valid ProtoJSON for AgentInterface
-    for (const e of buildSupportedInterfaces(input)) expect(() => fromJson(AgentCardSchema, { supportedInterfaces: [e] })).not.toThrow();
+    for (const e of buildSupportedInterfaces(input))
+      expect(() => fromJson(AgentCardSchema, { supportedInterfaces: [e] })).not.toThrow();
   });
 
   it.each<[string, MountedInterfaces["custom"]]>([
     ["not a URI", [{ url: "ws://h/ws", protocolBinding: "websocket" }]],
     ["a core binding's name", [{ url: "ws://h/ws", protocolBinding: "JSONRPC" }]],
-    ["the runtime's Connect binding", [{ url: "http://h/c", protocolBinding: CONNECT_PROTOCOL_BINDING }]],
+    [
+      "the runtime's Connect binding",
+      [{ url: "http://h/c", protocolBinding: CONNECT_PROTOCOL_BINDING }],
+    ],
     [
       "listed twice",
       [
@@ -323,7 +455,12 @@ describe("buildSupportedInterfaces", () => {
 });
 
 describe("checkAgentCard", () => {
-  const mounted: MountedInterfaces = { baseUrl: "https://a.example", jsonRpcPath: "/rpc", restPath: "/v1", grpcAddress: "grpc.a.example:443" };
+  const mounted: MountedInterfaces = {
+    baseUrl: "https://a.example",
+    jsonRpcPath: "/rpc",
+    restPath: "/v1",
+    grpcAddress: "grpc.a.example:443",
+  };
   const good: JsonObject = {
     name: "n",
     description: "d",
@@ -336,18 +473,47 @@ describe("checkAgentCard", () => {
   };
   const ifaces = (...list: JsonObject[]) => ({ ...good, supportedInterfaces: list });
   const rpc = { url: "https://a.example/rpc", protocolBinding: "JSONRPC", protocolVersion: "1.0" };
-  const rest = { url: "https://a.example/v1/", protocolBinding: "HTTP+JSON", protocolVersion: "1.0" };
+  const rest = {
+    url: "https://a.example/v1/",
+    protocolBinding: "HTTP+JSON",
+    protocolVersion: "1.0",
+  };
   const grpc = { url: "grpc.a.example:443", protocolBinding: "GRPC", protocolVersion: "1.0" };
   const withConnect: MountedInterfaces = { ...mounted, connectPath: "/connect" };
-  const web = { url: "https://a.example/connect", protocolBinding: GRPC_WEB_PROTOCOL_BINDING, protocolVersion: "1.0" };
-  const connect = { url: "https://a.example/connect/", protocolBinding: CONNECT_PROTOCOL_BINDING, protocolVersion: "1.0" };
-  const withWs: MountedInterfaces = { ...mounted, custom: [{ url: "wss://a.example/a2a/ws", protocolBinding: WS_URI }] };
+  const web = {
+    url: "https://a.example/connect",
+    protocolBinding: GRPC_WEB_PROTOCOL_BINDING,
+    protocolVersion: "1.0",
+  };
+  const connect = {
+    url: "https://a.example/connect/",
+    protocolBinding: CONNECT_PROTOCOL_BINDING,
+    protocolVersion: "1.0",
+  };
+  const withWs: MountedInterfaces = {
+    ...mounted,
+    custom: [{ url: "wss://a.example/a2a/ws", protocolBinding: WS_URI }],
+  };
   const ws = { url: "wss://a.example/a2a/ws", protocolBinding: WS_URI, protocolVersion: "1.0" };
 
   it.each<[string, JsonObject, MountedInterfaces, [string, string][]]>([
     ["a consistent card", good, mounted, []],
-    ["a card built with toJson(AgentCardSchema)", toJson(AgentCardSchema, fromJson(AgentCardSchema, good)) as JsonObject, mounted, []],
-    ["trailing slash / custom binding ignored", ifaces(rpc, rest, grpc, { url: "https://x", protocolBinding: "urn:custom", protocolVersion: "1.0" }), mounted, []],
+    [
+      "a card built with toJson(AgentCardSchema)",
+      toJson(AgentCardSchema, fromJson(AgentCardSchema, good)) as JsonObject,
+      mounted,
+      [],
+    ],
+    [
+      "trailing slash / custom binding ignored",
+      ifaces(rpc, rest, grpc, {
+        url: "https://x",
+        protocolBinding: "urn:custom",
+        protocolVersion: "1.0",
+      }),
+      mounted,
+      [],
+    ],
     [
       "missing REQUIRED fields",
       { supportedInterfaces: good["supportedInterfaces"]!, name: "" },
@@ -362,11 +528,31 @@ describe("checkAgentCard", () => {
         ["missing-field", "capabilities"],
       ],
     ],
-    ["declared but not mounted", good, { baseUrl: "https://a.example", jsonRpcPath: "/rpc", restPath: "/v1" }, [["not-mounted", "GRPC"]]],
+    [
+      "declared but not mounted",
+      good,
+      { baseUrl: "https://a.example", jsonRpcPath: "/rpc", restPath: "/v1" },
+      [["not-mounted", "GRPC"]],
+    ],
     ["mounted but not declared", ifaces(rpc, grpc), mounted, [["not-declared", "HTTP+JSON"]]],
-    ["URL mismatch", ifaces({ ...rpc, url: "https://a.example/other" }, rest, grpc), mounted, [["url-mismatch", "JSONRPC"]]],
-    ["gRPC as URL form (K1)", ifaces(rpc, rest, { ...grpc, url: "https://grpc.a.example" }), mounted, [["grpc-address-form", "GRPC"]]],
-    ["gRPC wrong port", ifaces(rpc, rest, { ...grpc, url: "grpc.a.example:8443" }), mounted, [["url-mismatch", "GRPC"]]],
+    [
+      "URL mismatch",
+      ifaces({ ...rpc, url: "https://a.example/other" }, rest, grpc),
+      mounted,
+      [["url-mismatch", "JSONRPC"]],
+    ],
+    [
+      "gRPC as URL form (K1)",
+      ifaces(rpc, rest, { ...grpc, url: "https://grpc.a.example" }),
+      mounted,
+      [["grpc-address-form", "GRPC"]],
+    ],
+    [
+      "gRPC wrong port",
+      ifaces(rpc, rest, { ...grpc, url: "grpc.a.example:8443" }),
+      mounted,
+      [["url-mismatch", "GRPC"]],
+    ],
     [
       "tenant and version mismatch",
       ifaces({ ...rpc, tenant: "t1", protocolVersion: "0.3" }, rest, grpc),
@@ -376,15 +562,55 @@ describe("checkAgentCard", () => {
         ["version-mismatch", "JSONRPC"],
       ],
     ],
-    ["malformed interface", ifaces(rpc, rest, grpc, { url: "" }), mounted, [["malformed-interface", "supportedInterfaces[3]"]]],
-    ["gRPC-web and Connect, mounted and declared", ifaces(rpc, rest, grpc, web, connect), withConnect, []],
-    ["gRPC-web declared, the Connect routes not mounted", ifaces(rpc, rest, grpc, web), mounted, [["not-mounted", GRPC_WEB_PROTOCOL_BINDING]]],
-    ["the Connect routes mounted, Connect not declared", ifaces(rpc, rest, grpc, web), withConnect, [["not-declared", CONNECT_PROTOCOL_BINDING]]],
-    ["gRPC-web at another path", ifaces(rpc, rest, grpc, { ...web, url: "https://a.example/web" }, connect), withConnect, [["url-mismatch", GRPC_WEB_PROTOCOL_BINDING]]],
-    ["a custom binding, mounted and declared (first, too)", ifaces(ws, rpc, rest, grpc), withWs, []],
+    [
+      "malformed interface",
+      ifaces(rpc, rest, grpc, { url: "" }),
+      mounted,
+      [["malformed-interface", "supportedInterfaces[3]"]],
+    ],
+    [
+      "gRPC-web and Connect, mounted and declared",
+      ifaces(rpc, rest, grpc, web, connect),
+      withConnect,
+      [],
+    ],
+    [
+      "gRPC-web declared, the Connect routes not mounted",
+      ifaces(rpc, rest, grpc, web),
+      mounted,
+      [["not-mounted", GRPC_WEB_PROTOCOL_BINDING]],
+    ],
+    [
+      "the Connect routes mounted, Connect not declared",
+      ifaces(rpc, rest, grpc, web),
+      withConnect,
+      [["not-declared", CONNECT_PROTOCOL_BINDING]],
+    ],
+    [
+      "gRPC-web at another path",
+      ifaces(rpc, rest, grpc, { ...web, url: "https://a.example/web" }, connect),
+      withConnect,
+      [["url-mismatch", GRPC_WEB_PROTOCOL_BINDING]],
+    ],
+    [
+      "a custom binding, mounted and declared (first, too)",
+      ifaces(ws, rpc, rest, grpc),
+      withWs,
+      [],
+    ],
     ["a custom binding mounted, not declared", good, withWs, [["not-declared", WS_URI]]],
-    ["a custom binding declared, not mounted: not ours, so not checked", ifaces(rpc, rest, grpc, ws), mounted, []],
-    ["a custom binding at another URL", ifaces(rpc, rest, grpc, { ...ws, url: "wss://a.example/other" }), withWs, [["url-mismatch", WS_URI]]],
+    [
+      "a custom binding declared, not mounted: not ours, so not checked",
+      ifaces(rpc, rest, grpc, ws),
+      mounted,
+      [],
+    ],
+    [
+      "a custom binding at another URL",
+      ifaces(rpc, rest, grpc, { ...ws, url: "wss://a.example/other" }),
+      withWs,
+      [["url-mismatch", WS_URI]],
+    ],
     [
       "a custom binding with another version and tenant",
       ifaces(rpc, rest, grpc, { ...ws, protocolVersion: "0.3", tenant: "t" }),
@@ -424,7 +650,8 @@ describe("serveAgentCard: lastModified (§8.6.1 MAY Last-Modified)", () => {
     readBody: async () => new Uint8Array(),
     signal: new AbortController().signal,
   });
-  const header = (r: Awaited<ReturnType<UniversalHandler>>, name: string) => r.headers.find(([n]) => n === name)?.[1];
+  const header = (r: Awaited<ReturnType<UniversalHandler>>, name: string) =>
+    r.headers.find(([n]) => n === name)?.[1];
 
   it("sends Last-Modified (whole seconds) on 200 and 304; If-Modified-Since at or after it → 304, before it or invalid → 200", async () => {
     const ok = await handler(get());
@@ -443,7 +670,9 @@ describe("serveAgentCard: lastModified (§8.6.1 MAY Last-Modified)", () => {
   });
 
   it("If-None-Match wins over If-Modified-Since (RFC 9110 §13.2.2)", async () => {
-    const r = await handler(get({ "if-none-match": '"other"', "if-modified-since": "Wed, 02 Dec 2026 00:00:00 GMT" }));
+    const r = await handler(
+      get({ "if-none-match": '"other"', "if-modified-since": "Wed, 02 Dec 2026 00:00:00 GMT" }),
+    );
     expect(r.status).toBe(200);
   });
 

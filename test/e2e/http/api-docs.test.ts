@@ -11,26 +11,56 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { composeHandlers, serveApiDocument, serveApiReference, serveNode, type UniversalBufferedResponse, type UniversalHandler, type UniversalRequest } from "@protoc-gen-a2a/runtime/http";
+import {
+  composeHandlers,
+  serveApiDocument,
+  serveApiReference,
+  serveNode,
+  type UniversalBufferedResponse,
+  type UniversalHandler,
+  type UniversalRequest,
+} from "@protoc-gen-a2a/runtime/http";
 import { listen } from "../../support/servers.js";
 
-const SWAGGER_UI_DIR = dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"));
+const SWAGGER_UI_DIR = dirname(
+  createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"),
+);
 
 function req(method: string, path: string, headers: Record<string, string> = {}): UniversalRequest {
   const h = new Map(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
-  return { method, path, query: "", header: (n) => h.get(n.toLowerCase()), headers: () => h.entries(), readBody: async () => new Uint8Array(), signal: new AbortController().signal };
+  return {
+    method,
+    path,
+    query: "",
+    header: (n) => h.get(n.toLowerCase()),
+    headers: () => h.entries(),
+    readBody: async () => new Uint8Array(),
+    signal: new AbortController().signal,
+  };
 }
-async function call(handler: UniversalHandler, method: string, path: string, headers: Record<string, string> = {}) {
+async function call(
+  handler: UniversalHandler,
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+) {
   const r = (await handler(req(method, path, headers))) as UniversalBufferedResponse;
   const body = typeof r.body === "string" ? r.body : new TextDecoder().decode(r.body);
-  return { status: r.status, headers: new Map(r.headers), body, bytes: typeof r.body === "string" ? new TextEncoder().encode(r.body) : r.body };
+  return {
+    status: r.status,
+    headers: new Map(r.headers),
+    body,
+    bytes: typeof r.body === "string" ? new TextEncoder().encode(r.body) : r.body,
+  };
 }
 
 const openapi = {
   openapi: "3.1.0",
   info: { title: "t", version: "1" },
   servers: [{ url: "/" }],
-  paths: { "/tasks/{id}": { get: { operationId: "GetTask", responses: { "200": { description: "OK" } } } } },
+  paths: {
+    "/tasks/{id}": { get: { operationId: "GetTask", responses: { "200": { description: "OK" } } } },
+  },
 };
 
 describe("serveApiDocument", () => {
@@ -51,9 +81,22 @@ describe("serveApiDocument", () => {
   });
 
   it("adds servers to a document without any; an OpenRPC server object passes as it is", async () => {
-    const openrpc = { openrpc: "1.3.2", info: { title: "t", version: "1" }, methods: [{ name: "GetTask", params: [], result: { name: "r", schema: {} } }] };
-    const r = await call(serveApiDocument(openrpc, { servers: [{ name: "JSON-RPC", url: "http://agent.example/rpc" }] }), "GET", "/anything");
-    expect(JSON.parse(r.body)).toEqual({ ...openrpc, servers: [{ name: "JSON-RPC", url: "http://agent.example/rpc" }] });
+    const openrpc = {
+      openrpc: "1.3.2",
+      info: { title: "t", version: "1" },
+      methods: [{ name: "GetTask", params: [], result: { name: "r", schema: {} } }],
+    };
+    const r = await call(
+      serveApiDocument(openrpc, {
+        servers: [{ name: "JSON-RPC", url: "http://agent.example/rpc" }],
+      }),
+      "GET",
+      "/anything",
+    );
+    expect(JSON.parse(r.body)).toEqual({
+      ...openrpc,
+      servers: [{ name: "JSON-RPC", url: "http://agent.example/rpc" }],
+    });
   });
 
   it("If-None-Match with the ETag (also weak, in a list, or *) → 304 without body; another tag → 200", async () => {
@@ -64,7 +107,9 @@ describe("serveApiDocument", () => {
       expect(r.body).toBe("");
       expect(r.headers.get("etag")).toBe(etag);
     }
-    expect((await call(handler, "GET", "/openapi.json", { "if-none-match": '"other"' })).status).toBe(200);
+    expect(
+      (await call(handler, "GET", "/openapi.json", { "if-none-match": '"other"' })).status,
+    ).toBe(200);
   });
 
   it("HEAD gets the GET headers; the ETag follows the servers", async () => {
@@ -72,7 +117,11 @@ describe("serveApiDocument", () => {
     const head = await call(handler, "HEAD", "/openapi.json");
     expect(head.status).toBe(200);
     expect(head.headers).toEqual(get.headers);
-    const other = await call(serveApiDocument(openapi, { servers: [{ url: "http://elsewhere/" }], path: "/openapi.json" }), "GET", "/openapi.json");
+    const other = await call(
+      serveApiDocument(openapi, { servers: [{ url: "http://elsewhere/" }], path: "/openapi.json" }),
+      "GET",
+      "/openapi.json",
+    );
     expect(other.headers.get("etag")).not.toBe(get.headers.get("etag"));
   });
 
@@ -82,7 +131,11 @@ describe("serveApiDocument", () => {
       expect(r.status, method).toBe(405);
       expect(r.headers.get("allow")).toBe("GET, HEAD, OPTIONS");
     }
-    const pre = await call(handler, "OPTIONS", "/openapi.json", { origin: "https://ui.example", "access-control-request-method": "GET", "access-control-request-headers": "if-none-match" });
+    const pre = await call(handler, "OPTIONS", "/openapi.json", {
+      origin: "https://ui.example",
+      "access-control-request-method": "GET",
+      "access-control-request-headers": "if-none-match",
+    });
     expect(pre.status).toBe(204);
     expect(pre.headers.get("access-control-allow-methods")).toBe("GET, HEAD, OPTIONS");
     expect(pre.headers.get("access-control-allow-headers")).toBe("if-none-match");
@@ -91,7 +144,15 @@ describe("serveApiDocument", () => {
   });
 
   it("cors: { origin } names it with Vary; cors: false sends none; maxAgeSeconds", async () => {
-    const named = await call(serveApiDocument(openapi, { servers, cors: { origin: "https://ui.example" }, maxAgeSeconds: 60 }), "GET", "/");
+    const named = await call(
+      serveApiDocument(openapi, {
+        servers,
+        cors: { origin: "https://ui.example" },
+        maxAgeSeconds: 60,
+      }),
+      "GET",
+      "/",
+    );
     expect(named.headers.get("access-control-allow-origin")).toBe("https://ui.example");
     expect(named.headers.get("vary")).toBe("Origin");
     expect(named.headers.get("cache-control")).toBe("public, max-age=60");
@@ -100,13 +161,18 @@ describe("serveApiDocument", () => {
   });
 
   it("anything but a JSON object is a TypeError", () => {
-    for (const bad of [null, [], "x", 1]) expect(() => serveApiDocument(bad as never, { servers })).toThrow(TypeError);
+    for (const bad of [null, [], "x", 1])
+      expect(() => serveApiDocument(bad as never, { servers })).toThrow(TypeError);
   });
 });
 
 describe("serveApiReference", () => {
   const warnings: string[] = [];
-  const handler = serveApiReference({ documentUrl: "/openapi.json", title: "Agent <API>", logger: { warn: (m) => warnings.push(m) } });
+  const handler = serveApiReference({
+    documentUrl: "/openapi.json",
+    title: "Agent <API>",
+    logger: { warn: (m) => warnings.push(m) },
+  });
 
   it("the page at /docs, /docs/ and /docs/index.html: Swagger UI from relative links, no inline script, a CSP of its own origin", async () => {
     for (const [path, base] of [
@@ -120,7 +186,13 @@ describe("serveApiReference", () => {
       expect(r.headers.get("content-security-policy")).toContain("script-src 'self'");
       expect(r.body).toContain("<title>Agent &#60;API&#62;</title>");
       const srcs = [...r.body.matchAll(/(?:src|href)="([^"]*)"/g)].map((m) => m[1]);
-      expect(srcs, path).toEqual([`${base}swagger-ui.css`, `${base}favicon-32x32.png`, `${base}favicon-16x16.png`, `${base}swagger-ui-bundle.js`, `${base}api-reference.js`]);
+      expect(srcs, path).toEqual([
+        `${base}swagger-ui.css`,
+        `${base}favicon-32x32.png`,
+        `${base}favicon-16x16.png`,
+        `${base}swagger-ui-bundle.js`,
+        `${base}api-reference.js`,
+      ]);
       expect(r.body).not.toMatch(/<script>/);
       expect(r.body).not.toMatch(/https?:\/\//);
     }
@@ -202,7 +274,10 @@ describe("serveApiReference", () => {
   it("reads each asset once and keeps it in memory", async () => {
     const dir = await mkdtemp(join(tmpdir(), "api-docs-"));
     try {
-      await copyFile(join(SWAGGER_UI_DIR, "swagger-ui-bundle.js"), join(dir, "swagger-ui-bundle.js"));
+      await copyFile(
+        join(SWAGGER_UI_DIR, "swagger-ui-bundle.js"),
+        join(dir, "swagger-ui-bundle.js"),
+      );
       await writeFile(join(dir, "swagger-ui.css"), "body { color: red }");
       const h = serveApiReference({ documentUrl: "/openapi.json", assetsDirectory: dir });
       expect((await call(h, "GET", "/docs/swagger-ui.css")).body).toBe("body { color: red }");
@@ -220,7 +295,11 @@ describe("serveApiReference", () => {
     const dir = await mkdtemp(join(tmpdir(), "api-docs-empty-"));
     try {
       const logged: string[] = [];
-      const h = serveApiReference({ documentUrl: "/openapi.json", assetsDirectory: dir, logger: { warn: (m) => logged.push(m) } });
+      const h = serveApiReference({
+        documentUrl: "/openapi.json",
+        assetsDirectory: dir,
+        logger: { warn: (m) => logged.push(m) },
+      });
       for (let i = 0; i < 3; i++) {
         const page = await call(h, "GET", "/docs");
         expect(page.status).toBe(200);
@@ -250,7 +329,13 @@ describe("on a socket (serveNode + composeHandlers): raw traversal paths reach t
     server = await listen(
       serveNode(
         composeHandlers(
-          { prefix: "/openapi.json", handler: serveApiDocument(openapi, { servers: [{ url: "http://x/" }], path: "/openapi.json" }) },
+          {
+            prefix: "/openapi.json",
+            handler: serveApiDocument(openapi, {
+              servers: [{ url: "http://x/" }],
+              path: "/openapi.json",
+            }),
+          },
           { prefix: "/docs", handler: serveApiReference({ documentUrl: "/openapi.json" }) },
         ),
       ),
@@ -265,7 +350,9 @@ describe("on a socket (serveNode + composeHandlers): raw traversal paths reach t
         let body = "";
         res.setEncoding("utf8");
         res.on("data", (c: string) => (body += c));
-        res.on("end", () => resolve({ status: res.statusCode!, type: res.headers["content-type"], body }));
+        res.on("end", () =>
+          resolve({ status: res.statusCode!, type: res.headers["content-type"], body }),
+        );
       });
       r.on("error", reject);
       r.end();
@@ -273,8 +360,13 @@ describe("on a socket (serveNode + composeHandlers): raw traversal paths reach t
 
   it("serves the page, an asset and the document; refuses traversal", async () => {
     expect((await raw("GET", "/docs")).status).toBe(200);
-    expect(await raw("GET", "/docs/swagger-ui.css")).toMatchObject({ status: 200, type: "text/css; charset=utf-8" });
-    expect(JSON.parse((await raw("GET", "/openapi.json")).body).servers).toEqual([{ url: "http://x/" }]);
+    expect(await raw("GET", "/docs/swagger-ui.css")).toMatchObject({
+      status: 200,
+      type: "text/css; charset=utf-8",
+    });
+    expect(JSON.parse((await raw("GET", "/openapi.json")).body).servers).toEqual([
+      { url: "http://x/" },
+    ]);
     const head = await raw("HEAD", "/openapi.json");
     expect(head).toMatchObject({ status: 200, body: "" });
     for (const path of [

@@ -8,7 +8,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createA2AServiceJsonRpcServer } from "../../../generated-example/gen/a2a_a2a_jsonrpc_server.js";
 import { createA2AServiceRestServer } from "../../../generated-example/gen/a2a_a2a_rest_server.js";
-import { PermissionDeniedError, UnauthenticatedError } from "../../../generated-example/gen/a2a_a2a_errors.js";
+import {
+  PermissionDeniedError,
+  UnauthenticatedError,
+} from "../../../generated-example/gen/a2a_a2a_errors.js";
 import type { AuthenticateFn } from "@protoc-gen-a2a/runtime";
 import { TestAgent } from "../../support/test-agent.js";
 import { listen, type Listening } from "../../support/servers.js";
@@ -25,10 +28,26 @@ const quiet = { error() {} };
 const servers: Record<string, Listening> = {};
 
 beforeAll(async () => {
-  servers["jsonrpc"] = await listen(createA2AServiceJsonRpcServer(agent, { authenticate, logger: quiet }).node);
-  servers["rest"] = await listen(createA2AServiceRestServer(agent, { authenticate, logger: quiet }).node);
-  servers["jsonrpc-basic"] = await listen(createA2AServiceJsonRpcServer(agent, { authenticate, authChallenge: 'Basic realm="agents", Bearer', logger: quiet }).node);
-  servers["rest-basic"] = await listen(createA2AServiceRestServer(agent, { authenticate, authChallenge: 'Basic realm="agents", Bearer', logger: quiet }).node);
+  servers["jsonrpc"] = await listen(
+    createA2AServiceJsonRpcServer(agent, { authenticate, logger: quiet }).node,
+  );
+  servers["rest"] = await listen(
+    createA2AServiceRestServer(agent, { authenticate, logger: quiet }).node,
+  );
+  servers["jsonrpc-basic"] = await listen(
+    createA2AServiceJsonRpcServer(agent, {
+      authenticate,
+      authChallenge: 'Basic realm="agents", Bearer',
+      logger: quiet,
+    }).node,
+  );
+  servers["rest-basic"] = await listen(
+    createA2AServiceRestServer(agent, {
+      authenticate,
+      authChallenge: 'Basic realm="agents", Bearer',
+      logger: quiet,
+    }).node,
+  );
 });
 afterAll(async () => {
   await Promise.all(Object.values(servers).map((s) => s.close()));
@@ -36,26 +55,47 @@ afterAll(async () => {
 
 const V = { "a2a-version": "1.0", "content-type": "application/json" };
 const getTask = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "GetTask", params: { id: "t" } });
-const stream = JSON.stringify({ jsonrpc: "2.0", id: 2, method: "SendStreamingMessage", params: { message: { messageId: "m", role: "ROLE_USER", parts: [{ text: "hello" }] } } });
+const stream = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 2,
+  method: "SendStreamingMessage",
+  params: { message: { messageId: "m", role: "ROLE_USER", parts: [{ text: "hello" }] } },
+});
 
 /** The request each case sends, by server kind. */
-function request(kind: string, what: "unary" | "stream", authorization?: string): Promise<Response> {
+function request(
+  kind: string,
+  what: "unary" | "stream",
+  authorization?: string,
+): Promise<Response> {
   const headers = { ...V, ...(authorization !== undefined ? { authorization } : {}) };
   const url = servers[kind]!.url.replace(/\/$/, "");
-  if (kind.startsWith("jsonrpc")) return fetch(url, { method: "POST", headers, body: what === "unary" ? getTask : stream });
+  if (kind.startsWith("jsonrpc"))
+    return fetch(url, { method: "POST", headers, body: what === "unary" ? getTask : stream });
   return what === "unary"
     ? fetch(`${url}/tasks/t`, { headers })
-    : fetch(`${url}/message:stream`, { method: "POST", headers, body: JSON.stringify({ message: { messageId: "m", role: "ROLE_USER", parts: [{ text: "hello" }] } }) });
+    : fetch(`${url}/message:stream`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({
+          message: { messageId: "m", role: "ROLE_USER", parts: [{ text: "hello" }] },
+        }),
+      });
 }
 
 describe.each(["jsonrpc", "rest"])("%s", (kind) => {
-  it.each(["unary", "stream"] as const)("a %s call without credentials: 401 with WWW-Authenticate: Bearer", async (what) => {
-    const res = await request(kind, what);
-    expect(res.status).toBe(401);
-    expect(res.headers.get("www-authenticate")).toBe("Bearer");
-    const body = (await res.json()) as { error: { code: number; data?: { reason: string }[]; details?: { reason: string }[] } };
-    expect((body.error.data ?? body.error.details)?.[0]?.reason).toBe("UNAUTHENTICATED");
-  });
+  it.each(["unary", "stream"] as const)(
+    "a %s call without credentials: 401 with WWW-Authenticate: Bearer",
+    async (what) => {
+      const res = await request(kind, what);
+      expect(res.status).toBe(401);
+      expect(res.headers.get("www-authenticate")).toBe("Bearer");
+      const body = (await res.json()) as {
+        error: { code: number; data?: { reason: string }[]; details?: { reason: string }[] };
+      };
+      expect((body.error.data ?? body.error.details)?.[0]?.reason).toBe("UNAUTHENTICATED");
+    },
+  );
 
   it("the challenge is the server's authChallenge when set", async () => {
     const res = await request(`${kind}-basic`, "unary");

@@ -38,15 +38,23 @@ describe("clipped / quoted", () => {
     expect(clipped("1.0")).toBe("1.0");
     expect(quoted("1.0")).toBe('"1.0"');
     expect(clipped("x".repeat(ECHO_LIMIT))).toBe("x".repeat(ECHO_LIMIT));
-    expect(clipped("x".repeat(ECHO_LIMIT + 1))).toBe(`${"x".repeat(ECHO_LIMIT)}… (${ECHO_LIMIT + 1} characters)`);
+    expect(clipped("x".repeat(ECHO_LIMIT + 1))).toBe(
+      `${"x".repeat(ECHO_LIMIT)}… (${ECHO_LIMIT + 1} characters)`,
+    );
     expect(quoted(huge)).toBe(`"${"9".repeat(ECHO_LIMIT)}"… (14000 characters)`);
   });
 });
 
 describe("JSON-RPC", () => {
   it("a 14 KB A2A-Version: VersionNotSupported naming the cut value, in the message and the metadata", async () => {
-    const res = await fetch(base(jsonrpc), { method: "POST", headers: { "content-type": "application/json", "a2a-version": huge }, body: getTask });
-    const body = JSON.parse(await bounded(res)) as { error: { code: number; message: string; data: { metadata: Record<string, string> }[] } };
+    const res = await fetch(base(jsonrpc), {
+      method: "POST",
+      headers: { "content-type": "application/json", "a2a-version": huge },
+      body: getTask,
+    });
+    const body = JSON.parse(await bounded(res)) as {
+      error: { code: number; message: string; data: { metadata: Record<string, string> }[] };
+    };
     expect(body.error.code).toBe(-32009);
     expect(body.error.message).toContain("(14000 characters)");
     expect(body.error.data[0]?.metadata["requestedVersion"]).toBe(clipped(huge));
@@ -59,20 +67,30 @@ describe("JSON-RPC", () => {
       body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: huge, params: {} }),
     });
     expect(JSON.parse(await bounded(method)).error.code).toBe(-32601);
-    const type = await fetch(base(jsonrpc), { method: "POST", headers: { "content-type": `application/${huge}`, "a2a-version": "1.0" }, body: getTask });
+    const type = await fetch(base(jsonrpc), {
+      method: "POST",
+      headers: { "content-type": `application/${huge}`, "a2a-version": "1.0" },
+      body: getTask,
+    });
     expect(await bounded(type)).toContain("characters)");
   });
 });
 
 describe("HTTP+JSON", () => {
   it("a long unknown path, a long query key and a long query value are cut", async () => {
-    const path = await fetch(`${base(rest)}/${"p".repeat(8_000)}`, { headers: { "a2a-version": "1.0" } });
+    const path = await fetch(`${base(rest)}/${"p".repeat(8_000)}`, {
+      headers: { "a2a-version": "1.0" },
+    });
     expect(path.status).toBe(404);
     expect(await bounded(path)).toContain("(8001 characters)");
-    const key = await fetch(`${base(rest)}/tasks?${"k".repeat(8_000)}=1`, { headers: { "a2a-version": "1.0" } });
+    const key = await fetch(`${base(rest)}/tasks?${"k".repeat(8_000)}=1`, {
+      headers: { "a2a-version": "1.0" },
+    });
     expect(key.status).toBe(400);
     expect(await bounded(key)).toContain("(8000 characters)");
-    const value = await fetch(`${base(rest)}/tasks?includeArtifacts=${"v".repeat(8_000)}`, { headers: { "a2a-version": "1.0" } });
+    const value = await fetch(`${base(rest)}/tasks?includeArtifacts=${"v".repeat(8_000)}`, {
+      headers: { "a2a-version": "1.0" },
+    });
     expect(value.status).toBe(400);
     expect(await bounded(value)).toContain("(8000 characters)");
   });

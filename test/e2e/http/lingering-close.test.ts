@@ -9,7 +9,11 @@
 import { execFile } from "node:child_process";
 import { connect, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createA2AHttpServer, serveNode, type UniversalHandler } from "@protoc-gen-a2a/runtime/http";
+import {
+  createA2AHttpServer,
+  serveNode,
+  type UniversalHandler,
+} from "@protoc-gen-a2a/runtime/http";
 import { createA2AServiceJsonRpcServer } from "../../../generated-example/gen/a2a_a2a_jsonrpc_server.js";
 import { createA2AServiceRestServer } from "../../../generated-example/gen/a2a_a2a_rest_server.js";
 import type { AddressInfo } from "node:net";
@@ -23,8 +27,13 @@ const OVERSIZED = 11 * 1024 * 1024;
 
 /** A SendMessage request of about `bytes` bytes (a long text part), as JSON-RPC and as HTTP+JSON. */
 function sendMessage(bytes: number): { rpc: string; rest: string } {
-  const params = JSON.stringify({ message: { messageId: "m", role: "ROLE_USER", parts: [{ text: "x".repeat(bytes) }] } });
-  return { rpc: `{"jsonrpc":"2.0","id":7,"method":"SendMessage","params":${params}}`, rest: params };
+  const params = JSON.stringify({
+    message: { messageId: "m", role: "ROLE_USER", parts: [{ text: "x".repeat(bytes) }] },
+  });
+  return {
+    rpc: `{"jsonrpc":"2.0","id":7,"method":"SendMessage","params":${params}}`,
+    rest: params,
+  };
 }
 
 /** Python's urllib POSTs `body` (read from stdin); prints the status and the body it read, or the error. */
@@ -43,11 +52,16 @@ except Exception as e:
 
 function pythonPost(url: string, body: string): Promise<{ status: string; body: string }> {
   return new Promise((resolve, reject) => {
-    const child = execFile("python3", ["-c", PYTHON_POST, url], { maxBuffer: 4 * MiB, timeout: 60_000 }, (error, stdout) => {
-      if (error) return reject(error);
-      const [status = "", ...rest] = stdout.split("\n");
-      resolve({ status, body: rest.join("\n").trim() });
-    });
+    const child = execFile(
+      "python3",
+      ["-c", PYTHON_POST, url],
+      { maxBuffer: 4 * MiB, timeout: 60_000 },
+      (error, stdout) => {
+        if (error) return reject(error);
+        const [status = "", ...rest] = stdout.split("\n");
+        resolve({ status, body: rest.join("\n").trim() });
+      },
+    );
     child.stdin!.end(body);
   });
 }
@@ -69,7 +83,12 @@ describe("the generated servers (default limits): the answer to an 11 MB body is
   const headers = { "content-type": "application/json", "a2a-version": "1.0" };
 
   it("Node's fetch, JSON-RPC: -32600 with Connection: close", async () => {
-    const res = await fetch(jsonrpc.url, { method: "POST", headers, body: body.rpc, signal: AbortSignal.timeout(30_000) });
+    const res = await fetch(jsonrpc.url, {
+      method: "POST",
+      headers,
+      body: body.rpc,
+      signal: AbortSignal.timeout(30_000),
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get("connection")).toBe("close");
     const answer = (await res.json()) as { id: unknown; error: { code: number; message: string } };
@@ -78,7 +97,12 @@ describe("the generated servers (default limits): the answer to an 11 MB body is
   });
 
   it("Node's fetch, HTTP+JSON: 413 with a google.rpc.Status body", async () => {
-    const res = await fetch(`${rest.url}message:send`, { method: "POST", headers, body: body.rest, signal: AbortSignal.timeout(30_000) });
+    const res = await fetch(`${rest.url}message:send`, {
+      method: "POST",
+      headers,
+      body: body.rest,
+      signal: AbortSignal.timeout(30_000),
+    });
     expect(res.status).toBe(413);
     expect(res.headers.get("connection")).toBe("close");
     const answer = (await res.json()) as { error: { code: number; details: { reason: string }[] } };
@@ -91,11 +115,18 @@ describe("the generated servers (default limits): the answer to an 11 MB body is
     const bytes = new TextEncoder().encode(text);
     const stream = new ReadableStream<Uint8Array>({
       start(c) {
-        for (let i = 0; i < bytes.byteLength; i += 64 * 1024) c.enqueue(bytes.subarray(i, i + 64 * 1024));
+        for (let i = 0; i < bytes.byteLength; i += 64 * 1024)
+          c.enqueue(bytes.subarray(i, i + 64 * 1024));
         c.close();
       },
     });
-    return { method: "POST", headers, body: stream, duplex: "half", signal: AbortSignal.timeout(30_000) } as RequestInit;
+    return {
+      method: "POST",
+      headers,
+      body: stream,
+      duplex: "half",
+      signal: AbortSignal.timeout(30_000),
+    } as RequestInit;
   };
 
   it("Node's fetch, a streamed 30 MB body: JSON-RPC -32600 and HTTP+JSON 413", async () => {
@@ -162,12 +193,19 @@ describe("the bounds of the lingering close (serveNode options)", () => {
   const tooLarge: UniversalHandler = async (request) => {
     const body = await request.readBody(64 * 1024);
     const text = body === "too-large" ? "too large" : "ok";
-    return { status: body === "too-large" ? 413 : 200, headers: [["content-type", "text/plain"]], body: text };
+    return {
+      status: body === "too-large" ? 413 : 200,
+      headers: [["content-type", "text/plain"]],
+      body: text,
+    };
   };
   let server: Server;
   let port: number;
   beforeAll(async () => {
-    server = createA2AHttpServer({}, serveNode(tooLarge, { lingeringCloseBytes: 2 * MiB, lingeringCloseMs: 500 }));
+    server = createA2AHttpServer(
+      {},
+      serveNode(tooLarge, { lingeringCloseBytes: 2 * MiB, lingeringCloseMs: 500 }),
+    );
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     port = (server.address() as AddressInfo).port;
   });
@@ -186,7 +224,10 @@ describe("the bounds of the lingering close (serveNode options)", () => {
   });
 
   it("an upload that stops before its Content-Length is cut after lingeringCloseMs, its answer sent first", async () => {
-    const c = raw(port, `POST / HTTP/1.1\r\nHost: x\r\nContent-Length: ${OVERSIZED}\r\n\r\n${"z".repeat(256 * 1024)}`);
+    const c = raw(
+      port,
+      `POST / HTTP/1.1\r\nHost: x\r\nContent-Length: ${OVERSIZED}\r\n\r\n${"z".repeat(256 * 1024)}`,
+    );
     await c.closed; // then nothing more is sent: only the time bound closes it
     expect(c.received()).toMatch(/^HTTP\/1\.1 413 [\s\S]*too large$/);
   });

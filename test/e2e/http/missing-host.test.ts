@@ -39,9 +39,17 @@ function exchange(port: number, request: string): Promise<string> {
 }
 
 /** The JSON body, status and headers of a raw answer. */
-function parse(answer: string): { status: number; headers: string; body: { error: { code: number; status: string; message: string; details: { reason: string }[] } } } {
+function parse(answer: string): {
+  status: number;
+  headers: string;
+  body: { error: { code: number; status: string; message: string; details: { reason: string }[] } };
+} {
   const end = answer.indexOf("\r\n\r\n");
-  return { status: Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1]), headers: answer.slice(0, end).toLowerCase(), body: JSON.parse(answer.slice(end + 4)) };
+  return {
+    status: Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1]),
+    headers: answer.slice(0, end).toLowerCase(),
+    body: JSON.parse(answer.slice(end + 4)),
+  };
 }
 
 function expectJson400(answer: string): void {
@@ -49,7 +57,11 @@ function expectJson400(answer: string): void {
   expect(status).toBe(400);
   expect(headers).toContain("content-type: application/json");
   expect(headers).toContain("connection: close");
-  expect(body.error).toMatchObject({ code: 400, status: "INVALID_ARGUMENT", details: [{ reason: "INVALID_REQUEST" }] });
+  expect(body.error).toMatchObject({
+    code: 400,
+    status: "INVALID_ARGUMENT",
+    details: [{ reason: "INVALID_REQUEST" }],
+  });
   expect(body.error.message).toContain("Host");
 }
 
@@ -80,7 +92,10 @@ describe("HTTP/1.1 without Host", () => {
 
   it("with Expect: 100-continue: the same 400 (after node:http's interim 100 Continue)", async () => {
     const port = await start(createA2AHttpServer({}, ok));
-    const answer = await exchange(port, "POST / HTTP/1.1\r\nContent-Length: 2\r\nExpect: 100-continue\r\n\r\n");
+    const answer = await exchange(
+      port,
+      "POST / HTTP/1.1\r\nContent-Length: 2\r\nExpect: 100-continue\r\n\r\n",
+    );
     expectJson400(answer.replace(/^HTTP\/1\.1 100 Continue\r\n\r\n/, ""));
     expect(calls).toBe(0);
   });
@@ -93,7 +108,9 @@ describe("HTTP/1.1 without Host", () => {
 
   it("with Host, and HTTP/1.0 without it, requests are served", async () => {
     const port = await start(createA2AHttpServer({}, ok));
-    expect(await exchange(port, "GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")).toMatch(/^HTTP\/1\.1 200 [\s\S]*ok$/);
+    expect(await exchange(port, "GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")).toMatch(
+      /^HTTP\/1\.1 200 [\s\S]*ok$/,
+    );
     expect(await exchange(port, "GET / HTTP/1.0\r\n\r\n")).toMatch(/^HTTP\/1\.1 200 [\s\S]*ok$/);
     expect(calls).toBe(2);
   });

@@ -13,11 +13,22 @@
  * Short option values; no assertion about speed.
  */
 import { request as httpRequest, createServer as createHttpServer, type Server } from "node:http";
-import { connect as connectHttp2, createServer as createHttp2Server, type ClientHttp2Session, type ClientHttp2Stream, type Http2Server } from "node:http2";
+import {
+  connect as connectHttp2,
+  createServer as createHttp2Server,
+  type ClientHttp2Session,
+  type ClientHttp2Stream,
+  type Http2Server,
+} from "node:http2";
 import { connect, type AddressInfo, type Socket } from "node:net";
 import { create } from "@bufbuild/protobuf";
 import { afterEach, describe, expect, it } from "vitest";
-import { pendingWriteStats, serveNode, type NodeRequestListener, type UniversalHandler } from "@protoc-gen-a2a/runtime/http";
+import {
+  pendingWriteStats,
+  serveNode,
+  type NodeRequestListener,
+  type UniversalHandler,
+} from "@protoc-gen-a2a/runtime/http";
 import { createA2AServiceJsonRpcServer } from "../../../generated-example/gen/a2a_a2a_jsonrpc_server.js";
 import { createA2AServiceRestServer } from "../../../generated-example/gen/a2a_a2a_rest_server.js";
 import type { A2AServiceHandler } from "../../../generated-example/gen/a2a_a2a_handler.js";
@@ -35,8 +46,12 @@ afterEach(async () => {
 });
 
 /** Serves `listener` over node:http or node:http2 (h2c) on 127.0.0.1; closed after the test, connections included. */
-async function serve(kind: "h1" | "h2", listener: NodeRequestListener): Promise<{ port: number; connections: () => number }> {
-  const server: Server | Http2Server = kind === "h1" ? createHttpServer(listener) : createHttp2Server(listener);
+async function serve(
+  kind: "h1" | "h2",
+  listener: NodeRequestListener,
+): Promise<{ port: number; connections: () => number }> {
+  const server: Server | Http2Server =
+    kind === "h1" ? createHttpServer(listener) : createHttp2Server(listener);
   const sockets = new Set<Socket>();
   server.on("connection", (s: Socket) => {
     sockets.add(s);
@@ -55,14 +70,21 @@ async function serve(kind: "h1" | "h2", listener: NodeRequestListener): Promise<
 
 /** A buffered answer of `bytes` bytes of JSON, new text for each request (as an encoded task would be). */
 function bigAnswer(bytes: number): UniversalHandler {
-  return async () => ({ status: 200, headers: [["content-type", "application/json"]], body: `{"x":"${"x".repeat(bytes - 8)}"}` });
+  return async () => ({
+    status: 200,
+    headers: [["content-type", "application/json"]],
+    body: `{"x":"${"x".repeat(bytes - 8)}"}`,
+  });
 }
 
 /**
  * An HTTP/1.1 client that sends `head` and does not read; `readRest()` then reads what reached it until the
  * connection ends (a paused socket sees the server's close only after reading what is buffered before it).
  */
-function neverReading(port: number, head: string): { socket: Socket; readRest: () => Promise<number> } {
+function neverReading(
+  port: number,
+  head: string,
+): { socket: Socket; readRest: () => Promise<number> } {
   const socket = connect(port, "127.0.0.1");
   socket.on("error", () => {});
   socket.pause(); // paused: Node reads no more than its buffer, then the kernel's window fills
@@ -87,12 +109,18 @@ function h2session(port: number): ClientHttp2Session {
 }
 
 /** An HTTP/2 request whose stream is never read (no WINDOW_UPDATE once the window is used); `closed` gives the stream's RST code. */
-function h2neverReading(session: ClientHttp2Session, headers: Record<string, string>, body?: string): { stream: ClientHttp2Stream; closed: Promise<number> } {
+function h2neverReading(
+  session: ClientHttp2Session,
+  headers: Record<string, string>,
+  body?: string,
+): { stream: ClientHttp2Stream; closed: Promise<number> } {
   const stream = session.request(headers, { endStream: body === undefined });
   stream.on("error", () => {});
   stream.pause();
   if (body !== undefined) stream.end(body);
-  const closed = new Promise<number>((resolve) => stream.once("close", () => resolve(stream.rstCode ?? -1)));
+  const closed = new Promise<number>((resolve) =>
+    stream.once("close", () => resolve(stream.rstCode ?? -1)),
+  );
   return { stream, closed };
 }
 
@@ -167,16 +195,28 @@ describe("generated servers: a large GetTask that is never read", () => {
     id: "t-big",
     contextId: "c",
     status: { state: TaskState.COMPLETED },
-    artifacts: [{ artifactId: "a", parts: [{ content: { case: "text", value: "y".repeat(LARGE) } }] }],
+    artifacts: [
+      { artifactId: "a", parts: [{ content: { case: "text", value: "y".repeat(LARGE) } }] },
+    ],
   });
-  const handler = new Proxy({} as A2AServiceHandler, { get: (_, name) => (name === "getTask" ? async () => bigTask : undefined) });
+  const handler = new Proxy({} as A2AServiceHandler, {
+    get: (_, name) => (name === "getTask" ? async () => bigTask : undefined),
+  });
   const options = { stalledWriteTimeoutMs: 300, logger: { error() {} } };
 
   it("JSON-RPC over HTTP/1.1: the connection is closed", async () => {
     const listener = createA2AServiceJsonRpcServer(handler, options).node;
     const server = await serve("h1", listener);
-    const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "GetTask", params: { id: "t-big" } });
-    const client = neverReading(server.port, `POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nA2A-Version: 1.0\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    const body = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "GetTask",
+      params: { id: "t-big" },
+    });
+    const client = neverReading(
+      server.port,
+      `POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nA2A-Version: 1.0\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
     await eventually(() => stats(listener).bytes > 0, 10_000);
     await eventually(() => server.connections() === 0, 10_000);
     expect(stats(listener)).toEqual({ bytes: 0, responses: 0 });
@@ -186,7 +226,10 @@ describe("generated servers: a large GetTask that is never read", () => {
   it("HTTP+JSON over HTTP/1.1: the connection is closed", async () => {
     const listener = createA2AServiceRestServer(handler, options).node;
     const server = await serve("h1", listener);
-    const client = neverReading(server.port, "GET /tasks/t-big HTTP/1.1\r\nHost: x\r\nA2A-Version: 1.0\r\n\r\n");
+    const client = neverReading(
+      server.port,
+      "GET /tasks/t-big HTTP/1.1\r\nHost: x\r\nA2A-Version: 1.0\r\n\r\n",
+    );
     await eventually(() => stats(listener).bytes > 0, 10_000);
     await eventually(() => server.connections() === 0, 10_000);
     expect(stats(listener)).toEqual({ bytes: 0, responses: 0 });
@@ -196,9 +239,21 @@ describe("generated servers: a large GetTask that is never read", () => {
   it("JSON-RPC and HTTP+JSON over HTTP/2: the streams are reset", async () => {
     const jsonrpc = createA2AServiceJsonRpcServer(handler, options).node;
     const rest = createA2AServiceRestServer(handler, options).node;
-    const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "GetTask", params: { id: "t-big" } });
-    const rpcCall = h2neverReading(h2session((await serve("h2", jsonrpc)).port), { ":method": "POST", ":path": "/", "content-type": "application/json", "a2a-version": "1.0" }, body);
-    const restCall = h2neverReading(h2session((await serve("h2", rest)).port), { ":path": "/tasks/t-big", "a2a-version": "1.0" });
+    const body = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "GetTask",
+      params: { id: "t-big" },
+    });
+    const rpcCall = h2neverReading(
+      h2session((await serve("h2", jsonrpc)).port),
+      { ":method": "POST", ":path": "/", "content-type": "application/json", "a2a-version": "1.0" },
+      body,
+    );
+    const restCall = h2neverReading(h2session((await serve("h2", rest)).port), {
+      ":path": "/tasks/t-big",
+      "a2a-version": "1.0",
+    });
     expect(await rpcCall.closed).toBe(NGHTTP2_CANCEL);
     expect(await restCall.closed).toBe(NGHTTP2_CANCEL);
     await eventually(() => stats(jsonrpc).responses === 0 && stats(rest).responses === 0, 5_000);
@@ -207,12 +262,21 @@ describe("generated servers: a large GetTask that is never read", () => {
 
 describe("the listener's byte budget (maxPendingWriteBytes)", () => {
   it("HTTP/2: over the budget the response that waited longest is destroyed; the rest stay; a reader is served", async () => {
-    const listener = serveNode(bigAnswer(MiB), { stalledWriteTimeoutMs: 0, maxPendingWriteBytes: 2.5 * MiB });
+    const listener = serveNode(bigAnswer(MiB), {
+      stalledWriteTimeoutMs: 0,
+      maxPendingWriteBytes: 2.5 * MiB,
+    });
     const session = h2session((await serve("h2", listener)).port);
     const first = h2neverReading(session, { ":path": "/" });
-    await eventually(() => stats(listener).responses === 1 && stats(listener).bytes > 0.5 * MiB, 5_000);
+    await eventually(
+      () => stats(listener).responses === 1 && stats(listener).bytes > 0.5 * MiB,
+      5_000,
+    );
     const second = h2neverReading(session, { ":path": "/" });
-    await eventually(() => stats(listener).responses === 2 && stats(listener).bytes > 1.5 * MiB, 5_000);
+    await eventually(
+      () => stats(listener).responses === 2 && stats(listener).bytes > 1.5 * MiB,
+      5_000,
+    );
     const third = h2neverReading(session, { ":path": "/" });
     expect(await first.closed).toBe(NGHTTP2_CANCEL); // the oldest
     await eventually(() => stats(listener).responses === 2, 5_000);
@@ -237,8 +301,22 @@ describe("the listener's byte budget (maxPendingWriteBytes)", () => {
 
   it("a text answer counts what it takes in memory: ASCII 1 byte a character, any other text 2 (a V8 two-byte string)", async () => {
     const chars = MiB;
-    const ascii = serveNode(async () => ({ status: 200, headers: [["content-type", "application/json"]], body: `"${"a".repeat(chars - 2)}"` }), { stalledWriteTimeoutMs: 0 });
-    const wide = serveNode(async () => ({ status: 200, headers: [["content-type", "application/json"]], body: `"…${"a".repeat(chars - 3)}"` }), { stalledWriteTimeoutMs: 0 });
+    const ascii = serveNode(
+      async () => ({
+        status: 200,
+        headers: [["content-type", "application/json"]],
+        body: `"${"a".repeat(chars - 2)}"`,
+      }),
+      { stalledWriteTimeoutMs: 0 },
+    );
+    const wide = serveNode(
+      async () => ({
+        status: 200,
+        headers: [["content-type", "application/json"]],
+        body: `"…${"a".repeat(chars - 3)}"`,
+      }),
+      { stalledWriteTimeoutMs: 0 },
+    );
     const a = h2neverReading(h2session((await serve("h2", ascii)).port), { ":path": "/" });
     const w = h2neverReading(h2session((await serve("h2", wide)).port), { ":path": "/" });
     // Held by HTTP/2 flow control (65,535 bytes sent): the whole body counts until its last byte is taken.
@@ -249,13 +327,22 @@ describe("the listener's byte budget (maxPendingWriteBytes)", () => {
   });
 
   it("HTTP/1.1: over the budget the oldest never-reading connection is closed first", async () => {
-    const listener = serveNode(bigAnswer(LARGE), { stalledWriteTimeoutMs: 0, maxPendingWriteBytes: 2 * LARGE });
+    const listener = serveNode(bigAnswer(LARGE), {
+      stalledWriteTimeoutMs: 0,
+      maxPendingWriteBytes: 2 * LARGE,
+    });
     const server = await serve("h1", listener);
     const head = "GET / HTTP/1.1\r\nHost: x\r\n\r\n";
     const first = neverReading(server.port, head);
-    await eventually(() => stats(listener).responses === 1 && stats(listener).bytes > LARGE / 2, 10_000);
+    await eventually(
+      () => stats(listener).responses === 1 && stats(listener).bytes > LARGE / 2,
+      10_000,
+    );
     neverReading(server.port, head);
-    await eventually(() => stats(listener).responses === 2 && stats(listener).bytes > LARGE, 10_000);
+    await eventually(
+      () => stats(listener).responses === 2 && stats(listener).bytes > LARGE,
+      10_000,
+    );
     neverReading(server.port, head);
     await eventually(() => server.connections() === 2, 10_000); // one of the three was closed…
     expect(await first.readRest()).toBeLessThan(LARGE); // …the oldest
@@ -314,17 +401,28 @@ describe("large buffered answers are written in chunks", () => {
   it("a text with characters beyond the BMP and non-ASCII arrives intact, HTTP/1.1 and HTTP/2", async () => {
     // "a" first: every surrogate pair then starts at an odd index, so one straddles each 64 Ki-unit chunk boundary.
     const text = `a${"😀".repeat(100_000)}é${"ü".repeat(70_000)}`;
-    const listener = serveNode(async () => ({ status: 200, headers: [["content-type", "text/plain; charset=utf-8"]], body: text }));
+    const listener = serveNode(async () => ({
+      status: 200,
+      headers: [["content-type", "text/plain; charset=utf-8"]],
+      body: text,
+    }));
     const h1 = await serve("h1", listener);
-    const viaHttp1 = await new Promise<{ length: string | undefined; body: string }>((resolve, reject) => {
-      httpRequest({ host: "127.0.0.1", port: h1.port, path: "/" }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("end", () => resolve({ length: res.headers["content-length"], body: Buffer.concat(chunks).toString("utf8") }));
-      })
-        .on("error", reject)
-        .end();
-    });
+    const viaHttp1 = await new Promise<{ length: string | undefined; body: string }>(
+      (resolve, reject) => {
+        httpRequest({ host: "127.0.0.1", port: h1.port, path: "/" }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (c: Buffer) => chunks.push(c));
+          res.on("end", () =>
+            resolve({
+              length: res.headers["content-length"],
+              body: Buffer.concat(chunks).toString("utf8"),
+            }),
+          );
+        })
+          .on("error", reject)
+          .end();
+      },
+    );
     expect(viaHttp1.length).toBe(String(Buffer.byteLength(text)));
     expect(viaHttp1.body === text).toBe(true);
     const session = h2session((await serve("h2", listener)).port);
@@ -343,7 +441,12 @@ describe("large buffered answers are written in chunks", () => {
 describe("options", () => {
   it("rejects negative and non-finite values", () => {
     const ok: UniversalHandler = async () => ({ status: 204, headers: [], body: "" });
-    for (const name of ["stalledWriteTimeoutMs", "maxPendingWriteBytes", "lingeringCloseBytes", "lingeringCloseMs"]) {
+    for (const name of [
+      "stalledWriteTimeoutMs",
+      "maxPendingWriteBytes",
+      "lingeringCloseBytes",
+      "lingeringCloseMs",
+    ]) {
       expect(() => serveNode(ok, { [name]: -1 })).toThrow(RangeError);
       expect(() => serveNode(ok, { [name]: Number.NaN })).toThrow(RangeError);
       expect(() => serveNode(ok, { [name]: Number.POSITIVE_INFINITY })).toThrow(RangeError);
@@ -352,6 +455,8 @@ describe("options", () => {
 
   it("pendingWriteStats knows only serveNode's listeners", () => {
     expect(pendingWriteStats(() => {})).toBeUndefined();
-    expect(pendingWriteStats(serveNode(async () => ({ status: 204, headers: [], body: "" })))).toEqual({ bytes: 0, responses: 0 });
+    expect(
+      pendingWriteStats(serveNode(async () => ({ status: 204, headers: [], body: "" }))),
+    ).toEqual({ bytes: 0, responses: 0 });
   });
 });

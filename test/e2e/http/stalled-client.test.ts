@@ -19,7 +19,10 @@ const CHUNK = `data: ${"x".repeat(64 * 1024)}\n\n`;
  * An endless stream; `state.returned` turns true when the listener gives up on it. With `blocked`
  * (the response waits for "drain"), `state.writtenWhileBlocked` counts the chunks pulled while it held.
  */
-function endlessStream(state: { returned: boolean; written: number; writtenWhileBlocked?: number }, blocked?: () => boolean): AsyncIterable<string> {
+function endlessStream(
+  state: { returned: boolean; written: number; writtenWhileBlocked?: number },
+  blocked?: () => boolean,
+): AsyncIterable<string> {
   return {
     [Symbol.asyncIterator]: () => ({
       next: async () => {
@@ -42,17 +45,27 @@ afterEach(async () => {
 });
 
 /** Opens the stream, reads the first chunk, then stops reading; `closed` resolves once the (resumed) response is over. */
-function readThenStall(url: string, init: { method: string; body?: string }): { response: Promise<IncomingMessage>; closed: Promise<void>; abort: () => void } {
+function readThenStall(
+  url: string,
+  init: { method: string; body?: string },
+): { response: Promise<IncomingMessage>; closed: Promise<void>; abort: () => void } {
   let abort = () => {};
   let onClosed = () => {};
   const closed = new Promise<void>((resolve) => (onClosed = resolve));
   const response = new Promise<IncomingMessage>((resolve, reject) => {
-    const req = httpRequest(url, { method: init.method, headers: { "content-type": "application/json", "a2a-version": "1.0" } }, (res) => {
-      res.once("data", () => res.pause());
-      res.on("close", onClosed);
-      res.on("error", () => onClosed());
-      resolve(res);
-    });
+    const req = httpRequest(
+      url,
+      {
+        method: init.method,
+        headers: { "content-type": "application/json", "a2a-version": "1.0" },
+      },
+      (res) => {
+        res.once("data", () => res.pause());
+        res.on("close", onClosed);
+        res.on("error", () => onClosed());
+        resolve(res);
+      },
+    );
     req.on("error", (e) => {
       onClosed();
       reject(e);
@@ -66,7 +79,11 @@ function readThenStall(url: string, init: { method: string; body?: string }): { 
 describe("serveNode: a client that stops reading", () => {
   it("gets its response destroyed after stalledWriteTimeoutMs, and the stream is ended", async () => {
     const state = { returned: false, written: 0 };
-    const handler: UniversalHandler = async () => ({ status: 200, headers: [["content-type", "text/event-stream"]], stream: endlessStream(state) });
+    const handler: UniversalHandler = async () => ({
+      status: 200,
+      headers: [["content-type", "text/event-stream"]],
+      stream: endlessStream(state),
+    });
     server = await listen(serveNode(handler, { stalledWriteTimeoutMs: 300 }));
     const call = readThenStall(server.url, { method: "GET" });
     const res = await call.response;
@@ -80,10 +97,18 @@ describe("serveNode: a client that stops reading", () => {
     const state = { returned: false, written: 0, writtenWhileBlocked: 0 };
     let response: ServerResponse | undefined;
     const waitsForDrain = () => response?.writableNeedDrain === true;
-    const handler: UniversalHandler = async () => ({ status: 200, headers: [["content-type", "text/event-stream"]], stream: endlessStream(state, waitsForDrain) });
+    const handler: UniversalHandler = async () => ({
+      status: 200,
+      headers: [["content-type", "text/event-stream"]],
+      stream: endlessStream(state, waitsForDrain),
+    });
     // The same stall on /control, with a 1 s timeout: the witness that 1 s of stalling has passed.
     const control = { returned: false, written: 0 };
-    const controlHandler: UniversalHandler = async () => ({ status: 200, headers: [["content-type", "text/event-stream"]], stream: endlessStream(control) });
+    const controlHandler: UniversalHandler = async () => ({
+      status: 200,
+      headers: [["content-type", "text/event-stream"]],
+      stream: endlessStream(control),
+    });
     const waiting = serveNode(handler, { stalledWriteTimeoutMs: 0 });
     const timed = serveNode(controlHandler, { stalledWriteTimeoutMs: 1_000 });
     server = await listen((req, res) => {
@@ -111,7 +136,11 @@ describe("serveNode: a client that stops reading", () => {
   });
 
   it("rejects a negative timeout", () => {
-    expect(() => serveNode(async () => ({ status: 204, headers: [], body: "" }), { stalledWriteTimeoutMs: -1 })).toThrow(RangeError);
+    expect(() =>
+      serveNode(async () => ({ status: 204, headers: [], body: "" }), {
+        stalledWriteTimeoutMs: -1,
+      }),
+    ).toThrow(RangeError);
   });
 });
 
@@ -121,7 +150,17 @@ describe("generated JSON-RPC server: stalledWriteTimeoutMs reaches the node list
     const event = create(StreamResponseSchema, {
       payload: {
         case: "statusUpdate",
-        value: { taskId: "t", contextId: "c", status: { state: TaskState.WORKING, message: { messageId: "m", parts: [{ content: { case: "text", value: "x".repeat(64 * 1024) } }] } } },
+        value: {
+          taskId: "t",
+          contextId: "c",
+          status: {
+            state: TaskState.WORKING,
+            message: {
+              messageId: "m",
+              parts: [{ content: { case: "text", value: "x".repeat(64 * 1024) } }],
+            },
+          },
+        },
       },
     });
     const handler = new Proxy({} as A2AServiceHandler, {
@@ -138,8 +177,22 @@ describe("generated JSON-RPC server: stalledWriteTimeoutMs reaches the node list
             })
           : undefined,
     });
-    server = await listen(createA2AServiceJsonRpcServer(handler, { stalledWriteTimeoutMs: 300, keepAliveMs: 0, logger: { error() {} } }).node);
-    const call = readThenStall(server.url, { method: "POST", body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "SubscribeToTask", params: { id: "t" } }) });
+    server = await listen(
+      createA2AServiceJsonRpcServer(handler, {
+        stalledWriteTimeoutMs: 300,
+        keepAliveMs: 0,
+        logger: { error() {} },
+      }).node,
+    );
+    const call = readThenStall(server.url, {
+      method: "POST",
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "SubscribeToTask",
+        params: { id: "t" },
+      }),
+    });
     const res = await call.response;
     expect(res.headers["content-type"]).toContain("text/event-stream");
     await eventually(() => state.returned, 5_000);

@@ -12,11 +12,33 @@ import { create } from "@bufbuild/protobuf";
 import { afterEach, describe, expect, it } from "vitest";
 import type { CallContext } from "@protoc-gen-a2a/runtime";
 import { isA2AError, markImmutable } from "@protoc-gen-a2a/runtime";
-import { DEFAULT_STREAM_RESUME, resumeSettings, type StreamResumeOptions } from "../../../runtime/src/http/stream-resume.js";
-import { LAST_EVENT_ID_PARAMETER, formatEventId, parseEventId, setEventId } from "../../../runtime/src/task/event-ids.js";
-import { AgentCardSchema, Role, StreamResponseSchema, TaskState, type StreamResponse, type SubscribeToTaskRequest } from "../../../generated-example/gen/a2a_pb.js";
-import type { A2AServiceClient, A2AServiceHandler } from "../../../generated-example/gen/a2a_a2a_handler.js";
-import { TaskNotFoundError, UnsupportedOperationError } from "../../../generated-example/gen/a2a_a2a_errors.js";
+import {
+  DEFAULT_STREAM_RESUME,
+  resumeSettings,
+  type StreamResumeOptions,
+} from "../../../runtime/src/http/stream-resume.js";
+import {
+  LAST_EVENT_ID_PARAMETER,
+  formatEventId,
+  parseEventId,
+  setEventId,
+} from "../../../runtime/src/task/event-ids.js";
+import {
+  AgentCardSchema,
+  Role,
+  StreamResponseSchema,
+  TaskState,
+  type StreamResponse,
+  type SubscribeToTaskRequest,
+} from "../../../generated-example/gen/a2a_pb.js";
+import type {
+  A2AServiceClient,
+  A2AServiceHandler,
+} from "../../../generated-example/gen/a2a_a2a_handler.js";
+import {
+  TaskNotFoundError,
+  UnsupportedOperationError,
+} from "../../../generated-example/gen/a2a_a2a_errors.js";
 import { A2AServiceJsonRpcClient } from "../../../generated-example/gen/a2a_a2a_jsonrpc_client.js";
 import { createA2AServiceJsonRpcServer } from "../../../generated-example/gen/a2a_a2a_jsonrpc_server.js";
 import { A2AServiceRestClient } from "../../../generated-example/gen/a2a_a2a_rest_client.js";
@@ -29,10 +51,21 @@ const TASK = "task-1";
 /** The task's event log, fresh objects each time: what the handler streams. */
 function taskEvents(marked = true, lastState = TaskState.COMPLETED): StreamResponse[] {
   const status = (state: TaskState) => ({ taskId: TASK, contextId: "ctx-1", status: { state } });
-  const artifact = (id: string) => ({ taskId: TASK, contextId: "ctx-1", artifact: { artifactId: id, parts: [{ content: { case: "text" as const, value: id } }] } });
+  const artifact = (id: string) => ({
+    taskId: TASK,
+    contextId: "ctx-1",
+    artifact: { artifactId: id, parts: [{ content: { case: "text" as const, value: id } }] },
+  });
   const events = [
-    create(StreamResponseSchema, { payload: { case: "task", value: { id: TASK, contextId: "ctx-1", status: { state: TaskState.SUBMITTED } } } }),
-    create(StreamResponseSchema, { payload: { case: "statusUpdate", value: status(TaskState.WORKING) } }),
+    create(StreamResponseSchema, {
+      payload: {
+        case: "task",
+        value: { id: TASK, contextId: "ctx-1", status: { state: TaskState.SUBMITTED } },
+      },
+    }),
+    create(StreamResponseSchema, {
+      payload: { case: "statusUpdate", value: status(TaskState.WORKING) },
+    }),
     create(StreamResponseSchema, { payload: { case: "artifactUpdate", value: artifact("a1") } }),
     create(StreamResponseSchema, { payload: { case: "artifactUpdate", value: artifact("a2") } }),
     create(StreamResponseSchema, { payload: { case: "artifactUpdate", value: artifact("a3") } }),
@@ -84,7 +117,10 @@ class ResumeHandler implements A2AServiceHandler {
   }
 
   async *sendStreamingMessage(_request: unknown, context: CallContext) {
-    this.calls.push({ operation: "SendStreamingMessage", lastEventId: context.serviceParameters.get(LAST_EVENT_ID_PARAMETER) });
+    this.calls.push({
+      operation: "SendStreamingMessage",
+      lastEventId: context.serviceParameters.get(LAST_EVENT_ID_PARAMETER),
+    });
     yield* this.#events();
   }
 
@@ -204,55 +240,92 @@ function gateway(listener: Listener, unavailable: (n: number) => boolean): Liste
 interface Binding {
   readonly name: string;
   /** The server's node listener and the path it is mounted at. */
-  server(handler: ResumeHandler): { node: Listener; fetch: (request: Request) => Promise<Response>; path: string };
+  server(handler: ResumeHandler): {
+    node: Listener;
+    fetch: (request: Request) => Promise<Response>;
+    path: string;
+  };
   client(url: string, resumeStreams?: boolean | StreamResumeOptions): A2AServiceClient;
   /** A raw SendStreamingMessage / SubscribeToTask request for `fetch`. */
   raw(url: string, operation: "SendStreamingMessage" | "SubscribeToTask"): RawRequest;
 }
 
-const message = { message: { messageId: "m-1", role: Role.USER, parts: [{ content: { case: "text" as const, value: "go" } }] } };
+const message = {
+  message: {
+    messageId: "m-1",
+    role: Role.USER,
+    parts: [{ content: { case: "text" as const, value: "go" } }],
+  },
+};
 const FAST: StreamResumeOptions = { maxAttempts: 3, initialDelayMs: 5, maxDelayMs: 20 };
 const logger = { error() {} };
 
 const BINDINGS: Binding[] = [
   {
     name: "JSON-RPC",
-    server: (handler) => ({ ...createA2AServiceJsonRpcServer(handler, { keepAliveMs: 0, logger }), path: "/a2a" }),
+    server: (handler) => ({
+      ...createA2AServiceJsonRpcServer(handler, { keepAliveMs: 0, logger }),
+      path: "/a2a",
+    }),
     client: (url, resumeStreams = FAST) => new A2AServiceJsonRpcClient({ url, resumeStreams }),
     raw: (url, operation) => ({
       url,
       init: {
         method: "POST",
-        headers: { "content-type": "application/json", accept: "text/event-stream", "a2a-version": "1.0" },
+        headers: {
+          "content-type": "application/json",
+          accept: "text/event-stream",
+          "a2a-version": "1.0",
+        },
         body: JSON.stringify({
           jsonrpc: "2.0",
           id: 1,
           method: operation,
-          params: operation === "SubscribeToTask" ? { id: TASK } : { message: { messageId: "m-1", role: "ROLE_USER", parts: [{ text: "go" }] } },
+          params:
+            operation === "SubscribeToTask"
+              ? { id: TASK }
+              : { message: { messageId: "m-1", role: "ROLE_USER", parts: [{ text: "go" }] } },
         }),
       },
     }),
   },
   {
     name: "HTTP+JSON",
-    server: (handler) => ({ ...createA2AServiceRestServer(handler, { keepAliveMs: 0, basePath: "/a2a/rest", logger }), path: "/a2a/rest" }),
+    server: (handler) => ({
+      ...createA2AServiceRestServer(handler, { keepAliveMs: 0, basePath: "/a2a/rest", logger }),
+      path: "/a2a/rest",
+    }),
     client: (url, resumeStreams = FAST) => new A2AServiceRestClient({ url, resumeStreams }),
     raw: (url, operation): RawRequest =>
       operation === "SubscribeToTask"
-        ? { url: `${url}/tasks/${TASK}:subscribe`, init: { method: "POST", headers: { accept: "text/event-stream", "a2a-version": "1.0" } } }
+        ? {
+            url: `${url}/tasks/${TASK}:subscribe`,
+            init: {
+              method: "POST",
+              headers: { accept: "text/event-stream", "a2a-version": "1.0" },
+            },
+          }
         : {
             url: `${url}/message:stream`,
             init: {
               method: "POST",
-              headers: { "content-type": "application/a2a+json", accept: "text/event-stream", "a2a-version": "1.0" },
-              body: JSON.stringify({ message: { messageId: "m-1", role: "ROLE_USER", parts: [{ text: "go" }] } }),
+              headers: {
+                "content-type": "application/a2a+json",
+                accept: "text/event-stream",
+                "a2a-version": "1.0",
+              },
+              body: JSON.stringify({
+                message: { messageId: "m-1", role: "ROLE_USER", parts: [{ text: "go" }] },
+              }),
             },
           },
   },
 ];
 
 /** What a stream handed out before it ended, and how it ended. */
-async function drain(events: AsyncIterable<StreamResponse>): Promise<{ labels: string[]; error: unknown }> {
+async function drain(
+  events: AsyncIterable<StreamResponse>,
+): Promise<{ labels: string[]; error: unknown }> {
   const labels: string[] = [];
   try {
     for await (const event of events) labels.push(label(event));
@@ -267,7 +340,12 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()));
 });
 
-async function start(binding: Binding, handler: ResumeHandler, cutAfter: (n: number) => number | undefined = () => undefined, unavailable: (n: number) => boolean = () => false): Promise<Listening> {
+async function start(
+  binding: Binding,
+  handler: ResumeHandler,
+  cutAfter: (n: number) => number | undefined = () => undefined,
+  unavailable: (n: number) => boolean = () => false,
+): Promise<Listening> {
   const { node, path } = binding.server(handler);
   const server = await listen(gateway(cutting(node, cutAfter), unavailable), path);
   servers.push(server);
@@ -282,7 +360,14 @@ describe.each(BINDINGS)("$name: SSE event ids on the wire", (binding) => {
     const server = await start(binding, new ResumeHandler());
     const { url, init } = binding.raw(server.url, "SendStreamingMessage");
     const body = await (await fetch(url, init)).text();
-    expect(idLines(body)).toEqual(["1:task-1", "2:task-1", "3:task-1", "4:task-1", "5:task-1", "6:task-1"]);
+    expect(idLines(body)).toEqual([
+      "1:task-1",
+      "2:task-1",
+      "3:task-1",
+      "4:task-1",
+      "5:task-1",
+      "6:task-1",
+    ]);
     expect(body.startsWith("id: 1:task-1\ndata: ")).toBe(true);
   });
 
@@ -299,7 +384,14 @@ describe.each(BINDINGS)("$name: SSE event ids on the wire", (binding) => {
     const server = await start(binding, new ResumeHandler({ source: () => shared }));
     const { url, init } = binding.raw(server.url, "SendStreamingMessage");
     const bodies = await Promise.all([1, 2].map(async () => (await fetch(url, init)).text()));
-    expect(idLines(bodies[0]!)).toEqual(["1:task-1", "2:task-1", "3:task-1", "4:task-1", "5:task-1", "6:task-1"]);
+    expect(idLines(bodies[0]!)).toEqual([
+      "1:task-1",
+      "2:task-1",
+      "3:task-1",
+      "4:task-1",
+      "5:task-1",
+      "6:task-1",
+    ]);
     expect(bodies[1]).toBe(bodies[0]);
   });
 
@@ -311,7 +403,14 @@ describe.each(BINDINGS)("$name: SSE event ids on the wire", (binding) => {
     for (const [i, event] of events.entries()) setEventId(event, formatEventId(TASK, i + 1)!);
     const after = await (await fetch(url, init)).text();
     expect(idLines(before)).toEqual([]);
-    expect(idLines(after)).toEqual(["1:task-1", "2:task-1", "3:task-1", "4:task-1", "5:task-1", "6:task-1"]);
+    expect(idLines(after)).toEqual([
+      "1:task-1",
+      "2:task-1",
+      "3:task-1",
+      "4:task-1",
+      "5:task-1",
+      "6:task-1",
+    ]);
     expect(after.replace(/^id: .*\n/gm, "")).toBe(before);
   });
 
@@ -319,7 +418,9 @@ describe.each(BINDINGS)("$name: SSE event ids on the wire", (binding) => {
     const handler = new ResumeHandler();
     const server = await start(binding, handler);
     const { url, init } = binding.raw(server.url, "SubscribeToTask");
-    const body = await (await fetch(url, { ...init, headers: { ...init.headers, "Last-Event-ID": "4:task-1" } })).text();
+    const body = await (
+      await fetch(url, { ...init, headers: { ...init.headers, "Last-Event-ID": "4:task-1" } })
+    ).text();
     expect(idLines(body)).toEqual(["5:task-1", "6:task-1"]);
     expect(handler.calls).toEqual([{ operation: "SubscribeToTask", lastEventId: "4:task-1" }]);
   });
@@ -328,7 +429,9 @@ describe.each(BINDINGS)("$name: SSE event ids on the wire", (binding) => {
     const handler = new ResumeHandler();
     const { fetch: serve, path } = binding.server(handler);
     const { url, init } = binding.raw(`http://agent.example${path}`, "SubscribeToTask");
-    const response = await serve(new Request(url, { ...init, headers: { ...init.headers, "last-event-id": "5:task-1" } }));
+    const response = await serve(
+      new Request(url, { ...init, headers: { ...init.headers, "last-event-id": "5:task-1" } }),
+    );
     expect(idLines(await response.text())).toEqual(["6:task-1"]);
     expect(handler.calls).toEqual([{ operation: "SubscribeToTask", lastEventId: "5:task-1" }]);
   });
@@ -363,10 +466,19 @@ describe.each(BINDINGS)("$name client: resuming a dropped stream", (binding) => 
     const handler = new ResumeHandler();
     // Every connection delivers one event, then drops: 1 attempt in a row would do, 6 connections.
     const server = await start(binding, handler, () => 1);
-    const { labels, error } = await drain(binding.client(server.url, { ...FAST, maxAttempts: 1 }).sendStreamingMessage(message));
+    const { labels, error } = await drain(
+      binding.client(server.url, { ...FAST, maxAttempts: 1 }).sendStreamingMessage(message),
+    );
     expect(error).toBeUndefined();
     expect(labels).toEqual(ALL);
-    expect(handler.calls.map((c) => c.lastEventId)).toEqual([undefined, "1:task-1", "2:task-1", "3:task-1", "4:task-1", "5:task-1"]);
+    expect(handler.calls.map((c) => c.lastEventId)).toEqual([
+      undefined,
+      "1:task-1",
+      "2:task-1",
+      "3:task-1",
+      "4:task-1",
+      "5:task-1",
+    ]);
   });
 
   it("retries a resumption a gateway answers with 503", async () => {
@@ -395,7 +507,9 @@ describe.each(BINDINGS)("$name client: resuming a dropped stream", (binding) => 
   it("with resumeStreams: false, the caller gets the connection error", async () => {
     const handler = new ResumeHandler();
     const server = await start(binding, handler, (n) => (n === 0 ? 2 : undefined));
-    const { labels, error } = await drain(binding.client(server.url, false).sendStreamingMessage(message));
+    const { labels, error } = await drain(
+      binding.client(server.url, false).sendStreamingMessage(message),
+    );
     expect(labels).toEqual(ALL.slice(0, 2));
     expect(error).toBeInstanceOf(Error);
     expect(isA2AError(error)).toBe(false);
@@ -403,12 +517,17 @@ describe.each(BINDINGS)("$name client: resuming a dropped stream", (binding) => 
   });
 
   it("an A2A error answering the resumption surfaces to the caller", async () => {
-    const handler = new ResumeHandler({ resumeError: () => new TaskNotFoundError("Task task-1 not found") });
+    const handler = new ResumeHandler({
+      resumeError: () => new TaskNotFoundError("Task task-1 not found"),
+    });
     const server = await start(binding, handler, (n) => (n === 0 ? 3 : undefined));
     const { labels, error } = await drain(binding.client(server.url).sendStreamingMessage(message));
     expect(labels).toEqual(ALL.slice(0, 3));
     expect(error).toBeInstanceOf(TaskNotFoundError);
-    expect(handler.calls.map((c) => c.operation)).toEqual(["SendStreamingMessage", "SubscribeToTask"]);
+    expect(handler.calls.map((c) => c.operation)).toEqual([
+      "SendStreamingMessage",
+      "SubscribeToTask",
+    ]);
   });
 
   it("gives up after maxAttempts resumptions in a row without an event, with the original connection error", async () => {
@@ -416,11 +535,20 @@ describe.each(BINDINGS)("$name client: resuming a dropped stream", (binding) => 
     // The first connection drops after 2 events; every resumption drops before its first event.
     const server = await start(binding, handler, (n) => (n === 0 ? 2 : 0));
     const started = Date.now();
-    const { labels, error } = await drain(binding.client(server.url, { maxAttempts: 3, initialDelayMs: 5, maxDelayMs: 10 }).sendStreamingMessage(message));
+    const { labels, error } = await drain(
+      binding
+        .client(server.url, { maxAttempts: 3, initialDelayMs: 5, maxDelayMs: 10 })
+        .sendStreamingMessage(message),
+    );
     expect(labels).toEqual(ALL.slice(0, 2));
     expect(error).toBeInstanceOf(Error);
     expect(isA2AError(error)).toBe(false);
-    expect(handler.calls.map((c) => c.lastEventId)).toEqual([undefined, "2:task-1", "2:task-1", "2:task-1"]);
+    expect(handler.calls.map((c) => c.lastEventId)).toEqual([
+      undefined,
+      "2:task-1",
+      "2:task-1",
+      "2:task-1",
+    ]);
     expect(Date.now() - started).toBeLessThan(5000);
   });
 
@@ -467,7 +595,9 @@ describe.each(BINDINGS)("$name client: resuming a dropped stream", (binding) => 
     const controller = new AbortController();
     const labels: string[] = [];
     const error = await (async () => {
-      for await (const event of binding.client(server.url).subscribeToTask({ id: TASK }, { signal: controller.signal })) {
+      for await (const event of binding
+        .client(server.url)
+        .subscribeToTask({ id: TASK }, { signal: controller.signal })) {
         labels.push(label(event));
         if (labels.length === 2) controller.abort(new Error("enough"));
       }
@@ -480,7 +610,11 @@ describe.each(BINDINGS)("$name client: resuming a dropped stream", (binding) => 
 
 describe("connectA2AService passes resumeStreams to the HTTP bindings' clients", () => {
   const card = (url: string, protocolBinding: string) =>
-    create(AgentCardSchema, { name: "resume", supportedInterfaces: [{ url, protocolBinding, protocolVersion: "1.0" }], capabilities: { streaming: true } });
+    create(AgentCardSchema, {
+      name: "resume",
+      supportedInterfaces: [{ url, protocolBinding, protocolVersion: "1.0" }],
+      capabilities: { streaming: true },
+    });
 
   it.each([
     ["JSONRPC", BINDINGS[0]!],
@@ -490,7 +624,9 @@ describe("connectA2AService passes resumeStreams to the HTTP bindings' clients",
     const server = await start(binding, handler, (n) => (n === 0 || n === 2 ? 2 : undefined));
     const on = await connectA2AService(card(server.url, protocolBinding));
     expect((await drain(on.client.sendStreamingMessage(message))).labels).toEqual(ALL);
-    const off = await connectA2AService(card(server.url, protocolBinding), { resumeStreams: false });
+    const off = await connectA2AService(card(server.url, protocolBinding), {
+      resumeStreams: false,
+    });
     const { labels, error } = await drain(off.client.sendStreamingMessage(message));
     expect(labels).toEqual(ALL.slice(0, 2));
     expect(error).toBeInstanceOf(Error);
@@ -499,10 +635,20 @@ describe("connectA2AService passes resumeStreams to the HTTP bindings' clients",
 
 describe("resumeSettings", () => {
   it("fills in the defaults; false turns resumption off", () => {
-    expect(resumeSettings(undefined)).toEqual({ maxAttempts: 5, initialDelayMs: 100, maxDelayMs: 2000 });
+    expect(resumeSettings(undefined)).toEqual({
+      maxAttempts: 5,
+      initialDelayMs: 100,
+      maxDelayMs: 2000,
+    });
     expect(resumeSettings(true)).toBe(DEFAULT_STREAM_RESUME);
     expect(resumeSettings(false)).toBeUndefined();
-    expect(resumeSettings({ maxAttempts: 2 })).toEqual({ maxAttempts: 2, initialDelayMs: 100, maxDelayMs: 2000 });
-    expect(resumeSettings({ maxAttempts: -1, initialDelayMs: Number.NaN })).toEqual(DEFAULT_STREAM_RESUME);
+    expect(resumeSettings({ maxAttempts: 2 })).toEqual({
+      maxAttempts: 2,
+      initialDelayMs: 100,
+      maxDelayMs: 2000,
+    });
+    expect(resumeSettings({ maxAttempts: -1, initialDelayMs: Number.NaN })).toEqual(
+      DEFAULT_STREAM_RESUME,
+    );
   });
 });

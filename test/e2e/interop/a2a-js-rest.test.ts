@@ -13,17 +13,48 @@ import { create } from "@bufbuild/protobuf";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { Role as SdkRole, TaskState as SdkTaskState } from "@a2a-js/sdk";
-import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory, RestTransportFactory, type Client as SdkClient } from "@a2a-js/sdk/client";
-import { TaskNotFoundError as SdkTaskNotFoundError, UnsupportedOperationError as SdkUnsupportedOperationError, isRestError } from "@a2a-js/sdk/errors";
+import {
+  ClientFactory,
+  ClientFactoryOptions,
+  DefaultAgentCardResolver,
+  JsonRpcTransportFactory,
+  RestTransportFactory,
+  type Client as SdkClient,
+} from "@a2a-js/sdk/client";
+import {
+  TaskNotFoundError as SdkTaskNotFoundError,
+  UnsupportedOperationError as SdkUnsupportedOperationError,
+  isRestError,
+} from "@a2a-js/sdk/errors";
 import { UserBuilder, restHandler } from "@a2a-js/sdk/server/express";
-import { AgentCardSchema, Role, TaskState, type AgentCard } from "../../../generated-example/gen/a2a_pb.js";
+import {
+  AgentCardSchema,
+  Role,
+  TaskState,
+  type AgentCard,
+} from "../../../generated-example/gen/a2a_pb.js";
 import { A2AServiceRestClient } from "../../../generated-example/gen/a2a_a2a_rest_client.js";
 import { createA2AServiceRestServer } from "../../../generated-example/gen/a2a_a2a_rest_server.js";
-import { TaskNotCancelableError, TaskNotFoundError, VersionNotSupportedError } from "../../../generated-example/gen/a2a_a2a_errors.js";
+import {
+  TaskNotCancelableError,
+  TaskNotFoundError,
+  VersionNotSupportedError,
+} from "../../../generated-example/gen/a2a_a2a_errors.js";
 import { A2AError } from "@protoc-gen-a2a/runtime";
 import { TestAgent } from "../../support/test-agent.js";
 import { listen, type Listening } from "../../support/servers.js";
-import { SDK_ECHO_SKILL, SdkEchoExecutor, agentCardListener, isSdkMessage, recordingFetch, sdkAgentCard, sdkFirstText, sdkRequestHandler, sdkSend, type Exchange } from "../../support/sdk-agent.js";
+import {
+  SDK_ECHO_SKILL,
+  SdkEchoExecutor,
+  agentCardListener,
+  isSdkMessage,
+  recordingFetch,
+  sdkAgentCard,
+  sdkFirstText,
+  sdkRequestHandler,
+  sdkSend,
+  type Exchange,
+} from "../../support/sdk-agent.js";
 
 // ---------------------------------------------------------------------------------------
 // wire recording
@@ -31,12 +62,23 @@ import { SDK_ECHO_SKILL, SdkEchoExecutor, agentCardListener, isSdkMessage, recor
 
 /** The last exchange whose method and path (after the base URL) match. */
 function last(log: readonly Exchange[], method: string, pathPattern: RegExp): Exchange {
-  const found = log.findLast((e) => e.method === method && pathPattern.test(new URL(e.url).pathname));
-  if (found === undefined) throw new Error(`no ${method} ${pathPattern} was recorded; saw ${log.map((e) => `${e.method} ${e.url}`).join(", ")}`);
+  const found = log.findLast(
+    (e) => e.method === method && pathPattern.test(new URL(e.url).pathname),
+  );
+  if (found === undefined)
+    throw new Error(
+      `no ${method} ${pathPattern} was recorded; saw ${log.map((e) => `${e.method} ${e.url}`).join(", ")}`,
+    );
   return found;
 }
 
-const ourUserMessage = (text: string) => ({ message: { messageId: `ours-${text}`, role: Role.USER, parts: [{ content: { case: "text" as const, value: text } }] } });
+const ourUserMessage = (text: string) => ({
+  message: {
+    messageId: `ours-${text}`,
+    role: Role.USER,
+    parts: [{ content: { case: "text" as const, value: text } }],
+  },
+});
 
 // ---------------------------------------------------------------------------------------
 // a. @a2a-js/sdk REST client → our REST server
@@ -47,9 +89,17 @@ const ourUserMessage = (text: string) => ({ message: { messageId: `ours-${text}`
  * /.well-known/agent-card.json on the same port, declaring one HTTP+JSON 1.0 interface (with `tenant` if given),
  * and an SDK client made from that URL that prefers HTTP+JSON.
  */
-async function startOurServerWithSdkClient(agent: TestAgent, wire: Exchange[], tenant: string | undefined) {
+async function startOurServerWithSdkClient(
+  agent: TestAgent,
+  wire: Exchange[],
+  tenant: string | undefined,
+) {
   let publicCard: AgentCard | undefined;
-  const rest = createA2AServiceRestServer(agent, { basePath: "/a2a/rest", keepAliveMs: 0, logger: { error: () => {} } });
+  const rest = createA2AServiceRestServer(agent, {
+    basePath: "/a2a/rest",
+    keepAliveMs: 0,
+    logger: { error: () => {} },
+  });
   const listener = agentCardListener(
     () => publicCard,
     (req, res) => rest.node(req, res),
@@ -61,8 +111,17 @@ async function startOurServerWithSdkClient(agent: TestAgent, wire: Exchange[], t
     version: "1.0.0",
     supportedInterfaces: [
       // a JSON-RPC interface first: the client must still pick HTTP+JSON because it is preferred
-      { url: `http://127.0.0.1:${server.port}/a2a/jsonrpc`, protocolBinding: "JSONRPC", protocolVersion: "1.0" },
-      { url: server.url, protocolBinding: "HTTP+JSON", protocolVersion: "1.0", tenant: tenant ?? "" },
+      {
+        url: `http://127.0.0.1:${server.port}/a2a/jsonrpc`,
+        protocolBinding: "JSONRPC",
+        protocolVersion: "1.0",
+      },
+      {
+        url: server.url,
+        protocolBinding: "HTTP+JSON",
+        protocolVersion: "1.0",
+        tenant: tenant ?? "",
+      },
     ],
     capabilities: { streaming: true, pushNotifications: true, extendedAgentCard: true },
     defaultInputModes: ["text/plain"],
@@ -72,7 +131,10 @@ async function startOurServerWithSdkClient(agent: TestAgent, wire: Exchange[], t
   const fetchImpl = recordingFetch(wire);
   const factory = new ClientFactory(
     ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
-      transports: [new JsonRpcTransportFactory({ fetchImpl }), new RestTransportFactory({ fetchImpl })],
+      transports: [
+        new JsonRpcTransportFactory({ fetchImpl }),
+        new RestTransportFactory({ fetchImpl }),
+      ],
       preferredTransports: ["HTTP+JSON"],
       cardResolver: new DefaultAgentCardResolver({ fetchImpl }),
     }),
@@ -95,7 +157,8 @@ describe.each([
   let server: Listening;
   let client: SdkClient;
   const prefix = tenant === undefined ? "/a2a/rest" : `/a2a/rest/${encodeURIComponent(tenant)}`;
-  const path = (rest: string) => new RegExp(`^${prefix.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}${rest}$`);
+  const path = (rest: string) =>
+    new RegExp(`^${prefix.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}${rest}$`);
 
   beforeAll(async () => {
     ({ server, client } = await startOurServerWithSdkClient(agent, wire, tenant));
@@ -110,7 +173,8 @@ describe.each([
 
   it("sendMessage → Message, with A2A-Version 1.0, at POST …/message:send", async () => {
     const result = await client.sendMessage(sdkSend("hello"));
-    if (!isSdkMessage(result)) throw new Error(`expected a Message, got a Task: ${JSON.stringify(result)}`);
+    if (!isSdkMessage(result))
+      throw new Error(`expected a Message, got a Task: ${JSON.stringify(result)}`);
     expect(result.messageId).toBe("reply-hello");
     expect(result.role).toBe(SdkRole.ROLE_AGENT);
     expect(sdkFirstText(result.parts)).toBe("hello");
@@ -138,10 +202,17 @@ describe.each([
 
   it("sendMessageStream yields task, statusUpdate, artifactUpdate, statusUpdate (bare StreamResponse per event)", async () => {
     const events = [];
-    for await (const event of client.sendMessageStream(sdkSend("stream me"))) events.push(event.payload);
-    expect(events.map((p) => p?.$case)).toEqual(["task", "statusUpdate", "artifactUpdate", "statusUpdate"]);
+    for await (const event of client.sendMessageStream(sdkSend("stream me")))
+      events.push(event.payload);
+    expect(events.map((p) => p?.$case)).toEqual([
+      "task",
+      "statusUpdate",
+      "artifactUpdate",
+      "statusUpdate",
+    ]);
     const artifact = events[2];
-    if (artifact?.$case !== "artifactUpdate") throw new Error("third event is not an artifactUpdate");
+    if (artifact?.$case !== "artifactUpdate")
+      throw new Error("third event is not an artifactUpdate");
     expect(sdkFirstText(artifact.value.artifact?.parts)).toBe("stream me");
     expect(artifact.value.lastChunk).toBe(true);
     const x = last(wire, "POST", path("/message:stream"));
@@ -160,7 +231,8 @@ describe.each([
 
     const seen: (string | undefined)[] = [];
     const late = await (async () => {
-      for await (const e of client.sendMessageStream(sdkSend("fail-late"))) seen.push(e.payload?.$case);
+      for await (const e of client.sendMessageStream(sdkSend("fail-late")))
+        seen.push(e.payload?.$case);
     })().catch((e: unknown) => e);
     expect(seen).toEqual(["task", "statusUpdate"]);
     // The SDK reads `event: error` with our §11.6 body; INTERNAL is no A2A reason, so it is a generic REST A2AError
@@ -210,7 +282,8 @@ describe.each([
 
   it("resubscribeTask POSTs /tasks/{id}:subscribe without a body and streams task, statusUpdate", async () => {
     const events = [];
-    for await (const event of client.resubscribeTask({ tenant: "", id: "t-9" })) events.push(event.payload);
+    for await (const event of client.resubscribeTask({ tenant: "", id: "t-9" }))
+      events.push(event.payload);
     expect(events.map((p) => p?.$case)).toEqual(["task", "statusUpdate"]);
     expect(events[0]?.$case === "task" && events[0].value.id).toBe("t-9");
     const x = last(wire, "POST", path("/tasks/t-9:subscribe"));
@@ -235,11 +308,22 @@ describe.each([
     expect(JSON.parse(post.requestBody ?? "{}").taskId).toBe("t-1");
     expect(JSON.parse(post.requestBody ?? "{}").tenant).toBe(tenant);
     expect(post.status).toBe(200); // transcoding answers 200 (the SDK server answers 201)
-    const got = await client.getTaskPushNotificationConfig({ tenant: "", taskId: "t-1", id: "cfg-1" });
+    const got = await client.getTaskPushNotificationConfig({
+      tenant: "",
+      taskId: "t-1",
+      id: "cfg-1",
+    });
     expect(got.url).toBe("https://example.com/hook");
-    const listed = await client.listTaskPushNotificationConfig({ tenant: "", taskId: "t-1", pageSize: 0, pageToken: "" });
+    const listed = await client.listTaskPushNotificationConfig({
+      tenant: "",
+      taskId: "t-1",
+      pageSize: 0,
+      pageToken: "",
+    });
     expect(listed.configs.map((c) => c.id)).toEqual(["cfg-1"]);
-    await expect(client.deleteTaskPushNotificationConfig({ tenant: "", taskId: "t-1", id: "cfg-1" })).resolves.toBeUndefined();
+    await expect(
+      client.deleteTaskPushNotificationConfig({ tenant: "", taskId: "t-1", id: "cfg-1" }),
+    ).resolves.toBeUndefined();
     const del = last(wire, "DELETE", path("/tasks/t-1/pushNotificationConfigs/cfg-1"));
     expect(del.status).toBe(200);
     expect(del.responseText).toBe("{}"); // google.protobuf.Empty (the SDK server answers 204 with no body)
@@ -256,7 +340,9 @@ describe.each([
   });
 
   it("getTask of an unknown id → the SDK's TaskNotFoundError (404, ErrorInfo TASK_NOT_FOUND with metadata)", async () => {
-    const err = await client.getTask({ tenant: "", id: "missing", historyLength: undefined }).catch((e: unknown) => e);
+    const err = await client
+      .getTask({ tenant: "", id: "missing", historyLength: undefined })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(SdkTaskNotFoundError);
     if (!isRestError(err)) throw new Error(`not a REST error: ${String(err)}`);
     expect(err.statusCode).toBe(404);
@@ -266,7 +352,14 @@ describe.each([
         code: 404,
         status: "NOT_FOUND",
         message: "Task missing not found",
-        details: [{ "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: "TASK_NOT_FOUND", domain: "a2a-protocol.org", metadata: { taskId: "missing" } }],
+        details: [
+          {
+            "@type": "type.googleapis.com/google.rpc.ErrorInfo",
+            reason: "TASK_NOT_FOUND",
+            domain: "a2a-protocol.org",
+            metadata: { taskId: "missing" },
+          },
+        ],
       },
     });
   });
@@ -304,13 +397,19 @@ describe.each([
 
   beforeAll(async () => {
     server = await startSdkRestServer();
-    client = new A2AServiceRestClient({ url: server.url, tenant, timeoutMs: 5000, fetch: recordingFetch(wire) });
+    client = new A2AServiceRestClient({
+      url: server.url,
+      tenant,
+      timeoutMs: 5000,
+      fetch: recordingFetch(wire),
+    });
   });
   afterAll(() => server?.close());
 
   it("sendMessage → Message (echo)", async () => {
     const res = await client.sendMessage(ourUserMessage("hello"));
-    if (res.payload.case !== "message") throw new Error(`expected a message, got ${res.payload.case}`);
+    if (res.payload.case !== "message")
+      throw new Error(`expected a message, got ${res.payload.case}`);
     expect(res.payload.value.role).toBe(Role.AGENT);
     expect(res.payload.value.messageId).toBe("sdk-reply-ours-hello");
     expect(res.payload.value.parts[0]?.content).toEqual({ case: "text", value: "hello" });
@@ -335,10 +434,18 @@ describe.each([
 
   it("sendStreamingMessage yields task, statusUpdate, artifactUpdate, statusUpdate", async () => {
     const events = [];
-    for await (const e of client.sendStreamingMessage(ourUserMessage("task"))) events.push(e.payload);
-    expect(events.map((p) => p.case)).toEqual(["task", "statusUpdate", "artifactUpdate", "statusUpdate"]);
+    for await (const e of client.sendStreamingMessage(ourUserMessage("task")))
+      events.push(e.payload);
+    expect(events.map((p) => p.case)).toEqual([
+      "task",
+      "statusUpdate",
+      "artifactUpdate",
+      "statusUpdate",
+    ]);
     const completed = events[3];
-    expect(completed?.case === "statusUpdate" && completed.value.status?.state).toBe(TaskState.COMPLETED);
+    expect(completed?.case === "statusUpdate" && completed.value.status?.state).toBe(
+      TaskState.COMPLETED,
+    );
   });
 
   it("subscribeToTask (POST, our default) and with streamMethod GET (the a2a.proto binding) on a WORKING task", async () => {
@@ -346,52 +453,90 @@ describe.each([
     if (held.payload.case !== "task") throw new Error("expected a task");
     const id = held.payload.value.id;
     for (const streamMethod of ["POST", "GET"] as const) {
-      const c = new A2AServiceRestClient({ url: server.url, tenant, timeoutMs: 5000, streamMethod, fetch: recordingFetch(wire) });
+      const c = new A2AServiceRestClient({
+        url: server.url,
+        tenant,
+        timeoutMs: 5000,
+        streamMethod,
+        fetch: recordingFetch(wire),
+      });
       for await (const e of c.subscribeToTask({ id })) {
         // the SDK sends the current task first, then waits for updates: stop after the snapshot
         expect(e.payload.case === "task" && e.payload.value.id).toBe(id);
         break;
       }
-      expect(`${wire.at(-1)!.method} ${new URL(wire.at(-1)!.url).pathname}`).toBe(`${streamMethod} ${prefix}/tasks/${id}:subscribe`);
+      expect(`${wire.at(-1)!.method} ${new URL(wire.at(-1)!.url).pathname}`).toBe(
+        `${streamMethod} ${prefix}/tasks/${id}:subscribe`,
+      );
     }
     const canceled = await client.cancelTask({ id });
     expect(canceled.status?.state).toBe(TaskState.CANCELED);
   });
 
   it("cancelTask of a COMPLETED task → our TaskNotCancelableError", async () => {
-    await expect(client.cancelTask({ id: completedTaskId })).rejects.toBeInstanceOf(TaskNotCancelableError);
+    await expect(client.cancelTask({ id: completedTaskId })).rejects.toBeInstanceOf(
+      TaskNotCancelableError,
+    );
   });
 
   it("listTasks with query filters", async () => {
-    const list = await client.listTasks({ status: TaskState.COMPLETED, pageSize: 10, includeArtifacts: true });
+    const list = await client.listTasks({
+      status: TaskState.COMPLETED,
+      pageSize: 10,
+      includeArtifacts: true,
+    });
     expect(list.tasks.length).toBeGreaterThanOrEqual(2);
     expect(list.tasks.every((t) => t.status?.state === TaskState.COMPLETED)).toBe(true);
     expect(list.tasks.map((t) => t.id)).toContain(completedTaskId);
-    expect(new URL(wire.at(-1)!.url).search).toBe("?status=TASK_STATE_COMPLETED&pageSize=10&includeArtifacts=true");
+    expect(new URL(wire.at(-1)!.url).search).toBe(
+      "?status=TASK_STATE_COMPLETED&pageSize=10&includeArtifacts=true",
+    );
   });
 
   it("push notification config create / get / list", async () => {
-    const created = await client.createTaskPushNotificationConfig({ taskId: completedTaskId, id: "cfg-x", url: "https://example.com/hook", token: "tok" });
+    const created = await client.createTaskPushNotificationConfig({
+      taskId: completedTaskId,
+      id: "cfg-x",
+      url: "https://example.com/hook",
+      token: "tok",
+    });
     expect(created.id).toBe("cfg-x");
     expect(created.taskId).toBe(completedTaskId);
     // SDK deviation: 201 Created (transcoding, and our server, answer 200); our client accepts any 2xx
     expect(wire.at(-1)!.status).toBe(201);
-    expect(JSON.parse(wire.at(-1)!.requestBody ?? "{}")).toEqual({ id: "cfg-x", url: "https://example.com/hook", token: "tok" }); // taskId only in the path
-    expect((await client.getTaskPushNotificationConfig({ taskId: completedTaskId, id: "cfg-x" })).token).toBe("tok");
-    expect((await client.listTaskPushNotificationConfigs({ taskId: completedTaskId })).configs.map((c) => c.id)).toEqual(["cfg-x"]);
+    expect(JSON.parse(wire.at(-1)!.requestBody ?? "{}")).toEqual({
+      id: "cfg-x",
+      url: "https://example.com/hook",
+      token: "tok",
+    }); // taskId only in the path
+    expect(
+      (await client.getTaskPushNotificationConfig({ taskId: completedTaskId, id: "cfg-x" })).token,
+    ).toBe("tok");
+    expect(
+      (await client.listTaskPushNotificationConfigs({ taskId: completedTaskId })).configs.map(
+        (c) => c.id,
+      ),
+    ).toEqual(["cfg-x"]);
   });
 
   // The SDK answers DELETE /[tenant/]tasks/{id}/pushNotificationConfigs/{configId} with `204 No Content` (no body, no
   // Content-Type). 204 is a valid HTTP success (RFC 9110 §15.3.5) and the spec fixes no success codes for HTTP+JSON
   // (§11.3/§11.4): our client reads an empty 2xx body as google.protobuf.Empty.
   it("deleteTaskPushNotificationConfig: the SDK's 204 No Content decodes as google.protobuf.Empty", async () => {
-    const result = await client.deleteTaskPushNotificationConfig({ taskId: completedTaskId, id: "cfg-x" });
+    const result = await client.deleteTaskPushNotificationConfig({
+      taskId: completedTaskId,
+      id: "cfg-x",
+    });
     const x = wire.at(-1)!;
-    expect(`${x.method} ${new URL(x.url).pathname}`).toBe(`DELETE ${prefix}/tasks/${completedTaskId}/pushNotificationConfigs/cfg-x`);
+    expect(`${x.method} ${new URL(x.url).pathname}`).toBe(
+      `DELETE ${prefix}/tasks/${completedTaskId}/pushNotificationConfigs/cfg-x`,
+    );
     expect(x.status).toBe(204);
     expect(x.responseText).toBe("");
     expect(result.$typeName).toBe("google.protobuf.Empty");
-    expect((await client.listTaskPushNotificationConfigs({ taskId: completedTaskId })).configs).toEqual([]);
+    expect(
+      (await client.listTaskPushNotificationConfigs({ taskId: completedTaskId })).configs,
+    ).toEqual([]);
   });
 
   it("getExtendedAgentCard decodes the SDK's card", async () => {
@@ -408,14 +553,25 @@ describe.each([
     expect((err as TaskNotFoundError).message).toContain("no-such-task");
     const body = JSON.parse(wire.at(-1)!.responseText ?? "null");
     expect(body.error).toMatchObject({ code: 404, status: "NOT_FOUND" });
-    expect(body.error.details[0]).toMatchObject({ "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: "TASK_NOT_FOUND", domain: "a2a-protocol.org" });
+    expect(body.error.details[0]).toMatchObject({
+      "@type": "type.googleapis.com/google.rpc.ErrorInfo",
+      reason: "TASK_NOT_FOUND",
+      domain: "a2a-protocol.org",
+    });
   });
 
   it("A2A-Version 0.3 (not declared by the SDK's card) → our VersionNotSupportedError", async () => {
-    const old = new A2AServiceRestClient({ url: server.url, tenant, version: "0.3", timeoutMs: 5000 });
+    const old = new A2AServiceRestClient({
+      url: server.url,
+      tenant,
+      version: "0.3",
+      timeoutMs: 5000,
+    });
     const quiet = vi.spyOn(console, "error").mockImplementation(() => {});
     try {
-      await expect(old.getTask({ id: completedTaskId })).rejects.toBeInstanceOf(VersionNotSupportedError);
+      await expect(old.getTask({ id: completedTaskId })).rejects.toBeInstanceOf(
+        VersionNotSupportedError,
+      );
     } finally {
       quiet.mockRestore();
     }

@@ -18,8 +18,12 @@ describe("rawNumericId", () => {
   const bs = "\\";
   it("finds the top-level id whatever precedes it", () => {
     expect(rawNumericId(`{"id":${BIG}}`)).toBe(BIG);
-    expect(rawNumericId(` {\n\t"jsonrpc" : "2.0" ,\r\n "id" :\t-${BIG}e-3 , "method":"x"}`)).toBe(`-${BIG}e-3`);
-    expect(rawNumericId(`{"params":{"id":1,"a":[{"id":2},"}]"]},"x":"${bs}"id${bs}":3","id":${BIG}}`)).toBe(BIG);
+    expect(rawNumericId(` {\n\t"jsonrpc" : "2.0" ,\r\n "id" :\t-${BIG}e-3 , "method":"x"}`)).toBe(
+      `-${BIG}e-3`,
+    );
+    expect(
+      rawNumericId(`{"params":{"id":1,"a":[{"id":2},"}]"]},"x":"${bs}"id${bs}":3","id":${BIG}}`),
+    ).toBe(BIG);
     expect(rawNumericId(`{"a":"${bs}${bs}","id":${BIG}}`)).toBe(BIG); // an escaped backslash ends the string
     expect(rawNumericId(`{"a":"${bs}${bs}${bs}"","id":${BIG}}`)).toBe(BIG); // then an escaped quote inside it
   });
@@ -31,7 +35,16 @@ describe("rawNumericId", () => {
   });
 
   it("is undefined for anything else", () => {
-    for (const text of ["[]", "1", "{}", `{"idx":${BIG}}`, `{"params":{"id":${BIG}}}`, `{"id":null}`, `{"id":[${BIG}]}`]) expect(rawNumericId(text)).toBeUndefined();
+    for (const text of [
+      "[]",
+      "1",
+      "{}",
+      `{"idx":${BIG}}`,
+      `{"params":{"id":${BIG}}}`,
+      `{"id":null}`,
+      `{"id":[${BIG}]}`,
+    ])
+      expect(rawNumericId(text)).toBeUndefined();
   });
 
   it("idJson: the source text only for numbers JS would not echo as sent", () => {
@@ -47,30 +60,57 @@ describe("rawNumericId", () => {
 describe("the generated JSON-RPC server echoes ids exactly", () => {
   let server: Listening;
   beforeAll(async () => {
-    server = await listen(createA2AServiceJsonRpcServer(new TestAgent(), { logger: { error() {} } }).node);
+    server = await listen(
+      createA2AServiceJsonRpcServer(new TestAgent(), { logger: { error() {} } }).node,
+    );
   });
   afterAll(() => server.close());
 
   const post = async (body: string) => {
-    const res = await fetch(server.url, { method: "POST", headers: { "content-type": "application/json", "a2a-version": "1.0" }, body });
+    const res = await fetch(server.url, {
+      method: "POST",
+      headers: { "content-type": "application/json", "a2a-version": "1.0" },
+      body,
+    });
     return res.text();
   };
-  const send = (id: string, text = "hi") => `{"jsonrpc":"2.0","id":${id},"method":"SendMessage","params":{"message":{"messageId":"m","role":"ROLE_USER","parts":[{"text":"${text}"}]}}}`;
+  const send = (id: string, text = "hi") =>
+    `{"jsonrpc":"2.0","id":${id},"method":"SendMessage","params":{"message":{"messageId":"m","role":"ROLE_USER","parts":[{"text":"${text}"}]}}}`;
 
-  for (const id of [BIG, `-${BIG}`, "9007199254740993", "0.1000000000000000055511151231257827", "1.5e300", "1e400", "12.50"]) {
+  for (const id of [
+    BIG,
+    `-${BIG}`,
+    "9007199254740993",
+    "0.1000000000000000055511151231257827",
+    "1.5e300",
+    "1e400",
+    "12.50",
+  ]) {
     it(`id ${id}: a result`, async () => {
-      expect(await post(send(id))).toMatch(new RegExp(`^\\{"jsonrpc":"2\\.0","id":${id.replace(/[.+-]/g, "\\$&")},"result":`));
+      expect(await post(send(id))).toMatch(
+        new RegExp(`^\\{"jsonrpc":"2\\.0","id":${id.replace(/[.+-]/g, "\\$&")},"result":`),
+      );
     });
   }
 
   it("an error answer, an envelope problem and an id after params", async () => {
-    expect(await post(send(BIG, "fail"))).toMatch(new RegExp(`^\\{"jsonrpc":"2\\.0","id":${BIG},"error":\\{"code":-32001`));
-    expect(await post(`{"jsonrpc":"1.0","id":${BIG},"method":"SendMessage"}`)).toMatch(new RegExp(`^\\{"jsonrpc":"2\\.0","id":${BIG},"error":\\{"code":-32600`));
-    expect(await post(`{"jsonrpc":"2.0","method":"SendMessage","params":{"message":{"messageId":"m","role":"ROLE_USER","parts":[{"text":"x"}]}},"id":${BIG}}`)).toContain(`"id":${BIG},"result"`);
+    expect(await post(send(BIG, "fail"))).toMatch(
+      new RegExp(`^\\{"jsonrpc":"2\\.0","id":${BIG},"error":\\{"code":-32001`),
+    );
+    expect(await post(`{"jsonrpc":"1.0","id":${BIG},"method":"SendMessage"}`)).toMatch(
+      new RegExp(`^\\{"jsonrpc":"2\\.0","id":${BIG},"error":\\{"code":-32600`),
+    );
+    expect(
+      await post(
+        `{"jsonrpc":"2.0","method":"SendMessage","params":{"message":{"messageId":"m","role":"ROLE_USER","parts":[{"text":"x"}]}},"id":${BIG}}`,
+      ),
+    ).toContain(`"id":${BIG},"result"`);
   });
 
   it("stream events", async () => {
-    const text = await post(`{"jsonrpc":"2.0","id":${BIG},"method":"SendStreamingMessage","params":{"message":{"messageId":"m","role":"ROLE_USER","parts":[{"text":"hi"}]}}}`);
+    const text = await post(
+      `{"jsonrpc":"2.0","id":${BIG},"method":"SendStreamingMessage","params":{"message":{"messageId":"m","role":"ROLE_USER","parts":[{"text":"hi"}]}}}`,
+    );
     const events = text.split("\n").filter((l) => l.startsWith("data: "));
     expect(events.length).toBeGreaterThan(0);
     for (const e of events) expect(e).toContain(`{"jsonrpc":"2.0","id":${BIG},`);

@@ -2,11 +2,24 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Role, TaskState } from "../../../generated-example/gen/a2a_pb.js";
 import { A2AServiceJsonRpcClient } from "../../../generated-example/gen/a2a_a2a_jsonrpc_client.js";
 import { createA2AServiceJsonRpcServer } from "../../../generated-example/gen/a2a_a2a_jsonrpc_server.js";
-import { InternalError, PermissionDeniedError, TaskNotFoundError, UnauthenticatedError, UnsupportedOperationError, VersionNotSupportedError } from "../../../generated-example/gen/a2a_a2a_errors.js";
+import {
+  InternalError,
+  PermissionDeniedError,
+  TaskNotFoundError,
+  UnauthenticatedError,
+  UnsupportedOperationError,
+  VersionNotSupportedError,
+} from "../../../generated-example/gen/a2a_a2a_errors.js";
 import { ECHO_EXTENSION, TestAgent } from "../../support/test-agent.js";
 import { eventually, listen, type Listening } from "../../support/servers.js";
 
-const userMessage = (text: string) => ({ message: { messageId: `m-${text}`, role: Role.USER, parts: [{ content: { case: "text" as const, value: text } }] } });
+const userMessage = (text: string) => ({
+  message: {
+    messageId: `m-${text}`,
+    role: Role.USER,
+    parts: [{ content: { case: "text" as const, value: text } }],
+  },
+});
 
 describe("generated JSON-RPC client → generated JSON-RPC server, over node:http on 127.0.0.1", () => {
   const agent = new TestAgent();
@@ -26,13 +39,17 @@ describe("generated JSON-RPC client → generated JSON-RPC server, over node:htt
       keepAliveMs: 0,
     });
     server = await listen(jsonrpc.node, "/a2a");
-    client = new A2AServiceJsonRpcClient({ url: server.url, headers: { authorization: "Bearer alice" } });
+    client = new A2AServiceJsonRpcClient({
+      url: server.url,
+      headers: { authorization: "Bearer alice" },
+    });
   });
   afterAll(() => server.close());
 
   it("SendMessage → Message", async () => {
     const res = await client.sendMessage(userMessage("hello"));
-    if (res.payload.case !== "message") throw new Error(`expected a message, got ${res.payload.case}`);
+    if (res.payload.case !== "message")
+      throw new Error(`expected a message, got ${res.payload.case}`);
     expect(res.payload.value.parts[0]?.content).toEqual({ case: "text", value: "hello" });
     const ctx = agent.contexts.at(-1)!;
     expect(ctx.binding).toBe("JSONRPC");
@@ -51,7 +68,8 @@ describe("generated JSON-RPC client → generated JSON-RPC server, over node:htt
 
   it("SendStreamingMessage streams every event in order", async () => {
     const cases: string[] = [];
-    for await (const event of client.sendStreamingMessage(userMessage("stream me"))) cases.push(event.payload.case ?? "none");
+    for await (const event of client.sendStreamingMessage(userMessage("stream me")))
+      cases.push(event.payload.case ?? "none");
     expect(cases).toEqual(["task", "statusUpdate", "artifactUpdate", "statusUpdate"]);
   });
 
@@ -67,12 +85,21 @@ describe("generated JSON-RPC client → generated JSON-RPC server, over node:htt
   });
 
   it("push notification config CRUD and GetExtendedAgentCard", async () => {
-    const created = await client.createTaskPushNotificationConfig({ taskId: "t-1", url: "https://example.com/hook" });
+    const created = await client.createTaskPushNotificationConfig({
+      taskId: "t-1",
+      url: "https://example.com/hook",
+    });
     expect(created.id).toBe("cfg-1");
-    expect((await client.getTaskPushNotificationConfig({ taskId: "t-1", id: "cfg-1" })).url).toBe("https://example.com/hook");
-    expect((await client.listTaskPushNotificationConfigs({ taskId: "t-1" })).configs).toHaveLength(1);
+    expect((await client.getTaskPushNotificationConfig({ taskId: "t-1", id: "cfg-1" })).url).toBe(
+      "https://example.com/hook",
+    );
+    expect((await client.listTaskPushNotificationConfigs({ taskId: "t-1" })).configs).toHaveLength(
+      1,
+    );
     await client.deleteTaskPushNotificationConfig({ taskId: "t-1", id: "cfg-1" });
-    expect((await client.listTaskPushNotificationConfigs({ taskId: "t-1" })).configs).toHaveLength(0);
+    expect((await client.listTaskPushNotificationConfigs({ taskId: "t-1" })).configs).toHaveLength(
+      0,
+    );
     expect((await client.getExtendedAgentCard({})).name).toBe("Test agent");
   });
 
@@ -96,7 +123,8 @@ describe("generated JSON-RPC client → generated JSON-RPC server, over node:htt
     }).rejects.toBeInstanceOf(UnsupportedOperationError);
     const seen: string[] = [];
     const err = await (async () => {
-      for await (const e of client.sendStreamingMessage(userMessage("fail-late"))) seen.push(e.payload.case ?? "");
+      for await (const e of client.sendStreamingMessage(userMessage("fail-late")))
+        seen.push(e.payload.case ?? "");
     })().catch((e: unknown) => e);
     expect(seen).toEqual(["task", "statusUpdate"]);
     expect(err).toBeInstanceOf(InternalError);
@@ -104,8 +132,14 @@ describe("generated JSON-RPC client → generated JSON-RPC server, over node:htt
 
   it("sends and echoes extensions", async () => {
     let echoed: string | null = null;
-    await client.sendMessage(userMessage("ext"), { extensions: [ECHO_EXTENSION, "https://other/ext"], onHeaders: (h) => (echoed = h.get("a2a-extensions")) });
-    expect(agent.contexts.at(-1)?.requestedExtensions).toEqual([ECHO_EXTENSION, "https://other/ext"]);
+    await client.sendMessage(userMessage("ext"), {
+      extensions: [ECHO_EXTENSION, "https://other/ext"],
+      onHeaders: (h) => (echoed = h.get("a2a-extensions")),
+    });
+    expect(agent.contexts.at(-1)?.requestedExtensions).toEqual([
+      ECHO_EXTENSION,
+      "https://other/ext",
+    ]);
     expect(echoed).toBe(ECHO_EXTENSION);
   });
 
@@ -116,9 +150,15 @@ describe("generated JSON-RPC client → generated JSON-RPC server, over node:htt
   });
 
   it("maps auth failures to the auth error classes", async () => {
-    const nope = new A2AServiceJsonRpcClient({ url: server.url, headers: { authorization: "Bearer nope" } });
+    const nope = new A2AServiceJsonRpcClient({
+      url: server.url,
+      headers: { authorization: "Bearer nope" },
+    });
     await expect(nope.getTask({ id: "t" })).rejects.toBeInstanceOf(UnauthenticatedError);
-    const guest = new A2AServiceJsonRpcClient({ url: server.url, headers: { authorization: "Bearer guest" } });
+    const guest = new A2AServiceJsonRpcClient({
+      url: server.url,
+      headers: { authorization: "Bearer guest" },
+    });
     await expect(guest.getTask({ id: "t" })).rejects.toBeInstanceOf(PermissionDeniedError);
   });
 
@@ -133,7 +173,9 @@ describe("generated JSON-RPC client → generated JSON-RPC server, over node:htt
     agent.streamAborted = false;
     agent.streamFinally = false;
     const controller = new AbortController();
-    for await (const e of client.sendStreamingMessage(userMessage("slow"), { signal: controller.signal })) {
+    for await (const e of client.sendStreamingMessage(userMessage("slow"), {
+      signal: controller.signal,
+    })) {
       expect(e.payload.case).toBe("task");
       break;
     }

@@ -7,7 +7,8 @@ import { createA2AServiceJsonRpcServer } from "../../../generated-example/gen/a2
 import { TaskNotFoundError } from "../../../generated-example/gen/a2a_a2a_errors.js";
 import { TestAgent } from "../../support/test-agent.js";
 
-const request = (id: number, method: string, params: unknown) => JSON.stringify({ jsonrpc: "2.0", id, method, params });
+const request = (id: number, method: string, params: unknown) =>
+  JSON.stringify({ jsonrpc: "2.0", id, method, params });
 const hello = { message: { messageId: "m-1", role: "ROLE_USER", parts: [{ text: "hello" }] } };
 
 describe("JSON-RPC over HTTP/2 (h2c) with the node adapter", () => {
@@ -25,7 +26,12 @@ describe("JSON-RPC over HTTP/2 (h2c) with the node adapter", () => {
     return new Promise((resolve, reject) => {
       const session = connect(origin);
       session.on("error", reject);
-      const stream = session.request({ ":method": "POST", ":path": "/", "content-type": "application/json", "a2a-version": "1.0" });
+      const stream = session.request({
+        ":method": "POST",
+        ":path": "/",
+        "content-type": "application/json",
+        "a2a-version": "1.0",
+      });
       let status = 0;
       let type = "";
       let text = "";
@@ -47,7 +53,11 @@ describe("JSON-RPC over HTTP/2 (h2c) with the node adapter", () => {
   it("answers a unary call", async () => {
     const res = await h2(request(1, "SendMessage", hello));
     expect(res.status).toBe(200);
-    expect(JSON.parse(res.text)).toMatchObject({ jsonrpc: "2.0", id: 1, result: { message: { parts: [{ text: "hello" }] } } });
+    expect(JSON.parse(res.text)).toMatchObject({
+      jsonrpc: "2.0",
+      id: 1,
+      result: { message: { parts: [{ text: "hello" }] } },
+    });
   });
 
   it("streams SSE events", async () => {
@@ -70,14 +80,28 @@ describe("JSON-RPC through the fetch handler (Request → Response), as Deno, Bu
   });
 
   it("serves unary calls and typed errors", async () => {
-    const res = await client.sendMessage({ message: { messageId: "m", role: Role.USER, parts: [{ content: { case: "text", value: "via fetch" } }] } });
-    expect(res.payload.case === "message" && res.payload.value.parts[0]?.content.value).toBe("via fetch");
+    const res = await client.sendMessage({
+      message: {
+        messageId: "m",
+        role: Role.USER,
+        parts: [{ content: { case: "text", value: "via fetch" } }],
+      },
+    });
+    expect(res.payload.case === "message" && res.payload.value.parts[0]?.content.value).toBe(
+      "via fetch",
+    );
     await expect(client.getTask({ id: "missing" })).rejects.toBeInstanceOf(TaskNotFoundError);
   });
 
   it("serves streams", async () => {
     const cases = [];
-    for await (const e of client.sendStreamingMessage({ message: { messageId: "m", role: Role.USER, parts: [{ content: { case: "text", value: "s" } }] } })) {
+    for await (const e of client.sendStreamingMessage({
+      message: {
+        messageId: "m",
+        role: Role.USER,
+        parts: [{ content: { case: "text", value: "s" } }],
+      },
+    })) {
       cases.push(e.payload.case);
     }
     expect(cases).toEqual(["task", "statusUpdate", "artifactUpdate", "statusUpdate"]);
@@ -87,7 +111,13 @@ describe("JSON-RPC through the fetch handler (Request → Response), as Deno, Bu
     const res = await server.fetch(new Request("http://agent.example/a2a", { method: "GET" }));
     expect(res.status).toBe(405);
     expect(res.headers.get("allow")).toBe("POST");
-    const bad = await server.fetch(new Request("http://agent.example/a2a", { method: "POST", headers: { "content-type": "text/plain" }, body: "{}" }));
+    const bad = await server.fetch(
+      new Request("http://agent.example/a2a", {
+        method: "POST",
+        headers: { "content-type": "text/plain" },
+        body: "{}",
+      }),
+    );
     expect(((await bad.json()) as { error: { code: number } }).error.code).toBe(-32005);
   });
 });

@@ -11,19 +11,36 @@ let server: Listening;
 let small: Listening;
 
 beforeAll(async () => {
-  server = await listen(createA2AServiceJsonRpcServer(agent, { keepAliveMs: 20, logger: { error() {} } }).node);
-  small = await listen(createA2AServiceJsonRpcServer(agent, { maxBodyBytes: 1024, logger: { error() {} } }).node);
+  server = await listen(
+    createA2AServiceJsonRpcServer(agent, { keepAliveMs: 20, logger: { error() {} } }).node,
+  );
+  small = await listen(
+    createA2AServiceJsonRpcServer(agent, { maxBodyBytes: 1024, logger: { error() {} } }).node,
+  );
 });
 afterAll(async () => {
   await server.close();
   await small.close();
 });
 
-const send = (message: unknown) => ({ jsonrpc: "2.0", id: 1, method: "SendMessage", params: { message } });
+const send = (message: unknown) => ({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "SendMessage",
+  params: { message },
+});
 const ok = { messageId: "m-1", role: "ROLE_USER", parts: [{ text: "hi" }] };
 
-async function post(body: string | Uint8Array, headers: Record<string, string> = {}, url = server.url) {
-  const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json", "a2a-version": "1.0", ...headers }, body });
+async function post(
+  body: string | Uint8Array,
+  headers: Record<string, string> = {},
+  url = server.url,
+) {
+  const res = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", "a2a-version": "1.0", ...headers },
+    body,
+  });
   const text = await res.text();
   let json: any;
   try {
@@ -42,7 +59,12 @@ describe("JSON-RPC error codes on the wire", () => {
     ["an empty batch", "[]", -32600, null],
     ["a JSON string", '"x"', -32600, null],
     ["jsonrpc 1.0", JSON.stringify({ ...send(ok), jsonrpc: "1.0" }), -32600, 1],
-    ["no id (notification)", JSON.stringify({ jsonrpc: "2.0", method: "GetTask", params: { id: "t" } }), -32600, null],
+    [
+      "no id (notification)",
+      JSON.stringify({ jsonrpc: "2.0", method: "GetTask", params: { id: "t" } }),
+      -32600,
+      null,
+    ],
     ["an object id", JSON.stringify({ ...send(ok), id: { a: 1 } }), -32600, null],
     ["a numeric method", JSON.stringify({ ...send(ok), method: 7 }), -32600, 1],
     ["an unknown method", JSON.stringify({ ...send(ok), method: "message/send" }), -32601, 1],
@@ -50,9 +72,29 @@ describe("JSON-RPC error codes on the wire", () => {
     ["positional params", JSON.stringify({ ...send(ok), params: [ok] }), -32602, 1],
     ["a wrong field type", JSON.stringify(send({ ...ok, messageId: 5 })), -32602, 1],
     ["an unknown enum name", JSON.stringify(send({ ...ok, role: "ROLE_GOD" })), -32602, 1],
-    ["two oneof members", JSON.stringify(send({ ...ok, parts: [{ text: "a", url: "b" }] })), -32602, 1],
-    ["a missing required field", JSON.stringify(send({ role: "ROLE_USER", parts: [{ text: "a" }] })), -32602, 1],
-    ["a bad timestamp", JSON.stringify({ jsonrpc: "2.0", id: "x", method: "ListTasks", params: { statusTimestampAfter: "yesterday" } }), -32602, "x"],
+    [
+      "two oneof members",
+      JSON.stringify(send({ ...ok, parts: [{ text: "a", url: "b" }] })),
+      -32602,
+      1,
+    ],
+    [
+      "a missing required field",
+      JSON.stringify(send({ role: "ROLE_USER", parts: [{ text: "a" }] })),
+      -32602,
+      1,
+    ],
+    [
+      "a bad timestamp",
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: "x",
+        method: "ListTasks",
+        params: { statusTimestampAfter: "yesterday" },
+      }),
+      -32602,
+      "x",
+    ],
   ])("%s → %i", async (_name, body, code, id) => {
     const res = await post(body);
     expect(res.status).toBe(200);
@@ -78,26 +120,42 @@ describe("JSON-RPC error codes on the wire", () => {
   });
 
   it("ignores unknown fields (spec §5.7) but still validates the rest", async () => {
-    const res = await post(JSON.stringify({ ...send({ ...ok, futureField: { x: 1 } }), params: { message: { ...ok, futureField: 1 }, alsoNew: true } }));
+    const res = await post(
+      JSON.stringify({
+        ...send({ ...ok, futureField: { x: 1 } }),
+        params: { message: { ...ok, futureField: 1 }, alsoNew: true },
+      }),
+    );
     expect(res.json.result.message.parts[0].text).toBe("hi");
     const bad = await post(JSON.stringify(send({ ...ok, futureField: 1, role: "ROLE_GOD" })));
     expect(bad.json.error.code).toBe(-32602);
   });
 
   it("accepts snake_case field names too (ProtoJSON)", async () => {
-    const res = await post(JSON.stringify(send({ message_id: "m-9", role: "ROLE_USER", parts: [{ text: "snake" }] })));
+    const res = await post(
+      JSON.stringify(send({ message_id: "m-9", role: "ROLE_USER", parts: [{ text: "snake" }] })),
+    );
     expect(res.json.result.message.parts[0].text).toBe("snake");
   });
 });
 
 describe("presence rules a plain ProtoJSON encoder gets wrong", () => {
   it("always sends REQUIRED fields, even empty: nextPageToken, tasks, totalSize (spec §3.1.4)", async () => {
-    const res = await post(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ListTasks", params: {} }));
+    const res = await post(
+      JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ListTasks", params: {} }),
+    );
     expect(res.json.result).toEqual({ tasks: [], nextPageToken: "", pageSize: 50, totalSize: 0 });
   });
 
   it("answers google.protobuf.Empty as {}", async () => {
-    const res = await post(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "DeleteTaskPushNotificationConfig", params: { taskId: "t", id: "c" } }));
+    const res = await post(
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "DeleteTaskPushNotificationConfig",
+        params: { taskId: "t", id: "c" },
+      }),
+    );
     expect(res.json).toEqual({ jsonrpc: "2.0", id: 1, result: {} });
   });
 });
@@ -110,19 +168,28 @@ describe("HTTP-level rules", () => {
     expect(((await res.json()) as { error: { code: number } }).error.code).toBe(-32600);
   });
 
-  it.each([["text/plain"], ["application/xml"], ["application/json; charset=latin1"]])("rejects Content-Type %s with -32005", async (type) => {
-    const res = await post(JSON.stringify(send(ok)), { "content-type": type });
-    expect(res.json.error.code).toBe(-32005);
-    expect(res.json.error.data[0].reason).toBe("CONTENT_TYPE_NOT_SUPPORTED");
-  });
+  it.each([["text/plain"], ["application/xml"], ["application/json; charset=latin1"]])(
+    "rejects Content-Type %s with -32005",
+    async (type) => {
+      const res = await post(JSON.stringify(send(ok)), { "content-type": type });
+      expect(res.json.error.code).toBe(-32005);
+      expect(res.json.error.data[0].reason).toBe("CONTENT_TYPE_NOT_SUPPORTED");
+    },
+  );
 
   it("accepts application/json with parameters", async () => {
-    const res = await post(JSON.stringify(send(ok)), { "content-type": "Application/JSON; charset=UTF-8" });
+    const res = await post(JSON.stringify(send(ok)), {
+      "content-type": "Application/JSON; charset=UTF-8",
+    });
     expect(res.json.result.message).toBeDefined();
   });
 
   it("rejects a body over the limit with a clear error", async () => {
-    const res = await post(JSON.stringify(send({ ...ok, parts: [{ text: "x".repeat(5000) }] })), {}, small.url);
+    const res = await post(
+      JSON.stringify(send({ ...ok, parts: [{ text: "x".repeat(5000) }] })),
+      {},
+      small.url,
+    );
     expect(res.json.error.code).toBe(-32600);
     expect(res.json.error.message).toBe("the request body exceeds the limit of 1024 bytes");
   });
@@ -164,7 +231,10 @@ describe("version negotiation (spec §3.6)", () => {
     } else {
       expect(json.error.code).toBe(code);
       expect(json.error.message).toMatch(/supported versions: 1\.0$/);
-      expect(json.error.data[0]).toMatchObject({ reason: "VERSION_NOT_SUPPORTED", domain: "a2a-protocol.org" });
+      expect(json.error.data[0]).toMatchObject({
+        reason: "VERSION_NOT_SUPPORTED",
+        domain: "a2a-protocol.org",
+      });
     }
   });
 });
@@ -173,8 +243,17 @@ describe("streams on the wire", () => {
   it("sends one JSON-RPC envelope per data: line with the request id, and keep-alive comments", async () => {
     const res = await fetch(server.url, {
       method: "POST",
-      headers: { "content-type": "application/json", "a2a-version": "1.0", accept: "text/event-stream" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: "s-1", method: "SendStreamingMessage", params: { message: { ...ok, parts: [{ text: "slow" }] } } }),
+      headers: {
+        "content-type": "application/json",
+        "a2a-version": "1.0",
+        accept: "text/event-stream",
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: "s-1",
+        method: "SendStreamingMessage",
+        params: { message: { ...ok, parts: [{ text: "slow" }] } },
+      }),
     });
     expect(res.headers.get("content-type")).toBe("text/event-stream");
     const reader = res.body!.getReader();
@@ -187,7 +266,11 @@ describe("streams on the wire", () => {
     }
     await reader.cancel();
     const data = text.split("\n").filter((l) => l.startsWith("data: "));
-    expect(JSON.parse(data[0]!.slice(6))).toMatchObject({ jsonrpc: "2.0", id: "s-1", result: { task: { id: "t-slow" } } });
+    expect(JSON.parse(data[0]!.slice(6))).toMatchObject({
+      jsonrpc: "2.0",
+      id: "s-1",
+      result: { task: { id: "t-slow" } },
+    });
     expect(text).toContain(": keep-alive\n\n");
   });
 
@@ -196,25 +279,43 @@ describe("streams on the wire", () => {
     agent.streamAborted = false;
     agent.streamFinally = false;
     await new Promise<void>((resolve, reject) => {
-      const req = httpRequest(server.url, { method: "POST", headers: { "content-type": "application/json", "a2a-version": "1.0" } }, (res) => {
-        res.once("data", () => {
-          req.destroy();
-          resolve();
-        });
-      });
+      const req = httpRequest(
+        server.url,
+        { method: "POST", headers: { "content-type": "application/json", "a2a-version": "1.0" } },
+        (res) => {
+          res.once("data", () => {
+            req.destroy();
+            resolve();
+          });
+        },
+      );
       req.on("error", () => {});
-      req.end(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "SendStreamingMessage", params: { message: { ...ok, parts: [{ text: "slow" }] } } }));
+      req.end(
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "SendStreamingMessage",
+          params: { message: { ...ok, parts: [{ text: "slow" }] } },
+        }),
+      );
       setTimeout(() => reject(new Error("no event")), 2000);
     });
     await eventually(() => agent.streamAborted && agent.streamFinally);
-    await eventually(() => process.getActiveResourcesInfo().filter((r) => r === "Timeout").length <= timersBefore);
+    await eventually(
+      () => process.getActiveResourcesInfo().filter((r) => r === "Timeout").length <= timersBefore,
+    );
   });
 
   it("streams 10 000 events in order", async () => {
     const res = await fetch(server.url, {
       method: "POST",
       headers: { "content-type": "application/json", "a2a-version": "1.0" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "SendStreamingMessage", params: { message: { ...ok, parts: [{ text: "count 10000" }] } } }),
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 2,
+        method: "SendStreamingMessage",
+        params: { message: { ...ok, parts: [{ text: "count 10000" }] } },
+      }),
     });
     const text = await res.text();
     const events = text
@@ -232,7 +333,9 @@ describe("slow clients", () => {
     const body = JSON.stringify(send(ok));
     const socket = connect(server.port, "127.0.0.1");
     socket.on("error", () => {});
-    socket.write(`POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nA2A-Version: 1.0\r\nContent-Length: ${body.length}\r\n\r\n`);
+    socket.write(
+      `POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nA2A-Version: 1.0\r\nContent-Length: ${body.length}\r\n\r\n`,
+    );
     socket.write(body.slice(0, 10));
     const started = Date.now();
     const res = await post(JSON.stringify(send(ok)));

@@ -10,23 +10,45 @@
  *     goes on serving;
  *   - SETTINGS_MAX_CONCURRENT_STREAMS is announced (default 100), and a stream beyond it is reset.
  */
-import { connect as connectHttp2, type ClientHttp2Session, type ClientHttp2Stream, type IncomingHttpHeaders } from "node:http2";
+import {
+  connect as connectHttp2,
+  type ClientHttp2Session,
+  type ClientHttp2Stream,
+  type IncomingHttpHeaders,
+} from "node:http2";
 import { connect as connectTcp, type Socket } from "node:net";
 import { create, createRegistry, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { anyUnpack } from "@bufbuild/protobuf/wkt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GetTaskRequestSchema, SendMessageRequestSchema } from "../../../generated-example/gen/a2a_pb.js";
+import {
+  GetTaskRequestSchema,
+  SendMessageRequestSchema,
+} from "../../../generated-example/gen/a2a_pb.js";
 import { ErrorInfoSchema } from "../../../generated-example/gen/google/rpc/error_details_pb.js";
 import { StatusSchema } from "../../../generated-example/gen/google/rpc/status_pb.js";
-import { createA2AServiceGrpcRoutes, listenA2AServiceGrpc } from "../../../generated-example/gen/a2a_a2a_grpc_server.js";
-import { DEFAULT_MAX_CONCURRENT_STREAMS, listenGrpc, type GrpcEndpoint, type GrpcListenOptions } from "@protoc-gen-a2a/runtime/grpc";
+import {
+  createA2AServiceGrpcRoutes,
+  listenA2AServiceGrpc,
+} from "../../../generated-example/gen/a2a_a2a_grpc_server.js";
+import {
+  DEFAULT_MAX_CONCURRENT_STREAMS,
+  listenGrpc,
+  type GrpcEndpoint,
+  type GrpcListenOptions,
+} from "@protoc-gen-a2a/runtime/grpc";
 import { TestAgent } from "../../support/test-agent.js";
 import { eventually } from "../../support/servers.js";
 import { frame } from "../../support/grpc-frames.js";
 
 const SERVICE = "/lf.a2a.v1.A2AService";
 const quiet = { error() {} };
-const LIMITS: GrpcListenOptions = { handshakeTimeoutMs: 300, idleTimeoutMs: 400, requestMessageTimeoutMs: 300, maxConcurrentStreams: 2, goawayGraceMs: 200 };
+const LIMITS: GrpcListenOptions = {
+  handshakeTimeoutMs: 300,
+  idleTimeoutMs: 400,
+  requestMessageTimeoutMs: 300,
+  maxConcurrentStreams: 2,
+  goawayGraceMs: 200,
+};
 
 const PREFACE = Buffer.from("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n");
 
@@ -42,7 +64,13 @@ function h2Frame(type: number, flags: number, streamId: number, payload: Buffer)
 /** An HPACK block of literal fields (never indexed, no Huffman): enough for a request. */
 function hpack(headers: [string, string][]): Buffer {
   const parts: Buffer[] = [];
-  for (const [name, value] of headers) parts.push(Buffer.from([0x10, name.length]), Buffer.from(name), Buffer.from([value.length]), Buffer.from(value));
+  for (const [name, value] of headers)
+    parts.push(
+      Buffer.from([0x10, name.length]),
+      Buffer.from(name),
+      Buffer.from([value.length]),
+      Buffer.from(value),
+    );
   return Buffer.concat(parts);
 }
 
@@ -81,11 +109,17 @@ class RawH2 {
       while (this.#buffer.length >= 9) {
         const length = this.#buffer.readUIntBE(0, 3);
         if (this.#buffer.length < 9 + length) break;
-        const f = { type: this.#buffer[3]!, flags: this.#buffer[4]!, stream: this.#buffer.readUInt32BE(5) & 0x7fffffff, payload: this.#buffer.subarray(9, 9 + length) };
+        const f = {
+          type: this.#buffer[3]!,
+          flags: this.#buffer[4]!,
+          stream: this.#buffer.readUInt32BE(5) & 0x7fffffff,
+          payload: this.#buffer.subarray(9, 9 + length),
+        };
         this.#buffer = this.#buffer.subarray(9 + length);
         this.frames.push(f);
         // ACK the server's SETTINGS, as a client must.
-        if (this.#started && f.type === 0x4 && (f.flags & 0x1) === 0) this.socket.write(h2Frame(0x4, 0x1, 0, Buffer.alloc(0)));
+        if (this.#started && f.type === 0x4 && (f.flags & 0x1) === 0)
+          this.socket.write(h2Frame(0x4, 0x1, 0, Buffer.alloc(0)));
       }
     });
   }
@@ -101,7 +135,8 @@ class RawH2 {
     const f = this.frames.find((x) => x.type === 0x4 && (x.flags & 0x1) === 0);
     if (f === undefined) return undefined;
     const out = new Map<number, number>();
-    for (let at = 0; at + 6 <= f.payload.length; at += 6) out.set(f.payload.readUInt16BE(at), f.payload.readUInt32BE(at + 2));
+    for (let at = 0; at + 6 <= f.payload.length; at += 6)
+      out.set(f.payload.readUInt16BE(at), f.payload.readUInt32BE(at + 2));
     return out;
   }
 }
@@ -112,8 +147,18 @@ interface Answer {
 }
 
 /** A call on `session`; `body` undefined: headers only, the request never sent. */
-function call(session: ClientHttp2Session, path: string, body: Buffer | undefined): { stream: ClientHttp2Stream; answer: Promise<Answer> } {
-  const stream = session.request({ ":method": "POST", ":path": path, "content-type": "application/grpc", te: "trailers", "a2a-version": "1.0" });
+function call(
+  session: ClientHttp2Session,
+  path: string,
+  body: Buffer | undefined,
+): { stream: ClientHttp2Stream; answer: Promise<Answer> } {
+  const stream = session.request({
+    ":method": "POST",
+    ":path": path,
+    "content-type": "application/grpc",
+    te: "trailers",
+    "a2a-version": "1.0",
+  });
   const answer = new Promise<Answer>((resolve) => {
     let headers: IncomingHttpHeaders = {};
     let trailers: IncomingHttpHeaders = {};
@@ -130,13 +175,22 @@ function call(session: ClientHttp2Session, path: string, body: Buffer | undefine
 const grpcStatus = (a: Answer) => a.trailers["grpc-status"] ?? a.headers["grpc-status"];
 const getTask = frame(toBinary(GetTaskRequestSchema, create(GetTaskRequestSchema, { id: "t-1" })));
 const slowStream = frame(
-  toBinary(SendMessageRequestSchema, create(SendMessageRequestSchema, { message: { messageId: "m", role: 1, parts: [{ content: { case: "text", value: "slow" } }] } } as never)),
+  toBinary(
+    SendMessageRequestSchema,
+    create(SendMessageRequestSchema, {
+      message: { messageId: "m", role: 1, parts: [{ content: { case: "text", value: "slow" } }] },
+    } as never),
+  ),
 );
 
-const stacks: [string, (agent: TestAgent, listen?: GrpcListenOptions) => Promise<GrpcEndpoint>][] = [
-  ["grpc-js", (agent, listen) => listenA2AServiceGrpc(agent, { logger: quiet, listen })],
-  ["Connect", (agent, listen) => listenGrpc(createA2AServiceGrpcRoutes(agent, { logger: quiet }), listen)],
-];
+const stacks: [string, (agent: TestAgent, listen?: GrpcListenOptions) => Promise<GrpcEndpoint>][] =
+  [
+    ["grpc-js", (agent, listen) => listenA2AServiceGrpc(agent, { logger: quiet, listen })],
+    [
+      "Connect",
+      (agent, listen) => listenGrpc(createA2AServiceGrpcRoutes(agent, { logger: quiet }), listen),
+    ],
+  ];
 
 for (const [name, start] of stacks) {
   describe(`${name}: connection limits`, () => {
@@ -194,8 +248,13 @@ for (const [name, start] of stacks) {
           stuck.stream.write(getTask.subarray(0, 3)); // part of the length prefix, never the rest
           const answer = await stuck.answer;
           expect(grpcStatus(answer)).toBe("3");
-          expect(decodeURIComponent(String(answer.headers["grpc-message"] ?? answer.trailers["grpc-message"]))).toContain("did not arrive within 300 ms");
-          const bin = answer.headers["grpc-status-details-bin"] ?? answer.trailers["grpc-status-details-bin"];
+          expect(
+            decodeURIComponent(
+              String(answer.headers["grpc-message"] ?? answer.trailers["grpc-message"]),
+            ),
+          ).toContain("did not arrive within 300 ms");
+          const bin =
+            answer.headers["grpc-status-details-bin"] ?? answer.trailers["grpc-status-details-bin"];
           const status = fromBinary(StatusSchema, Buffer.from(String(bin), "base64"));
           expect(status.code).toBe(3);
           const info = anyUnpack(status.details[0]!, createRegistry(ErrorInfoSchema));
@@ -211,10 +270,16 @@ for (const [name, start] of stacks) {
     it("SETTINGS_MAX_CONCURRENT_STREAMS is announced; a client that opens more streams loses the connection (GOAWAY)", async () => {
       const c = new RawH2(endpoint.port);
       c.handshake();
-      await eventually(() => c.serverSettings() !== undefined && c.frames.some((f) => f.type === 0x4 && (f.flags & 0x1) === 1), 5000);
+      await eventually(
+        () =>
+          c.serverSettings() !== undefined &&
+          c.frames.some((f) => f.type === 0x4 && (f.flags & 0x1) === 1),
+        5000,
+      );
       expect(c.serverSettings()!.get(0x3)).toBe(2);
       // Three open requests (END_HEADERS, no END_STREAM: their messages are still to come) where two are allowed.
-      for (const id of [1, 3, 5]) c.socket.write(h2Frame(0x1, 0x4, id, requestHeaders(`${SERVICE}/GetTask`)));
+      for (const id of [1, 3, 5])
+        c.socket.write(h2Frame(0x1, 0x4, id, requestHeaders(`${SERVICE}/GetTask`)));
       await c.closed;
       // Node's http2 takes the excess stream for a connection error (RFC 9113 §5.1.2 allows a stream error):
       // GOAWAY with an error code, the third stream not processed (last stream id 3), then the socket closed.

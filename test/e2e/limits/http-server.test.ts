@@ -37,14 +37,19 @@ function raw(port: number, first?: string): Raw {
 }
 
 /** Status code and JSON body of a raw HTTP/1.1 answer. */
-function parse(answer: string): { status: number; body: { error: { code: number; status: string; message: string; details: { reason: string }[] } } } {
+function parse(answer: string): {
+  status: number;
+  body: { error: { code: number; status: string; message: string; details: { reason: string }[] } };
+} {
   const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1]);
   const body = answer.slice(answer.indexOf("\r\n\r\n") + 4);
   return { status, body: JSON.parse(body) };
 }
 
 function start(server: Server): Promise<number> {
-  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve((server.address() as AddressInfo).port)));
+  return new Promise((resolve) =>
+    server.listen(0, "127.0.0.1", () => resolve((server.address() as AddressInfo).port)),
+  );
 }
 
 const ok = (_req: unknown, res: import("node:http").ServerResponse) => {
@@ -62,14 +67,23 @@ describe("defaults", () => {
   afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
   it(`headers over ${DEFAULT_MAX_HEADER_BYTES} bytes: 431 with a google.rpc.Status body, connection closed`, async () => {
-    const c = raw(port, `GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(DEFAULT_MAX_HEADER_BYTES + 1000)}\r\n\r\n`);
+    const c = raw(
+      port,
+      `GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(DEFAULT_MAX_HEADER_BYTES + 1000)}\r\n\r\n`,
+    );
     const answer = parse(await c.closed);
     expect(answer.status).toBe(431);
-    expect(answer.body.error).toMatchObject({ code: 431, status: "INVALID_ARGUMENT", details: [{ reason: "INVALID_REQUEST" }] });
+    expect(answer.body.error).toMatchObject({
+      code: 431,
+      status: "INVALID_ARGUMENT",
+      details: [{ reason: "INVALID_REQUEST" }],
+    });
   });
 
   it("headers under the limit are served", async () => {
-    const res = await fetch(`http://127.0.0.1:${port}/`, { headers: { "x-big": "a".repeat(8000) } });
+    const res = await fetch(`http://127.0.0.1:${port}/`, {
+      headers: { "x-big": "a".repeat(8000) },
+    });
     expect(res.status).toBe(200);
     expect(await res.text()).toBe("ok");
   });
@@ -87,7 +101,13 @@ describe("defaults", () => {
 describe("configured limits", () => {
   let server: Server;
   let port: number;
-  const limits = { maxHeaderBytes: 4096, headersTimeoutMs: 300, requestTimeoutMs: 600, keepAliveTimeoutMs: 300, connectionsCheckingIntervalMs: 50 };
+  const limits = {
+    maxHeaderBytes: 4096,
+    headersTimeoutMs: 300,
+    requestTimeoutMs: 600,
+    keepAliveTimeoutMs: 300,
+    connectionsCheckingIntervalMs: 50,
+  };
   beforeAll(async () => {
     server = createA2AHttpServer(limits, (req, res) => {
       if (req.url === "/stream") {
@@ -113,7 +133,9 @@ describe("configured limits", () => {
   it("maxHeaderBytes: 5 KB of headers are 431, 3 KB are served", async () => {
     const c = raw(port, `GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(5000)}\r\n\r\n`);
     expect(parse(await c.closed).status).toBe(431);
-    const res = await fetch(`http://127.0.0.1:${port}/`, { headers: { "x-big": "a".repeat(3000) } });
+    const res = await fetch(`http://127.0.0.1:${port}/`, {
+      headers: { "x-big": "a".repeat(3000) },
+    });
     expect(res.status).toBe(200);
   });
 
@@ -125,12 +147,19 @@ describe("configured limits", () => {
     const text = await c.closed;
     clearInterval(dribble);
     expect(parse(text).status).toBe(408);
-    expect(parse(text).body.error).toMatchObject({ code: 408, status: "INVALID_ARGUMENT", details: [{ reason: "INVALID_REQUEST" }] });
+    expect(parse(text).body.error).toMatchObject({
+      code: 408,
+      status: "INVALID_ARGUMENT",
+      details: [{ reason: "INVALID_REQUEST" }],
+    });
     expect(Date.now() - started).toBeGreaterThanOrEqual(limits.headersTimeoutMs - 50);
   });
 
   it("slowloris, body never finished: 408 and the connection closed after requestTimeoutMs", async () => {
-    const c = raw(port, 'POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"a":');
+    const c = raw(
+      port,
+      'POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"a":',
+    );
     const started = Date.now();
     const dribble = setInterval(() => c.socket.writable && c.socket.write(" "), 50);
     const text = await c.closed;
@@ -155,12 +184,17 @@ describe("configured limits", () => {
   it("an upgraded connection (WebSocket) is not cut by the request timeouts", async () => {
     const upgraded = new Promise<import("node:stream").Duplex>((resolve) =>
       server.once("upgrade", (_req, socket: import("node:stream").Duplex) => {
-        socket.write("HTTP/1.1 101 Switching Protocols\r\nUpgrade: test\r\nConnection: Upgrade\r\n\r\n");
+        socket.write(
+          "HTTP/1.1 101 Switching Protocols\r\nUpgrade: test\r\nConnection: Upgrade\r\n\r\n",
+        );
         socket.on("data", (d: Buffer) => socket.write(d)); // echo
         resolve(socket);
       }),
     );
-    const c = raw(port, "GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: test\r\nConnection: Upgrade\r\n\r\n");
+    const c = raw(
+      port,
+      "GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: test\r\nConnection: Upgrade\r\n\r\n",
+    );
     const serverSide = await upgraded;
     await new Promise((r) => setTimeout(r, 3 * limits.requestTimeoutMs));
     c.socket.write("ping");
@@ -171,7 +205,9 @@ describe("configured limits", () => {
   });
 
   it("limits that do not fit together are a RangeError", () => {
-    expect(() => createA2AHttpServer({ headersTimeoutMs: 2000, requestTimeoutMs: 1000 })).toThrow(RangeError);
+    expect(() => createA2AHttpServer({ headersTimeoutMs: 2000, requestTimeoutMs: 1000 })).toThrow(
+      RangeError,
+    );
     expect(() => createA2AHttpServer({ maxHeaderBytes: 0 })).toThrow(RangeError);
   });
 });

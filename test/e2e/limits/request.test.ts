@@ -9,24 +9,44 @@
  *     handler not called; a request at the limit is served;
  *   - the body size limit (`maxBodyBytes`): JSON-RPC -32600, HTTP+JSON 413 INVALID_REQUEST.
  */
-import { connect as connectHttp2, type ClientHttp2Session, type IncomingHttpHeaders } from "node:http2";
+import {
+  connect as connectHttp2,
+  type ClientHttp2Session,
+  type IncomingHttpHeaders,
+} from "node:http2";
 import { create, fromBinary, toBinary, type JsonObject } from "@bufbuild/protobuf";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SendMessageRequestSchema } from "../../../generated-example/gen/a2a_pb.js";
-import { BadRequestSchema, ErrorInfoSchema } from "../../../generated-example/gen/google/rpc/error_details_pb.js";
+import {
+  BadRequestSchema,
+  ErrorInfoSchema,
+} from "../../../generated-example/gen/google/rpc/error_details_pb.js";
 import { StatusSchema } from "../../../generated-example/gen/google/rpc/status_pb.js";
 import { createA2AServiceJsonRpcServer } from "../../../generated-example/gen/a2a_a2a_jsonrpc_server.js";
 import { createA2AServiceRestServer } from "../../../generated-example/gen/a2a_a2a_rest_server.js";
-import { createA2AServiceGrpcRoutes, listenA2AServiceGrpc } from "../../../generated-example/gen/a2a_a2a_grpc_server.js";
+import {
+  createA2AServiceGrpcRoutes,
+  listenA2AServiceGrpc,
+} from "../../../generated-example/gen/a2a_a2a_grpc_server.js";
 import { listenGrpc, type GrpcEndpoint } from "@protoc-gen-a2a/runtime/grpc";
-import { DEFAULT_MAX_JSON_DEPTH, DEFAULT_MAX_METADATA_BYTES, DEFAULT_MAX_PARTS_PER_MESSAGE, jsonDepthExceeds } from "@protoc-gen-a2a/runtime";
+import {
+  DEFAULT_MAX_JSON_DEPTH,
+  DEFAULT_MAX_METADATA_BYTES,
+  DEFAULT_MAX_PARTS_PER_MESSAGE,
+  jsonDepthExceeds,
+} from "@protoc-gen-a2a/runtime";
 import { anyUnpack } from "@bufbuild/protobuf/wkt";
 import { TestAgent } from "../../support/test-agent.js";
 import { listen, type Listening } from "../../support/servers.js";
 import { frame } from "../../support/grpc-frames.js";
 
 const quiet = { error() {} };
-const SMALL = { maxJsonDepth: 16, maxPartsPerMessage: 5, maxMetadataBytes: 256, maxBodyBytes: 64 * 1024 };
+const SMALL = {
+  maxJsonDepth: 16,
+  maxPartsPerMessage: 5,
+  maxMetadataBytes: 256,
+  maxBodyBytes: 64 * 1024,
+};
 
 const textParts = (n: number) => Array.from({ length: n }, (_, i) => ({ text: `p${i}` }));
 const nested = (levels: number): JsonObject => {
@@ -34,7 +54,12 @@ const nested = (levels: number): JsonObject => {
   for (let i = 1; i < levels; i++) v = { n: v };
   return v;
 };
-const message = (extra: Record<string, unknown> = {}) => ({ messageId: "m-1", role: "ROLE_USER", parts: [{ text: "hello" }], ...extra });
+const message = (extra: Record<string, unknown> = {}) => ({
+  messageId: "m-1",
+  role: "ROLE_USER",
+  parts: [{ text: "hello" }],
+  ...extra,
+});
 const base = (l: Listening) => l.url.replace(/\/$/, "");
 
 describe("jsonDepthExceeds", () => {
@@ -56,7 +81,9 @@ describe("jsonDepthExceeds", () => {
       // "pad\\" then brackets: the string ends after the escaped backslash.
       expect(jsonDepthExceeds(`{"a":"${pad}${bs}${bs}",${deep(30)}}`, 4)).toBe(true);
       // "pad\\\"[[[…" : an escaped backslash, then an escaped quote: still inside.
-      expect(jsonDepthExceeds(`{"a":"${pad}${bs}${bs}${bs}"${"[".repeat(30)}","b":1}`, 2)).toBe(false);
+      expect(jsonDepthExceeds(`{"a":"${pad}${bs}${bs}${bs}"${"[".repeat(30)}","b":1}`, 2)).toBe(
+        false,
+      );
     }
   });
 });
@@ -78,21 +105,50 @@ describe("JSON-RPC and HTTP+JSON", () => {
   });
 
   const rpc = async (l: Listening, body: string) => {
-    const res = await fetch(base(l), { method: "POST", headers: { "content-type": "application/json", "a2a-version": "1.0" }, body });
-    return { status: res.status, body: (await res.json()) as { id: unknown; result?: unknown; error?: { code: number; message: string; data?: Record<string, unknown>[] } } };
+    const res = await fetch(base(l), {
+      method: "POST",
+      headers: { "content-type": "application/json", "a2a-version": "1.0" },
+      body,
+    });
+    return {
+      status: res.status,
+      body: (await res.json()) as {
+        id: unknown;
+        result?: unknown;
+        error?: { code: number; message: string; data?: Record<string, unknown>[] };
+      },
+    };
   };
-  const send = (l: Listening, params: unknown) => rpc(l, JSON.stringify({ jsonrpc: "2.0", id: 7, method: "SendMessage", params }));
+  const send = (l: Listening, params: unknown) =>
+    rpc(l, JSON.stringify({ jsonrpc: "2.0", id: 7, method: "SendMessage", params }));
   const restSend = async (l: Listening, body: unknown) => {
     const res = await fetch(`${base(l)}/message:send`, {
       method: "POST",
       headers: { "content-type": "application/json", "a2a-version": "1.0" },
       body: typeof body === "string" ? body : JSON.stringify(body),
     });
-    return { status: res.status, body: (await res.json()) as { error?: { code: number; status: string; message: string; details: Record<string, unknown>[] } } };
+    return {
+      status: res.status,
+      body: (await res.json()) as {
+        error?: {
+          code: number;
+          status: string;
+          message: string;
+          details: Record<string, unknown>[];
+        };
+      },
+    };
   };
   /** A body whose whole JSON nests `depth` levels: the envelope's 3 (2 for REST) and metadata for the rest. */
-  const deepRpc = (depth: number) => JSON.stringify({ jsonrpc: "2.0", id: 7, method: "SendMessage", params: { message: message({ metadata: nested(depth - 3) }) } });
-  const deepRest = (depth: number) => JSON.stringify({ message: message({ metadata: nested(depth - 2) }) });
+  const deepRpc = (depth: number) =>
+    JSON.stringify({
+      jsonrpc: "2.0",
+      id: 7,
+      method: "SendMessage",
+      params: { message: message({ metadata: nested(depth - 3) }) },
+    });
+  const deepRest = (depth: number) =>
+    JSON.stringify({ message: message({ metadata: nested(depth - 2) }) });
 
   it("JSON-RPC: a body deeper than maxJsonDepth is -32600 with id null, before parsing; at the limit it is served", async () => {
     const calls = agent.contexts.length;
@@ -108,9 +164,14 @@ describe("JSON-RPC and HTTP+JSON", () => {
   });
 
   it(`JSON-RPC default (${DEFAULT_MAX_JSON_DEPTH}): 10,000 nested arrays are -32600, 64 levels are served`, async () => {
-    const arrays = await rpc(jsonrpcDefault, `{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"x":${"[".repeat(10_000)}${"]".repeat(10_000)}}}`);
+    const arrays = await rpc(
+      jsonrpcDefault,
+      `{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":{"x":${"[".repeat(10_000)}${"]".repeat(10_000)}}}`,
+    );
     expect(arrays.body.error?.code).toBe(-32600);
-    expect((await rpc(jsonrpcDefault, deepRpc(DEFAULT_MAX_JSON_DEPTH + 1))).body.error?.code).toBe(-32600);
+    expect((await rpc(jsonrpcDefault, deepRpc(DEFAULT_MAX_JSON_DEPTH + 1))).body.error?.code).toBe(
+      -32600,
+    );
     expect((await rpc(jsonrpcDefault, deepRpc(DEFAULT_MAX_JSON_DEPTH))).body.result).toBeDefined();
   });
 
@@ -133,10 +194,14 @@ describe("JSON-RPC and HTTP+JSON", () => {
     expect(over.body.error?.message).toContain("message.parts has 6 parts; at most 5");
     const info = over.body.error?.data?.find((d) => String(d["@type"]).endsWith("ErrorInfo"));
     expect(info?.["metadata"]).toEqual({ limit: "maxPartsPerMessage", maximum: "5" });
-    const bad = over.body.error?.data?.find((d) => String(d["@type"]).endsWith("BadRequest")) as { fieldViolations: { field: string }[] } | undefined;
+    const bad = over.body.error?.data?.find((d) => String(d["@type"]).endsWith("BadRequest")) as
+      | { fieldViolations: { field: string }[] }
+      | undefined;
     expect(bad?.fieldViolations[0]?.field).toBe("message.parts");
     expect(agent.contexts.length).toBe(calls);
-    expect((await send(jsonrpc, { message: message({ parts: textParts(5) }) })).body.result).toBeDefined();
+    expect(
+      (await send(jsonrpc, { message: message({ parts: textParts(5) }) })).body.result,
+    ).toBeDefined();
   });
 
   it("JSON-RPC: metadata over maxMetadataBytes is -32602 naming the field (request, message and part metadata)", async () => {
@@ -144,14 +209,20 @@ describe("JSON-RPC and HTTP+JSON", () => {
     const cases: [unknown, string][] = [
       [{ message: message(), metadata: big }, "metadata"],
       [{ message: message({ metadata: big }) }, "message.metadata"],
-      [{ message: message({ parts: [{ text: "a" }, { text: "b", metadata: big }] }) }, "message.parts[1].metadata"],
+      [
+        { message: message({ parts: [{ text: "a" }, { text: "b", metadata: big }] }) },
+        "message.parts[1].metadata",
+      ],
     ];
     for (const [params, field] of cases) {
       const answer = await send(jsonrpc, params);
       expect(answer.body.error?.code).toBe(-32602);
       expect(answer.body.error?.message).toContain(`${field} is larger than 256 bytes`);
     }
-    expect((await send(jsonrpc, { message: message({ metadata: { blob: "x".repeat(200) } }) })).body.result).toBeDefined();
+    expect(
+      (await send(jsonrpc, { message: message({ metadata: { blob: "x".repeat(200) } }) })).body
+        .result,
+    ).toBeDefined();
   });
 
   it("HTTP+JSON: too many parts and too much metadata are 400 INVALID_PARAMS naming the field", async () => {
@@ -165,15 +236,44 @@ describe("JSON-RPC and HTTP+JSON", () => {
   });
 
   it(`defaults: ${DEFAULT_MAX_PARTS_PER_MESSAGE} parts and ${DEFAULT_MAX_METADATA_BYTES} bytes of metadata pass, one more part or 64 KiB more does not`, async () => {
-    expect((await send(jsonrpcDefault, { message: message({ parts: textParts(DEFAULT_MAX_PARTS_PER_MESSAGE) }) })).body.result).toBeDefined();
-    expect((await send(jsonrpcDefault, { message: message({ parts: textParts(DEFAULT_MAX_PARTS_PER_MESSAGE + 1) }) })).body.error?.code).toBe(-32602);
-    expect((await send(jsonrpcDefault, { message: message({ metadata: { b: "x".repeat(DEFAULT_MAX_METADATA_BYTES - 100) } }) })).body.result).toBeDefined();
-    expect((await restSend(restDefault, { message: message({ metadata: { b: "x".repeat(DEFAULT_MAX_METADATA_BYTES) } }) })).status).toBe(400);
+    expect(
+      (
+        await send(jsonrpcDefault, {
+          message: message({ parts: textParts(DEFAULT_MAX_PARTS_PER_MESSAGE) }),
+        })
+      ).body.result,
+    ).toBeDefined();
+    expect(
+      (
+        await send(jsonrpcDefault, {
+          message: message({ parts: textParts(DEFAULT_MAX_PARTS_PER_MESSAGE + 1) }),
+        })
+      ).body.error?.code,
+    ).toBe(-32602);
+    expect(
+      (
+        await send(jsonrpcDefault, {
+          message: message({ metadata: { b: "x".repeat(DEFAULT_MAX_METADATA_BYTES - 100) } }),
+        })
+      ).body.result,
+    ).toBeDefined();
+    expect(
+      (
+        await restSend(restDefault, {
+          message: message({ metadata: { b: "x".repeat(DEFAULT_MAX_METADATA_BYTES) } }),
+        })
+      ).status,
+    ).toBe(400);
   });
 
   it("the body size limit: JSON-RPC -32600, HTTP+JSON 413 INVALID_REQUEST", async () => {
-    const huge = JSON.stringify({ message: message({ metadata: { b: "x".repeat(SMALL.maxBodyBytes) } }) });
-    const answer = await rpc(jsonrpc, `{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":${huge}}`);
+    const huge = JSON.stringify({
+      message: message({ metadata: { b: "x".repeat(SMALL.maxBodyBytes) } }),
+    });
+    const answer = await rpc(
+      jsonrpc,
+      `{"jsonrpc":"2.0","id":1,"method":"SendMessage","params":${huge}}`,
+    );
     expect(answer.body.error?.code).toBe(-32600);
     expect(answer.body.error?.message).toContain("exceeds the limit");
     const restAnswer = await restSend(rest, huge);
@@ -191,7 +291,13 @@ interface Answer {
 
 function post(session: ClientHttp2Session, path: string, body: Buffer): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = session.request({ ":method": "POST", ":path": path, "content-type": "application/grpc", te: "trailers", "a2a-version": "1.0" });
+    const req = session.request({
+      ":method": "POST",
+      ":path": path,
+      "content-type": "application/grpc",
+      te: "trailers",
+      "a2a-version": "1.0",
+    });
     let headers: IncomingHttpHeaders = {};
     let trailers: IncomingHttpHeaders = {};
     req.on("response", (h) => (headers = h));
@@ -204,7 +310,13 @@ function post(session: ClientHttp2Session, path: string, body: Buffer): Promise<
 }
 
 /** grpc-status, grpc-message and the decoded details of an answer (trailers, or a trailers-only response). */
-function status(a: Answer): { code: string; message: string; reason: string | undefined; field: string | undefined; metadata: Record<string, string> | undefined } {
+function status(a: Answer): {
+  code: string;
+  message: string;
+  reason: string | undefined;
+  field: string | undefined;
+  metadata: Record<string, string> | undefined;
+} {
   const h = a.trailers["grpc-status"] === undefined ? a.headers : a.trailers;
   const bin = h["grpc-status-details-bin"];
   let reason: string | undefined;
@@ -222,16 +334,38 @@ function status(a: Answer): { code: string; message: string; reason: string | un
       if (bad !== undefined) field = bad.fieldViolations[0]?.field;
     }
   }
-  return { code: String(h["grpc-status"]), message: decodeURIComponent(String(h["grpc-message"] ?? "")), reason, field, metadata };
+  return {
+    code: String(h["grpc-status"]),
+    message: decodeURIComponent(String(h["grpc-message"] ?? "")),
+    reason,
+    field,
+    metadata,
+  };
 }
 
 const sendMessage = (init: Record<string, unknown>) =>
-  frame(toBinary(SendMessageRequestSchema, create(SendMessageRequestSchema, { message: { messageId: "m-1", role: 1, parts: [{ content: { case: "text", value: "hi" } }], ...init } } as never)));
-const grpcParts = (n: number) => Array.from({ length: n }, (_, i) => ({ content: { case: "text", value: `p${i}` } }));
+  frame(
+    toBinary(
+      SendMessageRequestSchema,
+      create(SendMessageRequestSchema, {
+        message: {
+          messageId: "m-1",
+          role: 1,
+          parts: [{ content: { case: "text", value: "hi" } }],
+          ...init,
+        },
+      } as never),
+    ),
+  );
+const grpcParts = (n: number) =>
+  Array.from({ length: n }, (_, i) => ({ content: { case: "text", value: `p${i}` } }));
 
 const stacks: [string, (agent: TestAgent) => Promise<GrpcEndpoint>][] = [
   ["grpc-js", (agent) => listenA2AServiceGrpc(agent, { logger: quiet, ...SMALL })],
-  ["Connect", (agent) => listenGrpc(createA2AServiceGrpcRoutes(agent, { logger: quiet, ...SMALL }))],
+  [
+    "Connect",
+    (agent) => listenGrpc(createA2AServiceGrpcRoutes(agent, { logger: quiet, ...SMALL })),
+  ],
 ];
 
 for (const [name, start] of stacks) {
@@ -250,22 +384,68 @@ for (const [name, start] of stacks) {
 
     it("more parts than maxPartsPerMessage: INVALID_ARGUMENT, INVALID_PARAMS naming message.parts, handler not called", async () => {
       const calls = agent.contexts.length;
-      const over = status(await post(session, `${SERVICE}/SendMessage`, sendMessage({ parts: grpcParts(6) })));
-      expect(over).toMatchObject({ code: "3", reason: "INVALID_PARAMS", field: "message.parts", metadata: { limit: "maxPartsPerMessage", maximum: "5" } });
+      const over = status(
+        await post(session, `${SERVICE}/SendMessage`, sendMessage({ parts: grpcParts(6) })),
+      );
+      expect(over).toMatchObject({
+        code: "3",
+        reason: "INVALID_PARAMS",
+        field: "message.parts",
+        metadata: { limit: "maxPartsPerMessage", maximum: "5" },
+      });
       expect(agent.contexts.length).toBe(calls);
-      expect(status(await post(session, `${SERVICE}/SendMessage`, sendMessage({ parts: grpcParts(5) }))).code).toBe("0");
+      expect(
+        status(await post(session, `${SERVICE}/SendMessage`, sendMessage({ parts: grpcParts(5) })))
+          .code,
+      ).toBe("0");
     });
 
     it("metadata over maxMetadataBytes, and a Struct deeper than maxJsonDepth: INVALID_ARGUMENT naming the field", async () => {
-      const big = status(await post(session, `${SERVICE}/SendMessage`, sendMessage({ metadata: { blob: "x".repeat(300) } })));
-      expect(big).toMatchObject({ code: "3", reason: "INVALID_PARAMS", field: "message.metadata", metadata: { limit: "maxMetadataBytes" } });
-      const deep = status(await post(session, `${SERVICE}/SendMessage`, sendMessage({ metadata: nested(SMALL.maxJsonDepth + 1) })));
-      expect(deep).toMatchObject({ code: "3", reason: "INVALID_PARAMS", field: "message.metadata", metadata: { limit: "maxJsonDepth" } });
-      expect(status(await post(session, `${SERVICE}/SendMessage`, sendMessage({ metadata: nested(SMALL.maxJsonDepth) }))).code).toBe("0");
+      const big = status(
+        await post(
+          session,
+          `${SERVICE}/SendMessage`,
+          sendMessage({ metadata: { blob: "x".repeat(300) } }),
+        ),
+      );
+      expect(big).toMatchObject({
+        code: "3",
+        reason: "INVALID_PARAMS",
+        field: "message.metadata",
+        metadata: { limit: "maxMetadataBytes" },
+      });
+      const deep = status(
+        await post(
+          session,
+          `${SERVICE}/SendMessage`,
+          sendMessage({ metadata: nested(SMALL.maxJsonDepth + 1) }),
+        ),
+      );
+      expect(deep).toMatchObject({
+        code: "3",
+        reason: "INVALID_PARAMS",
+        field: "message.metadata",
+        metadata: { limit: "maxJsonDepth" },
+      });
+      expect(
+        status(
+          await post(
+            session,
+            `${SERVICE}/SendMessage`,
+            sendMessage({ metadata: nested(SMALL.maxJsonDepth) }),
+          ),
+        ).code,
+      ).toBe("0");
     });
 
     it("a streaming call over a limit fails the same way", async () => {
-      const over = status(await post(session, `${SERVICE}/SendStreamingMessage`, sendMessage({ parts: grpcParts(6) })));
+      const over = status(
+        await post(
+          session,
+          `${SERVICE}/SendStreamingMessage`,
+          sendMessage({ parts: grpcParts(6) }),
+        ),
+      );
       expect(over).toMatchObject({ code: "3", reason: "INVALID_PARAMS", field: "message.parts" });
     });
   });

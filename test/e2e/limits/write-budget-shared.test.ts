@@ -10,7 +10,13 @@
  * the budget can cut. Readers are served throughout. Real sockets on 127.0.0.1.
  */
 import { createServer, type Server } from "node:http";
-import { connect as connectHttp2, createServer as createHttp2Server, type ClientHttp2Session, type ClientHttp2Stream, type Http2Server } from "node:http2";
+import {
+  connect as connectHttp2,
+  createServer as createHttp2Server,
+  type ClientHttp2Session,
+  type ClientHttp2Stream,
+  type Http2Server,
+} from "node:http2";
 import { connect as connectTcp, type AddressInfo, type Socket } from "node:net";
 import { create, toBinary } from "@bufbuild/protobuf";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -18,10 +24,21 @@ import { WebSocket } from "ws";
 import { WriteBudget } from "@protoc-gen-a2a/runtime";
 import { serveNode } from "@protoc-gen-a2a/runtime/http";
 import { listenGrpc, mountConnectRoutes, type GrpcEndpoint } from "@protoc-gen-a2a/runtime/grpc";
-import { ArtifactSchema, GetTaskRequestSchema, TaskState, type Task } from "../../../generated-example/gen/a2a_pb.js";
-import { createA2AServiceGrpcRoutes, listenA2AServiceGrpc } from "../../../generated-example/gen/a2a_a2a_grpc_server.js";
+import {
+  ArtifactSchema,
+  GetTaskRequestSchema,
+  TaskState,
+  type Task,
+} from "../../../generated-example/gen/a2a_pb.js";
+import {
+  createA2AServiceGrpcRoutes,
+  listenA2AServiceGrpc,
+} from "../../../generated-example/gen/a2a_a2a_grpc_server.js";
 import { createA2AServiceJsonRpcServer } from "../../../generated-example/gen/a2a_a2a_jsonrpc_server.js";
-import { attachWsServer, type WsServerAttachment } from "../../../generated-example/bindings/ws/ws-server.js";
+import {
+  attachWsServer,
+  type WsServerAttachment,
+} from "../../../generated-example/bindings/ws/ws-server.js";
 import type { CallContext } from "@protoc-gen-a2a/runtime";
 import { TestAgent, task } from "../../support/test-agent.js";
 import { eventually } from "../../support/servers.js";
@@ -39,7 +56,10 @@ const NGHTTP2_CANCEL = 8;
 const quiet = { error() {} };
 
 class BigAgent extends TestAgent {
-  override async getTask(request: { id: string; historyLength?: number }, context: CallContext<{ user: string }>) {
+  override async getTask(
+    request: { id: string; historyLength?: number },
+    context: CallContext<{ user: string }>,
+  ) {
     if (request.id === "big") return bigTask("big", BIG_TEXT);
     if (request.id === "huge") return bigTask("huge", HUGE_TEXT);
     return super.getTask(request, context);
@@ -48,7 +68,12 @@ class BigAgent extends TestAgent {
 
 function bigTask(id: string, text: string): Task {
   const t = task(id, TaskState.COMPLETED);
-  t.artifacts = [create(ArtifactSchema, { artifactId: "a", parts: [{ content: { case: "text", value: text } }] })];
+  t.artifacts = [
+    create(ArtifactSchema, {
+      artifactId: "a",
+      parts: [{ content: { case: "text", value: text } }],
+    }),
+  ];
   return t;
 }
 
@@ -71,22 +96,42 @@ beforeAll(async () => {
   h2c = createHttp2Server(listener);
   await new Promise<void>((resolve) => h2c.listen(0, "127.0.0.1", resolve));
   // HTTP/1.1: Connect routes in front of a serveNode listener of the same budget, and the WebSocket binding.
-  http1 = createServer(mountConnectRoutes(createA2AServiceGrpcRoutes(agent, { logger: quiet }), listener, { prefix: "/c", stalledWriteTimeoutMs: 0 }));
+  http1 = createServer(
+    mountConnectRoutes(createA2AServiceGrpcRoutes(agent, { logger: quiet }), listener, {
+      prefix: "/c",
+      stalledWriteTimeoutMs: 0,
+    }),
+  );
   http1.on("connection", (s: Socket) => {
     serverSockets.add(s);
     s.once("close", () => serverSockets.delete(s));
   });
-  ws = attachWsServer(http1, agent, { logger: quiet, writeBudget: budget, stalledWriteTimeoutMs: 0 });
+  ws = attachWsServer(http1, agent, {
+    logger: quiet,
+    writeBudget: budget,
+    stalledWriteTimeoutMs: 0,
+  });
   await new Promise<void>((resolve) => http1.listen(0, "127.0.0.1", resolve));
-  grpcJs = await listenA2AServiceGrpc(agent, { logger: quiet, listen: { writeBudget: budget, stalledWriteTimeoutMs: 0 } });
-  connectGrpc = await listenGrpc(createA2AServiceGrpcRoutes(agent, { logger: quiet }), { writeBudget: budget, stalledWriteTimeoutMs: 0 });
+  grpcJs = await listenA2AServiceGrpc(agent, {
+    logger: quiet,
+    listen: { writeBudget: budget, stalledWriteTimeoutMs: 0 },
+  });
+  connectGrpc = await listenGrpc(createA2AServiceGrpcRoutes(agent, { logger: quiet }), {
+    writeBudget: budget,
+    stalledWriteTimeoutMs: 0,
+  });
 });
 
 afterAll(async () => {
   for (const c of cleanup) c();
   await ws.close();
   http1.closeAllConnections();
-  await Promise.all([new Promise<void>((resolve) => http1.close(() => resolve())), new Promise<void>((resolve) => h2c.close(() => resolve())), grpcJs.close(), connectGrpc.close()]);
+  await Promise.all([
+    new Promise<void>((resolve) => http1.close(() => resolve())),
+    new Promise<void>((resolve) => h2c.close(() => resolve())),
+    grpcJs.close(),
+    connectGrpc.close(),
+  ]);
 });
 
 /** An HTTP/2 session whose streams get a 16 KiB window that is never opened: the server keeps what it cannot send. */
@@ -98,11 +143,17 @@ function neverOpeningSession(address: string): ClientHttp2Session {
 }
 
 /** A request whose answer is never read; `closed` settles with the stream's RST_STREAM code. */
-function neverReadH2(session: ClientHttp2Session, headers: Record<string, string>, body: string | Buffer): { closed: Promise<number>; stream: ClientHttp2Stream } {
+function neverReadH2(
+  session: ClientHttp2Session,
+  headers: Record<string, string>,
+  body: string | Buffer,
+): { closed: Promise<number>; stream: ClientHttp2Stream } {
   const stream = session.request({ ":method": "POST", ...headers });
   stream.on("error", () => {});
   stream.pause();
-  const closed = new Promise<number>((resolve) => stream.once("close", () => resolve(stream.rstCode ?? 0)));
+  const closed = new Promise<number>((resolve) =>
+    stream.once("close", () => resolve(stream.rstCode ?? 0)),
+  );
   stream.end(body);
   return { closed, stream };
 }
@@ -110,12 +161,21 @@ function neverReadH2(session: ClientHttp2Session, headers: Record<string, string
 const grpcGetTask = (session: ClientHttp2Session, id: string) =>
   neverReadH2(
     session,
-    { ":path": `${SERVICE}/GetTask`, "content-type": "application/grpc", te: "trailers", "a2a-version": "1.0" },
+    {
+      ":path": `${SERVICE}/GetTask`,
+      "content-type": "application/grpc",
+      te: "trailers",
+      "a2a-version": "1.0",
+    },
     frame(toBinary(GetTaskRequestSchema, create(GetTaskRequestSchema, { id }))),
   );
 
 const jsonRpcGetTask = (session: ClientHttp2Session, id: string) =>
-  neverReadH2(session, { ":path": "/", "content-type": "application/json", "a2a-version": "1.0" }, JSON.stringify({ jsonrpc: "2.0", id: 1, method: "GetTask", params: { id } }));
+  neverReadH2(
+    session,
+    { ":path": "/", "content-type": "application/json", "a2a-version": "1.0" },
+    JSON.stringify({ jsonrpc: "2.0", id: 1, method: "GetTask", params: { id } }),
+  );
 
 /** A Connect GetTask on a raw HTTP/1.1 socket that never reads; `closed` settles when the server has closed its side. */
 function connectHttp1NeverRead(id: string): { closed: Promise<void> } {
@@ -135,8 +195,12 @@ function connectHttp1NeverRead(id: string): { closed: Promise<void> } {
   );
   const closed = (async () => {
     let mine: Socket | undefined;
-    await eventually(() => (mine = [...serverSockets].find((s) => !known.has(s))) !== undefined, 5000);
-    if (!mine!.destroyed) await new Promise<void>((resolve) => mine!.once("close", () => resolve()));
+    await eventually(
+      () => (mine = [...serverSockets].find((s) => !known.has(s))) !== undefined,
+      5000,
+    );
+    if (!mine!.destroyed)
+      await new Promise<void>((resolve) => mine!.once("close", () => resolve()));
   })();
   return { closed };
 }
@@ -144,7 +208,10 @@ function connectHttp1NeverRead(id: string): { closed: Promise<void> } {
 /** A WebSocket that sends GetTask and never reads; `closed` settles when the server's side of it has closed. */
 async function wsNeverRead(id: string): Promise<{ closed: Promise<void> }> {
   const known = new Set(ws.sockets);
-  const client = new WebSocket(`ws://127.0.0.1:${portOf(http1)}/a2a/ws`, { perMessageDeflate: false, headers: { "a2a-version": "1.0" } });
+  const client = new WebSocket(`ws://127.0.0.1:${portOf(http1)}/a2a/ws`, {
+    perMessageDeflate: false,
+    headers: { "a2a-version": "1.0" },
+  });
   client.on("error", () => {});
   cleanup.push(() => client.terminate());
   await new Promise<void>((resolve) => client.once("open", () => resolve()));
@@ -153,10 +220,16 @@ async function wsNeverRead(id: string): Promise<{ closed: Promise<void> }> {
   let mine: WebSocket | undefined;
   await eventually(() => (mine = [...ws.sockets].find((s) => !known.has(s))) !== undefined, 5000);
   const serverSide = mine!;
-  return { closed: serverSide.readyState === WebSocket.CLOSED ? Promise.resolve() : new Promise<void>((resolve) => serverSide.once("close", () => resolve())) };
+  return {
+    closed:
+      serverSide.readyState === WebSocket.CLOSED
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => serverSide.once("close", () => resolve())),
+  };
 }
 
-const settled = (p: Promise<unknown>) => Promise.race([p.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 50))]);
+const settled = (p: Promise<unknown>) =>
+  Promise.race([p.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 50))]);
 
 describe("one WriteBudget shared by HTTP, Connect, gRPC (grpc-js and Connect) and WebSocket", () => {
   it("each stalled answer that takes the agent over the budget cuts the one that waited longest, on whatever transport", async () => {
@@ -197,11 +270,19 @@ describe("one WriteBudget shared by HTTP, Connect, gRPC (grpc-js and Connect) an
     session.on("error", () => {});
     cleanup.push(() => session.destroy());
     const body = await new Promise<Buffer>((resolve) => {
-      const stream = session.request({ ":method": "POST", ":path": `${SERVICE}/GetTask`, "content-type": "application/grpc", te: "trailers", "a2a-version": "1.0" });
+      const stream = session.request({
+        ":method": "POST",
+        ":path": `${SERVICE}/GetTask`,
+        "content-type": "application/grpc",
+        te: "trailers",
+        "a2a-version": "1.0",
+      });
       const chunks: Buffer[] = [];
       stream.on("data", (c: Buffer) => chunks.push(c));
       stream.on("close", () => resolve(Buffer.concat(chunks)));
-      stream.end(frame(toBinary(GetTaskRequestSchema, create(GetTaskRequestSchema, { id: "big" }))));
+      stream.end(
+        frame(toBinary(GetTaskRequestSchema, create(GetTaskRequestSchema, { id: "big" }))),
+      );
     });
     expect(body.length).toBeGreaterThan(2 * MiB);
     // The Connect protocol on HTTP/1.1, and the WebSocket binding.
@@ -212,12 +293,19 @@ describe("one WriteBudget shared by HTTP, Connect, gRPC (grpc-js and Connect) an
     });
     expect(res.status).toBe(200);
     expect(((await res.json()) as { id: string }).id).toBe("t-1");
-    const client = new WebSocket(`ws://127.0.0.1:${portOf(http1)}/a2a/ws`, { perMessageDeflate: false, headers: { "a2a-version": "1.0" } });
+    const client = new WebSocket(`ws://127.0.0.1:${portOf(http1)}/a2a/ws`, {
+      perMessageDeflate: false,
+      headers: { "a2a-version": "1.0" },
+    });
     cleanup.push(() => client.terminate());
     const answer = await new Promise<{ id: number; result?: { id: string } }>((resolve, reject) => {
       client.once("error", reject);
-      client.once("open", () => client.send(JSON.stringify({ id: 7, method: "GetTask", params: { id: "big" } })));
-      client.once("message", (data) => resolve(JSON.parse(String(data)) as { id: number; result?: { id: string } }));
+      client.once("open", () =>
+        client.send(JSON.stringify({ id: 7, method: "GetTask", params: { id: "big" } })),
+      );
+      client.once("message", (data) =>
+        resolve(JSON.parse(String(data)) as { id: number; result?: { id: string } }),
+      );
     });
     expect(answer.id).toBe(7);
     expect(answer.result?.id).toBe("big");

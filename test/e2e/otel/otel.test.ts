@@ -12,7 +12,12 @@ import { create } from "@bufbuild/protobuf";
 import { SpanKind, SpanStatusCode, context, propagation } from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import { W3CTraceContextPropagator } from "@opentelemetry/core";
-import { BasicTracerProvider, InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  type ReadableSpan,
+  SimpleSpanProcessor,
+} from "@opentelemetry/sdk-trace-base";
 import { build } from "esbuild";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Logger } from "@protoc-gen-a2a/runtime";
@@ -20,13 +25,21 @@ import { openTelemetryTracing } from "@protoc-gen-a2a/runtime/otel";
 import { listenGrpc } from "@protoc-gen-a2a/runtime/grpc";
 import { composeHandlers, serveNode } from "@protoc-gen-a2a/runtime/http";
 import { InMemoryTaskStore, createPushNotificationSender } from "@protoc-gen-a2a/runtime/task";
-import { StreamResponseSchema, TaskPushNotificationConfigSchema, TaskState, type Task } from "../../../generated-example/gen/a2a_pb.js";
+import {
+  StreamResponseSchema,
+  TaskPushNotificationConfigSchema,
+  TaskState,
+  type Task,
+} from "../../../generated-example/gen/a2a_pb.js";
 import type { A2AServiceHandler } from "../../../generated-example/gen/a2a_a2a_handler.js";
 import { createA2AServiceJsonRpcServer } from "../../../generated-example/gen/a2a_a2a_jsonrpc_server.js";
 import { A2AServiceJsonRpcClient } from "../../../generated-example/gen/a2a_a2a_jsonrpc_client.js";
 import { createA2AServiceRestServer } from "../../../generated-example/gen/a2a_a2a_rest_server.js";
 import { A2AServiceRestClient } from "../../../generated-example/gen/a2a_a2a_rest_client.js";
-import { createA2AServiceGrpcRoutes, listenA2AServiceGrpc } from "../../../generated-example/gen/a2a_a2a_grpc_server.js";
+import {
+  createA2AServiceGrpcRoutes,
+  listenA2AServiceGrpc,
+} from "../../../generated-example/gen/a2a_a2a_grpc_server.js";
 import { A2AServiceGrpcClient } from "../../../generated-example/gen/a2a_a2a_grpc_client.js";
 import { createA2AServiceTaskHandler } from "../../../generated-example/gen/a2a_a2a_task_handler.js";
 import { eventually, listen, type Listening } from "../../support/servers.js";
@@ -44,7 +57,13 @@ const webhookHits: { headers: Record<string, string | string[] | undefined>; bod
 
 /** "task …" runs a task (working, artifact, completed); "fail" throws; anything else is answered with a Message. */
 const store = new InMemoryTaskStore();
-const push = createPushNotificationSender({ store, schemas: { StreamResponse: StreamResponseSchema }, allowPrivateNetworks: true, tracing, logger: quiet });
+const push = createPushNotificationSender({
+  store,
+  schemas: { StreamResponse: StreamResponseSchema },
+  allowPrivateNetworks: true,
+  tracing,
+  logger: quiet,
+});
 const handler = createA2AServiceTaskHandler({
   store,
   capabilities: { streaming: true, pushNotifications: true },
@@ -54,9 +73,13 @@ const handler = createA2AServiceTaskHandler({
     async execute(request, emitter) {
       const text = textOf(request.message);
       if (text === "fail") throw new Error("executor bug");
-      if (!text.startsWith("task")) return emitter.reply({ parts: [{ content: { case: "text", value: `echo: ${text}` } }] });
+      if (!text.startsWith("task"))
+        return emitter.reply({ parts: [{ content: { case: "text", value: `echo: ${text}` } }] });
       await emitter.working();
-      await emitter.addArtifact({ artifactId: "a1", parts: [{ content: { case: "text", value: text } }] }, { lastChunk: true });
+      await emitter.addArtifact(
+        { artifactId: "a1", parts: [{ content: { case: "text", value: text } }] },
+        { lastChunk: true },
+      );
       await emitter.complete();
     },
   },
@@ -88,9 +111,22 @@ beforeAll(async () => {
   const serverOptions = { tracing, logger: quiet };
   const jsonrpc = createA2AServiceJsonRpcServer(handler, serverOptions);
   const rest = createA2AServiceRestServer(handler, { ...serverOptions, basePath: "/rest" });
-  http = await listen(serveNode(composeHandlers({ prefix: "/jsonrpc", handler: jsonrpc.handler }, { prefix: "/rest", handler: rest.handler })));
-  grpcJs = await listenA2AServiceGrpc(handler, { ...serverOptions, listen: { host: "127.0.0.1", port: 0 } });
-  grpcConnect = await listenGrpc(createA2AServiceGrpcRoutes(handler, serverOptions), { host: "127.0.0.1", port: 0 });
+  http = await listen(
+    serveNode(
+      composeHandlers(
+        { prefix: "/jsonrpc", handler: jsonrpc.handler },
+        { prefix: "/rest", handler: rest.handler },
+      ),
+    ),
+  );
+  grpcJs = await listenA2AServiceGrpc(handler, {
+    ...serverOptions,
+    listen: { host: "127.0.0.1", port: 0 },
+  });
+  grpcConnect = await listenGrpc(createA2AServiceGrpcRoutes(handler, serverOptions), {
+    host: "127.0.0.1",
+    port: 0,
+  });
   webhook = await listen((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -112,13 +148,16 @@ afterAll(async () => {
 afterEach(() => exporter.reset());
 
 const spans = () => exporter.getFinishedSpans();
-const named = (kind: SpanKind, name: string) => spans().filter((s) => s.kind === kind && s.name === name);
+const named = (kind: SpanKind, name: string) =>
+  spans().filter((s) => s.kind === kind && s.name === name);
 const parentOf = (span: ReadableSpan) => span.parentSpanContext?.spanId;
 
 /** The CLIENT and SERVER spans of one call of `method`, once both ended. */
 async function callSpans(method: string): Promise<{ client: ReadableSpan; server: ReadableSpan }> {
   const name = `lf.a2a.v1.A2AService/${method}`;
-  await eventually(() => named(SpanKind.CLIENT, name).length === 1 && named(SpanKind.SERVER, name).length === 1);
+  await eventually(
+    () => named(SpanKind.CLIENT, name).length === 1 && named(SpanKind.SERVER, name).length === 1,
+  );
   return { client: named(SpanKind.CLIENT, name)[0]!, server: named(SpanKind.SERVER, name)[0]! };
 }
 
@@ -142,9 +181,15 @@ describe.each(bindings)("tracing on %s", (binding) => {
       "a2a.task.id": task.id,
       "a2a.context.id": task.contextId,
     });
-    expect(client.attributes).toMatchObject({ "a2a.binding": wireName(binding), "a2a.task.id": task.id, "server.address": "127.0.0.1" });
+    expect(client.attributes).toMatchObject({
+      "a2a.binding": wireName(binding),
+      "a2a.task.id": task.id,
+      "server.address": "127.0.0.1",
+    });
     expect(server.status.code).not.toBe(SpanStatusCode.ERROR);
-    expect(server.events.map((e) => e.attributes?.["a2a.task.state"])).toContain("TASK_STATE_COMPLETED");
+    expect(server.events.map((e) => e.attributes?.["a2a.task.state"])).toContain(
+      "TASK_STATE_COMPLETED",
+    );
   });
 
   it("a failing call: a2a.error.reason and status ERROR on both sides", async () => {
@@ -167,11 +212,14 @@ describe.each(bindings)("tracing on %s", (binding) => {
 
   it("a streaming call: one span per side covering the stream, the task's states as events", async () => {
     const events = [];
-    for await (const event of clientOf(binding).sendStreamingMessage(sendRequest("task streamed"))) events.push(event);
+    for await (const event of clientOf(binding).sendStreamingMessage(sendRequest("task streamed")))
+      events.push(event);
     expect(events.length).toBeGreaterThan(2);
     const { client, server } = await callSpans("SendStreamingMessage");
     expect(parentOf(server)).toBe(client.spanContext().spanId);
-    const states = server.events.filter((e) => e.name === "a2a.task.state").map((e) => e.attributes?.["a2a.task.state"]);
+    const states = server.events
+      .filter((e) => e.name === "a2a.task.state")
+      .map((e) => e.attributes?.["a2a.task.state"]);
     expect(states).toEqual(expect.arrayContaining(["TASK_STATE_WORKING", "TASK_STATE_COMPLETED"]));
     expect(states.at(-1)).toBe("TASK_STATE_COMPLETED");
     expect(server.attributes["a2a.task.id"]).toBeTruthy();
@@ -185,25 +233,47 @@ describe("push deliveries", () => {
   it("carry traceparent to the webhook, in a CLIENT span linked to the call that produced the event", async () => {
     webhookHits.length = 0;
     const client = clientOf("JSONRPC");
-    const response = await client.sendMessage(sendRequest("task pushed", {}, { taskPushNotificationConfig: create(TaskPushNotificationConfigSchema, { url: webhook.url }) }));
+    const response = await client.sendMessage(
+      sendRequest(
+        "task pushed",
+        {},
+        {
+          taskPushNotificationConfig: create(TaskPushNotificationConfigSchema, {
+            url: webhook.url,
+          }),
+        },
+      ),
+    );
     const task = response.payload.value as Task;
     expect(task.status?.state).toBe(TaskState.COMPLETED);
     // Deliveries of one task go out in order, so the terminal one is the last; wait for it and
     // for every delivery span to have ended (a span ends after its POST was answered).
     const deliverySpans = () => spans().filter((s) => s.name === "A2A push notification");
-    await eventually(() => webhookHits.some((h) => h.body.includes("TASK_STATE_COMPLETED")) && deliverySpans().length === webhookHits.length, 5000);
+    await eventually(
+      () =>
+        webhookHits.some((h) => h.body.includes("TASK_STATE_COMPLETED")) &&
+        deliverySpans().length === webhookHits.length,
+      5000,
+    );
     expect(webhookHits.length).toBeGreaterThanOrEqual(3);
     const deliveries = deliverySpans();
     const { server } = await callSpans("SendMessage");
     for (const delivery of deliveries) {
       expect(delivery.kind).toBe(SpanKind.CLIENT);
-      expect(delivery.attributes).toMatchObject({ "a2a.task.id": task.id, "http.response.status_code": 204, "a2a.push.attempts": 1 });
+      expect(delivery.attributes).toMatchObject({
+        "a2a.task.id": task.id,
+        "http.response.status_code": 204,
+        "a2a.push.attempts": 1,
+      });
       expect(delivery.links.map((l) => l.context.spanId)).toContain(server.spanContext().spanId);
     }
     // Each POST carried the traceparent of its delivery span.
     const sent = webhookHits.map((h) => String(h.headers["traceparent"]));
     expect(sent).toHaveLength(deliveries.length);
-    for (const delivery of deliveries) expect(sent).toContain(`00-${delivery.spanContext().traceId}-${delivery.spanContext().spanId}-01`);
+    for (const delivery of deliveries)
+      expect(sent).toContain(
+        `00-${delivery.spanContext().traceId}-${delivery.spanContext().spanId}-01`,
+      );
   });
 });
 
@@ -221,7 +291,19 @@ describe("without tracing", () => {
       "generated-example/gen/a2a_a2a_task_handler.ts",
     ]
       .map((file) => `export * from ${JSON.stringify(join(root, file))};`)
-      .concat(["", "/http", "/task", "/client", "/binding", "/grpc", "/grpc-js", "/sqlite", "/postgres"].map((sub, i) => `export * as e${i} from "@protoc-gen-a2a/runtime${sub}";`))
+      .concat(
+        [
+          "",
+          "/http",
+          "/task",
+          "/client",
+          "/binding",
+          "/grpc",
+          "/grpc-js",
+          "/sqlite",
+          "/postgres",
+        ].map((sub, i) => `export * as e${i} from "@protoc-gen-a2a/runtime${sub}";`),
+      )
       .join("\n");
     const result = await build({
       stdin: { contents: entry, resolveDir: root, loader: "ts" },
@@ -237,7 +319,9 @@ describe("without tracing", () => {
     const inputs = Object.keys(result.metafile.inputs);
     expect(inputs.some((p) => p.includes("runtime/src/pipeline/server-pipeline.ts"))).toBe(true);
     expect(inputs.filter((p) => p.includes("runtime/src/otel/"))).toEqual([]);
-    const externals = Object.values(result.metafile.outputs).flatMap((o) => o.imports.map((i) => i.path));
+    const externals = Object.values(result.metafile.outputs).flatMap((o) =>
+      o.imports.map((i) => i.path),
+    );
     expect(externals.filter((p) => p.includes("opentelemetry"))).toEqual([]);
     expect(result.outputFiles[0]!.text).not.toContain("@opentelemetry");
   }, 60_000);
@@ -257,10 +341,12 @@ describe("the logger option", () => {
       const server = createA2AServiceJsonRpcServer(failing as A2AServiceHandler, { logger });
       const listening = await listen(serveNode(server.handler));
       try {
-        const error = await new A2AServiceJsonRpcClient({ url: listening.url }).getTask({ id: "t" }).then(
-          () => undefined,
-          (e: unknown) => e,
-        );
+        const error = await new A2AServiceJsonRpcClient({ url: listening.url })
+          .getTask({ id: "t" })
+          .then(
+            () => undefined,
+            (e: unknown) => e,
+          );
         expect((error as { reason?: string }).reason).toBe("INTERNAL");
       } finally {
         await listening.close();
@@ -278,7 +364,10 @@ describe("the logger option", () => {
     const errors: string[] = [];
     const warnings: string[] = [];
     const logger: Logger = { error: (m) => errors.push(m), warn: (m) => warnings.push(m) };
-    const consoleSpies = [vi.spyOn(console, "error").mockImplementation(() => {}), vi.spyOn(console, "warn").mockImplementation(() => {})];
+    const consoleSpies = [
+      vi.spyOn(console, "error").mockImplementation(() => {}),
+      vi.spyOn(console, "warn").mockImplementation(() => {}),
+    ];
     try {
       const taskStore = new InMemoryTaskStore();
       const sender = createPushNotificationSender({
@@ -301,13 +390,23 @@ describe("the logger option", () => {
       });
       const { createCallContext } = await import("@protoc-gen-a2a/runtime");
       await tasks.sendMessage(
-        sendRequest("x", {}, { taskPushNotificationConfig: create(TaskPushNotificationConfigSchema, { url: "http://127.0.0.1:9/hook" }) }),
+        sendRequest(
+          "x",
+          {},
+          {
+            taskPushNotificationConfig: create(TaskPushNotificationConfigSchema, {
+              url: "http://127.0.0.1:9/hook",
+            }),
+          },
+        ),
         createCallContext({ operation: "SendMessage", binding: "JSONRPC" }),
       );
       await eventually(() => warnings.length > 0 && errors.length > 0);
       await sender.close();
       expect(errors[0]).toMatch(/^task runtime: onTaskEvent of task /);
-      expect(warnings[0]).toMatch(/^push notification for task .* failed \(http-status 400, 1 attempt\(s\)\)/);
+      expect(warnings[0]).toMatch(
+        /^push notification for task .* failed \(http-status 400, 1 attempt\(s\)\)/,
+      );
       for (const spy of consoleSpies) expect(spy).not.toHaveBeenCalled();
     } finally {
       for (const spy of consoleSpies) spy.mockRestore();
@@ -317,12 +416,22 @@ describe("the logger option", () => {
 
 /** An esbuild plugin: the runtime's entry points from their sources (the "@protoc-gen-a2a/source" condition, its Node form). */
 function runtimeSources(runtimeDir: string) {
-  const { exports } = JSON.parse(readFileSync(join(runtimeDir, "package.json"), "utf8")) as { exports: Record<string, Record<string, string | Record<string, string>>> };
+  const { exports } = JSON.parse(readFileSync(join(runtimeDir, "package.json"), "utf8")) as {
+    exports: Record<string, Record<string, string | Record<string, string>>>;
+  };
   return {
     name: "runtime-sources",
-    setup(b: { onResolve(options: { filter: RegExp }, callback: (args: { path: string }) => { path: string }): void }) {
+    setup(b: {
+      onResolve(
+        options: { filter: RegExp },
+        callback: (args: { path: string }) => { path: string },
+      ): void;
+    }) {
       b.onResolve({ filter: /^@protoc-gen-a2a\/runtime(\/|$)/ }, (args) => {
-        const target = exports[`.${args.path.slice("@protoc-gen-a2a/runtime".length)}`]?.["@protoc-gen-a2a/source"];
+        const target =
+          exports[`.${args.path.slice("@protoc-gen-a2a/runtime".length)}`]?.[
+            "@protoc-gen-a2a/source"
+          ];
         const file = typeof target === "string" ? target : target?.["default"];
         if (file === undefined) throw new Error(`${args.path}: no such entry point`);
         return { path: join(runtimeDir, file) };

@@ -21,14 +21,27 @@ import {
   TaskState,
   type StreamResponse,
 } from "../../../generated-example/gen/a2a_pb.js";
-import { createA2AServiceTaskHandler, type A2AServiceExecutor } from "../../../generated-example/gen/a2a_a2a_task_handler.js";
+import {
+  createA2AServiceTaskHandler,
+  type A2AServiceExecutor,
+} from "../../../generated-example/gen/a2a_a2a_task_handler.js";
 import { listenA2AServiceGrpc } from "../../../generated-example/gen/a2a_a2a_grpc_server.js";
 import { A2AServiceGrpcClient } from "../../../generated-example/gen/a2a_a2a_grpc_client.js";
 import { freshDatabase, type FreshDatabase } from "../../support/postgres.js";
 import { postgresUrl } from "../../support/postgres-url.js";
-import { collect, describeEvent, sendRequest, taskOf, textOf } from "../../support/task-runtime-binding.js";
+import {
+  collect,
+  describeEvent,
+  sendRequest,
+  taskOf,
+  textOf,
+} from "../../support/task-runtime-binding.js";
 
-const schemas = { Task: TaskSchema, TaskPushNotificationConfig: TaskPushNotificationConfigSchema, StreamResponse: StreamResponseSchema };
+const schemas = {
+  Task: TaskSchema,
+  TaskPushNotificationConfig: TaskPushNotificationConfigSchema,
+  StreamResponse: StreamResponseSchema,
+};
 const capabilities = { streaming: true, pushNotifications: true };
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -42,15 +55,30 @@ async function database(): Promise<FreshDatabase> {
   return db;
 }
 
-async function instance(db: FreshDatabase, executor: A2AServiceExecutor, options: { leaseMs?: number; heartbeatMs?: number } = {}) {
-  const store = await PostgresTaskStore.open({ connectionString: db.url, schemas, heartbeatMs: options.heartbeatMs ?? 100, leaseMs: options.leaseMs ?? 1_000, onError: () => {} });
+async function instance(
+  db: FreshDatabase,
+  executor: A2AServiceExecutor,
+  options: { leaseMs?: number; heartbeatMs?: number } = {},
+) {
+  const store = await PostgresTaskStore.open({
+    connectionString: db.url,
+    schemas,
+    heartbeatMs: options.heartbeatMs ?? 100,
+    leaseMs: options.leaseMs ?? 1_000,
+    onError: () => {},
+  });
   cleanups.push(() => store.close());
   const handler = createA2AServiceTaskHandler({ executor, store, capabilities, onError: () => {} });
   return { store, handler };
 }
 
 const call = (operation: string, headers: Record<string, string> = {}, signal?: AbortSignal) =>
-  createCallContext({ operation, binding: "JSONRPC", serviceParameters: new ServiceParameters(Object.entries(headers)), ...(signal ? { signal } : {}) });
+  createCallContext({
+    operation,
+    binding: "JSONRPC",
+    serviceParameters: new ServiceParameters(Object.entries(headers)),
+    ...(signal ? { signal } : {}),
+  });
 
 /** An executor that works, waits for `release` (or its signal), then completes; records what it saw. */
 function gatedExecutor() {
@@ -72,13 +100,18 @@ function gatedExecutor() {
       seen.messages.push(textOf(context.message));
       try {
         await emit.working(`working on ${textOf(context.message)}`);
-        const aborted = new Promise<void>((resolve) => context.signal.addEventListener("abort", () => resolve(), { once: true }));
+        const aborted = new Promise<void>((resolve) =>
+          context.signal.addEventListener("abort", () => resolve(), { once: true }),
+        );
         await Promise.race([permit(), aborted]);
         if (context.signal.aborted) {
           seen.aborted++;
           return;
         }
-        await emit.addArtifact({ artifactId: "a", parts: [{ content: { case: "text", value: `done ${textOf(context.message)}` } }] });
+        await emit.addArtifact({
+          artifactId: "a",
+          parts: [{ content: { case: "text", value: `done ${textOf(context.message)}` } }],
+        });
         await emit.requireInput(`more? (${textOf(context.message)})`);
       } finally {
         seen.running--;
@@ -102,8 +135,16 @@ describe("several instances on one PostgreSQL", () => {
     const agent = gatedExecutor();
     const a = await instance(db, agent.executor);
     const b = await instance(db, agent.executor);
-    const first = taskOf(await a.handler.sendMessage(sendRequest("one", {}, { returnImmediately: true }), call("SendMessage")));
-    const stream = b.handler.subscribeToTask(create(SubscribeToTaskRequestSchema, { id: first.id }), call("SubscribeToTask"));
+    const first = taskOf(
+      await a.handler.sendMessage(
+        sendRequest("one", {}, { returnImmediately: true }),
+        call("SendMessage"),
+      ),
+    );
+    const stream = b.handler.subscribeToTask(
+      create(SubscribeToTaskRequestSchema, { id: first.id }),
+      call("SubscribeToTask"),
+    );
     const events: StreamResponse[] = [];
     const reading = (async () => {
       for await (const event of stream) {
@@ -114,7 +155,11 @@ describe("several instances on one PostgreSQL", () => {
     await until(() => events.length >= 1);
     agent.release();
     await reading;
-    expect(events.map(describeEvent)).toEqual([expect.stringMatching(/^task:/), expect.stringMatching(/^status:WORKING|^artifact/), ...events.slice(2).map(describeEvent)]);
+    expect(events.map(describeEvent)).toEqual([
+      expect.stringMatching(/^task:/),
+      expect.stringMatching(/^status:WORKING|^artifact/),
+      ...events.slice(2).map(describeEvent),
+    ]);
     expect(events.at(-1)?.payload.case).toBe("statusUpdate");
     const last = events.at(-1)?.payload.value as { status?: { state: number } };
     expect(last.status?.state).toBe(TaskState.INPUT_REQUIRED);
@@ -129,21 +174,36 @@ describe("several instances on one PostgreSQL", () => {
     const agent = gatedExecutor();
     const a = await instance(db, agent.executor);
     const b = await instance(db, agent.executor);
-    const streamA = a.handler.sendStreamingMessage(sendRequest("long"), call("SendStreamingMessage"));
+    const streamA = a.handler.sendStreamingMessage(
+      sendRequest("long"),
+      call("SendStreamingMessage"),
+    );
     const eventsA: StreamResponse[] = [];
     const readingA = (async () => {
       for await (const event of streamA) eventsA.push(event);
     })();
     await until(() => eventsA.length >= 2);
     const taskId = taskOf({ payload: eventsA[0]?.payload as never }).id;
-    const subscribed = collect(b.handler.subscribeToTask(create(SubscribeToTaskRequestSchema, { id: taskId }), call("SubscribeToTask")));
-    const canceled = await b.handler.cancelTask(create(CancelTaskRequestSchema, { id: taskId }), call("CancelTask"));
+    const subscribed = collect(
+      b.handler.subscribeToTask(
+        create(SubscribeToTaskRequestSchema, { id: taskId }),
+        call("SubscribeToTask"),
+      ),
+    );
+    const canceled = await b.handler.cancelTask(
+      create(CancelTaskRequestSchema, { id: taskId }),
+      call("CancelTask"),
+    );
     expect(canceled.status?.state).toBe(TaskState.CANCELED);
     await readingA;
     expect(agent.seen.aborted).toBe(1);
     expect(describeEvent(eventsA.at(-1) as StreamResponse)).toMatch(/^status:CANCELED/);
     expect(describeEvent((await subscribed).at(-1) as StreamResponse)).toMatch(/^status:CANCELED/);
-    for (const x of [a, b]) expect((await x.handler.getTask(create(GetTaskRequestSchema, { id: taskId }), call("GetTask"))).status?.state).toBe(TaskState.CANCELED);
+    for (const x of [a, b])
+      expect(
+        (await x.handler.getTask(create(GetTaskRequestSchema, { id: taskId }), call("GetTask")))
+          .status?.state,
+      ).toBe(TaskState.CANCELED);
   });
 
   it("two turns of one task on two instances run one at a time, both messages kept in arrival order", async () => {
@@ -151,12 +211,27 @@ describe("several instances on one PostgreSQL", () => {
     const agent = gatedExecutor();
     const a = await instance(db, agent.executor);
     const b = await instance(db, agent.executor);
-    const first = taskOf(await a.handler.sendMessage(sendRequest("first", {}, { returnImmediately: true }), call("SendMessage")));
+    const first = taskOf(
+      await a.handler.sendMessage(
+        sendRequest("first", {}, { returnImmediately: true }),
+        call("SendMessage"),
+      ),
+    );
     agent.release();
-    await until(async () => (await a.handler.getTask(create(GetTaskRequestSchema, { id: first.id }), call("GetTask"))).status?.state === TaskState.INPUT_REQUIRED);
-    const onA = a.handler.sendMessage(sendRequest("second", { taskId: first.id }), call("SendMessage"));
+    await until(
+      async () =>
+        (await a.handler.getTask(create(GetTaskRequestSchema, { id: first.id }), call("GetTask")))
+          .status?.state === TaskState.INPUT_REQUIRED,
+    );
+    const onA = a.handler.sendMessage(
+      sendRequest("second", { taskId: first.id }),
+      call("SendMessage"),
+    );
     await until(() => agent.seen.messages.length === 2);
-    const onB = b.handler.sendMessage(sendRequest("third", { taskId: first.id }), call("SendMessage"));
+    const onB = b.handler.sendMessage(
+      sendRequest("third", { taskId: first.id }),
+      call("SendMessage"),
+    );
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(agent.seen.messages).toEqual(["first", "second"]);
     agent.release();
@@ -165,8 +240,15 @@ describe("several instances on one PostgreSQL", () => {
     agent.release();
     await onB;
     expect(agent.seen.maxRunning).toBe(1);
-    const task = await b.handler.getTask(create(GetTaskRequestSchema, { id: first.id }), call("GetTask"));
-    expect(task.history.filter((m) => m.role === 1).map(textOf)).toEqual(["first", "second", "third"]);
+    const task = await b.handler.getTask(
+      create(GetTaskRequestSchema, { id: first.id }),
+      call("GetTask"),
+    );
+    expect(task.history.filter((m) => m.role === 1).map(textOf)).toEqual([
+      "first",
+      "second",
+      "third",
+    ]);
   });
 
   it("SubscribeToTask with Last-Event-ID on another instance gets what it missed, then live events, no gap, no duplicate", async () => {
@@ -174,7 +256,10 @@ describe("several instances on one PostgreSQL", () => {
     const agent = gatedExecutor();
     const a = await instance(db, agent.executor);
     const b = await instance(db, agent.executor);
-    const streamA = a.handler.sendStreamingMessage(sendRequest("resume"), call("SendStreamingMessage"));
+    const streamA = a.handler.sendStreamingMessage(
+      sendRequest("resume"),
+      call("SendStreamingMessage"),
+    );
     const got: StreamResponse[] = [];
     const iterator = streamA[Symbol.asyncIterator]();
     for (let i = 0; i < 2; i++) got.push((await iterator.next()).value as StreamResponse);
@@ -184,12 +269,31 @@ describe("several instances on one PostgreSQL", () => {
     await iterator.return?.(undefined);
     agent.release();
     const taskId = lastId.slice(lastId.indexOf(":") + 1);
-    await until(async () => (await b.handler.getTask(create(GetTaskRequestSchema, { id: taskId }), call("GetTask"))).status?.state === TaskState.INPUT_REQUIRED);
-    const resumed = await collectUntil(b.handler.subscribeToTask(create(SubscribeToTaskRequestSchema, { id: taskId }), call("SubscribeToTask", { "last-event-id": lastId })), /^status:INPUT_REQUIRED/);
+    await until(
+      async () =>
+        (await b.handler.getTask(create(GetTaskRequestSchema, { id: taskId }), call("GetTask")))
+          .status?.state === TaskState.INPUT_REQUIRED,
+    );
+    const resumed = await collectUntil(
+      b.handler.subscribeToTask(
+        create(SubscribeToTaskRequestSchema, { id: taskId }),
+        call("SubscribeToTask", { "last-event-id": lastId }),
+      ),
+      /^status:INPUT_REQUIRED/,
+    );
     expect(resumed.map((e) => eventIdOf(e))).toEqual([`3:${taskId}`, `4:${taskId}`]);
-    expect(resumed.map(describeEvent)).toEqual([expect.stringMatching(/^artifact/), expect.stringMatching(/^status:INPUT_REQUIRED/)]);
+    expect(resumed.map(describeEvent)).toEqual([
+      expect.stringMatching(/^artifact/),
+      expect.stringMatching(/^status:INPUT_REQUIRED/),
+    ]);
     await expect(
-      collectUntil(b.handler.subscribeToTask(create(SubscribeToTaskRequestSchema, { id: taskId }), call("SubscribeToTask", { "last-event-id": `99:${taskId}` })), /^status/),
+      collectUntil(
+        b.handler.subscribeToTask(
+          create(SubscribeToTaskRequestSchema, { id: taskId }),
+          call("SubscribeToTask", { "last-event-id": `99:${taskId}` }),
+        ),
+        /^status/,
+      ),
     ).rejects.toThrow(/Last-Event-ID/);
   });
 
@@ -201,11 +305,26 @@ describe("several instances on one PostgreSQL", () => {
     const endpoint = await listenA2AServiceGrpc(b.handler, { logger: { error() {} }, listen: {} });
     cleanups.push(() => endpoint.close());
     const client = new A2AServiceGrpcClient({ address: endpoint.address });
-    const first = taskOf(await a.handler.sendMessage(sendRequest("grpc resume", {}, { returnImmediately: true }), call("SendMessage")));
+    const first = taskOf(
+      await a.handler.sendMessage(
+        sendRequest("grpc resume", {}, { returnImmediately: true }),
+        call("SendMessage"),
+      ),
+    );
     agent.release();
-    await until(async () => (await a.handler.getTask(create(GetTaskRequestSchema, { id: first.id }), call("GetTask"))).status?.state === TaskState.INPUT_REQUIRED);
-    const resumed = await collectUntil(client.subscribeToTask({ id: first.id }, { headers: { "last-event-id": `2:${first.id}` } }), /^status:INPUT_REQUIRED/);
-    expect(resumed.map(describeEvent)).toEqual([expect.stringMatching(/^artifact/), expect.stringMatching(/^status:INPUT_REQUIRED/)]);
+    await until(
+      async () =>
+        (await a.handler.getTask(create(GetTaskRequestSchema, { id: first.id }), call("GetTask")))
+          .status?.state === TaskState.INPUT_REQUIRED,
+    );
+    const resumed = await collectUntil(
+      client.subscribeToTask({ id: first.id }, { headers: { "last-event-id": `2:${first.id}` } }),
+      /^status:INPUT_REQUIRED/,
+    );
+    expect(resumed.map(describeEvent)).toEqual([
+      expect.stringMatching(/^artifact/),
+      expect.stringMatching(/^status:INPUT_REQUIRED/),
+    ]);
   });
 
   it("an instance that stops heartbeating: its running task is failed by another, whose streams get the FAILED event", async () => {
@@ -213,14 +332,31 @@ describe("several instances on one PostgreSQL", () => {
     const agent = gatedExecutor();
     const a = await instance(db, agent.executor, { heartbeatMs: 100, leaseMs: 600 });
     const b = await instance(db, agent.executor, { heartbeatMs: 100, leaseMs: 600 });
-    const first = taskOf(await a.handler.sendMessage(sendRequest("doomed", {}, { returnImmediately: true }), call("SendMessage")));
-    await until(async () => (await b.handler.getTask(create(GetTaskRequestSchema, { id: first.id }), call("GetTask"))).status?.state === TaskState.WORKING);
-    const subscribed = collect(b.handler.subscribeToTask(create(SubscribeToTaskRequestSchema, { id: first.id }), call("SubscribeToTask")));
+    const first = taskOf(
+      await a.handler.sendMessage(
+        sendRequest("doomed", {}, { returnImmediately: true }),
+        call("SendMessage"),
+      ),
+    );
+    await until(
+      async () =>
+        (await b.handler.getTask(create(GetTaskRequestSchema, { id: first.id }), call("GetTask")))
+          .status?.state === TaskState.WORKING,
+    );
+    const subscribed = collect(
+      b.handler.subscribeToTask(
+        create(SubscribeToTaskRequestSchema, { id: first.id }),
+        call("SubscribeToTask"),
+      ),
+    );
     // A "dies": it stops heartbeating (its process would be gone).
     a.store.cluster.stopHeartbeatForTest();
     const events = await subscribed;
     expect(describeEvent(events.at(-1) as StreamResponse)).toMatch(/^status:FAILED/);
-    expect((await b.handler.getTask(create(GetTaskRequestSchema, { id: first.id }), call("GetTask"))).status?.state).toBe(TaskState.FAILED);
+    expect(
+      (await b.handler.getTask(create(GetTaskRequestSchema, { id: first.id }), call("GetTask")))
+        .status?.state,
+    ).toBe(TaskState.FAILED);
     agent.release();
   });
 
@@ -228,12 +364,24 @@ describe("several instances on one PostgreSQL", () => {
     const db = await database();
     const agent = gatedExecutor();
     const a = await instance(db, agent.executor);
-    const first = taskOf(await a.handler.sendMessage(sendRequest("keep", {}, { returnImmediately: true }), call("SendMessage")));
+    const first = taskOf(
+      await a.handler.sendMessage(
+        sendRequest("keep", {}, { returnImmediately: true }),
+        call("SendMessage"),
+      ),
+    );
     const b = await instance(db, agent.executor);
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect((await b.handler.getTask(create(GetTaskRequestSchema, { id: first.id }), call("GetTask"))).status?.state).toBe(TaskState.WORKING);
+    expect(
+      (await b.handler.getTask(create(GetTaskRequestSchema, { id: first.id }), call("GetTask")))
+        .status?.state,
+    ).toBe(TaskState.WORKING);
     agent.release();
-    await until(async () => (await b.handler.getTask(create(GetTaskRequestSchema, { id: first.id }), call("GetTask"))).status?.state === TaskState.INPUT_REQUIRED);
+    await until(
+      async () =>
+        (await b.handler.getTask(create(GetTaskRequestSchema, { id: first.id }), call("GetTask")))
+          .status?.state === TaskState.INPUT_REQUIRED,
+    );
   });
 });
 
@@ -252,7 +400,13 @@ describe("push notifications from the PostgreSQL outbox", () => {
     return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, counts };
   }
 
-  const sender = () => createPushNotificationSender({ store: new InMemoryTaskStore(), schemas: { StreamResponse: StreamResponseSchema }, allowPrivateNetworks: true, timeoutMs: 2_000 });
+  const sender = () =>
+    createPushNotificationSender({
+      store: new InMemoryTaskStore(),
+      schemas: { StreamResponse: StreamResponseSchema },
+      allowPrivateNetworks: true,
+      timeoutMs: 2_000,
+    });
 
   it("every event is delivered exactly once across two delivering instances", async () => {
     const db = await database();
@@ -267,7 +421,16 @@ describe("push notifications from the PostgreSQL outbox", () => {
       const x = i % 2 === 0 ? a : b;
       const task = taskOf(
         await x.handler.sendMessage(
-          sendRequest(`push ${i}`, {}, { returnImmediately: true, taskPushNotificationConfig: create(TaskPushNotificationConfigSchema, { url: hook.url }) }),
+          sendRequest(
+            `push ${i}`,
+            {},
+            {
+              returnImmediately: true,
+              taskPushNotificationConfig: create(TaskPushNotificationConfigSchema, {
+                url: hook.url,
+              }),
+            },
+          ),
           call("SendMessage"),
         ),
       );
@@ -277,7 +440,8 @@ describe("push notifications from the PostgreSQL outbox", () => {
     // Each task: creation, WORKING, artifact, INPUT_REQUIRED = 4 events.
     await until(() => [...hook.counts.values()].reduce((n, c) => n + c, 0) >= 20);
     await new Promise((resolve) => setTimeout(resolve, 300));
-    for (const id of ids) for (let seq = 1; seq <= 4; seq++) expect(hook.counts.get(`${seq}:${id}`)).toBe(1);
+    for (const id of ids)
+      for (let seq = 1; seq <= 4; seq++) expect(hook.counts.get(`${seq}:${id}`)).toBe(1);
     expect(hook.counts.size).toBe(20);
   });
 
@@ -290,22 +454,38 @@ describe("push notifications from the PostgreSQL outbox", () => {
     a.store.pushOutbox = true;
     const task = taskOf(
       await a.handler.sendMessage(
-        sendRequest("orphaned pushes", {}, { returnImmediately: true, taskPushNotificationConfig: create(TaskPushNotificationConfigSchema, { url: hook.url }) }),
+        sendRequest(
+          "orphaned pushes",
+          {},
+          {
+            returnImmediately: true,
+            taskPushNotificationConfig: create(TaskPushNotificationConfigSchema, { url: hook.url }),
+          },
+        ),
         call("SendMessage"),
       ),
     );
     agent.release();
-    await until(async () => (await a.handler.getTask(create(GetTaskRequestSchema, { id: task.id }), call("GetTask"))).status?.state === TaskState.INPUT_REQUIRED);
+    await until(
+      async () =>
+        (await a.handler.getTask(create(GetTaskRequestSchema, { id: task.id }), call("GetTask")))
+          .status?.state === TaskState.INPUT_REQUIRED,
+    );
     expect(hook.counts.size).toBe(0);
     const b = await instance(db, agent.executor);
     b.store.deliverPushNotifications(sender(), { pollMs: 50 });
     await until(() => hook.counts.size >= 4);
-    expect([...hook.counts.entries()].sort()).toEqual([1, 2, 3, 4].map((seq) => [`${seq}:${task.id}`, 1]));
+    expect([...hook.counts.entries()].sort()).toEqual(
+      [1, 2, 3, 4].map((seq) => [`${seq}:${task.id}`, 1]),
+    );
   });
 });
 
 /** Reads a stream until an event matches `end` (included). */
-async function collectUntil(stream: AsyncIterable<StreamResponse>, end: RegExp): Promise<StreamResponse[]> {
+async function collectUntil(
+  stream: AsyncIterable<StreamResponse>,
+  end: RegExp,
+): Promise<StreamResponse[]> {
   const events: StreamResponse[] = [];
   for await (const event of stream) {
     events.push(event);

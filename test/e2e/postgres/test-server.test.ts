@@ -33,10 +33,19 @@ describe("test PostgreSQL", () => {
   it("serves a fresh database of its own: create a table, write, read", async () => {
     expect(db.url).toMatch(/\/a2a_test_server_[0-9a-f]{12}$/);
     const client = await connect(db.url);
-    expect((await client.query<{ db: string }>("SELECT current_database() AS db")).rows[0]?.db).toBe(db.name);
-    expect((await client.query<{ server_version: string }>("SHOW server_version")).rows[0]?.server_version).toMatch(/^18\./);
+    expect(
+      (await client.query<{ db: string }>("SELECT current_database() AS db")).rows[0]?.db,
+    ).toBe(db.name);
+    expect(
+      (await client.query<{ server_version: string }>("SHOW server_version")).rows[0]
+        ?.server_version,
+    ).toMatch(/^18\./);
     await client.query("CREATE TABLE tasks (id text PRIMARY KEY, state text NOT NULL, body jsonb)");
-    await client.query("INSERT INTO tasks VALUES ($1, $2, $3)", ["t1", "working", { parts: [{ text: "hi" }] }]);
+    await client.query("INSERT INTO tasks VALUES ($1, $2, $3)", [
+      "t1",
+      "working",
+      { parts: [{ text: "hi" }] },
+    ]);
     const { rows } = await client.query("SELECT id, state, body FROM tasks");
     expect(rows).toEqual([{ id: "t1", state: "working", body: { parts: [{ text: "hi" }] } }]);
   });
@@ -45,7 +54,9 @@ describe("test PostgreSQL", () => {
     const listener = await connect(db.url);
     const notifier = await connect(db.url);
     await listener.query("LISTEN task_events");
-    const received = new Promise<pg.Notification>((resolve) => listener.once("notification", resolve));
+    const received = new Promise<pg.Notification>((resolve) =>
+      listener.once("notification", resolve),
+    );
     await notifier.query("SELECT pg_notify('task_events', $1)", ["t1:completed"]);
     const note = await received;
     expect(note.channel).toBe("task_events");
@@ -62,7 +73,9 @@ describe("test PostgreSQL", () => {
     await other.drop();
     await other.drop();
     const admin = await connect(postgresUrl());
-    const { rowCount } = await admin.query("SELECT 1 FROM pg_database WHERE datname = $1", [other.name]);
+    const { rowCount } = await admin.query("SELECT 1 FROM pg_database WHERE datname = $1", [
+      other.name,
+    ]);
     expect(rowCount).toBe(0);
     await expect(open.query("SELECT 1")).rejects.toThrow();
   });

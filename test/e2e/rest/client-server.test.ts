@@ -2,11 +2,22 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Role, TaskState } from "../../../generated-example/gen/a2a_pb.js";
 import { A2AServiceRestClient } from "../../../generated-example/gen/a2a_a2a_rest_client.js";
 import { createA2AServiceRestServer } from "../../../generated-example/gen/a2a_a2a_rest_server.js";
-import { InternalError, TaskNotFoundError, UnsupportedOperationError, VersionNotSupportedError } from "../../../generated-example/gen/a2a_a2a_errors.js";
+import {
+  InternalError,
+  TaskNotFoundError,
+  UnsupportedOperationError,
+  VersionNotSupportedError,
+} from "../../../generated-example/gen/a2a_a2a_errors.js";
 import { ECHO_EXTENSION, TestAgent } from "../../support/test-agent.js";
 import { eventually, listen, type Listening } from "../../support/servers.js";
 
-const userMessage = (text: string) => ({ message: { messageId: `m-${text}`, role: Role.USER, parts: [{ content: { case: "text" as const, value: text } }] } });
+const userMessage = (text: string) => ({
+  message: {
+    messageId: `m-${text}`,
+    role: Role.USER,
+    parts: [{ content: { case: "text" as const, value: text } }],
+  },
+});
 
 describe.each([
   ["without tenant", undefined],
@@ -19,13 +30,19 @@ describe.each([
   const paths: string[] = [];
 
   beforeAll(async () => {
-    const rest = createA2AServiceRestServer(agent, { keepAliveMs: 0, basePath: "/a2a/rest", logger: { error() {} } });
+    const rest = createA2AServiceRestServer(agent, {
+      keepAliveMs: 0,
+      basePath: "/a2a/rest",
+      logger: { error() {} },
+    });
     server = await listen(rest.node, "/a2a/rest");
     client = new A2AServiceRestClient({
       url: server.url,
       tenant,
       fetch: (input, init) => {
-        paths.push(`${init?.method} ${new URL(String(input)).pathname}${new URL(String(input)).search}`);
+        paths.push(
+          `${init?.method} ${new URL(String(input)).pathname}${new URL(String(input)).search}`,
+        );
         return fetch(input, init);
       },
     });
@@ -36,7 +53,9 @@ describe.each([
 
   it("SendMessage and SendStreamingMessage", async () => {
     const res = await client.sendMessage(userMessage("hello"));
-    expect(res.payload.case === "message" && res.payload.value.parts[0]?.content.value).toBe("hello");
+    expect(res.payload.case === "message" && res.payload.value.parts[0]?.content.value).toBe(
+      "hello",
+    );
     expect(paths.at(-1)).toBe(`POST ${prefix}/message:send`);
     const ctx = agent.contexts.at(-1)!;
     expect(ctx.binding).toBe("HTTP+JSON");
@@ -50,9 +69,16 @@ describe.each([
   it("GetTask with historyLength in the query, ListTasks with filters", async () => {
     expect((await client.getTask({ id: "t:1/x", historyLength: 3 })).id).toBe("t:1/x");
     expect(paths.at(-1)).toBe(`GET ${prefix}/tasks/t%3A1%2Fx?historyLength=3`);
-    const list = await client.listTasks({ contextId: "c-1", status: TaskState.WORKING, pageSize: 10, includeArtifacts: true });
+    const list = await client.listTasks({
+      contextId: "c-1",
+      status: TaskState.WORKING,
+      pageSize: 10,
+      includeArtifacts: true,
+    });
     expect(list.nextPageToken).toBe("");
-    expect(paths.at(-1)).toBe(`GET ${prefix}/tasks?contextId=c-1&status=TASK_STATE_WORKING&pageSize=10&includeArtifacts=true`);
+    expect(paths.at(-1)).toBe(
+      `GET ${prefix}/tasks?contextId=c-1&status=TASK_STATE_WORKING&pageSize=10&includeArtifacts=true`,
+    );
   });
 
   it("CancelTask and SubscribeToTask (POST by default)", async () => {
@@ -66,12 +92,21 @@ describe.each([
   });
 
   it("push config CRUD and the extended card", async () => {
-    const created = await client.createTaskPushNotificationConfig({ taskId: "t-1", url: "https://example.com/hook", authentication: { scheme: "Bearer", credentials: "x" } });
+    const created = await client.createTaskPushNotificationConfig({
+      taskId: "t-1",
+      url: "https://example.com/hook",
+      authentication: { scheme: "Bearer", credentials: "x" },
+    });
     expect(created.taskId).toBe("t-1");
     expect(paths.at(-1)).toBe(`POST ${prefix}/tasks/t-1/pushNotificationConfigs`);
-    expect((await client.getTaskPushNotificationConfig({ taskId: "t-1", id: created.id })).authentication?.scheme).toBe("Bearer");
+    expect(
+      (await client.getTaskPushNotificationConfig({ taskId: "t-1", id: created.id })).authentication
+        ?.scheme,
+    ).toBe("Bearer");
     expect(paths.at(-1)).toBe(`GET ${prefix}/tasks/t-1/pushNotificationConfigs/${created.id}`);
-    expect((await client.listTaskPushNotificationConfigs({ taskId: "t-1" })).configs).toHaveLength(1);
+    expect((await client.listTaskPushNotificationConfigs({ taskId: "t-1" })).configs).toHaveLength(
+      1,
+    );
     const empty = await client.deleteTaskPushNotificationConfig({ taskId: "t-1", id: created.id });
     expect(empty.$typeName).toBe("google.protobuf.Empty");
     expect(paths.at(-1)).toBe(`DELETE ${prefix}/tasks/t-1/pushNotificationConfigs/${created.id}`);
@@ -89,7 +124,8 @@ describe.each([
     }).rejects.toBeInstanceOf(UnsupportedOperationError);
     const seen: string[] = [];
     const late = await (async () => {
-      for await (const e of client.sendStreamingMessage(userMessage("fail-late"))) seen.push(e.payload.case ?? "");
+      for await (const e of client.sendStreamingMessage(userMessage("fail-late")))
+        seen.push(e.payload.case ?? "");
     })().catch((e: unknown) => e);
     expect(seen).toEqual(["task", "statusUpdate"]);
     expect(late).toBeInstanceOf(InternalError);
@@ -99,7 +135,10 @@ describe.each([
 
   it("extensions and stream cancellation", async () => {
     let echoed: string | null = null;
-    await client.getTask({ id: "t" }, { extensions: [ECHO_EXTENSION], onHeaders: (h) => (echoed = h.get("a2a-extensions")) });
+    await client.getTask(
+      { id: "t" },
+      { extensions: [ECHO_EXTENSION], onHeaders: (h) => (echoed = h.get("a2a-extensions")) },
+    );
     expect(echoed).toBe(ECHO_EXTENSION);
     agent.streamAborted = false;
     for await (const e of client.sendStreamingMessage(userMessage("slow"))) {

@@ -17,21 +17,46 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { formatEquivalenceReport } from "@protoc-gen-a2a/runtime/testing";
 import { serveFetch } from "../../../runtime/src/http/fetch-adapter.js";
 import { connectA2AService } from "../../../generated-example/gen/a2a_a2a_agent_client.js";
-import { A2AServiceReferenceBindings, checkA2AServiceBindingEquivalence } from "../../../generated-example/gen/a2a_a2a_equivalence.js";
+import {
+  A2AServiceReferenceBindings,
+  checkA2AServiceBindingEquivalence,
+} from "../../../generated-example/gen/a2a_a2a_equivalence.js";
 import type { A2AServiceClient } from "../../../generated-example/gen/a2a_a2a_handler.js";
 import { A2AServiceJsonRpcClient } from "../../../generated-example/gen/a2a_a2a_jsonrpc_client.js";
 import { A2AServiceRestClient } from "../../../generated-example/gen/a2a_a2a_rest_client.js";
-import { Role, TaskState, type SendMessageRequest, type StreamResponse, type Task } from "../../../generated-example/gen/a2a_pb.js";
+import {
+  Role,
+  TaskState,
+  type SendMessageRequest,
+  type StreamResponse,
+  type Task,
+} from "../../../generated-example/gen/a2a_pb.js";
 import { join } from "node:path";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { bunBinary, buildRuntimeProject, denoBinary, nodeImportsOf, remoteKitBindings, removeProject, startServer, type RuntimeProject, type RuntimeServer } from "../../support/runtime-agents.js";
+import {
+  bunBinary,
+  buildRuntimeProject,
+  denoBinary,
+  nodeImportsOf,
+  remoteKitBindings,
+  removeProject,
+  startServer,
+  type RuntimeProject,
+  type RuntimeServer,
+} from "../../support/runtime-agents.js";
 import { repoRoot } from "../../support/plugin-runner.js";
 
 /** The quiet gap of the idle tests: longer than Bun's default idleTimeout (10 s). */
 const IDLE_GAP_MS = 12_000;
 
 const message = (text: string): SendMessageRequest =>
-  ({ message: { messageId: crypto.randomUUID(), role: Role.USER, parts: [{ content: { case: "text", value: text } }] } }) as unknown as SendMessageRequest;
+  ({
+    message: {
+      messageId: crypto.randomUUID(),
+      role: Role.USER,
+      parts: [{ content: { case: "text", value: text } }],
+    },
+  }) as unknown as SendMessageRequest;
 
 const echoOf = (task: Task): string | undefined => {
   const content = task.artifacts[0]?.parts[0]?.content;
@@ -47,7 +72,9 @@ function kind(event: StreamResponse): string {
 }
 
 /** Every event of a stream, with the time each came (ms since the call). */
-async function collect(events: AsyncIterable<StreamResponse>): Promise<{ kinds: string[]; at: number[]; last: StreamResponse | undefined }> {
+async function collect(
+  events: AsyncIterable<StreamResponse>,
+): Promise<{ kinds: string[]; at: number[]; last: StreamResponse | undefined }> {
   const start = Date.now();
   const kinds: string[] = [];
   const at: number[] = [];
@@ -61,10 +88,19 @@ async function collect(events: AsyncIterable<StreamResponse>): Promise<{ kinds: 
 }
 
 /** The events of the starter's echo: the task, WORKING, the artifact, COMPLETED. */
-const ECHO_EVENTS = ["task:SUBMITTED", "statusUpdate:WORKING", "artifactUpdate", "statusUpdate:COMPLETED"];
+const ECHO_EVENTS = [
+  "task:SUBMITTED",
+  "statusUpdate:WORKING",
+  "artifactUpdate",
+  "statusUpdate:COMPLETED",
+];
 
 describe("serveFetch on Bun and Deno, without the runtimes", () => {
-  const echo = serveFetch(async (request) => ({ status: 200, headers: [], body: `${request.method} ${(await request.readBody(1024)) === "too-large" ? "big" : "ok"}` }));
+  const echo = serveFetch(async (request) => ({
+    status: 200,
+    headers: [],
+    body: `${request.method} ${(await request.readBody(1024)) === "too-large" ? "big" : "ok"}`,
+  }));
   const slow = serveFetch(async (request) => {
     request.signal.addEventListener("abort", () => {});
     return { status: 200, headers: [], body: "ok" };
@@ -72,7 +108,13 @@ describe("serveFetch on Bun and Deno, without the runtimes", () => {
   /** Bun's server as serveFetch sees it: `timeout()` calls are recorded. */
   const bunServer = () => {
     const calls: [string, number][] = [];
-    return { calls, server: { timeout: (request: Request, seconds: number) => calls.push([request.method, seconds]), requestIP: () => null } };
+    return {
+      calls,
+      server: {
+        timeout: (request: Request, seconds: number) => calls.push([request.method, seconds]),
+        requestIP: () => null,
+      },
+    };
   };
 
   it("lifts Bun's idle timeout once the request is read: at once without a body, after the body otherwise", async () => {
@@ -80,17 +122,29 @@ describe("serveFetch on Bun and Deno, without the runtimes", () => {
     expect(await (await echo(new Request("http://x/"), get.server)).text()).toBe("GET ok");
     expect(get.calls).toEqual([["GET", 0]]);
     const post = bunServer();
-    expect(await (await echo(new Request("http://x/", { method: "POST", body: "hello" }), post.server)).text()).toBe("POST ok");
+    expect(
+      await (
+        await echo(new Request("http://x/", { method: "POST", body: "hello" }), post.server)
+      ).text(),
+    ).toBe("POST ok");
     expect(post.calls).toEqual([["POST", 0]]);
     // A body over the limit is not read: the idle timeout stays.
     const big = bunServer();
-    expect(await (await echo(new Request("http://x/", { method: "POST", body: "x".repeat(2048) }), big.server)).text()).toBe("POST big");
+    expect(
+      await (
+        await echo(new Request("http://x/", { method: "POST", body: "x".repeat(2048) }), big.server)
+      ).text(),
+    ).toBe("POST big");
     expect(big.calls).toEqual([]);
     // bunIdleTimeoutSeconds sets another value; Workers' env and Deno's info are not Bun's server.
     const custom = bunServer();
-    await serveFetch(async () => ({ status: 204, headers: [], body: "" }), { bunIdleTimeoutSeconds: 120 })(new Request("http://x/"), custom.server);
+    await serveFetch(async () => ({ status: 204, headers: [], body: "" }), {
+      bunIdleTimeoutSeconds: 120,
+    })(new Request("http://x/"), custom.server);
     expect(custom.calls).toEqual([["GET", 120]]);
-    expect(await (await echo(new Request("http://x/"), { DB: {}, timeout: "1" })).text()).toBe("GET ok");
+    expect(await (await echo(new Request("http://x/"), { DB: {}, timeout: "1" })).text()).toBe(
+      "GET ok",
+    );
   });
 
   it("on Deno, does not read request.signal (Deno.serve warns about it)", async () => {
@@ -98,7 +152,9 @@ describe("serveFetch on Bun and Deno, without the runtimes", () => {
     try {
       // A fresh copy of the module (a query of its own), which sees Deno when it loads.
       const fresh = "../../../runtime/src/http/fetch-adapter.js?on-deno";
-      const { serveFetch: serveFetchOnDeno } = (await import(/* @vite-ignore */ fresh)) as typeof import("../../../runtime/src/http/fetch-adapter.js");
+      const { serveFetch: serveFetchOnDeno } = (await import(
+        /* @vite-ignore */ fresh
+      )) as typeof import("../../../runtime/src/http/fetch-adapter.js");
       let read = 0;
       const request = new Request("http://x/");
       Object.defineProperty(request, "signal", {
@@ -140,7 +196,11 @@ const built = (): RuntimeProject => {
 };
 
 /** The suite every runtime gets. */
-function runtimeSuite(name: string, start: (project: RuntimeProject) => Promise<RuntimeServer>, more: (server: () => RuntimeServer) => void): void {
+function runtimeSuite(
+  name: string,
+  start: (project: RuntimeProject) => Promise<RuntimeServer>,
+  more: (server: () => RuntimeServer) => void,
+): void {
   describe(`the init starter on ${name}`, () => {
     let server: RuntimeServer | undefined;
     const running = (): RuntimeServer => {
@@ -173,7 +233,8 @@ function runtimeSuite(name: string, start: (project: RuntimeProject) => Promise<
       it(`${binding}: SendMessage, GetTask and SendStreamingMessage (every event)`, async () => {
         const client = clients()[binding];
         const sent = await client.sendMessage(message(`hi ${binding}`));
-        if (sent.payload.case !== "task") throw new Error(`SendMessage answered ${sent.payload.case}`);
+        if (sent.payload.case !== "task")
+          throw new Error(`SendMessage answered ${sent.payload.case}`);
         expect(sent.payload.value.status?.state).toBe(TaskState.COMPLETED);
         expect(echoOf(sent.payload.value)).toBe(`echo: hi ${binding}`);
         const got = await client.getTask({ id: sent.payload.value.id } as never);
@@ -191,14 +252,25 @@ function runtimeSuite(name: string, start: (project: RuntimeProject) => Promise<
       const { JSONRPC, "HTTP+JSON": REST } = clients();
       const idle = `idle:${IDLE_GAP_MS}`;
       const started = Date.now();
-      const [jsonrpc, rest, blocking] = await Promise.all([collect(JSONRPC.sendStreamingMessage(message(idle))), collect(REST.sendStreamingMessage(message(idle))), REST.sendMessage(message(idle))]);
+      const [jsonrpc, rest, blocking] = await Promise.all([
+        collect(JSONRPC.sendStreamingMessage(message(idle))),
+        collect(REST.sendStreamingMessage(message(idle))),
+        REST.sendMessage(message(idle)),
+      ]);
       for (const stream of [jsonrpc, rest]) {
         // The executor's own WORKING, then the starter's (after the gap), its artifact and COMPLETED.
-        expect(stream.kinds).toEqual(["task:SUBMITTED", "statusUpdate:WORKING", "statusUpdate:WORKING", "artifactUpdate", "statusUpdate:COMPLETED"]);
+        expect(stream.kinds).toEqual([
+          "task:SUBMITTED",
+          "statusUpdate:WORKING",
+          "statusUpdate:WORKING",
+          "artifactUpdate",
+          "statusUpdate:COMPLETED",
+        ]);
         const gap = (stream.at[2] as number) - (stream.at[1] as number);
         expect(gap).toBeGreaterThanOrEqual(IDLE_GAP_MS - 500);
       }
-      if (blocking.payload.case !== "task") throw new Error(`SendMessage answered ${blocking.payload.case}`);
+      if (blocking.payload.case !== "task")
+        throw new Error(`SendMessage answered ${blocking.payload.case}`);
       expect(blocking.payload.value.status?.state).toBe(TaskState.COMPLETED);
       expect(echoOf(blocking.payload.value)).toBe(`echo: ${idle}`);
       expect(Date.now() - started).toBeGreaterThanOrEqual(IDLE_GAP_MS - 500);
@@ -208,17 +280,24 @@ function runtimeSuite(name: string, start: (project: RuntimeProject) => Promise<
       const remote = remoteKitBindings(running().url);
       const report = await checkA2AServiceBindingEquivalence({
         references: { JSONRPC: A2AServiceReferenceBindings.JSONRPC },
-        candidates: { [`${name} JSONRPC`]: remote.JSONRPC, [`${name} HTTP+JSON`]: remote["HTTP+JSON"] },
+        candidates: {
+          [`${name} JSONRPC`]: remote.JSONRPC,
+          [`${name} HTTP+JSON`]: remote["HTTP+JSON"],
+        },
         scenarios: (s) => s.group !== "cancellation",
       });
       if (!report.ok) console.log(formatEquivalenceReport(report));
       expect(report.failures).toEqual([]);
       const groups = new Set(report.scenarios.map((s) => s.group));
-      expect(groups).toEqual(new Set(["operations", "streaming", "errors", "call context", "validation"]));
+      expect(groups).toEqual(
+        new Set(["operations", "streaming", "errors", "call context", "validation"]),
+      );
       for (const candidate of [`${name} JSONRPC`, `${name} HTTP+JSON`]) {
         const cells = report.cells.filter((c) => c.binding === candidate);
         expect(cells).toHaveLength(report.scenarios.length);
-        expect(cells.filter((c) => c.status !== "pass").map((c) => `${c.scenario}: ${c.status}`)).toEqual([]);
+        expect(
+          cells.filter((c) => c.status !== "pass").map((c) => `${c.scenario}: ${c.status}`),
+        ).toEqual([]);
       }
     });
 
@@ -228,7 +307,8 @@ function runtimeSuite(name: string, start: (project: RuntimeProject) => Promise<
 
 runtimeSuite(
   "Bun",
-  (p) => startServer("bun", bunBinary(), ["--conditions=@protoc-gen-a2a/source", p.bunEntry], p.dir),
+  (p) =>
+    startServer("bun", bunBinary(), ["--conditions=@protoc-gen-a2a/source", p.bunEntry], p.dir),
   (server) => {
     it("printed no idle-timeout warning", () => {
       expect(server().stderr()).not.toMatch(/timed out/i);
@@ -240,10 +320,24 @@ runtimeSuite(
 runtimeSuite(
   "Deno",
   (p) =>
-    startServer("deno", denoBinary(), ["run", "--config", p.denoConfig, "--allow-net=127.0.0.1", "--no-remote", "--no-npm", p.denoEntry], p.dir, {
-      DENO_DIR: join(p.dir, ".deno"),
-      NO_COLOR: "1",
-    }),
+    startServer(
+      "deno",
+      denoBinary(),
+      [
+        "run",
+        "--config",
+        p.denoConfig,
+        "--allow-net=127.0.0.1",
+        "--no-remote",
+        "--no-npm",
+        p.denoEntry,
+      ],
+      p.dir,
+      {
+        DENO_DIR: join(p.dir, ".deno"),
+        NO_COLOR: "1",
+      },
+    ),
   (server) => {
     it("runs the generated TypeScript without --sloppy-imports, and printed nothing (no request.signal warning)", () => {
       expect(server().stderr()).not.toMatch(/request\.signal|sloppy/);
@@ -279,7 +373,9 @@ process.on("SIGINT", stop);
       expect(existsSync(join(built().dir, "src/gen/a2a_a2a_sqlite_task_store.ts"))).toBe(true);
       expect(existsSync(join(built().dir, "src/gen/a2a_a2a_postgres_task_store.ts"))).toBe(true);
       expect(nodeImportsOf(built().workerBundle)).toEqual([]);
-      expect(readFileSync(built().workerBundle, "utf8")).not.toMatch(/better-sqlite3|SqliteTaskStore|PostgresTaskStore/);
+      expect(readFileSync(built().workerBundle, "utf8")).not.toMatch(
+        /better-sqlite3|SqliteTaskStore|PostgresTaskStore/,
+      );
     });
   },
 );

@@ -14,7 +14,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { TaskState } from "../../../generated-example/gen/a2a_pb.js";
-import { type AgentProcess, crashRound, isSameOrLater, Ledger, startAgentProcess, bundleExampleAgent } from "../../support/crash-harness.js";
+import {
+  type AgentProcess,
+  crashRound,
+  isSameOrLater,
+  Ledger,
+  startAgentProcess,
+  bundleExampleAgent,
+} from "../../support/crash-harness.js";
 import { randomSource } from "../../support/crash-random.js";
 
 let dir = "";
@@ -48,7 +55,12 @@ it("loses no acknowledged task or push config across three kill -9 rounds under 
   agent = await startAgentProcess(entry, db);
   const lost: string[] = [];
   for (let round = 0; round < 3; round++) {
-    const { result, agent: restarted } = await crashRound(agent, entry, db, ledger, { workersPerBinding: 3, minMs: 400, maxMs: 1500, random });
+    const { result, agent: restarted } = await crashRound(agent, entry, db, ledger, {
+      workersPerBinding: 3,
+      minMs: 400,
+      maxMs: 1500,
+      random,
+    });
     agent = restarted;
     // The round really ran under load and was cut short: calls were acknowledged and calls failed.
     expect(result.load.acknowledged, `round ${round} (seed ${seed})`).toBeGreaterThan(0);
@@ -57,7 +69,9 @@ it("loses no acknowledged task or push config across three kill -9 rounds under 
     expect(result.load.errors, `round ${round} (seed ${seed})`).toEqual([]);
     expect(result.load.failedAlive).toBe(0);
     lost.push(...result.verification.lost.map((l) => `round ${round}: ${l}`));
-    expect(result.verification.tasksFound + result.verification.lost.length).toBeGreaterThanOrEqual(ledger.tasks.size);
+    expect(result.verification.tasksFound + result.verification.lost.length).toBeGreaterThanOrEqual(
+      ledger.tasks.size,
+    );
   }
   expect(lost, `seed ${seed}`).toEqual([]);
   const states = new Set(ledger.tasks.values());

@@ -11,14 +11,30 @@
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { randomFillSync } from "node:crypto";
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createA2AServiceSqliteTaskStore } from "../../../generated-example/gen/a2a_a2a_sqlite_task_store.js";
 import { TaskState } from "../../../generated-example/gen/a2a_pb.js";
-import { SqliteTaskStoreError, type SqliteTaskStoreErrorCode } from "@protoc-gen-a2a/runtime/sqlite";
-import { AgentStartError, bundleExampleAgent, startAgentProcess } from "../../support/crash-harness.js";
+import {
+  SqliteTaskStoreError,
+  type SqliteTaskStoreErrorCode,
+} from "@protoc-gen-a2a/runtime/sqlite";
+import {
+  AgentStartError,
+  bundleExampleAgent,
+  startAgentProcess,
+} from "../../support/crash-harness.js";
 import { repoRoot } from "../../support/repo-root.js";
 
 const scope = { tenant: "", owner: "" };
@@ -36,7 +52,10 @@ afterAll(() => {
 /** The error opening `path` throws (fails the test when it opens). */
 function openError(path: string, busyTimeoutMs?: number): SqliteTaskStoreError {
   try {
-    createA2AServiceSqliteTaskStore(path, busyTimeoutMs === undefined ? {} : { busyTimeoutMs }).close();
+    createA2AServiceSqliteTaskStore(
+      path,
+      busyTimeoutMs === undefined ? {} : { busyTimeoutMs },
+    ).close();
   } catch (e) {
     expect(e).toBeInstanceOf(SqliteTaskStoreError);
     return e as SqliteTaskStoreError;
@@ -44,7 +63,12 @@ function openError(path: string, busyTimeoutMs?: number): SqliteTaskStoreError {
   throw new Error(`${path} opened`);
 }
 
-function expectClear(error: SqliteTaskStoreError, path: string, code: SqliteTaskStoreErrorCode, says: RegExp): void {
+function expectClear(
+  error: SqliteTaskStoreError,
+  path: string,
+  code: SqliteTaskStoreErrorCode,
+  says: RegExp,
+): void {
   expect(error.code).toBe(code);
   expect(error.message).toContain(JSON.stringify(path));
   expect(error.message).toMatch(says);
@@ -63,7 +87,15 @@ async function storeWithTasks(path: string, count = 300): Promise<void> {
       status: { $typeName: "lf.a2a.v1.TaskStatus", state: TaskState.COMPLETED },
       artifacts: [],
       history: [],
-      metadata: { $typeName: "google.protobuf.Struct", fields: { pad: { $typeName: "google.protobuf.Value", kind: { case: "stringValue", value: "x".repeat(400) } } } },
+      metadata: {
+        $typeName: "google.protobuf.Struct",
+        fields: {
+          pad: {
+            $typeName: "google.protobuf.Value",
+            kind: { case: "stringValue", value: "x".repeat(400) },
+          },
+        },
+      },
     } as never);
   }
   store.close();
@@ -73,7 +105,12 @@ describe("files that are not a task store", () => {
   it("random bytes: not-a-database, named, with what to do", () => {
     const path = join(dir, "random.db");
     writeFileSync(path, randomFillSync(Buffer.alloc(16_384)));
-    expectClear(openError(path), path, "not-a-database", /is not a SQLite database.*Move it away or choose another file/);
+    expectClear(
+      openError(path),
+      path,
+      "not-a-database",
+      /is not a SQLite database.*Move it away or choose another file/,
+    );
   });
 
   it("a text file: not-a-database, left as it was", () => {
@@ -92,7 +129,12 @@ describe("files that are not a task store", () => {
       const cut = join(dir, `cut-${length}.db`);
       copyFileSync(path, cut);
       truncateSync(cut, length);
-      expectClear(openError(cut), cut, "corrupt", /is damaged \(truncated or corrupt\)\. Restore it from a backup.*\.recover/);
+      expectClear(
+        openError(cut),
+        cut,
+        "corrupt",
+        /is damaged \(truncated or corrupt\)\. Restore it from a backup.*\.recover/,
+      );
     }
     // The intact one still opens and has its tasks.
     const store = createA2AServiceSqliteTaskStore(path);
@@ -109,7 +151,12 @@ describe("files that are not a task store", () => {
   it("a directory in the file's place: cannot-open", () => {
     const path = join(dir, "a-directory.db");
     mkdirSync(path);
-    expectClear(openError(path), path, "cannot-open", /Cannot open or create the task store database/);
+    expectClear(
+      openError(path),
+      path,
+      "cannot-open",
+      /Cannot open or create the task store database/,
+    );
   });
 });
 
@@ -121,7 +168,9 @@ describe("files that are not a task store", () => {
 function asUnprivileged(script: string): { stdout: string; stderr: string; status: number | null } {
   const root = process.getuid?.() === 0;
   const node = [process.execPath, "--input-type=module", "-e", script];
-  const [command, ...args] = root ? ["setpriv", "--bounding-set", "-dac_override,-dac_read_search,-fowner", "--", ...node] : node;
+  const [command, ...args] = root
+    ? ["setpriv", "--bounding-set", "-dac_override,-dac_read_search,-fowner", "--", ...node]
+    : node;
   const r = spawnSync(command as string, args, { encoding: "utf8", timeout: 30_000 });
   if (r.error !== undefined) throw r.error;
   return { stdout: r.stdout, stderr: r.stderr, status: r.status };
@@ -149,10 +198,15 @@ describe("files this process may not write", () => {
       const timer = setTimeout(() => child.kill("SIGKILL"), 20000);
       child.on("exit", (code) => { clearTimeout(timer); console.log(JSON.stringify({ code, out })); });`;
     const r = asUnprivileged(script);
-    const result = JSON.parse(r.stdout.trim().split("\n").at(-1) ?? "{}") as { code: number | null; out: string };
+    const result = JSON.parse(r.stdout.trim().split("\n").at(-1) ?? "{}") as {
+      code: number | null;
+      out: string;
+    };
     expect(result.code, r.stderr).not.toBe(0);
     expect(result.code, r.stderr).not.toBe(null);
-    expect(result.out).toContain(`The task store database ${JSON.stringify(path)} is read-only for this process`);
+    expect(result.out).toContain(
+      `The task store database ${JSON.stringify(path)} is read-only for this process`,
+    );
   });
 
   it("a directory where no file may be created: cannot-open (or read-only), naming the file", () => {
@@ -166,9 +220,14 @@ describe("files this process may not write", () => {
       let out = ""; child.stdout.on("data", (d) => (out += d)); child.stderr.on("data", (d) => (out += d));
       child.on("exit", (code) => console.log(JSON.stringify({ code, out })));`;
     const r = asUnprivileged(script);
-    const result = JSON.parse(r.stdout.trim().split("\n").at(-1) ?? "{}") as { code: number | null; out: string };
+    const result = JSON.parse(r.stdout.trim().split("\n").at(-1) ?? "{}") as {
+      code: number | null;
+      out: string;
+    };
     expect(result.code, r.stderr).toBe(1);
-    expect(result.out).toContain(`Cannot open or create the task store database ${JSON.stringify(path)}`);
+    expect(result.out).toContain(
+      `Cannot open or create the task store database ${JSON.stringify(path)}`,
+    );
   });
 
   it("the example agent on a file of random bytes stops at start with the clear error", async () => {
@@ -180,7 +239,9 @@ describe("files this process may not write", () => {
     );
     expect(error).toBeInstanceOf(AgentStartError);
     expect((error as AgentStartError).code).toBe(1);
-    expect((error as AgentStartError).stderr).toContain(`Cannot use ${JSON.stringify(path)} as a task store: it is not a SQLite database`);
+    expect((error as AgentStartError).stderr).toContain(
+      `Cannot use ${JSON.stringify(path)} as a task store: it is not a SQLite database`,
+    );
   });
 });
 
@@ -192,7 +253,10 @@ async function holdLock(path: string, setup: string): Promise<ChildProcess> {
     ${setup}
     process.stdout.write("locked\\n");
     setInterval(() => {}, 1000);`;
-  const child = spawn(process.execPath, ["-e", script], { cwd: repoRoot, stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, ["-e", script], {
+    cwd: repoRoot,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   await new Promise<void>((resolve, reject) => {
     child.stdout?.on("data", (d: Buffer) => {
       if (d.toString().includes("locked")) resolve();
@@ -211,11 +275,19 @@ async function release(child: ChildProcess): Promise<void> {
 describe("a database locked by another process", () => {
   it("a new file another process holds in an exclusive transaction: locked after busyTimeoutMs, then it opens", async () => {
     const path = join(dir, "locked-new.db");
-    const holder = await holdLock(path, `db.exec("BEGIN EXCLUSIVE; CREATE TABLE other (x); INSERT INTO other VALUES (1)");`);
+    const holder = await holdLock(
+      path,
+      `db.exec("BEGIN EXCLUSIVE; CREATE TABLE other (x); INSERT INTO other VALUES (1)");`,
+    );
     try {
       const started = Date.now();
       const error = openError(path, 300);
-      expectClear(error, path, "locked", /is locked by another connection \(waited 300 ms\)\. Stop the process that holds it/);
+      expectClear(
+        error,
+        path,
+        "locked",
+        /is locked by another connection \(waited 300 ms\)\. Stop the process that holds it/,
+      );
       // Bounded: it waited (about) the busy timeout, not forever.
       expect(Date.now() - started).toBeGreaterThanOrEqual(250);
     } finally {
@@ -228,9 +300,17 @@ describe("a database locked by another process", () => {
   it("a task store another process holds in exclusive locking mode: locked, then it opens with its tasks", async () => {
     const path = join(dir, "locked-wal.db");
     await storeWithTasks(path, 5);
-    const holder = await holdLock(path, `db.pragma("locking_mode = EXCLUSIVE"); db.exec("BEGIN EXCLUSIVE; UPDATE tasks SET seq = seq"); `);
+    const holder = await holdLock(
+      path,
+      `db.pragma("locking_mode = EXCLUSIVE"); db.exec("BEGIN EXCLUSIVE; UPDATE tasks SET seq = seq"); `,
+    );
     try {
-      expectClear(openError(path, 200), path, "locked", /is locked by another connection \(waited 200 ms\)/);
+      expectClear(
+        openError(path, 200),
+        path,
+        "locked",
+        /is locked by another connection \(waited 200 ms\)/,
+      );
     } finally {
       await release(holder);
     }

@@ -16,14 +16,23 @@ import { create } from "@bufbuild/protobuf";
 import Database from "better-sqlite3";
 import { build } from "esbuild";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { TaskPushNotificationConfigSchema, TaskSchema, TaskState } from "../../../generated-example/gen/a2a_pb.js";
+import {
+  TaskPushNotificationConfigSchema,
+  TaskSchema,
+  TaskState,
+} from "../../../generated-example/gen/a2a_pb.js";
 import { SqliteTaskStore, SqliteTaskStoreError } from "@protoc-gen-a2a/runtime/sqlite";
-import { AgentStartError, bundleExampleAgent, startAgentProcess } from "../../support/crash-harness.js";
+import {
+  AgentStartError,
+  bundleExampleAgent,
+  startAgentProcess,
+} from "../../support/crash-harness.js";
 import { repoRoot } from "../../support/repo-root.js";
 
 const schemas = { Task: TaskSchema, TaskPushNotificationConfig: TaskPushNotificationConfigSchema };
 const scope = { tenant: "", owner: "" };
-const WHAT_TO_DO = "One process per SQLite file; to run several instances, use a PostgreSQL task store (A2A_TASK_DB=postgres://…).";
+const WHAT_TO_DO =
+  "One process per SQLite file; to run several instances, use a PostgreSQL task store (A2A_TASK_DB=postgres://…).";
 const root = repoRoot;
 
 let dir = "";
@@ -59,13 +68,16 @@ function refusal(path: string | Database.Database): SqliteTaskStoreError {
 /** Checks an "in-use" refusal: one line naming the file and the holder, saying what to do. */
 function expectInUse(error: SqliteTaskStoreError, path: string, holder: RegExp): void {
   expect(error.code).toBe("in-use");
-  expect(error.message).toContain(`The task store database ${JSON.stringify(path)} is already open in `);
+  expect(error.message).toContain(
+    `The task store database ${JSON.stringify(path)} is already open in `,
+  );
   expect(error.message).toMatch(holder);
   expect(error.message).toContain(WHAT_TO_DO);
   expect(error.message).not.toContain("\n");
 }
 
-const task = (id: string, state: TaskState) => create(TaskSchema, { id, contextId: `ctx-${id}`, status: { state } });
+const task = (id: string, state: TaskState) =>
+  create(TaskSchema, { id, contextId: `ctx-${id}`, status: { state } });
 
 async function killed(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
@@ -80,7 +92,13 @@ describe("a second store in this process", () => {
     const first = open(path);
     await first.saveTask(scope, task("running", TaskState.WORKING));
     const error = refusal(path);
-    expectInUse(error, path, new RegExp(`another SqliteTaskStore of this process \\(pid ${process.pid}\\): close that store first`));
+    expectInUse(
+      error,
+      path,
+      new RegExp(
+        `another SqliteTaskStore of this process \\(pid ${process.pid}\\): close that store first`,
+      ),
+    );
     // Refused again (the refusal left the claim alone), and the first store still writes and reads.
     expect(refusal(path).code).toBe("in-use");
     await first.saveTask(scope, task("later", TaskState.COMPLETED));
@@ -128,7 +146,9 @@ describe("a second store in this process", () => {
     mkdirSync(lockFile);
     const error = refusal(path);
     expect(error.code).toBe("cannot-open");
-    expect(error.message).toContain(`Cannot use the lock file ${JSON.stringify(lockFile)} of the task store database ${JSON.stringify(path)}`);
+    expect(error.message).toContain(
+      `Cannot use the lock file ${JSON.stringify(lockFile)} of the task store database ${JSON.stringify(path)}`,
+    );
     expect(error.message).toMatch(/Remove it while no agent runs on the database/);
     rmSync(lockFile, { recursive: true });
     open(path);
@@ -150,7 +170,9 @@ describe("a second store in this process", () => {
  */
 async function bundleStoreOpener(): Promise<string> {
   // @ts-expect-error a plain .mjs module without types
-  const { runtimeFromSource } = (await import("../../../scripts/runtime-from-source.mjs")) as { runtimeFromSource: import("esbuild").Plugin };
+  const { runtimeFromSource } = (await import("../../../scripts/runtime-from-source.mjs")) as {
+    runtimeFromSource: import("esbuild").Plugin;
+  };
   const outdir = join(root, "node_modules", ".cache", "sqlite-single-process");
   mkdirSync(outdir, { recursive: true });
   const outfile = join(outdir, `store-opener-${process.pid}.mjs`);
@@ -171,7 +193,12 @@ async function bundleStoreOpener(): Promise<string> {
     process.stdout.write(JSON.stringify({ opened: true, pid: process.pid }) + "\\n");
     setInterval(() => {}, 1000);`;
   await build({
-    stdin: { contents, resolveDir: join(root, "test"), loader: "ts", sourcefile: "store-opener.ts" },
+    stdin: {
+      contents,
+      resolveDir: join(root, "test"),
+      loader: "ts",
+      sourcefile: "store-opener.ts",
+    },
     outfile,
     bundle: true,
     platform: "node",
@@ -185,11 +212,19 @@ async function bundleStoreOpener(): Promise<string> {
 }
 
 /** What a store opener printed. */
-type Opened = { readonly opened: true; readonly pid: number } | { readonly opened: false; readonly code: string; readonly message: string };
+type Opened =
+  | { readonly opened: true; readonly pid: number }
+  | { readonly opened: false; readonly code: string; readonly message: string };
 
 /** Starts a store opener on `path`; resolves with the child (kept open while it holds the store) and what it printed. */
-function startOpener(opener: string, path: string): Promise<{ child: ChildProcess; result: Opened }> {
-  const child = spawn(process.execPath, [opener, path], { cwd: root, stdio: ["ignore", "pipe", "inherit"] });
+function startOpener(
+  opener: string,
+  path: string,
+): Promise<{ child: ChildProcess; result: Opened }> {
+  const child = spawn(process.execPath, [opener, path], {
+    cwd: root,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   children.push(child);
   return new Promise((resolve, reject) => {
     let out = "";
@@ -197,10 +232,12 @@ function startOpener(opener: string, path: string): Promise<{ child: ChildProces
     child.stdout?.on("data", (d: string) => {
       out += d;
       const line = out.split("\n")[0];
-      if (out.includes("\n") && line !== undefined) resolve({ child, result: JSON.parse(line) as Opened });
+      if (out.includes("\n") && line !== undefined)
+        resolve({ child, result: JSON.parse(line) as Opened });
     });
     child.once("exit", (code) => {
-      if (!out.includes("\n")) reject(new Error(`the store opener exited with ${code} before saying anything`));
+      if (!out.includes("\n"))
+        reject(new Error(`the store opener exited with ${code} before saying anything`));
     });
   });
 }
@@ -209,7 +246,10 @@ describe("another process", () => {
   let agentEntry = "";
   let opener = "";
   beforeAll(async () => {
-    [agentEntry, opener] = await Promise.all([bundleExampleAgent("single-process-agent"), bundleStoreOpener()]);
+    [agentEntry, opener] = await Promise.all([
+      bundleExampleAgent("single-process-agent"),
+      bundleStoreOpener(),
+    ]);
   }, 60_000);
   afterAll(() => {
     rmSync(agentEntry, { force: true });
@@ -241,7 +281,13 @@ describe("another process", () => {
     const agent = await startAgentProcess(agentEntry, path);
     try {
       const pid = agent.child.pid as number;
-      expectInUse(refusal(path), path, new RegExp(`already open in another agent process \\(pid ${pid}\\): stop that process first\\.`));
+      expectInUse(
+        refusal(path),
+        path,
+        new RegExp(
+          `already open in another agent process \\(pid ${pid}\\): stop that process first\\.`,
+        ),
+      );
     } finally {
       await agent.kill();
     }
@@ -263,19 +309,29 @@ describe("another process", () => {
     expect(result.opened).toBe(false);
     if (result.opened) return;
     expect(result.code).toBe("in-use");
-    expect(result.message).toContain(`The task store database ${JSON.stringify(path)} is already open in another agent process (pid ${process.pid})`);
+    expect(result.message).toContain(
+      `The task store database ${JSON.stringify(path)} is already open in another agent process (pid ${process.pid})`,
+    );
   });
 
   it("a process holding the store, killed with SIGKILL, leaves no claim behind; one that exits after close() neither", async () => {
     const path = join(dir, "opener-killed.db");
     const holder = await startOpener(opener, path);
     expect(holder.result).toEqual({ opened: true, pid: holder.child.pid });
-    expectInUse(refusal(path), path, new RegExp(`another agent process \\(pid ${holder.child.pid}\\)`));
+    expectInUse(
+      refusal(path),
+      path,
+      new RegExp(`another agent process \\(pid ${holder.child.pid}\\)`),
+    );
     await killed(holder.child);
     open(path).close();
     const next = await startOpener(opener, path);
     expect(next.result).toEqual({ opened: true, pid: next.child.pid });
-    expectInUse(refusal(path), path, new RegExp(`another agent process \\(pid ${next.child.pid}\\)`));
+    expectInUse(
+      refusal(path),
+      path,
+      new RegExp(`another agent process \\(pid ${next.child.pid}\\)`),
+    );
     const exited = new Promise((resolve) => next.child.once("exit", resolve));
     next.child.kill("SIGTERM");
     expect(await exited).toBe(0);

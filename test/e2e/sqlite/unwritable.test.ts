@@ -29,7 +29,12 @@ import { createA2AServiceJsonRpcServer } from "../../../generated-example/gen/a2
 import { A2AServiceRestClient } from "../../../generated-example/gen/a2a_a2a_rest_client.js";
 import { createA2AServiceRestServer } from "../../../generated-example/gen/a2a_a2a_rest_server.js";
 import { createA2AServiceTaskHandler } from "../../../generated-example/gen/a2a_a2a_task_handler.js";
-import { Role, TaskPushNotificationConfigSchema, TaskSchema, TaskState } from "../../../generated-example/gen/a2a_pb.js";
+import {
+  Role,
+  TaskPushNotificationConfigSchema,
+  TaskSchema,
+  TaskState,
+} from "../../../generated-example/gen/a2a_pb.js";
 import { SqliteTaskStore } from "@protoc-gen-a2a/runtime/sqlite";
 import { isSameOrLater } from "../../support/crash-harness.js";
 import { type Listening, listen } from "../../support/servers.js";
@@ -60,9 +65,18 @@ async function serve(on: SqliteTaskStore): Promise<Served> {
     capabilities: { streaming: true, pushNotifications: true },
     onError: (e) => logged.push(e),
   });
-  const options = { logger: { error: (_m: string, e?: unknown) => logged.push(e) }, keepAliveMs: 0 };
-  const jsonrpc: Listening = await listen(createA2AServiceJsonRpcServer(handler, options).node, "/a2a/jsonrpc");
-  const rest: Listening = await listen(createA2AServiceRestServer(handler, { ...options, basePath: "/a2a/rest" }).node, "/a2a/rest");
+  const options = {
+    logger: { error: (_m: string, e?: unknown) => logged.push(e) },
+    keepAliveMs: 0,
+  };
+  const jsonrpc: Listening = await listen(
+    createA2AServiceJsonRpcServer(handler, options).node,
+    "/a2a/jsonrpc",
+  );
+  const rest: Listening = await listen(
+    createA2AServiceRestServer(handler, { ...options, basePath: "/a2a/rest" }).node,
+    "/a2a/rest",
+  );
   const grpc = await listenA2AServiceGrpc(handler, { logger: options.logger });
   return {
     clients: {
@@ -93,7 +107,12 @@ afterAll(async () => {
 });
 
 const message = (text: string, taskId?: string) => ({
-  message: { messageId: crypto.randomUUID(), role: Role.USER, parts: [{ content: { case: "text" as const, value: text } }], ...(taskId ? { taskId } : {}) },
+  message: {
+    messageId: crypto.randomUUID(),
+    role: Role.USER,
+    parts: [{ content: { case: "text" as const, value: text } }],
+    ...(taskId ? { taskId } : {}),
+  },
 });
 
 /** Makes the database full: no page beyond the current ones, and their free space used up. */
@@ -118,7 +137,12 @@ it("a full database: writes are acknowledged-and-stored or a clean InternalError
   const acked = new Map<string, TaskState>();
   const waiting: string[] = [];
   for (const [binding, client] of Object.entries(clients)) {
-    for (const text of ["tck-complete-task before", "tck-input-required before", "tck-input-required before", "tck-input-required before"]) {
+    for (const text of [
+      "tck-complete-task before",
+      "tck-input-required before",
+      "tck-input-required before",
+      "tck-input-required before",
+    ]) {
       const r = await client.sendMessage(message(text));
       expect(r.payload.case, binding).toBe("task");
       const task = r.payload.value as { id: string; status?: { state: TaskState } };
@@ -137,8 +161,11 @@ it("a full database: writes are acknowledged-and-stored or a clean InternalError
     for (const [binding, client] of Object.entries(clients)) {
       // A new task.
       try {
-        const r = await client.sendMessage(message(round % 2 === 0 ? "tck-complete-task full" : "tck-input-required full"));
-        if (r.payload.case === "task") acked.set(r.payload.value.id, r.payload.value.status?.state ?? TaskState.UNSPECIFIED);
+        const r = await client.sendMessage(
+          message(round % 2 === 0 ? "tck-complete-task full" : "tck-input-required full"),
+        );
+        if (r.payload.case === "task")
+          acked.set(r.payload.value.id, r.payload.value.status?.state ?? TaskState.UNSPECIFIED);
       } catch (e) {
         refused++;
         expect(e, binding).toBeInstanceOf(InternalError);
@@ -149,7 +176,8 @@ it("a full database: writes are acknowledged-and-stored or a clean InternalError
       if (resumed !== undefined)
         try {
           const r = await client.sendMessage(message("more input", resumed));
-          if (r.payload.case === "task") acked.set(r.payload.value.id, r.payload.value.status?.state ?? TaskState.UNSPECIFIED);
+          if (r.payload.case === "task")
+            acked.set(r.payload.value.id, r.payload.value.status?.state ?? TaskState.UNSPECIFIED);
         } catch (e) {
           refused++;
           expect(e, binding).toBeInstanceOf(InternalError);
@@ -158,7 +186,11 @@ it("a full database: writes are acknowledged-and-stored or a clean InternalError
       // A push config on a task that exists.
       const id = `cfg-${binding}-${round}`;
       try {
-        const c = await client.createTaskPushNotificationConfig({ taskId: waiting[0] as string, id, url: `https://93.184.215.14/${id}` });
+        const c = await client.createTaskPushNotificationConfig({
+          taskId: waiting[0] as string,
+          id,
+          url: `https://93.184.215.14/${id}`,
+        });
         configsAcked.add(c.id);
       } catch (e) {
         refused++;
@@ -177,7 +209,13 @@ it("a full database: writes are acknowledged-and-stored or a clean InternalError
   const raw = await fetch(`${served.restUrl}/message:send`, {
     method: "POST",
     headers: { "content-type": "application/json", "a2a-version": "1.0" },
-    body: JSON.stringify({ message: { messageId: "raw-1", role: "ROLE_USER", parts: [{ text: "tck-complete-task raw" }] } }),
+    body: JSON.stringify({
+      message: {
+        messageId: "raw-1",
+        role: "ROLE_USER",
+        parts: [{ text: "tck-complete-task raw" }],
+      },
+    }),
   });
   const body = await raw.text();
   if (raw.status !== 200) {
@@ -190,7 +228,10 @@ it("a full database: writes are acknowledged-and-stored or a clean InternalError
   for (const [binding, client] of Object.entries(clients)) {
     for (const [id, state] of acked) {
       const task = await client.getTask({ id });
-      expect(isSameOrLater(state, task.status?.state ?? TaskState.UNSPECIFIED), `${binding} ${id}`).toBe(true);
+      expect(
+        isSameOrLater(state, task.status?.state ?? TaskState.UNSPECIFIED),
+        `${binding} ${id}`,
+      ).toBe(true);
     }
     const page = await client.listTasks({ pageSize: 100 });
     for (const id of acked.keys())
@@ -198,7 +239,10 @@ it("a full database: writes are acknowledged-and-stored or a clean InternalError
         page.tasks.map((t) => t.id),
         binding,
       ).toContain(id);
-    for (const id of configsAcked) expect((await client.getTaskPushNotificationConfig({ taskId: waiting[0] as string, id })).id).toBe(id);
+    for (const id of configsAcked)
+      expect(
+        (await client.getTaskPushNotificationConfig({ taskId: waiting[0] as string, id })).id,
+      ).toBe(id);
   }
 
   // Reopened without the limit: everything acknowledged is stored, no refused config is.
@@ -212,8 +256,10 @@ it("a full database: writes are acknowledged-and-stored or a clean InternalError
       expect(task, id).toBeDefined();
       expect(isSameOrLater(state, task?.status?.state ?? TaskState.UNSPECIFIED), id).toBe(true);
     }
-    for (const id of configsAcked) expect(await reopened.getPushConfig(scope, waiting[0] as string, id)).toBeDefined();
-    for (const id of configsRefused) expect(await reopened.getPushConfig(scope, waiting[0] as string, id)).toBeUndefined();
+    for (const id of configsAcked)
+      expect(await reopened.getPushConfig(scope, waiting[0] as string, id)).toBeDefined();
+    for (const id of configsRefused)
+      expect(await reopened.getPushConfig(scope, waiting[0] as string, id)).toBeUndefined();
   } finally {
     reopened.close();
   }
@@ -226,7 +272,10 @@ async function holdWriteLock(path: string): Promise<ChildProcess> {
     db.exec("BEGIN IMMEDIATE; CREATE TABLE held (x)");
     process.stdout.write("locked\\n");
     setInterval(() => {}, 1000);`;
-  const child = spawn(process.execPath, ["-e", script], { cwd: repoRoot, stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, ["-e", script], {
+    cwd: repoRoot,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   await new Promise<void>((resolve, reject) => {
     child.stdout?.on("data", (d: Buffer) => {
       if (d.toString().includes("locked")) resolve();
@@ -241,7 +290,9 @@ it("a database another process keeps locked: writes get a clean InternalError af
   const shared = new SqliteTaskStore(path, { schemas, busyTimeoutMs: 200 });
   const agent = await serve(shared);
   try {
-    const before = await agent.clients.JSONRPC.sendMessage(message("tck-complete-task before the lock"));
+    const before = await agent.clients.JSONRPC.sendMessage(
+      message("tck-complete-task before the lock"),
+    );
     const task = before.payload.value as { id: string };
     const holder = await holdWriteLock(path);
     try {
@@ -253,20 +304,26 @@ it("a database another process keeps locked: writes get a clean InternalError af
         expect(error, binding).toBeInstanceOf(InternalError);
         expect((error as Error).message, binding).not.toMatch(LEAKS);
         // WAL: readers are not blocked by the other process's write lock.
-        expect((await client.getTask({ id: task.id })).status?.state, binding).toBe(TaskState.COMPLETED);
+        expect((await client.getTask({ id: task.id })).status?.state, binding).toBe(
+          TaskState.COMPLETED,
+        );
         expect(
           (await client.listTasks({ pageSize: 10 })).tasks.map((t) => t.id),
           binding,
         ).toContain(task.id);
       }
-      expect(logged.some((e) => String((e as { code?: string })?.code).startsWith("SQLITE_BUSY"))).toBe(true);
+      expect(
+        logged.some((e) => String((e as { code?: string })?.code).startsWith("SQLITE_BUSY")),
+      ).toBe(true);
     } finally {
       const exited = new Promise((r) => holder.once("exit", r));
       holder.kill("SIGKILL");
       await exited;
     }
     const after = await agent.clients.GRPC.sendMessage(message("tck-complete-task after the lock"));
-    expect(after.payload.case === "task" && after.payload.value.status?.state).toBe(TaskState.COMPLETED);
+    expect(after.payload.case === "task" && after.payload.value.status?.state).toBe(
+      TaskState.COMPLETED,
+    );
   } finally {
     await agent.close();
     shared.close();
@@ -278,7 +335,9 @@ it("while another process holds the lock, writes wait on timers (the agent keeps
   const shared = new SqliteTaskStore(path, { schemas, busyTimeoutMs: 20_000 });
   const agent = await serve(shared);
   try {
-    const before = await agent.clients.JSONRPC.sendMessage(message("tck-input-required before the lock"));
+    const before = await agent.clients.JSONRPC.sendMessage(
+      message("tck-input-required before the lock"),
+    );
     const waitingTask = before.payload.value as { id: string };
     const holder = await holdWriteLock(path);
     let settled = 0;
@@ -287,12 +346,18 @@ it("while another process holds the lock, writes wait on timers (the agent keeps
         settled++;
       }),
     );
-    const config = agent.clients.GRPC.createTaskPushNotificationConfig({ taskId: waitingTask.id, id: "while-locked", url: "https://93.184.215.14/locked" }).finally(() => {
+    const config = agent.clients.GRPC.createTaskPushNotificationConfig({
+      taskId: waitingTask.id,
+      id: "while-locked",
+      url: "https://93.184.215.14/locked",
+    }).finally(() => {
       settled++;
     });
     // Reads are answered on every binding while those writes wait for the lock.
     for (const [binding, client] of Object.entries(agent.clients)) {
-      expect((await client.getTask({ id: waitingTask.id })).status?.state, binding).toBe(TaskState.INPUT_REQUIRED);
+      expect((await client.getTask({ id: waitingTask.id })).status?.state, binding).toBe(
+        TaskState.INPUT_REQUIRED,
+      );
       expect(
         (await client.listTasks({ pageSize: 10 })).tasks.map((t) => t.id),
         binding,
@@ -304,12 +369,23 @@ it("while another process holds the lock, writes wait on timers (the agent keeps
     await exited;
     // Released: the writes commit and are acknowledged, as if nothing had happened.
     for (const response of await Promise.all(writes)) {
-      expect(response.payload.case === "task" && response.payload.value.status?.state).toBe(TaskState.COMPLETED);
+      expect(response.payload.case === "task" && response.payload.value.status?.state).toBe(
+        TaskState.COMPLETED,
+      );
       const id = (response.payload.value as { id: string }).id;
-      expect((await agent.clients["HTTP+JSON"].getTask({ id })).status?.state).toBe(TaskState.COMPLETED);
+      expect((await agent.clients["HTTP+JSON"].getTask({ id })).status?.state).toBe(
+        TaskState.COMPLETED,
+      );
     }
     expect((await config).id).toBe("while-locked");
-    expect((await agent.clients.JSONRPC.getTaskPushNotificationConfig({ taskId: waitingTask.id, id: "while-locked" })).url).toBe("https://93.184.215.14/locked");
+    expect(
+      (
+        await agent.clients.JSONRPC.getTaskPushNotificationConfig({
+          taskId: waitingTask.id,
+          id: "while-locked",
+        })
+      ).url,
+    ).toBe("https://93.184.215.14/locked");
   } finally {
     await agent.close();
     shared.close();
@@ -320,11 +396,16 @@ it("saves queued while the lock is held keep their order and merge per task; pas
   const path = join(dir, "queued.db");
   const shared = new SqliteTaskStore(path, { schemas, busyTimeoutMs: 20_000 });
   const scope = { tenant: "", owner: "" };
-  const task = (id: string, state: TaskState) => create(TaskSchema, { id, contextId: "ctx", status: { state } });
+  const task = (id: string, state: TaskState) =>
+    create(TaskSchema, { id, contextId: "ctx", status: { state } });
   try {
     const holder = await holdWriteLock(path);
     let settled = 0;
-    const saves = [task("t1", TaskState.WORKING), task("t2", TaskState.WORKING), task("t1", TaskState.COMPLETED)].map((t) =>
+    const saves = [
+      task("t1", TaskState.WORKING),
+      task("t2", TaskState.WORKING),
+      task("t1", TaskState.COMPLETED),
+    ].map((t) =>
       shared.saveTask(scope, t).finally(() => {
         settled++;
       }),
@@ -339,7 +420,13 @@ it("saves queued while the lock is held keep their order and merge per task; pas
     await Promise.all(saves);
     expect((await shared.getTask(scope, "t1"))?.status?.state).toBe(TaskState.COMPLETED);
     // Most recent save first: t1's second save came after t2's.
-    const page = await shared.listTasks(scope, { contextId: "", state: undefined, statusTimestampAfter: undefined, pageSize: 10, pageToken: "" });
+    const page = await shared.listTasks(scope, {
+      contextId: "",
+      state: undefined,
+      statusTimestampAfter: undefined,
+      pageSize: 10,
+      pageToken: "",
+    });
     expect(page.tasks.map((t) => t.id)).toEqual(["t1", "t2"]);
   } finally {
     shared.close();

@@ -8,13 +8,34 @@ import { request as httpRequest, type IncomingMessage } from "node:http";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { afterEach, describe, expect, it } from "vitest";
-import { GetTaskRequestSchema, SubscribeToTaskRequestSchema, TaskState, type StreamResponse } from "../../../generated-example/gen/a2a_pb.js";
+import {
+  GetTaskRequestSchema,
+  SubscribeToTaskRequestSchema,
+  TaskState,
+  type StreamResponse,
+} from "../../../generated-example/gen/a2a_pb.js";
 import { UnsupportedOperationError } from "../../../generated-example/gen/a2a_a2a_errors.js";
 import { A2AServiceJsonRpcClient } from "../../../generated-example/gen/a2a_a2a_jsonrpc_client.js";
 import { createA2AServiceJsonRpcServer } from "../../../generated-example/gen/a2a_a2a_jsonrpc_server.js";
-import { DEFAULT_MAX_QUEUED_BYTES, DEFAULT_MAX_QUEUED_EVENTS, EventHub } from "@protoc-gen-a2a/runtime/task";
+import {
+  DEFAULT_MAX_QUEUED_BYTES,
+  DEFAULT_MAX_QUEUED_EVENTS,
+  EventHub,
+} from "@protoc-gen-a2a/runtime/task";
 import { listen, type Listening } from "../../support/servers.js";
-import { Gate, callOf, collect, createA2ATaskHandler, describeEvent, drain, sendRequest, taskOf, until, type A2AEmitter, type A2AExecutor } from "../../support/task-runtime-binding.js";
+import {
+  Gate,
+  callOf,
+  collect,
+  createA2ATaskHandler,
+  describeEvent,
+  drain,
+  sendRequest,
+  taskOf,
+  until,
+  type A2AEmitter,
+  type A2AExecutor,
+} from "../../support/task-runtime-binding.js";
 
 // A real collector, to show that an overflowed queue no longer holds its items.
 setFlagsFromString("--expose-gc");
@@ -82,7 +103,10 @@ describe("EventHub with a queue limit", () => {
   });
 
   it("releases the queued items at once (they become collectable while the subscription is still held)", async () => {
-    const hub = new EventHub<{ payload: Uint8Array }>({ maxQueued: 50, overflowError: () => new Overflow() });
+    const hub = new EventHub<{ payload: Uint8Array }>({
+      maxQueued: 50,
+      overflowError: () => new Overflow(),
+    });
     const stalled = hub.subscribe();
     const refs: WeakRef<object>[] = [];
     const publish = () => {
@@ -109,14 +133,22 @@ describe("EventHub with a queue limit", () => {
 
   it("refuses a limit that is not a positive integer or Infinity", () => {
     for (const bad of [0, -1, 1.5, Number.NaN]) {
-      expect(() => new EventHub<number>({ maxQueued: bad, overflowError: () => new Overflow() })).toThrow(RangeError);
+      expect(
+        () => new EventHub<number>({ maxQueued: bad, overflowError: () => new Overflow() }),
+      ).toThrow(RangeError);
     }
-    expect(() => new EventHub<number>({ maxQueued: Infinity, overflowError: () => new Overflow() })).not.toThrow();
+    expect(
+      () => new EventHub<number>({ maxQueued: Infinity, overflowError: () => new Overflow() }),
+    ).not.toThrow();
   });
 });
 
 /** WORKING (then `started` opens), waits for `gate`, then `count` numbered artifacts, then COMPLETED (then `finished` opens). */
-function burstAgent(count: number, text: (i: number) => string = (i) => `chunk ${i}`, paced = false) {
+function burstAgent(
+  count: number,
+  text: (i: number) => string = (i) => `chunk ${i}`,
+  paced = false,
+) {
   const gate = new Gate();
   const started = new Gate();
   const finished = new Gate();
@@ -129,7 +161,10 @@ function burstAgent(count: number, text: (i: number) => string = (i) => `chunk $
         // Paced: one event per event-loop turn, as an agent producing from I/O does (a purely microtask-driven
         // burst would give a network writer no turn to drain its socket).
         if (paced) await new Promise((r) => setImmediate(r));
-        await emitter.addArtifact({ artifactId: `a${i}`, parts: [{ content: { case: "text", value: text(i) } }] });
+        await emitter.addArtifact({
+          artifactId: `a${i}`,
+          parts: [{ content: { case: "text", value: text(i) } }],
+        });
       }
       await emitter.complete("done");
       finished.open();
@@ -138,21 +173,39 @@ function burstAgent(count: number, text: (i: number) => string = (i) => `chunk $
   return { gate, started, finished, executor };
 }
 
-const expectedBurst = (count: number) => ["task:WORKING", ...Array.from({ length: count }, (_, i) => `artifact:a${i}`), "status:COMPLETED:done"];
+const expectedBurst = (count: number) => [
+  "task:WORKING",
+  ...Array.from({ length: count }, (_, i) => `artifact:a${i}`),
+  "status:COMPLETED:done",
+];
 
 /** Expects the error a stream that fell behind ends with (the byte bound at its default unless given). */
-function expectFellBehind(error: unknown, taskId: string, limit: number, maxQueuedBytes = DEFAULT_MAX_QUEUED_BYTES): void {
+function expectFellBehind(
+  error: unknown,
+  taskId: string,
+  limit: number,
+  maxQueuedBytes = DEFAULT_MAX_QUEUED_BYTES,
+): void {
   expect(error).toBeInstanceOf(UnsupportedOperationError);
   const e = error as UnsupportedOperationError;
   expect(e.message).toContain("fell behind");
   expect(e.message).toContain(`more than ${limit} events or ${maxQueuedBytes} bytes`);
   expect(e.message).toContain("SubscribeToTask");
-  expect(e.metadata).toEqual({ taskId, maxQueuedEvents: String(limit), maxQueuedBytes: String(maxQueuedBytes) });
+  expect(e.metadata).toEqual({
+    taskId,
+    maxQueuedEvents: String(limit),
+    maxQueuedBytes: String(maxQueuedBytes),
+  });
 }
 
 describe("EventHub with a byte bound", () => {
   it("ends a subscriber whose unread items would pass maxQueuedBytes; one item always fits; reading frees its bytes", async () => {
-    const hub = new EventHub<number>({ maxQueued: 1000, maxQueuedBytes: 100, weightOf: (n) => n, overflowError: () => new Error("behind") });
+    const hub = new EventHub<number>({
+      maxQueued: 1000,
+      maxQueuedBytes: 100,
+      weightOf: (n) => n,
+      overflowError: () => new Error("behind"),
+    });
     const heavy = hub.subscribe();
     hub.publish(150); // alone in the queue: kept
     expect(heavy.backlogBytes).toBe(150);
@@ -169,17 +222,35 @@ describe("EventHub with a byte bound", () => {
     expect(heavy.backlogBytes).toBe(0);
     await expect(heavy.next()).rejects.toThrow("behind");
     expect(hub.size).toBe(0);
-    expect(() => new EventHub<number>({ maxQueued: 1, maxQueuedBytes: 0, overflowError: () => undefined })).toThrow(RangeError);
+    expect(
+      () =>
+        new EventHub<number>({ maxQueued: 1, maxQueuedBytes: 0, overflowError: () => undefined }),
+    ).toThrow(RangeError);
   });
 });
 
 describe("task handler: maxQueuedBytes", () => {
   it("a subscriber that stops reading large events is ended by bytes long before the count; a reader gets every event", async () => {
     const { gate, started, executor } = burstAgent(20, (i) => `${i}:${"b".repeat(50 * 1024)}`);
-    const handler = createA2ATaskHandler({ executor, capabilities: { streaming: true }, maxQueuedBytes: 200 * 1024 });
-    const task = taskOf(await handler.sendMessage(sendRequest("go", {}, { returnImmediately: true }), callOf("SendMessage")));
+    const handler = createA2ATaskHandler({
+      executor,
+      capabilities: { streaming: true },
+      maxQueuedBytes: 200 * 1024,
+    });
+    const task = taskOf(
+      await handler.sendMessage(
+        sendRequest("go", {}, { returnImmediately: true }),
+        callOf("SendMessage"),
+      ),
+    );
     await started.promise;
-    const subscribe = () => handler.subscribeToTask(create(SubscribeToTaskRequestSchema, { id: task.id }), callOf("SubscribeToTask"))[Symbol.asyncIterator]();
+    const subscribe = () =>
+      handler
+        .subscribeToTask(
+          create(SubscribeToTaskRequestSchema, { id: task.id }),
+          callOf("SubscribeToTask"),
+        )
+        [Symbol.asyncIterator]();
     const stalled = subscribe();
     expect(describeEvent((await stalled.next()).value as StreamResponse)).toBe("task:WORKING");
     const reader = subscribe();
@@ -205,10 +276,23 @@ describe("task handler: maxQueuedEvents", () => {
       onError: (e) => errors.push(e),
       ...(maxQueuedEvents === undefined ? {} : { maxQueuedEvents }),
     });
-    const task = taskOf(await handler.sendMessage(sendRequest("go", {}, { returnImmediately: true }), callOf("SendMessage")));
+    const task = taskOf(
+      await handler.sendMessage(
+        sendRequest("go", {}, { returnImmediately: true }),
+        callOf("SendMessage"),
+      ),
+    );
     await started.promise;
-    const subscribe = () => handler.subscribeToTask(create(SubscribeToTaskRequestSchema, { id: task.id }), callOf("SubscribeToTask"))[Symbol.asyncIterator]();
-    const state = async () => (await handler.getTask(create(GetTaskRequestSchema, { id: task.id }), callOf("GetTask"))).status?.state;
+    const subscribe = () =>
+      handler
+        .subscribeToTask(
+          create(SubscribeToTaskRequestSchema, { id: task.id }),
+          callOf("SubscribeToTask"),
+        )
+        [Symbol.asyncIterator]();
+    const state = async () =>
+      (await handler.getTask(create(GetTaskRequestSchema, { id: task.id }), callOf("GetTask")))
+        .status?.state;
     return { gate, finished, handler, task, subscribe, state, errors };
   }
 
@@ -236,15 +320,24 @@ describe("task handler: maxQueuedEvents", () => {
 
   it("a SendStreamingMessage stream that stops reading is ended the same way; the turn still completes", async () => {
     const { gate, started, executor } = burstAgent(20);
-    const handler = createA2ATaskHandler({ executor, capabilities: { streaming: true }, maxQueuedEvents: 4 });
-    const stream = handler.sendStreamingMessage(sendRequest("go"), callOf("SendStreamingMessage"))[Symbol.asyncIterator]();
+    const handler = createA2ATaskHandler({
+      executor,
+      capabilities: { streaming: true },
+      maxQueuedEvents: 4,
+    });
+    const stream = handler
+      .sendStreamingMessage(sendRequest("go"), callOf("SendStreamingMessage"))
+      [Symbol.asyncIterator]();
     const first = (await stream.next()).value as StreamResponse;
     expect(describeEvent(first)).toBe("task:SUBMITTED");
     await started.promise; // WORKING is queued (1 of 4)
     const taskId = first.payload.case === "task" ? first.payload.value.id : "";
     gate.open();
     await until(() => handler.liveTasks === 0);
-    expect((await handler.getTask(create(GetTaskRequestSchema, { id: taskId }), callOf("GetTask"))).status?.state).toBe(TaskState.COMPLETED);
+    expect(
+      (await handler.getTask(create(GetTaskRequestSchema, { id: taskId }), callOf("GetTask")))
+        .status?.state,
+    ).toBe(TaskState.COMPLETED);
     // What was read before the cut is kept; then the error.
     const read: string[] = [];
     let error: unknown;
@@ -281,7 +374,9 @@ describe("task handler: maxQueuedEvents", () => {
     await within.finished.promise;
     await drain(20);
     expect(await within.state()).toBe(TaskState.COMPLETED);
-    expect((await collect({ [Symbol.asyncIterator]: () => kept })).length).toBe(DEFAULT_MAX_QUEUED_EVENTS - 1);
+    expect((await collect({ [Symbol.asyncIterator]: () => kept })).length).toBe(
+      DEFAULT_MAX_QUEUED_EVENTS - 1,
+    );
     // …and just past it.
     const past = await startBurst(DEFAULT_MAX_QUEUED_EVENTS + 1);
     const cut = past.subscribe();
@@ -300,7 +395,8 @@ describe("task handler: maxQueuedEvents", () => {
 
   it("refuses a limit that is not a positive integer or Infinity", () => {
     const { executor } = burstAgent(0);
-    for (const bad of [0, -5, 2.5, Number.NaN]) expect(() => createA2ATaskHandler({ executor, maxQueuedEvents: bad })).toThrow(RangeError);
+    for (const bad of [0, -5, 2.5, Number.NaN])
+      expect(() => createA2ATaskHandler({ executor, maxQueuedEvents: bad })).toThrow(RangeError);
     expect(() => createA2ATaskHandler({ executor, maxQueuedEvents: Infinity })).not.toThrow();
   });
 });
@@ -326,10 +422,19 @@ describe("end to end over JSON-RPC SSE: a client that stops reading its socket",
     const CHUNK = "x".repeat(32 * 1024); // 32 KB per event: the socket buffers fill after some hundred events
     const { gate, started, executor } = burstAgent(COUNT, (i) => `${i}:${CHUNK}`, true);
     // The task grows to ~32 MB: above the default byte budgets, which this test is not about.
-    const handler = createA2ATaskHandler({ executor, capabilities: { streaming: true }, maxQueuedEvents: LIMIT, maxTaskBytes: 64 << 20, maxResponseBytes: 64 << 20 });
+    const handler = createA2ATaskHandler({
+      executor,
+      capabilities: { streaming: true },
+      maxQueuedEvents: LIMIT,
+      maxTaskBytes: 64 << 20,
+      maxResponseBytes: 64 << 20,
+    });
     server = await listen(createA2AServiceJsonRpcServer(handler, { keepAliveMs: 0 }).node, "/a2a");
     const client = new A2AServiceJsonRpcClient({ url: server.url });
-    const sent = await client.sendMessage({ message: sendRequest("go").message!, configuration: { returnImmediately: true } });
+    const sent = await client.sendMessage({
+      message: sendRequest("go").message!,
+      configuration: { returnImmediately: true },
+    });
     if (sent.payload.case !== "task") throw new Error("expected a task");
     const taskId = sent.payload.value.id;
     await started.promise;
@@ -337,10 +442,24 @@ describe("end to end over JSON-RPC SSE: a client that stops reading its socket",
     // The slow client: raw HTTP, reads up to the first event (the Task), then pauses the response.
     const chunks: Buffer[] = [];
     const response = await new Promise<IncomingMessage>((resolve, reject) => {
-      const req = httpRequest(server!.url, { method: "POST", headers: { "content-type": "application/json", "a2a-version": "1.0", accept: "text/event-stream" } });
+      const req = httpRequest(server!.url, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          "a2a-version": "1.0",
+          accept: "text/event-stream",
+        },
+      });
       req.on("error", reject);
       req.on("response", resolve);
-      req.end(JSON.stringify({ jsonrpc: "2.0", id: 7, method: "SubscribeToTask", params: { id: taskId } }));
+      req.end(
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: 7,
+          method: "SubscribeToTask",
+          params: { id: taskId },
+        }),
+      );
     });
     expect(response.statusCode).toBe(200);
     expect(response.headers["content-type"]).toMatch(/^text\/event-stream/);
@@ -361,7 +480,10 @@ describe("end to end over JSON-RPC SSE: a client that stops reading its socket",
     const fast = client.subscribeToTask({ id: taskId })[Symbol.asyncIterator]();
     const fastFirst = await fast.next();
     gate.open();
-    const fastEvents = [fastFirst.value as StreamResponse, ...(await collect({ [Symbol.asyncIterator]: () => fast }))].map(describeEvent);
+    const fastEvents = [
+      fastFirst.value as StreamResponse,
+      ...(await collect({ [Symbol.asyncIterator]: () => fast })),
+    ].map(describeEvent);
     expect(fastEvents).toEqual(expectedBurst(COUNT));
     expect((await client.getTask({ id: taskId })).status?.state).toBe(TaskState.COMPLETED);
     // The server let go of the paused stream's queue while the client still does not read.
@@ -375,7 +497,11 @@ describe("end to end over JSON-RPC SSE: a client that stops reading its socket",
     const data = sseData(Buffer.concat(chunks).toString("utf8")) as {
       id: number;
       result?: Record<string, { artifact?: { artifactId: string } }>;
-      error?: { code: number; message: string; data: { reason?: string; metadata?: Record<string, string> }[] };
+      error?: {
+        code: number;
+        message: string;
+        data: { reason?: string; metadata?: Record<string, string> }[];
+      };
     }[];
     const last = data.at(-1)!;
     expect(last.id).toBe(7);
@@ -383,10 +509,15 @@ describe("end to end over JSON-RPC SSE: a client that stops reading its socket",
     expect(last.error?.code).toBe(-32004);
     expect(last.error?.message).toContain("fell behind");
     expect(last.error?.message).toContain("SubscribeToTask");
-    expect(last.error?.data[0]).toMatchObject({ reason: "UNSUPPORTED_OPERATION", metadata: { taskId, maxQueuedEvents: String(LIMIT) } });
+    expect(last.error?.data[0]).toMatchObject({
+      reason: "UNSUPPORTED_OPERATION",
+      metadata: { taskId, maxQueuedEvents: String(LIMIT) },
+    });
     const events = data.slice(0, -1);
     expect(events[0]?.result).toHaveProperty("task");
-    const artifacts = events.slice(1).map((e) => e.result?.["artifactUpdate"]?.artifact?.artifactId);
+    const artifacts = events
+      .slice(1)
+      .map((e) => e.result?.["artifactUpdate"]?.artifact?.artifactId);
     expect(artifacts).toEqual(Array.from({ length: artifacts.length }, (_, i) => `a${i}`));
     expect(artifacts.length).toBeLessThan(COUNT); // cut, not delivered in full
   });

@@ -2,34 +2,57 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Role, TaskState } from "../../../generated-example/gen/a2a_pb.js";
 import { A2AServiceJsonRpcClient } from "../../../generated-example/gen/a2a_a2a_jsonrpc_client.js";
 import { createA2AServiceJsonRpcServer } from "../../../generated-example/gen/a2a_a2a_jsonrpc_server.js";
-import { TaskNotCancelableError, TaskNotFoundError, UnsupportedOperationError } from "../../../generated-example/gen/a2a_a2a_errors.js";
+import {
+  TaskNotCancelableError,
+  TaskNotFoundError,
+  UnsupportedOperationError,
+} from "../../../generated-example/gen/a2a_a2a_errors.js";
 import { listen, type Listening } from "../../support/servers.js";
-import { createA2ATaskHandler, describeEvent, textOf, type A2AExecutor } from "../../support/task-runtime-binding.js";
+import {
+  createA2ATaskHandler,
+  describeEvent,
+  textOf,
+  type A2AExecutor,
+} from "../../support/task-runtime-binding.js";
 
 const message = (text: string, taskId = "") => ({
-  message: { messageId: `m-${text}-${Math.random()}`, role: Role.USER, taskId, parts: [{ content: { case: "text" as const, value: text } }] },
+  message: {
+    messageId: `m-${text}-${Math.random()}`,
+    role: Role.USER,
+    taskId,
+    parts: [{ content: { case: "text" as const, value: text } }],
+  },
 });
 
 /** "ask" → INPUT_REQUIRED; anything else → WORKING, an artifact, COMPLETED. */
 const executor: A2AExecutor<{ user: string }> = {
   async execute(context, emitter) {
     const text = textOf(context.message);
-    if (text === "ask") return emitter.requireInput(`hello ${context.call.principal?.user ?? "?"}, what now?`);
+    if (text === "ask")
+      return emitter.requireInput(`hello ${context.call.principal?.user ?? "?"}, what now?`);
     await emitter.working("working");
-    await emitter.addArtifact({ artifactId: "answer", parts: [{ content: { case: "text", value: text.toUpperCase() } }] });
+    await emitter.addArtifact({
+      artifactId: "answer",
+      parts: [{ content: { case: "text", value: text.toUpperCase() } }],
+    });
     await emitter.complete("done");
   },
 };
 
 describe("task runtime behind the generated JSON-RPC server (smoke)", () => {
-  const handler = createA2ATaskHandler<{ user: string }>({ executor, capabilities: { streaming: true, pushNotifications: true } });
+  const handler = createA2ATaskHandler<{ user: string }>({
+    executor,
+    capabilities: { streaming: true, pushNotifications: true },
+  });
   let server: Listening;
   let alice: A2AServiceJsonRpcClient;
   let bob: A2AServiceJsonRpcClient;
 
   beforeAll(async () => {
     const jsonrpc = createA2AServiceJsonRpcServer(handler, {
-      authenticate: ({ serviceParameters }) => ({ user: serviceParameters.get("authorization") ?? "anonymous" }),
+      authenticate: ({ serviceParameters }) => ({
+        user: serviceParameters.get("authorization") ?? "anonymous",
+      }),
       keepAliveMs: 0,
     });
     server = await listen(jsonrpc.node, "/a2a");
@@ -46,8 +69,14 @@ describe("task runtime behind the generated JSON-RPC server (smoke)", () => {
     expect(textOf(task.status?.message)).toBe("hello alice, what now?");
 
     const events: string[] = [];
-    for await (const e of alice.sendStreamingMessage(message("finish it", task.id))) events.push(describeEvent(e));
-    expect(events).toEqual(["task:INPUT_REQUIRED", "status:WORKING:working", "artifact:answer", "status:COMPLETED:done"]);
+    for await (const e of alice.sendStreamingMessage(message("finish it", task.id)))
+      events.push(describeEvent(e));
+    expect(events).toEqual([
+      "task:INPUT_REQUIRED",
+      "status:WORKING:working",
+      "artifact:answer",
+      "status:COMPLETED:done",
+    ]);
 
     const got = await alice.getTask({ id: task.id, historyLength: 2 });
     expect(got.history.map(textOf)).toEqual(["working", "done"]);
@@ -68,9 +97,14 @@ describe("task runtime behind the generated JSON-RPC server (smoke)", () => {
       })(),
     ).rejects.toBeInstanceOf(UnsupportedOperationError);
 
-    const config = await alice.createTaskPushNotificationConfig({ taskId: task.id, url: "https://hooks.example.com/a2a" });
+    const config = await alice.createTaskPushNotificationConfig({
+      taskId: task.id,
+      url: "https://hooks.example.com/a2a",
+    });
     expect(config.id).not.toBe("");
-    expect((await alice.listTaskPushNotificationConfigs({ taskId: task.id })).configs.map((c) => c.id)).toEqual([config.id]);
+    expect(
+      (await alice.listTaskPushNotificationConfigs({ taskId: task.id })).configs.map((c) => c.id),
+    ).toEqual([config.id]);
     await alice.deleteTaskPushNotificationConfig({ taskId: task.id, id: config.id });
     await alice.deleteTaskPushNotificationConfig({ taskId: task.id, id: config.id });
   });
@@ -81,7 +115,11 @@ describe("task runtime behind the generated JSON-RPC server (smoke)", () => {
     const rpc = async (method: string, params: object) => {
       const res = await fetch(server.url, {
         method: "POST",
-        headers: { "content-type": "application/json", "a2a-version": "1.0", authorization: "alice" },
+        headers: {
+          "content-type": "application/json",
+          "a2a-version": "1.0",
+          authorization: "alice",
+        },
         body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
       });
       return ((await res.json()) as { result: Record<string, unknown> }).result;
@@ -89,11 +127,21 @@ describe("task runtime behind the generated JSON-RPC server (smoke)", () => {
     const list = await rpc("ListTasks", { contextId: sent.payload.value.contextId });
     expect(list["nextPageToken"]).toBe("");
     expect(list["tasks"]).toEqual([expect.not.objectContaining({ artifacts: expect.anything() })]);
-    expect((list["tasks"] as Record<string, unknown>[])[0]?.["status"]).toEqual(expect.objectContaining({ state: "TASK_STATE_COMPLETED", timestamp: expect.stringMatching(/Z$/) }));
+    expect((list["tasks"] as Record<string, unknown>[])[0]?.["status"]).toEqual(
+      expect.objectContaining({
+        state: "TASK_STATE_COMPLETED",
+        timestamp: expect.stringMatching(/Z$/),
+      }),
+    );
     const noHistory = await rpc("GetTask", { id: sent.payload.value.id, historyLength: 0 });
     expect(noHistory).not.toHaveProperty("history");
     expect(noHistory).toHaveProperty("artifacts");
-    const withArtifacts = await rpc("ListTasks", { contextId: sent.payload.value.contextId, includeArtifacts: true });
-    expect(withArtifacts["tasks"]).toEqual([expect.objectContaining({ artifacts: [expect.objectContaining({ artifactId: "answer" })] })]);
+    const withArtifacts = await rpc("ListTasks", {
+      contextId: sent.payload.value.contextId,
+      includeArtifacts: true,
+    });
+    expect(withArtifacts["tasks"]).toEqual([
+      expect.objectContaining({ artifacts: [expect.objectContaining({ artifactId: "answer" })] }),
+    ]);
   });
 });

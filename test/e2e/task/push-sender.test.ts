@@ -1,8 +1,18 @@
-import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from "node:http";
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type Server,
+  type ServerResponse,
+} from "node:http";
 import type { AddressInfo } from "node:net";
 import { create, fromJsonString, toJson } from "@bufbuild/protobuf";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { StreamResponseSchema, TaskPushNotificationConfigSchema, TaskState, type StreamResponse } from "../../../generated-example/gen/a2a_pb.js";
+import {
+  StreamResponseSchema,
+  TaskPushNotificationConfigSchema,
+  TaskState,
+  type StreamResponse,
+} from "../../../generated-example/gen/a2a_pb.js";
 import { InMemoryTaskStore, type TaskStore } from "@protoc-gen-a2a/runtime/task";
 import {
   checkWebhookUrl,
@@ -18,7 +28,16 @@ import { InvalidParamsError } from "../../../generated-example/gen/a2a_a2a_error
 import { ListTasksRequestSchema } from "../../../generated-example/gen/a2a_pb.js";
 import { A2AServiceResponseJsonWriters } from "../../../generated-example/gen/a2a_a2a_json.js";
 import type { JsonTextWriterTable } from "@protoc-gen-a2a/runtime";
-import { Gate, callOf, createA2ATaskHandler, describeEvent, sendRequest, taskOf, until, type A2AExecutor } from "../../support/task-runtime-binding.js";
+import {
+  Gate,
+  callOf,
+  createA2ATaskHandler,
+  describeEvent,
+  sendRequest,
+  taskOf,
+  until,
+  type A2AExecutor,
+} from "../../support/task-runtime-binding.js";
 
 // ---------------------------------------------------------------------------------------------
 // A real webhook receiver on 127.0.0.1.
@@ -53,7 +72,12 @@ beforeAll(async () => {
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       const path = req.url ?? "";
-      received.push({ method: req.method ?? "", path, headers: req.headers, body: Buffer.concat(chunks).toString("utf8") });
+      received.push({
+        method: req.method ?? "",
+        path,
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString("utf8"),
+      });
       const next = script.get(path)?.shift();
       (next ?? status(200))(res);
     });
@@ -88,7 +112,18 @@ function statusEvent(taskId: string, state: TaskState, text = ""): StreamRespons
       value: {
         taskId,
         contextId: "ctx-1",
-        status: { state, ...(text === "" ? {} : { message: { messageId: `m-${text}`, role: 2, parts: [{ content: { case: "text", value: text } }] } }) },
+        status: {
+          state,
+          ...(text === ""
+            ? {}
+            : {
+                message: {
+                  messageId: `m-${text}`,
+                  role: 2,
+                  parts: [{ content: { case: "text", value: text } }],
+                },
+              }),
+        },
       },
     },
   });
@@ -112,9 +147,26 @@ function harness(overrides: Partial<PushSenderOptions> = {}) {
     random: () => 0.5,
     ...overrides,
   });
-  const addConfig = (taskId: string, url: string, extra: Partial<{ id: string; authentication: { scheme: string; credentials: string }; token: string }> = {}) =>
-    store.savePushConfig(scope, create(TaskPushNotificationConfigSchema, { taskId, id: extra.id ?? `cfg-${url}`, url, ...extra }));
-  const notify = (taskId: string, event: StreamResponse, state = TaskState.WORKING) => sender.onTaskEvent({ scope, taskId, contextId: "ctx-1", state, event });
+  const addConfig = (
+    taskId: string,
+    url: string,
+    extra: Partial<{
+      id: string;
+      authentication: { scheme: string; credentials: string };
+      token: string;
+    }> = {},
+  ) =>
+    store.savePushConfig(
+      scope,
+      create(TaskPushNotificationConfigSchema, {
+        taskId,
+        id: extra.id ?? `cfg-${url}`,
+        url,
+        ...extra,
+      }),
+    );
+  const notify = (taskId: string, event: StreamResponse, state = TaskState.WORKING) =>
+    sender.onTaskEvent({ scope, taskId, contextId: "ctx-1", state, event });
   return { store, sender, failures, successes, sleeps, addConfig, notify };
 }
 
@@ -124,7 +176,9 @@ describe("push notification delivery", () => {
   it("POSTs every event of a task, in order, as ProtoJSON StreamResponse with the A2A headers", async () => {
     const h = harness();
     const path = hook();
-    await h.addConfig("t-1", base + path, { authentication: { scheme: "Bearer", credentials: "s3cret" } });
+    await h.addConfig("t-1", base + path, {
+      authentication: { scheme: "Bearer", credentials: "s3cret" },
+    });
     const events = [
       statusEvent("t-1", TaskState.WORKING, "one"),
       statusEvent("t-1", TaskState.WORKING, "two"),
@@ -136,8 +190,16 @@ describe("push notification delivery", () => {
     expect(await h.sender.close()).toBe(true);
 
     const got = at(path);
-    expect(got.map((r) => JSON.parse(r.body))).toEqual(events.map((e) => toJson(StreamResponseSchema, e)));
-    expect(got.map((r) => JSON.parse(r.body).statusUpdate.status.message.parts[0].text)).toEqual(["one", "two", "three", "four", "five"]);
+    expect(got.map((r) => JSON.parse(r.body))).toEqual(
+      events.map((e) => toJson(StreamResponseSchema, e)),
+    );
+    expect(got.map((r) => JSON.parse(r.body).statusUpdate.status.message.parts[0].text)).toEqual([
+      "one",
+      "two",
+      "three",
+      "four",
+      "five",
+    ]);
     for (const r of got) {
       expect(r.method).toBe("POST");
       expect(r.headers["content-type"]).toBe("application/a2a+json");
@@ -155,7 +217,15 @@ describe("push notification delivery", () => {
       create(StreamResponseSchema, {
         payload: {
           case: "artifactUpdate",
-          value: { taskId: "t-w", contextId: "ctx-1", artifact: { artifactId: "a", parts: [{ content: { case: "text", value: 'é \u2028 "quoted"' } }] }, metadata: { n: 1, list: [true, null] } },
+          value: {
+            taskId: "t-w",
+            contextId: "ctx-1",
+            artifact: {
+              artifactId: "a",
+              parts: [{ content: { case: "text", value: 'é \u2028 "quoted"' } }],
+            },
+            metadata: { n: 1, list: [true, null] },
+          },
         },
       }),
     ];
@@ -183,8 +253,14 @@ describe("push notification delivery", () => {
     // The servers' text: what the generated writer answers, and the same JSON as reflection's.
     expect(byWriter).toEqual(events.map((e) => write(e)));
     expect(byWriter?.map((b) => JSON.parse(b))).toEqual(byReflection?.map((b) => JSON.parse(b)));
-    expect(byReflection).toEqual(events.map((e) => JSON.stringify(toJson(StreamResponseSchema, e))));
-    expect(byProtoNames).toEqual(events.map((e) => JSON.stringify(toJson(StreamResponseSchema, e, { useProtoFieldName: true }))));
+    expect(byReflection).toEqual(
+      events.map((e) => JSON.stringify(toJson(StreamResponseSchema, e))),
+    );
+    expect(byProtoNames).toEqual(
+      events.map((e) =>
+        JSON.stringify(toJson(StreamResponseSchema, e, { useProtoFieldName: true })),
+      ),
+    );
   });
 
   it("sends no Authorization header without authentication, and the token only when asked to", async () => {
@@ -216,8 +292,20 @@ describe("push notification delivery", () => {
       schemas: { StreamResponse: StreamResponseSchema },
       allowHosts: ["127.0.0.1"],
     });
-    paged.onTaskEvent({ scope, taskId: "t-multi", contextId: "ctx-1", state: TaskState.WORKING, event: statusEvent("t-multi", TaskState.WORKING) });
-    paged.onTaskEvent({ scope, taskId: "t-none", contextId: "ctx-1", state: TaskState.WORKING, event: statusEvent("t-none", TaskState.WORKING) });
+    paged.onTaskEvent({
+      scope,
+      taskId: "t-multi",
+      contextId: "ctx-1",
+      state: TaskState.WORKING,
+      event: statusEvent("t-multi", TaskState.WORKING),
+    });
+    paged.onTaskEvent({
+      scope,
+      taskId: "t-none",
+      contextId: "ctx-1",
+      state: TaskState.WORKING,
+      event: statusEvent("t-none", TaskState.WORKING),
+    });
     expect(await paged.close()).toBe(true);
     expect(paths.map((p) => at(p).length)).toEqual([1, 1, 1]);
   });
@@ -255,7 +343,12 @@ describe("push notification delivery", () => {
 
   it("honours Retry-After (seconds and dates), capped", async () => {
     const h = harness({ maxRetryAfterMs: 60_000, now: () => Date.parse("2026-01-01T00:00:00Z") });
-    const path = hook(status(503, { "Retry-After": "7" }), status(429, { "Retry-After": "3600" }), status(503, { "Retry-After": "Thu, 01 Jan 2026 00:00:02 GMT" }), status(200));
+    const path = hook(
+      status(503, { "Retry-After": "7" }),
+      status(429, { "Retry-After": "3600" }),
+      status(503, { "Retry-After": "Thu, 01 Jan 2026 00:00:02 GMT" }),
+      status(200),
+    );
     await h.addConfig("t-4", base + path);
     h.notify("t-4", statusEvent("t-4", TaskState.WORKING));
     await h.sender.close();
@@ -271,7 +364,9 @@ describe("push notification delivery", () => {
     h.notify("t-5", statusEvent("t-5", TaskState.WORKING));
     await h.sender.close();
     expect(at(path)).toHaveLength(3);
-    expect(h.failures.map((f) => [f.reason, f.status, f.attempts, f.url])).toEqual([["http-status", 500, 3, base + path]]);
+    expect(h.failures.map((f) => [f.reason, f.status, f.attempts, f.url])).toEqual([
+      ["http-status", 500, 3, base + path],
+    ]);
     expect(h.failures[0]?.event.payload.case).toBe("statusUpdate");
   });
 
@@ -279,9 +374,12 @@ describe("push notification delivery", () => {
     const h = harness();
     const path = hook(status(500), status(500));
     await h.addConfig("t-order", base + path);
-    for (const text of ["a", "b", "c"]) h.notify("t-order", statusEvent("t-order", TaskState.WORKING, text));
+    for (const text of ["a", "b", "c"])
+      h.notify("t-order", statusEvent("t-order", TaskState.WORKING, text));
     await h.sender.close();
-    expect(at(path).map((r) => JSON.parse(r.body).statusUpdate.status.message.parts[0].text)).toEqual(["a", "a", "a", "b", "c"]);
+    expect(
+      at(path).map((r) => JSON.parse(r.body).statusUpdate.status.message.parts[0].text),
+    ).toEqual(["a", "a", "a", "b", "c"]);
   });
 
   it("times an attempt out, and retries it", async () => {
@@ -397,19 +495,32 @@ describe("SSRF guard", () => {
   ];
   it.each(blocked)("refuses a host resolving to %s", async (address) => {
     expect(isBlockedAddress(address)).toBe(true);
-    const err = await checkWebhookUrl("https://hooks.example.com/x", { resolveHost: resolverOf({ "hooks.example.com": [address] }) }).catch((e: unknown) => e);
+    const err = await checkWebhookUrl("https://hooks.example.com/x", {
+      resolveHost: resolverOf({ "hooks.example.com": [address] }),
+    }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(WebhookUrlError);
     expect((err as WebhookUrlError).code).toBe("blocked-address");
   });
 
-  it.each(["93.184.216.34", "8.8.8.8", "172.32.0.1", "100.128.0.1", "2606:4700:4700::1111", "::ffff:8.8.8.8"])("accepts a public address %s", async (address) => {
+  it.each([
+    "93.184.216.34",
+    "8.8.8.8",
+    "172.32.0.1",
+    "100.128.0.1",
+    "2606:4700:4700::1111",
+    "::ffff:8.8.8.8",
+  ])("accepts a public address %s", async (address) => {
     expect(isBlockedAddress(address)).toBe(false);
-    const url = await checkWebhookUrl("https://hooks.example.com/x", { resolveHost: resolverOf({ "hooks.example.com": [address] }) });
+    const url = await checkWebhookUrl("https://hooks.example.com/x", {
+      resolveHost: resolverOf({ "hooks.example.com": [address] }),
+    });
     expect(url.hostname).toBe("hooks.example.com");
   });
 
   it("refuses a host when ANY of its addresses is private", async () => {
-    const err = await checkWebhookUrl("https://mixed.example.com/x", { resolveHost: resolverOf({ "mixed.example.com": ["93.184.216.34", "10.0.0.5"] }) }).catch((e: unknown) => e);
+    const err = await checkWebhookUrl("https://mixed.example.com/x", {
+      resolveHost: resolverOf({ "mixed.example.com": ["93.184.216.34", "10.0.0.5"] }),
+    }).catch((e: unknown) => e);
     expect((err as WebhookUrlError).code).toBe("blocked-address");
   });
 
@@ -435,39 +546,84 @@ describe("SSRF guard", () => {
 
   it("refuses non-http schemes, credentials in the URL, relative URLs, and http when https is required", async () => {
     const allow = { allowPrivateNetworks: true };
-    for (const url of ["ftp://hooks.example.com/x", "file:///etc/passwd", "javascript:alert(1)", "data:text/plain,hi", "ws://hooks.example.com/", "gopher://x/"]) {
-      expect(((await checkWebhookUrl(url, allow).catch((e: unknown) => e)) as WebhookUrlError).code, url).toBe("scheme");
+    for (const url of [
+      "ftp://hooks.example.com/x",
+      "file:///etc/passwd",
+      "javascript:alert(1)",
+      "data:text/plain,hi",
+      "ws://hooks.example.com/",
+      "gopher://x/",
+    ]) {
+      expect(
+        ((await checkWebhookUrl(url, allow).catch((e: unknown) => e)) as WebhookUrlError).code,
+        url,
+      ).toBe("scheme");
     }
-    expect(((await checkWebhookUrl("https://user:pass@hooks.example.com/", allow).catch((e: unknown) => e)) as WebhookUrlError).code).toBe("credentials");
-    expect(((await checkWebhookUrl("/relative", allow).catch((e: unknown) => e)) as WebhookUrlError).code).toBe("invalid-url");
-    expect(((await checkWebhookUrl("http://hooks.example.com/", { ...allow, requireHttps: true }).catch((e: unknown) => e)) as WebhookUrlError).code).toBe("scheme");
+    expect(
+      (
+        (await checkWebhookUrl("https://user:pass@hooks.example.com/", allow).catch(
+          (e: unknown) => e,
+        )) as WebhookUrlError
+      ).code,
+    ).toBe("credentials");
+    expect(
+      ((await checkWebhookUrl("/relative", allow).catch((e: unknown) => e)) as WebhookUrlError)
+        .code,
+    ).toBe("invalid-url");
+    expect(
+      (
+        (await checkWebhookUrl("http://hooks.example.com/", { ...allow, requireHttps: true }).catch(
+          (e: unknown) => e,
+        )) as WebhookUrlError
+      ).code,
+    ).toBe("scheme");
   });
 
   it("lets allowHosts and allowPrivateNetworks through", async () => {
-    await expect(checkWebhookUrl("http://127.0.0.1:1234/x", { allowHosts: ["127.0.0.1"] })).resolves.toBeInstanceOf(URL);
-    await expect(checkWebhookUrl("http://[::1]:1234/x", { allowHosts: ["[::1]"] })).resolves.toBeInstanceOf(URL);
-    await expect(checkWebhookUrl("http://10.0.0.1/x", { allowPrivateNetworks: true })).resolves.toBeInstanceOf(URL);
-    await expect(checkWebhookUrl("http://10.0.0.1/x", { allowHosts: ["127.0.0.1"] })).rejects.toBeInstanceOf(WebhookUrlError);
+    await expect(
+      checkWebhookUrl("http://127.0.0.1:1234/x", { allowHosts: ["127.0.0.1"] }),
+    ).resolves.toBeInstanceOf(URL);
+    await expect(
+      checkWebhookUrl("http://[::1]:1234/x", { allowHosts: ["[::1]"] }),
+    ).resolves.toBeInstanceOf(URL);
+    await expect(
+      checkWebhookUrl("http://10.0.0.1/x", { allowPrivateNetworks: true }),
+    ).resolves.toBeInstanceOf(URL);
+    await expect(
+      checkWebhookUrl("http://10.0.0.1/x", { allowHosts: ["127.0.0.1"] }),
+    ).rejects.toBeInstanceOf(WebhookUrlError);
   });
 
   it("the sender refuses blocked webhooks without any request, and reports them", async () => {
     let calls = 0;
     const h = harness({
       allowHosts: [],
-      resolveHost: resolverOf({ "internal.example.com": ["10.0.0.7"], "mixed.example.com": ["8.8.8.8", "192.168.0.1"] }),
+      resolveHost: resolverOf({
+        "internal.example.com": ["10.0.0.7"],
+        "mixed.example.com": ["8.8.8.8", "192.168.0.1"],
+      }),
       fetch: async () => {
         calls++;
         return new Response(null, { status: 200 });
       },
     });
-    for (const url of ["http://internal.example.com/h", "http://mixed.example.com/h", "http://169.254.169.254/", "ftp://8.8.8.8/", "http://u:p@8.8.8.8/", "http://nowhere.example.com/"]) {
+    for (const url of [
+      "http://internal.example.com/h",
+      "http://mixed.example.com/h",
+      "http://169.254.169.254/",
+      "ftp://8.8.8.8/",
+      "http://u:p@8.8.8.8/",
+      "http://nowhere.example.com/",
+    ]) {
       await h.addConfig("t-ssrf", url);
     }
     h.notify("t-ssrf", statusEvent("t-ssrf", TaskState.WORKING));
     await h.sender.close();
     expect(calls).toBe(0);
     // Different URLs are different queues: compare as sets.
-    expect(h.failures.map((f) => [f.url, f.reason, (f.error as WebhookUrlError).code]).sort()).toEqual(
+    expect(
+      h.failures.map((f) => [f.url, f.reason, (f.error as WebhookUrlError).code]).sort(),
+    ).toEqual(
       [
         ["http://internal.example.com/h", "refused", "blocked-address"],
         ["http://mixed.example.com/h", "refused", "blocked-address"],
@@ -490,24 +646,48 @@ describe("SSRF guard", () => {
 describe("push notifications end to end with the generated task handler", () => {
   it("a push config sent with SendMessage receives the Task, then its status updates", async () => {
     const store = new InMemoryTaskStore();
-    const push = createPushNotificationSender({ store, schemas: { StreamResponse: StreamResponseSchema }, allowHosts: ["127.0.0.1"] });
+    const push = createPushNotificationSender({
+      store,
+      schemas: { StreamResponse: StreamResponseSchema },
+      allowHosts: ["127.0.0.1"],
+    });
     const executor: A2AExecutor = {
       async execute(_context, emitter) {
         await emitter.working("on it");
         await emitter.complete("done");
       },
     };
-    const handler = createA2ATaskHandler({ executor, store, capabilities: { pushNotifications: true }, onTaskEvent: push.onTaskEvent });
+    const handler = createA2ATaskHandler({
+      executor,
+      store,
+      capabilities: { pushNotifications: true },
+      onTaskEvent: push.onTaskEvent,
+    });
     const path = hook();
     const response = await handler.sendMessage(
-      sendRequest("go", {}, { taskPushNotificationConfig: create(TaskPushNotificationConfigSchema, { url: base + path, authentication: { scheme: "Bearer", credentials: "abc" } }) }),
+      sendRequest(
+        "go",
+        {},
+        {
+          taskPushNotificationConfig: create(TaskPushNotificationConfigSchema, {
+            url: base + path,
+            authentication: { scheme: "Bearer", credentials: "abc" },
+          }),
+        },
+      ),
       callOf("SendMessage"),
     );
     const task = taskOf(response);
     await until(() => at(path).length === 3);
     expect(await push.close()).toBe(true);
-    const bodies = at(path).map((r) => JSON.parse(r.body) as Record<string, { id?: string; taskId?: string }>);
-    expect(bodies.map((b) => Object.keys(b))).toEqual([["task"], ["statusUpdate"], ["statusUpdate"]]);
+    const bodies = at(path).map(
+      (r) => JSON.parse(r.body) as Record<string, { id?: string; taskId?: string }>,
+    );
+    expect(bodies.map((b) => Object.keys(b))).toEqual([
+      ["task"],
+      ["statusUpdate"],
+      ["statusUpdate"],
+    ]);
     expect(bodies[0]?.task?.id).toBe(task.id);
     expect(bodies.slice(1).map((b) => b.statusUpdate?.taskId)).toEqual([task.id, task.id]);
     const events = at(path).map((r) => describeEvent(fromBody(r.body)));
@@ -517,20 +697,41 @@ describe("push notifications end to end with the generated task handler", () => 
 
   it("a push config created through CreateTaskPushNotificationConfig receives the later updates", async () => {
     const store = new InMemoryTaskStore();
-    const push = createPushNotificationSender({ store, schemas: { StreamResponse: StreamResponseSchema }, allowHosts: ["127.0.0.1"] });
+    const push = createPushNotificationSender({
+      store,
+      schemas: { StreamResponse: StreamResponseSchema },
+      allowHosts: ["127.0.0.1"],
+    });
     const gate = new Gate();
     const executor: A2AExecutor = {
       async execute(_context, emitter) {
         await emitter.working("waiting");
         await gate.promise;
-        await emitter.addArtifact({ artifactId: "a-1", name: "answer", parts: [{ content: { case: "text", value: "42" } }] });
+        await emitter.addArtifact({
+          artifactId: "a-1",
+          name: "answer",
+          parts: [{ content: { case: "text", value: "42" } }],
+        });
         await emitter.complete("done");
       },
     };
-    const handler = createA2ATaskHandler({ executor, store, capabilities: { pushNotifications: true }, onTaskEvent: push.onTaskEvent });
-    const task = taskOf(await handler.sendMessage(sendRequest("go", {}, { returnImmediately: true }), callOf("SendMessage")));
+    const handler = createA2ATaskHandler({
+      executor,
+      store,
+      capabilities: { pushNotifications: true },
+      onTaskEvent: push.onTaskEvent,
+    });
+    const task = taskOf(
+      await handler.sendMessage(
+        sendRequest("go", {}, { returnImmediately: true }),
+        callOf("SendMessage"),
+      ),
+    );
     const path = hook();
-    await handler.createTaskPushNotificationConfig(create(TaskPushNotificationConfigSchema, { taskId: task.id, url: base + path }), callOf("CreateTaskPushNotificationConfig"));
+    await handler.createTaskPushNotificationConfig(
+      create(TaskPushNotificationConfigSchema, { taskId: task.id, url: base + path }),
+      callOf("CreateTaskPushNotificationConfig"),
+    );
     gate.open();
     await until(() => at(path).some((r) => r.body.includes("TASK_STATE_COMPLETED")));
     expect(await push.close()).toBe(true);
@@ -550,7 +751,9 @@ describe("checkPushUrl: refusing webhook URLs when a config is created", () => {
       await emitter.complete();
     },
   };
-  const resolveHost = async (host: string) => [{ address: host === "evil.example" ? "169.254.169.254" : "93.184.216.34", family: 4 }];
+  const resolveHost = async (host: string) => [
+    { address: host === "evil.example" ? "169.254.169.254" : "93.184.216.34", family: 4 },
+  ];
   const handler = createA2ATaskHandler({
     executor,
     capabilities: { pushNotifications: true },
@@ -561,21 +764,38 @@ describe("checkPushUrl: refusing webhook URLs when a config is created", () => {
     const done = await handler.sendMessage(sendRequest("go"), callOf("SendMessage"));
     const taskId = taskOf(done).id;
     const err = await handler
-      .createTaskPushNotificationConfig(create(TaskPushNotificationConfigSchema, { taskId, url: "http://evil.example/hook" }), callOf("CreateTaskPushNotificationConfig"))
+      .createTaskPushNotificationConfig(
+        create(TaskPushNotificationConfigSchema, { taskId, url: "http://evil.example/hook" }),
+        callOf("CreateTaskPushNotificationConfig"),
+      )
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(InvalidParamsError);
     expect((err as InvalidParamsError).fieldViolations[0]?.field).toBe("url");
-    const ok = await handler.createTaskPushNotificationConfig(create(TaskPushNotificationConfigSchema, { taskId, url: "https://good.example/hook" }), callOf("CreateTaskPushNotificationConfig"));
+    const ok = await handler.createTaskPushNotificationConfig(
+      create(TaskPushNotificationConfigSchema, { taskId, url: "https://good.example/hook" }),
+      callOf("CreateTaskPushNotificationConfig"),
+    );
     expect(ok.url).toBe("https://good.example/hook");
   });
 
   it("SendMessage with a refused config fails before any task exists", async () => {
-    const count = async () => (await handler.listTasks(create(ListTasksRequestSchema, {}), callOf("ListTasks"))).totalSize;
+    const count = async () =>
+      (await handler.listTasks(create(ListTasksRequestSchema, {}), callOf("ListTasks"))).totalSize;
     const before = await count();
-    const request = sendRequest("go", {}, { taskPushNotificationConfig: create(TaskPushNotificationConfigSchema, { url: "http://127.0.0.1:9/hook" }) });
+    const request = sendRequest(
+      "go",
+      {},
+      {
+        taskPushNotificationConfig: create(TaskPushNotificationConfigSchema, {
+          url: "http://127.0.0.1:9/hook",
+        }),
+      },
+    );
     const err = await handler.sendMessage(request, callOf("SendMessage")).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(InvalidParamsError);
-    expect((err as InvalidParamsError).fieldViolations[0]?.field).toBe("configuration.taskPushNotificationConfig.url");
+    expect((err as InvalidParamsError).fieldViolations[0]?.field).toBe(
+      "configuration.taskPushNotificationConfig.url",
+    );
     expect(await count()).toBe(before);
   });
 });

@@ -13,10 +13,31 @@
 import { create } from "@bufbuild/protobuf";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { A2AError } from "@protoc-gen-a2a/runtime";
-import { InMemoryTaskStore, WebhookUrlError, checkWebhookUrl, createPushNotificationSender, isBlockedAddress, type PushDeliveryFailure, type ResolvedAddress } from "@protoc-gen-a2a/runtime/task";
-import { ListTaskPushNotificationConfigsRequestSchema, StreamResponseSchema, TaskPushNotificationConfigSchema, TaskState } from "../../../generated-example/gen/a2a_pb.js";
-import { startExampleAgent, type ExampleAgent } from "../../../generated-example/agent/echo-agent.js";
-import { callOf, createA2ATaskHandler, sendRequest, taskOf } from "../../support/task-runtime-binding.js";
+import {
+  InMemoryTaskStore,
+  WebhookUrlError,
+  checkWebhookUrl,
+  createPushNotificationSender,
+  isBlockedAddress,
+  type PushDeliveryFailure,
+  type ResolvedAddress,
+} from "@protoc-gen-a2a/runtime/task";
+import {
+  ListTaskPushNotificationConfigsRequestSchema,
+  StreamResponseSchema,
+  TaskPushNotificationConfigSchema,
+  TaskState,
+} from "../../../generated-example/gen/a2a_pb.js";
+import {
+  startExampleAgent,
+  type ExampleAgent,
+} from "../../../generated-example/agent/echo-agent.js";
+import {
+  callOf,
+  createA2ATaskHandler,
+  sendRequest,
+  taskOf,
+} from "../../support/task-runtime-binding.js";
 
 /** Addresses that reach loopback, private, link-local or otherwise non-global space. */
 const BLOCKED: readonly (readonly [address: string, why: string])[] = [
@@ -60,21 +81,33 @@ const ALLOWED: readonly (readonly [address: string, why: string])[] = [
 const asUrl = (address: string) => `http://[${address}]/hook`;
 
 describe("isBlockedAddress and checkWebhookUrl", () => {
-  it.each(BLOCKED)("refuses %s (%s) as an address, as a URL's host and as a DNS answer", async (address) => {
-    expect(isBlockedAddress(address)).toBe(true);
-    const literal = await checkWebhookUrl(asUrl(address)).catch((e: unknown) => e);
-    expect(literal).toBeInstanceOf(WebhookUrlError);
-    expect((literal as WebhookUrlError).code).toBe("blocked-address");
-    const resolved = await checkWebhookUrl("https://hooks.example.com/x", { resolveHost: async () => [{ address, family: 6 }] }).catch((e: unknown) => e);
-    expect(resolved).toBeInstanceOf(WebhookUrlError);
-    expect((resolved as WebhookUrlError).code).toBe("blocked-address");
-  });
+  it.each(BLOCKED)(
+    "refuses %s (%s) as an address, as a URL's host and as a DNS answer",
+    async (address) => {
+      expect(isBlockedAddress(address)).toBe(true);
+      const literal = await checkWebhookUrl(asUrl(address)).catch((e: unknown) => e);
+      expect(literal).toBeInstanceOf(WebhookUrlError);
+      expect((literal as WebhookUrlError).code).toBe("blocked-address");
+      const resolved = await checkWebhookUrl("https://hooks.example.com/x", {
+        resolveHost: async () => [{ address, family: 6 }],
+      }).catch((e: unknown) => e);
+      expect(resolved).toBeInstanceOf(WebhookUrlError);
+      expect((resolved as WebhookUrlError).code).toBe("blocked-address");
+    },
+  );
 
-  it.each(ALLOWED)("accepts %s (%s) as an address, as a URL's host and as a DNS answer", async (address) => {
-    expect(isBlockedAddress(address)).toBe(false);
-    await expect(checkWebhookUrl(asUrl(address))).resolves.toBeInstanceOf(URL);
-    await expect(checkWebhookUrl("https://hooks.example.com/x", { resolveHost: async () => [{ address, family: 6 }] })).resolves.toBeInstanceOf(URL);
-  });
+  it.each(ALLOWED)(
+    "accepts %s (%s) as an address, as a URL's host and as a DNS answer",
+    async (address) => {
+      expect(isBlockedAddress(address)).toBe(false);
+      await expect(checkWebhookUrl(asUrl(address))).resolves.toBeInstanceOf(URL);
+      await expect(
+        checkWebhookUrl("https://hooks.example.com/x", {
+          resolveHost: async () => [{ address, family: 6 }],
+        }),
+      ).resolves.toBeInstanceOf(URL);
+    },
+  );
 });
 
 /** A task handler whose tasks wait for input, with a push sender whose DNS answers the test sets. */
@@ -123,36 +156,67 @@ const errorOf = (promise: Promise<unknown>) =>
     (e: unknown) => e,
   );
 const configsOf = async (handler: Setup["handler"], taskId: string) =>
-  (await handler.listTaskPushNotificationConfigs(create(ListTaskPushNotificationConfigsRequestSchema, { taskId }), callOf("ListTaskPushNotificationConfigs"))).configs;
+  (
+    await handler.listTaskPushNotificationConfigs(
+      create(ListTaskPushNotificationConfigsRequestSchema, { taskId }),
+      callOf("ListTaskPushNotificationConfigs"),
+    )
+  ).configs;
 
 describe("at creation: the task handler refuses them with InvalidParams naming the field", () => {
-  it.each(BLOCKED)("CreateTaskPushNotificationConfig refuses http://[%s]/ (%s) and stores nothing", async (address) => {
-    const { handler } = setup();
-    const taskId = await newTask(handler);
-    const error = await errorOf(handler.createTaskPushNotificationConfig(create(TaskPushNotificationConfigSchema, { taskId, url: asUrl(address) }), callOf("CreateTaskPushNotificationConfig")));
-    expect(error).toBeInstanceOf(A2AError);
-    expect((error as A2AError).spec.name).toBe("InvalidParamsError");
-    expect((error as A2AError).message).toMatch(/^url is not allowed: /);
-    expect(await configsOf(handler, taskId)).toEqual([]);
-  });
+  it.each(BLOCKED)(
+    "CreateTaskPushNotificationConfig refuses http://[%s]/ (%s) and stores nothing",
+    async (address) => {
+      const { handler } = setup();
+      const taskId = await newTask(handler);
+      const error = await errorOf(
+        handler.createTaskPushNotificationConfig(
+          create(TaskPushNotificationConfigSchema, { taskId, url: asUrl(address) }),
+          callOf("CreateTaskPushNotificationConfig"),
+        ),
+      );
+      expect(error).toBeInstanceOf(A2AError);
+      expect((error as A2AError).spec.name).toBe("InvalidParamsError");
+      expect((error as A2AError).message).toMatch(/^url is not allowed: /);
+      expect(await configsOf(handler, taskId)).toEqual([]);
+    },
+  );
 
-  it.each(BLOCKED)("SendMessage refuses configuration.taskPushNotificationConfig.url http://[%s]/ (%s) before creating a task", async (address) => {
-    const { handler } = setup();
-    const request = sendRequest("hi", {}, { taskPushNotificationConfig: create(TaskPushNotificationConfigSchema, { url: asUrl(address) }) });
-    const error = await errorOf(handler.sendMessage(request, callOf("SendMessage")));
-    expect((error as A2AError).spec.name).toBe("InvalidParamsError");
-    expect((error as A2AError).message).toMatch(/^configuration\.taskPushNotificationConfig\.url is not allowed: /);
-    expect(handler.liveTasks).toBe(0);
-  });
+  it.each(BLOCKED)(
+    "SendMessage refuses configuration.taskPushNotificationConfig.url http://[%s]/ (%s) before creating a task",
+    async (address) => {
+      const { handler } = setup();
+      const request = sendRequest(
+        "hi",
+        {},
+        {
+          taskPushNotificationConfig: create(TaskPushNotificationConfigSchema, {
+            url: asUrl(address),
+          }),
+        },
+      );
+      const error = await errorOf(handler.sendMessage(request, callOf("SendMessage")));
+      expect((error as A2AError).spec.name).toBe("InvalidParamsError");
+      expect((error as A2AError).message).toMatch(
+        /^configuration\.taskPushNotificationConfig\.url is not allowed: /,
+      );
+      expect(handler.liveTasks).toBe(0);
+    },
+  );
 
   it("a host name resolving to one of them is refused the same way", async () => {
     const { handler, dns } = setup();
     dns["hooks.example.com"] = "64:ff9b:1::7f00:1";
     const taskId = await newTask(handler);
     const error = await errorOf(
-      handler.createTaskPushNotificationConfig(create(TaskPushNotificationConfigSchema, { taskId, url: "https://hooks.example.com/x" }), callOf("CreateTaskPushNotificationConfig")),
+      handler.createTaskPushNotificationConfig(
+        create(TaskPushNotificationConfigSchema, { taskId, url: "https://hooks.example.com/x" }),
+        callOf("CreateTaskPushNotificationConfig"),
+      ),
     );
-    expect((error as A2AError).message).toMatch(/^url is not allowed: Webhook host hooks\.example\.com resolves to 64:ff9b:1::7f00:1/);
+    expect((error as A2AError).message).toMatch(
+      /^url is not allowed: Webhook host hooks\.example\.com resolves to 64:ff9b:1::7f00:1/,
+    );
   });
 });
 
@@ -161,21 +225,32 @@ describe("at delivery: a host whose DNS answer became one of them is not sent to
     const { handler, push, dns, failures, requests } = setup();
     dns["hooks.example.com"] = "2606:4700:4700::1111";
     const taskId = await newTask(handler);
-    await handler.createTaskPushNotificationConfig(create(TaskPushNotificationConfigSchema, { taskId, url: "https://hooks.example.com/x" }), callOf("CreateTaskPushNotificationConfig"));
+    await handler.createTaskPushNotificationConfig(
+      create(TaskPushNotificationConfigSchema, { taskId, url: "https://hooks.example.com/x" }),
+      callOf("CreateTaskPushNotificationConfig"),
+    );
     dns["hooks.example.com"] = address;
     // The next turn of the task is an event for the webhook.
     await handler.sendMessage(sendRequest("again", { taskId }), callOf("SendMessage"));
     await push.close();
     expect(requests()).toBe(0);
-    expect(failures.map((f) => [f.reason, f.url])).toContainEqual(["refused", "https://hooks.example.com/x"]);
-    expect(String((failures.find((f) => f.reason === "refused")?.error as Error | undefined)?.message)).toContain(`resolves to ${address}`);
+    expect(failures.map((f) => [f.reason, f.url])).toContainEqual([
+      "refused",
+      "https://hooks.example.com/x",
+    ]);
+    expect(
+      String((failures.find((f) => f.reason === "refused")?.error as Error | undefined)?.message),
+    ).toContain(`resolves to ${address}`);
   });
 
   it("control: with a public DNS answer the same event is delivered", async () => {
     const { handler, push, dns, failures, requests } = setup();
     dns["hooks.example.com"] = "2606:4700:4700::1111";
     const taskId = await newTask(handler);
-    await handler.createTaskPushNotificationConfig(create(TaskPushNotificationConfigSchema, { taskId, url: "https://hooks.example.com/x" }), callOf("CreateTaskPushNotificationConfig"));
+    await handler.createTaskPushNotificationConfig(
+      create(TaskPushNotificationConfigSchema, { taskId, url: "https://hooks.example.com/x" }),
+      callOf("CreateTaskPushNotificationConfig"),
+    );
     await handler.sendMessage(sendRequest("again", { taskId }), callOf("SendMessage"));
     await push.close();
     expect(failures).toEqual([]);
@@ -197,24 +272,42 @@ describe("the example agent over JSON-RPC (real socket)", () => {
       headers: { "content-type": "application/json", "a2a-version": "1.0" },
       body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
     });
-    return (await response.json()) as { result?: { task?: { id: string } }; error?: { code: number; message: string } };
+    return (await response.json()) as {
+      result?: { task?: { id: string } };
+      error?: { code: number; message: string };
+    };
   };
 
-  it.each(["http://[::ffff:127.0.0.1]/", "http://[::ffff:7f00:1]/", "http://[64:ff9b::7f00:1]/", "http://[64:ff9b:1::7f00:1]/", "http://[::ffff:0:7f00:1]/"])(
-    "CreateTaskPushNotificationConfig and SendMessage refuse %s with -32602",
-    async (url) => {
-      const sent = await rpc("SendMessage", { message: { messageId: crypto.randomUUID(), role: "ROLE_USER", parts: [{ text: "tck-input-required" }] } });
-      const taskId = sent.result?.task?.id;
-      expect(taskId).toBeTypeOf("string");
-      const created = await rpc("CreateTaskPushNotificationConfig", { taskId, url });
-      expect(created.error?.code).toBe(-32602);
-      expect(created.error?.message).toMatch(/^url is not allowed: /);
-      const withConfig = await rpc("SendMessage", {
-        message: { messageId: crypto.randomUUID(), role: "ROLE_USER", parts: [{ text: "tck-input-required" }] },
-        configuration: { taskPushNotificationConfig: { url } },
-      });
-      expect(withConfig.error?.code).toBe(-32602);
-      expect(withConfig.error?.message).toMatch(/^configuration\.taskPushNotificationConfig\.url is not allowed: /);
-    },
-  );
+  it.each([
+    "http://[::ffff:127.0.0.1]/",
+    "http://[::ffff:7f00:1]/",
+    "http://[64:ff9b::7f00:1]/",
+    "http://[64:ff9b:1::7f00:1]/",
+    "http://[::ffff:0:7f00:1]/",
+  ])("CreateTaskPushNotificationConfig and SendMessage refuse %s with -32602", async (url) => {
+    const sent = await rpc("SendMessage", {
+      message: {
+        messageId: crypto.randomUUID(),
+        role: "ROLE_USER",
+        parts: [{ text: "tck-input-required" }],
+      },
+    });
+    const taskId = sent.result?.task?.id;
+    expect(taskId).toBeTypeOf("string");
+    const created = await rpc("CreateTaskPushNotificationConfig", { taskId, url });
+    expect(created.error?.code).toBe(-32602);
+    expect(created.error?.message).toMatch(/^url is not allowed: /);
+    const withConfig = await rpc("SendMessage", {
+      message: {
+        messageId: crypto.randomUUID(),
+        role: "ROLE_USER",
+        parts: [{ text: "tck-input-required" }],
+      },
+      configuration: { taskPushNotificationConfig: { url } },
+    });
+    expect(withConfig.error?.code).toBe(-32602);
+    expect(withConfig.error?.message).toMatch(
+      /^configuration\.taskPushNotificationConfig\.url is not allowed: /,
+    );
+  });
 });

@@ -18,7 +18,14 @@ import type { ApiManifest } from "../../../plugin/src/manifest/api-manifest.js";
 
 const HISTORY = "test/fixtures/proto-history";
 const CURRENT = "proto/a2a.proto";
-const FIXTURES = ["added-rpc", "added-required-field", "changed-route", "removed-field", "renamed-enum-value", "split-file"] as const;
+const FIXTURES = [
+  "added-rpc",
+  "added-required-field",
+  "changed-route",
+  "removed-field",
+  "renamed-enum-value",
+  "split-file",
+] as const;
 const update = process.env["A2A_UPDATE_EXPECTED"] === "1";
 
 let tmp: string;
@@ -52,14 +59,22 @@ describe("diff of a2a.proto versions", () => {
     expect(r.stdout).toContain("No API changes: the same protos.");
     const report = json(CURRENT, CURRENT);
     expect(report.changes).toEqual([]);
-    expect(report.summary).toEqual({ changes: 0, breakingForServers: 0, breakingForClients: 0, breaking: false, sameProtos: true });
+    expect(report.summary).toEqual({
+      changes: 0,
+      breakingForServers: 0,
+      breakingForClients: 0,
+      breaking: false,
+      sameProtos: true,
+    });
   });
 
   it("v1.0.0 → v1.0.1: no binding-level change (the protos differ in comments only), and it says so", () => {
     const r = diff(`${HISTORY}/v1.0.0`, CURRENT, "--fail-on-breaking");
     expect(r.code).toBe(0);
     expectFile(r.stdout, "v1.0.0.txt");
-    expect(r.stdout).toContain("No API changes: the protos differ only in what the manifest does not describe");
+    expect(r.stdout).toContain(
+      "No API changes: the protos differ only in what the manifest does not describe",
+    );
     const report = json(`${HISTORY}/v1.0.0`, CURRENT);
     expect(report.changes).toEqual([]);
     expect(report.summary.sameProtos).toBe(false);
@@ -72,20 +87,35 @@ describe("diff of a2a.proto versions", () => {
       expect(text.code).toBe(0);
       expect(text.stderr).toBe("");
       expectFile(text.stdout, `${fixture}.txt`);
-      expectFile(`${JSON.stringify(json(CURRENT, `${HISTORY}/${fixture}`), null, 2)}\n`, `${fixture}.json`);
+      expectFile(
+        `${JSON.stringify(json(CURRENT, `${HISTORY}/${fixture}`), null, 2)}\n`,
+        `${fixture}.json`,
+      );
     });
   }
 
   it("marks each fixture's change breaking for the right side", () => {
-    const verdicts = (fixture: string) => json(CURRENT, `${HISTORY}/${fixture}`).changes.map((c: { kind: string; breaking: unknown }) => [c.kind, c.breaking]);
+    const verdicts = (fixture: string) =>
+      json(CURRENT, `${HISTORY}/${fixture}`).changes.map(
+        (c: { kind: string; breaking: unknown }) => [c.kind, c.breaking],
+      );
     expect(verdicts("added-rpc")).toEqual([
       ["operation-added", { servers: true, clients: false }],
       ["message-added", { servers: false, clients: false }],
     ]);
-    expect(verdicts("added-required-field")).toEqual([["field-added", { servers: false, clients: true }]]);
-    expect(verdicts("changed-route")).toEqual([["route-http-changed", { servers: false, clients: true }]]);
-    expect(verdicts("removed-field")).toEqual([["field-removed", { servers: true, clients: true }]]);
-    expect(verdicts("renamed-enum-value")).toContainEqual(["enum-value-renamed", { servers: true, clients: true }]);
+    expect(verdicts("added-required-field")).toEqual([
+      ["field-added", { servers: false, clients: true }],
+    ]);
+    expect(verdicts("changed-route")).toEqual([
+      ["route-http-changed", { servers: false, clients: true }],
+    ]);
+    expect(verdicts("removed-field")).toEqual([
+      ["field-removed", { servers: true, clients: true }],
+    ]);
+    expect(verdicts("renamed-enum-value")).toContainEqual([
+      "enum-value-renamed",
+      { servers: true, clients: true },
+    ]);
     expect(verdicts("split-file")).toEqual([["types-moved", { servers: false, clients: false }]]);
   });
 
@@ -94,7 +124,11 @@ describe("diff of a2a.proto versions", () => {
     const writeManifests = (source: string, name: string): string => {
       const dir = join(tmp, name);
       mkdirSync(dir, { recursive: true });
-      for (const m of loadApi(source, options, "", repoRoot).manifests) writeFileSync(join(dir, `${m.file.replace(/\.proto$/, "")}_a2a_manifest.json`), JSON.stringify(m, null, 2));
+      for (const m of loadApi(source, options, "", repoRoot).manifests)
+        writeFileSync(
+          join(dir, `${m.file.replace(/\.proto$/, "")}_a2a_manifest.json`),
+          JSON.stringify(m, null, 2),
+        );
       return dir;
     };
     const current = writeManifests(CURRENT, "current");
@@ -103,21 +137,32 @@ describe("diff of a2a.proto versions", () => {
       const other = writeManifests(`${HISTORY}/${fixture}`, fixture);
       const fromManifests = json(join(current, "a2a_a2a_manifest.json"), other);
       expect(fromManifests.old.kind).toBe("manifest");
-      expect({ changes: fromManifests.changes, summary: fromManifests.summary }, fixture).toEqual({ changes: fromProtos.changes, summary: fromProtos.summary });
+      expect({ changes: fromManifests.changes, summary: fromManifests.summary }, fixture).toEqual({
+        changes: fromProtos.changes,
+        summary: fromProtos.summary,
+      });
       // The checked-in manifest (written by the plugin, other options) against the fixture's protos.
       const mixed = json("generated-example/gen/a2a_a2a_manifest.json", `${HISTORY}/${fixture}`);
       expect(mixed.changes, fixture).toEqual(fromProtos.changes);
     }
     // Folders of manifests work too: generated-example/gen holds two, a2a.proto's and v0_3/a2a.proto's (A2A 0.3),
     // against the folder of both protos.
-    expect(json("generated-example/gen", "proto").summary).toMatchObject({ changes: 0, sameProtos: true });
+    expect(json("generated-example/gen", "proto").summary).toMatchObject({
+      changes: 0,
+      sameProtos: true,
+    });
   });
 
   it("compares error tables: errors=v1.0.0 → v1.0.1 changes statuses, breaking for clients only", () => {
     const oldManifest = join(tmp, "errors-v1.0.0.json");
     writeFileSync(oldManifest, fileOf(runPlugin("a2a", "errors=v1.0.0"), "a2a_a2a_manifest.json"));
     const report = json(oldManifest, CURRENT);
-    expect(report.changes.map((c: { kind: string; path: string; description: string }) => `${c.kind} ${c.path}: ${c.description}`)).toEqual([
+    expect(
+      report.changes.map(
+        (c: { kind: string; path: string; description: string }) =>
+          `${c.kind} ${c.path}: ${c.description}`,
+      ),
+    ).toEqual([
       "error-profile-changed errors: error table profile v1.0.0 → v1.0.1",
       "error-http-status-changed errors.TaskNotCancelableError: HTTP status 409 → 400",
       "error-grpc-status-changed errors.PushNotificationNotSupportedError: gRPC status UNIMPLEMENTED → FAILED_PRECONDITION",
@@ -126,9 +171,12 @@ describe("diff of a2a.proto versions", () => {
       "error-http-status-changed errors.InvalidAgentResponseError: HTTP status 502 → 500",
       "error-grpc-status-changed errors.VersionNotSupportedError: gRPC status UNIMPLEMENTED → FAILED_PRECONDITION",
     ]);
-    for (const c of report.changes.slice(1)) expect(c.breaking).toEqual({ servers: false, clients: true });
+    for (const c of report.changes.slice(1))
+      expect(c.breaking).toEqual({ servers: false, clients: true });
     // --options describes protos with other plugin options.
-    expect(json(CURRENT, CURRENT, "--options", "errors=v1.0.0").new.files[0].parameter).toBe("errors=v1.0.0");
+    expect(json(CURRENT, CURRENT, "--options", "errors=v1.0.0").new.files[0].parameter).toBe(
+      "errors=v1.0.0",
+    );
   });
 
   it("takes a removed and an added operation with the same types and routes or position for a rename (heuristic)", () => {
@@ -137,25 +185,47 @@ describe("diff of a2a.proto versions", () => {
       ...base,
       services: base.services.map((s) => ({
         ...s,
-        operations: s.operations.map((o) => (o.name === "CancelTask" ? { ...o, name: "AbortTask", jsonRpcMethod: "AbortTask", grpcPath: "/lf.a2a.v1.A2AService/AbortTask" } : o)),
+        operations: s.operations.map((o) =>
+          o.name === "CancelTask"
+            ? {
+                ...o,
+                name: "AbortTask",
+                jsonRpcMethod: "AbortTask",
+                grpcPath: "/lf.a2a.v1.A2AService/AbortTask",
+              }
+            : o,
+        ),
       })),
     };
     const changes = compareApis(apiView([base]), apiView([renamed]));
-    expect(changes.map((c) => [c.kind, c.path, c.breaking])).toEqual([["operation-renamed", "lf.a2a.v1.A2AService.AbortTask", { servers: true, clients: true }]]);
+    expect(changes.map((c) => [c.kind, c.path, c.breaking])).toEqual([
+      ["operation-renamed", "lf.a2a.v1.A2AService.AbortTask", { servers: true, clients: true }],
+    ]);
     expect(changes[0]!.description).toBe(
       "operation renamed from CancelTask: JSON-RPC method CancelTask → AbortTask, gRPC path /lf.a2a.v1.A2AService/CancelTask → /lf.a2a.v1.A2AService/AbortTask (HTTP routes unchanged)",
     );
     // Other types: not a rename, a removal and an addition.
     const retyped: ApiManifest = {
       ...renamed,
-      services: renamed.services.map((s) => ({ ...s, operations: s.operations.map((o) => (o.name === "AbortTask" ? { ...o, response: "lf.a2a.v1.Message" } : o)) })),
+      services: renamed.services.map((s) => ({
+        ...s,
+        operations: s.operations.map((o) =>
+          o.name === "AbortTask" ? { ...o, response: "lf.a2a.v1.Message" } : o,
+        ),
+      })),
     };
-    expect(compareApis(apiView([base]), apiView([retyped])).map((c) => c.kind)).toEqual(["operation-added", "operation-removed"]);
+    expect(compareApis(apiView([base]), apiView([retyped])).map((c) => c.kind)).toEqual([
+      "operation-added",
+      "operation-removed",
+    ]);
   });
 
   it("reports field renames and renumberings, REQUIRED changes and enum values by number", () => {
     const base = loadApi(CURRENT, parseOptions([]), "", repoRoot).manifests[0]!;
-    const edit = (name: string, f: (m: ApiManifest["messages"][number]) => ApiManifest["messages"][number]): ApiManifest => ({
+    const edit = (
+      name: string,
+      f: (m: ApiManifest["messages"][number]) => ApiManifest["messages"][number],
+    ): ApiManifest => ({
       ...base,
       messages: base.messages.map((m) => (m.name === name ? f(m) : m)),
     });
@@ -163,35 +233,59 @@ describe("diff of a2a.proto versions", () => {
       ...m,
       fields: m.fields.map((x) => {
         if (x.name === "id") return { ...x, name: "task_id", jsonName: "taskId" };
-        if (x.name === "tenant") return { ...x, fieldBehavior: ["REQUIRED"], required: "nonzero" as const };
+        if (x.name === "tenant")
+          return { ...x, fieldBehavior: ["REQUIRED"], required: "nonzero" as const };
         if (x.name === "history_length") return { ...x, number: 9 };
         return x;
       }),
     }));
     const changes = compareApis(apiView([base]), apiView([changed]));
     expect(changes.map((c) => [c.kind, c.path, c.breaking])).toEqual([
-      ["field-required-added", "lf.a2a.v1.GetTaskRequest.tenant", { servers: false, clients: true }],
+      [
+        "field-required-added",
+        "lf.a2a.v1.GetTaskRequest.tenant",
+        { servers: false, clients: true },
+      ],
       ["field-renamed", "lf.a2a.v1.GetTaskRequest.task_id", { servers: true, clients: true }],
-      ["field-number-changed", "lf.a2a.v1.GetTaskRequest.history_length", { servers: true, clients: true }],
+      [
+        "field-number-changed",
+        "lf.a2a.v1.GetTaskRequest.history_length",
+        { servers: true, clients: true },
+      ],
     ]);
-    const dropped = edit("lf.a2a.v1.CancelTaskRequest", (m) => ({ ...m, fields: m.fields.map((x) => (x.name === "id" ? { ...x, fieldBehavior: undefined, required: undefined } : x)) }));
-    expect(compareApis(apiView([base]), apiView([dropped])).map((c) => [c.kind, c.breaking])).toEqual([["field-required-removed", { servers: true, clients: false }]]);
+    const dropped = edit("lf.a2a.v1.CancelTaskRequest", (m) => ({
+      ...m,
+      fields: m.fields.map((x) =>
+        x.name === "id" ? { ...x, fieldBehavior: undefined, required: undefined } : x,
+      ),
+    }));
+    expect(
+      compareApis(apiView([base]), apiView([dropped])).map((c) => [c.kind, c.breaking]),
+    ).toEqual([["field-required-removed", { servers: true, clients: false }]]);
   });
 });
 
 describe("the diff CLI (bundled: npm run build)", () => {
   const bin = join(repoRoot, "plugin/bin/protoc-gen-a2a");
   const cli = (...args: string[]) => {
-    const r = spawnSync(process.execPath, [bin, "diff", ...args], { cwd: repoRoot, encoding: "utf8" });
+    const r = spawnSync(process.execPath, [bin, "diff", ...args], {
+      cwd: repoRoot,
+      encoding: "utf8",
+    });
     return { code: r.status, stdout: r.stdout, stderr: r.stderr };
   };
 
   it("exits 1 with --fail-on-breaking when a change is breaking, 0 otherwise", () => {
     expect(cli(CURRENT, `${HISTORY}/changed-route`, "--fail-on-breaking").code).toBe(1);
-    expect(cli(CURRENT, `${HISTORY}/added-required-field`, "--fail-on-breaking", "--format", "json").code).toBe(1);
+    expect(
+      cli(CURRENT, `${HISTORY}/added-required-field`, "--fail-on-breaking", "--format", "json")
+        .code,
+    ).toBe(1);
     const plain = cli(CURRENT, `${HISTORY}/changed-route`);
     expect(plain.code).toBe(0);
-    expect(plain.stdout).toBe(readFileSync(join(repoRoot, HISTORY, "expected/changed-route.txt"), "utf8"));
+    expect(plain.stdout).toBe(
+      readFileSync(join(repoRoot, HISTORY, "expected/changed-route.txt"), "utf8"),
+    );
     expect(cli(`${HISTORY}/v1.0.0`, CURRENT, "--fail-on-breaking").code).toBe(0);
     expect(cli(CURRENT, `${HISTORY}/split-file`, "--fail-on-breaking").code).toBe(0);
   }, 60_000);
@@ -199,20 +293,47 @@ describe("the diff CLI (bundled: npm run build)", () => {
   it("exits 2 with one clear line on bad arguments and inputs, never a stack trace", () => {
     const broken = join(tmp, "broken");
     mkdirSync(broken, { recursive: true });
-    writeFileSync(join(broken, "a2a.proto"), 'syntax = "proto3";\npackage x;\nmessage A { string a = 1 }\n');
+    writeFileSync(
+      join(broken, "a2a.proto"),
+      'syntax = "proto3";\npackage x;\nmessage A { string a = 1 }\n',
+    );
     const plain = join(tmp, "plain");
     mkdirSync(plain, { recursive: true });
-    writeFileSync(join(plain, "x.proto"), 'syntax = "proto3";\npackage x;\nmessage A { string a = 1; }\n');
+    writeFileSync(
+      join(plain, "x.proto"),
+      'syntax = "proto3";\npackage x;\nmessage A { string a = 1; }\n',
+    );
     const cases: [string[], RegExp][] = [
-      [[CURRENT, "nope/a2a.proto"], /^protoc-gen-a2a diff: nope\/a2a\.proto: no such file or directory$/],
-      [[CURRENT, "package.json"], /^protoc-gen-a2a diff: package\.json: not an API manifest \(no "manifestVersion"/],
+      [
+        [CURRENT, "nope/a2a.proto"],
+        /^protoc-gen-a2a diff: nope\/a2a\.proto: no such file or directory$/,
+      ],
+      [
+        [CURRENT, "package.json"],
+        /^protoc-gen-a2a diff: package\.json: not an API manifest \(no "manifestVersion"/,
+      ],
       [[CURRENT, "README.md"], /^protoc-gen-a2a diff: README\.md: not a \.proto file and not JSON/],
-      [[CURRENT, join(broken, "a2a.proto")], /^protoc-gen-a2a diff: .*broken\/a2a\.proto: does not compile: a2a\.proto:3:/],
-      [[CURRENT, "plugin/bin"], /^protoc-gen-a2a diff: plugin\/bin: no \.proto files and no \*_a2a_manifest\.json in this folder$/],
-      [[CURRENT, join(plain, "x.proto")], /^protoc-gen-a2a diff: .*plain\/x\.proto: no service in x\.proto: nothing to compare$/],
+      [
+        [CURRENT, join(broken, "a2a.proto")],
+        /^protoc-gen-a2a diff: .*broken\/a2a\.proto: does not compile: a2a\.proto:3:/,
+      ],
+      [
+        [CURRENT, "plugin/bin"],
+        /^protoc-gen-a2a diff: plugin\/bin: no \.proto files and no \*_a2a_manifest\.json in this folder$/,
+      ],
+      [
+        [CURRENT, join(plain, "x.proto")],
+        /^protoc-gen-a2a diff: .*plain\/x\.proto: no service in x\.proto: nothing to compare$/,
+      ],
       [[CURRENT], /^protoc-gen-a2a diff: expected two inputs, <old> and <new>, got 1/],
-      [[CURRENT, CURRENT, "--format", "xml"], /^protoc-gen-a2a diff: --format must be text or json, not "xml"$/],
-      [[CURRENT, CURRENT, "--options", "errors=v9"], /^protoc-gen-a2a diff: --options: errors must be one of/],
+      [
+        [CURRENT, CURRENT, "--format", "xml"],
+        /^protoc-gen-a2a diff: --format must be text or json, not "xml"$/,
+      ],
+      [
+        [CURRENT, CURRENT, "--options", "errors=v9"],
+        /^protoc-gen-a2a diff: --options: errors must be one of/,
+      ],
       [[CURRENT, CURRENT, "--frobnicate"], /^protoc-gen-a2a diff: unknown option --frobnicate/],
     ];
     for (const [args, message] of cases) {
@@ -271,11 +392,22 @@ describe("a single .proto file keeps the name buf gave it (its proto root, not i
 
   it("without a manifest: the folders that spell its package, or its buf.yaml module, are the root; else its folder", () => {
     const byPackage = layout("single-package", "protos/acme/lib/v1/lib.proto");
-    expect(loadApi(join(byPackage, "protos/acme/lib/v1/lib.proto"), parseOptions([]), "").manifests[0]?.file).toBe("acme/lib/v1/lib.proto");
-    const byModule = layout("single-module", "src/proto/v1/lib.proto", "version: v2\nmodules:\n  - path: src/proto\n");
-    expect(loadApi(join(byModule, "src/proto/v1/lib.proto"), parseOptions([]), "").manifests[0]?.file).toBe("v1/lib.proto");
+    expect(
+      loadApi(join(byPackage, "protos/acme/lib/v1/lib.proto"), parseOptions([]), "").manifests[0]
+        ?.file,
+    ).toBe("acme/lib/v1/lib.proto");
+    const byModule = layout(
+      "single-module",
+      "src/proto/v1/lib.proto",
+      "version: v2\nmodules:\n  - path: src/proto\n",
+    );
+    expect(
+      loadApi(join(byModule, "src/proto/v1/lib.proto"), parseOptions([]), "").manifests[0]?.file,
+    ).toBe("v1/lib.proto");
     const partial = layout("single-partial", "names/v1/lib.proto");
-    expect(loadApi(join(partial, "names/v1/lib.proto"), parseOptions([]), "").manifests[0]?.file).toBe("lib.proto");
+    expect(
+      loadApi(join(partial, "names/v1/lib.proto"), parseOptions([]), "").manifests[0]?.file,
+    ).toBe("lib.proto");
     const r = diff(join(byPackage, "protos"), join(byPackage, "protos/acme/lib/v1/lib.proto"));
     expect(r.stdout).toContain("No API changes: the same protos.");
   });
@@ -283,7 +415,13 @@ describe("a single .proto file keeps the name buf gave it (its proto root, not i
 
 describe("an RPC name another service of the file gains", () => {
   const proto = (services: string[]) =>
-    ['syntax = "proto3";', "package acme.shop.v1;", "message Item { string name = 1; }", ...services.map((s) => `service ${s} { rpc Get(Item) returns (Item); }`), ""].join("\n");
+    [
+      'syntax = "proto3";',
+      "package acme.shop.v1;",
+      "message Item { string name = 1; }",
+      ...services.map((s) => `service ${s} { rpc Get(Item) returns (Item); }`),
+      "",
+    ].join("\n");
   it("is documented qualified (`ShelfService.Get`), which breaks nothing: the server still takes `Get`; losing the qualified name breaks clients", () => {
     const one = join(tmp, "shop-one/acme/shop/v1/shop.proto");
     const two = join(tmp, "shop-two/acme/shop/v1/shop.proto");
@@ -294,8 +432,15 @@ describe("an RPC name another service of the file gains", () => {
     const forward = diff(one, two, "--fail-on-breaking");
     expect(forward.stdout).toContain("JSON-RPC method Get → ShelfService.Get");
     expect(forward.code).toBe(0);
-    const jsonRpcChange = (changes: { kind: string; path: string; breaking: unknown }[]) => changes.find((c) => c.kind === "route-jsonrpc-changed");
-    expect(jsonRpcChange(json(one, two).changes)?.breaking).toEqual({ servers: false, clients: false });
-    expect(jsonRpcChange(json(two, one).changes)?.breaking).toEqual({ servers: false, clients: true });
+    const jsonRpcChange = (changes: { kind: string; path: string; breaking: unknown }[]) =>
+      changes.find((c) => c.kind === "route-jsonrpc-changed");
+    expect(jsonRpcChange(json(one, two).changes)?.breaking).toEqual({
+      servers: false,
+      clients: false,
+    });
+    expect(jsonRpcChange(json(two, one).changes)?.breaking).toEqual({
+      servers: false,
+      clients: true,
+    });
   });
 });

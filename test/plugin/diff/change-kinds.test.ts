@@ -8,7 +8,16 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { breakingOf, CHANGE_KINDS, changeGroup, changeKinds, changeKindsTable, FACTS, GROUPS, type ChangeKindSpec } from "../../../plugin/src/diff/change-kinds.js";
+import {
+  breakingOf,
+  CHANGE_KINDS,
+  changeGroup,
+  changeKinds,
+  changeKindsTable,
+  FACTS,
+  GROUPS,
+  type ChangeKindSpec,
+} from "../../../plugin/src/diff/change-kinds.js";
 import { repoRoot } from "../../support/repo-root.js";
 
 const docsPage = join(repoRoot, "docs", "updating-the-proto.md");
@@ -86,7 +95,9 @@ describe("diff change kinds", () => {
     for (const [kind, spec] of Object.entries(CHANGE_KINDS) as [string, ChangeKindSpec][]) {
       const facts = [spec.servers, spec.clients].flatMap((r) => (typeof r === "boolean" ? [] : r));
       for (const f of facts) expect(Object.keys(FACTS), kind).toContain(f);
-      expect(spec.withdrawn !== undefined, `${kind}: withdrawn text`).toBe(facts.includes("withdrawn"));
+      expect(spec.withdrawn !== undefined, `${kind}: withdrawn text`).toBe(
+        facts.includes("withdrawn"),
+      );
       expect(spec.description, kind).toMatch(/^[^\n|]+$/);
     }
   });
@@ -102,15 +113,40 @@ describe("diff change kinds", () => {
     expect(breakingOf("service-removed")).toEqual({ servers: false, clients: true });
     expect(breakingOf("operation-added")).toEqual({ servers: true, clients: false });
     expect(breakingOf("field-removed")).toEqual({ servers: true, clients: true });
-    expect(breakingOf("field-added", { required: false, request: true, response: true })).toEqual({ servers: false, clients: false });
-    expect(breakingOf("field-added", { required: true, request: true, response: false })).toEqual({ servers: false, clients: true });
-    expect(breakingOf("field-added", { required: true, request: false, response: true })).toEqual({ servers: true, clients: false });
-    expect(breakingOf("field-required-removed", { request: true, response: false })).toEqual({ servers: true, clients: false });
-    expect(breakingOf("field-range-changed", { request: true, widened: false, narrowed: true })).toEqual({ servers: false, clients: true });
-    expect(breakingOf("field-range-changed", { request: false, widened: true, narrowed: true })).toEqual({ servers: false, clients: false });
-    expect(breakingOf("route-jsonrpc-changed", { withdrawn: false })).toEqual({ servers: false, clients: false });
-    expect(breakingOf("task-runtime-changed", { withdrawn: true })).toEqual({ servers: true, clients: true });
-    expect(breakingOf("service-parameter-changed", { withdrawn: true })).toEqual({ servers: false, clients: true });
+    expect(breakingOf("field-added", { required: false, request: true, response: true })).toEqual({
+      servers: false,
+      clients: false,
+    });
+    expect(breakingOf("field-added", { required: true, request: true, response: false })).toEqual({
+      servers: false,
+      clients: true,
+    });
+    expect(breakingOf("field-added", { required: true, request: false, response: true })).toEqual({
+      servers: true,
+      clients: false,
+    });
+    expect(breakingOf("field-required-removed", { request: true, response: false })).toEqual({
+      servers: true,
+      clients: false,
+    });
+    expect(
+      breakingOf("field-range-changed", { request: true, widened: false, narrowed: true }),
+    ).toEqual({ servers: false, clients: true });
+    expect(
+      breakingOf("field-range-changed", { request: false, widened: true, narrowed: true }),
+    ).toEqual({ servers: false, clients: false });
+    expect(breakingOf("route-jsonrpc-changed", { withdrawn: false })).toEqual({
+      servers: false,
+      clients: false,
+    });
+    expect(breakingOf("task-runtime-changed", { withdrawn: true })).toEqual({
+      servers: true,
+      clients: true,
+    });
+    expect(breakingOf("service-parameter-changed", { withdrawn: true })).toEqual({
+      servers: false,
+      clients: true,
+    });
   });
 
   it("is the table of docs/updating-the-proto.md", () => {
@@ -120,8 +156,12 @@ describe("diff change kinds", () => {
     const start = page.indexOf("\n", at) + 1;
     const end = page.indexOf("\n\n", start);
     const table = changeKindsTable();
-    if (process.env.A2A_WRITE_DOCS === "1" && page.slice(start, end) !== table) writeFileSync(docsPage, `${page.slice(0, start)}${table}${page.slice(end)}`);
+    if (process.env.A2A_WRITE_DOCS === "1" && page.slice(start, end) !== table)
+      writeFileSync(docsPage, `${page.slice(0, start)}${table}${page.slice(end)}`);
     const now = readFileSync(docsPage, "utf8");
-    expect(now.slice(start, now.indexOf("\n\n", start)), "docs/updating-the-proto.md's change kinds: A2A_WRITE_DOCS=1 npx vitest run test/plugin/diff/change-kinds.test.ts").toBe(table);
+    expect(
+      now.slice(start, now.indexOf("\n\n", start)),
+      "docs/updating-the-proto.md's change kinds: A2A_WRITE_DOCS=1 npx vitest run test/plugin/diff/change-kinds.test.ts",
+    ).toBe(table);
   });
 });

@@ -45,11 +45,19 @@ describe("protoc-gen-a2a init", () => {
     const result = runInit([], dir);
     expect(result.ok).toBe(true);
     expect(result.lines.slice(0, WRITTEN.length)).toEqual(WRITTEN.map((f) => `wrote   ${f}`));
-    expect(readFileSync(join(dir, "proto/a2a.proto"), "utf8")).toBe(readFileSync(join(repoRoot, "proto/a2a.proto"), "utf8"));
-    expect(readFileSync(join(dir, "third_party/googleapis/google/api/http.proto"), "utf8")).toBe(readFileSync(join(repoRoot, "third_party/googleapis/google/api/http.proto"), "utf8"));
+    expect(readFileSync(join(dir, "proto/a2a.proto"), "utf8")).toBe(
+      readFileSync(join(repoRoot, "proto/a2a.proto"), "utf8"),
+    );
+    expect(readFileSync(join(dir, "third_party/googleapis/google/api/http.proto"), "utf8")).toBe(
+      readFileSync(join(repoRoot, "third_party/googleapis/google/api/http.proto"), "utf8"),
+    );
     expect(readFileSync(join(dir, "buf.gen.yaml"), "utf8")).toContain("out: src/gen");
-    expect(readFileSync(join(dir, "src/agent.ts"), "utf8")).toContain(`name: "${dir.split("/").pop()}"`);
-    expect(JSON.parse(readFileSync(join(dir, "tsconfig.json"), "utf8")).compilerOptions).toMatchObject({ strict: true, module: "NodeNext", exactOptionalPropertyTypes: true });
+    expect(readFileSync(join(dir, "src/agent.ts"), "utf8")).toContain(
+      `name: "${dir.split("/").pop()}"`,
+    );
+    expect(
+      JSON.parse(readFileSync(join(dir, "tsconfig.json"), "utf8")).compilerOptions,
+    ).toMatchObject({ strict: true, module: "NodeNext", exactOptionalPropertyTypes: true });
     expect(JSON.parse(readFileSync(join(dir, "package.json"), "utf8"))).toMatchObject({
       private: true,
       type: "module",
@@ -76,9 +84,18 @@ describe("protoc-gen-a2a init", () => {
     writeFileSync(join(packs, `protoc-gen-a2a-runtime-${pluginVersion}.tgz`), "");
     const project = join(dir, "agent");
     mkdirSync(project);
-    const pkg = (devDependencies: Record<string, string>, dependencies: Record<string, string> = {}) =>
-      writeFileSync(join(project, "package.json"), JSON.stringify({ name: "agent", dependencies, devDependencies }));
-    pkg({ "protoc-gen-a2a": `file:../packs/protoc-gen-a2a-${pluginVersion}.tgz`, typescript: "5.9.3" });
+    const pkg = (
+      devDependencies: Record<string, string>,
+      dependencies: Record<string, string> = {},
+    ) =>
+      writeFileSync(
+        join(project, "package.json"),
+        JSON.stringify({ name: "agent", dependencies, devDependencies }),
+      );
+    pkg({
+      "protoc-gen-a2a": `file:../packs/protoc-gen-a2a-${pluginVersion}.tgz`,
+      typescript: "5.9.3",
+    });
     let lines = runInit([], project).lines;
     expect(lines.slice(lines.indexOf("next:") + 1)).toEqual([
       `  npm install ../packs/protoc-gen-a2a-runtime-${pluginVersion}.tgz @bufbuild/protobuf @connectrpc/connect @connectrpc/connect-node @grpc/grpc-js`,
@@ -88,14 +105,35 @@ describe("protoc-gen-a2a init", () => {
     // A folder install (a clone): its runtime/ folder.
     pkg({ "protoc-gen-a2a": `file:${repoRoot}` });
     lines = runInit(["--force"], project).lines;
-    expect(lines.find((l) => l.startsWith("  npm install @") || l.startsWith("  npm install ."))).toBe(
+    expect(
+      lines.find((l) => l.startsWith("  npm install @") || l.startsWith("  npm install .")),
+    ).toBe(
       `  npm install ${relative(project, join(repoRoot, "runtime"))} @bufbuild/protobuf @connectrpc/connect @connectrpc/connect-node @grpc/grpc-js`,
     );
     // Everything installed: only the last step is left.
-    const all = ["@protoc-gen-a2a/runtime", "@bufbuild/protobuf", "@connectrpc/connect", "@connectrpc/connect-node", "@grpc/grpc-js"];
-    pkg(Object.fromEntries(["protoc-gen-a2a", "@bufbuild/protoc-gen-es", "@bufbuild/buf", "typescript", "@types/node"].map((n) => [n, "*"])), Object.fromEntries(all.map((n) => [n, "*"])));
+    const all = [
+      "@protoc-gen-a2a/runtime",
+      "@bufbuild/protobuf",
+      "@connectrpc/connect",
+      "@connectrpc/connect-node",
+      "@grpc/grpc-js",
+    ];
+    pkg(
+      Object.fromEntries(
+        [
+          "protoc-gen-a2a",
+          "@bufbuild/protoc-gen-es",
+          "@bufbuild/buf",
+          "typescript",
+          "@types/node",
+        ].map((n) => [n, "*"]),
+      ),
+      Object.fromEntries(all.map((n) => [n, "*"])),
+    );
     lines = runInit(["--force"], project).lines;
-    expect(lines.slice(lines.indexOf("next:") + 1)).toEqual(["  npm run generate && npm run build && npm start"]);
+    expect(lines.slice(lines.indexOf("next:") + 1)).toEqual([
+      "  npm run generate && npm run build && npm start",
+    ]);
   });
 
   it("keeps what exists, unless --force", () => {
@@ -111,10 +149,22 @@ describe("protoc-gen-a2a init", () => {
 
   it("adds to an existing package.json: the missing scripts and type module, keeping the user's", () => {
     const dir = fresh();
-    writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "x", type: "commonjs", scripts: { build: "tsc -b", test: "vitest" } }));
+    writeFileSync(
+      join(dir, "package.json"),
+      JSON.stringify({ name: "x", type: "commonjs", scripts: { build: "tsc -b", test: "vitest" } }),
+    );
     const result = runInit([], dir);
     const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
-    expect(pkg).toMatchObject({ name: "x", type: "module", scripts: { build: "tsc -b", test: "vitest", generate: "buf generate", start: "node dist/agent.js" } });
+    expect(pkg).toMatchObject({
+      name: "x",
+      type: "module",
+      scripts: {
+        build: "tsc -b",
+        test: "vitest",
+        generate: "buf generate",
+        start: "node dist/agent.js",
+      },
+    });
     expect(result.lines).toEqual(
       expect.arrayContaining([
         "updated package.json (type: module; scripts generate, start)",
@@ -132,8 +182,14 @@ describe("protoc-gen-a2a init", () => {
   });
 
   it.each([
-    [["--bogus"], "protoc-gen-a2a init: unknown option --bogus (usage: protoc-gen-a2a init [dir] [--force])"],
-    [["a", "b"], "protoc-gen-a2a init: one folder at most (usage: protoc-gen-a2a init [dir] [--force])"],
+    [
+      ["--bogus"],
+      "protoc-gen-a2a init: unknown option --bogus (usage: protoc-gen-a2a init [dir] [--force])",
+    ],
+    [
+      ["a", "b"],
+      "protoc-gen-a2a init: one folder at most (usage: protoc-gen-a2a init [dir] [--force])",
+    ],
   ])("refuses %j with a usage line, writing nothing", (args, line) => {
     const dir = fresh();
     expect(runInit(args, dir)).toEqual({ ok: false, lines: [line] });

@@ -18,7 +18,8 @@ import { version } from "../../../plugin/src/version.js";
 const EXAMPLE_PARAMETER = "target=ts,import_extension=js,task_store=sqlite+postgres";
 const MANIFEST = "a2a_a2a_manifest.json";
 
-const manifestOf = (parameter = EXAMPLE_PARAMETER): ApiManifest => JSON.parse(fileOf(runPlugin("a2a", parameter), MANIFEST)) as ApiManifest;
+const manifestOf = (parameter = EXAMPLE_PARAMETER): ApiManifest =>
+  JSON.parse(fileOf(runPlugin("a2a", parameter), MANIFEST)) as ApiManifest;
 
 function message(m: ApiManifest, name: string): ManifestMessage {
   const found = m.messages.find((x) => x.name === `lf.a2a.v1.${name}`);
@@ -26,7 +27,8 @@ function message(m: ApiManifest, name: string): ManifestMessage {
   return found;
 }
 
-const field = (m: ApiManifest, msg: string, name: string) => message(m, msg).fields.find((f) => f.name === name);
+const field = (m: ApiManifest, msg: string, name: string) =>
+  message(m, msg).fields.find((f) => f.name === name);
 
 describe("the API manifest of a2a.proto", () => {
   const manifest = manifestOf();
@@ -46,7 +48,9 @@ describe("the API manifest of a2a.proto", () => {
       optionsSha256: expect.stringMatching(/^[0-9a-f]{64}$/),
       parameter: EXAMPLE_PARAMETER,
     });
-    expect(manifest.$comment).toContain(`sha256:${manifest.provenance.protoSha256}, options sha256:${manifest.provenance.optionsSha256}`);
+    expect(manifest.$comment).toContain(
+      `sha256:${manifest.provenance.protoSha256}, options sha256:${manifest.provenance.optionsSha256}`,
+    );
     expect({ file: manifest.file, package: manifest.package, options: manifest.options }).toEqual({
       file: "a2a.proto",
       package: "lf.a2a.v1",
@@ -57,7 +61,9 @@ describe("the API manifest of a2a.proto", () => {
   it("lists the eleven operations with kind, types, JSON-RPC method and gRPC path, all implemented by the task runtime", () => {
     expect(manifest.services.map((s) => s.name)).toEqual(["lf.a2a.v1.A2AService"]);
     expect(service.taskRuntime).toEqual({ applies: true });
-    expect(service.operations.map((o) => [o.name, o.kind, o.jsonRpcMethod, o.grpcPath, o.taskRuntime])).toEqual(
+    expect(
+      service.operations.map((o) => [o.name, o.kind, o.jsonRpcMethod, o.grpcPath, o.taskRuntime]),
+    ).toEqual(
       [
         ["SendMessage", "unary"],
         ["SendStreamingMessage", "server_streaming"],
@@ -72,8 +78,14 @@ describe("the API manifest of a2a.proto", () => {
         ["DeleteTaskPushNotificationConfig", "unary"],
       ].map(([name, kind]) => [name, kind, name, `/lf.a2a.v1.A2AService/${name}`, "implemented"]),
     );
-    expect([op("SendMessage").request, op("SendMessage").response]).toEqual(["lf.a2a.v1.SendMessageRequest", "lf.a2a.v1.SendMessageResponse"]);
-    expect([op("DeleteTaskPushNotificationConfig").request, op("DeleteTaskPushNotificationConfig").response]).toEqual(["lf.a2a.v1.DeleteTaskPushNotificationConfigRequest", "google.protobuf.Empty"]);
+    expect([op("SendMessage").request, op("SendMessage").response]).toEqual([
+      "lf.a2a.v1.SendMessageRequest",
+      "lf.a2a.v1.SendMessageResponse",
+    ]);
+    expect([
+      op("DeleteTaskPushNotificationConfig").request,
+      op("DeleteTaskPushNotificationConfig").response,
+    ]).toEqual(["lf.a2a.v1.DeleteTaskPushNotificationConfigRequest", "google.protobuf.Empty"]);
   });
 
   it("has every HTTP binding: the rule, its tenant form, and SubscribeToTask's POST aliases", () => {
@@ -87,25 +99,42 @@ describe("the API manifest of a2a.proto", () => {
     ]);
     expect(op("SubscribeToTask").http).toEqual([
       { method: "GET", template: "/tasks/{id=*}:subscribe", body: "", origin: "rule" },
-      { method: "GET", template: "/{tenant}/tasks/{id=*}:subscribe", body: "", origin: "additional" },
+      {
+        method: "GET",
+        template: "/{tenant}/tasks/{id=*}:subscribe",
+        body: "",
+        origin: "additional",
+      },
       { method: "POST", template: "/tasks/{id=*}:subscribe", body: "*", origin: "spec-alias" },
-      { method: "POST", template: "/{tenant}/tasks/{id=*}:subscribe", body: "*", origin: "spec-alias" },
+      {
+        method: "POST",
+        template: "/{tenant}/tasks/{id=*}:subscribe",
+        body: "*",
+        origin: "spec-alias",
+      },
     ]);
-    expect(op("CancelTask").http.map((b) => `${b.method} ${b.template}`)).toEqual(["POST /tasks/{id=*}:cancel", "POST /{tenant}/tasks/{id=*}:cancel"]);
+    expect(op("CancelTask").http.map((b) => `${b.method} ${b.template}`)).toEqual([
+      "POST /tasks/{id=*}:cancel",
+      "POST /{tenant}/tasks/{id=*}:cancel",
+    ]);
     for (const o of service.operations)
       expect(
         o.http.filter((b) => b.template.startsWith("/{tenant}/")),
         o.name,
       ).toHaveLength(o.name === "SubscribeToTask" ? 2 : 1);
     // subscribe_post=false: the proto's verb only.
-    const plain = manifestOf("subscribe_post=false").services[0]!.operations.find((o) => o.name === "SubscribeToTask")!;
+    const plain = manifestOf("subscribe_post=false").services[0]!.operations.find(
+      (o) => o.name === "SubscribeToTask",
+    )!;
     expect(plain.http.map((b) => b.origin)).toEqual(["rule", "additional"]);
   });
 
   it("describes the messages and enums the operations use: numbers, JSON names, types, field_behavior and REQUIRED", () => {
     expect(manifest.messages).toHaveLength(44);
     expect(manifest.enums.map((e) => e.name)).toEqual(["lf.a2a.v1.Role", "lf.a2a.v1.TaskState"]);
-    expect(manifest.messages.map((m) => m.name)).toEqual([...manifest.messages.map((m) => m.name)].sort());
+    expect(manifest.messages.map((m) => m.name)).toEqual(
+      [...manifest.messages.map((m) => m.name)].sort(),
+    );
     expect(field(manifest, "SendMessageRequest", "message")).toEqual({
       name: "message",
       number: 2,
@@ -115,18 +144,58 @@ describe("the API manifest of a2a.proto", () => {
       fieldBehavior: ["REQUIRED"],
       required: "present",
     });
-    expect(field(manifest, "CancelTaskRequest", "id")).toMatchObject({ number: 2, type: "string", fieldBehavior: ["REQUIRED"], required: "nonzero" });
-    expect(field(manifest, "CancelTaskRequest", "tenant")).toEqual({ name: "tenant", number: 1, jsonName: "tenant", type: "string", cardinality: "singular" });
-    expect(field(manifest, "Task", "context_id")).toMatchObject({ number: 2, jsonName: "contextId" });
-    expect(field(manifest, "Message", "parts")).toMatchObject({ type: "lf.a2a.v1.Part", cardinality: "repeated", required: "nonempty" });
-    expect(field(manifest, "ListTasksRequest", "page_size")).toMatchObject({ type: "int32", cardinality: "optional", range: { min: 1, max: 100 } });
+    expect(field(manifest, "CancelTaskRequest", "id")).toMatchObject({
+      number: 2,
+      type: "string",
+      fieldBehavior: ["REQUIRED"],
+      required: "nonzero",
+    });
+    expect(field(manifest, "CancelTaskRequest", "tenant")).toEqual({
+      name: "tenant",
+      number: 1,
+      jsonName: "tenant",
+      type: "string",
+      cardinality: "singular",
+    });
+    expect(field(manifest, "Task", "context_id")).toMatchObject({
+      number: 2,
+      jsonName: "contextId",
+    });
+    expect(field(manifest, "Message", "parts")).toMatchObject({
+      type: "lf.a2a.v1.Part",
+      cardinality: "repeated",
+      required: "nonempty",
+    });
+    expect(field(manifest, "ListTasksRequest", "page_size")).toMatchObject({
+      type: "int32",
+      cardinality: "optional",
+      range: { min: 1, max: 100 },
+    });
     // K11: REQUIRED, but allowed empty.
-    expect(field(manifest, "ListTasksResponse", "tasks")).toMatchObject({ cardinality: "repeated", fieldBehavior: ["REQUIRED"], required: "present" });
-    expect(field(manifest, "AgentCard", "icon_url")).toMatchObject({ number: 14, jsonName: "iconUrl", cardinality: "optional" });
+    expect(field(manifest, "ListTasksResponse", "tasks")).toMatchObject({
+      cardinality: "repeated",
+      fieldBehavior: ["REQUIRED"],
+      required: "present",
+    });
+    expect(field(manifest, "AgentCard", "icon_url")).toMatchObject({
+      number: 14,
+      jsonName: "iconUrl",
+      cardinality: "optional",
+    });
     const map = message(manifest, "AgentCard").fields.find((f) => f.cardinality === "map")!;
     expect(map).toMatchObject({ keyType: "string", type: "lf.a2a.v1.SecurityScheme" });
-    expect(message(manifest, "Part").oneofs).toEqual([{ name: "content", fields: ["text", "raw", "url", "data"], exactlyOne: expect.stringContaining("§4.1.6") }]);
-    expect(field(manifest, "Part", "raw")).toMatchObject({ number: 2, type: "bytes", oneof: "content" });
+    expect(message(manifest, "Part").oneofs).toEqual([
+      {
+        name: "content",
+        fields: ["text", "raw", "url", "data"],
+        exactlyOne: expect.stringContaining("§4.1.6"),
+      },
+    ]);
+    expect(field(manifest, "Part", "raw")).toMatchObject({
+      number: 2,
+      type: "bytes",
+      oneof: "content",
+    });
     expect(message(manifest, "Part").usage).toEqual(["request", "response"]);
     expect(message(manifest, "AgentCard").usage).toEqual(["response"]);
     expect(message(manifest, "CancelTaskRequest").usage).toEqual(["request"]);
@@ -147,13 +216,28 @@ describe("the API manifest of a2a.proto", () => {
   it("carries the error table of the selected profile and the service parameters", () => {
     expect(manifest.errors.profile).toBe("v1.0.1");
     expect(manifest.errors.entries).toHaveLength(16);
-    expect(manifest.errors.entries[0]).toEqual({ name: "TaskNotFoundError", category: "a2a", jsonRpcCode: -32001, httpStatus: 404, grpcStatus: "NOT_FOUND", reason: "TASK_NOT_FOUND" });
+    expect(manifest.errors.entries[0]).toEqual({
+      name: "TaskNotFoundError",
+      category: "a2a",
+      jsonRpcCode: -32001,
+      httpStatus: 404,
+      grpcStatus: "NOT_FOUND",
+      reason: "TASK_NOT_FOUND",
+    });
     const entry = (m: ApiManifest, name: string) => m.errors.entries.find((e) => e.name === name);
-    expect(entry(manifest, "TaskNotCancelableError")).toMatchObject({ httpStatus: 400, grpcStatus: "FAILED_PRECONDITION" });
+    expect(entry(manifest, "TaskNotCancelableError")).toMatchObject({
+      httpStatus: 400,
+      grpcStatus: "FAILED_PRECONDITION",
+    });
     const old = manifestOf("errors=v1.0.0");
     expect(old.errors.profile).toBe("v1.0.0");
     expect(old.options.errors).toBe("v1.0.0");
-    expect(entry(old, "TaskNotCancelableError")).toMatchObject({ jsonRpcCode: -32002, httpStatus: 409, grpcStatus: "FAILED_PRECONDITION", reason: "TASK_NOT_CANCELABLE" });
+    expect(entry(old, "TaskNotCancelableError")).toMatchObject({
+      jsonRpcCode: -32002,
+      httpStatus: 409,
+      grpcStatus: "FAILED_PRECONDITION",
+      reason: "TASK_NOT_CANCELABLE",
+    });
     expect(entry(old, "ContentTypeNotSupportedError")).toMatchObject({ httpStatus: 415 });
     expect(entry(old, "InvalidAgentResponseError")).toMatchObject({ httpStatus: 502 });
     expect(entry(old, "UnsupportedOperationError")).toMatchObject({ grpcStatus: "UNIMPLEMENTED" });
@@ -175,7 +259,9 @@ describe("the API manifest of a2a.proto", () => {
     const off = runPlugin("a2a", "manifest=false");
     expect(on.files.has(MANIFEST)).toBe(true);
     expect(off.files.has(MANIFEST)).toBe(false);
-    expect([...off.files.keys()].sort()).toEqual([...on.files.keys()].filter((n) => n !== MANIFEST).sort());
+    expect([...off.files.keys()].sort()).toEqual(
+      [...on.files.keys()].filter((n) => n !== MANIFEST).sort(),
+    );
   });
 
   it("is what `protoc-gen-a2a diff` builds from the proto with buf (same descriptor hash, same content)", () => {
@@ -187,20 +273,37 @@ describe("the API manifest of a2a.proto", () => {
 
 describe("the API manifest of a proto the task runtime refuses", () => {
   it("is still built (by diff): the task runtime recorded as refused, with the generation error", () => {
-    const [manifest] = loadApi("test/fixtures/proto-history/renamed-enum-value", parseOptions([]), "", repoRoot).manifests;
+    const [manifest] = loadApi(
+      "test/fixtures/proto-history/renamed-enum-value",
+      parseOptions([]),
+      "",
+      repoRoot,
+    ).manifests;
     const service = manifest!.services[0]!;
-    expect(service.taskRuntime).toEqual({ applies: false, error: expect.stringContaining("TASK_STATE_REJECTED") });
+    expect(service.taskRuntime).toEqual({
+      applies: false,
+      error: expect.stringContaining("TASK_STATE_REJECTED"),
+    });
     expect(service.operations).toHaveLength(11);
     for (const o of service.operations) expect(o.taskRuntime).toBeUndefined();
-    expect(manifest!.enums.find((e) => e.name === "lf.a2a.v1.TaskState")!.values.find((v) => v.number === 7)!.name).toBe("TASK_STATE_DECLINED");
+    expect(
+      manifest!.enums
+        .find((e) => e.name === "lf.a2a.v1.TaskState")!
+        .values.find((v) => v.number === 7)!.name,
+    ).toBe("TASK_STATE_DECLINED");
   });
 });
 
 describe("the API manifest of a proto that is not A2A-shaped", () => {
   it("has its operations and no task runtime, saying why", () => {
-    const library = JSON.parse(fileOf(runPlugin("library", ""), "demo/v1/library_a2a_manifest.json")) as ApiManifest;
+    const library = JSON.parse(
+      fileOf(runPlugin("library", ""), "demo/v1/library_a2a_manifest.json"),
+    ) as ApiManifest;
     expect(library.file).toBe("demo/v1/library.proto");
-    expect(library.services[0]!.taskRuntime).toEqual({ applies: false, reason: "not an A2A service: none of the eleven A2A operations" });
+    expect(library.services[0]!.taskRuntime).toEqual({
+      applies: false,
+      reason: "not an A2A service: none of the eleven A2A operations",
+    });
     expect(library.services[0]!.operations.length).toBeGreaterThan(0);
     for (const o of library.services[0]!.operations) expect(o.taskRuntime).toBeUndefined();
   });

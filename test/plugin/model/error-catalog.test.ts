@@ -17,18 +17,39 @@ import { GRPC_CODES, SPEC_ERRORS } from "../../support/acts/spec-errors.js";
 
 // [name, reason, JSON-RPC, gRPC, HTTP] — spec §5.4 at v1.0.1, from the hand-written table the ACTS runner judges the wire with.
 type Row = readonly [string, string, number, GrpcStatusName, number];
-const fromSpecTable = (source: (s: string) => boolean) => SPEC_ERRORS.filter((e) => source(e.source)).map((e) => [e.name, e.reason, e.jsonRpcCode, e.grpcStatus, e.httpStatus] as const);
+const fromSpecTable = (source: (s: string) => boolean) =>
+  SPEC_ERRORS.filter((e) => source(e.source)).map(
+    (e) => [e.name, e.reason, e.jsonRpcCode, e.grpcStatus, e.httpStatus] as const,
+  );
 const A2A_V1_0_1: readonly Row[] = fromSpecTable((s) => s === "§5.4");
 // §5.4 at v1.0.0 (CHECKLIST §5 "v1.0.0 differed" column applied).
 const A2A_V1_0_0: readonly Row[] = [
   ["TaskNotFoundError", "TASK_NOT_FOUND", -32001, "NOT_FOUND", 404],
   ["TaskNotCancelableError", "TASK_NOT_CANCELABLE", -32002, "FAILED_PRECONDITION", 409],
-  ["PushNotificationNotSupportedError", "PUSH_NOTIFICATION_NOT_SUPPORTED", -32003, "UNIMPLEMENTED", 400],
+  [
+    "PushNotificationNotSupportedError",
+    "PUSH_NOTIFICATION_NOT_SUPPORTED",
+    -32003,
+    "UNIMPLEMENTED",
+    400,
+  ],
   ["UnsupportedOperationError", "UNSUPPORTED_OPERATION", -32004, "UNIMPLEMENTED", 400],
   ["ContentTypeNotSupportedError", "CONTENT_TYPE_NOT_SUPPORTED", -32005, "INVALID_ARGUMENT", 415],
   ["InvalidAgentResponseError", "INVALID_AGENT_RESPONSE", -32006, "INTERNAL", 502],
-  ["ExtendedAgentCardNotConfiguredError", "EXTENDED_AGENT_CARD_NOT_CONFIGURED", -32007, "FAILED_PRECONDITION", 400],
-  ["ExtensionSupportRequiredError", "EXTENSION_SUPPORT_REQUIRED", -32008, "FAILED_PRECONDITION", 400],
+  [
+    "ExtendedAgentCardNotConfiguredError",
+    "EXTENDED_AGENT_CARD_NOT_CONFIGURED",
+    -32007,
+    "FAILED_PRECONDITION",
+    400,
+  ],
+  [
+    "ExtensionSupportRequiredError",
+    "EXTENSION_SUPPORT_REQUIRED",
+    -32008,
+    "FAILED_PRECONDITION",
+    400,
+  ],
   ["VersionNotSupportedError", "VERSION_NOT_SUPPORTED", -32009, "UNIMPLEMENTED", 400],
 ];
 // Standard messages (§9.5; §3.3.2 for the auth errors).
@@ -46,7 +67,10 @@ const withMessage = (row: Row) => [...row, MESSAGES[row[0]]!] as const;
 const JSONRPC = fromSpecTable((s) => s.startsWith("§9.5")).map(withMessage);
 // §3.3.2 auth errors.
 const AUTH = fromSpecTable((s) => s.startsWith("§3.3.2")).map(withMessage);
-const EXPECTED_A2A: Record<ErrorProfile, readonly Row[]> = { "v1.0.1": A2A_V1_0_1, "v1.0.0": A2A_V1_0_0 };
+const EXPECTED_A2A: Record<ErrorProfile, readonly Row[]> = {
+  "v1.0.1": A2A_V1_0_1,
+  "v1.0.0": A2A_V1_0_0,
+};
 
 // google/rpc/code.proto (the runner's hand-written copy).
 const GOOGLE_RPC_CODE = Object.entries(GRPC_CODES) as [GrpcStatusName, number][];
@@ -85,27 +109,60 @@ describe.each(errorProfiles)("catalog %s", (profile) => {
   const catalog = errorCatalog(profile);
 
   it("has the nine A2A errors (in §5.4 order), then five JSON-RPC and two auth errors", () => {
-    expect(catalog.map((e) => e.name)).toEqual([...EXPECTED_A2A[profile].map((r) => r[0]), ...JSONRPC.map((r) => r[0]), ...AUTH.map((r) => r[0])]);
+    expect(catalog.map((e) => e.name)).toEqual([
+      ...EXPECTED_A2A[profile].map((r) => r[0]),
+      ...JSONRPC.map((r) => r[0]),
+      ...AUTH.map((r) => r[0]),
+    ]);
     expect(catalog.filter((e) => e.category === "a2a")).toHaveLength(9);
     expect(catalog.filter((e) => e.category === "jsonrpc")).toHaveLength(5);
     expect(catalog.filter((e) => e.category === "auth")).toHaveLength(2);
   });
 
-  it.each(EXPECTED_A2A[profile])("%s → reason %s, JSON-RPC %i, gRPC %s, HTTP %i", (name, reason, rpc, grpc, http) => {
-    const e = entry(profile, name);
-    expect([e.reason, e.jsonRpcCode, e.grpcStatus, e.httpStatus, e.category]).toEqual([reason, rpc, grpc, http, "a2a"]);
-    expect(e.grpcCode).toBe(grpcCodes[grpc]);
-  });
+  it.each(EXPECTED_A2A[profile])(
+    "%s → reason %s, JSON-RPC %i, gRPC %s, HTTP %i",
+    (name, reason, rpc, grpc, http) => {
+      const e = entry(profile, name);
+      expect([e.reason, e.jsonRpcCode, e.grpcStatus, e.httpStatus, e.category]).toEqual([
+        reason,
+        rpc,
+        grpc,
+        http,
+        "a2a",
+      ]);
+      expect(e.grpcCode).toBe(grpcCodes[grpc]);
+    },
+  );
 
-  it.each(JSONRPC)("%s → reason %s, JSON-RPC %i, gRPC %s, HTTP %i, %j", (name, reason, rpc, grpc, http, message) => {
-    const e = entry(profile, name);
-    expect([e.reason, e.jsonRpcCode, e.grpcStatus, e.httpStatus, e.message, e.category]).toEqual([reason, rpc, grpc, http, message, "jsonrpc"]);
-  });
+  it.each(JSONRPC)(
+    "%s → reason %s, JSON-RPC %i, gRPC %s, HTTP %i, %j",
+    (name, reason, rpc, grpc, http, message) => {
+      const e = entry(profile, name);
+      expect([e.reason, e.jsonRpcCode, e.grpcStatus, e.httpStatus, e.message, e.category]).toEqual([
+        reason,
+        rpc,
+        grpc,
+        http,
+        message,
+        "jsonrpc",
+      ]);
+    },
+  );
 
-  it.each(AUTH)("%s → reason %s, JSON-RPC %i, gRPC %s, HTTP %i, %j", (name, reason, rpc, grpc, http, message) => {
-    const e = entry(profile, name);
-    expect([e.reason, e.jsonRpcCode, e.grpcStatus, e.httpStatus, e.message, e.category]).toEqual([reason, rpc, grpc, http, message, "auth"]);
-  });
+  it.each(AUTH)(
+    "%s → reason %s, JSON-RPC %i, gRPC %s, HTTP %i, %j",
+    (name, reason, rpc, grpc, http, message) => {
+      const e = entry(profile, name);
+      expect([e.reason, e.jsonRpcCode, e.grpcStatus, e.httpStatus, e.message, e.category]).toEqual([
+        reason,
+        rpc,
+        grpc,
+        http,
+        message,
+        "auth",
+      ]);
+    },
+  );
 
   it("has unique names, reasons and JSON-RPC codes", () => {
     for (const key of ["name", "reason", "jsonRpcCode"] as const) {
@@ -142,9 +199,12 @@ describe.each(errorProfiles)("catalog %s", (profile) => {
 });
 
 describe("v1.0.1 follows google/rpc/code.proto's HTTP mapping (the point of A2A #1627)", () => {
-  it.each(errorCatalog("v1.0.1").map((e) => [e.name, e.grpcStatus, e.httpStatus] as const))("%s: %s → %i", (_name, grpc, http) => {
-    expect(grpcHttpStatus[grpc]).toBe(http);
-  });
+  it.each(errorCatalog("v1.0.1").map((e) => [e.name, e.grpcStatus, e.httpStatus] as const))(
+    "%s: %s → %i",
+    (_name, grpc, http) => {
+      expect(grpcHttpStatus[grpc]).toBe(http);
+    },
+  );
   it("v1.0.0 does not (409, 415, 502)", () => {
     const off = errorCatalog("v1.0.0").filter((e) => grpcHttpStatus[e.grpcStatus] !== e.httpStatus);
     expect(off.map((e) => e.name)).toEqual([
@@ -177,9 +237,12 @@ describe("errorReason", () => {
   ])("%s → %s", (name, reason) => {
     expect(errorReason(name)).toBe(reason);
   });
-  it.each(["Error", "taskNotFoundError", "TaskNotFound", "Task_NotFoundError", ""])("rejects %j", (name) => {
-    expect(() => errorReason(name)).toThrow();
-  });
+  it.each(["Error", "taskNotFoundError", "TaskNotFound", "Task_NotFoundError", ""])(
+    "rejects %j",
+    (name) => {
+      expect(() => errorReason(name)).toThrow();
+    },
+  );
 });
 
 describe("validateErrorCatalog", () => {
@@ -187,11 +250,27 @@ describe("validateErrorCatalog", () => {
   const first = good[0]!;
   it.each([
     ["duplicate name", [...good, { ...first }], /duplicate name TaskNotFoundError/],
-    ["duplicate reason", [...good, { ...first, name: "OtherError", jsonRpcCode: -32050, reason: "TASK_NOT_FOUND" }], /duplicate reason/],
-    ["duplicate code", [...good, { ...first, name: "OtherError", reason: "OTHER" }], /duplicate JSON-RPC code -32001/],
-    ["hand-typed reason", [{ ...first, reason: "TASKNOTFOUND" }], /reason TASKNOTFOUND should be TASK_NOT_FOUND/],
+    [
+      "duplicate reason",
+      [...good, { ...first, name: "OtherError", jsonRpcCode: -32050, reason: "TASK_NOT_FOUND" }],
+      /duplicate reason/,
+    ],
+    [
+      "duplicate code",
+      [...good, { ...first, name: "OtherError", reason: "OTHER" }],
+      /duplicate JSON-RPC code -32001/,
+    ],
+    [
+      "hand-typed reason",
+      [{ ...first, reason: "TASKNOTFOUND" }],
+      /reason TASKNOTFOUND should be TASK_NOT_FOUND/,
+    ],
     ["grpcCode mismatch", [{ ...first, grpcCode: 3 }], /does not match NOT_FOUND/],
-    ["unknown gRPC status", [{ ...first, grpcStatus: "MISSING" as GrpcStatusName }], /unknown gRPC status/],
+    [
+      "unknown gRPC status",
+      [{ ...first, grpcStatus: "MISSING" as GrpcStatusName }],
+      /unknown gRPC status/,
+    ],
     ["2xx HTTP", [{ ...first, httpStatus: 200 }], /not 4xx\/5xx/],
     ["A2A code out of range", [{ ...first, jsonRpcCode: -32100 }], /outside the range/],
     ["standard code on an A2A error", [{ ...first, jsonRpcCode: -32603 }], /outside the range/],

@@ -1,12 +1,21 @@
 import { describe, it, expect } from "vitest";
-import { HttpTemplateError, compileHttpTemplate, parseHttpTemplate, parseHttpTemplateAst } from "../../../plugin/src/model/http-template.js";
+import {
+  HttpTemplateError,
+  compileHttpTemplate,
+  parseHttpTemplate,
+  parseHttpTemplateAst,
+} from "../../../plugin/src/model/http-template.js";
 import type { CompiledPattern, PatternVariable } from "../../../runtime/src/rest/route-matcher.js";
 import { seededRandom } from "../../support/random.js";
 
 function v(field: string, start: number, end: number): PatternVariable {
   return { field, start, end };
 }
-function p(segments: string[], verb: string | undefined, ...variables: PatternVariable[]): CompiledPattern {
+function p(
+  segments: string[],
+  verb: string | undefined,
+  ...variables: PatternVariable[]
+): CompiledPattern {
   return { segments, verb, variables };
 }
 
@@ -21,13 +30,47 @@ describe("parseHttpTemplate: a2a.proto v1.0.1 bindings", () => {
     ["/tasks", p(["tasks"], undefined)],
     ["/{tenant}/tasks", p(["*", "tasks"], undefined, v("tenant", 0, 1))],
     ["/tasks/{id=*}:cancel", p(["tasks", "*"], "cancel", v("id", 1, 2))],
-    ["/{tenant}/tasks/{id=*}:cancel", p(["*", "tasks", "*"], "cancel", v("tenant", 0, 1), v("id", 2, 3))],
+    [
+      "/{tenant}/tasks/{id=*}:cancel",
+      p(["*", "tasks", "*"], "cancel", v("tenant", 0, 1), v("id", 2, 3)),
+    ],
     ["/tasks/{id=*}:subscribe", p(["tasks", "*"], "subscribe", v("id", 1, 2))],
-    ["/{tenant}/tasks/{id=*}:subscribe", p(["*", "tasks", "*"], "subscribe", v("tenant", 0, 1), v("id", 2, 3))],
-    ["/tasks/{task_id=*}/pushNotificationConfigs", p(["tasks", "*", "pushNotificationConfigs"], undefined, v("task_id", 1, 2))],
-    ["/{tenant}/tasks/{task_id=*}/pushNotificationConfigs", p(["*", "tasks", "*", "pushNotificationConfigs"], undefined, v("tenant", 0, 1), v("task_id", 2, 3))],
-    ["/tasks/{task_id=*}/pushNotificationConfigs/{id=*}", p(["tasks", "*", "pushNotificationConfigs", "*"], undefined, v("task_id", 1, 2), v("id", 3, 4))],
-    ["/{tenant}/tasks/{task_id=*}/pushNotificationConfigs/{id=*}", p(["*", "tasks", "*", "pushNotificationConfigs", "*"], undefined, v("tenant", 0, 1), v("task_id", 2, 3), v("id", 4, 5))],
+    [
+      "/{tenant}/tasks/{id=*}:subscribe",
+      p(["*", "tasks", "*"], "subscribe", v("tenant", 0, 1), v("id", 2, 3)),
+    ],
+    [
+      "/tasks/{task_id=*}/pushNotificationConfigs",
+      p(["tasks", "*", "pushNotificationConfigs"], undefined, v("task_id", 1, 2)),
+    ],
+    [
+      "/{tenant}/tasks/{task_id=*}/pushNotificationConfigs",
+      p(
+        ["*", "tasks", "*", "pushNotificationConfigs"],
+        undefined,
+        v("tenant", 0, 1),
+        v("task_id", 2, 3),
+      ),
+    ],
+    [
+      "/tasks/{task_id=*}/pushNotificationConfigs/{id=*}",
+      p(
+        ["tasks", "*", "pushNotificationConfigs", "*"],
+        undefined,
+        v("task_id", 1, 2),
+        v("id", 3, 4),
+      ),
+    ],
+    [
+      "/{tenant}/tasks/{task_id=*}/pushNotificationConfigs/{id=*}",
+      p(
+        ["*", "tasks", "*", "pushNotificationConfigs", "*"],
+        undefined,
+        v("tenant", 0, 1),
+        v("task_id", 2, 3),
+        v("id", 4, 5),
+      ),
+    ],
     ["/extendedAgentCard", p(["extendedAgentCard"], undefined)],
     ["/{tenant}/extendedAgentCard", p(["*", "extendedAgentCard"], undefined, v("tenant", 0, 1))],
   ];
@@ -69,15 +112,24 @@ describe("parseHttpTemplate: segments and variables", () => {
     ["/a/*/b/**", p(["a", "*", "b", "**"], undefined)],
     ["/{x}", p(["*"], undefined, v("x", 0, 1))],
     ["/{x=*}", p(["*"], undefined, v("x", 0, 1))],
-    ["/v1/{name=projects/*/tasks/*}", p(["v1", "projects", "*", "tasks", "*"], undefined, v("name", 1, 5))],
-    ["/v1/{parent=projects/*}/tasks/{task.id}", p(["v1", "projects", "*", "tasks", "*"], undefined, v("parent", 1, 3), v("task.id", 4, 5))],
+    [
+      "/v1/{name=projects/*/tasks/*}",
+      p(["v1", "projects", "*", "tasks", "*"], undefined, v("name", 1, 5)),
+    ],
+    [
+      "/v1/{parent=projects/*}/tasks/{task.id}",
+      p(["v1", "projects", "*", "tasks", "*"], undefined, v("parent", 1, 3), v("task.id", 4, 5)),
+    ],
     ["/files/{path=**}", p(["files", "**"], undefined, v("path", 1, -1))],
     ["/files/{path=a/**}", p(["files", "a", "**"], undefined, v("path", 1, -1))],
     ["/{a.b.c}/x", p(["*", "x"], undefined, v("a.b.c", 0, 1))],
     ["/{_x9}/{Y_}", p(["*", "*"], undefined, v("_x9", 0, 1), v("Y_", 1, 2))],
     ["/{__proto__}", p(["*"], undefined, v("__proto__", 0, 1))],
     // Every pchar class: unreserved, pct-encoded, sub-delims, ":" and "@".
-    ["/aZ09-._~/%20%aF/!$&'()*+,;=/@x:y/z", p(["aZ09-._~", "%20%aF", "!$&'()*+,;=", "@x:y", "z"], undefined)],
+    [
+      "/aZ09-._~/%20%aF/!$&'()*+,;=/@x:y/z",
+      p(["aZ09-._~", "%20%aF", "!$&'()*+,;=", "@x:y", "z"], undefined),
+    ],
     // A segment that is not exactly "*" or "**" is a literal.
     ["/***/a*/x", p(["***", "a*", "x"], undefined)],
     // "**" followed by further segments, as Google's APIs write it (Firestore); a variable's end is then a pattern index.
@@ -89,9 +141,22 @@ describe("parseHttpTemplate: segments and variables", () => {
     ["/{x=a/**/b}/c", p(["a", "**", "b", "c"], undefined, v("x", 0, 3))],
     [
       "/v1/{parent=projects/*/databases/*/documents/*/**}/{collection_id}",
-      p(["v1", "projects", "*", "databases", "*", "documents", "*", "**", "*"], undefined, v("parent", 1, 8), v("collection_id", 8, 9)),
+      p(
+        ["v1", "projects", "*", "databases", "*", "documents", "*", "**", "*"],
+        undefined,
+        v("parent", 1, 8),
+        v("collection_id", 8, 9),
+      ),
     ],
-    ["/v1/{parent=projects/*/databases/*/documents/**}/{collection_id}", p(["v1", "projects", "*", "databases", "*", "documents", "**", "*"], undefined, v("parent", 1, 7), v("collection_id", 7, 8))],
+    [
+      "/v1/{parent=projects/*/databases/*/documents/**}/{collection_id}",
+      p(
+        ["v1", "projects", "*", "databases", "*", "documents", "**", "*"],
+        undefined,
+        v("parent", 1, 7),
+        v("collection_id", 7, 8),
+      ),
+    ],
     // Dots inside a longer literal are ordinary characters.
     ["/v1/.x/a.b/.../x..", p(["v1", ".x", "a.b", "...", "x.."], undefined)],
   ];
@@ -103,8 +168,16 @@ describe("parseHttpTemplate: segments and variables", () => {
     expect(parseHttpTemplate("/a/{x}/b")).toStrictEqual(parseHttpTemplate("/a/{x=*}/b"));
     const short = parseHttpTemplateAst("/a/{x}");
     const long = parseHttpTemplateAst("/a/{x=*}");
-    expect(short.segments[1]).toMatchObject({ kind: "variable", fieldPath: ["x"], explicitSegments: false });
-    expect(long.segments[1]).toMatchObject({ kind: "variable", fieldPath: ["x"], explicitSegments: true });
+    expect(short.segments[1]).toMatchObject({
+      kind: "variable",
+      fieldPath: ["x"],
+      explicitSegments: false,
+    });
+    expect(long.segments[1]).toMatchObject({
+      kind: "variable",
+      fieldPath: ["x"],
+      explicitSegments: true,
+    });
   });
 
   it("parseHttpTemplate = compileHttpTemplate(parseHttpTemplateAst)", () => {
@@ -157,7 +230,10 @@ describe("parseHttpTemplate: errors", () => {
     ["/a#", /: invalid character "#" in literal at offset 2$/],
     ["/a[0]", /: invalid character "\[" in literal at offset 2$/],
     ["/a\\b", /: invalid character "\\\\" in literal at offset 2$/],
-    ["/a%2", /: invalid percent-encoding in literal \(expected "%" and two hex digits\) at offset 2$/],
+    [
+      "/a%2",
+      /: invalid percent-encoding in literal \(expected "%" and two hex digits\) at offset 2$/,
+    ],
     ["/a%zz/b", /: invalid percent-encoding in literal .* at offset 2$/],
     ["/%", /: invalid percent-encoding in literal .* at offset 1$/],
     ["/{x=a b}", /: invalid character " " in literal inside variable at offset 5$/],
@@ -192,7 +268,10 @@ describe("parseHttpTemplate: errors", () => {
     ["/{a=x/{b=*}}", /: variable inside variable \(variables cannot nest\) at offset 6$/],
     ["/{a=x{b}}", /: variable inside variable \(variables cannot nest\) at offset 5$/],
     // dot segments: URL normalization removes them, no request reaches the route
-    ["/v1/./{name}", /: dot segment "\." \(URL normalization removes it, so no request could reach this path\) at offset 4$/],
+    [
+      "/v1/./{name}",
+      /: dot segment "\." \(URL normalization removes it, so no request could reach this path\) at offset 4$/,
+    ],
     ["/v1/../x", /: dot segment "\.\." .* at offset 4$/],
     ["/v1/{name=a/./*}", /: dot segment "\." .* at offset 12$/],
     ["/v1/{name=**/..}", /: dot segment "\.\." .* at offset 13$/],
@@ -230,17 +309,48 @@ describe("parseHttpTemplate: errors", () => {
     expect(err.name).toBe("HttpTemplateError");
     expect(err.template).toBe(template);
     expect(err.message).toMatch(message);
-    expect(err.message).toBe(`invalid path template ${JSON.stringify(template)}: ${err.problem} at offset ${err.offset}`);
+    expect(err.message).toBe(
+      `invalid path template ${JSON.stringify(template)}: ${err.problem} at offset ${err.offset}`,
+    );
   });
 
   it("non-overlapping prefixes are fine ({a} and {ab})", () => {
-    expect(parseHttpTemplate("/{a}/{ab}/{a_b}").variables.map((x) => x.field)).toEqual(["a", "ab", "a_b"]);
+    expect(parseHttpTemplate("/{a}/{ab}/{a_b}").variables.map((x) => x.field)).toEqual([
+      "a",
+      "ab",
+      "a_b",
+    ]);
   });
 });
 
 describe("parseHttpTemplate: fuzz", () => {
   const rng = seededRandom;
-  const alphabet = ["/", "/", "/", "{", "}", "=", "*", "**", ":", ".", "%", "%2F", "a", "b", "x_1", "1", " ", "é", "?", "-", "@", "tasks", "{id}", "{a.b=**}"];
+  const alphabet = [
+    "/",
+    "/",
+    "/",
+    "{",
+    "}",
+    "=",
+    "*",
+    "**",
+    ":",
+    ".",
+    "%",
+    "%2F",
+    "a",
+    "b",
+    "x_1",
+    "1",
+    " ",
+    "é",
+    "?",
+    "-",
+    "@",
+    "tasks",
+    "{id}",
+    "{a.b=**}",
+  ];
 
   it("random strings parse or throw HttpTemplateError, and parses are well-formed", () => {
     const next = rng(0xa2a);
@@ -253,7 +363,8 @@ describe("parseHttpTemplate: fuzz", () => {
       try {
         result = parseHttpTemplate(t);
       } catch (e) {
-        if (!(e instanceof HttpTemplateError)) throw new Error(`${JSON.stringify(t)} threw ${String(e)}`);
+        if (!(e instanceof HttpTemplateError))
+          throw new Error(`${JSON.stringify(t)} threw ${String(e)}`);
         expect(e.message.startsWith(`invalid path template ${JSON.stringify(t)}: `)).toBe(true);
         expect(e.offset).toBeGreaterThanOrEqual(0);
         expect(e.offset).toBeLessThanOrEqual(t.length);

@@ -15,8 +15,10 @@ const modelDir = join(repoRoot, "plugin", "src", "model");
 function relativeImports(source: string): string[] {
   const code = source.replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "");
   const found: string[] = [];
-  for (const m of code.matchAll(/\b(?:import|export)\b[^"';]*?\bfrom\s*["'](\.{1,2}\/[^"']+)["']/g)) found.push(m[1]!);
-  for (const m of code.matchAll(/\bimport\s*(?:\(\s*)?["'](\.{1,2}\/[^"']+)["']/g)) found.push(m[1]!);
+  for (const m of code.matchAll(/\b(?:import|export)\b[^"';]*?\bfrom\s*["'](\.{1,2}\/[^"']+)["']/g))
+    found.push(m[1]!);
+  for (const m of code.matchAll(/\bimport\s*(?:\(\s*)?["'](\.{1,2}\/[^"']+)["']/g))
+    found.push(m[1]!);
   return found;
 }
 
@@ -70,7 +72,14 @@ describe("plugin/src/model imports", () => {
       'import { g } from "@bufbuild/protobuf";',
       '// import { h } from "./h.js";',
     ].join("\n");
-    expect(relativeImports(source)).toEqual(["./a.js", "./b.js", "./c.js", "../f.js", "./d.js", "./e.js"]);
+    expect(relativeImports(source)).toEqual([
+      "./a.js",
+      "./b.js",
+      "./c.js",
+      "../f.js",
+      "./d.js",
+      "./e.js",
+    ]);
     const graph = new Map([
       ["a.ts", ["b.ts"]],
       ["b.ts", ["c.ts"]],
@@ -92,7 +101,9 @@ describe("plugin/src/model imports", () => {
     const graph = importGraph(modelDir);
     expect(graph.size).toBeGreaterThan(10);
     // The scan sees the model's own imports (a scan that found none would pass vacuously).
-    expect(graph.get("service-model.ts")).toEqual(expect.arrayContaining(["task-runtime.ts", "operation-model.ts"]));
+    expect(graph.get("service-model.ts")).toEqual(
+      expect.arrayContaining(["task-runtime.ts", "operation-model.ts"]),
+    );
     expect(importCycles(graph)).toEqual([]);
   });
 });

@@ -28,15 +28,31 @@ const a2aBindings: [method: string, template: string, operation: string][] = [
   ["POST", "/tasks/{id=*}:subscribe", "SubscribeToTask"],
   ["POST", "/{tenant}/tasks/{id=*}:subscribe", "SubscribeToTask"],
   ["POST", "/tasks/{task_id=*}/pushNotificationConfigs", "CreateTaskPushNotificationConfig"],
-  ["POST", "/{tenant}/tasks/{task_id=*}/pushNotificationConfigs", "CreateTaskPushNotificationConfig"],
+  [
+    "POST",
+    "/{tenant}/tasks/{task_id=*}/pushNotificationConfigs",
+    "CreateTaskPushNotificationConfig",
+  ],
   ["GET", "/tasks/{task_id=*}/pushNotificationConfigs/{id=*}", "GetTaskPushNotificationConfig"],
-  ["GET", "/{tenant}/tasks/{task_id=*}/pushNotificationConfigs/{id=*}", "GetTaskPushNotificationConfig"],
+  [
+    "GET",
+    "/{tenant}/tasks/{task_id=*}/pushNotificationConfigs/{id=*}",
+    "GetTaskPushNotificationConfig",
+  ],
   ["GET", "/tasks/{task_id=*}/pushNotificationConfigs", "ListTaskPushNotificationConfigs"],
   ["GET", "/{tenant}/tasks/{task_id=*}/pushNotificationConfigs", "ListTaskPushNotificationConfigs"],
   ["GET", "/extendedAgentCard", "GetExtendedAgentCard"],
   ["GET", "/{tenant}/extendedAgentCard", "GetExtendedAgentCard"],
-  ["DELETE", "/tasks/{task_id=*}/pushNotificationConfigs/{id=*}", "DeleteTaskPushNotificationConfig"],
-  ["DELETE", "/{tenant}/tasks/{task_id=*}/pushNotificationConfigs/{id=*}", "DeleteTaskPushNotificationConfig"],
+  [
+    "DELETE",
+    "/tasks/{task_id=*}/pushNotificationConfigs/{id=*}",
+    "DeleteTaskPushNotificationConfig",
+  ],
+  [
+    "DELETE",
+    "/{tenant}/tasks/{task_id=*}/pushNotificationConfigs/{id=*}",
+    "DeleteTaskPushNotificationConfig",
+  ],
 ];
 
 const a2aRoutes: TestRoute[] = a2aBindings.map(([method, template, operation]) => ({
@@ -49,7 +65,9 @@ const a2aRoutes: TestRoute[] = a2aBindings.map(([method, template, operation]) =
 const label = (r: TestRoute): string => `${r.method} ${r.template}`;
 
 /** Precedence key: verb or not, then the segment kinds (L = literal). */
-const shape = (r: TestRoute): string => (r.pattern.verb === undefined ? "" : ":verb ") + r.pattern.segments.map((s) => (s === "*" || s === "**" ? s : "L")).join("/");
+const shape = (r: TestRoute): string =>
+  (r.pattern.verb === undefined ? "" : ":verb ") +
+  r.pattern.segments.map((s) => (s === "*" || s === "**" ? s : "L")).join("/");
 
 /** The documented order for the declaration-ordered A2A list (ties keep declaration order). */
 const expectedA2aOrder = [
@@ -112,21 +130,27 @@ describe("sortRoutes: A2A table", () => {
   });
 
   const expectedShapes = expectedA2aOrder.map((l) => shape(a2aRoutes.find((r) => label(r) === l)!));
-  it.each([1, 2, 3, 42, 1234, 0xa2a, 99999])("shuffle seed %i sorts to the same precedence sequence, ties in input order", (seed) => {
-    const input = shuffled(a2aRoutes, seed);
-    expect(input.map(label)).not.toEqual(a2aRoutes.map(label));
-    const out = sortRoutes(input);
-    expect(out.map(shape)).toEqual(expectedShapes);
-    // Stability: routes with the same precedence key keep their input order.
-    for (let i = 1; i < out.length; i++) {
-      if (shape(out[i - 1]!) === shape(out[i]!)) {
-        expect(input.indexOf(out[i - 1]!)).toBeLessThan(input.indexOf(out[i]!));
+  it.each([1, 2, 3, 42, 1234, 0xa2a, 99999])(
+    "shuffle seed %i sorts to the same precedence sequence, ties in input order",
+    (seed) => {
+      const input = shuffled(a2aRoutes, seed);
+      expect(input.map(label)).not.toEqual(a2aRoutes.map(label));
+      const out = sortRoutes(input);
+      expect(out.map(shape)).toEqual(expectedShapes);
+      // Stability: routes with the same precedence key keep their input order.
+      for (let i = 1; i < out.length; i++) {
+        if (shape(out[i - 1]!) === shape(out[i]!)) {
+          expect(input.indexOf(out[i - 1]!)).toBeLessThan(input.indexOf(out[i]!));
+        }
       }
-    }
-    // Sorting the shuffled list by precedence, then by declaration order, gives the exact documented order.
-    const byDeclaration = [...out].sort((a, b) => comparePatterns(a.pattern, b.pattern) || a2aRoutes.indexOf(a) - a2aRoutes.indexOf(b));
-    expect(byDeclaration.map(label)).toEqual(expectedA2aOrder);
-  });
+      // Sorting the shuffled list by precedence, then by declaration order, gives the exact documented order.
+      const byDeclaration = [...out].sort(
+        (a, b) =>
+          comparePatterns(a.pattern, b.pattern) || a2aRoutes.indexOf(a) - a2aRoutes.indexOf(b),
+      );
+      expect(byDeclaration.map(label)).toEqual(expectedA2aOrder);
+    },
+  );
 
   it("every verb route precedes every verb-less route", () => {
     const out = sortRoutes(shuffled(a2aRoutes, 7));
@@ -140,7 +164,9 @@ describe("sortRoutes: A2A table", () => {
     const out = sortRoutes(shuffled(a2aRoutes, 11)).map(label);
     expect(out.indexOf("GET /tasks/{id=*}")).toBeLessThan(out.indexOf("GET /{tenant}/tasks"));
     expect(out.indexOf("GET /tasks")).toBeLessThan(out.indexOf("GET /{tenant}/extendedAgentCard"));
-    expect(out.indexOf("GET /tasks/{task_id=*}/pushNotificationConfigs")).toBeLessThan(out.indexOf("GET /{tenant}/tasks/{id=*}"));
+    expect(out.indexOf("GET /tasks/{task_id=*}/pushNotificationConfigs")).toBeLessThan(
+      out.indexOf("GET /{tenant}/tasks/{id=*}"),
+    );
   });
 });
 
@@ -192,7 +218,16 @@ describe("comparePatterns", () => {
   });
 
   it("is a consistent ordering (transitive) over a mixed set of patterns", () => {
-    const templates = [...new Set([...cases.flatMap(([a, b]) => [a, b] as const), ...a2aBindings.map(([, t]) => t), "/a/b/c/**", "/*/*", "/*/**", "/**:w"])];
+    const templates = [
+      ...new Set([
+        ...cases.flatMap(([a, b]) => [a, b] as const),
+        ...a2aBindings.map(([, t]) => t),
+        "/a/b/c/**",
+        "/*/*",
+        "/*/**",
+        "/**:w",
+      ]),
+    ];
     const ps = templates.map(parseHttpTemplate);
     for (const a of ps) {
       for (const b of ps) {

@@ -16,7 +16,11 @@ import { typeCheck } from "../../support/type-check.js";
 import { project, regenerate } from "../../support/agent-project.js";
 
 const URI = "https://example.com/a2a/bindings/ws/v1";
-const STRICT_EXTRA = { noUnusedLocals: true, noUnusedParameters: true, exactOptionalPropertyTypes: true };
+const STRICT_EXTRA = {
+  noUnusedLocals: true,
+  noUnusedParameters: true,
+  exactOptionalPropertyTypes: true,
+};
 let root: string;
 
 beforeAll(() => {
@@ -29,9 +33,11 @@ const tsFiles = (dir: string) =>
   readdirSync(dir, { recursive: true, encoding: "utf8" })
     .filter((f) => f.endsWith(".ts"))
     .map((f) => join(dir, f));
-const read = (dir: string) => Object.fromEntries(readdirSync(dir).map((f) => [f, readFileSync(join(dir, f), "utf8")]));
+const read = (dir: string) =>
+  Object.fromEntries(readdirSync(dir).map((f) => [f, readFileSync(join(dir, f), "utf8")]));
 
-const scaffold = (dir: string, extra: string[] = []) => runScaffold(["--name", "ws", "--uri", URI, "--image", "image.binpb", ...extra], dir);
+const scaffold = (dir: string, extra: string[] = []) =>
+  runScaffold(["--name", "ws", "--uri", URI, "--image", "image.binpb", ...extra], dir);
 
 describe("scaffold-binding", () => {
   it("writes the operations table, server adapter, client transport and BINDING.md, which type-check under strict as written", async () => {
@@ -46,19 +52,53 @@ describe("scaffold-binding", () => {
     ]);
     const files = read(join(dir, "src/ws-binding"));
     // One marked place per core operation, and per concern.
-    for (const rpc of ["SendMessage", "SendStreamingMessage", "GetTask", "ListTasks", "CancelTask", "SubscribeToTask", "GetExtendedAgentCard", "DeleteTaskPushNotificationConfig"]) {
+    for (const rpc of [
+      "SendMessage",
+      "SendStreamingMessage",
+      "GetTask",
+      "ListTasks",
+      "CancelTask",
+      "SubscribeToTask",
+      "GetExtendedAgentCard",
+      "DeleteTaskPushNotificationConfig",
+    ]) {
       expect(files["ws-operations.ts"]).toContain(`/** @a2a-operation ${rpc}: `);
     }
     const all = Object.values(files).join("\n");
-    for (const concern of ["operations", "framing", "service-parameters", "errors", "streaming", "auth"]) expect(all, concern).toContain(`A2A-SCAFFOLD(${concern})`);
-    expect(files["ws-server.ts"]).toContain('return unfilledWsServer("decodeWsCall: read a call from a frame');
+    for (const concern of [
+      "operations",
+      "framing",
+      "service-parameters",
+      "errors",
+      "streaming",
+      "auth",
+    ])
+      expect(all, concern).toContain(`A2A-SCAFFOLD(${concern})`);
+    expect(files["ws-server.ts"]).toContain(
+      'return unfilledWsServer("decodeWsCall: read a call from a frame',
+    );
     expect(files["ws-server.ts"]).toContain("throw new UnsupportedOperationError(");
-    expect(files["ws-client.ts"]).toContain("export class A2AServiceWsClient extends A2AServiceTransportClient");
+    expect(files["ws-client.ts"]).toContain(
+      "export class A2AServiceWsClient extends A2AServiceTransportClient",
+    );
     // BINDING.md: every §12 item, the operations, every error of the catalog and the service parameters, pre-filled.
     const doc = files["BINDING.md"]!;
-    for (const heading of ["(§5.8, §12.7)", "(§12.1)", "(§12.2)", "(§3.2.6, §12.3)", "(§3.3.2, §5.4, §12.4)", "(§12.5)", "(§12.6)"]) expect(doc).toContain(heading);
-    expect(doc).toContain("| TaskNotFoundError | `TASK_NOT_FOUND` | -32001 | NOT_FOUND | 404 | TODO |");
-    expect(doc).toContain("| SubscribeToTask | server streaming | `lf.a2a.v1.SubscribeToTaskRequest` | `lf.a2a.v1.StreamResponse` | TODO |");
+    for (const heading of [
+      "(§5.8, §12.7)",
+      "(§12.1)",
+      "(§12.2)",
+      "(§3.2.6, §12.3)",
+      "(§3.3.2, §5.4, §12.4)",
+      "(§12.5)",
+      "(§12.6)",
+    ])
+      expect(doc).toContain(heading);
+    expect(doc).toContain(
+      "| TaskNotFoundError | `TASK_NOT_FOUND` | -32001 | NOT_FOUND | 404 | TODO |",
+    );
+    expect(doc).toContain(
+      "| SubscribeToTask | server streaming | `lf.a2a.v1.SubscribeToTaskRequest` | `lf.a2a.v1.StreamResponse` | TODO |",
+    );
     expect(doc).toContain("| `A2A-Extensions` |");
     expect(doc).toContain("Streaming operations: SendStreamingMessage, SubscribeToTask.");
     expect(typeCheck(tsFiles(join(dir, "src")), STRICT_EXTRA)).toEqual([]);
@@ -71,7 +111,12 @@ describe("scaffold-binding", () => {
     const [a, b] = [read(join(dir, "a")), read(join(dir, "b"))];
     // Only the import path of the generated code differs (both folders are as deep).
     expect(a).toEqual(b);
-    expect(Object.keys(a).sort()).toEqual(["BINDING.md", "ws-client.ts", "ws-operations.ts", "ws-server.ts"]);
+    expect(Object.keys(a).sort()).toEqual([
+      "BINDING.md",
+      "ws-client.ts",
+      "ws-operations.ts",
+      "ws-server.ts",
+    ]);
   }, 60_000);
 
   it("keeps the author's work when the proto gains and loses an RPC: adds the stub, flags the removed one", async () => {
@@ -81,8 +126,13 @@ describe("scaffold-binding", () => {
     // The author's edits: a wire name, a helper and a comment in the table's file, a filled hole, filled BINDING.md cells.
     const ops = join(bindingDir, "ws-operations.ts");
     const edited = readFileSync(ops, "utf8")
-      .replace('GetTask: { wire: "GetTask" },', 'GetTask: { wire: "tasks/get" }, // the author: our wire calls it tasks/get')
-      .concat('\n/** The author\'s own helper. */\nexport function isStreamingWire(wire: string): boolean {\n  return wire.endsWith("Stream") || wire === "SubscribeToTask";\n}\n');
+      .replace(
+        'GetTask: { wire: "GetTask" },',
+        'GetTask: { wire: "tasks/get" }, // the author: our wire calls it tasks/get',
+      )
+      .concat(
+        '\n/** The author\'s own helper. */\nexport function isStreamingWire(wire: string): boolean {\n  return wire.endsWith("Stream") || wire === "SubscribeToTask";\n}\n',
+      );
     writeFileSync(ops, edited);
     const server = join(bindingDir, "ws-server.ts");
     const filledServer = readFileSync(server, "utf8").replace(
@@ -93,7 +143,10 @@ describe("scaffold-binding", () => {
     writeFileSync(server, filledServer);
     const docPath = join(bindingDir, "BINDING.md");
     const filledDoc = readFileSync(docPath, "utf8")
-      .replace("| TaskNotFoundError | `TASK_NOT_FOUND` | -32001 | NOT_FOUND | 404 | TODO |", "| TaskNotFoundError | `TASK_NOT_FOUND` | -32001 | NOT_FOUND | 404 | error frame, code -32001 |")
+      .replace(
+        "| TaskNotFoundError | `TASK_NOT_FOUND` | -32001 | NOT_FOUND | 404 | TODO |",
+        "| TaskNotFoundError | `TASK_NOT_FOUND` | -32001 | NOT_FOUND | 404 | error frame, code -32001 |",
+      )
       .replace(
         "| DeleteTaskPushNotificationConfig | unary | `lf.a2a.v1.DeleteTaskPushNotificationConfigRequest` | `google.protobuf.Empty` | TODO |",
         "| DeleteTaskPushNotificationConfig | unary | `lf.a2a.v1.DeleteTaskPushNotificationConfigRequest` | `google.protobuf.Empty` | frame `push/delete` |",
@@ -106,7 +159,10 @@ describe("scaffold-binding", () => {
     writeFileSync(
       join(dir, "proto/a2a.proto"),
       readFileSync(join(dir, "proto/a2a.proto"), "utf8")
-        .replace(/\n {2}\/\/ Deletes a push notification config for a task\.\n {2}rpc DeleteTaskPushNotificationConfig[\s\S]*?\n {2}\}\n/, "\n")
+        .replace(
+          /\n {2}\/\/ Deletes a push notification config for a task\.\n {2}rpc DeleteTaskPushNotificationConfig[\s\S]*?\n {2}\}\n/,
+          "\n",
+        )
         .replace(
           "  // Gets the latest state of a task.\n",
           '  // Archives a task.\n  rpc ArchiveTask(GetTaskRequest) returns (Task) {\n    option (google.api.http) = {post: "/tasks/{id=*}:archive" body: "*"};\n  }\n\n  // Gets the latest state of a task.\n',
@@ -119,25 +175,43 @@ describe("scaffold-binding", () => {
 
     const rerun = await scaffold(dir);
     expect(rerun.ok, rerun.lines.join("\n")).toBe(true);
-    expect(rerun.lines).toContain("updated src/ws-binding/ws-operations.ts: flagged DeleteTaskPushNotificationConfig (no longer in the proto); added ArchiveTask");
-    expect(rerun.lines).toContain("kept    src/ws-binding/ws-server.ts (yours; not touched on a rerun)");
-    expect(rerun.lines).toContain("updated src/ws-binding/BINDING.md: operations: added ArchiveTask; operations: flagged DeleteTaskPushNotificationConfig (no longer in the proto)");
+    expect(rerun.lines).toContain(
+      "updated src/ws-binding/ws-operations.ts: flagged DeleteTaskPushNotificationConfig (no longer in the proto); added ArchiveTask",
+    );
+    expect(rerun.lines).toContain(
+      "kept    src/ws-binding/ws-server.ts (yours; not touched on a rerun)",
+    );
+    expect(rerun.lines).toContain(
+      "updated src/ws-binding/BINDING.md: operations: added ArchiveTask; operations: flagged DeleteTaskPushNotificationConfig (no longer in the proto)",
+    );
     const after = readFileSync(ops, "utf8");
     // Every line the author wrote is still there, unchanged.
-    expect(after).toContain('GetTask: { wire: "tasks/get" }, // the author: our wire calls it tasks/get');
+    expect(after).toContain(
+      'GetTask: { wire: "tasks/get" }, // the author: our wire calls it tasks/get',
+    );
     expect(after).toContain("export function isStreamingWire(wire: string): boolean {");
     // The new RPC's stub, as a fresh scaffold writes it; the removed one commented out, flagged, its text kept.
-    expect(after).toContain('  /** @a2a-operation ArchiveTask: unary, lf.a2a.v1.GetTaskRequest → lf.a2a.v1.Task. */\n  ArchiveTask: { wire: "ArchiveTask" },\n');
-    expect(after).toMatch(new RegExp(`// ${REMOVED_MARK.replace(/[()]/g, "\\$&")}: DeleteTaskPushNotificationConfig is no longer an RPC of lf\\.a2a\\.v1\\.A2AService`));
+    expect(after).toContain(
+      '  /** @a2a-operation ArchiveTask: unary, lf.a2a.v1.GetTaskRequest → lf.a2a.v1.Task. */\n  ArchiveTask: { wire: "ArchiveTask" },\n',
+    );
+    expect(after).toMatch(
+      new RegExp(
+        `// ${REMOVED_MARK.replace(/[()]/g, "\\$&")}: DeleteTaskPushNotificationConfig is no longer an RPC of lf\\.a2a\\.v1\\.A2AService`,
+      ),
+    );
     expect(after).toContain(
       '  // A2A-SCAFFOLD(removed): DeleteTaskPushNotificationConfig is no longer an RPC of lf.a2a.v1.A2AService (scaffold-binding v0.1.0); your entry, as it was:\n  // /** @a2a-operation DeleteTaskPushNotificationConfig: unary, lf.a2a.v1.DeleteTaskPushNotificationConfigRequest → google.protobuf.Empty. */\n  // DeleteTaskPushNotificationConfig: { wire: "DeleteTaskPushNotificationConfig" },\n',
     );
     expect(after).not.toMatch(/^\s*DeleteTaskPushNotificationConfig:/m);
     expect(readFileSync(server, "utf8")).toBe(filledServer);
     const doc = readFileSync(docPath, "utf8");
-    expect(doc).toContain("| TaskNotFoundError | `TASK_NOT_FOUND` | -32001 | NOT_FOUND | 404 | error frame, code -32001 |");
+    expect(doc).toContain(
+      "| TaskNotFoundError | `TASK_NOT_FOUND` | -32001 | NOT_FOUND | 404 | error frame, code -32001 |",
+    );
     expect(doc).toContain("- Reserved names: `ws-` prefixed ones.");
-    expect(doc).toContain("| ArchiveTask | unary | `lf.a2a.v1.GetTaskRequest` | `lf.a2a.v1.Task` | TODO |");
+    expect(doc).toContain(
+      "| ArchiveTask | unary | `lf.a2a.v1.GetTaskRequest` | `lf.a2a.v1.Task` | TODO |",
+    );
     expect(doc).toContain(
       "| ~~DeleteTaskPushNotificationConfig~~ (no longer in the proto) | unary | `lf.a2a.v1.DeleteTaskPushNotificationConfigRequest` | `google.protobuf.Empty` | frame `push/delete` |",
     );
@@ -151,10 +225,16 @@ describe("scaffold-binding", () => {
   it.each([
     [["--uri", URI], /--name and --uri are required/],
     [["--name", "Web Socket", "--uri", URI], /--name must be kebab-case/],
-    [["--name", "ws", "--uri", "websocket"], /--uri must be an absolute URI naming the binding \(spec §5\.8\)/],
+    [
+      ["--name", "ws", "--uri", "websocket"],
+      /--uri must be an absolute URI naming the binding \(spec §5\.8\)/,
+    ],
     [["--name", "ws", "--uri", URI, "--bogus", "1"], /unknown argument --bogus/],
     [["--name", "ws", "--uri", URI, "--image", "missing.binpb"], /ENOENT|no such file/],
-    [["--name", "ws", "--uri", URI, "--image", "test/fixtures/a2a.binpb", "--service", "Nope"], /no service to scaffold \(services: lf\.a2a\.v1\.A2AService\); name one with --service/],
+    [
+      ["--name", "ws", "--uri", URI, "--image", "test/fixtures/a2a.binpb", "--service", "Nope"],
+      /no service to scaffold \(services: lf\.a2a\.v1\.A2AService\); name one with --service/,
+    ],
   ])("refuses %j with a clear message", async (args, message) => {
     const result = await runScaffold(args, repoRoot);
     expect(result.ok).toBe(false);

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { errorCatalog, errorProfiles, grpcCodes, type ErrorProfile } from "../../../plugin/src/model/error-catalog.js";
+import {
+  errorCatalog,
+  errorProfiles,
+  grpcCodes,
+  type ErrorProfile,
+} from "../../../plugin/src/model/error-catalog.js";
 import {
   A2AError,
   BAD_REQUEST_TYPE,
@@ -52,7 +57,9 @@ const TaskNotFoundError = gen("v1.0.1", "TaskNotFoundError");
 const InvalidParamsError = gen("v1.0.1", "InvalidParamsError");
 const InternalError = gen("v1.0.1", "InternalError");
 
-const cases = errorProfiles.flatMap((profile) => errorCatalog(profile).map((e) => [profile, e.name, e] as const));
+const cases = errorProfiles.flatMap((profile) =>
+  errorCatalog(profile).map((e) => [profile, e.name, e] as const),
+);
 
 describe("the spec examples, literally", () => {
   const meta = { taskId: "nonexistent-task-id", timestamp: "2025-11-09T10:30:00.000Z" };
@@ -138,13 +145,21 @@ describe("the spec examples, literally", () => {
 describe.each(cases)("%s %s", (profile, name, e) => {
   const Cls = gen(profile, name);
   const reg = generated.get(profile)!.registry;
-  const extra: ErrorDetail = { "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: "1.500s" };
+  const extra: ErrorDetail = {
+    "@type": "type.googleapis.com/google.rpc.RetryInfo",
+    retryDelay: "1.500s",
+  };
   const options: A2AErrorOptions = {
     metadata: { taskId: "task-123", note: "x" },
     fieldViolations: [{ field: "message.parts", description: "required" }],
     details: [extra],
   };
-  const info = { "@type": ERROR_INFO_TYPE, reason: e.reason, domain: ERROR_DOMAIN, metadata: options.metadata };
+  const info = {
+    "@type": ERROR_INFO_TYPE,
+    reason: e.reason,
+    domain: ERROR_DOMAIN,
+    metadata: options.metadata,
+  };
   const badRequest = { "@type": BAD_REQUEST_TYPE, fieldViolations: options.fieldViolations };
 
   it("is a typed Error with the spec's name, codes and default message", () => {
@@ -153,7 +168,23 @@ describe.each(cases)("%s %s", (profile, name, e) => {
     expect(err).toBeInstanceOf(A2AError);
     expect(err).toBeInstanceOf(Cls);
     expect(isA2AError(err)).toBe(true);
-    expect([err.name, err.message, err.reason, err.code, err.grpcCode, err.grpcStatus, err.httpStatus]).toEqual([e.name, e.message, e.reason, e.jsonRpcCode, e.grpcCode, e.grpcStatus, e.httpStatus]);
+    expect([
+      err.name,
+      err.message,
+      err.reason,
+      err.code,
+      err.grpcCode,
+      err.grpcStatus,
+      err.httpStatus,
+    ]).toEqual([
+      e.name,
+      e.message,
+      e.reason,
+      e.jsonRpcCode,
+      e.grpcCode,
+      e.grpcStatus,
+      e.httpStatus,
+    ]);
     expect(String(err)).toBe(`${e.name}: ${e.message}`);
     expect(err.metadata).toEqual({});
     expect(err.fieldViolations).toEqual([]);
@@ -163,11 +194,21 @@ describe.each(cases)("%s %s", (profile, name, e) => {
   it("maps to the three wire forms (no metadata → ErrorInfo without metadata)", () => {
     const err = new Cls();
     const bare = [{ "@type": ERROR_INFO_TYPE, reason: e.reason, domain: ERROR_DOMAIN }];
-    expect(toJsonRpcError(err)).toStrictEqual({ code: e.jsonRpcCode, message: e.message, data: bare });
-    expect(toGrpcStatus(err)).toStrictEqual({ code: e.grpcCode, message: e.message, details: bare });
+    expect(toJsonRpcError(err)).toStrictEqual({
+      code: e.jsonRpcCode,
+      message: e.message,
+      data: bare,
+    });
+    expect(toGrpcStatus(err)).toStrictEqual({
+      code: e.grpcCode,
+      message: e.message,
+      details: bare,
+    });
     expect(toHttpError(err)).toStrictEqual({
       status: e.httpStatus,
-      body: { error: { code: e.httpStatus, status: e.grpcStatus, message: e.message, details: bare } },
+      body: {
+        error: { code: e.httpStatus, status: e.grpcStatus, message: e.message, details: bare },
+      },
     });
   });
 
@@ -186,7 +227,9 @@ describe.each(cases)("%s %s", (profile, name, e) => {
     });
     expect(JSON.parse(JSON.stringify(toHttpError(err)))).toStrictEqual({
       status: e.httpStatus,
-      body: { error: { code: e.httpStatus, status: e.grpcStatus, message: "custom message", details } },
+      body: {
+        error: { code: e.httpStatus, status: e.grpcStatus, message: "custom message", details },
+      },
     });
   });
 
@@ -217,35 +260,50 @@ describe.each(cases)("%s %s", (profile, name, e) => {
       const back = roundTrip(err);
       expect(back).toBeInstanceOf(Cls);
       expect(back.spec).toBe(Cls.spec);
-      expect([back.name, back.reason, back.message]).toEqual([e.name, e.reason, message ?? e.message]);
+      expect([back.name, back.reason, back.message]).toEqual([
+        e.name,
+        e.reason,
+        message ?? e.message,
+      ]);
       expect(back.metadata).toStrictEqual(err.metadata);
       expect(back.fieldViolations).toStrictEqual(err.fieldViolations);
       expect(back.details).toStrictEqual(err.details);
     }
   });
 
-  it.each(["JSON-RPC", "gRPC", "HTTP"] as const)("without ErrorInfo, %s falls back by code only when unambiguous", (binding) => {
-    const specs = reg.specs;
-    const [decoded, sharing] =
-      binding === "JSON-RPC"
-        ? [reg.fromJsonRpcError({ code: e.jsonRpcCode, message: "m" }), specs.filter((s) => s.jsonRpcCode === e.jsonRpcCode)]
-        : binding === "gRPC"
-          ? [reg.fromGrpcStatus(e.grpcCode, "m", []), specs.filter((s) => s.grpcCode === e.grpcCode)]
-          : [
-              reg.fromHttpError(e.httpStatus, { error: { code: e.httpStatus, status: e.grpcStatus, message: "m" } }),
-              specs.filter((s) => s.httpStatus === e.httpStatus && s.grpcStatus === e.grpcStatus),
-            ];
-    expect(decoded.message).toBe("m");
-    if (binding === "JSON-RPC") expect(sharing).toHaveLength(1); // JSON-RPC codes are unique
-    if (sharing.length === 1) {
-      expect(decoded).toBeInstanceOf(Cls);
-    } else {
-      expect(decoded.constructor).toBe(A2AError);
-      expect([decoded.name, decoded.reason]).toEqual(["A2AError", "UNKNOWN"]);
-      expect([decoded.grpcCode, decoded.grpcStatus]).toEqual([e.grpcCode, e.grpcStatus]);
-      if (binding === "HTTP") expect(decoded.httpStatus).toBe(e.httpStatus);
-    }
-  });
+  it.each(["JSON-RPC", "gRPC", "HTTP"] as const)(
+    "without ErrorInfo, %s falls back by code only when unambiguous",
+    (binding) => {
+      const specs = reg.specs;
+      const [decoded, sharing] =
+        binding === "JSON-RPC"
+          ? [
+              reg.fromJsonRpcError({ code: e.jsonRpcCode, message: "m" }),
+              specs.filter((s) => s.jsonRpcCode === e.jsonRpcCode),
+            ]
+          : binding === "gRPC"
+            ? [
+                reg.fromGrpcStatus(e.grpcCode, "m", []),
+                specs.filter((s) => s.grpcCode === e.grpcCode),
+              ]
+            : [
+                reg.fromHttpError(e.httpStatus, {
+                  error: { code: e.httpStatus, status: e.grpcStatus, message: "m" },
+                }),
+                specs.filter((s) => s.httpStatus === e.httpStatus && s.grpcStatus === e.grpcStatus),
+              ];
+      expect(decoded.message).toBe("m");
+      if (binding === "JSON-RPC") expect(sharing).toHaveLength(1); // JSON-RPC codes are unique
+      if (sharing.length === 1) {
+        expect(decoded).toBeInstanceOf(Cls);
+      } else {
+        expect(decoded.constructor).toBe(A2AError);
+        expect([decoded.name, decoded.reason]).toEqual(["A2AError", "UNKNOWN"]);
+        expect([decoded.grpcCode, decoded.grpcStatus]).toEqual([e.grpcCode, e.grpcStatus]);
+        if (binding === "HTTP") expect(decoded.httpStatus).toBe(e.httpStatus);
+      }
+    },
+  );
 });
 
 describe("fallbacks and unknown errors", () => {
@@ -265,7 +323,12 @@ describe("fallbacks and unknown errors", () => {
     const err = registry.fromJsonRpcError({
       code: -32099,
       message: "no",
-      data: { "@type": ERROR_INFO_TYPE, reason: "TASK_NOT_FOUND", domain: ERROR_DOMAIN, metadata: { taskId: "t" } },
+      data: {
+        "@type": ERROR_INFO_TYPE,
+        reason: "TASK_NOT_FOUND",
+        domain: ERROR_DOMAIN,
+        metadata: { taskId: "t" },
+      },
     });
     expect(err).toBeInstanceOf(TaskNotFoundError); // the reason wins over the code
     expect(err.metadata).toEqual({ taskId: "t" });
@@ -284,15 +347,34 @@ describe("fallbacks and unknown errors", () => {
     const err = registry.fromJsonRpcError({
       code: -32010,
       message: "generation mismatch",
-      data: [{ "@type": ERROR_INFO_TYPE, reason: "TASK_GENERATION_MISMATCH", domain: ERROR_DOMAIN, metadata: { g: "2" } }],
+      data: [
+        {
+          "@type": ERROR_INFO_TYPE,
+          reason: "TASK_GENERATION_MISMATCH",
+          domain: ERROR_DOMAIN,
+          metadata: { g: "2" },
+        },
+      ],
     });
     expect(err.constructor).toBe(A2AError);
-    expect([err.name, err.reason, err.code, err.message]).toEqual(["A2AError", "TASK_GENERATION_MISMATCH", -32010, "generation mismatch"]);
+    expect([err.name, err.reason, err.code, err.message]).toEqual([
+      "A2AError",
+      "TASK_GENERATION_MISMATCH",
+      -32010,
+      "generation mismatch",
+    ]);
     expect(err.metadata).toEqual({ g: "2" });
     expect(toJsonRpcError(err)).toEqual({
       code: -32010,
       message: "generation mismatch",
-      data: [{ "@type": ERROR_INFO_TYPE, reason: "TASK_GENERATION_MISMATCH", domain: ERROR_DOMAIN, metadata: { g: "2" } }],
+      data: [
+        {
+          "@type": ERROR_INFO_TYPE,
+          reason: "TASK_GENERATION_MISMATCH",
+          domain: ERROR_DOMAIN,
+          metadata: { g: "2" },
+        },
+      ],
     });
   });
 
@@ -304,20 +386,27 @@ describe("fallbacks and unknown errors", () => {
   });
 
   it("an ErrorInfo without domain is accepted (ProtoJSON omits empty strings)", () => {
-    const err = registry.fromGrpcStatus(9, "x", [{ "@type": ERROR_INFO_TYPE, reason: "TASK_NOT_CANCELABLE" }]);
+    const err = registry.fromGrpcStatus(9, "x", [
+      { "@type": ERROR_INFO_TYPE, reason: "TASK_NOT_CANCELABLE" },
+    ]);
     expect(err.name).toBe("TaskNotCancelableError");
   });
 
   it("BadRequest in proto field-name spelling and with omitted fields", () => {
     const err = registry.fromGrpcStatus(3, "bad", [
-      { "@type": BAD_REQUEST_TYPE, field_violations: [{ field: "a" }, { description: "d" }, 7, { field: 1 }] },
+      {
+        "@type": BAD_REQUEST_TYPE,
+        field_violations: [{ field: "a" }, { description: "d" }, 7, { field: 1 }],
+      },
       { "@type": BAD_REQUEST_TYPE, fieldViolations: [{ field: "second" }] },
     ]);
     expect(err.fieldViolations).toEqual([
       { field: "a", description: "" },
       { field: "", description: "d" },
     ]);
-    expect(err.details).toEqual([{ "@type": BAD_REQUEST_TYPE, fieldViolations: [{ field: "second" }] }]);
+    expect(err.details).toEqual([
+      { "@type": BAD_REQUEST_TYPE, fieldViolations: [{ field: "second" }] },
+    ]);
   });
 
   it.each([
@@ -336,13 +425,30 @@ describe("fallbacks and unknown errors", () => {
   });
 
   it("HTTP: the same 409 resolves under the v1.0.0 profile", () => {
-    const err = generated.get("v1.0.0")!.registry.fromHttpError(409, { error: { status: "FAILED_PRECONDITION" } });
+    const err = generated
+      .get("v1.0.0")!
+      .registry.fromHttpError(409, { error: { status: "FAILED_PRECONDITION" } });
     expect(err.name).toBe("TaskNotCancelableError");
   });
 
   it.each([
-    [{ type: "https://a2a-protocol.org/errors/version-not-supported", title: "Version", status: 400, detail: "Use 1.0" }, "Use 1.0"],
-    [{ code: 9, message: "flat google.rpc.Status", details: [{ "@type": ERROR_INFO_TYPE, reason: "VERSION_NOT_SUPPORTED" }] }, "flat google.rpc.Status"],
+    [
+      {
+        type: "https://a2a-protocol.org/errors/version-not-supported",
+        title: "Version",
+        status: 400,
+        detail: "Use 1.0",
+      },
+      "Use 1.0",
+    ],
+    [
+      {
+        code: 9,
+        message: "flat google.rpc.Status",
+        details: [{ "@type": ERROR_INFO_TYPE, reason: "VERSION_NOT_SUPPORTED" }],
+      },
+      "flat google.rpc.Status",
+    ],
   ])("HTTP: tolerates other body shapes %#", (body, message) => {
     const err = registry.fromHttpError(400, body);
     expect(err.message).toBe(message);
@@ -363,7 +469,13 @@ describe("fallbacks and unknown errors", () => {
 
   it("gRPC UNAVAILABLE keeps its code and HTTP mapping in the synthesized spec", () => {
     const err = registry.fromGrpcStatus(14, "try later", []);
-    expect([err.grpcCode, err.grpcStatus, err.httpStatus, err.code, err.message]).toEqual([14, "UNAVAILABLE", 503, -32603, "try later"]);
+    expect([err.grpcCode, err.grpcStatus, err.httpStatus, err.code, err.message]).toEqual([
+      14,
+      "UNAVAILABLE",
+      503,
+      -32603,
+      "try later",
+    ]);
   });
 
   it("byReason and specs", () => {
@@ -389,7 +501,15 @@ describe("junk never throws and yields a sane generic A2AError", () => {
     { data: [null, 1, "s", [], { "@type": 3 }, { reason: "TASK_NOT_FOUND" }] },
     { data: [{ "@type": ERROR_INFO_TYPE }] },
     { data: [{ "@type": ERROR_INFO_TYPE, reason: 7 }] },
-    { data: [{ "@type": ERROR_INFO_TYPE, reason: "TASK_NOT_FOUND", metadata: { a: 1, b: "ok", __proto__: "p" } }] },
+    {
+      data: [
+        {
+          "@type": ERROR_INFO_TYPE,
+          reason: "TASK_NOT_FOUND",
+          metadata: { a: 1, b: "ok", __proto__: "p" },
+        },
+      ],
+    },
     { data: [{ "@type": BAD_REQUEST_TYPE, fieldViolations: "all of them" }] },
     { error: { code: 404 } },
     Object.create(null),
@@ -406,7 +526,9 @@ describe("junk never throws and yields a sane generic A2AError", () => {
     for (const v of Object.values(err.metadata)) expect(typeof v).toBe("string");
     for (const d of err.details) expect(typeof d["@type"]).toBe("string");
     // and it can be sent on again
-    expect(() => JSON.stringify([toJsonRpcError(err), toGrpcStatus(err), toHttpError(err)])).not.toThrow();
+    expect(() =>
+      JSON.stringify([toJsonRpcError(err), toGrpcStatus(err), toHttpError(err)]),
+    ).not.toThrow();
   }
 
   it.each(junk.map((j) => [j] as const))("fromJsonRpcError(%j)", (input) => {
@@ -428,11 +550,19 @@ describe("junk never throws and yields a sane generic A2AError", () => {
     expect(registry.fromJsonRpcError(null).code).toBe(-32603);
     expect(registry.fromJsonRpcError({ code: -32001.5 }).reason).toBe("UNKNOWN");
     // ErrorInfo without reason → falls back by code
-    expect(registry.fromJsonRpcError({ code: -32002, data: [{ "@type": ERROR_INFO_TYPE }] }).name).toBe("TaskNotCancelableError");
+    expect(
+      registry.fromJsonRpcError({ code: -32002, data: [{ "@type": ERROR_INFO_TYPE }] }).name,
+    ).toBe("TaskNotCancelableError");
     // non-string metadata values are dropped, __proto__ stays a plain key
     const err = registry.fromJsonRpcError({
       code: -32001,
-      data: [JSON.parse('{"@type":"' + ERROR_INFO_TYPE + '","reason":"TASK_NOT_FOUND","metadata":{"a":1,"b":"ok","__proto__":"p"}}')],
+      data: [
+        JSON.parse(
+          '{"@type":"' +
+            ERROR_INFO_TYPE +
+            '","reason":"TASK_NOT_FOUND","metadata":{"a":1,"b":"ok","__proto__":"p"}}',
+        ),
+      ],
     });
     expect(err.name).toBe("TaskNotFoundError");
     expect(Object.keys(err.metadata).sort()).toEqual(["__proto__", "b"]);
@@ -500,19 +630,27 @@ describe("A2AError", () => {
 
   it("GRPC_STATUS_NAMES matches the catalog's google.rpc.Code table", () => {
     expect(GRPC_STATUS_NAMES).toEqual(Object.keys(grpcCodes));
-    expect(GRPC_STATUS_NAMES.map((n) => grpcCodes[n as keyof typeof grpcCodes])).toEqual([...Array(17).keys()]);
+    expect(GRPC_STATUS_NAMES.map((n) => grpcCodes[n as keyof typeof grpcCodes])).toEqual([
+      ...Array(17).keys(),
+    ]);
   });
 });
 
 describe("createErrorRegistry", () => {
   it("rejects duplicate reasons and JSON-RPC codes", () => {
     const spec = TaskNotFoundError.spec;
-    expect(() => createErrorRegistry([TaskNotFoundError, classOf({ ...spec, jsonRpcCode: -32050 })])).toThrow(/duplicate A2A error reason TASK_NOT_FOUND/);
-    expect(() => createErrorRegistry([TaskNotFoundError, classOf({ ...spec, reason: "OTHER" })])).toThrow(/duplicate JSON-RPC error code -32001/);
+    expect(() =>
+      createErrorRegistry([TaskNotFoundError, classOf({ ...spec, jsonRpcCode: -32050 })]),
+    ).toThrow(/duplicate A2A error reason TASK_NOT_FOUND/);
+    expect(() =>
+      createErrorRegistry([TaskNotFoundError, classOf({ ...spec, reason: "OTHER" })]),
+    ).toThrow(/duplicate JSON-RPC error code -32001/);
   });
 
   it("accepts explicit {spec, create} entries", () => {
-    const reg = createErrorRegistry([{ spec: TaskNotFoundError.spec, create: (m, o) => new TaskNotFoundError(m, o) }]);
+    const reg = createErrorRegistry([
+      { spec: TaskNotFoundError.spec, create: (m, o) => new TaskNotFoundError(m, o) },
+    ]);
     expect(reg.fromGrpcStatus(5, "x", [])).toBeInstanceOf(TaskNotFoundError);
   });
 });

@@ -19,20 +19,40 @@ const nextFetch: typeof globalThis.fetch = async (input, init) => {
   const request = new Request(input, init);
   const { pathname } = new URL(request.url);
   if (pathname === "/own") return new Response("own route");
-  if (!pathname.startsWith("/a2a/") && pathname !== "/.well-known/agent-card.json") return new Response("not found", { status: 404 });
-  const handler = route[request.method as keyof A2ANextRouteHandlers] as (request: Request, context: { params: Promise<unknown> }) => Promise<Response>;
+  if (!pathname.startsWith("/a2a/") && pathname !== "/.well-known/agent-card.json")
+    return new Response("not found", { status: 404 });
+  const handler = route[request.method as keyof A2ANextRouteHandlers] as (
+    request: Request,
+    context: { params: Promise<unknown> },
+  ) => Promise<Response>;
   if (handler === undefined) return new Response(null, { status: 405 });
-  const response = await handler(request, { params: Promise.resolve({ path: pathname.split("/").slice(2) }) });
+  const response = await handler(request, {
+    params: Promise.resolve({ path: pathname.split("/").slice(2) }),
+  });
   // A server sends a HEAD answer's headers only.
   return request.method === "HEAD" ? new Response(null, response) : response;
 };
 
 describe("Next.js: a2aNext route handlers", () => {
-  const app: FrameworkApp = { origin: ORIGIN, fetch: nextFetch, mount, ownRoute: { path: "/own", body: "own route" }, close: async () => {} };
+  const app: FrameworkApp = {
+    origin: ORIGIN,
+    fetch: nextFetch,
+    mount,
+    ownRoute: { path: "/own", body: "own route" },
+    close: async () => {},
+  };
 
   frameworkSuite(() => app);
 
   it("exports a handler for every method Next.js routes", () => {
-    expect(Object.keys(route).sort()).toEqual(["DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT"]);
+    expect(Object.keys(route).sort()).toEqual([
+      "DELETE",
+      "GET",
+      "HEAD",
+      "OPTIONS",
+      "PATCH",
+      "POST",
+      "PUT",
+    ]);
   });
 });

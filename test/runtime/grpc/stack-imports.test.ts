@@ -22,8 +22,12 @@ interface ImportOf {
 function importsOf(source: string): ImportOf[] {
   const code = source.replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "");
   const found: ImportOf[] = [];
-  for (const m of code.matchAll(/\b(?:import|export)\b(\s+type\b)?[^"';]*?\bfrom\s*["']([^"']+)["']/g)) found.push({ specifier: m[2]!, typeOnly: m[1] !== undefined });
-  for (const m of code.matchAll(/\bimport\s*(?:\(\s*)?["']([^"']+)["']/g)) found.push({ specifier: m[1]!, typeOnly: false });
+  for (const m of code.matchAll(
+    /\b(?:import|export)\b(\s+type\b)?[^"';]*?\bfrom\s*["']([^"']+)["']/g,
+  ))
+    found.push({ specifier: m[2]!, typeOnly: m[1] !== undefined });
+  for (const m of code.matchAll(/\bimport\s*(?:\(\s*)?["']([^"']+)["']/g))
+    found.push({ specifier: m[1]!, typeOnly: false });
   return found;
 }
 
@@ -33,7 +37,10 @@ function modulesOf(folder: string): { readonly file: string; readonly imports: I
   return readdirSync(dir)
     .filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts") && !f.endsWith(".test.ts"))
     .sort()
-    .map((file) => ({ file: `${folder}/${file}`, imports: importsOf(readFileSync(join(dir, file), "utf8")) }));
+    .map((file) => ({
+      file: `${folder}/${file}`,
+      imports: importsOf(readFileSync(join(dir, file), "utf8")),
+    }));
 }
 
 /** The folder of runtime/src a relative specifier of a module in `folder` points into ("grpc", "http", …), or undefined for a package. */
@@ -45,7 +52,9 @@ function targetFolder(folder: string, specifier: string): string | undefined {
 
 /** `file: specifier` of every import of the folder's modules that `bad` picks. */
 function offending(folder: string, bad: (i: ImportOf) => boolean): string[] {
-  return modulesOf(folder).flatMap(({ file, imports }) => imports.filter(bad).map((i) => `${file}: ${i.specifier}`));
+  return modulesOf(folder).flatMap(({ file, imports }) =>
+    imports.filter(bad).map((i) => `${file}: ${i.specifier}`),
+  );
 }
 
 describe("the gRPC stacks' imports", () => {
@@ -79,16 +88,33 @@ describe("the gRPC stacks' imports", () => {
   it("keep the grpc-js stack off the Connect stack's files", () => {
     const modules = modulesOf("grpc-js");
     // The scan sees the stack's own imports (one that found none would pass vacuously).
-    expect(modules.map((m) => m.file)).toEqual(expect.arrayContaining(["grpc-js/server.ts", "grpc-js/index.ts", "grpc-js/reflection.ts"]));
-    expect(modules.find((m) => m.file === "grpc-js/server.ts")?.imports.map((i) => i.specifier)).toEqual(expect.arrayContaining(["../grpc-wire/session-guard.js"]));
-    expect(offending("grpc-js", (i) => targetFolder("grpc-js", i.specifier) === "grpc")).toEqual([]);
-    expect(offending("grpc-js", (i) => !i.typeOnly && i.specifier.startsWith("@connectrpc/"))).toEqual([]);
+    expect(modules.map((m) => m.file)).toEqual(
+      expect.arrayContaining(["grpc-js/server.ts", "grpc-js/index.ts", "grpc-js/reflection.ts"]),
+    );
+    expect(
+      modules.find((m) => m.file === "grpc-js/server.ts")?.imports.map((i) => i.specifier),
+    ).toEqual(expect.arrayContaining(["../grpc-wire/session-guard.js"]));
+    expect(offending("grpc-js", (i) => targetFolder("grpc-js", i.specifier) === "grpc")).toEqual(
+      [],
+    );
+    expect(
+      offending("grpc-js", (i) => !i.typeOnly && i.specifier.startsWith("@connectrpc/")),
+    ).toEqual([]);
   });
 
   it("keep grpc-wire free of both stacks", () => {
     expect(modulesOf("grpc-wire").length).toBeGreaterThan(5);
-    expect(offending("grpc-wire", (i) => ["grpc", "grpc-js"].includes(targetFolder("grpc-wire", i.specifier) ?? ""))).toEqual([]);
+    expect(
+      offending("grpc-wire", (i) =>
+        ["grpc", "grpc-js"].includes(targetFolder("grpc-wire", i.specifier) ?? ""),
+      ),
+    ).toEqual([]);
     // Connect and grpc-js are optional peer dependencies: what both stacks load must not need either.
-    expect(offending("grpc-wire", (i) => !i.typeOnly && /^(@connectrpc\/|@grpc\/grpc-js)/.test(i.specifier))).toEqual([]);
+    expect(
+      offending(
+        "grpc-wire",
+        (i) => !i.typeOnly && /^(@connectrpc\/|@grpc\/grpc-js)/.test(i.specifier),
+      ),
+    ).toEqual([]);
   });
 });

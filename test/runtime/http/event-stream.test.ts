@@ -2,9 +2,21 @@ import type { Message } from "@bufbuild/protobuf";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { A2AError } from "../../../runtime/src/errors/a2a-error.js";
 import { markImmutable } from "../../../runtime/src/pipeline/binding-call.js";
-import { createEventTextCache, openEventStream, type EventStreamFraming, type SharedEventEncoding } from "../../../runtime/src/http/event-stream.js";
-import { SSE_KEEP_ALIVE, encodeEventStream, type EventStreamEncoding } from "../../../runtime/src/http/sse.js";
-import type { UniversalResponse, UniversalStreamResponse } from "../../../runtime/src/http/universal.js";
+import {
+  createEventTextCache,
+  openEventStream,
+  type EventStreamFraming,
+  type SharedEventEncoding,
+} from "../../../runtime/src/http/event-stream.js";
+import {
+  SSE_KEEP_ALIVE,
+  encodeEventStream,
+  type EventStreamEncoding,
+} from "../../../runtime/src/http/sse.js";
+import type {
+  UniversalResponse,
+  UniversalStreamResponse,
+} from "../../../runtime/src/http/universal.js";
 
 async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];
@@ -34,13 +46,19 @@ describe("encodeEventStream", () => {
     }
     const it = source();
     const first = await it.next();
-    expect(await collect(encodeEventStream(it, numbers, 0, undefined, first))).toEqual(["data: 1\n\n", "data: 2\n\n", "data: 3\n\n"]);
+    expect(await collect(encodeEventStream(it, numbers, 0, undefined, first))).toEqual([
+      "data: 1\n\n",
+      "data: 2\n\n",
+      "data: 3\n\n",
+    ]);
   });
 
   it("is empty when the step read beforehand is the end", async () => {
     async function* source(): AsyncGenerator<number> {}
     const it = source();
-    expect(await collect(encodeEventStream(it, numbers, 100, undefined, await it.next()))).toEqual([]);
+    expect(await collect(encodeEventStream(it, numbers, 100, undefined, await it.next()))).toEqual(
+      [],
+    );
   });
 
   it("ends a failing source with its error chunk, and leaves no timer behind", async () => {
@@ -74,7 +92,10 @@ describe("encodeEventStream", () => {
         return numbers.encode(n);
       },
     };
-    expect(await collect(encodeEventStream(source(), encoding, 0))).toEqual(["data: 1\n\n", "event: error\ndata: cannot encode 2\n\n"]);
+    expect(await collect(encodeEventStream(source(), encoding, 0))).toEqual([
+      "data: 1\n\n",
+      "event: error\ndata: cannot encode 2\n\n",
+    ]);
     await sleep(0);
     expect(finallyRan).toBe(true);
   });
@@ -105,7 +126,8 @@ describe("encodeEventStream", () => {
     const seen: [number, string][] = [];
     const started = Date.now();
     const run = (async () => {
-      for await (const chunk of encodeEventStream(source(), numbers, 100)) seen.push([Date.now() - started, chunk]);
+      for await (const chunk of encodeEventStream(source(), numbers, 100))
+        seen.push([Date.now() - started, chunk]);
     })();
     await vi.advanceTimersByTimeAsync(1000);
     await run;
@@ -130,7 +152,9 @@ describe("encodeEventStream", () => {
       next: () => new Promise((resolve) => (release = () => resolve({ done: false, value: 1 }))),
       return: () => Promise.reject(new Error("clean-up failed")),
     };
-    const it = encodeEventStream(source, { ...numbers, onReturnError: (e) => reported.push(e) }, 0)[Symbol.asyncIterator]();
+    const it = encodeEventStream(source, { ...numbers, onReturnError: (e) => reported.push(e) }, 0)[
+      Symbol.asyncIterator
+    ]();
     const pending = it.next();
     expect(await it.return!()).toEqual({ done: true, value: undefined });
     expect(await pending).toEqual({ done: true, value: undefined });
@@ -163,14 +187,27 @@ describe("encodeEventStream", () => {
 // ---------------------------------------------------------------------------------------
 
 /** A stand-in for a protobuf message (openEventStream only passes events on to the framing). */
-const message = (text: string): Message & { text: string } => ({ $typeName: "test.Event", text }) as Message & { text: string };
+const message = (text: string): Message & { text: string } =>
+  ({ $typeName: "test.Event", text }) as Message & { text: string };
 
 function framing(id: number, shared?: SharedEventEncoding): EventStreamFraming {
   return {
     encodeEvent: (m) => `data: ${JSON.stringify({ id, event: (m as { text?: string }).text })}\n\n`,
     encodeError: (err) => `data: ${JSON.stringify({ id, error: err.message })}\n\n`,
     respondError: (err) => ({ status: 500, headers: [], body: err.message }),
-    toError: (e) => (e instanceof A2AError ? e : new A2AError({ name: "InternalError", code: -32603, grpcStatus: 13, httpStatus: 500, restStatus: "INTERNAL" } as never, String(e))),
+    toError: (e) =>
+      e instanceof A2AError
+        ? e
+        : new A2AError(
+            {
+              name: "InternalError",
+              code: -32603,
+              grpcStatus: 13,
+              httpStatus: 500,
+              restStatus: "INTERNAL",
+            } as never,
+            String(e),
+          ),
     logCleanupError: () => {},
     ...(shared !== undefined ? { shared } : {}),
   };
@@ -183,7 +220,9 @@ async function chunksOf(response: UniversalResponse): Promise<string[]> {
 
 describe("openEventStream", () => {
   it("answers an error before the first event as a plain response", async () => {
-    const events: AsyncIterable<Message> = { [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(new Error("no task")) }) };
+    const events: AsyncIterable<Message> = {
+      [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(new Error("no task")) }),
+    };
     const response = await openEventStream(events, framing(1), [], 0, new AbortController().signal);
     expect(response).toMatchObject({ status: 500 });
     expect("stream" in response).toBe(false);
@@ -205,9 +244,15 @@ describe("openEventStream", () => {
       },
       frame: (text) => `data: {"id":${id},"event":${text}}\n\n`,
     });
-    const streams = await Promise.all([1, 2, 3].map((id) => openEventStream(feed(), framing(id, shared(id)), [], 0, new AbortController().signal)));
+    const streams = await Promise.all(
+      [1, 2, 3].map((id) =>
+        openEventStream(feed(), framing(id, shared(id)), [], 0, new AbortController().signal),
+      ),
+    );
     const out = await Promise.all(streams.map(chunksOf));
-    expect(out).toEqual([1, 2, 3].map((id) => ["a", "b", "c"].map((t) => `data: {"id":${id},"event":"${t}"}\n\n`)));
+    expect(out).toEqual(
+      [1, 2, 3].map((id) => ["a", "b", "c"].map((t) => `data: {"id":${id},"event":"${t}"}\n\n`)),
+    );
     expect(texts).toEqual(['"a"', '"b"', '"c"']); // once per event, not per stream
   });
 
@@ -227,9 +272,13 @@ describe("openEventStream", () => {
     async function* once(): AsyncGenerator<Message> {
       yield event;
     }
-    const first = await chunksOf(await openEventStream(once(), framing(1, shared), [], 0, new AbortController().signal));
+    const first = await chunksOf(
+      await openEventStream(once(), framing(1, shared), [], 0, new AbortController().signal),
+    );
     (event as { text?: string }).text = "changed"; // a handler that changes its object before the next stream reads it
-    const second = await chunksOf(await openEventStream(once(), framing(2, shared), [], 0, new AbortController().signal));
+    const second = await chunksOf(
+      await openEventStream(once(), framing(2, shared), [], 0, new AbortController().signal),
+    );
     expect([first, second]).toEqual([['data: "a"\n\n'], ['data: "changed"\n\n']]);
     expect(texts).toEqual(['"a"', '"changed"']);
   });
@@ -239,9 +288,17 @@ describe("openEventStream", () => {
     async function* feed(): AsyncGenerator<Message> {
       yield* events;
     }
-    const shared: SharedEventEncoding = { cache: createEventTextCache(), text: (m) => JSON.stringify((m as { text?: string }).text), frame: (t) => `data: {"id":7,"event":${t}}\n\n` };
-    const plain = await chunksOf(await openEventStream(feed(), framing(7), [], 0, new AbortController().signal));
-    const cached = await chunksOf(await openEventStream(feed(), framing(7, shared), [], 0, new AbortController().signal));
+    const shared: SharedEventEncoding = {
+      cache: createEventTextCache(),
+      text: (m) => JSON.stringify((m as { text?: string }).text),
+      frame: (t) => `data: {"id":7,"event":${t}}\n\n`,
+    };
+    const plain = await chunksOf(
+      await openEventStream(feed(), framing(7), [], 0, new AbortController().signal),
+    );
+    const cached = await chunksOf(
+      await openEventStream(feed(), framing(7, shared), [], 0, new AbortController().signal),
+    );
     expect(cached).toEqual(plain);
   });
 
@@ -252,8 +309,16 @@ describe("openEventStream", () => {
       event.text = "second";
       yield event;
     }
-    const shared: SharedEventEncoding = { cache: createEventTextCache(), text: (m) => JSON.stringify((m as { text?: string }).text), frame: (t) => `data: ${t}\n\n` };
-    expect(await chunksOf(await openEventStream(feed(), framing(1, shared), [], 0, new AbortController().signal))).toEqual(['data: "first"\n\n', 'data: "second"\n\n']);
+    const shared: SharedEventEncoding = {
+      cache: createEventTextCache(),
+      text: (m) => JSON.stringify((m as { text?: string }).text),
+      frame: (t) => `data: ${t}\n\n`,
+    };
+    expect(
+      await chunksOf(
+        await openEventStream(feed(), framing(1, shared), [], 0, new AbortController().signal),
+      ),
+    ).toEqual(['data: "first"\n\n', 'data: "second"\n\n']);
   });
 
   it("ends a stream whose handler fails after the first event with the framing's error chunk", async () => {
@@ -261,7 +326,18 @@ describe("openEventStream", () => {
       yield message("a");
       throw new Error("lost");
     }
-    const chunks = await chunksOf(await openEventStream(feed(), framing(4), [["x-extra", "1"]], 0, new AbortController().signal));
-    expect(chunks).toEqual(['data: {"id":4,"event":"a"}\n\n', 'data: {"id":4,"error":"Error: lost"}\n\n']);
+    const chunks = await chunksOf(
+      await openEventStream(
+        feed(),
+        framing(4),
+        [["x-extra", "1"]],
+        0,
+        new AbortController().signal,
+      ),
+    );
+    expect(chunks).toEqual([
+      'data: {"id":4,"event":"a"}\n\n',
+      'data: {"id":4,"error":"Error: lost"}\n\n',
+    ]);
   });
 });

@@ -4,7 +4,12 @@
  * message the servers answer with, and the A2A error each refusal maps to.
  */
 import { describe, expect, it } from "vitest";
-import { JSON_BODY_ERRORS, readJsonBody, type JsonBodyOptions, type JsonBodyResult } from "../../../runtime/src/http/json-body.js";
+import {
+  JSON_BODY_ERRORS,
+  readJsonBody,
+  type JsonBodyOptions,
+  type JsonBodyResult,
+} from "../../../runtime/src/http/json-body.js";
 
 const encode = (text: string): Uint8Array => new TextEncoder().encode(text);
 
@@ -28,11 +33,27 @@ interface Case {
 }
 
 const cases: readonly Case[] = [
-  { name: "an object", body: encode('{"a":[1,{"b":true}]}'), expected: { ok: true, text: '{"a":[1,{"b":true}]}', value: { a: [1, { b: true }] } } },
+  {
+    name: "an object",
+    body: encode('{"a":[1,{"b":true}]}'),
+    expected: { ok: true, text: '{"a":[1,{"b":true}]}', value: { a: [1, { b: true }] } },
+  },
   { name: "a scalar", body: encode(' "x" '), expected: { ok: true, text: ' "x" ', value: "x" } },
-  { name: "a body with a byte-order mark (dropped)", body: new Uint8Array([0xef, 0xbb, 0xbf, ...encode("[]")]), expected: { ok: true, text: "[]", value: [] } },
-  { name: "a body of exactly maxBytes", body: encode(`"${"x".repeat(62)}"`), expected: { ok: true, text: `"${"x".repeat(62)}"`, value: "x".repeat(62) } },
-  { name: "nesting of exactly maxDepth", body: encode("[[[1]]]"), expected: { ok: true, text: "[[[1]]]", value: [[[1]]] } },
+  {
+    name: "a body with a byte-order mark (dropped)",
+    body: new Uint8Array([0xef, 0xbb, 0xbf, ...encode("[]")]),
+    expected: { ok: true, text: "[]", value: [] },
+  },
+  {
+    name: "a body of exactly maxBytes",
+    body: encode(`"${"x".repeat(62)}"`),
+    expected: { ok: true, text: `"${"x".repeat(62)}"`, value: "x".repeat(62) },
+  },
+  {
+    name: "nesting of exactly maxDepth",
+    body: encode("[[[1]]]"),
+    expected: { ok: true, text: "[[[1]]]", value: [[[1]]] },
+  },
   {
     name: "a body that cannot be read",
     body: new Error("client went away"),
@@ -41,25 +62,50 @@ const cases: readonly Case[] = [
   {
     name: "a body over maxBytes",
     body: encode(`"${"x".repeat(63)}"`),
-    expected: { ok: false, kind: "too-large", message: "the request body exceeds the limit of 64 bytes" },
+    expected: {
+      ok: false,
+      kind: "too-large",
+      message: "the request body exceeds the limit of 64 bytes",
+    },
   },
   {
     name: "a body that is not UTF-8",
     body: new Uint8Array([0x22, 0xff, 0x22]),
-    expected: { ok: false, kind: "not-utf8", message: "Invalid JSON payload: the body is not valid UTF-8" },
+    expected: {
+      ok: false,
+      kind: "not-utf8",
+      message: "Invalid JSON payload: the body is not valid UTF-8",
+    },
   },
   {
     name: "nesting deeper than maxDepth",
     body: encode("[[[[1]]]]"),
-    expected: { ok: false, kind: "too-deep", message: "the request body nests deeper than 3 levels (maxJsonDepth)" },
+    expected: {
+      ok: false,
+      kind: "too-deep",
+      message: "the request body nests deeper than 3 levels (maxJsonDepth)",
+    },
   },
   {
     name: "a body that is not JSON",
     body: encode("{nope"),
-    expected: { ok: false, kind: "not-json", message: `Invalid JSON payload: ${syntaxError("{nope")}` },
+    expected: {
+      ok: false,
+      kind: "not-json",
+      message: `Invalid JSON payload: ${syntaxError("{nope")}`,
+    },
   },
-  { name: "an empty body", body: new Uint8Array(0), expected: { ok: false, kind: "not-json", message: `Invalid JSON payload: ${syntaxError("")}` } },
-  { name: "an empty body, allowed", body: new Uint8Array(0), options: { allowEmpty: true }, expected: { ok: true, text: "", value: undefined } },
+  {
+    name: "an empty body",
+    body: new Uint8Array(0),
+    expected: { ok: false, kind: "not-json", message: `Invalid JSON payload: ${syntaxError("")}` },
+  },
+  {
+    name: "an empty body, allowed",
+    body: new Uint8Array(0),
+    options: { allowEmpty: true },
+    expected: { ok: true, text: "", value: undefined },
+  },
   {
     name: "an empty body, allowed, of a refused type",
     body: new Uint8Array(0),
@@ -76,7 +122,11 @@ const cases: readonly Case[] = [
     name: "a body over maxBytes of a refused type (the size first)",
     body: encode("x".repeat(65)),
     options: { refusedType: "wrong type" },
-    expected: { ok: false, kind: "too-large", message: "the request body exceeds the limit of 64 bytes" },
+    expected: {
+      ok: false,
+      kind: "too-large",
+      message: "the request body exceeds the limit of 64 bytes",
+    },
   },
 ];
 

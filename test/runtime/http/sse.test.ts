@@ -1,5 +1,13 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { SSE_HEADERS, SSE_KEEP_ALIVE, SseParser, encodeSseEvent, parseSse, withKeepAlive, type SseEvent } from "../../../runtime/src/http/sse.js";
+import {
+  SSE_HEADERS,
+  SSE_KEEP_ALIVE,
+  SseParser,
+  encodeSseEvent,
+  parseSse,
+  withKeepAlive,
+  type SseEvent,
+} from "../../../runtime/src/http/sse.js";
 import { seededRandom } from "../../support/random.js";
 
 const utf8 = new TextEncoder();
@@ -38,7 +46,12 @@ async function waitFor(predicate: () => boolean, ms = 2000): Promise<void> {
 }
 
 describe("encodeSseEvent", () => {
-  const cases: [name: string, data: string, options: { event?: string; id?: string } | undefined, expected: string][] = [
+  const cases: [
+    name: string,
+    data: string,
+    options: { event?: string; id?: string } | undefined,
+    expected: string,
+  ][] = [
     ["single line", "hello", undefined, "data: hello\n\n"],
     ["empty data", "", undefined, "data: \n\n"],
     ["JSON", '{"a":"b\\nc"}', undefined, 'data: {"a":"b\\nc"}\n\n'],
@@ -52,9 +65,12 @@ describe("encodeSseEvent", () => {
     expect(encodeSseEvent(data, options)).toBe(expected);
   });
 
-  it.each([[{ event: "a\nb" }], [{ event: "a\rb" }], [{ id: "1\n2" }], [{ id: "1\0" }]])("rejects field injection %j", (options) => {
-    expect(() => encodeSseEvent("x", options)).toThrow(RangeError);
-  });
+  it.each([[{ event: "a\nb" }], [{ event: "a\rb" }], [{ id: "1\n2" }], [{ id: "1\0" }]])(
+    "rejects field injection %j",
+    (options) => {
+      expect(() => encodeSseEvent("x", options)).toThrow(RangeError);
+    },
+  );
 
   it("round-trips through parseSse for random data", async () => {
     const rnd = seededRandom(7);
@@ -101,9 +117,17 @@ describe("parseSse", () => {
     ["no data lines: not dispatched", "event: a\nid: 1\n\n\n\n", []],
     ["empty data dispatched", "data\n\ndata:\n\n", [ev(""), ev("")]],
     ["data line with empty value joins", "data: a\ndata\ndata: b\n\n", [ev("a\n\nb")]],
-    ["id persists across events", "id: 7\ndata: a\n\ndata: b\n\n", [ev("a", "message", "7"), ev("b", "message", "7")]],
+    [
+      "id persists across events",
+      "id: 7\ndata: a\n\ndata: b\n\n",
+      [ev("a", "message", "7"), ev("b", "message", "7")],
+    ],
     ["empty id resets", "id: 7\ndata: a\n\nid\ndata: b\n\n", [ev("a", "message", "7"), ev("b")]],
-    ["id with NUL ignored", "id: 1\ndata: a\n\nid: 2\0\ndata: b\n\n", [ev("a", "message", "1"), ev("b", "message", "1")]],
+    [
+      "id with NUL ignored",
+      "id: 1\ndata: a\n\nid: 2\0\ndata: b\n\n",
+      [ev("a", "message", "1"), ev("b", "message", "1")],
+    ],
     ["unknown fields and retry ignored", "retry: 10\nfoo: bar\nDATA: no\ndata: x\n\n", [ev("x")]],
     ["colon in value kept", "data: a: b\n\n", [ev("a: b")]],
     ["leading BOM dropped", "\uFEFFdata: x\n\n", [ev("x")]],
@@ -119,15 +143,18 @@ describe("parseSse", () => {
     expect(await collect(parseSse(streamOf([utf8.encode(wire)])))).toEqual(expected);
   });
 
-  it.each(cases)("%s: same events for every split into two chunks and byte by byte", async (_name, wire, expected) => {
-    const bytes = utf8.encode(wire);
-    for (let k = 0; k <= bytes.length; k++) {
-      const events = await collect(parseSse(chunksOf([bytes.subarray(0, k), bytes.subarray(k)])));
-      expect(events, `split at byte ${k}`).toEqual(expected);
-    }
-    const single = Array.from(bytes, (b) => Uint8Array.of(b));
-    expect(await collect(parseSse(streamOf(single)))).toEqual(expected);
-  });
+  it.each(cases)(
+    "%s: same events for every split into two chunks and byte by byte",
+    async (_name, wire, expected) => {
+      const bytes = utf8.encode(wire);
+      for (let k = 0; k <= bytes.length; k++) {
+        const events = await collect(parseSse(chunksOf([bytes.subarray(0, k), bytes.subarray(k)])));
+        expect(events, `split at byte ${k}`).toEqual(expected);
+      }
+      const single = Array.from(bytes, (b) => Uint8Array.of(b));
+      expect(await collect(parseSse(streamOf(single)))).toEqual(expected);
+    },
+  );
 
   it("gives the same events for random chunkings of a long stream", async () => {
     const wire = cases.map(([, w]) => w).join("\n\n"); // blank lines between reset the trailing parts
@@ -142,7 +169,9 @@ describe("parseSse", () => {
         parts.push(bytes.subarray(i, i + n));
         i += n;
       }
-      expect(await collect(parseSse(rnd() < 0.5 ? streamOf(parts) : chunksOf(parts)))).toEqual(expected);
+      expect(await collect(parseSse(rnd() < 0.5 ? streamOf(parts) : chunksOf(parts)))).toEqual(
+        expected,
+      );
     }
   });
 
@@ -320,7 +349,15 @@ describe("withKeepAlive", () => {
     }
     const done = collect(withKeepAlive(source(), 100));
     await vi.advanceTimersByTimeAsync(1000);
-    expect(await done).toEqual([SSE_KEEP_ALIVE, SSE_KEEP_ALIVE, "a", "b", SSE_KEEP_ALIVE, SSE_KEEP_ALIVE, "c"]);
+    expect(await done).toEqual([
+      SSE_KEEP_ALIVE,
+      SSE_KEEP_ALIVE,
+      "a",
+      "b",
+      SSE_KEEP_ALIVE,
+      SSE_KEEP_ALIVE,
+      "c",
+    ]);
     expect(finallyRan).toBe(true);
     expect(vi.getTimerCount()).toBe(0);
   });
@@ -339,7 +376,14 @@ describe("withKeepAlive", () => {
       }
       const done = collect(withKeepAlive(source(), 100));
       await vi.advanceTimersByTimeAsync(1000);
-      expect(await done).toEqual([SSE_KEEP_ALIVE, SSE_KEEP_ALIVE, "a", SSE_KEEP_ALIVE, SSE_KEEP_ALIVE, "b"]);
+      expect(await done).toEqual([
+        SSE_KEEP_ALIVE,
+        SSE_KEEP_ALIVE,
+        "a",
+        SSE_KEEP_ALIVE,
+        SSE_KEEP_ALIVE,
+        "b",
+      ]);
       expect(vi.getTimerCount()).toBe(0);
     } finally {
       vi.unstubAllGlobals();
@@ -425,7 +469,9 @@ describe("withKeepAlive", () => {
   });
 
   it("honours an already aborted signal", async () => {
-    const out = await collect(withKeepAlive(chunksOf([]) as unknown as AsyncIterable<string>, 100, AbortSignal.abort()));
+    const out = await collect(
+      withKeepAlive(chunksOf([]) as unknown as AsyncIterable<string>, 100, AbortSignal.abort()),
+    );
     expect(out).toEqual([]);
   });
 

@@ -6,8 +6,18 @@
  */
 import { describe, expect, it } from "vitest";
 import { ServiceParameters } from "../../../runtime/src/pipeline/call-context.js";
-import { CALL_CANCELLATION, LazyCallCancellation, isCallAborted, watchCallAbort, withTenant, type CallCancellation } from "../../../runtime/src/pipeline/call-abort.js";
-import { establishContext, resolveServerOptions } from "../../../runtime/src/pipeline/server-pipeline.js";
+import {
+  CALL_CANCELLATION,
+  LazyCallCancellation,
+  isCallAborted,
+  watchCallAbort,
+  withTenant,
+  type CallCancellation,
+} from "../../../runtime/src/pipeline/call-abort.js";
+import {
+  establishContext,
+  resolveServerOptions,
+} from "../../../runtime/src/pipeline/server-pipeline.js";
 import { errorSpecs } from "../../../generated-example/gen/a2a_a2a_errors.js";
 
 /** A request-like cancellation source that counts how often its signal was made. */
@@ -50,7 +60,13 @@ function fakeSource() {
 
 const settings = resolveServerOptions({ versionWhenMissing: "1.0" }, errorSpecs);
 const context = (signal: CallCancellation | AbortSignal) =>
-  establishContext(settings, { binding: "JSONRPC", operation: "SendMessage", serviceParameters: new ServiceParameters(), tenant: "", signal });
+  establishContext(settings, {
+    binding: "JSONRPC",
+    operation: "SendMessage",
+    serviceParameters: new ServiceParameters(),
+    tenant: "",
+    signal,
+  });
 
 describe("lazy call cancellation", () => {
   it("makes no AbortSignal until a handler reads context.signal, and the same one after", async () => {

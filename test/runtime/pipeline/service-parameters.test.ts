@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { formatExtensions, negotiateVersion, normalizeVersion, parseExtensions } from "../../../runtime/src/pipeline/service-parameters.js";
-import { ServiceParameters, createCallContext } from "../../../runtime/src/pipeline/call-context.js";
+import {
+  formatExtensions,
+  negotiateVersion,
+  normalizeVersion,
+  parseExtensions,
+} from "../../../runtime/src/pipeline/service-parameters.js";
+import {
+  ServiceParameters,
+  createCallContext,
+} from "../../../runtime/src/pipeline/call-context.js";
 
 describe("normalizeVersion (spec §3.6: Major.Minor, patch ignored, empty = 0.3)", () => {
   it.each([
@@ -53,7 +61,9 @@ describe("parseExtensions (A2A-Extensions: comma-separated, trimmed, case-sensit
   });
 
   it("formats activated extensions for the response header", () => {
-    expect(formatExtensions(new Set(["https://a/x", "https://b/y"]))).toBe("https://a/x, https://b/y");
+    expect(formatExtensions(new Set(["https://a/x", "https://b/y"]))).toBe(
+      "https://a/x, https://b/y",
+    );
     expect(formatExtensions([])).toBe("");
   });
 });
@@ -73,7 +83,12 @@ describe("ServiceParameters and CallContext", () => {
 
   it("creates a context with defaults and its own activated-extensions set", () => {
     const a = createCallContext({ operation: "GetTask", binding: "JSONRPC" });
-    const b = createCallContext({ operation: "GetTask", binding: "GRPC", principal: { sub: "u" }, tenant: "acme" });
+    const b = createCallContext({
+      operation: "GetTask",
+      binding: "GRPC",
+      principal: { sub: "u" },
+      tenant: "acme",
+    });
     a.activatedExtensions.add("https://a/x");
     expect(b.activatedExtensions.size).toBe(0);
     expect(a.requestedVersion).toBe("1.0");

@@ -15,7 +15,10 @@ interface Write {
 }
 
 /** What happens to one commit call: write everything, fail some writes alone, or throw. */
-type Plan = { readonly throws: unknown } | { readonly failAlone: Readonly<Record<string, unknown>> } | undefined;
+type Plan =
+  | { readonly throws: unknown }
+  | { readonly failAlone: Readonly<Record<string, unknown>> }
+  | undefined;
 
 const BUSY = Object.assign(new Error("database is locked"), { code: "SQLITE_BUSY" });
 
@@ -44,7 +47,11 @@ function harness(plans: Plan[] = [], options: Partial<GroupCommitOptions<Write>>
 
 /** A promise's state, readable synchronously. */
 function settled(promise: Promise<void>) {
-  const state: { status: "pending" | "resolved" | "rejected"; error?: unknown; promise: Promise<void> } = { status: "pending", promise };
+  const state: {
+    status: "pending" | "resolved" | "rejected";
+    error?: unknown;
+    promise: Promise<void>;
+  } = { status: "pending", promise };
   promise.then(
     () => {
       state.status = "resolved";
@@ -107,7 +114,12 @@ describe("GroupCommit", () => {
     const [a, b, c, d] = ["a", "b", "c", "d"].map((k) => h.write(k));
     await nextTurn();
     await Promise.allSettled([a, b, c, d].map((w) => w?.promise));
-    expect([a?.status, b?.status, c?.status, d?.status]).toEqual(["resolved", "rejected", "rejected", "resolved"]);
+    expect([a?.status, b?.status, c?.status, d?.status]).toEqual([
+      "resolved",
+      "rejected",
+      "rejected",
+      "resolved",
+    ]);
     expect(b?.error).toBe(quota);
     // An error slot set, even to undefined, fails its write.
     expect(c?.error).toBeUndefined();
@@ -172,7 +184,12 @@ describe("GroupCommit", () => {
     h.commits.flush();
     await nextTurn();
     expect(h.batches).toHaveLength(1);
-    expect([a.status, b.status, c.status, a2.status]).toEqual(["pending", "pending", "pending", "pending"]);
+    expect([a.status, b.status, c.status, a2.status]).toEqual([
+      "pending",
+      "pending",
+      "pending",
+      "pending",
+    ]);
     await Promise.all([a.promise, b.promise, c.promise, a2.promise]);
     expect(h.batches).toEqual([
       ["a1", "b"],

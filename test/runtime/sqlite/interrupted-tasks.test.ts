@@ -18,7 +18,12 @@ import { createA2AServiceSqliteTaskStore } from "../../../generated-example/gen/
 const dir = mkdtempSync(join(tmpdir(), "a2a-interrupted-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const task = (id: string, state: TaskState) => create(TaskSchema, { id, contextId: `ctx-${id}`, status: { state, timestamp: timestampFromMs(1_700_000_000_000) } });
+const task = (id: string, state: TaskState) =>
+  create(TaskSchema, {
+    id,
+    contextId: `ctx-${id}`,
+    status: { state, timestamp: timestampFromMs(1_700_000_000_000) },
+  });
 
 describe("failInterruptedTasks", () => {
   it("marks SUBMITTED and WORKING tasks FAILED in every scope, with a status message; leaves the others", async () => {
@@ -48,7 +53,10 @@ describe("failInterruptedTasks", () => {
         expect(found?.status?.message?.role).toBe(Role.AGENT);
         expect(found?.status?.message?.taskId).toBe(id);
         expect(found?.status?.message?.contextId).toBe(`ctx-${id}`);
-        expect(found?.status?.message?.parts[0]?.content).toEqual({ case: "text", value: "restarted" });
+        expect(found?.status?.message?.parts[0]?.content).toEqual({
+          case: "text",
+          value: "restarted",
+        });
         expect(Number(found?.status?.timestamp?.seconds)).toBeGreaterThan(1_700_000_000);
       }
       expect((await reopened.getTask(a, "input"))?.status?.state).toBe(TaskState.INPUT_REQUIRED);
@@ -57,7 +65,13 @@ describe("failInterruptedTasks", () => {
       expect((await reopened.getTask(b, "canceled"))?.status?.state).toBe(TaskState.CANCELED);
       // Nothing is left to fail; ListTasks sees the new state.
       expect(await reopened.failInterruptedTasks()).toBe(0);
-      const page = await reopened.listTasks(a, { contextId: "", state: TaskState.FAILED, statusTimestampAfter: undefined, pageSize: 100, pageToken: "" });
+      const page = await reopened.listTasks(a, {
+        contextId: "",
+        state: TaskState.FAILED,
+        statusTimestampAfter: undefined,
+        pageSize: 100,
+        pageToken: "",
+      });
       expect(page.tasks.map((t) => t.id).sort()).toEqual(["submitted", "working"]);
     } finally {
       reopened.close();

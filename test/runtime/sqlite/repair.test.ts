@@ -14,17 +14,43 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { MessageSchema, Role, TaskPushNotificationConfigSchema, TaskSchema, TaskState, type Task } from "../../../generated-example/gen/a2a_pb.js";
-import { SQLITE_TASK_STORE_APPLICATION_ID, SQLITE_TASK_STORE_SCHEMA_VERSION, SqliteTaskStore, type SqliteRepairReport } from "@protoc-gen-a2a/runtime/sqlite";
+import {
+  MessageSchema,
+  Role,
+  TaskPushNotificationConfigSchema,
+  TaskSchema,
+  TaskState,
+  type Task,
+} from "../../../generated-example/gen/a2a_pb.js";
+import {
+  SQLITE_TASK_STORE_APPLICATION_ID,
+  SQLITE_TASK_STORE_SCHEMA_VERSION,
+  SqliteTaskStore,
+  type SqliteRepairReport,
+} from "@protoc-gen-a2a/runtime/sqlite";
 import { taskBytes, type TaskQuery, type TaskScope } from "@protoc-gen-a2a/runtime/task";
 import { MIGRATIONS } from "../../../runtime/src/sqlite/migrations.js";
-import { callOf, createA2ATaskHandler, type A2AExecutor } from "../../support/task-runtime-binding.js";
-import { ListTasksRequestSchema, GetTaskRequestSchema } from "../../../generated-example/gen/a2a_pb.js";
+import {
+  callOf,
+  createA2ATaskHandler,
+  type A2AExecutor,
+} from "../../support/task-runtime-binding.js";
+import {
+  ListTasksRequestSchema,
+  GetTaskRequestSchema,
+} from "../../../generated-example/gen/a2a_pb.js";
 import { TaskNotFoundError } from "../../../generated-example/gen/a2a_a2a_errors.js";
 
 const schemas = { Task: TaskSchema, TaskPushNotificationConfig: TaskPushNotificationConfigSchema };
 const scope: TaskScope = { tenant: "acme", owner: "alice" };
-const query = (q: Partial<TaskQuery> = {}): TaskQuery => ({ contextId: "", state: undefined, statusTimestampAfter: undefined, pageSize: 100, pageToken: "", ...q });
+const query = (q: Partial<TaskQuery> = {}): TaskQuery => ({
+  contextId: "",
+  state: undefined,
+  statusTimestampAfter: undefined,
+  pageSize: 100,
+  pageToken: "",
+  ...q,
+});
 const numberValue = (value: number) => ({ kind: { case: "numberValue" as const, value } });
 
 /** A task as an older version stored it: NaN in message metadata, ±Infinity in Part.data (a Value, a Struct and a list inside it) and in task metadata. */
@@ -35,7 +61,12 @@ function poisoned(id: string, seconds: number): Task {
     status: { state: TaskState.COMPLETED, timestamp: timestampFromMs(seconds * 1000) },
     metadata: { fine: 1, bad: Number.NEGATIVE_INFINITY },
     history: [
-      create(MessageSchema, { messageId: `${id}-m1`, role: Role.USER, metadata: { n: Number.NaN }, parts: [{ content: { case: "text", value: "hello" } }] }),
+      create(MessageSchema, {
+        messageId: `${id}-m1`,
+        role: Role.USER,
+        metadata: { n: Number.NaN },
+        parts: [{ content: { case: "text", value: "hello" } }],
+      }),
       create(MessageSchema, {
         messageId: `${id}-m2`,
         role: Role.AGENT,
@@ -47,7 +78,19 @@ function poisoned(id: string, seconds: number): Task {
               value: {
                 kind: {
                   case: "structValue",
-                  value: { fields: { x: numberValue(Number.NaN), list: { kind: { case: "listValue", value: { values: [numberValue(2), numberValue(Number.NEGATIVE_INFINITY)] } } } } },
+                  value: {
+                    fields: {
+                      x: numberValue(Number.NaN),
+                      list: {
+                        kind: {
+                          case: "listValue",
+                          value: {
+                            values: [numberValue(2), numberValue(Number.NEGATIVE_INFINITY)],
+                          },
+                        },
+                      },
+                    },
+                  },
                 },
               },
             },
@@ -64,7 +107,13 @@ function clean(id: string, seconds: number, state = TaskState.COMPLETED): Task {
     contextId: `ctx-${id}`,
     status: { state, timestamp: timestampFromMs(seconds * 1000) },
     metadata: { n: 1.5 },
-    history: [create(MessageSchema, { messageId: `${id}-m`, role: Role.USER, parts: [{ content: { case: "data", value: numberValue(42) } }] })],
+    history: [
+      create(MessageSchema, {
+        messageId: `${id}-m`,
+        role: Role.USER,
+        parts: [{ content: { case: "data", value: numberValue(42) } }],
+      }),
+    ],
   });
 }
 
@@ -78,8 +127,16 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function open(path: string, reports: SqliteRepairReport[], options: Partial<ConstructorParameters<typeof SqliteTaskStore>[1]> = {}): SqliteTaskStore {
-  const store = new SqliteTaskStore(path, { schemas, onRepair: (r) => reports.push(r), ...options });
+function open(
+  path: string,
+  reports: SqliteRepairReport[],
+  options: Partial<ConstructorParameters<typeof SqliteTaskStore>[1]> = {},
+): SqliteTaskStore {
+  const store = new SqliteTaskStore(path, {
+    schemas,
+    onRepair: (r) => reports.push(r),
+    ...options,
+  });
   opened.push(store);
   return store;
 }
@@ -97,13 +154,28 @@ function version2File(
       if (typeof step !== "string") throw new Error("the first two migrations are SQL");
       db.exec(step);
     }
-    const insert = db.prepare("INSERT INTO tasks (tenant, owner, id, context_id, state, status_seconds, status_nanos, seq, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    const insert = db.prepare(
+      "INSERT INTO tasks (tenant, owner, id, context_id, state, status_seconds, status_nanos, seq, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    );
     tasks.forEach((row, i) => {
       const t = row.task;
-      insert.run(row.scope.tenant, row.scope.owner, t.id, t.contextId, row.state ?? t.status?.state ?? 0, t.status?.timestamp?.seconds ?? 0n, 0, i + 1, row.data ?? toBinary(TaskSchema, t));
+      insert.run(
+        row.scope.tenant,
+        row.scope.owner,
+        t.id,
+        t.contextId,
+        row.state ?? t.status?.state ?? 0,
+        t.status?.timestamp?.seconds ?? 0n,
+        0,
+        i + 1,
+        row.data ?? toBinary(TaskSchema, t),
+      );
     });
-    const insertConfig = db.prepare("INSERT INTO push_configs (tenant, owner, task_id, id, data) VALUES (?, ?, ?, ?, ?)");
-    for (const c of configs) insertConfig.run(c.scope.tenant, c.scope.owner, c.taskId, c.id, c.data);
+    const insertConfig = db.prepare(
+      "INSERT INTO push_configs (tenant, owner, task_id, id, data) VALUES (?, ?, ?, ?, ?)",
+    );
+    for (const c of configs)
+      insertConfig.run(c.scope.tenant, c.scope.owner, c.taskId, c.id, c.data);
     db.pragma(`application_id = ${SQLITE_TASK_STORE_APPLICATION_ID}`);
     db.pragma("user_version = 2");
   })();
@@ -115,13 +187,21 @@ function version2File(
 function usageOf(path: string) {
   const db = new Database(path, { readonly: true });
   try {
-    const usage = db.prepare("SELECT tenant, owner, bytes FROM scope_usage ORDER BY tenant, owner").all();
+    const usage = db
+      .prepare("SELECT tenant, owner, bytes FROM scope_usage ORDER BY tenant, owner")
+      .all();
     const sums = db
       .prepare(
         "SELECT tenant, owner, SUM(bytes) AS bytes FROM (SELECT tenant, owner, bytes FROM tasks UNION ALL SELECT tenant, owner, bytes FROM push_configs) GROUP BY tenant, owner HAVING SUM(bytes) <> 0 ORDER BY tenant, owner",
       )
       .all();
-    const weights = (db.prepare("SELECT id, data, bytes FROM tasks").all() as { id: string; data: Uint8Array; bytes: number }[]).map((r) => {
+    const weights = (
+      db.prepare("SELECT id, data, bytes FROM tasks").all() as {
+        id: string;
+        data: Uint8Array;
+        bytes: number;
+      }[]
+    ).map((r) => {
       let weight: number;
       try {
         weight = taskBytes(fromBinary(TaskSchema, r.data));
@@ -142,7 +222,14 @@ describe("migration from schema version 2", () => {
     const bad = poisoned("poisoned", 20);
     // The defect: binary protobuf stored it; no JSON binding can answer it.
     expect(() => toJson(TaskSchema, fromBinary(TaskSchema, toBinary(TaskSchema, bad)))).toThrow();
-    const configData = toBinary(TaskPushNotificationConfigSchema, create(TaskPushNotificationConfigSchema, { taskId: "poisoned", id: "hook", url: "https://hooks.example.com/a" }));
+    const configData = toBinary(
+      TaskPushNotificationConfigSchema,
+      create(TaskPushNotificationConfigSchema, {
+        taskId: "poisoned",
+        id: "hook",
+        url: "https://hooks.example.com/a",
+      }),
+    );
     const path = version2File(
       "v2-poisoned.db",
       [
@@ -168,10 +255,16 @@ describe("migration from schema version 2", () => {
     expect(report.message).toMatch(/repaired 2 stored tasks/);
 
     const repaired = await store.getTask(scope, "poisoned");
-    const json = toJson(TaskSchema, repaired as Task) as { metadata: unknown; history: { metadata?: unknown; parts: { data?: unknown }[] }[] };
+    const json = toJson(TaskSchema, repaired as Task) as {
+      metadata: unknown;
+      history: { metadata?: unknown; parts: { data?: unknown }[] }[];
+    };
     expect(json.metadata).toEqual({ fine: 1, bad: "-Infinity" });
     expect(json.history[0]?.metadata).toEqual({ n: "NaN" });
-    expect(json.history[1]?.parts.map((p) => p.data)).toEqual(["Infinity", { x: "NaN", list: [2, "-Infinity"] }]);
+    expect(json.history[1]?.parts.map((p) => p.data)).toEqual([
+      "Infinity",
+      { x: "NaN", list: [2, "-Infinity"] },
+    ]);
     // The rest of the task is as stored.
     expect(repaired?.history.map((m) => m.messageId)).toEqual(["poisoned-m1", "poisoned-m2"]);
     expect(repaired?.history[0]?.parts[0]?.content).toEqual({ case: "text", value: "hello" });
@@ -181,18 +274,32 @@ describe("migration from schema version 2", () => {
     expect(page.tasks.map((t) => t.id)).toEqual(["poisoned", "clean"]);
     expect(page.totalSize).toBe(2);
     for (const t of page.tasks) expect(() => toJson(TaskSchema, t as Task)).not.toThrow();
-    expect(toJson(TaskSchema, (await store.getTask(scope, "clean")) as Task)).toEqual(toJson(TaskSchema, clean("clean", 10)));
+    expect(toJson(TaskSchema, (await store.getTask(scope, "clean")) as Task)).toEqual(
+      toJson(TaskSchema, clean("clean", 10)),
+    );
     const bobs = (await store.getTask(other, "bobs")) as Task;
     expect(() => toJson(TaskSchema, bobs)).not.toThrow();
-    expect((await store.getPushConfig(scope, "poisoned", "hook"))?.url).toBe("https://hooks.example.com/a");
+    expect((await store.getPushConfig(scope, "poisoned", "hook"))?.url).toBe(
+      "https://hooks.example.com/a",
+    );
 
     // Through the task runtime, on the JSON side: GetTask and ListTasks answer.
     const executor: A2AExecutor = { execute: async () => {}, cancel: async () => {} };
-    const handler = createA2ATaskHandler<{ user: string }>({ executor, store, ownerOf: () => "alice" });
+    const handler = createA2ATaskHandler<{ user: string }>({
+      executor,
+      store,
+      ownerOf: () => "alice",
+    });
     const call = callOf("GetTask", { principal: { user: "alice" }, tenant: "acme" });
-    expect((await handler.getTask(create(GetTaskRequestSchema, { id: "poisoned" }), call)).metadata).toEqual({ fine: 1, bad: "-Infinity" });
-    expect((await handler.listTasks(create(ListTasksRequestSchema, {}), call)).tasks.map((t) => t.id)).toEqual(["poisoned", "clean"]);
-    await expect(handler.getTask(create(GetTaskRequestSchema, { id: "bobs" }), call)).rejects.toBeInstanceOf(TaskNotFoundError);
+    expect(
+      (await handler.getTask(create(GetTaskRequestSchema, { id: "poisoned" }), call)).metadata,
+    ).toEqual({ fine: 1, bad: "-Infinity" });
+    expect(
+      (await handler.listTasks(create(ListTasksRequestSchema, {}), call)).tasks.map((t) => t.id),
+    ).toEqual(["poisoned", "clean"]);
+    await expect(
+      handler.getTask(create(GetTaskRequestSchema, { id: "bobs" }), call),
+    ).rejects.toBeInstanceOf(TaskNotFoundError);
 
     // Weighed and summed per owner; the repair was the migration's: reopening reports nothing.
     store.close();
@@ -206,7 +313,15 @@ describe("migration from schema version 2", () => {
   });
 
   it("without anything to repair: no report, bytes backfilled, order, configs and saves continue", async () => {
-    const configData = toBinary(TaskPushNotificationConfigSchema, create(TaskPushNotificationConfigSchema, { taskId: "a", id: "k", url: "https://hooks.example.com/k", token: "t" }));
+    const configData = toBinary(
+      TaskPushNotificationConfigSchema,
+      create(TaskPushNotificationConfigSchema, {
+        taskId: "a",
+        id: "k",
+        url: "https://hooks.example.com/k",
+        token: "t",
+      }),
+    );
     const path = version2File(
       "v2-clean.db",
       [
@@ -221,10 +336,24 @@ describe("migration from schema version 2", () => {
     expect(reports).toEqual([]);
     expect((await store.listTasks(scope, query())).tasks.map((t) => t.id)).toEqual(["b", "a", "c"]);
     expect(await store.getTask(scope, "a")).toEqual(clean("a", 10));
-    expect(((await store.getPushConfig(scope, "a", "k")) as { token?: string } | undefined)?.token).toBe("t");
+    expect(
+      ((await store.getPushConfig(scope, "a", "k")) as { token?: string } | undefined)?.token,
+    ).toBe("t");
     await store.saveTask(scope, clean("d", 20));
-    await store.savePushConfig(scope, create(TaskPushNotificationConfigSchema, { taskId: "d", id: "k2", url: "https://hooks.example.com/d" }));
-    expect((await store.listTasks(scope, query())).tasks.map((t) => t.id)).toEqual(["d", "b", "a", "c"]);
+    await store.savePushConfig(
+      scope,
+      create(TaskPushNotificationConfigSchema, {
+        taskId: "d",
+        id: "k2",
+        url: "https://hooks.example.com/d",
+      }),
+    );
+    expect((await store.listTasks(scope, query())).tasks.map((t) => t.id)).toEqual([
+      "d",
+      "b",
+      "a",
+      "c",
+    ]);
     store.close();
     const after = usageOf(path);
     expect(after.usage).toEqual(after.sums);
@@ -233,7 +362,9 @@ describe("migration from schema version 2", () => {
     const configBytes = db.prepare("SELECT SUM(bytes) FROM push_configs").pluck().get() as number;
     db.close();
     expect(configBytes).toBeGreaterThan(0);
-    expect((after.usage[0] as { bytes: number }).bytes).toBe(after.weights.reduce((s, w) => s + w.bytes, 0) + configBytes);
+    expect((after.usage[0] as { bytes: number }).bytes).toBe(
+      after.weights.reduce((s, w) => s + w.bytes, 0) + configBytes,
+    );
   });
 
   it("a row that does not decode is kept, weighed by its size and reported as undecodable; the others migrate", async () => {
@@ -280,7 +411,11 @@ describe("rows that do not decode (a damaged file)", () => {
     expect(all.tasks.map((t) => t.id)).toEqual(["t7", "t6", "t5", "t4", "t3", "t2", "t1"]);
     expect(all.totalSize).toBe(8); // totalSize counts rows, as before
     expect(reports).toHaveLength(1);
-    expect(reports[0]).toMatchObject({ kind: "undecodable", tasks: [{ tenant: "acme", owner: "alice", taskId: "broken" }], pushConfigs: [] });
+    expect(reports[0]).toMatchObject({
+      kind: "undecodable",
+      tasks: [{ tenant: "acme", owner: "alice", taskId: "broken" }],
+      pushConfigs: [],
+    });
     expect(reports[0]?.message).toContain('"broken"');
     for (const pageSize of [1, 2, 3, 4]) {
       const seen: string[] = [];
@@ -298,8 +433,15 @@ describe("rows that do not decode (a damaged file)", () => {
     expect(reports).toHaveLength(1);
     // Through the task runtime: ListTasks answers the others.
     const executor: A2AExecutor = { execute: async () => {}, cancel: async () => {} };
-    const handler = createA2ATaskHandler<{ user: string }>({ executor, store, ownerOf: () => "alice" });
-    const listed = await handler.listTasks(create(ListTasksRequestSchema, { pageSize: 3 }), callOf("ListTasks", { principal: { user: "alice" }, tenant: "acme" }));
+    const handler = createA2ATaskHandler<{ user: string }>({
+      executor,
+      store,
+      ownerOf: () => "alice",
+    });
+    const listed = await handler.listTasks(
+      create(ListTasksRequestSchema, { pageSize: 3 }),
+      callOf("ListTasks", { principal: { user: "alice" }, tenant: "acme" }),
+    );
     expect(listed.tasks.map((t) => t.id)).toEqual(["t7", "t6", "t5"]);
     // deleteTask removes it.
     await store.deleteTask(scope, "broken");
@@ -311,7 +453,10 @@ describe("rows that do not decode (a damaged file)", () => {
     // pageSize 2 reads 3 rows: t3, broken, t2 — one skipped, so more may follow.
     const first = await store.listTasks(scope, query({ pageSize: 2 }));
     expect(first.tasks.map((t) => t.id)).toEqual(["t3", "t2"]);
-    const second = await store.listTasks(scope, query({ pageSize: 2, pageToken: first.nextPageToken }));
+    const second = await store.listTasks(
+      scope,
+      query({ pageSize: 2, pageToken: first.nextPageToken }),
+    );
     expect(second.tasks.map((t) => t.id)).toEqual(["t1"]);
     expect(second.nextPageToken).toBe("");
     await store.saveTask(scope, clean("w", 9, TaskState.WORKING));
@@ -325,27 +470,54 @@ describe("rows that do not decode (a damaged file)", () => {
     const reports: SqliteRepairReport[] = [];
     const store = open(path, reports);
     await store.saveTask(scope, clean("t", 1));
-    for (const id of ["a", "b", "c"]) await store.savePushConfig(scope, create(TaskPushNotificationConfigSchema, { taskId: "t", id, url: `https://hooks.example.com/${id}` }));
+    for (const id of ["a", "b", "c"])
+      await store.savePushConfig(
+        scope,
+        create(TaskPushNotificationConfigSchema, {
+          taskId: "t",
+          id,
+          url: `https://hooks.example.com/${id}`,
+        }),
+      );
     const db = new Database(path);
     db.prepare("UPDATE push_configs SET data = ? WHERE id = 'b'").run(Uint8Array.of(0x12, 0xff));
     db.close();
-    expect((await store.listPushConfigs(scope, "t", { pageSize: 0, pageToken: "" })).configs.map((c) => c.id)).toEqual(["a", "c"]);
+    expect(
+      (await store.listPushConfigs(scope, "t", { pageSize: 0, pageToken: "" })).configs.map(
+        (c) => c.id,
+      ),
+    ).toEqual(["a", "c"]);
     const first = await store.listPushConfigs(scope, "t", { pageSize: 2, pageToken: "" });
-    const second = await store.listPushConfigs(scope, "t", { pageSize: 2, pageToken: first.nextPageToken });
+    const second = await store.listPushConfigs(scope, "t", {
+      pageSize: 2,
+      pageToken: first.nextPageToken,
+    });
     expect([...first.configs, ...second.configs].map((c) => c.id)).toEqual(["a", "c"]);
     await expect(store.getPushConfig(scope, "t", "b")).rejects.toThrow(/does not decode/);
-    expect(reports).toEqual([expect.objectContaining({ kind: "undecodable", tasks: [], pushConfigs: [{ tenant: "acme", owner: "alice", taskId: "t", configId: "b" }] })]);
+    expect(reports).toEqual([
+      expect.objectContaining({
+        kind: "undecodable",
+        tasks: [],
+        pushConfigs: [{ tenant: "acme", owner: "alice", taskId: "t", configId: "b" }],
+      }),
+    ]);
   });
 });
 
 describe("nothing unservable is stored", () => {
   it("a save of a task holding NaN in a Value rejects alone (naming the field); the rest of its group commit lands", async () => {
     const store = open(join(dir, "refuse.db"), []);
-    const results = await Promise.allSettled([store.saveTask(scope, clean("ok1", 1)), store.saveTask(scope, poisoned("nan", 2)), store.saveTask(scope, clean("ok2", 3))]);
+    const results = await Promise.allSettled([
+      store.saveTask(scope, clean("ok1", 1)),
+      store.saveTask(scope, poisoned("nan", 2)),
+      store.saveTask(scope, clean("ok2", 3)),
+    ]);
     expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
     const error = (results[1] as PromiseRejectedResult).reason as Error;
     expect(error).toBeInstanceOf(RangeError);
-    expect(error.message).toMatch(/^task "nan" holds a NaN or Infinity at history\[0\]\.metadata\.n, which JSON cannot express: not stored$/);
+    expect(error.message).toMatch(
+      /^task "nan" holds a NaN or Infinity at history\[0\]\.metadata\.n, which JSON cannot express: not stored$/,
+    );
     expect(await store.getTask(scope, "nan")).toBeUndefined();
     expect((await store.listTasks(scope, query())).tasks.map((t) => t.id)).toEqual(["ok2", "ok1"]);
     // An update that would bring one in leaves the stored task as it was.

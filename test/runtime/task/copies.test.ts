@@ -1,11 +1,28 @@
 import { clone, create, equals, toJson } from "@bufbuild/protobuf";
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import { describe, expect, it } from "vitest";
-import { GetTaskRequestSchema, MessageSchema, StreamResponseSchema, SubscribeToTaskRequestSchema, TaskSchema, TaskState, type Task } from "../../../generated-example/gen/a2a_pb.js";
+import {
+  GetTaskRequestSchema,
+  MessageSchema,
+  StreamResponseSchema,
+  SubscribeToTaskRequestSchema,
+  TaskSchema,
+  TaskState,
+  type Task,
+} from "../../../generated-example/gen/a2a_pb.js";
 import { deepCopy } from "../../../runtime/src/task/factory.js";
 import { BINDING_CALL, isImmutable } from "../../../runtime/src/pipeline/binding-call.js";
 import type { TaskEventNotice } from "@protoc-gen-a2a/runtime/task";
-import { Gate, callOf, collect, createA2ATaskHandler, sendRequest, taskOf, type A2ARequestContext, type A2ASchemas } from "../../support/task-runtime-binding.js";
+import {
+  Gate,
+  callOf,
+  collect,
+  createA2ATaskHandler,
+  sendRequest,
+  taskOf,
+  type A2ARequestContext,
+  type A2ASchemas,
+} from "../../support/task-runtime-binding.js";
 
 /** Every object (and array) reachable from `value`. */
 function objectsOf(value: unknown, into = new Set<object>()): Set<object> {
@@ -40,10 +57,32 @@ const richTask = (): Task =>
     status: {
       state: TaskState.WORKING,
       timestamp: timestampFromMs(1_700_000_000_123),
-      message: { messageId: "m-2", role: 2, parts: [{ content: { case: "text", value: "working" } }] },
+      message: {
+        messageId: "m-2",
+        role: 2,
+        parts: [{ content: { case: "text", value: "working" } }],
+      },
     },
-    history: [{ messageId: "m-1", role: 1, parts: [{ content: { case: "raw", value: new Uint8Array([1, 2, 3]) } }, { content: { case: "text", value: "hi" } }], metadata: { a: [1, { b: null }] } }],
-    artifacts: [{ artifactId: "a-1", name: "n", parts: [{ content: { case: "text", value: "x" } }], metadata: { k: { deep: ["v"] } }, extensions: ["urn:x"] }],
+    history: [
+      {
+        messageId: "m-1",
+        role: 1,
+        parts: [
+          { content: { case: "raw", value: new Uint8Array([1, 2, 3]) } },
+          { content: { case: "text", value: "hi" } },
+        ],
+        metadata: { a: [1, { b: null }] },
+      },
+    ],
+    artifacts: [
+      {
+        artifactId: "a-1",
+        name: "n",
+        parts: [{ content: { case: "text", value: "x" } }],
+        metadata: { k: { deep: ["v"] } },
+        extensions: ["urn:x"],
+      },
+    ],
     metadata: JSON.parse('{"__proto__": {"polluted": true}, "plain": 1}') as Record<string, never>,
   });
 
@@ -71,7 +110,10 @@ describe("deepCopy", () => {
   });
 
   it("falls back to clone() for what it does not copy itself", () => {
-    const message = create(MessageSchema, { messageId: "m", parts: [{ content: { case: "raw", value: Buffer.from([1, 2]) } }] });
+    const message = create(MessageSchema, {
+      messageId: "m",
+      parts: [{ content: { case: "raw", value: Buffer.from([1, 2]) } }],
+    });
     const copy = deepCopy(MessageSchema, message);
     expect(equals(MessageSchema, copy, message)).toBe(true);
     expect(copy.parts[0]).not.toBe(message.parts[0]);
@@ -79,9 +121,15 @@ describe("deepCopy", () => {
     const task = richTask();
     task.metadata = { gone: undefined } as unknown as Record<string, never>;
     expect(deepCopy(TaskSchema, task).metadata).toEqual(clone(TaskSchema, task).metadata);
-    expect(toJson(TaskSchema, deepCopy(TaskSchema, task))).toEqual({ ...(toJson(TaskSchema, richTask()) as object), metadata: { gone: null } });
+    expect(toJson(TaskSchema, deepCopy(TaskSchema, task))).toEqual({
+      ...(toJson(TaskSchema, richTask()) as object),
+      metadata: { gone: null },
+    });
     const event = create(StreamResponseSchema, { payload: { case: "task", value: richTask() } });
-    const withPrototype = Object.assign(Object.create({ inherited: true }) as object, event) as typeof event;
+    const withPrototype = Object.assign(
+      Object.create({ inherited: true }) as object,
+      event,
+    ) as typeof event;
     const copied = deepCopy(StreamResponseSchema, withPrototype);
     expect(equals(StreamResponseSchema, copied, event)).toBe(true);
     expect(copied.payload.value).not.toBe(event.payload.value);
@@ -111,7 +159,11 @@ describe("copies: deep mutations of anything handed out leave the store and othe
             waiting.open();
             await gate.promise;
           }
-          await emitter.addArtifact({ artifactId: "a", parts: [{ content: { case: "text", value: "x" } }], metadata: { k: "v" } });
+          await emitter.addArtifact({
+            artifactId: "a",
+            parts: [{ content: { case: "text", value: "x" } }],
+            metadata: { k: "v" },
+          });
           await emitter.requireInput("more?");
         },
       },
@@ -120,7 +172,10 @@ describe("copies: deep mutations of anything handed out leave the store and othe
     const first = handler.sendMessage(request, callOf("SendMessage"));
     await waiting.promise; // the first turn is WORKING, held at the gate
     const taskId = contexts[0]!.taskId;
-    const sub = handler.subscribeToTask(create(SubscribeToTaskRequestSchema, { id: taskId }), callOf("SubscribeToTask"));
+    const sub = handler.subscribeToTask(
+      create(SubscribeToTaskRequestSchema, { id: taskId }),
+      callOf("SubscribeToTask"),
+    );
     const subEvents: unknown[] = [];
     const subscribed = new Gate();
     const subDone = (async () => {
@@ -136,30 +191,52 @@ describe("copies: deep mutations of anything handed out leave the store and othe
     const response = taskOf(await first);
     const snapshot = toJson(TaskSchema, response);
     vandalize(response);
-    const stored = await handler.getTask(create(GetTaskRequestSchema, { id: taskId }), callOf("GetTask"));
+    const stored = await handler.getTask(
+      create(GetTaskRequestSchema, { id: taskId }),
+      callOf("GetTask"),
+    );
     expect(toJson(TaskSchema, stored)).toEqual(snapshot);
     vandalize(stored);
     await subDone;
-    expect(subEvents.map((e) => Object.keys((e as { [k: string]: unknown }) ?? {})[0])).toEqual(["task", "artifactUpdate", "statusUpdate"]);
+    expect(subEvents.map((e) => Object.keys((e as { [k: string]: unknown }) ?? {})[0])).toEqual([
+      "task",
+      "artifactUpdate",
+      "statusUpdate",
+    ]);
 
     // A second turn, streamed, referencing the task; then every reader's view must still be the stored one.
-    const events = await collect(handler.sendStreamingMessage(sendRequest("two", { taskId, referenceTaskIds: [taskId] }), callOf("SendStreamingMessage")));
+    const events = await collect(
+      handler.sendStreamingMessage(
+        sendRequest("two", { taskId, referenceTaskIds: [taskId] }),
+        callOf("SendStreamingMessage"),
+      ),
+    );
     const streamed = events.map((e) => toJson(StreamResponseSchema, e));
     for (const e of events) vandalize(e);
-    const after = await handler.getTask(create(GetTaskRequestSchema, { id: taskId }), callOf("GetTask"));
-    const json = toJson(TaskSchema, after) as { history: unknown[]; artifacts: { parts: unknown[]; metadata: unknown }[]; status: { state: string } };
+    const after = await handler.getTask(
+      create(GetTaskRequestSchema, { id: taskId }),
+      callOf("GetTask"),
+    );
+    const json = toJson(TaskSchema, after) as {
+      history: unknown[];
+      artifacts: { parts: unknown[]; metadata: unknown }[];
+      status: { state: string };
+    };
     expect(json.history).toHaveLength(6);
     expect(JSON.stringify(json)).not.toContain("vandalized");
     expect(json.artifacts[0]?.metadata).toEqual({ k: "v" });
     expect(json.status.state).toBe("TASK_STATE_INPUT_REQUIRED");
     expect(JSON.stringify(streamed)).not.toContain("vandalized");
     expect(notices.length).toBeGreaterThan(0);
-    expect(JSON.stringify(request.message ? toJson(MessageSchema, request.message) : {})).not.toContain("vandalized");
+    expect(
+      JSON.stringify(request.message ? toJson(MessageSchema, request.message) : {}),
+    ).not.toContain("vandalized");
   });
 });
 
 describe("callers that only serialize (contexts made by a binding's pipeline) share what is stored", () => {
-  const serializing = (operation: string): ReturnType<typeof callOf> => Object.assign(callOf(operation), { [BINDING_CALL]: true });
+  const serializing = (operation: string): ReturnType<typeof callOf> =>
+    Object.assign(callOf(operation), { [BINDING_CALL]: true });
 
   it("get the stored task itself, a shallow copy where a view trims it, and the store never sees the trim", async () => {
     const handler = createA2ATaskHandler({
@@ -171,8 +248,14 @@ describe("callers that only serialize (contexts made by a binding's pipeline) sh
         },
       },
     });
-    const created = taskOf(await handler.sendMessage(sendRequest("one"), serializing("SendMessage")));
-    const get = (historyLength?: number) => handler.getTask(create(GetTaskRequestSchema, { id: created.id, historyLength }), serializing("GetTask"));
+    const created = taskOf(
+      await handler.sendMessage(sendRequest("one"), serializing("SendMessage")),
+    );
+    const get = (historyLength?: number) =>
+      handler.getTask(
+        create(GetTaskRequestSchema, { id: created.id, historyLength }),
+        serializing("GetTask"),
+      );
     const whole = await get();
     expect(await get()).toBe(whole); // no copy per call
     expect(whole.history.length).toBe(3);
@@ -182,7 +265,10 @@ describe("callers that only serialize (contexts made by a binding's pipeline) sh
     expect(trimmed.history[0]).toBe(whole.history[2]); // elements shared, arrays not
     expect((await get()).history.length).toBe(3);
     // A direct caller (no mark) still gets a deep copy it may change.
-    const direct = await handler.getTask(create(GetTaskRequestSchema, { id: created.id }), callOf("GetTask"));
+    const direct = await handler.getTask(
+      create(GetTaskRequestSchema, { id: created.id }),
+      callOf("GetTask"),
+    );
     expect(direct).not.toBe(whole);
     vandalize(direct);
     expect(JSON.stringify(toJson(TaskSchema, await get()))).not.toContain("vandalized");
@@ -202,10 +288,20 @@ describe("callers that only serialize (contexts made by a binding's pipeline) sh
     const shared = await handler.sendMessage(sendRequest("reply"), serializing("SendMessage"));
     const copied = await handler.sendMessage(sendRequest("reply"), callOf("SendMessage"));
     expect(shared.payload.case).toBe("message");
-    expect((toJson(MessageSchema, shared.payload.value as never) as { parts: unknown }).parts).toEqual([{ text: "hello" }]);
+    expect(
+      (toJson(MessageSchema, shared.payload.value as never) as { parts: unknown }).parts,
+    ).toEqual([{ text: "hello" }]);
     expect(copied.payload.case).toBe("message");
-    const streamedShared = (await collect(handler.sendStreamingMessage(sendRequest("task"), serializing("SendStreamingMessage")))).map((e) => e.payload.case);
-    const streamedCopied = (await collect(handler.sendStreamingMessage(sendRequest("task"), callOf("SendStreamingMessage")))).map((e) => e.payload.case);
+    const streamedShared = (
+      await collect(
+        handler.sendStreamingMessage(sendRequest("task"), serializing("SendStreamingMessage")),
+      )
+    ).map((e) => e.payload.case);
+    const streamedCopied = (
+      await collect(
+        handler.sendStreamingMessage(sendRequest("task"), callOf("SendStreamingMessage")),
+      )
+    ).map((e) => e.payload.case);
     expect(streamedShared).toEqual(["task", "statusUpdate", "statusUpdate"]);
     expect(streamedCopied).toEqual(streamedShared);
   });
@@ -226,7 +322,10 @@ describe("callers that only serialize (contexts made by a binding's pipeline) sh
     const created = taskOf(await handler.sendMessage(request, serializing("SendMessage")));
     expect(seen[0]).toBe(request.message); // no copy for a binding's call…
     expect(created.history[0]).not.toBe(request.message);
-    const stored = await handler.getTask(create(GetTaskRequestSchema, { id: created.id }), serializing("GetTask"));
+    const stored = await handler.getTask(
+      create(GetTaskRequestSchema, { id: created.id }),
+      serializing("GetTask"),
+    );
     expect(JSON.stringify(toJson(TaskSchema, stored))).not.toContain("vandalized"); // …but the store has its own
     expect(stored.history[0]?.parts[0]?.content.value).toBe("one");
   });
@@ -245,13 +344,20 @@ describe("callers that only serialize (contexts made by a binding's pipeline) sh
         },
       },
     });
-    const own = handler.sendStreamingMessage(sendRequest("task"), serializing("SendStreamingMessage"))[Symbol.asyncIterator]();
+    const own = handler
+      .sendStreamingMessage(sendRequest("task"), serializing("SendStreamingMessage"))
+      [Symbol.asyncIterator]();
     const first = await own.next(); // the Task
     const second = await own.next(); // WORKING: published to this stream alone
     expect(second.value && isImmutable(second.value)).toBe(false);
     await working.promise;
     const taskId = (first.value as { payload: { value: Task } }).payload.value.id;
-    const sub = handler.subscribeToTask(create(SubscribeToTaskRequestSchema, { id: taskId }), serializing("SubscribeToTask"))[Symbol.asyncIterator]();
+    const sub = handler
+      .subscribeToTask(
+        create(SubscribeToTaskRequestSchema, { id: taskId }),
+        serializing("SubscribeToTask"),
+      )
+      [Symbol.asyncIterator]();
     await sub.next(); // its snapshot: from now on two streams read the task's events
     gate.open();
     const mine = await own.next();

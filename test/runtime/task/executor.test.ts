@@ -1,8 +1,23 @@
 import { create, toJson } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
-import { ArtifactSchema, GetTaskRequestSchema, ListTasksRequestSchema, MessageSchema, Role, StreamResponseSchema, TaskState } from "../../../generated-example/gen/a2a_pb.js";
-import { InternalError, InvalidParamsError } from "../../../generated-example/gen/a2a_a2a_errors.js";
-import { ExecutorMisuseError, InMemoryTaskStore, type ExecutorMisuseCode } from "@protoc-gen-a2a/runtime/task";
+import {
+  ArtifactSchema,
+  GetTaskRequestSchema,
+  ListTasksRequestSchema,
+  MessageSchema,
+  Role,
+  StreamResponseSchema,
+  TaskState,
+} from "../../../generated-example/gen/a2a_pb.js";
+import {
+  InternalError,
+  InvalidParamsError,
+} from "../../../generated-example/gen/a2a_a2a_errors.js";
+import {
+  ExecutorMisuseError,
+  InMemoryTaskStore,
+  type ExecutorMisuseCode,
+} from "@protoc-gen-a2a/runtime/task";
 import {
   Gate,
   callOf,
@@ -21,7 +36,10 @@ import {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-function handlerOf(execute: A2AExecutor["execute"], extra: { errors?: unknown[]; streaming?: boolean } = {}) {
+function handlerOf(
+  execute: A2AExecutor["execute"],
+  extra: { errors?: unknown[]; streaming?: boolean } = {},
+) {
   const errors = extra.errors ?? [];
   return createA2ATaskHandler({
     executor: { execute },
@@ -31,7 +49,9 @@ function handlerOf(execute: A2AExecutor["execute"], extra: { errors?: unknown[];
 }
 
 /** Runs `body` against an emitter and reports what it threw (or "ok"). */
-async function misuse(body: (emitter: A2AEmitter, context: A2ARequestContext) => Promise<void> | void): Promise<string> {
+async function misuse(
+  body: (emitter: A2AEmitter, context: A2ARequestContext) => Promise<void> | void,
+): Promise<string> {
   let outcome = "none";
   const handler = handlerOf(async (context, emitter) => {
     try {
@@ -63,12 +83,19 @@ describe("task runtime: the executor API", () => {
     expect(reply.taskId).toBe("");
     expect(reply.contextId).toMatch(UUID);
     expect(reply.messageId).toMatch(UUID);
-    expect((await handler.listTasks(create(ListTasksRequestSchema, {}), callOf("ListTasks"))).tasks).toEqual([]);
+    expect(
+      (await handler.listTasks(create(ListTasksRequestSchema, {}), callOf("ListTasks"))).tasks,
+    ).toEqual([]);
   });
 
   it("a client contextId is kept on the reply (§3.4.1 MAY accept)", async () => {
     const handler = handlerOf((_c, emitter) => emitter.reply("ok"));
-    const reply = messageOf(await handler.sendMessage(sendRequest("hi", { contextId: "ctx-client" }), callOf("SendMessage")));
+    const reply = messageOf(
+      await handler.sendMessage(
+        sendRequest("hi", { contextId: "ctx-client" }),
+        callOf("SendMessage"),
+      ),
+    );
     expect(reply.contextId).toBe("ctx-client");
   });
 
@@ -77,7 +104,10 @@ describe("task runtime: the executor API", () => {
     const handler = handlerOf(async (context, emitter) => {
       seen.push(context);
       await emitter.working("on it");
-      await emitter.addArtifact({ name: "result", parts: [{ content: { case: "text", value: "42" } }] });
+      await emitter.addArtifact({
+        name: "result",
+        parts: [{ content: { case: "text", value: "42" } }],
+      });
       await emitter.complete("done");
     });
     const task = taskOf(await handler.sendMessage(sendRequest("compute"), callOf("SendMessage")));
@@ -97,7 +127,9 @@ describe("task runtime: the executor API", () => {
       [Role.AGENT, "on it"],
       [Role.AGENT, "done"],
     ]);
-    expect(task.history.every((m) => m.taskId === task.id && m.contextId === task.contextId)).toBe(true);
+    expect(task.history.every((m) => m.taskId === task.id && m.contextId === task.contextId)).toBe(
+      true,
+    );
     expect(task.artifacts).toHaveLength(1);
     expect(task.artifacts[0]?.artifactId).toMatch(UUID);
     expect(task.artifacts[0]?.name).toBe("result");
@@ -105,8 +137,14 @@ describe("task runtime: the executor API", () => {
 
   it("agent messages given as Message objects or init objects get their ids filled in", async () => {
     const handler = handlerOf(async (_c, emitter) => {
-      await emitter.working(create(MessageSchema, { parts: [{ content: { case: "text", value: "a" } }] }));
-      await emitter.complete({ messageId: "mine", parts: [{ content: { case: "text", value: "b" } }], metadata: { k: 1 } });
+      await emitter.working(
+        create(MessageSchema, { parts: [{ content: { case: "text", value: "a" } }] }),
+      );
+      await emitter.complete({
+        messageId: "mine",
+        parts: [{ content: { case: "text", value: "b" } }],
+        metadata: { k: 1 },
+      });
     });
     const task = taskOf(await handler.sendMessage(sendRequest("x"), callOf("SendMessage")));
     const [, first, second] = task.history;
@@ -120,30 +158,58 @@ describe("task runtime: the executor API", () => {
   it("events that are not awaited are stored and streamed in call order", async () => {
     const handler = handlerOf(async (_c, emitter) => {
       void emitter.working("1");
-      void emitter.addArtifact({ artifactId: "a", parts: [{ content: { case: "text", value: "x" } }] });
+      void emitter.addArtifact({
+        artifactId: "a",
+        parts: [{ content: { case: "text", value: "x" } }],
+      });
       void emitter.working("2");
       await emitter.complete("3");
     });
-    const events = await collect(handler.sendStreamingMessage(sendRequest("go"), callOf("SendStreamingMessage")));
-    expect(events.map(describeEvent)).toEqual(["task:SUBMITTED", "status:WORKING:1", "artifact:a", "status:WORKING:2", "status:COMPLETED:3"]);
+    const events = await collect(
+      handler.sendStreamingMessage(sendRequest("go"), callOf("SendStreamingMessage")),
+    );
+    expect(events.map(describeEvent)).toEqual([
+      "task:SUBMITTED",
+      "status:WORKING:1",
+      "artifact:a",
+      "status:WORKING:2",
+      "status:COMPLETED:3",
+    ]);
   });
 
   it("artifact chunks: append extends the stored artifact, the stream carries the chunks", async () => {
     const handler = handlerOf(async (_c, emitter) => {
-      await emitter.addArtifact({ artifactId: "doc", name: "doc", parts: [{ content: { case: "text", value: "Hel" } }] });
-      await emitter.addArtifact({ artifactId: "doc", parts: [{ content: { case: "text", value: "lo" } }] }, { append: true });
-      await emitter.addArtifact({ artifactId: "doc", parts: [{ content: { case: "text", value: "!" } }] }, { append: true, lastChunk: true });
+      await emitter.addArtifact({
+        artifactId: "doc",
+        name: "doc",
+        parts: [{ content: { case: "text", value: "Hel" } }],
+      });
+      await emitter.addArtifact(
+        { artifactId: "doc", parts: [{ content: { case: "text", value: "lo" } }] },
+        { append: true },
+      );
+      await emitter.addArtifact(
+        { artifactId: "doc", parts: [{ content: { case: "text", value: "!" } }] },
+        { append: true, lastChunk: true },
+      );
       await emitter.complete();
     });
-    const events = await collect(handler.sendStreamingMessage(sendRequest("go"), callOf("SendStreamingMessage")));
-    const chunks = events.flatMap((e) => (e.payload.case === "artifactUpdate" ? [e.payload.value] : []));
+    const events = await collect(
+      handler.sendStreamingMessage(sendRequest("go"), callOf("SendStreamingMessage")),
+    );
+    const chunks = events.flatMap((e) =>
+      e.payload.case === "artifactUpdate" ? [e.payload.value] : [],
+    );
     expect(chunks.map((c) => [c.append, c.lastChunk, c.artifact?.parts.length])).toEqual([
       [false, false, 1],
       [true, false, 1],
       [true, true, 1],
     ]);
     const taskId = events[0]?.payload.case === "task" ? events[0].payload.value.id : "";
-    const stored = await handler.getTask(create(GetTaskRequestSchema, { id: taskId }), callOf("GetTask"));
+    const stored = await handler.getTask(
+      create(GetTaskRequestSchema, { id: taskId }),
+      callOf("GetTask"),
+    );
     expect(stored.artifacts).toHaveLength(1);
     expect(stored.artifacts[0]?.parts.map((p) => p.content.value)).toEqual(["Hel", "lo", "!"]);
     expect(stored.artifacts[0]?.name).toBe("doc");
@@ -151,8 +217,16 @@ describe("task runtime: the executor API", () => {
 
   it("an artifact with the same id and no append replaces the earlier one", async () => {
     const handler = handlerOf(async (_c, emitter) => {
-      await emitter.addArtifact(create(ArtifactSchema, { artifactId: "a", parts: [{ content: { case: "text", value: "v1" } }] }));
-      await emitter.addArtifact({ artifactId: "a", parts: [{ content: { case: "text", value: "v2" } }] });
+      await emitter.addArtifact(
+        create(ArtifactSchema, {
+          artifactId: "a",
+          parts: [{ content: { case: "text", value: "v1" } }],
+        }),
+      );
+      await emitter.addArtifact({
+        artifactId: "a",
+        parts: [{ content: { case: "text", value: "v2" } }],
+      });
       await emitter.complete();
     });
     const task = taskOf(await handler.sendMessage(sendRequest("go"), callOf("SendMessage")));
@@ -161,18 +235,47 @@ describe("task runtime: the executor API", () => {
 
   it("the low-level publish applies status and artifact events of its own task", async () => {
     const handler = handlerOf(async (context, emitter) => {
-      await emitter.publish({ case: "statusUpdate", value: { taskId: context.taskId, contextId: context.contextId, status: { state: TaskState.WORKING } } });
-      await emitter.publish({ case: "artifactUpdate", value: { artifact: { artifactId: "z", parts: [{ content: { case: "text", value: "1" } }] }, metadata: { m: true } } });
-      await emitter.publish({ case: "statusUpdate", value: { status: { state: TaskState.COMPLETED } } });
+      await emitter.publish({
+        case: "statusUpdate",
+        value: {
+          taskId: context.taskId,
+          contextId: context.contextId,
+          status: { state: TaskState.WORKING },
+        },
+      });
+      await emitter.publish({
+        case: "artifactUpdate",
+        value: {
+          artifact: { artifactId: "z", parts: [{ content: { case: "text", value: "1" } }] },
+          metadata: { m: true },
+        },
+      });
+      await emitter.publish({
+        case: "statusUpdate",
+        value: { status: { state: TaskState.COMPLETED } },
+      });
     });
-    const events = await collect(handler.sendStreamingMessage(sendRequest("go"), callOf("SendStreamingMessage")));
-    expect(events.map(describeEvent)).toEqual(["task:SUBMITTED", "status:WORKING:", "artifact:z", "status:COMPLETED:"]);
+    const events = await collect(
+      handler.sendStreamingMessage(sendRequest("go"), callOf("SendStreamingMessage")),
+    );
+    expect(events.map(describeEvent)).toEqual([
+      "task:SUBMITTED",
+      "status:WORKING:",
+      "artifact:z",
+      "status:COMPLETED:",
+    ]);
     const artifactEvent = events[2]?.payload;
-    expect(artifactEvent?.case === "artifactUpdate" && artifactEvent.value.metadata).toEqual({ m: true });
+    expect(artifactEvent?.case === "artifactUpdate" && artifactEvent.value.metadata).toEqual({
+      m: true,
+    });
   });
 
   describe("misuse is a synchronous ExecutorMisuseError, never a corrupted task", () => {
-    const cases: [string, ExecutorMisuseCode, (emitter: A2AEmitter, context: A2ARequestContext) => Promise<void> | void][] = [
+    const cases: [
+      string,
+      ExecutorMisuseCode,
+      (emitter: A2AEmitter, context: A2ARequestContext) => Promise<void> | void,
+    ][] = [
       [
         "a second Message",
         "second-message",
@@ -217,14 +320,23 @@ describe("task runtime: the executor API", () => {
         "an artifact event for another task",
         "wrong-task",
         (e) => {
-          void e.publish({ case: "artifactUpdate", value: { taskId: "someone-else", artifact: { parts: [{ content: { case: "text", value: "x" } }] } } });
+          void e.publish({
+            case: "artifactUpdate",
+            value: {
+              taskId: "someone-else",
+              artifact: { parts: [{ content: { case: "text", value: "x" } }] },
+            },
+          });
         },
       ],
       [
         "a status event for another context",
         "wrong-task",
         (e) => {
-          void e.publish({ case: "statusUpdate", value: { contextId: "other-ctx", status: { state: TaskState.WORKING } } });
+          void e.publish({
+            case: "statusUpdate",
+            value: { contextId: "other-ctx", status: { state: TaskState.WORKING } },
+          });
         },
       ],
       [
@@ -259,15 +371,24 @@ describe("task runtime: the executor API", () => {
         "an append to an unknown artifact",
         "invalid-event",
         (e) => {
-          void e.addArtifact({ artifactId: "nope", parts: [{ content: { case: "text", value: "x" } }] }, { append: true });
+          void e.addArtifact(
+            { artifactId: "nope", parts: [{ content: { case: "text", value: "x" } }] },
+            { append: true },
+          );
         },
       ],
       [
         "an append after lastChunk",
         "invalid-event",
         async (e) => {
-          await e.addArtifact({ artifactId: "a", parts: [{ content: { case: "text", value: "x" } }] }, { lastChunk: true });
-          void e.addArtifact({ artifactId: "a", parts: [{ content: { case: "text", value: "y" } }] }, { append: true });
+          await e.addArtifact(
+            { artifactId: "a", parts: [{ content: { case: "text", value: "x" } }] },
+            { lastChunk: true },
+          );
+          void e.addArtifact(
+            { artifactId: "a", parts: [{ content: { case: "text", value: "y" } }] },
+            { append: true },
+          );
         },
       ],
       [
@@ -291,7 +412,10 @@ describe("task runtime: the executor API", () => {
       const task = taskOf(await handler.sendMessage(sendRequest("go"), callOf("SendMessage")));
       await until(() => handler.liveTasks === 0);
       expect(() => kept!.working()).toThrow(expect.objectContaining({ code: "event-after-end" }));
-      const again = await handler.getTask(create(GetTaskRequestSchema, { id: task.id }), callOf("GetTask"));
+      const again = await handler.getTask(
+        create(GetTaskRequestSchema, { id: task.id }),
+        callOf("GetTask"),
+      );
       expect(again.status?.state).toBe(TaskState.INPUT_REQUIRED);
     });
 
@@ -307,7 +431,9 @@ describe("task runtime: the executor API", () => {
         await emitter.complete();
       });
       const first = taskOf(await handler.sendMessage(sendRequest("go"), callOf("SendMessage")));
-      const second = taskOf(await handler.sendMessage(sendRequest("more", { taskId: first.id }), callOf("SendMessage")));
+      const second = taskOf(
+        await handler.sendMessage(sendRequest("more", { taskId: first.id }), callOf("SendMessage")),
+      );
       expect(codes).toEqual(["message-for-task"]);
       expect(second.status?.state).toBe(TaskState.COMPLETED);
     });
@@ -319,7 +445,10 @@ describe("task runtime: the executor API", () => {
       });
       const task = taskOf(await handler.sendMessage(sendRequest("go"), callOf("SendMessage")));
       await until(() => handler.liveTasks === 0);
-      const stored = await handler.getTask(create(GetTaskRequestSchema, { id: task.id }), callOf("GetTask"));
+      const stored = await handler.getTask(
+        create(GetTaskRequestSchema, { id: task.id }),
+        callOf("GetTask"),
+      );
       expect(stored.status?.state).toBe(TaskState.COMPLETED);
       expect(stored.history.map(textOf)).toEqual(["go", "final"]);
     });
@@ -329,7 +458,9 @@ describe("task runtime: the executor API", () => {
     it("resolving without emitting anything: InternalError for the caller, reported to onError", async () => {
       const errors: unknown[] = [];
       const handler = handlerOf(() => {}, { errors });
-      await expect(handler.sendMessage(sendRequest("x"), callOf("SendMessage"))).rejects.toBeInstanceOf(InternalError);
+      await expect(
+        handler.sendMessage(sendRequest("x"), callOf("SendMessage")),
+      ).rejects.toBeInstanceOf(InternalError);
       expect(errors).toEqual([expect.objectContaining({ name: "ExecutorMisuseError" })]);
     });
 
@@ -337,8 +468,12 @@ describe("task runtime: the executor API", () => {
       const handler = handlerOf(() => {
         throw new InvalidParamsError("I only speak French");
       });
-      await expect(handler.sendMessage(sendRequest("x"), callOf("SendMessage"))).rejects.toThrow("I only speak French");
-      await expect(collect(handler.sendStreamingMessage(sendRequest("x"), callOf("SendStreamingMessage")))).rejects.toBeInstanceOf(InvalidParamsError);
+      await expect(handler.sendMessage(sendRequest("x"), callOf("SendMessage"))).rejects.toThrow(
+        "I only speak French",
+      );
+      await expect(
+        collect(handler.sendStreamingMessage(sendRequest("x"), callOf("SendStreamingMessage"))),
+      ).rejects.toBeInstanceOf(InvalidParamsError);
     });
 
     it("throwing after the task exists: the task is FAILED and the error goes to onError", async () => {
@@ -353,7 +488,14 @@ describe("task runtime: the executor API", () => {
       const task = taskOf(await handler.sendMessage(sendRequest("x"), callOf("SendMessage")));
       expect(task.status?.state).toBe(TaskState.FAILED);
       expect(textOf(task.status?.message)).toBe("The agent failed while processing the task.");
-      expect(JSON.stringify(toJson(StreamResponseSchema, create(StreamResponseSchema, { payload: { case: "task", value: task } })))).not.toContain("hunter2");
+      expect(
+        JSON.stringify(
+          toJson(
+            StreamResponseSchema,
+            create(StreamResponseSchema, { payload: { case: "task", value: task } }),
+          ),
+        ),
+      ).not.toContain("hunter2");
       expect(errors).toEqual([expect.objectContaining({ message: "database password hunter2" })]);
     });
 
@@ -380,7 +522,9 @@ describe("task runtime: the executor API", () => {
         },
         { errors },
       );
-      expect(textOf(messageOf(await handler.sendMessage(sendRequest("x"), callOf("SendMessage"))))).toBe("hi");
+      expect(
+        textOf(messageOf(await handler.sendMessage(sendRequest("x"), callOf("SendMessage")))),
+      ).toBe("hi");
       await until(() => errors.length === 1);
     });
 
@@ -398,7 +542,9 @@ describe("task runtime: the executor API", () => {
           },
         },
       });
-      await expect(handler.sendMessage(sendRequest("x"), callOf("SendMessage"))).rejects.toThrow("disk full");
+      await expect(handler.sendMessage(sendRequest("x"), callOf("SendMessage"))).rejects.toThrow(
+        "disk full",
+      );
       expect(errors).toEqual([expect.objectContaining({ message: "disk full" })]);
       await until(() => handler.liveTasks === 0);
     });
@@ -411,11 +557,19 @@ describe("task runtime: the executor API", () => {
         await gate.promise;
         await emitter.complete();
       });
-      const task = taskOf(await handler.sendMessage(sendRequest("x", {}, { returnImmediately: true }), callOf("SendMessage")));
+      const task = taskOf(
+        await handler.sendMessage(
+          sendRequest("x", {}, { returnImmediately: true }),
+          callOf("SendMessage"),
+        ),
+      );
       expect(task.status?.state).toBe(TaskState.SUBMITTED);
       gate.open();
       await until(() => handler.liveTasks === 0);
-      expect((await handler.getTask(create(GetTaskRequestSchema, { id: task.id }), callOf("GetTask"))).status?.state).toBe(TaskState.COMPLETED);
+      expect(
+        (await handler.getTask(create(GetTaskRequestSchema, { id: task.id }), callOf("GetTask")))
+          .status?.state,
+      ).toBe(TaskState.COMPLETED);
     });
   });
 });

@@ -4,9 +4,16 @@
  */
 import { create } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
-import { Role, SendMessageRequestSchema, SubscribeToTaskRequestSchema } from "../../../generated-example/gen/a2a_pb.js";
+import {
+  Role,
+  SendMessageRequestSchema,
+  SubscribeToTaskRequestSchema,
+} from "../../../generated-example/gen/a2a_pb.js";
 import { UnsupportedOperationError } from "../../../generated-example/gen/a2a_a2a_errors.js";
-import { createA2AServiceTaskHandler, type A2AServiceExecutor } from "../../../generated-example/gen/a2a_a2a_task_handler.js";
+import {
+  createA2AServiceTaskHandler,
+  type A2AServiceExecutor,
+} from "../../../generated-example/gen/a2a_a2a_task_handler.js";
 import { createCallContext } from "@protoc-gen-a2a/runtime";
 
 const executor: A2AServiceExecutor<string> = {
@@ -14,24 +21,40 @@ const executor: A2AServiceExecutor<string> = {
     await emitter.requireInput({ parts: [{ content: { case: "text", value: "more?" } }] });
   },
 };
-const request = () => create(SendMessageRequestSchema, { message: { messageId: crypto.randomUUID(), role: Role.USER, parts: [{ content: { case: "text", value: "x" } }] } });
-const call = (principal?: string) => createCallContext<string>({ operation: "SendMessage", binding: "JSONRPC", principal });
+const request = () =>
+  create(SendMessageRequestSchema, {
+    message: {
+      messageId: crypto.randomUUID(),
+      role: Role.USER,
+      parts: [{ content: { case: "text", value: "x" } }],
+    },
+  });
+const call = (principal?: string) =>
+  createCallContext<string>({ operation: "SendMessage", binding: "JSONRPC", principal });
 
 describe("TaskHandlerOptions limits", () => {
   it("maxActiveTasksPerOwner: 2", async () => {
     const handler = createA2AServiceTaskHandler<string>({ executor, maxActiveTasksPerOwner: 2 });
     await handler.sendMessage(request(), call("a"));
     await handler.sendMessage(request(), call("a"));
-    await expect(handler.sendMessage(request(), call("a"))).rejects.toBeInstanceOf(UnsupportedOperationError);
+    await expect(handler.sendMessage(request(), call("a"))).rejects.toBeInstanceOf(
+      UnsupportedOperationError,
+    );
     await handler.sendMessage(request(), call("b"));
   });
 
   it("maxSubscribersPerTask: 2", async () => {
-    const handler = createA2AServiceTaskHandler<string>({ executor, capabilities: { streaming: true }, maxSubscribersPerTask: 2 });
+    const handler = createA2AServiceTaskHandler<string>({
+      executor,
+      capabilities: { streaming: true },
+      maxSubscribersPerTask: 2,
+    });
     const created = await handler.sendMessage(request(), call());
     const id = created.payload.case === "task" ? created.payload.value.id : "";
     const open = async () => {
-      const it = handler.subscribeToTask(create(SubscribeToTaskRequestSchema, { id }), call())[Symbol.asyncIterator]();
+      const it = handler
+        .subscribeToTask(create(SubscribeToTaskRequestSchema, { id }), call())
+        [Symbol.asyncIterator]();
       await it.next();
       return it;
     };

@@ -14,7 +14,13 @@
  */
 import { create } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
-import { MessageSchema, Role, SendMessageRequestSchema, SubscribeToTaskRequestSchema, TaskState } from "../../../generated-example/gen/a2a_pb.js";
+import {
+  MessageSchema,
+  Role,
+  SendMessageRequestSchema,
+  SubscribeToTaskRequestSchema,
+  TaskState,
+} from "../../../generated-example/gen/a2a_pb.js";
 import {
   AgentCardSchema,
   ArtifactSchema,
@@ -38,9 +44,16 @@ import {
   TaskNotCancelableError,
   UnauthenticatedError,
 } from "../../../generated-example/gen/a2a_a2a_errors.js";
-import { createA2AServiceTaskHandler, type A2AServiceExecutor } from "../../../generated-example/gen/a2a_a2a_task_handler.js";
+import {
+  createA2AServiceTaskHandler,
+  type A2AServiceExecutor,
+} from "../../../generated-example/gen/a2a_a2a_task_handler.js";
 import { createA2AServiceJsonRpcServer } from "../../../generated-example/gen/a2a_a2a_jsonrpc_server.js";
-import { DEFAULT_MAX_ACTIVE_TASKS_PER_OWNER, DEFAULT_MAX_SUBSCRIBERS_PER_TASK, InMemoryTaskStore } from "@protoc-gen-a2a/runtime/task";
+import {
+  DEFAULT_MAX_ACTIVE_TASKS_PER_OWNER,
+  DEFAULT_MAX_SUBSCRIBERS_PER_TASK,
+  InMemoryTaskStore,
+} from "@protoc-gen-a2a/runtime/task";
 import { createCallContext, type CallContext } from "@protoc-gen-a2a/runtime";
 import { TaskEngine } from "../../../runtime/src/task/engine.js";
 import { TaskFactory } from "../../../runtime/src/task/factory.js";
@@ -77,18 +90,35 @@ const errors: TaskRuntimeErrors = {
 /** Texts the executors understand: "reply" (a stateless Message), "done" (COMPLETED), anything else (INPUT_REQUIRED). */
 const executor: A2AServiceExecutor<string> = {
   async execute(context, emitter) {
-    const text = context.message.parts[0]?.content.case === "text" ? context.message.parts[0].content.value : "";
-    if (text === "reply") return emitter.reply({ parts: [{ content: { case: "text", value: "hi" } }] });
+    const text =
+      context.message.parts[0]?.content.case === "text"
+        ? context.message.parts[0].content.value
+        : "";
+    if (text === "reply")
+      return emitter.reply({ parts: [{ content: { case: "text", value: "hi" } }] });
     if (text === "done") return emitter.complete();
     await emitter.requireInput({ parts: [{ content: { case: "text", value: "more?" } }] });
   },
 };
 
 const request = (text: string, taskId = "") =>
-  create(SendMessageRequestSchema, { message: { messageId: crypto.randomUUID(), role: Role.USER, parts: [{ content: { case: "text", value: text } }], taskId } });
-const call = (principal?: string, tenant = "") => createCallContext<string>({ operation: "SendMessage", binding: "JSONRPC", principal, tenant });
+  create(SendMessageRequestSchema, {
+    message: {
+      messageId: crypto.randomUUID(),
+      role: Role.USER,
+      parts: [{ content: { case: "text", value: text } }],
+      taskId,
+    },
+  });
+const call = (principal?: string, tenant = "") =>
+  createCallContext<string>({ operation: "SendMessage", binding: "JSONRPC", principal, tenant });
 
-type Limits = { maxSubscribersPerTask?: number; maxActiveTasksPerOwner?: number; maxArtifactsPerTask?: number; maxPartsPerArtifact?: number };
+type Limits = {
+  maxSubscribersPerTask?: number;
+  maxActiveTasksPerOwner?: number;
+  maxArtifactsPerTask?: number;
+  maxPartsPerArtifact?: number;
+};
 
 function engine(limits: Limits, agent: A2AServiceExecutor<string> = executor): TaskEngine<string> {
   const states = new TaskStates(TaskState);
@@ -115,7 +145,12 @@ function engine(limits: Limits, agent: A2AServiceExecutor<string> = executor): T
 }
 
 /** Starts a turn and waits for its end; returns the task id. */
-async function turn(e: TaskEngine<string>, text: string, context: CallContext<string>, taskId = ""): Promise<string> {
+async function turn(
+  e: TaskEngine<string>,
+  text: string,
+  context: CallContext<string>,
+  taskId = "",
+): Promise<string> {
   const start = await e.beginTurn(request(text, taskId) as never, context);
   for await (const item of start.feed) if (item.kind === "end" && item.turn === start.turn) break;
   start.feed.return?.();
@@ -206,13 +241,22 @@ describe("maxArtifactsPerTask and maxPartsPerArtifact (engine, limits 3 and 4)",
     const agent: A2AServiceExecutor<string> = {
       async execute(_context, emitter) {
         for (let i = 0; i < 4; i++) {
-          await emitter.addArtifact({ artifactId: `a${i}`, parts: [part(i)] }).catch((e: Error) => refused.push(`${e.name}: ${e.message}`));
+          await emitter
+            .addArtifact({ artifactId: `a${i}`, parts: [part(i)] })
+            .catch((e: Error) => refused.push(`${e.name}: ${e.message}`));
         }
         await emitter.addArtifact({ artifactId: "a0", parts: [part(9)] }); // replaces a0: not one more
         await emitter.addArtifact({ artifactId: "a1", parts: [part(1)] }, { append: true });
-        await emitter.addArtifact({ artifactId: "a1", parts: [part(2), part(3)] }, { append: true }); // 4 parts: at the limit
-        await emitter.addArtifact({ artifactId: "a1", parts: [part(4)] }, { append: true }).catch((e: Error) => refused.push(`${e.name}: ${e.message}`));
-        await emitter.addArtifact({ artifactId: "a2", parts: [0, 1, 2, 3, 4].map(part) }).catch((e: Error) => refused.push(`${e.name}: ${e.message}`));
+        await emitter.addArtifact(
+          { artifactId: "a1", parts: [part(2), part(3)] },
+          { append: true },
+        ); // 4 parts: at the limit
+        await emitter
+          .addArtifact({ artifactId: "a1", parts: [part(4)] }, { append: true })
+          .catch((e: Error) => refused.push(`${e.name}: ${e.message}`));
+        await emitter
+          .addArtifact({ artifactId: "a2", parts: [0, 1, 2, 3, 4].map(part) })
+          .catch((e: Error) => refused.push(`${e.name}: ${e.message}`));
         await emitter.requireInput({ parts: [part(0)] });
       },
     };
@@ -225,7 +269,9 @@ describe("maxArtifactsPerTask and maxPartsPerArtifact (engine, limits 3 and 4)",
       ["a2", 1],
     ]);
     expect(refused).toHaveLength(3);
-    expect(refused[0]).toMatch(/ExecutorMisuseError: .*already has 3 artifacts \(maxArtifactsPerTask\)/);
+    expect(refused[0]).toMatch(
+      /ExecutorMisuseError: .*already has 3 artifacts \(maxArtifactsPerTask\)/,
+    );
     expect(refused[1]).toMatch(/would have 5 parts, more than 4 \(maxPartsPerArtifact\)/);
     expect(refused[2]).toMatch(/would have 5 parts/);
   });
@@ -234,7 +280,10 @@ describe("maxArtifactsPerTask and maxPartsPerArtifact (engine, limits 3 and 4)",
 /** A UniversalRequest as the node adapter makes it (in process, no socket). */
 function rpcRequest(method: string, params: object) {
   const bytes = new TextEncoder().encode(JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }));
-  const headers: Record<string, string> = { "content-type": "application/json", "a2a-version": "1.0" };
+  const headers: Record<string, string> = {
+    "content-type": "application/json",
+    "a2a-version": "1.0",
+  };
   return {
     method: "POST",
     path: "/",
@@ -251,36 +300,63 @@ function rpcRequest(method: string, params: object) {
 }
 
 describe("the defaults, through the generated task handler and the JSON-RPC binding", () => {
-  it(`${DEFAULT_MAX_SUBSCRIBERS_PER_TASK} SubscribeToTask streams on one task pass, the next is -32004`, { timeout: 60_000 }, async () => {
-    const handler = createA2AServiceTaskHandler<string>({ executor, capabilities: { streaming: true } });
+  it(`${DEFAULT_MAX_SUBSCRIBERS_PER_TASK} SubscribeToTask streams on one task pass, the next is -32004`, {
+    timeout: 60_000,
+  }, async () => {
+    const handler = createA2AServiceTaskHandler<string>({
+      executor,
+      capabilities: { streaming: true },
+    });
     const created = await handler.sendMessage(request("wait"), call());
     const taskId = created.payload.case === "task" ? created.payload.value.id : "";
     const streams: AsyncIterator<unknown>[] = [];
     for (let i = 0; i < DEFAULT_MAX_SUBSCRIBERS_PER_TASK; i++) {
-      const it = handler.subscribeToTask(create(SubscribeToTaskRequestSchema, { id: taskId }), call())[Symbol.asyncIterator]();
+      const it = handler
+        .subscribeToTask(create(SubscribeToTaskRequestSchema, { id: taskId }), call())
+        [Symbol.asyncIterator]();
       await it.next(); // the Task snapshot: subscribed
       streams.push(it);
     }
     const server = createA2AServiceJsonRpcServer(handler, { authenticate: () => undefined });
-    const answer = (await server.handler(rpcRequest("SubscribeToTask", { id: taskId }) as never)) as { status: number; body: string };
-    const body = JSON.parse(answer.body) as { error: { code: number; data: { metadata: Record<string, string> }[] } };
+    const answer = (await server.handler(
+      rpcRequest("SubscribeToTask", { id: taskId }) as never,
+    )) as { status: number; body: string };
+    const body = JSON.parse(answer.body) as {
+      error: { code: number; data: { metadata: Record<string, string> }[] };
+    };
     expect(body.error.code).toBe(-32004);
-    expect(body.error.data[0]?.metadata).toEqual({ taskId, maxSubscribersPerTask: String(DEFAULT_MAX_SUBSCRIBERS_PER_TASK) });
+    expect(body.error.data[0]?.metadata).toEqual({
+      taskId,
+      maxSubscribersPerTask: String(DEFAULT_MAX_SUBSCRIBERS_PER_TASK),
+    });
     await Promise.all(streams.map((s) => s.return?.()));
     expect(handler.liveTasks).toBe(0);
   });
 
-  it(`${DEFAULT_MAX_ACTIVE_TASKS_PER_OWNER} unfinished tasks of one owner pass, the next SendMessage is -32004; another owner still creates`, { timeout: 60_000 }, async () => {
-    const handler = createA2AServiceTaskHandler<string>({ executor, store: new InMemoryTaskStore({ maxTasks: 2 * DEFAULT_MAX_ACTIVE_TASKS_PER_OWNER }) });
+  it(`${DEFAULT_MAX_ACTIVE_TASKS_PER_OWNER} unfinished tasks of one owner pass, the next SendMessage is -32004; another owner still creates`, {
+    timeout: 60_000,
+  }, async () => {
+    const handler = createA2AServiceTaskHandler<string>({
+      executor,
+      store: new InMemoryTaskStore({ maxTasks: 2 * DEFAULT_MAX_ACTIVE_TASKS_PER_OWNER }),
+    });
     for (let i = 0; i < DEFAULT_MAX_ACTIVE_TASKS_PER_OWNER; i++) {
       const r = await handler.sendMessage(request("wait"), call("alice"));
       expect(r.payload.case).toBe("task");
     }
     const server = createA2AServiceJsonRpcServer(handler, { authenticate: () => "alice" });
-    const answer = (await server.handler(rpcRequest("SendMessage", { message: { messageId: "m-x", role: "ROLE_USER", parts: [{ text: "wait" }] } }) as never)) as { body: string };
-    const body = JSON.parse(answer.body) as { error: { code: number; data: { metadata: Record<string, string> }[] } };
+    const answer = (await server.handler(
+      rpcRequest("SendMessage", {
+        message: { messageId: "m-x", role: "ROLE_USER", parts: [{ text: "wait" }] },
+      }) as never,
+    )) as { body: string };
+    const body = JSON.parse(answer.body) as {
+      error: { code: number; data: { metadata: Record<string, string> }[] };
+    };
     expect(body.error.code).toBe(-32004);
-    expect(body.error.data[0]?.metadata).toEqual({ maxActiveTasksPerOwner: String(DEFAULT_MAX_ACTIVE_TASKS_PER_OWNER) });
+    expect(body.error.data[0]?.metadata).toEqual({
+      maxActiveTasksPerOwner: String(DEFAULT_MAX_ACTIVE_TASKS_PER_OWNER),
+    });
     expect((await handler.sendMessage(request("wait"), call("bob"))).payload.case).toBe("task");
   });
 });

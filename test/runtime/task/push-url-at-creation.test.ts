@@ -8,13 +8,28 @@ import { create } from "@bufbuild/protobuf";
 import { describe, expect, it } from "vitest";
 import { A2AError } from "@protoc-gen-a2a/runtime";
 import { InMemoryTaskStore, createPushNotificationSender } from "@protoc-gen-a2a/runtime/task";
-import { ListTaskPushNotificationConfigsRequestSchema, StreamResponseSchema, TaskPushNotificationConfigSchema, TaskState } from "../../../generated-example/gen/a2a_pb.js";
-import { callOf, createA2ATaskHandler, sendRequest, taskOf } from "../../support/task-runtime-binding.js";
+import {
+  ListTaskPushNotificationConfigsRequestSchema,
+  StreamResponseSchema,
+  TaskPushNotificationConfigSchema,
+  TaskState,
+} from "../../../generated-example/gen/a2a_pb.js";
+import {
+  callOf,
+  createA2ATaskHandler,
+  sendRequest,
+  taskOf,
+} from "../../support/task-runtime-binding.js";
 
 /** A handler whose tasks wait for input (so configs can be added), with a push sender of `policy` unless told otherwise. */
 function setup(policy: { allowPrivateNetworks?: boolean } = {}, checkPushUrl?: false) {
   const store = new InMemoryTaskStore();
-  const push = createPushNotificationSender({ store, schemas: { StreamResponse: StreamResponseSchema }, fetch: async () => new Response(null, { status: 204 }), ...policy });
+  const push = createPushNotificationSender({
+    store,
+    schemas: { StreamResponse: StreamResponseSchema },
+    fetch: async () => new Response(null, { status: 204 }),
+    ...policy,
+  });
   const handler = createA2ATaskHandler({
     store,
     capabilities: { pushNotifications: true },
@@ -36,9 +51,17 @@ async function newTask(handler: ReturnType<typeof setup>["handler"]) {
 }
 
 const create_ = (handler: ReturnType<typeof setup>["handler"], taskId: string, url: string) =>
-  handler.createTaskPushNotificationConfig(create(TaskPushNotificationConfigSchema, { taskId, url }), callOf("CreateTaskPushNotificationConfig"));
+  handler.createTaskPushNotificationConfig(
+    create(TaskPushNotificationConfigSchema, { taskId, url }),
+    callOf("CreateTaskPushNotificationConfig"),
+  );
 const configsOf = async (handler: ReturnType<typeof setup>["handler"], taskId: string) =>
-  (await handler.listTaskPushNotificationConfigs(create(ListTaskPushNotificationConfigsRequestSchema, { taskId }), callOf("ListTaskPushNotificationConfigs"))).configs;
+  (
+    await handler.listTaskPushNotificationConfigs(
+      create(ListTaskPushNotificationConfigsRequestSchema, { taskId }),
+      callOf("ListTaskPushNotificationConfigs"),
+    )
+  ).configs;
 
 const refused = [
   "file:///etc/passwd",
@@ -53,29 +76,45 @@ const refused = [
 ];
 
 describe("push config URLs are checked at creation by the push sender's policy", () => {
-  it.each(refused)("CreateTaskPushNotificationConfig refuses %s with InvalidParams on url, and stores nothing", async (url) => {
-    const { handler } = setup();
-    const taskId = await newTask(handler);
-    const error = await create_(handler, taskId, url).then(
-      () => undefined,
-      (e: unknown) => e,
-    );
-    expect(error).toBeInstanceOf(A2AError);
-    expect((error as A2AError).spec.name).toBe("InvalidParamsError");
-    expect((error as A2AError).message).toMatch(/^url is not allowed: /);
-    expect(await configsOf(handler, taskId)).toEqual([]);
-  });
+  it.each(refused)(
+    "CreateTaskPushNotificationConfig refuses %s with InvalidParams on url, and stores nothing",
+    async (url) => {
+      const { handler } = setup();
+      const taskId = await newTask(handler);
+      const error = await create_(handler, taskId, url).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(A2AError);
+      expect((error as A2AError).spec.name).toBe("InvalidParamsError");
+      expect((error as A2AError).message).toMatch(/^url is not allowed: /);
+      expect(await configsOf(handler, taskId)).toEqual([]);
+    },
+  );
 
   it("SendMessage refuses a bad configuration.taskPushNotificationConfig.url before creating a task", async () => {
     const { handler } = setup();
     const error = await handler
-      .sendMessage(sendRequest("hi", {}, { taskPushNotificationConfig: create(TaskPushNotificationConfigSchema, { url: "http://10.0.0.1/hook" }) }), callOf("SendMessage"))
+      .sendMessage(
+        sendRequest(
+          "hi",
+          {},
+          {
+            taskPushNotificationConfig: create(TaskPushNotificationConfigSchema, {
+              url: "http://10.0.0.1/hook",
+            }),
+          },
+        ),
+        callOf("SendMessage"),
+      )
       .then(
         () => undefined,
         (e: unknown) => e,
       );
     expect((error as A2AError).spec.name).toBe("InvalidParamsError");
-    expect((error as A2AError).message).toMatch(/^configuration\.taskPushNotificationConfig\.url is not allowed: /);
+    expect((error as A2AError).message).toMatch(
+      /^configuration\.taskPushNotificationConfig\.url is not allowed: /,
+    );
     expect(handler.liveTasks).toBe(0);
   });
 
@@ -84,7 +123,10 @@ describe("push config URLs are checked at creation by the push sender's policy",
     const taskId = await newTask(handler);
     await create_(handler, taskId, "https://8.8.8.8/hook");
     await create_(handler, taskId, "https://no-such-host.invalid/hook");
-    expect((await configsOf(handler, taskId)).map((c) => c.url)).toEqual(["https://8.8.8.8/hook", "https://no-such-host.invalid/hook"]);
+    expect((await configsOf(handler, taskId)).map((c) => c.url)).toEqual([
+      "https://8.8.8.8/hook",
+      "https://no-such-host.invalid/hook",
+    ]);
   });
 
   it("follows the sender's policy: allowPrivateNetworks lets loopback through", async () => {

@@ -10,19 +10,62 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { GetTaskRequestSchema, ListTasksRequestSchema, TaskPushNotificationConfigSchema, TaskSchema, TaskState, type Task } from "../../../generated-example/gen/a2a_pb.js";
+import {
+  GetTaskRequestSchema,
+  ListTasksRequestSchema,
+  TaskPushNotificationConfigSchema,
+  TaskSchema,
+  TaskState,
+  type Task,
+} from "../../../generated-example/gen/a2a_pb.js";
 import { TaskNotFoundError } from "../../../generated-example/gen/a2a_a2a_errors.js";
 import { A2AError } from "@protoc-gen-a2a/runtime";
-import { A2A_TASK_STATE_NUMBERS, DEFAULT_MAX_TASKS, InMemoryTaskStore, TaskStoreFullError, type TaskQuery, type TaskScope } from "@protoc-gen-a2a/runtime/task";
+import {
+  A2A_TASK_STATE_NUMBERS,
+  DEFAULT_MAX_TASKS,
+  InMemoryTaskStore,
+  TaskStoreFullError,
+  type TaskQuery,
+  type TaskScope,
+} from "@protoc-gen-a2a/runtime/task";
 import { SqliteTaskStore } from "@protoc-gen-a2a/runtime/sqlite";
-import { callOf, createA2ATaskHandler, sendRequest, taskOf, textOf, until, type A2AExecutor } from "../../support/task-runtime-binding.js";
+import {
+  callOf,
+  createA2ATaskHandler,
+  sendRequest,
+  taskOf,
+  textOf,
+  until,
+  type A2AExecutor,
+} from "../../support/task-runtime-binding.js";
 
 const scope: TaskScope = { tenant: "", owner: "" };
 const schemas = { Task: TaskSchema, TaskPushNotificationConfig: TaskPushNotificationConfigSchema };
-const task = (id: string, state: TaskState, seconds = 1, contextId = "c"): Task => create(TaskSchema, { id, contextId, status: { state, timestamp: timestampFromMs(seconds * 1000) } });
-const query = (q: Partial<TaskQuery> = {}): TaskQuery => ({ contextId: "", state: undefined, statusTimestampAfter: undefined, pageSize: 100, pageToken: "", ...q });
-const config = (taskId: string, id: string) => create(TaskPushNotificationConfigSchema, { taskId, id, url: `https://example.com/${taskId}/${id}` });
-const ids = async (store: InMemoryTaskStore | SqliteTaskStore, q: Partial<TaskQuery> = {}, s = scope) => (await store.listTasks(s, query(q))).tasks.map((t) => t.id).sort();
+const task = (id: string, state: TaskState, seconds = 1, contextId = "c"): Task =>
+  create(TaskSchema, {
+    id,
+    contextId,
+    status: { state, timestamp: timestampFromMs(seconds * 1000) },
+  });
+const query = (q: Partial<TaskQuery> = {}): TaskQuery => ({
+  contextId: "",
+  state: undefined,
+  statusTimestampAfter: undefined,
+  pageSize: 100,
+  pageToken: "",
+  ...q,
+});
+const config = (taskId: string, id: string) =>
+  create(TaskPushNotificationConfigSchema, {
+    taskId,
+    id,
+    url: `https://example.com/${taskId}/${id}`,
+  });
+const ids = async (
+  store: InMemoryTaskStore | SqliteTaskStore,
+  q: Partial<TaskQuery> = {},
+  s = scope,
+) => (await store.listTasks(s, query(q))).tasks.map((t) => t.id).sort();
 
 describe("InMemoryTaskStore retention", () => {
   it("keeps working without options, bounded by DEFAULT_MAX_TASKS; the numbering is a2a.proto's", async () => {
@@ -38,14 +81,19 @@ describe("InMemoryTaskStore retention", () => {
     });
     expect(DEFAULT_MAX_TASKS).toBe(10_000);
     const store = new InMemoryTaskStore();
-    for (let i = 0; i < DEFAULT_MAX_TASKS; i++) await store.saveTask(scope, task(`t${i}`, i === 5 ? TaskState.COMPLETED : TaskState.WORKING));
+    for (let i = 0; i < DEFAULT_MAX_TASKS; i++)
+      await store.saveTask(scope, task(`t${i}`, i === 5 ? TaskState.COMPLETED : TaskState.WORKING));
     expect(store.size).toBe(DEFAULT_MAX_TASKS);
     await store.saveTask(scope, task("one-more", TaskState.WORKING));
     expect(await store.getTask(scope, "t5")).toBeUndefined();
     expect(store.size).toBe(DEFAULT_MAX_TASKS);
-    await expect(store.saveTask(scope, task("refused", TaskState.WORKING))).rejects.toBeInstanceOf(TaskStoreFullError);
+    await expect(store.saveTask(scope, task("refused", TaskState.WORKING))).rejects.toBeInstanceOf(
+      TaskStoreFullError,
+    );
     expect(await store.getTask(scope, "refused")).toBeUndefined();
-    expect((await store.listTasks(scope, query({ pageSize: 1 }))).totalSize).toBe(DEFAULT_MAX_TASKS);
+    expect((await store.listTasks(scope, query({ pageSize: 1 }))).totalSize).toBe(
+      DEFAULT_MAX_TASKS,
+    );
   });
 
   it("evicts terminal tasks, least recently saved first; never a task that is not terminal: creating one then fails", async () => {
@@ -62,7 +110,9 @@ describe("InMemoryTaskStore retention", () => {
     await store.saveTask(scope, task("t7", TaskState.SUBMITTED));
     expect(await ids(store)).toEqual(["t3", "t5", "t6", "t7"]);
     // Full of live tasks: a new one is refused, with a clear error; nothing is dropped.
-    await expect(store.saveTask(scope, task("t8", TaskState.WORKING))).rejects.toThrow(/task store is full: 4 tasks, none of them in a terminal state \(maxTasks 4\)/);
+    await expect(store.saveTask(scope, task("t8", TaskState.WORKING))).rejects.toThrow(
+      /task store is full: 4 tasks, none of them in a terminal state \(maxTasks 4\)/,
+    );
     expect(await ids(store)).toEqual(["t3", "t5", "t6", "t7"]);
     // Saving an existing task never needs room.
     await store.saveTask(scope, task("t3", TaskState.FAILED, 3));
@@ -78,7 +128,9 @@ describe("InMemoryTaskStore retention", () => {
     await store.saveTask(scope, task("b", TaskState.COMPLETED));
     await store.saveTask(scope, task("c", TaskState.WORKING));
     expect(await ids(store)).toEqual(["a", "c"]);
-    await expect(store.saveTask(scope, task("d", TaskState.WORKING))).rejects.toBeInstanceOf(TaskStoreFullError);
+    await expect(store.saveTask(scope, task("d", TaskState.WORKING))).rejects.toBeInstanceOf(
+      TaskStoreFullError,
+    );
   });
 
   it("drops terminal tasks terminalTaskTtlMs after their last save (injected clock); live tasks stay", async () => {
@@ -115,13 +167,23 @@ describe("InMemoryTaskStore retention", () => {
     await store.savePushConfig(scope, config("b", "1"));
     await store.saveTask(scope, task("c", TaskState.WORKING));
     expect(await store.getPushConfig(scope, "a", "1")).toBeUndefined();
-    expect((await store.listPushConfigs(scope, "a", { pageSize: 0, pageToken: "" })).configs).toEqual([]);
-    expect((await store.listPushConfigs(scope, "b", { pageSize: 0, pageToken: "" })).configs.map((c) => c.id)).toEqual(["1"]);
+    expect(
+      (await store.listPushConfigs(scope, "a", { pageSize: 0, pageToken: "" })).configs,
+    ).toEqual([]);
+    expect(
+      (await store.listPushConfigs(scope, "b", { pageSize: 0, pageToken: "" })).configs.map(
+        (c) => c.id,
+      ),
+    ).toEqual(["1"]);
     await store.saveTask(scope, task("b", TaskState.WORKING));
-    await expect(store.saveTask(scope, task("a", TaskState.WORKING))).rejects.toBeInstanceOf(TaskStoreFullError);
+    await expect(store.saveTask(scope, task("a", TaskState.WORKING))).rejects.toBeInstanceOf(
+      TaskStoreFullError,
+    );
     await store.saveTask(scope, task("c", TaskState.COMPLETED));
     await store.saveTask(scope, task("a", TaskState.WORKING));
-    expect((await store.listPushConfigs(scope, "a", { pageSize: 0, pageToken: "" })).configs).toEqual([]);
+    expect(
+      (await store.listPushConfigs(scope, "a", { pageSize: 0, pageToken: "" })).configs,
+    ).toEqual([]);
   });
 
   it("the bound is over all scopes; each scope's lists and context index stay consistent", async () => {
@@ -154,10 +216,33 @@ describe("InMemoryTaskStore retention", () => {
     const store = new InMemoryTaskStore({ maxTasks, terminalTaskTtlMs: ttl, now: () => now });
     const scopes = [scope, { tenant: "t", owner: "o" }];
     // Mostly terminal states, so that the store is not always full of live tasks.
-    const states = [TaskState.SUBMITTED, TaskState.WORKING, TaskState.INPUT_REQUIRED, ...Array(3).fill([TaskState.COMPLETED, TaskState.FAILED, TaskState.CANCELED, TaskState.REJECTED]).flat()];
-    const terminal = new Set<number>([TaskState.COMPLETED, TaskState.FAILED, TaskState.CANCELED, TaskState.REJECTED]);
+    const states = [
+      TaskState.SUBMITTED,
+      TaskState.WORKING,
+      TaskState.INPUT_REQUIRED,
+      ...Array(3)
+        .fill([TaskState.COMPLETED, TaskState.FAILED, TaskState.CANCELED, TaskState.REJECTED])
+        .flat(),
+    ];
+    const terminal = new Set<number>([
+      TaskState.COMPLETED,
+      TaskState.FAILED,
+      TaskState.CANCELED,
+      TaskState.REJECTED,
+    ]);
     // The model: key → task, state, context, last save time and order, configs.
-    const model = new Map<string, { s: number; id: string; state: TaskState; contextId: string; savedAt: number; order: number; configs: Set<string> }>();
+    const model = new Map<
+      string,
+      {
+        s: number;
+        id: string;
+        state: TaskState;
+        contextId: string;
+        savedAt: number;
+        order: number;
+        configs: Set<string>;
+      }
+    >();
     let order = 0;
     const seen = { expired: 0, evicted: 0, refused: 0 };
     const expire = () => {
@@ -186,7 +271,9 @@ describe("InMemoryTaskStore retention", () => {
         const contextId = existing?.contextId ?? `c${random(3)}`;
         let refused = false;
         if (existing === undefined && model.size >= maxTasks) {
-          const victims = [...model.entries()].filter(([, m]) => terminal.has(m.state)).sort((a, b) => a[1].order - b[1].order);
+          const victims = [...model.entries()]
+            .filter(([, m]) => terminal.has(m.state))
+            .sort((a, b) => a[1].order - b[1].order);
           if (victims.length === 0) refused = true;
           else model.delete((victims[0] as [string, unknown])[0]);
           seen[refused ? "refused" : "evicted"]++;
@@ -196,7 +283,15 @@ describe("InMemoryTaskStore retention", () => {
           await expect(saving).rejects.toBeInstanceOf(TaskStoreFullError);
         } else {
           await saving;
-          model.set(key, { s, id, state, contextId, savedAt: now, order: ++order, configs: existing?.configs ?? new Set() });
+          model.set(key, {
+            s,
+            id,
+            state,
+            contextId,
+            savedAt: now,
+            order: ++order,
+            configs: existing?.configs ?? new Set(),
+          });
         }
       }
       if (step % 7 !== 0) continue;
@@ -219,8 +314,17 @@ describe("InMemoryTaskStore retention", () => {
         );
         for (let i = 0; i < 14; i++) {
           const m = model.get(`${si}/t${i}`);
-          expect((await store.getTask(scopes[si] as TaskScope, `t${i}`))?.status?.state).toBe(m?.state);
-          const configs = (await store.listPushConfigs(scopes[si] as TaskScope, `t${i}`, { pageSize: 0, pageToken: "" })).configs.map((c) => c.id).sort();
+          expect((await store.getTask(scopes[si] as TaskScope, `t${i}`))?.status?.state).toBe(
+            m?.state,
+          );
+          const configs = (
+            await store.listPushConfigs(scopes[si] as TaskScope, `t${i}`, {
+              pageSize: 0,
+              pageToken: "",
+            })
+          ).configs
+            .map((c) => c.id)
+            .sort();
           expect(configs).toEqual([...(m?.configs ?? [])].sort());
         }
       }
@@ -231,7 +335,10 @@ describe("InMemoryTaskStore retention", () => {
   });
 
   it("takes a TaskState numbering; refuses nonsensical bounds", async () => {
-    const store = new InMemoryTaskStore({ maxTasks: 1, states: { ...A2A_TASK_STATE_NUMBERS, COMPLETED: 42 } });
+    const store = new InMemoryTaskStore({
+      maxTasks: 1,
+      states: { ...A2A_TASK_STATE_NUMBERS, COMPLETED: 42 },
+    });
     await store.saveTask(scope, task("a", 42 as TaskState));
     await store.saveTask(scope, task("b", TaskState.WORKING));
     expect(await ids(store)).toEqual(["b"]);
@@ -239,7 +346,9 @@ describe("InMemoryTaskStore retention", () => {
     expect(() => new InMemoryTaskStore({ maxTasks: 1.5 })).toThrow(RangeError);
     expect(() => new InMemoryTaskStore({ maxTasks: Number.NaN })).toThrow(RangeError);
     expect(() => new InMemoryTaskStore({ terminalTaskTtlMs: -1 })).toThrow(RangeError);
-    expect(() => new InMemoryTaskStore({ maxTasks: Number.POSITIVE_INFINITY, terminalTaskTtlMs: 0 })).not.toThrow();
+    expect(
+      () => new InMemoryTaskStore({ maxTasks: Number.POSITIVE_INFINITY, terminalTaskTtlMs: 0 }),
+    ).not.toThrow();
   });
 });
 
@@ -256,9 +365,20 @@ describe("retention through the task handler", () => {
   it("GetTask of an evicted task is TaskNotFound; ListTasks no longer lists it; a full store refuses a new task, continues an existing one", async () => {
     const store = new InMemoryTaskStore({ maxTasks: 2 });
     const errors: unknown[] = [];
-    const handler = createA2ATaskHandler({ executor: agent, store, onError: (e) => errors.push(e) });
-    const send = async (text: string, taskId?: string) => taskOf(await handler.sendMessage(sendRequest(text, taskId === undefined ? {} : { taskId }), callOf("SendMessage")));
-    const getTask = (id: string) => handler.getTask(create(GetTaskRequestSchema, { id }), callOf("GetTask"));
+    const handler = createA2ATaskHandler({
+      executor: agent,
+      store,
+      onError: (e) => errors.push(e),
+    });
+    const send = async (text: string, taskId?: string) =>
+      taskOf(
+        await handler.sendMessage(
+          sendRequest(text, taskId === undefined ? {} : { taskId }),
+          callOf("SendMessage"),
+        ),
+      );
+    const getTask = (id: string) =>
+      handler.getTask(create(GetTaskRequestSchema, { id }), callOf("GetTask"));
     const first = await send("one");
     const second = await send("ask");
     await until(() => handler.liveTasks === 0);
@@ -279,19 +399,26 @@ describe("retention through the task handler", () => {
     );
     expect(refusal).toBeInstanceOf(A2AError);
     expect((refusal as A2AError).spec.name).toBe("InternalError");
-    expect((refusal as A2AError).message).toMatch(/cannot take a new task now: its task store is full/);
+    expect((refusal as A2AError).message).toMatch(
+      /cannot take a new task now: its task store is full/,
+    );
     expect((await send("go on", second.id)).status?.state).toBe(TaskState.COMPLETED);
     expect((await send("five")).status?.state).toBe(TaskState.COMPLETED);
     await expect(getTask(second.id)).rejects.toBeInstanceOf(TaskNotFoundError);
     await until(() => handler.liveTasks === 0);
-    expect(errors.some((e) => e instanceof A2AError && /task store is full/.test(e.message))).toBe(true);
+    expect(errors.some((e) => e instanceof A2AError && /task store is full/.test(e.message))).toBe(
+      true,
+    );
   });
 });
 
 describe("SqliteTaskStore.purge", () => {
   const opened: SqliteTaskStore[] = [];
   const dirs: string[] = [];
-  const open = (path = ":memory:", options: Partial<ConstructorParameters<typeof SqliteTaskStore>[1]> = {}) => {
+  const open = (
+    path = ":memory:",
+    options: Partial<ConstructorParameters<typeof SqliteTaskStore>[1]> = {},
+  ) => {
     const store = new SqliteTaskStore(path, { schemas, ...options });
     opened.push(store);
     return store;
@@ -318,7 +445,9 @@ describe("SqliteTaskStore.purge", () => {
     expect(await ids(store)).toEqual(["asks-old", "done-new", "working-old"]);
     expect(await store.getTask({ tenant: "x", owner: "y" }, "rejected-old")).toBeUndefined();
     expect(await store.getPushConfig(scope, "done-old", "p1")).toBeUndefined();
-    expect((await store.listPushConfigs(scope, "done-old", { pageSize: 0, pageToken: "" })).configs).toEqual([]);
+    expect(
+      (await store.listPushConfigs(scope, "done-old", { pageSize: 0, pageToken: "" })).configs,
+    ).toEqual([]);
     expect(await store.getPushConfig(scope, "done-new", "p1")).toBeDefined();
     expect(await store.getPushConfig(scope, "working-old", "p1")).toBeDefined();
     expect(await store.purge({ finishedBefore: 20_001 })).toBe(1);
@@ -346,7 +475,11 @@ describe("SqliteTaskStore.purge", () => {
 
   it("commits the pending saves first (group commit), both criteria in one call", async () => {
     const store = open();
-    const saves = [store.saveTask(scope, task("a", TaskState.COMPLETED, 1)), store.saveTask(scope, task("b", TaskState.COMPLETED, 2)), store.saveTask(scope, task("c", TaskState.COMPLETED, 30))];
+    const saves = [
+      store.saveTask(scope, task("a", TaskState.COMPLETED, 1)),
+      store.saveTask(scope, task("b", TaskState.COMPLETED, 2)),
+      store.saveTask(scope, task("c", TaskState.COMPLETED, 30)),
+    ];
     const removed = await store.purge({ finishedBefore: 2000, maxTasks: 1 });
     await Promise.all(saves);
     expect(removed).toBe(2);
@@ -363,7 +496,9 @@ describe("SqliteTaskStore.purge", () => {
     const asks = taskOf(await handler.sendMessage(sendRequest("ask"), callOf("SendMessage")));
     await until(() => handler.liveTasks === 0);
     expect(await store.purge({ finishedBefore: Date.now() + 60_000 })).toBe(1);
-    await expect(handler.getTask(create(GetTaskRequestSchema, { id: done.id }), callOf("GetTask"))).rejects.toBeInstanceOf(TaskNotFoundError);
+    await expect(
+      handler.getTask(create(GetTaskRequestSchema, { id: done.id }), callOf("GetTask")),
+    ).rejects.toBeInstanceOf(TaskNotFoundError);
     store.close();
     const again = open(path);
     expect(await again.getTask(scope, done.id)).toBeUndefined();
@@ -374,7 +509,15 @@ describe("SqliteTaskStore.purge", () => {
     vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
     let now = 100_000;
     const failures: unknown[] = [];
-    const store = open(":memory:", { now: () => now, autoPurge: { intervalMs: 60_000, terminalTaskTtlMs: 10_000, maxTasks: 3, onError: (e) => failures.push(e) } });
+    const store = open(":memory:", {
+      now: () => now,
+      autoPurge: {
+        intervalMs: 60_000,
+        terminalTaskTtlMs: 10_000,
+        maxTasks: 3,
+        onError: (e) => failures.push(e),
+      },
+    });
     await store.saveTask(scope, task("old", TaskState.COMPLETED, 80));
     await store.saveTask(scope, task("recent", TaskState.COMPLETED, 95));
     await store.saveTask(scope, task("live", TaskState.WORKING, 1));
@@ -383,7 +526,8 @@ describe("SqliteTaskStore.purge", () => {
     vi.advanceTimersByTime(1);
     expect(await ids(store)).toEqual(["live", "recent"]);
     now = 200_000;
-    for (let i = 0; i < 4; i++) await store.saveTask(scope, task(`new${i}`, TaskState.COMPLETED, 199 + i / 10));
+    for (let i = 0; i < 4; i++)
+      await store.saveTask(scope, task(`new${i}`, TaskState.COMPLETED, 199 + i / 10));
     vi.advanceTimersByTime(60_000);
     expect(await ids(store)).toEqual(["live", "new2", "new3"]);
     expect(failures).toEqual([]);

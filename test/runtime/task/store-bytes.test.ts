@@ -9,13 +9,34 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import { describe, expect, it } from "vitest";
-import { TaskPushNotificationConfigSchema, TaskSchema, TaskState, type Task } from "../../../generated-example/gen/a2a_pb.js";
-import { DEFAULT_MAX_BYTES_PER_OWNER, DEFAULT_MAX_STORE_BYTES, InMemoryTaskStore, TaskStoreFullError, taskBytes, valueBytes, type TaskQuery, type TaskScope } from "@protoc-gen-a2a/runtime/task";
+import {
+  TaskPushNotificationConfigSchema,
+  TaskSchema,
+  TaskState,
+  type Task,
+} from "../../../generated-example/gen/a2a_pb.js";
+import {
+  DEFAULT_MAX_BYTES_PER_OWNER,
+  DEFAULT_MAX_STORE_BYTES,
+  InMemoryTaskStore,
+  TaskStoreFullError,
+  taskBytes,
+  valueBytes,
+  type TaskQuery,
+  type TaskScope,
+} from "@protoc-gen-a2a/runtime/task";
 import { seededRandom } from "../../support/random.js";
 
 const alice: TaskScope = { tenant: "", owner: "alice" };
 const bob: TaskScope = { tenant: "", owner: "bob" };
-const query = (q: Partial<TaskQuery> = {}): TaskQuery => ({ contextId: "", state: undefined, statusTimestampAfter: undefined, pageSize: 100, pageToken: "", ...q });
+const query = (q: Partial<TaskQuery> = {}): TaskQuery => ({
+  contextId: "",
+  state: undefined,
+  statusTimestampAfter: undefined,
+  pageSize: 100,
+  pageToken: "",
+  ...q,
+});
 
 /** A task of about `kb` KB of history text. */
 function task(id: string, state: TaskState, kb: number, seconds = 1): Task {
@@ -23,11 +44,20 @@ function task(id: string, state: TaskState, kb: number, seconds = 1): Task {
     id,
     contextId: "c",
     status: { state, timestamp: timestampFromMs(seconds * 1000) },
-    history: kb === 0 ? [] : [{ messageId: `m-${id}`, parts: [{ content: { case: "text", value: "x".repeat(kb * 1024) } }] }],
+    history:
+      kb === 0
+        ? []
+        : [
+            {
+              messageId: `m-${id}`,
+              parts: [{ content: { case: "text", value: "x".repeat(kb * 1024) } }],
+            },
+          ],
   });
 }
 
-const ids = async (store: InMemoryTaskStore, scope: TaskScope) => (await store.listTasks(scope, query())).tasks.map((t) => t.id).sort();
+const ids = async (store: InMemoryTaskStore, scope: TaskScope) =>
+  (await store.listTasks(scope, query())).tasks.map((t) => t.id).sort();
 
 async function refusal(promise: Promise<unknown>): Promise<TaskStoreFullError> {
   const error = await promise.then(
@@ -68,7 +98,9 @@ describe("InMemoryTaskStore byte bounds", () => {
     expect(await ids(store, alice)).toEqual(["done", "w1", "w2"]);
     // Growth of an existing unfinished task is refused likewise.
     await refusal(store.saveTask(alice, task("w1", TaskState.WORKING, 70)));
-    expect((await store.getTask(alice, "w1"))?.history[0]?.parts[0]?.content.value).toHaveLength(45 * 1024);
+    expect((await store.getTask(alice, "w1"))?.history[0]?.parts[0]?.content.value).toHaveLength(
+      45 * 1024,
+    );
     await store.saveTask(bob, task("b", TaskState.WORKING, 90));
     expect(await ids(store, bob)).toEqual(["b"]);
   });
@@ -87,23 +119,40 @@ describe("InMemoryTaskStore byte bounds", () => {
   });
 
   it("store-wide: drops anyone's oldest terminal tasks; refuses with limit maxBytes when all are unfinished", async () => {
-    const store = new InMemoryTaskStore({ maxBytes: 100 * 1024, maxBytesPerOwner: Number.POSITIVE_INFINITY });
+    const store = new InMemoryTaskStore({
+      maxBytes: 100 * 1024,
+      maxBytesPerOwner: Number.POSITIVE_INFINITY,
+    });
     await store.saveTask(bob, task("b1", TaskState.CANCELED, 40));
     await store.saveTask(alice, task("a1", TaskState.WORKING, 40));
     await store.saveTask(alice, task("a2", TaskState.WORKING, 40));
     expect(await ids(store, bob)).toEqual([]);
     const error = await refusal(store.saveTask(bob, task("b2", TaskState.WORKING, 40)));
     expect(error.limit).toBe("maxBytes");
-    expect(store.bytes).toBe(taskBytes(task("a1", TaskState.WORKING, 40)) + taskBytes(task("a2", TaskState.WORKING, 40)));
+    expect(store.bytes).toBe(
+      taskBytes(task("a1", TaskState.WORKING, 40)) + taskBytes(task("a2", TaskState.WORKING, 40)),
+    );
   });
 
   it("counts push configs, drops them with their task, and refuses one that does not fit", async () => {
     const store = new InMemoryTaskStore({ maxBytesPerOwner: 50 * 1024 });
     await store.saveTask(alice, task("t", TaskState.WORKING, 10));
-    const config = create(TaskPushNotificationConfigSchema, { taskId: "t", id: "c1", url: "https://example.com/hook", token: "k".repeat(20 * 1024) });
+    const config = create(TaskPushNotificationConfigSchema, {
+      taskId: "t",
+      id: "c1",
+      url: "https://example.com/hook",
+      token: "k".repeat(20 * 1024),
+    });
     await store.savePushConfig(alice, config);
-    expect(store.bytesOf(alice)).toBe(taskBytes(task("t", TaskState.WORKING, 10)) + valueBytes(config));
-    const big = create(TaskPushNotificationConfigSchema, { taskId: "t", id: "c2", url: "https://example.com/hook", token: "k".repeat(30 * 1024) });
+    expect(store.bytesOf(alice)).toBe(
+      taskBytes(task("t", TaskState.WORKING, 10)) + valueBytes(config),
+    );
+    const big = create(TaskPushNotificationConfigSchema, {
+      taskId: "t",
+      id: "c2",
+      url: "https://example.com/hook",
+      token: "k".repeat(30 * 1024),
+    });
     expect((await refusal(store.savePushConfig(alice, big))).limit).toBe("maxBytesPerOwner");
     expect(await store.getPushConfig(alice, "t", "c2")).toBeUndefined();
     await store.deletePushConfig(alice, "t", "c1");
@@ -118,11 +167,22 @@ describe("InMemoryTaskStore byte bounds", () => {
 
   it("keeps exact totals through random saves, configs, deletions, evictions and TTL expiry", async () => {
     let now = 0;
-    const store = new InMemoryTaskStore({ maxBytes: 400 * 1024, maxBytesPerOwner: 150 * 1024, maxTasks: 30, terminalTaskTtlMs: 5000, now: () => now });
+    const store = new InMemoryTaskStore({
+      maxBytes: 400 * 1024,
+      maxBytesPerOwner: 150 * 1024,
+      maxTasks: 30,
+      terminalTaskTtlMs: 5000,
+      now: () => now,
+    });
     const next = seededRandom(20261202);
     const rnd = { int: (min: number, max: number) => min + Math.floor(next() * (max - min + 1)) };
     const scopes = [alice, bob, { tenant: "t2", owner: "alice" }];
-    const states = [TaskState.WORKING, TaskState.INPUT_REQUIRED, TaskState.COMPLETED, TaskState.FAILED];
+    const states = [
+      TaskState.WORKING,
+      TaskState.INPUT_REQUIRED,
+      TaskState.COMPLETED,
+      TaskState.FAILED,
+    ];
     let refused = 0;
     for (let step = 0; step < 3000; step++) {
       now += rnd.int(0, 50);
@@ -131,14 +191,33 @@ describe("InMemoryTaskStore byte bounds", () => {
       try {
         if (rnd.int(0, 4) === 0) {
           if ((await store.getTask(scope, id)) === undefined) continue;
-          await store.savePushConfig(scope, create(TaskPushNotificationConfigSchema, { taskId: id, id: `c${rnd.int(0, 3)}`, url: "https://example.com/", token: "t".repeat(rnd.int(0, 4000)) }));
+          await store.savePushConfig(
+            scope,
+            create(TaskPushNotificationConfigSchema, {
+              taskId: id,
+              id: `c${rnd.int(0, 3)}`,
+              url: "https://example.com/",
+              token: "t".repeat(rnd.int(0, 4000)),
+            }),
+          );
         } else if (rnd.int(0, 9) === 0) {
           await store.deletePushConfig(scope, id, `c${rnd.int(0, 3)}`);
         } else {
           const existing = await store.getTask(scope, id);
           // The runtime never takes a terminal task back to an unfinished state.
-          const terminal = existing !== undefined && existing.status!.state >= TaskState.COMPLETED && existing.status!.state !== TaskState.INPUT_REQUIRED;
-          await store.saveTask(scope, task(id, terminal ? TaskState.COMPLETED : states[rnd.int(0, states.length - 1)]!, rnd.int(0, 60), step));
+          const terminal =
+            existing !== undefined &&
+            existing.status!.state >= TaskState.COMPLETED &&
+            existing.status!.state !== TaskState.INPUT_REQUIRED;
+          await store.saveTask(
+            scope,
+            task(
+              id,
+              terminal ? TaskState.COMPLETED : states[rnd.int(0, states.length - 1)]!,
+              rnd.int(0, 60),
+              step,
+            ),
+          );
         }
       } catch (e) {
         expect(e).toBeInstanceOf(TaskStoreFullError);
@@ -150,7 +229,9 @@ describe("InMemoryTaskStore byte bounds", () => {
         let own = 0;
         for (const t of (await store.listTasks(s, query())).tasks) {
           own += taskBytes(t);
-          for (const c of (await store.listPushConfigs(s, t.id, { pageSize: 0, pageToken: "" })).configs) own += valueBytes(c);
+          for (const c of (await store.listPushConfigs(s, t.id, { pageSize: 0, pageToken: "" }))
+            .configs)
+            own += valueBytes(c);
         }
         expect(store.bytesOf(s)).toBe(own);
         total += own;
@@ -167,7 +248,8 @@ describe("InMemoryTaskStore ListTasks budget", () => {
   it("ends a page before the task that would pass the budget (one task at least), and the pages cover every task once", async () => {
     const store = new InMemoryTaskStore({ maxBytesPerOwner: Number.POSITIVE_INFINITY });
     const sizes = [30, 5, 60, 10, 10, 10, 80, 1, 1, 1, 1, 45];
-    for (let i = 0; i < sizes.length; i++) await store.saveTask(alice, task(`t${i}`, TaskState.WORKING, sizes[i]!, 100 - i));
+    for (let i = 0; i < sizes.length; i++)
+      await store.saveTask(alice, task(`t${i}`, TaskState.WORKING, sizes[i]!, 100 - i));
     const budget = { maxBytes: 50 * 1024, sizeOf: (t: Task) => taskBytes(t) };
     const seen: string[] = [];
     let pageToken = "";

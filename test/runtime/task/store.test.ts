@@ -1,23 +1,70 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import { afterEach, describe, expect, it } from "vitest";
-import { GetTaskRequestSchema, SubscribeToTaskRequestSchema, TaskPushNotificationConfigSchema, TaskSchema, TaskState, type Task } from "../../../generated-example/gen/a2a_pb.js";
-import { EventHub, InMemoryTaskStore, InvalidPageTokenError, decodePageToken, encodePageToken, queryFingerprint, type TaskQuery, type TaskStore } from "@protoc-gen-a2a/runtime/task";
+import {
+  GetTaskRequestSchema,
+  SubscribeToTaskRequestSchema,
+  TaskPushNotificationConfigSchema,
+  TaskSchema,
+  TaskState,
+  type Task,
+} from "../../../generated-example/gen/a2a_pb.js";
+import {
+  EventHub,
+  InMemoryTaskStore,
+  InvalidPageTokenError,
+  decodePageToken,
+  encodePageToken,
+  queryFingerprint,
+  type TaskQuery,
+  type TaskStore,
+} from "@protoc-gen-a2a/runtime/task";
 import { Mutex, SerialQueue } from "../../../runtime/src/task/serial.js";
 import { SqliteTaskStore } from "@protoc-gen-a2a/runtime/sqlite";
 import { openPostgresTaskStore } from "../../support/postgres-task-store.js";
-import { Gate, callOf, collect, createA2ATaskHandler, sendRequest, taskOf, textOf, until, type A2ARequestContext } from "../../support/task-runtime-binding.js";
+import {
+  Gate,
+  callOf,
+  collect,
+  createA2ATaskHandler,
+  sendRequest,
+  taskOf,
+  textOf,
+  until,
+  type A2ARequestContext,
+} from "../../support/task-runtime-binding.js";
 
 const scope = { tenant: "", owner: "" };
-const task = (id: string, seconds: number, state = TaskState.WORKING, contextId = "c"): Task => create(TaskSchema, { id, contextId, status: { state, timestamp: timestampFromMs(seconds * 1000) } });
-const query = (q: Partial<TaskQuery> = {}): TaskQuery => ({ contextId: "", state: undefined, statusTimestampAfter: undefined, pageSize: 50, pageToken: "", ...q });
+const task = (id: string, seconds: number, state = TaskState.WORKING, contextId = "c"): Task =>
+  create(TaskSchema, {
+    id,
+    contextId,
+    status: { state, timestamp: timestampFromMs(seconds * 1000) },
+  });
+const query = (q: Partial<TaskQuery> = {}): TaskQuery => ({
+  contextId: "",
+  state: undefined,
+  statusTimestampAfter: undefined,
+  pageSize: 50,
+  pageToken: "",
+  ...q,
+});
 
 const stores: [string, () => Promise<TaskStore & { close?(): unknown }>][] = [
   ["InMemoryTaskStore", async () => new InMemoryTaskStore()],
-  ["SqliteTaskStore", async () => new SqliteTaskStore(":memory:", { schemas: { Task: TaskSchema, TaskPushNotificationConfig: TaskPushNotificationConfigSchema } })],
+  [
+    "SqliteTaskStore",
+    async () =>
+      new SqliteTaskStore(":memory:", {
+        schemas: { Task: TaskSchema, TaskPushNotificationConfig: TaskPushNotificationConfigSchema },
+      }),
+  ],
   // An empty schema of its own per test on the run's PostgreSQL (test/support/postgres-task-store.ts). No heartbeat
   // during a test: its reclaim fails WORKING tasks that no turn holds (those saveTask stores here) as left by a dead instance.
-  ["PostgresTaskStore", () => openPostgresTaskStore({ heartbeatMs: 3_600_000, leaseMs: 7_200_000 })],
+  [
+    "PostgresTaskStore",
+    () => openPostgresTaskStore({ heartbeatMs: 3_600_000, leaseMs: 7_200_000 }),
+  ],
 ];
 
 describe.each(stores)("%s (the TaskStore contract)", (_name, factory) => {
@@ -46,14 +93,28 @@ describe.each(stores)("%s (the TaskStore contract)", (_name, factory) => {
     await store.saveTask(scope, task("tie-1", 5));
     await store.saveTask(scope, task("tie-2", 5));
     await store.saveTask(scope, task("new", 9));
-    expect((await store.listTasks(scope, query())).tasks.map((t) => t.id)).toEqual(["new", "tie-2", "tie-1", "old"]);
+    expect((await store.listTasks(scope, query())).tasks.map((t) => t.id)).toEqual([
+      "new",
+      "tie-2",
+      "tie-1",
+      "old",
+    ]);
     await store.saveTask(scope, task("tie-1", 5));
-    expect((await store.listTasks(scope, query())).tasks.map((t) => t.id)).toEqual(["new", "tie-1", "tie-2", "old"]);
+    expect((await store.listTasks(scope, query())).tasks.map((t) => t.id)).toEqual([
+      "new",
+      "tie-1",
+      "tie-2",
+      "old",
+    ]);
   });
 
   it("pages with keyset cursors across ties, and filters", async () => {
     const store = await open();
-    for (let i = 0; i < 7; i++) await store.saveTask(scope, task(`t${i}`, i % 3, i % 2 ? TaskState.COMPLETED : TaskState.WORKING, i < 4 ? "a" : "b"));
+    for (let i = 0; i < 7; i++)
+      await store.saveTask(
+        scope,
+        task(`t${i}`, i % 3, i % 2 ? TaskState.COMPLETED : TaskState.WORKING, i < 4 ? "a" : "b"),
+      );
     const all = (await store.listTasks(scope, query())).tasks.map((t) => t.id);
     const paged: string[] = [];
     let pageToken = "";
@@ -65,8 +126,16 @@ describe.each(stores)("%s (the TaskStore contract)", (_name, factory) => {
     } while (pageToken !== "");
     expect(paged).toEqual(all);
     expect((await store.listTasks(scope, query({ contextId: "a" }))).totalSize).toBe(4);
-    expect((await store.listTasks(scope, query({ state: TaskState.COMPLETED }))).tasks.map((t) => t.id).sort()).toEqual(["t1", "t3", "t5"]);
-    expect((await store.listTasks(scope, query({ statusTimestampAfter: timestampFromMs(2000) }))).tasks.map((t) => t.id).sort()).toEqual(["t2", "t5"]);
+    expect(
+      (await store.listTasks(scope, query({ state: TaskState.COMPLETED }))).tasks
+        .map((t) => t.id)
+        .sort(),
+    ).toEqual(["t1", "t3", "t5"]);
+    expect(
+      (await store.listTasks(scope, query({ statusTimestampAfter: timestampFromMs(2000) }))).tasks
+        .map((t) => t.id)
+        .sort(),
+    ).toEqual(["t2", "t5"]);
   });
 
   it("pages of 300 tasks with random times, ties and re-saves: every page size gives the reference order, each task once", async () => {
@@ -81,10 +150,15 @@ describe.each(stores)("%s (the TaskStore contract)", (_name, factory) => {
     for (let i = 0; i < 400; i++) {
       const id = `t${random(300)}`;
       const seconds = random(40);
-      await store.saveTask(scope, task(id, seconds, TaskState.WORKING, random(2) === 0 ? "a" : "b"));
+      await store.saveTask(
+        scope,
+        task(id, seconds, TaskState.WORKING, random(2) === 0 ? "a" : "b"),
+      );
       saved.set(id, [seconds, i]);
     }
-    const reference = [...saved].sort(([, a], [, b]) => b[0] - a[0] || b[1] - a[1]).map(([id]) => id);
+    const reference = [...saved]
+      .sort(([, a], [, b]) => b[0] - a[0] || b[1] - a[1])
+      .map(([id]) => id);
     for (const pageSize of [1, 7, 50, 100]) {
       const paged: string[] = [];
       let pageToken = "";
@@ -103,27 +177,50 @@ describe.each(stores)("%s (the TaskStore contract)", (_name, factory) => {
     const store = await open();
     for (let i = 0; i < 3; i++) await store.saveTask(scope, task(`t${i}`, i));
     const { nextPageToken } = await store.listTasks(scope, query({ pageSize: 1 }));
-    await expect(store.listTasks(scope, query({ pageToken: nextPageToken, contextId: "c" }))).rejects.toBeInstanceOf(InvalidPageTokenError);
-    await expect(store.listTasks(scope, query({ pageToken: encodePageToken(queryFingerprint(["", null, null]), "nope") }))).rejects.toBeInstanceOf(InvalidPageTokenError);
-    await expect(store.listTasks(scope, query({ pageToken: "%%%" }))).rejects.toBeInstanceOf(InvalidPageTokenError);
+    await expect(
+      store.listTasks(scope, query({ pageToken: nextPageToken, contextId: "c" })),
+    ).rejects.toBeInstanceOf(InvalidPageTokenError);
+    await expect(
+      store.listTasks(
+        scope,
+        query({ pageToken: encodePageToken(queryFingerprint(["", null, null]), "nope") }),
+      ),
+    ).rejects.toBeInstanceOf(InvalidPageTokenError);
+    await expect(store.listTasks(scope, query({ pageToken: "%%%" }))).rejects.toBeInstanceOf(
+      InvalidPageTokenError,
+    );
   });
 
   it("pages within a byte budget: filled up to it, one task alone when it is past it, every task once", async () => {
     const store = await open();
     const sizes = [5, 30, 10, 10, 45, 1, 60, 20];
-    for (const [i, bytes] of sizes.entries()) await store.saveTask(scope, create(TaskSchema, { ...task(`t${i}`, i), metadata: { pad: "x".repeat(bytes) } }));
+    for (const [i, bytes] of sizes.entries())
+      await store.saveTask(
+        scope,
+        create(TaskSchema, { ...task(`t${i}`, i), metadata: { pad: "x".repeat(bytes) } }),
+      );
     const weigh = (t: Task) => String(t.metadata?.["pad"] ?? "").length;
     const pages: string[][] = [];
     let pageToken = "";
     do {
-      const page = await store.listTasks(scope, query({ pageSize: 3, pageToken, budget: { maxBytes: 40, sizeOf: (t) => weigh(t as Task) } }));
+      const page = await store.listTasks(
+        scope,
+        query({
+          pageSize: 3,
+          pageToken,
+          budget: { maxBytes: 40, sizeOf: (t) => weigh(t as Task) },
+        }),
+      );
       expect(page.totalSize).toBe(sizes.length);
       pages.push(page.tasks.map((t) => t.id));
       pageToken = page.nextPageToken;
     } while (pageToken !== "");
     // Newest first: t7 (20 bytes), t6 (60: alone), t5 (1) and t4 (45) apart, t3 + t2 (20; t1 would make 50), t1 + t0 (35).
     expect(pages).toEqual([["t7"], ["t6"], ["t5"], ["t4"], ["t3", "t2"], ["t1", "t0"]]);
-    const full = await store.listTasks(scope, query({ pageSize: 3, budget: { maxBytes: 1_000, sizeOf: (t) => weigh(t as Task) } }));
+    const full = await store.listTasks(
+      scope,
+      query({ pageSize: 3, budget: { maxBytes: 1_000, sizeOf: (t) => weigh(t as Task) } }),
+    );
     expect(full.tasks.map((t) => t.id)).toEqual(["t7", "t6", "t5"]);
   });
 
@@ -138,17 +235,21 @@ describe.each(stores)("%s (the TaskStore contract)", (_name, factory) => {
       { t: "1", s: Number.MAX_SAFE_INTEGER },
       { t: "1", s: -Number.MAX_SAFE_INTEGER },
     ]) {
-      const outcome = await store.listTasks(scope, query({ pageToken: encodePageToken(fingerprint, position) })).then(
-        (page) => page.totalSize,
-        (e: unknown) => e,
-      );
-      if (typeof outcome !== "number") expect(outcome, JSON.stringify(position)).toBeInstanceOf(InvalidPageTokenError);
+      const outcome = await store
+        .listTasks(scope, query({ pageToken: encodePageToken(fingerprint, position) }))
+        .then(
+          (page) => page.totalSize,
+          (e: unknown) => e,
+        );
+      if (typeof outcome !== "number")
+        expect(outcome, JSON.stringify(position)).toBeInstanceOf(InvalidPageTokenError);
     }
   });
 
   it("push configs: replace keeps the position, delete is idempotent, pages", async () => {
     const store = await open();
-    const config = (id: string, url: string) => create(TaskPushNotificationConfigSchema, { taskId: "t", id, url });
+    const config = (id: string, url: string) =>
+      create(TaskPushNotificationConfigSchema, { taskId: "t", id, url });
     await store.savePushConfig(scope, config("a", "u1"));
     await store.savePushConfig(scope, config("b", "u2"));
     await store.savePushConfig(scope, config("a", "u3"));
@@ -158,8 +259,14 @@ describe.each(stores)("%s (the TaskStore contract)", (_name, factory) => {
       ["b", "u2"],
     ]);
     const first = await store.listPushConfigs(scope, "t", { pageSize: 1, pageToken: "" });
-    expect((await store.listPushConfigs(scope, "t", { pageSize: 1, pageToken: first.nextPageToken })).configs.map((c) => c.id)).toEqual(["b"]);
-    await expect(store.listPushConfigs(scope, "other", { pageSize: 1, pageToken: first.nextPageToken })).rejects.toBeInstanceOf(InvalidPageTokenError);
+    expect(
+      (
+        await store.listPushConfigs(scope, "t", { pageSize: 1, pageToken: first.nextPageToken })
+      ).configs.map((c) => c.id),
+    ).toEqual(["b"]);
+    await expect(
+      store.listPushConfigs(scope, "other", { pageSize: 1, pageToken: first.nextPageToken }),
+    ).rejects.toBeInstanceOf(InvalidPageTokenError);
     await store.deletePushConfig(scope, "t", "a");
     await store.deletePushConfig(scope, "t", "a");
     expect(await store.getPushConfig(scope, "t", "a")).toBeUndefined();
@@ -171,18 +278,59 @@ describe.each(stores)("%s (the TaskStore contract)", (_name, factory) => {
     const full = create(TaskSchema, {
       id: "full",
       contextId: "c",
-      status: { state: TaskState.INPUT_REQUIRED, timestamp: { seconds: 10n, nanos: 500 }, message: { messageId: "m", parts: [{ content: { case: "text", value: "hi" } }] } },
-      artifacts: [{ artifactId: "a", parts: [{ content: { case: "text", value: "x" } }], metadata: { k: [1, "two", null] } }],
-      history: [{ messageId: "u", contextId: "c", taskId: "full", parts: [{ content: { case: "text", value: "q" } }] }],
+      status: {
+        state: TaskState.INPUT_REQUIRED,
+        timestamp: { seconds: 10n, nanos: 500 },
+        message: { messageId: "m", parts: [{ content: { case: "text", value: "hi" } }] },
+      },
+      artifacts: [
+        {
+          artifactId: "a",
+          parts: [{ content: { case: "text", value: "x" } }],
+          metadata: { k: [1, "two", null] },
+        },
+      ],
+      history: [
+        {
+          messageId: "u",
+          contextId: "c",
+          taskId: "full",
+          parts: [{ content: { case: "text", value: "q" } }],
+        },
+      ],
       metadata: { nested: { ok: true } },
     });
     await store.saveTask(scope, full);
-    await store.saveTask(scope, create(TaskSchema, { id: "same-second", contextId: "c", status: { state: TaskState.WORKING, timestamp: { seconds: 10n, nanos: 499 } } }));
-    await store.saveTask(scope, create(TaskSchema, { id: "pre-epoch", contextId: "c", status: { state: TaskState.WORKING, timestamp: { seconds: -5n, nanos: 7 } } }));
+    await store.saveTask(
+      scope,
+      create(TaskSchema, {
+        id: "same-second",
+        contextId: "c",
+        status: { state: TaskState.WORKING, timestamp: { seconds: 10n, nanos: 499 } },
+      }),
+    );
+    await store.saveTask(
+      scope,
+      create(TaskSchema, {
+        id: "pre-epoch",
+        contextId: "c",
+        status: { state: TaskState.WORKING, timestamp: { seconds: -5n, nanos: 7 } },
+      }),
+    );
     await store.saveTask(scope, create(TaskSchema, { id: "no-status", contextId: "c" }));
     expect(await store.getTask(scope, "full")).toEqual(full);
-    expect((await store.listTasks(scope, query())).tasks.map((t) => t.id)).toEqual(["full", "same-second", "no-status", "pre-epoch"]);
-    const since = await store.listTasks(scope, query({ statusTimestampAfter: { $typeName: "google.protobuf.Timestamp", seconds: 10n, nanos: 500 } }));
+    expect((await store.listTasks(scope, query())).tasks.map((t) => t.id)).toEqual([
+      "full",
+      "same-second",
+      "no-status",
+      "pre-epoch",
+    ]);
+    const since = await store.listTasks(
+      scope,
+      query({
+        statusTimestampAfter: { $typeName: "google.protobuf.Timestamp", seconds: 10n, nanos: 500 },
+      }),
+    );
     expect(since.tasks.map((t) => t.id)).toEqual(["full"]);
     const paged: string[] = [];
     let pageToken = "";
@@ -196,13 +344,23 @@ describe.each(stores)("%s (the TaskStore contract)", (_name, factory) => {
 
   it("push configs are scoped by tenant, owner and task", async () => {
     const store = await open();
-    const config = (taskId: string, id: string) => create(TaskPushNotificationConfigSchema, { taskId, id, url: `https://h/${taskId}/${id}` });
+    const config = (taskId: string, id: string) =>
+      create(TaskPushNotificationConfigSchema, { taskId, id, url: `https://h/${taskId}/${id}` });
     await store.savePushConfig({ tenant: "t", owner: "a" }, config("x", "1"));
     await store.savePushConfig({ tenant: "t", owner: "a" }, config("y", "1"));
     await store.savePushConfig({ tenant: "u", owner: "a" }, config("x", "1"));
-    expect((await store.getPushConfig({ tenant: "t", owner: "a" }, "x", "1"))?.url).toBe("https://h/x/1");
+    expect((await store.getPushConfig({ tenant: "t", owner: "a" }, "x", "1"))?.url).toBe(
+      "https://h/x/1",
+    );
     expect(await store.getPushConfig({ tenant: "t", owner: "b" }, "x", "1")).toBeUndefined();
-    expect((await store.listPushConfigs({ tenant: "t", owner: "a" }, "x", { pageSize: 0, pageToken: "" })).configs).toHaveLength(1);
+    expect(
+      (
+        await store.listPushConfigs({ tenant: "t", owner: "a" }, "x", {
+          pageSize: 0,
+          pageToken: "",
+        })
+      ).configs,
+    ).toHaveLength(1);
     await store.deletePushConfig({ tenant: "t", owner: "a" }, "x", "1");
     expect(await store.getPushConfig({ tenant: "u", owner: "a" }, "x", "1")).toBeDefined();
     expect(await store.getPushConfig({ tenant: "t", owner: "a" }, "y", "1")).toBeDefined();
@@ -215,7 +373,8 @@ describe("page tokens", () => {
     expect(token).toMatch(/^[A-Za-z0-9_-]+$/);
     expect(decodePageToken(token, "abcd1234")).toEqual({ t: "123", s: 4 });
     expect(() => decodePageToken(token, "other")).toThrow(InvalidPageTokenError);
-    for (const bad of ["", "!", "AAAA", btoa("[1]"), btoa("\xff\xfe")]) expect(() => decodePageToken(bad, "abcd1234")).toThrow(InvalidPageTokenError);
+    for (const bad of ["", "!", "AAAA", btoa("[1]"), btoa("\xff\xfe")])
+      expect(() => decodePageToken(bad, "abcd1234")).toThrow(InvalidPageTokenError);
   });
 });
 
@@ -302,7 +461,10 @@ describe("copies: nothing handed out aliases the stored task", () => {
             context.task.status = undefined;
             context.message.parts.length = 0;
           }
-          await emitter.addArtifact({ artifactId: "a", parts: [{ content: { case: "text", value: "x" } }] });
+          await emitter.addArtifact({
+            artifactId: "a",
+            parts: [{ content: { case: "text", value: "x" } }],
+          });
           await emitter.requireInput("more?");
         },
       },
@@ -310,13 +472,27 @@ describe("copies: nothing handed out aliases the stored task", () => {
     const response = taskOf(await handler.sendMessage(sendRequest("one"), callOf("SendMessage")));
     response.history.length = 0;
     response.artifacts[0]!.parts.length = 0;
-    const events = await collect(handler.sendStreamingMessage(sendRequest("two", { taskId: response.id }), callOf("SendStreamingMessage")));
+    const events = await collect(
+      handler.sendStreamingMessage(
+        sendRequest("two", { taskId: response.id }),
+        callOf("SendStreamingMessage"),
+      ),
+    );
     for (const e of events) if (e.payload.case === "task") e.payload.value.history.length = 0;
-    const sub = handler.subscribeToTask(create(SubscribeToTaskRequestSchema, { id: response.id }), callOf("SubscribeToTask"))[Symbol.asyncIterator]();
+    const sub = handler
+      .subscribeToTask(
+        create(SubscribeToTaskRequestSchema, { id: response.id }),
+        callOf("SubscribeToTask"),
+      )
+      [Symbol.asyncIterator]();
     const head = await sub.next();
-    if (!head.done && head.value.payload.case === "task") head.value.payload.value.artifacts.length = 0;
+    if (!head.done && head.value.payload.case === "task")
+      head.value.payload.value.artifacts.length = 0;
     await sub.return?.();
-    const stored = await handler.getTask(create(GetTaskRequestSchema, { id: response.id }), callOf("GetTask"));
+    const stored = await handler.getTask(
+      create(GetTaskRequestSchema, { id: response.id }),
+      callOf("GetTask"),
+    );
     expect(stored.history.map(textOf)).toEqual(["one", "more?", "two", "more?"]);
     expect(stored.artifacts[0]?.parts).toHaveLength(1);
     expect(stored.status?.state).toBe(TaskState.INPUT_REQUIRED);

@@ -12,7 +12,15 @@
  *   the 0.3 proto lacks.
  */
 import { readFileSync } from "node:fs";
-import { createFileRegistry, fromBinary, fromJson, toJson, type DescMessage, type JsonObject, type JsonValue } from "@bufbuild/protobuf";
+import {
+  createFileRegistry,
+  fromBinary,
+  fromJson,
+  toJson,
+  type DescMessage,
+  type JsonObject,
+  type JsonValue,
+} from "@bufbuild/protobuf";
 import { FileDescriptorSetSchema } from "@bufbuild/protobuf/wkt";
 import { Ajv } from "ajv";
 import fc from "fast-check";
@@ -21,14 +29,27 @@ import * as pb from "../../../generated-example/gen/a2a_pb.js";
 import * as v03 from "../../../runtime/src/v0_3/index.js";
 import { addFormats } from "../../support/schema-validator.js";
 
-const registry03 = createFileRegistry(fromBinary(FileDescriptorSetSchema, readFileSync(new URL("../../fixtures/a2a-v0_3.binpb", import.meta.url))));
+const registry03 = createFileRegistry(
+  fromBinary(
+    FileDescriptorSetSchema,
+    readFileSync(new URL("../../fixtures/a2a-v0_3.binpb", import.meta.url)),
+  ),
+);
 const ajv = addFormats(new Ajv({ strict: false, allErrors: true }));
-ajv.addSchema(JSON.parse(readFileSync(new URL("../../../proto/v0_3/a2a.json", import.meta.url), "utf8")) as object, "a2a.json");
+ajv.addSchema(
+  JSON.parse(
+    readFileSync(new URL("../../../proto/v0_3/a2a.json", import.meta.url), "utf8"),
+  ) as object,
+  "a2a.json",
+);
 
 function expectV03(def: string, json: JsonValue): void {
   const validate = ajv.getSchema(`a2a.json#/definitions/${def}`);
   if (validate === undefined) throw new Error(`no definition ${def}`);
-  expect(validate(json), `${def}: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(json)}`).toBe(true);
+  expect(
+    validate(json),
+    `${def}: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(json)}`,
+  ).toBe(true);
 }
 function expectV1(schema: DescMessage, json: JsonValue): void {
   expect(toJson(schema, fromJson(schema, json))).toEqual(json);
@@ -54,7 +75,9 @@ const text = fc.string({ maxLength: 12 });
 const nonEmpty = fc.string({ minLength: 1, maxLength: 12 });
 /** Ids usable inside resource names (no "/"). */
 const safeId = fc.oneof(fc.uuid(), fc.stringMatching(/^[A-Za-z0-9_.-]{1,10}$/));
-const json: fc.Arbitrary<JsonValue> = fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.parse(JSON.stringify(v)) as JsonValue);
+const json: fc.Arbitrary<JsonValue> = fc
+  .jsonValue({ maxDepth: 2 })
+  .map((v) => JSON.parse(JSON.stringify(v)) as JsonValue);
 const struct: fc.Arbitrary<JsonObject> = fc.dictionary(
   text.filter((k) => k !== "data_part_compat"),
   json,
@@ -66,7 +89,11 @@ const base64 = fc.uint8Array({ maxLength: 20 }).map((b) => Buffer.from(b).toStri
 /** Canonical RFC 3339 timestamps (what 1.0 toJson writes: Z, 0/3/6/9 fractional digits). */
 const timestamp = fc
   .tuple(
-    fc.date({ min: new Date("0001-01-01T00:00:00Z"), max: new Date("9999-12-31T23:59:59Z"), noInvalidDate: true }),
+    fc.date({
+      min: new Date("0001-01-01T00:00:00Z"),
+      max: new Date("9999-12-31T23:59:59Z"),
+      noInvalidDate: true,
+    }),
     fc.oneof(
       fc.constant(0),
       fc.integer({ min: 1, max: 999 }).map((n) => n * 1e6),
@@ -76,18 +103,39 @@ const timestamp = fc
   )
   .map(([d, nanos]) => {
     const digits = String(nanos).padStart(9, "0");
-    const frac = nanos === 0 ? "" : `.${nanos % 1e6 === 0 ? digits.slice(0, 3) : nanos % 1e3 === 0 ? digits.slice(0, 6) : digits}`;
+    const frac =
+      nanos === 0
+        ? ""
+        : `.${nanos % 1e6 === 0 ? digits.slice(0, 3) : nanos % 1e3 === 0 ? digits.slice(0, 6) : digits}`;
     return `${d.toISOString().slice(0, 19)}${frac}Z`;
   });
 
-const states = ["submitted", "working", "input-required", "completed", "canceled", "failed", "rejected", "auth-required", "unknown"] as const;
+const states = [
+  "submitted",
+  "working",
+  "input-required",
+  "completed",
+  "canceled",
+  "failed",
+  "rejected",
+  "auth-required",
+  "unknown",
+] as const;
 const state = fc.constantFrom(...states);
 
 const textPart = rec(["kind", "text"], { kind: fc.constant("text"), text, metadata: struct });
 const fileWithBytes = rec(["bytes"], { bytes: base64, mimeType: nonEmpty, name: nonEmpty });
 const fileWithUri = rec(["uri"], { uri: fc.webUrl(), mimeType: nonEmpty, name: nonEmpty });
-const filePart = rec(["kind", "file"], { kind: fc.constant("file"), file: fc.oneof(fileWithBytes, fileWithUri), metadata: struct });
-const dataPart = rec(["kind", "data"], { kind: fc.constant("data"), data: struct, metadata: struct });
+const filePart = rec(["kind", "file"], {
+  kind: fc.constant("file"),
+  file: fc.oneof(fileWithBytes, fileWithUri),
+  metadata: struct,
+});
+const dataPart = rec(["kind", "data"], {
+  kind: fc.constant("data"),
+  data: struct,
+  metadata: struct,
+});
 const part = fc.oneof(textPart, filePart, dataPart);
 
 const message = rec(["kind", "messageId", "role", "parts"], {
@@ -137,9 +185,20 @@ const artifactUpdate = rec(["kind", "taskId", "contextId", "artifact"], {
   metadata: struct,
 });
 const event = fc.oneof(task, message, statusUpdate, artifactUpdate);
-const auth = rec(["schemes"], { schemes: fc.array(nonEmpty, { maxLength: 2 }), credentials: nonEmpty });
-const pushConfig = rec(["url"], { id: safeId, url: fc.webUrl(), token: nonEmpty, authentication: auth });
-const taskPushConfig = rec(["taskId", "pushNotificationConfig"], { taskId: safeId, pushNotificationConfig: pushConfig });
+const auth = rec(["schemes"], {
+  schemes: fc.array(nonEmpty, { maxLength: 2 }),
+  credentials: nonEmpty,
+});
+const pushConfig = rec(["url"], {
+  id: safeId,
+  url: fc.webUrl(),
+  token: nonEmpty,
+  authentication: auth,
+});
+const taskPushConfig = rec(["taskId", "pushNotificationConfig"], {
+  taskId: safeId,
+  pushNotificationConfig: pushConfig,
+});
 const sendParams = rec(["message"], {
   message,
   configuration: rec([], {
@@ -153,7 +212,14 @@ const sendParams = rec(["message"], {
 
 // ---------------------------------------------------------------- documented normalisations (0.3 → 1.0 → 0.3)
 
-const FINAL = new Set(["completed", "failed", "canceled", "rejected", "input-required", "auth-required"]);
+const FINAL = new Set([
+  "completed",
+  "failed",
+  "canceled",
+  "rejected",
+  "input-required",
+  "auth-required",
+]);
 
 /** Empty arrays ≡ absent (optional ones), `final` recomputed, false append/lastChunk ≡ absent, … */
 function normalise(value: JsonValue, where = ""): JsonValue {
@@ -161,14 +227,23 @@ function normalise(value: JsonValue, where = ""): JsonValue {
   if (value === null || typeof value !== "object") return value;
   const o = { ...value } as { [k: string]: JsonValue };
   if (where === "metadata") return o; // user data: untouched
-  for (const k of ["extensions", "referenceTaskIds", "artifacts", "history", "acceptedOutputModes"]) {
+  for (const k of [
+    "extensions",
+    "referenceTaskIds",
+    "artifacts",
+    "history",
+    "acceptedOutputModes",
+  ]) {
     if (Array.isArray(o[k]) && (o[k] as JsonValue[]).length === 0) delete o[k];
   }
-  if (o["kind"] === "status-update") o["final"] = FINAL.has((o["status"] as JsonObject)["state"] as string);
-  if (o["kind"] === "artifact-update") for (const k of ["append", "lastChunk"]) if (o[k] === false) delete o[k];
+  if (o["kind"] === "status-update")
+    o["final"] = FINAL.has((o["status"] as JsonObject)["state"] as string);
+  if (o["kind"] === "artifact-update")
+    for (const k of ["append", "lastChunk"]) if (o[k] === false) delete o[k];
   if (Array.isArray(o["schemes"])) o["schemes"] = (o["schemes"] as JsonValue[]).slice(0, 1);
   const out: { [k: string]: JsonValue } = {};
-  for (const [k, v] of Object.entries(o)) out[k] = k === "metadata" || k === "data" ? v : normalise(v, k);
+  for (const [k, v] of Object.entries(o))
+    out[k] = k === "metadata" || k === "data" ? v : normalise(v, k);
   return out;
 }
 
@@ -218,7 +293,12 @@ interface Case {
   from: (v: JsonValue) => JsonValue;
   to: (v: JsonValue) => JsonValue;
   norm: (v: JsonObject) => JsonValue;
-  proto?: { name: string; to: (v: JsonValue) => JsonValue; from: (v: JsonValue) => JsonValue; rootKey?: string };
+  proto?: {
+    name: string;
+    to: (v: JsonValue) => JsonValue;
+    from: (v: JsonValue) => JsonValue;
+    rootKey?: string;
+  };
 }
 
 const cases: Case[] = [
@@ -230,7 +310,12 @@ const cases: Case[] = [
     from: (v) => v03.partFromV03(v),
     to: (v) => v03.partToV03(v),
     norm: normalise,
-    proto: { name: "Part", to: (v) => v03.partToV03Proto(v), from: (v) => v03.partFromV03Proto(v), rootKey: "parts" },
+    proto: {
+      name: "Part",
+      to: (v) => v03.partToV03Proto(v),
+      from: (v) => v03.partFromV03Proto(v),
+      rootKey: "parts",
+    },
   },
   {
     name: "Message",
@@ -240,7 +325,11 @@ const cases: Case[] = [
     from: (v) => v03.messageFromV03(v),
     to: (v) => v03.messageToV03(v),
     norm: normalise,
-    proto: { name: "Message", to: (v) => v03.messageToV03Proto(v), from: (v) => v03.messageFromV03Proto(v) },
+    proto: {
+      name: "Message",
+      to: (v) => v03.messageToV03Proto(v),
+      from: (v) => v03.messageFromV03Proto(v),
+    },
   },
   {
     name: "TaskStatus",
@@ -250,7 +339,11 @@ const cases: Case[] = [
     from: (v) => v03.taskStatusFromV03(v),
     to: (v) => v03.taskStatusToV03(v),
     norm: normalise,
-    proto: { name: "TaskStatus", to: (v) => v03.taskStatusToV03Proto(v), from: (v) => v03.taskStatusFromV03Proto(v) },
+    proto: {
+      name: "TaskStatus",
+      to: (v) => v03.taskStatusToV03Proto(v),
+      from: (v) => v03.taskStatusFromV03Proto(v),
+    },
   },
   {
     name: "Artifact",
@@ -260,7 +353,11 @@ const cases: Case[] = [
     from: (v) => v03.artifactFromV03(v),
     to: (v) => v03.artifactToV03(v),
     norm: normalise,
-    proto: { name: "Artifact", to: (v) => v03.artifactToV03Proto(v), from: (v) => v03.artifactFromV03Proto(v) },
+    proto: {
+      name: "Artifact",
+      to: (v) => v03.artifactToV03Proto(v),
+      from: (v) => v03.artifactFromV03Proto(v),
+    },
   },
   {
     name: "Task",
@@ -280,7 +377,11 @@ const cases: Case[] = [
     from: (v) => v03.statusUpdateFromV03(v),
     to: (v) => v03.statusUpdateToV03(v),
     norm: normalise,
-    proto: { name: "TaskStatusUpdateEvent", to: (v) => v03.statusUpdateToV03Proto(v), from: (v) => v03.statusUpdateFromV03Proto(v) },
+    proto: {
+      name: "TaskStatusUpdateEvent",
+      to: (v) => v03.statusUpdateToV03Proto(v),
+      from: (v) => v03.statusUpdateFromV03Proto(v),
+    },
   },
   {
     name: "TaskArtifactUpdateEvent",
@@ -290,7 +391,11 @@ const cases: Case[] = [
     from: (v) => v03.artifactUpdateFromV03(v),
     to: (v) => v03.artifactUpdateToV03(v),
     norm: normalise,
-    proto: { name: "TaskArtifactUpdateEvent", to: (v) => v03.artifactUpdateToV03Proto(v), from: (v) => v03.artifactUpdateFromV03Proto(v) },
+    proto: {
+      name: "TaskArtifactUpdateEvent",
+      to: (v) => v03.artifactUpdateToV03Proto(v),
+      from: (v) => v03.artifactUpdateFromV03Proto(v),
+    },
   },
   {
     name: "stream event ⇄ StreamResponse",
@@ -300,7 +405,11 @@ const cases: Case[] = [
     from: (v) => v03.streamResponseFromV03(v),
     to: (v) => v03.streamResponseToV03(v),
     norm: normalise,
-    proto: { name: "StreamResponse", to: (v) => v03.streamResponseToV03Proto(v), from: (v) => v03.streamResponseFromV03Proto(v) },
+    proto: {
+      name: "StreamResponse",
+      to: (v) => v03.streamResponseToV03Proto(v),
+      from: (v) => v03.streamResponseFromV03Proto(v),
+    },
   },
   {
     name: "message/send result ⇄ SendMessageResponse",
@@ -310,7 +419,11 @@ const cases: Case[] = [
     from: (v) => v03.sendMessageResponseFromV03(v),
     to: (v) => v03.sendMessageResponseToV03(v),
     norm: normalise,
-    proto: { name: "SendMessageResponse", to: (v) => v03.sendMessageResponseToV03Proto(v), from: (v) => v03.sendMessageResponseFromV03Proto(v) },
+    proto: {
+      name: "SendMessageResponse",
+      to: (v) => v03.sendMessageResponseToV03Proto(v),
+      from: (v) => v03.sendMessageResponseFromV03Proto(v),
+    },
   },
   {
     name: "MessageSendParams ⇄ SendMessageRequest",
@@ -320,7 +433,11 @@ const cases: Case[] = [
     from: (v) => v03.sendMessageParamsFromV03(v),
     to: (v) => v03.sendMessageParamsToV03(v),
     norm: normaliseParams,
-    proto: { name: "SendMessageRequest", to: (v) => v03.sendMessageRequestToV03Proto(v), from: (v) => v03.sendMessageRequestFromV03Proto(v) },
+    proto: {
+      name: "SendMessageRequest",
+      to: (v) => v03.sendMessageRequestToV03Proto(v),
+      from: (v) => v03.sendMessageRequestFromV03Proto(v),
+    },
   },
   {
     name: "TaskPushNotificationConfig",
@@ -330,7 +447,11 @@ const cases: Case[] = [
     from: (v) => v03.taskPushConfigFromV03(v),
     to: (v) => v03.taskPushConfigToV03(v),
     norm: normalisePush,
-    proto: { name: "TaskPushNotificationConfig", to: (v) => v03.taskPushConfigToV03Proto(v), from: (v) => v03.taskPushConfigFromV03Proto(v) },
+    proto: {
+      name: "TaskPushNotificationConfig",
+      to: (v) => v03.taskPushConfigToV03Proto(v),
+      from: (v) => v03.taskPushConfigFromV03Proto(v),
+    },
   },
 ];
 
@@ -391,7 +512,11 @@ describe("TaskPushNotificationConfig list and params", () => {
         const v1: JsonObject = configs.length > 0 ? { configs } : {};
         expectV1(pb.ListTaskPushNotificationConfigsResponseSchema, v1);
         const result = v03.listPushConfigsResponseToV03(v1);
-        expectV03("ListTaskPushNotificationConfigSuccessResponse", { jsonrpc: "2.0", id: 1, result });
+        expectV03("ListTaskPushNotificationConfigSuccessResponse", {
+          jsonrpc: "2.0",
+          id: 1,
+          result,
+        });
         expect(v03.listPushConfigsResponseFromV03(result)).toEqual(v1);
         const p = v03.listPushConfigsResponseToV03Proto(v1);
         expectV03Proto("ListTaskPushNotificationConfigResponse", p);
@@ -403,33 +528,43 @@ describe("TaskPushNotificationConfig list and params", () => {
 
   it("get / delete / list / query params round-trip through 1.0 and the 0.3 proto", () => {
     fc.assert(
-      fc.property(safeId, safeId, fc.option(fc.integer({ min: 1, max: 500 }), { nil: undefined }), (taskId, configId, history) => {
-        const get03 = { id: taskId, pushNotificationConfigId: configId };
-        expectV03("GetTaskPushNotificationConfigParams", get03);
-        const get1 = v03.getPushConfigParamsFromV03(get03);
-        expectV1(pb.GetTaskPushNotificationConfigRequestSchema, get1);
-        expect(v03.getPushConfigParamsToV03(get1)).toEqual(get03);
-        const name = v03.pushConfigNameRequestToV03Proto(get1);
-        expectV03Proto("GetTaskPushNotificationConfigRequest", name);
-        expect(v03.pushConfigNameRequestFromV03Proto(name)).toEqual(get1);
-        const del1 = v03.deletePushConfigParamsFromV03(get03);
-        expectV1(pb.DeleteTaskPushNotificationConfigRequestSchema, del1);
-        expect(v03.deletePushConfigParamsToV03(del1)).toEqual(get03);
-        const list1 = v03.listPushConfigsParamsFromV03({ id: taskId });
-        expectV1(pb.ListTaskPushNotificationConfigsRequestSchema, list1);
-        expect(v03.listPushConfigsRequestFromV03Proto(v03.listPushConfigsRequestToV03Proto(list1))).toEqual(list1);
-        const q03: JsonObject = history === undefined ? { id: taskId } : { id: taskId, historyLength: history };
-        expectV03("TaskQueryParams", q03);
-        const q1 = v03.getTaskParamsFromV03(q03);
-        expectV1(pb.GetTaskRequestSchema, q1);
-        expect(v03.getTaskParamsToV03(q1)).toEqual(q03);
-        const gp = v03.getTaskRequestToV03Proto(q1);
-        expectV03Proto("GetTaskRequest", gp);
-        expect(v03.getTaskRequestFromV03Proto(gp)).toEqual(q1);
-        const sub = v03.taskNameRequestToV03Proto(v03.subscribeParamsFromV03({ id: taskId }));
-        expectV03Proto("TaskSubscriptionRequest", sub);
-        expect(v03.subscribeParamsToV03(v03.taskNameRequestFromV03Proto(sub))).toEqual({ id: taskId });
-      }),
+      fc.property(
+        safeId,
+        safeId,
+        fc.option(fc.integer({ min: 1, max: 500 }), { nil: undefined }),
+        (taskId, configId, history) => {
+          const get03 = { id: taskId, pushNotificationConfigId: configId };
+          expectV03("GetTaskPushNotificationConfigParams", get03);
+          const get1 = v03.getPushConfigParamsFromV03(get03);
+          expectV1(pb.GetTaskPushNotificationConfigRequestSchema, get1);
+          expect(v03.getPushConfigParamsToV03(get1)).toEqual(get03);
+          const name = v03.pushConfigNameRequestToV03Proto(get1);
+          expectV03Proto("GetTaskPushNotificationConfigRequest", name);
+          expect(v03.pushConfigNameRequestFromV03Proto(name)).toEqual(get1);
+          const del1 = v03.deletePushConfigParamsFromV03(get03);
+          expectV1(pb.DeleteTaskPushNotificationConfigRequestSchema, del1);
+          expect(v03.deletePushConfigParamsToV03(del1)).toEqual(get03);
+          const list1 = v03.listPushConfigsParamsFromV03({ id: taskId });
+          expectV1(pb.ListTaskPushNotificationConfigsRequestSchema, list1);
+          expect(
+            v03.listPushConfigsRequestFromV03Proto(v03.listPushConfigsRequestToV03Proto(list1)),
+          ).toEqual(list1);
+          const q03: JsonObject =
+            history === undefined ? { id: taskId } : { id: taskId, historyLength: history };
+          expectV03("TaskQueryParams", q03);
+          const q1 = v03.getTaskParamsFromV03(q03);
+          expectV1(pb.GetTaskRequestSchema, q1);
+          expect(v03.getTaskParamsToV03(q1)).toEqual(q03);
+          const gp = v03.getTaskRequestToV03Proto(q1);
+          expectV03Proto("GetTaskRequest", gp);
+          expect(v03.getTaskRequestFromV03Proto(gp)).toEqual(q1);
+          const sub = v03.taskNameRequestToV03Proto(v03.subscribeParamsFromV03({ id: taskId }));
+          expectV03Proto("TaskSubscriptionRequest", sub);
+          expect(v03.subscribeParamsToV03(v03.taskNameRequestFromV03Proto(sub))).toEqual({
+            id: taskId,
+          });
+        },
+      ),
       RUNS,
     );
   });
@@ -449,7 +584,12 @@ describe("robustness", () => {
     ["agentCardToV03", (v) => v03.agentCardToV03(v)],
   ];
   it.each(fns)("%s throws only V03TranslationError on arbitrary JSON", (_n, fn) => {
-    const anyJson = fc.oneof(fc.jsonValue({ maxDepth: 4 }) as fc.Arbitrary<JsonValue>, event, sendParams, taskPushConfig);
+    const anyJson = fc.oneof(
+      fc.jsonValue({ maxDepth: 4 }) as fc.Arbitrary<JsonValue>,
+      event,
+      sendParams,
+      taskPushConfig,
+    );
     // Mutate valid values too: drop or retype one key somewhere.
     const mutated = fc.tuple(fc.oneof(event, sendParams), json, fc.nat()).map(([v, junk, n]) => {
       const c = copy(v) as { [k: string]: JsonValue };
@@ -497,8 +637,13 @@ describe("1.0-native parts (values 0.3 cannot produce)", () => {
         }
         // A wrapped (non-object) data part cannot tell empty metadata from none.
         const d = expected["data"];
-        const wrapped = "data" in expected && (d === null || typeof d !== "object" || Array.isArray(d));
-        if (wrapped && Object.keys((expected["metadata"] as JsonObject | undefined) ?? {}).length === 0) delete expected["metadata"];
+        const wrapped =
+          "data" in expected && (d === null || typeof d !== "object" || Array.isArray(d));
+        if (
+          wrapped &&
+          Object.keys((expected["metadata"] as JsonObject | undefined) ?? {}).length === 0
+        )
+          delete expected["metadata"];
         expect(v03.partFromV03(rpc)).toEqual(expected);
       }),
       RUNS,
@@ -515,10 +660,21 @@ describe("1.0-native parts (values 0.3 cannot produce)", () => {
         expectV1(pb.PartSchema, back);
         const expected: JsonObject =
           "data" in canonical
-            ? { data: canonical["data"] !== null && typeof canonical["data"] === "object" && !Array.isArray(canonical["data"]) ? canonical["data"] : { value: canonical["data"] as JsonValue } }
+            ? {
+                data:
+                  canonical["data"] !== null &&
+                  typeof canonical["data"] === "object" &&
+                  !Array.isArray(canonical["data"])
+                    ? canonical["data"]
+                    : { value: canonical["data"] as JsonValue },
+              }
             : "text" in canonical
               ? { text: canonical["text"] as string }
-              : Object.fromEntries(Object.entries(canonical).filter(([k]) => k === "raw" || k === "url" || k === "mediaType"));
+              : Object.fromEntries(
+                  Object.entries(canonical).filter(
+                    ([k]) => k === "raw" || k === "url" || k === "mediaType",
+                  ),
+                );
         expect(back).toEqual(expected);
       }),
       RUNS,

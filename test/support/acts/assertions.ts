@@ -44,7 +44,8 @@ const TYPE_NAMES = new Set(["string", "number", "boolean", "array", "object", "n
 
 type Assertion = JsonValue;
 
-const isMap = (v: unknown): v is Record<string, JsonValue> => v !== null && typeof v === "object" && !Array.isArray(v);
+const isMap = (v: unknown): v is Record<string, JsonValue> =>
+  v !== null && typeof v === "object" && !Array.isArray(v);
 
 /** Shows a value in a failure message (undefined = missing). */
 export function show(value: JsonValue | undefined): string {
@@ -53,7 +54,8 @@ export function show(value: JsonValue | undefined): string {
   return s.length > 200 ? `${s.slice(0, 197)}...` : s;
 }
 
-const join = (path: string, key: string | number) => (typeof key === "number" ? `${path}[${key}]` : path === "" ? key : `${path}.${key}`);
+const join = (path: string, key: string | number) =>
+  typeof key === "number" ? `${path}[${key}]` : path === "" ? key : `${path}.${key}`;
 
 /** Is `key` of this assertion map an operator (rather than a field name)? */
 function isOperatorKey(key: string, value: JsonValue): boolean {
@@ -78,49 +80,118 @@ function numeric(v: JsonValue | undefined): number | undefined {
 
 function equal(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
   if (a === b) return true;
-  if (a === undefined || b === undefined || a === null || b === null || typeof a !== "object" || typeof b !== "object") return false;
+  if (
+    a === undefined ||
+    b === undefined ||
+    a === null ||
+    b === null ||
+    typeof a !== "object" ||
+    typeof b !== "object"
+  )
+    return false;
   if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => equal(x, b[i]));
+  if (Array.isArray(a) && Array.isArray(b))
+    return a.length === b.length && a.every((x, i) => equal(x, b[i]));
   const ka = Object.keys(a as object);
   const kb = Object.keys(b as object);
-  return ka.length === kb.length && ka.every((k) => equal((a as Record<string, JsonValue>)[k], (b as Record<string, JsonValue>)[k]));
+  return (
+    ka.length === kb.length &&
+    ka.every((k) => equal((a as Record<string, JsonValue>)[k], (b as Record<string, JsonValue>)[k]))
+  );
 }
 
 /** Checks `actual` against `assertion`; returns every failure (empty = pass). */
-export function check(actual: JsonValue | undefined, assertion: Assertion, path = ""): AssertionFailure[] {
+export function check(
+  actual: JsonValue | undefined,
+  assertion: Assertion,
+  path = "",
+): AssertionFailure[] {
   if (Array.isArray(assertion)) return checkPositional(actual, assertion, path);
   if (!isMap(assertion)) {
-    return equal(actual, assertion) ? [] : [{ path, message: `expected ${show(assertion)}, got ${show(actual)}`, expected: show(assertion), actual: show(actual) }];
+    return equal(actual, assertion)
+      ? []
+      : [
+          {
+            path,
+            message: `expected ${show(assertion)}, got ${show(actual)}`,
+            expected: show(assertion),
+            actual: show(actual),
+          },
+        ];
   }
   const failures: AssertionFailure[] = [];
   for (const [key, value] of Object.entries(assertion)) {
     if (isOperatorKey(key, value)) {
       failures.push(...checkOperator(actual, key, value, path));
     } else if (actual !== undefined && !isMap(actual)) {
-      failures.push({ path: join(path, key), message: `expected an object with field "${key}", got ${show(actual)}`, actual: show(actual) });
+      failures.push({
+        path: join(path, key),
+        message: `expected an object with field "${key}", got ${show(actual)}`,
+        actual: show(actual),
+      });
     } else {
-      failures.push(...check(actual === undefined ? undefined : actual[key], value, join(path, key)));
+      failures.push(
+        ...check(actual === undefined ? undefined : actual[key], value, join(path, key)),
+      );
     }
   }
   return failures;
 }
 
 /** Does `actual` satisfy `assertion`? */
-export const passes = (actual: JsonValue | undefined, assertion: Assertion): boolean => check(actual, assertion).length === 0;
+export const passes = (actual: JsonValue | undefined, assertion: Assertion): boolean =>
+  check(actual, assertion).length === 0;
 
-function checkPositional(actual: JsonValue | undefined, elements: readonly Assertion[], path: string): AssertionFailure[] {
-  if (!Array.isArray(actual)) return [{ path, message: `expected an array, got ${show(actual)}`, expected: "array", actual: show(actual) }];
+function checkPositional(
+  actual: JsonValue | undefined,
+  elements: readonly Assertion[],
+  path: string,
+): AssertionFailure[] {
+  if (!Array.isArray(actual))
+    return [
+      {
+        path,
+        message: `expected an array, got ${show(actual)}`,
+        expected: "array",
+        actual: show(actual),
+      },
+    ];
   if (actual.length < elements.length) {
-    return [{ path, message: `expected at least ${elements.length} element(s), got ${actual.length}`, expected: `>= ${elements.length}`, actual: String(actual.length) }];
+    return [
+      {
+        path,
+        message: `expected at least ${elements.length} element(s), got ${actual.length}`,
+        expected: `>= ${elements.length}`,
+        actual: String(actual.length),
+      },
+    ];
   }
   return elements.flatMap((element, i) => check(actual[i], element, join(path, i)));
 }
 
-function fail(path: string, operator: string, expected: JsonValue, actual: JsonValue | undefined, what?: string): AssertionFailure[] {
-  return [{ path, message: `${operator} ${show(expected)}: ${what ?? `got ${show(actual)}`}`, expected: `${operator} ${show(expected)}`, actual: show(actual) }];
+function fail(
+  path: string,
+  operator: string,
+  expected: JsonValue,
+  actual: JsonValue | undefined,
+  what?: string,
+): AssertionFailure[] {
+  return [
+    {
+      path,
+      message: `${operator} ${show(expected)}: ${what ?? `got ${show(actual)}`}`,
+      expected: `${operator} ${show(expected)}`,
+      actual: show(actual),
+    },
+  ];
 }
 
-function checkOperator(actual: JsonValue | undefined, op: string, expected: JsonValue, path: string): AssertionFailure[] {
+function checkOperator(
+  actual: JsonValue | undefined,
+  op: string,
+  expected: JsonValue,
+  path: string,
+): AssertionFailure[] {
   switch (op) {
     case "type": {
       const t = typeOf(actual);
@@ -130,11 +201,14 @@ function checkOperator(actual: JsonValue | undefined, op: string, expected: Json
       if (expected === false) return actual === undefined ? [] : fail(path, "absent", true, actual);
       return actual !== undefined ? [] : fail(path, op, expected, actual, "missing");
     case "absent":
-      if (expected === false) return actual !== undefined ? [] : fail(path, "exists", true, actual, "missing");
+      if (expected === false)
+        return actual !== undefined ? [] : fail(path, "exists", true, actual, "missing");
       return actual === undefined ? [] : fail(path, op, expected, actual);
     case "contains":
-      if (typeof actual === "string" && typeof expected === "string") return actual.includes(expected) ? [] : fail(path, op, expected, actual);
-      if (Array.isArray(actual)) return actual.some((x) => equal(x, expected)) ? [] : fail(path, op, expected, actual);
+      if (typeof actual === "string" && typeof expected === "string")
+        return actual.includes(expected) ? [] : fail(path, op, expected, actual);
+      if (Array.isArray(actual))
+        return actual.some((x) => equal(x, expected)) ? [] : fail(path, op, expected, actual);
       return fail(path, op, expected, actual);
     case "matches": {
       if (actual === undefined) return fail(path, op, expected, actual, "missing");
@@ -142,29 +216,43 @@ function checkOperator(actual: JsonValue | undefined, op: string, expected: Json
       return new RegExp(String(expected), "u").test(text) ? [] : fail(path, op, expected, actual);
     }
     case "starts_with":
-      return typeof actual === "string" && actual.startsWith(String(expected)) ? [] : fail(path, op, expected, actual);
+      return typeof actual === "string" && actual.startsWith(String(expected))
+        ? []
+        : fail(path, op, expected, actual);
     case "ends_with":
-      return typeof actual === "string" && actual.endsWith(String(expected)) ? [] : fail(path, op, expected, actual);
+      return typeof actual === "string" && actual.endsWith(String(expected))
+        ? []
+        : fail(path, op, expected, actual);
     case "gte":
     case "lte":
     case "gt":
     case "lt": {
       const n = numeric(actual);
       const e = Number(expected);
-      const ok = n !== undefined && (op === "gte" ? n >= e : op === "lte" ? n <= e : op === "gt" ? n > e : n < e);
+      const ok =
+        n !== undefined &&
+        (op === "gte" ? n >= e : op === "lte" ? n <= e : op === "gt" ? n > e : n < e);
       return ok ? [] : fail(path, op, expected, actual);
     }
     case "count":
     case "count_gte":
     case "count_lte": {
-      if (!Array.isArray(actual)) return fail(path, op, expected, actual, `expected an array, got ${show(actual)}`);
+      if (!Array.isArray(actual))
+        return fail(path, op, expected, actual, `expected an array, got ${show(actual)}`);
       const e = Number(expected);
-      const ok = op === "count" ? actual.length === e : op === "count_gte" ? actual.length >= e : actual.length <= e;
+      const ok =
+        op === "count"
+          ? actual.length === e
+          : op === "count_gte"
+            ? actual.length >= e
+            : actual.length <= e;
       return ok ? [] : fail(path, op, expected, actual, `length ${actual.length}`);
     }
     case "one_of": {
       if (!Array.isArray(expected)) throw new Error(`${path}: one_of needs a list`);
-      const ok = expected.some((option) => (isMap(option) || Array.isArray(option) ? passes(actual, option) : equal(actual, option)));
+      const ok = expected.some((option) =>
+        isMap(option) || Array.isArray(option) ? passes(actual, option) : equal(actual, option),
+      );
       return ok ? [] : fail(path, op, expected, actual);
     }
     case "all_of":
@@ -183,9 +271,12 @@ function checkOperator(actual: JsonValue | undefined, op: string, expected: Json
       return fail(path, op, expected, actual, `no alternative passed (${why})`);
     }
     case "not":
-      return passes(actual, expected) ? fail(path, op, expected, actual, `assertion passed but must not: got ${show(actual)}`) : [];
+      return passes(actual, expected)
+        ? fail(path, op, expected, actual, `assertion passed but must not: got ${show(actual)}`)
+        : [];
     case "items":
-      if (!Array.isArray(actual)) return fail(path, op, expected, actual, `expected an array, got ${show(actual)}`);
+      if (!Array.isArray(actual))
+        return fail(path, op, expected, actual, `expected an array, got ${show(actual)}`);
       if (Array.isArray(expected)) return checkPositional(actual, expected, path);
       return actual.flatMap((element, i) => check(element, expected, join(path, i)));
     default:

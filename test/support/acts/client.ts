@@ -8,7 +8,13 @@
  * (`generated-clients.ts`) and @a2a-js/sdk 1.3.0's (`sdk-clients.ts`).
  */
 
-export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+export type JsonValue =
+  | null
+  | boolean
+  | number
+  | string
+  | JsonValue[]
+  | { [key: string]: JsonValue };
 export type JsonObject = { [key: string]: JsonValue };
 
 /** The three bindings of A2A v1.0, by their ACTS names. */
@@ -58,7 +64,9 @@ export interface ActsError {
   readonly details?: readonly JsonValue[];
 }
 
-export type OperationOutcome = { readonly ok: true; readonly body: JsonValue } | { readonly ok: false; readonly error: ActsError };
+export type OperationOutcome =
+  | { readonly ok: true; readonly body: JsonValue }
+  | { readonly ok: false; readonly error: ActsError };
 
 /** Everything a stream delivered, in order, and how it ended. */
 export interface StreamOutcome {
@@ -81,9 +89,17 @@ export interface ActsClient {
   readonly binding: Binding;
   /** "protoc-gen-a2a" or "@a2a-js/sdk". */
   readonly implementation: string;
-  call(operation: UnaryOperation, request: JsonObject, options: CallOptions): Promise<OperationOutcome>;
+  call(
+    operation: UnaryOperation,
+    request: JsonObject,
+    options: CallOptions,
+  ): Promise<OperationOutcome>;
   /** Reads the whole stream (until it ends, errors or `options.signal` aborts). */
-  stream(operation: StreamOperation, request: JsonObject, options: CallOptions): Promise<StreamOutcome>;
+  stream(
+    operation: StreamOperation,
+    request: JsonObject,
+    options: CallOptions,
+  ): Promise<StreamOutcome>;
   close(): Promise<void>;
 }
 
@@ -98,7 +114,10 @@ export interface AgentEndpoints {
   readonly grpc: string;
 }
 
-export type ActsClientFactory = (binding: Binding, endpoints: AgentEndpoints) => Promise<ActsClient>;
+export type ActsClientFactory = (
+  binding: Binding,
+  endpoints: AgentEndpoints,
+) => Promise<ActsClient>;
 
 /** The result of one call made through a {@link CardConnection}: done, or the error it ended with. */
 export type CardCallResult = { readonly ok: true } | { readonly ok: false; readonly error: string };
@@ -129,5 +148,7 @@ export interface ClientFeatures {
   /** A connection from `card` (ProtoJSON) on `binding`. */
   connectFromCard?(card: JsonObject, binding: Binding): Promise<CardConnection>;
   /** The implementation's webhook receiver, listening on 127.0.0.1. */
-  startPushReceiver?(setup: PushReceiverSetup): Promise<{ readonly url: string; close(): Promise<void> }>;
+  startPushReceiver?(
+    setup: PushReceiverSetup,
+  ): Promise<{ readonly url: string; close(): Promise<void> }>;
 }

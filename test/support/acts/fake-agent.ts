@@ -15,7 +15,11 @@
  * A streaming RPC gets its answer as the one event of a stream (SSE on the HTTP bindings).
  * It records which RPC each request named, so client-side checks can tell what reached it.
  */
-import { createServer as createH2Server, type IncomingHttpHeaders, type ServerHttp2Stream } from "node:http2";
+import {
+  createServer as createH2Server,
+  type IncomingHttpHeaders,
+  type ServerHttp2Stream,
+} from "node:http2";
 import type { AddressInfo, Socket } from "node:net";
 import { createRegistry, fromJson, toBinary, type JsonValue as PbJson } from "@bufbuild/protobuf";
 import { StatusSchema } from "../../../generated-example/gen/google/rpc/status_pb.js";
@@ -26,31 +30,50 @@ import { GRPC_CODES, specErrorByJsonRpcCode } from "./spec-errors.js";
 import { responseSchemaOf, restRouteOf } from "./wire-judge.js";
 
 export interface FakeAgent {
-  readonly endpoints: { readonly cardUrl: string; readonly jsonrpc: string; readonly rest: string; readonly grpc: string };
+  readonly endpoints: {
+    readonly cardUrl: string;
+    readonly jsonrpc: string;
+    readonly rest: string;
+    readonly grpc: string;
+  };
   /** The RPC named by each request that reached it, in order ("?" when it named none). */
   readonly requests: readonly string[];
   close(): Promise<void>;
 }
 
-const isMap = (v: unknown): v is JsonObject => v !== null && typeof v === "object" && !Array.isArray(v);
+const isMap = (v: unknown): v is JsonObject =>
+  v !== null && typeof v === "object" && !Array.isArray(v);
 const ERROR_DETAIL_TYPES = createRegistry(file_google_rpc_error_details);
 
 /** The HTTP+JSON / gRPC form of a JSON-RPC error object, by the spec table. */
-function errorForms(error: JsonObject): { httpStatus: number; grpcCode: number; grpcStatus: string; message: string; details: JsonValue[] } {
-  const spec = specErrorByJsonRpcCode(typeof error["code"] === "number" ? error["code"] : undefined);
+function errorForms(error: JsonObject): {
+  httpStatus: number;
+  grpcCode: number;
+  grpcStatus: string;
+  message: string;
+  details: JsonValue[];
+} {
+  const spec = specErrorByJsonRpcCode(
+    typeof error["code"] === "number" ? error["code"] : undefined,
+  );
   const grpcStatus = spec?.grpcStatus ?? "UNKNOWN";
   return {
     httpStatus: spec?.httpStatus ?? 500,
     grpcCode: GRPC_CODES[grpcStatus],
     grpcStatus,
     message: typeof error["message"] === "string" ? error["message"] : "",
-    details: Array.isArray(error["data"]) ? error["data"] : isMap(error["data"]) ? [error["data"]] : [],
+    details: Array.isArray(error["data"])
+      ? error["data"]
+      : isMap(error["data"])
+        ? [error["data"]]
+        : [],
   };
 }
 
 async function readAll(stream: AsyncIterable<Buffer | string>): Promise<Buffer> {
   const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
+  for await (const chunk of stream)
+    chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
   return Buffer.concat(chunks);
 }
 
@@ -61,7 +84,11 @@ const STREAMING = new Set(["SendStreamingMessage", "SubscribeToTask"]);
  * object: `{result}` or `{error}`, for the RPC the request names); `rpc` names the response
  * message for a request that names none.
  */
-export async function fakeAgent(binding: Binding, answerFor: JsonObject | ((rpc: string) => JsonObject), rpc: string): Promise<FakeAgent> {
+export async function fakeAgent(
+  binding: Binding,
+  answerFor: JsonObject | ((rpc: string) => JsonObject),
+  rpc: string,
+): Promise<FakeAgent> {
   const answers = typeof answerFor === "function" ? answerFor : () => answerFor;
   const requests: string[] = [];
   if (binding === "grpc") {
@@ -85,7 +112,14 @@ export async function fakeAgent(binding: Binding, answerFor: JsonObject | ((rpc:
         } catch (e) {
           if (!stream.headersSent)
             stream.respond(
-              { ":status": 200, "content-type": "application/grpc+proto", "grpc-status": "13", "grpc-message": encodeURIComponent(`fake agent: ${e instanceof Error ? e.message : String(e)}`) },
+              {
+                ":status": 200,
+                "content-type": "application/grpc+proto",
+                "grpc-status": "13",
+                "grpc-message": encodeURIComponent(
+                  `fake agent: ${e instanceof Error ? e.message : String(e)}`,
+                ),
+              },
               { endStream: true },
             );
         }
@@ -102,7 +136,14 @@ export async function fakeAgent(binding: Binding, answerFor: JsonObject | ((rpc:
               return false;
             }
           });
-          const status = toBinary(StatusSchema, fromJson(StatusSchema, { code: forms.grpcCode, message: forms.message, details } as PbJson, { registry: ERROR_DETAIL_TYPES }));
+          const status = toBinary(
+            StatusSchema,
+            fromJson(
+              StatusSchema,
+              { code: forms.grpcCode, message: forms.message, details } as PbJson,
+              { registry: ERROR_DETAIL_TYPES },
+            ),
+          );
           stream.respond(
             {
               ":status": 200,
@@ -116,11 +157,17 @@ export async function fakeAgent(binding: Binding, answerFor: JsonObject | ((rpc:
           return;
         }
         const schema = responseSchemaOf(method) ?? responseSchemaOf(rpc)!;
-        const bytes = toBinary(schema, fromJson(schema, (answer["result"] ?? {}) as PbJson, { ignoreUnknownFields: true }));
+        const bytes = toBinary(
+          schema,
+          fromJson(schema, (answer["result"] ?? {}) as PbJson, { ignoreUnknownFields: true }),
+        );
         const frame = Buffer.alloc(5 + bytes.length);
         frame.writeUInt32BE(bytes.length, 1);
         frame.set(bytes, 5);
-        stream.respond({ ":status": 200, "content-type": "application/grpc+proto" }, { waitForTrailers: true });
+        stream.respond(
+          { ":status": 200, "content-type": "application/grpc+proto" },
+          { waitForTrailers: true },
+        );
         stream.on("wantTrailers", () => stream.sendTrailers({ "grpc-status": "0" }));
         stream.end(frame);
       };
@@ -152,26 +199,50 @@ export async function fakeAgent(binding: Binding, answerFor: JsonObject | ((rpc:
         }
         requests.push(method);
         const envelope = JSON.stringify({ ...answers(method), id });
-        if (STREAMING.has(method)) res.writeHead(200, { "content-type": "text/event-stream" }).end(`data: ${envelope}\n\n`);
+        if (STREAMING.has(method))
+          res.writeHead(200, { "content-type": "text/event-stream" }).end(`data: ${envelope}\n\n`);
         else res.writeHead(200, { "content-type": "application/json" }).end(envelope);
         return;
       }
-      const method = restRouteOf(req.method ?? "GET", new URL(req.url ?? "/", "http://x").pathname) ?? "?";
+      const method =
+        restRouteOf(req.method ?? "GET", new URL(req.url ?? "/", "http://x").pathname) ?? "?";
       requests.push(method);
       const answer = answers(method);
       if (STREAMING.has(method) && !isMap(answer["error"])) {
-        res.writeHead(200, { "content-type": "text/event-stream" }).end(`data: ${JSON.stringify(answer["result"] ?? {})}\n\n`);
+        res
+          .writeHead(200, { "content-type": "text/event-stream" })
+          .end(`data: ${JSON.stringify(answer["result"] ?? {})}\n\n`);
         return;
       }
       if (isMap(answer["error"])) {
         const forms = errorForms(answer["error"]);
-        const body = { error: { code: forms.httpStatus, status: forms.grpcStatus, message: forms.message, details: forms.details } };
-        res.writeHead(forms.httpStatus, { "content-type": "application/a2a+json" }).end(JSON.stringify(body));
+        const body = {
+          error: {
+            code: forms.httpStatus,
+            status: forms.grpcStatus,
+            message: forms.message,
+            details: forms.details,
+          },
+        };
+        res
+          .writeHead(forms.httpStatus, { "content-type": "application/a2a+json" })
+          .end(JSON.stringify(body));
         return;
       }
-      res.writeHead(200, { "content-type": "application/a2a+json" }).end(JSON.stringify(answer["result"] ?? {}));
+      res
+        .writeHead(200, { "content-type": "application/a2a+json" })
+        .end(JSON.stringify(answer["result"] ?? {}));
     });
   });
   const base = server.url.replace(/\/$/, "");
-  return { endpoints: { cardUrl: `${base}/.well-known/agent-card.json`, jsonrpc: base, rest: base, grpc: "" }, requests, close: () => server.close() };
+  return {
+    endpoints: {
+      cardUrl: `${base}/.well-known/agent-card.json`,
+      jsonrpc: base,
+      rest: base,
+      grpc: "",
+    },
+    requests,
+    close: () => server.close(),
+  };
 }

@@ -14,7 +14,11 @@
  * every client call go through the taps.
  */
 import { randomUUID } from "node:crypto";
-import { startExampleAgent, type ExampleAgent, type ExampleAgentOptions } from "../../../generated-example/agent/echo-agent.js";
+import {
+  startExampleAgent,
+  type ExampleAgent,
+  type ExampleAgentOptions,
+} from "../../../generated-example/agent/echo-agent.js";
 import type { Logger } from "@protoc-gen-a2a/runtime";
 import { behaviours } from "../../../generated-example/agent/behaviours.js";
 import type { ActsClientFactory, Binding, ClientFeatures, JsonObject } from "./client.js";
@@ -34,7 +38,11 @@ export interface ClientImplementation {
 }
 
 /** Bearer tokens of every profile: may read the extended card; may use neither tasks nor the extended card (ACTS `insufficientAuthToken`); a second ordinary principal. */
-export const CREDENTIALS = { reader: "acts-reader-token", limited: "acts-limited-token", other: "acts-other-token" } as const;
+export const CREDENTIALS = {
+  reader: "acts-reader-token",
+  limited: "acts-limited-token",
+  other: "acts-other-token",
+} as const;
 const TOKENS: ExampleAgentOptions["tokens"] = {
   [CREDENTIALS.reader]: { subject: "acts-reader", extendedCard: true },
   [CREDENTIALS.limited]: { subject: "acts-limited", extendedCard: false, tasks: false },
@@ -61,17 +69,28 @@ async function taskOfOtherPrincipal(agent: ExampleAgent): Promise<string> {
     jsonrpc: "2.0",
     id: 1,
     method: "SendMessage",
-    params: { message: { messageId: randomUUID(), role: "ROLE_USER", parts: [{ text: "tck-complete-task of another user" }] } },
+    params: {
+      message: {
+        messageId: randomUUID(),
+        role: "ROLE_USER",
+        parts: [{ text: "tck-complete-task of another user" }],
+      },
+    },
   });
   const result = await sendHttp({
     method: "POST",
     url: agent.endpoints.jsonrpc,
-    headers: { "content-type": "application/json", "a2a-version": "1.0", authorization: `Bearer ${CREDENTIALS.other}` },
+    headers: {
+      "content-type": "application/json",
+      "a2a-version": "1.0",
+      authorization: `Bearer ${CREDENTIALS.other}`,
+    },
     body,
     signal: AbortSignal.timeout(10_000),
   });
   const id = (result.body as { result?: { task?: { id?: string } } }).result?.task?.id;
-  if (typeof id !== "string") throw new Error(`could not create the other principal's task: ${JSON.stringify(result.body)}`);
+  if (typeof id !== "string")
+    throw new Error(`could not create the other principal's task: ${JSON.stringify(result.body)}`);
   return id;
 }
 
@@ -82,26 +101,55 @@ async function taskOfOtherPrincipal(agent: ExampleAgent): Promise<string> {
 const ACTS_LOGGER: Logger = {
   error: (message, ...details) => console.error(message, ...details),
   warn: (message, ...details) => {
-    if (!message.startsWith("example agent: push notification for task ")) console.warn(message, ...details);
+    if (!message.startsWith("example agent: push notification for task "))
+      console.warn(message, ...details);
   },
 };
 
 /** Starts the three profiles of the example agent (`store`: its task store option). */
-export async function startHarness(options: { readonly taskDatabase?: string | (() => Promise<string>); readonly longRunningMs: number }): Promise<Harness> {
-  const start = async (name: string, agentOptions: ExampleAgentOptions, callHeaders: Record<string, string> = {}): Promise<Profile> => {
+export async function startHarness(options: {
+  readonly taskDatabase?: string | (() => Promise<string>);
+  readonly longRunningMs: number;
+}): Promise<Harness> {
+  const start = async (
+    name: string,
+    agentOptions: ExampleAgentOptions,
+    callHeaders: Record<string, string> = {},
+  ): Promise<Profile> => {
     // A function gives each profile a database of its own (PostgreSQL: instances sharing one serve each other's tasks and push deliveries).
-    const taskDatabase = typeof options.taskDatabase === "function" ? await options.taskDatabase() : options.taskDatabase;
-    const agent = await startExampleAgent({ tokens: TOKENS, logger: ACTS_LOGGER, ...(taskDatabase !== undefined ? { taskDatabase } : {}), ...agentOptions });
+    const taskDatabase =
+      typeof options.taskDatabase === "function"
+        ? await options.taskDatabase()
+        : options.taskDatabase;
+    const agent = await startExampleAgent({
+      tokens: TOKENS,
+      logger: ACTS_LOGGER,
+      ...(taskDatabase !== undefined ? { taskDatabase } : {}),
+      ...agentOptions,
+    });
     const card = (await (await fetch(agent.cardUrl)).json()) as JsonObject;
     return { name, agent, card, callHeaders, variables: {} };
   };
   const [full, minimal, secured] = await Promise.all([
     start("full", { longRunningMs: options.longRunningMs, allowPrivateWebhooks: true }),
-    start("minimal-capabilities", { capabilities: { streaming: false, pushNotifications: false, extendedAgentCard: false } }),
-    start("secured", { requireAuthentication: true }, { authorization: `Bearer ${CREDENTIALS.reader}` }),
+    start("minimal-capabilities", {
+      capabilities: { streaming: false, pushNotifications: false, extendedAgentCard: false },
+    }),
+    start(
+      "secured",
+      { requireAuthentication: true },
+      { authorization: `Bearer ${CREDENTIALS.reader}` },
+    ),
   ]);
-  const profiles = [full, minimal, { ...secured, variables: { otherUserTaskId: await taskOfOtherPrincipal(secured.agent) } }];
-  return { profiles, close: async () => void (await Promise.all(profiles.map((p) => p.agent.close()))) };
+  const profiles = [
+    full,
+    minimal,
+    { ...secured, variables: { otherUserTaskId: await taskOfOtherPrincipal(secured.agent) } },
+  ];
+  return {
+    profiles,
+    close: async () => void (await Promise.all(profiles.map((p) => p.agent.close()))),
+  };
 }
 
 export interface RunOptions {
@@ -117,9 +165,21 @@ export interface RunOptions {
 }
 
 /** Runs `documents` through `client` on `binding` against the harness's agents; the results of every test. */
-export async function runSuite(harness: Harness, documents: readonly ActsDocument[], client: ClientImplementation, binding: Binding, options: RunOptions = {}): Promise<RunReport> {
+export async function runSuite(
+  harness: Harness,
+  documents: readonly ActsDocument[],
+  client: ClientImplementation,
+  binding: Binding,
+  options: RunOptions = {},
+): Promise<RunReport> {
   const webhook: RunnerWebhook = await startRunnerWebhook(options.webhookHeaders);
-  const taps: WireTap[] = await Promise.all(harness.profiles.map((p) => startWireTap(p.agent.endpoints, { ...(options.onExchange !== undefined ? { onExchange: options.onExchange } : {}) })));
+  const taps: WireTap[] = await Promise.all(
+    harness.profiles.map((p) =>
+      startWireTap(p.agent.endpoints, {
+        ...(options.onExchange !== undefined ? { onExchange: options.onExchange } : {}),
+      }),
+    ),
+  );
   for (const tap of taps) tap.mutate(options.mutation);
   const clients = await Promise.all(taps.map((tap) => client.factory(binding, tap.endpoints)));
   try {
@@ -127,7 +187,12 @@ export async function runSuite(harness: Harness, documents: readonly ActsDocumen
       binding,
       behaviours: new Set(behaviours.map(([prefix]) => prefix)),
       authHeaders: { authorization: `Bearer ${CREDENTIALS.reader}` },
-      runnerRequirements: new Set(["webhook_endpoint", "concurrent_streams", "stream_disconnect", "header_inspection"]),
+      runnerRequirements: new Set([
+        "webhook_endpoint",
+        "concurrent_streams",
+        "stream_disconnect",
+        "header_inspection",
+      ]),
       specialChecks: specialChecks(webhook, CREDENTIALS, client.features),
       parseWirePayload: wirePayloadParser(client.factory, binding),
       concurrency: options.concurrency ?? 12,
@@ -142,7 +207,12 @@ export async function runSuite(harness: Harness, documents: readonly ActsDocumen
         endpoints: taps[i]!.endpoints,
         card: profile.card,
         callHeaders: profile.callHeaders,
-        variables: { webhookUrl: webhook.url, insufficientAuthToken: CREDENTIALS.limited, SUT_BASE_URL: new URL(taps[i]!.endpoints.cardUrl).origin, ...profile.variables },
+        variables: {
+          webhookUrl: webhook.url,
+          insufficientAuthToken: CREDENTIALS.limited,
+          SUT_BASE_URL: new URL(taps[i]!.endpoints.cardUrl).origin,
+          ...profile.variables,
+        },
       };
       if (results === undefined) {
         results = await runActs(documents, config);
@@ -154,7 +224,9 @@ export async function runSuite(harness: Harness, documents: readonly ActsDocumen
       const more = await runActs(documents, config, (t) => waiting.has(t.id));
       results = results.map((r) => {
         const other = more.find((s) => s.id === r.id);
-        return other === undefined || other.skip_kind === "capability" ? r : { ...other, notes: [...other.notes, `ran against the ${profile.name} agent`] };
+        return other === undefined || other.skip_kind === "capability"
+          ? r
+          : { ...other, notes: [...other.notes, `ran against the ${profile.name} agent`] };
       });
     }
     return { implementation: client.name, binding, results: results! };

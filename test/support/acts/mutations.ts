@@ -9,7 +9,15 @@
  * a2a.proto; gRPC mutations decode the message, apply the same edit and encode it again
  * (or edit the bytes or trailers directly where ProtoJSON cannot express the fault).
  */
-import { createRegistry, fromBinary, fromJson, toBinary, toJson, type DescMessage, type JsonValue as PbJson } from "@bufbuild/protobuf";
+import {
+  createRegistry,
+  fromBinary,
+  fromJson,
+  toBinary,
+  toJson,
+  type DescMessage,
+  type JsonValue as PbJson,
+} from "@bufbuild/protobuf";
 import { StatusSchema } from "../../../generated-example/gen/google/rpc/status_pb.js";
 import { file_google_rpc_error_details } from "../../../generated-example/gen/google/rpc/error_details_pb.js";
 import type { Binding, JsonObject, JsonValue } from "./client.js";
@@ -27,34 +35,50 @@ export interface RunnerMutation {
   readonly mustCatch: readonly string[];
 }
 
-const isMap = (v: unknown): v is JsonObject => v !== null && typeof v === "object" && !Array.isArray(v);
+const isMap = (v: unknown): v is JsonObject =>
+  v !== null && typeof v === "object" && !Array.isArray(v);
 const ERROR_DETAIL_TYPES = createRegistry(file_google_rpc_error_details);
 
 /** The RPC a request names on its binding. */
 function rpcOf(ctx: MutationContext): string | undefined {
   if (ctx.binding === "grpc") return ctx.path.split("/").pop();
-  if (ctx.binding === "jsonrpc") return isMap(ctx.requestJson) && typeof ctx.requestJson["method"] === "string" ? ctx.requestJson["method"] : undefined;
+  if (ctx.binding === "jsonrpc")
+    return isMap(ctx.requestJson) && typeof ctx.requestJson["method"] === "string"
+      ? ctx.requestJson["method"]
+      : undefined;
   if (ctx.binding === "rest") return restRouteOf(ctx.method, ctx.interfacePath);
   return undefined;
 }
 
 /** `json` (ProtoJSON of `desc`) with `edit` applied to every message of type `typeName` in it (depth first, children before parents). */
-export function editMessages(desc: DescMessage, json: JsonValue, typeName: string, edit: (message: JsonObject) => JsonObject): JsonValue {
+export function editMessages(
+  desc: DescMessage,
+  json: JsonValue,
+  typeName: string,
+  edit: (message: JsonObject) => JsonObject,
+): JsonValue {
   if (!isMap(json) || desc.typeName.startsWith("google.protobuf.")) return json;
   const out: JsonObject = { ...json };
   for (const field of desc.fields) {
     const value = out[field.jsonName];
     if (value === undefined) continue;
-    if (field.fieldKind === "message") out[field.jsonName] = editMessages(field.message, value, typeName, edit);
-    else if (field.fieldKind === "list" && field.listKind === "message" && Array.isArray(value)) out[field.jsonName] = value.map((v) => editMessages(field.message, v, typeName, edit));
+    if (field.fieldKind === "message")
+      out[field.jsonName] = editMessages(field.message, value, typeName, edit);
+    else if (field.fieldKind === "list" && field.listKind === "message" && Array.isArray(value))
+      out[field.jsonName] = value.map((v) => editMessages(field.message, v, typeName, edit));
     else if (field.fieldKind === "map" && field.mapKind === "message" && isMap(value))
-      out[field.jsonName] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, editMessages(field.message, v, typeName, edit)]));
+      out[field.jsonName] = Object.fromEntries(
+        Object.entries(value).map(([k, v]) => [k, editMessages(field.message, v, typeName, edit)]),
+      );
   }
   return desc.typeName === typeName ? edit(out) : out;
 }
 
 /** Edits results of successful responses, as ProtoJSON of their RPC's response (or StreamResponse events), on every binding. */
-function resultEdit(name: string, edit: (desc: DescMessage, result: JsonValue) => JsonValue): WireMutation {
+function resultEdit(
+  name: string,
+  edit: (desc: DescMessage, result: JsonValue) => JsonValue,
+): WireMutation {
   const schemaOf = (ctx: MutationContext) => {
     const rpc = rpcOf(ctx);
     return rpc === undefined ? undefined : responseSchemaOf(rpc);
@@ -64,13 +88,19 @@ function resultEdit(name: string, edit: (desc: DescMessage, result: JsonValue) =
     json(body, status, ctx) {
       const schema = schemaOf(ctx);
       if (schema === undefined || status >= 400) return undefined;
-      if (ctx.binding === "jsonrpc") return isMap(body) && body["result"] !== undefined ? { body: { ...body, result: edit(schema, body["result"]) } } : undefined;
+      if (ctx.binding === "jsonrpc")
+        return isMap(body) && body["result"] !== undefined
+          ? { body: { ...body, result: edit(schema, body["result"]) } }
+          : undefined;
       return { body: edit(schema, body) };
     },
     sseEvent(data, _index, ctx, event) {
       const schema = schemaOf(ctx);
       if (schema === undefined || event === "error") return undefined;
-      if (ctx.binding === "jsonrpc") return isMap(data) && data["result"] !== undefined ? { ...data, result: edit(schema, data["result"]) } : undefined;
+      if (ctx.binding === "jsonrpc")
+        return isMap(data) && data["result"] !== undefined
+          ? { ...data, result: edit(schema, data["result"]) }
+          : undefined;
       return edit(schema, data);
     },
     grpcMessage(bytes, _index, ctx) {
@@ -89,9 +119,12 @@ function lowercaseEnums(desc: DescMessage, json: JsonValue): JsonValue {
   for (const field of desc.fields) {
     const value = out[field.jsonName];
     if (value === undefined) continue;
-    if (field.fieldKind === "enum" && typeof value === "string") out[field.jsonName] = value.toLowerCase();
-    else if (field.fieldKind === "message") out[field.jsonName] = lowercaseEnums(field.message, value);
-    else if (field.fieldKind === "list" && field.listKind === "message" && Array.isArray(value)) out[field.jsonName] = value.map((v) => lowercaseEnums(field.message, v));
+    if (field.fieldKind === "enum" && typeof value === "string")
+      out[field.jsonName] = value.toLowerCase();
+    else if (field.fieldKind === "message")
+      out[field.jsonName] = lowercaseEnums(field.message, value);
+    else if (field.fieldKind === "list" && field.listKind === "message" && Array.isArray(value))
+      out[field.jsonName] = value.map((v) => lowercaseEnums(field.message, v));
   }
   return out;
 }
@@ -119,7 +152,10 @@ function protoNames(desc: DescMessage, json: JsonValue): JsonValue {
 
 /** Every TaskState in a gRPC message set to a number the enum does not define. */
 function outOfRangeStates(desc: DescMessage, json: JsonValue): JsonValue {
-  return editMessages(desc, json, "lf.a2a.v1.TaskStatus", (status) => ({ ...status, state: 99 as unknown as JsonValue }));
+  return editMessages(desc, json, "lf.a2a.v1.TaskStatus", (status) => ({
+    ...status,
+    state: 99 as unknown as JsonValue,
+  }));
 }
 
 /** An unknown field (number 999, varint 1) appended to a binary message. */
@@ -130,7 +166,16 @@ function withUnknownField(bytes: Uint8Array): Uint8Array {
 
 /** Error details without their ErrorInfo. */
 const withoutErrorInfo = (details: JsonValue): JsonValue =>
-  Array.isArray(details) ? details.filter((d) => !(isMap(d) && typeof d["@type"] === "string" && d["@type"].endsWith("google.rpc.ErrorInfo"))) : details;
+  Array.isArray(details)
+    ? details.filter(
+        (d) =>
+          !(
+            isMap(d) &&
+            typeof d["@type"] === "string" &&
+            d["@type"].endsWith("google.rpc.ErrorInfo")
+          ),
+      )
+    : details;
 
 export const MUTATIONS: readonly RunnerMutation[] = [
   {
@@ -142,7 +187,8 @@ export const MUTATIONS: readonly RunnerMutation[] = [
   },
   {
     name: "enum-out-of-range",
-    description: "TaskState 99, a number the enum does not define (the binary form of a wrong enum)",
+    description:
+      "TaskState 99, a number the enum does not define (the binary form of a wrong enum)",
     bindings: ["grpc"],
     wire: resultEdit("enum-out-of-range", outOfRangeStates),
     mustCatch: ["DM-FMT-002"],
@@ -151,14 +197,24 @@ export const MUTATIONS: readonly RunnerMutation[] = [
     name: "missing-required",
     description: "Task.status (REQUIRED) left out of every task",
     bindings: ["jsonrpc", "rest", "grpc"],
-    wire: resultEdit("missing-required", (desc, json) => editMessages(desc, json, "lf.a2a.v1.Task", ({ status: _status, ...task }) => task)),
+    wire: resultEdit("missing-required", (desc, json) =>
+      editMessages(desc, json, "lf.a2a.v1.Task", ({ status: _status, ...task }) => task),
+    ),
     mustCatch: ["CORE-SEND-001", "DM-SERIAL-002"],
   },
   {
     name: "next-page-token-omitted",
-    description: "ListTasksResponse.nextPageToken left out (JSON only: proto3 binary cannot tell an empty string from none)",
+    description:
+      "ListTasksResponse.nextPageToken left out (JSON only: proto3 binary cannot tell an empty string from none)",
     bindings: ["jsonrpc", "rest"],
-    wire: resultEdit("next-page-token-omitted", (desc, json) => editMessages(desc, json, "lf.a2a.v1.ListTasksResponse", ({ nextPageToken: _token, ...page }) => page)),
+    wire: resultEdit("next-page-token-omitted", (desc, json) =>
+      editMessages(
+        desc,
+        json,
+        "lf.a2a.v1.ListTasksResponse",
+        ({ nextPageToken: _token, ...page }) => page,
+      ),
+    ),
     mustCatch: ["CORE-LIST-003"],
   },
   {
@@ -167,8 +223,25 @@ export const MUTATIONS: readonly RunnerMutation[] = [
     bindings: ["jsonrpc"],
     wire: {
       name: "wrong-jsonrpc-code",
-      json: (body) => (isMap(body) && isMap(body["error"]) ? { body: { ...body, error: { ...body["error"], code: body["error"]["code"] === -32603 ? -32600 : -32603 } } } : undefined),
-      sseEvent: (data) => (isMap(data) && isMap(data["error"]) ? { ...data, error: { ...data["error"], code: data["error"]["code"] === -32603 ? -32600 : -32603 } } : undefined),
+      json: (body) =>
+        isMap(body) && isMap(body["error"])
+          ? {
+              body: {
+                ...body,
+                error: {
+                  ...body["error"],
+                  code: body["error"]["code"] === -32603 ? -32600 : -32603,
+                },
+              },
+            }
+          : undefined,
+      sseEvent: (data) =>
+        isMap(data) && isMap(data["error"])
+          ? {
+              ...data,
+              error: { ...data["error"], code: data["error"]["code"] === -32603 ? -32600 : -32603 },
+            }
+          : undefined,
     },
     mustCatch: ["CORE-ERR-001"],
   },
@@ -176,7 +249,11 @@ export const MUTATIONS: readonly RunnerMutation[] = [
     name: "wrong-http-status",
     description: "HTTP+JSON errors answered 500, the §11.6 body unchanged",
     bindings: ["rest"],
-    wire: { name: "wrong-http-status", json: (body, status) => (status >= 400 ? { body, status: status === 500 ? 400 : 500 } : undefined) },
+    wire: {
+      name: "wrong-http-status",
+      json: (body, status) =>
+        status >= 400 ? { body, status: status === 500 ? 400 : 500 } : undefined,
+    },
     mustCatch: ["CORE-ERR-001", "REST-STATUS-001"],
   },
   {
@@ -185,7 +262,10 @@ export const MUTATIONS: readonly RunnerMutation[] = [
     bindings: ["grpc"],
     wire: {
       name: "wrong-grpc-status",
-      grpcTrailers: (t) => (t["grpc-status"] !== undefined && t["grpc-status"] !== "0" ? { ...t, "grpc-status": t["grpc-status"] === "13" ? "2" : "13" } : undefined),
+      grpcTrailers: (t) =>
+        t["grpc-status"] !== undefined && t["grpc-status"] !== "0"
+          ? { ...t, "grpc-status": t["grpc-status"] === "13" ? "2" : "13" }
+          : undefined,
     },
     mustCatch: ["GRPC-STATUS-001"],
   },
@@ -199,19 +279,38 @@ export const MUTATIONS: readonly RunnerMutation[] = [
         if (!isMap(body) || !isMap(body["error"])) return undefined;
         const error = body["error"];
         const key = error["data"] !== undefined ? "data" : "details";
-        return { body: { ...body, error: { ...error, [key]: withoutErrorInfo(error[key] ?? []) } }, status };
+        return {
+          body: { ...body, error: { ...error, [key]: withoutErrorInfo(error[key] ?? []) } },
+          status,
+        };
       },
       sseEvent: (data) =>
         isMap(data) && isMap(data["error"])
-          ? { ...data, error: { ...data["error"], data: withoutErrorInfo(data["error"]["data"] ?? []), details: withoutErrorInfo(data["error"]["details"] ?? []) } }
+          ? {
+              ...data,
+              error: {
+                ...data["error"],
+                data: withoutErrorInfo(data["error"]["data"] ?? []),
+                details: withoutErrorInfo(data["error"]["details"] ?? []),
+              },
+            }
           : undefined,
       grpcTrailers: (t) => {
         const bin = t["grpc-status-details-bin"];
         if (bin === undefined) return undefined;
         const status = fromBinary(StatusSchema, Buffer.from(bin, "base64"));
         const json = toJson(StatusSchema, status, { registry: ERROR_DETAIL_TYPES }) as JsonObject;
-        const stripped = fromJson(StatusSchema, { ...json, details: withoutErrorInfo(json["details"] ?? []) } as PbJson, { registry: ERROR_DETAIL_TYPES });
-        return { ...t, "grpc-status-details-bin": Buffer.from(toBinary(StatusSchema, stripped)).toString("base64") };
+        const stripped = fromJson(
+          StatusSchema,
+          { ...json, details: withoutErrorInfo(json["details"] ?? []) } as PbJson,
+          { registry: ERROR_DETAIL_TYPES },
+        );
+        return {
+          ...t,
+          "grpc-status-details-bin": Buffer.from(toBinary(StatusSchema, stripped)).toString(
+            "base64",
+          ),
+        };
       },
     },
     mustCatch: ["CORE-ERR-001", "JSONRPC-ERR-003"],
@@ -221,7 +320,9 @@ export const MUTATIONS: readonly RunnerMutation[] = [
     description: 'an extra field the message does not have ("unexpectedField": 1; gRPC: field 999)',
     bindings: ["jsonrpc", "rest", "grpc"],
     wire: {
-      ...resultEdit("unknown-field", (_desc, json) => (isMap(json) ? { ...json, unexpectedField: 1 } : json)),
+      ...resultEdit("unknown-field", (_desc, json) =>
+        isMap(json) ? { ...json, unexpectedField: 1 } : json,
+      ),
       grpcMessage: (bytes) => withUnknownField(bytes),
     },
     mustCatch: ["DM-SERIAL-002"],
@@ -240,7 +341,8 @@ export const MUTATIONS: readonly RunnerMutation[] = [
     wire: {
       name: "stream-ends-early",
       sseEvent: (_d, index) => (index >= 1 ? END_STREAM : undefined),
-      grpcMessage: (_b, index, ctx) => (index >= 1 && /Streaming|Subscribe/.test(ctx.path) ? END_STREAM : undefined),
+      grpcMessage: (_b, index, ctx) =>
+        index >= 1 && /Streaming|Subscribe/.test(ctx.path) ? END_STREAM : undefined,
     },
     mustCatch: ["STREAM-SSE-001", "JSONRPC-SSE-001", "GRPC-STREAM-001"],
   },

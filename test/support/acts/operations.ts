@@ -39,16 +39,27 @@ const ALIASES: Readonly<Record<string, AbstractOperation>> = {
 };
 
 /** The canonical abstract operation for a name used in a step, or undefined. */
-export const resolveOperation = (name: string): AbstractOperation | undefined => (Object.hasOwn(ALIASES, name) ? ALIASES[name] : undefined);
+export const resolveOperation = (name: string): AbstractOperation | undefined =>
+  Object.hasOwn(ALIASES, name) ? ALIASES[name] : undefined;
 
-export const isStreamOperation = (op: AbstractOperation): op is StreamOperation => op === "send_streaming_message" || op === "subscribe_to_task";
+export const isStreamOperation = (op: AbstractOperation): op is StreamOperation =>
+  op === "send_streaming_message" || op === "subscribe_to_task";
 
 /** Request fields per operation (ProtoJSON names), beyond the special cases handled below. */
 const FIELDS: Readonly<Record<Exclude<AbstractOperation, "get_agent_card">, readonly string[]>> = {
   send_message: ["tenant", "message", "configuration", "metadata"],
   send_streaming_message: ["tenant", "message", "configuration", "metadata"],
   get_task: ["tenant", "id", "historyLength"],
-  list_tasks: ["tenant", "contextId", "status", "pageSize", "pageToken", "historyLength", "statusTimestampAfter", "includeArtifacts"],
+  list_tasks: [
+    "tenant",
+    "contextId",
+    "status",
+    "pageSize",
+    "pageToken",
+    "historyLength",
+    "statusTimestampAfter",
+    "includeArtifacts",
+  ],
   cancel_task: ["tenant", "id", "metadata"],
   subscribe_to_task: ["tenant", "id"],
   get_extended_agent_card: ["tenant"],
@@ -64,10 +75,14 @@ export interface BuiltRequest {
   readonly dropped: readonly string[];
 }
 
-const isMap = (v: unknown): v is JsonObject => v !== null && typeof v === "object" && !Array.isArray(v);
+const isMap = (v: unknown): v is JsonObject =>
+  v !== null && typeof v === "object" && !Array.isArray(v);
 
 /** Builds the request message of `operation` from interpolated step params. */
-export function buildRequest(operation: Exclude<AbstractOperation, "get_agent_card">, params: JsonObject): BuiltRequest {
+export function buildRequest(
+  operation: Exclude<AbstractOperation, "get_agent_card">,
+  params: JsonObject,
+): BuiltRequest {
   const input: JsonObject = { ...params };
   if (operation === "send_message" || operation === "send_streaming_message") {
     // Only a message the test wrote is completed: a test without one gets none (so "missing message" stays testable).

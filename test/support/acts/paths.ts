@@ -5,7 +5,10 @@
  */
 import type { JsonValue } from "./client.js";
 
-export type PathSegment = { readonly key: string } | { readonly index: number } | { readonly wildcard: true };
+export type PathSegment =
+  | { readonly key: string }
+  | { readonly index: number }
+  | { readonly wildcard: true };
 
 /** Parses a dot-path; throws on malformed input (the runner reports it as a runner error). */
 export function parsePath(path: string): PathSegment[] {
@@ -40,7 +43,13 @@ export function resolvePath(root: JsonValue | undefined, path: string): JsonValu
     const next: JsonValue[] = [];
     for (const value of current) {
       if ("key" in segment) {
-        if (value !== null && typeof value === "object" && !Array.isArray(value) && Object.hasOwn(value, segment.key)) next.push(value[segment.key]!);
+        if (
+          value !== null &&
+          typeof value === "object" &&
+          !Array.isArray(value) &&
+          Object.hasOwn(value, segment.key)
+        )
+          next.push(value[segment.key]!);
       } else if ("index" in segment) {
         if (Array.isArray(value) && segment.index < value.length) next.push(value[segment.index]!);
       } else if (Array.isArray(value)) {

@@ -36,7 +36,8 @@ const parseMaybeJson = (text: string): JsonValue => {
 };
 
 /** An event stream's events' data, parsed as JSON when they are JSON. */
-export const parseEventStream = (text: string): JsonValue[] => parseSse(text).map((e) => parseMaybeJson(e.data));
+export const parseEventStream = (text: string): JsonValue[] =>
+  parseSse(text).map((e) => parseMaybeJson(e.data));
 
 export async function sendHttp(request: HttpRequest): Promise<HttpResult> {
   const response = await fetch(request.url, {
@@ -52,6 +53,18 @@ export async function sendHttp(request: HttpRequest): Promise<HttpResult> {
   });
   const bytes = Buffer.from(await response.arrayBuffer());
   const text = bytes.toString("utf8");
-  if ((headers["content-type"] ?? "").startsWith("text/event-stream")) return { status: response.status, headers, body: undefined, events: parseEventStream(text), bytes };
-  return { status: response.status, headers, body: text === "" ? undefined : parseMaybeJson(text), bytes };
+  if ((headers["content-type"] ?? "").startsWith("text/event-stream"))
+    return {
+      status: response.status,
+      headers,
+      body: undefined,
+      events: parseEventStream(text),
+      bytes,
+    };
+  return {
+    status: response.status,
+    headers,
+    body: text === "" ? undefined : parseMaybeJson(text),
+    bytes,
+  };
 }

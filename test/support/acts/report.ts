@@ -14,7 +14,12 @@ export interface RunReport {
 
 type Counts = { total: number; passed: number; failed: number; skipped: number; errors: number };
 const zero = (): Counts => ({ total: 0, passed: 0, failed: 0, skipped: 0, errors: 0 });
-const key: Record<Outcome, keyof Counts> = { pass: "passed", fail: "failed", skip: "skipped", error: "errors" };
+const key: Record<Outcome, keyof Counts> = {
+  pass: "passed",
+  fail: "failed",
+  skip: "skipped",
+  error: "errors",
+};
 
 function count(results: readonly TestResult[]): Counts {
   const c = zero();
@@ -26,8 +31,16 @@ function count(results: readonly TestResult[]): Counts {
 }
 
 /** The §13 report document. */
-export function actsReport(run: RunReport, meta: { actsVersion: string; specVersion: string; sdkVersion: string }): object {
-  const byLevel = Object.fromEntries((["must", "should", "may"] as Level[]).map((l) => [l, count(run.results.filter((r) => r.level === l))]));
+export function actsReport(
+  run: RunReport,
+  meta: { actsVersion: string; specVersion: string; sdkVersion: string },
+): object {
+  const byLevel = Object.fromEntries(
+    (["must", "should", "may"] as Level[]).map((l) => [
+      l,
+      count(run.results.filter((r) => r.level === l)),
+    ]),
+  );
   const suites = new Map<string, { id: string; name: string; tests: object[] }>();
   for (const r of run.results) {
     const suite = suites.get(r.suite.id) ?? { ...r.suite, tests: [] };
@@ -51,7 +64,11 @@ export function actsReport(run: RunReport, meta: { actsVersion: string; specVers
     sdk: { name: run.implementation, version: meta.sdkVersion, language: "typescript" },
     transport: run.binding,
     environment: { runtime: `node ${process.version}`, os: process.platform },
-    summary: { ...count(run.results), duration_ms: run.results.reduce((s, r) => s + r.duration_ms, 0), by_level: byLevel },
+    summary: {
+      ...count(run.results),
+      duration_ms: run.results.reduce((s, r) => s + r.duration_ms, 0),
+      by_level: byLevel,
+    },
     suites: [...suites.values()],
   };
 }
@@ -59,7 +76,9 @@ export function actsReport(run: RunReport, meta: { actsVersion: string; specVers
 /** "pass/fail/n-a/gap" cell: n/a = skipped because it does not apply (transport, capability), gap = skipped for a missing behaviour or runner feature. */
 function cell(results: readonly TestResult[]): string {
   const c = count(results);
-  const notApplicable = results.filter((r) => r.result === "skip" && (r.skip_kind === "transport" || r.skip_kind === "capability")).length;
+  const notApplicable = results.filter(
+    (r) => r.result === "skip" && (r.skip_kind === "transport" || r.skip_kind === "capability"),
+  ).length;
   const gap = c.skipped - notApplicable;
   return `${c.passed}/${c.failed + c.errors}/${notApplicable}/${gap}`;
 }
@@ -70,10 +89,15 @@ export function totalsTable(runs: readonly RunReport[]): string {
   const width = Math.max(...files.map((f) => f.length), 12);
   const pad = (s: string, n: number) => s + " ".repeat(Math.max(0, n - s.length));
   const lines = [`${pad("file", width)}  ${runs.map((r) => pad(r.binding, 14)).join("")}`];
-  for (const file of files) lines.push(`${pad(file, width)}  ${runs.map((r) => pad(cell(r.results.filter((t) => t.file === file)), 14)).join("")}`);
+  for (const file of files)
+    lines.push(
+      `${pad(file, width)}  ${runs.map((r) => pad(cell(r.results.filter((t) => t.file === file)), 14)).join("")}`,
+    );
   lines.push(`${pad("all", width)}  ${runs.map((r) => pad(cell(r.results), 14)).join("")}`);
   for (const level of ["must", "should", "may"] as Level[]) {
-    lines.push(`${pad(`  level ${level}`, width)}  ${runs.map((r) => pad(cell(r.results.filter((t) => t.level === level)), 14)).join("")}`);
+    lines.push(
+      `${pad(`  level ${level}`, width)}  ${runs.map((r) => pad(cell(r.results.filter((t) => t.level === level)), 14)).join("")}`,
+    );
   }
   return lines.join("\n");
 }
@@ -85,8 +109,15 @@ export function exceptionsList(runs: readonly RunReport[]): string {
     for (const r of run.results) {
       if (r.result === "pass" && r.notes.length === 0) continue;
       if (r.result === "skip" && r.skip_kind === "transport") continue;
-      const why = r.result === "skip" ? r.skip_reason : r.result === "pass" ? r.notes.join("; ") : `${r.failure?.step_id ? `[${r.failure.step_id}] ` : ""}${r.failure?.message}`;
-      lines.push(`${run.binding.padEnd(7)} ${r.level.padEnd(6)} ${r.result.padEnd(4)} ${r.id}: ${why}`);
+      const why =
+        r.result === "skip"
+          ? r.skip_reason
+          : r.result === "pass"
+            ? r.notes.join("; ")
+            : `${r.failure?.step_id ? `[${r.failure.step_id}] ` : ""}${r.failure?.message}`;
+      lines.push(
+        `${run.binding.padEnd(7)} ${r.level.padEnd(6)} ${r.result.padEnd(4)} ${r.id}: ${why}`,
+      );
     }
   }
   return lines.join("\n");

@@ -43,7 +43,8 @@ export const GRPC_CODES = {
 } as const;
 export type GrpcStatusName = keyof typeof GRPC_CODES;
 
-export const grpcStatusName = (code: number): GrpcStatusName | undefined => (Object.keys(GRPC_CODES) as GrpcStatusName[]).find((n) => GRPC_CODES[n] === code);
+export const grpcStatusName = (code: number): GrpcStatusName | undefined =>
+  (Object.keys(GRPC_CODES) as GrpcStatusName[]).find((n) => GRPC_CODES[n] === code);
 
 export interface SpecError {
   /** The A2A error type (the names of §3.3.2 / §9.5, v1.0.1 spelling). */
@@ -60,37 +61,123 @@ export interface SpecError {
   readonly source: string;
 }
 
-type Row = readonly [name: string, reason: string, jsonRpcCode: number, grpcStatus: GrpcStatusName, httpStatus: number, source: string];
+type Row = readonly [
+  name: string,
+  reason: string,
+  jsonRpcCode: number,
+  grpcStatus: GrpcStatusName,
+  httpStatus: number,
+  source: string,
+];
 
 const ROWS: readonly Row[] = [
   ["TaskNotFoundError", "TASK_NOT_FOUND", -32001, "NOT_FOUND", 404, "§5.4"],
   ["TaskNotCancelableError", "TASK_NOT_CANCELABLE", -32002, "FAILED_PRECONDITION", 400, "§5.4"],
-  ["PushNotificationNotSupportedError", "PUSH_NOTIFICATION_NOT_SUPPORTED", -32003, "FAILED_PRECONDITION", 400, "§5.4"],
-  ["UnsupportedOperationError", "UNSUPPORTED_OPERATION", -32004, "FAILED_PRECONDITION", 400, "§5.4"],
-  ["ContentTypeNotSupportedError", "CONTENT_TYPE_NOT_SUPPORTED", -32005, "INVALID_ARGUMENT", 400, "§5.4"],
+  [
+    "PushNotificationNotSupportedError",
+    "PUSH_NOTIFICATION_NOT_SUPPORTED",
+    -32003,
+    "FAILED_PRECONDITION",
+    400,
+    "§5.4",
+  ],
+  [
+    "UnsupportedOperationError",
+    "UNSUPPORTED_OPERATION",
+    -32004,
+    "FAILED_PRECONDITION",
+    400,
+    "§5.4",
+  ],
+  [
+    "ContentTypeNotSupportedError",
+    "CONTENT_TYPE_NOT_SUPPORTED",
+    -32005,
+    "INVALID_ARGUMENT",
+    400,
+    "§5.4",
+  ],
   ["InvalidAgentResponseError", "INVALID_AGENT_RESPONSE", -32006, "INTERNAL", 500, "§5.4"],
-  ["ExtendedAgentCardNotConfiguredError", "EXTENDED_AGENT_CARD_NOT_CONFIGURED", -32007, "FAILED_PRECONDITION", 400, "§5.4"],
-  ["ExtensionSupportRequiredError", "EXTENSION_SUPPORT_REQUIRED", -32008, "FAILED_PRECONDITION", 400, "§5.4"],
+  [
+    "ExtendedAgentCardNotConfiguredError",
+    "EXTENDED_AGENT_CARD_NOT_CONFIGURED",
+    -32007,
+    "FAILED_PRECONDITION",
+    400,
+    "§5.4",
+  ],
+  [
+    "ExtensionSupportRequiredError",
+    "EXTENSION_SUPPORT_REQUIRED",
+    -32008,
+    "FAILED_PRECONDITION",
+    400,
+    "§5.4",
+  ],
   ["VersionNotSupportedError", "VERSION_NOT_SUPPORTED", -32009, "FAILED_PRECONDITION", 400, "§5.4"],
-  ["JsonParseError", "JSON_PARSE", -32700, "INVALID_ARGUMENT", 400, "§9.5 (gRPC/HTTP: google.rpc.Code)"],
-  ["InvalidRequestError", "INVALID_REQUEST", -32600, "INVALID_ARGUMENT", 400, "§9.5 (gRPC/HTTP: google.rpc.Code)"],
-  ["MethodNotFoundError", "METHOD_NOT_FOUND", -32601, "UNIMPLEMENTED", 501, "§9.5 (gRPC/HTTP: google.rpc.Code)"],
-  ["InvalidParamsError", "INVALID_PARAMS", -32602, "INVALID_ARGUMENT", 400, "§9.5 (gRPC/HTTP: google.rpc.Code)"],
+  [
+    "JsonParseError",
+    "JSON_PARSE",
+    -32700,
+    "INVALID_ARGUMENT",
+    400,
+    "§9.5 (gRPC/HTTP: google.rpc.Code)",
+  ],
+  [
+    "InvalidRequestError",
+    "INVALID_REQUEST",
+    -32600,
+    "INVALID_ARGUMENT",
+    400,
+    "§9.5 (gRPC/HTTP: google.rpc.Code)",
+  ],
+  [
+    "MethodNotFoundError",
+    "METHOD_NOT_FOUND",
+    -32601,
+    "UNIMPLEMENTED",
+    501,
+    "§9.5 (gRPC/HTTP: google.rpc.Code)",
+  ],
+  [
+    "InvalidParamsError",
+    "INVALID_PARAMS",
+    -32602,
+    "INVALID_ARGUMENT",
+    400,
+    "§9.5 (gRPC/HTTP: google.rpc.Code)",
+  ],
   ["InternalError", "INTERNAL", -32603, "INTERNAL", 500, "§9.5 (gRPC/HTTP: google.rpc.Code)"],
-  ["UnauthenticatedError", "UNAUTHENTICATED", -32098, "UNAUTHENTICATED", 401, "§3.3.2 (JSON-RPC code: project choice)"],
-  ["PermissionDeniedError", "PERMISSION_DENIED", -32099, "PERMISSION_DENIED", 403, "§3.3.2 (JSON-RPC code: project choice)"],
+  [
+    "UnauthenticatedError",
+    "UNAUTHENTICATED",
+    -32098,
+    "UNAUTHENTICATED",
+    401,
+    "§3.3.2 (JSON-RPC code: project choice)",
+  ],
+  [
+    "PermissionDeniedError",
+    "PERMISSION_DENIED",
+    -32099,
+    "PERMISSION_DENIED",
+    403,
+    "§3.3.2 (JSON-RPC code: project choice)",
+  ],
 ];
 
-export const SPEC_ERRORS: readonly SpecError[] = ROWS.map(([name, reason, jsonRpcCode, grpcStatus, httpStatus, source]) => ({
-  name,
-  reason,
-  jsonRpcCode,
-  grpcStatus,
-  httpStatus,
-  jsonRpcHttpStatus: httpStatus === 401 || httpStatus === 403 ? httpStatus : 200,
-  restStatuses: name === "MethodNotFoundError" ? [httpStatus, 404, 405] : [httpStatus],
-  source,
-}));
+export const SPEC_ERRORS: readonly SpecError[] = ROWS.map(
+  ([name, reason, jsonRpcCode, grpcStatus, httpStatus, source]) => ({
+    name,
+    reason,
+    jsonRpcCode,
+    grpcStatus,
+    httpStatus,
+    jsonRpcHttpStatus: httpStatus === 401 || httpStatus === 403 ? httpStatus : 200,
+    restStatuses: name === "MethodNotFoundError" ? [httpStatus, 404, 405] : [httpStatus],
+    source,
+  }),
+);
 
 /** ACTS spells some error types differently from v1.0.1. */
 export const ACTS_ERROR_ALIASES: Readonly<Record<string, string>> = {
@@ -100,12 +187,22 @@ export const ACTS_ERROR_ALIASES: Readonly<Record<string, string>> = {
   StreamingNotSupportedError: "UnsupportedOperationError",
 };
 
-export const specErrorByName = (name: string): SpecError | undefined => SPEC_ERRORS.find((e) => e.name === (ACTS_ERROR_ALIASES[name] ?? name));
-export const specErrorByReason = (reason: string | undefined): SpecError | undefined => (reason === undefined ? undefined : SPEC_ERRORS.find((e) => e.reason === reason));
-export const specErrorByJsonRpcCode = (code: number | undefined): SpecError | undefined => (code === undefined ? undefined : SPEC_ERRORS.find((e) => e.jsonRpcCode === code));
+export const specErrorByName = (name: string): SpecError | undefined =>
+  SPEC_ERRORS.find((e) => e.name === (ACTS_ERROR_ALIASES[name] ?? name));
+export const specErrorByReason = (reason: string | undefined): SpecError | undefined =>
+  reason === undefined ? undefined : SPEC_ERRORS.find((e) => e.reason === reason);
+export const specErrorByJsonRpcCode = (code: number | undefined): SpecError | undefined =>
+  code === undefined ? undefined : SPEC_ERRORS.find((e) => e.jsonRpcCode === code);
 
 /** The HTTP status / gRPC code a `binding` must show for `error` (what `expect_error` compares). */
-export function wireCodesOf(error: SpecError, binding: Binding): { readonly httpStatus?: readonly number[]; readonly jsonRpcCode?: number; readonly grpcCode?: number } {
+export function wireCodesOf(
+  error: SpecError,
+  binding: Binding,
+): {
+  readonly httpStatus?: readonly number[];
+  readonly jsonRpcCode?: number;
+  readonly grpcCode?: number;
+} {
   switch (binding) {
     case "jsonrpc":
       return { httpStatus: [error.jsonRpcHttpStatus], jsonRpcCode: error.jsonRpcCode };

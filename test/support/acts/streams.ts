@@ -21,9 +21,15 @@ const PAYLOAD_KEYS: Readonly<Record<string, string>> = {
   artifactUpdate: "artifactUpdate",
 };
 const META_KEYS = new Set(["description", "match", "index"]);
-const TERMINAL = new Set(["TASK_STATE_COMPLETED", "TASK_STATE_FAILED", "TASK_STATE_CANCELED", "TASK_STATE_REJECTED"]);
+const TERMINAL = new Set([
+  "TASK_STATE_COMPLETED",
+  "TASK_STATE_FAILED",
+  "TASK_STATE_CANCELED",
+  "TASK_STATE_REJECTED",
+]);
 
-const isMap = (v: unknown): v is JsonObject => v !== null && typeof v === "object" && !Array.isArray(v);
+const isMap = (v: unknown): v is JsonObject =>
+  v !== null && typeof v === "object" && !Array.isArray(v);
 
 /** The StreamResponse inside an event (unwrapping a JSON-RPC envelope). */
 function streamResponseOf(event: JsonValue): JsonObject | undefined {
@@ -36,7 +42,8 @@ function streamResponseOf(event: JsonValue): JsonObject | undefined {
 export function payloadOf(event: JsonValue): [string, JsonObject] | undefined {
   const response = streamResponseOf(event);
   if (response === undefined) return undefined;
-  for (const kind of ["task", "message", "statusUpdate", "artifactUpdate"]) if (isMap(response[kind])) return [kind, response[kind]];
+  for (const kind of ["task", "message", "statusUpdate", "artifactUpdate"])
+    if (isMap(response[kind])) return [kind, response[kind]];
   return undefined;
 }
 
@@ -49,13 +56,18 @@ export function eventView(event: JsonValue): JsonObject {
 /** The task state an event reports (Task snapshot or status update), if any. */
 export function stateOf(event: JsonValue): string | undefined {
   const payload = payloadOf(event);
-  if (payload === undefined || (payload[0] !== "task" && payload[0] !== "statusUpdate")) return undefined;
+  if (payload === undefined || (payload[0] !== "task" && payload[0] !== "statusUpdate"))
+    return undefined;
   const status = payload[1]["status"];
   return isMap(status) && typeof status["state"] === "string" ? status["state"] : undefined;
 }
 
 /** Checks one event against an event assertion (payload keys + generic keys on the view). */
-export function checkEvent(event: JsonValue, assertion: JsonObject, path: string): AssertionFailure[] {
+export function checkEvent(
+  event: JsonValue,
+  assertion: JsonObject,
+  path: string,
+): AssertionFailure[] {
   const failures: AssertionFailure[] = [];
   const generic: JsonObject = {};
   for (const [key, value] of Object.entries(assertion)) {
@@ -66,7 +78,11 @@ export function checkEvent(event: JsonValue, assertion: JsonObject, path: string
       continue;
     }
     const payload = payloadOf(event);
-    if (payload === undefined || payload[0] !== kind) failures.push({ path: `${path}.${kind}`, message: `expected a ${kind} event, got ${show(event)}` });
+    if (payload === undefined || payload[0] !== kind)
+      failures.push({
+        path: `${path}.${kind}`,
+        message: `expected a ${kind} event, got ${show(event)}`,
+      });
     else failures.push(...check(payload[1], value, `${path}.${kind}`));
   }
   if (Object.keys(generic).length > 0) {
@@ -92,8 +108,16 @@ export function checkMonotonic(events: readonly JsonValue[]): AssertionFailure[]
     const state = stateOf(event);
     if (state === undefined) return;
     if (previous !== undefined && state !== previous) {
-      if (TERMINAL.has(previous)) failures.push({ path: `events[${i}]`, message: `state ${state} after terminal ${previous}` });
-      else if (state === "TASK_STATE_SUBMITTED") failures.push({ path: `events[${i}]`, message: `state regressed from ${previous} to SUBMITTED` });
+      if (TERMINAL.has(previous))
+        failures.push({
+          path: `events[${i}]`,
+          message: `state ${state} after terminal ${previous}`,
+        });
+      else if (state === "TASK_STATE_SUBMITTED")
+        failures.push({
+          path: `events[${i}]`,
+          message: `state regressed from ${previous} to SUBMITTED`,
+        });
     }
     previous = state;
   });
@@ -101,16 +125,30 @@ export function checkMonotonic(events: readonly JsonValue[]): AssertionFailure[]
 }
 
 /** Evaluates an `expect_stream` block against the events of a stream. */
-export function checkStream(events: readonly JsonValue[], expectation: JsonObject): AssertionFailure[] {
+export function checkStream(
+  events: readonly JsonValue[],
+  expectation: JsonObject,
+): AssertionFailure[] {
   const failures: AssertionFailure[] = [];
   const min = expectation["min_count"];
   const max = expectation["max_count"];
   if (typeof min === "number" && events.length < min)
-    failures.push({ path: "events", message: `expected at least ${min} events, got ${events.length}`, expected: `>= ${min}`, actual: String(events.length) });
+    failures.push({
+      path: "events",
+      message: `expected at least ${min} events, got ${events.length}`,
+      expected: `>= ${min}`,
+      actual: String(events.length),
+    });
   if (typeof max === "number" && events.length > max)
-    failures.push({ path: "events", message: `expected at most ${max} events, got ${events.length}`, expected: `<= ${max}`, actual: String(events.length) });
+    failures.push({
+      path: "events",
+      message: `expected at most ${max} events, got ${events.length}`,
+      expected: `<= ${max}`,
+      actual: String(events.length),
+    });
   if (expectation["ordering"] !== undefined) {
-    if (expectation["ordering"] !== "monotonic_state") throw new Error(`unknown ordering rule ${show(expectation["ordering"])}`);
+    if (expectation["ordering"] !== "monotonic_state")
+      throw new Error(`unknown ordering rule ${show(expectation["ordering"])}`);
     failures.push(...checkMonotonic(events));
   }
   const list = expectation["events"];
@@ -119,17 +157,26 @@ export function checkStream(events: readonly JsonValue[], expectation: JsonObjec
       if (!isMap(raw)) throw new Error(`events[${i}] must be a map`);
       const label = typeof raw["description"] === "string" ? ` (${raw["description"]})` : "";
       if (raw["match"] === "any_position") {
-        if (!events.some((event) => checkEvent(event, raw, "").length === 0)) failures.push({ path: `events[*]`, message: `no event matched assertion #${i}${label}` });
+        if (!events.some((event) => checkEvent(event, raw, "").length === 0))
+          failures.push({ path: `events[*]`, message: `no event matched assertion #${i}${label}` });
         return;
       }
       const index = typeof raw["index"] === "number" ? raw["index"] : i;
-      if (index >= events.length) failures.push({ path: `events[${index}]`, message: `no event at index ${index}${label} (${events.length} events)` });
+      if (index >= events.length)
+        failures.push({
+          path: `events[${index}]`,
+          message: `no event at index ${index}${label} (${events.length} events)`,
+        });
       else failures.push(...checkEvent(events[index]!, raw, `events[${index}]`));
     });
   }
   if (isMap(expectation["final_event"])) {
-    if (events.length === 0) failures.push({ path: "final_event", message: "the stream had no events" });
-    else failures.push(...checkEvent(events[events.length - 1]!, expectation["final_event"], "final_event"));
+    if (events.length === 0)
+      failures.push({ path: "final_event", message: "the stream had no events" });
+    else
+      failures.push(
+        ...checkEvent(events[events.length - 1]!, expectation["final_event"], "final_event"),
+      );
   }
   if (isMap(expectation["each_event"])) {
     const each = expectation["each_event"];

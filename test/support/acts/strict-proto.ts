@@ -28,8 +28,23 @@
  * string or list is the same as an absent one, so REQUIRED strings and lists must be
  * non-empty there with the same exceptions).
  */
-import { fromBinary, fromJson, getOption, hasOption, ScalarType, toJson, type DescEnum, type DescField, type DescMessage, type JsonValue as PbJson, type Message } from "@bufbuild/protobuf";
-import { FieldBehavior, field_behavior } from "../../../generated-example/gen/google/api/field_behavior_pb.js";
+import {
+  fromBinary,
+  fromJson,
+  getOption,
+  hasOption,
+  ScalarType,
+  toJson,
+  type DescEnum,
+  type DescField,
+  type DescMessage,
+  type JsonValue as PbJson,
+  type Message,
+} from "@bufbuild/protobuf";
+import {
+  FieldBehavior,
+  field_behavior,
+} from "../../../generated-example/gen/google/api/field_behavior_pb.js";
 import type { JsonObject, JsonValue } from "./client.js";
 
 export interface WireViolation {
@@ -38,20 +53,34 @@ export interface WireViolation {
   readonly message: string;
 }
 
-const isMap = (v: unknown): v is JsonObject => v !== null && typeof v === "object" && !Array.isArray(v);
+const isMap = (v: unknown): v is JsonObject =>
+  v !== null && typeof v === "object" && !Array.isArray(v);
 const join = (path: string, key: string) => (path === "" ? key : `${path}.${key}`);
 
-const required = (field: DescField): boolean => hasOption(field, field_behavior) && getOption(field, field_behavior).includes(FieldBehavior.REQUIRED);
+const required = (field: DescField): boolean =>
+  hasOption(field, field_behavior) &&
+  getOption(field, field_behavior).includes(FieldBehavior.REQUIRED);
 
 /** REQUIRED fields that may be empty (but, in JSON, must be present). */
-const MAY_BE_EMPTY = new Set(["lf.a2a.v1.ListTasksResponse.tasks", "lf.a2a.v1.AgentCard.skills", "lf.a2a.v1.ListTasksResponse.next_page_token"]);
+const MAY_BE_EMPTY = new Set([
+  "lf.a2a.v1.ListTasksResponse.tasks",
+  "lf.a2a.v1.AgentCard.skills",
+  "lf.a2a.v1.ListTasksResponse.next_page_token",
+]);
 const mayBeEmpty = (field: DescField) => MAY_BE_EMPTY.has(`${field.parent.typeName}.${field.name}`);
 
 const INT32 = new Set([ScalarType.INT32, ScalarType.SINT32, ScalarType.SFIXED32]);
 const UINT32 = new Set([ScalarType.UINT32, ScalarType.FIXED32]);
-const INT64 = new Set([ScalarType.INT64, ScalarType.SINT64, ScalarType.SFIXED64, ScalarType.UINT64, ScalarType.FIXED64]);
+const INT64 = new Set([
+  ScalarType.INT64,
+  ScalarType.SINT64,
+  ScalarType.SFIXED64,
+  ScalarType.UINT64,
+  ScalarType.FIXED64,
+]);
 const RFC3339_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}(?:==)?|[A-Za-z0-9+/]{3}=?)?$|^(?:[A-Za-z0-9_-]{4})*(?:[A-Za-z0-9_-]{2}(?:==)?|[A-Za-z0-9_-]{3}=?)?$/;
+const BASE64 =
+  /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}(?:==)?|[A-Za-z0-9+/]{3}=?)?$|^(?:[A-Za-z0-9_-]{4})*(?:[A-Za-z0-9_-]{2}(?:==)?|[A-Za-z0-9_-]{3}=?)?$/;
 
 const show = (v: unknown) => {
   const s = JSON.stringify(v);
@@ -72,60 +101,108 @@ function checkScalar(type: ScalarType, value: JsonValue, path: string, out: Wire
       return;
     case ScalarType.FLOAT:
     case ScalarType.DOUBLE:
-      if (typeof value !== "number" && value !== "NaN" && value !== "Infinity" && value !== "-Infinity") bad("a number");
+      if (
+        typeof value !== "number" &&
+        value !== "NaN" &&
+        value !== "Infinity" &&
+        value !== "-Infinity"
+      )
+        bad("a number");
       return;
     default:
       if (INT32.has(type)) {
-        if (typeof value !== "number" || !Number.isInteger(value) || value < -(2 ** 31) || value >= 2 ** 31) bad("a 32-bit integer (JSON number)");
+        if (
+          typeof value !== "number" ||
+          !Number.isInteger(value) ||
+          value < -(2 ** 31) ||
+          value >= 2 ** 31
+        )
+          bad("a 32-bit integer (JSON number)");
       } else if (UINT32.has(type)) {
-        if (typeof value !== "number" || !Number.isInteger(value) || value < 0 || value >= 2 ** 32) bad("an unsigned 32-bit integer (JSON number)");
+        if (typeof value !== "number" || !Number.isInteger(value) || value < 0 || value >= 2 ** 32)
+          bad("an unsigned 32-bit integer (JSON number)");
       } else if (INT64.has(type)) {
         // ProtoJSON prints 64-bit integers as strings and reads numbers too.
-        if (!(typeof value === "string" && /^-?\d+$/.test(value)) && !(typeof value === "number" && Number.isInteger(value))) bad("a 64-bit integer (decimal string)");
+        if (
+          !(typeof value === "string" && /^-?\d+$/.test(value)) &&
+          !(typeof value === "number" && Number.isInteger(value))
+        )
+          bad("a 64-bit integer (decimal string)");
       }
   }
 }
 
 function checkEnumJson(desc: DescEnum, value: JsonValue, path: string, out: WireViolation[]): void {
   if (typeof value === "number") {
-    out.push({ path, message: `enum ${desc.typeName} as the number ${value}; ProtoJSON writes the value name (§5.5)` });
+    out.push({
+      path,
+      message: `enum ${desc.typeName} as the number ${value}; ProtoJSON writes the value name (§5.5)`,
+    });
     return;
   }
   if (typeof value !== "string" || desc.values.every((v) => v.name !== value)) {
-    out.push({ path, message: `${show(value)} is not a value of enum ${desc.typeName} (${desc.values.map((v) => v.name).join(", ")})` });
+    out.push({
+      path,
+      message: `${show(value)} is not a value of enum ${desc.typeName} (${desc.values.map((v) => v.name).join(", ")})`,
+    });
   }
 }
 
 /** Well-known types: their ProtoJSON forms. */
-function checkWellKnown(desc: DescMessage, value: JsonValue, path: string, out: WireViolation[]): boolean {
+function checkWellKnown(
+  desc: DescMessage,
+  value: JsonValue,
+  path: string,
+  out: WireViolation[],
+): boolean {
   switch (desc.typeName) {
     case "google.protobuf.Timestamp":
       if (typeof value !== "string" || !RFC3339_UTC.test(value) || Number.isNaN(Date.parse(value)))
-        out.push({ path, message: `expected an RFC 3339 timestamp in UTC ("Z", §5.6.1), got ${show(value)}` });
+        out.push({
+          path,
+          message: `expected an RFC 3339 timestamp in UTC ("Z", §5.6.1), got ${show(value)}`,
+        });
       return true;
     case "google.protobuf.Duration":
-      if (typeof value !== "string" || !/^-?\d+(\.\d{1,9})?s$/.test(value)) out.push({ path, message: `expected a duration like "1.5s", got ${show(value)}` });
+      if (typeof value !== "string" || !/^-?\d+(\.\d{1,9})?s$/.test(value))
+        out.push({ path, message: `expected a duration like "1.5s", got ${show(value)}` });
       return true;
     case "google.protobuf.Struct":
-      if (!isMap(value)) out.push({ path, message: `expected a JSON object (google.protobuf.Struct), got ${show(value)}` });
+      if (!isMap(value))
+        out.push({
+          path,
+          message: `expected a JSON object (google.protobuf.Struct), got ${show(value)}`,
+        });
       return true;
     case "google.protobuf.ListValue":
-      if (!Array.isArray(value)) out.push({ path, message: `expected a JSON array (google.protobuf.ListValue), got ${show(value)}` });
+      if (!Array.isArray(value))
+        out.push({
+          path,
+          message: `expected a JSON array (google.protobuf.ListValue), got ${show(value)}`,
+        });
       return true;
     case "google.protobuf.Value":
       return true;
     case "google.protobuf.Empty":
-      if (!isMap(value) || Object.keys(value).length > 0) out.push({ path, message: `expected {} (google.protobuf.Empty), got ${show(value)}` });
+      if (!isMap(value) || Object.keys(value).length > 0)
+        out.push({ path, message: `expected {} (google.protobuf.Empty), got ${show(value)}` });
       return true;
     case "google.protobuf.Any":
-      if (!isMap(value) || typeof value["@type"] !== "string") out.push({ path, message: `expected an Any with "@type", got ${show(value)}` });
+      if (!isMap(value) || typeof value["@type"] !== "string")
+        out.push({ path, message: `expected an Any with "@type", got ${show(value)}` });
       return true;
     default:
       return desc.typeName.startsWith("google.protobuf.");
   }
 }
 
-function checkValue(field: DescField, kind: "scalar" | "enum" | "message", value: JsonValue, path: string, out: WireViolation[]): void {
+function checkValue(
+  field: DescField,
+  kind: "scalar" | "enum" | "message",
+  value: JsonValue,
+  path: string,
+  out: WireViolation[],
+): void {
   if (kind === "message") {
     const desc = (field as { message: DescMessage }).message;
     if (value === null && desc.typeName !== "google.protobuf.Value") {
@@ -144,7 +221,13 @@ function checkValue(field: DescField, kind: "scalar" | "enum" | "message", value
   }
 }
 
-function walkJson(desc: DescMessage, value: JsonValue, path: string, out: WireViolation[], depth = 0): void {
+function walkJson(
+  desc: DescMessage,
+  value: JsonValue,
+  path: string,
+  out: WireViolation[],
+  depth = 0,
+): void {
   if (depth > 64) return;
   if (checkWellKnown(desc, value, path, out)) return;
   if (!isMap(value)) {
@@ -158,7 +241,10 @@ function walkJson(desc: DescMessage, value: JsonValue, path: string, out: WireVi
       const byProtoName = desc.fields.find((f) => f.name === key);
       out.push({
         path: at,
-        message: byProtoName !== undefined ? `proto field name "${key}"; JSON uses "${byProtoName.jsonName}" (§5.5)` : `unknown field "${key}" (${desc.typeName} has no such field)`,
+        message:
+          byProtoName !== undefined
+            ? `proto field name "${key}"; JSON uses "${byProtoName.jsonName}" (§5.5)`
+            : `unknown field "${key}" (${desc.typeName} has no such field)`,
       });
       continue;
     }
@@ -167,16 +253,22 @@ function walkJson(desc: DescMessage, value: JsonValue, path: string, out: WireVi
         if (!Array.isArray(v)) out.push({ path: at, message: `expected an array, got ${show(v)}` });
         else
           v.forEach((e, i) => {
-            if (field.listKind === "message") walkJson(field.message, e, `${at}[${i}]`, out, depth + 1);
+            if (field.listKind === "message")
+              walkJson(field.message, e, `${at}[${i}]`, out, depth + 1);
             else checkValue(field, field.listKind, e, `${at}[${i}]`, out);
           });
         break;
       case "map":
         if (!isMap(v)) out.push({ path: at, message: `expected an object (map), got ${show(v)}` });
-        else for (const [k, e] of Object.entries(v)) field.mapKind === "message" ? walkJson(field.message, e, `${at}.${k}`, out, depth + 1) : checkValue(field, field.mapKind, e, `${at}.${k}`, out);
+        else
+          for (const [k, e] of Object.entries(v))
+            field.mapKind === "message"
+              ? walkJson(field.message, e, `${at}.${k}`, out, depth + 1)
+              : checkValue(field, field.mapKind, e, `${at}.${k}`, out);
         break;
       case "message":
-        if (v === null && field.message.typeName !== "google.protobuf.Value") out.push({ path: at, message: "null; a ProtoJSON printer omits an unset field" });
+        if (v === null && field.message.typeName !== "google.protobuf.Value")
+          out.push({ path: at, message: "null; a ProtoJSON printer omits an unset field" });
         else walkJson(field.message, v, at, out, depth + 1);
         break;
       default:
@@ -200,23 +292,40 @@ function walkJson(desc: DescMessage, value: JsonValue, path: string, out: WireVi
       continue;
     }
     if (mayBeEmpty(field)) continue;
-    if (Array.isArray(v) && v.length === 0) out.push({ path: at, message: `REQUIRED list ${field.jsonName} is empty (§5.7: at least one element)` });
-    else if (v === "" && field.fieldKind === "scalar") out.push({ path: at, message: `REQUIRED field ${field.jsonName} is an empty string (§5.7)` });
-    else if (field.fieldKind === "enum" && field.enum.values[0]?.name === v && field.enum.values[0]?.number === 0)
+    if (Array.isArray(v) && v.length === 0)
+      out.push({
+        path: at,
+        message: `REQUIRED list ${field.jsonName} is empty (§5.7: at least one element)`,
+      });
+    else if (v === "" && field.fieldKind === "scalar")
+      out.push({ path: at, message: `REQUIRED field ${field.jsonName} is an empty string (§5.7)` });
+    else if (
+      field.fieldKind === "enum" &&
+      field.enum.values[0]?.name === v &&
+      field.enum.values[0]?.number === 0
+    )
       out.push({ path: at, message: `REQUIRED enum ${field.jsonName} is ${String(v)} (§5.7)` });
   }
 }
 
 /** Violations of `json` as the ProtoJSON of `desc` (empty = it is exactly what a conforming agent writes). */
-export function checkProtoJson(desc: DescMessage, json: JsonValue | undefined, path = ""): WireViolation[] {
-  if (json === undefined) return [{ path: path === "" ? "(root)" : path, message: `no body; expected ${desc.typeName}` }];
+export function checkProtoJson(
+  desc: DescMessage,
+  json: JsonValue | undefined,
+  path = "",
+): WireViolation[] {
+  if (json === undefined)
+    return [{ path: path === "" ? "(root)" : path, message: `no body; expected ${desc.typeName}` }];
   const out: WireViolation[] = [];
   walkJson(desc, json, path, out);
   if (out.length === 0) {
     try {
       fromJson(desc, json as PbJson);
     } catch (e) {
-      out.push({ path: path === "" ? "(root)" : path, message: `protobuf-es rejects it as ${desc.typeName}: ${e instanceof Error ? e.message : String(e)}` });
+      out.push({
+        path: path === "" ? "(root)" : path,
+        message: `protobuf-es rejects it as ${desc.typeName}: ${e instanceof Error ? e.message : String(e)}`,
+      });
     }
   }
   return out;
@@ -224,16 +333,27 @@ export function checkProtoJson(desc: DescMessage, json: JsonValue | undefined, p
 
 type Fields = Record<string, unknown> & { $unknown?: readonly { no: number }[] };
 
-function walkBinary(desc: DescMessage, message: Fields, path: string, out: WireViolation[], depth = 0): void {
+function walkBinary(
+  desc: DescMessage,
+  message: Fields,
+  path: string,
+  out: WireViolation[],
+  depth = 0,
+): void {
   if (depth > 64 || desc.typeName.startsWith("google.protobuf.")) return;
-  for (const unknown of message.$unknown ?? []) out.push({ path: path === "" ? "(root)" : path, message: `unknown field number ${unknown.no} (${desc.typeName} has no such field)` });
+  for (const unknown of message.$unknown ?? [])
+    out.push({
+      path: path === "" ? "(root)" : path,
+      message: `unknown field number ${unknown.no} (${desc.typeName} has no such field)`,
+    });
   const fieldValue = (field: DescField): unknown => {
     if (field.oneof === undefined) return message[field.localName];
     const o = message[field.oneof.localName] as { case?: string; value?: unknown } | undefined;
     return o?.case === field.localName ? o.value : undefined;
   };
   const enumValue = (e: DescEnum, n: unknown, at: string) => {
-    if (typeof n === "number" && e.values.every((v) => v.number !== n)) out.push({ path: at, message: `${n} is not a value of enum ${e.typeName}` });
+    if (typeof n === "number" && e.values.every((v) => v.number !== n))
+      out.push({ path: at, message: `${n} is not a value of enum ${e.typeName}` });
   };
   for (const field of desc.fields) {
     const v = fieldValue(field);
@@ -248,13 +368,15 @@ function walkBinary(desc: DescMessage, message: Fields, path: string, out: WireV
         break;
       case "list":
         (v as unknown[]).forEach((e, i) => {
-          if (field.listKind === "message") walkBinary(field.message, e as Fields, `${at}[${i}]`, out, depth + 1);
+          if (field.listKind === "message")
+            walkBinary(field.message, e as Fields, `${at}[${i}]`, out, depth + 1);
           else if (field.listKind === "enum") enumValue(field.enum, e, `${at}[${i}]`);
         });
         break;
       case "map":
         for (const [k, e] of Object.entries(v as Record<string, unknown>)) {
-          if (field.mapKind === "message") walkBinary(field.message, e as Fields, `${at}.${k}`, out, depth + 1);
+          if (field.mapKind === "message")
+            walkBinary(field.message, e as Fields, `${at}.${k}`, out, depth + 1);
           else if (field.mapKind === "enum") enumValue(field.enum, e, `${at}.${k}`);
         }
         break;
@@ -265,7 +387,10 @@ function walkBinary(desc: DescMessage, message: Fields, path: string, out: WireV
   for (const oneof of desc.oneofs) {
     const o = message[oneof.localName] as { case?: string } | undefined;
     if (o?.case === undefined)
-      out.push({ path: path === "" ? "(root)" : path, message: `${desc.typeName}.${oneof.name} needs exactly one of ${oneof.fields.map((f) => f.jsonName).join(", ")}; has none` });
+      out.push({
+        path: path === "" ? "(root)" : path,
+        message: `${desc.typeName}.${oneof.name} needs exactly one of ${oneof.fields.map((f) => f.jsonName).join(", ")}; has none`,
+      });
   }
   for (const field of desc.fields) {
     if (!required(field) || mayBeEmpty(field)) continue;
@@ -278,17 +403,28 @@ function walkBinary(desc: DescMessage, message: Fields, path: string, out: WireV
       (field.fieldKind === "enum" && v === 0) ||
       (field.fieldKind === "map" && Object.keys(v as object).length === 0);
     // A REQUIRED number at 0 cannot be told from an absent one in proto3 binary: not a violation.
-    if (missing && !(field.fieldKind === "scalar" && typeof v === "number")) out.push({ path: at, message: `REQUIRED field ${field.jsonName} is missing (§5.7)` });
+    if (missing && !(field.fieldKind === "scalar" && typeof v === "number"))
+      out.push({ path: at, message: `REQUIRED field ${field.jsonName} is missing (§5.7)` });
   }
 }
 
 /** Decodes `bytes` as `desc` strictly; the message (when it decodes) and the violations. */
-export function checkProtoBinary(desc: DescMessage, bytes: Uint8Array): { message?: Message; violations: WireViolation[] } {
+export function checkProtoBinary(
+  desc: DescMessage,
+  bytes: Uint8Array,
+): { message?: Message; violations: WireViolation[] } {
   let message: Message;
   try {
     message = fromBinary(desc, bytes, { readUnknownFields: true });
   } catch (e) {
-    return { violations: [{ path: "(root)", message: `not a valid ${desc.typeName} in protobuf binary: ${e instanceof Error ? e.message : String(e)}` }] };
+    return {
+      violations: [
+        {
+          path: "(root)",
+          message: `not a valid ${desc.typeName} in protobuf binary: ${e instanceof Error ? e.message : String(e)}`,
+        },
+      ],
+    };
   }
   const out: WireViolation[] = [];
   walkBinary(desc, message as unknown as Fields, "", out);
@@ -327,8 +463,10 @@ function withZeroRequired(desc: DescMessage, json: JsonValue, depth = 0): JsonVa
     if (value === undefined) {
       const zero = required(field) ? zeroOf(field) : undefined;
       if (zero !== undefined) out[field.jsonName] = zero;
-    } else if (field.fieldKind === "message") out[field.jsonName] = withZeroRequired(field.message, value, depth + 1);
-    else if (field.fieldKind === "list" && field.listKind === "message" && Array.isArray(value)) out[field.jsonName] = value.map((v) => withZeroRequired(field.message, v, depth + 1));
+    } else if (field.fieldKind === "message")
+      out[field.jsonName] = withZeroRequired(field.message, value, depth + 1);
+    else if (field.fieldKind === "list" && field.listKind === "message" && Array.isArray(value))
+      out[field.jsonName] = value.map((v) => withZeroRequired(field.message, v, depth + 1));
   }
   return out;
 }

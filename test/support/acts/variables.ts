@@ -34,9 +34,14 @@ function lookup(expression: string, scope: VariableScope, depth: number): JsonVa
     const step = scope.captures.get(expression.slice(0, dot));
     const name = expression.slice(dot + 1);
     if (step?.has(name)) return step.get(name)!;
-    if (step !== undefined) throw new UnresolvedVariableError(`step "${expression.slice(0, dot)}" captured no "${name}"`);
+    if (step !== undefined)
+      throw new UnresolvedVariableError(`step "${expression.slice(0, dot)}" captured no "${name}"`);
   }
-  const text = Object.hasOwn(scope.document, expression) ? scope.document[expression] : Object.hasOwn(scope.runner, expression) ? scope.runner[expression] : undefined;
+  const text = Object.hasOwn(scope.document, expression)
+    ? scope.document[expression]
+    : Object.hasOwn(scope.runner, expression)
+      ? scope.runner[expression]
+      : undefined;
   if (text !== undefined) {
     if (depth > 8) throw new UnresolvedVariableError(`variable ${expression} refers to itself`);
     return interpolateText(text, scope, depth + 1);
@@ -56,11 +61,16 @@ function interpolateText(text: string, scope: VariableScope, depth: number): Jso
 }
 
 /** Replaces every reference inside `value` (strings, and recursively arrays and maps; keys stay). */
-export function interpolate(value: JsonValue | undefined, scope: VariableScope): JsonValue | undefined {
+export function interpolate(
+  value: JsonValue | undefined,
+  scope: VariableScope,
+): JsonValue | undefined {
   if (typeof value === "string") return interpolateText(value, scope, 0);
   if (Array.isArray(value)) return value.map((v) => interpolate(v, scope) as JsonValue);
   if (value !== null && typeof value === "object") {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, interpolate(v, scope) as JsonValue]));
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, interpolate(v, scope) as JsonValue]),
+    );
   }
   return value;
 }

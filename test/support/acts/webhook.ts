@@ -26,11 +26,16 @@ export interface RunnerWebhook {
   flakyUrl(): string;
   readonly deliveries: readonly Delivery[];
   /** Resolves with `find`'s first non-undefined answer over the deliveries so far, or undefined after `timeoutMs`. */
-  waitFor<T>(find: (deliveries: readonly Delivery[]) => T | undefined, timeoutMs: number, signal?: AbortSignal): Promise<T | undefined>;
+  waitFor<T>(
+    find: (deliveries: readonly Delivery[]) => T | undefined,
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<T | undefined>;
   close(): Promise<void>;
 }
 
-const isMap = (v: unknown): v is JsonObject => v !== null && typeof v === "object" && !Array.isArray(v);
+const isMap = (v: unknown): v is JsonObject =>
+  v !== null && typeof v === "object" && !Array.isArray(v);
 
 /** The task a delivered `StreamResponse` is about, if it names one. */
 export function deliveredTaskId(body: JsonValue): string | undefined {
@@ -43,7 +48,9 @@ export function deliveredTaskId(body: JsonValue): string | undefined {
   return undefined;
 }
 
-export async function startRunnerWebhook(rewriteHeaders?: (headers: Record<string, string>) => Record<string, string>): Promise<RunnerWebhook> {
+export async function startRunnerWebhook(
+  rewriteHeaders?: (headers: Record<string, string>) => Record<string, string>,
+): Promise<RunnerWebhook> {
   const deliveries: Delivery[] = [];
   const waiters = new Set<() => void>();
   const refusedOnce = new Set<string>();
@@ -68,7 +75,8 @@ export async function startRunnerWebhook(rewriteHeaders?: (headers: Record<strin
         }
       }
       const received: Record<string, string> = {};
-      for (const [name, value] of Object.entries(req.headers)) if (value !== undefined) received[name] = Array.isArray(value) ? value.join(", ") : value;
+      for (const [name, value] of Object.entries(req.headers))
+        if (value !== undefined) received[name] = Array.isArray(value) ? value.join(", ") : value;
       const headers = rewriteHeaders?.(received) ?? received;
       deliveries.push({ path, headers, body, answered });
       res.writeHead(answered).end();
@@ -79,7 +87,11 @@ export async function startRunnerWebhook(rewriteHeaders?: (headers: Record<strin
     url: `${server.url}/`,
     flakyUrl: () => `${server.url}/flaky/${randomUUID()}`,
     deliveries,
-    waitFor<T>(find: (d: readonly Delivery[]) => T | undefined, timeoutMs: number, signal?: AbortSignal): Promise<T | undefined> {
+    waitFor<T>(
+      find: (d: readonly Delivery[]) => T | undefined,
+      timeoutMs: number,
+      signal?: AbortSignal,
+    ): Promise<T | undefined> {
       return new Promise((resolve) => {
         const done = (value: T | undefined) => {
           waiters.delete(check);

@@ -14,9 +14,26 @@ import { randomUUID } from "node:crypto";
 import { fromJson, toJson, type DescMessage, type JsonValue as PbJson } from "@bufbuild/protobuf";
 import { StreamResponseSchema } from "../../../generated-example/gen/a2a_pb.js";
 import type { AssertionFailure } from "./assertions.js";
-import type { ActsClient, ActsError, Binding, JsonObject, JsonValue, OperationOutcome, StreamOperation, StreamOutcome, UnaryOperation } from "./client.js";
+import type {
+  ActsClient,
+  ActsError,
+  Binding,
+  JsonObject,
+  JsonValue,
+  OperationOutcome,
+  StreamOperation,
+  StreamOutcome,
+  UnaryOperation,
+} from "./client.js";
 import { specErrorByName } from "./spec-errors.js";
-import { OPERATION_METHODS, judgeExchange, operationResponseSchema, type WireError, type WireOutcome, type WireViolation } from "./wire-judge.js";
+import {
+  OPERATION_METHODS,
+  judgeExchange,
+  operationResponseSchema,
+  type WireError,
+  type WireOutcome,
+  type WireViolation,
+} from "./wire-judge.js";
 import { EXCHANGE_HEADER, type WireExchange } from "./wire-tap.js";
 
 /** Where the runner reads recorded exchanges (the wire tap, or a fake in unit tests). */
@@ -54,7 +71,8 @@ export interface WireCallOptions {
   readonly onEvent?: (event: JsonValue) => void;
 }
 
-const isMap = (v: unknown): v is JsonObject => v !== null && typeof v === "object" && !Array.isArray(v);
+const isMap = (v: unknown): v is JsonObject =>
+  v !== null && typeof v === "object" && !Array.isArray(v);
 
 /** The ACTS assertion root of an error: `{error: {type, code, message, details, data}}`. */
 export function errorRoot(error: StepError): JsonObject {
@@ -64,17 +82,22 @@ export function errorRoot(error: StepError): JsonObject {
       type: error.type,
       ...(code !== undefined ? { code } : {}),
       message: error.message,
-      ...(error.details !== undefined ? { details: [...error.details], data: [...error.details] } : {}),
+      ...(error.details !== undefined
+        ? { details: [...error.details], data: [...error.details] }
+        : {}),
     },
   };
 }
 
-export const asProblems = (violations: readonly WireViolation[]): AssertionFailure[] => violations.map((x) => ({ path: x.path, message: `wire: ${x.message}` }));
+export const asProblems = (violations: readonly WireViolation[]): AssertionFailure[] =>
+  violations.map((x) => ({ path: x.path, message: `wire: ${x.message}` }));
 
 /** `json` as protobuf-es prints it after reading it leniently: the shape both sides are compared in. */
 function canonical(schema: DescMessage, json: JsonValue): string | undefined {
   try {
-    return JSON.stringify(toJson(schema, fromJson(schema, json as PbJson, { ignoreUnknownFields: true })));
+    return JSON.stringify(
+      toJson(schema, fromJson(schema, json as PbJson, { ignoreUnknownFields: true })),
+    );
   } catch {
     return undefined;
   }
@@ -94,19 +117,37 @@ function firstDifference(a: JsonValue | undefined, b: JsonValue | undefined, pat
       if (d !== "") return d;
     }
   }
-  const show = (x: JsonValue | undefined) => (x === undefined ? "(missing)" : JSON.stringify(x).slice(0, 80));
+  const show = (x: JsonValue | undefined) =>
+    x === undefined ? "(missing)" : JSON.stringify(x).slice(0, 80);
   return `${path === "" ? "(root)" : path}: wire ${show(a)}, client ${show(b)}`;
 }
 
-function sameMessage(schema: DescMessage, wire: JsonValue, client: JsonValue, path: string): AssertionFailure[] {
+function sameMessage(
+  schema: DescMessage,
+  wire: JsonValue,
+  client: JsonValue,
+  path: string,
+): AssertionFailure[] {
   const w = canonical(schema, wire);
   const c = canonical(schema, client);
   if (w === undefined || c === undefined || w === c) return [];
-  return [{ path, message: `client: decoded the response differently from the wire (${firstDifference(JSON.parse(w) as JsonValue, JSON.parse(c) as JsonValue)})` }];
+  return [
+    {
+      path,
+      message: `client: decoded the response differently from the wire (${firstDifference(JSON.parse(w) as JsonValue, JSON.parse(c) as JsonValue)})`,
+    },
+  ];
 }
 
 function sameError(wire: WireError, client: ActsError): AssertionFailure[] {
-  return client.type === wire.type ? [] : [{ path: "error", message: `client: read the error as ${client.type} ("${client.message}"), the wire says ${wire.type}` }];
+  return client.type === wire.type
+    ? []
+    : [
+        {
+          path: "error",
+          message: `client: read the error as ${client.type} ("${client.message}"), the wire says ${wire.type}`,
+        },
+      ];
 }
 
 const stepError = (error: WireError): StepError => ({ ...error, onWire: true });
@@ -118,13 +159,25 @@ function offWire(client: OperationOutcome | StreamOutcome): StepRecord {
     return {
       root: undefined,
       status: "error",
-      error: { type: "NotOnTheWire", message: "the client answered without a request reaching the agent", onWire: false },
+      error: {
+        type: "NotOnTheWire",
+        message: "the client answered without a request reaching the agent",
+        onWire: false,
+      },
       problems: [{ path: "", message: "client: answered without any request reaching the agent" }],
     };
   }
   const record: StepError = { type: error.type, message: error.message, onWire: false };
   // A request a typed client cannot express is the client's limit, reported as the step's error; any other local refusal hides the agent's answer.
-  const problems: AssertionFailure[] = error.type === "ClientUnsupported" ? [] : [{ path: "", message: `client: refused locally with ${error.type} ("${error.message}"); nothing reached the agent` }];
+  const problems: AssertionFailure[] =
+    error.type === "ClientUnsupported"
+      ? []
+      : [
+          {
+            path: "",
+            message: `client: refused locally with ${error.type} ("${error.message}"); nothing reached the agent`,
+          },
+        ];
   return { root: errorRoot(record), status: "error", error: record, problems };
 }
 
@@ -138,31 +191,54 @@ export class WireCaller {
     readonly judge = true,
   ) {}
 
-  async call(operation: UnaryOperation, request: JsonObject, options: WireCallOptions): Promise<StepRecord> {
+  async call(
+    operation: UnaryOperation,
+    request: JsonObject,
+    options: WireCallOptions,
+  ): Promise<StepRecord> {
     const record = await this.#call(operation, request, options);
     return this.judge ? record : { ...record, problems: [] };
   }
 
-  async stream(operation: StreamOperation, request: JsonObject, options: WireCallOptions): Promise<StepRecord> {
+  async stream(
+    operation: StreamOperation,
+    request: JsonObject,
+    options: WireCallOptions,
+  ): Promise<StepRecord> {
     const record = await this.#stream(operation, request, options);
     return this.judge ? record : { ...record, problems: [] };
   }
 
-  async #call(operation: UnaryOperation, request: JsonObject, options: WireCallOptions): Promise<StepRecord> {
+  async #call(
+    operation: UnaryOperation,
+    request: JsonObject,
+    options: WireCallOptions,
+  ): Promise<StepRecord> {
     const id = randomUUID();
-    const outcome = await this.client.call(operation, request, { headers: { ...options.headers, [EXCHANGE_HEADER]: id }, signal: options.signal });
+    const outcome = await this.client.call(operation, request, {
+      headers: { ...options.headers, [EXCHANGE_HEADER]: id },
+      signal: options.signal,
+    });
     const exchange = (await this.wire.take(id)).at(-1);
     if (exchange === undefined) return offWire(outcome);
     const judged = judgeExchange(this.binding, OPERATION_METHODS[operation], exchange, false);
     const problems = asProblems(judged.violations);
     const schema = operationResponseSchema(operation);
     if (judged.kind === "result") {
-      if (!outcome.ok) problems.push({ path: "", message: `client: reported ${outcome.error.type} ("${outcome.error.message}") for a successful response` });
+      if (!outcome.ok)
+        problems.push({
+          path: "",
+          message: `client: reported ${outcome.error.type} ("${outcome.error.message}") for a successful response`,
+        });
       else problems.push(...sameMessage(schema, judged.root, outcome.body, ""));
       return { root: judged.root, status: 200, problems, exchange };
     }
     if (judged.kind === "error") {
-      if (outcome.ok) problems.push({ path: "", message: `client: reported success for an error response (${judged.error.type})` });
+      if (outcome.ok)
+        problems.push({
+          path: "",
+          message: `client: reported success for an error response (${judged.error.type})`,
+        });
       else problems.push(...sameError(judged.error, outcome.error));
       const error = stepError(judged.error);
       return { root: errorRoot(error), status: "error", error, problems, exchange };
@@ -170,7 +246,11 @@ export class WireCaller {
     return noAnswer(judged, problems, exchange);
   }
 
-  async #stream(operation: StreamOperation, request: JsonObject, options: WireCallOptions): Promise<StepRecord> {
+  async #stream(
+    operation: StreamOperation,
+    request: JsonObject,
+    options: WireCallOptions,
+  ): Promise<StepRecord> {
     const id = randomUUID();
     const outcome = await this.client.stream(operation, request, {
       headers: { ...options.headers, [EXCHANGE_HEADER]: id },
@@ -183,30 +263,85 @@ export class WireCaller {
     const judged = judgeExchange(this.binding, OPERATION_METHODS[operation], exchange, true);
     const problems = asProblems(judged.violations);
     if (judged.kind === "error") {
-      if (outcome.error === undefined) problems.push({ path: "", message: `client: reported a clean stream for an error response (${judged.error.type})` });
+      if (outcome.error === undefined)
+        problems.push({
+          path: "",
+          message: `client: reported a clean stream for an error response (${judged.error.type})`,
+        });
       else problems.push(...sameError(judged.error, outcome.error));
       const error = stepError(judged.error);
-      return { root: errorRoot(error), status: "error", error, events: [], problems, exchange, complete: true };
+      return {
+        root: errorRoot(error),
+        status: "error",
+        error,
+        events: [],
+        problems,
+        exchange,
+        complete: true,
+      };
     }
     if (judged.kind !== "stream") return noAnswer(judged, problems, exchange);
     const aborted = options.signal.aborted;
     // The client may stop reading before the tap stops recording (the runner closed the stream): compare what both have.
     const shared = Math.min(judged.events.length, outcome.events.length);
     if (!aborted && judged.events.length !== outcome.events.length)
-      problems.push({ path: "events", message: `client: delivered ${outcome.events.length} event(s), the wire carried ${judged.events.length}` });
-    for (let i = 0; i < shared; i++) problems.push(...sameMessage(StreamResponseSchema, judged.events[i]!, outcome.events[i]!, `events[${i}]`));
+      problems.push({
+        path: "events",
+        message: `client: delivered ${outcome.events.length} event(s), the wire carried ${judged.events.length}`,
+      });
+    for (let i = 0; i < shared; i++)
+      problems.push(
+        ...sameMessage(StreamResponseSchema, judged.events[i]!, outcome.events[i]!, `events[${i}]`),
+      );
     if (judged.error !== undefined) {
-      if (outcome.error === undefined) problems.push({ path: "", message: `client: reported a clean end for a stream that ended with ${judged.error.type}` });
+      if (outcome.error === undefined)
+        problems.push({
+          path: "",
+          message: `client: reported a clean end for a stream that ended with ${judged.error.type}`,
+        });
       else problems.push(...sameError(judged.error, outcome.error));
       const error = stepError(judged.error);
-      return { root: errorRoot(error), status: "error", error, events: judged.events, problems, exchange, complete: judged.complete };
+      return {
+        root: errorRoot(error),
+        status: "error",
+        error,
+        events: judged.events,
+        problems,
+        exchange,
+        complete: judged.complete,
+      };
     }
-    if (outcome.error !== undefined && !aborted) problems.push({ path: "", message: `client: reported ${outcome.error.type} ("${outcome.error.message}") for a stream that ended cleanly` });
-    return { root: { events: judged.events }, status: 200, events: judged.events, problems, exchange, complete: judged.complete };
+    if (outcome.error !== undefined && !aborted)
+      problems.push({
+        path: "",
+        message: `client: reported ${outcome.error.type} ("${outcome.error.message}") for a stream that ended cleanly`,
+      });
+    return {
+      root: { events: judged.events },
+      status: 200,
+      events: judged.events,
+      problems,
+      exchange,
+      complete: judged.complete,
+    };
   }
 }
 
-function noAnswer(judged: WireOutcome, problems: AssertionFailure[], exchange: WireExchange): StepRecord {
-  if (problems.length === 0) problems.push({ path: "", message: "wire: the response carries neither a result nor an error" });
-  return { root: undefined, status: "error", error: { type: "NoAnswer", message: `no usable response (${judged.kind})`, onWire: true }, problems, exchange };
+function noAnswer(
+  judged: WireOutcome,
+  problems: AssertionFailure[],
+  exchange: WireExchange,
+): StepRecord {
+  if (problems.length === 0)
+    problems.push({
+      path: "",
+      message: "wire: the response carries neither a result nor an error",
+    });
+  return {
+    root: undefined,
+    status: "error",
+    error: { type: "NoAnswer", message: `no usable response (${judged.kind})`, onWire: true },
+    problems,
+    exchange,
+  };
 }

@@ -16,8 +16,22 @@
  * bodies, single SSE events, gRPC messages and trailers) before they are recorded and
  * forwarded. The mutation tests of the runner use it to prove each ACTS check can fail.
  */
-import { Agent, createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from "node:http";
-import { connect, constants, createServer as createH2Server, type ClientHttp2Session, type IncomingHttpHeaders as H2Headers, type ServerHttp2Stream } from "node:http2";
+import {
+  Agent,
+  createServer,
+  request as httpRequest,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type ServerResponse,
+} from "node:http";
+import {
+  connect,
+  constants,
+  createServer as createH2Server,
+  type ClientHttp2Session,
+  type IncomingHttpHeaders as H2Headers,
+  type ServerHttp2Stream,
+} from "node:http2";
 import type { AddressInfo, Socket } from "node:net";
 import type { Binding, JsonValue } from "./client.js";
 
@@ -69,18 +83,39 @@ export const END_STREAM = Symbol("end-stream");
 export interface WireMutation {
   readonly name: string;
   /** A whole (non-stream) JSON response body. */
-  json?(body: JsonValue, status: number, ctx: MutationContext): { body: JsonValue; status?: number } | undefined;
+  json?(
+    body: JsonValue,
+    status: number,
+    ctx: MutationContext,
+  ): { body: JsonValue; status?: number } | undefined;
   /** One SSE event's data (parsed JSON) and its `event:` field; the event's position in the stream. */
-  sseEvent?(data: JsonValue, index: number, ctx: MutationContext, event: string | undefined): JsonValue | typeof END_STREAM | undefined;
+  sseEvent?(
+    data: JsonValue,
+    index: number,
+    ctx: MutationContext,
+    event: string | undefined,
+  ): JsonValue | typeof END_STREAM | undefined;
   /** One gRPC response message (its protobuf bytes). */
-  grpcMessage?(bytes: Uint8Array, index: number, ctx: MutationContext): Uint8Array | typeof END_STREAM | undefined;
+  grpcMessage?(
+    bytes: Uint8Array,
+    index: number,
+    ctx: MutationContext,
+  ): Uint8Array | typeof END_STREAM | undefined;
   /** The gRPC trailers, or the headers of a trailers-only response. */
-  grpcTrailers?(trailers: Record<string, string>, ctx: MutationContext): Record<string, string> | undefined;
+  grpcTrailers?(
+    trailers: Record<string, string>,
+    ctx: MutationContext,
+  ): Record<string, string> | undefined;
 }
 
 export interface WireTap {
   /** Where clients should go: the agent's endpoints, re-pointed at the tap. */
-  readonly endpoints: { readonly cardUrl: string; readonly jsonrpc: string; readonly rest: string; readonly grpc: string };
+  readonly endpoints: {
+    readonly cardUrl: string;
+    readonly jsonrpc: string;
+    readonly rest: string;
+    readonly grpc: string;
+  };
   /**
    * The exchanges recorded for `id` (normally one), once each has settled (complete, or its
    * client or upstream gone), waiting at most `waitMs` (default 5 s) for that; an exchange
@@ -99,7 +134,15 @@ interface Pending {
   settled: Promise<void>;
 }
 
-const HOP_BY_HOP = new Set(["connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade", "content-length", "host"]);
+const HOP_BY_HOP = new Set([
+  "connection",
+  "keep-alive",
+  "proxy-connection",
+  "transfer-encoding",
+  "upgrade",
+  "content-length",
+  "host",
+]);
 
 function flatHeaders(headers: IncomingHttpHeaders | H2Headers): Record<string, string> {
   const out: Record<string, string> = {};
@@ -134,7 +177,11 @@ class SseRewriter {
     if (this.ended) return "";
     this.#buffer += chunk.replace(/\r\n?/g, "\n");
     let out = "";
-    for (let end = this.#buffer.indexOf("\n\n"); end >= 0 && !this.ended; end = this.#buffer.indexOf("\n\n")) {
+    for (
+      let end = this.#buffer.indexOf("\n\n");
+      end >= 0 && !this.ended;
+      end = this.#buffer.indexOf("\n\n")
+    ) {
       const block = this.#buffer.slice(0, end);
       this.#buffer = this.#buffer.slice(end + 2);
       out += this.#rewrite(block);
@@ -144,7 +191,9 @@ class SseRewriter {
 
   #rewrite(block: string): string {
     const lines = block.split("\n");
-    const data = lines.filter((l) => l.startsWith("data:")).map((l) => l.slice(5).replace(/^ /, ""));
+    const data = lines
+      .filter((l) => l.startsWith("data:"))
+      .map((l) => l.slice(5).replace(/^ /, ""));
     if (data.length === 0) return `${block}\n\n`;
     const event = lines
       .find((l) => l.startsWith("event:"))
@@ -186,7 +235,10 @@ class GrpcRewriter {
       const flags = this.#buffer[0]!;
       const message = this.#buffer.subarray(5, 5 + length);
       this.#buffer = this.#buffer.subarray(5 + length);
-      const result = flags === 0 ? this.mutation.grpcMessage!(new Uint8Array(message), this.#index++, this.ctx) : undefined;
+      const result =
+        flags === 0
+          ? this.mutation.grpcMessage!(new Uint8Array(message), this.#index++, this.ctx)
+          : undefined;
       if (result === END_STREAM) {
         this.ended = true;
         break;
@@ -207,7 +259,15 @@ export interface WireTapOptions {
   readonly onExchange?: (exchange: WireExchange) => void;
 }
 
-export async function startWireTap(target: { readonly cardUrl: string; readonly jsonrpc: string; readonly rest: string; readonly grpc: string }, options: WireTapOptions = {}): Promise<WireTap> {
+export async function startWireTap(
+  target: {
+    readonly cardUrl: string;
+    readonly jsonrpc: string;
+    readonly rest: string;
+    readonly grpc: string;
+  },
+  options: WireTapOptions = {},
+): Promise<WireTap> {
   const pending = new Map<string, Pending[]>();
   let mutation: WireMutation | undefined;
   const http = new URL(target.jsonrpc);
@@ -230,7 +290,8 @@ export async function startWireTap(target: { readonly cardUrl: string; readonly 
 
   // --- HTTP/1.1 -------------------------------------------------------------------------
   const onHttp = (req: IncomingMessage, res: ServerResponse) => {
-    const id = typeof req.headers[EXCHANGE_HEADER] === "string" ? req.headers[EXCHANGE_HEADER] : undefined;
+    const id =
+      typeof req.headers[EXCHANGE_HEADER] === "string" ? req.headers[EXCHANGE_HEADER] : undefined;
     const headers = { ...req.headers };
     delete headers[EXCHANGE_HEADER];
     headers.host = http.host;
@@ -241,7 +302,12 @@ export async function startWireTap(target: { readonly cardUrl: string; readonly 
     const exchange: { -readonly [K in keyof WireExchange]: WireExchange[K] } = {
       id: id ?? "",
       binding,
-      request: { method: req.method ?? "GET", path, headers: flatHeaders(req.headers), body: Buffer.alloc(0) },
+      request: {
+        method: req.method ?? "GET",
+        path,
+        headers: flatHeaders(req.headers),
+        body: Buffer.alloc(0),
+      },
     };
     let settle!: () => void;
     const settled = new Promise<void>((resolve) => (settle = resolve));
@@ -249,7 +315,13 @@ export async function startWireTap(target: { readonly cardUrl: string; readonly 
     const responseOf = (complete: boolean, error?: string): RecordedResponse | undefined =>
       head === undefined && error === undefined
         ? undefined
-        : { status: head?.status ?? 502, headers: head?.headers ?? {}, body: Buffer.concat(responseChunks), complete, ...(error !== undefined ? { error } : {}) };
+        : {
+            status: head?.status ?? 502,
+            headers: head?.headers ?? {},
+            body: Buffer.concat(responseChunks),
+            complete,
+            ...(error !== undefined ? { error } : {}),
+          };
     let done = false;
     const finish = (complete: boolean, error?: string) => {
       if (done) return;
@@ -259,11 +331,28 @@ export async function startWireTap(target: { readonly cardUrl: string; readonly 
       settle();
       options.onExchange?.(exchange);
     };
-    if (id !== undefined) track(id, { settled, snapshot: () => (done ? exchange : { ...exchange, ...(head !== undefined ? { response: responseOf(false)! } : {}) }) });
+    if (id !== undefined)
+      track(id, {
+        settled,
+        snapshot: () =>
+          done
+            ? exchange
+            : { ...exchange, ...(head !== undefined ? { response: responseOf(false)! } : {}) },
+      });
 
-    const upstream = httpRequest({ host: http.hostname, port: http.port, method: req.method, path, headers, agent });
+    const upstream = httpRequest({
+      host: http.hostname,
+      port: http.port,
+      method: req.method,
+      path,
+      headers,
+      agent,
+    });
     req.on("data", (chunk: Buffer) => requestChunks.push(chunk));
-    req.on("end", () => (exchange.request = { ...exchange.request, body: Buffer.concat(requestChunks) }));
+    req.on(
+      "end",
+      () => (exchange.request = { ...exchange.request, body: Buffer.concat(requestChunks) }),
+    );
     req.pipe(upstream);
     res.on("close", () => {
       if (!res.writableFinished) {
@@ -272,24 +361,43 @@ export async function startWireTap(target: { readonly cardUrl: string; readonly 
       }
     });
     upstream.on("error", (e) => {
-      if (!res.headersSent) res.writeHead(502, { "content-type": "text/plain" }).end(`wire tap: upstream failed: ${e.message}`);
+      if (!res.headersSent)
+        res
+          .writeHead(502, { "content-type": "text/plain" })
+          .end(`wire tap: upstream failed: ${e.message}`);
       else res.destroy();
       finish(false, e.message);
     });
     upstream.on("response", (up) => {
       const status = up.statusCode ?? 502;
       const forwarded: Record<string, string> = {};
-      for (const [name, value] of Object.entries(flatHeaders(up.headers))) if (!HOP_BY_HOP.has(name)) forwarded[name] = value;
+      for (const [name, value] of Object.entries(flatHeaders(up.headers)))
+        if (!HOP_BY_HOP.has(name)) forwarded[name] = value;
       const active = mutation;
       const pathname = path.split("?")[0]!;
-      const interfacePath = binding === "rest" ? pathname.slice(restPath.length) || "/" : binding === "jsonrpc" ? "/" : pathname;
-      const ctx = (): MutationContext => ({ binding, method: req.method ?? "GET", path, interfacePath, requestJson: parseJson(exchange.request.body) });
+      const interfacePath =
+        binding === "rest"
+          ? pathname.slice(restPath.length) || "/"
+          : binding === "jsonrpc"
+            ? "/"
+            : pathname;
+      const ctx = (): MutationContext => ({
+        binding,
+        method: req.method ?? "GET",
+        path,
+        interfacePath,
+        requestJson: parseJson(exchange.request.body),
+      });
       if ((forwarded["content-type"] ?? "").startsWith("text/event-stream")) {
         head = { status, headers: forwarded };
         res.writeHead(status, forwarded);
-        const rewriter = active?.sseEvent !== undefined ? new SseRewriter(active, ctx()) : undefined;
+        const rewriter =
+          active?.sseEvent !== undefined ? new SseRewriter(active, ctx()) : undefined;
         up.on("data", (chunk: Buffer) => {
-          const out = rewriter === undefined ? chunk : Buffer.from(rewriter.push(chunk.toString("utf8")), "utf8");
+          const out =
+            rewriter === undefined
+              ? chunk
+              : Buffer.from(rewriter.push(chunk.toString("utf8")), "utf8");
           if (out.length > 0) {
             responseChunks.push(out);
             res.write(out);
@@ -325,7 +433,9 @@ export async function startWireTap(target: { readonly cardUrl: string; readonly 
         head = { status: finalStatus, headers: forwarded };
         responseChunks.push(bytes);
         finish(true);
-        res.writeHead(finalStatus, { ...forwarded, "content-length": String(bytes.length) }).end(bytes);
+        res
+          .writeHead(finalStatus, { ...forwarded, "content-length": String(bytes.length) })
+          .end(bytes);
       });
     });
   };
@@ -350,10 +460,15 @@ export async function startWireTap(target: { readonly cardUrl: string; readonly 
     const method = String(headers[":method"] ?? "POST");
     const path = String(headers[":path"] ?? "/");
     const out: Record<string, string> = {};
-    for (const [name, value] of Object.entries(flatHeaders(headers))) if (name !== EXCHANGE_HEADER) out[name] = value;
+    for (const [name, value] of Object.entries(flatHeaders(headers)))
+      if (name !== EXCHANGE_HEADER) out[name] = value;
     const requestChunks: Buffer[] = [];
     const responseChunks: Buffer[] = [];
-    const exchange: { -readonly [K in keyof WireExchange]: WireExchange[K] } = { id: id ?? "", binding: "grpc", request: { method, path, headers: flatHeaders(headers), body: Buffer.alloc(0) } };
+    const exchange: { -readonly [K in keyof WireExchange]: WireExchange[K] } = {
+      id: id ?? "",
+      binding: "grpc",
+      request: { method, path, headers: flatHeaders(headers), body: Buffer.alloc(0) },
+    };
     let settle!: () => void;
     const settled = new Promise<void>((resolve) => (settle = resolve));
     let head: { status: number; headers: Record<string, string> } | undefined;
@@ -373,13 +488,32 @@ export async function startWireTap(target: { readonly cardUrl: string; readonly 
       exchange.response = responseOf(complete, error);
       settle();
     };
-    if (id !== undefined) track(id, { settled, snapshot: () => (done ? exchange : { ...exchange, ...(head !== undefined ? { response: responseOf(false) } : {}) }) });
+    if (id !== undefined)
+      track(id, {
+        settled,
+        snapshot: () =>
+          done
+            ? exchange
+            : { ...exchange, ...(head !== undefined ? { response: responseOf(false) } : {}) },
+      });
     const active = mutation;
-    const ctx = (): MutationContext => ({ binding: "grpc", method, path, interfacePath: path, requestJson: undefined });
+    const ctx = (): MutationContext => ({
+      binding: "grpc",
+      method,
+      path,
+      interfacePath: path,
+      requestJson: undefined,
+    });
 
     let upstream: ReturnType<ClientHttp2Session["request"]>;
     try {
-      upstream = upstreamSession().request({ ...out, ":method": method, ":path": path, ":authority": target.grpc, ":scheme": "http" });
+      upstream = upstreamSession().request({
+        ...out,
+        ":method": method,
+        ":path": path,
+        ":authority": target.grpc,
+        ":scheme": "http",
+      });
     } catch (e) {
       finish(false, e instanceof Error ? e.message : String(e));
       stream.close(constants.NGHTTP2_INTERNAL_ERROR);
@@ -409,12 +543,14 @@ export async function startWireTap(target: { readonly cardUrl: string; readonly 
         head = { status, headers: rewritten };
         trailers = rewritten;
         finish(true);
-        if (!stream.closed) stream.respond({ ":status": status, ...rewritten }, { endStream: true });
+        if (!stream.closed)
+          stream.respond({ ":status": status, ...rewritten }, { endStream: true });
         return;
       }
       head = { status, headers: plain };
       stream.respond({ ":status": status, ...plain }, { waitForTrailers: true });
-      const rewriter = active?.grpcMessage !== undefined ? new GrpcRewriter(active, ctx()) : undefined;
+      const rewriter =
+        active?.grpcMessage !== undefined ? new GrpcRewriter(active, ctx()) : undefined;
       upstream.on("data", (chunk: Buffer) => {
         const bytes = rewriter === undefined ? chunk : rewriter.push(chunk);
         if (bytes.length > 0) {
@@ -460,7 +596,10 @@ export async function startWireTap(target: { readonly cardUrl: string; readonly 
       s.on("close", () => sockets.delete(s));
     });
   }
-  await Promise.all([new Promise<void>((r) => httpServer.listen(0, "127.0.0.1", r)), new Promise<void>((r) => h2Server.listen(0, "127.0.0.1", r))]);
+  await Promise.all([
+    new Promise<void>((r) => httpServer.listen(0, "127.0.0.1", r)),
+    new Promise<void>((r) => h2Server.listen(0, "127.0.0.1", r)),
+  ]);
   const httpOrigin = `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}`;
   const retarget = (url: string) => {
     const u = new URL(url);
@@ -478,7 +617,10 @@ export async function startWireTap(target: { readonly cardUrl: string; readonly 
       const list = pending.get(id) ?? [];
       pending.delete(id);
       let timer: NodeJS.Timeout | undefined;
-      await Promise.race([Promise.all(list.map((p) => p.settled)), new Promise<void>((resolve) => (timer = setTimeout(resolve, waitMs)))]);
+      await Promise.race([
+        Promise.all(list.map((p) => p.settled)),
+        new Promise<void>((resolve) => (timer = setTimeout(resolve, waitMs))),
+      ]);
       clearTimeout(timer);
       return list.map((p) => p.snapshot());
     },
@@ -489,7 +631,10 @@ export async function startWireTap(target: { readonly cardUrl: string; readonly 
       session?.close();
       agent.destroy();
       for (const s of sockets) s.destroy();
-      await Promise.all([new Promise<void>((r) => httpServer.close(() => r())), new Promise<void>((r) => h2Server.close(() => r()))]);
+      await Promise.all([
+        new Promise<void>((r) => httpServer.close(() => r())),
+        new Promise<void>((r) => h2Server.close(() => r())),
+      ]);
     },
   };
 }

@@ -10,7 +10,12 @@ import { writePreamble } from "../preamble.js";
 import { hasRestBinding } from "../rest/route-table.js";
 
 /** Per emitted binding: its `protocolBinding` name (§5), client class suffix and output file. */
-const bindingClients: readonly { binding: Binding; name: string; flavor: string; file: keyof typeof outputSuffix }[] = [
+const bindingClients: readonly {
+  binding: Binding;
+  name: string;
+  flavor: string;
+  file: keyof typeof outputSuffix;
+}[] = [
   { binding: "jsonrpc", name: "JSONRPC", flavor: "JsonRpc", file: "jsonRpcClient" },
   { binding: "rest", name: "HTTP+JSON", flavor: "Rest", file: "restClient" },
   { binding: "grpc", name: "GRPC", flavor: "Grpc", file: "grpcClient" },
@@ -24,7 +29,11 @@ const bindingClients: readonly { binding: Binding; name: string; flavor: string;
  * this file holds what is proto-specific: the AgentCard schema, the operation table, the
  * client classes and the capability table.
  */
-export function emitAgentClientFile(schema: Schema<PluginOptions>, model: FileModel, v03?: DescFile): void {
+export function emitAgentClientFile(
+  schema: Schema<PluginOptions>,
+  model: FileModel,
+  v03?: DescFile,
+): void {
   const services = model.services.filter((s) => s.taskRuntime !== undefined);
   if (services.length === 0) return;
   const f = schema.generateFile(outputFile(model.file, "agentClient"));
@@ -36,7 +45,11 @@ export function emitAgentClientFile(schema: Schema<PluginOptions>, model: FileMo
   const AgentConnectOptions = f.import("AgentConnectOptions", runtime, true);
   const CapabilityGate = f.import("CapabilityGate", runtime, true);
   const emitted = bindingClients.filter((c) => schema.options.bindings.has(c.binding));
-  f.print(f.jsDoc("Thrown by the `connect…` functions: the card could not be fetched or read, or no interface fits (`reason`)."));
+  f.print(
+    f.jsDoc(
+      "Thrown by the `connect…` functions: the card could not be fetched or read, or no interface fits (`reason`).",
+    ),
+  );
   f.print("export { ", f.import("AgentConnectError", runtime), " };");
   f.print();
   for (const service of services) {
@@ -56,8 +69,17 @@ export function emitAgentClientFile(schema: Schema<PluginOptions>, model: FileMo
     const connectionType = `${base}Connection`;
     const specConst = `agentClientOf${base}`;
 
-    f.print(f.jsDoc(`The protocol bindings \`connect${base}\` can use: those emitted in this output, in default preference order.`));
-    f.print(f.export("type", bindingType), " = ", clients.map((c) => JSON.stringify(c.name)).join(" | ") || "never", ";");
+    f.print(
+      f.jsDoc(
+        `The protocol bindings \`connect${base}\` can use: those emitted in this output, in default preference order.`,
+      ),
+    );
+    f.print(
+      f.export("type", bindingType),
+      " = ",
+      clients.map((c) => JSON.stringify(c.name)).join(" | ") || "never",
+      ";",
+    );
     f.print();
 
     f.print(
@@ -72,45 +94,127 @@ export function emitAgentClientFile(schema: Schema<PluginOptions>, model: FileMo
     f.print(f.export("const", gatesConst), " = {");
     for (const gate of runtimeModel.capabilityGates) {
       const error = f.import(gate.errorClass, outputModule(model.file, "errors"));
-      f.print(f.jsDoc(`${gate.operation.name} needs \`capabilities.${gate.capability.jsonName}\`.`, "  "));
-      f.print("  ", gate.operation.localName, ": { capability: ", JSON.stringify(gate.capability.localName), ", error: ", error, " },");
+      f.print(
+        f.jsDoc(`${gate.operation.name} needs \`capabilities.${gate.capability.jsonName}\`.`, "  "),
+      );
+      f.print(
+        "  ",
+        gate.operation.localName,
+        ": { capability: ",
+        JSON.stringify(gate.capability.localName),
+        ", error: ",
+        error,
+        " },",
+      );
     }
     f.print("} as const satisfies Readonly<Record<string, ", CapabilityGate, ">>;");
     f.print();
 
-    f.print(f.jsDoc(`Options of \`connect${base}\`: fetching the card, choosing the interface, capability gating, and the client's options.`));
-    f.print(f.export("interface", optionsType), " extends ", AgentConnectOptions, "<", bindingType, ", ", clientInterface, "> {");
+    f.print(
+      f.jsDoc(
+        `Options of \`connect${base}\`: fetching the card, choosing the interface, capability gating, and the client's options.`,
+      ),
+    );
+    f.print(
+      f.export("interface", optionsType),
+      " extends ",
+      AgentConnectOptions,
+      "<",
+      bindingType,
+      ", ",
+      clientInterface,
+      "> {",
+    );
     const grpc = clients.find((c) => c.binding === "grpc");
     if (grpc !== undefined) {
       const GrpcClientOptions = f.import("GrpcClientOptions", runtimeImport("grpc"), true);
-      f.print(f.jsDoc(`gRPC only: TLS (default: as the interface URL says, else TLS on port 443), a Connect transport or its options.`, "  "));
-      f.print("  readonly grpc?: Pick<", GrpcClientOptions, ', "tls" | "transport" | "transportOptions">;');
+      f.print(
+        f.jsDoc(
+          `gRPC only: TLS (default: as the interface URL says, else TLS on port 443), a Connect transport or its options.`,
+          "  ",
+        ),
+      );
+      f.print(
+        "  readonly grpc?: Pick<",
+        GrpcClientOptions,
+        ', "tls" | "transport" | "transportOptions">;',
+      );
     }
     f.print("}");
     f.print();
 
-    f.print(f.jsDoc(`A connection to an agent of ${service.typeName}: its card (the extended card once fetched), the selected interface and the gated client.`));
-    f.print(f.export("type", connectionType), " = ", AgentConnection, "<", cardType, ", ", clientInterface, ", ", bindingType, ">;");
+    f.print(
+      f.jsDoc(
+        `A connection to an agent of ${service.typeName}: its card (the extended card once fetched), the selected interface and the gated client.`,
+      ),
+    );
+    f.print(
+      f.export("type", connectionType),
+      " = ",
+      AgentConnection,
+      "<",
+      cardType,
+      ", ",
+      clientInterface,
+      ", ",
+      bindingType,
+      ">;",
+    );
     f.print();
 
-    f.print(f.jsDoc(`What the runtime's \`connectAgent\` needs of ${service.typeName}: card schema, operations, capability gates, one client factory per binding.`));
-    f.print("const ", specConst, ": ", AgentClientSpec, "<", cardType, ", ", clientInterface, ", ", bindingType, ", ", optionsType, "> = {");
+    f.print(
+      f.jsDoc(
+        `What the runtime's \`connectAgent\` needs of ${service.typeName}: card schema, operations, capability gates, one client factory per binding.`,
+      ),
+    );
+    f.print(
+      "const ",
+      specConst,
+      ": ",
+      AgentClientSpec,
+      "<",
+      cardType,
+      ", ",
+      clientInterface,
+      ", ",
+      bindingType,
+      ", ",
+      optionsType,
+      "> = {",
+    );
     f.print("  cardSchema: ", cardSchema, ",");
     f.print("  operations: ", operations, ",");
     f.print("  gates: ", gatesConst, ",");
-    f.print("  extendedCardOperation: ", JSON.stringify(runtimeModel.extendedCardOperation.localName), ",");
+    f.print(
+      "  extendedCardOperation: ",
+      JSON.stringify(runtimeModel.extendedCardOperation.localName),
+      ",",
+    );
     f.print("  bindings: {");
     for (const c of clients) {
       const Client = f.import(`${base}${c.flavor}Client`, outputModule(model.file, c.file));
       const key = /^[A-Z_]+$/.test(c.name) ? c.name : JSON.stringify(c.name);
       if (c.binding === "grpc") {
-        f.print("    ", key, ": (target, client, options) => new ", Client, "({ ...client, ...options.grpc, address: target.address, tls: options.grpc?.tls ?? target.tls }),");
+        f.print(
+          "    ",
+          key,
+          ": (target, client, options) => new ",
+          Client,
+          "({ ...client, ...options.grpc, address: target.address, tls: options.grpc?.tls ?? target.tls }),",
+        );
       } else {
-        f.print("    ", key, ": (target, client) => new ", Client, "({ ...client, url: target.address }),");
+        f.print(
+          "    ",
+          key,
+          ": (target, client) => new ",
+          Client,
+          "({ ...client, url: target.address }),",
+        );
       }
     }
     f.print("  },");
-    if (v03 !== undefined) printV03Bindings(f, model, v03, clients, base, clientInterface, operations);
+    if (v03 !== undefined)
+      printV03Bindings(f, model, v03, clients, base, clientInterface, operations);
     f.print("};");
     f.print();
 
@@ -135,7 +239,16 @@ export function emitAgentClientFile(schema: Schema<PluginOptions>, model: FileMo
         ].join("\n"),
       ),
     );
-    f.print(f.export("function", `connect${base}`), "(source: string | URL | ", cardType, ", options?: ", optionsType, "): Promise<", connectionType, "> {");
+    f.print(
+      f.export("function", `connect${base}`),
+      "(source: string | URL | ",
+      cardType,
+      ", options?: ",
+      optionsType,
+      "): Promise<",
+      connectionType,
+      "> {",
+    );
     f.print("  return ", connectAgent, "(", specConst, ", source, options);");
     f.print("}");
     f.print();
@@ -151,7 +264,12 @@ function printV03Bindings(
   f: GeneratedFile,
   model: FileModel,
   v03: DescFile,
-  clients: readonly { binding: Binding; name: string; flavor: string; file: keyof typeof outputSuffix }[],
+  clients: readonly {
+    binding: Binding;
+    name: string;
+    flavor: string;
+    file: keyof typeof outputSuffix;
+  }[],
   base: string,
   clientInterface: Printable,
   operations: Printable,
@@ -163,7 +281,19 @@ function printV03Bindings(
     const key = /^[A-Z_]+$/.test(c.name) ? c.name : JSON.stringify(c.name);
     if (c.binding === "jsonrpc") {
       const create = f.import("createV03JsonRpcClient", v03Client);
-      f.print("    ", key, ": (target, client) => ", create, "<", clientInterface, ">({ ...client, url: target.address, operations: ", operations, ", errors: ", errorRegistry, " }),");
+      f.print(
+        "    ",
+        key,
+        ": (target, client) => ",
+        create,
+        "<",
+        clientInterface,
+        ">({ ...client, url: target.address, operations: ",
+        operations,
+        ", errors: ",
+        errorRegistry,
+        " }),",
+      );
       continue;
     }
     const create = f.import("createV03ProtoClient", v03Client);
@@ -172,7 +302,13 @@ function printV03Bindings(
     const v03Operations = f.import(`${base}Operations`, outputModule(v03, "handler"));
     const inner =
       c.binding === "grpc"
-        ? ["new ", Client, "(", options, "({ ...client, ...options.grpc, address: target.address, tls: options.grpc?.tls ?? target.tls }))"]
+        ? [
+            "new ",
+            Client,
+            "(",
+            options,
+            "({ ...client, ...options.grpc, address: target.address, tls: options.grpc?.tls ?? target.tls }))",
+          ]
         : ["new ", Client, "(", options, "({ ...client, url: target.address }))"];
     f.print("    ", key, ": (target, client", c.binding === "grpc" ? ", options" : "", ") =>");
     f.print("      ", create, "<", clientInterface, ">(", ...inner, ", {");

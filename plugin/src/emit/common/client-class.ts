@@ -28,7 +28,12 @@ export interface ClientFlavor {
  * Emits `<Service><Flavor>Client`: the service's `<Service>TransportClient` (one typed method
  * per RPC, in the handler file) over this binding's runtime transport.
  */
-export function emitClientClass(f: GeneratedFile, model: FileModel, service: ServiceModel, flavor: ClientFlavor): void {
+export function emitClientClass(
+  f: GeneratedFile,
+  model: FileModel,
+  service: ServiceModel,
+  flavor: ClientFlavor,
+): void {
   const Transport = f.import(flavor.transportClass, runtimeImport(flavor.runtime));
   const Options = f.import(flavor.optionsType, runtimeImport(flavor.runtime), true);
   const names = serviceSymbols(service);
@@ -39,16 +44,38 @@ export function emitClientClass(f: GeneratedFile, model: FileModel, service: Ser
   let base: Printable = transportClient;
   if (omitted.length > 0) {
     base = `${className}Base`;
-    f.print(f.jsDoc(`${names.transportClient} without the methods this binding cannot carry: ${omitted.join(", ")}.`));
+    f.print(
+      f.jsDoc(
+        `${names.transportClient} without the methods this binding cannot carry: ${omitted.join(", ")}.`,
+      ),
+    );
     const keys = omitted.map((m) => JSON.stringify(m)).join(" | ");
-    f.print("const ", base, ": new (...args: ConstructorParameters<typeof ", transportClient, ">) => Omit<", transportClient, ", ", keys, "> = ", transportClient, ";");
+    f.print(
+      "const ",
+      base,
+      ": new (...args: ConstructorParameters<typeof ",
+      transportClient,
+      ">) => Omit<",
+      transportClient,
+      ", ",
+      keys,
+      "> = ",
+      transportClient,
+      ";",
+    );
     f.print();
   }
   f.print(f.jsDoc([...flavor.doc, "", `@generated from service ${service.typeName}`].join("\n")));
   f.print(f.export("class", className), " extends ", base, " {");
   f.print("  constructor(options: ", Options, ") {");
   // The REQUIRED table (requests are checked before sending) and the type registry (Any, extensions).
-  const tables: Printable[] = ["{ requestFields: ", f.import(names.requiredFields, handlerModule), ", registry: ", f.import(TYPE_REGISTRY, handlerModule), " }"];
+  const tables: Printable[] = [
+    "{ requestFields: ",
+    f.import(names.requiredFields, handlerModule),
+    ", registry: ",
+    f.import(TYPE_REGISTRY, handlerModule),
+    " }",
+  ];
   const args = [...flavor.transportArgs(f, service), tables].flatMap((a) => [", ", a]);
   f.print("    super(new ", Transport, "(options", ...args, "));");
   f.print("  }");

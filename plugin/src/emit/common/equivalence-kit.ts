@@ -13,9 +13,27 @@ import { hasRestBinding } from "../rest/route-table.js";
 const TESTING_ENTRY = `${RUNTIME_PACKAGE}/testing`;
 
 /** Per emitted binding: its `protocolBinding` name (§5), symbol flavour, files, and how its server is started. */
-const referenceBindings: readonly { binding: Binding; name: string; flavor: string; server: keyof typeof outputSuffix; client: keyof typeof outputSuffix }[] = [
-  { binding: "jsonrpc", name: "JSONRPC", flavor: "JsonRpc", server: "jsonRpcServer", client: "jsonRpcClient" },
-  { binding: "rest", name: "HTTP+JSON", flavor: "Rest", server: "restServer", client: "restClient" },
+const referenceBindings: readonly {
+  binding: Binding;
+  name: string;
+  flavor: string;
+  server: keyof typeof outputSuffix;
+  client: keyof typeof outputSuffix;
+}[] = [
+  {
+    binding: "jsonrpc",
+    name: "JSONRPC",
+    flavor: "JsonRpc",
+    server: "jsonRpcServer",
+    client: "jsonRpcClient",
+  },
+  {
+    binding: "rest",
+    name: "HTTP+JSON",
+    flavor: "Rest",
+    server: "restServer",
+    client: "restClient",
+  },
   { binding: "grpc", name: "GRPC", flavor: "Grpc", server: "grpcServer", client: "grpcClient" },
 ];
 
@@ -27,7 +45,9 @@ const referenceBindings: readonly { binding: Binding; name: string; flavor: stri
  * the validation and system categories' codes (-32602 Invalid params, -32603 Internal error).
  */
 function raisable(error: ErrorCatalogEntry): boolean {
-  return error.category !== "jsonrpc" || error.jsonRpcCode === -32602 || error.jsonRpcCode === -32603;
+  return (
+    error.category !== "jsonrpc" || error.jsonRpcCode === -32602 || error.jsonRpcCode === -32603
+  );
 }
 
 /**
@@ -48,13 +68,17 @@ export function emitEquivalenceKitFile(schema: Schema<PluginOptions>, model: Fil
   const EquivalenceReport = f.import("EquivalenceReport", TESTING_ENTRY, true);
   const EquivalenceServiceSpec = f.import("EquivalenceServiceSpec", TESTING_ENTRY, true);
   const emitted = referenceBindings.filter((b) => schema.options.bindings.has(b.binding));
-  const errors = model.errors.map((e) => ({ entry: e, symbol: f.import(e.name, outputModule(model.file, "errors")) }));
+  const errors = model.errors.map((e) => ({
+    entry: e,
+    symbol: f.import(e.name, outputModule(model.file, "errors")),
+  }));
   for (const service of services) {
     const base = service.desc.name;
     const names = serviceSymbols(service);
     // A service without google.api.http rules has no REST server and client.
     const bindings = emitted.filter((b) => b.binding !== "rest" || hasRestBinding(service));
-    const fromHandler = (name: string, typeOnly = false) => f.import(name, outputModule(model.file, "handler"), typeOnly);
+    const fromHandler = (name: string, typeOnly = false) =>
+      f.import(name, outputModule(model.file, "handler"), typeOnly);
     const Handler = fromHandler(names.handler, true);
     const Client = fromHandler(names.client, true);
     const specConst = `equivalenceSpecOf${base}`;
@@ -62,7 +86,11 @@ export function emitEquivalenceKitFile(schema: Schema<PluginOptions>, model: Fil
     const referencesConst = `${base}ReferenceBindings`;
     const optionsType = `${base}EquivalenceOptions`;
 
-    f.print(f.jsDoc(`What the binding-equivalence kit needs of ${service.typeName}: its operations, its error classes (and those the reference agent raises), its REQUIRED table.`));
+    f.print(
+      f.jsDoc(
+        `What the binding-equivalence kit needs of ${service.typeName}: its operations, its error classes (and those the reference agent raises), its REQUIRED table.`,
+      ),
+    );
     f.print("const ", specConst, ": ", EquivalenceServiceSpec, " = {");
     f.print("  service: ", JSON.stringify(service.typeName), ",");
     f.print("  operations: ", fromHandler(names.operations), ",");
@@ -111,23 +139,66 @@ export function emitEquivalenceKitFile(schema: Schema<PluginOptions>, model: Fil
       f.print("  ", key, ": async (handler, serverOptions) => {");
       if (b.binding === "grpc") {
         const listen = f.import(`listen${base}Grpc`, outputModule(model.file, b.server));
-        f.print("    const endpoint = await ", listen, '(handler, { ...serverOptions, listen: { host: "127.0.0.1", port: 0 } });');
+        f.print(
+          "    const endpoint = await ",
+          listen,
+          '(handler, { ...serverOptions, listen: { host: "127.0.0.1", port: 0 } });',
+        );
         f.print("    const address = endpoint.address;");
-        f.print("    return { client: new ", Client, "({ address }), clientWith: (options) => new ", Client, "({ ...options, address }), close: () => endpoint.close() };");
+        f.print(
+          "    return { client: new ",
+          Client,
+          "({ address }), clientWith: (options) => new ",
+          Client,
+          "({ ...options, address }), close: () => endpoint.close() };",
+        );
       } else {
-        const create = f.import(`create${base}${b.flavor}Server`, outputModule(model.file, b.server));
-        f.print("    const http = await ", f.import("listenHttp", TESTING_ENTRY), "(", create, "(handler, serverOptions).node);");
+        const create = f.import(
+          `create${base}${b.flavor}Server`,
+          outputModule(model.file, b.server),
+        );
+        f.print(
+          "    const http = await ",
+          f.import("listenHttp", TESTING_ENTRY),
+          "(",
+          create,
+          "(handler, serverOptions).node);",
+        );
         f.print("    const url = http.url;");
-        f.print("    return { client: new ", Client, "({ url }), clientWith: (options) => new ", Client, "({ ...options, url }), close: () => http.close() };");
+        f.print(
+          "    return { client: new ",
+          Client,
+          "({ url }), clientWith: (options) => new ",
+          Client,
+          "({ ...options, url }), close: () => http.close() };",
+        );
       }
       f.print("  },");
     }
     f.print("} as const satisfies Readonly<Record<string, ", factoryType, ">>;");
     f.print();
 
-    f.print(f.jsDoc(`Options of \`check${base}BindingEquivalence\`: the candidates, and optionally other references, server options, a scenario filter.`));
-    f.print(f.export("interface", optionsType), " extends Omit<", BindingEquivalenceOptions, "<", Handler, ", ", Client, '>, "references"> {');
-    f.print(f.jsDoc(`The reference bindings, the first one's outcomes being the expected ones. Default: all of \`${referencesConst}\`.`, "  "));
+    f.print(
+      f.jsDoc(
+        `Options of \`check${base}BindingEquivalence\`: the candidates, and optionally other references, server options, a scenario filter.`,
+      ),
+    );
+    f.print(
+      f.export("interface", optionsType),
+      " extends Omit<",
+      BindingEquivalenceOptions,
+      "<",
+      Handler,
+      ", ",
+      Client,
+      '>, "references"> {',
+    );
+    f.print(
+      f.jsDoc(
+        `The reference bindings, the first one's outcomes being the expected ones. Default: all of \`${referencesConst}\`.`,
+        "  ",
+      ),
+    );
     f.print("  readonly references?: Readonly<Record<string, ", factoryType, ">> | undefined;");
     f.print("}");
     f.print();
@@ -147,8 +218,23 @@ export function emitEquivalenceKitFile(schema: Schema<PluginOptions>, model: Fil
         ].join("\n"),
       ),
     );
-    f.print(f.export("function", `check${base}BindingEquivalence`), "(options?: ", optionsType, "): Promise<", EquivalenceReport, "> {");
-    f.print("  return ", runBindingEquivalence, "(", specConst, ", { ...options, references: options?.references ?? ", referencesConst, " });");
+    f.print(
+      f.export("function", `check${base}BindingEquivalence`),
+      "(options?: ",
+      optionsType,
+      "): Promise<",
+      EquivalenceReport,
+      "> {",
+    );
+    f.print(
+      "  return ",
+      runBindingEquivalence,
+      "(",
+      specConst,
+      ", { ...options, references: options?.references ?? ",
+      referencesConst,
+      " });",
+    );
     f.print("}");
     f.print();
   }

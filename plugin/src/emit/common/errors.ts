@@ -24,7 +24,9 @@ export function emitErrorsFile(schema: Schema<object>, model: FileModel): void {
     createErrorRegistry: f.import("createErrorRegistry", from),
     toA2AError: f.import("toA2AError", from),
   };
-  const internal = model.errors.find((e) => e.category === "jsonrpc" && e.grpcStatus === "INTERNAL");
+  const internal = model.errors.find(
+    (e) => e.category === "jsonrpc" && e.grpcStatus === "INTERNAL",
+  );
   if (internal === undefined) throw new Error("error catalog has no internal error");
   const view = {
     profile: model.options.errorProfile,
@@ -38,7 +40,11 @@ export function emitErrorsFile(schema: Schema<object>, model: FileModel): void {
       grpcStatus: e.grpcStatus,
       httpStatus: e.httpStatus,
       message: e.message,
-      docLines: [...wrap(e.description, 96), "", `JSON-RPC \`${e.jsonRpcCode}\` · gRPC \`${e.grpcStatus}\` · HTTP \`${e.httpStatus}\` · ErrorInfo reason \`${e.reason}\``],
+      docLines: [
+        ...wrap(e.description, 96),
+        "",
+        `JSON-RPC \`${e.jsonRpcCode}\` · gRPC \`${e.grpcStatus}\` · HTTP \`${e.httpStatus}\` · ErrorInfo reason \`${e.reason}\``,
+      ],
     })),
   };
   renderTemplate(f, "errors.ts.hbs", view, symbols);

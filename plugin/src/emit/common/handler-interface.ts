@@ -40,7 +40,14 @@ export function emitHandlerFile(schema: Schema<object>, model: FileModel): void 
   const OperationDescriptor = f.import("OperationDescriptor", runtimeImport(""), true);
   const operationOf = f.import("operationOf", runtimeImport(""));
   // Every generated file imports this one: a runtime of another release line fails here, at load, saying what to do.
-  f.print(f.import("checkRuntimeVersion", runtimeImport("")), '("v', version, '", "', model.file.name, '.proto");');
+  f.print(
+    f.import("checkRuntimeVersion", runtimeImport("")),
+    '("v',
+    version,
+    '", "',
+    model.file.name,
+    '.proto");',
+  );
   f.print();
 
   for (const service of model.services) {
@@ -63,9 +70,29 @@ export function emitHandlerFile(schema: Schema<object>, model: FileModel): void 
       const req = f.importShape(op.input);
       const res = f.importShape(op.output);
       if (op.kind === "unary") {
-        f.print("  ", op.localName, "(request: ", req, ", context: ", CallContext, "<Principal>): Promise<", res, ">;");
+        f.print(
+          "  ",
+          op.localName,
+          "(request: ",
+          req,
+          ", context: ",
+          CallContext,
+          "<Principal>): Promise<",
+          res,
+          ">;",
+        );
       } else {
-        f.print("  ", op.localName, "(request: ", req, ", context: ", CallContext, "<Principal>): AsyncIterable<", res, ">;");
+        f.print(
+          "  ",
+          op.localName,
+          "(request: ",
+          req,
+          ", context: ",
+          CallContext,
+          "<Principal>): AsyncIterable<",
+          res,
+          ">;",
+        );
       }
     });
     f.print("}");
@@ -75,23 +102,48 @@ export function emitHandlerFile(schema: Schema<object>, model: FileModel): void 
     emitClientInterface(f, service, names);
 
     // Operation descriptors.
-    f.print(f.jsDoc(`The operations of ${service.typeName}, in proto order, keyed by handler method name.`));
+    f.print(
+      f.jsDoc(
+        `The operations of ${service.typeName}, in proto order, keyed by handler method name.`,
+      ),
+    );
     f.print(f.export("const", names.operations), " = {");
     // Kind, schemas and gRPC path come from protobuf-es's service descriptor; the RPC name is given as a literal for the types.
     const serviceDesc = f.importSchema(service.desc);
     for (const op of service.operations) {
       const escaped = op.localName === op.desc.localName ? "" : `, ${JSON.stringify(op.localName)}`;
-      f.print("  ", op.localName, ": ", operationOf, "(", serviceDesc, ".method.", op.desc.localName, ", ", f.string(op.name), escaped, "),");
+      f.print(
+        "  ",
+        op.localName,
+        ": ",
+        operationOf,
+        "(",
+        serviceDesc,
+        ".method.",
+        op.desc.localName,
+        ", ",
+        f.string(op.name),
+        escaped,
+        "),",
+      );
     }
     f.print("} as const satisfies Record<string, ", OperationDescriptor, ">;");
     f.print();
     f.print(f.jsDoc(`The operations of ${service.typeName}, keyed by RPC name.`));
     f.print(f.export("const", names.operationsByName), " = {");
-    for (const op of service.operations) f.print("  ", op.name, ": ", names.operations, ".", op.localName, ",");
+    for (const op of service.operations)
+      f.print("  ", op.name, ": ", names.operations, ".", op.localName, ",");
     f.print("} as const;");
     f.print();
     f.print(f.jsDoc(`RPC name of an operation of ${service.typeName}.`));
-    f.print(f.export("type", names.operationName), " = (typeof ", names.operations, ")[keyof typeof ", names.operations, ']["name"];');
+    f.print(
+      f.export("type", names.operationName),
+      " = (typeof ",
+      names.operations,
+      ")[keyof typeof ",
+      names.operations,
+      ']["name"];',
+    );
     f.print();
 
     emitRequirementTable(
@@ -120,12 +172,26 @@ export function emitHandlerFile(schema: Schema<object>, model: FileModel): void 
   }
 
   // Service parameters (spec §3.2.6).
-  f.print(f.jsDoc("The service parameters of A2A (spec §3.2.6): HTTP header names and gRPC metadata keys."));
+  f.print(
+    f.jsDoc(
+      "The service parameters of A2A (spec §3.2.6): HTTP header names and gRPC metadata keys.",
+    ),
+  );
   f.print(f.export("const", "serviceParameters"), " = {");
   for (const p of model.serviceParameters) {
     const key = p.name.replace(/^A2A-/, "").toLowerCase();
     f.print("  /** ", p.description, " */");
-    f.print("  ", key, ": { name: ", f.string(p.name), ", grpcKey: ", f.string(p.grpcKey), ", query: ", p.query, " },");
+    f.print(
+      "  ",
+      key,
+      ": { name: ",
+      f.string(p.name),
+      ", grpcKey: ",
+      f.string(p.grpcKey),
+      ", query: ",
+      p.query,
+      " },",
+    );
   }
   f.print("} as const;");
   f.print();
@@ -136,7 +202,12 @@ export function emitHandlerFile(schema: Schema<object>, model: FileModel): void 
  * Emits the typed dispatcher every binding's server calls: operation name → handler
  * method, without reflection or casts in user-facing code.
  */
-function emitDispatch(f: GeneratedFile, service: ServiceModel, names: ReturnType<typeof serviceSymbols>, CallContext: ImportSymbol): void {
+function emitDispatch(
+  f: GeneratedFile,
+  service: ServiceModel,
+  names: ReturnType<typeof serviceSymbols>,
+  CallContext: ImportSymbol,
+): void {
   const Message = f.import("Message", "@bufbuild/protobuf", true);
   f.print(
     f.jsDoc(
@@ -165,7 +236,11 @@ function emitDispatch(f: GeneratedFile, service: ServiceModel, names: ReturnType
   );
   if (service.operations.length === 0) {
     // Every RPC was skipped (unsupported_rpcs=skip): `operation` is never.
-    f.print("  throw new Error(", f.string(`${service.typeName} has no operation the bindings carry: `), " + String(operation));");
+    f.print(
+      "  throw new Error(",
+      f.string(`${service.typeName} has no operation the bindings carry: `),
+      " + String(operation));",
+    );
     f.print("}");
     f.print();
     return;
@@ -173,7 +248,13 @@ function emitDispatch(f: GeneratedFile, service: ServiceModel, names: ReturnType
   f.print("  switch (operation) {");
   for (const op of service.operations) {
     f.print("    case ", f.string(op.name), ":");
-    f.print("      return handler.", op.localName, "(request as ", f.importShape(op.input), ", context);");
+    f.print(
+      "      return handler.",
+      op.localName,
+      "(request as ",
+      f.importShape(op.input),
+      ", context);",
+    );
   }
   f.print("  }");
   f.print("}");
@@ -185,7 +266,11 @@ function emitDispatch(f: GeneratedFile, service: ServiceModel, names: ReturnType
  * and call options) and its one implementation over a runtime `Transport`, which every
  * binding's generated client extends.
  */
-function emitClientInterface(f: GeneratedFile, service: ServiceModel, names: ReturnType<typeof serviceSymbols>): void {
+function emitClientInterface(
+  f: GeneratedFile,
+  service: ServiceModel,
+  names: ReturnType<typeof serviceSymbols>,
+): void {
   const CallOptions = f.import("CallOptions", runtimeImport(""), true);
   const Transport = f.import("Transport", runtimeImport(""), true);
   const MessageInitShape = f.import("MessageInitShape", "@bufbuild/protobuf", true);
@@ -193,7 +278,17 @@ function emitClientInterface(f: GeneratedFile, service: ServiceModel, names: Ret
     const input = f.importSchema(op.input, true);
     const output = f.importShape(op.output);
     const ret = op.kind === "unary" ? ["Promise<", output, ">"] : ["AsyncIterable<", output, ">"];
-    return [op.localName, "(request: ", MessageInitShape, "<typeof ", input, ">, options?: ", CallOptions, "): ", ...ret];
+    return [
+      op.localName,
+      "(request: ",
+      MessageInitShape,
+      "<typeof ",
+      input,
+      ">, options?: ",
+      CallOptions,
+      "): ",
+      ...ret,
+    ];
   };
   f.print(
     f.jsDoc(
@@ -230,7 +325,15 @@ function emitClientInterface(f: GeneratedFile, service: ServiceModel, names: Ret
     f.print();
     f.print(f.jsDoc(docText(op.desc), "  "));
     f.print("  ", ...signature(op), " {");
-    f.print("    return this.transport.", op.kind === "unary" ? "unary" : "stream", "(", names.operations, ".", op.localName, ", request, options);");
+    f.print(
+      "    return this.transport.",
+      op.kind === "unary" ? "unary" : "stream",
+      "(",
+      names.operations,
+      ".",
+      op.localName,
+      ", request, options);",
+    );
     f.print("  }");
   }
   f.print("}");
@@ -239,9 +342,14 @@ function emitClientInterface(f: GeneratedFile, service: ServiceModel, names: Ret
 
 /** The wire names of an operation on each binding, for its JSDoc. */
 function bindingLines(op: OperationModel): string[] {
-  const lines = [`- JSON-RPC: \`${op.jsonRpcMethod}\`${op.kind === "server_streaming" ? " (SSE stream)" : ""}`, `- gRPC: \`${op.grpcPath}\``];
+  const lines = [
+    `- JSON-RPC: \`${op.jsonRpcMethod}\`${op.kind === "server_streaming" ? " (SSE stream)" : ""}`,
+    `- gRPC: \`${op.grpcPath}\``,
+  ];
   for (const b of op.httpBindings) {
-    lines.push(`- HTTP: \`${b.method} ${b.template}\`${b.origin === "spec-alias" ? " (spec text alias)" : b.origin === "erratum" ? " (the proto's template corrected)" : ""}`);
+    lines.push(
+      `- HTTP: \`${b.method} ${b.template}\`${b.origin === "spec-alias" ? " (spec text alias)" : b.origin === "erratum" ? " (the proto's template corrected)" : ""}`,
+    );
   }
   return lines;
 }

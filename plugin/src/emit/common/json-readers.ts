@@ -4,7 +4,11 @@ import { ScalarType, type DescField, type DescMessage } from "@bufbuild/protobuf
 import { FeatureSet_FieldPresence } from "@bufbuild/protobuf/wkt";
 import type { FileModel } from "../../model/service-model.js";
 import { fieldEnum, fieldMessage, isWrapperType } from "../../model/json-writer-plan.js";
-import { isReadableMessage, type JsonReaderNode, type JsonReaderPlan } from "../../model/json-reader-plan.js";
+import {
+  isReadableMessage,
+  type JsonReaderNode,
+  type JsonReaderPlan,
+} from "../../model/json-reader-plan.js";
 import { runtimeImport } from "../runtime-package.js";
 
 /** Deepest message level a reader reads (the root is 1); deeper, reflection decodes the request (its recursion limit is 100). */
@@ -33,7 +37,11 @@ interface Symbols {
 export function printJsonReaders(f: GeneratedFile, model: FileModel, plan: JsonReaderPlan): void {
   if (plan.readers.length === 0) return;
   const Table = f.import("JsonReaderTable", runtimeImport(""), true);
-  const sym: Symbols = { read: f.import("jsonRead", runtimeImport("")), Oneof: f.import("JsonWriteOneof", runtimeImport(""), true), plan };
+  const sym: Symbols = {
+    read: f.import("jsonRead", runtimeImport("")),
+    Oneof: f.import("JsonWriteOneof", runtimeImport(""), true),
+    plan,
+  };
 
   for (const service of model.services) {
     const roots = plan.roots.get(service.typeName) ?? [];
@@ -47,7 +55,8 @@ export function printJsonReaders(f: GeneratedFile, model: FileModel, plan: JsonR
       ),
     );
     f.print(f.export("const", requestReadersName(service.desc.name)), ": ", Table, " = {");
-    for (const node of roots) f.print("  ", f.string(node.message.typeName), ": (v) => ", node.name, "(v, 1),");
+    for (const node of roots)
+      f.print("  ", f.string(node.message.typeName), ": (v) => ", node.name, "(v, 1),");
     f.print("};");
     f.print();
   }
@@ -58,7 +67,13 @@ export function printJsonReaders(f: GeneratedFile, model: FileModel, plan: JsonR
     for (const v of e.values) numbers.set(v.jsonName ?? v.name, v.number);
     for (const v of e.values) numbers.set(v.name, v.number);
     f.print(f.jsDoc(`The numbers of ${e.typeName}, by JSON and proto name.`));
-    f.print("const ", name, ": Readonly<Record<string, number>> = { ", [...numbers].map(([k, n]) => `${JSON.stringify(k)}: ${n}`).join(", "), " };");
+    f.print(
+      "const ",
+      name,
+      ": Readonly<Record<string, number>> = { ",
+      [...numbers].map(([k, n]) => `${JSON.stringify(k)}: ${n}`).join(", "),
+      " };",
+    );
     f.print();
   }
 
@@ -78,7 +93,11 @@ function printReader(f: GeneratedFile, node: JsonReaderNode, sym: Symbols): void
     ),
   );
   f.print("function ", node.name, "(t: unknown, d: number): object | undefined {");
-  f.print("  if (d > ", READ_MAX_DEPTH, ' || typeof t !== "object" || t === null || Array.isArray(t)) return undefined;');
+  f.print(
+    "  if (d > ",
+    READ_MAX_DEPTH,
+    ' || typeof t !== "object" || t === null || Array.isArray(t)) return undefined;',
+  );
   // create(): $typeName, then the members in declaration order; message fields and explicit-presence scalars absent.
   const init: Printable[] = ["$typeName: ", f.string(message.typeName)];
   for (const member of message.members) {
@@ -118,7 +137,8 @@ function zeroValue(field: DescField, sym: Symbols): Printable[] | undefined {
     case "message":
       return undefined;
     default:
-      if (field.oneof !== undefined || field.presence !== FeatureSet_FieldPresence.IMPLICIT) return undefined;
+      if (field.oneof !== undefined || field.presence !== FeatureSet_FieldPresence.IMPLICIT)
+        return undefined;
       if (field.fieldKind === "enum") return [String(field.enum.values[0]?.number ?? 0)];
       switch (field.scalar) {
         case ScalarType.STRING:
@@ -140,18 +160,28 @@ function zeroValue(field: DescField, sym: Symbols): Printable[] | undefined {
 }
 
 /** How one value (a field's, a list element, a map value) is read from `src`: an expression that is undefined when the reader must give up, or undefined when it always must. */
-function valueExpression(field: DescField, src: string, sym: Symbols, inMap: boolean): Printable[] | undefined {
+function valueExpression(
+  field: DescField,
+  src: string,
+  sym: Symbols,
+  inMap: boolean,
+): Printable[] | undefined {
   const e = fieldEnum(field);
   if (e !== undefined) {
     if (e.typeName === "google.protobuf.NullValue") return undefined;
     const table = sym.plan.enums.get(e);
     if (table === undefined) throw new Error(`no JSON number table for enum ${e.typeName}`);
-    const declared = e.open ? "undefined" : `[${[...new Set(e.values.map((v) => v.number))].join(", ")}]`;
+    const declared = e.open
+      ? "undefined"
+      : `[${[...new Set(e.values.map((v) => v.number))].join(", ")}]`;
     return [sym.read, ".enum(", table, ", ", declared, ", ", src, ")"];
   }
   const message = fieldMessage(field);
   if (message !== undefined) return messageExpression(field, message, src, sym);
-  const scalar = field.fieldKind === "scalar" || field.fieldKind === "list" || field.fieldKind === "map" ? field.scalar : undefined;
+  const scalar =
+    field.fieldKind === "scalar" || field.fieldKind === "list" || field.fieldKind === "map"
+      ? field.scalar
+      : undefined;
   switch (scalar) {
     case ScalarType.STRING:
       return ["(", sym.read, ".string(", src, ") ? ", src, " : undefined)"];
@@ -182,11 +212,18 @@ function valueExpression(field: DescField, src: string, sym: Symbols, inMap: boo
   }
 }
 
-function messageExpression(field: DescField, message: DescMessage, src: string, sym: Symbols): Printable[] | undefined {
+function messageExpression(
+  field: DescField,
+  message: DescMessage,
+  src: string,
+  sym: Symbols,
+): Printable[] | undefined {
   switch (message.typeName) {
     case "google.protobuf.Struct":
       // A JSON object in a field, except in google.protobuf.Value (which no reader is generated for).
-      return field.parent.typeName === "google.protobuf.Value" ? undefined : [sym.read, ".struct(", src, ")"];
+      return field.parent.typeName === "google.protobuf.Value"
+        ? undefined
+        : [sym.read, ".struct(", src, ")"];
     case "google.protobuf.Value":
       return [sym.read, ".value(", src, ")"];
     case "google.protobuf.Timestamp":
@@ -205,7 +242,10 @@ function messageExpression(field: DescField, message: DescMessage, src: string, 
 
 /** Whether protobuf-es holds the 64-bit integers of the field as strings (jstype = JS_STRING). */
 function longAsString(field: DescField): boolean {
-  return (field.fieldKind === "scalar" || (field.fieldKind === "list" && field.listKind === "scalar")) && field.longAsString;
+  return (
+    (field.fieldKind === "scalar" || (field.fieldKind === "list" && field.listKind === "scalar")) &&
+    field.longAsString
+  );
 }
 
 /** Whether JSON null is a value of the field's type (google.protobuf.Value) rather than "unset". */
@@ -220,13 +260,24 @@ function printFieldCase(f: GeneratedFile, field: DescField, sym: Symbols): void 
   if (field.name !== field.jsonName) {
     f.print("      case ", f.string(field.name), ":");
     // Both spellings of one field: fromJson refuses the request ("set multiple times").
-    f.print("        if (k !== ", f.string(field.jsonName), " && Object.hasOwn(t, ", f.string(field.jsonName), ")) return undefined;");
+    f.print(
+      "        if (k !== ",
+      f.string(field.jsonName),
+      " && Object.hasOwn(t, ",
+      f.string(field.jsonName),
+      ")) return undefined;",
+    );
   }
   const ind = "        ";
   if (field.oneof !== undefined) {
     const oneof = f.string(field.oneof.localName);
     // null: a scalar member is skipped; an enum or message member still counts as the oneof's member (reflection, then).
-    if (!nullIsValue(field)) f.print(ind, "if (v === null) ", field.fieldKind === "scalar" ? "break;" : "return undefined;");
+    if (!nullIsValue(field))
+      f.print(
+        ind,
+        "if (v === null) ",
+        field.fieldKind === "scalar" ? "break;" : "return undefined;",
+      );
     f.print(ind, "if ((m[", oneof, "] as ", sym.Oneof, ").case !== undefined) return undefined;");
     const expr = valueExpression(field, "v", sym, false);
     if (expr === undefined) {
@@ -260,7 +311,8 @@ function printFieldCase(f: GeneratedFile, field: DescField, sym: Symbols): void 
     }
     case "map": {
       f.print(ind, "if (v === null) break;");
-      const expr = field.mapKey === ScalarType.STRING ? valueExpression(field, "x", sym, true) : undefined;
+      const expr =
+        field.mapKey === ScalarType.STRING ? valueExpression(field, "x", sym, true) : undefined;
       if (expr === undefined) {
         f.print(ind, "return undefined;");
         return;
@@ -322,8 +374,20 @@ function printRules(f: GeneratedFile, node: JsonReaderNode, sym: Symbols): void 
             sym.Oneof,
             ").value : undefined)",
           ];
-    if (rule.required !== undefined) f.print("  if (", sym.read, ".missing(", f.string(rule.required), ", ", ...value, ")) return undefined;");
-    if (rule.range !== undefined && (rule.range.min !== undefined || rule.range.max !== undefined)) {
+    if (rule.required !== undefined)
+      f.print(
+        "  if (",
+        sym.read,
+        ".missing(",
+        f.string(rule.required),
+        ", ",
+        ...value,
+        ")) return undefined;",
+      );
+    if (
+      rule.range !== undefined &&
+      (rule.range.min !== undefined || rule.range.max !== undefined)
+    ) {
       const tests: string[] = [];
       if (rule.range.min !== undefined) tests.push(`x < ${rule.range.min}`);
       if (rule.range.max !== undefined) tests.push(`x > ${rule.range.max}`);
@@ -334,6 +398,12 @@ function printRules(f: GeneratedFile, node: JsonReaderNode, sym: Symbols): void 
     }
   }
   for (const { oneof } of node.oneofs) {
-    f.print("  if ((m[", f.string(oneof.localName), "] as ", sym.Oneof, ").case === undefined) return undefined;");
+    f.print(
+      "  if ((m[",
+      f.string(oneof.localName),
+      "] as ",
+      sym.Oneof,
+      ").case === undefined) return undefined;",
+    );
   }
 }

@@ -4,7 +4,14 @@ import { ScalarType, type DescEnum, type DescField, type DescMessage } from "@bu
 import { FeatureSet_FieldPresence } from "@bufbuild/protobuf/wkt";
 import type { FileModel } from "../../model/service-model.js";
 import { hasImplicitPresence } from "../../model/required-fields.js";
-import { fieldEnum, fieldMessage, isWrapperType, planJsonWriters, scalarWriter, type JsonWriterNode } from "../../model/json-writer-plan.js";
+import {
+  fieldEnum,
+  fieldMessage,
+  isWrapperType,
+  planJsonWriters,
+  scalarWriter,
+  type JsonWriterNode,
+} from "../../model/json-writer-plan.js";
 import { outputFile } from "../file-names.js";
 import { writePreamble } from "../preamble.js";
 import { runtimeImport } from "../runtime-package.js";
@@ -57,7 +64,15 @@ export function emitJsonWriters(schema: Schema<object>, model: FileModel): boole
     );
     f.print(f.export("const", responseWritersName(service.desc.name)), ": ", Table, " = {");
     for (const node of roots) {
-      f.print("  ", f.string(node.message.typeName), ": (m, r) => ", node.name, "(m as ", Source, node.rules === undefined ? ", r)," : ", r, 0),");
+      f.print(
+        "  ",
+        f.string(node.message.typeName),
+        ": (m, r) => ",
+        node.name,
+        "(m as ",
+        Source,
+        node.rules === undefined ? ", r)," : ", r, 0),",
+      );
     }
     f.print("};");
     f.print();
@@ -65,7 +80,9 @@ export function emitJsonWriters(schema: Schema<object>, model: FileModel): boole
 
   for (const [e, name] of plan.enums) {
     f.print(f.jsDoc(`The JSON names of ${e.typeName}, by number.`));
-    const entries = e.values.filter((v, i, all) => all.findIndex((o) => o.number === v.number) === i).map((v) => `${v.number}: ${JSON.stringify(JSON.stringify(v.jsonName ?? v.name))}`);
+    const entries = e.values
+      .filter((v, i, all) => all.findIndex((o) => o.number === v.number) === i)
+      .map((v) => `${v.number}: ${JSON.stringify(JSON.stringify(v.jsonName ?? v.name))}`);
     f.print("const ", name, ": Readonly<Record<number, string>> = { ", entries.join(", "), " };");
     f.print();
   }
@@ -76,16 +93,38 @@ export function emitJsonWriters(schema: Schema<object>, model: FileModel): boole
       f.jsDoc(
         [
           `The ProtoJSON text of ${node.message.typeName}${filled ? ", with the REQUIRED fields ProtoJSON omits at their zero value" : ""}.`,
-          ...(filled ? [`Deeper than ${FILL_MAX_DEPTH} levels, reflection writes it (fillRequiredDefaults stops there).`] : []),
+          ...(filled
+            ? [
+                `Deeper than ${FILL_MAX_DEPTH} levels, reflection writes it (fillRequiredDefaults stops there).`,
+              ]
+            : []),
           "",
           `@generated from message ${node.message.typeName}`,
         ].join("\n"),
       ),
     );
     // A writer that neither writes an Any nor calls another writer leaves the registry unread (`_r`: strict user projects have noUnusedParameters).
-    f.print("function ", node.name, "(m: ", Source, ", ", passesRegistry(node) ? "r" : "_r", ": ", Registry, " | undefined", filled ? ", d: number" : "", "): string {");
+    f.print(
+      "function ",
+      node.name,
+      "(m: ",
+      Source,
+      ", ",
+      passesRegistry(node) ? "r" : "_r",
+      ": ",
+      Registry,
+      " | undefined",
+      filled ? ", d: number" : "",
+      "): string {",
+    );
     if (filled) f.print("  if (d > ", FILL_MAX_DEPTH, ") ", bail, "();");
-    f.print("  if (m.$typeName !== ", f.string(node.message.typeName), " || m.$unknown !== undefined) ", bail, "();");
+    f.print(
+      "  if (m.$typeName !== ",
+      f.string(node.message.typeName),
+      " || m.$unknown !== undefined) ",
+      bail,
+      "();",
+    );
     const fields = node.message.fields.concat().sort((a, b) => a.number - b.number);
     if (fields.length === 0) {
       f.print('  return "{}";');
@@ -95,13 +134,23 @@ export function emitJsonWriters(schema: Schema<object>, model: FileModel): boole
     }
     f.print('  let s = "";');
     f.print("  let v: unknown;");
-    for (const field of fields) printField(f, node, field, { Oneof, Source, bail, rt, enums: plan.enums });
+    for (const field of fields)
+      printField(f, node, field, { Oneof, Source, bail, rt, enums: plan.enums });
     for (const rule of node.rules ?? []) {
       const field = rule.field;
-      const zero = rule.required !== undefined && hasImplicitPresence(field) && field.oneof === undefined ? jsonZero(field) : undefined;
+      const zero =
+        rule.required !== undefined && hasImplicitPresence(field) && field.oneof === undefined
+          ? jsonZero(field)
+          : undefined;
       if (zero === undefined) continue;
       f.print("  v = m[", f.string(field.localName), "];");
-      f.print("  if (!(", presence(field, "v"), ")) s += ", ...opened("s", "{", `${JSON.stringify(field.jsonName)}:${JSON.stringify(zero)}`), ";");
+      f.print(
+        "  if (!(",
+        presence(field, "v"),
+        ")) s += ",
+        ...opened("s", "{", `${JSON.stringify(field.jsonName)}:${JSON.stringify(zero)}`),
+        ";",
+      );
     }
     f.print('  return s === "" ? "{}" : s + "}";');
     f.print("}");
@@ -120,7 +169,11 @@ interface Symbols {
 
 /** The statements writing one field, in field-number order (protobuf-es's toJson order). */
 function printField(f: GeneratedFile, node: JsonWriterNode, field: DescField, sym: Symbols): void {
-  const key = (value: string): Printable[] => [...opened("s", "{", `${JSON.stringify(field.jsonName)}:`), " + ", value];
+  const key = (value: string): Printable[] => [
+    ...opened("s", "{", `${JSON.stringify(field.jsonName)}:`),
+    " + ",
+    value,
+  ];
   const local = f.string(field.localName);
   if (field.oneof !== undefined) {
     f.print("  v = m[", f.string(field.oneof.localName), "];");
@@ -136,7 +189,11 @@ function printField(f: GeneratedFile, node: JsonWriterNode, field: DescField, sy
       f.print("  if (!Array.isArray(v)) ", sym.bail, "();");
       f.print("  if (v.length > 0) {");
       f.print('    let t = "";');
-      f.print('    for (const x of v) t += (t === "" ? "[" : ",") + ', ...valueText(f, node, field, "x", sym, false), ";");
+      f.print(
+        '    for (const x of v) t += (t === "" ? "[" : ",") + ',
+        ...valueText(f, node, field, "x", sym, false),
+        ";",
+      );
       f.print("    s += ", ...key('t + "]"'), ";");
       f.print("  }");
       return;
@@ -145,17 +202,36 @@ function printField(f: GeneratedFile, node: JsonWriterNode, field: DescField, sy
       f.print("    const keys = Object.keys(v as object);");
       f.print("    if (keys.length > 0) {");
       f.print('      let t = "";');
-      f.print('      for (const k of keys) t += (t === "" ? "{" : ",") + JSON.stringify(k) + ":" + ', ...valueText(f, node, field, "(v as Record<string, unknown>)[k]", sym, false), ";");
+      f.print(
+        '      for (const k of keys) t += (t === "" ? "{" : ",") + JSON.stringify(k) + ":" + ',
+        ...valueText(f, node, field, "(v as Record<string, unknown>)[k]", sym, false),
+        ";",
+      );
       f.print("      s += ", ...key('t + "}"'), ";");
       f.print("    }");
       f.print("  }");
       return;
     default:
       if (field.presence === FeatureSet_FieldPresence.IMPLICIT) {
-        f.print("  if (", presence(field, "v"), ") s += ", ...key(""), ...valueText(f, node, field, "v", sym, false), ";");
+        f.print(
+          "  if (",
+          presence(field, "v"),
+          ") s += ",
+          ...key(""),
+          ...valueText(f, node, field, "v", sym, false),
+          ";",
+        );
       } else {
-        f.print("  if (v !== undefined && Object.hasOwn(m, ", local, ")) s += ", ...key(""), ...valueText(f, node, field, "v", sym, false), ";");
-        if (field.presence === FeatureSet_FieldPresence.LEGACY_REQUIRED) f.print("  else ", sym.bail, "();");
+        f.print(
+          "  if (v !== undefined && Object.hasOwn(m, ",
+          local,
+          ")) s += ",
+          ...key(""),
+          ...valueText(f, node, field, "v", sym, false),
+          ";",
+        );
+        if (field.presence === FeatureSet_FieldPresence.LEGACY_REQUIRED)
+          f.print("  else ", sym.bail, "();");
       }
   }
 }
@@ -166,7 +242,15 @@ function printField(f: GeneratedFile, node: JsonWriterNode, field: DescField, sy
  * `"{" + s.substring(1) + "}"` flattens each level's text again (the copies grew with the nesting).
  */
 function opened(into: string, open: string, text: string): Printable[] {
-  return ["(", into, ' === "" ? ', JSON.stringify(open + text), " : ", JSON.stringify(`,${text}`), ")"];
+  return [
+    "(",
+    into,
+    ' === "" ? ',
+    JSON.stringify(open + text),
+    " : ",
+    JSON.stringify(`,${text}`),
+    ")",
+  ];
 }
 
 /** The condition under which toJson writes an implicit-presence field held in `v` (and under which fillRequiredDefaults leaves it alone). */
@@ -199,23 +283,44 @@ function presence(field: DescField, v: string): string {
 }
 
 /** The expression writing one value of the field (the field's value, a list element or a map value) held in `v`. */
-function valueText(f: GeneratedFile, node: JsonWriterNode, field: DescField, v: string, sym: Symbols, inOneof: boolean): Printable[] {
+function valueText(
+  f: GeneratedFile,
+  node: JsonWriterNode,
+  field: DescField,
+  v: string,
+  sym: Symbols,
+  inOneof: boolean,
+): Printable[] {
   const e = fieldEnum(field);
   if (e !== undefined) {
-    if (e.typeName === "google.protobuf.NullValue") return [sym.rt("writeJsonNullValue"), "(", v, ")"];
+    if (e.typeName === "google.protobuf.NullValue")
+      return [sym.rt("writeJsonNullValue"), "(", v, ")"];
     const table = sym.enums.get(e);
     if (table === undefined) throw new Error(`no JSON name table for enum ${e.typeName}`);
     return [sym.rt("writeJsonEnum"), "(", table, ", ", v, ")"];
   }
   const message = fieldMessage(field);
   if (message === undefined) {
-    const scalar = field.fieldKind === "scalar" ? field.scalar : field.fieldKind === "list" || field.fieldKind === "map" ? field.scalar : undefined;
+    const scalar =
+      field.fieldKind === "scalar"
+        ? field.scalar
+        : field.fieldKind === "list" || field.fieldKind === "map"
+          ? field.scalar
+          : undefined;
     return [sym.rt(scalarWriter(scalar ?? ScalarType.STRING)), "(", v, ")"];
   }
   return messageText(f, node, field, message, v, sym, inOneof);
 }
 
-function messageText(f: GeneratedFile, node: JsonWriterNode, field: DescField, message: DescMessage, v: string, sym: Symbols, inOneof: boolean): Printable[] {
+function messageText(
+  f: GeneratedFile,
+  node: JsonWriterNode,
+  field: DescField,
+  message: DescMessage,
+  v: string,
+  sym: Symbols,
+  inOneof: boolean,
+): Printable[] {
   switch (message.typeName) {
     case "google.protobuf.Any":
       return [sym.rt("writeJsonAny"), "(", v, ", r)"];
@@ -227,7 +332,9 @@ function messageText(f: GeneratedFile, node: JsonWriterNode, field: DescField, m
       return [sym.rt("writeJsonFieldMask"), "(", v, ")"];
     case "google.protobuf.Struct":
       // protobuf-es holds a Struct field as a plain JSON object, except in google.protobuf.Value.
-      return field.parent.typeName === "google.protobuf.Value" ? [sym.rt("writeJsonStructMessage"), "(", v, ")"] : [sym.rt("writeJsonObject"), "(", v, ")"];
+      return field.parent.typeName === "google.protobuf.Value"
+        ? [sym.rt("writeJsonStructMessage"), "(", v, ")"]
+        : [sym.rt("writeJsonObject"), "(", v, ")"];
     case "google.protobuf.Value":
       return [sym.rt("writeJsonValueMessage"), "(", v, ")"];
     case "google.protobuf.ListValue":
@@ -239,11 +346,32 @@ function messageText(f: GeneratedFile, node: JsonWriterNode, field: DescField, m
     const write = sym.rt(scalarWriter(scalar));
     // A singular wrapper field outside a oneof holds the unwrapped value.
     if (field.fieldKind === "message" && !inOneof) return [write, "(", v, ")"];
-    return [sym.rt("writeJsonWrapper"), "(", v, ", ", f.string(message.typeName), ", ", write, ", ", wrapperZero(scalar), ")"];
+    return [
+      sym.rt("writeJsonWrapper"),
+      "(",
+      v,
+      ", ",
+      f.string(message.typeName),
+      ", ",
+      write,
+      ", ",
+      wrapperZero(scalar),
+      ")",
+    ];
   }
   const child = node.children.get(field.number);
-  if (child === undefined) throw new Error(`no JSON writer for field ${field.name} of ${node.message.typeName}`);
-  return [child.name, "(", v, " as ", sym.Source, ", r", child.rules === undefined ? "" : ", d + 1", ")"];
+  if (child === undefined)
+    throw new Error(`no JSON writer for field ${field.name} of ${node.message.typeName}`);
+  return [
+    child.name,
+    "(",
+    v,
+    " as ",
+    sym.Source,
+    ", r",
+    child.rules === undefined ? "" : ", d + 1",
+    ")",
+  ];
 }
 
 /** Types {@link messageText} writes with a runtime helper that takes no registry. */
@@ -261,7 +389,8 @@ function passesRegistry(node: JsonWriterNode): boolean {
   return node.message.fields.some((field) => {
     if (fieldEnum(field) !== undefined) return false;
     const message = fieldMessage(field);
-    if (message === undefined || INLINE_WELL_KNOWN.has(message.typeName) || isWrapperType(message)) return false;
+    if (message === undefined || INLINE_WELL_KNOWN.has(message.typeName) || isWrapperType(message))
+      return false;
     return message.typeName === "google.protobuf.Any" || node.children.has(field.number);
   });
 }

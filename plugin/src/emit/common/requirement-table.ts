@@ -9,21 +9,34 @@ import { runtimeImport } from "../runtime-package.js";
  * runtime's `findMissingFields` (requests) and `fillRequiredDefaults` (responses; then
  * every implicit-presence rule carries the ProtoJSON zero value to emit).
  */
-export function emitRequirementTable(f: GeneratedFile, requirements: MessageRequirements, name: string, doc: string, withZero: boolean): void {
+export function emitRequirementTable(
+  f: GeneratedFile,
+  requirements: MessageRequirements,
+  name: string,
+  doc: string,
+  withZero: boolean,
+): void {
   const RequirementTable = f.import("RequirementTable", runtimeImport(""), true);
   f.print(f.jsDoc(doc));
   f.print(f.export("const", name), ": ", RequirementTable, " = {");
   for (const [typeName, { fields, oneofs }] of requirements) {
     f.print("  ", f.string(typeName), ": [");
     for (const r of fields) {
-      const parts = [`name: ${JSON.stringify(r.field.localName)}`, `json: ${JSON.stringify(r.field.jsonName)}`];
+      const parts = [
+        `name: ${JSON.stringify(r.field.localName)}`,
+        `json: ${JSON.stringify(r.field.jsonName)}`,
+      ];
       if (r.required !== undefined) parts.push(`check: ${JSON.stringify(r.required)}`);
       if (!withZero && r.range?.min !== undefined) parts.push(`min: ${r.range.min}`);
       if (!withZero && r.range?.max !== undefined) parts.push(`max: ${r.range.max}`);
       if (r.nested !== undefined) parts.push(`nested: ${JSON.stringify(r.nested.typeName)}`);
       if (r.nested !== undefined && r.field.fieldKind === "map") parts.push("map: true");
-      if (r.field.oneof !== undefined) parts.push(`oneof: ${JSON.stringify(r.field.oneof.localName)}`);
-      const zero = withZero && r.required !== undefined && hasImplicitPresence(r.field) ? jsonZero(r.field) : undefined;
+      if (r.field.oneof !== undefined)
+        parts.push(`oneof: ${JSON.stringify(r.field.oneof.localName)}`);
+      const zero =
+        withZero && r.required !== undefined && hasImplicitPresence(r.field)
+          ? jsonZero(r.field)
+          : undefined;
       if (zero !== undefined) parts.push(`zero: ${JSON.stringify(zero)}`);
       f.print("    { ", parts.join(", "), " },");
     }
@@ -31,7 +44,15 @@ export function emitRequirementTable(f: GeneratedFile, requirements: MessageRequ
     if (!withZero) {
       for (const { oneof } of oneofs) {
         const members = oneof.fields.map((m) => m.jsonName);
-        f.print("    { name: ", f.string(oneof.localName), ", json: ", f.string(oneof.localName), ', check: "oneof", members: ', JSON.stringify(members), " },");
+        f.print(
+          "    { name: ",
+          f.string(oneof.localName),
+          ", json: ",
+          f.string(oneof.localName),
+          ', check: "oneof", members: ',
+          JSON.stringify(members),
+          " },",
+        );
       }
     }
     f.print("  ],");

@@ -32,7 +32,12 @@ export interface HttpServerFlavor {
  * pipeline to the service's tables and dispatcher and serves it both on node:http and
  * through the fetch API.
  */
-export function emitHttpServerFactory(f: GeneratedFile, model: FileModel, service: ServiceModel, flavor: HttpServerFlavor): void {
+export function emitHttpServerFactory(
+  f: GeneratedFile,
+  model: FileModel,
+  service: ServiceModel,
+  flavor: HttpServerFlavor,
+): void {
   const create = f.import(flavor.createFunction, runtimeImport(flavor.runtime));
   const Options = f.import(flavor.optionsType, runtimeImport(flavor.runtime), true);
   const serveNode = f.import("serveNode", runtimeImport("http"));
@@ -41,14 +46,23 @@ export function emitHttpServerFactory(f: GeneratedFile, model: FileModel, servic
   const UniversalHandler = f.import("UniversalHandler", runtimeImport("http"), true);
   const errorSpecs = f.import("errorSpecs", outputModule(model.file, "errors"));
   const names = serviceSymbols(service);
-  const fromHandler = (name: string, typeOnly = false): ImportSymbol => f.import(name, outputModule(model.file, "handler"), typeOnly);
+  const fromHandler = (name: string, typeOnly = false): ImportSymbol =>
+    f.import(name, outputModule(model.file, "handler"), typeOnly);
   const serverName = `${service.desc.name}${flavor.name}Server`;
 
-  f.print(f.jsDoc(`A ${flavor.name === "Rest" ? "HTTP+JSON" : "JSON-RPC 2.0"} server of ${service.typeName}, ready to mount.`));
+  f.print(
+    f.jsDoc(
+      `A ${flavor.name === "Rest" ? "HTTP+JSON" : "JSON-RPC 2.0"} server of ${service.typeName}, ready to mount.`,
+    ),
+  );
   f.print(f.export("interface", serverName), " {");
-  f.print("  /** For `http.createServer(server.node)`, `http2.createServer(server.node)`, Express `app.use(path, server.node)`. */");
+  f.print(
+    "  /** For `http.createServer(server.node)`, `http2.createServer(server.node)`, Express `app.use(path, server.node)`. */",
+  );
   f.print("  readonly node: ", NodeListener, ";");
-  f.print("  /** For fetch-API runtimes and frameworks: Deno, Bun, workers, Hono (`(c) => server.fetch(c.req.raw)`). */");
+  f.print(
+    "  /** For fetch-API runtimes and frameworks: Deno, Bun, workers, Hono (`(c) => server.fetch(c.req.raw)`). */",
+  );
   f.print("  readonly fetch: (request: Request) => Promise<Response>;");
   f.print("  /** The framework-neutral handler both are built on. */");
   f.print("  readonly handler: ", UniversalHandler, ";");
@@ -69,24 +83,52 @@ export function emitHttpServerFactory(f: GeneratedFile, model: FileModel, servic
   );
   f.print("  const universal = ", create, "<Principal>(");
   f.print("    {");
-  for (const [key, value] of flavor.definition(f, service)) f.print("      ", key, ": ", value, ",");
+  for (const [key, value] of flavor.definition(f, service))
+    f.print("      ", key, ": ", value, ",");
   f.print("      requestFields: ", fromHandler(names.requiredFields), ",");
   f.print("      responseFields: ", fromHandler(names.responseFields), ",");
   if ((planJsonReaders(model).roots.get(service.typeName) ?? []).length > 0) {
-    f.print("      requestReaders: ", f.import(requestReadersName(service.desc.name), outputModule(model.file, "jsonWriters")), ",");
+    f.print(
+      "      requestReaders: ",
+      f.import(requestReadersName(service.desc.name), outputModule(model.file, "jsonWriters")),
+      ",",
+    );
   }
-  if (planJsonWriters(model).writers.length > 0) f.print("      responseWriters: ", f.import(responseWritersName(service.desc.name), outputModule(model.file, "jsonWriters")), ",");
+  if (planJsonWriters(model).writers.length > 0)
+    f.print(
+      "      responseWriters: ",
+      f.import(responseWritersName(service.desc.name), outputModule(model.file, "jsonWriters")),
+      ",",
+    );
   f.print("      errors: ", errorSpecs, ",");
   f.print("      registry: ", fromHandler(TYPE_REGISTRY), ",");
-  f.print("      dispatch: (operation, request, context) => ", fromHandler(names.dispatch), "(handler, operation as ", fromHandler(names.operationName, true), ", request, context),");
+  f.print(
+    "      dispatch: (operation, request, context) => ",
+    fromHandler(names.dispatch),
+    "(handler, operation as ",
+    fromHandler(names.operationName, true),
+    ", request, context),",
+  );
   f.print("    },");
   f.print("    options,");
   f.print("  );");
   if (flavor.adapterBasePath) {
-    f.print("  return { node: ", serveNode, "(universal, options), fetch: ", serveFetch, "(universal, { basePath: options?.basePath }), handler: universal };");
+    f.print(
+      "  return { node: ",
+      serveNode,
+      "(universal, options), fetch: ",
+      serveFetch,
+      "(universal, { basePath: options?.basePath }), handler: universal };",
+    );
   } else {
     f.print("  // basePath is the router's own here, not stripped by the listener.");
-    f.print("  return { node: ", serveNode, "(universal, { ...options, basePath: undefined }), fetch: ", serveFetch, "(universal), handler: universal };");
+    f.print(
+      "  return { node: ",
+      serveNode,
+      "(universal, { ...options, basePath: undefined }), fetch: ",
+      serveFetch,
+      "(universal), handler: universal };",
+    );
   }
   f.print("}");
   f.print();

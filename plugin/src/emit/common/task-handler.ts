@@ -45,7 +45,18 @@ export function emitTaskHandlerFile(schema: Schema<PluginOptions>, model: FileMo
     const shape = f.importShape(runtime.desc);
     const value = f.import(shape.name, shape.from);
     if ([...runtime.members].every(([key, member]) => key === member)) return value;
-    return ["{ ", [...runtime.members].flatMap(([key, member], i) => [i === 0 ? "" : ", ", key, ": ", value, ".", member]), " }"];
+    return [
+      "{ ",
+      [...runtime.members].flatMap(([key, member], i) => [
+        i === 0 ? "" : ", ",
+        key,
+        ": ",
+        value,
+        ".",
+        member,
+      ]),
+      " }",
+    ];
   };
   for (const service of services) {
     const runtime = service.taskRuntime!;
@@ -53,9 +64,14 @@ export function emitTaskHandlerFile(schema: Schema<PluginOptions>, model: FileMo
     const names = serviceSymbols(service);
     const schemasName = `${base}TaskSchemas`;
     const bindingConst = `taskBindingOf${base}`;
-    f.print(f.jsDoc(`The messages of ${service.typeName} the task runtime creates (the task stores read them too).`));
+    f.print(
+      f.jsDoc(
+        `The messages of ${service.typeName} the task runtime creates (the task stores read them too).`,
+      ),
+    );
     f.print(f.export("const", schemasName), " = {");
-    for (const name of taskRuntimeMessages) f.print("  ", name, ": ", f.importSchema(runtime.messages.get(name)!), ",");
+    for (const name of taskRuntimeMessages)
+      f.print("  ", name, ": ", f.importSchema(runtime.messages.get(name)!), ",");
     f.print("};");
     f.print();
     f.print(f.jsDoc("Their type, the `S` of the task runtime's generics."));
@@ -68,20 +84,57 @@ export function emitTaskHandlerFile(schema: Schema<PluginOptions>, model: FileMo
     const extras = runtime.extraOperations;
     if (extras.length > 0) {
       f.print("  extraOperations: [");
-      for (const op of extras) f.print("    { name: ", JSON.stringify(op.name), ", localName: ", JSON.stringify(op.localName), ", kind: ", JSON.stringify(op.kind), " },");
+      for (const op of extras)
+        f.print(
+          "    { name: ",
+          JSON.stringify(op.name),
+          ", localName: ",
+          JSON.stringify(op.localName),
+          ", kind: ",
+          JSON.stringify(op.kind),
+          " },",
+        );
       f.print("  ],");
     }
     f.print("  errors: {");
     for (const [key, cls] of Object.entries(errorClasses)) {
-      f.print("    ", key, ": (message, options) => new ", f.import(cls, outputModule(model.file, "errors")), "(message, options),");
+      f.print(
+        "    ",
+        key,
+        ": (message, options) => new ",
+        f.import(cls, outputModule(model.file, "errors")),
+        "(message, options),",
+      );
     }
     f.print("  },");
     f.print("};");
     f.print();
-    f.print(f.jsDoc(`An agent's logic for ${service.typeName}: \`execute\` publishes a Message, or a Task and its updates, through the emitter.`));
-    f.print(f.export("type", `${base}Executor`), "<Principal = unknown> = ", AgentExecutor, "<Principal, ", schemasName, ">;");
-    f.print(f.jsDoc("What `execute` receives: the message, the task it continues (if any), ids and the call context."));
-    f.print(f.export("type", `${base}RequestContext`), "<Principal = unknown> = ", RequestContext, "<Principal, ", schemasName, ">;");
+    f.print(
+      f.jsDoc(
+        `An agent's logic for ${service.typeName}: \`execute\` publishes a Message, or a Task and its updates, through the emitter.`,
+      ),
+    );
+    f.print(
+      f.export("type", `${base}Executor`),
+      "<Principal = unknown> = ",
+      AgentExecutor,
+      "<Principal, ",
+      schemasName,
+      ">;",
+    );
+    f.print(
+      f.jsDoc(
+        "What `execute` receives: the message, the task it continues (if any), ids and the call context.",
+      ),
+    );
+    f.print(
+      f.export("type", `${base}RequestContext`),
+      "<Principal = unknown> = ",
+      RequestContext,
+      "<Principal, ",
+      schemasName,
+      ">;",
+    );
     f.print(f.jsDoc("The emitter `execute` publishes through."));
     f.print(f.export("type", `${base}TaskEmitter`), " = ", TaskEmitter, "<", schemasName, ">;");
     f.print();
@@ -98,10 +151,28 @@ export function emitTaskHandlerFile(schema: Schema<PluginOptions>, model: FileMo
           ].join("\n"),
         ),
       );
-      f.print(f.export("type", extraType), "<Principal = unknown> = Pick<", Handler, "<Principal>, ", extras.map((op) => JSON.stringify(op.localName)).join(" | "), ">;");
+      f.print(
+        f.export("type", extraType),
+        "<Principal = unknown> = Pick<",
+        Handler,
+        "<Principal>, ",
+        extras.map((op) => JSON.stringify(op.localName)).join(" | "),
+        ">;",
+      );
       f.print();
-      f.print(f.jsDoc(`Options of \`create${base}TaskHandler\`: the task runtime's, and implementations of ${list}.`));
-      f.print(f.export("interface", optionsType), "<Principal = unknown> extends ", TaskHandlerOptions, "<Principal, ", schemasName, "> {");
+      f.print(
+        f.jsDoc(
+          `Options of \`create${base}TaskHandler\`: the task runtime's, and implementations of ${list}.`,
+        ),
+      );
+      f.print(
+        f.export("interface", optionsType),
+        "<Principal = unknown> extends ",
+        TaskHandlerOptions,
+        "<Principal, ",
+        schemasName,
+        "> {",
+      );
       f.print(
         f.jsDoc(
           [
@@ -113,7 +184,15 @@ export function emitTaskHandlerFile(schema: Schema<PluginOptions>, model: FileMo
         ),
       );
       const ImplementationsOf = f.import("ExtraOperationImplementationsOf", task, true);
-      f.print("  readonly operations?: ", ImplementationsOf, "<", extraType, "<Principal>, ", Handler, "<Principal>> | undefined;");
+      f.print(
+        "  readonly operations?: ",
+        ImplementationsOf,
+        "<",
+        extraType,
+        "<Principal>, ",
+        Handler,
+        "<Principal>> | undefined;",
+      );
       f.print("}");
       f.print();
     }
@@ -123,7 +202,11 @@ export function emitTaskHandlerFile(schema: Schema<PluginOptions>, model: FileMo
           `The complete handler of ${service.typeName}, from an executor: task lifecycle, history,`,
           "ListTasks pagination, cancellation, subscriptions with ordered fan-out, push config storage",
           "and the capability checks of spec §3.3.4, over a task store (in memory unless `options.store`).",
-          ...(extras.length > 0 ? [`${extras.map((op) => op.name).join(", ")}: \`options.operations\`, else UnsupportedOperationError.`] : []),
+          ...(extras.length > 0
+            ? [
+                `${extras.map((op) => op.name).join(", ")}: \`options.operations\`, else UnsupportedOperationError.`,
+              ]
+            : []),
           "Serve it with any binding's generated server.",
           "",
           `@generated from service ${service.typeName}`,
@@ -131,8 +214,27 @@ export function emitTaskHandlerFile(schema: Schema<PluginOptions>, model: FileMo
       ),
     );
     if (extras.length > 0) {
-      f.print(f.export("function", `create${base}TaskHandler`), "<Principal = unknown>(options: ", optionsType, "<Principal>): ", Handler, "<Principal> & ", TaskHandlerIntrospection, " {");
-      f.print("  return ", createTaskHandler, "<Principal, ", schemasName, ", ", extraType, "<Principal>>(", bindingConst, ", options);");
+      f.print(
+        f.export("function", `create${base}TaskHandler`),
+        "<Principal = unknown>(options: ",
+        optionsType,
+        "<Principal>): ",
+        Handler,
+        "<Principal> & ",
+        TaskHandlerIntrospection,
+        " {",
+      );
+      f.print(
+        "  return ",
+        createTaskHandler,
+        "<Principal, ",
+        schemasName,
+        ", ",
+        extraType,
+        "<Principal>>(",
+        bindingConst,
+        ", options);",
+      );
     } else {
       f.print(
         f.export("function", `create${base}TaskHandler`),
@@ -156,7 +258,11 @@ export function emitTaskHandlerFile(schema: Schema<PluginOptions>, model: FileMo
 
 /** The messages of a service the task runtime creates, as an object literal (`{ Task: TaskSchema, … }`). */
 /** The task schemas table of the task handler file (`<Service>TaskSchemas`), imported by a store file. */
-function importTaskSchemas(f: GeneratedFile, model: FileModel, service: FileModel["services"][number]): ImportSymbol {
+function importTaskSchemas(
+  f: GeneratedFile,
+  model: FileModel,
+  service: FileModel["services"][number],
+): ImportSymbol {
   return f.import(`${service.desc.name}TaskSchemas`, outputModule(model.file, "taskHandler"));
 }
 
@@ -166,13 +272,21 @@ function importTaskSchemas(f: GeneratedFile, model: FileModel, service: FileMode
  * imports one loads its store module (better-sqlite3 and `node:fs`, or `pg`). The task handler file
  * imports neither: a bundle for Workers, Deno or a browser that uses the memory store links no Node-only store.
  */
-function emitTaskStoreFiles(schema: Schema<PluginOptions>, model: FileModel, services: FileModel["services"]): void {
+function emitTaskStoreFiles(
+  schema: Schema<PluginOptions>,
+  model: FileModel,
+  services: FileModel["services"],
+): void {
   const stores = schema.options.taskStore;
   if (stores.includes("sqlite")) {
     const f = schema.generateFile(outputFile(model.file, "sqliteTaskStore"));
     writePreamble(f, model);
     const SqliteTaskStore = f.import("SqliteTaskStore", runtimeImport("sqlite"));
-    const SqliteTaskStoreOptions = f.import("SqliteTaskStoreOptions", runtimeImport("sqlite"), true);
+    const SqliteTaskStoreOptions = f.import(
+      "SqliteTaskStoreOptions",
+      runtimeImport("sqlite"),
+      true,
+    );
     for (const service of services) {
       const base = service.desc.name;
       const schemasConst = importTaskSchemas(f, model, service);
@@ -180,14 +294,29 @@ function emitTaskStoreFiles(schema: Schema<PluginOptions>, model: FileModel, ser
         f.jsDoc(
           [
             `A task store for ${service.typeName} in a SQLite file (better-sqlite3, WAL): tasks and push configs`,
-            "survive a restart. Pass it as `store` to `create" + base + 'TaskHandler`; `":memory:"` for tests.',
+            "survive a restart. Pass it as `store` to `create" +
+              base +
+              'TaskHandler`; `":memory:"` for tests.',
             "Node only (better-sqlite3 is a native module); in a file of its own so that a bundle that does not import it",
             "(Workers, Deno, the browser) links no SQLite.",
           ].join("\n"),
         ),
       );
-      f.print(f.export("function", `create${base}SqliteTaskStore`), "(path: string, options?: Omit<", SqliteTaskStoreOptions, ', "schemas">): ', SqliteTaskStore, " {");
-      f.print("  return new ", SqliteTaskStore, "(path, { ...options, schemas: ", schemasConst, " });");
+      f.print(
+        f.export("function", `create${base}SqliteTaskStore`),
+        "(path: string, options?: Omit<",
+        SqliteTaskStoreOptions,
+        ', "schemas">): ',
+        SqliteTaskStore,
+        " {",
+      );
+      f.print(
+        "  return new ",
+        SqliteTaskStore,
+        "(path, { ...options, schemas: ",
+        schemasConst,
+        " });",
+      );
       f.print("}");
       f.print();
     }
@@ -196,7 +325,11 @@ function emitTaskStoreFiles(schema: Schema<PluginOptions>, model: FileModel, ser
     const f = schema.generateFile(outputFile(model.file, "postgresTaskStore"));
     writePreamble(f, model);
     const PostgresTaskStore = f.import("PostgresTaskStore", runtimeImport("postgres"));
-    const PostgresTaskStoreOptions = f.import("PostgresTaskStoreOptions", runtimeImport("postgres"), true);
+    const PostgresTaskStoreOptions = f.import(
+      "PostgresTaskStoreOptions",
+      runtimeImport("postgres"),
+      true,
+    );
     for (const service of services) {
       const base = service.desc.name;
       const schemasConst = importTaskSchemas(f, model, service);
@@ -206,7 +339,9 @@ function emitTaskStoreFiles(schema: Schema<PluginOptions>, model: FileModel, ser
             `A task store for ${service.typeName} in PostgreSQL (pg) that several instances of the agent share: any`,
             "instance serves any call (streams, cancel and turns cross instances; a dead instance's running tasks are",
             "failed by the others). Connects, migrates the schema, joins the cluster. Pass it as `store` to",
-            "`create" + base + "TaskHandler`; `close(graceMs)` it on shutdown. In a file of its own: only code that",
+            "`create" +
+              base +
+              "TaskHandler`; `close(graceMs)` it on shutdown. In a file of its own: only code that",
             "imports it loads `pg`.",
           ].join("\n"),
         ),
@@ -219,7 +354,13 @@ function emitTaskStoreFiles(schema: Schema<PluginOptions>, model: FileModel, ser
         PostgresTaskStore,
         "> {",
       );
-      f.print("  return ", PostgresTaskStore, ".open({ ...options, connectionString, schemas: ", schemasConst, " });");
+      f.print(
+        "  return ",
+        PostgresTaskStore,
+        ".open({ ...options, connectionString, schemas: ",
+        schemasConst,
+        " });",
+      );
       f.print("}");
       f.print();
     }

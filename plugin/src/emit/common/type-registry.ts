@@ -10,7 +10,15 @@ export const TYPE_REGISTRY = "typeRegistry";
  * Well-known types an Any commonly packs, in the registry whether or not the proto imports them
  * (an Operation's `metadata` holding a Timestamp): `@bufbuild/protobuf/wkt` has them anyway.
  */
-const WELL_KNOWN_FILES = ["any", "duration", "empty", "field_mask", "struct", "timestamp", "wrappers"];
+const WELL_KNOWN_FILES = [
+  "any",
+  "duration",
+  "empty",
+  "field_mask",
+  "struct",
+  "timestamp",
+  "wrappers",
+];
 
 /**
  * Emits `typeRegistry`: a protobuf-es registry of the proto file, of the files it imports
@@ -26,7 +34,8 @@ export function emitTypeRegistry(f: GeneratedFile, model: FileModel): void {
   const names = new Set(files.map((file) => file.name));
   const entries: Printable[] = files.map((file) => f.importSchema(file));
   for (const name of WELL_KNOWN_FILES) {
-    if (!names.has(`google/protobuf/${name}`)) entries.push(f.import(`file_google_protobuf_${name}`, "@bufbuild/protobuf/wkt"));
+    if (!names.has(`google/protobuf/${name}`))
+      entries.push(f.import(`file_google_protobuf_${name}`, "@bufbuild/protobuf/wkt"));
   }
   f.print(
     f.jsDoc(
@@ -53,7 +62,8 @@ function registryFiles(root: DescFile): DescFile[] {
     for (const nested of message.nestedMessages) reach(nested);
   };
   root.messages.forEach(reach);
-  for (const service of root.services) for (const method of service.methods) [method.input, method.output].forEach(reach);
+  for (const service of root.services)
+    for (const method of service.methods) [method.input, method.output].forEach(reach);
   const files: DescFile[] = [];
   const seen = new Set<string>();
   const visit = (file: DescFile) => {
@@ -65,11 +75,19 @@ function registryFiles(root: DescFile): DescFile[] {
   visit(root);
   const used = (file: DescFile): boolean => {
     if (file === root) return true;
-    const extensions = [...file.extensions, ...allMessages(file).flatMap((m) => m.nestedExtensions)];
-    return allMessages(file).some((m) => reached.has(m.typeName)) || extensions.some((e) => reached.has(e.extendee.typeName));
+    const extensions = [
+      ...file.extensions,
+      ...allMessages(file).flatMap((m) => m.nestedExtensions),
+    ];
+    return (
+      allMessages(file).some((m) => reached.has(m.typeName)) ||
+      extensions.some((e) => reached.has(e.extendee.typeName))
+    );
   };
   // Extensions of reached messages can reach more messages (their own types): once more over the files.
-  for (const file of files) for (const e of file.extensions) if (reached.has(e.extendee.typeName) && e.message !== undefined) reach(e.message);
+  for (const file of files)
+    for (const e of file.extensions)
+      if (reached.has(e.extendee.typeName) && e.message !== undefined) reach(e.message);
   return files.filter(used);
 }
 

@@ -16,7 +16,11 @@ import { hasRestBinding } from "../rest/route-table.js";
  * the 0.3 proto's own generated HTTP+JSON and gRPC servers over a translating handler. The translation is
  * the runtime's (`@protoc-gen-a2a/runtime/v0_3`); this file only joins the two protos' generated tables.
  */
-export function emitV03CompatFile(schema: Schema<PluginOptions>, model: FileModel, v03: DescFile): void {
+export function emitV03CompatFile(
+  schema: Schema<PluginOptions>,
+  model: FileModel,
+  v03: DescFile,
+): void {
   const services = model.services.filter((s) => s.taskRuntime !== undefined);
   if (services.length === 0) return;
   const bindings = schema.options.bindings;
@@ -40,13 +44,27 @@ export function emitV03CompatFile(schema: Schema<PluginOptions>, model: FileMode
     const jsonRpc = bindings.has("jsonrpc");
     const typeName = `${base}V03`;
 
-    f.print(f.jsDoc(`A2A 0.3 served by a ${service.typeName} handler: what \`create${base}V03\` returns, one piece per binding.`));
+    f.print(
+      f.jsDoc(
+        `A2A 0.3 served by a ${service.typeName} handler: what \`create${base}V03\` returns, one piece per binding.`,
+      ),
+    );
     f.print(f.export("interface", typeName), "<Principal = unknown> {");
-    f.print(f.jsDoc("The 0.3 service's handler (`a2a.v1.A2AService`): every call translated to the 1.0 handler and back.", "  "));
+    f.print(
+      f.jsDoc(
+        "The 0.3 service's handler (`a2a.v1.A2AService`): every call translated to the 1.0 handler and back.",
+        "  ",
+      ),
+    );
     f.print("  readonly handler: ", V03Handler, "<Principal>;");
     if (jsonRpc) {
       const JsonRpcWire = f.import("JsonRpcWire", runtimeImport("jsonrpc"), true);
-      f.print(f.jsDoc("The 0.3 JSON-RPC wire (`message/send`, …), for the `wires` option of the 1.0 JSON-RPC server: one endpoint serves both versions.", "  "));
+      f.print(
+        f.jsDoc(
+          "The 0.3 JSON-RPC wire (`message/send`, …), for the `wires` option of the 1.0 JSON-RPC server: one endpoint serves both versions.",
+          "  ",
+        ),
+      );
       f.print("  readonly jsonRpcWire: ", JsonRpcWire, ";");
     }
     if (rest) {
@@ -54,7 +72,10 @@ export function emitV03CompatFile(schema: Schema<PluginOptions>, model: FileMode
       const V03RestServer = f.import(`${base}RestServer`, outputModule(v03, "restServer"), true);
       f.print(
         f.jsDoc(
-          ["The 0.3 HTTP+JSON server (the 0.3 proto's `/v1/…` routes; 0.3's error bodies, `application/json`): mount it", "beside the 1.0 one with `routeRestVersions` (same `basePath`)."].join("\n"),
+          [
+            "The 0.3 HTTP+JSON server (the 0.3 proto's `/v1/…` routes; 0.3's error bodies, `application/json`): mount it",
+            "beside the 1.0 one with `routeRestVersions` (same `basePath`).",
+          ].join("\n"),
           "  ",
         ),
       );
@@ -65,11 +86,33 @@ export function emitV03CompatFile(schema: Schema<PluginOptions>, model: FileMode
       const ConnectRouter = f.import("ConnectRouter", "@connectrpc/connect", true);
       if (grpcJs) {
         const GrpcJsServiceEntry = f.import("GrpcJsServiceEntry", runtimeImport("grpc-js"), true);
-        f.print(f.jsDoc("`a2a.v1.A2AService` for the `services` option of `listen…Grpc` (beside `lf.a2a.v1.A2AService` on one server), or your own grpc-js Server.", "  "));
-        f.print("  grpcJsService(options?: ", GrpcServerOptions, "<Principal>): ", GrpcJsServiceEntry, ";");
+        f.print(
+          f.jsDoc(
+            "`a2a.v1.A2AService` for the `services` option of `listen…Grpc` (beside `lf.a2a.v1.A2AService` on one server), or your own grpc-js Server.",
+            "  ",
+          ),
+        );
+        f.print(
+          "  grpcJsService(options?: ",
+          GrpcServerOptions,
+          "<Principal>): ",
+          GrpcJsServiceEntry,
+          ";",
+        );
       }
-      f.print(f.jsDoc("`a2a.v1.A2AService`'s Connect routes (gRPC, gRPC-web, Connect), to register beside the 1.0 routes.", "  "));
-      f.print("  grpcRoutes(options?: ", GrpcServerOptions, "<Principal>): (router: ", ConnectRouter, ") => void;");
+      f.print(
+        f.jsDoc(
+          "`a2a.v1.A2AService`'s Connect routes (gRPC, gRPC-web, Connect), to register beside the 1.0 routes.",
+          "  ",
+        ),
+      );
+      f.print(
+        "  grpcRoutes(options?: ",
+        GrpcServerOptions,
+        "<Principal>): (router: ",
+        ConnectRouter,
+        ") => void;",
+      );
     }
     f.print("}");
     f.print();
@@ -96,10 +139,22 @@ export function emitV03CompatFile(schema: Schema<PluginOptions>, model: FileMode
       typeName,
       "<Principal> {",
     );
-    f.print("  const v03 = ", f.import("createV03Handler", v03Runtime), "<", V03Handler, "<Principal>, Principal>(");
+    f.print(
+      "  const v03 = ",
+      f.import("createV03Handler", v03Runtime),
+      "<",
+      V03Handler,
+      "<Principal>, Principal>(",
+    );
     f.print("    {");
     f.print("      operations: ", operationsByName, ",");
-    f.print("      dispatch: (operation, request, context) => ", dispatch, "(handler, operation as ", OperationName, ", request, context),");
+    f.print(
+      "      dispatch: (operation, request, context) => ",
+      dispatch,
+      "(handler, operation as ",
+      OperationName,
+      ", request, context),",
+    );
     f.print("      errors: ", errorSpecs, ",");
     f.print("      publicCard: options?.publicCard,");
     f.print("    },");
@@ -111,15 +166,29 @@ export function emitV03CompatFile(schema: Schema<PluginOptions>, model: FileMode
     if (rest) {
       const createRest = f.import(`create${base}RestServer`, outputModule(v03, "restServer"));
       const errorBody = f.import("v03RestErrorBody", v03Runtime);
-      f.print("    restServer: (serverOptions) => ", createRest, '(v03, { responseContentType: "application/json", errorBody: ', errorBody, ', ...serverOptions, supportedVersions: ["0.3"] }),');
+      f.print(
+        "    restServer: (serverOptions) => ",
+        createRest,
+        '(v03, { responseContentType: "application/json", errorBody: ',
+        errorBody,
+        ', ...serverOptions, supportedVersions: ["0.3"] }),',
+      );
     }
     if (grpcJs) {
       const createGrpcJs = f.import(`create${base}GrpcJsService`, outputModule(v03, "grpcServer"));
-      f.print("    grpcJsService: (serverOptions) => ", createGrpcJs, '(v03, { ...serverOptions, supportedVersions: ["0.3"] }),');
+      f.print(
+        "    grpcJsService: (serverOptions) => ",
+        createGrpcJs,
+        '(v03, { ...serverOptions, supportedVersions: ["0.3"] }),',
+      );
     }
     if (grpc) {
       const createRoutes = f.import(`create${base}GrpcRoutes`, outputModule(v03, "grpcServer"));
-      f.print("    grpcRoutes: (serverOptions) => ", createRoutes, '(v03, { ...serverOptions, supportedVersions: ["0.3"] }),');
+      f.print(
+        "    grpcRoutes: (serverOptions) => ",
+        createRoutes,
+        '(v03, { ...serverOptions, supportedVersions: ["0.3"] }),',
+      );
     }
     f.print("  };");
     f.print("}");

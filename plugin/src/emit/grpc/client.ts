@@ -25,7 +25,11 @@ export function emitGrpcClient(schema: Schema<object>, model: FileModel): void {
         "are thrown as the generated error classes. In a browser, pass a connect-web `transport`",
         "(`createGrpcWebTransport` at the agent's gRPC-web interface): the same errors, nothing of Node bundled.",
       ],
-      transportArgs: (g) => [g.importSchema(service.desc), statusDetailSchemas(g), g.import("errorRegistry", outputModule(model.file, "errors"))],
+      transportArgs: (g) => [
+        g.importSchema(service.desc),
+        statusDetailSchemas(g),
+        g.import("errorRegistry", outputModule(model.file, "errors")),
+      ],
     });
   }
 }

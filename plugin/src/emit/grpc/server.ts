@@ -22,17 +22,36 @@ export function emitGrpcServer(schema: Schema<PluginOptions>, model: FileModel):
   const GrpcServerOptions = f.import("GrpcServerOptions", runtimeImport("grpc"), true);
   const ConnectRouter = f.import("ConnectRouter", "@connectrpc/connect", true);
   const errorSpecs = f.import("errorSpecs", outputModule(model.file, "errors"));
-  const Definition = grpcJs ? f.import("GrpcJsServiceDefinition", runtimeImport("grpc-js"), true) : f.import("GrpcServiceDefinition", runtimeImport("grpc"), true);
-  const ListenOptions = grpcJs ? f.import("GrpcJsListenOptions", runtimeImport("grpc-js"), true) : f.import("GrpcListenOptions", runtimeImport("grpc"), true);
-  const Endpoint = grpcJs ? f.import("GrpcJsEndpoint", runtimeImport("grpc-js"), true) : f.import("GrpcEndpoint", runtimeImport("grpc"), true);
+  const Definition = grpcJs
+    ? f.import("GrpcJsServiceDefinition", runtimeImport("grpc-js"), true)
+    : f.import("GrpcServiceDefinition", runtimeImport("grpc"), true);
+  const ListenOptions = grpcJs
+    ? f.import("GrpcJsListenOptions", runtimeImport("grpc-js"), true)
+    : f.import("GrpcListenOptions", runtimeImport("grpc"), true);
+  const Endpoint = grpcJs
+    ? f.import("GrpcJsEndpoint", runtimeImport("grpc-js"), true)
+    : f.import("GrpcEndpoint", runtimeImport("grpc"), true);
   for (const service of model.services) {
     const names = serviceSymbols(service);
     const base = service.desc.name;
-    const fromHandler = (name: string, typeOnly = false) => f.import(name, outputModule(model.file, "handler"), typeOnly);
+    const fromHandler = (name: string, typeOnly = false) =>
+      f.import(name, outputModule(model.file, "handler"), typeOnly);
     const definitionName = `grpcDefinitionOf${base}`;
 
-    f.print(f.jsDoc(`What the gRPC server stacks need of ${service.typeName}: schemas, tables and the handler's dispatcher.`));
-    f.print("function ", definitionName, "<Principal>(handler: ", fromHandler(names.handler, true), "<Principal>): ", Definition, "<Principal> {");
+    f.print(
+      f.jsDoc(
+        `What the gRPC server stacks need of ${service.typeName}: schemas, tables and the handler's dispatcher.`,
+      ),
+    );
+    f.print(
+      "function ",
+      definitionName,
+      "<Principal>(handler: ",
+      fromHandler(names.handler, true),
+      "<Principal>): ",
+      Definition,
+      "<Principal> {",
+    );
     f.print("  return {");
     f.print("    service: ", f.importSchema(service.desc), ",");
     f.print("    operations: ", fromHandler(names.operationsByName), ",");
@@ -40,7 +59,13 @@ export function emitGrpcServer(schema: Schema<PluginOptions>, model: FileModel):
     f.print("    errors: ", errorSpecs, ",");
     f.print("    registry: ", fromHandler(TYPE_REGISTRY), ",");
     f.print("    statusDetails: ", statusDetailSchemas(f, grpcJs), ",");
-    f.print("    dispatch: (operation, request, context) => ", fromHandler(names.dispatch), "(handler, operation as ", fromHandler(names.operationName, true), ", request, context),");
+    f.print(
+      "    dispatch: (operation, request, context) => ",
+      fromHandler(names.dispatch),
+      "(handler, operation as ",
+      fromHandler(names.operationName, true),
+      ", request, context),",
+    );
     f.print("  };");
     f.print("}");
     f.print();
@@ -67,7 +92,13 @@ export function emitGrpcServer(schema: Schema<PluginOptions>, model: FileModel):
       ConnectRouter,
       ") => void {",
     );
-    f.print("  return (router) => ", registerGrpcService, "<Principal>(router, ", definitionName, "(handler), options);");
+    f.print(
+      "  return (router) => ",
+      registerGrpcService,
+      "<Principal>(router, ",
+      definitionName,
+      "(handler), options);",
+    );
     f.print("}");
     f.print();
 
@@ -75,12 +106,22 @@ export function emitGrpcServer(schema: Schema<PluginOptions>, model: FileModel):
       const grpcJsService = f.import("grpcJsService", runtimeImport("grpc-js"));
       f.print(
         f.jsDoc(
-          [`${service.typeName} as a @grpc/grpc-js service, to mount on your own \`Server\`:`, "`server.addService(service, implementation)`.", "", `@generated from service ${service.typeName}`].join(
-            "\n",
-          ),
+          [
+            `${service.typeName} as a @grpc/grpc-js service, to mount on your own \`Server\`:`,
+            "`server.addService(service, implementation)`.",
+            "",
+            `@generated from service ${service.typeName}`,
+          ].join("\n"),
         ),
       );
-      f.print(f.export("function", `create${base}GrpcJsService`), "<Principal = unknown>(handler: ", fromHandler(names.handler, true), "<Principal>, options?: ", GrpcServerOptions, "<Principal>) {");
+      f.print(
+        f.export("function", `create${base}GrpcJsService`),
+        "<Principal = unknown>(handler: ",
+        fromHandler(names.handler, true),
+        "<Principal>, options?: ",
+        GrpcServerOptions,
+        "<Principal>) {",
+      );
       f.print("  return ", grpcJsService, "<Principal>(", definitionName, "(handler), options);");
       f.print("}");
       f.print();
@@ -109,9 +150,21 @@ export function emitGrpcServer(schema: Schema<PluginOptions>, model: FileModel):
       "> {",
     );
     if (grpcJs) {
-      f.print("  return ", f.import("listenGrpcJs", runtimeImport("grpc-js")), "(", definitionName, "(handler), options, options?.listen);");
+      f.print(
+        "  return ",
+        f.import("listenGrpcJs", runtimeImport("grpc-js")),
+        "(",
+        definitionName,
+        "(handler), options, options?.listen);",
+      );
     } else {
-      f.print("  return ", f.import("listenGrpc", runtimeImport("grpc")), "(create", base, "GrpcRoutes(handler, options), options?.listen);");
+      f.print(
+        "  return ",
+        f.import("listenGrpc", runtimeImport("grpc")),
+        "(create",
+        base,
+        "GrpcRoutes(handler, options), options?.listen);",
+      );
     }
     f.print("}");
     f.print();

@@ -10,7 +10,12 @@ export const statusModule = "./google/rpc/status_pb.js";
 
 /** `{ errorInfo, badRequest[, status] }` schemas, as printables (grpc-js packs the Status itself). */
 export function statusDetailSchemas(f: GeneratedFile, withStatus = false): Printable[] {
-  const parts: Printable[] = ["{ errorInfo: ", f.import("ErrorInfoSchema", errorDetailsModule), ", badRequest: ", f.import("BadRequestSchema", errorDetailsModule)];
+  const parts: Printable[] = [
+    "{ errorInfo: ",
+    f.import("ErrorInfoSchema", errorDetailsModule),
+    ", badRequest: ",
+    f.import("BadRequestSchema", errorDetailsModule),
+  ];
   if (withStatus) parts.push(", status: ", f.import("StatusSchema", statusModule));
   parts.push(" }");
   return parts;

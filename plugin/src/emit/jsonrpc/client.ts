@@ -15,7 +15,10 @@ export function emitJsonRpcClient(schema: Schema<object>, model: FileModel): voi
       runtime: "jsonrpc",
       transportClass: "JsonRpcTransport",
       optionsType: "JsonRpcClientOptions",
-      doc: [`Calls ${service.typeName} over JSON-RPC 2.0 (A2A spec §9) with \`fetch\`. Every call sends`, "`A2A-Version`; wire errors are thrown as the generated error classes."],
+      doc: [
+        `Calls ${service.typeName} over JSON-RPC 2.0 (A2A spec §9) with \`fetch\`. Every call sends`,
+        "`A2A-Version`; wire errors are thrown as the generated error classes.",
+      ],
       transportArgs: (g) => [g.import("errorRegistry", outputModule(model.file, "errors"))],
     });
   }

@@ -30,16 +30,34 @@ export function emitJsonRpcMethodTable(schema: Schema<object>, model: FileModel)
     for (const op of service.operations) {
       f.print("  ", f.string(op.jsonRpcMethod), ": ", operations, ".", op.localName, ",");
       // An RPC name another service of the file also has is documented qualified; its clients send the RPC name.
-      if (op.jsonRpcMethod !== op.name) f.print("  ", f.string(op.name), ": ", operations, ".", op.localName, ",");
+      if (op.jsonRpcMethod !== op.name)
+        f.print("  ", f.string(op.name), ": ", operations, ".", op.localName, ",");
     }
     f.print("} as const;");
     f.print();
     f.print(f.jsDoc(`A JSON-RPC method name of ${service.typeName}.`));
-    f.print(f.export("type", `${service.desc.name}JsonRpcMethod`), " = keyof typeof ", names.jsonRpcMethods, ";");
+    f.print(
+      f.export("type", `${service.desc.name}JsonRpcMethod`),
+      " = keyof typeof ",
+      names.jsonRpcMethods,
+      ";",
+    );
     f.print();
-    f.print(f.jsDoc("Looks up a JSON-RPC method by name; undefined for an unknown method (answer -32601)."));
+    f.print(
+      f.jsDoc(
+        "Looks up a JSON-RPC method by name; undefined for an unknown method (answer -32601).",
+      ),
+    );
     f.print(f.export("function", `find${service.desc.name}JsonRpcMethod`), "(method: string) {");
-    f.print("  return Object.hasOwn(", names.jsonRpcMethods, ", method) ? ", names.jsonRpcMethods, "[method as keyof typeof ", names.jsonRpcMethods, "] : undefined;");
+    f.print(
+      "  return Object.hasOwn(",
+      names.jsonRpcMethods,
+      ", method) ? ",
+      names.jsonRpcMethods,
+      "[method as keyof typeof ",
+      names.jsonRpcMethods,
+      "] : undefined;",
+    );
     f.print("}");
     f.print();
   }

@@ -26,7 +26,12 @@ export function emitJsonRpcServer(schema: Schema<object>, model: FileModel): voi
         "per event. Validation, version negotiation, extensions, authentication and error",
         "mapping happen before the handler is called.",
       ],
-      definition: (g, s) => [["methods", g.import(serviceSymbols(s).jsonRpcMethods, outputModule(model.file, "jsonRpcMethods"))]],
+      definition: (g, s) => [
+        [
+          "methods",
+          g.import(serviceSymbols(s).jsonRpcMethods, outputModule(model.file, "jsonRpcMethods")),
+        ],
+      ],
     });
   }
 }

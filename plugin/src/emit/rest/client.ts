@@ -21,7 +21,10 @@ export function emitRestClient(schema: Schema<object>, model: FileModel): void {
       // RPCs without a google.api.http rule are not offered (the runtime would refuse them with
       // UnsupportedOperationError). A2A-shaped services keep the full interface: the agent client
       // and the equivalence kit take every binding's client as the service's client.
-      omitMethods: (s) => (s.taskRuntime !== undefined ? [] : s.operations.filter((op) => op.httpBindings.length === 0).map((op) => op.localName)),
+      omitMethods: (s) =>
+        s.taskRuntime !== undefined
+          ? []
+          : s.operations.filter((op) => op.httpBindings.length === 0).map((op) => op.localName),
       doc: [
         `Calls ${service.typeName} over HTTP+JSON (A2A spec §11) with \`fetch\`: paths from the route`,
         "table (the tenant form when a tenant is set), query strings per §11.5, SSE for streams.",

@@ -2,7 +2,11 @@
 import type { GeneratedFile, ImportSymbol, Schema } from "@bufbuild/protoplugin";
 import type { FileModel, ServiceModel } from "../../model/service-model.js";
 import { ScalarType, type DescField } from "@bufbuild/protobuf";
-import { pathFieldKind, requestFieldShapes, type RequestFieldShape } from "../../model/query-fields.js";
+import {
+  pathFieldKind,
+  requestFieldShapes,
+  type RequestFieldShape,
+} from "../../model/query-fields.js";
 import type { HttpBinding } from "../../model/http-binding.js";
 import { sortRoutes } from "../../model/route-order.js";
 import { generationError } from "../../generation-error.js";
@@ -33,7 +37,9 @@ export function emitRouteTable(schema: Schema<object>, model: FileModel): void {
   for (const service of restServices(model)) {
     const names = serviceSymbols(service);
     const OperationName = f.import(names.operationName, outputModule(model.file, "handler"), true);
-    const routes = service.operations.flatMap((op) => op.httpBindings.map((binding) => ({ op, binding, pattern: binding.pattern })));
+    const routes = service.operations.flatMap((op) =>
+      op.httpBindings.map((binding) => ({ op, binding, pattern: binding.pattern })),
+    );
     checkAmbiguity(model.fileName, service.typeName, routes);
     const ordered = sortRoutes(routes);
     f.print(
@@ -50,11 +56,21 @@ export function emitRouteTable(schema: Schema<object>, model: FileModel): void {
     f.print(f.export("const", names.routes), ": ", RouteTable, "<", OperationName, "> = {");
     f.print("  routes: [");
     for (const { op, binding } of ordered) {
-      f.print("    // ", binding.method, " ", binding.template, " → ", op.name, originNote(binding));
+      f.print(
+        "    // ",
+        binding.method,
+        " ",
+        binding.template,
+        " → ",
+        op.name,
+        originNote(binding),
+      );
       f.print("    {");
       f.print("      method: ", f.string(binding.method), ",");
       f.print("      template: ", f.string(binding.template), ",");
-      const variables = binding.pattern.variables.map((v) => `{ field: ${JSON.stringify(v.field)}, start: ${v.start}, end: ${v.end} }`);
+      const variables = binding.pattern.variables.map(
+        (v) => `{ field: ${JSON.stringify(v.field)}, start: ${v.start}, end: ${v.end} }`,
+      );
       f.print(
         "      pattern: { segments: [",
         binding.pattern.segments.map((s) => JSON.stringify(s)).join(", "),
@@ -79,7 +95,12 @@ export function emitRouteTable(schema: Schema<object>, model: FileModel): void {
  * Emits the top-level request fields of every operation with an HTTP binding (proto and
  * JSON names, query kind), for assembling requests from paths and queries and back.
  */
-function emitRequestShapes(f: GeneratedFile, service: ServiceModel, name: string, OperationName: ImportSymbol): void {
+function emitRequestShapes(
+  f: GeneratedFile,
+  service: ServiceModel,
+  name: string,
+  OperationName: ImportSymbol,
+): void {
   const RestRequestShape = f.import("RestRequestShape", runtimeImport("rest"), true);
   f.print(
     f.jsDoc(
@@ -90,21 +111,40 @@ function emitRequestShapes(f: GeneratedFile, service: ServiceModel, name: string
       ].join("\n"),
     ),
   );
-  f.print(f.export("const", name), ": Partial<Record<", OperationName, ", ", RestRequestShape, ">> = {");
+  f.print(
+    f.export("const", name),
+    ": Partial<Record<",
+    OperationName,
+    ", ",
+    RestRequestShape,
+    ">> = {",
+  );
   for (const op of service.operations) {
     if (op.httpBindings.length === 0) continue;
     // Fields of nested messages only where a query carries them (GET, DELETE, `body: "field"`).
     const nested = op.httpBindings.some((b) => b.body !== "*");
     f.print("  ", objectKey(op.name), ": {");
     f.print("    fields: [");
-    for (const field of requestFieldShapes(op.input, { nested })) f.print("      ", fieldLiteral(field), ",");
+    for (const field of requestFieldShapes(op.input, { nested }))
+      f.print("      ", fieldLiteral(field), ",");
     f.print("    ],");
     const paths = pathFields(op.httpBindings);
     if (paths.length > 0) {
       f.print("    paths: {");
       for (const p of paths) {
         const zero = p.zero === undefined ? "" : `, zero: ${JSON.stringify(p.zero)}`;
-        f.print("      ", objectKey(p.field, "quoted"), ": { names: ", JSON.stringify(p.names), ", json: ", JSON.stringify(p.json), ", kind: ", JSON.stringify(p.kind), zero, " },");
+        f.print(
+          "      ",
+          objectKey(p.field, "quoted"),
+          ": { names: ",
+          JSON.stringify(p.names),
+          ", json: ",
+          JSON.stringify(p.json),
+          ", kind: ",
+          JSON.stringify(p.kind),
+          zero,
+          " },",
+        );
       }
       f.print("    },");
     }
@@ -125,7 +165,8 @@ function objectKey(name: string, style: "bare" | "quoted" = "bare"): string {
 
 function fieldLiteral(field: RequestFieldShape): string {
   const repeated = field.repeated ? ", repeated: true" : "";
-  const fields = field.fields === undefined ? "" : `, fields: [${field.fields.map(fieldLiteral).join(", ")}]`;
+  const fields =
+    field.fields === undefined ? "" : `, fields: [${field.fields.map(fieldLiteral).join(", ")}]`;
   return `{ name: ${JSON.stringify(field.name)}, json: ${JSON.stringify(field.json)}, kind: ${JSON.stringify(field.kind)}${repeated}${fields} }`;
 }
 
@@ -134,14 +175,25 @@ function fieldLiteral(field: RequestFieldShape): string {
  * JSON name of each step, the leaf's kind, and the value the path carries when ProtoJSON
  * leaves the field out (its zero or proto2 default), so the runtime never reflects.
  */
-function pathFields(bindings: readonly HttpBinding[]): { field: string; names: string[]; json: string[]; kind: string; zero: string | undefined }[] {
-  const out = new Map<string, { field: string; names: string[]; json: string[]; kind: string; zero: string | undefined }>();
+function pathFields(
+  bindings: readonly HttpBinding[],
+): { field: string; names: string[]; json: string[]; kind: string; zero: string | undefined }[] {
+  const out = new Map<
+    string,
+    { field: string; names: string[]; json: string[]; kind: string; zero: string | undefined }
+  >();
   for (const binding of bindings) {
     for (const v of binding.variables) {
       const leaf = v.path[v.path.length - 1]!;
       const kind = pathFieldKind(leaf);
       if (out.has(v.field) || (v.path.length === 1 && kind === "string")) continue;
-      out.set(v.field, { field: v.field, names: v.path.map((f) => f.name), json: v.path.map((f) => f.jsonName), kind, zero: zeroText(leaf) });
+      out.set(v.field, {
+        field: v.field,
+        names: v.path.map((f) => f.name),
+        json: v.path.map((f) => f.jsonName),
+        kind,
+        zero: zeroText(leaf),
+      });
     }
   }
   return [...out.values()];
@@ -179,13 +231,20 @@ function originNote(binding: HttpBinding): string {
 }
 
 /** Two bindings with the same method and the same pattern can never both be reached: reject them. */
-function checkAmbiguity(file: string, service: string, routes: readonly { op: { name: string }; binding: HttpBinding }[]): void {
+function checkAmbiguity(
+  file: string,
+  service: string,
+  routes: readonly { op: { name: string }; binding: HttpBinding }[],
+): void {
   const seen = new Map<string, string>();
   for (const { op, binding } of routes) {
     const key = `${binding.method} ${binding.pattern.segments.join("/")}:${binding.pattern.verb ?? ""}`;
     const other = seen.get(key);
     if (other !== undefined) {
-      throw generationError({ file, rpc: `${service}.${op.name}`, option: "google.api.http" }, `${binding.method} "${binding.template}" matches exactly the same requests as a binding of ${other}`);
+      throw generationError(
+        { file, rpc: `${service}.${op.name}`, option: "google.api.http" },
+        `${binding.method} "${binding.template}" matches exactly the same requests as a binding of ${other}`,
+      );
     }
     seen.set(key, `${service}.${op.name} ("${binding.template}")`);
   }

@@ -5,14 +5,25 @@ import type { FileModel } from "../../model/service-model.js";
 import { outputFile, schemaFileDir } from "../file-names.js";
 import { generatedNotice } from "./generated-notice.js";
 import { operationDefs, sharedBindingDefs } from "./binding-schemas.js";
-import { bundleRef, enumSchema, fileRef, messageSchema, reachableTypes, type JsonSchema, type RefStyle } from "./message-schema.js";
+import {
+  bundleRef,
+  enumSchema,
+  fileRef,
+  messageSchema,
+  reachableTypes,
+  type JsonSchema,
+  type RefStyle,
+} from "./message-schema.js";
 import { printJson, writeJsonDocument } from "./print-json.js";
 import type { PluginOptions } from "../../options.js";
 
 const DIALECT = "https://json-schema.org/draft/2020-12/schema";
 
 /** Every definition of a file's services: messages and enums reachable from their operations, then the binding envelopes. */
-export function fileDefinitions(model: FileModel, ref: RefStyle): { types: (DescMessage | DescEnum)[]; defs: Record<string, JsonSchema> } {
+export function fileDefinitions(
+  model: FileModel,
+  ref: RefStyle,
+): { types: (DescMessage | DescEnum)[]; defs: Record<string, JsonSchema> } {
   // The OpenAPI and OpenRPC documents both use a file's definitions with componentRef: built once (read-only).
   let byRef = definitionsCache.get(model);
   if (byRef === undefined) definitionsCache.set(model, (byRef = new Map()));
@@ -21,9 +32,15 @@ export function fileDefinitions(model: FileModel, ref: RefStyle): { types: (Desc
   return definitions;
 }
 
-const definitionsCache = new WeakMap<FileModel, Map<RefStyle, { types: (DescMessage | DescEnum)[]; defs: Record<string, JsonSchema> }>>();
+const definitionsCache = new WeakMap<
+  FileModel,
+  Map<RefStyle, { types: (DescMessage | DescEnum)[]; defs: Record<string, JsonSchema> }>
+>();
 
-function buildFileDefinitions(model: FileModel, ref: RefStyle): { types: (DescMessage | DescEnum)[]; defs: Record<string, JsonSchema> } {
+function buildFileDefinitions(
+  model: FileModel,
+  ref: RefStyle,
+): { types: (DescMessage | DescEnum)[]; defs: Record<string, JsonSchema> } {
   const roots = model.services.flatMap((s) => s.operations.flatMap((op) => [op.input, op.output]));
   const types = reachableTypes(roots);
   const defs: Record<string, JsonSchema> = {};
@@ -45,7 +62,11 @@ export function typeSchema(t: DescMessage | DescEnum, ref: RefStyle): JsonSchema
  * - `<file>_a2a_schema/<type>.schema.json`: one schema per message and enum, referring
  *   to each other by relative file name.
  */
-export function emitJsonSchemas(schema: Schema<PluginOptions>, model: FileModel, parameter: string): void {
+export function emitJsonSchemas(
+  schema: Schema<PluginOptions>,
+  model: FileModel,
+  parameter: string,
+): void {
   const { types, defs } = fileDefinitions(model, bundleRef);
   writeJsonDocument(schema, model, outputFile(model.file, "jsonSchema"), {
     $schema: DIALECT,

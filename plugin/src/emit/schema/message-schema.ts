@@ -21,7 +21,14 @@
  *   `minimum`/`maximum`. A oneof takes at most one member, exactly one where the spec says
  *   so (oneof-rules.ts).
  */
-import { ScalarType, type DescEnum, type DescField, type DescMessage, type DescMethod, type DescService } from "@bufbuild/protobuf";
+import {
+  ScalarType,
+  type DescEnum,
+  type DescField,
+  type DescMessage,
+  type DescMethod,
+  type DescService,
+} from "@bufbuild/protobuf";
 import { getComments } from "@bufbuild/protoplugin";
 import toRegexRange from "to-regex-range";
 import { fieldConstraint } from "../../model/field-constraints.js";
@@ -43,14 +50,18 @@ const INT32_MAX = 2 ** 31 - 1;
 const UINT32_MAX = 2 ** 32 - 1;
 
 /** protobuf-es's RFC 3339 grammar (what `fromJson` accepts for a Timestamp). */
-const RFC3339 = "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$";
+const RFC3339 =
+  "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,9})?(Z|[+-][0-9]{2}:[0-9]{2})$";
 /** Standard or URL-safe base64, padded or not. */
-const BASE64 = "^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}(?:==)?|[A-Za-z0-9+/]{3}=?)?$|^(?:[A-Za-z0-9_-]{4})*(?:[A-Za-z0-9_-]{2}(?:==)?|[A-Za-z0-9_-]{3}=?)?$";
+const BASE64 =
+  "^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}(?:==)?|[A-Za-z0-9+/]{3}=?)?$|^(?:[A-Za-z0-9_-]{4})*(?:[A-Za-z0-9_-]{2}(?:==)?|[A-Za-z0-9_-]{3}=?)?$";
 
 const commentTexts = new WeakMap<object, string | undefined>();
 
 /** The text of a descriptor's proto comments, for `description` (AIP-192 internal comments dropped). */
-export function commentText(desc: DescMessage | DescEnum | DescField | DescMethod | DescService): string | undefined {
+export function commentText(
+  desc: DescMessage | DescEnum | DescField | DescMethod | DescService,
+): string | undefined {
   // Each JSON document asks again for the same descriptors: read each one's comments once.
   if (commentTexts.has(desc)) return commentTexts.get(desc);
   const text = readCommentText(desc);
@@ -58,7 +69,9 @@ export function commentText(desc: DescMessage | DescEnum | DescField | DescMetho
   return text;
 }
 
-function readCommentText(desc: DescMessage | DescEnum | DescField | DescMethod | DescService): string | undefined {
+function readCommentText(
+  desc: DescMessage | DescEnum | DescField | DescMethod | DescService,
+): string | undefined {
   const c = getComments(desc).leading;
   if (c === undefined) return undefined;
   const text = c
@@ -83,7 +96,9 @@ export function reachableTypes(roots: readonly DescMessage[]): (DescMessage | De
     }
   };
   roots.forEach(visit);
-  return [...out.values()].sort((a, b) => (a.typeName < b.typeName ? -1 : a.typeName > b.typeName ? 1 : 0));
+  return [...out.values()].sort((a, b) =>
+    a.typeName < b.typeName ? -1 : a.typeName > b.typeName ? 1 : 0,
+  );
 }
 
 function fieldType(f: DescField): DescMessage | DescEnum | undefined {
@@ -114,7 +129,11 @@ export interface MessageSchemaOptions {
 }
 
 /** The schema of a message's ProtoJSON object. */
-export function messageSchema(message: DescMessage, ref: RefStyle, options: MessageSchemaOptions = {}): JsonSchema {
+export function messageSchema(
+  message: DescMessage,
+  ref: RefStyle,
+  options: MessageSchemaOptions = {},
+): JsonSchema {
   const wkt = wellKnownSchema(message.typeName);
   if (wkt !== undefined) return wkt;
   const properties: Record<string, JsonSchema> = {};
@@ -171,7 +190,9 @@ export function enumSchema(desc: DescEnum): JsonSchema {
 
 function enumNumberSchema(desc: DescEnum, nonZero = false): JsonSchema {
   if (!desc.open) {
-    const numbers = [...new Set(desc.values.map((v) => v.number))].filter((n) => !nonZero || n !== 0).sort((a, b) => a - b);
+    const numbers = [...new Set(desc.values.map((v) => v.number))]
+      .filter((n) => !nonZero || n !== 0)
+      .sort((a, b) => a - b);
     return { type: "integer", enum: numbers };
   }
   const schema = { type: "integer", minimum: INT32_MIN, maximum: INT32_MAX };
@@ -179,7 +200,11 @@ function enumNumberSchema(desc: DescEnum, nonZero = false): JsonSchema {
 }
 
 /** A field's value schema, with the REQUIRED rule's "set" part (non-empty, non-zero) where it has one. */
-function fieldSchema(field: DescField, ref: RefStyle, rule: ReturnType<typeof requiredRule>): JsonSchema {
+function fieldSchema(
+  field: DescField,
+  ref: RefStyle,
+  rule: ReturnType<typeof requiredRule>,
+): JsonSchema {
   const nonZero = rule === "nonzero";
   let schema: JsonSchema;
   switch (field.fieldKind) {
@@ -193,12 +218,23 @@ function fieldSchema(field: DescField, ref: RefStyle, rule: ReturnType<typeof re
       schema = messageRef(field.message, ref);
       break;
     case "list": {
-      const items = field.listKind === "scalar" ? scalarSchema(field.scalar) : field.listKind === "enum" ? enumRef(field.enum, ref, false) : messageRef(field.message, ref);
-      schema = rule === "nonempty" ? { type: "array", items, minItems: 1 } : { type: "array", items };
+      const items =
+        field.listKind === "scalar"
+          ? scalarSchema(field.scalar)
+          : field.listKind === "enum"
+            ? enumRef(field.enum, ref, false)
+            : messageRef(field.message, ref);
+      schema =
+        rule === "nonempty" ? { type: "array", items, minItems: 1 } : { type: "array", items };
       break;
     }
     case "map": {
-      const values = field.mapKind === "scalar" ? scalarSchema(field.scalar) : field.mapKind === "enum" ? enumRef(field.enum, ref, false) : messageRef(field.message, ref);
+      const values =
+        field.mapKind === "scalar"
+          ? scalarSchema(field.scalar)
+          : field.mapKind === "enum"
+            ? enumRef(field.enum, ref, false)
+            : messageRef(field.message, ref);
       schema = {
         type: "object",
         ...mapKeySchema(field.mapKey),
@@ -227,7 +263,9 @@ function enumRef(desc: DescEnum, ref: RefStyle, nonZero: boolean): JsonSchema {
   const zero = desc.values.find((v) => v.number === 0);
   const names = desc.values.filter((v) => v.number !== 0).map((v) => v.name);
   // A REQUIRED enum is set: not its zero value (spec §5.7), by name or number.
-  return zero === undefined ? { $ref: ref(desc.typeName) } : { anyOf: [{ type: "string", enum: names }, enumNumberSchema(desc, true)] };
+  return zero === undefined
+    ? { $ref: ref(desc.typeName) }
+    : { anyOf: [{ type: "string", enum: names }, enumNumberSchema(desc, true)] };
 }
 
 /** A reference to a message's definition, or the inline schema of a well-known type (which has no definition). */
@@ -290,7 +328,9 @@ export function scalarSchema(type: ScalarType, rules: ScalarRules = {}): JsonSch
     case ScalarType.STRING:
       return rules.nonZero === true ? { type: "string", minLength: 1 } : { type: "string" };
     case ScalarType.BYTES:
-      return rules.nonZero === true ? { type: "string", contentEncoding: "base64", pattern: BASE64, minLength: 1 } : { type: "string", contentEncoding: "base64", pattern: BASE64 };
+      return rules.nonZero === true
+        ? { type: "string", contentEncoding: "base64", pattern: BASE64, minLength: 1 }
+        : { type: "string", contentEncoding: "base64", pattern: BASE64 };
     case ScalarType.BOOL:
       return rules.nonZero === true ? { type: "boolean", const: true } : { type: "boolean" };
     case ScalarType.DOUBLE:
@@ -319,14 +359,26 @@ export function scalarSchema(type: ScalarType, rules: ScalarRules = {}): JsonSch
  * range for the field. The string form is canonical decimal ("42", "-7"): ProtoJSON readers
  * also take "042" or "4.2e1", which the schema, stricter, refuses.
  */
-function integerSchema(typeMin: number | undefined, typeMax: number | undefined, rules: ScalarRules): JsonSchema {
-  const min = Math.max(typeMin ?? Number.NEGATIVE_INFINITY, rules.range?.min ?? Number.NEGATIVE_INFINITY);
-  const max = Math.min(typeMax ?? Number.POSITIVE_INFINITY, rules.range?.max ?? Number.POSITIVE_INFINITY);
+function integerSchema(
+  typeMin: number | undefined,
+  typeMax: number | undefined,
+  rules: ScalarRules,
+): JsonSchema {
+  const min = Math.max(
+    typeMin ?? Number.NEGATIVE_INFINITY,
+    rules.range?.min ?? Number.NEGATIVE_INFINITY,
+  );
+  const max = Math.min(
+    typeMax ?? Number.POSITIVE_INFINITY,
+    rules.range?.max ?? Number.POSITIVE_INFINITY,
+  );
   const number: Record<string, unknown> = { type: "integer" };
   if (Number.isFinite(min)) number["minimum"] = min;
   if (Number.isFinite(max)) number["maximum"] = max;
   if (rules.nonZero === true && min <= 0 && max >= 0) number["not"] = { const: 0 };
-  return { anyOf: [number, { type: "string", pattern: decimalPattern(min, max, rules.nonZero === true) }] };
+  return {
+    anyOf: [number, { type: "string", pattern: decimalPattern(min, max, rules.nonZero === true) }],
+  };
 }
 
 /**
@@ -337,7 +389,10 @@ function integerSchema(typeMin: number | undefined, typeMax: number | undefined,
 function decimalPattern(min: number, max: number, nonZero: boolean): string {
   if (Number.isFinite(min) && Number.isFinite(max)) {
     const parts: string[] = [];
-    if (min < 0) parts.push(`-(?:${toRegexRange(-Math.min(max, -1), -min, { capture: false, shorthand: false })})`);
+    if (min < 0)
+      parts.push(
+        `-(?:${toRegexRange(-Math.min(max, -1), -min, { capture: false, shorthand: false })})`,
+      );
     const lo = Math.max(min, nonZero ? 1 : 0);
     if (max >= lo) parts.push(toRegexRange(lo, max, { capture: false, shorthand: false }));
     return `^(?:${parts.join("|")})$`;

@@ -29,7 +29,9 @@ export interface OpenApiPath {
 
 /** The variable capturing pattern segment `i`, if any. */
 function variableAt(pattern: CompiledPattern, i: number): PatternVariable | undefined {
-  return pattern.variables.find((v) => i >= v.start && (v.end < 0 ? i < pattern.segments.length : i < v.end));
+  return pattern.variables.find(
+    (v) => i >= v.start && (v.end < 0 ? i < pattern.segments.length : i < v.end),
+  );
 }
 
 /** `tasks` → `task`, `policies` → `policy`, `indexes` → `index`; a word not ending in `s` as it is. */
@@ -46,7 +48,9 @@ export function openApiPathOf(pattern: CompiledPattern): OpenApiPath {
   const parts: string[] = [];
   const parameters: OpenApiPathParameter[] = [];
   // Whole-variable names first: a derived name never takes one of them.
-  const used = new Set(pattern.variables.filter((v) => isWholeWildcard(pattern, v)).map((v) => v.field));
+  const used = new Set(
+    pattern.variables.filter((v) => isWholeWildcard(pattern, v)).map((v) => v.field),
+  );
   const unique = (base: string): string => {
     let name = base;
     for (let n = 2; used.has(name); n++) name = `${base}_${n}`;
@@ -65,7 +69,12 @@ export function openApiPathOf(pattern: CompiledPattern): OpenApiPath {
     const end = variable.end < 0 ? pattern.segments.length : variable.end;
     if (isWholeWildcard(pattern, variable)) {
       parts.push(`{${variable.field}}`);
-      parameters.push({ name: variable.field, variable, kind: "whole", valueForm: `{${variable.field}}` });
+      parameters.push({
+        name: variable.field,
+        variable,
+        kind: "whole",
+        valueForm: `{${variable.field}}`,
+      });
       i = end;
       continue;
     }
@@ -78,7 +87,10 @@ export function openApiPathOf(pattern: CompiledPattern): OpenApiPath {
         continue;
       }
       const before = k > variable.start ? pattern.segments[k - 1] : undefined;
-      const base = before !== undefined && before !== "*" && before !== "**" ? singular(before) : variable.field.replace(/\./g, "_");
+      const base =
+        before !== undefined && before !== "*" && before !== "**"
+          ? singular(before)
+          : variable.field.replace(/\./g, "_");
       const name = unique(segment === "**" ? `${base}Path` : base);
       own.push({ name, kind: segment === "**" ? "segments" : "segment" });
       rendered.push(`{${name}}`);

@@ -26,10 +26,21 @@ import type { FileModel, OperationModel, ServiceModel } from "../../model/servic
 import { requiredRule } from "../../model/required-fields.js";
 import { fieldConstraint } from "../../model/field-constraints.js";
 import { outputFile } from "../file-names.js";
-import { acceptsEmpty, bindingDefNames, httpBodySchema, sharedBindingDefs } from "./binding-schemas.js";
+import {
+  acceptsEmpty,
+  bindingDefNames,
+  httpBodySchema,
+  sharedBindingDefs,
+} from "./binding-schemas.js";
 import { generatedNotice } from "./generated-notice.js";
 import { fileDefinitions } from "./json-schema.js";
-import { commentText, componentRef, messageRef, scalarSchema, type JsonSchema } from "./message-schema.js";
+import {
+  commentText,
+  componentRef,
+  messageRef,
+  scalarSchema,
+  type JsonSchema,
+} from "./message-schema.js";
 import { writeJsonDocument } from "./print-json.js";
 import type { PluginOptions } from "../../options.js";
 import { notice } from "../../notices.js";
@@ -42,13 +53,30 @@ export type OpenApiVersion = "3.1" | "3.2";
 const CONTENT_TYPES = ["application/a2a+json", "application/json"] as const;
 
 /** Emits `<file>_a2a_openapi.json` for the services of a file that have HTTP bindings. */
-export function emitOpenApi(schema: Schema<PluginOptions>, model: FileModel, parameter: string, version: OpenApiVersion): void {
-  const services = model.services.filter((s) => s.operations.some((op) => op.httpBindings.length > 0));
+export function emitOpenApi(
+  schema: Schema<PluginOptions>,
+  model: FileModel,
+  parameter: string,
+  version: OpenApiVersion,
+): void {
+  const services = model.services.filter((s) =>
+    s.operations.some((op) => op.httpBindings.length > 0),
+  );
   if (services.length === 0) return;
-  writeJsonDocument(schema, model, outputFile(model.file, "openApi"), openApiDocument(model, services, parameter, version));
+  writeJsonDocument(
+    schema,
+    model,
+    outputFile(model.file, "openApi"),
+    openApiDocument(model, services, parameter, version),
+  );
 }
 
-export function openApiDocument(model: FileModel, services: readonly ServiceModel[], parameter: string, version: OpenApiVersion): JsonSchema {
+export function openApiDocument(
+  model: FileModel,
+  services: readonly ServiceModel[],
+  parameter: string,
+  version: OpenApiVersion,
+): JsonSchema {
   const { types, defs } = fileDefinitions(model, componentRef);
   const schemas: Record<string, JsonSchema> = {};
   for (const t of types) schemas[t.typeName] = defs[t.typeName]!;
@@ -73,7 +101,14 @@ export function openApiDocument(model: FileModel, services: readonly ServiceMode
         }
         describedBy.set(route, { service, rpc });
         const item = (paths[openApiPathOf(binding.pattern).path] ??= {});
-        item[binding.method.toLowerCase()] = operationObject(model, service, op, binding, index, version);
+        item[binding.method.toLowerCase()] = operationObject(
+          model,
+          service,
+          op,
+          binding,
+          index,
+          version,
+        );
       });
     }
   }
@@ -96,7 +131,8 @@ export function openApiDocument(model: FileModel, services: readonly ServiceMode
         schema: { type: "string" },
       };
   }
-  const pkgVersion = /(?:^|\.)(v\d+[a-z0-9]*)$/.exec(model.file.proto.package)?.[1] ?? "unversioned";
+  const pkgVersion =
+    /(?:^|\.)(v\d+[a-z0-9]*)$/.exec(model.file.proto.package)?.[1] ?? "unversioned";
   return {
     openapi: version === "3.2" ? "3.2.0" : "3.1.1",
     info: {
@@ -112,13 +148,27 @@ export function openApiDocument(model: FileModel, services: readonly ServiceMode
         .filter((s) => s !== "")
         .join("\n\n"),
     },
-    servers: [{ url: "/", description: "The agent's HTTP+JSON interface URL (replaced by the agent that serves this document)." }],
-    tags: services.map((s) => ({ name: s.desc.name, description: commentText(s.desc) ?? s.typeName })),
+    servers: [
+      {
+        url: "/",
+        description:
+          "The agent's HTTP+JSON interface URL (replaced by the agent that serves this document).",
+      },
+    ],
+    tags: services.map((s) => ({
+      name: s.desc.name,
+      description: commentText(s.desc) ?? s.typeName,
+    })),
     paths,
     components: {
       schemas,
       parameters,
-      responses: Object.fromEntries(errorsByStatus(model.errors).map(([status, entries]) => [errorResponseName(status), errorResponse(status, entries)])),
+      responses: Object.fromEntries(
+        errorsByStatus(model.errors).map(([status, entries]) => [
+          errorResponseName(status),
+          errorResponse(status, entries),
+        ]),
+      ),
       securitySchemes: {},
     },
     "x-generated": generatedNotice(model, parameter),
@@ -134,7 +184,14 @@ function headerParameterName(name: string): string {
   return name.replace(/-/g, "");
 }
 
-function operationObject(model: FileModel, service: ServiceModel, op: OperationModel, binding: HttpBinding, index: number, version: OpenApiVersion): JsonSchema {
+function operationObject(
+  model: FileModel,
+  service: ServiceModel,
+  op: OperationModel,
+  binding: HttpBinding,
+  index: number,
+  version: OpenApiVersion,
+): JsonSchema {
   const description = commentText(op.desc);
   const summary = description?.split(/\n\s*\n|(?<=\.)\s/)[0]?.replace(/\n/g, " ");
   const parameters: unknown[] = [];
@@ -152,7 +209,8 @@ function operationObject(model: FileModel, service: ServiceModel, op: OperationM
       continue;
     }
     // A wildcard of a variable with a pattern of its own (openapi-path.ts): the request field is the whole form.
-    const what = p.kind === "segments" ? "one or more path segments (may hold `/`)" : "one path segment";
+    const what =
+      p.kind === "segments" ? "one or more path segments (may hold `/`)" : "one path segment";
     parameters.push({
       name: p.name,
       in: "path",
@@ -182,10 +240,12 @@ function operationObject(model: FileModel, service: ServiceModel, op: OperationM
   }
   for (const p of model.serviceParameters) {
     parameters.push({ $ref: `#/components/parameters/${headerParameterName(p.name)}` });
-    if (p.query) parameters.push({ $ref: `#/components/parameters/${headerParameterName(p.name)}Query` });
+    if (p.query)
+      parameters.push({ $ref: `#/components/parameters/${headerParameterName(p.name)}Query` });
   }
   const operation: Record<string, unknown> = {
-    operationId: index === 0 ? operationIdBase(service, op) : `${operationIdBase(service, op)}_${index}`,
+    operationId:
+      index === 0 ? operationIdBase(service, op) : `${operationIdBase(service, op)}_${index}`,
     tags: [service.desc.name],
   };
   if (summary !== undefined) operation["summary"] = summary;
@@ -198,7 +258,9 @@ function operationObject(model: FileModel, service: ServiceModel, op: OperationM
   if (op.desc.deprecated) operation["deprecated"] = true;
   operation["parameters"] = parameters;
   if (binding.body !== "") {
-    const pathFields = new Set(binding.variables.filter((v) => v.path.length === 1).map((v) => v.field));
+    const pathFields = new Set(
+      binding.variables.filter((v) => v.path.length === 1).map((v) => v.field),
+    );
     const body = httpBodySchema(op, binding, componentRef);
     operation["requestBody"] = {
       required: !(binding.body === "*" ? acceptsEmpty(op.input, pathFields) : false),
@@ -214,17 +276,41 @@ function operationObject(model: FileModel, service: ServiceModel, op: OperationM
       content: {
         "text/event-stream":
           version === "3.2"
-            ? { itemSchema: { type: "object", properties: { data: { type: "string", contentMediaType: "application/json", contentSchema: output } }, required: ["data"] } }
-            : { schema: { type: "string", description: `Server-sent events; the data of each is a JSON ${op.output.typeName}.` }, "x-a2a-item-schema": output },
+            ? {
+                itemSchema: {
+                  type: "object",
+                  properties: {
+                    data: {
+                      type: "string",
+                      contentMediaType: "application/json",
+                      contentSchema: output,
+                    },
+                  },
+                  required: ["data"],
+                },
+              }
+            : {
+                schema: {
+                  type: "string",
+                  description: `Server-sent events; the data of each is a JSON ${op.output.typeName}.`,
+                },
+                "x-a2a-item-schema": output,
+              },
       },
     };
   } else if (binding.method === "HEAD") {
     // A HEAD answer has no body (model/http-binding.ts binds HEAD only to RPCs returning google.protobuf.Empty).
-    responses["200"] = { description: "Success (a HEAD answer carries no body: the google.protobuf.Empty result)." };
+    responses["200"] = {
+      description: "Success (a HEAD answer carries no body: the google.protobuf.Empty result).",
+    };
   } else {
-    responses["200"] = { description: `The ${op.output.typeName}.`, content: Object.fromEntries(CONTENT_TYPES.map((t) => [t, { schema: output }])) };
+    responses["200"] = {
+      description: `The ${op.output.typeName}.`,
+      content: Object.fromEntries(CONTENT_TYPES.map((t) => [t, { schema: output }])),
+    };
   }
-  for (const [status] of errorsByStatus(model.errors)) responses[String(status)] = { $ref: `#/components/responses/${errorResponseName(status)}` };
+  for (const [status] of errorsByStatus(model.errors))
+    responses[String(status)] = { $ref: `#/components/responses/${errorResponseName(status)}` };
   operation["responses"] = responses;
   return operation;
 }
@@ -241,13 +327,25 @@ function errorResponseName(status: number): string {
 }
 
 function errorResponse(status: number, entries: readonly ErrorCatalogEntry[]): JsonSchema {
-  const list = entries.map((e) => `${e.name} (reason ${e.reason}, gRPC ${e.grpcStatus})`).join("; ");
+  const list = entries
+    .map((e) => `${e.name} (reason ${e.reason}, gRPC ${e.grpcStatus})`)
+    .join("; ");
   const response: Record<string, unknown> = {
     description: `${entries[0]!.grpcStatus}: ${list}.`,
-    content: Object.fromEntries(CONTENT_TYPES.map((t) => [t, { schema: { $ref: componentRef(bindingDefNames.httpErrorResponse) } }])),
+    content: Object.fromEntries(
+      CONTENT_TYPES.map((t) => [
+        t,
+        { schema: { $ref: componentRef(bindingDefNames.httpErrorResponse) } },
+      ]),
+    ),
   };
   if (status === 401) {
-    response["headers"] = { "WWW-Authenticate": { description: "The authentication challenge (RFC 9110 §11.6.1).", schema: { type: "string" } } };
+    response["headers"] = {
+      "WWW-Authenticate": {
+        description: "The authentication challenge (RFC 9110 §11.6.1).",
+        schema: { type: "string" },
+      },
+    };
   }
   return response;
 }
@@ -276,6 +374,7 @@ function queryValueSchema(field: DescField): JsonSchema | undefined {
 
 function stringWellKnown(typeName: string): JsonSchema | undefined {
   if (typeName === "google.protobuf.Timestamp") return { type: "string", format: "date-time" };
-  if (typeName === "google.protobuf.Duration") return { type: "string", pattern: "^-?[0-9]+(\\.[0-9]{1,9})?s$" };
+  if (typeName === "google.protobuf.Duration")
+    return { type: "string", pattern: "^-?[0-9]+(\\.[0-9]{1,9})?s$" };
   return undefined;
 }

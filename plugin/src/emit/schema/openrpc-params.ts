@@ -8,7 +8,13 @@
 import type { DescMessage } from "@bufbuild/protobuf";
 import { requiredRule } from "../../model/required-fields.js";
 import { hasObjectJson } from "../../model/json-form.js";
-import { commentText, componentRef, messageRef, messageSchema, type JsonSchema } from "./message-schema.js";
+import {
+  commentText,
+  componentRef,
+  messageRef,
+  messageSchema,
+  type JsonSchema,
+} from "./message-schema.js";
 
 /** How JSON-RPC carries a request of this type: `by-name` (an object) or `by-position` (`[value]`). */
 export function paramStructure(input: DescMessage): "by-name" | "by-position" {
@@ -18,13 +24,29 @@ export function paramStructure(input: DescMessage): "by-name" | "by-position" {
 /** The OpenRPC content descriptors of a request's params. */
 export function openRpcParams(input: DescMessage): JsonSchema[] {
   if (!hasObjectJson(input)) {
-    return [{ name: "value", description: `The ${input.typeName} as its ProtoJSON value, the one element of params.`, required: true, schema: messageRef(input, componentRef) }];
+    return [
+      {
+        name: "value",
+        description: `The ${input.typeName} as its ProtoJSON value, the one element of params.`,
+        required: true,
+        schema: messageRef(input, componentRef),
+      },
+    ];
   }
   if (input.typeName === "google.protobuf.Struct") return [];
   if (input.typeName === "google.protobuf.Any") {
-    return [{ name: "@type", description: "The type URL of the packed message; its fields go beside it.", required: true, schema: { type: "string" } }];
+    return [
+      {
+        name: "@type",
+        description: "The type URL of the packed message; its fields go beside it.",
+        required: true,
+        schema: { type: "string" },
+      },
+    ];
   }
-  const properties = messageSchema(input, componentRef).properties as Record<string, JsonSchema> | undefined;
+  const properties = messageSchema(input, componentRef).properties as
+    | Record<string, JsonSchema>
+    | undefined;
   return input.fields.map((field) => ({
     name: field.jsonName,
     ...(commentText(field) === undefined ? {} : { description: commentText(field) }),

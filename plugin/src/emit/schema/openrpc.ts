@@ -24,15 +24,28 @@ import { withErrorLocation } from "../../generation-error.js";
 const ERROR_INFO_TYPE = "type.googleapis.com/google.rpc.ErrorInfo";
 
 /** Emits `<file>_a2a_openrpc.json`. */
-export function emitOpenRpc(schema: Schema<PluginOptions>, model: FileModel, parameter: string): void {
-  writeJsonDocument(schema, model, outputFile(model.file, "openRpc"), openRpcDocument(model, parameter));
+export function emitOpenRpc(
+  schema: Schema<PluginOptions>,
+  model: FileModel,
+  parameter: string,
+): void {
+  writeJsonDocument(
+    schema,
+    model,
+    outputFile(model.file, "openRpc"),
+    openRpcDocument(model, parameter),
+  );
 }
 
 export function openRpcDocument(model: FileModel, parameter: string): JsonSchema {
   const { defs } = fileDefinitions(model, componentRef);
   const errors: Record<string, JsonSchema> = {};
   for (const e of model.errors) {
-    errors[e.name] = { code: e.jsonRpcCode, message: e.message, data: [{ "@type": ERROR_INFO_TYPE, reason: e.reason, domain: ERROR_DOMAIN }] };
+    errors[e.name] = {
+      code: e.jsonRpcCode,
+      message: e.message,
+      data: [{ "@type": ERROR_INFO_TYPE, reason: e.reason, domain: ERROR_DOMAIN }],
+    };
   }
   const methods = model.services.flatMap((service) =>
     service.operations.map((op) =>
@@ -40,7 +53,9 @@ export function openRpcDocument(model: FileModel, parameter: string): JsonSchema
         const description = commentText(op.desc);
         const summary = description?.split(/\n\s*\n|(?<=\.)\s/)[0]?.replace(/\n/g, " ");
         const params = openRpcParams(op.input);
-        const oneofs = op.input.oneofs.filter((o) => exactlyOneRule(o) !== undefined).map((o) => o.fields.map((f) => f.jsonName).join(", "));
+        const oneofs = op.input.oneofs
+          .filter((o) => exactlyOneRule(o) !== undefined)
+          .map((o) => o.fields.map((f) => f.jsonName).join(", "));
         const streaming = op.kind === "server_streaming";
         const method: Record<string, unknown> = {
           name: op.jsonRpcMethod,
@@ -60,16 +75,25 @@ export function openRpcDocument(model: FileModel, parameter: string): JsonSchema
           tags: [{ name: service.desc.name }],
           paramStructure: paramStructure(op.input),
           params,
-          result: { name: streaming ? "event" : "result", ...(streaming ? { description: "The result of each SSE event." } : {}), schema: messageRef(op.output, componentRef) },
+          result: {
+            name: streaming ? "event" : "result",
+            ...(streaming ? { description: "The result of each SSE event." } : {}),
+            schema: messageRef(op.output, componentRef),
+          },
           errors: model.errors.map((e) => ({ $ref: `#/components/errors/${e.name}` })),
         };
         if (op.desc.deprecated) method["deprecated"] = true;
-        if (streaming) method["x-a2a-streaming"] = { mediaType: "text/event-stream", event: { $ref: componentRef(operationDefName(service, op, "JsonRpcStreamEvent")) } };
+        if (streaming)
+          method["x-a2a-streaming"] = {
+            mediaType: "text/event-stream",
+            event: { $ref: componentRef(operationDefName(service, op, "JsonRpcStreamEvent")) },
+          };
         return method;
       }),
     ),
   );
-  const pkgVersion = /(?:^|\.)(v\d+[a-z0-9]*)$/.exec(model.file.proto.package)?.[1] ?? "unversioned";
+  const pkgVersion =
+    /(?:^|\.)(v\d+[a-z0-9]*)$/.exec(model.file.proto.package)?.[1] ?? "unversioned";
   return {
     openrpc: "1.3.2",
     info: {

@@ -17,7 +17,12 @@ export function printJson(value: unknown): string {
  * Writes one of the single-file JSON documents (the JSON Schema bundle, OpenAPI, OpenRPC) as
  * `name`, unless it is larger than `json_documents_max_bytes`: then it is left out, with a notice.
  */
-export function writeJsonDocument(schema: Schema<Pick<PluginOptions, "jsonDocumentsMaxBytes">>, model: FileModel, name: string, document: unknown): void {
+export function writeJsonDocument(
+  schema: Schema<Pick<PluginOptions, "jsonDocumentsMaxBytes">>,
+  model: FileModel,
+  name: string,
+  document: unknown,
+): void {
   const text = printJson(document);
   const max = schema.options.jsonDocumentsMaxBytes;
   // A string's UTF-8 length is at most 3 bytes per UTF-16 unit: count the bytes only near the limit.

@@ -10,13 +10,23 @@ import { DeliverySlots } from "./delivery-slots.js";
 /** The outcome of one attempt. */
 export type AttemptOutcome =
   | { readonly kind: "delivered"; readonly status: number }
-  | { readonly kind: "retry"; readonly reason: "http-status" | "network" | "timeout"; readonly status?: number; readonly error?: unknown; readonly retryAfterMs?: number }
+  | {
+      readonly kind: "retry";
+      readonly reason: "http-status" | "network" | "timeout";
+      readonly status?: number;
+      readonly error?: unknown;
+      readonly retryAfterMs?: number;
+    }
   /** The sender was closed while the attempt waited for a slot: no request was made. */
   | { readonly kind: "closed" }
   | { readonly kind: "fail"; readonly status: number };
 
 /** POSTs `body` to `url` with `headers`, once. Never rejects. */
-export type WebhookPost = (url: string, headers: Record<string, string>, body: string) => Promise<AttemptOutcome>;
+export type WebhookPost = (
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+) => Promise<AttemptOutcome>;
 
 /** What {@link createWebhookPost} needs. */
 export interface WebhookPostOptions {
@@ -54,7 +64,13 @@ export function createWebhookPost(options: WebhookPostOptions): WebhookPost {
       controller.abort();
     }, timeoutMs);
     try {
-      const response = await fetchFn(url, { method: "POST", headers, body, redirect: "manual", signal: controller.signal });
+      const response = await fetchFn(url, {
+        method: "POST",
+        headers,
+        body,
+        redirect: "manual",
+        signal: controller.signal,
+      });
       clearTimeout(timer);
       // The body is not needed: release the connection.
       response.body?.cancel().catch(() => {});
@@ -62,7 +78,12 @@ export function createWebhookPost(options: WebhookPostOptions): WebhookPost {
       if (status >= 200 && status < 300) return { kind: "delivered", status };
       if (status === 408 || status === 429 || status >= 500) {
         const retryAfterMs = parseRetryAfter(response.headers.get("retry-after"), now());
-        return { kind: "retry", reason: "http-status", status, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) };
+        return {
+          kind: "retry",
+          reason: "http-status",
+          status,
+          ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+        };
       }
       return { kind: "fail", status };
     } catch (error) {

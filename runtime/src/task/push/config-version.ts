@@ -23,7 +23,9 @@ export function markPushConfigVersion(config: Message, version: string): void {
 
 /** The protocol version `config` was registered in, when not the service's own; undefined otherwise. */
 export function pushConfigVersionOf(config: Message): string | undefined {
-  const field = config.$unknown?.find((f) => f.no === VERSION_FIELD && f.wireType === WireType.LengthDelimited);
+  const field = config.$unknown?.find(
+    (f) => f.no === VERSION_FIELD && f.wireType === WireType.LengthDelimited,
+  );
   if (field === undefined) return undefined;
   try {
     return new BinaryReader(field.data).string();

@@ -76,7 +76,11 @@ export class PushDeliveryQueue {
    */
   offer(key: string, bytes: number, job: () => Promise<unknown>): boolean {
     const waiting = this.#queued.get(key) ?? 0;
-    if (waiting >= this.#maxQueued || (this.#queuedBytes > 0 && this.#queuedBytes + bytes > this.#maxQueuedBytes)) return false;
+    if (
+      waiting >= this.#maxQueued ||
+      (this.#queuedBytes > 0 && this.#queuedBytes + bytes > this.#maxQueuedBytes)
+    )
+      return false;
     this.#queued.set(key, waiting + 1);
     this.#queuedBytes += bytes;
     this.run(key, async () => {

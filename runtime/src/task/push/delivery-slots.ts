@@ -46,7 +46,8 @@ export class DeliverySlots {
   async acquire(url: string): Promise<() => void> {
     const host = hostKeyOf(url);
     let entry = this.#hosts.get(host);
-    if (entry === undefined) this.#hosts.set(host, (entry = { slots: new Slots(this.#perHost), users: 0 }));
+    if (entry === undefined)
+      this.#hosts.set(host, (entry = { slots: new Slots(this.#perHost), users: 0 }));
     entry.users++;
     const releaseHost = await entry.slots.acquire();
     const releaseGlobal = await this.#global.acquire();

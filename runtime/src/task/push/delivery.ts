@@ -8,7 +8,13 @@ import type { A2ATracing, PushDeliveryOutcome } from "../../observe/tracing.js";
 import type { PushDeliveryQueue } from "./delivery-queue.js";
 import type { WebhookPost } from "./attempt.js";
 import { deliverWithRetries, type RetryPolicy } from "./retry.js";
-import type { PushAttemptResult, PushDeliveryFailure, PushEventNotice, PushPayload, PushSenderOptions } from "./types.js";
+import type {
+  PushAttemptResult,
+  PushDeliveryFailure,
+  PushEventNotice,
+  PushPayload,
+  PushSenderOptions,
+} from "./types.js";
 import type { PushConfigShape, StreamResponseShape } from "../shapes.js";
 import type { TaskScope, TaskStore } from "../store.js";
 import { checkWebhookUrl, WebhookUrlError } from "./webhook-policy.js";
@@ -20,7 +26,10 @@ export interface WebhookRequests {
   /** The body of `event` in `payload`'s form (1.0 ProtoJSON when undefined). Throws when it cannot be written. */
   bodyOf(event: StreamResponseShape, payload: PushPayload | undefined): string;
   /** The request headers of a delivery to `config`, or the error that refuses it. */
-  headersOf(config: PushConfigShape, eventId: string | undefined): Record<string, string> | WebhookUrlError;
+  headersOf(
+    config: PushConfigShape,
+    eventId: string | undefined,
+  ): Record<string, string> | WebhookUrlError;
 }
 
 /** The parts a sender is wired from. */
@@ -42,13 +51,26 @@ export interface PushSenderParts {
  * webhooks in event order): lists the task's push configs and queues one delivery per config, in
  * the lane of (task, url), unless past the queue's bounds (`overflow`).
  */
-export async function fanOut(parts: PushSenderParts, notice: PushEventNotice, origin: unknown): Promise<void> {
+export async function fanOut(
+  parts: PushSenderParts,
+  notice: PushEventNotice,
+  origin: unknown,
+): Promise<void> {
   const { queue, requests, report } = parts;
   let configs: PushConfigShape[];
   try {
     configs = await listAllConfigs(parts.options.store, notice.scope, notice.taskId);
   } catch (error) {
-    report({ reason: "store", scope: notice.scope, taskId: notice.taskId, configId: "", url: "", attempts: 0, error, event: notice.event });
+    report({
+      reason: "store",
+      scope: notice.scope,
+      taskId: notice.taskId,
+      configId: "",
+      url: "",
+      attempts: 0,
+      error,
+      event: notice.event,
+    });
     return;
   }
   // Most tasks have no push config: the event is only serialized (and copied) for those that do.
@@ -56,7 +78,14 @@ export async function fanOut(parts: PushSenderParts, notice: PushEventNotice, or
   // One body per protocol version the configs were registered in (almost always one).
   const bodies = new Map<PushPayload | undefined, string>();
   for (const config of configs) {
-    const unsent = { scope: notice.scope, taskId: notice.taskId, configId: config.id, url: config.url, attempts: 0, event: notice.event };
+    const unsent = {
+      scope: notice.scope,
+      taskId: notice.taskId,
+      configId: config.id,
+      url: config.url,
+      attempts: 0,
+      event: notice.event,
+    };
     const payload = requests.payloadOf(config);
     let body = bodies.get(payload);
     if (body === undefined) {
@@ -69,16 +98,31 @@ export async function fanOut(parts: PushSenderParts, notice: PushEventNotice, or
       bodies.set(payload, body);
     }
     const sent = body;
-    const key = JSON.stringify([notice.scope.tenant, notice.scope.owner, notice.taskId, config.url]);
-    if (!queue.offer(key, sent.length, () => deliver(parts, notice, config, sent, origin))) report({ reason: "overflow", ...unsent });
+    const key = JSON.stringify([
+      notice.scope.tenant,
+      notice.scope.owner,
+      notice.taskId,
+      config.url,
+    ]);
+    if (!queue.offer(key, sent.length, () => deliver(parts, notice, config, sent, origin)))
+      report({ reason: "overflow", ...unsent });
   }
 }
 
 /** One delivery of an event to a config's webhook (its attempts), in a span when traced. */
-export function deliver(parts: PushSenderParts, notice: PushEventNotice, config: PushConfigShape, body: string, origin: unknown): Promise<PushDeliveryOutcome> {
+export function deliver(
+  parts: PushSenderParts,
+  notice: PushEventNotice,
+  config: PushConfigShape,
+  body: string,
+  origin: unknown,
+): Promise<PushDeliveryOutcome> {
   const tracing = parts.tracing;
   if (tracing === undefined) return deliverUntraced(parts, notice, config, body, undefined);
-  return tracing.push({ taskId: notice.taskId, contextId: notice.contextId, url: config.url, origin }, (traceHeaders) => deliverUntraced(parts, notice, config, body, traceHeaders));
+  return tracing.push(
+    { taskId: notice.taskId, contextId: notice.contextId, url: config.url, origin },
+    (traceHeaders) => deliverUntraced(parts, notice, config, body, traceHeaders),
+  );
 }
 
 async function deliverUntraced(
@@ -89,19 +133,41 @@ async function deliverUntraced(
   traceHeaders: Readonly<Record<string, string>> | undefined,
 ): Promise<PushDeliveryOutcome> {
   const { queue, report } = parts;
-  const base = { scope: notice.scope, taskId: notice.taskId, configId: config.id, url: config.url, event: notice.event };
+  const base = {
+    scope: notice.scope,
+    taskId: notice.taskId,
+    configId: config.id,
+    url: config.url,
+    event: notice.event,
+  };
   if (queue.signal.aborted) return report({ ...base, reason: "closed", attempts: 0 });
   const checked = await checkedHeaders(parts, config, undefined);
   if (!checked.ok) return report({ ...base, reason: "refused", attempts: 0, error: checked.error });
-  const headers = traceHeaders === undefined ? checked.headers : { ...checked.headers, ...traceHeaders };
-  const result = await deliverWithRetries(() => parts.post(config.url, headers, body), parts.retry, queue.signal);
+  const headers =
+    traceHeaders === undefined ? checked.headers : { ...checked.headers, ...traceHeaders };
+  const result = await deliverWithRetries(
+    () => parts.post(config.url, headers, body),
+    parts.retry,
+    queue.signal,
+  );
   if (result.kind === "failed") return report({ ...base, ...result.failure });
-  parts.options.onDelivered?.({ taskId: notice.taskId, configId: config.id, url: config.url, status: result.status, attempts: result.attempts });
+  parts.options.onDelivered?.({
+    taskId: notice.taskId,
+    configId: config.id,
+    url: config.url,
+    status: result.status,
+    attempts: result.attempts,
+  });
   return { delivered: true, status: result.status, attempts: result.attempts };
 }
 
 /** `PushNotificationSender.attemptOnce`: one attempt, no retry, queue or report. Never rejects. */
-export async function attemptOnce(parts: PushSenderParts, config: PushConfigShape, event: StreamResponseShape, eventId?: string): Promise<PushAttemptResult> {
+export async function attemptOnce(
+  parts: PushSenderParts,
+  config: PushConfigShape,
+  event: StreamResponseShape,
+  eventId?: string,
+): Promise<PushAttemptResult> {
   const { queue, requests } = parts;
   if (queue.closed || queue.signal.aborted) return { kind: "fail", reason: "closed" };
   const checked = await checkedHeaders(parts, config, eventId);
@@ -114,7 +180,8 @@ export async function attemptOnce(parts: PushSenderParts, config: PushConfigShap
   }
   const outcome = await queue.track(() => parts.post(config.url, checked.headers, body));
   if (outcome.kind === "closed") return { kind: "fail", reason: "closed" };
-  if (outcome.kind === "fail") return { kind: "fail", reason: "http-status", status: outcome.status };
+  if (outcome.kind === "fail")
+    return { kind: "fail", reason: "http-status", status: outcome.status };
   return outcome;
 }
 
@@ -123,7 +190,10 @@ async function checkedHeaders(
   parts: PushSenderParts,
   config: PushConfigShape,
   eventId: string | undefined,
-): Promise<{ readonly ok: true; readonly headers: Record<string, string> } | { readonly ok: false; readonly error: unknown }> {
+): Promise<
+  | { readonly ok: true; readonly headers: Record<string, string> }
+  | { readonly ok: false; readonly error: unknown }
+> {
   try {
     await checkWebhookUrl(config.url, parts.options);
   } catch (error) {
@@ -134,7 +204,11 @@ async function checkedHeaders(
 }
 
 /** All push configs of the task, over every page. */
-async function listAllConfigs(store: TaskStore, scope: TaskScope, taskId: string): Promise<PushConfigShape[]> {
+async function listAllConfigs(
+  store: TaskStore,
+  scope: TaskScope,
+  taskId: string,
+): Promise<PushConfigShape[]> {
   const out: PushConfigShape[] = [];
   let pageToken = "";
   for (let pages = 0; pages < 10_000; pages++) {

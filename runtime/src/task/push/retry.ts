@@ -23,7 +23,9 @@ export interface RetryPolicy {
 }
 
 /** How a delivery ended. */
-export type DeliveryResult = { readonly kind: "delivered"; readonly status: number; readonly attempts: number } | { readonly kind: "failed"; readonly failure: DeliveryFailure };
+export type DeliveryResult =
+  | { readonly kind: "delivered"; readonly status: number; readonly attempts: number }
+  | { readonly kind: "failed"; readonly failure: DeliveryFailure };
 
 /** Why a delivery failed, in the words of `PushDeliveryFailure`. */
 export interface DeliveryFailure {
@@ -42,7 +44,11 @@ type Retry = Extract<AttemptOutcome, { kind: "retry" }>;
  * Runs `attempt` until it delivers, fails for good, or the retries run out, sleeping between
  * attempts; once `signal` aborts no further attempt starts (`closed`, with the last outcome).
  */
-export async function deliverWithRetries(attempt: () => Promise<AttemptOutcome>, policy: RetryPolicy, signal: AbortSignal): Promise<DeliveryResult> {
+export async function deliverWithRetries(
+  attempt: () => Promise<AttemptOutcome>,
+  policy: RetryPolicy,
+  signal: AbortSignal,
+): Promise<DeliveryResult> {
   const attempts = policy.maxRetries + 1;
   /** The last outcome worth a retry (any other ends the loop). */
   let last: Retry | undefined;
@@ -50,24 +56,44 @@ export async function deliverWithRetries(attempt: () => Promise<AttemptOutcome>,
     if (signal.aborted) return failed("closed", n - 1, last);
     const outcome = await attempt();
     if (outcome.kind === "closed") return failed("closed", n - 1, last);
-    if (outcome.kind === "delivered") return { kind: "delivered", status: outcome.status, attempts: n };
-    if (outcome.kind === "fail") return { kind: "failed", failure: { reason: "http-status", attempts: n, status: outcome.status } };
+    if (outcome.kind === "delivered")
+      return { kind: "delivered", status: outcome.status, attempts: n };
+    if (outcome.kind === "fail")
+      return {
+        kind: "failed",
+        failure: { reason: "http-status", attempts: n, status: outcome.status },
+      };
     last = outcome;
-    if (n >= attempts) return failed(signal.aborted && last.reason !== "http-status" ? "closed" : last.reason, n, last);
+    if (n >= attempts)
+      return failed(
+        signal.aborted && last.reason !== "http-status" ? "closed" : last.reason,
+        n,
+        last,
+      );
     if (signal.aborted) return failed("closed", n, last);
     await policy.sleep(retryDelay(policy, n, last.retryAfterMs), signal);
   }
 }
 
 /** The wait after attempt `n` (1-based): `Retry-After` when given (capped), else the jittered backoff. */
-export function retryDelay(policy: RetryPolicy, n: number, retryAfterMs: number | undefined): number {
+export function retryDelay(
+  policy: RetryPolicy,
+  n: number,
+  retryAfterMs: number | undefined,
+): number {
   const backoff = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (n - 1));
   // Drawn even when Retry-After decides, as always (a seeded `random` sees the same sequence).
   const jittered = backoff / 2 + policy.random() * (backoff / 2);
-  return retryAfterMs !== undefined ? Math.min(policy.maxRetryAfterMs, Math.max(retryAfterMs, 0)) : jittered;
+  return retryAfterMs !== undefined
+    ? Math.min(policy.maxRetryAfterMs, Math.max(retryAfterMs, 0))
+    : jittered;
 }
 
-function failed(reason: DeliveryFailure["reason"], attempts: number, last: Retry | undefined): DeliveryResult {
+function failed(
+  reason: DeliveryFailure["reason"],
+  attempts: number,
+  last: Retry | undefined,
+): DeliveryResult {
   const status = last?.status === undefined ? {} : { status: last.status };
   const error = last?.error === undefined ? {} : { error: last.error };
   return { kind: "failed", failure: { reason, attempts, ...status, ...error } };

@@ -57,7 +57,13 @@ import { createWebhookPost } from "./attempt.js";
 import { attemptOnce, fanOut, type PushSenderParts, type WebhookRequests } from "./delivery.js";
 import { abortableSleep, PushDeliveryQueue } from "./delivery-queue.js";
 import type { RetryPolicy } from "./retry.js";
-import type { PushDeliveryFailure, PushEventNotice, PushNotificationSender, PushPayload, PushSenderOptions } from "./types.js";
+import type {
+  PushDeliveryFailure,
+  PushEventNotice,
+  PushNotificationSender,
+  PushPayload,
+  PushSenderOptions,
+} from "./types.js";
 import type { PushConfigShape } from "../shapes.js";
 import { WEBHOOK_URL_CHECK } from "./webhook-check.js";
 import { checkWebhookUrl, WebhookUrlError } from "./webhook-policy.js";
@@ -72,7 +78,14 @@ export type {
   PushPayload,
   PushSenderOptions,
 } from "./types.js";
-export { checkWebhookUrl, isBlockedAddress, WebhookUrlError, type HostResolver, type ResolvedAddress, type WebhookUrlPolicy } from "./webhook-policy.js";
+export {
+  checkWebhookUrl,
+  isBlockedAddress,
+  WebhookUrlError,
+  type HostResolver,
+  type ResolvedAddress,
+  type WebhookUrlPolicy,
+} from "./webhook-policy.js";
 
 const A2A_JSON = "application/a2a+json";
 const PROTOCOL_VERSION = "1.0";
@@ -84,16 +97,32 @@ const PROTOCOL_VERSION = "1.0";
 export function createPushNotificationSender(options: PushSenderOptions): PushNotificationSender {
   const fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
   const queue = new PushDeliveryQueue(queueOptionsOf(options));
-  const post = createWebhookPost({ fetch, timeoutMs: options.timeoutMs ?? 10_000, ...concurrencyOf(options), now: options.now ?? Date.now, signal: queue.signal });
+  const post = createWebhookPost({
+    fetch,
+    timeoutMs: options.timeoutMs ?? 10_000,
+    ...concurrencyOf(options),
+    now: options.now ?? Date.now,
+    signal: queue.signal,
+  });
   const tracing = options.tracing;
-  const parts: PushSenderParts = { options, tracing, queue, post, retry: retryPolicyOf(options), requests: webhookRequestsOf(options), report: reporterOf(options) };
+  const parts: PushSenderParts = {
+    options,
+    tracing,
+    queue,
+    post,
+    retry: retryPolicyOf(options),
+    requests: webhookRequestsOf(options),
+    report: reporterOf(options),
+  };
   const checkUrl = (url: string): Promise<void> => checkUrlAtCreation(url, options);
   const deliverEvent = (notice: PushEventNotice): void => {
     if (queue.closed) return;
     // The span of the call that produced the event (active now), for the deliveries' link.
     const origin = tracing?.origin();
     // One lane per task for the config look-up keeps the per-(task, url) lanes in event order.
-    queue.run(JSON.stringify([notice.scope.tenant, notice.scope.owner, notice.taskId]), () => fanOut(parts, notice, origin));
+    queue.run(JSON.stringify([notice.scope.tenant, notice.scope.owner, notice.taskId]), () =>
+      fanOut(parts, notice, origin),
+    );
   };
   return {
     onTaskEvent: Object.assign(deliverEvent, { [WEBHOOK_URL_CHECK]: checkUrl }),
@@ -116,16 +145,31 @@ async function checkUrlAtCreation(url: string, options: PushSenderOptions): Prom
 }
 
 /** The queue's bounds (`maxQueuedBytes` checked: a RangeError below 1). */
-function queueOptionsOf(options: PushSenderOptions): ConstructorParameters<typeof PushDeliveryQueue>[0] {
+function queueOptionsOf(
+  options: PushSenderOptions,
+): ConstructorParameters<typeof PushDeliveryQueue>[0] {
   const maxQueuedBytes = options.maxQueuedBytes ?? 64 * 1024 * 1024;
-  if (!(maxQueuedBytes >= 1)) throw new RangeError(`maxQueuedBytes must be at least 1, got ${maxQueuedBytes}`);
-  return { maxQueuedPerWebhook: Math.max(1, Math.floor(options.maxQueuedPerWebhook ?? 100)), maxQueuedBytes, closeTimeoutMs: options.closeTimeoutMs ?? 10_000 };
+  if (!(maxQueuedBytes >= 1))
+    throw new RangeError(`maxQueuedBytes must be at least 1, got ${maxQueuedBytes}`);
+  return {
+    maxQueuedPerWebhook: Math.max(1, Math.floor(options.maxQueuedPerWebhook ?? 100)),
+    maxQueuedBytes,
+    closeTimeoutMs: options.closeTimeoutMs ?? 10_000,
+  };
 }
 
 /** The global cap and the cap per host (default: half of the global one, rounded up; at least 2, at most the global one). */
-function concurrencyOf(options: PushSenderOptions): { readonly concurrency: number; readonly concurrencyPerHost: number } {
+function concurrencyOf(options: PushSenderOptions): {
+  readonly concurrency: number;
+  readonly concurrencyPerHost: number;
+} {
   const concurrency = Math.max(1, Math.floor(options.concurrency ?? 16));
-  const concurrencyPerHost = Math.max(1, Math.floor(options.concurrencyPerHost ?? Math.max(Math.min(concurrency, 2), Math.ceil(concurrency / 2))));
+  const concurrencyPerHost = Math.max(
+    1,
+    Math.floor(
+      options.concurrencyPerHost ?? Math.max(Math.min(concurrency, 2), Math.ceil(concurrency / 2)),
+    ),
+  );
   return { concurrency, concurrencyPerHost };
 }
 
@@ -141,19 +185,29 @@ function retryPolicyOf(options: PushSenderOptions): RetryPolicy {
 }
 
 /** Hands a failure to `onDeliveryError` (default: a warning to `logger`), which must not break delivery by throwing. */
-function reporterOf(options: PushSenderOptions): (failure: PushDeliveryFailure) => PushDeliveryOutcome {
+function reporterOf(
+  options: PushSenderOptions,
+): (failure: PushDeliveryFailure) => PushDeliveryOutcome {
   const logger = options.logger ?? CONSOLE_LOGGER;
   const onDeliveryError =
     options.onDeliveryError ??
     ((f: PushDeliveryFailure) =>
-      logger.warn?.(`push notification for task ${f.taskId} to ${redact(f.url)} failed (${f.reason}${f.status === undefined ? "" : ` ${f.status}`}, ${f.attempts} attempt(s))`, f.error ?? ""));
+      logger.warn?.(
+        `push notification for task ${f.taskId} to ${redact(f.url)} failed (${f.reason}${f.status === undefined ? "" : ` ${f.status}`}, ${f.attempts} attempt(s))`,
+        f.error ?? "",
+      ));
   return (failure) => {
     try {
       onDeliveryError(failure);
     } catch {
       // A broken reporter must not break delivery.
     }
-    return { delivered: false, reason: failure.reason, status: failure.status, attempts: failure.attempts };
+    return {
+      delivered: false,
+      reason: failure.reason,
+      status: failure.status,
+      attempts: failure.attempts,
+    };
   };
 }
 
@@ -165,7 +219,9 @@ function webhookRequestsOf(options: PushSenderOptions): WebhookRequests {
     return version === undefined ? undefined : options.payloads[version];
   };
   const jsonOptions = options.jsonOptions;
-  const writeEvent = Object.keys(jsonOptions ?? {}).every((k) => k === "registry") ? options.writers?.[options.schemas.StreamResponse.typeName] : undefined;
+  const writeEvent = Object.keys(jsonOptions ?? {}).every((k) => k === "registry")
+    ? options.writers?.[options.schemas.StreamResponse.typeName]
+    : undefined;
   return {
     payloadOf,
     bodyOf(event, payload) {
@@ -183,17 +239,33 @@ function webhookRequestsOf(options: PushSenderOptions): WebhookRequests {
       const payload = payloadOf(config);
       const headers: Record<string, string> =
         payload === undefined
-          ? { "Content-Type": A2A_JSON, Accept: "application/json", "A2A-Version": PROTOCOL_VERSION }
-          : { "Content-Type": payload.contentType, Accept: "application/json", ...(payload.version === undefined ? {} : { "A2A-Version": payload.version }) };
-      const auth = (config as PushConfigShape & { authentication?: { scheme: string; credentials: string } }).authentication;
+          ? {
+              "Content-Type": A2A_JSON,
+              Accept: "application/json",
+              "A2A-Version": PROTOCOL_VERSION,
+            }
+          : {
+              "Content-Type": payload.contentType,
+              Accept: "application/json",
+              ...(payload.version === undefined ? {} : { "A2A-Version": payload.version }),
+            };
+      const auth = (
+        config as PushConfigShape & { authentication?: { scheme: string; credentials: string } }
+      ).authentication;
       if (auth !== undefined && (auth.scheme !== "" || auth.credentials !== "")) {
-        headers["Authorization"] = auth.scheme === "" ? auth.credentials : `${auth.scheme} ${auth.credentials}`;
+        headers["Authorization"] =
+          auth.scheme === "" ? auth.credentials : `${auth.scheme} ${auth.credentials}`;
       }
       const token = (config as PushConfigShape & { token?: string }).token;
       const tokenHeader = payload?.tokenHeader ?? options.tokenHeader;
-      if (tokenHeader !== undefined && token !== undefined && token !== "") headers[tokenHeader] = token;
+      if (tokenHeader !== undefined && token !== undefined && token !== "")
+        headers[tokenHeader] = token;
       if (eventId !== undefined) headers["A2A-Event-Id"] = eventId;
-      if (Object.values(headers).some((v) => /[\r\n\0]/.test(v))) return new WebhookUrlError("Push config authentication contains control characters", "invalid-url");
+      if (Object.values(headers).some((v) => /[\r\n\0]/.test(v)))
+        return new WebhookUrlError(
+          "Push config authentication contains control characters",
+          "invalid-url",
+        );
       return headers;
     },
   };

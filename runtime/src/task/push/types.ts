@@ -176,7 +176,9 @@ export interface PushNotificationSender {
    * {@link checkUrl} (under `WEBHOOK_URL_CHECK`), which the task handler applies to every
    * push config it is asked to create unless its `checkPushUrl` option says otherwise.
    */
-  readonly onTaskEvent: ((notice: PushEventNotice) => void) & { readonly [WEBHOOK_URL_CHECK]: (url: string) => Promise<void> };
+  readonly onTaskEvent: ((notice: PushEventNotice) => void) & {
+    readonly [WEBHOOK_URL_CHECK]: (url: string) => Promise<void>;
+  };
   /**
    * Checks a webhook URL against this sender's policy, as a push config is created: rejects with
    * {@link WebhookUrlError} for a URL it would never deliver to (not absolute, a scheme other than
@@ -198,7 +200,11 @@ export interface PushNotificationSender {
    * itself (the PostgreSQL store's). `eventId` goes in the `A2A-Event-Id` header, so that a receiver
    * can recognize an event delivered again after a crash. Never rejects.
    */
-  attemptOnce(config: PushConfigShape, event: StreamResponseShape, eventId?: string): Promise<PushAttemptResult>;
+  attemptOnce(
+    config: PushConfigShape,
+    event: StreamResponseShape,
+    eventId?: string,
+  ): Promise<PushAttemptResult>;
 }
 
 /** The outcome of {@link PushNotificationSender.attemptOnce}. */
@@ -206,6 +212,17 @@ export type PushAttemptResult =
   /** The receiver answered 2xx. */
   | { readonly kind: "delivered"; readonly status: number }
   /** Worth trying again later (network error, timeout, 408, 429, 5xx; `Retry-After` when given). */
-  | { readonly kind: "retry"; readonly reason: "http-status" | "network" | "timeout"; readonly status?: number; readonly error?: unknown; readonly retryAfterMs?: number }
+  | {
+      readonly kind: "retry";
+      readonly reason: "http-status" | "network" | "timeout";
+      readonly status?: number;
+      readonly error?: unknown;
+      readonly retryAfterMs?: number;
+    }
   /** Never worth trying again (refused URL, another status); `closed`: the sender is closed. */
-  | { readonly kind: "fail"; readonly reason: "refused" | "http-status" | "closed"; readonly status?: number; readonly error?: unknown };
+  | {
+      readonly kind: "fail";
+      readonly reason: "refused" | "http-status" | "closed";
+      readonly status?: number;
+      readonly error?: unknown;
+    };

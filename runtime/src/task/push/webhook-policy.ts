@@ -49,7 +49,13 @@ export class WebhookUrlError extends Error {
   constructor(
     message: string,
     /** What is wrong with it. */
-    readonly code: "invalid-url" | "scheme" | "credentials" | "blocked-host" | "blocked-address" | "unresolvable",
+    readonly code:
+      | "invalid-url"
+      | "scheme"
+      | "credentials"
+      | "blocked-host"
+      | "blocked-address"
+      | "unresolvable",
   ) {
     super(message);
   }
@@ -77,7 +83,10 @@ export async function checkWebhookUrl(url: string, policy: WebhookUrlPolicy = {}
   try {
     addresses = await (policy.resolveHost ?? defaultResolveHost)(host);
   } catch (e) {
-    throw new WebhookUrlError(`Webhook host ${host} does not resolve: ${e instanceof Error ? e.message : String(e)}`, "unresolvable");
+    throw new WebhookUrlError(
+      `Webhook host ${host} does not resolve: ${e instanceof Error ? e.message : String(e)}`,
+      "unresolvable",
+    );
   }
   checkResolvedAddresses(host, addresses);
   return screen.url;
@@ -96,7 +105,10 @@ export function screenWebhookUrl(url: string, policy: WebhookUrlPolicy = {}): We
   } catch {
     throw new WebhookUrlError(`Webhook URL is not an absolute URL`, "invalid-url");
   }
-  if (parsed.protocol !== "https:" && (parsed.protocol !== "http:" || policy.requireHttps === true)) {
+  if (
+    parsed.protocol !== "https:" &&
+    (parsed.protocol !== "http:" || policy.requireHttps === true)
+  ) {
     throw new WebhookUrlError(`Webhook URL scheme ${parsed.protocol} is not allowed`, "scheme");
   }
   if (parsed.username !== "" || parsed.password !== "") {
@@ -106,12 +118,14 @@ export function screenWebhookUrl(url: string, policy: WebhookUrlPolicy = {}): We
   if (host === "") throw new WebhookUrlError("Webhook URL has no host", "invalid-url");
   const accepted = { url: parsed, resolve: undefined };
   if (policy.allowPrivateNetworks === true) return accepted;
-  if ((policy.allowHosts ?? []).some((h) => stripBrackets(h.toLowerCase()) === host)) return accepted;
+  if ((policy.allowHosts ?? []).some((h) => stripBrackets(h.toLowerCase()) === host))
+    return accepted;
   if (host === "localhost" || host.endsWith(".localhost") || host === "localhost.") {
     throw new WebhookUrlError(`Webhook host ${host} is not allowed`, "blocked-host");
   }
   if (parseIp(host) !== undefined) {
-    if (isBlockedAddress(host)) throw new WebhookUrlError(`Webhook address ${host} is not allowed`, "blocked-address");
+    if (isBlockedAddress(host))
+      throw new WebhookUrlError(`Webhook address ${host} is not allowed`, "blocked-address");
     return accepted;
   }
   return { url: parsed, resolve: host };
@@ -123,9 +137,14 @@ export function screenWebhookUrl(url: string, policy: WebhookUrlPolicy = {}): We
  * enough, as the connection may use any of them.
  */
 export function checkResolvedAddresses(host: string, addresses: readonly ResolvedAddress[]): void {
-  if (addresses.length === 0) throw new WebhookUrlError(`Webhook host ${host} does not resolve`, "unresolvable");
+  if (addresses.length === 0)
+    throw new WebhookUrlError(`Webhook host ${host} does not resolve`, "unresolvable");
   for (const { address } of addresses) {
-    if (isBlockedAddress(address)) throw new WebhookUrlError(`Webhook host ${host} resolves to ${address}, which is not allowed`, "blocked-address");
+    if (isBlockedAddress(address))
+      throw new WebhookUrlError(
+        `Webhook host ${host} resolves to ${address}, which is not allowed`,
+        "blocked-address",
+      );
   }
 }
 
@@ -162,7 +181,14 @@ function embeddedIpv4(bytes: readonly number[]): number[] | undefined {
   // ::ffff:0:0/96 IPv4-mapped: the socket API connects to the IPv4 address itself.
   if (zeros(0, 10) && bytes[10] === 0xff && bytes[11] === 0xff) return bytes.slice(12);
   // 64:ff9b::/96 NAT64 well-known prefix: a NAT64 gateway connects to the IPv4 address.
-  if (bytes[0] === 0x00 && bytes[1] === 0x64 && bytes[2] === 0xff && bytes[3] === 0x9b && zeros(4, 12)) return bytes.slice(12);
+  if (
+    bytes[0] === 0x00 &&
+    bytes[1] === 0x64 &&
+    bytes[2] === 0xff &&
+    bytes[3] === 0x9b &&
+    zeros(4, 12)
+  )
+    return bytes.slice(12);
   // 2002::/16 6to4 embeds an IPv4 address in bits 16–48.
   if (bytes[0] === 0x20 && bytes[1] === 0x02) return bytes.slice(2, 6);
   return undefined;
@@ -188,7 +214,12 @@ function blockedV4(b: readonly number[]): boolean {
 const defaultResolveHost: HostResolver = async (hostname) => {
   const specifier: string = "node:dns";
   const dns = (await import(/* @vite-ignore */ specifier)) as {
-    promises: { lookup(hostname: string, options: { all: true; verbatim?: boolean }): Promise<ResolvedAddress[]> };
+    promises: {
+      lookup(
+        hostname: string,
+        options: { all: true; verbatim?: boolean },
+      ): Promise<ResolvedAddress[]>;
+    };
   };
   return dns.promises.lookup(hostname, { all: true, verbatim: true });
 };

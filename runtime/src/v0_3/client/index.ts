@@ -5,6 +5,17 @@
  * `a2a.v1.A2AService`). Both have the methods of the generated 1.0 `<Service>Client` and throw its error classes;
  * `connectAgent` builds them for 0.3 interfaces through `AgentClientSpec.v03Bindings`.
  */
-export { V03_JSONRPC_CLIENT_METHODS, createV03JsonRpcClient, type V03JsonRpcClientOptions, type V03JsonRpcMethod } from "./jsonrpc-client.js";
-export { V03_PROTO_CLIENT_ROUTES, createV03ProtoClient, v03ProtoClientOptions, type V03ProtoClientOptions, type V03ProtoRoute } from "./proto-client.js";
+export {
+  V03_JSONRPC_CLIENT_METHODS,
+  createV03JsonRpcClient,
+  type V03JsonRpcClientOptions,
+  type V03JsonRpcMethod,
+} from "./jsonrpc-client.js";
+export {
+  V03_PROTO_CLIENT_ROUTES,
+  createV03ProtoClient,
+  v03ProtoClientOptions,
+  type V03ProtoClientOptions,
+  type V03ProtoRoute,
+} from "./proto-client.js";
 export { V03_EXTENSIONS_HEADER, type V1Errors } from "./common.js";

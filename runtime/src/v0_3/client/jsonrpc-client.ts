@@ -8,9 +8,21 @@
  * (or when the agent closes it). Sends `X-A2A-Extensions`, never `A2A-Version` (a 0.3 agent reads a
  * missing one as 0.3, spec §3.6). ListTasks has no 0.3 method: rejected locally with UnsupportedOperationError.
  */
-import { create, fromJson, toJson, type JsonObject, type JsonValue, type MessageInitShape } from "@bufbuild/protobuf";
+import {
+  create,
+  fromJson,
+  toJson,
+  type JsonObject,
+  type JsonValue,
+  type MessageInitShape,
+} from "@bufbuild/protobuf";
 import type { A2AError, ErrorRegistry } from "../../errors/a2a-error.js";
-import { callSignal, unreachableError, type CallOptions, type ClientOptions } from "../../client/call-options.js";
+import {
+  callSignal,
+  unreachableError,
+  type CallOptions,
+  type ClientOptions,
+} from "../../client/call-options.js";
 import { readText, sseEvents } from "../../http/stream-connection.js";
 import { StreamConnectionLost } from "../../http/stream-resume.js";
 import type { OperationDescriptor } from "../../protocol/operation.js";
@@ -30,7 +42,17 @@ import {
   subscribeParamsToV03,
 } from "../translate/requests.js";
 import { taskFromV03 } from "../translate/tasks.js";
-import { V03_EXTENSIONS_HEADER, buildClient, extensionsOf, invalidAgentResponse, unsupportedOperation, untranslatableRequest, v1Error, v1Registry, type V1Errors } from "./common.js";
+import {
+  V03_EXTENSIONS_HEADER,
+  buildClient,
+  extensionsOf,
+  invalidAgentResponse,
+  unsupportedOperation,
+  untranslatableRequest,
+  v1Error,
+  v1Registry,
+  type V1Errors,
+} from "./common.js";
 
 /** How a 1.0 operation is called on the 0.3 JSON-RPC wire. */
 export interface V03JsonRpcMethod {
@@ -43,18 +65,60 @@ export interface V03JsonRpcMethod {
 }
 
 /** The 1.0 operations (RPC names) → their 0.3 JSON-RPC methods. ListTasks has none. */
-export const V03_JSONRPC_CLIENT_METHODS: Readonly<Record<string, V03JsonRpcMethod>> = Object.freeze({
-  SendMessage: { method: "message/send", params: (r) => sendMessageParamsToV03(r), result: (r) => sendMessageResponseFromV03(r) },
-  SendStreamingMessage: { method: "message/stream", params: (r) => sendMessageParamsToV03(r), result: (r) => streamResponseFromV03(r) },
-  GetTask: { method: "tasks/get", params: (r) => getTaskParamsToV03(r), result: (r) => taskFromV03(r) },
-  CancelTask: { method: "tasks/cancel", params: (r) => cancelTaskParamsToV03(r), result: (r) => taskFromV03(r) },
-  SubscribeToTask: { method: "tasks/resubscribe", params: (r) => subscribeParamsToV03(r), result: (r) => streamResponseFromV03(r) },
-  CreateTaskPushNotificationConfig: { method: "tasks/pushNotificationConfig/set", params: (r) => setPushConfigParamsToV03(r), result: (r) => taskPushConfigFromV03(r) },
-  GetTaskPushNotificationConfig: { method: "tasks/pushNotificationConfig/get", params: (r) => getPushConfigParamsToV03(r), result: (r) => taskPushConfigFromV03(r) },
-  ListTaskPushNotificationConfigs: { method: "tasks/pushNotificationConfig/list", params: (r) => listPushConfigsParamsToV03(r), result: (r) => listPushConfigsResponseFromV03(r) },
-  DeleteTaskPushNotificationConfig: { method: "tasks/pushNotificationConfig/delete", params: (r) => deletePushConfigParamsToV03(r), result: () => ({}) },
-  GetExtendedAgentCard: { method: "agent/getAuthenticatedExtendedCard", params: () => undefined, result: (r) => agentCardFromV03(r) },
-});
+export const V03_JSONRPC_CLIENT_METHODS: Readonly<Record<string, V03JsonRpcMethod>> = Object.freeze(
+  {
+    SendMessage: {
+      method: "message/send",
+      params: (r) => sendMessageParamsToV03(r),
+      result: (r) => sendMessageResponseFromV03(r),
+    },
+    SendStreamingMessage: {
+      method: "message/stream",
+      params: (r) => sendMessageParamsToV03(r),
+      result: (r) => streamResponseFromV03(r),
+    },
+    GetTask: {
+      method: "tasks/get",
+      params: (r) => getTaskParamsToV03(r),
+      result: (r) => taskFromV03(r),
+    },
+    CancelTask: {
+      method: "tasks/cancel",
+      params: (r) => cancelTaskParamsToV03(r),
+      result: (r) => taskFromV03(r),
+    },
+    SubscribeToTask: {
+      method: "tasks/resubscribe",
+      params: (r) => subscribeParamsToV03(r),
+      result: (r) => streamResponseFromV03(r),
+    },
+    CreateTaskPushNotificationConfig: {
+      method: "tasks/pushNotificationConfig/set",
+      params: (r) => setPushConfigParamsToV03(r),
+      result: (r) => taskPushConfigFromV03(r),
+    },
+    GetTaskPushNotificationConfig: {
+      method: "tasks/pushNotificationConfig/get",
+      params: (r) => getPushConfigParamsToV03(r),
+      result: (r) => taskPushConfigFromV03(r),
+    },
+    ListTaskPushNotificationConfigs: {
+      method: "tasks/pushNotificationConfig/list",
+      params: (r) => listPushConfigsParamsToV03(r),
+      result: (r) => listPushConfigsResponseFromV03(r),
+    },
+    DeleteTaskPushNotificationConfig: {
+      method: "tasks/pushNotificationConfig/delete",
+      params: (r) => deletePushConfigParamsToV03(r),
+      result: () => ({}),
+    },
+    GetExtendedAgentCard: {
+      method: "agent/getAuthenticatedExtendedCard",
+      params: () => undefined,
+      result: (r) => agentCardFromV03(r),
+    },
+  },
+);
 
 /** Options of {@link createV03JsonRpcClient}, fixed for the client's lifetime. */
 export interface V03JsonRpcClientOptions extends Omit<ClientOptions, "version" | "tenant"> {
@@ -100,13 +164,27 @@ class V03JsonRpcTransport {
     this.#errors = v1Registry(options.errors);
   }
 
-  async unary(operation: OperationDescriptor, request: MessageInitShape<OperationDescriptor["input"]>, options?: CallOptions): Promise<unknown> {
+  async unary(
+    operation: OperationDescriptor,
+    request: MessageInitShape<OperationDescriptor["input"]>,
+    options?: CallOptions,
+  ): Promise<unknown> {
     const method = this.#method(operation);
     const params = this.#params(operation, method, request);
-    const { signal, cleanup } = callSignal(options?.signal, options?.timeoutMs ?? this.#options.timeoutMs);
+    const { signal, cleanup } = callSignal(
+      options?.signal,
+      options?.timeoutMs ?? this.#options.timeoutMs,
+    );
     try {
       const id = this.#nextId++;
-      const response = await this.#post(method.method, id, params, options, signal, "application/json");
+      const response = await this.#post(
+        method.method,
+        id,
+        params,
+        options,
+        signal,
+        "application/json",
+      );
       const text = await response.text();
       return this.#decode(operation, method, this.#result(response.status, text, id));
     } finally {
@@ -114,10 +192,17 @@ class V03JsonRpcTransport {
     }
   }
 
-  async *stream(operation: OperationDescriptor, request: MessageInitShape<OperationDescriptor["input"]>, options?: CallOptions): AsyncGenerator<unknown> {
+  async *stream(
+    operation: OperationDescriptor,
+    request: MessageInitShape<OperationDescriptor["input"]>,
+    options?: CallOptions,
+  ): AsyncGenerator<unknown> {
     const method = this.#method(operation);
     const params = this.#params(operation, method, request);
-    const { signal, cleanup } = callSignal(options?.signal, options?.timeoutMs ?? this.#options.timeoutMs);
+    const { signal, cleanup } = callSignal(
+      options?.signal,
+      options?.timeoutMs ?? this.#options.timeoutMs,
+    );
     // Breaking out of the loop (or the final event) aborts the request: the connection is closed.
     const stop = new AbortController();
     const onAbort = () => stop.abort(signal?.reason);
@@ -125,7 +210,14 @@ class V03JsonRpcTransport {
     else signal?.addEventListener("abort", onAbort, { once: true });
     try {
       const id = this.#nextId++;
-      const response = await this.#post(method.method, id, params, options, stop.signal, "text/event-stream");
+      const response = await this.#post(
+        method.method,
+        id,
+        params,
+        options,
+        stop.signal,
+        "text/event-stream",
+      );
       const type = response.headers.get("content-type") ?? "";
       if (!type.toLowerCase().startsWith("text/event-stream")) {
         // An error before the first event comes as a plain JSON-RPC response (as may a one-event answer).
@@ -165,7 +257,11 @@ class V03JsonRpcTransport {
   }
 
   /** The 0.3 params of a 1.0 request. */
-  #params(operation: OperationDescriptor, method: V03JsonRpcMethod, init: MessageInitShape<OperationDescriptor["input"]>): JsonValue | undefined {
+  #params(
+    operation: OperationDescriptor,
+    method: V03JsonRpcMethod,
+    init: MessageInitShape<OperationDescriptor["input"]>,
+  ): JsonValue | undefined {
     try {
       return method.params(toJson(operation.input, create(operation.input, init)));
     } catch (e) {
@@ -173,14 +269,35 @@ class V03JsonRpcTransport {
     }
   }
 
-  async #post(method: string, id: number, params: JsonValue | undefined, options: CallOptions | undefined, signal: AbortSignal | undefined, accept: string): Promise<Response> {
-    const body = JSON.stringify(params === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params });
-    const headers: Record<string, string> = { ...this.#options.headers, ...options?.headers, "content-type": "application/json", accept };
+  async #post(
+    method: string,
+    id: number,
+    params: JsonValue | undefined,
+    options: CallOptions | undefined,
+    signal: AbortSignal | undefined,
+    accept: string,
+  ): Promise<Response> {
+    const body = JSON.stringify(
+      params === undefined
+        ? { jsonrpc: "2.0", id, method }
+        : { jsonrpc: "2.0", id, method, params },
+    );
+    const headers: Record<string, string> = {
+      ...this.#options.headers,
+      ...options?.headers,
+      "content-type": "application/json",
+      accept,
+    };
     const extensions = extensionsOf(this.#options, options);
     if (extensions !== undefined) headers[V03_EXTENSIONS_HEADER] = extensions;
     let response: Response;
     try {
-      response = await this.#fetch(this.#options.url, { method: "POST", headers, body, signal: signal ?? null });
+      response = await this.#fetch(this.#options.url, {
+        method: "POST",
+        headers,
+        body,
+        signal: signal ?? null,
+      });
     } catch (e) {
       throw unreachableError(this.#errors, e, signal);
     }
@@ -208,13 +325,19 @@ class V03JsonRpcTransport {
   }
 
   #checkEnvelope(json: unknown, id: number, status: number): JsonValue {
-    if (typeof json !== "object" || json === null || Array.isArray(json)) throw this.#errors.fromHttpError(status, json);
+    if (typeof json !== "object" || json === null || Array.isArray(json))
+      throw this.#errors.fromHttpError(status, json);
     const envelope = json as Record<string, unknown>;
     if (Object.hasOwn(envelope, "error")) throw this.#error(envelope["error"]);
     if (envelope["jsonrpc"] !== "2.0" || !Object.hasOwn(envelope, "result")) {
-      throw status >= 300 ? this.#errors.fromHttpError(status, json) : this.#protocolError("the response is not a JSON-RPC 2.0 result");
+      throw status >= 300
+        ? this.#errors.fromHttpError(status, json)
+        : this.#protocolError("the response is not a JSON-RPC 2.0 result");
     }
-    if (envelope["id"] !== id) throw this.#protocolError(`the response id ${JSON.stringify(envelope["id"])} does not match the request id ${id}`);
+    if (envelope["id"] !== id)
+      throw this.#protocolError(
+        `the response id ${JSON.stringify(envelope["id"])} does not match the request id ${id}`,
+      );
     return envelope["result"] as JsonValue;
   }
 
@@ -234,14 +357,19 @@ class V03JsonRpcTransport {
     let json: JsonValue;
     try {
       // A 0.3 delete answers `null`.
-      json = result === null && operation.output.typeName === "google.protobuf.Empty" ? {} : method.result(result);
+      json =
+        result === null && operation.output.typeName === "google.protobuf.Empty"
+          ? {}
+          : method.result(result);
     } catch (e) {
       throw invalidAgentResponse(this.#errors, `${method.method} result`, e);
     }
     try {
       return fromJson(operation.output, json, { ignoreUnknownFields: true });
     } catch (e) {
-      throw this.#protocolError(`the translated result is not a valid ${operation.output.typeName}: ${e instanceof Error ? e.message : String(e)}`);
+      throw this.#protocolError(
+        `the translated result is not a valid ${operation.output.typeName}: ${e instanceof Error ? e.message : String(e)}`,
+      );
     }
   }
 
@@ -253,5 +381,11 @@ class V03JsonRpcTransport {
 /** Whether a 0.3 stream event is the last of its stream: a status update with `final: true`. */
 function isFinal(result: JsonValue): boolean {
   const event = result as JsonObject | null;
-  return typeof event === "object" && event !== null && !Array.isArray(event) && event["kind"] === "status-update" && event["final"] === true;
+  return (
+    typeof event === "object" &&
+    event !== null &&
+    !Array.isArray(event) &&
+    event["kind"] === "status-update" &&
+    event["final"] === true
+  );
 }

@@ -9,13 +9,24 @@
  * `final` (or when the agent closes it). ListTasks has no 0.3 RPC: rejected locally with
  * UnsupportedOperationError.
  */
-import { create, fromJson, toJson, type JsonObject, type JsonValue, type Message, type MessageInitShape } from "@bufbuild/protobuf";
+import {
+  create,
+  fromJson,
+  toJson,
+  type JsonObject,
+  type JsonValue,
+  type Message,
+  type MessageInitShape,
+} from "@bufbuild/protobuf";
 
 import type { CallOptions, ClientOptions } from "../../client/call-options.js";
 import type { ResumableStreamClientOptions } from "../../http/stream-resume.js";
 import type { OperationDescriptor } from "../../protocol/operation.js";
 import { agentCardFromV03Proto } from "../translate/agent-card.js";
-import { sendMessageResponseFromV03Proto, streamResponseFromV03Proto } from "../translate/events.js";
+import {
+  sendMessageResponseFromV03Proto,
+  streamResponseFromV03Proto,
+} from "../translate/events.js";
 import { taskPushConfigFromV03Proto } from "../translate/push-configs.js";
 import {
   createPushConfigRequestToV03Proto,
@@ -28,7 +39,18 @@ import {
 } from "../translate/requests.js";
 import { taskFromV03Proto } from "../translate/tasks.js";
 import { isA2AError, type ErrorRegistry } from "../../errors/a2a-error.js";
-import { V03_EXTENSIONS_HEADER, buildClient, extensionsOf, invalidAgentResponse, toV1Error, unsupportedOperation, untranslatableRequest, v1Error, v1Registry, type V1Errors } from "./common.js";
+import {
+  V03_EXTENSIONS_HEADER,
+  buildClient,
+  extensionsOf,
+  invalidAgentResponse,
+  toV1Error,
+  unsupportedOperation,
+  untranslatableRequest,
+  v1Error,
+  v1Registry,
+  type V1Errors,
+} from "./common.js";
 
 /** How a 1.0 operation is called on the 0.3 proto's service. */
 export interface V03ProtoRoute {
@@ -42,16 +64,56 @@ export interface V03ProtoRoute {
 
 /** The 1.0 operations (RPC names) → the 0.3 proto's RPCs. ListTasks has none. */
 export const V03_PROTO_CLIENT_ROUTES: Readonly<Record<string, V03ProtoRoute>> = Object.freeze({
-  SendMessage: { rpc: "SendMessage", request: (r) => sendMessageRequestToV03Proto(r), response: (r) => sendMessageResponseFromV03Proto(r) },
-  SendStreamingMessage: { rpc: "SendStreamingMessage", request: (r) => sendMessageRequestToV03Proto(r), response: (r) => streamResponseFromV03Proto(r) },
-  GetTask: { rpc: "GetTask", request: (r) => getTaskRequestToV03Proto(r), response: (r) => taskFromV03Proto(r) },
-  CancelTask: { rpc: "CancelTask", request: (r) => taskNameRequestToV03Proto(r), response: (r) => taskFromV03Proto(r) },
-  SubscribeToTask: { rpc: "TaskSubscription", request: (r) => taskNameRequestToV03Proto(r), response: (r) => streamResponseFromV03Proto(r) },
-  CreateTaskPushNotificationConfig: { rpc: "CreateTaskPushNotificationConfig", request: (r) => createPushConfigRequest(r), response: (r) => taskPushConfigFromV03Proto(r) },
-  GetTaskPushNotificationConfig: { rpc: "GetTaskPushNotificationConfig", request: (r) => pushConfigNameRequestToV03Proto(r), response: (r) => taskPushConfigFromV03Proto(r) },
-  ListTaskPushNotificationConfigs: { rpc: "ListTaskPushNotificationConfig", request: (r) => listPushConfigsRequestToV03Proto(r), response: (r) => listPushConfigsResponseFromV03Proto(r) },
-  DeleteTaskPushNotificationConfig: { rpc: "DeleteTaskPushNotificationConfig", request: (r) => pushConfigNameRequestToV03Proto(r), response: () => ({}) },
-  GetExtendedAgentCard: { rpc: "GetAgentCard", request: () => ({}), response: (r) => agentCardFromV03Proto(r) },
+  SendMessage: {
+    rpc: "SendMessage",
+    request: (r) => sendMessageRequestToV03Proto(r),
+    response: (r) => sendMessageResponseFromV03Proto(r),
+  },
+  SendStreamingMessage: {
+    rpc: "SendStreamingMessage",
+    request: (r) => sendMessageRequestToV03Proto(r),
+    response: (r) => streamResponseFromV03Proto(r),
+  },
+  GetTask: {
+    rpc: "GetTask",
+    request: (r) => getTaskRequestToV03Proto(r),
+    response: (r) => taskFromV03Proto(r),
+  },
+  CancelTask: {
+    rpc: "CancelTask",
+    request: (r) => taskNameRequestToV03Proto(r),
+    response: (r) => taskFromV03Proto(r),
+  },
+  SubscribeToTask: {
+    rpc: "TaskSubscription",
+    request: (r) => taskNameRequestToV03Proto(r),
+    response: (r) => streamResponseFromV03Proto(r),
+  },
+  CreateTaskPushNotificationConfig: {
+    rpc: "CreateTaskPushNotificationConfig",
+    request: (r) => createPushConfigRequest(r),
+    response: (r) => taskPushConfigFromV03Proto(r),
+  },
+  GetTaskPushNotificationConfig: {
+    rpc: "GetTaskPushNotificationConfig",
+    request: (r) => pushConfigNameRequestToV03Proto(r),
+    response: (r) => taskPushConfigFromV03Proto(r),
+  },
+  ListTaskPushNotificationConfigs: {
+    rpc: "ListTaskPushNotificationConfig",
+    request: (r) => listPushConfigsRequestToV03Proto(r),
+    response: (r) => listPushConfigsResponseFromV03Proto(r),
+  },
+  DeleteTaskPushNotificationConfig: {
+    rpc: "DeleteTaskPushNotificationConfig",
+    request: (r) => pushConfigNameRequestToV03Proto(r),
+    response: () => ({}),
+  },
+  GetExtendedAgentCard: {
+    rpc: "GetAgentCard",
+    request: () => ({}),
+    response: (r) => agentCardFromV03Proto(r),
+  },
 });
 
 /**
@@ -80,7 +142,10 @@ export interface V03ProtoClientOptions {
   readonly extensions?: readonly string[] | undefined;
 }
 
-type V03Method = (request: Message, options?: CallOptions) => Promise<Message> | AsyncIterable<Message>;
+type V03Method = (
+  request: Message,
+  options?: CallOptions,
+) => Promise<Message> | AsyncIterable<Message>;
 
 /**
  * A client of the 1.0 interface `Client` (the generated `<Service>Client`) over `v03Client`, a
@@ -88,27 +153,47 @@ type V03Method = (request: Message, options?: CallOptions) => Promise<Message> |
  * with {@link v03ProtoClientOptions}). Call options pass through, with `extensions` also sent as
  * `X-A2A-Extensions`; the 0.3 client's A2A errors become the 1.0 classes of `errors`.
  */
-export function createV03ProtoClient<Client>(v03Client: object, options: V03ProtoClientOptions): Client {
+export function createV03ProtoClient<Client>(
+  v03Client: object,
+  options: V03ProtoClientOptions,
+): Client {
   const errors = v1Registry(options.errors);
   const byName = new Map(Object.values(options.v03Operations).map((op) => [op.name, op]));
   const methods = v03Client as Readonly<Record<string, V03Method | undefined>>;
 
   /** The 0.3 RPC of a 1.0 operation and the wrapped client's method; ListTasks is refused locally. */
-  const target = (operation: OperationDescriptor): { route: V03ProtoRoute; op03: OperationDescriptor; call: V03Method } => {
+  const target = (
+    operation: OperationDescriptor,
+  ): { route: V03ProtoRoute; op03: OperationDescriptor; call: V03Method } => {
     const route = V03_PROTO_CLIENT_ROUTES[operation.name];
     const op03 = route === undefined ? undefined : byName.get(route.rpc);
     const call = op03 === undefined ? undefined : methods[op03.localName];
-    if (route === undefined || op03 === undefined || typeof call !== "function") throw unsupportedOperation(errors, operation.name);
+    if (route === undefined || op03 === undefined || typeof call !== "function")
+      throw unsupportedOperation(errors, operation.name);
     return { route, op03, call: call.bind(v03Client) as V03Method };
   };
-  const request = (operation: OperationDescriptor, route: V03ProtoRoute, op03: OperationDescriptor, init: MessageInitShape<OperationDescriptor["input"]>): Message => {
+  const request = (
+    operation: OperationDescriptor,
+    route: V03ProtoRoute,
+    op03: OperationDescriptor,
+    init: MessageInitShape<OperationDescriptor["input"]>,
+  ): Message => {
     try {
-      return fromJson(op03.input, route.request(toJson(operation.input, create(operation.input, init))), { ignoreUnknownFields: true });
+      return fromJson(
+        op03.input,
+        route.request(toJson(operation.input, create(operation.input, init))),
+        { ignoreUnknownFields: true },
+      );
     } catch (e) {
       throw untranslatableRequest(errors, operation.name, e);
     }
   };
-  const response = (operation: OperationDescriptor, route: V03ProtoRoute, op03: OperationDescriptor, answer: Message): unknown => {
+  const response = (
+    operation: OperationDescriptor,
+    route: V03ProtoRoute,
+    op03: OperationDescriptor,
+    answer: Message,
+  ): unknown => {
     let json: JsonValue;
     try {
       json = route.response(toJson(op03.output, answer));
@@ -129,7 +214,10 @@ export function createV03ProtoClient<Client>(v03Client: object, options: V03Prot
       const message = request(operation, route, op03, init);
       let answer: Message;
       try {
-        answer = await (method(message, withV03Extensions(options.extensions, call)) as Promise<Message>);
+        answer = await (method(
+          message,
+          withV03Extensions(options.extensions, call),
+        ) as Promise<Message>);
       } catch (e) {
         throw statusError(errors, route.rpc, toV1Error(errors, e));
       }
@@ -138,7 +226,9 @@ export function createV03ProtoClient<Client>(v03Client: object, options: V03Prot
     async function* (operation, init, call) {
       const { route, op03, call: method } = target(operation);
       const message = request(operation, route, op03, init);
-      const events = (method(message, withV03Extensions(options.extensions, call)) as AsyncIterable<Message>)[Symbol.asyncIterator]();
+      const events = (
+        method(message, withV03Extensions(options.extensions, call)) as AsyncIterable<Message>
+      )[Symbol.asyncIterator]();
       try {
         for (;;) {
           let step: IteratorResult<Message>;
@@ -181,16 +271,26 @@ const STATUS_ERRORS: Readonly<Record<number, Readonly<Record<string, string>>>> 
  * Those statuses are answers, never transport failures; everything else is returned as it is.
  */
 function statusError(errors: ErrorRegistry, rpc: string, error: unknown): unknown {
-  if (!isA2AError(error) || error.spec.name !== "A2AError" || error.reason !== "UNKNOWN") return error;
+  if (!isA2AError(error) || error.spec.name !== "A2AError" || error.reason !== "UNKNOWN")
+    return error;
   const name = STATUS_ERRORS[error.grpcCode]?.[rpc];
   if (name === undefined) return error;
   const mapped = v1Error(errors, name, error.message, error.details);
-  if (error.cause !== undefined) Object.defineProperty(mapped, "cause", { value: error.cause, configurable: true, writable: true, enumerable: false });
+  if (error.cause !== undefined)
+    Object.defineProperty(mapped, "cause", {
+      value: error.cause,
+      configurable: true,
+      writable: true,
+      enumerable: false,
+    });
   return mapped;
 }
 
 /** Call options with their `extensions` (after the client's) also in `X-A2A-Extensions` (what 0.3 agents read). */
-function withV03Extensions(client: readonly string[] | undefined, call: CallOptions | undefined): CallOptions | undefined {
+function withV03Extensions(
+  client: readonly string[] | undefined,
+  call: CallOptions | undefined,
+): CallOptions | undefined {
   if (call?.extensions === undefined || call.extensions.length === 0) return call;
   const extensions = extensionsOf({ extensions: client }, call)!;
   return { ...call, headers: { ...call.headers, [V03_EXTENSIONS_HEADER]: extensions } };
@@ -199,7 +299,12 @@ function withV03Extensions(client: readonly string[] | undefined, call: CallOpti
 /** Whether a 0.3 ProtoJSON stream event is the last of its stream: a status update with `final: true`. */
 function isFinal(event: JsonObject): boolean {
   const update = event["statusUpdate"];
-  return typeof update === "object" && update !== null && !Array.isArray(update) && update["final"] === true;
+  return (
+    typeof update === "object" &&
+    update !== null &&
+    !Array.isArray(update) &&
+    update["final"] === true
+  );
 }
 
 /**
@@ -208,8 +313,20 @@ function isFinal(event: JsonObject): boolean {
  * resumption (it would resume with 1.0's SubscribeToTask), request bodies as `application/json` (what 0.3 HTTP+JSON
  * servers parse), and the client's `extensions` also in `X-A2A-Extensions`.
  */
-export function v03ProtoClientOptions<O extends ClientOptions & ResumableStreamClientOptions>(options: O): O & { readonly requestContentType: string } {
+export function v03ProtoClientOptions<O extends ClientOptions & ResumableStreamClientOptions>(
+  options: O,
+): O & { readonly requestContentType: string } {
   const extensions = extensionsOf(options, undefined);
-  const headers = extensions === undefined ? options.headers : { ...options.headers, [V03_EXTENSIONS_HEADER]: extensions };
-  return { ...options, version: "0.3", resumeStreams: false, tenant: undefined, requestContentType: "application/json", ...(headers === undefined ? {} : { headers }) };
+  const headers =
+    extensions === undefined
+      ? options.headers
+      : { ...options.headers, [V03_EXTENSIONS_HEADER]: extensions };
+  return {
+    ...options,
+    version: "0.3",
+    resumeStreams: false,
+    tenant: undefined,
+    requestContentType: "application/json",
+    ...(headers === undefined ? {} : { headers }),
+  };
 }

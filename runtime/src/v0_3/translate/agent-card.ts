@@ -20,7 +20,24 @@
  * - Required 0.3 fields missing in 1.0 are written empty (`""`, `[]`).
  */
 import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
-import { asObject, cloneJson, setKey, isObject, join, mapArray, optBool, optNonEmptyString, optObject, optString, optStringArray, optStruct, put, putNonEmpty, reqString, type Out } from "./json.js";
+import {
+  asObject,
+  cloneJson,
+  setKey,
+  isObject,
+  join,
+  mapArray,
+  optBool,
+  optNonEmptyString,
+  optObject,
+  optString,
+  optStringArray,
+  optStruct,
+  put,
+  putNonEmpty,
+  reqString,
+  type Out,
+} from "./json.js";
 import { V03TranslationError } from "./translation-error.js";
 
 /** A 0.3 interface: URL and transport (`JSONRPC`, `GRPC`, `HTTP+JSON`). */
@@ -51,7 +68,8 @@ function oauthFlow(value: JsonValue, path: string, toV03Rpc: boolean): JsonObjec
   const out: Out = {};
   for (const f of OAUTH_FLOW_FIELDS) put(out, f, optNonEmptyString(flow, f, path));
   const scopes = optObject(flow, "scopes", path);
-  if (scopes !== undefined || toV03Rpc) out["scopes"] = cloneJson(scopes ?? {}, join(path, "scopes"));
+  if (scopes !== undefined || toV03Rpc)
+    out["scopes"] = cloneJson(scopes ?? {}, join(path, "scopes"));
   return out;
 }
 
@@ -75,23 +93,36 @@ function schemeToV03Rpc(value: JsonValue, path: string): JsonObject {
   const oidc = optObject(s, "openIdConnectSecurityScheme", path);
   const mtls = optObject(s, "mtlsSecurityScheme", path);
   const inner = api ?? http ?? oauth ?? oidc ?? mtls;
-  if (inner === undefined || [api, http, oauth, oidc, mtls].filter((x) => x !== undefined).length !== 1) {
+  if (
+    inner === undefined ||
+    [api, http, oauth, oidc, mtls].filter((x) => x !== undefined).length !== 1
+  ) {
     throw new V03TranslationError(path, "must have exactly one security scheme member");
   }
   if (api !== undefined) {
     const p = join(path, "apiKeySecurityScheme");
-    Object.assign(out, { type: "apiKey", in: optString(api, "location", p) ?? "", name: optString(api, "name", p) ?? "" });
+    Object.assign(out, {
+      type: "apiKey",
+      in: optString(api, "location", p) ?? "",
+      name: optString(api, "name", p) ?? "",
+    });
   } else if (http !== undefined) {
     const p = join(path, "httpAuthSecurityScheme");
     Object.assign(out, { type: "http", scheme: optString(http, "scheme", p) ?? "" });
     put(out, "bearerFormat", optNonEmptyString(http, "bearerFormat", p));
   } else if (oauth !== undefined) {
     const p = join(path, "oauth2SecurityScheme");
-    Object.assign(out, { type: "oauth2", flows: oauthFlows(optObject(oauth, "flows", p) ?? {}, join(p, "flows"), true) });
+    Object.assign(out, {
+      type: "oauth2",
+      flows: oauthFlows(optObject(oauth, "flows", p) ?? {}, join(p, "flows"), true),
+    });
     put(out, "oauth2MetadataUrl", optNonEmptyString(oauth, "oauth2MetadataUrl", p));
   } else if (oidc !== undefined) {
     const p = join(path, "openIdConnectSecurityScheme");
-    Object.assign(out, { type: "openIdConnect", openIdConnectUrl: optString(oidc, "openIdConnectUrl", p) ?? "" });
+    Object.assign(out, {
+      type: "openIdConnect",
+      openIdConnectUrl: optString(oidc, "openIdConnectUrl", p) ?? "",
+    });
   } else {
     out["type"] = "mutualTLS";
   }
@@ -123,7 +154,10 @@ function schemeFromV03Rpc(value: JsonValue, path: string): JsonObject {
     case "mutualTLS":
       return { mtlsSecurityScheme: inner };
     default:
-      throw new V03TranslationError(join(path, "type"), `must be apiKey, http, oauth2, openIdConnect or mutualTLS, got ${JSON.stringify(s["type"] ?? null)}`);
+      throw new V03TranslationError(
+        join(path, "type"),
+        `must be apiKey, http, oauth2, openIdConnect or mutualTLS, got ${JSON.stringify(s["type"] ?? null)}`,
+      );
   }
 }
 
@@ -146,7 +180,12 @@ function schemeProto(value: JsonValue, path: string): JsonObject {
 }
 
 /** Maps the values of an optional object-valued map. */
-function mapValues(obj: JsonObject, key: string, path: string, fn: (v: JsonValue, p: string) => JsonValue): JsonObject | undefined {
+function mapValues(
+  obj: JsonObject,
+  key: string,
+  path: string,
+  fn: (v: JsonValue, p: string) => JsonValue,
+): JsonObject | undefined {
   const m = optObject(obj, key, path);
   if (m === undefined) return undefined;
   const out: Out = {};
@@ -159,7 +198,15 @@ function requirementToRpc(value: JsonValue, path: string): JsonObject {
   const out: Out = {};
   const schemes = optObject(asObject(value, path), "schemes", path) ?? {};
   for (const [name, list] of Object.entries(schemes)) {
-    setKey(out, name, optStringArray(asObject(list, `${path}.schemes.${name}`), "list", `${path}.schemes.${name}`) ?? []);
+    setKey(
+      out,
+      name,
+      optStringArray(
+        asObject(list, `${path}.schemes.${name}`),
+        "list",
+        `${path}.schemes.${name}`,
+      ) ?? [],
+    );
   }
   return out;
 }
@@ -185,7 +232,14 @@ type Shape = "v1" | "rpc" | "proto";
 function requirements(src: JsonObject, from: Shape, to: Shape, out: Out, path: string): void {
   const key = from === "v1" ? "securityRequirements" : "security";
   const outKey = to === "v1" ? "securityRequirements" : "security";
-  const fn = from === "rpc" ? (to === "rpc" ? (v: JsonValue, p: string) => cloneJson(v, p) : requirementFromRpc) : to === "rpc" ? requirementToRpc : requirementProto;
+  const fn =
+    from === "rpc"
+      ? to === "rpc"
+        ? (v: JsonValue, p: string) => cloneJson(v, p)
+        : requirementFromRpc
+      : to === "rpc"
+        ? requirementToRpc
+        : requirementProto;
   putNonEmpty(out, outKey, mapArray(src, key, path, fn));
 }
 
@@ -203,7 +257,11 @@ function extension(value: JsonValue, path: string, to: Shape): JsonObject {
 /** `AgentSkill` between shapes. */
 function skill(value: JsonValue, path: string, from: Shape, to: Shape): JsonObject {
   const s = asObject(value, path);
-  const out: Out = { id: reqString(s, "id", path), name: optString(s, "name", path) ?? "", description: optString(s, "description", path) ?? "" };
+  const out: Out = {
+    id: reqString(s, "id", path),
+    name: optString(s, "name", path) ?? "",
+    description: optString(s, "description", path) ?? "",
+  };
   const tags = optStringArray(s, "tags", path) ?? [];
   if (to === "rpc") out["tags"] = tags;
   else putNonEmpty(out, "tags", tags);
@@ -228,7 +286,10 @@ function commonCardFields(card: JsonObject, path: string, from: Shape, to: Shape
   const provider = optObject(card, "provider", path);
   if (provider !== undefined) {
     const p = join(path, "provider");
-    out["provider"] = { url: optString(provider, "url", p) ?? "", organization: optString(provider, "organization", p) ?? "" };
+    out["provider"] = {
+      url: optString(provider, "url", p) ?? "",
+      organization: optString(provider, "organization", p) ?? "",
+    };
   }
   put(out, "documentationUrl", optString(card, "documentationUrl", path));
   // The 0.3 proto's AgentCard has no icon_url (the 0.3 JSON Schema has `iconUrl`): dropped on that wire.
@@ -246,9 +307,17 @@ function commonCardFields(card: JsonObject, path: string, from: Shape, to: Shape
     "extensions",
     mapArray(caps, "extensions", cp, (e, p) => extension(e, p, to)),
   );
-  if (from === "rpc" && to === "rpc") put(capsOut, "stateTransitionHistory", optBool(caps, "stateTransitionHistory", cp));
+  if (from === "rpc" && to === "rpc")
+    put(capsOut, "stateTransitionHistory", optBool(caps, "stateTransitionHistory", cp));
   out["capabilities"] = capsOut;
-  const schemeFn = from === "rpc" ? (to === "rpc" ? (v: JsonValue, p: string) => cloneJson(v, p) : schemeFromV03Rpc) : to === "rpc" ? schemeToV03Rpc : schemeProto;
+  const schemeFn =
+    from === "rpc"
+      ? to === "rpc"
+        ? (v: JsonValue, p: string) => cloneJson(v, p)
+        : schemeFromV03Rpc
+      : to === "rpc"
+        ? schemeToV03Rpc
+        : schemeProto;
   const schemes = mapValues(card, "securitySchemes", path, schemeFn);
   if (schemes !== undefined && Object.keys(schemes).length > 0) out["securitySchemes"] = schemes;
   requirements(card, from, to, out, path);
@@ -266,7 +335,10 @@ function commonCardFields(card: JsonObject, path: string, from: Shape, to: Shape
     "signatures",
     mapArray(card, "signatures", path, (sig, p) => {
       const s = asObject(sig, p);
-      const o: Out = { protected: optString(s, "protected", p) ?? "", signature: optString(s, "signature", p) ?? "" };
+      const o: Out = {
+        protected: optString(s, "protected", p) ?? "",
+        signature: optString(s, "signature", p) ?? "",
+      };
       put(o, "header", optStruct(s, "header", p));
       return o;
     }),
@@ -274,7 +346,11 @@ function commonCardFields(card: JsonObject, path: string, from: Shape, to: Shape
 }
 
 /** The 0.3 interfaces of a 1.0 card: explicit ones, else `supportedInterfaces` at protocolVersion 0.3. */
-function v03Interfaces(card: JsonObject, path: string, explicit: readonly V03Interface[] | undefined): V03Interface[] {
+function v03Interfaces(
+  card: JsonObject,
+  path: string,
+  explicit: readonly V03Interface[] | undefined,
+): V03Interface[] {
   let list: V03Interface[];
   if (explicit !== undefined) list = explicit.map((i) => ({ url: i.url, transport: i.transport }));
   else {
@@ -282,16 +358,26 @@ function v03Interfaces(card: JsonObject, path: string, explicit: readonly V03Int
     mapArray(card, "supportedInterfaces", path, (v, p) => {
       const i = asObject(v, p);
       const version = optString(i, "protocolVersion", p) ?? "";
-      if (/^0\.3(\.|$)/.test(version)) list.push({ url: reqString(i, "url", p), transport: reqString(i, "protocolBinding", p) });
+      if (/^0\.3(\.|$)/.test(version))
+        list.push({ url: reqString(i, "url", p), transport: reqString(i, "protocolBinding", p) });
       return null;
     });
   }
-  if (list.length === 0) throw new V03TranslationError(join(path, "supportedInterfaces"), "has no interface at protocolVersion 0.3");
+  if (list.length === 0)
+    throw new V03TranslationError(
+      join(path, "supportedInterfaces"),
+      "has no interface at protocolVersion 0.3",
+    );
   return list;
 }
 
 /** Writes the 0.3 endpoint fields. */
-function endpointFields(card: JsonObject, path: string, options: AgentCardToV03Options | undefined, out: Out): void {
+function endpointFields(
+  card: JsonObject,
+  path: string,
+  options: AgentCardToV03Options | undefined,
+  out: Out,
+): void {
   const list = v03Interfaces(card, path, options?.interfaces);
   const main = list[0] as V03Interface;
   out["protocolVersion"] = options?.protocolVersion ?? "0.3.0";
@@ -299,7 +385,8 @@ function endpointFields(card: JsonObject, path: string, options: AgentCardToV03O
   out["preferredTransport"] = main.transport;
   out["additionalInterfaces"] = list.map((i) => ({ url: i.url, transport: i.transport }));
   const caps = optObject(card, "capabilities", path);
-  const ext = caps === undefined ? undefined : optBool(caps, "extendedAgentCard", join(path, "capabilities"));
+  const ext =
+    caps === undefined ? undefined : optBool(caps, "extendedAgentCard", join(path, "capabilities"));
   put(out, "supportsAuthenticatedExtendedCard", ext);
 }
 
@@ -307,7 +394,11 @@ function endpointFields(card: JsonObject, path: string, options: AgentCardToV03O
  * 1.0 `AgentCard` → 0.3 JSON-RPC `AgentCard` (valid against the 0.3 JSON Schema).
  * @throws V03TranslationError when no 0.3 interface is given or declared, or a field is malformed.
  */
-export function agentCardToV03(value: JsonValue, options?: AgentCardToV03Options, path = "agentCard"): JsonObject {
+export function agentCardToV03(
+  value: JsonValue,
+  options?: AgentCardToV03Options,
+  path = "agentCard",
+): JsonObject {
   const card = asObject(value, path);
   const out: Out = {};
   endpointFields(card, path, options, out);
@@ -324,7 +415,11 @@ export function agentCardToV03(value: JsonValue, options?: AgentCardToV03Options
  * understand. The result validates against the 0.3 JSON Schema.
  * @throws V03TranslationError like {@link agentCardToV03}.
  */
-export function hybridAgentCard(value: JsonValue, options?: AgentCardToV03Options, path = "agentCard"): JsonObject {
+export function hybridAgentCard(
+  value: JsonValue,
+  options?: AgentCardToV03Options,
+  path = "agentCard",
+): JsonObject {
   const card = asObject(value, path);
   const v03 = agentCardToV03(card, options, path);
   const out: Out = { ...(cloneJson(card, path) as JsonObject), ...v03 };
@@ -332,12 +427,19 @@ export function hybridAgentCard(value: JsonValue, options?: AgentCardToV03Option
   const v03Schemes = v03["securitySchemes"];
   if (v1Schemes !== undefined && isObject(v03Schemes)) {
     const merged: Out = {};
-    for (const [k, v] of Object.entries(v1Schemes)) setKey(merged, k, { ...(cloneJson(v, k) as JsonObject), ...(v03Schemes[k] as JsonObject) });
+    for (const [k, v] of Object.entries(v1Schemes))
+      setKey(merged, k, { ...(cloneJson(v, k) as JsonObject), ...(v03Schemes[k] as JsonObject) });
     out["securitySchemes"] = merged;
   }
-  out["capabilities"] = { ...(cloneJson(optObject(card, "capabilities", path) ?? {}, path) as JsonObject), ...(v03["capabilities"] as JsonObject) };
+  out["capabilities"] = {
+    ...(cloneJson(optObject(card, "capabilities", path) ?? {}, path) as JsonObject),
+    ...(v03["capabilities"] as JsonObject),
+  };
   const v1Skills = optArray(card, "skills", path) ?? [];
-  out["skills"] = (v03["skills"] as JsonObject[]).map((s, i) => ({ ...(cloneJson(v1Skills[i] ?? {}, path) as JsonObject), ...s }));
+  out["skills"] = (v03["skills"] as JsonObject[]).map((s, i) => ({
+    ...(cloneJson(v1Skills[i] ?? {}, path) as JsonObject),
+    ...s,
+  }));
   return out;
 }
 
@@ -400,11 +502,16 @@ export function agentCardFromV03Proto(value: JsonValue, path = "agentCard"): Jso
  * 1.0 `AgentCard` → 0.3 ProtoJSON `AgentCard` (oneof-shaped security schemes, `security: [{schemes}]`).
  * @throws V03TranslationError like {@link agentCardToV03}.
  */
-export function agentCardToV03Proto(value: JsonValue, options?: AgentCardToV03Options, path = "agentCard"): JsonObject {
+export function agentCardToV03Proto(
+  value: JsonValue,
+  options?: AgentCardToV03Options,
+  path = "agentCard",
+): JsonObject {
   const card = asObject(value, path);
   const out: Out = {};
   endpointFields(card, path, options, out);
-  if (out["supportsAuthenticatedExtendedCard"] === false) delete out["supportsAuthenticatedExtendedCard"];
+  if (out["supportsAuthenticatedExtendedCard"] === false)
+    delete out["supportsAuthenticatedExtendedCard"];
   commonCardFields(card, path, "v1", "proto", out);
   return out;
 }

@@ -4,20 +4,38 @@
  * `name`/`description`/`extensions` mean the same as absent ones; `parts` is always written to 0.3 (required there).
  */
 import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
-import { asObject, join, mapArray, optNonEmptyString, optStringArray, optStruct, put, putNonEmpty, reqString, type Out } from "./json.js";
+import {
+  asObject,
+  join,
+  mapArray,
+  optNonEmptyString,
+  optStringArray,
+  optStruct,
+  put,
+  putNonEmpty,
+  reqString,
+  type Out,
+} from "./json.js";
 import { partFromV03, partFromV03Proto, partToV03, partToV03Proto } from "./parts.js";
 import { V03TranslationError } from "./translation-error.js";
 
 type PartFn = (part: JsonValue, path: string) => JsonObject;
 
 /** Shared body of the four directions. */
-function translate(value: JsonValue, path: string, partFn: PartFn, requireParts: boolean, emitEmptyParts: boolean): JsonObject {
+function translate(
+  value: JsonValue,
+  path: string,
+  partFn: PartFn,
+  requireParts: boolean,
+  emitEmptyParts: boolean,
+): JsonObject {
   const art = asObject(value, path);
   const out: Out = { artifactId: reqString(art, "artifactId", path) };
   put(out, "name", optNonEmptyString(art, "name", path));
   put(out, "description", optNonEmptyString(art, "description", path));
   const parts = mapArray(art, "parts", path, partFn);
-  if (parts === undefined && requireParts) throw new V03TranslationError(join(path, "parts"), "is required");
+  if (parts === undefined && requireParts)
+    throw new V03TranslationError(join(path, "parts"), "is required");
   if (emitEmptyParts) out["parts"] = parts ?? [];
   else putNonEmpty(out, "parts", parts);
   put(out, "metadata", optStruct(art, "metadata", path));

@@ -7,7 +7,16 @@ import type { JsonValue } from "@bufbuild/protobuf";
 import { V03TranslationError } from "./translation-error.js";
 
 /** A 0.3 JSON-RPC task state (the `TaskState` enum of the 0.3 JSON Schema). */
-export type V03TaskState = "submitted" | "working" | "input-required" | "completed" | "canceled" | "failed" | "rejected" | "auth-required" | "unknown";
+export type V03TaskState =
+  | "submitted"
+  | "working"
+  | "input-required"
+  | "completed"
+  | "canceled"
+  | "failed"
+  | "rejected"
+  | "auth-required"
+  | "unknown";
 
 /** 1.0 enum names by number (`lf.a2a.v1.TaskState`). */
 const V1_STATES = [
@@ -23,7 +32,17 @@ const V1_STATES = [
 ] as const;
 
 /** 0.3 JSON-RPC names by the same number; 0.3 `unknown` stands for 1.0 `TASK_STATE_UNSPECIFIED`. */
-const V03_STATES: readonly V03TaskState[] = ["unknown", "submitted", "working", "completed", "failed", "canceled", "input-required", "rejected", "auth-required"];
+const V03_STATES: readonly V03TaskState[] = [
+  "unknown",
+  "submitted",
+  "working",
+  "completed",
+  "failed",
+  "canceled",
+  "input-required",
+  "rejected",
+  "auth-required",
+];
 
 /** 0.3 proto names by the same number (`a2a.v1.TaskState`, `CANCELLED` with a double L). */
 const V03_PROTO_STATES = [
@@ -39,11 +58,18 @@ const V03_PROTO_STATES = [
 ] as const;
 
 /** Index of a ProtoJSON enum value given by name or number; absent reads as 0 (UNSPECIFIED). */
-function protoEnumIndex(value: JsonValue | undefined, names: readonly string[], path: string): number {
+function protoEnumIndex(
+  value: JsonValue | undefined,
+  names: readonly string[],
+  path: string,
+): number {
   if (value === undefined || value === null) return 0;
   const i = typeof value === "number" ? value : names.indexOf(value as string);
   if (!Number.isInteger(i) || i < 0 || i >= names.length) {
-    throw new V03TranslationError(path, `must be one of ${names.join(", ")}, got ${JSON.stringify(value)}`);
+    throw new V03TranslationError(
+      path,
+      `must be one of ${names.join(", ")}, got ${JSON.stringify(value)}`,
+    );
   }
   return i;
 }
@@ -54,7 +80,11 @@ function protoEnumIndex(value: JsonValue | undefined, names: readonly string[], 
  */
 export function taskStateFromV03(state: JsonValue | undefined, path = "state"): string {
   const i = V03_STATES.indexOf(state as V03TaskState);
-  if (i < 0) throw new V03TranslationError(path, `must be one of ${V03_STATES.join(", ")}, got ${JSON.stringify(state)}`);
+  if (i < 0)
+    throw new V03TranslationError(
+      path,
+      `must be one of ${V03_STATES.join(", ")}, got ${JSON.stringify(state)}`,
+    );
   return V1_STATES[i] as string;
 }
 
@@ -77,7 +107,12 @@ export function taskStateToV03Proto(state: JsonValue | undefined, path = "state"
 }
 
 /** The 1.0 states after which a task never changes again. */
-const TERMINAL = new Set(["TASK_STATE_COMPLETED", "TASK_STATE_FAILED", "TASK_STATE_CANCELED", "TASK_STATE_REJECTED"]);
+const TERMINAL = new Set([
+  "TASK_STATE_COMPLETED",
+  "TASK_STATE_FAILED",
+  "TASK_STATE_CANCELED",
+  "TASK_STATE_REJECTED",
+]);
 /** The 1.0 states in which a task waits for the client (a 1.0 stream closes on them). */
 const INTERRUPTED = new Set(["TASK_STATE_INPUT_REQUIRED", "TASK_STATE_AUTH_REQUIRED"]);
 
@@ -97,7 +132,10 @@ const V1_ROLES = ["ROLE_UNSPECIFIED", "ROLE_USER", "ROLE_AGENT"] as const;
 export function roleFromV03(role: JsonValue | undefined, path = "role"): string {
   if (role === "user") return "ROLE_USER";
   if (role === "agent") return "ROLE_AGENT";
-  throw new V03TranslationError(path, `must be "user" or "agent", got ${JSON.stringify(role ?? null)}`);
+  throw new V03TranslationError(
+    path,
+    `must be "user" or "agent", got ${JSON.stringify(role ?? null)}`,
+  );
 }
 
 /** 1.0 role (name or number) → 0.3 JSON-RPC role; `ROLE_UNSPECIFIED` / absent throws (0.3 requires a role). */

@@ -35,11 +35,17 @@ export const V1_ERROR_TO_V03: Readonly<Record<string, V03ErrorCode>> = Object.fr
   InternalError: { code: -32603, message: "Internal error" },
   TaskNotFoundError: { code: -32001, message: "Task not found" },
   TaskNotCancelableError: { code: -32002, message: "Task cannot be canceled" },
-  PushNotificationNotSupportedError: { code: -32003, message: "Push Notification is not supported" },
+  PushNotificationNotSupportedError: {
+    code: -32003,
+    message: "Push Notification is not supported",
+  },
   UnsupportedOperationError: { code: -32004, message: "This operation is not supported" },
   ContentTypeNotSupportedError: { code: -32005, message: "Incompatible content types" },
   InvalidAgentResponseError: { code: -32006, message: "Invalid agent response" },
-  ExtendedAgentCardNotConfiguredError: { code: -32007, message: "Authenticated Extended Card is not configured" },
+  ExtendedAgentCardNotConfiguredError: {
+    code: -32007,
+    message: "Authenticated Extended Card is not configured",
+  },
   ExtensionSupportRequiredError: { code: -32600, message: "Request payload validation error" },
   VersionNotSupportedError: { code: -32004, message: "This operation is not supported" },
   UnauthenticatedError: { code: -32098, message: "Authentication required" },
@@ -97,13 +103,21 @@ export function errorToV03(error: V1ErrorLike): JsonObject {
  * agent). Codes with no entry become `InternalError`, the message kept.
  * @throws V03TranslationError when `code` is not an integer or `message` not a string.
  */
-export function errorFromV03(value: JsonValue, path = "error"): { name: string; message: string; data?: JsonValue } {
+export function errorFromV03(
+  value: JsonValue,
+  path = "error",
+): { name: string; message: string; data?: JsonValue } {
   const err = asObject(value, path);
   const code = err["code"];
-  if (typeof code !== "number" || !Number.isInteger(code)) throw new V03TranslationError(`${path}.code`, "must be an integer");
+  if (typeof code !== "number" || !Number.isInteger(code))
+    throw new V03TranslationError(`${path}.code`, "must be an integer");
   const message = err["message"] ?? "";
-  if (typeof message !== "string") throw new V03TranslationError(`${path}.message`, "must be a string");
-  const out: { name: string; message: string; data?: JsonValue } = { name: V03_CODE_TO_V1_ERROR[code] ?? "InternalError", message };
+  if (typeof message !== "string")
+    throw new V03TranslationError(`${path}.message`, "must be a string");
+  const out: { name: string; message: string; data?: JsonValue } = {
+    name: V03_CODE_TO_V1_ERROR[code] ?? "InternalError",
+    message,
+  };
   if (err["data"] !== undefined) out.data = err["data"] as JsonValue;
   return out;
 }

@@ -12,11 +12,41 @@
  * - 0.3's required `contextId` is written as `""` when 1.0 has none.
  */
 import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
-import { artifactFromV03, artifactFromV03Proto, artifactToV03, artifactToV03Proto } from "./artifacts.js";
+import {
+  artifactFromV03,
+  artifactFromV03Proto,
+  artifactToV03,
+  artifactToV03Proto,
+} from "./artifacts.js";
 import { isFinalV1State } from "./enums.js";
-import { asObject, join, optBool, optNonEmptyString, optStruct, put, reqObject, reqString, type Out } from "./json.js";
-import { checkKind, messageFromV03, messageFromV03Proto, messageToV03, messageToV03Proto } from "./messages.js";
-import { taskFromV03, taskFromV03Proto, taskStatusFromV03, taskStatusFromV03Proto, taskStatusToV03, taskStatusToV03Proto, taskToV03, taskToV03Proto } from "./tasks.js";
+import {
+  asObject,
+  join,
+  optBool,
+  optNonEmptyString,
+  optStruct,
+  put,
+  reqObject,
+  reqString,
+  type Out,
+} from "./json.js";
+import {
+  checkKind,
+  messageFromV03,
+  messageFromV03Proto,
+  messageToV03,
+  messageToV03Proto,
+} from "./messages.js";
+import {
+  taskFromV03,
+  taskFromV03Proto,
+  taskStatusFromV03,
+  taskStatusFromV03Proto,
+  taskStatusToV03,
+  taskStatusToV03Proto,
+  taskToV03,
+  taskToV03Proto,
+} from "./tasks.js";
 import { V03TranslationError } from "./translation-error.js";
 
 /** Options of {@link statusUpdateToV03} and {@link statusUpdateToV03Proto}. */
@@ -48,7 +78,12 @@ function statusUpdate(value: JsonValue, path: string, statusFn: StatusFn, toV03:
 }
 
 /** Body shared by every artifact-update direction. */
-function artifactUpdate(value: JsonValue, path: string, artifactFn: ArtifactFn, toV03: boolean): Out {
+function artifactUpdate(
+  value: JsonValue,
+  path: string,
+  artifactFn: ArtifactFn,
+  toV03: boolean,
+): Out {
   const ev = asObject(value, path);
   const out: Out = {};
   eventIds(ev, path, out, toV03);
@@ -63,7 +98,11 @@ function artifactUpdate(value: JsonValue, path: string, artifactFn: ArtifactFn, 
 function finalFlag(value: JsonValue, options: StatusUpdateToV03Options | undefined): boolean {
   if (options?.final !== undefined) return options.final;
   const status = asObject(value, "statusUpdate")["status"];
-  return isFinalV1State(status !== null && typeof status === "object" && !Array.isArray(status) ? status["state"] : undefined);
+  return isFinalV1State(
+    status !== null && typeof status === "object" && !Array.isArray(status)
+      ? status["state"]
+      : undefined,
+  );
 }
 
 /** 0.3 JSON-RPC `TaskStatusUpdateEvent` → 1.0 `TaskStatusUpdateEvent` (`kind` and `final` dropped). */
@@ -73,7 +112,11 @@ export function statusUpdateFromV03(value: JsonValue, path = "statusUpdate"): Js
 }
 
 /** 1.0 `TaskStatusUpdateEvent` → 0.3 JSON-RPC event with `kind: "status-update"` and a computed `final`. */
-export function statusUpdateToV03(value: JsonValue, options?: StatusUpdateToV03Options, path = "statusUpdate"): JsonObject {
+export function statusUpdateToV03(
+  value: JsonValue,
+  options?: StatusUpdateToV03Options,
+  path = "statusUpdate",
+): JsonObject {
   const out = statusUpdate(value, path, taskStatusToV03, true);
   return { kind: "status-update", ...out, final: finalFlag(value, options) };
 }
@@ -84,7 +127,11 @@ export function statusUpdateFromV03Proto(value: JsonValue, path = "statusUpdate"
 }
 
 /** 1.0 `TaskStatusUpdateEvent` → 0.3 ProtoJSON, with a computed `final` (written only when true, as ProtoJSON does). */
-export function statusUpdateToV03Proto(value: JsonValue, options?: StatusUpdateToV03Options, path = "statusUpdate"): JsonObject {
+export function statusUpdateToV03Proto(
+  value: JsonValue,
+  options?: StatusUpdateToV03Options,
+  path = "statusUpdate",
+): JsonObject {
   const out = statusUpdate(value, path, taskStatusToV03Proto, false);
   if (finalFlag(value, options)) out["final"] = true;
   return out;
@@ -115,7 +162,10 @@ export function artifactUpdateToV03Proto(value: JsonValue, path = "artifactUpdat
 function oneMember(obj: JsonObject, members: readonly string[], path: string): [string, JsonValue] {
   const set = members.filter((k) => obj[k] !== undefined && obj[k] !== null);
   if (set.length !== 1) {
-    throw new V03TranslationError(path, `must have exactly one of ${members.join(", ")} (found ${set.length === 0 ? "none" : set.join(", ")})`);
+    throw new V03TranslationError(
+      path,
+      `must have exactly one of ${members.join(", ")} (found ${set.length === 0 ? "none" : set.join(", ")})`,
+    );
   }
   const key = set[0] as string;
   return [key, obj[key] as JsonValue];
@@ -129,7 +179,11 @@ const SEND_MEMBERS = ["task", "message"] as const;
  * response, and the body of a 0.3 push notification), with its `kind`.
  * @throws V03TranslationError when the response has no or several members.
  */
-export function streamResponseToV03(value: JsonValue, options?: StatusUpdateToV03Options, path = "streamResponse"): JsonObject {
+export function streamResponseToV03(
+  value: JsonValue,
+  options?: StatusUpdateToV03Options,
+  path = "streamResponse",
+): JsonObject {
   const [key, member] = oneMember(asObject(value, path), STREAM_MEMBERS, path);
   const p = join(path, key);
   switch (key) {
@@ -160,12 +214,19 @@ export function streamResponseFromV03(value: JsonValue, path = "result"): JsonOb
     case "artifact-update":
       return { artifactUpdate: artifactUpdateFromV03(ev, path) };
     default:
-      throw new V03TranslationError(join(path, "kind"), `must be "task", "message", "status-update" or "artifact-update", got ${JSON.stringify(ev["kind"] ?? null)}`);
+      throw new V03TranslationError(
+        join(path, "kind"),
+        `must be "task", "message", "status-update" or "artifact-update", got ${JSON.stringify(ev["kind"] ?? null)}`,
+      );
   }
 }
 
 /** 1.0 `StreamResponse` → 0.3 ProtoJSON `StreamResponse` (same member json names). */
-export function streamResponseToV03Proto(value: JsonValue, options?: StatusUpdateToV03Options, path = "streamResponse"): JsonObject {
+export function streamResponseToV03Proto(
+  value: JsonValue,
+  options?: StatusUpdateToV03Options,
+  path = "streamResponse",
+): JsonObject {
   const [key, member] = oneMember(asObject(value, path), STREAM_MEMBERS, path);
   const p = join(path, key);
   switch (key) {
@@ -197,9 +258,14 @@ export function streamResponseFromV03Proto(value: JsonValue, path = "streamRespo
 }
 
 /** 1.0 `SendMessageResponse` → 0.3 JSON-RPC `message/send` result (`Task` or `Message`, with `kind`). */
-export function sendMessageResponseToV03(value: JsonValue, path = "sendMessageResponse"): JsonObject {
+export function sendMessageResponseToV03(
+  value: JsonValue,
+  path = "sendMessageResponse",
+): JsonObject {
   const [key, member] = oneMember(asObject(value, path), SEND_MEMBERS, path);
-  return key === "task" ? taskToV03(member, join(path, key)) : messageToV03(member, join(path, key));
+  return key === "task"
+    ? taskToV03(member, join(path, key))
+    : messageToV03(member, join(path, key));
 }
 
 /** 0.3 JSON-RPC `message/send` result (`kind` task | message) → 1.0 `SendMessageResponse`. */
@@ -207,17 +273,30 @@ export function sendMessageResponseFromV03(value: JsonValue, path = "result"): J
   const res = asObject(value, path);
   if (res["kind"] === "task") return { task: taskFromV03(res, path) };
   if (res["kind"] === "message") return { message: messageFromV03(res, path) };
-  throw new V03TranslationError(join(path, "kind"), `must be "task" or "message", got ${JSON.stringify(res["kind"] ?? null)}`);
+  throw new V03TranslationError(
+    join(path, "kind"),
+    `must be "task" or "message", got ${JSON.stringify(res["kind"] ?? null)}`,
+  );
 }
 
 /** 1.0 `SendMessageResponse` → 0.3 ProtoJSON `SendMessageResponse` (`task` | `message`). */
-export function sendMessageResponseToV03Proto(value: JsonValue, path = "sendMessageResponse"): JsonObject {
+export function sendMessageResponseToV03Proto(
+  value: JsonValue,
+  path = "sendMessageResponse",
+): JsonObject {
   const [key, member] = oneMember(asObject(value, path), SEND_MEMBERS, path);
-  return key === "task" ? { task: taskToV03Proto(member, join(path, key)) } : { message: messageToV03Proto(member, join(path, key)) };
+  return key === "task"
+    ? { task: taskToV03Proto(member, join(path, key)) }
+    : { message: messageToV03Proto(member, join(path, key)) };
 }
 
 /** 0.3 ProtoJSON `SendMessageResponse` → 1.0 `SendMessageResponse`. */
-export function sendMessageResponseFromV03Proto(value: JsonValue, path = "sendMessageResponse"): JsonObject {
+export function sendMessageResponseFromV03Proto(
+  value: JsonValue,
+  path = "sendMessageResponse",
+): JsonObject {
   const [key, member] = oneMember(asObject(value, path), SEND_MEMBERS, path);
-  return key === "task" ? { task: taskFromV03Proto(member, join(path, key)) } : { message: messageFromV03Proto(member, join(path, key)) };
+  return key === "task"
+    ? { task: taskFromV03Proto(member, join(path, key)) }
+    : { message: messageFromV03Proto(member, join(path, key)) };
 }

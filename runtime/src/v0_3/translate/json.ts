@@ -29,7 +29,8 @@ function typeName(value: unknown): string {
 
 /** The value as a JSON object; throws when it is anything else. */
 export function asObject(value: unknown, path: string): JsonObject {
-  if (!isObject(value)) throw new V03TranslationError(path, `must be an object, got ${typeName(value)}`);
+  if (!isObject(value))
+    throw new V03TranslationError(path, `must be an object, got ${typeName(value)}`);
   return value;
 }
 
@@ -43,7 +44,8 @@ function get(obj: JsonObject, key: string): JsonValue | undefined {
 export function optString(obj: JsonObject, key: string, path: string): string | undefined {
   const v = get(obj, key);
   if (v === undefined) return undefined;
-  if (typeof v !== "string") throw new V03TranslationError(join(path, key), `must be a string, got ${typeName(v)}`);
+  if (typeof v !== "string")
+    throw new V03TranslationError(join(path, key), `must be a string, got ${typeName(v)}`);
   return v;
 }
 
@@ -65,7 +67,8 @@ export function reqString(obj: JsonObject, key: string, path: string, allowEmpty
 export function optBool(obj: JsonObject, key: string, path: string): boolean | undefined {
   const v = get(obj, key);
   if (v === undefined) return undefined;
-  if (typeof v !== "boolean") throw new V03TranslationError(join(path, key), `must be a boolean, got ${typeName(v)}`);
+  if (typeof v !== "boolean")
+    throw new V03TranslationError(join(path, key), `must be a boolean, got ${typeName(v)}`);
   return v;
 }
 
@@ -86,7 +89,8 @@ export function optInt(obj: JsonObject, key: string, path: string): number | und
 export function optArray(obj: JsonObject, key: string, path: string): JsonValue[] | undefined {
   const v = get(obj, key);
   if (v === undefined) return undefined;
-  if (!Array.isArray(v)) throw new V03TranslationError(join(path, key), `must be an array, got ${typeName(v)}`);
+  if (!Array.isArray(v))
+    throw new V03TranslationError(join(path, key), `must be an array, got ${typeName(v)}`);
   return v;
 }
 
@@ -102,7 +106,8 @@ export function optStringArray(obj: JsonObject, key: string, path: string): stri
   const arr = optArray(obj, key, path);
   if (arr === undefined) return undefined;
   return arr.map((item, i) => {
-    if (typeof item !== "string") throw new V03TranslationError(`${join(path, key)}[${i}]`, "must be a string");
+    if (typeof item !== "string")
+      throw new V03TranslationError(`${join(path, key)}[${i}]`, "must be a string");
     return item;
   });
 }
@@ -133,7 +138,12 @@ export function cloneJson(value: unknown, path: string): JsonValue {
     const out: Out = {};
     for (const [k, v] of Object.entries(value)) {
       // defineProperty, not assignment: a "__proto__" key must stay a plain key, not replace the prototype.
-      Object.defineProperty(out, k, { value: cloneJson(v, join(path, k)), enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(out, k, {
+        value: cloneJson(v, join(path, k)),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     }
     return out;
   }
@@ -152,17 +162,27 @@ export function put(out: Out, key: string, value: JsonValue | undefined): void {
 }
 
 /** Sets `out[key]` unless `value` is undefined or empty (string or array). */
-export function putNonEmpty(out: Out, key: string, value: string | readonly JsonValue[] | undefined): void {
+export function putNonEmpty(
+  out: Out,
+  key: string,
+  value: string | readonly JsonValue[] | undefined,
+): void {
   if (value === undefined || value.length === 0) return;
   out[key] = typeof value === "string" ? value : [...value];
 }
 
 /** Maps an optional array of objects with `fn(item, itemPath)`. */
-export function mapArray<T>(obj: JsonObject, key: string, path: string, fn: (item: JsonValue, itemPath: string) => T): T[] | undefined {
+export function mapArray<T>(
+  obj: JsonObject,
+  key: string,
+  path: string,
+  fn: (item: JsonValue, itemPath: string) => T,
+): T[] | undefined {
   return optArray(obj, key, path)?.map((item, i) => fn(item, `${join(path, key)}[${i}]`));
 }
 
-const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:([Zz])|([+-])(\d{2}):?(\d{2}))?$/;
+const TIMESTAMP =
+  /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:([Zz])|([+-])(\d{2}):?(\d{2}))?$/;
 
 /**
  * The canonical ProtoJSON form of an RFC 3339 / ISO 8601 timestamp: UTC, `Z`, and 0, 3, 6 or 9 fractional
@@ -171,12 +191,30 @@ const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.(\d{
  */
 export function canonicalTimestamp(value: string, path: string): string {
   const m = TIMESTAMP.exec(value);
-  if (m === null) throw new V03TranslationError(path, `must be an RFC 3339 timestamp, got ${JSON.stringify(value)}`);
-  const [y, mo, d, h, mi, s] = [m[1], m[2], m[3], m[4], m[5], m[6]].map(Number) as [number, number, number, number, number, number];
+  if (m === null)
+    throw new V03TranslationError(
+      path,
+      `must be an RFC 3339 timestamp, got ${JSON.stringify(value)}`,
+    );
+  const [y, mo, d, h, mi, s] = [m[1], m[2], m[3], m[4], m[5], m[6]].map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   const date = new Date(0);
   date.setUTCFullYear(y, mo - 1, d);
   date.setUTCHours(h, mi, s, 0);
-  if (date.getUTCFullYear() !== y || date.getUTCMonth() !== mo - 1 || date.getUTCDate() !== d || h > 23 || mi > 59 || s > 59) {
+  if (
+    date.getUTCFullYear() !== y ||
+    date.getUTCMonth() !== mo - 1 ||
+    date.getUTCDate() !== d ||
+    h > 23 ||
+    mi > 59 ||
+    s > 59
+  ) {
     throw new V03TranslationError(path, `is not a valid date and time: ${JSON.stringify(value)}`);
   }
   if (m[9] !== undefined) {
@@ -184,12 +222,18 @@ export function canonicalTimestamp(value: string, path: string): string {
     date.setTime(date.getTime() - offset * 60_000);
   }
   const year = date.getUTCFullYear();
-  if (year < 1 || year > 9999) throw new V03TranslationError(path, "is outside 0001-01-01…9999-12-31");
+  if (year < 1 || year > 9999)
+    throw new V03TranslationError(path, "is outside 0001-01-01…9999-12-31");
   const nanos = Number((m[7] ?? "").padEnd(9, "0"));
   let frac = "";
   if (nanos !== 0) {
     const digits = String(nanos).padStart(9, "0");
-    frac = nanos % 1_000_000 === 0 ? digits.slice(0, 3) : nanos % 1000 === 0 ? digits.slice(0, 6) : digits;
+    frac =
+      nanos % 1_000_000 === 0
+        ? digits.slice(0, 3)
+        : nanos % 1000 === 0
+          ? digits.slice(0, 6)
+          : digits;
     frac = `.${frac}`;
   }
   const iso = date.toISOString(); // yyyy-mm-ddThh:mm:ss.sssZ for years 0001…9999

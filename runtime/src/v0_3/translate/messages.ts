@@ -11,7 +11,18 @@
  */
 import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
 import { roleFromV03, roleProto, roleToV03 } from "./enums.js";
-import { asObject, join, mapArray, optNonEmptyString, optStringArray, optStruct, put, putNonEmpty, reqString, type Out } from "./json.js";
+import {
+  asObject,
+  join,
+  mapArray,
+  optNonEmptyString,
+  optStringArray,
+  optStruct,
+  put,
+  putNonEmpty,
+  reqString,
+  type Out,
+} from "./json.js";
 import { partFromV03, partFromV03Proto, partToV03, partToV03Proto } from "./parts.js";
 import { V03TranslationError } from "./translation-error.js";
 
@@ -19,7 +30,10 @@ import { V03TranslationError } from "./translation-error.js";
 export function checkKind(obj: JsonObject, kind: string, path: string): void {
   const k = obj["kind"];
   if (k !== undefined && k !== null && k !== kind) {
-    throw new V03TranslationError(join(path, "kind"), `must be ${JSON.stringify(kind)}, got ${JSON.stringify(k)}`);
+    throw new V03TranslationError(
+      join(path, "kind"),
+      `must be ${JSON.stringify(kind)}, got ${JSON.stringify(k)}`,
+    );
   }
 }
 
@@ -38,7 +52,10 @@ function commonFields(msg: JsonObject, path: string, out: Out): void {
 export function messageFromV03(value: JsonValue, path = "message"): JsonObject {
   const msg = asObject(value, path);
   checkKind(msg, "message", path);
-  const out: Out = { messageId: reqString(msg, "messageId", path), role: roleFromV03(msg["role"], join(path, "role")) };
+  const out: Out = {
+    messageId: reqString(msg, "messageId", path),
+    role: roleFromV03(msg["role"], join(path, "role")),
+  };
   const parts = mapArray(msg, "parts", path, partFromV03);
   if (parts === undefined) throw new V03TranslationError(join(path, "parts"), "is required");
   putNonEmpty(out, "parts", parts);
@@ -70,7 +87,10 @@ export function messageToV03(value: JsonValue, path = "message"): JsonObject {
  */
 export function messageFromV03Proto(value: JsonValue, path = "message"): JsonObject {
   const msg = asObject(value, path);
-  const out: Out = { messageId: reqString(msg, "messageId", path), role: roleProto(msg["role"], join(path, "role")) };
+  const out: Out = {
+    messageId: reqString(msg, "messageId", path),
+    role: roleProto(msg["role"], join(path, "role")),
+  };
   putNonEmpty(out, "parts", mapArray(msg, "content", path, partFromV03Proto));
   commonFields(msg, path, out);
   return out;
@@ -82,7 +102,10 @@ export function messageFromV03Proto(value: JsonValue, path = "message"): JsonObj
  */
 export function messageToV03Proto(value: JsonValue, path = "message"): JsonObject {
   const msg = asObject(value, path);
-  const out: Out = { messageId: reqString(msg, "messageId", path), role: roleProto(msg["role"], join(path, "role")) };
+  const out: Out = {
+    messageId: reqString(msg, "messageId", path),
+    role: roleProto(msg["role"], join(path, "role")),
+  };
   putNonEmpty(out, "content", mapArray(msg, "parts", path, partToV03Proto));
   commonFields(msg, path, out);
   return out;

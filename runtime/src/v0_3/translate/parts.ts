@@ -19,7 +19,20 @@
  * - Base64 is checked and passed through unchanged (1.0 `toJson` would re-encode it in the standard alphabet).
  */
 import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
-import { asObject, checkBase64, cloneJson, isObject, join, optNonEmptyString, optString, optStruct, put, reqObject, reqString, type Out } from "./json.js";
+import {
+  asObject,
+  checkBase64,
+  cloneJson,
+  isObject,
+  join,
+  optNonEmptyString,
+  optString,
+  optStruct,
+  put,
+  reqObject,
+  reqString,
+  type Out,
+} from "./json.js";
 import { V03TranslationError } from "./translation-error.js";
 
 /** Metadata key that marks a 0.3 data part `{value: …}` wrapping a non-object 1.0 `data` (a2a-js's convention). */
@@ -30,9 +43,14 @@ const V1_MEMBERS = ["text", "raw", "url", "data"] as const;
 /** The one content member of a 1.0 part. */
 function v1Member(part: JsonObject, path: string): (typeof V1_MEMBERS)[number] {
   // `data` may legitimately be JSON null (google.protobuf.Value null_value), so test own keys, not values.
-  const set = V1_MEMBERS.filter((k) => Object.hasOwn(part, k) && (k === "data" || part[k] !== null));
+  const set = V1_MEMBERS.filter(
+    (k) => Object.hasOwn(part, k) && (k === "data" || part[k] !== null),
+  );
   if (set.length !== 1) {
-    throw new V03TranslationError(path, `must have exactly one of text, raw, url, data (found ${set.length === 0 ? "none" : set.join(", ")})`);
+    throw new V03TranslationError(
+      path,
+      `must have exactly one of text, raw, url, data (found ${set.length === 0 ? "none" : set.join(", ")})`,
+    );
   }
   return set[0] as (typeof V1_MEMBERS)[number];
 }
@@ -65,7 +83,11 @@ export function partFromV03(value: JsonValue, path = "part"): JsonObject {
     }
     case "data": {
       const data = cloneJson(reqObject(part, "data", path), join(path, "data")) as JsonObject;
-      if (metadata !== undefined && metadata[DATA_PART_COMPAT_KEY] === true && Object.hasOwn(data, "value")) {
+      if (
+        metadata !== undefined &&
+        metadata[DATA_PART_COMPAT_KEY] === true &&
+        Object.hasOwn(data, "value")
+      ) {
         out["data"] = data["value"] as JsonValue;
         const { [DATA_PART_COMPAT_KEY]: _flag, ...rest } = metadata;
         metadata = Object.keys(rest).length > 0 ? rest : undefined;
@@ -75,7 +97,10 @@ export function partFromV03(value: JsonValue, path = "part"): JsonObject {
       break;
     }
     default:
-      throw new V03TranslationError(join(path, "kind"), `must be "text", "file" or "data", got ${JSON.stringify(part["kind"] ?? null)}`);
+      throw new V03TranslationError(
+        join(path, "kind"),
+        `must be "text", "file" or "data", got ${JSON.stringify(part["kind"] ?? null)}`,
+      );
   }
   put(out, "metadata", metadata);
   return out;
@@ -97,7 +122,10 @@ export function partToV03(value: JsonValue, path = "part"): JsonObject {
       break;
     case "raw":
     case "url": {
-      const file: Out = member === "raw" ? { bytes: checkBase64(reqString(part, "raw", path, true), join(path, "raw")) } : { uri: reqString(part, "url", path, true) };
+      const file: Out =
+        member === "raw"
+          ? { bytes: checkBase64(reqString(part, "raw", path, true), join(path, "raw")) }
+          : { uri: reqString(part, "url", path, true) };
       put(file, "mimeType", optNonEmptyString(part, "mediaType", path));
       put(file, "name", optNonEmptyString(part, "filename", path));
       out = { kind: "file", file };
@@ -125,7 +153,8 @@ export function partToV03(value: JsonValue, path = "part"): JsonObject {
 export function partFromV03Proto(value: JsonValue, path = "part"): JsonObject {
   const part = asObject(value, path);
   const set = ["text", "file", "data"].filter((k) => part[k] !== undefined && part[k] !== null);
-  if (set.length !== 1) throw new V03TranslationError(path, "must have exactly one of text, file, data");
+  if (set.length !== 1)
+    throw new V03TranslationError(path, "must have exactly one of text, file, data");
   if (set[0] === "text") return { text: reqString(part, "text", path, true) };
   if (set[0] === "file") {
     const filePath = join(path, "file");
@@ -133,9 +162,15 @@ export function partFromV03Proto(value: JsonValue, path = "part"): JsonObject {
     const bytes = optString(file, "fileWithBytes", filePath);
     const uri = optString(file, "fileWithUri", filePath);
     if ((bytes === undefined) === (uri === undefined)) {
-      throw new V03TranslationError(filePath, "must have exactly one of fileWithBytes, fileWithUri");
+      throw new V03TranslationError(
+        filePath,
+        "must have exactly one of fileWithBytes, fileWithUri",
+      );
     }
-    const out: Out = bytes !== undefined ? { raw: checkBase64(bytes, join(filePath, "fileWithBytes")) } : { url: uri as string };
+    const out: Out =
+      bytes !== undefined
+        ? { raw: checkBase64(bytes, join(filePath, "fileWithBytes")) }
+        : { url: uri as string };
     put(out, "mediaType", optNonEmptyString(file, "mimeType", filePath));
     return out;
   }
@@ -155,7 +190,10 @@ export function partToV03Proto(value: JsonValue, path = "part"): JsonObject {
       return { text: reqString(part, "text", path, true) };
     case "raw":
     case "url": {
-      const file: Out = member === "raw" ? { fileWithBytes: checkBase64(reqString(part, "raw", path, true), join(path, "raw")) } : { fileWithUri: reqString(part, "url", path, true) };
+      const file: Out =
+        member === "raw"
+          ? { fileWithBytes: checkBase64(reqString(part, "raw", path, true), join(path, "raw")) }
+          : { fileWithUri: reqString(part, "url", path, true) };
       put(file, "mimeType", optNonEmptyString(part, "mediaType", path));
       return { file };
     }

@@ -16,8 +16,23 @@
  *   the 0.3 SDKs used, so that a later get without a config id (see requests.ts) finds it.
  */
 import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
-import { asObject, join, optNonEmptyString, optObject, optString, optStringArray, put, reqObject, reqString, type Out } from "./json.js";
-import { parsePushConfigResourceName, pushConfigResourceName, taskResourceName } from "./resource-names.js";
+import {
+  asObject,
+  join,
+  optNonEmptyString,
+  optObject,
+  optString,
+  optStringArray,
+  put,
+  reqObject,
+  reqString,
+  type Out,
+} from "./json.js";
+import {
+  parsePushConfigResourceName,
+  pushConfigResourceName,
+  taskResourceName,
+} from "./resource-names.js";
 import { V03TranslationError } from "./translation-error.js";
 
 /** 0.3 `authentication` → 1.0 `authentication`. */
@@ -68,7 +83,10 @@ export function pushConfigToV03(value: JsonValue, path = "pushNotificationConfig
 }
 
 /** 1.0 `TaskPushNotificationConfig` → 0.3 ProtoJSON `PushNotificationConfig` (no empty `schemes`). */
-export function pushConfigToV03Proto(value: JsonValue, path = "pushNotificationConfig"): JsonObject {
+export function pushConfigToV03Proto(
+  value: JsonValue,
+  path = "pushNotificationConfig",
+): JsonObject {
   return pushConfigOut(value, path, false);
 }
 
@@ -80,7 +98,8 @@ function pushConfigOut(value: JsonValue, path: string, emitEmptySchemes: boolean
   out["url"] = reqString(cfg, "url", path);
   put(out, "token", optNonEmptyString(cfg, "token", path));
   const auth = optObject(cfg, "authentication", path);
-  if (auth !== undefined) out["authentication"] = authToV03(auth, join(path, "authentication"), emitEmptySchemes);
+  if (auth !== undefined)
+    out["authentication"] = authToV03(auth, join(path, "authentication"), emitEmptySchemes);
   return out;
 }
 
@@ -92,7 +111,10 @@ function pushConfigOut(value: JsonValue, path: string, emitEmptySchemes: boolean
 export function taskPushConfigFromV03(value: JsonValue, path = "params"): JsonObject {
   const obj = asObject(value, path);
   const taskId = reqString(obj, "taskId", path);
-  const inner = pushConfigFromV03(reqObject(obj, "pushNotificationConfig", path), join(path, "pushNotificationConfig"));
+  const inner = pushConfigFromV03(
+    reqObject(obj, "pushNotificationConfig", path),
+    join(path, "pushNotificationConfig"),
+  );
   return { taskId, ...inner, id: inner["id"] ?? taskId };
 }
 
@@ -102,7 +124,10 @@ export function taskPushConfigFromV03(value: JsonValue, path = "params"): JsonOb
  */
 export function taskPushConfigToV03(value: JsonValue, path = "config"): JsonObject {
   const obj = asObject(value, path);
-  return { taskId: reqString(obj, "taskId", path), pushNotificationConfig: pushConfigToV03(obj, path) };
+  return {
+    taskId: reqString(obj, "taskId", path),
+    pushNotificationConfig: pushConfigToV03(obj, path),
+  };
 }
 
 /**
@@ -111,17 +136,28 @@ export function taskPushConfigToV03(value: JsonValue, path = "config"): JsonObje
  * used when `name` is empty (a create request's `config` often carries none; the task is in `parent`).
  * @throws V03TranslationError on a malformed name or a missing `url`.
  */
-export function taskPushConfigFromV03Proto(value: JsonValue, path = "config", fallbackTaskId?: string): JsonObject {
+export function taskPushConfigFromV03Proto(
+  value: JsonValue,
+  path = "config",
+  fallbackTaskId?: string,
+): JsonObject {
   const obj = asObject(value, path);
   const name = optNonEmptyString(obj, "name", path);
   let taskId = fallbackTaskId;
   let nameId: string | undefined;
-  if (name !== undefined) ({ taskId, id: nameId } = parsePushConfigResourceName(name, join(path, "name"), true));
+  if (name !== undefined)
+    ({ taskId, id: nameId } = parsePushConfigResourceName(name, join(path, "name"), true));
   if (taskId === undefined) throw new V03TranslationError(join(path, "name"), "is required");
   if (fallbackTaskId !== undefined && taskId !== fallbackTaskId) {
-    throw new V03TranslationError(join(path, "name"), `names task ${JSON.stringify(taskId)}, not ${JSON.stringify(fallbackTaskId)}`);
+    throw new V03TranslationError(
+      join(path, "name"),
+      `names task ${JSON.stringify(taskId)}, not ${JSON.stringify(fallbackTaskId)}`,
+    );
   }
-  const inner = pushConfigFromV03(reqObject(obj, "pushNotificationConfig", path), join(path, "pushNotificationConfig"));
+  const inner = pushConfigFromV03(
+    reqObject(obj, "pushNotificationConfig", path),
+    join(path, "pushNotificationConfig"),
+  );
   return { taskId, ...inner, id: nameId ?? inner["id"] ?? taskId };
 }
 
@@ -134,6 +170,9 @@ export function taskPushConfigToV03Proto(value: JsonValue, path = "config"): Jso
   const obj = asObject(value, path);
   const taskId = reqString(obj, "taskId", path);
   const id = optString(obj, "id", path);
-  const name = id === undefined || id === "" ? taskResourceName(taskId, join(path, "taskId")) : pushConfigResourceName(taskId, id, join(path, "id"));
+  const name =
+    id === undefined || id === ""
+      ? taskResourceName(taskId, join(path, "taskId"))
+      : pushConfigResourceName(taskId, id, join(path, "id"));
   return { name, pushNotificationConfig: pushConfigToV03Proto(obj, path) };
 }

@@ -20,11 +20,45 @@
  * - The list result has no paging in 0.3: `nextPageToken` is dropped (servers should gather all pages first).
  */
 import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
-import { asObject, join, mapArray, optBool, optInt, optNonEmptyString, optObject, optStringArray, optStruct, put, putNonEmpty, reqObject, reqString, type Out } from "./json.js";
-import { messageFromV03, messageFromV03Proto, messageToV03, messageToV03Proto } from "./messages.js";
-import { pushConfigFromV03, pushConfigToV03, pushConfigToV03Proto, taskPushConfigFromV03, taskPushConfigFromV03Proto, taskPushConfigToV03, taskPushConfigToV03Proto } from "./push-configs.js";
+import {
+  asObject,
+  join,
+  mapArray,
+  optBool,
+  optInt,
+  optNonEmptyString,
+  optObject,
+  optStringArray,
+  optStruct,
+  put,
+  putNonEmpty,
+  reqObject,
+  reqString,
+  type Out,
+} from "./json.js";
+import {
+  messageFromV03,
+  messageFromV03Proto,
+  messageToV03,
+  messageToV03Proto,
+} from "./messages.js";
+import {
+  pushConfigFromV03,
+  pushConfigToV03,
+  pushConfigToV03Proto,
+  taskPushConfigFromV03,
+  taskPushConfigFromV03Proto,
+  taskPushConfigToV03,
+  taskPushConfigToV03Proto,
+} from "./push-configs.js";
 import { V03TranslationError } from "./translation-error.js";
-import { parsePushConfigParent, parsePushConfigResourceName, parseTaskResourceName, pushConfigResourceName, taskResourceName } from "./resource-names.js";
+import {
+  parsePushConfigParent,
+  parsePushConfigResourceName,
+  parseTaskResourceName,
+  pushConfigResourceName,
+  taskResourceName,
+} from "./resource-names.js";
 
 /** 0.3 historyLength → 1.0 (0 = unlimited = absent). */
 function historyIn(obj: JsonObject, path: string): number | undefined {
@@ -44,14 +78,21 @@ export interface SendMessageFromV03ProtoOptions {
 }
 
 /** 0.3 JSON-RPC `MessageSendConfiguration` (or 0.3 proto configuration) → 1.0 `SendMessageConfiguration`. */
-function sendConfigFromV03(cfg: JsonObject, path: string, proto: boolean, blockingDefault = !proto): JsonObject {
+function sendConfigFromV03(
+  cfg: JsonObject,
+  path: string,
+  proto: boolean,
+  blockingDefault = !proto,
+): JsonObject {
   const out: Out = {};
   putNonEmpty(out, "acceptedOutputModes", optStringArray(cfg, "acceptedOutputModes", path));
   const pushKey = proto ? "pushNotification" : "pushNotificationConfig";
   const push = optObject(cfg, pushKey, path);
-  if (push !== undefined) out["taskPushNotificationConfig"] = pushConfigFromV03(push, join(path, pushKey));
+  if (push !== undefined)
+    out["taskPushNotificationConfig"] = pushConfigFromV03(push, join(path, pushKey));
   put(out, "historyLength", historyIn(cfg, path));
-  if ((optBool(cfg, "blocking", path) ?? blockingDefault) === false) out["returnImmediately"] = true;
+  if ((optBool(cfg, "blocking", path) ?? blockingDefault) === false)
+    out["returnImmediately"] = true;
   return out;
 }
 
@@ -78,9 +119,12 @@ function sendConfigToV03(cfg: JsonObject, path: string, proto: boolean): JsonObj
  */
 export function sendMessageParamsFromV03(value: JsonValue, path = "params"): JsonObject {
   const params = asObject(value, path);
-  const out: Out = { message: messageFromV03(reqObject(params, "message", path), join(path, "message")) };
+  const out: Out = {
+    message: messageFromV03(reqObject(params, "message", path), join(path, "message")),
+  };
   const cfg = optObject(params, "configuration", path);
-  if (cfg !== undefined) out["configuration"] = sendConfigFromV03(cfg, join(path, "configuration"), false);
+  if (cfg !== undefined)
+    out["configuration"] = sendConfigFromV03(cfg, join(path, "configuration"), false);
   put(out, "metadata", optStruct(params, "metadata", path));
   return out;
 }
@@ -91,9 +135,12 @@ export function sendMessageParamsFromV03(value: JsonValue, path = "params"): Jso
  */
 export function sendMessageParamsToV03(value: JsonValue, path = "request"): JsonObject {
   const req = asObject(value, path);
-  const out: Out = { message: messageToV03(reqObject(req, "message", path), join(path, "message")) };
+  const out: Out = {
+    message: messageToV03(reqObject(req, "message", path), join(path, "message")),
+  };
   const cfg = optObject(req, "configuration", path);
-  if (cfg !== undefined) out["configuration"] = sendConfigToV03(cfg, join(path, "configuration"), false);
+  if (cfg !== undefined)
+    out["configuration"] = sendConfigToV03(cfg, join(path, "configuration"), false);
   put(out, "metadata", optStruct(req, "metadata", path));
   return out;
 }
@@ -103,11 +150,23 @@ export function sendMessageParamsToV03(value: JsonValue, path = "request"): Json
  * `SendMessageRequest`.
  * @throws V03TranslationError when `message` is missing or malformed.
  */
-export function sendMessageRequestFromV03Proto(value: JsonValue, options?: SendMessageFromV03ProtoOptions, path = "request"): JsonObject {
+export function sendMessageRequestFromV03Proto(
+  value: JsonValue,
+  options?: SendMessageFromV03ProtoOptions,
+  path = "request",
+): JsonObject {
   const req = asObject(value, path);
-  const out: Out = { message: messageFromV03Proto(reqObject(req, "message", path), join(path, "message")) };
+  const out: Out = {
+    message: messageFromV03Proto(reqObject(req, "message", path), join(path, "message")),
+  };
   const cfg = optObject(req, "configuration", path);
-  if (cfg !== undefined) out["configuration"] = sendConfigFromV03(cfg, join(path, "configuration"), true, options?.blockingDefault ?? false);
+  if (cfg !== undefined)
+    out["configuration"] = sendConfigFromV03(
+      cfg,
+      join(path, "configuration"),
+      true,
+      options?.blockingDefault ?? false,
+    );
   put(out, "metadata", optStruct(req, "metadata", path));
   return out;
 }
@@ -115,9 +174,12 @@ export function sendMessageRequestFromV03Proto(value: JsonValue, options?: SendM
 /** 1.0 `SendMessageRequest` → 0.3 ProtoJSON `SendMessageRequest`. @throws V03TranslationError on a bad message. */
 export function sendMessageRequestToV03Proto(value: JsonValue, path = "request"): JsonObject {
   const req = asObject(value, path);
-  const out: Out = { message: messageToV03Proto(reqObject(req, "message", path), join(path, "message")) };
+  const out: Out = {
+    message: messageToV03Proto(reqObject(req, "message", path), join(path, "message")),
+  };
   const cfg = optObject(req, "configuration", path);
-  if (cfg !== undefined) out["configuration"] = sendConfigToV03(cfg, join(path, "configuration"), true);
+  if (cfg !== undefined)
+    out["configuration"] = sendConfigToV03(cfg, join(path, "configuration"), true);
   put(out, "metadata", optStruct(req, "metadata", path));
   return out;
 }
@@ -184,7 +246,10 @@ export function getPushConfigParamsFromV03(value: JsonValue, path = "params"): J
 /** 1.0 `GetTaskPushNotificationConfigRequest` → 0.3 `GetTaskPushNotificationConfigParams`. */
 export function getPushConfigParamsToV03(value: JsonValue, path = "request"): JsonObject {
   const req = asObject(value, path);
-  return { id: reqString(req, "taskId", path), pushNotificationConfigId: reqString(req, "id", path) };
+  return {
+    id: reqString(req, "taskId", path),
+    pushNotificationConfigId: reqString(req, "id", path),
+  };
 }
 
 /** 0.3 `ListTaskPushNotificationConfigParams` → 1.0 `ListTaskPushNotificationConfigsRequest` (`{taskId}`). */
@@ -200,7 +265,10 @@ export function listPushConfigsParamsToV03(value: JsonValue, path = "request"): 
 /** 0.3 `DeleteTaskPushNotificationConfigParams` → 1.0 `DeleteTaskPushNotificationConfigRequest`. */
 export function deletePushConfigParamsFromV03(value: JsonValue, path = "params"): JsonObject {
   const params = asObject(value, path);
-  return { taskId: reqString(params, "id", path), id: reqString(params, "pushNotificationConfigId", path) };
+  return {
+    taskId: reqString(params, "id", path),
+    id: reqString(params, "pushNotificationConfigId", path),
+  };
 }
 
 /** 1.0 `DeleteTaskPushNotificationConfigRequest` → 0.3 `DeleteTaskPushNotificationConfigParams`. */
@@ -257,10 +325,17 @@ export function taskNameRequestToV03Proto(value: JsonValue, path = "request"): J
  * 0.3 ProtoJSON `CreateTaskPushNotificationConfigRequest` (`{parent, configId, config}`) → 1.0
  * `TaskPushNotificationConfig`. The config id is `configId`, else the one in `config`, else the task id.
  */
-export function createPushConfigRequestFromV03Proto(value: JsonValue, path = "request"): JsonObject {
+export function createPushConfigRequestFromV03Proto(
+  value: JsonValue,
+  path = "request",
+): JsonObject {
   const req = asObject(value, path);
   const taskId = parsePushConfigParent(reqString(req, "parent", path), join(path, "parent"));
-  const cfg = taskPushConfigFromV03Proto(reqObject(req, "config", path), join(path, "config"), taskId);
+  const cfg = taskPushConfigFromV03Proto(
+    reqObject(req, "config", path),
+    join(path, "config"),
+    taskId,
+  );
   const configId = optNonEmptyString(req, "configId", path);
   return configId === undefined ? cfg : { ...cfg, id: configId };
 }
@@ -278,20 +353,32 @@ export function createPushConfigRequestToV03Proto(value: JsonValue, path = "requ
 /** 0.3 ProtoJSON `Get…`/`DeleteTaskPushNotificationConfigRequest` (`{name}`) → 1.0 `{taskId, id}`. */
 export function pushConfigNameRequestFromV03Proto(value: JsonValue, path = "request"): JsonObject {
   const req = asObject(value, path);
-  const { taskId, id } = parsePushConfigResourceName(reqString(req, "name", path), join(path, "name"), true);
+  const { taskId, id } = parsePushConfigResourceName(
+    reqString(req, "name", path),
+    join(path, "name"),
+    true,
+  );
   return { taskId, id: id ?? taskId };
 }
 
 /** 1.0 `Get…`/`DeleteTaskPushNotificationConfigRequest` → 0.3 ProtoJSON `{name}`. */
 export function pushConfigNameRequestToV03Proto(value: JsonValue, path = "request"): JsonObject {
   const req = asObject(value, path);
-  return { name: pushConfigResourceName(reqString(req, "taskId", path), reqString(req, "id", path), join(path, "id")) };
+  return {
+    name: pushConfigResourceName(
+      reqString(req, "taskId", path),
+      reqString(req, "id", path),
+      join(path, "id"),
+    ),
+  };
 }
 
 /** 0.3 ProtoJSON `ListTaskPushNotificationConfigRequest` (`{parent, pageSize, pageToken}`) → 1.0. */
 export function listPushConfigsRequestFromV03Proto(value: JsonValue, path = "request"): JsonObject {
   const req = asObject(value, path);
-  const out: Out = { taskId: parsePushConfigParent(reqString(req, "parent", path), join(path, "parent")) };
+  const out: Out = {
+    taskId: parsePushConfigParent(reqString(req, "parent", path), join(path, "parent")),
+  };
   const size = optInt(req, "pageSize", path);
   if (size !== undefined && size !== 0) out["pageSize"] = size;
   put(out, "pageToken", optNonEmptyString(req, "pageToken", path));
@@ -301,7 +388,9 @@ export function listPushConfigsRequestFromV03Proto(value: JsonValue, path = "req
 /** 1.0 `ListTaskPushNotificationConfigsRequest` → 0.3 ProtoJSON `ListTaskPushNotificationConfigRequest`. */
 export function listPushConfigsRequestToV03Proto(value: JsonValue, path = "request"): JsonObject {
   const req = asObject(value, path);
-  const out: Out = { parent: taskResourceName(reqString(req, "taskId", path), join(path, "taskId")) };
+  const out: Out = {
+    parent: taskResourceName(reqString(req, "taskId", path), join(path, "taskId")),
+  };
   const size = optInt(req, "pageSize", path);
   if (size !== undefined && size !== 0) out["pageSize"] = size;
   put(out, "pageToken", optNonEmptyString(req, "pageToken", path));
@@ -309,7 +398,10 @@ export function listPushConfigsRequestToV03Proto(value: JsonValue, path = "reque
 }
 
 /** 0.3 ProtoJSON `ListTaskPushNotificationConfigResponse` → 1.0 `ListTaskPushNotificationConfigsResponse`. */
-export function listPushConfigsResponseFromV03Proto(value: JsonValue, path = "response"): JsonObject {
+export function listPushConfigsResponseFromV03Proto(
+  value: JsonValue,
+  path = "response",
+): JsonObject {
   const res = asObject(value, path);
   const out: Out = {};
   putNonEmpty(

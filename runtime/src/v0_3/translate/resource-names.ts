@@ -7,7 +7,11 @@ import { V03TranslationError } from "./translation-error.js";
 
 /** Checks one id segment. */
 function checkId(id: string, path: string, what: string): string {
-  if (id === "" || id.includes("/")) throw new V03TranslationError(path, `${what} must be non-empty and contain no "/", got ${JSON.stringify(id)}`);
+  if (id === "" || id.includes("/"))
+    throw new V03TranslationError(
+      path,
+      `${what} must be non-empty and contain no "/", got ${JSON.stringify(id)}`,
+    );
   return id;
 }
 
@@ -19,7 +23,8 @@ export function taskResourceName(taskId: string, path = "id"): string {
 /** `tasks/{id}` → `id`. @throws V03TranslationError for any other shape. */
 export function parseTaskResourceName(name: string, path = "name"): string {
   const m = /^tasks\/([^/]+)$/.exec(name);
-  if (m === null) throw new V03TranslationError(path, `must be "tasks/{id}", got ${JSON.stringify(name)}`);
+  if (m === null)
+    throw new V03TranslationError(path, `must be "tasks/{id}", got ${JSON.stringify(name)}`);
   return m[1] as string;
 }
 
@@ -33,14 +38,21 @@ export function pushConfigResourceName(taskId: string, configId: string, path = 
  * (and a trailing `/pushNotificationConfigs[/]`), giving `id` `undefined`.
  * @throws V03TranslationError for any other shape.
  */
-export function parsePushConfigResourceName(name: string, path = "name", allowTaskOnly = false): { taskId: string; id: string | undefined } {
+export function parsePushConfigResourceName(
+  name: string,
+  path = "name",
+  allowTaskOnly = false,
+): { taskId: string; id: string | undefined } {
   const full = /^tasks\/([^/]+)\/pushNotificationConfigs\/([^/]+)$/.exec(name);
   if (full !== null) return { taskId: full[1] as string, id: full[2] as string };
   if (allowTaskOnly) {
     const task = /^tasks\/([^/]+)(?:\/pushNotificationConfigs\/?)?$/.exec(name);
     if (task !== null) return { taskId: task[1] as string, id: undefined };
   }
-  throw new V03TranslationError(path, `must be "tasks/{id}/pushNotificationConfigs/{configId}", got ${JSON.stringify(name)}`);
+  throw new V03TranslationError(
+    path,
+    `must be "tasks/{id}/pushNotificationConfigs/{configId}", got ${JSON.stringify(name)}`,
+  );
 }
 
 /**
@@ -50,6 +62,7 @@ export function parsePushConfigResourceName(name: string, path = "name", allowTa
  */
 export function parsePushConfigParent(parent: string, path = "parent"): string {
   const m = /^tasks?\/([^/]+)(?:\/pushNotificationConfigs)?\/?$/.exec(parent);
-  if (m === null) throw new V03TranslationError(path, `must be "tasks/{id}", got ${JSON.stringify(parent)}`);
+  if (m === null)
+    throw new V03TranslationError(path, `must be "tasks/{id}", got ${JSON.stringify(parent)}`);
   return m[1] as string;
 }

@@ -8,10 +8,39 @@
  * mean the same as absent ones. 0.3 `kind: "task"` is optional on input and always written.
  */
 import type { JsonObject, JsonValue } from "@bufbuild/protobuf";
-import { artifactFromV03, artifactFromV03Proto, artifactToV03, artifactToV03Proto } from "./artifacts.js";
-import { taskStateFromV03, taskStateFromV03Proto, taskStateToV03, taskStateToV03Proto } from "./enums.js";
-import { asObject, join, mapArray, optNonEmptyString, optObject, optStruct, optTimestamp, put, putNonEmpty, reqObject, reqString, type Out } from "./json.js";
-import { checkKind, messageFromV03, messageFromV03Proto, messageToV03, messageToV03Proto } from "./messages.js";
+import {
+  artifactFromV03,
+  artifactFromV03Proto,
+  artifactToV03,
+  artifactToV03Proto,
+} from "./artifacts.js";
+import {
+  taskStateFromV03,
+  taskStateFromV03Proto,
+  taskStateToV03,
+  taskStateToV03Proto,
+} from "./enums.js";
+import {
+  asObject,
+  join,
+  mapArray,
+  optNonEmptyString,
+  optObject,
+  optStruct,
+  optTimestamp,
+  put,
+  putNonEmpty,
+  reqObject,
+  reqString,
+  type Out,
+} from "./json.js";
+import {
+  checkKind,
+  messageFromV03,
+  messageFromV03Proto,
+  messageToV03,
+  messageToV03Proto,
+} from "./messages.js";
 
 /** 0.3 JSON-RPC `TaskStatus` → 1.0 `TaskStatus`. @throws V03TranslationError on a bad state, message or timestamp. */
 export function taskStatusFromV03(value: JsonValue, path = "status"): JsonObject {

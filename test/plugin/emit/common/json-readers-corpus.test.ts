@@ -8,9 +8,20 @@
 import type { JsonValue, Registry } from "@bufbuild/protobuf";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import type { JsonReaderTable, PipelineErrorSpecs, RequirementTable } from "@protoc-gen-a2a/runtime";
+import type {
+  JsonReaderTable,
+  PipelineErrorSpecs,
+  RequirementTable,
+} from "@protoc-gen-a2a/runtime";
 import { generateJsonCorpus } from "../../../support/json-corpus.js";
-import { checkReader, mutatedJson, newTally, oddJson, randomMessageJson, type ReaderSuite } from "../../../support/json-reader-check.js";
+import {
+  checkReader,
+  mutatedJson,
+  newTally,
+  oddJson,
+  randomMessageJson,
+  type ReaderSuite,
+} from "../../../support/json-reader-check.js";
 
 const corpus = await generateJsonCorpus("json-readers-corpus");
 afterAll(corpus.remove);
@@ -33,7 +44,8 @@ for (const { base, json, handler, errors } of corpus.files) {
       registry: handler["typeRegistry"] as Registry,
       errors: errors["errorSpecs"] as PipelineErrorSpecs,
     };
-    for (const typeName of Object.keys(suite.readers)) cases.push({ label: suite.label, typeName, suite });
+    for (const typeName of Object.keys(suite.readers))
+      cases.push({ label: suite.label, typeName, suite });
   }
 }
 
@@ -63,7 +75,9 @@ describe("generated ProtoJSON readers on the corpus and Google APIs", () => {
   });
 
   it("read a good share of what fromJson accepts themselves (run after the cases above)", () => {
-    console.log(`json-readers corpus: ${total.inputs} inputs, ${total.referenceAccepted} accepted by fromJson, ${total.readerAccepted} read by the readers`);
+    console.log(
+      `json-readers corpus: ${total.inputs} inputs, ${total.referenceAccepted} accepted by fromJson, ${total.readerAccepted} read by the readers`,
+    );
     expect(total.referenceAccepted).toBeGreaterThan(1000);
     expect(total.readerAccepted).toBeGreaterThan(total.referenceAccepted / 3);
   });

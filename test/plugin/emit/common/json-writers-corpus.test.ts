@@ -8,7 +8,12 @@
 import type { Registry } from "@bufbuild/protobuf";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { encodeMessage, encodeMessageText, type JsonTextWriterTable, type RequirementTable } from "@protoc-gen-a2a/runtime";
+import {
+  encodeMessage,
+  encodeMessageText,
+  type JsonTextWriterTable,
+  type RequirementTable,
+} from "@protoc-gen-a2a/runtime";
 import { generateJsonCorpus } from "../../../support/json-corpus.js";
 import { randomMessage } from "../../../support/proto-message-arbitrary.js";
 
@@ -30,7 +35,13 @@ for (const { base, json, handler } of corpus.files) {
     const service = key.slice(0, -"ResponseJsonWriters".length);
     const writers = json[key] as JsonTextWriterTable;
     for (const typeName of Object.keys(writers)) {
-      cases.push({ label: `${base}.proto ${service}`, typeName, writers, responseFields: handler[`${service}ResponseFields`] as RequirementTable, registry: handler["typeRegistry"] as Registry });
+      cases.push({
+        label: `${base}.proto ${service}`,
+        typeName,
+        writers,
+        responseFields: handler[`${service}ResponseFields`] as RequirementTable,
+        registry: handler["typeRegistry"] as Registry,
+      });
     }
   }
 }
@@ -55,11 +66,17 @@ describe("generated ProtoJSON writers on the corpus and Google APIs", () => {
     expect(schema, c.typeName).toBeDefined();
     fc.assert(
       fc.property(randomMessage(schema!), (message) => {
-        const reference = verdict(() => JSON.stringify(encodeMessage(schema!, message, c.responseFields, c.registry)));
+        const reference = verdict(() =>
+          JSON.stringify(encodeMessage(schema!, message, c.responseFields, c.registry)),
+        );
         const direct = verdict(() => c.writers[c.typeName]!(message, c.registry));
         if ("text" in reference) expect(direct).toEqual(reference);
         else expect("error" in direct).toBe(true);
-        expect(verdict(() => encodeMessageText(schema!, message, c.responseFields, c.registry, c.writers))).toEqual(reference);
+        expect(
+          verdict(() =>
+            encodeMessageText(schema!, message, c.responseFields, c.registry, c.writers),
+          ),
+        ).toEqual(reference);
       }),
       { numRuns: 60 },
     );

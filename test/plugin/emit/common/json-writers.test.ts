@@ -8,10 +8,21 @@
 import type { DescMessage, Message, Registry } from "@bufbuild/protobuf";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { encodeMessage, encodeMessageText, type JsonTextWriterTable, type RequirementTable } from "@protoc-gen-a2a/runtime";
-import { A2AServiceResponseFields, typeRegistry } from "../../../../generated-example/gen/a2a_a2a_handler.js";
+import {
+  encodeMessage,
+  encodeMessageText,
+  type JsonTextWriterTable,
+  type RequirementTable,
+} from "@protoc-gen-a2a/runtime";
+import {
+  A2AServiceResponseFields,
+  typeRegistry,
+} from "../../../../generated-example/gen/a2a_a2a_handler.js";
 import { A2AServiceResponseJsonWriters } from "../../../../generated-example/gen/a2a_a2a_json.js";
-import { A2AServiceResponseFields as V03ResponseFields, typeRegistry as v03Registry } from "../../../../generated-example/gen/v0_3/a2a_a2a_handler.js";
+import {
+  A2AServiceResponseFields as V03ResponseFields,
+  typeRegistry as v03Registry,
+} from "../../../../generated-example/gen/v0_3/a2a_a2a_handler.js";
 import { A2AServiceResponseJsonWriters as V03Writers } from "../../../../generated-example/gen/v0_3/a2a_a2a_json.js";
 import { randomMessage } from "../../../support/proto-message-arbitrary.js";
 
@@ -33,19 +44,36 @@ interface WriterSuite {
 }
 
 const suites: WriterSuite[] = [
-  { label: "A2A 1.0", writers: A2AServiceResponseJsonWriters, responseFields: A2AServiceResponseFields, registry: typeRegistry },
-  { label: "A2A 0.3", writers: V03Writers, responseFields: V03ResponseFields, registry: v03Registry },
+  {
+    label: "A2A 1.0",
+    writers: A2AServiceResponseJsonWriters,
+    responseFields: A2AServiceResponseFields,
+    registry: typeRegistry,
+  },
+  {
+    label: "A2A 0.3",
+    writers: V03Writers,
+    responseFields: V03ResponseFields,
+    registry: v03Registry,
+  },
 ];
 
 /** Asserts the writer's verdict on `message` is the reference's; returns whether the reference refused it. */
 function checkMessage(suite: WriterSuite, schema: DescMessage, message: Message): boolean {
-  const reference = verdict(() => JSON.stringify(encodeMessage(schema, message, suite.responseFields, suite.registry)));
+  const reference = verdict(() =>
+    JSON.stringify(encodeMessage(schema, message, suite.responseFields, suite.registry)),
+  );
   const direct = verdict(() => suite.writers[schema.typeName]!(message, suite.registry));
-  const served = verdict(() => encodeMessageText(schema, message, suite.responseFields, suite.registry, suite.writers));
+  const served = verdict(() =>
+    encodeMessageText(schema, message, suite.responseFields, suite.registry, suite.writers),
+  );
   if ("text" in reference) {
     expect(direct).toEqual(reference);
   } else {
-    expect("error" in direct, `the writer wrote ${"text" in direct ? direct.text : ""} where toJson refuses: ${reference.error}`).toBe(true);
+    expect(
+      "error" in direct,
+      `the writer wrote ${"text" in direct ? direct.text : ""} where toJson refuses: ${reference.error}`,
+    ).toBe(true);
   }
   expect(served).toEqual(reference);
   return "error" in reference;
@@ -56,21 +84,25 @@ describe.each(suites)("generated ProtoJSON writers: $label", (suite) => {
 
   it("cover every response type of the service", () => {
     expect(typeNames.length).toBeGreaterThan(5);
-    for (const typeName of typeNames) expect(suite.registry.getMessage(typeName), typeName).toBeDefined();
+    for (const typeName of typeNames)
+      expect(suite.registry.getMessage(typeName), typeName).toBeDefined();
   });
 
-  it.each(typeNames)("%s: the same text as toJson + fillRequiredDefaults + JSON.stringify, the same refusals", (typeName) => {
-    const schema = suite.registry.getMessage(typeName)!;
-    let refused = 0;
-    let runs = 0;
-    fc.assert(
-      fc.property(randomMessage(schema), (message) => {
-        runs++;
-        if (checkMessage(suite, schema, message)) refused++;
-      }),
-      { numRuns: 300 },
-    );
-    // The arbitrary reaches both verdicts wherever the type holds something toJson can refuse.
-    expect(refused).toBeLessThan(runs);
-  });
+  it.each(typeNames)(
+    "%s: the same text as toJson + fillRequiredDefaults + JSON.stringify, the same refusals",
+    (typeName) => {
+      const schema = suite.registry.getMessage(typeName)!;
+      let refused = 0;
+      let runs = 0;
+      fc.assert(
+        fc.property(randomMessage(schema), (message) => {
+          runs++;
+          if (checkMessage(suite, schema, message)) refused++;
+        }),
+        { numRuns: 300 },
+      );
+      // The arbitrary reaches both verdicts wherever the type holds something toJson can refuse.
+      expect(refused).toBeLessThan(runs);
+    },
+  );
 });

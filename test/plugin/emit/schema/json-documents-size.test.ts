@@ -29,7 +29,8 @@ describe("json_documents_max_bytes", () => {
     for (const name of documents) expect(byDefault.run.files.has(name), name).toBe(true);
     expect(byDefault.notices.filter((n) => n.includes("json_documents_max_bytes"))).toEqual([]);
     expect([...unlimited.run.files.keys()]).toEqual([...byDefault.run.files.keys()]);
-    for (const name of documents) expect(body(unlimited.run.files.get(name))).toBe(body(byDefault.run.files.get(name)));
+    for (const name of documents)
+      expect(body(unlimited.run.files.get(name))).toBe(body(byDefault.run.files.get(name)));
   });
 
   it("leaves out the documents over the limit with a notice each, and keeps the per-type schemas", () => {
@@ -43,7 +44,9 @@ describe("json_documents_max_bytes", () => {
     expect(notices).toEqual(
       over.map((name) =>
         expect.stringMatching(
-          new RegExp(`^protoc-gen-a2a: notice: a2a\\.proto: option json_documents_max_bytes: ${name.replace(/\./g, "\\.")} not written: [0-9]+ bytes, over json_documents_max_bytes=${limit} `),
+          new RegExp(
+            `^protoc-gen-a2a: notice: a2a\\.proto: option json_documents_max_bytes: ${name.replace(/\./g, "\\.")} not written: [0-9]+ bytes, over json_documents_max_bytes=${limit} `,
+          ),
         ),
       ),
     );
@@ -53,6 +56,8 @@ describe("json_documents_max_bytes", () => {
   });
 
   it.each(["0", "-1", "1G", "12.5", "lots"])("refuses json_documents_max_bytes=%s", (value) => {
-    expect(() => runPlugin("a2a", `target=ts,json_documents_max_bytes=${value}`)).toThrow(/json_documents_max_bytes must be a positive number of bytes/);
+    expect(() => runPlugin("a2a", `target=ts,json_documents_max_bytes=${value}`)).toThrow(
+      /json_documents_max_bytes must be a positive number of bytes/,
+    );
   });
 });

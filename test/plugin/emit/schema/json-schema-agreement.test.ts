@@ -16,7 +16,12 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { A2AService } from "../../../../generated-example/gen/a2a_pb.js";
 import { A2AServiceRoutes } from "../../../../generated-example/gen/a2a_a2a_rest_routes.js";
-import { MUTATION_KINDS, mutate, validJson, type MutationKind } from "../../../support/proto-json-arbitrary.js";
+import {
+  MUTATION_KINDS,
+  mutate,
+  validJson,
+  type MutationKind,
+} from "../../../support/proto-json-arbitrary.js";
 import { operationDef, validate } from "../../../support/schema-validator.js";
 import { jsonRpcVerdict, restVerdict, type Verdict } from "../../../support/stub-servers.js";
 
@@ -31,18 +36,30 @@ const tally: Tally = { runs: 0, accepted: 0, rejected: 0, lenient: 0, byKind: ne
 
 /** Payload + a mutation kind applied at some place (or none, when the payload has no such place). */
 function mutated(desc: DescMessage, skip: ReadonlySet<string> = new Set()) {
-  return fc.record({ json: validJson(desc, 0, skip), first: fc.nat(MUTATION_KINDS.length - 1), pick: fc.nat(), salt: fc.nat() }).map(({ json, first, pick, salt }) => {
-    // The drawn kind, or the next one that has a place in this payload ("none" always has).
-    for (let i = 0; i < MUTATION_KINDS.length; i++) {
-      const kind = MUTATION_KINDS[(first + i) % MUTATION_KINDS.length]!;
-      const changed = mutate(desc, json, kind, pick, salt);
-      if (changed !== undefined) return { kind, payload: changed };
-    }
-    return { kind: "none" as MutationKind, payload: json };
-  });
+  return fc
+    .record({
+      json: validJson(desc, 0, skip),
+      first: fc.nat(MUTATION_KINDS.length - 1),
+      pick: fc.nat(),
+      salt: fc.nat(),
+    })
+    .map(({ json, first, pick, salt }) => {
+      // The drawn kind, or the next one that has a place in this payload ("none" always has).
+      for (let i = 0; i < MUTATION_KINDS.length; i++) {
+        const kind = MUTATION_KINDS[(first + i) % MUTATION_KINDS.length]!;
+        const changed = mutate(desc, json, kind, pick, salt);
+        if (changed !== undefined) return { kind, payload: changed };
+      }
+      return { kind: "none" as MutationKind, payload: json };
+    });
 }
 
-function judge(kind: MutationKind, schema: string[], server: { verdict: Verdict; detail: string }, payload: JsonValue): void {
+function judge(
+  kind: MutationKind,
+  schema: string[],
+  server: { verdict: Verdict; detail: string },
+  payload: JsonValue,
+): void {
   tally.runs++;
   tally.byKind.set(kind, (tally.byKind.get(kind) ?? 0) + 1);
   tally[server.verdict]++;
@@ -68,7 +85,12 @@ describe("JSON Schema and server agree", () => {
       await fc.assert(
         fc.asyncProperty(mutated(method.input), async ({ kind, payload }) => {
           const envelope = { jsonrpc: "2.0", id: 1, method: name, params: payload };
-          judge(kind, validate(operationDef(name, "JsonRpcRequest"), envelope), await jsonRpcVerdict(envelope), payload);
+          judge(
+            kind,
+            validate(operationDef(name, "JsonRpcRequest"), envelope),
+            await jsonRpcVerdict(envelope),
+            payload,
+          );
         }),
         { numRuns: RUNS_PER_METHOD },
       );
@@ -76,21 +98,34 @@ describe("JSON Schema and server agree", () => {
   });
 
   // The main route of every operation that takes a JSON body; path variables get fixed values and stay out of the body.
-  const bodyRoutes = A2AServiceRoutes.routes.filter((r) => r.body !== "" && r.pattern.variables.every((v) => v.field !== "tenant"));
-  describe.each(bodyRoutes.map((r) => [`${r.method} ${r.template}`, r] as const))("HTTP+JSON %s", (_name, route) => {
-    const method = methods.find((m) => m.name === route.operation)!;
-    const inPath = new Set(route.pattern.variables.map((v) => v.field));
-    const path = route.template.replace(/\{([^}=]+)(?:=[^}]*)?\}/g, (_m, field: string) => `p-${field}`);
-
-    it(`agrees on ${RUNS_PER_ROUTE} generated payloads`, async () => {
-      await fc.assert(
-        fc.asyncProperty(mutated(method.input, inPath), async ({ kind, payload }) => {
-          judge(kind, validate(operationDef(route.operation, "HttpRequestBody"), payload), await restVerdict(route.method, path, payload), payload);
-        }),
-        { numRuns: RUNS_PER_ROUTE },
+  const bodyRoutes = A2AServiceRoutes.routes.filter(
+    (r) => r.body !== "" && r.pattern.variables.every((v) => v.field !== "tenant"),
+  );
+  describe.each(bodyRoutes.map((r) => [`${r.method} ${r.template}`, r] as const))(
+    "HTTP+JSON %s",
+    (_name, route) => {
+      const method = methods.find((m) => m.name === route.operation)!;
+      const inPath = new Set(route.pattern.variables.map((v) => v.field));
+      const path = route.template.replace(
+        /\{([^}=]+)(?:=[^}]*)?\}/g,
+        (_m, field: string) => `p-${field}`,
       );
-    }, 120_000);
-  });
+
+      it(`agrees on ${RUNS_PER_ROUTE} generated payloads`, async () => {
+        await fc.assert(
+          fc.asyncProperty(mutated(method.input, inPath), async ({ kind, payload }) => {
+            judge(
+              kind,
+              validate(operationDef(route.operation, "HttpRequestBody"), payload),
+              await restVerdict(route.method, path, payload),
+              payload,
+            );
+          }),
+          { numRuns: RUNS_PER_ROUTE },
+        );
+      }, 120_000);
+    },
+  );
 
   it("ran at least 10,000 payloads, valid and invalid ones, every kind of mutation", () => {
     const kinds = Object.fromEntries(tally.byKind);

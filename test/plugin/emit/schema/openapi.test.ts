@@ -28,13 +28,32 @@ import { A2AServiceOperationsByName } from "../../../../generated-example/gen/a2
 import { createA2AServiceRestServer } from "../../../../generated-example/gen/a2a_a2a_rest_server.js";
 import { A2AServiceRoutes } from "../../../../generated-example/gen/a2a_a2a_rest_routes.js";
 import { A2AService } from "../../../../generated-example/gen/a2a_pb.js";
-import { brokenRefs, componentSampleViolations, derefAt, escapePointer, pointerChecker, resolvePointer, sampleOf, type Json } from "../../../support/openapi-samples.js";
+import {
+  brokenRefs,
+  componentSampleViolations,
+  derefAt,
+  escapePointer,
+  pointerChecker,
+  resolvePointer,
+  sampleOf,
+  type Json,
+} from "../../../support/openapi-samples.js";
 import { RecordingAgent, readEventStream } from "../../../support/openapi-recording-agent.js";
 import { fileOf, runPlugin } from "../../../support/plugin-runner.js";
 import { addFormats } from "../../../support/schema-validator.js";
 import { listen, type Listening } from "../../../support/servers.js";
 
-const HTTP_METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace", "query"] as const;
+const HTTP_METHODS = [
+  "get",
+  "put",
+  "post",
+  "delete",
+  "options",
+  "head",
+  "patch",
+  "trace",
+  "query",
+] as const;
 const JSON_TYPES = ["application/a2a+json", "application/json"];
 const SSE = "text/event-stream";
 
@@ -47,16 +66,27 @@ interface OpenApiOperation {
   readonly op: Obj;
 }
 
-const checkedIn = JSON.parse(readFileSync(new URL("../../../../generated-example/gen/a2a_a2a_openapi.json", import.meta.url), "utf8")) as Obj;
-const v32 = JSON.parse(fileOf(runPlugin("a2a", "target=ts,import_extension=js,openapi=3.2"), "a2a_a2a_openapi.json")) as Obj;
+const checkedIn = JSON.parse(
+  readFileSync(
+    new URL("../../../../generated-example/gen/a2a_a2a_openapi.json", import.meta.url),
+    "utf8",
+  ),
+) as Obj;
+const v32 = JSON.parse(
+  fileOf(runPlugin("a2a", "target=ts,import_extension=js,openapi=3.2"), "a2a_a2a_openapi.json"),
+) as Obj;
 const DOCUMENTS: [string, Obj, "3.1" | "3.2"][] = [
   ["3.1 (checked in)", checkedIn, "3.1"],
   ["3.2 (plugin, openapi=3.2)", v32, "3.2"],
 ];
 
 const RPCS = A2AService.methods.map((m) => m.name);
-const STREAMING = new Set(A2AService.methods.filter((m) => m.methodKind === "server_streaming").map((m) => m.name));
-const ERROR_STATUSES = [...new Set(Object.values(errorSpecs).map((e) => e.httpStatus))].sort((a, b) => a - b);
+const STREAMING = new Set(
+  A2AService.methods.filter((m) => m.methodKind === "server_streaming").map((m) => m.name),
+);
+const ERROR_STATUSES = [...new Set(Object.values(errorSpecs).map((e) => e.httpStatus))].sort(
+  (a, b) => a - b,
+);
 
 /** `{id=*}` → `{id}`, as OpenAPI writes a path template. */
 const openApiPath = (template: string) => template.replace(/\{([^}=]+)(?:=[^}]*)?\}/g, "{$1}");
@@ -69,7 +99,8 @@ function operationsOf(doc: Obj): OpenApiOperation[] {
   for (const [path, item] of Object.entries(doc["paths"] as Obj)) {
     for (const method of HTTP_METHODS) {
       const op = (item as Obj)[method];
-      if (op !== undefined) out.push({ method, path, pointer: `#/paths/${escapePointer(path)}/${method}`, op });
+      if (op !== undefined)
+        out.push({ method, path, pointer: `#/paths/${escapePointer(path)}/${method}`, op });
     }
   }
   return out;
@@ -79,7 +110,9 @@ function operationsOf(doc: Obj): OpenApiOperation[] {
 const at = (doc: Obj, pointer: string) => derefAt(doc, pointer) as { value: Obj; pointer: string };
 
 function parametersOf(doc: Obj, o: OpenApiOperation): { value: Obj; pointer: string }[] {
-  return ((o.op["parameters"] ?? []) as unknown[]).map((_, i) => at(doc, `${o.pointer}/parameters/${i}`));
+  return ((o.op["parameters"] ?? []) as unknown[]).map((_, i) =>
+    at(doc, `${o.pointer}/parameters/${i}`),
+  );
 }
 
 /** An Ajv (2020-12, strict) holding the whole document, validating values against the schema at a pointer in it. */
@@ -113,7 +146,9 @@ describe.each(DOCUMENTS)("the OpenAPI document, %s", (_name, doc, version) => {
 
   it("has an operation for every RPC of the service, and none for anything else", () => {
     expect(RPCS).toHaveLength(11);
-    expect([...new Set(operations.map((o) => rpcOf(o.op["operationId"])))].sort()).toEqual([...RPCS].sort());
+    expect([...new Set(operations.map((o) => rpcOf(o.op["operationId"])))].sort()).toEqual(
+      [...RPCS].sort(),
+    );
     // The main rule of every RPC is the operationId without a suffix.
     expect(
       operations
@@ -126,15 +161,20 @@ describe.each(DOCUMENTS)("the OpenAPI document, %s", (_name, doc, version) => {
   it("has exactly the route table's path × method pairs, each the operation of its route, with its path variables and body", () => {
     const routes = A2AServiceRoutes.routes;
     expect(routes).toHaveLength(24);
-    expect(operations.map((o) => `${o.method.toUpperCase()} ${o.path}`).sort()).toEqual(routes.map((r) => `${r.method} ${openApiPath(r.template)}`).sort());
+    expect(operations.map((o) => `${o.method.toUpperCase()} ${o.path}`).sort()).toEqual(
+      routes.map((r) => `${r.method} ${openApiPath(r.template)}`).sort(),
+    );
     for (const route of routes) {
       const path = openApiPath(route.template);
       const o = operations.find((x) => x.path === path && x.method === route.method.toLowerCase())!;
       const label = `${route.method} ${route.template}`;
       expect(rpcOf(o.op["operationId"]), label).toBe(route.operation);
       const pathParams = parametersOf(doc, o).filter((p) => p.value["in"] === "path");
-      expect(pathParams.map((p) => p.value["name"]).sort(), label).toEqual(route.pattern.variables.map((v) => v.field).sort());
-      for (const p of pathParams) expect(p.value["required"], `${label} ${p.value["name"]}`).toBe(true);
+      expect(pathParams.map((p) => p.value["name"]).sort(), label).toEqual(
+        route.pattern.variables.map((v) => v.field).sort(),
+      );
+      for (const p of pathParams)
+        expect(p.value["required"], `${label} ${p.value["name"]}`).toBe(true);
       expect(o.op["requestBody"] !== undefined, `${label}: request body`).toBe(route.body !== "");
     }
   });
@@ -151,7 +191,8 @@ describe.each(DOCUMENTS)("the OpenAPI document, %s", (_name, doc, version) => {
     expect(broken).toEqual([]);
     // Every component schema compiles (Ajv 2020-12, strict).
     const check = schemaChecker(doc);
-    for (const name of Object.keys(doc["components"]["schemas"] as Obj)) expect(() => check(`#/components/schemas/${escapePointer(name)}`, {}), name).not.toThrow();
+    for (const name of Object.keys(doc["components"]["schemas"] as Obj))
+      expect(() => check(`#/components/schemas/${escapePointer(name)}`, {}), name).not.toThrow();
   });
 
   it("gives every component schema, and every property schema of one, a minimal instance that validates against it", () => {
@@ -170,8 +211,13 @@ describe.each(DOCUMENTS)("the OpenAPI document, %s", (_name, doc, version) => {
       if (STREAMING.has(rpcOf(o.op["operationId"]))) {
         expect(Object.keys(content), label).toEqual([SSE]);
         const media = content[SSE] as Obj;
-        const item = version === "3.2" ? media["itemSchema"]?.["properties"]?.["data"]?.["contentSchema"] : media["x-a2a-item-schema"];
-        expect(item, `${label}: the event schema`).toEqual({ $ref: "#/components/schemas/lf.a2a.v1.StreamResponse" });
+        const item =
+          version === "3.2"
+            ? media["itemSchema"]?.["properties"]?.["data"]?.["contentSchema"]
+            : media["x-a2a-item-schema"];
+        expect(item, `${label}: the event schema`).toEqual({
+          $ref: "#/components/schemas/lf.a2a.v1.StreamResponse",
+        });
         if (version === "3.2") expect(media["itemSchema"]["required"], label).toEqual(["data"]);
       } else {
         expect(Object.keys(content).sort(), label).toEqual([...JSON_TYPES].sort());
@@ -179,7 +225,9 @@ describe.each(DOCUMENTS)("the OpenAPI document, %s", (_name, doc, version) => {
       }
       if (o.op["requestBody"] !== undefined) {
         const body = at(doc, `${o.pointer}/requestBody`).value;
-        expect(Object.keys(body["content"]).sort(), `${label}: request body`).toEqual([...JSON_TYPES].sort());
+        expect(Object.keys(body["content"]).sort(), `${label}: request body`).toEqual(
+          [...JSON_TYPES].sort(),
+        );
       }
     }
   });
@@ -188,10 +236,15 @@ describe.each(DOCUMENTS)("the OpenAPI document, %s", (_name, doc, version) => {
     expect(ERROR_STATUSES).toEqual([400, 401, 403, 404, 500, 501]);
     for (const o of operations) {
       const label = `${o.method.toUpperCase()} ${o.path}`;
-      expect(Object.keys(o.op["responses"]).sort(), label).toEqual(["200", ...ERROR_STATUSES.map(String)].sort());
+      expect(Object.keys(o.op["responses"]).sort(), label).toEqual(
+        ["200", ...ERROR_STATUSES.map(String)].sort(),
+      );
       for (const status of ERROR_STATUSES) {
         const response = at(doc, `${o.pointer}/responses/${status}`).value;
-        for (const t of JSON_TYPES) expect(response["content"]?.[t]?.["schema"], `${label} ${status} ${t}`).toEqual({ $ref: "#/components/schemas/http.ErrorResponse" });
+        for (const t of JSON_TYPES)
+          expect(response["content"]?.[t]?.["schema"], `${label} ${status} ${t}`).toEqual({
+            $ref: "#/components/schemas/http.ErrorResponse",
+          });
       }
     }
     expect(doc["components"]["schemas"]["http.ErrorResponse"]?.["required"]).toEqual(["error"]);
@@ -249,7 +302,11 @@ export const send: components["schemas"]["lf.a2a.v1.SendMessageRequest"] = {
     writeFileSync(join(dir, "package.json"), JSON.stringify({ type: "module" }));
     writeFileSync(join(dir, "valid.ts"), valid);
     writeFileSync(join(dir, "structured.ts"), structured);
-    for (const [file, body] of Object.entries(wrong)) writeFileSync(join(dir, file), `import type { components, paths } from "./schema.js";\n${body}\n`);
+    for (const [file, body] of Object.entries(wrong))
+      writeFileSync(
+        join(dir, file),
+        `import type { components, paths } from "./schema.js";\n${body}\n`,
+      );
     const options: ts.CompilerOptions = {
       strict: true,
       noUncheckedIndexedAccess: true,
@@ -265,11 +322,19 @@ export const send: components["schemas"]["lf.a2a.v1.SendMessageRequest"] = {
     const files = ["valid.ts", "structured.ts", ...Object.keys(wrong)].map((f) => join(dir, f));
     const program = ts.createProgram(files, options);
     const format = (d: ts.Diagnostic) => {
-      const where = d.file === undefined ? "" : `${d.file.fileName.slice(dir.length + 1)}:${d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1}: `;
+      const where =
+        d.file === undefined
+          ? ""
+          : `${d.file.fileName.slice(dir.length + 1)}:${d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1}: `;
       return `${where}TS${d.code} ${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`;
     };
     const all = ts.getPreEmitDiagnostics(program);
-    diagnosticsOf = (file) => all.filter((d) => (file === undefined ? d.file === undefined : d.file?.fileName === join(dir, file))).map(format);
+    diagnosticsOf = (file) =>
+      all
+        .filter((d) =>
+          file === undefined ? d.file === undefined : d.file?.fileName === join(dir, file),
+        )
+        .map(format);
   }, 60_000);
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -280,7 +345,11 @@ export const send: components["schemas"]["lf.a2a.v1.SendMessageRequest"] = {
   });
 
   it("rejects wrong values", () => {
-    for (const file of Object.keys(wrong)) expect(diagnosticsOf(file).length, `${file} must not compile: ${wrong[file]}`).toBeGreaterThan(0);
+    for (const file of Object.keys(wrong))
+      expect(
+        diagnosticsOf(file).length,
+        `${file} must not compile: ${wrong[file]}`,
+      ).toBeGreaterThan(0);
   });
 
   it("types free-form objects (google.protobuf.Struct: metadata) so that a JSON object can be assigned", () => {
@@ -288,189 +357,267 @@ export const send: components["schemas"]["lf.a2a.v1.SendMessageRequest"] = {
   });
 });
 
-describe.each(DOCUMENTS)("requests built from the OpenAPI document alone, %s, against the generated REST server", (_name, doc) => {
-  const agent = new RecordingAgent();
-  let server: Listening;
-  const check = schemaChecker(doc);
-  const operations = operationsOf(doc);
-  let sent = 0;
+describe.each(DOCUMENTS)(
+  "requests built from the OpenAPI document alone, %s, against the generated REST server",
+  (_name, doc) => {
+    const agent = new RecordingAgent();
+    let server: Listening;
+    const check = schemaChecker(doc);
+    const operations = operationsOf(doc);
+    let sent = 0;
 
-  beforeAll(async () => {
-    const rest = createA2AServiceRestServer(agent, { keepAliveMs: 0, logger: { error() {} } });
-    server = await listen(rest.node);
-  });
-  afterAll(() => server.close());
+    beforeAll(async () => {
+      const rest = createA2AServiceRestServer(agent, { keepAliveMs: 0, logger: { error() {} } });
+      server = await listen(rest.node);
+    });
+    afterAll(() => server.close());
 
-  it("covers every route", () => {
-    expect(operations).toHaveLength(A2AServiceRoutes.routes.length);
-  });
+    it("covers every route", () => {
+      expect(operations).toHaveLength(A2AServiceRoutes.routes.length);
+    });
 
-  interface RequestOptions {
-    /** A required body property to leave out. */
-    readonly leaveOut?: string;
-    /** Every query parameter, not only the required ones (`A2A-Version` as 1.0 there, instead of the header). */
-    readonly allQuery?: boolean;
-    /** The optional top-level body properties whose minimal value is a scalar, too. */
-    readonly fullBody?: boolean;
-  }
-
-  /** The request of an operation from the document alone: path, query and header parameters, a minimal body. */
-  function requestOf(label: string, o: OpenApiOperation, options: RequestOptions = {}) {
-    const pathValues: Record<string, string> = {};
-    const queryValues: Record<string, string> = {};
-    const bodyValues: Record<string, Json> = {};
-    let path = o.path;
-    const query = new URLSearchParams();
-    const headers: Record<string, string> = options.allQuery ? {} : { "A2A-Version": "1.0" };
-    for (const { value: p, pointer } of parametersOf(doc, o)) {
-      const name = p["name"] as string;
-      if (p["in"] === "path") {
-        const value = String(sampleOf(p["schema"], doc, { string: name === "tenant" ? "acme" : `${name.replace(/_/g, "-")}-1` }));
-        expect(check(`${pointer}/schema`, value), `${label}: path parameter ${name}`).toEqual([]);
-        pathValues[name] = value;
-        path = path.replace(`{${name}}`, encodeURIComponent(value));
-      } else if (p["in"] === "query" && (p["required"] === true || options.allQuery)) {
-        const value = name === "A2A-Version" ? "1.0" : sampleOf(p["schema"], doc);
-        expect(check(`${pointer}/schema`, value), `${label}: query parameter ${name}`).toEqual([]);
-        const values = (Array.isArray(value) ? value : [value]).map((v) => (typeof v === "string" ? v : JSON.stringify(v)));
-        for (const v of values) query.append(name, v);
-        queryValues[name] = values.join(",");
-      } else if (p["required"] === true && p["in"] === "header") {
-        headers[name] = String(sampleOf(p["schema"], doc));
-      }
+    interface RequestOptions {
+      /** A required body property to leave out. */
+      readonly leaveOut?: string;
+      /** Every query parameter, not only the required ones (`A2A-Version` as 1.0 there, instead of the header). */
+      readonly allQuery?: boolean;
+      /** The optional top-level body properties whose minimal value is a scalar, too. */
+      readonly fullBody?: boolean;
     }
-    expect(path, `${label}: every path template variable is a parameter`).not.toMatch(/[{}]/);
-    let body: string | undefined;
-    if (o.op["requestBody"] !== undefined) {
-      const schemaPointer = bodySchemaOf(o);
-      const instance = sampleOf(resolvePointer(doc, schemaPointer), doc) as Record<string, Json>;
-      if (options.fullBody) {
-        const resolved = at(doc, schemaPointer);
-        for (const [prop, schema] of Object.entries((resolved.value["properties"] ?? {}) as Obj)) {
-          if (Object.hasOwn(instance, prop)) continue;
-          const value = sampleOf(schema, doc);
-          if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") bodyValues[prop] = instance[prop] = value;
+
+    /** The request of an operation from the document alone: path, query and header parameters, a minimal body. */
+    function requestOf(label: string, o: OpenApiOperation, options: RequestOptions = {}) {
+      const pathValues: Record<string, string> = {};
+      const queryValues: Record<string, string> = {};
+      const bodyValues: Record<string, Json> = {};
+      let path = o.path;
+      const query = new URLSearchParams();
+      const headers: Record<string, string> = options.allQuery ? {} : { "A2A-Version": "1.0" };
+      for (const { value: p, pointer } of parametersOf(doc, o)) {
+        const name = p["name"] as string;
+        if (p["in"] === "path") {
+          const value = String(
+            sampleOf(p["schema"], doc, {
+              string: name === "tenant" ? "acme" : `${name.replace(/_/g, "-")}-1`,
+            }),
+          );
+          expect(check(`${pointer}/schema`, value), `${label}: path parameter ${name}`).toEqual([]);
+          pathValues[name] = value;
+          path = path.replace(`{${name}}`, encodeURIComponent(value));
+        } else if (p["in"] === "query" && (p["required"] === true || options.allQuery)) {
+          const value = name === "A2A-Version" ? "1.0" : sampleOf(p["schema"], doc);
+          expect(check(`${pointer}/schema`, value), `${label}: query parameter ${name}`).toEqual(
+            [],
+          );
+          const values = (Array.isArray(value) ? value : [value]).map((v) =>
+            typeof v === "string" ? v : JSON.stringify(v),
+          );
+          for (const v of values) query.append(name, v);
+          queryValues[name] = values.join(",");
+        } else if (p["required"] === true && p["in"] === "header") {
+          headers[name] = String(sampleOf(p["schema"], doc));
         }
       }
-      expect(check(schemaPointer, instance), `${label}: the generated body ${JSON.stringify(instance)}`).toEqual([]);
-      if (options.leaveOut !== undefined) {
-        expect(Object.hasOwn(instance, options.leaveOut), `${label}: ${options.leaveOut} in the minimal body`).toBe(true);
-        delete instance[options.leaveOut];
+      expect(path, `${label}: every path template variable is a parameter`).not.toMatch(/[{}]/);
+      let body: string | undefined;
+      if (o.op["requestBody"] !== undefined) {
+        const schemaPointer = bodySchemaOf(o);
+        const instance = sampleOf(resolvePointer(doc, schemaPointer), doc) as Record<string, Json>;
+        if (options.fullBody) {
+          const resolved = at(doc, schemaPointer);
+          for (const [prop, schema] of Object.entries(
+            (resolved.value["properties"] ?? {}) as Obj,
+          )) {
+            if (Object.hasOwn(instance, prop)) continue;
+            const value = sampleOf(schema, doc);
+            if (
+              typeof value === "string" ||
+              typeof value === "number" ||
+              typeof value === "boolean"
+            )
+              bodyValues[prop] = instance[prop] = value;
+          }
+        }
+        expect(
+          check(schemaPointer, instance),
+          `${label}: the generated body ${JSON.stringify(instance)}`,
+        ).toEqual([]);
+        if (options.leaveOut !== undefined) {
+          expect(
+            Object.hasOwn(instance, options.leaveOut),
+            `${label}: ${options.leaveOut} in the minimal body`,
+          ).toBe(true);
+          delete instance[options.leaveOut];
+        }
+        body = JSON.stringify(instance);
+        headers["content-type"] = "application/a2a+json";
       }
-      body = JSON.stringify(instance);
-      headers["content-type"] = "application/a2a+json";
+      const base = new URL((doc["servers"] as { url: string }[])[0]!.url, server.url).href.replace(
+        /\/$/,
+        "",
+      );
+      const url = `${base}${path}${query.toString() === "" ? "" : `?${query}`}`;
+      return {
+        url,
+        init: { method: o.method.toUpperCase(), headers, ...(body === undefined ? {} : { body }) },
+        body,
+        pathValues,
+        queryValues,
+        bodyValues,
+      };
     }
-    const base = new URL((doc["servers"] as { url: string }[])[0]!.url, server.url).href.replace(/\/$/, "");
-    const url = `${base}${path}${query.toString() === "" ? "" : `?${query}`}`;
-    return { url, init: { method: o.method.toUpperCase(), headers, ...(body === undefined ? {} : { body }) }, body, pathValues, queryValues, bodyValues };
-  }
 
-  /** The pointer of the application/a2a+json request body schema of an operation. */
-  function bodySchemaOf(o: OpenApiOperation): string {
-    return `${at(doc, `${o.pointer}/requestBody`).pointer}/content/${escapePointer("application/a2a+json")}/schema`;
-  }
-
-  it.each(operations.map((o) => [`${o.method.toUpperCase()} ${o.path}`, o] as const))("%s reaches the operation of its operationId", async (label, o) => {
-    const { url, init, body, pathValues } = requestOf(label, o);
-    const before = agent.calls.length;
-    sent++;
-    const res = await fetch(url, init);
-    const rpc = rpcOf(o.op["operationId"]);
-    const contentType = (res.headers.get("content-type") ?? "").split(";")[0]!.trim();
-    if (res.status !== 200) throw new Error(`${label} (${url}, body ${body}): HTTP ${res.status} ${await res.text()}`);
-    const ok = at(doc, `${o.pointer}/responses/200`);
-    if (STREAMING.has(rpc)) {
-      expect(contentType, label).toBe(SSE);
-      const events = await readEventStream(res);
-      expect(events.length, `${label}: events`).toBeGreaterThan(0);
-      const media = ok.value["content"][SSE] as Obj;
-      const eventSchema = `${ok.pointer}/content/${escapePointer(SSE)}/${media["itemSchema"] === undefined ? "x-a2a-item-schema" : "itemSchema/properties/data/contentSchema"}`;
-      for (const data of events) expect(check(eventSchema, JSON.parse(data)), `${label}: event ${data}`).toEqual([]);
-    } else {
-      expect(Object.keys(ok.value["content"]), label).toContain(contentType);
-      const json = (await res.json()) as unknown;
-      expect(check(`${ok.pointer}/content/${escapePointer(contentType)}/schema`, json), `${label}: response ${JSON.stringify(json)}`).toEqual([]);
+    /** The pointer of the application/a2a+json request body schema of an operation. */
+    function bodySchemaOf(o: OpenApiOperation): string {
+      return `${at(doc, `${o.pointer}/requestBody`).pointer}/content/${escapePointer("application/a2a+json")}/schema`;
     }
-    const call = onlyCallSince(agent, before, rpc, label);
-    expect(call.context.operation, label).toBe(rpc);
-    expect(call.context.binding, label).toBe("HTTP+JSON");
-    // The path values arrived in the request fields of the same (camelCase) names.
-    for (const [name, value] of Object.entries(pathValues)) expect(call.request[camel(name)], `${label}: ${name}`).toBe(value);
-    if (pathValues["tenant"] !== undefined) expect(call.context.tenant, label).toBe("acme");
-  });
 
-  const requiredBodyFields = operations.flatMap((o) => {
-    if (o.op["requestBody"] === undefined) return [];
-    const required = (at(doc, bodySchemaOf(o)).value["required"] ?? []) as string[];
-    return required.map((field) => [`${o.method.toUpperCase()} ${o.path}`, field, o] as const);
-  });
-
-  it("documents required body fields on the message and push-config routes", () => {
-    expect(requiredBodyFields.map(([label, field]) => `${label} ${field}`).sort()).toEqual(
-      [
-        "POST /message:send message",
-        "POST /{tenant}/message:send message",
-        "POST /message:stream message",
-        "POST /{tenant}/message:stream message",
-        "POST /tasks/{task_id}/pushNotificationConfigs url",
-        "POST /{tenant}/tasks/{task_id}/pushNotificationConfigs url",
-      ].sort(),
+    it.each(operations.map((o) => [`${o.method.toUpperCase()} ${o.path}`, o] as const))(
+      "%s reaches the operation of its operationId",
+      async (label, o) => {
+        const { url, init, body, pathValues } = requestOf(label, o);
+        const before = agent.calls.length;
+        sent++;
+        const res = await fetch(url, init);
+        const rpc = rpcOf(o.op["operationId"]);
+        const contentType = (res.headers.get("content-type") ?? "").split(";")[0]!.trim();
+        if (res.status !== 200)
+          throw new Error(
+            `${label} (${url}, body ${body}): HTTP ${res.status} ${await res.text()}`,
+          );
+        const ok = at(doc, `${o.pointer}/responses/200`);
+        if (STREAMING.has(rpc)) {
+          expect(contentType, label).toBe(SSE);
+          const events = await readEventStream(res);
+          expect(events.length, `${label}: events`).toBeGreaterThan(0);
+          const media = ok.value["content"][SSE] as Obj;
+          const eventSchema = `${ok.pointer}/content/${escapePointer(SSE)}/${media["itemSchema"] === undefined ? "x-a2a-item-schema" : "itemSchema/properties/data/contentSchema"}`;
+          for (const data of events)
+            expect(check(eventSchema, JSON.parse(data)), `${label}: event ${data}`).toEqual([]);
+        } else {
+          expect(Object.keys(ok.value["content"]), label).toContain(contentType);
+          const json = (await res.json()) as unknown;
+          expect(
+            check(`${ok.pointer}/content/${escapePointer(contentType)}/schema`, json),
+            `${label}: response ${JSON.stringify(json)}`,
+          ).toEqual([]);
+        }
+        const call = onlyCallSince(agent, before, rpc, label);
+        expect(call.context.operation, label).toBe(rpc);
+        expect(call.context.binding, label).toBe("HTTP+JSON");
+        // The path values arrived in the request fields of the same (camelCase) names.
+        for (const [name, value] of Object.entries(pathValues))
+          expect(call.request[camel(name)], `${label}: ${name}`).toBe(value);
+        if (pathValues["tenant"] !== undefined) expect(call.context.tenant, label).toBe("acme");
+      },
     );
-  });
 
-  it.each(requiredBodyFields)("%s without the required body field %s: HTTP 400 with the documented error body, the handler not called", async (label, field, o) => {
-    const { url, init } = requestOf(label, o, { leaveOut: field });
-    const before = agent.calls.length;
-    sent++;
-    const res = await fetch(url, init);
-    const text = await res.text();
-    expect(res.status, `${label} without ${field}: ${text}`).toBe(400);
-    const contentType = (res.headers.get("content-type") ?? "").split(";")[0]!.trim();
-    const documented = at(doc, `${o.pointer}/responses/400`);
-    expect(Object.keys(documented.value["content"]), label).toContain(contentType);
-    expect(check(`${documented.pointer}/content/${escapePointer(contentType)}/schema`, JSON.parse(text)), `${label} without ${field}: ${text}`).toEqual([]);
-    expect(agent.calls.length, label).toBe(before);
-  });
+    const requiredBodyFields = operations.flatMap((o) => {
+      if (o.op["requestBody"] === undefined) return [];
+      const required = (at(doc, bodySchemaOf(o)).value["required"] ?? []) as string[];
+      return required.map((field) => [`${o.method.toUpperCase()} ${o.path}`, field, o] as const);
+    });
 
-  /** Sends a request and answers the one call it caused, with its request in ProtoJSON (implicit fields too). */
-  async function callOf(label: string, o: OpenApiOperation, url: string, init: RequestInit) {
-    const before = agent.calls.length;
-    sent++;
-    const res = await fetch(url, init);
-    const text = await res.text();
-    if (res.status !== 200) throw new Error(`${label} (${url}, body ${String(init.body)}): HTTP ${res.status} ${text}`);
-    const rpc = rpcOf(o.op["operationId"]);
-    const call = onlyCallSince(agent, before, rpc, label);
-    const json = toJson(A2AServiceOperationsByName[rpc as keyof typeof A2AServiceOperationsByName].input, call.request as never, { alwaysEmitImplicit: true }) as Obj;
-    return { call, json };
-  }
+    it("documents required body fields on the message and push-config routes", () => {
+      expect(requiredBodyFields.map(([label, field]) => `${label} ${field}`).sort()).toEqual(
+        [
+          "POST /message:send message",
+          "POST /{tenant}/message:send message",
+          "POST /message:stream message",
+          "POST /{tenant}/message:stream message",
+          "POST /tasks/{task_id}/pushNotificationConfigs url",
+          "POST /{tenant}/tasks/{task_id}/pushNotificationConfigs url",
+        ].sort(),
+      );
+    });
 
-  const withQuery = operations.filter((o) => parametersOf(doc, o).some((p) => p.value["in"] === "query"));
-  it.each(withQuery.map((o) => [`${o.method.toUpperCase()} ${o.path}`, o] as const))("%s with every documented query parameter: each arrives in the request field of its name", async (label, o) => {
-    const { url, init, queryValues } = requestOf(label, o, { allQuery: true });
-    expect(Object.keys(queryValues), label).toContain("A2A-Version");
-    const { call, json } = await callOf(label, o, url, init);
-    expect(call.context.requestedVersion, `${label}: A2A-Version as a query parameter`).toBe("1.0");
-    for (const [name, value] of Object.entries(queryValues)) {
-      if (name === "A2A-Version") continue;
-      expect(Object.hasOwn(json, name), `${label}: query parameter ${name} is a request field`).toBe(true);
-      expect(String(json[name]), `${label}: ${name}=${value}`).toBe(value);
+    it.each(requiredBodyFields)(
+      "%s without the required body field %s: HTTP 400 with the documented error body, the handler not called",
+      async (label, field, o) => {
+        const { url, init } = requestOf(label, o, { leaveOut: field });
+        const before = agent.calls.length;
+        sent++;
+        const res = await fetch(url, init);
+        const text = await res.text();
+        expect(res.status, `${label} without ${field}: ${text}`).toBe(400);
+        const contentType = (res.headers.get("content-type") ?? "").split(";")[0]!.trim();
+        const documented = at(doc, `${o.pointer}/responses/400`);
+        expect(Object.keys(documented.value["content"]), label).toContain(contentType);
+        expect(
+          check(
+            `${documented.pointer}/content/${escapePointer(contentType)}/schema`,
+            JSON.parse(text),
+          ),
+          `${label} without ${field}: ${text}`,
+        ).toEqual([]);
+        expect(agent.calls.length, label).toBe(before);
+      },
+    );
+
+    /** Sends a request and answers the one call it caused, with its request in ProtoJSON (implicit fields too). */
+    async function callOf(label: string, o: OpenApiOperation, url: string, init: RequestInit) {
+      const before = agent.calls.length;
+      sent++;
+      const res = await fetch(url, init);
+      const text = await res.text();
+      if (res.status !== 200)
+        throw new Error(`${label} (${url}, body ${String(init.body)}): HTTP ${res.status} ${text}`);
+      const rpc = rpcOf(o.op["operationId"]);
+      const call = onlyCallSince(agent, before, rpc, label);
+      const json = toJson(
+        A2AServiceOperationsByName[rpc as keyof typeof A2AServiceOperationsByName].input,
+        call.request as never,
+        { alwaysEmitImplicit: true },
+      ) as Obj;
+      return { call, json };
     }
-  });
 
-  const withBody = operations.filter((o) => o.op["requestBody"] !== undefined);
-  it.each(withBody.map((o) => [`${o.method.toUpperCase()} ${o.path}`, o] as const))(
-    "%s with every optional scalar body property too (a body the document allows): accepted, each in the request field of its name",
-    async (label, o) => {
-      const { url, init, bodyValues, pathValues } = requestOf(label, o, { fullBody: true });
-      const { json } = await callOf(label, o, url, init);
-      for (const [name, value] of Object.entries(bodyValues)) expect(json[name], `${label}: body ${name}`).toBe(value);
-      for (const [name, value] of Object.entries(pathValues)) expect(json[camel(name)], `${label}: path ${name}`).toBe(value);
-    },
-  );
+    const withQuery = operations.filter((o) =>
+      parametersOf(doc, o).some((p) => p.value["in"] === "query"),
+    );
+    it.each(withQuery.map((o) => [`${o.method.toUpperCase()} ${o.path}`, o] as const))(
+      "%s with every documented query parameter: each arrives in the request field of its name",
+      async (label, o) => {
+        const { url, init, queryValues } = requestOf(label, o, { allQuery: true });
+        expect(Object.keys(queryValues), label).toContain("A2A-Version");
+        const { call, json } = await callOf(label, o, url, init);
+        expect(call.context.requestedVersion, `${label}: A2A-Version as a query parameter`).toBe(
+          "1.0",
+        );
+        for (const [name, value] of Object.entries(queryValues)) {
+          if (name === "A2A-Version") continue;
+          expect(
+            Object.hasOwn(json, name),
+            `${label}: query parameter ${name} is a request field`,
+          ).toBe(true);
+          expect(String(json[name]), `${label}: ${name}=${value}`).toBe(value);
+        }
+      },
+    );
 
-  it("sent one request per path × method, one per required body field left out, one per route with query parameters and one per route with a body", () => {
-    expect(sent).toBe(operations.length + requiredBodyFields.length + withQuery.length + withBody.length);
-    expect([operations.length, requiredBodyFields.length, withQuery.length, withBody.length]).toEqual([24, 6, 24, 10]);
-  });
-});
+    const withBody = operations.filter((o) => o.op["requestBody"] !== undefined);
+    it.each(withBody.map((o) => [`${o.method.toUpperCase()} ${o.path}`, o] as const))(
+      "%s with every optional scalar body property too (a body the document allows): accepted, each in the request field of its name",
+      async (label, o) => {
+        const { url, init, bodyValues, pathValues } = requestOf(label, o, { fullBody: true });
+        const { json } = await callOf(label, o, url, init);
+        for (const [name, value] of Object.entries(bodyValues))
+          expect(json[name], `${label}: body ${name}`).toBe(value);
+        for (const [name, value] of Object.entries(pathValues))
+          expect(json[camel(name)], `${label}: path ${name}`).toBe(value);
+      },
+    );
+
+    it("sent one request per path × method, one per required body field left out, one per route with query parameters and one per route with a body", () => {
+      expect(sent).toBe(
+        operations.length + requiredBodyFields.length + withQuery.length + withBody.length,
+      );
+      expect([
+        operations.length,
+        requiredBodyFields.length,
+        withQuery.length,
+        withBody.length,
+      ]).toEqual([24, 6, 24, 10]);
+    });
+  },
+);
