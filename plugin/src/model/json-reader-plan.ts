@@ -3,6 +3,7 @@ import type { DescEnum, DescMessage } from "@bufbuild/protobuf";
 import { Edition, FeatureSet_FieldPresence } from "@bufbuild/protobuf/wkt";
 import type { FieldRequirement, OneofRequirement } from "./required-fields.js";
 import type { FileModel } from "./service-model.js";
+import { planOncePerModel, uniqueNamer } from "./plan-support.js";
 import { fieldEnum, fieldMessage, hasCustomJson } from "./json-writer-plan.js";
 
 /** One generated reader: a request message type (or one a request holds) and the validation rules of its type. */
@@ -35,12 +36,10 @@ export interface JsonReaderPlan {
  * JSON form of their own are read by the runtime's helpers, or left to reflection).
  */
 export function planJsonReaders(model: FileModel): JsonReaderPlan {
-  let plan = plans.get(model);
-  if (plan === undefined) plans.set(model, (plan = buildPlan(model)));
-  return plan;
+  return plans(model);
 }
 
-const plans = new WeakMap<FileModel, JsonReaderPlan>();
+const plans = planOncePerModel(buildPlan);
 
 /** Whether a generated reader can build messages of this type (see planJsonReaders). */
 export function isReadableMessage(message: DescMessage): boolean {
@@ -68,13 +67,7 @@ function buildPlan(model: FileModel): JsonReaderPlan {
   const readers: JsonReaderNode[] = [];
   const byType = new Map<string, JsonReaderNode>();
   const enums = new Map<DescEnum, string>();
-  const usedNames = new Set<string>();
-  const uniqueName = (base: string): string => {
-    let name = base;
-    for (let i = 2; usedNames.has(name); i++) name = `${base}${i}`;
-    usedNames.add(name);
-    return name;
-  };
+  const uniqueName = uniqueNamer();
   // The rules of a type are the same in every service's table (they depend on the field alone).
   const rulesOf = (message: DescMessage) => {
     for (const service of model.services) {

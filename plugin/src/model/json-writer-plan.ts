@@ -2,6 +2,7 @@
 import { ScalarType, type DescEnum, type DescField, type DescMessage } from "@bufbuild/protobuf";
 import type { FieldRequirement } from "./required-fields.js";
 import type { FileModel } from "./service-model.js";
+import { planOncePerModel, uniqueNamer } from "./plan-support.js";
 import { isWrapperDesc } from "@bufbuild/protobuf/wkt";
 import { hasOwnJsonForm } from "../../../runtime/src/protojson/json-form.js";
 
@@ -47,24 +48,16 @@ export interface JsonWriterPlan {
  * a JSON form of their own left to the runtime's helpers.
  */
 export function planJsonWriters(model: FileModel): JsonWriterPlan {
-  let plan = plans.get(model);
-  if (plan === undefined) plans.set(model, (plan = buildPlan(model)));
-  return plan;
+  return plans(model);
 }
 
-const plans = new WeakMap<FileModel, JsonWriterPlan>();
+const plans = planOncePerModel(buildPlan);
 
 function buildPlan(model: FileModel): JsonWriterPlan {
   const writers: JsonWriterNode[] = [];
   const byKey = new Map<string, JsonWriterNode>();
   const enums = new Map<DescEnum, string>();
-  const usedNames = new Set<string>();
-  const uniqueName = (base: string): string => {
-    let name = base;
-    for (let i = 2; usedNames.has(name); i++) name = `${base}${i}`;
-    usedNames.add(name);
-    return name;
-  };
+  const uniqueName = uniqueNamer();
   const roots = new Map<string, JsonWriterNode[]>();
   for (const service of model.services) {
     const table = service.responseRequirements;

@@ -21,7 +21,7 @@ import type { OperationDescriptor } from "../protocol/operation.js";
 import { fromConnectError } from "./status.js";
 import type { StatusDetailSchemas } from "../grpc-wire/status-detail-schemas.js";
 import type { Transport as A2ATransport } from "../client/transport.js";
-import { withTracingHeaders } from "../observe/tracing.js";
+import { traceClientStream, traceClientUnary } from "../observe/tracing.js";
 
 /** Options of a gRPC client, fixed for its lifetime. */
 export interface GrpcClientOptions extends ClientOptions {
@@ -103,17 +103,9 @@ export class GrpcTransport implements A2ATransport {
     request: MessageInitShape<I["input"]>,
     options?: CallOptions,
   ): Promise<MessageShape<I["output"]>> {
-    const tracing = this.#options.tracing;
-    if (tracing === undefined) return this.#unary(operation, request, options);
-    const call = {
-      operation,
-      binding: "GRPC",
-      version: this.#options.version ?? "1.0",
-      url: this.#options.address,
-      request,
-    };
-    return tracing.clientUnary(call, (headers) =>
-      this.#unary(operation, request, withTracingHeaders(options, headers)),
+    const call = { operation, binding: "GRPC", url: this.#options.address, request } as const;
+    return traceClientUnary(this.#options, call, options, (opts) =>
+      this.#unary(operation, request, opts),
     );
   }
 
@@ -139,17 +131,9 @@ export class GrpcTransport implements A2ATransport {
     request: MessageInitShape<I["input"]>,
     options?: CallOptions,
   ): AsyncGenerator<MessageShape<I["output"]>> {
-    const tracing = this.#options.tracing;
-    if (tracing === undefined) return this.#stream(operation, request, options);
-    const call = {
-      operation,
-      binding: "GRPC",
-      version: this.#options.version ?? "1.0",
-      url: this.#options.address,
-      request,
-    };
-    return tracing.clientStream(call, (headers) =>
-      this.#stream(operation, request, withTracingHeaders(options, headers)),
+    const call = { operation, binding: "GRPC", url: this.#options.address, request } as const;
+    return traceClientStream(this.#options, call, options, (opts) =>
+      this.#stream(operation, request, opts),
     );
   }
 

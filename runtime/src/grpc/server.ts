@@ -69,6 +69,18 @@ export function registerGrpcService<Principal>(
     // Own entries only: an RPC may be named after an Object.prototype member (`toString`).
     const operation = ownEntry(definition.operations, method.name);
     if (operation === undefined) continue;
+    // The pipeline of a call Connect hands in: its context, then the handler's answer.
+    const prepareCall = (request: Message, ctx: HandlerContext) =>
+      prepare(
+        settings,
+        definition,
+        operation,
+        request,
+        new ServiceParameters(ctx.requestHeader),
+        ctx.signal,
+      );
+    const dispatch = (request: Message, context: CallContext<Principal>) =>
+      dispatchCall(settings, definition, operation, request, context);
     // Once the call is cancelled or past its deadline, Connect's own reason (CANCELED or
     // DEADLINE_EXCEEDED) is the answer, whatever the handler did since: not an internal error.
     const fail = (e: unknown, ctx: HandlerContext) =>
@@ -82,18 +94,11 @@ export function registerGrpcService<Principal>(
     if (operation.kind === "unary") {
       impl[method.localName] = async (request: Message, ctx: HandlerContext) => {
         try {
-          const context = await prepare(
-            settings,
-            definition,
-            operation,
-            request,
-            new ServiceParameters(ctx.requestHeader),
-            ctx.signal,
-          );
+          const context = await prepareCall(request, ctx);
           // A call already cancelled or past its deadline starts no work nobody waits for.
           ctx.signal.throwIfAborted();
           const response = await untilAborted(
-            dispatchCall(settings, definition, operation, request, context) as Promise<Message>,
+            dispatch(request, context) as Promise<Message>,
             ctx.signal,
           );
           // One Connect could not encode is the handler's failure, not Connect's text (response-check.ts).
@@ -126,7 +131,7 @@ export function registerGrpcService<Principal>(
             );
             if (cancellation.reason !== undefined) throw cancellation.reason;
             const response = await cancellation.race(
-              dispatchCall(settings, definition, operation, request, context) as Promise<Message>,
+              dispatch(request, context) as Promise<Message>,
             );
             return {
               response,
@@ -151,22 +156,9 @@ export function registerGrpcService<Principal>(
         let events: AsyncIterable<Message>;
         let context: CallContext<Principal>;
         try {
-          context = await prepare(
-            settings,
-            definition,
-            operation,
-            request,
-            new ServiceParameters(ctx.requestHeader),
-            ctx.signal,
-          );
+          context = await prepareCall(request, ctx);
           ctx.signal.throwIfAborted();
-          events = dispatchCall(
-            settings,
-            definition,
-            operation,
-            request,
-            context,
-          ) as AsyncIterable<Message>;
+          events = dispatch(request, context) as AsyncIterable<Message>;
         } catch (e) {
           throw fail(e, ctx);
         }

@@ -41,7 +41,7 @@ import {
 } from "../client/request-check.js";
 import type { TypeRegistryOption } from "../protojson/type-registry.js";
 import type { Transport } from "../client/transport.js";
-import { withTracingHeaders } from "../observe/tracing.js";
+import { traceClientStream, traceClientUnary } from "../observe/tracing.js";
 import { toJsonRpcParams } from "./params.js";
 
 /** Options of a JSON-RPC client, fixed for its lifetime. */
@@ -77,17 +77,9 @@ export class JsonRpcTransport implements Transport {
     request: MessageInitShape<I["input"]>,
     options?: CallOptions,
   ): Promise<MessageShape<I["output"]>> {
-    const tracing = this.#options.tracing;
-    if (tracing === undefined) return this.#unary(operation, request, options);
-    const call = {
-      operation,
-      binding: "JSONRPC",
-      version: this.#options.version ?? "1.0",
-      url: this.#options.url,
-      request,
-    };
-    return tracing.clientUnary(call, (headers) =>
-      this.#unary(operation, request, withTracingHeaders(options, headers)),
+    const call = { operation, binding: "JSONRPC", url: this.#options.url, request } as const;
+    return traceClientUnary(this.#options, call, options, (opts) =>
+      this.#unary(operation, request, opts),
     );
   }
 
@@ -120,17 +112,9 @@ export class JsonRpcTransport implements Transport {
     request: MessageInitShape<I["input"]>,
     options?: CallOptions,
   ): AsyncGenerator<MessageShape<I["output"]>> {
-    const tracing = this.#options.tracing;
-    if (tracing === undefined) return this.#stream(operation, request, options);
-    const call = {
-      operation,
-      binding: "JSONRPC",
-      version: this.#options.version ?? "1.0",
-      url: this.#options.url,
-      request,
-    };
-    return tracing.clientStream(call, (headers) =>
-      this.#stream(operation, request, withTracingHeaders(options, headers)),
+    const call = { operation, binding: "JSONRPC", url: this.#options.url, request } as const;
+    return traceClientStream(this.#options, call, options, (opts) =>
+      this.#stream(operation, request, opts),
     );
   }
 

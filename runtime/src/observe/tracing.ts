@@ -7,7 +7,7 @@
  */
 import type { Message } from "@bufbuild/protobuf";
 import type { CallContext, ProtocolBinding } from "../pipeline/call-context.js";
-import type { CallOptions } from "../client/call-options.js";
+import type { CallOptions, ClientOptions } from "../client/call-options.js";
 import type { OperationDescriptor } from "../protocol/operation.js";
 
 /** A call a server received, as its binding hands it to the handler. */
@@ -93,4 +93,52 @@ export function withTracingHeaders(
   headers: Readonly<Record<string, string>>,
 ): CallOptions {
   return { ...options, headers: { ...options?.headers, ...headers } };
+}
+
+/** A client's call as {@link traceClientUnary} and {@link traceClientStream} take it: the version comes from the client. */
+type ClientCallSite = Omit<TracedClientCall, "version">;
+
+/** The call a client's span records: `call` with the client's protocol version (default "1.0"). */
+function tracedClientCall(client: Pick<ClientOptions, "version">, call: ClientCallSite) {
+  return {
+    operation: call.operation,
+    binding: call.binding,
+    version: client.version ?? "1.0",
+    url: call.url,
+    request: call.request,
+  };
+}
+
+/**
+ * A client's unary call: `run` as is without the client's `tracing`, else in its CLIENT span, with
+ * the tracing headers added to the call's options.
+ */
+export function traceClientUnary<T>(
+  client: Pick<ClientOptions, "tracing" | "version">,
+  call: ClientCallSite,
+  options: CallOptions | undefined,
+  run: (options: CallOptions | undefined) => Promise<T>,
+): Promise<T> {
+  const tracing = client.tracing;
+  if (tracing === undefined) return run(options);
+  return tracing.clientUnary(tracedClientCall(client, call), (headers) =>
+    run(withTracingHeaders(options, headers)),
+  );
+}
+
+/**
+ * A client's stream: `open` as is without the client's `tracing`, else in its CLIENT span (which
+ * covers the stream), with the tracing headers added to the call's options.
+ */
+export function traceClientStream<T>(
+  client: Pick<ClientOptions, "tracing" | "version">,
+  call: ClientCallSite,
+  options: CallOptions | undefined,
+  open: (options: CallOptions | undefined) => AsyncGenerator<T>,
+): AsyncGenerator<T> {
+  const tracing = client.tracing;
+  if (tracing === undefined) return open(options);
+  return tracing.clientStream(tracedClientCall(client, call), (headers) =>
+    open(withTracingHeaders(options, headers)),
+  );
 }

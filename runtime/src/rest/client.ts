@@ -58,7 +58,7 @@ import {
   type RestRequestShape,
 } from "./request-shape.js";
 import type { Transport } from "../client/transport.js";
-import { withTracingHeaders } from "../observe/tracing.js";
+import { traceClientStream, traceClientUnary } from "../observe/tracing.js";
 
 /** Options of a REST client, fixed for its lifetime. */
 export interface RestClientOptions
@@ -119,17 +119,9 @@ export class RestTransport implements Transport {
     request: MessageInitShape<I["input"]>,
     options?: CallOptions,
   ): Promise<MessageShape<I["output"]>> {
-    const tracing = this.#options.tracing;
-    if (tracing === undefined) return this.#unary(operation, request, options);
-    const call = {
-      operation,
-      binding: "HTTP+JSON",
-      version: this.#options.version ?? "1.0",
-      url: this.#options.url,
-      request,
-    };
-    return tracing.clientUnary(call, (headers) =>
-      this.#unary(operation, request, withTracingHeaders(options, headers)),
+    const call = { operation, binding: "HTTP+JSON", url: this.#options.url, request } as const;
+    return traceClientUnary(this.#options, call, options, (opts) =>
+      this.#unary(operation, request, opts),
     );
   }
 
@@ -161,17 +153,9 @@ export class RestTransport implements Transport {
     request: MessageInitShape<I["input"]>,
     options?: CallOptions,
   ): AsyncGenerator<MessageShape<I["output"]>> {
-    const tracing = this.#options.tracing;
-    if (tracing === undefined) return this.#stream(operation, request, options);
-    const call = {
-      operation,
-      binding: "HTTP+JSON",
-      version: this.#options.version ?? "1.0",
-      url: this.#options.url,
-      request,
-    };
-    return tracing.clientStream(call, (headers) =>
-      this.#stream(operation, request, withTracingHeaders(options, headers)),
+    const call = { operation, binding: "HTTP+JSON", url: this.#options.url, request } as const;
+    return traceClientStream(this.#options, call, options, (opts) =>
+      this.#stream(operation, request, opts),
     );
   }
 

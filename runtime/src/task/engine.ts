@@ -57,7 +57,21 @@ import { eventBytes, nonFinitePath, taskBytes, valueBytes } from "./size.js";
  */
 const NEW_TASK_OVERHEAD_BYTES = 512;
 
-function checkLimit(name: string, value: number): number {
+/** The limits of {@link EngineSettings} that {@link checkLimit} checks, with their defaults. */
+const LIMIT_DEFAULTS = {
+  maxSubscribersPerTask: DEFAULT_MAX_SUBSCRIBERS_PER_TASK,
+  maxActiveTasksPerOwner: DEFAULT_MAX_ACTIVE_TASKS_PER_OWNER,
+  maxArtifactsPerTask: DEFAULT_MAX_ARTIFACTS_PER_TASK,
+  maxPartsPerArtifact: DEFAULT_MAX_PARTS_PER_ARTIFACT,
+  maxTaskBytes: DEFAULT_MAX_TASK_BYTES,
+} as const;
+
+/** The settings {@link checkLimit} reads. */
+type LimitSettings = { readonly [K in keyof typeof LIMIT_DEFAULTS]?: number | undefined };
+
+/** The limit `name` of the settings (its default when unset), checked: an integer >= 1 or Infinity. */
+function checkLimit(settings: LimitSettings, name: keyof LimitSettings): number {
+  const value = settings[name] ?? LIMIT_DEFAULTS[name];
   if (value === Number.POSITIVE_INFINITY || (Number.isSafeInteger(value) && value >= 1))
     return value;
   throw new RangeError(`${name} must be an integer >= 1 or Infinity, got ${value}`);
@@ -207,26 +221,11 @@ export class TaskEngine<Principal> implements TurnCommitter {
   constructor(settings: EngineSettings<Principal>) {
     this.#s = settings;
     this.#states = settings.factory.states;
-    this.#maxSubscribers = checkLimit(
-      "maxSubscribersPerTask",
-      settings.maxSubscribersPerTask ?? DEFAULT_MAX_SUBSCRIBERS_PER_TASK,
-    );
-    this.#maxActiveTasks = checkLimit(
-      "maxActiveTasksPerOwner",
-      settings.maxActiveTasksPerOwner ?? DEFAULT_MAX_ACTIVE_TASKS_PER_OWNER,
-    );
-    this.#maxArtifacts = checkLimit(
-      "maxArtifactsPerTask",
-      settings.maxArtifactsPerTask ?? DEFAULT_MAX_ARTIFACTS_PER_TASK,
-    );
-    this.#maxArtifactParts = checkLimit(
-      "maxPartsPerArtifact",
-      settings.maxPartsPerArtifact ?? DEFAULT_MAX_PARTS_PER_ARTIFACT,
-    );
-    this.#maxTaskBytes = checkLimit(
-      "maxTaskBytes",
-      settings.maxTaskBytes ?? DEFAULT_MAX_TASK_BYTES,
-    );
+    this.#maxSubscribers = checkLimit(settings, "maxSubscribersPerTask");
+    this.#maxActiveTasks = checkLimit(settings, "maxActiveTasksPerOwner");
+    this.#maxArtifacts = checkLimit(settings, "maxArtifactsPerTask");
+    this.#maxArtifactParts = checkLimit(settings, "maxPartsPerArtifact");
+    this.#maxTaskBytes = checkLimit(settings, "maxTaskBytes");
     if (this.#maxTaskBytes <= NEW_TASK_OVERHEAD_BYTES)
       throw new RangeError(
         `maxTaskBytes must be more than ${NEW_TASK_OVERHEAD_BYTES}, got ${this.#maxTaskBytes}`,

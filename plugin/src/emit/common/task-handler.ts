@@ -266,6 +266,71 @@ function importTaskSchemas(
   return f.import(`${service.desc.name}TaskSchemas`, outputModule(model.file, "taskHandler"));
 }
 
+/** A store factory file of {@link emitTaskStoreFiles}: what differs between SQLite and PostgreSQL. */
+interface TaskStoreFile {
+  /** The `task_store` option's word for it, also the runtime entry of its class. */
+  readonly store: "sqlite" | "postgres";
+  readonly output: "sqliteTaskStore" | "postgresTaskStore";
+  /** The runtime's store class (its options type is this name + `Options`). */
+  readonly className: string;
+  /** The factory's JSDoc lines. */
+  readonly doc: (typeName: string, base: string) => string[];
+  /** The factory's name. */
+  readonly name: (base: string) => string;
+  /** The parameters before the options, and the option keys the factory fills in (omitted from its options). */
+  readonly params: string;
+  readonly omit: string;
+  /** The return type and the returned expression, around the store class and the schemas table. */
+  readonly returns: (store: ImportSymbol) => Printable[];
+  readonly body: (store: ImportSymbol, schemas: ImportSymbol) => Printable[];
+}
+
+/** The store factory files, in the order they are emitted. */
+const TASK_STORE_FILES: readonly TaskStoreFile[] = [
+  {
+    store: "sqlite",
+    output: "sqliteTaskStore",
+    className: "SqliteTaskStore",
+    doc: (typeName, base) => [
+      `A task store for ${typeName} in a SQLite file (better-sqlite3, WAL): tasks and push configs`,
+      "survive a restart. Pass it as `store` to `create" +
+        base +
+        'TaskHandler`; `":memory:"` for tests.',
+      "Node only (better-sqlite3 is a native module); in a file of its own so that a bundle that does not import it",
+      "(Workers, Deno, the browser) links no SQLite.",
+    ],
+    name: (base) => `create${base}SqliteTaskStore`,
+    params: "path: string",
+    omit: '"schemas"',
+    returns: (store) => [store],
+    body: (store, schemas) => ["new ", store, "(path, { ...options, schemas: ", schemas, " })"],
+  },
+  {
+    store: "postgres",
+    output: "postgresTaskStore",
+    className: "PostgresTaskStore",
+    doc: (typeName, base) => [
+      `A task store for ${typeName} in PostgreSQL (pg) that several instances of the agent share: any`,
+      "instance serves any call (streams, cancel and turns cross instances; a dead instance's running tasks are",
+      "failed by the others). Connects, migrates the schema, joins the cluster. Pass it as `store` to",
+      "`create" +
+        base +
+        "TaskHandler`; `close(graceMs)` it on shutdown. In a file of its own: only code that",
+      "imports it loads `pg`.",
+    ],
+    name: (base) => `open${base}PostgresTaskStore`,
+    params: "connectionString: string",
+    omit: '"schemas" | "connectionString"',
+    returns: (store) => ["Promise<", store, ">"],
+    body: (store, schemas) => [
+      store,
+      ".open({ ...options, connectionString, schemas: ",
+      schemas,
+      " })",
+    ],
+  },
+];
+
 /**
  * Emits `<file>_a2a_sqlite_task_store.ts` (`task_store=sqlite`) and `<file>_a2a_postgres_task_store.ts`
  * (`task_store=postgres`): the store factories, each in a file of its own, so that only the code that
@@ -277,90 +342,25 @@ function emitTaskStoreFiles(
   model: FileModel,
   services: FileModel["services"],
 ): void {
-  const stores = schema.options.taskStore;
-  if (stores.includes("sqlite")) {
-    const f = schema.generateFile(outputFile(model.file, "sqliteTaskStore"));
+  for (const file of TASK_STORE_FILES) {
+    if (!schema.options.taskStore.includes(file.store)) continue;
+    const f = schema.generateFile(outputFile(model.file, file.output));
     writePreamble(f, model);
-    const SqliteTaskStore = f.import("SqliteTaskStore", runtimeImport("sqlite"));
-    const SqliteTaskStoreOptions = f.import(
-      "SqliteTaskStoreOptions",
-      runtimeImport("sqlite"),
-      true,
-    );
+    const Store = f.import(file.className, runtimeImport(file.store));
+    const StoreOptions = f.import(`${file.className}Options`, runtimeImport(file.store), true);
     for (const service of services) {
       const base = service.desc.name;
       const schemasConst = importTaskSchemas(f, model, service);
+      f.print(f.jsDoc(file.doc(service.typeName, base).join("\n")));
       f.print(
-        f.jsDoc(
-          [
-            `A task store for ${service.typeName} in a SQLite file (better-sqlite3, WAL): tasks and push configs`,
-            "survive a restart. Pass it as `store` to `create" +
-              base +
-              'TaskHandler`; `":memory:"` for tests.',
-            "Node only (better-sqlite3 is a native module); in a file of its own so that a bundle that does not import it",
-            "(Workers, Deno, the browser) links no SQLite.",
-          ].join("\n"),
-        ),
-      );
-      f.print(
-        f.export("function", `create${base}SqliteTaskStore`),
-        "(path: string, options?: Omit<",
-        SqliteTaskStoreOptions,
-        ', "schemas">): ',
-        SqliteTaskStore,
+        f.export("function", file.name(base)),
+        `(${file.params}, options?: Omit<`,
+        StoreOptions,
+        `, ${file.omit}>): `,
+        ...file.returns(Store),
         " {",
       );
-      f.print(
-        "  return new ",
-        SqliteTaskStore,
-        "(path, { ...options, schemas: ",
-        schemasConst,
-        " });",
-      );
-      f.print("}");
-      f.print();
-    }
-  }
-  if (stores.includes("postgres")) {
-    const f = schema.generateFile(outputFile(model.file, "postgresTaskStore"));
-    writePreamble(f, model);
-    const PostgresTaskStore = f.import("PostgresTaskStore", runtimeImport("postgres"));
-    const PostgresTaskStoreOptions = f.import(
-      "PostgresTaskStoreOptions",
-      runtimeImport("postgres"),
-      true,
-    );
-    for (const service of services) {
-      const base = service.desc.name;
-      const schemasConst = importTaskSchemas(f, model, service);
-      f.print(
-        f.jsDoc(
-          [
-            `A task store for ${service.typeName} in PostgreSQL (pg) that several instances of the agent share: any`,
-            "instance serves any call (streams, cancel and turns cross instances; a dead instance's running tasks are",
-            "failed by the others). Connects, migrates the schema, joins the cluster. Pass it as `store` to",
-            "`create" +
-              base +
-              "TaskHandler`; `close(graceMs)` it on shutdown. In a file of its own: only code that",
-            "imports it loads `pg`.",
-          ].join("\n"),
-        ),
-      );
-      f.print(
-        f.export("function", `open${base}PostgresTaskStore`),
-        "(connectionString: string, options?: Omit<",
-        PostgresTaskStoreOptions,
-        ', "schemas" | "connectionString">): Promise<',
-        PostgresTaskStore,
-        "> {",
-      );
-      f.print(
-        "  return ",
-        PostgresTaskStore,
-        ".open({ ...options, connectionString, schemas: ",
-        schemasConst,
-        " });",
-      );
+      f.print("  return ", ...file.body(Store, schemasConst), ";");
       f.print("}");
       f.print();
     }

@@ -6,17 +6,11 @@
  * 408, 429, 5xx, with `Retry-After` read) and failed (any other status, 3xx included).
  */
 import { DeliverySlots } from "./delivery-slots.js";
+import type { PushAttemptResult } from "./types.js";
 
-/** The outcome of one attempt. */
+/** The outcome of one attempt: delivered and retry as {@link PushAttemptResult} has them. */
 export type AttemptOutcome =
-  | { readonly kind: "delivered"; readonly status: number }
-  | {
-      readonly kind: "retry";
-      readonly reason: "http-status" | "network" | "timeout";
-      readonly status?: number;
-      readonly error?: unknown;
-      readonly retryAfterMs?: number;
-    }
+  | Extract<PushAttemptResult, { readonly kind: "delivered" | "retry" }>
   /** The sender was closed while the attempt waited for a slot: no request was made. */
   | { readonly kind: "closed" }
   | { readonly kind: "fail"; readonly status: number };
