@@ -2,9 +2,9 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bufGenTemplate } from "../support/buf-gen-template.js";
-import { repoRoot } from "../support/plugin-runner.js";
-import { typeCheck } from "../support/type-check.js";
+import { bufGenTemplate } from "../../support/buf-gen-template.js";
+import { repoRoot } from "../../support/plugin-runner.js";
+import { typeCheck } from "../../support/type-check.js";
 
 /**
  * End to end: `buf generate` runs protoc-gen-es and the bundled protoc-gen-a2a over
@@ -67,12 +67,12 @@ describe("buf generate over library.proto", () => {
       usage,
       `
 import { create } from "@bufbuild/protobuf";
-import { BookSchema, ListBooksResponseSchema, PingResponseSchema, ShelfEventSchema } from "./demo/v1/library_pb.js";
-import type { LibraryServiceHandler } from "./demo/v1/library_a2a_handler.js";
-import { LibraryServiceOperations } from "./demo/v1/library_a2a_handler.js";
-import { TaskNotFoundError, errorRegistry } from "./demo/v1/library_a2a_errors.js";
-import { LibraryServiceRoutes } from "./demo/v1/library_a2a_rest_routes.js";
-import { findLibraryServiceJsonRpcMethod } from "./demo/v1/library_a2a_jsonrpc_methods.js";
+import { BookSchema, ListBooksResponseSchema, PingResponseSchema, ShelfEventSchema } from "../../plugin/demo/v1/library_pb.js";
+import type { LibraryServiceHandler } from "../../plugin/demo/v1/library_a2a_handler.js";
+import { LibraryServiceOperations } from "../../plugin/demo/v1/library_a2a_handler.js";
+import { TaskNotFoundError, errorRegistry } from "../../plugin/demo/v1/library_a2a_errors.js";
+import { LibraryServiceRoutes } from "../../plugin/demo/v1/library_a2a_rest_routes.js";
+import { findLibraryServiceJsonRpcMethod } from "../../plugin/demo/v1/library_a2a_jsonrpc_methods.js";
 import { matchRoute } from "@protoc-gen-a2a/runtime/rest";
 
 export const handler: LibraryServiceHandler<{ user: string }> = {
