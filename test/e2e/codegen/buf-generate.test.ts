@@ -67,12 +67,12 @@ describe("buf generate over library.proto", () => {
       usage,
       `
 import { create } from "@bufbuild/protobuf";
-import { BookSchema, ListBooksResponseSchema, PingResponseSchema, ShelfEventSchema } from "../../plugin/demo/v1/library_pb.js";
-import type { LibraryServiceHandler } from "../../plugin/demo/v1/library_a2a_handler.js";
-import { LibraryServiceOperations } from "../../plugin/demo/v1/library_a2a_handler.js";
-import { TaskNotFoundError, errorRegistry } from "../../plugin/demo/v1/library_a2a_errors.js";
-import { LibraryServiceRoutes } from "../../plugin/demo/v1/library_a2a_rest_routes.js";
-import { findLibraryServiceJsonRpcMethod } from "../../plugin/demo/v1/library_a2a_jsonrpc_methods.js";
+import { BookSchema, ListBooksResponseSchema, PingResponseSchema, ShelfEventSchema } from "./demo/v1/library_pb.js";
+import type { LibraryServiceHandler } from "./demo/v1/library_a2a_handler.js";
+import { LibraryServiceOperations } from "./demo/v1/library_a2a_handler.js";
+import { TaskNotFoundError, errorRegistry } from "./demo/v1/library_a2a_errors.js";
+import { LibraryServiceRoutes } from "./demo/v1/library_a2a_rest_routes.js";
+import { findLibraryServiceJsonRpcMethod } from "./demo/v1/library_a2a_jsonrpc_methods.js";
 import { matchRoute } from "@protoc-gen-a2a/runtime/rest";
 
 export const handler: LibraryServiceHandler<{ user: string }> = {
