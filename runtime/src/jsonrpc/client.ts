@@ -13,26 +13,23 @@ import {
   type Registry,
 } from "@bufbuild/protobuf";
 import type { A2AError, ErrorRegistry } from "../errors/a2a-error.js";
-import { afterDrop } from "../http/stream-end.js";
-import { isGatewayFailure, lost, readText, sseEvents } from "../http/stream-connection.js";
 import {
-  RESUMABLE_STREAM_OPERATIONS,
+  dataEvents,
+  isEventStream,
+  openStreamConnection,
+  resumableCall,
+  sendCall,
+  type ClientRequest,
+} from "../http/client-stream.js";
+import { isGatewayFailure, readText } from "../http/stream-connection.js";
+import {
   RESUME_OPERATION,
   StreamConnectionLost,
-  resumableStream,
-  resumeSettings,
-  type OpenStreamConnection,
   type ReceivedEvent,
   type ResumableStreamClientOptions,
 } from "../http/stream-resume.js";
 import type { OperationDescriptor } from "../protocol/operation.js";
-import {
-  callSignal,
-  requestHeaders,
-  unreachableError,
-  type CallOptions,
-  type ClientOptions,
-} from "../client/call-options.js";
+import { requestHeaders, type CallOptions, type ClientOptions } from "../client/call-options.js";
 import {
   checkedRequestMessage,
   clientRequestSettings,
@@ -43,6 +40,11 @@ import type { TypeRegistryOption } from "../protojson/type-registry.js";
 import type { Transport } from "../client/transport.js";
 import { traceClientStream, traceClientUnary } from "../observe/tracing.js";
 import { toJsonRpcParams } from "./params.js";
+import {
+  checkResponseEnvelope,
+  parseResponseEnvelope,
+  type ResponseEnvelopeErrors,
+} from "./response-envelope.js";
 
 /** Options of a JSON-RPC client, fixed for its lifetime. */
 export interface JsonRpcClientOptions
@@ -125,32 +127,18 @@ export class JsonRpcTransport implements Transport {
   ): AsyncGenerator<MessageShape<I["output"]>> {
     const message = checkedRequestMessage(this.#requests, operation.input, request, this.#options);
     const params = toParams(operation, message, this.#requests.registry);
-    const settings = RESUMABLE_STREAM_OPERATIONS.includes(operation.name)
-      ? resumeSettings(this.#options.resumeStreams)
-      : undefined;
-    const { signal, cleanup } = callSignal(
-      options?.signal,
-      options?.timeoutMs ?? this.#options.timeoutMs,
-    );
-    try {
-      const open: OpenStreamConnection<MessageShape<I["output"]>> = (resume) => {
-        if (resume === undefined)
-          return this.#events(operation, operation.name, params, options, signal, undefined);
-        return this.#events(
-          operation,
-          RESUME_OPERATION,
-          resumeParams(resume.taskId, params),
-          options,
-          signal,
-          resume.id,
-        );
-      };
-      yield* resumableStream(open, settings, signal, (event) =>
-        afterDrop(operation.name, operation.output, event),
+    yield* resumableCall(operation, this.#options, options, (resume, signal) => {
+      if (resume === undefined)
+        return this.#events(operation, operation.name, params, options, signal, undefined);
+      return this.#events(
+        operation,
+        RESUME_OPERATION,
+        resumeParams(resume.taskId, params),
+        options,
+        signal,
+        resume.id,
       );
-    } finally {
-      cleanup();
-    }
+    });
   }
 
   /**
@@ -175,20 +163,13 @@ export class JsonRpcTransport implements Transport {
     };
     if (resuming) extra["last-event-id"] = lastEventId;
     const headers = requestHeaders(this.#options, options, extra);
-    let response: Response;
-    try {
-      response = await this.#fetch(this.#options.url, {
-        method: "POST",
-        headers,
-        body,
-        signal: signal ?? null,
-      });
-    } catch (e) {
-      throw lost(unreachableError(this.#errors, e, signal), signal);
-    }
-    if (!resuming) options?.onHeaders?.(response.headers);
-    const type = response.headers.get("content-type") ?? "";
-    if (!type.toLowerCase().startsWith("text/event-stream")) {
+    const response = await openStreamConnection(
+      this.#request(headers, body),
+      options,
+      signal,
+      resuming,
+    );
+    if (!isEventStream(response)) {
       const text = await readText(response, signal);
       if (resuming && isGatewayFailure(response.status)) {
         throw new StreamConnectionLost(this.#errors.fromHttpError(response.status, text));
@@ -198,9 +179,7 @@ export class JsonRpcTransport implements Transport {
       yield { message: this.#decodeResult(operation, envelope), id: undefined };
       return;
     }
-    if (response.body === null) return;
-    for await (const event of sseEvents(response.body, signal)) {
-      if (event.data === "") continue;
+    for await (const event of dataEvents(response, signal)) {
       let envelope: unknown;
       try {
         envelope = JSON.parse(event.data);
@@ -232,51 +211,31 @@ export class JsonRpcTransport implements Transport {
       "content-type": "application/json",
       accept,
     });
-    const { signal, cleanup } = callSignal(
-      options?.signal,
-      options?.timeoutMs ?? this.#options.timeoutMs,
-    );
-    let response: Response;
-    try {
-      response = await this.#fetch(this.#options.url, {
-        method: "POST",
-        headers,
-        body,
-        signal: signal ?? null,
-      });
-    } catch (e) {
-      cleanup();
-      throw unreachableError(this.#errors, e, signal);
-    }
-    options?.onHeaders?.(response.headers);
-    return { response, id, cleanup };
+    const sent = await sendCall(this.#request(headers, body), options, this.#options.timeoutMs);
+    return { ...sent, id };
+  }
+
+  /** A POST of `body` to the interface URL. */
+  #request(headers: Record<string, string>, body: string): ClientRequest {
+    const url = this.#options.url;
+    return { fetch: this.#fetch, url, method: "POST", headers, body, errors: this.#errors };
   }
 
   #parseEnvelope(response: Response, text: string, id: number): Record<string, unknown> {
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      throw this.#errors.fromHttpError(response.status, text);
-    }
-    return this.#checkEnvelope(json, id, response.status);
+    return parseResponseEnvelope(text, id, response.status, this.#envelopeErrors);
   }
 
   #checkEnvelope(json: unknown, id: number, status: number): Record<string, unknown> {
-    if (typeof json !== "object" || json === null || Array.isArray(json))
-      throw this.#errors.fromHttpError(status, json);
-    const envelope = json as Record<string, unknown>;
-    if (Object.hasOwn(envelope, "error")) throw this.#errors.fromJsonRpcError(envelope["error"]);
-    if (envelope["jsonrpc"] !== "2.0" || !Object.hasOwn(envelope, "result")) {
-      throw status >= 300
-        ? this.#errors.fromHttpError(status, json)
-        : this.#protocolError("the response is not a JSON-RPC 2.0 result");
-    }
-    if (envelope["id"] !== id)
-      throw this.#protocolError(
-        `the response id ${JSON.stringify(envelope["id"])} does not match the request id ${id}`,
-      );
-    return envelope;
+    return checkResponseEnvelope(json, id, status, this.#envelopeErrors);
+  }
+
+  /** What the response envelopes' errors are built with. */
+  get #envelopeErrors(): ResponseEnvelopeErrors {
+    return {
+      errors: this.#errors,
+      rpcError: (error) => this.#errors.fromJsonRpcError(error),
+      protocolError: (message) => this.#protocolError(message),
+    };
   }
 
   #decodeResult<I extends OperationDescriptor>(

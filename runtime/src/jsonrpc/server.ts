@@ -11,27 +11,22 @@
  * errors included, except authentication (401) and authorisation (403) failures.
  */
 import type { Message } from "@bufbuild/protobuf";
-import {
-  A2AError,
-  toA2AError,
-  toJsonRpcError,
-  type JsonRpcErrorObject,
-} from "../errors/a2a-error.js";
+import { A2AError, toJsonRpcError, type JsonRpcErrorObject } from "../errors/a2a-error.js";
 import { ServiceParameters, type CallContext } from "../pipeline/call-context.js";
 import { withTenant } from "../pipeline/call-abort.js";
 import { isJsonMediaType } from "../http/content-type.js";
 import { encodeSseEvent } from "../http/sse.js";
 import {
-  createEventTextCache,
-  openEventStream,
-  type EventTextCache,
-} from "../http/event-stream.js";
+  answerEventStream,
+  callError,
+  eventTextCaches,
+  responseText,
+} from "../http/server-answer.js";
 import type { UniversalHandler, UniversalRequest, UniversalResponse } from "../http/universal.js";
 import type { OperationDescriptor } from "../protocol/operation.js";
 import { encodeMessage } from "../protojson/proto-json.js";
 import type { RequirementTable } from "../pipeline/required-fields.js";
 import type { JsonTextWriterTable } from "../protojson/json-write.js";
-import { encodeMessageText } from "../protojson/response-text.js";
 import { queryParameter } from "../http/query.js";
 import { clipped, quoted } from "../client/input.js";
 import { JSON_BODY_ERRORS, readJsonBody } from "../http/json-body.js";
@@ -40,7 +35,6 @@ import {
   decodeRequest,
   dispatchCall,
   establishContext,
-  internalError,
   resolveServerOptions,
   withActivatedExtensions,
   type HttpServerOptions,
@@ -99,12 +93,7 @@ export function createJsonRpcHandler<Principal>(
   const settings = resolveServerOptions(options, service.errors, service.registry);
   const maxBody = options?.maxBodyBytes ?? DEFAULT_MAX_BODY;
   const keepAliveMs = options?.keepAliveMs ?? 15_000;
-  const eventTexts = new Map<object, EventTextCache>();
-  const eventTextCache = (output: object): EventTextCache => {
-    let cache = eventTexts.get(output);
-    if (cache === undefined) eventTexts.set(output, (cache = createEventTextCache()));
-    return cache;
-  };
+  const eventTextCache = eventTextCaches();
   const methods = new Map(Object.entries(service.methods));
   const errors = service.errors;
   const challenge = authChallengeHeader(options);
@@ -178,6 +167,8 @@ export function createJsonRpcHandler<Principal>(
     if (operation === undefined) {
       return fail(id, "MethodNotFoundError", `method ${quoted(envelope.method)} not found`);
     }
+    const toError = callError(settings, operation.name, request);
+    const writeText = responseText(service, settings.registry, operation.output);
     const serviceParameters = ServiceParameters.fromHeaders(request);
     let context: CallContext<Principal>;
     let message: Message;
@@ -200,10 +191,7 @@ export function createJsonRpcHandler<Principal>(
         service.requestReaders,
       );
     } catch (e) {
-      return respondError(
-        id,
-        toA2AError(e, (cause) => internalError(settings, operation.name, cause, request.signal)),
-      );
+      return respondError(id, toError(e));
     }
     const tenant = (message as { tenant?: unknown }).tenant;
     if (typeof tenant === "string" && tenant !== "") context = withTenant(context, tenant);
@@ -212,71 +200,38 @@ export function createJsonRpcHandler<Principal>(
     try {
       result = dispatchCall(settings, service, operation, message, context);
     } catch (e) {
-      return respondError(
-        id,
-        toA2AError(e, (cause) => internalError(settings, operation.name, cause, request.signal)),
-      );
+      return respondError(id, toError(e));
     }
     if (operation.kind === "unary") {
       try {
         const response = await (result as Promise<Message>);
-        const text = encodeMessageText(
-          operation.output,
-          response,
-          service.responseFields,
-          settings.registry,
-          service.responseWriters,
-        );
+        const text = writeText(response);
         return {
           status: 200,
           headers: withActivatedExtensions(JSON_HEADERS, context),
           body: resultTextResponse(id, text),
         };
       } catch (e) {
-        return respondError(
-          id,
-          toA2AError(e, (cause) => internalError(settings, operation.name, cause, request.signal)),
-        );
+        return respondError(id, toError(e));
       }
     }
-    return openEventStream(
+    return answerEventStream(
       result as AsyncIterable<Message>,
       {
-        encodeEvent: (m) =>
-          encodeSseEvent(
-            resultTextResponse(
-              id,
-              encodeMessageText(
-                operation.output,
-                m,
-                service.responseFields,
-                settings.registry,
-                service.responseWriters,
-              ),
-            ),
-          ),
+        encodeEvent: (m) => encodeSseEvent(resultTextResponse(id, writeText(m))),
         shared: {
           cache: eventTextCache(operation.output),
-          text: (m) =>
-            encodeMessageText(
-              operation.output,
-              m,
-              service.responseFields,
-              settings.registry,
-              service.responseWriters,
-            ),
+          text: writeText,
           frame: (json) => `data: {"jsonrpc":"2.0","id":${id},"result":${json}}\n\n`,
         },
         encodeError: (err) => encodeSseEvent(errorResponse(id, toJsonRpcError(err))),
         respondError: (err) => respondError(id, err),
-        toError: (e) =>
-          toA2AError(e, (cause) => internalError(settings, operation.name, cause, request.signal)),
-        logCleanupError: (e) =>
-          settings.logger.error(`${operation.name}: stream clean-up failed`, e),
+        toError: (e) => toError(e),
       },
-      withActivatedExtensions([], context),
+      settings,
+      operation.name,
+      context,
       keepAliveMs,
-      context.signal,
     );
   };
 }
@@ -335,8 +290,7 @@ function wireCalls<Principal>(
       };
     };
     const fail = operation.kind === "unary" ? answerError : streamError;
-    const toError = (e: unknown): A2AError =>
-      toA2AError(e, (cause) => internalError(settings, operation.name, cause, request.signal));
+    const toError = callError(settings, operation.name, request);
     const serviceParameters = ServiceParameters.fromHeaders(wire.headers?.(request) ?? request);
     let context: CallContext<Principal>;
     let message: Message;
@@ -393,7 +347,7 @@ function wireCalls<Principal>(
     } catch (e) {
       return fail(toError(e));
     }
-    return openEventStream(
+    return answerEventStream(
       result as AsyncIterable<Message>,
       {
         encodeEvent: (m) =>
@@ -408,12 +362,11 @@ function wireCalls<Principal>(
         encodeError: (err) => encodeSseEvent(errorResponse(id, wire.encodeError(err))),
         respondError: streamError,
         toError,
-        logCleanupError: (e) =>
-          settings.logger.error(`${operation.name}: stream clean-up failed`, e),
       },
-      withActivatedExtensions([], context),
+      settings,
+      operation.name,
+      context,
       keepAliveMs,
-      context.signal,
     );
   };
 }

@@ -21,13 +21,7 @@ import type {
   TaskEventRecord,
 } from "../task/cluster.js";
 import { TaskConflictError } from "../task/cluster.js";
-import {
-  decodePageToken,
-  encodePageToken,
-  pushConfigCursor,
-  pushConfigPageToken,
-  queryFingerprint,
-} from "../task/pagination.js";
+import { encodePageToken, pushConfigCursor, pushConfigPageToken } from "../task/pagination.js";
 import type { PushConfigShape, StreamResponseShape, TaskShape } from "../task/shapes.js";
 import type {
   PushConfigPage,
@@ -38,7 +32,7 @@ import type {
   TaskStore,
 } from "../task/store.js";
 import { taskBytes, valueBytes } from "../task/size.js";
-import { parseTaskPosition } from "../task/stored-rows.js";
+import { taskQueryStart } from "../task/stored-rows.js";
 import {
   NANOS,
   nanosOf,
@@ -306,17 +300,7 @@ export class PostgresTaskRows implements TaskStore {
 
   /** {@inheritDoc task!TaskStore.listTasks} */
   async listTasks(scope: TaskScope, query: TaskQuery): Promise<TaskPage> {
-    const since =
-      query.statusTimestampAfter === undefined ? undefined : nanosOf(query.statusTimestampAfter);
-    const fingerprint = queryFingerprint([
-      query.contextId,
-      query.state ?? null,
-      since === undefined ? null : since.toString(),
-    ]);
-    const after =
-      query.pageToken === ""
-        ? undefined
-        : parseTaskPosition(decodePageToken(query.pageToken, fingerprint));
+    const { since, fingerprint, after } = taskQueryStart(query);
     const where = ["tenant = $1", "owner = $2"];
     const params: unknown[] = [scope.tenant, scope.owner];
     if (query.contextId !== "") {

@@ -19,13 +19,7 @@ import {
   type A2AError,
   type ErrorRegistry,
 } from "../errors/a2a-error.js";
-import {
-  callSignal,
-  requestHeaders,
-  unreachableError,
-  type CallOptions,
-  type ClientOptions,
-} from "../client/call-options.js";
+import { requestHeaders, type CallOptions, type ClientOptions } from "../client/call-options.js";
 import {
   checkedRequestMessage,
   clientRequestSettings,
@@ -34,15 +28,18 @@ import {
 } from "../client/request-check.js";
 import { hasOwnJsonForm } from "../protojson/json-form.js";
 import type { TypeRegistryOption } from "../protojson/type-registry.js";
-import { afterDrop } from "../http/stream-end.js";
-import { isGatewayFailure, lost, readText, sseEvents } from "../http/stream-connection.js";
 import {
-  RESUMABLE_STREAM_OPERATIONS,
+  dataEvents,
+  isEventStream,
+  openStreamConnection,
+  resumableCall,
+  sendCall,
+  type ClientRequest,
+} from "../http/client-stream.js";
+import { isGatewayFailure, readText } from "../http/stream-connection.js";
+import {
   RESUME_OPERATION,
   StreamConnectionLost,
-  resumableStream,
-  resumeSettings,
-  type OpenStreamConnection,
   type ReceivedEvent,
   type ResumableStreamClientOptions,
 } from "../http/stream-resume.js";
@@ -165,32 +162,18 @@ export class RestTransport implements Transport {
     options?: CallOptions,
   ): AsyncGenerator<MessageShape<I["output"]>> {
     const json = this.#requestJson(operation, request);
-    const settings = RESUMABLE_STREAM_OPERATIONS.includes(operation.name)
-      ? resumeSettings(this.#options.resumeStreams)
-      : undefined;
-    const { signal, cleanup } = callSignal(
-      options?.signal,
-      options?.timeoutMs ?? this.#options.timeoutMs,
-    );
-    try {
-      const open: OpenStreamConnection<MessageShape<I["output"]>> = (resume) => {
-        if (resume === undefined) return this.#events(operation, json, options, signal, undefined);
-        // The same output (the stream's events); the name picks the routes and the request shape.
-        const subscribe: I = { ...operation, name: RESUME_OPERATION, localName: "subscribeToTask" };
-        return this.#events(
-          subscribe,
-          resumeRequest(resume.taskId, json),
-          options,
-          signal,
-          resume.id,
-        );
-      };
-      yield* resumableStream(open, settings, signal, (event) =>
-        afterDrop(operation.name, operation.output, event),
+    yield* resumableCall(operation, this.#options, options, (resume, signal) => {
+      if (resume === undefined) return this.#events(operation, json, options, signal, undefined);
+      // The same output (the stream's events); the name picks the routes and the request shape.
+      const subscribe: I = { ...operation, name: RESUME_OPERATION, localName: "subscribeToTask" };
+      return this.#events(
+        subscribe,
+        resumeRequest(resume.taskId, json),
+        options,
+        signal,
+        resume.id,
       );
-    } finally {
-      cleanup();
-    }
+    });
   }
 
   /**
@@ -212,25 +195,21 @@ export class RestTransport implements Transport {
       extra["content-type"] = this.#options.requestContentType ?? "application/a2a+json";
     if (resuming) extra["last-event-id"] = lastEventId;
     const headers = requestHeaders(this.#options, options, extra);
-    let response: Response;
-    try {
-      response = await this.#fetch(url, {
-        method,
-        headers,
-        ...(body !== undefined ? { body } : {}),
-        signal: signal ?? null,
-      });
-    } catch (e) {
-      throw lost(unreachableError(this.#errors, e, signal), signal);
-    }
-    if (!resuming) options?.onHeaders?.(response.headers);
+    const request: ClientRequest = {
+      fetch: this.#fetch,
+      url,
+      method,
+      headers,
+      body,
+      errors: this.#errors,
+    };
+    const response = await openStreamConnection(request, options, signal, resuming);
     if (!response.ok) {
       const text = await readText(response, signal);
       const error = this.#httpError(response.status, parseJson(text) ?? text);
       throw resuming && isGatewayFailure(response.status) ? new StreamConnectionLost(error) : error;
     }
-    const type = response.headers.get("content-type") ?? "";
-    if (!type.toLowerCase().startsWith("text/event-stream")) {
+    if (!isEventStream(response)) {
       // A server may answer a stream that has exactly one event with a plain body.
       yield {
         message: this.#decode(operation, parseJson(await readText(response, signal))),
@@ -238,9 +217,7 @@ export class RestTransport implements Transport {
       };
       return;
     }
-    if (response.body === null) return;
-    for await (const event of sseEvents(response.body, signal)) {
-      if (event.data === "") continue;
+    for await (const event of dataEvents(response, signal)) {
       const json = parseJson(event.data);
       if (event.event === "error") {
         const status =
@@ -267,24 +244,15 @@ export class RestTransport implements Transport {
         ? { accept }
         : { accept, "content-type": this.#options.requestContentType ?? "application/a2a+json" },
     );
-    const { signal, cleanup } = callSignal(
-      options?.signal,
-      options?.timeoutMs ?? this.#options.timeoutMs,
-    );
-    let response: Response;
-    try {
-      response = await this.#fetch(url, {
-        method,
-        headers,
-        ...(body !== undefined ? { body } : {}),
-        signal: signal ?? null,
-      });
-    } catch (e) {
-      cleanup();
-      throw unreachableError(this.#errors, e, signal);
-    }
-    options?.onHeaders?.(response.headers);
-    return { response, cleanup };
+    const request: ClientRequest = {
+      fetch: this.#fetch,
+      url,
+      method,
+      headers,
+      body,
+      errors: this.#errors,
+    };
+    return sendCall(request, options, this.#options.timeoutMs);
   }
 
   /** The request as ProtoJSON, with the client's tenant. */

@@ -7,7 +7,7 @@
  * `{"error": {"code", "status", "message", "details": [ErrorInfo, …]}}`.
  */
 import type { DescMessage, JsonValue, Message } from "@bufbuild/protobuf";
-import { A2AError, toA2AError, toHttpError, type A2AErrorSpec } from "../errors/a2a-error.js";
+import { A2AError, toHttpError, type A2AErrorSpec } from "../errors/a2a-error.js";
 import { ServiceParameters, type CallContext } from "../pipeline/call-context.js";
 import { withTenant } from "../pipeline/call-abort.js";
 import { isJsonMediaType } from "../http/content-type.js";
@@ -16,22 +16,21 @@ import { clipped, quoted } from "../client/input.js";
 import { JSON_BODY_ERRORS, readJsonBody } from "../http/json-body.js";
 import { encodeSseEvent } from "../http/sse.js";
 import {
-  createEventTextCache,
-  openEventStream,
-  type EventTextCache,
-} from "../http/event-stream.js";
+  answerEventStream,
+  callError,
+  eventTextCaches,
+  responseText,
+} from "../http/server-answer.js";
 import type { UniversalHandler, UniversalRequest, UniversalResponse } from "../http/universal.js";
 import type { OperationDescriptor } from "../protocol/operation.js";
 import type { RequirementTable } from "../pipeline/required-fields.js";
 import type { JsonTextWriterTable } from "../protojson/json-write.js";
-import { encodeMessageText } from "../protojson/response-text.js";
 import { matchRoute, type Route, type RouteTable } from "./route-matcher.js";
 import {
   authChallengeHeader,
   decodeRequest,
   dispatchCall,
   establishContext,
-  internalError,
   withActivatedExtensions,
   resolveServerOptions,
   type HttpServerOptions,
@@ -86,12 +85,7 @@ export function createRestHandler<Principal>(
   const settings = resolveServerOptions(options, service.errors, service.registry);
   const maxBody = options?.maxBodyBytes ?? DEFAULT_MAX_BODY;
   const keepAliveMs = options?.keepAliveMs ?? 15_000;
-  const eventTexts = new Map<object, EventTextCache>();
-  const eventTextCache = (output: object): EventTextCache => {
-    let cache = eventTexts.get(output);
-    if (cache === undefined) eventTexts.set(output, (cache = createEventTextCache()));
-    return cache;
-  };
+  const eventTextCache = eventTextCaches();
   // Answers are the caller's own (tasks, the extended card, spec §13.3: "appropriate caching headers"): no cache keeps them.
   const jsonHeaders: readonly (readonly [string, string])[] = [
     ["content-type", options?.responseContentType ?? "application/a2a+json"],
@@ -159,6 +153,8 @@ export function createRestHandler<Principal>(
     if (operation === undefined || shape === undefined)
       return invalid(notFound, `no A2A operation at ${clipped(request.path)}`);
 
+    const toError = callError(settings, operation.name, request);
+    const writeText = responseText(service, settings.registry, operation.output);
     let body: JsonValue | undefined;
     if (route.body !== "") {
       const contentType = request.header("content-type");
@@ -210,9 +206,7 @@ export function createRestHandler<Principal>(
         service.requestReaders,
       );
     } catch (e) {
-      return respond(
-        toA2AError(e, (cause) => internalError(settings, operation.name, cause, request.signal)),
-      );
+      return respond(toError(e));
     }
     const tenant = (message as { tenant?: unknown }).tenant;
     if (typeof tenant === "string" && tenant !== "" && tenant !== context.tenant)
@@ -223,55 +217,29 @@ export function createRestHandler<Principal>(
       result = dispatchCall(settings, service, operation, message, context);
       if (operation.kind === "unary") {
         const response = await (result as Promise<Message>);
-        const text = encodeMessageText(
-          operation.output,
-          response,
-          service.responseFields,
-          settings.registry,
-          service.responseWriters,
-        );
+        const text = writeText(response);
         return { status: 200, headers: withActivatedExtensions(jsonHeaders, context), body: text };
       }
     } catch (e) {
-      return respond(
-        toA2AError(e, (cause) => internalError(settings, operation.name, cause, request.signal)),
-      );
+      return respond(toError(e));
     }
-    return openEventStream(
+    return answerEventStream(
       result as AsyncIterable<Message>,
       {
-        encodeEvent: (m) =>
-          encodeSseEvent(
-            encodeMessageText(
-              operation.output,
-              m,
-              service.responseFields,
-              settings.registry,
-              service.responseWriters,
-            ),
-          ),
+        encodeEvent: (m) => encodeSseEvent(writeText(m)),
         shared: {
           cache: eventTextCache(operation.output),
-          text: (m) =>
-            encodeMessageText(
-              operation.output,
-              m,
-              service.responseFields,
-              settings.registry,
-              service.responseWriters,
-            ),
+          text: writeText,
           frame: (json) => `data: ${json}\n\n`,
         },
         encodeError: (err) => encodeSseEvent(JSON.stringify(errorBody(err)), { event: "error" }),
         respondError: (err) => respond(err),
-        toError: (e) =>
-          toA2AError(e, (cause) => internalError(settings, operation.name, cause, request.signal)),
-        logCleanupError: (e) =>
-          settings.logger.error(`${operation.name}: stream clean-up failed`, e),
+        toError: (e) => toError(e),
       },
-      withActivatedExtensions([], context),
+      settings,
+      operation.name,
+      context,
       keepAliveMs,
-      context.signal,
     );
   };
 }

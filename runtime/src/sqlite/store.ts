@@ -102,15 +102,9 @@ import { fromBinary, toBinary } from "@bufbuild/protobuf";
 import type Database from "better-sqlite3";
 import { CONSOLE_LOGGER, type Logger } from "../observe/logger.js";
 import { A2A_TASK_STATE_NUMBERS } from "../task/memory-store.js";
-import {
-  decodePageToken,
-  encodePageToken,
-  pushConfigCursor,
-  pushConfigPageToken,
-  queryFingerprint,
-} from "../task/pagination.js";
+import { encodePageToken, pushConfigCursor, pushConfigPageToken } from "../task/pagination.js";
 import type { PushConfigShape, TaskShape } from "../task/shapes.js";
-import { NANOS, nanosOf, parseTaskPosition, splitNanos } from "../task/stored-rows.js";
+import { NANOS, splitNanos, taskQueryStart } from "../task/stored-rows.js";
 import { valueBytes } from "../task/size.js";
 import type {
   PushConfigPage,
@@ -287,17 +281,7 @@ export class SqliteTaskStore implements TaskStore {
   /** {@inheritDoc task!TaskStore.listTasks} */
   async listTasks(scope: TaskScope, query: TaskQuery): Promise<TaskPage> {
     this.#commits.flush();
-    const since =
-      query.statusTimestampAfter === undefined ? undefined : nanosOf(query.statusTimestampAfter);
-    const fingerprint = queryFingerprint([
-      query.contextId,
-      query.state ?? null,
-      since === undefined ? null : since.toString(),
-    ]);
-    const after =
-      query.pageToken === ""
-        ? undefined
-        : parseTaskPosition(decodePageToken(query.pageToken, fingerprint));
+    const { since, fingerprint, after } = taskQueryStart(query);
     const statements = this.#statements.listTasks(
       query.contextId !== "",
       query.state !== undefined,

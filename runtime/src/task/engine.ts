@@ -582,7 +582,7 @@ export class TaskEngine<Principal> implements TurnCommitter {
     emitter: FreshTurnEmitter,
     context: RequestContext<Principal, TaskRuntimeSchemas>,
   ): Promise<void> {
-    const { executor, onError, errors } = this.#s;
+    const { executor, onError } = this.#s;
     let failed = false;
     let error: unknown;
     try {
@@ -598,17 +598,7 @@ export class TaskEngine<Principal> implements TurnCommitter {
     let failure: { error: unknown } | undefined;
     try {
       if (!fresh.replied) {
-        if (failed) failure = { error };
-        else {
-          failure = { error: errors.Internal("The agent produced no response") };
-          onError(
-            new ExecutorMisuseError(
-              "invalid-event",
-              "execute() resolved without a stateless Message or any task event",
-            ),
-            `task ${fresh.taskId}`,
-          );
-        }
+        failure = this.#noResponse(failed, error, fresh.taskId);
       } else if (failed) onError(error, `task ${fresh.taskId} (after its reply)`);
     } catch (e) {
       onError(e, `ending turn of task ${fresh.taskId}`);
@@ -902,24 +892,14 @@ export class TaskEngine<Principal> implements TurnCommitter {
    * nothing hands its caller an error; then the feed gets the turn's `end` item.
    */
   #end(turn: Turn, slot: LiveTask, failed: boolean, error: unknown): Promise<void> {
-    const { errors, onError, factory } = this.#s;
+    const { onError, factory } = this.#s;
     return slot.queue.run(async () => {
       let failure: { error: unknown } | undefined;
       try {
         if (turn.closed === "canceled") {
           // CancelTask decided the outcome; whatever execute() did afterwards does not matter.
         } else if (!turn.created && !turn.replied) {
-          if (failed) failure = { error };
-          else {
-            failure = { error: errors.Internal("The agent produced no response") };
-            onError(
-              new ExecutorMisuseError(
-                "invalid-event",
-                "execute() resolved without a stateless Message or any task event",
-              ),
-              `task ${turn.taskId}`,
-            );
-          }
+          failure = this.#noResponse(failed, error, turn.taskId);
         } else if (turn.created) {
           // The task as this turn stored it (a change that conflicts with another instance's re-reads it).
           const task = slot.stored ?? (await this.#readLive(slot));
@@ -941,14 +921,16 @@ export class TaskEngine<Principal> implements TurnCommitter {
                   ),
               `task ${turn.taskId}`,
             );
-            await this.#changeTask(turn.slot, task, (next) => {
-              const status = factory.status(
-                this.#states.numbers.FAILED,
+            const FAILED = this.#states.numbers.FAILED;
+            // The message is made per attempt, as the change is.
+            await this.#changeTask(turn.slot, task, (next) =>
+              statusChange(
+                factory,
+                FAILED,
                 factory.text(reason, turn.taskId, turn.contextId),
-              );
-              applyStatus(next, status);
-              return factory.statusEvent(next, status, undefined);
-            });
+                undefined,
+              )(next),
+            );
           } else if (failed) onError(error, `task ${turn.taskId}`);
         } else if (failed) onError(error, `task ${turn.taskId} (after its reply)`);
       } catch (e) {
@@ -1175,6 +1157,24 @@ export class TaskEngine<Principal> implements TurnCommitter {
     );
   }
 
+  /**
+   * What a turn of task `taskId` that ended with neither a reply nor a task event fails with: the
+   * error execute() failed with, else Internal (and the misuse is reported).
+   */
+  #noResponse(failed: boolean, error: unknown, taskId: string): { error: unknown } {
+    if (failed) return { error };
+    const { errors, onError } = this.#s;
+    const failure = { error: errors.Internal("The agent produced no response") };
+    onError(
+      new ExecutorMisuseError(
+        "invalid-event",
+        "execute() resolved without a stateless Message or any task event",
+      ),
+      `task ${taskId}`,
+    );
+    return failure;
+  }
+
   /** {@inheritDoc TurnCommitter.commitStatus} */
   commitStatus(
     turn: Turn,
@@ -1182,23 +1182,7 @@ export class TaskEngine<Principal> implements TurnCommitter {
     message: MessageShape | undefined,
     metadata: JsonObject | undefined,
   ): Promise<void> {
-    const { factory } = this.#s;
-    return this.#reported(
-      turn,
-      turn.slot.queue.run(async () => {
-        const task = await this.#current(turn);
-        await this.#changeTask(
-          turn.slot,
-          task,
-          (next) => {
-            const status = factory.status(state, message);
-            applyStatus(next, status);
-            return factory.statusEvent(next, status, metadata);
-          },
-          true,
-        );
-      }),
-    );
+    return this.#commitChange(turn, statusChange(this.#s.factory, state, message, metadata));
   }
 
   /** {@inheritDoc TurnCommitter.commitArtifact} */
@@ -1210,24 +1194,24 @@ export class TaskEngine<Principal> implements TurnCommitter {
     metadata: JsonObject | undefined,
   ): Promise<void> {
     const { factory } = this.#s;
+    return this.#commitChange(turn, (next) => {
+      this.#checkArtifact(next, artifact, append);
+      if (!applyArtifact(next, artifact, append, (a) => factory.cloneArtifact(a)))
+        throw new ExecutorMisuseError(
+          "invalid-event",
+          `append to artifact "${artifact.artifactId}", which the task does not have`,
+        );
+      return factory.artifactEvent(next, artifact, append, lastChunk, metadata);
+    });
+  }
+
+  /** Commits `change` (weighed) to the turn's current task, in the task's queue; a failure is reported as the turn's. */
+  #commitChange(turn: Turn, change: (next: TaskShape) => StreamResponseShape): Promise<void> {
     return this.#reported(
       turn,
       turn.slot.queue.run(async () => {
         const task = await this.#current(turn);
-        await this.#changeTask(
-          turn.slot,
-          task,
-          (next) => {
-            this.#checkArtifact(next, artifact, append);
-            if (!applyArtifact(next, artifact, append, (a) => factory.cloneArtifact(a)))
-              throw new ExecutorMisuseError(
-                "invalid-event",
-                `append to artifact "${artifact.artifactId}", which the task does not have`,
-              );
-            return factory.artifactEvent(next, artifact, append, lastChunk, metadata);
-          },
-          true,
-        );
+        await this.#changeTask(turn.slot, task, change, true);
       }),
     );
   }
@@ -1278,11 +1262,11 @@ export class TaskEngine<Principal> implements TurnCommitter {
         // CANCELED is stored: a WORKING task without its turn's ticket looks abandoned to other instances.
         if (canceledHere && cluster === undefined) turn?.releaseLock();
         try {
-          return await this.#changeTask(slot, current, (next) => {
-            const status = factory.status(numbers.CANCELED, undefined);
-            applyStatus(next, status);
-            return factory.statusEvent(next, status, undefined);
-          });
+          return await this.#changeTask(
+            slot,
+            current,
+            statusChange(factory, numbers.CANCELED, undefined, undefined),
+          );
         } catch (e) {
           // Ended on another instance meanwhile: answer what is stored.
           if (!(e instanceof ExecutorMisuseError) || cluster === undefined) throw e;
@@ -1379,4 +1363,18 @@ export interface SubscribeStart {
   readonly missed: { readonly after: number; readonly upTo: number } | undefined;
   /** The events after the snapshot; undefined when resuming a task that has ended. */
   readonly feed: Subscription<FeedItem> | undefined;
+}
+
+/** The change that sets a task's status to `state` (with `message`) and its status update event. */
+function statusChange(
+  factory: TaskFactory,
+  state: number,
+  message: MessageShape | undefined,
+  metadata: JsonObject | undefined,
+): (next: TaskShape) => StreamResponseShape {
+  return (next) => {
+    const status = factory.status(state, message);
+    applyStatus(next, status);
+    return factory.statusEvent(next, status, metadata);
+  };
 }

@@ -53,11 +53,7 @@ export class FreshTurnEmitter implements TaskEmitter<TaskRuntimeSchemas> {
   #task(): TaskEmitter<TaskRuntimeSchemas> {
     if (this.#real !== undefined) return this.#real;
     const fresh = this.#fresh;
-    if (fresh.ended)
-      throw new ExecutorMisuseError(
-        "event-after-end",
-        "the emitter was used after execute() settled",
-      );
+    refuseAfterEnd(fresh);
     if (fresh.replied)
       throw new ExecutorMisuseError(
         "event-after-message",
@@ -71,11 +67,7 @@ export class FreshTurnEmitter implements TaskEmitter<TaskRuntimeSchemas> {
   reply(message: MessageInput): Promise<void> {
     if (this.#real !== undefined) return this.#real.reply(message);
     const fresh = this.#fresh;
-    if (fresh.ended)
-      throw new ExecutorMisuseError(
-        "event-after-end",
-        "the emitter was used after execute() settled",
-      );
+    refuseAfterEnd(fresh);
     if (fresh.replied)
       throw new ExecutorMisuseError(
         "second-message",
@@ -138,4 +130,13 @@ export class FreshTurnEmitter implements TaskEmitter<TaskRuntimeSchemas> {
   publish(event: TaskEventInputOf<TaskRuntimeSchemas>): Promise<void> {
     return this.#task().publish(event);
   }
+}
+
+/** Refuses an event once `execute()` settled (as TurnEmitter does). */
+function refuseAfterEnd(fresh: { readonly ended: boolean }): void {
+  if (fresh.ended)
+    throw new ExecutorMisuseError(
+      "event-after-end",
+      "the emitter was used after execute() settled",
+    );
 }

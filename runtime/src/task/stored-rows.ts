@@ -7,7 +7,9 @@
 import { create, type DescMessage } from "@bufbuild/protobuf";
 import { timestampNow, type Timestamp } from "@bufbuild/protobuf/wkt";
 import { InvalidPageTokenError } from "./errors.js";
+import { decodePageToken, queryFingerprint } from "./pagination.js";
 import type { TaskShape, TaskStatusShape } from "./shapes.js";
+import type { TaskQuery } from "./store.js";
 
 /** Nanoseconds per second. */
 export const NANOS = 1_000_000_000n;
@@ -54,6 +56,30 @@ export function parseTaskPosition(position: unknown): { time: bigint; seq: numbe
     }
   }
   throw new InvalidPageTokenError("pageToken is malformed");
+}
+
+/**
+ * Where a ListTasks query of a SQL store starts: its status time filter in ns (`since`), the
+ * fingerprint its page tokens carry, and the position its page token holds (`after`; undefined on
+ * the first page).
+ */
+export function taskQueryStart(query: TaskQuery): {
+  since: bigint | undefined;
+  fingerprint: string;
+  after: { time: bigint; seq: number } | undefined;
+} {
+  const since =
+    query.statusTimestampAfter === undefined ? undefined : nanosOf(query.statusTimestampAfter);
+  const fingerprint = queryFingerprint([
+    query.contextId,
+    query.state ?? null,
+    since === undefined ? null : since.toString(),
+  ]);
+  const after =
+    query.pageToken === ""
+      ? undefined
+      : parseTaskPosition(decodePageToken(query.pageToken, fingerprint));
+  return { since, fingerprint, after };
 }
 
 /**

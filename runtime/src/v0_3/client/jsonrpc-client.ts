@@ -17,13 +17,14 @@ import {
   type MessageInitShape,
 } from "@bufbuild/protobuf";
 import type { A2AError, ErrorRegistry } from "../../errors/a2a-error.js";
+import { callSignal, type CallOptions, type ClientOptions } from "../../client/call-options.js";
+import { dataEvents, isEventStream, sendRequest } from "../../http/client-stream.js";
+import { readText } from "../../http/stream-connection.js";
 import {
-  callSignal,
-  unreachableError,
-  type CallOptions,
-  type ClientOptions,
-} from "../../client/call-options.js";
-import { readText, sseEvents } from "../../http/stream-connection.js";
+  checkResponseEnvelope,
+  parseResponseEnvelope,
+  type ResponseEnvelopeErrors,
+} from "../../jsonrpc/response-envelope.js";
 import { StreamConnectionLost } from "../../http/stream-resume.js";
 import type { OperationDescriptor } from "../../protocol/operation.js";
 import { agentCardFromV03 } from "../translate/agent-card.js";
@@ -218,17 +219,14 @@ class V03JsonRpcTransport {
         stop.signal,
         "text/event-stream",
       );
-      const type = response.headers.get("content-type") ?? "";
-      if (!type.toLowerCase().startsWith("text/event-stream")) {
+      if (!isEventStream(response)) {
         // An error before the first event comes as a plain JSON-RPC response (as may a one-event answer).
         const text = await this.#readText(response, signal);
         yield this.#decode(operation, method, this.#result(response.status, text, id));
         return;
       }
-      if (response.body === null) return;
       try {
-        for await (const event of sseEvents(response.body, stop.signal)) {
-          if (event.data === "") continue;
+        for await (const event of dataEvents(response, stop.signal)) {
           let envelope: unknown;
           try {
             envelope = JSON.parse(event.data);
@@ -290,17 +288,16 @@ class V03JsonRpcTransport {
     };
     const extensions = extensionsOf(this.#options, options);
     if (extensions !== undefined) headers[V03_EXTENSIONS_HEADER] = extensions;
-    let response: Response;
-    try {
-      response = await this.#fetch(this.#options.url, {
-        method: "POST",
-        headers,
-        body,
-        signal: signal ?? null,
-      });
-    } catch (e) {
-      throw unreachableError(this.#errors, e, signal);
-    }
+    const url = this.#options.url;
+    const request = {
+      fetch: this.#fetch,
+      url,
+      method: "POST",
+      headers,
+      body,
+      errors: this.#errors,
+    };
+    const response = await sendRequest(request, signal);
     options?.onHeaders?.(response.headers);
     return response;
   }
@@ -315,30 +312,20 @@ class V03JsonRpcTransport {
 
   /** The `result` of a JSON-RPC response body; its `error` as the 1.0 error. */
   #result(status: number, text: string, id: number): JsonValue {
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      throw this.#errors.fromHttpError(status, text);
-    }
-    return this.#checkEnvelope(json, id, status);
+    return parseResponseEnvelope(text, id, status, this.#envelopeErrors)["result"] as JsonValue;
   }
 
   #checkEnvelope(json: unknown, id: number, status: number): JsonValue {
-    if (typeof json !== "object" || json === null || Array.isArray(json))
-      throw this.#errors.fromHttpError(status, json);
-    const envelope = json as Record<string, unknown>;
-    if (Object.hasOwn(envelope, "error")) throw this.#error(envelope["error"]);
-    if (envelope["jsonrpc"] !== "2.0" || !Object.hasOwn(envelope, "result")) {
-      throw status >= 300
-        ? this.#errors.fromHttpError(status, json)
-        : this.#protocolError("the response is not a JSON-RPC 2.0 result");
-    }
-    if (envelope["id"] !== id)
-      throw this.#protocolError(
-        `the response id ${JSON.stringify(envelope["id"])} does not match the request id ${id}`,
-      );
-    return envelope["result"] as JsonValue;
+    return checkResponseEnvelope(json, id, status, this.#envelopeErrors)["result"] as JsonValue;
+  }
+
+  /** What the response envelopes' errors are built with. */
+  get #envelopeErrors(): ResponseEnvelopeErrors {
+    return {
+      errors: this.#errors,
+      rpcError: (error) => this.#error(error),
+      protocolError: (message) => this.#protocolError(message),
+    };
   }
 
   /** A 0.3 JSON-RPC error object as the 1.0 error (0.3 codes → 1.0 names: errorFromV03). */
