@@ -108,6 +108,20 @@ process.exit(0);
 
 const work = mkdtempSync(join(tmpdir(), "a2a-consumer-"));
 const project = join(work, "my-agent");
+/** Runs the README's "Custom bindings" scaffold (`scaffold-binding` for a `ws` binding) in the project; returns its output. */
+const scaffoldWsBinding = () =>
+  run(
+    "npx",
+    [
+      "protoc-gen-a2a",
+      "scaffold-binding",
+      "--name",
+      "ws",
+      "--uri",
+      "https://example.com/a2a/bindings/ws/v1",
+    ],
+    project,
+  );
 let failed = false;
 try {
   step("pack the plugin and the runtime");
@@ -172,33 +186,11 @@ try {
   if (!check.startsWith("up to date:")) throw new Error(`check-generated after generate: ${check}`);
   console.log(check.trim());
   // A custom binding's scaffold, as the README's "Custom bindings" has it: built by `npm run build` and type-checked below.
-  const scaffolded = run(
-    "npx",
-    [
-      "protoc-gen-a2a",
-      "scaffold-binding",
-      "--name",
-      "ws",
-      "--uri",
-      "https://example.com/a2a/bindings/ws/v1",
-    ],
-    project,
-  );
+  const scaffolded = scaffoldWsBinding();
   console.log(scaffolded);
   if (!scaffolded.includes("wrote   src/ws-binding/ws-server.ts"))
     throw new Error("scaffold-binding did not write src/ws-binding/ws-server.ts");
-  const rerun = run(
-    "npx",
-    [
-      "protoc-gen-a2a",
-      "scaffold-binding",
-      "--name",
-      "ws",
-      "--uri",
-      "https://example.com/a2a/bindings/ws/v1",
-    ],
-    project,
-  );
+  const rerun = scaffoldWsBinding();
   if (rerun.includes("updated "))
     throw new Error(`a rerun of scaffold-binding changed files:\n${rerun}`);
   npm(["run", "build"], project);
@@ -350,18 +342,7 @@ try {
   if (!fresh.startsWith("up to date:"))
     throw new Error(`check-generated after regenerating: ${fresh}`);
   // The custom binding's operations table must list the new RPC (a type error until it does): rerun the scaffold.
-  const updated = run(
-    "npx",
-    [
-      "protoc-gen-a2a",
-      "scaffold-binding",
-      "--name",
-      "ws",
-      "--uri",
-      "https://example.com/a2a/bindings/ws/v1",
-    ],
-    project,
-  );
+  const updated = scaffoldWsBinding();
   console.log(updated);
   if (!updated.includes("updated src/ws-binding/ws-operations.ts"))
     throw new Error("scaffold-binding did not add ArchiveTask to src/ws-binding/ws-operations.ts");

@@ -21,10 +21,10 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
-import { build } from "esbuild";
+import { fileURLToPath } from "node:url";
 import { startAgent } from "./tck/agent.mjs";
-import { commitOf } from "./tck/harness.mjs";
+import { announceCheckout } from "./tck/harness.mjs";
+import { importTypeScript } from "./tck/import-typescript.mjs";
 import { anythingMissing } from "./tck/prerequisites.mjs";
 import { verdict } from "./tck/results.mjs";
 import { bundleV03Agent } from "./tck/v03/agent.mjs";
@@ -70,18 +70,13 @@ function usage(problem) {
   process.exit(problem === undefined ? 0 : 2);
 }
 
-/** Loads test/tck/v03-expected-outcomes.ts (bundled with esbuild: plain Node does not load TypeScript). */
+/** Loads test/tck/v03-expected-outcomes.ts. */
 async function loadExpectedOutcomes(cacheDir) {
-  const outfile = join(cacheDir, "v03-expected-outcomes.mjs");
-  await build({
-    entryPoints: [join(repoRoot, "test", "tck", "v03-expected-outcomes.ts")],
-    outfile,
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    logLevel: "warning",
-  });
-  return (await import(`${pathToFileURL(outfile).href}?${Date.now()}`)).TCK_V03_EXPECTED_OUTCOMES;
+  const outcomes = await importTypeScript(
+    join(repoRoot, "test", "tck", "v03-expected-outcomes.ts"),
+    join(cacheDir, "v03-expected-outcomes.mjs"),
+  );
+  return outcomes.TCK_V03_EXPECTED_OUTCOMES;
 }
 
 /** One `run_tck.py --category C --transports T` run against `sutUrl`; its output goes to `log`; resolves to its JUnit XML. */
@@ -205,14 +200,12 @@ async function main() {
     console.error(missingReportV03(prerequisites));
     process.exit(2);
   }
-  const commit = commitOf(source);
-  console.log(
-    `TCK (0.3 line): ${source} at ${commit ?? "(not a git checkout)"}; Python ${prerequisites.python}`,
-  );
-  if (commit !== undefined && !commit.startsWith(RECORDED_AT))
-    console.log(
-      `note: the expected outcomes were recorded against ${RECORDED_AT}; another commit may run other tests`,
-    );
+  const commit = announceCheckout({
+    source,
+    label: "TCK (0.3 line)",
+    python: prerequisites.python,
+    recordedAt: RECORDED_AT,
+  });
 
   const work = mkdtempSync(join(tmpdir(), "a2a-tck-v03-"));
   // Bundles inside the repository, so that their external packages resolve from node_modules.

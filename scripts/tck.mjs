@@ -17,10 +17,10 @@ import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
-import { build } from "esbuild";
+import { fileURLToPath } from "node:url";
 import { bundleAgent, generateV100, startAgent } from "./tck/agent.mjs";
-import { commitOf, notATck, prepareTck } from "./tck/harness.mjs";
+import { announceCheckout, notATck, prepareTck } from "./tck/harness.mjs";
+import { importTypeScript } from "./tck/import-typescript.mjs";
 import { anythingMissing, checkPrerequisites, missingReport } from "./tck/prerequisites.mjs";
 import { metadataFromCompatibilityReport, readRun, totalsTable, verdict } from "./tck/results.mjs";
 
@@ -74,18 +74,13 @@ function usage(problem) {
   process.exit(problem === undefined ? 0 : 2);
 }
 
-/** Loads test/tck/expected-outcomes.ts (bundled with esbuild: plain Node does not load TypeScript). */
+/** Loads test/tck/expected-outcomes.ts. */
 async function loadExpectedOutcomes(cacheDir) {
-  const outfile = join(cacheDir, "expected-outcomes.mjs");
-  await build({
-    entryPoints: [join(repoRoot, "test", "tck", "expected-outcomes.ts")],
-    outfile,
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    logLevel: "warning",
-  });
-  return (await import(`${pathToFileURL(outfile).href}?${Date.now()}`)).TCK_EXPECTED_OUTCOMES;
+  const outcomes = await importTypeScript(
+    join(repoRoot, "test", "tck", "expected-outcomes.ts"),
+    join(cacheDir, "expected-outcomes.mjs"),
+  );
+  return outcomes.TCK_EXPECTED_OUTCOMES;
 }
 
 /** Runs `python run_tck.py` against the agent at `baseUrl` (`select`: a pytest -k expression); its output goes to `log`. */
@@ -179,14 +174,12 @@ async function main() {
     console.error(missingReport(prerequisites));
     process.exit(2);
   }
-  const commit = commitOf(source);
-  console.log(
-    `TCK: ${source} at ${commit ?? "(not a git checkout)"}; Python ${prerequisites.python}`,
-  );
-  if (commit !== undefined && !commit.startsWith(RECORDED_AT))
-    console.log(
-      `note: the expected outcomes were recorded against ${RECORDED_AT}; another commit may run other tests`,
-    );
+  announceCheckout({
+    source,
+    label: "TCK",
+    python: prerequisites.python,
+    recordedAt: RECORDED_AT,
+  });
 
   const work = mkdtempSync(join(tmpdir(), "a2a-tck-"));
   // Bundles inside the repository, so that their external packages resolve from node_modules.

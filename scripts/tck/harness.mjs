@@ -38,6 +38,21 @@ export function commitOf(dir) {
   return r.status === 0 ? r.stdout.trim() : undefined;
 }
 
+/**
+ * Prints which checkout runs (`label`, its commit, the Python that runs it) and a note when its
+ * commit is not `recordedAt`, the one the expected outcomes were recorded against.
+ * @returns {string | undefined} the checkout's commit
+ */
+export function announceCheckout({ source, label, python, recordedAt }) {
+  const commit = commitOf(source);
+  console.log(`${label}: ${source} at ${commit ?? "(not a git checkout)"}; Python ${python}`);
+  if (commit !== undefined && !commit.startsWith(recordedAt))
+    console.log(
+      `note: the expected outcomes were recorded against ${recordedAt}; another commit may run other tests`,
+    );
+  return commit;
+}
+
 /** Replaces `from` (a string or RegExp that must match) in a file; throws if the TCK no longer has it. */
 function patch(file, from, to, what) {
   const text = readFileSync(file, "utf8");
@@ -55,6 +70,55 @@ function run(command, args, options) {
     throw new Error(`${command} ${args.join(" ")} failed: ${r.error?.message ?? r.stderr.trim()}`);
 }
 
+/** Copies the TCK checkout at `source` to `root`, leaving out the files and folders named in `skip`. */
+export function copyTck(source, root, skip) {
+  cpSync(source, root, {
+    recursive: true,
+    filter: (src) => !skip.has(src.split(/[\\/]/).pop() ?? ""),
+  });
+}
+
+/**
+ * Regenerates the TCK's a2a_pb2.py and a2a_pb2_grpc.py into `out` from the a2a.proto in `protoDir`
+ * with the local protoc and grpc_python_plugin.
+ */
+export function generateA2aStubs({ protoc, grpcPythonPlugin, googleProtos, protoDir, out }) {
+  run(
+    protoc,
+    [
+      "-I",
+      ".",
+      "-I",
+      googleProtos,
+      `--python_out=${out}`,
+      `--grpc_python_out=${out}`,
+      `--plugin=protoc-gen-grpc_python=${grpcPythonPlugin}`,
+      "a2a.proto",
+    ],
+    { cwd: protoDir },
+  );
+}
+
+/**
+ * Generates the google/api and google/rpc Python stubs from google-proto-files into
+ * `<work>/python`, the folder to put on PYTHONPATH.
+ * @returns {{ pythonPath: string, change: string }} the folder and the line that tells the change
+ */
+export function generateGoogleStubs({ protoc, googleProtos, work }) {
+  const pythonPath = join(work, "python");
+  mkdirSync(pythonPath, { recursive: true });
+  const protos = ["api", "rpc"].flatMap((dir) =>
+    readdirSync(join(googleProtos, "google", dir))
+      .filter((f) => f.endsWith(".proto"))
+      .map((f) => `google/${dir}/${f}`),
+  );
+  run(protoc, ["-I", googleProtos, `--python_out=${pythonPath}`, ...protos]);
+  return {
+    pythonPath,
+    change: `google/api, google/rpc Python stubs: generated from google-proto-files into ${pythonPath} (on PYTHONPATH)`,
+  };
+}
+
 /**
  * Copies the TCK at `source` to `<work>/tck` and applies the harness changes.
  * @param {{ source: string, work: string, protoc: string, grpcPythonPlugin: string, googleProtos: string }} options
@@ -63,10 +127,7 @@ function run(command, args, options) {
 export function prepareTck({ source, work, protoc, grpcPythonPlugin, googleProtos }) {
   const root = join(work, "tck");
   const skip = new Set([".git", "reports", "__pycache__", ".venv", ".pytest_cache"]);
-  cpSync(source, root, {
-    recursive: true,
-    filter: (src) => !skip.has(src.split(/[\\/]/).pop() ?? ""),
-  });
+  copyTck(source, root, skip);
   const changes = [];
 
   patch(
@@ -79,35 +140,13 @@ export function prepareTck({ source, work, protoc, grpcPythonPlugin, googleProto
 
   const spec = join(root, "specification");
   const generated = join(spec, "generated");
-  run(
-    protoc,
-    [
-      "-I",
-      ".",
-      "-I",
-      googleProtos,
-      `--python_out=${generated}`,
-      `--grpc_python_out=${generated}`,
-      `--plugin=protoc-gen-grpc_python=${grpcPythonPlugin}`,
-      "a2a.proto",
-    ],
-    { cwd: spec },
-  );
+  generateA2aStubs({ protoc, grpcPythonPlugin, googleProtos, protoDir: spec, out: generated });
   changes.push(
     "specification/generated/a2a_pb2.py, a2a_pb2_grpc.py: regenerated from specification/a2a.proto with the local protoc and grpc_python_plugin",
   );
 
-  const pythonPath = join(work, "python");
-  mkdirSync(pythonPath, { recursive: true });
-  const protos = ["api", "rpc"].flatMap((dir) =>
-    readdirSync(join(googleProtos, "google", dir))
-      .filter((f) => f.endsWith(".proto"))
-      .map((f) => `google/${dir}/${f}`),
-  );
-  run(protoc, ["-I", googleProtos, `--python_out=${pythonPath}`, ...protos]);
-  changes.push(
-    `google/api, google/rpc Python stubs: generated from google-proto-files into ${pythonPath} (on PYTHONPATH)`,
-  );
+  const { pythonPath, change } = generateGoogleStubs({ protoc, googleProtos, work });
+  changes.push(change);
 
   patch(
     join(generated, "a2a_pb2_grpc.py"),

@@ -113,25 +113,17 @@ export function runDiff(args: readonly string[], cwd = process.cwd()): DiffResul
   try {
     // A single .proto file is read after the other side, whose file names tell its proto root (a manifest of it names it as buf did).
     const [oldPath, newPath] = [paths[0]!, paths[1]!];
-    if (oldPath.endsWith(".proto") && !newPath.endsWith(".proto")) {
-      after = loadApi(newPath, options, parameter, cwd);
-      before = loadApi(
-        oldPath,
-        options,
-        parameter,
-        cwd,
-        after.manifests.map((m) => m.file),
-      );
-    } else {
-      before = loadApi(oldPath, options, parameter, cwd);
-      after = loadApi(
-        newPath,
-        options,
-        parameter,
-        cwd,
-        before.manifests.map((m) => m.file),
-      );
-    }
+    const newFirst = oldPath.endsWith(".proto") && !newPath.endsWith(".proto");
+    const [firstPath, secondPath] = newFirst ? [newPath, oldPath] : [oldPath, newPath];
+    const first = loadApi(firstPath, options, parameter, cwd);
+    const second = loadApi(
+      secondPath,
+      options,
+      parameter,
+      cwd,
+      first.manifests.map((m) => m.file),
+    );
+    [before, after] = newFirst ? [second, first] : [first, second];
   } catch (e) {
     if (e instanceof InputError)
       return fail(

@@ -1,6 +1,7 @@
 // Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
-import type { GeneratedFile } from "@bufbuild/protoplugin";
+import type { GeneratedFile, Schema } from "@bufbuild/protoplugin";
 import type { FileModel } from "../model/service-model.js";
+import { outputFile, type outputSuffix } from "./file-names.js";
 import { reserveScopeNames } from "./reserved-scope.js";
 
 /**
@@ -10,9 +11,23 @@ import { reserveScopeNames } from "./reserved-scope.js";
  * and, when a type of the proto is named like a global the code uses, the line that keeps
  * that global's name for it (reserved-scope.ts).
  */
-export function writePreamble(f: GeneratedFile, model: FileModel): void {
+function writePreamble(f: GeneratedFile, model: FileModel): void {
   f.preamble(model.file);
   f.print(`// @generated provenance: ${model.provenance.line}`);
   reserveScopeNames(f, model);
   f.print();
+}
+
+/**
+ * Opens the generated TypeScript file `kind` (file-names.ts) of the model's proto, its preamble
+ * (writePreamble) already written: how every emitter of a TypeScript file starts.
+ */
+export function generateTsFile(
+  schema: Schema<object>,
+  model: FileModel,
+  kind: keyof typeof outputSuffix,
+): GeneratedFile {
+  const f = schema.generateFile(outputFile(model.file, kind));
+  writePreamble(f, model);
+  return f;
 }

@@ -1,22 +1,29 @@
 // Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 /**
  * What the HTTP clients (JSON-RPC, HTTP+JSON, and the 0.3 JSON-RPC client) share around `fetch`:
- * sending a request, sending a unary call, opening one connection of a stream, reading its SSE
- * events, and running a stream call with resumption (stream-resume.ts).
+ * sending a request, making a unary call, reading one connection of a stream (its SSE events or a
+ * plain answer), and running a stream call with resumption (stream-resume.ts).
  */
-import type { MessageShape } from "@bufbuild/protobuf";
+import type { JsonObject, JsonValue, MessageShape } from "@bufbuild/protobuf";
 import { callSignal, unreachableError, type CallOptions } from "../client/call-options.js";
 import type { ErrorRegistry } from "../errors/a2a-error.js";
 import type { OperationDescriptor } from "../protocol/operation.js";
 import { afterDrop } from "./stream-end.js";
-import { lost, sseEvents, type ReceivedSseEvent } from "./stream-connection.js";
+import {
+  isGatewayFailure,
+  lost,
+  readText,
+  sseEvents,
+  type ReceivedSseEvent,
+} from "./stream-connection.js";
 import {
   RESUMABLE_STREAM_OPERATIONS,
+  RESUME_OPERATION,
+  StreamConnectionLost,
   resumableStream,
   resumeSettings,
   type ReceivedEvent,
   type ResumableStreamClientOptions,
-  type ResumePoint,
 } from "./stream-resume.js";
 
 /** One HTTP request of a client: the fetch to send it with, what it sends, and the error registry. */
@@ -58,21 +65,27 @@ export async function sendRequest(
 }
 
 /**
- * Sends a unary call with the call's signal and timeout (`timeoutMs`: the client's default) and
- * hands its response headers to `onHeaders`. `cleanup` ends the timeout once the body is read.
+ * A unary call: sends `request` with the call's signal and timeout (`timeoutMs`: the client's
+ * default), hands its response headers to `onHeaders`, and returns what `read` makes of the
+ * response and its body text. The timeout ends once `read` is done.
  */
-export async function sendCall(
+export async function unaryCall<T>(
   request: ClientRequest,
   options: CallOptions | undefined,
   timeoutMs: number | undefined,
-): Promise<{ response: Response; cleanup: () => void }> {
+  read: (response: Response, text: string) => T,
+): Promise<T> {
   const { signal, cleanup } = callSignal(options?.signal, options?.timeoutMs ?? timeoutMs);
   const response = await sendRequest(request, signal, (error) => {
     cleanup();
     return error;
   });
   options?.onHeaders?.(response.headers);
-  return { response, cleanup };
+  try {
+    return read(response, await response.text());
+  } finally {
+    cleanup();
+  }
 }
 
 /**
@@ -108,27 +121,77 @@ export async function* dataEvents(
   }
 }
 
+/** How a client reads the answer of one connection of a stream ({@link connectionEvents}). */
+export interface StreamAnswer<T> {
+  /** Whether `response` is the stream of events; any other answer is read as a plain one. */
+  isStream(response: Response): boolean;
+  /** A plain answer (`text`: its body): the one message a server may answer with, or its error, thrown. */
+  plain(response: Response, text: string): T;
+  /** The error a gateway's 502/503/504 answer to a resumption is, as the cause of StreamConnectionLost. */
+  gatewayFailure(status: number, text: string): unknown;
+  /** The message of one SSE event (or its error, thrown). */
+  event(event: ReceivedSseEvent): T;
+}
+
+/**
+ * The events of one connection of a stream (`lastEventId` set: a resumption), as `answer` reads
+ * them. A connection that breaks throws {@link StreamConnectionLost}: while connecting, while
+ * reading the body, or, for a resumption, with a gateway's 502/503/504.
+ */
+export async function* connectionEvents<T>(
+  request: ClientRequest,
+  options: CallOptions | undefined,
+  signal: AbortSignal | undefined,
+  lastEventId: string | undefined,
+  answer: StreamAnswer<T>,
+): AsyncGenerator<ReceivedEvent<T>> {
+  const resuming = lastEventId !== undefined;
+  const response = await openStreamConnection(request, options, signal, resuming);
+  if (!answer.isStream(response)) {
+    const text = await readText(response, signal);
+    if (resuming && isGatewayFailure(response.status))
+      throw new StreamConnectionLost(answer.gatewayFailure(response.status, text));
+    yield { message: answer.plain(response, text), id: undefined };
+    return;
+  }
+  for await (const event of dataEvents(response, signal)) {
+    yield { message: answer.event(event), id: event.ownId };
+  }
+}
+
 /**
  * The events of a stream call, with the call's signal and timeout (`client.timeoutMs`: the
  * default), resumed after drops when `operation` is one whose streams are and `client.resumeStreams`
- * lets it (see stream-resume.ts). `open` opens one connection (as an OpenStreamConnection does).
+ * lets it (see stream-resume.ts). `request` makes the request's ProtoJSON (checked: it throws before
+ * anything is sent), once, when the stream starts; `open` opens one connection (as an
+ * OpenStreamConnection does) of `operation` with it, or of the resumption: a SubscribeToTask of the
+ * task (with the same output, the stream's events) after event `lastEventId`.
  */
-export async function* resumableCall<I extends OperationDescriptor>(
+export async function* resumableCall<I extends OperationDescriptor, J extends JsonValue>(
   operation: I,
   client: ResumableStreamClientOptions & { readonly timeoutMs?: number | undefined },
   options: CallOptions | undefined,
+  request: () => J,
   open: (
-    resume: ResumePoint | undefined,
+    operation: I,
+    request: J | JsonObject,
     signal: AbortSignal | undefined,
+    lastEventId: string | undefined,
   ) => AsyncIterable<ReceivedEvent<MessageShape<I["output"]>>>,
 ): AsyncGenerator<MessageShape<I["output"]>> {
+  const json = request();
   const settings = RESUMABLE_STREAM_OPERATIONS.includes(operation.name)
     ? resumeSettings(client.resumeStreams)
     : undefined;
   const { signal, cleanup } = callSignal(options?.signal, options?.timeoutMs ?? client.timeoutMs);
+  // The name picks the JSON-RPC method, or the REST routes and request shape.
+  const subscribe: I = { ...operation, name: RESUME_OPERATION, localName: "subscribeToTask" };
   try {
     yield* resumableStream(
-      (resume) => open(resume, signal),
+      (resume) =>
+        resume === undefined
+          ? open(operation, json, signal, undefined)
+          : open(subscribe, resumeRequest(resume.taskId, json), signal, resume.id),
       settings,
       signal,
       (event) => afterDrop(operation.name, operation.output, event),
@@ -136,4 +199,11 @@ export async function* resumableCall<I extends OperationDescriptor>(
   } finally {
     cleanup();
   }
+}
+
+/** The SubscribeToTask request (ProtoJSON) that resumes a stream of task `taskId`: with the original request's tenant. */
+function resumeRequest(taskId: string, original: JsonValue): JsonObject {
+  const isObject = typeof original === "object" && original !== null && !Array.isArray(original);
+  const tenant = isObject ? original["tenant"] : undefined;
+  return typeof tenant === "string" && tenant !== "" ? { tenant, id: taskId } : { id: taskId };
 }

@@ -4,7 +4,6 @@
  * `<Service>JsonRpcClient` wraps it with one typed method per RPC.
  */
 import {
-  fromJson,
   toJson,
   type JsonValue,
   type Message,
@@ -14,22 +13,16 @@ import {
 } from "@bufbuild/protobuf";
 import type { A2AError, ErrorRegistry } from "../errors/a2a-error.js";
 import {
-  dataEvents,
+  connectionEvents,
   isEventStream,
-  openStreamConnection,
   resumableCall,
-  sendCall,
+  unaryCall,
   type ClientRequest,
 } from "../http/client-stream.js";
-import { isGatewayFailure, readText } from "../http/stream-connection.js";
-import {
-  RESUME_OPERATION,
-  StreamConnectionLost,
-  type ReceivedEvent,
-  type ResumableStreamClientOptions,
-} from "../http/stream-resume.js";
+import type { ReceivedEvent, ResumableStreamClientOptions } from "../http/stream-resume.js";
 import type { OperationDescriptor } from "../protocol/operation.js";
 import { requestHeaders, type CallOptions, type ClientOptions } from "../client/call-options.js";
+import { responseMessage } from "../client/response-message.js";
 import {
   checkedRequestMessage,
   clientRequestSettings,
@@ -80,29 +73,21 @@ export class JsonRpcTransport implements Transport {
     options?: CallOptions,
   ): Promise<MessageShape<I["output"]>> {
     const call = { operation, binding: "JSONRPC", url: this.#options.url, request } as const;
-    return traceClientUnary(this.#options, call, options, (opts) =>
-      this.#unary(operation, request, opts),
-    );
-  }
-
-  async #unary<I extends OperationDescriptor>(
-    operation: I,
-    request: MessageInitShape<I["input"]>,
-    options?: CallOptions,
-  ): Promise<MessageShape<I["output"]>> {
-    const { response, id, cleanup } = await this.#post(
-      operation,
-      request,
-      options,
-      "application/json",
-    );
-    try {
-      const text = await response.text();
-      const envelope = this.#parseEnvelope(response, text, id);
-      return this.#decodeResult(operation, envelope);
-    } finally {
-      cleanup();
-    }
+    return traceClientUnary(this.#options, call, options, async (opts) => {
+      const params = this.#params(operation, request);
+      const id = this.#nextId++;
+      const body = JSON.stringify({ jsonrpc: "2.0", id, method: operation.name, params });
+      const headers = requestHeaders(this.#options, opts, {
+        "content-type": "application/json",
+        accept: "application/json",
+      });
+      return unaryCall(
+        this.#request(headers, body),
+        opts,
+        this.#options.timeoutMs,
+        (response, text) => this.#decodeResult(operation, this.#parseEnvelope(response, text, id)),
+      );
+    });
   }
 
   /**
@@ -116,103 +101,60 @@ export class JsonRpcTransport implements Transport {
   ): AsyncGenerator<MessageShape<I["output"]>> {
     const call = { operation, binding: "JSONRPC", url: this.#options.url, request } as const;
     return traceClientStream(this.#options, call, options, (opts) =>
-      this.#stream(operation, request, opts),
+      resumableCall(
+        operation,
+        this.#options,
+        opts,
+        () => this.#params(operation, request),
+        (op, params, signal, lastEventId) => this.#events(op, params, opts, signal, lastEventId),
+      ),
     );
   }
 
-  async *#stream<I extends OperationDescriptor>(
-    operation: I,
-    request: MessageInitShape<I["input"]>,
-    options?: CallOptions,
-  ): AsyncGenerator<MessageShape<I["output"]>> {
-    const message = checkedRequestMessage(this.#requests, operation.input, request, this.#options);
-    const params = toParams(operation, message, this.#requests.registry);
-    yield* resumableCall(operation, this.#options, options, (resume, signal) => {
-      if (resume === undefined)
-        return this.#events(operation, operation.name, params, options, signal, undefined);
-      return this.#events(
-        operation,
-        RESUME_OPERATION,
-        resumeParams(resume.taskId, params),
-        options,
-        signal,
-        resume.id,
-      );
-    });
+  /** The `params` of a request, checked (REQUIRED fields) before anything is sent. */
+  #params(
+    operation: OperationDescriptor,
+    init: MessageInitShape<OperationDescriptor["input"]>,
+  ): JsonValue {
+    const message = checkedRequestMessage(this.#requests, operation.input, init, this.#options);
+    return toParams(operation, message, this.#requests.registry);
   }
 
   /**
-   * The events of one connection of a stream (`lastEventId` set: a resumption). A connection that
-   * breaks throws {@link StreamConnectionLost}: while connecting, while reading the body, or, for a
-   * resumption, with a gateway's 502/503/504.
+   * The events of one connection of a stream (`lastEventId` set: a resumption), with `operation`'s
+   * name as the method; as {@link connectionEvents} reads them.
    */
   async *#events<I extends OperationDescriptor>(
     operation: I,
-    method: string,
     params: JsonValue,
     options: CallOptions | undefined,
     signal: AbortSignal | undefined,
     lastEventId: string | undefined,
   ): AsyncGenerator<ReceivedEvent<MessageShape<I["output"]>>> {
-    const resuming = lastEventId !== undefined;
     const id = this.#nextId++;
-    const body = JSON.stringify({ jsonrpc: "2.0", id, method, params });
+    const body = JSON.stringify({ jsonrpc: "2.0", id, method: operation.name, params });
     const extra: Record<string, string> = {
       "content-type": "application/json",
       accept: "text/event-stream",
     };
-    if (resuming) extra["last-event-id"] = lastEventId;
+    if (lastEventId !== undefined) extra["last-event-id"] = lastEventId;
     const headers = requestHeaders(this.#options, options, extra);
-    const response = await openStreamConnection(
-      this.#request(headers, body),
-      options,
-      signal,
-      resuming,
-    );
-    if (!isEventStream(response)) {
-      const text = await readText(response, signal);
-      if (resuming && isGatewayFailure(response.status)) {
-        throw new StreamConnectionLost(this.#errors.fromHttpError(response.status, text));
-      }
+    yield* connectionEvents(this.#request(headers, body), options, signal, lastEventId, {
+      isStream: isEventStream,
+      gatewayFailure: (status, text) => this.#errors.fromHttpError(status, text),
       // An error before the first event comes as a plain JSON-RPC response.
-      const envelope = this.#parseEnvelope(response, text, id);
-      yield { message: this.#decodeResult(operation, envelope), id: undefined };
-      return;
-    }
-    for await (const event of dataEvents(response, signal)) {
-      let envelope: unknown;
-      try {
-        envelope = JSON.parse(event.data);
-      } catch {
-        throw this.#protocolError(`stream event is not JSON: ${event.data.slice(0, 100)}`);
-      }
-      yield {
-        message: this.#decodeResult(operation, this.#checkEnvelope(envelope, id, 200)),
-        id: event.ownId,
-      };
-    }
-  }
-
-  async #post(
-    operation: OperationDescriptor,
-    init: MessageInitShape<OperationDescriptor["input"]>,
-    options: CallOptions | undefined,
-    accept: string,
-  ) {
-    const message = checkedRequestMessage(this.#requests, operation.input, init, this.#options);
-    const id = this.#nextId++;
-    const body = JSON.stringify({
-      jsonrpc: "2.0",
-      id,
-      method: operation.name,
-      params: toParams(operation, message, this.#requests.registry),
+      plain: (response, text) =>
+        this.#decodeResult(operation, this.#parseEnvelope(response, text, id)),
+      event: (event) => {
+        let envelope: unknown;
+        try {
+          envelope = JSON.parse(event.data);
+        } catch {
+          throw this.#protocolError(`stream event is not JSON: ${event.data.slice(0, 100)}`);
+        }
+        return this.#decodeResult(operation, this.#checkEnvelope(envelope, id, 200));
+      },
     });
-    const headers = requestHeaders(this.#options, options, {
-      "content-type": "application/json",
-      accept,
-    });
-    const sent = await sendCall(this.#request(headers, body), options, this.#options.timeoutMs);
-    return { ...sent, id };
   }
 
   /** A POST of `body` to the interface URL. */
@@ -245,16 +187,9 @@ export class JsonRpcTransport implements Transport {
     let result = envelope["result"] as JsonValue;
     // Some servers (@a2a-js/sdk 1.3.0) answer `null` where the result is google.protobuf.Empty (`{}`).
     if (result === null && operation.output.typeName === "google.protobuf.Empty") result = {};
-    try {
-      return fromJson(operation.output, result, {
-        ignoreUnknownFields: true,
-        registry: this.#requests.registry,
-      }) as MessageShape<I["output"]>;
-    } catch (e) {
-      throw this.#protocolError(
-        `the result is not a valid ${operation.output.typeName}: ${e instanceof Error ? e.message : String(e)}`,
-      );
-    }
+    return responseMessage(operation, result, this.#requests.registry, "result", (message) =>
+      this.#protocolError(message),
+    );
   }
 
   /** A response that breaks the protocol (InvalidAgentResponseError). */
@@ -283,11 +218,4 @@ function toParams(
     operation.input,
     toJson(operation.input, message, registry === undefined ? undefined : { registry }),
   );
-}
-
-/** The params of the SubscribeToTask that resumes a stream of task `taskId`: with the original request's tenant. */
-function resumeParams(taskId: string, original: JsonValue): JsonValue {
-  const isObject = typeof original === "object" && original !== null && !Array.isArray(original);
-  const tenant = isObject ? original["tenant"] : undefined;
-  return typeof tenant === "string" && tenant !== "" ? { tenant, id: taskId } : { id: taskId };
 }

@@ -16,12 +16,8 @@ import { ServiceParameters, type CallContext } from "../pipeline/call-context.js
 import { withTenant } from "../pipeline/call-abort.js";
 import { isJsonMediaType } from "../http/content-type.js";
 import { encodeSseEvent } from "../http/sse.js";
-import {
-  answerEventStream,
-  callError,
-  eventTextCaches,
-  responseText,
-} from "../http/server-answer.js";
+import { callError, eventTextCaches, responseText } from "../http/server-answer.js";
+import { answerHttpCall, decodeServiceRequest, httpCallContext } from "../http/server-call.js";
 import type { UniversalHandler, UniversalRequest, UniversalResponse } from "../http/universal.js";
 import type { OperationDescriptor } from "../protocol/operation.js";
 import { encodeMessage } from "../protojson/proto-json.js";
@@ -32,9 +28,6 @@ import { clipped, quoted } from "../client/input.js";
 import { JSON_BODY_ERRORS, readJsonBody } from "../http/json-body.js";
 import {
   authChallengeHeader,
-  decodeRequest,
-  dispatchCall,
-  establishContext,
   resolveServerOptions,
   withActivatedExtensions,
   type HttpServerOptions,
@@ -173,51 +166,22 @@ export function createJsonRpcHandler<Principal>(
     let context: CallContext<Principal>;
     let message: Message;
     try {
-      context = await establishContext(settings, {
-        binding: "JSONRPC",
-        operation: operation.name,
-        serviceParameters,
-        versionParameter: queryParameter(request.query, "A2A-Version"),
-        tenant: "",
-        signal: request,
-      });
-      message = decodeRequest(
-        errors,
-        operation.input,
-        requestJson(errors, operation, envelope.params),
-        service.requestFields,
-        settings.limits,
-        settings.registry,
-        service.requestReaders,
-      );
+      context = await httpCallContext(settings, "JSONRPC", operation, request, serviceParameters);
+      const json = requestJson(errors, operation, envelope.params);
+      message = decodeServiceRequest(settings, service, operation, json);
     } catch (e) {
       return respondError(id, toError(e));
     }
     const tenant = (message as { tenant?: unknown }).tenant;
     if (typeof tenant === "string" && tenant !== "") context = withTenant(context, tenant);
 
-    let result: Promise<Message> | AsyncIterable<Message>;
-    try {
-      result = dispatchCall(settings, service, operation, message, context);
-    } catch (e) {
-      return respondError(id, toError(e));
-    }
-    if (operation.kind === "unary") {
-      try {
-        const response = await (result as Promise<Message>);
-        const text = writeText(response);
-        return {
-          status: 200,
-          headers: withActivatedExtensions(JSON_HEADERS, context),
-          body: resultTextResponse(id, text),
-        };
-      } catch (e) {
-        return respondError(id, toError(e));
-      }
-    }
-    return answerEventStream(
-      result as AsyncIterable<Message>,
-      {
+    return answerHttpCall(settings, service, operation, message, context, keepAliveMs, {
+      unary: (response) => ({
+        status: 200,
+        headers: withActivatedExtensions(JSON_HEADERS, context),
+        body: resultTextResponse(id, writeText(response)),
+      }),
+      stream: {
         encodeEvent: (m) => encodeSseEvent(resultTextResponse(id, writeText(m))),
         shared: {
           cache: eventTextCache(operation.output),
@@ -226,13 +190,9 @@ export function createJsonRpcHandler<Principal>(
         },
         encodeError: (err) => encodeSseEvent(errorResponse(id, toJsonRpcError(err))),
         respondError: (err) => respondError(id, err),
-        toError: (e) => toError(e),
+        toError,
       },
-      settings,
-      operation.name,
-      context,
-      keepAliveMs,
-    );
+    });
   };
 }
 
@@ -295,14 +255,14 @@ function wireCalls<Principal>(
     let context: CallContext<Principal>;
     let message: Message;
     try {
-      context = await establishContext(settingsOf(wire), {
-        binding: "JSONRPC",
-        operation: operation.name,
+      const wireSettings = settingsOf(wire);
+      context = await httpCallContext(
+        wireSettings,
+        "JSONRPC",
+        operation,
+        request,
         serviceParameters,
-        versionParameter: queryParameter(request.query, "A2A-Version"),
-        tenant: "",
-        signal: request,
-      });
+      );
       let json: JsonValue;
       try {
         if (Array.isArray(params))
@@ -318,56 +278,28 @@ function wireCalls<Principal>(
           `Invalid parameters: ${e instanceof Error ? e.message : "the params cannot be read"}`,
         );
       }
-      message = decodeRequest(
-        errors,
-        operation.input,
-        json,
-        service.requestFields,
-        settings.limits,
-        settings.registry,
-        service.requestReaders,
+      message = decodeServiceRequest(settings, service, operation, json);
+    } catch (e) {
+      return fail(toError(e));
+    }
+    const resultJson = (response: Message): JsonValue =>
+      method.encodeResult(
+        encodeMessage(operation.output, response, service.responseFields, settings.registry),
       );
-    } catch (e) {
-      return fail(toError(e));
-    }
-    let result: Promise<Message> | AsyncIterable<Message>;
-    try {
-      result = dispatchCall(settings, service, operation, message, context);
-      if (operation.kind === "unary") {
-        const response = await (result as Promise<Message>);
-        const json = method.encodeResult(
-          encodeMessage(operation.output, response, service.responseFields, settings.registry),
-        );
-        return {
-          status: 200,
-          headers: withActivatedExtensions(JSON_HEADERS, context),
-          body: resultResponse(id, json),
-        };
-      }
-    } catch (e) {
-      return fail(toError(e));
-    }
-    return answerEventStream(
-      result as AsyncIterable<Message>,
-      {
-        encodeEvent: (m) =>
-          encodeSseEvent(
-            resultResponse(
-              id,
-              method.encodeResult(
-                encodeMessage(operation.output, m, service.responseFields, settings.registry),
-              ),
-            ),
-          ),
+    return answerHttpCall(settings, service, operation, message, context, keepAliveMs, {
+      unary: (response) => ({
+        status: 200,
+        headers: withActivatedExtensions(JSON_HEADERS, context),
+        body: resultResponse(id, resultJson(response)),
+      }),
+      stream: {
+        encodeEvent: (m) => encodeSseEvent(resultResponse(id, resultJson(m))),
         encodeError: (err) => encodeSseEvent(errorResponse(id, wire.encodeError(err))),
-        respondError: streamError,
+        // A unary call's failure is answered as one (answerError), a stream call's as an event stream.
+        respondError: fail,
         toError,
       },
-      settings,
-      operation.name,
-      context,
-      keepAliveMs,
-    );
+    });
   };
 }
 

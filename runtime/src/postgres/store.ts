@@ -21,7 +21,7 @@ import type {
   TaskEventRecord,
 } from "../task/cluster.js";
 import { TaskConflictError } from "../task/cluster.js";
-import { encodePageToken, pushConfigCursor, pushConfigPageToken } from "../task/pagination.js";
+import { pushConfigCursor, pushConfigPageToken } from "../task/pagination.js";
 import type { PushConfigShape, StreamResponseShape, TaskShape } from "../task/shapes.js";
 import type {
   PushConfigPage,
@@ -32,7 +32,7 @@ import type {
   TaskStore,
 } from "../task/store.js";
 import { taskBytes, valueBytes } from "../task/size.js";
-import { taskQueryStart } from "../task/stored-rows.js";
+import { readTaskPage, taskQueryStart } from "../task/stored-rows.js";
 import {
   NANOS,
   nanosOf,
@@ -340,35 +340,16 @@ export class PostgresTaskRows implements TaskStore {
         params,
       );
       await client.query("COMMIT");
-      const tasks: TaskShape[] = [];
-      const budget = query.budget;
-      let weight = 0;
-      let more = false;
-      let last: TaskRow | undefined;
-      for (const row of rows.rows) {
-        if (tasks.length === query.pageSize) {
-          more = true;
-          break;
-        }
-        const task = this.#decode(row);
-        if (budget !== undefined) {
-          const size = budget.sizeOf(task);
-          if (tasks.length > 0 && weight + size > budget.maxBytes) {
-            more = true;
-            break;
-          }
-          weight += size;
-        }
-        tasks.push(task);
-        last = row;
-      }
-      const nextPageToken =
-        more && last !== undefined
-          ? encodePageToken(fingerprint, {
-              t: (BigInt(last.status_seconds) * NANOS + BigInt(last.status_nanos)).toString(),
-              s: Number(last.save_seq),
-            })
-          : "";
+      const { tasks, nextPageToken } = readTaskPage(
+        rows.rows,
+        query,
+        fingerprint,
+        (row) => this.#decode(row),
+        (row) => ({
+          time: BigInt(row.status_seconds) * NANOS + BigInt(row.status_nanos),
+          seq: Number(row.save_seq),
+        }),
+      );
       return { tasks, nextPageToken, totalSize: Number(count.rows[0]?.n ?? 0) };
     } catch (e) {
       await client.query("ROLLBACK").catch(() => {});

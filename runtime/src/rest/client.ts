@@ -5,7 +5,6 @@
  * the generated error classes. The generated `<Service>RestClient` wraps it.
  */
 import {
-  fromJson,
   toJson,
   type JsonObject,
   type JsonValue,
@@ -20,6 +19,7 @@ import {
   type ErrorRegistry,
 } from "../errors/a2a-error.js";
 import { requestHeaders, type CallOptions, type ClientOptions } from "../client/call-options.js";
+import { responseMessage } from "../client/response-message.js";
 import {
   checkedRequestMessage,
   clientRequestSettings,
@@ -29,20 +29,13 @@ import {
 import { hasOwnJsonForm } from "../protojson/json-form.js";
 import type { TypeRegistryOption } from "../protojson/type-registry.js";
 import {
-  dataEvents,
+  connectionEvents,
   isEventStream,
-  openStreamConnection,
   resumableCall,
-  sendCall,
+  unaryCall,
   type ClientRequest,
 } from "../http/client-stream.js";
-import { isGatewayFailure, readText } from "../http/stream-connection.js";
-import {
-  RESUME_OPERATION,
-  StreamConnectionLost,
-  type ReceivedEvent,
-  type ResumableStreamClientOptions,
-} from "../http/stream-resume.js";
+import type { ReceivedEvent, ResumableStreamClientOptions } from "../http/stream-resume.js";
 import type { OperationDescriptor } from "../protocol/operation.js";
 import { matchRoute, type Route, type RouteTable } from "./route-matcher.js";
 import { ownEntry, ownJsonValue } from "../protojson/own-json.js";
@@ -117,28 +110,18 @@ export class RestTransport implements Transport {
     options?: CallOptions,
   ): Promise<MessageShape<I["output"]>> {
     const call = { operation, binding: "HTTP+JSON", url: this.#options.url, request } as const;
-    return traceClientUnary(this.#options, call, options, (opts) =>
-      this.#unary(operation, request, opts),
-    );
-  }
-
-  async #unary<I extends OperationDescriptor>(
-    operation: I,
-    request: MessageInitShape<I["input"]>,
-    options?: CallOptions,
-  ): Promise<MessageShape<I["output"]>> {
-    const { response, cleanup } = await this.#send(operation, request, options, "application/json");
-    try {
-      const text = await response.text();
-      const json = parseJson(text);
-      if (!response.ok) throw this.#httpError(response.status, json ?? text);
-      // A 204 (or any empty 2xx) is google.protobuf.Empty; @a2a-js/sdk answers deletes that way.
-      if (text === "" && operation.output.typeName === "google.protobuf.Empty")
-        return this.#decode(operation, {});
-      return this.#decode(operation, json);
-    } finally {
-      cleanup();
-    }
+    return traceClientUnary(this.#options, call, options, async (opts) => {
+      const target = this.#target(operation, this.#requestJson(operation, request));
+      const sent = this.#request(target, opts, "application/json", undefined);
+      return unaryCall(sent, opts, this.#options.timeoutMs, (response, text) => {
+        const json = parseJson(text);
+        if (!response.ok) throw this.#httpError(response.status, json ?? text);
+        // A 204 (or any empty 2xx) is google.protobuf.Empty; @a2a-js/sdk answers deletes that way.
+        if (text === "" && operation.output.typeName === "google.protobuf.Empty")
+          return this.#decode(operation, {});
+        return this.#decode(operation, json);
+      });
+    });
   }
 
   /**
@@ -152,34 +135,19 @@ export class RestTransport implements Transport {
   ): AsyncGenerator<MessageShape<I["output"]>> {
     const call = { operation, binding: "HTTP+JSON", url: this.#options.url, request } as const;
     return traceClientStream(this.#options, call, options, (opts) =>
-      this.#stream(operation, request, opts),
+      resumableCall(
+        operation,
+        this.#options,
+        opts,
+        () => this.#requestJson(operation, request),
+        (op, json, signal, lastEventId) => this.#events(op, json, opts, signal, lastEventId),
+      ),
     );
   }
 
-  async *#stream<I extends OperationDescriptor>(
-    operation: I,
-    request: MessageInitShape<I["input"]>,
-    options?: CallOptions,
-  ): AsyncGenerator<MessageShape<I["output"]>> {
-    const json = this.#requestJson(operation, request);
-    yield* resumableCall(operation, this.#options, options, (resume, signal) => {
-      if (resume === undefined) return this.#events(operation, json, options, signal, undefined);
-      // The same output (the stream's events); the name picks the routes and the request shape.
-      const subscribe: I = { ...operation, name: RESUME_OPERATION, localName: "subscribeToTask" };
-      return this.#events(
-        subscribe,
-        resumeRequest(resume.taskId, json),
-        options,
-        signal,
-        resume.id,
-      );
-    });
-  }
-
   /**
-   * The events of one connection of a stream (`lastEventId` set: a resumption). A connection that
-   * breaks throws {@link StreamConnectionLost}: while connecting, while reading the body, or, for a
-   * resumption, with a gateway's 502/503/504.
+   * The events of one connection of a stream (`lastEventId` set: a resumption), as
+   * {@link connectionEvents} reads them.
    */
   async *#events<I extends OperationDescriptor>(
     operation: I,
@@ -188,71 +156,47 @@ export class RestTransport implements Transport {
     signal: AbortSignal | undefined,
     lastEventId: string | undefined,
   ): AsyncGenerator<ReceivedEvent<MessageShape<I["output"]>>> {
-    const resuming = lastEventId !== undefined;
-    const { url, method, body } = this.#target(operation, json);
-    const extra: Record<string, string> = { accept: "text/event-stream" };
-    if (body !== undefined)
-      extra["content-type"] = this.#options.requestContentType ?? "application/a2a+json";
-    if (resuming) extra["last-event-id"] = lastEventId;
-    const headers = requestHeaders(this.#options, options, extra);
-    const request: ClientRequest = {
-      fetch: this.#fetch,
-      url,
-      method,
-      headers,
-      body,
-      errors: this.#errors,
-    };
-    const response = await openStreamConnection(request, options, signal, resuming);
-    if (!response.ok) {
-      const text = await readText(response, signal);
-      const error = this.#httpError(response.status, parseJson(text) ?? text);
-      throw resuming && isGatewayFailure(response.status) ? new StreamConnectionLost(error) : error;
-    }
-    if (!isEventStream(response)) {
-      // A server may answer a stream that has exactly one event with a plain body.
-      yield {
-        message: this.#decode(operation, parseJson(await readText(response, signal))),
-        id: undefined,
-      };
-      return;
-    }
-    for await (const event of dataEvents(response, signal)) {
-      const json = parseJson(event.data);
-      if (event.event === "error") {
-        const status =
-          typeof json === "object" && json !== null && !Array.isArray(json)
-            ? (json as { error?: { code?: unknown } }).error?.code
-            : undefined;
-        throw this.#httpError(typeof status === "number" ? status : 500, json);
-      }
-      yield { message: this.#decode(operation, json), id: event.ownId };
-    }
+    const target = this.#target(operation, json);
+    const request = this.#request(target, options, "text/event-stream", lastEventId);
+    yield* connectionEvents(request, options, signal, lastEventId, {
+      isStream: (response) => response.ok && isEventStream(response),
+      gatewayFailure: (status, text) => this.#httpError(status, parseJson(text) ?? text),
+      plain: (response, text) => {
+        if (!response.ok) throw this.#httpError(response.status, parseJson(text) ?? text);
+        // A server may answer a stream that has exactly one event with a plain body.
+        return this.#decode(operation, parseJson(text));
+      },
+      event: (event) => {
+        const json = parseJson(event.data);
+        if (event.event === "error") {
+          const status =
+            typeof json === "object" && json !== null && !Array.isArray(json)
+              ? (json as { error?: { code?: unknown } }).error?.code
+              : undefined;
+          throw this.#httpError(typeof status === "number" ? status : 500, json);
+        }
+        return this.#decode(operation, json);
+      },
+    });
   }
 
-  async #send(
-    operation: OperationDescriptor,
-    init: MessageInitShape<OperationDescriptor["input"]>,
+  /**
+   * The HTTP request of `target`: the client's and the call's headers, `accept`, the body's
+   * Content-Type, and for a resumption of a stream, `Last-Event-ID`.
+   */
+  #request(
+    target: RestTarget,
     options: CallOptions | undefined,
     accept: string,
-  ) {
-    const { url, method, body } = this.#target(operation, this.#requestJson(operation, init));
-    const headers = requestHeaders(
-      this.#options,
-      options,
-      body === undefined
-        ? { accept }
-        : { accept, "content-type": this.#options.requestContentType ?? "application/a2a+json" },
-    );
-    const request: ClientRequest = {
-      fetch: this.#fetch,
-      url,
-      method,
-      headers,
-      body,
-      errors: this.#errors,
-    };
-    return sendCall(request, options, this.#options.timeoutMs);
+    lastEventId: string | undefined,
+  ): ClientRequest {
+    const { url, method, body } = target;
+    const extra: Record<string, string> = { accept };
+    if (body !== undefined)
+      extra["content-type"] = this.#options.requestContentType ?? "application/a2a+json";
+    if (lastEventId !== undefined) extra["last-event-id"] = lastEventId;
+    const headers = requestHeaders(this.#options, options, extra);
+    return { fetch: this.#fetch, url, method, headers, body, errors: this.#errors };
   }
 
   /** The request as ProtoJSON, with the client's tenant. */
@@ -277,10 +221,7 @@ export class RestTransport implements Transport {
   }
 
   /** The URL, method and body of a request (its ProtoJSON `json`) by the operation's routes. */
-  #target(
-    operation: OperationDescriptor,
-    json: JsonObject,
-  ): { url: string; method: string; body: string | undefined } {
+  #target(operation: OperationDescriptor, json: JsonObject): RestTarget {
     const shape = ownEntry(this.#requests, operation.name) ?? { fields: [] };
     let route: Route | undefined;
     let path: string | undefined;
@@ -369,16 +310,9 @@ export class RestTransport implements Transport {
     operation: I,
     json: JsonValue | undefined,
   ): MessageShape<I["output"]> {
-    try {
-      return fromJson(operation.output, json ?? null, {
-        ignoreUnknownFields: true,
-        registry: this.#checks.registry,
-      }) as MessageShape<I["output"]>;
-    } catch (e) {
-      throw this.#protocolError(
-        `the response is not a valid ${operation.output.typeName}: ${e instanceof Error ? e.message : String(e)}`,
-      );
-    }
+    return responseMessage(operation, json ?? null, this.#checks.registry, "response", (message) =>
+      this.#protocolError(message),
+    );
   }
 
   /**
@@ -443,6 +377,13 @@ export class RestTransport implements Transport {
   }
 }
 
+/** Where a request goes and what it sends: its URL, HTTP method and body (undefined: none). */
+interface RestTarget {
+  readonly url: string;
+  readonly method: string;
+  readonly body: string | undefined;
+}
+
 /** The key under which #requestJson holds the ProtoJSON of a request that is its body as it is (no field has this name). */
 const WHOLE_BODY = " body";
 
@@ -463,12 +404,6 @@ function checkReaches(table: RouteTable, route: Route, path: string): void {
 /** The ProtoJSON name of a top-level request field (the body field of a `body: "field"` route). */
 function fieldJsonName(shape: RestRequestShape, name: string): string {
   return shape.fields.find((f) => f.name === name)?.json ?? name;
-}
-
-/** The SubscribeToTask request that resumes a stream of task `taskId`: with the original request's tenant. */
-function resumeRequest(taskId: string, original: JsonObject): JsonObject {
-  const tenant = original["tenant"];
-  return typeof tenant === "string" && tenant !== "" ? { tenant, id: taskId } : { id: taskId };
 }
 
 function parseJson(text: string): JsonValue | undefined {

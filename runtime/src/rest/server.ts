@@ -11,16 +11,11 @@ import { A2AError, toHttpError, type A2AErrorSpec } from "../errors/a2a-error.js
 import { ServiceParameters, type CallContext } from "../pipeline/call-context.js";
 import { withTenant } from "../pipeline/call-abort.js";
 import { isJsonMediaType } from "../http/content-type.js";
-import { queryParameter } from "../http/query.js";
 import { clipped, quoted } from "../client/input.js";
 import { JSON_BODY_ERRORS, readJsonBody } from "../http/json-body.js";
 import { encodeSseEvent } from "../http/sse.js";
-import {
-  answerEventStream,
-  callError,
-  eventTextCaches,
-  responseText,
-} from "../http/server-answer.js";
+import { callError, eventTextCaches, responseText } from "../http/server-answer.js";
+import { answerHttpCall, decodeServiceRequest, httpCallContext } from "../http/server-call.js";
 import type { UniversalHandler, UniversalRequest, UniversalResponse } from "../http/universal.js";
 import type { OperationDescriptor } from "../protocol/operation.js";
 import type { RequirementTable } from "../pipeline/required-fields.js";
@@ -28,9 +23,6 @@ import type { JsonTextWriterTable } from "../protojson/json-write.js";
 import { matchRoute, type Route, type RouteTable } from "./route-matcher.js";
 import {
   authChallengeHeader,
-  decodeRequest,
-  dispatchCall,
-  establishContext,
   withActivatedExtensions,
   resolveServerOptions,
   type HttpServerOptions,
@@ -178,14 +170,15 @@ export function createRestHandler<Principal>(
     let context: CallContext<Principal>;
     let message: Message;
     try {
-      context = await establishContext(settings, {
-        binding: "HTTP+JSON",
-        operation: operation.name,
+      const pathTenant = match.params["tenant"] ?? "";
+      context = await httpCallContext(
+        settings,
+        "HTTP+JSON",
+        operation,
+        request,
         serviceParameters,
-        versionParameter: queryParameter(request.query, "A2A-Version"),
-        tenant: match.params["tenant"] ?? "",
-        signal: request,
-      });
+        pathTenant,
+      );
       let json: JsonValue;
       try {
         json = hasOwnJsonForm(operation.input)
@@ -196,15 +189,7 @@ export function createRestHandler<Principal>(
           throw new A2AError(errors.InvalidParamsError, `Invalid parameters: ${e.message}`);
         throw e;
       }
-      message = decodeRequest(
-        errors,
-        operation.input,
-        json,
-        service.requestFields,
-        settings.limits,
-        settings.registry,
-        service.requestReaders,
-      );
+      message = decodeServiceRequest(settings, service, operation, json);
     } catch (e) {
       return respond(toError(e));
     }
@@ -212,20 +197,13 @@ export function createRestHandler<Principal>(
     if (typeof tenant === "string" && tenant !== "" && tenant !== context.tenant)
       context = withTenant(context, tenant);
 
-    let result: Promise<Message> | AsyncIterable<Message>;
-    try {
-      result = dispatchCall(settings, service, operation, message, context);
-      if (operation.kind === "unary") {
-        const response = await (result as Promise<Message>);
-        const text = writeText(response);
-        return { status: 200, headers: withActivatedExtensions(jsonHeaders, context), body: text };
-      }
-    } catch (e) {
-      return respond(toError(e));
-    }
-    return answerEventStream(
-      result as AsyncIterable<Message>,
-      {
+    return answerHttpCall(settings, service, operation, message, context, keepAliveMs, {
+      unary: (response) => ({
+        status: 200,
+        headers: withActivatedExtensions(jsonHeaders, context),
+        body: writeText(response),
+      }),
+      stream: {
         encodeEvent: (m) => encodeSseEvent(writeText(m)),
         shared: {
           cache: eventTextCache(operation.output),
@@ -234,13 +212,9 @@ export function createRestHandler<Principal>(
         },
         encodeError: (err) => encodeSseEvent(JSON.stringify(errorBody(err)), { event: "error" }),
         respondError: (err) => respond(err),
-        toError: (e) => toError(e),
+        toError,
       },
-      settings,
-      operation.name,
-      context,
-      keepAliveMs,
-    );
+    });
   };
 }
 

@@ -102,9 +102,9 @@ import { fromBinary, toBinary } from "@bufbuild/protobuf";
 import type Database from "better-sqlite3";
 import { CONSOLE_LOGGER, type Logger } from "../observe/logger.js";
 import { A2A_TASK_STATE_NUMBERS } from "../task/memory-store.js";
-import { encodePageToken, pushConfigCursor, pushConfigPageToken } from "../task/pagination.js";
+import { pushConfigCursor, pushConfigPageToken } from "../task/pagination.js";
 import type { PushConfigShape, TaskShape } from "../task/shapes.js";
-import { NANOS, splitNanos, taskQueryStart } from "../task/stored-rows.js";
+import { NANOS, readTaskPage, splitNanos, taskQueryStart } from "../task/stored-rows.js";
 import { valueBytes } from "../task/size.js";
 import type {
   PushConfigPage,
@@ -304,57 +304,27 @@ export class SqliteTaskStore implements TaskStore {
     const page = this.#transactions.readPage(() => {
       const totalSize = Number(statements.count.get(...filters));
       // Rows are read (and decoded) one by one: a page cut short by its byte budget reads at most one task past it.
-      const limit = query.pageSize + 1;
-      const budget = query.budget;
-      const tasks: TaskShape[] = [];
-      let weight = 0;
-      let read = 0;
-      let more = false;
-      /** The last row of the page: the next page starts after it. */
-      let last: TaskRow | undefined;
-      for (const row of statements.page.iterate(
+      const rows = statements.page.iterate(
         ...filters,
         ...cursor,
-        limit,
-      ) as IterableIterator<TaskRow>) {
-        read++;
-        if (tasks.length === query.pageSize) {
-          more = true;
-          break;
-        }
-        let task: TaskShape;
-        try {
-          task = fromBinary(this.#schemas.Task, row.data);
-        } catch {
-          // A damaged row never breaks the list: skipped (the page continues after it), reported.
-          undecodable.push({ tenant: scope.tenant, owner: scope.owner, taskId: row.id });
-          last = row;
-          continue;
-        }
-        if (budget !== undefined) {
-          const size = budget.sizeOf(task);
-          if (tasks.length > 0 && weight + size > budget.maxBytes) {
-            more = true;
-            break;
+        query.pageSize + 1,
+      ) as IterableIterator<TaskRow>;
+      const { tasks, nextPageToken } = readTaskPage(
+        rows,
+        query,
+        fingerprint,
+        (row) => {
+          try {
+            return fromBinary(this.#schemas.Task, row.data);
+          } catch {
+            // A damaged row never breaks the list: skipped (the page continues after it), reported.
+            undecodable.push({ tenant: scope.tenant, owner: scope.owner, taskId: row.id });
+            return undefined;
           }
-          weight += size;
-        }
-        tasks.push(task);
-        last = row;
-      }
-      // Skipped rows took places of the LIMIT: rows may follow.
-      if (!more && read === limit && last !== undefined) more = true;
-      return {
-        tasks,
-        nextPageToken:
-          more && last !== undefined
-            ? encodePageToken(fingerprint, {
-                t: (last.status_seconds * NANOS + last.status_nanos).toString(),
-                s: Number(last.seq),
-              })
-            : "",
-        totalSize,
-      };
+        },
+        (row) => ({ time: row.status_seconds * NANOS + row.status_nanos, seq: Number(row.seq) }),
+      );
+      return { tasks, nextPageToken, totalSize };
     });
     if (undecodable.length > 0) this.#repairs.undecodable(undecodable);
     return page;

@@ -544,7 +544,7 @@ export class TaskEngine<Principal> implements TurnCommitter {
       referenceTasks,
       fresh,
     );
-    void this.#executeFresh(fresh, emitter, context);
+    void this.#execute(emitter, context, (failed, error) => this.#endFresh(fresh, failed, error));
     return { turn: fresh.id, feed: fresh, task: undefined, scope, taskId };
   }
 
@@ -574,24 +574,11 @@ export class TaskEngine<Principal> implements TurnCommitter {
   }
 
   /**
-   * Runs `execute()` of a fresh turn (after the caller got its TurnStart), then ends it: as a real
-   * turn once promoted (#finish), else here (the reply or the failure its caller gets); never rejects.
+   * Ends a fresh turn whose `execute()` settled: as a real turn once promoted (#finish), else here
+   * (the reply or the failure its caller gets); never rejects.
    */
-  async #executeFresh(
-    fresh: FreshTurn<Principal>,
-    emitter: FreshTurnEmitter,
-    context: RequestContext<Principal, TaskRuntimeSchemas>,
-  ): Promise<void> {
-    const { executor, onError } = this.#s;
-    let failed = false;
-    let error: unknown;
-    try {
-      await undefined; // execute() starts once beginTurn has returned, as before any await of its own
-      await executor.execute(context, emitter);
-    } catch (e) {
-      failed = true;
-      error = e;
-    }
+  #endFresh(fresh: FreshTurn<Principal>, failed: boolean, error: unknown): Promise<void> | void {
+    const { onError } = this.#s;
     fresh.ended = true;
     const turn = fresh.promoted;
     if (turn !== undefined) return this.#finish(turn, failed, error);
@@ -734,7 +721,8 @@ export class TaskEngine<Principal> implements TurnCommitter {
       referenceTasks,
       turn,
     );
-    void this.#execute(turn, new TurnEmitter(turn, this.#s.factory, this), context);
+    const emitter = new TurnEmitter(turn, this.#s.factory, this);
+    void this.#execute(emitter, context, (failed, error) => this.#finish(turn, failed, error));
   }
 
   /** Makes `turn` the slot's running turn, holding the task's lock (`release`) until it ends. */
@@ -780,11 +768,14 @@ export class TaskEngine<Principal> implements TurnCommitter {
     >;
   }
 
-  /** Runs `execute()` (after the caller got its TurnStart), then ends the turn and lets go of the slot; never rejects. */
+  /**
+   * Runs `execute()` (after the caller got its TurnStart), then hands whether it failed, and with
+   * what, to `settled`, which ends the turn (#finish, #endFresh); never rejects.
+   */
   async #execute(
-    turn: Turn,
-    emitter: TurnEmitter,
+    emitter: TurnEmitter | FreshTurnEmitter,
     context: RequestContext<Principal, TaskRuntimeSchemas>,
+    settled: (failed: boolean, error: unknown) => Promise<void> | void,
   ): Promise<void> {
     const { executor } = this.#s;
     let failed = false;
@@ -796,7 +787,7 @@ export class TaskEngine<Principal> implements TurnCommitter {
       failed = true;
       error = e;
     }
-    return this.#finish(turn, failed, error);
+    return settled(failed, error);
   }
 
   /** Ends a turn whose `execute()` settled, and lets go of the slot; never rejects. */

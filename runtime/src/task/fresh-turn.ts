@@ -33,8 +33,16 @@ export interface PromotedTurn {
   readonly feed: TurnFeed | undefined;
 }
 
-/** What a fresh turn starts from. */
-export interface FreshTurnInit<Principal> {
+/** What a fresh turn starts from: the values of its fields of the same names. */
+export type FreshTurnInit<Principal> = Pick<
+  FreshTurn<Principal>,
+  "id" | "scope" | "taskId" | "contextId" | "userMessage" | "pushConfig" | "call"
+>;
+
+const DONE: IteratorResult<FeedItem> = { done: true, value: undefined };
+
+/** A new turn that has not emitted a task event yet, and its caller's feed. */
+export class FreshTurn<Principal> implements TurnFeed {
   /** Unique turn number (the promoted {@link Turn} keeps it). */
   readonly id: number;
   /** The caller's scope. */
@@ -48,26 +56,6 @@ export interface FreshTurnInit<Principal> {
   /** Push config to register when the task is created. */
   readonly pushConfig: PushConfigShape | undefined;
   /** The call, whose abort ends the caller's feed. */
-  readonly call: TaskCallContext<Principal>;
-}
-
-const DONE: IteratorResult<FeedItem> = { done: true, value: undefined };
-
-/** A new turn that has not emitted a task event yet, and its caller's feed. */
-export class FreshTurn<Principal> implements TurnFeed {
-  /** Unique turn number. */
-  readonly id: number;
-  /** The caller's scope. */
-  readonly scope: TaskScope;
-  /** The fresh task id. */
-  readonly taskId: string;
-  /** The context id. */
-  readonly contextId: string;
-  /** The user message as a task would store it. */
-  readonly userMessage: MessageShape;
-  /** Push config to register when the task is created. */
-  readonly pushConfig: PushConfigShape | undefined;
-  /** The call. */
   readonly call: TaskCallContext<Principal>;
   /** The stateless reply, once accepted. */
   replied = false;

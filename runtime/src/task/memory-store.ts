@@ -26,12 +26,13 @@
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import {
   decodePageToken,
-  encodePageToken,
   pushConfigCursor,
   pushConfigPageToken,
   queryFingerprint,
+  readTaskPosition,
+  taskPageToken,
 } from "./pagination.js";
-import { InvalidPageTokenError, TaskStoreFullError } from "./errors.js";
+import { TaskStoreFullError } from "./errors.js";
 import type { PushConfigShape, TaskShape } from "./shapes.js";
 import { TaskStates, type TaskStateNumbers } from "./states.js";
 import type {
@@ -519,7 +520,7 @@ export class InMemoryTaskStore implements TaskStore {
     ]);
     let after: TaskPosition | undefined;
     if (query.pageToken !== "")
-      after = parseTaskPosition(decodePageToken(query.pageToken, fingerprint));
+      after = readTaskPosition(decodePageToken(query.pageToken, fingerprint));
     const since =
       query.statusTimestampAfter === undefined ? undefined : timeOf(query.statusTimestampAfter);
     // One pass, no sort of every match: the page is the first `pageSize` matches after the cursor,
@@ -556,10 +557,7 @@ export class InMemoryTaskStore implements TaskStore {
     const more = afterCursor > page.length;
     return {
       tasks: page.map((r) => r.task),
-      nextPageToken:
-        more && last !== undefined
-          ? encodePageToken(fingerprint, { t: last.time.toString(), s: last.seq })
-          : "",
+      nextPageToken: more && last !== undefined ? taskPageToken(fingerprint, last) : "",
       totalSize,
     };
   }
@@ -642,20 +640,6 @@ function unindex(state: ScopeState, contextId: string, taskId: string): void {
   if (ids === undefined) return;
   ids.delete(taskId);
   if (ids.size === 0) state.contexts.delete(contextId);
-}
-
-function parseTaskPosition(position: unknown): TaskPosition {
-  if (typeof position === "object" && position !== null && !Array.isArray(position)) {
-    const { t, s } = position as Record<string, unknown>;
-    if (
-      typeof t === "string" &&
-      /^-?\d{1,30}$/.test(t) &&
-      typeof s === "number" &&
-      Number.isSafeInteger(s)
-    )
-      return { time: BigInt(t), seq: s };
-  }
-  throw new InvalidPageTokenError("pageToken is malformed");
 }
 
 /** Where `position` goes in `sorted` (ListTasks order) to keep it sorted. */

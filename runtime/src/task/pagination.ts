@@ -53,6 +53,35 @@ export function decodePageToken(token: string, fingerprint: string): JsonValue {
   return record["p"] as JsonValue;
 }
 
+/** Where a ListTasks page starts: after the task of this status time (ns since the epoch) and save sequence. */
+export interface TaskPagePosition {
+  readonly time: bigint;
+  readonly seq: number;
+}
+
+/** The token of the ListTasks page after `position`, bound to the query's fingerprint (`{ t, s }`). */
+export function taskPageToken(fingerprint: string, position: TaskPagePosition): string {
+  return encodePageToken(fingerprint, { t: position.time.toString(), s: position.seq });
+}
+
+/**
+ * The position a ListTasks page token holds (`{ t: status time in ns, s: save sequence }`, from
+ * {@link taskPageToken}); InvalidPageTokenError for anything else.
+ */
+export function readTaskPosition(position: unknown): TaskPagePosition {
+  if (typeof position === "object" && position !== null && !Array.isArray(position)) {
+    const { t, s } = position as Record<string, unknown>;
+    if (
+      typeof t === "string" &&
+      /^-?\d{1,30}$/.test(t) &&
+      typeof s === "number" &&
+      Number.isSafeInteger(s)
+    )
+      return { time: BigInt(t), seq: s };
+  }
+  throw new InvalidPageTokenError("pageToken is malformed");
+}
+
 /**
  * The position after which a page of a task's push configs starts: 0 for the first page,
  * else the sequence number in the token (bound to that task). Both stores use it.

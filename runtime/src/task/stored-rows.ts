@@ -1,13 +1,19 @@
 // Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 /**
  * What the SQL task stores (SQLite, PostgreSQL) share: the status time as indexed columns, the
- * position a ListTasks page token holds, and the FAILED status a store writes itself for a task
- * whose runner is gone.
+ * position a ListTasks page token holds, a ListTasks page read from rows, and the FAILED status a
+ * store writes itself for a task whose runner is gone.
  */
 import { create, type DescMessage } from "@bufbuild/protobuf";
 import { timestampNow, type Timestamp } from "@bufbuild/protobuf/wkt";
 import { InvalidPageTokenError } from "./errors.js";
-import { decodePageToken, queryFingerprint } from "./pagination.js";
+import {
+  decodePageToken,
+  queryFingerprint,
+  readTaskPosition,
+  taskPageToken,
+  type TaskPagePosition,
+} from "./pagination.js";
 import type { TaskShape, TaskStatusShape } from "./shapes.js";
 import type { TaskQuery } from "./store.js";
 
@@ -41,20 +47,10 @@ export function splitNanos(total: bigint): StatusTime {
  * The position a ListTasks page token of a SQL store holds (`{ t: status time in ns, s: save sequence }`);
  * InvalidPageTokenError for anything else, including a time no stored task can have (64-bit seconds).
  */
-export function parseTaskPosition(position: unknown): { time: bigint; seq: number } {
-  if (typeof position === "object" && position !== null && !Array.isArray(position)) {
-    const { t, s } = position as Record<string, unknown>;
-    if (
-      typeof t === "string" &&
-      /^-?\d{1,30}$/.test(t) &&
-      typeof s === "number" &&
-      Number.isSafeInteger(s)
-    ) {
-      const time = BigInt(t);
-      const { seconds } = splitNanos(time);
-      if (seconds >= -(2n ** 63n) && seconds < 2n ** 63n) return { time, seq: s };
-    }
-  }
+export function parseTaskPosition(position: unknown): TaskPagePosition {
+  const parsed = readTaskPosition(position);
+  const { seconds } = splitNanos(parsed.time);
+  if (seconds >= -(2n ** 63n) && seconds < 2n ** 63n) return parsed;
   throw new InvalidPageTokenError("pageToken is malformed");
 }
 
@@ -66,7 +62,7 @@ export function parseTaskPosition(position: unknown): { time: bigint; seq: numbe
 export function taskQueryStart(query: TaskQuery): {
   since: bigint | undefined;
   fingerprint: string;
-  after: { time: bigint; seq: number } | undefined;
+  after: TaskPagePosition | undefined;
 } {
   const since =
     query.statusTimestampAfter === undefined ? undefined : nanosOf(query.statusTimestampAfter);
@@ -80,6 +76,56 @@ export function taskQueryStart(query: TaskQuery): {
       ? undefined
       : parseTaskPosition(decodePageToken(query.pageToken, fingerprint));
   return { since, fingerprint, after };
+}
+
+/**
+ * A ListTasks page of a SQL store from its rows, read one by one in page order (`LIMIT pageSize + 1`):
+ * at most `pageSize` tasks, ending before the task that would pass the query's byte budget (one task
+ * at least). `decode` gives a row's task, or undefined for a row it skips (the page continues after
+ * it); the next page starts after the last row read into the page (`positionOf`).
+ */
+export function readTaskPage<Row>(
+  rows: Iterable<Row>,
+  query: TaskQuery,
+  fingerprint: string,
+  decode: (row: Row) => TaskShape | undefined,
+  positionOf: (row: Row) => TaskPagePosition,
+): { tasks: TaskShape[]; nextPageToken: string } {
+  const budget = query.budget;
+  const tasks: TaskShape[] = [];
+  let weight = 0;
+  let read = 0;
+  let more = false;
+  /** The last row of the page: the next page starts after it. */
+  let last: Row | undefined;
+  for (const row of rows) {
+    read++;
+    if (tasks.length === query.pageSize) {
+      more = true;
+      break;
+    }
+    const task = decode(row);
+    if (task === undefined) {
+      last = row;
+      continue;
+    }
+    if (budget !== undefined) {
+      const size = budget.sizeOf(task);
+      if (tasks.length > 0 && weight + size > budget.maxBytes) {
+        more = true;
+        break;
+      }
+      weight += size;
+    }
+    tasks.push(task);
+    last = row;
+  }
+  // Skipped rows took places of the LIMIT: rows may follow.
+  if (!more && read === query.pageSize + 1 && last !== undefined) more = true;
+  return {
+    tasks,
+    nextPageToken: more && last !== undefined ? taskPageToken(fingerprint, positionOf(last)) : "",
+  };
 }
 
 /**

@@ -14,9 +14,9 @@
 //      every interface (test_agent_interfaces_structure) is unchanged and still says so.
 // Its runner, run_tck.py, is run as it is; ../../tck-v03.mjs adds `--junitxml` through
 // PYTEST_ADDOPTS (pytest-json-report, which only its --compliance-report needs, is not used).
-import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { copyTck, generateA2aStubs, generateGoogleStubs } from "../harness.mjs";
 
 /** The files a 0.3 TCK checkout must have. */
 const TCK_V03_FILES = [
@@ -51,12 +51,6 @@ function patch(file, from, to, what) {
   writeFileSync(file, text.replace(from, to));
 }
 
-function run(command, args, options) {
-  const r = spawnSync(command, args, { encoding: "utf8", ...options });
-  if (r.error !== undefined || r.status !== 0)
-    throw new Error(`${command} ${args.join(" ")} failed: ${r.error?.message ?? r.stderr.trim()}`);
-}
-
 /**
  * Copies the 0.3 TCK at `source` to `<work>/tck` and applies the harness changes.
  * @param {{ source: string, work: string, protoc: string, grpcPythonPlugin: string, googleProtos: string }} options
@@ -66,42 +60,17 @@ export function prepareTckV03({ source, work, protoc, grpcPythonPlugin, googlePr
   const root = join(work, "tck");
   // SUT/ holds systems under test that run_sut.py clones; reports/ earlier results; .env a local configuration.
   const skip = new Set([".git", "reports", "SUT", "__pycache__", ".venv", ".pytest_cache", ".env"]);
-  cpSync(source, root, {
-    recursive: true,
-    filter: (src) => !skip.has(src.split(/[\\/]/).pop() ?? ""),
-  });
+  copyTck(source, root, skip);
   const changes = [];
 
   const stubs = join(root, "tck", "grpc_stubs");
-  run(
-    protoc,
-    [
-      "-I",
-      ".",
-      "-I",
-      googleProtos,
-      `--python_out=${stubs}`,
-      `--grpc_python_out=${stubs}`,
-      `--plugin=protoc-gen-grpc_python=${grpcPythonPlugin}`,
-      "a2a.proto",
-    ],
-    { cwd: root },
-  );
+  generateA2aStubs({ protoc, grpcPythonPlugin, googleProtos, protoDir: root, out: stubs });
   changes.push(
     "tck/grpc_stubs/a2a_pb2.py, a2a_pb2_grpc.py: regenerated from a2a.proto with the local protoc and grpc_python_plugin",
   );
 
-  const pythonPath = join(work, "python");
-  mkdirSync(pythonPath, { recursive: true });
-  const protos = ["api", "rpc"].flatMap((dir) =>
-    readdirSync(join(googleProtos, "google", dir))
-      .filter((f) => f.endsWith(".proto"))
-      .map((f) => `google/${dir}/${f}`),
-  );
-  run(protoc, ["-I", googleProtos, `--python_out=${pythonPath}`, ...protos]);
-  changes.push(
-    `google/api, google/rpc Python stubs: generated from google-proto-files into ${pythonPath} (on PYTHONPATH)`,
-  );
+  const { pythonPath, change } = generateGoogleStubs({ protoc, googleProtos, work });
+  changes.push(change);
 
   patch(
     join(root, "tck", "transport", "grpc_client.py"),

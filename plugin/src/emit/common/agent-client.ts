@@ -3,10 +3,10 @@ import type { GeneratedFile, Printable, Schema } from "@bufbuild/protoplugin";
 import type { Binding, PluginOptions } from "../../options.js";
 import type { DescFile } from "@bufbuild/protobuf";
 import type { FileModel } from "../../model/service-model.js";
-import { outputFile, outputModule, type outputSuffix } from "../file-names.js";
+import { outputModule, type outputSuffix } from "../file-names.js";
 import { runtimeImport } from "../runtime-package.js";
 import { serviceSymbols } from "./handler-interface.js";
-import { writePreamble } from "../preamble.js";
+import { generateTsFile } from "../preamble.js";
 import { hasRestBinding } from "../rest/route-table.js";
 
 /** Per emitted binding: its `protocolBinding` name (§5), client class suffix and output file. */
@@ -36,8 +36,7 @@ export function emitAgentClientFile(
 ): void {
   const services = model.services.filter((s) => s.taskRuntime !== undefined);
   if (services.length === 0) return;
-  const f = schema.generateFile(outputFile(model.file, "agentClient"));
-  writePreamble(f, model);
+  const f = generateTsFile(schema, model, "agentClient");
   const runtime = runtimeImport("client");
   const connectAgent = f.import("connectAgent", runtime);
   const AgentConnection = f.import("AgentConnection", runtime, true);

@@ -3,10 +3,10 @@ import type { Schema } from "@bufbuild/protoplugin";
 import type { ErrorCatalogEntry } from "../../model/error-catalog.js";
 import type { FileModel } from "../../model/service-model.js";
 import type { Binding, PluginOptions } from "../../options.js";
-import { outputFile, outputModule, type outputSuffix } from "../file-names.js";
+import { outputModule, type outputSuffix } from "../file-names.js";
 import { RUNTIME_PACKAGE } from "../runtime-package.js";
 import { serviceSymbols } from "./handler-interface.js";
-import { writePreamble } from "../preamble.js";
+import { generateTsFile } from "../preamble.js";
 import { hasRestBinding } from "../rest/route-table.js";
 
 /** The runtime's Node-only entry point of the equivalence kit. */
@@ -60,8 +60,7 @@ function raisable(error: ErrorCatalogEntry): boolean {
 export function emitEquivalenceKitFile(schema: Schema<PluginOptions>, model: FileModel): void {
   const services = model.services.filter((s) => s.taskRuntime !== undefined);
   if (services.length === 0) return;
-  const f = schema.generateFile(outputFile(model.file, "equivalenceKit"));
-  writePreamble(f, model);
+  const f = generateTsFile(schema, model, "equivalenceKit");
   const runBindingEquivalence = f.import("runBindingEquivalence", TESTING_ENTRY);
   const BindingEquivalenceOptions = f.import("BindingEquivalenceOptions", TESTING_ENTRY, true);
   const BindingFactory = f.import("BindingFactory", TESTING_ENTRY, true);

@@ -2,10 +2,9 @@
 import type { Schema } from "@bufbuild/protoplugin";
 import type { FileModel } from "../../model/service-model.js";
 import { ERROR_DOMAIN } from "../../model/error-catalog.js";
-import { outputFile } from "../file-names.js";
 import { runtimeImport } from "../runtime-package.js";
 import { renderTemplate } from "../render-template.js";
-import { writePreamble } from "../preamble.js";
+import { generateTsFile } from "../preamble.js";
 
 /**
  * Emits `<file>_a2a_errors.ts`: the error table of the selected profile as data, one
@@ -13,8 +12,7 @@ import { writePreamble } from "../preamble.js";
  * (to JSON-RPC, gRPC status, HTTP §11.6 body) live in the runtime's a2a-error.ts.
  */
 export function emitErrorsFile(schema: Schema<object>, model: FileModel): void {
-  const f = schema.generateFile(outputFile(model.file, "errors"));
-  writePreamble(f, model);
+  const f = generateTsFile(schema, model, "errors");
   const from = runtimeImport("");
   const symbols = {
     A2AError: f.import("A2AError", from),

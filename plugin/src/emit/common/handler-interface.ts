@@ -2,11 +2,10 @@
 import type { GeneratedFile, ImportSymbol, Printable, Schema } from "@bufbuild/protoplugin";
 import type { FileModel, OperationModel, ServiceModel } from "../../model/service-model.js";
 import { docText } from "../js-doc.js";
-import { outputFile } from "../file-names.js";
 import { runtimeImport } from "../runtime-package.js";
 import { version } from "../../version.js";
 import { emitRequirementTable } from "./requirement-table.js";
-import { writePreamble } from "../preamble.js";
+import { generateTsFile } from "../preamble.js";
 import { emitTypeRegistry } from "./type-registry.js";
 
 /** Names of the symbols emitted for a service, shared by every emitter that refers to them. */
@@ -34,8 +33,7 @@ export function serviceSymbols(service: ServiceModel) {
  * table; per file, the service parameters.
  */
 export function emitHandlerFile(schema: Schema<object>, model: FileModel): void {
-  const f = schema.generateFile(outputFile(model.file, "handler"));
-  writePreamble(f, model);
+  const f = generateTsFile(schema, model, "handler");
   const CallContext = f.import("CallContext", runtimeImport(""), true);
   const OperationDescriptor = f.import("OperationDescriptor", runtimeImport(""), true);
   const operationOf = f.import("operationOf", runtimeImport(""));
@@ -69,31 +67,19 @@ export function emitHandlerFile(schema: Schema<object>, model: FileModel): void 
       f.print(f.jsDoc(docText(op.desc, bindingLines(op)), "  "));
       const req = f.importShape(op.input);
       const res = f.importShape(op.output);
-      if (op.kind === "unary") {
-        f.print(
-          "  ",
-          op.localName,
-          "(request: ",
-          req,
-          ", context: ",
-          CallContext,
-          "<Principal>): Promise<",
-          res,
-          ">;",
-        );
-      } else {
-        f.print(
-          "  ",
-          op.localName,
-          "(request: ",
-          req,
-          ", context: ",
-          CallContext,
-          "<Principal>): AsyncIterable<",
-          res,
-          ">;",
-        );
-      }
+      // A unary RPC answers once; a streaming one yields its responses.
+      const returns = op.kind === "unary" ? "Promise" : "AsyncIterable";
+      f.print(
+        "  ",
+        op.localName,
+        "(request: ",
+        req,
+        ", context: ",
+        CallContext,
+        `<Principal>): ${returns}<`,
+        res,
+        ">;",
+      );
     });
     f.print("}");
     f.print();

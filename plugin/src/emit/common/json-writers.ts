@@ -12,8 +12,7 @@ import {
   scalarWriter,
   type JsonWriterNode,
 } from "../../model/json-writer-plan.js";
-import { outputFile } from "../file-names.js";
-import { writePreamble } from "../preamble.js";
+import { generateTsFile } from "../preamble.js";
 import { runtimeImport } from "../runtime-package.js";
 import { jsonZero } from "./requirement-table.js";
 import { planJsonReaders } from "../../model/json-reader-plan.js";
@@ -40,8 +39,7 @@ export function emitJsonWriters(schema: Schema<object>, model: FileModel): boole
   const plan = planJsonWriters(model);
   const readers = planJsonReaders(model);
   if (plan.writers.length === 0 && readers.readers.length === 0) return false;
-  const f = schema.generateFile(outputFile(model.file, "jsonWriters"));
-  writePreamble(f, model);
+  const f = generateTsFile(schema, model, "jsonWriters");
   printJsonReaders(f, model, readers);
   if (plan.writers.length === 0) return true;
   const rt = (name: string, typeOnly = false) => f.import(name, runtimeImport(""), typeOnly);

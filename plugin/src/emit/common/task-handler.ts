@@ -3,10 +3,10 @@ import type { GeneratedFile, ImportSymbol, Printable, Schema } from "@bufbuild/p
 import type { PluginOptions } from "../../options.js";
 import type { FileModel } from "../../model/service-model.js";
 import { taskRuntimeMessages, type TaskRuntimeEnum } from "../../model/task-runtime.js";
-import { outputFile, outputModule } from "../file-names.js";
+import { outputModule } from "../file-names.js";
 import { runtimeImport } from "../runtime-package.js";
 import { serviceSymbols } from "./handler-interface.js";
-import { writePreamble } from "../preamble.js";
+import { generateTsFile } from "../preamble.js";
 
 /** The task runtime's error factories → the generated error classes that implement them. */
 const errorClasses = {
@@ -28,8 +28,7 @@ const errorClasses = {
 export function emitTaskHandlerFile(schema: Schema<PluginOptions>, model: FileModel): void {
   const services = model.services.filter((s) => s.taskRuntime !== undefined);
   if (services.length === 0) return;
-  const f = schema.generateFile(outputFile(model.file, "taskHandler"));
-  writePreamble(f, model);
+  const f = generateTsFile(schema, model, "taskHandler");
   const task = runtimeImport("task");
   const createTaskHandler = f.import("createTaskHandler", task);
   const TaskRuntimeBinding = f.import("TaskRuntimeBinding", task, true);
@@ -344,8 +343,7 @@ function emitTaskStoreFiles(
 ): void {
   for (const file of TASK_STORE_FILES) {
     if (!schema.options.taskStore.includes(file.store)) continue;
-    const f = schema.generateFile(outputFile(model.file, file.output));
-    writePreamble(f, model);
+    const f = generateTsFile(schema, model, file.output);
     const Store = f.import(file.className, runtimeImport(file.store));
     const StoreOptions = f.import(`${file.className}Options`, runtimeImport(file.store), true);
     for (const service of services) {

@@ -1,12 +1,12 @@
 // Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 import type { DescFile } from "@bufbuild/protobuf";
-import type { Schema } from "@bufbuild/protoplugin";
+import type { GeneratedFile, Printable, Schema } from "@bufbuild/protoplugin";
 import type { PluginOptions } from "../../options.js";
 import type { FileModel } from "../../model/service-model.js";
-import { outputFile, outputModule } from "../file-names.js";
+import { outputModule } from "../file-names.js";
 import { runtimeImport } from "../runtime-package.js";
 import { serviceSymbols } from "./handler-interface.js";
-import { writePreamble } from "../preamble.js";
+import { generateTsFile } from "../preamble.js";
 import { hasRestBinding } from "../rest/route-table.js";
 
 /**
@@ -24,8 +24,7 @@ export function emitV03CompatFile(
   const services = model.services.filter((s) => s.taskRuntime !== undefined);
   if (services.length === 0) return;
   const bindings = schema.options.bindings;
-  const f = schema.generateFile(outputFile(model.file, "v03"));
-  writePreamble(f, model);
+  const f = generateTsFile(schema, model, "v03");
   const v03Runtime = runtimeImport("v0_3");
   for (const service of services) {
     const base = service.desc.name;
@@ -50,68 +49,58 @@ export function emitV03CompatFile(
       ),
     );
     f.print(f.export("interface", typeName), "<Principal = unknown> {");
-    f.print(
-      f.jsDoc(
-        "The 0.3 service's handler (`a2a.v1.A2AService`): every call translated to the 1.0 handler and back.",
-        "  ",
-      ),
+    printMember(
+      f,
+      "The 0.3 service's handler (`a2a.v1.A2AService`): every call translated to the 1.0 handler and back.",
+      ["readonly handler: ", V03Handler, "<Principal>;"],
     );
-    f.print("  readonly handler: ", V03Handler, "<Principal>;");
     if (jsonRpc) {
       const JsonRpcWire = f.import("JsonRpcWire", runtimeImport("jsonrpc"), true);
-      f.print(
-        f.jsDoc(
-          "The 0.3 JSON-RPC wire (`message/send`, …), for the `wires` option of the 1.0 JSON-RPC server: one endpoint serves both versions.",
-          "  ",
-        ),
+      printMember(
+        f,
+        "The 0.3 JSON-RPC wire (`message/send`, …), for the `wires` option of the 1.0 JSON-RPC server: one endpoint serves both versions.",
+        ["readonly jsonRpcWire: ", JsonRpcWire, ";"],
       );
-      f.print("  readonly jsonRpcWire: ", JsonRpcWire, ";");
     }
     if (rest) {
       const RestServerOptions = f.import("RestServerOptions", runtimeImport("rest"), true);
       const V03RestServer = f.import(`${base}RestServer`, outputModule(v03, "restServer"), true);
-      f.print(
-        f.jsDoc(
-          [
-            "The 0.3 HTTP+JSON server (the 0.3 proto's `/v1/…` routes; 0.3's error bodies, `application/json`): mount it",
-            "beside the 1.0 one with `routeRestVersions` (same `basePath`).",
-          ].join("\n"),
-          "  ",
-        ),
+      printMember(
+        f,
+        [
+          "The 0.3 HTTP+JSON server (the 0.3 proto's `/v1/…` routes; 0.3's error bodies, `application/json`): mount it",
+          "beside the 1.0 one with `routeRestVersions` (same `basePath`).",
+        ].join("\n"),
+        ["restServer(options?: ", RestServerOptions, "<Principal>): ", V03RestServer, ";"],
       );
-      f.print("  restServer(options?: ", RestServerOptions, "<Principal>): ", V03RestServer, ";");
     }
     if (grpc) {
       const GrpcServerOptions = f.import("GrpcServerOptions", runtimeImport("grpc"), true);
       const ConnectRouter = f.import("ConnectRouter", "@connectrpc/connect", true);
       if (grpcJs) {
         const GrpcJsServiceEntry = f.import("GrpcJsServiceEntry", runtimeImport("grpc-js"), true);
-        f.print(
-          f.jsDoc(
-            "`a2a.v1.A2AService` for the `services` option of `listen…Grpc` (beside `lf.a2a.v1.A2AService` on one server), or your own grpc-js Server.",
-            "  ",
-          ),
-        );
-        f.print(
-          "  grpcJsService(options?: ",
-          GrpcServerOptions,
-          "<Principal>): ",
-          GrpcJsServiceEntry,
-          ";",
+        printMember(
+          f,
+          "`a2a.v1.A2AService` for the `services` option of `listen…Grpc` (beside `lf.a2a.v1.A2AService` on one server), or your own grpc-js Server.",
+          [
+            "grpcJsService(options?: ",
+            GrpcServerOptions,
+            "<Principal>): ",
+            GrpcJsServiceEntry,
+            ";",
+          ],
         );
       }
-      f.print(
-        f.jsDoc(
-          "`a2a.v1.A2AService`'s Connect routes (gRPC, gRPC-web, Connect), to register beside the 1.0 routes.",
-          "  ",
-        ),
-      );
-      f.print(
-        "  grpcRoutes(options?: ",
-        GrpcServerOptions,
-        "<Principal>): (router: ",
-        ConnectRouter,
-        ") => void;",
+      printMember(
+        f,
+        "`a2a.v1.A2AService`'s Connect routes (gRPC, gRPC-web, Connect), to register beside the 1.0 routes.",
+        [
+          "grpcRoutes(options?: ",
+          GrpcServerOptions,
+          "<Principal>): (router: ",
+          ConnectRouter,
+          ") => void;",
+        ],
       );
     }
     f.print("}");
@@ -194,4 +183,10 @@ export function emitV03CompatFile(
     f.print("}");
     f.print();
   }
+}
+
+/** Prints one member of the `<Service>V03` interface: its JSDoc, then its declaration (both indented). */
+function printMember(f: GeneratedFile, doc: string, declaration: Printable[]): void {
+  f.print(f.jsDoc(doc, "  "));
+  f.print("  ", ...declaration);
 }

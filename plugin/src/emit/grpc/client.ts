@@ -1,18 +1,17 @@
 // Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 import type { Schema } from "@bufbuild/protoplugin";
 import type { FileModel } from "../../model/service-model.js";
-import { outputFile, outputModule } from "../file-names.js";
+import { outputModule } from "../file-names.js";
 import { emitClientClass } from "../common/client-class.js";
 import { statusDetailSchemas } from "./status-details.js";
-import { writePreamble } from "../preamble.js";
+import { generateTsFile } from "../preamble.js";
 
 /**
  * Emits `<file>_a2a_grpc_client.ts`: per service, `<Service>GrpcClient` on Connect's gRPC transport, from the
  * runtime's `/grpc-client` entry (no server code; a browser build gets it without `@connectrpc/connect-node`).
  */
 export function emitGrpcClient(schema: Schema<object>, model: FileModel): void {
-  const f = schema.generateFile(outputFile(model.file, "grpcClient"));
-  writePreamble(f, model);
+  const f = generateTsFile(schema, model, "grpcClient");
   for (const service of model.services) {
     emitClientClass(f, model, service, {
       name: "Grpc",

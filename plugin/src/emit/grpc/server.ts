@@ -2,12 +2,12 @@
 import type { Schema } from "@bufbuild/protoplugin";
 import type { FileModel } from "../../model/service-model.js";
 import type { PluginOptions } from "../../options.js";
-import { outputFile, outputModule } from "../file-names.js";
+import { outputModule } from "../file-names.js";
 import { runtimeImport } from "../runtime-package.js";
 import { serviceSymbols } from "../common/handler-interface.js";
 import { TYPE_REGISTRY } from "../common/type-registry.js";
 import { statusDetailSchemas } from "./status-details.js";
-import { writePreamble } from "../preamble.js";
+import { generateTsFile } from "../preamble.js";
 
 /**
  * Emits `<file>_a2a_grpc_server.ts`: per service, the definition both gRPC server stacks
@@ -15,8 +15,7 @@ import { writePreamble } from "../preamble.js";
  * grpc-js service when grpc-js is the chosen stack, and `listen<Service>Grpc` on h2c or TLS.
  */
 export function emitGrpcServer(schema: Schema<PluginOptions>, model: FileModel): void {
-  const f = schema.generateFile(outputFile(model.file, "grpcServer"));
-  writePreamble(f, model);
+  const f = generateTsFile(schema, model, "grpcServer");
   const grpcJs = schema.options.grpcServer === "grpc-js";
   const registerGrpcService = f.import("registerGrpcService", runtimeImport("grpc"));
   const GrpcServerOptions = f.import("GrpcServerOptions", runtimeImport("grpc"), true);

@@ -1,14 +1,13 @@
 // Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 import type { Schema } from "@bufbuild/protoplugin";
 import type { FileModel } from "../../model/service-model.js";
-import { outputFile, outputModule } from "../file-names.js";
+import { outputModule } from "../file-names.js";
 import { emitClientClass } from "../common/client-class.js";
-import { writePreamble } from "../preamble.js";
+import { generateTsFile } from "../preamble.js";
 
 /** Emits `<file>_a2a_jsonrpc_client.ts`: per service, `<Service>JsonRpcClient`. */
 export function emitJsonRpcClient(schema: Schema<object>, model: FileModel): void {
-  const f = schema.generateFile(outputFile(model.file, "jsonRpcClient"));
-  writePreamble(f, model);
+  const f = generateTsFile(schema, model, "jsonRpcClient");
   for (const service of model.services) {
     emitClientClass(f, model, service, {
       name: "JsonRpc",

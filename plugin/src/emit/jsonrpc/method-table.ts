@@ -1,9 +1,9 @@
 // Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 import type { Schema } from "@bufbuild/protoplugin";
 import type { FileModel } from "../../model/service-model.js";
-import { outputFile, outputModule } from "../file-names.js";
+import { outputModule } from "../file-names.js";
 import { serviceSymbols } from "../common/handler-interface.js";
-import { writePreamble } from "../preamble.js";
+import { generateTsFile } from "../preamble.js";
 
 /**
  * Emits `<file>_a2a_jsonrpc_methods.ts`: per service, the JSON-RPC 2.0 method table
@@ -11,8 +11,7 @@ import { writePreamble } from "../preamble.js";
  * operation descriptor (request/response schemas, streaming kind).
  */
 export function emitJsonRpcMethodTable(schema: Schema<object>, model: FileModel): void {
-  const f = schema.generateFile(outputFile(model.file, "jsonRpcMethods"));
-  writePreamble(f, model);
+  const f = generateTsFile(schema, model, "jsonRpcMethods");
   for (const service of model.services) {
     const names = serviceSymbols(service);
     const operations = f.import(names.operations, outputModule(model.file, "handler"));

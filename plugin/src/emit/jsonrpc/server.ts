@@ -1,18 +1,17 @@
 // Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 import type { Schema } from "@bufbuild/protoplugin";
 import type { FileModel } from "../../model/service-model.js";
-import { outputFile, outputModule } from "../file-names.js";
+import { outputModule } from "../file-names.js";
 import { serviceSymbols } from "../common/handler-interface.js";
 import { emitHttpServerFactory } from "../common/server-factory.js";
-import { writePreamble } from "../preamble.js";
+import { generateTsFile } from "../preamble.js";
 
 /**
  * Emits `<file>_a2a_jsonrpc_server.ts`: per service, `create<Service>JsonRpcServer`,
  * binding the runtime's JSON-RPC pipeline to the service's method table.
  */
 export function emitJsonRpcServer(schema: Schema<object>, model: FileModel): void {
-  const f = schema.generateFile(outputFile(model.file, "jsonRpcServer"));
-  writePreamble(f, model);
+  const f = generateTsFile(schema, model, "jsonRpcServer");
   for (const service of model.services) {
     emitHttpServerFactory(f, model, service, {
       name: "JsonRpc",

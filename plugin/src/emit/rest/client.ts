@@ -1,16 +1,15 @@
 // Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 import type { Schema } from "@bufbuild/protoplugin";
 import type { FileModel } from "../../model/service-model.js";
-import { outputFile, outputModule } from "../file-names.js";
+import { outputModule } from "../file-names.js";
 import { serviceSymbols } from "../common/handler-interface.js";
 import { emitClientClass } from "../common/client-class.js";
-import { writePreamble } from "../preamble.js";
+import { generateTsFile } from "../preamble.js";
 import { restServices } from "./route-table.js";
 
 /** Emits `<file>_a2a_rest_client.ts`: per service, `<Service>RestClient`. */
 export function emitRestClient(schema: Schema<object>, model: FileModel): void {
-  const f = schema.generateFile(outputFile(model.file, "restClient"));
-  writePreamble(f, model);
+  const f = generateTsFile(schema, model, "restClient");
   for (const service of restServices(model)) {
     const names = serviceSymbols(service);
     emitClientClass(f, model, service, {

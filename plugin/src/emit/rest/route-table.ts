@@ -10,10 +10,10 @@ import {
 import type { HttpBinding } from "../../model/http-binding.js";
 import { sortRoutes } from "../../model/route-order.js";
 import { generationError } from "../../generation-error.js";
-import { outputFile, outputModule } from "../file-names.js";
+import { outputModule } from "../file-names.js";
 import { runtimeImport } from "../runtime-package.js";
 import { serviceSymbols } from "../common/handler-interface.js";
-import { writePreamble } from "../preamble.js";
+import { generateTsFile } from "../preamble.js";
 
 /** The services of a file that have at least one google.api.http rule: only they get REST files. */
 export function restServices(model: FileModel): ServiceModel[] {
@@ -31,8 +31,7 @@ export function hasRestBinding(service: ServiceModel): boolean {
  * match order, so the runtime matcher only compares strings.
  */
 export function emitRouteTable(schema: Schema<object>, model: FileModel): void {
-  const f = schema.generateFile(outputFile(model.file, "restRoutes"));
-  writePreamble(f, model);
+  const f = generateTsFile(schema, model, "restRoutes");
   const RouteTable = f.import("RouteTable", runtimeImport("rest"), true);
   for (const service of restServices(model)) {
     const names = serviceSymbols(service);

@@ -1,10 +1,10 @@
 // Copyright 2026 The protoc-gen-a2a Authors. SPDX-License-Identifier: Apache-2.0
 import type { Schema } from "@bufbuild/protoplugin";
 import type { FileModel } from "../../model/service-model.js";
-import { outputFile, outputModule } from "../file-names.js";
+import { outputModule } from "../file-names.js";
 import { serviceSymbols } from "../common/handler-interface.js";
 import { emitHttpServerFactory } from "../common/server-factory.js";
-import { writePreamble } from "../preamble.js";
+import { generateTsFile } from "../preamble.js";
 import { restServices } from "./route-table.js";
 
 /**
@@ -12,8 +12,7 @@ import { restServices } from "./route-table.js";
  * runtime's HTTP+JSON pipeline to the service's precompiled route table.
  */
 export function emitRestServer(schema: Schema<object>, model: FileModel): void {
-  const f = schema.generateFile(outputFile(model.file, "restServer"));
-  writePreamble(f, model);
+  const f = generateTsFile(schema, model, "restServer");
   for (const service of restServices(model)) {
     const names = serviceSymbols(service);
     emitHttpServerFactory(f, model, service, {

@@ -170,17 +170,10 @@ class V03JsonRpcTransport {
     request: MessageInitShape<OperationDescriptor["input"]>,
     options?: CallOptions,
   ): Promise<unknown> {
-    const method = this.#method(operation);
-    const params = this.#params(operation, method, request);
-    const { signal, cleanup } = callSignal(
-      options?.signal,
-      options?.timeoutMs ?? this.#options.timeoutMs,
-    );
+    const { method, params, signal, cleanup } = this.#start(operation, request, options);
     try {
-      const id = this.#nextId++;
-      const response = await this.#post(
-        method.method,
-        id,
+      const { response, id } = await this.#post(
+        method,
         params,
         options,
         signal,
@@ -198,22 +191,15 @@ class V03JsonRpcTransport {
     request: MessageInitShape<OperationDescriptor["input"]>,
     options?: CallOptions,
   ): AsyncGenerator<unknown> {
-    const method = this.#method(operation);
-    const params = this.#params(operation, method, request);
-    const { signal, cleanup } = callSignal(
-      options?.signal,
-      options?.timeoutMs ?? this.#options.timeoutMs,
-    );
+    const { method, params, signal, cleanup } = this.#start(operation, request, options);
     // Breaking out of the loop (or the final event) aborts the request: the connection is closed.
     const stop = new AbortController();
     const onAbort = () => stop.abort(signal?.reason);
     if (signal?.aborted === true) onAbort();
     else signal?.addEventListener("abort", onAbort, { once: true });
     try {
-      const id = this.#nextId++;
-      const response = await this.#post(
-        method.method,
-        id,
+      const { response, id } = await this.#post(
+        method,
         params,
         options,
         stop.signal,
@@ -247,6 +233,21 @@ class V03JsonRpcTransport {
     }
   }
 
+  /**
+   * What a call starts with: the 0.3 method and params of its request (refused or untranslatable:
+   * thrown before anything is sent), and the call's signal with its timeout (`cleanup` ends it).
+   */
+  #start(
+    operation: OperationDescriptor,
+    request: MessageInitShape<OperationDescriptor["input"]>,
+    options: CallOptions | undefined,
+  ): CallStart {
+    const method = this.#method(operation);
+    const params = this.#params(operation, method, request);
+    const timeoutMs = options?.timeoutMs ?? this.#options.timeoutMs;
+    return { method, params, ...callSignal(options?.signal, timeoutMs) };
+  }
+
   /** The 0.3 method of `operation`; ListTasks (and any operation 0.3 does not have) is refused locally. */
   #method(operation: OperationDescriptor): V03JsonRpcMethod {
     const method = V03_JSONRPC_CLIENT_METHODS[operation.name];
@@ -267,14 +268,15 @@ class V03JsonRpcTransport {
     }
   }
 
+  /** POSTs a request of `method` (with the next id) to the endpoint. */
   async #post(
-    method: string,
-    id: number,
+    { method }: V03JsonRpcMethod,
     params: JsonValue | undefined,
     options: CallOptions | undefined,
     signal: AbortSignal | undefined,
     accept: string,
-  ): Promise<Response> {
+  ): Promise<{ response: Response; id: number }> {
+    const id = this.#nextId++;
     const body = JSON.stringify(
       params === undefined
         ? { jsonrpc: "2.0", id, method }
@@ -299,7 +301,7 @@ class V03JsonRpcTransport {
     };
     const response = await sendRequest(request, signal);
     options?.onHeaders?.(response.headers);
-    return response;
+    return { response, id };
   }
 
   async #readText(response: Response, signal: AbortSignal | undefined): Promise<string> {
@@ -363,6 +365,14 @@ class V03JsonRpcTransport {
   #protocolError(message: string): A2AError {
     return v1Error(this.#errors, "InvalidAgentResponseError", message);
   }
+}
+
+/** A call's 0.3 method and params, and its signal (the caller's, with the timeout: `cleanup` ends it). */
+interface CallStart {
+  readonly method: V03JsonRpcMethod;
+  readonly params: JsonValue | undefined;
+  readonly signal: AbortSignal | undefined;
+  readonly cleanup: () => void;
 }
 
 /** Whether a 0.3 stream event is the last of its stream: a status update with `final: true`. */

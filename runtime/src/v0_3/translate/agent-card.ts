@@ -390,6 +390,23 @@ function endpointFields(
   put(out, "supportsAuthenticatedExtendedCard", ext);
 }
 
+/** Common body of the two outbound directions. */
+function cardToV03(
+  value: JsonValue,
+  path: string,
+  options: AgentCardToV03Options | undefined,
+  to: "rpc" | "proto",
+): JsonObject {
+  const card = asObject(value, path);
+  const out: Out = {};
+  endpointFields(card, path, options, out);
+  // The 0.3 proto's supportsAuthenticatedExtendedCard has no presence: written only when true there.
+  if (to === "proto" && out["supportsAuthenticatedExtendedCard"] === false)
+    delete out["supportsAuthenticatedExtendedCard"];
+  commonCardFields(card, path, "v1", to, out);
+  return out;
+}
+
 /**
  * 1.0 `AgentCard` → 0.3 JSON-RPC `AgentCard` (valid against the 0.3 JSON Schema).
  * @throws V03TranslationError when no 0.3 interface is given or declared, or a field is malformed.
@@ -399,11 +416,7 @@ export function agentCardToV03(
   options?: AgentCardToV03Options,
   path = "agentCard",
 ): JsonObject {
-  const card = asObject(value, path);
-  const out: Out = {};
-  endpointFields(card, path, options, out);
-  commonCardFields(card, path, "v1", "rpc", out);
-  return out;
+  return cardToV03(value, path, options, "rpc");
 }
 
 /**
@@ -507,11 +520,5 @@ export function agentCardToV03Proto(
   options?: AgentCardToV03Options,
   path = "agentCard",
 ): JsonObject {
-  const card = asObject(value, path);
-  const out: Out = {};
-  endpointFields(card, path, options, out);
-  if (out["supportsAuthenticatedExtendedCard"] === false)
-    delete out["supportsAuthenticatedExtendedCard"];
-  commonCardFields(card, path, "v1", "proto", out);
-  return out;
+  return cardToV03(value, path, options, "proto");
 }

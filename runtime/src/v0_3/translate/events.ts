@@ -171,8 +171,31 @@ function oneMember(obj: JsonObject, members: readonly string[], path: string): [
   return [key, obj[key] as JsonValue];
 }
 
-const STREAM_MEMBERS = ["task", "message", "statusUpdate", "artifactUpdate"] as const;
-const SEND_MEMBERS = ["task", "message"] as const;
+type MemberFn = (member: JsonValue, path: string) => JsonObject;
+
+/**
+ * Translates the one member of a oneof wrapper (`StreamResponse`, `SendMessageResponse`) with the function of its
+ * key in `fns`, whose keys, in order, are the wrapper's members.
+ * @throws V03TranslationError when the wrapper has no or several members.
+ */
+function translateMember(
+  value: JsonValue,
+  path: string,
+  fns: Readonly<Record<string, MemberFn>>,
+): { key: string; translated: JsonObject } {
+  const [key, member] = oneMember(asObject(value, path), Object.keys(fns), path);
+  return { key, translated: (fns[key] as MemberFn)(member, join(path, key)) };
+}
+
+/** Like {@link translateMember}, but keeps the translated member in its wrapper (ProtoJSON ⇄ 1.0). */
+function translateWrapper(
+  value: JsonValue,
+  path: string,
+  fns: Readonly<Record<string, MemberFn>>,
+): JsonObject {
+  const { key, translated } = translateMember(value, path, fns);
+  return { [key]: translated };
+}
 
 /**
  * 1.0 `StreamResponse` → 0.3 JSON-RPC stream event (the `result` of a `message/stream` or `tasks/resubscribe`
@@ -184,18 +207,12 @@ export function streamResponseToV03(
   options?: StatusUpdateToV03Options,
   path = "streamResponse",
 ): JsonObject {
-  const [key, member] = oneMember(asObject(value, path), STREAM_MEMBERS, path);
-  const p = join(path, key);
-  switch (key) {
-    case "task":
-      return taskToV03(member, p);
-    case "message":
-      return messageToV03(member, p);
-    case "statusUpdate":
-      return statusUpdateToV03(member, options, p);
-    default:
-      return artifactUpdateToV03(member, p);
-  }
+  return translateMember(value, path, {
+    task: taskToV03,
+    message: messageToV03,
+    statusUpdate: (member, p) => statusUpdateToV03(member, options, p),
+    artifactUpdate: artifactUpdateToV03,
+  }).translated;
 }
 
 /**
@@ -227,34 +244,22 @@ export function streamResponseToV03Proto(
   options?: StatusUpdateToV03Options,
   path = "streamResponse",
 ): JsonObject {
-  const [key, member] = oneMember(asObject(value, path), STREAM_MEMBERS, path);
-  const p = join(path, key);
-  switch (key) {
-    case "task":
-      return { task: taskToV03Proto(member, p) };
-    case "message":
-      return { message: messageToV03Proto(member, p) };
-    case "statusUpdate":
-      return { statusUpdate: statusUpdateToV03Proto(member, options, p) };
-    default:
-      return { artifactUpdate: artifactUpdateToV03Proto(member, p) };
-  }
+  return translateWrapper(value, path, {
+    task: taskToV03Proto,
+    message: messageToV03Proto,
+    statusUpdate: (member, p) => statusUpdateToV03Proto(member, options, p),
+    artifactUpdate: artifactUpdateToV03Proto,
+  });
 }
 
 /** 0.3 ProtoJSON `StreamResponse` → 1.0 `StreamResponse`. */
 export function streamResponseFromV03Proto(value: JsonValue, path = "streamResponse"): JsonObject {
-  const [key, member] = oneMember(asObject(value, path), STREAM_MEMBERS, path);
-  const p = join(path, key);
-  switch (key) {
-    case "task":
-      return { task: taskFromV03Proto(member, p) };
-    case "message":
-      return { message: messageFromV03Proto(member, p) };
-    case "statusUpdate":
-      return { statusUpdate: statusUpdateFromV03Proto(member, p) };
-    default:
-      return { artifactUpdate: artifactUpdateFromV03Proto(member, p) };
-  }
+  return translateWrapper(value, path, {
+    task: taskFromV03Proto,
+    message: messageFromV03Proto,
+    statusUpdate: statusUpdateFromV03Proto,
+    artifactUpdate: artifactUpdateFromV03Proto,
+  });
 }
 
 /** 1.0 `SendMessageResponse` → 0.3 JSON-RPC `message/send` result (`Task` or `Message`, with `kind`). */
@@ -262,10 +267,7 @@ export function sendMessageResponseToV03(
   value: JsonValue,
   path = "sendMessageResponse",
 ): JsonObject {
-  const [key, member] = oneMember(asObject(value, path), SEND_MEMBERS, path);
-  return key === "task"
-    ? taskToV03(member, join(path, key))
-    : messageToV03(member, join(path, key));
+  return translateMember(value, path, { task: taskToV03, message: messageToV03 }).translated;
 }
 
 /** 0.3 JSON-RPC `message/send` result (`kind` task | message) → 1.0 `SendMessageResponse`. */
@@ -284,10 +286,7 @@ export function sendMessageResponseToV03Proto(
   value: JsonValue,
   path = "sendMessageResponse",
 ): JsonObject {
-  const [key, member] = oneMember(asObject(value, path), SEND_MEMBERS, path);
-  return key === "task"
-    ? { task: taskToV03Proto(member, join(path, key)) }
-    : { message: messageToV03Proto(member, join(path, key)) };
+  return translateWrapper(value, path, { task: taskToV03Proto, message: messageToV03Proto });
 }
 
 /** 0.3 ProtoJSON `SendMessageResponse` → 1.0 `SendMessageResponse`. */
@@ -295,8 +294,5 @@ export function sendMessageResponseFromV03Proto(
   value: JsonValue,
   path = "sendMessageResponse",
 ): JsonObject {
-  const [key, member] = oneMember(asObject(value, path), SEND_MEMBERS, path);
-  return key === "task"
-    ? { task: taskFromV03Proto(member, join(path, key)) }
-    : { message: messageFromV03Proto(member, join(path, key)) };
+  return translateWrapper(value, path, { task: taskFromV03Proto, message: messageFromV03Proto });
 }

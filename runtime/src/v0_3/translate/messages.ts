@@ -46,6 +46,27 @@ function commonFields(msg: JsonObject, path: string, out: Out): void {
 }
 
 /**
+ * Body of the two ProtoJSON directions, which differ only in the parts' key (`content` in 0.3, `parts` in 1.0)
+ * and the parts' translation.
+ */
+function protoMessage(
+  value: JsonValue,
+  path: string,
+  partsIn: string,
+  partsOut: string,
+  partFn: (part: JsonValue, path: string) => JsonObject,
+): JsonObject {
+  const msg = asObject(value, path);
+  const out: Out = {
+    messageId: reqString(msg, "messageId", path),
+    role: roleProto(msg["role"], join(path, "role")),
+  };
+  putNonEmpty(out, partsOut, mapArray(msg, partsIn, path, partFn));
+  commonFields(msg, path, out);
+  return out;
+}
+
+/**
  * 0.3 JSON-RPC `Message` → 1.0 `Message`.
  * @throws V03TranslationError when `messageId`, `role` or `parts` is missing or malformed.
  */
@@ -86,14 +107,7 @@ export function messageToV03(value: JsonValue, path = "message"): JsonObject {
  * @throws V03TranslationError when `messageId` or `role` is missing or a part is malformed.
  */
 export function messageFromV03Proto(value: JsonValue, path = "message"): JsonObject {
-  const msg = asObject(value, path);
-  const out: Out = {
-    messageId: reqString(msg, "messageId", path),
-    role: roleProto(msg["role"], join(path, "role")),
-  };
-  putNonEmpty(out, "parts", mapArray(msg, "content", path, partFromV03Proto));
-  commonFields(msg, path, out);
-  return out;
+  return protoMessage(value, path, "content", "parts", partFromV03Proto);
 }
 
 /**
@@ -101,12 +115,5 @@ export function messageFromV03Proto(value: JsonValue, path = "message"): JsonObj
  * @throws V03TranslationError when `messageId` or `role` is missing or a part is malformed.
  */
 export function messageToV03Proto(value: JsonValue, path = "message"): JsonObject {
-  const msg = asObject(value, path);
-  const out: Out = {
-    messageId: reqString(msg, "messageId", path),
-    role: roleProto(msg["role"], join(path, "role")),
-  };
-  putNonEmpty(out, "content", mapArray(msg, "parts", path, partToV03Proto));
-  commonFields(msg, path, out);
-  return out;
+  return protoMessage(value, path, "parts", "content", partToV03Proto);
 }

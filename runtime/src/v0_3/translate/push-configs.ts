@@ -59,19 +59,31 @@ function authToV03(value: JsonObject, path: string, emitEmptySchemes: boolean): 
 }
 
 /**
- * 0.3 `PushNotificationConfig` (same JSON on the JSON-RPC and proto wires) → the fields of a 1.0
- * `TaskPushNotificationConfig` (no `taskId`; used for `MessageSendConfiguration`).
- * @throws V03TranslationError when `url` is missing or a field has the wrong type.
+ * Shared body of the three `PushNotificationConfig` directions: `id`, `url` and `token` are the same in every
+ * shape; `authentication` is translated by `authFn`.
  */
-export function pushConfigFromV03(value: JsonValue, path = "pushNotificationConfig"): JsonObject {
+function pushConfigFields(
+  value: JsonValue,
+  path: string,
+  authFn: (auth: JsonObject, path: string) => JsonObject,
+): JsonObject {
   const cfg = asObject(value, path);
   const out: Out = {};
   put(out, "id", optNonEmptyString(cfg, "id", path));
   out["url"] = reqString(cfg, "url", path);
   put(out, "token", optNonEmptyString(cfg, "token", path));
   const auth = optObject(cfg, "authentication", path);
-  if (auth !== undefined) out["authentication"] = authFromV03(auth, join(path, "authentication"));
+  if (auth !== undefined) out["authentication"] = authFn(auth, join(path, "authentication"));
   return out;
+}
+
+/**
+ * 0.3 `PushNotificationConfig` (same JSON on the JSON-RPC and proto wires) → the fields of a 1.0
+ * `TaskPushNotificationConfig` (no `taskId`; used for `MessageSendConfiguration`).
+ * @throws V03TranslationError when `url` is missing or a field has the wrong type.
+ */
+export function pushConfigFromV03(value: JsonValue, path = "pushNotificationConfig"): JsonObject {
+  return pushConfigFields(value, path, authFromV03);
 }
 
 /**
@@ -79,7 +91,7 @@ export function pushConfigFromV03(value: JsonValue, path = "pushNotificationConf
  * @throws V03TranslationError when `url` is missing.
  */
 export function pushConfigToV03(value: JsonValue, path = "pushNotificationConfig"): JsonObject {
-  return pushConfigOut(value, path, true);
+  return pushConfigFields(value, path, (auth, p) => authToV03(auth, p, true));
 }
 
 /** 1.0 `TaskPushNotificationConfig` → 0.3 ProtoJSON `PushNotificationConfig` (no empty `schemes`). */
@@ -87,20 +99,7 @@ export function pushConfigToV03Proto(
   value: JsonValue,
   path = "pushNotificationConfig",
 ): JsonObject {
-  return pushConfigOut(value, path, false);
-}
-
-/** Body of the two outbound directions. */
-function pushConfigOut(value: JsonValue, path: string, emitEmptySchemes: boolean): JsonObject {
-  const cfg = asObject(value, path);
-  const out: Out = {};
-  put(out, "id", optNonEmptyString(cfg, "id", path));
-  out["url"] = reqString(cfg, "url", path);
-  put(out, "token", optNonEmptyString(cfg, "token", path));
-  const auth = optObject(cfg, "authentication", path);
-  if (auth !== undefined)
-    out["authentication"] = authToV03(auth, join(path, "authentication"), emitEmptySchemes);
-  return out;
+  return pushConfigFields(value, path, (auth, p) => authToV03(auth, p, false));
 }
 
 /**

@@ -42,49 +42,67 @@ import {
   messageToV03Proto,
 } from "./messages.js";
 
-/** 0.3 JSON-RPC `TaskStatus` → 1.0 `TaskStatus`. @throws V03TranslationError on a bad state, message or timestamp. */
-export function taskStatusFromV03(value: JsonValue, path = "status"): JsonObject {
+type StateFn = (state: JsonValue | undefined, path: string) => string;
+type ObjectFn = (value: JsonValue, path: string) => JsonObject;
+
+/**
+ * Body of every `TaskStatus` direction. A `TASK_STATE_UNSPECIFIED` state is omitted (ProtoJSON's default); 0.3
+ * JSON-RPC's `unknown` is written.
+ */
+function translateStatus(
+  value: JsonValue,
+  path: string,
+  stateFn: StateFn,
+  messageFn: ObjectFn,
+): Out {
   const st = asObject(value, path);
   const out: Out = {};
-  const state = taskStateFromV03(st["state"], join(path, "state"));
+  const state = stateFn(st["state"], join(path, "state"));
   if (state !== "TASK_STATE_UNSPECIFIED") out["state"] = state;
   const msg = optObject(st, "message", path);
-  if (msg !== undefined) out["message"] = messageFromV03(msg, join(path, "message"));
+  if (msg !== undefined) out["message"] = messageFn(msg, join(path, "message"));
   put(out, "timestamp", optTimestamp(st, "timestamp", path));
   return out;
+}
+
+/** 0.3 JSON-RPC `TaskStatus` → 1.0 `TaskStatus`. @throws V03TranslationError on a bad state, message or timestamp. */
+export function taskStatusFromV03(value: JsonValue, path = "status"): JsonObject {
+  return translateStatus(value, path, taskStateFromV03, messageFromV03);
 }
 
 /** 1.0 `TaskStatus` → 0.3 JSON-RPC `TaskStatus`. @throws V03TranslationError on a bad state or message. */
 export function taskStatusToV03(value: JsonValue, path = "status"): JsonObject {
-  const st = asObject(value, path);
-  const out: Out = { state: taskStateToV03(st["state"], join(path, "state")) };
-  const msg = optObject(st, "message", path);
-  if (msg !== undefined) out["message"] = messageToV03(msg, join(path, "message"));
-  put(out, "timestamp", optTimestamp(st, "timestamp", path));
-  return out;
+  return translateStatus(value, path, taskStateToV03, messageToV03);
 }
 
 /** 0.3 ProtoJSON `TaskStatus` (`TASK_STATE_CANCELLED`, `message`) → 1.0 `TaskStatus`. */
 export function taskStatusFromV03Proto(value: JsonValue, path = "status"): JsonObject {
-  const st = asObject(value, path);
-  const out: Out = {};
-  const state = taskStateFromV03Proto(st["state"], join(path, "state"));
-  if (state !== "TASK_STATE_UNSPECIFIED") out["state"] = state;
-  const msg = optObject(st, "message", path);
-  if (msg !== undefined) out["message"] = messageFromV03Proto(msg, join(path, "message"));
-  put(out, "timestamp", optTimestamp(st, "timestamp", path));
-  return out;
+  return translateStatus(value, path, taskStateFromV03Proto, messageFromV03Proto);
 }
 
 /** 1.0 `TaskStatus` → 0.3 ProtoJSON `TaskStatus`. */
 export function taskStatusToV03Proto(value: JsonValue, path = "status"): JsonObject {
-  const st = asObject(value, path);
-  const out: Out = {};
-  const state = taskStateToV03Proto(st["state"], join(path, "state"));
-  if (state !== "TASK_STATE_UNSPECIFIED") out["state"] = state;
-  const msg = optObject(st, "message", path);
-  if (msg !== undefined) out["message"] = messageToV03Proto(msg, join(path, "message"));
-  put(out, "timestamp", optTimestamp(st, "timestamp", path));
+  return translateStatus(value, path, taskStateToV03Proto, messageToV03Proto);
+}
+
+/** The translations of a `Task`'s nested objects in one direction. */
+interface TaskFns {
+  readonly status: ObjectFn;
+  readonly artifact: ObjectFn;
+  readonly message: ObjectFn;
+}
+
+/** Body of every `Task` direction; `toV03` writes 0.3 JSON-RPC's required `contextId` (`""` when absent). */
+function translateTask(value: JsonValue, path: string, fns: TaskFns, toV03: boolean): Out {
+  const task = asObject(value, path);
+  const out: Out = { id: reqString(task, "id", path) };
+  const contextId = optNonEmptyString(task, "contextId", path);
+  if (toV03) out["contextId"] = contextId ?? "";
+  else put(out, "contextId", contextId);
+  out["status"] = fns.status(reqObject(task, "status", path), join(path, "status"));
+  putNonEmpty(out, "artifacts", mapArray(task, "artifacts", path, fns.artifact));
+  putNonEmpty(out, "history", mapArray(task, "history", path, fns.message));
+  put(out, "metadata", optStruct(task, "metadata", path));
   return out;
 }
 
@@ -93,15 +111,9 @@ export function taskStatusToV03Proto(value: JsonValue, path = "status"): JsonObj
  * @throws V03TranslationError when `id` or `status` is missing or anything nested is malformed.
  */
 export function taskFromV03(value: JsonValue, path = "task"): JsonObject {
-  const task = asObject(value, path);
-  checkKind(task, "task", path);
-  const out: Out = { id: reqString(task, "id", path) };
-  put(out, "contextId", optNonEmptyString(task, "contextId", path));
-  out["status"] = taskStatusFromV03(reqObject(task, "status", path), join(path, "status"));
-  putNonEmpty(out, "artifacts", mapArray(task, "artifacts", path, artifactFromV03));
-  putNonEmpty(out, "history", mapArray(task, "history", path, messageFromV03));
-  put(out, "metadata", optStruct(task, "metadata", path));
-  return out;
+  checkKind(asObject(value, path), "task", path);
+  const fns = { status: taskStatusFromV03, artifact: artifactFromV03, message: messageFromV03 };
+  return translateTask(value, path, fns, false);
 }
 
 /**
@@ -109,39 +121,26 @@ export function taskFromV03(value: JsonValue, path = "task"): JsonObject {
  * @throws V03TranslationError when `id` or `status` is missing or anything nested is malformed.
  */
 export function taskToV03(value: JsonValue, path = "task"): JsonObject {
-  const task = asObject(value, path);
-  const out: Out = {
-    kind: "task",
-    id: reqString(task, "id", path),
-    contextId: optNonEmptyString(task, "contextId", path) ?? "",
-    status: taskStatusToV03(reqObject(task, "status", path), join(path, "status")),
-  };
-  putNonEmpty(out, "artifacts", mapArray(task, "artifacts", path, artifactToV03));
-  putNonEmpty(out, "history", mapArray(task, "history", path, messageToV03));
-  put(out, "metadata", optStruct(task, "metadata", path));
-  return out;
+  const fns = { status: taskStatusToV03, artifact: artifactToV03, message: messageToV03 };
+  return { kind: "task", ...translateTask(value, path, fns, true) };
 }
 
 /** 0.3 ProtoJSON `Task` → 1.0 `Task`. @throws V03TranslationError on a missing `id`/`status`. */
 export function taskFromV03Proto(value: JsonValue, path = "task"): JsonObject {
-  const task = asObject(value, path);
-  const out: Out = { id: reqString(task, "id", path) };
-  put(out, "contextId", optNonEmptyString(task, "contextId", path));
-  out["status"] = taskStatusFromV03Proto(reqObject(task, "status", path), join(path, "status"));
-  putNonEmpty(out, "artifacts", mapArray(task, "artifacts", path, artifactFromV03Proto));
-  putNonEmpty(out, "history", mapArray(task, "history", path, messageFromV03Proto));
-  put(out, "metadata", optStruct(task, "metadata", path));
-  return out;
+  const fns = {
+    status: taskStatusFromV03Proto,
+    artifact: artifactFromV03Proto,
+    message: messageFromV03Proto,
+  };
+  return translateTask(value, path, fns, false);
 }
 
 /** 1.0 `Task` → 0.3 ProtoJSON `Task`. @throws V03TranslationError on a missing `id`/`status`. */
 export function taskToV03Proto(value: JsonValue, path = "task"): JsonObject {
-  const task = asObject(value, path);
-  const out: Out = { id: reqString(task, "id", path) };
-  put(out, "contextId", optNonEmptyString(task, "contextId", path));
-  out["status"] = taskStatusToV03Proto(reqObject(task, "status", path), join(path, "status"));
-  putNonEmpty(out, "artifacts", mapArray(task, "artifacts", path, artifactToV03Proto));
-  putNonEmpty(out, "history", mapArray(task, "history", path, messageToV03Proto));
-  put(out, "metadata", optStruct(task, "metadata", path));
-  return out;
+  const fns = {
+    status: taskStatusToV03Proto,
+    artifact: artifactToV03Proto,
+    message: messageToV03Proto,
+  };
+  return translateTask(value, path, fns, false);
 }
