@@ -5,6 +5,8 @@
  * validated against the 0.3 JSON Schema, the hybrid Agent Card, `legacyV03: false`.
  */
 import { readFileSync } from "node:fs";
+import { fromJson, type JsonValue } from "@bufbuild/protobuf";
+import { AgentCardSchema } from "../../../generated-example/gen/a2a_pb.js";
 import { Ajv } from "ajv";
 import formats from "ajv-formats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -261,6 +263,10 @@ describe("the Agent Card", () => {
     expect(card["url"]).toBeUndefined();
     expect(card["protocolVersion"]).toBeUndefined();
     expect(card.supportedInterfaces.some((i) => i.protocolVersion === "0.3")).toBe(true);
+    // Not one key a 1.0 reader does not know, at any depth (the securitySchemes entries have no
+    // 0.3 OpenAPI keys): protobuf-es's ProtoJSON reader refuses unknown fields by default.
+    const read = fromJson(AgentCardSchema, card as JsonValue);
+    expect(Object.keys(read.securitySchemes).length).toBeGreaterThan(0);
     expect((await fetch(agent.cardUrl)).headers.get("vary")).toMatch(/A2A-Version/i);
   });
 
