@@ -58,15 +58,17 @@ export function decodeServiceRequest<Principal>(
   );
 }
 
-/** How an HTTP server answers a call: its unary response, or the SSE framing of its events. */
+/**
+ * How an HTTP server answers a call: its unary response, its failure, or the SSE framing of its
+ * events. Only `stream()` builds the framing, so that a unary call allocates none of it.
+ */
 export interface HttpCallAnswers {
   /** The answer of a unary call's response (what it throws is answered as an error). */
   unary(response: Message): UniversalResponse;
-  /**
-   * The framing of a stream call's events; its `toError` and `respondError` also answer a call
-   * that fails before it has a result.
-   */
-  readonly stream: Omit<EventStreamFraming, "logCleanupError">;
+  /** The answer of a call that fails before it has a result (what `dispatch` or its promise throws). */
+  error(thrown: unknown): UniversalResponse;
+  /** The framing of a stream call's events: called once, for a stream call only. */
+  stream(): Omit<EventStreamFraming, "logCleanupError">;
 }
 
 /**
@@ -87,11 +89,11 @@ export async function answerHttpCall<Principal>(
     result = dispatchCall(settings, service, operation, message, context);
     if (operation.kind === "unary") return answers.unary(await (result as Promise<Message>));
   } catch (e) {
-    return answers.stream.respondError(answers.stream.toError(e));
+    return answers.error(e);
   }
   return answerEventStream(
     result as AsyncIterable<Message>,
-    answers.stream,
+    answers.stream(),
     settings,
     operation.name,
     context,

@@ -181,7 +181,8 @@ export function createJsonRpcHandler<Principal>(
         headers: withActivatedExtensions(JSON_HEADERS, context),
         body: resultTextResponse(id, writeText(response)),
       }),
-      stream: {
+      error: (e) => respondError(id, toError(e)),
+      stream: () => ({
         encodeEvent: (m) => encodeSseEvent(resultTextResponse(id, writeText(m))),
         shared: {
           cache: eventTextCache(operation.output),
@@ -191,7 +192,7 @@ export function createJsonRpcHandler<Principal>(
         encodeError: (err) => encodeSseEvent(errorResponse(id, toJsonRpcError(err))),
         respondError: (err) => respondError(id, err),
         toError,
-      },
+      }),
     });
   };
 }
@@ -292,13 +293,14 @@ function wireCalls<Principal>(
         headers: withActivatedExtensions(JSON_HEADERS, context),
         body: resultResponse(id, resultJson(response)),
       }),
-      stream: {
+      error: (e) => fail(toError(e)),
+      stream: () => ({
         encodeEvent: (m) => encodeSseEvent(resultResponse(id, resultJson(m))),
         encodeError: (err) => encodeSseEvent(errorResponse(id, wire.encodeError(err))),
         // A unary call's failure is answered as one (answerError), a stream call's as an event stream.
         respondError: fail,
         toError,
-      },
+      }),
     });
   };
 }

@@ -203,7 +203,8 @@ export function createRestHandler<Principal>(
         headers: withActivatedExtensions(jsonHeaders, context),
         body: writeText(response),
       }),
-      stream: {
+      error: (e) => respond(toError(e)),
+      stream: () => ({
         encodeEvent: (m) => encodeSseEvent(writeText(m)),
         shared: {
           cache: eventTextCache(operation.output),
@@ -213,7 +214,7 @@ export function createRestHandler<Principal>(
         encodeError: (err) => encodeSseEvent(JSON.stringify(errorBody(err)), { event: "error" }),
         respondError: (err) => respond(err),
         toError,
-      },
+      }),
     });
   };
 }
